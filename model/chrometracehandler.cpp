@@ -1,0 +1,363 @@
+#include "chrometracehandler.h"
+
+#include "timeparse.h"
+#include "tracebuilder.h"
+
+#include "jsonerror.h"
+
+#include <QCoreApplication>
+
+#include <charconv>
+#include <cmath>
+
+namespace scopeline {
+
+namespace {
+
+constexpr std::size_t kMaxNestedArgText = 4096; // nested arg values (shapes, lists) are for display only
+constexpr int64_t kCancelCheckInterval = 1024;
+
+std::string_view trimmed(std::string_view text)
+{
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos)
+        return {};
+    return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+bool parseInt(std::string_view text, int64_t &value)
+{
+    text = trimmed(text);
+    if (!text.empty() && text.front() == '+')
+        text.remove_prefix(1);
+    if (text.empty() || text.front() == '+')
+        return false;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc() && end == text.data() + text.size();
+}
+
+bool integralDouble(double real, int64_t &value)
+{
+    if (!std::isfinite(real) || std::trunc(real) != real || std::fabs(real) >= 9.2e18)
+        return false;
+    value = int64_t(real);
+    return true;
+}
+
+void appendJsonString(std::string &out, std::string_view text)
+{
+    out.push_back('"');
+    for (char c : text) {
+        if (c == '"' || c == '\\') {
+            out.push_back('\\');
+            out.push_back(c);
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            out.push_back(' ');
+        } else {
+            out.push_back(c);
+        }
+    }
+    out.push_back('"');
+}
+
+} // namespace
+
+ChromeTraceHandler::ChromeTraceHandler(TraceBuilder &builder, const std::atomic<bool> *cancel)
+    : m_builder(builder), m_cancel(cancel)
+{
+}
+
+bool ChromeTraceHandler::null()
+{
+    return scalar(Scalar::Null, "null", 0, 0);
+}
+
+bool ChromeTraceHandler::boolean(bool value)
+{
+    return scalar(Scalar::Bool, value ? "true" : "false", value, value);
+}
+
+bool ChromeTraceHandler::number_integer(json::number_integer_t value)
+{
+    if (m_skipDepth)
+        return true;
+    const auto [end, ec] = std::to_chars(m_number, m_number + sizeof(m_number), value);
+    return scalar(Scalar::Integer, std::string_view(m_number, end - m_number), value, double(value));
+}
+
+bool ChromeTraceHandler::number_unsigned(json::number_unsigned_t value)
+{
+    if (m_skipDepth)
+        return true;
+    const auto [end, ec] = std::to_chars(m_number, m_number + sizeof(m_number), value);
+    const std::string_view text(m_number, end - m_number);
+    if (value <= uint64_t(INT64_MAX))
+        return scalar(Scalar::Integer, text, int64_t(value), double(value));
+    return scalar(Scalar::Float, text, 0, double(value));
+}
+
+bool ChromeTraceHandler::number_float(json::number_float_t value, const json::string_t &text)
+{
+    return scalar(Scalar::Float, text, 0, value);
+}
+
+bool ChromeTraceHandler::string(json::string_t &value)
+{
+    return scalar(Scalar::String, value, 0, 0);
+}
+
+bool ChromeTraceHandler::binary(json::binary_t &)
+{
+    return true;
+}
+
+bool ChromeTraceHandler::scalar(Scalar type, std::string_view text, int64_t integer, double real)
+{
+    if (m_skipDepth)
+        return true;
+    if (m_nested) {
+        appendNested(type, text);
+    } else if (m_inArgs && m_depth == m_eventsDepth + 2) {
+        argValue(type, text, integer, real);
+    } else if (m_eventsDepth && m_depth == m_eventsDepth + 1) {
+        eventField(type, text, integer, real);
+    } else if (m_eventsDepth && m_depth == m_eventsDepth) {
+        m_builder.skip(QCoreApplication::translate("ChromeTraceHandler", "event is not an object"));
+    }
+    return true;
+}
+
+void ChromeTraceHandler::eventField(Scalar type, std::string_view text, int64_t integer, double real)
+{
+    RawEvent &e = m_event;
+    switch (m_field) {
+    case Field::Ignored:
+    case Field::Args:
+        return;
+    case Field::Ph:
+        e.ph = type == Scalar::String && text.size() == 1 ? text[0] : '?';
+        return;
+    case Field::Name:
+        e.name.assign(text);
+        return;
+    case Field::Cat:
+        e.cat.assign(text);
+        return;
+    case Field::Pid:
+    case Field::Tid:
+    case Field::Id: {
+        // "6", " 6 " and 6 name the same process.
+        std::string &target = m_field == Field::Pid ? e.pid : m_field == Field::Tid ? e.tid : e.id;
+        int64_t value = 0;
+        const bool asInt = type == Scalar::Integer ? (value = integer, true)
+                           : type == Scalar::Float ? integralDouble(real, value)
+                           : type == Scalar::String ? parseInt(text, value)
+                                                    : false;
+        if (asInt) {
+            const auto [end, ec] = std::to_chars(m_number, m_number + sizeof(m_number), value);
+            target.assign(m_number, end);
+        } else {
+            target.assign(type == Scalar::String ? trimmed(text) : text);
+        }
+        return;
+    }
+    case Field::Ts:
+    case Field::Dur: {
+        int64_t &ns = m_field == Field::Ts ? e.ts : e.dur;
+        RawEvent::Field &state = m_field == Field::Ts ? e.tsState : e.durState;
+        bool ok = false;
+        if (type == Scalar::Integer)
+            ok = microsIntToNs(integer, ns);
+        else if (type == Scalar::Float || type == Scalar::String)
+            ok = microsTextToNs(text, ns);
+        state = ok ? RawEvent::Field::Ok : RawEvent::Field::Bad;
+        return;
+    }
+    }
+}
+
+void ChromeTraceHandler::argValue(Scalar type, std::string_view text, int64_t integer, double real)
+{
+    RawEvent &e = m_event;
+    e.addArg(m_argKey).assign(text);
+    const bool isCorrelation = m_argKey == "correlation";
+    const bool isCorrelationId = m_argKey == "correlation_id";
+    if (!isCorrelation && !isCorrelationId)
+        return;
+    e.hasCorrelationIdKey |= isCorrelationId;
+    int64_t value = -1;
+    const bool ok = type == Scalar::Integer ? (value = integer, true)
+                    : type == Scalar::Float ? integralDouble(real, value)
+                    : type == Scalar::String ? parseInt(text, value)
+                                             : false;
+    if (ok && value >= 0)
+        (isCorrelation ? e.correlation : e.correlationId) = value;
+}
+
+void ChromeTraceHandler::appendNested(Scalar type, std::string_view text)
+{
+    if (m_nestedAfterKey) {
+        m_nestedAfterKey = false;
+    } else {
+        if (!m_nestedFirst.back())
+            m_nested->push_back(',');
+        m_nestedFirst.back() = false;
+    }
+    if (m_nested->size() > kMaxNestedArgText)
+        return;
+    if (type == Scalar::String)
+        appendJsonString(*m_nested, text);
+    else
+        m_nested->append(text);
+}
+
+bool ChromeTraceHandler::start_object(std::size_t)
+{
+    return startContainer('{');
+}
+
+bool ChromeTraceHandler::start_array(std::size_t)
+{
+    return startContainer('[');
+}
+
+bool ChromeTraceHandler::startContainer(char open)
+{
+    const int depth = m_depth++;
+    if (m_skipDepth)
+        return true;
+    if (depth == 0) {
+        if (open == '[')
+            m_eventsDepth = 1; // a bare array of events
+        else
+            m_topLevelObject = true;
+        return true;
+    }
+    if (depth == 1 && m_topLevelObject) {
+        if (open == '[' && m_topKey == "traceEvents" && m_eventsDepth == 0)
+            m_eventsDepth = 2;
+        else
+            m_skipDepth = m_depth;
+        return true;
+    }
+    if (m_eventsDepth && depth == m_eventsDepth) {
+        if (open == '{') {
+            m_event.clear();
+            m_field = Field::Ignored;
+        } else {
+            m_builder.skip(QCoreApplication::translate("ChromeTraceHandler", "event is not an object"));
+            m_skipDepth = m_depth;
+        }
+        return true;
+    }
+    if (m_eventsDepth && depth == m_eventsDepth + 1) {
+        if (m_field == Field::Args && open == '{')
+            m_inArgs = true;
+        else
+            m_skipDepth = m_depth; // stacks, sub-objects of other fields
+        return true;
+    }
+    if (m_inArgs && depth == m_eventsDepth + 2) {
+        m_nested = &m_event.addArg(m_argKey);
+        m_nested->push_back(open);
+        m_nestedFirst.assign(1, true);
+        m_nestedAfterKey = false;
+        return true;
+    }
+    if (m_nested) {
+        appendNested(Scalar::Null, std::string_view(&open, 1));
+        m_nestedFirst.push_back(true);
+        return true;
+    }
+    m_skipDepth = m_depth;
+    return true;
+}
+
+bool ChromeTraceHandler::key(json::string_t &key)
+{
+    if (m_skipDepth)
+        return true;
+    if (m_nested) {
+        if (!m_nestedFirst.back())
+            m_nested->push_back(',');
+        m_nestedFirst.back() = false;
+        if (m_nested->size() <= kMaxNestedArgText) {
+            appendJsonString(*m_nested, key);
+            m_nested->push_back(':');
+        }
+        m_nestedAfterKey = true;
+    } else if (m_inArgs && m_depth == m_eventsDepth + 2) {
+        m_argKey.swap(key);
+    } else if (m_eventsDepth && m_depth == m_eventsDepth + 1) {
+        ++m_event.fields;
+        const std::string_view k = key;
+        m_field = k == "ph"     ? Field::Ph
+                  : k == "name" ? Field::Name
+                  : k == "cat"  ? Field::Cat
+                  : k == "pid"  ? Field::Pid
+                  : k == "tid"  ? Field::Tid
+                  : k == "ts"   ? Field::Ts
+                  : k == "dur"  ? Field::Dur
+                  : k == "args" ? Field::Args
+                  : k == "id"   ? Field::Id
+                                : Field::Ignored;
+    } else if (m_depth == 1 && m_topLevelObject) {
+        m_topKey.swap(key);
+        if (m_topKey == "schemaVersion" || m_topKey == "deviceProperties")
+            m_builder.setKinetoMarker();
+    }
+    return true;
+}
+
+bool ChromeTraceHandler::end_object()
+{
+    return endContainer('}');
+}
+
+bool ChromeTraceHandler::end_array()
+{
+    return endContainer(']');
+}
+
+bool ChromeTraceHandler::endContainer(char close)
+{
+    const int depth = --m_depth;
+    if (m_skipDepth) {
+        if (m_depth < m_skipDepth)
+            m_skipDepth = 0;
+        return true;
+    }
+    if (m_nested) {
+        if (m_nested->size() <= kMaxNestedArgText)
+            m_nested->push_back(close);
+        m_nestedFirst.pop_back();
+        if (m_nestedFirst.empty())
+            m_nested = nullptr;
+        return true;
+    }
+    if (m_inArgs && depth == m_eventsDepth + 1) {
+        m_inArgs = false;
+        return true;
+    }
+    if (m_eventsDepth && depth == m_eventsDepth && close == '}')
+        return finishEvent();
+    return true;
+}
+
+bool ChromeTraceHandler::finishEvent()
+{
+    m_builder.add(m_event);
+    if (++m_events % kCancelCheckInterval == 0 && m_cancel && m_cancel->load(std::memory_order_relaxed)) {
+        m_cancelled = true;
+        return false;
+    }
+    return true;
+}
+
+bool ChromeTraceHandler::parse_error(std::size_t position, const std::string &, const nlohmann::detail::exception &ex)
+{
+    m_error = jsonErrorMessage(position, ex);
+    return false;
+}
+
+} // namespace scopeline

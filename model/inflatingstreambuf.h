@@ -1,0 +1,61 @@
+#pragma once
+// A read-only std::streambuf over a trace file that inflates gzip (or zlib) data on the fly and
+// passes plain files through, so that the JSON parser streams and no whole file sits in memory.
+
+#include <QFile>
+#include <QString>
+
+#include <cstdint>
+#include <functional>
+#include <streambuf>
+#include <string_view>
+#include <vector>
+
+#include <zlib.h>
+
+namespace scopeline {
+
+class InflatingStreamBuf : public std::streambuf
+{
+public:
+    InflatingStreamBuf();
+    ~InflatingStreamBuf() override;
+    InflatingStreamBuf(const InflatingStreamBuf &) = delete;
+    InflatingStreamBuf &operator=(const InflatingStreamBuf &) = delete;
+
+    // Opens the file; on failure returns false and error() says why.
+    bool open(const QString &path);
+    // The first bytes of the decompressed text, without consuming them.
+    std::string_view peek();
+
+    bool compressed() const { return m_gzip; }
+    int64_t fileSize() const { return m_fileSize; }
+    int64_t compressedBytesRead() const { return m_fileRead; }
+    int64_t bytesProduced() const { return m_produced; }
+    // Non-empty after a read or inflate failure (the stream then ends early).
+    QString error() const { return m_error; }
+    // Called with the fraction of the file read so far, once per input chunk.
+    void setProgressCallback(std::function<void(double)> callback) { m_progress = std::move(callback); }
+
+protected:
+    int_type underflow() override;
+
+private:
+    bool fillInput();
+
+    QFile m_file;
+    z_stream m_zs{};
+    bool m_gzip = false;
+    bool m_zInit = false;
+    bool m_inputEof = false;
+    bool m_streamEnd = false;
+    int64_t m_fileSize = 0;
+    int64_t m_fileRead = 0;
+    int64_t m_produced = 0;
+    std::vector<char> m_in;
+    std::vector<char> m_out;
+    QString m_error;
+    std::function<void(double)> m_progress;
+};
+
+} // namespace scopeline

@@ -1,0 +1,89 @@
+#pragma once
+// nlohmann::json SAX handler for rocprofv3's own JSON (`rocprofiler-sdk-tool`): kernel dispatch
+// records become GPU kernels (one track per agent and queue), named from the kernel symbol table.
+
+#include <nlohmann/json.hpp>
+
+#include <QString>
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace scopeline {
+
+class TraceBuilder;
+
+class RocprofV3Handler
+{
+public:
+    using json = nlohmann::json;
+
+    explicit RocprofV3Handler(const std::atomic<bool> *cancel);
+
+    // Hands the collected kernels to the builder; call after a successful parse.
+    void addKernelsTo(TraceBuilder &builder) const;
+    QString error() const { return m_error; }
+    bool cancelled() const { return m_cancelled; }
+    bool sawTool() const { return m_sawTool; }
+
+    bool null() { return true; }
+    bool boolean(bool) { return true; }
+    bool number_integer(json::number_integer_t value);
+    bool number_unsigned(json::number_unsigned_t value);
+    bool number_float(json::number_float_t, const json::string_t &) { return true; }
+    bool string(json::string_t &value);
+    bool binary(json::binary_t &) { return true; }
+    bool start_object(std::size_t);
+    bool key(json::string_t &key);
+    bool end_object();
+    bool start_array(std::size_t);
+    bool end_array();
+    bool parse_error(std::size_t position, const std::string &lastToken, const nlohmann::detail::exception &ex);
+
+private:
+    enum class Record : uint8_t { None, Dispatch, Symbol, Agent };
+    struct Dispatch
+    {
+        int64_t start = 0, end = 0, correlation = -1;
+        uint64_t agent = 0, queue = 0, kernelId = 0, dispatchId = 0;
+    };
+    struct Agent
+    {
+        int type = 0, index = -1;
+        std::string name;
+    };
+
+    void value(uint64_t number, const std::string *text);
+    bool startContainer(bool array);
+    bool endContainer();
+
+    const std::atomic<bool> *m_cancel;
+    struct Frame
+    {
+        bool array;
+        std::size_t pathLength;
+    };
+    std::vector<Frame> m_frames;
+    std::string m_path; // dotted keys from the top, array levels add nothing
+    std::string m_key;
+    Record m_record = Record::None;
+    std::size_t m_recordDepth = 0;
+    std::size_t m_recordPathLength = 0;
+    Dispatch m_dispatch;
+    uint64_t m_symbolId = 0;
+    std::string m_symbolName, m_symbolFallback;
+    uint64_t m_agentHandle = 0;
+    Agent m_agent;
+
+    std::vector<Dispatch> m_dispatches;
+    std::map<uint64_t, std::string> m_symbols;
+    std::map<uint64_t, Agent> m_agents;
+    bool m_sawTool = false;
+    bool m_cancelled = false;
+    QString m_error;
+};
+
+} // namespace scopeline

@@ -1,0 +1,17 @@
+#pragma once
+// Exact conversion of trace timestamps (microseconds as decimal text) to integer nanoseconds.
+
+#include <cstdint>
+#include <string_view>
+
+namespace scopeline {
+
+// Parses a decimal number of microseconds ("34.476999999999997", "1e3", " 12 ") and rounds it to
+// the nearest nanosecond, halves away from zero. Doubles would lose nanoseconds on epoch-based
+// timestamps, so the digits are read exactly. Returns false on malformed text or overflow.
+bool microsTextToNs(std::string_view text, int64_t &ns);
+
+// Integer microseconds to nanoseconds; false on overflow.
+bool microsIntToNs(int64_t micros, int64_t &ns);
+
+} // namespace scopeline

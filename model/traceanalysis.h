@@ -1,0 +1,89 @@
+#pragma once
+// Launch and kernel analysis of one loaded trace: kernels, launches joined by correlation id, GPU
+// busy/span/idle per device and in total, idle gaps per stream with their likely cause, launch delays.
+
+#include "tracedata.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace scopeline {
+
+// Why a GPU stream sat idle between two kernels, as far as the trace tells.
+enum class GapCause : uint8_t {
+    Unknown,    // the next kernel has no launch call in the trace
+    LaunchLate, // the CPU had not launched the next kernel yet
+    GpuWaiting, // the launch was issued before the gap: the GPU waited on something else
+};
+QString gapCauseName(GapCause cause);
+
+struct IdleGap
+{
+    int64_t start = 0, end = 0;
+    uint32_t before = 0, after = 0; // kernels around the gap
+    GapCause cause = GapCause::Unknown;
+    int64_t cpuEvent = -1;          // innermost CPU slice on the launching thread during the gap
+    int64_t length() const { return end - start; }
+};
+
+struct LaunchSummary
+{
+    int device = -1; // -1: all devices together
+    int64_t kernels = 0;
+    int64_t kernelLaunches = 0;
+    int64_t graphLaunches = 0;
+    int64_t busyNs = 0; // union of kernel intervals
+    int64_t spanNs = 0; // first kernel start -> last kernel end
+    int64_t idleNs() const { return spanNs - busyNs; }
+    std::vector<int64_t> launchDelays;      // kernel start - launch start, regular launches
+    std::vector<int64_t> graphLaunchDelays; // first kernel start - graph launch start
+    double medianLaunchDelay() const;       // NaN when there are none
+    double medianGraphLaunchDelay() const;
+};
+
+struct StreamSummary
+{
+    uint32_t track = 0;
+    int64_t kernels = 0;
+    int64_t busyNs = 0;
+    std::vector<IdleGap> gaps;
+    int64_t idleNs() const;
+};
+
+class TraceAnalysis
+{
+public:
+    explicit TraceAnalysis(const TraceData &trace);
+
+    const TraceData &trace() const { return m_trace; }
+    const LaunchSummary &total() const { return m_total; }
+    const std::vector<LaunchSummary> &devices() const { return m_devices; }
+    const std::vector<StreamSummary> &streams() const { return m_streams; }
+    // Kernel event indices by start time.
+    const std::vector<uint32_t> &kernels() const { return m_kernels; }
+    // The launch (kernel or graph launch) event of a kernel, -1 when the trace has none.
+    int64_t launchOf(uint32_t kernel) const;
+    // Kernels started by a launch event (many for a graph launch), by start time.
+    std::vector<uint32_t> kernelsOf(uint32_t launch) const;
+
+private:
+    void joinLaunches();
+    void summarise(LaunchSummary &summary, int device) const;
+    int deviceOf(uint32_t event) const { return m_trace.tracks[m_trace.track[event]].device; }
+    void findGaps();
+    int64_t innermostCpuSlice(uint32_t track, int64_t ts);
+
+    const TraceData &m_trace;
+    std::vector<uint32_t> m_kernels;
+    std::vector<int32_t> m_launchOf; // per event: the launch of a kernel, -1 when none
+    std::unordered_map<int64_t, std::vector<uint32_t>> m_kernelsByCorrelation; // by start time
+    LaunchSummary m_total;
+    std::vector<LaunchSummary> m_devices;
+    std::vector<StreamSummary> m_streams;
+    std::vector<std::vector<int64_t>> m_reach; // per track: running maximum of event ends, built on demand
+};
+
+} // namespace scopeline

@@ -1,0 +1,457 @@
+#include "tracebuilder.h"
+
+#include <QCoreApplication>
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <unordered_set>
+
+namespace scopeline {
+
+namespace {
+
+const std::unordered_set<std::string_view> &gpuCategories()
+{
+    static const std::unordered_set<std::string_view> cats = {
+        "kernel", "gpu_memcpy", "gpu_memset", "gpu_user_annotation", "Kernel", "Memcpy", "Memset"};
+    return cats;
+}
+
+const std::unordered_set<std::string> &launchApis()
+{
+    static const std::unordered_set<std::string> apis = [] {
+        const char *bases[] = {"cudaLaunchKernel", "cudaLaunchKernelExC", "cudaLaunchCooperativeKernel",
+                               "cudaLaunchCooperativeKernelMultiDevice", "cuLaunchKernel", "cuLaunchKernelEx",
+                               "cuLaunchCooperativeKernel", "hipLaunchKernel", "hipLaunchKernelExC",
+                               "hipExtLaunchKernel", "hipExtModuleLaunchKernel", "hipModuleLaunchKernel",
+                               "hipHccModuleLaunchKernel", "hipLaunchCooperativeKernel",
+                               "hipModuleLaunchCooperativeKernel"};
+        std::unordered_set<std::string> set;
+        for (const char *base : bases)
+            for (const char *suffix : {"", "_ptsz", "_spt"})
+                set.insert(std::string(base) + suffix);
+        return set;
+    }();
+    return apis;
+}
+
+bool isGraphLaunch(std::string_view name)
+{
+    for (std::string_view prefix : {"cudaGraphLaunch", "cuGraphLaunch", "hipGraphLaunch"})
+        if (name.substr(0, prefix.size()) == prefix)
+            return true;
+    return false;
+}
+
+bool startsWithNoCase(std::string_view text, std::string_view prefix)
+{
+    if (text.size() < prefix.size())
+        return false;
+    for (std::size_t i = 0; i < prefix.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(text[i])) != prefix[i])
+            return false;
+    return true;
+}
+
+EventKind gpuKind(std::string_view cat, std::string_view name, std::string_view desc, bool hasDesc)
+{
+    if (cat == "kernel" || cat == "Kernel")
+        return EventKind::Kernel;
+    if (!cat.empty()) {
+        if (cat == "gpu_memcpy" || cat == "Memcpy")
+            return EventKind::Memcpy;
+        if (cat == "gpu_memset" || cat == "Memset")
+            return EventKind::Memset;
+        if (cat == "gpu_user_annotation")
+            return EventKind::GpuAnnotation;
+        return EventKind::GpuOther;
+    }
+    // rocmProfileData writes no category; its args.desc tells kernels from copies.
+    if (hasDesc)
+        return desc == "KernelExecution" ? EventKind::Kernel : EventKind::GpuOther;
+    if (startsWithNoCase(name, "memcpy"))
+        return EventKind::Memcpy;
+    if (startsWithNoCase(name, "memset"))
+        return EventKind::Memset;
+    return EventKind::Kernel;
+}
+
+EventKind cpuKind(std::string_view cat, std::string_view name)
+{
+    if (isGraphLaunch(name))
+        return EventKind::GraphLaunch;
+    if (launchApis().count(std::string(name)))
+        return EventKind::KernelLaunch;
+    if (cat == "user_annotation")
+        return EventKind::CpuAnnotation;
+    if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "hip_runtime")
+        return EventKind::Runtime;
+    return EventKind::Other;
+}
+
+std::string trackKey(const std::string &pid, const std::string &tid)
+{
+    std::string key;
+    key.reserve(pid.size() + tid.size() + 1);
+    key.append(pid).push_back('\x1f');
+    key.append(tid);
+    return key;
+}
+
+bool toInt(const QString &text, int &value)
+{
+    bool ok = false;
+    value = text.toInt(&ok);
+    return ok;
+}
+
+} // namespace
+
+TraceBuilder::TraceBuilder(TraceData &data) : m_data(data)
+{
+    m_data.argsBegin.assign(1, 0);
+}
+
+void TraceBuilder::skip(const QString &reason, int64_t count)
+{
+    m_data.skipped[reason] += count;
+}
+
+uint32_t TraceBuilder::trackFor(const std::string &pid, const std::string &tid)
+{
+    const std::string key = trackKey(pid, tid);
+    auto it = m_trackIndex.find(key);
+    if (it != m_trackIndex.end())
+        return it->second;
+    const auto index = uint32_t(m_data.tracks.size());
+    Track track;
+    track.pid = QString::fromStdString(pid);
+    track.tid = QString::fromStdString(tid);
+    m_data.tracks.push_back(track);
+    m_gpuCategorySeen.push_back(false);
+    m_open.emplace_back();
+    m_trackIndex.emplace(key, index);
+    return index;
+}
+
+void TraceBuilder::add(RawEvent &event)
+{
+    if (event.fields == 0) {
+        skip(QCoreApplication::translate("TraceBuilder", "empty event object"));
+        return;
+    }
+    if (event.tid.empty())
+        event.tid = "0";
+    const bool gpuCategory = gpuCategories().count(event.cat) > 0;
+
+    switch (event.ph) {
+    case 'M':
+        addMetadata(event);
+        return;
+    case 'X':
+    case 'B':
+    case 'E':
+    case 'i':
+    case 'I':
+    case 's':
+    case 'f':
+        break;
+    case 't':
+        return; // flow steps add nothing to launch -> kernel links
+    case 'C':
+        skip(QCoreApplication::translate("TraceBuilder", "counter (ph C)"));
+        return;
+    case 0:
+        skip(QCoreApplication::translate("TraceBuilder", "no ph"));
+        return;
+    default:
+        skip(QCoreApplication::translate("TraceBuilder", "unsupported ph '%1'").arg(QLatin1Char(event.ph)));
+        return;
+    }
+
+    const uint32_t track = trackFor(event.pid, event.tid);
+    if (gpuCategory)
+        m_gpuCategorySeen[track] = true;
+    if (event.tsState != RawEvent::Field::Ok) {
+        skip(event.tsState == RawEvent::Field::Missing
+                 ? QCoreApplication::translate("TraceBuilder", "no ts")
+                 : QCoreApplication::translate("TraceBuilder", "unreadable ts"));
+        return;
+    }
+
+    switch (event.ph) {
+    case 'X':
+        if (event.durState == RawEvent::Field::Bad) {
+            skip(QCoreApplication::translate("TraceBuilder", "unreadable dur"));
+        } else if (event.dur < 0) {
+            skip(QCoreApplication::translate("TraceBuilder", "negative dur"));
+        } else {
+            addSlice(event, event.durState == RawEvent::Field::Ok ? event.dur : 0);
+        }
+        return;
+    case 'B':
+        m_open[track].push_back(std::move(event));
+        event = RawEvent();
+        return;
+    case 'E': {
+        auto &open = m_open[track];
+        if (open.empty()) {
+            skip(QCoreApplication::translate("TraceBuilder", "E without B"));
+            return;
+        }
+        RawEvent begin = std::move(open.back());
+        open.pop_back();
+        if (event.ts < begin.ts) {
+            skip(QCoreApplication::translate("TraceBuilder", "E before its B"));
+            return;
+        }
+        addSlice(begin, event.ts - begin.ts);
+        return;
+    }
+    case 'i':
+    case 'I':
+        addSlice(event, 0);
+        m_data.kind.back() = EventKind::Instant;
+        return;
+    default: // 's', 'f'
+        if (event.id.empty()) {
+            skip(QCoreApplication::translate("TraceBuilder", "flow without id"));
+            return;
+        }
+        m_data.flows.push_back(
+            FlowPoint{m_data.strings.intern(event.cat + '\x1f' + event.id), track, event.ts, event.ph == 's'});
+        return;
+    }
+}
+
+void TraceBuilder::addSlice(RawEvent &event, int64_t duration)
+{
+    TraceData &d = m_data;
+    d.start.push_back(event.ts);
+    d.duration.push_back(duration);
+    d.name.push_back(d.strings.intern(event.name));
+    d.category.push_back(d.strings.intern(event.cat));
+    d.track.push_back(trackFor(event.pid, event.tid));
+    d.kind.push_back(EventKind::Other);
+    d.correlation.push_back(event.correlation >= 0 ? event.correlation : event.correlationId);
+    m_correlationFromId.push_back(event.hasCorrelationIdKey);
+
+    uint32_t opPath = 0;
+    for (std::size_t i = 0; i < event.argCount; ++i) {
+        const std::string &key = event.argKeys[i];
+        const std::string &value = event.argValues[i];
+        if (key == "name" || (key == "long_name" && opPath == 0))
+            opPath = d.strings.intern(value);
+        d.args.push_back(ArgEntry{d.strings.intern(key), uint32_t(d.argText.size()), uint32_t(value.size())});
+        d.argText.append(value);
+    }
+    d.opPath.push_back(opPath);
+    d.argsBegin.push_back(uint32_t(d.args.size()));
+}
+
+void TraceBuilder::addMetadata(const RawEvent &event)
+{
+    const std::string *value = event.findArg(event.name.rfind("_sort_index") != std::string::npos ? "sort_index" : "name");
+    if (!value)
+        return;
+    const QString text = QString::fromStdString(*value).trimmed();
+    int number = 0;
+    if (event.name == "process_name")
+        m_processNames[event.pid] = text;
+    else if (event.name == "thread_name")
+        m_threadNames[trackKey(event.pid, event.tid)] = text;
+    else if (event.name == "process_sort_index" && toInt(text, number))
+        m_processSort[event.pid] = number;
+    else if (event.name == "thread_sort_index" && toInt(text, number))
+        m_threadSort[trackKey(event.pid, event.tid)] = number;
+}
+
+void TraceBuilder::finish()
+{
+    for (std::size_t t = 0; t < m_open.size(); ++t)
+        if (!m_open[t].empty())
+            skip(QCoreApplication::translate("TraceBuilder", "B without E"), int64_t(m_open[t].size()));
+    m_open.clear();
+    pruneEmptyTracks();
+    classifyTracks();
+    sortTrackEvents();
+    if (std::all_of(m_data.correlation.begin(), m_data.correlation.end(),
+                    [](int64_t c) { return c == TraceData::kNoCorrelation; }))
+        deriveCorrelationFromFlows();
+    classifyEvents();
+    detectFormat();
+    if (m_data.format != TraceFormat::Jax) // only JAX writes op paths into args.name
+        std::fill(m_data.opPath.begin(), m_data.opPath.end(), 0);
+}
+
+void TraceBuilder::pruneEmptyTracks()
+{
+    // Tracks that only held flows, metadata or skipped events would show up empty.
+    TraceData &d = m_data;
+    std::vector<bool> used(d.tracks.size(), false);
+    for (uint32_t t : d.track)
+        used[t] = true;
+    std::vector<uint32_t> newIndex(d.tracks.size(), UINT32_MAX);
+    uint32_t next = 0;
+    for (std::size_t t = 0; t < d.tracks.size(); ++t) {
+        if (!used[t])
+            continue;
+        newIndex[t] = next;
+        d.tracks[next] = std::move(d.tracks[t]);
+        m_gpuCategorySeen[next] = m_gpuCategorySeen[t];
+        ++next;
+    }
+    d.tracks.resize(next);
+    m_gpuCategorySeen.resize(next);
+    for (uint32_t &t : d.track)
+        t = newIndex[t];
+    auto gone = std::remove_if(d.flows.begin(), d.flows.end(),
+                               [&newIndex](const FlowPoint &f) { return newIndex[f.track] == UINT32_MAX; });
+    d.flows.erase(gone, d.flows.end());
+    for (FlowPoint &f : d.flows)
+        f.track = newIndex[f.track];
+    m_trackIndex.clear();
+}
+
+void TraceBuilder::classifyTracks()
+{
+    static const QRegularExpression gpuProcess(QStringLiteral("^GPU\\s*(\\d+)$"));
+    static const QRegularExpression jaxDevice(QStringLiteral("^/device:GPU:(\\d+)"));
+    for (std::size_t t = 0; t < m_data.tracks.size(); ++t) {
+        Track &track = m_data.tracks[t];
+        const std::string pid = track.pid.toStdString();
+        const std::string key = trackKey(pid, track.tid.toStdString());
+        track.processName = m_processNames.count(pid) ? m_processNames[pid] : QString();
+        track.threadName = m_threadNames.count(key) ? m_threadNames[key] : QString();
+        track.sortIndex = m_threadSort.count(key) ? m_threadSort[key] : 0;
+        if (m_processSort.count(pid))
+            track.sortIndex += m_processSort[pid] * 1000000;
+
+        const auto gpuName = gpuProcess.match(track.processName);
+        const auto jaxName = jaxDevice.match(track.processName);
+        track.gpu = m_gpuCategorySeen[t] || gpuName.hasMatch() || track.processName.startsWith(QLatin1String("/device:GPU"));
+        if (!track.gpu)
+            continue;
+        int device = -1;
+        if (jaxName.hasMatch())
+            device = jaxName.captured(1).toInt();
+        else if (gpuName.hasMatch())
+            device = gpuName.captured(1).toInt();
+        else if (!toInt(track.pid, device))
+            device = -1;
+        track.device = device;
+    }
+}
+
+void TraceBuilder::sortTrackEvents()
+{
+    TraceData &d = m_data;
+    d.trackEvents.assign(d.tracks.size(), {});
+    for (uint32_t e = 0; e < d.eventCount(); ++e)
+        d.trackEvents[d.track[e]].push_back(e);
+    // Parents before children: by start, then longer first.
+    for (auto &events : d.trackEvents)
+        std::stable_sort(events.begin(), events.end(), [&d](uint32_t a, uint32_t b) {
+            return d.start[a] != d.start[b] ? d.start[a] < d.start[b] : d.duration[a] > d.duration[b];
+        });
+}
+
+void TraceBuilder::deriveCorrelationFromFlows()
+{
+    // rocmProfileData links an API call to its GPU op only by an s/f flow pair; each end binds to
+    // the innermost slice on its track that contains the flow's timestamp.
+    TraceData &d = m_data;
+    struct TrackIndex
+    {
+        std::vector<uint32_t> slices; // by start, longer first
+        std::vector<int64_t> maxEnd;  // running maximum of ends
+    };
+    std::vector<TrackIndex> index(d.tracks.size());
+    for (std::size_t t = 0; t < d.tracks.size(); ++t) {
+        int64_t maxEnd = std::numeric_limits<int64_t>::min();
+        for (uint32_t e : d.trackEvents[t]) {
+            if (d.kind[e] == EventKind::Instant)
+                continue;
+            maxEnd = std::max(maxEnd, d.end(e));
+            index[t].slices.push_back(e);
+            index[t].maxEnd.push_back(maxEnd);
+        }
+    }
+    auto bind = [&](const FlowPoint &flow) -> int64_t {
+        const TrackIndex &ti = index[flow.track];
+        auto it = std::upper_bound(ti.slices.begin(), ti.slices.end(), flow.ts,
+                                   [&d](int64_t ts, uint32_t e) { return ts < d.start[e]; });
+        for (auto i = it - ti.slices.begin() - 1; i >= 0 && ti.maxEnd[i] >= flow.ts; --i)
+            if (d.end(ti.slices[i]) >= flow.ts)
+                return ti.slices[i];
+        return -1;
+    };
+
+    struct Pair
+    {
+        const FlowPoint *start = nullptr, *finish = nullptr;
+    };
+    std::vector<uint32_t> order; // flow keys in order of first appearance
+    std::unordered_map<uint32_t, Pair> pairs;
+    for (const FlowPoint &flow : d.flows) {
+        auto [it, inserted] = pairs.try_emplace(flow.key);
+        if (inserted)
+            order.push_back(flow.key);
+        const FlowPoint *&end = flow.start ? it->second.start : it->second.finish;
+        if (!end)
+            end = &flow;
+    }
+    int64_t fresh = 0;
+    for (uint32_t key : order) {
+        const Pair &pair = pairs[key];
+        if (!pair.start || !pair.finish)
+            continue;
+        const int64_t a = bind(*pair.start), b = bind(*pair.finish);
+        if (a >= 0 && b >= 0) {
+            ++fresh;
+            d.correlation[a] = d.correlation[b] = fresh;
+        }
+    }
+}
+
+void TraceBuilder::classifyEvents()
+{
+    TraceData &d = m_data;
+    std::unordered_set<int64_t> kernelCorrelations;
+    for (uint32_t e = 0; e < d.eventCount(); ++e) {
+        if (d.kind[e] == EventKind::Instant || !d.onGpu(e))
+            continue;
+        const std::string_view desc = d.arg(e, "desc");
+        bool hasDesc = false;
+        for (uint32_t a = d.argsBegin[e]; a < d.argsBegin[e + 1] && !hasDesc; ++a)
+            hasDesc = d.strings.view(d.args[a].key) == "desc";
+        d.kind[e] = gpuKind(d.strings.view(d.category[e]), d.nameOf(e), desc, hasDesc);
+        if (d.kind[e] == EventKind::Kernel && d.correlation[e] != TraceData::kNoCorrelation)
+            kernelCorrelations.insert(d.correlation[e]);
+    }
+    for (uint32_t e = 0; e < d.eventCount(); ++e) {
+        if (d.kind[e] == EventKind::Instant || d.onGpu(e))
+            continue;
+        EventKind kind = cpuKind(d.strings.view(d.category[e]), d.nameOf(e));
+        // JAX names the host launch event after the kernel; its correlation_id finds the kernel.
+        if (kind != EventKind::GraphLaunch && kind != EventKind::KernelLaunch && m_correlationFromId[e] &&
+            d.correlation[e] != TraceData::kNoCorrelation && kernelCorrelations.count(d.correlation[e]))
+            kind = EventKind::KernelLaunch;
+        d.kind[e] = kind;
+    }
+}
+
+void TraceBuilder::detectFormat()
+{
+    for (const auto &entry : m_processNames) {
+        if (entry.second.startsWith(QLatin1String("/device:")) || entry.second.startsWith(QLatin1String("/host:"))) {
+            m_data.format = TraceFormat::Jax;
+            return;
+        }
+    }
+    m_data.format = m_kineto ? TraceFormat::Kineto : TraceFormat::ChromeTrace;
+}
+
+} // namespace scopeline

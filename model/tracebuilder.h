@@ -1,0 +1,50 @@
+#pragma once
+// Turns parsed events into a TraceData: interns strings, pairs B/E, names tracks from metadata,
+// then classifies tracks (CPU thread or GPU stream) and events (kernel, launch, ...) once at the end.
+
+#include "rawevent.h"
+#include "tracedata.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace scopeline {
+
+class TraceBuilder
+{
+public:
+    explicit TraceBuilder(TraceData &data);
+
+    // Consumes one event (its strings may be moved from).
+    void add(RawEvent &event);
+    void skip(const QString &reason, int64_t count = 1);
+    // The file's top level carries Kineto's keys (schemaVersion, deviceProperties).
+    void setKinetoMarker() { m_kineto = true; }
+    // Classifies everything; call once after the last event.
+    void finish();
+
+private:
+    uint32_t trackFor(const std::string &pid, const std::string &tid);
+    void addSlice(RawEvent &event, int64_t duration);
+    void addMetadata(const RawEvent &event);
+    void pruneEmptyTracks();
+    void classifyTracks();
+    void classifyEvents();
+    void sortTrackEvents();
+    void deriveCorrelationFromFlows();
+    void detectFormat();
+
+    TraceData &m_data;
+    bool m_kineto = false;
+    std::unordered_map<std::string, uint32_t> m_trackIndex;
+    std::vector<bool> m_gpuCategorySeen;                          // per track
+    std::vector<bool> m_correlationFromId;                        // per event
+    std::vector<std::vector<RawEvent>> m_open;                    // per track, B events awaiting E
+    std::unordered_map<std::string, QString> m_processNames;      // pid -> name
+    std::unordered_map<std::string, int> m_processSort;
+    std::unordered_map<std::string, QString> m_threadNames;       // pid\x1ftid -> name
+    std::unordered_map<std::string, int> m_threadSort;
+};
+
+} // namespace scopeline

@@ -1,0 +1,42 @@
+#include "tracedata.h"
+
+#include <QCoreApplication>
+
+namespace scopeline {
+
+QString formatName(TraceFormat format)
+{
+    switch (format) {
+    case TraceFormat::ChromeTrace: return QStringLiteral("chrome");
+    case TraceFormat::Kineto: return QStringLiteral("kineto");
+    case TraceFormat::Jax: return QStringLiteral("jax");
+    case TraceFormat::RocprofV3: return QStringLiteral("rocprofv3");
+    case TraceFormat::Unknown: break;
+    }
+    return QStringLiteral("unknown");
+}
+
+QString Track::displayName() const
+{
+    const QString process = processName.isEmpty() ? pid : processName;
+    const QString thread = threadName.isEmpty() ? tid : threadName;
+    return process + QStringLiteral(" / ") + thread;
+}
+
+std::string_view TraceData::arg(uint32_t e, std::string_view key) const
+{
+    for (uint32_t i = argsBegin[e]; i < argsBegin[e + 1]; ++i) {
+        if (strings.view(args[i].key) == key)
+            return std::string_view(argText).substr(args[i].offset, args[i].length);
+    }
+    return {};
+}
+
+std::size_t TraceData::memoryBytes() const
+{
+    const std::size_t n = start.capacity();
+    return n * (8 + 8 + 4 + 4 + 4 + 1 + 8 + 4 + 4) + args.capacity() * sizeof(ArgEntry) + argText.capacity() +
+           flows.capacity() * sizeof(FlowPoint) + n * 4 /* trackEvents */ + strings.memoryBytes();
+}
+
+} // namespace scopeline

@@ -1,0 +1,100 @@
+#pragma once
+// A loaded trace: columnar event storage (ns times, interned names), tracks and load diagnostics.
+// Immutable once loaded; everything else refers to events and tracks by index.
+
+#include "stringtable.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace scopeline {
+
+enum class TraceFormat : uint8_t { Unknown, ChromeTrace, Kineto, Jax, RocprofV3 };
+QString formatName(TraceFormat format);
+
+// What an event is, decided once after loading from its category, track and name.
+enum class EventKind : uint8_t {
+    Other,          // any other CPU slice (operators, python functions, runtime helpers)
+    Kernel,         // GPU kernel execution
+    Memcpy,         // GPU memory copy
+    Memset,         // GPU memory set
+    GpuOther,       // other activity on a GPU stream
+    GpuAnnotation,  // range annotation on a GPU stream (PyTorch gpu_user_annotation)
+    CpuAnnotation,  // user range annotation on a CPU thread (PyTorch user_annotation)
+    Runtime,        // CUDA/HIP runtime or driver call that is not a launch
+    KernelLaunch,   // runtime call that launches one kernel
+    GraphLaunch,    // runtime call that launches a CUDA/HIP graph (many kernels)
+    Instant,        // zero-length marker
+};
+
+struct Track
+{
+    QString pid;         // as written in the trace (normalised)
+    QString tid;
+    QString processName; // from metadata, may be empty
+    QString threadName;
+    bool gpu = false;
+    int device = -1;     // GPU index for GPU tracks
+    int sortIndex = 0;
+    QString displayName() const;
+};
+
+struct FlowPoint
+{
+    uint32_t key;   // interned "cat/id"
+    uint32_t track;
+    int64_t ts;
+    bool start;     // 's' (start) or 'f' (finish)
+};
+
+struct ArgEntry
+{
+    uint32_t key;    // interned arg name
+    uint32_t offset; // value text in TraceData::argText (values are mostly unique: not interned)
+    uint32_t length;
+};
+
+class TraceData
+{
+public:
+    static constexpr int64_t kNoCorrelation = -1;
+
+    // Columns, one entry per event, in file order.
+    std::vector<int64_t> start;       // ns
+    std::vector<int64_t> duration;    // ns, >= 0
+    std::vector<uint32_t> name;       // StringTable id
+    std::vector<uint32_t> category;   // StringTable id
+    std::vector<uint32_t> track;      // index into tracks
+    std::vector<EventKind> kind;
+    std::vector<int64_t> correlation; // launch <-> GPU activity join key, kNoCorrelation if none
+    std::vector<uint32_t> opPath;     // JAX op path (args.name / long_name), 0 if none
+    std::vector<uint32_t> argsBegin;  // into args; size = events + 1
+    std::vector<ArgEntry> args;
+    std::string argText;
+
+    std::vector<Track> tracks;
+    std::vector<std::vector<uint32_t>> trackEvents; // per track, event indices sorted by start
+    std::vector<FlowPoint> flows;
+    StringTable strings;
+
+    TraceFormat format = TraceFormat::Unknown;
+    QString sourceFile;
+    int64_t bytesRead = 0;              // decompressed JSON bytes
+    std::map<QString, int64_t> skipped; // reason -> count of events not loaded
+
+    std::size_t eventCount() const { return start.size(); }
+    int64_t end(uint32_t e) const { return start[e] + duration[e]; }
+    std::string_view nameOf(uint32_t e) const { return strings.view(name[e]); }
+    QString qname(uint32_t e) const { return strings.qstring(name[e]); }
+    bool onGpu(uint32_t e) const { return tracks[track[e]].gpu; }
+    // Value of an arg of event e, empty when absent.
+    std::string_view arg(uint32_t e, std::string_view key) const;
+    std::size_t memoryBytes() const;
+};
+
+} // namespace scopeline

@@ -1,0 +1,142 @@
+#include "tracefolder.h"
+
+#include <QCollator>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+#include <algorithm>
+
+namespace scopeline {
+
+namespace {
+
+constexpr int kMaxDepth = 8;
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("TraceFolder", text);
+}
+
+// JAX writes each profile twice; the trace-viewer file is preferred, never both.
+QString jaxProfileFile(const QDir &profileDir)
+{
+    const QStringList viewer =
+        profileDir.entryList({QStringLiteral("*.trace.json.gz"), QStringLiteral("*.trace.json")}, QDir::Files, QDir::Name);
+    if (!viewer.isEmpty())
+        return profileDir.filePath(viewer.first());
+    for (const char *name : {"perfetto_trace.json.gz", "perfetto_trace.json"})
+        if (profileDir.exists(QLatin1String(name)))
+            return profileDir.filePath(QLatin1String(name));
+    return {};
+}
+
+void scanFolder(const QDir &root, const QDir &dir, int depth, std::vector<TraceRun> &runs)
+{
+    const QString relative = root.relativeFilePath(dir.absolutePath());
+    auto runName = [&](const QString &suffix) {
+        const QString base = relative == QLatin1String(".") ? QString() : relative;
+        if (base.isEmpty())
+            return suffix.isEmpty() ? dir.dirName() : suffix;
+        return suffix.isEmpty() ? base : base + QLatin1Char('/') + suffix;
+    };
+
+    // A JAX run folder: plugins/profile/<timestamp>/ with one profile per session.
+    const QDir profiles(dir.filePath(QStringLiteral("plugins/profile")));
+    if (profiles.exists()) {
+        const QStringList sessions = profiles.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+        for (const QString &session : sessions) {
+            const QString file = jaxProfileFile(QDir(profiles.filePath(session)));
+            if (!file.isEmpty())
+                runs.push_back({sessions.size() == 1 ? runName({}) : runName(session), file});
+        }
+        return;
+    }
+
+    for (const QFileInfo &info : dir.entryInfoList(QDir::Files, QDir::Name))
+        if (TraceFolder::isTraceFileName(info.fileName()))
+            runs.push_back({runName(info.fileName()), info.absoluteFilePath()});
+
+    if (depth >= kMaxDepth)
+        return;
+    for (const QFileInfo &info : dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+        scanFolder(root, QDir(info.absoluteFilePath()), depth + 1, runs);
+}
+
+// Expands wildcards one path component at a time.
+QStringList expandWildcards(const QString &path)
+{
+    const QString clean = QDir::cleanPath(path);
+    const QStringList parts = clean.split(QLatin1Char('/'));
+    QStringList current = {clean.startsWith(QLatin1Char('/')) ? QStringLiteral("/") : QStringLiteral(".")};
+    for (const QString &part : parts) {
+        if (part.isEmpty())
+            continue;
+        QStringList next;
+        for (const QString &base : current) {
+            const QDir dir(base);
+            if (part.contains(QRegularExpression(QStringLiteral("[*?\\[]")))) {
+                for (const QString &match : dir.entryList({part}, QDir::AllEntries | QDir::NoDotAndDotDot))
+                    next.append(dir.filePath(match));
+            } else if (QFileInfo::exists(dir.filePath(part))) {
+                next.append(dir.filePath(part));
+            }
+        }
+        current = next;
+    }
+    return current;
+}
+
+} // namespace
+
+bool TraceFolder::isTraceFileName(const QString &fileName)
+{
+    return fileName.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) ||
+           fileName.endsWith(QLatin1String(".json.gz"), Qt::CaseInsensitive);
+}
+
+std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error)
+{
+    auto fail = [&](const QString &message) {
+        if (error)
+            *error = message;
+        return std::vector<TraceRun>();
+    };
+    const bool wildcard = path.contains(QRegularExpression(QStringLiteral("[*?\\[]")));
+    const QStringList targets = wildcard ? expandWildcards(path) : QStringList{path};
+    if (targets.isEmpty())
+        return fail(tr("%1: nothing matches this pattern").arg(path));
+
+    std::vector<TraceRun> runs;
+    for (const QString &target : targets) {
+        const QFileInfo info(target);
+        if (!info.exists())
+            return fail(tr("%1: no such file or folder").arg(QDir::toNativeSeparators(target)));
+        if (!info.isReadable())
+            return fail(tr("%1: permission denied").arg(QDir::toNativeSeparators(target)));
+        if (info.isFile()) {
+            runs.push_back({info.fileName(), info.absoluteFilePath()});
+            continue;
+        }
+        // With a wildcard, each match is a run named after itself.
+        const QDir dir(info.absoluteFilePath());
+        const QDir root = wildcard ? QDir(info.absolutePath()) : dir;
+        const std::size_t before = runs.size();
+        scanFolder(root, dir, 0, runs);
+        if (runs.size() == before && !wildcard)
+            return fail(tr("%1: no trace files found (looked for plugins/profile/*/*.trace.json.gz, "
+                           "*.pt.trace.json[.gz], *.json[.gz], results.json)")
+                            .arg(QDir::toNativeSeparators(target)));
+    }
+    if (runs.empty())
+        return fail(tr("%1: no trace files found").arg(path));
+
+    QCollator collator;
+    collator.setNumericMode(true);
+    std::stable_sort(runs.begin(), runs.end(),
+                     [&collator](const TraceRun &a, const TraceRun &b) { return collator.compare(a.name, b.name) < 0; });
+    return runs;
+}
+
+} // namespace scopeline

@@ -1,0 +1,177 @@
+#include "traceloader.h"
+
+#include "chrometracehandler.h"
+#include "inflatingstreambuf.h"
+#include "rocprofv3handler.h"
+#include "tracebuilder.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QPointer>
+#include <QtConcurrent>
+
+#include <istream>
+
+namespace scopeline {
+
+namespace {
+
+// rocprofv3's JSON is one object whose first key is "rocprofiler-sdk-tool".
+bool looksLikeRocprofV3(std::string_view head)
+{
+    std::size_t i = head.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0;
+    auto skipSpace = [&] {
+        while (i < head.size() && std::isspace(static_cast<unsigned char>(head[i])))
+            ++i;
+    };
+    skipSpace();
+    if (i >= head.size() || head[i] != '{')
+        return false;
+    ++i;
+    skipSpace();
+    return head.substr(i, 22) == "\"rocprofiler-sdk-tool\"";
+}
+
+bool onlyWhitespace(std::string_view head)
+{
+    return head.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
+
+} // namespace
+
+TraceLoader::TraceLoader(QObject *parent) : QObject(parent) {}
+
+TraceLoader::~TraceLoader()
+{
+    cancel();
+    if (m_watcher)
+        m_watcher->waitForFinished();
+}
+
+LoadResult TraceLoader::load(const QString &path, const std::function<void(double)> &progress,
+                             const std::atomic<bool> *cancel)
+{
+    LoadResult result;
+    result.path = path;
+    auto fail = [&](const QString &problem) {
+        result.error = QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(path), problem);
+        return result;
+    };
+    if (QFileInfo(path).isDir())
+        return fail(tr("is a folder, not a trace file"));
+
+    InflatingStreamBuf buffer;
+    if (!buffer.open(path))
+        return fail(tr("cannot open: %1").arg(buffer.error()));
+    if (progress)
+        buffer.setProgressCallback(progress);
+    const std::string_view head = buffer.peek();
+    if (!buffer.error().isEmpty())
+        return fail(buffer.error());
+    if (onlyWhitespace(head))
+        return fail(tr("the file is empty"));
+
+    auto data = std::make_shared<TraceData>();
+    data->sourceFile = path;
+    TraceBuilder builder(*data);
+    std::istream in(&buffer);
+    QString error;
+    bool cancelled = false;
+    const bool rocprof = looksLikeRocprofV3(head);
+    if (rocprof) {
+        RocprofV3Handler handler(cancel);
+        nlohmann::json::sax_parse(in, &handler);
+        error = handler.error();
+        cancelled = handler.cancelled();
+        if (error.isEmpty() && !cancelled)
+            handler.addKernelsTo(builder);
+    } else {
+        ChromeTraceHandler handler(builder, cancel);
+        nlohmann::json::sax_parse(in, &handler);
+        error = handler.error();
+        cancelled = handler.cancelled();
+        if (error.isEmpty() && !cancelled && !handler.sawEvents())
+            error = tr("no trace events: expected a JSON array of events, an object with a "
+                       "\"traceEvents\" array, or rocprofv3 JSON");
+    }
+    if (cancelled || (cancel && cancel->load())) {
+        result.cancelled = true;
+        return fail(tr("loading cancelled"));
+    }
+    // A gzip or read failure ends the text early; say that rather than the JSON error it causes.
+    if (!buffer.error().isEmpty())
+        return fail(buffer.error());
+    if (!error.isEmpty())
+        return fail(error);
+
+    builder.finish();
+    if (rocprof)
+        data->format = TraceFormat::RocprofV3;
+    data->bytesRead = buffer.bytesProduced();
+    result.trace = std::move(data);
+    return result;
+}
+
+int TraceLoader::start(const QStringList &paths)
+{
+    cancel();
+    const int job = ++m_job;
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    auto cancelFlag = m_cancel;
+
+    // Progress crosses threads as queued calls, at most every 50 ms.
+    QPointer<TraceLoader> self(this);
+    auto report = [self, job](double fraction) {
+        QMetaObject::invokeMethod(
+            self, [self, job, fraction] {
+                if (self && self->m_job == job)
+                    emit self->progress(job, fraction);
+            },
+            Qt::QueuedConnection);
+    };
+
+    auto *watcher = new QFutureWatcher<QList<LoadResult>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
+        const QList<LoadResult> results = watcher->result();
+        watcher->deleteLater();
+        if (m_watcher == watcher)
+            m_watcher = nullptr;
+        if (job == m_job) // a newer start() makes this one stale
+            emit finished(job, results);
+    });
+    m_watcher = watcher;
+    watcher->setFuture(QtConcurrent::run([paths, cancelFlag, report] {
+        QList<LoadResult> results;
+        QElapsedTimer throttle;
+        throttle.start();
+        for (int i = 0; i < paths.size(); ++i) {
+            auto onProgress = [&](double fraction) {
+                if (throttle.elapsed() >= 50) {
+                    throttle.restart();
+                    report((i + fraction) / paths.size());
+                }
+            };
+            results.append(load(paths[i], onProgress, cancelFlag.get()));
+            if (results.back().cancelled)
+                break;
+        }
+        report(1.0);
+        return results;
+    }));
+    return job;
+}
+
+void TraceLoader::cancel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
+bool TraceLoader::isRunning() const
+{
+    return m_watcher && m_watcher->isRunning();
+}
+
+} // namespace scopeline
