@@ -33,24 +33,24 @@ bool microsTextToNs(std::string_view text, int64_t &ns)
     if (i < n && (text[i] == '-' || text[i] == '+'))
         negative = text[i++] == '-';
 
-    // value = mantissa * 10^exponent microseconds
-    int64_t mantissa = 0;
-    int exponent = 0;
-    int digits = 0;
+    // Significant digits and where the decimal point sits among them: value = 0.d1d2... * 10^point.
+    char digits[kMaxDigits + 2];
+    int count = 0;  // digits kept (up to kMaxDigits + 1: one more than can matter decides rounding)
+    long point = 0; // digits before the decimal point
     bool sawDigit = false, sawPoint = false;
     for (; i < n; ++i) {
         const char c = text[i];
         if (c >= '0' && c <= '9') {
             sawDigit = true;
-            if (digits < kMaxDigits) {
-                if (mantissa != 0 || c != '0')
-                    ++digits;
-                mantissa = mantissa * 10 + (c - '0');
+            if (count == 0 && c == '0') {
                 if (sawPoint)
-                    --exponent;
-            } else if (!sawPoint) {
-                ++exponent; // integer digit beyond precision: scale instead of storing
+                    --point; // leading zero after the point: 0.00123
+                continue;
             }
+            if (count < kMaxDigits + 1)
+                digits[count++] = c;
+            if (!sawPoint)
+                ++point;
         } else if (c == '.' && !sawPoint) {
             sawPoint = true;
         } else {
@@ -64,43 +64,40 @@ bool microsTextToNs(std::string_view text, int64_t &ns)
         bool expNegative = false;
         if (i < n && (text[i] == '-' || text[i] == '+'))
             expNegative = text[i++] == '-';
-        int e = 0;
+        long e = 0;
         bool expDigit = false;
         for (; i < n && text[i] >= '0' && text[i] <= '9'; ++i) {
             expDigit = true;
-            if (e < 10000)
+            if (e < 100000)
                 e = e * 10 + (text[i] - '0');
         }
         if (!expDigit)
             return false;
-        exponent += expNegative ? -e : e;
+        point += expNegative ? -e : e;
     }
     if (i != n)
         return false;
-
-    int scale = exponent + 3; // microseconds -> nanoseconds
-    int64_t value = mantissa;
-    if (value == 0) {
+    if (count == 0) {
         ns = 0;
         return true;
     }
-    if (scale >= 0) {
-        for (; scale > 0; --scale) {
-            if (value > std::numeric_limits<int64_t>::max() / 10)
-                return false;
-            value *= 10;
-        }
-    } else {
-        if (scale < -kMaxDigits) {
-            ns = 0;
-            return true;
-        }
-        int64_t divisor = 1;
-        for (; scale < 0; ++scale)
-            divisor *= 10;
-        const int64_t q = value / divisor;
-        const int64_t r = value % divisor;
-        value = q + (2 * r >= divisor ? 1 : 0);
+
+    point += 3; // microseconds -> nanoseconds
+    if (point > kMaxDigits + 1)
+        return false;
+    // Integer part: the first `point` digits (zeros past the kept ones); the next digit rounds,
+    // halves away from zero.
+    int64_t value = 0;
+    for (long d = 0; d < point; ++d) {
+        const int digit = d < count ? digits[d] - '0' : 0;
+        if (value > (std::numeric_limits<int64_t>::max() - digit) / 10)
+            return false;
+        value = value * 10 + digit;
+    }
+    if (point >= 0 && point < count && digits[point] >= '5') {
+        if (value == std::numeric_limits<int64_t>::max())
+            return false;
+        ++value;
     }
     ns = negative ? -value : value;
     return true;

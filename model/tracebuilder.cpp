@@ -138,10 +138,8 @@ uint32_t TraceBuilder::trackFor(const std::string &pid, const std::string &tid)
 
 void TraceBuilder::add(RawEvent &event)
 {
-    if (event.fields == 0) {
-        skip(QCoreApplication::translate("TraceBuilder", "empty event object"));
-        return;
-    }
+    if (event.fields == 0)
+        return; // `{}` placeholders (rocmProfileData's first event, JAX's last) carry nothing
     if (event.tid.empty())
         event.tid = "0";
     const bool gpuCategory = gpuCategories().count(event.cat) > 0;

@@ -1,0 +1,434 @@
+#include "clicommands.h"
+
+#include "model/durationformat.h"
+#include "model/loadedrun.h"
+#include "model/scopecomparison.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+#include <QTextStream>
+
+#include <cmath>
+#include <cstdio>
+
+namespace scopeline::cli {
+
+namespace {
+
+QTextStream &out()
+{
+    static QTextStream stream(stdout);
+    return stream;
+}
+
+QTextStream &err()
+{
+    static QTextStream stream(stderr);
+    return stream;
+}
+
+const char *kUsage = R"(Usage: scopeline-cli COMMAND [options] PATH...
+
+Commands:
+  info [--json] PATH...     what was loaded and its launch analysis (kernels, launches,
+                            GPU busy/span/idle, idle gaps per stream, launch delays)
+  scopes PATH...            every scope found, with kernel and instance counts
+  compare A B --scope S [--scope S2 ...] [--match component|substring|regex]
+          [--samples kernel|instance|span] [--csv FILE] [--threshold PERCENT] [--alpha P]
+                            compare scope durations of side A (baseline) and B (candidate)
+
+A PATH is a trace file, a run folder, or a folder of runs; wildcards (quoted) select several,
+e.g. 'traces/trace_file_matmul_*'. Exit status: 0 success, 1 bad usage, 2 unreadable input.
+)";
+
+int usageError(const QString &message)
+{
+    err() << "scopeline-cli: " << message << "\n" << "Try 'scopeline-cli --help'.\n";
+    err().flush();
+    return BadUsage;
+}
+
+// Scans and loads every run under the given paths; prints the error and returns false on failure.
+bool loadPaths(const QStringList &paths, QList<LoadedRun> &runs)
+{
+    for (const QString &path : paths) {
+        QString error;
+        const std::vector<TraceRun> found = TraceFolder::scan(path, &error);
+        if (found.empty()) {
+            err() << "scopeline-cli: " << error << "\n";
+            err().flush();
+            return false;
+        }
+        for (const LoadedRun &run : LoadedRun::loadAll(found)) {
+            if (!run.ok()) {
+                err() << "scopeline-cli: " << run.error << "\n";
+                err().flush();
+                return false;
+            }
+            runs.append(run);
+        }
+    }
+    return true;
+}
+
+QJsonValue jsonNumber(double value)
+{
+    return std::isnan(value) ? QJsonValue(QJsonValue::Null) : QJsonValue(value);
+}
+
+QJsonObject summaryJson(const LaunchSummary &s)
+{
+    QJsonObject o;
+    o[QStringLiteral("kernels")] = double(s.kernels);
+    o[QStringLiteral("kernel_launches")] = double(s.kernelLaunches);
+    o[QStringLiteral("graph_launches")] = double(s.graphLaunches);
+    o[QStringLiteral("gpu_busy_ns")] = double(s.busyNs);
+    o[QStringLiteral("gpu_span_ns")] = double(s.spanNs);
+    o[QStringLiteral("gpu_idle_ns")] = double(s.idleNs());
+    o[QStringLiteral("median_launch_delay_ns")] = jsonNumber(s.medianLaunchDelay());
+    o[QStringLiteral("median_graph_launch_delay_ns")] = jsonNumber(s.medianGraphLaunchDelay());
+    return o;
+}
+
+QMap<QString, int64_t> gapCauses(const StreamSummary &stream)
+{
+    QMap<QString, int64_t> causes;
+    for (const IdleGap &gap : stream.gaps)
+        causes[gapCauseName(gap.cause)] += 1;
+    return causes;
+}
+
+QJsonObject infoJson(const LoadedRun &run)
+{
+    const TraceData &t = *run.trace;
+    const TraceAnalysis &a = *run.analysis;
+    QJsonObject o = summaryJson(a.total());
+    o[QStringLiteral("run")] = run.run.name;
+    o[QStringLiteral("file")] = run.run.file;
+    o[QStringLiteral("format")] = formatName(t.format);
+    o[QStringLiteral("events")] = double(t.eventCount());
+    o[QStringLiteral("json_bytes")] = double(t.bytesRead);
+    QJsonObject skipped;
+    for (const auto &[reason, count] : t.skipped)
+        skipped[reason] = double(count);
+    o[QStringLiteral("skipped")] = skipped;
+    QJsonArray devices;
+    for (const LaunchSummary &device : a.devices()) {
+        QJsonObject d = summaryJson(device);
+        d[QStringLiteral("device")] = device.device;
+        devices.append(d);
+    }
+    o[QStringLiteral("devices")] = devices;
+    QJsonArray tracks;
+    for (const Track &track : t.tracks) {
+        tracks.append(QJsonObject{{QStringLiteral("name"), track.displayName()},
+                                  {QStringLiteral("gpu"), track.gpu},
+                                  {QStringLiteral("device"), track.device}});
+    }
+    o[QStringLiteral("tracks")] = tracks;
+    QJsonArray streams;
+    for (const StreamSummary &stream : a.streams()) {
+        QJsonObject causes;
+        const auto counts = gapCauses(stream);
+        for (auto it = counts.begin(); it != counts.end(); ++it)
+            causes[it.key()] = double(it.value());
+        streams.append(QJsonObject{{QStringLiteral("track"), t.tracks[stream.track].displayName()},
+                                   {QStringLiteral("device"), t.tracks[stream.track].device},
+                                   {QStringLiteral("kernels"), double(stream.kernels)},
+                                   {QStringLiteral("busy_ns"), double(stream.busyNs)},
+                                   {QStringLiteral("idle_ns"), double(stream.idleNs())},
+                                   {QStringLiteral("gaps"), double(stream.gaps.size())},
+                                   {QStringLiteral("gap_causes"), causes}});
+    }
+    o[QStringLiteral("streams")] = streams;
+    return o;
+}
+
+QString percent(double part, double whole)
+{
+    return whole > 0 ? QStringLiteral("%1%").arg(100.0 * part / whole, 0, 'f', 1) : QStringLiteral("–");
+}
+
+void printSummary(const LaunchSummary &s, const QString &indent)
+{
+    out() << indent << "kernels " << s.kernels << ", kernel launches " << s.kernelLaunches << ", graph launches "
+          << s.graphLaunches << "\n";
+    out() << indent << "GPU busy " << formatDuration(double(s.busyNs)) << " of span " << formatDuration(double(s.spanNs))
+          << " (" << percent(double(s.busyNs), double(s.spanNs)) << "), idle " << formatDuration(double(s.idleNs()))
+          << "\n";
+    out() << indent << "launch delay median " << formatDuration(s.medianLaunchDelay()) << " ("
+          << s.launchDelays.size() << " kernels)";
+    if (!s.graphLaunchDelays.empty())
+        out() << "; graph launch delay median " << formatDuration(s.medianGraphLaunchDelay()) << " ("
+              << s.graphLaunchDelays.size() << " graph launches)";
+    out() << "\n";
+}
+
+void printInfo(const LoadedRun &run)
+{
+    const TraceData &t = *run.trace;
+    const TraceAnalysis &a = *run.analysis;
+    int gpuTracks = 0;
+    for (const Track &track : t.tracks)
+        gpuTracks += track.gpu;
+    out() << run.run.name << "  (" << run.run.file << ")\n";
+    out() << "  format " << formatName(t.format) << ", " << t.eventCount() << " events, " << t.tracks.size()
+          << " tracks (" << gpuTracks << " GPU), " << QString::number(double(t.bytesRead) / 1e6, 'f', 1)
+          << " MB of JSON\n";
+    for (const auto &[reason, count] : t.skipped)
+        out() << "  skipped " << count << " × " << reason << "\n";
+    printSummary(a.total(), QStringLiteral("  "));
+    if (a.devices().size() > 1)
+        for (const LaunchSummary &device : a.devices()) {
+            out() << "  GPU " << device.device << ":\n";
+            printSummary(device, QStringLiteral("    "));
+        }
+    for (const StreamSummary &stream : a.streams()) {
+        out() << "  stream " << t.tracks[stream.track].displayName() << ": " << stream.kernels << " kernels, busy "
+              << formatDuration(double(stream.busyNs)) << ", " << stream.gaps.size() << " idle gaps totalling "
+              << formatDuration(double(stream.idleNs()));
+        const auto causes = gapCauses(stream);
+        for (auto it = causes.begin(); it != causes.end(); ++it)
+            out() << (it == causes.begin() ? " (" : ", ") << it.key() << " " << it.value();
+        out() << (causes.isEmpty() ? "\n" : ")\n");
+
+        std::vector<IdleGap> longest = stream.gaps;
+        const std::size_t shown = std::min<std::size_t>(3, longest.size());
+        std::partial_sort(longest.begin(), longest.begin() + shown, longest.end(),
+                          [](const IdleGap &x, const IdleGap &y) { return x.length() > y.length(); });
+        for (std::size_t i = 0; i < shown; ++i) {
+            const IdleGap &gap = longest[i];
+            out() << "    gap " << formatDuration(double(gap.length())) << " before " << t.qname(gap.after).left(60)
+                  << ": " << gapCauseName(gap.cause);
+            if (gap.cpuEvent >= 0)
+                out() << ", CPU in " << t.qname(uint32_t(gap.cpuEvent)).left(60);
+            out() << "\n";
+        }
+    }
+}
+
+int infoCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
+    parser.addOption(json);
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText());
+    if (parser.positionalArguments().isEmpty())
+        return usageError(QStringLiteral("info needs at least one PATH"));
+    QList<LoadedRun> runs;
+    if (!loadPaths(parser.positionalArguments(), runs))
+        return Unreadable;
+    if (parser.isSet(json)) {
+        QJsonObject document;
+        if (runs.size() == 1) {
+            document = infoJson(runs.front());
+        } else {
+            QJsonArray traces;
+            for (const LoadedRun &run : runs)
+                traces.append(infoJson(run));
+            document[QStringLiteral("traces")] = traces;
+        }
+        out() << QJsonDocument(document).toJson(QJsonDocument::Indented);
+    } else {
+        for (const LoadedRun &run : runs)
+            printInfo(run);
+    }
+    for (const LoadedRun &run : runs) {
+        int64_t skipped = 0;
+        for (const auto &entry : run.trace->skipped)
+            skipped += entry.second;
+        if (skipped)
+            err() << "scopeline-cli: " << run.run.file << ": skipped " << skipped << " events (see info)\n";
+    }
+    return Success;
+}
+
+int scopesCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText());
+    if (parser.positionalArguments().isEmpty())
+        return usageError(QStringLiteral("scopes needs at least one PATH"));
+    QList<LoadedRun> runs;
+    if (!loadPaths(parser.positionalArguments(), runs))
+        return Unreadable;
+    QMap<QString, std::pair<int64_t, int64_t>> totals; // name -> kernels, instances
+    for (const LoadedRun &run : runs)
+        for (const ScopeIndex::Scope &scope : run.scopes->scopes()) {
+            totals[scope.name].first += scope.kernels;
+            totals[scope.name].second += scope.instances;
+        }
+    out() << QStringLiteral("%1 %2  %3\n").arg(QStringLiteral("kernels"), 8).arg(QStringLiteral("instances"), 9).arg(QStringLiteral("scope"));
+    for (auto it = totals.begin(); it != totals.end(); ++it)
+        out() << QStringLiteral("%1 %2  %3\n").arg(it.value().first, 8).arg(it.value().second, 9).arg(it.key());
+    out() << totals.size() << " scopes in " << runs.size() << (runs.size() == 1 ? " run\n" : " runs\n");
+    return Success;
+}
+
+QString verdict(const ComparisonRow &row, double alpha, double threshold)
+{
+    if (!row.comparable())
+        return row.a.n == 0 ? QStringLiteral("only in B") : QStringLiteral("only in A");
+    if (!(row.mannWhitneyHolm < alpha))
+        return QStringLiteral("no significant change");
+    if (std::fabs(row.relativeChange) < threshold)
+        return QStringLiteral("no meaningful change");
+    return row.relativeChange < 0 ? QStringLiteral("B faster") : QStringLiteral("B slower");
+}
+
+void printComparison(const std::vector<ComparisonRow> &rows, double alpha, double threshold)
+{
+    out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10  %11\n")
+                 .arg(QStringLiteral("scope"), -16)
+                 .arg(QStringLiteral("run"), -4)
+                 .arg(QStringLiteral("n_a"), 6)
+                 .arg(QStringLiteral("n_b"), 6)
+                 .arg(QStringLiteral("median A"), 11)
+                 .arg(QStringLiteral("median B"), 11)
+                 .arg(QStringLiteral("change"), 8)
+                 .arg(QStringLiteral("HL shift"), 11)
+                 .arg(QStringLiteral("MWU p Holm"), 11)
+                 .arg(QStringLiteral("Cliff δ"), 8)
+                 .arg(QStringLiteral("verdict"));
+    for (const ComparisonRow &r : rows) {
+        const bool ok = r.comparable();
+        out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10  %11\n")
+                     .arg(r.scope.left(16), -16)
+                     .arg(r.run, -4)
+                     .arg(r.a.n, 6)
+                     .arg(r.b.n, 6)
+                     .arg(r.a.n ? formatDuration(r.a.median) : QStringLiteral("–"), 11)
+                     .arg(r.b.n ? formatDuration(r.b.median) : QStringLiteral("–"), 11)
+                     .arg(ok ? QStringLiteral("%1%").arg(100 * r.relativeChange, 0, 'f', 2) : QStringLiteral("–"), 8)
+                     .arg(ok ? formatDuration(r.shift.shift) : QStringLiteral("–"), 11)
+                     .arg(ok ? QString::number(r.mannWhitneyHolm, 'g', 3) : QStringLiteral("–"), 11)
+                     .arg(ok ? QString::number(r.cliffsDelta, 'f', 3) : QStringLiteral("–"), 8)
+                     .arg(verdict(r, alpha, threshold));
+    }
+}
+
+int compareCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption scopeOption(QStringLiteral("scope"), QStringLiteral("Scope to compare (repeatable)."),
+                                         QStringLiteral("S"));
+    const QCommandLineOption matchOption(QStringLiteral("match"), QStringLiteral("component, substring or regex."),
+                                         QStringLiteral("MODE"), QStringLiteral("component"));
+    const QCommandLineOption samplesOption(QStringLiteral("samples"), QStringLiteral("kernel, instance or span."),
+                                           QStringLiteral("MODE"), QStringLiteral("kernel"));
+    const QCommandLineOption csvOption(QStringLiteral("csv"), QStringLiteral("Write the table as CSV."),
+                                       QStringLiteral("FILE"));
+    const QCommandLineOption thresholdOption(QStringLiteral("threshold"),
+                                             QStringLiteral("Smallest relative change that counts, in %."),
+                                             QStringLiteral("PERCENT"), QStringLiteral("1"));
+    const QCommandLineOption alphaOption(QStringLiteral("alpha"), QStringLiteral("Significance level."),
+                                         QStringLiteral("P"), QStringLiteral("0.05"));
+    parser.addOptions({scopeOption, matchOption, samplesOption, csvOption, thresholdOption, alphaOption});
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText());
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 2)
+        return usageError(QStringLiteral("compare needs two paths, A and B"));
+    const QStringList scopes = parser.values(scopeOption);
+    if (scopes.isEmpty())
+        return usageError(QStringLiteral("compare needs at least one --scope"));
+    MatchMode match;
+    SampleMode samples;
+    if (!parseMatchMode(parser.value(matchOption), match))
+        return usageError(QStringLiteral("--match must be component, substring or regex"));
+    if (!parseSampleMode(parser.value(samplesOption), samples))
+        return usageError(QStringLiteral("--samples must be kernel, instance or span"));
+    bool thresholdOk = false, alphaOk = false;
+    const double threshold = parser.value(thresholdOption).toDouble(&thresholdOk) / 100.0;
+    const double alpha = parser.value(alphaOption).toDouble(&alphaOk);
+    if (!thresholdOk || threshold < 0 || !alphaOk || alpha <= 0 || alpha >= 1)
+        return usageError(QStringLiteral("--threshold needs a percentage >= 0 and --alpha a level in (0, 1)"));
+    for (const QString &scope : scopes) {
+        const ScopeMatcher matcher(scope, match);
+        if (!matcher.isValid())
+            return usageError(QStringLiteral("invalid regular expression '%1': %2").arg(scope, matcher.errorString()));
+    }
+
+    QList<LoadedRun> a, b;
+    if (!loadPaths({positional[0]}, a) || !loadPaths({positional[1]}, b))
+        return Unreadable;
+    std::vector<const ScopeIndex *> indexA, indexB;
+    for (const LoadedRun &run : a)
+        indexA.push_back(run.scopes.get());
+    for (const LoadedRun &run : b)
+        indexB.push_back(run.scopes.get());
+    if (a.size() != b.size())
+        err() << "scopeline-cli: warning: A has " << a.size() << " runs and B " << b.size() << "; pairing the first "
+              << std::min(a.size(), b.size()) << " by sorted name\n";
+    const std::vector<ComparisonRow> rows = ScopeComparison(indexA, indexB).compare(scopes, match, samples);
+
+    // A scope found on one side only still has its rows; say so plainly.
+    for (const QString &scope : scopes) {
+        std::size_t nA = 0, nB = 0;
+        const ScopeMatcher matcher(scope, match);
+        for (const ScopeIndex *index : indexA)
+            nA += index->samples(matcher, samples).size();
+        for (const ScopeIndex *index : indexB)
+            nB += index->samples(matcher, samples).size();
+        if (nA == 0 || nB == 0)
+            err() << "scopeline-cli: warning: scope '" << scope << "' matches nothing in "
+                  << (nA == 0 && nB == 0 ? QStringLiteral("A (%1) or B (%2)").arg(positional[0], positional[1])
+                      : nA == 0          ? QStringLiteral("A (%1)").arg(positional[0])
+                                         : QStringLiteral("B (%1)").arg(positional[1]))
+                  << "\n";
+    }
+    err().flush();
+
+    out() << "A: " << positional[0] << " (" << a.size() << " runs)\nB: " << positional[1] << " (" << b.size()
+          << " runs)\n";
+    for (int i = 0; i < std::min(a.size(), b.size()); ++i)
+        out() << "  run " << i + 1 << ": " << a[i].run.name << " vs " << b[i].run.name << "\n";
+    printComparison(rows, alpha, threshold);
+    out().flush();
+
+    if (parser.isSet(csvOption)) {
+        QSaveFile file(parser.value(csvOption));
+        const QByteArray csv = ScopeComparison::toCsv(rows).toUtf8();
+        if (!file.open(QIODevice::WriteOnly) || file.write(csv) != csv.size() || !file.commit()) {
+            err() << "scopeline-cli: cannot write " << parser.value(csvOption) << ": " << file.errorString() << "\n";
+            return Unreadable;
+        }
+    }
+    return Success;
+}
+
+} // namespace
+
+int run(const QStringList &arguments)
+{
+    const QString command = arguments.value(1);
+    const QStringList rest = arguments.mid(1); // the command stands in for the program name
+    if (command.isEmpty() || command == QLatin1String("--help") || command == QLatin1String("-h") ||
+        command == QLatin1String("help")) {
+        out() << kUsage;
+        return command.isEmpty() ? BadUsage : Success;
+    }
+    if (command == QLatin1String("--version")) {
+        out() << "scopeline-cli " << QCoreApplication::applicationVersion() << "\n";
+        return Success;
+    }
+    if (rest.contains(QLatin1String("--help")) || rest.contains(QLatin1String("-h"))) {
+        out() << kUsage;
+        return Success;
+    }
+    if (command == QLatin1String("info"))
+        return infoCommand(rest);
+    if (command == QLatin1String("scopes"))
+        return scopesCommand(rest);
+    if (command == QLatin1String("compare"))
+        return compareCommand(rest);
+    return usageError(QStringLiteral("unknown command '%1'").arg(command));
+}
+
+} // namespace scopeline::cli

@@ -1,0 +1,13 @@
+#pragma once
+// The scopeline-cli commands (info, scopes, compare) over the model library.
+
+#include <QStringList>
+
+namespace scopeline::cli {
+
+enum ExitCode { Success = 0, BadUsage = 1, Unreadable = 2 };
+
+// Runs the command line (arguments()[0] is the program) and returns the exit status.
+int run(const QStringList &arguments);
+
+} // namespace scopeline::cli

@@ -1,0 +1,28 @@
+#pragma once
+// One run of a trace folder after loading: the trace with its launch analysis and scope index.
+
+#include "scopeindex.h"
+#include "traceanalysis.h"
+#include "tracefolder.h"
+
+#include <QList>
+
+#include <atomic>
+#include <memory>
+
+namespace scopeline {
+
+struct LoadedRun
+{
+    TraceRun run;
+    std::shared_ptr<const TraceData> trace;
+    std::shared_ptr<const TraceAnalysis> analysis;
+    std::shared_ptr<const ScopeIndex> scopes;
+    QString error; // names the file and the problem when loading failed
+    bool ok() const { return trace != nullptr; }
+
+    // Loads and analyses each run, several files in parallel.
+    static QList<LoadedRun> loadAll(const std::vector<TraceRun> &runs, const std::atomic<bool> *cancel = nullptr);
+};
+
+} // namespace scopeline

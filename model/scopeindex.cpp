@@ -1,0 +1,198 @@
+#include "scopeindex.h"
+
+#include "traceanalysis.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <unordered_map>
+
+namespace scopeline {
+
+namespace {
+
+// For each target event on a track, the containers (annotations) open at its start, outermost first.
+// Events are sorted by start with parents first; a container holds an event starting before its end.
+template<typename IsContainer, typename IsTarget, typename Record>
+void sweepContainment(const TraceData &t, uint32_t track, IsContainer isContainer, IsTarget isTarget, Record record)
+{
+    std::vector<uint32_t> open;
+    for (uint32_t e : t.trackEvents[track]) {
+        const int64_t start = t.start[e];
+        open.erase(std::remove_if(open.begin(), open.end(), [&](uint32_t a) { return t.end(a) <= start; }),
+                   open.end());
+        if (isTarget(e) && !open.empty())
+            record(e, open);
+        if (isContainer(e))
+            open.push_back(e);
+    }
+}
+
+} // namespace
+
+ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace())
+{
+    const TraceData &t = m_trace;
+    auto isLaunch = [&t](uint32_t e) {
+        return t.kind[e] == EventKind::KernelLaunch || t.kind[e] == EventKind::GraphLaunch;
+    };
+    std::unordered_map<uint32_t, std::vector<uint32_t>> cpuAnnotations; // launch -> annotations
+    std::unordered_map<uint32_t, std::vector<uint32_t>> gpuAnnotations; // kernel -> annotations
+    for (uint32_t track = 0; track < t.tracks.size(); ++track) {
+        if (t.tracks[track].gpu) {
+            sweepContainment(
+                t, track, [&t](uint32_t e) { return t.kind[e] == EventKind::GpuAnnotation; },
+                [&t](uint32_t e) { return t.kind[e] == EventKind::Kernel; },
+                [&](uint32_t e, const std::vector<uint32_t> &open) { gpuAnnotations[e] = open; });
+        } else {
+            sweepContainment(
+                t, track, [&t](uint32_t e) { return t.kind[e] == EventKind::CpuAnnotation; }, isLaunch,
+                [&](uint32_t e, const std::vector<uint32_t> &open) { cpuAnnotations[e] = open; });
+        }
+    }
+
+    m_kernels = analysis.kernels();
+    std::stable_sort(m_kernels.begin(), m_kernels.end(),
+                     [&t](uint32_t a, uint32_t b) { return t.track[a] < t.track[b]; });
+    m_refBegin.reserve(m_kernels.size() + 1);
+    std::unordered_map<uint32_t, std::vector<uint32_t>> componentsOfPath; // op path -> name ids
+    for (uint32_t k : m_kernels) {
+        m_refBegin.push_back(uint32_t(m_refs.size()));
+        if (const uint32_t path = t.opPath[k]) {
+            auto [it, inserted] = componentsOfPath.try_emplace(path);
+            if (inserted) {
+                const std::string_view text = t.strings.view(path);
+                std::size_t from = 0;
+                while (from <= text.size()) {
+                    const std::size_t slash = std::min(text.find('/', from), text.size());
+                    if (slash > from)
+                        it->second.push_back(m_names.intern(text.substr(from, slash - from)));
+                    from = slash + 1;
+                }
+            }
+            for (uint32_t name : it->second)
+                m_refs.push_back(Ref{name, -1});
+        }
+        auto addAnnotations = [&](const std::unordered_map<uint32_t, std::vector<uint32_t>> &map, int64_t event) {
+            auto it = event >= 0 ? map.find(uint32_t(event)) : map.end();
+            if (it != map.end())
+                for (uint32_t a : it->second)
+                    m_refs.push_back(Ref{m_names.intern(t.nameOf(a)), a});
+        };
+        addAnnotations(cpuAnnotations, analysis.launchOf(k));
+        addAnnotations(gpuAnnotations, k);
+    }
+    m_refBegin.push_back(uint32_t(m_refs.size()));
+}
+
+std::vector<ScopeIndex::Scope> ScopeIndex::scopes() const
+{
+    std::vector<Scope> result(m_names.size());
+    std::vector<int64_t> lastKernel(m_names.size(), -1);    // position of the last kernel counted
+    std::vector<int64_t> lastPathKernel(m_names.size(), -2); // position of the last path match
+    std::vector<std::vector<int64_t>> annotations(m_names.size());
+    for (std::size_t pos = 0; pos < m_kernels.size(); ++pos) {
+        const bool sameStream = pos > 0 && m_trace.track[m_kernels[pos]] == m_trace.track[m_kernels[pos - 1]];
+        for (uint32_t r = m_refBegin[pos]; r < m_refBegin[pos + 1]; ++r) {
+            const Ref &ref = m_refs[r];
+            if (lastKernel[ref.name] != int64_t(pos)) {
+                lastKernel[ref.name] = int64_t(pos);
+                ++result[ref.name].kernels;
+            }
+            if (ref.annotation >= 0) {
+                annotations[ref.name].push_back(ref.annotation);
+            } else {
+                if (!(sameStream && lastPathKernel[ref.name] == int64_t(pos) - 1))
+                    ++result[ref.name].instances;
+                lastPathKernel[ref.name] = int64_t(pos);
+            }
+        }
+    }
+    for (uint32_t name = 0; name < m_names.size(); ++name) {
+        auto &list = annotations[name];
+        std::sort(list.begin(), list.end());
+        result[name].instances += std::unique(list.begin(), list.end()) - list.begin();
+        result[name].name = m_names.qstring(name);
+    }
+    result.erase(std::remove_if(result.begin(), result.end(), [](const Scope &s) { return s.kernels == 0; }),
+                 result.end());
+    std::sort(result.begin(), result.end(), [](const Scope &a, const Scope &b) { return a.name < b.name; });
+    return result;
+}
+
+std::vector<bool> ScopeIndex::matchingNames(const ScopeMatcher &matcher) const
+{
+    std::vector<bool> match(m_names.size());
+    for (uint32_t name = 0; name < m_names.size(); ++name)
+        match[name] = name != 0 && matcher.matchesName(m_names.view(name));
+    return match;
+}
+
+std::vector<double> ScopeIndex::samples(const ScopeMatcher &matcher, SampleMode mode) const
+{
+    const TraceData &t = m_trace;
+    const std::vector<bool> nameMatches = matchingNames(matcher);
+    std::unordered_map<uint32_t, bool> pathMatches; // whole op paths, for substring and regex modes
+    auto pathMatches_ = [&](uint32_t path) {
+        if (!path || matcher.mode() == MatchMode::Component)
+            return false;
+        auto [it, inserted] = pathMatches.try_emplace(path, false);
+        if (inserted)
+            it->second = matcher.matchesPath(t.strings.view(path));
+        return it->second;
+    };
+
+    struct Instance
+    {
+        double sum = 0;
+        int64_t first = std::numeric_limits<int64_t>::max(), last = std::numeric_limits<int64_t>::min();
+    };
+    std::vector<double> result;
+    std::vector<Instance> instances;
+    std::map<int64_t, std::size_t> byAnnotation; // annotation event -> instance
+    int64_t lastPathPos = -2;                    // position of the last kernel matched by its path
+    for (std::size_t pos = 0; pos < m_kernels.size(); ++pos) {
+        const uint32_t k = m_kernels[pos];
+        bool byPath = false;
+        int64_t annotation = -1; // the innermost matching annotation
+        for (uint32_t r = m_refBegin[pos]; r < m_refBegin[pos + 1]; ++r) {
+            if (!nameMatches[m_refs[r].name])
+                continue;
+            if (m_refs[r].annotation >= 0)
+                annotation = m_refs[r].annotation;
+            else
+                byPath = true;
+        }
+        byPath = byPath || pathMatches_(t.opPath[k]);
+        if (!byPath && annotation < 0)
+            continue;
+        if (mode == SampleMode::Kernel) {
+            result.push_back(double(t.duration[k]));
+            continue;
+        }
+        std::size_t index;
+        if (annotation >= 0) {
+            auto [it, inserted] = byAnnotation.try_emplace(annotation, instances.size());
+            if (inserted)
+                instances.emplace_back();
+            index = it->second;
+        } else {
+            // A path instance is a run of consecutive matching kernels on one stream.
+            const bool continues = lastPathPos == int64_t(pos) - 1 && t.track[m_kernels[pos - 1]] == t.track[k];
+            if (!continues)
+                instances.emplace_back();
+            index = instances.size() - 1;
+            lastPathPos = int64_t(pos);
+        }
+        Instance &instance = instances[index];
+        instance.sum += double(t.duration[k]);
+        instance.first = std::min(instance.first, t.start[k]);
+        instance.last = std::max(instance.last, t.end(k));
+    }
+    if (mode != SampleMode::Kernel)
+        for (const Instance &instance : instances)
+            result.push_back(mode == SampleMode::Instance ? instance.sum : double(instance.last - instance.first));
+    return result;
+}
+
+} // namespace scopeline

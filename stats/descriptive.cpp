@@ -1,0 +1,112 @@
+#include "stats/descriptive.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace scopeline::stats {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+void dropNaN(std::vector<double> &values) {
+    values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return std::isnan(v); }),
+                 values.end());
+}
+
+// Neumaier's compensated sum: durations of ~1e9 ns over 1e5 samples would otherwise lose digits.
+struct CompensatedSum {
+    double sum = 0.0;
+    double comp = 0.0;
+    void add(double x) {
+        const double t = sum + x;
+        if (std::fabs(sum) >= std::fabs(x))
+            comp += (sum - t) + x;
+        else
+            comp += (x - t) + sum;
+        sum = t;
+    }
+    double value() const { return sum + comp; }
+};
+
+} // namespace
+
+double quantileSorted(const std::vector<double> &sorted, double q) {
+    if (sorted.empty() || std::isnan(q))
+        return kNaN;
+    q = std::clamp(q, 0.0, 1.0);
+    const double h = static_cast<double>(sorted.size() - 1) * q;
+    const double lowIndex = std::floor(h);
+    const auto lo = static_cast<std::size_t>(lowIndex);
+    const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+    const double t = h - lowIndex;
+    const double a = sorted[lo];
+    const double b = sorted[hi];
+    // Same two-sided lerp as numpy, so results agree to the last bit in the common cases.
+    const double diff = b - a;
+    return t >= 0.5 ? b - diff * (1.0 - t) : a + diff * t;
+}
+
+double median(std::vector<double> values) {
+    dropNaN(values);
+    if (values.empty())
+        return kNaN;
+    const std::size_t mid = values.size() / 2;
+    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
+    const double upper = values[mid];
+    if (values.size() % 2 == 1)
+        return upper;
+    const double lower = *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid));
+    return (lower + upper) / 2.0;
+}
+
+Descriptive describe(std::vector<double> values) {
+    dropNaN(values);
+    Descriptive d;
+    d.n = values.size();
+    if (values.empty())
+        return d;
+
+    std::sort(values.begin(), values.end());
+    const auto n = static_cast<double>(values.size());
+
+    // Two passes (mean, then squared deviations), both compensated, to match numpy's std to ~1e-15.
+    CompensatedSum sum;
+    for (double v : values)
+        sum.add(v);
+    double mean = sum.value() / n;
+    CompensatedSum residual;
+    for (double v : values)
+        residual.add(v - mean);
+    mean += residual.value() / n;
+    d.mean = mean;
+    if (values.size() >= 2) {
+        CompensatedSum squares;
+        for (double v : values) {
+            const double dev = v - mean;
+            squares.add(dev * dev);
+        }
+        d.std = std::sqrt(squares.value() / (n - 1.0));
+    }
+
+    d.min = values.front();
+    d.max = values.back();
+    d.q1 = quantileSorted(values, 0.25);
+    d.median = quantileSorted(values, 0.5);
+    d.q3 = quantileSorted(values, 0.75);
+    d.iqr = d.q3 - d.q1;
+
+    const double lowFence = d.q1 - 1.5 * d.iqr;
+    const double highFence = d.q3 + 1.5 * d.iqr;
+    const auto first = std::lower_bound(values.begin(), values.end(), lowFence);
+    const auto last = std::upper_bound(values.begin(), values.end(), highFence);
+    // q1 and q3 lie between data points inside the fences, so [first, last) is never empty.
+    d.whiskerLow = *first;
+    d.whiskerHigh = *(last - 1);
+    d.outliers.assign(values.begin(), first);
+    d.outliers.insert(d.outliers.end(), last, values.end());
+    return d;
+}
+
+} // namespace scopeline::stats

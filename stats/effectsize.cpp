@@ -1,0 +1,154 @@
+#include "stats/effectsize.h"
+
+#include "stats/descriptive.h"
+
+#include <algorithm>
+#include <boost/math/special_functions/erf.hpp>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <limits>
+
+namespace scopeline::stats {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::vector<double> sortedWithoutNaN(const std::vector<double> &values) {
+    std::vector<double> out;
+    out.reserve(values.size());
+    std::copy_if(values.begin(), values.end(), std::back_inserter(out),
+                 [](double v) { return !std::isnan(v); });
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// Maps doubles onto unsigned integers in the same order, so bisection over the keys walks through
+// every representable double between two bounds and ends exactly on one.
+std::uint64_t orderedKey(double x) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    constexpr std::uint64_t sign = std::uint64_t{1} << 63;
+    return (bits & sign) ? ~bits : (bits | sign);
+}
+
+double fromOrderedKey(std::uint64_t key) {
+    constexpr std::uint64_t sign = std::uint64_t{1} << 63;
+    const std::uint64_t bits = (key & sign) ? (key & ~sign) : ~key;
+    double x;
+    std::memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+// The sorted samples and the order statistics of their n1·n2 pairwise differences b_j − a_i, which are
+// never materialised: 10^5 × 10^5 samples have 10^10 of them.
+class PairwiseDifferences {
+public:
+    PairwiseDifferences(std::vector<double> sortedA, std::vector<double> sortedB)
+        : a_(std::move(sortedA)), b_(std::move(sortedB)) {}
+
+    std::uint64_t count() const { return std::uint64_t{a_.size()} * b_.size(); }
+
+    // Number of differences <= t, in O(n1 + n2). Rounding is monotone, so fl(b_j − a_i) grows with j and
+    // shrinks as a_i grows: the qualifying prefix of b only gets longer as i walks a upwards.
+    std::uint64_t countAtMost(double t) const {
+        std::uint64_t total = 0;
+        std::size_t j = 0;
+        for (std::size_t i = 0; i < a_.size(); ++i) {
+            while (j < b_.size() && b_[j] - a_[i] <= t)
+                ++j;
+            total += j;
+        }
+        return total;
+    }
+
+    // The rank-th smallest difference (1-based): the smallest double t with countAtMost(t) >= rank.
+    // Each bisection step halves a range of at most 2^64 keys, so this takes <= 64 counting passes and
+    // lands on a value that is itself a difference.
+    double select(std::uint64_t rank) const {
+        std::uint64_t lo = orderedKey(b_.front() - a_.back());
+        std::uint64_t hi = orderedKey(b_.back() - a_.front());
+        while (lo < hi) {
+            const std::uint64_t mid = lo + (hi - lo) / 2;
+            if (countAtMost(fromOrderedKey(mid)) >= rank)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        return fromOrderedKey(lo);
+    }
+
+private:
+    std::vector<double> a_;
+    std::vector<double> b_;
+};
+
+} // namespace
+
+ShiftEstimate hodgesLehmann(const std::vector<double> &a, const std::vector<double> &b, double confidence) {
+    std::vector<double> sa = sortedWithoutNaN(a);
+    std::vector<double> sb = sortedWithoutNaN(b);
+    if (sa.empty() || sb.empty())
+        return {kNaN, kNaN, kNaN};
+    const auto n1 = static_cast<double>(sa.size());
+    const auto n2 = static_cast<double>(sb.size());
+    const PairwiseDifferences diffs(std::move(sa), std::move(sb));
+    const std::uint64_t total = diffs.count();
+
+    ShiftEstimate out{kNaN, kNaN, kNaN};
+    if (total % 2 == 1) {
+        out.shift = diffs.select(total / 2 + 1);
+    } else {
+        const double lower = diffs.select(total / 2);
+        // The next order statistic often equals the lower one (ties); one count avoids a second bisection.
+        const double upper = diffs.countAtMost(lower) > total / 2 ? lower : diffs.select(total / 2 + 1);
+        out.shift = (lower + upper) / 2.0;
+    }
+
+    if (!(confidence > 0.0 && confidence < 1.0))
+        return out;
+    // z_{1−α/2} = √2 · erfc⁻¹(α), without the cancellation of 1 − α/2 for confidences near 1.
+    const double z = std::sqrt(2.0) * boost::math::erfc_inv(1.0 - confidence);
+    const double kReal = std::floor(n1 * n2 / 2.0 - z * std::sqrt(n1 * n2 * (n1 + n2 + 1.0) / 12.0));
+    // Keep 1 <= k+1 <= n1·n2−k: a very high confidence on tiny samples gives the full range of differences.
+    const std::uint64_t maxK = (total - 1) / 2;
+    std::uint64_t k = 0;
+    if (kReal > 0.0)
+        k = std::min(static_cast<std::uint64_t>(kReal), maxK);
+    out.ciLow = diffs.select(k + 1);
+    out.ciHigh = diffs.select(total - k);
+    return out;
+}
+
+double relativeMedianChange(const std::vector<double> &a, const std::vector<double> &b) {
+    const double ma = median(a);
+    const double mb = median(b);
+    if (std::isnan(ma) || std::isnan(mb) || ma == 0.0)
+        return kNaN;
+    return (mb - ma) / ma;
+}
+
+double cliffsDelta(const std::vector<double> &a, const std::vector<double> &b) {
+    const std::vector<double> sa = sortedWithoutNaN(a);
+    const std::vector<double> sb = sortedWithoutNaN(b);
+    if (sa.empty() || sb.empty())
+        return kNaN;
+    // For each b_j (ascending) count a below and above it with two monotone pointers.
+    std::uint64_t greater = 0; // pairs with b_j > a_i
+    std::uint64_t less = 0;    // pairs with b_j < a_i
+    std::size_t below = 0, atMost = 0;
+    for (double v : sb) {
+        while (below < sa.size() && sa[below] < v)
+            ++below;
+        while (atMost < sa.size() && sa[atMost] <= v)
+            ++atMost;
+        greater += below;
+        less += sa.size() - atMost;
+    }
+    const double pairs = static_cast<double>(sa.size()) * static_cast<double>(sb.size());
+    return (static_cast<double>(greater) - static_cast<double>(less)) / pairs;
+}
+
+} // namespace scopeline::stats

@@ -1,0 +1,32 @@
+#include "stats/multipletesting.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+namespace scopeline::stats {
+
+std::vector<double> holmAdjust(const std::vector<double> &p) {
+    std::vector<double> adjusted(p.size());
+    std::vector<std::size_t> order;
+    order.reserve(p.size());
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (std::isnan(p[i]))
+            adjusted[i] = p[i];
+        else
+            order.push_back(i);
+    }
+    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return p[x] < p[y]; });
+    const std::size_t m = order.size();
+    // The j-th smallest (0-based) is multiplied by m − j; the running maximum keeps the order of the
+    // raw p-values (and makes tied p-values get the same result whatever their order).
+    double runningMax = 0.0;
+    for (std::size_t j = 0; j < m; ++j) {
+        const double scaled = std::min(1.0, static_cast<double>(m - j) * p[order[j]]);
+        runningMax = std::max(runningMax, scaled);
+        adjusted[order[j]] = runningMax;
+    }
+    return adjusted;
+}
+
+} // namespace scopeline::stats

@@ -1,0 +1,162 @@
+#include "stats/ranktests.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <iterator>
+#include <limits>
+
+namespace scopeline::stats {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kSqrt2 = 1.41421356237309504880;
+
+// The exact distribution needs one double per possible U value up to the observed tail; past this many
+// (only when one sample has <= 8 values and the other millions) fall back to the normal approximation.
+constexpr std::size_t kMaxExactStates = std::size_t{1} << 24;
+
+std::vector<double> sortedWithoutNaN(const std::vector<double> &values) {
+    std::vector<double> out;
+    out.reserve(values.size());
+    std::copy_if(values.begin(), values.end(), std::back_inserter(out),
+                 [](double v) { return !std::isnan(v); });
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// Rank figures of a within the pooled sample, from a merge of the two sorted samples.
+struct Pooled {
+    double r1 = 0.0;      // sum of a's average ranks
+    double tieTerm = 0.0; // Σ (t³ − t) over groups of tied values
+    bool ties = false;
+};
+
+Pooled poolRanks(const std::vector<double> &a, const std::vector<double> &b) {
+    Pooled out;
+    std::size_t i = 0, j = 0;
+    double below = 0.0; // values already ranked
+    while (i < a.size() || j < b.size()) {
+        double v;
+        if (j == b.size())
+            v = a[i];
+        else if (i == a.size())
+            v = b[j];
+        else
+            v = std::min(a[i], b[j]);
+        std::size_t ca = 0, cb = 0;
+        while (i < a.size() && a[i] == v)
+            ++i, ++ca;
+        while (j < b.size() && b[j] == v)
+            ++j, ++cb;
+        const auto t = static_cast<double>(ca + cb);
+        const double averageRank = below + (t + 1.0) / 2.0;
+        out.r1 += static_cast<double>(ca) * averageRank;
+        if (ca + cb > 1) {
+            out.ties = true;
+            out.tieTerm += t * t * t - t;
+        }
+        below += t;
+    }
+    return out;
+}
+
+// P(U <= k) under the null for sample sizes m and n without ties. The generating function of U is the
+// Gaussian binomial [m+n choose m]_q = Π_{i=1..s} (1 − q^{l+i}) / (1 − q^i) with s = min(m, n),
+// l = max(m, n), so the counts up to k take O(s·k) steps instead of scipy's O(m·n·k) recursion.
+double exactCdf(std::size_t m, std::size_t n, std::size_t k) {
+    const std::size_t s = std::min(m, n);
+    const std::size_t l = std::max(m, n);
+    std::vector<double> c(k + 1, 0.0);
+    c[0] = 1.0;
+    for (std::size_t i = 1; i <= s; ++i) {
+        for (std::size_t x = i; x <= k; ++x) // divide by (1 − q^i)
+            c[x] += c[x - i];
+        for (std::size_t x = k; x >= l + i; --x) // multiply by (1 − q^{l+i})
+            c[x] -= c[x - l - i];
+    }
+    double total = 1.0; // binom(m + n, s)
+    for (std::size_t i = 1; i <= s; ++i)
+        total = total * static_cast<double>(l + i) / static_cast<double>(i);
+    double cumulative = 0.0;
+    for (double count : c)
+        cumulative += count;
+    return cumulative / total;
+}
+
+} // namespace
+
+RankSum rankSum(const std::vector<double> &a, const std::vector<double> &b) {
+    const std::vector<double> sa = sortedWithoutNaN(a);
+    const std::vector<double> sb = sortedWithoutNaN(b);
+    if (sa.empty() || sb.empty())
+        return {kNaN, kNaN};
+    const auto n1 = static_cast<double>(sa.size());
+    const auto n2 = static_cast<double>(sb.size());
+    const Pooled pooled = poolRanks(sa, sb);
+    const double expected = n1 * (n1 + n2 + 1.0) / 2.0;
+    const double z = (pooled.r1 - expected) / std::sqrt(n1 * n2 * (n1 + n2 + 1.0) / 12.0);
+    // erfc keeps relative precision in the far tail, where 1 − Φ(|z|) would round to 0.
+    return {z, std::erfc(std::fabs(z) / kSqrt2)};
+}
+
+MannWhitney mannWhitneyU(const std::vector<double> &a, const std::vector<double> &b) {
+    const std::vector<double> sa = sortedWithoutNaN(a);
+    const std::vector<double> sb = sortedWithoutNaN(b);
+    if (sa.empty() || sb.empty())
+        return {kNaN, kNaN, false};
+    const std::size_t m = sa.size();
+    const std::size_t n = sb.size();
+    const auto n1 = static_cast<double>(m);
+    const auto n2 = static_cast<double>(n);
+    const Pooled pooled = poolRanks(sa, sb);
+    const double u1 = pooled.r1 - n1 * (n1 + 1.0) / 2.0;
+    const double u2 = n1 * n2 - u1;
+    const double u = std::max(u1, u2); // two-sided: survival function of the larger U, doubled
+
+    // scipy 1.10 'auto': exact unless both samples have more than 8 values or there is any tie.
+    const bool wantExact = (m <= 8 || n <= 8) && !pooled.ties;
+    if (wantExact) {
+        // Without ties U is an integer; P(U >= u) = P(U <= m·n − u) by symmetry.
+        const auto tail = static_cast<std::size_t>(n1 * n2 - u);
+        if (tail < kMaxExactStates) {
+            const double p = 2.0 * exactCdf(m, n, tail);
+            return {u1, std::min(p, 1.0), true};
+        }
+    }
+
+    const double total = n1 + n2;
+    const double sigma =
+        std::sqrt(n1 * n2 / 12.0 * ((total + 1.0) - pooled.tieTerm / (total * (total - 1.0))));
+    // Continuity correction towards the mean. z is signed on purpose: when u is within 0.5 of the mean
+    // z < 0 and erfc gives > 1, clipped to 1 like scipy.
+    const double z = (u - n1 * n2 / 2.0 - 0.5) / sigma;
+    const double p = std::erfc(z / kSqrt2);
+    return {u1, std::min(p, 1.0), false};
+}
+
+std::vector<double> averageRanks(const std::vector<double> &values) {
+    std::vector<double> ranks(values.size(), kNaN);
+    std::vector<std::size_t> order;
+    order.reserve(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i)
+        if (!std::isnan(values[i]))
+            order.push_back(i);
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t x, std::size_t y) { return values[x] < values[y]; });
+    std::size_t first = 0;
+    while (first < order.size()) {
+        std::size_t last = first + 1;
+        while (last < order.size() && values[order[last]] == values[order[first]])
+            ++last;
+        // Positions first..last-1 hold equal values: ranks first+1..last, average (first+1+last)/2.
+        const double rank = (static_cast<double>(first + 1) + static_cast<double>(last)) / 2.0;
+        for (std::size_t x = first; x < last; ++x)
+            ranks[order[x]] = rank;
+        first = last;
+    }
+    return ranks;
+}
+
+} // namespace scopeline::stats

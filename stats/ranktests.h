@@ -1,0 +1,32 @@
+// Rank tests of "B differs from A" on two samples of durations, matching scipy 1.10 so figures can be
+// checked. Both are O(n log n) and meant for samples of 10^5 values each.
+#pragma once
+
+#include <vector>
+
+namespace scopeline::stats {
+
+// Wilcoxon rank-sum (scipy.stats.ranksums): average ranks for ties, no tie correction,
+// two-sided p = erfc(|z|/√2) so that p-values like 1e-150 keep their digits.
+struct RankSum {
+    double z;
+    double p;
+};
+RankSum rankSum(const std::vector<double> &a, const std::vector<double> &b);
+
+// Mann–Whitney U (scipy.stats.mannwhitneyu, two-sided, method='auto'): u is U1 = R1 − n1(n1+1)/2 of a.
+// exact: scipy's exact null distribution was used, which scipy 1.10 does when min(n1, n2) <= 8 and the
+// pooled data has no ties; otherwise the normal approximation with tie-corrected variance and
+// continuity correction 0.5.
+struct MannWhitney {
+    double u;
+    double p;
+    bool exact;
+};
+MannWhitney mannWhitneyU(const std::vector<double> &a, const std::vector<double> &b);
+
+// 1-based ranks of values in their original order, ties get the average of their ranks
+// (scipy.stats.rankdata's default). NaN values get NaN ranks and do not count.
+std::vector<double> averageRanks(const std::vector<double> &values);
+
+} // namespace scopeline::stats

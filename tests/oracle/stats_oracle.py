@@ -1,0 +1,153 @@
+#!/usr/bin/python3
+"""Independent test oracle for Scopeline's stats library (tst_stats).
+
+Computes every figure straight from its definition with numpy/scipy, by brute force where that is
+simplest (all pairwise differences for Hodges–Lehmann and Cliff's delta), deliberately not following
+the C++ algorithms.
+
+Input (JSON file): {"confidences": [...],
+                    "cases": [{"name": str, "a": [...], "b": [...], "ranks": bool}, ...],
+                    "holm": [{"name": str, "p": [... may contain NaN]}, ...]}
+Output (stdout, JSON; NaN written as null): per case describe_a/describe_b, ranksums, mannwhitneyu
+(with scipy's own exact/asymptotic choice), hodges_lehmann per confidence (null when n1*n2 is too large
+to enumerate), relative_median_change, cliffs_delta, optionally ranks; per Holm set the adjusted p.
+
+Usage: /usr/bin/python3 stats_oracle.py INPUT_JSON
+"""
+import json
+import math
+import sys
+import warnings
+
+import numpy as np
+import scipy
+from scipy import stats
+
+MAX_PAIRS = 25_000_000  # brute-force differences: 200 MB of float64 at most
+
+
+def clean(obj):
+    """JSON cannot hold NaN/inf; the test reads null as NaN."""
+    if isinstance(obj, dict):
+        return {k: clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [clean(v) for v in obj]
+    if isinstance(obj, (np.floating, float)):
+        v = float(obj)
+        return v if math.isfinite(v) else None
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.bool_):
+        return bool(obj)
+    return obj
+
+
+def describe(x):
+    x = np.asarray(x, dtype=np.float64)
+    nan = float("nan")
+    if x.size == 0:
+        return {"n": 0, "mean": nan, "std": nan, "min": nan, "q1": nan, "median": nan, "q3": nan,
+                "max": nan, "iqr": nan, "whisker_low": nan, "whisker_high": nan, "outliers": []}
+    q1, q3 = np.percentile(x, [25, 75])
+    iqr = q3 - q1
+    lo, hi = q1 - 1.5 * iqr, q3 + 1.5 * iqr
+    inside = x[(x >= lo) & (x <= hi)]
+    outliers = np.sort(x[(x < lo) | (x > hi)])
+    return {
+        "n": int(x.size),
+        "mean": np.mean(x),
+        "std": np.std(x, ddof=1) if x.size > 1 else nan,
+        "min": np.min(x),
+        "q1": q1,
+        "median": np.median(x),
+        "q3": q3,
+        "max": np.max(x),
+        "iqr": iqr,
+        "whisker_low": np.min(inside),
+        "whisker_high": np.max(inside),
+        "outliers": outliers.tolist(),
+    }
+
+
+def mwu_method_chosen(a, b):
+    """scipy's own decision for method='auto' (private helper of scipy 1.10)."""
+    try:
+        from scipy.stats._mannwhitneyu import _mwu_choose_method
+    except ImportError:
+        return None
+    xy = np.concatenate([a, b])
+    return _mwu_choose_method(len(a), len(b), xy, "auto") == "exact"
+
+
+def hodges_lehmann(a, b, confidences):
+    n1, n2 = len(a), len(b)
+    N = n1 * n2
+    if N == 0 or N > MAX_PAIRS:
+        return None
+    d = np.subtract.outer(b, a).ravel()  # every b_j - a_i
+    d.sort()
+    shift = np.median(d)
+    out = []
+    for conf in confidences:
+        alpha = 1.0 - conf
+        z = stats.norm.ppf(1.0 - alpha / 2.0)
+        k = math.floor(N / 2 - z * math.sqrt(N * (n1 + n2 + 1) / 12))
+        k = min(max(k, 0), (N - 1) // 2)
+        # 1-based D_(k+1) and D_(N-k)
+        out.append({"confidence": conf, "shift": shift, "ci_low": d[k], "ci_high": d[N - k - 1], "k": k})
+    return out
+
+
+def cliffs_delta(a, b):
+    N = len(a) * len(b)
+    if N == 0 or N > MAX_PAIRS:
+        return None
+    d = np.subtract.outer(b, a)
+    return (np.count_nonzero(d > 0) - np.count_nonzero(d < 0)) / N
+
+
+def holm(p):
+    """Holm step-down from its textbook definition: adj_(i) = min(1, max_{j<=i} (m-j+1) p_(j))."""
+    p = list(p)
+    valid = [i for i, v in enumerate(p) if not math.isnan(v)]
+    m = len(valid)
+    order = sorted(valid, key=lambda i: p[i])
+    out = [float("nan")] * len(p)
+    for pos, i in enumerate(order):
+        candidates = [(m - j) * p[order[j]] for j in range(pos + 1)]  # j 0-based: factor m - j
+        out[i] = min(1.0, max(candidates))
+    return out
+
+
+def main():
+    with open(sys.argv[1], encoding="utf-8") as f:
+        spec = json.load(f)
+    confidences = spec.get("confidences", [0.95])
+    result = {"numpy": np.__version__, "scipy": scipy.__version__, "cases": [], "holm": []}
+    warnings.simplefilter("ignore")
+    for case in spec["cases"]:
+        a = np.asarray(case["a"], dtype=np.float64)
+        b = np.asarray(case["b"], dtype=np.float64)
+        rs = stats.ranksums(a, b)
+        mw = stats.mannwhitneyu(a, b, alternative="two-sided", method="auto")
+        ma, mb = np.median(a), np.median(b)
+        out = {
+            "name": case["name"],
+            "describe_a": describe(a),
+            "describe_b": describe(b),
+            "ranksums": {"z": rs.statistic, "p": rs.pvalue},
+            "mannwhitneyu": {"u": mw.statistic, "p": mw.pvalue, "exact": mwu_method_chosen(a, b)},
+            "hodges_lehmann": hodges_lehmann(a, b, confidences),
+            "relative_median_change": (mb - ma) / ma if ma != 0 else float("nan"),
+            "cliffs_delta": cliffs_delta(a, b),
+        }
+        if case.get("ranks"):
+            out["ranks"] = stats.rankdata(np.concatenate([a, b])).tolist()
+        result["cases"].append(out)
+    for item in spec.get("holm", []):
+        result["holm"].append({"name": item["name"], "adjusted": holm(item["p"])})
+    json.dump(clean(result), sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,530 @@
+// Checks stats/ against an independent oracle (tests/oracle/stats_oracle.py: numpy/scipy, brute force
+// where simplest) on generated data sets, plus properties known without an oracle.
+#include "stats/descriptive.h"
+#include "stats/effectsize.h"
+#include "stats/multipletesting.h"
+#include "stats/ranktests.h"
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryFile>
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+using namespace scopeline::stats;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+const std::vector<double> kConfidences = {0.95, 0.99, 0.8};
+
+struct Case {
+    QString name;
+    std::vector<double> a;
+    std::vector<double> b;
+    bool ranks = false; // also compare averageRanks of the pooled sample
+};
+
+bool close(double actual, double expected, double rel, double abs) {
+    if (std::isnan(actual) || std::isnan(expected))
+        return std::isnan(actual) && std::isnan(expected);
+    return std::fabs(actual - expected) <= abs + rel * std::max(std::fabs(actual), std::fabs(expected));
+}
+
+// Inside a test function: fails it with both values in the message.
+#define COMPARE_NUM(what, actual, expected, rel, abs)                                                        \
+    do {                                                                                                     \
+        const double act_ = (actual);                                                                        \
+        const double exp_ = (expected);                                                                      \
+        QVERIFY2(close(act_, exp_, (rel), (abs)), qPrintable(QStringLiteral("%1: C++ %2, oracle %3")         \
+                                                                 .arg(QString(what))                         \
+                                                                 .arg(act_, 0, 'g', 17)                      \
+                                                                 .arg(exp_, 0, 'g', 17)));                   \
+    } while (false)
+
+double jsonNumber(const QJsonValue &v) {
+    return v.isDouble() ? v.toDouble() : kNaN; // the oracle writes NaN as null
+}
+
+QByteArray jsonArray(const std::vector<double> &values) {
+    QByteArray out = "[";
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (i)
+            out += ',';
+        out += std::isnan(values[i]) ? QByteArray("NaN") : QByteArray::number(values[i], 'g', 17);
+    }
+    return out + ']';
+}
+
+std::vector<double> normalSample(std::mt19937_64 &rng, std::size_t n, double mean, double sd) {
+    std::normal_distribution<double> dist(mean, sd);
+    std::vector<double> out(n);
+    for (double &v : out)
+        v = dist(rng);
+    return out;
+}
+
+// Kernel durations in whole ns, as traces give them: lognormal, so ties occur.
+std::vector<double> kernelDurations(std::mt19937_64 &rng, std::size_t n, double medianNs, double sigma) {
+    std::lognormal_distribution<double> dist(std::log(medianNs), sigma);
+    std::vector<double> out(n);
+    for (double &v : out)
+        v = std::round(dist(rng));
+    return out;
+}
+
+bool hasTies(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    return std::adjacent_find(values.begin(), values.end()) != values.end();
+}
+
+std::vector<Case> makeCases() {
+    std::mt19937_64 rng(20240611);
+    std::vector<Case> cases;
+
+    cases.push_back(
+        {"normal", normalSample(rng, 500, 1000.0, 50.0), normalSample(rng, 600, 1012.0, 50.0), true});
+
+    { // integers 0..5: most values tied
+        std::uniform_int_distribution<int> lowDie(0, 5), highDie(1, 5);
+        Case c{"ties_0_to_5", {}, {}, true};
+        for (int i = 0; i < 300; ++i)
+            c.a.push_back(lowDie(rng));
+        for (int i = 0; i < 250; ++i)
+            c.b.push_back(std::min(5, highDie(rng) + (i % 3 == 0)));
+        cases.push_back(c);
+    }
+
+    // Every size pair up to 8 × 8 without ties: scipy uses the exact distribution.
+    for (int m = 1; m <= 8; ++m) {
+        for (int n = 1; n <= 8; ++n) {
+            std::vector<double> a, b;
+            do {
+                a = normalSample(rng, static_cast<std::size_t>(m), 1000.0, 100.0);
+                b = normalSample(rng, static_cast<std::size_t>(n), 1000.0 + 60.0 * ((m + n) % 4), 100.0);
+                std::vector<double> pooled = a;
+                pooled.insert(pooled.end(), b.begin(), b.end());
+                if (!hasTies(pooled))
+                    break;
+            } while (true);
+            cases.push_back({QStringLiteral("tiny_%1x%2").arg(m).arg(n), a, b, m * n == 12});
+        }
+    }
+    cases.push_back({"tiny_fully_separated_8x8", {1, 2, 3, 4, 5, 6, 7, 8}, {9, 10, 11, 12, 13, 14, 15, 16}});
+    cases.push_back({"tiny_with_tie", {1, 2, 3, 3}, {3, 4, 5, 6, 7}, true});
+    // Only one sample needs to be small for scipy 1.10 to go exact; 9 × 9 is asymptotic.
+    cases.push_back(
+        {"small_vs_large_5x200", normalSample(rng, 5, 1000.0, 30.0), normalSample(rng, 200, 1010.0, 30.0)});
+    cases.push_back({"small_vs_large_3x60_separated", normalSample(rng, 3, 5000.0, 10.0),
+                     normalSample(rng, 60, 1000.0, 10.0)});
+    cases.push_back({"small_8x9", normalSample(rng, 8, 1000.0, 30.0), normalSample(rng, 9, 1020.0, 30.0)});
+    cases.push_back({"small_9x9", normalSample(rng, 9, 1000.0, 30.0), normalSample(rng, 9, 1020.0, 30.0)});
+    cases.push_back({"single_1x1", {5.0}, {7.0}});
+
+    // Far apart: p around 1e-148, must not underflow or lose digits.
+    cases.push_back(
+        {"separated", normalSample(rng, 450, 1000.0, 10.0), normalSample(rng, 450, 2000.0, 10.0)});
+    cases.push_back({"separated_integers", kernelDurations(rng, 400, 3000.0, 0.05),
+                     kernelDurations(rng, 500, 6000.0, 0.05)});
+
+    { // A/A: the same run twice must not look like a finding.
+        const std::vector<double> a = kernelDurations(rng, 2000, 20000.0, 0.3);
+        cases.push_back({"aa_identical", a, a});
+        cases.push_back({"aa_twin_runs", kernelDurations(rng, 1500, 20000.0, 0.3),
+                         kernelDurations(rng, 1700, 20000.0, 0.3)});
+    }
+
+    cases.push_back({"kernel_lognormal_3000x4000", kernelDurations(rng, 3000, 20000.0, 0.25),
+                     kernelDurations(rng, 4000, 20200.0, 0.25)});
+    cases.push_back({"kernel_lognormal_5000x1000", kernelDurations(rng, 5000, 8000.0, 0.4),
+                     kernelDurations(rng, 1000, 7950.0, 0.4)});
+    cases.push_back({"kernel_lognormal_1000x5000_outliers",
+                     [&] {
+                         std::vector<double> v = kernelDurations(rng, 1000, 1500.0, 0.1);
+                         for (int i = 0; i < 20; ++i)
+                             v[static_cast<std::size_t>(i) * 37] *= 10.0; // preemptions
+                         return v;
+                     }(),
+                     kernelDurations(rng, 5000, 1600.0, 0.1)});
+    return cases;
+}
+
+struct HolmSet {
+    QString name;
+    std::vector<double> p;
+};
+
+std::vector<HolmSet> makeHolmSets(const std::vector<Case> &cases) {
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::vector<HolmSet> sets;
+    std::vector<double> random;
+    for (int i = 0; i < 40; ++i)
+        random.push_back(std::pow(unit(rng), 3.0));
+    sets.push_back({"random", random});
+    sets.push_back(
+        {"with_ties_nan_and_tiny", {0.01, 0.04, kNaN, 0.01, 1e-150, 0.5, 0.04, kNaN, 1.0, 0.03, 0.2}});
+    sets.push_back({"single", {0.3}});
+    sets.push_back({"all_nan", {kNaN, kNaN}});
+    std::vector<double> fromCases;
+    for (const Case &c : cases)
+        fromCases.push_back(rankSum(c.a, c.b).p);
+    sets.push_back({"rank_sum_p_of_cases", fromCases});
+    return sets;
+}
+
+} // namespace
+
+class TestStats : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+
+    void describeMatchesNumpy_data() { caseRows(); }
+    void describeMatchesNumpy();
+    void averageRanksMatchScipy_data() { caseRows(true); }
+    void averageRanksMatchScipy();
+    void rankSumMatchesScipy_data() { caseRows(); }
+    void rankSumMatchesScipy();
+    void mannWhitneyMatchesScipy_data() { caseRows(); }
+    void mannWhitneyMatchesScipy();
+    void mannWhitneyCoversBothMethodsAndTinyP();
+    void hodgesLehmannMatchesBruteForce_data() { caseRows(); }
+    void hodgesLehmannMatchesBruteForce();
+    void relativeMedianChangeMatchesNumpy_data() { caseRows(); }
+    void relativeMedianChangeMatchesNumpy();
+    void cliffsDeltaMatchesBruteForce_data() { caseRows(); }
+    void cliffsDeltaMatchesBruteForce();
+    void holmMatchesReference_data();
+    void holmMatchesReference();
+
+    void exactMannWhitneyOneVersusMany();
+    void emptyInputsGiveNaN();
+    void aaComparisonIsNoFinding();
+    void largeSamplesKnownShift();
+
+private:
+    void caseRows(bool onlyWithRanks = false);
+    const QJsonObject &oracleCase(int index) const { return m_oracleCases[index]; }
+
+    std::vector<Case> m_cases;
+    std::vector<HolmSet> m_holmSets;
+    QString m_skipReason; // non-empty when no oracle could run
+    std::vector<QJsonObject> m_oracleCases;
+    QJsonArray m_oracleHolm;
+};
+
+#define REQUIRE_ORACLE()                                                                                     \
+    do {                                                                                                     \
+        if (!m_skipReason.isEmpty())                                                                         \
+            QSKIP(qPrintable(m_skipReason));                                                                 \
+    } while (false)
+
+void TestStats::initTestCase() {
+    m_cases = makeCases();
+    m_holmSets = makeHolmSets(m_cases);
+
+    const QString python = QStringLiteral(SCOPELINE_PYTHON);
+    const QString script = QStringLiteral(SCOPELINE_ORACLE_DIR "/stats_oracle.py");
+    if (!QFileInfo(python).isExecutable()) {
+        m_skipReason = QStringLiteral("oracle unavailable: %1 is not an executable").arg(python);
+        return;
+    }
+    QProcess probe;
+    probe.start(python, {"-c", "import numpy, scipy.stats"});
+    if (!probe.waitForFinished(60000) || probe.exitStatus() != QProcess::NormalExit ||
+        probe.exitCode() != 0) {
+        m_skipReason = QStringLiteral("oracle unavailable: %1 cannot import numpy and scipy").arg(python);
+        return;
+    }
+
+    // From here on a failure is a broken test, not a missing oracle.
+    QTemporaryFile input;
+    QVERIFY(input.open());
+    QByteArray json = "{\"confidences\":" + jsonArray(kConfidences) + ",\"cases\":[";
+    for (std::size_t i = 0; i < m_cases.size(); ++i) {
+        const Case &c = m_cases[i];
+        json += (i ? ",{" : "{") + QByteArray("\"name\":\"") + c.name.toUtf8() +
+                "\",\"a\":" + jsonArray(c.a) + ",\"b\":" + jsonArray(c.b) +
+                ",\"ranks\":" + (c.ranks ? "true" : "false") + "}";
+    }
+    json += "],\"holm\":[";
+    for (std::size_t i = 0; i < m_holmSets.size(); ++i)
+        json += (i ? ",{" : "{") + QByteArray("\"name\":\"") + m_holmSets[i].name.toUtf8() +
+                "\",\"p\":" + jsonArray(m_holmSets[i].p) + "}";
+    json += "]}";
+    QCOMPARE(input.write(json), json.size());
+    input.flush();
+
+    QProcess oracle;
+    oracle.start(python, {script, input.fileName()});
+    QVERIFY2(oracle.waitForFinished(300000), "oracle timed out");
+    const QByteArray err = oracle.readAllStandardError();
+    QVERIFY2(oracle.exitStatus() == QProcess::NormalExit && oracle.exitCode() == 0, err.constData());
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(oracle.readAllStandardOutput(), &parseError);
+    QVERIFY2(!doc.isNull(), qPrintable(parseError.errorString()));
+    const QJsonArray cases = doc.object().value("cases").toArray();
+    QCOMPARE(cases.size(), static_cast<qsizetype>(m_cases.size()));
+    for (qsizetype i = 0; i < cases.size(); ++i) {
+        m_oracleCases.push_back(cases[i].toObject());
+        QCOMPARE(m_oracleCases.back().value("name").toString(), m_cases[static_cast<std::size_t>(i)].name);
+    }
+    m_oracleHolm = doc.object().value("holm").toArray();
+    QCOMPARE(m_oracleHolm.size(), static_cast<qsizetype>(m_holmSets.size()));
+    qInfo("oracle: numpy %s, scipy %s", qPrintable(doc.object().value("numpy").toString()),
+          qPrintable(doc.object().value("scipy").toString()));
+}
+
+void TestStats::caseRows(bool onlyWithRanks) {
+    QTest::addColumn<int>("index");
+    for (std::size_t i = 0; i < m_cases.size(); ++i)
+        if (!onlyWithRanks || m_cases[i].ranks)
+            QTest::newRow(qPrintable(m_cases[i].name)) << static_cast<int>(i);
+}
+
+void TestStats::describeMatchesNumpy() {
+    REQUIRE_ORACLE();
+    QFETCH(int, index);
+    const Case &c = m_cases[static_cast<std::size_t>(index)];
+    for (const char *side : {"a", "b"}) {
+        const Descriptive d = describe(side[0] == 'a' ? c.a : c.b);
+        const QJsonObject o = oracleCase(index).value(QStringLiteral("describe_") + side).toObject();
+        const QString s = QString::fromLatin1(side);
+        QCOMPARE(static_cast<qint64>(d.n), o.value("n").toInteger());
+        COMPARE_NUM(s + ".mean", d.mean, jsonNumber(o.value("mean")), 1e-12, 0.0);
+        COMPARE_NUM(s + ".std", d.std, jsonNumber(o.value("std")), 1e-12, 0.0);
+        COMPARE_NUM(s + ".min", d.min, jsonNumber(o.value("min")), 0.0, 0.0);
+        COMPARE_NUM(s + ".max", d.max, jsonNumber(o.value("max")), 0.0, 0.0);
+        COMPARE_NUM(s + ".q1", d.q1, jsonNumber(o.value("q1")), 1e-9, 0.0);
+        COMPARE_NUM(s + ".median", d.median, jsonNumber(o.value("median")), 1e-9, 0.0);
+        COMPARE_NUM(s + ".q3", d.q3, jsonNumber(o.value("q3")), 1e-9, 0.0);
+        COMPARE_NUM(s + ".iqr", d.iqr, jsonNumber(o.value("iqr")), 1e-9, 1e-9 * std::fabs(d.q3));
+        COMPARE_NUM(s + ".whiskerLow", d.whiskerLow, jsonNumber(o.value("whisker_low")), 0.0, 0.0);
+        COMPARE_NUM(s + ".whiskerHigh", d.whiskerHigh, jsonNumber(o.value("whisker_high")), 0.0, 0.0);
+        const QJsonArray outliers = o.value("outliers").toArray();
+        QCOMPARE(static_cast<qsizetype>(d.outliers.size()), outliers.size());
+        for (qsizetype i = 0; i < outliers.size(); ++i)
+            COMPARE_NUM(s + ".outliers", d.outliers[static_cast<std::size_t>(i)], jsonNumber(outliers[i]),
+                        0.0, 0.0);
+    }
+}
+
+void TestStats::averageRanksMatchScipy() {
+    REQUIRE_ORACLE();
+    QFETCH(int, index);
+    const Case &c = m_cases[static_cast<std::size_t>(index)];
+    std::vector<double> pooled = c.a;
+    pooled.insert(pooled.end(), c.b.begin(), c.b.end());
+    const std::vector<double> ranks = averageRanks(pooled);
+    const QJsonArray expected = oracleCase(index).value("ranks").toArray();
+    QCOMPARE(static_cast<qsizetype>(ranks.size()), expected.size());
+    for (qsizetype i = 0; i < expected.size(); ++i)
+        COMPARE_NUM(QStringLiteral("rank[%1]").arg(i), ranks[static_cast<std::size_t>(i)],
+                    jsonNumber(expected[i]), 0.0, 0.0);
+}
+
+void TestStats::rankSumMatchesScipy() {
+    REQUIRE_ORACLE();
+    QFETCH(int, index);
+    const Case &c = m_cases[static_cast<std::size_t>(index)];
+    const RankSum r = rankSum(c.a, c.b);
+    const QJsonObject o = oracleCase(index).value("ranksums").toObject();
+    COMPARE_NUM("z", r.z, jsonNumber(o.value("z")), 1e-9, 1e-12);
+    COMPARE_NUM("p", r.p, jsonNumber(o.value("p")), 1e-6, 0.0);
+}
+
+void TestStats::mannWhitneyMatchesScipy() {
+    REQUIRE_ORACLE();
+    QFETCH(int, index);
+    const Case &c = m_cases[static_cast<std::size_t>(index)];
+    const MannWhitney r = mannWhitneyU(c.a, c.b);
+    const QJsonObject o = oracleCase(index).value("mannwhitneyu").toObject();
+    COMPARE_NUM("u", r.u, jsonNumber(o.value("u")), 1e-12, 0.0);
+    COMPARE_NUM("p", r.p, jsonNumber(o.value("p")), 1e-6, 0.0);
+    QVERIFY2(o.value("exact").isBool(), "oracle could not tell scipy's method choice");
+    QCOMPARE(r.exact, o.value("exact").toBool());
+}
+
+void TestStats::mannWhitneyCoversBothMethodsAndTinyP() {
+    // Guards the data sets themselves: the comparisons above must cover exact and asymptotic p-values,
+    // including p far below 1e-100, or they would prove less than they claim.
+    REQUIRE_ORACLE();
+    int exact = 0, asymptotic = 0;
+    double smallestRankSumP = 1.0, smallestMannWhitneyP = 1.0;
+    for (const QJsonObject &o : m_oracleCases) {
+        const QJsonObject mw = o.value("mannwhitneyu").toObject();
+        (mw.value("exact").toBool() ? exact : asymptotic)++;
+        smallestMannWhitneyP = std::min(smallestMannWhitneyP, jsonNumber(mw.value("p")));
+        smallestRankSumP = std::min(smallestRankSumP, jsonNumber(o.value("ranksums").toObject().value("p")));
+    }
+    QVERIFY(exact >= 60);
+    QVERIFY(asymptotic >= 10);
+    QVERIFY(smallestRankSumP < 1e-100);
+    QVERIFY(smallestRankSumP > 0.0);
+    QVERIFY(smallestMannWhitneyP < 1e-100);
+}
+
+void TestStats::hodgesLehmannMatchesBruteForce() {
+    REQUIRE_ORACLE();
+    QFETCH(int, index);
+    const Case &c = m_cases[static_cast<std::size_t>(index)];
+    const QJsonValue hl = oracleCase(index).value("hodges_lehmann");
+    QVERIFY2(hl.isArray(), "oracle did not enumerate the differences (too many pairs?)");
+    const QJsonArray perConfidence = hl.toArray();
+    QCOMPARE(perConfidence.size(), static_cast<qsizetype>(kConfidences.size()));
+    for (qsizetype i = 0; i < perConfidence.size(); ++i) {
+        const QJsonObject o = perConfidence[i].toObject();
+        const double confidence = o.value("confidence").toDouble();
+        const ShiftEstimate e = hodgesLehmann(c.a, c.b, confidence);
+        const QString what = QStringLiteral("%1 @%2").arg(c.name).arg(confidence);
+        COMPARE_NUM(what + " shift", e.shift, jsonNumber(o.value("shift")), 1e-9, 1e-12);
+        COMPARE_NUM(what + " ciLow", e.ciLow, jsonNumber(o.value("ci_low")), 1e-9, 1e-12);
+        COMPARE_NUM(what + " ciHigh", e.ciHigh, jsonNumber(o.value("ci_high")), 1e-9, 1e-12);
+    }
+}
+
+void TestStats::relativeMedianChangeMatchesNumpy() {
+    REQUIRE_ORACLE();
+    QFETCH(int, index);
+    const Case &c = m_cases[static_cast<std::size_t>(index)];
+    COMPARE_NUM("relative median change", relativeMedianChange(c.a, c.b),
+                jsonNumber(oracleCase(index).value("relative_median_change")), 1e-9, 1e-15);
+}
+
+void TestStats::cliffsDeltaMatchesBruteForce() {
+    REQUIRE_ORACLE();
+    QFETCH(int, index);
+    const Case &c = m_cases[static_cast<std::size_t>(index)];
+    const QJsonValue expected = oracleCase(index).value("cliffs_delta");
+    QVERIFY2(expected.isDouble(), "oracle did not enumerate the pairs");
+    COMPARE_NUM("Cliff's delta", cliffsDelta(c.a, c.b), expected.toDouble(), 1e-12, 1e-15);
+}
+
+void TestStats::holmMatchesReference_data() {
+    QTest::addColumn<int>("index");
+    for (std::size_t i = 0; i < m_holmSets.size(); ++i)
+        QTest::newRow(qPrintable(m_holmSets[i].name)) << static_cast<int>(i);
+}
+
+void TestStats::holmMatchesReference() {
+    REQUIRE_ORACLE();
+    QFETCH(int, index);
+    const std::vector<double> adjusted = holmAdjust(m_holmSets[static_cast<std::size_t>(index)].p);
+    const QJsonArray expected = m_oracleHolm[index].toObject().value("adjusted").toArray();
+    QCOMPARE(static_cast<qsizetype>(adjusted.size()), expected.size());
+    for (qsizetype i = 0; i < expected.size(); ++i)
+        COMPARE_NUM(QStringLiteral("adjusted[%1]").arg(i), adjusted[static_cast<std::size_t>(i)],
+                    jsonNumber(expected[i]), 1e-12, 0.0);
+}
+
+void TestStats::exactMannWhitneyOneVersusMany() {
+    // scipy's recursion cannot handle 1 × 100000, so no oracle: with one value in a, U1 is the number of
+    // b below it and is uniform on 0..n under the null, so P(U >= u) = (n − u + 1) / (n + 1).
+    const std::size_t n = 100000;
+    std::vector<double> b(n);
+    for (std::size_t i = 0; i < n; ++i)
+        b[i] = static_cast<double>(i);
+    std::shuffle(b.begin(), b.end(), std::mt19937_64(5));
+    for (const double rank : {0.0, 1.0, 30001.0, 50000.0, 99999.0}) {
+        const MannWhitney mw = mannWhitneyU({rank - 0.5}, b);
+        QVERIFY(mw.exact);
+        QCOMPARE(mw.u, rank);
+        const double u = std::max(rank, static_cast<double>(n) - rank);
+        const double expected =
+            std::min(1.0, 2.0 * (static_cast<double>(n) - u + 1.0) / (static_cast<double>(n) + 1.0));
+        COMPARE_NUM(QStringLiteral("p for U1 = %1").arg(rank), mw.p, expected, 1e-12, 0.0);
+    }
+}
+
+void TestStats::emptyInputsGiveNaN() {
+    const std::vector<double> none;
+    const std::vector<double> some = {1.0, 2.0, 3.0};
+
+    for (const std::vector<double> &values : {none, std::vector<double>{kNaN, kNaN}}) {
+        const Descriptive d = describe(values);
+        QCOMPARE(d.n, std::size_t{0});
+        for (double field :
+             {d.mean, d.std, d.min, d.q1, d.median, d.q3, d.max, d.iqr, d.whiskerLow, d.whiskerHigh})
+            QVERIFY(std::isnan(field));
+        QVERIFY(d.outliers.empty());
+    }
+    QVERIFY(std::isnan(describe({42.0}).std)); // n − 1 = 0
+    QVERIFY(std::isnan(quantileSorted(none, 0.5)));
+    QVERIFY(std::isnan(median(none)));
+    QVERIFY(averageRanks(none).empty());
+
+    for (const auto &[a, b] : {std::pair{none, some}, std::pair{some, none}, std::pair{none, none}}) {
+        const RankSum rs = rankSum(a, b);
+        QVERIFY(std::isnan(rs.z) && std::isnan(rs.p));
+        const MannWhitney mw = mannWhitneyU(a, b);
+        QVERIFY(std::isnan(mw.u) && std::isnan(mw.p));
+        QVERIFY(!mw.exact);
+        const ShiftEstimate hl = hodgesLehmann(a, b);
+        QVERIFY(std::isnan(hl.shift) && std::isnan(hl.ciLow) && std::isnan(hl.ciHigh));
+        QVERIFY(std::isnan(relativeMedianChange(a, b)));
+        QVERIFY(std::isnan(cliffsDelta(a, b)));
+    }
+    QVERIFY(std::isnan(relativeMedianChange({0.0, 0.0, 1.0}, some))); // median(a) == 0
+    QVERIFY(holmAdjust(none).empty());
+    QVERIFY(std::isnan(holmAdjust({kNaN}).front()));
+}
+
+void TestStats::aaComparisonIsNoFinding() {
+    // A trace compared with itself: the definitions fix these values without any oracle.
+    std::mt19937_64 rng(99);
+    const std::vector<double> a = kernelDurations(rng, 20000, 12000.0, 0.3);
+    QCOMPARE(rankSum(a, a).z, 0.0);
+    QCOMPARE(rankSum(a, a).p, 1.0);
+    const MannWhitney mw = mannWhitneyU(a, a);
+    QCOMPARE(mw.u, 20000.0 * 20000.0 / 2.0);
+    QCOMPARE(mw.p, 1.0);
+    const ShiftEstimate hl = hodgesLehmann(a, a);
+    QCOMPARE(hl.shift, 0.0);
+    QVERIFY(hl.ciLow <= 0.0 && hl.ciHigh >= 0.0);
+    QVERIFY(hl.ciLow < 0.0 && hl.ciHigh > 0.0); // continuous-ish data: the interval has width
+    QCOMPARE(cliffsDelta(a, a), 0.0);
+    QCOMPARE(relativeMedianChange(a, a), 0.0);
+}
+
+void TestStats::largeSamplesKnownShift() {
+    // 10^5 × 10^5 samples (10^10 pairwise differences) must not be enumerated; b = a + 37 exactly.
+    std::mt19937_64 rng(4242);
+    const std::vector<double> a = kernelDurations(rng, 100000, 25000.0, 0.35);
+    std::vector<double> b(a.size());
+    std::transform(a.begin(), a.end(), b.begin(), [](double v) { return v + 37.0; });
+    std::shuffle(b.begin(), b.end(), rng);
+
+    QElapsedTimer timer;
+    timer.start();
+    const ShiftEstimate hl = hodgesLehmann(a, b);
+    qInfo("hodgesLehmann 100k x 100k: %lld ms", static_cast<long long>(timer.elapsed()));
+    QCOMPARE(hl.shift, 37.0);
+    QVERIFY(hl.ciLow <= 37.0 && 37.0 <= hl.ciHigh);
+    QVERIFY(hl.ciLow < hl.ciHigh);
+
+    timer.restart();
+    const MannWhitney mw = mannWhitneyU(a, b);
+    const RankSum rs = rankSum(a, b);
+    const double delta = cliffsDelta(a, b);
+    qInfo("mannWhitneyU + rankSum + cliffsDelta 100k x 100k: %lld ms",
+          static_cast<long long>(timer.elapsed()));
+    QVERIFY(!mw.exact);
+    QVERIFY(mw.p >= 0.0 && mw.p <= 1.0);
+    QVERIFY(rs.z < 0.0);  // b is shifted up, so a ranks low
+    QVERIFY(delta > 0.0); // and b > a more often than not
+    QVERIFY(delta < 0.1); // 37 ns on ~25 µs is a small effect
+}
+
+QTEST_GUILESS_MAIN(TestStats)
+#include "tst_stats.moc"
