@@ -1,0 +1,172 @@
+// scopeline-cli info/scopes and exit statuses. `info --json` counts are checked against an
+// independent Python reading of the same files (tests/oracle/trace_summary.py).
+
+#include <QtTest>
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Run runProcess(const QString &program, const QStringList &arguments)
+{
+    QProcess process;
+    process.start(program, arguments);
+    Run run;
+    if (!process.waitForFinished(300000))
+        return run;
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    return run;
+}
+
+Run cli(const QStringList &arguments)
+{
+    return runProcess(QStringLiteral(SCOPELINE_CLI), arguments);
+}
+
+QString firstFile(const QString &folder, const QString &pattern)
+{
+    QDirIterator it(folder, {pattern}, QDir::Files, QDirIterator::Subdirectories);
+    return it.hasNext() ? it.next() : QString();
+}
+
+} // namespace
+
+class TstCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        if (!QFileInfo::exists(QStringLiteral(SCOPELINE_TRACES "/public")))
+            QSKIP("the shared traces are not present");
+    }
+
+    void infoMatchesOracle_data()
+    {
+        QTest::addColumn<QString>("path");  // what the CLI is given
+        QTest::addColumn<QString>("file");  // the trace file the oracle reads
+        QDirIterator it(QStringLiteral(SCOPELINE_TRACES "/public"), {QStringLiteral("*.json"), QStringLiteral("*.json.gz")},
+                        QDir::Files, QDirIterator::Subdirectories);
+        int files = 0;
+        while (it.hasNext()) {
+            const QString file = it.next();
+            QTest::newRow(qPrintable(QFileInfo(file).fileName().left(60))) << file << file;
+            ++files;
+        }
+        QVERIFY(files >= 11);
+        // JAX run folders: the CLI picks the trace-viewer file of the run.
+        for (const char *variant : {"jax_named_scopes", "jax_named_scopes_cublas", "jax_command_buffers"}) {
+            const QString run = QStringLiteral(SCOPELINE_TRACES "/jax_h100/%1/trace_file_einsum_0").arg(QLatin1String(variant));
+            QTest::newRow(variant) << run << firstFile(run, QStringLiteral("*.trace.json.gz"));
+        }
+    }
+
+    void infoMatchesOracle()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, file);
+        const Run oracle = runProcess(QStringLiteral(SCOPELINE_PYTHON),
+                                      {QStringLiteral(SCOPELINE_ORACLE_DIR "/trace_summary.py"), file});
+        QVERIFY2(oracle.exitCode == 0, oracle.err.constData());
+        const QJsonObject expected = QJsonDocument::fromJson(oracle.out).object();
+        const Run info = cli({QStringLiteral("info"), QStringLiteral("--json"), path});
+        QVERIFY2(info.exitCode == 0, info.err.constData());
+        const QJsonObject got = QJsonDocument::fromJson(info.out).object();
+        QCOMPARE(got[QStringLiteral("file")].toString(), QFileInfo(file).absoluteFilePath());
+        QVERIFY(expected.size() >= 9);
+        for (auto it = expected.begin(); it != expected.end(); ++it)
+            QVERIFY2(got[it.key()] == it.value(),
+                     qPrintable(QStringLiteral("%1: cli %2, oracle %3")
+                                    .arg(it.key(), got[it.key()].toVariant().toString(), it.value().toVariant().toString())));
+    }
+
+    void jaxCountsFromTheBrief()
+    {
+        // traces/README: every kernel is its own launch with command buffers off.
+        const Run info = cli({QStringLiteral("info"), QStringLiteral("--json"),
+                              QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas/trace_file_einsum_0")});
+        QCOMPARE(info.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(info.out).object();
+        QCOMPARE(o[QStringLiteral("format")].toString(), QStringLiteral("jax"));
+        QCOMPARE(o[QStringLiteral("kernels")].toInt(), o[QStringLiteral("kernel_launches")].toInt());
+        QCOMPARE(o[QStringLiteral("graph_launches")].toInt(), 0);
+        QVERIFY(o[QStringLiteral("gpu_busy_ns")].toDouble() + o[QStringLiteral("gpu_idle_ns")].toDouble() ==
+                o[QStringLiteral("gpu_span_ns")].toDouble());
+    }
+
+    void scopesListsCounts()
+    {
+        const QString run = QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas/trace_file_einsum_0");
+        const Run oracle = runProcess(QStringLiteral(SCOPELINE_PYTHON),
+                                      {QStringLiteral(SCOPELINE_ORACLE_DIR "/compare_oracle.py"), QStringLiteral("count"),
+                                       firstFile(run, QStringLiteral("*.trace.json.gz")), QStringLiteral("attn_q_k"),
+                                       QStringLiteral("attn_att_v"), QStringLiteral("mlp")});
+        if (oracle.exitCode != 0)
+            QSKIP("no python3 with numpy and scipy for the oracle");
+        const QJsonObject counts = QJsonDocument::fromJson(oracle.out).object();
+        const Run scopes = cli({QStringLiteral("scopes"), run});
+        QCOMPARE(scopes.exitCode, 0);
+        for (auto it = counts.begin(); it != counts.end(); ++it) {
+            const QRegularExpression line(QStringLiteral("^\\s*(\\d+)\\s+\\d+\\s+%1$").arg(it.key()),
+                                          QRegularExpression::MultilineOption);
+            const auto match = line.match(QString::fromUtf8(scopes.out));
+            QVERIFY2(match.hasMatch(), qPrintable(it.key()));
+            QCOMPARE(match.captured(1).toInt(), it.value().toInt());
+        }
+    }
+
+    void exitStatuses_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("stderrMentions");
+        const QString trace = QStringLiteral(SCOPELINE_TRACES "/public/rocmProfileData/examples__rocm-profile-data__results__matmul_result.json");
+        QTest::newRow("no command") << QStringList{} << 1 << QString();
+        QTest::newRow("unknown command") << QStringList{QStringLiteral("frobnicate")} << 1 << QStringLiteral("frobnicate");
+        QTest::newRow("unknown option") << QStringList{QStringLiteral("info"), QStringLiteral("--bogus"), trace} << 1 << QStringLiteral("bogus");
+        QTest::newRow("compare without scope") << QStringList{QStringLiteral("compare"), trace, trace} << 1 << QStringLiteral("--scope");
+        QTest::newRow("compare one path") << QStringList{QStringLiteral("compare"), trace, QStringLiteral("--scope"), QStringLiteral("x")} << 1 << QStringLiteral("two paths");
+        QTest::newRow("bad regex") << QStringList{QStringLiteral("compare"), trace, trace, QStringLiteral("--scope"), QStringLiteral("(")
+                                                   , QStringLiteral("--match"), QStringLiteral("regex")} << 1 << QStringLiteral("regular expression");
+        QTest::newRow("bad match mode") << QStringList{QStringLiteral("compare"), trace, trace, QStringLiteral("--scope"), QStringLiteral("x"),
+                                                        QStringLiteral("--match"), QStringLiteral("fuzzy")} << 1 << QStringLiteral("--match");
+        QTest::newRow("missing path") << QStringList{QStringLiteral("info"), QStringLiteral("/nonexistent/trace.json")} << 2
+                                      << QStringLiteral("/nonexistent/trace.json");
+        QTest::newRow("version") << QStringList{QStringLiteral("--version")} << 0 << QString();
+        QTest::newRow("help") << QStringList{QStringLiteral("--help")} << 0 << QString();
+    }
+
+    void exitStatuses()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(int, exitCode);
+        QFETCH(QString, stderrMentions);
+        const Run run = cli(arguments);
+        QCOMPARE(run.exitCode, exitCode);
+        if (!stderrMentions.isEmpty())
+            QVERIFY2(run.err.contains(stderrMentions.toUtf8()), run.err.constData());
+    }
+
+    void unreadableFileNamesFileAndOffset()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("cut.json"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"traceEvents": [{"ph": "X", "ts": 1, "dur": 2, "name": "k"}, {"ph": )");
+        file.close();
+        const Run run = cli({QStringLiteral("info"), path});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(path.toUtf8()) && run.err.contains("byte"), run.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCli)
+#include "tst_cli.moc"

@@ -1,0 +1,207 @@
+// scopeline-cli compare against an independent scipy oracle (tests/oracle/compare_oracle.py) on the
+// real JAX H100 traces: matmul vs einsum, scopes attn_q_k, attn_att_v and mlp, every CSV column.
+
+#include <QtTest>
+
+#include <cmath>
+
+namespace {
+
+const QString kCublas = QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas");
+const QString kNamedScopes = QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes");
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Run runProcess(const QString &program, const QStringList &arguments)
+{
+    QProcess process;
+    process.start(program, arguments);
+    Run run;
+    if (!process.waitForFinished(300000))
+        return run;
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    return run;
+}
+
+// The vm.trace.json.gz of each run folder matching prefix*, in natural order (names end in 0..2).
+QStringList traceFiles(const QString &parent, const QString &prefix)
+{
+    QStringList files;
+    const QDir dir(parent);
+    for (const QString &run : dir.entryList({prefix + QLatin1Char('*')}, QDir::Dirs, QDir::Name)) {
+        QDirIterator it(dir.filePath(run), {QStringLiteral("*.trace.json.gz")}, QDir::Files,
+                        QDirIterator::Subdirectories);
+        if (it.hasNext())
+            files.append(it.next());
+    }
+    return files;
+}
+
+QList<QVariantMap> readCsv(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QList<QVariantMap> rows;
+    const QStringList header = lines.value(0).split(QLatin1Char(','));
+    for (int i = 1; i < lines.size(); ++i) {
+        const QStringList fields = lines[i].split(QLatin1Char(','));
+        QVariantMap row;
+        for (int c = 0; c < header.size(); ++c)
+            row[header[c]] = fields.value(c);
+        rows.append(row);
+    }
+    return rows;
+}
+
+bool oracleAvailable()
+{
+    return runProcess(QStringLiteral(SCOPELINE_PYTHON), {QStringLiteral("-c"), QStringLiteral("import scipy, numpy")})
+               .exitCode == 0;
+}
+
+} // namespace
+
+class TstCompare : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        if (!QFileInfo::exists(kCublas))
+            QSKIP("the shared JAX traces are not present");
+        if (!oracleAvailable())
+            QSKIP("no python3 with numpy and scipy at " SCOPELINE_PYTHON);
+    }
+
+    void equalsScipy_data()
+    {
+        QTest::addColumn<QString>("samples");
+        QTest::newRow("per kernel") << QStringLiteral("kernel");
+        QTest::newRow("per instance") << QStringLiteral("instance");
+    }
+
+    void equalsScipy()
+    {
+        QFETCH(QString, samples);
+        const QStringList scopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("compare.csv"));
+        QStringList cliArgs = {QStringLiteral("compare"), kCublas + QStringLiteral("/trace_file_matmul_*"),
+                               kCublas + QStringLiteral("/trace_file_einsum_*"), QStringLiteral("--samples"), samples,
+                               QStringLiteral("--csv"), csv};
+        for (const QString &scope : scopes)
+            cliArgs << QStringLiteral("--scope") << scope;
+        const Run cli = runProcess(QStringLiteral(SCOPELINE_CLI), cliArgs);
+        QCOMPARE(cli.exitCode, 0);
+        QVERIFY2(cli.err.isEmpty(), cli.err.constData());
+
+        const QStringList a = traceFiles(kCublas, QStringLiteral("trace_file_matmul_"));
+        const QStringList b = traceFiles(kCublas, QStringLiteral("trace_file_einsum_"));
+        QCOMPARE(a.size(), 3);
+        QCOMPARE(b.size(), 3);
+        const Run oracle = runProcess(QStringLiteral(SCOPELINE_PYTHON),
+                                      QStringList{QStringLiteral(SCOPELINE_ORACLE_DIR "/compare_oracle.py"),
+                                                  QStringLiteral("compare"), QStringLiteral("--samples"), samples,
+                                                  QStringLiteral("--a")}
+                                          << a << QStringLiteral("--b") << b << QStringLiteral("--scope") << scopes);
+        QVERIFY2(oracle.exitCode == 0, oracle.err.constData());
+        const QJsonArray expected = QJsonDocument::fromJson(oracle.out).array();
+        const QList<QVariantMap> rows = readCsv(csv);
+        QCOMPARE(rows.size(), expected.size());
+        QCOMPARE(rows.size(), 3 * 4); // 3 scopes x (3 run pairs + pooled)
+
+        for (int r = 0; r < rows.size(); ++r) {
+            const QJsonObject want = expected[r].toObject();
+            const QVariantMap &got = rows[r];
+            QCOMPARE(got[QStringLiteral("scope")].toString(), want[QStringLiteral("scope")].toString());
+            QCOMPARE(got[QStringLiteral("run")].toString(), want[QStringLiteral("run")].toString());
+            QVERIFY(want[QStringLiteral("n_a")].toInt() > 0);
+            for (auto it = want.begin(); it != want.end(); ++it) {
+                if (it.key() == QLatin1String("scope") || it.key() == QLatin1String("run"))
+                    continue;
+                QVERIFY2(got.contains(it.key()), qPrintable(it.key()));
+                const double value = got[it.key()].toString().toDouble();
+                const double reference = it.value().toDouble();
+                // p-values to 1e-6 relative (they reach 1e-41 here), everything else to 1e-9.
+                const double tolerance = it.key().contains(QLatin1String("_p")) ? 1e-6 : 1e-9;
+                const QString where = QStringLiteral("%1 run %2 %3: got %4, scipy %5")
+                                          .arg(want[QStringLiteral("scope")].toString(),
+                                               want[QStringLiteral("run")].toString(), it.key())
+                                          .arg(value, 0, 'g', 17)
+                                          .arg(reference, 0, 'g', 17);
+                QVERIFY2(std::fabs(value - reference) <= tolerance * std::max(1.0, std::fabs(reference)),
+                         qPrintable(where));
+            }
+        }
+    }
+
+    void matchModesCountTheSameKernels_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<QString>("pattern");
+        QTest::newRow("substring") << QStringLiteral("substring") << QStringLiteral("attn_");
+        QTest::newRow("regex") << QStringLiteral("regex") << QStringLiteral("^attn_(q_k|att_v)$");
+    }
+
+    void matchModesCountTheSameKernels()
+    {
+        // Both patterns select exactly the kernels of attn_q_k plus those of attn_att_v.
+        QFETCH(QString, mode);
+        QFETCH(QString, pattern);
+        const QString file = traceFiles(kCublas, QStringLiteral("trace_file_einsum_0")).value(0);
+        const Run oracle = runProcess(QStringLiteral(SCOPELINE_PYTHON),
+                                      {QStringLiteral(SCOPELINE_ORACLE_DIR "/compare_oracle.py"), QStringLiteral("count"),
+                                       file, QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v")});
+        QCOMPARE(oracle.exitCode, 0);
+        const QJsonObject counts = QJsonDocument::fromJson(oracle.out).object();
+        const int expected = counts[QStringLiteral("attn_q_k")].toInt() + counts[QStringLiteral("attn_att_v")].toInt();
+        QVERIFY(expected > 0);
+
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("c.csv"));
+        const Run cli = runProcess(QStringLiteral(SCOPELINE_CLI),
+                                   {QStringLiteral("compare"), file, file, QStringLiteral("--scope"), pattern,
+                                    QStringLiteral("--match"), mode, QStringLiteral("--csv"), csv});
+        QCOMPARE(cli.exitCode, 0);
+        const QList<QVariantMap> rows = readCsv(csv);
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows[0][QStringLiteral("n_a")].toInt(), expected);
+        // A trace against itself must not look like a finding.
+        QCOMPARE(rows[0][QStringLiteral("mwu_p")].toDouble(), 1.0);
+        QCOMPARE(rows[0][QStringLiteral("hl_shift_ns")].toDouble(), 0.0);
+        QCOMPARE(rows[0][QStringLiteral("cliffs_delta")].toDouble(), 0.0);
+    }
+
+    void scopeOnOneSideOnly()
+    {
+        // With Triton GEMM fusions, matmul loses the inner scope names; einsum keeps them.
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("c.csv"));
+        const QString a = kNamedScopes + QStringLiteral("/trace_file_matmul_0");
+        const QString b = kNamedScopes + QStringLiteral("/trace_file_einsum_0");
+        const Run cli = runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("compare"), a, b, QStringLiteral("--scope"),
+                                                                   QStringLiteral("attn_q_k"), QStringLiteral("--csv"), csv});
+        QCOMPARE(cli.exitCode, 0);
+        QVERIFY2(cli.err.contains("attn_q_k") && cli.err.contains("A ("), cli.err.constData());
+        const QList<QVariantMap> rows = readCsv(csv);
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows[0][QStringLiteral("n_a")].toInt(), 0);
+        QVERIFY(rows[0][QStringLiteral("n_b")].toInt() > 0);
+        QVERIFY(rows[0][QStringLiteral("mwu_p")].toString().isEmpty());
+        QVERIFY(rows[0][QStringLiteral("mean_a_ns")].toString().isEmpty());
+        QVERIFY(!rows[0][QStringLiteral("mean_b_ns")].toString().isEmpty());
+        QVERIFY(cli.out.contains("only in B"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCompare)
+#include "tst_compare.moc"
