@@ -79,8 +79,10 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
                 for (uint32_t a : it->second)
                     m_refs.push_back(Ref{m_names.intern(t.nameOf(a)), a});
         };
-        addAnnotations(cpuAnnotations, analysis.launchOf(k));
+        // GPU annotations first: the last matching ref is a kernel's instance, and the CPU range the
+        // user wrote is preferred over its GPU mirror.
         addAnnotations(gpuAnnotations, k);
+        addAnnotations(cpuAnnotations, analysis.launchOf(k));
     }
     m_refBegin.push_back(uint32_t(m_refs.size()));
 }
@@ -91,8 +93,10 @@ std::vector<ScopeIndex::Scope> ScopeIndex::scopes() const
     std::vector<int64_t> lastKernel(m_names.size(), -1);    // position of the last kernel counted
     std::vector<int64_t> lastPathKernel(m_names.size(), -2); // position of the last path match
     std::vector<std::vector<int64_t>> annotations(m_names.size());
+    std::vector<std::pair<uint32_t, int64_t>> kernelAnnotations; // name -> innermost annotation of one kernel
     for (std::size_t pos = 0; pos < m_kernels.size(); ++pos) {
         const bool sameStream = pos > 0 && m_trace.track[m_kernels[pos]] == m_trace.track[m_kernels[pos - 1]];
+        kernelAnnotations.clear();
         for (uint32_t r = m_refBegin[pos]; r < m_refBegin[pos + 1]; ++r) {
             const Ref &ref = m_refs[r];
             if (lastKernel[ref.name] != int64_t(pos)) {
@@ -100,13 +104,21 @@ std::vector<ScopeIndex::Scope> ScopeIndex::scopes() const
                 ++result[ref.name].kernels;
             }
             if (ref.annotation >= 0) {
-                annotations[ref.name].push_back(ref.annotation);
+                // As in samples(): the innermost annotation of a name is the kernel's instance.
+                auto it = std::find_if(kernelAnnotations.begin(), kernelAnnotations.end(),
+                                       [&ref](const auto &entry) { return entry.first == ref.name; });
+                if (it == kernelAnnotations.end())
+                    kernelAnnotations.emplace_back(ref.name, ref.annotation);
+                else
+                    it->second = ref.annotation;
             } else {
                 if (!(sameStream && lastPathKernel[ref.name] == int64_t(pos) - 1))
                     ++result[ref.name].instances;
                 lastPathKernel[ref.name] = int64_t(pos);
             }
         }
+        for (const auto &[name, annotation] : kernelAnnotations)
+            annotations[name].push_back(annotation);
     }
     for (uint32_t name = 0; name < m_names.size(); ++name) {
         auto &list = annotations[name];
