@@ -1,7 +1,7 @@
 #include "chrometracehandler.h"
 
 #include "timeparse.h"
-#include "tracebuilder.h"
+#include "eventsink.h"
 
 #include "jsonerror.h"
 
@@ -62,8 +62,8 @@ void appendJsonString(std::string &out, std::string_view text)
 
 } // namespace
 
-ChromeTraceHandler::ChromeTraceHandler(TraceBuilder &builder, const std::atomic<bool> *cancel)
-    : m_builder(builder), m_cancel(cancel)
+ChromeTraceHandler::ChromeTraceHandler(EventSink &sink, const std::atomic<bool> *cancel)
+    : m_sink(sink), m_cancel(cancel)
 {
 }
 
@@ -122,7 +122,7 @@ bool ChromeTraceHandler::scalar(Scalar type, std::string_view text, int64_t inte
     } else if (m_eventsDepth && m_depth == m_eventsDepth + 1) {
         eventField(type, text, integer, real);
     } else if (m_eventsDepth && m_depth == m_eventsDepth) {
-        m_builder.skip(QCoreApplication::translate("ChromeTraceHandler", "event is not an object"));
+        m_sink.skip(QCoreApplication::translate("ChromeTraceHandler", "event is not an object"));
     }
     return true;
 }
@@ -245,7 +245,7 @@ bool ChromeTraceHandler::startContainer(char open)
             m_event.clear();
             m_field = Field::Ignored;
         } else {
-            m_builder.skip(QCoreApplication::translate("ChromeTraceHandler", "event is not an object"));
+            m_sink.skip(QCoreApplication::translate("ChromeTraceHandler", "event is not an object"));
             m_skipDepth = m_depth;
         }
         return true;
@@ -304,7 +304,7 @@ bool ChromeTraceHandler::key(json::string_t &key)
     } else if (m_depth == 1 && m_topLevelObject) {
         m_topKey.swap(key);
         if (m_topKey == "schemaVersion" || m_topKey == "deviceProperties")
-            m_builder.setKinetoMarker();
+            m_sink.setKinetoMarker();
     }
     return true;
 }
@@ -346,7 +346,7 @@ bool ChromeTraceHandler::endContainer(char close)
 
 bool ChromeTraceHandler::finishEvent()
 {
-    m_builder.add(m_event);
+    m_sink.add(m_event);
     if (++m_events % kCancelCheckInterval == 0 && m_cancel && m_cancel->load(std::memory_order_relaxed)) {
         m_cancelled = true;
         return false;

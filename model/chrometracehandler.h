@@ -1,6 +1,6 @@
 #pragma once
 // nlohmann::json SAX handler for Chrome trace event JSON (JAX, PyTorch/Kineto, rocprof, Perfetto):
-// reads the event array as it streams past and hands each event to a TraceBuilder.
+// reads the event array as it streams past and hands each event to an EventSink.
 
 #include "rawevent.h"
 
@@ -14,14 +14,14 @@
 
 namespace scopeline {
 
-class TraceBuilder;
+class EventSink;
 
 class ChromeTraceHandler
 {
 public:
     using json = nlohmann::json;
 
-    ChromeTraceHandler(TraceBuilder &builder, const std::atomic<bool> *cancel);
+    ChromeTraceHandler(EventSink &sink, const std::atomic<bool> *cancel);
 
     // Why parsing stopped early; empty after a successful parse.
     QString error() const { return m_error; }
@@ -56,7 +56,7 @@ private:
     bool finishEvent();
     void appendNested(Scalar type, std::string_view text);
 
-    TraceBuilder &m_builder;
+    EventSink &m_sink;
     const std::atomic<bool> *m_cancel;
     RawEvent m_event;
     int m_depth = 0;

@@ -73,6 +73,13 @@ std::string_view InflatingStreamBuf::peek()
     return {gptr(), std::size_t(egptr() - gptr())};
 }
 
+std::string_view InflatingStreamBuf::nextBlock()
+{
+    const std::string_view block = peek();
+    gbump(int(block.size()));
+    return block;
+}
+
 InflatingStreamBuf::int_type InflatingStreamBuf::underflow()
 {
     if (gptr() < egptr())

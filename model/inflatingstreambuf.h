@@ -27,6 +27,8 @@ public:
     bool open(const QString &path);
     // The first bytes of the decompressed text, without consuming them.
     std::string_view peek();
+    // The next block of decompressed text, consumed; empty at the end or after an error.
+    std::string_view nextBlock();
 
     bool compressed() const { return m_gzip; }
     int64_t fileSize() const { return m_fileSize; }

@@ -5,7 +5,7 @@
 namespace scopeline {
 
 namespace {
-constexpr int kMaxDigits = 18; // fits in int64 with room for one more decimal step
+constexpr int kInt64Digits = 19; // an int64 holds at most 19 decimal digits
 
 bool isSpace(char c)
 {
@@ -34,8 +34,8 @@ bool microsTextToNs(std::string_view text, int64_t &ns)
         negative = text[i++] == '-';
 
     // Significant digits and where the decimal point sits among them: value = 0.d1d2... * 10^point.
-    char digits[kMaxDigits + 2];
-    int count = 0;  // digits kept (up to kMaxDigits + 1: one more than can matter decides rounding)
+    char digits[kInt64Digits + 1];
+    int count = 0;  // digits kept: up to 19 for the integer part of an int64, one more for rounding
     long point = 0; // digits before the decimal point
     bool sawDigit = false, sawPoint = false;
     for (; i < n; ++i) {
@@ -47,7 +47,7 @@ bool microsTextToNs(std::string_view text, int64_t &ns)
                     --point; // leading zero after the point: 0.00123
                 continue;
             }
-            if (count < kMaxDigits + 1)
+            if (count < kInt64Digits + 1)
                 digits[count++] = c;
             if (!sawPoint)
                 ++point;
@@ -83,7 +83,7 @@ bool microsTextToNs(std::string_view text, int64_t &ns)
     }
 
     point += 3; // microseconds -> nanoseconds
-    if (point > kMaxDigits + 1)
+    if (point > kInt64Digits)
         return false;
     // Integer part: the first `point` digits (zeros past the kept ones); the next digit rounds,
     // halves away from zero.

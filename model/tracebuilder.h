@@ -2,6 +2,7 @@
 // Turns parsed events into a TraceData: interns strings, pairs B/E, names tracks from metadata,
 // then classifies tracks (CPU thread or GPU stream) and events (kernel, launch, ...) once at the end.
 
+#include "eventsink.h"
 #include "rawevent.h"
 #include "tracedata.h"
 
@@ -11,16 +12,14 @@
 
 namespace scopeline {
 
-class TraceBuilder
+class TraceBuilder : public EventSink
 {
 public:
     explicit TraceBuilder(TraceData &data);
 
-    // Consumes one event (its strings may be moved from).
-    void add(RawEvent &event);
-    void skip(const QString &reason, int64_t count = 1);
-    // The file's top level carries Kineto's keys (schemaVersion, deviceProperties).
-    void setKinetoMarker() { m_kineto = true; }
+    void add(RawEvent &event) override;
+    void skip(const QString &reason, int64_t count = 1) override;
+    void setKinetoMarker() override { m_kineto = true; }
     // Classifies everything; call once after the last event.
     void finish();
 

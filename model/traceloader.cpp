@@ -1,6 +1,6 @@
 #include "traceloader.h"
 
-#include "chrometracehandler.h"
+#include "eventarrayreader.h"
 #include "inflatingstreambuf.h"
 #include "rocprofv3handler.h"
 #include "tracebuilder.h"
@@ -63,10 +63,10 @@ LoadResult TraceLoader::load(const QString &path, const std::function<void(doubl
         return fail(tr("is a folder, not a trace file"));
 
     InflatingStreamBuf buffer;
-    if (!buffer.open(path))
-        return fail(tr("cannot open: %1").arg(buffer.error()));
     if (progress)
         buffer.setProgressCallback(progress);
+    if (!buffer.open(path))
+        return fail(tr("cannot open: %1").arg(buffer.error()));
     const std::string_view head = buffer.peek();
     if (!buffer.error().isEmpty())
         return fail(buffer.error());
@@ -76,11 +76,11 @@ LoadResult TraceLoader::load(const QString &path, const std::function<void(doubl
     auto data = std::make_shared<TraceData>();
     data->sourceFile = path;
     TraceBuilder builder(*data);
-    std::istream in(&buffer);
     QString error;
     bool cancelled = false;
     const bool rocprof = looksLikeRocprofV3(head);
     if (rocprof) {
+        std::istream in(&buffer);
         RocprofV3Handler handler(cancel);
         nlohmann::json::sax_parse(in, &handler);
         error = handler.error();
@@ -88,13 +88,10 @@ LoadResult TraceLoader::load(const QString &path, const std::function<void(doubl
         if (error.isEmpty() && !cancelled)
             handler.addKernelsTo(builder);
     } else {
-        ChromeTraceHandler handler(builder, cancel);
-        nlohmann::json::sax_parse(in, &handler);
-        error = handler.error();
-        cancelled = handler.cancelled();
-        if (error.isEmpty() && !cancelled && !handler.sawEvents())
-            error = tr("no trace events: expected a JSON array of events, an object with a "
-                       "\"traceEvents\" array, or rocprofv3 JSON");
+        EventArrayReader reader(buffer, builder, cancel);
+        reader.read();
+        error = reader.error();
+        cancelled = reader.cancelled();
     }
     if (cancelled || (cancel && cancel->load())) {
         result.cancelled = true;
