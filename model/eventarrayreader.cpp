@@ -7,24 +7,20 @@
 #include "tracebuilder.h"
 
 #include <QCoreApplication>
-#include <QFuture>
 #include <QRegularExpression>
 #include <QThreadPool>
 #include <QtConcurrent>
 
-#include <deque>
+#include <array>
 #include <functional>
 #include <map>
-#include <mutex>
-#include <string>
-#include <vector>
 
 namespace scopeline {
 
 namespace {
 
 constexpr std::size_t kChunkBytes = 1 << 20;
-constexpr int kMaxChunksInFlight = 2; // bounds memory: at most this many chunks are parsed ahead
+constexpr int kMaxChunksInFlight = 2; // bounds memory: chunks parsed ahead of the builder
 constexpr std::size_t kMaxSkeletonBytes = 64 << 20;
 
 // Parser threads of their own: loads themselves run on the global pool and wait for these.
@@ -34,26 +30,16 @@ QThreadPool &parserPool()
     return pool;
 }
 
-// The events of one chunk, in order, with RawEvent buffers recycled between chunks.
-struct Chunk : public EventSink
+using ByteTable = std::array<bool, 256>;
+ByteTable table(std::string_view bytes)
 {
-    int64_t offset = 0; // of the chunk's first byte in the decompressed document
-    std::vector<RawEvent> events;
-    std::size_t count = 0;
-    std::map<QString, int64_t> skipped;
-    QString error;
-    bool cancelled = false;
-
-    void add(RawEvent &event) override
-    {
-        if (count == events.size())
-            events.emplace_back();
-        std::swap(events[count++], event);
-    }
-    void skip(const QString &reason, int64_t n) override { skipped[reason] += n; }
-};
-
-using ChunkPtr = std::shared_ptr<Chunk>;
+    ByteTable t{};
+    for (char c : bytes)
+        t[static_cast<unsigned char>(c)] = true;
+    return t;
+}
+const ByteTable kStringStops = table("\"\\");
+const ByteTable kStructureStops = table("\"{}[],");
 
 // Rewrites "at byte N" in a parse error from a position in the text parsed to one in the document.
 QString withDocumentOffset(QString error, const std::function<int64_t(int64_t)> &toDocument)
@@ -72,184 +58,239 @@ QString withDocumentOffset(QString error, const std::function<int64_t(int64_t)> 
     return error.replace(from, end - from, QString::number(toDocument(error.mid(from, end - from).toLongLong())));
 }
 
-ChunkPtr parseChunk(ChunkPtr chunk, std::string text, const std::atomic<bool> *cancel)
-{
-    // The chunk holds whole events separated by commas: parse it as an array of its own.
-    ChromeTraceHandler handler(*chunk, cancel);
-    nlohmann::json::sax_parse(text.data(), text.data() + text.size(), &handler);
-    chunk->cancelled = handler.cancelled();
-    const int64_t offset = chunk->offset;
-    if (!handler.error().isEmpty()) // positions count from the '[' put in front
-        chunk->error = withDocumentOffset(handler.error(), [offset](int64_t p) { return offset + p - 1; });
-    return chunk;
-}
-
 } // namespace
+
+// The events of one chunk, in order; RawEvent buffers are recycled between chunks.
+struct EventChunk : public EventSink
+{
+    int64_t offset = 0; // document offset of the chunk's text (after the '[' put in front)
+    std::vector<RawEvent> events;
+    std::size_t count = 0;
+    std::map<QString, int64_t> skipped;
+    QString error;
+    bool cancelled = false;
+
+    void add(RawEvent &event) override
+    {
+        if (count == events.size())
+            events.emplace_back();
+        std::swap(events[count++], event);
+    }
+    void skip(const QString &reason, int64_t n) override { skipped[reason] += n; }
+
+    void parse(const std::string &text, const std::atomic<bool> *cancel)
+    {
+        ChromeTraceHandler handler(*this, cancel);
+        nlohmann::json::sax_parse(text.data(), text.data() + text.size(), &handler);
+        cancelled = handler.cancelled();
+        const int64_t base = offset;
+        if (!handler.error().isEmpty())
+            error = withDocumentOffset(handler.error(), [base](int64_t p) { return base + p - 1; });
+    }
+};
 
 EventArrayReader::EventArrayReader(InflatingStreamBuf &input, TraceBuilder &builder, const std::atomic<bool> *cancel)
     : m_input(input), m_builder(builder), m_cancel(cancel)
 {
 }
 
+EventArrayReader::~EventArrayReader()
+{
+    for (auto &future : m_inFlight)
+        future.waitForFinished();
+}
+
 bool EventArrayReader::read()
 {
-    enum class Phase { Before, Events, After } phase = Phase::Before;
-    std::string skeleton;           // the document without the event array's contents
-    int64_t skeletonCut = -1;       // skeleton position where the array contents were removed
-    int64_t eventsStart = 0, removed = 0; // document offset and length of the array contents
-    std::string pending;            // event text not yet handed out as a chunk
-    int64_t pendingOffset = 0;      // document offset of pending[0]
-    int64_t documentOffset = 0;     // of the current block
-    int depth = 0, eventsDepth = 0; // eventsDepth: depth of the array's elements' container
-    bool inString = false, escape = false, topObject = false;
-    std::string topString;          // the last string at depth 1: the key before '['
-
-    std::deque<QFuture<ChunkPtr>> inFlight;
-    std::vector<ChunkPtr> spare;
-    std::mutex spareMutex;
-    QString chunkError;
-    bool chunkCancelled = false;
-
-    auto consume = [&](QFuture<ChunkPtr> &future) {
-        ChunkPtr chunk = future.result();
-        if (chunkError.isEmpty() && !chunkCancelled) {
-            if (!chunk->error.isEmpty())
-                chunkError = chunk->error;
-            else if (chunk->cancelled)
-                chunkCancelled = true;
-        }
-        if (chunkError.isEmpty() && !chunkCancelled) {
-            for (std::size_t i = 0; i < chunk->count; ++i)
-                m_builder.add(chunk->events[i]);
-            for (const auto &[reason, n] : chunk->skipped)
-                m_builder.skip(reason, n);
-        }
-        chunk->count = 0;
-        chunk->skipped.clear();
-        std::lock_guard<std::mutex> lock(spareMutex);
-        spare.push_back(std::move(chunk));
-    };
-    auto submit = [&](std::size_t length, bool complete) {
-        std::string text;
-        text.reserve(length + 2);
-        text.push_back('[');
-        text.append(pending, 0, length);
-        if (complete)
-            text.push_back(']');
-        ChunkPtr chunk;
-        {
-            std::lock_guard<std::mutex> lock(spareMutex);
-            if (!spare.empty()) {
-                chunk = std::move(spare.back());
-                spare.pop_back();
-            }
-        }
-        if (!chunk)
-            chunk = std::make_shared<Chunk>();
-        chunk->offset = pendingOffset;
-        const std::atomic<bool> *cancel = m_cancel;
-        inFlight.push_back(QtConcurrent::run(&parserPool(), [chunk, cancel, t = std::move(text)]() mutable {
-            return parseChunk(std::move(chunk), std::move(t), cancel);
-        }));
-        while (int(inFlight.size()) > kMaxChunksInFlight || (!inFlight.empty() && inFlight.front().isFinished())) {
-            consume(inFlight.front());
-            inFlight.pop_front();
-        }
-    };
-
     for (std::string_view block = m_input.nextBlock(); !block.empty(); block = m_input.nextBlock()) {
         if (m_cancel && m_cancel->load(std::memory_order_relaxed))
             break;
-        std::size_t copiedFrom = 0; // block bytes before this belong to the skeleton or pending already
-        for (std::size_t i = 0; i < block.size(); ++i) {
-            const char c = block[i];
-            if (inString) {
-                if (escape)
-                    escape = false;
-                else if (c == '\\')
-                    escape = true;
-                else if (c == '"')
-                    inString = false;
-                else if (phase == Phase::Before && depth == 1 && topString.size() < 64)
-                    topString.push_back(c);
-                continue;
-            }
-            switch (c) {
-            case '"':
-                inString = true;
-                if (phase == Phase::Before && depth == 1)
-                    topString.clear();
-                break;
-            case '{':
-            case '[':
-                if (phase == Phase::Before &&
-                    ((depth == 0 && c == '[') || (depth == 1 && topObject && c == '[' && topString == "traceEvents"))) {
-                    skeleton.append(block.substr(copiedFrom, i + 1 - copiedFrom));
-                    copiedFrom = i + 1;
-                    phase = Phase::Events;
-                    eventsDepth = depth + 1;
-                    skeletonCut = int64_t(skeleton.size());
-                    pendingOffset = eventsStart = documentOffset + int64_t(i) + 1;
-                } else if (depth == 0) {
-                    topObject = true;
-                }
-                ++depth;
-                break;
-            case '}':
-            case ']':
-                --depth;
-                if (phase == Phase::Events && depth < eventsDepth) {
-                    pending.append(block.substr(copiedFrom, i - copiedFrom));
-                    copiedFrom = i; // the closing bracket goes to the skeleton
-                    removed = documentOffset + int64_t(i) - eventsStart;
-                    phase = Phase::After;
-                    submit(pending.size(), true);
-                    pending.clear();
-                }
-                break;
-            case ',':
-                if (phase == Phase::Events && depth == eventsDepth &&
-                    pending.size() + (i - copiedFrom) >= kChunkBytes) {
-                    pending.append(block.substr(copiedFrom, i - copiedFrom));
-                    copiedFrom = i + 1;
-                    submit(pending.size(), true);
-                    pendingOffset += int64_t(pending.size()) + 1;
-                    pending.clear();
-                }
-                break;
-            default:
-                break;
-            }
-        }
-        (phase == Phase::Events ? pending : skeleton).append(block.substr(copiedFrom));
-        documentOffset += int64_t(block.size());
-        if (skeleton.size() > kMaxSkeletonBytes) {
+        std::size_t i = 0;
+        while (i < block.size())
+            i = m_phase == Phase::Events ? scanEvents(block, i) : scanOutside(block, i);
+        m_blockOffset += int64_t(block.size());
+        if (m_skeleton.size() > kMaxSkeletonBytes) {
             m_error = QCoreApplication::translate("TraceLoader", "no \"traceEvents\" array in the first %1 MB")
                           .arg(kMaxSkeletonBytes >> 20);
             break;
         }
     }
-    if (phase == Phase::Events && m_error.isEmpty()) // cut short: let the parser say where
-        submit(pending.size(), false);
-    for (auto &future : inFlight)
-        consume(future);
-    inFlight.clear();
+    if (m_phase == Phase::Events && m_error.isEmpty())
+        submitChunk(false); // cut short: the parser says where
+    while (!m_inFlight.empty())
+        consumeChunk();
 
-    m_cancelled = chunkCancelled || (m_cancel && m_cancel->load());
+    m_cancelled = m_chunkCancelled || (m_cancel && m_cancel->load());
     if (m_cancelled || !m_error.isEmpty() || !m_input.error().isEmpty())
         return false;
-    if (!chunkError.isEmpty()) {
-        m_error = chunkError;
+    if (!m_chunkError.isEmpty()) {
+        m_error = m_chunkError;
         return false;
     }
+    return parseSkeleton();
+}
 
+std::size_t EventArrayReader::scanOutside(std::string_view block, std::size_t from)
+{
+    // Before and after the event array, byte by byte: the text is short and goes to the skeleton.
+    for (std::size_t i = from; i < block.size(); ++i) {
+        const char c = block[i];
+        if (m_inString) {
+            if (m_escape)
+                m_escape = false;
+            else if (c == '\\')
+                m_escape = true;
+            else if (c == '"')
+                m_inString = false;
+            else if (m_depth == 1 && m_topString.size() < 64)
+                m_topString.push_back(c);
+            continue;
+        }
+        if (c == '"') {
+            m_inString = true;
+            m_topString.clear();
+        } else if (c == '{' || c == '[') {
+            const bool eventsOpen = m_phase == Phase::Before && c == '[' &&
+                                    (m_depth == 0 || (m_depth == 1 && m_topObject && m_topString == "traceEvents"));
+            m_topObject = m_topObject || (m_depth == 0 && c == '{');
+            ++m_depth;
+            if (eventsOpen) {
+                m_skeleton.append(block.substr(from, i + 1 - from));
+                m_skeletonCut = int64_t(m_skeleton.size());
+                m_phase = Phase::Events;
+                m_eventsDepth = m_depth;
+                m_pendingOffset = m_eventsStart = m_blockOffset + int64_t(i) + 1;
+                m_pending.assign(1, '[');
+                return i + 1;
+            }
+        } else if (c == '}' || c == ']') {
+            --m_depth;
+        }
+    }
+    m_skeleton.append(block.substr(from));
+    return block.size();
+}
+
+std::size_t EventArrayReader::scanEvents(std::string_view block, std::size_t from)
+{
+    // The hot loop: skip to the next byte that matters (string delimiters, brackets, commas).
+    const std::size_t n = block.size();
+    std::size_t i = from;
+    if (m_escape && i < n) {
+        m_escape = false;
+        ++i;
+    }
+    while (i < n) {
+        if (m_inString) {
+            while (i < n && !kStringStops[static_cast<unsigned char>(block[i])])
+                ++i;
+            if (i == n)
+                break;
+            if (block[i] == '\\') {
+                if (i + 1 == n) {
+                    m_escape = true; // the escaped byte starts the next block
+                    i = n;
+                    break;
+                }
+                i += 2;
+                continue;
+            }
+            m_inString = false;
+            ++i;
+            continue;
+        }
+        while (i < n && !kStructureStops[static_cast<unsigned char>(block[i])])
+            ++i;
+        if (i == n)
+            break;
+        switch (block[i]) {
+        case '"':
+            m_inString = true;
+            break;
+        case '{':
+        case '[':
+            ++m_depth;
+            break;
+        case '}':
+        case ']':
+            if (--m_depth < m_eventsDepth) {
+                // The array ends here; its closing bracket and the rest go to the skeleton.
+                m_pending.append(block.substr(from, i - from));
+                m_eventsLength = m_blockOffset + int64_t(i) - m_eventsStart;
+                m_phase = Phase::After;
+                submitChunk(true);
+                return i;
+            }
+            break;
+        case ',':
+            if (m_depth == m_eventsDepth && m_pending.size() + (i - from) >= kChunkBytes) {
+                m_pending.append(block.substr(from, i - from));
+                submitChunk(true);
+                from = i + 1;
+            }
+            break;
+        default:
+            break;
+        }
+        ++i;
+    }
+    m_pending.append(block.substr(from, n - from));
+    return n;
+}
+
+void EventArrayReader::submitChunk(bool complete)
+{
+    if (complete)
+        m_pending.push_back(']');
+    std::shared_ptr<EventChunk> chunk;
+    if (!m_spare.empty()) {
+        chunk = std::move(m_spare.back());
+        m_spare.pop_back();
+    } else {
+        chunk = std::make_shared<EventChunk>();
+    }
+    chunk->offset = m_pendingOffset;
+    m_pendingOffset += int64_t(m_pending.size()) - 1 /* '[' */ - (complete ? 1 : 0) + 1 /* ',' */;
+    const std::atomic<bool> *cancel = m_cancel;
+    m_inFlight.push_back(QtConcurrent::run(&parserPool(), [chunk, cancel, text = std::move(m_pending)] {
+        chunk->parse(text, cancel);
+        return chunk;
+    }));
+    m_pending.assign(1, '[');
+    while (!m_inFlight.empty() && (int(m_inFlight.size()) > kMaxChunksInFlight || m_inFlight.front().isFinished()))
+        consumeChunk();
+}
+
+void EventArrayReader::consumeChunk()
+{
+    std::shared_ptr<EventChunk> chunk = m_inFlight.front().result();
+    m_inFlight.pop_front();
+    if (m_chunkError.isEmpty() && !m_chunkCancelled) {
+        m_chunkError = chunk->error;
+        m_chunkCancelled = chunk->cancelled;
+    }
+    if (m_chunkError.isEmpty() && !m_chunkCancelled) {
+        for (std::size_t i = 0; i < chunk->count; ++i)
+            m_builder.add(chunk->events[i]);
+        for (const auto &[reason, n] : chunk->skipped)
+            m_builder.skip(reason, n);
+    }
+    chunk->count = 0;
+    chunk->skipped.clear();
+    chunk->error.clear();
+    chunk->cancelled = false;
+    m_spare.push_back(std::move(chunk));
+}
+
+bool EventArrayReader::parseSkeleton()
+{
     // The skeleton holds the top-level keys (Kineto's marker) and must be valid JSON itself.
     ChromeTraceHandler handler(m_builder, m_cancel);
-    nlohmann::json::sax_parse(skeleton.data(), skeleton.data() + skeleton.size(), &handler);
+    nlohmann::json::sax_parse(m_skeleton.data(), m_skeleton.data() + m_skeleton.size(), &handler);
     if (!handler.error().isEmpty()) {
-        m_error = withDocumentOffset(handler.error(), [skeletonCut, removed](int64_t p) {
-            return skeletonCut >= 0 && p > skeletonCut ? p + removed : p;
-        });
+        const int64_t cut = m_skeletonCut, length = m_eventsLength;
+        m_error = withDocumentOffset(handler.error(),
+                                     [cut, length](int64_t p) { return cut >= 0 && p > cut ? p + length : p; });
         return false;
     }
     if (!handler.sawEvents()) {

@@ -3,20 +3,28 @@
 // chunks are parsed in parallel by nlohmann SAX handlers and handed to the builder in file order.
 // Everything outside the event array (the "skeleton") is parsed too, so errors anywhere are found.
 
+#include <QFuture>
 #include <QString>
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace scopeline {
 
 class InflatingStreamBuf;
 class TraceBuilder;
+struct EventChunk;
 
 class EventArrayReader
 {
 public:
     EventArrayReader(InflatingStreamBuf &input, TraceBuilder &builder, const std::atomic<bool> *cancel);
+    ~EventArrayReader();
 
     // Reads to the end; returns false with error() or cancelled() set on failure.
     bool read();
@@ -24,11 +32,37 @@ public:
     bool cancelled() const { return m_cancelled; }
 
 private:
+    enum class Phase { Before, Events, After };
+
+    std::size_t scanOutside(std::string_view block, std::size_t from);
+    std::size_t scanEvents(std::string_view block, std::size_t from);
+    void submitChunk(bool complete);
+    void consumeChunk();
+    bool parseSkeleton();
+
     InflatingStreamBuf &m_input;
     TraceBuilder &m_builder;
     const std::atomic<bool> *m_cancel;
     QString m_error;
     bool m_cancelled = false;
+
+    Phase m_phase = Phase::Before;
+    std::string m_skeleton;       // the document without the event array's contents
+    int64_t m_skeletonCut = -1;   // skeleton position where the contents were taken out
+    int64_t m_eventsStart = 0;    // document offset and length of the contents
+    int64_t m_eventsLength = 0;
+    std::string m_pending;        // '[' + event text not yet handed out as a chunk
+    int64_t m_pendingOffset = 0;  // document offset of the text after the '['
+    int64_t m_blockOffset = 0;    // document offset of the current block
+    int m_depth = 0;
+    int m_eventsDepth = 0;        // nesting depth of the array's elements
+    bool m_inString = false, m_escape = false, m_topObject = false;
+    std::string m_topString;      // the last string at depth 1: the key before '['
+
+    std::deque<QFuture<std::shared_ptr<EventChunk>>> m_inFlight;
+    std::vector<std::shared_ptr<EventChunk>> m_spare; // parsed chunks whose buffers are reused
+    QString m_chunkError;
+    bool m_chunkCancelled = false;
 };
 
 } // namespace scopeline

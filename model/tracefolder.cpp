@@ -1,6 +1,5 @@
 #include "tracefolder.h"
 
-#include <QCollator>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -88,6 +87,40 @@ QStringList expandWildcards(const QString &path)
     return current;
 }
 
+// "run2" before "run10": digit runs compare by value. QCollator's numeric mode does not work in
+// the C locale that headless machines and CI run in.
+bool naturalLess(const QString &a, const QString &b)
+{
+    int i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (a[i].isDigit() && b[j].isDigit()) {
+            int ei = i, ej = j;
+            while (ei < a.size() && a[ei].isDigit())
+                ++ei;
+            while (ej < b.size() && b[ej].isDigit())
+                ++ej;
+            // Compare by value without overflow: strip leading zeros, then length, then digits.
+            QStringView da = QStringView(a).mid(i, ei - i), db = QStringView(b).mid(j, ej - j);
+            while (da.size() > 1 && da.front() == QLatin1Char('0'))
+                da = da.mid(1);
+            while (db.size() > 1 && db.front() == QLatin1Char('0'))
+                db = db.mid(1);
+            if (da.size() != db.size())
+                return da.size() < db.size();
+            if (const int c = da.compare(db); c != 0)
+                return c < 0;
+            i = ei;
+            j = ej;
+            continue;
+        }
+        if (a[i] != b[j])
+            return a[i] < b[j];
+        ++i;
+        ++j;
+    }
+    return a.size() - i < b.size() - j;
+}
+
 } // namespace
 
 bool TraceFolder::isTraceFileName(const QString &fileName)
@@ -132,10 +165,7 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error)
     if (runs.empty())
         return fail(tr("%1: no trace files found").arg(path));
 
-    QCollator collator;
-    collator.setNumericMode(true);
-    std::stable_sort(runs.begin(), runs.end(),
-                     [&collator](const TraceRun &a, const TraceRun &b) { return collator.compare(a.name, b.name) < 0; });
+    std::stable_sort(runs.begin(), runs.end(), [](const TraceRun &a, const TraceRun &b) { return naturalLess(a.name, b.name); });
     return runs;
 }
 

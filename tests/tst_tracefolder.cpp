@@ -1,0 +1,319 @@
+// Tests for model/tracefolder: finding the runs in a trace folder, a run folder, a wildcard or a
+// single file, on the shared JAX/PyTorch traces and on folder layouts built in a temporary folder.
+//
+// Expected runs follow from the layout described in ../shared/traces/README.md (each JAX run is
+// plugins/profile/<ts>/{vm.trace.json.gz, perfetto_trace.json.gz}: read one, never both) and from
+// the listing of the folders themselves.
+
+#include "model/tracefolder.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using scopeline::TraceFolder;
+using scopeline::TraceRun;
+
+namespace {
+
+QString tracesDir() {
+    return QStringLiteral(SCOPELINE_TRACES);
+}
+
+QString cublasDir() {
+    return tracesDir() + QStringLiteral("/jax_h100/jax_named_scopes_cublas");
+}
+
+#define REQUIRE_TRACES()                                                                                     \
+    do {                                                                                                     \
+        if (!QFileInfo(cublasDir()).isDir() || !QFileInfo(tracesDir() + QStringLiteral("/public")).isDir())  \
+            QSKIP(qPrintable(QStringLiteral("shared traces not found under %1").arg(tracesDir())));          \
+    } while (false)
+
+QStringList names(const std::vector<TraceRun> &runs) {
+    QStringList out;
+    for (const TraceRun &run : runs)
+        out << run.name;
+    return out;
+}
+
+QString describe(const std::vector<TraceRun> &runs) {
+    QStringList out;
+    for (const TraceRun &run : runs)
+        out << run.name + QStringLiteral(" -> ") + run.file;
+    return out.join(QLatin1Char('\n'));
+}
+
+bool touch(const QString &path, const QByteArray &content = "[]") {
+    if (!QDir().mkpath(QFileInfo(path).absolutePath()))
+        return false;
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(content) == content.size();
+}
+
+bool sameFile(const QString &a, const QString &b) {
+    return QFileInfo(a).canonicalFilePath() == QFileInfo(b).canonicalFilePath() &&
+           !QFileInfo(a).canonicalFilePath().isEmpty();
+}
+
+// The single profile session folder of a JAX run folder.
+QString profileSession(const QString &runDir) {
+    const QDir profile(runDir + QStringLiteral("/plugins/profile"));
+    const QStringList sessions = profile.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    return sessions.size() == 1 ? profile.filePath(sessions.first()) : QString();
+}
+
+} // namespace
+
+class TstTraceFolder : public QObject {
+    Q_OBJECT
+
+private slots:
+    void jaxParentFolder();
+    void jaxRunFolder();
+    void wildcard();
+    void singleFile();
+    void tracelensFolder();
+    void naturalSort();
+    void perfettoOnlyRunFolder();
+    void viewerPreferredOverPerfetto();
+    void emptyFolder();
+    void missingPath();
+    void wildcardMatchingNothing();
+    void isTraceFileName_data();
+    void isTraceFileName();
+};
+
+void TstTraceFolder::jaxParentFolder() {
+    REQUIRE_TRACES();
+    QString error;
+    const std::vector<TraceRun> runs = TraceFolder::scan(cublasDir(), &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const QStringList expected{QStringLiteral("trace_file_einsum_0"), QStringLiteral("trace_file_einsum_1"),
+                               QStringLiteral("trace_file_einsum_2"), QStringLiteral("trace_file_matmul_0"),
+                               QStringLiteral("trace_file_matmul_1"), QStringLiteral("trace_file_matmul_2")};
+    QCOMPARE(names(runs), expected);
+    for (const TraceRun &run : runs) {
+        // The trace-viewer file of that very run, never the Perfetto copy.
+        QVERIFY2(run.file.endsWith(QLatin1String(".trace.json.gz")), qPrintable(describe(runs)));
+        QVERIFY2(!run.file.endsWith(QLatin1String("perfetto_trace.json.gz")), qPrintable(describe(runs)));
+        const QString session = profileSession(cublasDir() + QLatin1Char('/') + run.name);
+        QVERIFY2(!session.isEmpty(), qPrintable(run.name));
+        QVERIFY2(sameFile(run.file, session + QStringLiteral("/vm.trace.json.gz")),
+                 qPrintable(describe(runs)));
+    }
+}
+
+void TstTraceFolder::jaxRunFolder() {
+    REQUIRE_TRACES();
+    const QString run = cublasDir() + QStringLiteral("/trace_file_einsum_1");
+    QString error;
+    const std::vector<TraceRun> runs = TraceFolder::scan(run, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(runs.size(), std::size_t(1));
+    QCOMPARE(runs[0].name, QStringLiteral("trace_file_einsum_1"));
+    QVERIFY2(sameFile(runs[0].file, profileSession(run) + QStringLiteral("/vm.trace.json.gz")),
+             qPrintable(runs[0].file));
+
+    // A trailing slash names the same folder.
+    const std::vector<TraceRun> slash = TraceFolder::scan(run + QLatin1Char('/'), &error);
+    QCOMPARE(slash.size(), std::size_t(1));
+    QVERIFY(sameFile(slash[0].file, runs[0].file));
+}
+
+void TstTraceFolder::wildcard() {
+    REQUIRE_TRACES();
+    QString error;
+    const std::vector<TraceRun> runs =
+        TraceFolder::scan(cublasDir() + QStringLiteral("/trace_file_matmul_*"), &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(names(runs),
+             (QStringList{QStringLiteral("trace_file_matmul_0"), QStringLiteral("trace_file_matmul_1"),
+                          QStringLiteral("trace_file_matmul_2")}));
+    for (const TraceRun &run : runs)
+        QVERIFY2(sameFile(run.file, profileSession(cublasDir() + QLatin1Char('/') + run.name) +
+                                        QStringLiteral("/vm.trace.json.gz")),
+                 qPrintable(describe(runs)));
+
+    // '?' and '[...]' select too.
+    const std::vector<TraceRun> some =
+        TraceFolder::scan(cublasDir() + QStringLiteral("/trace_file_einsum_[02]"), &error);
+    QCOMPARE(names(some),
+             (QStringList{QStringLiteral("trace_file_einsum_0"), QStringLiteral("trace_file_einsum_2")}));
+    const std::vector<TraceRun> one =
+        TraceFolder::scan(cublasDir() + QStringLiteral("/trace_file_einsu?_1"), &error);
+    QCOMPARE(names(one), QStringList{QStringLiteral("trace_file_einsum_1")});
+}
+
+void TstTraceFolder::singleFile() {
+    REQUIRE_TRACES();
+    const QString file = profileSession(cublasDir() + QStringLiteral("/trace_file_matmul_0")) +
+                         QStringLiteral("/perfetto_trace.json.gz");
+    QString error;
+    const std::vector<TraceRun> runs = TraceFolder::scan(file, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(runs.size(), std::size_t(1));
+    QVERIFY(sameFile(runs[0].file, file)); // the user's explicit choice, even the Perfetto copy
+    QVERIFY(!runs[0].name.isEmpty());
+
+    const QString rocm =
+        tracesDir() +
+        QStringLiteral("/public/rocmProfileData/examples__rocm-profile-data__results__matmul_result.json");
+    const std::vector<TraceRun> plain = TraceFolder::scan(rocm, &error);
+    QCOMPARE(plain.size(), std::size_t(1));
+    QVERIFY(sameFile(plain[0].file, rocm));
+}
+
+void TstTraceFolder::tracelensFolder() {
+    // A folder of plain trace files: one run per file; LICENSE is not a trace.
+    REQUIRE_TRACES();
+    const QDir dir(tracesDir() + QStringLiteral("/public/TraceLens"));
+    // Six .json.gz files (five PyTorch traces and rocprofv3's results) beside the LICENSE.
+    QStringList expected =
+        dir.entryList({QStringLiteral("*.json"), QStringLiteral("*.json.gz")}, QDir::Files);
+    QCOMPARE(expected.size(), 6);
+    QCOMPARE(dir.entryList(QDir::Files).size(), 7);
+    QString error;
+    const std::vector<TraceRun> runs = TraceFolder::scan(dir.path(), &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(runs.size(), std::size_t(6));
+    QStringList found;
+    for (const TraceRun &run : runs) {
+        QVERIFY2(QFileInfo(run.file).isFile(), qPrintable(run.file));
+        QVERIFY(sameFile(QFileInfo(run.file).absolutePath(), dir.absolutePath()));
+        found << QFileInfo(run.file).fileName();
+    }
+    found.sort();
+    expected.sort();
+    QCOMPARE(found, expected);
+    QVERIFY(!names(runs).contains(QStringLiteral("LICENSE")));
+}
+
+void TstTraceFolder::naturalSort() {
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    // Created in an order that is neither natural nor alphabetical.
+    for (const char *name : {"run10", "run2", "run1", "run9", "run100", "run11"})
+        QVERIFY(touch(tmp.filePath(QLatin1String(name) + QStringLiteral("/trace.pt.trace.json"))));
+    QString error;
+    const std::vector<TraceRun> runs = TraceFolder::scan(tmp.path(), &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(runs.size(), std::size_t(6));
+    QStringList folders;
+    for (const TraceRun &run : runs)
+        folders << QFileInfo(run.file).dir().dirName();
+    qInfo("scan order: %s (locale %s)", qPrintable(folders.join(QStringLiteral(", "))),
+          qPrintable(QLocale().name()));
+    QCOMPARE(folders,
+             (QStringList{QStringLiteral("run1"), QStringLiteral("run2"), QStringLiteral("run9"),
+                          QStringLiteral("run10"), QStringLiteral("run11"), QStringLiteral("run100")}));
+
+    // Files in one folder sort the same way.
+    QTemporaryDir flat;
+    QVERIFY(flat.isValid());
+    for (const char *name : {"step10.json", "step2.json.gz", "step1.json"})
+        QVERIFY(touch(flat.filePath(QLatin1String(name))));
+    const std::vector<TraceRun> files = TraceFolder::scan(flat.path(), &error);
+    QStringList order;
+    for (const TraceRun &run : files)
+        order << QFileInfo(run.file).fileName();
+    QCOMPARE(order, (QStringList{QStringLiteral("step1.json"), QStringLiteral("step2.json.gz"),
+                                 QStringLiteral("step10.json")}));
+}
+
+void TstTraceFolder::perfettoOnlyRunFolder() {
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString session = tmp.filePath(QStringLiteral("myrun/plugins/profile/2024_01_01_00_00_00"));
+    QVERIFY(touch(session + QStringLiteral("/perfetto_trace.json.gz")));
+    QVERIFY(touch(session + QStringLiteral("/notes.txt")));
+    QString error;
+    for (const QString &path : {tmp.path(), tmp.filePath(QStringLiteral("myrun"))}) {
+        const std::vector<TraceRun> runs = TraceFolder::scan(path, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(runs.size(), std::size_t(1));
+        QCOMPARE(runs[0].name, QStringLiteral("myrun"));
+        QVERIFY2(sameFile(runs[0].file, session + QStringLiteral("/perfetto_trace.json.gz")),
+                 qPrintable(runs[0].file));
+    }
+}
+
+void TstTraceFolder::viewerPreferredOverPerfetto() {
+    // Both files in one session (as JAX writes them): the trace-viewer file only, whatever its name.
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString session = tmp.filePath(QStringLiteral("r/plugins/profile/2024_01_01"));
+    QVERIFY(touch(session + QStringLiteral("/perfetto_trace.json.gz")));
+    QVERIFY(touch(session + QStringLiteral("/hostname.trace.json.gz")));
+    QString error;
+    const std::vector<TraceRun> runs = TraceFolder::scan(tmp.filePath(QStringLiteral("r")), &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(runs.size(), std::size_t(1));
+    QVERIFY2(sameFile(runs[0].file, session + QStringLiteral("/hostname.trace.json.gz")),
+             qPrintable(describe(runs)));
+}
+
+void TstTraceFolder::emptyFolder() {
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    QVERIFY(touch(tmp.filePath(QStringLiteral("README.txt")), "not a trace"));
+    QString error;
+    const std::vector<TraceRun> runs = TraceFolder::scan(tmp.path(), &error);
+    QVERIFY(runs.empty());
+    QVERIFY(!error.isEmpty());
+    QVERIFY2(error.contains(QDir::toNativeSeparators(tmp.path())), qPrintable(error));
+
+    QTemporaryDir bare;
+    QVERIFY(bare.isValid());
+    error.clear();
+    QVERIFY(TraceFolder::scan(bare.path(), &error).empty());
+    QVERIFY2(error.contains(QDir::toNativeSeparators(bare.path())), qPrintable(error));
+}
+
+void TstTraceFolder::missingPath() {
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString missing = tmp.filePath(QStringLiteral("no/such/run"));
+    QString error;
+    QVERIFY(TraceFolder::scan(missing, &error).empty());
+    QVERIFY(!error.isEmpty());
+    QVERIFY2(error.contains(QDir::toNativeSeparators(missing)), qPrintable(error));
+    // Without an error pointer it still fails quietly.
+    QVERIFY(TraceFolder::scan(missing).empty());
+}
+
+void TstTraceFolder::wildcardMatchingNothing() {
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    QVERIFY(touch(tmp.filePath(QStringLiteral("a/x.json"))));
+    const QString pattern = tmp.filePath(QStringLiteral("zzz_*"));
+    QString error;
+    QVERIFY(TraceFolder::scan(pattern, &error).empty());
+    QVERIFY(!error.isEmpty());
+    QVERIFY2(error.contains(QDir::toNativeSeparators(pattern)), qPrintable(error));
+}
+
+void TstTraceFolder::isTraceFileName_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<bool>("trace");
+    QTest::newRow("vm.trace.json.gz") << "vm.trace.json.gz" << true;
+    QTest::newRow("perfetto_trace.json.gz") << "perfetto_trace.json.gz" << true;
+    QTest::newRow("pt.trace.json") << "worker0.1623143089861.pt.trace.json" << true;
+    QTest::newRow("results.json") << "results.json" << true;
+    QTest::newRow("upper case") << "TRACE.JSON.GZ" << true;
+    QTest::newRow("LICENSE") << "LICENSE" << false;
+    QTest::newRow("txt") << "notes.txt" << false;
+    QTest::newRow("json.bak") << "trace.json.bak" << false;
+    QTest::newRow("tar.gz") << "traces.tar.gz" << false;
+}
+
+void TstTraceFolder::isTraceFileName() {
+    QFETCH(QString, name);
+    QFETCH(bool, trace);
+    QCOMPARE(TraceFolder::isTraceFileName(name), trace);
+}
+
+QTEST_GUILESS_MAIN(TstTraceFolder)
+#include "tst_tracefolder.moc"

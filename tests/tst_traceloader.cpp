@@ -1,0 +1,1295 @@
+// Tests for model/traceloader (with the inflating stream, the SAX handlers and the trace builder
+// behind it) on the real traces in SCOPELINE_TRACES and on bad inputs generated in a temporary folder.
+//
+// Expected figures come from independent Python (gzip/json/decimal) run through QProcess, from the
+// trace format notes in ../shared/traces/README.md, or are self-evident from small fixtures.
+
+#include "model/traceloader.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QThreadPool>
+#include <QtTest>
+
+#include <algorithm>
+#include <atomic>
+#include <limits>
+#include <map>
+#include <set>
+
+using namespace scopeline;
+
+namespace {
+
+QString tracesDir() {
+    return QStringLiteral(SCOPELINE_TRACES);
+}
+
+bool tracesPresent() {
+    return QFileInfo(tracesDir() + QStringLiteral("/public")).isDir() &&
+           QFileInfo(tracesDir() + QStringLiteral("/jax_h100")).isDir();
+}
+
+#define REQUIRE_TRACES()                                                                                     \
+    do {                                                                                                     \
+        if (!tracesPresent())                                                                                \
+            QSKIP(qPrintable(QStringLiteral("shared traces not found under %1").arg(tracesDir())));          \
+    } while (false)
+
+QString publicTrace(const char *relative) {
+    return tracesDir() + QStringLiteral("/public/") + QLatin1String(relative);
+}
+
+const char *const kHtaMi250 =
+    "HolisticTraceAnalysis/tests__data__amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz";
+const char *const kHtaNsResolution =
+    "HolisticTraceAnalysis/tests__data__ns_resolution_trace__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz";
+const char *const kTraceLensH100 =
+    "TraceLens/tests__traces__h100__gaunernst_bert-small-uncased__1016001.json.gz";
+const char *const kTraceLensMi300 = "TraceLens/tests__traces__mi300__resnet_act_checkpoint.json.gz";
+const char *const kTraceLensXdit =
+    "TraceLens/tests__traces__inference__xdit_flux.1_aiter_sage__profile_trace_rank_0.json.gz";
+const char *const kRocprofV3 = "TraceLens/tests__rocprof__908_results.json.gz";
+const char *const kKineto2021 =
+    "kineto/tb_plugin__samples__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz";
+const char *const kRocmProfileData =
+    "rocmProfileData/examples__rocm-profile-data__results__matmul_result.json";
+
+// The profile folder of one JAX run (its timestamp folder name is not fixed).
+QString jaxProfileDir() {
+    const QString profile =
+        tracesDir() + QStringLiteral("/jax_h100/jax_named_scopes_cublas/trace_file_einsum_0/plugins/profile");
+    const QStringList sessions = QDir(profile).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    return sessions.isEmpty() ? QString() : profile + QLatin1Char('/') + sessions.first();
+}
+
+// Format expected for each shared trace, from the README's table.
+QString expectedFormat(const QString &path) {
+    const QString name = QFileInfo(path).fileName();
+    if (name == QLatin1String("vm.trace.json.gz") || name == QLatin1String("perfetto_trace.json.gz"))
+        return QStringLiteral("jax");
+    if (name.contains(QLatin1String("rocprof__908_results")))
+        return QStringLiteral("rocprofv3");
+    if (path.contains(QLatin1String("/rocmProfileData/")))
+        return QStringLiteral("chrome");
+    if (path.contains(QLatin1String("/HolisticTraceAnalysis/")) ||
+        path.contains(QLatin1String("/TraceLens/")) || path.contains(QLatin1String("/kineto/")))
+        return QStringLiteral("kineto");
+    return QString(); // a file the README does not describe
+}
+
+bool runPython(const char *script, const QStringList &args, QByteArray &out, QString &problem) {
+    QProcess python;
+    python.start(QStringLiteral(SCOPELINE_PYTHON),
+                 QStringList{QStringLiteral("-c"), QString::fromUtf8(script)} + args);
+    if (!python.waitForFinished(60000)) {
+        problem = QStringLiteral("python did not finish: %1").arg(python.errorString());
+        python.kill();
+        python.waitForFinished();
+        return false;
+    }
+    out = python.readAllStandardOutput();
+    if (python.exitStatus() != QProcess::NormalExit || python.exitCode() != 0) {
+        problem = QStringLiteral("python failed: %1").arg(QString::fromUtf8(python.readAllStandardError()));
+        return false;
+    }
+    return true;
+}
+
+// Independent count of the slices a trace holds, written from the README's format notes:
+// `X` events with a readable ts and a dur that is absent (0) or >= 0, `i`/`I` instants, and `B`/`E`
+// pairs matched per (pid, tid); `{}`, `M`, `C` and flow events are not slices. rocprofv3 JSON: one
+// slice per kernel dispatch record. Prints, per file, the count, the sum of durations, first start,
+// last end, the sum of (start - first start) and the decompressed size, all in integer ns / bytes.
+const char *const kSliceOracle = R"PY(
+import gzip, json, sys, re
+from decimal import Decimal, ROUND_HALF_UP, InvalidOperation, getcontext
+getcontext().prec = 80
+I64 = 2**63 - 1
+INT = re.compile(r'[+-]?\d+', re.ASCII)
+
+def ns(v):
+    if isinstance(v, bool) or v is None:
+        return None
+    if isinstance(v, str):
+        try:
+            v = Decimal(v.strip())
+        except InvalidOperation:
+            return None
+    if not isinstance(v, Decimal) or not v.is_finite():
+        return None
+    r = int((v * 1000).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    return r if -I64 <= r <= I64 else None
+
+def norm(v):
+    if isinstance(v, str):
+        s = v.strip()
+        return str(int(s)) if INT.fullmatch(s) else s
+    if isinstance(v, Decimal) and v == v.to_integral_value():
+        return str(int(v))
+    return '' if v is None else str(v)
+
+def slices(raw):
+    text = raw.decode('utf-8')
+    if text.startswith('\ufeff'):
+        text = text[1:]
+    doc = json.loads(text, parse_float=Decimal, parse_int=Decimal)
+    out = []
+    if isinstance(doc, dict) and 'rocprofiler-sdk-tool' in doc:
+        for tool in doc['rocprofiler-sdk-tool']:
+            for k in tool['buffer_records']['kernel_dispatch']:
+                s, e = int(k['start_timestamp']), int(k['end_timestamp'])
+                if e >= s:
+                    out.append((s, e - s))
+        return out
+    events = doc if isinstance(doc, list) else doc.get('traceEvents', [])
+    stacks = {}
+    for e in events:
+        if not isinstance(e, dict) or not e:
+            continue
+        ph = e.get('ph')
+        if ph not in ('X', 'B', 'E', 'i', 'I'):
+            continue
+        ts = ns(e.get('ts'))
+        if ts is None:
+            continue
+        if ph == 'X':
+            d = 0
+            if 'dur' in e:
+                d = ns(e['dur'])
+                if d is None or d < 0:
+                    continue
+            out.append((ts, d))
+        elif ph in ('i', 'I'):
+            out.append((ts, 0))
+        else:
+            st = stacks.setdefault((norm(e.get('pid')), norm(e.get('tid')) or '0'), [])
+            if ph == 'B':
+                st.append(ts)
+            elif st:
+                b = st.pop()
+                if ts >= b:
+                    out.append((b, ts - b))
+    return out
+
+path = sys.argv[1]
+raw = open(path, 'rb').read()
+if raw[:2] == b'\x1f\x8b':
+    raw = gzip.decompress(raw)
+s = slices(raw)
+lo = min((a for a, _ in s), default=0)
+print(json.dumps({'count': len(s), 'durSum': sum(d for _, d in s), 'minStart': lo,
+                  'maxEnd': max((a + d for a, d in s), default=0),
+                  'offsetSum': sum(a - lo for a, _ in s), 'bytes': len(raw)}))
+)PY";
+
+// Durations (ns) of the GPU kernels of a JAX trace: per the README, the `X` events on the process
+// named /device:GPU:N. Prints them sorted, as a JSON list.
+const char *const kJaxKernelOracle = R"PY(
+import gzip, json, sys
+from decimal import Decimal, ROUND_HALF_UP
+doc = json.load(gzip.open(sys.argv[1]), parse_float=Decimal, parse_int=Decimal)
+ev = doc['traceEvents']
+gpu = {e['pid'] for e in ev if e.get('ph') == 'M' and e.get('name') == 'process_name'
+       and str(e['args']['name']).startswith('/device:GPU:')}
+durs = sorted(int((e['dur'] * 1000).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+              for e in ev if e.get('ph') == 'X' and e.get('pid') in gpu)
+print(json.dumps(durs))
+)PY";
+
+// Kineto tracks as (pid, tid) normalised like the loader's ids: those holding kernels (cat kernel or
+// Kernel) and those holding only CPU-side categories.
+const char *const kKinetoTrackOracle = R"PY(
+import gzip, json, sys, re
+INT = re.compile(r'[+-]?\d+', re.ASCII)
+def norm(v):
+    if isinstance(v, str):
+        s = v.strip()
+        return str(int(s)) if INT.fullmatch(s) else s
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return '' if v is None else str(v)
+doc = json.load(gzip.open(sys.argv[1]))
+cats = {}
+for e in doc['traceEvents']:
+    if isinstance(e, dict) and e.get('ph') == 'X':
+        tid = norm(e.get('tid')) or '0'
+        cats.setdefault((norm(e.get('pid')), tid), set()).add(e.get('cat'))
+cpu = {'cpu_op', 'cuda_runtime', 'cuda_driver', 'python_function', 'user_annotation', 'Operator', 'Runtime'}
+kernel = [list(k) for k, v in cats.items() if v & {'kernel', 'Kernel'}]
+cpu_only = [list(k) for k, v in cats.items() if v and v <= cpu]
+print(json.dumps({'kernel': kernel, 'cpu': cpu_only}))
+)PY";
+
+// Writes a ~4 MB trace (several parse chunks) whose names and args hold JSON's structural
+// characters, escapes and non-ASCII text, with irregular whitespace between events, as plain JSON
+// (argv[1]) and gzip (argv[2]); prints the figures the loader must reproduce.
+const char *const kTrickyTrace = R"PY(
+import gzip, json, random, sys
+rnd = random.Random(1234)
+# chr(34) is the double quote and chr(92) the backslash: spelt out, as moc misreads them in a raw string
+alphabet = ['a', 'b', 'Z', '0', ' ', chr(34), chr(92), '[', ']', '{', '}', ',', ':', '/', chr(0xe9), chr(0x4e2d), chr(10), chr(9)]
+parts, names, notes, durs, ts = [], [], [], [], 0
+for i in range(24000):
+    name = ''.join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 24)))
+    note = ''.join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 40)))
+    ts += rnd.randint(0, 5000)
+    dur = rnd.randint(0, 999999)
+    e = {'name': name, 'ph': 'X', 'ts': '%d.%03d' % divmod(ts, 1000), 'dur': dur / 1000 if i % 2 else dur // 1000,
+         'pid': rnd.choice([1, '1', ' 1 ']), 'tid': rnd.choice([2, 3]),
+         'args': {'note': note, 'shape': [[1, 2], [3, [4]]], 'nested': {'k': ']},{['}}}
+    if i % 2 == 0:
+        e['dur'] = dur // 1000
+        dur = dur // 1000 * 1000
+    parts.append(json.dumps(e, ensure_ascii=bool(i % 3)))
+    names.append(name)
+    notes.append(note)
+    durs.append(dur)
+seps = [',', ' ,', ',\n', '\n,\n  ', '\t,']
+text = '{"displayTimeUnit": "ns", "traceEvents": [\n' + ''.join(p + rnd.choice(seps) for p in parts[:-1]) + parts[-1] + '\n], "otherData": {"x": "]"}}'
+open(sys.argv[1], 'w', encoding='utf-8').write(text)
+with gzip.open(sys.argv[2], 'wb') as out:
+    out.write(text.encode('utf-8'))
+special = {c: sum(1 for n in names if c in n) for c in chr(34) + chr(92) + '[]{},'}
+print(json.dumps({'count': len(names), 'durSum': sum(durs), 'bytes': len(text.encode('utf-8')),
+                  'nameBytes': sum(len(n.encode('utf-8')) for n in names),
+                  'noteBytes': sum(len(n.encode('utf-8')) for n in notes), 'special': special}))
+)PY";
+
+const char *const kGunzip = R"PY(
+import gzip, shutil, sys
+with gzip.open(sys.argv[1], 'rb') as src, open(sys.argv[2], 'wb') as dst:
+    shutil.copyfileobj(src, dst)
+)PY";
+
+const char *const kGzip = R"PY(
+import gzip, sys
+data = open(sys.argv[1], 'rb').read()
+with gzip.open(sys.argv[2], 'wb') as out:
+    out.write(data)
+)PY";
+
+bool writeFile(const QString &path, const QByteArray &bytes) {
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(bytes) == bytes.size() &&
+           file.flush();
+}
+
+QByteArray readFile(const QString &path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+int64_t findEvent(const TraceData &d, std::string_view name) {
+    for (uint32_t e = 0; e < d.eventCount(); ++e)
+        if (d.nameOf(e) == name)
+            return e;
+    return -1;
+}
+
+// Checks the invariants of any loaded trace; returns an empty string when they hold.
+QString checkInvariants(const TraceData &d) {
+    const std::size_t n = d.eventCount();
+    if (d.duration.size() != n || d.name.size() != n || d.category.size() != n || d.track.size() != n ||
+        d.kind.size() != n || d.correlation.size() != n || d.opPath.size() != n ||
+        d.argsBegin.size() != n + 1)
+        return QStringLiteral("column sizes differ");
+    if (d.trackEvents.size() != d.tracks.size())
+        return QStringLiteral("trackEvents has %1 lists for %2 tracks")
+            .arg(d.trackEvents.size())
+            .arg(d.tracks.size());
+    std::vector<int> seen(n, 0);
+    for (std::size_t t = 0; t < d.trackEvents.size(); ++t) {
+        const auto &events = d.trackEvents[t];
+        for (std::size_t i = 0; i < events.size(); ++i) {
+            const uint32_t e = events[i];
+            if (e >= n)
+                return QStringLiteral("track %1 lists event %2 of %3").arg(t).arg(e).arg(n);
+            if (d.track[e] != t)
+                return QStringLiteral("event %1 listed on track %2 but belongs to %3")
+                    .arg(e)
+                    .arg(t)
+                    .arg(d.track[e]);
+            if (i > 0 && d.start[events[i - 1]] > d.start[e])
+                return QStringLiteral("track %1 not sorted by start at position %2").arg(t).arg(i);
+            ++seen[e];
+        }
+    }
+    for (std::size_t e = 0; e < n; ++e) {
+        if (seen[e] != 1)
+            return QStringLiteral("event %1 listed %2 times in trackEvents").arg(e).arg(seen[e]);
+        if (d.duration[e] < 0)
+            return QStringLiteral("event %1 has a negative duration").arg(e);
+    }
+    return {};
+}
+
+// Everything a user could see of a trace, for comparing two loads of the same content.
+QString compareTraces(const TraceData &a, const TraceData &b) {
+    if (a.format != b.format)
+        return QStringLiteral("format %1 vs %2").arg(formatName(a.format), formatName(b.format));
+    if (a.eventCount() != b.eventCount())
+        return QStringLiteral("event count %1 vs %2").arg(a.eventCount()).arg(b.eventCount());
+    if (a.tracks.size() != b.tracks.size())
+        return QStringLiteral("track count %1 vs %2").arg(a.tracks.size()).arg(b.tracks.size());
+    for (std::size_t t = 0; t < a.tracks.size(); ++t) {
+        const Track &x = a.tracks[t], &y = b.tracks[t];
+        if (x.pid != y.pid || x.tid != y.tid || x.processName != y.processName ||
+            x.threadName != y.threadName || x.gpu != y.gpu || x.device != y.device ||
+            x.sortIndex != y.sortIndex)
+            return QStringLiteral("track %1 differs: %2 vs %3").arg(t).arg(x.displayName(), y.displayName());
+    }
+    for (uint32_t e = 0; e < a.eventCount(); ++e) {
+        if (a.start[e] != b.start[e] || a.duration[e] != b.duration[e] || a.nameOf(e) != b.nameOf(e) ||
+            a.strings.view(a.category[e]) != b.strings.view(b.category[e]) || a.track[e] != b.track[e] ||
+            a.kind[e] != b.kind[e] || a.correlation[e] != b.correlation[e] ||
+            a.strings.view(a.opPath[e]) != b.strings.view(b.opPath[e]))
+            return QStringLiteral("event %1 differs").arg(e);
+        if (a.argsBegin[e + 1] - a.argsBegin[e] != b.argsBegin[e + 1] - b.argsBegin[e])
+            return QStringLiteral("event %1 has a different number of args").arg(e);
+        for (uint32_t i = 0; i < a.argsBegin[e + 1] - a.argsBegin[e]; ++i) {
+            const ArgEntry &x = a.args[a.argsBegin[e] + i], &y = b.args[b.argsBegin[e] + i];
+            if (a.strings.view(x.key) != b.strings.view(y.key) ||
+                std::string_view(a.argText).substr(x.offset, x.length) !=
+                    std::string_view(b.argText).substr(y.offset, y.length))
+                return QStringLiteral("event %1 arg %2 differs").arg(e).arg(i);
+        }
+    }
+    if (a.trackEvents != b.trackEvents)
+        return QStringLiteral("trackEvents differ");
+    if (a.flows.size() != b.flows.size())
+        return QStringLiteral("flow count %1 vs %2").arg(a.flows.size()).arg(b.flows.size());
+    if (a.skipped != b.skipped)
+        return QStringLiteral("skipped counts differ");
+    if (a.bytesRead != b.bytesRead)
+        return QStringLiteral("bytesRead %1 vs %2").arg(a.bytesRead).arg(b.bytesRead);
+    return {};
+}
+
+int64_t skippedMatching(const TraceData &d, const QString &pattern) {
+    const QRegularExpression re(pattern, QRegularExpression::CaseInsensitiveOption);
+    int64_t count = 0;
+    for (const auto &[reason, n] : d.skipped)
+        if (re.match(reason).hasMatch())
+            count += n;
+    return count;
+}
+
+QString skippedText(const TraceData &d) {
+    QStringList parts;
+    for (const auto &[reason, n] : d.skipped)
+        parts << QStringLiteral("%1: %2").arg(reason).arg(n);
+    return parts.join(QStringLiteral("; "));
+}
+
+} // namespace
+
+class TstTraceLoader : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+
+    // Real traces.
+    void loadRealTrace_data();
+    void loadRealTrace();
+    void jaxViewerAndPerfettoSameKernels();
+    void gzipAndPlainLoadIdentically_data();
+    void gzipAndPlainLoadIdentically();
+    void concatenatedGzipMembers();
+    void largeTraceWithTrickyStrings_data();
+    void largeTraceWithTrickyStrings();
+    void kinetoGpuTracks_data();
+    void kinetoGpuTracks();
+    void kineto2021StreamTid();
+    void rocmProfileDataStringNumbers();
+
+    // Ids, BOM, event-level problems (generated fixtures).
+    void pidAndTidForms();
+    void utf8Bom_data();
+    void utf8Bom();
+    void skippedEventsByReason();
+    void outOfOrderEventsSortedPerTrack();
+
+    // Progress, cancel, background loading.
+    void progressCallback_data();
+    void progressCallback();
+    void cancelBeforeLoad_data();
+    void cancelBeforeLoad();
+    void asyncStartDelivers();
+    void secondStartDropsFirst_data();
+    void secondStartDropsFirst();
+
+    // File-level errors.
+    void fileErrors_data();
+    void fileErrors();
+    void jsonErrorByteOffset_data();
+    void jsonErrorByteOffset();
+
+private:
+    QTemporaryDir m_tmp;
+};
+
+void TstTraceLoader::initTestCase() {
+    QVERIFY(m_tmp.isValid());
+    qRegisterMetaType<QList<scopeline::LoadResult>>();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Real traces
+
+void TstTraceLoader::loadRealTrace_data() {
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("format");
+    if (!tracesPresent()) {
+        QTest::newRow("traces absent") << QString() << QString();
+        return;
+    }
+    QDirIterator it(tracesDir() + QStringLiteral("/public"),
+                    {QStringLiteral("*.json"), QStringLiteral("*.json.gz")}, QDir::Files,
+                    QDirIterator::Subdirectories);
+    QStringList files;
+    while (it.hasNext())
+        files << it.next();
+    files.sort();
+    const QString jax = jaxProfileDir();
+    files << jax + QStringLiteral("/vm.trace.json.gz") << jax + QStringLiteral("/perfetto_trace.json.gz");
+    for (const QString &file : files) {
+        const QString tag = QFileInfo(file).dir().dirName() + QLatin1Char('/') + QFileInfo(file).fileName();
+        QTest::newRow(qPrintable(tag)) << file << expectedFormat(file);
+    }
+}
+
+void TstTraceLoader::loadRealTrace() {
+    QFETCH(QString, path);
+    QFETCH(QString, format);
+    if (path.isEmpty())
+        QSKIP(qPrintable(QStringLiteral("shared traces not found under %1").arg(tracesDir())));
+    QVERIFY2(!format.isEmpty(),
+             qPrintable(QStringLiteral("%1 is not in the README's table: add its format").arg(path)));
+
+    // The oracle runs while the loader works.
+    QProcess python;
+    python.start(QStringLiteral(SCOPELINE_PYTHON),
+                 {QStringLiteral("-c"), QString::fromUtf8(kSliceOracle), path});
+    const LoadResult r = TraceLoader::load(path);
+    QVERIFY2(python.waitForFinished(60000), "python oracle did not finish");
+    QVERIFY2(python.exitStatus() == QProcess::NormalExit && python.exitCode() == 0,
+             python.readAllStandardError().constData());
+    const QByteArray out = python.readAllStandardOutput();
+    QVERIFY2(QJsonDocument::fromJson(out).object().contains(QLatin1String("count")), out.constData());
+
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QVERIFY(r.error.isEmpty());
+    QVERIFY(!r.cancelled);
+    QCOMPARE(r.path, path);
+    const TraceData &d = *r.trace;
+    QCOMPARE(formatName(d.format), format);
+    QCOMPARE(d.sourceFile, path);
+
+    // JSON numbers lose precision in a double past 2^53: read the figures as text.
+    auto big = [&out](const char *key) -> qint64 {
+        const QRegularExpression re(QStringLiteral("\"%1\": (-?\\d+)").arg(QLatin1String(key)));
+        return re.match(QString::fromUtf8(out)).captured(1).toLongLong();
+    };
+    QCOMPARE(qint64(d.eventCount()), big("count"));
+    QVERIFY(d.eventCount() > 0);
+
+    int64_t durSum = 0, minStart = std::numeric_limits<int64_t>::max(),
+            maxEnd = std::numeric_limits<int64_t>::min();
+    for (uint32_t e = 0; e < d.eventCount(); ++e) {
+        durSum += d.duration[e];
+        minStart = std::min(minStart, d.start[e]);
+        maxEnd = std::max(maxEnd, d.end(e));
+    }
+    int64_t offsetSum = 0;
+    for (uint32_t e = 0; e < d.eventCount(); ++e)
+        offsetSum += d.start[e] - minStart;
+    QCOMPARE(qint64(durSum), big("durSum"));
+    QCOMPARE(qint64(minStart), big("minStart"));
+    QCOMPARE(qint64(maxEnd), big("maxEnd"));
+    QCOMPARE(qint64(offsetSum), big("offsetSum"));
+    QCOMPARE(qint64(d.bytesRead), big("bytes"));
+
+    const QString broken = checkInvariants(d);
+    QVERIFY2(broken.isEmpty(), qPrintable(broken));
+}
+
+void TstTraceLoader::jaxViewerAndPerfettoSameKernels() {
+    REQUIRE_TRACES();
+    const QString dir = jaxProfileDir();
+    const QString viewer = dir + QStringLiteral("/vm.trace.json.gz");
+    const QString perfetto = dir + QStringLiteral("/perfetto_trace.json.gz");
+
+    auto kernelDurations = [](const QString &path, QString &error) {
+        std::vector<int64_t> durations;
+        const LoadResult r = TraceLoader::load(path);
+        if (!r.ok()) {
+            error = r.error;
+            return durations;
+        }
+        for (uint32_t e = 0; e < r.trace->eventCount(); ++e)
+            if (r.trace->kind[e] == EventKind::Kernel)
+                durations.push_back(r.trace->duration[e]);
+        std::sort(durations.begin(), durations.end());
+        return durations;
+    };
+    QString error;
+    const std::vector<int64_t> a = kernelDurations(viewer, error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const std::vector<int64_t> b = kernelDurations(perfetto, error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY(!a.empty());
+    QVERIFY(a == b);
+
+    // And both are the README's kernels: every X event on /device:GPU:N, durations in exact ns.
+    QByteArray out;
+    QString problem;
+    QVERIFY2(runPython(kJaxKernelOracle, {viewer}, out, problem), qPrintable(problem));
+    const QJsonArray expected = QJsonDocument::fromJson(out).array();
+    QCOMPARE(qsizetype(a.size()), expected.size());
+    for (qsizetype i = 0; i < expected.size(); ++i)
+        QCOMPARE(qint64(a[std::size_t(i)]), expected.at(i).toInteger());
+}
+
+void TstTraceLoader::gzipAndPlainLoadIdentically_data() {
+    QTest::addColumn<QString>("gz");
+    QTest::newRow("HTA mi250 kineto") << publicTrace(kHtaMi250);
+    QTest::newRow("TraceLens h100") << publicTrace(kTraceLensH100);
+    QTest::newRow("JAX vm.trace") << jaxProfileDir() + QStringLiteral("/vm.trace.json.gz");
+    QTest::newRow("rocprofv3") << publicTrace(kRocprofV3);
+}
+
+void TstTraceLoader::gzipAndPlainLoadIdentically() {
+    REQUIRE_TRACES();
+    QFETCH(QString, gz);
+    const QString plain = m_tmp.filePath(QFileInfo(gz).completeBaseName()); // drops ".gz"
+    QVERIFY(plain.endsWith(QLatin1String(".json")));
+    QByteArray out;
+    QString problem;
+    QVERIFY2(runPython(kGunzip, {gz, plain}, out, problem), qPrintable(problem));
+
+    const LoadResult a = TraceLoader::load(gz);
+    const LoadResult b = TraceLoader::load(plain);
+    QVERIFY2(a.ok(), qPrintable(a.error));
+    QVERIFY2(b.ok(), qPrintable(b.error));
+    QCOMPARE(qint64(a.trace->bytesRead), qint64(QFileInfo(plain).size()));
+    const QString difference = compareTraces(*a.trace, *b.trace);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+    QFile::remove(plain);
+}
+
+void TstTraceLoader::concatenatedGzipMembers() {
+    // gzip allows several members in one file (as `cat a.gz b.gz` or pigz write them): the text is
+    // their concatenation.
+    REQUIRE_TRACES();
+    const QString source = publicTrace(kTraceLensH100);
+    const QString plain = m_tmp.filePath(QStringLiteral("members.json"));
+    const QString joined = m_tmp.filePath(QStringLiteral("members.json.gz"));
+    QByteArray out;
+    QString problem;
+    QVERIFY2(runPython(R"PY(
+import gzip, sys
+text = gzip.open(sys.argv[1]).read()
+open(sys.argv[2], 'wb').write(text)
+third = len(text) // 3
+with open(sys.argv[3], 'wb') as out:
+    for part in (text[:third], text[third:2 * third], text[2 * third:]):
+        out.write(gzip.compress(part))
+)PY",
+                       {source, plain, joined}, out, problem),
+             qPrintable(problem));
+    const LoadResult a = TraceLoader::load(joined);
+    const LoadResult b = TraceLoader::load(plain);
+    QVERIFY2(a.ok(), qPrintable(a.error));
+    QVERIFY2(b.ok(), qPrintable(b.error));
+    QCOMPARE(qint64(a.trace->bytesRead), qint64(QFileInfo(plain).size()));
+    const QString difference = compareTraces(*a.trace, *b.trace);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+}
+
+void TstTraceLoader::largeTraceWithTrickyStrings_data() {
+    QTest::addColumn<bool>("gzip");
+    QTest::newRow("plain") << false;
+    QTest::newRow("gzip") << true;
+}
+
+void TstTraceLoader::largeTraceWithTrickyStrings() {
+    QFETCH(bool, gzip);
+    const QString plain = m_tmp.filePath(QStringLiteral("tricky.json"));
+    const QString gz = m_tmp.filePath(QStringLiteral("tricky.json.gz"));
+    QByteArray out;
+    QString problem;
+    QVERIFY2(runPython(kTrickyTrace, {plain, gz}, out, problem), qPrintable(problem));
+    const QJsonObject expected = QJsonDocument::fromJson(out).object();
+    QVERIFY2(expected.value(QLatin1String("bytes")).toInteger() > 3 * (1 << 20), out.constData());
+
+    const LoadResult r = TraceLoader::load(gzip ? gz : plain);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const TraceData &d = *r.trace;
+    QCOMPARE(qint64(d.eventCount()), expected.value(QLatin1String("count")).toInteger());
+    QCOMPARE(qint64(d.bytesRead), expected.value(QLatin1String("bytes")).toInteger());
+    int64_t durSum = 0, nameBytes = 0, noteBytes = 0;
+    std::map<char, int64_t> special;
+    for (uint32_t e = 0; e < d.eventCount(); ++e) {
+        durSum += d.duration[e];
+        const std::string_view name = d.nameOf(e);
+        nameBytes += int64_t(name.size());
+        noteBytes += int64_t(d.arg(e, "note").size());
+        for (char c : std::string_view("\"\\[]{},"))
+            if (name.find(c) != std::string_view::npos)
+                ++special[c];
+    }
+    QCOMPARE(qint64(durSum), expected.value(QLatin1String("durSum")).toInteger());
+    QCOMPARE(qint64(nameBytes), expected.value(QLatin1String("nameBytes")).toInteger());
+    QCOMPARE(qint64(noteBytes), expected.value(QLatin1String("noteBytes")).toInteger());
+    const QJsonObject specialExpected = expected.value(QLatin1String("special")).toObject();
+    for (auto it = specialExpected.begin(); it != specialExpected.end(); ++it) {
+        const char c = it.key().toLatin1().at(0);
+        QVERIFY2(special[c] == it.value().toInteger(),
+                 qPrintable(QStringLiteral("names with '%1': %2, expected %3")
+                                .arg(it.key())
+                                .arg(special[c])
+                                .arg(it.value().toInteger())));
+    }
+    // pid 1, "1" and " 1 " are one process: two threads, two tracks.
+    QCOMPARE(d.tracks.size(), std::size_t(2));
+    const QString broken = checkInvariants(d);
+    QVERIFY2(broken.isEmpty(), qPrintable(broken));
+}
+
+void TstTraceLoader::kinetoGpuTracks_data() {
+    QTest::addColumn<QString>("path");
+    QTest::newRow("kineto 2021 V100") << publicTrace(kKineto2021);
+    QTest::newRow("HTA A100 several streams") << publicTrace(
+        "HolisticTraceAnalysis/tests__data__negative_queue_length_values_check__rank0.json.gz");
+    QTest::newRow("HTA V100 ns resolution") << publicTrace(kHtaNsResolution);
+    QTest::newRow("HTA MI250") << publicTrace(kHtaMi250);
+    QTest::newRow("TraceLens sglang GPU pid 9")
+        << publicTrace("TraceLens/tests__traces__inference__sglang_decode__sglang_Qwen3-8B_decode.json.gz");
+    QTest::newRow("TraceLens vllm no metadata") << publicTrace(
+        "TraceLens/tests__traces__inference__vllm_prefilldecode_piecewise__graph_execution.json.gz");
+    QTest::newRow("TraceLens h100") << publicTrace(kTraceLensH100);
+}
+
+void TstTraceLoader::kinetoGpuTracks() {
+    // Kineto: GPU pid = device, tid = stream. Tracks holding kernels are GPU tracks of device pid;
+    // tracks holding only CPU-side categories are CPU threads.
+    REQUIRE_TRACES();
+    QFETCH(QString, path);
+    QByteArray out;
+    QString problem;
+    QVERIFY2(runPython(kKinetoTrackOracle, {path}, out, problem), qPrintable(problem));
+    const QJsonObject expected = QJsonDocument::fromJson(out).object();
+    const QJsonArray kernelTracks = expected.value(QLatin1String("kernel")).toArray();
+    const QJsonArray cpuTracks = expected.value(QLatin1String("cpu")).toArray();
+    QVERIFY(!kernelTracks.isEmpty());
+    QVERIFY(!cpuTracks.isEmpty());
+
+    const LoadResult r = TraceLoader::load(path);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const TraceData &d = *r.trace;
+    QCOMPARE(formatName(d.format), QStringLiteral("kineto"));
+    auto findTrack = [&d](const QJsonValue &id) -> const Track * {
+        const QJsonArray pair = id.toArray();
+        for (const Track &t : d.tracks)
+            if (t.pid == pair.at(0).toString() && t.tid == pair.at(1).toString())
+                return &t;
+        return nullptr;
+    };
+    for (const QJsonValue &id : kernelTracks) {
+        const QString label = QString::fromUtf8(QJsonDocument(id.toArray()).toJson(QJsonDocument::Compact));
+        const Track *t = findTrack(id);
+        QVERIFY2(t, qPrintable(QStringLiteral("no track %1").arg(label)));
+        QVERIFY2(t->gpu,
+                 qPrintable(QStringLiteral("track %1 holds kernels but is not a GPU track").arg(label)));
+        bool isInt = false;
+        const int pid = id.toArray().at(0).toString().toInt(&isInt);
+        QVERIFY(isInt);
+        QCOMPARE(t->device, pid);
+    }
+    for (const QJsonValue &id : cpuTracks) {
+        const QString label = QString::fromUtf8(QJsonDocument(id.toArray()).toJson(QJsonDocument::Compact));
+        const Track *t = findTrack(id);
+        QVERIFY2(t, qPrintable(QStringLiteral("no track %1").arg(label)));
+        QVERIFY2(!t->gpu, qPrintable(QStringLiteral("CPU track %1 classified as GPU").arg(label)));
+    }
+    // Kernels only ever sit on GPU tracks.
+    for (uint32_t e = 0; e < d.eventCount(); ++e)
+        if (d.kind[e] == EventKind::Kernel)
+            QVERIFY(d.onGpu(e));
+}
+
+void TstTraceLoader::kineto2021StreamTid() {
+    // 2021 schema: GPU activity on pid 0, tid "stream 7"; categories "Kernel"/"Memcpy"/"Memset".
+    REQUIRE_TRACES();
+    const LoadResult r = TraceLoader::load(publicTrace(kKineto2021));
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const TraceData &d = *r.trace;
+    QCOMPARE(formatName(d.format), QStringLiteral("kineto"));
+    int streams = 0;
+    for (const Track &t : d.tracks) {
+        QCOMPARE(t.tid, t.tid.trimmed());
+        QCOMPARE(t.pid, t.pid.trimmed());
+        if (t.tid.startsWith(QLatin1String("stream"))) {
+            ++streams;
+            QCOMPARE(t.tid, QStringLiteral("stream 7"));
+            QCOMPARE(t.pid, QStringLiteral("0"));
+            QVERIFY(t.gpu);
+            QCOMPARE(t.device, 0);
+        }
+    }
+    QCOMPARE(streams, 1);
+    // 8,772 Kernel, 312 Memset, 12 Memcpy events on stream 7 (counted with Python when the test was written).
+    std::map<EventKind, int> kinds;
+    for (uint32_t e = 0; e < d.eventCount(); ++e)
+        if (d.onGpu(e))
+            ++kinds[d.kind[e]];
+    QCOMPARE(kinds[EventKind::Kernel], 8772);
+    QCOMPARE(kinds[EventKind::Memset], 312);
+    QCOMPARE(kinds[EventKind::Memcpy], 12);
+}
+
+void TstTraceLoader::rocmProfileDataStringNumbers() {
+    // A bare JSON array whose first element is {}, with pid/tid/ts/dur as strings (integer µs).
+    REQUIRE_TRACES();
+    const LoadResult r = TraceLoader::load(publicTrace(kRocmProfileData));
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const TraceData &d = *r.trace;
+    QCOMPARE(formatName(d.format), QStringLiteral("chrome"));
+
+    // {'pid': '2', 'tid': '0', 'name': 'CopyHostToDevice', 'ts': '8306017670485', 'dur': '154889', ...}
+    const int64_t copy = findEvent(d, "CopyHostToDevice");
+    QVERIFY(copy >= 0);
+    QCOMPARE(qint64(d.start[copy]), qint64(8306017670485000));
+    QCOMPARE(qint64(d.duration[copy]), qint64(154889000));
+    const Track &gpu = d.tracks[d.track[copy]];
+    QCOMPARE(gpu.pid, QStringLiteral("2"));
+    QCOMPARE(gpu.tid, QStringLiteral("0"));
+    QCOMPARE(gpu.processName, QStringLiteral("GPU2")); // from its `M` process_name
+    QVERIFY(gpu.gpu);
+    QCOMPARE(gpu.device, 2);
+
+    // {'name': 'Cijk_Ailk_Bljk_SB_MT128x64x16_...', 'ts': '8306020565922', 'dur': '26211', desc
+    // KernelExecution}
+    int64_t gemm = -1;
+    for (uint32_t e = 0; e < d.eventCount() && gemm < 0; ++e)
+        if (d.nameOf(e).substr(0, 26) == "Cijk_Ailk_Bljk_SB_MT128x64" && d.start[e] == 8306020565922000)
+            gemm = e;
+    QVERIFY(gemm >= 0);
+    QCOMPARE(qint64(d.duration[gemm]), qint64(26211000));
+    QVERIFY(d.kind[gemm] == EventKind::Kernel);
+    QVERIFY(d.kind[copy] != EventKind::Kernel);
+
+    // The host threads (pid "1087077") are CPU tracks named by their `M` thread_name.
+    bool sawHost = false;
+    for (const Track &t : d.tracks) {
+        if (t.pid != QLatin1String("1087077"))
+            continue;
+        sawHost = true;
+        QVERIFY(!t.gpu);
+        QCOMPARE(t.threadName, QStringLiteral("Hip ") + t.tid);
+    }
+    QVERIFY(sawHost);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generated fixtures
+
+void TstTraceLoader::pidAndTidForms() {
+    const QString path = m_tmp.filePath(QStringLiteral("ids.json"));
+    QVERIFY(writeFile(path, R"({"traceEvents":[
+{"ph":"X","pid":"6","tid":1,"ts":1,"dur":1,"name":"a"},
+{"ph":"X","pid":6,"tid":1,"ts":2,"dur":1,"name":"b"},
+{"ph":"X","pid":" 6 ","tid":"1","ts":3,"dur":1,"name":"c"},
+{"ph":"X","pid":6,"tid":"stream 7 ","ts":4,"dur":1,"name":"d","cat":"kernel"},
+{"ph":"X","pid":"6","tid":"stream 7","ts":5,"dur":1,"name":"e","cat":"kernel"},
+{"ph":"X","pid":6,"tid":" stream 7","ts":6,"dur":1,"name":"f","cat":"kernel"},
+{"ph":"X","pid":7,"tid":1,"ts":7,"dur":1,"name":"g"}
+]})"));
+    const LoadResult r = TraceLoader::load(path);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const TraceData &d = *r.trace;
+    QCOMPARE(d.eventCount(), std::size_t(7));
+    QCOMPARE(d.tracks.size(), std::size_t(3));
+    std::map<std::pair<QString, QString>, std::set<std::string>> byTrack;
+    for (uint32_t e = 0; e < d.eventCount(); ++e)
+        byTrack[{d.tracks[d.track[e]].pid, d.tracks[d.track[e]].tid}].insert(std::string(d.nameOf(e)));
+    const std::set<std::string> cpu{"a", "b", "c"}, stream{"d", "e", "f"}, other{"g"};
+    using Key = std::pair<QString, QString>;
+    QVERIFY(byTrack[Key(QStringLiteral("6"), QStringLiteral("1"))] == cpu);
+    QVERIFY(byTrack[Key(QStringLiteral("6"), QStringLiteral("stream 7"))] == stream);
+    QVERIFY(byTrack[Key(QStringLiteral("7"), QStringLiteral("1"))] == other);
+    for (const Track &t : d.tracks)
+        if (t.tid == QLatin1String("stream 7")) {
+            QVERIFY(t.gpu);
+            QCOMPARE(t.device, 6); // Kineto: GPU pid = device
+        }
+}
+
+void TstTraceLoader::utf8Bom_data() {
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<bool>("gzip");
+    const QByteArray object = R"({"traceEvents":[{"ph":"X","pid":1,"tid":1,"ts":1.5,"dur":2,"name":"k"}]})";
+    const QByteArray array = R"([{"ph":"X","pid":1,"tid":1,"ts":1.5,"dur":2,"name":"k"}])";
+    QTest::newRow("object, plain") << object << false;
+    QTest::newRow("bare array, plain") << array << false;
+    QTest::newRow("object, gzip") << object << true;
+    QTest::newRow("bare array, gzip") << array << true;
+}
+
+void TstTraceLoader::utf8Bom() {
+    QFETCH(QByteArray, json);
+    QFETCH(bool, gzip);
+    const QString plain = m_tmp.filePath(QStringLiteral("bom.json"));
+    QVERIFY(writeFile(plain, QByteArray("\xEF\xBB\xBF") + json));
+    QString path = plain;
+    if (gzip) {
+        path = plain + QStringLiteral(".gz");
+        QByteArray out;
+        QString problem;
+        QVERIFY2(runPython(kGzip, {plain, path}, out, problem), qPrintable(problem));
+    }
+    const LoadResult r = TraceLoader::load(path);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.trace->eventCount(), std::size_t(1));
+    QCOMPARE(qint64(r.trace->start[0]), qint64(1500));
+    QCOMPARE(qint64(r.trace->duration[0]), qint64(2000));
+    QCOMPARE(r.trace->qname(0), QStringLiteral("k"));
+}
+
+void TstTraceLoader::skippedEventsByReason() {
+    const QString path = m_tmp.filePath(QStringLiteral("skips.json"));
+    QVERIFY(writeFile(path, R"({"traceEvents":[
+{"ph":"M","pid":1,"name":"process_name","args":{"name":"host"}},
+{},
+{"ph":"X","pid":1,"tid":1,"ts":30,"dur":5,"name":"late"},
+{"ph":"X","pid":1,"tid":1,"ts":"soon","dur":1,"name":"ts as a word"},
+{"ph":"X","pid":1,"tid":1,"ts":40,"dur":-3,"name":"negative dur"},
+{"ph":"Q","pid":1,"tid":1,"ts":41,"dur":1,"name":"unknown ph"},
+{"ph":"B","pid":1,"tid":2,"ts":100,"name":"outer"},
+{"ph":"B","pid":1,"tid":2,"ts":110.5,"name":"inner"},
+{"ph":"E","pid":1,"tid":2,"ts":120},
+{"ph":"E","pid":1,"tid":2,"ts":160},
+{"ph":"B","pid":1,"tid":3,"ts":200,"name":"never closed"},
+{"ph":"E","pid":1,"tid":4,"ts":300},
+{"ph":"i","pid":1,"tid":1,"ts":50,"s":"t","name":"marker"},
+{"ph":"s","pid":1,"tid":1,"ts":30,"id":7,"cat":"ac2g","name":"flow"},
+{"ph":"t","pid":1,"tid":1,"ts":31,"id":7,"cat":"ac2g","name":"flow"},
+{"ph":"f","pid":1,"tid":1,"ts":32,"id":7,"cat":"ac2g","name":"flow","bp":"e"},
+{"ph":"X","pid":1,"tid":1,"ts":"12.25","dur":"0.5","name":"string numbers"}
+]})"));
+    const LoadResult r = TraceLoader::load(path);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const TraceData &d = *r.trace;
+    const QString skipped = skippedText(d);
+
+    // Slices: "late", "string numbers", "outer", "inner" and the instant "marker".
+    std::set<std::string> names;
+    for (uint32_t e = 0; e < d.eventCount(); ++e)
+        names.insert(std::string(d.nameOf(e)));
+    const std::set<std::string> expectedNames{"late", "string numbers", "outer", "inner", "marker"};
+    QVERIFY2(names == expectedNames, qPrintable(skipped));
+    QCOMPARE(d.eventCount(), std::size_t(5));
+
+    QVERIFY2(skippedMatching(d, QStringLiteral("\\bts\\b")) == 1, qPrintable(skipped));
+    QVERIFY2(skippedMatching(d, QStringLiteral("negative.*dur|dur.*negative")) == 1, qPrintable(skipped));
+    QVERIFY2(skippedMatching(d, QStringLiteral("\\bph\\b.*\\bQ\\b")) == 1, qPrintable(skipped));
+    QVERIFY2(skippedMatching(d, QStringLiteral("\\bB without E\\b")) == 1, qPrintable(skipped));
+    QVERIFY2(skippedMatching(d, QStringLiteral("\\bE without B\\b")) == 1, qPrintable(skipped));
+    // Five bad events and nothing else: `{}`, `M`, flows and flow steps are not skipped events.
+    int64_t total = 0;
+    for (const auto &entry : d.skipped)
+        total += entry.second;
+    QVERIFY2(total == 5, qPrintable(skipped));
+    QCOMPARE(d.skipped.size(), std::size_t(5));
+
+    // B/E pair innermost first: inner 110.5 -> 120 µs, outer 100 -> 160 µs.
+    const int64_t inner = findEvent(d, "inner"), outer = findEvent(d, "outer");
+    QVERIFY(inner >= 0 && outer >= 0);
+    QCOMPARE(qint64(d.start[inner]), qint64(110500));
+    QCOMPARE(qint64(d.duration[inner]), qint64(9500));
+    QCOMPARE(qint64(d.start[outer]), qint64(100000));
+    QCOMPARE(qint64(d.duration[outer]), qint64(60000));
+    QCOMPARE(d.track[inner], d.track[outer]);
+
+    const int64_t marker = findEvent(d, "marker");
+    QCOMPARE(qint64(d.start[marker]), qint64(50000));
+    QCOMPARE(qint64(d.duration[marker]), qint64(0));
+    QVERIFY(d.kind[marker] == EventKind::Instant);
+
+    const int64_t strings = findEvent(d, "string numbers");
+    QCOMPARE(qint64(d.start[strings]), qint64(12250));
+    QCOMPARE(qint64(d.duration[strings]), qint64(500));
+
+    // The s/f pair is one flow with two ends; the `t` step adds nothing.
+    QCOMPARE(d.flows.size(), std::size_t(2));
+    const QString broken = checkInvariants(d);
+    QVERIFY2(broken.isEmpty(), qPrintable(broken));
+}
+
+void TstTraceLoader::outOfOrderEventsSortedPerTrack() {
+    const QString path = m_tmp.filePath(QStringLiteral("order.json"));
+    QVERIFY(writeFile(path, R"([
+{"ph":"X","pid":1,"tid":1,"ts":30,"dur":5,"name":"c"},
+{"ph":"X","pid":1,"tid":2,"ts":5,"dur":1,"name":"y"},
+{"ph":"X","pid":1,"tid":1,"ts":10,"dur":1,"name":"a"},
+{"ph":"X","pid":1,"tid":1,"ts":20.0005,"dur":2,"name":"b"},
+{"ph":"X","pid":1,"tid":2,"ts":1,"dur":1,"name":"x"},
+{"ph":"X","pid":1,"tid":1,"ts":20,"dur":2,"name":"b0"},
+{"ph":"i","pid":1,"tid":1,"ts":0,"name":"first"}
+])"));
+    const LoadResult r = TraceLoader::load(path);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const TraceData &d = *r.trace;
+    QCOMPARE(d.eventCount(), std::size_t(7));
+    // Columns keep file order.
+    QCOMPARE(d.qname(0), QStringLiteral("c"));
+    QCOMPARE(d.qname(6), QStringLiteral("first"));
+
+    std::map<QString, QStringList> order;
+    for (std::size_t t = 0; t < d.tracks.size(); ++t)
+        for (uint32_t e : d.trackEvents[t])
+            order[d.tracks[t].tid] << d.qname(e);
+    QCOMPARE(order[QStringLiteral("1")],
+             (QStringList{QStringLiteral("first"), QStringLiteral("a"), QStringLiteral("b0"),
+                          QStringLiteral("b"), QStringLiteral("c")}));
+    QCOMPARE(order[QStringLiteral("2")], (QStringList{QStringLiteral("x"), QStringLiteral("y")}));
+    const QString broken = checkInvariants(d);
+    QVERIFY2(broken.isEmpty(), qPrintable(broken));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Progress, cancel, background loading
+
+void TstTraceLoader::progressCallback_data() {
+    QTest::addColumn<QString>("path");
+    QTest::newRow("kineto gzip 1.2 MB") << publicTrace(kKineto2021);
+    QTest::newRow("TraceLens mi300 gzip 1.2 MB") << publicTrace(kTraceLensMi300);
+    QTest::newRow("rocprofv3 gzip") << publicTrace(kRocprofV3);
+    QTest::newRow("rocmProfileData plain 84 KB") << publicTrace(kRocmProfileData);
+    QTest::newRow("JAX vm.trace gzip 47 KB") << jaxProfileDir() + QStringLiteral("/vm.trace.json.gz");
+}
+
+void TstTraceLoader::progressCallback() {
+    REQUIRE_TRACES();
+    QFETCH(QString, path);
+    std::vector<double> fractions;
+    const LoadResult r = TraceLoader::load(path, [&fractions](double f) { fractions.push_back(f); });
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QVERIFY(!fractions.empty());
+    for (std::size_t i = 0; i < fractions.size(); ++i) {
+        QVERIFY2(fractions[i] >= 0.0 && fractions[i] <= 1.0, qPrintable(QString::number(fractions[i])));
+        if (i > 0)
+            QVERIFY2(fractions[i] >= fractions[i - 1],
+                     qPrintable(QStringLiteral("%1 after %2").arg(fractions[i]).arg(fractions[i - 1])));
+    }
+    QVERIFY2(fractions.back() >= 0.99, qPrintable(QString::number(fractions.back())));
+    if (QFileInfo(path).size() > 1000000)
+        QVERIFY2(fractions.size() >= 3,
+                 qPrintable(QStringLiteral("only %1 progress calls").arg(fractions.size())));
+}
+
+void TstTraceLoader::cancelBeforeLoad_data() {
+    QTest::addColumn<QString>("path");
+    QTest::newRow("kineto, many events") << publicTrace(kHtaNsResolution);
+    QTest::newRow("small bare array") << publicTrace(kRocmProfileData);
+    QTest::newRow("rocprofv3") << publicTrace(kRocprofV3);
+}
+
+void TstTraceLoader::cancelBeforeLoad() {
+    REQUIRE_TRACES();
+    QFETCH(QString, path);
+    const std::atomic<bool> cancel{true};
+    const LoadResult r = TraceLoader::load(path, {}, &cancel);
+    QVERIFY(!r.ok());
+    QVERIFY(r.cancelled);
+    QVERIFY2(r.error.contains(QLatin1String("cancelled"), Qt::CaseInsensitive), qPrintable(r.error));
+    QVERIFY2(r.error.contains(QDir::toNativeSeparators(path)), qPrintable(r.error));
+}
+
+void TstTraceLoader::asyncStartDelivers() {
+    REQUIRE_TRACES();
+    const QStringList paths{publicTrace(kTraceLensMi300), publicTrace(kRocmProfileData)};
+    TraceLoader loader;
+    QSignalSpy finished(&loader, &TraceLoader::finished);
+    QVERIFY(finished.isValid());
+    std::vector<std::pair<int, double>> progress;
+    connect(&loader, &TraceLoader::progress, this,
+            [&progress](int job, double f) { progress.emplace_back(job, f); });
+    QList<LoadResult> results;
+    connect(&loader, &TraceLoader::finished, this,
+            [&results](int, const QList<scopeline::LoadResult> &r) { results = r; });
+
+    const int job = loader.start(paths);
+    QVERIFY(loader.isRunning());
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(finished.count(), 1);
+    QCOMPARE(finished.at(0).at(0).toInt(), job);
+    QCOMPARE(results.size(), 2);
+    for (int i = 0; i < 2; ++i) {
+        QVERIFY2(results[i].ok(), qPrintable(results[i].error));
+        QCOMPARE(results[i].path, paths[i]);
+        const LoadResult direct = TraceLoader::load(paths[i]);
+        QVERIFY(direct.ok());
+        const QString difference = compareTraces(*results[i].trace, *direct.trace);
+        QVERIFY2(difference.isEmpty(), qPrintable(difference));
+    }
+    QTRY_VERIFY(!loader.isRunning());
+
+    QTRY_VERIFY(!progress.empty() && progress.back().second >= 0.99);
+    for (std::size_t i = 0; i < progress.size(); ++i) {
+        QCOMPARE(progress[i].first, job);
+        QVERIFY(progress[i].second >= 0.0 && progress[i].second <= 1.0);
+        if (i > 0)
+            QVERIFY(progress[i].second >= progress[i - 1].second);
+    }
+}
+
+void TstTraceLoader::secondStartDropsFirst_data() {
+    QTest::addColumn<QString>("first");
+    QTest::addColumn<QString>("second");
+    // A long first job that the second start() cancels, and a quick one that may well complete:
+    // either way only the second job's results arrive.
+    QTest::newRow("long first job") << publicTrace(kTraceLensXdit) << publicTrace(kHtaMi250);
+    QTest::newRow("quick first job") << publicTrace(kHtaMi250) << publicTrace(kRocmProfileData);
+}
+
+void TstTraceLoader::secondStartDropsFirst() {
+    REQUIRE_TRACES();
+    QFETCH(QString, first);
+    QFETCH(QString, second);
+    TraceLoader loader;
+    QSignalSpy finished(&loader, &TraceLoader::finished);
+    QList<std::pair<int, QList<LoadResult>>> delivered;
+    connect(&loader, &TraceLoader::finished, this,
+            [&delivered](int job, const QList<scopeline::LoadResult> &r) {
+                delivered.append({job, r});
+            });
+    std::set<int> progressJobs;
+    connect(&loader, &TraceLoader::progress, this,
+            [&progressJobs](int job, double) { progressJobs.insert(job); });
+
+    const int job1 = loader.start({first});
+    const int job2 = loader.start({second});
+    QVERIFY(job1 != job2);
+    QVERIFY(finished.wait(10000));
+    // Give the first job every chance to deliver (it must not): let every background load end,
+    // then deliver whatever they queued.
+    QTRY_VERIFY_WITH_TIMEOUT(!loader.isRunning(), 10000);
+    QVERIFY(QThreadPool::globalInstance()->waitForDone(10000));
+    QTest::qWait(300);
+
+    QCOMPARE(delivered.size(), 1);
+    QCOMPARE(delivered[0].first, job2);
+    QCOMPARE(delivered[0].second.size(), 1);
+    QVERIFY2(delivered[0].second[0].ok(), qPrintable(delivered[0].second[0].error));
+    QCOMPARE(delivered[0].second[0].path, second);
+    // No event was processed between the two start() calls, so not even the first job's progress
+    // may arrive.
+    QVERIFY(progressJobs.count(job2));
+    QVERIFY(!progressJobs.count(job1));
+    QCOMPARE(progressJobs.size(), std::size_t(1));
+}
+
+// ---------------------------------------------------------------------------------------------
+// File-level errors
+
+void TstTraceLoader::fileErrors_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("hint"); // a regular expression the error must match (case-insensitive)
+    QTest::newRow("missing file") << "missing"
+                                  << "cannot open|no such file|does not exist|not found";
+    QTest::newRow("directory") << "directory"
+                               << "folder|directory";
+    QTest::newRow("empty file") << "empty"
+                                << "empty";
+    QTest::newRow("whitespace only") << "whitespace"
+                                     << "empty";
+    QTest::newRow("truncated gzip") << "truncated-gzip"
+                                    << "gzip.*truncated|truncated.*gzip";
+    QTest::newRow("corrupt gzip") << "corrupt-gzip"
+                                  << "corrupt.*gzip|gzip.*corrupt";
+    QTest::newRow("gzip header only") << "gzip-header"
+                                      << "gzip.*(truncated|corrupt)|(truncated|corrupt).*gzip";
+    QTest::newRow("gzip of non-JSON") << "gzip-text"
+                                      << "\\bbyte \\d+";
+    QTest::newRow("gzip of an empty file") << "gzip-empty"
+                                           << "empty";
+    QTest::newRow("JSON cut mid-array") << "cut-json"
+                                        << "\\bbyte \\d+";
+    QTest::newRow("JSON with trailing garbage") << "trailing"
+                                                << "\\bbyte \\d+";
+    QTest::newRow("object without traceEvents") << "no-trace-events"
+                                                << "traceEvents";
+    QTest::newRow("top-level number") << "number"
+                                      << "traceEvents";
+    QTest::newRow("top-level string") << "string"
+                                      << "traceEvents";
+    QTest::newRow("random bytes") << "random"
+                                  << "\\bbyte \\d+";
+}
+
+void TstTraceLoader::fileErrors() {
+    QFETCH(QString, kind);
+    QFETCH(QString, hint);
+    const QString path = m_tmp.filePath(QStringLiteral("bad-") + kind + QStringLiteral(".json"));
+    auto realGz = [] { return readFile(publicTrace(kTraceLensH100)); };
+    const bool needsTraces = kind == QLatin1String("truncated-gzip") ||
+                             kind == QLatin1String("corrupt-gzip") || kind == QLatin1String("gzip-header") ||
+                             kind == QLatin1String("cut-json");
+    if (needsTraces)
+        REQUIRE_TRACES();
+
+    qint64 cutAt = -1;
+    if (kind == QLatin1String("missing")) {
+        QFile::remove(path);
+    } else if (kind == QLatin1String("directory")) {
+        QVERIFY(QDir().mkpath(path));
+    } else if (kind == QLatin1String("empty")) {
+        QVERIFY(writeFile(path, {}));
+    } else if (kind == QLatin1String("whitespace")) {
+        QVERIFY(writeFile(path, " \n\t\r\n   \n"));
+    } else if (kind == QLatin1String("truncated-gzip")) {
+        const QByteArray gz = realGz();
+        QVERIFY(gz.size() > 1000);
+        QVERIFY(writeFile(path, gz.left(gz.size() / 2)));
+    } else if (kind == QLatin1String("corrupt-gzip")) {
+        QByteArray gz = realGz();
+        QVERIFY(gz.size() > 1000);
+        for (qsizetype i = gz.size() / 2; i < gz.size() / 2 + 64; ++i)
+            gz[i] = char(gz[i] ^ 0xA5);
+        QVERIFY(writeFile(path, gz));
+    } else if (kind == QLatin1String("gzip-header")) {
+        QVERIFY(writeFile(path, realGz().left(10)));
+    } else if (kind == QLatin1String("gzip-text")) {
+        const QString text = m_tmp.filePath(QStringLiteral("text.txt"));
+        QVERIFY(writeFile(text, "this is not JSON at all\n"));
+        QByteArray out;
+        QString problem;
+        QVERIFY2(runPython(kGzip, {text, path}, out, problem), qPrintable(problem));
+    } else if (kind == QLatin1String("gzip-empty")) {
+        const QString text = m_tmp.filePath(QStringLiteral("nothing.txt"));
+        QVERIFY(writeFile(text, {}));
+        QByteArray out;
+        QString problem;
+        QVERIFY2(runPython(kGzip, {text, path}, out, problem), qPrintable(problem));
+    } else if (kind == QLatin1String("cut-json")) {
+        const QByteArray json = readFile(publicTrace(kRocmProfileData));
+        QVERIFY(json.size() > 1000);
+        cutAt = json.size() / 2;
+        QVERIFY(writeFile(path, json.left(cutAt)));
+    } else if (kind == QLatin1String("trailing")) {
+        QVERIFY(writeFile(path, R"([{"ph":"X","pid":1,"tid":1,"ts":1,"dur":1,"name":"a"}] trailing)"));
+    } else if (kind == QLatin1String("no-trace-events")) {
+        QVERIFY(writeFile(
+            path, R"({"displayTimeUnit":"ns","events":[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":1}]})"));
+    } else if (kind == QLatin1String("number")) {
+        QVERIFY(writeFile(path, "42\n"));
+    } else if (kind == QLatin1String("string")) {
+        QVERIFY(writeFile(path, "\"traces\"\n"));
+    } else if (kind == QLatin1String("random")) {
+        QRandomGenerator random(20240403);
+        QByteArray bytes(4096, '\0');
+        for (char &c : bytes)
+            c = char(random.bounded(256));
+        bytes[0] = char(0xC3); // not whitespace, not JSON, not gzip magic
+        QVERIFY(writeFile(path, bytes));
+    } else {
+        QFAIL(qPrintable(kind));
+    }
+
+    const LoadResult r = TraceLoader::load(path);
+    QVERIFY(!r.ok());
+    QVERIFY(!r.cancelled);
+    QCOMPARE(r.path, path);
+    QVERIFY2(r.error.contains(QDir::toNativeSeparators(path)), qPrintable(r.error));
+    const QRegularExpression re(hint, QRegularExpression::CaseInsensitiveOption);
+    QVERIFY2(re.match(r.error).hasMatch(),
+             qPrintable(QStringLiteral("'%1' does not match /%2/").arg(r.error, hint)));
+
+    if (cutAt > 0) {
+        // The text is valid up to the cut, so the error is at its end.
+        const qint64 at =
+            QRegularExpression(QStringLiteral("byte (\\d+)")).match(r.error).captured(1).toLongLong();
+        QVERIFY2(at >= cutAt - 256 && at <= cutAt + 1,
+                 qPrintable(QStringLiteral("byte %1 for a cut at %2").arg(at).arg(cutAt)));
+    }
+}
+
+void TstTraceLoader::jsonErrorByteOffset_data() {
+    // An invalid character '@' placed before, inside (early and several MB deep) and after a large
+    // event array; the error must give its position in the (decompressed) document.
+    QTest::addColumn<QString>("where");
+    QTest::addColumn<bool>("gzip");
+    QTest::newRow("skeleton before the array") << "before" << false;
+    QTest::newRow("first event") << "first" << false;
+    QTest::newRow("event 3 MB deep") << "deep" << false;
+    QTest::newRow("skeleton after the array") << "after" << false;
+    QTest::newRow("event 3 MB deep, gzip") << "deep" << true;
+    QTest::newRow("bare array, event 3 MB deep") << "bare" << false;
+}
+
+void TstTraceLoader::jsonErrorByteOffset() {
+    QFETCH(QString, where);
+    QFETCH(bool, gzip);
+    QByteArray body;
+    for (int i = 0; i < 24000; ++i) {
+        if (i)
+            body += ",\n";
+        body +=
+            QStringLiteral(R"({"ph":"X","pid":1,"tid":1,"ts":%1,"dur":1,"name":"k%1","args":{"pad":"%2"}})")
+                .arg(i)
+                .arg(QString(100, QLatin1Char('x')))
+                .toUtf8();
+    }
+    const QByteArray bad = R"({"ph":"X","ts":@})";
+    const qsizetype deep = body.indexOf(",\n{", 3 << 20) + 2; // an event boundary past 3 MB
+    QByteArray doc;
+    if (where == QLatin1String("before"))
+        doc = R"({"a": @, "traceEvents": [)" + body + "]}";
+    else if (where == QLatin1String("first"))
+        doc = R"({"traceEvents": [)" + bad + "," + body + "]}";
+    else if (where == QLatin1String("deep"))
+        doc = R"({"traceEvents": [)" + body.left(deep) + bad + ",\n" + body.mid(deep) + "]}";
+    else if (where == QLatin1String("after"))
+        doc = R"({"traceEvents": [)" + body + R"(], "b": @})";
+    else
+        doc = "[" + body.left(deep) + bad + ",\n" + body.mid(deep) + "]";
+    const qsizetype at = doc.indexOf('@'); // 0-based
+    QVERIFY(at >= 0 && doc.indexOf('@', at + 1) < 0);
+
+    QString path = m_tmp.filePath(QStringLiteral("at.json"));
+    QVERIFY(writeFile(path, doc));
+    if (gzip) {
+        QByteArray out;
+        QString problem;
+        QVERIFY2(runPython(kGzip, {path, path + QStringLiteral(".gz")}, out, problem), qPrintable(problem));
+        path += QStringLiteral(".gz");
+    }
+    const LoadResult r = TraceLoader::load(path);
+    QVERIFY(!r.ok());
+    QVERIFY2(r.error.contains(path), qPrintable(r.error));
+    const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("\\bbyte (\\d+)")).match(r.error);
+    QVERIFY2(m.hasMatch(), qPrintable(r.error));
+    const qint64 reported = m.captured(1).toLongLong();
+    // Counted from 0 or from 1, the byte is the '@'.
+    QVERIFY2(reported == at || reported == at + 1,
+             qPrintable(QStringLiteral("reported byte %1, the '@' is at offset %2: %3")
+                            .arg(reported)
+                            .arg(at)
+                            .arg(r.error)));
+}
+
+QTEST_GUILESS_MAIN(TstTraceLoader)
+#include "tst_traceloader.moc"
