@@ -178,6 +178,10 @@ void ChromeTraceHandler::eventField(Scalar type, std::string_view text, int64_t 
 
 void ChromeTraceHandler::argValue(Scalar type, std::string_view text, int64_t integer, double real)
 {
+    // PyTorch's per-event bookkeeping ids sit on nearly every CPU event: they would make up most of
+    // the args table of a large trace while telling a performance engineer nothing.
+    if (m_argKey == "Ev Idx" || m_argKey == "Python id" || m_argKey == "Python parent id")
+        return;
     RawEvent &e = m_event;
     e.addArg(m_argKey).assign(text);
     const bool isCorrelation = m_argKey == "correlation";

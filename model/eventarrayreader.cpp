@@ -12,6 +12,7 @@
 #include <QtConcurrent>
 
 #include <array>
+#include <cstring>
 #include <functional>
 #include <map>
 
@@ -38,7 +39,6 @@ ByteTable table(std::string_view bytes)
         t[static_cast<unsigned char>(c)] = true;
     return t;
 }
-const ByteTable kStringStops = table("\"\\");
 const ByteTable kStructureStops = table("\"{}[],");
 
 // Rewrites "at byte N" in a parse error from a position in the text parsed to one in the document.
@@ -182,11 +182,13 @@ std::size_t EventArrayReader::scanEvents(std::string_view block, std::size_t fro
     }
     while (i < n) {
         if (m_inString) {
-            while (i < n && !kStringStops[static_cast<unsigned char>(block[i])])
-                ++i;
-            if (i == n)
-                break;
-            if (block[i] == '\\') {
+            // memchr finds the closing quote fast; a backslash before it (rare) is handled first.
+            const char *at = block.data() + i;
+            const char *quote = static_cast<const char *>(std::memchr(at, '"', n - i));
+            const std::size_t span = quote ? std::size_t(quote - at) : n - i;
+            const char *backslash = static_cast<const char *>(std::memchr(at, '\\', span));
+            if (backslash) {
+                i = std::size_t(backslash - block.data());
                 if (i + 1 == n) {
                     m_escape = true; // the escaped byte starts the next block
                     i = n;
@@ -195,8 +197,12 @@ std::size_t EventArrayReader::scanEvents(std::string_view block, std::size_t fro
                 i += 2;
                 continue;
             }
+            if (!quote) {
+                i = n;
+                break;
+            }
             m_inString = false;
-            ++i;
+            i += span + 1;
             continue;
         }
         while (i < n && !kStructureStops[static_cast<unsigned char>(block[i])])

@@ -121,6 +121,17 @@ void TraceBuilder::skip(const QString &reason, int64_t count)
 
 uint32_t TraceBuilder::trackFor(const std::string &pid, const std::string &tid)
 {
+    // Consecutive events mostly share a track.
+    if (m_lastTrack != UINT32_MAX && pid == m_lastPid && tid == m_lastTid)
+        return m_lastTrack;
+    m_lastPid = pid;
+    m_lastTid = tid;
+    m_lastTrack = trackForKey(pid, tid);
+    return m_lastTrack;
+}
+
+uint32_t TraceBuilder::trackForKey(const std::string &pid, const std::string &tid)
+{
     const std::string key = trackKey(pid, tid);
     auto it = m_trackIndex.find(key);
     if (it != m_trackIndex.end())
@@ -311,6 +322,7 @@ void TraceBuilder::pruneEmptyTracks()
     for (FlowPoint &f : d.flows)
         f.track = newIndex[f.track];
     m_trackIndex.clear();
+    m_lastTrack = UINT32_MAX;
 }
 
 void TraceBuilder::classifyTracks()

@@ -25,6 +25,7 @@ public:
 
 private:
     uint32_t trackFor(const std::string &pid, const std::string &tid);
+    uint32_t trackForKey(const std::string &pid, const std::string &tid);
     void addSlice(RawEvent &event, int64_t duration);
     void addMetadata(const RawEvent &event);
     void pruneEmptyTracks();
@@ -37,6 +38,8 @@ private:
     TraceData &m_data;
     bool m_kineto = false;
     std::unordered_map<std::string, uint32_t> m_trackIndex;
+    std::string m_lastPid, m_lastTid;
+    uint32_t m_lastTrack = UINT32_MAX;
     std::vector<bool> m_gpuCategorySeen;                          // per track
     std::vector<bool> m_correlationFromId;                        // per event
     std::vector<std::vector<RawEvent>> m_open;                    // per track, B events awaiting E
