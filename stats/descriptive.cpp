@@ -61,6 +61,12 @@ double median(std::vector<double> values) {
     return (lower + upper) / 2.0;
 }
 
+std::vector<double> sortedWithoutNaN(std::vector<double> values) {
+    dropNaN(values);
+    std::sort(values.begin(), values.end());
+    return values;
+}
+
 Descriptive describe(std::vector<double> values) {
     dropNaN(values);
     Descriptive d;

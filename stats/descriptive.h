@@ -34,4 +34,7 @@ double quantileSorted(const std::vector<double> &sorted, double q);
 // Median (mean of the two middle values for even n); NaN values ignored, NaN if empty.
 double median(std::vector<double> values);
 
+// The values without NaNs, ascending: the common first step of the rank-based statistics.
+std::vector<double> sortedWithoutNaN(std::vector<double> values);
+
 } // namespace scopeline::stats

@@ -16,15 +16,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::vector<double> sortedWithoutNaN(const std::vector<double> &values) {
-    std::vector<double> out;
-    out.reserve(values.size());
-    std::copy_if(values.begin(), values.end(), std::back_inserter(out),
-                 [](double v) { return !std::isnan(v); });
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 // Maps doubles onto unsigned integers in the same order, so bisection over the keys walks through
 // every representable double between two bounds and ends exactly on one.
 std::uint64_t orderedKey(double x) {

@@ -1,5 +1,7 @@
 #include "stats/ranktests.h"
 
+#include "stats/descriptive.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -16,15 +18,6 @@ constexpr double kSqrt2 = 1.41421356237309504880;
 // The exact distribution needs one double per possible U value up to the observed tail; past this many
 // (only when one sample has <= 8 values and the other millions) fall back to the normal approximation.
 constexpr std::size_t kMaxExactStates = std::size_t{1} << 24;
-
-std::vector<double> sortedWithoutNaN(const std::vector<double> &values) {
-    std::vector<double> out;
-    out.reserve(values.size());
-    std::copy_if(values.begin(), values.end(), std::back_inserter(out),
-                 [](double v) { return !std::isnan(v); });
-    std::sort(out.begin(), out.end());
-    return out;
-}
 
 // Rank figures of a within the pooled sample, from a merge of the two sorted samples.
 struct Pooled {

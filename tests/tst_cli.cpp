@@ -1,38 +1,15 @@
 // scopeline-cli info/scopes and exit statuses. `info --json` counts are checked against an
 // independent Python reading of the same files (tests/oracle/trace_summary.py).
 
+#include "testprocess.h"
+
 #include <QtTest>
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out, err;
-};
-
-Run runProcess(const QString &program, const QStringList &arguments)
-{
-    QProcess process;
-    process.start(program, arguments);
-    Run run;
-    if (!process.waitForFinished(300000))
-        return run;
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
-}
-
-Run cli(const QStringList &arguments)
+ProcessResult cli(const QStringList &arguments)
 {
     return runProcess(QStringLiteral(SCOPELINE_CLI), arguments);
-}
-
-QString firstFile(const QString &folder, const QString &pattern)
-{
-    QDirIterator it(folder, {pattern}, QDir::Files, QDirIterator::Subdirectories);
-    return it.hasNext() ? it.next() : QString();
 }
 
 } // namespace
@@ -72,11 +49,11 @@ private slots:
     {
         QFETCH(QString, path);
         QFETCH(QString, file);
-        const Run oracle = runProcess(QStringLiteral(SCOPELINE_PYTHON),
+        const ProcessResult oracle = runProcess(QStringLiteral(SCOPELINE_PYTHON),
                                       {QStringLiteral(SCOPELINE_ORACLE_DIR "/trace_summary.py"), file});
         QVERIFY2(oracle.exitCode == 0, oracle.err.constData());
         const QJsonObject expected = QJsonDocument::fromJson(oracle.out).object();
-        const Run info = cli({QStringLiteral("info"), QStringLiteral("--json"), path});
+        const ProcessResult info = cli({QStringLiteral("info"), QStringLiteral("--json"), path});
         QVERIFY2(info.exitCode == 0, info.err.constData());
         const QJsonObject got = QJsonDocument::fromJson(info.out).object();
         QCOMPARE(got[QStringLiteral("file")].toString(), QFileInfo(file).absoluteFilePath());
@@ -90,7 +67,7 @@ private slots:
     void jaxCountsFromTheBrief()
     {
         // traces/README: every kernel is its own launch with command buffers off.
-        const Run info = cli({QStringLiteral("info"), QStringLiteral("--json"),
+        const ProcessResult info = cli({QStringLiteral("info"), QStringLiteral("--json"),
                               QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas/trace_file_einsum_0")});
         QCOMPARE(info.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(info.out).object();
@@ -104,14 +81,14 @@ private slots:
     void scopesListsCounts()
     {
         const QString run = QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas/trace_file_einsum_0");
-        const Run oracle = runProcess(QStringLiteral(SCOPELINE_PYTHON),
+        const ProcessResult oracle = runProcess(QStringLiteral(SCOPELINE_PYTHON),
                                       {QStringLiteral(SCOPELINE_ORACLE_DIR "/compare_oracle.py"), QStringLiteral("count"),
                                        firstFile(run, QStringLiteral("*.trace.json.gz")), QStringLiteral("attn_q_k"),
                                        QStringLiteral("attn_att_v"), QStringLiteral("mlp")});
         if (oracle.exitCode != 0)
             QSKIP("no python3 with numpy and scipy for the oracle");
         const QJsonObject counts = QJsonDocument::fromJson(oracle.out).object();
-        const Run scopes = cli({QStringLiteral("scopes"), run});
+        const ProcessResult scopes = cli({QStringLiteral("scopes"), run});
         QCOMPARE(scopes.exitCode, 0);
         for (auto it = counts.begin(); it != counts.end(); ++it) {
             const QRegularExpression line(QStringLiteral("^\\s*(\\d+)\\s+\\d+\\s+%1$").arg(it.key()),
@@ -148,7 +125,7 @@ private slots:
         QFETCH(QStringList, arguments);
         QFETCH(int, exitCode);
         QFETCH(QString, stderrMentions);
-        const Run run = cli(arguments);
+        const ProcessResult run = cli(arguments);
         QCOMPARE(run.exitCode, exitCode);
         if (!stderrMentions.isEmpty())
             QVERIFY2(run.err.contains(stderrMentions.toUtf8()), run.err.constData());
@@ -162,7 +139,7 @@ private slots:
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(R"({"traceEvents": [{"ph": "X", "ts": 1, "dur": 2, "name": "k"}, {"ph": )");
         file.close();
-        const Run run = cli({QStringLiteral("info"), path});
+        const ProcessResult run = cli({QStringLiteral("info"), path});
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains(path.toUtf8()) && run.err.contains("byte"), run.err.constData());
     }

@@ -1,6 +1,8 @@
 // scopeline-cli compare against an independent scipy oracle (tests/oracle/compare_oracle.py) on the
 // real JAX H100 traces: matmul vs einsum, scopes attn_q_k, attn_att_v and mlp, every CSV column.
 
+#include "testprocess.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -9,25 +11,6 @@ namespace {
 
 const QString kCublas = QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas");
 const QString kNamedScopes = QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes");
-
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out, err;
-};
-
-Run runProcess(const QString &program, const QStringList &arguments)
-{
-    QProcess process;
-    process.start(program, arguments);
-    Run run;
-    if (!process.waitForFinished(300000))
-        return run;
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
-}
 
 // The vm.trace.json.gz of each run folder matching prefix*, in natural order (names end in 0..2).
 QStringList traceFiles(const QString &parent, const QString &prefix)
@@ -100,7 +83,7 @@ private slots:
                                QStringLiteral("--csv"), csv};
         for (const QString &scope : scopes)
             cliArgs << QStringLiteral("--scope") << scope;
-        const Run cli = runProcess(QStringLiteral(SCOPELINE_CLI), cliArgs);
+        const ProcessResult cli = runProcess(QStringLiteral(SCOPELINE_CLI), cliArgs);
         QCOMPARE(cli.exitCode, 0);
         QVERIFY2(cli.err.isEmpty(), cli.err.constData());
 
@@ -108,7 +91,7 @@ private slots:
         const QStringList b = traceFiles(kCublas, QStringLiteral("trace_file_einsum_"));
         QCOMPARE(a.size(), 3);
         QCOMPARE(b.size(), 3);
-        const Run oracle = runProcess(QStringLiteral(SCOPELINE_PYTHON),
+        const ProcessResult oracle = runProcess(QStringLiteral(SCOPELINE_PYTHON),
                                       QStringList{QStringLiteral(SCOPELINE_ORACLE_DIR "/compare_oracle.py"),
                                                   QStringLiteral("compare"), QStringLiteral("--samples"), samples,
                                                   QStringLiteral("--a")}
@@ -158,7 +141,7 @@ private slots:
         QFETCH(QString, mode);
         QFETCH(QString, pattern);
         const QString file = traceFiles(kCublas, QStringLiteral("trace_file_einsum_0")).value(0);
-        const Run oracle = runProcess(QStringLiteral(SCOPELINE_PYTHON),
+        const ProcessResult oracle = runProcess(QStringLiteral(SCOPELINE_PYTHON),
                                       {QStringLiteral(SCOPELINE_ORACLE_DIR "/compare_oracle.py"), QStringLiteral("count"),
                                        file, QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v")});
         QCOMPARE(oracle.exitCode, 0);
@@ -168,7 +151,7 @@ private slots:
 
         QTemporaryDir dir;
         const QString csv = dir.filePath(QStringLiteral("c.csv"));
-        const Run cli = runProcess(QStringLiteral(SCOPELINE_CLI),
+        const ProcessResult cli = runProcess(QStringLiteral(SCOPELINE_CLI),
                                    {QStringLiteral("compare"), file, file, QStringLiteral("--scope"), pattern,
                                     QStringLiteral("--match"), mode, QStringLiteral("--csv"), csv});
         QCOMPARE(cli.exitCode, 0);
@@ -188,7 +171,7 @@ private slots:
         const QString csv = dir.filePath(QStringLiteral("c.csv"));
         const QString a = kNamedScopes + QStringLiteral("/trace_file_matmul_0");
         const QString b = kNamedScopes + QStringLiteral("/trace_file_einsum_0");
-        const Run cli = runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("compare"), a, b, QStringLiteral("--scope"),
+        const ProcessResult cli = runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("compare"), a, b, QStringLiteral("--scope"),
                                                                    QStringLiteral("attn_q_k"), QStringLiteral("--csv"), csv});
         QCOMPARE(cli.exitCode, 0);
         QVERIFY2(cli.err.contains("attn_q_k") && cli.err.contains("A ("), cli.err.constData());

@@ -5,6 +5,8 @@
 #include "model/traceanalysis.h"
 #include "model/traceloader.h"
 
+#include "testprocess.h"
+
 #include <QtTest>
 
 #include <numeric>
@@ -15,17 +17,8 @@ namespace {
 
 QJsonObject runOracle(const QStringList &arguments)
 {
-    QProcess process;
-    process.start(QStringLiteral(SCOPELINE_PYTHON), arguments);
-    if (!process.waitForFinished(120000) || process.exitCode() != 0)
-        return {};
-    return QJsonDocument::fromJson(process.readAllStandardOutput()).object();
-}
-
-QString firstFile(const QString &folder, const QString &pattern)
-{
-    QDirIterator it(folder, {pattern}, QDir::Files, QDirIterator::Subdirectories);
-    return it.hasNext() ? it.next() : QString();
+    const ProcessResult result = runProcess(QStringLiteral(SCOPELINE_PYTHON), arguments);
+    return result.exitCode == 0 ? QJsonDocument::fromJson(result.out).object() : QJsonObject();
 }
 
 } // namespace

@@ -1,0 +1,33 @@
+#pragma once
+// Helpers for tests that run scopeline-cli or a Python oracle as a separate process.
+
+#include <QDirIterator>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+struct ProcessResult
+{
+    int exitCode = -1; // -1 when it crashed or timed out
+    QByteArray out, err;
+};
+
+inline ProcessResult runProcess(const QString &program, const QStringList &arguments)
+{
+    QProcess process;
+    process.start(program, arguments);
+    ProcessResult result;
+    if (!process.waitForFinished(300000))
+        return result;
+    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    result.out = process.readAllStandardOutput();
+    result.err = process.readAllStandardError();
+    return result;
+}
+
+// The first file under folder matching pattern, e.g. a JAX run's *.trace.json.gz.
+inline QString firstFile(const QString &folder, const QString &pattern)
+{
+    QDirIterator it(folder, {pattern}, QDir::Files, QDirIterator::Subdirectories);
+    return it.hasNext() ? it.next() : QString();
+}
