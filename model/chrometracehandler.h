@@ -28,7 +28,6 @@ public:
     bool cancelled() const { return m_cancelled; }
     // True when the document held an event array at all.
     bool sawEvents() const { return m_eventsDepth > 0; }
-    int64_t events() const { return m_events; }
 
     bool null();
     bool boolean(bool value);

@@ -30,9 +30,6 @@ public:
     // The next block of decompressed text, consumed; empty at the end or after an error.
     std::string_view nextBlock();
 
-    bool compressed() const { return m_gzip; }
-    int64_t fileSize() const { return m_fileSize; }
-    int64_t compressedBytesRead() const { return m_fileRead; }
     int64_t bytesProduced() const { return m_produced; }
     // Non-empty after a read or inflate failure (the stream then ends early).
     QString error() const { return m_error; }

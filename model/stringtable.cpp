@@ -18,24 +18,10 @@ uint32_t StringTable::intern(std::string_view text)
     return id;
 }
 
-int64_t StringTable::find(std::string_view text) const
-{
-    const auto it = m_index.find(text);
-    return it == m_index.end() ? -1 : int64_t(it->second);
-}
-
 QString StringTable::qstring(uint32_t id) const
 {
     const std::string_view v = m_strings[id];
     return QString::fromUtf8(v.data(), qsizetype(v.size()));
-}
-
-std::size_t StringTable::memoryBytes() const
-{
-    std::size_t bytes = m_strings.size() * (sizeof(std::string) + 3 * sizeof(void *));
-    for (const auto &s : m_strings)
-        bytes += s.capacity() > 15 ? s.capacity() : 0;
-    return bytes;
 }
 
 } // namespace scopeline

@@ -32,11 +32,4 @@ std::string_view TraceData::arg(uint32_t e, std::string_view key) const
     return {};
 }
 
-std::size_t TraceData::memoryBytes() const
-{
-    const std::size_t n = start.capacity();
-    return n * (8 + 8 + 4 + 4 + 4 + 1 + 8 + 4 + 4) + args.capacity() * sizeof(ArgEntry) + argText.capacity() +
-           flows.capacity() * sizeof(FlowPoint) + n * 4 /* trackEvents */ + strings.memoryBytes();
-}
-
 } // namespace scopeline

@@ -94,7 +94,6 @@ public:
     bool onGpu(uint32_t e) const { return tracks[track[e]].gpu; }
     // Value of an arg of event e, empty when absent.
     std::string_view arg(uint32_t e, std::string_view key) const;
-    std::size_t memoryBytes() const;
 };
 
 } // namespace scopeline
