@@ -74,6 +74,12 @@ private slots:
         QCOMPARE(o[QStringLiteral("format")].toString(), QStringLiteral("jax"));
         QCOMPARE(o[QStringLiteral("kernels")].toInt(), o[QStringLiteral("kernel_launches")].toInt());
         QCOMPARE(o[QStringLiteral("graph_launches")].toInt(), 0);
+        // The delay distribution covers every launched kernel and agrees with the median.
+        const QJsonObject delays = o[QStringLiteral("launch_delay_ns")].toObject();
+        QCOMPARE(delays[QStringLiteral("n")].toInt(), o[QStringLiteral("kernels")].toInt());
+        QCOMPARE(delays[QStringLiteral("median")].toDouble(), o[QStringLiteral("median_launch_delay_ns")].toDouble());
+        QVERIFY(delays[QStringLiteral("min")].toDouble() <= delays[QStringLiteral("q1")].toDouble());
+        QVERIFY(delays[QStringLiteral("q3")].toDouble() <= delays[QStringLiteral("max")].toDouble());
         QVERIFY(o[QStringLiteral("gpu_busy_ns")].toDouble() + o[QStringLiteral("gpu_idle_ns")].toDouble() ==
                 o[QStringLiteral("gpu_span_ns")].toDouble());
     }

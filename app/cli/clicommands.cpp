@@ -3,6 +3,7 @@
 #include "model/durationformat.h"
 #include "model/loadedrun.h"
 #include "model/scopecomparison.h"
+#include "stats/descriptive.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -80,6 +81,18 @@ QJsonValue jsonNumber(double value)
     return std::isnan(value) ? QJsonValue(QJsonValue::Null) : QJsonValue(value);
 }
 
+// Quartiles and extremes of a delay distribution, null when there are none.
+QJsonValue distributionJson(const std::vector<int64_t> &delays)
+{
+    if (delays.empty())
+        return QJsonValue(QJsonValue::Null);
+    const stats::Descriptive d = stats::describe(std::vector<double>(delays.begin(), delays.end()));
+    return QJsonObject{{QStringLiteral("n"), double(d.n)},         {QStringLiteral("min"), d.min},
+                       {QStringLiteral("q1"), d.q1},               {QStringLiteral("median"), d.median},
+                       {QStringLiteral("q3"), d.q3},               {QStringLiteral("max"), d.max},
+                       {QStringLiteral("mean"), d.mean}};
+}
+
 QJsonObject summaryJson(const LaunchSummary &s)
 {
     QJsonObject o;
@@ -91,6 +104,8 @@ QJsonObject summaryJson(const LaunchSummary &s)
     o[QStringLiteral("gpu_idle_ns")] = double(s.idleNs());
     o[QStringLiteral("median_launch_delay_ns")] = jsonNumber(s.medianLaunchDelay());
     o[QStringLiteral("median_graph_launch_delay_ns")] = jsonNumber(s.medianGraphLaunchDelay());
+    o[QStringLiteral("launch_delay_ns")] = distributionJson(s.launchDelays);
+    o[QStringLiteral("graph_launch_delay_ns")] = distributionJson(s.graphLaunchDelays);
     return o;
 }
 
@@ -160,8 +175,12 @@ void printSummary(const LaunchSummary &s, const QString &indent)
     out() << indent << "GPU busy " << formatDuration(double(s.busyNs)) << " of span " << formatDuration(double(s.spanNs))
           << " (" << percent(double(s.busyNs), double(s.spanNs)) << "), idle " << formatDuration(double(s.idleNs()))
           << "\n";
-    out() << indent << "launch delay median " << formatDuration(s.medianLaunchDelay()) << " ("
-          << s.launchDelays.size() << " kernels)";
+    out() << indent << "launch delay median " << formatDuration(s.medianLaunchDelay());
+    if (!s.launchDelays.empty()) {
+        const stats::Descriptive d = stats::describe(std::vector<double>(s.launchDelays.begin(), s.launchDelays.end()));
+        out() << " (quartiles " << formatDuration(d.q1) << " – " << formatDuration(d.q3) << ", max "
+              << formatDuration(d.max) << ", " << d.n << " kernels)";
+    }
     if (!s.graphLaunchDelays.empty())
         out() << "; graph launch delay median " << formatDuration(s.medianGraphLaunchDelay()) << " ("
               << s.graphLaunchDelays.size() << " graph launches)";
