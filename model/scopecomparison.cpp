@@ -2,6 +2,8 @@
 
 #include "stats/multipletesting.h"
 
+#include <QCoreApplication>
+
 #include <cmath>
 #include <map>
 
@@ -41,6 +43,31 @@ QString number(double value)
 }
 
 } // namespace
+
+QString verdictText(Verdict verdict)
+{
+    switch (verdict) {
+    case Verdict::OnlyInA: return QCoreApplication::translate("ScopeComparison", "only in A");
+    case Verdict::OnlyInB: return QCoreApplication::translate("ScopeComparison", "only in B");
+    case Verdict::NotFound: return QCoreApplication::translate("ScopeComparison", "not found");
+    case Verdict::NoSignificantChange: return QCoreApplication::translate("ScopeComparison", "no significant change");
+    case Verdict::NoMeaningfulChange: return QCoreApplication::translate("ScopeComparison", "no meaningful change");
+    case Verdict::Faster: return QCoreApplication::translate("ScopeComparison", "B faster");
+    case Verdict::Slower: return QCoreApplication::translate("ScopeComparison", "B slower");
+    }
+    return {};
+}
+
+Verdict ComparisonRow::verdict(double alpha, double threshold) const
+{
+    if (!comparable())
+        return a.n == 0 && b.n == 0 ? Verdict::NotFound : a.n == 0 ? Verdict::OnlyInB : Verdict::OnlyInA;
+    if (!(mannWhitneyHolm < alpha))
+        return Verdict::NoSignificantChange;
+    if (std::fabs(relativeChange) < threshold)
+        return Verdict::NoMeaningfulChange;
+    return relativeChange < 0 ? Verdict::Faster : Verdict::Slower;
+}
 
 ScopeComparison::ScopeComparison(std::vector<const ScopeIndex *> sideA, std::vector<const ScopeIndex *> sideB)
     : m_a(std::move(sideA)), m_b(std::move(sideB))

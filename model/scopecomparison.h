@@ -16,6 +16,10 @@
 
 namespace scopeline {
 
+// What a row says, in the words a performance engineer would use.
+enum class Verdict { OnlyInA, OnlyInB, NotFound, NoSignificantChange, NoMeaningfulChange, Faster, Slower };
+QString verdictText(Verdict verdict);
+
 struct ComparisonRow
 {
     QString scope;
@@ -28,6 +32,9 @@ struct ComparisonRow
     double cliffsDelta = 0;
     double rankSumHolm = 0, mannWhitneyHolm = 0;
     bool comparable() const { return a.n > 0 && b.n > 0; }
+    // Significant (Holm-adjusted Mann-Whitney p < alpha) and at least `threshold` relative change of
+    // medians; a significant but smaller change is "no meaningful change", not a win.
+    Verdict verdict(double alpha = 0.05, double threshold = 0.01) const;
 };
 
 class ScopeComparison

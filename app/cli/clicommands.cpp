@@ -290,17 +290,6 @@ int scopesCommand(const QStringList &arguments)
     return Success;
 }
 
-QString verdict(const ComparisonRow &row, double alpha, double threshold)
-{
-    if (!row.comparable())
-        return row.a.n == 0 ? QStringLiteral("only in B") : QStringLiteral("only in A");
-    if (!(row.mannWhitneyHolm < alpha))
-        return QStringLiteral("no significant change");
-    if (std::fabs(row.relativeChange) < threshold)
-        return QStringLiteral("no meaningful change");
-    return row.relativeChange < 0 ? QStringLiteral("B faster") : QStringLiteral("B slower");
-}
-
 void printComparison(const std::vector<ComparisonRow> &rows, double alpha, double threshold)
 {
     out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10  %11\n")
@@ -328,7 +317,7 @@ void printComparison(const std::vector<ComparisonRow> &rows, double alpha, doubl
                      .arg(ok ? formatDuration(r.shift.shift) : QStringLiteral("–"), 11)
                      .arg(ok ? QString::number(r.mannWhitneyHolm, 'g', 3) : QStringLiteral("–"), 11)
                      .arg(ok ? QString::number(r.cliffsDelta, 'f', 3) : QStringLiteral("–"), 8)
-                     .arg(verdict(r, alpha, threshold));
+                     .arg(verdictText(r.verdict(alpha, threshold)));
     }
 }
 

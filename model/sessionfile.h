@@ -1,0 +1,37 @@
+#pragma once
+// The document a user works on: the A/B pair, selected scopes, modes and view state, saved to and
+// reopened from a small JSON session file (written atomically; a corrupt file is reported, not applied).
+
+#include "scopematcher.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+
+namespace scopeline {
+
+struct SessionState
+{
+    QString pathA, pathB; // trace folders, files or quoted wildcards, as the user gave them
+    QStringList scopes;
+    MatchMode match = MatchMode::Component;
+    SampleMode samples = SampleMode::Kernel;
+    double threshold = 0.01; // smallest relative change of medians that counts
+    bool pooled = true;      // boxplots of all runs pooled, else per run pair
+    bool logScale = false;
+    bool zoomLocked = true;
+    int64_t viewStartA = 0, viewEndA = 0, viewStartB = 0, viewEndB = 0; // ns, 0/0: fit
+
+    bool operator==(const SessionState &other) const;
+};
+
+class SessionFile
+{
+public:
+    // Relative trace paths are stored relative to the session file's folder.
+    static bool save(const SessionState &state, const QString &file, QString *error);
+    static bool load(const QString &file, SessionState &state, QString *error);
+};
+
+} // namespace scopeline

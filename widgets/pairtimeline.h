@@ -1,0 +1,30 @@
+#pragma once
+// Two timelines stacked, A over B, each with its own time axis; with zoom locked, the same length of
+// time fills both, so eager vs graph launches read at a glance.
+
+#include "timelineview.h"
+
+#include <QWidget>
+
+namespace scopeline {
+
+class PairTimeline : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit PairTimeline(QWidget *parent = nullptr);
+
+    void setRuns(const LoadedRun &a, const LoadedRun &b, const QString &labelA, const QString &labelB);
+    TimelineView *viewA() const;
+    TimelineView *viewB() const;
+    bool zoomLocked() const;
+    void setZoomLocked(bool locked);
+
+signals:
+    void zoomLockedChanged(bool locked);
+    void eventSelected(int side, int64_t event); // side 0 = A, 1 = B
+    // Summary of a selected range (GPU busy %, idle, launches, kernels) as rich text, empty when cleared.
+    void rangeSummaryChanged(const QString &html);
+};
+
+} // namespace scopeline
