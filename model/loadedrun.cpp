@@ -6,22 +6,27 @@
 
 namespace scopeline {
 
+LoadedRun LoadedRun::load(const TraceRun &run, const std::function<void(double)> &progress,
+                          const std::atomic<bool> *cancel)
+{
+    LoadedRun loaded;
+    loaded.run = run;
+    const LoadResult result = TraceLoader::load(run.file, progress, cancel);
+    if (!result.ok()) {
+        loaded.error = result.error;
+        loaded.cancelled = result.cancelled;
+        return loaded;
+    }
+    loaded.trace = result.trace;
+    loaded.analysis = std::make_shared<const TraceAnalysis>(*loaded.trace);
+    loaded.scopes = std::make_shared<const ScopeIndex>(*loaded.analysis);
+    return loaded;
+}
+
 QList<LoadedRun> LoadedRun::loadAll(const std::vector<TraceRun> &runs, const std::atomic<bool> *cancel)
 {
     const QList<TraceRun> list(runs.begin(), runs.end());
-    return QtConcurrent::blockingMapped(list, [cancel](const TraceRun &run) {
-        LoadedRun loaded;
-        loaded.run = run;
-        const LoadResult result = TraceLoader::load(run.file, {}, cancel);
-        if (!result.ok()) {
-            loaded.error = result.error;
-            return loaded;
-        }
-        loaded.trace = result.trace;
-        loaded.analysis = std::make_shared<const TraceAnalysis>(*loaded.trace);
-        loaded.scopes = std::make_shared<const ScopeIndex>(*loaded.analysis);
-        return loaded;
-    });
+    return QtConcurrent::blockingMapped(list, [cancel](const TraceRun &run) { return load(run, {}, cancel); });
 }
 
 } // namespace scopeline

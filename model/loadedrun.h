@@ -8,6 +8,7 @@
 #include <QList>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 namespace scopeline {
@@ -19,8 +20,12 @@ struct LoadedRun
     std::shared_ptr<const TraceAnalysis> analysis;
     std::shared_ptr<const ScopeIndex> scopes;
     QString error; // names the file and the problem when loading failed
+    bool cancelled = false;
     bool ok() const { return trace != nullptr; }
 
+    // Loads and analyses one run; error() tells a failure, cancelled one included.
+    static LoadedRun load(const TraceRun &run, const std::function<void(double)> &progress = {},
+                          const std::atomic<bool> *cancel = nullptr);
     // Loads and analyses each run, several files in parallel.
     static QList<LoadedRun> loadAll(const std::vector<TraceRun> &runs, const std::atomic<bool> *cancel = nullptr);
 };

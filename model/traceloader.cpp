@@ -6,10 +6,8 @@
 #include "tracebuilder.h"
 
 #include <QCoreApplication>
-#include <QElapsedTimer>
+#include <QDir>
 #include <QFileInfo>
-#include <QPointer>
-#include <QtConcurrent>
 
 #include <istream>
 
@@ -40,15 +38,6 @@ bool onlyWhitespace(std::string_view head)
 
 
 } // namespace
-
-TraceLoader::TraceLoader(QObject *parent) : QObject(parent) {}
-
-TraceLoader::~TraceLoader()
-{
-    cancel();
-    if (m_watcher)
-        m_watcher->waitForFinished();
-}
 
 LoadResult TraceLoader::load(const QString &path, const std::function<void(double)> &progress,
                              const std::atomic<bool> *cancel)
@@ -109,66 +98,6 @@ LoadResult TraceLoader::load(const QString &path, const std::function<void(doubl
     data->bytesRead = buffer.bytesProduced();
     result.trace = std::move(data);
     return result;
-}
-
-int TraceLoader::start(const QStringList &paths)
-{
-    cancel();
-    const int job = ++m_job;
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
-    auto cancelFlag = m_cancel;
-
-    // Progress crosses threads as queued calls, at most every 50 ms.
-    QPointer<TraceLoader> self(this);
-    auto report = [self, job](double fraction) {
-        QMetaObject::invokeMethod(
-            self, [self, job, fraction] {
-                if (self && self->m_job == job)
-                    emit self->progress(job, fraction);
-            },
-            Qt::QueuedConnection);
-    };
-
-    auto *watcher = new QFutureWatcher<QList<LoadResult>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
-        const QList<LoadResult> results = watcher->result();
-        watcher->deleteLater();
-        if (m_watcher == watcher)
-            m_watcher = nullptr;
-        if (job == m_job) // a newer start() makes this one stale
-            emit finished(job, results);
-    });
-    m_watcher = watcher;
-    watcher->setFuture(QtConcurrent::run([paths, cancelFlag, report] {
-        QList<LoadResult> results;
-        QElapsedTimer throttle;
-        throttle.start();
-        for (int i = 0; i < paths.size(); ++i) {
-            auto onProgress = [&](double fraction) {
-                if (throttle.elapsed() >= 50) {
-                    throttle.restart();
-                    report((i + fraction) / paths.size());
-                }
-            };
-            results.append(load(paths[i], onProgress, cancelFlag.get()));
-            if (results.back().cancelled)
-                break;
-        }
-        report(1.0);
-        return results;
-    }));
-    return job;
-}
-
-void TraceLoader::cancel()
-{
-    if (m_cancel)
-        m_cancel->store(true);
-}
-
-bool TraceLoader::isRunning() const
-{
-    return m_watcher && m_watcher->isRunning();
 }
 
 } // namespace scopeline

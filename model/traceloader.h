@@ -1,13 +1,10 @@
 #pragma once
-// Loads trace files into TraceData: synchronously (load) or off the calling thread (start/cancel)
-// with throttled progress, an atomic cancel flag and stale results dropped by job id.
+// Loads one trace file into TraceData, streaming, with progress and an atomic cancel flag.
 
 #include "tracedata.h"
 
-#include <QFutureWatcher>
-#include <QList>
-#include <QObject>
-#include <QStringList>
+#include <QCoreApplication>
+#include <QString>
 
 #include <atomic>
 #include <functional>
@@ -24,30 +21,15 @@ struct LoadResult
     bool ok() const { return trace != nullptr; }
 };
 
-class TraceLoader : public QObject
+class TraceLoader
 {
-    Q_OBJECT
-public:
-    explicit TraceLoader(QObject *parent = nullptr);
-    ~TraceLoader() override;
+    Q_DECLARE_TR_FUNCTIONS(TraceLoader)
 
+public:
     // Reads one file. progress gets the fraction of the file read; a set cancel flag stops it.
+    // PairLoader runs this off the GUI thread.
     static LoadResult load(const QString &path, const std::function<void(double)> &progress = {},
                            const std::atomic<bool> *cancel = nullptr);
-
-    // Loads the files in the background and returns the job id; a running job is cancelled.
-    int start(const QStringList &paths);
-    void cancel();
-    bool isRunning() const;
-
-signals:
-    void progress(int job, double fraction);
-    void finished(int job, const QList<scopeline::LoadResult> &results);
-
-private:
-    int m_job = 0;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    QFutureWatcher<QList<LoadResult>> *m_watcher = nullptr;
 };
 
 } // namespace scopeline

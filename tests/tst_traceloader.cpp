@@ -4,6 +4,7 @@
 // Expected figures come from independent Python (gzip/json/decimal) run through QProcess, from the
 // trace format notes in ../shared/traces/README.md, or are self-evident from small fixtures.
 
+#include "model/pairloader.h"
 #include "model/traceloader.h"
 
 #include <QDir>
@@ -1024,28 +1025,31 @@ void TstTraceLoader::cancelBeforeLoad() {
 void TstTraceLoader::asyncStartDelivers() {
     REQUIRE_TRACES();
     const QStringList paths{publicTrace(kTraceLensMi300), publicTrace(kRocmProfileData)};
-    TraceLoader loader;
-    QSignalSpy finished(&loader, &TraceLoader::finished);
+    PairLoader loader;
+    QSignalSpy finished(&loader, &PairLoader::finished);
     QVERIFY(finished.isValid());
     std::vector<std::pair<int, double>> progress;
-    connect(&loader, &TraceLoader::progress, this,
-            [&progress](int job, double f) { progress.emplace_back(job, f); });
-    QList<LoadResult> results;
-    connect(&loader, &TraceLoader::finished, this,
-            [&results](int, const QList<scopeline::LoadResult> &r) { results = r; });
+    connect(&loader, &PairLoader::progress, this,
+            [&progress](int job, double f, const QString &) { progress.emplace_back(job, f); });
+    PairLoadResult result;
+    connect(&loader, &PairLoader::finished, this,
+            [&result](int, const scopeline::PairLoadResult &r) { result = r; });
 
-    const int job = loader.start(paths);
+    const int job = loader.start(paths[0], paths[1]);
     QVERIFY(loader.isRunning());
-    QVERIFY(finished.wait(10000));
+    QVERIFY(finished.wait(20000));
     QCOMPARE(finished.count(), 1);
     QCOMPARE(finished.at(0).at(0).toInt(), job);
-    QCOMPARE(results.size(), 2);
+    QVERIFY2(result.ok(), qPrintable(result.error));
+    QCOMPARE(result.a.size(), 1);
+    QCOMPARE(result.b.size(), 1);
+    const QList<LoadedRun> sides[] = {result.a, result.b};
     for (int i = 0; i < 2; ++i) {
-        QVERIFY2(results[i].ok(), qPrintable(results[i].error));
-        QCOMPARE(results[i].path, paths[i]);
+        QCOMPARE(sides[i].front().run.file, QFileInfo(paths[i]).absoluteFilePath());
+        QVERIFY(sides[i].front().analysis && sides[i].front().scopes);
         const LoadResult direct = TraceLoader::load(paths[i]);
         QVERIFY(direct.ok());
-        const QString difference = compareTraces(*results[i].trace, *direct.trace);
+        const QString difference = compareTraces(*sides[i].front().trace, *direct.trace);
         QVERIFY2(difference.isEmpty(), qPrintable(difference));
     }
     QTRY_VERIFY(!loader.isRunning());
@@ -1072,19 +1076,17 @@ void TstTraceLoader::secondStartDropsFirst() {
     REQUIRE_TRACES();
     QFETCH(QString, first);
     QFETCH(QString, second);
-    TraceLoader loader;
-    QSignalSpy finished(&loader, &TraceLoader::finished);
-    QList<std::pair<int, QList<LoadResult>>> delivered;
-    connect(&loader, &TraceLoader::finished, this,
-            [&delivered](int job, const QList<scopeline::LoadResult> &r) {
-                delivered.append({job, r});
-            });
+    PairLoader loader;
+    QSignalSpy finished(&loader, &PairLoader::finished);
+    QList<std::pair<int, PairLoadResult>> delivered;
+    connect(&loader, &PairLoader::finished, this,
+            [&delivered](int job, const scopeline::PairLoadResult &r) { delivered.append({job, r}); });
     std::set<int> progressJobs;
-    connect(&loader, &TraceLoader::progress, this,
-            [&progressJobs](int job, double) { progressJobs.insert(job); });
+    connect(&loader, &PairLoader::progress, this,
+            [&progressJobs](int job, double, const QString &) { progressJobs.insert(job); });
 
-    const int job1 = loader.start({first});
-    const int job2 = loader.start({second});
+    const int job1 = loader.start(first, first);
+    const int job2 = loader.start(second, second);
     QVERIFY(job1 != job2);
     QVERIFY(finished.wait(10000));
     // Give the first job every chance to deliver (it must not): let every background load end,
@@ -1095,9 +1097,9 @@ void TstTraceLoader::secondStartDropsFirst() {
 
     QCOMPARE(delivered.size(), 1);
     QCOMPARE(delivered[0].first, job2);
-    QCOMPARE(delivered[0].second.size(), 1);
-    QVERIFY2(delivered[0].second[0].ok(), qPrintable(delivered[0].second[0].error));
-    QCOMPARE(delivered[0].second[0].path, second);
+    QVERIFY2(delivered[0].second.ok(), qPrintable(delivered[0].second.error));
+    QCOMPARE(delivered[0].second.a.size(), 1);
+    QCOMPARE(delivered[0].second.a.front().run.file, QFileInfo(second).absoluteFilePath());
     // No event was processed between the two start() calls, so not even the first job's progress
     // may arrive.
     QVERIFY(progressJobs.count(job2));

@@ -1,0 +1,51 @@
+#pragma once
+// Loads the two sides of a comparison (A = baseline, B = candidate) off the calling thread: scans each
+// trace folder, loads and analyses every run, with throttled progress, cancel, and stale jobs dropped.
+
+#include "loadedrun.h"
+
+#include <QFutureWatcher>
+#include <QList>
+#include <QObject>
+
+#include <atomic>
+#include <memory>
+
+namespace scopeline {
+
+struct PairLoadResult
+{
+    QList<LoadedRun> a, b;
+    QString error; // names the folder or file and the problem; the sides are empty then
+    bool cancelled = false;
+    bool ok() const { return error.isEmpty() && !cancelled; }
+};
+
+class PairLoader : public QObject
+{
+    Q_OBJECT
+public:
+    explicit PairLoader(QObject *parent = nullptr);
+    ~PairLoader() override;
+
+    // Starts loading and returns the job id; a job still running is cancelled and its result dropped.
+    int start(const QString &pathA, const QString &pathB);
+    void cancel();
+    bool isRunning() const;
+
+    // The same work on the calling thread (used by the CLI and tests).
+    static PairLoadResult load(const QString &pathA, const QString &pathB,
+                               const std::function<void(double, const QString &)> &progress = {},
+                               const std::atomic<bool> *cancel = nullptr);
+
+signals:
+    void progress(int job, double fraction, const QString &what);
+    void finished(int job, const scopeline::PairLoadResult &result);
+
+private:
+    int m_job = 0;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    QFutureWatcher<PairLoadResult> *m_watcher = nullptr;
+};
+
+} // namespace scopeline
