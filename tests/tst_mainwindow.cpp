@@ -1,4 +1,150 @@
+// The main window driven as a user would: open the bundled pair, fail a load without losing the
+// document, cancel, save and reopen a session, swap A and B, export a report, and look at it.
+
+#include "mainwindow.h"
+#include "widgets/comparisonpanel.h"
+#include "widgets/pairtimeline.h"
+
 #include <QtTest>
-class Tstmainwindow : public QObject { Q_OBJECT private slots: void pending() { QSKIP("not written yet"); } };
-QTEST_MAIN(Tstmainwindow)
+
+using namespace scopeline;
+
+namespace {
+
+const QString kSamples = QStringLiteral(SCOPELINE_SAMPLES);
+const QString kMatmul = kSamples + QStringLiteral("/jax_matmul_vs_einsum/matmul");
+const QString kEinsum = kSamples + QStringLiteral("/jax_matmul_vs_einsum/einsum");
+const QStringList kScopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
+
+bool openAndWait(MainWindow &window, const QString &a, const QString &b, const SessionState &state = {})
+{
+    window.openPair(a, b, state);
+    return QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000);
+}
+
+bool nonUniform(const QImage &image)
+{
+    const QRgb first = image.pixel(0, 0);
+    for (int y = 0; y < image.height(); y += 7)
+        for (int x = 0; x < image.width(); x += 7)
+            if (image.pixel(x, y) != first)
+                return true;
+    return false;
+}
+
+} // namespace
+
+class TstMainWindow : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // recent pairs and geometry go to a test location
+        QSettings().clear();
+        if (!QFileInfo::exists(kMatmul))
+            QSKIP("the bundled samples are missing");
+    }
+
+    void opensThePairWithScopes()
+    {
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        SessionState state;
+        state.scopes = kScopes;
+        QVERIFY(openAndWait(window, kMatmul, kEinsum, state));
+        QCOMPARE(window.runsA().size(), 3);
+        QCOMPARE(window.runsB().size(), 3);
+        QCOMPARE(window.bannerText(), QString());
+        QCOMPARE(window.panel()->selectedScopes(), kScopes);
+        QCOMPARE(window.panel()->rows().size(), std::size_t(kScopes.size() * 4)); // 3 run pairs + pooled
+        QVERIFY(window.windowTitle().contains(QLatin1String("matmul vs einsum")));
+        QVERIFY(window.timeline()->viewA()->run().trace);
+        QVERIFY(window.timeline()->viewB()->run().trace);
+        QTest::qWait(200);
+        const QImage shot = window.grab().toImage();
+        QVERIFY(nonUniform(shot));
+        QVERIFY(shot.save(QDir::temp().filePath(QStringLiteral("scopeline_mainwindow.png"))));
+    }
+
+    void failedLoadKeepsTheDocument()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, kMatmul, kEinsum));
+        const QString missing = QStringLiteral("/nonexistent/traces");
+        QVERIFY(openAndWait(window, missing, kEinsum));
+        QVERIFY2(window.bannerText().contains(missing), qPrintable(window.bannerText()));
+        QCOMPARE(window.runsA().size(), 3);
+        QCOMPARE(window.runsA().front().run.name, QStringLiteral("trace_file_matmul_0"));
+    }
+
+    void cancelKeepsTheDocument()
+    {
+        const QString large = QStringLiteral(SCOPELINE_TRACES "/public/TraceLens/tests__traces__inference__xdit_flux.1_aiter_sage__profile_trace_rank_0.json.gz");
+        if (!QFileInfo::exists(large))
+            QSKIP("the shared traces are not present");
+        MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, kMatmul, kEinsum));
+        window.openPair(large, large);
+        QVERIFY(window.isLoading());
+        QTest::keyClick(&window, Qt::Key_Escape);
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 30000));
+        QCOMPARE(window.runsA().front().run.name, QStringLiteral("trace_file_matmul_0"));
+        QCOMPARE(window.bannerText(), QString());
+    }
+
+    void sessionRoundTrip()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("pair.scopeline.json"));
+        {
+            MainWindow window;
+            SessionState state;
+            state.scopes = {QStringLiteral("attn_q_k")};
+            state.samples = SampleMode::Instance;
+            QVERIFY(openAndWait(window, kMatmul, kEinsum, state));
+            QVERIFY(window.saveSession(file));
+        }
+        MainWindow reopened;
+        QVERIFY(reopened.openSession(file));
+        QVERIFY(QTest::qWaitFor([&reopened] { return !reopened.isLoading(); }, 60000));
+        QCOMPARE(reopened.panel()->selectedScopes(), QStringList{QStringLiteral("attn_q_k")});
+        QCOMPARE(reopened.panel()->sampleMode(), SampleMode::Instance);
+        QCOMPARE(reopened.runsA().size(), 3);
+
+        // A corrupt session is reported and nothing of it applied.
+        const QString corrupt = dir.filePath(QStringLiteral("corrupt.scopeline.json"));
+        QFile out(corrupt);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write("{ not json");
+        out.close();
+        QVERIFY(!reopened.openSession(corrupt));
+        QVERIFY(reopened.bannerText().contains(QLatin1String("corrupt.scopeline.json")));
+        QCOMPARE(reopened.panel()->selectedScopes(), QStringList{QStringLiteral("attn_q_k")});
+    }
+
+    void swapAndExport()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        SessionState state;
+        state.scopes = kScopes;
+        QVERIFY(openAndWait(window, kMatmul, kEinsum, state));
+        QTest::keyClick(&window, Qt::Key_X, Qt::ControlModifier | Qt::ShiftModifier);
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QCOMPARE(window.runsA().front().run.name, QStringLiteral("trace_file_einsum_0"));
+        QCOMPARE(window.panel()->selectedScopes(), kScopes);
+
+        QTemporaryDir dir;
+        QVERIFY(window.exportReport(dir.path()));
+        for (const char *name : {"boxplot.png", "timeline_a.png", "timeline_b.png", "stats.csv", "index.html"})
+            QVERIFY2(QFileInfo(QDir(dir.path()).filePath(QLatin1String(name))).size() > 0, name);
+    }
+};
+
+QTEST_MAIN(TstMainWindow)
 #include "tst_mainwindow.moc"

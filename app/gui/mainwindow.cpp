@@ -243,6 +243,7 @@ void MainWindow::openPair(const QString &pathA, const QString &pathB, const Sess
     m_pending.pathA = pathA;
     m_pending.pathB = pathB;
     m_job = m_loader.start(pathA, pathB);
+    m_loading = true;
     m_progress->setValue(0);
     m_progress->show();
     m_cancel->show();
@@ -251,7 +252,7 @@ void MainWindow::openPair(const QString &pathA, const QString &pathB, const Sess
 
 bool MainWindow::isLoading() const
 {
-    return m_loader.isRunning();
+    return m_loading;
 }
 
 QString MainWindow::bannerText() const
@@ -263,6 +264,7 @@ void MainWindow::loadFinished(int job, const PairLoadResult &result)
 {
     if (job != m_job)
         return;
+    m_loading = false;
     m_progress->hide();
     m_cancel->hide();
     if (result.cancelled) {
