@@ -93,13 +93,13 @@ if [[ $MODE == test ]]; then
 fi
 
 if [[ -x $GUI ]]; then
+  # With no arguments the GUI opens the bundled matmul/einsum pair with its scopes selected.
   say "launching $GUI on the bundled matmul/einsum sample pair"
-  args=("$SAMPLES/jax_matmul_vs_einsum/matmul" "$SAMPLES/jax_matmul_vs_einsum/einsum")
   if [[ -z ${DISPLAY:-} && -z ${WAYLAND_DISPLAY:-} && -z ${QT_QPA_PLATFORM:-} ]]; then
     say "no display: running under xvfb-run (nothing will be visible)"
-    exec xvfb-run -a "$GUI" "${args[@]}"
+    exec xvfb-run -a "$GUI"
   fi
-  exec "$GUI" "${args[@]}"
+  exec "$GUI"
 fi
 
 [[ -x $CLI ]] || die "the build did not produce $CLI"
