@@ -1,4 +1,770 @@
+// TimelineView and PairTimeline on real traces: fit, wheel zoom about the cursor, keys, drag pan,
+// Shift-drag range selection, clicking a kernel, descriptions, collapsing, rendering, locked zoom and
+// the range summary against TraceAnalysis.
+
+#include "model/durationformat.h"
+#include "model/loadedrun.h"
+#include "model/traceanalysis.h"
+#include "model/tracefolder.h"
+#include "widgets/pairtimeline.h"
+#include "widgets/timelineview.h"
+
 #include <QtTest>
-class Tsttimelineview : public QObject { Q_OBJECT private slots: void pending() { QSKIP("not written yet"); } };
-QTEST_MAIN(Tsttimelineview)
+
+#include <QApplication>
+#include <QHelpEvent>
+#include <QImage>
+#include <QMouseEvent>
+#include <QPushButton>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <limits>
+
+using namespace scopeline;
+
+namespace {
+
+const QString kJaxRun = QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes/trace_file_einsum_0");
+const QString kJaxMatmulRun =
+    QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes/trace_file_matmul_0");
+const QString kGraphTrace = QStringLiteral(
+    SCOPELINE_TRACES
+    "/public/TraceLens/tests__traces__inference__vllm_prefilldecode_piecewise__graph_execution.json.gz");
+
+LoadedRun load(const QString &path)
+{
+    const QList<LoadedRun> runs = LoadedRun::loadAll(TraceFolder::scan(path));
+    return runs.isEmpty() ? LoadedRun() : runs.front();
+}
+
+std::pair<int64_t, int64_t> extent(const TraceData &t)
+{
+    int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+    for (uint32_t e = 0; e < t.eventCount(); ++e) {
+        lo = std::min(lo, t.start[e]);
+        hi = std::max(hi, t.end(e));
+    }
+    return {lo, hi};
+}
+
+void sendMouse(QWidget *w, QEvent::Type type, QPoint pos, Qt::MouseButton button, Qt::MouseButtons buttons,
+               Qt::KeyboardModifiers modifiers = Qt::NoModifier)
+{
+    QMouseEvent event(type, QPointF(pos), QPointF(w->mapToGlobal(pos)), button, buttons, modifiers);
+    QCoreApplication::sendEvent(w, &event);
+}
+
+void drag(QWidget *w, QPoint from, QPoint to, Qt::KeyboardModifiers modifiers = Qt::NoModifier)
+{
+    sendMouse(w, QEvent::MouseButtonPress, from, Qt::LeftButton, Qt::LeftButton, modifiers);
+    for (int i = 1; i <= 4; ++i)
+        sendMouse(w, QEvent::MouseMove, from + (to - from) * i / 4, Qt::NoButton, Qt::LeftButton, modifiers);
+    sendMouse(w, QEvent::MouseButtonRelease, to, Qt::LeftButton, Qt::NoButton, modifiers);
+}
+
+void wheel(QWidget *w, QPoint pos, int delta, Qt::KeyboardModifiers modifiers = Qt::NoModifier)
+{
+    QWheelEvent event(QPointF(pos), QPointF(w->mapToGlobal(pos)), QPoint(), QPoint(0, delta), Qt::NoButton,
+                      modifiers, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(w, &event);
+}
+
+bool nonUniform(const QImage &image)
+{
+    const QRgb first = image.pixel(0, 0);
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3)
+            colours.insert(image.pixel(x, y));
+    return colours.size() > 10 && colours.contains(first);
+}
+
+// A kernel in the middle of the run that has a launch.
+uint32_t middleKernel(const LoadedRun &run)
+{
+    const auto &kernels = run.analysis->kernels();
+    for (std::size_t i = kernels.size() / 2; i < kernels.size(); ++i)
+        if (run.analysis->launchOf(kernels[i]) >= 0)
+            return kernels[i];
+    return kernels[kernels.size() / 2];
+}
+
+QString withoutBreaks(QString html)
+{
+    return html.remove(QChar(0x200B));
+}
+
+} // namespace
+
+class TstTimelineView : public QObject
+{
+    Q_OBJECT
+
+    LoadedRun m_jax, m_jaxMatmul, m_graph;
+
+    LoadedRun runNamed(const QString &name) const { return name == QLatin1String("jax") ? m_jax : m_graph; }
+
+private slots:
+    void initTestCase()
+    {
+        if (!QFileInfo::exists(kJaxRun) || !QFileInfo::exists(kGraphTrace))
+            QSKIP("the shared traces are not present");
+        m_jax = load(kJaxRun);
+        m_jaxMatmul = load(kJaxMatmulRun);
+        m_graph = load(kGraphTrace);
+        QVERIFY2(m_jax.ok(), qPrintable(m_jax.error));
+        QVERIFY2(m_jaxMatmul.ok(), qPrintable(m_jaxMatmul.error));
+        QVERIFY2(m_graph.ok(), qPrintable(m_graph.error));
+        QVERIFY(!m_jax.analysis->kernels().empty());
+        QVERIFY(m_graph.analysis->total().graphLaunches > 0);
+    }
+
+    void fitShowsTheWholeTrace_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("jax") << QStringLiteral("jax");
+        QTest::newRow("rocm graph") << QStringLiteral("graph");
+    }
+
+    void fitShowsTheWholeTrace()
+    {
+        QFETCH(QString, name);
+        const LoadedRun run = runNamed(name);
+        TimelineView view;
+        view.resize(1200, 700);
+        view.setRun(run);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const auto [lo, hi] = extent(*run.trace);
+        QCOMPARE(view.visibleStart(), lo);
+        QCOMPARE(view.visibleEnd(), hi);
+        view.zoomBy(5);
+        QVERIFY(view.visibleEnd() - view.visibleStart() < hi - lo);
+        view.fit();
+        QCOMPARE(view.visibleStart(), lo);
+        QCOMPARE(view.visibleEnd(), hi);
+        QCOMPARE(view.timeScale().width, double(view.plotRect().width()));
+        QCOMPARE(view.focusPolicy(), Qt::StrongFocus);
+    }
+
+    void wheelZoomsAboutTheCursor_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("x"); // px into the plot
+        QTest::newRow("jax left") << QStringLiteral("jax") << 200;
+        QTest::newRow("jax right") << QStringLiteral("jax") << 900;
+        QTest::newRow("rocm graph") << QStringLiteral("graph") << 555;
+    }
+
+    void wheelZoomsAboutTheCursor()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, x);
+        TimelineView view;
+        view.resize(1200, 700);
+        view.setRun(runNamed(name));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QSignalSpy ranges(&view, &TimelineView::visibleRangeChanged);
+        const QPoint pos(view.plotRect().left() + x, view.plotRect().top() + 40);
+        for (int step = 0; step < 3; ++step) {
+            const int64_t span = view.visibleEnd() - view.visibleStart();
+            const int64_t under = view.timeScale().toTime(x);
+            wheel(&view, pos, 120);
+            const int64_t newSpan = view.visibleEnd() - view.visibleStart();
+            QVERIFY2(newSpan < span, qPrintable(QStringLiteral("%1 -> %2").arg(span).arg(newSpan)));
+            QVERIFY(std::fabs(view.timeScale().toPixel(under) - x) < 0.5);
+        }
+        QCOMPARE(ranges.count(), 3);
+        QCOMPARE(ranges.last().at(0).value<int64_t>(), view.visibleStart());
+        QCOMPARE(ranges.last().at(1).value<int64_t>(), view.visibleEnd());
+        // wheel back out about the same point
+        wheel(&view, pos, -360);
+        const auto [lo, hi] = extent(*view.run().trace);
+        QVERIFY(std::llabs((view.visibleEnd() - view.visibleStart()) - (hi - lo)) <= 2);
+        // Ctrl+wheel scrolls vertically instead: the time window stays
+        view.zoomBy(3);
+        const int64_t start = view.visibleStart(), end = view.visibleEnd();
+        wheel(&view, pos, -120, Qt::ControlModifier);
+        wheel(&view, pos, -120, Qt::ShiftModifier);
+        QCOMPARE(view.visibleStart(), start);
+        QCOMPARE(view.visibleEnd(), end);
+    }
+
+    void keys()
+    {
+        TimelineView view;
+        view.resize(1200, 700);
+        view.setRun(m_jax);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const int64_t full = view.visibleEnd() - view.visibleStart();
+        QTest::keyClick(&view, '+');
+        const int64_t zoomed = view.visibleEnd() - view.visibleStart();
+        QVERIFY(std::llabs(zoomed - std::llround(full / 1.5)) <= 1);
+        QTest::keyClick(&view, '=');
+        QVERIFY(view.visibleEnd() - view.visibleStart() < zoomed);
+        QTest::keyClick(&view, '-');
+        QVERIFY(std::llabs(view.visibleEnd() - view.visibleStart() - zoomed) <= 1);
+        // Left/Right pan by an eighth of the width
+        const int64_t start = view.visibleStart();
+        const double nsPerPx = view.timeScale().nsPerPixel();
+        QTest::keyClick(&view, Qt::Key_Right);
+        QVERIFY(view.visibleStart() > start);
+        QVERIFY(std::llabs(view.visibleStart() - start -
+                           std::llround(view.plotRect().width() / 8.0 * nsPerPx)) <= 1);
+        QTest::keyClick(&view, Qt::Key_Left);
+        QCOMPARE(view.visibleStart(), start);
+        QTest::keyClick(&view, Qt::Key_Left);
+        QVERIFY(view.visibleStart() < start);
+        QTest::keyClick(&view, Qt::Key_F);
+        const auto [lo, hi] = extent(*m_jax.trace);
+        QCOMPARE(view.visibleStart(), lo);
+        QCOMPARE(view.visibleEnd(), hi);
+        view.zoomBy(4);
+        QTest::keyClick(&view, Qt::Key_Home);
+        QCOMPARE(view.visibleEnd() - view.visibleStart(), hi - lo);
+        // Z zooms to a selected range, Esc clears it
+        QSignalSpy selected(&view, &TimelineView::rangeSelected);
+        const QRect plot = view.plotRect();
+        drag(&view, QPoint(plot.left() + 300, plot.top() + 30), QPoint(plot.left() + 600, plot.top() + 30),
+             Qt::ShiftModifier);
+        QCOMPARE(selected.count(), 1);
+        const int64_t from = selected.last().at(0).value<int64_t>(),
+                      to = selected.last().at(1).value<int64_t>();
+        QTest::keyClick(&view, Qt::Key_Z);
+        QCOMPARE(view.visibleStart(), from);
+        QCOMPARE(view.visibleEnd(), to);
+        QTest::keyClick(&view, Qt::Key_Escape);
+        QCOMPARE(selected.count(), 2);
+        QCOMPARE(selected.last().at(0).value<int64_t>(), selected.last().at(1).value<int64_t>());
+        QCOMPARE(view.selectionStart(), view.selectionEnd());
+    }
+
+    void dragPans()
+    {
+        TimelineView view;
+        view.resize(1200, 700);
+        view.setRun(m_jax);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.zoomBy(8);
+        const int64_t start = view.visibleStart(), span = view.visibleEnd() - view.visibleStart();
+        const double nsPerPx = view.timeScale().nsPerPixel();
+        const QRect plot = view.plotRect();
+        QSignalSpy ranges(&view, &TimelineView::visibleRangeChanged);
+        QSignalSpy selected(&view, &TimelineView::eventSelected);
+        // dragging left by 200 px shows later times: the content follows the mouse
+        drag(&view, QPoint(plot.left() + 700, plot.top() + 20), QPoint(plot.left() + 500, plot.top() + 20));
+        QVERIFY(ranges.count() >= 1);
+        QCOMPARE(view.visibleEnd() - view.visibleStart(), span);
+        QVERIFY(std::llabs(view.visibleStart() - start - std::llround(200 * nsPerPx)) <= 1);
+        drag(&view, QPoint(plot.left() + 500, plot.top() + 20), QPoint(plot.left() + 800, plot.top() + 20));
+        QVERIFY(std::llabs(view.visibleStart() - start + std::llround(100 * nsPerPx)) <= 2);
+        QCOMPARE(selected.count(), 0); // a drag is not a click
+    }
+
+    void shiftDragSelectsARange_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("x0");
+        QTest::addColumn<int>("x1");
+        QTest::newRow("jax forwards") << QStringLiteral("jax") << 150 << 640;
+        QTest::newRow("jax backwards") << QStringLiteral("jax") << 900 << 333;
+        QTest::newRow("rocm graph") << QStringLiteral("graph") << 10 << 1000;
+    }
+
+    void shiftDragSelectsARange()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, x0);
+        QFETCH(int, x1);
+        TimelineView view;
+        view.resize(1200, 700);
+        view.setRun(runNamed(name));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.zoomBy(2);
+        const int64_t start = view.visibleStart(), end = view.visibleEnd();
+        QSignalSpy selected(&view, &TimelineView::rangeSelected);
+        const QRect plot = view.plotRect();
+        drag(&view, QPoint(plot.left() + x0, plot.top() + 50), QPoint(plot.left() + x1, plot.top() + 50),
+             Qt::ShiftModifier);
+        QCOMPARE(selected.count(), 1);
+        const TimeScale &scale = view.timeScale();
+        QCOMPARE(selected.last().at(0).value<int64_t>(), scale.toTime(std::min(x0, x1)));
+        QCOMPARE(selected.last().at(1).value<int64_t>(), scale.toTime(std::max(x0, x1)));
+        QCOMPARE(view.selectionStart(), scale.toTime(std::min(x0, x1)));
+        QCOMPARE(view.selectionEnd(), scale.toTime(std::max(x0, x1)));
+        // selecting does not pan
+        QCOMPARE(view.visibleStart(), start);
+        QCOMPARE(view.visibleEnd(), end);
+        const QImage image = view.grab().toImage();
+        QVERIFY(nonUniform(image));
+        image.save(QStringLiteral("/tmp/timeline_selection_%1.png").arg(name));
+        // a Shift-click clears it
+        sendMouse(&view, QEvent::MouseButtonPress, QPoint(plot.left() + 50, plot.top() + 50), Qt::LeftButton,
+                  Qt::LeftButton, Qt::ShiftModifier);
+        sendMouse(&view, QEvent::MouseButtonRelease, QPoint(plot.left() + 50, plot.top() + 50),
+                  Qt::LeftButton, Qt::NoButton, Qt::ShiftModifier);
+        QCOMPARE(selected.count(), 2);
+        QCOMPARE(selected.last().at(0).value<int64_t>(), selected.last().at(1).value<int64_t>());
+    }
+
+    void clickSelectsAKernel_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("jax") << QStringLiteral("jax");
+        QTest::newRow("rocm graph") << QStringLiteral("graph");
+    }
+
+    void clickSelectsAKernel()
+    {
+        QFETCH(QString, name);
+        const LoadedRun run = runNamed(name);
+        TimelineView view;
+        view.resize(1200, 700);
+        view.setRun(run);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const TraceData &t = *run.trace;
+        const uint32_t kernel = middleKernel(run);
+        view.setVisibleRange(t.start[kernel] - 2 * t.duration[kernel],
+                             t.end(kernel) + 2 * t.duration[kernel]);
+        const QRect r = view.eventRect(kernel);
+        QVERIFY(r.isValid());
+        QVERIFY2(view.plotRect().contains(r.center()),
+                 qPrintable(QStringLiteral("kernel at %1,%2").arg(r.center().x()).arg(r.center().y())));
+        // the rect is where the time scale puts the kernel
+        QVERIFY(std::abs(r.left() - (view.plotRect().left() +
+                                     int(std::floor(view.timeScale().toPixel(t.start[kernel]))))) <= 1);
+        QVERIFY(std::abs(
+                    r.right() + 1 -
+                    (view.plotRect().left() + int(std::ceil(view.timeScale().toPixel(t.end(kernel)))))) <= 1);
+        QSignalSpy selected(&view, &TimelineView::eventSelected);
+        QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, r.center());
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(selected.last().at(0).value<int64_t>(), int64_t(kernel));
+        QCOMPARE(view.selectedEvent(), int64_t(kernel));
+        // its launch is drawn too: click it and the selection follows
+        const int64_t launch = run.analysis->launchOf(kernel);
+        QVERIFY(launch >= 0);
+        QImage image = view.grab().toImage();
+        QVERIFY(nonUniform(image));
+        image.save(QStringLiteral("/tmp/timeline_kernel_%1.png").arg(name));
+        // clicking empty space clears the selection
+        QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier,
+                          QPoint(view.plotRect().right() - 2, view.height() - 3));
+        QCOMPARE(view.selectedEvent(), int64_t(-1));
+        // Esc also clears it
+        view.selectEvent(kernel);
+        QTest::keyClick(&view, Qt::Key_Escape);
+        QCOMPARE(view.selectedEvent(), int64_t(-1));
+    }
+
+    void describesAKernelAndItsLaunch_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("jax") << QStringLiteral("jax");
+        QTest::newRow("rocm graph") << QStringLiteral("graph");
+    }
+
+    void describesAKernelAndItsLaunch()
+    {
+        QFETCH(QString, name);
+        const LoadedRun run = runNamed(name);
+        const TraceData &t = *run.trace;
+        const uint32_t kernel = middleKernel(run);
+        const int64_t launch = run.analysis->launchOf(kernel);
+        QVERIFY(launch >= 0);
+        const QString html = withoutBreaks(TimelineView::describeEvent(run, kernel));
+        QVERIFY2(html.contains(t.qname(kernel).toHtmlEscaped()), qPrintable(html));
+        QVERIFY2(html.contains(t.qname(uint32_t(launch)).toHtmlEscaped()), qPrintable(html));
+        QVERIFY(html.contains(formatDuration(double(t.duration[kernel]))));
+        QVERIFY(html.contains(QString::number(t.start[kernel]))); // absolute ns
+        QVERIFY(html.contains(
+            formatDuration(double(t.start[kernel] - t.start[uint32_t(launch)])))); // launch delay
+        if (t.opPath[kernel] != 0)
+            QVERIFY(html.contains(t.strings.qstring(t.opPath[kernel]).toHtmlEscaped()));
+        // and the launch: its kernels
+        const QString launchHtml = withoutBreaks(TimelineView::describeEvent(run, uint32_t(launch)));
+        const auto kernels = run.analysis->kernelsOf(uint32_t(launch));
+        QVERIFY(launchHtml.contains(t.qname(kernels.front()).toHtmlEscaped()));
+        QVERIFY(launchHtml.contains(QStringLiteral("<td>%1</td>").arg(kernels.size())));
+        // out of range: nothing
+        QVERIFY(TimelineView::describeEvent(run, uint32_t(t.eventCount())).isEmpty());
+        QVERIFY(TimelineView::describeEvent(LoadedRun(), 0).isEmpty());
+    }
+
+    void jaxScopePathAndArgs()
+    {
+        const TraceData &t = *m_jax.trace;
+        for (uint32_t k : m_jax.analysis->kernels()) {
+            if (t.opPath[k] == 0)
+                continue;
+            const QString html = withoutBreaks(TimelineView::describeEvent(m_jax, k));
+            QVERIFY(html.contains(t.strings.qstring(t.opPath[k]).toHtmlEscaped()));
+            QVERIFY(html.contains(QStringLiteral("correlation_id")));
+            return;
+        }
+        QFAIL("no JAX kernel with an op path");
+    }
+
+    void collapsingAProcessHidesItsTracks()
+    {
+        TimelineView view;
+        view.resize(1200, 700);
+        view.setRun(m_jax);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const uint32_t kernel = middleKernel(m_jax);
+        const uint32_t launch = uint32_t(m_jax.analysis->launchOf(kernel));
+        const QRect kernelBefore = view.eventRect(kernel);
+        QVERIFY(view.eventRect(launch).isValid());
+        // the first row is the CPU process header
+        QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, QPoint(40, view.plotRect().top() + 5));
+        QVERIFY(!view.eventRect(launch).isValid());
+        QVERIFY(view.eventRect(kernel).isValid());
+        QVERIFY(view.eventRect(kernel).top() < kernelBefore.top()); // the GPU moved up
+        QVERIFY(nonUniform(view.grab().toImage()));
+        view.grab().save(QStringLiteral("/tmp/timeline_collapsed.png"));
+        QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, QPoint(40, view.plotRect().top() + 5));
+        QCOMPARE(view.eventRect(launch).isValid(), true);
+        QCOMPARE(view.eventRect(kernel), kernelBefore);
+    }
+
+    void tooltips()
+    {
+        TimelineView view;
+        view.resize(1200, 700);
+        view.setRun(m_jax);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const TraceData &t = *m_jax.trace;
+        // the longest idle gap of the GPU stream: its length, cause and what the CPU was doing
+        const StreamSummary &stream = m_jax.analysis->streams().front();
+        QVERIFY(!stream.gaps.empty());
+        const IdleGap gap =
+            *std::max_element(stream.gaps.begin(), stream.gaps.end(),
+                              [](const IdleGap &a, const IdleGap &b) { return a.length() < b.length(); });
+        view.setVisibleRange(gap.start - gap.length() / 4, gap.end + gap.length() / 4);
+        QPoint pos(view.plotRect().left() + int(view.timeScale().toPixel(gap.start + gap.length() / 2)),
+                   view.eventRect(gap.after).center().y());
+        QHelpEvent gapHelp(QEvent::ToolTip, pos, view.mapToGlobal(pos));
+        QCoreApplication::sendEvent(&view, &gapHelp);
+        QVERIFY(QToolTip::isVisible());
+        QString expected =
+            QStringLiteral("idle %1 — %2").arg(formatDuration(double(gap.length())), gapCauseName(gap.cause));
+        if (gap.cpuEvent >= 0)
+            expected += QStringLiteral("; CPU in %1").arg(t.qname(uint32_t(gap.cpuEvent)));
+        QVERIFY2(QToolTip::text().contains(expected.toHtmlEscaped()),
+                 qPrintable(QToolTip::text() + QStringLiteral(" lacks ") + expected));
+        for (QWidget *w : QApplication::topLevelWidgets())
+            if (w->isVisible() && QByteArray(w->metaObject()->className()) == "QTipLabel")
+                w->grab().save(QStringLiteral("/tmp/timeline_tooltip_gap.png"));
+        // a kernel: its description
+        const uint32_t kernel = gap.after;
+        view.setVisibleRange(t.start[kernel] - t.duration[kernel], t.end(kernel) + t.duration[kernel]);
+        pos = view.eventRect(kernel).center();
+        QHelpEvent kernelHelp(QEvent::ToolTip, pos, view.mapToGlobal(pos));
+        QCoreApplication::sendEvent(&view, &kernelHelp);
+        QVERIFY(QToolTip::isVisible());
+        QCOMPARE(QToolTip::text(), TimelineView::describeEvent(m_jax, kernel));
+        for (QWidget *w : QApplication::topLevelWidgets())
+            if (w->isVisible() && QByteArray(w->metaObject()->className()) == "QTipLabel")
+                w->grab().save(QStringLiteral("/tmp/timeline_tooltip_kernel.png"));
+        // a track label: the full track name
+        pos = QPoint(60, view.eventRect(kernel).center().y());
+        QHelpEvent labelHelp(QEvent::ToolTip, pos, view.mapToGlobal(pos));
+        QCoreApplication::sendEvent(&view, &labelHelp);
+        QVERIFY(QToolTip::text().contains(t.tracks[t.track[kernel]].displayName().toHtmlEscaped()));
+        QToolTip::hideText();
+    }
+
+    void scrollsVertically()
+    {
+        TimelineView view;
+        view.resize(1200, 250); // shorter than its rows
+        view.setRun(m_jax);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const uint32_t kernel = middleKernel(m_jax);
+        const int top = view.eventRect(kernel).top();
+        const int64_t start = view.visibleStart(), end = view.visibleEnd();
+        const QPoint pos(view.plotRect().left() + 300, view.plotRect().top() + 40);
+        wheel(&view, pos, -120, Qt::ControlModifier);
+        const int scrolled = view.eventRect(kernel).top();
+        QVERIFY2(scrolled < top, qPrintable(QStringLiteral("%1 -> %2").arg(top).arg(scrolled)));
+        QCOMPARE(view.visibleStart(), start);
+        QCOMPARE(view.visibleEnd(), end);
+        wheel(&view, pos, 120, Qt::ShiftModifier);
+        QCOMPARE(view.eventRect(kernel).top(), top);
+        QTest::keyClick(&view, Qt::Key_PageDown);
+        QVERIFY(view.eventRect(kernel).top() < top);
+        QVERIFY(view.plotRect().contains(
+            view.eventRect(kernel).center()));               // scrolled to the end: the GPU is in view
+        QVERIFY(view.plotRect().right() < view.width() - 5); // room for the scroll bar
+    }
+
+    void deepAndImproperNesting()
+    {
+        // A synthetic trace: a CPU stack 12 deep with a launch at the bottom (deeper than the lanes
+        // drawn), slices that overlap without nesting, and the launched kernel on a GPU stream.
+        auto t = std::make_shared<TraceData>();
+        Track cpu;
+        cpu.pid = cpu.tid = QStringLiteral("1");
+        cpu.threadName = QStringLiteral("main");
+        Track gpu;
+        gpu.pid = QStringLiteral("2");
+        gpu.tid = QStringLiteral("7");
+        gpu.gpu = true;
+        gpu.device = 0;
+        t->tracks = {cpu, gpu};
+        t->argsBegin.push_back(0);
+        auto add = [&t](int64_t start, int64_t end, const char *name, EventKind kind, uint32_t track, int64_t corr) {
+            t->start.push_back(start);
+            t->duration.push_back(end - start);
+            t->name.push_back(t->strings.intern(name));
+            t->category.push_back(0);
+            t->track.push_back(track);
+            t->kind.push_back(kind);
+            t->correlation.push_back(corr);
+            t->opPath.push_back(0);
+            t->argsBegin.push_back(0);
+            return uint32_t(t->start.size() - 1);
+        };
+        std::vector<uint32_t> stack;
+        for (int depth = 0; depth < 12; ++depth)
+            stack.push_back(add(depth * 10, 1000 - depth * 10, "frame", EventKind::Other, 0, TraceData::kNoCorrelation));
+        const uint32_t launch = add(400, 410, "cudaLaunchKernel", EventKind::KernelLaunch, 0, 5);
+        const uint32_t a = add(1000, 1200, "a", EventKind::Other, 0, TraceData::kNoCorrelation);
+        const uint32_t inA = add(1100, 1300, "outlives a", EventKind::Runtime, 0, TraceData::kNoCorrelation);
+        const uint32_t c = add(1205, 1400, "c", EventKind::Other, 0, TraceData::kNoCorrelation);
+        const uint32_t inC = add(1210, 1250, "in c, under the one that outlived a", EventKind::Runtime, 0,
+                                 TraceData::kNoCorrelation);
+        const uint32_t kernel = add(500, 600, "kernel", EventKind::Kernel, 1, 5);
+        t->trackEvents.resize(2);
+        for (uint32_t e = 0; e < t->eventCount(); ++e)
+            t->trackEvents[t->track[e]].push_back(e);
+        LoadedRun run;
+        run.run.name = QStringLiteral("synthetic");
+        run.trace = t;
+        run.analysis = std::make_shared<const TraceAnalysis>(*t);
+        QCOMPARE(run.analysis->launchOf(kernel), int64_t(launch));
+
+        TimelineView view;
+        view.resize(900, 500);
+        view.setRun(run);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QCOMPARE(view.visibleStart(), int64_t(0));
+        QCOMPARE(view.visibleEnd(), int64_t(1400));
+        // lanes stop at 8: the launch and the deepest frames share the last one, the launch on top
+        const QRect launchRect = view.eventRect(launch);
+        QCOMPARE(launchRect.top(), view.eventRect(stack[7]).top());
+        QCOMPARE(view.eventRect(stack[11]).top(), launchRect.top());
+        QVERIFY(launchRect.top() > view.eventRect(stack[6]).top());
+        view.setVisibleRange(380, 430);
+        const QRect zoomed = view.eventRect(launch);
+        QCOMPARE(view.grab().toImage().pixelColor(zoomed.center()), QColor(QStringLiteral("#f39c33")));
+        QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, zoomed.center());
+        QCOMPARE(view.selectedEvent(), int64_t(launch));
+        // beside the launch, the innermost frame
+        QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, zoomed.center() - QPoint(zoomed.width(), 0));
+        QCOMPARE(view.selectedEvent(), int64_t(stack[11]));
+        // improper nesting: a slice that outlives its parent does not deepen what follows
+        view.fit();
+        QCOMPARE(view.eventRect(inA).top(), view.eventRect(stack[1]).top());
+        QCOMPARE(view.eventRect(c).top(), view.eventRect(a).top());
+        QCOMPARE(view.eventRect(inC).top(), view.eventRect(inA).top());
+        view.setVisibleRange(1280, 1400);
+        QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, view.eventRect(inA).topRight() + QPoint(-2, 3));
+        QCOMPARE(view.selectedEvent(), int64_t(inA));
+        QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, view.eventRect(c).center());
+        QCOMPARE(view.selectedEvent(), int64_t(c));
+        for (int64_t from = 0; from < 1400; from += 37) {
+            view.setVisibleRange(from, from + 150);
+            QVERIFY(!view.grab().isNull());
+        }
+        view.selectEvent(kernel);
+        view.fit();
+        QVERIFY(nonUniform(view.grab().toImage()));
+        view.grab().save(QStringLiteral("/tmp/timeline_synthetic.png"));
+    }
+
+    void rendersScreenshots_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("jax") << QStringLiteral("jax");
+        QTest::newRow("rocm graph") << QStringLiteral("graph");
+    }
+
+    void rendersScreenshots()
+    {
+        QFETCH(QString, name);
+        const LoadedRun run = runNamed(name);
+        TimelineView view;
+        view.resize(1200, 700);
+        view.setRun(run);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QImage image = view.grab().toImage();
+        QCOMPARE(image.size(), QSize(1200, 700) * view.devicePixelRatio());
+        QVERIFY(nonUniform(image));
+        QVERIFY(image.save(QStringLiteral("/tmp/timeline_%1_fit.png").arg(name)));
+        // zoomed in on the launch of a kernel (a graph launch for the ROCm trace), hovered
+        const TraceData &t = *run.trace;
+        const uint32_t kernel = middleKernel(run);
+        const uint32_t launch = uint32_t(run.analysis->launchOf(kernel));
+        const auto kernels = run.analysis->kernelsOf(launch);
+        int64_t last = t.end(kernel);
+        for (uint32_t k : kernels)
+            last = std::max(last, t.end(k));
+        const int64_t from = std::min(t.start[launch], t.start[kernels.front()]);
+        const int64_t span = std::max<int64_t>(last - from, 1000);
+        view.setVisibleRange(from - span / 10, last + span / 10);
+        view.selectEvent(launch);
+        const QRect r = view.eventRect(kernel);
+        sendMouse(&view, QEvent::MouseMove, r.center(), Qt::NoButton, Qt::NoButton);
+        image = view.grab().toImage();
+        QVERIFY(nonUniform(image));
+        QVERIFY(image.save(QStringLiteral("/tmp/timeline_%1_launch.png").arg(name)));
+        // deep zoom into a single kernel: labels inside rects
+        view.setVisibleRange(t.start[kernel] - t.duration[kernel] * 3,
+                             t.end(kernel) + t.duration[kernel] * 3);
+        image = view.grab().toImage();
+        QVERIFY(nonUniform(image));
+        QVERIFY(image.save(QStringLiteral("/tmp/timeline_%1_deep.png").arg(name)));
+        // an empty run clears the view
+        view.setRun(LoadedRun());
+        QVERIFY(!view.grab().isNull());
+        QCOMPARE(view.selectedEvent(), int64_t(-1));
+    }
+
+    void pairLocksZoom()
+    {
+        PairTimeline pair;
+        pair.resize(1200, 900);
+        pair.setRuns(m_jax, m_graph, QStringLiteral("einsum"), QStringLiteral("vllm graphs"));
+        pair.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pair));
+        TimelineView *a = pair.viewA(), *b = pair.viewB();
+        QSignalSpy locked(&pair, &PairTimeline::zoomLockedChanged);
+        a->zoomBy(4); // a quarter of A: room to align on the first kernel
+        pair.setZoomLocked(true);
+        QVERIFY(pair.zoomLocked());
+        QCOMPARE(locked.count(), 1);
+        // aligned to each run's first kernel, the same length of time
+        const TraceData &ta = *m_jax.trace, &tb = *m_graph.trace;
+        QCOMPARE(a->visibleStart(), ta.start[m_jax.analysis->kernels().front()]);
+        QCOMPARE(b->visibleStart(), tb.start[m_graph.analysis->kernels().front()]);
+        QCOMPARE(a->visibleEnd() - a->visibleStart(), b->visibleEnd() - b->visibleStart());
+        // zoom A with the wheel: B takes the span and keeps its start
+        const int64_t bStart = b->visibleStart();
+        const QPoint pos(a->plotRect().left() + 400, a->plotRect().top() + 30);
+        wheel(a, pos, 240);
+        QCOMPARE(b->visibleEnd() - b->visibleStart(), a->visibleEnd() - a->visibleStart());
+        QCOMPARE(b->visibleStart(), bStart);
+        QTest::keyClick(b, '+');
+        QCOMPARE(b->visibleEnd() - b->visibleStart(), a->visibleEnd() - a->visibleStart());
+        const int64_t aStart = a->visibleStart(), bBefore = b->visibleStart();
+        QTest::keyClick(b, Qt::Key_Right); // a pan moves only that view
+        QVERIFY(b->visibleStart() > bBefore);
+        QCOMPARE(a->visibleStart(), aStart);
+        // F fits one view, the other takes its span
+        const auto [la, ha] = extent(ta);
+        const auto [lb, hb] = extent(tb);
+        QTest::keyClick(a, Qt::Key_F);
+        QCOMPARE(a->visibleStart(), la);
+        QCOMPARE(a->visibleEnd(), ha);
+        QCOMPARE(b->visibleEnd() - b->visibleStart(), ha - la);
+        // the Fit button: both show all of their run in the same length of time (the longer run's)
+        auto *fitButton = pair.findChild<QPushButton *>();
+        QVERIFY(fitButton);
+        fitButton->click();
+        QCOMPARE(b->visibleEnd() - b->visibleStart(), a->visibleEnd() - a->visibleStart());
+        QCOMPARE(a->visibleEnd() - a->visibleStart(), std::max(ha - la, hb - lb));
+        QVERIFY(a->visibleStart() <= la && a->visibleEnd() >= ha);
+        QVERIFY(b->visibleStart() <= lb && b->visibleEnd() >= hb);
+        QVERIFY(nonUniform(pair.grab().toImage()));
+        QVERIFY(pair.grab().save(QStringLiteral("/tmp/timeline_pair_locked.png")));
+        // unlocked: independent again
+        pair.setZoomLocked(false);
+        QCOMPARE(locked.count(), 2);
+        a->zoomBy(3);
+        QVERIFY(b->visibleEnd() - b->visibleStart() != a->visibleEnd() - a->visibleStart());
+        b->fit();
+        QCOMPARE(b->visibleStart(), lb);
+        QCOMPARE(b->visibleEnd(), hb);
+    }
+
+    void pairRangeSummary_data()
+    {
+        QTest::addColumn<int>("side");
+        QTest::newRow("A: JAX einsum") << 0;
+        QTest::newRow("B: JAX matmul") << 1;
+    }
+
+    void pairRangeSummary()
+    {
+        QFETCH(int, side);
+        PairTimeline pair;
+        pair.resize(1200, 900);
+        pair.setRuns(m_jax, m_jaxMatmul, QStringLiteral("einsum"), QStringLiteral("matmul"));
+        pair.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pair));
+        TimelineView *view = side == 0 ? pair.viewA() : pair.viewB();
+        const LoadedRun &run = side == 0 ? m_jax : m_jaxMatmul;
+        QSignalSpy summaries(&pair, &PairTimeline::rangeSummaryChanged);
+        QSignalSpy selected(&pair, &PairTimeline::eventSelected);
+
+        // the whole kernel span: the figures of TraceAnalysis
+        const TraceData &t = *run.trace;
+        const LaunchSummary &total = run.analysis->total();
+        const int64_t first = t.start[run.analysis->kernels().front()];
+        emit view->rangeSelected(first, first + total.spanNs);
+        QCOMPARE(summaries.count(), 1);
+        const QString html = summaries.last().at(0).toString();
+        const QString busy = QString::number(100.0 * double(total.busyNs) / double(total.spanNs), 'f', 1);
+        QVERIFY2(
+            html.contains(
+                QStringLiteral("GPU busy <b>%1 %</b> (%2)").arg(busy, formatDuration(double(total.busyNs)))),
+            qPrintable(html));
+        QVERIFY2(html.contains(QStringLiteral("idle %1").arg(formatDuration(double(total.idleNs())))),
+                 qPrintable(html));
+        QVERIFY2(html.contains(QStringLiteral("%1 kernels").arg(total.kernels)), qPrintable(html));
+        QVERIFY(html.contains(side == 0 ? QStringLiteral("A — einsum") : QStringLiteral("B — matmul")));
+
+        // a dragged range: kernels and launches that start inside it
+        const QRect plot = view->plotRect();
+        drag(view, QPoint(plot.left() + 200, plot.top() + 10), QPoint(plot.left() + 700, plot.top() + 10),
+             Qt::ShiftModifier);
+        QCOMPARE(summaries.count(), 2);
+        const int64_t from = view->selectionStart(), to = view->selectionEnd();
+        int64_t kernels = 0, launches = 0;
+        for (uint32_t k : run.analysis->kernels())
+            kernels += t.start[k] >= from && t.start[k] < to;
+        for (uint32_t e = 0; e < t.eventCount(); ++e)
+            launches += (t.kind[e] == EventKind::KernelLaunch || t.kind[e] == EventKind::GraphLaunch) &&
+                        t.start[e] >= from && t.start[e] < to;
+        const QString dragged = summaries.last().at(0).toString();
+        QVERIFY2(dragged.contains(QStringLiteral("%1 kernels").arg(kernels)), qPrintable(dragged));
+        QVERIFY2(dragged.contains(QStringLiteral("%1 launches").arg(launches)), qPrintable(dragged));
+        QVERIFY(pair.grab().save(QStringLiteral("/tmp/timeline_pair_range.png")));
+        // cleared: empty
+        QTest::keyClick(view, Qt::Key_Escape);
+        QCOMPARE(summaries.count(), 3);
+        QVERIFY(summaries.last().at(0).toString().isEmpty());
+
+        // selections are forwarded with their side
+        const uint32_t kernel = middleKernel(run);
+        view->selectEvent(kernel);
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(selected.last().at(0).toInt(), side);
+        QCOMPARE(selected.last().at(1).value<int64_t>(), int64_t(kernel));
+    }
+};
+
+QTEST_MAIN(TstTimelineView)
 #include "tst_timelineview.moc"

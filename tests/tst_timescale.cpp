@@ -1,4 +1,235 @@
+// TimeScale: time <-> pixel mapping, round trips, zoom about an anchor, pan and clamping.
+
+#include "widgets/timescale.h"
+
 #include <QtTest>
-class Tsttimescale : public QObject { Q_OBJECT private slots: void pending() { QSKIP("not written yet"); } };
-QTEST_MAIN(Tsttimescale)
+
+#include <cmath>
+
+using namespace scopeline;
+
+namespace {
+
+TimeScale makeScale(qint64 lower, qint64 upper, qint64 from, qint64 to, double width)
+{
+    TimeScale scale;
+    scale.width = width;
+    scale.setBounds(lower, upper);
+    scale.setRange(from, to);
+    return scale;
+}
+
+constexpr qint64 kEpoch = Q_INT64_C(1700000000000000000); // epoch-based ns, beyond a double's 53 bits
+
+} // namespace
+
+class TstTimeScale : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void mapping_data()
+    {
+        QTest::addColumn<qint64>("start");
+        QTest::addColumn<qint64>("end");
+        QTest::addColumn<double>("width");
+        QTest::addColumn<qint64>("ns");
+        QTest::addColumn<double>("px");
+        QTest::newRow("origin") << qint64(0) << qint64(1000) << 100.0 << qint64(0) << 0.0;
+        QTest::newRow("middle") << qint64(0) << qint64(1000) << 100.0 << qint64(500) << 50.0;
+        QTest::newRow("end") << qint64(0) << qint64(1000) << 100.0 << qint64(1000) << 100.0;
+        QTest::newRow("before start") << qint64(1000) << qint64(2000) << 200.0 << qint64(500) << -100.0;
+        QTest::newRow("after end") << qint64(1000) << qint64(2000) << 200.0 << qint64(2500) << 300.0;
+        QTest::newRow("sub-ns pixels") << qint64(0) << qint64(100) << 1000.0 << qint64(7) << 70.0;
+        QTest::newRow("epoch ns") << kEpoch + 3 << kEpoch + 1003 << 1000.0 << kEpoch + 504 << 501.0;
+        QTest::newRow("one second wide")
+            << qint64(0) << qint64(1000000000) << 1600.0 << qint64(250000000) << 400.0;
+    }
+
+    void mapping()
+    {
+        QFETCH(qint64, start);
+        QFETCH(qint64, end);
+        QFETCH(double, width);
+        QFETCH(qint64, ns);
+        QFETCH(double, px);
+        TimeScale scale;
+        scale.start = start;
+        scale.end = end;
+        scale.width = width;
+        QCOMPARE(scale.toPixel(ns), px);
+        QCOMPARE(scale.toTime(px), ns);
+        QCOMPARE(scale.toPixels(end - start), width);
+    }
+
+    void roundTrip_data()
+    {
+        QTest::addColumn<qint64>("start");
+        QTest::addColumn<qint64>("end");
+        QTest::addColumn<double>("width");
+        QTest::newRow("1 ns per px") << qint64(0) << qint64(1000) << 1000.0;
+        QTest::newRow("zoomed out") << qint64(123) << qint64(37000123) << 1417.0;
+        QTest::newRow("zoomed in") << qint64(5) << qint64(105) << 1600.0;
+        QTest::newRow("epoch, ms window") << kEpoch << kEpoch + 1000000 << 1183.0;
+        QTest::newRow("epoch, 150 ms window") << kEpoch + 77 << kEpoch + 156353135 << 997.0;
+    }
+
+    void roundTrip()
+    {
+        QFETCH(qint64, start);
+        QFETCH(qint64, end);
+        QFETCH(double, width);
+        TimeScale scale;
+        scale.start = start;
+        scale.end = end;
+        scale.width = width;
+        const double nsPerPx = double(end - start) / width;
+        for (int i = 0; i <= 20; ++i) {
+            // time -> px -> time is exact
+            const qint64 t = start + (end - start) * i / 20 + (i % 3);
+            QCOMPARE(scale.toTime(scale.toPixel(t)), t);
+            // px -> time -> px within the rounding of half a ns
+            const double px = width * i / 20.0 + 0.37;
+            QVERIFY2(
+                std::fabs(scale.toPixel(scale.toTime(px)) - px) <= 0.5 / nsPerPx + 1e-9,
+                qPrintable(
+                    QStringLiteral("px %1 came back as %2").arg(px).arg(scale.toPixel(scale.toTime(px)))));
+        }
+    }
+
+    void zoomKeepsAnchor_data()
+    {
+        QTest::addColumn<qint64>("from");
+        QTest::addColumn<qint64>("to");
+        QTest::addColumn<double>("width");
+        QTest::addColumn<double>("factor");
+        QTest::addColumn<double>("anchor");
+        // bounds are [0, 1e9) plus an epoch-based case
+        QTest::newRow("in at left third") << qint64(0) << qint64(1000000000) << 1600.0 << 2.0 << 533.0;
+        QTest::newRow("in at centre") << qint64(0) << qint64(1000000000) << 1600.0 << 1.25 << 800.0;
+        QTest::newRow("in at left edge") << qint64(0) << qint64(1000000000) << 1600.0 << 4.0 << 0.0;
+        QTest::newRow("in at right edge") << qint64(0) << qint64(1000000000) << 1600.0 << 4.0 << 1600.0;
+        QTest::newRow("out inside bounds")
+            << qint64(400000000) << qint64(410000000) << 1000.0 << 0.5 << 321.0;
+        QTest::newRow("deep in") << qint64(500000000) << qint64(500010000) << 1000.0 << 10.0 << 777.0;
+        QTest::newRow("odd width") << qint64(123456) << qint64(98765432) << 1183.0 << 1.7 << 99.5;
+        QTest::newRow("epoch") << kEpoch + 100000000 << kEpoch + 200000000 << 1400.0 << 3.0 << 901.0;
+    }
+
+    void zoomKeepsAnchor()
+    {
+        QFETCH(qint64, from);
+        QFETCH(qint64, to);
+        QFETCH(double, width);
+        QFETCH(double, factor);
+        QFETCH(double, anchor);
+        const qint64 base = from >= kEpoch ? kEpoch : 0;
+        TimeScale scale = makeScale(base, base + 1000000000, from, to, width);
+        QCOMPARE(scale.start, from);
+        QCOMPARE(scale.end, to);
+        const qint64 anchorTime = scale.toTime(anchor);
+        const qint64 oldSpan = scale.span();
+        scale.zoom(factor, anchor);
+        QCOMPARE(scale.span(), qint64(std::llround(oldSpan / factor)));
+        // the time that was under the anchor is still there (within a pixel's rounding)
+        QVERIFY2(std::fabs(scale.toPixel(anchorTime) - anchor) < 0.5,
+                 qPrintable(QStringLiteral("anchor moved to %1").arg(scale.toPixel(anchorTime))));
+        QVERIFY(std::llabs(scale.toTime(anchor) - anchorTime) <=
+                std::max<qint64>(1, qint64(scale.nsPerPixel())));
+    }
+
+    void clamping_data()
+    {
+        QTest::addColumn<qint64>("from");
+        QTest::addColumn<qint64>("to");
+        QTest::addColumn<qint64>("maxSpan");
+        QTest::addColumn<qint64>("start");
+        QTest::addColumn<qint64>("end");
+        // bounds [1000, 11000)
+        QTest::newRow("inside") << qint64(2000) << qint64(3000) << qint64(0) << qint64(2000) << qint64(3000);
+        QTest::newRow("fit") << qint64(1000) << qint64(11000) << qint64(0) << qint64(1000) << qint64(11000);
+        QTest::newRow("before the trace")
+            << qint64(0) << qint64(500) << qint64(0) << qint64(1000) << qint64(1500);
+        QTest::newRow("after the trace")
+            << qint64(10800) << qint64(12000) << qint64(0) << qint64(9800) << qint64(11000);
+        QTest::newRow("wider than the trace")
+            << qint64(-5000) << qint64(50000) << qint64(0) << qint64(1000) << qint64(11000);
+        QTest::newRow("below the minimum span")
+            << qint64(5000) << qint64(5010) << qint64(0) << qint64(4955) << qint64(5055);
+        QTest::newRow("minimum span at the start")
+            << qint64(1000) << qint64(1001) << qint64(0) << qint64(1000) << qint64(1100);
+        QTest::newRow("reversed") << qint64(3000) << qint64(2000) << qint64(0) << qint64(2000)
+                                  << qint64(3000);
+        // a wider maximum (two traces with locked zoom): the window may exceed the trace but keeps all of it
+        QTest::newRow("max span, wide window")
+            << qint64(1000) << qint64(21000) << qint64(30000) << qint64(1000) << qint64(21000);
+        QTest::newRow("max span, shifted right")
+            << qint64(5000) << qint64(25000) << qint64(30000) << qint64(1000) << qint64(21000);
+        QTest::newRow("max span, capped")
+            << qint64(1000) << qint64(61000) << qint64(30000) << qint64(1000) << qint64(31000);
+    }
+
+    void clamping()
+    {
+        QFETCH(qint64, from);
+        QFETCH(qint64, to);
+        QFETCH(qint64, maxSpan);
+        QFETCH(qint64, start);
+        QFETCH(qint64, end);
+        TimeScale scale = makeScale(1000, 11000, 1000, 11000, 800.0);
+        scale.maxSpan = maxSpan;
+        scale.setRange(from, to);
+        QCOMPARE(scale.start, start);
+        QCOMPARE(scale.end, end);
+    }
+
+    void zoomStopsAtLimits()
+    {
+        TimeScale scale = makeScale(0, 1000000, 0, 1000000, 1000.0);
+        for (int i = 0; i < 100; ++i)
+            scale.zoom(2.0, 250.0);
+        QCOMPARE(scale.span(), TimeScale::kMinSpan);
+        QVERIFY(scale.start >= 0 && scale.end <= 1000000);
+        for (int i = 0; i < 100; ++i)
+            scale.zoom(0.5, 250.0);
+        QCOMPARE(scale.start, qint64(0));
+        QCOMPARE(scale.end, qint64(1000000));
+    }
+
+    void pan_data()
+    {
+        QTest::addColumn<double>("px");
+        QTest::addColumn<qint64>("start");
+        // bounds [0, 100000), window [40000, 50000) over 1000 px: 10 ns per px
+        QTest::newRow("right 100 px") << 100.0 << qint64(41000);
+        QTest::newRow("left 250 px") << -250.0 << qint64(37500);
+        QTest::newRow("fractional") << 0.35 << qint64(40004);
+        QTest::newRow("past the end") << 100000.0 << qint64(90000);
+        QTest::newRow("past the start") << -100000.0 << qint64(0);
+    }
+
+    void pan()
+    {
+        QFETCH(double, px);
+        QFETCH(qint64, start);
+        TimeScale scale = makeScale(0, 100000, 40000, 50000, 1000.0);
+        scale.pan(px);
+        QCOMPARE(scale.start, start);
+        QCOMPARE(scale.span(), qint64(10000));
+    }
+
+    void emptyTrace()
+    {
+        // A trace of one instant: a window of at least 1 ns, no division by zero.
+        TimeScale scale = makeScale(500, 500, 500, 500, 0.0);
+        QVERIFY(scale.span() >= 1);
+        QVERIFY(scale.width >= 1);
+        QVERIFY(std::isfinite(scale.toPixel(500)));
+        scale.zoom(2.0, 0.0);
+        scale.pan(10.0);
+        QCOMPARE(scale.start, qint64(500));
+    }
+};
+
+QTEST_MAIN(TstTimeScale)
 #include "tst_timescale.moc"

@@ -1,1 +1,258 @@
-// placeholder until written
+#include "pairtimeline.h"
+
+#include "model/durationformat.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace scopeline {
+
+namespace {
+
+const QString kSideNames[2] = {QStringLiteral("A"), QStringLiteral("B")};
+
+// Where a run's activity begins for alignment: its first kernel, else its first event.
+int64_t alignmentStart(const TimelineView *view)
+{
+    const LoadedRun &run = view->run();
+    if (run.analysis && !run.analysis->kernels().empty())
+        return run.trace->start[run.analysis->kernels().front()];
+    return view->timeScale().lowerBound;
+}
+
+} // namespace
+
+PairTimeline::PairTimeline(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+
+    auto *bar = new QHBoxLayout;
+    bar->setContentsMargins(6, 2, 6, 2);
+    m_lock = new QCheckBox(tr("Lock zoom"), this);
+    m_lock->setToolTip(tr("The same length of time fills both timelines; each keeps its own start"));
+    auto *fitButton = new QPushButton(tr("Fit"), this);
+    fitButton->setToolTip(tr("Show the whole of both runs (F in a timeline fits that one)"));
+    auto *hint = new QLabel(tr("wheel: zoom · drag: pan · Shift+drag: select a range · click: details · "
+                               "Ctrl+wheel: scroll · F: fit · Z: zoom to selection"),
+                            this);
+    hint->setStyleSheet(QStringLiteral("color: #6a707a;"));
+    bar->addWidget(m_lock);
+    bar->addWidget(fitButton);
+    bar->addSpacing(12);
+    bar->addWidget(hint, 1);
+    layout->addLayout(bar);
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->setChildrenCollapsible(false);
+    for (int side = 0; side < 2; ++side) {
+        auto *pane = new QWidget(splitter);
+        auto *paneLayout = new QVBoxLayout(pane);
+        paneLayout->setContentsMargins(0, 0, 0, 0);
+        paneLayout->setSpacing(0);
+        m_titles[side] = new QLabel(pane);
+        m_titles[side]->setTextFormat(Qt::PlainText);
+        m_titles[side]->setStyleSheet(side == 0
+                                          ? QStringLiteral("QLabel { font-weight: bold; padding: 3px 6px; "
+                                                           "background: #dde7f3; color: #1d2b3a; }")
+                                          : QStringLiteral("QLabel { font-weight: bold; padding: 3px 6px; "
+                                                           "background: #f3e6d8; color: #3a2a1d; }"));
+        m_views[side] = new TimelineView(pane);
+        paneLayout->addWidget(m_titles[side]);
+        paneLayout->addWidget(m_views[side], 1);
+        splitter->addWidget(pane);
+
+        TimelineView *view = m_views[side];
+        connect(view, &TimelineView::visibleRangeChanged, this, [this, side] { syncSpan(side); });
+        connect(view, &TimelineView::eventSelected, this,
+                [this, side](int64_t event) { emit eventSelected(side, event); });
+        connect(view, &TimelineView::rangeSelected, this,
+                [this, side](int64_t start, int64_t end) { summarise(side, start, end); });
+    }
+    layout->addWidget(splitter, 1);
+
+    connect(m_lock, &QCheckBox::toggled, this, &PairTimeline::setZoomLocked);
+    connect(fitButton, &QPushButton::clicked, this, &PairTimeline::fitBoth);
+    setRuns({}, {}, {}, {});
+}
+
+void PairTimeline::setRuns(const LoadedRun &a, const LoadedRun &b, const QString &labelA,
+                           const QString &labelB)
+{
+    const LoadedRun *runs[2] = {&a, &b};
+    m_labels[0] = labelA;
+    m_labels[1] = labelB;
+    m_syncing = true;
+    for (int side = 0; side < 2; ++side) {
+        QString title = kSideNames[side] + QStringLiteral(" — ");
+        const QString &label = m_labels[side];
+        const QString &runName = runs[side]->run.name;
+        if (!label.isEmpty() && !runName.isEmpty())
+            title += QStringLiteral("%1 (%2)").arg(label, runName);
+        else if (!label.isEmpty() || !runName.isEmpty())
+            title += label.isEmpty() ? runName : label;
+        else
+            title += tr("no run");
+        m_titles[side]->setText(title);
+        m_titles[side]->setToolTip(runs[side]->run.file);
+        m_views[side]->setMaximumSpan(0);
+        m_views[side]->setRun(*runs[side]);
+    }
+    m_syncing = false;
+    if (zoomLocked()) {
+        updateMaximumSpans();
+        fitBoth();
+    }
+    emit rangeSummaryChanged(QString());
+}
+
+TimelineView *PairTimeline::viewA() const
+{
+    return m_views[0];
+}
+
+TimelineView *PairTimeline::viewB() const
+{
+    return m_views[1];
+}
+
+bool PairTimeline::zoomLocked() const
+{
+    return m_locked;
+}
+
+void PairTimeline::setZoomLocked(bool locked)
+{
+    if (m_lock->isChecked() != locked) {
+        m_lock->setChecked(locked); // re-enters through toggled
+        return;
+    }
+    if (m_locked == locked)
+        return;
+    m_locked = locked;
+    updateMaximumSpans();
+    if (locked) {
+        // Each run starts at its own first kernel; both take A's length of time.
+        const int64_t span = m_views[0]->visibleEnd() - m_views[0]->visibleStart();
+        m_syncing = true;
+        for (TimelineView *view : m_views) {
+            const int64_t start = alignmentStart(view);
+            view->setVisibleRange(start, start + span);
+        }
+        m_syncing = false;
+    }
+    emit zoomLockedChanged(locked);
+}
+
+void PairTimeline::updateMaximumSpans()
+{
+    int64_t widest = 0;
+    if (zoomLocked())
+        for (TimelineView *view : m_views)
+            widest = std::max(widest, view->timeScale().boundsSpan());
+    m_syncing = true;
+    for (TimelineView *view : m_views)
+        view->setMaximumSpan(widest);
+    m_syncing = false;
+}
+
+void PairTimeline::fitBoth()
+{
+    if (!zoomLocked()) {
+        for (TimelineView *view : m_views)
+            view->fit();
+        return;
+    }
+    int64_t span = 0;
+    for (TimelineView *view : m_views)
+        span = std::max(span, view->timeScale().boundsSpan());
+    m_syncing = true;
+    for (TimelineView *view : m_views)
+        view->setVisibleRange(view->timeScale().lowerBound, view->timeScale().lowerBound + span);
+    m_syncing = false;
+}
+
+void PairTimeline::syncSpan(int side)
+{
+    if (m_syncing || !zoomLocked())
+        return;
+    TimelineView *source = m_views[side];
+    TimelineView *other = m_views[1 - side];
+    const int64_t span = source->visibleEnd() - source->visibleStart();
+    if (other->visibleEnd() - other->visibleStart() == span)
+        return;
+    m_syncing = true;
+    other->setVisibleRange(other->visibleStart(), other->visibleStart() + span);
+    m_syncing = false;
+}
+
+void PairTimeline::summarise(int side, int64_t start, int64_t end)
+{
+    const LoadedRun &run = m_views[side]->run();
+    if (end <= start || !run.trace || !run.analysis) {
+        emit rangeSummaryChanged(QString());
+        return;
+    }
+    const TraceData &t = *run.trace;
+    const std::vector<uint32_t> &kernels = run.analysis->kernels(); // by start
+    // GPU busy: the union of kernel intervals clipped to the range.
+    int64_t busy = 0;
+    int64_t curStart = 0, curEnd = 0;
+    bool open = false;
+    for (uint32_t k : kernels) {
+        if (t.start[k] >= end)
+            break;
+        const int64_t s = std::max(t.start[k], start), e = std::min(t.end(k), end);
+        if (e <= s)
+            continue;
+        if (!open || s > curEnd) {
+            if (open)
+                busy += curEnd - curStart;
+            curStart = s;
+            curEnd = e;
+            open = true;
+        } else {
+            curEnd = std::max(curEnd, e);
+        }
+    }
+    if (open)
+        busy += curEnd - curStart;
+    auto byStart = [&t](uint32_t e, int64_t v) { return t.start[e] < v; };
+    const int64_t kernelCount = std::lower_bound(kernels.begin(), kernels.end(), end, byStart) -
+                                std::lower_bound(kernels.begin(), kernels.end(), start, byStart);
+    int64_t launches = 0, graphLaunches = 0;
+    for (std::size_t tr = 0; tr < t.tracks.size(); ++tr) {
+        if (t.tracks[tr].gpu)
+            continue;
+        const auto &events = t.trackEvents[tr];
+        for (auto it = std::lower_bound(events.begin(), events.end(), start, byStart);
+             it != events.end() && t.start[*it] < end; ++it) {
+            launches += t.kind[*it] == EventKind::KernelLaunch;
+            graphLaunches += t.kind[*it] == EventKind::GraphLaunch;
+        }
+    }
+    const int64_t length = end - start;
+    const int64_t origin = m_views[side]->timeScale().lowerBound;
+    const QString percent = QString::number(100.0 * double(busy) / double(length), 'f', 1);
+    QString html = QStringLiteral("<b>%1</b> — %2 selected (+%3 … +%4)<br>")
+                       .arg(m_titles[side]->text().toHtmlEscaped(), formatDuration(double(length)),
+                            formatDuration(double(start - origin)), formatDuration(double(end - origin)));
+    html += tr("GPU busy <b>%1 %</b> (%2), idle %3")
+                .arg(percent, formatDuration(double(busy)), formatDuration(double(length - busy)));
+    html += QStringLiteral("<br>");
+    html += tr("%1 launches (%2 kernel, %3 graph), %4 kernels")
+                .arg(launches + graphLaunches)
+                .arg(launches)
+                .arg(graphLaunches)
+                .arg(kernelCount);
+    emit rangeSummaryChanged(html);
+}
+
+} // namespace scopeline

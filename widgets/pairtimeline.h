@@ -6,6 +6,9 @@
 
 #include <QWidget>
 
+class QCheckBox;
+class QLabel;
+
 namespace scopeline {
 
 class PairTimeline : public QWidget
@@ -25,6 +28,19 @@ signals:
     void eventSelected(int side, int64_t event); // side 0 = A, 1 = B
     // Summary of a selected range (GPU busy %, idle, launches, kernels) as rich text, empty when cleared.
     void rangeSummaryChanged(const QString &html);
+
+private:
+    void fitBoth();
+    void syncSpan(int side);
+    void summarise(int side, int64_t start, int64_t end);
+    void updateMaximumSpans();
+
+    TimelineView *m_views[2] = {nullptr, nullptr};
+    QLabel *m_titles[2] = {nullptr, nullptr};
+    QString m_labels[2];
+    QCheckBox *m_lock = nullptr;
+    bool m_syncing = false;
+    bool m_locked = false;
 };
 
 } // namespace scopeline

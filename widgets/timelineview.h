@@ -3,10 +3,12 @@
 // idle gaps shaded, launch -> kernel arrows; zoom (wheel, +/-), pan (drag), range selection, fit.
 
 #include "model/loadedrun.h"
+#include "timescale.h"
 
 #include <QWidget>
 
 #include <cstdint>
+#include <memory>
 
 namespace scopeline {
 
@@ -38,11 +40,41 @@ public:
 
     QSize sizeHint() const override;
 
+    // The time <-> pixel mapping now shown; its x is relative to plotRect().left().
+    const TimeScale &timeScale() const;
+    // Where events are drawn (below the time axis, right of the track labels), widget coordinates.
+    QRect plotRect() const;
+    // Where an event is drawn now, widget coordinates (x clipped to a little beyond the plot);
+    // empty when its track is collapsed or it is not in this run.
+    QRect eventRect(uint32_t event) const;
+    // The widest window zoom-out allows; 0 (default) is the trace's own extent. A wider window keeps
+    // the whole trace in view; PairTimeline uses it so that the same length of time fits both runs.
+    void setMaximumSpan(int64_t ns);
+    // The Shift-dragged range, start == end when none.
+    int64_t selectionStart() const;
+    int64_t selectionEnd() const;
+
 signals:
     void visibleRangeChanged(int64_t start, int64_t end);
     void eventSelected(int64_t event);
     // A dragged time range with Shift, or cleared (start == end).
     void rangeSelected(int64_t start, int64_t end);
+
+protected:
+    bool event(QEvent *event) override;
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void leaveEvent(QEvent *event) override;
+
+private:
+    class Private;
+    std::unique_ptr<Private> d;
 };
 
 } // namespace scopeline
