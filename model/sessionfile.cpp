@@ -1,1 +1,284 @@
-// placeholder
+#include "sessionfile.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+#include <cmath>
+#include <optional>
+
+namespace scopeline {
+
+namespace {
+
+const QString kFormat = QStringLiteral("scopeline-session");
+constexpr int kVersion = 1;
+// A stored path may climb at most this many folders above the session file's folder to be kept
+// relative: a session saved next to (or one or two levels below) its traces moves with them.
+constexpr int kMaxUpLevels = 2;
+// Integers up to 2^53 survive a JSON number (a double) exactly; larger ones are written as strings.
+constexpr int64_t kMaxExactDouble = int64_t(1) << 53;
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("SessionFile", text);
+}
+
+QString fileError(const QString &file, const QString &problem)
+{
+    return QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(file), problem);
+}
+
+// How a trace path is written into a session file in folder `base`: relative when it lies inside
+// the folder or not far above it (sharing more than the filesystem root), else absolute.
+QString storedPath(const QString &path, const QDir &base)
+{
+    if (path.isEmpty())
+        return path;
+    const QString absolute = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+    const QString relative = QDir::cleanPath(base.relativeFilePath(absolute));
+    if (QDir::isAbsolutePath(relative))
+        return absolute; // another drive
+    int ups = 0;
+    for (const QString &part : relative.split(QLatin1Char('/'))) {
+        if (part != QLatin1String(".."))
+            break;
+        ++ups;
+    }
+    if (ups > kMaxUpLevels)
+        return absolute;
+    if (ups > 0) {
+        // The common ancestor must be more than the root ("/tmp/s" vs "/work/t" share only "/").
+        QString ancestor = base.absolutePath();
+        for (int i = 0; i < ups; ++i)
+            ancestor = QFileInfo(ancestor).path();
+        if (QDir(ancestor).isRoot())
+            return absolute;
+    }
+    return relative;
+}
+
+QString resolvedPath(const QString &stored, const QDir &base)
+{
+    if (stored.isEmpty() || QDir::isAbsolutePath(stored))
+        return stored;
+    return QDir::cleanPath(base.absoluteFilePath(stored));
+}
+
+QJsonValue int64Json(int64_t value)
+{
+    if (value >= -kMaxExactDouble && value <= kMaxExactDouble)
+        return QJsonValue(double(value));
+    return QJsonValue(QString::number(value));
+}
+
+std::optional<int64_t> jsonInt64(const QJsonValue &value)
+{
+    if (value.isDouble()) {
+        const double d = value.toDouble();
+        if (std::trunc(d) != d || std::fabs(d) > double(kMaxExactDouble))
+            return std::nullopt;
+        return int64_t(d);
+    }
+    if (value.isString()) {
+        bool ok = false;
+        const qlonglong v = value.toString().toLongLong(&ok);
+        if (ok)
+            return int64_t(v);
+    }
+    return std::nullopt;
+}
+
+// Reads the session object into state; returns the problem, empty on success.
+QString parseSession(const QJsonObject &root, const QDir &base, SessionState &state)
+{
+    if (root.value(QStringLiteral("format")).toString() != kFormat)
+        return tr("not a Scopeline session file (the \"format\" is not \"%1\")").arg(kFormat);
+    const QJsonValue version = root.value(QStringLiteral("version"));
+    if (!version.isDouble() || version.toDouble() != std::trunc(version.toDouble()) || version.toDouble() < 1)
+        return tr("the \"version\" is missing or not a positive whole number");
+    if (version.toDouble() > kVersion)
+        return tr("written by a newer Scopeline (session version %1, this one reads %2)")
+            .arg(version.toDouble())
+            .arg(kVersion);
+
+    const QJsonValue paths = root.value(QStringLiteral("paths"));
+    if (!paths.isObject())
+        return tr("\"paths\" is missing or not an object");
+    const QJsonObject pathsObject = paths.toObject();
+    for (const char *key : {"a", "b"}) {
+        const QJsonValue path = pathsObject.value(QLatin1String(key));
+        if (!path.isString())
+            return tr("\"paths.%1\" is missing or not a string").arg(QLatin1String(key));
+    }
+    state.pathA = resolvedPath(pathsObject.value(QStringLiteral("a")).toString(), base);
+    state.pathB = resolvedPath(pathsObject.value(QStringLiteral("b")).toString(), base);
+
+    if (root.contains(QStringLiteral("scopes"))) {
+        const QJsonValue scopes = root.value(QStringLiteral("scopes"));
+        if (!scopes.isArray())
+            return tr("\"scopes\" is not a list");
+        state.scopes.clear();
+        for (const QJsonValue &scope : scopes.toArray()) {
+            if (!scope.isString())
+                return tr("\"scopes\" holds something that is not a string");
+            state.scopes.append(scope.toString());
+        }
+    }
+    if (root.contains(QStringLiteral("match"))) {
+        const QJsonValue match = root.value(QStringLiteral("match"));
+        if (!match.isString())
+            return tr("\"match\" is not a string");
+        if (!parseMatchMode(match.toString(), state.match))
+            return tr("unknown match mode \"%1\" (component, substring or regex)").arg(match.toString());
+    }
+    if (root.contains(QStringLiteral("samples"))) {
+        const QJsonValue samples = root.value(QStringLiteral("samples"));
+        if (!samples.isString())
+            return tr("\"samples\" is not a string");
+        if (!parseSampleMode(samples.toString(), state.samples))
+            return tr("unknown sample mode \"%1\" (kernel, instance or span)").arg(samples.toString());
+    }
+    if (root.contains(QStringLiteral("threshold"))) {
+        const QJsonValue threshold = root.value(QStringLiteral("threshold"));
+        if (!threshold.isDouble())
+            return tr("\"threshold\" is not a number");
+        if (!(threshold.toDouble() >= 0) || !std::isfinite(threshold.toDouble()))
+            return tr("\"threshold\" is negative (%1)").arg(threshold.toDouble());
+        state.threshold = threshold.toDouble();
+    }
+    const struct
+    {
+        const char *key;
+        bool SessionState::*field;
+    } flags[] = {{"pooled", &SessionState::pooled},
+                 {"logScale", &SessionState::logScale},
+                 {"zoomLocked", &SessionState::zoomLocked}};
+    for (const auto &flag : flags) {
+        const QString key = QLatin1String(flag.key);
+        if (!root.contains(key))
+            continue;
+        if (!root.value(key).isBool())
+            return tr("\"%1\" is not true or false").arg(key);
+        state.*flag.field = root.value(key).toBool();
+    }
+
+    if (root.contains(QStringLiteral("view"))) {
+        const QJsonValue view = root.value(QStringLiteral("view"));
+        if (!view.isObject())
+            return tr("\"view\" is not an object");
+        const struct
+        {
+            const char *key;
+            int64_t SessionState::*start;
+            int64_t SessionState::*end;
+        } sides[] = {{"a", &SessionState::viewStartA, &SessionState::viewEndA},
+                     {"b", &SessionState::viewStartB, &SessionState::viewEndB}};
+        for (const auto &side : sides) {
+            const QString key = QLatin1String(side.key);
+            const QJsonValue range = view.toObject().value(key);
+            if (range.isUndefined())
+                continue;
+            const std::optional<int64_t> start = jsonInt64(range.toObject().value(QStringLiteral("start")));
+            const std::optional<int64_t> end = jsonInt64(range.toObject().value(QStringLiteral("end")));
+            if (!range.isObject() || !start || !end)
+                return tr("\"view.%1\" needs whole-number \"start\" and \"end\" (ns)").arg(key);
+            if (*end < *start)
+                return tr("\"view.%1\" ends before it starts").arg(key);
+            state.*side.start = *start;
+            state.*side.end = *end;
+        }
+    }
+    return QString();
+}
+
+} // namespace
+
+bool SessionState::operator==(const SessionState &other) const
+{
+    return pathA == other.pathA && pathB == other.pathB && scopes == other.scopes && match == other.match &&
+           samples == other.samples && threshold == other.threshold && pooled == other.pooled &&
+           logScale == other.logScale && zoomLocked == other.zoomLocked && viewStartA == other.viewStartA &&
+           viewEndA == other.viewEndA && viewStartB == other.viewStartB && viewEndB == other.viewEndB;
+}
+
+bool SessionFile::save(const SessionState &state, const QString &file, QString *error)
+{
+    const auto fail = [&](const QString &problem) {
+        if (error)
+            *error = fileError(file, problem);
+        return false;
+    };
+    if (file.isEmpty())
+        return fail(tr("no file name given"));
+    if (!std::isfinite(state.threshold) || state.threshold < 0)
+        return fail(tr("the threshold is negative or not a number"));
+    const QDir base = QFileInfo(file).absoluteDir();
+
+    QJsonObject root;
+    root[QStringLiteral("format")] = kFormat;
+    root[QStringLiteral("version")] = kVersion;
+    root[QStringLiteral("paths")] = QJsonObject{{QStringLiteral("a"), storedPath(state.pathA, base)},
+                                                {QStringLiteral("b"), storedPath(state.pathB, base)}};
+    root[QStringLiteral("scopes")] = QJsonArray::fromStringList(state.scopes);
+    root[QStringLiteral("match")] = matchModeName(state.match);
+    root[QStringLiteral("samples")] = sampleModeName(state.samples);
+    root[QStringLiteral("threshold")] = state.threshold;
+    root[QStringLiteral("pooled")] = state.pooled;
+    root[QStringLiteral("logScale")] = state.logScale;
+    root[QStringLiteral("zoomLocked")] = state.zoomLocked;
+    root[QStringLiteral("view")] =
+        QJsonObject{{QStringLiteral("a"), QJsonObject{{QStringLiteral("start"), int64Json(state.viewStartA)},
+                                                      {QStringLiteral("end"), int64Json(state.viewEndA)}}},
+                    {QStringLiteral("b"), QJsonObject{{QStringLiteral("start"), int64Json(state.viewStartB)},
+                                                      {QStringLiteral("end"), int64Json(state.viewEndB)}}}};
+    const QByteArray bytes = QJsonDocument(root).toJson(QJsonDocument::Indented);
+
+    QSaveFile out(file);
+    if (!out.open(QIODevice::WriteOnly))
+        return fail(tr("cannot write: %1").arg(out.errorString()));
+    if (out.write(bytes) != bytes.size())
+        return fail(tr("cannot write: %1").arg(out.errorString())); // out discards its temporary file
+    if (!out.commit())
+        return fail(tr("cannot save: %1").arg(out.errorString()));
+    return true;
+}
+
+bool SessionFile::load(const QString &file, SessionState &state, QString *error)
+{
+    const auto fail = [&](const QString &problem) {
+        if (error)
+            *error = fileError(file, problem);
+        return false;
+    };
+    QFile in(file);
+    if (!in.open(QIODevice::ReadOnly))
+        return fail(tr("cannot read: %1").arg(in.errorString()));
+    const QByteArray bytes = in.readAll();
+    if (in.error() != QFileDevice::NoError)
+        return fail(tr("cannot read: %1").arg(in.errorString()));
+    if (bytes.trimmed().isEmpty())
+        return fail(tr("not a valid session file: the file is empty"));
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(bytes, &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        return fail(tr("not a valid session file: %1 at byte %2")
+                        .arg(parseError.errorString())
+                        .arg(parseError.offset));
+    if (!document.isObject())
+        return fail(tr("not a Scopeline session file (no JSON object)"));
+
+    SessionState parsed; // assigned to state only when everything checks out
+    const QString problem = parseSession(document.object(), QFileInfo(file).absoluteDir(), parsed);
+    if (!problem.isEmpty())
+        return fail(problem);
+    state = parsed;
+    return true;
+}
+
+} // namespace scopeline

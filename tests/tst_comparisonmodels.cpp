@@ -1,4 +1,374 @@
+// The comparison panel's models on the real JAX H100 traces (matmul vs einsum with cuBLAS): the scope list
+// with its counts per side and the statistics table, both under QAbstractItemModelTester, checked against
+// the independent scipy oracle (tests/oracle/compare_oracle.py).
+
+#include "testprocess.h"
+
+#include "model/loadedrun.h"
+#include "model/tracefolder.h"
+#include "widgets/comparisontablemodel.h"
+#include "widgets/scopelistmodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSortFilterProxyModel>
 #include <QtTest>
-class Tstcomparisonmodels : public QObject { Q_OBJECT private slots: void pending() { QSKIP("not written yet"); } };
-QTEST_MAIN(Tstcomparisonmodels)
+
+#include <cmath>
+
+using namespace scopeline;
+
+namespace {
+
+const QString kCublas = QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas");
+const QString kNamedScopes = QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes");
+const QString kOracle = QStringLiteral(SCOPELINE_ORACLE_DIR "/compare_oracle.py");
+const QStringList kScopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
+
+QList<LoadedRun> loadSide(const QString &pattern) {
+    QString error;
+    const std::vector<TraceRun> runs = TraceFolder::scan(pattern, &error);
+    if (runs.empty())
+        qWarning("%s", qPrintable(error));
+    return LoadedRun::loadAll(runs);
+}
+
+QStringList files(const QList<LoadedRun> &runs) {
+    QStringList result;
+    for (const LoadedRun &run : runs)
+        result.append(run.run.file);
+    return result;
+}
+
+std::vector<const ScopeIndex *> indexes(const QList<LoadedRun> &runs) {
+    std::vector<const ScopeIndex *> result;
+    for (const LoadedRun &run : runs)
+        result.push_back(run.scopes.get());
+    return result;
+}
+
+QJsonDocument runOracle(const QStringList &arguments) {
+    const ProcessResult result =
+        runProcess(QStringLiteral(SCOPELINE_PYTHON), QStringList{kOracle} + arguments);
+    if (result.exitCode != 0)
+        qWarning("oracle failed: %s", result.err.constData());
+    return QJsonDocument::fromJson(result.out);
+}
+
+bool oracleAvailable() {
+    return runProcess(QStringLiteral(SCOPELINE_PYTHON),
+                      {QStringLiteral("-c"), QStringLiteral("import scipy, numpy")})
+               .exitCode == 0;
+}
+
+bool closeTo(double actual, double expected, double relative = 1e-9) {
+    if (std::isnan(actual) || std::isnan(expected))
+        return std::isnan(actual) && std::isnan(expected);
+    return std::fabs(actual - expected) <= relative * std::max(std::fabs(expected), 1e-300);
+}
+
+int findRow(const QAbstractItemModel &model, const QString &scope, const QString &run) {
+    for (int row = 0; row < model.rowCount(); ++row)
+        if (model.index(row, ComparisonTableModel::ScopeColumn).data(ComparisonTableModel::RawValueRole) ==
+                scope &&
+            model.index(row, ComparisonTableModel::RunColumn).data(ComparisonTableModel::RawValueRole) == run)
+            return row;
+    return -1;
+}
+
+} // namespace
+
+class TstComparisonModels : public QObject {
+    Q_OBJECT
+
+private:
+    QList<LoadedRun> m_a, m_b;
+
+    double raw(const QAbstractItemModel &model, int row, int column) const {
+        return model.index(row, column).data(ComparisonTableModel::RawValueRole).toDouble();
+    }
+
+private slots:
+    void initTestCase() {
+        if (!QFileInfo::exists(kCublas))
+            QSKIP("the shared JAX traces are not present");
+        m_a = loadSide(kCublas + QStringLiteral("/trace_file_matmul_*"));
+        m_b = loadSide(kCublas + QStringLiteral("/trace_file_einsum_*"));
+        QCOMPARE(m_a.size(), 3);
+        QCOMPARE(m_b.size(), 3);
+        for (const LoadedRun &run : m_a + m_b)
+            QVERIFY2(run.ok(), qPrintable(run.error));
+    }
+
+    void scopeListUnderTester() {
+        ScopeListModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(ScopeListModel::RawValueRole);
+        QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        QCOMPARE(model.columnCount(), int(ScopeListModel::NUM_COLUMNS));
+        model.setSides(m_a, m_b);
+        QVERIFY(model.rowCount() > 3);
+        for (const QString &scope : kScopes)
+            QVERIFY2(model.rowOf(scope) >= 0, qPrintable(scope));
+
+        // Sorting by the raw counts: descending kernels of A puts the largest first.
+        proxy.sort(ScopeListModel::KernelsAColumn, Qt::DescendingOrder);
+        qint64 previous = std::numeric_limits<qint64>::max();
+        for (int row = 0; row < proxy.rowCount(); ++row) {
+            const QVariant value =
+                proxy.index(row, ScopeListModel::KernelsAColumn).data(ScopeListModel::RawValueRole);
+            QCOMPARE(value.typeId(), int(QMetaType::LongLong));
+            QVERIFY(value.toLongLong() <= previous);
+            previous = value.toLongLong();
+        }
+        proxy.sort(ScopeListModel::ScopeColumn, Qt::AscendingOrder);
+
+        // A pattern row counts what it matches; a mode change recounts it.
+        model.setMatchMode(MatchMode::Substring);
+        const int row = model.addPattern(QStringLiteral("attn_"));
+        QCOMPARE(row, model.rowCount() - 1);
+        QVERIFY(model.entry(row).pattern);
+        const qint64 both = model.entry(model.rowOf(QStringLiteral("attn_q_k"))).kernelsA +
+                            model.entry(model.rowOf(QStringLiteral("attn_att_v"))).kernelsA;
+        QCOMPARE(model.entry(row).kernelsA, both);
+        QCOMPARE(model.addPattern(QStringLiteral("attn_")), row); // no duplicate
+        model.setMatchMode(MatchMode::Component);
+        QCOMPARE(model.entry(row).kernelsA, qint64(0));
+        QVERIFY(model.index(row, 0).data(ScopeListModel::IsPatternRole).toBool());
+        QVERIFY(model.index(row, 0).data(Qt::FontRole).value<QFont>().italic());
+
+        // Patterns survive new sides; removing them removes rows.
+        model.setSides(m_a, m_b);
+        QCOMPARE(model.rowOf(QStringLiteral("attn_")), row);
+        model.removePatterns();
+        QCOMPARE(model.rowOf(QStringLiteral("attn_")), -1);
+        model.setSides({}, {});
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void scopeCountsEqualOracle() {
+        if (!oracleAvailable())
+            QSKIP("no python3 with numpy and scipy at " SCOPELINE_PYTHON);
+        ScopeListModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSides(m_a, m_b);
+        for (int side = 0; side < 2; ++side) {
+            const QStringList traceFiles = files(side == 0 ? m_a : m_b);
+            QMap<QString, qint64> expected;
+            for (const QString &file : traceFiles) {
+                const QJsonObject counts =
+                    runOracle(QStringList{QStringLiteral("count"), file} + kScopes).object();
+                for (const QString &scope : kScopes)
+                    expected[scope] += counts.value(scope).toInteger(-1);
+            }
+            for (const QString &scope : kScopes) {
+                const int row = model.rowOf(scope);
+                const int column =
+                    side == 0 ? ScopeListModel::KernelsAColumn : ScopeListModel::KernelsBColumn;
+                const QModelIndex index = model.index(row, column);
+                QCOMPARE(index.data(ScopeListModel::RawValueRole).toLongLong(), expected[scope]);
+                QCOMPARE(index.data(Qt::DisplayRole).toString(), QString::number(expected[scope]));
+            }
+        }
+        QVERIFY(model.entry(model.rowOf(QStringLiteral("attn_q_k"))).kernelsA > 0);
+    }
+
+    void scopeOnOneSideIsGreyed() {
+        if (!QFileInfo::exists(kNamedScopes))
+            QSKIP("the shared JAX traces are not present");
+        const QList<LoadedRun> a = loadSide(kNamedScopes + QStringLiteral("/trace_file_matmul_0"));
+        const QList<LoadedRun> b = loadSide(kNamedScopes + QStringLiteral("/trace_file_einsum_0"));
+        ScopeListModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSides(a, b);
+        const int row = model.rowOf(QStringLiteral("attn_q_k"));
+        QVERIFY(row >= 0);
+        const QModelIndex kernelsA = model.index(row, ScopeListModel::KernelsAColumn);
+        QCOMPARE(kernelsA.data().toString(), QStringLiteral("0"));
+        QVERIFY(!kernelsA.data(ScopeListModel::PresentInARole).toBool());
+        QVERIFY(kernelsA.data(ScopeListModel::PresentInBRole).toBool());
+        QVERIFY(kernelsA.data(Qt::ForegroundRole).isValid()); // greyed
+        QVERIFY(kernelsA.data(Qt::ToolTipRole).toString().contains(QLatin1String("not found in A")));
+        QVERIFY(!model.index(row, ScopeListModel::KernelsBColumn).data(Qt::ForegroundRole).isValid());
+    }
+
+    void tableUnderTester() {
+        ComparisonTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(ComparisonTableModel::RawValueRole);
+        QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model.columnCount(), int(ComparisonTableModel::NUM_COLUMNS));
+        QCOMPARE(model.headerData(ComparisonTableModel::VerdictColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Verdict"));
+
+        const ScopeComparison comparison(indexes(m_a), indexes(m_b));
+        model.setRows(comparison.compare(kScopes, MatchMode::Component, SampleMode::Kernel));
+        QCOMPARE(model.rowCount(), int(kScopes.size() * 4));
+        proxy.sort(ComparisonTableModel::MannWhitneyPColumn);
+        proxy.sort(ComparisonTableModel::VerdictColumn, Qt::DescendingOrder);
+        model.setThreshold(0.2);
+        model.setThreshold(0.01);
+        model.setRows({});
+        QCOMPARE(model.rowCount(), 0);
+        model.setRows(comparison.compare({QStringLiteral("mlp")}, MatchMode::Component, SampleMode::Span));
+        QCOMPARE(model.rowCount(), 4);
+    }
+
+    void pooledRowEqualsOracle_data() {
+        QTest::addColumn<QString>("samples");
+        QTest::newRow("per kernel") << QStringLiteral("kernel");
+        QTest::newRow("per instance") << QStringLiteral("instance");
+    }
+
+    void pooledRowEqualsOracle() {
+        if (!oracleAvailable())
+            QSKIP("no python3 with numpy and scipy at " SCOPELINE_PYTHON);
+        QFETCH(QString, samples);
+        SampleMode mode;
+        QVERIFY(parseSampleMode(samples, mode));
+        ComparisonTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRows(
+            ScopeComparison(indexes(m_a), indexes(m_b)).compare(kScopes, MatchMode::Component, mode));
+
+        const QJsonArray oracle =
+            runOracle(QStringList{QStringLiteral("compare"), QStringLiteral("--samples"), samples,
+                                  QStringLiteral("--a")} +
+                      files(m_a) + QStringList{QStringLiteral("--b")} + files(m_b) +
+                      QStringList{QStringLiteral("--scope")} + kScopes)
+                .array();
+        QCOMPARE(oracle.size(), model.rowCount());
+        for (const QJsonValue &value : oracle) {
+            const QJsonObject expected = value.toObject();
+            const QString scope = expected.value(QStringLiteral("scope")).toString();
+            const QString run = expected.value(QStringLiteral("run")).toString();
+            const int row = findRow(model, scope, run);
+            QVERIFY2(row >= 0, qPrintable(scope + QLatin1Char('/') + run));
+            using M = ComparisonTableModel;
+            const std::pair<int, const char *> columns[] = {
+                {M::NAColumn, "n_a"},
+                {M::NBColumn, "n_b"},
+                {M::MeanAColumn, "mean_a_ns"},
+                {M::MeanBColumn, "mean_b_ns"},
+                {M::StdAColumn, "std_a_ns"},
+                {M::StdBColumn, "std_b_ns"},
+                {M::MedianAColumn, "median_a_ns"},
+                {M::MedianBColumn, "median_b_ns"},
+                {M::RankSumZColumn, "ranksum_z"},
+                {M::RankSumPColumn, "ranksum_p"},
+                {M::MannWhitneyUColumn, "mwu_u"},
+                {M::MannWhitneyPColumn, "mwu_p"},
+                {M::MannWhitneyHolmColumn, "mwu_p_holm"},
+                {M::ShiftColumn, "hl_shift_ns"},
+                {M::ShiftCiColumn, "hl_ci_low_ns"},
+                {M::RelativeChangeColumn, "rel_change_median"},
+                {M::CliffsDeltaColumn, "cliffs_delta"},
+            };
+            for (const auto &[column, key] : columns) {
+                const double actual = raw(model, row, column);
+                const double want = expected.value(QLatin1String(key)).toDouble(std::nan(""));
+                QVERIFY2(closeTo(actual, want), qPrintable(QStringLiteral("%1/%2 %3: %4 vs oracle %5")
+                                                               .arg(scope, run, QLatin1String(key))
+                                                               .arg(actual, 0, 'g', 17)
+                                                               .arg(want, 0, 'g', 17)));
+            }
+            QVERIFY(closeTo(model.index(row, 0).data(M::CiHighRole).toDouble(),
+                            expected.value(QStringLiteral("hl_ci_high_ns")).toDouble()));
+        }
+
+        // The pooled attn_q_k row, displayed: durations with units, p-values with three significant digits.
+        const int pooled = findRow(model, QStringLiteral("attn_q_k"), QStringLiteral("all"));
+        QVERIFY(model.index(pooled, 0).data(ComparisonTableModel::PooledRole).toBool());
+        const QString median = model.index(pooled, ComparisonTableModel::MedianAColumn).data().toString();
+        QVERIFY2(median.endsWith(QStringLiteral(" µs")) || median.endsWith(QStringLiteral(" ns")),
+                 qPrintable(median));
+        const QString p = model.index(pooled, ComparisonTableModel::MannWhitneyPColumn).data().toString();
+        QCOMPARE(p, ComparisonTableModel::formatPValue(
+                        raw(model, pooled, ComparisonTableModel::MannWhitneyPColumn)));
+        QVERIFY2(p.contains(QLatin1Char('e')), qPrintable(p)); // far below 1e-3
+        QCOMPARE(model.index(pooled, ComparisonTableModel::VerdictColumn).data().toString(),
+                 verdictText(Verdict::Faster));
+    }
+
+    void pValueFormat() {
+        QCOMPARE(ComparisonTableModel::formatPValue(1.27e-111), QStringLiteral("1.27e-111"));
+        QCOMPARE(ComparisonTableModel::formatPValue(0.000123456), QStringLiteral("1.23e-04"));
+        QCOMPARE(ComparisonTableModel::formatPValue(0.0123456), QStringLiteral("0.0123"));
+        QCOMPARE(ComparisonTableModel::formatPValue(0.5), QStringLiteral("0.5"));
+        QCOMPARE(ComparisonTableModel::formatPValue(std::nan("")), QString());
+    }
+
+    void thresholdFlipsVerdict() {
+        ComparisonTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRows(ScopeComparison(indexes(m_a), indexes(m_b))
+                          .compare(kScopes, MatchMode::Component, SampleMode::Instance));
+        const int row = findRow(model, QStringLiteral("mlp"), QStringLiteral("all"));
+        QVERIFY(row >= 0);
+        const QModelIndex verdict = model.index(row, ComparisonTableModel::VerdictColumn);
+        QVERIFY(model.row(row).mannWhitneyHolm < 0.05);
+        QVERIFY(std::fabs(model.row(row).relativeChange) < 0.01);
+        QCOMPARE(model.threshold(), 0.01);
+        QCOMPARE(verdict.data().toString(), verdictText(Verdict::NoMeaningfulChange));
+        QCOMPARE(verdict.data(Qt::ForegroundRole).value<QBrush>().color(),
+                 ComparisonTableModel::verdictColor(Verdict::NoMeaningfulChange));
+
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.setThreshold(0.001);
+        QCOMPARE(changed.size(), 1);
+        const Verdict now = model.row(row).relativeChange < 0 ? Verdict::Faster : Verdict::Slower;
+        QCOMPARE(verdict.data().toString(), verdictText(now));
+        QCOMPARE(verdict.data(ComparisonTableModel::RawValueRole).toInt(), int(now));
+        QCOMPARE(verdict.data(Qt::ForegroundRole).value<QBrush>().color(),
+                 ComparisonTableModel::verdictColor(now));
+        QVERIFY(verdict.data(Qt::ToolTipRole).toString().contains(QLatin1String("0.1 %")));
+        model.setThreshold(0.01);
+        QCOMPARE(verdict.data().toString(), verdictText(Verdict::NoMeaningfulChange));
+    }
+
+    void scopeOnlyInB() {
+        if (!QFileInfo::exists(kNamedScopes))
+            QSKIP("the shared JAX traces are not present");
+        const QList<LoadedRun> a = loadSide(kNamedScopes + QStringLiteral("/trace_file_matmul_0"));
+        const QList<LoadedRun> b = loadSide(kNamedScopes + QStringLiteral("/trace_file_einsum_0"));
+        QCOMPARE(a.size(), 1);
+        QCOMPARE(b.size(), 1);
+        ComparisonTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRows(ScopeComparison(indexes(a), indexes(b))
+                          .compare({QStringLiteral("attn_q_k"), QStringLiteral("mlp")}, MatchMode::Component,
+                                   SampleMode::Kernel));
+        QCOMPARE(model.rowCount(), 2); // one run pair, nothing to pool
+        const int row = findRow(model, QStringLiteral("attn_q_k"), QStringLiteral("1"));
+        QVERIFY(row >= 0);
+        QCOMPARE(model.index(row, ComparisonTableModel::VerdictColumn).data().toString(),
+                 QStringLiteral("only in B"));
+        QCOMPARE(model.index(row, ComparisonTableModel::VerdictColumn)
+                     .data(Qt::ForegroundRole)
+                     .value<QBrush>()
+                     .color(),
+                 ComparisonTableModel::verdictColor(Verdict::OnlyInB));
+        QCOMPARE(model.index(row, ComparisonTableModel::NAColumn).data().toString(), QStringLiteral("0"));
+        QVERIFY(model.index(row, ComparisonTableModel::NBColumn).data().toInt() > 0);
+        for (int column :
+             {int(ComparisonTableModel::MeanAColumn), int(ComparisonTableModel::MedianAColumn),
+              int(ComparisonTableModel::RankSumPColumn), int(ComparisonTableModel::MannWhitneyPColumn),
+              int(ComparisonTableModel::ShiftColumn), int(ComparisonTableModel::ShiftCiColumn),
+              int(ComparisonTableModel::RelativeChangeColumn), int(ComparisonTableModel::CliffsDeltaColumn)})
+            QCOMPARE(model.index(row, column).data().toString(), QString());
+        QVERIFY(!model.index(row, ComparisonTableModel::MedianBColumn).data().toString().isEmpty());
+        // The other scope is on both sides and compared as usual.
+        const int mlp = findRow(model, QStringLiteral("mlp"), QStringLiteral("1"));
+        QVERIFY(!model.index(mlp, ComparisonTableModel::MannWhitneyPColumn).data().toString().isEmpty());
+    }
+};
+
+QTEST_MAIN(TstComparisonModels)
 #include "tst_comparisonmodels.moc"

@@ -1,4 +1,351 @@
+// The comparison panel driven as a user would, on the real JAX H100 matmul vs einsum (cuBLAS) pair:
+// selecting scopes programmatically and by clicking, filtering, patterns, the keyboard shortcuts, the
+// threshold, CSV copy, and a screenshot of the whole panel.
+
+#include "model/loadedrun.h"
+#include "model/tracefolder.h"
+#include "widgets/boxplotview.h"
+#include "widgets/comparisonpanel.h"
+#include "widgets/comparisontablemodel.h"
+#include "widgets/scopelistmodel.h"
+#include "widgets/scopepicker.h"
+#include "widgets/summarystrip.h"
+
+#include <qcustomplot.h>
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QClipboard>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QToolTip>
 #include <QtTest>
-class Tstcomparisonpanel : public QObject { Q_OBJECT private slots: void pending() { QSKIP("not written yet"); } };
-QTEST_MAIN(Tstcomparisonpanel)
+
+using namespace scopeline;
+
+namespace {
+
+const QString kCublas = QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas");
+const QStringList kScopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
+
+QList<LoadedRun> loadSide(const QString &pattern) {
+    return LoadedRun::loadAll(TraceFolder::scan(pattern));
+}
+
+// The proxy row of a scope in the picker's view.
+int pickerRow(const ScopePicker *picker, const QString &name) {
+    for (int row = 0; row < picker->proxy()->rowCount(); ++row)
+        if (picker->proxy()->index(row, 0).data(ScopeListModel::NameRole).toString() == name)
+            return row;
+    return -1;
+}
+
+void clickScope(ScopePicker *picker, const QString &name, Qt::KeyboardModifiers modifiers = {}) {
+    const int row = pickerRow(picker, name);
+    QVERIFY2(row >= 0, qPrintable(name));
+    QTableView *view = picker->view();
+    view->scrollTo(picker->proxy()->index(row, 0));
+    const QRect rect = view->visualRect(picker->proxy()->index(row, ScopeListModel::ScopeColumn));
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, modifiers, rect.center());
+}
+
+} // namespace
+
+class TstComparisonPanel : public QObject {
+    Q_OBJECT
+
+private:
+    QList<LoadedRun> m_a, m_b;
+    QString m_labelA, m_labelB;
+
+    void open(ComparisonPanel &panel) { panel.setSides(m_a, m_b, m_labelA, m_labelB); }
+
+    void showActive(ComparisonPanel &panel) {
+        panel.resize(1400, 900);
+        panel.show();
+        panel.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&panel));
+    }
+
+private slots:
+    void initTestCase() {
+        if (!QFileInfo::exists(kCublas))
+            QSKIP("the shared JAX traces are not present");
+        m_labelA = kCublas + QStringLiteral("/trace_file_matmul_*");
+        m_labelB = kCublas + QStringLiteral("/trace_file_einsum_*");
+        m_a = loadSide(m_labelA);
+        m_b = loadSide(m_labelB);
+        QCOMPARE(m_a.size(), 3);
+        QCOMPARE(m_b.size(), 3);
+    }
+
+    void emptyPanelShowsHint() {
+        ComparisonPanel panel;
+        QVERIFY(panel.rows().empty());
+        QVERIFY(panel.boxPlot()->groups().empty());
+        open(panel);
+        QVERIFY(panel.selectedScopes().isEmpty());
+        QVERIFY(panel.rows().empty());
+        QCOMPARE(panel.boxPlot()->hint(), QStringLiteral("Select scopes on the left to compare A and B"));
+        QVERIFY(panel.csv().startsWith(QLatin1String("scope,run,n_a,n_b,mean_a_ns,")));
+        QCOMPARE(panel.threshold(), 0.01);
+        QVERIFY(panel.pooled());
+        QVERIFY(!panel.logScale());
+        QCOMPARE(panel.matchMode(), MatchMode::Component);
+        QCOMPARE(panel.sampleMode(), SampleMode::Kernel);
+        // The summary strip: counts summed over runs.
+        qint64 kernels = 0;
+        for (const LoadedRun &run : m_a)
+            kernels += run.analysis->total().kernels;
+        QCOMPARE(panel.summaryStrip()->figuresA().kernels, kernels);
+        QCOMPARE(panel.summaryStrip()->figuresA().runs, 3);
+        QVERIFY(!panel.summaryStrip()->text(SummaryStrip::BusyPercent, 2).isEmpty());
+    }
+
+    void setSelectedScopesComputesRows() {
+        ComparisonPanel panel;
+        open(panel);
+        QAbstractItemModelTester pickerTester(panel.picker()->proxy(),
+                                              QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tableTester(panel.tableProxy(),
+                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy changed(&panel, &ComparisonPanel::settingsChanged);
+        panel.setSelectedScopes(kScopes);
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(panel.selectedScopes(), kScopes); // in the order given
+        QCOMPARE(panel.rows().size(), std::size_t(kScopes.size() * (3 + 1)));
+        QCOMPARE(panel.tableProxy()->rowCount(), int(panel.rows().size()));
+        QCOMPARE(panel.picker()->view()->selectionModel()->selectedRows().size(), kScopes.size());
+
+        const QString csv = panel.csv();
+        QVERIFY(csv.startsWith(
+            QLatin1String("scope,run,n_a,n_b,mean_a_ns,mean_b_ns,std_a_ns,std_b_ns,median_a_ns,")));
+        QCOMPARE(csv, ScopeComparison::toCsv(panel.rows()));
+        QCOMPARE(csv.count(QLatin1Char('\n')), 1 + int(panel.rows().size()));
+
+        // Boxes: one group per scope pooled, one per scope and run pair otherwise.
+        QCOMPARE(panel.boxPlot()->groups().size(), std::size_t(3));
+        QCOMPARE(panel.boxPlot()->unit(), QStringLiteral("µs"));
+        QCOMPARE(panel.plot()->yAxis->label(), QStringLiteral("duration (µs)"));
+        QCOMPARE(panel.plot()->legend->itemCount(), 2);
+        QCOMPARE(panel.plot()->plottable(0)->name(), QStringLiteral("A: trace_file_matmul_*"));
+        QCOMPARE(panel.plot()->plottable(1)->name(), QStringLiteral("B: trace_file_einsum_*"));
+        panel.setPooled(false);
+        QCOMPARE(changed.size(), 2);
+        QCOMPARE(panel.boxPlot()->groups().size(), std::size_t(9));
+        QCOMPARE(panel.boxPlot()->groups()[4].label, QStringLiteral("run 2"));
+        QCOMPARE(panel.boxPlot()->groups()[4].clusterLabel, QStringLiteral("attn_att_v"));
+        QVERIFY(panel.plot()->xAxis2->visible()); // the scope names above the plot
+        panel.setPooled(true);
+
+        // Same scopes again: nothing changes, no signal.
+        panel.setSelectedScopes(kScopes);
+        QCOMPARE(changed.size(), 3);
+
+        // Sample mode and match mode recompute.
+        panel.setSampleMode(SampleMode::Instance);
+        QCOMPARE(panel.sampleMode(), SampleMode::Instance);
+        QCOMPARE(changed.size(), 4);
+        QCOMPARE(panel.rows().size(), std::size_t(12));
+        QCOMPARE(panel.rows().front().a.n, std::size_t(40));
+
+        // A name that is not listed becomes a pattern row, selected.
+        panel.setMatchMode(MatchMode::Substring);
+        panel.setSelectedScopes({QStringLiteral("attn_")});
+        QCOMPARE(panel.selectedScopes(), QStringList{QStringLiteral("attn_")});
+        QVERIFY(panel.picker()->model()->rowOf(QStringLiteral("attn_")) >= 0);
+        QCOMPARE(panel.rows().size(), std::size_t(4));
+        QCOMPARE(panel.rows().back().a.n, std::size_t(2 * 120)); // attn_q_k and attn_att_v instances
+
+        panel.setSelectedScopes({});
+        QVERIFY(panel.rows().empty());
+        QVERIFY(panel.boxPlot()->groups().empty());
+    }
+
+    void clickingThePicker() {
+        ComparisonPanel panel;
+        open(panel);
+        showActive(panel);
+        ScopePicker *picker = panel.picker();
+        clickScope(picker, QStringLiteral("attn_q_k"));
+        QCOMPARE(panel.selectedScopes(), QStringList{QStringLiteral("attn_q_k")});
+        QCOMPARE(panel.rows().size(), std::size_t(4));
+        clickScope(picker, QStringLiteral("mlp"), Qt::ControlModifier);
+        QCOMPARE(panel.selectedScopes(), (QStringList{QStringLiteral("attn_q_k"), QStringLiteral("mlp")}));
+        QCOMPARE(panel.rows().size(), std::size_t(8));
+        clickScope(picker, QStringLiteral("attn_q_k"), Qt::ControlModifier); // deselect
+        QCOMPARE(panel.selectedScopes(), QStringList{QStringLiteral("mlp")});
+        clickScope(picker, QStringLiteral("attn_att_v")); // plain click replaces
+        QCOMPARE(panel.selectedScopes(), QStringList{QStringLiteral("attn_att_v")});
+
+        // setSelectedScopes is reflected in the view.
+        panel.setSelectedScopes(kScopes);
+        QCOMPARE(picker->view()->selectionModel()->selectedRows().size(), 3);
+    }
+
+    void filterKeepsTheSelection() {
+        ComparisonPanel panel;
+        open(panel);
+        showActive(panel);
+        ScopePicker *picker = panel.picker();
+        panel.setSelectedScopes(kScopes);
+        const int all = picker->proxy()->rowCount();
+        int expected = 0;
+        for (const ScopeListModel::Entry &entry : picker->model()->entries())
+            expected += entry.name.contains(QLatin1String("att"), Qt::CaseInsensitive) ? 1 : 0;
+        QVERIFY(expected >= 2 && expected < all);
+
+        // Ctrl+F from anywhere in the panel focuses the filter.
+        panel.tableView()->setFocus();
+        QTest::keyClick(panel.tableView(), Qt::Key_F, Qt::ControlModifier);
+        QVERIFY(picker->filterEdit()->hasFocus());
+        QTest::keyClicks(picker->filterEdit(), QStringLiteral("ATT"));
+        QCOMPARE(picker->filterEdit()->text(), QStringLiteral("ATT"));
+        QCOMPARE(picker->proxy()->rowCount(), expected);
+        QCOMPARE(panel.selectedScopes(), kScopes); // mlp is hidden, not deselected
+        QCOMPARE(picker->view()->selectionModel()->selectedRows().size(), 2);
+        QVERIFY(!picker->addPatternButton()->isEnabled()); // component mode
+
+        // In substring mode the filter text can be added as a pattern.
+        panel.setMatchMode(MatchMode::Substring);
+        QVERIFY(picker->addPatternButton()->isEnabled());
+        QTest::mouseClick(picker->addPatternButton(), Qt::LeftButton);
+        QCOMPARE(panel.selectedScopes(), kScopes + QStringList{QStringLiteral("ATT")});
+        QCOMPARE(panel.rows().size(), std::size_t(16));
+        const ComparisonRow &pattern = panel.rows().back();
+        QCOMPARE(pattern.scope, QStringLiteral("ATT"));
+        QCOMPARE(pattern.a.n, std::size_t(0)); // substring matching is case-sensitive: matches nothing
+        QCOMPARE(pattern.verdict(), Verdict::NotFound);
+
+        picker->filterEdit()->clear();
+        QCOMPARE(picker->proxy()->rowCount(), all + 1); // the pattern row
+        QCOMPARE(picker->view()->selectionModel()->selectedRows().size(), 4);
+
+        // Regex filter, invalid regex filters nothing out but cannot be added.
+        panel.setMatchMode(MatchMode::Regex);
+        QTest::keyClicks(picker->filterEdit(), QStringLiteral("^attn_(q|att)"));
+        QCOMPARE(picker->proxy()->rowCount(), 2 + 1);
+        picker->filterEdit()->setText(QStringLiteral("attn_("));
+        QVERIFY(!picker->addPatternButton()->isEnabled());
+    }
+
+    void shortcuts() {
+        ComparisonPanel panel;
+        open(panel);
+        panel.setSelectedScopes(kScopes);
+        showActive(panel);
+        QSignalSpy changed(&panel, &ComparisonPanel::settingsChanged);
+        QCOMPARE(panel.plot()->yAxis->scaleType(), QCPAxis::stLinear);
+        panel.picker()->view()->setFocus();
+        QTest::keyClick(&panel, Qt::Key_L, Qt::ControlModifier);
+        QVERIFY(panel.logScale());
+        QCOMPARE(panel.plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        QVERIFY(panel.plot()->yAxis->ticker().dynamicCast<QCPAxisTickerLog>());
+        QVERIFY(panel.plot()->yAxis->range().lower > 0);
+        QCOMPARE(changed.size(), 1);
+        QTest::keyClick(panel.tableView(), Qt::Key_L, Qt::ControlModifier);
+        QVERIFY(!panel.logScale());
+        QCOMPARE(panel.plot()->yAxis->scaleType(), QCPAxis::stLinear);
+
+        QTest::keyClick(&panel, Qt::Key_P, Qt::ControlModifier);
+        QVERIFY(!panel.pooled());
+        QCOMPARE(panel.boxPlot()->groups().size(), std::size_t(9));
+        QTest::keyClick(&panel, Qt::Key_P, Qt::ControlModifier);
+        QVERIFY(panel.pooled());
+        QCOMPARE(changed.size(), 4);
+
+        // Ctrl+C on the table copies the CSV.
+        panel.tableView()->setFocus();
+        QGuiApplication::clipboard()->clear();
+        QTest::keyClick(panel.tableView(), Qt::Key_C, Qt::ControlModifier);
+        QCOMPARE(QGuiApplication::clipboard()->text(), panel.csv());
+    }
+
+    void thresholdChangesVerdicts() {
+        ComparisonPanel panel;
+        open(panel);
+        panel.setSampleMode(SampleMode::Instance);
+        panel.setSelectedScopes({QStringLiteral("mlp")});
+        ComparisonTableModel *model = panel.tableModel();
+        const int pooled = model->rowCount() - 1;
+        QCOMPARE(model->index(pooled, ComparisonTableModel::RunColumn).data().toString(),
+                 QStringLiteral("all"));
+        QCOMPARE(model->verdict(pooled), Verdict::NoMeaningfulChange);
+        QSignalSpy changed(&panel, &ComparisonPanel::settingsChanged);
+        panel.setThreshold(0.001);
+        QCOMPARE(panel.threshold(), 0.001);
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(model->verdict(pooled), Verdict::Slower);
+        QCOMPARE(panel.rows().size(), std::size_t(4)); // not recomputed, only judged again
+        panel.setThreshold(0.01);
+        QCOMPARE(model->verdict(pooled), Verdict::NoMeaningfulChange);
+    }
+
+    void boxPlotUnitsAndOutliers() {
+        BoxPlotView view;
+        std::vector<double> a = {100, 110, 120, 130, 140, 900}; // 900 ns lies beyond the upper whisker
+        std::vector<double> b = {90, 95, 100, 105, 110};
+        view.setGroups({BoxPlotView::Group::fromSamples(QStringLiteral("small"), a, b)});
+        QCOMPARE(view.unit(), QStringLiteral("ns"));
+        QCOMPARE(view.plot()->yAxis->label(), QStringLiteral("duration (ns)"));
+        QCOMPARE(view.groups().front().a.outliers, std::vector<double>{900});
+        QCOMPARE(view.groups().front().a.whiskerHigh, 140.0);
+        for (double &v : a)
+            v *= 1e4;
+        view.setGroups({BoxPlotView::Group::fromSamples(QStringLiteral("large"), a, b)});
+        QCOMPARE(view.unit(), QStringLiteral("ms"));
+        QCOMPARE(view.unitScale(), 1e6);
+        view.setLogScale(true);
+        QCOMPARE(view.plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        QVERIFY(view.plot()->yAxis->range().lower > 0);
+        QVERIFY(view.plot()->yAxis->range().upper >= 9.0); // 9 ms, the outlier, in view
+        view.setGroups({});
+        QCOMPARE(view.groups().size(), std::size_t(0));
+    }
+
+    void screenshot() {
+        ComparisonPanel panel;
+        open(panel);
+        panel.setSelectedScopes(kScopes);
+        panel.resize(1400, 900);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QTest::qWait(100);
+        QVERIFY(panel.grab().save(QStringLiteral("/tmp/panel.png")));
+
+        // Hovering a box tells its figures.
+        const QCustomPlot *plot = panel.plot();
+        const BoxPlotView::Group &group = panel.boxPlot()->groups().front();
+        const QPoint pos(int(plot->xAxis->coordToPixel(panel.boxPlot()->key(0, true))),
+                         int(plot->yAxis->coordToPixel(group.b.median / panel.boxPlot()->unitScale())));
+        QHelpEvent help(QEvent::ToolTip, pos, panel.plot()->mapToGlobal(pos));
+        QApplication::sendEvent(panel.plot(), &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().contains(QLatin1String("B: trace_file_einsum_*")),
+                 qPrintable(QToolTip::text()));
+        QVERIFY(QToolTip::text().contains(QStringLiteral("n = %1").arg(group.b.n)));
+        QToolTip::hideText();
+        panel.setPooled(false);
+        panel.setLogScale(true);
+        QTest::qWait(100);
+        QVERIFY(panel.grab().save(QStringLiteral("/tmp/panel_per_run_log.png")));
+        QStringList every;
+        for (const ScopeListModel::Entry &entry : panel.picker()->model()->entries())
+            every.append(entry.name);
+        panel.setSelectedScopes(every);
+        QTest::qWait(100);
+        QVERIFY(panel.grab().save(QStringLiteral("/tmp/panel_all_scopes.png")));
+        panel.setPooled(true);
+        QTest::qWait(100);
+        QVERIFY(panel.grab().save(QStringLiteral("/tmp/panel_all_scopes_pooled.png")));
+        panel.setSelectedScopes({});
+        QTest::qWait(100);
+        QVERIFY(panel.grab().save(QStringLiteral("/tmp/panel_empty.png")));
+    }
+};
+
+QTEST_MAIN(TstComparisonPanel)
 #include "tst_comparisonpanel.moc"

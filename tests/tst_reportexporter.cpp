@@ -1,4 +1,392 @@
+// ReportExporter and `scopeline-cli report` on the cuBLAS matmul vs einsum pair: the five files, PNGs of
+// the right size that show something, the CSV of the panel, an HTML page with every scope and its verdict,
+// escaping, atomic replacement, and failures that name the file and keep the old report.
+
+#include "testprocess.h"
+
+#include "model/loadedrun.h"
+#include "model/scopecomparison.h"
+#include "widgets/comparisonpanel.h"
+#include "widgets/pairtimeline.h"
+#include "widgets/reportexporter.h"
+
 #include <QtTest>
-class Tstreportexporter : public QObject { Q_OBJECT private slots: void pending() { QSKIP("not written yet"); } };
-QTEST_MAIN(Tstreportexporter)
+#include <QtWidgets>
+
+#include <memory>
+#include <set>
+
+using namespace scopeline;
+
+namespace {
+
+const QString kPairA =
+    QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas/trace_file_matmul_*");
+const QString kPairB =
+    QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas/trace_file_einsum_*");
+const QStringList kScopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
+const QStringList kFiles = {QStringLiteral("boxplot.png"), QStringLiteral("index.html"),
+                            QStringLiteral("stats.csv"), QStringLiteral("timeline_a.png"),
+                            QStringLiteral("timeline_b.png")};
+
+QByteArray readAll(const QString &file)
+{
+    QFile f(file);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// Distinct colours in a grid of samples over the image: 1 means a blank picture.
+int distinctColours(const QImage &image)
+{
+    std::set<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3)
+            colours.insert(image.pixel(x, y));
+    return int(colours.size());
+}
+
+QStringList filesIn(const QString &folder)
+{
+    QStringList names = QDir(folder).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+    names.sort();
+    return names;
+}
+
+// The widgets behind a report, as the main window would hold them.
+struct Report
+{
+    std::unique_ptr<ComparisonPanel> panel;
+    std::unique_ptr<PairTimeline> timelines;
+    ReportExporter::Input input;
+};
+
+} // namespace
+
+class TstReportExporter : public QObject
+{
+    Q_OBJECT
+
+private:
+    QList<LoadedRun> m_a, m_b;
+
+    std::unique_ptr<Report> makeReport(const QStringList &scopes, const QString &labelA = kPairA,
+                                       const QString &labelB = kPairB)
+    {
+        auto report = std::make_unique<Report>();
+        report->panel = std::make_unique<ComparisonPanel>();
+        report->panel->resize(1400, 900);
+        report->panel->show();
+        report->timelines = std::make_unique<PairTimeline>();
+        report->timelines->resize(1400, 900);
+        report->timelines->show();
+        if (!QTest::qWaitForWindowExposed(report->panel.get()) ||
+            !QTest::qWaitForWindowExposed(report->timelines.get()))
+            return nullptr;
+        report->panel->setSides(m_a, m_b, labelA, labelB);
+        report->panel->setMatchMode(MatchMode::Component);
+        report->panel->setSampleMode(SampleMode::Kernel);
+        report->panel->setThreshold(0.01);
+        report->panel->setSelectedScopes(scopes);
+        report->timelines->setZoomLocked(true);
+        report->timelines->setRuns(m_a.value(0), m_b.value(0), labelA, labelB);
+        QCoreApplication::processEvents();
+        report->input.panel = report->panel.get();
+        report->input.timelineA = report->timelines->viewA();
+        report->input.timelineB = report->timelines->viewB();
+        report->input.labelA = labelA;
+        report->input.labelB = labelB;
+        report->input.runsA = m_a;
+        report->input.runsB = m_b;
+        return report;
+    }
+
+    // The five files are there, nothing else is, and each holds what it should.
+    void checkReport(const QString &folder, const Report *report)
+    {
+        QCOMPARE(filesIn(folder), kFiles); // no temporary files left behind
+        const QImage boxplot(folder + QStringLiteral("/boxplot.png"));
+        QVERIFY(!boxplot.isNull());
+        QCOMPARE(boxplot.size(), QSize(1400, 800));
+        QVERIFY2(distinctColours(boxplot) > 4, "boxplot.png looks blank");
+        for (const QString &name : {QStringLiteral("timeline_a.png"), QStringLiteral("timeline_b.png")}) {
+            const QImage image(folder + QLatin1Char('/') + name);
+            QVERIFY2(!image.isNull(), qPrintable(name));
+            if (report) {
+                const TimelineView *view =
+                    name.endsWith(QLatin1String("a.png")) ? report->input.timelineA : report->input.timelineB;
+                QCOMPARE(image.size(), view->size() * view->devicePixelRatioF());
+            } else {
+                QVERIFY2(image.width() >= 1000 && image.height() >= 200, qPrintable(name));
+            }
+            QVERIFY2(distinctColours(image) > 4, qPrintable(name + QStringLiteral(" looks blank")));
+        }
+        const QString html = QString::fromUtf8(readAll(folder + QStringLiteral("/index.html")));
+        QVERIFY(html.startsWith(QLatin1String("<!DOCTYPE html>")));
+        for (const QString &name : {QStringLiteral("boxplot.png"), QStringLiteral("timeline_a.png"),
+                                    QStringLiteral("timeline_b.png")})
+            QVERIFY2(html.contains(QStringLiteral("src='%1'").arg(name)), qPrintable(name));
+        QVERIFY(html.contains(QLatin1String("Holm")));
+        QVERIFY(html.contains(QLatin1String("Cliff")));
+        QVERIFY(html.contains(QLatin1String("trace_file_matmul_0")));
+        QVERIFY(html.contains(QLatin1String("trace_file_einsum_2")));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        if (!QFileInfo::exists(QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas")))
+            QSKIP("the shared traces are not present");
+        for (auto [pattern, runs] : {std::pair{kPairA, &m_a}, std::pair{kPairB, &m_b}}) {
+            QString error;
+            const std::vector<TraceRun> found = TraceFolder::scan(pattern, &error);
+            QVERIFY2(found.size() == 3, qPrintable(error));
+            *runs = LoadedRun::loadAll(found);
+            for (const LoadedRun &run : *runs)
+                QVERIFY2(run.ok(), qPrintable(run.error));
+        }
+    }
+
+    void exportWritesAllFiles()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString folder = dir.filePath(QStringLiteral("new/report")); // created on export
+        const std::unique_ptr<Report> report = makeReport(kScopes);
+        QVERIFY(report);
+        QCOMPARE(report->panel->selectedScopes(), kScopes);
+        QVERIFY(!report->panel->rows().empty());
+
+        QString error;
+        QVERIFY2(ReportExporter::exportTo(folder, report->input, &error), qPrintable(error));
+        checkReport(folder, report.get());
+        if (QTest::currentTestFailed())
+            return;
+
+        QCOMPARE(QString::fromUtf8(readAll(folder + QStringLiteral("/stats.csv"))), report->panel->csv());
+
+        const QString html = QString::fromUtf8(readAll(folder + QStringLiteral("/index.html")));
+        for (const QString &scope : kScopes)
+            QVERIFY2(html.contains(QStringLiteral("<td>%1</td>").arg(scope)), qPrintable(scope));
+        // One table row per statistics row, each with the verdict the panel's row gives.
+        QCOMPARE(int(html.count(QLatin1String("<td class='verdict"))), int(report->panel->rows().size()));
+        int wins = 0;
+        for (const ComparisonRow &row : report->panel->rows()) {
+            const Verdict verdict = row.verdict(0.05, report->panel->threshold());
+            wins += verdict == Verdict::Faster || verdict == Verdict::Slower;
+            QVERIFY2(html.contains(QStringLiteral("'>%1</td></tr>").arg(verdictText(verdict))),
+                     qPrintable(row.scope));
+        }
+        // matmul vs einsum differ for real: the report says so in rows, not only in the explanation.
+        QVERIFY(wins > 0);
+        QVERIFY(html.contains(QLatin1String("'verdict faster'>B faster</td>")) ||
+                html.contains(QLatin1String("'verdict slower'>B slower</td>")));
+        // Run details of both sides.
+        for (const LoadedRun &run : m_a + m_b) {
+            QVERIFY(html.contains(run.run.file.toHtmlEscaped()));
+            QVERIFY(html.contains(QStringLiteral("<td class='num'>%1</td>").arg(run.trace->eventCount())));
+        }
+        QVERIFY(html.contains(QLatin1String(">jax<")));
+        QVERIFY(html.contains(QLatin1String("component")));
+        QVERIFY(html.contains(QLatin1String("kernel")));
+    }
+
+    void textIsEscaped()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::unique_ptr<Report> report = makeReport(
+            kScopes, QStringLiteral("A <script>alert(1)</script> & co"), QStringLiteral("B \"quoted\" <i>"));
+        QVERIFY(report);
+        QString error;
+        QVERIFY2(ReportExporter::exportTo(dir.path(), report->input, &error), qPrintable(error));
+        const QString html = QString::fromUtf8(readAll(dir.filePath(QStringLiteral("index.html"))));
+        QVERIFY(!html.contains(QLatin1String("<script>")));
+        QVERIFY(!html.contains(QLatin1String("<i>")));
+        QVERIFY(html.contains(QLatin1String("A &lt;script&gt;alert(1)&lt;/script&gt; &amp; co")));
+        QVERIFY(html.contains(QLatin1String("B &quot;quoted&quot; &lt;i&gt;")));
+    }
+
+    void secondExportReplaces()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QString error;
+        {
+            const std::unique_ptr<Report> first = makeReport(kScopes);
+            QVERIFY(first);
+            QVERIFY2(ReportExporter::exportTo(dir.path(), first->input, &error), qPrintable(error));
+        }
+        const QByteArray firstCsv = readAll(dir.filePath(QStringLiteral("stats.csv")));
+        const QByteArray firstHtml = readAll(dir.filePath(QStringLiteral("index.html")));
+
+        const std::unique_ptr<Report> second = makeReport({QStringLiteral("mlp")});
+        QVERIFY(second);
+        second->timelines->viewA()->zoomBy(4); // another view
+        QVERIFY2(ReportExporter::exportTo(dir.path(), second->input, &error), qPrintable(error));
+        checkReport(dir.path(), second.get());
+        const QByteArray secondCsv = readAll(dir.filePath(QStringLiteral("stats.csv")));
+        QCOMPARE(QString::fromUtf8(secondCsv), second->panel->csv());
+        QVERIFY(secondCsv != firstCsv);
+        const QString html = QString::fromUtf8(readAll(dir.filePath(QStringLiteral("index.html"))));
+        QVERIFY(html.toUtf8() != firstHtml);
+        QVERIFY(!html.contains(QLatin1String("<td>attn_q_k</td>")));
+        QVERIFY(html.contains(QLatin1String("<td>mlp</td>")));
+    }
+
+    void unwritableFolderFails()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::unique_ptr<Report> report = makeReport(kScopes);
+        QVERIFY(report);
+        QString error;
+
+        // A folder that cannot be created (a file is in the way).
+        QFile blocker(dir.filePath(QStringLiteral("blocker")));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        const QString under = dir.filePath(QStringLiteral("blocker/report"));
+        QVERIFY(!ReportExporter::exportTo(under, report->input, &error));
+        QVERIFY2(error.contains(QDir::toNativeSeparators(under)), qPrintable(error));
+
+        // A read-only folder (root writes anyway: then the case says nothing and is left out).
+        const QString locked = dir.filePath(QStringLiteral("locked"));
+        QVERIFY(QDir().mkpath(locked));
+        QVERIFY(QFile::setPermissions(locked, QFile::ReadOwner | QFile::ExeOwner));
+        QFile probe(locked + QStringLiteral("/probe"));
+        const bool rootWrites = probe.open(QIODevice::WriteOnly);
+        if (rootWrites)
+            probe.remove();
+        else {
+            error.clear();
+            QVERIFY(!ReportExporter::exportTo(locked, report->input, &error));
+            QVERIFY2(error.startsWith(QDir::toNativeSeparators(locked + QStringLiteral("/"))),
+                     qPrintable(error));
+            QVERIFY2(error.contains(QLatin1String(".png: ")) || error.contains(QLatin1String(".csv: ")) ||
+                         error.contains(QLatin1String(".html: ")),
+                     qPrintable(error));
+        }
+        QFile::setPermissions(locked, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        QCOMPARE(filesIn(locked), QStringList());
+    }
+
+    void failedExportKeepsOldReport()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QString error;
+        const std::unique_ptr<Report> report = makeReport(kScopes);
+        QVERIFY(report);
+        QVERIFY2(ReportExporter::exportTo(dir.path(), report->input, &error), qPrintable(error));
+        QMap<QString, QByteArray> before;
+        for (const QString &name : kFiles)
+            before[name] = readAll(dir.filePath(name));
+
+        // stats.csv cannot be replaced: a folder now stands in its place.
+        const QString csv = dir.filePath(QStringLiteral("stats.csv"));
+        QVERIFY(QFile::remove(csv));
+        QVERIFY(QDir().mkdir(csv));
+        before.remove(QStringLiteral("stats.csv"));
+        report->panel->setSelectedScopes({QStringLiteral("mlp")}); // the new report would differ
+        report->timelines->viewB()->zoomBy(3);
+        QCoreApplication::processEvents();
+        error.clear();
+        QVERIFY(!ReportExporter::exportTo(dir.path(), report->input, &error));
+        QVERIFY2(error.startsWith(QDir::toNativeSeparators(csv) + QStringLiteral(": ")), qPrintable(error));
+        QVERIFY2(error.size() > csv.size() + 4, qPrintable(error));
+        // Nothing was replaced, nothing left behind.
+        for (auto it = before.begin(); it != before.end(); ++it)
+            QVERIFY2(readAll(dir.filePath(it.key())) == it.value(), qPrintable(it.key()));
+        QCOMPARE(filesIn(dir.path()), kFiles);
+    }
+
+    void missingInputFails()
+    {
+        QTemporaryDir dir;
+        QString error;
+        ReportExporter::Input input;
+        QVERIFY(!ReportExporter::exportTo(dir.path(), input, &error));
+        QVERIFY2(error.contains(QLatin1String(".png: ")), qPrintable(error));
+        QCOMPARE(filesIn(dir.path()), QStringList());
+    }
+
+    void cliReport()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString folder = dir.filePath(QStringLiteral("cli-report"));
+        QStringList arguments = {QStringLiteral("report"), kPairA, kPairB};
+        for (const QString &scope : kScopes)
+            arguments << QStringLiteral("--scope") << scope;
+        arguments << QStringLiteral("--threshold") << QStringLiteral("1") << QStringLiteral("--out")
+                  << folder;
+        // Headless by design: no display, whatever the environment says.
+        const ProcessResult result = runProcess(QStringLiteral(SCOPELINE_CLI), arguments);
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        checkReport(folder, nullptr);
+        for (const QString &name : kFiles)
+            QVERIFY2(result.out.contains(QDir::toNativeSeparators(QDir(folder).filePath(name)).toUtf8()),
+                     result.out.constData());
+        const QString html = QString::fromUtf8(readAll(folder + QStringLiteral("/index.html")));
+        for (const QString &scope : kScopes)
+            QVERIFY2(html.contains(QStringLiteral("<td>%1</td>").arg(scope)), qPrintable(scope));
+        QVERIFY(html.contains(QLatin1String(">B faster<")) || html.contains(QLatin1String(">B slower<")));
+
+        // The CSV is the one `compare --csv` writes for the same pair and options.
+        const QString compareCsv = dir.filePath(QStringLiteral("compare.csv"));
+        QStringList compare = {QStringLiteral("compare"), kPairA, kPairB};
+        for (const QString &scope : kScopes)
+            compare << QStringLiteral("--scope") << scope;
+        compare << QStringLiteral("--csv") << compareCsv;
+        const ProcessResult compared = runProcess(QStringLiteral(SCOPELINE_CLI), compare);
+        QVERIFY2(compared.exitCode == 0, compared.err.constData());
+        QCOMPARE(QString::fromUtf8(readAll(folder + QStringLiteral("/stats.csv"))),
+                 QString::fromUtf8(readAll(compareCsv)));
+    }
+
+    void cliReportErrors()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString cli = QStringLiteral(SCOPELINE_CLI);
+        const QString scope = QStringLiteral("--scope=mlp");
+        // Usage: no --out, no scope, one side only, bad mode.
+        QCOMPARE(runProcess(cli, {QStringLiteral("report"), kPairA, kPairB, scope}).exitCode, 1);
+        QCOMPARE(
+            runProcess(cli, {QStringLiteral("report"), kPairA, kPairB, QStringLiteral("--out"), dir.path()})
+                .exitCode,
+            1);
+        QCOMPARE(
+            runProcess(cli, {QStringLiteral("report"), kPairA, scope, QStringLiteral("--out"), dir.path()})
+                .exitCode,
+            1);
+        QCOMPARE(runProcess(cli, {QStringLiteral("report"), kPairA, kPairB, scope,
+                                  QStringLiteral("--match=fuzzy"), QStringLiteral("--out"), dir.path()})
+                     .exitCode,
+                 1);
+        QCOMPARE(filesIn(dir.path()), QStringList());
+        // Unreadable input names the path.
+        const QString missing = dir.filePath(QStringLiteral("no-such-trace"));
+        ProcessResult result =
+            runProcess(cli, {QStringLiteral("report"), missing, kPairB, scope, QStringLiteral("--out"),
+                             dir.filePath(QStringLiteral("out"))});
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains(missing.toUtf8()), result.err.constData());
+        // An unwritable report folder names it.
+        QFile blocker(dir.filePath(QStringLiteral("blocker")));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        const QString under = dir.filePath(QStringLiteral("blocker/report"));
+        result = runProcess(
+            cli, {QStringLiteral("report"), kPairA, kPairB, scope, QStringLiteral("--out"), under});
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains(under.toUtf8()), result.err.constData());
+        // The usage text lists the command.
+        result = runProcess(cli, {QStringLiteral("--help")});
+        QCOMPARE(result.exitCode, 0);
+        QVERIFY(result.out.contains("report A B"));
+    }
+};
+
+QTEST_MAIN(TstReportExporter)
 #include "tst_reportexporter.moc"

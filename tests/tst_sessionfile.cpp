@@ -1,4 +1,408 @@
+// SessionFile: JSON round trip of every field, paths relative to the session file's folder, corrupt
+// files reported (naming the file) without touching the state, and failed writes reported.
+
+#include "model/sessionfile.h"
+
 #include <QtTest>
-class Tstsessionfile : public QObject { Q_OBJECT private slots: void pending() { QSKIP("not written yet"); } };
-QTEST_MAIN(Tstsessionfile)
+
+#include <functional>
+
+using scopeline::MatchMode;
+using scopeline::SampleMode;
+using scopeline::SessionFile;
+using scopeline::SessionState;
+
+namespace {
+
+// A state with every field away from its default.
+SessionState fullState(const QString &pathA, const QString &pathB)
+{
+    SessionState s;
+    s.pathA = pathA;
+    s.pathB = pathB;
+    s.scopes = {QStringLiteral("attn_q_k"), QStringLiteral("mlp"),
+                QStringLiteral("layer[0-9]+/ß δ \"quoted\"")};
+    s.match = MatchMode::Regex;
+    s.samples = SampleMode::Span;
+    s.threshold = 0.025;
+    s.pooled = false;
+    s.logScale = true;
+    s.zoomLocked = false;
+    s.viewStartA = 1200;
+    s.viewEndA = 987654321;
+    // JAX and Kineto timestamps are since the epoch: beyond what a double holds exactly.
+    s.viewStartB = 1732281698123456789LL;
+    s.viewEndB = 1732281698123456999LL;
+    return s;
+}
+
+QJsonObject readJson(const QString &file)
+{
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+bool writeBytes(const QString &file, const QByteArray &bytes)
+{
+    QFile f(file);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+bool copyTree(const QString &from, const QString &to)
+{
+    if (!QDir().mkpath(to))
+        return false;
+    const QDir source(from);
+    for (const QFileInfo &entry :
+         source.entryInfoList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden)) {
+        const QString target = to + QLatin1Char('/') + entry.fileName();
+        if (entry.isDir() ? !copyTree(entry.absoluteFilePath(), target)
+                          : !QFile::copy(entry.absoluteFilePath(), target))
+            return false;
+    }
+    return true;
+}
+
+// A valid session file's JSON with one key replaced (or removed when value is undefined).
+QByteArray validWith(const QString &key, const QJsonValue &value)
+{
+    QJsonObject o{{QStringLiteral("format"), QStringLiteral("scopeline-session")},
+                  {QStringLiteral("version"), 1},
+                  {QStringLiteral("paths"), QJsonObject{{QStringLiteral("a"), QStringLiteral("/x/a")},
+                                                        {QStringLiteral("b"), QStringLiteral("/x/b")}}},
+                  {QStringLiteral("scopes"), QJsonArray{QStringLiteral("mlp")}},
+                  {QStringLiteral("match"), QStringLiteral("substring")},
+                  {QStringLiteral("samples"), QStringLiteral("instance")},
+                  {QStringLiteral("threshold"), 0.05},
+                  {QStringLiteral("pooled"), true},
+                  {QStringLiteral("logScale"), false},
+                  {QStringLiteral("zoomLocked"), true},
+                  {QStringLiteral("view"),
+                   QJsonObject{{QStringLiteral("a"),
+                                QJsonObject{{QStringLiteral("start"), 0}, {QStringLiteral("end"), 10}}}}}};
+    if (!key.isEmpty()) {
+        if (value.isUndefined())
+            o.remove(key);
+        else
+            o[key] = value;
+    }
+    return QJsonDocument(o).toJson();
+}
+
+} // namespace
+
+class TstSessionFile : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void equality()
+    {
+        const SessionState base = fullState(QStringLiteral("/a"), QStringLiteral("/b"));
+        QVERIFY(base == base);
+        QVERIFY(SessionState() == SessionState());
+        QVERIFY(!(base == SessionState()));
+        const std::vector<std::function<void(SessionState &)>> changes = {
+            [](SessionState &s) { s.pathA += QLatin1Char('x'); },
+            [](SessionState &s) { s.pathB += QLatin1Char('x'); },
+            [](SessionState &s) { s.scopes.removeLast(); },
+            [](SessionState &s) { s.match = MatchMode::Component; },
+            [](SessionState &s) { s.samples = SampleMode::Instance; },
+            [](SessionState &s) { s.threshold = 0.03; },
+            [](SessionState &s) { s.pooled = !s.pooled; },
+            [](SessionState &s) { s.logScale = !s.logScale; },
+            [](SessionState &s) { s.zoomLocked = !s.zoomLocked; },
+            [](SessionState &s) { ++s.viewStartA; },
+            [](SessionState &s) { ++s.viewEndA; },
+            [](SessionState &s) { ++s.viewStartB; },
+            [](SessionState &s) { ++s.viewEndB; },
+        };
+        for (std::size_t i = 0; i < changes.size(); ++i) {
+            SessionState changed = base;
+            changes[i](changed);
+            QVERIFY2(!(changed == base), qPrintable(QStringLiteral("change %1 not seen").arg(i)));
+        }
+    }
+
+    void roundTrip()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        // One side far from the session (absolute), one side inside its folder (relative).
+        const SessionState saved =
+            fullState(QStringLiteral("/work/shared/traces/jax_h100/trace_file_matmul_*"),
+                      dir.filePath(QStringLiteral("runs/einsum")));
+        const QString file = dir.filePath(QStringLiteral("comparison.scopeline"));
+        QString error;
+        QVERIFY2(SessionFile::save(saved, file, &error), qPrintable(error));
+        QVERIFY(error.isEmpty());
+
+        const QJsonObject json = readJson(file);
+        QCOMPARE(json[QStringLiteral("format")].toString(), QStringLiteral("scopeline-session"));
+        QCOMPARE(json[QStringLiteral("version")].toInt(), 1);
+        QCOMPARE(json[QStringLiteral("match")].toString(), QStringLiteral("regex"));
+        QCOMPARE(json[QStringLiteral("samples")].toString(), QStringLiteral("span"));
+        // No temporary files left behind.
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files),
+                 QStringList{QStringLiteral("comparison.scopeline")});
+
+        SessionState loaded;
+        QVERIFY2(SessionFile::load(file, loaded, &error), qPrintable(error));
+        QCOMPARE(loaded.pathA, saved.pathA);
+        QCOMPARE(loaded.pathB, saved.pathB);
+        QCOMPARE(loaded.scopes, saved.scopes);
+        QCOMPARE(loaded.match, saved.match);
+        QCOMPARE(loaded.samples, saved.samples);
+        QCOMPARE(loaded.threshold, saved.threshold);
+        QCOMPARE(loaded.pooled, saved.pooled);
+        QCOMPARE(loaded.logScale, saved.logScale);
+        QCOMPARE(loaded.zoomLocked, saved.zoomLocked);
+        QCOMPARE(loaded.viewStartA, saved.viewStartA);
+        QCOMPARE(loaded.viewEndA, saved.viewEndA);
+        QCOMPARE(loaded.viewStartB, saved.viewStartB);
+        QCOMPARE(loaded.viewEndB, saved.viewEndB);
+        QVERIFY(loaded == saved);
+
+        // Defaults and empty paths survive too; saving again overwrites.
+        const SessionState defaults;
+        QVERIFY2(SessionFile::save(defaults, file, &error), qPrintable(error));
+        QVERIFY2(SessionFile::load(file, loaded, &error), qPrintable(error));
+        QVERIFY(loaded == defaults);
+    }
+
+    void relativePaths()
+    {
+        QTemporaryDir root;
+        QVERIFY(root.isValid());
+        const QString project = root.filePath(QStringLiteral("project"));
+        QVERIFY(QDir().mkpath(project + QStringLiteral("/runs/einsum_0")));
+        QVERIFY(QDir().mkpath(project + QStringLiteral("/runs/matmul_0")));
+        QVERIFY(QDir().mkpath(project + QStringLiteral("/session")));
+        const QString file = project + QStringLiteral("/session/compare.scopeline");
+
+        SessionState state =
+            fullState(project + QStringLiteral("/runs/matmul_*"), project + QStringLiteral("/runs/einsum_0"));
+        QString error;
+        QVERIFY2(SessionFile::save(state, file, &error), qPrintable(error));
+        QJsonObject paths = readJson(file)[QStringLiteral("paths")].toObject();
+        QCOMPARE(paths[QStringLiteral("a")].toString(), QStringLiteral("../runs/matmul_*"));
+        QCOMPARE(paths[QStringLiteral("b")].toString(), QStringLiteral("../runs/einsum_0"));
+
+        // Inside the session's folder: plain relative paths.
+        const QString inside = project + QStringLiteral("/inside.scopeline");
+        QVERIFY2(SessionFile::save(state, inside, &error), qPrintable(error));
+        paths = readJson(inside)[QStringLiteral("paths")].toObject();
+        QCOMPARE(paths[QStringLiteral("a")].toString(), QStringLiteral("runs/matmul_*"));
+        QCOMPARE(paths[QStringLiteral("b")].toString(), QStringLiteral("runs/einsum_0"));
+
+        // A path that shares only the filesystem root with the session stays absolute.
+        SessionState far = state;
+        far.pathB = QStringLiteral("/usr/share/scopeline-nowhere/run");
+        QVERIFY2(SessionFile::save(far, inside, &error), qPrintable(error));
+        paths = readJson(inside)[QStringLiteral("paths")].toObject();
+        QCOMPARE(paths[QStringLiteral("b")].toString(), far.pathB);
+        SessionState loaded;
+        QVERIFY2(SessionFile::load(inside, loaded, &error), qPrintable(error));
+        QCOMPARE(loaded.pathB, far.pathB);
+
+        // A copy of the project folder somewhere else resolves against its new location.
+        QTemporaryDir elsewhere;
+        QVERIFY(elsewhere.isValid());
+        const QString moved = elsewhere.filePath(QStringLiteral("moved/copy"));
+        QVERIFY(copyTree(project, moved));
+        QVERIFY2(SessionFile::load(moved + QStringLiteral("/session/compare.scopeline"), loaded, &error),
+                 qPrintable(error));
+        QCOMPARE(loaded.pathA, QDir::cleanPath(moved + QStringLiteral("/runs/matmul_*")));
+        QCOMPARE(loaded.pathB, QDir::cleanPath(moved + QStringLiteral("/runs/einsum_0")));
+        QVERIFY(QFileInfo(loaded.pathB).isDir());
+        QCOMPARE(loaded.scopes, state.scopes);
+
+        // A relative path as the user gave it (relative to the working directory) is made absolute first.
+        const QString cwd = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(project));
+        state.pathA = QStringLiteral("runs/../runs/matmul_0");
+        const bool ok = SessionFile::save(state, file, &error);
+        QDir::setCurrent(cwd);
+        QVERIFY2(ok, qPrintable(error));
+        QCOMPARE(readJson(file)[QStringLiteral("paths")].toObject()[QStringLiteral("a")].toString(),
+                 QStringLiteral("../runs/matmul_0"));
+        QVERIFY2(SessionFile::load(file, loaded, &error), qPrintable(error));
+        QCOMPARE(loaded.pathA, QDir::cleanPath(project + QStringLiteral("/runs/matmul_0")));
+    }
+
+    void corrupt_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("problem"); // a word the message must contain
+
+        QTest::newRow("empty file") << QByteArray() << QStringLiteral("not a valid session file");
+        QTest::newRow("not JSON") << QByteArray("{\"format\": \"scopeline-session\", ")
+                                  << QStringLiteral("not a valid session file");
+        QTest::newRow("binary") << QByteArray("\x89PNG\r\n\x1a\n\0\0", 10)
+                                << QStringLiteral("not a valid session file");
+        QTest::newRow("array root") << QByteArray("[1, 2]") << QStringLiteral("no JSON object");
+        QTest::newRow("wrong format") << validWith(QStringLiteral("format"), QStringLiteral("chrome-trace"))
+                                      << QStringLiteral("format");
+        QTest::newRow("no format") << validWith(QStringLiteral("format"), QJsonValue::Undefined)
+                                   << QStringLiteral("format");
+        QTest::newRow("newer version") << validWith(QStringLiteral("version"), 2) << QStringLiteral("newer");
+        QTest::newRow("version string")
+            << validWith(QStringLiteral("version"), QStringLiteral("1")) << QStringLiteral("version");
+        QTest::newRow("no version") << validWith(QStringLiteral("version"), QJsonValue::Undefined)
+                                    << QStringLiteral("version");
+        QTest::newRow("no paths") << validWith(QStringLiteral("paths"), QJsonValue::Undefined)
+                                  << QStringLiteral("paths");
+        QTest::newRow("paths list") << validWith(QStringLiteral("paths"),
+                                                 QJsonArray{QStringLiteral("/a"), QStringLiteral("/b")})
+                                    << QStringLiteral("paths");
+        QTest::newRow("no path b") << validWith(QStringLiteral("paths"),
+                                                QJsonObject{{QStringLiteral("a"), QStringLiteral("/a")}})
+                                   << QStringLiteral("paths.b");
+        QTest::newRow("path a number")
+            << validWith(QStringLiteral("paths"),
+                         QJsonObject{{QStringLiteral("a"), 3}, {QStringLiteral("b"), QStringLiteral("/b")}})
+            << QStringLiteral("paths.a");
+        QTest::newRow("scopes string")
+            << validWith(QStringLiteral("scopes"), QStringLiteral("mlp")) << QStringLiteral("scopes");
+        QTest::newRow("scopes numbers")
+            << validWith(QStringLiteral("scopes"), QJsonArray{1, 2}) << QStringLiteral("scopes");
+        QTest::newRow("unknown match")
+            << validWith(QStringLiteral("match"), QStringLiteral("fuzzy")) << QStringLiteral("fuzzy");
+        QTest::newRow("match number") << validWith(QStringLiteral("match"), 1) << QStringLiteral("match");
+        QTest::newRow("unknown samples")
+            << validWith(QStringLiteral("samples"), QStringLiteral("Kernel")) << QStringLiteral("Kernel");
+        QTest::newRow("negative threshold")
+            << validWith(QStringLiteral("threshold"), -0.01) << QStringLiteral("threshold");
+        QTest::newRow("threshold string")
+            << validWith(QStringLiteral("threshold"), QStringLiteral("1%")) << QStringLiteral("threshold");
+        QTest::newRow("pooled string")
+            << validWith(QStringLiteral("pooled"), QStringLiteral("yes")) << QStringLiteral("pooled");
+        QTest::newRow("logScale number")
+            << validWith(QStringLiteral("logScale"), 1) << QStringLiteral("logScale");
+        QTest::newRow("view reversed")
+            << validWith(QStringLiteral("view"),
+                         QJsonObject{{QStringLiteral("b"), QJsonObject{{QStringLiteral("start"), 10},
+                                                                       {QStringLiteral("end"), 5}}}})
+            << QStringLiteral("view.b");
+        QTest::newRow("view fraction")
+            << validWith(QStringLiteral("view"),
+                         QJsonObject{{QStringLiteral("a"), QJsonObject{{QStringLiteral("start"), 0.5},
+                                                                       {QStringLiteral("end"), 5}}}})
+            << QStringLiteral("view.a");
+        QTest::newRow("view list") << validWith(QStringLiteral("view"), QJsonArray{0, 1})
+                                   << QStringLiteral("view");
+    }
+
+    void corrupt()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, problem);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString file = dir.filePath(QStringLiteral("broken.scopeline"));
+        QVERIFY(writeBytes(file, bytes));
+
+        const SessionState before = fullState(QStringLiteral("/keep/a"), QStringLiteral("/keep/b"));
+        SessionState state = before;
+        QString error;
+        QVERIFY(!SessionFile::load(file, state, &error));
+        QVERIFY2(state == before, "a failed load changed the state");
+        QVERIFY2(error.contains(QDir::toNativeSeparators(file)), qPrintable(error));
+        QVERIFY2(error.contains(problem), qPrintable(error));
+    }
+
+    void validBaseOfCorruptCases()
+    {
+        // The base document of the corrupt cases is itself valid, so each case fails for its own reason.
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("ok.scopeline"));
+        QVERIFY(writeBytes(file, validWith(QString(), QJsonValue())));
+        SessionState state;
+        QString error;
+        QVERIFY2(SessionFile::load(file, state, &error), qPrintable(error));
+        QCOMPARE(state.match, MatchMode::Substring);
+        QCOMPARE(state.samples, SampleMode::Instance);
+        QCOMPARE(state.threshold, 0.05);
+        QCOMPARE(state.viewEndA, int64_t(10));
+        QCOMPARE(state.pathA, QStringLiteral("/x/a"));
+    }
+
+    void missingFile()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("nothing.scopeline"));
+        SessionState state = fullState(QStringLiteral("/a"), QStringLiteral("/b"));
+        const SessionState before = state;
+        QString error;
+        QVERIFY(!SessionFile::load(file, state, &error));
+        QVERIFY(state == before);
+        QVERIFY2(error.contains(QDir::toNativeSeparators(file)), qPrintable(error));
+    }
+
+    void unwritable_data()
+    {
+        QTest::addColumn<QString>("relative"); // session file path inside a fresh temporary folder
+        QTest::addColumn<bool>("readOnlyFolder");
+        QTest::newRow("missing folder") << QStringLiteral("no/such/folder/s.scopeline") << false;
+        QTest::newRow("folder is a file") << QStringLiteral("plain-file/s.scopeline") << false;
+        QTest::newRow("target is a folder") << QStringLiteral("a-folder") << false;
+        QTest::newRow("read-only folder") << QStringLiteral("locked/s.scopeline") << true;
+    }
+
+    void unwritable()
+    {
+        QFETCH(QString, relative);
+        QFETCH(bool, readOnlyFolder);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(writeBytes(dir.filePath(QStringLiteral("plain-file")), "x"));
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("a-folder")));
+        const QString locked = dir.filePath(QStringLiteral("locked"));
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("locked")));
+        if (readOnlyFolder) {
+            QVERIFY(QFile::setPermissions(locked, QFile::ReadOwner | QFile::ExeOwner));
+            // Root (containers) writes into read-only folders anyway.
+            QFile probe(locked + QStringLiteral("/probe"));
+            if (probe.open(QIODevice::WriteOnly)) {
+                probe.remove();
+                QFile::setPermissions(locked, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+                QSKIP("running with permission to write into read-only folders");
+            }
+        }
+        const QString file = dir.filePath(relative);
+        QString error;
+        const bool ok =
+            SessionFile::save(fullState(QStringLiteral("/a"), QStringLiteral("/b")), file, &error);
+        QFile::setPermissions(locked, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        QVERIFY(!ok);
+        QVERIFY2(error.contains(QDir::toNativeSeparators(file)), qPrintable(error));
+        QVERIFY2(error.size() > QDir::toNativeSeparators(file).size() + 4, qPrintable(error)); // and a reason
+        QVERIFY(!QFileInfo(file).isFile());
+        QCOMPARE(QDir(locked).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList());
+        QCOMPARE(
+            QDir(dir.filePath(QStringLiteral("a-folder"))).entryList(QDir::AllEntries | QDir::NoDotAndDotDot),
+            QStringList());
+    }
+
+    void failedSaveKeepsOldFile()
+    {
+        // The old session stays intact when a save cannot complete (here: the state is invalid).
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("s.scopeline"));
+        QString error;
+        const SessionState good = fullState(QStringLiteral("/a"), QStringLiteral("/b"));
+        QVERIFY2(SessionFile::save(good, file, &error), qPrintable(error));
+        SessionState bad = good;
+        bad.threshold = -1;
+        QVERIFY(!SessionFile::save(bad, file, &error));
+        QVERIFY2(error.contains(file), qPrintable(error));
+        SessionState loaded;
+        QVERIFY2(SessionFile::load(file, loaded, &error), qPrintable(error));
+        QVERIFY(loaded == good);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstSessionFile)
 #include "tst_sessionfile.moc"

@@ -1,1 +1,418 @@
-// placeholder until written
+#include "boxplotview.h"
+
+#include "model/durationformat.h"
+
+#include <qcustomplot.h>
+
+#include <QHelpEvent>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace scopeline {
+
+namespace {
+
+constexpr double kSideOffset = 0.2; // A and B boxes left and right of a group's centre
+constexpr double kBoxWidth = 0.34;
+constexpr double kClusterGap = 0.6; // extra space between clusters (scopes in per-run view)
+constexpr int kMaxTickLabel = 28;   // characters of a tick label line before it is elided
+
+const QColor kColorA(31, 119, 180);
+const QColor kColorB(236, 112, 20);
+
+QString elideLine(const QString &line) {
+    if (line.size() <= kMaxTickLabel)
+        return line;
+    const int half = (kMaxTickLabel - 1) / 2;
+    return line.left(half) + QStringLiteral("…") + line.right(kMaxTickLabel - 1 - half);
+}
+
+QString elideLabel(const QString &label) {
+    QStringList lines = label.split(QLatin1Char('\n'));
+    for (QString &line : lines)
+        line = elideLine(line);
+    return lines.join(QLatin1Char('\n'));
+}
+
+void styleBox(QCPStatisticalBox *box, const QColor &color) {
+    QColor fill = color;
+    fill.setAlpha(70);
+    box->setBrush(fill);
+    box->setPen(QPen(color.darker(125), 1.4));
+    box->setMedianPen(QPen(color.darker(170), 2.4));
+    box->setWhiskerPen(QPen(color.darker(125), 1.2));
+    box->setWhiskerBarPen(QPen(color.darker(125), 1.4));
+    box->setWhiskerWidth(kBoxWidth * 0.5);
+    box->setWidth(kBoxWidth);
+    QColor outlier = color;
+    outlier.setAlpha(140);
+    box->setOutlierStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, outlier, 3.5));
+}
+
+QString describeSide(const stats::Descriptive &d) {
+    if (d.n == 0)
+        return BoxPlotView::tr("no samples");
+    QString text =
+        BoxPlotView::tr("n = %1, median %2, mean %3\nbox (q1 – q3) %4 – %5, IQR %6\nwhiskers %7 – %8")
+            .arg(d.n)
+            .arg(formatDuration(d.median), formatDuration(d.mean), formatDuration(d.q1), formatDuration(d.q3),
+                 formatDuration(d.iqr), formatDuration(d.whiskerLow), formatDuration(d.whiskerHigh));
+    text += QLatin1Char('\n') + BoxPlotView::tr("%n outlier(s)", nullptr, int(d.outliers.size()));
+    if (!d.outliers.empty())
+        text += BoxPlotView::tr(", %1 – %2").arg(formatDuration(d.min), formatDuration(d.max));
+    return text;
+}
+
+} // namespace
+
+BoxPlotView::Group BoxPlotView::Group::fromSamples(const QString &label, const std::vector<double> &a,
+                                                   const std::vector<double> &b, int cluster) {
+    Group group;
+    group.label = label;
+    group.toolTip = label;
+    group.cluster = cluster;
+    group.a = stats::describe(a);
+    group.b = stats::describe(b);
+    return group;
+}
+
+BoxPlotView::BoxPlotView(QWidget *parent) : QWidget(parent) {
+    m_plot = new QCustomPlot(this);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    m_plot->installEventFilter(this);
+    m_plot->setMinimumHeight(160);
+
+    m_boxA = new QCPStatisticalBox(m_plot->xAxis, m_plot->yAxis);
+    m_boxB = new QCPStatisticalBox(m_plot->xAxis, m_plot->yAxis);
+    styleBox(m_boxA, kColorA);
+    styleBox(m_boxB, kColorB);
+
+    // A row above the axis rect: the title on the left, the legend on the right, so it never covers a box.
+    QCPLegend *legend = m_plot->legend;
+    m_plot->axisRect()->insetLayout()->take(legend);
+    m_plot->plotLayout()->insertRow(0);
+    auto *topRow = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(0, 0, topRow);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    topRow->setMargins(QMargins(0, 0, 0, 0));
+    topRow->setMinimumMargins(QMargins(0, 0, 0, 0));
+    QFont titleFont = font();
+    titleFont.setBold(true);
+    m_title = new QCPTextElement(m_plot, QString(), titleFont);
+    m_title->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+    m_title->setMargins(QMargins(12, 6, 6, 4));
+    m_title->setTextColor(QColor(60, 60, 60));
+    topRow->addElement(0, 0, m_title);
+    topRow->addElement(0, 1, legend);
+    topRow->setColumnStretchFactor(0, 1);
+    topRow->setColumnStretchFactor(1, 0.001);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(Qt::NoBrush);
+    legend->setColumnSpacing(20);
+    legend->setIconSize(26, 13);
+    legend->setMargins(QMargins(6, 6, 12, 6));
+    legend->setVisible(true);
+
+    m_plot->xAxis->grid()->setVisible(false);
+    m_plot->yAxis->grid()->setSubGridVisible(false);
+    m_plot->yAxis->grid()->setPen(QPen(QColor(0, 0, 0, 28), 1, Qt::DashLine));
+    m_plot->xAxis->setSubTicks(false);
+    m_plot->xAxis->setTickLength(0, 4);
+    m_plot->xAxis->setBasePen(QPen(QColor(90, 90, 90)));
+    m_plot->yAxis->setBasePen(QPen(QColor(90, 90, 90)));
+
+    m_hint = new QCPItemText(m_plot);
+    m_hint->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_hint->position->setCoords(0.5, 0.5);
+    m_hint->setPositionAlignment(Qt::AlignCenter);
+    QFont hintFont = font();
+    hintFont.setPointSizeF(hintFont.pointSizeF() * 1.25);
+    m_hint->setFont(hintFont);
+    m_hint->setColor(QColor(120, 120, 120));
+    m_hint->setClipToAxisRect(false);
+    m_hint->setSelectable(false);
+
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_plot->axisRect()->setRangeDrag(Qt::Vertical);
+    m_plot->axisRect()->setRangeZoom(Qt::Vertical);
+    m_plot->axisRect()->setRangeZoomFactor(0.85, 0.85);
+    connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this] { fitToData(); });
+    connect(m_plot, &QCustomPlot::beforeReplot, this, &BoxPlotView::updateTickLabels);
+
+    rebuild();
+}
+
+BoxPlotView::~BoxPlotView() = default;
+
+void BoxPlotView::setLabels(const QString &labelA, const QString &labelB) {
+    m_labelA = labelA;
+    m_labelB = labelB;
+    rebuild();
+}
+
+void BoxPlotView::setGroups(std::vector<Group> groups) {
+    m_groups = std::move(groups);
+    rebuild();
+}
+
+void BoxPlotView::setTitle(const QString &title) {
+    m_title->setText(title);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString BoxPlotView::title() const {
+    return m_title->text();
+}
+
+void BoxPlotView::setHint(const QString &hint) {
+    m_hint->setText(hint);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString BoxPlotView::hint() const {
+    return m_hint->text();
+}
+
+void BoxPlotView::setLogScale(bool logScale) {
+    if (logScale == m_logScale)
+        return;
+    m_logScale = logScale;
+    rebuild();
+}
+
+double BoxPlotView::key(int group, bool sideB) const {
+    return m_centers[std::size_t(group)] + (sideB ? kSideOffset : -kSideOffset);
+}
+
+void BoxPlotView::rebuild() {
+    m_boxA->setName(tr("A: %1").arg(m_labelA));
+    m_boxB->setName(tr("B: %1").arg(m_labelB));
+    // Room below the text, else descenders such as '_' are clipped; the legend takes the width of its
+    // items, the title the rest of the row.
+    for (int i = 0; i < m_plot->legend->itemCount(); ++i)
+        m_plot->legend->item(i)->setMargins(QMargins(0, 1, 0, 4));
+    m_plot->legend->setMaximumSize(m_plot->legend->minimumOuterSizeHint().width(), QWIDGETSIZE_MAX);
+    m_boxA->data()->clear();
+    m_boxB->data()->clear();
+    for (QCPAbstractItem *item : m_separators)
+        m_plot->removeItem(item);
+    m_separators.clear();
+
+    const bool empty = m_groups.empty();
+    m_hint->setVisible(empty);
+    m_plot->legend->setVisible(!empty);
+    m_title->setVisible(!empty);
+    m_plot->xAxis->setVisible(!empty);
+    m_plot->yAxis->setVisible(!empty);
+    m_plot->xAxis->setLabel(QString());
+
+    // The unit from the largest value.
+    double maxValue = 0;
+    for (const Group &g : m_groups)
+        for (const stats::Descriptive *d : {&g.a, &g.b})
+            if (d->n > 0)
+                maxValue = std::max(maxValue, d->max);
+    if (maxValue < 1e3) {
+        m_unit = QStringLiteral("ns");
+        m_unitScale = 1;
+    } else if (maxValue < 1e6) {
+        m_unit = QStringLiteral("µs");
+        m_unitScale = 1e3;
+    } else {
+        m_unit = QStringLiteral("ms");
+        m_unitScale = 1e6;
+    }
+    m_plot->yAxis->setLabel(empty ? QString() : tr("duration (%1)").arg(m_unit));
+
+    // Keys: groups one apart, clusters further apart.
+    m_centers.clear();
+    m_clusters.clear();
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    int clusterIndex = 0;
+    for (std::size_t i = 0; i < m_groups.size(); ++i) {
+        const bool newCluster = i == 0 || m_groups[i].cluster != m_groups[i - 1].cluster;
+        if (i > 0 && newCluster)
+            ++clusterIndex;
+        const double center = double(i) + kClusterGap * clusterIndex;
+        if (i > 0 && newCluster) {
+            auto *line = new QCPItemStraightLine(m_plot);
+            for (QCPItemPosition *point : {line->point1, line->point2}) {
+                point->setTypeX(QCPItemPosition::ptPlotCoords);
+                point->setTypeY(QCPItemPosition::ptAxisRectRatio);
+            }
+            const double between = (m_centers.back() + center) / 2;
+            line->point1->setCoords(between, 0);
+            line->point2->setCoords(between, 1);
+            line->setPen(QPen(QColor(0, 0, 0, 40), 1, Qt::DotLine));
+            line->setSelectable(false);
+            m_separators.push_back(line);
+        }
+        if (newCluster)
+            m_clusters.push_back({m_groups[i].clusterLabel, center, center});
+        m_clusters.back().last = center;
+        m_centers.push_back(center);
+        ticker->addTick(center, elideLabel(m_groups[i].label));
+    }
+    m_plot->xAxis->setTicker(ticker);
+    const bool clusterLabels = std::any_of(m_clusters.begin(), m_clusters.end(),
+                                           [](const Cluster &c) { return !c.label.isEmpty(); });
+    m_plot->xAxis2->setVisible(!empty && clusterLabels);
+    m_plot->xAxis2->setTicks(true); // QCustomPlot draws tick labels only with ticks on
+    m_plot->xAxis2->setTickLength(0, 0);
+    m_plot->xAxis2->setSubTicks(false);
+    m_plot->xAxis2->setTickPen(Qt::NoPen);
+    m_plot->xAxis2->setTickLabels(true);
+    m_plot->xAxis2->setBasePen(Qt::NoPen);
+    m_plot->xAxis2->grid()->setVisible(false);
+    QFont clusterFont = font();
+    clusterFont.setBold(true);
+    m_plot->xAxis2->setTickLabelFont(clusterFont);
+    m_plot->xAxis2->setTickLabelColor(QColor(60, 60, 60));
+    m_plot->xAxis2->setTicker(QSharedPointer<QCPAxisTickerText>::create()); // filled in updateTickLabels()
+
+    // Values in the unit; log scale cannot show values <= 0, so they sit at the smallest positive one.
+    double minPositive = HUGE_VAL;
+    for (const Group &g : m_groups)
+        for (const stats::Descriptive *d : {&g.a, &g.b})
+            if (d->n > 0) {
+                const auto positive = std::upper_bound(d->outliers.begin(), d->outliers.end(), 0.0);
+                if (positive != d->outliers.end())
+                    minPositive = std::min(minPositive, *positive);
+                for (double v : {d->whiskerLow, d->q1, d->median})
+                    if (v > 0)
+                        minPositive = std::min(minPositive, v);
+            }
+    const double floor = std::isfinite(minPositive) ? minPositive / 2 : 1;
+    auto value = [this, floor](double ns) { return (m_logScale ? std::max(ns, floor) : ns) / m_unitScale; };
+    for (std::size_t i = 0; i < m_groups.size(); ++i)
+        for (bool sideB : {false, true}) {
+            const stats::Descriptive &d = sideB ? m_groups[i].b : m_groups[i].a;
+            if (d.n == 0)
+                continue;
+            QVector<double> outliers;
+            outliers.reserve(qsizetype(d.outliers.size()));
+            for (double o : d.outliers)
+                outliers.append(value(o));
+            (sideB ? m_boxB : m_boxA)
+                ->addData(key(int(i), sideB), value(d.whiskerLow), value(d.q1), value(d.median), value(d.q3),
+                          value(d.whiskerHigh), outliers);
+        }
+
+    if (m_logScale) {
+        m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
+        auto logTicker = QSharedPointer<QCPAxisTickerLog>::create();
+        logTicker->setSubTickCount(8);
+        m_plot->yAxis->setTicker(logTicker);
+        m_plot->yAxis->setNumberFormat(QStringLiteral("g"));
+    } else {
+        m_plot->yAxis->setScaleType(QCPAxis::stLinear);
+        m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        m_plot->yAxis->setNumberFormat(QStringLiteral("g"));
+    }
+    m_plot->yAxis->setSubTicks(true);
+
+    if (empty) {
+        m_plot->xAxis->setRange(0, 1);
+        m_plot->yAxis->setRange(m_logScale ? 1 : 0, m_logScale ? 10 : 1);
+    } else {
+        m_plot->xAxis->setRange(m_centers.front() - 0.6, m_centers.back() + 0.6);
+        m_plot->xAxis2->setRange(m_plot->xAxis->range());
+        fitToData();
+        return; // fitToData replots
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void BoxPlotView::fitToData() {
+    double low = HUGE_VAL, high = -HUGE_VAL;
+    for (QCPStatisticalBox *box : {m_boxA, m_boxB}) {
+        bool found = false;
+        const QCPRange range = box->getValueRange(found, m_logScale ? QCP::sdPositive : QCP::sdBoth);
+        if (found) {
+            low = std::min(low, range.lower);
+            high = std::max(high, range.upper);
+        }
+    }
+    if (low <= high) {
+        if (m_logScale) {
+            const double factor = std::pow(high / low, 0.06) * 1.05;
+            m_plot->yAxis->setRange(low / factor, high * factor);
+        } else {
+            const double margin = high > low ? 0.06 * (high - low) : std::max(std::fabs(high) * 0.05, 1e-9);
+            m_plot->yAxis->setRange(low - margin, high + margin);
+        }
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void BoxPlotView::updateTickLabels() {
+    QCPAxis *x = m_plot->xAxis;
+    const double width = m_plot->axisRect()->width() > 0 ? m_plot->axisRect()->width() : m_plot->width() - 90;
+    const double pixelsPerUnit = width / std::max(1e-9, x->range().size());
+
+    // Bottom labels that do not fit side by side are rotated, ending at their tick.
+    const QFontMetrics metrics(x->tickLabelFont());
+    int widest = 0;
+    if (const auto ticker = x->ticker().dynamicCast<QCPAxisTickerText>())
+        for (const QString &label : ticker->ticks())
+            for (const QString &line : label.split(QLatin1Char('\n')))
+                widest = std::max(widest, metrics.horizontalAdvance(line));
+    double spacing = 1; // between neighbouring ticks, in keys
+    for (std::size_t i = 1; i < m_centers.size(); ++i)
+        spacing = i == 1 ? m_centers[1] - m_centers[0] : std::min(spacing, m_centers[i] - m_centers[i - 1]);
+    x->setTickLabelRotation(widest > spacing * pixelsPerUnit - 8 ? -30 : 0);
+
+    // Cluster labels on the top axis, elided to the width of their cluster.
+    if (m_plot->xAxis2->visible()) {
+        m_plot->xAxis2->setRange(x->range());
+        const QFontMetrics topMetrics(m_plot->xAxis2->tickLabelFont());
+        auto top = QSharedPointer<QCPAxisTickerText>::create();
+        for (const Cluster &cluster : m_clusters) {
+            const int room = int((cluster.last - cluster.first + 1 + kClusterGap / 2) * pixelsPerUnit) - 8;
+            top->addTick((cluster.first + cluster.last) / 2,
+                         topMetrics.elidedText(cluster.label, Qt::ElideMiddle, std::max(room, 24)));
+        }
+        m_plot->xAxis2->setTicker(top);
+    }
+}
+
+QString BoxPlotView::toolTipAt(const QPoint &pos) const {
+    if (m_groups.empty() || !m_plot->axisRect()->rect().contains(pos))
+        return {};
+    const double x = m_plot->xAxis->pixelToCoord(pos.x());
+    for (std::size_t i = 0; i < m_groups.size(); ++i)
+        for (bool sideB : {false, true}) {
+            if (std::fabs(x - key(int(i), sideB)) > kBoxWidth / 2 + 0.02)
+                continue;
+            const Group &g = m_groups[i];
+            const stats::Descriptive &d = sideB ? g.b : g.a;
+            return QStringLiteral("%1\n%2\n%3")
+                .arg(g.toolTip.isEmpty() ? g.label : g.toolTip, sideB ? m_boxB->name() : m_boxA->name(),
+                     describeSide(d));
+        }
+    return {};
+}
+
+bool BoxPlotView::eventFilter(QObject *watched, QEvent *event) {
+    if (watched == m_plot && event->type() == QEvent::ToolTip) {
+        auto *help = static_cast<QHelpEvent *>(event);
+        QString text = toolTipAt(help->pos());
+        if (text.isEmpty())
+            text = m_groups.empty()
+                       ? m_hint->text()
+                       : tr("Boxes: quartiles and median; whiskers: the most extreme samples within "
+                            "1.5 × IQR of the box; dots: outliers.\nDrag or wheel on the plot to "
+                            "move or zoom the duration axis; double-click to fit.");
+        QToolTip::showText(help->globalPos(), text, m_plot);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+} // namespace scopeline

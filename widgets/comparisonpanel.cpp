@@ -1,1 +1,429 @@
-// placeholder until written
+#include "comparisonpanel.h"
+
+#include "boxplotview.h"
+#include "comparisontablemodel.h"
+#include "scopepicker.h"
+#include "summarystrip.h"
+
+#include <qcustomplot.h>
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace scopeline {
+
+namespace {
+
+// Sorts by the raw values; empty statistics (NaN) after every number.
+class ComparisonProxy : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+
+protected:
+    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override {
+        const QVariant l = left.data(sortRole()), r = right.data(sortRole());
+        if (l.typeId() == QMetaType::Double && r.typeId() == QMetaType::Double) {
+            const double a = l.toDouble(), b = r.toDouble();
+            if (std::isnan(a) || std::isnan(b))
+                return !std::isnan(a) && std::isnan(b);
+            return a < b;
+        }
+        return QSortFilterProxyModel::lessThan(left, right);
+    }
+};
+
+QString shortLabel(const QString &label, const QString &fallback) {
+    if (label.isEmpty())
+        return fallback;
+    const QString name = QFileInfo(label).fileName();
+    return name.isEmpty() ? label : name;
+}
+
+std::vector<const ScopeIndex *> indexes(const QList<LoadedRun> &runs) {
+    std::vector<const ScopeIndex *> result;
+    for (const LoadedRun &run : runs)
+        if (run.scopes)
+            result.push_back(run.scopes.get());
+    return result;
+}
+
+} // namespace
+
+ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent) {
+    m_summary = new SummaryStrip(this);
+    m_picker = new ScopePicker(this);
+    m_boxPlot = new BoxPlotView(this);
+    m_tableModel = new ComparisonTableModel(this);
+    m_tableProxy = new ComparisonProxy(this);
+    m_tableProxy->setSourceModel(m_tableModel);
+    m_tableProxy->setSortRole(ComparisonTableModel::RawValueRole);
+
+    // Plot toolbar: pooled / per run, log scale, threshold.
+    auto *toolbar = new QToolBar(this);
+    toolbar->setIconSize(QSize(16, 16));
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    auto *viewGroup = new QActionGroup(this);
+    m_pooledAction = new QAction(tr("Pooled"), viewGroup);
+    m_pooledAction->setCheckable(true);
+    m_pooledAction->setChecked(true);
+    m_pooledAction->setToolTip(
+        tr("One A box and one B box per scope, all runs of each side pooled (Ctrl+P toggles)"));
+    m_perRunAction = new QAction(tr("Per run"), viewGroup);
+    m_perRunAction->setCheckable(true);
+    m_perRunAction->setToolTip(tr("A and B boxes for each run pair of each scope: run-to-run variation shows "
+                                  "(Ctrl+P toggles)"));
+    toolbar->addAction(m_pooledAction);
+    toolbar->addAction(m_perRunAction);
+    toolbar->addSeparator();
+
+    m_logCheck = new QCheckBox(tr("Log scale"), this);
+    m_logCheck->setToolTip(tr("Logarithmic duration axis, for scopes of very different lengths or long tails "
+                              "(Ctrl+L)"));
+    toolbar->addWidget(m_logCheck);
+    toolbar->addSeparator();
+
+    auto *thresholdLabel = new QLabel(tr("Threshold %"), this);
+    m_thresholdSpin = new QDoubleSpinBox(this);
+    m_thresholdSpin->setRange(0, 100);
+    m_thresholdSpin->setDecimals(2);
+    m_thresholdSpin->setSingleStep(0.5);
+    m_thresholdSpin->setValue(100 * m_threshold);
+    m_thresholdSpin->setSuffix(QStringLiteral(" %"));
+    m_thresholdSpin->setAccelerated(true);
+    const QString thresholdTip =
+        tr("Smallest relative change of the medians that counts as a finding: smaller "
+           "significant changes read as “no meaningful change”");
+    m_thresholdSpin->setToolTip(thresholdTip);
+    thresholdLabel->setToolTip(thresholdTip);
+    thresholdLabel->setBuddy(m_thresholdSpin);
+    auto *thresholdBox = new QWidget(this);
+    auto *thresholdLayout = new QHBoxLayout(thresholdBox);
+    thresholdLayout->setContentsMargins(6, 0, 0, 0);
+    thresholdLayout->addWidget(thresholdLabel);
+    thresholdLayout->addWidget(m_thresholdSpin);
+    toolbar->addWidget(thresholdBox);
+    auto *spacer = new QWidget(this);
+    spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    toolbar->addWidget(spacer);
+    QAction *fit = toolbar->addAction(tr("Fit"), m_boxPlot, &BoxPlotView::fitToData);
+    fit->setToolTip(tr("Fit the duration axis to the data (or double-click the plot)"));
+
+    // Shortcuts, panel-wide.
+    m_pooledToggle = new QAction(tr("Toggle Pooled / Per Run"), this);
+    m_pooledToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    m_pooledToggle->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_pooledToggle, &QAction::triggered, this, [this] { setPooled(!pooled()); });
+    m_logAction = new QAction(tr("Log Scale"), this);
+    m_logAction->setCheckable(true);
+    m_logAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    m_logAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_logAction->setToolTip(m_logCheck->toolTip());
+    addAction(m_pooledToggle);
+    addAction(m_logAction);
+    addAction(m_picker->focusFilterAction());
+
+    auto *plotPane = new QWidget(this);
+    auto *plotLayout = new QVBoxLayout(plotPane);
+    plotLayout->setContentsMargins(0, 0, 0, 0);
+    plotLayout->setSpacing(0);
+    plotLayout->addWidget(toolbar);
+    plotLayout->addWidget(m_boxPlot, 1);
+
+    // The statistics table.
+    m_table = new QTableView(this);
+    m_table->setModel(m_tableProxy);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setHighlightSections(false);
+    m_table->horizontalHeader()->setSortIndicatorClearable(true);
+    m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_table->setSortingEnabled(true);
+    // The verdict and the relative change right after scope and run, visible without scrolling.
+    QHeaderView *tableHeader = m_table->horizontalHeader();
+    tableHeader->moveSection(tableHeader->visualIndex(ComparisonTableModel::VerdictColumn), 2);
+    tableHeader->moveSection(tableHeader->visualIndex(ComparisonTableModel::RelativeChangeColumn), 3);
+    m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_table->setToolTip(tr("Statistics of B against A per scope and run pair (“all”: runs pooled). Click a "
+                           "header to sort; Ctrl+C copies the table as CSV."));
+    m_copyCsv = new QAction(tr("Copy as CSV"), m_table);
+    m_copyCsv->setShortcut(QKeySequence::Copy);
+    m_copyCsv->setShortcutContext(Qt::WidgetShortcut);
+    m_copyCsv->setToolTip(tr("Copy every row as CSV, the columns of scopeline-cli compare --csv (Ctrl+C)"));
+    m_copySelectedCsv = new QAction(tr("Copy Selected Rows as CSV"), m_table);
+    m_copySelectedCsv->setToolTip(tr("Copy the selected rows as CSV"));
+    m_table->addAction(m_copyCsv);
+    m_table->addAction(m_copySelectedCsv);
+    connect(m_copyCsv, &QAction::triggered, this, [this] { copyCsv(false); });
+    connect(m_copySelectedCsv, &QAction::triggered, this, [this] { copyCsv(true); });
+
+    m_tableCaption = new QLabel(this);
+    m_tableCaption->setText(
+        tr("Statistics — verdict: Holm-adjusted Mann–Whitney p < 0.05 and a median change of "
+           "at least the threshold"));
+    m_tableCaption->setForegroundRole(QPalette::PlaceholderText);
+    auto *copyButton = new QToolButton(this);
+    copyButton->setDefaultAction(m_copyCsv);
+    copyButton->setAutoRaise(true);
+    auto *tablePane = new QWidget(this);
+    auto *tableLayout = new QVBoxLayout(tablePane);
+    tableLayout->setContentsMargins(0, 4, 0, 0);
+    tableLayout->setSpacing(2);
+    auto *captionRow = new QHBoxLayout;
+    captionRow->addWidget(m_tableCaption, 1);
+    captionRow->addWidget(copyButton);
+    tableLayout->addLayout(captionRow);
+    tableLayout->addWidget(m_table, 1);
+
+    auto *right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(plotPane);
+    right->addWidget(tablePane);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+    right->setChildrenCollapsible(false);
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_picker);
+    split->addWidget(right);
+    split->setStretchFactor(0, 0);
+    split->setStretchFactor(1, 1);
+    split->setSizes({470, 930});
+    split->setChildrenCollapsible(false);
+    m_picker->setMinimumWidth(260);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(4);
+    layout->addWidget(m_summary);
+    layout->addWidget(split, 1);
+
+    connect(m_picker, &ScopePicker::selectedScopesChanged, this, [this] {
+        recompute();
+        emit settingsChanged();
+    });
+    connect(m_picker, &ScopePicker::matchModeChanged, this, [this] {
+        recompute();
+        emit settingsChanged();
+    });
+    connect(m_picker, &ScopePicker::sampleModeChanged, this, [this] {
+        recompute();
+        emit settingsChanged();
+    });
+    connect(m_pooledAction, &QAction::toggled, this, [this](bool checked) { setPooled(checked); });
+    connect(m_perRunAction, &QAction::toggled, this, [this](bool checked) { setPooled(!checked); });
+    connect(m_logCheck, &QCheckBox::toggled, this, &ComparisonPanel::setLogScale);
+    connect(m_logAction, &QAction::toggled, this, &ComparisonPanel::setLogScale);
+    connect(m_thresholdSpin, &QDoubleSpinBox::valueChanged, this, [this](double percent) {
+        m_threshold = percent / 100;
+        m_tableModel->setThreshold(m_threshold);
+        emit settingsChanged();
+    });
+
+    m_boxPlot->setLabels(QStringLiteral("A"), QStringLiteral("B"));
+    recompute();
+}
+
+ComparisonPanel::~ComparisonPanel() = default;
+
+void ComparisonPanel::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const QString &labelA,
+                               const QString &labelB) {
+    m_runsA = a;
+    m_runsB = b;
+    m_indexA = indexes(a);
+    m_indexB = indexes(b);
+    m_summary->setSides(a, b, labelA, labelB);
+    m_picker->setSides(a, b);
+    m_boxPlot->setLabels(shortLabel(labelA, tr("A")), shortLabel(labelB, tr("B")));
+    recompute();
+}
+
+QStringList ComparisonPanel::selectedScopes() const {
+    return m_picker->selectedScopes();
+}
+
+void ComparisonPanel::setSelectedScopes(const QStringList &scopes) {
+    m_picker->setSelectedScopes(scopes);
+}
+
+MatchMode ComparisonPanel::matchMode() const {
+    return m_picker->matchMode();
+}
+
+void ComparisonPanel::setMatchMode(MatchMode mode) {
+    m_picker->setMatchMode(mode);
+}
+
+SampleMode ComparisonPanel::sampleMode() const {
+    return m_picker->sampleMode();
+}
+
+void ComparisonPanel::setSampleMode(SampleMode mode) {
+    m_picker->setSampleMode(mode);
+}
+
+double ComparisonPanel::threshold() const {
+    return m_threshold;
+}
+
+void ComparisonPanel::setThreshold(double threshold) {
+    if (threshold == m_threshold)
+        return;
+    m_threshold = threshold;
+    {
+        const QSignalBlocker blocker(m_thresholdSpin);
+        m_thresholdSpin->setValue(100 * threshold);
+    }
+    m_tableModel->setThreshold(threshold);
+    emit settingsChanged();
+}
+
+bool ComparisonPanel::pooled() const {
+    return m_pooled;
+}
+
+void ComparisonPanel::setPooled(bool pooled) {
+    if (pooled == m_pooled)
+        return;
+    m_pooled = pooled;
+    (pooled ? m_pooledAction : m_perRunAction)->setChecked(true);
+    updatePlot();
+    emit settingsChanged();
+}
+
+bool ComparisonPanel::logScale() const {
+    return m_boxPlot->logScale();
+}
+
+void ComparisonPanel::setLogScale(bool logScale) {
+    {
+        const QSignalBlocker checkBlocker(m_logCheck);
+        const QSignalBlocker actionBlocker(m_logAction);
+        m_logCheck->setChecked(logScale);
+        m_logAction->setChecked(logScale);
+    }
+    if (logScale == m_boxPlot->logScale())
+        return;
+    m_boxPlot->setLogScale(logScale);
+    emit settingsChanged();
+}
+
+const std::vector<ComparisonRow> &ComparisonPanel::rows() const {
+    return m_tableModel->rows();
+}
+
+QString ComparisonPanel::csv() const {
+    return ScopeComparison::toCsv(rows());
+}
+
+QCustomPlot *ComparisonPanel::plot() const {
+    return m_boxPlot->plot();
+}
+
+void ComparisonPanel::recompute() {
+    const QStringList scopes = selectedScopes();
+    std::vector<ComparisonRow> rows;
+    if (!scopes.isEmpty() && (!m_indexA.empty() || !m_indexB.empty()))
+        rows = ScopeComparison(m_indexA, m_indexB).compare(scopes, matchMode(), sampleMode());
+    m_tableModel->setRows(std::move(rows));
+    m_table->resizeColumnsToContents();
+    for (int column = 0; column < ComparisonTableModel::NUM_COLUMNS; ++column)
+        m_table->setColumnWidth(column, std::min(m_table->columnWidth(column), 320));
+    updatePlot();
+}
+
+void ComparisonPanel::updatePlot() {
+    const QStringList scopes = selectedScopes();
+    std::vector<BoxPlotView::Group> groups;
+    const std::vector<ComparisonRow> &all = rows();
+    for (int s = 0; s < scopes.size(); ++s) {
+        const QString &scope = scopes[s];
+        std::vector<const ComparisonRow *> own;
+        for (const ComparisonRow &row : all)
+            if (row.scope == scope)
+                own.push_back(&row);
+        if (own.empty())
+            continue;
+        auto add = [&](const ComparisonRow &row, const QString &label, const QString &toolTip) {
+            BoxPlotView::Group group;
+            group.label = label;
+            group.toolTip = toolTip;
+            group.cluster = s;
+            group.clusterLabel = m_pooled ? QString() : scope;
+            group.a = row.a;
+            group.b = row.b;
+            groups.push_back(std::move(group));
+        };
+        if (m_pooled) {
+            // The pooled row when a side has several runs, else the single run pair.
+            auto pooledRow = std::find_if(own.begin(), own.end(), [](const ComparisonRow *row) {
+                return row->run == QLatin1String("all");
+            });
+            const ComparisonRow &row = pooledRow != own.end() ? **pooledRow : *own.front();
+            add(row, scope, pooledRow != own.end() ? tr("%1 — all runs pooled").arg(scope) : scope);
+        } else {
+            for (const ComparisonRow *row : own)
+                if (row->run != QLatin1String("all"))
+                    add(*row, tr("run %1").arg(row->run), tr("%1 — run pair %2").arg(scope, row->run));
+        }
+    }
+    QString what;
+    switch (sampleMode()) {
+    case SampleMode::Kernel:
+        what = tr("Kernel durations");
+        break;
+    case SampleMode::Instance:
+        what = tr("Scope instance durations (sum of kernels)");
+        break;
+    case SampleMode::Span:
+        what = tr("Scope instance durations (wall span)");
+        break;
+    }
+    m_boxPlot->setTitle(m_pooled ? tr("%1 — all runs pooled").arg(what) : tr("%1 — per run pair").arg(what));
+    if (scopes.isEmpty())
+        m_boxPlot->setHint(
+            m_indexA.empty() && m_indexB.empty()
+                ? tr("Open a pair of traces, then select scopes on the left to compare A and B")
+                : tr("Select scopes on the left to compare A and B"));
+    else
+        m_boxPlot->setHint(tr("No samples for the selected scopes"));
+    m_boxPlot->setGroups(std::move(groups));
+}
+
+void ComparisonPanel::copyCsv(bool selectedOnly) {
+    std::vector<ComparisonRow> rows;
+    if (selectedOnly) {
+        std::vector<int> sourceRows;
+        for (const QModelIndex &index : m_table->selectionModel()->selectedRows())
+            sourceRows.push_back(m_tableProxy->mapToSource(index).row());
+        std::sort(sourceRows.begin(), sourceRows.end());
+        for (int row : sourceRows)
+            rows.push_back(m_tableModel->row(row));
+    } else {
+        rows = this->rows();
+    }
+    QApplication::clipboard()->setText(ScopeComparison::toCsv(rows));
+}
+
+} // namespace scopeline

@@ -8,9 +8,20 @@
 #include <QList>
 #include <QWidget>
 
+class QAction;
+class QCheckBox;
 class QCustomPlot;
+class QDoubleSpinBox;
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
 
 namespace scopeline {
+
+class BoxPlotView;
+class ComparisonTableModel;
+class ScopePicker;
+class SummaryStrip;
 
 class ComparisonPanel : public QWidget
 {
@@ -40,9 +51,45 @@ public:
     // The boxplot, for export (savePng).
     QCustomPlot *plot() const;
 
+    // The parts, for tests and for callers that want to reach into them.
+    SummaryStrip *summaryStrip() const { return m_summary; }
+    ScopePicker *picker() const { return m_picker; }
+    BoxPlotView *boxPlot() const { return m_boxPlot; }
+    ComparisonTableModel *tableModel() const { return m_tableModel; }
+    QSortFilterProxyModel *tableProxy() const { return m_tableProxy; }
+    QTableView *tableView() const { return m_table; }
+    QAction *logScaleAction() const { return m_logAction; }       // Ctrl+L
+    QAction *pooledToggleAction() const { return m_pooledToggle; } // Ctrl+P
+    QAction *copyCsvAction() const { return m_copyCsv; }            // Ctrl+C on the table
+
 signals:
     // Scopes, modes or options changed (the document is modified).
     void settingsChanged();
+
+private:
+    void recompute();
+    void updatePlot();
+    void copyCsv(bool selectedOnly);
+
+    QList<LoadedRun> m_runsA, m_runsB; // keep the scope indexes alive
+    std::vector<const ScopeIndex *> m_indexA, m_indexB;
+    SummaryStrip *m_summary = nullptr;
+    ScopePicker *m_picker = nullptr;
+    BoxPlotView *m_boxPlot = nullptr;
+    ComparisonTableModel *m_tableModel = nullptr;
+    QSortFilterProxyModel *m_tableProxy = nullptr;
+    QTableView *m_table = nullptr;
+    QLabel *m_tableCaption = nullptr;
+    QAction *m_pooledAction = nullptr;
+    QAction *m_perRunAction = nullptr;
+    QAction *m_pooledToggle = nullptr;
+    QAction *m_logAction = nullptr;
+    QCheckBox *m_logCheck = nullptr;
+    QDoubleSpinBox *m_thresholdSpin = nullptr;
+    QAction *m_copyCsv = nullptr;
+    QAction *m_copySelectedCsv = nullptr;
+    double m_threshold = 0.01;
+    bool m_pooled = true;
 };
 
 } // namespace scopeline

@@ -1,1 +1,412 @@
-// placeholder until written
+#include "comparisontablemodel.h"
+
+#include "model/durationformat.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+
+#include <cmath>
+
+namespace scopeline {
+
+namespace {
+
+QString signedDuration(double ns) {
+    if (std::isnan(ns))
+        return {};
+    return ns > 0 ? QLatin1Char('+') + formatDuration(ns) : formatDuration(ns);
+}
+
+QString duration(double ns) {
+    return std::isnan(ns) ? QString() : formatDuration(ns);
+}
+
+bool isSideA(int column) {
+    using M = ComparisonTableModel;
+    return column == M::NAColumn || column == M::MeanAColumn || column == M::StdAColumn ||
+           column == M::MedianAColumn || column == M::IqrAColumn;
+}
+
+bool isSideB(int column) {
+    using M = ComparisonTableModel;
+    return column == M::NBColumn || column == M::MeanBColumn || column == M::StdBColumn ||
+           column == M::MedianBColumn || column == M::IqrBColumn;
+}
+
+} // namespace
+
+ComparisonTableModel::ComparisonTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void ComparisonTableModel::setRows(std::vector<ComparisonRow> rows) {
+    beginResetModel();
+    m_rows = std::move(rows);
+    endResetModel();
+}
+
+void ComparisonTableModel::setThreshold(double threshold) {
+    if (threshold == m_threshold)
+        return;
+    m_threshold = threshold;
+    verdictsChanged();
+}
+
+void ComparisonTableModel::setAlpha(double alpha) {
+    if (alpha == m_alpha)
+        return;
+    m_alpha = alpha;
+    verdictsChanged();
+}
+
+void ComparisonTableModel::verdictsChanged() {
+    emit headerDataChanged(Qt::Horizontal, VerdictColumn, VerdictColumn); // its tooltip names the threshold
+    if (m_rows.empty())
+        return;
+    // The verdict column and the VerdictRole of every cell.
+    emit dataChanged(index(0, 0), index(rowCount() - 1, NUM_COLUMNS - 1));
+}
+
+Verdict ComparisonTableModel::verdict(int row) const {
+    return m_rows[std::size_t(row)].verdict(m_alpha, m_threshold);
+}
+
+QString ComparisonTableModel::formatPValue(double p) {
+    if (std::isnan(p))
+        return {};
+    if (p == 0)
+        return QStringLiteral("< 1e-323");
+    if (p < 1e-3)
+        return QString::number(p, 'e', 2);
+    return QString::number(p, 'g', 3);
+}
+
+QColor ComparisonTableModel::verdictColor(Verdict verdict) {
+    switch (verdict) {
+    case Verdict::Faster:
+        return QColor(0x1a, 0x8a, 0x3a);
+    case Verdict::Slower:
+        return QColor(0xc6, 0x28, 0x28);
+    case Verdict::OnlyInA:
+    case Verdict::OnlyInB:
+        return QColor(0xd9, 0x70, 0x00);
+    case Verdict::NotFound:
+    case Verdict::NoSignificantChange:
+    case Verdict::NoMeaningfulChange:
+        break;
+    }
+    return QColor(0x80, 0x80, 0x80);
+}
+
+int ComparisonTableModel::rowCount(const QModelIndex &parent) const {
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int ComparisonTableModel::columnCount(const QModelIndex &parent) const {
+    return parent.isValid() ? 0 : NUM_COLUMNS;
+}
+
+QVariant ComparisonTableModel::raw(const ComparisonRow &r, int column) const {
+    switch (column) {
+    case ScopeColumn:
+        return r.scope;
+    case RunColumn:
+        return r.run;
+    case NAColumn:
+        return qint64(r.a.n);
+    case NBColumn:
+        return qint64(r.b.n);
+    case MeanAColumn:
+        return r.a.mean;
+    case MeanBColumn:
+        return r.b.mean;
+    case StdAColumn:
+        return r.a.std;
+    case StdBColumn:
+        return r.b.std;
+    case MedianAColumn:
+        return r.a.median;
+    case MedianBColumn:
+        return r.b.median;
+    case IqrAColumn:
+        return r.a.iqr;
+    case IqrBColumn:
+        return r.b.iqr;
+    case RankSumZColumn:
+        return r.rankSum.z;
+    case RankSumPColumn:
+        return r.rankSum.p;
+    case MannWhitneyUColumn:
+        return r.mannWhitney.u;
+    case MannWhitneyPColumn:
+        return r.mannWhitney.p;
+    case MannWhitneyHolmColumn:
+        return r.mannWhitneyHolm;
+    case ShiftColumn:
+        return r.shift.shift;
+    case ShiftCiColumn:
+        return r.shift.ciLow;
+    case RelativeChangeColumn:
+        return r.relativeChange;
+    case CliffsDeltaColumn:
+        return r.cliffsDelta;
+    case VerdictColumn:
+        return int(r.verdict(m_alpha, m_threshold));
+    }
+    return {};
+}
+
+QString ComparisonTableModel::display(const ComparisonRow &r, int column) const {
+    switch (column) {
+    case ScopeColumn:
+        return r.scope;
+    case RunColumn:
+        return r.run;
+    case NAColumn:
+        return QString::number(r.a.n);
+    case NBColumn:
+        return QString::number(r.b.n);
+    case MeanAColumn:
+        return duration(r.a.mean);
+    case MeanBColumn:
+        return duration(r.b.mean);
+    case StdAColumn:
+        return duration(r.a.std);
+    case StdBColumn:
+        return duration(r.b.std);
+    case MedianAColumn:
+        return duration(r.a.median);
+    case MedianBColumn:
+        return duration(r.b.median);
+    case IqrAColumn:
+        return duration(r.a.iqr);
+    case IqrBColumn:
+        return duration(r.b.iqr);
+    case RankSumZColumn:
+        return std::isnan(r.rankSum.z) ? QString() : QString::number(r.rankSum.z, 'f', 2);
+    case RankSumPColumn:
+        return formatPValue(r.rankSum.p);
+    case MannWhitneyUColumn:
+        return std::isnan(r.mannWhitney.u)
+                   ? QString()
+                   : QString::number(r.mannWhitney.u, 'f',
+                                     r.mannWhitney.u == std::trunc(r.mannWhitney.u) ? 0 : 1);
+    case MannWhitneyPColumn:
+        return formatPValue(r.mannWhitney.p);
+    case MannWhitneyHolmColumn:
+        return formatPValue(r.mannWhitneyHolm);
+    case ShiftColumn:
+        return signedDuration(r.shift.shift);
+    case ShiftCiColumn:
+        if (std::isnan(r.shift.ciLow) || std::isnan(r.shift.ciHigh))
+            return {};
+        return QStringLiteral("[%1, %2]").arg(signedDuration(r.shift.ciLow), signedDuration(r.shift.ciHigh));
+    case RelativeChangeColumn:
+        return std::isnan(r.relativeChange) ? QString()
+                                            : QString::asprintf("%+.2f %%", 100 * r.relativeChange);
+    case CliffsDeltaColumn:
+        return std::isnan(r.cliffsDelta) ? QString() : QString::asprintf("%+.3f", r.cliffsDelta);
+    case VerdictColumn:
+        return verdictText(r.verdict(m_alpha, m_threshold));
+    }
+    return {};
+}
+
+QString ComparisonTableModel::verdictToolTip(const ComparisonRow &r) const {
+    const Verdict v = r.verdict(m_alpha, m_threshold);
+    const QString threshold = QStringLiteral("%1 %").arg(100 * m_threshold, 0, 'g', 3);
+    switch (v) {
+    case Verdict::OnlyInA:
+        return tr("“%1” has %2 samples in A and none in B: nothing to compare.").arg(r.scope).arg(r.a.n);
+    case Verdict::OnlyInB:
+        return tr("“%1” has %2 samples in B and none in A: nothing to compare.").arg(r.scope).arg(r.b.n);
+    case Verdict::NotFound:
+        return tr("“%1” matches no kernel on either side.").arg(r.scope);
+    case Verdict::NoSignificantChange:
+        return tr("Holm-adjusted Mann–Whitney p = %1 is not below α = %2: the difference between A and B is "
+                  "within the noise.")
+            .arg(formatPValue(r.mannWhitneyHolm))
+            .arg(m_alpha);
+    case Verdict::NoMeaningfulChange:
+        return tr("Significant (Holm-adjusted Mann–Whitney p = %1 < %2) but the medians differ by only %3, "
+                  "less "
+                  "than the %4 threshold: no meaningful change.")
+            .arg(formatPValue(r.mannWhitneyHolm))
+            .arg(m_alpha)
+            .arg(QString::asprintf("%+.2f %%", 100 * r.relativeChange), threshold);
+    case Verdict::Faster:
+    case Verdict::Slower:
+        return tr("Significant (Holm-adjusted Mann–Whitney p = %1 < %2) and the median of B is %3 against A "
+                  "(threshold %4); Hodges–Lehmann shift %5.")
+            .arg(formatPValue(r.mannWhitneyHolm))
+            .arg(m_alpha)
+            .arg(QString::asprintf("%+.2f %%", 100 * r.relativeChange), threshold,
+                 signedDuration(r.shift.shift));
+    }
+    return {};
+}
+
+QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const ComparisonRow &r = m_rows[std::size_t(index.row())];
+    const int column = index.column();
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(r, column);
+    case RawValueRole:
+        return raw(r, column);
+    case VerdictRole:
+        return int(r.verdict(m_alpha, m_threshold));
+    case CiLowRole:
+        return r.shift.ciLow;
+    case CiHighRole:
+        return r.shift.ciHigh;
+    case PooledRole:
+        return r.run == QLatin1String("all");
+    case Qt::TextAlignmentRole:
+        if (column == ScopeColumn || column == VerdictColumn)
+            return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+        if (column == VerdictColumn)
+            return QBrush(verdictColor(r.verdict(m_alpha, m_threshold)));
+        return {};
+    case Qt::FontRole: {
+        const Verdict v = r.verdict(m_alpha, m_threshold);
+        const bool pooled = r.run == QLatin1String("all");
+        const bool finding = column == VerdictColumn && (v == Verdict::Faster || v == Verdict::Slower);
+        if (!pooled && !finding)
+            return {};
+        QFont font;
+        font.setBold(true);
+        return font;
+    }
+    case Qt::ToolTipRole:
+        if (column == VerdictColumn)
+            return verdictToolTip(r);
+        if (column == RunColumn)
+            return r.run == QLatin1String("all")
+                       ? tr("All runs of each side pooled")
+                       : tr("Run pair %1: the %1. run of A against the %1. run of B").arg(r.run);
+        if ((isSideA(column) && r.a.n == 0) || (isSideB(column) && r.b.n == 0))
+            return tr("“%1” has no samples on side %2")
+                .arg(r.scope, isSideA(column) ? QStringLiteral("A") : QStringLiteral("B"));
+        if (column == ShiftCiColumn && !std::isnan(r.shift.ciLow))
+            return tr("95 % confidence interval of the Hodges–Lehmann shift of B vs A: %1 to %2")
+                .arg(signedDuration(r.shift.ciLow), signedDuration(r.shift.ciHigh));
+        if (!r.comparable() && column >= RankSumZColumn && column < VerdictColumn)
+            return tr("Not computed: the scope has samples on one side only");
+        return {};
+    default:
+        break;
+    }
+    return {};
+}
+
+QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || section < 0 || section >= NUM_COLUMNS)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case ScopeColumn:
+            return tr("Scope");
+        case RunColumn:
+            return tr("Run");
+        case NAColumn:
+            return tr("n A");
+        case NBColumn:
+            return tr("n B");
+        case MeanAColumn:
+            return tr("Mean A");
+        case MeanBColumn:
+            return tr("Mean B");
+        case StdAColumn:
+            return tr("Std A");
+        case StdBColumn:
+            return tr("Std B");
+        case MedianAColumn:
+            return tr("Median A");
+        case MedianBColumn:
+            return tr("Median B");
+        case IqrAColumn:
+            return tr("IQR A");
+        case IqrBColumn:
+            return tr("IQR B");
+        case RankSumZColumn:
+            return tr("Rank-sum z");
+        case RankSumPColumn:
+            return tr("Rank-sum p");
+        case MannWhitneyUColumn:
+            return tr("MWU U");
+        case MannWhitneyPColumn:
+            return tr("MWU p");
+        case MannWhitneyHolmColumn:
+            return tr("MWU p (Holm)");
+        case ShiftColumn:
+            return tr("HL shift");
+        case ShiftCiColumn:
+            return tr("HL CI");
+        case RelativeChangeColumn:
+            return tr("Relative change");
+        case CliffsDeltaColumn:
+            return tr("Cliff's δ");
+        case VerdictColumn:
+            return tr("Verdict");
+        }
+    } else if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case ScopeColumn:
+            return tr("The scope (or pattern) compared");
+        case RunColumn:
+            return tr("The run pair (1, 2, …: the n-th run of A against the n-th run of B) or “all”, "
+                      "every run of each side pooled");
+        case NAColumn:
+        case NBColumn:
+            return tr("Number of samples (kernels or instances, after the sample mode)");
+        case MeanAColumn:
+        case MeanBColumn:
+            return tr("Mean duration");
+        case StdAColumn:
+        case StdBColumn:
+            return tr("Sample standard deviation (n − 1)");
+        case MedianAColumn:
+        case MedianBColumn:
+            return tr("Median duration (linear interpolation, as numpy)");
+        case IqrAColumn:
+        case IqrBColumn:
+            return tr("Interquartile range q3 − q1: the height of the box");
+        case RankSumZColumn:
+            return tr(
+                "Wilcoxon rank-sum statistic (scipy.stats.ranksums): negative when B ranks lower (faster)");
+        case RankSumPColumn:
+            return tr("Two-sided p-value of the Wilcoxon rank-sum test");
+        case MannWhitneyUColumn:
+            return tr("Mann–Whitney U of A (U₁ = R₁ − n₁(n₁+1)/2)");
+        case MannWhitneyPColumn:
+            return tr("Two-sided Mann–Whitney p-value (tie-corrected, continuity correction)");
+        case MannWhitneyHolmColumn:
+            return tr(
+                "Mann–Whitney p adjusted with Holm's method over the scopes compared together in this run "
+                "pair; the verdict uses it");
+        case ShiftColumn:
+            return tr("Hodges–Lehmann shift of B vs A: the median of all pairwise differences B − A");
+        case ShiftCiColumn:
+            return tr("95 % confidence interval of the Hodges–Lehmann shift");
+        case RelativeChangeColumn:
+            return tr("(median B − median A) / median A: negative when B is faster");
+        case CliffsDeltaColumn:
+            return tr(
+                "Cliff's delta P(B > A) − P(B < A) over all pairs, from −1 (B always faster) to +1 (B always "
+                "slower)");
+        case VerdictColumn:
+            return tr("B faster / B slower: Holm-adjusted Mann–Whitney p < %1 and the medians differ by at "
+                      "least "
+                      "the threshold (%2 %); a smaller significant change reads as “no meaningful change”")
+                .arg(m_alpha)
+                .arg(100 * m_threshold, 0, 'g', 3);
+        }
+    }
+    return {};
+}
+
+} // namespace scopeline

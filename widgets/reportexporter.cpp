@@ -1,1 +1,327 @@
-// placeholder until written
+#include "reportexporter.h"
+
+#include "comparisonpanel.h"
+#include "timelineview.h"
+
+#include "model/durationformat.h"
+#include "model/scopecomparison.h"
+
+#include <QBuffer>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QImage>
+#include <QPixmap>
+#include <QSaveFile>
+
+#include <qcustomplot.h>
+
+#include <cmath>
+#include <memory>
+#include <vector>
+
+namespace scopeline {
+
+namespace {
+
+const QString kBoxplot = QStringLiteral("boxplot.png");
+const QString kTimelineA = QStringLiteral("timeline_a.png");
+const QString kTimelineB = QStringLiteral("timeline_b.png");
+const QString kStats = QStringLiteral("stats.csv");
+const QString kIndex = QStringLiteral("index.html");
+constexpr int kPlotWidth = 1400, kPlotHeight = 800;
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("ReportExporter", text);
+}
+
+QString esc(const QString &text)
+{
+    return text.toHtmlEscaped();
+}
+
+// PNG bytes of a pixmap; empty when it is null or cannot be encoded.
+QByteArray pngBytes(const QPixmap &pixmap)
+{
+    QByteArray bytes;
+    if (pixmap.isNull())
+        return bytes;
+    QBuffer buffer(&bytes);
+    if (!buffer.open(QIODevice::WriteOnly) || !pixmap.save(&buffer, "PNG"))
+        return QByteArray();
+    return bytes;
+}
+
+QString percentText(double part, double whole)
+{
+    return whole > 0 ? QStringLiteral("%1 %").arg(100.0 * part / whole, 0, 'f', 1) : QStringLiteral("–");
+}
+
+QString numberOr(double value, char format, int precision, bool ok = true)
+{
+    return ok && !std::isnan(value) ? QString::number(value, format, precision) : QStringLiteral("–");
+}
+
+QString meanStd(const stats::Descriptive &d)
+{
+    if (d.n == 0)
+        return QStringLiteral("–");
+    if (std::isnan(d.std))
+        return formatDuration(d.mean);
+    return QStringLiteral("%1 ± %2").arg(formatDuration(d.mean), formatDuration(d.std));
+}
+
+QString verdictClass(Verdict verdict)
+{
+    switch (verdict) {
+    case Verdict::Faster:
+        return QStringLiteral("faster");
+    case Verdict::Slower:
+        return QStringLiteral("slower");
+    case Verdict::OnlyInA:
+    case Verdict::OnlyInB:
+    case Verdict::NotFound:
+        return QStringLiteral("missing");
+    case Verdict::NoSignificantChange:
+    case Verdict::NoMeaningfulChange:
+        break;
+    }
+    return QStringLiteral("same");
+}
+
+QString runsTable(const QList<LoadedRun> &runs)
+{
+    if (runs.isEmpty())
+        return QStringLiteral("<p class='note'>%1</p>\n").arg(esc(tr("No runs.")));
+    QString html = QStringLiteral("<table class='runs'>\n<tr>");
+    for (const char *header :
+         {QT_TRANSLATE_NOOP("ReportExporter", "run"), QT_TRANSLATE_NOOP("ReportExporter", "file"),
+          QT_TRANSLATE_NOOP("ReportExporter", "format"), QT_TRANSLATE_NOOP("ReportExporter", "events"),
+          QT_TRANSLATE_NOOP("ReportExporter", "kernels"),
+          QT_TRANSLATE_NOOP("ReportExporter", "kernel launches"),
+          QT_TRANSLATE_NOOP("ReportExporter", "graph launches"),
+          QT_TRANSLATE_NOOP("ReportExporter", "GPU busy"),
+          QT_TRANSLATE_NOOP("ReportExporter", "median launch delay")})
+        html += QStringLiteral("<th>%1</th>").arg(esc(tr(header)));
+    html += QStringLiteral("</tr>\n");
+    for (const LoadedRun &run : runs) {
+        html += QStringLiteral("<tr><td>%1</td><td class='file'>%2</td>")
+                    .arg(esc(run.run.name), esc(run.run.file));
+        if (!run.ok() || !run.analysis) {
+            html += QStringLiteral("<td colspan='7' class='missing'>%1</td></tr>\n")
+                        .arg(esc(run.error.isEmpty() ? tr("not loaded") : run.error));
+            continue;
+        }
+        const LaunchSummary &s = run.analysis->total();
+        html +=
+            QStringLiteral("<td>%1</td><td class='num'>%2</td><td class='num'>%3</td><td class='num'>%4</td>"
+                           "<td class='num'>%5</td><td class='num'>%6</td><td class='num'>%7</td></tr>\n")
+                .arg(esc(formatName(run.trace->format)), QString::number(run.trace->eventCount()),
+                     QString::number(s.kernels), QString::number(s.kernelLaunches),
+                     QString::number(s.graphLaunches), esc(percentText(double(s.busyNs), double(s.spanNs))),
+                     esc(formatDuration(s.medianLaunchDelay())));
+    }
+    return html + QStringLiteral("</table>\n");
+}
+
+QString statsTable(const std::vector<ComparisonRow> &rows, double threshold)
+{
+    if (rows.empty())
+        return QStringLiteral("<p class='note'>%1</p>\n").arg(esc(tr("No scopes compared.")));
+    QString html = QStringLiteral("<table class='stats'>\n<tr>");
+    for (const char *header :
+         {QT_TRANSLATE_NOOP("ReportExporter", "scope"), QT_TRANSLATE_NOOP("ReportExporter", "run"),
+          QT_TRANSLATE_NOOP("ReportExporter", "n A"), QT_TRANSLATE_NOOP("ReportExporter", "n B"),
+          QT_TRANSLATE_NOOP("ReportExporter", "median A"), QT_TRANSLATE_NOOP("ReportExporter", "median B"),
+          QT_TRANSLATE_NOOP("ReportExporter", "mean ± std A"),
+          QT_TRANSLATE_NOOP("ReportExporter", "mean ± std B"),
+          QT_TRANSLATE_NOOP("ReportExporter", "change of medians"),
+          QT_TRANSLATE_NOOP("ReportExporter", "HL shift B − A [95 % CI]"),
+          QT_TRANSLATE_NOOP("ReportExporter", "MWU p (Holm)"),
+          QT_TRANSLATE_NOOP("ReportExporter", "Cliff's δ"), QT_TRANSLATE_NOOP("ReportExporter", "verdict")})
+        html += QStringLiteral("<th>%1</th>").arg(esc(tr(header)));
+    html += QStringLiteral("</tr>\n");
+    for (const ComparisonRow &r : rows) {
+        const bool ok = r.comparable();
+        const Verdict verdict = r.verdict(0.05, threshold);
+        const QString shift = ok ? QStringLiteral("%1 [%2, %3]")
+                                       .arg(formatDuration(r.shift.shift), formatDuration(r.shift.ciLow),
+                                            formatDuration(r.shift.ciHigh))
+                                 : QStringLiteral("–");
+        const QString change = ok && !std::isnan(r.relativeChange)
+                                   ? QStringLiteral("%1 %").arg(100.0 * r.relativeChange, 0, 'f', 2)
+                                   : QStringLiteral("–");
+        html += QStringLiteral("<tr><td>%1</td><td>%2</td><td class='num'>%3</td><td class='num'>%4</td>")
+                    .arg(esc(r.scope), esc(r.run), QString::number(r.a.n), QString::number(r.b.n));
+        html += QStringLiteral("<td class='num'>%1</td><td class='num'>%2</td><td class='num'>%3</td>"
+                               "<td class='num'>%4</td><td class='num'>%5</td><td class='num'>%6</td>")
+                    .arg(esc(r.a.n ? formatDuration(r.a.median) : QStringLiteral("–")),
+                         esc(r.b.n ? formatDuration(r.b.median) : QStringLiteral("–")), esc(meanStd(r.a)),
+                         esc(meanStd(r.b)), esc(change), esc(shift));
+        html +=
+            QStringLiteral(
+                "<td class='num'>%1</td><td class='num'>%2</td><td class='verdict %3'>%4</td></tr>\n")
+                .arg(esc(numberOr(r.mannWhitneyHolm, 'g', 3, ok)), esc(numberOr(r.cliffsDelta, 'f', 3, ok)),
+                     verdictClass(verdict), esc(verdictText(verdict)));
+    }
+    return html + QStringLiteral("</table>\n");
+}
+
+QString timelineCaption(const TimelineView *view, const QString &side)
+{
+    const LoadedRun &run = view->run();
+    QString caption = tr("Timeline of %1").arg(side);
+    if (!run.run.name.isEmpty())
+        caption += QStringLiteral(" — ") + run.run.name;
+    if (run.trace && view->visibleEnd() > view->visibleStart())
+        caption += QStringLiteral(" (") +
+                   tr("%1 shown").arg(formatDuration(double(view->visibleEnd() - view->visibleStart()))) +
+                   QStringLiteral(")");
+    return caption;
+}
+
+QString indexHtml(const ReportExporter::Input &input)
+{
+    const ComparisonPanel &panel = *input.panel;
+    const QString title = tr("Scopeline report: %1 vs %2").arg(input.labelA, input.labelB);
+    QString html;
+    html += QStringLiteral(
+                "<!DOCTYPE html>\n<html lang='en'>\n<head>\n<meta charset='utf-8'>\n<title>%1</title>\n")
+                .arg(esc(title));
+    html += QStringLiteral(
+        "<style>\n"
+        "body { font-family: sans-serif; margin: 2em; color: #1d232b; max-width: 1500px; }\n"
+        "h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.6em; }\n"
+        "table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.92em; }\n"
+        "th, td { border: 1px solid #c9ced6; padding: 3px 7px; text-align: left; vertical-align: top; }\n"
+        "th { background: #eef1f5; }\n"
+        "td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }\n"
+        "td.file { font-family: monospace; font-size: 0.9em; word-break: break-all; }\n"
+        ".faster { color: #116329; font-weight: bold; } .slower { color: #a40e26; font-weight: bold; }\n"
+        ".missing { color: #8a6100; } .note, .meta { color: #59606b; }\n"
+        "img { max-width: 100%; border: 1px solid #c9ced6; }\n"
+        "figure { margin: 1em 0; } figcaption { color: #59606b; font-size: 0.9em; }\n"
+        "</style>\n</head>\n<body>\n");
+    html += QStringLiteral("<h1>%1</h1>\n").arg(esc(title));
+    const QString written = QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss t"));
+    const QString version = QCoreApplication::applicationVersion();
+    html += QStringLiteral("<p class='meta'>%1</p>\n")
+                .arg(esc(version.isEmpty() ? tr("Written %1 by Scopeline").arg(written)
+                                           : tr("Written %1 by Scopeline %2").arg(written, version)));
+
+    html += QStringLiteral("<h2>%1</h2>\n<p><b>A</b> (%2): %3</p>\n")
+                .arg(esc(tr("Sides")), esc(tr("baseline")), esc(input.labelA));
+    html += runsTable(input.runsA);
+    html += QStringLiteral("<p><b>B</b> (%1): %2</p>\n").arg(esc(tr("candidate")), esc(input.labelB));
+    html += runsTable(input.runsB);
+
+    html += QStringLiteral("<h2>%1</h2>\n<ul>\n").arg(esc(tr("Scopes")));
+    const QStringList scopes = panel.selectedScopes();
+    for (const QString &scope : scopes)
+        html += QStringLiteral("<li><code>%1</code></li>\n").arg(esc(scope));
+    if (scopes.isEmpty())
+        html += QStringLiteral("<li>%1</li>\n").arg(esc(tr("none selected")));
+    html += QStringLiteral("</ul>\n<p>%1</p>\n")
+                .arg(esc(tr("Match mode: %1 · samples: %2 · threshold: %3 % change of medians · boxplots: %4")
+                             .arg(matchModeName(panel.matchMode()), sampleModeName(panel.sampleMode()),
+                                  QString::number(100.0 * panel.threshold(), 'g', 4),
+                                  panel.pooled() ? tr("all runs pooled") : tr("per run pair"))));
+
+    html += QStringLiteral("<h2>%1</h2>\n").arg(esc(tr("Statistics")));
+    html += statsTable(panel.rows(), panel.threshold());
+    html +=
+        QStringLiteral("<p class='note'>%1</p>\n")
+            .arg(esc(
+                tr("How to read this: each row compares the durations of the kernels attributed to a scope "
+                   "(per run pair, and \"all\" for the runs pooled). The Mann–Whitney U test asks whether "
+                   "B's "
+                   "durations differ from A's; its p-values are Holm-adjusted over the scopes compared "
+                   "together. A p-value alone says little with thousands of samples, so the size of the "
+                   "difference comes with it: the Hodges–Lehmann shift is the typical difference B − A with "
+                   "its 95 % confidence interval, and Cliff's δ (from −1 to 1) tells how often B's samples "
+                   "are "
+                   "larger than A's (negative: B mostly faster). A row says \"B faster\" or \"B slower\" "
+                   "only "
+                   "when the adjusted p is below 0.05 and the medians differ by at least the threshold (%1 "
+                   "%); "
+                   "a significant but smaller change reads \"no meaningful change\".")
+                    .arg(QString::number(100.0 * panel.threshold(), 'g', 4))));
+
+    html +=
+        QStringLiteral("<h2>%1</h2>\n<figure><img src='%2' alt='%3'><figcaption>%3</figcaption></figure>\n")
+            .arg(esc(tr("Boxplots")), kBoxplot, esc(tr("Boxplots of the scope durations, A vs B")));
+    html += QStringLiteral("<h2>%1</h2>\n").arg(esc(tr("Timelines")));
+    html += QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
+                .arg(kTimelineA, esc(timelineCaption(input.timelineA, QStringLiteral("A"))));
+    html += QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
+                .arg(kTimelineB, esc(timelineCaption(input.timelineB, QStringLiteral("B"))));
+    html += QStringLiteral("</body>\n</html>\n");
+    return html;
+}
+
+} // namespace
+
+bool ReportExporter::exportTo(const QString &folder, const Input &input, QString *error)
+{
+    const QDir dir(folder);
+    const auto pathOf = [&dir](const QString &name) { return QDir::toNativeSeparators(dir.filePath(name)); };
+    const auto fail = [error](const QString &file, const QString &reason) {
+        if (error)
+            *error = QStringLiteral("%1: %2").arg(file, reason);
+        return false;
+    };
+    if (folder.isEmpty())
+        return fail(tr("report"), tr("no folder given"));
+    if (!input.panel)
+        return fail(pathOf(kBoxplot), tr("no comparison to export"));
+    if (!input.timelineA || !input.timelineB)
+        return fail(pathOf(input.timelineA ? kTimelineB : kTimelineA), tr("no timeline to export"));
+    if (!QDir().mkpath(dir.absolutePath()))
+        return fail(QDir::toNativeSeparators(folder), tr("cannot create the folder"));
+
+    // Everything is rendered before anything is written, so a failure leaves the old report as it was.
+    struct Output
+    {
+        QString name;
+        QByteArray bytes;
+    };
+    std::vector<Output> outputs;
+
+    QCustomPlot *plot = input.panel->plot();
+    const QByteArray boxplot = plot ? pngBytes(plot->toPixmap(kPlotWidth, kPlotHeight)) : QByteArray();
+    if (boxplot.isEmpty())
+        return fail(pathOf(kBoxplot), tr("cannot render the boxplot"));
+    outputs.push_back({kBoxplot, boxplot});
+
+    const std::pair<const QString *, TimelineView *> timelines[] = {{&kTimelineA, input.timelineA},
+                                                                    {&kTimelineB, input.timelineB}};
+    for (const auto &[name, view] : timelines) {
+        if (view->width() <= 0 || view->height() <= 0)
+            return fail(pathOf(*name), tr("the timeline has no size to render"));
+        const QByteArray png = pngBytes(view->grab());
+        if (png.isEmpty())
+            return fail(pathOf(*name), tr("cannot render the timeline"));
+        outputs.push_back({*name, png});
+    }
+    outputs.push_back({kStats, input.panel->csv().toUtf8()});
+    outputs.push_back({kIndex, indexHtml(input).toUtf8()}); // last: it refers to the others
+
+    // Write every file to its temporary name first; only when all are written, put them in place.
+    std::vector<std::unique_ptr<QSaveFile>> files;
+    for (const Output &output : outputs) {
+        auto file = std::make_unique<QSaveFile>(dir.filePath(output.name));
+        if (!file->open(QIODevice::WriteOnly))
+            return fail(pathOf(output.name), tr("cannot write: %1").arg(file->errorString()));
+        if (file->write(output.bytes) != output.bytes.size())
+            return fail(pathOf(output.name), tr("cannot write: %1").arg(file->errorString()));
+        files.push_back(std::move(file)); // an early return discards the temporary files
+    }
+    for (std::size_t i = 0; i < files.size(); ++i)
+        if (!files[i]->commit())
+            return fail(pathOf(outputs[i].name), tr("cannot save: %1").arg(files[i]->errorString()));
+    return true;
+}
+
+} // namespace scopeline

@@ -1,1 +1,235 @@
-// placeholder until written
+#include "scopelistmodel.h"
+
+#include <QBrush>
+#include <QFont>
+#include <QGuiApplication>
+#include <QPalette>
+
+#include <map>
+
+namespace scopeline {
+
+namespace {
+
+std::vector<const ScopeIndex *> indexes(const QList<LoadedRun> &runs) {
+    std::vector<const ScopeIndex *> result;
+    for (const LoadedRun &run : runs)
+        if (run.scopes)
+            result.push_back(run.scopes.get());
+    return result;
+}
+
+} // namespace
+
+ScopeListModel::ScopeListModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void ScopeListModel::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b) {
+    beginResetModel();
+    m_keepA = a;
+    m_keepB = b;
+    m_a = indexes(a);
+    m_b = indexes(b);
+    std::map<QString, Entry> byName;
+    for (const ScopeIndex *index : m_a)
+        for (const ScopeIndex::Scope &scope : index->scopes()) {
+            Entry &entry = byName[scope.name];
+            entry.name = scope.name;
+            entry.kernelsA += scope.kernels;
+            entry.instancesA += scope.instances;
+        }
+    for (const ScopeIndex *index : m_b)
+        for (const ScopeIndex::Scope &scope : index->scopes()) {
+            Entry &entry = byName[scope.name];
+            entry.name = scope.name;
+            entry.kernelsB += scope.kernels;
+            entry.instancesB += scope.instances;
+        }
+    QStringList patterns;
+    for (const Entry &entry : m_entries)
+        if (entry.pattern && !byName.count(entry.name))
+            patterns.append(entry.name);
+    m_entries.clear();
+    m_entries.reserve(byName.size() + std::size_t(patterns.size()));
+    for (auto &item : byName)
+        m_entries.push_back(std::move(item.second));
+    for (const QString &pattern : patterns)
+        m_entries.push_back(countPattern(pattern));
+    endResetModel();
+}
+
+void ScopeListModel::setMatchMode(MatchMode mode) {
+    if (mode == m_mode)
+        return;
+    m_mode = mode;
+    for (std::size_t row = 0; row < m_entries.size(); ++row)
+        if (m_entries[row].pattern) {
+            m_entries[row] = countPattern(m_entries[row].name);
+            emit dataChanged(index(int(row), 0), index(int(row), NUM_COLUMNS - 1));
+        }
+}
+
+ScopeListModel::Entry ScopeListModel::countPattern(const QString &pattern) const {
+    Entry entry;
+    entry.name = pattern;
+    entry.pattern = true;
+    const ScopeMatcher matcher(pattern, m_mode);
+    if (!matcher.isValid())
+        return entry;
+    for (const ScopeIndex *index : m_a) {
+        entry.kernelsA += qint64(index->samples(matcher, SampleMode::Kernel).size());
+        entry.instancesA += qint64(index->samples(matcher, SampleMode::Instance).size());
+    }
+    for (const ScopeIndex *index : m_b) {
+        entry.kernelsB += qint64(index->samples(matcher, SampleMode::Kernel).size());
+        entry.instancesB += qint64(index->samples(matcher, SampleMode::Instance).size());
+    }
+    return entry;
+}
+
+int ScopeListModel::addPattern(const QString &pattern) {
+    const int existing = rowOf(pattern);
+    if (existing >= 0 || pattern.isEmpty())
+        return existing;
+    const int row = int(m_entries.size());
+    beginInsertRows({}, row, row);
+    m_entries.push_back(countPattern(pattern));
+    endInsertRows();
+    return row;
+}
+
+void ScopeListModel::removePatterns() {
+    // Patterns sit after the listed scopes.
+    std::size_t first = m_entries.size();
+    while (first > 0 && m_entries[first - 1].pattern)
+        --first;
+    if (first == m_entries.size())
+        return;
+    beginRemoveRows({}, int(first), int(m_entries.size()) - 1);
+    m_entries.erase(m_entries.begin() + std::ptrdiff_t(first), m_entries.end());
+    endRemoveRows();
+}
+
+int ScopeListModel::rowOf(const QString &name) const {
+    for (std::size_t row = 0; row < m_entries.size(); ++row)
+        if (m_entries[row].name == name)
+            return int(row);
+    return -1;
+}
+
+int ScopeListModel::rowCount(const QModelIndex &parent) const {
+    return parent.isValid() ? 0 : int(m_entries.size());
+}
+
+int ScopeListModel::columnCount(const QModelIndex &parent) const {
+    return parent.isValid() ? 0 : NUM_COLUMNS;
+}
+
+QVariant ScopeListModel::data(const QModelIndex &index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Entry &e = m_entries[std::size_t(index.row())];
+    const bool inA = e.kernelsA > 0, inB = e.kernelsB > 0;
+    const int column = index.column();
+    auto count = [&e](int column) -> qint64 {
+        switch (column) {
+        case KernelsAColumn:
+            return e.kernelsA;
+        case KernelsBColumn:
+            return e.kernelsB;
+        case InstancesAColumn:
+            return e.instancesA;
+        case InstancesBColumn:
+            return e.instancesB;
+        default:
+            return 0;
+        }
+    };
+    const bool sideA = column == KernelsAColumn || column == InstancesAColumn;
+    const bool missingHere = column != ScopeColumn && (sideA ? !inA : !inB);
+
+    switch (role) {
+    case Qt::DisplayRole:
+        if (column == ScopeColumn)
+            return e.name;
+        return QString::number(count(column));
+    case RawValueRole:
+        if (column == ScopeColumn)
+            return e.name;
+        return count(column);
+    case NameRole:
+        return e.name;
+    case IsPatternRole:
+        return e.pattern;
+    case PresentInARole:
+        return inA;
+    case PresentInBRole:
+        return inB;
+    case Qt::TextAlignmentRole:
+        return column == ScopeColumn ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                     : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+        if (missingHere)
+            return QBrush(QGuiApplication::palette().color(QPalette::Disabled, QPalette::Text));
+        return {};
+    case Qt::FontRole:
+        if (e.pattern) {
+            QFont font;
+            font.setItalic(true);
+            return font;
+        }
+        return {};
+    case Qt::ToolTipRole: {
+        if (missingHere)
+            return tr("“%1” is not found in %2: no kernels are attributed to it on that side.")
+                .arg(e.name, sideA ? QStringLiteral("A") : QStringLiteral("B"));
+        QString tip = e.pattern ? tr("Pattern “%1” (%2 match): kernels and instances it matches.")
+                                      .arg(e.name, matchModeName(m_mode))
+                                : tr("Scope “%1”").arg(e.name);
+        tip += QLatin1Char('\n') + tr("A: %1 kernels in %2 instances").arg(e.kernelsA).arg(e.instancesA);
+        tip += QLatin1Char('\n') + tr("B: %1 kernels in %2 instances").arg(e.kernelsB).arg(e.instancesB);
+        if (!inA && inB)
+            tip += QLatin1Char('\n') + tr("Only in B.");
+        else if (inA && !inB)
+            tip += QLatin1Char('\n') + tr("Only in A.");
+        return tip;
+    }
+    default:
+        break;
+    }
+    return {};
+}
+
+QVariant ScopeListModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || section < 0 || section >= NUM_COLUMNS)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case ScopeColumn:
+            return tr("Scope");
+        case KernelsAColumn:
+            return tr("Kernels A");
+        case KernelsBColumn:
+            return tr("Kernels B");
+        case InstancesAColumn:
+            return tr("Instances A");
+        case InstancesBColumn:
+            return tr("Instances B");
+        }
+    } else if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case ScopeColumn:
+            return tr("A JAX op path component, or a CPU/GPU annotation name (italic: a pattern you added)");
+        case KernelsAColumn:
+        case KernelsBColumn:
+            return tr("GPU kernels attributed to the scope, summed over the runs of the side");
+        case InstancesAColumn:
+        case InstancesBColumn:
+            return tr(
+                "Occurrences of the scope: annotation ranges, or runs of consecutive matching kernels on a "
+                "stream, summed over the runs of the side");
+        }
+    }
+    return {};
+}
+
+} // namespace scopeline

@@ -4,6 +4,12 @@
 #include "model/loadedrun.h"
 #include "model/scopecomparison.h"
 #include "stats/descriptive.h"
+#include "widgets/comparisonpanel.h"
+#include "widgets/pairtimeline.h"
+#include "widgets/reportexporter.h"
+
+#include <QApplication>
+#include <QDir>
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -41,9 +47,13 @@ Commands:
   compare A B --scope S [--scope S2 ...] [--match component|substring|regex]
           [--samples kernel|instance|span] [--csv FILE] [--threshold PERCENT] [--alpha P]
                             compare scope durations of side A (baseline) and B (candidate)
+  report A B --scope S [--scope S2 ...] [--match MODE] [--samples MODE] [--threshold PERCENT]
+         --out DIR          write a report into DIR: boxplot.png, timeline_a.png, timeline_b.png
+                            (the first run of each side), stats.csv and index.html
 
 A PATH is a trace file, a run folder, or a folder of runs; wildcards (quoted) select several,
-e.g. 'traces/trace_file_matmul_*'. Exit status: 0 success, 1 bad usage, 2 unreadable input.
+e.g. 'traces/trace_file_matmul_*'. Exit status: 0 success, 1 bad usage, 2 unreadable input
+(or, for report, a file that cannot be written).
 )";
 
 int usageError(const QString &message)
@@ -411,6 +421,124 @@ int compareCommand(const QStringList &arguments)
     return Success;
 }
 
+// The window of a run's GPU activity, first kernel start to last kernel end; {0, 0} without kernels.
+std::pair<int64_t, int64_t> kernelWindow(const LoadedRun &run)
+{
+    if (!run.analysis || run.analysis->kernels().empty())
+        return {0, 0};
+    const TraceData &t = *run.trace;
+    const int64_t start = t.start[run.analysis->kernels().front()];
+    return {start, start + run.analysis->total().spanNs};
+}
+
+int reportCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption scopeOption(QStringLiteral("scope"), QStringLiteral("Scope to compare (repeatable)."),
+                                         QStringLiteral("S"));
+    const QCommandLineOption matchOption(QStringLiteral("match"), QStringLiteral("component, substring or regex."),
+                                         QStringLiteral("MODE"), QStringLiteral("component"));
+    const QCommandLineOption samplesOption(QStringLiteral("samples"), QStringLiteral("kernel, instance or span."),
+                                           QStringLiteral("MODE"), QStringLiteral("kernel"));
+    const QCommandLineOption thresholdOption(QStringLiteral("threshold"),
+                                             QStringLiteral("Smallest relative change that counts, in %."),
+                                             QStringLiteral("PERCENT"), QStringLiteral("1"));
+    const QCommandLineOption outOption(QStringLiteral("out"), QStringLiteral("Folder to write the report into."),
+                                       QStringLiteral("DIR"));
+    parser.addOptions({scopeOption, matchOption, samplesOption, thresholdOption, outOption});
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText());
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 2)
+        return usageError(QStringLiteral("report needs two paths, A and B"));
+    const QStringList scopes = parser.values(scopeOption);
+    if (scopes.isEmpty())
+        return usageError(QStringLiteral("report needs at least one --scope"));
+    if (parser.value(outOption).isEmpty())
+        return usageError(QStringLiteral("report needs --out DIR"));
+    MatchMode match;
+    SampleMode samples;
+    if (!parseMatchMode(parser.value(matchOption), match))
+        return usageError(QStringLiteral("--match must be component, substring or regex"));
+    if (!parseSampleMode(parser.value(samplesOption), samples))
+        return usageError(QStringLiteral("--samples must be kernel, instance or span"));
+    bool thresholdOk = false;
+    const double threshold = parser.value(thresholdOption).toDouble(&thresholdOk) / 100.0;
+    if (!thresholdOk || !(threshold >= 0))
+        return usageError(QStringLiteral("--threshold needs a percentage >= 0"));
+    for (const QString &scope : scopes) {
+        const ScopeMatcher matcher(scope, match);
+        if (!matcher.isValid())
+            return usageError(QStringLiteral("invalid regular expression '%1': %2").arg(scope, matcher.errorString()));
+    }
+    if (!qobject_cast<QApplication *>(QCoreApplication::instance())) {
+        err() << "scopeline-cli: report needs a QApplication\n";
+        err().flush();
+        return Unreadable;
+    }
+
+    QList<LoadedRun> a, b;
+    if (!loadPaths({positional[0]}, a) || !loadPaths({positional[1]}, b))
+        return Unreadable;
+    if (a.size() != b.size())
+        err() << "scopeline-cli: warning: A has " << a.size() << " runs and B " << b.size() << "; pairing the first "
+              << std::min(a.size(), b.size()) << " by sorted name\n";
+    err().flush();
+
+    // The widgets the GUI shows, laid out but never put on a screen.
+    const QSize size(1400, 900);
+    ComparisonPanel panel;
+    PairTimeline timelines;
+    for (QWidget *widget : {static_cast<QWidget *>(&panel), static_cast<QWidget *>(&timelines)}) {
+        widget->setAttribute(Qt::WA_DontShowOnScreen);
+        widget->resize(size);
+        widget->show();
+    }
+    QCoreApplication::processEvents();
+
+    panel.setSides(a, b, positional[0], positional[1]);
+    panel.setMatchMode(match);
+    panel.setSampleMode(samples);
+    panel.setThreshold(threshold);
+    panel.setSelectedScopes(scopes);
+    timelines.setZoomLocked(true);
+    timelines.setRuns(a.value(0), b.value(0), positional[0], positional[1]);
+    // Show the GPU activity rather than the whole capture (profiler start/stop around it): each run
+    // from its first kernel, both over the same length of time, with a small margin.
+    const auto windowA = kernelWindow(a.value(0)), windowB = kernelWindow(b.value(0));
+    const int64_t span = std::max(windowA.second - windowA.first, windowB.second - windowB.first);
+    if (span > 0) {
+        const int64_t margin = std::max<int64_t>(span / 50, 1);
+        const std::pair<TimelineView *, int64_t> views[] = {{timelines.viewA(), windowA.first},
+                                                            {timelines.viewB(), windowB.first}};
+        for (const auto &[view, start] : views)
+            if (view->run().ok())
+                view->setVisibleRange(start - margin, start + span + margin);
+    }
+    QCoreApplication::processEvents();
+
+    ReportExporter::Input input;
+    input.panel = &panel;
+    input.timelineA = timelines.viewA();
+    input.timelineB = timelines.viewB();
+    input.labelA = positional[0];
+    input.labelB = positional[1];
+    input.runsA = a;
+    input.runsB = b;
+    const QString folder = parser.value(outOption);
+    QString error;
+    if (!ReportExporter::exportTo(folder, input, &error)) {
+        err() << "scopeline-cli: " << error << "\n";
+        err().flush();
+        return Unreadable;
+    }
+    const QDir dir(folder);
+    for (const char *name : {"index.html", "boxplot.png", "timeline_a.png", "timeline_b.png", "stats.csv"})
+        out() << QDir::toNativeSeparators(dir.filePath(QLatin1String(name))) << "\n";
+    out().flush();
+    return Success;
+}
+
 } // namespace
 
 int run(const QStringList &arguments)
@@ -436,6 +564,8 @@ int run(const QStringList &arguments)
         return scopesCommand(rest);
     if (command == QLatin1String("compare"))
         return compareCommand(rest);
+    if (command == QLatin1String("report"))
+        return reportCommand(rest);
     return usageError(QStringLiteral("unknown command '%1'").arg(command));
 }
 

@@ -1,0 +1,84 @@
+#pragma once
+// The statistics rows of a comparison (ScopeComparison::compare) as a table: descriptive figures of A and
+// B, rank tests, effect sizes and a verdict coloured by what it says. Display texts are formatted
+// (durations with units, p-values with three significant digits); the raw number of every cell is under
+// RawValueRole (Qt::UserRole), for sorting and copying.
+
+#include "model/scopecomparison.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace scopeline {
+
+class ComparisonTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Columns {
+        ScopeColumn,
+        RunColumn,
+        NAColumn,
+        NBColumn,
+        MeanAColumn,
+        MeanBColumn,
+        StdAColumn,
+        StdBColumn,
+        MedianAColumn,
+        MedianBColumn,
+        IqrAColumn,
+        IqrBColumn,
+        RankSumZColumn,
+        RankSumPColumn,
+        MannWhitneyUColumn,
+        MannWhitneyPColumn,
+        MannWhitneyHolmColumn,
+        ShiftColumn,
+        ShiftCiColumn,
+        RelativeChangeColumn,
+        CliffsDeltaColumn,
+        VerdictColumn,
+        NUM_COLUMNS
+    };
+    enum Roles {
+        RawValueRole =
+            Qt::UserRole, // double (NaN when empty), qulonglong for n, QString for text, int Verdict
+        VerdictRole,      // int(Verdict) of the row, in every column
+        CiLowRole,        // the HL confidence interval ends, in every column
+        CiHighRole,
+        PooledRole, // bool: the row pools all runs ("all")
+    };
+
+    explicit ComparisonTableModel(QObject *parent = nullptr);
+
+    void setRows(std::vector<ComparisonRow> rows);
+    const std::vector<ComparisonRow> &rows() const { return m_rows; }
+    const ComparisonRow &row(int row) const { return m_rows[std::size_t(row)]; }
+
+    // Smallest relative change of medians (a fraction) a significant difference needs to count as one.
+    double threshold() const { return m_threshold; }
+    void setThreshold(double threshold);
+    double alpha() const { return m_alpha; }
+    void setAlpha(double alpha);
+    Verdict verdict(int row) const;
+
+    static QString formatPValue(double p);
+    static QColor verdictColor(Verdict verdict);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    QVariant raw(const ComparisonRow &row, int column) const;
+    QString display(const ComparisonRow &row, int column) const;
+    QString verdictToolTip(const ComparisonRow &row) const;
+    void verdictsChanged();
+
+    std::vector<ComparisonRow> m_rows;
+    double m_threshold = 0.01;
+    double m_alpha = 0.05;
+};
+
+} // namespace scopeline
