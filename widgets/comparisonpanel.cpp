@@ -2,6 +2,7 @@
 
 #include "boxplotview.h"
 #include "comparisontablemodel.h"
+#include "proportionalsplitter.h"
 #include "scopepicker.h"
 #include "summarystrip.h"
 
@@ -19,7 +20,6 @@
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSortFilterProxyModel>
-#include <QSplitter>
 #include <QTableView>
 #include <QToolBar>
 #include <QToolButton>
@@ -198,18 +198,15 @@ ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent) {
     tableLayout->addLayout(captionRow);
     tableLayout->addWidget(m_table, 1);
 
-    auto *right = new QSplitter(Qt::Vertical, this);
+    auto *right = new ProportionalSplitter(Qt::Vertical, {1, 1}, this);
     right->addWidget(plotPane);
     right->addWidget(tablePane);
-    right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 2);
     right->setChildrenCollapsible(false);
-    auto *split = new QSplitter(Qt::Horizontal, this);
+    auto *split = new ProportionalSplitter(Qt::Horizontal, {1, 2}, this);
     split->addWidget(m_picker);
     split->addWidget(right);
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
-    split->setSizes({470, 930});
     split->setChildrenCollapsible(false);
     m_picker->setMinimumWidth(260);
 

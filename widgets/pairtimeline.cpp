@@ -57,15 +57,21 @@ PairTimeline::PairTimeline(QWidget *parent) : QWidget(parent)
         auto *paneLayout = new QVBoxLayout(pane);
         paneLayout->setContentsMargins(0, 0, 0, 0);
         paneLayout->setSpacing(0);
-        m_titles[side] = new QLabel(pane);
+        // the title bar: side, folder and run, with room on the right for widgets of the window's
+        auto *titleBar = new QWidget(pane);
+        titleBar->setObjectName(QStringLiteral("titleBar"));
+        titleBar->setAttribute(Qt::WA_StyledBackground);
+        titleBar->setStyleSheet(side == 0 ? QStringLiteral("#titleBar { background: #dde7f3; } "
+                                                           "QLabel { font-weight: bold; color: #1d2b3a; }")
+                                          : QStringLiteral("#titleBar { background: #f3e6d8; } "
+                                                           "QLabel { font-weight: bold; color: #3a2a1d; }"));
+        m_titleLayouts[side] = new QHBoxLayout(titleBar);
+        m_titleLayouts[side]->setContentsMargins(6, 1, 6, 1);
+        m_titles[side] = new QLabel(titleBar);
         m_titles[side]->setTextFormat(Qt::PlainText);
-        m_titles[side]->setStyleSheet(side == 0
-                                          ? QStringLiteral("QLabel { font-weight: bold; padding: 3px 6px; "
-                                                           "background: #dde7f3; color: #1d2b3a; }")
-                                          : QStringLiteral("QLabel { font-weight: bold; padding: 3px 6px; "
-                                                           "background: #f3e6d8; color: #3a2a1d; }"));
+        m_titleLayouts[side]->addWidget(m_titles[side], 1);
         m_views[side] = new TimelineView(pane);
-        paneLayout->addWidget(m_titles[side]);
+        paneLayout->addWidget(titleBar);
         paneLayout->addWidget(m_views[side], 1);
         splitter->addWidget(pane);
 
@@ -111,6 +117,11 @@ void PairTimeline::setRuns(const LoadedRun &a, const LoadedRun &b, const QString
         fitBoth();
     }
     emit rangeSummaryChanged(QString());
+}
+
+void PairTimeline::addTitleWidget(int side, QWidget *widget)
+{
+    m_titleLayouts[side]->addWidget(widget);
 }
 
 TimelineView *PairTimeline::viewA() const

@@ -7,6 +7,7 @@
 #include <QWidget>
 
 class QCheckBox;
+class QHBoxLayout;
 class QLabel;
 
 namespace scopeline {
@@ -18,10 +19,15 @@ public:
     explicit PairTimeline(QWidget *parent = nullptr);
 
     void setRuns(const LoadedRun &a, const LoadedRun &b, const QString &labelA, const QString &labelB);
+    // Puts a widget at the right end of side A's (0) or B's (1) title bar.
+    void addTitleWidget(int side, QWidget *widget);
     TimelineView *viewA() const;
     TimelineView *viewB() const;
     bool zoomLocked() const;
     void setZoomLocked(bool locked);
+
+    // Shows the whole of both runs (with zoom locked, the same length of time in both).
+    void fitBoth();
 
 signals:
     void zoomLockedChanged(bool locked);
@@ -30,13 +36,13 @@ signals:
     void rangeSummaryChanged(const QString &html);
 
 private:
-    void fitBoth();
     void syncSpan(int side);
     void summarise(int side, int64_t start, int64_t end);
     void updateMaximumSpans();
 
     TimelineView *m_views[2] = {nullptr, nullptr};
     QLabel *m_titles[2] = {nullptr, nullptr};
+    QHBoxLayout *m_titleLayouts[2] = {nullptr, nullptr};
     QString m_labels[2];
     QCheckBox *m_lock = nullptr;
     bool m_syncing = false;

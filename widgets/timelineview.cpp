@@ -30,7 +30,7 @@ constexpr int kHeaderHeight = 22;  // process header rows
 constexpr int kLaneHeight = 18;    // one nesting level of a CPU thread
 constexpr int kGpuLaneHeight = 22; // GPU streams, the rows that matter most
 constexpr int kRowPad = 3;         // above and below the lanes of a track row
-constexpr int kMaxLanes = 8;       // deeper slices are drawn on the last lane
+constexpr int kMaxLanes = 6;       // deeper slices are drawn on the last lane
 constexpr int kMinTextWidth = 40;  // px: rects at least this wide get their name
 constexpr int kDragThreshold = 3;  // px before a press becomes a drag
 constexpr int kHitSlop = 2;        // px of tolerance when hovering tiny events
@@ -417,6 +417,13 @@ public:
     void buildGeometry(const QRect &plot);
     QRect plotRect() const;
     int scroll() const { return vbar->isVisible() ? vbar->value() : 0; }
+    // A scroll of the user's: from now on the view stays where they put it.
+    void scrollTo(int value)
+    {
+        keepGpuInView = false;
+        vbar->setValue(value);
+    }
+    int gpuScrollTarget(int viewport) const;
     int rowTop(const Row &row) const { return kAxisHeight + row.y - scroll(); }
     int rowAt(int y) const;
     Hit hitTest(const QPoint &pos) const;
@@ -444,6 +451,9 @@ public:
     int contentHeight = 0;
     int version = 0; // bumps when rows change
     QScrollBar *vbar = nullptr;
+    // Until the user scrolls, rows taller than the view are scrolled so that the GPU streams (and the
+    // CPU rows just above them, the launching threads) are in view: they are what the view is for.
+    bool keepGpuInView = true;
     Geometry geometry;
 
     int64_t selected = -1;
@@ -540,8 +550,18 @@ void TimelineView::Private::build()
         for (const StreamSummary &s : run.analysis->streams())
             streamOf[s.track] = &s;
 
+    // Threads that launch kernels go last in their process, next to the GPU rows their arrows reach.
+    std::vector<uint8_t> launches(t.tracks.size(), 0);
+    for (uint32_t tr = 0; tr < t.tracks.size(); ++tr)
+        for (uint32_t e : t.trackEvents[tr])
+            if (t.kind[e] == EventKind::KernelLaunch || t.kind[e] == EventKind::GraphLaunch) {
+                launches[tr] = 1;
+                break;
+            }
     for (auto &[key, list] : ordered) {
-        std::stable_sort(list.begin(), list.end(), [&t](uint32_t a, uint32_t b) {
+        std::stable_sort(list.begin(), list.end(), [&t, &launches](uint32_t a, uint32_t b) {
+            if (launches[a] != launches[b])
+                return launches[a] < launches[b];
             if (t.tracks[a].sortIndex != t.tracks[b].sortIndex)
                 return t.tracks[a].sortIndex < t.tracks[b].sortIndex;
             return idLess(t.tracks[a].tid, t.tracks[b].tid);
@@ -666,11 +686,23 @@ void TimelineView::Private::updateScrollBar()
     vbar->setRange(0, std::max(0, contentHeight - viewport));
     vbar->setPageStep(std::max(1, viewport));
     vbar->setSingleStep(kLaneHeight);
+    if (keepGpuInView)
+        vbar->setValue(gpuScrollTarget(viewport));
     const int width = std::max(1, plotRect().width());
     if (scale.width != width) {
         scale.width = width;
         invalidate();
     }
+}
+
+int TimelineView::Private::gpuScrollTarget(int viewport) const
+{
+    for (const Row &row : rows)
+        if (row.header && groups[std::size_t(row.index)].gpu) {
+            const int gpuHeight = contentHeight - row.y;
+            return std::clamp(row.y - std::max(0, viewport - gpuHeight), 0, vbar->maximum());
+        }
+    return 0;
 }
 
 QRect TimelineView::Private::plotRect() const
@@ -993,6 +1025,8 @@ void TimelineView::Private::paintAxis(QPainter &p, const QRect &plot)
 void TimelineView::Private::paintLabels(QPainter &p, const QRect &plot)
 {
     const QRect column(0, kAxisHeight, kLabelWidth, q->height() - kAxisHeight);
+    p.save();
+    p.setClipRect(column); // rows scrolled up stay under the axis
     p.fillRect(column, QColor(0xf7, 0xf8, 0xfa));
     QFont bold = q->font();
     bold.setBold(true);
@@ -1037,6 +1071,7 @@ void TimelineView::Private::paintLabels(QPainter &p, const QRect &plot)
     }
     p.setPen(QColor(0xc8, 0xcc, 0xd2));
     p.drawLine(kLabelWidth - 1, kAxisHeight, kLabelWidth - 1, q->height());
+    p.restore();
 }
 
 void TimelineView::Private::paintArrow(QPainter &p, const QRect &from, const QRect &to, const QColor &colour)
@@ -1140,6 +1175,7 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent), d(std::make_uniqu
     setMinimumSize(kLabelWidth + 120, kAxisHeight + 60);
     d->vbar = new QScrollBar(Qt::Vertical, this);
     d->vbar->hide();
+    connect(d->vbar, &QScrollBar::actionTriggered, this, [this] { d->keepGpuInView = false; });
     connect(d->vbar, &QScrollBar::valueChanged, this, [this] {
         d->invalidate();
         update();
@@ -1153,8 +1189,8 @@ void TimelineView::setRun(const LoadedRun &run)
 {
     const bool hadSelection = d->selected >= 0, hadRange = d->hasRange;
     d->run = run;
+    d->keepGpuInView = true;
     d->build();
-    d->vbar->setValue(0);
     update();
     emit visibleRangeChanged(d->scale.start, d->scale.end);
     if (hadSelection)
@@ -1558,7 +1594,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent *event)
             next.pan(-double(pos.x() - d->pressPos.x()));
             d->setScale(next);
             if (d->vbar->isVisible())
-                d->vbar->setValue(d->vbar->value() - (pos.y() - d->pressPos.y()));
+                d->scrollTo(d->vbar->value() - (pos.y() - d->pressPos.y()));
             d->pressPos.setY(pos.y());
         } else {
             d->rangeEnd = d->timeAtX(pos.x());
@@ -1642,7 +1678,7 @@ void TimelineView::wheelEvent(QWheelEvent *event)
     if (vertical) {
         // Shift+wheel may arrive as horizontal deltas on some platforms
         const int dy = delta.y() != 0 ? delta.y() : delta.x();
-        d->vbar->setValue(d->vbar->value() - dy * 3 * kLaneHeight / 120);
+        d->scrollTo(d->vbar->value() - dy * 3 * kLaneHeight / 120);
         event->accept();
         return;
     }
@@ -1679,10 +1715,10 @@ void TimelineView::keyPressEvent(QKeyEvent *event)
         d->setScale(next);
         break;
     }
-    case Qt::Key_Up: d->vbar->setValue(d->vbar->value() - 2 * kLaneHeight); break;
-    case Qt::Key_Down: d->vbar->setValue(d->vbar->value() + 2 * kLaneHeight); break;
-    case Qt::Key_PageUp: d->vbar->setValue(d->vbar->value() - d->vbar->pageStep()); break;
-    case Qt::Key_PageDown: d->vbar->setValue(d->vbar->value() + d->vbar->pageStep()); break;
+    case Qt::Key_Up: d->scrollTo(d->vbar->value() - 2 * kLaneHeight); break;
+    case Qt::Key_Down: d->scrollTo(d->vbar->value() + 2 * kLaneHeight); break;
+    case Qt::Key_PageUp: d->scrollTo(d->vbar->value() - d->vbar->pageStep()); break;
+    case Qt::Key_PageDown: d->scrollTo(d->vbar->value() + d->vbar->pageStep()); break;
     case Qt::Key_F:
     case Qt::Key_Home: fit(); break;
     case Qt::Key_Z:

@@ -5,6 +5,7 @@
 #include "model/durationformat.h"
 #include "widgets/comparisonpanel.h"
 #include "widgets/pairtimeline.h"
+#include "widgets/proportionalsplitter.h"
 #include "widgets/reportexporter.h"
 
 #include <QAction>
@@ -23,10 +24,8 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
-#include <QSplitter>
 #include <QStatusBar>
 #include <QTextBrowser>
-#include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -68,11 +67,10 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
     m_timeline = new PairTimeline;
     m_panel = new ComparisonPanel;
-    auto *splitter = new QSplitter(Qt::Vertical);
+    // timelines a little taller than the statistics
+    auto *splitter = new ProportionalSplitter(Qt::Vertical, {55, 45});
     splitter->addWidget(m_timeline);
     splitter->addWidget(m_panel);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 1);
 
     auto *central = new QWidget;
     auto *layout = new QVBoxLayout(central);
@@ -207,19 +205,17 @@ void MainWindow::createActions()
               QStringLiteral("/eager_vs_graph/graph"), {QStringLiteral("jit(<lambda>)")});
     samples->setEnabled(!sampleRoot.isEmpty());
 
-    // Which run of each side the timelines show.
-    QToolBar *runs = addToolBar(tr("Runs"));
-    runs->setObjectName(QStringLiteral("runs"));
+    // Which run of each side the timelines show, in the side's title bar.
     m_runA = new QComboBox;
     m_runB = new QComboBox;
-    m_runA->setToolTip(tr("Run of side A shown in the timeline"));
-    m_runB->setToolTip(tr("Run of side B shown in the timeline"));
-    m_runA->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_runB->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    runs->addWidget(new QLabel(tr(" Timeline run A: ")));
-    runs->addWidget(m_runA);
-    runs->addWidget(new QLabel(tr("  B: ")));
-    runs->addWidget(m_runB);
+    for (int side = 0; side < 2; ++side) {
+        QComboBox *box = side == 0 ? m_runA : m_runB;
+        box->setToolTip(side == 0 ? tr("Run of side A shown in the timeline")
+                                  : tr("Run of side B shown in the timeline"));
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        m_timeline->addTitleWidget(side, new QLabel(tr("Run:")));
+        m_timeline->addTitleWidget(side, box);
+    }
     connect(m_runA, &QComboBox::activated, this, &MainWindow::showRuns);
     connect(m_runB, &QComboBox::activated, this, &MainWindow::showRuns);
     updateRecentMenu();

@@ -1,0 +1,40 @@
+#pragma once
+// A QSplitter that shares its first real size among its widgets in given proportions (setSizes before
+// the first layout is not kept: Qt falls back to size hints); after that the user's drags rule.
+
+#include <QList>
+#include <QSplitter>
+
+namespace scopeline {
+
+class ProportionalSplitter : public QSplitter
+{
+public:
+    ProportionalSplitter(Qt::Orientation orientation, QList<int> weights, QWidget *parent = nullptr)
+        : QSplitter(orientation, parent), m_weights(std::move(weights))
+    {
+    }
+
+protected:
+    void resizeEvent(QResizeEvent *event) override
+    {
+        QSplitter::resizeEvent(event);
+        const int total = orientation() == Qt::Vertical ? height() : width();
+        if (m_applied || total <= 0)
+            return;
+        m_applied = true;
+        int sum = 0;
+        for (int w : m_weights)
+            sum += w;
+        QList<int> sizes;
+        for (int w : m_weights)
+            sizes.push_back(sum > 0 ? total * w / sum : 0);
+        setSizes(sizes);
+    }
+
+private:
+    QList<int> m_weights;
+    bool m_applied = false;
+};
+
+} // namespace scopeline
