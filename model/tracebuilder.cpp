@@ -86,6 +86,10 @@ EventKind cpuKind(std::string_view cat, std::string_view name)
         return EventKind::KernelLaunch;
     if (cat == "user_annotation")
         return EventKind::CpuAnnotation;
+    // JAX: the call of a jitted Python function f; its kernels, with command buffers (CUDA graphs) the
+    // only scope they keep, and its span is the step time that eager vs graph comparisons want.
+    if (cat.empty() && name.size() > 14 && name.substr(0, 13) == "PjitFunction(" && name.back() == ')')
+        return EventKind::CpuAnnotation;
     if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "hip_runtime")
         return EventKind::Runtime;
     return EventKind::Other;

@@ -69,6 +69,31 @@ private slots:
         QVERIFY(shot.save(QDir::temp().filePath(QStringLiteral("scopeline_mainwindow.png"))));
     }
 
+    void eagerVsGraphSample()
+    {
+        qApp->setProperty("samplesFolder", kSamples); // as main() sets it; the Samples menu reads it
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QAction *sample = nullptr;
+        for (QAction *action : window.findChildren<QAction *>())
+            if (action->text().startsWith(QLatin1String("Eager launches vs CUDA graphs")))
+                sample = action;
+        QVERIFY(sample && sample->isEnabled());
+        sample->trigger();
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QCOMPARE(window.bannerText(), QString());
+        // the call of the jitted function is found on both sides: one wall span per forward call
+        QCOMPARE(window.panel()->selectedScopes(), QStringList{QStringLiteral("PjitFunction(<lambda>)")});
+        const std::vector<ComparisonRow> &rows = window.panel()->rows();
+        QVERIFY(!rows.empty());
+        QCOMPARE(rows.back().a.n, std::size_t(20));
+        QCOMPARE(rows.back().b.n, std::size_t(20));
+        QCOMPARE(rows.back().verdict(0.05, 0.01), Verdict::Faster); // graph replay shortens every call
+        QTest::qWait(200);
+        QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_eager_vs_graph.png"))));
+    }
+
     void failedLoadKeepsTheDocument()
     {
         MainWindow window;

@@ -74,6 +74,40 @@ private slots:
                      qPrintable(QStringLiteral("%1: %2 vs oracle %3").arg(it.key()).arg(got.value(it.key(), -1)).arg(it.value().toInteger())));
     }
 
+    // JAX: the call of a jitted function is a scope; with command buffers (graph), the only one kernels keep.
+    void jaxCallScopes_data()
+    {
+        QTest::addColumn<QString>("folder");
+        QTest::newRow("eager") << QStringLiteral(SCOPELINE_SAMPLES "/eager_vs_graph/eager");
+        QTest::newRow("graph") << QStringLiteral(SCOPELINE_SAMPLES "/eager_vs_graph/graph");
+    }
+
+    void jaxCallScopes()
+    {
+        QFETCH(QString, folder);
+        const QString file = firstFile(folder, QStringLiteral("*.trace.json.gz"));
+        const QJsonObject expected = runOracle({QStringLiteral(SCOPELINE_ORACLE_DIR "/annotation_scopes.py"), file});
+        QVERIFY2(!expected.isEmpty(), "the oracle found no annotated kernels");
+        const LoadResult loaded = TraceLoader::load(file);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+        const TraceAnalysis analysis(*loaded.trace);
+        const ScopeIndex index(analysis);
+        for (auto it = expected.begin(); it != expected.end(); ++it) {
+            const ScopeMatcher matcher(it.key(), MatchMode::Component);
+            QCOMPARE(qint64(index.samples(matcher, SampleMode::Kernel).size()), it.value().toInteger());
+            // one instance per call of the function: as many as its host ranges that launched kernels
+            const auto spans = index.samples(matcher, SampleMode::Span);
+            const auto sums = index.samples(matcher, SampleMode::Instance);
+            QCOMPARE(spans.size(), std::size_t(20)); // 20 forward calls per run (traces README)
+            const auto kernels = index.samples(matcher, SampleMode::Kernel);
+            QCOMPARE(std::accumulate(sums.begin(), sums.end(), 0.0),
+                     std::accumulate(kernels.begin(), kernels.end(), 0.0));
+            // (graph-replayed kernels overlap on their stream, so a span may be shorter than its sum)
+            for (double span : spans)
+                QVERIFY(span > 0);
+        }
+    }
+
     void jaxPathComponents()
     {
         const QString file = firstFile(QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas/trace_file_einsum_0"),

@@ -18,6 +18,7 @@ namespace {
 constexpr double kSideOffset = 0.2; // A and B boxes left and right of a group's centre
 constexpr double kBoxWidth = 0.34;
 constexpr double kClusterGap = 0.6; // extra space between clusters (scopes in per-run view)
+constexpr int kMaxLegendEntry = 260; // pixels of a legend entry's text before it is elided
 constexpr int kMaxTickLabel = 28;   // characters of a tick label line before it is elided
 
 const QColor kColorA(31, 119, 180);
@@ -191,8 +192,10 @@ double BoxPlotView::key(int group, bool sideB) const {
 }
 
 void BoxPlotView::rebuild() {
-    m_boxA->setName(tr("A: %1").arg(m_labelA));
-    m_boxB->setName(tr("B: %1").arg(m_labelB));
+    // long file names elide, so that the legend never sets the plot's minimum width
+    const QFontMetrics legendMetrics(m_plot->legend->font());
+    m_boxA->setName(legendMetrics.elidedText(tr("A: %1").arg(m_labelA), Qt::ElideMiddle, kMaxLegendEntry));
+    m_boxB->setName(legendMetrics.elidedText(tr("B: %1").arg(m_labelB), Qt::ElideMiddle, kMaxLegendEntry));
     // Room below the text, else descenders such as '_' are clipped; the legend takes the width of its
     // items, the title the rest of the row.
     for (int i = 0; i < m_plot->legend->itemCount(); ++i)

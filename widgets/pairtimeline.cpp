@@ -69,6 +69,7 @@ PairTimeline::PairTimeline(QWidget *parent) : QWidget(parent)
         m_titleLayouts[side]->setContentsMargins(6, 1, 6, 1);
         m_titles[side] = new QLabel(titleBar);
         m_titles[side]->setTextFormat(Qt::PlainText);
+        m_titles[side]->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // elided, never widens
         m_titleLayouts[side]->addWidget(m_titles[side], 1);
         m_views[side] = new TimelineView(pane);
         paneLayout->addWidget(titleBar);
@@ -97,17 +98,13 @@ void PairTimeline::setRuns(const LoadedRun &a, const LoadedRun &b, const QString
     m_labels[1] = labelB;
     m_syncing = true;
     for (int side = 0; side < 2; ++side) {
-        QString title = kSideNames[side] + QStringLiteral(" — ");
+        // the run's name is in the window's run picker beside the title; alone, it names the side
         const QString &label = m_labels[side];
         const QString &runName = runs[side]->run.name;
-        if (!label.isEmpty() && !runName.isEmpty())
-            title += QStringLiteral("%1 (%2)").arg(label, runName);
-        else if (!label.isEmpty() || !runName.isEmpty())
-            title += label.isEmpty() ? runName : label;
-        else
-            title += tr("no run");
-        m_titles[side]->setText(title);
+        m_titleTexts[side] = kSideNames[side] + QStringLiteral(" — ") +
+                             (!label.isEmpty() ? label : !runName.isEmpty() ? runName : tr("no run"));
         m_titles[side]->setToolTip(runs[side]->run.file);
+        elideTitle(side);
         m_views[side]->setMaximumSpan(0);
         m_views[side]->setRun(*runs[side]);
     }
@@ -117,6 +114,19 @@ void PairTimeline::setRuns(const LoadedRun &a, const LoadedRun &b, const QString
         fitBoth();
     }
     emit rangeSummaryChanged(QString());
+}
+
+void PairTimeline::elideTitle(int side)
+{
+    QLabel *title = m_titles[side];
+    title->setText(title->fontMetrics().elidedText(m_titleTexts[side], Qt::ElideMiddle, title->width()));
+}
+
+void PairTimeline::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    for (int side = 0; side < 2; ++side)
+        elideTitle(side);
 }
 
 void PairTimeline::addTitleWidget(int side, QWidget *widget)

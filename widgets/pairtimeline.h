@@ -35,7 +35,11 @@ signals:
     // Summary of a selected range (GPU busy %, idle, launches, kernels) as rich text, empty when cleared.
     void rangeSummaryChanged(const QString &html);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    void elideTitle(int side);
     void syncSpan(int side);
     void summarise(int side, int64_t start, int64_t end);
     void updateMaximumSpans();
@@ -44,6 +48,7 @@ private:
     QLabel *m_titles[2] = {nullptr, nullptr};
     QHBoxLayout *m_titleLayouts[2] = {nullptr, nullptr};
     QString m_labels[2];
+    QString m_titleTexts[2]; // before eliding
     QCheckBox *m_lock = nullptr;
     bool m_syncing = false;
     bool m_locked = false;

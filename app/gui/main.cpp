@@ -7,6 +7,9 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QTimer>
+
+#include <cstdio>
 
 namespace {
 
@@ -34,23 +37,75 @@ int main(int argc, char *argv[])
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("A"), QStringLiteral("Baseline trace folder or file, or a session file."));
     parser.addPositionalArgument(QStringLiteral("B"), QStringLiteral("Candidate trace folder or file."));
+    QCommandLineOption scopeOption(QStringLiteral("scope"),
+                                   QStringLiteral("Select a scope in the comparison (repeatable)."),
+                                   QStringLiteral("S"));
+    QCommandLineOption matchOption(QStringLiteral("match"),
+                                   QStringLiteral("How scope names match: component, substring or regex."),
+                                   QStringLiteral("MODE"), QStringLiteral("component"));
+    QCommandLineOption samplesOption(QStringLiteral("samples"),
+                                     QStringLiteral("Samples per scope: kernel, instance or span."),
+                                     QStringLiteral("MODE"), QStringLiteral("kernel"));
+    QCommandLineOption screenshotOption(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Once loaded, save a PNG of the window to FILE and quit (for docs and bug reports)."),
+        QStringLiteral("FILE"));
+    QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1600x1000."),
+                                  QStringLiteral("WxH"));
+    parser.addOptions({scopeOption, matchOption, samplesOption, screenshotOption, sizeOption});
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     if (args.size() > 2)
         parser.showHelp(1);
 
+    scopeline::SessionState state;
+    state.scopes = parser.values(scopeOption);
+    if (!scopeline::parseMatchMode(parser.value(matchOption), state.match) ||
+        !scopeline::parseSampleMode(parser.value(samplesOption), state.samples)) {
+        std::fprintf(stderr, "scopeline: --match is component, substring or regex; --samples is kernel, "
+                             "instance or span\n");
+        return 2;
+    }
+    QSize size;
+    if (parser.isSet(sizeOption)) {
+        const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
+        size = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize();
+        if (size.isEmpty()) {
+            std::fprintf(stderr, "scopeline: --size wants WIDTHxHEIGHT, e.g. 1600x1000\n");
+            return 2;
+        }
+    }
+
     app.setProperty("samplesFolder", samplesFolder());
     scopeline::MainWindow window;
+    if (size.isValid())
+        window.resize(size);
     window.show();
     if (args.size() == 2) {
-        window.openPair(args[0], args[1]);
+        window.openPair(args[0], args[1], state);
     } else if (args.size() == 1) {
         window.openSession(args[0]);
     } else if (const QString samples = samplesFolder(); !samples.isEmpty()) {
-        scopeline::SessionState state;
-        state.scopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
+        if (state.scopes.isEmpty())
+            state.scopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
         window.openPair(samples + QStringLiteral("/jax_matmul_vs_einsum/matmul"),
                         samples + QStringLiteral("/jax_matmul_vs_einsum/einsum"), state);
+    }
+    if (parser.isSet(screenshotOption)) {
+        // Saved a moment after the load ends (or at once when none started), so that the views have painted.
+        const QString file = parser.value(screenshotOption);
+        auto shoot = [&window, file] {
+            QTimer::singleShot(300, &window, [&window, file] {
+                const bool saved = window.grab().save(file);
+                if (!saved)
+                    std::fprintf(stderr, "scopeline: cannot write %s\n", qPrintable(file));
+                QCoreApplication::exit(saved ? 0 : 1);
+            });
+        };
+        if (window.isLoading())
+            QObject::connect(&window, &scopeline::MainWindow::loadDone, &window, shoot);
+        else
+            shoot();
     }
     return app.exec();
 }

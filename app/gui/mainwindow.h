@@ -41,6 +41,10 @@ public:
     ComparisonPanel *panel() const { return m_panel; }
     PairTimeline *timeline() const { return m_timeline; }
 
+signals:
+    // A load has ended: shown, failed (banner) or cancelled.
+    void loadDone();
+
 protected:
     void closeEvent(QCloseEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
@@ -50,6 +54,7 @@ private:
     void createActions();
     void showOpenDialog(const QString &presetA = {}, const QString &presetB = {});
     void loadFinished(int job, const PairLoadResult &result);
+    void showLoadResult(const PairLoadResult &result);
     void showRuns();
     void showBanner(const QString &text, bool offerReload = false);
     SessionState currentState() const;

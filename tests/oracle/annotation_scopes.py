@@ -1,8 +1,9 @@
 #!/usr/bin/python3
-"""Independent oracle for PyTorch scope attribution: for a Kineto trace, counts per annotation name
+"""Independent oracle for annotation scopes: for a Kineto or JAX trace, counts per annotation name
 the kernels that ran inside a GPU annotation (gpu_user_annotation, same pid/tid, kernel start in
-[start, end)) or whose launch ran inside a CPU annotation (user_annotation, same pid/tid as the launch,
-launch start in [start, end)); launch <-> kernel by args.correlation. Prints {"name": kernels}.
+[start, end)) or whose launch ran inside a CPU annotation (user_annotation, or in JAX the call of a
+jitted function "PjitFunction(f)"; same pid/tid as the launch, launch start in [start, end));
+launch <-> kernel by args.correlation (JAX: args.correlation_id). Prints {"name": kernels}.
 Usage: annotation_scopes.py TRACE.json[.gz]"""
 import gzip
 import json
@@ -27,16 +28,30 @@ def main(path):
     opener = gzip.open if open(path, "rb").read(2) == b"\x1f\x8b" else open
     with opener(path, "rt") as f:
         events = [e for e in json.load(f)["traceEvents"] if isinstance(e, dict) and e.get("ph") == "X"]
-    kernels = [e for e in events if e.get("cat") == "kernel"]
-    kernel_corr = {e["args"]["correlation"] for e in kernels if "correlation" in e.get("args", {})}
+    # JAX writes no categories: its kernels are the events of the "/device:GPU:N" processes.
+    with opener(path, "rt") as f:
+        jax_gpu = {str(e.get("pid")) for e in json.load(f)["traceEvents"] if isinstance(e, dict)
+                   and e.get("ph") == "M" and e.get("name") == "process_name"
+                   and str(e.get("args", {}).get("name", "")).startswith("/device:GPU")}
+
+    def corr(e):
+        args = e.get("args", {})
+        return args.get("correlation", args.get("correlation_id"))
+
+    def is_jax_host(e):
+        return "cat" not in e and str(e.get("pid")) not in jax_gpu
+
+    kernels = [e for e in events if e.get("cat") == "kernel" or str(e.get("pid")) in jax_gpu]
+    kernel_corr = {corr(e) for e in kernels if corr(e) is not None}
     # Launches: runtime calls sharing a correlation id with a kernel (kernel launches and graph launches).
     launches = {}
     for e in events:
-        c = e.get("args", {}).get("correlation")
-        if e.get("cat") in ("cuda_runtime", "cuda_driver") and c in kernel_corr:
+        c = corr(e)
+        if (e.get("cat") in ("cuda_runtime", "cuda_driver") or is_jax_host(e)) and c in kernel_corr:
             if c not in launches or ns(e["ts"]) < ns(launches[c]["ts"]):
                 launches[c] = e
-    cpu_ann = [e for e in events if e.get("cat") == "user_annotation"]
+    cpu_ann = [e for e in events if e.get("cat") == "user_annotation" or
+               (is_jax_host(e) and e["name"].startswith("PjitFunction(") and e["name"].endswith(")"))]
     gpu_ann = [e for e in events if e.get("cat") == "gpu_user_annotation"]
 
     def inside(ann, e):
@@ -45,7 +60,7 @@ def main(path):
     counts = {}
     for k in kernels:
         names = {a["name"] for a in gpu_ann if inside(a, k)}
-        launch = launches.get(k.get("args", {}).get("correlation"))
+        launch = launches.get(corr(k))
         if launch is not None:
             names |= {a["name"] for a in cpu_ann if inside(a, launch)}
         for n in names:
