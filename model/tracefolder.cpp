@@ -12,6 +12,9 @@ namespace scopeline {
 namespace {
 
 constexpr int kMaxDepth = 8;
+// Folders visited before giving up: a trace folder has a few hundred; "/" or a home folder would take
+// minutes and is a wrong pick, not a trace folder.
+constexpr int kMaxFolders = 5000;
 
 QString tr(const char *text)
 {
@@ -31,8 +34,11 @@ QString jaxProfileFile(const QDir &profileDir)
     return {};
 }
 
-void scanFolder(const QDir &root, const QDir &dir, int depth, std::vector<TraceRun> &runs)
+// False when more than kMaxFolders were visited (`visited` counts them).
+bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, std::vector<TraceRun> &runs)
 {
+    if (++visited > kMaxFolders)
+        return false;
     const QString relative = root.relativeFilePath(dir.absolutePath());
     auto runName = [&](const QString &suffix) {
         const QString base = relative == QLatin1String(".") ? QString() : relative;
@@ -50,7 +56,7 @@ void scanFolder(const QDir &root, const QDir &dir, int depth, std::vector<TraceR
             if (!file.isEmpty())
                 runs.push_back({sessions.size() == 1 ? runName({}) : runName(session), file});
         }
-        return;
+        return true;
     }
 
     for (const QFileInfo &info : dir.entryInfoList(QDir::Files, QDir::Name))
@@ -58,9 +64,11 @@ void scanFolder(const QDir &root, const QDir &dir, int depth, std::vector<TraceR
             runs.push_back({runName(info.fileName()), info.absoluteFilePath()});
 
     if (depth >= kMaxDepth)
-        return;
+        return true;
     for (const QFileInfo &info : dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
-        scanFolder(root, QDir(info.absoluteFilePath()), depth + 1, runs);
+        if (!scanFolder(root, QDir(info.absoluteFilePath()), depth + 1, visited, runs))
+            return false;
+    return true;
 }
 
 // Expands wildcards one path component at a time.
@@ -156,7 +164,11 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error)
         const QDir dir(info.absoluteFilePath());
         const QDir root = wildcard ? QDir(info.absolutePath()) : dir;
         const std::size_t before = runs.size();
-        scanFolder(root, dir, 0, runs);
+        int visited = 0;
+        if (!scanFolder(root, dir, 0, visited, runs))
+            return fail(tr("%1: more than %2 folders below it; choose the folder that holds the runs")
+                            .arg(QDir::toNativeSeparators(target))
+                            .arg(kMaxFolders));
         if (runs.size() == before && !wildcard)
             return fail(tr("%1: no trace files found (looked for plugins/profile/*/*.trace.json.gz, "
                            "*.pt.trace.json[.gz], *.json[.gz], results.json)")

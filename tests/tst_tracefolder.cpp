@@ -81,6 +81,7 @@ private slots:
     void viewerPreferredOverPerfetto();
     void emptyFolder();
     void missingPath();
+    void hugeFolderTreeStops();
     void wildcardMatchingNothing();
     void isTraceFileName_data();
     void isTraceFileName();
@@ -282,6 +283,25 @@ void TstTraceFolder::missingPath() {
     QVERIFY2(error.contains(QDir::toNativeSeparators(missing)), qPrintable(error));
     // Without an error pointer it still fails quietly.
     QVERIFY(TraceFolder::scan(missing).empty());
+}
+
+// A folder such as / or a home folder is a wrong pick: the scan stops with a message, not after minutes.
+void TstTraceFolder::hugeFolderTreeStops() {
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    QDir root(tmp.path());
+    for (int i = 0; i < 80; ++i)
+        for (int j = 0; j < 70; ++j) // 80 + 5600 folders
+            QVERIFY(root.mkpath(QStringLiteral("d%1/e%2").arg(i).arg(j)));
+    QVERIFY(touch(tmp.filePath(QStringLiteral("d79/e69/late.pt.trace.json"))));
+    QString error;
+    QVERIFY(TraceFolder::scan(tmp.path(), &error).empty());
+    QVERIFY2(error.contains(QDir::toNativeSeparators(tmp.path())) && error.contains(QLatin1String("folders below it")),
+             qPrintable(error));
+    // the same trace one level down, in a tree within the bound, is found
+    const std::vector<TraceRun> runs = TraceFolder::scan(tmp.filePath(QStringLiteral("d79")), &error);
+    QCOMPARE(runs.size(), std::size_t(1));
+    QCOMPARE(runs[0].name, QStringLiteral("e69/late.pt.trace.json"));
 }
 
 void TstTraceFolder::wildcardMatchingNothing() {

@@ -1,12 +1,11 @@
 #include "opendialog.h"
 
-#include "model/tracefolder.h"
-
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QFutureWatcher>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -14,6 +13,8 @@
 #include <QListWidget>
 #include <QMimeData>
 #include <QPushButton>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QVBoxLayout>
 
 namespace scopeline {
@@ -87,7 +88,17 @@ QWidget *OpenDialog::makeSide(Side &side, const QString &title, const QString &t
     side.status->setWordWrap(true);
     layout->addWidget(side.status);
 
-    connect(side.path, &QLineEdit::textChanged, this, [this, &side] { rescan(side); });
+    // Typing "/" on the way to "/data/traces" must not walk the disk on every key.
+    side.debounce = new QTimer(this);
+    side.debounce->setSingleShot(true);
+    side.debounce->setInterval(250);
+    connect(side.debounce, &QTimer::timeout, this, [this, &side] { rescan(side); });
+    connect(side.path, &QLineEdit::textChanged, this, [this, &side] {
+        ++side.generation; // what a running scan finds is stale now
+        side.scanning = true;
+        updateOpenButton();
+        side.debounce->start();
+    });
     connect(folder, &QPushButton::clicked, this, [this, &side] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Trace folder"), side.path->text());
         if (!dir.isEmpty())
@@ -104,10 +115,32 @@ QWidget *OpenDialog::makeSide(Side &side, const QString &title, const QString &t
 
 void OpenDialog::rescan(Side &side)
 {
-    side.runs->clear();
-    QString error;
     const QString path = side.path->text().trimmed();
-    const std::vector<TraceRun> runs = path.isEmpty() ? std::vector<TraceRun>() : TraceFolder::scan(path, &error);
+    const int generation = ++side.generation;
+    side.scanning = true;
+    side.status->setText(path.isEmpty() ? QString() : tr("Looking for runs…"));
+    updateOpenButton();
+    using Scan = std::pair<std::vector<TraceRun>, QString>;
+    auto *watcher = new QFutureWatcher<Scan>(this);
+    connect(watcher, &QFutureWatcher<Scan>::finished, this, [this, &side, watcher, path, generation] {
+        watcher->deleteLater();
+        if (generation != side.generation)
+            return;
+        side.scanning = false;
+        const Scan scan = watcher->result();
+        showRuns(side, path, scan.first, scan.second);
+    });
+    watcher->setFuture(QtConcurrent::run([path] {
+        Scan scan;
+        if (!path.isEmpty())
+            scan.first = TraceFolder::scan(path, &scan.second);
+        return scan;
+    }));
+}
+
+void OpenDialog::showRuns(Side &side, const QString &path, const std::vector<TraceRun> &runs, const QString &error)
+{
+    side.runs->clear();
     for (std::size_t i = 0; i < runs.size() && i < std::size_t(kMaxRunsListed); ++i) {
         auto *item = new QListWidgetItem(runs[i].name, side.runs);
         item->setToolTip(runs[i].file);
@@ -115,9 +148,28 @@ void OpenDialog::rescan(Side &side)
     side.status->setText(path.isEmpty()  ? tr("Choose a folder or file.")
                          : runs.empty() ? QStringLiteral("<span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped())
                                         : tr("%n run(s) found.", nullptr, int(runs.size())));
-    const bool ready = m_a.runs && m_b.runs && m_a.runs->count() > 0 && m_b.runs->count() > 0;
+    updateOpenButton();
+}
+
+void OpenDialog::updateOpenButton()
+{
+    const bool ready = !m_a.scanning && !m_b.scanning && m_a.runs->count() > 0 && m_b.runs->count() > 0;
     if (m_buttons)
         m_buttons->button(QDialogButtonBox::Open)->setEnabled(ready);
+}
+
+QStringList OpenDialog::runsListed(int side) const
+{
+    const Side &s = side == 0 ? m_a : m_b;
+    QStringList names;
+    for (int i = 0; i < s.runs->count(); ++i)
+        names.append(s.runs->item(i)->text());
+    return names;
+}
+
+bool OpenDialog::isScanning() const
+{
+    return m_a.scanning || m_b.scanning;
 }
 
 QString OpenDialog::pathA() const

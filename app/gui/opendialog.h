@@ -2,13 +2,18 @@
 // Picks the pair to compare: A (baseline) and B (candidate), each a trace folder, run folder or file,
 // by typing, browsing or dropping; lists the runs found on each side; offers the recent pairs.
 
+#include "model/tracefolder.h"
+
 #include <QDialog>
+
+#include <vector>
 
 class QComboBox;
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QTimer;
 
 namespace scopeline {
 
@@ -21,6 +26,9 @@ public:
     QString pathA() const;
     QString pathB() const;
     void setPaths(const QString &a, const QString &b);
+    // Runs listed for A (0) or B (1); scans run off the GUI thread, a moment after typing stops.
+    QStringList runsListed(int side) const;
+    bool isScanning() const;
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
@@ -32,9 +40,14 @@ private:
         QLineEdit *path = nullptr;
         QListWidget *runs = nullptr;
         QLabel *status = nullptr;
+        QTimer *debounce = nullptr;
+        int generation = 0; // bumps per scan started; an older scan's result is dropped
+        bool scanning = false;
     };
     QWidget *makeSide(Side &side, const QString &title, const QString &tooltip);
     void rescan(Side &side);
+    void updateOpenButton();
+    void showRuns(Side &side, const QString &path, const std::vector<TraceRun> &runs, const QString &error);
 
     Side m_a, m_b;
     QComboBox *m_recent = nullptr;

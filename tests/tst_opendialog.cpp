@@ -1,0 +1,106 @@
+// The open dialog driven by keys: typing a path lists its runs (scanned off the GUI thread once typing
+// stops), a wrong path says why and keeps Open disabled, a path typed through "/" never blocks.
+
+#include "opendialog.h"
+
+#include <QDialogButtonBox>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QtTest>
+
+using namespace scopeline;
+
+namespace {
+
+const QString kSamples = QStringLiteral(SCOPELINE_SAMPLES);
+
+QPushButton *openButton(const OpenDialog &dialog)
+{
+    return dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Open);
+}
+
+QLineEdit *pathEdit(const OpenDialog &dialog, int side)
+{
+    const QList<QLineEdit *> edits = dialog.findChildren<QLineEdit *>();
+    return edits.size() == 2 ? edits[side] : nullptr;
+}
+
+bool waitForScans(const OpenDialog &dialog)
+{
+    return QTest::qWaitFor([&dialog] { return !dialog.isScanning(); }, 20000);
+}
+
+} // namespace
+
+class TstOpenDialog : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void typedPathsListRuns()
+    {
+        OpenDialog dialog({});
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QVERIFY(waitForScans(dialog));
+        QVERIFY(!openButton(dialog)->isEnabled());
+        const QString a = kSamples + QStringLiteral("/jax_matmul_vs_einsum/matmul");
+        const QString b = kSamples + QStringLiteral("/jax_matmul_vs_einsum/einsum");
+        for (int side = 0; side < 2; ++side) {
+            QLineEdit *edit = pathEdit(dialog, side);
+            QVERIFY(edit);
+            edit->setFocus();
+            // key by key, through "/" and every parent folder on the way
+            QElapsedTimer typing;
+            typing.start();
+            QTest::keyClicks(edit, side == 0 ? a : b);
+            QVERIFY2(typing.elapsed() < 5000, "typing blocked on folder scans");
+            QVERIFY(dialog.isScanning());
+            QVERIFY(!openButton(dialog)->isEnabled()); // not before the runs are known
+        }
+        QVERIFY(waitForScans(dialog));
+        QCOMPARE(dialog.runsListed(0), (QStringList{QStringLiteral("trace_file_matmul_0"), QStringLiteral("trace_file_matmul_1"),
+                                                    QStringLiteral("trace_file_matmul_2")}));
+        QCOMPARE(dialog.runsListed(1).size(), 3);
+        QVERIFY(openButton(dialog)->isEnabled());
+        QCOMPARE(dialog.pathA(), a);
+        QCOMPARE(dialog.pathB(), b);
+        QTest::keyClick(pathEdit(dialog, 1), Qt::Key_Return);
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    }
+
+    void wrongPathSaysWhy()
+    {
+        OpenDialog dialog({});
+        const QString missing = kSamples + QStringLiteral("/no_such_folder");
+        dialog.setPaths(missing, kSamples + QStringLiteral("/eager_vs_graph/graph"));
+        QVERIFY(waitForScans(dialog));
+        QVERIFY(dialog.runsListed(0).isEmpty());
+        QCOMPARE(dialog.runsListed(1), QStringList{QStringLiteral("trace_file_einsum_0")});
+        bool named = false;
+        for (const QLabel *label : dialog.findChildren<QLabel *>())
+            named = named || (label->text().contains(QLatin1String("no_such_folder")) &&
+                              label->text().contains(QLatin1String("no such file or folder")));
+        QVERIFY(named);
+        QVERIFY(!openButton(dialog)->isEnabled());
+    }
+
+    void staleScanIsDropped()
+    {
+        // "/" is scanned (and refused: too many folders) while the real path is already typed
+        OpenDialog dialog({});
+        dialog.setPaths(QStringLiteral("/"), QStringLiteral("/"));
+        QTest::qWait(300); // the "/" scans start
+        const QString b = kSamples + QStringLiteral("/eager_vs_graph/eager");
+        dialog.setPaths(kSamples + QStringLiteral("/eager_vs_graph/graph"), b);
+        QVERIFY(waitForScans(dialog));
+        QCOMPARE(dialog.runsListed(0), QStringList{QStringLiteral("trace_file_einsum_0")});
+        QCOMPARE(dialog.runsListed(1), QStringList{QStringLiteral("trace_file_einsum_0")});
+        QVERIFY(openButton(dialog)->isEnabled());
+    }
+};
+
+QTEST_MAIN(TstOpenDialog)
+#include "tst_opendialog.moc"
