@@ -94,6 +94,14 @@ private slots:
         QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_eager_vs_graph.png"))));
     }
 
+    void trailingSlashesNameTheSides()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, kSamples + QStringLiteral("/eager_vs_graph/eager/"),
+                            kSamples + QStringLiteral("/eager_vs_graph/graph//")));
+        QVERIFY2(window.windowTitle().startsWith(QLatin1String("eager vs graph")), qPrintable(window.windowTitle()));
+    }
+
     void failedLoadKeepsTheDocument()
     {
         MainWindow window;

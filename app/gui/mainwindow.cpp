@@ -12,6 +12,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -239,10 +240,12 @@ void MainWindow::showOpenDialog(const QString &presetA, const QString &presetB)
     }
 }
 
-void MainWindow::openPair(const QString &pathA, const QString &pathB, const SessionState &state)
+void MainWindow::openPair(const QString &givenA, const QString &givenB, const SessionState &state)
 {
-    if (pathA.isEmpty() || pathB.isEmpty())
+    if (givenA.trimmed().isEmpty() || givenB.trimmed().isEmpty())
         return;
+    // "traces/eager/" names its side "eager", as "traces/eager" does
+    const QString pathA = QDir::cleanPath(givenA.trimmed()), pathB = QDir::cleanPath(givenB.trimmed());
     m_pending = state;
     m_pending.pathA = pathA;
     m_pending.pathB = pathB;
