@@ -331,83 +331,121 @@ void printComparison(const std::vector<ComparisonRow> &rows, double alpha, doubl
     }
 }
 
-int compareCommand(const QStringList &arguments)
+// What compare and report share: the two sides, the scopes and how they match, the threshold.
+struct ComparisonOptions
 {
-    QCommandLineParser parser;
+    QString pathA, pathB;
+    QStringList scopes;
+    MatchMode match = MatchMode::Component;
+    SampleMode samples = SampleMode::Kernel;
+    double threshold = 0.01;
+};
+
+// Parses `command A B --scope S ... [--match] [--samples] [--threshold]` plus the command's own options
+// (`extra`, read back from `parser`). On a usage error returns false with the exit status in `status`.
+bool parseComparisonOptions(const QString &command, const QStringList &arguments,
+                            const QList<QCommandLineOption> &extra, QCommandLineParser &parser,
+                            ComparisonOptions &options, int &status)
+{
     const QCommandLineOption scopeOption(QStringLiteral("scope"), QStringLiteral("Scope to compare (repeatable)."),
                                          QStringLiteral("S"));
     const QCommandLineOption matchOption(QStringLiteral("match"), QStringLiteral("component, substring or regex."),
                                          QStringLiteral("MODE"), QStringLiteral("component"));
     const QCommandLineOption samplesOption(QStringLiteral("samples"), QStringLiteral("kernel, instance or span."),
                                            QStringLiteral("MODE"), QStringLiteral("kernel"));
-    const QCommandLineOption csvOption(QStringLiteral("csv"), QStringLiteral("Write the table as CSV."),
-                                       QStringLiteral("FILE"));
     const QCommandLineOption thresholdOption(QStringLiteral("threshold"),
                                              QStringLiteral("Smallest relative change that counts, in %."),
                                              QStringLiteral("PERCENT"), QStringLiteral("1"));
-    const QCommandLineOption alphaOption(QStringLiteral("alpha"), QStringLiteral("Significance level."),
-                                         QStringLiteral("P"), QStringLiteral("0.05"));
-    parser.addOptions({scopeOption, matchOption, samplesOption, csvOption, thresholdOption, alphaOption});
+    parser.addOptions({scopeOption, matchOption, samplesOption, thresholdOption});
+    parser.addOptions(extra);
+    auto fail = [&status](const QString &message) {
+        status = usageError(message);
+        return false;
+    };
     if (!parser.parse(arguments))
-        return usageError(parser.errorText());
+        return fail(parser.errorText());
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 2)
-        return usageError(QStringLiteral("compare needs two paths, A and B"));
-    const QStringList scopes = parser.values(scopeOption);
-    if (scopes.isEmpty())
-        return usageError(QStringLiteral("compare needs at least one --scope"));
-    MatchMode match;
-    SampleMode samples;
-    if (!parseMatchMode(parser.value(matchOption), match))
-        return usageError(QStringLiteral("--match must be component, substring or regex"));
-    if (!parseSampleMode(parser.value(samplesOption), samples))
-        return usageError(QStringLiteral("--samples must be kernel, instance or span"));
-    bool thresholdOk = false, alphaOk = false;
-    const double threshold = parser.value(thresholdOption).toDouble(&thresholdOk) / 100.0;
-    const double alpha = parser.value(alphaOption).toDouble(&alphaOk);
-    if (!thresholdOk || threshold < 0 || !alphaOk || alpha <= 0 || alpha >= 1)
-        return usageError(QStringLiteral("--threshold needs a percentage >= 0 and --alpha a level in (0, 1)"));
-    for (const QString &scope : scopes) {
-        const ScopeMatcher matcher(scope, match);
+        return fail(QStringLiteral("%1 needs two paths, A and B").arg(command));
+    options.pathA = positional[0];
+    options.pathB = positional[1];
+    options.scopes = parser.values(scopeOption);
+    if (options.scopes.isEmpty())
+        return fail(QStringLiteral("%1 needs at least one --scope").arg(command));
+    if (!parseMatchMode(parser.value(matchOption), options.match))
+        return fail(QStringLiteral("--match must be component, substring or regex"));
+    if (!parseSampleMode(parser.value(samplesOption), options.samples))
+        return fail(QStringLiteral("--samples must be kernel, instance or span"));
+    bool thresholdOk = false;
+    options.threshold = parser.value(thresholdOption).toDouble(&thresholdOk) / 100.0;
+    if (!thresholdOk || !(options.threshold >= 0))
+        return fail(QStringLiteral("--threshold needs a percentage >= 0"));
+    for (const QString &scope : options.scopes) {
+        const ScopeMatcher matcher(scope, options.match);
         if (!matcher.isValid())
-            return usageError(QStringLiteral("invalid regular expression '%1': %2").arg(scope, matcher.errorString()));
+            return fail(QStringLiteral("invalid regular expression '%1': %2").arg(scope, matcher.errorString()));
     }
+    return true;
+}
 
+// Loads both sides; warns when their run counts differ (runs pair by sorted name).
+bool loadSides(const ComparisonOptions &options, QList<LoadedRun> &a, QList<LoadedRun> &b)
+{
+    if (!loadPaths({options.pathA}, a) || !loadPaths({options.pathB}, b))
+        return false;
+    if (a.size() != b.size())
+        err() << "scopeline-cli: warning: A has " << a.size() << " runs and B " << b.size() << "; pairing the first "
+              << std::min(a.size(), b.size()) << " by sorted name\n";
+    return true;
+}
+
+int compareCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption csvOption(QStringLiteral("csv"), QStringLiteral("Write the table as CSV."),
+                                       QStringLiteral("FILE"));
+    const QCommandLineOption alphaOption(QStringLiteral("alpha"), QStringLiteral("Significance level."),
+                                         QStringLiteral("P"), QStringLiteral("0.05"));
+    ComparisonOptions options;
+    int status = Success;
+    if (!parseComparisonOptions(QStringLiteral("compare"), arguments, {csvOption, alphaOption}, parser, options, status))
+        return status;
+    bool alphaOk = false;
+    const double alpha = parser.value(alphaOption).toDouble(&alphaOk);
+    if (!alphaOk || !(alpha > 0 && alpha < 1))
+        return usageError(QStringLiteral("--alpha needs a level in (0, 1)"));
     QList<LoadedRun> a, b;
-    if (!loadPaths({positional[0]}, a) || !loadPaths({positional[1]}, b))
+    if (!loadSides(options, a, b))
         return Unreadable;
     std::vector<const ScopeIndex *> indexA, indexB;
     for (const LoadedRun &run : a)
         indexA.push_back(run.scopes.get());
     for (const LoadedRun &run : b)
         indexB.push_back(run.scopes.get());
-    if (a.size() != b.size())
-        err() << "scopeline-cli: warning: A has " << a.size() << " runs and B " << b.size() << "; pairing the first "
-              << std::min(a.size(), b.size()) << " by sorted name\n";
-    const std::vector<ComparisonRow> rows = ScopeComparison(indexA, indexB).compare(scopes, match, samples);
+    const std::vector<ComparisonRow> rows = ScopeComparison(indexA, indexB).compare(options.scopes, options.match, options.samples);
 
     // A scope found on one side only still has its rows; say so plainly.
-    for (const QString &scope : scopes) {
+    for (const QString &scope : options.scopes) {
         std::size_t nA = 0, nB = 0;
-        const ScopeMatcher matcher(scope, match);
+        const ScopeMatcher matcher(scope, options.match);
         for (const ScopeIndex *index : indexA)
-            nA += index->samples(matcher, samples).size();
+            nA += index->samples(matcher, options.samples).size();
         for (const ScopeIndex *index : indexB)
-            nB += index->samples(matcher, samples).size();
+            nB += index->samples(matcher, options.samples).size();
         if (nA == 0 || nB == 0)
             err() << "scopeline-cli: warning: scope '" << scope << "' matches nothing in "
-                  << (nA == 0 && nB == 0 ? QStringLiteral("A (%1) or B (%2)").arg(positional[0], positional[1])
-                      : nA == 0          ? QStringLiteral("A (%1)").arg(positional[0])
-                                         : QStringLiteral("B (%1)").arg(positional[1]))
+                  << (nA == 0 && nB == 0 ? QStringLiteral("A (%1) or B (%2)").arg(options.pathA, options.pathB)
+                      : nA == 0          ? QStringLiteral("A (%1)").arg(options.pathA)
+                                         : QStringLiteral("B (%1)").arg(options.pathB))
                   << "\n";
     }
     err().flush();
 
-    out() << "A: " << positional[0] << " (" << a.size() << " runs)\nB: " << positional[1] << " (" << b.size()
+    out() << "A: " << options.pathA << " (" << a.size() << " runs)\nB: " << options.pathB << " (" << b.size()
           << " runs)\n";
     for (int i = 0; i < std::min(a.size(), b.size()); ++i)
         out() << "  run " << i + 1 << ": " << a[i].run.name << " vs " << b[i].run.name << "\n";
-    printComparison(rows, alpha, threshold);
+    printComparison(rows, alpha, options.threshold);
     out().flush();
 
     if (parser.isSet(csvOption)) {
@@ -434,43 +472,14 @@ std::pair<int64_t, int64_t> kernelWindow(const LoadedRun &run)
 int reportCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    const QCommandLineOption scopeOption(QStringLiteral("scope"), QStringLiteral("Scope to compare (repeatable)."),
-                                         QStringLiteral("S"));
-    const QCommandLineOption matchOption(QStringLiteral("match"), QStringLiteral("component, substring or regex."),
-                                         QStringLiteral("MODE"), QStringLiteral("component"));
-    const QCommandLineOption samplesOption(QStringLiteral("samples"), QStringLiteral("kernel, instance or span."),
-                                           QStringLiteral("MODE"), QStringLiteral("kernel"));
-    const QCommandLineOption thresholdOption(QStringLiteral("threshold"),
-                                             QStringLiteral("Smallest relative change that counts, in %."),
-                                             QStringLiteral("PERCENT"), QStringLiteral("1"));
     const QCommandLineOption outOption(QStringLiteral("out"), QStringLiteral("Folder to write the report into."),
                                        QStringLiteral("DIR"));
-    parser.addOptions({scopeOption, matchOption, samplesOption, thresholdOption, outOption});
-    if (!parser.parse(arguments))
-        return usageError(parser.errorText());
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 2)
-        return usageError(QStringLiteral("report needs two paths, A and B"));
-    const QStringList scopes = parser.values(scopeOption);
-    if (scopes.isEmpty())
-        return usageError(QStringLiteral("report needs at least one --scope"));
+    ComparisonOptions options;
+    int status = Success;
+    if (!parseComparisonOptions(QStringLiteral("report"), arguments, {outOption}, parser, options, status))
+        return status;
     if (parser.value(outOption).isEmpty())
         return usageError(QStringLiteral("report needs --out DIR"));
-    MatchMode match;
-    SampleMode samples;
-    if (!parseMatchMode(parser.value(matchOption), match))
-        return usageError(QStringLiteral("--match must be component, substring or regex"));
-    if (!parseSampleMode(parser.value(samplesOption), samples))
-        return usageError(QStringLiteral("--samples must be kernel, instance or span"));
-    bool thresholdOk = false;
-    const double threshold = parser.value(thresholdOption).toDouble(&thresholdOk) / 100.0;
-    if (!thresholdOk || !(threshold >= 0))
-        return usageError(QStringLiteral("--threshold needs a percentage >= 0"));
-    for (const QString &scope : scopes) {
-        const ScopeMatcher matcher(scope, match);
-        if (!matcher.isValid())
-            return usageError(QStringLiteral("invalid regular expression '%1': %2").arg(scope, matcher.errorString()));
-    }
     if (!qobject_cast<QApplication *>(QCoreApplication::instance())) {
         err() << "scopeline-cli: report needs a QApplication\n";
         err().flush();
@@ -478,11 +487,8 @@ int reportCommand(const QStringList &arguments)
     }
 
     QList<LoadedRun> a, b;
-    if (!loadPaths({positional[0]}, a) || !loadPaths({positional[1]}, b))
+    if (!loadSides(options, a, b))
         return Unreadable;
-    if (a.size() != b.size())
-        err() << "scopeline-cli: warning: A has " << a.size() << " runs and B " << b.size() << "; pairing the first "
-              << std::min(a.size(), b.size()) << " by sorted name\n";
     err().flush();
 
     // The widgets the GUI shows, laid out but never put on a screen.
@@ -496,13 +502,13 @@ int reportCommand(const QStringList &arguments)
     }
     QCoreApplication::processEvents();
 
-    panel.setSides(a, b, positional[0], positional[1]);
-    panel.setMatchMode(match);
-    panel.setSampleMode(samples);
-    panel.setThreshold(threshold);
-    panel.setSelectedScopes(scopes);
+    panel.setSides(a, b, options.pathA, options.pathB);
+    panel.setMatchMode(options.match);
+    panel.setSampleMode(options.samples);
+    panel.setThreshold(options.threshold);
+    panel.setSelectedScopes(options.scopes);
     timelines.setZoomLocked(true);
-    timelines.setRuns(a.value(0), b.value(0), positional[0], positional[1]);
+    timelines.setRuns(a.value(0), b.value(0), options.pathA, options.pathB);
     // Show the GPU activity rather than the whole capture (profiler start/stop around it): each run
     // from its first kernel, both over the same length of time, with a small margin.
     const auto windowA = kernelWindow(a.value(0)), windowB = kernelWindow(b.value(0));
@@ -521,8 +527,8 @@ int reportCommand(const QStringList &arguments)
     input.panel = &panel;
     input.timelineA = timelines.viewA();
     input.timelineB = timelines.viewB();
-    input.labelA = positional[0];
-    input.labelB = positional[1];
+    input.labelA = options.pathA;
+    input.labelB = options.pathB;
     input.runsA = a;
     input.runsB = b;
     const QString folder = parser.value(outOption);

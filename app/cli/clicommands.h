@@ -1,5 +1,5 @@
 #pragma once
-// The scopeline-cli commands (info, scopes, compare) over the model library.
+// The scopeline-cli commands (info, scopes, compare, report) over the model and widgets libraries.
 
 #include <QStringList>
 
