@@ -1,4 +1,5 @@
 #include "comparisontablemodel.h"
+#include "columntext.h"
 
 #include "model/durationformat.h"
 
@@ -304,109 +305,48 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const {
 }
 
 QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    // Title and tooltip per column, in Column order.
+    static const ColumnText kColumns[NUM_COLUMNS] = {
+        {QT_TR_NOOP("Scope"), QT_TR_NOOP("The scope (or pattern) compared")},
+        {QT_TR_NOOP("Run"), QT_TR_NOOP("The run pair (1, 2, …: the n-th run of A against the n-th run of B) or "
+                                       "“all”, every run of each side pooled")},
+        {QT_TR_NOOP("n A"), QT_TR_NOOP("Number of samples (kernels or instances, after the sample mode)")},
+        {QT_TR_NOOP("n B"), QT_TR_NOOP("Number of samples (kernels or instances, after the sample mode)")},
+        {QT_TR_NOOP("Mean A"), QT_TR_NOOP("Mean duration")},
+        {QT_TR_NOOP("Mean B"), QT_TR_NOOP("Mean duration")},
+        {QT_TR_NOOP("Std A"), QT_TR_NOOP("Sample standard deviation (n − 1)")},
+        {QT_TR_NOOP("Std B"), QT_TR_NOOP("Sample standard deviation (n − 1)")},
+        {QT_TR_NOOP("Median A"), QT_TR_NOOP("Median duration (linear interpolation, as numpy)")},
+        {QT_TR_NOOP("Median B"), QT_TR_NOOP("Median duration (linear interpolation, as numpy)")},
+        {QT_TR_NOOP("IQR A"), QT_TR_NOOP("Interquartile range q3 − q1: the height of the box")},
+        {QT_TR_NOOP("IQR B"), QT_TR_NOOP("Interquartile range q3 − q1: the height of the box")},
+        {QT_TR_NOOP("Rank-sum z"), QT_TR_NOOP("Wilcoxon rank-sum statistic (scipy.stats.ranksums): negative when "
+                                              "B ranks lower (faster)")},
+        {QT_TR_NOOP("Rank-sum p"), QT_TR_NOOP("Two-sided p-value of the Wilcoxon rank-sum test")},
+        {QT_TR_NOOP("MWU U"), QT_TR_NOOP("Mann–Whitney U of A (U₁ = R₁ − n₁(n₁+1)/2)")},
+        {QT_TR_NOOP("MWU p"), QT_TR_NOOP("Two-sided Mann–Whitney p-value (tie-corrected, continuity correction)")},
+        {QT_TR_NOOP("MWU p (Holm)"), QT_TR_NOOP("Mann–Whitney p adjusted with Holm's method over the scopes "
+                                                "compared together in this run pair; the verdict uses it")},
+        {QT_TR_NOOP("HL shift"), QT_TR_NOOP("Hodges–Lehmann shift of B vs A: the median of all pairwise "
+                                            "differences B − A")},
+        {QT_TR_NOOP("HL CI"), QT_TR_NOOP("95 % confidence interval of the Hodges–Lehmann shift")},
+        {QT_TR_NOOP("Relative change"), QT_TR_NOOP("(median B − median A) / median A: negative when B is faster")},
+        {QT_TR_NOOP("Cliff's δ"), QT_TR_NOOP("Cliff's delta P(B > A) − P(B < A) over all pairs, from −1 (B always "
+                                             "faster) to +1 (B always slower)")},
+        {QT_TR_NOOP("Verdict"), nullptr}, // names the current alpha and threshold
+    };
     if (orientation != Qt::Horizontal || section < 0 || section >= NUM_COLUMNS)
         return QAbstractTableModel::headerData(section, orientation, role);
-    if (role == Qt::DisplayRole) {
-        switch (section) {
-        case ScopeColumn:
-            return tr("Scope");
-        case RunColumn:
-            return tr("Run");
-        case NAColumn:
-            return tr("n A");
-        case NBColumn:
-            return tr("n B");
-        case MeanAColumn:
-            return tr("Mean A");
-        case MeanBColumn:
-            return tr("Mean B");
-        case StdAColumn:
-            return tr("Std A");
-        case StdBColumn:
-            return tr("Std B");
-        case MedianAColumn:
-            return tr("Median A");
-        case MedianBColumn:
-            return tr("Median B");
-        case IqrAColumn:
-            return tr("IQR A");
-        case IqrBColumn:
-            return tr("IQR B");
-        case RankSumZColumn:
-            return tr("Rank-sum z");
-        case RankSumPColumn:
-            return tr("Rank-sum p");
-        case MannWhitneyUColumn:
-            return tr("MWU U");
-        case MannWhitneyPColumn:
-            return tr("MWU p");
-        case MannWhitneyHolmColumn:
-            return tr("MWU p (Holm)");
-        case ShiftColumn:
-            return tr("HL shift");
-        case ShiftCiColumn:
-            return tr("HL CI");
-        case RelativeChangeColumn:
-            return tr("Relative change");
-        case CliffsDeltaColumn:
-            return tr("Cliff's δ");
-        case VerdictColumn:
-            return tr("Verdict");
-        }
-    } else if (role == Qt::ToolTipRole) {
-        switch (section) {
-        case ScopeColumn:
-            return tr("The scope (or pattern) compared");
-        case RunColumn:
-            return tr("The run pair (1, 2, …: the n-th run of A against the n-th run of B) or “all”, "
-                      "every run of each side pooled");
-        case NAColumn:
-        case NBColumn:
-            return tr("Number of samples (kernels or instances, after the sample mode)");
-        case MeanAColumn:
-        case MeanBColumn:
-            return tr("Mean duration");
-        case StdAColumn:
-        case StdBColumn:
-            return tr("Sample standard deviation (n − 1)");
-        case MedianAColumn:
-        case MedianBColumn:
-            return tr("Median duration (linear interpolation, as numpy)");
-        case IqrAColumn:
-        case IqrBColumn:
-            return tr("Interquartile range q3 − q1: the height of the box");
-        case RankSumZColumn:
-            return tr(
-                "Wilcoxon rank-sum statistic (scipy.stats.ranksums): negative when B ranks lower (faster)");
-        case RankSumPColumn:
-            return tr("Two-sided p-value of the Wilcoxon rank-sum test");
-        case MannWhitneyUColumn:
-            return tr("Mann–Whitney U of A (U₁ = R₁ − n₁(n₁+1)/2)");
-        case MannWhitneyPColumn:
-            return tr("Two-sided Mann–Whitney p-value (tie-corrected, continuity correction)");
-        case MannWhitneyHolmColumn:
-            return tr(
-                "Mann–Whitney p adjusted with Holm's method over the scopes compared together in this run "
-                "pair; the verdict uses it");
-        case ShiftColumn:
-            return tr("Hodges–Lehmann shift of B vs A: the median of all pairwise differences B − A");
-        case ShiftCiColumn:
-            return tr("95 % confidence interval of the Hodges–Lehmann shift");
-        case RelativeChangeColumn:
-            return tr("(median B − median A) / median A: negative when B is faster");
-        case CliffsDeltaColumn:
-            return tr(
-                "Cliff's delta P(B > A) − P(B < A) over all pairs, from −1 (B always faster) to +1 (B always "
-                "slower)");
-        case VerdictColumn:
-            return tr("B faster / B slower: Holm-adjusted Mann–Whitney p < %1 and the medians differ by at "
-                      "least "
-                      "the threshold (%2 %); a smaller significant change reads as “no meaningful change”")
-                .arg(m_alpha)
-                .arg(100 * m_threshold, 0, 'g', 3);
-        }
-    }
-    return {};
+    if (role == Qt::DisplayRole)
+        return tr(kColumns[section].title);
+    if (role != Qt::ToolTipRole)
+        return {};
+    if (section == VerdictColumn)
+        return tr("B faster / B slower: Holm-adjusted Mann–Whitney p < %1 and the medians differ by at least the "
+                  "threshold (%2 %); a smaller significant change reads as “no meaningful change”")
+            .arg(m_alpha)
+            .arg(100 * m_threshold, 0, 'g', 3);
+    return tr(kColumns[section].tip);
 }
 
 } // namespace scopeline

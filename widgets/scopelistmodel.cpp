@@ -1,4 +1,5 @@
 #include "scopelistmodel.h"
+#include "columntext.h"
 
 #include <QBrush>
 #include <QFont>
@@ -200,35 +201,23 @@ QVariant ScopeListModel::data(const QModelIndex &index, int role) const {
 }
 
 QVariant ScopeListModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    // Title and tooltip per column, in Column order.
+    static const ColumnText kColumns[NUM_COLUMNS] = {
+        {QT_TR_NOOP("Scope"), QT_TR_NOOP("A JAX op path component, or a CPU/GPU annotation name (italic: a "
+                                         "pattern you added)")},
+        {QT_TR_NOOP("Kernels A"), QT_TR_NOOP("GPU kernels attributed to the scope, summed over the runs of the side")},
+        {QT_TR_NOOP("Kernels B"), QT_TR_NOOP("GPU kernels attributed to the scope, summed over the runs of the side")},
+        {QT_TR_NOOP("Instances A"), QT_TR_NOOP("Occurrences of the scope: annotation ranges, or runs of consecutive "
+                                               "matching kernels on a stream, summed over the runs of the side")},
+        {QT_TR_NOOP("Instances B"), QT_TR_NOOP("Occurrences of the scope: annotation ranges, or runs of consecutive "
+                                               "matching kernels on a stream, summed over the runs of the side")},
+    };
     if (orientation != Qt::Horizontal || section < 0 || section >= NUM_COLUMNS)
         return QAbstractTableModel::headerData(section, orientation, role);
-    if (role == Qt::DisplayRole) {
-        switch (section) {
-        case ScopeColumn:
-            return tr("Scope");
-        case KernelsAColumn:
-            return tr("Kernels A");
-        case KernelsBColumn:
-            return tr("Kernels B");
-        case InstancesAColumn:
-            return tr("Instances A");
-        case InstancesBColumn:
-            return tr("Instances B");
-        }
-    } else if (role == Qt::ToolTipRole) {
-        switch (section) {
-        case ScopeColumn:
-            return tr("A JAX op path component, or a CPU/GPU annotation name (italic: a pattern you added)");
-        case KernelsAColumn:
-        case KernelsBColumn:
-            return tr("GPU kernels attributed to the scope, summed over the runs of the side");
-        case InstancesAColumn:
-        case InstancesBColumn:
-            return tr(
-                "Occurrences of the scope: annotation ranges, or runs of consecutive matching kernels on a "
-                "stream, summed over the runs of the side");
-        }
-    }
+    if (role == Qt::DisplayRole)
+        return tr(kColumns[section].title);
+    if (role == Qt::ToolTipRole)
+        return tr(kColumns[section].tip);
     return {};
 }
 
