@@ -29,4 +29,13 @@ QList<LoadedRun> LoadedRun::loadAll(const std::vector<TraceRun> &runs, const std
     return QtConcurrent::blockingMapped(list, [cancel](const TraceRun &run) { return load(run, {}, cancel); });
 }
 
+std::vector<const ScopeIndex *> scopeIndexes(const QList<LoadedRun> &runs)
+{
+    std::vector<const ScopeIndex *> result;
+    for (const LoadedRun &run : runs)
+        if (run.scopes)
+            result.push_back(run.scopes.get());
+    return result;
+}
+
 } // namespace scopeline

@@ -30,4 +30,7 @@ struct LoadedRun
     static QList<LoadedRun> loadAll(const std::vector<TraceRun> &runs, const std::atomic<bool> *cancel = nullptr);
 };
 
+// The scope indexes of the loaded runs, in order (what ScopeComparison takes for a side).
+std::vector<const ScopeIndex *> scopeIndexes(const QList<LoadedRun> &runs);
+
 } // namespace scopeline

@@ -95,6 +95,15 @@ QString withoutBreaks(QString html)
     return html.remove(QChar(0x200B));
 }
 
+// Sizes and shows the view with the run, as a window, and waits until it is on screen.
+bool showRun(TimelineView &view, const LoadedRun &run, QSize size = QSize(1200, 700))
+{
+    view.resize(size);
+    view.setRun(run);
+    view.show();
+    return QTest::qWaitForWindowExposed(&view);
+}
+
 } // namespace
 
 class TstTimelineView : public QObject
@@ -132,10 +141,7 @@ private slots:
         QFETCH(QString, name);
         const LoadedRun run = runNamed(name);
         TimelineView view;
-        view.resize(1200, 700);
-        view.setRun(run);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(showRun(view, run));
         const auto [lo, hi] = extent(*run.trace);
         QCOMPARE(view.visibleStart(), lo);
         QCOMPARE(view.visibleEnd(), hi);
@@ -162,10 +168,7 @@ private slots:
         QFETCH(QString, name);
         QFETCH(int, x);
         TimelineView view;
-        view.resize(1200, 700);
-        view.setRun(runNamed(name));
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(showRun(view, runNamed(name)));
         QSignalSpy ranges(&view, &TimelineView::visibleRangeChanged);
         const QPoint pos(view.plotRect().left() + x, view.plotRect().top() + 40);
         for (int step = 0; step < 3; ++step) {
@@ -195,10 +198,7 @@ private slots:
     void keys()
     {
         TimelineView view;
-        view.resize(1200, 700);
-        view.setRun(m_jax);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(showRun(view, m_jax));
         const int64_t full = view.visibleEnd() - view.visibleStart();
         QTest::keyClick(&view, '+');
         const int64_t zoomed = view.visibleEnd() - view.visibleStart();
@@ -245,10 +245,7 @@ private slots:
     void dragPans()
     {
         TimelineView view;
-        view.resize(1200, 700);
-        view.setRun(m_jax);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(showRun(view, m_jax));
         view.zoomBy(8);
         const int64_t start = view.visibleStart(), span = view.visibleEnd() - view.visibleStart();
         const double nsPerPx = view.timeScale().nsPerPixel();
@@ -281,10 +278,7 @@ private slots:
         QFETCH(int, x0);
         QFETCH(int, x1);
         TimelineView view;
-        view.resize(1200, 700);
-        view.setRun(runNamed(name));
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(showRun(view, runNamed(name)));
         view.zoomBy(2);
         const int64_t start = view.visibleStart(), end = view.visibleEnd();
         QSignalSpy selected(&view, &TimelineView::rangeSelected);
@@ -324,10 +318,7 @@ private slots:
         QFETCH(QString, name);
         const LoadedRun run = runNamed(name);
         TimelineView view;
-        view.resize(1200, 700);
-        view.setRun(run);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(showRun(view, run));
         const TraceData &t = *run.trace;
         const uint32_t kernel = middleKernel(run);
         view.setVisibleRange(t.start[kernel] - 2 * t.duration[kernel],
@@ -414,10 +405,7 @@ private slots:
     void collapsingAProcessHidesItsTracks()
     {
         TimelineView view;
-        view.resize(1200, 700);
-        view.setRun(m_jax);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(showRun(view, m_jax));
         const uint32_t kernel = middleKernel(m_jax);
         const uint32_t launch = uint32_t(m_jax.analysis->launchOf(kernel));
         const QRect kernelBefore = view.eventRect(kernel);
@@ -437,10 +425,7 @@ private slots:
     void tooltips()
     {
         TimelineView view;
-        view.resize(1200, 700);
-        view.setRun(m_jax);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(showRun(view, m_jax));
         const TraceData &t = *m_jax.trace;
         // the longest idle gap of the GPU stream: its length, cause and what the CPU was doing
         const StreamSummary &stream = m_jax.analysis->streams().front();
@@ -485,10 +470,7 @@ private slots:
     void scrollsVertically()
     {
         TimelineView view;
-        view.resize(1200, 250); // shorter than its rows
-        view.setRun(m_jax);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(showRun(view, m_jax, QSize(1200, 250))); // shorter than its rows
         const uint32_t kernel = middleKernel(m_jax);
         // rows taller than the view open scrolled down to the GPU streams
         QVERIFY(view.plotRect().contains(view.eventRect(kernel).center()));
@@ -561,10 +543,7 @@ private slots:
         QCOMPARE(run.analysis->launchOf(kernel), int64_t(launch));
 
         TimelineView view;
-        view.resize(900, 500);
-        view.setRun(run);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(showRun(view, run, QSize(900, 500)));
         QCOMPARE(view.visibleStart(), int64_t(0));
         QCOMPARE(view.visibleEnd(), int64_t(1400));
         // lanes stop at 6: the launch and the deepest frames share the last one, the launch on top
@@ -612,10 +591,7 @@ private slots:
         QFETCH(QString, name);
         const LoadedRun run = runNamed(name);
         TimelineView view;
-        view.resize(1200, 700);
-        view.setRun(run);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(showRun(view, run));
         QImage image = view.grab().toImage();
         QCOMPARE(image.size(), QSize(1200, 700) * view.devicePixelRatio());
         QVERIFY(nonUniform(image));

@@ -57,13 +57,6 @@ QString shortLabel(const QString &label, const QString &fallback) {
     return name.isEmpty() ? label : name;
 }
 
-std::vector<const ScopeIndex *> indexes(const QList<LoadedRun> &runs) {
-    std::vector<const ScopeIndex *> result;
-    for (const LoadedRun &run : runs)
-        if (run.scopes)
-            result.push_back(run.scopes.get());
-    return result;
-}
 
 } // namespace
 
@@ -248,8 +241,8 @@ void ComparisonPanel::setSides(const QList<LoadedRun> &a, const QList<LoadedRun>
                                const QString &labelB) {
     m_runsA = a;
     m_runsB = b;
-    m_indexA = indexes(a);
-    m_indexB = indexes(b);
+    m_indexA = scopeIndexes(a);
+    m_indexB = scopeIndexes(b);
     m_summary->setSides(a, b, labelA, labelB);
     m_picker->setSides(a, b);
     m_boxPlot->setLabels(shortLabel(labelA, tr("A")), shortLabel(labelB, tr("B")));

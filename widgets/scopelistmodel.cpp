@@ -10,26 +10,14 @@
 
 namespace scopeline {
 
-namespace {
-
-std::vector<const ScopeIndex *> indexes(const QList<LoadedRun> &runs) {
-    std::vector<const ScopeIndex *> result;
-    for (const LoadedRun &run : runs)
-        if (run.scopes)
-            result.push_back(run.scopes.get());
-    return result;
-}
-
-} // namespace
-
 ScopeListModel::ScopeListModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 void ScopeListModel::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b) {
     beginResetModel();
     m_keepA = a;
     m_keepB = b;
-    m_a = indexes(a);
-    m_b = indexes(b);
+    m_a = scopeIndexes(a);
+    m_b = scopeIndexes(b);
     std::map<QString, Entry> byName;
     for (const ScopeIndex *index : m_a)
         for (const ScopeIndex::Scope &scope : index->scopes()) {

@@ -417,11 +417,7 @@ int compareCommand(const QStringList &arguments)
     QList<LoadedRun> a, b;
     if (!loadSides(options, a, b))
         return Unreadable;
-    std::vector<const ScopeIndex *> indexA, indexB;
-    for (const LoadedRun &run : a)
-        indexA.push_back(run.scopes.get());
-    for (const LoadedRun &run : b)
-        indexB.push_back(run.scopes.get());
+    const std::vector<const ScopeIndex *> indexA = scopeIndexes(a), indexB = scopeIndexes(b);
     const std::vector<ComparisonRow> rows = ScopeComparison(indexA, indexB).compare(options.scopes, options.match, options.samples);
 
     // A scope found on one side only still has its rows; say so plainly.
