@@ -1,7 +1,7 @@
 #include "chrometracehandler.h"
 
-#include "timeparse.h"
 #include "eventsink.h"
+#include "timeparse.h"
 
 #include "jsonerror.h"
 
@@ -64,8 +64,7 @@ void appendJsonString(std::string &out, std::string_view text)
 
 ChromeTraceHandler::ChromeTraceHandler(EventSink &sink, const std::atomic<bool> *cancel)
     : m_sink(sink), m_cancel(cancel)
-{
-}
+{}
 
 bool ChromeTraceHandler::null()
 {
@@ -149,8 +148,8 @@ void ChromeTraceHandler::eventField(Scalar type, std::string_view text, int64_t 
         // "6", " 6 " and 6 name the same process.
         std::string &target = m_field == Field::Pid ? e.pid : m_field == Field::Tid ? e.tid : e.id;
         int64_t value = 0;
-        const bool asInt = type == Scalar::Integer ? (value = integer, true)
-                           : type == Scalar::Float ? integralDouble(real, value)
+        const bool asInt = type == Scalar::Integer  ? (value = integer, true)
+                           : type == Scalar::Float  ? integralDouble(real, value)
                            : type == Scalar::String ? parseInt(text, value)
                                                     : false;
         if (asInt) {
@@ -190,8 +189,8 @@ void ChromeTraceHandler::argValue(Scalar type, std::string_view text, int64_t in
         return;
     e.hasCorrelationIdKey |= isCorrelationId;
     int64_t value = -1;
-    const bool ok = type == Scalar::Integer ? (value = integer, true)
-                    : type == Scalar::Float ? integralDouble(real, value)
+    const bool ok = type == Scalar::Integer  ? (value = integer, true)
+                    : type == Scalar::Float  ? integralDouble(real, value)
                     : type == Scalar::String ? parseInt(text, value)
                                              : false;
     if (ok && value >= 0)
@@ -358,7 +357,8 @@ bool ChromeTraceHandler::finishEvent()
     return true;
 }
 
-bool ChromeTraceHandler::parse_error(std::size_t position, const std::string &, const nlohmann::detail::exception &ex)
+bool ChromeTraceHandler::parse_error(std::size_t position, const std::string &,
+                                     const nlohmann::detail::exception &ex)
 {
     m_error = jsonErrorMessage(position, ex);
     return false;

@@ -41,7 +41,8 @@ public:
     bool end_object();
     bool start_array(std::size_t elements);
     bool end_array();
-    bool parse_error(std::size_t position, const std::string &lastToken, const nlohmann::detail::exception &ex);
+    bool parse_error(std::size_t position, const std::string &lastToken,
+                     const nlohmann::detail::exception &ex);
 
 private:
     enum class Field : uint8_t { Ignored, Ph, Name, Cat, Pid, Tid, Id, Ts, Dur, Args };
@@ -59,8 +60,8 @@ private:
     const std::atomic<bool> *m_cancel;
     RawEvent m_event;
     int m_depth = 0;
-    int m_eventsDepth = 0;     // depth inside the event array, 0 until it is found
-    int m_skipDepth = 0;       // ignoring everything until depth drops below this, 0 when not skipping
+    int m_eventsDepth = 0; // depth inside the event array, 0 until it is found
+    int m_skipDepth = 0;   // ignoring everything until depth drops below this, 0 when not skipping
     bool m_inArgs = false;
     bool m_topLevelObject = false;
     std::string m_topKey;

@@ -55,7 +55,8 @@ QString withDocumentOffset(QString error, const std::function<int64_t(int64_t)> 
     int end = from;
     while (end < error.size() && error[end].isDigit())
         ++end;
-    return error.replace(from, end - from, QString::number(toDocument(error.mid(from, end - from).toLongLong())));
+    return error.replace(from, end - from,
+                         QString::number(toDocument(error.mid(from, end - from).toLongLong())));
 }
 
 } // namespace
@@ -89,10 +90,10 @@ struct EventChunk : public EventSink
     }
 };
 
-EventArrayReader::EventArrayReader(InflatingStreamBuf &input, TraceBuilder &builder, const std::atomic<bool> *cancel)
+EventArrayReader::EventArrayReader(InflatingStreamBuf &input, TraceBuilder &builder,
+                                   const std::atomic<bool> *cancel)
     : m_input(input), m_builder(builder), m_cancel(cancel)
-{
-}
+{}
 
 EventArrayReader::~EventArrayReader()
 {
@@ -110,8 +111,9 @@ bool EventArrayReader::read()
             i = m_phase == Phase::Events ? scanEvents(block, i) : scanOutside(block, i);
         m_blockOffset += int64_t(block.size());
         if (m_skeleton.size() > kMaxSkeletonBytes) {
-            m_error = QCoreApplication::translate("TraceLoader", "no \"traceEvents\" array in the first %1 MB")
-                          .arg(kMaxSkeletonBytes >> 20);
+            m_error =
+                QCoreApplication::translate("TraceLoader", "no \"traceEvents\" array in the first %1 MB")
+                    .arg(kMaxSkeletonBytes >> 20);
             break;
         }
     }
@@ -150,8 +152,9 @@ std::size_t EventArrayReader::scanOutside(std::string_view block, std::size_t fr
             m_inString = true;
             m_topString.clear();
         } else if (c == '{' || c == '[') {
-            const bool eventsOpen = m_phase == Phase::Before && c == '[' &&
-                                    (m_depth == 0 || (m_depth == 1 && m_topObject && m_topString == "traceEvents"));
+            const bool eventsOpen =
+                m_phase == Phase::Before && c == '[' &&
+                (m_depth == 0 || (m_depth == 1 && m_topObject && m_topString == "traceEvents"));
             m_topObject = m_topObject || (m_depth == 0 && c == '{');
             ++m_depth;
             if (eventsOpen) {
@@ -263,7 +266,8 @@ void EventArrayReader::submitChunk(bool complete)
         return chunk;
     }));
     m_pending.assign(1, '[');
-    while (!m_inFlight.empty() && (int(m_inFlight.size()) > kMaxChunksInFlight || m_inFlight.front().isFinished()))
+    while (!m_inFlight.empty() &&
+           (int(m_inFlight.size()) > kMaxChunksInFlight || m_inFlight.front().isFinished()))
         consumeChunk();
 }
 
@@ -295,13 +299,14 @@ bool EventArrayReader::parseSkeleton()
     nlohmann::json::sax_parse(m_skeleton.data(), m_skeleton.data() + m_skeleton.size(), &handler);
     if (!handler.error().isEmpty()) {
         const int64_t cut = m_skeletonCut, length = m_eventsLength;
-        m_error = withDocumentOffset(handler.error(),
-                                     [cut, length](int64_t p) { return cut >= 0 && p > cut ? p + length : p; });
+        m_error = withDocumentOffset(
+            handler.error(), [cut, length](int64_t p) { return cut >= 0 && p > cut ? p + length : p; });
         return false;
     }
     if (!handler.sawEvents()) {
-        m_error = QCoreApplication::translate("TraceLoader", "no trace events: expected a JSON array of events, an "
-                                                             "object with a \"traceEvents\" array, or rocprofv3 JSON");
+        m_error = QCoreApplication::translate("TraceLoader",
+                                              "no trace events: expected a JSON array of events, an "
+                                              "object with a \"traceEvents\" array, or rocprofv3 JSON");
         return false;
     }
     return true;

@@ -47,17 +47,17 @@ private:
     bool m_cancelled = false;
 
     Phase m_phase = Phase::Before;
-    std::string m_skeleton;       // the document without the event array's contents
-    int64_t m_skeletonCut = -1;   // skeleton position where the contents were taken out
-    int64_t m_eventsStart = 0;    // document offset and length of the contents
+    std::string m_skeleton;     // the document without the event array's contents
+    int64_t m_skeletonCut = -1; // skeleton position where the contents were taken out
+    int64_t m_eventsStart = 0;  // document offset and length of the contents
     int64_t m_eventsLength = 0;
-    std::string m_pending;        // '[' + event text not yet handed out as a chunk
-    int64_t m_pendingOffset = 0;  // document offset of the text after the '['
-    int64_t m_blockOffset = 0;    // document offset of the current block
+    std::string m_pending;       // '[' + event text not yet handed out as a chunk
+    int64_t m_pendingOffset = 0; // document offset of the text after the '['
+    int64_t m_blockOffset = 0;   // document offset of the current block
     int m_depth = 0;
-    int m_eventsDepth = 0;        // nesting depth of the array's elements
+    int m_eventsDepth = 0; // nesting depth of the array's elements
     bool m_inString = false, m_escape = false, m_topObject = false;
-    std::string m_topString;      // the last string at depth 1: the key before '['
+    std::string m_topString; // the last string at depth 1: the key before '['
 
     std::deque<QFuture<std::shared_ptr<EventChunk>>> m_inFlight;
     std::vector<std::shared_ptr<EventChunk>> m_spare; // parsed chunks whose buffers are reused

@@ -26,7 +26,8 @@ LoadedRun LoadedRun::load(const TraceRun &run, const std::function<void(double)>
 QList<LoadedRun> LoadedRun::loadAll(const std::vector<TraceRun> &runs, const std::atomic<bool> *cancel)
 {
     const QList<TraceRun> list(runs.begin(), runs.end());
-    return QtConcurrent::blockingMapped(list, [cancel](const TraceRun &run) { return load(run, {}, cancel); });
+    return QtConcurrent::blockingMapped(list,
+                                        [cancel](const TraceRun &run) { return load(run, {}, cancel); });
 }
 
 std::vector<const ScopeIndex *> scopeIndexes(const QList<LoadedRun> &runs)

@@ -27,7 +27,8 @@ struct LoadedRun
     static LoadedRun load(const TraceRun &run, const std::function<void(double)> &progress = {},
                           const std::atomic<bool> *cancel = nullptr);
     // Loads and analyses each run, several files in parallel.
-    static QList<LoadedRun> loadAll(const std::vector<TraceRun> &runs, const std::atomic<bool> *cancel = nullptr);
+    static QList<LoadedRun> loadAll(const std::vector<TraceRun> &runs,
+                                    const std::atomic<bool> *cancel = nullptr);
 };
 
 // The scope indexes of the loaded runs, in order (what ScopeComparison takes for a side).

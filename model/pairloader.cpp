@@ -79,7 +79,8 @@ int PairLoader::start(const QString &pathA, const QString &pathB)
     QPointer<PairLoader> self(this);
     auto report = [self, job](double fraction, const QString &what) {
         QMetaObject::invokeMethod(
-            self, [self, job, fraction, what] {
+            self,
+            [self, job, fraction, what] {
                 if (self && self->m_job == job)
                     emit self->progress(job, fraction, what);
             },

@@ -12,10 +12,10 @@ struct RawEvent
     enum class Field : uint8_t { Missing, Ok, Bad };
 
     char ph = 0;
-    int fields = 0;        // keys seen, 0 for `{}`
+    int fields = 0; // keys seen, 0 for `{}`
     std::string name, cat;
-    std::string pid, tid;  // normalised ids ("6" for 6, " 6 " and "6")
-    std::string id;        // flow id, normalised like pid
+    std::string pid, tid;    // normalised ids ("6" for 6, " 6 " and "6")
+    std::string id;          // flow id, normalised like pid
     int64_t ts = 0, dur = 0; // ns
     Field tsState = Field::Missing, durState = Field::Missing;
     int64_t correlation = -1;   // args.correlation (Kineto)

@@ -176,7 +176,8 @@ void RocprofV3Handler::addKernelsTo(TraceBuilder &builder) const
     std::map<uint64_t, bool> named;
     for (const Dispatch &d : m_dispatches) {
         const auto agent = m_agents.find(d.agent);
-        const int device = agent != m_agents.end() && agent->second.index >= 0 ? agent->second.index : int(d.agent);
+        const int device =
+            agent != m_agents.end() && agent->second.index >= 0 ? agent->second.index : int(d.agent);
         const std::string pid = std::to_string(device);
         const std::string tid = "queue " + std::to_string(d.queue);
         if (!named[d.agent]) {
@@ -199,8 +200,9 @@ void RocprofV3Handler::addKernelsTo(TraceBuilder &builder) const
         event.fields = 1;
         event.cat = "kernel";
         const auto symbol = m_symbols.find(d.kernelId);
-        event.name = symbol != m_symbols.end() && !symbol->second.empty() ? symbol->second
-                                                                          : "kernel " + std::to_string(d.kernelId);
+        event.name = symbol != m_symbols.end() && !symbol->second.empty()
+                         ? symbol->second
+                         : "kernel " + std::to_string(d.kernelId);
         event.pid = pid;
         event.tid = tid;
         event.ts = d.start;
@@ -216,7 +218,8 @@ void RocprofV3Handler::addKernelsTo(TraceBuilder &builder) const
     }
 }
 
-bool RocprofV3Handler::parse_error(std::size_t position, const std::string &, const nlohmann::detail::exception &ex)
+bool RocprofV3Handler::parse_error(std::size_t position, const std::string &,
+                                   const nlohmann::detail::exception &ex)
 {
     m_error = jsonErrorMessage(position, ex);
     return false;

@@ -41,7 +41,8 @@ public:
     bool end_object();
     bool start_array(std::size_t);
     bool end_array();
-    bool parse_error(std::size_t position, const std::string &lastToken, const nlohmann::detail::exception &ex);
+    bool parse_error(std::size_t position, const std::string &lastToken,
+                     const nlohmann::detail::exception &ex);
 
 private:
     enum class Record : uint8_t { None, Dispatch, Symbol, Agent };

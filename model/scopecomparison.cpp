@@ -47,13 +47,20 @@ QString number(double value)
 QString verdictText(Verdict verdict)
 {
     switch (verdict) {
-    case Verdict::OnlyInA: return QCoreApplication::translate("ScopeComparison", "only in A");
-    case Verdict::OnlyInB: return QCoreApplication::translate("ScopeComparison", "only in B");
-    case Verdict::NotFound: return QCoreApplication::translate("ScopeComparison", "not found");
-    case Verdict::NoSignificantChange: return QCoreApplication::translate("ScopeComparison", "no significant change");
-    case Verdict::NoMeaningfulChange: return QCoreApplication::translate("ScopeComparison", "no meaningful change");
-    case Verdict::Faster: return QCoreApplication::translate("ScopeComparison", "B faster");
-    case Verdict::Slower: return QCoreApplication::translate("ScopeComparison", "B slower");
+    case Verdict::OnlyInA:
+        return QCoreApplication::translate("ScopeComparison", "only in A");
+    case Verdict::OnlyInB:
+        return QCoreApplication::translate("ScopeComparison", "only in B");
+    case Verdict::NotFound:
+        return QCoreApplication::translate("ScopeComparison", "not found");
+    case Verdict::NoSignificantChange:
+        return QCoreApplication::translate("ScopeComparison", "no significant change");
+    case Verdict::NoMeaningfulChange:
+        return QCoreApplication::translate("ScopeComparison", "no meaningful change");
+    case Verdict::Faster:
+        return QCoreApplication::translate("ScopeComparison", "B faster");
+    case Verdict::Slower:
+        return QCoreApplication::translate("ScopeComparison", "B slower");
     }
     return {};
 }
@@ -71,11 +78,10 @@ Verdict ComparisonRow::verdict(double alpha, double threshold) const
 
 ScopeComparison::ScopeComparison(std::vector<const ScopeIndex *> sideA, std::vector<const ScopeIndex *> sideB)
     : m_a(std::move(sideA)), m_b(std::move(sideB))
-{
-}
+{}
 
-std::vector<double> ScopeComparison::pooled(const std::vector<const ScopeIndex *> &side, const ScopeMatcher &matcher,
-                                            SampleMode mode) const
+std::vector<double> ScopeComparison::pooled(const std::vector<const ScopeIndex *> &side,
+                                            const ScopeMatcher &matcher, SampleMode mode) const
 {
     std::vector<double> all;
     for (const ScopeIndex *run : side) {
@@ -85,7 +91,8 @@ std::vector<double> ScopeComparison::pooled(const std::vector<const ScopeIndex *
     return all;
 }
 
-std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, MatchMode match, SampleMode samples) const
+std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, MatchMode match,
+                                                    SampleMode samples) const
 {
     std::vector<ComparisonRow> rows;
     const std::size_t pairs = std::min(m_a.size(), m_b.size());
@@ -122,38 +129,54 @@ std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, M
 
 QStringList ScopeComparison::csvHeader()
 {
-    return {QStringLiteral("scope"),          QStringLiteral("run"),           QStringLiteral("n_a"),
-            QStringLiteral("n_b"),            QStringLiteral("mean_a_ns"),     QStringLiteral("mean_b_ns"),
-            QStringLiteral("std_a_ns"),       QStringLiteral("std_b_ns"),      QStringLiteral("median_a_ns"),
-            QStringLiteral("median_b_ns"),    QStringLiteral("ranksum_z"),     QStringLiteral("ranksum_p"),
-            QStringLiteral("mwu_u"),          QStringLiteral("mwu_p"),         QStringLiteral("hl_shift_ns"),
-            QStringLiteral("hl_ci_low_ns"),   QStringLiteral("hl_ci_high_ns"), QStringLiteral("rel_change_median"),
-            QStringLiteral("cliffs_delta"),   QStringLiteral("ranksum_p_holm"), QStringLiteral("mwu_p_holm"),
-            QStringLiteral("iqr_a_ns"),       QStringLiteral("iqr_b_ns")};
+    return {QStringLiteral("scope"),         QStringLiteral("run"),
+            QStringLiteral("n_a"),           QStringLiteral("n_b"),
+            QStringLiteral("mean_a_ns"),     QStringLiteral("mean_b_ns"),
+            QStringLiteral("std_a_ns"),      QStringLiteral("std_b_ns"),
+            QStringLiteral("median_a_ns"),   QStringLiteral("median_b_ns"),
+            QStringLiteral("ranksum_z"),     QStringLiteral("ranksum_p"),
+            QStringLiteral("mwu_u"),         QStringLiteral("mwu_p"),
+            QStringLiteral("hl_shift_ns"),   QStringLiteral("hl_ci_low_ns"),
+            QStringLiteral("hl_ci_high_ns"), QStringLiteral("rel_change_median"),
+            QStringLiteral("cliffs_delta"),  QStringLiteral("ranksum_p_holm"),
+            QStringLiteral("mwu_p_holm"),    QStringLiteral("iqr_a_ns"),
+            QStringLiteral("iqr_b_ns")};
 }
 
 QString ScopeComparison::toCsv(const std::vector<ComparisonRow> &rows)
 {
     auto quoted = [](QString text) {
-        if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) || text.contains(QLatin1Char('\n')))
-            return QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+        if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) ||
+            text.contains(QLatin1Char('\n')))
+            return QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) +
+                   QLatin1Char('"');
         return text;
     };
     QString csv = csvHeader().join(QLatin1Char(',')) + QLatin1Char('\n');
     for (const ComparisonRow &r : rows) {
-        const QStringList fields = {
-            quoted(r.scope),           r.run,
-            QString::number(r.a.n),    QString::number(r.b.n),
-            number(r.a.mean),          number(r.b.mean),
-            number(r.a.std),           number(r.b.std),
-            number(r.a.median),        number(r.b.median),
-            number(r.rankSum.z),       number(r.rankSum.p),
-            number(r.mannWhitney.u),   number(r.mannWhitney.p),
-            number(r.shift.shift),     number(r.shift.ciLow),
-            number(r.shift.ciHigh),    number(r.relativeChange),
-            number(r.cliffsDelta),     number(r.rankSumHolm),
-            number(r.mannWhitneyHolm), number(r.a.iqr),
-            number(r.b.iqr)};
+        const QStringList fields = {quoted(r.scope),
+                                    r.run,
+                                    QString::number(r.a.n),
+                                    QString::number(r.b.n),
+                                    number(r.a.mean),
+                                    number(r.b.mean),
+                                    number(r.a.std),
+                                    number(r.b.std),
+                                    number(r.a.median),
+                                    number(r.b.median),
+                                    number(r.rankSum.z),
+                                    number(r.rankSum.p),
+                                    number(r.mannWhitney.u),
+                                    number(r.mannWhitney.p),
+                                    number(r.shift.shift),
+                                    number(r.shift.ciLow),
+                                    number(r.shift.ciHigh),
+                                    number(r.relativeChange),
+                                    number(r.cliffsDelta),
+                                    number(r.rankSumHolm),
+                                    number(r.mannWhitneyHolm),
+                                    number(r.a.iqr),
+                                    number(r.b.iqr)};
         csv += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return csv;

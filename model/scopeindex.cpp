@@ -13,8 +13,9 @@ namespace {
 
 // For each target event on a track, the containers (annotations) open at its start, outermost first.
 // Events are sorted by start with parents first; a container holds an event starting before its end.
-template<typename IsContainer, typename IsTarget, typename Record>
-void sweepContainment(const TraceData &t, uint32_t track, IsContainer isContainer, IsTarget isTarget, Record record)
+template <typename IsContainer, typename IsTarget, typename Record>
+void sweepContainment(const TraceData &t, uint32_t track, IsContainer isContainer, IsTarget isTarget,
+                      Record record)
 {
     std::vector<uint32_t> open;
     for (uint32_t e : t.trackEvents[track]) {
@@ -73,7 +74,8 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
             for (uint32_t name : it->second)
                 m_refs.push_back(Ref{name, -1});
         }
-        auto addAnnotations = [&](const std::unordered_map<uint32_t, std::vector<uint32_t>> &map, int64_t event) {
+        auto addAnnotations = [&](const std::unordered_map<uint32_t, std::vector<uint32_t>> &map,
+                                  int64_t event) {
             auto it = event >= 0 ? map.find(uint32_t(event)) : map.end();
             if (it != map.end())
                 for (uint32_t a : it->second)
@@ -90,7 +92,7 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
 std::vector<ScopeIndex::Scope> ScopeIndex::scopes() const
 {
     std::vector<Scope> result(m_names.size());
-    std::vector<int64_t> lastKernel(m_names.size(), -1);    // position of the last kernel counted
+    std::vector<int64_t> lastKernel(m_names.size(), -1);     // position of the last kernel counted
     std::vector<int64_t> lastPathKernel(m_names.size(), -2); // position of the last path match
     std::vector<std::vector<int64_t>> annotations(m_names.size());
     std::vector<std::pair<uint32_t, int64_t>> kernelAnnotations; // name -> innermost annotation of one kernel
@@ -190,7 +192,8 @@ std::vector<double> ScopeIndex::samples(const ScopeMatcher &matcher, SampleMode 
             index = it->second;
         } else {
             // A path instance is a run of consecutive matching kernels on one stream.
-            const bool continues = lastPathPos == int64_t(pos) - 1 && t.track[m_kernels[pos - 1]] == t.track[k];
+            const bool continues =
+                lastPathPos == int64_t(pos) - 1 && t.track[m_kernels[pos - 1]] == t.track[k];
             if (!continues)
                 instances.emplace_back();
             index = instances.size() - 1;
@@ -203,7 +206,8 @@ std::vector<double> ScopeIndex::samples(const ScopeMatcher &matcher, SampleMode 
     }
     if (mode != SampleMode::Kernel)
         for (const Instance &instance : instances)
-            result.push_back(mode == SampleMode::Instance ? instance.sum : double(instance.last - instance.first));
+            result.push_back(mode == SampleMode::Instance ? instance.sum
+                                                          : double(instance.last - instance.first));
     return result;
 }
 

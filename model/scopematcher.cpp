@@ -25,9 +25,12 @@ bool parseSampleMode(const QString &text, SampleMode &mode)
 QString matchModeName(MatchMode mode)
 {
     switch (mode) {
-    case MatchMode::Substring: return QStringLiteral("substring");
-    case MatchMode::Regex: return QStringLiteral("regex");
-    case MatchMode::Component: break;
+    case MatchMode::Substring:
+        return QStringLiteral("substring");
+    case MatchMode::Regex:
+        return QStringLiteral("regex");
+    case MatchMode::Component:
+        break;
     }
     return QStringLiteral("component");
 }
@@ -35,9 +38,12 @@ QString matchModeName(MatchMode mode)
 QString sampleModeName(SampleMode mode)
 {
     switch (mode) {
-    case SampleMode::Instance: return QStringLiteral("instance");
-    case SampleMode::Span: return QStringLiteral("span");
-    case SampleMode::Kernel: break;
+    case SampleMode::Instance:
+        return QStringLiteral("instance");
+    case SampleMode::Span:
+        return QStringLiteral("span");
+    case SampleMode::Kernel:
+        break;
     }
     return QStringLiteral("kernel");
 }
@@ -52,8 +58,10 @@ ScopeMatcher::ScopeMatcher(const QString &pattern, MatchMode mode)
 bool ScopeMatcher::matchesName(std::string_view name) const
 {
     switch (m_mode) {
-    case MatchMode::Component: return name == m_utf8;
-    case MatchMode::Substring: return name.find(m_utf8) != std::string_view::npos;
+    case MatchMode::Component:
+        return name == m_utf8;
+    case MatchMode::Substring:
+        return name.find(m_utf8) != std::string_view::npos;
     case MatchMode::Regex:
         return m_regex.isValid() &&
                m_regex.match(QString::fromUtf8(name.data(), qsizetype(name.size()))).hasMatch();

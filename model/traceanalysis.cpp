@@ -49,9 +49,12 @@ int64_t unionLength(const std::vector<std::pair<int64_t, int64_t>> &intervals)
 QString gapCauseName(GapCause cause)
 {
     switch (cause) {
-    case GapCause::LaunchLate: return QCoreApplication::translate("TraceAnalysis", "CPU launched late");
-    case GapCause::GpuWaiting: return QCoreApplication::translate("TraceAnalysis", "GPU waiting");
-    case GapCause::Unknown: break;
+    case GapCause::LaunchLate:
+        return QCoreApplication::translate("TraceAnalysis", "CPU launched late");
+    case GapCause::GpuWaiting:
+        return QCoreApplication::translate("TraceAnalysis", "GPU waiting");
+    case GapCause::Unknown:
+        break;
     }
     return QCoreApplication::translate("TraceAnalysis", "unknown");
 }

@@ -25,7 +25,7 @@ struct IdleGap
     int64_t start = 0, end = 0;
     uint32_t before = 0, after = 0; // kernels around the gap
     GapCause cause = GapCause::Unknown;
-    int64_t cpuEvent = -1;          // innermost CPU slice on the launching thread during the gap
+    int64_t cpuEvent = -1; // innermost CPU slice on the launching thread during the gap
     int64_t length() const { return end - start; }
 };
 

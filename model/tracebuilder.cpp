@@ -22,11 +22,20 @@ const std::unordered_set<std::string_view> &gpuCategories()
 const std::unordered_set<std::string> &launchApis()
 {
     static const std::unordered_set<std::string> apis = [] {
-        const char *bases[] = {"cudaLaunchKernel", "cudaLaunchKernelExC", "cudaLaunchCooperativeKernel",
-                               "cudaLaunchCooperativeKernelMultiDevice", "cuLaunchKernel", "cuLaunchKernelEx",
-                               "cuLaunchCooperativeKernel", "hipLaunchKernel", "hipLaunchKernelExC",
-                               "hipExtLaunchKernel", "hipExtModuleLaunchKernel", "hipModuleLaunchKernel",
-                               "hipHccModuleLaunchKernel", "hipLaunchCooperativeKernel",
+        const char *bases[] = {"cudaLaunchKernel",
+                               "cudaLaunchKernelExC",
+                               "cudaLaunchCooperativeKernel",
+                               "cudaLaunchCooperativeKernelMultiDevice",
+                               "cuLaunchKernel",
+                               "cuLaunchKernelEx",
+                               "cuLaunchCooperativeKernel",
+                               "hipLaunchKernel",
+                               "hipLaunchKernelExC",
+                               "hipExtLaunchKernel",
+                               "hipExtModuleLaunchKernel",
+                               "hipModuleLaunchKernel",
+                               "hipHccModuleLaunchKernel",
+                               "hipLaunchCooperativeKernel",
                                "hipModuleLaunchCooperativeKernel"};
         std::unordered_set<std::string> set;
         for (const char *base : bases)
@@ -233,8 +242,8 @@ void TraceBuilder::add(RawEvent &event)
             skip(QCoreApplication::translate("TraceBuilder", "flow without id"));
             return;
         }
-        m_data.flows.push_back(
-            FlowPoint{m_data.strings.intern(event.cat + '\x1f' + event.id), track, event.ts, event.ph == 's'});
+        m_data.flows.push_back(FlowPoint{m_data.strings.intern(event.cat + '\x1f' + event.id), track,
+                                         event.ts, event.ph == 's'});
         return;
     }
 }
@@ -266,7 +275,8 @@ void TraceBuilder::addSlice(RawEvent &event, int64_t duration)
 
 void TraceBuilder::addMetadata(const RawEvent &event)
 {
-    const std::string *value = event.findArg(event.name.rfind("_sort_index") != std::string::npos ? "sort_index" : "name");
+    const std::string *value =
+        event.findArg(event.name.rfind("_sort_index") != std::string::npos ? "sort_index" : "name");
     if (!value)
         return;
     const QString text = QString::fromStdString(*value).trimmed();
@@ -345,7 +355,8 @@ void TraceBuilder::classifyTracks()
 
         const auto gpuName = gpuProcess.match(track.processName);
         const auto jaxName = jaxDevice.match(track.processName);
-        track.gpu = m_gpuCategorySeen[t] || gpuName.hasMatch() || track.processName.startsWith(QLatin1String("/device:GPU"));
+        track.gpu = m_gpuCategorySeen[t] || gpuName.hasMatch() ||
+                    track.processName.startsWith(QLatin1String("/device:GPU"));
         if (!track.gpu)
             continue;
         int device = -1;
@@ -460,7 +471,8 @@ void TraceBuilder::classifyEvents()
 void TraceBuilder::detectFormat()
 {
     for (const auto &entry : m_processNames) {
-        if (entry.second.startsWith(QLatin1String("/device:")) || entry.second.startsWith(QLatin1String("/host:"))) {
+        if (entry.second.startsWith(QLatin1String("/device:")) ||
+            entry.second.startsWith(QLatin1String("/host:"))) {
             m_data.format = TraceFormat::Jax;
             return;
         }

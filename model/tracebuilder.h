@@ -40,12 +40,12 @@ private:
     std::unordered_map<std::string, uint32_t> m_trackIndex;
     std::string m_lastPid, m_lastTid;
     uint32_t m_lastTrack = UINT32_MAX;
-    std::vector<bool> m_gpuCategorySeen;                          // per track
-    std::vector<bool> m_correlationFromId;                        // per event
-    std::vector<std::vector<RawEvent>> m_open;                    // per track, B events awaiting E
-    std::unordered_map<std::string, QString> m_processNames;      // pid -> name
+    std::vector<bool> m_gpuCategorySeen;                     // per track
+    std::vector<bool> m_correlationFromId;                   // per event
+    std::vector<std::vector<RawEvent>> m_open;               // per track, B events awaiting E
+    std::unordered_map<std::string, QString> m_processNames; // pid -> name
     std::unordered_map<std::string, int> m_processSort;
-    std::unordered_map<std::string, QString> m_threadNames;       // pid\x1ftid -> name
+    std::unordered_map<std::string, QString> m_threadNames; // pid\x1ftid -> name
     std::unordered_map<std::string, int> m_threadSort;
 };
 

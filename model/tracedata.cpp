@@ -7,11 +7,16 @@ namespace scopeline {
 QString formatName(TraceFormat format)
 {
     switch (format) {
-    case TraceFormat::ChromeTrace: return QStringLiteral("chrome");
-    case TraceFormat::Kineto: return QStringLiteral("kineto");
-    case TraceFormat::Jax: return QStringLiteral("jax");
-    case TraceFormat::RocprofV3: return QStringLiteral("rocprofv3");
-    case TraceFormat::Unknown: break;
+    case TraceFormat::ChromeTrace:
+        return QStringLiteral("chrome");
+    case TraceFormat::Kineto:
+        return QStringLiteral("kineto");
+    case TraceFormat::Jax:
+        return QStringLiteral("jax");
+    case TraceFormat::RocprofV3:
+        return QStringLiteral("rocprofv3");
+    case TraceFormat::Unknown:
+        break;
     }
     return QStringLiteral("unknown");
 }

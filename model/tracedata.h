@@ -19,37 +19,37 @@ QString formatName(TraceFormat format);
 
 // What an event is, decided once after loading from its category, track and name.
 enum class EventKind : uint8_t {
-    Other,          // any other CPU slice (operators, python functions, runtime helpers)
-    Kernel,         // GPU kernel execution
-    Memcpy,         // GPU memory copy
-    Memset,         // GPU memory set
-    GpuOther,       // other activity on a GPU stream
-    GpuAnnotation,  // range annotation on a GPU stream (PyTorch gpu_user_annotation)
-    CpuAnnotation,  // user range annotation on a CPU thread (PyTorch user_annotation)
-    Runtime,        // CUDA/HIP runtime or driver call that is not a launch
-    KernelLaunch,   // runtime call that launches one kernel
-    GraphLaunch,    // runtime call that launches a CUDA/HIP graph (many kernels)
-    Instant,        // zero-length marker
+    Other,         // any other CPU slice (operators, python functions, runtime helpers)
+    Kernel,        // GPU kernel execution
+    Memcpy,        // GPU memory copy
+    Memset,        // GPU memory set
+    GpuOther,      // other activity on a GPU stream
+    GpuAnnotation, // range annotation on a GPU stream (PyTorch gpu_user_annotation)
+    CpuAnnotation, // user range annotation on a CPU thread (PyTorch user_annotation)
+    Runtime,       // CUDA/HIP runtime or driver call that is not a launch
+    KernelLaunch,  // runtime call that launches one kernel
+    GraphLaunch,   // runtime call that launches a CUDA/HIP graph (many kernels)
+    Instant,       // zero-length marker
 };
 
 struct Track
 {
-    QString pid;         // as written in the trace (normalised)
+    QString pid; // as written in the trace (normalised)
     QString tid;
     QString processName; // from metadata, may be empty
     QString threadName;
     bool gpu = false;
-    int device = -1;     // GPU index for GPU tracks
+    int device = -1; // GPU index for GPU tracks
     int sortIndex = 0;
     QString displayName() const;
 };
 
 struct FlowPoint
 {
-    uint32_t key;   // interned "cat/id"
+    uint32_t key; // interned "cat/id"
     uint32_t track;
     int64_t ts;
-    bool start;     // 's' (start) or 'f' (finish)
+    bool start; // 's' (start) or 'f' (finish)
 };
 
 struct ArgEntry
@@ -65,11 +65,11 @@ public:
     static constexpr int64_t kNoCorrelation = -1;
 
     // Columns, one entry per event, in file order.
-    std::vector<int64_t> start;       // ns
-    std::vector<int64_t> duration;    // ns, >= 0
-    std::vector<uint32_t> name;       // StringTable id
-    std::vector<uint32_t> category;   // StringTable id
-    std::vector<uint32_t> track;      // index into tracks
+    std::vector<int64_t> start;     // ns
+    std::vector<int64_t> duration;  // ns, >= 0
+    std::vector<uint32_t> name;     // StringTable id
+    std::vector<uint32_t> category; // StringTable id
+    std::vector<uint32_t> track;    // index into tracks
     std::vector<EventKind> kind;
     std::vector<int64_t> correlation; // launch <-> GPU activity join key, kNoCorrelation if none
     std::vector<uint32_t> opPath;     // JAX op path (args.name / long_name), 0 if none

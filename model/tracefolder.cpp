@@ -24,8 +24,8 @@ QString tr(const char *text)
 // JAX writes each profile twice; the trace-viewer file is preferred, never both.
 QString jaxProfileFile(const QDir &profileDir)
 {
-    const QStringList viewer =
-        profileDir.entryList({QStringLiteral("*.trace.json.gz"), QStringLiteral("*.trace.json")}, QDir::Files, QDir::Name);
+    const QStringList viewer = profileDir.entryList(
+        {QStringLiteral("*.trace.json.gz"), QStringLiteral("*.trace.json")}, QDir::Files, QDir::Name);
     if (!viewer.isEmpty())
         return profileDir.filePath(viewer.first());
     for (const char *name : {"perfetto_trace.json.gz", "perfetto_trace.json"})
@@ -177,7 +177,8 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error)
     if (runs.empty())
         return fail(tr("%1: no trace files found").arg(path));
 
-    std::stable_sort(runs.begin(), runs.end(), [](const TraceRun &a, const TraceRun &b) { return naturalLess(a.name, b.name); });
+    std::stable_sort(runs.begin(), runs.end(),
+                     [](const TraceRun &a, const TraceRun &b) { return naturalLess(a.name, b.name); });
     return runs;
 }
 

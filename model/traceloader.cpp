@@ -36,7 +36,6 @@ bool onlyWhitespace(std::string_view head)
     return head.find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
 
-
 } // namespace
 
 LoadResult TraceLoader::load(const QString &path, const std::function<void(double)> &progress,

@@ -10,16 +10,19 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-void dropNaN(std::vector<double> &values) {
+void dropNaN(std::vector<double> &values)
+{
     values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return std::isnan(v); }),
                  values.end());
 }
 
 // Neumaier's compensated sum: durations of ~1e9 ns over 1e5 samples would otherwise lose digits.
-struct CompensatedSum {
+struct CompensatedSum
+{
     double sum = 0.0;
     double comp = 0.0;
-    void add(double x) {
+    void add(double x)
+    {
         const double t = sum + x;
         if (std::fabs(sum) >= std::fabs(x))
             comp += (sum - t) + x;
@@ -32,7 +35,8 @@ struct CompensatedSum {
 
 } // namespace
 
-double quantileSorted(const std::vector<double> &sorted, double q) {
+double quantileSorted(const std::vector<double> &sorted, double q)
+{
     if (sorted.empty() || std::isnan(q))
         return kNaN;
     q = std::clamp(q, 0.0, 1.0);
@@ -48,7 +52,8 @@ double quantileSorted(const std::vector<double> &sorted, double q) {
     return t >= 0.5 ? b - diff * (1.0 - t) : a + diff * t;
 }
 
-double median(std::vector<double> values) {
+double median(std::vector<double> values)
+{
     dropNaN(values);
     if (values.empty())
         return kNaN;
@@ -61,13 +66,15 @@ double median(std::vector<double> values) {
     return (lower + upper) / 2.0;
 }
 
-std::vector<double> sortedWithoutNaN(std::vector<double> values) {
+std::vector<double> sortedWithoutNaN(std::vector<double> values)
+{
     dropNaN(values);
     std::sort(values.begin(), values.end());
     return values;
 }
 
-Descriptive describe(std::vector<double> values) {
+Descriptive describe(std::vector<double> values)
+{
     dropNaN(values);
     Descriptive d;
     d.n = values.size();

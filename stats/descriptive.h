@@ -9,7 +9,8 @@
 namespace scopeline::stats {
 
 // Default-constructed (and for empty input) every figure is NaN, so an unset row never reads as zeros.
-struct Descriptive {
+struct Descriptive
+{
     static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
     std::size_t n = 0;
     double mean = kUnset;

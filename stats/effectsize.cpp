@@ -18,14 +18,16 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Maps doubles onto unsigned integers in the same order, so bisection over the keys walks through
 // every representable double between two bounds and ends exactly on one.
-std::uint64_t orderedKey(double x) {
+std::uint64_t orderedKey(double x)
+{
     std::uint64_t bits;
     std::memcpy(&bits, &x, sizeof bits);
     constexpr std::uint64_t sign = std::uint64_t{1} << 63;
     return (bits & sign) ? ~bits : (bits | sign);
 }
 
-double fromOrderedKey(std::uint64_t key) {
+double fromOrderedKey(std::uint64_t key)
+{
     constexpr std::uint64_t sign = std::uint64_t{1} << 63;
     const std::uint64_t bits = (key & sign) ? (key & ~sign) : ~key;
     double x;
@@ -35,16 +37,19 @@ double fromOrderedKey(std::uint64_t key) {
 
 // The sorted samples and the order statistics of their n1·n2 pairwise differences b_j − a_i, which are
 // never materialised: 10^5 × 10^5 samples have 10^10 of them.
-class PairwiseDifferences {
+class PairwiseDifferences
+{
 public:
     PairwiseDifferences(std::vector<double> sortedA, std::vector<double> sortedB)
-        : a_(std::move(sortedA)), b_(std::move(sortedB)) {}
+        : a_(std::move(sortedA)), b_(std::move(sortedB))
+    {}
 
     std::uint64_t count() const { return std::uint64_t{a_.size()} * b_.size(); }
 
     // Number of differences <= t, in O(n1 + n2). Rounding is monotone, so fl(b_j − a_i) grows with j and
     // shrinks as a_i grows: the qualifying prefix of b only gets longer as i walks a upwards.
-    std::uint64_t countAtMost(double t) const {
+    std::uint64_t countAtMost(double t) const
+    {
         std::uint64_t total = 0;
         std::size_t j = 0;
         for (std::size_t i = 0; i < a_.size(); ++i) {
@@ -58,7 +63,8 @@ public:
     // The rank-th smallest difference (1-based): the smallest double t with countAtMost(t) >= rank.
     // Each bisection step halves a range of at most 2^64 keys, so this takes <= 64 counting passes and
     // lands on a value that is itself a difference.
-    double select(std::uint64_t rank) const {
+    double select(std::uint64_t rank) const
+    {
         std::uint64_t lo = orderedKey(b_.front() - a_.back());
         std::uint64_t hi = orderedKey(b_.back() - a_.front());
         while (lo < hi) {
@@ -78,7 +84,8 @@ private:
 
 } // namespace
 
-ShiftEstimate hodgesLehmann(const std::vector<double> &a, const std::vector<double> &b, double confidence) {
+ShiftEstimate hodgesLehmann(const std::vector<double> &a, const std::vector<double> &b, double confidence)
+{
     std::vector<double> sa = sortedWithoutNaN(a);
     std::vector<double> sb = sortedWithoutNaN(b);
     if (sa.empty() || sb.empty())
@@ -113,7 +120,8 @@ ShiftEstimate hodgesLehmann(const std::vector<double> &a, const std::vector<doub
     return out;
 }
 
-double relativeMedianChange(const std::vector<double> &a, const std::vector<double> &b) {
+double relativeMedianChange(const std::vector<double> &a, const std::vector<double> &b)
+{
     const double ma = median(a);
     const double mb = median(b);
     if (std::isnan(ma) || std::isnan(mb) || ma == 0.0)
@@ -121,7 +129,8 @@ double relativeMedianChange(const std::vector<double> &a, const std::vector<doub
     return (mb - ma) / ma;
 }
 
-double cliffsDelta(const std::vector<double> &a, const std::vector<double> &b) {
+double cliffsDelta(const std::vector<double> &a, const std::vector<double> &b)
+{
     const std::vector<double> sa = sortedWithoutNaN(a);
     const std::vector<double> sb = sortedWithoutNaN(b);
     if (sa.empty() || sb.empty())

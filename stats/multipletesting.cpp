@@ -6,7 +6,8 @@
 
 namespace scopeline::stats {
 
-std::vector<double> holmAdjust(const std::vector<double> &p) {
+std::vector<double> holmAdjust(const std::vector<double> &p)
+{
     std::vector<double> adjusted(p.size());
     std::vector<std::size_t> order;
     order.reserve(p.size());

@@ -20,13 +20,15 @@ constexpr double kSqrt2 = 1.41421356237309504880;
 constexpr std::size_t kMaxExactStates = std::size_t{1} << 24;
 
 // Rank figures of a within the pooled sample, from a merge of the two sorted samples.
-struct Pooled {
+struct Pooled
+{
     double r1 = 0.0;      // sum of a's average ranks
     double tieTerm = 0.0; // Σ (t³ − t) over groups of tied values
     bool ties = false;
 };
 
-Pooled poolRanks(const std::vector<double> &a, const std::vector<double> &b) {
+Pooled poolRanks(const std::vector<double> &a, const std::vector<double> &b)
+{
     Pooled out;
     std::size_t i = 0, j = 0;
     double below = 0.0; // values already ranked
@@ -58,7 +60,8 @@ Pooled poolRanks(const std::vector<double> &a, const std::vector<double> &b) {
 // P(U <= k) under the null for sample sizes m and n without ties. The generating function of U is the
 // Gaussian binomial [m+n choose m]_q = Π_{i=1..s} (1 − q^{l+i}) / (1 − q^i) with s = min(m, n),
 // l = max(m, n), so the counts up to k take O(s·k) steps instead of scipy's O(m·n·k) recursion.
-double exactCdf(std::size_t m, std::size_t n, std::size_t k) {
+double exactCdf(std::size_t m, std::size_t n, std::size_t k)
+{
     const std::size_t s = std::min(m, n);
     const std::size_t l = std::max(m, n);
     std::vector<double> c(k + 1, 0.0);
@@ -80,7 +83,8 @@ double exactCdf(std::size_t m, std::size_t n, std::size_t k) {
 
 } // namespace
 
-RankSum rankSum(const std::vector<double> &a, const std::vector<double> &b) {
+RankSum rankSum(const std::vector<double> &a, const std::vector<double> &b)
+{
     const std::vector<double> sa = sortedWithoutNaN(a);
     const std::vector<double> sb = sortedWithoutNaN(b);
     if (sa.empty() || sb.empty())
@@ -94,7 +98,8 @@ RankSum rankSum(const std::vector<double> &a, const std::vector<double> &b) {
     return {z, std::erfc(std::fabs(z) / kSqrt2)};
 }
 
-MannWhitney mannWhitneyU(const std::vector<double> &a, const std::vector<double> &b) {
+MannWhitney mannWhitneyU(const std::vector<double> &a, const std::vector<double> &b)
+{
     const std::vector<double> sa = sortedWithoutNaN(a);
     const std::vector<double> sb = sortedWithoutNaN(b);
     if (sa.empty() || sb.empty())
@@ -129,7 +134,8 @@ MannWhitney mannWhitneyU(const std::vector<double> &a, const std::vector<double>
     return {u1, std::min(p, 1.0), false};
 }
 
-std::vector<double> averageRanks(const std::vector<double> &values) {
+std::vector<double> averageRanks(const std::vector<double> &values)
+{
     std::vector<double> ranks(values.size(), kNaN);
     std::vector<std::size_t> order;
     order.reserve(values.size());

@@ -8,7 +8,8 @@ namespace scopeline::stats {
 
 // Wilcoxon rank-sum (scipy.stats.ranksums): average ranks for ties, no tie correction,
 // two-sided p = erfc(|z|/√2) so that p-values like 1e-150 keep their digits.
-struct RankSum {
+struct RankSum
+{
     double z;
     double p;
 };
@@ -18,7 +19,8 @@ RankSum rankSum(const std::vector<double> &a, const std::vector<double> &b);
 // exact: scipy's exact null distribution was used, which scipy 1.10 does when min(n1, n2) <= 8 and the
 // pooled data has no ties; otherwise the normal approximation with tie-corrected variance and
 // continuity correction 0.5.
-struct MannWhitney {
+struct MannWhitney
+{
     double u;
     double p;
     bool exact;

@@ -27,10 +27,11 @@ private slots:
 
     void infoMatchesOracle_data()
     {
-        QTest::addColumn<QString>("path");  // what the CLI is given
-        QTest::addColumn<QString>("file");  // the trace file the oracle reads
-        QDirIterator it(QStringLiteral(SCOPELINE_TRACES "/public"), {QStringLiteral("*.json"), QStringLiteral("*.json.gz")},
-                        QDir::Files, QDirIterator::Subdirectories);
+        QTest::addColumn<QString>("path"); // what the CLI is given
+        QTest::addColumn<QString>("file"); // the trace file the oracle reads
+        QDirIterator it(QStringLiteral(SCOPELINE_TRACES "/public"),
+                        {QStringLiteral("*.json"), QStringLiteral("*.json.gz")}, QDir::Files,
+                        QDirIterator::Subdirectories);
         int files = 0;
         while (it.hasNext()) {
             const QString file = it.next();
@@ -40,7 +41,8 @@ private slots:
         QVERIFY(files >= 11);
         // JAX run folders: the CLI picks the trace-viewer file of the run.
         for (const char *variant : {"jax_named_scopes", "jax_named_scopes_cublas", "jax_command_buffers"}) {
-            const QString run = QStringLiteral(SCOPELINE_TRACES "/jax_h100/%1/trace_file_einsum_0").arg(QLatin1String(variant));
+            const QString run = QStringLiteral(SCOPELINE_TRACES "/jax_h100/%1/trace_file_einsum_0")
+                                    .arg(QLatin1String(variant));
             QTest::newRow(variant) << run << firstFile(run, QStringLiteral("*.trace.json.gz"));
         }
     }
@@ -49,8 +51,9 @@ private slots:
     {
         QFETCH(QString, path);
         QFETCH(QString, file);
-        const ProcessResult oracle = runProcess(QStringLiteral(SCOPELINE_PYTHON),
-                                      {QStringLiteral(SCOPELINE_ORACLE_DIR "/trace_summary.py"), file});
+        const ProcessResult oracle =
+            runProcess(QStringLiteral(SCOPELINE_PYTHON),
+                       {QStringLiteral(SCOPELINE_ORACLE_DIR "/trace_summary.py"), file});
         QVERIFY2(oracle.exitCode == 0, oracle.err.constData());
         const QJsonObject expected = QJsonDocument::fromJson(oracle.out).object();
         const ProcessResult info = cli({QStringLiteral("info"), QStringLiteral("--json"), path});
@@ -61,14 +64,16 @@ private slots:
         for (auto it = expected.begin(); it != expected.end(); ++it)
             QVERIFY2(got[it.key()] == it.value(),
                      qPrintable(QStringLiteral("%1: cli %2, oracle %3")
-                                    .arg(it.key(), got[it.key()].toVariant().toString(), it.value().toVariant().toString())));
+                                    .arg(it.key(), got[it.key()].toVariant().toString(),
+                                         it.value().toVariant().toString())));
     }
 
     void jaxCountsFromTheBrief()
     {
         // traces/README: every kernel is its own launch with command buffers off.
-        const ProcessResult info = cli({QStringLiteral("info"), QStringLiteral("--json"),
-                              QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas/trace_file_einsum_0")});
+        const ProcessResult info =
+            cli({QStringLiteral("info"), QStringLiteral("--json"),
+                 QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas/trace_file_einsum_0")});
         QCOMPARE(info.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(info.out).object();
         QCOMPARE(o[QStringLiteral("format")].toString(), QStringLiteral("jax"));
@@ -77,7 +82,8 @@ private slots:
         // The delay distribution covers every launched kernel and agrees with the median.
         const QJsonObject delays = o[QStringLiteral("launch_delay_ns")].toObject();
         QCOMPARE(delays[QStringLiteral("n")].toInt(), o[QStringLiteral("kernels")].toInt());
-        QCOMPARE(delays[QStringLiteral("median")].toDouble(), o[QStringLiteral("median_launch_delay_ns")].toDouble());
+        QCOMPARE(delays[QStringLiteral("median")].toDouble(),
+                 o[QStringLiteral("median_launch_delay_ns")].toDouble());
         QVERIFY(delays[QStringLiteral("min")].toDouble() <= delays[QStringLiteral("q1")].toDouble());
         QVERIFY(delays[QStringLiteral("q3")].toDouble() <= delays[QStringLiteral("max")].toDouble());
         QVERIFY(o[QStringLiteral("gpu_busy_ns")].toDouble() + o[QStringLiteral("gpu_idle_ns")].toDouble() ==
@@ -86,11 +92,13 @@ private slots:
 
     void scopesListsCounts()
     {
-        const QString run = QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas/trace_file_einsum_0");
-        const ProcessResult oracle = runProcess(QStringLiteral(SCOPELINE_PYTHON),
-                                      {QStringLiteral(SCOPELINE_ORACLE_DIR "/compare_oracle.py"), QStringLiteral("count"),
-                                       firstFile(run, QStringLiteral("*.trace.json.gz")), QStringLiteral("attn_q_k"),
-                                       QStringLiteral("attn_att_v"), QStringLiteral("mlp")});
+        const QString run =
+            QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas/trace_file_einsum_0");
+        const ProcessResult oracle =
+            runProcess(QStringLiteral(SCOPELINE_PYTHON),
+                       {QStringLiteral(SCOPELINE_ORACLE_DIR "/compare_oracle.py"), QStringLiteral("count"),
+                        firstFile(run, QStringLiteral("*.trace.json.gz")), QStringLiteral("attn_q_k"),
+                        QStringLiteral("attn_att_v"), QStringLiteral("mlp")});
         if (oracle.exitCode != 0)
             QSKIP("no python3 with numpy and scipy for the oracle");
         const QJsonObject counts = QJsonDocument::fromJson(oracle.out).object();
@@ -110,18 +118,39 @@ private slots:
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("stderrMentions");
-        const QString trace = QStringLiteral(SCOPELINE_TRACES "/public/rocmProfileData/examples__rocm-profile-data__results__matmul_result.json");
+        const QString trace = QStringLiteral(
+            SCOPELINE_TRACES
+            "/public/rocmProfileData/examples__rocm-profile-data__results__matmul_result.json");
         QTest::newRow("no command") << QStringList{} << 1 << QString();
-        QTest::newRow("unknown command") << QStringList{QStringLiteral("frobnicate")} << 1 << QStringLiteral("frobnicate");
-        QTest::newRow("unknown option") << QStringList{QStringLiteral("info"), QStringLiteral("--bogus"), trace} << 1 << QStringLiteral("bogus");
-        QTest::newRow("compare without scope") << QStringList{QStringLiteral("compare"), trace, trace} << 1 << QStringLiteral("--scope");
-        QTest::newRow("compare one path") << QStringList{QStringLiteral("compare"), trace, QStringLiteral("--scope"), QStringLiteral("x")} << 1 << QStringLiteral("two paths");
-        QTest::newRow("bad regex") << QStringList{QStringLiteral("compare"), trace, trace, QStringLiteral("--scope"), QStringLiteral("(")
-                                                   , QStringLiteral("--match"), QStringLiteral("regex")} << 1 << QStringLiteral("regular expression");
-        QTest::newRow("bad match mode") << QStringList{QStringLiteral("compare"), trace, trace, QStringLiteral("--scope"), QStringLiteral("x"),
-                                                        QStringLiteral("--match"), QStringLiteral("fuzzy")} << 1 << QStringLiteral("--match");
-        QTest::newRow("missing path") << QStringList{QStringLiteral("info"), QStringLiteral("/nonexistent/trace.json")} << 2
-                                      << QStringLiteral("/nonexistent/trace.json");
+        QTest::newRow("unknown command")
+            << QStringList{QStringLiteral("frobnicate")} << 1 << QStringLiteral("frobnicate");
+        QTest::newRow("unknown option")
+            << QStringList{QStringLiteral("info"), QStringLiteral("--bogus"), trace} << 1
+            << QStringLiteral("bogus");
+        QTest::newRow("compare without scope")
+            << QStringList{QStringLiteral("compare"), trace, trace} << 1 << QStringLiteral("--scope");
+        QTest::newRow("compare one path")
+            << QStringList{QStringLiteral("compare"), trace, QStringLiteral("--scope"), QStringLiteral("x")}
+            << 1 << QStringLiteral("two paths");
+        QTest::newRow("bad regex") << QStringList{QStringLiteral("compare"),
+                                                  trace,
+                                                  trace,
+                                                  QStringLiteral("--scope"),
+                                                  QStringLiteral("("),
+                                                  QStringLiteral("--match"),
+                                                  QStringLiteral("regex")}
+                                   << 1 << QStringLiteral("regular expression");
+        QTest::newRow("bad match mode") << QStringList{QStringLiteral("compare"),
+                                                       trace,
+                                                       trace,
+                                                       QStringLiteral("--scope"),
+                                                       QStringLiteral("x"),
+                                                       QStringLiteral("--match"),
+                                                       QStringLiteral("fuzzy")}
+                                        << 1 << QStringLiteral("--match");
+        QTest::newRow("missing path")
+            << QStringList{QStringLiteral("info"), QStringLiteral("/nonexistent/trace.json")} << 2
+            << QStringLiteral("/nonexistent/trace.json");
         QTest::newRow("version") << QStringList{QStringLiteral("--version")} << 0 << QString();
         QTest::newRow("help") << QStringList{QStringLiteral("--help")} << 0 << QString();
     }

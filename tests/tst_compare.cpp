@@ -46,7 +46,8 @@ QList<QVariantMap> readCsv(const QString &path)
 
 bool oracleAvailable()
 {
-    return runProcess(QStringLiteral(SCOPELINE_PYTHON), {QStringLiteral("-c"), QStringLiteral("import scipy, numpy")})
+    return runProcess(QStringLiteral(SCOPELINE_PYTHON),
+                      {QStringLiteral("-c"), QStringLiteral("import scipy, numpy")})
                .exitCode == 0;
 }
 
@@ -75,12 +76,17 @@ private slots:
     void equalsScipy()
     {
         QFETCH(QString, samples);
-        const QStringList scopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
+        const QStringList scopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"),
+                                    QStringLiteral("mlp")};
         QTemporaryDir dir;
         const QString csv = dir.filePath(QStringLiteral("compare.csv"));
-        QStringList cliArgs = {QStringLiteral("compare"), kCublas + QStringLiteral("/trace_file_matmul_*"),
-                               kCublas + QStringLiteral("/trace_file_einsum_*"), QStringLiteral("--samples"), samples,
-                               QStringLiteral("--csv"), csv};
+        QStringList cliArgs = {QStringLiteral("compare"),
+                               kCublas + QStringLiteral("/trace_file_matmul_*"),
+                               kCublas + QStringLiteral("/trace_file_einsum_*"),
+                               QStringLiteral("--samples"),
+                               samples,
+                               QStringLiteral("--csv"),
+                               csv};
         for (const QString &scope : scopes)
             cliArgs << QStringLiteral("--scope") << scope;
         const ProcessResult cli = runProcess(QStringLiteral(SCOPELINE_CLI), cliArgs);
@@ -91,11 +97,11 @@ private slots:
         const QStringList b = traceFiles(kCublas, QStringLiteral("trace_file_einsum_"));
         QCOMPARE(a.size(), 3);
         QCOMPARE(b.size(), 3);
-        const ProcessResult oracle = runProcess(QStringLiteral(SCOPELINE_PYTHON),
-                                      QStringList{QStringLiteral(SCOPELINE_ORACLE_DIR "/compare_oracle.py"),
-                                                  QStringLiteral("compare"), QStringLiteral("--samples"), samples,
-                                                  QStringLiteral("--a")}
-                                          << a << QStringLiteral("--b") << b << QStringLiteral("--scope") << scopes);
+        const ProcessResult oracle = runProcess(
+            QStringLiteral(SCOPELINE_PYTHON),
+            QStringList{QStringLiteral(SCOPELINE_ORACLE_DIR "/compare_oracle.py"), QStringLiteral("compare"),
+                        QStringLiteral("--samples"), samples, QStringLiteral("--a")}
+                << a << QStringLiteral("--b") << b << QStringLiteral("--scope") << scopes);
         QVERIFY2(oracle.exitCode == 0, oracle.err.constData());
         const QJsonArray expected = QJsonDocument::fromJson(oracle.out).array();
         const QList<QVariantMap> rows = readCsv(csv);
@@ -141,19 +147,22 @@ private slots:
         QFETCH(QString, mode);
         QFETCH(QString, pattern);
         const QString file = traceFiles(kCublas, QStringLiteral("trace_file_einsum_0")).value(0);
-        const ProcessResult oracle = runProcess(QStringLiteral(SCOPELINE_PYTHON),
-                                      {QStringLiteral(SCOPELINE_ORACLE_DIR "/compare_oracle.py"), QStringLiteral("count"),
-                                       file, QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v")});
+        const ProcessResult oracle =
+            runProcess(QStringLiteral(SCOPELINE_PYTHON),
+                       {QStringLiteral(SCOPELINE_ORACLE_DIR "/compare_oracle.py"), QStringLiteral("count"),
+                        file, QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v")});
         QCOMPARE(oracle.exitCode, 0);
         const QJsonObject counts = QJsonDocument::fromJson(oracle.out).object();
-        const int expected = counts[QStringLiteral("attn_q_k")].toInt() + counts[QStringLiteral("attn_att_v")].toInt();
+        const int expected =
+            counts[QStringLiteral("attn_q_k")].toInt() + counts[QStringLiteral("attn_att_v")].toInt();
         QVERIFY(expected > 0);
 
         QTemporaryDir dir;
         const QString csv = dir.filePath(QStringLiteral("c.csv"));
-        const ProcessResult cli = runProcess(QStringLiteral(SCOPELINE_CLI),
-                                   {QStringLiteral("compare"), file, file, QStringLiteral("--scope"), pattern,
-                                    QStringLiteral("--match"), mode, QStringLiteral("--csv"), csv});
+        const ProcessResult cli =
+            runProcess(QStringLiteral(SCOPELINE_CLI),
+                       {QStringLiteral("compare"), file, file, QStringLiteral("--scope"), pattern,
+                        QStringLiteral("--match"), mode, QStringLiteral("--csv"), csv});
         QCOMPARE(cli.exitCode, 0);
         const QList<QVariantMap> rows = readCsv(csv);
         QCOMPARE(rows.size(), 1);
@@ -171,8 +180,9 @@ private slots:
         const QString csv = dir.filePath(QStringLiteral("c.csv"));
         const QString a = kNamedScopes + QStringLiteral("/trace_file_matmul_0");
         const QString b = kNamedScopes + QStringLiteral("/trace_file_einsum_0");
-        const ProcessResult cli = runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("compare"), a, b, QStringLiteral("--scope"),
-                                                                   QStringLiteral("attn_q_k"), QStringLiteral("--csv"), csv});
+        const ProcessResult cli = runProcess(QStringLiteral(SCOPELINE_CLI),
+                                             {QStringLiteral("compare"), a, b, QStringLiteral("--scope"),
+                                              QStringLiteral("attn_q_k"), QStringLiteral("--csv"), csv});
         QCOMPARE(cli.exitCode, 0);
         QVERIFY2(cli.err.contains("attn_q_k") && cli.err.contains("A ("), cli.err.constData());
         const QList<QVariantMap> rows = readCsv(csv);

@@ -27,7 +27,8 @@ const QString kNamedScopes = QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_name
 const QString kOracle = QStringLiteral(SCOPELINE_ORACLE_DIR "/compare_oracle.py");
 const QStringList kScopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
 
-QList<LoadedRun> loadSide(const QString &pattern) {
+QList<LoadedRun> loadSide(const QString &pattern)
+{
     QString error;
     const std::vector<TraceRun> runs = TraceFolder::scan(pattern, &error);
     if (runs.empty())
@@ -35,21 +36,24 @@ QList<LoadedRun> loadSide(const QString &pattern) {
     return LoadedRun::loadAll(runs);
 }
 
-QStringList files(const QList<LoadedRun> &runs) {
+QStringList files(const QList<LoadedRun> &runs)
+{
     QStringList result;
     for (const LoadedRun &run : runs)
         result.append(run.run.file);
     return result;
 }
 
-std::vector<const ScopeIndex *> indexes(const QList<LoadedRun> &runs) {
+std::vector<const ScopeIndex *> indexes(const QList<LoadedRun> &runs)
+{
     std::vector<const ScopeIndex *> result;
     for (const LoadedRun &run : runs)
         result.push_back(run.scopes.get());
     return result;
 }
 
-QJsonDocument runOracle(const QStringList &arguments) {
+QJsonDocument runOracle(const QStringList &arguments)
+{
     const ProcessResult result =
         runProcess(QStringLiteral(SCOPELINE_PYTHON), QStringList{kOracle} + arguments);
     if (result.exitCode != 0)
@@ -57,19 +61,22 @@ QJsonDocument runOracle(const QStringList &arguments) {
     return QJsonDocument::fromJson(result.out);
 }
 
-bool oracleAvailable() {
+bool oracleAvailable()
+{
     return runProcess(QStringLiteral(SCOPELINE_PYTHON),
                       {QStringLiteral("-c"), QStringLiteral("import scipy, numpy")})
                .exitCode == 0;
 }
 
-bool closeTo(double actual, double expected, double relative = 1e-9) {
+bool closeTo(double actual, double expected, double relative = 1e-9)
+{
     if (std::isnan(actual) || std::isnan(expected))
         return std::isnan(actual) && std::isnan(expected);
     return std::fabs(actual - expected) <= relative * std::max(std::fabs(expected), 1e-300);
 }
 
-int findRow(const QAbstractItemModel &model, const QString &scope, const QString &run) {
+int findRow(const QAbstractItemModel &model, const QString &scope, const QString &run)
+{
     for (int row = 0; row < model.rowCount(); ++row)
         if (model.index(row, ComparisonTableModel::ScopeColumn).data(ComparisonTableModel::RawValueRole) ==
                 scope &&
@@ -80,18 +87,21 @@ int findRow(const QAbstractItemModel &model, const QString &scope, const QString
 
 } // namespace
 
-class TstComparisonModels : public QObject {
+class TstComparisonModels : public QObject
+{
     Q_OBJECT
 
 private:
     QList<LoadedRun> m_a, m_b;
 
-    double raw(const QAbstractItemModel &model, int row, int column) const {
+    double raw(const QAbstractItemModel &model, int row, int column) const
+    {
         return model.index(row, column).data(ComparisonTableModel::RawValueRole).toDouble();
     }
 
 private slots:
-    void initTestCase() {
+    void initTestCase()
+    {
         if (!QFileInfo::exists(kCublas))
             QSKIP("the shared JAX traces are not present");
         m_a = loadSide(kCublas + QStringLiteral("/trace_file_matmul_*"));
@@ -102,7 +112,8 @@ private slots:
             QVERIFY2(run.ok(), qPrintable(run.error));
     }
 
-    void scopeListUnderTester() {
+    void scopeListUnderTester()
+    {
         ScopeListModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSortFilterProxyModel proxy;
@@ -151,7 +162,8 @@ private slots:
         QCOMPARE(model.rowCount(), 0);
     }
 
-    void scopeCountsEqualOracle() {
+    void scopeCountsEqualOracle()
+    {
         if (!oracleAvailable())
             QSKIP("no python3 with numpy and scipy at " SCOPELINE_PYTHON);
         ScopeListModel model;
@@ -178,7 +190,8 @@ private slots:
         QVERIFY(model.entry(model.rowOf(QStringLiteral("attn_q_k"))).kernelsA > 0);
     }
 
-    void scopeOnOneSideIsGreyed() {
+    void scopeOnOneSideIsGreyed()
+    {
         if (!QFileInfo::exists(kNamedScopes))
             QSKIP("the shared JAX traces are not present");
         const QList<LoadedRun> a = loadSide(kNamedScopes + QStringLiteral("/trace_file_matmul_0"));
@@ -197,7 +210,8 @@ private slots:
         QVERIFY(!model.index(row, ScopeListModel::KernelsBColumn).data(Qt::ForegroundRole).isValid());
     }
 
-    void tableUnderTester() {
+    void tableUnderTester()
+    {
         ComparisonTableModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSortFilterProxyModel proxy;
@@ -221,13 +235,15 @@ private slots:
         QCOMPARE(model.rowCount(), 4);
     }
 
-    void pooledRowEqualsOracle_data() {
+    void pooledRowEqualsOracle_data()
+    {
         QTest::addColumn<QString>("samples");
         QTest::newRow("per kernel") << QStringLiteral("kernel");
         QTest::newRow("per instance") << QStringLiteral("instance");
     }
 
-    void pooledRowEqualsOracle() {
+    void pooledRowEqualsOracle()
+    {
         if (!oracleAvailable())
             QSKIP("no python3 with numpy and scipy at " SCOPELINE_PYTHON);
         QFETCH(QString, samples);
@@ -297,7 +313,8 @@ private slots:
                  verdictText(Verdict::Faster));
     }
 
-    void pValueFormat() {
+    void pValueFormat()
+    {
         QCOMPARE(ComparisonTableModel::formatPValue(1.27e-111), QStringLiteral("1.27e-111"));
         QCOMPARE(ComparisonTableModel::formatPValue(0.000123456), QStringLiteral("1.23e-04"));
         QCOMPARE(ComparisonTableModel::formatPValue(0.0123456), QStringLiteral("0.0123"));
@@ -305,7 +322,8 @@ private slots:
         QCOMPARE(ComparisonTableModel::formatPValue(std::nan("")), QString());
     }
 
-    void thresholdFlipsVerdict() {
+    void thresholdFlipsVerdict()
+    {
         ComparisonTableModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setRows(ScopeComparison(indexes(m_a), indexes(m_b))
@@ -333,7 +351,8 @@ private slots:
         QCOMPARE(verdict.data().toString(), verdictText(Verdict::NoMeaningfulChange));
     }
 
-    void scopeOnlyInB() {
+    void scopeOnlyInB()
+    {
         if (!QFileInfo::exists(kNamedScopes))
             QSKIP("the shared JAX traces are not present");
         const QList<LoadedRun> a = loadSide(kNamedScopes + QStringLiteral("/trace_file_matmul_0"));

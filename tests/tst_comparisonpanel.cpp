@@ -31,19 +31,22 @@ namespace {
 const QString kCublas = QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas");
 const QStringList kScopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
 
-QList<LoadedRun> loadSide(const QString &pattern) {
+QList<LoadedRun> loadSide(const QString &pattern)
+{
     return LoadedRun::loadAll(TraceFolder::scan(pattern));
 }
 
 // The proxy row of a scope in the picker's view.
-int pickerRow(const ScopePicker *picker, const QString &name) {
+int pickerRow(const ScopePicker *picker, const QString &name)
+{
     for (int row = 0; row < picker->proxy()->rowCount(); ++row)
         if (picker->proxy()->index(row, 0).data(ScopeListModel::NameRole).toString() == name)
             return row;
     return -1;
 }
 
-void clickScope(ScopePicker *picker, const QString &name, Qt::KeyboardModifiers modifiers = {}) {
+void clickScope(ScopePicker *picker, const QString &name, Qt::KeyboardModifiers modifiers = {})
+{
     const int row = pickerRow(picker, name);
     QVERIFY2(row >= 0, qPrintable(name));
     QTableView *view = picker->view();
@@ -54,7 +57,8 @@ void clickScope(ScopePicker *picker, const QString &name, Qt::KeyboardModifiers 
 
 } // namespace
 
-class TstComparisonPanel : public QObject {
+class TstComparisonPanel : public QObject
+{
     Q_OBJECT
 
 private:
@@ -63,7 +67,8 @@ private:
 
     void open(ComparisonPanel &panel) { panel.setSides(m_a, m_b, m_labelA, m_labelB); }
 
-    void showActive(ComparisonPanel &panel) {
+    void showActive(ComparisonPanel &panel)
+    {
         panel.resize(1400, 900);
         panel.show();
         panel.activateWindow();
@@ -71,7 +76,8 @@ private:
     }
 
 private slots:
-    void initTestCase() {
+    void initTestCase()
+    {
         if (!QFileInfo::exists(kCublas))
             QSKIP("the shared JAX traces are not present");
         m_labelA = kCublas + QStringLiteral("/trace_file_matmul_*");
@@ -82,7 +88,8 @@ private slots:
         QCOMPARE(m_b.size(), 3);
     }
 
-    void emptyPanelShowsHint() {
+    void emptyPanelShowsHint()
+    {
         ComparisonPanel panel;
         QVERIFY(panel.rows().empty());
         QVERIFY(panel.boxPlot()->groups().empty());
@@ -105,7 +112,8 @@ private slots:
         QVERIFY(!panel.summaryStrip()->text(SummaryStrip::BusyPercent, 2).isEmpty());
     }
 
-    void setSelectedScopesComputesRows() {
+    void setSelectedScopesComputesRows()
+    {
         ComparisonPanel panel;
         open(panel);
         QAbstractItemModelTester pickerTester(panel.picker()->proxy(),
@@ -165,7 +173,8 @@ private slots:
         QVERIFY(panel.boxPlot()->groups().empty());
     }
 
-    void clickingThePicker() {
+    void clickingThePicker()
+    {
         ComparisonPanel panel;
         open(panel);
         showActive(panel);
@@ -186,7 +195,8 @@ private slots:
         QCOMPARE(picker->view()->selectionModel()->selectedRows().size(), 3);
     }
 
-    void filterKeepsTheSelection() {
+    void filterKeepsTheSelection()
+    {
         ComparisonPanel panel;
         open(panel);
         showActive(panel);
@@ -232,7 +242,8 @@ private slots:
         QVERIFY(!picker->addPatternButton()->isEnabled());
     }
 
-    void shortcuts() {
+    void shortcuts()
+    {
         ComparisonPanel panel;
         open(panel);
         panel.setSelectedScopes(kScopes);
@@ -264,7 +275,8 @@ private slots:
         QCOMPARE(QGuiApplication::clipboard()->text(), panel.csv());
     }
 
-    void thresholdChangesVerdicts() {
+    void thresholdChangesVerdicts()
+    {
         ComparisonPanel panel;
         open(panel);
         panel.setSampleMode(SampleMode::Instance);
@@ -284,7 +296,8 @@ private slots:
         QCOMPARE(model->verdict(pooled), Verdict::NoMeaningfulChange);
     }
 
-    void boxPlotUnitsAndOutliers() {
+    void boxPlotUnitsAndOutliers()
+    {
         BoxPlotView view;
         std::vector<double> a = {100, 110, 120, 130, 140, 900}; // 900 ns lies beyond the upper whisker
         std::vector<double> b = {90, 95, 100, 105, 110};
@@ -306,7 +319,8 @@ private slots:
         QCOMPARE(view.groups().size(), std::size_t(0));
     }
 
-    void screenshot() {
+    void screenshot()
+    {
         ComparisonPanel panel;
         open(panel);
         panel.setSelectedScopes(kScopes);

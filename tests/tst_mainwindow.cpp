@@ -99,7 +99,8 @@ private slots:
         MainWindow window;
         QVERIFY(openAndWait(window, kSamples + QStringLiteral("/eager_vs_graph/eager/"),
                             kSamples + QStringLiteral("/eager_vs_graph/graph//")));
-        QVERIFY2(window.windowTitle().startsWith(QLatin1String("eager vs graph")), qPrintable(window.windowTitle()));
+        QVERIFY2(window.windowTitle().startsWith(QLatin1String("eager vs graph")),
+                 qPrintable(window.windowTitle()));
     }
 
     void failedLoadKeepsTheDocument()
@@ -115,7 +116,10 @@ private slots:
 
     void cancelKeepsTheDocument()
     {
-        const QString large = QStringLiteral(SCOPELINE_TRACES "/public/TraceLens/tests__traces__inference__xdit_flux.1_aiter_sage__profile_trace_rank_0.json.gz");
+        const QString large =
+            QStringLiteral(SCOPELINE_TRACES
+                           "/public/TraceLens/"
+                           "tests__traces__inference__xdit_flux.1_aiter_sage__profile_trace_rank_0.json.gz");
         if (!QFileInfo::exists(large))
             QSKIP("the shared traces are not present");
         MainWindow window;
@@ -174,7 +178,8 @@ private slots:
 
         QTemporaryDir dir;
         QVERIFY(window.exportReport(dir.path()));
-        for (const char *name : {"boxplot.png", "timeline_a.png", "timeline_b.png", "stats.csv", "index.html"})
+        for (const char *name :
+             {"boxplot.png", "timeline_a.png", "timeline_b.png", "stats.csv", "index.html"})
             QVERIFY2(QFileInfo(QDir(dir.path()).filePath(QLatin1String(name))).size() > 0, name);
     }
 };

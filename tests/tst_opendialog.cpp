@@ -61,8 +61,9 @@ private slots:
             QVERIFY(!openButton(dialog)->isEnabled()); // not before the runs are known
         }
         QVERIFY(waitForScans(dialog));
-        QCOMPARE(dialog.runsListed(0), (QStringList{QStringLiteral("trace_file_matmul_0"), QStringLiteral("trace_file_matmul_1"),
-                                                    QStringLiteral("trace_file_matmul_2")}));
+        QCOMPARE(dialog.runsListed(0),
+                 (QStringList{QStringLiteral("trace_file_matmul_0"), QStringLiteral("trace_file_matmul_1"),
+                              QStringLiteral("trace_file_matmul_2")}));
         QCOMPARE(dialog.runsListed(1).size(), 3);
         QVERIFY(openButton(dialog)->isEnabled());
         QCOMPARE(dialog.pathA(), a);

@@ -38,11 +38,21 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         const QString base = QStringLiteral(SCOPELINE_TRACES "/public/");
-        QTest::newRow("mi250 ROCm") << base + QStringLiteral("HolisticTraceAnalysis/tests__data__amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz");
-        QTest::newRow("A100 graphs") << base + QStringLiteral("HolisticTraceAnalysis/tests__data__negative_queue_length_values_check__rank0.json.gz");
-        QTest::newRow("V100 ns") << base + QStringLiteral("HolisticTraceAnalysis/tests__data__ns_resolution_trace__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
-        QTest::newRow("H100 bert") << base + QStringLiteral("TraceLens/tests__traces__h100__gaunernst_bert-small-uncased__1016001.json.gz");
-        QTest::newRow("MI300 resnet") << base + QStringLiteral("TraceLens/tests__traces__mi300__resnet_act_checkpoint.json.gz");
+        QTest::newRow("mi250 ROCm")
+            << base + QStringLiteral("HolisticTraceAnalysis/"
+                                     "tests__data__amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz");
+        QTest::newRow("A100 graphs")
+            << base + QStringLiteral("HolisticTraceAnalysis/"
+                                     "tests__data__negative_queue_length_values_check__rank0.json.gz");
+        QTest::newRow("V100 ns")
+            << base + QStringLiteral(
+                          "HolisticTraceAnalysis/"
+                          "tests__data__ns_resolution_trace__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
+        QTest::newRow("H100 bert")
+            << base + QStringLiteral(
+                          "TraceLens/tests__traces__h100__gaunernst_bert-small-uncased__1016001.json.gz");
+        QTest::newRow("MI300 resnet")
+            << base + QStringLiteral("TraceLens/tests__traces__mi300__resnet_act_checkpoint.json.gz");
     }
 
     void annotationsMatchOracle()
@@ -71,7 +81,10 @@ private slots:
         QCOMPARE(got.size(), expected.size());
         for (auto it = expected.begin(); it != expected.end(); ++it)
             QVERIFY2(got.value(it.key(), -1) == it.value().toInteger(),
-                     qPrintable(QStringLiteral("%1: %2 vs oracle %3").arg(it.key()).arg(got.value(it.key(), -1)).arg(it.value().toInteger())));
+                     qPrintable(QStringLiteral("%1: %2 vs oracle %3")
+                                    .arg(it.key())
+                                    .arg(got.value(it.key(), -1))
+                                    .arg(it.value().toInteger())));
     }
 
     // JAX: the call of a jitted function is a scope; with command buffers (graph), the only one kernels keep.
@@ -86,7 +99,8 @@ private slots:
     {
         QFETCH(QString, folder);
         const QString file = firstFile(folder, QStringLiteral("*.trace.json.gz"));
-        const QJsonObject expected = runOracle({QStringLiteral(SCOPELINE_ORACLE_DIR "/annotation_scopes.py"), file});
+        const QJsonObject expected =
+            runOracle({QStringLiteral(SCOPELINE_ORACLE_DIR "/annotation_scopes.py"), file});
         QVERIFY2(!expected.isEmpty(), "the oracle found no annotated kernels");
         const LoadResult loaded = TraceLoader::load(file);
         QVERIFY2(loaded.ok(), qPrintable(loaded.error));
@@ -110,12 +124,15 @@ private slots:
 
     void jaxPathComponents()
     {
-        const QString file = firstFile(QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas/trace_file_einsum_0"),
-                                       QStringLiteral("*.trace.json.gz"));
-        const QStringList names = {QStringLiteral("attn"), QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"),
-                                   QStringLiteral("mlp")};
+        const QString file = firstFile(
+            QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas/trace_file_einsum_0"),
+            QStringLiteral("*.trace.json.gz"));
+        const QStringList names = {QStringLiteral("attn"), QStringLiteral("attn_q_k"),
+                                   QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
         const QJsonObject expected =
-            runOracle(QStringList{QStringLiteral(SCOPELINE_ORACLE_DIR "/compare_oracle.py"), QStringLiteral("count"), file} + names);
+            runOracle(QStringList{QStringLiteral(SCOPELINE_ORACLE_DIR "/compare_oracle.py"),
+                                  QStringLiteral("count"), file} +
+                      names);
         if (expected.isEmpty())
             QSKIP("no python3 with numpy and scipy for the oracle");
         const LoadResult loaded = TraceLoader::load(file);
@@ -123,7 +140,8 @@ private slots:
         const TraceAnalysis analysis(*loaded.trace);
         const ScopeIndex index(analysis);
         for (const QString &name : names) {
-            const std::vector<double> kernels = index.samples(ScopeMatcher(name, MatchMode::Component), SampleMode::Kernel);
+            const std::vector<double> kernels =
+                index.samples(ScopeMatcher(name, MatchMode::Component), SampleMode::Kernel);
             QCOMPARE(qint64(kernels.size()), expected[name].toInteger());
             // On one stream, an instance's wall span covers at least the sum of its kernels.
             const auto sums = index.samples(ScopeMatcher(name, MatchMode::Component), SampleMode::Instance);
@@ -134,10 +152,14 @@ private slots:
         }
         // "attn" is a component of "attn_q_k" paths but not of "mlp" ones; substring "attn" also
         // matches attn_q_k; a component never matches a part of a name.
-        QCOMPARE(index.samples(ScopeMatcher(QStringLiteral("att"), MatchMode::Component), SampleMode::Kernel).size(),
+        QCOMPARE(index.samples(ScopeMatcher(QStringLiteral("att"), MatchMode::Component), SampleMode::Kernel)
+                     .size(),
                  std::size_t(0));
-        QCOMPARE(qint64(index.samples(ScopeMatcher(QStringLiteral("attn"), MatchMode::Substring), SampleMode::Kernel).size()),
-                 expected[QStringLiteral("attn")].toInteger());
+        QCOMPARE(
+            qint64(
+                index.samples(ScopeMatcher(QStringLiteral("attn"), MatchMode::Substring), SampleMode::Kernel)
+                    .size()),
+            expected[QStringLiteral("attn")].toInteger());
     }
 };
 

@@ -27,14 +27,16 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 const std::vector<double> kConfidences = {0.95, 0.99, 0.8};
 
-struct Case {
+struct Case
+{
     QString name;
     std::vector<double> a;
     std::vector<double> b;
     bool ranks = false; // also compare averageRanks of the pooled sample
 };
 
-bool close(double actual, double expected, double rel, double abs) {
+bool close(double actual, double expected, double rel, double abs)
+{
     if (std::isnan(actual) || std::isnan(expected))
         return std::isnan(actual) && std::isnan(expected);
     return std::fabs(actual - expected) <= abs + rel * std::max(std::fabs(actual), std::fabs(expected));
@@ -51,11 +53,13 @@ bool close(double actual, double expected, double rel, double abs) {
                                                                  .arg(exp_, 0, 'g', 17)));                   \
     } while (false)
 
-double jsonNumber(const QJsonValue &v) {
+double jsonNumber(const QJsonValue &v)
+{
     return v.isDouble() ? v.toDouble() : kNaN; // the oracle writes NaN as null
 }
 
-QByteArray jsonArray(const std::vector<double> &values) {
+QByteArray jsonArray(const std::vector<double> &values)
+{
     QByteArray out = "[";
     for (std::size_t i = 0; i < values.size(); ++i) {
         if (i)
@@ -65,7 +69,8 @@ QByteArray jsonArray(const std::vector<double> &values) {
     return out + ']';
 }
 
-std::vector<double> normalSample(std::mt19937_64 &rng, std::size_t n, double mean, double sd) {
+std::vector<double> normalSample(std::mt19937_64 &rng, std::size_t n, double mean, double sd)
+{
     std::normal_distribution<double> dist(mean, sd);
     std::vector<double> out(n);
     for (double &v : out)
@@ -74,7 +79,8 @@ std::vector<double> normalSample(std::mt19937_64 &rng, std::size_t n, double mea
 }
 
 // Kernel durations in whole ns, as traces give them: lognormal, so ties occur.
-std::vector<double> kernelDurations(std::mt19937_64 &rng, std::size_t n, double medianNs, double sigma) {
+std::vector<double> kernelDurations(std::mt19937_64 &rng, std::size_t n, double medianNs, double sigma)
+{
     std::lognormal_distribution<double> dist(std::log(medianNs), sigma);
     std::vector<double> out(n);
     for (double &v : out)
@@ -82,12 +88,14 @@ std::vector<double> kernelDurations(std::mt19937_64 &rng, std::size_t n, double 
     return out;
 }
 
-bool hasTies(std::vector<double> values) {
+bool hasTies(std::vector<double> values)
+{
     std::sort(values.begin(), values.end());
     return std::adjacent_find(values.begin(), values.end()) != values.end();
 }
 
-std::vector<Case> makeCases() {
+std::vector<Case> makeCases()
+{
     std::mt19937_64 rng(20240611);
     std::vector<Case> cases;
 
@@ -158,12 +166,14 @@ std::vector<Case> makeCases() {
     return cases;
 }
 
-struct HolmSet {
+struct HolmSet
+{
     QString name;
     std::vector<double> p;
 };
 
-std::vector<HolmSet> makeHolmSets(const std::vector<Case> &cases) {
+std::vector<HolmSet> makeHolmSets(const std::vector<Case> &cases)
+{
     std::mt19937_64 rng(7);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
     std::vector<HolmSet> sets;
@@ -184,7 +194,8 @@ std::vector<HolmSet> makeHolmSets(const std::vector<Case> &cases) {
 
 } // namespace
 
-class TestStats : public QObject {
+class TestStats : public QObject
+{
     Q_OBJECT
 
 private slots:
@@ -230,7 +241,8 @@ private:
             QSKIP(qPrintable(m_skipReason));                                                                 \
     } while (false)
 
-void TestStats::initTestCase() {
+void TestStats::initTestCase()
+{
     m_cases = makeCases();
     m_holmSets = makeHolmSets(m_cases);
 
@@ -286,14 +298,16 @@ void TestStats::initTestCase() {
           qPrintable(doc.object().value("scipy").toString()));
 }
 
-void TestStats::caseRows(bool onlyWithRanks) {
+void TestStats::caseRows(bool onlyWithRanks)
+{
     QTest::addColumn<int>("index");
     for (std::size_t i = 0; i < m_cases.size(); ++i)
         if (!onlyWithRanks || m_cases[i].ranks)
             QTest::newRow(qPrintable(m_cases[i].name)) << static_cast<int>(i);
 }
 
-void TestStats::describeMatchesNumpy() {
+void TestStats::describeMatchesNumpy()
+{
     REQUIRE_ORACLE();
     QFETCH(int, index);
     const Case &c = m_cases[static_cast<std::size_t>(index)];
@@ -320,7 +334,8 @@ void TestStats::describeMatchesNumpy() {
     }
 }
 
-void TestStats::averageRanksMatchScipy() {
+void TestStats::averageRanksMatchScipy()
+{
     REQUIRE_ORACLE();
     QFETCH(int, index);
     const Case &c = m_cases[static_cast<std::size_t>(index)];
@@ -334,7 +349,8 @@ void TestStats::averageRanksMatchScipy() {
                     jsonNumber(expected[i]), 0.0, 0.0);
 }
 
-void TestStats::rankSumMatchesScipy() {
+void TestStats::rankSumMatchesScipy()
+{
     REQUIRE_ORACLE();
     QFETCH(int, index);
     const Case &c = m_cases[static_cast<std::size_t>(index)];
@@ -344,7 +360,8 @@ void TestStats::rankSumMatchesScipy() {
     COMPARE_NUM("p", r.p, jsonNumber(o.value("p")), 1e-6, 0.0);
 }
 
-void TestStats::mannWhitneyMatchesScipy() {
+void TestStats::mannWhitneyMatchesScipy()
+{
     REQUIRE_ORACLE();
     QFETCH(int, index);
     const Case &c = m_cases[static_cast<std::size_t>(index)];
@@ -356,7 +373,8 @@ void TestStats::mannWhitneyMatchesScipy() {
     QCOMPARE(r.exact, o.value("exact").toBool());
 }
 
-void TestStats::mannWhitneyCoversBothMethodsAndTinyP() {
+void TestStats::mannWhitneyCoversBothMethodsAndTinyP()
+{
     // Guards the data sets themselves: the comparisons above must cover exact and asymptotic p-values,
     // including p far below 1e-100, or they would prove less than they claim.
     REQUIRE_ORACLE();
@@ -375,7 +393,8 @@ void TestStats::mannWhitneyCoversBothMethodsAndTinyP() {
     QVERIFY(smallestMannWhitneyP < 1e-100);
 }
 
-void TestStats::hodgesLehmannMatchesBruteForce() {
+void TestStats::hodgesLehmannMatchesBruteForce()
+{
     REQUIRE_ORACLE();
     QFETCH(int, index);
     const Case &c = m_cases[static_cast<std::size_t>(index)];
@@ -394,7 +413,8 @@ void TestStats::hodgesLehmannMatchesBruteForce() {
     }
 }
 
-void TestStats::relativeMedianChangeMatchesNumpy() {
+void TestStats::relativeMedianChangeMatchesNumpy()
+{
     REQUIRE_ORACLE();
     QFETCH(int, index);
     const Case &c = m_cases[static_cast<std::size_t>(index)];
@@ -402,7 +422,8 @@ void TestStats::relativeMedianChangeMatchesNumpy() {
                 jsonNumber(oracleCase(index).value("relative_median_change")), 1e-9, 1e-15);
 }
 
-void TestStats::cliffsDeltaMatchesBruteForce() {
+void TestStats::cliffsDeltaMatchesBruteForce()
+{
     REQUIRE_ORACLE();
     QFETCH(int, index);
     const Case &c = m_cases[static_cast<std::size_t>(index)];
@@ -411,13 +432,15 @@ void TestStats::cliffsDeltaMatchesBruteForce() {
     COMPARE_NUM("Cliff's delta", cliffsDelta(c.a, c.b), expected.toDouble(), 1e-12, 1e-15);
 }
 
-void TestStats::holmMatchesReference_data() {
+void TestStats::holmMatchesReference_data()
+{
     QTest::addColumn<int>("index");
     for (std::size_t i = 0; i < m_holmSets.size(); ++i)
         QTest::newRow(qPrintable(m_holmSets[i].name)) << static_cast<int>(i);
 }
 
-void TestStats::holmMatchesReference() {
+void TestStats::holmMatchesReference()
+{
     REQUIRE_ORACLE();
     QFETCH(int, index);
     const std::vector<double> adjusted = holmAdjust(m_holmSets[static_cast<std::size_t>(index)].p);
@@ -428,7 +451,8 @@ void TestStats::holmMatchesReference() {
                     jsonNumber(expected[i]), 1e-12, 0.0);
 }
 
-void TestStats::exactMannWhitneyOneVersusMany() {
+void TestStats::exactMannWhitneyOneVersusMany()
+{
     // scipy's recursion cannot handle 1 × 100000, so no oracle: with one value in a, U1 is the number of
     // b below it and is uniform on 0..n under the null, so P(U >= u) = (n − u + 1) / (n + 1).
     const std::size_t n = 100000;
@@ -447,7 +471,8 @@ void TestStats::exactMannWhitneyOneVersusMany() {
     }
 }
 
-void TestStats::emptyInputsGiveNaN() {
+void TestStats::emptyInputsGiveNaN()
+{
     const std::vector<double> none;
     const std::vector<double> some = {1.0, 2.0, 3.0};
 
@@ -480,7 +505,8 @@ void TestStats::emptyInputsGiveNaN() {
     QVERIFY(std::isnan(holmAdjust({kNaN}).front()));
 }
 
-void TestStats::aaComparisonIsNoFinding() {
+void TestStats::aaComparisonIsNoFinding()
+{
     // A trace compared with itself: the definitions fix these values without any oracle.
     std::mt19937_64 rng(99);
     const std::vector<double> a = kernelDurations(rng, 20000, 12000.0, 0.3);
@@ -497,7 +523,8 @@ void TestStats::aaComparisonIsNoFinding() {
     QCOMPARE(relativeMedianChange(a, a), 0.0);
 }
 
-void TestStats::largeSamplesKnownShift() {
+void TestStats::largeSamplesKnownShift()
+{
     // 10^5 × 10^5 samples (10^10 pairwise differences) must not be enumerated; b = a + 37 exactly.
     std::mt19937_64 rng(4242);
     const std::vector<double> a = kernelDurations(rng, 100000, 25000.0, 0.35);

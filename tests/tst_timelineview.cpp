@@ -511,7 +511,8 @@ private slots:
         gpu.device = 0;
         t->tracks = {cpu, gpu};
         t->argsBegin.push_back(0);
-        auto add = [&t](int64_t start, int64_t end, const char *name, EventKind kind, uint32_t track, int64_t corr) {
+        auto add = [&t](int64_t start, int64_t end, const char *name, EventKind kind, uint32_t track,
+                        int64_t corr) {
             t->start.push_back(start);
             t->duration.push_back(end - start);
             t->name.push_back(t->strings.intern(name));
@@ -525,7 +526,8 @@ private slots:
         };
         std::vector<uint32_t> stack;
         for (int depth = 0; depth < 12; ++depth)
-            stack.push_back(add(depth * 10, 1000 - depth * 10, "frame", EventKind::Other, 0, TraceData::kNoCorrelation));
+            stack.push_back(
+                add(depth * 10, 1000 - depth * 10, "frame", EventKind::Other, 0, TraceData::kNoCorrelation));
         const uint32_t launch = add(400, 410, "cudaLaunchKernel", EventKind::KernelLaunch, 0, 5);
         const uint32_t a = add(1000, 1200, "a", EventKind::Other, 0, TraceData::kNoCorrelation);
         const uint32_t inA = add(1100, 1300, "outlives a", EventKind::Runtime, 0, TraceData::kNoCorrelation);
@@ -565,7 +567,8 @@ private slots:
         QCOMPARE(view.eventRect(c).top(), view.eventRect(a).top());
         QCOMPARE(view.eventRect(inC).top(), view.eventRect(inA).top());
         view.setVisibleRange(1280, 1400);
-        QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, view.eventRect(inA).topRight() + QPoint(-2, 3));
+        QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier,
+                          view.eventRect(inA).topRight() + QPoint(-2, 3));
         QCOMPARE(view.selectedEvent(), int64_t(inA));
         QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, view.eventRect(c).center());
         QCOMPARE(view.selectedEvent(), int64_t(c));

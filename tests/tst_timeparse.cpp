@@ -60,7 +60,8 @@ print(lines, double_wrong)
 
 } // namespace
 
-class TstTimeParse : public QObject {
+class TstTimeParse : public QObject
+{
     Q_OBJECT
 
 private slots:
@@ -73,7 +74,8 @@ private slots:
     void crossCheckKinetoTrace();
 };
 
-void TstTimeParse::microsTextToNs_data() {
+void TstTimeParse::microsTextToNs_data()
+{
     QTest::addColumn<QByteArray>("text");
     QTest::addColumn<bool>("ok");
     QTest::addColumn<qint64>("ns");
@@ -198,7 +200,8 @@ void TstTimeParse::microsTextToNs_data() {
     bad("max ns + 0.5 rounds over", "9223372036854775.8075");
 }
 
-void TstTimeParse::microsTextToNs() {
+void TstTimeParse::microsTextToNs()
+{
     QFETCH(QByteArray, text);
     QFETCH(bool, ok);
     QFETCH(qint64, ns);
@@ -211,7 +214,8 @@ void TstTimeParse::microsTextToNs() {
         QCOMPARE(qint64(result), ns);
 }
 
-void TstTimeParse::microsIntToNs_data() {
+void TstTimeParse::microsIntToNs_data()
+{
     QTest::addColumn<qint64>("micros");
     QTest::addColumn<bool>("ok");
     QTest::addColumn<qint64>("ns");
@@ -229,7 +233,8 @@ void TstTimeParse::microsIntToNs_data() {
     QTest::newRow("INT64_MIN") << std::numeric_limits<qint64>::min() << false << qint64(0);
 }
 
-void TstTimeParse::microsIntToNs() {
+void TstTimeParse::microsIntToNs()
+{
     QFETCH(qint64, micros);
     QFETCH(bool, ok);
     QFETCH(qint64, ns);
@@ -240,7 +245,8 @@ void TstTimeParse::microsIntToNs() {
         QCOMPARE(qint64(result), ns);
 }
 
-void TstTimeParse::integerTextAgreesWithIntegerPath_data() {
+void TstTimeParse::integerTextAgreesWithIntegerPath_data()
+{
     QTest::addColumn<qint64>("micros");
     const qint64 limit = kMax / 1000;
     for (qint64 v :
@@ -248,7 +254,8 @@ void TstTimeParse::integerTextAgreesWithIntegerPath_data() {
         QTest::newRow(QByteArray::number(v).constData()) << v;
 }
 
-void TstTimeParse::integerTextAgreesWithIntegerPath() {
+void TstTimeParse::integerTextAgreesWithIntegerPath()
+{
     // A trace may write the same integer as a number or as a string ("ts": 5 vs "ts": "5").
     QFETCH(qint64, micros);
     int64_t fromInt = 1, fromText = 2;
@@ -260,7 +267,8 @@ void TstTimeParse::integerTextAgreesWithIntegerPath() {
         QCOMPARE(qint64(fromText), qint64(fromInt));
 }
 
-void TstTimeParse::crossCheckKinetoTrace() {
+void TstTimeParse::crossCheckKinetoTrace()
+{
     const QString trace = QStringLiteral(SCOPELINE_TRACES) + QLatin1String(kNsResolutionTrace);
     if (!QFileInfo::exists(trace))
         QSKIP(qPrintable(QStringLiteral("shared trace not found: %1").arg(trace)));

@@ -18,11 +18,13 @@ using scopeline::TraceRun;
 
 namespace {
 
-QString tracesDir() {
+QString tracesDir()
+{
     return QStringLiteral(SCOPELINE_TRACES);
 }
 
-QString cublasDir() {
+QString cublasDir()
+{
     return tracesDir() + QStringLiteral("/jax_h100/jax_named_scopes_cublas");
 }
 
@@ -32,34 +34,39 @@ QString cublasDir() {
             QSKIP(qPrintable(QStringLiteral("shared traces not found under %1").arg(tracesDir())));          \
     } while (false)
 
-QStringList names(const std::vector<TraceRun> &runs) {
+QStringList names(const std::vector<TraceRun> &runs)
+{
     QStringList out;
     for (const TraceRun &run : runs)
         out << run.name;
     return out;
 }
 
-QString describe(const std::vector<TraceRun> &runs) {
+QString describe(const std::vector<TraceRun> &runs)
+{
     QStringList out;
     for (const TraceRun &run : runs)
         out << run.name + QStringLiteral(" -> ") + run.file;
     return out.join(QLatin1Char('\n'));
 }
 
-bool touch(const QString &path, const QByteArray &content = "[]") {
+bool touch(const QString &path, const QByteArray &content = "[]")
+{
     if (!QDir().mkpath(QFileInfo(path).absolutePath()))
         return false;
     QFile file(path);
     return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(content) == content.size();
 }
 
-bool sameFile(const QString &a, const QString &b) {
+bool sameFile(const QString &a, const QString &b)
+{
     return QFileInfo(a).canonicalFilePath() == QFileInfo(b).canonicalFilePath() &&
            !QFileInfo(a).canonicalFilePath().isEmpty();
 }
 
 // The single profile session folder of a JAX run folder.
-QString profileSession(const QString &runDir) {
+QString profileSession(const QString &runDir)
+{
     const QDir profile(runDir + QStringLiteral("/plugins/profile"));
     const QStringList sessions = profile.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     return sessions.size() == 1 ? profile.filePath(sessions.first()) : QString();
@@ -67,7 +74,8 @@ QString profileSession(const QString &runDir) {
 
 } // namespace
 
-class TstTraceFolder : public QObject {
+class TstTraceFolder : public QObject
+{
     Q_OBJECT
 
 private slots:
@@ -87,7 +95,8 @@ private slots:
     void isTraceFileName();
 };
 
-void TstTraceFolder::jaxParentFolder() {
+void TstTraceFolder::jaxParentFolder()
+{
     REQUIRE_TRACES();
     QString error;
     const std::vector<TraceRun> runs = TraceFolder::scan(cublasDir(), &error);
@@ -107,7 +116,8 @@ void TstTraceFolder::jaxParentFolder() {
     }
 }
 
-void TstTraceFolder::jaxRunFolder() {
+void TstTraceFolder::jaxRunFolder()
+{
     REQUIRE_TRACES();
     const QString run = cublasDir() + QStringLiteral("/trace_file_einsum_1");
     QString error;
@@ -124,7 +134,8 @@ void TstTraceFolder::jaxRunFolder() {
     QVERIFY(sameFile(slash[0].file, runs[0].file));
 }
 
-void TstTraceFolder::wildcard() {
+void TstTraceFolder::wildcard()
+{
     REQUIRE_TRACES();
     QString error;
     const std::vector<TraceRun> runs =
@@ -148,7 +159,8 @@ void TstTraceFolder::wildcard() {
     QCOMPARE(names(one), QStringList{QStringLiteral("trace_file_einsum_1")});
 }
 
-void TstTraceFolder::singleFile() {
+void TstTraceFolder::singleFile()
+{
     REQUIRE_TRACES();
     const QString file = profileSession(cublasDir() + QStringLiteral("/trace_file_matmul_0")) +
                          QStringLiteral("/perfetto_trace.json.gz");
@@ -167,7 +179,8 @@ void TstTraceFolder::singleFile() {
     QVERIFY(sameFile(plain[0].file, rocm));
 }
 
-void TstTraceFolder::tracelensFolder() {
+void TstTraceFolder::tracelensFolder()
+{
     // A folder of plain trace files: one run per file; LICENSE is not a trace.
     REQUIRE_TRACES();
     const QDir dir(tracesDir() + QStringLiteral("/public/TraceLens"));
@@ -192,7 +205,8 @@ void TstTraceFolder::tracelensFolder() {
     QVERIFY(!names(runs).contains(QStringLiteral("LICENSE")));
 }
 
-void TstTraceFolder::naturalSort() {
+void TstTraceFolder::naturalSort()
+{
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());
     // Created in an order that is neither natural nor alphabetical.
@@ -224,7 +238,8 @@ void TstTraceFolder::naturalSort() {
                                  QStringLiteral("step10.json")}));
 }
 
-void TstTraceFolder::perfettoOnlyRunFolder() {
+void TstTraceFolder::perfettoOnlyRunFolder()
+{
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());
     const QString session = tmp.filePath(QStringLiteral("myrun/plugins/profile/2024_01_01_00_00_00"));
@@ -241,7 +256,8 @@ void TstTraceFolder::perfettoOnlyRunFolder() {
     }
 }
 
-void TstTraceFolder::viewerPreferredOverPerfetto() {
+void TstTraceFolder::viewerPreferredOverPerfetto()
+{
     // Both files in one session (as JAX writes them): the trace-viewer file only, whatever its name.
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());
@@ -256,7 +272,8 @@ void TstTraceFolder::viewerPreferredOverPerfetto() {
              qPrintable(describe(runs)));
 }
 
-void TstTraceFolder::emptyFolder() {
+void TstTraceFolder::emptyFolder()
+{
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());
     QVERIFY(touch(tmp.filePath(QStringLiteral("README.txt")), "not a trace"));
@@ -273,7 +290,8 @@ void TstTraceFolder::emptyFolder() {
     QVERIFY2(error.contains(QDir::toNativeSeparators(bare.path())), qPrintable(error));
 }
 
-void TstTraceFolder::missingPath() {
+void TstTraceFolder::missingPath()
+{
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());
     const QString missing = tmp.filePath(QStringLiteral("no/such/run"));
@@ -286,7 +304,8 @@ void TstTraceFolder::missingPath() {
 }
 
 // A folder such as / or a home folder is a wrong pick: the scan stops with a message, not after minutes.
-void TstTraceFolder::hugeFolderTreeStops() {
+void TstTraceFolder::hugeFolderTreeStops()
+{
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());
     QDir root(tmp.path());
@@ -296,7 +315,8 @@ void TstTraceFolder::hugeFolderTreeStops() {
     QVERIFY(touch(tmp.filePath(QStringLiteral("d79/e69/late.pt.trace.json"))));
     QString error;
     QVERIFY(TraceFolder::scan(tmp.path(), &error).empty());
-    QVERIFY2(error.contains(QDir::toNativeSeparators(tmp.path())) && error.contains(QLatin1String("folders below it")),
+    QVERIFY2(error.contains(QDir::toNativeSeparators(tmp.path())) &&
+                 error.contains(QLatin1String("folders below it")),
              qPrintable(error));
     // the same trace one level down, in a tree within the bound, is found
     const std::vector<TraceRun> runs = TraceFolder::scan(tmp.filePath(QStringLiteral("d79")), &error);
@@ -304,7 +324,8 @@ void TstTraceFolder::hugeFolderTreeStops() {
     QCOMPARE(runs[0].name, QStringLiteral("e69/late.pt.trace.json"));
 }
 
-void TstTraceFolder::wildcardMatchingNothing() {
+void TstTraceFolder::wildcardMatchingNothing()
+{
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());
     QVERIFY(touch(tmp.filePath(QStringLiteral("a/x.json"))));
@@ -315,7 +336,8 @@ void TstTraceFolder::wildcardMatchingNothing() {
     QVERIFY2(error.contains(QDir::toNativeSeparators(pattern)), qPrintable(error));
 }
 
-void TstTraceFolder::isTraceFileName_data() {
+void TstTraceFolder::isTraceFileName_data()
+{
     QTest::addColumn<QString>("name");
     QTest::addColumn<bool>("trace");
     QTest::newRow("vm.trace.json.gz") << "vm.trace.json.gz" << true;
@@ -329,7 +351,8 @@ void TstTraceFolder::isTraceFileName_data() {
     QTest::newRow("tar.gz") << "traces.tar.gz" << false;
 }
 
-void TstTraceFolder::isTraceFileName() {
+void TstTraceFolder::isTraceFileName()
+{
     QFETCH(QString, name);
     QFETCH(bool, trace);
     QCOMPARE(TraceFolder::isTraceFileName(name), trace);

@@ -32,11 +32,13 @@ using namespace scopeline;
 
 namespace {
 
-QString tracesDir() {
+QString tracesDir()
+{
     return QStringLiteral(SCOPELINE_TRACES);
 }
 
-bool tracesPresent() {
+bool tracesPresent()
+{
     return QFileInfo(tracesDir() + QStringLiteral("/public")).isDir() &&
            QFileInfo(tracesDir() + QStringLiteral("/jax_h100")).isDir();
 }
@@ -47,7 +49,8 @@ bool tracesPresent() {
             QSKIP(qPrintable(QStringLiteral("shared traces not found under %1").arg(tracesDir())));          \
     } while (false)
 
-QString publicTrace(const char *relative) {
+QString publicTrace(const char *relative)
+{
     return tracesDir() + QStringLiteral("/public/") + QLatin1String(relative);
 }
 
@@ -67,7 +70,8 @@ const char *const kRocmProfileData =
     "rocmProfileData/examples__rocm-profile-data__results__matmul_result.json";
 
 // The profile folder of one JAX run (its timestamp folder name is not fixed).
-QString jaxProfileDir() {
+QString jaxProfileDir()
+{
     const QString profile =
         tracesDir() + QStringLiteral("/jax_h100/jax_named_scopes_cublas/trace_file_einsum_0/plugins/profile");
     const QStringList sessions = QDir(profile).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
@@ -75,7 +79,8 @@ QString jaxProfileDir() {
 }
 
 // Format expected for each shared trace, from the README's table.
-QString expectedFormat(const QString &path) {
+QString expectedFormat(const QString &path)
+{
     const QString name = QFileInfo(path).fileName();
     if (name == QLatin1String("vm.trace.json.gz") || name == QLatin1String("perfetto_trace.json.gz"))
         return QStringLiteral("jax");
@@ -89,7 +94,8 @@ QString expectedFormat(const QString &path) {
     return QString(); // a file the README does not describe
 }
 
-bool runPython(const char *script, const QStringList &args, QByteArray &out, QString &problem) {
+bool runPython(const char *script, const QStringList &args, QByteArray &out, QString &problem)
+{
     QProcess python;
     python.start(QStringLiteral(SCOPELINE_PYTHON),
                  QStringList{QStringLiteral("-c"), QString::fromUtf8(script)} + args);
@@ -280,18 +286,21 @@ with gzip.open(sys.argv[2], 'wb') as out:
     out.write(data)
 )PY";
 
-bool writeFile(const QString &path, const QByteArray &bytes) {
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
     QFile file(path);
     return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(bytes) == bytes.size() &&
            file.flush();
 }
 
-QByteArray readFile(const QString &path) {
+QByteArray readFile(const QString &path)
+{
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
-int64_t findEvent(const TraceData &d, std::string_view name) {
+int64_t findEvent(const TraceData &d, std::string_view name)
+{
     for (uint32_t e = 0; e < d.eventCount(); ++e)
         if (d.nameOf(e) == name)
             return e;
@@ -299,7 +308,8 @@ int64_t findEvent(const TraceData &d, std::string_view name) {
 }
 
 // Checks the invariants of any loaded trace; returns an empty string when they hold.
-QString checkInvariants(const TraceData &d) {
+QString checkInvariants(const TraceData &d)
+{
     const std::size_t n = d.eventCount();
     if (d.duration.size() != n || d.name.size() != n || d.category.size() != n || d.track.size() != n ||
         d.kind.size() != n || d.correlation.size() != n || d.opPath.size() != n ||
@@ -338,7 +348,8 @@ QString checkInvariants(const TraceData &d) {
 QString compareTraces(const TraceData &a, const TraceData &b);
 
 // A gzip file against its decompressed text: both load, the same trace, all bytes inflated.
-QString compareCompressedToPlain(const QString &compressed, const QString &plain) {
+QString compareCompressedToPlain(const QString &compressed, const QString &plain)
+{
     const LoadResult a = TraceLoader::load(compressed);
     const LoadResult b = TraceLoader::load(plain);
     if (!a.ok() || !b.ok())
@@ -349,7 +360,8 @@ QString compareCompressedToPlain(const QString &compressed, const QString &plain
 }
 
 // Everything a user could see of a trace, for comparing two loads of the same content.
-QString compareTraces(const TraceData &a, const TraceData &b) {
+QString compareTraces(const TraceData &a, const TraceData &b)
+{
     if (a.format != b.format)
         return QStringLiteral("format %1 vs %2").arg(formatName(a.format), formatName(b.format));
     if (a.eventCount() != b.eventCount())
@@ -390,7 +402,8 @@ QString compareTraces(const TraceData &a, const TraceData &b) {
     return {};
 }
 
-int64_t skippedMatching(const TraceData &d, const QString &pattern) {
+int64_t skippedMatching(const TraceData &d, const QString &pattern)
+{
     const QRegularExpression re(pattern, QRegularExpression::CaseInsensitiveOption);
     int64_t count = 0;
     for (const auto &[reason, n] : d.skipped)
@@ -399,7 +412,8 @@ int64_t skippedMatching(const TraceData &d, const QString &pattern) {
     return count;
 }
 
-QString skippedText(const TraceData &d) {
+QString skippedText(const TraceData &d)
+{
     QStringList parts;
     for (const auto &[reason, n] : d.skipped)
         parts << QStringLiteral("%1: %2").arg(reason).arg(n);
@@ -408,7 +422,8 @@ QString skippedText(const TraceData &d) {
 
 } // namespace
 
-class TstTraceLoader : public QObject {
+class TstTraceLoader : public QObject
+{
     Q_OBJECT
 
 private slots:
@@ -454,7 +469,8 @@ private:
     QTemporaryDir m_tmp;
 };
 
-void TstTraceLoader::initTestCase() {
+void TstTraceLoader::initTestCase()
+{
     QVERIFY(m_tmp.isValid());
     qRegisterMetaType<QList<scopeline::LoadResult>>();
 }
@@ -462,7 +478,8 @@ void TstTraceLoader::initTestCase() {
 // ---------------------------------------------------------------------------------------------
 // Real traces
 
-void TstTraceLoader::loadRealTrace_data() {
+void TstTraceLoader::loadRealTrace_data()
+{
     QTest::addColumn<QString>("path");
     QTest::addColumn<QString>("format");
     if (!tracesPresent()) {
@@ -484,7 +501,8 @@ void TstTraceLoader::loadRealTrace_data() {
     }
 }
 
-void TstTraceLoader::loadRealTrace() {
+void TstTraceLoader::loadRealTrace()
+{
     QFETCH(QString, path);
     QFETCH(QString, format);
     if (path.isEmpty())
@@ -539,7 +557,8 @@ void TstTraceLoader::loadRealTrace() {
     QVERIFY2(broken.isEmpty(), qPrintable(broken));
 }
 
-void TstTraceLoader::jaxViewerAndPerfettoSameKernels() {
+void TstTraceLoader::jaxViewerAndPerfettoSameKernels()
+{
     REQUIRE_TRACES();
     const QString dir = jaxProfileDir();
     const QString viewer = dir + QStringLiteral("/vm.trace.json.gz");
@@ -576,7 +595,8 @@ void TstTraceLoader::jaxViewerAndPerfettoSameKernels() {
         QCOMPARE(qint64(a[std::size_t(i)]), expected.at(i).toInteger());
 }
 
-void TstTraceLoader::gzipAndPlainLoadIdentically_data() {
+void TstTraceLoader::gzipAndPlainLoadIdentically_data()
+{
     QTest::addColumn<QString>("gz");
     QTest::newRow("HTA mi250 kineto") << publicTrace(kHtaMi250);
     QTest::newRow("TraceLens h100") << publicTrace(kTraceLensH100);
@@ -584,7 +604,8 @@ void TstTraceLoader::gzipAndPlainLoadIdentically_data() {
     QTest::newRow("rocprofv3") << publicTrace(kRocprofV3);
 }
 
-void TstTraceLoader::gzipAndPlainLoadIdentically() {
+void TstTraceLoader::gzipAndPlainLoadIdentically()
+{
     REQUIRE_TRACES();
     QFETCH(QString, gz);
     const QString plain = m_tmp.filePath(QFileInfo(gz).completeBaseName()); // drops ".gz"
@@ -598,7 +619,8 @@ void TstTraceLoader::gzipAndPlainLoadIdentically() {
     QFile::remove(plain);
 }
 
-void TstTraceLoader::concatenatedGzipMembers() {
+void TstTraceLoader::concatenatedGzipMembers()
+{
     // gzip allows several members in one file (as `cat a.gz b.gz` or pigz write them): the text is
     // their concatenation.
     REQUIRE_TRACES();
@@ -622,13 +644,15 @@ with open(sys.argv[3], 'wb') as out:
     QVERIFY2(difference.isEmpty(), qPrintable(difference));
 }
 
-void TstTraceLoader::largeTraceWithTrickyStrings_data() {
+void TstTraceLoader::largeTraceWithTrickyStrings_data()
+{
     QTest::addColumn<bool>("gzip");
     QTest::newRow("plain") << false;
     QTest::newRow("gzip") << true;
 }
 
-void TstTraceLoader::largeTraceWithTrickyStrings() {
+void TstTraceLoader::largeTraceWithTrickyStrings()
+{
     QFETCH(bool, gzip);
     const QString plain = m_tmp.filePath(QStringLiteral("tricky.json"));
     const QString gz = m_tmp.filePath(QStringLiteral("tricky.json.gz"));
@@ -672,7 +696,8 @@ void TstTraceLoader::largeTraceWithTrickyStrings() {
     QVERIFY2(broken.isEmpty(), qPrintable(broken));
 }
 
-void TstTraceLoader::kinetoGpuTracks_data() {
+void TstTraceLoader::kinetoGpuTracks_data()
+{
     QTest::addColumn<QString>("path");
     QTest::newRow("kineto 2021 V100") << publicTrace(kKineto2021);
     QTest::newRow("HTA A100 several streams") << publicTrace(
@@ -686,7 +711,8 @@ void TstTraceLoader::kinetoGpuTracks_data() {
     QTest::newRow("TraceLens h100") << publicTrace(kTraceLensH100);
 }
 
-void TstTraceLoader::kinetoGpuTracks() {
+void TstTraceLoader::kinetoGpuTracks()
+{
     // Kineto: GPU pid = device, tid = stream. Tracks holding kernels are GPU tracks of device pid;
     // tracks holding only CPU-side categories are CPU threads.
     REQUIRE_TRACES();
@@ -734,7 +760,8 @@ void TstTraceLoader::kinetoGpuTracks() {
             QVERIFY(d.onGpu(e));
 }
 
-void TstTraceLoader::kineto2021StreamTid() {
+void TstTraceLoader::kineto2021StreamTid()
+{
     // 2021 schema: GPU activity on pid 0, tid "stream 7"; categories "Kernel"/"Memcpy"/"Memset".
     REQUIRE_TRACES();
     const LoadResult r = TraceLoader::load(publicTrace(kKineto2021));
@@ -764,7 +791,8 @@ void TstTraceLoader::kineto2021StreamTid() {
     QCOMPARE(kinds[EventKind::Memcpy], 12);
 }
 
-void TstTraceLoader::rocmProfileDataStringNumbers() {
+void TstTraceLoader::rocmProfileDataStringNumbers()
+{
     // A bare JSON array whose first element is {}, with pid/tid/ts/dur as strings (integer µs).
     REQUIRE_TRACES();
     const LoadResult r = TraceLoader::load(publicTrace(kRocmProfileData));
@@ -810,7 +838,8 @@ void TstTraceLoader::rocmProfileDataStringNumbers() {
 // ---------------------------------------------------------------------------------------------
 // Generated fixtures
 
-void TstTraceLoader::pidAndTidForms() {
+void TstTraceLoader::pidAndTidForms()
+{
     const QString path = m_tmp.filePath(QStringLiteral("ids.json"));
     QVERIFY(writeFile(path, R"({"traceEvents":[
 {"ph":"X","pid":"6","tid":1,"ts":1,"dur":1,"name":"a"},
@@ -841,7 +870,8 @@ void TstTraceLoader::pidAndTidForms() {
         }
 }
 
-void TstTraceLoader::utf8Bom_data() {
+void TstTraceLoader::utf8Bom_data()
+{
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<bool>("gzip");
     const QByteArray object = R"({"traceEvents":[{"ph":"X","pid":1,"tid":1,"ts":1.5,"dur":2,"name":"k"}]})";
@@ -852,7 +882,8 @@ void TstTraceLoader::utf8Bom_data() {
     QTest::newRow("bare array, gzip") << array << true;
 }
 
-void TstTraceLoader::utf8Bom() {
+void TstTraceLoader::utf8Bom()
+{
     QFETCH(QByteArray, json);
     QFETCH(bool, gzip);
     const QString plain = m_tmp.filePath(QStringLiteral("bom.json"));
@@ -872,7 +903,8 @@ void TstTraceLoader::utf8Bom() {
     QCOMPARE(r.trace->qname(0), QStringLiteral("k"));
 }
 
-void TstTraceLoader::skippedEventsByReason() {
+void TstTraceLoader::skippedEventsByReason()
+{
     const QString path = m_tmp.filePath(QStringLiteral("skips.json"));
     QVERIFY(writeFile(path, R"({"traceEvents":[
 {"ph":"M","pid":1,"name":"process_name","args":{"name":"host"}},
@@ -942,7 +974,8 @@ void TstTraceLoader::skippedEventsByReason() {
     QVERIFY2(broken.isEmpty(), qPrintable(broken));
 }
 
-void TstTraceLoader::outOfOrderEventsSortedPerTrack() {
+void TstTraceLoader::outOfOrderEventsSortedPerTrack()
+{
     const QString path = m_tmp.filePath(QStringLiteral("order.json"));
     QVERIFY(writeFile(path, R"([
 {"ph":"X","pid":1,"tid":1,"ts":30,"dur":5,"name":"c"},
@@ -976,7 +1009,8 @@ void TstTraceLoader::outOfOrderEventsSortedPerTrack() {
 // ---------------------------------------------------------------------------------------------
 // Progress, cancel, background loading
 
-void TstTraceLoader::progressCallback_data() {
+void TstTraceLoader::progressCallback_data()
+{
     QTest::addColumn<QString>("path");
     QTest::newRow("kineto gzip 1.2 MB") << publicTrace(kKineto2021);
     QTest::newRow("TraceLens mi300 gzip 1.2 MB") << publicTrace(kTraceLensMi300);
@@ -985,7 +1019,8 @@ void TstTraceLoader::progressCallback_data() {
     QTest::newRow("JAX vm.trace gzip 47 KB") << jaxProfileDir() + QStringLiteral("/vm.trace.json.gz");
 }
 
-void TstTraceLoader::progressCallback() {
+void TstTraceLoader::progressCallback()
+{
     REQUIRE_TRACES();
     QFETCH(QString, path);
     std::vector<double> fractions;
@@ -1004,14 +1039,16 @@ void TstTraceLoader::progressCallback() {
                  qPrintable(QStringLiteral("only %1 progress calls").arg(fractions.size())));
 }
 
-void TstTraceLoader::cancelBeforeLoad_data() {
+void TstTraceLoader::cancelBeforeLoad_data()
+{
     QTest::addColumn<QString>("path");
     QTest::newRow("kineto, many events") << publicTrace(kHtaNsResolution);
     QTest::newRow("small bare array") << publicTrace(kRocmProfileData);
     QTest::newRow("rocprofv3") << publicTrace(kRocprofV3);
 }
 
-void TstTraceLoader::cancelBeforeLoad() {
+void TstTraceLoader::cancelBeforeLoad()
+{
     REQUIRE_TRACES();
     QFETCH(QString, path);
     const std::atomic<bool> cancel{true};
@@ -1022,7 +1059,8 @@ void TstTraceLoader::cancelBeforeLoad() {
     QVERIFY2(r.error.contains(QDir::toNativeSeparators(path)), qPrintable(r.error));
 }
 
-void TstTraceLoader::asyncStartDelivers() {
+void TstTraceLoader::asyncStartDelivers()
+{
     REQUIRE_TRACES();
     const QStringList paths{publicTrace(kTraceLensMi300), publicTrace(kRocmProfileData)};
     PairLoader loader;
@@ -1063,7 +1101,8 @@ void TstTraceLoader::asyncStartDelivers() {
     }
 }
 
-void TstTraceLoader::secondStartDropsFirst_data() {
+void TstTraceLoader::secondStartDropsFirst_data()
+{
     QTest::addColumn<QString>("first");
     QTest::addColumn<QString>("second");
     // A long first job that the second start() cancels, and a quick one that may well complete:
@@ -1072,15 +1111,17 @@ void TstTraceLoader::secondStartDropsFirst_data() {
     QTest::newRow("quick first job") << publicTrace(kHtaMi250) << publicTrace(kRocmProfileData);
 }
 
-void TstTraceLoader::secondStartDropsFirst() {
+void TstTraceLoader::secondStartDropsFirst()
+{
     REQUIRE_TRACES();
     QFETCH(QString, first);
     QFETCH(QString, second);
     PairLoader loader;
     QSignalSpy finished(&loader, &PairLoader::finished);
     QList<std::pair<int, PairLoadResult>> delivered;
-    connect(&loader, &PairLoader::finished, this,
-            [&delivered](int job, const scopeline::PairLoadResult &r) { delivered.append({job, r}); });
+    connect(&loader, &PairLoader::finished, this, [&delivered](int job, const scopeline::PairLoadResult &r) {
+        delivered.append({job, r});
+    });
     std::set<int> progressJobs;
     connect(&loader, &PairLoader::progress, this,
             [&progressJobs](int job, double, const QString &) { progressJobs.insert(job); });
@@ -1110,7 +1151,8 @@ void TstTraceLoader::secondStartDropsFirst() {
 // ---------------------------------------------------------------------------------------------
 // File-level errors
 
-void TstTraceLoader::fileErrors_data() {
+void TstTraceLoader::fileErrors_data()
+{
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("hint"); // a regular expression the error must match (case-insensitive)
     QTest::newRow("missing file") << "missing"
@@ -1145,7 +1187,8 @@ void TstTraceLoader::fileErrors_data() {
                                   << "\\bbyte \\d+";
 }
 
-void TstTraceLoader::fileErrors() {
+void TstTraceLoader::fileErrors()
+{
     QFETCH(QString, kind);
     QFETCH(QString, hint);
     const QString path = m_tmp.filePath(QStringLiteral("bad-") + kind + QStringLiteral(".json"));
@@ -1232,7 +1275,8 @@ void TstTraceLoader::fileErrors() {
     }
 }
 
-void TstTraceLoader::jsonErrorByteOffset_data() {
+void TstTraceLoader::jsonErrorByteOffset_data()
+{
     // An invalid character '@' placed before, inside (early and several MB deep) and after a large
     // event array; the error must give its position in the (decompressed) document.
     QTest::addColumn<QString>("where");
@@ -1245,7 +1289,8 @@ void TstTraceLoader::jsonErrorByteOffset_data() {
     QTest::newRow("bare array, event 3 MB deep") << "bare" << false;
 }
 
-void TstTraceLoader::jsonErrorByteOffset() {
+void TstTraceLoader::jsonErrorByteOffset()
+{
     QFETCH(QString, where);
     QFETCH(bool, gzip);
     QByteArray body;

@@ -17,28 +17,31 @@ namespace {
 
 constexpr double kSideOffset = 0.2; // A and B boxes left and right of a group's centre
 constexpr double kBoxWidth = 0.34;
-constexpr double kClusterGap = 0.6; // extra space between clusters (scopes in per-run view)
+constexpr double kClusterGap = 0.6;  // extra space between clusters (scopes in per-run view)
 constexpr int kMaxLegendEntry = 260; // pixels of a legend entry's text before it is elided
-constexpr int kMaxTickLabel = 28;   // characters of a tick label line before it is elided
+constexpr int kMaxTickLabel = 28;    // characters of a tick label line before it is elided
 
 const QColor kColorA(31, 119, 180);
 const QColor kColorB(236, 112, 20);
 
-QString elideLine(const QString &line) {
+QString elideLine(const QString &line)
+{
     if (line.size() <= kMaxTickLabel)
         return line;
     const int half = (kMaxTickLabel - 1) / 2;
     return line.left(half) + QStringLiteral("…") + line.right(kMaxTickLabel - 1 - half);
 }
 
-QString elideLabel(const QString &label) {
+QString elideLabel(const QString &label)
+{
     QStringList lines = label.split(QLatin1Char('\n'));
     for (QString &line : lines)
         line = elideLine(line);
     return lines.join(QLatin1Char('\n'));
 }
 
-void styleBox(QCPStatisticalBox *box, const QColor &color) {
+void styleBox(QCPStatisticalBox *box, const QColor &color)
+{
     QColor fill = color;
     fill.setAlpha(70);
     box->setBrush(fill);
@@ -53,7 +56,8 @@ void styleBox(QCPStatisticalBox *box, const QColor &color) {
     box->setOutlierStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, outlier, 3.5));
 }
 
-QString describeSide(const stats::Descriptive &d) {
+QString describeSide(const stats::Descriptive &d)
+{
     if (d.n == 0)
         return BoxPlotView::tr("no samples");
     QString text =
@@ -70,7 +74,8 @@ QString describeSide(const stats::Descriptive &d) {
 } // namespace
 
 BoxPlotView::Group BoxPlotView::Group::fromSamples(const QString &label, const std::vector<double> &a,
-                                                   const std::vector<double> &b, int cluster) {
+                                                   const std::vector<double> &b, int cluster)
+{
     Group group;
     group.label = label;
     group.toolTip = label;
@@ -80,7 +85,8 @@ BoxPlotView::Group BoxPlotView::Group::fromSamples(const QString &label, const s
     return group;
 }
 
-BoxPlotView::BoxPlotView(QWidget *parent) : QWidget(parent) {
+BoxPlotView::BoxPlotView(QWidget *parent) : QWidget(parent)
+{
     m_plot = new QCustomPlot(this);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -151,47 +157,56 @@ BoxPlotView::BoxPlotView(QWidget *parent) : QWidget(parent) {
 
 BoxPlotView::~BoxPlotView() = default;
 
-void BoxPlotView::setLabels(const QString &labelA, const QString &labelB) {
+void BoxPlotView::setLabels(const QString &labelA, const QString &labelB)
+{
     m_labelA = labelA;
     m_labelB = labelB;
     rebuild();
 }
 
-void BoxPlotView::setGroups(std::vector<Group> groups) {
+void BoxPlotView::setGroups(std::vector<Group> groups)
+{
     m_groups = std::move(groups);
     rebuild();
 }
 
-void BoxPlotView::setTitle(const QString &title) {
+void BoxPlotView::setTitle(const QString &title)
+{
     m_title->setText(title);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-QString BoxPlotView::title() const {
+QString BoxPlotView::title() const
+{
     return m_title->text();
 }
 
-void BoxPlotView::setHint(const QString &hint) {
+void BoxPlotView::setHint(const QString &hint)
+{
     m_hint->setText(hint);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-QString BoxPlotView::hint() const {
+QString BoxPlotView::hint() const
+{
     return m_hint->text();
 }
 
-void BoxPlotView::setLogScale(bool logScale) {
+void BoxPlotView::setLogScale(bool logScale)
+{
     if (logScale == m_logScale)
         return;
     m_logScale = logScale;
     rebuild();
 }
 
-double BoxPlotView::key(int group, bool sideB) const {
+double BoxPlotView::key(int group, bool sideB) const
+{
     return m_centers[std::size_t(group)] + (sideB ? kSideOffset : -kSideOffset);
 }
 
-void BoxPlotView::rebuild() {
+void BoxPlotView::rebuild()
+{
     // long file names elide, so that the legend never sets the plot's minimum width
     const QFontMetrics legendMetrics(m_plot->legend->font());
     m_boxA->setName(legendMetrics.elidedText(tr("A: %1").arg(m_labelA), Qt::ElideMiddle, kMaxLegendEntry));
@@ -332,7 +347,8 @@ void BoxPlotView::rebuild() {
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void BoxPlotView::fitToData() {
+void BoxPlotView::fitToData()
+{
     double low = HUGE_VAL, high = -HUGE_VAL;
     for (QCPStatisticalBox *box : {m_boxA, m_boxB}) {
         bool found = false;
@@ -354,7 +370,8 @@ void BoxPlotView::fitToData() {
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void BoxPlotView::updateTickLabels() {
+void BoxPlotView::updateTickLabels()
+{
     QCPAxis *x = m_plot->xAxis;
     const double width = m_plot->axisRect()->width() > 0 ? m_plot->axisRect()->width() : m_plot->width() - 90;
     const double pixelsPerUnit = width / std::max(1e-9, x->range().size());
@@ -385,7 +402,8 @@ void BoxPlotView::updateTickLabels() {
     }
 }
 
-QString BoxPlotView::toolTipAt(const QPoint &pos) const {
+QString BoxPlotView::toolTipAt(const QPoint &pos) const
+{
     if (m_groups.empty() || !m_plot->axisRect()->rect().contains(pos))
         return {};
     const double x = m_plot->xAxis->pixelToCoord(pos.x());
@@ -402,7 +420,8 @@ QString BoxPlotView::toolTipAt(const QPoint &pos) const {
     return {};
 }
 
-bool BoxPlotView::eventFilter(QObject *watched, QEvent *event) {
+bool BoxPlotView::eventFilter(QObject *watched, QEvent *event)
+{
     if (watched == m_plot && event->type() == QEvent::ToolTip) {
         auto *help = static_cast<QHelpEvent *>(event);
         QString text = toolTipAt(help->pos());

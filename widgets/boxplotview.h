@@ -19,10 +19,12 @@ class QCPStatisticalBox;
 
 namespace scopeline {
 
-class BoxPlotView : public QWidget {
+class BoxPlotView : public QWidget
+{
     Q_OBJECT
 public:
-    struct Group {
+    struct Group
+    {
         QString label;        // the x tick label ('\n' for a second line)
         QString toolTip;      // what the group is, for the hover tooltip
         int cluster = 0;      // groups of one cluster (a scope in per-run view) sit closer together
@@ -75,7 +77,8 @@ private:
     QCPTextElement *m_title = nullptr;
     std::vector<QCPAbstractItem *> m_separators;
     std::vector<Group> m_groups;
-    struct Cluster {
+    struct Cluster
+    {
         QString label;
         double first = 0, last = 0; // centres of its first and last group
     };

@@ -33,12 +33,14 @@ namespace scopeline {
 namespace {
 
 // Sorts by the raw values; empty statistics (NaN) after every number.
-class ComparisonProxy : public QSortFilterProxyModel {
+class ComparisonProxy : public QSortFilterProxyModel
+{
 public:
     using QSortFilterProxyModel::QSortFilterProxyModel;
 
 protected:
-    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override {
+    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override
+    {
         const QVariant l = left.data(sortRole()), r = right.data(sortRole());
         if (l.typeId() == QMetaType::Double && r.typeId() == QMetaType::Double) {
             const double a = l.toDouble(), b = r.toDouble();
@@ -50,17 +52,18 @@ protected:
     }
 };
 
-QString shortLabel(const QString &label, const QString &fallback) {
+QString shortLabel(const QString &label, const QString &fallback)
+{
     if (label.isEmpty())
         return fallback;
     const QString name = QFileInfo(label).fileName();
     return name.isEmpty() ? label : name;
 }
 
-
 } // namespace
 
-ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent) {
+ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
+{
     m_summary = new SummaryStrip(this);
     m_picker = new ScopePicker(this);
     m_boxPlot = new BoxPlotView(this);
@@ -238,7 +241,8 @@ ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent) {
 ComparisonPanel::~ComparisonPanel() = default;
 
 void ComparisonPanel::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const QString &labelA,
-                               const QString &labelB) {
+                               const QString &labelB)
+{
     m_runsA = a;
     m_runsB = b;
     m_indexA = scopeIndexes(a);
@@ -249,35 +253,43 @@ void ComparisonPanel::setSides(const QList<LoadedRun> &a, const QList<LoadedRun>
     recompute();
 }
 
-QStringList ComparisonPanel::selectedScopes() const {
+QStringList ComparisonPanel::selectedScopes() const
+{
     return m_picker->selectedScopes();
 }
 
-void ComparisonPanel::setSelectedScopes(const QStringList &scopes) {
+void ComparisonPanel::setSelectedScopes(const QStringList &scopes)
+{
     m_picker->setSelectedScopes(scopes);
 }
 
-MatchMode ComparisonPanel::matchMode() const {
+MatchMode ComparisonPanel::matchMode() const
+{
     return m_picker->matchMode();
 }
 
-void ComparisonPanel::setMatchMode(MatchMode mode) {
+void ComparisonPanel::setMatchMode(MatchMode mode)
+{
     m_picker->setMatchMode(mode);
 }
 
-SampleMode ComparisonPanel::sampleMode() const {
+SampleMode ComparisonPanel::sampleMode() const
+{
     return m_picker->sampleMode();
 }
 
-void ComparisonPanel::setSampleMode(SampleMode mode) {
+void ComparisonPanel::setSampleMode(SampleMode mode)
+{
     m_picker->setSampleMode(mode);
 }
 
-double ComparisonPanel::threshold() const {
+double ComparisonPanel::threshold() const
+{
     return m_threshold;
 }
 
-void ComparisonPanel::setThreshold(double threshold) {
+void ComparisonPanel::setThreshold(double threshold)
+{
     if (threshold == m_threshold)
         return;
     m_threshold = threshold;
@@ -289,11 +301,13 @@ void ComparisonPanel::setThreshold(double threshold) {
     emit settingsChanged();
 }
 
-bool ComparisonPanel::pooled() const {
+bool ComparisonPanel::pooled() const
+{
     return m_pooled;
 }
 
-void ComparisonPanel::setPooled(bool pooled) {
+void ComparisonPanel::setPooled(bool pooled)
+{
     if (pooled == m_pooled)
         return;
     m_pooled = pooled;
@@ -302,11 +316,13 @@ void ComparisonPanel::setPooled(bool pooled) {
     emit settingsChanged();
 }
 
-bool ComparisonPanel::logScale() const {
+bool ComparisonPanel::logScale() const
+{
     return m_boxPlot->logScale();
 }
 
-void ComparisonPanel::setLogScale(bool logScale) {
+void ComparisonPanel::setLogScale(bool logScale)
+{
     {
         const QSignalBlocker checkBlocker(m_logCheck);
         const QSignalBlocker actionBlocker(m_logAction);
@@ -319,19 +335,23 @@ void ComparisonPanel::setLogScale(bool logScale) {
     emit settingsChanged();
 }
 
-const std::vector<ComparisonRow> &ComparisonPanel::rows() const {
+const std::vector<ComparisonRow> &ComparisonPanel::rows() const
+{
     return m_tableModel->rows();
 }
 
-QString ComparisonPanel::csv() const {
+QString ComparisonPanel::csv() const
+{
     return ScopeComparison::toCsv(rows());
 }
 
-QCustomPlot *ComparisonPanel::plot() const {
+QCustomPlot *ComparisonPanel::plot() const
+{
     return m_boxPlot->plot();
 }
 
-void ComparisonPanel::recompute() {
+void ComparisonPanel::recompute()
+{
     const QStringList scopes = selectedScopes();
     std::vector<ComparisonRow> rows;
     if (!scopes.isEmpty() && (!m_indexA.empty() || !m_indexB.empty()))
@@ -343,7 +363,8 @@ void ComparisonPanel::recompute() {
     updatePlot();
 }
 
-void ComparisonPanel::updatePlot() {
+void ComparisonPanel::updatePlot()
+{
     const QStringList scopes = selectedScopes();
     std::vector<BoxPlotView::Group> groups;
     const std::vector<ComparisonRow> &all = rows();
@@ -401,7 +422,8 @@ void ComparisonPanel::updatePlot() {
     m_boxPlot->setGroups(std::move(groups));
 }
 
-void ComparisonPanel::copyCsv(bool selectedOnly) {
+void ComparisonPanel::copyCsv(bool selectedOnly)
+{
     std::vector<ComparisonRow> rows;
     if (selectedOnly) {
         std::vector<int> sourceRows;

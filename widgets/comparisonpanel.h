@@ -30,7 +30,8 @@ public:
     explicit ComparisonPanel(QWidget *parent = nullptr);
     ~ComparisonPanel() override;
 
-    void setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const QString &labelA, const QString &labelB);
+    void setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const QString &labelA,
+                  const QString &labelB);
 
     QStringList selectedScopes() const;
     void setSelectedScopes(const QStringList &scopes);
@@ -58,9 +59,9 @@ public:
     ComparisonTableModel *tableModel() const { return m_tableModel; }
     QSortFilterProxyModel *tableProxy() const { return m_tableProxy; }
     QTableView *tableView() const { return m_table; }
-    QAction *logScaleAction() const { return m_logAction; }       // Ctrl+L
+    QAction *logScaleAction() const { return m_logAction; }        // Ctrl+L
     QAction *pooledToggleAction() const { return m_pooledToggle; } // Ctrl+P
-    QAction *copyCsvAction() const { return m_copyCsv; }            // Ctrl+C on the table
+    QAction *copyCsvAction() const { return m_copyCsv; }           // Ctrl+C on the table
 
 signals:
     // Scopes, modes or options changed (the document is modified).

@@ -13,23 +13,27 @@ namespace scopeline {
 
 namespace {
 
-QString signedDuration(double ns) {
+QString signedDuration(double ns)
+{
     if (std::isnan(ns))
         return {};
     return ns > 0 ? QLatin1Char('+') + formatDuration(ns) : formatDuration(ns);
 }
 
-QString duration(double ns) {
+QString duration(double ns)
+{
     return std::isnan(ns) ? QString() : formatDuration(ns);
 }
 
-bool isSideA(int column) {
+bool isSideA(int column)
+{
     using M = ComparisonTableModel;
     return column == M::NAColumn || column == M::MeanAColumn || column == M::StdAColumn ||
            column == M::MedianAColumn || column == M::IqrAColumn;
 }
 
-bool isSideB(int column) {
+bool isSideB(int column)
+{
     using M = ComparisonTableModel;
     return column == M::NBColumn || column == M::MeanBColumn || column == M::StdBColumn ||
            column == M::MedianBColumn || column == M::IqrBColumn;
@@ -39,27 +43,31 @@ bool isSideB(int column) {
 
 ComparisonTableModel::ComparisonTableModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-void ComparisonTableModel::setRows(std::vector<ComparisonRow> rows) {
+void ComparisonTableModel::setRows(std::vector<ComparisonRow> rows)
+{
     beginResetModel();
     m_rows = std::move(rows);
     endResetModel();
 }
 
-void ComparisonTableModel::setThreshold(double threshold) {
+void ComparisonTableModel::setThreshold(double threshold)
+{
     if (threshold == m_threshold)
         return;
     m_threshold = threshold;
     verdictsChanged();
 }
 
-void ComparisonTableModel::setAlpha(double alpha) {
+void ComparisonTableModel::setAlpha(double alpha)
+{
     if (alpha == m_alpha)
         return;
     m_alpha = alpha;
     verdictsChanged();
 }
 
-void ComparisonTableModel::verdictsChanged() {
+void ComparisonTableModel::verdictsChanged()
+{
     emit headerDataChanged(Qt::Horizontal, VerdictColumn, VerdictColumn); // its tooltip names the threshold
     if (m_rows.empty())
         return;
@@ -67,11 +75,13 @@ void ComparisonTableModel::verdictsChanged() {
     emit dataChanged(index(0, 0), index(rowCount() - 1, NUM_COLUMNS - 1));
 }
 
-Verdict ComparisonTableModel::verdict(int row) const {
+Verdict ComparisonTableModel::verdict(int row) const
+{
     return m_rows[std::size_t(row)].verdict(m_alpha, m_threshold);
 }
 
-QString ComparisonTableModel::formatPValue(double p) {
+QString ComparisonTableModel::formatPValue(double p)
+{
     if (std::isnan(p))
         return {};
     if (p == 0)
@@ -81,7 +91,8 @@ QString ComparisonTableModel::formatPValue(double p) {
     return QString::number(p, 'g', 3);
 }
 
-QColor ComparisonTableModel::verdictColor(Verdict verdict) {
+QColor ComparisonTableModel::verdictColor(Verdict verdict)
+{
     switch (verdict) {
     case Verdict::Faster:
         return QColor(0x1a, 0x8a, 0x3a);
@@ -98,15 +109,18 @@ QColor ComparisonTableModel::verdictColor(Verdict verdict) {
     return QColor(0x80, 0x80, 0x80);
 }
 
-int ComparisonTableModel::rowCount(const QModelIndex &parent) const {
+int ComparisonTableModel::rowCount(const QModelIndex &parent) const
+{
     return parent.isValid() ? 0 : int(m_rows.size());
 }
 
-int ComparisonTableModel::columnCount(const QModelIndex &parent) const {
+int ComparisonTableModel::columnCount(const QModelIndex &parent) const
+{
     return parent.isValid() ? 0 : NUM_COLUMNS;
 }
 
-QVariant ComparisonTableModel::raw(const ComparisonRow &r, int column) const {
+QVariant ComparisonTableModel::raw(const ComparisonRow &r, int column) const
+{
     switch (column) {
     case ScopeColumn:
         return r.scope;
@@ -156,7 +170,8 @@ QVariant ComparisonTableModel::raw(const ComparisonRow &r, int column) const {
     return {};
 }
 
-QString ComparisonTableModel::display(const ComparisonRow &r, int column) const {
+QString ComparisonTableModel::display(const ComparisonRow &r, int column) const
+{
     switch (column) {
     case ScopeColumn:
         return r.scope;
@@ -212,7 +227,8 @@ QString ComparisonTableModel::display(const ComparisonRow &r, int column) const 
     return {};
 }
 
-QString ComparisonTableModel::verdictToolTip(const ComparisonRow &r) const {
+QString ComparisonTableModel::verdictToolTip(const ComparisonRow &r) const
+{
     const Verdict v = r.verdict(m_alpha, m_threshold);
     const QString threshold = QStringLiteral("%1 %").arg(100 * m_threshold, 0, 'g', 3);
     switch (v) {
@@ -246,7 +262,8 @@ QString ComparisonTableModel::verdictToolTip(const ComparisonRow &r) const {
     return {};
 }
 
-QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const {
+QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
+{
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const ComparisonRow &r = m_rows[std::size_t(index.row())];
@@ -304,12 +321,14 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const {
     return {};
 }
 
-QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
     // Title and tooltip per column, in Column order.
     static const ColumnText kColumns[NUM_COLUMNS] = {
         {QT_TR_NOOP("Scope"), QT_TR_NOOP("The scope (or pattern) compared")},
-        {QT_TR_NOOP("Run"), QT_TR_NOOP("The run pair (1, 2, …: the n-th run of A against the n-th run of B) or "
-                                       "“all”, every run of each side pooled")},
+        {QT_TR_NOOP("Run"),
+         QT_TR_NOOP("The run pair (1, 2, …: the n-th run of A against the n-th run of B) or "
+                    "“all”, every run of each side pooled")},
         {QT_TR_NOOP("n A"), QT_TR_NOOP("Number of samples (kernels or instances, after the sample mode)")},
         {QT_TR_NOOP("n B"), QT_TR_NOOP("Number of samples (kernels or instances, after the sample mode)")},
         {QT_TR_NOOP("Mean A"), QT_TR_NOOP("Mean duration")},
@@ -320,19 +339,23 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
         {QT_TR_NOOP("Median B"), QT_TR_NOOP("Median duration (linear interpolation, as numpy)")},
         {QT_TR_NOOP("IQR A"), QT_TR_NOOP("Interquartile range q3 − q1: the height of the box")},
         {QT_TR_NOOP("IQR B"), QT_TR_NOOP("Interquartile range q3 − q1: the height of the box")},
-        {QT_TR_NOOP("Rank-sum z"), QT_TR_NOOP("Wilcoxon rank-sum statistic (scipy.stats.ranksums): negative when "
-                                              "B ranks lower (faster)")},
+        {QT_TR_NOOP("Rank-sum z"),
+         QT_TR_NOOP("Wilcoxon rank-sum statistic (scipy.stats.ranksums): negative when "
+                    "B ranks lower (faster)")},
         {QT_TR_NOOP("Rank-sum p"), QT_TR_NOOP("Two-sided p-value of the Wilcoxon rank-sum test")},
         {QT_TR_NOOP("MWU U"), QT_TR_NOOP("Mann–Whitney U of A (U₁ = R₁ − n₁(n₁+1)/2)")},
-        {QT_TR_NOOP("MWU p"), QT_TR_NOOP("Two-sided Mann–Whitney p-value (tie-corrected, continuity correction)")},
+        {QT_TR_NOOP("MWU p"),
+         QT_TR_NOOP("Two-sided Mann–Whitney p-value (tie-corrected, continuity correction)")},
         {QT_TR_NOOP("MWU p (Holm)"), QT_TR_NOOP("Mann–Whitney p adjusted with Holm's method over the scopes "
                                                 "compared together in this run pair; the verdict uses it")},
         {QT_TR_NOOP("HL shift"), QT_TR_NOOP("Hodges–Lehmann shift of B vs A: the median of all pairwise "
                                             "differences B − A")},
         {QT_TR_NOOP("HL CI"), QT_TR_NOOP("95 % confidence interval of the Hodges–Lehmann shift")},
-        {QT_TR_NOOP("Relative change"), QT_TR_NOOP("(median B − median A) / median A: negative when B is faster")},
-        {QT_TR_NOOP("Cliff's δ"), QT_TR_NOOP("Cliff's delta P(B > A) − P(B < A) over all pairs, from −1 (B always "
-                                             "faster) to +1 (B always slower)")},
+        {QT_TR_NOOP("Relative change"),
+         QT_TR_NOOP("(median B − median A) / median A: negative when B is faster")},
+        {QT_TR_NOOP("Cliff's δ"),
+         QT_TR_NOOP("Cliff's delta P(B > A) − P(B < A) over all pairs, from −1 (B always "
+                    "faster) to +1 (B always slower)")},
         {QT_TR_NOOP("Verdict"), nullptr}, // names the current alpha and threshold
     };
     if (orientation != Qt::Horizontal || section < 0 || section >= NUM_COLUMNS)
@@ -342,7 +365,8 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
     if (role != Qt::ToolTipRole)
         return {};
     if (section == VerdictColumn)
-        return tr("B faster / B slower: Holm-adjusted Mann–Whitney p < %1 and the medians differ by at least the "
+        return tr("B faster / B slower: Holm-adjusted Mann–Whitney p < %1 and the medians differ by at least "
+                  "the "
                   "threshold (%2 %); a smaller significant change reads as “no meaningful change”")
             .arg(m_alpha)
             .arg(100 * m_threshold, 0, 'g', 3);

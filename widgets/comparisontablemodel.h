@@ -12,7 +12,8 @@
 
 namespace scopeline {
 
-class ComparisonTableModel : public QAbstractTableModel {
+class ComparisonTableModel : public QAbstractTableModel
+{
     Q_OBJECT
 public:
     enum Columns {

@@ -102,7 +102,9 @@ void PairTimeline::setRuns(const LoadedRun &a, const LoadedRun &b, const QString
         const QString &label = m_labels[side];
         const QString &runName = runs[side]->run.name;
         m_titleTexts[side] = kSideNames[side] + QStringLiteral(" — ") +
-                             (!label.isEmpty() ? label : !runName.isEmpty() ? runName : tr("no run"));
+                             (!label.isEmpty()     ? label
+                              : !runName.isEmpty() ? runName
+                                                   : tr("no run"));
         m_titles[side]->setToolTip(runs[side]->run.file);
         elideTitle(side);
         m_views[side]->setMaximumSpan(0);

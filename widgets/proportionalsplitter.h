@@ -12,8 +12,7 @@ class ProportionalSplitter : public QSplitter
 public:
     ProportionalSplitter(Qt::Orientation orientation, QList<int> weights, QWidget *parent = nullptr)
         : QSplitter(orientation, parent), m_weights(std::move(weights))
-    {
-    }
+    {}
 
 protected:
     void resizeEvent(QResizeEvent *event) override

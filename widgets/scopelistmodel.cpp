@@ -12,7 +12,8 @@ namespace scopeline {
 
 ScopeListModel::ScopeListModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-void ScopeListModel::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b) {
+void ScopeListModel::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
+{
     beginResetModel();
     m_keepA = a;
     m_keepB = b;
@@ -46,7 +47,8 @@ void ScopeListModel::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> 
     endResetModel();
 }
 
-void ScopeListModel::setMatchMode(MatchMode mode) {
+void ScopeListModel::setMatchMode(MatchMode mode)
+{
     if (mode == m_mode)
         return;
     m_mode = mode;
@@ -57,7 +59,8 @@ void ScopeListModel::setMatchMode(MatchMode mode) {
         }
 }
 
-ScopeListModel::Entry ScopeListModel::countPattern(const QString &pattern) const {
+ScopeListModel::Entry ScopeListModel::countPattern(const QString &pattern) const
+{
     Entry entry;
     entry.name = pattern;
     entry.pattern = true;
@@ -75,7 +78,8 @@ ScopeListModel::Entry ScopeListModel::countPattern(const QString &pattern) const
     return entry;
 }
 
-int ScopeListModel::addPattern(const QString &pattern) {
+int ScopeListModel::addPattern(const QString &pattern)
+{
     const int existing = rowOf(pattern);
     if (existing >= 0 || pattern.isEmpty())
         return existing;
@@ -86,7 +90,8 @@ int ScopeListModel::addPattern(const QString &pattern) {
     return row;
 }
 
-void ScopeListModel::removePatterns() {
+void ScopeListModel::removePatterns()
+{
     // Patterns sit after the listed scopes.
     std::size_t first = m_entries.size();
     while (first > 0 && m_entries[first - 1].pattern)
@@ -98,22 +103,26 @@ void ScopeListModel::removePatterns() {
     endRemoveRows();
 }
 
-int ScopeListModel::rowOf(const QString &name) const {
+int ScopeListModel::rowOf(const QString &name) const
+{
     for (std::size_t row = 0; row < m_entries.size(); ++row)
         if (m_entries[row].name == name)
             return int(row);
     return -1;
 }
 
-int ScopeListModel::rowCount(const QModelIndex &parent) const {
+int ScopeListModel::rowCount(const QModelIndex &parent) const
+{
     return parent.isValid() ? 0 : int(m_entries.size());
 }
 
-int ScopeListModel::columnCount(const QModelIndex &parent) const {
+int ScopeListModel::columnCount(const QModelIndex &parent) const
+{
     return parent.isValid() ? 0 : NUM_COLUMNS;
 }
 
-QVariant ScopeListModel::data(const QModelIndex &index, int role) const {
+QVariant ScopeListModel::data(const QModelIndex &index, int role) const
+{
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const Entry &e = m_entries[std::size_t(index.row())];
@@ -188,17 +197,22 @@ QVariant ScopeListModel::data(const QModelIndex &index, int role) const {
     return {};
 }
 
-QVariant ScopeListModel::headerData(int section, Qt::Orientation orientation, int role) const {
+QVariant ScopeListModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
     // Title and tooltip per column, in Column order.
     static const ColumnText kColumns[NUM_COLUMNS] = {
         {QT_TR_NOOP("Scope"), QT_TR_NOOP("A JAX op path component, or a CPU/GPU annotation name (italic: a "
                                          "pattern you added)")},
-        {QT_TR_NOOP("Kernels A"), QT_TR_NOOP("GPU kernels attributed to the scope, summed over the runs of the side")},
-        {QT_TR_NOOP("Kernels B"), QT_TR_NOOP("GPU kernels attributed to the scope, summed over the runs of the side")},
-        {QT_TR_NOOP("Instances A"), QT_TR_NOOP("Occurrences of the scope: annotation ranges, or runs of consecutive "
-                                               "matching kernels on a stream, summed over the runs of the side")},
-        {QT_TR_NOOP("Instances B"), QT_TR_NOOP("Occurrences of the scope: annotation ranges, or runs of consecutive "
-                                               "matching kernels on a stream, summed over the runs of the side")},
+        {QT_TR_NOOP("Kernels A"),
+         QT_TR_NOOP("GPU kernels attributed to the scope, summed over the runs of the side")},
+        {QT_TR_NOOP("Kernels B"),
+         QT_TR_NOOP("GPU kernels attributed to the scope, summed over the runs of the side")},
+        {QT_TR_NOOP("Instances A"),
+         QT_TR_NOOP("Occurrences of the scope: annotation ranges, or runs of consecutive "
+                    "matching kernels on a stream, summed over the runs of the side")},
+        {QT_TR_NOOP("Instances B"),
+         QT_TR_NOOP("Occurrences of the scope: annotation ranges, or runs of consecutive "
+                    "matching kernels on a stream, summed over the runs of the side")},
     };
     if (orientation != Qt::Horizontal || section < 0 || section >= NUM_COLUMNS)
         return QAbstractTableModel::headerData(section, orientation, role);

@@ -12,7 +12,8 @@
 
 namespace scopeline {
 
-class ScopeListModel : public QAbstractTableModel {
+class ScopeListModel : public QAbstractTableModel
+{
     Q_OBJECT
 public:
     enum Columns {
@@ -31,7 +32,8 @@ public:
         PresentInBRole,
     };
 
-    struct Entry {
+    struct Entry
+    {
         QString name;
         qint64 kernelsA = 0, kernelsB = 0, instancesA = 0, instancesB = 0;
         bool pattern = false;

@@ -25,12 +25,14 @@ namespace scopeline {
 namespace {
 
 // Patterns the user added always stay visible: they are not names the filter could hide.
-class ScopeFilterProxy : public QSortFilterProxyModel {
+class ScopeFilterProxy : public QSortFilterProxyModel
+{
 public:
     using QSortFilterProxyModel::QSortFilterProxyModel;
 
 protected:
-    bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override {
+    bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override
+    {
         const QModelIndex index = sourceModel()->index(sourceRow, 0, sourceParent);
         if (index.data(ScopeListModel::IsPatternRole).toBool())
             return true;
@@ -39,7 +41,8 @@ protected:
 
 public:
     // Count headers on two lines ("Kernels" over "A"), so the names get the width.
-    QVariant headerData(int section, Qt::Orientation orientation, int role) const override {
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override
+    {
         QVariant value = QSortFilterProxyModel::headerData(section, orientation, role);
         if (orientation == Qt::Horizontal && role == Qt::DisplayRole &&
             section != ScopeListModel::ScopeColumn)
@@ -50,7 +53,8 @@ public:
 
 } // namespace
 
-ScopePicker::ScopePicker(QWidget *parent) : QWidget(parent) {
+ScopePicker::ScopePicker(QWidget *parent) : QWidget(parent)
+{
     m_model = new ScopeListModel(this);
     m_proxy = new ScopeFilterProxy(this);
     m_proxy->setSourceModel(m_model);
@@ -185,7 +189,8 @@ ScopePicker::ScopePicker(QWidget *parent) : QWidget(parent) {
 
 ScopePicker::~ScopePicker() = default;
 
-void ScopePicker::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b) {
+void ScopePicker::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
+{
     m_syncing = true;
     m_model->setSides(a, b);
     // Names picked before that the new sides lack stay picked, as patterns.
@@ -197,7 +202,8 @@ void ScopePicker::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
     updateSelectionLabel();
 }
 
-void ScopePicker::setSelectedScopes(const QStringList &scopes) {
+void ScopePicker::setSelectedScopes(const QStringList &scopes)
+{
     m_syncing = true;
     for (const QString &name : scopes)
         if (!name.isEmpty() && m_model->rowOf(name) < 0)
@@ -206,7 +212,8 @@ void ScopePicker::setSelectedScopes(const QStringList &scopes) {
     setSelection(scopes);
 }
 
-void ScopePicker::setSelection(QStringList names) {
+void ScopePicker::setSelection(QStringList names)
+{
     names.removeAll(QString());
     names.removeDuplicates();
     const bool changed = names != m_selected;
@@ -217,28 +224,34 @@ void ScopePicker::setSelection(QStringList names) {
         emit selectedScopesChanged();
 }
 
-MatchMode ScopePicker::matchMode() const {
+MatchMode ScopePicker::matchMode() const
+{
     return MatchMode(m_matchBox->currentData().toInt());
 }
 
-void ScopePicker::setMatchMode(MatchMode mode) {
+void ScopePicker::setMatchMode(MatchMode mode)
+{
     m_matchBox->setCurrentIndex(m_matchBox->findData(int(mode)));
 }
 
-SampleMode ScopePicker::sampleMode() const {
+SampleMode ScopePicker::sampleMode() const
+{
     return SampleMode(m_sampleBox->currentData().toInt());
 }
 
-void ScopePicker::setSampleMode(SampleMode mode) {
+void ScopePicker::setSampleMode(SampleMode mode)
+{
     m_sampleBox->setCurrentIndex(m_sampleBox->findData(int(mode)));
 }
 
-void ScopePicker::focusFilter() {
+void ScopePicker::focusFilter()
+{
     m_filter->setFocus(Qt::ShortcutFocusReason);
     m_filter->selectAll();
 }
 
-bool ScopePicker::addFilterAsPattern() {
+bool ScopePicker::addFilterAsPattern()
+{
     if (!m_addPattern->isEnabled())
         return false;
     const QString pattern = m_filter->text();
@@ -252,7 +265,8 @@ bool ScopePicker::addFilterAsPattern() {
     return true;
 }
 
-void ScopePicker::applyFilter() {
+void ScopePicker::applyFilter()
+{
     m_syncing = true;
     const QString text = m_filter->text();
     bool valid = true;
@@ -268,7 +282,8 @@ void ScopePicker::applyFilter() {
     syncViewSelection();
 }
 
-void ScopePicker::updatePatternButton() {
+void ScopePicker::updatePatternButton()
+{
     const QString text = m_filter->text();
     const MatchMode mode = matchMode();
     const bool valid = mode != MatchMode::Regex || QRegularExpression(text).isValid();
@@ -285,7 +300,8 @@ void ScopePicker::updatePatternButton() {
                 .arg(matchModeName(mode)));
 }
 
-void ScopePicker::onViewSelectionChanged(const QItemSelection &, const QItemSelection &) {
+void ScopePicker::onViewSelectionChanged(const QItemSelection &, const QItemSelection &)
+{
     if (m_syncing)
         return;
     // Visible rows take their state from the view; rows the filter hides keep theirs.
@@ -306,7 +322,8 @@ void ScopePicker::onViewSelectionChanged(const QItemSelection &, const QItemSele
     emit selectedScopesChanged();
 }
 
-void ScopePicker::syncViewSelection() {
+void ScopePicker::syncViewSelection()
+{
     if (m_syncing)
         return;
     m_syncing = true;
@@ -318,7 +335,8 @@ void ScopePicker::syncViewSelection() {
     m_syncing = false;
 }
 
-void ScopePicker::fitColumns() {
+void ScopePicker::fitColumns()
+{
     // Counts as wide as they need, the name gets the rest (at least enough for a typical name).
     QHeaderView *header = m_view->horizontalHeader();
     const QAbstractItemView *view = m_view; // sizeHintForColumn is protected in QTableView
@@ -338,18 +356,21 @@ void ScopePicker::fitColumns() {
                           std::max(m_view->viewport()->width() - counts, std::min(wanted, 160)));
 }
 
-bool ScopePicker::eventFilter(QObject *watched, QEvent *event) {
+bool ScopePicker::eventFilter(QObject *watched, QEvent *event)
+{
     if (watched == m_view->viewport() && event->type() == QEvent::Resize)
         fitColumns();
     return QWidget::eventFilter(watched, event);
 }
 
-void ScopePicker::resizeEvent(QResizeEvent *event) {
+void ScopePicker::resizeEvent(QResizeEvent *event)
+{
     QWidget::resizeEvent(event);
     updateSelectionLabel(); // elided to the new width
 }
 
-void ScopePicker::updateSelectionLabel() {
+void ScopePicker::updateSelectionLabel()
+{
     if (m_selected.isEmpty()) {
         m_selectionLabel->setText(tr("Nothing selected"));
         m_selectionLabel->setToolTip(tr("Select scopes above to compare A and B"));

@@ -27,7 +27,8 @@ namespace scopeline {
 
 class ScopeListModel;
 
-class ScopePicker : public QWidget {
+class ScopePicker : public QWidget
+{
     Q_OBJECT
 public:
     explicit ScopePicker(QWidget *parent = nullptr);

@@ -16,7 +16,8 @@ namespace scopeline {
 namespace {
 
 // Whether more of a figure is better (+1), worse (-1) or neither (0).
-int direction(SummaryStrip::Figure figure) {
+int direction(SummaryStrip::Figure figure)
+{
     switch (figure) {
     case SummaryStrip::BusyPercent:
     case SummaryStrip::KernelsPerLaunch:
@@ -33,7 +34,8 @@ int direction(SummaryStrip::Figure figure) {
     return 0;
 }
 
-QString figureToolTip(SummaryStrip::Figure figure) {
+QString figureToolTip(SummaryStrip::Figure figure)
+{
     switch (figure) {
     case SummaryStrip::BusyPercent:
         return SummaryStrip::tr(
@@ -68,18 +70,21 @@ QString figureToolTip(SummaryStrip::Figure figure) {
 }
 
 // One decimal with an explicit sign, a real minus sign.
-QString signedNumber(double value) {
+QString signedNumber(double value)
+{
     return QString::asprintf("%+.1f", value).replace(QLatin1Char('-'), QStringLiteral("−"));
 }
 
-QString shortLabel(const QString &label) {
+QString shortLabel(const QString &label)
+{
     const QString name = QFileInfo(label).fileName();
     return name.isEmpty() ? label : name;
 }
 
 } // namespace
 
-double SummaryStrip::Figures::value(Figure figure) const {
+double SummaryStrip::Figures::value(Figure figure) const
+{
     const double nan = std::nan("");
     if (runs == 0)
         return nan;
@@ -105,7 +110,8 @@ double SummaryStrip::Figures::value(Figure figure) const {
     return nan;
 }
 
-SummaryStrip::Figures SummaryStrip::summarise(const QList<LoadedRun> &runs) {
+SummaryStrip::Figures SummaryStrip::summarise(const QList<LoadedRun> &runs)
+{
     Figures f;
     std::vector<double> delays;
     for (const LoadedRun &run : runs) {
@@ -124,7 +130,8 @@ SummaryStrip::Figures SummaryStrip::summarise(const QList<LoadedRun> &runs) {
     return f;
 }
 
-QString SummaryStrip::figureName(Figure figure) {
+QString SummaryStrip::figureName(Figure figure)
+{
     switch (figure) {
     case BusyPercent:
         return tr("GPU busy");
@@ -146,7 +153,8 @@ QString SummaryStrip::figureName(Figure figure) {
     return {};
 }
 
-QString SummaryStrip::formatFigure(Figure figure, double value) {
+QString SummaryStrip::formatFigure(Figure figure, double value)
+{
     if (std::isnan(value))
         return QStringLiteral("–");
     switch (figure) {
@@ -166,7 +174,8 @@ QString SummaryStrip::formatFigure(Figure figure, double value) {
     return QLocale().toString(qint64(std::llround(value)));
 }
 
-SummaryStrip::SummaryStrip(QWidget *parent) : QFrame(parent) {
+SummaryStrip::SummaryStrip(QWidget *parent) : QFrame(parent)
+{
     setFrameShape(QFrame::StyledPanel);
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     auto *grid = new QGridLayout(this);
@@ -215,7 +224,8 @@ SummaryStrip::SummaryStrip(QWidget *parent) : QFrame(parent) {
 }
 
 void SummaryStrip::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const QString &labelA,
-                            const QString &labelB) {
+                            const QString &labelB)
+{
     m_a = summarise(a);
     m_b = summarise(b);
     const QString labels[2] = {labelA, labelB};
@@ -232,11 +242,13 @@ void SummaryStrip::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b
     refresh();
 }
 
-QString SummaryStrip::text(Figure figure, int side) const {
+QString SummaryStrip::text(Figure figure, int side) const
+{
     return m_cells[figure][side]->text();
 }
 
-void SummaryStrip::refresh() {
+void SummaryStrip::refresh()
+{
     const QString grey = palette().color(QPalette::Disabled, QPalette::WindowText).name();
     for (int f = 0; f < NUM_FIGURES; ++f) {
         const auto figure = Figure(f);

@@ -13,7 +13,8 @@ class QLabel;
 
 namespace scopeline {
 
-class SummaryStrip : public QFrame {
+class SummaryStrip : public QFrame
+{
     Q_OBJECT
 public:
     enum Figure {
@@ -29,7 +30,8 @@ public:
 
     // The figures of one side: counts summed over its runs, busy % = Σbusy / Σspan, the median launch
     // delay over the pooled delays of all runs. NaN where a figure is undefined (no span, no launches).
-    struct Figures {
+    struct Figures
+    {
         int runs = 0;
         int64_t busyNs = 0, spanNs = 0, kernels = 0, kernelLaunches = 0, graphLaunches = 0;
         double medianLaunchDelayNs = 0;

@@ -118,17 +118,28 @@ uint32_t fnv1a(std::string_view text)
 QString kindName(EventKind kind)
 {
     switch (kind) {
-    case EventKind::Kernel: return TimelineView::tr("kernel");
-    case EventKind::Memcpy: return TimelineView::tr("memory copy");
-    case EventKind::Memset: return TimelineView::tr("memory set");
-    case EventKind::GpuOther: return TimelineView::tr("GPU activity");
-    case EventKind::GpuAnnotation: return TimelineView::tr("GPU annotation");
-    case EventKind::CpuAnnotation: return TimelineView::tr("CPU annotation");
-    case EventKind::Runtime: return TimelineView::tr("runtime call");
-    case EventKind::KernelLaunch: return TimelineView::tr("kernel launch");
-    case EventKind::GraphLaunch: return TimelineView::tr("graph launch");
-    case EventKind::Instant: return TimelineView::tr("instant");
-    case EventKind::Other: break;
+    case EventKind::Kernel:
+        return TimelineView::tr("kernel");
+    case EventKind::Memcpy:
+        return TimelineView::tr("memory copy");
+    case EventKind::Memset:
+        return TimelineView::tr("memory set");
+    case EventKind::GpuOther:
+        return TimelineView::tr("GPU activity");
+    case EventKind::GpuAnnotation:
+        return TimelineView::tr("GPU annotation");
+    case EventKind::CpuAnnotation:
+        return TimelineView::tr("CPU annotation");
+    case EventKind::Runtime:
+        return TimelineView::tr("runtime call");
+    case EventKind::KernelLaunch:
+        return TimelineView::tr("kernel launch");
+    case EventKind::GraphLaunch:
+        return TimelineView::tr("graph launch");
+    case EventKind::Instant:
+        return TimelineView::tr("instant");
+    case EventKind::Other:
+        break;
     }
     return TimelineView::tr("CPU slice");
 }
@@ -504,16 +515,26 @@ void TimelineView::Private::build()
                 s = int8_t(SlotKernelFirst + fnv1a(t.nameOf(e)) % kKernelColours);
             return uint8_t(s);
         }
-        case EventKind::Memcpy: return SlotMemcpy;
-        case EventKind::Memset: return SlotMemset;
-        case EventKind::GpuOther: return SlotGpuOther;
-        case EventKind::GpuAnnotation: return SlotGpuAnnotation;
-        case EventKind::CpuAnnotation: return SlotCpuAnnotation;
-        case EventKind::Runtime: return SlotRuntime;
-        case EventKind::KernelLaunch: return SlotLaunch;
-        case EventKind::GraphLaunch: return SlotGraphLaunch;
-        case EventKind::Instant: return SlotInstant;
-        case EventKind::Other: break;
+        case EventKind::Memcpy:
+            return SlotMemcpy;
+        case EventKind::Memset:
+            return SlotMemset;
+        case EventKind::GpuOther:
+            return SlotGpuOther;
+        case EventKind::GpuAnnotation:
+            return SlotGpuAnnotation;
+        case EventKind::CpuAnnotation:
+            return SlotCpuAnnotation;
+        case EventKind::Runtime:
+            return SlotRuntime;
+        case EventKind::KernelLaunch:
+            return SlotLaunch;
+        case EventKind::GraphLaunch:
+            return SlotGraphLaunch;
+        case EventKind::Instant:
+            return SlotInstant;
+        case EventKind::Other:
+            break;
         }
         return t.onGpu(e) ? SlotGpuOther : SlotCpuOther;
     };
@@ -1160,8 +1181,11 @@ void TimelineView::Private::paintLinks(QPainter &p, int64_t e, bool strong)
             paintArrow(p, eventRect(ev), eventRect(kernels[i]), arrow);
         break;
     }
-    case EventKind::GraphLaunch: paintGraphBracket(p, ev, strong); break;
-    default: break;
+    case EventKind::GraphLaunch:
+        paintGraphBracket(p, ev, strong);
+        break;
+    default:
+        break;
     }
 }
 
@@ -1700,9 +1724,13 @@ void TimelineView::keyPressEvent(QKeyEvent *event)
     const int w = d->plotRect().width();
     switch (event->key()) {
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomBy(1.5); break;
+    case Qt::Key_Equal:
+        zoomBy(1.5);
+        break;
     case Qt::Key_Minus:
-    case Qt::Key_Underscore: zoomBy(1 / 1.5); break;
+    case Qt::Key_Underscore:
+        zoomBy(1 / 1.5);
+        break;
     case Qt::Key_Left: {
         TimeScale next = d->scale;
         next.pan(-w / 8.0);
@@ -1715,12 +1743,22 @@ void TimelineView::keyPressEvent(QKeyEvent *event)
         d->setScale(next);
         break;
     }
-    case Qt::Key_Up: d->scrollTo(d->vbar->value() - 2 * kLaneHeight); break;
-    case Qt::Key_Down: d->scrollTo(d->vbar->value() + 2 * kLaneHeight); break;
-    case Qt::Key_PageUp: d->scrollTo(d->vbar->value() - d->vbar->pageStep()); break;
-    case Qt::Key_PageDown: d->scrollTo(d->vbar->value() + d->vbar->pageStep()); break;
+    case Qt::Key_Up:
+        d->scrollTo(d->vbar->value() - 2 * kLaneHeight);
+        break;
+    case Qt::Key_Down:
+        d->scrollTo(d->vbar->value() + 2 * kLaneHeight);
+        break;
+    case Qt::Key_PageUp:
+        d->scrollTo(d->vbar->value() - d->vbar->pageStep());
+        break;
+    case Qt::Key_PageDown:
+        d->scrollTo(d->vbar->value() + d->vbar->pageStep());
+        break;
     case Qt::Key_F:
-    case Qt::Key_Home: fit(); break;
+    case Qt::Key_Home:
+        fit();
+        break;
     case Qt::Key_Z:
         if (d->hasRange) {
             setVisibleRange(d->rangeStart, d->rangeEnd);
@@ -1740,7 +1778,9 @@ void TimelineView::keyPressEvent(QKeyEvent *event)
             selectEvent(-1);
         }
         break;
-    default: QWidget::keyPressEvent(event); return;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
     }
     event->accept();
 }

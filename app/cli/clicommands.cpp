@@ -58,7 +58,8 @@ e.g. 'traces/trace_file_matmul_*'. Exit status: 0 success, 1 bad usage, 2 unread
 
 int usageError(const QString &message)
 {
-    err() << "scopeline-cli: " << message << "\n" << "Try 'scopeline-cli --help'.\n";
+    err() << "scopeline-cli: " << message << "\n"
+          << "Try 'scopeline-cli --help'.\n";
     err().flush();
     return BadUsage;
 }
@@ -97,9 +98,9 @@ QJsonValue distributionJson(const std::vector<int64_t> &delays)
     if (delays.empty())
         return QJsonValue(QJsonValue::Null);
     const stats::Descriptive d = stats::describe(std::vector<double>(delays.begin(), delays.end()));
-    return QJsonObject{{QStringLiteral("n"), double(d.n)},         {QStringLiteral("min"), d.min},
-                       {QStringLiteral("q1"), d.q1},               {QStringLiteral("median"), d.median},
-                       {QStringLiteral("q3"), d.q3},               {QStringLiteral("max"), d.max},
+    return QJsonObject{{QStringLiteral("n"), double(d.n)}, {QStringLiteral("min"), d.min},
+                       {QStringLiteral("q1"), d.q1},       {QStringLiteral("median"), d.median},
+                       {QStringLiteral("q3"), d.q3},       {QStringLiteral("max"), d.max},
                        {QStringLiteral("mean"), d.mean}};
 }
 
@@ -180,14 +181,15 @@ QString percent(double part, double whole)
 
 void printSummary(const LaunchSummary &s, const QString &indent)
 {
-    out() << indent << "kernels " << s.kernels << ", kernel launches " << s.kernelLaunches << ", graph launches "
-          << s.graphLaunches << "\n";
-    out() << indent << "GPU busy " << formatDuration(double(s.busyNs)) << " of span " << formatDuration(double(s.spanNs))
-          << " (" << percent(double(s.busyNs), double(s.spanNs)) << "), idle " << formatDuration(double(s.idleNs()))
-          << "\n";
+    out() << indent << "kernels " << s.kernels << ", kernel launches " << s.kernelLaunches
+          << ", graph launches " << s.graphLaunches << "\n";
+    out() << indent << "GPU busy " << formatDuration(double(s.busyNs)) << " of span "
+          << formatDuration(double(s.spanNs)) << " (" << percent(double(s.busyNs), double(s.spanNs))
+          << "), idle " << formatDuration(double(s.idleNs())) << "\n";
     out() << indent << "launch delay median " << formatDuration(s.medianLaunchDelay());
     if (!s.launchDelays.empty()) {
-        const stats::Descriptive d = stats::describe(std::vector<double>(s.launchDelays.begin(), s.launchDelays.end()));
+        const stats::Descriptive d =
+            stats::describe(std::vector<double>(s.launchDelays.begin(), s.launchDelays.end()));
         out() << " (quartiles " << formatDuration(d.q1) << " – " << formatDuration(d.q3) << ", max "
               << formatDuration(d.max) << ", " << d.n << " kernels)";
     }
@@ -217,9 +219,9 @@ void printInfo(const LoadedRun &run)
             printSummary(device, QStringLiteral("    "));
         }
     for (const StreamSummary &stream : a.streams()) {
-        out() << "  stream " << t.tracks[stream.track].displayName() << ": " << stream.kernels << " kernels, busy "
-              << formatDuration(double(stream.busyNs)) << ", " << stream.gaps.size() << " idle gaps totalling "
-              << formatDuration(double(stream.idleNs()));
+        out() << "  stream " << t.tracks[stream.track].displayName() << ": " << stream.kernels
+              << " kernels, busy " << formatDuration(double(stream.busyNs)) << ", " << stream.gaps.size()
+              << " idle gaps totalling " << formatDuration(double(stream.idleNs()));
         const auto causes = gapCauses(stream);
         for (auto it = causes.begin(); it != causes.end(); ++it)
             out() << (it == causes.begin() ? " (" : ", ") << it.key() << " " << it.value();
@@ -231,8 +233,8 @@ void printInfo(const LoadedRun &run)
                           [](const IdleGap &x, const IdleGap &y) { return x.length() > y.length(); });
         for (std::size_t i = 0; i < shown; ++i) {
             const IdleGap &gap = longest[i];
-            out() << "    gap " << formatDuration(double(gap.length())) << " before " << t.qname(gap.after).left(60)
-                  << ": " << gapCauseName(gap.cause);
+            out() << "    gap " << formatDuration(double(gap.length())) << " before "
+                  << t.qname(gap.after).left(60) << ": " << gapCauseName(gap.cause);
             if (gap.cpuEvent >= 0)
                 out() << ", CPU in " << t.qname(uint32_t(gap.cpuEvent)).left(60);
             out() << "\n";
@@ -293,9 +295,13 @@ int scopesCommand(const QStringList &arguments)
             totals[scope.name].first += scope.kernels;
             totals[scope.name].second += scope.instances;
         }
-    out() << QStringLiteral("%1 %2  %3\n").arg(QStringLiteral("kernels"), 8).arg(QStringLiteral("instances"), 9).arg(QStringLiteral("scope"));
+    out() << QStringLiteral("%1 %2  %3\n")
+                 .arg(QStringLiteral("kernels"), 8)
+                 .arg(QStringLiteral("instances"), 9)
+                 .arg(QStringLiteral("scope"));
     for (auto it = totals.begin(); it != totals.end(); ++it)
-        out() << QStringLiteral("%1 %2  %3\n").arg(it.value().first, 8).arg(it.value().second, 9).arg(it.key());
+        out()
+            << QStringLiteral("%1 %2  %3\n").arg(it.value().first, 8).arg(it.value().second, 9).arg(it.key());
     out() << totals.size() << " scopes in " << runs.size() << (runs.size() == 1 ? " run\n" : " runs\n");
     return Success;
 }
@@ -323,7 +329,9 @@ void printComparison(const std::vector<ComparisonRow> &rows, double alpha, doubl
                      .arg(r.b.n, 6)
                      .arg(r.a.n ? formatDuration(r.a.median) : QStringLiteral("–"), 11)
                      .arg(r.b.n ? formatDuration(r.b.median) : QStringLiteral("–"), 11)
-                     .arg(ok ? QStringLiteral("%1%").arg(100 * r.relativeChange, 0, 'f', 2) : QStringLiteral("–"), 8)
+                     .arg(ok ? QStringLiteral("%1%").arg(100 * r.relativeChange, 0, 'f', 2)
+                             : QStringLiteral("–"),
+                          8)
                      .arg(ok ? formatDuration(r.shift.shift) : QStringLiteral("–"), 11)
                      .arg(ok ? QString::number(r.mannWhitneyHolm, 'g', 3) : QStringLiteral("–"), 11)
                      .arg(ok ? QString::number(r.cliffsDelta, 'f', 3) : QStringLiteral("–"), 8)
@@ -347,11 +355,13 @@ bool parseComparisonOptions(const QString &command, const QStringList &arguments
                             const QList<QCommandLineOption> &extra, QCommandLineParser &parser,
                             ComparisonOptions &options, int &status)
 {
-    const QCommandLineOption scopeOption(QStringLiteral("scope"), QStringLiteral("Scope to compare (repeatable)."),
-                                         QStringLiteral("S"));
-    const QCommandLineOption matchOption(QStringLiteral("match"), QStringLiteral("component, substring or regex."),
+    const QCommandLineOption scopeOption(
+        QStringLiteral("scope"), QStringLiteral("Scope to compare (repeatable)."), QStringLiteral("S"));
+    const QCommandLineOption matchOption(QStringLiteral("match"),
+                                         QStringLiteral("component, substring or regex."),
                                          QStringLiteral("MODE"), QStringLiteral("component"));
-    const QCommandLineOption samplesOption(QStringLiteral("samples"), QStringLiteral("kernel, instance or span."),
+    const QCommandLineOption samplesOption(QStringLiteral("samples"),
+                                           QStringLiteral("kernel, instance or span."),
                                            QStringLiteral("MODE"), QStringLiteral("kernel"));
     const QCommandLineOption thresholdOption(QStringLiteral("threshold"),
                                              QStringLiteral("Smallest relative change that counts, in %."),
@@ -383,7 +393,8 @@ bool parseComparisonOptions(const QString &command, const QStringList &arguments
     for (const QString &scope : options.scopes) {
         const ScopeMatcher matcher(scope, options.match);
         if (!matcher.isValid())
-            return fail(QStringLiteral("invalid regular expression '%1': %2").arg(scope, matcher.errorString()));
+            return fail(
+                QStringLiteral("invalid regular expression '%1': %2").arg(scope, matcher.errorString()));
     }
     return true;
 }
@@ -394,8 +405,8 @@ bool loadSides(const ComparisonOptions &options, QList<LoadedRun> &a, QList<Load
     if (!loadPaths({options.pathA}, a) || !loadPaths({options.pathB}, b))
         return false;
     if (a.size() != b.size())
-        err() << "scopeline-cli: warning: A has " << a.size() << " runs and B " << b.size() << "; pairing the first "
-              << std::min(a.size(), b.size()) << " by sorted name\n";
+        err() << "scopeline-cli: warning: A has " << a.size() << " runs and B " << b.size()
+              << "; pairing the first " << std::min(a.size(), b.size()) << " by sorted name\n";
     return true;
 }
 
@@ -408,7 +419,8 @@ int compareCommand(const QStringList &arguments)
                                          QStringLiteral("P"), QStringLiteral("0.05"));
     ComparisonOptions options;
     int status = Success;
-    if (!parseComparisonOptions(QStringLiteral("compare"), arguments, {csvOption, alphaOption}, parser, options, status))
+    if (!parseComparisonOptions(QStringLiteral("compare"), arguments, {csvOption, alphaOption}, parser,
+                                options, status))
         return status;
     bool alphaOk = false;
     const double alpha = parser.value(alphaOption).toDouble(&alphaOk);
@@ -418,7 +430,8 @@ int compareCommand(const QStringList &arguments)
     if (!loadSides(options, a, b))
         return Unreadable;
     const std::vector<const ScopeIndex *> indexA = scopeIndexes(a), indexB = scopeIndexes(b);
-    const std::vector<ComparisonRow> rows = ScopeComparison(indexA, indexB).compare(options.scopes, options.match, options.samples);
+    const std::vector<ComparisonRow> rows =
+        ScopeComparison(indexA, indexB).compare(options.scopes, options.match, options.samples);
 
     // A scope found on one side only still has its rows; say so plainly.
     for (const QString &scope : options.scopes) {
@@ -430,9 +443,10 @@ int compareCommand(const QStringList &arguments)
             nB += index->samples(matcher, options.samples).size();
         if (nA == 0 || nB == 0)
             err() << "scopeline-cli: warning: scope '" << scope << "' matches nothing in "
-                  << (nA == 0 && nB == 0 ? QStringLiteral("A (%1) or B (%2)").arg(options.pathA, options.pathB)
-                      : nA == 0          ? QStringLiteral("A (%1)").arg(options.pathA)
-                                         : QStringLiteral("B (%1)").arg(options.pathB))
+                  << (nA == 0 && nB == 0
+                          ? QStringLiteral("A (%1) or B (%2)").arg(options.pathA, options.pathB)
+                      : nA == 0 ? QStringLiteral("A (%1)").arg(options.pathA)
+                                : QStringLiteral("B (%1)").arg(options.pathB))
                   << "\n";
     }
     err().flush();
@@ -448,7 +462,8 @@ int compareCommand(const QStringList &arguments)
         QSaveFile file(parser.value(csvOption));
         const QByteArray csv = ScopeComparison::toCsv(rows).toUtf8();
         if (!file.open(QIODevice::WriteOnly) || file.write(csv) != csv.size() || !file.commit()) {
-            err() << "scopeline-cli: cannot write " << parser.value(csvOption) << ": " << file.errorString() << "\n";
+            err() << "scopeline-cli: cannot write " << parser.value(csvOption) << ": " << file.errorString()
+                  << "\n";
             return Unreadable;
         }
     }
@@ -468,8 +483,8 @@ std::pair<int64_t, int64_t> kernelWindow(const LoadedRun &run)
 int reportCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    const QCommandLineOption outOption(QStringLiteral("out"), QStringLiteral("Folder to write the report into."),
-                                       QStringLiteral("DIR"));
+    const QCommandLineOption outOption(
+        QStringLiteral("out"), QStringLiteral("Folder to write the report into."), QStringLiteral("DIR"));
     ComparisonOptions options;
     int status = Success;
     if (!parseComparisonOptions(QStringLiteral("report"), arguments, {outOption}, parser, options, status))

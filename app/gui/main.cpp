@@ -16,10 +16,12 @@ namespace {
 // The samples next to an installed binary, else in the source tree this binary was built from.
 QString samplesFolder()
 {
-    const QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/scopeline/samples");
+    const QString installed =
+        QCoreApplication::applicationDirPath() + QStringLiteral("/../share/scopeline/samples");
     if (QFileInfo::exists(installed))
         return QDir::cleanPath(installed);
-    return QFileInfo::exists(QStringLiteral(SCOPELINE_SAMPLES)) ? QStringLiteral(SCOPELINE_SAMPLES) : QString();
+    return QFileInfo::exists(QStringLiteral(SCOPELINE_SAMPLES)) ? QStringLiteral(SCOPELINE_SAMPLES)
+                                                                : QString();
 }
 
 } // namespace
@@ -35,7 +37,8 @@ int main(int argc, char *argv[])
     parser.setApplicationDescription(QStringLiteral("Compare GPU traces of two program variants."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("A"), QStringLiteral("Baseline trace folder or file, or a session file."));
+    parser.addPositionalArgument(QStringLiteral("A"),
+                                 QStringLiteral("Baseline trace folder or file, or a session file."));
     parser.addPositionalArgument(QStringLiteral("B"), QStringLiteral("Candidate trace folder or file."));
     QCommandLineOption scopeOption(QStringLiteral("scope"),
                                    QStringLiteral("Select a scope in the comparison (repeatable)."),

@@ -49,7 +49,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
     m_banner = new QWidget;
     m_banner->setObjectName(QStringLiteral("banner"));
-    m_banner->setStyleSheet(QStringLiteral("#banner { background: #fdecea; border-bottom: 1px solid #f5c2c0; }"));
+    m_banner->setStyleSheet(
+        QStringLiteral("#banner { background: #fdecea; border-bottom: 1px solid #f5c2c0; }"));
     auto *bannerLayout = new QHBoxLayout(m_banner);
     bannerLayout->setContentsMargins(8, 4, 8, 4);
     m_bannerLabel = new QLabel;
@@ -63,7 +64,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     bannerLayout->addWidget(m_bannerReload);
     bannerLayout->addWidget(bannerClose);
     connect(bannerClose, &QToolButton::clicked, m_banner, &QWidget::hide);
-    connect(m_bannerReload, &QPushButton::clicked, this, [this] { openPair(m_state.pathA, m_state.pathB, currentState()); });
+    connect(m_bannerReload, &QPushButton::clicked, this,
+            [this] { openPair(m_state.pathA, m_state.pathB, currentState()); });
     m_banner->hide();
 
     m_timeline = new PairTimeline;
@@ -143,20 +145,22 @@ void MainWindow::createActions()
     QMenu *samples = file->addMenu(tr("&Samples"));
     file->addSeparator();
     file->addAction(tr("Open &Session…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), QString(), kSessionFilter);
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open session"), QString(), kSessionFilter);
         if (!path.isEmpty())
             openSession(path);
     });
     file->addAction(tr("&Save Session"), QKeySequence::Save, this, [this] {
         QString path = m_sessionFile;
         if (path.isEmpty())
-            path = QFileDialog::getSaveFileName(this, tr("Save session"), QStringLiteral("comparison.scopeline.json"),
-                                                kSessionFilter);
+            path = QFileDialog::getSaveFileName(this, tr("Save session"),
+                                                QStringLiteral("comparison.scopeline.json"), kSessionFilter);
         if (!path.isEmpty())
             saveSession(path);
     });
     file->addAction(tr("Save Session &As…"), QKeySequence::SaveAs, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save session"), m_sessionFile, kSessionFilter);
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save session"), m_sessionFile, kSessionFilter);
         if (!path.isEmpty())
             saveSession(path);
     });
@@ -172,7 +176,8 @@ void MainWindow::createActions()
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
-    edit->addAction(tr("S&wap A and B"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_X), this, &MainWindow::swapSides);
+    edit->addAction(tr("S&wap A and B"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_X), this,
+                    &MainWindow::swapSides);
     edit->addAction(tr("Cancel Loading"), QKeySequence(Qt::Key_Escape), &m_loader, &PairLoader::cancel);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
@@ -319,8 +324,9 @@ void MainWindow::showLoadResult(const PairLoadResult &result)
                 skipped += entry.second;
     m_status->setText(tr("A: %n run(s)", nullptr, int(m_a.size())) + QStringLiteral(", ") +
                       tr("B: %n run(s)", nullptr, int(m_b.size())) +
-                      (skipped ? tr("; %1 events skipped (counters, unsupported or broken events)").arg(skipped)
-                               : QString()));
+                      (skipped
+                           ? tr("; %1 events skipped (counters, unsupported or broken events)").arg(skipped)
+                           : QString()));
     addRecentPair(m_state.pathA, m_state.pathB);
     updateTitle();
 }
@@ -455,23 +461,25 @@ void MainWindow::updateRecentMenu()
 
 void MainWindow::updateTitle()
 {
-    const QString pair = m_state.pathA.isEmpty()
-                             ? tr("no traces")
-                             : QStringLiteral("%1 vs %2").arg(QFileInfo(m_state.pathA).fileName(),
-                                                              QFileInfo(m_state.pathB).fileName());
-    const QString session = m_sessionFile.isEmpty() ? QString() : QStringLiteral(" — ") + QFileInfo(m_sessionFile).fileName();
+    const QString pair = m_state.pathA.isEmpty() ? tr("no traces")
+                                                 : QStringLiteral("%1 vs %2")
+                                                       .arg(QFileInfo(m_state.pathA).fileName(),
+                                                            QFileInfo(m_state.pathB).fileName());
+    const QString session =
+        m_sessionFile.isEmpty() ? QString() : QStringLiteral(" — ") + QFileInfo(m_sessionFile).fileName();
     setWindowTitle(QStringLiteral("%1%2 — Scopeline").arg(pair, session));
 }
 
 void MainWindow::showAbout()
 {
-    QMessageBox::about(this, tr("About Scopeline"),
-                       tr("<h3>Scopeline %1</h3><p>Compare GPU traces of two program variants: launches, idle gaps "
-                          "and named scopes, with rank tests and effect sizes.</p>"
-                          "<p>Qt %2 · QCustomPlot %3 · zlib %4 · Boost %5</p>")
-                           .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion()),
-                                QStringLiteral(QCUSTOMPLOT_VERSION_STR), QStringLiteral(ZLIB_VERSION),
-                                QString::fromLatin1(BOOST_LIB_VERSION).replace(QLatin1Char('_'), QLatin1Char('.'))));
+    QMessageBox::about(
+        this, tr("About Scopeline"),
+        tr("<h3>Scopeline %1</h3><p>Compare GPU traces of two program variants: launches, idle gaps "
+           "and named scopes, with rank tests and effect sizes.</p>"
+           "<p>Qt %2 · QCustomPlot %3 · zlib %4 · Boost %5</p>")
+            .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion()),
+                 QStringLiteral(QCUSTOMPLOT_VERSION_STR), QStringLiteral(ZLIB_VERSION),
+                 QString::fromLatin1(BOOST_LIB_VERSION).replace(QLatin1Char('_'), QLatin1Char('.'))));
 }
 
 void MainWindow::showShortcuts()
@@ -485,10 +493,12 @@ void MainWindow::showShortcuts()
            "<tr><td><b>F5</b></td><td>reload the traces</td></tr>"
            "<tr><td><b>Ctrl+Shift+X</b></td><td>swap A and B</td></tr>"
            "<tr><td><b>Esc</b></td><td>cancel loading; clear a timeline selection</td></tr>"
-           "<tr><td><b>Wheel, + / −</b></td><td>zoom the timeline; drag to pan; Shift+drag selects a range</td></tr>"
+           "<tr><td><b>Wheel, + / −</b></td><td>zoom the timeline; drag to pan; Shift+drag selects a "
+           "range</td></tr>"
            "<tr><td><b>F, Z</b></td><td>fit the timeline; zoom to the selected range</td></tr>"
            "<tr><td><b>Ctrl+K</b></td><td>lock the zoom of A and B</td></tr>"
-           "<tr><td><b>Ctrl+F, Ctrl+L, Ctrl+P</b></td><td>filter scopes; log scale; pooled / per run</td></tr>"
+           "<tr><td><b>Ctrl+F, Ctrl+L, Ctrl+P</b></td><td>filter scopes; log scale; pooled / per "
+           "run</td></tr>"
            "</table>"));
 }
 

@@ -70,8 +70,8 @@ private:
     PairLoader m_loader;
     int m_job = 0;
     bool m_loading = false; // until the latest job's result is shown
-    SessionState m_pending;    // applied when the running load finishes
-    SessionState m_state;      // paths of the document shown
+    SessionState m_pending; // applied when the running load finishes
+    SessionState m_state;   // paths of the document shown
     QList<LoadedRun> m_a, m_b;
     QString m_sessionFile;
 

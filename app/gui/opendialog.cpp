@@ -14,8 +14,8 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace scopeline {
 
@@ -45,8 +45,10 @@ OpenDialog::OpenDialog(const QStringList &recentPairs, QWidget *parent) : QDialo
     layout->addWidget(m_recent);
 
     auto *sides = new QHBoxLayout;
-    sides->addWidget(makeSide(m_a, tr("A — baseline"), tr("The reference variant, e.g. matmul or eager launches")));
-    sides->addWidget(makeSide(m_b, tr("B — candidate"), tr("The variant to judge, e.g. einsum or a CUDA/HIP graph")));
+    sides->addWidget(
+        makeSide(m_a, tr("A — baseline"), tr("The reference variant, e.g. matmul or eager launches")));
+    sides->addWidget(
+        makeSide(m_b, tr("B — candidate"), tr("The variant to judge, e.g. einsum or a CUDA/HIP graph")));
     layout->addLayout(sides, 1);
 
     auto *hint = new QLabel(tr("Drop folders or trace files here: the first goes to A, the second to B. "
@@ -138,16 +140,18 @@ void OpenDialog::rescan(Side &side)
     }));
 }
 
-void OpenDialog::showRuns(Side &side, const QString &path, const std::vector<TraceRun> &runs, const QString &error)
+void OpenDialog::showRuns(Side &side, const QString &path, const std::vector<TraceRun> &runs,
+                          const QString &error)
 {
     side.runs->clear();
     for (std::size_t i = 0; i < runs.size() && i < std::size_t(kMaxRunsListed); ++i) {
         auto *item = new QListWidgetItem(runs[i].name, side.runs);
         item->setToolTip(runs[i].file);
     }
-    side.status->setText(path.isEmpty()  ? tr("Choose a folder or file.")
-                         : runs.empty() ? QStringLiteral("<span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped())
-                                        : tr("%n run(s) found.", nullptr, int(runs.size())));
+    side.status->setText(
+        path.isEmpty() ? tr("Choose a folder or file.")
+        : runs.empty() ? QStringLiteral("<span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped())
+                       : tr("%n run(s) found.", nullptr, int(runs.size())));
     updateOpenButton();
 }
 
