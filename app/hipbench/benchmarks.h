@@ -1,0 +1,38 @@
+#pragma once
+// The GPU workloads (HIP source, built for AMD with hipcc or for NVIDIA with nvcc through hip_compat.h).
+// GPU errors are thrown as std::runtime_error with the call and HIP's message.
+
+#include "workloads.h"
+
+#include <memory>
+#include <string>
+
+namespace hipbench {
+
+// Receives the named ranges (scopes) a workload opens around its launches.
+class RangeSink
+{
+public:
+    virtual ~RangeSink() = default;
+    virtual void beginRange(const char *name) = 0;
+    virtual void endRange() = 0;
+};
+
+// The first GPU, made current; false with a message when there is none.
+bool initGpu(std::string &deviceName, std::string &error);
+
+class Benchmark
+{
+public:
+    virtual ~Benchmark() = default;
+    // Runs the workload `iterations` times and waits for the GPU; ranges go to sink (may be null).
+    virtual void run(int iterations, RangeSink *sink) = 0;
+    // The scopes that compare the variants and how (kernel, instance or span samples).
+    virtual std::vector<std::string> scopes() const = 0;
+    virtual const char *sampleMode() const = 0;
+};
+
+// Allocates and prepares one variant of the configured workload (captures its graph in graph mode).
+std::unique_ptr<Benchmark> makeBenchmark(const RunConfig &config, const std::string &variant);
+
+} // namespace hipbench
