@@ -145,6 +145,10 @@ void ChromeTraceHandler::eventField(Scalar type, std::string_view text, int64_t 
     case Field::Pid:
     case Field::Tid:
     case Field::Id: {
+        if (type == Scalar::Bool || type == Scalar::Null) {
+            e.badField = fieldName(m_field);
+            return;
+        }
         // "6", " 6 " and 6 name the same process.
         std::string &target = m_field == Field::Pid ? e.pid : m_field == Field::Tid ? e.tid : e.id;
         int64_t value = 0;
@@ -258,6 +262,8 @@ bool ChromeTraceHandler::startContainer(char open)
             m_inArgs = true;
         else
             m_skipDepth = m_depth; // stacks, sub-objects of other fields
+        if (m_field != Field::Args && m_field != Field::Ignored)
+            m_event.badField = fieldName(m_field); // e.g. "pid": {...}
         return true;
     }
     if (m_inArgs && depth == m_eventsDepth + 2) {
@@ -357,10 +363,28 @@ bool ChromeTraceHandler::finishEvent()
     return true;
 }
 
+const char *ChromeTraceHandler::fieldName(Field field)
+{
+    switch (field) {
+    case Field::Ph: return "ph";
+    case Field::Name: return "name";
+    case Field::Cat: return "cat";
+    case Field::Pid: return "pid";
+    case Field::Tid: return "tid";
+    case Field::Id: return "id";
+    case Field::Ts: return "ts";
+    case Field::Dur: return "dur";
+    case Field::Args:
+    case Field::Ignored: break;
+    }
+    return "";
+}
+
 bool ChromeTraceHandler::parse_error(std::size_t position, const std::string &,
                                      const nlohmann::detail::exception &ex)
 {
     m_error = jsonErrorMessage(position, ex);
+    m_errorId = ex.id;
     return false;
 }
 

@@ -25,6 +25,8 @@ public:
 
     // Why parsing stopped early; empty after a successful parse.
     QString error() const { return m_error; }
+    // nlohmann's exception id of the error (406: a number out of range, such as 1e400), 0 when none.
+    int errorId() const { return m_errorId; }
     bool cancelled() const { return m_cancelled; }
     // True when the document held an event array at all.
     bool sawEvents() const { return m_eventsDepth > 0; }
@@ -48,6 +50,7 @@ private:
     enum class Field : uint8_t { Ignored, Ph, Name, Cat, Pid, Tid, Id, Ts, Dur, Args };
     enum class Scalar : uint8_t { Integer, Float, String, Bool, Null };
 
+    static const char *fieldName(Field field);
     bool scalar(Scalar type, std::string_view text, int64_t integer, double real);
     void eventField(Scalar type, std::string_view text, int64_t integer, double real);
     void argValue(Scalar type, std::string_view text, int64_t integer, double real);
@@ -73,6 +76,7 @@ private:
     int64_t m_events = 0;
     bool m_cancelled = false;
     QString m_error;
+    int m_errorId = 0;
     char m_number[32];
 };
 

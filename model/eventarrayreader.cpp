@@ -23,6 +23,11 @@ namespace {
 constexpr std::size_t kChunkBytes = 1 << 20;
 constexpr int kMaxChunksInFlight = 2; // bounds memory: chunks parsed ahead of the builder
 constexpr std::size_t kMaxSkeletonBytes = 64 << 20;
+// Event text without a top-level comma beyond this is compacted (long blank runs dropped); one event
+// longer than kMaxEventBytes after that is an error, not an allocation.
+constexpr std::size_t kCompactAbove = 8 * kChunkBytes;
+constexpr std::size_t kMaxEventBytes = 256 << 20;
+constexpr std::size_t kLongBlankRun = 64;
 
 // Parser threads of their own: loads themselves run on the global pool and wait for these.
 QThreadPool &parserPool()
@@ -40,6 +45,43 @@ ByteTable table(std::string_view bytes)
     return t;
 }
 const ByteTable kStructureStops = table("\"{}[],");
+constexpr int kNumberOutOfRange = 406; // nlohmann::json::out_of_range id for a number overflow
+
+// Calls element(from, to) for each top-level element of a chunk's text ('[' + elements + ']', the
+// ']' missing when the document was cut short), while it returns true.
+void forEachElement(const std::string &text, const std::function<bool(std::size_t, std::size_t)> &element)
+{
+    int depth = 0;
+    bool inString = false, escape = false;
+    std::size_t from = 1;
+    for (std::size_t i = 1; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (escape)
+                escape = false;
+            else if (c == '\\')
+                escape = true;
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if ((c == '}' || c == ']') && depth > 0) {
+            --depth;
+        } else if ((c == ',' || c == ']') && depth == 0) {
+            if (!element(from, i))
+                return;
+            if (c == ']')
+                return;
+            from = i + 1;
+        }
+    }
+    if (from < text.size())
+        element(from, text.size()); // cut short: the parser says where
+}
 
 // Rewrites "at byte N" in a parse error from a position in the text parsed to one in the document.
 QString withDocumentOffset(QString error, const std::function<int64_t(int64_t)> &toDocument)
@@ -65,6 +107,7 @@ QString withDocumentOffset(QString error, const std::function<int64_t(int64_t)> 
 struct EventChunk : public EventSink
 {
     int64_t offset = 0; // document offset of the chunk's text (after the '[' put in front)
+    std::vector<std::pair<int64_t, int64_t>> removed; // blank runs taken out: (text position, bytes)
     std::vector<RawEvent> events;
     std::size_t count = 0;
     std::map<QString, int64_t> skipped;
@@ -84,9 +127,44 @@ struct EventChunk : public EventSink
         ChromeTraceHandler handler(*this, cancel);
         nlohmann::json::sax_parse(text.data(), text.data() + text.size(), &handler);
         cancelled = handler.cancelled();
-        const int64_t base = offset;
+        if (handler.errorId() == kNumberOutOfRange && !cancelled)
+            return parseEventByEvent(text, cancel);
         if (!handler.error().isEmpty())
-            error = withDocumentOffset(handler.error(), [base](int64_t p) { return base + p - 1; });
+            error = documentError(handler.error(), 0);
+    }
+
+    // nlohmann stops at a number a double cannot hold (1e400); that spoils one event, not the file,
+    // so the chunk is parsed again one event at a time and such events are skipped and counted.
+    void parseEventByEvent(const std::string &text, const std::atomic<bool> *cancel)
+    {
+        count = 0;
+        skipped.clear();
+        forEachElement(text, [&](std::size_t from, std::size_t to) {
+            const std::string one = '[' + text.substr(from, to - from) + ']';
+            ChromeTraceHandler handler(*this, cancel);
+            nlohmann::json::sax_parse(one.data(), one.data() + one.size(), &handler);
+            if (handler.errorId() == kNumberOutOfRange) {
+                skip(QCoreApplication::translate("TraceBuilder", "number out of range"), 1);
+                return true;
+            }
+            cancelled = handler.cancelled();
+            if (!handler.error().isEmpty())
+                error = documentError(handler.error(), int64_t(from) - 1);
+            return error.isEmpty() && !cancelled;
+        });
+    }
+
+    // A parse error at position p of text (after `shift` bytes of it), as a document byte offset.
+    QString documentError(const QString &message, int64_t shift) const
+    {
+        return withDocumentOffset(message, [this, shift](int64_t p) {
+            p += shift;
+            int64_t before = 0;
+            for (const auto &[at, bytes] : removed)
+                if (at < p)
+                    before += bytes;
+            return offset + p - 1 + before;
+        });
     }
 };
 
@@ -111,11 +189,15 @@ bool EventArrayReader::read()
             i = m_phase == Phase::Events ? scanEvents(block, i) : scanOutside(block, i);
         m_blockOffset += int64_t(block.size());
         if (m_skeleton.size() > kMaxSkeletonBytes) {
-            m_error =
-                QCoreApplication::translate("TraceLoader", "no \"traceEvents\" array in the first %1 MB")
-                    .arg(kMaxSkeletonBytes >> 20);
+            m_error = m_phase == Phase::Before
+                          ? QCoreApplication::translate("TraceLoader", "no \"traceEvents\" array in the first %1 MB")
+                                .arg(kMaxSkeletonBytes >> 20)
+                          : QCoreApplication::translate("TraceLoader", "more than %1 MB of text after the event array")
+                                .arg(kMaxSkeletonBytes >> 20);
             break;
         }
+        if (!m_error.isEmpty())
+            break;
     }
     if (m_phase == Phase::Events && m_error.isEmpty())
         submitChunk(false); // cut short: the parser says where
@@ -244,7 +326,49 @@ std::size_t EventArrayReader::scanEvents(std::string_view block, std::size_t fro
         ++i;
     }
     m_pending.append(block.substr(from, n - from));
+    if (m_pending.size() > kCompactAbove)
+        compactPending();
     return n;
+}
+
+void EventArrayReader::compactPending()
+{
+    // Drops blank runs longer than kLongBlankRun outside strings (one blank stays); only text added
+    // since the last compaction is scanned, so this stays linear however long the run.
+    std::size_t w = m_compactFrom, run = 0;
+    for (std::size_t r = m_compactFrom; r < m_pending.size(); ++r) {
+        const char c = m_pending[r];
+        const bool blank = !m_compactInString && (c == ' ' || c == '\n' || c == '\r' || c == '\t');
+        if (m_compactInString) {
+            if (m_compactEscape)
+                m_compactEscape = false;
+            else if (c == '\\')
+                m_compactEscape = true;
+            else if (c == '"')
+                m_compactInString = false;
+        } else if (c == '"') {
+            m_compactInString = true;
+        }
+        if (blank && ++run > kLongBlankRun)
+            continue; // dropped; counted when the run ends
+        if (!blank && run > kLongBlankRun) {
+            m_removed.emplace_back(int64_t(w), int64_t(run - kLongBlankRun));
+            m_removedTotal += int64_t(run - kLongBlankRun);
+        }
+        if (!blank)
+            run = 0;
+        m_pending[w++] = c;
+    }
+    if (run > kLongBlankRun) {
+        m_removed.emplace_back(int64_t(w), int64_t(run - kLongBlankRun));
+        m_removedTotal += int64_t(run - kLongBlankRun);
+    }
+    m_pending.resize(w);
+    m_compactFrom = w;
+    if (m_pending.size() > kMaxEventBytes)
+        m_error = QCoreApplication::translate("TraceLoader", "an event of more than %1 MB at byte %2")
+                      .arg(kMaxEventBytes >> 20)
+                      .arg(m_pendingOffset);
 }
 
 void EventArrayReader::submitChunk(bool complete)
@@ -259,7 +383,13 @@ void EventArrayReader::submitChunk(bool complete)
         chunk = std::make_shared<EventChunk>();
     }
     chunk->offset = m_pendingOffset;
-    m_pendingOffset += int64_t(m_pending.size()) - 1 /* '[' */ - (complete ? 1 : 0) + 1 /* ',' */;
+    chunk->removed = std::move(m_removed);
+    m_pendingOffset +=
+        int64_t(m_pending.size()) + m_removedTotal - 1 /* '[' */ - (complete ? 1 : 0) + 1 /* ',' */;
+    m_removed.clear();
+    m_removedTotal = 0;
+    m_compactFrom = 1;
+    m_compactInString = m_compactEscape = false;
     const std::atomic<bool> *cancel = m_cancel;
     m_inFlight.push_back(QtConcurrent::run(&parserPool(), [chunk, cancel, text = std::move(m_pending)] {
         chunk->parse(text, cancel);

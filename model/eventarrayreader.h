@@ -36,6 +36,7 @@ private:
 
     std::size_t scanOutside(std::string_view block, std::size_t from);
     std::size_t scanEvents(std::string_view block, std::size_t from);
+    void compactPending();
     void submitChunk(bool complete);
     void consumeChunk();
     bool parseSkeleton();
@@ -58,6 +59,12 @@ private:
     int m_eventsDepth = 0; // nesting depth of the array's elements
     bool m_inString = false, m_escape = false, m_topObject = false;
     std::string m_topString; // the last string at depth 1: the key before '['
+    // Long whitespace runs taken out of m_pending (a gzip of gigabytes of blanks must not fill memory):
+    // where in m_pending, and how many bytes; parse errors map back through them.
+    std::vector<std::pair<int64_t, int64_t>> m_removed;
+    int64_t m_removedTotal = 0;
+    std::size_t m_compactFrom = 1; // m_pending before this is compacted already
+    bool m_compactInString = false, m_compactEscape = false;
 
     std::deque<QFuture<std::shared_ptr<EventChunk>>> m_inFlight;
     std::vector<std::shared_ptr<EventChunk>> m_spare; // parsed chunks whose buffers are reused

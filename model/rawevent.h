@@ -21,6 +21,7 @@ struct RawEvent
     int64_t correlation = -1;   // args.correlation (Kineto)
     int64_t correlationId = -1; // args.correlation_id (JAX)
     bool hasCorrelationIdKey = false;
+    const char *badField = nullptr; // a key field (pid, tid, name, ...) whose value is not readable
 
     // args, reused between events to avoid reallocating
     std::vector<std::string> argKeys, argValues;
@@ -39,6 +40,7 @@ struct RawEvent
         tsState = durState = Field::Missing;
         correlation = correlationId = -1;
         hasCorrelationIdKey = false;
+        badField = nullptr;
         argCount = 0;
     }
     std::string &addArg(const std::string &key)

@@ -164,6 +164,10 @@ void TraceBuilder::add(RawEvent &event)
 {
     if (event.fields == 0)
         return; // `{}` placeholders (rocmProfileData's first event, JAX's last) carry nothing
+    if (event.badField) {
+        skip(QCoreApplication::translate("TraceBuilder", "unreadable %1").arg(QLatin1String(event.badField)));
+        return;
+    }
     if (event.tid.empty())
         event.tid = "0";
     const bool gpuCategory = gpuCategories().count(event.cat) > 0;
