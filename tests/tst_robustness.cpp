@@ -1,0 +1,402 @@
+// Hostile and broken traces: every file-level failure names the file (and the byte where known), every
+// event-level problem skips only its event and is counted by reason, nothing recurses on input depth,
+// memory follows what is kept rather than what is read, and the CLI's exit statuses say which is which.
+// Inputs are generated here, or are cut-down and damaged copies of the real traces.
+
+#include "model/traceanalysis.h"
+#include "model/traceloader.h"
+#include "testprocess.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <zlib.h>
+
+#include <functional>
+
+using namespace scopeline;
+
+namespace {
+
+const QString kRealGz = QStringLiteral(
+    SCOPELINE_TRACES "/public/TraceLens/tests__traces__h100__gaunernst_bert-small-uncased__1016001.json.gz");
+
+// Peak resident memory of this process so far, in MB (Linux VmHWM).
+double peakRssMb()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray &line : status.readAll().split('\n'))
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
+    return 0;
+}
+
+// Writes a gzip file from pieces produced on the fly, so that gigabytes never sit in memory here.
+bool writeGzipStream(const QString &path, const std::function<bool(QByteArray &piece)> &next)
+{
+    gzFile file = gzopen(QFile::encodeName(path).constData(), "wb1");
+    if (!file)
+        return false;
+    QByteArray piece;
+    bool ok = true;
+    while (ok && next(piece))
+        ok = gzwrite(file, piece.constData(), unsigned(piece.size())) == int(piece.size());
+    return gzclose(file) == Z_OK && ok;
+}
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+QByteArray gunzip(const QString &path)
+{
+    gzFile file = gzopen(QFile::encodeName(path).constData(), "rb");
+    QByteArray out;
+    char buffer[1 << 16];
+    for (int n; file && (n = gzread(file, buffer, sizeof buffer)) > 0;)
+        out.append(buffer, n);
+    if (file)
+        gzclose(file);
+    return out;
+}
+
+int64_t skippedFor(const TraceData &t, const QString &reason)
+{
+    const auto it = t.skipped.find(reason);
+    return it == t.skipped.end() ? 0 : it->second;
+}
+
+int64_t byteOffset(const QString &error)
+{
+    const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("byte (\\d+)")).match(error);
+    return m.hasMatch() ? m.captured(1).toLongLong() : -1;
+}
+
+const char *kGood = R"({"ph":"X","name":"good","cat":"kernel","pid":1,"tid":7,"ts":5,"dur":2})";
+
+} // namespace
+
+class TstRobustness : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_tmp;
+
+    QString write(const QString &name, const QByteArray &bytes);
+
+private slots:
+    void badEventsAreSkippedAndCounted_data();
+    void badEventsAreSkippedAndCounted();
+    void fileLevelFailuresNameTheFileAndByte_data();
+    void fileLevelFailuresNameTheFileAndByte();
+    void cliReportsSkippedEventsAndSucceeds();
+    void deepNesting();
+    void longNamesAreKeptWhole();
+    void duplicatedAndUnorderedEvents();
+    void gzipBombOfBlanks();
+    void oneHugeEventIsAnErrorNotAnAllocation();
+    void tenMillionEvents();
+    void damagedCopiesOfARealTrace();
+    void pathsThatAreNotTraces();
+};
+
+QString TstRobustness::write(const QString &name, const QByteArray &bytes)
+{
+    const QString path = m_tmp.filePath(name);
+    return writeFile(path, bytes) ? path : QString();
+}
+
+void TstRobustness::badEventsAreSkippedAndCounted_data()
+{
+    QTest::addColumn<QByteArray>("event");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("ts as a word") << QByteArray(
+                                         R"({"ph":"X","name":"k","pid":1,"tid":7,"ts":"soon","dur":2})")
+                                  << "unreadable ts";
+    QTest::newRow("pid as an object")
+        << QByteArray(R"({"ph":"X","name":"k","pid":{"a":1},"tid":7,"ts":1,"dur":2})") << "unreadable pid";
+    QTest::newRow("tid null") << QByteArray(R"({"ph":"X","name":"k","pid":1,"tid":null,"ts":1,"dur":2})")
+                              << "unreadable tid";
+    QTest::newRow("name as an array")
+        << QByteArray(R"({"ph":"X","name":["k"],"pid":1,"tid":7,"ts":1,"dur":2})") << "unreadable name";
+    QTest::newRow("negative dur") << QByteArray(R"({"ph":"X","name":"k","pid":1,"tid":7,"ts":1,"dur":-2})")
+                                  << "negative dur";
+    QTest::newRow("NaN dur as a string")
+        << QByteArray(R"({"ph":"X","name":"k","pid":1,"tid":7,"ts":1,"dur":"NaN"})") << "unreadable dur";
+    QTest::newRow("huge dur") << QByteArray(R"({"ph":"X","name":"k","pid":1,"tid":7,"ts":1,"dur":1e300})")
+                              << "unreadable dur";
+    QTest::newRow("ts 1e400") << QByteArray(R"({"ph":"X","name":"k","pid":1,"tid":7,"ts":1e400,"dur":2})")
+                              << "number out of range";
+    QTest::newRow("-1e400 in args")
+        << QByteArray(R"({"ph":"X","name":"k","pid":1,"tid":7,"ts":1,"dur":2,"args":{"x":-1e400}})")
+        << "number out of range";
+    QTest::newRow("unknown ph") << QByteArray(R"({"ph":"Q","name":"k","pid":1,"tid":7,"ts":1})")
+                                << "unsupported ph 'Q'";
+    QTest::newRow("B without E") << QByteArray(R"({"ph":"B","name":"k","pid":1,"tid":8,"ts":1})")
+                                 << "B without E";
+    QTest::newRow("event is a number") << QByteArray("42") << "event is not an object";
+}
+
+// One bad event among good ones, early and deep in a multi-MB array: only it is lost.
+void TstRobustness::badEventsAreSkippedAndCounted()
+{
+    QFETCH(QByteArray, event);
+    QFETCH(QString, reason);
+    for (const int position : {0, 30000}) {
+        QByteArray doc = R"({"traceEvents":[)";
+        for (int i = 0; i < 40000; ++i) {
+            if (i)
+                doc += ",\n";
+            doc += i == position ? event
+                                 : QByteArray(R"({"ph":"X","name":"k)") + QByteArray::number(i) +
+                                       R"(","cat":"kernel","pid":1,"tid":7,"ts":)" +
+                                       QByteArray::number(i * 10) + R"(,"dur":2})";
+        }
+        doc += "]}";
+        const QString path = write(QStringLiteral("bad_event.json"), doc);
+        const LoadResult r = TraceLoader::load(path);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(qint64(r.trace->eventCount()), qint64(39999));
+        QCOMPARE(skippedFor(*r.trace, reason), int64_t(1));
+        QCOMPARE(qint64(r.trace->skipped.size()), qint64(1));
+    }
+}
+
+void TstRobustness::fileLevelFailuresNameTheFileAndByte_data()
+{
+    QTest::addColumn<QByteArray>("doc");
+    QTest::addColumn<QString>("hint");
+    QTest::addColumn<int>("at"); // 0-based offset of the culprit, -1 when no byte applies
+    QTest::newRow("NaN literal") << QByteArray(R"({"traceEvents":[{"ph":"X","ts":NaN}]})") << "invalid JSON"
+                                 << 30;
+    QTest::newRow("cut mid-array") << QByteArray(R"({"traceEvents":[{"ph":"X","ts":1},{"ph")")
+                                   << "unexpected end" << 38;
+    QTest::newRow("empty") << QByteArray() << "empty" << -1;
+    QTest::newRow("not a trace") << QByteArray(R"({"events":[]})") << "traceEvents" << -1;
+}
+
+void TstRobustness::fileLevelFailuresNameTheFileAndByte()
+{
+    QFETCH(QByteArray, doc);
+    QFETCH(QString, hint);
+    QFETCH(int, at);
+    const QString path = write(QStringLiteral("file_level.json"), doc);
+    const LoadResult r = TraceLoader::load(path);
+    QVERIFY(!r.ok());
+    QVERIFY2(r.error.contains(path) && r.error.contains(hint), qPrintable(r.error));
+    if (at >= 0) {
+        const int64_t reported = byteOffset(r.error);
+        QVERIFY2(reported >= at && reported <= at + 4, qPrintable(r.error));
+    }
+    // the CLI says it on stderr and exits 2
+    const ProcessResult cli = runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("info"), path});
+    QCOMPARE(cli.exitCode, 2);
+    QVERIFY2(cli.err.contains(path.toUtf8()), cli.err.constData());
+}
+
+void TstRobustness::cliReportsSkippedEventsAndSucceeds()
+{
+    const QString path =
+        write(QStringLiteral("skips.json"),
+              QByteArray(R"({"traceEvents":[{"ph":"X","name":"k","pid":1,"tid":7,"ts":"soon","dur":2},)") +
+                  kGood + "]}");
+    const ProcessResult cli = runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("info"), path});
+    QCOMPARE(cli.exitCode, 0);
+    QVERIFY2(cli.err.contains("skipped 1 events"), cli.err.constData());
+    QVERIFY2(cli.out.contains("unreadable ts"), cli.out.constData());
+}
+
+// 200,000 levels of nesting in an event's args and after the event array: parsed without recursion.
+void TstRobustness::deepNesting()
+{
+    const QByteArray open(200000, '['), close(200000, ']');
+    for (const QByteArray &doc :
+         {QByteArray(
+              R"({"traceEvents":[{"ph":"X","name":"k","pid":1,"tid":7,"ts":1,"dur":2,"args":{"deep":)") +
+              open + close + "}}]}",
+          QByteArray(R"({"traceEvents":[)") + kGood + R"(],"deep":)" + open + close + "}"}) {
+        const LoadResult r = TraceLoader::load(write(QStringLiteral("deep.json"), doc));
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(qint64(r.trace->eventCount()), qint64(1));
+    }
+    // unbalanced: an error, not a crash
+    const LoadResult r =
+        TraceLoader::load(write(QStringLiteral("deep_cut.json"), QByteArray(R"({"traceEvents":[)") + open));
+    QVERIFY(!r.ok());
+}
+
+void TstRobustness::longNamesAreKeptWhole()
+{
+    const QByteArray name(100 * 1024, 'n');
+    const LoadResult r = TraceLoader::load(
+        write(QStringLiteral("long_name.json"),
+              R"({"traceEvents":[{"ph":"X","cat":"kernel","pid":1,"tid":7,"ts":1,"dur":2,"name":")" + name +
+                  R"("}]})"));
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(qint64(r.trace->nameOf(0).size()), qint64(name.size()));
+}
+
+void TstRobustness::duplicatedAndUnorderedEvents()
+{
+    QByteArray doc = R"({"traceEvents":[)";
+    doc += R"({"ph":"X","name":"late","cat":"kernel","pid":1,"tid":7,"ts":50,"dur":2},)";
+    doc += QByteArray(kGood) + "," + kGood + "," + kGood + "]}";
+    const LoadResult r = TraceLoader::load(write(QStringLiteral("dups.json"), doc));
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(qint64(r.trace->eventCount()), qint64(4));
+    const TraceAnalysis analysis(*r.trace);
+    QCOMPARE(analysis.total().busyNs, int64_t(4000)); // the copies overlap: 2 µs + 2 µs
+    QCOMPARE(analysis.total().spanNs, int64_t(47000));
+}
+
+// A gzip of 1 GB of blanks inside the event array, then an error: memory stays small, the
+// error's byte offset is exact, and the whole is read in about the time zlib takes.
+void TstRobustness::gzipBombOfBlanks()
+{
+    const QString path = m_tmp.filePath(QStringLiteral("bomb.json.gz"));
+    const QByteArray blanks(1 << 20, ' ');
+    int step = 0;
+    QVERIFY(writeGzipStream(path, [&](QByteArray &piece) {
+        if (step == 0)
+            piece = "{\"traceEvents\":[";
+        else if (step <= 1024)
+            piece = blanks;
+        else if (step == 1025)
+            piece = QByteArray(kGood) + ", @]}";
+        else
+            return false;
+        ++step;
+        return true;
+    }));
+    const double before = peakRssMb();
+    const LoadResult r = TraceLoader::load(path);
+    const double grown = peakRssMb() - before;
+    QVERIFY(!r.ok());
+    const int64_t at = 16 + (int64_t(1) << 30) + qstrlen(kGood) + 2; // the '@'
+    const int64_t reported = byteOffset(r.error);
+    QVERIFY2(reported >= at && reported <= at + 4, qPrintable(r.error));
+    QVERIFY2(grown < 200, qPrintable(QStringLiteral("peak memory grew by %1 MB").arg(grown)));
+}
+
+void TstRobustness::oneHugeEventIsAnErrorNotAnAllocation()
+{
+    const QString path = m_tmp.filePath(QStringLiteral("huge_event.json.gz"));
+    const QByteArray letters(1 << 20, 'x');
+    int step = 0;
+    QVERIFY(writeGzipStream(path, [&](QByteArray &piece) {
+        if (step == 0)
+            piece = R"({"traceEvents":[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":1,"name":")";
+        else if (step <= 300)
+            piece = letters; // a 300 MB name
+        else if (step == 301)
+            piece = "\"}]}";
+        else
+            return false;
+        ++step;
+        return true;
+    }));
+    const LoadResult r = TraceLoader::load(path);
+    QVERIFY(!r.ok());
+    QVERIFY2(r.error.contains(QLatin1String("an event of more than 256 MB")) && r.error.contains(path),
+             qPrintable(r.error));
+}
+
+// Ten million events: all kept, and memory follows the columns kept, not the 700 MB of JSON read.
+void TstRobustness::tenMillionEvents()
+{
+    const QString path = m_tmp.filePath(QStringLiteral("ten_million.json.gz"));
+    constexpr int kEvents = 10'000'000, kPerPiece = 100'000;
+    int written = 0;
+    qint64 jsonBytes = 0;
+    QVERIFY(writeGzipStream(path, [&](QByteArray &piece) {
+        if (written == kEvents)
+            return false;
+        piece = written == 0 ? "{\"traceEvents\":[" : ",";
+        for (int i = 0; i < kPerPiece; ++i, ++written) {
+            if (i)
+                piece += ',';
+            piece += R"({"ph":"X","cat":"kernel","name":"k","pid":1,"tid":)" +
+                     QByteArray::number(written % 4) + R"(,"ts":)" + QByteArray::number(written) +
+                     R"(,"dur":0.5})";
+        }
+        if (written == kEvents)
+            piece += "]}";
+        jsonBytes += piece.size();
+        return true;
+    }));
+    const double before = peakRssMb();
+    QElapsedTimer timer;
+    timer.start();
+    const LoadResult r = TraceLoader::load(path);
+    const double grown = peakRssMb() - before;
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(qint64(r.trace->eventCount()), qint64(kEvents));
+    qInfo("10M events: %.0f MB of JSON loaded in %.1f s, peak memory +%.0f MB", double(jsonBytes) / 1e6,
+          double(timer.elapsed()) / 1000.0, grown);
+    QVERIFY2(grown < double(jsonBytes) / 1e6,
+             qPrintable(QStringLiteral("peak memory grew by %1 MB").arg(grown)));
+}
+
+// The real bert trace, cut at many points and damaged at many bytes: an error naming the file
+// or a load, never a crash or a hang.
+void TstRobustness::damagedCopiesOfARealTrace()
+{
+    if (!QFileInfo::exists(kRealGz))
+        QSKIP("the shared traces are not present");
+    QFile real(kRealGz);
+    QVERIFY(real.open(QIODevice::ReadOnly));
+    const QByteArray gz = real.readAll();
+    const QByteArray json = gunzip(kRealGz);
+    QVERIFY(json.size() > 100000);
+    QRandomGenerator random(7);
+    for (int i = 1; i <= 8; ++i) {
+        // the compressed file cut short
+        const QString cutGz = write(QStringLiteral("cut.json.gz"), gz.left(gz.size() * i / 9));
+        LoadResult r = TraceLoader::load(cutGz);
+        QVERIFY2(!r.ok() && r.error.contains(cutGz) && r.error.contains(QLatin1String("truncated")),
+                 qPrintable(r.error));
+        // the text cut short: the error is at the cut
+        const qsizetype cut = json.size() * i / 9;
+        r = TraceLoader::load(write(QStringLiteral("cut.json"), json.left(cut)));
+        QVERIFY(!r.ok());
+        const int64_t at = byteOffset(r.error);
+        QVERIFY2(at > cut - 4096 && at <= cut + 1, qPrintable(r.error));
+        // one byte replaced by a character JSON never has outside strings
+        QByteArray damaged = json;
+        const qsizetype where = qsizetype(random.bounded(quint32(json.size())));
+        damaged[where] = '@';
+        r = TraceLoader::load(write(QStringLiteral("damaged.json"), damaged));
+        QVERIFY2(r.ok() || byteOffset(r.error) >= 0, qPrintable(r.error));
+    }
+}
+
+void TstRobustness::pathsThatAreNotTraces()
+{
+    LoadResult r = TraceLoader::load(m_tmp.filePath(QStringLiteral("missing.json")));
+    QVERIFY2(!r.ok() && r.error.contains(QLatin1String("missing.json")), qPrintable(r.error));
+    r = TraceLoader::load(m_tmp.path());
+    QVERIFY2(!r.ok() && r.error.contains(m_tmp.path()), qPrintable(r.error));
+    const QString noTraces = m_tmp.filePath(QStringLiteral("no_traces"));
+    QVERIFY(QDir().mkpath(noTraces));
+    QVERIFY(writeFile(noTraces + QStringLiteral("/notes.txt"), "not a trace"));
+    const ProcessResult cli = runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("info"), noTraces});
+    QCOMPARE(cli.exitCode, 2);
+    QVERIFY2(cli.err.contains("no trace files found"), cli.err.constData());
+    if (geteuid() == 0)
+        QSKIP("running as root: file permissions do not apply, so an unreadable file cannot be made");
+    const QString locked = write(QStringLiteral("locked.json"), QByteArray("[") + kGood + "]");
+    QVERIFY(QFile::setPermissions(locked, QFileDevice::Permissions()));
+    r = TraceLoader::load(locked);
+    QVERIFY2(!r.ok() && r.error.contains(locked), qPrintable(r.error));
+}
+
+QTEST_GUILESS_MAIN(TstRobustness)
+#include "tst_robustness.moc"
