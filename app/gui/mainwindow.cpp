@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "opendialog.h"
+#include "runnerpanel.h"
 
 #include "model/durationformat.h"
 #include "widgets/comparisonpanel.h"
@@ -192,6 +193,11 @@ void MainWindow::createActions()
         m_timeline->viewB()->fit();
     });
 
+    QMenu *tools = menuBar()->addMenu(tr("&Tools"));
+    QAction *runner = tools->addAction(tr("&Run Microbenchmark…"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
+                                       &MainWindow::showRunner);
+    runner->setToolTip(tr("Record an A/B trace pair with scopeline-hipbench and open it"));
+
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, this, &MainWindow::showShortcuts);
     help->addAction(tr("&About Scopeline"), this, &MainWindow::showAbout);
@@ -243,6 +249,17 @@ void MainWindow::showOpenDialog(const QString &presetA, const QString &presetB)
         SessionState state = currentState();
         openPair(dialog.pathA(), dialog.pathB(), state);
     }
+}
+
+void MainWindow::showRunner()
+{
+    if (!m_runner) {
+        m_runner = new RunnerPanel(this);
+        connect(m_runner, &RunnerPanel::pairReady, this, &MainWindow::openPair);
+    }
+    m_runner->show();
+    m_runner->raise();
+    m_runner->activateWindow();
 }
 
 void MainWindow::openPair(const QString &givenA, const QString &givenB, const SessionState &state)
@@ -490,6 +507,7 @@ void MainWindow::showShortcuts()
            "<tr><td><b>Ctrl+O</b></td><td>open a pair of trace folders</td></tr>"
            "<tr><td><b>Ctrl+S / Ctrl+Shift+O</b></td><td>save / open a session</td></tr>"
            "<tr><td><b>Ctrl+E</b></td><td>export a report (PNG, CSV, HTML)</td></tr>"
+           "<tr><td><b>Ctrl+R</b></td><td>record a pair with the microbenchmark runner</td></tr>"
            "<tr><td><b>F5</b></td><td>reload the traces</td></tr>"
            "<tr><td><b>Ctrl+Shift+X</b></td><td>swap A and B</td></tr>"
            "<tr><td><b>Esc</b></td><td>cancel loading; clear a timeline selection</td></tr>"

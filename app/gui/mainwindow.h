@@ -20,6 +20,7 @@ namespace scopeline {
 
 class ComparisonPanel;
 class PairTimeline;
+class RunnerPanel;
 
 class MainWindow : public QMainWindow
 {
@@ -53,6 +54,7 @@ protected:
 private:
     void createActions();
     void showOpenDialog(const QString &presetA = {}, const QString &presetB = {});
+    void showRunner();
     void loadFinished(int job, const PairLoadResult &result);
     void showLoadResult(const PairLoadResult &result);
     void showRuns();
@@ -88,6 +90,7 @@ private:
     QLabel *m_status = nullptr;
     QMenu *m_recentMenu = nullptr;
     QFileSystemWatcher *m_watcher = nullptr;
+    RunnerPanel *m_runner = nullptr; // made on first use, kept for its folder, log and options
 };
 
 } // namespace scopeline

@@ -1,0 +1,382 @@
+// The microbenchmark runner against the real scopeline-hipbench: a missing program says so and offers
+// no Run; workloads and their options come from --list --json; a run without a GPU ends with the
+// program's own exit-3 message while the GUI keeps running; with a GPU the recorded pair is opened.
+
+#include "mainwindow.h"
+#include "runnerpanel.h"
+
+#include "testprocess.h"
+
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace scopeline;
+
+namespace {
+
+const QString kHipbench = QStringLiteral(SCOPELINE_HIPBENCH); // empty when it is not built here
+const QString kSamples = QStringLiteral(SCOPELINE_SAMPLES);
+const char *kNotBuilt = "scopeline-hipbench is not built here (it needs nvcc and CUPTI)";
+
+QPushButton *button(const RunnerPanel &panel, const char *name)
+{
+    return panel.findChild<QPushButton *>(QLatin1String(name));
+}
+
+template <typename Field> Field *field(const RunnerPanel &panel, const QString &option)
+{
+    return panel.findChild<Field *>(option);
+}
+
+// Points the panel at `program` for the life of the guard.
+struct ProgramGuard
+{
+    explicit ProgramGuard(const QString &program) { qputenv("SCOPELINE_HIPBENCH", program.toLocal8Bit()); }
+    ~ProgramGuard() { qunsetenv("SCOPELINE_HIPBENCH"); }
+};
+
+bool waitForListing(const RunnerPanel &panel)
+{
+    return QTest::qWaitFor([&panel] { return !panel.isListing(); }, 20000);
+}
+
+// The smallest launch-chain pair: quick on a GPU, and the same exit-3 path without one.
+void chooseSmallChain(RunnerPanel &panel, const QString &folder)
+{
+    panel.setWorkload(QStringLiteral("launch-chain"));
+    QVERIFY(panel.setOptionValue(QStringLiteral("kernels"), QStringLiteral("16")));
+    QVERIFY(panel.setOptionValue(QStringLiteral("iterations"), QStringLiteral("2")));
+    QVERIFY(panel.setOptionValue(QStringLiteral("repeat"), QStringLiteral("1")));
+    QVERIFY(panel.setOptionValue(QStringLiteral("warmup"), QStringLiteral("1")));
+    panel.setOutputFolder(folder);
+}
+
+// Clicks Run and waits for the end, measuring the longest stretch the event loop was kept from a 10 ms
+// timer (the GUI's responsiveness). Returns the runDone argument.
+bool runAndWait(RunnerPanel &panel, qint64 &longestStall)
+{
+    QSignalSpy done(&panel, &RunnerPanel::runDone);
+    QElapsedTimer sinceTick;
+    longestStall = 0;
+    QTimer ticker;
+    ticker.setInterval(10);
+    QObject::connect(&ticker, &QTimer::timeout,
+                     [&] { longestStall = std::max(longestStall, sinceTick.restart()); });
+    QElapsedTimer click;
+    click.start();
+    QTest::mouseClick(button(panel, "run"), Qt::LeftButton);
+    if (click.elapsed() > 1000)
+        longestStall = click.elapsed();
+    sinceTick.start();
+    ticker.start();
+    if (done.isEmpty() && !done.wait(120000))
+        return false;
+    return done.first().first().toBool();
+}
+
+} // namespace
+
+class TstRunnerPanel : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // default output folders under a test location
+        qRegisterMetaType<scopeline::SessionState>();
+    }
+
+    void missingProgramSaysSo()
+    {
+        const QString missing = QDir::temp().filePath(QStringLiteral("no_such_dir/scopeline-hipbench"));
+        ProgramGuard guard(missing);
+        RunnerPanel panel;
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(!panel.isListing());
+        QCOMPARE(panel.program(), QString());
+        QVERIFY2(panel.statusText().contains(missing), qPrintable(panel.statusText()));
+        QVERIFY(panel.statusText().contains(QLatin1String("not an executable file")));
+        QVERIFY(panel.workloads().isEmpty());
+        QVERIFY(!button(panel, "run")->isEnabled());
+        QVERIFY(!button(panel, "cancel")->isEnabled());
+        panel.startRun(); // e.g. a stray Enter: nothing starts, nothing crashes
+        QVERIFY(!panel.isRunning());
+        QTest::keyClick(&panel, Qt::Key_Escape);
+        QVERIFY(!panel.isVisible());
+    }
+
+    void foundInTheBuildTree()
+    {
+        if (kHipbench.isEmpty())
+            QSKIP(kNotBuilt);
+        qunsetenv("SCOPELINE_HIPBENCH");
+        // build/tests/tst_runnerpanel finds build/app/hipbench/scopeline-hipbench
+        QCOMPARE(QFileInfo(RunnerPanel::findProgram()).canonicalFilePath(),
+                 QFileInfo(kHipbench).canonicalFilePath());
+    }
+
+    void listsWorkloadsAndOptions()
+    {
+        if (kHipbench.isEmpty())
+            QSKIP(kNotBuilt);
+        const ProcessResult list =
+            runProcess(kHipbench, {QStringLiteral("--list"), QStringLiteral("--json")});
+        QCOMPARE(list.exitCode, 0);
+        const QJsonArray expected = QJsonDocument::fromJson(list.out).array();
+        QVERIFY(expected.size() >= 3);
+
+        ProgramGuard guard(kHipbench);
+        RunnerPanel panel;
+        panel.show();
+        QVERIFY(waitForListing(panel));
+        QCOMPARE(panel.program(), QFileInfo(kHipbench).absoluteFilePath());
+        QVERIFY(panel.workloads().contains(QLatin1String("launch-chain")));
+        QVERIFY(panel.workloads().contains(QLatin1String("batched-matmul")));
+        QVERIFY(panel.workloads().contains(QLatin1String("attention")));
+        QCOMPARE(panel.workloads().size(), expected.size());
+        QVERIFY(button(panel, "run")->isEnabled());
+        QVERIFY(panel.outputFolder().contains(QLatin1String("/runs/")));
+
+        // Every workload's form shows its options with their defaults and help; choices are combo boxes.
+        for (const QJsonValue &value : expected) {
+            const QJsonObject workload = value.toObject();
+            panel.setWorkload(workload.value(QStringLiteral("name")).toString());
+            QCOMPARE(panel.workload(), workload.value(QStringLiteral("name")).toString());
+            const QJsonArray options = workload.value(QStringLiteral("options")).toArray();
+            QCOMPARE(panel.optionValues().size(), options.size());
+            for (const QJsonValue &optionValue : options) {
+                const QJsonObject option = optionValue.toObject();
+                const QString name = option.value(QStringLiteral("name")).toString();
+                const QString def = option.value(QStringLiteral("default")).toString();
+                QCOMPARE(panel.optionValues().value(name), def);
+                QWidget *widget = field<QWidget>(panel, name);
+                QVERIFY2(widget, qPrintable(name));
+                QVERIFY(widget->toolTip().contains(option.value(QStringLiteral("help")).toString()));
+                if (option.contains(QStringLiteral("choices"))) {
+                    auto *combo = qobject_cast<QComboBox *>(widget);
+                    QVERIFY2(combo, qPrintable(name));
+                    QCOMPARE(combo->count(), option.value(QStringLiteral("choices")).toArray().size());
+                    QCOMPARE(combo->currentText(), def);
+                } else {
+                    QVERIFY2(qobject_cast<QLineEdit *>(widget), qPrintable(name));
+                }
+            }
+            QVERIFY(panel.outputFolder().contains(panel.workload()));
+        }
+
+        // Whole-number options take only digits; an empty one disables Run until it is filled in.
+        panel.setWorkload(QStringLiteral("launch-chain"));
+        auto *kernels = field<QLineEdit>(panel, QStringLiteral("kernels"));
+        QVERIFY(kernels);
+        kernels->selectAll();
+        QTest::keyClicks(kernels, QStringLiteral("12x3"));
+        QCOMPARE(kernels->text(), QStringLiteral("123"));
+        kernels->clear();
+        QVERIFY(!button(panel, "run")->isEnabled());
+        QTest::keyClicks(kernels, QStringLiteral("50"));
+        QVERIFY(button(panel, "run")->isEnabled());
+        auto *ks = field<QLineEdit>(panel, QStringLiteral("k"));
+        QVERIFY(!ks); // batched-matmul's option, not shown for launch-chain
+    }
+
+    void runWithoutGpuSaysWhy()
+    {
+        if (kHipbench.isEmpty())
+            QSKIP(kNotBuilt);
+        ProgramGuard guard(kHipbench);
+        QTemporaryDir dir;
+        RunnerPanel panel;
+        panel.show();
+        QVERIFY(waitForListing(panel));
+        QSignalSpy pairs(&panel, &RunnerPanel::pairReady);
+        chooseSmallChain(panel, dir.filePath(QStringLiteral("chain")));
+        QElapsedTimer elapsed;
+        elapsed.start();
+        qint64 stall = 0;
+        if (runAndWait(panel, stall))
+            QSKIP("this machine has a GPU: the run succeeded (see recordsAPairOnGpu)");
+        QVERIFY2(elapsed.elapsed() < 10000, "the exit-3 message took more than a few seconds");
+        QVERIFY2(stall < 500, qPrintable(QStringLiteral("GUI blocked for %1 ms").arg(stall)));
+        QVERIFY(!panel.isRunning());
+        const QString status = panel.statusText();
+        // names the program, the exit status and its meaning, and the program's own last words
+        QVERIFY2(status.contains(panel.program()), qPrintable(status));
+        QVERIFY2(status.contains(QLatin1String("exit status 3")), qPrintable(status));
+        QVERIFY2(status.contains(QLatin1String("no GPU or a GPU error")), qPrintable(status));
+        QVERIFY2(status.contains(QLatin1String("scopeline-hipbench: ")), qPrintable(status));
+        QVERIFY(panel.logText().contains(QLatin1String("$ ")));
+        QVERIFY(panel.logText().contains(QLatin1String("--kernels 16")));
+        QCOMPARE(pairs.count(), 0);
+        // ready for another try; the progress bar does not spin on
+        QVERIFY(button(panel, "run")->isEnabled());
+        QVERIFY(!button(panel, "cancel")->isEnabled());
+        QVERIFY(panel.findChild<QProgressBar *>()->maximum() > 0);
+    }
+
+    void recordsAPairOnGpu()
+    {
+        if (kHipbench.isEmpty())
+            QSKIP(kNotBuilt);
+        ProgramGuard guard(kHipbench);
+        QTemporaryDir dir;
+        RunnerPanel panel;
+        panel.show();
+        QVERIFY(waitForListing(panel));
+        QSignalSpy pairs(&panel, &RunnerPanel::pairReady);
+        chooseSmallChain(panel, dir.filePath(QStringLiteral("chain")));
+        qint64 stall = 0;
+        if (!runAndWait(panel, stall)) {
+            if (panel.statusText().contains(QLatin1String("exit status 3")))
+                QSKIP("no GPU here (scopeline-hipbench exited with status 3): the success path needs one");
+            QFAIL(qPrintable(panel.statusText()));
+        }
+        QVERIFY2(stall < 500, qPrintable(QStringLiteral("GUI blocked for %1 ms").arg(stall)));
+        QCOMPARE(pairs.count(), 1);
+        const QString a = pairs.first().at(0).toString(), b = pairs.first().at(1).toString();
+        QCOMPARE(QFileInfo(a).fileName(), QStringLiteral("eager"));
+        QCOMPARE(QFileInfo(b).fileName(), QStringLiteral("graph"));
+        QVERIFY(QFileInfo(a + QStringLiteral("/run_0/hipbench.pt.trace.json.gz")).isFile());
+        const SessionState state = pairs.first().at(2).value<SessionState>();
+        QCOMPARE(state.scopes, QStringList{QStringLiteral("chain")});
+        QCOMPARE(state.samples, SampleMode::Span);
+        QCOMPARE(panel.findChild<QProgressBar *>()->value(), panel.findChild<QProgressBar *>()->maximum());
+        // the next run goes to a new folder, never over this one
+        panel.setWorkload(QStringLiteral("attention"));
+        QVERIFY(panel.outputFolder() != dir.filePath(QStringLiteral("chain")));
+    }
+
+    void escCancelsARunOnGpu()
+    {
+        if (kHipbench.isEmpty())
+            QSKIP(kNotBuilt);
+        ProgramGuard guard(kHipbench);
+        QTemporaryDir dir;
+        RunnerPanel panel;
+        panel.show();
+        QVERIFY(waitForListing(panel));
+        panel.setWorkload(QStringLiteral("launch-chain"));
+        QVERIFY(panel.setOptionValue(QStringLiteral("kernels"), QStringLiteral("100000")));
+        QVERIFY(panel.setOptionValue(QStringLiteral("iterations"), QStringLiteral("1000")));
+        panel.setOutputFolder(dir.filePath(QStringLiteral("long")));
+        QSignalSpy done(&panel, &RunnerPanel::runDone);
+        panel.startRun();
+        QVERIFY(panel.isRunning());
+        QTest::qWait(1000);
+        if (!done.isEmpty())
+            QSKIP("no GPU here: the run ended at once, so there is nothing to cancel");
+        QTest::keyClick(&panel, Qt::Key_Escape); // the first Esc stops the run, the dialog stays
+        QVERIFY(done.wait(5000));                // terminate, or kill after 3 s
+        QCOMPARE(done.first().first().toBool(), false);
+        QVERIFY(panel.isVisible());
+        QVERIFY2(panel.statusText().startsWith(QLatin1String("Cancelled")), qPrintable(panel.statusText()));
+        QVERIFY(button(panel, "run")->isEnabled());
+    }
+
+    void summaryFile_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("error"); // empty: read
+        QTest::newRow("pair") << QByteArray(
+                                     R"({"workload":"launch-chain","a":{"label":"eager","path":"@/eager"},
+            "b":{"label":"graph","path":"@/graph"},"scopes":["chain"],"samples":"span"})")
+                              << QString();
+        QTest::newRow("no scopes") << QByteArray(
+                                          R"({"a":{"path":"@/eager"},"b":{"path":"@/graph"},"scopes":[],
+            "samples":"kernel"})") << QString();
+        QTest::newRow("missing") << QByteArray() << QStringLiteral("cannot be read");
+        QTest::newRow("truncated") << QByteArray(R"({"a":{"path":"@/eager"},"b":)")
+                                   << QStringLiteral("is not a JSON object");
+        QTest::newRow("array") << QByteArray("[1,2]") << QStringLiteral("is not a JSON object");
+        QTest::newRow("one variant") << QByteArray(
+                                            R"({"a":{"label":"eager","path":"@/eager"},"scopes":["chain"]})")
+                                     << QStringLiteral("holds only eager");
+        QTest::newRow("no folder") << QByteArray(R"({"a":{"path":"@/eager"},"b":{"path":"@/nowhere"}})")
+                                   << QStringLiteral("which is not a folder");
+        QTest::newRow("bad samples") << QByteArray(R"({"a":{"path":"@/eager"},"b":{"path":"@/graph"},
+            "samples":"per-kernel"})")
+                                     << QStringLiteral("unknown sample mode 'per-kernel'");
+        QTest::newRow("bad scopes") << QByteArray(R"({"a":{"path":"@/eager"},"b":{"path":"@/graph"},
+            "scopes":"chain"})") << QStringLiteral("\"scopes\" is not a list");
+    }
+
+    void summaryFile()
+    {
+        // A summary.json that is missing or malformed is an error message, never a crash.
+        QFETCH(QByteArray, json);
+        QFETCH(QString, error);
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("eager")) &&
+                QDir(dir.path()).mkpath(QStringLiteral("graph")));
+        if (!json.isEmpty()) {
+            QFile file(dir.filePath(QStringLiteral("summary.json")));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            QVERIFY(file.write(json.replace('@', dir.path().toUtf8())) > 0);
+        }
+        SessionState state;
+        QString why;
+        const bool read = RunnerPanel::readSummary(dir.path(), state, &why);
+        if (!error.isEmpty()) {
+            QVERIFY(!read);
+            QVERIFY2(why.contains(error), qPrintable(why));
+            QVERIFY(why.contains(dir.path()));
+            return;
+        }
+        QVERIFY2(read, qPrintable(why));
+        QCOMPARE(state.pathA, dir.filePath(QStringLiteral("eager")));
+        QCOMPARE(state.pathB, dir.filePath(QStringLiteral("graph")));
+        if (QByteArray(QTest::currentDataTag()) == "pair") {
+            QCOMPARE(state.scopes, QStringList{QStringLiteral("chain")});
+            QCOMPARE(state.samples, SampleMode::Span);
+        } else {
+            QVERIFY(state.scopes.isEmpty());
+            QCOMPARE(state.samples, SampleMode::Kernel);
+        }
+    }
+
+    void mainWindowOpensTheRunnerAndItsPair()
+    {
+        // Ctrl+R opens the runner; the pair it records is opened with its scopes and sample mode.
+        const QString eager = kSamples + QStringLiteral("/eager_vs_graph/eager");
+        const QString graph = kSamples + QStringLiteral("/eager_vs_graph/graph");
+        if (!QFileInfo::exists(eager))
+            QSKIP("the bundled samples are missing");
+        ProgramGuard guard(kHipbench.isEmpty() ? QStringLiteral("/nonexistent/scopeline-hipbench")
+                                               : kHipbench);
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(!window.findChild<RunnerPanel *>());
+        QTest::keyClick(&window, Qt::Key_R, Qt::ControlModifier);
+        auto *panel = window.findChild<RunnerPanel *>();
+        QVERIFY(panel);
+        QVERIFY(panel->isVisible());
+        QCOMPARE(panel->windowTitle(), QStringLiteral("Run Microbenchmark"));
+        panel->close();
+        QTest::keyClick(&window, Qt::Key_R, Qt::ControlModifier);
+        QCOMPARE(window.findChildren<RunnerPanel *>().size(), 1); // the same dialog, with its folder and log
+        QVERIFY(panel->isVisible());
+
+        SessionState state;
+        state.scopes = {QStringLiteral("PjitFunction(<lambda>)")};
+        state.samples = SampleMode::Span;
+        emit panel->pairReady(eager, graph, state); // what a successful run sends
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QCOMPARE(window.bannerText(), QString());
+        QVERIFY(!window.runsA().isEmpty());
+        QVERIFY(!window.runsB().isEmpty());
+        QVERIFY(window.windowTitle().contains(QLatin1String("eager vs graph")));
+    }
+};
+
+QTEST_MAIN(TstRunnerPanel)
+#include "tst_runnerpanel.moc"
