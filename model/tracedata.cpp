@@ -37,4 +37,10 @@ std::string_view TraceData::arg(uint32_t e, std::string_view key) const
     return {};
 }
 
+bool TraceData::isBenignSkip(const QString &reason)
+{
+    return reason == QCoreApplication::translate("TraceBuilder", "counter (ph C)") ||
+           reason.startsWith(QCoreApplication::translate("TraceBuilder", "unsupported ph"));
+}
+
 } // namespace scopeline

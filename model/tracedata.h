@@ -86,6 +86,8 @@ public:
     QString sourceFile;
     int64_t bytesRead = 0;              // decompressed JSON bytes
     std::map<QString, int64_t> skipped; // reason -> count of events not loaded
+    // Skipped by design (counters, event kinds not shown) rather than because the event was broken.
+    static bool isBenignSkip(const QString &reason);
 
     std::size_t eventCount() const { return start.size(); }
     int64_t end(uint32_t e) const { return start[e] + duration[e]; }

@@ -103,6 +103,29 @@ private slots:
                  qPrintable(window.windowTitle()));
     }
 
+    void skippedEventsAreSaidInTheBanner()
+    {
+        QTemporaryDir dir;
+        const QString broken = dir.filePath(QStringLiteral("broken.json")), counters = dir.filePath(QStringLiteral("counters.json"));
+        const QByteArray good = R"({"ph":"X","name":"k","cat":"kernel","pid":1,"tid":7,"ts":5,"dur":2})";
+        for (const auto &[path, extra] :
+             {std::pair{broken, QByteArray(R"({"ph":"X","name":"k","cat":"kernel","pid":1,"tid":7,"ts":"soon","dur":2})")},
+              std::pair{counters, QByteArray(R"({"ph":"C","name":"mem","pid":1,"ts":5,"args":{"v":1}})")}}) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("{\"traceEvents\":[" + extra + "," + good + "]}");
+        }
+        MainWindow window;
+        QVERIFY(openAndWait(window, counters, counters));
+        QCOMPARE(window.bannerText(), QString()); // counters are skipped by design, not broken
+        QVERIFY(openAndWait(window, counters, broken));
+        QVERIFY2(window.bannerText().contains(QLatin1String("B ") + broken) &&
+                     window.bannerText().contains(QStringLiteral("1 × unreadable ts")),
+                 qPrintable(window.bannerText()));
+        QCOMPARE(window.runsB().size(), 1); // the rest is shown
+        QCOMPARE(qint64(window.runsB().front().trace->eventCount()), qint64(1));
+    }
+
     void failedLoadKeepsTheDocument()
     {
         MainWindow window;

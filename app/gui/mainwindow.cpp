@@ -335,10 +335,23 @@ void MainWindow::showLoadResult(const PairLoadResult &result)
         for (const LoadedRun &run : *side)
             m_watcher->addPath(run.run.file);
     int64_t skipped = 0;
+    QStringList broken; // per run: the events that could not be read, by reason
     for (const QList<LoadedRun> *side : {&m_a, &m_b})
-        for (const LoadedRun &run : *side)
-            for (const auto &entry : run.trace->skipped)
-                skipped += entry.second;
+        for (const LoadedRun &run : *side) {
+            QStringList reasons;
+            for (const auto &[reason, n] : run.trace->skipped) {
+                skipped += n;
+                if (!TraceData::isBenignSkip(reason))
+                    reasons << tr("%1 × %2").arg(n).arg(reason);
+            }
+            if (!reasons.isEmpty())
+                broken << QStringLiteral("%1 %2: %3")
+                              .arg(side == &m_a ? QStringLiteral("A") : QStringLiteral("B"), run.run.file,
+                                   reasons.join(QStringLiteral(", ")));
+        }
+    if (!broken.isEmpty())
+        showBanner(tr("Events that could not be read were skipped; the rest is shown.\n") +
+                   broken.join(QLatin1Char('\n')));
     m_status->setText(tr("A: %n run(s)", nullptr, int(m_a.size())) + QStringLiteral(", ") +
                       tr("B: %n run(s)", nullptr, int(m_b.size())) +
                       (skipped
