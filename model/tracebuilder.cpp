@@ -353,9 +353,9 @@ void TraceBuilder::classifyTracks()
         const std::string key = trackKey(pid, track.tid.toStdString());
         track.processName = m_processNames.count(pid) ? m_processNames[pid] : QString();
         track.threadName = m_threadNames.count(key) ? m_threadNames[key] : QString();
-        track.sortIndex = m_threadSort.count(key) ? m_threadSort[key] : 0;
-        if (m_processSort.count(pid))
-            track.sortIndex += m_processSort[pid] * 1000000;
+        // process first, then thread: both are any int, so the process's takes the upper 32 bits
+        const int64_t processSort = m_processSort.count(pid) ? m_processSort[pid] : 0;
+        track.sortIndex = processSort * (int64_t(1) << 32) + (m_threadSort.count(key) ? m_threadSort[key] : 0);
 
         const auto gpuName = gpuProcess.match(track.processName);
         const auto jaxName = jaxDevice.match(track.processName);

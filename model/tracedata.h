@@ -40,7 +40,7 @@ struct Track
     QString threadName;
     bool gpu = false;
     int device = -1; // GPU index for GPU tracks
-    int sortIndex = 0;
+    int64_t sortIndex = 0; // from metadata: the process's sort index, then the thread's
     QString displayName() const;
 };
 

@@ -3,6 +3,7 @@
 // memory follows what is kept rather than what is read, and the CLI's exit statuses say which is which.
 // Inputs are generated here, or are cut-down and damaged copies of the real traces.
 
+#include "model/scopeindex.h"
 #include "model/traceanalysis.h"
 #include "model/traceloader.h"
 #include "testprocess.h"
@@ -106,6 +107,9 @@ private slots:
     void tenMillionEvents();
     void damagedCopiesOfARealTrace();
     void pathsThatAreNotTraces();
+    void sortIndexExtremes();
+    void fuzzFindings_data();
+    void fuzzFindings();
 };
 
 QString TstRobustness::write(const QString &name, const QByteArray &bytes)
@@ -396,6 +400,53 @@ void TstRobustness::pathsThatAreNotTraces()
     QVERIFY(QFile::setPermissions(locked, QFileDevice::Permissions()));
     r = TraceLoader::load(locked);
     QVERIFY2(!r.ok() && r.error.contains(locked), qPrintable(r.error));
+}
+
+// Sort indices are any int; process and thread indices together must neither overflow (a UBSan
+// finding of the fuzzer) nor mix: the process's order comes first.
+void TstRobustness::sortIndexExtremes()
+{
+    const QString path = write(QStringLiteral("sort.json"), R"([
+{"name":"process_sort_index","ph":"M","pid":1,"args":{"sort_index":2147483647}},
+{"name":"thread_sort_index","ph":"M","pid":1,"tid":1,"args":{"sort_index":-2147483648}},
+{"name":"process_sort_index","ph":"M","pid":2,"args":{"sort_index":"1000002"}},
+{"name":"thread_sort_index","ph":"M","pid":2,"tid":1,"args":{"sort_index":2147483647}},
+{"name":"k","ph":"X","pid":1,"tid":1,"ts":0,"dur":1},
+{"name":"k","ph":"X","pid":2,"tid":1,"ts":0,"dur":1}])");
+    const LoadResult r = TraceLoader::load(path);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const auto &tracks = r.trace->tracks;
+    QCOMPARE(qint64(tracks.size()), qint64(2));
+    const Track &one = tracks[0].pid == QLatin1String("1") ? tracks[0] : tracks[1];
+    const Track &two = tracks[0].pid == QLatin1String("1") ? tracks[1] : tracks[0];
+    QVERIFY(two.sortIndex < one.sortIndex); // process 2 (1000002) before process 1 (2147483647)
+}
+
+// Inputs the fuzzer found (tests/data/fuzz): each loads or fails with a message naming the file, and
+// the analyses the GUI runs on a loaded trace go through.
+void TstRobustness::fuzzFindings_data()
+{
+    QTest::addColumn<QString>("file");
+    const QDir dir(QStringLiteral(SCOPELINE_TEST_DATA "/fuzz"));
+    for (const QFileInfo &info : dir.entryInfoList(QDir::Files, QDir::Name))
+        QTest::newRow(qPrintable(info.fileName())) << info.absoluteFilePath();
+    if (dir.entryList(QDir::Files).isEmpty())
+        QTest::newRow("none") << QString();
+}
+
+void TstRobustness::fuzzFindings()
+{
+    QFETCH(QString, file);
+    if (file.isEmpty())
+        QSKIP("no fuzzer findings recorded");
+    const LoadResult r = TraceLoader::load(file);
+    if (!r.ok()) {
+        QVERIFY2(r.error.contains(file), qPrintable(r.error));
+        return;
+    }
+    const TraceAnalysis analysis(*r.trace);
+    const ScopeIndex index(analysis);
+    QVERIFY(analysis.total().kernels >= 0 && index.scopes().size() < r.trace->eventCount() + 1000);
 }
 
 QTEST_GUILESS_MAIN(TstRobustness)

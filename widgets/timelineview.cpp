@@ -552,7 +552,7 @@ void TimelineView::Private::build()
             byProcess[{t.tracks[tr].gpu, t.tracks[tr].pid}].push_back(tr);
     std::vector<std::pair<Key, std::vector<uint32_t>>> ordered(byProcess.begin(), byProcess.end());
     auto minSort = [&t](const std::vector<uint32_t> &list) {
-        int m = std::numeric_limits<int>::max();
+        int64_t m = std::numeric_limits<int64_t>::max();
         for (uint32_t tr : list)
             m = std::min(m, t.tracks[tr].sortIndex);
         return m;
@@ -560,7 +560,7 @@ void TimelineView::Private::build()
     std::stable_sort(ordered.begin(), ordered.end(), [&](const auto &a, const auto &b) {
         if (a.first.gpu != b.first.gpu)
             return !a.first.gpu;
-        const int sa = minSort(a.second), sb = minSort(b.second);
+        const int64_t sa = minSort(a.second), sb = minSort(b.second);
         if (sa != sb)
             return sa < sb;
         return idLess(a.first.pid, b.first.pid);
