@@ -2,9 +2,15 @@
 # Scopeline setup for a fresh Debian 12 machine: install what is missing, configure, build, then
 #   run   launch the GUI (build/app/gui/scopeline) if it was built, else show scopeline-cli on the
 #         bundled sample pairs in resources/samples/;
-#   test  run the test suite with ctest.
-# Usage: sudo packaging/setup.sh run|test   (as root, no sudo needed)
-# Env:   SCOPELINE_BUILD_DIR  build folder (default: <repo>/build)
+#   test  run the test suite with ctest;
+#   sanitize  build the whole tree with AddressSanitizer + UndefinedBehaviorSanitizer (gcc) in
+#         build-asan/ and run the test suite there; any finding fails its test;
+#   fuzz [SECONDS]  build the libFuzzer target tests/fuzz/fuzz_loader (clang) in build-fuzz/, make
+#         the seed corpus from the real traces into build-fuzz/corpus and fuzz the trace loader for
+#         SECONDS (default 60); a crash fails the command and leaves its input in build-fuzz/crashes/.
+# Usage: sudo packaging/setup.sh run|test|sanitize|fuzz [SECONDS]   (as root, no sudo needed)
+# Env:   SCOPELINE_BUILD_DIR  build folder (default: <repo>/build, <repo>/build-asan for sanitize,
+#                             <repo>/build-fuzz for fuzz)
 set -euo pipefail
 
 readonly PACKAGES=(
@@ -14,29 +20,48 @@ readonly PACKAGES=(
   xvfb xauth libgl1-mesa-dev    # headless GUI runs
   time                          # /usr/bin/time for bench/bench_load.sh
 )
+# Only for `fuzz`: clang with libFuzzer and the sanitizer runtimes, llvm-symbolizer for the stacks.
+readonly FUZZ_PACKAGES=(clang libclang-rt-dev llvm)
 readonly CMAKE_MIN=3.25
 
 die() { echo "setup.sh: error: $*" >&2; exit 1; }
 say() { echo "==> $*"; }
 
 usage() {
-  echo "usage: $0 run|test" >&2
-  echo "  run   build, then launch the GUI (or scopeline-cli on the bundled samples until the GUI exists)" >&2
-  echo "  test  build, then run the tests (ctest, QT_QPA_PLATFORM=offscreen)" >&2
+  echo "usage: $0 run|test|sanitize|fuzz [SECONDS]" >&2
+  echo "  run       build, then launch the GUI (or scopeline-cli on the bundled samples until the GUI exists)" >&2
+  echo "  test      build, then run the tests (ctest, QT_QPA_PLATFORM=offscreen)" >&2
+  echo "  sanitize  build with ASan+UBSan (gcc) in build-asan/, then run the tests there" >&2
+  echo "  fuzz      build the loader's libFuzzer target (clang) in build-fuzz/ and fuzz it SECONDS (60)" >&2
   exit 2
 }
 
-[[ $# -eq 1 ]] || usage
+(($# >= 1)) || usage
 MODE=$1
-[[ $MODE == run || $MODE == test ]] || usage
+FUZZ_SECONDS=60
+case $MODE in
+  run | test | sanitize) (($# == 1)) || usage ;;
+  fuzz)
+    (($# <= 2)) || usage
+    FUZZ_SECONDS=${2:-60}
+    [[ $FUZZ_SECONDS =~ ^[1-9][0-9]*$ ]] || die "fuzz SECONDS must be a positive whole number, not '$FUZZ_SECONDS'"
+    ;;
+  *) usage ;;
+esac
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD=${SCOPELINE_BUILD_DIR:-$REPO/build}
+case $MODE in
+  sanitize) BUILD=${SCOPELINE_BUILD_DIR:-$REPO/build-asan} ;;
+  fuzz) BUILD=${SCOPELINE_BUILD_DIR:-$REPO/build-fuzz} ;;
+  *) BUILD=${SCOPELINE_BUILD_DIR:-$REPO/build} ;;
+esac
 [[ -f $REPO/CMakeLists.txt ]] || die "cannot find the repository root (expected $REPO/CMakeLists.txt)"
 
 # --- 1. packages -------------------------------------------------------------------------------
+wanted=("${PACKAGES[@]}")
+[[ $MODE == fuzz ]] && wanted+=("${FUZZ_PACKAGES[@]}")
 missing=()
-for pkg in "${PACKAGES[@]}"; do
+for pkg in "${wanted[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
     missing+=("$pkg")
   fi
@@ -52,7 +77,7 @@ if ((${#missing[@]})); then
   "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
   "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
 else
-  say "all ${#PACKAGES[@]} packages already installed"
+  say "all ${#wanted[@]} packages already installed"
 fi
 
 cmake_version=$(cmake --version | awk 'NR == 1 { print $3 }')
@@ -67,7 +92,7 @@ if [[ $(id -u) -eq 0 && -n ${SUDO_USER:-} && $SUDO_USER != root && -z ${SCOPELIN
   say "continuing as $SUDO_USER"
   exec sudo -u "$SUDO_USER" -H \
     --preserve-env=DISPLAY,WAYLAND_DISPLAY,XAUTHORITY,XDG_RUNTIME_DIR,SCOPELINE_BUILD_DIR \
-    env SCOPELINE_SETUP_DROPPED=1 bash "$REPO/packaging/setup.sh" "$MODE"
+    env SCOPELINE_SETUP_DROPPED=1 bash "$REPO/packaging/setup.sh" "$@"
 fi
 
 # --- 2. configure and build ----------------------------------------------------------------------
@@ -77,9 +102,31 @@ if [[ -f $BUILD/CMakeCache.txt ]]; then
     die "$BUILD was configured with '$generator', not Ninja: remove it or set SCOPELINE_BUILD_DIR"
 fi
 say "configuring $BUILD"
-cmake -S "$REPO" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release
+case $MODE in
+  sanitize)
+    # gcc, the compiler of the normal build and of Debian's Qt: the Qt, QCustomPlot and Boost
+    # parts build and link as usual. -O1 -g keeps the stacks readable; asserts stay on (no NDEBUG).
+    # -fno-sanitize-recover: a UBSan finding aborts, so the test fails instead of printing and passing.
+    cmake -S "$REPO" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+      -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
+      -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
+    ;;
+  fuzz)
+    # clang for libFuzzer; everything the fuzz target links is built with ASan+UBSan, and
+    # tests/fuzz/CMakeLists.txt adds the coverage instrumentation for libFuzzer.
+    cmake -S "$REPO" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_CXX_COMPILER=clang++ -DSCOPELINE_FUZZ=ON -DBUILD_TESTING=OFF \
+      -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+    ;;
+  *) cmake -S "$REPO" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release ;;
+esac
 say "building"
-cmake --build "$BUILD"
+if [[ $MODE == fuzz ]]; then
+  cmake --build "$BUILD" --target fuzz_loader
+else
+  cmake --build "$BUILD"
+fi
 
 # --- 3. run or test ------------------------------------------------------------------------------
 SAMPLES=$REPO/resources/samples
@@ -89,6 +136,30 @@ CLI=$BUILD/app/cli/scopeline-cli
 if [[ $MODE == test ]]; then
   say "running the tests"
   QT_QPA_PLATFORM=offscreen ctest --test-dir "$BUILD" --output-on-failure
+  exit 0
+fi
+
+if [[ $MODE == sanitize ]]; then
+  say "running the tests with AddressSanitizer + UndefinedBehaviorSanitizer"
+  # Leak detection stays on: Qt's allocations still live at exit are not reported (checked on the
+  # whole suite, GUI tests included).
+  QT_QPA_PLATFORM=offscreen \
+    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1} \
+    UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+    ctest --test-dir "$BUILD" --output-on-failure
+  exit 0
+fi
+
+if [[ $MODE == fuzz ]]; then
+  say "making the seed corpus in $BUILD/corpus"
+  /usr/bin/python3 "$REPO/tests/fuzz/make_corpus.py" "$BUILD/corpus"
+  mkdir -p "$BUILD/crashes"
+  say "fuzzing the trace loader for $FUZZ_SECONDS s (crash inputs go to $BUILD/crashes/)"
+  # libFuzzer exits non-zero on a crash, leak, sanitizer finding, timeout or out-of-memory, and
+  # writes the input to $BUILD/crashes/{crash,leak,timeout,oom}-<sha1>; set -e then fails the command.
+  UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+    "$BUILD/tests/fuzz/fuzz_loader" -max_total_time="$FUZZ_SECONDS" -dict="$REPO/tests/fuzz/scopeline.dict" \
+    -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix="$BUILD/crashes/" "$BUILD/corpus"
   exit 0
 fi
 

@@ -1,0 +1,197 @@
+#!/usr/bin/python3
+"""Writes the seed corpus for fuzz_loader into a folder: small cut-down copies of the real traces
+(plain JSON and gzip) and a few hand-made edge cases. Each seed stays under 64 kB so that the
+fuzzer runs fast. Run at CI time (packaging/setup.sh fuzz); the corpus is not committed.
+
+usage: make_corpus.py OUT_DIR [--traces DIR]   (DIR defaults to <repo>/../shared/traces)
+"""
+import argparse
+import gzip
+import json
+import os
+import sys
+
+MAX_SEED = 64 * 1024
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def read_json(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rb") as f:
+        return json.loads(f.read().decode("utf-8-sig"))
+
+
+def dump(doc):
+    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def number(value):
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def has_correlation(event):
+    args = event.get("args") if isinstance(event, dict) else None
+    return isinstance(args, dict) and ("correlation" in args or "correlation_id" in args)
+
+
+def cut_events(events, n):
+    """Metadata events plus n others: a window of the trace around its first launch/kernel pair
+    (by ts), so that tracks, launches, kernels and their correlation ids survive the cut."""
+    meta = [e for e in events if isinstance(e, dict) and e.get("ph") == "M"][:64]
+    rest = [e for e in events if not (isinstance(e, dict) and e.get("ph") == "M")]
+    if len(rest) <= n:
+        return meta + rest
+    ordered = sorted(range(len(rest)), key=lambda i: number(rest[i].get("ts") if isinstance(rest[i], dict) else 0))
+    anchor = next((k for k, i in enumerate(ordered) if has_correlation(rest[i])), 0)
+    lo = max(0, min(anchor - n // 4, len(ordered) - n))
+    keep = sorted(ordered[lo:lo + n])  # back in file order
+    return meta + [rest[i] for i in keep]
+
+
+def fit(make, n=200):
+    """The largest cut (halving n) whose JSON is under MAX_SEED; None when even 1 is too big."""
+    while n >= 1:
+        data = make(n)
+        if len(data) < MAX_SEED:
+            return data
+        n //= 2
+    return None
+
+
+def chrome_seeds(path):
+    doc = read_json(path)
+    if isinstance(doc, list):
+        return fit(lambda n: dump(cut_events(doc, n)))
+    events = doc.get("traceEvents", [])
+    others = {k: v for k, v in doc.items() if k != "traceEvents" and len(dump(v)) < 2048}
+
+    def make(n):
+        out = dict(others)
+        out["traceEvents"] = cut_events(events, n)
+        return dump(out)
+
+    return fit(make)
+
+
+def truncate_lists(value, k):
+    if isinstance(value, list):
+        return [truncate_lists(v, k) for v in value[:k]]
+    if isinstance(value, dict):
+        return {key: truncate_lists(v, k) for key, v in value.items()}
+    return value
+
+
+def rocprof_seed(path):
+    doc = read_json(path)
+    return fit(lambda k: dump(truncate_lists(doc, k)), 64)
+
+
+def write(out_dir, name, data, written):
+    if data is None:
+        return
+    assert len(data) < MAX_SEED, name
+    with open(os.path.join(out_dir, name), "wb") as f:
+        f.write(data)
+    written.append((name, len(data)))
+
+
+def edge_cases():
+    e = {
+        "empty_object.json": b"{}",
+        "empty_array.json": b"[]",
+        "empty_events.json": b'{"traceEvents":[]}',
+        "bare_array.json": b'[{},{"ph":"X","name":"k","pid":1,"tid":2,"ts":1.5,"dur":2}]',
+        "bom.json": b'\xef\xbb\xbf{"traceEvents":[{"ph":"X","name":"a","pid":0,"tid":0,"ts":0,"dur":1}]}',
+        "string_fields.json": b'[{"ph":"X","name":"k","pid":"6","tid":"stream 7 ","ts":"12.345","dur":"0.001"}]',
+        "begin_end.json": b'{"traceEvents":[{"ph":"B","name":"s","pid":1,"tid":1,"ts":1},'
+                          b'{"ph":"E","pid":1,"tid":1,"ts":3},{"ph":"i","name":"m","pid":1,"tid":1,"ts":2,"s":"t"}]}',
+        "kineto_launch.json": (
+            b'{"traceEvents":['
+            b'{"ph":"M","name":"process_name","pid":0,"args":{"name":"GPU 0"}},'
+            b'{"ph":"X","cat":"user_annotation","name":"scope_a","pid":1,"tid":1,"ts":0,"dur":50},'
+            b'{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":1,"dur":3,'
+            b'"args":{"correlation":7}},'
+            b'{"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":1,"tid":1,"ts":5,"dur":3,'
+            b'"args":{"correlation":8}},'
+            b'{"ph":"X","cat":"kernel","name":"k1","pid":0,"tid":7,"ts":10,"dur":4,"args":{"correlation":7}},'
+            b'{"ph":"X","cat":"kernel","name":"k2","pid":0,"tid":7,"ts":15,"dur":4,"args":{"correlation":8}},'
+            b'{"ph":"X","cat":"kernel","name":"k3","pid":0,"tid":7,"ts":20,"dur":4,"args":{"correlation":8}},'
+            b'{"ph":"X","cat":"gpu_user_annotation","name":"scope_a","pid":0,"tid":7,"ts":9,"dur":20},'
+            b'{"ph":"s","cat":"ac2g","id":7,"pid":1,"tid":1,"ts":1},{"ph":"f","cat":"ac2g","id":7,"pid":0,"tid":7,"ts":10,"bp":"e"},'
+            b'{"ph":"C","name":"mem","pid":1,"ts":2,"args":{"v":1}}],'
+            b'"displayTimeUnit":"ns"}'),
+        "jax_scope.json": (
+            b'{"traceEvents":['
+            b'{"ph":"M","name":"process_name","pid":2,"args":{"name":"/device:GPU:0"}},'
+            b'{"ph":"M","name":"thread_name","pid":2,"tid":3,"args":{"name":"Stream #14(Compute)"}},'
+            b'{"ph":"M","name":"process_name","pid":1,"args":{"name":"/host:CPU"}},'
+            b'{"ph":"X","name":"PjitFunction(f)","pid":1,"tid":1,"ts":0,"dur":100},'
+            b'{"ph":"X","name":"cuLaunchKernel","pid":1,"tid":1,"ts":2,"dur":3,"args":{"correlation_id":"5"}},'
+            b'{"ph":"X","name":"fusion","pid":2,"tid":3,"ts":34.476999999999997,"dur":1e1,'
+            b'"args":{"name":"jit(f)/attn/attn_q_k/dot","correlation_id":"5"}}]}'),
+        "rocprofv3_min.json": (
+            b'{"rocprofiler-sdk-tool":[{"agents":[{"id":{"handle":1},"type":2,"logical_node_type_id":0,'
+            b'"name":"gfx942","product_name":"MI300X"}],"kernel_symbols":[{"kernel_id":1,"kernel_name":"k",'
+            b'"truncated_kernel_name":"k"}],"buffer_records":{"kernel_dispatch":[{"correlation_id":{"internal":1},'
+            b'"start_timestamp":10,"end_timestamp":20,"dispatch_info":{"agent_id":{"handle":1},"kernel_id":1,'
+            b'"queue_id":{"handle":3},"dispatch_id":1}}]}}]}'),
+        "deep_nesting.json": b'{"traceEvents":[{"args":' + b'[' * 200 + b']' * 200 + b'}]}',
+        "numbers.json": b'[{"ph":"X","name":"n","pid":-1,"tid":1e300,"ts":-9223372036854775808,"dur":1.8e19}]',
+    }
+    seeds = []
+    for name, data in e.items():
+        seeds.append((name, data))
+        if name in ("bare_array.json", "kineto_launch.json", "jax_scope.json"):
+            seeds.append((name + ".gz", gzip.compress(data, mtime=0)))
+    return seeds
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out_dir")
+    parser.add_argument("--traces", default=os.path.join(REPO, "..", "shared", "traces"))
+    args = parser.parse_args()
+    os.makedirs(args.out_dir, exist_ok=True)
+    written = []
+
+    public = os.path.join(args.traces, "public")
+    jax = os.path.join(args.traces, "jax_h100")
+    sources = []
+    for root, _, files in os.walk(public):
+        sources += [os.path.join(root, f) for f in files if f.endswith((".json", ".json.gz"))]
+    for variant in sorted(os.listdir(jax)) if os.path.isdir(jax) else []:
+        # One einsum and one matmul run per variant, both files (vm.trace and perfetto_trace).
+        runs = sorted(os.listdir(os.path.join(jax, variant)))
+        for run in {runs[0], runs[-1]} if runs else ():
+            for root, _, files in os.walk(os.path.join(jax, variant, run)):
+                sources += [os.path.join(root, f) for f in files if f.endswith(".json.gz")]
+    if not sources:
+        sys.exit("make_corpus.py: no traces under %s" % args.traces)
+
+    for path in sorted(sources):
+        parts = os.path.relpath(path, args.traces).split(os.sep)
+        if parts[0] == "jax_h100":  # jax_h100/<variant>/<run>/.../<file>
+            base = "jax__%s__%s__%s" % (parts[1], parts[2], parts[-1])
+        else:  # public/<project>/<file>
+            base = "%s__%s" % (parts[-2], parts[-1].split("__")[-1])
+        base = base[:-3] if base.endswith(".gz") else base
+        try:
+            data = rocprof_seed(path) if path.endswith("results.json.gz") else chrome_seeds(path)
+        except (OSError, ValueError) as error:
+            sys.exit("make_corpus.py: cannot read %s: %s" % (path, error))
+        write(args.out_dir, base, data, written)
+        if data is not None:
+            write(args.out_dir, base + ".gz", gzip.compress(data, mtime=0), written)
+
+    for name, data in edge_cases():
+        write(args.out_dir, "edge__" + name, data, written)
+
+    total = sum(size for _, size in written)
+    print("make_corpus.py: %d seeds, %.1f kB in %s" % (len(written), total / 1024, args.out_dir))
+
+
+if __name__ == "__main__":
+    main()
