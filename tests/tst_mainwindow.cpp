@@ -5,6 +5,7 @@
 #include "widgets/comparisonpanel.h"
 #include "widgets/pairtimeline.h"
 
+#include <QSplitter>
 #include <QtTest>
 
 using namespace scopeline;
@@ -124,6 +125,31 @@ private slots:
                  qPrintable(window.bannerText()));
         QCOMPARE(window.runsB().size(), 1); // the rest is shown
         QCOMPARE(qint64(window.runsB().front().trace->eventCount()), qint64(1));
+    }
+
+    void settingsPersist()
+    {
+        QList<int> sizes;
+        {
+            MainWindow window;
+            window.resize(1400, 900);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.panel()->setThreshold(0.035);
+            auto *splitter = window.findChild<QSplitter *>(QStringLiteral("mainSplitter"));
+            QVERIFY(splitter);
+            splitter->setSizes({300, 500});
+            sizes = splitter->sizes();
+            window.close();
+        }
+        MainWindow again;
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QCOMPARE(again.size(), QSize(1400, 900));
+        QCOMPARE(again.panel()->threshold(), 0.035);
+        QCOMPARE(again.findChild<QSplitter *>(QStringLiteral("mainSplitter"))->sizes(), sizes);
+        again.close();
+        QSettings().clear(); // the other tests start from the defaults
     }
 
     void failedLoadKeepsTheDocument()

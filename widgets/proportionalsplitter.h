@@ -14,6 +14,13 @@ public:
         : QSplitter(orientation, parent), m_weights(std::move(weights))
     {}
 
+    // Sizes saved with saveState() earlier, kept instead of the proportions; false if they do not fit.
+    bool restoreSizes(const QByteArray &state)
+    {
+        m_applied = restoreState(state);
+        return m_applied;
+    }
+
 protected:
     void resizeEvent(QResizeEvent *event) override
     {

@@ -72,16 +72,17 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_timeline = new PairTimeline;
     m_panel = new ComparisonPanel;
     // timelines a little taller than the statistics
-    auto *splitter = new ProportionalSplitter(Qt::Vertical, {55, 45});
-    splitter->addWidget(m_timeline);
-    splitter->addWidget(m_panel);
+    m_splitter = new ProportionalSplitter(Qt::Vertical, {55, 45});
+    m_splitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_splitter->addWidget(m_timeline);
+    m_splitter->addWidget(m_panel);
 
     auto *central = new QWidget;
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_banner);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_splitter, 1);
     setCentralWidget(central);
 
     m_details = new QTextBrowser;
@@ -131,8 +132,11 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+    m_splitter->restoreSizes(settings.value(QStringLiteral("splitter")).toByteArray());
     if (!settings.contains(QStringLiteral("geometry")))
         resize(1600, 1000);
+    // the verdict threshold a user settled on is theirs; a session file still brings its own
+    m_panel->setThreshold(settings.value(QStringLiteral("threshold"), m_panel->threshold()).toDouble());
 }
 
 MainWindow::~MainWindow() = default;
@@ -539,6 +543,8 @@ void MainWindow::closeEvent(QCloseEvent *event)
     QSettings settings;
     settings.setValue(QStringLiteral("geometry"), saveGeometry());
     settings.setValue(QStringLiteral("windowState"), saveState());
+    settings.setValue(QStringLiteral("splitter"), m_splitter->saveState());
+    settings.setValue(QStringLiteral("threshold"), m_panel->threshold());
     event->accept();
 }
 

@@ -20,6 +20,7 @@ namespace scopeline {
 
 class ComparisonPanel;
 class PairTimeline;
+class ProportionalSplitter;
 class RunnerPanel;
 
 class MainWindow : public QMainWindow
@@ -77,6 +78,7 @@ private:
     QList<LoadedRun> m_a, m_b;
     QString m_sessionFile;
 
+    ProportionalSplitter *m_splitter = nullptr; // timelines over the comparison panel
     PairTimeline *m_timeline = nullptr;
     ComparisonPanel *m_panel = nullptr;
     QTextBrowser *m_details = nullptr;
