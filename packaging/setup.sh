@@ -3,12 +3,13 @@
 #   run   launch the GUI (build/app/gui/scopeline) if it was built, else show scopeline-cli on the
 #         bundled sample pairs in resources/samples/;
 #   test  run the test suite with ctest;
+#   deb   build the Debian packages (cpack) in build/: scopeline_*.deb (and scopeline-hipbench_*.deb);
 #   sanitize  build the whole tree with AddressSanitizer + UndefinedBehaviorSanitizer (gcc) in
 #         build-asan/ and run the test suite there; any finding fails its test;
 #   fuzz [SECONDS]  build the libFuzzer target tests/fuzz/fuzz_loader (clang) in build-fuzz/, make
 #         the seed corpus from the real traces into build-fuzz/corpus and fuzz the trace loader for
 #         SECONDS (default 60); a crash fails the command and leaves its input in build-fuzz/crashes/.
-# Usage: sudo packaging/setup.sh run|test|sanitize|fuzz [SECONDS]   (as root, no sudo needed)
+# Usage: sudo packaging/setup.sh run|test|deb|sanitize|fuzz [SECONDS]   (as root, no sudo needed)
 # Env:   SCOPELINE_BUILD_DIR  build folder (default: <repo>/build, <repo>/build-asan for sanitize,
 #                             <repo>/build-fuzz for fuzz)
 set -euo pipefail
@@ -28,9 +29,10 @@ die() { echo "setup.sh: error: $*" >&2; exit 1; }
 say() { echo "==> $*"; }
 
 usage() {
-  echo "usage: $0 run|test|sanitize|fuzz [SECONDS]" >&2
+  echo "usage: $0 run|test|deb|sanitize|fuzz [SECONDS]" >&2
   echo "  run       build, then launch the GUI (or scopeline-cli on the bundled samples until the GUI exists)" >&2
   echo "  test      build, then run the tests (ctest, QT_QPA_PLATFORM=offscreen)" >&2
+  echo "  deb       build, then make the Debian packages with cpack in the build folder" >&2
   echo "  sanitize  build with ASan+UBSan (gcc) in build-asan/, then run the tests there" >&2
   echo "  fuzz      build the loader's libFuzzer target (clang) in build-fuzz/ and fuzz it SECONDS (60)" >&2
   exit 2
@@ -40,7 +42,7 @@ usage() {
 MODE=$1
 FUZZ_SECONDS=60
 case $MODE in
-  run | test | sanitize) (($# == 1)) || usage ;;
+  run | test | sanitize | deb) (($# == 1)) || usage ;;
   fuzz)
     (($# <= 2)) || usage
     FUZZ_SECONDS=${2:-60}
@@ -136,6 +138,12 @@ CLI=$BUILD/app/cli/scopeline-cli
 if [[ $MODE == test ]]; then
   say "running the tests"
   QT_QPA_PLATFORM=offscreen ctest --test-dir "$BUILD" --output-on-failure
+  exit 0
+fi
+
+if [[ $MODE == deb ]]; then
+  say "making the Debian packages"
+  (cd "$BUILD" && cpack -G DEB)
   exit 0
 fi
 
