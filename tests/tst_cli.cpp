@@ -178,6 +178,30 @@ private slots:
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains(path.toUtf8()) && run.err.contains("byte"), run.err.constData());
     }
+
+    // Every program answers --version and --help (the packaging issue asks it of each).
+    void everyProgramAnswersVersionAndHelp_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("scopeline-cli") << QStringLiteral(SCOPELINE_CLI) << QStringLiteral("scopeline-cli");
+        QTest::newRow("scopeline") << QStringLiteral(SCOPELINE_GUI) << QStringLiteral("Scopeline");
+        if (!QStringLiteral(SCOPELINE_HIPBENCH).isEmpty())
+            QTest::newRow("scopeline-hipbench") << QStringLiteral(SCOPELINE_HIPBENCH) << QStringLiteral("scopeline-hipbench");
+    }
+
+    void everyProgramAnswersVersionAndHelp()
+    {
+        QFETCH(QString, program);
+        QFETCH(QString, name);
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        const ProcessResult version = runProcess(program, {QStringLiteral("--version")});
+        QCOMPARE(version.exitCode, 0);
+        QCOMPARE(QString::fromUtf8(version.out.trimmed()), name + QStringLiteral(" " SCOPELINE_VERSION));
+        const ProcessResult help = runProcess(program, {QStringLiteral("--help")});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY2(help.out.contains("Usage:"), help.out.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TstCli)
