@@ -47,27 +47,37 @@ ByteTable table(std::string_view bytes)
 const ByteTable kStructureStops = table("\"{}[],");
 constexpr int kNumberOutOfRange = 406; // nlohmann::json::out_of_range id for a number overflow
 
+} // namespace
+
+bool JsonStringTracker::feed(char c)
+{
+    if (inString) {
+        if (escape)
+            escape = false;
+        else if (c == '\\')
+            escape = true;
+        else if (c == '"')
+            inString = false;
+        return true;
+    }
+    inString = c == '"';
+    return inString;
+}
+
+namespace {
+
 // Calls element(from, to) for each top-level element of a chunk's text ('[' + elements + ']', the
 // ']' missing when the document was cut short), while it returns true.
 void forEachElement(const std::string &text, const std::function<bool(std::size_t, std::size_t)> &element)
 {
     int depth = 0;
-    bool inString = false, escape = false;
+    JsonStringTracker strings;
     std::size_t from = 1;
     for (std::size_t i = 1; i < text.size(); ++i) {
         const char c = text[i];
-        if (inString) {
-            if (escape)
-                escape = false;
-            else if (c == '\\')
-                escape = true;
-            else if (c == '"')
-                inString = false;
+        if (strings.feed(c))
             continue;
-        }
-        if (c == '"') {
-            inString = true;
-        } else if (c == '{' || c == '[') {
+        if (c == '{' || c == '[') {
             ++depth;
         } else if ((c == '}' || c == ']') && depth > 0) {
             --depth;
@@ -190,9 +200,11 @@ bool EventArrayReader::read()
         m_blockOffset += int64_t(block.size());
         if (m_skeleton.size() > kMaxSkeletonBytes) {
             m_error = m_phase == Phase::Before
-                          ? QCoreApplication::translate("TraceLoader", "no \"traceEvents\" array in the first %1 MB")
+                          ? QCoreApplication::translate("TraceLoader",
+                                                        "no \"traceEvents\" array in the first %1 MB")
                                 .arg(kMaxSkeletonBytes >> 20)
-                          : QCoreApplication::translate("TraceLoader", "more than %1 MB of text after the event array")
+                          : QCoreApplication::translate("TraceLoader",
+                                                        "more than %1 MB of text after the event array")
                                 .arg(kMaxSkeletonBytes >> 20);
             break;
         }
@@ -336,33 +348,23 @@ void EventArrayReader::compactPending()
     // Drops blank runs longer than kLongBlankRun outside strings (one blank stays); only text added
     // since the last compaction is scanned, so this stays linear however long the run.
     std::size_t w = m_compactFrom, run = 0;
-    for (std::size_t r = m_compactFrom; r < m_pending.size(); ++r) {
-        const char c = m_pending[r];
-        const bool blank = !m_compactInString && (c == ' ' || c == '\n' || c == '\r' || c == '\t');
-        if (m_compactInString) {
-            if (m_compactEscape)
-                m_compactEscape = false;
-            else if (c == '\\')
-                m_compactEscape = true;
-            else if (c == '"')
-                m_compactInString = false;
-        } else if (c == '"') {
-            m_compactInString = true;
-        }
-        if (blank && ++run > kLongBlankRun)
-            continue; // dropped; counted when the run ends
-        if (!blank && run > kLongBlankRun) {
+    auto endRun = [&] {
+        if (run > kLongBlankRun) {
             m_removed.emplace_back(int64_t(w), int64_t(run - kLongBlankRun));
             m_removedTotal += int64_t(run - kLongBlankRun);
         }
+        run = 0;
+    };
+    for (std::size_t r = m_compactFrom; r < m_pending.size(); ++r) {
+        const char c = m_pending[r];
+        const bool blank = !m_compactStrings.feed(c) && (c == ' ' || c == '\n' || c == '\r' || c == '\t');
         if (!blank)
-            run = 0;
+            endRun();
+        else if (++run > kLongBlankRun)
+            continue; // dropped; counted when the run ends
         m_pending[w++] = c;
     }
-    if (run > kLongBlankRun) {
-        m_removed.emplace_back(int64_t(w), int64_t(run - kLongBlankRun));
-        m_removedTotal += int64_t(run - kLongBlankRun);
-    }
+    endRun();
     m_pending.resize(w);
     m_compactFrom = w;
     if (m_pending.size() > kMaxEventBytes)
@@ -389,7 +391,7 @@ void EventArrayReader::submitChunk(bool complete)
     m_removed.clear();
     m_removedTotal = 0;
     m_compactFrom = 1;
-    m_compactInString = m_compactEscape = false;
+    m_compactStrings = JsonStringTracker();
     const std::atomic<bool> *cancel = m_cancel;
     m_inFlight.push_back(QtConcurrent::run(&parserPool(), [chunk, cancel, text = std::move(m_pending)] {
         chunk->parse(text, cancel);

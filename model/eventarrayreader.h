@@ -17,6 +17,14 @@
 namespace scopeline {
 
 class InflatingStreamBuf;
+
+// Follows JSON text a byte at a time to tell string contents (quotes included) from the rest.
+struct JsonStringTracker
+{
+    bool inString = false, escape = false;
+    bool feed(char c); // true when c belongs to a string
+};
+
 class TraceBuilder;
 struct EventChunk;
 
@@ -64,7 +72,7 @@ private:
     std::vector<std::pair<int64_t, int64_t>> m_removed;
     int64_t m_removedTotal = 0;
     std::size_t m_compactFrom = 1; // m_pending before this is compacted already
-    bool m_compactInString = false, m_compactEscape = false;
+    JsonStringTracker m_compactStrings;
 
     std::deque<QFuture<std::shared_ptr<EventChunk>>> m_inFlight;
     std::vector<std::shared_ptr<EventChunk>> m_spare; // parsed chunks whose buffers are reused
