@@ -42,6 +42,47 @@ std::string microseconds(double ns)
     return buffer;
 }
 
+// One traced run of a variant: its trace file, its line on stdout and its entry in summary.json.
+int recordRun(Tracer &tracer, Benchmark &bench, const RunConfig &config, const std::string &variant, long r,
+              const fs::path &variantFolder, const std::string &device, nlohmann::json &runs)
+{
+    std::string error;
+    tracer.start();
+    bench.run(int(config.integer("iterations")), &tracer);
+    TraceRecords records;
+    if (!tracer.stop(records, error))
+        return fail(GpuError, error);
+    records.deviceName = device;
+    records.metadata = config.values;
+    records.metadata["workload"] = config.workload->name;
+    records.metadata["variant"] = variant;
+    const fs::path folder = variantFolder / ("run_" + std::to_string(r));
+    std::error_code ec;
+    fs::create_directories(folder, ec);
+    const std::string file = (folder / "hipbench.pt.trace.json.gz").string();
+    if (ec || !writeTrace(file, records, error))
+        return fail(CannotWrite, ec ? folder.string() + ": " + ec.message() : error);
+    const RunSummary s = summarize(records);
+    std::cout << variant << "  " << r << "  " << s.kernels << "  " << s.kernelLaunches << "  "
+              << s.graphLaunches << "  " << microseconds(double(s.busyNs)) << "  "
+              << microseconds(double(s.spanNs)) << "  " << microseconds(double(s.idleNs)) << "  "
+              << s.idleGaps << "  " << microseconds(s.medianLaunchDelayNs) << "  "
+              << microseconds(double(s.minLaunchToKernelNs)) << "\n";
+    runs.push_back({{"variant", variant},
+                    {"run", r},
+                    {"file", file},
+                    {"kernels", s.kernels},
+                    {"kernelLaunches", s.kernelLaunches},
+                    {"graphLaunches", s.graphLaunches},
+                    {"busyNs", s.busyNs},
+                    {"spanNs", s.spanNs},
+                    {"idleNs", s.idleNs},
+                    {"idleGaps", s.idleGaps},
+                    {"medianLaunchDelayNs", s.medianLaunchDelayNs},
+                    {"minLaunchToKernelNs", s.minLaunchToKernelNs}});
+    return Success;
+}
+
 int runCommand(const std::vector<std::string> &args)
 {
     RunConfig config;
@@ -62,12 +103,14 @@ int runCommand(const std::vector<std::string> &args)
         return fail(GpuError, "cannot record GPU activity: " + error);
 
     const std::vector<std::string> variants = config.variants();
-    const long repeat = config.integer("repeat"), iterations = config.integer("iterations");
+    const long repeat = config.integer("repeat");
     const long total = long(variants.size()) * repeat;
     long done = 0;
-    nlohmann::json summary = {{"workload", config.workload->name}, {"device", device}, {"options", config.values}};
+    nlohmann::json summary = {
+        {"workload", config.workload->name}, {"device", device}, {"options", config.values}};
     nlohmann::json runs = nlohmann::json::array();
-    std::cout << config.workload->name << " on " << device << ", " << iterations << " iterations per run\n";
+    std::cout << config.workload->name << " on " << device << ", " << config.integer("iterations")
+              << " iterations per run\n";
     std::cout << "variant  run  kernels  launches  graph-launches  busy-us  span-us  idle-us  idle-gaps  "
                  "median-launch-delay-us  min-launch-to-kernel-us\n";
     try {
@@ -76,39 +119,12 @@ int runCommand(const std::vector<std::string> &args)
             const std::unique_ptr<Benchmark> bench = makeBenchmark(config, variant);
             bench->run(int(config.integer("warmup")), nullptr);
             for (long r = 0; r < repeat; ++r) {
-                tracer->start();
-                bench->run(int(iterations), tracer.get());
-                TraceRecords records;
-                if (!tracer->stop(records, error))
-                    return fail(GpuError, error);
-                records.deviceName = device;
-                records.metadata = config.values;
-                records.metadata["workload"] = config.workload->name;
-                records.metadata["variant"] = variant;
-                const fs::path folder = out / variant / ("run_" + std::to_string(r));
-                fs::create_directories(folder, ec);
-                const std::string file = (folder / "hipbench.pt.trace.json.gz").string();
-                if (ec || !writeTrace(file, records, error))
-                    return fail(CannotWrite, ec ? folder.string() + ": " + ec.message() : error);
-                const RunSummary s = summarize(records);
-                std::cout << variant << "  " << r << "  " << s.kernels << "  " << s.kernelLaunches << "  "
-                          << s.graphLaunches << "  " << microseconds(double(s.busyNs)) << "  "
-                          << microseconds(double(s.spanNs)) << "  " << microseconds(double(s.idleNs)) << "  "
-                          << s.idleGaps << "  " << microseconds(s.medianLaunchDelayNs) << "  "
-                          << microseconds(double(s.minLaunchToKernelNs)) << "\n";
-                runs.push_back({{"variant", variant},
-                                {"run", r},
-                                {"file", file},
-                                {"kernels", s.kernels},
-                                {"kernelLaunches", s.kernelLaunches},
-                                {"graphLaunches", s.graphLaunches},
-                                {"busyNs", s.busyNs},
-                                {"spanNs", s.spanNs},
-                                {"idleNs", s.idleNs},
-                                {"idleGaps", s.idleGaps},
-                                {"medianLaunchDelayNs", s.medianLaunchDelayNs},
-                                {"minLaunchToKernelNs", s.minLaunchToKernelNs}});
-                std::cerr << "progress: " << ++done << "/" << total << " " << variant << " run " << r << std::endl;
+                const int status =
+                    recordRun(*tracer, *bench, config, variant, r, out / variant, device, runs);
+                if (status != Success)
+                    return status;
+                std::cerr << "progress: " << ++done << "/" << total << " " << variant << " run " << r
+                          << std::endl;
             }
             summary["scopes"] = bench->scopes();
             summary["samples"] = bench->sampleMode();
