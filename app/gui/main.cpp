@@ -7,6 +7,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QIcon>
 #include <QTimer>
 
 #include <cstdio>
@@ -32,6 +33,7 @@ int main(int argc, char *argv[])
     QApplication::setApplicationName(QStringLiteral("Scopeline"));
     QApplication::setOrganizationName(QStringLiteral("Scopeline"));
     QApplication::setApplicationVersion(QStringLiteral(SCOPELINE_VERSION));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/scopeline.png")));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Compare GPU traces of two program variants."));
