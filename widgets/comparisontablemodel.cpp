@@ -178,25 +178,17 @@ QString ComparisonTableModel::display(const ComparisonRow &r, int column) const
     case RunColumn:
         return r.run;
     case NAColumn:
-        return QString::number(r.a.n);
     case NBColumn:
-        return QString::number(r.b.n);
+        return QString::number(raw(r, column).toLongLong());
     case MeanAColumn:
-        return duration(r.a.mean);
     case MeanBColumn:
-        return duration(r.b.mean);
     case StdAColumn:
-        return duration(r.a.std);
     case StdBColumn:
-        return duration(r.b.std);
     case MedianAColumn:
-        return duration(r.a.median);
     case MedianBColumn:
-        return duration(r.b.median);
     case IqrAColumn:
-        return duration(r.a.iqr);
     case IqrBColumn:
-        return duration(r.b.iqr);
+        return duration(raw(r, column).toDouble()); // the descriptive statistics, in ns
     case RankSumZColumn:
         return std::isnan(r.rankSum.z) ? QString() : QString::number(r.rankSum.z, 'f', 2);
     case RankSumPColumn:
