@@ -42,7 +42,8 @@ TraceRecords chainRecords(bool graph, int iterations, int kernels)
             r.apis.push_back({"hipGraphLaunch", "cudaGraphLaunch", 1, t, t + 7001, correlation});
             uint64_t k = t + 9003;
             for (int i = 0; i < kernels; ++i, k += 1311)
-                r.kernels.push_back({"chainStep(float*, int)", 0, 13, k, k + 1207, correlation, {1, 1, 1}, {256, 1, 1}, 5});
+                r.kernels.push_back(
+                    {"chainStep(float*, int)", 0, 13, k, k + 1207, correlation, {1, 1, 1}, {256, 1, 1}, 5});
             gpuFree = k;
             ++correlation;
             t += 7001;
@@ -50,7 +51,15 @@ TraceRecords chainRecords(bool graph, int iterations, int kernels)
             for (int i = 0; i < kernels; ++i, ++correlation) {
                 r.apis.push_back({"hipLaunchKernel", "cudaLaunchKernel", 1, t, t + 2503, correlation});
                 const uint64_t start = std::max(t + 3100 + uint64_t(i % 3) * 17, gpuFree + 101);
-                r.kernels.push_back({"chainStep(float*, int)", 0, 13, start, start + 1207, correlation, {1, 1, 1}, {256, 1, 1}, 0});
+                r.kernels.push_back({"chainStep(float*, int)",
+                                     0,
+                                     13,
+                                     start,
+                                     start + 1207,
+                                     correlation,
+                                     {1, 1, 1},
+                                     {256, 1, 1},
+                                     0});
                 gpuFree = start + 1207;
                 t += 2600;
             }
@@ -116,28 +125,36 @@ private slots:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("named"); // what the message must name
-        QTest::newRow("no workload") << QStringList{QStringLiteral("--out"), QStringLiteral("d")} << "workload";
+        QTest::newRow("no workload") << QStringList{QStringLiteral("--out"), QStringLiteral("d")}
+                                     << "workload";
         QTest::newRow("unknown workload") << QStringList{QStringLiteral("gemm")} << "gemm";
         QTest::newRow("no out") << QStringList{QStringLiteral("attention")} << "--out";
-        QTest::newRow("zero kernels") << QStringList{QStringLiteral("launch-chain"), QStringLiteral("--kernels"),
-                                                      QStringLiteral("0"), QStringLiteral("--out"), QStringLiteral("d")}
-                                      << "--kernels";
-        QTest::newRow("a word") << QStringList{QStringLiteral("attention"), QStringLiteral("--seq"), QStringLiteral("many"),
-                                                QStringLiteral("--out"), QStringLiteral("d")}
+        QTest::newRow("zero kernels")
+            << QStringList{QStringLiteral("launch-chain"), QStringLiteral("--kernels"), QStringLiteral("0"),
+                           QStringLiteral("--out"), QStringLiteral("d")}
+            << "--kernels";
+        QTest::newRow("a word") << QStringList{QStringLiteral("attention"), QStringLiteral("--seq"),
+                                               QStringLiteral("many"), QStringLiteral("--out"),
+                                               QStringLiteral("d")}
                                 << "--seq";
-        QTest::newRow("bad list") << QStringList{QStringLiteral("batched-matmul"), QStringLiteral("--k"), QStringLiteral("5,,6"),
-                                                  QStringLiteral("--out"), QStringLiteral("d")}
+        QTest::newRow("bad list") << QStringList{QStringLiteral("batched-matmul"), QStringLiteral("--k"),
+                                                 QStringLiteral("5,,6"), QStringLiteral("--out"),
+                                                 QStringLiteral("d")}
                                   << "--k";
-        QTest::newRow("K too big") << QStringList{QStringLiteral("batched-matmul"), QStringLiteral("--k"), QStringLiteral("5,600"),
-                                                   QStringLiteral("--out"), QStringLiteral("d")}
+        QTest::newRow("K too big") << QStringList{QStringLiteral("batched-matmul"), QStringLiteral("--k"),
+                                                  QStringLiteral("5,600"), QStringLiteral("--out"),
+                                                  QStringLiteral("d")}
                                    << "--k";
-        QTest::newRow("bad choice") << QStringList{QStringLiteral("launch-chain"), QStringLiteral("--mode"), QStringLiteral("lazy"),
-                                                    QStringLiteral("--out"), QStringLiteral("d")}
+        QTest::newRow("bad choice") << QStringList{QStringLiteral("launch-chain"), QStringLiteral("--mode"),
+                                                   QStringLiteral("lazy"), QStringLiteral("--out"),
+                                                   QStringLiteral("d")}
                                     << "eager, graph, both";
-        QTest::newRow("other workload's option") << QStringList{QStringLiteral("launch-chain"), QStringLiteral("--dtype"),
-                                                                 QStringLiteral("f32"), QStringLiteral("--out"), QStringLiteral("d")}
-                                                 << "--dtype";
-        QTest::newRow("missing value") << QStringList{QStringLiteral("attention"), QStringLiteral("--out")} << "--out";
+        QTest::newRow("other workload's option")
+            << QStringList{QStringLiteral("launch-chain"), QStringLiteral("--dtype"), QStringLiteral("f32"),
+                           QStringLiteral("--out"), QStringLiteral("d")}
+            << "--dtype";
+        QTest::newRow("missing value")
+            << QStringList{QStringLiteral("attention"), QStringLiteral("--out")} << "--out";
     }
 
     void badRunOptions()
@@ -202,19 +219,26 @@ private slots:
         QCOMPARE(index.samples(chain, SampleMode::Kernel).size(), std::size_t(iterations * kernels));
         QCOMPARE(index.samples(chain, SampleMode::Span).size(), std::size_t(iterations));
         // exact times: relative to the earliest record, which the file keeps as baseTimeNanoseconds
-        QCOMPARE(t.start[analysis.kernels().front()], int64_t(records.kernels.front().start - (kClock + 1000)));
+        QCOMPARE(t.start[analysis.kernels().front()],
+                 int64_t(records.kernels.front().start - (kClock + 1000)));
 
         // An independent reader: Python's json, as Perfetto and chrome://tracing read it.
-        const ProcessResult py = runProcess(QStringLiteral(SCOPELINE_PYTHON),
-                                            {QStringLiteral("-c"),
-                                             QStringLiteral("import gzip,json,sys; d=json.load(gzip.open(sys.argv[1])); "
-                                                            "k=[e for e in d['traceEvents'] if e.get('cat')=='kernel']; "
-                                                            "print(d['baseTimeNanoseconds'], len(k), round(k[0]['ts']*1000), "
-                                                            "round(k[0]['dur']*1000))"),
-                                             QString::fromStdString(file)});
+        const ProcessResult py =
+            runProcess(QStringLiteral(SCOPELINE_PYTHON),
+                       {QStringLiteral("-c"),
+                        QStringLiteral("import gzip,json,sys; d=json.load(gzip.open(sys.argv[1])); "
+                                       "k=[e for e in d['traceEvents'] if e.get('cat')=='kernel']; "
+                                       "f=[e for e in d['traceEvents'] if e.get('cat')=='ac2g']; "
+                                       "ok=all(x['ph']=='s' and y['ph']=='f' and x['id']==y['id'] "
+                                       "for x,y in zip(f[::2],f[1::2])); "
+                                       "print(d['baseTimeNanoseconds'], len(k), round(k[0]['ts']*1000), "
+                                       "round(k[0]['dur']*1000), len(f)//2 if ok else -1)"),
+                        QString::fromStdString(file)});
         QCOMPARE(py.exitCode, 0);
         const QList<QByteArray> fields = py.out.trimmed().split(' ');
-        QCOMPARE(fields.size(), 4);
+        QCOMPARE(fields.size(), 5);
+        // one flow arrow per launch (a graph launch's to its first kernel), each an s/f pair
+        QCOMPARE(fields[4].toLongLong(), int64_t(s.kernelLaunches + s.graphLaunches));
         QCOMPARE(fields[0].toULongLong(), kClock + 1000);
         QCOMPARE(fields[1].toLongLong(), int64_t(s.kernels));
         QCOMPARE(fields[2].toLongLong(), int64_t(records.kernels.front().start - (kClock + 1000)));
@@ -237,11 +261,10 @@ private slots:
         if (program.isEmpty())
             QSKIP("scopeline-hipbench is not built here (no nvcc with CUPTI)");
         QTemporaryDir dir;
-        const ProcessResult run = runProcess(program, {QStringLiteral("run"), QStringLiteral("launch-chain"),
-                                                       QStringLiteral("--kernels"), QStringLiteral("100"),
-                                                       QStringLiteral("--iterations"), QStringLiteral("5"),
-                                                       QStringLiteral("--repeat"), QStringLiteral("2"),
-                                                       QStringLiteral("--out"), dir.path()});
+        const ProcessResult run = runProcess(
+            program, {QStringLiteral("run"), QStringLiteral("launch-chain"), QStringLiteral("--kernels"),
+                      QStringLiteral("100"), QStringLiteral("--iterations"), QStringLiteral("5"),
+                      QStringLiteral("--repeat"), QStringLiteral("2"), QStringLiteral("--out"), dir.path()});
         if (run.exitCode == 3)
             QSKIP(qPrintable(QStringLiteral("no GPU to run on: ") + QString::fromUtf8(run.err.trimmed())));
         QVERIFY2(run.exitCode == 0, run.err.constData());
@@ -264,11 +287,13 @@ private slots:
             QCOMPARE(total.graphLaunches, r[QStringLiteral("graphLaunches")].toInteger());
             QCOMPARE(total.busyNs, r[QStringLiteral("busyNs")].toInteger());
             QCOMPARE(total.idleNs(), r[QStringLiteral("idleNs")].toInteger());
-            QVERIFY2(r[QStringLiteral("minLaunchToKernelNs")].toInteger() > 0, "a kernel started before its launch call");
+            QVERIFY2(r[QStringLiteral("minLaunchToKernelNs")].toInteger() > 0,
+                     "a kernel started before its launch call");
             (r[QStringLiteral("variant")].toString() == QLatin1String("eager") ? idleEager : idleGraph) +=
                 double(total.idleNs());
         }
-        QVERIFY2(idleGraph < idleEager / 2, qPrintable(QStringLiteral("idle eager %1 ns, graph %2 ns").arg(idleEager).arg(idleGraph)));
+        QVERIFY2(idleGraph < idleEager / 2,
+                 qPrintable(QStringLiteral("idle eager %1 ns, graph %2 ns").arg(idleEager).arg(idleGraph)));
     }
 };
 

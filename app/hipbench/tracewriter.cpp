@@ -29,12 +29,12 @@ std::string micros(uint64_t ns, uint64_t base)
     return buffer;
 }
 
-std::string complete(const std::string &cat, const std::string &name, uint32_t pid, uint32_t tid, uint64_t start,
-                     uint64_t end, uint64_t base, const std::string &args)
+std::string complete(const std::string &cat, const std::string &name, uint32_t pid, uint32_t tid,
+                     uint64_t start, uint64_t end, uint64_t base, const std::string &args)
 {
-    return "{\"ph\":\"X\",\"cat\":" + quoted(cat) + ",\"name\":" + quoted(name) + ",\"pid\":" + std::to_string(pid) +
-           ",\"tid\":" + std::to_string(tid) + ",\"ts\":" + micros(start, base) +
-           ",\"dur\":" + micros(end, start) + ",\"args\":{" + args + "}}";
+    return "{\"ph\":\"X\",\"cat\":" + quoted(cat) + ",\"name\":" + quoted(name) +
+           ",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) +
+           ",\"ts\":" + micros(start, base) + ",\"dur\":" + micros(end, start) + ",\"args\":{" + args + "}}";
 }
 
 std::string metadataEvent(const char *what, uint32_t pid, uint32_t tid, const std::string &name)
@@ -137,8 +137,9 @@ std::string traceJson(const TraceRecords &records)
 
     nlohmann::json meta(records.metadata);
     std::string out = "{\"schemaVersion\":1,\"baseTimeNanoseconds\":" + std::to_string(base) +
-                      ",\"hipbench\":" + meta.dump() + ",\"deviceProperties\":[{\"id\":0,\"name\":" +
-                      quoted(records.deviceName) + "}],\"traceEvents\":[\n";
+                      ",\"hipbench\":" + meta.dump() +
+                      ",\"deviceProperties\":[{\"id\":0,\"name\":" + quoted(records.deviceName) +
+                      "}],\"traceEvents\":[\n";
     std::vector<std::string> events;
     events.push_back(metadataEvent("process_name", records.pid, 0, records.processName));
     std::map<uint32_t, bool> threads;
@@ -147,7 +148,8 @@ std::string traceJson(const TraceRecords &records)
     for (const auto &r : records.ranges)
         threads[r.thread] = true;
     for (const auto &[tid, unused] : threads)
-        events.push_back(metadataEvent("thread_name", records.pid, tid, "host thread " + std::to_string(tid)));
+        events.push_back(
+            metadataEvent("thread_name", records.pid, tid, "host thread " + std::to_string(tid)));
     std::map<std::pair<uint32_t, uint32_t>, bool> streams;
     for (const auto &k : records.kernels)
         streams[{k.device, k.stream}] = true;
@@ -157,11 +159,13 @@ std::string traceJson(const TraceRecords &records)
             devices[key.first] = true;
             events.push_back(metadataEvent("process_name", key.first, 0, "GPU " + std::to_string(key.first)));
         }
-        events.push_back(metadataEvent("thread_name", key.first, key.second, "stream " + std::to_string(key.second)));
+        events.push_back(
+            metadataEvent("thread_name", key.first, key.second, "stream " + std::to_string(key.second)));
     }
 
     for (const auto &r : records.ranges)
-        events.push_back(complete("user_annotation", r.name, records.pid, r.thread, r.start, r.end, base, ""));
+        events.push_back(
+            complete("user_annotation", r.name, records.pid, r.thread, r.start, r.end, base, ""));
     for (const auto &a : records.apis) {
         std::string args = "\"correlation\":" + std::to_string(a.correlation);
         if (!a.backendName.empty())
@@ -169,12 +173,34 @@ std::string traceJson(const TraceRecords &records)
         events.push_back(complete("cuda_runtime", a.name, records.pid, a.thread, a.start, a.end, base, args));
     }
     for (const auto &k : records.kernels) {
-        std::string args = "\"correlation\":" + std::to_string(k.correlation) + ",\"device\":" +
-                           std::to_string(k.device) + ",\"stream\":" + std::to_string(k.stream) +
-                           ",\"grid\":" + dims(k.grid) + ",\"block\":" + dims(k.block);
+        std::string args = "\"correlation\":" + std::to_string(k.correlation) +
+                           ",\"device\":" + std::to_string(k.device) +
+                           ",\"stream\":" + std::to_string(k.stream) + ",\"grid\":" + dims(k.grid) +
+                           ",\"block\":" + dims(k.block);
         if (k.graphId)
             args += ",\"graph id\":" + std::to_string(k.graphId);
         events.push_back(complete("kernel", k.name, k.device, k.stream, k.start, k.end, base, args));
+    }
+    // Flow arrows launch -> kernel ("ac2g", as Kineto writes them) for Perfetto and chrome://tracing;
+    // a graph launch points at its first kernel. Scopeline joins by args.correlation.
+    std::map<uint32_t, const TraceRecords::Kernel *> firstKernel;
+    for (const auto &k : records.kernels) {
+        const TraceRecords::Kernel *&first = firstKernel[k.correlation];
+        if (!first || k.start < first->start)
+            first = &k;
+    }
+    for (const auto &a : records.apis) {
+        const auto it = firstKernel.find(a.correlation);
+        if ((!isKernelLaunch(a.name) && !isGraphLaunch(a.name)) || it == firstKernel.end())
+            continue;
+        const std::string id = std::to_string(a.correlation);
+        events.push_back("{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":" + id +
+                         ",\"pid\":" + std::to_string(records.pid) + ",\"tid\":" + std::to_string(a.thread) +
+                         ",\"ts\":" + micros(a.start, base) + "}");
+        const TraceRecords::Kernel &k = *it->second;
+        events.push_back("{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":" + id +
+                         ",\"pid\":" + std::to_string(k.device) + ",\"tid\":" + std::to_string(k.stream) +
+                         ",\"ts\":" + micros(k.start, base) + "}");
     }
     for (std::size_t i = 0; i < events.size(); ++i)
         out += events[i] + (i + 1 < events.size() ? ",\n" : "\n");
