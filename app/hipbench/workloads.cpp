@@ -53,6 +53,7 @@ std::vector<WorkloadSpec> makeWorkloads()
                         "replayed (graph); each kernel runs for about a microsecond, so launch overhead dominates";
     chain.variantA = "eager";
     chain.variantB = "graph";
+    chain.variantOption = "mode";
     chain.options = withCommon({intOption("kernels", "200", "kernels in the chain", 1, 100000),
                                 intOption("elements", "256", "floats each kernel updates", 1, 1 << 26),
                                 choiceOption("mode", "both", "launch one by one, as a graph, or both (A eager, B graph)",
@@ -66,6 +67,7 @@ std::vector<WorkloadSpec> makeWorkloads()
                       "one scope per K (bmm_K05, ...) so that the sweep shows where time jumps";
     bmm.variantA = "f32";
     bmm.variantB = "f64";
+    bmm.variantOption = "dtype";
     OptionSpec ks;
     ks.name = "k";
     ks.defaultValue = "5,10,15,20,25,30,35,40,45,50";
@@ -85,6 +87,7 @@ std::vector<WorkloadSpec> makeWorkloads()
                        "a shared-memory tiled one (B); kernel ranges named attn_q_k and attn_att_v";
     attn.variantA = "naive";
     attn.variantB = "tiled";
+    attn.variantOption = "impl";
     attn.options = withCommon({intOption("batch", "4", "sequences", 1, 256), intOption("heads", "12", "heads", 1, 256),
                                intOption("seq", "1024", "tokens per sequence", 16, 16384),
                                intOption("dim", "64", "head dimension", 16, 256),
@@ -190,20 +193,10 @@ const std::string &RunConfig::text(const std::string &option) const
 
 std::vector<std::string> RunConfig::variants() const
 {
-    for (const char *option : {"mode", "dtype", "impl"}) {
-        // the option that chooses between A and B is the one with a "both" choice
-        const OptionSpec *spec = nullptr;
-        for (const OptionSpec &o : workload->options)
-            if (o.name == option)
-                spec = &o;
-        if (!spec || spec->choices.size() != 3)
-            continue;
-        const std::string &value = text(option);
-        if (value == "both")
-            return {workload->variantA, workload->variantB};
-        return {value};
-    }
-    return {workload->variantA};
+    const std::string &value = text(workload->variantOption);
+    if (value == "both")
+        return {workload->variantA, workload->variantB};
+    return {value};
 }
 
 bool parseRun(const std::vector<std::string> &args, RunConfig &config, std::string &error)

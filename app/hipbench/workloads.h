@@ -23,6 +23,7 @@ struct WorkloadSpec
     std::string name;
     std::string description;
     std::string variantA, variantB; // the run folders written when both are run; A is the baseline
+    std::string variantOption;      // the option choosing A, B or "both"
     std::vector<OptionSpec> options; // the workload's own and the common ones (iterations, repeat)
 };
 
