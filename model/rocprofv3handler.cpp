@@ -7,6 +7,8 @@
 
 #include <QCoreApplication>
 
+#include <cstring>
+
 namespace scopeline {
 
 namespace {
@@ -56,7 +58,10 @@ bool RocprofV3Handler::endContainer()
     if (m_record != Record::None && m_frames.size() == m_recordDepth) {
         switch (m_record) {
         case Record::Dispatch:
-            m_dispatches.push_back(m_dispatch);
+            if (m_dispatch.outOfRange)
+                ++m_droppedOutOfRange;
+            else
+                m_dispatches.push_back(m_dispatch);
             break;
         case Record::Symbol:
             m_symbols[m_symbolId] = m_symbolName.empty() ? m_symbolFallback : m_symbolName;
@@ -130,6 +135,8 @@ void RocprofV3Handler::value(uint64_t number, const std::string *text)
     field.append(m_key);
     switch (m_record) {
     case Record::Dispatch:
+        if (text && *text == std::string_view(kOutOfRangeMark).substr(1, 3))
+            m_dispatch.outOfRange = true;
         if (text)
             return;
         if (field == "start_timestamp")
@@ -172,6 +179,8 @@ void RocprofV3Handler::value(uint64_t number, const std::string *text)
 
 void RocprofV3Handler::addKernelsTo(TraceBuilder &builder) const
 {
+    if (m_droppedOutOfRange)
+        builder.skip(QCoreApplication::translate("TraceBuilder", "number out of range"), m_droppedOutOfRange);
     RawEvent event;
     std::map<uint64_t, bool> named;
     for (const Dispatch &d : m_dispatches) {
@@ -218,10 +227,13 @@ void RocprofV3Handler::addKernelsTo(TraceBuilder &builder) const
     }
 }
 
-bool RocprofV3Handler::parse_error(std::size_t position, const std::string &,
+bool RocprofV3Handler::parse_error(std::size_t position, const std::string &lastToken,
                                    const nlohmann::detail::exception &ex)
 {
     m_error = jsonErrorMessage(position, ex);
+    // nlohmann's position is just past the number; the mark must fit where the number stood
+    if (ex.id == 406 && lastToken.size() >= std::strlen(kOutOfRangeMark) && position >= lastToken.size())
+        m_outOfRange = {int64_t(position - lastToken.size()), int64_t(lastToken.size())};
     return false;
 }
 

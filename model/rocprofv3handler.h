@@ -27,6 +27,11 @@ public:
     void addKernelsTo(TraceBuilder &builder) const;
     QString error() const { return m_error; }
     bool cancelled() const { return m_cancelled; }
+    // A number a double cannot hold (1e400) stops nlohmann; its document range, to be read as
+    // kOutOfRangeMark on the next parse. {-1, 0} when the error was another.
+    std::pair<int64_t, int64_t> outOfRangeNumber() const { return m_outOfRange; }
+    // What such a number is read as: a string, so that the record holding it is dropped and counted.
+    static constexpr const char *kOutOfRangeMark = "\"~~~\"";
     bool sawTool() const { return m_sawTool; }
 
     bool null() { return true; }
@@ -48,6 +53,7 @@ private:
     enum class Record : uint8_t { None, Dispatch, Symbol, Agent };
     struct Dispatch
     {
+        bool outOfRange = false; // held a number out of range: skipped and counted
         int64_t start = 0, end = 0, correlation = -1;
         uint64_t agent = 0, queue = 0, kernelId = 0, dispatchId = 0;
     };
@@ -78,6 +84,8 @@ private:
     std::string m_symbolName, m_symbolFallback;
     uint64_t m_agentHandle = 0;
     Agent m_agent;
+    int64_t m_droppedOutOfRange = 0;
+    std::pair<int64_t, int64_t> m_outOfRange{-1, 0};
 
     std::vector<Dispatch> m_dispatches;
     std::map<uint64_t, std::string> m_symbols;

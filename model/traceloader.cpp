@@ -9,7 +9,9 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <istream>
+#include <memory>
 
 namespace scopeline {
 
@@ -35,6 +37,39 @@ bool onlyWhitespace(std::string_view head)
 {
     return head.find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
+
+// Reads another stream buffer with some byte ranges overwritten by RocprofV3Handler's mark for a
+// number out of range (padded with blanks), so that a re-parse gets past them.
+class PatchingStreamBuf : public std::streambuf
+{
+public:
+    PatchingStreamBuf(std::streambuf &source, const std::vector<std::pair<int64_t, int64_t>> &patches)
+        : m_source(source), m_patches(patches)
+    {}
+
+protected:
+    int_type underflow() override
+    {
+        const std::streamsize n = m_source.sgetn(m_buffer, sizeof m_buffer);
+        if (n <= 0)
+            return traits_type::eof();
+        const std::string_view mark = RocprofV3Handler::kOutOfRangeMark;
+        for (const auto &[at, length] : m_patches)
+            for (int64_t i = std::max(at, m_position); i < std::min(at + length, m_position + n); ++i)
+                m_buffer[i - m_position] = i - at < int64_t(mark.size()) ? mark[std::size_t(i - at)] : ' ';
+        m_position += n;
+        setg(m_buffer, m_buffer, m_buffer + n);
+        return traits_type::to_int_type(m_buffer[0]);
+    }
+
+private:
+    std::streambuf &m_source;
+    const std::vector<std::pair<int64_t, int64_t>> &m_patches;
+    char m_buffer[1 << 16];
+    int64_t m_position = 0;
+};
+
+constexpr int kMaxOutOfRangeNumbers = 64; // each one costs a re-read of the file
 
 } // namespace
 
@@ -67,14 +102,35 @@ LoadResult TraceLoader::load(const QString &path, const std::function<void(doubl
     QString error;
     bool cancelled = false;
     const bool rocprof = looksLikeRocprofV3(head);
+    InflatingStreamBuf *input = &buffer; // the stream read last (rocprofv3 may read the file again)
+    std::unique_ptr<InflatingStreamBuf> reopened;
     if (rocprof) {
-        std::istream in(&buffer);
-        RocprofV3Handler handler(cancel);
-        nlohmann::json::sax_parse(in, &handler);
-        error = handler.error();
-        cancelled = handler.cancelled();
-        if (error.isEmpty() && !cancelled)
-            handler.addKernelsTo(builder);
+        // rocprofv3 is parsed as one document: a number out of range stops it, so it is parsed again
+        // with that number read as a mark that drops only its record.
+        std::vector<std::pair<int64_t, int64_t>> patches;
+        for (;;) {
+            PatchingStreamBuf patched(*input, patches);
+            std::istream in(&patched);
+            RocprofV3Handler handler(cancel);
+            nlohmann::json::sax_parse(in, &handler);
+            error = handler.error();
+            cancelled = handler.cancelled();
+            const auto number = handler.outOfRangeNumber();
+            const bool again = number.first >= 0 && int(patches.size()) < kMaxOutOfRangeNumbers &&
+                               std::find(patches.begin(), patches.end(), number) == patches.end();
+            if (!again) {
+                if (error.isEmpty() && !cancelled)
+                    handler.addKernelsTo(builder);
+                break;
+            }
+            patches.push_back(number);
+            reopened = std::make_unique<InflatingStreamBuf>();
+            if (progress)
+                reopened->setProgressCallback(progress);
+            if (!reopened->open(path))
+                return fail(tr("cannot open: %1").arg(reopened->error()));
+            input = reopened.get();
+        }
     } else {
         EventArrayReader reader(buffer, builder, cancel);
         reader.read();
@@ -86,15 +142,15 @@ LoadResult TraceLoader::load(const QString &path, const std::function<void(doubl
         return fail(tr("loading cancelled"));
     }
     // A gzip or read failure ends the text early; say that rather than the JSON error it causes.
-    if (!buffer.error().isEmpty())
-        return fail(buffer.error());
+    if (!input->error().isEmpty())
+        return fail(input->error());
     if (!error.isEmpty())
         return fail(error);
 
     builder.finish();
     if (rocprof)
         data->format = TraceFormat::RocprofV3;
-    data->bytesRead = buffer.bytesProduced();
+    data->bytesRead = input->bytesProduced();
     result.trace = std::move(data);
     return result;
 }

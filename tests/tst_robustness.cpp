@@ -18,6 +18,7 @@
 #include <zlib.h>
 
 #include <functional>
+#include <set>
 
 using namespace scopeline;
 
@@ -108,6 +109,7 @@ private slots:
     void damagedCopiesOfARealTrace();
     void pathsThatAreNotTraces();
     void sortIndexExtremes();
+    void rocprofNumbersOutOfRange();
     void fuzzFindings_data();
     void fuzzFindings();
 };
@@ -420,6 +422,41 @@ void TstRobustness::sortIndexExtremes()
     const Track &one = tracks[0].pid == QLatin1String("1") ? tracks[0] : tracks[1];
     const Track &two = tracks[0].pid == QLatin1String("1") ? tracks[1] : tracks[0];
     QVERIFY(two.sortIndex < one.sortIndex); // process 2 (1000002) before process 1 (2147483647)
+}
+
+// rocprofv3 is one JSON document; a dispatch record with a number no double holds is dropped and
+// counted, not the file; beyond 64 of them the file is refused (each costs a re-read).
+void TstRobustness::rocprofNumbersOutOfRange()
+{
+    auto document = [](int records, const std::set<int> &bad) {
+        QByteArray doc =
+            R"({"rocprofiler-sdk-tool":[{"agents":[{"id":{"handle":7},"type":2,"logical_node_type_id":0,)"
+            R"("product_name":"MI300X"}],"kernel_symbols":[{"kernel_id":1,"kernel_name":"k"}],)"
+            R"("buffer_records":{"kernel_dispatch":[)";
+        for (int i = 0; i < records; ++i) {
+            if (i)
+                doc += ',';
+            const QByteArray end = bad.count(i) ? QByteArray("1e400") : QByteArray::number(i * 100 + 50);
+            doc +=
+                R"({"start_timestamp":)" + QByteArray::number(i * 100) + R"(,"end_timestamp":)" + end +
+                R"(,"correlation_id":{"internal":)" + QByteArray::number(i + 1) +
+                R"(},"dispatch_info":{"agent_id":{"handle":7},"queue_id":{"handle":1},"kernel_id":1,"dispatch_id":)" +
+                QByteArray::number(i) + "}}";
+        }
+        return doc + "]}}]}";
+    };
+    LoadResult r = TraceLoader::load(write(QStringLiteral("results.json"), document(100, {3, 40, 99})));
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(qint64(r.trace->eventCount()), qint64(97));
+    QCOMPARE(skippedFor(*r.trace, QStringLiteral("number out of range")), int64_t(3));
+    std::set<int> many;
+    for (int i = 0; i < 70; ++i)
+        many.insert(i);
+    const QString path = write(QStringLiteral("many.json"), document(100, many));
+    r = TraceLoader::load(path);
+    QVERIFY2(!r.ok() && r.error.contains(path) && r.error.contains(QLatin1String("number overflow")) &&
+                 byteOffset(r.error) > 0,
+             qPrintable(r.error));
 }
 
 // Inputs the fuzzer found (tests/data/fuzz): each loads or fails with a message naming the file, and
