@@ -5,21 +5,21 @@
 # Times are the best of BENCH_RUNS (default 3) runs, peak RSS the largest seen, via /usr/bin/time.
 # Targets: scopeline-cli time <= 2x zcat time, scopeline-cli peak RSS <= uncompressed JSON size.
 # usage: bench/bench_load.sh [PATH/TO/scopeline-cli]
-#   env: SCOPELINE_TRACES (default <repo>/../shared/traces), BENCH_RUNS, BENCH_MIN_MB (default 150)
+#   env: BENCH_RUNS, BENCH_MIN_MB (default 150)
+# The xdit trace is the repository's copy, tests/data/public/TraceLens/ (see tests/data/README.md).
 # Exit status: 0 when run (whether or not targets are met), 1 on a failed command.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CLI=${1:-$REPO/build/app/cli/scopeline-cli}
-TRACES=${SCOPELINE_TRACES:-$REPO/../shared/traces}
 RUNS=${BENCH_RUNS:-3}
 MIN_MB=${BENCH_MIN_MB:-150}
 PY=/usr/bin/python3
-XDIT=$TRACES/public/TraceLens/tests__traces__inference__xdit_flux.1_aiter_sage__profile_trace_rank_0.json.gz
+XDIT=$REPO/tests/data/public/TraceLens/tests__traces__inference__xdit_flux.1_aiter_sage__profile_trace_rank_0.json.gz
 
 die() { echo "bench_load.sh: $*" >&2; exit 1; }
 [[ -x $CLI ]] || die "no scopeline-cli at $CLI (build it, or pass its path)"
-[[ -f $XDIT ]] || die "missing $XDIT (set SCOPELINE_TRACES)"
+[[ -f $XDIT ]] || die "missing $XDIT (part of the repository: see tests/data/README.md)"
 [[ -x /usr/bin/time ]] || die "/usr/bin/time missing (apt-get install time)"
 [[ -x $PY ]] || die "$PY missing"
 

@@ -7,7 +7,8 @@
 // Prints median and max ms over the frames. Target: <= 16 ms per frame.
 //
 // usage: bench_timeline [LARGE_TRACE.json.gz]
-//   env: SCOPELINE_TRACES (default: the configured traces folder), BENCH_FRAMES (default 30)
+//   env: BENCH_FRAMES (default 30)
+// The xdit trace is the repository's copy in tests/data/public/TraceLens/ (see tests/data/README.md).
 // Exit status: 0 when run (whether or not the target is met), 1 when a trace cannot be loaded.
 
 #include "model/loadedrun.h"
@@ -137,17 +138,13 @@ int main(int argc, char **argv)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    const QString traces = qEnvironmentVariableIsEmpty("SCOPELINE_TRACES")
-                               ? QStringLiteral(SCOPELINE_TRACES)
-                               : qEnvironmentVariable("SCOPELINE_TRACES");
     const int frames = std::max(
         1, qEnvironmentVariableIntValue("BENCH_FRAMES") ? qEnvironmentVariableIntValue("BENCH_FRAMES") : 30);
-    const QString xdit =
-        traces +
-        QStringLiteral("/public/TraceLens/"
-                       "tests__traces__inference__xdit_flux.1_aiter_sage__profile_trace_rank_0.json.gz");
+    const QString xdit = QStringLiteral(
+        SCOPELINE_TEST_DATA
+        "/public/TraceLens/tests__traces__inference__xdit_flux.1_aiter_sage__profile_trace_rank_0.json.gz");
     if (!QFileInfo::exists(xdit)) {
-        std::fprintf(stderr, "bench_timeline: missing %s (set SCOPELINE_TRACES)\n", qPrintable(xdit));
+        std::fprintf(stderr, "bench_timeline: missing %s (see tests/data/README.md)\n", qPrintable(xdit));
         return 1;
     }
 

@@ -1,9 +1,12 @@
 #include "scopecomparison.h"
 
+#include "verdict.h"
+
 #include "stats/multipletesting.h"
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -17,6 +20,8 @@ ComparisonRow makeRow(const QString &scope, const QString &run, const std::vecto
     ComparisonRow row;
     row.scope = scope;
     row.run = run;
+    row.runsA = a.empty() ? 0 : 1;
+    row.runsB = b.empty() ? 0 : 1;
     row.a = stats::describe(a);
     row.b = stats::describe(b);
     const double nan = std::nan("");
@@ -32,6 +37,31 @@ ComparisonRow makeRow(const QString &scope, const QString &run, const std::vecto
     row.shift = stats::hodgesLehmann(a, b);
     row.relativeChange = stats::relativeMedianChange(a, b);
     row.cliffsDelta = stats::cliffsDelta(a, b);
+    return row;
+}
+
+// The pooled row: every sample of every run, plus the run-level test on the run medians.
+ComparisonRow makePooledRow(const QString &scope, const std::vector<std::vector<double>> &a,
+                            const std::vector<std::vector<double>> &b)
+{
+    auto concatenated = [](const std::vector<std::vector<double>> &runs) {
+        std::vector<double> all;
+        for (const std::vector<double> &samples : runs)
+            all.insert(all.end(), samples.begin(), samples.end());
+        return all;
+    };
+    auto medians = [](const std::vector<std::vector<double>> &runs) {
+        std::vector<double> out;
+        for (const std::vector<double> &samples : runs)
+            out.push_back(stats::median(samples)); // NaN without samples: that run does not count
+        return out;
+    };
+    ComparisonRow row = makeRow(scope, QStringLiteral("all"), concatenated(a), concatenated(b));
+    row.runMediansA = medians(a);
+    row.runMediansB = medians(b);
+    row.runLevel = stats::runLevelTest(row.runMediansA, row.runMediansB);
+    row.runsA = row.runLevel.runsA;
+    row.runsB = row.runLevel.runsB;
     return row;
 }
 
@@ -69,6 +99,10 @@ Verdict ComparisonRow::verdict(double alpha, double threshold) const
 {
     if (!comparable())
         return a.n == 0 && b.n == 0 ? Verdict::NotFound : a.n == 0 ? Verdict::OnlyInB : Verdict::OnlyInA;
+    // The run is the unit of replication: when runs were repeated, their spread is the noise, and the
+    // rule is the one the kernel diff uses. Otherwise the per-sample test of the seed's analysis.
+    if (hasRunLevel())
+        return runLevelVerdict(runLevelHolm, runLevel.change, alpha, threshold);
     if (!(mannWhitneyHolm < alpha))
         return Verdict::NoSignificantChange;
     if (std::fabs(relativeChange) < threshold)
@@ -76,20 +110,23 @@ Verdict ComparisonRow::verdict(double alpha, double threshold) const
     return relativeChange < 0 ? Verdict::Faster : Verdict::Slower;
 }
 
+QString ComparisonRow::verdictText(double alpha, double threshold) const
+{
+    const Verdict v = verdict(alpha, threshold);
+    const QString text = scopeline::verdictText(v);
+    const bool found = v == Verdict::Faster || v == Verdict::Slower || v == Verdict::NoMeaningfulChange;
+    if (!found || hasRunLevel() || !verdictRow)
+        return text;
+    // A per-sample finding: samples of one run share its conditions, so it may be that run's luck.
+    if (std::min(runsA, runsB) < 2)
+        return QCoreApplication::translate("ScopeComparison", "%1 (1 run: run-to-run variation not measured)")
+            .arg(text);
+    return QCoreApplication::translate("ScopeComparison", "%1 (run-to-run variation not measured)").arg(text);
+}
+
 ScopeComparison::ScopeComparison(std::vector<const ScopeIndex *> sideA, std::vector<const ScopeIndex *> sideB)
     : m_a(std::move(sideA)), m_b(std::move(sideB))
 {}
-
-std::vector<double> ScopeComparison::pooled(const std::vector<const ScopeIndex *> &side,
-                                            const ScopeMatcher &matcher, SampleMode mode) const
-{
-    std::vector<double> all;
-    for (const ScopeIndex *run : side) {
-        const std::vector<double> samples = run->samples(matcher, mode);
-        all.insert(all.end(), samples.begin(), samples.end());
-    }
-    return all;
-}
 
 std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, MatchMode match,
                                                     SampleMode samples) const
@@ -99,12 +136,21 @@ std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, M
     const bool pool = m_a.size() > 1 || m_b.size() > 1;
     for (const QString &scope : scopes) {
         const ScopeMatcher matcher(scope, match);
-        for (std::size_t i = 0; i < pairs; ++i)
-            rows.push_back(makeRow(scope, QString::number(i + 1), m_a[i]->samples(matcher, samples),
-                                   m_b[i]->samples(matcher, samples)));
-        if (pool)
-            rows.push_back(makeRow(scope, QStringLiteral("all"), pooled(m_a, matcher, samples),
-                                   pooled(m_b, matcher, samples)));
+        auto perRun = [&](const std::vector<const ScopeIndex *> &side) {
+            std::vector<std::vector<double>> out;
+            for (const ScopeIndex *run : side)
+                out.push_back(run->samples(matcher, samples));
+            return out;
+        };
+        const std::vector<std::vector<double>> a = perRun(m_a), b = perRun(m_b);
+        for (std::size_t i = 0; i < pairs; ++i) {
+            rows.push_back(makeRow(scope, QString::number(i + 1), a[i], b[i]));
+            rows.back().verdictRow = !pool;
+        }
+        if (pool) {
+            rows.push_back(makePooledRow(scope, a, b));
+            rows.back().verdictRow = true;
+        }
     }
 
     // Holm within each run pair: the scopes tested together are one family.
@@ -124,6 +170,17 @@ std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, M
             rows[family.second[i]].mannWhitneyHolm = mannWhitneyAdjusted[i];
         }
     }
+    // The run-level tests of the pooled rows are one family too (NaN, not counted, where invalid).
+    std::vector<std::size_t> pooledRows;
+    std::vector<double> runLevelP;
+    for (std::size_t r = 0; r < rows.size(); ++r)
+        if (rows[r].isPooled()) {
+            pooledRows.push_back(r);
+            runLevelP.push_back(rows[r].runLevel.p);
+        }
+    const std::vector<double> runLevelAdjusted = stats::holmAdjust(runLevelP);
+    for (std::size_t i = 0; i < pooledRows.size(); ++i)
+        rows[pooledRows[i]].runLevelHolm = runLevelAdjusted[i];
     return rows;
 }
 
@@ -140,10 +197,17 @@ QStringList ScopeComparison::csvHeader()
             QStringLiteral("hl_ci_high_ns"), QStringLiteral("rel_change_median"),
             QStringLiteral("cliffs_delta"),  QStringLiteral("ranksum_p_holm"),
             QStringLiteral("mwu_p_holm"),    QStringLiteral("iqr_a_ns"),
-            QStringLiteral("iqr_b_ns")};
+            QStringLiteral("iqr_b_ns"),
+            // Run-level columns (issue 12): empty except on the pooled row; run_level_p is Holm-adjusted
+            // over the pooled rows, run_level_p_raw before adjustment; change and CI as fractions.
+            QStringLiteral("runs_a"),        QStringLiteral("runs_b"),
+            QStringLiteral("run_level_p"),   QStringLiteral("run_level_change"),
+            QStringLiteral("run_level_ci_low"), QStringLiteral("run_level_ci_high"),
+            QStringLiteral("verdict"),       QStringLiteral("run_level_p_raw"),
+            QStringLiteral("run_level_rank_p")};
 }
 
-QString ScopeComparison::toCsv(const std::vector<ComparisonRow> &rows)
+QString ScopeComparison::toCsv(const std::vector<ComparisonRow> &rows, double alpha, double threshold)
 {
     auto quoted = [](QString text) {
         if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) ||
@@ -176,7 +240,16 @@ QString ScopeComparison::toCsv(const std::vector<ComparisonRow> &rows)
                                     number(r.rankSumHolm),
                                     number(r.mannWhitneyHolm),
                                     number(r.a.iqr),
-                                    number(r.b.iqr)};
+                                    number(r.b.iqr),
+                                    QString::number(r.runsA),
+                                    QString::number(r.runsB),
+                                    number(r.runLevelHolm),
+                                    number(r.runLevel.change),
+                                    number(r.runLevel.ciLow),
+                                    number(r.runLevel.ciHigh),
+                                    quoted(r.verdictText(alpha, threshold)),
+                                    number(r.runLevel.p),
+                                    number(r.runLevel.rankP)};
         csv += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return csv;

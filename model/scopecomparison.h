@@ -1,17 +1,20 @@
 #pragma once
 // Compares scope durations between side A (baseline) and side B (candidate): one row per scope per
 // run pair, plus pooled rows when a side holds several runs, with rank tests, effect sizes and
-// Holm-adjusted p-values (the scopes compared together form one family per run pair).
+// Holm-adjusted p-values (the scopes compared together form one family per run pair). The pooled row
+// also carries the run-level test (the run is the unit of replication), which gives its verdict.
 
 #include "scopeindex.h"
 
 #include "stats/descriptive.h"
 #include "stats/effectsize.h"
 #include "stats/ranktests.h"
+#include "stats/runlevel.h"
 
 #include <QString>
 #include <QStringList>
 
+#include <limits>
 #include <vector>
 
 namespace scopeline {
@@ -31,10 +34,35 @@ struct ComparisonRow
     double relativeChange = 0;    // (median B - median A) / median A
     double cliffsDelta = 0;
     double rankSumHolm = 0, mannWhitneyHolm = 0;
+
+    // Runs of each side that have samples of this scope: 0 or 1 on a run-pair row.
+    std::size_t runsA = 0, runsB = 0;
+    // Pooled rows only (empty elsewhere): each run's median, in run order, NaN for a run without samples.
+    std::vector<double> runMediansA, runMediansB;
+    // Pooled rows only: the run-level test on the run medians (every figure NaN elsewhere, and when a
+    // side has fewer than 2 runs with samples), and its p Holm-adjusted over the pooled rows compared
+    // together.
+    stats::RunLevelTest runLevel{};
+    double runLevelHolm = std::numeric_limits<double>::quiet_NaN();
+
     bool comparable() const { return a.n > 0 && b.n > 0; }
-    // Significant (Holm-adjusted Mann-Whitney p < alpha) and at least `threshold` relative change of
-    // medians; a significant but smaller change is "no meaningful change", not a win.
+    bool isPooled() const { return run == QLatin1String("all"); }
+    // The verdict row of its scope: the pooled row, or the run pair's row of a 1 v 1 comparison.
+    bool verdictRow = false;
+    // Whether run-to-run variation was measured: ≥ 2 runs with samples on both sides of a pooled row.
+    // Then the verdict comes from the run-level test; otherwise from the per-sample test.
+    bool hasRunLevel() const { return runLevel.valid(); }
+    // With the run-level test: Holm-adjusted run-level p < alpha and a run-level change (ratio of
+    // geometric means of the run medians − 1) of at least `threshold`. Without it (one run on a side,
+    // run-pair rows): Holm-adjusted Mann-Whitney p < alpha and a relative change of medians of at least
+    // `threshold`. A significant but smaller change is "no meaningful change", not a win.
     Verdict verdict(double alpha = 0.05, double threshold = 0.01) const;
+    // The change the verdict judged: run-level change when hasRunLevel(), else the change of medians.
+    double verdictChange() const { return hasRunLevel() ? runLevel.change : relativeChange; }
+    // verdictText(verdict()), and on a verdict row, when a per-sample test found a change (faster,
+    // slower, no meaningful change): "B faster (1 run: run-to-run variation not measured)". Run-pair
+    // rows beside a pooled row are within-run comparisons by definition and carry no such note.
+    QString verdictText(double alpha = 0.05, double threshold = 0.01) const;
 };
 
 class ScopeComparison
@@ -45,12 +73,11 @@ public:
     std::vector<ComparisonRow> compare(const QStringList &scopes, MatchMode match, SampleMode samples) const;
 
     static QStringList csvHeader();
-    static QString toCsv(const std::vector<ComparisonRow> &rows);
+    // The verdict column is judged with alpha and threshold.
+    static QString toCsv(const std::vector<ComparisonRow> &rows, double alpha = 0.05,
+                         double threshold = 0.01);
 
 private:
-    std::vector<double> pooled(const std::vector<const ScopeIndex *> &side, const ScopeMatcher &matcher,
-                               SampleMode mode) const;
-
     std::vector<const ScopeIndex *> m_a, m_b;
 };
 

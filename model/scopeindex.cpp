@@ -29,7 +29,39 @@ void sweepContainment(const TraceData &t, uint32_t track, IsContainer isContaine
     }
 }
 
+// `ProfilerStep#15` -> `ProfilerStep`; empty when the text is not `<name>#<digits>`.
+std::string_view stepBase(std::string_view text)
+{
+    const std::size_t hash = text.rfind('#');
+    if (hash == std::string_view::npos || hash == 0 || hash + 1 == text.size())
+        return {};
+    for (std::size_t i = hash + 1; i < text.size(); ++i)
+        if (text[i] < '0' || text[i] > '9')
+            return {};
+    return text.substr(0, hash);
+}
+
+// JAX: the host range of one call of a jitted function, `PjitFunction(f)`.
+bool isCallName(std::string_view text)
+{
+    constexpr std::string_view prefix = "PjitFunction(";
+    return text.size() > prefix.size() && text.substr(0, prefix.size()) == prefix && text.back() == ')';
+}
+
 } // namespace
+
+QString ScopeIndex::collapsedStepName(const QString &annotation)
+{
+    const std::string utf8 = annotation.toStdString();
+    const std::string_view base = stepBase(utf8);
+    return QString::fromUtf8(base.data(), qsizetype(base.size()));
+}
+
+bool ScopeIndex::isCallScopeName(QStringView name)
+{
+    return name.startsWith(QLatin1String("PjitFunction(")) && name.endsWith(QLatin1Char(')')) &&
+           name.size() > 13;
+}
 
 ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace())
 {
@@ -57,6 +89,14 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
                      [&t](uint32_t a, uint32_t b) { return t.track[a] < t.track[b]; });
     m_refBegin.reserve(m_kernels.size() + 1);
     std::unordered_map<uint32_t, std::vector<uint32_t>> componentsOfPath; // op path -> name ids
+    // One instance per step number: the first range seen of each `<name>#N` text stands for all of
+    // them (the CPU range and its GPU mirror, which may each hold kernels the other lacks).
+    std::unordered_map<uint32_t, int64_t> stepInstance; // annotation text (trace string id) -> event
+    auto markStep = [this](uint32_t name) {
+        if (m_stepName.size() <= name)
+            m_stepName.resize(std::size_t(name) + 1);
+        m_stepName[name] = true;
+    };
     for (uint32_t k : m_kernels) {
         m_refBegin.push_back(uint32_t(m_refs.size()));
         if (const uint32_t path = t.opPath[k]) {
@@ -72,14 +112,28 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
                 }
             }
             for (uint32_t name : it->second)
-                m_refs.push_back(Ref{name, -1});
+                m_refs.push_back(Ref{name, name, -1});
         }
         auto addAnnotations = [&](const std::unordered_map<uint32_t, std::vector<uint32_t>> &map,
                                   int64_t event) {
             auto it = event >= 0 ? map.find(uint32_t(event)) : map.end();
-            if (it != map.end())
-                for (uint32_t a : it->second)
-                    m_refs.push_back(Ref{m_names.intern(t.nameOf(a)), a});
+            if (it == map.end())
+                return;
+            for (uint32_t a : it->second) {
+                const std::string_view text = t.nameOf(a);
+                const std::string_view base = stepBase(text);
+                if (base.empty()) {
+                    const uint32_t name = m_names.intern(text);
+                    if (isCallName(text))
+                        markStep(name);
+                    m_refs.push_back(Ref{name, name, a});
+                } else {
+                    const uint32_t name = m_names.intern(base);
+                    markStep(name);
+                    const int64_t instance = stepInstance.try_emplace(t.name[a], a).first->second;
+                    m_refs.push_back(Ref{name, m_names.intern(text), instance});
+                }
+            }
         };
         // GPU annotations first: the last matching ref is a kernel's instance, and the CPU range the
         // user wrote is preferred over its GPU mirror.
@@ -87,6 +141,7 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
         addAnnotations(cpuAnnotations, analysis.launchOf(k));
     }
     m_refBegin.push_back(uint32_t(m_refs.size()));
+    m_stepName.resize(m_names.size());
 }
 
 std::vector<ScopeIndex::Scope> ScopeIndex::scopes() const
@@ -127,11 +182,27 @@ std::vector<ScopeIndex::Scope> ScopeIndex::scopes() const
         std::sort(list.begin(), list.end());
         result[name].instances += std::unique(list.begin(), list.end()) - list.begin();
         result[name].name = m_names.qstring(name);
+        result[name].step = m_stepName[name];
     }
     result.erase(std::remove_if(result.begin(), result.end(), [](const Scope &s) { return s.kernels == 0; }),
                  result.end());
-    std::sort(result.begin(), result.end(), [](const Scope &a, const Scope &b) { return a.name < b.name; });
+    std::sort(result.begin(), result.end(),
+              [](const Scope &a, const Scope &b) { return a.step != b.step ? a.step : a.name < b.name; });
     return result;
+}
+
+QString ScopeIndex::stepScope() const
+{
+    const Scope *best = nullptr;
+    auto rank = [](const Scope &s) {
+        return s.name == QLatin1String("ProfilerStep") ? 2 : isCallScopeName(s.name) ? 1 : 0;
+    };
+    const std::vector<Scope> all = scopes();
+    for (const Scope &scope : all)
+        if (scope.step && (!best || std::make_pair(rank(scope), scope.kernels) >
+                                        std::make_pair(rank(*best), best->kernels)))
+            best = &scope;
+    return best ? best->name : QString();
 }
 
 std::vector<bool> ScopeIndex::matchingNames(const ScopeMatcher &matcher) const
@@ -170,7 +241,7 @@ std::vector<double> ScopeIndex::samples(const ScopeMatcher &matcher, SampleMode 
         bool byPath = false;
         int64_t annotation = -1; // the innermost matching annotation
         for (uint32_t r = m_refBegin[pos]; r < m_refBegin[pos + 1]; ++r) {
-            if (!nameMatches[m_refs[r].name])
+            if (!nameMatches[m_refs[r].name] && !nameMatches[m_refs[r].fullName])
                 continue;
             if (m_refs[r].annotation >= 0)
                 annotation = m_refs[r].annotation;

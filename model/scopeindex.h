@@ -2,6 +2,12 @@
 // The named scopes of one trace: for each kernel, the JAX op path components, the CPU annotations
 // its launch ran inside and the GPU annotations it ran inside. Yields per-kernel or per-instance
 // duration samples for a scope.
+//
+// Step scopes: annotations named `<name>#<digits>` (PyTorch `ProfilerStep#15`) are one scope `<name>`
+// with one instance per number (the CPU range and its GPU mirror of one step are one instance), and
+// the JAX host range `PjitFunction(f)` (one per jitted call) is a step too. A matcher accepts a step
+// annotation when it accepts the scope name or the full annotation text (`ProfilerStep#15`), so a
+// regex or a component name can still pick single steps.
 
 #include "scopematcher.h"
 #include "stringtable.h"
@@ -24,12 +30,21 @@ public:
         QString name;
         int64_t kernels = 0;   // kernels attributed to it
         int64_t instances = 0; // occurrences: annotation ranges, or runs of consecutive kernels on a stream
+        bool step = false;     // iterations: collapsed `<name>#N` annotations, or `PjitFunction(...)` ranges
     };
 
     explicit ScopeIndex(const TraceAnalysis &analysis);
 
-    // Every scope name that has kernels, sorted by name.
+    // Every scope name that has kernels: step scopes first, each group sorted by name.
     std::vector<Scope> scopes() const;
+    // The run's step scope: `ProfilerStep` when present, else the step scope with the most kernels
+    // (`PjitFunction(...)` before other `<name>#N`); empty when there is none.
+    QString stepScope() const;
+
+    // `ProfilerStep#15` -> `ProfilerStep`; empty when the name is not `<name>#<digits>`.
+    static QString collapsedStepName(const QString &annotation);
+    // Whether a scope name is a step by its text alone (`PjitFunction(...)`).
+    static bool isCallScopeName(QStringView name);
     // Durations in ns: one per matching kernel, or per instance (sum of its kernels, or its wall span).
     std::vector<double> samples(const ScopeMatcher &matcher, SampleMode mode) const;
 
@@ -37,7 +52,8 @@ private:
     struct Ref
     {
         uint32_t name;      // in m_names
-        int64_t annotation; // annotation event, -1 for an op path component
+        uint32_t fullName;  // in m_names: the annotation text when it differs (`ProfilerStep#15`), else name
+        int64_t annotation; // the instance's annotation event (a step's first range), -1 for a path component
     };
 
     std::vector<bool> matchingNames(const ScopeMatcher &matcher) const;
@@ -47,6 +63,7 @@ private:
     std::vector<uint32_t> m_kernels;  // grouped by stream, by start within a stream
     std::vector<uint32_t> m_refBegin; // per kernel position into m_refs; size + 1
     std::vector<Ref> m_refs;
+    std::vector<bool> m_stepName; // per name in m_names: a step scope
 };
 
 } // namespace scopeline

@@ -18,6 +18,12 @@ uint32_t StringTable::intern(std::string_view text)
     return id;
 }
 
+int64_t StringTable::find(std::string_view text) const
+{
+    const auto it = m_index.find(text);
+    return it == m_index.end() ? -1 : int64_t(it->second);
+}
+
 QString StringTable::qstring(uint32_t id) const
 {
     const std::string_view v = m_strings[id];

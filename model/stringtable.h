@@ -18,6 +18,8 @@ public:
 
     // Id of the text, adding it on first sight. Id 0 is the empty string.
     uint32_t intern(std::string_view text);
+    // Id of the text, or -1 when it was never interned.
+    int64_t find(std::string_view text) const;
     std::string_view view(uint32_t id) const { return m_strings[id]; }
     QString qstring(uint32_t id) const;
     std::size_t size() const { return m_strings.size(); }

@@ -59,9 +59,14 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, std:
         return true;
     }
 
+    QFileInfoList traces;
     for (const QFileInfo &info : dir.entryInfoList(QDir::Files, QDir::Name))
         if (TraceFolder::isTraceFileName(info.fileName()))
-            runs.push_back({runName(info.fileName()), info.absoluteFilePath()});
+            traces.append(info);
+    // A subfolder with one trace is a run folder (scopeline-hipbench's run_<i>/): named after it.
+    const bool runFolder = traces.size() == 1 && depth > 0;
+    for (const QFileInfo &info : traces)
+        runs.push_back({runFolder ? runName({}) : runName(info.fileName()), info.absoluteFilePath()});
 
     if (depth >= kMaxDepth)
         return true;

@@ -25,9 +25,11 @@ inline ProcessResult runProcess(const QString &program, const QStringList &argum
     return result;
 }
 
-// The first file under folder matching pattern, e.g. a JAX run's *.trace.json.gz.
+// The first file under folder matching pattern, e.g. a JAX run's *.trace.json.gz. Symbolic links to
+// folders are followed (tests/data links run folders into resources/samples/).
 inline QString firstFile(const QString &folder, const QString &pattern)
 {
-    QDirIterator it(folder, {pattern}, QDir::Files, QDirIterator::Subdirectories);
+    QDirIterator it(folder, {pattern}, QDir::Files,
+                    QDirIterator::Subdirectories | QDirIterator::FollowSymlinks);
     return it.hasNext() ? it.next() : QString();
 }

@@ -1,6 +1,7 @@
 // scopeline-cli info/scopes and exit statuses. `info --json` counts are checked against an
 // independent Python reading of the same files (tests/oracle/trace_summary.py).
 
+#include "testdata.h"
 #include "testprocess.h"
 
 #include <QtTest>
@@ -19,19 +20,13 @@ class TstCli : public QObject
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        if (!QFileInfo::exists(QStringLiteral(SCOPELINE_TRACES "/public")))
-            QSKIP("the shared traces are not present");
-    }
-
     void infoMatchesOracle_data()
     {
         QTest::addColumn<QString>("path"); // what the CLI is given
         QTest::addColumn<QString>("file"); // the trace file the oracle reads
-        QDirIterator it(QStringLiteral(SCOPELINE_TRACES "/public"),
-                        {QStringLiteral("*.json"), QStringLiteral("*.json.gz")}, QDir::Files,
-                        QDirIterator::Subdirectories);
+        REQUIRE_TEST_DATA(testdata::path("public"));
+        QDirIterator it(testdata::path("public"), {QStringLiteral("*.json"), QStringLiteral("*.json.gz")},
+                        QDir::Files, QDirIterator::Subdirectories | QDirIterator::FollowSymlinks);
         int files = 0;
         while (it.hasNext()) {
             const QString file = it.next();
@@ -41,8 +36,8 @@ private slots:
         QVERIFY(files >= 11);
         // JAX run folders: the CLI picks the trace-viewer file of the run.
         for (const char *variant : {"jax_named_scopes", "jax_named_scopes_cublas", "jax_command_buffers"}) {
-            const QString run = QStringLiteral(SCOPELINE_TRACES "/jax_h100/%1/trace_file_einsum_0")
-                                    .arg(QLatin1String(variant));
+            const QString run =
+                testdata::path(QStringLiteral("jax_h100/%1/trace_file_einsum_0").arg(QLatin1String(variant)));
             QTest::newRow(variant) << run << firstFile(run, QStringLiteral("*.trace.json.gz"));
         }
     }
@@ -51,6 +46,7 @@ private slots:
     {
         QFETCH(QString, path);
         QFETCH(QString, file);
+        REQUIRE_TEST_DATA(path, file);
         const ProcessResult oracle =
             runProcess(QStringLiteral(SCOPELINE_PYTHON),
                        {QStringLiteral(SCOPELINE_ORACLE_DIR "/trace_summary.py"), file});
@@ -70,10 +66,10 @@ private slots:
 
     void jaxCountsFromTheBrief()
     {
-        // traces/README: every kernel is its own launch with command buffers off.
-        const ProcessResult info =
-            cli({QStringLiteral("info"), QStringLiteral("--json"),
-                 QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas/trace_file_einsum_0")});
+        // tests/data/README: every kernel is its own launch with command buffers off.
+        const QString run = testdata::path("jax_h100/jax_named_scopes_cublas/trace_file_einsum_0");
+        REQUIRE_TEST_DATA(run);
+        const ProcessResult info = cli({QStringLiteral("info"), QStringLiteral("--json"), run});
         QCOMPARE(info.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(info.out).object();
         QCOMPARE(o[QStringLiteral("format")].toString(), QStringLiteral("jax"));
@@ -92,15 +88,17 @@ private slots:
 
     void scopesListsCounts()
     {
-        const QString run =
-            QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas/trace_file_einsum_0");
+        const QString run = testdata::path("jax_h100/jax_named_scopes_cublas/trace_file_einsum_0");
+        REQUIRE_TEST_DATA(run);
         const ProcessResult oracle =
             runProcess(QStringLiteral(SCOPELINE_PYTHON),
                        {QStringLiteral(SCOPELINE_ORACLE_DIR "/compare_oracle.py"), QStringLiteral("count"),
                         firstFile(run, QStringLiteral("*.trace.json.gz")), QStringLiteral("attn_q_k"),
                         QStringLiteral("attn_att_v"), QStringLiteral("mlp")});
-        if (oracle.exitCode != 0)
-            QSKIP("no python3 with numpy and scipy for the oracle");
+        QVERIFY2(oracle.exitCode == 0,
+                 qPrintable(QStringLiteral("the oracle failed (it needs python3 with numpy and scipy: "
+                                           "packaging/setup.sh installs them): ") +
+                            QString::fromUtf8(oracle.err)));
         const QJsonObject counts = QJsonDocument::fromJson(oracle.out).object();
         const ProcessResult scopes = cli({QStringLiteral("scopes"), run});
         QCOMPARE(scopes.exitCode, 0);
@@ -118,9 +116,9 @@ private slots:
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("stderrMentions");
-        const QString trace = QStringLiteral(
-            SCOPELINE_TRACES
-            "/public/rocmProfileData/examples__rocm-profile-data__results__matmul_result.json");
+        const QString trace = testdata::path(
+            "public/rocmProfileData/examples__rocm-profile-data__results__matmul_result.json.gz");
+        REQUIRE_TEST_DATA(trace);
         QTest::newRow("no command") << QStringList{} << 1 << QString();
         QTest::newRow("unknown command")
             << QStringList{QStringLiteral("frobnicate")} << 1 << QStringLiteral("frobnicate");

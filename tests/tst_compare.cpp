@@ -1,6 +1,7 @@
 // scopeline-cli compare against an independent scipy oracle (tests/oracle/compare_oracle.py) on the
 // real JAX H100 traces: matmul vs einsum, scopes attn_q_k, attn_att_v and mlp, every CSV column.
 
+#include "testdata.h"
 #include "testprocess.h"
 
 #include <QtTest>
@@ -9,8 +10,8 @@
 
 namespace {
 
-const QString kCublas = QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas");
-const QString kNamedScopes = QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes");
+const QString kCublas = testdata::path("jax_h100/jax_named_scopes_cublas");
+const QString kNamedScopes = testdata::path("jax_h100/jax_named_scopes");
 
 // The vm.trace.json.gz of each run folder matching prefix*, in natural order (names end in 0..2).
 QStringList traceFiles(const QString &parent, const QString &prefix)
@@ -19,7 +20,7 @@ QStringList traceFiles(const QString &parent, const QString &prefix)
     const QDir dir(parent);
     for (const QString &run : dir.entryList({prefix + QLatin1Char('*')}, QDir::Dirs, QDir::Name)) {
         QDirIterator it(dir.filePath(run), {QStringLiteral("*.trace.json.gz")}, QDir::Files,
-                        QDirIterator::Subdirectories);
+                        QDirIterator::Subdirectories | QDirIterator::FollowSymlinks);
         if (it.hasNext())
             files.append(it.next());
     }
@@ -60,10 +61,9 @@ class TstCompare : public QObject
 private slots:
     void initTestCase()
     {
-        if (!QFileInfo::exists(kCublas))
-            QSKIP("the shared JAX traces are not present");
-        if (!oracleAvailable())
-            QSKIP("no python3 with numpy and scipy at " SCOPELINE_PYTHON);
+        REQUIRE_TEST_DATA(kCublas, kNamedScopes);
+        QVERIFY2(oracleAvailable(), "no python3 with numpy and scipy at " SCOPELINE_PYTHON
+                                    " for the oracle (packaging/setup.sh installs them)");
     }
 
     void equalsScipy_data()

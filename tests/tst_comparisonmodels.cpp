@@ -2,6 +2,7 @@
 // with its counts per side and the statistics table, both under QAbstractItemModelTester, checked against
 // the independent scipy oracle (tests/oracle/compare_oracle.py).
 
+#include "testdata.h"
 #include "testprocess.h"
 
 #include "model/loadedrun.h"
@@ -22,8 +23,8 @@ using namespace scopeline;
 
 namespace {
 
-const QString kCublas = QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas");
-const QString kNamedScopes = QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes");
+const QString kCublas = testdata::path("jax_h100/jax_named_scopes_cublas");
+const QString kNamedScopes = testdata::path("jax_h100/jax_named_scopes");
 const QString kOracle = QStringLiteral(SCOPELINE_ORACLE_DIR "/compare_oracle.py");
 const QStringList kScopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
 
@@ -102,8 +103,7 @@ private:
 private slots:
     void initTestCase()
     {
-        if (!QFileInfo::exists(kCublas))
-            QSKIP("the shared JAX traces are not present");
+        REQUIRE_TEST_DATA(kCublas);
         m_a = loadSide(kCublas + QStringLiteral("/trace_file_matmul_*"));
         m_b = loadSide(kCublas + QStringLiteral("/trace_file_einsum_*"));
         QCOMPARE(m_a.size(), 3);
@@ -164,8 +164,8 @@ private slots:
 
     void scopeCountsEqualOracle()
     {
-        if (!oracleAvailable())
-            QSKIP("no python3 with numpy and scipy at " SCOPELINE_PYTHON);
+        QVERIFY2(oracleAvailable(), "no python3 with numpy and scipy at " SCOPELINE_PYTHON
+                                    " for the oracle (packaging/setup.sh installs them)");
         ScopeListModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setSides(m_a, m_b);
@@ -192,8 +192,8 @@ private slots:
 
     void scopeOnOneSideIsGreyed()
     {
-        if (!QFileInfo::exists(kNamedScopes))
-            QSKIP("the shared JAX traces are not present");
+        REQUIRE_TEST_DATA(kNamedScopes + QStringLiteral("/trace_file_matmul_0"),
+                          kNamedScopes + QStringLiteral("/trace_file_einsum_0"));
         const QList<LoadedRun> a = loadSide(kNamedScopes + QStringLiteral("/trace_file_matmul_0"));
         const QList<LoadedRun> b = loadSide(kNamedScopes + QStringLiteral("/trace_file_einsum_0"));
         ScopeListModel model;
@@ -244,8 +244,8 @@ private slots:
 
     void pooledRowEqualsOracle()
     {
-        if (!oracleAvailable())
-            QSKIP("no python3 with numpy and scipy at " SCOPELINE_PYTHON);
+        QVERIFY2(oracleAvailable(), "no python3 with numpy and scipy at " SCOPELINE_PYTHON
+                                    " for the oracle (packaging/setup.sh installs them)");
         QFETCH(QString, samples);
         SampleMode mode;
         QVERIFY(parseSampleMode(samples, mode));
@@ -328,7 +328,10 @@ private slots:
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setRows(ScopeComparison(indexes(m_a), indexes(m_b))
                           .compare(kScopes, MatchMode::Component, SampleMode::Instance));
-        const int row = findRow(model, QStringLiteral("mlp"), QStringLiteral("all"));
+        // Run pair 2 (per-sample verdict): the pooled row's run-level test finds nothing in mlp.
+        QCOMPARE(model.row(findRow(model, QStringLiteral("mlp"), QStringLiteral("all"))).verdict(0.05, 0.001),
+                 Verdict::NoSignificantChange);
+        const int row = findRow(model, QStringLiteral("mlp"), QStringLiteral("2"));
         QVERIFY(row >= 0);
         const QModelIndex verdict = model.index(row, ComparisonTableModel::VerdictColumn);
         QVERIFY(model.row(row).mannWhitneyHolm < 0.05);
@@ -353,8 +356,8 @@ private slots:
 
     void scopeOnlyInB()
     {
-        if (!QFileInfo::exists(kNamedScopes))
-            QSKIP("the shared JAX traces are not present");
+        REQUIRE_TEST_DATA(kNamedScopes + QStringLiteral("/trace_file_matmul_0"),
+                          kNamedScopes + QStringLiteral("/trace_file_einsum_0"));
         const QList<LoadedRun> a = loadSide(kNamedScopes + QStringLiteral("/trace_file_matmul_0"));
         const QList<LoadedRun> b = loadSide(kNamedScopes + QStringLiteral("/trace_file_einsum_0"));
         QCOMPARE(a.size(), 1);

@@ -2,6 +2,8 @@
 // selecting scopes programmatically and by clicking, filtering, patterns, the keyboard shortcuts, the
 // threshold, CSV copy, and a screenshot of the whole panel.
 
+#include "testdata.h"
+
 #include "model/loadedrun.h"
 #include "model/tracefolder.h"
 #include "widgets/boxplotview.h"
@@ -28,7 +30,7 @@ using namespace scopeline;
 
 namespace {
 
-const QString kCublas = QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas");
+const QString kCublas = testdata::path("jax_h100/jax_named_scopes_cublas");
 const QStringList kScopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
 
 QList<LoadedRun> loadSide(const QString &pattern)
@@ -78,8 +80,7 @@ private:
 private slots:
     void initTestCase()
     {
-        if (!QFileInfo::exists(kCublas))
-            QSKIP("the shared JAX traces are not present");
+        REQUIRE_TEST_DATA(kCublas);
         m_labelA = kCublas + QStringLiteral("/trace_file_matmul_*");
         m_labelB = kCublas + QStringLiteral("/trace_file_einsum_*");
         m_a = loadSide(m_labelA);
@@ -138,7 +139,13 @@ private slots:
         QCOMPARE(panel.boxPlot()->groups().size(), std::size_t(3));
         QCOMPARE(panel.boxPlot()->unit(), QStringLiteral("µs"));
         QCOMPARE(panel.plot()->yAxis->label(), QStringLiteral("duration (µs)"));
-        QCOMPARE(panel.plot()->legend->itemCount(), 2);
+        QCOMPARE(panel.plot()->legend->itemCount(), 3); // A, B and the run medians (diamonds)
+        // each pooled box carries its side's three run medians, those of the pooled rows
+        for (const BoxPlotView::Group &group : panel.boxPlot()->groups()) {
+            QCOMPARE(group.runMediansA.size(), std::size_t(3));
+            QCOMPARE(group.runMediansB.size(), std::size_t(3));
+        }
+        QCOMPARE(panel.plot()->graph(0)->dataCount(), 3 * 6);
         QCOMPARE(panel.plot()->plottable(0)->name(), QStringLiteral("A: trace_file_matmul_*"));
         QCOMPARE(panel.plot()->plottable(1)->name(), QStringLiteral("B: trace_file_einsum_*"));
         panel.setPooled(false);
@@ -147,6 +154,7 @@ private slots:
         QCOMPARE(panel.boxPlot()->groups()[4].label, QStringLiteral("run 2"));
         QCOMPARE(panel.boxPlot()->groups()[4].clusterLabel, QStringLiteral("attn_att_v"));
         QVERIFY(panel.plot()->xAxis2->visible()); // the scope names above the plot
+        QCOMPARE(panel.plot()->legend->itemCount(), 2); // a run pair's box is one run: no run dots
         panel.setPooled(true);
 
         // Same scopes again: nothing changes, no signal.
@@ -282,18 +290,24 @@ private slots:
         panel.setSampleMode(SampleMode::Instance);
         panel.setSelectedScopes({QStringLiteral("mlp")});
         ComparisonTableModel *model = panel.tableModel();
+        // Run pair 2 (per-sample test, one run a side): significant, +0.99 % on the medians.
+        const int pair = 1;
+        QCOMPARE(model->index(pair, ComparisonTableModel::RunColumn).data().toString(), QStringLiteral("2"));
         const int pooled = model->rowCount() - 1;
         QCOMPARE(model->index(pooled, ComparisonTableModel::RunColumn).data().toString(),
                  QStringLiteral("all"));
-        QCOMPARE(model->verdict(pooled), Verdict::NoMeaningfulChange);
+        QCOMPARE(model->verdict(pair), Verdict::NoMeaningfulChange);
+        // mlp is the same code on both sides: the run-level verdict of the pooled row finds nothing.
+        QCOMPARE(model->verdict(pooled), Verdict::NoSignificantChange);
         QSignalSpy changed(&panel, &ComparisonPanel::settingsChanged);
         panel.setThreshold(0.001);
         QCOMPARE(panel.threshold(), 0.001);
         QCOMPARE(changed.size(), 1);
-        QCOMPARE(model->verdict(pooled), Verdict::Slower);
+        QCOMPARE(model->verdict(pair), Verdict::Slower);
+        QCOMPARE(model->verdict(pooled), Verdict::NoSignificantChange);
         QCOMPARE(panel.rows().size(), std::size_t(4)); // not recomputed, only judged again
         panel.setThreshold(0.01);
-        QCOMPARE(model->verdict(pooled), Verdict::NoMeaningfulChange);
+        QCOMPARE(model->verdict(pair), Verdict::NoMeaningfulChange);
     }
 
     void boxPlotUnitsAndOutliers()

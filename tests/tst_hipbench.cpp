@@ -259,14 +259,14 @@ private slots:
     {
         const QString program = QStringLiteral(SCOPELINE_HIPBENCH);
         if (program.isEmpty())
-            QSKIP("scopeline-hipbench is not built here (no nvcc with CUPTI)");
+            QSKIP("no GPU: scopeline-hipbench is not built here (it needs nvcc with CUPTI)");
         QTemporaryDir dir;
         const ProcessResult run = runProcess(
             program, {QStringLiteral("run"), QStringLiteral("launch-chain"), QStringLiteral("--kernels"),
                       QStringLiteral("100"), QStringLiteral("--iterations"), QStringLiteral("5"),
                       QStringLiteral("--repeat"), QStringLiteral("2"), QStringLiteral("--out"), dir.path()});
         if (run.exitCode == 3)
-            QSKIP(qPrintable(QStringLiteral("no GPU to run on: ") + QString::fromUtf8(run.err.trimmed())));
+            QSKIP(qPrintable(QStringLiteral("no GPU: ") + QString::fromUtf8(run.err.trimmed())));
         QVERIFY2(run.exitCode == 0, run.err.constData());
         QFile summaryFile(dir.filePath(QStringLiteral("summary.json")));
         QVERIFY(summaryFile.open(QIODevice::ReadOnly));

@@ -1,10 +1,13 @@
 // The main window driven as a user would: open the bundled pair, fail a load without losing the
 // document, cancel, save and reopen a session, swap A and B, export a report, and look at it.
 
+#include "testdata.h"
+
 #include "mainwindow.h"
 #include "widgets/comparisonpanel.h"
 #include "widgets/pairtimeline.h"
 
+#include <QMessageBox>
 #include <QSplitter>
 #include <QtTest>
 
@@ -44,8 +47,7 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true); // recent pairs and geometry go to a test location
         QSettings().clear();
-        if (!QFileInfo::exists(kMatmul))
-            QSKIP("the bundled samples are missing");
+        REQUIRE_TEST_DATA(kMatmul, kEinsum);
     }
 
     void opensThePairWithScopes()
@@ -166,11 +168,9 @@ private slots:
     void cancelKeepsTheDocument()
     {
         const QString large =
-            QStringLiteral(SCOPELINE_TRACES
-                           "/public/TraceLens/"
+            testdata::path("public/TraceLens/"
                            "tests__traces__inference__xdit_flux.1_aiter_sage__profile_trace_rank_0.json.gz");
-        if (!QFileInfo::exists(large))
-            QSKIP("the shared traces are not present");
+        REQUIRE_TEST_DATA(large);
         MainWindow window;
         window.show();
         QVERIFY(openAndWait(window, kMatmul, kEinsum));
@@ -241,6 +241,32 @@ private slots:
         for (const char *name :
              {"boxplot.png", "timeline_a.png", "timeline_b.png", "stats.csv", "index.html"})
             QVERIFY2(QFileInfo(QDir(dir.path()).filePath(QLatin1String(name))).size() > 0, name);
+    }
+
+    // Help > About names the license (GPL-3.0-or-later, because QCustomPlot is GPL-3.0).
+    void aboutNamesTheLicense()
+    {
+        MainWindow window;
+        window.show();
+        QAction *about = nullptr;
+        for (QAction *action : window.findChildren<QAction *>())
+            if (action->text() == QLatin1String("&About Scopeline"))
+                about = action;
+        QVERIFY(about);
+        QString text;
+        QTimer poll; // runs inside the message box's own event loop
+        poll.setInterval(10);
+        connect(&poll, &QTimer::timeout, &window, [&text, &poll] {
+            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+                text = box->text();
+                poll.stop();
+                box->accept();
+            }
+        });
+        poll.start();
+        about->trigger(); // modal: returns once the timer has read and closed the box
+        QVERIFY2(text.contains(QLatin1String("GPL-3.0-or-later")), qPrintable(text));
+        QVERIFY2(text.contains(QLatin1String("QCustomPlot, which it links, is GPL-3.0")), qPrintable(text));
     }
 };
 

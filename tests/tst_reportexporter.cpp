@@ -2,11 +2,13 @@
 // the right size that show something, the CSV of the panel, an HTML page with every scope and its verdict,
 // escaping, atomic replacement, and failures that name the file and keep the old report.
 
+#include "testdata.h"
 #include "testprocess.h"
 
 #include "model/loadedrun.h"
 #include "model/scopecomparison.h"
 #include "widgets/comparisonpanel.h"
+#include "widgets/kerneldiffview.h"
 #include "widgets/pairtimeline.h"
 #include "widgets/reportexporter.h"
 
@@ -20,13 +22,13 @@ using namespace scopeline;
 
 namespace {
 
-const QString kPairA =
-    QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas/trace_file_matmul_*");
-const QString kPairB =
-    QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas/trace_file_einsum_*");
+const QString kCublas = testdata::path("jax_h100/jax_named_scopes_cublas");
+const QString kPairA = kCublas + QStringLiteral("/trace_file_matmul_*");
+const QString kPairB = kCublas + QStringLiteral("/trace_file_einsum_*");
 const QStringList kScopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
-const QStringList kFiles = {QStringLiteral("boxplot.png"), QStringLiteral("index.html"),
-                            QStringLiteral("stats.csv"), QStringLiteral("timeline_a.png"),
+const QStringList kFiles = {QStringLiteral("boxplot.png"),    QStringLiteral("diff.csv"),
+                            QStringLiteral("diff.png"),       QStringLiteral("index.html"),
+                            QStringLiteral("stats.csv"),      QStringLiteral("timeline_a.png"),
                             QStringLiteral("timeline_b.png")};
 
 QByteArray readAll(const QString &file)
@@ -57,6 +59,7 @@ struct Report
 {
     std::unique_ptr<ComparisonPanel> panel;
     std::unique_ptr<PairTimeline> timelines;
+    std::unique_ptr<KernelDiffView> diffView;
     ReportExporter::Input input;
 };
 
@@ -89,8 +92,12 @@ private:
         report->panel->setSelectedScopes(scopes);
         report->timelines->setZoomLocked(true);
         report->timelines->setRuns(m_a.value(0), m_b.value(0), labelA, labelB);
+        report->diffView = std::make_unique<KernelDiffView>();
+        report->diffView->resize(1400, 600);
+        report->diffView->setSides(m_a, m_b, labelA, labelB);
         QCoreApplication::processEvents();
         report->input.panel = report->panel.get();
+        report->input.diffView = report->diffView.get();
         report->input.timelineA = report->timelines->viewA();
         report->input.timelineB = report->timelines->viewB();
         report->input.labelA = labelA;
@@ -129,13 +136,22 @@ private:
         QVERIFY(html.contains(QLatin1String("Cliff")));
         QVERIFY(html.contains(QLatin1String("trace_file_matmul_0")));
         QVERIFY(html.contains(QLatin1String("trace_file_einsum_2")));
+        // What changed: the kernel diff of the same runs, as the model computes it (the model's figures
+        // are checked against Python in tst_kerneldiff), its chart and its largest rows in the page.
+        const KernelDiff diff(m_a, m_b);
+        QCOMPARE(QString::fromUtf8(readAll(folder + QStringLiteral("/diff.csv"))), diff.toCsv());
+        const QImage chart(folder + QStringLiteral("/diff.png"));
+        QCOMPARE(chart.size(), QSize(1400, 800));
+        QVERIFY2(distinctColours(chart) > 4, "diff.png looks blank");
+        QVERIFY(html.contains(QLatin1String("src='diff.png'")));
+        QVERIFY(html.contains(QLatin1String("What changed")));
+        QVERIFY(html.contains(diff.rows().front().kernel.toHtmlEscaped()));
     }
 
 private slots:
     void initTestCase()
     {
-        if (!QFileInfo::exists(QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas")))
-            QSKIP("the shared traces are not present");
+        REQUIRE_TEST_DATA(kCublas);
         for (auto [pattern, runs] : {std::pair{kPairA, &m_a}, std::pair{kPairB, &m_b}}) {
             QString error;
             const std::vector<TraceRun> found = TraceFolder::scan(pattern, &error);

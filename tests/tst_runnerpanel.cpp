@@ -5,6 +5,7 @@
 #include "mainwindow.h"
 #include "runnerpanel.h"
 
+#include "testdata.h"
 #include "testprocess.h"
 
 #include <QComboBox>
@@ -24,7 +25,7 @@ namespace {
 
 const QString kHipbench = QStringLiteral(SCOPELINE_HIPBENCH); // empty when it is not built here
 const QString kSamples = QStringLiteral(SCOPELINE_SAMPLES);
-const char *kNotBuilt = "scopeline-hipbench is not built here (it needs nvcc and CUPTI)";
+const char *kNotBuilt = "no GPU: scopeline-hipbench is not built here (it needs nvcc and CUPTI)";
 
 QPushButton *button(const RunnerPanel &panel, const char *name)
 {
@@ -41,6 +42,22 @@ struct ProgramGuard
 {
     explicit ProgramGuard(const QString &program) { qputenv("SCOPELINE_HIPBENCH", program.toLocal8Bit()); }
     ~ProgramGuard() { qunsetenv("SCOPELINE_HIPBENCH"); }
+};
+
+// Hides the GPUs from the programs started for the life of the guard (CUDA and HIP read these), so
+// that the no-GPU path is tested on a machine with a GPU too.
+struct HideGpus
+{
+    HideGpus()
+    {
+        qputenv("CUDA_VISIBLE_DEVICES", "-1");
+        qputenv("HIP_VISIBLE_DEVICES", "-1");
+    }
+    ~HideGpus()
+    {
+        qunsetenv("CUDA_VISIBLE_DEVICES");
+        qunsetenv("HIP_VISIBLE_DEVICES");
+    }
 };
 
 bool waitForListing(const RunnerPanel &panel)
@@ -194,6 +211,7 @@ private slots:
         if (kHipbench.isEmpty())
             QSKIP(kNotBuilt);
         ProgramGuard guard(kHipbench);
+        const HideGpus noGpu; // a machine with a GPU runs this test too
         QTemporaryDir dir;
         RunnerPanel panel;
         panel.show();
@@ -203,8 +221,8 @@ private slots:
         QElapsedTimer elapsed;
         elapsed.start();
         qint64 stall = 0;
-        if (runAndWait(panel, stall))
-            QSKIP("this machine has a GPU: the run succeeded (see recordsAPairOnGpu)");
+        QVERIFY2(!runAndWait(panel, stall), "the run succeeded with CUDA_VISIBLE_DEVICES=-1 and "
+                                            "HIP_VISIBLE_DEVICES=-1: the GPU was not hidden");
         QVERIFY2(elapsed.elapsed() < 10000, "the exit-3 message took more than a few seconds");
         QVERIFY2(stall < 500, qPrintable(QStringLiteral("GUI blocked for %1 ms").arg(stall)));
         QVERIFY(!panel.isRunning());
@@ -237,7 +255,7 @@ private slots:
         qint64 stall = 0;
         if (!runAndWait(panel, stall)) {
             if (panel.statusText().contains(QLatin1String("exit status 3")))
-                QSKIP("no GPU here (scopeline-hipbench exited with status 3): the success path needs one");
+                QSKIP("no GPU: scopeline-hipbench exited with status 3, and the success path needs one");
             QFAIL(qPrintable(panel.statusText()));
         }
         QVERIFY2(stall < 500, qPrintable(QStringLiteral("GUI blocked for %1 ms").arg(stall)));
@@ -273,7 +291,7 @@ private slots:
         QVERIFY(panel.isRunning());
         QTest::qWait(1000);
         if (!done.isEmpty())
-            QSKIP("no GPU here: the run ended at once, so there is nothing to cancel");
+            QSKIP("no GPU: the run ended at once, so there is nothing to cancel");
         QTest::keyClick(&panel, Qt::Key_Escape); // the first Esc stops the run, the dialog stays
         QVERIFY(done.wait(5000));                // terminate, or kill after 3 s
         QCOMPARE(done.first().first().toBool(), false);
@@ -348,8 +366,7 @@ private slots:
         // Ctrl+R opens the runner; the pair it records is opened with its scopes and sample mode.
         const QString eager = kSamples + QStringLiteral("/eager_vs_graph/eager");
         const QString graph = kSamples + QStringLiteral("/eager_vs_graph/graph");
-        if (!QFileInfo::exists(eager))
-            QSKIP("the bundled samples are missing");
+        REQUIRE_TEST_DATA(eager, graph);
         ProgramGuard guard(kHipbench.isEmpty() ? QStringLiteral("/nonexistent/scopeline-hipbench")
                                                : kHipbench);
         MainWindow window;

@@ -5,6 +5,7 @@
 #include "model/traceanalysis.h"
 #include "model/traceloader.h"
 
+#include "testdata.h"
 #include "testprocess.h"
 
 #include <QtTest>
@@ -28,16 +29,10 @@ class TstScopeIndex : public QObject
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        if (!QFileInfo::exists(QStringLiteral(SCOPELINE_TRACES "/public")))
-            QSKIP("the shared traces are not present");
-    }
-
     void annotationsMatchOracle_data()
     {
         QTest::addColumn<QString>("file");
-        const QString base = QStringLiteral(SCOPELINE_TRACES "/public/");
+        const QString base = testdata::path("public/");
         QTest::newRow("mi250 ROCm")
             << base + QStringLiteral("HolisticTraceAnalysis/"
                                      "tests__data__amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz");
@@ -58,6 +53,7 @@ private slots:
     void annotationsMatchOracle()
     {
         QFETCH(QString, file);
+        REQUIRE_TEST_DATA(file);
         const QJsonObject expected =
             runOracle({QStringLiteral(SCOPELINE_ORACLE_DIR "/annotation_scopes.py"), file});
         QVERIFY2(!expected.isEmpty(), "the oracle found no annotated kernels");
@@ -99,6 +95,7 @@ private slots:
     {
         QFETCH(QString, folder);
         const QString file = firstFile(folder, QStringLiteral("*.trace.json.gz"));
+        REQUIRE_TEST_DATA(folder, file);
         const QJsonObject expected =
             runOracle({QStringLiteral(SCOPELINE_ORACLE_DIR "/annotation_scopes.py"), file});
         QVERIFY2(!expected.isEmpty(), "the oracle found no annotated kernels");
@@ -124,17 +121,17 @@ private slots:
 
     void jaxPathComponents()
     {
-        const QString file = firstFile(
-            QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes_cublas/trace_file_einsum_0"),
-            QStringLiteral("*.trace.json.gz"));
+        const QString run = testdata::path("jax_h100/jax_named_scopes_cublas/trace_file_einsum_0");
+        const QString file = firstFile(run, QStringLiteral("*.trace.json.gz"));
+        REQUIRE_TEST_DATA(run, file);
         const QStringList names = {QStringLiteral("attn"), QStringLiteral("attn_q_k"),
                                    QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
         const QJsonObject expected =
             runOracle(QStringList{QStringLiteral(SCOPELINE_ORACLE_DIR "/compare_oracle.py"),
                                   QStringLiteral("count"), file} +
                       names);
-        if (expected.isEmpty())
-            QSKIP("no python3 with numpy and scipy for the oracle");
+        QVERIFY2(!expected.isEmpty(), "the oracle failed (it needs python3 with numpy and scipy: "
+                                      "packaging/setup.sh installs them)");
         const LoadResult loaded = TraceLoader::load(file);
         QVERIFY2(loaded.ok(), qPrintable(loaded.error));
         const TraceAnalysis analysis(*loaded.trace);

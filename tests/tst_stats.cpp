@@ -4,6 +4,7 @@
 #include "stats/effectsize.h"
 #include "stats/multipletesting.h"
 #include "stats/ranktests.h"
+#include "stats/runlevel.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -166,6 +167,57 @@ std::vector<Case> makeCases()
     return cases;
 }
 
+// One summary (median) per run on each side; NaN entries are runs without samples.
+struct RunLevelCase
+{
+    QString name;
+    std::vector<double> a;
+    std::vector<double> b;
+};
+
+// Run medians: lognormal around a median with run-to-run spread sigma (µs-scale kernels, in ns).
+std::vector<double> runMedians(std::mt19937_64 &rng, std::size_t runs, double medianNs, double sigma)
+{
+    std::lognormal_distribution<double> dist(std::log(medianNs), sigma);
+    std::vector<double> out(runs);
+    for (double &v : out)
+        v = dist(rng);
+    return out;
+}
+
+std::vector<RunLevelCase> makeRunLevelCases()
+{
+    std::mt19937_64 rng(1212);
+    std::vector<RunLevelCase> cases;
+    // Every size pair from 2 to 20 runs that a user plausibly records, equal and unequal.
+    const std::vector<std::pair<std::size_t, std::size_t>> sizes = {
+        {2, 2}, {2, 3}, {3, 3}, {3, 5}, {4, 4}, {5, 5}, {5, 10}, {8, 8}, {9, 9}, {10, 10}, {3, 20}, {20, 20}};
+    for (const auto &[m, n] : sizes) {
+        cases.push_back({QStringLiteral("aa_%1x%2").arg(m).arg(n), runMedians(rng, m, 250000.0, 0.02),
+                         runMedians(rng, n, 250000.0, 0.02)});
+        cases.push_back({QStringLiteral("shift_%1x%2").arg(m).arg(n), runMedians(rng, m, 250000.0, 0.02),
+                         runMedians(rng, n, 240000.0, 0.03)});
+    }
+    cases.push_back({"separated_3x3", {100, 101, 102}, {200, 201, 202}}); // exact MWU: p = 0.1 at best
+    cases.push_back({"separated_10x10_tiny_p", runMedians(rng, 10, 1000.0, 0.03),
+                     runMedians(rng, 10, 1500.0, 0.03)});
+    cases.push_back({"integer_ns_ties_5x5", {4096, 4128, 4096, 4160, 4128}, {4128, 4160, 4160, 4192, 4128}});
+    cases.push_back({"tie_across_sides_3x4", {10, 11, 12}, {12, 13, 14, 15}});
+    cases.push_back({"one_side_constant_4x3", {500, 500, 500, 500}, {480, 490, 470}});
+    cases.push_back({"both_constant_different_3x3", {500, 500, 500}, {480, 480, 480}}); // scipy: p = 0
+    cases.push_back({"nan_runs_dropped", {kNaN, 300, 310, kNaN, 305}, {290, kNaN, 295, 299}});
+    cases.push_back({"nan_leaves_one_run", {kNaN, 300, kNaN}, {290, 295, 299}});
+    cases.push_back({"one_run_a", {300}, {290, 295, 299}});
+    cases.push_back({"one_run_b", {300, 310, 305}, {290}});
+    cases.push_back({"one_run_each", {300}, {290}});
+    cases.push_back({"no_runs_a", {}, {290, 295}});
+    cases.push_back({"zero_summary", {0, 300, 310}, {290, 295, 299}});
+    cases.push_back({"negative_summary", {300, 310, 305}, {-1, 295, 299}});
+    cases.push_back(
+        {"infinite_summary", {300, 310, 305}, {std::numeric_limits<double>::infinity(), 295, 299}});
+    return cases;
+}
+
 struct HolmSet
 {
     QString name;
@@ -224,27 +276,35 @@ private slots:
     void aaComparisonIsNoFinding();
     void largeSamplesKnownShift();
 
+    void runLevelMatchesScipy_data();
+    void runLevelMatchesScipy();
+    void runLevelCoversValidAndInvalid();
+    void runLevelWithoutOracle();
+
 private:
     void caseRows(bool onlyWithRanks = false);
     const QJsonObject &oracleCase(int index) const { return m_oracleCases[index]; }
 
     std::vector<Case> m_cases;
     std::vector<HolmSet> m_holmSets;
+    std::vector<RunLevelCase> m_runLevelCases;
     QString m_skipReason; // non-empty when no oracle could run
     std::vector<QJsonObject> m_oracleCases;
     QJsonArray m_oracleHolm;
+    QJsonArray m_oracleRunLevel;
 };
 
 #define REQUIRE_ORACLE()                                                                                     \
     do {                                                                                                     \
-        if (!m_skipReason.isEmpty())                                                                         \
-            QSKIP(qPrintable(m_skipReason));                                                                 \
+        QVERIFY2(m_skipReason.isEmpty(), /* the oracle is part of the suite: fail, never skip */            \
+                 qPrintable(m_skipReason + QStringLiteral(" (packaging/setup.sh installs them)")));          \
     } while (false)
 
 void TestStats::initTestCase()
 {
     m_cases = makeCases();
     m_holmSets = makeHolmSets(m_cases);
+    m_runLevelCases = makeRunLevelCases();
 
     const QString python = QStringLiteral(SCOPELINE_PYTHON);
     const QString script = QStringLiteral(SCOPELINE_ORACLE_DIR "/stats_oracle.py");
@@ -274,6 +334,15 @@ void TestStats::initTestCase()
     for (std::size_t i = 0; i < m_holmSets.size(); ++i)
         json += (i ? ",{" : "{") + QByteArray("\"name\":\"") + m_holmSets[i].name.toUtf8() +
                 "\",\"p\":" + jsonArray(m_holmSets[i].p) + "}";
+    json += "],\"runlevel\":[";
+    for (std::size_t i = 0; i < m_runLevelCases.size(); ++i) {
+        const RunLevelCase &c = m_runLevelCases[i];
+        // jsonArray writes infinity as "inf", which JSON lacks; Python's parser reads Infinity.
+        QByteArray b = jsonArray(c.b);
+        b.replace("inf", "Infinity");
+        json += (i ? ",{" : "{") + QByteArray("\"name\":\"") + c.name.toUtf8() +
+                "\",\"a\":" + jsonArray(c.a) + ",\"b\":" + b + "}";
+    }
     json += "]}";
     QCOMPARE(input.write(json), json.size());
     input.flush();
@@ -294,6 +363,8 @@ void TestStats::initTestCase()
     }
     m_oracleHolm = doc.object().value("holm").toArray();
     QCOMPARE(m_oracleHolm.size(), static_cast<qsizetype>(m_holmSets.size()));
+    m_oracleRunLevel = doc.object().value("runlevel").toArray();
+    QCOMPARE(m_oracleRunLevel.size(), static_cast<qsizetype>(m_runLevelCases.size()));
     qInfo("oracle: numpy %s, scipy %s", qPrintable(doc.object().value("numpy").toString()),
           qPrintable(doc.object().value("scipy").toString()));
 }
@@ -551,6 +622,133 @@ void TestStats::largeSamplesKnownShift()
     QVERIFY(rs.z < 0.0);  // b is shifted up, so a ranks low
     QVERIFY(delta > 0.0); // and b > a more often than not
     QVERIFY(delta < 0.1); // 37 ns on ~25 µs is a small effect
+}
+
+void TestStats::runLevelMatchesScipy_data()
+{
+    QTest::addColumn<int>("index");
+    for (std::size_t i = 0; i < m_runLevelCases.size(); ++i)
+        QTest::newRow(qPrintable(m_runLevelCases[i].name)) << static_cast<int>(i);
+}
+
+void TestStats::runLevelMatchesScipy()
+{
+    REQUIRE_ORACLE();
+    QFETCH(int, index);
+    const RunLevelCase &c = m_runLevelCases[static_cast<std::size_t>(index)];
+    const QJsonObject o = m_oracleRunLevel[index].toObject();
+    QCOMPARE(o.value("name").toString(), c.name);
+    const QJsonArray intervals = o.value("ci").toArray();
+    QCOMPARE(intervals.size(), static_cast<qsizetype>(kConfidences.size()));
+    for (qsizetype i = 0; i < intervals.size(); ++i) {
+        const QJsonObject ci = intervals[i].toObject();
+        const double confidence = ci.value("confidence").toDouble();
+        const RunLevelTest r = runLevelTest(c.a, c.b, confidence);
+        const QString what = QStringLiteral("%1 @%2").arg(c.name).arg(confidence);
+        QCOMPARE(static_cast<qint64>(r.runsA), o.value("runs_a").toInteger());
+        QCOMPARE(static_cast<qint64>(r.runsB), o.value("runs_b").toInteger());
+        // The verdict needs a valid test exactly where scipy gives a p-value.
+        QCOMPARE(r.valid(), o.value("p").isDouble());
+        const double p = jsonNumber(o.value("p"));
+        if (p < 1e-20 && r.p < 1e-20) {
+            // Both sides constant: no spread, p = 0 here; scipy's mean misses the constant log by an ulp
+            // and divides by the spread that leaves (2e-28). Both say "certain".
+        } else {
+            COMPARE_NUM(what + " Welch p", r.p, p, 1e-9, 1e-300);
+        }
+        COMPARE_NUM(what + " change", r.change, jsonNumber(o.value("change")), 1e-12, 1e-15);
+        COMPARE_NUM(what + " rank p", r.rankP, jsonNumber(o.value("rank_p")), 1e-9, 0.0);
+        if (r.valid() && !ci.value("low").isDouble()) {
+            // Both sides constant: scipy has no spread to build an interval from; ours is the point.
+            QCOMPARE(r.ciLow, r.change);
+            QCOMPARE(r.ciHigh, r.change);
+            continue;
+        }
+        COMPARE_NUM(what + " ciLow", r.ciLow, jsonNumber(ci.value("low")), 1e-9, 1e-15);
+        COMPARE_NUM(what + " ciHigh", r.ciHigh, jsonNumber(ci.value("high")), 1e-9, 1e-15);
+        if (r.valid())
+            QVERIFY2(r.ciLow <= r.change && r.change <= r.ciHigh, qPrintable(what));
+    }
+}
+
+void TestStats::runLevelCoversValidAndInvalid()
+{
+    // Guards the rows above: they must hold valid tests on both sides of 0.05, tiny p-values,
+    // exact and asymptotic rank tests, and invalid inputs, or they would prove less than they claim.
+    REQUIRE_ORACLE();
+    int valid = 0, invalid = 0, significant = 0, notSignificant = 0;
+    double smallest = 1.0;
+    for (const QJsonValue &value : m_oracleRunLevel) {
+        const QJsonObject o = value.toObject();
+        if (!o.value("p").isDouble()) {
+            ++invalid;
+            continue;
+        }
+        ++valid;
+        const double p = o.value("p").toDouble();
+        (p < 0.05 ? significant : notSignificant)++;
+        if (p > 1e-20) // not the constant sides
+            smallest = std::min(smallest, p);
+    }
+    QVERIFY(valid >= 25);
+    QVERIFY(invalid >= 8);
+    QVERIFY(significant >= 5);
+    QVERIFY(notSignificant >= 5);
+    QVERIFY(smallest < 1e-12);
+}
+
+void TestStats::runLevelWithoutOracle()
+{
+    // Identical runs on both sides: no change, p = 1 (scipy answers NaN for zero spread).
+    const RunLevelTest same = runLevelTest({500, 500, 500}, {500, 500});
+    QVERIFY(same.valid());
+    QCOMPARE(same.p, 1.0);
+    QCOMPARE(same.change, 0.0);
+    QCOMPARE(same.ciLow, 0.0);
+    QCOMPARE(same.ciHigh, 0.0);
+
+    // A side compared with itself: t = 0, p = 1, the interval straddles 0.
+    const std::vector<double> runs = {1010, 990, 1003, 1021, 978};
+    const RunLevelTest self = runLevelTest(runs, runs);
+    QCOMPARE(self.p, 1.0);
+    QCOMPARE(self.change, 0.0);
+    QVERIFY(self.ciLow < 0 && self.ciHigh > 0);
+    QCOMPARE(self.rankP, 1.0);
+
+    // What few runs can show: 3 vs 3 runs, however far apart, leave the exact rank test at p = 0.1,
+    // while Welch on the logs can go as low as the spread allows.
+    const RunLevelTest apart = runLevelTest({100, 101, 102}, {200, 201, 202});
+    QCOMPARE(apart.rankP, 0.1);
+    QVERIFY(apart.p < 1e-5);
+    COMPARE_NUM("ratio change", apart.change, std::cbrt(200.0 * 201 * 202 / (100.0 * 101 * 102)) - 1, 1e-12,
+                0.0);
+
+    // Scale-free: the ratio does not care about the unit, µs or ns.
+    std::vector<double> a = {3.1, 3.3, 3.2, 3.25}, b = {3.0, 3.05, 3.1};
+    const RunLevelTest us = runLevelTest(a, b);
+    for (double &v : a)
+        v *= 1000;
+    for (double &v : b)
+        v *= 1000;
+    const RunLevelTest ns = runLevelTest(a, b);
+    COMPARE_NUM("p in ns vs µs", ns.p, us.p, 1e-9, 0.0);
+    COMPARE_NUM("change in ns vs µs", ns.change, us.change, 1e-9, 1e-15);
+
+    // A wider confidence gives a wider interval around the same change.
+    const RunLevelTest c80 = runLevelTest(a, b, 0.8), c99 = runLevelTest(a, b, 0.99);
+    QVERIFY(c99.ciLow < c80.ciLow && c80.ciHigh < c99.ciHigh);
+    QCOMPARE(c80.change, c99.change);
+
+    // Invalid: a side with fewer than 2 runs; the other figures stay NaN, the run counts are told.
+    const RunLevelTest one = runLevelTest({300}, {290, 295, 299});
+    QVERIFY(!one.valid());
+    QCOMPARE(one.runsA, std::size_t{1});
+    QCOMPARE(one.runsB, std::size_t{3});
+    for (double field : {one.p, one.change, one.ciLow, one.ciHigh, one.rankP})
+        QVERIFY(std::isnan(field));
+    const RunLevelTest zero = runLevelTest({0, 300, 310}, {290, 295});
+    QVERIFY(!zero.valid());
+    QCOMPARE(zero.runsA, std::size_t{3}); // a zero median is still a run, just no ratio
 }
 
 QTEST_GUILESS_MAIN(TestStats)

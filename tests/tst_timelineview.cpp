@@ -2,6 +2,8 @@
 // Shift-drag range selection, clicking a kernel, descriptions, collapsing, rendering, locked zoom and
 // the range summary against TraceAnalysis.
 
+#include "testdata.h"
+
 #include "model/durationformat.h"
 #include "model/loadedrun.h"
 #include "model/traceanalysis.h"
@@ -25,12 +27,10 @@ using namespace scopeline;
 
 namespace {
 
-const QString kJaxRun = QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes/trace_file_einsum_0");
-const QString kJaxMatmulRun =
-    QStringLiteral(SCOPELINE_TRACES "/jax_h100/jax_named_scopes/trace_file_matmul_0");
-const QString kGraphTrace = QStringLiteral(
-    SCOPELINE_TRACES
-    "/public/TraceLens/tests__traces__inference__vllm_prefilldecode_piecewise__graph_execution.json.gz");
+const QString kJaxRun = testdata::path("jax_h100/jax_named_scopes/trace_file_einsum_0");
+const QString kJaxMatmulRun = testdata::path("jax_h100/jax_named_scopes/trace_file_matmul_0");
+const QString kGraphTrace = testdata::path(
+    "public/TraceLens/tests__traces__inference__vllm_prefilldecode_piecewise__graph_execution.json.gz");
 
 LoadedRun load(const QString &path)
 {
@@ -117,8 +117,7 @@ class TstTimelineView : public QObject
 private slots:
     void initTestCase()
     {
-        if (!QFileInfo::exists(kJaxRun) || !QFileInfo::exists(kGraphTrace))
-            QSKIP("the shared traces are not present");
+        REQUIRE_TEST_DATA(kJaxRun, kJaxMatmulRun, kGraphTrace);
         m_jax = load(kJaxRun);
         m_jaxMatmul = load(kJaxMatmulRun);
         m_graph = load(kGraphTrace);

@@ -6,6 +6,8 @@
 
 #include "model/timeparse.h"
 
+#include "testdata.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
@@ -24,7 +26,7 @@ namespace {
 constexpr qint64 kMax = std::numeric_limits<qint64>::max();
 
 const char *const kNsResolutionTrace =
-    "/public/HolisticTraceAnalysis/"
+    "public/HolisticTraceAnalysis/"
     "tests__data__ns_resolution_trace__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz";
 
 // Independent oracle: every ts/dur of the trace as written in the file (number tokens are kept as
@@ -269,11 +271,10 @@ void TstTimeParse::integerTextAgreesWithIntegerPath()
 
 void TstTimeParse::crossCheckKinetoTrace()
 {
-    const QString trace = QStringLiteral(SCOPELINE_TRACES) + QLatin1String(kNsResolutionTrace);
-    if (!QFileInfo::exists(trace))
-        QSKIP(qPrintable(QStringLiteral("shared trace not found: %1").arg(trace)));
-    if (!QFileInfo::exists(QStringLiteral(SCOPELINE_PYTHON)))
-        QSKIP("python oracle " SCOPELINE_PYTHON " not found");
+    const QString trace = testdata::path(kNsResolutionTrace);
+    REQUIRE_TEST_DATA(trace);
+    QVERIFY2(QFileInfo::exists(QStringLiteral(SCOPELINE_PYTHON)),
+             "python oracle " SCOPELINE_PYTHON " not found");
 
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());

@@ -1,11 +1,15 @@
 // Tests for model/tracefolder: finding the runs in a trace folder, a run folder, a wildcard or a
-// single file, on the shared JAX/PyTorch traces and on folder layouts built in a temporary folder.
+// single file, on the real JAX/PyTorch traces in tests/data and on folder layouts built in a temporary
+// folder.
 //
-// Expected runs follow from the layout described in ../shared/traces/README.md (each JAX run is
-// plugins/profile/<ts>/{vm.trace.json.gz, perfetto_trace.json.gz}: read one, never both) and from
-// the listing of the folders themselves.
+// Expected runs follow from the layout described in tests/data/README.md (each JAX run is
+// plugins/profile/<ts>/vm.trace.json.gz, and jax_named_scopes/trace_file_matmul_0 keeps JAX's
+// perfetto_trace.json.gz beside it: read one, never both; run folders that are byte-identical to a
+// bundled sample are symbolic links into resources/samples/) and from the listing of the folders themselves.
 
 #include "model/tracefolder.h"
+
+#include "testdata.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,21 +22,20 @@ using scopeline::TraceRun;
 
 namespace {
 
-QString tracesDir()
-{
-    return QStringLiteral(SCOPELINE_TRACES);
-}
-
+// Every run folder in it is a symbolic link to a bundled sample (tests/data/README.md).
 QString cublasDir()
 {
-    return tracesDir() + QStringLiteral("/jax_h100/jax_named_scopes_cublas");
+    return testdata::path("jax_h100/jax_named_scopes_cublas");
 }
 
-#define REQUIRE_TRACES()                                                                                     \
-    do {                                                                                                     \
-        if (!QFileInfo(cublasDir()).isDir() || !QFileInfo(tracesDir() + QStringLiteral("/public")).isDir())  \
-            QSKIP(qPrintable(QStringLiteral("shared traces not found under %1").arg(tracesDir())));          \
-    } while (false)
+// Real run folders, one symbolic link (trace_file_einsum_0), and trace_file_matmul_0 with both of JAX's
+// files.
+QString namedScopesDir()
+{
+    return testdata::path("jax_h100/jax_named_scopes");
+}
+
+#define REQUIRE_TRACES() REQUIRE_TEST_DATA(cublasDir(), namedScopesDir(), testdata::path("public"))
 
 QStringList names(const std::vector<TraceRun> &runs)
 {
@@ -81,6 +84,8 @@ class TstTraceFolder : public QObject
 private slots:
     void jaxParentFolder();
     void jaxRunFolder();
+    void symlinkedRunFolders();
+    void symlinkToRunFolderInTemporaryTree();
     void wildcard();
     void singleFile();
     void tracelensFolder();
@@ -90,6 +95,7 @@ private slots:
     void emptyFolder();
     void missingPath();
     void hugeFolderTreeStops();
+    void oneTracePerFolderNamesTheRunAfterIt();
     void wildcardMatchingNothing();
     void isTraceFileName_data();
     void isTraceFileName();
@@ -134,6 +140,56 @@ void TstTraceFolder::jaxRunFolder()
     QVERIFY(sameFile(slash[0].file, runs[0].file));
 }
 
+void TstTraceFolder::symlinkedRunFolders()
+{
+    // tests/data/jax_h100/jax_named_scopes mixes real run folders with one symbolic link into
+    // resources/samples/: the scan follows it, and keeps the path under the folder it was given.
+    REQUIRE_TRACES();
+    QVERIFY(QFileInfo(namedScopesDir() + QStringLiteral("/trace_file_einsum_0")).isSymLink());
+    QString error;
+    const std::vector<TraceRun> runs = TraceFolder::scan(namedScopesDir(), &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(names(runs),
+             (QStringList{QStringLiteral("trace_file_einsum_0"), QStringLiteral("trace_file_einsum_1"),
+                          QStringLiteral("trace_file_einsum_2"), QStringLiteral("trace_file_matmul_0"),
+                          QStringLiteral("trace_file_matmul_1"), QStringLiteral("trace_file_matmul_2")}));
+    for (const TraceRun &run : runs) {
+        const QString runDir = namedScopesDir() + QLatin1Char('/') + run.name;
+        QVERIFY2(run.file.startsWith(QFileInfo(runDir).absoluteFilePath() + QLatin1Char('/')),
+                 qPrintable(describe(runs)));
+        // matmul_0 holds perfetto_trace.json.gz too: the trace-viewer file is the one read.
+        QVERIFY2(sameFile(run.file, profileSession(runDir) + QStringLiteral("/vm.trace.json.gz")),
+                 qPrintable(describe(runs)));
+    }
+    // The linked run is the bundled sample's file.
+    const QString samples = QFileInfo(QStringLiteral(SCOPELINE_SAMPLES)).canonicalFilePath();
+    QVERIFY2(QFileInfo(runs[0].file).canonicalFilePath().startsWith(samples + QLatin1Char('/')),
+             qPrintable(QFileInfo(runs[0].file).canonicalFilePath()));
+}
+
+void TstTraceFolder::symlinkToRunFolderInTemporaryTree()
+{
+    // A parent folder whose runs are symbolic links (relative, and to a folder outside it), and a
+    // link to a trace file: all found, named after the links.
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString target =
+        tmp.filePath(QStringLiteral("elsewhere/run_a/plugins/profile/2024_01_01/h.trace.json.gz"));
+    QVERIFY(touch(target));
+    QVERIFY(touch(tmp.filePath(QStringLiteral("elsewhere/b.pt.trace.json"))));
+    QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("runs"))));
+    QVERIFY(QFile::link(QStringLiteral("../elsewhere/run_a"), tmp.filePath(QStringLiteral("runs/run_0"))));
+    QVERIFY(QFile::link(tmp.filePath(QStringLiteral("elsewhere/b.pt.trace.json")),
+                        tmp.filePath(QStringLiteral("runs/run_1.pt.trace.json"))));
+    QString error;
+    const std::vector<TraceRun> runs = TraceFolder::scan(tmp.filePath(QStringLiteral("runs")), &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(names(runs), (QStringList{QStringLiteral("run_0"), QStringLiteral("run_1.pt.trace.json")}));
+    QVERIFY2(sameFile(runs[0].file, target), qPrintable(describe(runs)));
+    QVERIFY2(sameFile(runs[1].file, tmp.filePath(QStringLiteral("elsewhere/b.pt.trace.json"))),
+             qPrintable(describe(runs)));
+}
+
 void TstTraceFolder::wildcard()
 {
     REQUIRE_TRACES();
@@ -162,8 +218,9 @@ void TstTraceFolder::wildcard()
 void TstTraceFolder::singleFile()
 {
     REQUIRE_TRACES();
-    const QString file = profileSession(cublasDir() + QStringLiteral("/trace_file_matmul_0")) +
+    const QString file = profileSession(namedScopesDir() + QStringLiteral("/trace_file_matmul_0")) +
                          QStringLiteral("/perfetto_trace.json.gz");
+    REQUIRE_TEST_DATA(file);
     QString error;
     const std::vector<TraceRun> runs = TraceFolder::scan(file, &error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
@@ -172,8 +229,8 @@ void TstTraceFolder::singleFile()
     QVERIFY(!runs[0].name.isEmpty());
 
     const QString rocm =
-        tracesDir() +
-        QStringLiteral("/public/rocmProfileData/examples__rocm-profile-data__results__matmul_result.json");
+        testdata::path("public/rocmProfileData/examples__rocm-profile-data__results__matmul_result.json.gz");
+    REQUIRE_TEST_DATA(rocm);
     const std::vector<TraceRun> plain = TraceFolder::scan(rocm, &error);
     QCOMPARE(plain.size(), std::size_t(1));
     QVERIFY(sameFile(plain[0].file, rocm));
@@ -183,7 +240,7 @@ void TstTraceFolder::tracelensFolder()
 {
     // A folder of plain trace files: one run per file; LICENSE is not a trace.
     REQUIRE_TRACES();
-    const QDir dir(tracesDir() + QStringLiteral("/public/TraceLens"));
+    const QDir dir(testdata::path("public/TraceLens"));
     // Six .json.gz files (five PyTorch traces and rocprofv3's results) beside the LICENSE.
     QStringList expected =
         dir.entryList({QStringLiteral("*.json"), QStringLiteral("*.json.gz")}, QDir::Files);
@@ -321,7 +378,31 @@ void TstTraceFolder::hugeFolderTreeStops()
     // the same trace one level down, in a tree within the bound, is found
     const std::vector<TraceRun> runs = TraceFolder::scan(tmp.filePath(QStringLiteral("d79")), &error);
     QCOMPARE(runs.size(), std::size_t(1));
-    QCOMPARE(runs[0].name, QStringLiteral("e69/late.pt.trace.json"));
+    QCOMPARE(runs[0].name, QStringLiteral("e69")); // a folder with one trace is a run named after it
+}
+
+// scopeline-hipbench writes <variant>/run_<i>/hipbench.pt.trace.json.gz: the runs are run_0, run_1, ...;
+// a folder with several traces keeps the file names.
+void TstTraceFolder::oneTracePerFolderNamesTheRunAfterIt()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    for (const char *file : {"eager/run_0/hipbench.pt.trace.json.gz", "eager/run_1/hipbench.pt.trace.json.gz",
+                             "eager/run_10/hipbench.pt.trace.json.gz", "many/a.pt.trace.json", "many/b.pt.trace.json"})
+        QVERIFY(touch(tmp.filePath(QLatin1String(file))));
+    const std::vector<TraceRun> runs = TraceFolder::scan(tmp.filePath(QStringLiteral("eager")));
+    QCOMPARE(runs.size(), std::size_t(3));
+    QCOMPARE(runs[0].name, QStringLiteral("run_0"));
+    QCOMPARE(runs[1].name, QStringLiteral("run_1"));
+    QCOMPARE(runs[2].name, QStringLiteral("run_10"));
+    QVERIFY(runs[2].file.endsWith(QLatin1String("run_10/hipbench.pt.trace.json.gz")));
+    const std::vector<TraceRun> many = TraceFolder::scan(tmp.path());
+    QStringList names;
+    for (const TraceRun &run : many)
+        names << run.name;
+    QCOMPARE(names, (QStringList{QStringLiteral("eager/run_0"), QStringLiteral("eager/run_1"),
+                                 QStringLiteral("eager/run_10"), QStringLiteral("many/a.pt.trace.json"),
+                                 QStringLiteral("many/b.pt.trace.json")}));
 }
 
 void TstTraceFolder::wildcardMatchingNothing()

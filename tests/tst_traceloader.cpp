@@ -1,11 +1,14 @@
 // Tests for model/traceloader (with the inflating stream, the SAX handlers and the trace builder
-// behind it) on the real traces in SCOPELINE_TRACES and on bad inputs generated in a temporary folder.
+// behind it) on the real traces in tests/data (SCOPELINE_TEST_DATA) and on bad inputs generated in a
+// temporary folder.
 //
 // Expected figures come from independent Python (gzip/json/decimal) run through QProcess, from the
-// trace format notes in ../shared/traces/README.md, or are self-evident from small fixtures.
+// trace format notes in tests/data/README.md, or are self-evident from small fixtures.
 
 #include "model/pairloader.h"
 #include "model/traceloader.h"
+
+#include "testdata.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -32,26 +35,9 @@ using namespace scopeline;
 
 namespace {
 
-QString tracesDir()
-{
-    return QStringLiteral(SCOPELINE_TRACES);
-}
-
-bool tracesPresent()
-{
-    return QFileInfo(tracesDir() + QStringLiteral("/public")).isDir() &&
-           QFileInfo(tracesDir() + QStringLiteral("/jax_h100")).isDir();
-}
-
-#define REQUIRE_TRACES()                                                                                     \
-    do {                                                                                                     \
-        if (!tracesPresent())                                                                                \
-            QSKIP(qPrintable(QStringLiteral("shared traces not found under %1").arg(tracesDir())));          \
-    } while (false)
-
 QString publicTrace(const char *relative)
 {
-    return tracesDir() + QStringLiteral("/public/") + QLatin1String(relative);
+    return testdata::path(QStringLiteral("public/") + QLatin1String(relative));
 }
 
 const char *const kHtaMi250 =
@@ -66,19 +52,20 @@ const char *const kTraceLensXdit =
 const char *const kRocprofV3 = "TraceLens/tests__rocprof__908_results.json.gz";
 const char *const kKineto2021 =
     "kineto/tb_plugin__samples__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz";
+// Kept gzipped in the repository; initTestCase writes a plain copy (plainRocmProfileData()).
 const char *const kRocmProfileData =
-    "rocmProfileData/examples__rocm-profile-data__results__matmul_result.json";
+    "rocmProfileData/examples__rocm-profile-data__results__matmul_result.json.gz";
 
-// The profile folder of one JAX run (its timestamp folder name is not fixed).
+// The profile folder of the one JAX run in tests/data that keeps both of JAX's files, vm.trace.json.gz
+// and perfetto_trace.json.gz (its timestamp folder name is not fixed).
 QString jaxProfileDir()
 {
-    const QString profile =
-        tracesDir() + QStringLiteral("/jax_h100/jax_named_scopes_cublas/trace_file_einsum_0/plugins/profile");
+    const QString profile = testdata::path("jax_h100/jax_named_scopes/trace_file_matmul_0/plugins/profile");
     const QStringList sessions = QDir(profile).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    return sessions.isEmpty() ? QString() : profile + QLatin1Char('/') + sessions.first();
+    return sessions.isEmpty() ? profile : profile + QLatin1Char('/') + sessions.first(); // missing: named so
 }
 
-// Format expected for each shared trace, from the README's table.
+// Format expected for each trace in tests/data, from its README's table.
 QString expectedFormat(const QString &path)
 {
     const QString name = QFileInfo(path).fileName();
@@ -466,6 +453,10 @@ private slots:
     void jsonErrorByteOffset();
 
 private:
+    // The rocmProfileData trace as plain JSON (the repository keeps it gzipped): the real trace
+    // that the plain-text paths of the loader read.
+    QString plainRocmProfileData() const { return m_tmp.filePath(QStringLiteral("matmul_result.json")); }
+
     QTemporaryDir m_tmp;
 };
 
@@ -473,6 +464,11 @@ void TstTraceLoader::initTestCase()
 {
     QVERIFY(m_tmp.isValid());
     qRegisterMetaType<QList<scopeline::LoadResult>>();
+    REQUIRE_TEST_DATA(publicTrace(kRocmProfileData));
+    QByteArray out;
+    QString problem;
+    QVERIFY2(runPython(kGunzip, {publicTrace(kRocmProfileData), plainRocmProfileData()}, out, problem),
+             qPrintable(problem));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -482,18 +478,16 @@ void TstTraceLoader::loadRealTrace_data()
 {
     QTest::addColumn<QString>("path");
     QTest::addColumn<QString>("format");
-    if (!tracesPresent()) {
-        QTest::newRow("traces absent") << QString() << QString();
-        return;
-    }
-    QDirIterator it(tracesDir() + QStringLiteral("/public"),
-                    {QStringLiteral("*.json"), QStringLiteral("*.json.gz")}, QDir::Files,
-                    QDirIterator::Subdirectories);
+    const QString jax = jaxProfileDir();
+    REQUIRE_TEST_DATA(testdata::path("public"), jax + QStringLiteral("/vm.trace.json.gz"),
+                      jax + QStringLiteral("/perfetto_trace.json.gz"));
+    QDirIterator it(testdata::path("public"), {QStringLiteral("*.json"), QStringLiteral("*.json.gz")},
+                    QDir::Files, QDirIterator::Subdirectories | QDirIterator::FollowSymlinks);
     QStringList files;
     while (it.hasNext())
         files << it.next();
     files.sort();
-    const QString jax = jaxProfileDir();
+    QVERIFY2(files.size() >= 11, qPrintable(files.join(QLatin1Char('\n')))); // tests/data/README.md
     files << jax + QStringLiteral("/vm.trace.json.gz") << jax + QStringLiteral("/perfetto_trace.json.gz");
     for (const QString &file : files) {
         const QString tag = QFileInfo(file).dir().dirName() + QLatin1Char('/') + QFileInfo(file).fileName();
@@ -505,8 +499,7 @@ void TstTraceLoader::loadRealTrace()
 {
     QFETCH(QString, path);
     QFETCH(QString, format);
-    if (path.isEmpty())
-        QSKIP(qPrintable(QStringLiteral("shared traces not found under %1").arg(tracesDir())));
+    REQUIRE_TEST_DATA(path);
     QVERIFY2(!format.isEmpty(),
              qPrintable(QStringLiteral("%1 is not in the README's table: add its format").arg(path)));
 
@@ -559,10 +552,10 @@ void TstTraceLoader::loadRealTrace()
 
 void TstTraceLoader::jaxViewerAndPerfettoSameKernels()
 {
-    REQUIRE_TRACES();
     const QString dir = jaxProfileDir();
     const QString viewer = dir + QStringLiteral("/vm.trace.json.gz");
     const QString perfetto = dir + QStringLiteral("/perfetto_trace.json.gz");
+    REQUIRE_TEST_DATA(viewer, perfetto);
 
     auto kernelDurations = [](const QString &path, QString &error) {
         std::vector<int64_t> durations;
@@ -606,8 +599,8 @@ void TstTraceLoader::gzipAndPlainLoadIdentically_data()
 
 void TstTraceLoader::gzipAndPlainLoadIdentically()
 {
-    REQUIRE_TRACES();
     QFETCH(QString, gz);
+    REQUIRE_TEST_DATA(gz);
     const QString plain = m_tmp.filePath(QFileInfo(gz).completeBaseName()); // drops ".gz"
     QVERIFY(plain.endsWith(QLatin1String(".json")));
     QByteArray out;
@@ -623,8 +616,8 @@ void TstTraceLoader::concatenatedGzipMembers()
 {
     // gzip allows several members in one file (as `cat a.gz b.gz` or pigz write them): the text is
     // their concatenation.
-    REQUIRE_TRACES();
     const QString source = publicTrace(kTraceLensH100);
+    REQUIRE_TEST_DATA(source);
     const QString plain = m_tmp.filePath(QStringLiteral("members.json"));
     const QString joined = m_tmp.filePath(QStringLiteral("members.json.gz"));
     QByteArray out;
@@ -715,8 +708,8 @@ void TstTraceLoader::kinetoGpuTracks()
 {
     // Kineto: GPU pid = device, tid = stream. Tracks holding kernels are GPU tracks of device pid;
     // tracks holding only CPU-side categories are CPU threads.
-    REQUIRE_TRACES();
     QFETCH(QString, path);
+    REQUIRE_TEST_DATA(path);
     QByteArray out;
     QString problem;
     QVERIFY2(runPython(kKinetoTrackOracle, {path}, out, problem), qPrintable(problem));
@@ -763,7 +756,7 @@ void TstTraceLoader::kinetoGpuTracks()
 void TstTraceLoader::kineto2021StreamTid()
 {
     // 2021 schema: GPU activity on pid 0, tid "stream 7"; categories "Kernel"/"Memcpy"/"Memset".
-    REQUIRE_TRACES();
+    REQUIRE_TEST_DATA(publicTrace(kKineto2021));
     const LoadResult r = TraceLoader::load(publicTrace(kKineto2021));
     QVERIFY2(r.ok(), qPrintable(r.error));
     const TraceData &d = *r.trace;
@@ -794,7 +787,7 @@ void TstTraceLoader::kineto2021StreamTid()
 void TstTraceLoader::rocmProfileDataStringNumbers()
 {
     // A bare JSON array whose first element is {}, with pid/tid/ts/dur as strings (integer µs).
-    REQUIRE_TRACES();
+    REQUIRE_TEST_DATA(publicTrace(kRocmProfileData));
     const LoadResult r = TraceLoader::load(publicTrace(kRocmProfileData));
     QVERIFY2(r.ok(), qPrintable(r.error));
     const TraceData &d = *r.trace;
@@ -1015,14 +1008,14 @@ void TstTraceLoader::progressCallback_data()
     QTest::newRow("kineto gzip 1.2 MB") << publicTrace(kKineto2021);
     QTest::newRow("TraceLens mi300 gzip 1.2 MB") << publicTrace(kTraceLensMi300);
     QTest::newRow("rocprofv3 gzip") << publicTrace(kRocprofV3);
-    QTest::newRow("rocmProfileData plain 84 KB") << publicTrace(kRocmProfileData);
+    QTest::newRow("rocmProfileData plain 84 KB") << plainRocmProfileData();
     QTest::newRow("JAX vm.trace gzip 47 KB") << jaxProfileDir() + QStringLiteral("/vm.trace.json.gz");
 }
 
 void TstTraceLoader::progressCallback()
 {
-    REQUIRE_TRACES();
     QFETCH(QString, path);
+    REQUIRE_TEST_DATA(path);
     std::vector<double> fractions;
     const LoadResult r = TraceLoader::load(path, [&fractions](double f) { fractions.push_back(f); });
     QVERIFY2(r.ok(), qPrintable(r.error));
@@ -1043,14 +1036,14 @@ void TstTraceLoader::cancelBeforeLoad_data()
 {
     QTest::addColumn<QString>("path");
     QTest::newRow("kineto, many events") << publicTrace(kHtaNsResolution);
-    QTest::newRow("small bare array") << publicTrace(kRocmProfileData);
+    QTest::newRow("small bare array") << plainRocmProfileData();
     QTest::newRow("rocprofv3") << publicTrace(kRocprofV3);
 }
 
 void TstTraceLoader::cancelBeforeLoad()
 {
-    REQUIRE_TRACES();
     QFETCH(QString, path);
+    REQUIRE_TEST_DATA(path);
     const std::atomic<bool> cancel{true};
     const LoadResult r = TraceLoader::load(path, {}, &cancel);
     QVERIFY(!r.ok());
@@ -1061,8 +1054,8 @@ void TstTraceLoader::cancelBeforeLoad()
 
 void TstTraceLoader::asyncStartDelivers()
 {
-    REQUIRE_TRACES();
-    const QStringList paths{publicTrace(kTraceLensMi300), publicTrace(kRocmProfileData)};
+    const QStringList paths{publicTrace(kTraceLensMi300), plainRocmProfileData()};
+    REQUIRE_TEST_DATA(paths);
     PairLoader loader;
     QSignalSpy finished(&loader, &PairLoader::finished);
     QVERIFY(finished.isValid());
@@ -1108,14 +1101,14 @@ void TstTraceLoader::secondStartDropsFirst_data()
     // A long first job that the second start() cancels, and a quick one that may well complete:
     // either way only the second job's results arrive.
     QTest::newRow("long first job") << publicTrace(kTraceLensXdit) << publicTrace(kHtaMi250);
-    QTest::newRow("quick first job") << publicTrace(kHtaMi250) << publicTrace(kRocmProfileData);
+    QTest::newRow("quick first job") << publicTrace(kHtaMi250) << plainRocmProfileData();
 }
 
 void TstTraceLoader::secondStartDropsFirst()
 {
-    REQUIRE_TRACES();
     QFETCH(QString, first);
     QFETCH(QString, second);
+    REQUIRE_TEST_DATA(first, second);
     PairLoader loader;
     QSignalSpy finished(&loader, &PairLoader::finished);
     QList<std::pair<int, PairLoadResult>> delivered;
@@ -1197,7 +1190,7 @@ void TstTraceLoader::fileErrors()
                              kind == QLatin1String("corrupt-gzip") || kind == QLatin1String("gzip-header") ||
                              kind == QLatin1String("cut-json");
     if (needsTraces)
-        REQUIRE_TRACES();
+        REQUIRE_TEST_DATA(publicTrace(kTraceLensH100), plainRocmProfileData());
 
     qint64 cutAt = -1;
     if (kind == QLatin1String("missing")) {
@@ -1233,7 +1226,7 @@ void TstTraceLoader::fileErrors()
         QString problem;
         QVERIFY2(runPython(kGzip, {text, path}, out, problem), qPrintable(problem));
     } else if (kind == QLatin1String("cut-json")) {
-        const QByteArray json = readFile(publicTrace(kRocmProfileData));
+        const QByteArray json = readFile(plainRocmProfileData());
         QVERIFY(json.size() > 1000);
         cutAt = json.size() / 2;
         QVERIFY(writeFile(path, json.left(cutAt)));

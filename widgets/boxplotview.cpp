@@ -98,6 +98,11 @@ BoxPlotView::BoxPlotView(QWidget *parent) : QWidget(parent)
     m_boxB = new QCPStatisticalBox(m_plot->xAxis, m_plot->yAxis);
     styleBox(m_boxA, kColorA);
     styleBox(m_boxB, kColorB);
+    m_runMedians = m_plot->addGraph();
+    m_runMedians->setLineStyle(QCPGraph::lsNone);
+    m_runMedians->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(QColor(40, 40, 40), 1.2), QColor(255, 255, 255), 7));
+    m_runMedians->setName(tr("run medians"));
 
     // A row above the axis rect: the title on the left, the legend on the right, so it never covers a box.
     QCPLegend *legend = m_plot->legend;
@@ -218,6 +223,7 @@ void BoxPlotView::rebuild()
     m_plot->legend->setMaximumSize(m_plot->legend->minimumOuterSizeHint().width(), QWIDGETSIZE_MAX);
     m_boxA->data()->clear();
     m_boxB->data()->clear();
+    m_runMedians->data()->clear();
     for (QCPAbstractItem *item : m_separators)
         m_plot->removeItem(item);
     m_separators.clear();
@@ -320,7 +326,13 @@ void BoxPlotView::rebuild()
             (sideB ? m_boxB : m_boxA)
                 ->addData(key(int(i), sideB), value(d.whiskerLow), value(d.q1), value(d.median), value(d.q3),
                           value(d.whiskerHigh), outliers);
+            for (double median : sideB ? m_groups[i].runMediansB : m_groups[i].runMediansA)
+                if (!std::isnan(median))
+                    m_runMedians->addData(key(int(i), sideB), value(median));
         }
+    const bool runDots = !m_runMedians->data()->isEmpty();
+    if (runDots != m_plot->legend->hasItemWithPlottable(m_runMedians))
+        runDots ? void(m_runMedians->addToLegend()) : void(m_runMedians->removeFromLegend());
 
     if (m_logScale) {
         m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
@@ -429,7 +441,7 @@ bool BoxPlotView::eventFilter(QObject *watched, QEvent *event)
             text = m_groups.empty()
                        ? m_hint->text()
                        : tr("Boxes: quartiles and median; whiskers: the most extreme samples within "
-                            "1.5 × IQR of the box; dots: outliers.\nDrag or wheel on the plot to "
+                            "1.5 × IQR of the box; dots: outliers; diamonds: each run's median.\nDrag or wheel on the plot to "
                             "move or zoom the duration axis; double-click to fit.");
         QToolTip::showText(help->globalPos(), text, m_plot);
         return true;

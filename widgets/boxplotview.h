@@ -13,6 +13,7 @@
 
 class QCustomPlot;
 class QCPAbstractItem;
+class QCPGraph;
 class QCPItemText;
 class QCPTextElement;
 class QCPStatisticalBox;
@@ -30,6 +31,9 @@ public:
         int cluster = 0;      // groups of one cluster (a scope in per-run view) sit closer together
         QString clusterLabel; // shown above the plot over the cluster's groups (the scope in per-run view)
         stats::Descriptive a, b;
+        // Each run's median, drawn as a dot over its side's box so that run-to-run spread shows;
+        // NaN entries (runs without samples) are left out.
+        std::vector<double> runMediansA, runMediansB;
 
         static Group fromSamples(const QString &label, const std::vector<double> &a,
                                  const std::vector<double> &b, int cluster = 0);
@@ -73,6 +77,7 @@ private:
     QCustomPlot *m_plot = nullptr;
     QCPStatisticalBox *m_boxA = nullptr;
     QCPStatisticalBox *m_boxB = nullptr;
+    QCPGraph *m_runMedians = nullptr;
     QCPItemText *m_hint = nullptr;
     QCPTextElement *m_title = nullptr;
     std::vector<QCPAbstractItem *> m_separators;

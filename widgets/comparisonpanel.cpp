@@ -3,6 +3,7 @@
 #include "boxplotview.h"
 #include "comparisontablemodel.h"
 #include "proportionalsplitter.h"
+#include "rawvaluesortproxy.h"
 #include "scopepicker.h"
 #include "summarystrip.h"
 
@@ -32,26 +33,6 @@ namespace scopeline {
 
 namespace {
 
-// Sorts by the raw values; empty statistics (NaN) after every number.
-class ComparisonProxy : public QSortFilterProxyModel
-{
-public:
-    using QSortFilterProxyModel::QSortFilterProxyModel;
-
-protected:
-    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override
-    {
-        const QVariant l = left.data(sortRole()), r = right.data(sortRole());
-        if (l.typeId() == QMetaType::Double && r.typeId() == QMetaType::Double) {
-            const double a = l.toDouble(), b = r.toDouble();
-            if (std::isnan(a) || std::isnan(b))
-                return !std::isnan(a) && std::isnan(b);
-            return a < b;
-        }
-        return QSortFilterProxyModel::lessThan(left, right);
-    }
-};
-
 QString shortLabel(const QString &label, const QString &fallback)
 {
     if (label.isEmpty())
@@ -68,7 +49,7 @@ ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
     m_picker = new ScopePicker(this);
     m_boxPlot = new BoxPlotView(this);
     m_tableModel = new ComparisonTableModel(this);
-    m_tableProxy = new ComparisonProxy(this);
+    m_tableProxy = new RawValueSortProxy(this);
     m_tableProxy->setSourceModel(m_tableModel);
     m_tableProxy->setSortRole(ComparisonTableModel::RawValueRole);
 
@@ -162,6 +143,8 @@ ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
     QHeaderView *tableHeader = m_table->horizontalHeader();
     tableHeader->moveSection(tableHeader->visualIndex(ComparisonTableModel::VerdictColumn), 2);
     tableHeader->moveSection(tableHeader->visualIndex(ComparisonTableModel::RelativeChangeColumn), 3);
+    tableHeader->moveSection(tableHeader->visualIndex(ComparisonTableModel::RunLevelChangeColumn), 4);
+    tableHeader->moveSection(tableHeader->visualIndex(ComparisonTableModel::RunLevelPColumn), 5);
     m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_table->setToolTip(tr("Statistics of B against A per scope and run pair (“all”: runs pooled). Click a "
                            "header to sort; Ctrl+C copies the table as CSV."));
@@ -177,9 +160,13 @@ ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
     connect(m_copySelectedCsv, &QAction::triggered, this, [this] { copyCsv(true); });
 
     m_tableCaption = new QLabel(this);
-    m_tableCaption->setText(
-        tr("Statistics — verdict: Holm-adjusted Mann–Whitney p < 0.05 and a median change of "
-           "at least the threshold"));
+    m_tableCaption->setText(tr("Statistics — the verdict of an “all” row comes from the run-level test"));
+    m_tableCaption->setToolTip(
+        tr("With ≥ 2 runs a side, an “all” row's verdict is the run-level test's: Welch's t on the log run "
+           "medians, Holm p < 0.05 and a change of at least the threshold. Run-pair rows, and sides with one "
+           "run, use the per-sample Mann–Whitney test."));
+    // a narrow window elides the caption instead of growing
+    m_tableCaption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_tableCaption->setForegroundRole(QPalette::PlaceholderText);
     auto *copyButton = new QToolButton(this);
     copyButton->setDefaultAction(m_copyCsv);
@@ -342,7 +329,7 @@ const std::vector<ComparisonRow> &ComparisonPanel::rows() const
 
 QString ComparisonPanel::csv() const
 {
-    return ScopeComparison::toCsv(rows());
+    return ScopeComparison::toCsv(rows(), 0.05, m_threshold);
 }
 
 QCustomPlot *ComparisonPanel::plot() const
@@ -384,6 +371,8 @@ void ComparisonPanel::updatePlot()
             group.clusterLabel = m_pooled ? QString() : scope;
             group.a = row.a;
             group.b = row.b;
+            group.runMediansA = row.runMediansA; // pooled rows only
+            group.runMediansB = row.runMediansB;
             groups.push_back(std::move(group));
         };
         if (m_pooled) {
@@ -435,7 +424,7 @@ void ComparisonPanel::copyCsv(bool selectedOnly)
     } else {
         rows = this->rows();
     }
-    QApplication::clipboard()->setText(ScopeComparison::toCsv(rows));
+    QApplication::clipboard()->setText(ScopeComparison::toCsv(rows, 0.05, m_threshold));
 }
 
 } // namespace scopeline

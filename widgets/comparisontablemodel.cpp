@@ -164,6 +164,10 @@ QVariant ComparisonTableModel::raw(const ComparisonRow &r, int column) const
         return r.relativeChange;
     case CliffsDeltaColumn:
         return r.cliffsDelta;
+    case RunLevelChangeColumn:
+        return r.runLevel.change;
+    case RunLevelPColumn:
+        return r.runLevelHolm;
     case VerdictColumn:
         return int(r.verdict(m_alpha, m_threshold));
     }
@@ -213,8 +217,15 @@ QString ComparisonTableModel::display(const ComparisonRow &r, int column) const
                                             : QString::asprintf("%+.2f %%", 100 * r.relativeChange);
     case CliffsDeltaColumn:
         return std::isnan(r.cliffsDelta) ? QString() : QString::asprintf("%+.3f", r.cliffsDelta);
+    case RunLevelChangeColumn:
+        if (!r.hasRunLevel())
+            return {};
+        return QString::asprintf("%+.2f %% [%+.2f, %+.2f]", 100 * r.runLevel.change, 100 * r.runLevel.ciLow,
+                                 100 * r.runLevel.ciHigh);
+    case RunLevelPColumn:
+        return formatPValue(r.runLevelHolm);
     case VerdictColumn:
-        return verdictText(r.verdict(m_alpha, m_threshold));
+        return r.verdictText(m_alpha, m_threshold);
     }
     return {};
 }
@@ -223,6 +234,18 @@ QString ComparisonTableModel::verdictToolTip(const ComparisonRow &r) const
 {
     const Verdict v = r.verdict(m_alpha, m_threshold);
     const QString threshold = QStringLiteral("%1 %").arg(100 * m_threshold, 0, 'g', 3);
+    if (r.hasRunLevel() && r.comparable())
+        // Pooled rows with ≥ 2 runs a side: the verdict is the run-level test's (the run is the unit).
+        return tr("%1: run-level test on the %2 v %3 run medians (Welch on logs): change %4 "
+                  "[%5, %6], Holm-adjusted p = %7 (α = %8, threshold %9).")
+            .arg(verdictText(v))
+            .arg(r.runsA)
+            .arg(r.runsB)
+            .arg(QString::asprintf("%+.2f %%", 100 * r.runLevel.change),
+                 QString::asprintf("%+.2f %%", 100 * r.runLevel.ciLow),
+                 QString::asprintf("%+.2f %%", 100 * r.runLevel.ciHigh), formatPValue(r.runLevelHolm))
+            .arg(m_alpha)
+            .arg(threshold);
     switch (v) {
     case Verdict::OnlyInA:
         return tr("“%1” has %2 samples in A and none in B: nothing to compare.").arg(r.scope).arg(r.a.n);
@@ -348,6 +371,12 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
         {QT_TR_NOOP("Cliff's δ"),
          QT_TR_NOOP("Cliff's delta P(B > A) − P(B < A) over all pairs, from −1 (B always "
                     "faster) to +1 (B always slower)")},
+        {QT_TR_NOOP("Run-level change"),
+         QT_TR_NOOP("“all” rows with ≥ 2 runs a side: ratio of the geometric means of the per-run medians, "
+                    "B/A − 1, with its 95 % confidence interval. The run is the unit: this is what the "
+                    "verdict of the row judges")},
+        {QT_TR_NOOP("Run-level p"),
+         QT_TR_NOOP("Welch's t on the log per-run medians, Holm-adjusted over the scopes compared together")},
         {QT_TR_NOOP("Verdict"), nullptr}, // names the current alpha and threshold
     };
     if (orientation != Qt::Horizontal || section < 0 || section >= NUM_COLUMNS)

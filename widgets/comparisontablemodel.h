@@ -38,6 +38,8 @@ public:
         ShiftCiColumn,
         RelativeChangeColumn,
         CliffsDeltaColumn,
+        RunLevelChangeColumn, // pooled rows with >= 2 runs a side: change of the run medians [95 % CI]
+        RunLevelPColumn,      // and its Holm-adjusted p: what the verdict of such a row uses
         VerdictColumn,
         NUM_COLUMNS
     };

@@ -1,6 +1,8 @@
 #include "reportexporter.h"
 
 #include "comparisonpanel.h"
+#include "contributionchart.h"
+#include "kerneldiffview.h"
 #include "timelineview.h"
 
 #include "model/durationformat.h"
@@ -30,6 +32,9 @@ const QString kTimelineA = QStringLiteral("timeline_a.png");
 const QString kTimelineB = QStringLiteral("timeline_b.png");
 const QString kStats = QStringLiteral("stats.csv");
 const QString kIndex = QStringLiteral("index.html");
+const QString kDiffChart = QStringLiteral("diff.png");
+const QString kDiffCsv = QStringLiteral("diff.csv");
+constexpr int kDiffRowsShown = 25;
 constexpr int kPlotWidth = 1400, kPlotHeight = 800;
 
 QString tr(const char *text)
@@ -140,7 +145,9 @@ QString statsTable(const std::vector<ComparisonRow> &rows, double threshold)
           QT_TRANSLATE_NOOP("ReportExporter", "change of medians"),
           QT_TRANSLATE_NOOP("ReportExporter", "HL shift B − A [95 % CI]"),
           QT_TRANSLATE_NOOP("ReportExporter", "MWU p (Holm)"),
-          QT_TRANSLATE_NOOP("ReportExporter", "Cliff's δ"), QT_TRANSLATE_NOOP("ReportExporter", "verdict")})
+          QT_TRANSLATE_NOOP("ReportExporter", "Cliff's δ"),
+          QT_TRANSLATE_NOOP("ReportExporter", "run-level change [95 % CI], p (Holm)"),
+          QT_TRANSLATE_NOOP("ReportExporter", "verdict")})
         html += QStringLiteral("<th>%1</th>").arg(esc(tr(header)));
     html += QStringLiteral("</tr>\n");
     for (const ComparisonRow &r : rows) {
@@ -160,13 +167,66 @@ QString statsTable(const std::vector<ComparisonRow> &rows, double threshold)
                     .arg(esc(r.a.n ? formatDuration(r.a.median) : QStringLiteral("–")),
                          esc(r.b.n ? formatDuration(r.b.median) : QStringLiteral("–")), esc(meanStd(r.a)),
                          esc(meanStd(r.b)), esc(change), esc(shift));
-        html +=
-            QStringLiteral(
-                "<td class='num'>%1</td><td class='num'>%2</td><td class='verdict %3'>%4</td></tr>\n")
-                .arg(esc(numberOr(r.mannWhitneyHolm, 'g', 3, ok)), esc(numberOr(r.cliffsDelta, 'f', 3, ok)),
-                     verdictClass(verdict), esc(verdictText(verdict)));
+        const QString runLevel = r.hasRunLevel() ? QStringLiteral("%1 % [%2, %3], p %4")
+                                                       .arg(100 * r.runLevel.change, 0, 'f', 2)
+                                                       .arg(100 * r.runLevel.ciLow, 0, 'f', 2)
+                                                       .arg(100 * r.runLevel.ciHigh, 0, 'f', 2)
+                                                       .arg(r.runLevelHolm, 0, 'g', 3)
+                                                 : QStringLiteral("–");
+        html += QStringLiteral("<td class='num'>%1</td><td class='num'>%2</td><td class='num'>%3</td>"
+                               "<td class='verdict %4'>%5</td></tr>\n")
+                    .arg(esc(numberOr(r.mannWhitneyHolm, 'g', 3, ok)), esc(numberOr(r.cliffsDelta, 'f', 3, ok)),
+                         esc(runLevel), verdictClass(verdict), esc(r.verdictText(0.05, threshold)));
     }
     return html + QStringLiteral("</table>\n");
+}
+
+QString diffSection(const KernelDiffView &view)
+{
+    const KernelDiff *diff = view.diff();
+    QString html = QStringLiteral("<h2>%1</h2>\n").arg(esc(tr("What changed: kernels")));
+    if (!diff)
+        return html + QStringLiteral("<p class='note'>%1</p>\n").arg(esc(tr("No kernels.")));
+    for (const QString &line : view.headerText().split(QLatin1Char('\n')))
+        html += QStringLiteral("<p>%1</p>\n").arg(esc(line));
+    html += QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
+                .arg(kDiffChart, esc(tr("Kernel time per run from A to B: the largest contributions")));
+    html += QStringLiteral("<table class='stats'>\n<tr>");
+    for (const char *header :
+         {QT_TRANSLATE_NOOP("ReportExporter", "kernel"), QT_TRANSLATE_NOOP("ReportExporter", "calls/run A"),
+          QT_TRANSLATE_NOOP("ReportExporter", "calls/run B"), QT_TRANSLATE_NOOP("ReportExporter", "time/run A"),
+          QT_TRANSLATE_NOOP("ReportExporter", "time/run B"), QT_TRANSLATE_NOOP("ReportExporter", "Δ time/run"),
+          QT_TRANSLATE_NOOP("ReportExporter", "share"), QT_TRANSLATE_NOOP("ReportExporter", "median A"),
+          QT_TRANSLATE_NOOP("ReportExporter", "median B"),
+          QT_TRANSLATE_NOOP("ReportExporter", "run-level change [95 % CI]"),
+          QT_TRANSLATE_NOOP("ReportExporter", "run-level p (Holm)"), QT_TRANSLATE_NOOP("ReportExporter", "verdict")})
+        html += QStringLiteral("<th>%1</th>").arg(esc(tr(header)));
+    html += QStringLiteral("</tr>\n");
+    const std::vector<KernelDiffRow> &rows = diff->rows();
+    for (std::size_t i = 0; i < rows.size() && i < std::size_t(kDiffRowsShown); ++i) {
+        const KernelDiffRow &r = rows[i];
+        const QString runLevel = r.runLevel.valid() ? QStringLiteral("%1 % [%2, %3]")
+                                                          .arg(100 * r.runLevel.change, 0, 'f', 2)
+                                                          .arg(100 * r.runLevel.ciLow, 0, 'f', 2)
+                                                          .arg(100 * r.runLevel.ciHigh, 0, 'f', 2)
+                                                    : QStringLiteral("–");
+        html += QStringLiteral("<tr><td class='file'>%1</td><td class='num'>%2</td><td class='num'>%3</td>"
+                               "<td class='num'>%4</td><td class='num'>%5</td><td class='num'>%6</td>")
+                    .arg(esc(r.kernel), QString::number(r.a.callsPerRun, 'g', 6),
+                         QString::number(r.b.callsPerRun, 'g', 6), esc(formatDuration(r.a.totalPerRunNs)),
+                         esc(formatDuration(r.b.totalPerRunNs)), esc(formatDuration(r.deltaTotalNs)));
+        html += QStringLiteral("<td class='num'>%1</td><td class='num'>%2</td><td class='num'>%3</td>"
+                               "<td class='num'>%4</td><td class='num'>%5</td><td class='%6'>%7</td></tr>\n")
+                    .arg(esc(numberOr(100 * r.shareOfDelta, 'f', 1) + QStringLiteral(" %")),
+                         esc(r.a.present() ? formatDuration(r.a.medianNs) : QStringLiteral("–")),
+                         esc(r.b.present() ? formatDuration(r.b.medianNs) : QStringLiteral("–")), esc(runLevel),
+                         esc(numberOr(r.runLevelHolm, 'g', 3)), verdictClass(r.verdict), esc(r.verdictText()));
+    }
+    html += QStringLiteral("</table>\n");
+    if (rows.size() > std::size_t(kDiffRowsShown))
+        html += QStringLiteral("<p class='note'>%1</p>\n")
+                    .arg(esc(tr("%1 more kernels in %2.").arg(rows.size() - kDiffRowsShown).arg(kDiffCsv)));
+    return html;
 }
 
 QString timelineCaption(const TimelineView *view, const QString &side)
@@ -217,6 +277,8 @@ QString indexHtml(const ReportExporter::Input &input)
     html += QStringLiteral("<p><b>B</b> (%1): %2</p>\n").arg(esc(tr("candidate")), esc(input.labelB));
     html += runsTable(input.runsB);
 
+    if (input.diffView)
+        html += diffSection(*input.diffView);
     html += QStringLiteral("<h2>%1</h2>\n<ul>\n").arg(esc(tr("Scopes")));
     const QStringList scopes = panel.selectedScopes();
     for (const QString &scope : scopes)
@@ -235,18 +297,17 @@ QString indexHtml(const ReportExporter::Input &input)
         QStringLiteral("<p class='note'>%1</p>\n")
             .arg(esc(
                 tr("How to read this: each row compares the durations of the kernels attributed to a scope "
-                   "(per run pair, and \"all\" for the runs pooled). The Mann–Whitney U test asks whether "
-                   "B's "
-                   "durations differ from A's; its p-values are Holm-adjusted over the scopes compared "
-                   "together. A p-value alone says little with thousands of samples, so the size of the "
-                   "difference comes with it: the Hodges–Lehmann shift is the typical difference B − A with "
-                   "its 95 % confidence interval, and Cliff's δ (from −1 to 1) tells how often B's samples "
-                   "are "
-                   "larger than A's (negative: B mostly faster). A row says \"B faster\" or \"B slower\" "
-                   "only "
-                   "when the adjusted p is below 0.05 and the medians differ by at least the threshold (%1 "
-                   "%); "
-                   "a significant but smaller change reads \"no meaningful change\".")
+                   "(per run pair, and \"all\" for the runs pooled). The run is the unit of replication: "
+                   "samples of one run share its conditions, so on an \"all\" row with at least 2 runs a "
+                   "side the verdict comes from a run-level test, Welch's t on the logarithms of the per-run "
+                   "medians, with the change of the run medians and its 95 % confidence interval, "
+                   "Holm-adjusted over the scopes compared together. A row says \"B faster\" or \"B slower\" "
+                   "only when that adjusted p is below 0.05 and the change is at least the threshold (%1 %); a "
+                   "significant but smaller change reads \"no meaningful change\". Rows of one run pair, and "
+                   "sides with a single run, use the per-sample Mann–Whitney U test and say that run-to-run "
+                   "variation was not measured. With thousands of samples a p-value alone says little, so "
+                   "the Hodges–Lehmann shift (the typical difference B − A with its 95 % CI) and Cliff's δ "
+                   "(from −1 to 1; negative: B mostly faster) tell how large a difference is.")
                     .arg(QString::number(100.0 * panel.threshold(), 'g', 4))));
 
     html +=
@@ -306,6 +367,13 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
         outputs.push_back({*name, png});
     }
     outputs.push_back({kStats, input.panel->csv().toUtf8()});
+    if (input.diffView) {
+        const QByteArray chart = pngBytes(input.diffView->chart()->plot()->toPixmap(kPlotWidth, kPlotHeight));
+        if (chart.isEmpty())
+            return fail(pathOf(kDiffChart), tr("cannot render the kernel diff chart"));
+        outputs.push_back({kDiffChart, chart});
+        outputs.push_back({kDiffCsv, input.diffView->csv().toUtf8()});
+    }
     outputs.push_back({kIndex, indexHtml(input).toUtf8()}); // last: it refers to the others
 
     // Write every file to its temporary name first; only when all are written, put them in place.

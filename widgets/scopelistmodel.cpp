@@ -6,6 +6,7 @@
 #include <QGuiApplication>
 #include <QPalette>
 
+#include <algorithm>
 #include <map>
 
 namespace scopeline {
@@ -24,6 +25,7 @@ void ScopeListModel::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> 
         for (const ScopeIndex::Scope &scope : index->scopes()) {
             Entry &entry = byName[scope.name];
             entry.name = scope.name;
+            entry.step = entry.step || scope.step;
             entry.kernelsA += scope.kernels;
             entry.instancesA += scope.instances;
         }
@@ -31,6 +33,7 @@ void ScopeListModel::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> 
         for (const ScopeIndex::Scope &scope : index->scopes()) {
             Entry &entry = byName[scope.name];
             entry.name = scope.name;
+            entry.step = entry.step || scope.step;
             entry.kernelsB += scope.kernels;
             entry.instancesB += scope.instances;
         }
@@ -42,6 +45,8 @@ void ScopeListModel::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> 
     m_entries.reserve(byName.size() + std::size_t(patterns.size()));
     for (auto &item : byName)
         m_entries.push_back(std::move(item.second));
+    // Step scopes first: the natural thing to compare across runs.
+    std::stable_partition(m_entries.begin(), m_entries.end(), [](const Entry &e) { return e.step; });
     for (const QString &pattern : patterns)
         m_entries.push_back(countPattern(pattern));
     endResetModel();
@@ -162,6 +167,8 @@ QVariant ScopeListModel::data(const QModelIndex &index, int role) const
         return inA;
     case PresentInBRole:
         return inB;
+    case StepRole:
+        return e.step;
     case Qt::TextAlignmentRole:
         return column == ScopeColumn ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                      : QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -170,9 +177,10 @@ QVariant ScopeListModel::data(const QModelIndex &index, int role) const
             return QBrush(QGuiApplication::palette().color(QPalette::Disabled, QPalette::Text));
         return {};
     case Qt::FontRole:
-        if (e.pattern) {
+        if (e.pattern || (e.step && column == ScopeColumn)) {
             QFont font;
-            font.setItalic(true);
+            font.setItalic(e.pattern);
+            font.setBold(e.step);
             return font;
         }
         return {};
@@ -182,7 +190,10 @@ QVariant ScopeListModel::data(const QModelIndex &index, int role) const
                 .arg(e.name, sideA ? QStringLiteral("A") : QStringLiteral("B"));
         QString tip = e.pattern ? tr("Pattern “%1” (%2 match): kernels and instances it matches.")
                                       .arg(e.name, matchModeName(m_mode))
-                                : tr("Scope “%1”").arg(e.name);
+                      : e.step ? tr("Step scope “%1”: one instance per iteration; compare its wall "
+                                    "time with samples per instance (span).")
+                                     .arg(e.name)
+                               : tr("Scope “%1”").arg(e.name);
         tip += QLatin1Char('\n') + tr("A: %1 kernels in %2 instances").arg(e.kernelsA).arg(e.instancesA);
         tip += QLatin1Char('\n') + tr("B: %1 kernels in %2 instances").arg(e.kernelsB).arg(e.instancesB);
         if (!inA && inB)
@@ -201,8 +212,10 @@ QVariant ScopeListModel::headerData(int section, Qt::Orientation orientation, in
 {
     // Title and tooltip per column, in Column order.
     static const ColumnText kColumns[NUM_COLUMNS] = {
-        {QT_TR_NOOP("Scope"), QT_TR_NOOP("A JAX op path component, or a CPU/GPU annotation name (italic: a "
-                                         "pattern you added)")},
+        {QT_TR_NOOP("Scope"),
+         QT_TR_NOOP("A JAX op path component, or a CPU/GPU annotation name (bold, "
+                    "listed first: a step scope such as ProfilerStep, whose "
+                    "ProfilerStep#N ranges are its instances; italic: a pattern you added)")},
         {QT_TR_NOOP("Kernels A"),
          QT_TR_NOOP("GPU kernels attributed to the scope, summed over the runs of the side")},
         {QT_TR_NOOP("Kernels B"),

@@ -1,6 +1,7 @@
 #pragma once
 // Every scope found in either side (union over the runs of each side) with its kernel and instance
 // counts on A and B, plus the patterns the user added (substring or regex, counted by matching).
+// Step scopes (`ProfilerStep`, `PjitFunction(...)`, see ScopeIndex) come first, in bold.
 
 #include "model/loadedrun.h"
 #include "model/scopematcher.h"
@@ -30,6 +31,7 @@ public:
         IsPatternRole,               // bool: a pattern the user added rather than a listed name
         PresentInARole,              // bool: attributed kernels on side A
         PresentInBRole,
+        StepRole, // bool: a step scope (one instance per iteration) on either side
     };
 
     struct Entry
@@ -37,6 +39,7 @@ public:
         QString name;
         qint64 kernelsA = 0, kernelsB = 0, instancesA = 0, instancesB = 0;
         bool pattern = false;
+        bool step = false;
     };
 
     explicit ScopeListModel(QObject *parent = nullptr);
@@ -63,7 +66,8 @@ private:
     Entry countPattern(const QString &pattern) const;
 
     std::vector<const ScopeIndex *> m_a, m_b;
-    std::vector<Entry> m_entries; // scopes by name, then patterns in the order added
+    std::vector<Entry>
+        m_entries; // step scopes by name, other scopes by name, then patterns in the order added
     MatchMode m_mode = MatchMode::Component;
     QList<LoadedRun> m_keepA, m_keepB; // keep the indexes alive
 };

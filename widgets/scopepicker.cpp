@@ -39,6 +39,16 @@ protected:
         return QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent);
     }
 
+    // Step scopes stay on top whichever column and order the list is sorted by.
+    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override
+    {
+        const bool stepLeft = left.data(ScopeListModel::StepRole).toBool();
+        const bool stepRight = right.data(ScopeListModel::StepRole).toBool();
+        if (stepLeft != stepRight)
+            return sortOrder() == Qt::AscendingOrder ? stepLeft : stepRight;
+        return QSortFilterProxyModel::lessThan(left, right);
+    }
+
 public:
     // Count headers on two lines ("Kernels" over "A"), so the names get the width.
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override
@@ -165,8 +175,10 @@ ScopePicker::ScopePicker(QWidget *parent) : QWidget(parent)
             return;
         if (m_proxy->rowCount() == 1) { // Enter picks the one scope left
             const QString name = m_proxy->index(0, 0).data(ScopeListModel::NameRole).toString();
-            if (!m_selected.contains(name))
+            if (!m_selected.contains(name)) {
+                preferSpanForStep(m_selected + QStringList{name});
                 setSelection(m_selected + QStringList{name});
+            }
         }
     });
     connect(m_addPattern, &QPushButton::clicked, this, &ScopePicker::addFilterAsPattern);
@@ -177,6 +189,7 @@ ScopePicker::ScopePicker(QWidget *parent) : QWidget(parent)
         emit matchModeChanged();
     });
     connect(m_sampleBox, &QComboBox::currentIndexChanged, this, [this] { emit sampleModeChanged(); });
+    connect(m_sampleBox, &QComboBox::activated, this, [this] { m_sampleModeChosen = true; });
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &ScopePicker::onViewSelectionChanged);
     connect(m_clearSelection, &QToolButton::clicked, this, [this] { setSelection({}); });
@@ -318,8 +331,20 @@ void ScopePicker::onViewSelectionChanged(const QItemSelection &, const QItemSele
     if (names == m_selected)
         return;
     m_selected = names;
+    preferSpanForStep(names);
     updateSelectionLabel();
     emit selectedScopesChanged();
+}
+
+void ScopePicker::preferSpanForStep(const QStringList &names)
+{
+    // A step's kernels are a whole iteration: its wall span is the figure to compare (as the eager vs
+    // graph sample does). Only when the user picks the one step scope, and only over the default.
+    if (m_sampleModeChosen || sampleMode() != SampleMode::Kernel || names.size() != 1)
+        return;
+    const int row = m_model->rowOf(names.first());
+    if (row >= 0 && m_model->entry(row).step)
+        setSampleMode(SampleMode::Span);
 }
 
 void ScopePicker::syncViewSelection()

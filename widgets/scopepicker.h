@@ -5,6 +5,10 @@
 //
 // The selection is kept by name, in the order picked, and survives filtering: a selected scope the filter
 // hides stays selected (the line under the list says what is selected).
+//
+// Step scopes (ProfilerStep, PjitFunction(...)) are listed first whatever the sort. When the user picks a
+// step scope alone in the list (click or Enter) while the samples are still per kernel and the user has
+// not chosen them in the box, the samples switch to per instance (span); setSelectedScopes never does.
 
 #include "model/loadedrun.h"
 #include "model/scopematcher.h"
@@ -69,6 +73,7 @@ private:
     void onViewSelectionChanged(const QItemSelection &selected, const QItemSelection &deselected);
     void syncViewSelection();
     void updateSelectionLabel();
+    void preferSpanForStep(const QStringList &names);
     void setSelection(QStringList names);
     void fitColumns();
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -85,7 +90,8 @@ private:
     QToolButton *m_clearSelection = nullptr;
     QAction *m_focusFilter = nullptr;
     QStringList m_selected;
-    bool m_syncing = false; // selection-model signals caused by our own filtering or syncing
+    bool m_syncing = false;          // selection-model signals caused by our own filtering or syncing
+    bool m_sampleModeChosen = false; // the user chose in the sample box: picking a step keeps it
 };
 
 } // namespace scopeline

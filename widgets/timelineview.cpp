@@ -399,6 +399,7 @@ struct Geometry
     std::array<std::vector<QRect>, kSlots> rects;
     std::vector<QRect> gaps;
     std::vector<QRect> graphMarkers;
+    std::vector<QRect> highlights; // kernels of the highlighted names, one per pixel column at most
     std::vector<Label> labels;
     std::vector<std::pair<int, QString>> ticks; // x, text
     std::vector<int> minorTicks;
@@ -426,6 +427,7 @@ public:
     void setScale(const TimeScale &next);
     void invalidate() { geometry.valid = false; }
     void buildGeometry(const QRect &plot);
+    void addHighlights(const Lane &lane, int left, int y, int height);
     QRect plotRect() const;
     int scroll() const { return vbar->isVisible() ? vbar->value() : 0; }
     // A scroll of the user's: from now on the view stays where they put it.
@@ -459,6 +461,7 @@ public:
     std::vector<int> rowOfTrackRow;  // track row -> row, -1 when collapsed
     std::vector<int32_t> trackRowOf; // trace track -> track row, -1 when not shown
     std::vector<uint8_t> laneOf;     // per event
+    std::vector<bool> highlightedName; // per string id: kernels of this name are highlighted
     int contentHeight = 0;
     int version = 0; // bumps when rows change
     QScrollBar *vbar = nullptr;
@@ -490,6 +493,7 @@ void TimelineView::Private::build()
     rows.clear();
     laneOf.clear();
     trackRowOf.clear();
+    highlightedName.clear();
     selected = hovered = -1;
     hoveredGapRow = -1;
     hasRange = false;
@@ -765,6 +769,7 @@ void TimelineView::Private::buildGeometry(const QRect &plot)
         v.clear();
     g.gaps.clear();
     g.graphMarkers.clear();
+    g.highlights.clear();
     g.labels.clear();
     g.ticks.clear();
     g.minorTicks.clear();
@@ -866,6 +871,8 @@ void TimelineView::Private::buildGeometry(const QRect &plot)
                     g.rects[launches.colours[i]].emplace_back(plot.left() + left, ly, w >= 3 ? w - 1 : w,
                                                               lh - 2);
                 });
+            if (!highlightedName.empty() && tr.stream)
+                addHighlights(lane, plot.left(), ly, lh - 2);
             lane.sweep(scale, width, 0.0, [&](std::size_t i, int left, int right) {
                 const int w = right - left;
                 QRect r(plot.left() + left, ly, w >= 3 ? w - 1 : w, lh - 2);
@@ -890,6 +897,28 @@ void TimelineView::Private::buildGeometry(const QRect &plot)
             const int ly = y + kRowPad + int(laneOf[*it]) * tr.laneHeight;
             g.graphMarkers.emplace_back(plot.left() + int(x), ly, 2, tr.laneHeight - 2);
         }
+    }
+}
+
+// Every highlighted kernel in view gets a rect, at least 2 px wide so that a short kernel shows when
+// zoomed out; kernels falling on the same pixel column as the previous one are skipped.
+void TimelineView::Private::addHighlights(const Lane &lane, int left, int y, int height)
+{
+    const TraceData &t = *run.trace;
+    const int width = geometry.plot.width();
+    auto first = std::lower_bound(lane.reach.begin(), lane.reach.end(), scale.start);
+    int lastRight = std::numeric_limits<int>::min();
+    for (auto i = std::size_t(first - lane.reach.begin()); i < lane.starts.size() && lane.starts[i] <= scale.end;
+         ++i) {
+        const uint32_t e = lane.items[i];
+        if (lane.ends[i] < scale.start || !highlightedName[t.name[e]])
+            continue;
+        const int x0 = int(std::clamp(scale.toPixel(lane.starts[i]), -5.0, width + 5.0));
+        const int x1 = std::max(x0 + 2, int(std::clamp(scale.toPixel(lane.ends[i]), -5.0, width + 5.0)));
+        if (x1 <= lastRight)
+            continue;
+        geometry.highlights.emplace_back(left + std::max(x0, lastRight), y, x1 - std::max(x0, lastRight), height);
+        lastRight = x1;
     }
 }
 
@@ -1223,6 +1252,38 @@ void TimelineView::setRun(const LoadedRun &run)
         emit rangeSelected(0, 0);
 }
 
+void TimelineView::setHighlightedKernels(const QStringList &names)
+{
+    d->highlightedName.clear();
+    if (d->run.trace && !names.isEmpty()) {
+        const TraceData &t = *d->run.trace;
+        d->highlightedName.assign(t.strings.size(), false);
+        bool any = false;
+        for (const QString &name : names) {
+            const QByteArray utf8 = name.toUtf8();
+            const int64_t id = t.strings.find(std::string_view(utf8.constData(), std::size_t(utf8.size())));
+            if (id >= 0) {
+                d->highlightedName[std::size_t(id)] = true;
+                any = true;
+            }
+        }
+        if (!any) // none of them in this run: fade everything, so "not here" is visible too
+            d->highlightedName.assign(t.strings.size(), false);
+    }
+    d->invalidate();
+    update();
+}
+
+bool TimelineView::hasHighlight() const
+{
+    return !d->highlightedName.empty();
+}
+
+int TimelineView::highlightCount() const
+{
+    return int(d->geometry.highlights.size());
+}
+
 const LoadedRun &TimelineView::run() const
 {
     return d->run;
@@ -1524,6 +1585,16 @@ void TimelineView::paintEvent(QPaintEvent *)
     for (const Label &label : g.labels) {
         p.setPen(swatches[label.slot].text);
         p.drawText(label.rect, Qt::AlignVCenter | Qt::AlignLeft, label.text);
+    }
+
+    // highlighted kernels: everything else is faded, they keep their colour with a dark outline
+    if (!d->highlightedName.empty()) {
+        p.fillRect(plot, QColor(255, 255, 255, 150));
+        p.setPen(QPen(QColor(0xd3, 0x54, 0x00), 1));
+        p.setBrush(QColor(0xf3, 0x9c, 0x12));
+        for (const QRect &r : g.highlights)
+            p.drawRect(r.adjusted(0, 0, -1, -1));
+        p.setBrush(Qt::NoBrush);
     }
 
     // selection overlays

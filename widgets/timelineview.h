@@ -23,6 +23,12 @@ public:
     void setRun(const LoadedRun &run);
     const LoadedRun &run() const;
 
+    // Highlights the kernels with these exact names (the rest is faded); an empty list clears it.
+    void setHighlightedKernels(const QStringList &names);
+    bool hasHighlight() const;
+    // Highlight rectangles in the last painted frame (merged per pixel column), for tests.
+    int highlightCount() const;
+
     // The visible window in the trace's ns.
     int64_t visibleStart() const;
     int64_t visibleEnd() const;

@@ -1,10 +1,12 @@
 #include "clicommands.h"
 
 #include "model/durationformat.h"
+#include "model/kerneldiff.h"
 #include "model/loadedrun.h"
 #include "model/scopecomparison.h"
 #include "stats/descriptive.h"
 #include "widgets/comparisonpanel.h"
+#include "widgets/kerneldiffview.h"
 #include "widgets/pairtimeline.h"
 #include "widgets/reportexporter.h"
 
@@ -17,6 +19,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
+#include <QSet>
 #include <QTextStream>
 
 #include <cmath>
@@ -47,6 +50,12 @@ Commands:
   compare A B --scope S [--scope S2 ...] [--match component|substring|regex]
           [--samples kernel|instance|span] [--csv FILE] [--threshold PERCENT] [--alpha P]
                             compare scope durations of side A (baseline) and B (candidate)
+  diff A B [--csv FILE] [--top N] [--alpha P] [--threshold PERCENT] [--fold-numbers]
+                            which kernels account for the difference: one row per kernel name
+                            of either side, calls and GPU time per run, medians, a run-level
+                            test (Holm over the rows) and a verdict, largest change of total
+                            time first (top 20 shown, the CSV has all); --fold-numbers makes one
+                            row of names that differ only by a trailing number (fusion_13/_14)
   report A B --scope S [--scope S2 ...] [--match MODE] [--samples MODE] [--threshold PERCENT]
          --out DIR          write a report into DIR: boxplot.png, timeline_a.png, timeline_b.png
                             (the first run of each side), stats.csv and index.html
@@ -290,25 +299,38 @@ int scopesCommand(const QStringList &arguments)
     if (!loadPaths(parser.positionalArguments(), runs))
         return Unreadable;
     QMap<QString, std::pair<int64_t, int64_t>> totals; // name -> kernels, instances
+    QSet<QString> steps;                               // step scopes, listed first
     for (const LoadedRun &run : runs)
         for (const ScopeIndex::Scope &scope : run.scopes->scopes()) {
             totals[scope.name].first += scope.kernels;
             totals[scope.name].second += scope.instances;
+            if (scope.step)
+                steps.insert(scope.name);
         }
     out() << QStringLiteral("%1 %2  %3\n")
                  .arg(QStringLiteral("kernels"), 8)
                  .arg(QStringLiteral("instances"), 9)
                  .arg(QStringLiteral("scope"));
-    for (auto it = totals.begin(); it != totals.end(); ++it)
-        out()
-            << QStringLiteral("%1 %2  %3\n").arg(it.value().first, 8).arg(it.value().second, 9).arg(it.key());
+    for (const bool step : {true, false})
+        for (auto it = totals.begin(); it != totals.end(); ++it)
+            if (steps.contains(it.key()) == step)
+                out() << QStringLiteral("%1 %2  %3\n")
+                             .arg(it.value().first, 8)
+                             .arg(it.value().second, 9)
+                             .arg(it.key());
     out() << totals.size() << " scopes in " << runs.size() << (runs.size() == 1 ? " run\n" : " runs\n");
+    if (!steps.isEmpty()) {
+        QStringList names = steps.values();
+        names.sort();
+        out() << "step scopes (listed first, one instance per iteration): "
+              << names.join(QStringLiteral(", ")) << "\n";
+    }
     return Success;
 }
 
 void printComparison(const std::vector<ComparisonRow> &rows, double alpha, double threshold)
 {
-    out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10  %11\n")
+    out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10  %11 %12\n")
                  .arg(QStringLiteral("scope"), -16)
                  .arg(QStringLiteral("run"), -4)
                  .arg(QStringLiteral("n_a"), 6)
@@ -319,10 +341,19 @@ void printComparison(const std::vector<ComparisonRow> &rows, double alpha, doubl
                  .arg(QStringLiteral("HL shift"), 11)
                  .arg(QStringLiteral("MWU p Holm"), 11)
                  .arg(QStringLiteral("Cliff δ"), 8)
+                 .arg(QStringLiteral("run-level change [CI], p Holm"), -38)
                  .arg(QStringLiteral("verdict"));
     for (const ComparisonRow &r : rows) {
         const bool ok = r.comparable();
-        out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10  %11\n")
+        // Pooled rows with ≥ 2 runs a side: the run-level test, whose unit is the run, gives the verdict.
+        const QString runLevel =
+            r.hasRunLevel() ? QStringLiteral("%1 [%2, %3], p %4")
+                                  .arg(QString::asprintf("%+.2f%%", 100 * r.runLevel.change),
+                                       QString::asprintf("%+.2f%%", 100 * r.runLevel.ciLow),
+                                       QString::asprintf("%+.2f%%", 100 * r.runLevel.ciHigh),
+                                       QString::number(r.runLevelHolm, 'g', 3))
+                            : QStringLiteral("–");
+        out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10  %11 %12\n")
                      .arg(r.scope.left(16), -16)
                      .arg(r.run, -4)
                      .arg(r.a.n, 6)
@@ -335,7 +366,8 @@ void printComparison(const std::vector<ComparisonRow> &rows, double alpha, doubl
                      .arg(ok ? formatDuration(r.shift.shift) : QStringLiteral("–"), 11)
                      .arg(ok ? QString::number(r.mannWhitneyHolm, 'g', 3) : QStringLiteral("–"), 11)
                      .arg(ok ? QString::number(r.cliffsDelta, 'f', 3) : QStringLiteral("–"), 8)
-                     .arg(verdictText(r.verdict(alpha, threshold)));
+                     .arg(runLevel, -38)
+                     .arg(r.verdictText(alpha, threshold));
     }
 }
 
@@ -460,7 +492,7 @@ int compareCommand(const QStringList &arguments)
 
     if (parser.isSet(csvOption)) {
         QSaveFile file(parser.value(csvOption));
-        const QByteArray csv = ScopeComparison::toCsv(rows).toUtf8();
+        const QByteArray csv = ScopeComparison::toCsv(rows, alpha, options.threshold).toUtf8();
         if (!file.open(QIODevice::WriteOnly) || file.write(csv) != csv.size() || !file.commit()) {
             err() << "scopeline-cli: cannot write " << parser.value(csvOption) << ": " << file.errorString()
                   << "\n";
@@ -506,7 +538,9 @@ int reportCommand(const QStringList &arguments)
     const QSize size(1400, 900);
     ComparisonPanel panel;
     PairTimeline timelines;
-    for (QWidget *widget : {static_cast<QWidget *>(&panel), static_cast<QWidget *>(&timelines)}) {
+    KernelDiffView diffView;
+    for (QWidget *widget : {static_cast<QWidget *>(&panel), static_cast<QWidget *>(&timelines),
+                            static_cast<QWidget *>(&diffView)}) {
         widget->setAttribute(Qt::WA_DontShowOnScreen);
         widget->resize(size);
         widget->show();
@@ -518,6 +552,8 @@ int reportCommand(const QStringList &arguments)
     panel.setSampleMode(options.samples);
     panel.setThreshold(options.threshold);
     panel.setSelectedScopes(options.scopes);
+    diffView.setThreshold(options.threshold);
+    diffView.setSides(a, b, options.pathA, options.pathB);
     timelines.setZoomLocked(true);
     timelines.setRuns(a.value(0), b.value(0), options.pathA, options.pathB);
     // Show the GPU activity rather than the whole capture (profiler start/stop around it): each run
@@ -536,6 +572,7 @@ int reportCommand(const QStringList &arguments)
 
     ReportExporter::Input input;
     input.panel = &panel;
+    input.diffView = &diffView;
     input.timelineA = timelines.viewA();
     input.timelineB = timelines.viewB();
     input.labelA = options.pathA;
@@ -550,9 +587,163 @@ int reportCommand(const QStringList &arguments)
         return Unreadable;
     }
     const QDir dir(folder);
-    for (const char *name : {"index.html", "boxplot.png", "timeline_a.png", "timeline_b.png", "stats.csv"})
+    for (const char *name :
+         {"index.html", "boxplot.png", "timeline_a.png", "timeline_b.png", "stats.csv", "diff.png", "diff.csv"})
         out() << QDir::toNativeSeparators(dir.filePath(QLatin1String(name))) << "\n";
     out().flush();
+    return Success;
+}
+
+// "+3.2%" for b against a; "–" when there is nothing to compare.
+QString relativeText(double a, double b)
+{
+    if (!(a > 0) || std::isnan(b))
+        return QStringLiteral("–");
+    return QStringLiteral("%1%2%")
+        .arg(b >= a ? QStringLiteral("+") : QString())
+        .arg(100 * (b - a) / a, 0, 'f', 1);
+}
+
+QString callsText(double calls)
+{
+    return QString::number(calls, 'f', std::trunc(calls) == calls ? 0 : 1);
+}
+
+// A kernel name that fits the table: a demangled C++ name without its leading "void " and its
+// parameter list, elided in the middle so that both its start and its distinctive end show.
+QString tableName(QString name, int width)
+{
+    if (name.startsWith(QLatin1String("void ")))
+        name.remove(0, 5);
+    if (name.endsWith(QLatin1Char(')'))) {
+        int depth = 0;
+        for (qsizetype i = name.size() - 1; i > 0; --i) {
+            if (name[i] == QLatin1Char(')'))
+                ++depth;
+            else if (name[i] == QLatin1Char('(') && --depth == 0) {
+                name.truncate(i);
+                break;
+            }
+        }
+    }
+    if (name.size() > width)
+        name = name.left(width / 2) + QStringLiteral("…") + name.right(width - width / 2 - 1);
+    return name;
+}
+
+void printDiff(const KernelDiff &diff, const QString &pathA, const QString &pathB, int top)
+{
+    const KernelDiffSummary &s = diff.summary();
+    out() << "A: " << pathA << " (" << s.runsA << (s.runsA == 1 ? " run" : " runs") << ")\nB: " << pathB
+          << " (" << s.runsB << (s.runsB == 1 ? " run" : " runs") << ")\n";
+    out() << "GPU busy per run: A " << formatDuration(s.busyPerRunA) << ", B "
+          << formatDuration(s.busyPerRunB) << " (" << relativeText(s.busyPerRunA, s.busyPerRunB) << ")\n";
+    out() << "kernel time per run: A " << formatDuration(s.kernelTimePerRunA) << ", B "
+          << formatDuration(s.kernelTimePerRunB) << ", difference " << formatDuration(s.deltaTotalNs) << " ("
+          << relativeText(s.kernelTimePerRunA, s.kernelTimePerRunB) << ")\n";
+    if (!s.stepScope.isEmpty())
+        out() << "step time (median GPU span of " << s.stepScope << "): A " << formatDuration(s.stepA) << " ("
+              << s.stepsA << (s.stepsA == 1 ? " step" : " steps") << "), B " << formatDuration(s.stepB)
+              << " (" << s.stepsB << (s.stepsB == 1 ? " step" : " steps") << "), "
+              << relativeText(s.stepA, s.stepB) << "\n";
+    out() << s.kernels << " kernels: " << s.kernels - s.onlyInA - s.onlyInB << " on both sides, " << s.onlyInA
+          << " only in A, " << s.onlyInB << " only in B";
+    if (s.runsA < 2 || s.runsB < 2)
+        out() << "; one run on a side: run-to-run variation not measured\n";
+    else
+        out() << "; run-level test on per-run medians, Holm over the rows (alpha " << diff.options().alpha
+              << ", threshold " << 100 * diff.options().threshold << "%)\n";
+
+    const QString format = QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11  %12\n");
+    out() << format.arg(QStringLiteral("kernel"), -50)
+                 .arg(QStringLiteral("calls A"), 8)
+                 .arg(QStringLiteral("calls B"), 8)
+                 .arg(QStringLiteral("total A"), 10)
+                 .arg(QStringLiteral("total B"), 10)
+                 .arg(QStringLiteral("Δ total"), 10)
+                 .arg(QStringLiteral("share"), 6)
+                 .arg(QStringLiteral("median A"), 10)
+                 .arg(QStringLiteral("median B"), 10)
+                 .arg(QStringLiteral("change"), 7)
+                 .arg(QStringLiteral("p Holm"), 8)
+                 .arg(QStringLiteral("verdict"));
+    const std::size_t shown =
+        top > 0 ? std::min<std::size_t>(std::size_t(top), diff.rows().size()) : diff.rows().size();
+    for (std::size_t i = 0; i < shown; ++i) {
+        const KernelDiffRow &r = diff.rows()[i];
+        out() << format.arg(tableName(r.kernel, 50), -50)
+                     .arg(callsText(r.a.callsPerRun), 8)
+                     .arg(callsText(r.b.callsPerRun), 8)
+                     .arg(formatDuration(r.a.totalPerRunNs), 10)
+                     .arg(formatDuration(r.b.totalPerRunNs), 10)
+                     .arg(formatDuration(r.deltaTotalNs), 10)
+                     .arg(std::isnan(r.shareOfDelta)
+                              ? QStringLiteral("–")
+                              : QStringLiteral("%1%").arg(100 * r.shareOfDelta, 0, 'f', 1),
+                          6)
+                     .arg(formatDuration(r.a.medianNs), 10)
+                     .arg(formatDuration(r.b.medianNs), 10)
+                     .arg(relativeText(r.a.medianNs, r.b.medianNs), 7)
+                     .arg(std::isnan(r.runLevelHolm) ? QStringLiteral("–")
+                                                     : QString::number(r.runLevelHolm, 'g', 2),
+                          8)
+                     .arg(r.verdictText());
+    }
+    if (shown < diff.rows().size())
+        out() << "(top " << shown << " of " << diff.rows().size()
+              << " rows by |Δ total|; --top N for more, --csv FILE for all)\n";
+}
+
+int diffCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption csvOption(QStringLiteral("csv"), QStringLiteral("Write every row as CSV."),
+                                       QStringLiteral("FILE"));
+    const QCommandLineOption topOption(QStringLiteral("top"), QStringLiteral("Rows to print (0: all)."),
+                                       QStringLiteral("N"), QStringLiteral("20"));
+    const QCommandLineOption alphaOption(QStringLiteral("alpha"), QStringLiteral("Significance level."),
+                                         QStringLiteral("P"), QStringLiteral("0.05"));
+    const QCommandLineOption thresholdOption(QStringLiteral("threshold"),
+                                             QStringLiteral("Smallest relative change that counts, in %."),
+                                             QStringLiteral("PERCENT"), QStringLiteral("1"));
+    const QCommandLineOption foldOption(
+        QStringLiteral("fold-numbers"),
+        QStringLiteral("One row for names that differ by a trailing number."));
+    parser.addOptions({csvOption, topOption, alphaOption, thresholdOption, foldOption});
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText());
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 2)
+        return usageError(QStringLiteral("diff needs two paths, A and B"));
+    KernelDiffOptions options;
+    options.foldNumbers = parser.isSet(foldOption);
+    bool ok = false;
+    options.alpha = parser.value(alphaOption).toDouble(&ok);
+    if (!ok || !(options.alpha > 0 && options.alpha < 1))
+        return usageError(QStringLiteral("--alpha needs a level in (0, 1)"));
+    options.threshold = parser.value(thresholdOption).toDouble(&ok) / 100.0;
+    if (!ok || !(options.threshold >= 0))
+        return usageError(QStringLiteral("--threshold needs a percentage >= 0"));
+    const int top = parser.value(topOption).toInt(&ok);
+    if (!ok || top < 0)
+        return usageError(QStringLiteral("--top needs a number of rows >= 0"));
+
+    QList<LoadedRun> a, b;
+    if (!loadPaths({positional[0]}, a) || !loadPaths({positional[1]}, b))
+        return Unreadable;
+    const KernelDiff diff(a, b, options);
+    printDiff(diff, positional[0], positional[1], top);
+    out().flush();
+
+    if (parser.isSet(csvOption)) {
+        QSaveFile file(parser.value(csvOption));
+        const QByteArray csv = diff.toCsv().toUtf8();
+        if (!file.open(QIODevice::WriteOnly) || file.write(csv) != csv.size() || !file.commit()) {
+            err() << "scopeline-cli: cannot write " << parser.value(csvOption) << ": " << file.errorString()
+                  << "\n";
+            return Unreadable;
+        }
+    }
     return Success;
 }
 
@@ -583,6 +774,8 @@ int run(const QStringList &arguments)
         return compareCommand(rest);
     if (command == QLatin1String("report"))
         return reportCommand(rest);
+    if (command == QLatin1String("diff"))
+        return diffCommand(rest);
     return usageError(QStringLiteral("unknown command '%1'").arg(command));
 }
 

@@ -3,11 +3,14 @@
 
 #include "mainwindow.h"
 
+#include "widgets/kerneldiffview.h"
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
 #include <QIcon>
+#include <QTabWidget>
 #include <QTimer>
 
 #include <cstdio>
@@ -55,9 +58,13 @@ int main(int argc, char *argv[])
         QStringLiteral("screenshot"),
         QStringLiteral("Once loaded, save a PNG of the window to FILE and quit (for docs and bug reports)."),
         QStringLiteral("FILE"));
+    QCommandLineOption kernelOption(
+        QStringLiteral("kernel"),
+        QStringLiteral("Once loaded, select the first kernel of \"What changed\" whose name contains TEXT."),
+        QStringLiteral("TEXT"));
     QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1600x1000."),
                                   QStringLiteral("WxH"));
-    parser.addOptions({scopeOption, matchOption, samplesOption, screenshotOption, sizeOption});
+    parser.addOptions({scopeOption, matchOption, samplesOption, kernelOption, screenshotOption, sizeOption});
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     if (args.size() > 2)
@@ -95,6 +102,19 @@ int main(int argc, char *argv[])
             state.scopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
         window.openPair(samples + QStringLiteral("/jax_matmul_vs_einsum/matmul"),
                         samples + QStringLiteral("/jax_matmul_vs_einsum/einsum"), state);
+    }
+    if (parser.isSet(kernelOption)) {
+        const QString text = parser.value(kernelOption);
+        QObject::connect(&window, &scopeline::MainWindow::loadDone, &window, [&window, text] {
+            window.tabs()->setCurrentWidget(window.diffView());
+            if (const scopeline::KernelDiff *diff = window.diffView()->diff())
+                for (std::size_t r = 0; r < diff->rows().size(); ++r)
+                    if (diff->rows()[r].kernel.contains(text)) {
+                        window.diffView()->selectRow(int(r));
+                        return;
+                    }
+            std::fprintf(stderr, "scopeline: no kernel name contains %s\n", qPrintable(text));
+        });
     }
     if (parser.isSet(screenshotOption)) {
         // Saved a moment after the load ends (or at once when none started), so that the views have painted.

@@ -5,6 +5,7 @@
 
 #include "model/durationformat.h"
 #include "widgets/comparisonpanel.h"
+#include "widgets/kerneldiffview.h"
 #include "widgets/pairtimeline.h"
 #include "widgets/proportionalsplitter.h"
 #include "widgets/reportexporter.h"
@@ -27,6 +28,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTextBrowser>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -71,11 +73,19 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
     m_timeline = new PairTimeline;
     m_panel = new ComparisonPanel;
+    m_diffView = new KernelDiffView;
+    m_tabs = new QTabWidget;
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_diffView, tr("What changed"));
+    m_tabs->addTab(m_panel, tr("Scopes"));
+    m_tabs->setTabToolTip(0, tr("Every kernel of either side by its contribution to the change in GPU time, "
+                                "with run-level verdicts (Ctrl+1)"));
+    m_tabs->setTabToolTip(1, tr("Named scopes compared: boxplots, statistics and verdicts (Ctrl+2)"));
     // timelines a little taller than the statistics
     m_splitter = new ProportionalSplitter(Qt::Vertical, {55, 45});
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
     m_splitter->addWidget(m_timeline);
-    m_splitter->addWidget(m_panel);
+    m_splitter->addWidget(m_tabs);
 
     auto *central = new QWidget;
     auto *layout = new QVBoxLayout(central);
@@ -125,7 +135,15 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
             m_details->setHtml(TimelineView::describeEvent(runs[index], uint32_t(event)));
     });
     connect(m_timeline, &PairTimeline::rangeSummaryChanged, m_details, &QTextBrowser::setHtml);
-    connect(m_panel, &ComparisonPanel::settingsChanged, this, &MainWindow::updateTitle);
+    connect(m_panel, &ComparisonPanel::settingsChanged, this, [this] {
+        m_diffView->setThreshold(m_panel->threshold()); // one threshold for every verdict
+        updateTitle();
+    });
+    connect(m_diffView, &KernelDiffView::kernelSelected, this, [this](const QStringList &names) {
+        m_highlightedKernels = names;
+        m_timeline->viewA()->setHighlightedKernels(names);
+        m_timeline->viewB()->setHighlightedKernels(names);
+    });
 
     createActions();
     updateTitle();
@@ -196,6 +214,13 @@ void MainWindow::createActions()
         m_timeline->viewA()->fit();
         m_timeline->viewB()->fit();
     });
+    view->addSeparator();
+    view->addAction(tr("&What Changed"), QKeySequence(Qt::CTRL | Qt::Key_1), this,
+                    [this] { m_tabs->setCurrentWidget(m_diffView); })
+        ->setToolTip(m_tabs->tabToolTip(0));
+    view->addAction(tr("&Scopes"), QKeySequence(Qt::CTRL | Qt::Key_2), this,
+                    [this] { m_tabs->setCurrentWidget(m_panel); })
+        ->setToolTip(m_tabs->tabToolTip(1));
 
     QMenu *tools = menuBar()->addMenu(tr("&Tools"));
     QAction *runner = tools->addAction(tr("&Run Microbenchmark…"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
@@ -326,7 +351,10 @@ void MainWindow::showLoadResult(const PairLoadResult &result)
             box->addItem(run.run.name, run.run.file);
     }
     m_panel->setSides(m_a, m_b, m_state.pathA, m_state.pathB);
+    m_diffView->setSides(m_a, m_b, QFileInfo(m_state.pathA).fileName(), QFileInfo(m_state.pathB).fileName());
     applyState(m_pending);
+    // A pair opened for its scopes shows them; any other pair opens on what changed.
+    m_tabs->setCurrentWidget(m_pending.scopes.isEmpty() ? static_cast<QWidget *>(m_diffView) : m_panel);
     showRuns();
     if (m_pending.viewEndA > m_pending.viewStartA)
         m_timeline->viewA()->setVisibleRange(m_pending.viewStartA, m_pending.viewEndA);
@@ -371,6 +399,8 @@ void MainWindow::showRuns()
     const LoadedRun runA = a >= 0 && a < m_a.size() ? m_a[a] : LoadedRun();
     const LoadedRun runB = b >= 0 && b < m_b.size() ? m_b[b] : LoadedRun();
     m_timeline->setRuns(runA, runB, m_state.pathA, m_state.pathB);
+    m_timeline->viewA()->setHighlightedKernels(m_highlightedKernels);
+    m_timeline->viewB()->setHighlightedKernels(m_highlightedKernels);
 }
 
 void MainWindow::showBanner(const QString &text, bool offerReload)
@@ -438,6 +468,7 @@ bool MainWindow::exportReport(const QString &folder)
 {
     ReportExporter::Input input;
     input.panel = m_panel;
+    input.diffView = m_diffView;
     input.timelineA = m_timeline->viewA();
     input.timelineB = m_timeline->viewB();
     input.labelA = m_state.pathA;
@@ -510,7 +541,11 @@ void MainWindow::showAbout()
         this, tr("About Scopeline"),
         tr("<h3>Scopeline %1</h3><p>Compare GPU traces of two program variants: launches, idle gaps "
            "and named scopes, with rank tests and effect sizes.</p>"
-           "<p>Qt %2 · QCustomPlot %3 · zlib %4 · Boost %5</p>")
+           "<p>Qt %2 · QCustomPlot %3 · zlib %4 · Boost %5</p>"
+           "<p>License: GPL-3.0-or-later. Scopeline is free software: you may redistribute and modify "
+           "it under the terms of the GNU General Public License, version 3 or (at your option) any "
+           "later version; it comes with no warranty. QCustomPlot, which it links, is GPL-3.0. "
+           "The bundled sample traces are Scopeline's own recordings, under the same license.</p>")
             .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion()),
                  QStringLiteral(QCUSTOMPLOT_VERSION_STR), QStringLiteral(ZLIB_VERSION),
                  QString::fromLatin1(BOOST_LIB_VERSION).replace(QLatin1Char('_'), QLatin1Char('.'))));

@@ -13,12 +13,14 @@ class QFileSystemWatcher;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QTabWidget;
 class QTextBrowser;
 class QToolButton;
 
 namespace scopeline {
 
 class ComparisonPanel;
+class KernelDiffView;
 class PairTimeline;
 class ProportionalSplitter;
 class RunnerPanel;
@@ -41,6 +43,8 @@ public:
     const QList<LoadedRun> &runsA() const { return m_a; }
     const QList<LoadedRun> &runsB() const { return m_b; }
     ComparisonPanel *panel() const { return m_panel; }
+    KernelDiffView *diffView() const { return m_diffView; }
+    QTabWidget *tabs() const { return m_tabs; } // "What changed" and "Scopes"
     PairTimeline *timeline() const { return m_timeline; }
 
 signals:
@@ -81,6 +85,9 @@ private:
     ProportionalSplitter *m_splitter = nullptr; // timelines over the comparison panel
     PairTimeline *m_timeline = nullptr;
     ComparisonPanel *m_panel = nullptr;
+    KernelDiffView *m_diffView = nullptr;
+    QTabWidget *m_tabs = nullptr;       // the diff view and the scope comparison
+    QStringList m_highlightedKernels; // of the diff view's selected row, kept across run switches
     QTextBrowser *m_details = nullptr;
     QWidget *m_banner = nullptr;
     QLabel *m_bannerLabel = nullptr;

@@ -3,7 +3,7 @@
 (plain JSON and gzip) and a few hand-made edge cases. Each seed stays under 64 kB so that the
 fuzzer runs fast. Run at CI time (packaging/setup.sh fuzz); the corpus is not committed.
 
-usage: make_corpus.py OUT_DIR [--traces DIR]   (DIR defaults to <repo>/../shared/traces)
+usage: make_corpus.py OUT_DIR [--traces DIR]   (DIR defaults to <repo>/tests/data, see its README.md)
 """
 import argparse
 import gzip
@@ -152,7 +152,7 @@ def edge_cases():
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out_dir")
-    parser.add_argument("--traces", default=os.path.join(REPO, "..", "shared", "traces"))
+    parser.add_argument("--traces", default=os.path.join(REPO, "tests", "data"))
     args = parser.parse_args()
     os.makedirs(args.out_dir, exist_ok=True)
     written = []
@@ -160,14 +160,16 @@ def main():
     public = os.path.join(args.traces, "public")
     jax = os.path.join(args.traces, "jax_h100")
     sources = []
-    for root, _, files in os.walk(public):
+    for root, _, files in os.walk(public, followlinks=True):
         sources += [os.path.join(root, f) for f in files if f.endswith((".json", ".json.gz"))]
     for variant in sorted(os.listdir(jax)) if os.path.isdir(jax) else []:
-        # One einsum and one matmul run per variant, both files (vm.trace and perfetto_trace).
+        # One einsum and one matmul run per variant, and every perfetto_trace.json.gz (one run keeps it).
+        # Run folders may be symbolic links into resources/samples/.
         runs = sorted(os.listdir(os.path.join(jax, variant)))
-        for run in {runs[0], runs[-1]} if runs else ():
-            for root, _, files in os.walk(os.path.join(jax, variant, run)):
-                sources += [os.path.join(root, f) for f in files if f.endswith(".json.gz")]
+        for run in runs:
+            for root, _, files in os.walk(os.path.join(jax, variant, run), followlinks=True):
+                sources += [os.path.join(root, f) for f in files if f.endswith(".json.gz") and
+                            (run in (runs[0], runs[-1]) or f.startswith("perfetto_trace"))]
     if not sources:
         sys.exit("make_corpus.py: no traces under %s" % args.traces)
 

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "kerneldiff.h"
+
+#include "verdict.h"
+
+#include "stats/descriptive.h"
+#include "stats/multipletesting.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <unordered_map>
+
+namespace scopeline {
+
+namespace {
+
+// One row while the runs are read: the durations of its kernels, per side and run.
+struct Accumulator
+{
+    std::string key; // exact name, or fold base
+    std::set<std::string> names;
+    std::vector<std::vector<double>> durations[2]; // [side][run]
+    std::vector<int64_t> totals[2];                // [side][run], exact ns
+};
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+double meanPerRun(int64_t sum, int runs)
+{
+    return runs > 0 ? double(sum) / double(runs) : 0.0;
+}
+
+void finishSide(KernelDiffSide &side, std::vector<std::vector<double>> &runs,
+                const std::vector<int64_t> &totals)
+{
+    const int n = int(runs.size());
+    for (int r = 0; r < n; ++r) {
+        const std::vector<double> &durations = runs[std::size_t(r)];
+        side.runCalls.push_back(int64_t(durations.size()));
+        side.runTotalNs.push_back(totals[std::size_t(r)]);
+        side.runMedianNs.push_back(stats::median(durations)); // NaN when the run lacks the kernel
+        side.runsWithKernel += !durations.empty();
+        side.calls += int64_t(durations.size());
+        side.totalNs += totals[std::size_t(r)];
+        side.durations.insert(side.durations.end(), durations.begin(), durations.end());
+    }
+    side.callsPerRun = meanPerRun(side.calls, n);
+    side.totalPerRunNs = meanPerRun(side.totalNs, n);
+    side.medianNs = stats::median(side.durations);
+}
+
+QString number(double value)
+{
+    return std::isnan(value) ? QString() : QString::number(value, 'g', 17);
+}
+
+QString csvField(QString text)
+{
+    if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) ||
+        text.contains(QLatin1Char('\n')))
+        return QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+    return text;
+}
+
+} // namespace
+
+QString KernelDiffRow::verdictText() const
+{
+    if (a.present() && b.present() && !runLevelMeasured())
+        return QCoreApplication::translate("KernelDiff", "run-to-run variation not measured");
+    return scopeline::verdictText(verdict);
+}
+
+std::string KernelDiff::foldBase(std::string_view name)
+{
+    std::size_t end = name.size();
+    for (;;) {
+        std::size_t digits = end;
+        while (digits > 0 && isDigit(name[digits - 1]))
+            --digits;
+        // `<base><sep><digits>` with a non-empty base: drop `<sep><digits>` and look again.
+        if (digits == end || digits < 2 || (name[digits - 1] != '_' && name[digits - 1] != '.'))
+            break;
+        end = digits - 1;
+    }
+    return std::string(name.substr(0, end));
+}
+
+KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const KernelDiffOptions &options)
+    : m_options(options)
+{
+    const QList<LoadedRun> *sides[2] = {&a, &b};
+    int runs[2] = {0, 0};
+    int64_t kernelTime[2] = {0, 0};
+    int64_t busy[2] = {0, 0};
+    std::vector<Accumulator> rows;
+    std::unordered_map<std::string, std::size_t> rowOfKey;
+
+    for (int s = 0; s < 2; ++s) {
+        for (const LoadedRun &run : *sides[s]) {
+            if (!run.ok() || !run.analysis)
+                continue;
+            const int r = runs[s]++;
+            const TraceData &t = *run.trace;
+            busy[s] += run.analysis->total().busyNs;
+            // Per interned name of this trace, its row: hashing each distinct name once per run.
+            std::vector<int64_t> rowOfName(t.strings.size(), -1);
+            for (uint32_t k : run.analysis->kernels()) {
+                int64_t &row = rowOfName[t.name[k]];
+                if (row < 0) {
+                    const std::string_view name = t.nameOf(k);
+                    std::string key = options.foldNumbers ? foldBase(name) : std::string(name);
+                    auto [it, inserted] = rowOfKey.try_emplace(key, rows.size());
+                    if (inserted) {
+                        rows.emplace_back();
+                        rows.back().key = std::move(key);
+                    }
+                    row = int64_t(it->second);
+                    rows[std::size_t(row)].names.emplace(name);
+                }
+                Accumulator &acc = rows[std::size_t(row)];
+                // Runs are added on first sight of a row; earlier runs without it stay empty.
+                acc.durations[s].resize(std::size_t(r) + 1);
+                acc.totals[s].resize(std::size_t(r) + 1);
+                acc.durations[s][std::size_t(r)].push_back(double(t.duration[k]));
+                acc.totals[s][std::size_t(r)] += t.duration[k];
+                kernelTime[s] += t.duration[k];
+            }
+        }
+    }
+
+    KernelDiffSummary &sum = m_summary;
+    sum.runsA = runs[0];
+    sum.runsB = runs[1];
+    if (runs[0] > 0)
+        sum.busyPerRunA = double(busy[0]) / runs[0];
+    if (runs[1] > 0)
+        sum.busyPerRunB = double(busy[1]) / runs[1];
+    sum.kernelTimePerRunA = meanPerRun(kernelTime[0], runs[0]);
+    sum.kernelTimePerRunB = meanPerRun(kernelTime[1], runs[1]);
+    sum.deltaTotalNs = sum.kernelTimePerRunB - sum.kernelTimePerRunA;
+
+    // Largest |change of total time per run| first, ties by name (byte order, as Python sorts).
+    std::vector<std::pair<std::string, KernelDiffRow>> built;
+    built.reserve(rows.size());
+    for (Accumulator &acc : rows) {
+        KernelDiffRow row;
+        for (int s = 0; s < 2; ++s) {
+            acc.durations[s].resize(std::size_t(runs[s]));
+            acc.totals[s].resize(std::size_t(runs[s]));
+        }
+        finishSide(row.a, acc.durations[0], acc.totals[0]);
+        finishSide(row.b, acc.durations[1], acc.totals[1]);
+        std::string display = acc.key;
+        if (options.foldNumbers) {
+            // `base_*` (or `base.*`) when any name was numbered; the separator of the first such name.
+            for (const std::string &name : acc.names)
+                if (name.size() > acc.key.size()) {
+                    display = acc.key + name[acc.key.size()] + '*';
+                    break;
+                }
+        }
+        row.kernel = QString::fromStdString(display);
+        for (const std::string &name : acc.names)
+            row.names.append(QString::fromStdString(name));
+        row.deltaTotalNs = row.b.totalPerRunNs - row.a.totalPerRunNs;
+        if (sum.deltaTotalNs != 0)
+            row.shareOfDelta = row.deltaTotalNs / sum.deltaTotalNs;
+        if (row.a.present() && row.b.present() && row.a.medianNs > 0) // zero-length kernels exist
+            row.relChangeMedian = (row.b.medianNs - row.a.medianNs) / row.a.medianNs;
+        row.runLevel = stats::runLevelTest(row.a.runMedianNs, row.b.runMedianNs);
+        built.emplace_back(std::move(display), std::move(row));
+    }
+    std::sort(built.begin(), built.end(), [](const auto &x, const auto &y) {
+        const double dx = std::fabs(x.second.deltaTotalNs), dy = std::fabs(y.second.deltaTotalNs);
+        return dx != dy ? dx > dy : x.first < y.first;
+    });
+    m_rows.reserve(built.size());
+    for (auto &entry : built)
+        m_rows.push_back(std::move(entry.second));
+
+    // Holm over the rows that have a run-level p: the diff's rows are one family.
+    std::vector<double> p;
+    p.reserve(m_rows.size());
+    for (const KernelDiffRow &row : m_rows)
+        p.push_back(row.runLevel.p);
+    const std::vector<double> holm = stats::holmAdjust(p);
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        KernelDiffRow &row = m_rows[i];
+        row.runLevelHolm = holm[i];
+        if (!row.a.present())
+            row.verdict = Verdict::OnlyInB;
+        else if (!row.b.present())
+            row.verdict = Verdict::OnlyInA;
+        else
+            row.verdict =
+                runLevelVerdict(row.runLevelHolm, row.runLevel.change, options.alpha, options.threshold);
+        ++sum.kernels;
+        sum.onlyInA += row.verdict == Verdict::OnlyInA;
+        sum.onlyInB += row.verdict == Verdict::OnlyInB;
+    }
+
+    findStepTime(a, b);
+}
+
+void KernelDiff::findStepTime(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
+{
+    // The step scope of the first run that has one (`ProfilerStep`, else JAX's jitted call).
+    QString name;
+    for (const QList<LoadedRun> *side : {&a, &b})
+        for (const LoadedRun &run : *side)
+            if (name.isEmpty() && run.scopes)
+                name = run.scopes->stepScope();
+    if (name.isEmpty())
+        return;
+    const ScopeMatcher matcher(name, MatchMode::Component);
+    auto medianSpan = [&matcher](const QList<LoadedRun> &side, std::size_t &count) {
+        std::vector<double> spans;
+        for (const LoadedRun &run : side)
+            if (run.scopes) {
+                const std::vector<double> s = run.scopes->samples(matcher, SampleMode::Span);
+                spans.insert(spans.end(), s.begin(), s.end());
+            }
+        count = spans.size();
+        return stats::median(spans);
+    };
+    m_summary.stepScope = name;
+    m_summary.stepA = medianSpan(a, m_summary.stepsA);
+    m_summary.stepB = medianSpan(b, m_summary.stepsB);
+}
+
+QStringList KernelDiff::csvHeader()
+{
+    return {QStringLiteral("kernel"),           QStringLiteral("runs_a"),
+            QStringLiteral("runs_b"),           QStringLiteral("calls_a"),
+            QStringLiteral("calls_b"),          QStringLiteral("total_a_ns"),
+            QStringLiteral("total_b_ns"),       QStringLiteral("delta_total_ns"),
+            QStringLiteral("share_of_delta"),   QStringLiteral("median_a_ns"),
+            QStringLiteral("median_b_ns"),      QStringLiteral("rel_change_median"),
+            QStringLiteral("run_level_p"),      QStringLiteral("verdict"),
+            QStringLiteral("run_level_p_raw"),  QStringLiteral("run_level_change"),
+            QStringLiteral("run_level_ci_low"), QStringLiteral("run_level_ci_high"),
+            QStringLiteral("run_level_mwu_p"),  QStringLiteral("folded_names")};
+}
+
+QString KernelDiff::toCsv() const
+{
+    QString csv = csvHeader().join(QLatin1Char(',')) + QLatin1Char('\n');
+    for (const KernelDiffRow &r : m_rows) {
+        const QStringList fields = {
+            csvField(r.kernel), QString::number(r.a.runsWithKernel), QString::number(r.b.runsWithKernel),
+            number(r.a.callsPerRun), number(r.b.callsPerRun), number(r.a.totalPerRunNs),
+            number(r.b.totalPerRunNs), number(r.deltaTotalNs), number(r.shareOfDelta), number(r.a.medianNs),
+            number(r.b.medianNs), number(r.relChangeMedian), number(r.runLevelHolm),
+            csvField(r.verdictText()), number(r.runLevel.p), number(r.runLevel.change),
+            number(r.runLevel.ciLow), number(r.runLevel.ciHigh), number(r.runLevel.rankP),
+            // The exact names behind a folded row; empty without folding.
+            csvField(m_options.foldNumbers ? r.names.join(QLatin1Char(';')) : QString())};
+        csv += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
+    }
+    return csv;
+}
+
+} // namespace scopeline

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The kernel-level "what changed" diff of side A (baseline) and side B (candidate): one row per kernel
+// name found on either side (kernels as TraceAnalysis finds them, what `scopeline-cli info` counts),
+// with calls and total GPU time per run, pooled medians, a run-level test (the run is the unit) with
+// Holm over the rows, and a verdict; rows sorted by how much of the change in GPU time they explain.
+// Optionally folds names that differ only by a trailing compiler number (`fusion_13`, `fusion_14`).
+// Answers "which kernels account for the difference?" when the two sides share no named scopes.
+
+#include "loadedrun.h"
+#include "scopecomparison.h"
+
+#include "stats/runlevel.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace scopeline {
+
+struct KernelDiffOptions
+{
+    bool foldNumbers = false; // one row for `loop_transpose_fusion_13`, `_14`, ...: `loop_transpose_fusion_*`
+    double alpha = 0.05;      // for the Holm-adjusted run-level p
+    double threshold = 0.01;  // smallest run-level relative change that counts (0.01 = 1 %)
+};
+
+// One kernel row's figures on one side.
+struct KernelDiffSide
+{
+    static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
+    int runsWithKernel = 0;   // runs of the side in which the kernel occurs
+    int64_t calls = 0;        // over all the side's runs
+    int64_t totalNs = 0;      // summed durations over all the side's runs
+    double callsPerRun = 0;   // calls / runs of the side (a run without the kernel counts 0)
+    double totalPerRunNs = 0; // totalNs / runs of the side
+    double medianNs = kUnset; // median of the pooled durations; NaN when absent
+    // Per run of the side, in the order given: calls, total and median duration (NaN when absent).
+    std::vector<int64_t> runCalls, runTotalNs;
+    std::vector<double> runMedianNs;
+    std::vector<double> durations; // pooled durations (ns), run after run
+    bool present() const { return calls > 0; }
+};
+
+struct KernelDiffRow
+{
+    static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
+    QString kernel;    // the name, or the folded name (`loop_transpose_fusion_*`)
+    QStringList names; // the exact kernel names in the row, sorted (one unless folded)
+    KernelDiffSide a, b;
+    double deltaTotalNs = 0;         // b.totalPerRunNs − a.totalPerRunNs
+    double shareOfDelta = kUnset;    // deltaTotalNs / the summary's deltaTotalNs; NaN when that is 0
+    double relChangeMedian = kUnset; // (b.medianNs − a.medianNs) / a.medianNs; NaN unless a.medianNs > 0
+    stats::RunLevelTest runLevel;    // on the per-run medians; invalid below 2 runs with the kernel a side
+    double runLevelHolm = kUnset;    // runLevel.p, Holm-adjusted over the diff's rows
+    Verdict verdict = Verdict::NoSignificantChange; // OnlyInA/OnlyInB, else by runLevelVerdict()
+    // Whether run-to-run variation was measured: ≥ 2 runs with the kernel on each side.
+    bool runLevelMeasured() const { return a.runsWithKernel >= 2 && b.runsWithKernel >= 2; }
+    // The verdict in words; "run-to-run variation not measured" for a kernel of both sides that
+    // lacks the runs for a run-level test.
+    QString verdictText() const;
+};
+
+// What the header line says: the two sides as a whole.
+struct KernelDiffSummary
+{
+    static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
+    int runsA = 0, runsB = 0;
+    double busyPerRunA = kUnset, busyPerRunB = kUnset;   // GPU busy (union of kernels), mean per run
+    double kernelTimePerRunA = 0, kernelTimePerRunB = 0; // summed kernel durations, mean per run
+    double deltaTotalNs = 0; // kernelTimePerRunB − kernelTimePerRunA, the sum of the rows' deltas
+    int kernels = 0, onlyInA = 0, onlyInB = 0; // rows
+    // A step scope (`ProfilerStep#N` annotations, else JAX's `PjitFunction(...)` host range): the
+    // median GPU span of its instances per side; empty name when neither side has one.
+    QString stepScope;
+    double stepA = kUnset, stepB = kUnset;
+    std::size_t stepsA = 0, stepsB = 0;
+};
+
+class KernelDiff
+{
+public:
+    // Runs that failed to load (no trace) are left out.
+    KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const KernelDiffOptions &options = {});
+
+    const KernelDiffOptions &options() const { return m_options; }
+    // Sorted by |deltaTotalNs|, largest first; ties by kernel name.
+    const std::vector<KernelDiffRow> &rows() const { return m_rows; }
+    const KernelDiffSummary &summary() const { return m_summary; }
+
+    // The fold key of a kernel name: the name without its trailing compiler numbering (`_<digits>` or
+    // `.<digits>`, repeated); digits elsewhere (template arguments, the middle) stay.
+    static std::string foldBase(std::string_view name);
+
+    // The CSV columns; run_level_p is the Holm-adjusted p, run_level_p_raw the unadjusted one.
+    static QStringList csvHeader();
+    // Every row, header first.
+    QString toCsv() const;
+
+private:
+    void findStepTime(const QList<LoadedRun> &a, const QList<LoadedRun> &b);
+
+    KernelDiffOptions m_options;
+    std::vector<KernelDiffRow> m_rows;
+    KernelDiffSummary m_summary;
+};
+
+} // namespace scopeline

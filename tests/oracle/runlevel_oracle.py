@@ -1,0 +1,70 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Independent oracle for the run-level columns of `scopeline-cli compare` (tst_runlevel).
+
+For each scope: each run's median of its samples (read from the raw JAX trace with the standard
+library, as compare_oracle.py does), then Welch's t on the log run medians with scipy
+(stats_oracle.run_level: ttest_ind(equal_var=False), the CI of the ratio from scipy.stats.t.ppf with
+Welch-Satterthwaite df, mannwhitneyu on the medians) and Holm over the scopes compared together.
+
+Usage:
+  runlevel_oracle.py traces --samples kernel|instance --a F1 F2 ... --b G1 G2 ... --scope S ...
+      run medians computed from the trace files
+  runlevel_oracle.py medians FILE
+      FILE: {"scopes": [{"scope": str, "a": [run medians], "b": [...]}, ...]} (NaN: a run without samples)
+Prints a JSON list, one object per scope: scope, medians_a, medians_b, runs_a, runs_b, run_level_p (Holm),
+run_level_p_raw, run_level_change, run_level_ci_low, run_level_ci_high (95 %), run_level_rank_p.
+"""
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare_oracle import samples  # noqa: E402  (the raw-trace reader)
+from stats_oracle import clean, holm, run_level  # noqa: E402  (scipy formulas)
+
+
+def rows(per_scope):
+    out = []
+    for scope, a, b in per_scope:
+        r = run_level(a, b, [0.95])
+        out.append({"scope": scope, "medians_a": a, "medians_b": b,
+                    "runs_a": r["runs_a"], "runs_b": r["runs_b"], "run_level_p_raw": r["p"], "run_level_change": r["change"],
+                    "run_level_ci_low": r["ci"][0]["low"], "run_level_ci_high": r["ci"][0]["high"],
+                    "run_level_rank_p": r["rank_p"]})
+    for r, p in zip(out, holm([r["run_level_p_raw"] for r in out])):
+        r["run_level_p"] = p
+    return out
+
+
+def median_or_nan(values):
+    return float(np.median(values)) if values else float("nan")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command", required=True)
+    t = sub.add_parser("traces")
+    t.add_argument("--samples", default="kernel", choices=["kernel", "instance"])
+    t.add_argument("--a", nargs="+", required=True)
+    t.add_argument("--b", nargs="+", required=True)
+    t.add_argument("--scope", nargs="+", required=True)
+    m = sub.add_parser("medians")
+    m.add_argument("file")
+    args = parser.parse_args()
+    if args.command == "traces":
+        per_scope = [(s, [median_or_nan(samples(f, s, args.samples)) for f in args.a],
+                      [median_or_nan(samples(f, s, args.samples)) for f in args.b]) for s in args.scope]
+    else:
+        with open(args.file, encoding="utf-8") as f:
+            spec = json.load(f)
+        per_scope = [(item["scope"], item["a"], item["b"]) for item in spec["scopes"]]
+    json.dump(clean(rows(per_scope)), sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// A waterfall of the change in GPU time: A's kernel time per run, then the kernels that changed it
+// most (each bar from the running total to the running total plus its difference), the rest as one
+// bar, and B's kernel time per run. A click on a kernel's bar selects it.
+
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+class QCustomPlot;
+
+namespace scopeline {
+
+class KernelDiff;
+
+class ContributionChart : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ContributionChart(QWidget *parent = nullptr);
+
+    // Shows up to `top` rows of largest |difference| (the diff's first rows), fewer when the chart is
+    // too short for them; nullptr clears.
+    void setDiff(const KernelDiff *diff, int top = 12);
+    // Outlines the bar of this diff row (-1: none).
+    void setCurrentRow(int row);
+    // The diff rows shown as bars, top to bottom.
+    const std::vector<int> &shownRows() const { return m_rows; }
+
+    QCustomPlot *plot() const { return m_plot; }
+
+signals:
+    void rowClicked(int row);
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    void rebuild();
+    int barsThatFit() const;
+
+    QCustomPlot *m_plot = nullptr;
+    const KernelDiff *m_diff = nullptr;
+    int m_top = 12;
+    int m_fitted = 0; // kernel bars that fit the height, at the last rebuild
+    int m_current = -1;
+    std::vector<int> m_rows;
+};
+
+} // namespace scopeline

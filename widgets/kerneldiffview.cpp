@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "kerneldiffview.h"
+
+#include "boxplotview.h"
+#include "comparisontablemodel.h"
+#include "contributionchart.h"
+#include "kerneldiffmodel.h"
+#include "proportionalsplitter.h"
+#include "rawvaluesortproxy.h"
+
+#include "model/durationformat.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace scopeline {
+
+namespace {
+
+QString change(double from, double to)
+{
+    if (!(from > 0) || std::isnan(to))
+        return {};
+    return QString::asprintf(" (%+.2f %%)", 100 * (to - from) / from);
+}
+
+QString percent(double fraction)
+{
+    return QString::asprintf("%+.2f %%", 100 * fraction);
+}
+
+// One side's durations of run `run`: the pooled durations are stored run after run.
+std::vector<double> runDurations(const KernelDiffSide &side, std::size_t run)
+{
+    std::size_t begin = 0;
+    for (std::size_t r = 0; r < run; ++r)
+        begin += std::size_t(side.runCalls[r]);
+    const std::size_t count = std::size_t(side.runCalls[run]);
+    return {side.durations.begin() + std::ptrdiff_t(begin), side.durations.begin() + std::ptrdiff_t(begin + count)};
+}
+
+} // namespace
+
+KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
+{
+    m_header = new QLabel(this);
+    m_header->setWordWrap(true);
+    m_header->setTextFormat(Qt::RichText);
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter kernels"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setToolTip(tr("Show only kernels whose name contains this text"));
+    m_fold = new QCheckBox(tr("Fold numbering"), this);
+    m_fold->setToolTip(tr("One row for names that differ only by a trailing compiler number "
+                          "(loop_transpose_fusion_13 and _14, triton_poi_fused_add_0 and _1)"));
+
+    m_model = new KernelDiffModel(this);
+    m_proxy = new RawValueSortProxy(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(KernelDiffModel::RawValueRole);
+    m_proxy->setFilterKeyColumn(KernelDiffModel::KernelColumn);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_table = new QTableView(this);
+    m_table->setModel(m_proxy);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->setTextElideMode(Qt::ElideMiddle);
+    m_table->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setHighlightSections(false);
+    m_table->horizontalHeader()->setSortIndicatorClearable(true);
+    m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_table->setSortingEnabled(true);
+    m_table->setToolTip(tr("Every kernel of either side, sorted by how much it changed the GPU time per run. "
+                           "Select one to highlight it in both timelines; Ctrl+C copies the table as CSV."));
+    auto *copyCsv = new QAction(tr("Copy as CSV"), m_table);
+    copyCsv->setShortcut(QKeySequence::Copy);
+    copyCsv->setShortcutContext(Qt::WidgetShortcut);
+    copyCsv->setToolTip(tr("Copy every row as CSV, the columns of scopeline-cli diff --csv (Ctrl+C)"));
+    m_table->addAction(copyCsv);
+    m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(copyCsv, &QAction::triggered, this, [this] { QApplication::clipboard()->setText(csv()); });
+    auto *copyButton = new QToolButton(this);
+    copyButton->setDefaultAction(copyCsv);
+    copyButton->setAutoRaise(true);
+
+    m_chart = new ContributionChart(this);
+    m_boxPlot = new BoxPlotView(this);
+    m_boxPlot->setHint(tr("Select a kernel to compare its durations"));
+    m_kernelStats = new QLabel(this);
+    m_kernelStats->setWordWrap(true);
+    m_kernelStats->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // long template names must not widen the window: the label wraps to whatever width it gets
+    m_kernelStats->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_header->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(m_filter, 1);
+    controls->addWidget(m_fold);
+    controls->addWidget(copyButton);
+    auto *tablePane = new QWidget(this);
+    auto *tableLayout = new QVBoxLayout(tablePane);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->addLayout(controls);
+    tableLayout->addWidget(m_table, 1);
+
+    auto *kernelPane = new QWidget(this);
+    auto *kernelLayout = new QVBoxLayout(kernelPane);
+    kernelLayout->setContentsMargins(0, 0, 0, 0);
+    kernelLayout->addWidget(m_boxPlot, 1);
+    kernelLayout->addWidget(m_kernelStats);
+    auto *right = new ProportionalSplitter(Qt::Vertical, {1, 1}, this);
+    right->addWidget(m_chart);
+    right->addWidget(kernelPane);
+    right->setChildrenCollapsible(false);
+    auto *split = new ProportionalSplitter(Qt::Horizontal, {11, 9}, this);
+    split->addWidget(tablePane);
+    split->addWidget(right);
+    split->setChildrenCollapsible(false);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(4);
+    layout->addWidget(m_header);
+    layout->addWidget(split, 1);
+
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_fold, &QCheckBox::toggled, this, [this](bool fold) {
+        m_options.foldNumbers = fold;
+        recompute();
+        emit settingsChanged();
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                showKernel(current.isValid() ? m_proxy->mapToSource(current).row() : -1);
+            });
+    connect(m_chart, &ContributionChart::rowClicked, this, &KernelDiffView::selectRow);
+    recompute();
+}
+
+KernelDiffView::~KernelDiffView() = default;
+
+void KernelDiffView::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const QString &labelA,
+                              const QString &labelB)
+{
+    m_runsA = a;
+    m_runsB = b;
+    m_boxPlot->setLabels(labelA.isEmpty() ? tr("A") : labelA, labelB.isEmpty() ? tr("B") : labelB);
+    recompute();
+}
+
+bool KernelDiffView::foldNumbers() const
+{
+    return m_options.foldNumbers;
+}
+
+void KernelDiffView::setFoldNumbers(bool fold)
+{
+    m_fold->setChecked(fold); // recomputes through toggled()
+}
+
+void KernelDiffView::setThreshold(double threshold)
+{
+    if (threshold == m_options.threshold)
+        return;
+    m_options.threshold = threshold;
+    recompute();
+}
+
+QString KernelDiffView::csv() const
+{
+    return m_diff ? m_diff->toCsv() : QString();
+}
+
+void KernelDiffView::recompute()
+{
+    const QStringList previous = m_current >= 0 ? m_diff->rows()[std::size_t(m_current)].names : QStringList();
+    m_current = -1;
+    m_diff = m_runsA.isEmpty() && m_runsB.isEmpty() ? nullptr
+                                                    : std::make_shared<const KernelDiff>(m_runsA, m_runsB, m_options);
+    m_model->setDiff(m_diff);
+    m_chart->setDiff(m_diff.get());
+    m_table->resizeColumnsToContents();
+    m_table->setColumnWidth(KernelDiffModel::KernelColumn,
+                            std::min(m_table->columnWidth(KernelDiffModel::KernelColumn), 360));
+    m_header->setText(m_diff ? headerText().toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))
+                             : tr("Open a pair of traces to see which kernels account for the difference."));
+    // Keep the same kernel selected across a refold or a new threshold.
+    int keep = -1;
+    if (m_diff)
+        for (std::size_t r = 0; r < m_diff->rows().size() && keep < 0; ++r)
+            for (const QString &name : previous)
+                if (m_diff->rows()[r].names.contains(name)) {
+                    keep = int(r);
+                    break;
+                }
+    selectRow(keep);
+    showKernel(keep);
+}
+
+QString KernelDiffView::headerText() const
+{
+    if (!m_diff)
+        return {};
+    const KernelDiffSummary &s = m_diff->summary();
+    QStringList parts;
+    parts << tr("%1 v %2 runs").arg(s.runsA).arg(s.runsB);
+    parts << tr("GPU busy/run A %1 → B %2%3")
+                 .arg(formatDuration(s.busyPerRunA), formatDuration(s.busyPerRunB), change(s.busyPerRunA, s.busyPerRunB));
+    parts << tr("kernel time/run A %1 → B %2%3")
+                 .arg(formatDuration(s.kernelTimePerRunA), formatDuration(s.kernelTimePerRunB),
+                      change(s.kernelTimePerRunA, s.kernelTimePerRunB));
+    if (!s.stepScope.isEmpty() && !std::isnan(s.stepA) && !std::isnan(s.stepB))
+        parts << tr("step time (%1, median span) A %2 → B %3%4")
+                     .arg(s.stepScope, formatDuration(s.stepA), formatDuration(s.stepB), change(s.stepA, s.stepB));
+    parts << tr("%1 kernels, %2 only in A, %3 only in B").arg(s.kernels).arg(s.onlyInA).arg(s.onlyInB);
+    QString text = parts.join(QStringLiteral(" · "));
+    if (s.runsA < 2 || s.runsB < 2)
+        text += QLatin1Char('\n') +
+                tr("One run on a side: run-to-run variation is not measured, so no kernel is called faster or "
+                   "slower. Record at least 5 runs of each variant.");
+    return text;
+}
+
+void KernelDiffView::selectRow(int row)
+{
+    if (row < 0 || !m_diff || row >= int(m_diff->rows().size())) {
+        m_table->clearSelection();
+        m_table->setCurrentIndex({});
+        return;
+    }
+    const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
+    if (!index.isValid()) // filtered out: show it anyway
+        m_filter->clear();
+    m_table->setCurrentIndex(m_proxy->mapFromSource(m_model->index(row, 0)));
+    m_table->scrollTo(m_table->currentIndex());
+}
+
+void KernelDiffView::showKernel(int row)
+{
+    if (row == m_current && row >= 0)
+        return;
+    m_current = row;
+    m_chart->setCurrentRow(row);
+    if (row < 0 || !m_diff) {
+        m_boxPlot->setGroups({});
+        m_kernelStats->clear();
+        emit kernelSelected({});
+        return;
+    }
+    const KernelDiffRow &r = m_diff->rows()[std::size_t(row)];
+    std::vector<BoxPlotView::Group> groups;
+    BoxPlotView::Group all = BoxPlotView::Group::fromSamples(tr("all runs"), r.a.durations, r.b.durations);
+    all.toolTip = tr("%1 — all runs pooled").arg(r.kernel);
+    all.runMediansA = r.a.runMedianNs;
+    all.runMediansB = r.b.runMedianNs;
+    groups.push_back(std::move(all));
+    const std::size_t pairs = std::min(r.a.runCalls.size(), r.b.runCalls.size());
+    if (std::max(r.a.runCalls.size(), r.b.runCalls.size()) > 1)
+        for (std::size_t i = 0; i < pairs; ++i) {
+            BoxPlotView::Group group = BoxPlotView::Group::fromSamples(
+                tr("run %1").arg(i + 1), runDurations(r.a, i), runDurations(r.b, i), 1);
+            group.toolTip = tr("%1 — run pair %2").arg(r.kernel).arg(i + 1);
+            groups.push_back(std::move(group));
+        }
+    m_boxPlot->setTitle(tr("Durations of one call")); // the name is below: a long one would widen the plot
+    m_boxPlot->setGroups(std::move(groups));
+
+    QStringList lines;
+    const QString name = r.kernel.size() > 100 ? r.kernel.left(60) + QStringLiteral("…") + r.kernel.right(39) : r.kernel;
+    lines << tr("<b>%1</b>: %2").arg(name.toHtmlEscaped(), r.verdictText().toHtmlEscaped());
+    lines << tr("calls/run %1 → %2 · time/run %3 → %4 (%5) · median %6 → %7%8")
+                 .arg(r.a.callsPerRun)
+                 .arg(r.b.callsPerRun)
+                 .arg(formatDuration(r.a.totalPerRunNs), formatDuration(r.b.totalPerRunNs),
+                      (r.deltaTotalNs > 0 ? QStringLiteral("+") : QString()) + formatDuration(r.deltaTotalNs),
+                      r.a.present() ? formatDuration(r.a.medianNs) : tr("—"),
+                      r.b.present() ? formatDuration(r.b.medianNs) : tr("—"),
+                      std::isnan(r.relChangeMedian) ? QString() : QStringLiteral(" (%1)").arg(percent(r.relChangeMedian)));
+    if (r.runLevel.valid())
+        lines << tr("run-level (%1 v %2 run medians): %3 [%4, %5], p = %6 (Holm %7)")
+                     .arg(r.runLevel.runsA)
+                     .arg(r.runLevel.runsB)
+                     .arg(percent(r.runLevel.change), percent(r.runLevel.ciLow), percent(r.runLevel.ciHigh),
+                          ComparisonTableModel::formatPValue(r.runLevel.p),
+                          ComparisonTableModel::formatPValue(r.runLevelHolm));
+    if (r.names.size() > 1)
+        lines << tr("%n name(s) folded into this row", nullptr, int(r.names.size()));
+    m_kernelStats->setText(lines.join(QStringLiteral("<br>")));
+    emit kernelSelected(r.names);
+}
+
+} // namespace scopeline

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// "What changed": the kernel diff of A and B. A header line (GPU busy and step time per run), the
+// table of kernels sorted by their contribution to the change in GPU time, a waterfall chart of the
+// largest contributions, and for the selected kernel its durations (boxplots, run medians) and
+// statistics. Selecting a kernel asks for it to be highlighted in the timelines (kernelSelected).
+
+#include "model/kerneldiff.h"
+#include "model/loadedrun.h"
+
+#include <QList>
+#include <QWidget>
+
+#include <memory>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QTableView;
+
+namespace scopeline {
+
+class BoxPlotView;
+class ContributionChart;
+class KernelDiffModel;
+class RawValueSortProxy;
+
+class KernelDiffView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit KernelDiffView(QWidget *parent = nullptr);
+    ~KernelDiffView() override;
+
+    void setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const QString &labelA,
+                  const QString &labelB);
+
+    bool foldNumbers() const;
+    void setFoldNumbers(bool fold);
+    double threshold() const { return m_options.threshold; } // fraction
+    void setThreshold(double threshold);
+
+    // The diff shown (nullptr before a pair is set), its header line as plain text, and its CSV
+    // (the columns of scopeline-cli diff --csv).
+    const KernelDiff *diff() const { return m_diff.get(); }
+    QString headerText() const;
+    QString csv() const;
+
+    // The diff row whose kernel is selected, -1 when none; selectRow(-1) clears the selection.
+    int currentRow() const { return m_current; }
+    void selectRow(int row);
+
+    KernelDiffModel *model() const { return m_model; }
+    QTableView *tableView() const { return m_table; }
+    ContributionChart *chart() const { return m_chart; }
+    BoxPlotView *boxPlot() const { return m_boxPlot; }
+    QLabel *kernelStats() const { return m_kernelStats; }
+
+signals:
+    // The exact kernel names of the selected row (several when folded); empty when cleared.
+    void kernelSelected(const QStringList &names);
+    void settingsChanged();
+
+private:
+    void recompute();
+    void showKernel(int row);
+
+    QList<LoadedRun> m_runsA, m_runsB;
+    KernelDiffOptions m_options;
+    std::shared_ptr<const KernelDiff> m_diff;
+    int m_current = -1;
+    QLabel *m_header = nullptr;
+    QLineEdit *m_filter = nullptr;
+    QCheckBox *m_fold = nullptr;
+    KernelDiffModel *m_model = nullptr;
+    RawValueSortProxy *m_proxy = nullptr;
+    QTableView *m_table = nullptr;
+    ContributionChart *m_chart = nullptr;
+    BoxPlotView *m_boxPlot = nullptr;
+    QLabel *m_kernelStats = nullptr;
+};
+
+} // namespace scopeline
