@@ -567,6 +567,7 @@ void MainWindow::showShortcuts()
            "range</td></tr>"
            "<tr><td><b>F, Z</b></td><td>fit the timeline; zoom to the selected range</td></tr>"
            "<tr><td><b>Ctrl+K</b></td><td>lock the zoom of A and B</td></tr>"
+           "<tr><td><b>Ctrl+1, Ctrl+2</b></td><td>what changed (kernels); scopes</td></tr>"
            "<tr><td><b>Ctrl+F, Ctrl+L, Ctrl+P</b></td><td>filter scopes; log scale; pooled / per "
            "run</td></tr>"
            "</table>"));
