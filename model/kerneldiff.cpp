@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "kerneldiff.h"
 
+#include "csvfield.h"
 #include "verdict.h"
 
 #include "stats/descriptive.h"
@@ -53,19 +54,6 @@ void finishSide(KernelDiffSide &side, std::vector<std::vector<double>> &runs,
     side.callsPerRun = meanPerRun(side.calls, n);
     side.totalPerRunNs = meanPerRun(side.totalNs, n);
     side.medianNs = stats::median(side.durations);
-}
-
-QString number(double value)
-{
-    return std::isnan(value) ? QString() : QString::number(value, 'g', 17);
-}
-
-QString csvField(QString text)
-{
-    if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) ||
-        text.contains(QLatin1Char('\n')))
-        return QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
-    return text;
 }
 
 } // namespace
@@ -254,14 +242,14 @@ QString KernelDiff::toCsv() const
     QString csv = csvHeader().join(QLatin1Char(',')) + QLatin1Char('\n');
     for (const KernelDiffRow &r : m_rows) {
         const QStringList fields = {
-            csvField(r.kernel), QString::number(r.a.runsWithKernel), QString::number(r.b.runsWithKernel),
-            number(r.a.callsPerRun), number(r.b.callsPerRun), number(r.a.totalPerRunNs),
-            number(r.b.totalPerRunNs), number(r.deltaTotalNs), number(r.shareOfDelta), number(r.a.medianNs),
-            number(r.b.medianNs), number(r.relChangeMedian), number(r.runLevelHolm),
-            csvField(r.verdictText()), number(r.runLevel.p), number(r.runLevel.change),
-            number(r.runLevel.ciLow), number(r.runLevel.ciHigh), number(r.runLevel.rankP),
+            csvText(r.kernel), QString::number(r.a.runsWithKernel), QString::number(r.b.runsWithKernel),
+            csvNumber(r.a.callsPerRun), csvNumber(r.b.callsPerRun), csvNumber(r.a.totalPerRunNs),
+            csvNumber(r.b.totalPerRunNs), csvNumber(r.deltaTotalNs), csvNumber(r.shareOfDelta), csvNumber(r.a.medianNs),
+            csvNumber(r.b.medianNs), csvNumber(r.relChangeMedian), csvNumber(r.runLevelHolm),
+            csvText(r.verdictText()), csvNumber(r.runLevel.p), csvNumber(r.runLevel.change),
+            csvNumber(r.runLevel.ciLow), csvNumber(r.runLevel.ciHigh), csvNumber(r.runLevel.rankP),
             // The exact names behind a folded row; empty without folding.
-            csvField(m_options.foldNumbers ? r.names.join(QLatin1Char(';')) : QString())};
+            csvText(m_options.foldNumbers ? r.names.join(QLatin1Char(';')) : QString())};
         csv += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return csv;

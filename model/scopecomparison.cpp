@@ -1,5 +1,7 @@
 #include "scopecomparison.h"
 
+#include "csvfield.h"
+
 #include "verdict.h"
 
 #include "stats/multipletesting.h"
@@ -65,12 +67,6 @@ ComparisonRow makePooledRow(const QString &scope, const std::vector<std::vector<
     return row;
 }
 
-QString number(double value)
-{
-    if (std::isnan(value))
-        return {};
-    return QString::number(value, 'g', 17);
-}
 
 } // namespace
 
@@ -209,47 +205,40 @@ QStringList ScopeComparison::csvHeader()
 
 QString ScopeComparison::toCsv(const std::vector<ComparisonRow> &rows, double alpha, double threshold)
 {
-    auto quoted = [](QString text) {
-        if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) ||
-            text.contains(QLatin1Char('\n')))
-            return QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) +
-                   QLatin1Char('"');
-        return text;
-    };
     QString csv = csvHeader().join(QLatin1Char(',')) + QLatin1Char('\n');
     for (const ComparisonRow &r : rows) {
-        const QStringList fields = {quoted(r.scope),
+        const QStringList fields = {csvText(r.scope),
                                     r.run,
                                     QString::number(r.a.n),
                                     QString::number(r.b.n),
-                                    number(r.a.mean),
-                                    number(r.b.mean),
-                                    number(r.a.std),
-                                    number(r.b.std),
-                                    number(r.a.median),
-                                    number(r.b.median),
-                                    number(r.rankSum.z),
-                                    number(r.rankSum.p),
-                                    number(r.mannWhitney.u),
-                                    number(r.mannWhitney.p),
-                                    number(r.shift.shift),
-                                    number(r.shift.ciLow),
-                                    number(r.shift.ciHigh),
-                                    number(r.relativeChange),
-                                    number(r.cliffsDelta),
-                                    number(r.rankSumHolm),
-                                    number(r.mannWhitneyHolm),
-                                    number(r.a.iqr),
-                                    number(r.b.iqr),
+                                    csvNumber(r.a.mean),
+                                    csvNumber(r.b.mean),
+                                    csvNumber(r.a.std),
+                                    csvNumber(r.b.std),
+                                    csvNumber(r.a.median),
+                                    csvNumber(r.b.median),
+                                    csvNumber(r.rankSum.z),
+                                    csvNumber(r.rankSum.p),
+                                    csvNumber(r.mannWhitney.u),
+                                    csvNumber(r.mannWhitney.p),
+                                    csvNumber(r.shift.shift),
+                                    csvNumber(r.shift.ciLow),
+                                    csvNumber(r.shift.ciHigh),
+                                    csvNumber(r.relativeChange),
+                                    csvNumber(r.cliffsDelta),
+                                    csvNumber(r.rankSumHolm),
+                                    csvNumber(r.mannWhitneyHolm),
+                                    csvNumber(r.a.iqr),
+                                    csvNumber(r.b.iqr),
                                     QString::number(r.runsA),
                                     QString::number(r.runsB),
-                                    number(r.runLevelHolm),
-                                    number(r.runLevel.change),
-                                    number(r.runLevel.ciLow),
-                                    number(r.runLevel.ciHigh),
-                                    quoted(r.verdictText(alpha, threshold)),
-                                    number(r.runLevel.p),
-                                    number(r.runLevel.rankP)};
+                                    csvNumber(r.runLevelHolm),
+                                    csvNumber(r.runLevel.change),
+                                    csvNumber(r.runLevel.ciLow),
+                                    csvNumber(r.runLevel.ciHigh),
+                                    csvText(r.verdictText(alpha, threshold)),
+                                    csvNumber(r.runLevel.p),
+                                    csvNumber(r.runLevel.rankP)};
         csv += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return csv;

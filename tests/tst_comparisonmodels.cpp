@@ -225,6 +225,23 @@ private slots:
         const ScopeComparison comparison(indexes(m_a), indexes(m_b));
         model.setRows(comparison.compare(kScopes, MatchMode::Component, SampleMode::Kernel));
         QCOMPARE(model.rowCount(), int(kScopes.size() * 4));
+        // The run-level columns: on the pooled rows only (3 v 3 runs), as the comparison computed them
+        // (checked against scipy in tst_runlevel).
+        for (int r = 0; r < model.rowCount(); ++r) {
+            const ComparisonRow &row = model.row(r);
+            const QModelIndex change = model.index(r, ComparisonTableModel::RunLevelChangeColumn);
+            QCOMPARE(row.hasRunLevel(), row.isPooled());
+            if (row.isPooled()) {
+                QCOMPARE(change.data(ComparisonTableModel::RawValueRole).toDouble(), row.runLevel.change);
+                QVERIFY(change.data().toString().contains(QLatin1Char('[')));
+                QCOMPARE(model.index(r, ComparisonTableModel::RunLevelPColumn)
+                             .data(ComparisonTableModel::RawValueRole)
+                             .toDouble(),
+                         row.runLevelHolm);
+            } else {
+                QCOMPARE(change.data().toString(), QString());
+            }
+        }
         proxy.sort(ComparisonTableModel::MannWhitneyPColumn);
         proxy.sort(ComparisonTableModel::VerdictColumn, Qt::DescendingOrder);
         model.setThreshold(0.2);

@@ -5,6 +5,7 @@
 #include "proportionalsplitter.h"
 #include "rawvaluesortproxy.h"
 #include "scopepicker.h"
+#include "statisticstable.h"
 #include "summarystrip.h"
 
 #include <qcustomplot.h>
@@ -127,25 +128,14 @@ ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
     // The statistics table.
     m_table = new QTableView(this);
     m_table->setModel(m_tableProxy);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    setUpStatisticsTable(m_table);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false);
-    m_table->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setHighlightSections(false);
-    m_table->horizontalHeader()->setSortIndicatorClearable(true);
-    m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
-    m_table->setSortingEnabled(true);
     // The verdict and the relative change right after scope and run, visible without scrolling.
     QHeaderView *tableHeader = m_table->horizontalHeader();
     tableHeader->moveSection(tableHeader->visualIndex(ComparisonTableModel::VerdictColumn), 2);
     tableHeader->moveSection(tableHeader->visualIndex(ComparisonTableModel::RelativeChangeColumn), 3);
     tableHeader->moveSection(tableHeader->visualIndex(ComparisonTableModel::RunLevelChangeColumn), 4);
     tableHeader->moveSection(tableHeader->visualIndex(ComparisonTableModel::RunLevelPColumn), 5);
-    m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_table->setToolTip(tr("Statistics of B against A per scope and run pair (“all”: runs pooled). Click a "
                            "header to sort; Ctrl+C copies the table as CSV."));
     m_copyCsv = new QAction(tr("Copy as CSV"), m_table);

@@ -386,9 +386,10 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
     if (role != Qt::ToolTipRole)
         return {};
     if (section == VerdictColumn)
-        return tr("B faster / B slower: Holm-adjusted Mann–Whitney p < %1 and the medians differ by at least "
-                  "the "
-                  "threshold (%2 %); a smaller significant change reads as “no meaningful change”")
+        return tr("B faster / B slower: Holm-adjusted p < %1 and a change of at least the threshold (%2 %); a "
+                  "smaller significant change reads as “no meaningful change”. On “all” rows with ≥ 2 runs a "
+                  "side the test is the run-level one (the change of the run medians), on the other rows the "
+                  "per-sample Mann–Whitney test (the change of the medians).")
             .arg(m_alpha)
             .arg(100 * m_threshold, 0, 'g', 3);
     return tr(kColumns[section].tip);

@@ -7,6 +7,7 @@
 #include "kerneldiffmodel.h"
 #include "proportionalsplitter.h"
 #include "rawvaluesortproxy.h"
+#include "statisticstable.h"
 
 #include "model/durationformat.h"
 
@@ -15,7 +16,6 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
@@ -77,19 +77,9 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_table = new QTableView(this);
     m_table->setModel(m_proxy);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    setUpStatisticsTable(m_table);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false);
     m_table->setTextElideMode(Qt::ElideMiddle);
-    m_table->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setHighlightSections(false);
-    m_table->horizontalHeader()->setSortIndicatorClearable(true);
-    m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
-    m_table->setSortingEnabled(true);
     m_table->setToolTip(tr("Every kernel of either side, sorted by how much it changed the GPU time per run. "
                            "Select one to highlight it in both timelines; Ctrl+C copies the table as CSV."));
     auto *copyCsv = new QAction(tr("Copy as CSV"), m_table);
@@ -97,7 +87,6 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     copyCsv->setShortcutContext(Qt::WidgetShortcut);
     copyCsv->setToolTip(tr("Copy every row as CSV, the columns of scopeline-cli diff --csv (Ctrl+C)"));
     m_table->addAction(copyCsv);
-    m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
     connect(copyCsv, &QAction::triggered, this, [this] { QApplication::clipboard()->setText(csv()); });
     auto *copyButton = new QToolButton(this);
     copyButton->setDefaultAction(copyCsv);

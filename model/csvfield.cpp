@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "csvfield.h"
+
+#include <cmath>
+
+namespace scopeline {
+
+QString csvText(QString text)
+{
+    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')))
+        return text;
+    return QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+}
+
+QString csvNumber(double value)
+{
+    return std::isnan(value) ? QString() : QString::number(value, 'g', 17);
+}
+
+} // namespace scopeline
