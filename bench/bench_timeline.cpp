@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Timeline paint benchmark: the time to paint one frame of a 1600x900 TimelineView (rendered into a
 // QImage, offscreen) on
 //   (i)  the TraceLens xdit_flux.1 trace (AMD MI300X, 229k events), and

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Make a large Chrome/Kineto trace for load benchmarks by replicating a real one.
 
 The input's traceEvents are written K times, copy k shifted by k * span (span = the input's first

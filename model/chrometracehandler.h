@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // nlohmann::json SAX handler for Chrome trace event JSON (JAX, PyTorch/Kineto, rocprof, Perfetto):
 // reads the event array as it streams past and hands each event to an EventSink.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Human-readable durations with a unit that fits (ns, µs, ms, s), shared by the CLI and the widgets.
 

@@ -1,8 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "eventarrayreader.h"
 
 #include "chrometracehandler.h"
 #include "eventsink.h"
 #include "inflatingstreambuf.h"
+#include "jsonstructurescanner.h"
 #include "rawevent.h"
 #include "tracebuilder.h"
 
@@ -36,15 +38,6 @@ QThreadPool &parserPool()
     return pool;
 }
 
-using ByteTable = std::array<bool, 256>;
-ByteTable table(std::string_view bytes)
-{
-    ByteTable t{};
-    for (char c : bytes)
-        t[static_cast<unsigned char>(c)] = true;
-    return t;
-}
-const ByteTable kStructureStops = table("\"{}[],");
 constexpr int kNumberOutOfRange = 406; // nlohmann::json::out_of_range id for a number overflow
 
 } // namespace
@@ -270,73 +263,46 @@ std::size_t EventArrayReader::scanOutside(std::string_view block, std::size_t fr
 
 std::size_t EventArrayReader::scanEvents(std::string_view block, std::size_t from)
 {
-    // The hot loop: skip to the next byte that matters (string delimiters, brackets, commas).
+    // The hot loop: 64 bytes at a time, the scanner gives the brackets (and, once the chunk is
+    // nearly full, the commas) outside strings; only those bytes are looked at here.
     const std::size_t n = block.size();
-    std::size_t i = from;
-    if (m_escape && i < n) {
-        m_escape = false;
-        ++i;
-    }
-    while (i < n) {
-        if (m_inString) {
-            // memchr finds the closing quote fast; a backslash before it (rare) is handled first.
-            const char *at = block.data() + i;
-            const char *quote = static_cast<const char *>(std::memchr(at, '"', n - i));
-            const std::size_t span = quote ? std::size_t(quote - at) : n - i;
-            const char *backslash = static_cast<const char *>(std::memchr(at, '\\', span));
-            if (backslash) {
-                i = std::size_t(backslash - block.data());
-                if (i + 1 == n) {
-                    m_escape = true; // the escaped byte starts the next block
-                    i = n;
-                    break;
+    JsonStructureScanner scanner;
+    scanner.inString = m_inString;
+    scanner.escape = m_escape;
+    for (std::size_t i = from; i < n; i += 64) {
+        const std::size_t len = std::min<std::size_t>(64, n - i);
+        const bool commas = m_pending.size() + (i + len - from) >= kChunkBytes;
+        for (uint64_t bits = scanner.next(block.data() + i, len, commas); bits; bits &= bits - 1) {
+            const std::size_t at = i + std::size_t(__builtin_ctzll(bits));
+            switch (block[at]) {
+            case '{':
+            case '[':
+                ++m_depth;
+                break;
+            case '}':
+            case ']':
+                if (--m_depth < m_eventsDepth) {
+                    // The array ends here; its closing bracket and the rest go to the skeleton.
+                    m_pending.append(block.substr(from, at - from));
+                    m_eventsLength = m_blockOffset + int64_t(at) - m_eventsStart;
+                    m_phase = Phase::After;
+                    m_inString = m_escape = false;
+                    submitChunk(true);
+                    return at;
                 }
-                i += 2;
-                continue;
-            }
-            if (!quote) {
-                i = n;
+                break;
+            default: // ','
+                if (m_depth == m_eventsDepth && m_pending.size() + (at - from) >= kChunkBytes) {
+                    m_pending.append(block.substr(from, at - from));
+                    submitChunk(true);
+                    from = at + 1;
+                }
                 break;
             }
-            m_inString = false;
-            i += span + 1;
-            continue;
         }
-        while (i < n && !kStructureStops[static_cast<unsigned char>(block[i])])
-            ++i;
-        if (i == n)
-            break;
-        switch (block[i]) {
-        case '"':
-            m_inString = true;
-            break;
-        case '{':
-        case '[':
-            ++m_depth;
-            break;
-        case '}':
-        case ']':
-            if (--m_depth < m_eventsDepth) {
-                // The array ends here; its closing bracket and the rest go to the skeleton.
-                m_pending.append(block.substr(from, i - from));
-                m_eventsLength = m_blockOffset + int64_t(i) - m_eventsStart;
-                m_phase = Phase::After;
-                submitChunk(true);
-                return i;
-            }
-            break;
-        case ',':
-            if (m_depth == m_eventsDepth && m_pending.size() + (i - from) >= kChunkBytes) {
-                m_pending.append(block.substr(from, i - from));
-                submitChunk(true);
-                from = i + 1;
-            }
-            break;
-        default:
-            break;
-        }
-        ++i;
     }
+    m_inString = scanner.inString;
+    m_escape = scanner.escape;
     m_pending.append(block.substr(from, n - from));
     if (m_pending.size() > kCompactAbove)
         compactPending();

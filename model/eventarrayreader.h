@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Reads a Chrome trace JSON document with its event array cut into chunks at top-level commas; the
 // chunks are parsed in parallel by nlohmann SAX handlers and handed to the builder in file order.

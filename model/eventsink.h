@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Where a parser puts the events it reads: the TraceBuilder, or a chunk buffer of a parallel parse.
 

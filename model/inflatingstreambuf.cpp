@@ -1,15 +1,33 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflatingstreambuf.h"
 
 #include <QCoreApplication>
+
+#include <algorithm>
+#include <atomic>
+
+#ifdef SCOPELINE_HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#else
+struct inflate_state
+{};
+#endif
 
 namespace scopeline {
 
 namespace {
 constexpr std::size_t kInputChunk = 1 << 18;
 constexpr std::size_t kOutputChunk = 1 << 20;
+std::atomic<std::size_t> g_blockBytes{0};
 } // namespace
 
-InflatingStreamBuf::InflatingStreamBuf() : m_in(kInputChunk), m_out(kOutputChunk)
+void InflatingStreamBuf::setBlockBytes(std::size_t bytes)
+{
+    g_blockBytes = bytes;
+}
+
+InflatingStreamBuf::InflatingStreamBuf()
+    : m_in(g_blockBytes ? g_blockBytes.load() : kInputChunk), m_out(g_blockBytes ? g_blockBytes.load() : kOutputChunk)
 {
     setg(m_out.data(), m_out.data(), m_out.data());
 }
@@ -28,18 +46,56 @@ bool InflatingStreamBuf::open(const QString &path)
         return false;
     }
     m_fileSize = m_file.size();
+    const QByteArray magic = m_file.peek(2); // the first read may be shorter (tests' tiny blocks)
     if (!fillInput() && !m_error.isEmpty())
         return false;
-    const auto *bytes = reinterpret_cast<const unsigned char *>(m_in.data());
-    m_gzip = m_zs.avail_in >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b;
-    if (m_gzip) {
-        if (inflateInit2(&m_zs, 15 + 16) != Z_OK) {
-            m_error = QCoreApplication::translate("InflatingStreamBuf", "cannot initialise zlib");
+    m_gzip = magic.size() == 2 && uchar(magic[0]) == 0x1f && uchar(magic[1]) == 0x8b;
+    if (!m_gzip)
+        return true;
+#ifdef SCOPELINE_HAVE_ISAL
+    if (!qEnvironmentVariableIsSet("SCOPELINE_NO_ISAL")) { // the variable: zlib only, to compare
+        m_isal = std::make_unique<inflate_state>();
+        isal_inflate_init(m_isal.get());
+        m_isal->crc_flag = ISAL_GZIP;
+        return true;
+    }
+#endif
+    return startZlib();
+}
+
+bool InflatingStreamBuf::startZlib()
+{
+    if (m_isal) {
+        // ISA-L gave up: zlib inflates the file again from the start and has the last word.
+        m_isal.reset();
+        m_zlibSkip = m_produced;
+        if (!m_file.seek(0)) {
+            m_error = QCoreApplication::translate("InflatingStreamBuf", "read error at byte 0: %1")
+                          .arg(m_file.errorString());
             return false;
         }
-        m_zInit = true;
+        m_fileRead = 0;
+        m_inputEof = false;
+        m_zs.avail_in = 0;
+        if (!fillInput())
+            return false;
     }
+    if (inflateInit2(&m_zs, 15 + 16) != Z_OK) {
+        m_error = QCoreApplication::translate("InflatingStreamBuf", "cannot initialise zlib");
+        return false;
+    }
+    m_zInit = true;
     return true;
+}
+
+void InflatingStreamBuf::setTruncated()
+{
+    if (m_error.isEmpty())
+        m_error = QCoreApplication::translate("InflatingStreamBuf",
+                                              "the gzip data is truncated (ends after %1 compressed "
+                                              "bytes, %2 bytes of text)")
+                      .arg(m_fileRead)
+                      .arg(m_produced);
 }
 
 bool InflatingStreamBuf::fillInput()
@@ -98,8 +154,55 @@ InflatingStreamBuf::int_type InflatingStreamBuf::underflow()
         setg(begin, begin, begin + n);
         return traits_type::to_int_type(*begin);
     }
+    return m_isal ? underflowIsal() : underflowZlib();
+}
 
-    std::size_t produced = 0;
+InflatingStreamBuf::int_type InflatingStreamBuf::underflowIsal()
+{
+#ifdef SCOPELINE_HAVE_ISAL
+    inflate_state &state = *m_isal;
+    for (;;) {
+        if (state.block_state == ISAL_BLOCK_FINISH) {
+            // Concatenated gzip members are legal; what follows is checked as the next member's header.
+            if (m_zs.avail_in == 0 && !fillInput())
+                return traits_type::eof();
+            isal_inflate_reset(&state);
+            state.crc_flag = ISAL_GZIP;
+        }
+        // A full output block may leave text inside ISA-L: call again before asking for input.
+        if (m_zs.avail_in == 0 && !m_isalMore && !fillInput()) {
+            if (!m_error.isEmpty() || !startZlib())
+                return traits_type::eof();
+            return underflowZlib(); // zlib says whether the end is truncated or a bad header
+        }
+        state.next_in = m_zs.next_in;
+        state.avail_in = m_zs.avail_in;
+        state.next_out = reinterpret_cast<uint8_t *>(m_out.data());
+        state.avail_out = uint32_t(m_out.size());
+        const int rc = isal_inflate(&state);
+        m_zs.next_in = state.next_in;
+        m_zs.avail_in = state.avail_in;
+        const std::size_t produced = m_out.size() - state.avail_out;
+        m_isalMore = state.avail_out == 0;
+        if (rc != ISAL_DECOMP_OK && rc != ISAL_END_INPUT && rc != ISAL_OUT_OVERFLOW) {
+            if (!startZlib())
+                return traits_type::eof();
+            return underflowZlib();
+        }
+        if (produced > 0) {
+            m_produced += int64_t(produced);
+            setg(m_out.data(), m_out.data(), m_out.data() + produced);
+            return traits_type::to_int_type(*gptr());
+        }
+    }
+#else
+    return traits_type::eof();
+#endif
+}
+
+InflatingStreamBuf::int_type InflatingStreamBuf::underflowZlib()
+{
+    std::size_t produced = 0, skipped = 0;
     while (produced == 0) {
         if (m_streamEnd) {
             // Concatenated gzip members are legal; anything else after the end is not ours to read.
@@ -110,18 +213,17 @@ InflatingStreamBuf::int_type InflatingStreamBuf::underflow()
             m_streamEnd = false;
         }
         if (m_zs.avail_in == 0 && !fillInput()) {
-            if (m_error.isEmpty())
-                m_error = QCoreApplication::translate("InflatingStreamBuf",
-                                                      "the gzip data is truncated (ends after %1 compressed "
-                                                      "bytes, %2 bytes of text)")
-                              .arg(m_fileRead)
-                              .arg(m_produced);
+            setTruncated();
             return traits_type::eof();
         }
         m_zs.next_out = reinterpret_cast<Bytef *>(m_out.data());
         m_zs.avail_out = uInt(m_out.size());
         const int rc = inflate(&m_zs, Z_NO_FLUSH);
         produced = m_out.size() - m_zs.avail_out;
+        // After an ISA-L failure: the text handed out already is inflated again and dropped.
+        skipped = std::size_t(std::min<int64_t>(m_zlibSkip, int64_t(produced)));
+        m_zlibSkip -= int64_t(skipped);
+        produced -= skipped;
         if (rc == Z_STREAM_END) {
             m_streamEnd = true;
         } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
@@ -135,7 +237,7 @@ InflatingStreamBuf::int_type InflatingStreamBuf::underflow()
         }
     }
     m_produced += int64_t(produced);
-    setg(m_out.data(), m_out.data(), m_out.data() + produced);
+    setg(m_out.data() + skipped, m_out.data() + skipped, m_out.data() + skipped + produced);
     return traits_type::to_int_type(*gptr());
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Readable message for a nlohmann::json parse error, shared by the SAX handlers.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One run of a trace folder after loading: the trace with its launch analysis and scope index.
 

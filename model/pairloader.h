@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Loads the two sides of a comparison (A = baseline, B = candidate) off the calling thread: scans each
 // trace folder, loads and analyses every run, with throttled progress, cancel, and stale jobs dropped.

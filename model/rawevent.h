@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One trace event as the parsers read it, before the builder interns and classifies it.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // nlohmann::json SAX handler for rocprofv3's own JSON (`rocprofiler-sdk-tool`): kernel dispatch
 // records become GPU kernels (one track per agent and queue), named from the kernel symbol table.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Compares scope durations between side A (baseline) and side B (candidate): one row per scope per
 // run pair, plus pooled rows when a side holds several runs, with rank tests, effect sizes and

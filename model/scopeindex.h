@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The named scopes of one trace: for each kernel, the JAX op path components, the CPU annotations
 // its launch ran inside and the GPU annotations it ran inside. Yields per-kernel or per-instance

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A scope name the user picked, compiled for one match mode: exact `/`-component, substring or regex.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The document a user works on: the A/B pair, selected scopes, modes and view state, saved to and
 // reopened from a small JSON session file (written atomically; a corrupt file is reported, not applied).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Interns strings (event names, categories, arg keys) so that columns hold 32-bit ids.
 

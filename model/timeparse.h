@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Exact conversion of trace timestamps (microseconds as decimal text) to integer nanoseconds.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Launch and kernel analysis of one loaded trace: kernels, launches joined by correlation id, GPU
 // busy/span/idle per device and in total, idle gaps per stream with their likely cause, launch delays.

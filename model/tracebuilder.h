@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Turns parsed events into a TraceData: interns strings, pairs B/E, names tracks from metadata,
 // then classifies tracks (CPU thread or GPU stream) and events (kernel, launch, ...) once at the end.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "tracedata.h"
 
 #include <QCoreApplication>
@@ -15,6 +16,10 @@ QString formatName(TraceFormat format)
         return QStringLiteral("jax");
     case TraceFormat::RocprofV3:
         return QStringLiteral("rocprofv3");
+    case TraceFormat::Rocpd:
+        return QStringLiteral("rocpd");
+    case TraceFormat::NsysSqlite:
+        return QStringLiteral("nsys");
     case TraceFormat::Unknown:
         break;
     }
@@ -40,7 +45,9 @@ std::string_view TraceData::arg(uint32_t e, std::string_view key) const
 bool TraceData::isBenignSkip(const QString &reason)
 {
     return reason == QCoreApplication::translate("TraceBuilder", "counter (ph C)") ||
-           reason.startsWith(QCoreApplication::translate("TraceBuilder", "unsupported ph"));
+           reason.startsWith(QCoreApplication::translate("TraceBuilder", "unsupported ph")) ||
+           // SQLite exports leave out the tables of activity that was not recorded
+           reason.startsWith(QCoreApplication::translate("SqliteTraceReader", "missing table"));
 }
 
 } // namespace scopeline

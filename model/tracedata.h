@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A loaded trace: columnar event storage (ns times, interned names), tracks and load diagnostics.
 // Immutable once loaded; everything else refers to events and tracks by index.
@@ -14,7 +15,7 @@
 
 namespace scopeline {
 
-enum class TraceFormat : uint8_t { Unknown, ChromeTrace, Kineto, Jax, RocprofV3 };
+enum class TraceFormat : uint8_t { Unknown, ChromeTrace, Kineto, Jax, RocprofV3, Rocpd, NsysSqlite };
 QString formatName(TraceFormat format);
 
 // What an event is, decided once after loading from its category, track and name.

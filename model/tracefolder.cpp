@@ -1,7 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "tracefolder.h"
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QDirIterator>
 #include <QFileInfo>
 #include <QRegularExpression>
 
@@ -60,11 +62,16 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, std:
     }
 
     QFileInfoList traces;
+    // rocprofv3 (ROCm 7) writes one <pid>_results.db per process of a run: several are one run, the folder.
+    const bool rocpdRun = dir.entryList({QStringLiteral("*_results.db")}, QDir::Files).size() > 1;
     for (const QFileInfo &info : dir.entryInfoList(QDir::Files, QDir::Name))
-        if (TraceFolder::isTraceFileName(info.fileName()))
+        if (TraceFolder::isTraceFileName(info.fileName()) &&
+            !(rocpdRun && info.fileName().endsWith(QLatin1String("_results.db"))))
             traces.append(info);
+    if (rocpdRun)
+        runs.push_back({runName({}), dir.absolutePath()});
     // A subfolder with one trace is a run folder (scopeline-hipbench's run_<i>/): named after it.
-    const bool runFolder = traces.size() == 1 && depth > 0;
+    const bool runFolder = traces.size() == 1 && depth > 0 && !rocpdRun;
     for (const QFileInfo &info : traces)
         runs.push_back({runFolder ? runName({}) : runName(info.fileName()), info.absoluteFilePath()});
 
@@ -139,7 +146,9 @@ bool naturalLess(const QString &a, const QString &b)
 bool TraceFolder::isTraceFileName(const QString &fileName)
 {
     return fileName.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) ||
-           fileName.endsWith(QLatin1String(".json.gz"), Qt::CaseInsensitive);
+           fileName.endsWith(QLatin1String(".json.gz"), Qt::CaseInsensitive) ||
+           fileName.endsWith(QLatin1String(".sqlite"), Qt::CaseInsensitive) ||   // nsys export --type sqlite
+           fileName.endsWith(QLatin1String("_results.db"), Qt::CaseInsensitive); // rocprofv3 rocpd
 }
 
 std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error)
@@ -174,10 +183,19 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error)
             return fail(tr("%1: more than %2 folders below it; choose the folder that holds the runs")
                             .arg(QDir::toNativeSeparators(target))
                             .arg(kMaxFolders));
-        if (runs.size() == before && !wildcard)
+        if (runs.size() == before && !wildcard) {
+            // Nsight Systems' own reports are a closed format: say how to get the open one.
+            QDirIterator reports(dir.absolutePath(),
+                                 {QStringLiteral("*.nsys-rep"), QStringLiteral("*.qdrep")}, QDir::Files,
+                                 QDirIterator::Subdirectories);
+            if (reports.hasNext())
+                return fail(tr("%1: holds Nsight Systems reports (%2), a closed format; export each with "
+                               "`nsys export --type sqlite <report>` and open the .sqlite files")
+                                .arg(QDir::toNativeSeparators(target), QFileInfo(reports.next()).fileName()));
             return fail(tr("%1: no trace files found (looked for plugins/profile/*/*.trace.json.gz, "
-                           "*.pt.trace.json[.gz], *.json[.gz], results.json)")
+                           "*.pt.trace.json[.gz], *.json[.gz], results.json, *_results.db, *.sqlite)")
                             .arg(QDir::toNativeSeparators(target)));
+        }
     }
     if (runs.empty())
         return fail(tr("%1: no trace files found").arg(path));

@@ -1,6 +1,8 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Finds the runs in a trace folder: a single trace file, a run folder, or a parent of run folders
-// (JAX plugins/profile/<ts>/, PyTorch *.pt.trace.json[.gz] / *.json[.gz], rocprof results.json).
+// (JAX plugins/profile/<ts>/, PyTorch *.pt.trace.json[.gz] / *.json[.gz], rocprof results.json,
+// ROCm 7 rocpd *_results.db (several in one folder are one run), Nsight Systems *.sqlite exports).
 
 #include <QString>
 #include <QStringList>

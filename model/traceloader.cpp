@@ -1,12 +1,15 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "traceloader.h"
 
 #include "eventarrayreader.h"
 #include "inflatingstreambuf.h"
 #include "rocprofv3handler.h"
+#include "sqlitetracereader.h"
 #include "tracebuilder.h"
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 
 #include <algorithm>
@@ -71,6 +74,30 @@ private:
 
 constexpr int kMaxOutOfRangeNumbers = 64; // each one costs a re-read of the file
 
+LoadResult loadSqlite(const QString &path, const QStringList &files,
+                      const std::function<void(double)> &progress, const std::atomic<bool> *cancel)
+{
+    LoadResult result;
+    result.path = path;
+    auto data = std::make_shared<TraceData>();
+    data->sourceFile = path;
+    TraceBuilder builder(*data);
+    SqliteTraceReader reader(builder, progress, cancel);
+    if (!reader.read(files)) {
+        result.cancelled = reader.cancelled();
+        result.error = QStringLiteral("%1: %2").arg(
+            QDir::toNativeSeparators(path),
+            reader.cancelled() ? QCoreApplication::translate("TraceLoader", "loading cancelled")
+                               : reader.error());
+        return result;
+    }
+    builder.finish();
+    data->format = reader.format();
+    data->bytesRead = reader.bytesRead();
+    result.trace = std::move(data);
+    return result;
+}
+
 } // namespace
 
 LoadResult TraceLoader::load(const QString &path, const std::function<void(double)> &progress,
@@ -82,8 +109,28 @@ LoadResult TraceLoader::load(const QString &path, const std::function<void(doubl
         result.error = QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(path), problem);
         return result;
     };
-    if (QFileInfo(path).isDir())
-        return fail(tr("is a folder, not a trace file"));
+    // SQLite formats: a folder of rocpd databases (one run, one file per process), or one database.
+    const QFileInfo info(path);
+    QStringList sqliteFiles;
+    if (info.isDir()) {
+        sqliteFiles = SqliteTraceReader::rocpdFilesIn(path);
+        if (sqliteFiles.isEmpty())
+            return fail(tr("is a folder, not a trace file"));
+    } else {
+        const QString suffix = info.suffix().toLower();
+        if (suffix == QLatin1String("nsys-rep") || suffix == QLatin1String("qdrep"))
+            return fail(tr("is an Nsight Systems report, a closed format; export it with "
+                           "`nsys export --type sqlite %1` and open the .sqlite file")
+                            .arg(info.fileName()));
+        QFile file(path);
+        if (file.open(QIODevice::ReadOnly) && SqliteTraceReader::hasSqliteMagic(file.read(16)))
+            sqliteFiles << path;
+        else if (file.isOpen() && (suffix == QLatin1String("sqlite") || suffix == QLatin1String("db")))
+            return fail(tr("not a SQLite database (an Nsight Systems export or a rocprofv3 rocpd database "
+                           "starts with \"SQLite format 3\")"));
+    }
+    if (!sqliteFiles.isEmpty())
+        return loadSqlite(path, sqliteFiles, progress, cancel);
 
     InflatingStreamBuf buffer;
     if (progress)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Loads one trace file into TraceData, streaming, with progress and an atomic cancel flag.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the scopeline .deb into a fresh Debian 12 chroot (debootstrap minbase) and runs what a new
 # user would: --version and --help, scopeline-cli on the installed samples, and the GUI offscreen on
 # them (a PNG of the window). Needs root and the Debian mirror.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Scopeline setup for a fresh Debian 12 machine: install what is missing, configure, build, then
 #   run   launch the GUI (build/app/gui/scopeline) if it was built, else show scopeline-cli on the
 #         bundled sample pairs in resources/samples/;
@@ -17,6 +18,8 @@ set -euo pipefail
 readonly PACKAGES=(
   build-essential cmake ninja-build
   qt6-base-dev qt6-tools-dev libqcustomplot-dev nlohmann-json3-dev libboost-math-dev zlib1g-dev
+  libisal-dev                   # ISA-L inflate for gzip traces (zlib is the fallback)
+  libsqlite3-dev                # rocpd (ROCm 7) and Nsight Systems SQLite exports
   python3-scipy python3-numpy   # the tests' independent oracle for the statistics
   xvfb xauth libgl1-mesa-dev    # headless GUI runs
   time                          # /usr/bin/time for bench/bench_load.sh

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Descriptive figures of one sample of durations (ns): the numbers behind a boxplot and a summary row.
 // Definitions follow numpy (linear-interpolation quantiles, n−1 standard deviation) so they can be checked.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Effect sizes of B vs A: with thousands of samples a 0.3 % shift is "significant", so reports say how
 // large a difference is, not only whether it exists. All O((n1 + n2) log) — fine for 10^5 × 10^5.
 #pragma once

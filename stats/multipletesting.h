@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Multiple-testing correction for comparing many scopes at once, so that one of hundreds of
 // tests being "significant" by chance is not reported as a finding.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Rank tests of "B differs from A" on two samples of durations, matching scipy 1.10 so figures can be
 // checked. Both are O(n log n) and meant for samples of 10^5 values each.
 #pragma once

@@ -23,6 +23,31 @@ inline QString path(const char *relative)
     return path(QString::fromUtf8(relative));
 }
 
+// The public traces of tests/data/README.md, relative to tests/data/public/: tests that read "every
+// public trace" list these, so that one gone missing fails naming it.
+inline QStringList publicTraces()
+{
+    return {
+        QStringLiteral(
+            "HolisticTraceAnalysis/tests__data__amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz"),
+        QStringLiteral(
+            "HolisticTraceAnalysis/tests__data__negative_queue_length_values_check__rank0.json.gz"),
+        QStringLiteral("HolisticTraceAnalysis/"
+                       "tests__data__ns_resolution_trace__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz"),
+        QStringLiteral("TraceLens/tests__rocprof__908_results.json.gz"),
+        QStringLiteral("TraceLens/tests__traces__h100__gaunernst_bert-small-uncased__1016001.json.gz"),
+        QStringLiteral("TraceLens/tests__traces__inference__sglang_decode__sglang_Qwen3-8B_decode.json.gz"),
+        QStringLiteral(
+            "TraceLens/tests__traces__inference__vllm_prefilldecode_piecewise__graph_execution.json.gz"),
+        QStringLiteral(
+            "TraceLens/tests__traces__inference__xdit_flux.1_aiter_sage__profile_trace_rank_0.json.gz"),
+        QStringLiteral("TraceLens/tests__traces__mi300__resnet_act_checkpoint.json.gz"),
+        QStringLiteral(
+            "kineto/tb_plugin__samples__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz"),
+        QStringLiteral("rocmProfileData/examples__rocm-profile-data__results__matmul_result.json.gz"),
+    };
+}
+
 // The first of paths that does not exist (following symbolic links); empty when all do.
 inline QString firstMissing(const QStringList &paths)
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // scopeline-cli compare against an independent scipy oracle (tests/oracle/compare_oracle.py) on the
 // real JAX H100 traces: matmul vs einsum, scopes attn_q_k, attn_att_v and mlp, every CSV column.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The comparison panel's models on the real JAX H100 traces (matmul vs einsum with cuBLAS): the scope list
 // with its counts per side and the statistics table, both under QAbstractItemModelTester, checked against
 // the independent scipy oracle (tests/oracle/compare_oracle.py).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The comparison panel driven as a user would, on the real JAX H100 matmul vs einsum (cuBLAS) pair:
 // selecting scopes programmatically and by clicking, filtering, patterns, the keyboard shortcuts, the
 // threshold, CSV copy, and a screenshot of the whole panel.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // scopeline-hipbench without a GPU: its options (what --list shows and how `run` is checked) and its
 // trace writer, read back by Scopeline's own loader and analysis and by Python's json. With a GPU: a
 // real launch-chain pair, whose analysis by Scopeline must agree with the program's own summary.

@@ -85,9 +85,13 @@ private slots:
         for (int r = 0; r < view.model()->rowCount(); ++r) {
             const KernelDiffRow &row = reference.rows()[std::size_t(r)];
             QCOMPARE(view.model()->index(r, KernelDiffModel::KernelColumn).data().toString(), row.kernel);
-            QCOMPARE(view.model()->index(r, KernelDiffModel::DeltaColumn).data(KernelDiffModel::RawValueRole).toDouble(),
+            QCOMPARE(view.model()
+                         ->index(r, KernelDiffModel::DeltaColumn)
+                         .data(KernelDiffModel::RawValueRole)
+                         .toDouble(),
                      row.deltaTotalNs);
-            QCOMPARE(view.model()->index(r, KernelDiffModel::VerdictColumn).data().toString(), row.verdictText());
+            QCOMPARE(view.model()->index(r, KernelDiffModel::VerdictColumn).data().toString(),
+                     row.verdictText());
         }
         QVERIFY(view.headerText().startsWith(QLatin1String("3 v 3 runs")));
         QVERIFY(view.headerText().contains(QLatin1String("step time (PjitFunction(<lambda>)")));
@@ -96,8 +100,11 @@ private slots:
         view.tableView()->sortByColumn(KernelDiffModel::DeltaColumn, Qt::AscendingOrder);
         const QAbstractItemModel *shown = view.tableView()->model();
         for (int r = 1; r < shown->rowCount(); ++r)
-            QVERIFY(shown->index(r - 1, KernelDiffModel::DeltaColumn).data(KernelDiffModel::RawValueRole).toDouble() <=
-                    shown->index(r, KernelDiffModel::DeltaColumn).data(KernelDiffModel::RawValueRole).toDouble());
+            QVERIFY(
+                shown->index(r - 1, KernelDiffModel::DeltaColumn)
+                    .data(KernelDiffModel::RawValueRole)
+                    .toDouble() <=
+                shown->index(r, KernelDiffModel::DeltaColumn).data(KernelDiffModel::RawValueRole).toDouble());
     }
 
     void selectingAKernelShowsItsDurations()

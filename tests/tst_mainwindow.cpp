@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The main window driven as a user would: open the bundled pair, fail a load without losing the
 // document, cancel, save and reopen a session, swap A and B, export a report, and look at it.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The open dialog driven by keys: typing a path lists its runs (scanned off the GUI thread once typing
 // stops), a wrong path says why and keeps Open disabled, a path typed through "/" never blocks.
 

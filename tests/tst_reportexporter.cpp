@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ReportExporter and `scopeline-cli report` on the cuBLAS matmul vs einsum pair: the five files, PNGs of
 // the right size that show something, the CSV of the panel, an HTML page with every scope and its verdict,
 // escaping, atomic replacement, and failures that name the file and keep the old report.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The microbenchmark runner against the real scopeline-hipbench: a missing program says so and offers
 // no Run; workloads and their options come from --list --json; a run without a GPU ends with the
 // program's own exit-3 message while the GUI keeps running; with a GPU the recorded pair is opened.

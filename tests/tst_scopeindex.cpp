@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Scope attribution on real traces: PyTorch CPU/GPU annotations (via correlation and containment)
 // against an independent Python oracle, and JAX op path components.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SessionFile: JSON round trip of every field, paths relative to the session file's folder, corrupt
 // files reported (naming the file) without touching the state, and failed writes reported.
 

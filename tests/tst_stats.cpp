@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Checks stats/ against an independent oracle (tests/oracle/stats_oracle.py: numpy/scipy, brute force
 // where simplest) on generated data sets, plus properties known without an oracle.
 #include "stats/descriptive.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // TimelineView and PairTimeline on real traces: fit, wheel zoom about the cursor, keys, drag pan,
 // Shift-drag range selection, clicking a kernel, descriptions, collapsing, rendering, locked zoom and
 // the range summary against TraceAnalysis.

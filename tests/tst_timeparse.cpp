@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tests for model/timeparse: exact microsecond text -> integer nanoseconds.
 //
 // Expected values are either self-evident from the definition (value in µs × 1000, rounded to the

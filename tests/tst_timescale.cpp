@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // TimeScale: time <-> pixel mapping, round trips, zoom about an anchor, pan and clamping.
 
 #include "widgets/timescale.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tests for model/tracefolder: finding the runs in a trace folder, a run folder, a wildcard or a
 // single file, on the real JAX/PyTorch traces in tests/data and on folder layouts built in a temporary
 // folder.
@@ -34,8 +35,6 @@ QString namedScopesDir()
 {
     return testdata::path("jax_h100/jax_named_scopes");
 }
-
-#define REQUIRE_TRACES() REQUIRE_TEST_DATA(cublasDir(), namedScopesDir(), testdata::path("public"))
 
 QStringList names(const std::vector<TraceRun> &runs)
 {
@@ -103,7 +102,7 @@ private slots:
 
 void TstTraceFolder::jaxParentFolder()
 {
-    REQUIRE_TRACES();
+    REQUIRE_TEST_DATA(cublasDir());
     QString error;
     const std::vector<TraceRun> runs = TraceFolder::scan(cublasDir(), &error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
@@ -124,7 +123,7 @@ void TstTraceFolder::jaxParentFolder()
 
 void TstTraceFolder::jaxRunFolder()
 {
-    REQUIRE_TRACES();
+    REQUIRE_TEST_DATA(cublasDir());
     const QString run = cublasDir() + QStringLiteral("/trace_file_einsum_1");
     QString error;
     const std::vector<TraceRun> runs = TraceFolder::scan(run, &error);
@@ -144,7 +143,7 @@ void TstTraceFolder::symlinkedRunFolders()
 {
     // tests/data/jax_h100/jax_named_scopes mixes real run folders with one symbolic link into
     // resources/samples/: the scan follows it, and keeps the path under the folder it was given.
-    REQUIRE_TRACES();
+    REQUIRE_TEST_DATA(namedScopesDir());
     QVERIFY(QFileInfo(namedScopesDir() + QStringLiteral("/trace_file_einsum_0")).isSymLink());
     QString error;
     const std::vector<TraceRun> runs = TraceFolder::scan(namedScopesDir(), &error);
@@ -192,7 +191,7 @@ void TstTraceFolder::symlinkToRunFolderInTemporaryTree()
 
 void TstTraceFolder::wildcard()
 {
-    REQUIRE_TRACES();
+    REQUIRE_TEST_DATA(cublasDir());
     QString error;
     const std::vector<TraceRun> runs =
         TraceFolder::scan(cublasDir() + QStringLiteral("/trace_file_matmul_*"), &error);
@@ -217,7 +216,6 @@ void TstTraceFolder::wildcard()
 
 void TstTraceFolder::singleFile()
 {
-    REQUIRE_TRACES();
     const QString file = profileSession(namedScopesDir() + QStringLiteral("/trace_file_matmul_0")) +
                          QStringLiteral("/perfetto_trace.json.gz");
     REQUIRE_TEST_DATA(file);
@@ -239,7 +237,7 @@ void TstTraceFolder::singleFile()
 void TstTraceFolder::tracelensFolder()
 {
     // A folder of plain trace files: one run per file; LICENSE is not a trace.
-    REQUIRE_TRACES();
+    REQUIRE_TEST_DATA(testdata::path("public/TraceLens"));
     const QDir dir(testdata::path("public/TraceLens"));
     // Six .json.gz files (five PyTorch traces and rocprofv3's results) beside the LICENSE.
     QStringList expected =

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Boxplots of A against B: for each group (a scope, or a scope in one run pair) an A box and a B box side
 // by side, whiskers at the most extreme data within 1.5·IQR of the quartiles and the rest drawn as

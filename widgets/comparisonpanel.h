@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A vs B: summary strip, scope picker (filter, multi-select, match and sample modes), boxplots per
 // scope (pooled or per run pair, log scale), and the statistics table with verdicts.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The statistics rows of a comparison (ScopeComparison::compare) as a table: descriptive figures of A and
 // B, rank tests, effect sizes and a verdict coloured by what it says. Display texts are formatted

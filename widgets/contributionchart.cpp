@@ -46,8 +46,9 @@ ContributionChart::ContributionChart(QWidget *parent) : QWidget(parent)
     m_plot->yAxis->setSubTicks(false);
     m_plot->yAxis->setTickLength(0, 0);
     m_plot->xAxis->grid()->setPen(QPen(QColor(0, 0, 0, 28), 1, Qt::DashLine));
-    m_plot->setToolTip(tr("Kernel time per run: A's total, the kernels that changed it most (green: less "
-                          "time in B, red: more), the rest, and B's total. Click a bar to select its kernel."));
+    m_plot->setToolTip(
+        tr("Kernel time per run: A's total, the kernels that changed it most (green: less "
+           "time in B, red: more), the rest, and B's total. Click a bar to select its kernel."));
     connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent *event) {
         const int bar = int(std::lround(m_plot->yAxis->pixelToCoord(event->pos().y())));
         if (bar >= 1 && bar <= int(m_rows.size()))
@@ -96,7 +97,8 @@ void ContributionChart::rebuild()
         auto *hint = new QCPItemText(m_plot);
         hint->position->setType(QCPItemPosition::ptAxisRectRatio);
         hint->position->setCoords(0.5, 0.5);
-        hint->setText(m_diff ? tr("No kernels on either side") : tr("Open a pair of traces to see what changed"));
+        hint->setText(m_diff ? tr("No kernels on either side")
+                             : tr("Open a pair of traces to see what changed"));
         hint->setColor(QColor(120, 120, 120));
         m_plot->replot(QCustomPlot::rpQueuedReplot);
         return;
@@ -116,8 +118,8 @@ void ContributionChart::rebuild()
     };
     std::vector<Bar> bars;
     const QColor total(150, 156, 166), less(46, 160, 67), more(214, 69, 65);
-    bars.push_back({tr("A: kernel time/run"), formatDuration(s.kernelTimePerRunA), 0, s.kernelTimePerRunA, total,
-                    false});
+    bars.push_back({tr("A: kernel time/run"), formatDuration(s.kernelTimePerRunA), 0, s.kernelTimePerRunA,
+                    total, false});
     double running = s.kernelTimePerRunA, rest = s.deltaTotalNs;
     for (int i = 0; i < shown; ++i) {
         const KernelDiffRow &r = rows[std::size_t(i)];
@@ -128,10 +130,10 @@ void ContributionChart::rebuild()
         rest -= r.deltaTotalNs;
     }
     if (int(rows.size()) > shown)
-        bars.push_back({tr("%n other kernel(s)", nullptr, int(rows.size()) - shown), signedDuration(rest), running,
-                        running + rest, rest < 0 ? less.lighter(140) : more.lighter(140), false});
-    bars.push_back({tr("B: kernel time/run"), formatDuration(s.kernelTimePerRunB), 0, s.kernelTimePerRunB, total,
-                    false});
+        bars.push_back({tr("%n other kernel(s)", nullptr, int(rows.size()) - shown), signedDuration(rest),
+                        running, running + rest, rest < 0 ? less.lighter(140) : more.lighter(140), false});
+    bars.push_back({tr("B: kernel time/run"), formatDuration(s.kernelTimePerRunB), 0, s.kernelTimePerRunB,
+                    total, false});
 
     // The x range spans the running totals, so that small differences on large totals are visible:
     // the total bars then run in from the left edge.

@@ -174,7 +174,8 @@ QVariant KernelDiffModel::data(const QModelIndex &index, int role) const
         if (column == VerdictColumn)
             return QBrush(ComparisonTableModel::verdictColor(r.verdict));
         if (column == DeltaColumn && r.deltaTotalNs != 0)
-            return QBrush(ComparisonTableModel::verdictColor(r.deltaTotalNs < 0 ? Verdict::Faster : Verdict::Slower));
+            return QBrush(
+                ComparisonTableModel::verdictColor(r.deltaTotalNs < 0 ? Verdict::Faster : Verdict::Slower));
         return {};
     case Qt::FontRole:
         if (column == VerdictColumn && (r.verdict == Verdict::Faster || r.verdict == Verdict::Slower)) {

@@ -49,7 +49,8 @@ std::vector<double> runDurations(const KernelDiffSide &side, std::size_t run)
     for (std::size_t r = 0; r < run; ++r)
         begin += std::size_t(side.runCalls[r]);
     const std::size_t count = std::size_t(side.runCalls[run]);
-    return {side.durations.begin() + std::ptrdiff_t(begin), side.durations.begin() + std::ptrdiff_t(begin + count)};
+    return {side.durations.begin() + std::ptrdiff_t(begin),
+            side.durations.begin() + std::ptrdiff_t(begin + count)};
 }
 
 } // namespace
@@ -182,10 +183,12 @@ QString KernelDiffView::csv() const
 
 void KernelDiffView::recompute()
 {
-    const QStringList previous = m_current >= 0 ? m_diff->rows()[std::size_t(m_current)].names : QStringList();
+    const QStringList previous =
+        m_current >= 0 ? m_diff->rows()[std::size_t(m_current)].names : QStringList();
     m_current = -1;
-    m_diff = m_runsA.isEmpty() && m_runsB.isEmpty() ? nullptr
-                                                    : std::make_shared<const KernelDiff>(m_runsA, m_runsB, m_options);
+    m_diff = m_runsA.isEmpty() && m_runsB.isEmpty()
+                 ? nullptr
+                 : std::make_shared<const KernelDiff>(m_runsA, m_runsB, m_options);
     m_model->setDiff(m_diff);
     m_chart->setDiff(m_diff.get());
     m_table->resizeColumnsToContents();
@@ -214,19 +217,22 @@ QString KernelDiffView::headerText() const
     QStringList parts;
     parts << tr("%1 v %2 runs").arg(s.runsA).arg(s.runsB);
     parts << tr("GPU busy/run A %1 → B %2%3")
-                 .arg(formatDuration(s.busyPerRunA), formatDuration(s.busyPerRunB), change(s.busyPerRunA, s.busyPerRunB));
+                 .arg(formatDuration(s.busyPerRunA), formatDuration(s.busyPerRunB),
+                      change(s.busyPerRunA, s.busyPerRunB));
     parts << tr("kernel time/run A %1 → B %2%3")
                  .arg(formatDuration(s.kernelTimePerRunA), formatDuration(s.kernelTimePerRunB),
                       change(s.kernelTimePerRunA, s.kernelTimePerRunB));
     if (!s.stepScope.isEmpty() && !std::isnan(s.stepA) && !std::isnan(s.stepB))
         parts << tr("step time (%1, median span) A %2 → B %3%4")
-                     .arg(s.stepScope, formatDuration(s.stepA), formatDuration(s.stepB), change(s.stepA, s.stepB));
+                     .arg(s.stepScope, formatDuration(s.stepA), formatDuration(s.stepB),
+                          change(s.stepA, s.stepB));
     parts << tr("%1 kernels, %2 only in A, %3 only in B").arg(s.kernels).arg(s.onlyInA).arg(s.onlyInB);
     QString text = parts.join(QStringLiteral(" · "));
     if (s.runsA < 2 || s.runsB < 2)
-        text += QLatin1Char('\n') +
-                tr("One run on a side: run-to-run variation is not measured, so no kernel is called faster or "
-                   "slower. Record at least 5 runs of each variant.");
+        text +=
+            QLatin1Char('\n') +
+            tr("One run on a side: run-to-run variation is not measured, so no kernel is called faster or "
+               "slower. Record at least 5 runs of each variant.");
     return text;
 }
 
@@ -275,7 +281,8 @@ void KernelDiffView::showKernel(int row)
     m_boxPlot->setGroups(std::move(groups));
 
     QStringList lines;
-    const QString name = r.kernel.size() > 100 ? r.kernel.left(60) + QStringLiteral("…") + r.kernel.right(39) : r.kernel;
+    const QString name =
+        r.kernel.size() > 100 ? r.kernel.left(60) + QStringLiteral("…") + r.kernel.right(39) : r.kernel;
     lines << tr("<b>%1</b>: %2").arg(name.toHtmlEscaped(), r.verdictText().toHtmlEscaped());
     lines << tr("calls/run %1 → %2 · time/run %3 → %4 (%5) · median %6 → %7%8")
                  .arg(r.a.callsPerRun)
@@ -284,7 +291,9 @@ void KernelDiffView::showKernel(int row)
                       (r.deltaTotalNs > 0 ? QStringLiteral("+") : QString()) + formatDuration(r.deltaTotalNs),
                       r.a.present() ? formatDuration(r.a.medianNs) : tr("—"),
                       r.b.present() ? formatDuration(r.b.medianNs) : tr("—"),
-                      std::isnan(r.relChangeMedian) ? QString() : QStringLiteral(" (%1)").arg(percent(r.relChangeMedian)));
+                      std::isnan(r.relChangeMedian)
+                          ? QString()
+                          : QStringLiteral(" (%1)").arg(percent(r.relChangeMedian)));
     if (r.runLevel.valid())
         lines << tr("run-level (%1 v %2 run medians): %3 [%4, %5], p = %6 (Holm %7)")
                      .arg(r.runLevel.runsA)

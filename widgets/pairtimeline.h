@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Two timelines stacked, A over B, each with its own time axis; with zoom locked, the same length of
 // time fills both, so eager vs graph launches read at a glance.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A QSplitter that shares its first real size among its widgets in given proportions (setSizes before
 // the first layout is not kept: Qt falls back to size hints); after that the user's drags rule.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Writes a comparison report into a folder: boxplot PNG, a timeline PNG for A and for B (their current
 // views), the statistics CSV, the kernel diff (chart and CSV) and an HTML page showing them with the

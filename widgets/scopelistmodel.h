@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Every scope found in either side (union over the runs of each side) with its kernel and instance
 // counts on A and B, plus the patterns the user added (substring or regex, counted by matching).

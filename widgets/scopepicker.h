@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Picks the scopes to compare: a filter, the list of scopes of both sides with their counts (multi-select),
 // the match mode (component, substring, regex; the latter two can add the filter text as a pattern) and

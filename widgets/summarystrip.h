@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A vs B at a glance: GPU busy %, idle time, launches, median launch delay, kernels per launch and
 // kernels of each side (summed, or pooled, over its runs), with the B/A change marked where it matters.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The timeline of one run: CPU threads with their runtime calls above GPU streams with their kernels,
 // idle gaps shaded, launch -> kernel arrows; zoom (wheel, +/-), pan (drag), range selection, fit.

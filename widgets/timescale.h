@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Time <-> pixel mapping of a timeline: the visible window [start, end) in trace ns over a plot of
 // width px, zoom about an anchor pixel, pan, clamping to the trace bounds with a minimum span.

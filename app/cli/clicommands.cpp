@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "clicommands.h"
 
 #include "model/durationformat.h"
@@ -216,9 +217,12 @@ void printInfo(const LoadedRun &run)
     for (const Track &track : t.tracks)
         gpuTracks += track.gpu;
     out() << run.run.name << "  (" << run.run.file << ")\n";
+    const bool sqlite = t.format == TraceFormat::Rocpd || t.format == TraceFormat::NsysSqlite;
     out() << "  format " << formatName(t.format) << ", " << t.eventCount() << " events, " << t.tracks.size()
-          << " tracks (" << gpuTracks << " GPU), " << QString::number(double(t.bytesRead) / 1e6, 'f', 1)
-          << " MB of JSON\n";
+          << " tracks (" << gpuTracks << " GPU)";
+    if (!sqlite) // a database has no text size to speak of
+        out() << ", " << QString::number(double(t.bytesRead) / 1e6, 'f', 1) << " MB of JSON";
+    out() << "\n";
     for (const auto &[reason, count] : t.skipped)
         out() << "  skipped " << count << " × " << reason << "\n";
     printSummary(a.total(), QStringLiteral("  "));

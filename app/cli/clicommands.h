@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The scopeline-cli commands (info, scopes, compare, report) over the model and widgets libraries.
 

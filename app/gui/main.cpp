@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // scopeline: the desktop trace explorer. `scopeline A B` opens a pair, `scopeline FILE.scopeline.json`
 // a session; with no arguments it opens the bundled matmul vs einsum sample.
 

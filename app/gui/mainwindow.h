@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Scopeline main window: a document of two trace folders (A = baseline, B = candidate) shown as
 // stacked timelines over the comparison panel, with loading progress, an error banner, sessions,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "opendialog.h"
 
 #include <QComboBox>
@@ -107,8 +108,9 @@ QWidget *OpenDialog::makeSide(Side &side, const QString &title, const QString &t
             side.path->setText(dir);
     });
     connect(file, &QPushButton::clicked, this, [this, &side] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Trace file"), side.path->text(),
-                                                          tr("Traces (*.json *.json.gz);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Trace file"), side.path->text(),
+            tr("Traces (*.json *.json.gz *.sqlite *_results.db);;All files (*)"));
         if (!path.isEmpty())
             side.path->setText(path);
     });

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Picks the pair to compare: A (baseline) and B (candidate), each a trace folder, run folder or file,
 // by typing, browsing or dropping; lists the runs found on each side; offers the recent pairs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Runs scopeline-hipbench from the GUI: pick a workload and its options, record a trace pair into a
 // folder with progress and a log, and hand the recorded A/B pair to the main window to open.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The GPU workloads (HIP source, built for AMD with hipcc or for NVIDIA with nvcc through hip_compat.h).
 // GPU errors are thrown as std::runtime_error with the call and HIP's message.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The HIP runtime API the benchmarks use. With hipcc (ROCm) it is HIP itself; with nvcc the same names
 // map onto the CUDA runtime here, because Debian's HIP headers do not build against CUDA 13.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // scopeline-hipbench: records comparable trace pairs (eager vs graph, implementation 1 vs 2) with the
 // GPU's own kernel times, as Chrome trace JSON that Scopeline, Perfetto and chrome://tracing open.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Records what the GPU did: kernel times from the GPU's own activity records (CUPTI on NVIDIA), the
 // runtime calls that launched them and the named ranges around them, all on the profiler's one clock.

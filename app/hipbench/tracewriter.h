@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What scopeline-hipbench records in one run (launch API calls, kernels, named ranges, all in ns on one
 // clock) and how it is written: Chrome trace JSON of the Kineto shape, gzip, atomically. Also the

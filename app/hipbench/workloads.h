@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The workloads of scopeline-hipbench and their options: what `--list` prints and how a `run`
 // command line is checked. No GPU code here, so that it is tested everywhere.

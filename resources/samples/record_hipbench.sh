@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Records the bundled scopeline-hipbench sample: a small launch-chain pair (eager vs graph) into
 # resources/samples/hipbench_launch_chain/. Needs a GPU; run from the repository root after a build.
 # Usage: resources/samples/record_hipbench.sh [BUILD_DIR]

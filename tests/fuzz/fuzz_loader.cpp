@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target for the trace loader: the input bytes are one trace file (gzip or plain, Chrome
 // trace JSON or rocprofv3 JSON). They go through what the GUI runs on every file it opens:
 // TraceLoader::load, then TraceAnalysis and ScopeIndex with its samples. Build and run it with

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the seed corpus for fuzz_loader into a folder: small cut-down copies of the real traces
 (plain JSON and gzip) and a few hand-made edge cases. Each seed stays under 64 kB so that the
 fuzzer runs fast. Run at CI time (packaging/setup.sh fuzz); the corpus is not committed.
@@ -190,6 +191,14 @@ def main():
 
     for name, data in edge_cases():
         write(args.out_dir, "edge__" + name, data, written)
+
+    # The SQLite formats (rocpd, Nsight Systems export) as they are, where one fits a seed.
+    for root, _, files in os.walk(os.path.join(args.traces, "converted")):
+        for f in sorted(files):
+            path = os.path.join(root, f)
+            if f.endswith((".sqlite", ".db")) and os.path.getsize(path) <= MAX_SEED:
+                with open(path, "rb") as db:
+                    write(args.out_dir, "sqlite__" + f, db.read(), written)
 
     total = sum(size for _, size in written)
     print("make_corpus.py: %d seeds, %.1f kB in %s" % (len(written), total / 1024, args.out_dir))

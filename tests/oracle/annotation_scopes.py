@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Independent oracle for annotation scopes: for a Kineto or JAX trace, counts per annotation name
 the kernels that ran inside a GPU annotation (gpu_user_annotation, same pid/tid, kernel start in
 [start, end)) or whose launch ran inside a CPU annotation (user_annotation, or in JAX the call of a

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Independent oracle for `scopeline-cli compare` and `scopes` on JAX traces.
 
 Reads JAX trace-viewer files (gzip JSON) with the standard library, takes the GPU kernels of each

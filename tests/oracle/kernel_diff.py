@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Independent oracle for `scopeline-cli diff` (the kernel-level "what changed" table).
 
 Reads raw trace files (Chrome/Kineto/JAX trace JSON, gzip or plain) with the standard library, takes

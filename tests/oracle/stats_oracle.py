@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Independent test oracle for Scopeline's stats library (tst_stats).
 
 Computes every figure straight from its definition with numpy/scipy, by brute force where that is

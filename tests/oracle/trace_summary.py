@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Independent test oracle for `scopeline-cli info --json`.
 
 Reads one trace file (Chrome/Kineto/JAX trace JSON, gzip or plain, or rocprofv3's own JSON)
