@@ -511,7 +511,8 @@ private slots:
                 QList<LoadedRun> a, b;
                 for (int r = 0; r < 10; ++r)
                     ((mask >> r) & 1 ? a : b).append(runs[r]);
-                for (const KernelDiffRow &row : KernelDiff(a, b).rows())
+                const KernelDiff diff(a, b); // named: rows() refers into it
+                for (const KernelDiffRow &row : diff.rows())
                     QVERIFY2(row.verdict != Verdict::Faster && row.verdict != Verdict::Slower,
                              qPrintable(QStringLiteral("%1: %2 in the A/A split %3")
                                             .arg(row.kernel, row.verdictText())
