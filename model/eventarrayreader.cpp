@@ -42,21 +42,6 @@ constexpr int kNumberOutOfRange = 406; // nlohmann::json::out_of_range id for a 
 
 } // namespace
 
-bool JsonStringTracker::feed(char c)
-{
-    if (inString) {
-        if (escape)
-            escape = false;
-        else if (c == '\\')
-            escape = true;
-        else if (c == '"')
-            inString = false;
-        return true;
-    }
-    inString = c == '"';
-    return inString;
-}
-
 namespace {
 
 // Calls element(from, to) for each top-level element of a chunk's text ('[' + elements + ']', the

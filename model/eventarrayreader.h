@@ -4,6 +4,8 @@
 // chunks are parsed in parallel by nlohmann SAX handlers and handed to the builder in file order.
 // Everything outside the event array (the "skeleton") is parsed too, so errors anywhere are found.
 
+#include "jsonstructurescanner.h"
+
 #include <QFuture>
 #include <QString>
 
@@ -18,13 +20,6 @@
 namespace scopeline {
 
 class InflatingStreamBuf;
-
-// Follows JSON text a byte at a time to tell string contents (quotes included) from the rest.
-struct JsonStringTracker
-{
-    bool inString = false, escape = false;
-    bool feed(char c); // true when c belongs to a string
-};
 
 class TraceBuilder;
 struct EventChunk;

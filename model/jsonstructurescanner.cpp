@@ -31,6 +31,21 @@ void JsonStructureScanner::setSimdEnabled(bool on)
     g_simdEnabled.store(on && simdAvailable(), std::memory_order_relaxed);
 }
 
+bool JsonStringTracker::feed(char c)
+{
+    if (inString) {
+        if (escape)
+            escape = false;
+        else if (c == '\\')
+            escape = true;
+        else if (c == '"')
+            inString = false;
+        return true;
+    }
+    inString = c == '"';
+    return inString;
+}
+
 uint64_t JsonStructureScanner::next(const char *p, std::size_t len, bool commas)
 {
     if (len == 64 && g_simdEnabled.load(std::memory_order_relaxed))
@@ -43,18 +58,9 @@ uint64_t JsonStructureScanner::nextScalar(const char *p, std::size_t len, bool c
     uint64_t bits = 0;
     for (std::size_t k = 0; k < len; ++k) {
         const char c = p[k];
-        if (inString) {
-            if (escape)
-                escape = false;
-            else if (c == '\\')
-                escape = true;
-            else if (c == '"')
-                inString = false;
+        if (feed(c))
             continue;
-        }
-        if (c == '"')
-            inString = true;
-        else if (c == '{' || c == '}' || c == '[' || c == ']' || (commas && c == ','))
+        if (c == '{' || c == '}' || c == '[' || c == ']' || (commas && c == ','))
             bits |= uint64_t(1) << k;
     }
     return bits;

@@ -10,12 +10,18 @@
 
 namespace scopeline {
 
-class JsonStructureScanner
+// Follows JSON text a byte at a time to tell string contents (quotes included) from the rest.
+struct JsonStringTracker
 {
-public:
-    // State after the bytes scanned so far.
     bool inString = false;
     bool escape = false; // inside a string, the next byte is escaped
+    bool feed(char c);   // true when c belongs to a string
+};
+
+// The string state (inString, escape) is that after the bytes scanned so far.
+class JsonStructureScanner : public JsonStringTracker
+{
+public:
 
     // Bit k set: p[k] is one of { } [ ] (and , when commas) outside strings. len <= 64; the state
     // moves on by len bytes.

@@ -68,7 +68,6 @@ ComparisonRow makePooledRow(const QString &scope, const std::vector<std::vector<
     return row;
 }
 
-
 } // namespace
 
 QString verdictText(Verdict verdict)
