@@ -6,6 +6,7 @@
 #include "inflatingstreambuf.h"
 #include "jsonstructurescanner.h"
 #include "rawevent.h"
+#include "simdeventparser.h"
 #include "tracebuilder.h"
 
 #include <QCoreApplication>
@@ -94,6 +95,8 @@ QString withDocumentOffset(QString error, const std::function<int64_t(int64_t)> 
 // The events of one chunk, in order; RawEvent buffers are recycled between chunks.
 struct EventChunk : public EventSink
 {
+    std::string text;   // '[' + events + ']'; the buffer goes back to the reader for the next chunk
+    bool controlInString = false; // the text has a string holding a byte below 0x20
     int64_t offset = 0; // document offset of the chunk's text (after the '[' put in front)
     std::vector<std::pair<int64_t, int64_t>> removed; // blank runs taken out: (text position, bytes)
     std::vector<RawEvent> events;
@@ -110,20 +113,31 @@ struct EventChunk : public EventSink
     }
     void skip(const QString &reason, int64_t n) override { skipped[reason] += n; }
 
-    void parse(const std::string &text, const std::atomic<bool> *cancel)
+    void parse(const std::atomic<bool> *cancel)
     {
+        // simdjson first; where it refuses the text, nlohmann reads it again from the start and its
+        // leniency (1e400 skips one event) and messages are what the user gets.
+        if (!controlInString) {
+            ChromeTraceHandler handler(*this, cancel);
+            if (parseEventsFast(text, handler)) {
+                cancelled = handler.cancelled();
+                return;
+            }
+            count = 0;
+            skipped.clear();
+        }
         ChromeTraceHandler handler(*this, cancel);
         nlohmann::json::sax_parse(text.data(), text.data() + text.size(), &handler);
         cancelled = handler.cancelled();
         if (handler.errorId() == kNumberOutOfRange && !cancelled)
-            return parseEventByEvent(text, cancel);
+            return parseEventByEvent(cancel);
         if (!handler.error().isEmpty())
             error = documentError(handler.error(), 0);
     }
 
     // nlohmann stops at a number a double cannot hold (1e400); that spoils one event, not the file,
     // so the chunk is parsed again one event at a time and such events are skipped and counted.
-    void parseEventByEvent(const std::string &text, const std::atomic<bool> *cancel)
+    void parseEventByEvent(const std::atomic<bool> *cancel)
     {
         count = 0;
         skipped.clear();
@@ -257,7 +271,11 @@ std::size_t EventArrayReader::scanEvents(std::string_view block, std::size_t fro
     for (std::size_t i = from; i < n; i += 64) {
         const std::size_t len = std::min<std::size_t>(64, n - i);
         const bool commas = m_pending.size() + (i + len - from) >= kChunkBytes;
-        for (uint64_t bits = scanner.next(block.data() + i, len, commas); bits; bits &= bits - 1) {
+        const uint64_t structure = scanner.next(block.data() + i, len, commas);
+        const bool control = scanner.sawControlInString; // in these 64 bytes: flag both sides of a cut
+        scanner.sawControlInString = false;
+        m_pendingControl |= control;
+        for (uint64_t bits = structure; bits; bits &= bits - 1) {
             const std::size_t at = i + std::size_t(__builtin_ctzll(bits));
             switch (block[at]) {
             case '{':
@@ -280,6 +298,7 @@ std::size_t EventArrayReader::scanEvents(std::string_view block, std::size_t fro
                 if (m_depth == m_eventsDepth && m_pending.size() + (at - from) >= kChunkBytes) {
                     m_pending.append(block.substr(from, at - from));
                     submitChunk(true);
+                    m_pendingControl = control;
                     from = at + 1;
                 }
                 break;
@@ -335,17 +354,20 @@ void EventArrayReader::submitChunk(bool complete)
     } else {
         chunk = std::make_shared<EventChunk>();
     }
+    chunk->text.swap(m_pending); // m_pending takes the chunk's old buffer, its capacity kept
+    chunk->controlInString = m_pendingControl;
+    m_pendingControl = false;
     chunk->offset = m_pendingOffset;
     chunk->removed = std::move(m_removed);
     m_pendingOffset +=
-        int64_t(m_pending.size()) + m_removedTotal - 1 /* '[' */ - (complete ? 1 : 0) + 1 /* ',' */;
+        int64_t(chunk->text.size()) + m_removedTotal - 1 /* '[' */ - (complete ? 1 : 0) + 1 /* ',' */;
     m_removed.clear();
     m_removedTotal = 0;
     m_compactFrom = 1;
     m_compactStrings = JsonStringTracker();
     const std::atomic<bool> *cancel = m_cancel;
-    m_inFlight.push_back(QtConcurrent::run(&parserPool(), [chunk, cancel, text = std::move(m_pending)] {
-        chunk->parse(text, cancel);
+    m_inFlight.push_back(QtConcurrent::run(&parserPool(), [chunk, cancel] {
+        chunk->parse(cancel);
         return chunk;
     }));
     m_pending.assign(1, '[');

@@ -57,6 +57,7 @@ private:
     int64_t m_eventsStart = 0;  // document offset and length of the contents
     int64_t m_eventsLength = 0;
     std::string m_pending;       // '[' + event text not yet handed out as a chunk
+    bool m_pendingControl = false; // m_pending may hold a string with a byte below 0x20
     int64_t m_pendingOffset = 0; // document offset of the text after the '['
     int64_t m_blockOffset = 0;   // document offset of the current block
     int m_depth = 0;

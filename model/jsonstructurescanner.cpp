@@ -58,8 +58,10 @@ uint64_t JsonStructureScanner::nextScalar(const char *p, std::size_t len, bool c
     uint64_t bits = 0;
     for (std::size_t k = 0; k < len; ++k) {
         const char c = p[k];
-        if (feed(c))
+        if (feed(c)) {
+            sawControlInString |= static_cast<unsigned char>(c) < 0x20;
             continue;
+        }
         if (c == '{' || c == '}' || c == '[' || c == ']' || (commas && c == ','))
             bits |= uint64_t(1) << k;
     }
@@ -115,6 +117,12 @@ __attribute__((target("avx2,pclmul"))) uint64_t JsonStructureScanner::nextSimd(c
     if (backslash & ~strings) {
         return nextScalar(p, 64, commas);
     }
+    const __m256i limit = _mm256_set1_epi8(0x1F); // bytes <= 0x1F: max(byte, 0x1F) == 0x1F
+    const uint64_t control =
+        uint64_t(uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(lo, limit), limit)))) |
+        (uint64_t(uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(hi, limit), limit))))
+         << 32);
+    sawControlInString |= (control & strings) != 0;
     uint64_t structure = equalMask(lo, hi, '{') | equalMask(lo, hi, '}') | equalMask(lo, hi, '[') |
                          equalMask(lo, hi, ']');
     if (commas)

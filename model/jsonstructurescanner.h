@@ -22,9 +22,12 @@ struct JsonStringTracker
 class JsonStructureScanner : public JsonStringTracker
 {
 public:
+    bool sawControlInString = false; // sticky: the caller clears it
 
     // Bit k set: p[k] is one of { } [ ] (and , when commas) outside strings. len <= 64; the state
-    // moves on by len bytes.
+    // moves on by len bytes, and sawControlInString is set when a string held a byte below 0x20.
+    // (JSON forbids those unescaped; nlohmann rejects them and simdjson does not, so such text is
+    // left to nlohmann.)
     uint64_t next(const char *p, std::size_t len, bool commas);
     uint64_t nextScalar(const char *p, std::size_t len, bool commas);
 

@@ -7,9 +7,10 @@
 #   deb   build the Debian packages (cpack) in build/: scopeline_*.deb (and scopeline-hipbench_*.deb);
 #   sanitize  build the whole tree with AddressSanitizer + UndefinedBehaviorSanitizer (gcc) in
 #         build-asan/ and run the test suite there; any finding fails its test;
-#   fuzz [SECONDS]  build the libFuzzer target tests/fuzz/fuzz_loader (clang) in build-fuzz/, make
-#         the seed corpus from the real traces into build-fuzz/corpus and fuzz the trace loader for
-#         SECONDS (default 60); a crash fails the command and leaves its input in build-fuzz/crashes/.
+#   fuzz [SECONDS]  build the libFuzzer targets tests/fuzz/fuzz_loader and fuzz_eventparser (clang)
+#         in build-fuzz/, make the seed corpus from the real traces into build-fuzz/corpus and fuzz
+#         the trace loader, then the simdjson event parse against nlohmann's, SECONDS each (default
+#         60); a crash fails the command and leaves its input in build-fuzz/crashes/.
 # Usage: sudo packaging/setup.sh run|test|deb|sanitize|fuzz [SECONDS]   (as root, no sudo needed)
 # Env:   SCOPELINE_BUILD_DIR  build folder (default: <repo>/build, <repo>/build-asan for sanitize,
 #                             <repo>/build-fuzz for fuzz)
@@ -20,6 +21,7 @@ readonly PACKAGES=(
   qt6-base-dev qt6-tools-dev libqcustomplot-dev nlohmann-json3-dev libboost-math-dev zlib1g-dev
   libisal-dev                   # ISA-L inflate for gzip traces (zlib is the fallback)
   libsqlite3-dev                # rocpd (ROCm 7) and Nsight Systems SQLite exports
+  libsimdjson-dev               # simdjson On-Demand parses the event arrays
   python3-scipy python3-numpy   # the tests' independent oracle for the statistics
   xvfb xauth libgl1-mesa-dev    # headless GUI runs
   time                          # /usr/bin/time for bench/bench_load.sh
@@ -128,7 +130,7 @@ case $MODE in
 esac
 say "building"
 if [[ $MODE == fuzz ]]; then
-  cmake --build "$BUILD" --target fuzz_loader
+  cmake --build "$BUILD" --target fuzz_loader fuzz_eventparser
 else
   cmake --build "$BUILD"
 fi
@@ -165,12 +167,16 @@ if [[ $MODE == fuzz ]]; then
   say "making the seed corpus in $BUILD/corpus"
   /usr/bin/python3 "$REPO/tests/fuzz/make_corpus.py" "$BUILD/corpus"
   mkdir -p "$BUILD/crashes"
-  say "fuzzing the trace loader for $FUZZ_SECONDS s (crash inputs go to $BUILD/crashes/)"
+  say "fuzzing the trace loader and the event parse (crash inputs go to $BUILD/crashes/)"
   # libFuzzer exits non-zero on a crash, leak, sanitizer finding, timeout or out-of-memory, and
   # writes the input to $BUILD/crashes/{crash,leak,timeout,oom}-<sha1>; set -e then fails the command.
-  UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-    "$BUILD/tests/fuzz/fuzz_loader" -max_total_time="$FUZZ_SECONDS" -dict="$REPO/tests/fuzz/scopeline.dict" \
-    -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix="$BUILD/crashes/" "$BUILD/corpus"
+  for target in fuzz_loader fuzz_eventparser; do
+    say "$target: $FUZZ_SECONDS s"
+    UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+      "$BUILD/tests/fuzz/$target" -max_total_time="$FUZZ_SECONDS" -dict="$REPO/tests/fuzz/scopeline.dict" \
+      -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix="$BUILD/crashes/$target-" \
+      "$BUILD/corpus"
+  done
   exit 0
 fi
 

@@ -44,15 +44,19 @@ QString compareScans(const std::string &text, bool commas, bool inString = false
         const std::size_t len = std::min<std::size_t>(64, text.size() - i);
         const uint64_t a = simd.next(text.data() + i, len, commas);
         const uint64_t b = scalar.nextScalar(text.data() + i, len, commas);
-        if (a != b || simd.inString != scalar.inString || simd.escape != scalar.escape)
-            return QStringLiteral("at byte %1: bits %2 vs %3, in string %4 vs %5, escape %6 vs %7")
+        if (a != b || simd.inString != scalar.inString || simd.escape != scalar.escape ||
+            simd.sawControlInString != scalar.sawControlInString)
+            return QStringLiteral("at byte %1: bits %2 vs %3, in string %4 vs %5, escape %6 vs %7, "
+                                  "control in string %8 vs %9")
                 .arg(i)
                 .arg(a, 16, 16, QLatin1Char('0'))
                 .arg(b, 16, 16, QLatin1Char('0'))
                 .arg(simd.inString)
                 .arg(scalar.inString)
                 .arg(simd.escape)
-                .arg(scalar.escape);
+                .arg(scalar.escape)
+                .arg(simd.sawControlInString)
+                .arg(scalar.sawControlInString);
     }
     return {};
 }
@@ -70,6 +74,7 @@ private slots:
     void backslashRunsAcrossLanes();
     void randomText();
     void knownBits();
+    void controlCharactersInStrings();
 };
 
 void TstEventCutter::initTestCase()
@@ -135,7 +140,7 @@ void TstEventCutter::randomText()
     // Text from a small alphabet that JSON cares about: most of it is not JSON (stray backslashes
     // outside strings included), and both scans must still agree.
     QRandomGenerator random(13);
-    const char alphabet[] = "\"\\{}[],: a\"\\\\";
+    const char alphabet[] = "\"\\{}[],: a\"\\\\\t\n\x01";
     for (int round = 0; round < 4000; ++round) {
         std::string text(std::size_t(random.bounded(1, 400)), ' ');
         const int heavy = random.bounded(1, int(sizeof alphabet) - 1);
@@ -162,6 +167,33 @@ void TstEventCutter::knownBits()
     // { at 0, [ at 8, , at 10, ] at 14, , at 15, { at 22, } at 23, } at 24
     QCOMPARE(expected, (std::vector<int>{0, 8, 10, 14, 15, 22, 23, 24}));
     QVERIFY(!scanner.inString && !scanner.escape);
+}
+
+void TstEventCutter::controlCharactersInStrings()
+{
+    // A tab, newline or 0x01 inside a string is flagged (the event is then left to nlohmann, which
+    // rejects it); between tokens they are blanks or a parse error, not flagged. Each at every
+    // position of a 64-byte block, by the SIMD scan and by the scalar one.
+    for (const bool simd : {true, false}) {
+        JsonStructureScanner::setSimdEnabled(simd);
+        for (const char control : {'\t', '\n', '\x01'}) {
+            for (int at = 0; at < 70; ++at) {
+                const std::string filler(std::size_t(at), ' ');
+                const std::string inside = "[{\"k\":\"" + std::string(std::size_t(at), 'x') + control + "\"}]";
+                const std::string outside = "[{\"k\":" + filler + control + "1}]";
+                for (const auto &[text, flagged] : {std::pair{inside, true}, std::pair{outside, false}}) {
+                    std::string padded = text;
+                    padded.resize((padded.size() + 63) / 64 * 64, ' ');
+                    JsonStructureScanner scanner;
+                    for (std::size_t i = 0; i < padded.size(); i += 64)
+                        scanner.next(padded.data() + i, 64, true);
+                    QVERIFY2(scanner.sawControlInString == flagged,
+                             qPrintable(QStringLiteral("simd %1, byte %2 at %3").arg(simd).arg(int(control)).arg(at)));
+                }
+            }
+        }
+    }
+    JsonStructureScanner::setSimdEnabled(true);
 }
 
 QTEST_GUILESS_MAIN(TstEventCutter)

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Parses one chunk of event-array text ('[' + events + ']') the two ways the loader can: simdjson
+// (parseEventsFast, skipped as the loader skips it when a string holds a byte below 0x20) and
+// nlohmann alone, and says how the results differ. Shared by tst_eventparser and fuzz_eventparser.
+
+#include "model/chrometracehandler.h"
+#include "model/eventsink.h"
+#include "model/jsonstructurescanner.h"
+#include "model/rawevent.h"
+#include "model/simdeventparser.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QString>
+
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace eventparsecheck {
+
+// Every field of every event, and the skip reasons, as text that compares whole.
+struct RecordingSink : public scopeline::EventSink
+{
+    std::vector<std::string> events;
+    std::map<QString, int64_t> skipped;
+
+    void add(scopeline::RawEvent &e) override
+    {
+        std::string s = std::string(1, e.ph) + '|' + std::to_string(e.fields) + '|' + e.name + '|' + e.cat +
+                        '|' + e.pid + '|' + e.tid + '|' + e.id + '|' + std::to_string(e.ts) + '/' +
+                        std::to_string(int(e.tsState)) + '|' + std::to_string(e.dur) + '/' +
+                        std::to_string(int(e.durState)) + '|' + std::to_string(e.correlation) + '|' +
+                        std::to_string(e.correlationId) + '|' + std::to_string(e.hasCorrelationIdKey) + '|' +
+                        (e.badField ? e.badField : "-");
+        for (std::size_t i = 0; i < e.argCount; ++i)
+            s += '|' + e.argKeys[i] + '=' + e.argValues[i];
+        events.push_back(std::move(s));
+    }
+    void skip(const QString &reason, int64_t count) override { skipped[reason] += count; }
+};
+
+enum class Fast { Accepted, Refused, NotTried };
+
+// Empty when the two parses agree: simdjson refused the text, or it accepted text that nlohmann
+// accepts too and both gave the same events and skips. *fast says what simdjson did.
+inline QString compareParses(std::string text, Fast *fast = nullptr)
+{
+    RecordingSink reference;
+    scopeline::ChromeTraceHandler referenceHandler(reference, nullptr);
+    nlohmann::json::sax_parse(text.data(), text.data() + text.size(), &referenceHandler);
+
+    scopeline::JsonStructureScanner scanner; // the loader leaves strings with control bytes to nlohmann
+    for (std::size_t i = 0; i < text.size(); i += 64)
+        scanner.next(text.data() + i, std::min<std::size_t>(64, text.size() - i), false);
+    Fast outcome = Fast::NotTried;
+    RecordingSink simd;
+    if (!scanner.sawControlInString && scopeline::fastEventParserAvailable()) {
+        scopeline::ChromeTraceHandler handler(simd, nullptr);
+        outcome = scopeline::parseEventsFast(text, handler) ? Fast::Accepted : Fast::Refused;
+    }
+    if (fast)
+        *fast = outcome;
+    if (outcome != Fast::Accepted)
+        return {};
+    if (!referenceHandler.error().isEmpty())
+        return QStringLiteral("simdjson accepted what nlohmann rejects (%1)").arg(referenceHandler.error());
+    if (simd.events.size() != reference.events.size())
+        return QStringLiteral("%1 events from simdjson, %2 from nlohmann")
+            .arg(simd.events.size())
+            .arg(reference.events.size());
+    for (std::size_t i = 0; i < simd.events.size(); ++i)
+        if (simd.events[i] != reference.events[i])
+            return QStringLiteral("event %1: simdjson %2, nlohmann %3")
+                .arg(i)
+                .arg(QString::fromStdString(simd.events[i]), QString::fromStdString(reference.events[i]));
+    if (simd.skipped != reference.skipped)
+        return QStringLiteral("different skips");
+    return {};
+}
+
+} // namespace eventparsecheck

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The simdjson event parse (parseEventsFast) against nlohmann's, which stays the reference: on the
+// event arrays of the real traces simdjson must take the text and give the same events, field by
+// field; on hostile text (bad numbers, literals, escapes, surrogates, UTF-8, structure, nesting)
+// and on thousands of random edits of real events it must either refuse the text or agree.
+
+#include "eventparsecheck.h"
+#include "testdata.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QtTest>
+
+#include <zlib.h>
+
+using namespace eventparsecheck;
+
+namespace {
+
+std::string gunzip(const QString &path)
+{
+    std::string text;
+    gzFile in = gzopen(QFile::encodeName(path).constData(), "rb");
+    if (!in)
+        return text;
+    char buffer[1 << 16];
+    for (int n; (n = gzread(in, buffer, sizeof buffer)) > 0;)
+        text.append(buffer, std::size_t(n));
+    gzclose(in);
+    return text;
+}
+
+// The event array of a Chrome trace: the whole document when it is a bare array, else the array
+// under the top-level "traceEvents" key. Empty when there is none.
+std::string eventArray(const std::string &doc)
+{
+    int depth = 0, openDepth = -1;
+    std::size_t open = 0, stringStart = 0;
+    std::string lastKey; // the last string at depth 1
+    scopeline::JsonStringTracker strings;
+    for (std::size_t i = 0; i < doc.size(); ++i) {
+        const char c = doc[i];
+        const bool wasInString = strings.inString;
+        if (strings.feed(c)) {
+            if (!wasInString)
+                stringStart = i + 1;
+            else if (!strings.inString && depth == 1)
+                lastKey = doc.substr(stringStart, i - stringStart);
+            continue;
+        }
+        if (c == '[' || c == '{') {
+            if (openDepth < 0 && c == '[' && (depth == 0 || (depth == 1 && lastKey == "traceEvents"))) {
+                open = i;
+                openDepth = depth;
+            }
+            ++depth;
+        } else if ((c == ']' || c == '}') && --depth == openDepth) {
+            return doc.substr(open, i + 1 - open);
+        }
+    }
+    return {};
+}
+
+QStringList realTraces()
+{
+    QStringList paths;
+    for (const QString &trace : testdata::publicTraces())
+        if (!trace.contains(QLatin1String("rocprof__"))) // rocprofv3 JSON: not an event array
+            paths << testdata::path(QStringLiteral("public/") + trace);
+    paths << testdata::path("jax_h100/jax_command_buffers/trace_file_einsum_1/plugins/profile/2026_11_22_13_41_53/vm.trace.json.gz");
+    return paths;
+}
+
+} // namespace
+
+class TstEventParser : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void realTraces_data();
+    void realTraces();
+    void hostileText_data();
+    void hostileText();
+    void randomEdits();
+};
+
+void TstEventParser::initTestCase()
+{
+    if (!scopeline::fastEventParserAvailable())
+        qWarning("no AVX2 on this CPU: the loader parses with nlohmann alone and simdjson is not tried");
+}
+
+void TstEventParser::realTraces_data()
+{
+    QTest::addColumn<QString>("path");
+    for (const QString &path : ::realTraces())
+        QTest::newRow(qPrintable(path.section(QLatin1Char('/'), -1))) << path;
+}
+
+void TstEventParser::realTraces()
+{
+    QFETCH(QString, path);
+    REQUIRE_TEST_DATA(path);
+    const std::string events = eventArray(gunzip(path));
+    QVERIFY2(events.size() > 1000, qPrintable(QStringLiteral("no event array found in ") + path));
+    Fast fast = Fast::NotTried;
+    const QString difference = compareParses(events, &fast);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+    if (scopeline::fastEventParserAvailable())
+        QVERIFY2(fast == Fast::Accepted, "simdjson refused a real trace: it would be read by nlohmann");
+}
+
+void TstEventParser::hostileText_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    // Each is a whole chunk; the name says what is wrong with it, or what is unusual.
+    const std::pair<const char *, const char *> cases[] = {
+        {"ordinary", R"([{"ph":"X","name":"k","pid":1,"tid":2,"ts":1.5,"dur":2,"args":{"a":[1,{"b":"c"}]}}])"},
+        {"fields of every type", R"([{"ph":5,"name":5.50,"cat":null,"pid":true,"tid":"  7 ","ts":"1.5","dur":[1],"id":{"a":1}}])"},
+        {"escaped key", R"([{"n\u0061me":"x","\"q\"":1}])"},
+        {"duplicate keys", R"([{"name":"a","name":"b","ts":1,"ts":2}])"},
+        {"not objects", R"([1,"s",null,true,[1,{"a":2}],{}])"},
+        {"empty", "[]"},
+        {"ids as floats and strings", R"([{"pid":6.0,"tid":"6","id":" 6 ","args":{"correlation":"12","correlation_id":3.0}}])"},
+        {"bookkeeping args", R"([{"args":{"Ev Idx":1,"Python id":[1],"Python parent id":{"a":1},"x":-0}}])"},
+        {"nested arg escapes", R"([{"args":{"k":["a\"b","c\\d","e\nf","\u00e9",{"\t":1e5,"y":-1.5E-3}]}}])"},
+        {"minus zero", R"([{"ts":-0,"dur":-0.0,"pid":-0,"args":{"a":-0,"b":[-0]}}])"},
+        {"big integers", R"([{"ts":18446744073709551615,"dur":18446744073709551616,"pid":-9223372036854775809,"args":{"a":99999999999999999999999}}])"},
+        {"number out of range", R"([{"ts":1e400}])"},
+        {"negative out of range", R"([{"args":{"a":-1e400}}])"},
+        {"underflow", R"([{"ts":1e-400,"args":{"a":[1e-400]}}])"},
+        {"leading zero", R"([{"ts":01}])"},
+        {"bare dot", R"([{"ts":1.}])"},
+        {"bare exponent", R"([{"ts":1e}])"},
+        {"plus sign", R"([{"ts":+1}])"},
+        {"dot first", R"([{"ts":.5}])"},
+        {"minus alone", R"([{"ts":-}])"},
+        {"true cut short", R"([{"a":tru}])"},
+        {"null cut short", R"([{"a":nul}])"},
+        {"literal run on", R"([{"a":truex}])"},
+        {"number run on", R"([{"a":1x}])"},
+        {"bad escape", R"(["\x"])"},
+        {"short unicode escape", R"(["\u12"])"},
+        {"lone high surrogate", R"(["\ud800"])"},
+        {"high surrogate then letter", R"(["\ud800\u0041"])"},
+        {"lone low surrogate", R"(["\udc00"])"},
+        {"surrogate pair", R"(["\ud83d\ude00"])"},
+        {"escaped nul", R"([{"name":"a\u0000b"}])"},
+        {"tab in string", "[{\"name\":\"a\tb\"}]"},
+        {"control byte in string", "[{\"name\":\"a\x01\"}]"},
+        {"control byte outside", "[{\"name\":\x01\"a\"}]"},
+        {"invalid UTF-8", "[{\"name\":\"\xff\"}]"},
+        {"overlong UTF-8", "[{\"name\":\"\xc0\xaf\"}]"},
+        {"UTF-8 surrogate", "[{\"name\":\"\xed\xa0\x80\"}]"},
+        {"cut UTF-8", "[{\"name\":\"\xe2\x82\"}]"},
+        {"missing comma", R"([{"a":1 "b":2}])"},
+        {"missing colon", R"([{"a" 1}])"},
+        {"number key", R"([{1:2}])"},
+        {"trailing comma in object", R"([{"a":1,}])"},
+        {"trailing comma in array", R"([1,])"},
+        {"double comma", R"([1,,2])"},
+        {"two values", R"([1 2])"},
+        {"colon in array", R"([1:2])"},
+        {"unclosed object", R"([{"a":1])"},
+        {"unclosed array", R"([{"a":[1}])"},
+        {"extra close", R"([{"a":1}}])"},
+        {"cut short", R"([{"a":1},{"b")"},
+        {"no closing bracket", R"([{"a":1})"},
+        {"text after", R"([{"a":1}] x)"},
+        {"second array after", R"([1] [2])"},
+        {"object, not array", R"({"a":1})"},
+        {"blanks everywhere", " [ { \"name\" : \"a\" , \"ts\" : 1.25 \r\n, \"args\" : { \"k\" : [ 1 , 2 ] } } ] "},
+        {"empty key and value", R"([{"":""}])"},
+    };
+    for (const auto &[name, text] : cases)
+        QTest::newRow(name) << QByteArray(text);
+    std::string deep = "[{\"args\":{\"k\":";
+    for (int i = 0; i < 300; ++i)
+        deep += i % 2 ? "{\"a\":" : "[";
+    deep += "1";
+    for (int i = 299; i >= 0; --i)
+        deep += i % 2 ? "}" : "]";
+    deep += "}}]";
+    QTest::newRow("300 levels") << QByteArray::fromStdString(deep);
+    std::string wide = "[{\"args\":{\"k\":[";
+    for (int i = 0; i < 3000; ++i)
+        wide += (i ? ",\"" : "\"") + std::to_string(i) + '"';
+    wide += "]}}]";
+    QTest::newRow("arg text over 4096 bytes") << QByteArray::fromStdString(wide);
+}
+
+void TstEventParser::hostileText()
+{
+    QFETCH(QByteArray, text);
+    const QString difference = compareParses(text.toStdString());
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+}
+
+void TstEventParser::randomEdits()
+{
+    // Events of a real PyTorch trace, edited at random: bytes replaced, inserted or deleted from an
+    // alphabet that JSON cares about. Most results are not JSON; simdjson must refuse those or agree.
+    const QString path = testdata::path(QStringLiteral("public/") + testdata::publicTraces()[4]);
+    REQUIRE_TEST_DATA(path);
+    const std::string events = eventArray(gunzip(path));
+    QVERIFY(events.size() > 20000);
+    std::size_t cut = events.find("},", 8000);
+    QVERIFY(cut != std::string::npos);
+    const std::string sample = events.substr(0, cut + 1) + ']';
+    QVERIFY(compareParses(sample).isEmpty());
+
+    QRandomGenerator random(29);
+    const char alphabet[] = "{}[],:\"\\ 0123456789.eE+-tfnul\x01\xff\xc3";
+    int accepted = 0;
+    for (int round = 0; round < 3000; ++round) {
+        std::string text = sample;
+        for (int edits = random.bounded(1, 4); edits > 0; --edits) {
+            const std::size_t at = std::size_t(random.bounded(int(text.size())));
+            const char c = alphabet[random.bounded(int(sizeof alphabet) - 1)];
+            switch (random.bounded(3)) {
+            case 0: text[at] = c; break;
+            case 1: text.insert(at, 1, c); break;
+            default: text.erase(at, 1); break;
+            }
+        }
+        Fast fast = Fast::NotTried;
+        const QString difference = compareParses(text, &fast);
+        QVERIFY2(difference.isEmpty(), qPrintable(QStringLiteral("round %1: %2").arg(round).arg(difference)));
+        accepted += fast == Fast::Accepted;
+    }
+    // Edits inside strings leave valid JSON: the comparison must have been made on many.
+    if (scopeline::fastEventParserAvailable())
+        QVERIFY2(accepted > 300, qPrintable(QStringLiteral("simdjson took only %1 of 3000").arg(accepted)));
+}
+
+QTEST_GUILESS_MAIN(TstEventParser)
+#include "tst_eventparser.moc"
