@@ -25,7 +25,8 @@ double medianOf(std::vector<int64_t> values)
     return (lower + upper) / 2; // numpy.median: mean of the two middle values
 }
 
-// Length of the union of intervals, which must be sorted by start.
+} // namespace
+
 int64_t unionLength(const std::vector<std::pair<int64_t, int64_t>> &intervals)
 {
     int64_t busy = 0;
@@ -44,8 +45,6 @@ int64_t unionLength(const std::vector<std::pair<int64_t, int64_t>> &intervals)
         busy += curEnd - curStart;
     return busy;
 }
-
-} // namespace
 
 QString gapCauseName(GapCause cause)
 {

@@ -21,6 +21,9 @@ enum class GapCause : uint8_t {
 };
 QString gapCauseName(GapCause cause);
 
+// Length of the union of [start, end) intervals sorted by start: GPU busy time.
+int64_t unionLength(const std::vector<std::pair<int64_t, int64_t>> &intervals);
+
 struct IdleGap
 {
     int64_t start = 0, end = 0;

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The main window driven as a user would: open the bundled pair, fail a load without losing the
-// document, cancel, save and reopen a session, swap A and B, export a report, and look at it.
+// document, cancel, save and reopen a session, swap A and B, export a report, and look at it. The
+// Samples menu is the table of sample pairs; the shortcut help lists every action with a shortcut.
 
 #include "testdata.h"
 
 #include "mainwindow.h"
+#include "samplepairs.h"
 #include "widgets/comparisonpanel.h"
 #include "widgets/pairtimeline.h"
 
+#include <QMenu>
 #include <QMessageBox>
 #include <QSplitter>
 #include <QtTest>
@@ -96,6 +99,71 @@ private slots:
         QCOMPARE(rows.back().verdict(0.05, 0.01), Verdict::Faster); // graph replay shortens every call
         QTest::qWait(200);
         QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_eager_vs_graph.png"))));
+    }
+
+    // One menu entry per sample pair of the table, each pair there on disk, the first the quick start.
+    void samplesMenuIsTheTable()
+    {
+        qApp->setProperty("samplesFolder", kSamples);
+        MainWindow window;
+        const QList<SamplePair> pairs = samplePairs(kSamples);
+        QVERIFY(pairs.size() >= 2);
+        QCOMPARE(pairs.front().state.pathA, kMatmul);
+        QCOMPARE(pairs.front().state.scopes, kScopes);
+        QMenu *menu = nullptr;
+        for (QMenu *candidate : window.findChildren<QMenu *>())
+            if (candidate->title() == QLatin1String("&Samples"))
+                menu = candidate;
+        QVERIFY(menu && menu->isEnabled());
+        QCOMPARE(menu->actions().size(), pairs.size());
+        for (int i = 0; i < pairs.size(); ++i) {
+            QCOMPARE(menu->actions()[i]->text(), pairs[i].title);
+            REQUIRE_TEST_DATA(pairs[i].state.pathA, pairs[i].state.pathB);
+        }
+        qApp->setProperty("samplesFolder", QString());
+        MainWindow without; // no samples folder: the menu is there, disabled
+        for (QMenu *candidate : without.findChildren<QMenu *>())
+            if (candidate->title() == QLatin1String("&Samples"))
+                QVERIFY(!candidate->isEnabled());
+    }
+
+    // The help is made from the actions: each one with a shortcut is in it, with its text.
+    void shortcutHelpListsEveryAction()
+    {
+        MainWindow window;
+        const QString help = window.shortcutHelp();
+        int withShortcut = 0;
+        for (const QAction *action : window.findChildren<QAction *>()) {
+            if (action->shortcut().isEmpty())
+                continue;
+            ++withShortcut;
+            const QString keys = action->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped();
+            QString text = action->text();
+            text.remove(QLatin1Char('&'));
+            text.remove(QStringLiteral("…"));
+            QVERIFY2(help.contains(QStringLiteral("<b>%1").arg(keys)), qPrintable(keys));
+            QVERIFY2(help.contains(QStringLiteral("</td><td>%1</td>").arg(text.toHtmlEscaped())), qPrintable(text));
+        }
+        QVERIFY(withShortcut >= 15); // the menus, the panel's and the views' own
+        for (const char *expected : {"Ctrl+O", "Ctrl+Shift+X", "Esc", "Ctrl+K", "Ctrl+F", "Ctrl+L", "Ctrl+P"})
+            QVERIFY2(help.contains(QLatin1String(expected)), expected);
+        QVERIFY(help.contains(QLatin1String("Swap A and B")));
+        // the help box shows it
+        QString shown;
+        QTimer poll;
+        poll.setInterval(10);
+        connect(&poll, &QTimer::timeout, &window, [&shown, &poll] {
+            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+                shown = box->text();
+                poll.stop();
+                box->accept();
+            }
+        });
+        poll.start();
+        for (QAction *action : window.findChildren<QAction *>())
+            if (action->text() == QLatin1String("&Keyboard Shortcuts"))
+                action->trigger();
+        QCOMPARE(shown, help);
     }
 
     void trailingSlashesNameTheSides()

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// ReportExporter and `scopeline-cli report` on the cuBLAS matmul vs einsum pair: the five files, PNGs of
-// the right size that show something, the CSV of the panel, an HTML page with every scope and its verdict,
-// escaping, atomic replacement, and failures that name the file and keep the old report.
+// ReportExporter and `scopeline-cli report` on the cuBLAS matmul vs einsum pair: the seven files, PNGs
+// of the right size that show something, the CSV of the panel, an HTML page with every scope and its
+// verdict, escaping, atomic replacement, and failures that name the file and keep the old report. The
+// exporter takes data: from the views as the window shows them, or computed without any view.
 
 #include "testdata.h"
 #include "testprocess.h"
@@ -11,6 +12,7 @@
 #include "widgets/comparisonpanel.h"
 #include "widgets/kerneldiffview.h"
 #include "widgets/pairtimeline.h"
+#include "widgets/reportcharts.h"
 #include "widgets/reportexporter.h"
 
 #include <QtTest>
@@ -18,6 +20,7 @@
 
 #include <memory>
 #include <set>
+#include <tuple>
 
 using namespace scopeline;
 
@@ -55,13 +58,25 @@ QStringList filesIn(const QString &folder)
     return names;
 }
 
-// The widgets behind a report, as the main window would hold them.
+// The widgets behind a report, as the main window would hold them, and the report's data taken from them.
 struct Report
 {
     std::unique_ptr<ComparisonPanel> panel;
     std::unique_ptr<PairTimeline> timelines;
     std::unique_ptr<KernelDiffView> diffView;
+    QString labelA, labelB;
+    QList<LoadedRun> runsA, runsB;
     ReportExporter::Input input;
+
+    // Takes the data and pictures from the views as they are now (as MainWindow::exportReport does).
+    void capture()
+    {
+        input = ReportCharts::fromViews(*panel, diffView.get(), *timelines->viewA(), *timelines->viewB());
+        input.labelA = labelA;
+        input.labelB = labelB;
+        input.runsA = runsA;
+        input.runsB = runsB;
+    }
 };
 
 } // namespace
@@ -97,14 +112,11 @@ private:
         report->diffView->resize(1400, 600);
         report->diffView->setSides(m_a, m_b, labelA, labelB);
         QCoreApplication::processEvents();
-        report->input.panel = report->panel.get();
-        report->input.diffView = report->diffView.get();
-        report->input.timelineA = report->timelines->viewA();
-        report->input.timelineB = report->timelines->viewB();
-        report->input.labelA = labelA;
-        report->input.labelB = labelB;
-        report->input.runsA = m_a;
-        report->input.runsB = m_b;
+        report->labelA = labelA;
+        report->labelB = labelB;
+        report->runsA = m_a;
+        report->runsB = m_b;
+        report->capture();
         return report;
     }
 
@@ -120,8 +132,8 @@ private:
             const QImage image(folder + QLatin1Char('/') + name);
             QVERIFY2(!image.isNull(), qPrintable(name));
             if (report) {
-                const TimelineView *view =
-                    name.endsWith(QLatin1String("a.png")) ? report->input.timelineA : report->input.timelineB;
+                const TimelineView *view = name.endsWith(QLatin1String("a.png")) ? report->timelines->viewA()
+                                                                                   : report->timelines->viewB();
                 QCOMPARE(image.size(), view->size() * view->devicePixelRatioF());
             } else {
                 QVERIFY2(image.width() >= 1000 && image.height() >= 200, qPrintable(name));
@@ -239,6 +251,7 @@ private slots:
         const std::unique_ptr<Report> second = makeReport({QStringLiteral("mlp")});
         QVERIFY(second);
         second->timelines->viewA()->zoomBy(4); // another view
+        second->capture();
         QVERIFY2(ReportExporter::exportTo(dir.path(), second->input, &error), qPrintable(error));
         checkReport(dir.path(), second.get());
         const QByteArray secondCsv = readAll(dir.filePath(QStringLiteral("stats.csv")));
@@ -307,6 +320,7 @@ private slots:
         report->panel->setSelectedScopes({QStringLiteral("mlp")}); // the new report would differ
         report->timelines->viewB()->zoomBy(3);
         QCoreApplication::processEvents();
+        report->capture();
         error.clear();
         QVERIFY(!ReportExporter::exportTo(dir.path(), report->input, &error));
         QVERIFY2(error.startsWith(QDir::toNativeSeparators(csv) + QStringLiteral(": ")), qPrintable(error));
@@ -325,6 +339,43 @@ private slots:
         QVERIFY(!ReportExporter::exportTo(dir.path(), input, &error));
         QVERIFY2(error.contains(QLatin1String(".png: ")), qPrintable(error));
         QCOMPARE(filesIn(dir.path()), QStringList());
+    }
+
+    // The same report from data alone, no view: what scopeline-cli report does in its own process.
+    void exportFromDataAlone()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        ReportExporter::Input input;
+        input.labelA = kPairA;
+        input.labelB = kPairB;
+        input.runsA = m_a;
+        input.runsB = m_b;
+        input.scopes = kScopes;
+        input.rows = ScopeComparison(scopeIndexes(m_a), scopeIndexes(m_b))
+                         .compare(kScopes, MatchMode::Component, SampleMode::Kernel);
+        const KernelDiff diff(m_a, m_b);
+        input.diff = &diff;
+        input.boxplot = ReportCharts::boxplotImage(input.rows, kScopes, SampleMode::Kernel, true, kPairA, kPairB);
+        input.diffChart = ReportCharts::diffChartImage(diff);
+        std::tie(input.timelineA, input.timelineB) =
+            ReportCharts::gpuActivityTimelines(m_a.front(), m_b.front(), kPairA, kPairB);
+        QString error;
+        QVERIFY2(ReportExporter::exportTo(dir.path(), input, &error), qPrintable(error));
+        checkReport(dir.path(), nullptr);
+        QCOMPARE(QString::fromUtf8(readAll(dir.filePath(QStringLiteral("stats.csv")))),
+                 ScopeComparison::toCsv(input.rows, 0.05, input.threshold));
+        const QString html = QString::fromUtf8(readAll(dir.filePath(QStringLiteral("index.html"))));
+        QCOMPARE(int(html.count(QLatin1String("<td class='verdict"))), int(input.rows.size()));
+        QVERIFY(html.contains(QStringLiteral("Timeline of A — %1").arg(m_a.front().run.name)));
+
+        // A diff without its chart is refused, naming the chart; nothing is written.
+        QTemporaryDir empty;
+        input.diffChart = QImage();
+        QVERIFY(!ReportExporter::exportTo(empty.path(), input, &error));
+        QVERIFY2(error.startsWith(QDir::toNativeSeparators(empty.filePath(QStringLiteral("diff.png")))),
+                 qPrintable(error));
+        QCOMPARE(filesIn(empty.path()), QStringList());
     }
 
     void cliReport()

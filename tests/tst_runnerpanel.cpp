@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The microbenchmark runner against the real scopeline-hipbench: a missing program says so and offers
-// no Run; workloads and their options come from --list --json; a run without a GPU ends with the
-// program's own exit-3 message while the GUI keeps running; with a GPU the recorded pair is opened.
+// The microbenchmark runner's form against the real scopeline-hipbench: a missing program says so and
+// offers no Run; workloads and their options come from --list --json; a run without a GPU ends with the
+// program's own exit-3 message in the error banner while the GUI keeps running; with a GPU the recorded
+// pair is opened. Against tests/fake_hipbench.sh, everywhere: a failure's banner and its details, and
+// Esc cancelling a run.
 
 #include "mainwindow.h"
 #include "runnerpanel.h"
+#include "widgets/errorbanner.h"
 
 #include "testdata.h"
 #include "testprocess.h"
@@ -18,6 +21,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 
 using namespace scopeline;
@@ -26,6 +30,7 @@ namespace {
 
 const QString kHipbench = QStringLiteral(SCOPELINE_HIPBENCH); // empty when it is not built here
 const QString kSamples = QStringLiteral(SCOPELINE_SAMPLES);
+const QString kFake = QStringLiteral(SCOPELINE_FAKE_HIPBENCH);
 const char *kNotBuilt = "no GPU: scopeline-hipbench is not built here (it needs nvcc and CUPTI)";
 
 QPushButton *button(const RunnerPanel &panel, const char *name)
@@ -124,6 +129,8 @@ private slots:
         QCOMPARE(panel.program(), QString());
         QVERIFY2(panel.statusText().contains(missing), qPrintable(panel.statusText()));
         QVERIFY(panel.statusText().contains(QLatin1String("not an executable file")));
+        QCOMPARE(panel.errorText(), panel.statusText()); // in the error banner
+        QVERIFY(panel.findChild<ErrorBanner *>()->isVisible());
         QVERIFY(panel.workloads().isEmpty());
         QVERIFY(!button(panel, "run")->isEnabled());
         QVERIFY(!button(panel, "cancel")->isEnabled());
@@ -139,7 +146,7 @@ private slots:
             QSKIP(kNotBuilt);
         qunsetenv("SCOPELINE_HIPBENCH");
         // build/tests/tst_runnerpanel finds build/app/hipbench/scopeline-hipbench
-        QCOMPARE(QFileInfo(RunnerPanel::findProgram()).canonicalFilePath(),
+        QCOMPARE(QFileInfo(HipbenchRunner::findProgram()).canonicalFilePath(),
                  QFileInfo(kHipbench).canonicalFilePath());
     }
 
@@ -301,65 +308,80 @@ private slots:
         QVERIFY(button(panel, "run")->isEnabled());
     }
 
-    void summaryFile_data()
+    void failureShowsTheBannerWithDetails()
     {
-        QTest::addColumn<QByteArray>("json");
-        QTest::addColumn<QString>("error"); // empty: read
-        QTest::newRow("pair") << QByteArray(
-                                     R"({"workload":"launch-chain","a":{"label":"eager","path":"@/eager"},
-            "b":{"label":"graph","path":"@/graph"},"scopes":["chain"],"samples":"span"})")
-                              << QString();
-        QTest::newRow("no scopes") << QByteArray(
-                                          R"({"a":{"path":"@/eager"},"b":{"path":"@/graph"},"scopes":[],
-            "samples":"kernel"})") << QString();
-        QTest::newRow("missing") << QByteArray() << QStringLiteral("cannot be read");
-        QTest::newRow("truncated") << QByteArray(R"({"a":{"path":"@/eager"},"b":)")
-                                   << QStringLiteral("is not a JSON object");
-        QTest::newRow("array") << QByteArray("[1,2]") << QStringLiteral("is not a JSON object");
-        QTest::newRow("one variant") << QByteArray(
-                                            R"({"a":{"label":"eager","path":"@/eager"},"scopes":["chain"]})")
-                                     << QStringLiteral("holds only eager");
-        QTest::newRow("no folder") << QByteArray(R"({"a":{"path":"@/eager"},"b":{"path":"@/nowhere"}})")
-                                   << QStringLiteral("which is not a folder");
-        QTest::newRow("bad samples") << QByteArray(R"({"a":{"path":"@/eager"},"b":{"path":"@/graph"},
-            "samples":"per-kernel"})")
-                                     << QStringLiteral("unknown sample mode 'per-kernel'");
-        QTest::newRow("bad scopes") << QByteArray(R"({"a":{"path":"@/eager"},"b":{"path":"@/graph"},
-            "scopes":"chain"})") << QStringLiteral("\"scopes\" is not a list");
+        ProgramGuard guard(kFake);
+        qputenv("FAKE_HIPBENCH", "no-gpu");
+        QTemporaryDir dir;
+        RunnerPanel panel;
+        panel.show();
+        QVERIFY(waitForListing(panel));
+        QVERIFY2(panel.errorText().isEmpty(), qPrintable(panel.errorText()));
+        chooseSmallChain(panel, dir.filePath(QStringLiteral("chain")));
+        qint64 stall = 0;
+        const bool succeeded = runAndWait(panel, stall);
+        qunsetenv("FAKE_HIPBENCH");
+        QVERIFY(!succeeded);
+        auto *banner = panel.findChild<ErrorBanner *>();
+        QVERIFY(banner->isVisible());
+        QCOMPARE(panel.statusText(), panel.errorText());
+        QVERIFY2(panel.errorText().contains(QLatin1String("exit status 3 (no GPU or a GPU error): "
+                                                          "scopeline-hipbench: no CUDA-capable device")),
+                 qPrintable(panel.errorText()));
+        // the details: the command line, then what the program said
+        QVERIFY2(panel.errorDetails().startsWith(kFake + QStringLiteral(" run launch-chain --out")),
+                 qPrintable(panel.errorDetails()));
+        QVERIFY(panel.errorDetails().endsWith(QLatin1String("no CUDA-capable device is detected")));
+        QVERIFY(panel.logText().contains(QLatin1String("--kernels 16")));
+        QVERIFY(button(panel, "run")->isEnabled());
+        QVERIFY(!button(panel, "cancel")->isEnabled());
+
+        // `SCOPELINE_TEST_SCREENSHOTS=DIR` keeps pictures of the panel, its details closed and open.
+        const QString shots = qEnvironmentVariable("SCOPELINE_TEST_SCREENSHOTS");
+        if (!shots.isEmpty())
+            QVERIFY(panel.grab().save(shots + QStringLiteral("/runnerpanel_error.png")));
+        QTest::mouseClick(banner->findChild<QToolButton *>(QStringLiteral("errorDetailsToggle")),
+                          Qt::LeftButton);
+        QVERIFY(banner->detailsExpanded());
+        if (!shots.isEmpty())
+            QVERIFY(panel.grab().save(shots + QStringLiteral("/runnerpanel_error_details.png")));
+
+        // the next run starts without the old error
+        qputenv("FAKE_HIPBENCH", "ok");
+        const bool again = runAndWait(panel, stall);
+        qunsetenv("FAKE_HIPBENCH");
+        QVERIFY2(again, qPrintable(panel.statusText()));
+        QVERIFY(!banner->isVisible());
+        QVERIFY2(panel.statusText().startsWith(QLatin1String("Recorded eager (A) vs graph (B)")),
+                 qPrintable(panel.statusText()));
     }
 
-    void summaryFile()
+    void escCancelsARun()
     {
-        // A summary.json that is missing or malformed is an error message, never a crash.
-        QFETCH(QByteArray, json);
-        QFETCH(QString, error);
+        ProgramGuard guard(kFake);
+        qputenv("FAKE_HIPBENCH", "hang");
         QTemporaryDir dir;
-        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("eager")) &&
-                QDir(dir.path()).mkpath(QStringLiteral("graph")));
-        if (!json.isEmpty()) {
-            QFile file(dir.filePath(QStringLiteral("summary.json")));
-            QVERIFY(file.open(QIODevice::WriteOnly));
-            QVERIFY(file.write(json.replace('@', dir.path().toUtf8())) > 0);
-        }
-        SessionState state;
-        QString why;
-        const bool read = RunnerPanel::readSummary(dir.path(), state, &why);
-        if (!error.isEmpty()) {
-            QVERIFY(!read);
-            QVERIFY2(why.contains(error), qPrintable(why));
-            QVERIFY(why.contains(dir.path()));
-            return;
-        }
-        QVERIFY2(read, qPrintable(why));
-        QCOMPARE(state.pathA, dir.filePath(QStringLiteral("eager")));
-        QCOMPARE(state.pathB, dir.filePath(QStringLiteral("graph")));
-        if (QByteArray(QTest::currentDataTag()) == "pair") {
-            QCOMPARE(state.scopes, QStringList{QStringLiteral("chain")});
-            QCOMPARE(state.samples, SampleMode::Span);
-        } else {
-            QVERIFY(state.scopes.isEmpty());
-            QCOMPARE(state.samples, SampleMode::Kernel);
-        }
+        RunnerPanel panel;
+        panel.show();
+        QVERIFY(waitForListing(panel));
+        chooseSmallChain(panel, dir.filePath(QStringLiteral("long")));
+        QSignalSpy done(&panel, &RunnerPanel::runDone);
+        panel.startRun();
+        QVERIFY(panel.isRunning());
+        auto *progress = panel.findChild<QProgressBar *>();
+        QVERIFY(QTest::qWaitFor([progress] { return progress->maximum() == 2; }, 5000)); // "progress: 0/2"
+        QVERIFY(progress->text().contains(QLatin1String("preparing eager")));
+        QTest::keyClick(&panel, Qt::Key_Escape); // the first Esc stops the run, the dialog stays
+        QVERIFY(!button(panel, "cancel")->isEnabled());
+        QVERIFY(done.wait(5000));
+        qunsetenv("FAKE_HIPBENCH");
+        QCOMPARE(done.first().first().toBool(), false);
+        QVERIFY(panel.isVisible());
+        QVERIFY2(panel.statusText().startsWith(QLatin1String("Cancelled")), qPrintable(panel.statusText()));
+        QVERIFY(panel.errorText().isEmpty()); // a cancel is not an error
+        QVERIFY(button(panel, "run")->isEnabled());
+        QTest::keyClick(&panel, Qt::Key_Escape); // the second closes it
+        QVERIFY(!panel.isVisible());
     }
 
     void mainWindowOpensTheRunnerAndItsPair()

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // TimelineView and PairTimeline on real traces: fit, wheel zoom about the cursor, keys, drag pan,
 // Shift-drag range selection, clicking a kernel, descriptions, collapsing, rendering, locked zoom and
-// the range summary against TraceAnalysis.
+// the range summary against TraceAnalysis; a thread scrolled half out keeps its name.
 
 #include "testdata.h"
 
@@ -626,6 +626,33 @@ private slots:
         view.setRun(LoadedRun());
         QVERIFY(!view.grab().isNull());
         QCOMPARE(view.selectedEvent(), int64_t(-1));
+    }
+
+    // Opened on the GPU streams in a short view, the launching thread's first lanes are above the view:
+    // its name is drawn at the top of the part still in view.
+    void labelPinnedToTheVisiblePartOfItsRow()
+    {
+        TimelineView view;
+        QVERIFY(showRun(view, m_jax, QSize(1200, 150))); // shorter than its rows
+        const TraceData &t = *m_jax.trace;
+        const uint32_t launch = uint32_t(m_jax.analysis->launchOf(middleKernel(m_jax)));
+        // an event on the thread's first lane
+        uint32_t outer = launch;
+        for (uint32_t e : t.trackEvents[t.track[launch]])
+            if (view.eventRect(e).isValid() && view.eventRect(e).top() < view.eventRect(outer).top())
+                outer = e;
+        const QRect plot = view.plotRect();
+        QVERIFY2(view.eventRect(outer).bottom() < plot.top(), "the first lane is out of view");
+        QVERIFY(view.eventRect(launch).top() > plot.top()); // the row is still partly in view
+        const QImage image = view.grab().toImage();
+        QVERIFY(image.save(QStringLiteral("/tmp/timeline_label_pinned.png")));
+        // dark text pixels in the label column, on the first lane-high strip of the view
+        const qreal dpr = view.devicePixelRatio();
+        int dark = 0;
+        for (int y = plot.top() + 2; y < plot.top() + 16; ++y)
+            for (int x = 20; x < 160; ++x)
+                dark += qGray(image.pixel(QPoint(x, y) * dpr)) < 110;
+        QVERIFY2(dark > 20, qPrintable(QStringLiteral("%1 dark pixels").arg(dark)));
     }
 
     void pairLocksZoom()

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// TimeScale: time <-> pixel mapping, round trips, zoom about an anchor, pan and clamping.
+// TimeScale: time <-> pixel mapping, round trips, zoom about an anchor, pan and clamping; clamped pixel
+// spans; the axis ticks (1-2-5 steps, units, labels that read back as their times).
 
 #include "widgets/timescale.h"
 
@@ -229,6 +230,96 @@ private slots:
         scale.zoom(2.0, 0.0);
         scale.pan(10.0);
         QCOMPARE(scale.start, qint64(500));
+    }
+
+    void pixelSpan_data()
+    {
+        QTest::addColumn<qint64>("from");
+        QTest::addColumn<qint64>("to");
+        QTest::addColumn<double>("margin");
+        QTest::addColumn<double>("left");
+        QTest::addColumn<double>("right");
+        QTest::newRow("inside") << qint64(1000) << qint64(2000) << 5.0 << 100.0 << 200.0;
+        QTest::newRow("left of the plot") << qint64(-5000) << qint64(500) << 5.0 << -5.0 << 50.0;
+        QTest::newRow("right of the plot") << qint64(9000) << qint64(90000) << 10.0 << 900.0 << 1010.0;
+        QTest::newRow("epoch far away") << kEpoch << kEpoch + 1 << 2000.0 << 3000.0 << 3000.0;
+        QTest::newRow("both sides") << qint64(-100) << qint64(20000) << 1.0 << -1.0 << 1001.0;
+    }
+
+    void pixelSpan()
+    {
+        QFETCH(qint64, from);
+        QFETCH(qint64, to);
+        QFETCH(double, margin);
+        QFETCH(double, left);
+        QFETCH(double, right);
+        TimeScale scale;
+        scale.start = 0;
+        scale.end = 10000;
+        scale.width = 1000; // 10 ns per px
+        const PixelSpan span = scale.toPixelSpan(from, to, margin);
+        QCOMPARE(span.left, left);
+        QCOMPARE(span.right, right);
+        QCOMPARE(span.width(), right - left);
+    }
+
+    void axisTicks_data()
+    {
+        QTest::addColumn<qint64>("origin");
+        QTest::addColumn<qint64>("start");
+        QTest::addColumn<qint64>("end");
+        QTest::addColumn<double>("width");
+        QTest::addColumn<QString>("unit");
+        QTest::newRow("36.9 ms over 1000 px") << qint64(0) << qint64(0) << qint64(36920000) << 1000.0 << "ms";
+        QTest::newRow("zoomed to 3 us, epoch") << kEpoch << kEpoch + 2000000 << kEpoch + 2003000 << 1400.0 << "ms";
+        QTest::newRow("900 ns") << qint64(100) << qint64(100) << qint64(1000) << 800.0 << "ns";
+        QTest::newRow("seconds") << qint64(0) << qint64(1000000000) << qint64(4000000000) << 1200.0 << "s";
+        QTest::newRow("40 us from 10 us") << qint64(0) << qint64(10000) << qint64(50000) << 600.0 << "µs";
+    }
+
+    void axisTicks()
+    {
+        QFETCH(qint64, origin);
+        QFETCH(qint64, start);
+        QFETCH(qint64, end);
+        QFETCH(double, width);
+        QFETCH(QString, unit);
+        TimeScale scale;
+        scale.width = width;
+        scale.setBounds(origin, end);
+        scale.setRange(start, end);
+        const AxisTicks ticks = scopeline::axisTicks(scale, origin);
+        QVERIFY(ticks.major.size() >= 2);
+        // times back from the labels: equally spaced by a 1-2-5 step at least 100 px wide, and the
+        // smallest such step (the next smaller one would be narrower than 100 px)
+        const double unitNs = unit == QLatin1String("s") ? 1e9 : unit == QLatin1String("ms") ? 1e6
+                              : unit == QStringLiteral("µs") ? 1e3 : 1;
+        std::vector<double> times;
+        for (const AxisTick &tick : ticks.major) {
+            if (tick.text == QLatin1String("0")) {
+                times.push_back(0);
+            } else {
+                QVERIFY2(tick.text.endsWith(QLatin1Char(' ') + unit), qPrintable(tick.text));
+                times.push_back(tick.text.section(QLatin1Char(' '), 0, 0).toDouble() * unitNs);
+            }
+            // the tick sits at its time
+            QVERIFY(std::fabs(tick.x - std::floor(scale.toPixel(origin + qint64(std::llround(times.back()))))) <= 1);
+            QVERIFY(tick.x >= 0 && tick.x < width);
+        }
+        const double step = times[1] - times[0];
+        for (std::size_t i = 1; i < times.size(); ++i)
+            QVERIFY(std::fabs(times[i] - times[i - 1] - step) < step * 1e-6);
+        const double mantissa = step / std::pow(10, std::floor(std::log10(step) + 1e-9));
+        QVERIFY2(std::fabs(mantissa - 1) < 1e-6 || std::fabs(mantissa - 2) < 1e-6 || std::fabs(mantissa - 5) < 1e-6,
+                 qPrintable(QString::number(step)));
+        QVERIFY(step * scale.pixelsPerNs() >= 100 - 1e-6);
+        const double smaller = std::fabs(mantissa - 1) < 1e-6 ? step / 2 : std::fabs(mantissa - 2) < 1e-6 ? step / 2 : step * 2 / 5;
+        QVERIFY(smaller * scale.pixelsPerNs() < 100);
+        // minor ticks: 4 between 2-steps, else 5 parts, inside the plot
+        const int parts = std::fabs(mantissa - 2) < 1e-6 ? 4 : 5;
+        for (int x : ticks.minor)
+            QVERIFY(x >= 0 && x < width);
+        QVERIFY(qsizetype(ticks.minor.size()) >= qsizetype(ticks.major.size() - 1) * (parts - 1));
     }
 };
 

@@ -5,6 +5,7 @@
 #include "comparisontablemodel.h"
 #include "proportionalsplitter.h"
 #include "rawvaluesortproxy.h"
+#include "scopeboxplot.h"
 #include "scopepicker.h"
 #include "statisticstable.h"
 #include "summarystrip.h"
@@ -17,7 +18,6 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QDoubleSpinBox>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -32,18 +32,6 @@
 #include <cmath>
 
 namespace scopeline {
-
-namespace {
-
-QString shortLabel(const QString &label, const QString &fallback)
-{
-    if (label.isEmpty())
-        return fallback;
-    const QString name = QFileInfo(label).fileName();
-    return name.isEmpty() ? label : name;
-}
-
-} // namespace
 
 ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
 {
@@ -227,7 +215,8 @@ void ComparisonPanel::setSides(const QList<LoadedRun> &a, const QList<LoadedRun>
     m_indexB = scopeIndexes(b);
     m_summary->setSides(a, b, labelA, labelB);
     m_picker->setSides(a, b);
-    m_boxPlot->setLabels(shortLabel(labelA, tr("A")), shortLabel(labelB, tr("B")));
+    m_boxPlot->setLabels(ScopeBoxPlot::legendLabel(labelA, tr("A")),
+                         ScopeBoxPlot::legendLabel(labelB, tr("B")));
     recompute();
 }
 
@@ -344,54 +333,7 @@ void ComparisonPanel::recompute()
 void ComparisonPanel::updatePlot()
 {
     const QStringList scopes = selectedScopes();
-    std::vector<BoxPlotView::Group> groups;
-    const std::vector<ComparisonRow> &all = rows();
-    for (int s = 0; s < scopes.size(); ++s) {
-        const QString &scope = scopes[s];
-        std::vector<const ComparisonRow *> own;
-        for (const ComparisonRow &row : all)
-            if (row.scope == scope)
-                own.push_back(&row);
-        if (own.empty())
-            continue;
-        auto add = [&](const ComparisonRow &row, const QString &label, const QString &toolTip) {
-            BoxPlotView::Group group;
-            group.label = label;
-            group.toolTip = toolTip;
-            group.cluster = s;
-            group.clusterLabel = m_pooled ? QString() : scope;
-            group.a = row.a;
-            group.b = row.b;
-            group.runMediansA = row.runMediansA; // pooled rows only
-            group.runMediansB = row.runMediansB;
-            groups.push_back(std::move(group));
-        };
-        if (m_pooled) {
-            // The pooled row when a side has several runs, else the single run pair.
-            auto pooledRow = std::find_if(own.begin(), own.end(), [](const ComparisonRow *row) {
-                return row->run == QLatin1String("all");
-            });
-            const ComparisonRow &row = pooledRow != own.end() ? **pooledRow : *own.front();
-            add(row, scope, pooledRow != own.end() ? tr("%1 — all runs pooled").arg(scope) : scope);
-        } else {
-            for (const ComparisonRow *row : own)
-                if (row->run != QLatin1String("all"))
-                    add(*row, tr("run %1").arg(row->run), tr("%1 — run pair %2").arg(scope, row->run));
-        }
-    }
-    QString what;
-    switch (sampleMode()) {
-    case SampleMode::Kernel:
-        what = tr("Kernel durations");
-        break;
-    case SampleMode::Instance:
-        what = tr("Scope instance durations (sum of kernels)");
-        break;
-    case SampleMode::Span:
-        what = tr("Scope instance durations (wall span)");
-        break;
-    }
-    m_boxPlot->setTitle(m_pooled ? tr("%1 — all runs pooled").arg(what) : tr("%1 — per run pair").arg(what));
+    m_boxPlot->setTitle(ScopeBoxPlot::title(sampleMode(), m_pooled));
     if (scopes.isEmpty())
         m_boxPlot->setHint(
             m_indexA.empty() && m_indexB.empty()
@@ -399,7 +341,7 @@ void ComparisonPanel::updatePlot()
                 : tr("Select scopes on the left to compare A and B"));
     else
         m_boxPlot->setHint(tr("No samples for the selected scopes"));
-    m_boxPlot->setGroups(std::move(groups));
+    m_boxPlot->setGroups(ScopeBoxPlot::groups(rows(), scopes, m_pooled));
 }
 
 void ComparisonPanel::copyCsv(bool selectedOnly)

@@ -211,9 +211,12 @@ void KernelDiffView::recompute()
 
 QString KernelDiffView::headerText() const
 {
-    if (!m_diff)
-        return {};
-    const KernelDiffSummary &s = m_diff->summary();
+    return m_diff ? headerText(*m_diff) : QString();
+}
+
+QString KernelDiffView::headerText(const KernelDiff &diff)
+{
+    const KernelDiffSummary &s = diff.summary();
     QStringList parts;
     parts << tr("%1 v %2 runs").arg(s.runsA).arg(s.runsB);
     parts << tr("GPU busy/run A %1 → B %2%3")

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pairtimeline.h"
 
-#include "model/durationformat.h"
+#include "model/rangesummary.h"
+#include "timelinetext.h"
+#include "timelinetheme.h"
+#include "timelineviewstate.h"
 
 #include <QCheckBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -44,7 +48,7 @@ PairTimeline::PairTimeline(QWidget *parent) : QWidget(parent)
     auto *hint = new QLabel(tr("wheel: zoom · drag: pan · Shift+drag: select a range · click: details · "
                                "Ctrl+wheel: scroll · F: fit · Z: zoom to selection"),
                             this);
-    hint->setStyleSheet(QStringLiteral("color: #6a707a;"));
+    m_hint = hint;
     bar->addWidget(m_lock);
     bar->addWidget(fitButton);
     bar->addSpacing(12);
@@ -62,10 +66,7 @@ PairTimeline::PairTimeline(QWidget *parent) : QWidget(parent)
         auto *titleBar = new QWidget(pane);
         titleBar->setObjectName(QStringLiteral("titleBar"));
         titleBar->setAttribute(Qt::WA_StyledBackground);
-        titleBar->setStyleSheet(side == 0 ? QStringLiteral("#titleBar { background: #dde7f3; } "
-                                                           "QLabel { font-weight: bold; color: #1d2b3a; }")
-                                          : QStringLiteral("#titleBar { background: #f3e6d8; } "
-                                                           "QLabel { font-weight: bold; color: #3a2a1d; }"));
+        m_titleBars[side] = titleBar;
         m_titleLayouts[side] = new QHBoxLayout(titleBar);
         m_titleLayouts[side]->setContentsMargins(6, 1, 6, 1);
         m_titles[side] = new QLabel(titleBar);
@@ -88,7 +89,27 @@ PairTimeline::PairTimeline(QWidget *parent) : QWidget(parent)
 
     connect(m_lock, &QCheckBox::toggled, this, &PairTimeline::setZoomLocked);
     connect(fitButton, &QPushButton::clicked, this, &PairTimeline::fitBoth);
+    applyTheme();
     setRuns({}, {}, {}, {});
+}
+
+// Title bars tinted per side and the hint dimmed, from the palette (light or dark).
+void PairTimeline::applyTheme()
+{
+    const TimelineTheme theme = TimelineTheme::fromPalette(palette());
+    for (int side = 0; side < 2; ++side)
+        m_titleBars[side]->setStyleSheet(QStringLiteral("#titleBar { background: %1; } "
+                                                        "QLabel { font-weight: bold; color: %2; }")
+                                             .arg(theme.sideBackground[std::size_t(side)].name(),
+                                                  theme.sideText[std::size_t(side)].name()));
+    m_hint->setStyleSheet(QStringLiteral("color: %1;").arg(theme.hintText.name()));
+}
+
+void PairTimeline::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyTheme();
 }
 
 void PairTimeline::setRuns(const LoadedRun &a, const LoadedRun &b, const QString &labelA,
@@ -166,10 +187,8 @@ void PairTimeline::setZoomLocked(bool locked)
         // Each run starts at its own first kernel; both take A's length of time.
         const int64_t span = m_views[0]->visibleEnd() - m_views[0]->visibleStart();
         m_syncing = true;
-        for (TimelineView *view : m_views) {
-            const int64_t start = alignmentStart(view);
-            view->setVisibleRange(start, start + span);
-        }
+        for (TimelineView *view : m_views)
+            view->viewState().showSpanFrom(alignmentStart(view), span);
         m_syncing = false;
     }
     emit zoomLockedChanged(locked);
@@ -199,7 +218,7 @@ void PairTimeline::fitBoth()
         span = std::max(span, view->timeScale().boundsSpan());
     m_syncing = true;
     for (TimelineView *view : m_views)
-        view->setVisibleRange(view->timeScale().lowerBound, view->timeScale().lowerBound + span);
+        view->viewState().showSpanFrom(view->timeScale().lowerBound, span);
     m_syncing = false;
 }
 
@@ -213,7 +232,7 @@ void PairTimeline::syncSpan(int side)
     if (other->visibleEnd() - other->visibleStart() == span)
         return;
     m_syncing = true;
-    other->setVisibleRange(other->visibleStart(), other->visibleStart() + span);
+    other->viewState().showSpanFrom(other->visibleStart(), span);
     m_syncing = false;
 }
 
@@ -224,59 +243,8 @@ void PairTimeline::summarise(int side, int64_t start, int64_t end)
         emit rangeSummaryChanged(QString());
         return;
     }
-    const TraceData &t = *run.trace;
-    const std::vector<uint32_t> &kernels = run.analysis->kernels(); // by start
-    // GPU busy: the union of kernel intervals clipped to the range.
-    int64_t busy = 0;
-    int64_t curStart = 0, curEnd = 0;
-    bool open = false;
-    for (uint32_t k : kernels) {
-        if (t.start[k] >= end)
-            break;
-        const int64_t s = std::max(t.start[k], start), e = std::min(t.end(k), end);
-        if (e <= s)
-            continue;
-        if (!open || s > curEnd) {
-            if (open)
-                busy += curEnd - curStart;
-            curStart = s;
-            curEnd = e;
-            open = true;
-        } else {
-            curEnd = std::max(curEnd, e);
-        }
-    }
-    if (open)
-        busy += curEnd - curStart;
-    auto byStart = [&t](uint32_t e, int64_t v) { return t.start[e] < v; };
-    const int64_t kernelCount = std::lower_bound(kernels.begin(), kernels.end(), end, byStart) -
-                                std::lower_bound(kernels.begin(), kernels.end(), start, byStart);
-    int64_t launches = 0, graphLaunches = 0;
-    for (std::size_t tr = 0; tr < t.tracks.size(); ++tr) {
-        if (t.tracks[tr].gpu)
-            continue;
-        const auto &events = t.trackEvents[tr];
-        for (auto it = std::lower_bound(events.begin(), events.end(), start, byStart);
-             it != events.end() && t.start[*it] < end; ++it) {
-            launches += t.kind[*it] == EventKind::KernelLaunch;
-            graphLaunches += t.kind[*it] == EventKind::GraphLaunch;
-        }
-    }
-    const int64_t length = end - start;
-    const int64_t origin = m_views[side]->timeScale().lowerBound;
-    const QString percent = QString::number(100.0 * double(busy) / double(length), 'f', 1);
-    QString html = QStringLiteral("<b>%1</b> — %2 selected (+%3 … +%4)<br>")
-                       .arg(m_titles[side]->text().toHtmlEscaped(), formatDuration(double(length)),
-                            formatDuration(double(start - origin)), formatDuration(double(end - origin)));
-    html += tr("GPU busy <b>%1 %</b> (%2), idle %3")
-                .arg(percent, formatDuration(double(busy)), formatDuration(double(length - busy)));
-    html += QStringLiteral("<br>");
-    html += tr("%1 launches (%2 kernel, %3 graph), %4 kernels")
-                .arg(launches + graphLaunches)
-                .arg(launches)
-                .arg(graphLaunches)
-                .arg(kernelCount);
-    emit rangeSummaryChanged(html);
+    emit rangeSummaryChanged(rangeSummaryHtml(m_titles[side]->text(), summariseRange(*run.analysis, start, end),
+                                              m_views[side]->timeScale().lowerBound));
 }
 
 } // namespace scopeline

@@ -33,13 +33,15 @@ public:
 signals:
     void zoomLockedChanged(bool locked);
     void eventSelected(int side, int64_t event); // side 0 = A, 1 = B
-    // Summary of a selected range (GPU busy %, idle, launches, kernels) as rich text, empty when cleared.
+    // Summary of a selected range (summariseRange() as rangeSummaryHtml()), empty when cleared.
     void rangeSummaryChanged(const QString &html);
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
+    void applyTheme();
     void elideTitle(int side);
     void syncSpan(int side);
     void summarise(int side, int64_t start, int64_t end);
@@ -47,6 +49,8 @@ private:
 
     TimelineView *m_views[2] = {nullptr, nullptr};
     QLabel *m_titles[2] = {nullptr, nullptr};
+    QWidget *m_titleBars[2] = {nullptr, nullptr};
+    QLabel *m_hint = nullptr;
     QHBoxLayout *m_titleLayouts[2] = {nullptr, nullptr};
     QString m_labels[2];
     QString m_titleTexts[2]; // before eliding

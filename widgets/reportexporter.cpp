@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "reportexporter.h"
 
-#include "comparisonpanel.h"
-#include "contributionchart.h"
 #include "kerneldiffview.h"
-#include "timelineview.h"
 
 #include "model/durationformat.h"
-#include "model/scopecomparison.h"
 
 #include <QBuffer>
 #include <QCoreApplication>
@@ -15,10 +11,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
-#include <QPixmap>
 #include <QSaveFile>
-
-#include <qcustomplot.h>
 
 #include <cmath>
 #include <memory>
@@ -36,26 +29,20 @@ const QString kIndex = QStringLiteral("index.html");
 const QString kDiffChart = QStringLiteral("diff.png");
 const QString kDiffCsv = QStringLiteral("diff.csv");
 constexpr int kDiffRowsShown = 25;
-constexpr int kPlotWidth = 1400, kPlotHeight = 800;
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("ReportExporter", text);
-}
 
 QString esc(const QString &text)
 {
     return text.toHtmlEscaped();
 }
 
-// PNG bytes of a pixmap; empty when it is null or cannot be encoded.
-QByteArray pngBytes(const QPixmap &pixmap)
+// PNG bytes of an image; empty when it is null or cannot be encoded.
+QByteArray pngBytes(const QImage &image)
 {
     QByteArray bytes;
-    if (pixmap.isNull())
+    if (image.isNull())
         return bytes;
     QBuffer buffer(&bytes);
-    if (!buffer.open(QIODevice::WriteOnly) || !pixmap.save(&buffer, "PNG"))
+    if (!buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG"))
         return QByteArray();
     return bytes;
 }
@@ -100,7 +87,7 @@ QString verdictClass(Verdict verdict)
 QString runsTable(const QList<LoadedRun> &runs)
 {
     if (runs.isEmpty())
-        return QStringLiteral("<p class='note'>%1</p>\n").arg(esc(tr("No runs.")));
+        return QStringLiteral("<p class='note'>%1</p>\n").arg(esc(ReportExporter::tr("No runs.")));
     QString html = QStringLiteral("<table class='runs'>\n<tr>");
     for (const char *header :
          {QT_TRANSLATE_NOOP("ReportExporter", "run"), QT_TRANSLATE_NOOP("ReportExporter", "file"),
@@ -110,14 +97,14 @@ QString runsTable(const QList<LoadedRun> &runs)
           QT_TRANSLATE_NOOP("ReportExporter", "graph launches"),
           QT_TRANSLATE_NOOP("ReportExporter", "GPU busy"),
           QT_TRANSLATE_NOOP("ReportExporter", "median launch delay")})
-        html += QStringLiteral("<th>%1</th>").arg(esc(tr(header)));
+        html += QStringLiteral("<th>%1</th>").arg(esc(ReportExporter::tr(header)));
     html += QStringLiteral("</tr>\n");
     for (const LoadedRun &run : runs) {
         html += QStringLiteral("<tr><td>%1</td><td class='file'>%2</td>")
                     .arg(esc(run.run.name), esc(run.run.file));
         if (!run.ok() || !run.analysis) {
             html += QStringLiteral("<td colspan='7' class='missing'>%1</td></tr>\n")
-                        .arg(esc(run.error.isEmpty() ? tr("not loaded") : run.error));
+                        .arg(esc(run.error.isEmpty() ? ReportExporter::tr("not loaded") : run.error));
             continue;
         }
         const LaunchSummary &s = run.analysis->total();
@@ -135,7 +122,7 @@ QString runsTable(const QList<LoadedRun> &runs)
 QString statsTable(const std::vector<ComparisonRow> &rows, double threshold)
 {
     if (rows.empty())
-        return QStringLiteral("<p class='note'>%1</p>\n").arg(esc(tr("No scopes compared.")));
+        return QStringLiteral("<p class='note'>%1</p>\n").arg(esc(ReportExporter::tr("No scopes compared.")));
     QString html = QStringLiteral("<table class='stats'>\n<tr>");
     for (const char *header :
          {QT_TRANSLATE_NOOP("ReportExporter", "scope"), QT_TRANSLATE_NOOP("ReportExporter", "run"),
@@ -149,7 +136,7 @@ QString statsTable(const std::vector<ComparisonRow> &rows, double threshold)
           QT_TRANSLATE_NOOP("ReportExporter", "Cliff's δ"),
           QT_TRANSLATE_NOOP("ReportExporter", "run-level change [95 % CI], p (Holm)"),
           QT_TRANSLATE_NOOP("ReportExporter", "verdict")})
-        html += QStringLiteral("<th>%1</th>").arg(esc(tr(header)));
+        html += QStringLiteral("<th>%1</th>").arg(esc(ReportExporter::tr(header)));
     html += QStringLiteral("</tr>\n");
     for (const ComparisonRow &r : rows) {
         const bool ok = r.comparable();
@@ -182,16 +169,13 @@ QString statsTable(const std::vector<ComparisonRow> &rows, double threshold)
     return html + QStringLiteral("</table>\n");
 }
 
-QString diffSection(const KernelDiffView &view)
+QString diffSection(const KernelDiff &diff)
 {
-    const KernelDiff *diff = view.diff();
-    QString html = QStringLiteral("<h2>%1</h2>\n").arg(esc(tr("What changed: kernels")));
-    if (!diff)
-        return html + QStringLiteral("<p class='note'>%1</p>\n").arg(esc(tr("No kernels.")));
-    for (const QString &line : view.headerText().split(QLatin1Char('\n')))
+    QString html = QStringLiteral("<h2>%1</h2>\n").arg(esc(ReportExporter::tr("What changed: kernels")));
+    for (const QString &line : KernelDiffView::headerText(diff).split(QLatin1Char('\n')))
         html += QStringLiteral("<p>%1</p>\n").arg(esc(line));
     html += QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
-                .arg(kDiffChart, esc(tr("Kernel time per run from A to B: the largest contributions")));
+                .arg(kDiffChart, esc(ReportExporter::tr("Kernel time per run from A to B: the largest contributions")));
     html += QStringLiteral("<table class='stats'>\n<tr>");
     for (const char *header :
          {QT_TRANSLATE_NOOP("ReportExporter", "kernel"), QT_TRANSLATE_NOOP("ReportExporter", "calls/run A"),
@@ -201,9 +185,9 @@ QString diffSection(const KernelDiffView &view)
           QT_TRANSLATE_NOOP("ReportExporter", "median B"),
           QT_TRANSLATE_NOOP("ReportExporter", "run-level change [95 % CI]"),
           QT_TRANSLATE_NOOP("ReportExporter", "run-level p (Holm)"), QT_TRANSLATE_NOOP("ReportExporter", "verdict")})
-        html += QStringLiteral("<th>%1</th>").arg(esc(tr(header)));
+        html += QStringLiteral("<th>%1</th>").arg(esc(ReportExporter::tr(header)));
     html += QStringLiteral("</tr>\n");
-    const std::vector<KernelDiffRow> &rows = diff->rows();
+    const std::vector<KernelDiffRow> &rows = diff.rows();
     for (std::size_t i = 0; i < rows.size() && i < std::size_t(kDiffRowsShown); ++i) {
         const KernelDiffRow &r = rows[i];
         const QString runLevel = r.runLevel.valid() ? QStringLiteral("%1 % [%2, %3]")
@@ -226,27 +210,24 @@ QString diffSection(const KernelDiffView &view)
     html += QStringLiteral("</table>\n");
     if (rows.size() > std::size_t(kDiffRowsShown))
         html += QStringLiteral("<p class='note'>%1</p>\n")
-                    .arg(esc(tr("%1 more kernels in %2.").arg(rows.size() - kDiffRowsShown).arg(kDiffCsv)));
+                    .arg(esc(ReportExporter::tr("%1 more kernels in %2.").arg(rows.size() - kDiffRowsShown).arg(kDiffCsv)));
     return html;
 }
 
-QString timelineCaption(const TimelineView *view, const QString &side)
+QString timelineCaption(const ReportExporter::Timeline &timeline, const QString &side)
 {
-    const LoadedRun &run = view->run();
-    QString caption = tr("Timeline of %1").arg(side);
-    if (!run.run.name.isEmpty())
-        caption += QStringLiteral(" — ") + run.run.name;
-    if (run.trace && view->visibleEnd() > view->visibleStart())
-        caption += QStringLiteral(" (") +
-                   tr("%1 shown").arg(formatDuration(double(view->visibleEnd() - view->visibleStart()))) +
+    QString caption = ReportExporter::tr("Timeline of %1").arg(side);
+    if (!timeline.run.isEmpty())
+        caption += QStringLiteral(" — ") + timeline.run;
+    if (timeline.shownNs > 0)
+        caption += QStringLiteral(" (") + ReportExporter::tr("%1 shown").arg(formatDuration(double(timeline.shownNs))) +
                    QStringLiteral(")");
     return caption;
 }
 
 QString indexHtml(const ReportExporter::Input &input)
 {
-    const ComparisonPanel &panel = *input.panel;
-    const QString title = tr("Scopeline report: %1 vs %2").arg(input.labelA, input.labelB);
+    const QString title = ReportExporter::tr("Scopeline report: %1 vs %2").arg(input.labelA, input.labelB);
     QString html;
     html += QStringLiteral(
                 "<!DOCTYPE html>\n<html lang='en'>\n<head>\n<meta charset='utf-8'>\n<title>%1</title>\n")
@@ -269,35 +250,34 @@ QString indexHtml(const ReportExporter::Input &input)
     const QString written = QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss t"));
     const QString version = QCoreApplication::applicationVersion();
     html += QStringLiteral("<p class='meta'>%1</p>\n")
-                .arg(esc(version.isEmpty() ? tr("Written %1 by Scopeline").arg(written)
-                                           : tr("Written %1 by Scopeline %2").arg(written, version)));
+                .arg(esc(version.isEmpty() ? ReportExporter::tr("Written %1 by Scopeline").arg(written)
+                                           : ReportExporter::tr("Written %1 by Scopeline %2").arg(written, version)));
 
     html += QStringLiteral("<h2>%1</h2>\n<p><b>A</b> (%2): %3</p>\n")
-                .arg(esc(tr("Sides")), esc(tr("baseline")), esc(input.labelA));
+                .arg(esc(ReportExporter::tr("Sides")), esc(ReportExporter::tr("baseline")), esc(input.labelA));
     html += runsTable(input.runsA);
-    html += QStringLiteral("<p><b>B</b> (%1): %2</p>\n").arg(esc(tr("candidate")), esc(input.labelB));
+    html += QStringLiteral("<p><b>B</b> (%1): %2</p>\n").arg(esc(ReportExporter::tr("candidate")), esc(input.labelB));
     html += runsTable(input.runsB);
 
-    if (input.diffView)
-        html += diffSection(*input.diffView);
-    html += QStringLiteral("<h2>%1</h2>\n<ul>\n").arg(esc(tr("Scopes")));
-    const QStringList scopes = panel.selectedScopes();
-    for (const QString &scope : scopes)
+    if (input.diff)
+        html += diffSection(*input.diff);
+    html += QStringLiteral("<h2>%1</h2>\n<ul>\n").arg(esc(ReportExporter::tr("Scopes")));
+    for (const QString &scope : input.scopes)
         html += QStringLiteral("<li><code>%1</code></li>\n").arg(esc(scope));
-    if (scopes.isEmpty())
-        html += QStringLiteral("<li>%1</li>\n").arg(esc(tr("none selected")));
+    if (input.scopes.isEmpty())
+        html += QStringLiteral("<li>%1</li>\n").arg(esc(ReportExporter::tr("none selected")));
     html += QStringLiteral("</ul>\n<p>%1</p>\n")
-                .arg(esc(tr("Match mode: %1 · samples: %2 · threshold: %3 % change of medians · boxplots: %4")
-                             .arg(matchModeName(panel.matchMode()), sampleModeName(panel.sampleMode()),
-                                  QString::number(100.0 * panel.threshold(), 'g', 4),
-                                  panel.pooled() ? tr("all runs pooled") : tr("per run pair"))));
+                .arg(esc(ReportExporter::tr("Match mode: %1 · samples: %2 · threshold: %3 % change of medians · boxplots: %4")
+                             .arg(matchModeName(input.match), sampleModeName(input.samples),
+                                  QString::number(100.0 * input.threshold, 'g', 4),
+                                  input.pooled ? ReportExporter::tr("all runs pooled") : ReportExporter::tr("per run pair"))));
 
-    html += QStringLiteral("<h2>%1</h2>\n").arg(esc(tr("Statistics")));
-    html += statsTable(panel.rows(), panel.threshold());
+    html += QStringLiteral("<h2>%1</h2>\n").arg(esc(ReportExporter::tr("Statistics")));
+    html += statsTable(input.rows, input.threshold);
     html +=
         QStringLiteral("<p class='note'>%1</p>\n")
             .arg(esc(
-                tr("How to read this: each row compares the durations of the kernels attributed to a scope "
+                ReportExporter::tr("How to read this: each row compares the durations of the kernels attributed to a scope "
                    "(per run pair, and \"all\" for the runs pooled). The run is the unit of replication: "
                    "samples of one run share its conditions, so on an \"all\" row with at least 2 runs a "
                    "side the verdict comes from a run-level test, Welch's t on the logarithms of the per-run "
@@ -309,12 +289,12 @@ QString indexHtml(const ReportExporter::Input &input)
                    "variation was not measured. With thousands of samples a p-value alone says little, so "
                    "the Hodges–Lehmann shift (the typical difference B − A with its 95 % CI) and Cliff's δ "
                    "(from −1 to 1; negative: B mostly faster) tell how large a difference is.")
-                    .arg(QString::number(100.0 * panel.threshold(), 'g', 4))));
+                    .arg(QString::number(100.0 * input.threshold, 'g', 4))));
 
     html +=
         QStringLiteral("<h2>%1</h2>\n<figure><img src='%2' alt='%3'><figcaption>%3</figcaption></figure>\n")
-            .arg(esc(tr("Boxplots")), kBoxplot, esc(tr("Boxplots of the scope durations, A vs B")));
-    html += QStringLiteral("<h2>%1</h2>\n").arg(esc(tr("Timelines")));
+            .arg(esc(ReportExporter::tr("Boxplots")), kBoxplot, esc(ReportExporter::tr("Boxplots of the scope durations, A vs B")));
+    html += QStringLiteral("<h2>%1</h2>\n").arg(esc(ReportExporter::tr("Timelines")));
     html += QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
                 .arg(kTimelineA, esc(timelineCaption(input.timelineA, QStringLiteral("A"))));
     html += QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
@@ -336,45 +316,33 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
     };
     if (folder.isEmpty())
         return fail(tr("report"), tr("no folder given"));
-    if (!input.panel)
-        return fail(pathOf(kBoxplot), tr("no comparison to export"));
-    if (!input.timelineA || !input.timelineB)
-        return fail(pathOf(input.timelineA ? kTimelineB : kTimelineA), tr("no timeline to export"));
-    if (!QDir().mkpath(dir.absolutePath()))
-        return fail(QDir::toNativeSeparators(folder), tr("cannot create the folder"));
-
-    // Everything is rendered before anything is written, so a failure leaves the old report as it was.
+    // Every picture is encoded before anything is written, so a failure leaves the old report as it was.
     struct Output
     {
         QString name;
         QByteArray bytes;
     };
     std::vector<Output> outputs;
-
-    QCustomPlot *plot = input.panel->plot();
-    const QByteArray boxplot = plot ? pngBytes(plot->toPixmap(kPlotWidth, kPlotHeight)) : QByteArray();
-    if (boxplot.isEmpty())
-        return fail(pathOf(kBoxplot), tr("cannot render the boxplot"));
-    outputs.push_back({kBoxplot, boxplot});
-
-    const std::pair<const QString *, TimelineView *> timelines[] = {{&kTimelineA, input.timelineA},
-                                                                    {&kTimelineB, input.timelineB}};
-    for (const auto &[name, view] : timelines) {
-        if (view->width() <= 0 || view->height() <= 0)
-            return fail(pathOf(*name), tr("the timeline has no size to render"));
-        const QByteArray png = pngBytes(view->grab());
+    const std::pair<const QString *, const QImage *> pictures[] = {
+        {&kBoxplot, &input.boxplot},
+        {&kTimelineA, &input.timelineA.image},
+        {&kTimelineB, &input.timelineB.image},
+        {&kDiffChart, input.diff ? &input.diffChart : nullptr}};
+    for (const auto &[name, image] : pictures) {
+        if (!image)
+            continue;
+        if (image->isNull())
+            return fail(pathOf(*name), tr("no picture to export"));
+        const QByteArray png = pngBytes(*image);
         if (png.isEmpty())
-            return fail(pathOf(*name), tr("cannot render the timeline"));
+            return fail(pathOf(*name), tr("cannot encode the picture as PNG"));
         outputs.push_back({*name, png});
     }
-    outputs.push_back({kStats, input.panel->csv().toUtf8()});
-    if (input.diffView) {
-        const QByteArray chart = pngBytes(input.diffView->chart()->plot()->toPixmap(kPlotWidth, kPlotHeight));
-        if (chart.isEmpty())
-            return fail(pathOf(kDiffChart), tr("cannot render the kernel diff chart"));
-        outputs.push_back({kDiffChart, chart});
-        outputs.push_back({kDiffCsv, input.diffView->csv().toUtf8()});
-    }
+    if (!QDir().mkpath(dir.absolutePath()))
+        return fail(QDir::toNativeSeparators(folder), tr("cannot create the folder"));
+    outputs.push_back({kStats, ScopeComparison::toCsv(input.rows, 0.05, input.threshold).toUtf8()});
+    if (input.diff)
+        outputs.push_back({kDiffCsv, input.diff->toCsv().toUtf8()});
     outputs.push_back({kIndex, indexHtml(input).toUtf8()}); // last: it refers to the others
 
     // Write every file to its temporary name first; only when all are written, put them in place.

@@ -1,35 +1,55 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Writes a comparison report into a folder: boxplot PNG, a timeline PNG for A and for B (their current
-// views), the statistics CSV, the kernel diff (chart and CSV) and an HTML page showing them with the
-// run details. Every file is written
-// atomically (temporary file, then rename); a failure says which file and why.
+// Writes a comparison report into a folder from data: the boxplot PNG, a timeline PNG for A and for B,
+// the statistics CSV, the kernel diff (chart and CSV) and an HTML page showing them with the run
+// details. The pictures come rendered (ReportCharts draws them from a window's views or off screen).
+// Every file is written atomically (temporary file, then rename); a failure says which file and why.
 
+#include "model/kerneldiff.h"
 #include "model/loadedrun.h"
+#include "model/scopecomparison.h"
 
+#include <QCoreApplication>
+#include <QImage>
 #include <QList>
 #include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <vector>
 
 namespace scopeline {
 
-class ComparisonPanel;
-class KernelDiffView;
-class TimelineView;
-
 class ReportExporter
 {
+    Q_DECLARE_TR_FUNCTIONS(ReportExporter)
 public:
+    // A timeline picture and what its caption tells: the run shown and the length of time in view.
+    struct Timeline
+    {
+        QImage image;
+        QString run;
+        int64_t shownNs = 0; // 0: nothing shown
+    };
+
     struct Input
     {
-        const ComparisonPanel *panel = nullptr;
-        const KernelDiffView *diffView = nullptr; // optional: the "what changed" section
-        TimelineView *timelineA = nullptr;
-        TimelineView *timelineB = nullptr;
         QString labelA, labelB; // the paths of the two sides
         QList<LoadedRun> runsA, runsB;
+        // The scope comparison: its rows and the options they were computed with.
+        std::vector<ComparisonRow> rows;
+        QStringList scopes;
+        MatchMode match = MatchMode::Component;
+        SampleMode samples = SampleMode::Kernel;
+        double threshold = 0.01; // fraction
+        bool pooled = true;      // boxplots of all runs pooled, else per run pair
+        const KernelDiff *diff = nullptr; // optional: the "what changed" section; not owned
+        QImage boxplot;
+        QImage diffChart; // needed with a diff
+        Timeline timelineA, timelineB;
     };
     // Files written: boxplot.png, timeline_a.png, timeline_b.png, stats.csv, index.html, and with a
-    // diff view, diff.png (its contribution chart) and diff.csv (every kernel row).
+    // diff, diff.png (its contribution chart) and diff.csv (every kernel row).
     static bool exportTo(const QString &folder, const Input &input, QString *error);
 };
 

@@ -3,8 +3,6 @@
 
 #include "model/durationformat.h"
 
-#include "stats/descriptive.h"
-
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QLabel>
@@ -111,26 +109,6 @@ double SummaryStrip::Figures::value(Figure figure) const
     return nan;
 }
 
-SummaryStrip::Figures SummaryStrip::summarise(const QList<LoadedRun> &runs)
-{
-    Figures f;
-    std::vector<double> delays;
-    for (const LoadedRun &run : runs) {
-        if (!run.analysis)
-            continue;
-        const LaunchSummary &total = run.analysis->total();
-        ++f.runs;
-        f.busyNs += total.busyNs;
-        f.spanNs += total.spanNs;
-        f.kernels += total.kernels;
-        f.kernelLaunches += total.kernelLaunches;
-        f.graphLaunches += total.graphLaunches;
-        delays.insert(delays.end(), total.launchDelays.begin(), total.launchDelays.end());
-    }
-    f.medianLaunchDelayNs = stats::median(std::move(delays));
-    return f;
-}
-
 QString SummaryStrip::figureName(Figure figure)
 {
     switch (figure) {
@@ -227,8 +205,8 @@ SummaryStrip::SummaryStrip(QWidget *parent) : QFrame(parent)
 void SummaryStrip::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const QString &labelA,
                             const QString &labelB)
 {
-    m_a = summarise(a);
-    m_b = summarise(b);
+    m_a = Figures{PooledRuns::of(a)};
+    m_b = Figures{PooledRuns::of(b)};
     const QString labels[2] = {labelA, labelB};
     const Figures *sides[2] = {&m_a, &m_b};
     for (int side = 0; side < 2; ++side) {

@@ -4,6 +4,7 @@
 // kernels of each side (summed, or pooled, over its runs), with the B/A change marked where it matters.
 
 #include "model/loadedrun.h"
+#include "model/pooledruns.h"
 
 #include <QFrame>
 #include <QList>
@@ -29,16 +30,12 @@ public:
         NUM_FIGURES
     };
 
-    // The figures of one side: counts summed over its runs, busy % = Σbusy / Σspan, the median launch
-    // delay over the pooled delays of all runs. NaN where a figure is undefined (no span, no launches).
-    struct Figures
+    // The figures of one side (PooledRuns: counts summed over its runs, the median launch delay over
+    // the pooled delays), busy % = Σbusy / Σspan. NaN where a figure is undefined (no span, no launches).
+    struct Figures : PooledRuns
     {
-        int runs = 0;
-        int64_t busyNs = 0, spanNs = 0, kernels = 0, kernelLaunches = 0, graphLaunches = 0;
-        double medianLaunchDelayNs = 0;
         double value(Figure figure) const;
     };
-    static Figures summarise(const QList<LoadedRun> &runs);
 
     explicit SummaryStrip(QWidget *parent = nullptr);
 

@@ -2,6 +2,8 @@
 #pragma once
 // The timeline of one run: CPU threads with their runtime calls above GPU streams with their kernels,
 // idle gaps shaded, launch -> kernel arrows; zoom (wheel, +/-), pan (drag), range selection, fit.
+// The widget routes input to its parts: TimelineLayout (rows), TimelineViewState (what is shown and
+// picked), timeline hit testing and geometry, TimelinePainter and TimelineTheme.
 
 #include "model/loadedrun.h"
 #include "timescale.h"
@@ -13,6 +15,9 @@
 
 namespace scopeline {
 
+class TimelineLayout;
+class TimelineViewState;
+
 class TimelineView : public QWidget
 {
     Q_OBJECT
@@ -23,6 +28,10 @@ public:
     // Shows a run (an empty LoadedRun clears the view) and fits it.
     void setRun(const LoadedRun &run);
     const LoadedRun &run() const;
+    // The rows of the run now shown.
+    const TimelineLayout &layout() const;
+    // The visible window, selection, hover and range; PairTimeline drives a locked pair through it.
+    TimelineViewState &viewState() const;
 
     // Highlights the kernels with these exact names (the rest is faded); an empty list clears it.
     void setHighlightedKernels(const QStringList &names);
@@ -42,7 +51,7 @@ public:
     void selectEvent(int64_t event);
 
     // Rich-text description of an event (name, times, duration, args, scope path, launch/kernels),
-    // shared by tooltips and the details pane.
+    // shared by tooltips and the details pane: eventDetails() formatted by eventDetailsHtml().
     static QString describeEvent(const LoadedRun &run, uint32_t event);
 
     QSize sizeHint() const override;
@@ -54,6 +63,10 @@ public:
     // Where an event is drawn now, widget coordinates (x clipped to a little beyond the plot);
     // empty when its track is collapsed or it is not in this run.
     QRect eventRect(uint32_t event) const;
+    // The vertical scroll of the rows, px; setting it is a scroll of the user's (the view stops
+    // following the GPU streams).
+    int verticalScroll() const;
+    void setVerticalScroll(int px);
     // The widest window zoom-out allows; 0 (default) is the trace's own extent. A wider window keeps
     // the whole trace in view; PairTimeline uses it so that the same length of time fits both runs.
     void setMaximumSpan(int64_t ns);

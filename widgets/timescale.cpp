@@ -3,12 +3,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace scopeline {
 
 int64_t TimeScale::toTime(double px) const
 {
     return start + std::llround(px * double(span()) / width);
+}
+
+PixelSpan TimeScale::toPixelSpan(int64_t from, int64_t to, double margin) const
+{
+    return {std::clamp(toPixel(from), -margin, width + margin), std::clamp(toPixel(to), -margin, width + margin)};
 }
 
 void TimeScale::setBounds(int64_t lower, int64_t upper)
@@ -72,6 +78,60 @@ void TimeScale::clamp()
     else // wider than the trace: the whole trace stays in view
         start = std::clamp(start, lowerBound + bounds - s, lowerBound);
     end = start + s;
+}
+
+namespace {
+
+// The smallest 1-2-5 step (ns, a whole number) not below minStep.
+int64_t niceStep(double minStep)
+{
+    for (double decade = 1;; decade *= 10)
+        for (double m : {1.0, 2.0, 5.0})
+            if (m * decade >= minStep)
+                return int64_t(m * decade);
+}
+
+} // namespace
+
+AxisTicks axisTicks(const TimeScale &scale, int64_t origin, double minSpacingPx)
+{
+    AxisTicks ticks;
+    const int64_t step = niceStep(minSpacingPx * scale.nsPerPixel());
+    const double magnitude = double(std::max(std::llabs(scale.end - origin), std::llabs(scale.start - origin)));
+    double unit = 1;
+    QString unitName = QStringLiteral("ns");
+    if (magnitude >= 1e9) {
+        unit = 1e9;
+        unitName = QStringLiteral("s");
+    } else if (magnitude >= 1e6) {
+        unit = 1e6;
+        unitName = QStringLiteral("ms");
+    } else if (magnitude >= 1e3) {
+        unit = 1e3;
+        unitName = QStringLiteral("µs");
+    }
+    const int decimals = std::max(0, int(std::ceil(-std::log10(double(step) / unit) - 1e-9)));
+    const int64_t rel0 = scale.start - origin;
+    const int64_t first = rel0 >= 0 ? (rel0 + step - 1) / step * step : -((-rel0) / step * step);
+    // a 2-step is cut in 4, a 1- or 5-step in 5
+    const int minorCount = (step / int64_t(std::pow(10, std::floor(std::log10(double(step)))))) == 2 ? 4 : 5;
+    const double width = scale.width;
+    for (int64_t m = first - step; origin + m <= scale.end; m += step) {
+        for (int k = 1; k < minorCount; ++k) {
+            const double x = scale.toPixel(origin + m + step * k / minorCount);
+            if (x >= 0 && x < width)
+                ticks.minor.push_back(int(x));
+        }
+        if (m < first)
+            continue;
+        const double x = scale.toPixel(origin + m);
+        if (x < 0 || x >= width)
+            continue;
+        const QString text = m == 0 ? QStringLiteral("0")
+                                    : QStringLiteral("%1 %2").arg(double(m) / unit, 0, 'f', decimals).arg(unitName);
+        ticks.major.push_back({int(x), text});
+    }
+    return ticks;
 }
 
 } // namespace scopeline

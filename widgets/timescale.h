@@ -4,9 +4,31 @@
 // width px, zoom about an anchor pixel, pan, clamping to the trace bounds with a minimum span.
 // Times stay int64 ns (epoch-based traces do not fit a double exactly); only differences go to double.
 
+#include <QString>
+
 #include <cstdint>
+#include <vector>
 
 namespace scopeline {
+
+// Pixel columns [left, right) covered by a time span, clamped to a margin around the plot.
+struct PixelSpan
+{
+    double left = 0, right = 0;
+    double width() const { return right - left; }
+};
+
+// The time axis of a window: major ticks with labels relative to an origin, minor ticks between.
+struct AxisTick
+{
+    int x = 0; // px from the plot's left
+    QString text;
+};
+struct AxisTicks
+{
+    std::vector<AxisTick> major;
+    std::vector<int> minor;
+};
 
 struct TimeScale
 {
@@ -30,6 +52,9 @@ struct TimeScale
     // Length in px of a duration.
     double toPixels(int64_t ns) const { return double(ns) * width / double(span()); }
 
+    // x of [from, to] clamped to [-margin, width + margin]: far-off times stay drawable.
+    PixelSpan toPixelSpan(int64_t from, int64_t to, double margin) const;
+
     // Bounds and a window that fits them.
     void setBounds(int64_t lower, int64_t upper);
     int64_t boundsSpan() const { return upperBound - lowerBound; }
@@ -52,5 +77,9 @@ struct TimeScale
     }
     bool operator!=(const TimeScale &o) const { return !(*this == o); }
 };
+
+// Ticks of the visible window: a 1-2-5 step at least minSpacingPx apart, labelled relative to origin
+// in the unit that fits the largest label in view, with the decimals the step needs.
+AxisTicks axisTicks(const TimeScale &scale, int64_t origin, double minSpacingPx = 100);
 
 } // namespace scopeline

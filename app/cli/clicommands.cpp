@@ -6,9 +6,7 @@
 #include "model/loadedrun.h"
 #include "model/scopecomparison.h"
 #include "stats/descriptive.h"
-#include "widgets/comparisonpanel.h"
-#include "widgets/kerneldiffview.h"
-#include "widgets/pairtimeline.h"
+#include "widgets/reportcharts.h"
 #include "widgets/reportexporter.h"
 
 #include <QApplication>
@@ -25,6 +23,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 namespace scopeline::cli {
 
@@ -506,16 +505,6 @@ int compareCommand(const QStringList &arguments)
     return Success;
 }
 
-// The window of a run's GPU activity, first kernel start to last kernel end; {0, 0} without kernels.
-std::pair<int64_t, int64_t> kernelWindow(const LoadedRun &run)
-{
-    if (!run.analysis || run.analysis->kernels().empty())
-        return {0, 0};
-    const TraceData &t = *run.trace;
-    const int64_t start = t.start[run.analysis->kernels().front()];
-    return {start, start + run.analysis->total().spanNs};
-}
-
 int reportCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
@@ -538,51 +527,27 @@ int reportCommand(const QStringList &arguments)
         return Unreadable;
     err().flush();
 
-    // The widgets the GUI shows, laid out but never put on a screen.
-    const QSize size(1400, 900);
-    ComparisonPanel panel;
-    PairTimeline timelines;
-    KernelDiffView diffView;
-    for (QWidget *widget : {static_cast<QWidget *>(&panel), static_cast<QWidget *>(&timelines),
-                            static_cast<QWidget *>(&diffView)}) {
-        widget->setAttribute(Qt::WA_DontShowOnScreen);
-        widget->resize(size);
-        widget->show();
-    }
-    QCoreApplication::processEvents();
-
-    panel.setSides(a, b, options.pathA, options.pathB);
-    panel.setMatchMode(options.match);
-    panel.setSampleMode(options.samples);
-    panel.setThreshold(options.threshold);
-    panel.setSelectedScopes(options.scopes);
-    diffView.setThreshold(options.threshold);
-    diffView.setSides(a, b, options.pathA, options.pathB);
-    timelines.setZoomLocked(true);
-    timelines.setRuns(a.value(0), b.value(0), options.pathA, options.pathB);
-    // Show the GPU activity rather than the whole capture (profiler start/stop around it): each run
-    // from its first kernel, both over the same length of time, with a small margin.
-    const auto windowA = kernelWindow(a.value(0)), windowB = kernelWindow(b.value(0));
-    const int64_t span = std::max(windowA.second - windowA.first, windowB.second - windowB.first);
-    if (span > 0) {
-        const int64_t margin = std::max<int64_t>(span / 50, 1);
-        const std::pair<TimelineView *, int64_t> views[] = {{timelines.viewA(), windowA.first},
-                                                            {timelines.viewB(), windowB.first}};
-        for (const auto &[view, start] : views)
-            if (view->run().ok())
-                view->setVisibleRange(start - margin, start + span + margin);
-    }
-    QCoreApplication::processEvents();
-
+    // The report's data as the window would hold it, its pictures drawn off screen by the same charts.
     ReportExporter::Input input;
-    input.panel = &panel;
-    input.diffView = &diffView;
-    input.timelineA = timelines.viewA();
-    input.timelineB = timelines.viewB();
     input.labelA = options.pathA;
     input.labelB = options.pathB;
     input.runsA = a;
     input.runsB = b;
+    input.rows = ScopeComparison(scopeIndexes(a), scopeIndexes(b))
+                     .compare(options.scopes, options.match, options.samples);
+    input.scopes = options.scopes;
+    input.match = options.match;
+    input.samples = options.samples;
+    input.threshold = options.threshold;
+    KernelDiffOptions diffOptions;
+    diffOptions.threshold = options.threshold;
+    const KernelDiff diff(a, b, diffOptions);
+    input.diff = &diff;
+    input.boxplot = ReportCharts::boxplotImage(input.rows, input.scopes, input.samples, input.pooled,
+                                               options.pathA, options.pathB);
+    input.diffChart = ReportCharts::diffChartImage(diff);
+    std::tie(input.timelineA, input.timelineB) =
+        ReportCharts::gpuActivityTimelines(a.value(0), b.value(0), options.pathA, options.pathB);
     const QString folder = parser.value(outOption);
     QString error;
     if (!ReportExporter::exportTo(folder, input, &error)) {

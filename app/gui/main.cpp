@@ -3,6 +3,7 @@
 // a session; with no arguments it opens the bundled matmul vs einsum sample.
 
 #include "mainwindow.h"
+#include "samplepairs.h"
 
 #include "widgets/kerneldiffview.h"
 
@@ -11,6 +12,9 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QIcon>
+#include <QPalette>
+#include <QStyle>
+#include <QStyleFactory>
 #include <QTabWidget>
 #include <QTimer>
 
@@ -27,6 +31,31 @@ QString samplesFolder()
         return QDir::cleanPath(installed);
     return QFileInfo::exists(QStringLiteral(SCOPELINE_SAMPLES)) ? QStringLiteral(SCOPELINE_SAMPLES)
                                                                 : QString();
+}
+
+// A dark Fusion palette for --palette dark (screenshots of the dark look, offscreen too).
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(0x2d, 0x2f, 0x33), base(0x1f, 0x21, 0x24), text(0xe6, 0xe8, 0xeb);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, window);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::ToolTipBase, base);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, QColor(0x8a, 0x8f, 0x96));
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x7e, 0xc6));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Link, QColor(0x6c, 0xb4, 0xff));
+    p.setColor(QPalette::Mid, QColor(0x4a, 0x4d, 0x52));
+    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x84, 0x8a));
+    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x84, 0x8a));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x84, 0x8a));
+    return p;
 }
 
 } // namespace
@@ -65,7 +94,11 @@ int main(int argc, char *argv[])
         QStringLiteral("TEXT"));
     QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1600x1000."),
                                   QStringLiteral("WxH"));
+    QCommandLineOption paletteOption(QStringLiteral("palette"),
+                                     QStringLiteral("Colours: dark or light (the Fusion style with that palette)."),
+                                     QStringLiteral("dark|light"));
     parser.addOptions({scopeOption, matchOption, samplesOption, kernelOption, screenshotOption, sizeOption});
+    parser.addOption(paletteOption);
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     if (args.size() > 2)
@@ -78,6 +111,16 @@ int main(int argc, char *argv[])
         std::fprintf(stderr, "scopeline: --match is component, substring or regex; --samples is kernel, "
                              "instance or span\n");
         return 2;
+    }
+    if (parser.isSet(paletteOption)) {
+        const QString name = parser.value(paletteOption);
+        if (name != QLatin1String("dark") && name != QLatin1String("light")) {
+            std::fprintf(stderr, "scopeline: --palette is dark or light\n");
+            return 2;
+        }
+        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+        QApplication::setPalette(name == QLatin1String("dark") ? darkPalette()
+                                                               : QApplication::style()->standardPalette());
     }
     QSize size;
     if (parser.isSet(sizeOption)) {
@@ -99,10 +142,10 @@ int main(int argc, char *argv[])
     } else if (args.size() == 1) {
         window.openSession(args[0]);
     } else if (const QString samples = samplesFolder(); !samples.isEmpty()) {
+        const scopeline::SessionState quickStart = scopeline::samplePairs(samples).front().state;
         if (state.scopes.isEmpty())
-            state.scopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
-        window.openPair(samples + QStringLiteral("/jax_matmul_vs_einsum/matmul"),
-                        samples + QStringLiteral("/jax_matmul_vs_einsum/einsum"), state);
+            state.scopes = quickStart.scopes;
+        window.openPair(quickStart.pathA, quickStart.pathB, state);
     }
     if (parser.isSet(kernelOption)) {
         const QString text = parser.value(kernelOption);

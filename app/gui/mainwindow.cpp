@@ -3,13 +3,17 @@
 
 #include "opendialog.h"
 #include "runnerpanel.h"
+#include "samplepairs.h"
+#include "shortcuthelp.h"
 
-#include "model/durationformat.h"
 #include "widgets/comparisonpanel.h"
+#include "widgets/errorbanner.h"
 #include "widgets/kerneldiffview.h"
 #include "widgets/pairtimeline.h"
 #include "widgets/proportionalsplitter.h"
+#include "widgets/reportcharts.h"
 #include "widgets/reportexporter.h"
+#include "widgets/timelineview.h"
 
 #include <QAction>
 #include <QApplication>
@@ -20,7 +24,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -46,31 +49,35 @@ const QString kRecentKey = QStringLiteral("recentPairs");
 const QString kSessionFilter = QStringLiteral("Scopeline sessions (*.scopeline.json *.json)");
 } // namespace
 
-MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
+MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_document(new ComparisonDocument(this))
 {
     setAcceptDrops(true);
-    qRegisterMetaType<scopeline::PairLoadResult>();
+    createViews();
+    createStatusBar();
 
-    m_banner = new QWidget;
-    m_banner->setObjectName(QStringLiteral("banner"));
-    m_banner->setStyleSheet(
-        QStringLiteral("#banner { background: #fdecea; border-bottom: 1px solid #f5c2c0; }"));
-    auto *bannerLayout = new QHBoxLayout(m_banner);
-    bannerLayout->setContentsMargins(8, 4, 8, 4);
-    m_bannerLabel = new QLabel;
-    m_bannerLabel->setWordWrap(true);
-    m_bannerLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_bannerReload = new QPushButton(tr("Reload"));
-    auto *bannerClose = new QToolButton;
-    bannerClose->setText(QStringLiteral("✕"));
-    bannerClose->setToolTip(tr("Dismiss"));
-    bannerLayout->addWidget(m_bannerLabel, 1);
-    bannerLayout->addWidget(m_bannerReload);
-    bannerLayout->addWidget(bannerClose);
-    connect(bannerClose, &QToolButton::clicked, m_banner, &QWidget::hide);
-    connect(m_bannerReload, &QPushButton::clicked, this,
-            [this] { openPair(m_state.pathA, m_state.pathB, currentState()); });
-    m_banner->hide();
+    m_watcher = new QFileSystemWatcher(this);
+    connect(m_watcher, &QFileSystemWatcher::fileChanged, this,
+            [this] { showBanner(tr("Trace files changed on disk."), true); });
+    connect(m_document, &ComparisonDocument::progress, this, [this](double fraction, const QString &what) {
+        m_progress->setValue(int(fraction * 1000));
+        m_status->setText(what);
+    });
+    connect(m_document, &ComparisonDocument::loadEnded, this, &MainWindow::loadEnded);
+
+    createActions();
+    createRunPickers();
+    updateRecentMenu();
+    updateTitle();
+    restoreSettings();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createViews()
+{
+    m_banner = new ErrorBanner;
+    m_bannerReload = m_banner->addButton(tr("Reload"));
+    connect(m_bannerReload, &QPushButton::clicked, this, &MainWindow::reload);
 
     m_timeline = new PairTimeline;
     m_panel = new ComparisonPanel;
@@ -104,33 +111,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     addDockWidget(Qt::RightDockWidgetArea, dock);
     resizeDocks({dock}, {280}, Qt::Horizontal);
 
-    m_progress = new QProgressBar;
-    m_progress->setRange(0, 1000);
-    m_progress->setMaximumWidth(240);
-    m_progress->hide();
-    m_cancel = new QToolButton;
-    m_cancel->setText(tr("Cancel"));
-    m_cancel->setToolTip(tr("Stop loading (Esc); the document shown stays as it is"));
-    m_cancel->hide();
-    m_status = new QLabel;
-    statusBar()->addWidget(m_status, 1);
-    statusBar()->addPermanentWidget(m_progress);
-    statusBar()->addPermanentWidget(m_cancel);
-    connect(m_cancel, &QToolButton::clicked, &m_loader, &PairLoader::cancel);
-
-    m_watcher = new QFileSystemWatcher(this);
-    connect(m_watcher, &QFileSystemWatcher::fileChanged, this,
-            [this] { showBanner(tr("Trace files changed on disk."), true); });
-
-    connect(&m_loader, &PairLoader::progress, this, [this](int job, double fraction, const QString &what) {
-        if (job == m_job) {
-            m_progress->setValue(int(fraction * 1000));
-            m_status->setText(what);
-        }
-    });
-    connect(&m_loader, &PairLoader::finished, this, &MainWindow::loadFinished);
     connect(m_timeline, &PairTimeline::eventSelected, this, [this](int side, int64_t event) {
-        const QList<LoadedRun> &runs = side == 0 ? m_a : m_b;
+        const QList<LoadedRun> &runs = side == 0 ? runsA() : runsB();
         const int index = side == 0 ? m_runA->currentIndex() : m_runB->currentIndex();
         if (event >= 0 && index >= 0 && index < runs.size())
             m_details->setHtml(TimelineView::describeEvent(runs[index], uint32_t(event)));
@@ -145,9 +127,27 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
         m_timeline->viewA()->setHighlightedKernels(names);
         m_timeline->viewB()->setHighlightedKernels(names);
     });
+}
 
-    createActions();
-    updateTitle();
+void MainWindow::createStatusBar()
+{
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(240);
+    m_progress->hide();
+    m_cancel = new QToolButton;
+    m_cancel->setText(tr("Cancel"));
+    m_cancel->setToolTip(tr("Stop loading (Esc); the document shown stays as it is"));
+    m_cancel->hide();
+    m_status = new QLabel;
+    statusBar()->addWidget(m_status, 1);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+    connect(m_cancel, &QToolButton::clicked, m_document, &ComparisonDocument::cancel);
+}
+
+void MainWindow::restoreSettings()
+{
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
@@ -157,8 +157,6 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     // the verdict threshold a user settled on is theirs; a session file still brings its own
     m_panel->setThreshold(settings.value(QStringLiteral("threshold"), m_panel->threshold()).toDouble());
 }
-
-MainWindow::~MainWindow() = default;
 
 void MainWindow::createActions()
 {
@@ -194,15 +192,15 @@ void MainWindow::createActions()
         if (!folder.isEmpty())
             exportReport(folder);
     });
-    file->addAction(tr("&Reload"), QKeySequence::Refresh, this,
-                    [this] { openPair(m_state.pathA, m_state.pathB, currentState()); });
+    file->addAction(tr("&Reload"), QKeySequence::Refresh, this, &MainWindow::reload);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     edit->addAction(tr("S&wap A and B"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_X), this,
                     &MainWindow::swapSides);
-    edit->addAction(tr("Cancel Loading"), QKeySequence(Qt::Key_Escape), &m_loader, &PairLoader::cancel);
+    edit->addAction(tr("Cancel Loading"), QKeySequence(Qt::Key_Escape), m_document,
+                    &ComparisonDocument::cancel);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     QAction *lock = view->addAction(tr("&Lock Zoom of A and B"));
@@ -232,28 +230,15 @@ void MainWindow::createActions()
     help->addAction(tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, this, &MainWindow::showShortcuts);
     help->addAction(tr("&About Scopeline"), this, &MainWindow::showAbout);
 
-    // Bundled samples: real traces from an H100 (see resources/samples/README.md).
     const QString sampleRoot = qApp->property("samplesFolder").toString();
-    // Each sample opens with the comparison that shows what it is for.
-    auto addSample = [&](const QString &title, SessionState state) {
-        state.pathA = sampleRoot + state.pathA;
-        state.pathB = sampleRoot + state.pathB;
-        samples->addAction(title, this, [this, state] { openPair(state.pathA, state.pathB, state); });
-    };
-    SessionState matmul;
-    matmul.pathA = QStringLiteral("/jax_matmul_vs_einsum/matmul");
-    matmul.pathB = QStringLiteral("/jax_matmul_vs_einsum/einsum");
-    matmul.scopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
-    addSample(tr("Matmul vs einsum attention (JAX, H100)"), matmul);
-    // graph-replayed kernels keep no named scopes; the jitted call's wall span is the step time
-    SessionState graph;
-    graph.pathA = QStringLiteral("/eager_vs_graph/eager");
-    graph.pathB = QStringLiteral("/eager_vs_graph/graph");
-    graph.scopes = {QStringLiteral("PjitFunction(<lambda>)")};
-    graph.samples = SampleMode::Span;
-    addSample(tr("Eager launches vs CUDA graphs (JAX, H100)"), graph);
+    for (const SamplePair &sample : samplePairs(sampleRoot))
+        samples->addAction(sample.title, this,
+                           [this, state = sample.state] { openPair(state.pathA, state.pathB, state); });
     samples->setEnabled(!sampleRoot.isEmpty());
+}
 
+void MainWindow::createRunPickers()
+{
     // Which run of each side the timelines show, in the side's title bar.
     m_runA = new QComboBox;
     m_runB = new QComboBox;
@@ -265,20 +250,17 @@ void MainWindow::createActions()
         box->setMinimumContentsLength(22); // long run names elide instead of widening the window
         m_timeline->addTitleWidget(side, new QLabel(tr("Run:")));
         m_timeline->addTitleWidget(side, box);
+        connect(box, &QComboBox::activated, this, &MainWindow::showRuns);
     }
-    connect(m_runA, &QComboBox::activated, this, &MainWindow::showRuns);
-    connect(m_runB, &QComboBox::activated, this, &MainWindow::showRuns);
-    updateRecentMenu();
 }
 
 void MainWindow::showOpenDialog(const QString &presetA, const QString &presetB)
 {
+    const SessionState &shown = m_document->state();
     OpenDialog dialog(recentPairs(), this);
-    dialog.setPaths(presetA.isEmpty() ? m_state.pathA : presetA, presetB.isEmpty() ? m_state.pathB : presetB);
-    if (dialog.exec() == QDialog::Accepted) {
-        SessionState state = currentState();
-        openPair(dialog.pathA(), dialog.pathB(), state);
-    }
+    dialog.setPaths(presetA.isEmpty() ? shown.pathA : presetA, presetB.isEmpty() ? shown.pathB : presetB);
+    if (dialog.exec() == QDialog::Accepted)
+        openPair(dialog.pathA(), dialog.pathB(), currentState());
 }
 
 void MainWindow::showRunner()
@@ -292,128 +274,106 @@ void MainWindow::showRunner()
     m_runner->activateWindow();
 }
 
-void MainWindow::openPair(const QString &givenA, const QString &givenB, const SessionState &state)
+void MainWindow::openPair(const QString &pathA, const QString &pathB, const SessionState &state)
 {
-    if (givenA.trimmed().isEmpty() || givenB.trimmed().isEmpty())
+    if (!m_document->open(pathA, pathB, state))
         return;
-    // "traces/eager/" names its side "eager", as "traces/eager" does
-    const QString pathA = QDir::cleanPath(givenA.trimmed()), pathB = QDir::cleanPath(givenB.trimmed());
-    m_pending = state;
-    m_pending.pathA = pathA;
-    m_pending.pathB = pathB;
-    m_job = m_loader.start(pathA, pathB);
-    m_loading = true;
     m_progress->setValue(0);
     m_progress->show();
     m_cancel->show();
-    m_status->setText(tr("Loading %1 and %2…").arg(pathA, pathB));
+    m_status->setText(tr("Loading %1 and %2…").arg(m_document->pending().pathA, m_document->pending().pathB));
 }
 
-bool MainWindow::isLoading() const
+void MainWindow::reload()
 {
-    return m_loading;
+    openPair(m_document->state().pathA, m_document->state().pathB, currentState());
 }
 
 QString MainWindow::bannerText() const
 {
-    return m_banner->isVisibleTo(this) ? m_bannerLabel->text() : QString();
+    return m_banner->text();
 }
 
-void MainWindow::loadFinished(int job, const PairLoadResult &result)
+void MainWindow::loadEnded(ComparisonDocument::LoadOutcome outcome, const QString &error)
 {
-    if (job != m_job)
-        return;
-    m_loading = false;
     m_progress->hide();
     m_cancel->hide();
-    showLoadResult(result);
+    switch (outcome) {
+    case ComparisonDocument::LoadOutcome::Cancelled:
+        m_status->setText(tr("Loading cancelled; the document shown is unchanged."));
+        break;
+    case ComparisonDocument::LoadOutcome::Failed:
+        m_status->clear();
+        showBanner(error); // the previous document stays as it was
+        break;
+    case ComparisonDocument::LoadOutcome::Loaded:
+        showDocument();
+        break;
+    }
     emit loadDone();
 }
 
-void MainWindow::showLoadResult(const PairLoadResult &result)
+void MainWindow::showDocument()
 {
-    if (result.cancelled) {
-        m_status->setText(tr("Loading cancelled; the document shown is unchanged."));
-        return;
-    }
-    if (!result.ok()) {
-        // A failed load leaves the previous document as it was.
-        m_status->clear();
-        showBanner(result.error);
-        return;
-    }
-    m_banner->hide();
-    m_a = result.a;
-    m_b = result.b;
-    m_state = m_pending;
+    const SessionState &state = m_document->state();
+    m_banner->clear();
     for (QComboBox *box : {m_runA, m_runB}) {
         box->clear();
-        for (const LoadedRun &run : box == m_runA ? m_a : m_b)
+        for (const LoadedRun &run : box == m_runA ? runsA() : runsB())
             box->addItem(run.run.name, run.run.file);
     }
-    m_panel->setSides(m_a, m_b, m_state.pathA, m_state.pathB);
-    m_diffView->setSides(m_a, m_b, QFileInfo(m_state.pathA).fileName(), QFileInfo(m_state.pathB).fileName());
-    applyState(m_pending);
+    m_panel->setSides(runsA(), runsB(), state.pathA, state.pathB);
+    m_diffView->setSides(runsA(), runsB(), QFileInfo(state.pathA).fileName(), QFileInfo(state.pathB).fileName());
+    applyState(state);
     // A pair opened for its scopes shows them; any other pair opens on what changed.
-    m_tabs->setCurrentWidget(m_pending.scopes.isEmpty() ? static_cast<QWidget *>(m_diffView) : m_panel);
+    m_tabs->setCurrentWidget(state.scopes.isEmpty() ? static_cast<QWidget *>(m_diffView) : m_panel);
     showRuns();
-    if (m_pending.viewEndA > m_pending.viewStartA)
-        m_timeline->viewA()->setVisibleRange(m_pending.viewStartA, m_pending.viewEndA);
-    if (m_pending.viewEndB > m_pending.viewStartB)
-        m_timeline->viewB()->setVisibleRange(m_pending.viewStartB, m_pending.viewEndB);
+    if (state.viewEndA > state.viewStartA)
+        m_timeline->viewA()->setVisibleRange(state.viewStartA, state.viewEndA);
+    if (state.viewEndB > state.viewStartB)
+        m_timeline->viewB()->setVisibleRange(state.viewStartB, state.viewEndB);
+    watchRuns();
 
+    const SkippedEvents &skipped = m_document->skipped();
+    if (skipped.anyBroken())
+        showBanner(tr("Events that could not be read were skipped; the rest is shown.\n") +
+                   skipped.brokenRuns.join(QLatin1Char('\n')));
+    m_status->setText(tr("A: %n run(s)", nullptr, int(runsA().size())) + QStringLiteral(", ") +
+                      tr("B: %n run(s)", nullptr, int(runsB().size())) +
+                      (skipped.total ? tr("; %1 events skipped (counters, unsupported or broken events)")
+                                           .arg(skipped.total)
+                                     : QString()));
+    addRecentPair(state.pathA, state.pathB);
+    updateTitle();
+}
+
+void MainWindow::watchRuns()
+{
     if (!m_watcher->files().isEmpty())
         m_watcher->removePaths(m_watcher->files());
-    for (const QList<LoadedRun> *side : {&m_a, &m_b})
+    for (const QList<LoadedRun> *side : {&runsA(), &runsB()})
         for (const LoadedRun &run : *side)
             m_watcher->addPath(run.run.file);
-    int64_t skipped = 0;
-    QStringList broken; // per run: the events that could not be read, by reason
-    for (const QList<LoadedRun> *side : {&m_a, &m_b})
-        for (const LoadedRun &run : *side) {
-            QStringList reasons;
-            for (const auto &[reason, n] : run.trace->skipped) {
-                skipped += n;
-                if (!TraceData::isBenignSkip(reason))
-                    reasons << tr("%1 × %2").arg(n).arg(reason);
-            }
-            if (!reasons.isEmpty())
-                broken << QStringLiteral("%1 %2: %3")
-                              .arg(side == &m_a ? QStringLiteral("A") : QStringLiteral("B"), run.run.file,
-                                   reasons.join(QStringLiteral(", ")));
-        }
-    if (!broken.isEmpty())
-        showBanner(tr("Events that could not be read were skipped; the rest is shown.\n") +
-                   broken.join(QLatin1Char('\n')));
-    m_status->setText(tr("A: %n run(s)", nullptr, int(m_a.size())) + QStringLiteral(", ") +
-                      tr("B: %n run(s)", nullptr, int(m_b.size())) +
-                      (skipped
-                           ? tr("; %1 events skipped (counters, unsupported or broken events)").arg(skipped)
-                           : QString()));
-    addRecentPair(m_state.pathA, m_state.pathB);
-    updateTitle();
 }
 
 void MainWindow::showRuns()
 {
     const int a = m_runA->currentIndex(), b = m_runB->currentIndex();
-    const LoadedRun runA = a >= 0 && a < m_a.size() ? m_a[a] : LoadedRun();
-    const LoadedRun runB = b >= 0 && b < m_b.size() ? m_b[b] : LoadedRun();
-    m_timeline->setRuns(runA, runB, m_state.pathA, m_state.pathB);
+    m_timeline->setRuns(runsA().value(a), runsB().value(b), m_document->state().pathA,
+                        m_document->state().pathB);
     m_timeline->viewA()->setHighlightedKernels(m_highlightedKernels);
     m_timeline->viewB()->setHighlightedKernels(m_highlightedKernels);
 }
 
 void MainWindow::showBanner(const QString &text, bool offerReload)
 {
-    m_bannerLabel->setText(text);
+    m_banner->showError(text);
     m_bannerReload->setVisible(offerReload);
-    m_banner->show();
 }
 
 SessionState MainWindow::currentState() const
 {
-    SessionState state = m_state;
+    SessionState state = m_document->state();
     state.scopes = m_panel->selectedScopes();
     state.match = m_panel->matchMode();
     state.samples = m_panel->sampleMode();
@@ -467,15 +427,12 @@ bool MainWindow::saveSession(const QString &file)
 
 bool MainWindow::exportReport(const QString &folder)
 {
-    ReportExporter::Input input;
-    input.panel = m_panel;
-    input.diffView = m_diffView;
-    input.timelineA = m_timeline->viewA();
-    input.timelineB = m_timeline->viewB();
-    input.labelA = m_state.pathA;
-    input.labelB = m_state.pathB;
-    input.runsA = m_a;
-    input.runsB = m_b;
+    ReportExporter::Input input =
+        ReportCharts::fromViews(*m_panel, m_diffView, *m_timeline->viewA(), *m_timeline->viewB());
+    input.labelA = m_document->state().pathA;
+    input.labelB = m_document->state().pathB;
+    input.runsA = runsA();
+    input.runsB = runsB();
     QString error;
     if (!ReportExporter::exportTo(folder, input, &error)) {
         showBanner(tr("Report not exported: %1").arg(error));
@@ -487,12 +444,13 @@ bool MainWindow::exportReport(const QString &folder)
 
 void MainWindow::swapSides()
 {
-    if (m_state.pathA.isEmpty())
+    const SessionState &shown = m_document->state();
+    if (shown.pathA.isEmpty())
         return;
     SessionState state = currentState();
     std::swap(state.viewStartA, state.viewStartB);
     std::swap(state.viewEndA, state.viewEndB);
-    openPair(m_state.pathB, m_state.pathA, state);
+    openPair(shown.pathB, shown.pathA, state);
 }
 
 QStringList MainWindow::recentPairs() const
@@ -527,10 +485,11 @@ void MainWindow::updateRecentMenu()
 
 void MainWindow::updateTitle()
 {
-    const QString pair = m_state.pathA.isEmpty() ? tr("no traces")
-                                                 : QStringLiteral("%1 vs %2")
-                                                       .arg(QFileInfo(m_state.pathA).fileName(),
-                                                            QFileInfo(m_state.pathB).fileName());
+    const SessionState &shown = m_document->state();
+    const QString pair = shown.pathA.isEmpty() ? tr("no traces")
+                                               : QStringLiteral("%1 vs %2")
+                                                     .arg(QFileInfo(shown.pathA).fileName(),
+                                                          QFileInfo(shown.pathB).fileName());
     const QString session =
         m_sessionFile.isEmpty() ? QString() : QStringLiteral(" — ") + QFileInfo(m_sessionFile).fileName();
     setWindowTitle(QStringLiteral("%1%2 — Scopeline").arg(pair, session));
@@ -552,31 +511,30 @@ void MainWindow::showAbout()
                  QString::fromLatin1(BOOST_LIB_VERSION).replace(QLatin1Char('_'), QLatin1Char('.'))));
 }
 
+QString MainWindow::shortcutHelp() const
+{
+    // The menus in their order, then the actions of the views (filter, log scale, copy, …).
+    QList<QAction *> actions;
+    for (QAction *menu : menuBar()->actions())
+        if (menu->menu())
+            actions += menu->menu()->actions();
+    for (QAction *action : findChildren<QAction *>())
+        if (!actions.contains(action))
+            actions.append(action);
+    // The timeline's own keys and the mouse are no actions; they are said in words.
+    return shortcutHelpHtml(actions) +
+           tr("<p>In a timeline: the wheel or + / − zooms, drag pans, Shift+drag selects a range, "
+              "F fits, Z zooms to the selected range, Esc clears the selection.</p>");
+}
+
 void MainWindow::showShortcuts()
 {
-    QMessageBox::information(
-        this, tr("Keyboard Shortcuts"),
-        tr("<table>"
-           "<tr><td><b>Ctrl+O</b></td><td>open a pair of trace folders</td></tr>"
-           "<tr><td><b>Ctrl+S / Ctrl+Shift+O</b></td><td>save / open a session</td></tr>"
-           "<tr><td><b>Ctrl+E</b></td><td>export a report (PNG, CSV, HTML)</td></tr>"
-           "<tr><td><b>Ctrl+R</b></td><td>record a pair with the microbenchmark runner</td></tr>"
-           "<tr><td><b>F5</b></td><td>reload the traces</td></tr>"
-           "<tr><td><b>Ctrl+Shift+X</b></td><td>swap A and B</td></tr>"
-           "<tr><td><b>Esc</b></td><td>cancel loading; clear a timeline selection</td></tr>"
-           "<tr><td><b>Wheel, + / −</b></td><td>zoom the timeline; drag to pan; Shift+drag selects a "
-           "range</td></tr>"
-           "<tr><td><b>F, Z</b></td><td>fit the timeline; zoom to the selected range</td></tr>"
-           "<tr><td><b>Ctrl+K</b></td><td>lock the zoom of A and B</td></tr>"
-           "<tr><td><b>Ctrl+1, Ctrl+2</b></td><td>what changed (kernels); scopes</td></tr>"
-           "<tr><td><b>Ctrl+F, Ctrl+L, Ctrl+P</b></td><td>filter scopes; log scale; pooled / per "
-           "run</td></tr>"
-           "</table>"));
+    QMessageBox::information(this, tr("Keyboard Shortcuts"), shortcutHelp());
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    m_loader.cancel();
+    m_document->cancel();
     QSettings settings;
     settings.setValue(QStringLiteral("geometry"), saveGeometry());
     settings.setValue(QStringLiteral("windowState"), saveState());

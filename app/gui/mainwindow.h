@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The Scopeline main window: a document of two trace folders (A = baseline, B = candidate) shown as
-// stacked timelines over the comparison panel, with loading progress, an error banner, sessions,
-// recent pairs and report export.
+// The Scopeline main window: shows a ComparisonDocument of two trace folders (A = baseline, B =
+// candidate) as stacked timelines over the comparison panel, with loading progress, an error banner,
+// sessions, recent pairs and report export.
 
-#include "model/pairloader.h"
+#include "model/comparisondocument.h"
 #include "model/sessionfile.h"
 
 #include <QMainWindow>
@@ -21,6 +21,7 @@ class QToolButton;
 namespace scopeline {
 
 class ComparisonPanel;
+class ErrorBanner;
 class KernelDiffView;
 class PairTimeline;
 class ProportionalSplitter;
@@ -38,11 +39,14 @@ public:
     bool openSession(const QString &file);
     bool saveSession(const QString &file);
     bool exportReport(const QString &folder);
-    bool isLoading() const;
-    // Error or notice shown inline above the views (never a modal dialog mid-load); empty hides it.
+    bool isLoading() const { return m_document->isLoading(); }
+    // Error or notice shown inline above the views (never a modal dialog mid-load); empty when hidden.
     QString bannerText() const;
-    const QList<LoadedRun> &runsA() const { return m_a; }
-    const QList<LoadedRun> &runsB() const { return m_b; }
+    // The keyboard shortcut help: every action with a shortcut, menus first.
+    QString shortcutHelp() const;
+    const ComparisonDocument *document() const { return m_document; }
+    const QList<LoadedRun> &runsA() const { return m_document->runsA(); }
+    const QList<LoadedRun> &runsB() const { return m_document->runsB(); }
     ComparisonPanel *panel() const { return m_panel; }
     KernelDiffView *diffView() const { return m_diffView; }
     QTabWidget *tabs() const { return m_tabs; } // "What changed" and "Scopes"
@@ -58,13 +62,19 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    void createViews();
+    void createStatusBar();
     void createActions();
+    void createRunPickers();
+    void restoreSettings();
     void showOpenDialog(const QString &presetA = {}, const QString &presetB = {});
     void showRunner();
-    void loadFinished(int job, const PairLoadResult &result);
-    void showLoadResult(const PairLoadResult &result);
+    void loadEnded(ComparisonDocument::LoadOutcome outcome, const QString &error);
+    void showDocument();
+    void watchRuns();
     void showRuns();
     void showBanner(const QString &text, bool offerReload = false);
+    void reload();
     SessionState currentState() const;
     void applyState(const SessionState &state);
     void addRecentPair(const QString &a, const QString &b);
@@ -75,23 +85,17 @@ private:
     void showAbout();
     void showShortcuts();
 
-    PairLoader m_loader;
-    int m_job = 0;
-    bool m_loading = false; // until the latest job's result is shown
-    SessionState m_pending; // applied when the running load finishes
-    SessionState m_state;   // paths of the document shown
-    QList<LoadedRun> m_a, m_b;
+    ComparisonDocument *m_document = nullptr;
     QString m_sessionFile;
 
     ProportionalSplitter *m_splitter = nullptr; // timelines over the comparison panel
     PairTimeline *m_timeline = nullptr;
     ComparisonPanel *m_panel = nullptr;
     KernelDiffView *m_diffView = nullptr;
-    QTabWidget *m_tabs = nullptr;       // the diff view and the scope comparison
+    QTabWidget *m_tabs = nullptr;     // the diff view and the scope comparison
     QStringList m_highlightedKernels; // of the diff view's selected row, kept across run switches
     QTextBrowser *m_details = nullptr;
-    QWidget *m_banner = nullptr;
-    QLabel *m_bannerLabel = nullptr;
+    ErrorBanner *m_banner = nullptr;
     QPushButton *m_bannerReload = nullptr;
     QComboBox *m_runA = nullptr;
     QComboBox *m_runB = nullptr;

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Runs scopeline-hipbench from the GUI: pick a workload and its options, record a trace pair into a
-// folder with progress and a log, and hand the recorded A/B pair to the main window to open.
+// The form that runs scopeline-hipbench from the GUI: pick a workload and its options and a folder,
+// watch progress and the log, see failures in an error banner. The program itself is driven by
+// HipbenchRunner; a recorded A/B pair is handed on through pairReady().
 
-#include "model/sessionfile.h"
+#include "model/hipbenchrunner.h"
 
 #include <QDialog>
 #include <QMap>
-#include <QProcess>
 
 class QComboBox;
 class QFormLayout;
@@ -16,9 +16,10 @@ class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
-class QTimer;
 
 namespace scopeline {
+
+class ErrorBanner;
 
 class RunnerPanel : public QDialog
 {
@@ -27,14 +28,8 @@ public:
     explicit RunnerPanel(QWidget *parent = nullptr);
     ~RunnerPanel() override;
 
-    // The scopeline-hipbench to run: $SCOPELINE_HIPBENCH, else next to this program, else in the build
-    // tree, else on PATH. Empty when none is found; `where` then lists the places looked in.
-    static QString findProgram(QString *where = nullptr);
-    // Reads FOLDER/summary.json of a finished run: the A and B folders, the scopes and the sample mode.
-    // False, with the reason, when it is missing, malformed or names no pair of folders.
-    static bool readSummary(const QString &folder, SessionState &state, QString *error);
-
-    QString program() const { return m_program; }
+    HipbenchRunner *runner() const { return m_runner; }
+    QString program() const;
     QStringList workloads() const;
     QString workload() const;
     void setWorkload(const QString &name);
@@ -43,11 +38,14 @@ public:
     bool setOptionValue(const QString &name, const QString &value);
     QString outputFolder() const;
     void setOutputFolder(const QString &folder);
-    bool isListing() const { return m_listing.state() != QProcess::NotRunning; }
-    bool isRunning() const { return m_run.state() != QProcess::NotRunning; }
+    bool isListing() const;
+    bool isRunning() const;
     bool canRun() const;
-    // The line under the form: what is going on, or what went wrong and why.
+    // What is going on, or, while the error banner shows, what went wrong and why.
     QString statusText() const;
+    // The error banner's message and details; empty when it is not shown.
+    QString errorText() const;
+    QString errorDetails() const;
     QString logText() const;
 
 public slots:
@@ -67,41 +65,20 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    struct Option
-    {
-        QString name, defaultValue, help;
-        QStringList choices;
-    };
-    struct Workload
-    {
-        QString name, description;
-        QList<Option> options;
-    };
-
-    void startListing();
-    void listingFinished(int exitCode, QProcess::ExitStatus status);
+    void buildForm();
+    void listingFinished(bool succeeded);
     void showWorkload(int index);
-    void readRunOutput(QProcess::ProcessChannel channel, bool flush = false);
-    void runFinished(int exitCode, QProcess::ExitStatus status);
-    void runFailedToStart();
-    void openSummary();
-    void endRun(bool succeeded, const QString &message);
-    void showStatus(const QString &text, bool error = false);
-    void appendLog(const QString &line);
+    void showProgress(int done, int total, const QString &message);
+    void runFinished(HipbenchRunner::Outcome outcome, const QString &message);
+    void showStatus(const QString &text);
+    void showError(const QString &text, const QString &details);
     void updateButtons();
     QString defaultFolder() const;
 
-    QString m_program;
-    QList<Workload> m_workloads;
-    QProcess m_listing;
-    QProcess m_run;
-    QTimer *m_killTimer = nullptr; // kills a run that ignores terminate()
-    bool m_cancelling = false;
+    HipbenchRunner *m_runner = nullptr;
     bool m_folderEdited = false; // else the folder follows the workload and a fresh timestamp
-    QString m_runFolder;         // --out of the running or last run
-    QString m_lastError;         // last stderr line of the run that is not progress
-    QByteArray m_partial[2];     // unterminated stdout / stderr output of the run
 
+    ErrorBanner *m_banner = nullptr;
     QComboBox *m_workload = nullptr;
     QLabel *m_description = nullptr;
     QFormLayout *m_form = nullptr;

@@ -100,7 +100,9 @@ def summarize_rocprofv3(doc):
                 median_graph_launch_delay_ns=None)
 
 
-def summarize_chrome(doc):
+def chrome_events(doc):
+    """(kernels, launches, graph launches, process names) of a Chrome/Kineto/JAX trace: slices as dicts
+    with track/start/dur/name/cat/args/corr, in file order."""
     events = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
     events = [e for e in events if isinstance(e, dict) and e]
     track = lambda e: (norm_id(e.get("pid")), norm_id(e.get("tid", 0)))
@@ -168,6 +170,11 @@ def summarize_chrome(doc):
     launches = [s for s in cpu if s["name"] in LAUNCH_APIS
                 or (id(s) not in graph_ids and "correlation_id" in s["args"] and s["corr"] is not None
                     and s["corr"] in kernel_corrs)]
+    return kernels, launches, graph, pnames
+
+
+def summarize_chrome(doc):
+    kernels, launches, graph, pnames = chrome_events(doc)
 
     first_launch = {}  # correlation id -> earliest launch start
     for s in launches:
@@ -236,17 +243,22 @@ def derive_correlation_from_flows(events, slices, track):
                 a["corr"] = b["corr"] = fresh
 
 
+def read_trace(path):
+    """The JSON document of a trace file, gzip or plain, numbers as Decimal."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    return json.loads(raw, parse_float=Decimal, parse_int=Decimal)
+
+
 def main(argv):
     if len(argv) != 2:
         print("usage: trace_summary.py TRACE_FILE", file=sys.stderr)
         return 2
     path = argv[1]
     try:
-        with open(path, "rb") as f:
-            raw = f.read()
-        if raw[:2] == b"\x1f\x8b":
-            raw = gzip.decompress(raw)
-        doc = json.loads(raw, parse_float=Decimal, parse_int=Decimal)
+        doc = read_trace(path)
     except (OSError, EOFError, ValueError, zlib.error) as exc:
         print(f"trace_summary.py: cannot read {path}: {exc}", file=sys.stderr)
         return 2

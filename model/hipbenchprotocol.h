@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// What Scopeline reads from scopeline-hipbench (app/hipbench/main.cpp): the workloads of
+// `--list --json`, the `progress: DONE/TOTAL MESSAGE` lines of a run on stderr, its exit statuses, and
+// the DIR/summary.json a finished run leaves. No process handling here (see HipbenchRunner).
+
+#include "model/sessionfile.h"
+
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+namespace scopeline {
+
+struct HipbenchOption
+{
+    QString name, defaultValue, help;
+    QStringList choices; // empty: a free value
+};
+
+struct HipbenchWorkload
+{
+    QString name, description;
+    QStringList variants; // A and B, the run folders of a pair
+    QList<HipbenchOption> options;
+};
+
+struct HipbenchProgress
+{
+    int done = 0, total = 0;
+    QString message; // e.g. "eager run 0"
+};
+
+namespace hipbenchprotocol {
+
+// The arguments that list the workloads, and those that run `workload` into `folder`.
+QStringList listArguments();
+QStringList runArguments(const QString &workload, const QString &folder,
+                         const QMap<QString, QString> &options);
+
+// Parses the output of `--list --json`. False, with the problem (e.g. "its output is not JSON (…)"),
+// when it is not a non-empty array of named workloads with named options.
+bool parseWorkloads(const QByteArray &json, QList<HipbenchWorkload> &workloads, QString *error);
+
+// Parses one line of a run's stderr; false when it is not a progress line.
+bool parseProgress(const QString &line, HipbenchProgress &progress);
+
+// What an exit status of the program means, e.g. 3: "no GPU or a GPU error".
+QString exitMeaning(int code);
+
+// The summary file of a run into `folder`.
+QString summaryPath(const QString &folder);
+// Reads FOLDER/summary.json of a finished run: the A and B folders, the scopes and the sample mode.
+// False, with a reason naming the file, when it is missing, malformed or names no pair of folders.
+bool readSummary(const QString &folder, SessionState &state, QString *error);
+
+} // namespace hipbenchprotocol
+} // namespace scopeline

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pooledruns.h"
+
+#include "stats/descriptive.h"
+
+#include <vector>
+
+namespace scopeline {
+
+PooledRuns PooledRuns::of(const QList<LoadedRun> &runs)
+{
+    PooledRuns pooled;
+    std::vector<double> delays;
+    for (const LoadedRun &run : runs) {
+        if (!run.analysis)
+            continue;
+        const LaunchSummary &total = run.analysis->total();
+        ++pooled.runs;
+        pooled.busyNs += total.busyNs;
+        pooled.spanNs += total.spanNs;
+        pooled.kernels += total.kernels;
+        pooled.kernelLaunches += total.kernelLaunches;
+        pooled.graphLaunches += total.graphLaunches;
+        // the median of all delays, not a median of run medians: every launch weighs the same
+        delays.insert(delays.end(), total.launchDelays.begin(), total.launchDelays.end());
+    }
+    pooled.medianLaunchDelayNs = stats::median(std::move(delays));
+    return pooled;
+}
+
+} // namespace scopeline

@@ -1,0 +1,85 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Independent test oracle for the launch analysis of Chrome/Kineto/JAX traces, from the raw events
+(read by trace_summary.py's parser, which tst_cli checks against `scopeline-cli info`).
+
+  gaps FILE        idle gaps between consecutive kernels of each GPU stream, counted by cause
+  pool FILE...     the figures of several runs pooled: sums, and the median of all launch delays
+
+Definitions (DESIGN.md, "Analysis"): a stream is one (pid, tid) of kernels, in start order (file order
+among equal starts). A gap opens where a kernel starts after the latest end of the kernels before it.
+Its cause comes from the launch call of the kernel after it (the earliest kernel or graph launch with
+its correlation id): launched at or after the gap's start -> "launch_late" (the CPU had not launched
+it yet), before -> "gpu_waiting", no launch in the trace -> "unknown".
+Prints JSON. Standard library only.
+"""
+import json
+import sys
+
+import trace_summary as ts
+
+
+def gaps(doc):
+    kernels, launches, graph, _ = ts.chrome_events(doc)
+    first_launch = {}  # correlation id -> earliest launch start, kernel and graph launches alike
+    for s in launches + graph:
+        if s["corr"] is not None:
+            first_launch[s["corr"]] = min(s["start"], first_launch.get(s["corr"], s["start"]))
+    streams = {}
+    for k in kernels:  # file order, kept by the stable sort below among equal starts
+        streams.setdefault(k["track"], []).append(k)
+    causes = {c: {"count": 0, "ns": 0} for c in ("launch_late", "gpu_waiting", "unknown")}
+    idle_by_stream = []
+    for stream in streams.values():
+        stream.sort(key=lambda k: k["start"])
+        reach = stream[0]["start"] + stream[0]["dur"]
+        idle = 0
+        for k in stream:
+            if k["start"] > reach:
+                length = k["start"] - reach
+                launch = first_launch.get(k["corr"]) if k["corr"] is not None else None
+                cause = "unknown" if launch is None else ("launch_late" if launch >= reach else "gpu_waiting")
+                causes[cause]["count"] += 1
+                causes[cause]["ns"] += length
+                idle += length
+            reach = max(reach, k["start"] + k["dur"])
+        idle_by_stream.append(idle)
+    return dict(streams=len(streams), causes=causes, stream_idle_ns=sorted(idle_by_stream))
+
+
+def pool(docs):
+    out = dict(runs=0, kernels=0, kernel_launches=0, graph_launches=0, gpu_busy_ns=0, gpu_span_ns=0)
+    delays = []
+    for doc in docs:
+        kernels, launches, graph, _ = ts.chrome_events(doc)
+        first_launch = {}
+        for s in launches:
+            if s["corr"] is not None:
+                first_launch[s["corr"]] = min(s["start"], first_launch.get(s["corr"], s["start"]))
+        delays += [k["start"] - first_launch[k["corr"]] for k in kernels if k["corr"] in first_launch]
+        busy, span = ts.busy_span([(k["start"], k["start"] + k["dur"]) for k in kernels])
+        out["runs"] += 1
+        out["kernels"] += len(kernels)
+        out["kernel_launches"] += len(launches)
+        out["graph_launches"] += len(graph)
+        out["gpu_busy_ns"] += busy
+        out["gpu_span_ns"] += span
+    out["median_launch_delay_ns"] = ts.median(delays)
+    return out
+
+
+def main(argv):
+    if len(argv) < 3 or argv[1] not in ("gaps", "pool") or (argv[1] == "gaps" and len(argv) != 3):
+        print("usage: launch_analysis.py gaps FILE | pool FILE...", file=sys.stderr)
+        return 2
+    try:
+        docs = [ts.read_trace(path) for path in argv[2:]]
+    except (OSError, EOFError, ValueError) as exc:
+        print(f"launch_analysis.py: cannot read: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(gaps(docs[0]) if argv[1] == "gaps" else pool(docs), sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The error banner: hidden until an error is shown; details one click away and only when there are
+// some; dismissing hides it and says so; clear() hides it quietly; an added button sits in its row.
+
+#include "widgets/errorbanner.h"
+
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtTest>
+
+using namespace scopeline;
+
+class TstErrorBanner : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void showsAndDismisses()
+    {
+        QWidget window;
+        auto *layout = new QVBoxLayout(&window);
+        auto *banner = new ErrorBanner;
+        layout->addWidget(banner);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(!banner->isVisible());
+        QVERIFY(banner->text().isEmpty());
+
+        auto *toggle = banner->findChild<QToolButton *>(QStringLiteral("errorDetailsToggle"));
+        auto *details = banner->findChild<QPlainTextEdit *>(QStringLiteral("errorDetails"));
+        auto *dismiss = banner->findChild<QToolButton *>(QStringLiteral("errorDismiss"));
+        QVERIFY(toggle && details && dismiss);
+
+        banner->showError(QStringLiteral("/tmp/x.json is not <b>JSON</b>")); // plain text, not markup
+        QVERIFY(banner->isVisible());
+        QCOMPARE(banner->text(), QStringLiteral("/tmp/x.json is not <b>JSON</b>"));
+        QVERIFY(!toggle->isVisible()); // no details, nothing to toggle
+        QVERIFY(!details->isVisible());
+
+        banner->showError(QStringLiteral("it failed"), QStringLiteral("$ prog --flag\nprog: no GPU\n"));
+        QCOMPARE(banner->details(), QStringLiteral("$ prog --flag\nprog: no GPU"));
+        QVERIFY(toggle->isVisible());
+        QVERIFY(!details->isVisible()); // collapsed at first
+        QTest::mouseClick(toggle, Qt::LeftButton);
+        QVERIFY(details->isVisible());
+        QVERIFY(banner->detailsExpanded());
+        QTest::mouseClick(toggle, Qt::LeftButton);
+        QVERIFY(!details->isVisible());
+
+        QSignalSpy dismissed(banner, &ErrorBanner::dismissed);
+        QTest::mouseClick(dismiss, Qt::LeftButton);
+        QCOMPARE(dismissed.size(), 1);
+        QVERIFY(!banner->isVisible());
+        QVERIFY(banner->text().isEmpty());
+        QVERIFY(banner->details().isEmpty());
+
+        banner->showError(QStringLiteral("again"), QStringLiteral("more"));
+        QTest::mouseClick(toggle, Qt::LeftButton);
+        banner->clear();
+        QCOMPARE(dismissed.size(), 1); // clear() is not the user's dismissal
+        QVERIFY(!banner->isVisible());
+        banner->showError(QStringLiteral("a third"), QStringLiteral("details"));
+        QVERIFY(!details->isVisible()); // a new error starts collapsed
+    }
+
+    void addedButton()
+    {
+        ErrorBanner banner;
+        QPushButton *reload = banner.addButton(QStringLiteral("Reload"));
+        QCOMPARE(reload->parentWidget(), &banner);
+        QSignalSpy clicked(reload, &QPushButton::clicked);
+        banner.showError(QStringLiteral("Trace files changed on disk."));
+        banner.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&banner));
+        QVERIFY(reload->isVisible());
+        QTest::mouseClick(reload, Qt::LeftButton);
+        QCOMPARE(clicked.size(), 1);
+        QVERIFY(banner.isVisible()); // what the button does is the caller's
+    }
+};
+
+QTEST_MAIN(TstErrorBanner)
+#include "tst_errorbanner.moc"

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// eventDetails on real traces: the ordered fields of a kernel, of its launch (the kernels counted by
+// correlation id here, not through TraceAnalysis) and of a graph launch, args in file order, and
+// nothing for an event that is not there.
+
+#include "testdata.h"
+
+#include "model/durationformat.h"
+#include "model/eventdetails.h"
+#include "model/loadedrun.h"
+#include "model/tracefolder.h"
+
+#include <QtTest>
+
+using namespace scopeline;
+
+namespace {
+
+const QString kJaxRun = testdata::path("jax_h100/jax_named_scopes/trace_file_einsum_0");
+const QString kGraphTrace = testdata::path(
+    "public/TraceLens/tests__traces__inference__vllm_prefilldecode_piecewise__graph_execution.json.gz");
+
+LoadedRun load(const QString &path)
+{
+    const QList<LoadedRun> runs = LoadedRun::loadAll(TraceFolder::scan(path));
+    return runs.isEmpty() ? LoadedRun() : runs.front();
+}
+
+QStringList keys(const std::vector<EventField> &fields)
+{
+    QStringList out;
+    for (const EventField &f : fields)
+        out << f.key;
+    return out;
+}
+
+} // namespace
+
+class TstEventDetails : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { REQUIRE_TEST_DATA(kJaxRun, kGraphTrace); }
+
+    void kernelAndLaunch_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::newRow("JAX") << kJaxRun;
+        QTest::newRow("vLLM graphs") << kGraphTrace;
+    }
+
+    void kernelAndLaunch()
+    {
+        QFETCH(QString, path);
+        const LoadedRun run = load(path);
+        QVERIFY2(run.ok(), qPrintable(run.error));
+        const TraceData &t = *run.trace;
+        const auto &kernels = run.analysis->kernels();
+        const uint32_t kernel = kernels[kernels.size() / 2];
+        const EventDetails d = eventDetails(run, kernel);
+        QCOMPARE(d.title, t.qname(kernel));
+        const QStringList k = keys(d.fields);
+        QCOMPARE(k.mid(0, 5), (QStringList{QStringLiteral("Kind"), QStringLiteral("Track"), QStringLiteral("Start"),
+                                           QStringLiteral("Duration"), QStringLiteral("End")}));
+        QCOMPARE(d.value(QStringLiteral("Kind")), eventKindName(EventKind::Kernel));
+        QCOMPARE(d.value(QStringLiteral("Track")), t.tracks[t.track[kernel]].displayName());
+        QCOMPARE(d.value(QStringLiteral("Duration")), formatDuration(double(t.duration[kernel])));
+        QVERIFY(d.fields[2].note.contains(QString::number(t.start[kernel])));
+        QVERIFY(d.fields[4].note.contains(QString::number(t.end(kernel))));
+        // args in file order
+        QCOMPARE(qsizetype(d.args.size()), qsizetype(t.argsBegin[kernel + 1] - t.argsBegin[kernel]));
+        for (std::size_t i = 0; i < d.args.size(); ++i)
+            QCOMPARE(d.args[i].key, t.strings.qstring(t.args[t.argsBegin[kernel] + i].key));
+
+        // its launch: named in the kernel's details, and its own details count its kernels
+        const int64_t launch = run.analysis->launchOf(kernel);
+        QVERIFY(launch >= 0);
+        QVERIFY(d.value(QStringLiteral("Launch")).startsWith(t.qname(uint32_t(launch))));
+        const QString delayKey = t.kind[std::size_t(launch)] == EventKind::GraphLaunch ? QStringLiteral("Graph launch delay")
+                                                                                        : QStringLiteral("Launch delay");
+        QCOMPARE(d.value(delayKey), formatDuration(double(t.start[kernel] - t.start[std::size_t(launch)])));
+        int64_t byCorrelation = 0;
+        for (uint32_t e = 0; e < t.eventCount(); ++e)
+            byCorrelation += t.onGpu(e) && t.kind[e] == EventKind::Kernel && t.correlation[e] == t.correlation[std::size_t(launch)];
+        const EventDetails l = eventDetails(run, uint32_t(launch));
+        QCOMPARE(l.value(QStringLiteral("Kernels")), QString::number(byCorrelation));
+        QVERIFY(l.value(QStringLiteral("First kernel")).startsWith(t.qname(run.analysis->kernelsOf(uint32_t(launch)).front())));
+        QCOMPARE(l.value(QStringLiteral("Kernels span")).isEmpty(), byCorrelation < 2);
+    }
+
+    void scopePath()
+    {
+        const LoadedRun run = load(kJaxRun);
+        QVERIFY2(run.ok(), qPrintable(run.error));
+        const TraceData &t = *run.trace;
+        for (uint32_t k : run.analysis->kernels())
+            if (t.opPath[k] != 0) {
+                const EventDetails d = eventDetails(run, k);
+                QCOMPARE(d.value(QStringLiteral("Scope path")), t.strings.qstring(t.opPath[k]));
+                QCOMPARE(d.fields.back().key, QStringLiteral("Scope path"));
+                QVERIFY(d.fields.back().wrap);
+                return;
+            }
+        QFAIL("no JAX kernel with an op path");
+    }
+
+    void nothingForAMissingEvent()
+    {
+        const LoadedRun run = load(kJaxRun);
+        QVERIFY(eventDetails(run, uint32_t(run.trace->eventCount())).isEmpty());
+        QVERIFY(eventDetails(LoadedRun(), 0).isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TstEventDetails)
+#include "tst_eventdetails.moc"

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// TimelineLayout on real traces, without a widget: groups and track rows, the nesting lane of every
+// event, the lane index (windows, the segment tree of flattened lanes) and idle-gap lanes, checked
+// against tests/oracle/timeline_oracle.py reading the raw JSON.
+
+#include "testdata.h"
+#include "testprocess.h"
+
+#include "model/loadedrun.h"
+#include "model/timelinelayout.h"
+#include "model/tracefolder.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+#include <map>
+
+using namespace scopeline;
+
+namespace {
+
+const QString kJaxRun = testdata::path("jax_h100/jax_named_scopes/trace_file_einsum_0");
+const QString kGraphTrace = testdata::path(
+    "public/TraceLens/tests__traces__inference__vllm_prefilldecode_piecewise__graph_execution.json.gz");
+
+LoadedRun load(const QString &path)
+{
+    const QList<LoadedRun> runs = LoadedRun::loadAll(TraceFolder::scan(path));
+    return runs.isEmpty() ? LoadedRun() : runs.front();
+}
+
+QJsonObject oracle(const QStringList &arguments)
+{
+    const ProcessResult r = runProcess(QStringLiteral(SCOPELINE_PYTHON),
+                                       QStringList{QStringLiteral(SCOPELINE_ORACLE_DIR "/timeline_oracle.py")} + arguments);
+    if (r.exitCode != 0)
+        qWarning("timeline_oracle.py: %s", r.err.constData());
+    return QJsonDocument::fromJson(r.out).object();
+}
+
+} // namespace
+
+class TstTimelineLayout : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { REQUIRE_TEST_DATA(kJaxRun, kGraphTrace); }
+
+    void rowsAndLanesMatchTheOracle_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::newRow("JAX einsum") << kJaxRun;
+        QTest::newRow("vLLM CUDA graphs") << kGraphTrace;
+    }
+
+    void rowsAndLanesMatchTheOracle()
+    {
+        QFETCH(QString, path);
+        const LoadedRun run = load(path);
+        QVERIFY2(run.ok(), qPrintable(run.error));
+        const TimelineLayout layout(run);
+        const TraceData &t = *run.trace;
+        const QJsonObject expected = oracle({QStringLiteral("layout"), run.run.file});
+        const QJsonArray tracks = expected[QStringLiteral("tracks")].toArray();
+        QVERIFY(!tracks.isEmpty());
+
+        // one track row per track with events, CPU processes first, one group per process
+        QCOMPARE(layout.rows().size(), std::size_t(tracks.size()));
+        int cpuGroups = 0, gpuGroups = 0;
+        bool seenGpu = false;
+        for (const TimelineGroup &group : layout.groups()) {
+            QVERIFY2(!(seenGpu && !group.gpu), "a CPU process after a GPU device");
+            seenGpu = seenGpu || group.gpu;
+            (group.gpu ? gpuGroups : cpuGroups) += 1;
+            QVERIFY(!group.rows.empty());
+            for (int row : group.rows)
+                QCOMPARE(layout.rows()[std::size_t(row)].gpu, group.gpu);
+        }
+        QCOMPARE(cpuGroups, expected[QStringLiteral("cpu_processes")].toInt());
+        QCOMPARE(gpuGroups, expected[QStringLiteral("gpu_processes")].toInt());
+
+        std::map<std::pair<QString, QString>, QJsonObject> byTrack;
+        for (const QJsonValue &v : tracks)
+            byTrack[{v[QStringLiteral("pid")].toString(), v[QStringLiteral("tid")].toString()}] = v.toObject();
+        for (std::size_t r = 0; r < layout.rows().size(); ++r) {
+            const TimelineTrackRow &row = layout.rows()[r];
+            const Track &track = t.tracks[row.track];
+            const auto it = byTrack.find({track.pid, track.tid});
+            QVERIFY2(it != byTrack.end(), qPrintable(track.displayName()));
+            const QJsonObject &want = it->second;
+            QCOMPARE(layout.rowOfTrack(row.track), int(r));
+            QCOMPARE(row.gpu, want[QStringLiteral("gpu")].toBool());
+            QCOMPARE(qsizetype(t.trackEvents[row.track].size()), qsizetype(want[QStringLiteral("events")].toInt()));
+            // the lanes: one per nesting depth, the deepest ones sharing the last lane
+            const QJsonArray depths = want[QStringLiteral("depths")].toArray();
+            QCOMPARE(qsizetype(row.lanes.size()), depths.size());
+            std::vector<int> perLane(row.lanes.size(), 0);
+            for (uint32_t e : t.trackEvents[row.track])
+                ++perLane[std::size_t(layout.laneOf(e))];
+            for (qsizetype d = 0; d < depths.size(); ++d)
+                QCOMPARE(perLane[std::size_t(d)], depths[d].toInt());
+            // every lane but the flattened deepest holds its events as they are
+            for (std::size_t l = 0; l < row.lanes.size() && l < std::size_t(TimelineLayout::kMaxLanes - 1); ++l)
+                QCOMPARE(int(row.lanes[l].size()), perLane[l]);
+            // idle gaps of a stream are its gap lane
+            if (row.stream)
+                QCOMPARE(row.gaps.size(), row.stream->gaps.size());
+            QVERIFY(!row.label.isEmpty());
+        }
+    }
+
+    // Every entry of a lane that intersects a window is inside window(), and the flattened last lane's
+    // pieces are disjoint, each showing the innermost slice there.
+    void laneWindowsAndFlattening()
+    {
+        const LoadedRun run = load(kGraphTrace);
+        QVERIFY2(run.ok(), qPrintable(run.error));
+        const TimelineLayout layout(run);
+        const TraceData &t = *run.trace;
+        int flattened = 0;
+        for (const TimelineTrackRow &row : layout.rows())
+            for (const TimelineLane &lane : row.lanes) {
+                if (lane.empty())
+                    continue;
+                const int64_t lo = lane.starts.front(), hi = lane.reach.back();
+                for (int k = 0; k < 7; ++k) {
+                    const int64_t from = lo + (hi - lo) * k / 7, to = from + (hi - lo) / 13;
+                    const auto [first, last] = lane.window(from, to);
+                    for (std::size_t i = 0; i < lane.size(); ++i) {
+                        const bool intersects = lane.ends[i] >= from && lane.starts[i] <= to;
+                        if (intersects)
+                            QVERIFY2(i >= first && i < last, qPrintable(QStringLiteral("entry %1").arg(i)));
+                    }
+                    // the first entry ending after x at or beyond first, by the index and by a scan
+                    if (lane.overlapping) {
+                        std::size_t scan = last;
+                        for (std::size_t i = first; i < last; ++i)
+                            if (lane.ends[i] > from) {
+                                scan = i;
+                                break;
+                            }
+                        QCOMPARE(lane.firstEndingAfter(first, last, from), scan);
+                    }
+                }
+                if (&lane == &row.lanes.back() && row.lanes.size() == std::size_t(TimelineLayout::kMaxLanes)) {
+                    ++flattened;
+                    for (std::size_t i = 1; i < lane.size(); ++i)
+                        QVERIFY(lane.starts[i] >= lane.ends[i - 1]); // disjoint pieces
+                    for (std::size_t i = 0; i < lane.size(); ++i) {
+                        const uint32_t e = lane.items[i];
+                        QVERIFY(lane.starts[i] >= t.start[e] && lane.ends[i] <= t.end(e));
+                    }
+                }
+            }
+        QVERIFY2(flattened > 0, "the vLLM trace nests deeper than the lanes");
+    }
+
+    void emptyRun()
+    {
+        const TimelineLayout layout{LoadedRun()};
+        QVERIFY(layout.isEmpty());
+        QVERIFY(layout.rows().empty());
+        QCOMPARE(layout.bounds(), std::make_pair(int64_t(0), int64_t(0)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstTimelineLayout)
+#include "tst_timelinelayout.moc"

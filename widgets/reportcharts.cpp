@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "reportcharts.h"
+
+#include "boxplotview.h"
+#include "comparisonpanel.h"
+#include "contributionchart.h"
+#include "kerneldiffview.h"
+#include "pairtimeline.h"
+#include "scopeboxplot.h"
+#include "timelineview.h"
+
+#include <QCoreApplication>
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+
+namespace scopeline::ReportCharts {
+
+namespace {
+
+// Lays a widget out at `size` without putting it on a screen, so that it paints as it would shown.
+void layOut(QWidget &widget, QSize size)
+{
+    widget.setAttribute(Qt::WA_DontShowOnScreen);
+    widget.resize(size);
+    widget.show();
+    QCoreApplication::processEvents();
+}
+
+// The window of a run's GPU activity, first kernel start to last kernel end; {0, 0} without kernels.
+std::pair<int64_t, int64_t> kernelWindow(const LoadedRun &run)
+{
+    if (!run.analysis || run.analysis->kernels().empty())
+        return {0, 0};
+    const int64_t start = run.trace->start[run.analysis->kernels().front()];
+    return {start, start + run.analysis->total().spanNs};
+}
+
+} // namespace
+
+QSize chartSize()
+{
+    return {1400, 800};
+}
+
+QImage plotImage(QCustomPlot *plot)
+{
+    return plot ? plot->toPixmap(chartSize().width(), chartSize().height()).toImage() : QImage();
+}
+
+ReportExporter::Timeline timelineImage(TimelineView &view)
+{
+    ReportExporter::Timeline timeline;
+    if (view.width() > 0 && view.height() > 0)
+        timeline.image = view.grab().toImage();
+    timeline.run = view.run().run.name;
+    if (view.run().trace)
+        timeline.shownNs = std::max<int64_t>(0, view.visibleEnd() - view.visibleStart());
+    return timeline;
+}
+
+ReportExporter::Input fromViews(const ComparisonPanel &panel, const KernelDiffView *diffView,
+                                TimelineView &timelineA, TimelineView &timelineB)
+{
+    ReportExporter::Input input;
+    input.rows = panel.rows();
+    input.scopes = panel.selectedScopes();
+    input.match = panel.matchMode();
+    input.samples = panel.sampleMode();
+    input.threshold = panel.threshold();
+    input.pooled = panel.pooled();
+    input.boxplot = plotImage(panel.plot());
+    if (diffView && diffView->diff()) {
+        input.diff = diffView->diff();
+        input.diffChart = plotImage(diffView->chart()->plot());
+    }
+    input.timelineA = timelineImage(timelineA);
+    input.timelineB = timelineImage(timelineB);
+    return input;
+}
+
+QImage boxplotImage(const std::vector<ComparisonRow> &rows, const QStringList &scopes, SampleMode samples,
+                    bool pooled, const QString &labelA, const QString &labelB)
+{
+    BoxPlotView view;
+    view.setLabels(ScopeBoxPlot::legendLabel(labelA, QStringLiteral("A")),
+                   ScopeBoxPlot::legendLabel(labelB, QStringLiteral("B")));
+    view.setTitle(ScopeBoxPlot::title(samples, pooled));
+    view.setHint(ScopeBoxPlot::tr("No samples for the selected scopes"));
+    view.setGroups(ScopeBoxPlot::groups(rows, scopes, pooled));
+    layOut(view, chartSize());
+    return plotImage(view.plot());
+}
+
+QImage diffChartImage(const KernelDiff &diff)
+{
+    ContributionChart chart;
+    layOut(chart, chartSize()); // the bars that fit depend on the height
+    chart.setDiff(&diff);
+    QCoreApplication::processEvents();
+    return plotImage(chart.plot());
+}
+
+std::pair<ReportExporter::Timeline, ReportExporter::Timeline>
+gpuActivityTimelines(const LoadedRun &a, const LoadedRun &b, const QString &labelA, const QString &labelB,
+                     QSize size)
+{
+    PairTimeline timelines;
+    layOut(timelines, size);
+    timelines.setZoomLocked(true);
+    timelines.setRuns(a, b, labelA, labelB);
+    // The GPU activity rather than the whole capture (profiler start/stop around it).
+    const auto windowA = kernelWindow(a), windowB = kernelWindow(b);
+    const int64_t span = std::max(windowA.second - windowA.first, windowB.second - windowB.first);
+    if (span > 0) {
+        const int64_t margin = std::max<int64_t>(span / 50, 1);
+        const std::pair<TimelineView *, int64_t> views[] = {{timelines.viewA(), windowA.first},
+                                                            {timelines.viewB(), windowB.first}};
+        for (const auto &[view, start] : views)
+            if (view->run().ok())
+                view->setVisibleRange(start - margin, start + span + margin);
+    }
+    QCoreApplication::processEvents();
+    return {timelineImage(*timelines.viewA()), timelineImage(*timelines.viewB())};
+}
+
+} // namespace scopeline::ReportCharts

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The pictures of a report (ReportExporter::Input): taken from the views a window shows, or drawn off
+// screen from data by the same chart classes, for a report made without a window (scopeline-cli).
+
+#include "reportexporter.h"
+
+#include <QImage>
+#include <QSize>
+
+#include <utility>
+
+class QCustomPlot;
+
+namespace scopeline {
+
+class ComparisonPanel;
+class KernelDiffView;
+class TimelineView;
+
+namespace ReportCharts {
+
+// The size of the boxplot and diff chart pictures.
+QSize chartSize();
+
+// From a window's views, as they are shown.
+QImage plotImage(QCustomPlot *plot);
+ReportExporter::Timeline timelineImage(TimelineView &view);
+// The comparison, the kernel diff (optional) and the timelines as the views show them; the caller adds
+// the sides' labels and runs. The diff stays the view's: export before it changes.
+ReportExporter::Input fromViews(const ComparisonPanel &panel, const KernelDiffView *diffView,
+                                TimelineView &timelineA, TimelineView &timelineB);
+
+// Drawn off screen (needs a QApplication).
+QImage boxplotImage(const std::vector<ComparisonRow> &rows, const QStringList &scopes, SampleMode samples,
+                    bool pooled, const QString &labelA, const QString &labelB);
+QImage diffChartImage(const KernelDiff &diff);
+// A's and B's timelines, stacked in `size` as the window shows them, each from its first kernel over
+// the same length of time (the longer GPU activity of the two, with a small margin).
+std::pair<ReportExporter::Timeline, ReportExporter::Timeline>
+gpuActivityTimelines(const LoadedRun &a, const LoadedRun &b, const QString &labelA, const QString &labelB,
+                     QSize size = QSize(1400, 900));
+
+} // namespace ReportCharts
+
+} // namespace scopeline

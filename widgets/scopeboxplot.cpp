@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "scopeboxplot.h"
+
+#include <QFileInfo>
+
+#include <algorithm>
+
+namespace scopeline {
+
+std::vector<BoxPlotView::Group> ScopeBoxPlot::groups(const std::vector<ComparisonRow> &rows,
+                                                     const QStringList &scopes, bool pooled)
+{
+    std::vector<BoxPlotView::Group> groups;
+    for (int s = 0; s < scopes.size(); ++s) {
+        const QString &scope = scopes[s];
+        std::vector<const ComparisonRow *> own;
+        for (const ComparisonRow &row : rows)
+            if (row.scope == scope)
+                own.push_back(&row);
+        if (own.empty())
+            continue;
+        auto add = [&](const ComparisonRow &row, const QString &label, const QString &toolTip) {
+            BoxPlotView::Group group;
+            group.label = label;
+            group.toolTip = toolTip;
+            group.cluster = s;
+            group.clusterLabel = pooled ? QString() : scope;
+            group.a = row.a;
+            group.b = row.b;
+            group.runMediansA = row.runMediansA; // pooled rows only
+            group.runMediansB = row.runMediansB;
+            groups.push_back(std::move(group));
+        };
+        if (pooled) {
+            // The pooled row when a side has several runs, else the single run pair.
+            auto pooledRow = std::find_if(own.begin(), own.end(), [](const ComparisonRow *row) {
+                return row->run == QLatin1String("all");
+            });
+            const ComparisonRow &row = pooledRow != own.end() ? **pooledRow : *own.front();
+            add(row, scope, pooledRow != own.end() ? tr("%1 — all runs pooled").arg(scope) : scope);
+        } else {
+            for (const ComparisonRow *row : own)
+                if (row->run != QLatin1String("all"))
+                    add(*row, tr("run %1").arg(row->run), tr("%1 — run pair %2").arg(scope, row->run));
+        }
+    }
+    return groups;
+}
+
+QString ScopeBoxPlot::title(SampleMode samples, bool pooled)
+{
+    QString what;
+    switch (samples) {
+    case SampleMode::Kernel:
+        what = tr("Kernel durations");
+        break;
+    case SampleMode::Instance:
+        what = tr("Scope instance durations (sum of kernels)");
+        break;
+    case SampleMode::Span:
+        what = tr("Scope instance durations (wall span)");
+        break;
+    }
+    return pooled ? tr("%1 — all runs pooled").arg(what) : tr("%1 — per run pair").arg(what);
+}
+
+QString ScopeBoxPlot::legendLabel(const QString &path, const QString &fallback)
+{
+    if (path.isEmpty())
+        return fallback;
+    const QString name = QFileInfo(path).fileName();
+    return name.isEmpty() ? path : name;
+}
+
+} // namespace scopeline

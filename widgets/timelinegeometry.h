@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// One frame of a timeline in pixels, built once per (visible range, plot, scroll, rows) and read by
+// every paint pass: event rectangles batched by style (merged per pixel column), idle gaps, graph
+// launch markers, highlighted kernels, names that fit inside their rectangles, and the axis ticks.
+
+#include "timelinehittest.h"
+
+#include <QFontMetrics>
+#include <QRect>
+#include <QString>
+
+#include <array>
+#include <vector>
+
+namespace scopeline {
+
+struct TimelineLabel
+{
+    QRect rect;
+    QString text;
+    uint8_t style;
+};
+
+struct TimelineGeometry
+{
+    bool valid = false;
+    int64_t start = 0, end = 0;
+    TimelineViewport viewport;
+    int version = 0; // of the rows it was built for
+
+    std::array<std::vector<QRect>, kTimelineStyles> rects;
+    std::vector<QRect> gaps;
+    std::vector<QRect> graphMarkers;
+    std::vector<QRect> highlights; // kernels of the highlighted names, one per pixel column at most
+    std::vector<TimelineLabel> labels;
+    AxisTicks ticks; // x in widget coordinates
+
+    bool matches(const TimeScale &scale, const TimelineViewport &vp, int rowsVersion) const
+    {
+        return valid && start == scale.start && end == scale.end && viewport.plot == vp.plot &&
+               viewport.scroll == vp.scroll && version == rowsVersion;
+    }
+    // highlightedName: per string id, kernels of that name are highlighted (empty: no highlight).
+    void build(const TimelineLayout &layout, const TimelineRows &rows, const TimeScale &scale,
+               const TimelineViewport &viewport, int rowsVersion, const QFontMetrics &labelMetrics,
+               const std::vector<bool> &highlightedName);
+
+private:
+    void addTrackRow(const TimelineLayout &layout, const TimelineTrackRow &track, int y, int height,
+                     const TimeScale &scale, const QFontMetrics &fm, const std::vector<bool> &highlightedName);
+    void addHighlights(const TraceData &t, const TimelineLane &lane, const TimeScale &scale, int y, int height,
+                       const std::vector<bool> &highlightedName);
+};
+
+// Where an event is drawn (x clipped to a little beyond the plot); empty when its track is not shown.
+QRect timelineEventRect(const TimelineLayout &layout, const TimelineRows &rows, const TimeScale &scale,
+                        const TimelineViewport &viewport, uint32_t event);
+
+} // namespace scopeline

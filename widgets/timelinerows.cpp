@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "timelinerows.h"
+
+#include <algorithm>
+
+namespace scopeline {
+
+using namespace timelinemetrics;
+
+void TimelineRows::reset(const TimelineLayout &layout)
+{
+    m_layout = &layout;
+    m_collapsed.assign(layout.groups().size(), false);
+    this->layout();
+}
+
+void TimelineRows::toggle(int group)
+{
+    m_collapsed[std::size_t(group)] = !m_collapsed[std::size_t(group)];
+    layout();
+}
+
+void TimelineRows::layout()
+{
+    m_rows.clear();
+    m_rowOfTrackRow.assign(m_layout->rows().size(), -1);
+    int y = 0;
+    for (int g = 0; g < int(m_layout->groups().size()); ++g) {
+        m_rows.push_back({true, g, y, kHeaderHeight});
+        y += kHeaderHeight;
+        if (m_collapsed[std::size_t(g)])
+            continue;
+        for (int trackRow : m_layout->groups()[std::size_t(g)].rows) {
+            const TimelineTrackRow &track = m_layout->rows()[std::size_t(trackRow)];
+            const int h = int(std::max<std::size_t>(track.lanes.size(), 1)) * laneHeight(track) + 2 * kRowPad;
+            m_rowOfTrackRow[std::size_t(trackRow)] = int(m_rows.size());
+            m_rows.push_back({false, trackRow, y, h});
+            y += h;
+        }
+    }
+    m_contentHeight = y;
+}
+
+int TimelineRows::rowAt(int contentY) const
+{
+    auto it = std::upper_bound(m_rows.begin(), m_rows.end(), contentY,
+                               [](int v, const TimelineRow &r) { return v < r.y; });
+    if (it == m_rows.begin())
+        return -1;
+    --it;
+    return contentY < it->y + it->height ? int(it - m_rows.begin()) : -1;
+}
+
+int TimelineRows::firstGpuHeaderY() const
+{
+    for (const TimelineRow &row : m_rows)
+        if (row.header && m_layout->groups()[std::size_t(row.index)].gpu)
+            return row.y;
+    return -1;
+}
+
+int TimelineRows::laneHeight(const TimelineTrackRow &row)
+{
+    return row.gpu ? kGpuLaneHeight : kLaneHeight;
+}
+
+int TimelineRows::laneOffset(const TimelineTrackRow &row, int lane)
+{
+    return kRowPad + lane * laneHeight(row);
+}
+
+int TimelineRows::labelTop(const TimelineRow &row, const TimelineTrackRow &track, int rowTop, int viewTop)
+{
+    const int first = rowTop + kRowPad;
+    const int lastFit = rowTop + row.height - kRowPad - laneHeight(track); // the label stays in its row
+    return std::max(first, std::min(viewTop, lastFit));
+}
+
+} // namespace scopeline

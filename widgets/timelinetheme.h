@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The timeline's colours, derived from a QPalette (base, window, text, highlight) so that light and
+// dark palettes both read; event fills keep a fixed hue set whose text colour follows each fill.
+
+#include "model/timelinelayout.h"
+
+#include <QColor>
+#include <QPalette>
+
+#include <array>
+
+namespace scopeline {
+
+struct TimelineTheme
+{
+    struct Swatch
+    {
+        QColor fill;
+        QColor text; // for names drawn on the fill
+    };
+
+    static TimelineTheme fromPalette(const QPalette &palette);
+    // a mixed t of the way from a to b (alpha too)
+    static QColor mix(const QColor &a, const QColor &b, double t);
+
+    std::array<Swatch, kTimelineStyles> swatches;
+    bool dark = false;
+    // plot
+    QColor background, streamBackground, grid, rowLine, placeholderText;
+    // headers of process groups (in the label column and across the plot)
+    QColor cpuHeader, gpuHeader, headerLine, headerTitle, headerDetail, disclosure;
+    // label column and axis
+    QColor labelColumn, labelText, columnLine, axisBackground, minorTick, majorTick, axisText;
+    // idle gaps: translucent fill and hatch
+    QColor gapFill, gapHatch, gapOutline;
+    // overlays
+    QColor graphMarker, graphBracket, fade, highlightFill, highlightOutline;
+    QColor arrow, arrowStrong, hoverOutline, selectionOutline;
+    QColor rangeFill, rangeLine, rangeLabelText;
+    // PairTimeline's title bars for side A (0) and B (1), and its hint line
+    std::array<QColor, 2> sideBackground, sideText;
+    QColor hintText;
+};
+
+} // namespace scopeline
