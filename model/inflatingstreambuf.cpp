@@ -50,8 +50,17 @@ bool InflatingStreamBuf::open(const QString &path)
     if (!fillInput() && !m_error.isEmpty())
         return false;
     m_gzip = magic.size() == 2 && uchar(magic[0]) == 0x1f && uchar(magic[1]) == 0x8b;
+    m_expectedText = m_fileSize;
     if (!m_gzip)
         return true;
+    QFile trailer(path);
+    if (m_fileSize >= 18 && trailer.open(QIODevice::ReadOnly) && trailer.seek(m_fileSize - 4)) {
+        const QByteArray isize = trailer.read(4);
+        int64_t size = 0;
+        for (int i = isize.size() - 1; i >= 0; --i)
+            size = size << 8 | uchar(isize[i]);
+        m_expectedText = size >= m_fileSize ? size : m_fileSize * 8; // below the file size: wrapped
+    }
 #ifdef SCOPELINE_HAVE_ISAL
     if (!qEnvironmentVariableIsSet("SCOPELINE_NO_ISAL")) { // the variable: zlib only, to compare
         m_isal = std::make_unique<inflate_state>();

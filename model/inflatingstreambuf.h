@@ -37,6 +37,9 @@ public:
     std::string_view nextBlock();
 
     int64_t bytesProduced() const { return m_produced; }
+    // About how many bytes of text the file holds, known at open: its size, or for gzip the size
+    // its trailer gives (modulo 4 GB, and of the last member only: a hint, not a promise).
+    int64_t expectedTextBytes() const { return m_expectedText; }
     // Non-empty after a read or inflate failure (the stream then ends early).
     QString error() const { return m_error; }
     // Called with the fraction of the file read so far, once per input chunk.
@@ -66,6 +69,7 @@ private:
     bool m_isalMore = false;               // ISA-L filled the output block: it may hold more
     int64_t m_zlibSkip = 0;                 // text zlib re-inflates after ISA-L failed, not handed out
     int64_t m_fileSize = 0;
+    int64_t m_expectedText = 0;
     int64_t m_fileRead = 0;
     int64_t m_produced = 0;
     std::vector<char> m_in;

@@ -18,6 +18,10 @@ class TraceBuilder : public EventSink
 public:
     explicit TraceBuilder(TraceData &data);
 
+    // Reserves the columns for the events a text of this many bytes can hold at most: a growing
+    // column copies itself and touches fresh pages each time it doubles; pages never touched cost
+    // nothing.
+    void reserveFor(int64_t textBytes);
     void add(RawEvent &event) override;
     void skip(const QString &reason, int64_t count = 1) override;
     void setKinetoMarker() override { m_kineto = true; }

@@ -179,6 +179,7 @@ LoadResult TraceLoader::load(const QString &path, const std::function<void(doubl
             input = reopened.get();
         }
     } else {
+        builder.reserveFor(buffer.expectedTextBytes());
         EventArrayReader reader(buffer, builder, cancel);
         reader.read();
         error = reader.error();
