@@ -4,6 +4,7 @@
 // nothing for an event that is not there.
 
 #include "testdata.h"
+#include "testruns.h"
 
 #include "model/durationformat.h"
 #include "model/eventdetails.h"
@@ -13,18 +14,12 @@
 #include <QtTest>
 
 using namespace scopeline;
+using testruns::kGraphTrace;
+using testruns::kJaxRun;
+using testruns::loadFirst;
 
 namespace {
 
-const QString kJaxRun = testdata::path("jax_h100/jax_named_scopes/trace_file_einsum_0");
-const QString kGraphTrace = testdata::path(
-    "public/TraceLens/tests__traces__inference__vllm_prefilldecode_piecewise__graph_execution.json.gz");
-
-LoadedRun load(const QString &path)
-{
-    const QList<LoadedRun> runs = LoadedRun::loadAll(TraceFolder::scan(path));
-    return runs.isEmpty() ? LoadedRun() : runs.front();
-}
 
 QStringList keys(const std::vector<EventField> &fields)
 {
@@ -53,7 +48,7 @@ private slots:
     void kernelAndLaunch()
     {
         QFETCH(QString, path);
-        const LoadedRun run = load(path);
+        const LoadedRun run = loadFirst(path);
         QVERIFY2(run.ok(), qPrintable(run.error));
         const TraceData &t = *run.trace;
         const auto &kernels = run.analysis->kernels();
@@ -91,7 +86,7 @@ private slots:
 
     void scopePath()
     {
-        const LoadedRun run = load(kJaxRun);
+        const LoadedRun run = loadFirst(kJaxRun);
         QVERIFY2(run.ok(), qPrintable(run.error));
         const TraceData &t = *run.trace;
         for (uint32_t k : run.analysis->kernels())
@@ -107,7 +102,7 @@ private slots:
 
     void nothingForAMissingEvent()
     {
-        const LoadedRun run = load(kJaxRun);
+        const LoadedRun run = loadFirst(kJaxRun);
         QVERIFY(eventDetails(run, uint32_t(run.trace->eventCount())).isEmpty());
         QVERIFY(eventDetails(LoadedRun(), 0).isEmpty());
     }

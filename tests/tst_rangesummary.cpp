@@ -4,6 +4,7 @@
 // tests/oracle/timeline_oracle.py counting the raw JSON.
 
 #include "testdata.h"
+#include "testruns.h"
 #include "testprocess.h"
 
 #include "model/loadedrun.h"
@@ -15,20 +16,9 @@
 #include <QtTest>
 
 using namespace scopeline;
-
-namespace {
-
-const QString kJaxRun = testdata::path("jax_h100/jax_named_scopes/trace_file_einsum_0");
-const QString kGraphTrace = testdata::path(
-    "public/TraceLens/tests__traces__inference__vllm_prefilldecode_piecewise__graph_execution.json.gz");
-
-LoadedRun load(const QString &path)
-{
-    const QList<LoadedRun> runs = LoadedRun::loadAll(TraceFolder::scan(path));
-    return runs.isEmpty() ? LoadedRun() : runs.front();
-}
-
-} // namespace
+using testruns::kGraphTrace;
+using testruns::kJaxRun;
+using testruns::loadFirst;
 
 class TstRangeSummary : public QObject
 {
@@ -53,7 +43,7 @@ private slots:
         QFETCH(QString, path);
         QFETCH(int, fromTenths);
         QFETCH(int, toTenths);
-        const LoadedRun run = load(path);
+        const LoadedRun run = loadFirst(path);
         QVERIFY2(run.ok(), qPrintable(run.error));
         const LaunchSummary &total = run.analysis->total();
         const int64_t first = run.trace->start[run.analysis->kernels().front()];
@@ -86,7 +76,7 @@ private slots:
     void wholeSpanIsTheAnalysisTotal()
     {
         QFETCH(QString, path);
-        const LoadedRun run = load(path);
+        const LoadedRun run = loadFirst(path);
         QVERIFY2(run.ok(), qPrintable(run.error));
         const LaunchSummary &total = run.analysis->total();
         const int64_t first = run.trace->start[run.analysis->kernels().front()];
@@ -100,7 +90,7 @@ private slots:
 
     void emptyRange()
     {
-        const LoadedRun run = load(kJaxRun);
+        const LoadedRun run = loadFirst(kJaxRun);
         QVERIFY2(run.ok(), qPrintable(run.error));
         const RangeSummary s = summariseRange(*run.analysis, 100, 50);
         QCOMPARE(s.lengthNs(), int64_t(0));

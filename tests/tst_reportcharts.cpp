@@ -3,6 +3,7 @@
 // the cuBLAS matmul vs einsum pair: one group per scope pooled or per run pair, the same groups the
 // panel shows, and pictures of the right size that show something, timelines over the same span.
 
+#include "imagecheck.h"
 #include "testdata.h"
 
 #include "model/loadedrun.h"
@@ -17,20 +18,12 @@
 #include <set>
 
 using namespace scopeline;
+using imagecheck::distinctColours;
 
 namespace {
 
 const QString kCublas = testdata::path("jax_h100/jax_named_scopes_cublas");
 const QStringList kScopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
-
-int distinctColours(const QImage &image)
-{
-    std::set<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 3)
-        for (int x = 0; x < image.width(); x += 3)
-            colours.insert(image.pixel(x, y));
-    return int(colours.size());
-}
 
 } // namespace
 

@@ -4,6 +4,7 @@
 // verdict, escaping, atomic replacement, and failures that name the file and keep the old report. The
 // exporter takes data: from the views as the window shows them, or computed without any view.
 
+#include "imagecheck.h"
 #include "testdata.h"
 #include "testprocess.h"
 
@@ -23,6 +24,7 @@
 #include <tuple>
 
 using namespace scopeline;
+using imagecheck::distinctColours;
 
 namespace {
 
@@ -39,16 +41,6 @@ QByteArray readAll(const QString &file)
 {
     QFile f(file);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-// Distinct colours in a grid of samples over the image: 1 means a blank picture.
-int distinctColours(const QImage &image)
-{
-    std::set<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 3)
-        for (int x = 0; x < image.width(); x += 3)
-            colours.insert(image.pixel(x, y));
-    return int(colours.size());
 }
 
 QStringList filesIn(const QString &folder)

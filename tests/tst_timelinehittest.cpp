@@ -4,6 +4,7 @@
 // headers and labels; collapsing a group; where a partly scrolled row keeps its name.
 
 #include "testdata.h"
+#include "testruns.h"
 
 #include "model/loadedrun.h"
 #include "model/tracefolder.h"
@@ -13,10 +14,10 @@
 #include <QtTest>
 
 using namespace scopeline;
+using testruns::kJaxRun;
 
 namespace {
 
-const QString kJaxRun = testdata::path("jax_h100/jax_named_scopes/trace_file_einsum_0");
 
 TimeScale scaleOver(const TimelineLayout &layout, int64_t from, int64_t to, double width)
 {
@@ -42,9 +43,8 @@ private slots:
     void initTestCase()
     {
         REQUIRE_TEST_DATA(kJaxRun);
-        const QList<LoadedRun> runs = LoadedRun::loadAll(TraceFolder::scan(kJaxRun));
-        QVERIFY(!runs.isEmpty() && runs.front().ok());
-        m_run = runs.front();
+        m_run = testruns::loadFirst(kJaxRun);
+        QVERIFY2(m_run.ok(), qPrintable(m_run.error));
         m_layout = TimelineLayout(m_run);
         m_rows.reset(m_layout);
         QVERIFY(m_rows.contentHeight() < m_viewport.plot.height());

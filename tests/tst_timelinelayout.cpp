@@ -4,6 +4,7 @@
 // against tests/oracle/timeline_oracle.py reading the raw JSON.
 
 #include "testdata.h"
+#include "testruns.h"
 #include "testprocess.h"
 
 #include "model/loadedrun.h"
@@ -18,18 +19,12 @@
 #include <map>
 
 using namespace scopeline;
+using testruns::kGraphTrace;
+using testruns::kJaxRun;
+using testruns::loadFirst;
 
 namespace {
 
-const QString kJaxRun = testdata::path("jax_h100/jax_named_scopes/trace_file_einsum_0");
-const QString kGraphTrace = testdata::path(
-    "public/TraceLens/tests__traces__inference__vllm_prefilldecode_piecewise__graph_execution.json.gz");
-
-LoadedRun load(const QString &path)
-{
-    const QList<LoadedRun> runs = LoadedRun::loadAll(TraceFolder::scan(path));
-    return runs.isEmpty() ? LoadedRun() : runs.front();
-}
 
 QJsonObject oracle(const QStringList &arguments)
 {
@@ -59,7 +54,7 @@ private slots:
     void rowsAndLanesMatchTheOracle()
     {
         QFETCH(QString, path);
-        const LoadedRun run = load(path);
+        const LoadedRun run = loadFirst(path);
         QVERIFY2(run.ok(), qPrintable(run.error));
         const TimelineLayout layout(run);
         const TraceData &t = *run.trace;
@@ -116,7 +111,7 @@ private slots:
     // pieces are disjoint, each showing the innermost slice there.
     void laneWindowsAndFlattening()
     {
-        const LoadedRun run = load(kGraphTrace);
+        const LoadedRun run = loadFirst(kGraphTrace);
         QVERIFY2(run.ok(), qPrintable(run.error));
         const TimelineLayout layout(run);
         const TraceData &t = *run.trace;

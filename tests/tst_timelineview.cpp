@@ -4,6 +4,7 @@
 // the range summary against TraceAnalysis; a thread scrolled half out keeps its name.
 
 #include "testdata.h"
+#include "testruns.h"
 
 #include "model/durationformat.h"
 #include "model/loadedrun.h"
@@ -25,19 +26,13 @@
 #include <limits>
 
 using namespace scopeline;
+using testruns::kGraphTrace;
+using testruns::kJaxRun;
+using testruns::loadFirst;
 
 namespace {
 
-const QString kJaxRun = testdata::path("jax_h100/jax_named_scopes/trace_file_einsum_0");
 const QString kJaxMatmulRun = testdata::path("jax_h100/jax_named_scopes/trace_file_matmul_0");
-const QString kGraphTrace = testdata::path(
-    "public/TraceLens/tests__traces__inference__vllm_prefilldecode_piecewise__graph_execution.json.gz");
-
-LoadedRun load(const QString &path)
-{
-    const QList<LoadedRun> runs = LoadedRun::loadAll(TraceFolder::scan(path));
-    return runs.isEmpty() ? LoadedRun() : runs.front();
-}
 
 std::pair<int64_t, int64_t> extent(const TraceData &t)
 {
@@ -119,9 +114,9 @@ private slots:
     void initTestCase()
     {
         REQUIRE_TEST_DATA(kJaxRun, kJaxMatmulRun, kGraphTrace);
-        m_jax = load(kJaxRun);
-        m_jaxMatmul = load(kJaxMatmulRun);
-        m_graph = load(kGraphTrace);
+        m_jax = loadFirst(kJaxRun);
+        m_jaxMatmul = loadFirst(kJaxMatmulRun);
+        m_graph = loadFirst(kGraphTrace);
         QVERIFY2(m_jax.ok(), qPrintable(m_jax.error));
         QVERIFY2(m_jaxMatmul.ok(), qPrintable(m_jaxMatmul.error));
         QVERIFY2(m_graph.ok(), qPrintable(m_graph.error));

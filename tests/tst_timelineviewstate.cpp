@@ -4,6 +4,7 @@
 // press, hover changes, and the span sharing a locked pair uses.
 
 #include "testdata.h"
+#include "testruns.h"
 
 #include "model/loadedrun.h"
 #include "model/tracefolder.h"
@@ -13,12 +14,7 @@
 #include <QtTest>
 
 using namespace scopeline;
-
-namespace {
-
-const QString kJaxRun = testdata::path("jax_h100/jax_named_scopes/trace_file_einsum_0");
-
-} // namespace
+using testruns::kJaxRun;
 
 class TstTimelineViewState : public QObject
 {
@@ -30,9 +26,8 @@ private slots:
     void initTestCase()
     {
         REQUIRE_TEST_DATA(kJaxRun);
-        const QList<LoadedRun> runs = LoadedRun::loadAll(TraceFolder::scan(kJaxRun));
-        QVERIFY(!runs.isEmpty() && runs.front().ok());
-        m_run = runs.front();
+        m_run = testruns::loadFirst(kJaxRun);
+        QVERIFY2(m_run.ok(), qPrintable(m_run.error));
     }
 
     void resetFitsAndClears()

@@ -5,6 +5,9 @@
 //
 // Expected figures come from independent Python (gzip/json/decimal) run through QProcess, from the
 // trace format notes in tests/data/README.md, or are self-evident from small fixtures.
+//
+// Longer than our usual limit on purpose: one executable per unit, and this unit is the loader with
+// every format and every kind of bad input; its cases share the fixtures and oracles here.
 
 #include "model/inflatingstreambuf.h"
 #include "model/jsonstructurescanner.h"
