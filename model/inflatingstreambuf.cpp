@@ -59,7 +59,9 @@ bool InflatingStreamBuf::open(const QString &path)
         int64_t size = 0;
         for (int i = isize.size() - 1; i >= 0; --i)
             size = size << 8 | uchar(isize[i]);
-        m_expectedText = size >= m_fileSize ? size : m_fileSize * 8; // below the file size: wrapped
+        // Below the file size: wrapped at 4 GB. Capped at 32x, well above what traces compress by,
+        // since the trailer is only as true as the file.
+        m_expectedText = std::min(size >= m_fileSize ? size : m_fileSize * 8, m_fileSize * 32);
     }
 #ifdef SCOPELINE_HAVE_ISAL
     if (!qEnvironmentVariableIsSet("SCOPELINE_NO_ISAL")) { // the variable: zlib only, to compare

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <new>
 #include <unordered_set>
 
 #include <sys/mman.h>
@@ -15,8 +16,10 @@ namespace scopeline {
 
 namespace {
 
-constexpr int64_t kSmallestEventBytes = 48; // {"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}
-constexpr int64_t kMostEventsReserved = int64_t(1) << 28;
+// Small events are ~50 bytes ({"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}), real ones 150-300;
+// a column reserved short of the count grows once or twice, as it would have anyway.
+constexpr int64_t kEventBytesReserved = 96;
+constexpr int64_t kMostEventsReserved = int64_t(1) << 26;
 constexpr std::size_t kHugePage = std::size_t(2) << 20;
 
 // Large columns in 2 MB pages where the kernel leaves that to madvise: far fewer page faults.
@@ -184,15 +187,19 @@ uint32_t TraceBuilder::trackForKey(const std::string &pid, const std::string &ti
 void TraceBuilder::reserveFor(int64_t textBytes)
 {
     TraceData &d = m_data;
-    const auto events = std::size_t(std::clamp<int64_t>(textBytes / kSmallestEventBytes, 0, kMostEventsReserved));
-    for (auto *column : {&d.start, &d.duration, &d.correlation})
-        reserveColumn(*column, events);
-    for (auto *column : {&d.name, &d.category, &d.track, &d.opPath, &d.argsBegin})
-        reserveColumn(*column, events + 1);
-    reserveColumn(d.kind, events);
-    reserveColumn(d.args, events * 4);
-    reserveColumn(d.argText, std::size_t(std::max<int64_t>(textBytes / 4, 0)));
-    m_correlationFromId.reserve(events);
+    const auto events = std::size_t(std::clamp<int64_t>(textBytes / kEventBytesReserved, 0, kMostEventsReserved));
+    try {
+        for (auto *column : {&d.start, &d.duration, &d.correlation})
+            reserveColumn(*column, events);
+        for (auto *column : {&d.name, &d.category, &d.track, &d.opPath, &d.argsBegin})
+            reserveColumn(*column, events + 1);
+        reserveColumn(d.kind, events);
+        reserveColumn(d.args, events * 4);
+        reserveColumn(d.argText, events * 32);
+        m_correlationFromId.reserve(events);
+    } catch (const std::bad_alloc &) {
+        // Only a hint: the columns grow as they fill.
+    }
 }
 
 void TraceBuilder::add(RawEvent &event)
