@@ -4,6 +4,7 @@
 // with its own palette.
 
 #include "testdata.h"
+#include "testruns.h"
 
 #include "model/loadedrun.h"
 #include "model/tracefolder.h"
@@ -15,12 +16,7 @@
 #include <QtTest>
 
 using namespace scopeline;
-
-namespace {
-
-const QString kJaxRun = testdata::path("jax_h100/jax_named_scopes/trace_file_einsum_0");
-
-} // namespace
+using testruns::kJaxRun;
 
 class TstTimelineTheme : public QObject
 {

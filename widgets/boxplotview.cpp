@@ -41,20 +41,27 @@ QString elideLabel(const QString &label)
     return lines.join(QLatin1Char('\n'));
 }
 
-void styleBox(QCPStatisticalBox *box, const QColor &color)
+void styleBox(QCPStatisticalBox *box, const QColor &color, const PlotTheme &theme)
 {
     QColor fill = color;
     fill.setAlpha(70);
     box->setBrush(fill);
-    box->setPen(QPen(color.darker(125), 1.4));
-    box->setMedianPen(QPen(color.darker(170), 2.4));
-    box->setWhiskerPen(QPen(color.darker(125), 1.2));
-    box->setWhiskerBarPen(QPen(color.darker(125), 1.4));
+    const QColor edge = theme.edge(color, 125);
+    box->setPen(QPen(edge, 1.4));
+    box->setMedianPen(QPen(theme.edge(color, 170), 2.4));
+    box->setWhiskerPen(QPen(edge, 1.2));
+    box->setWhiskerBarPen(QPen(edge, 1.4));
     box->setWhiskerWidth(kBoxWidth * 0.5);
     box->setWidth(kBoxWidth);
     QColor outlier = color;
     outlier.setAlpha(140);
     box->setOutlierStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, outlier, 3.5));
+}
+
+// The dotted line between clusters.
+QPen separatorPen(const PlotTheme &theme)
+{
+    return QPen(theme.separator, 1, Qt::DotLine);
 }
 
 QString describeSide(const stats::Descriptive &d)
@@ -97,12 +104,8 @@ BoxPlotView::BoxPlotView(QWidget *parent) : QWidget(parent)
 
     m_boxA = new QCPStatisticalBox(m_plot->xAxis, m_plot->yAxis);
     m_boxB = new QCPStatisticalBox(m_plot->xAxis, m_plot->yAxis);
-    styleBox(m_boxA, kColorA);
-    styleBox(m_boxB, kColorB);
     m_runMedians = m_plot->addGraph();
     m_runMedians->setLineStyle(QCPGraph::lsNone);
-    m_runMedians->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(QColor(40, 40, 40), 1.2), QColor(255, 255, 255), 7));
     m_runMedians->setName(tr("run medians"));
 
     // A row above the axis rect: the title on the left, the legend on the right, so it never covers a box.
@@ -119,7 +122,6 @@ BoxPlotView::BoxPlotView(QWidget *parent) : QWidget(parent)
     m_title = new QCPTextElement(m_plot, QString(), titleFont);
     m_title->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
     m_title->setMargins(QMargins(12, 6, 6, 4));
-    m_title->setTextColor(QColor(60, 60, 60));
     topRow->addElement(0, 0, m_title);
     topRow->addElement(0, 1, legend);
     topRow->setColumnStretchFactor(0, 1);
@@ -134,11 +136,9 @@ BoxPlotView::BoxPlotView(QWidget *parent) : QWidget(parent)
 
     m_plot->xAxis->grid()->setVisible(false);
     m_plot->yAxis->grid()->setSubGridVisible(false);
-    m_plot->yAxis->grid()->setPen(QPen(QColor(0, 0, 0, 28), 1, Qt::DashLine));
+    m_plot->yAxis->grid()->setPen(QPen(Qt::black, 1, Qt::DashLine)); // coloured by applyTheme()
     m_plot->xAxis->setSubTicks(false);
     m_plot->xAxis->setTickLength(0, 4);
-    m_plot->xAxis->setBasePen(QPen(QColor(90, 90, 90)));
-    m_plot->yAxis->setBasePen(QPen(QColor(90, 90, 90)));
 
     m_hint = new QCPItemText(m_plot);
     m_hint->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -147,7 +147,6 @@ BoxPlotView::BoxPlotView(QWidget *parent) : QWidget(parent)
     QFont hintFont = font();
     hintFont.setPointSizeF(hintFont.pointSizeF() * 1.25);
     m_hint->setFont(hintFont);
-    m_hint->setColor(QColor(120, 120, 120));
     m_hint->setClipToAxisRect(false);
     m_hint->setSelectable(false);
 
@@ -158,10 +157,36 @@ BoxPlotView::BoxPlotView(QWidget *parent) : QWidget(parent)
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this] { fitToData(); });
     connect(m_plot, &QCustomPlot::beforeReplot, this, &BoxPlotView::updateTickLabels);
 
+    applyTheme();
     rebuild();
 }
 
 BoxPlotView::~BoxPlotView() = default;
+
+// The plot from the palette, then what it does not know: the softer axis lines, the cluster labels,
+// the boxes' outlines, the hint and the separators.
+void BoxPlotView::applyTheme()
+{
+    m_theme = applyPalette(m_plot, palette());
+    m_plot->xAxis->setBasePen(QPen(m_theme.axisLine));
+    m_plot->yAxis->setBasePen(QPen(m_theme.axisLine));
+    m_plot->xAxis2->setTickLabelColor(m_theme.strongText);
+    styleBox(m_boxA, kColorA, m_theme);
+    styleBox(m_boxB, kColorB, m_theme);
+    m_runMedians->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(m_theme.markerOutline, 1.2), m_theme.markerFill, 7));
+    m_hint->setColor(m_theme.dimText);
+    for (QCPAbstractItem *item : m_separators)
+        static_cast<QCPItemStraightLine *>(item)->setPen(separatorPen(m_theme));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void BoxPlotView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyTheme();
+}
 
 void BoxPlotView::setLabels(const QString &labelA, const QString &labelB)
 {
@@ -274,7 +299,7 @@ void BoxPlotView::rebuild()
             const double between = (m_centers.back() + center) / 2;
             line->point1->setCoords(between, 0);
             line->point2->setCoords(between, 1);
-            line->setPen(QPen(QColor(0, 0, 0, 40), 1, Qt::DotLine));
+            line->setPen(separatorPen(m_theme));
             line->setSelectable(false);
             m_separators.push_back(line);
         }
@@ -298,7 +323,6 @@ void BoxPlotView::rebuild()
     QFont clusterFont = font();
     clusterFont.setBold(true);
     m_plot->xAxis2->setTickLabelFont(clusterFont);
-    m_plot->xAxis2->setTickLabelColor(QColor(60, 60, 60));
     m_plot->xAxis2->setTicker(QSharedPointer<QCPAxisTickerText>::create()); // filled in updateTickLabels()
 
     // Values in the unit; log scale cannot show values <= 0, so they sit at the smallest positive one.

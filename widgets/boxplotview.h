@@ -5,6 +5,7 @@
 // outliers (stats::describe). Linear or log value axis in a unit that fits the data; drag and wheel-zoom
 // on the value axis, double-click to fit.
 
+#include "plottheme.h"
 #include "stats/descriptive.h"
 
 #include <QString>
@@ -69,13 +70,18 @@ public slots:
     // Fits the value axis to the data.
     void fitToData();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void applyTheme();
     void rebuild();
     void updateTickLabels();
     QString toolTipAt(const QPoint &pos) const;
     bool eventFilter(QObject *watched, QEvent *event) override;
 
     QCustomPlot *m_plot = nullptr;
+    PlotTheme m_theme;
     QCPStatisticalBox *m_boxA = nullptr;
     QCPStatisticalBox *m_boxB = nullptr;
     QCPGraph *m_runMedians = nullptr;

@@ -45,7 +45,7 @@ ContributionChart::ContributionChart(QWidget *parent) : QWidget(parent)
     m_plot->yAxis->grid()->setVisible(false);
     m_plot->yAxis->setSubTicks(false);
     m_plot->yAxis->setTickLength(0, 0);
-    m_plot->xAxis->grid()->setPen(QPen(QColor(0, 0, 0, 28), 1, Qt::DashLine));
+    m_plot->xAxis->grid()->setPen(QPen(Qt::black, 1, Qt::DashLine)); // coloured by applyTheme()
     m_plot->setToolTip(
         tr("Kernel time per run: A's total, the kernels that changed it most (green: less "
            "time in B, red: more), the rest, and B's total. Click a bar to select its kernel."));
@@ -54,7 +54,20 @@ ContributionChart::ContributionChart(QWidget *parent) : QWidget(parent)
         if (bar >= 1 && bar <= int(m_rows.size()))
             emit rowClicked(m_rows[std::size_t(bar - 1)]);
     });
-    rebuild();
+    applyTheme();
+}
+
+void ContributionChart::applyTheme()
+{
+    m_theme = applyPalette(m_plot, palette());
+    rebuild(); // the bars and labels are items, coloured when made
+}
+
+void ContributionChart::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyTheme();
 }
 
 void ContributionChart::resizeEvent(QResizeEvent *event)
@@ -99,7 +112,7 @@ void ContributionChart::rebuild()
         hint->position->setCoords(0.5, 0.5);
         hint->setText(m_diff ? tr("No kernels on either side")
                              : tr("Open a pair of traces to see what changed"));
-        hint->setColor(QColor(120, 120, 120));
+        hint->setColor(m_theme.dimText);
         m_plot->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
@@ -162,14 +175,14 @@ void ContributionChart::rebuild()
         rect->topLeft->setCoords(std::min(b.from, b.to) / unit, double(i) - kBarHalf);
         rect->bottomRight->setCoords(std::max(b.from, b.to) / unit, double(i) + kBarHalf);
         rect->setBrush(b.colour);
-        rect->setPen(b.current ? QPen(Qt::black, 2) : QPen(b.colour.darker(130)));
+        rect->setPen(b.current ? QPen(m_theme.text, 2) : QPen(m_theme.edge(b.colour, 130)));
         rect->setSelectable(false);
         auto *text = new QCPItemText(m_plot);
         text->position->setCoords(std::max(b.from, b.to) / unit, double(i));
         text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         text->setPadding(QMargins(4, 0, 0, 0));
         text->setText(b.value);
-        text->setColor(QColor(60, 60, 60));
+        text->setColor(m_theme.strongText);
         text->setSelectable(false);
         ticker->addTick(double(i), b.label);
     }

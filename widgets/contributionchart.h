@@ -4,6 +4,8 @@
 // most (each bar from the running total to the running total plus its difference), the rest as one
 // bar, and B's kernel time per run. A click on a kernel's bar selects it.
 
+#include "plottheme.h"
+
 #include <QString>
 #include <QWidget>
 
@@ -36,12 +38,15 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
+    void applyTheme();
     void rebuild();
     int barsThatFit() const;
 
     QCustomPlot *m_plot = nullptr;
+    PlotTheme m_theme;
     const KernelDiff *m_diff = nullptr;
     int m_top = 12;
     int m_fitted = 0; // kernel bars that fit the height, at the last rebuild

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The QCustomPlot charts follow their widget's palette (PlotTheme): dark background and light text under
+// a dark palette, the light look under the default one, re-applied when the palette changes.
+
+#include "widgets/boxplotview.h"
+#include "widgets/contributionchart.h"
+#include "widgets/plottheme.h"
+
+#include <QApplication>
+#include <QImage>
+#include <QtTest>
+
+#include <qcustomplot.h>
+
+using namespace scopeline;
+
+namespace {
+
+double luma(const QColor &c)
+{
+    return 0.299 * c.red() + 0.587 * c.green() + 0.114 * c.blue();
+}
+
+QPalette darkPalette()
+{
+    QPalette palette = QApplication::palette();
+    palette.setColor(QPalette::Window, QColor(0x2d, 0x2f, 0x33));
+    palette.setColor(QPalette::Base, QColor(0x1f, 0x21, 0x24));
+    palette.setColor(QPalette::Text, QColor(0xe6, 0xe8, 0xeb));
+    palette.setColor(QPalette::WindowText, QColor(0xe6, 0xe8, 0xeb));
+    return palette;
+}
+
+QColor corner(QCustomPlot *plot)
+{
+    return plot->toPixmap(400, 300).toImage().pixelColor(2, 2);
+}
+
+// The plot's background and every text colour it draws with, dark on light or light on dark.
+void verifyThemed(QCustomPlot *plot, bool dark)
+{
+    auto textReads = [dark](const QColor &c) { return dark ? luma(c) > 170 : luma(c) < 90; };
+    const QColor background = corner(plot);
+    QVERIFY2(dark ? luma(background) < 60 : luma(background) > 240, qPrintable(background.name()));
+    for (QCPAxis *axis : plot->axisRect()->axes()) {
+        QVERIFY2(textReads(axis->tickLabelColor()), qPrintable(axis->tickLabelColor().name()));
+        QVERIFY2(textReads(axis->labelColor()), qPrintable(axis->labelColor().name()));
+        QVERIFY(axis->tickPen().style() == Qt::NoPen || textReads(axis->tickPen().color()));
+    }
+    for (int i = 0; i < plot->legend->itemCount(); ++i)
+        QVERIFY(textReads(plot->legend->item(i)->textColor()));
+}
+
+BoxPlotView::Group group()
+{
+    return BoxPlotView::Group::fromSamples(QStringLiteral("attn"), {1000, 1200, 1300, 1500, 9000},
+                                           {900, 1000, 1100, 1250});
+}
+
+} // namespace
+
+class TstPlotTheme : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void themeFromPalette()
+    {
+        const PlotTheme light = PlotTheme::fromPalette(QApplication::palette());
+        QVERIFY(!light.dark);
+        QCOMPARE(light.background, QApplication::palette().color(QPalette::Base));
+        const PlotTheme dark = PlotTheme::fromPalette(darkPalette());
+        QVERIFY(dark.dark);
+        // a data colour's edge stands out from its fill towards the text side
+        const QColor blue(31, 119, 180);
+        QVERIFY(luma(light.edge(blue, 125)) < luma(blue));
+        QVERIFY(luma(dark.edge(blue, 125)) > luma(blue));
+    }
+
+    void boxPlotFollowsPalette()
+    {
+        BoxPlotView view;
+        view.setGroups({group()});
+        verifyThemed(view.plot(), false);
+        QCOMPARE(view.plot()->legend->borderPen().style(), Qt::NoPen); // its style is kept
+
+        view.setPalette(darkPalette()); // a PaletteChange
+        verifyThemed(view.plot(), true);
+        QCOMPARE(view.plot()->legend->borderPen().style(), Qt::NoPen);
+
+        view.setPalette(QApplication::palette());
+        verifyThemed(view.plot(), false);
+    }
+
+    void contributionChartFollowsPalette()
+    {
+        ContributionChart chart;
+        verifyThemed(chart.plot(), false);
+        chart.setPalette(darkPalette());
+        verifyThemed(chart.plot(), true);
+    }
+
+    // A chart made inside a dark window is dark from the start.
+    void childOfDarkWindow()
+    {
+        QWidget window;
+        window.setPalette(darkPalette());
+        auto *view = new BoxPlotView(&window);
+        view->setGroups({group()});
+        verifyThemed(view->plot(), true);
+    }
+};
+
+QTEST_MAIN(TstPlotTheme)
+#include "tst_plottheme.moc"

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "plottheme.h"
+
+#include "timelinetheme.h"
+
+#include <qcustomplot.h>
+
+namespace scopeline {
+
+namespace {
+
+QPen withColour(QPen pen, const QColor &colour)
+{
+    pen.setColor(colour);
+    return pen;
+}
+
+QColor withAlpha(QColor colour, int alpha)
+{
+    colour.setAlpha(alpha);
+    return colour;
+}
+
+} // namespace
+
+PlotTheme PlotTheme::fromPalette(const QPalette &palette)
+{
+    PlotTheme th;
+    const QColor base = palette.color(QPalette::Base);
+    const QColor text = palette.color(QPalette::Text);
+    // the timeline's notion of dark, so that charts and timeline agree
+    th.dark = TimelineTheme::fromPalette(palette).dark;
+    // ink(k): k/255 of the way from the background to the text; on white with black text that is the
+    // grey 255 - k, so the light look (and the reports drawn with it) keeps its greys exactly
+    auto ink = [&](int k) { return TimelineTheme::mix(base, text, k / 255.0); };
+
+    th.background = base;
+    th.text = text;
+    th.strongText = ink(195);
+    th.axisLine = ink(165);
+    th.dimText = ink(135);
+    // translucent, so that lines stay faint over the background and over data
+    th.grid = withAlpha(text, th.dark ? 40 : 28);
+    th.zeroLine = ink(55);
+    th.separator = withAlpha(text, th.dark ? 56 : 40);
+    th.markerOutline = QColor(40, 40, 40);
+    th.markerFill = Qt::white;
+    return th;
+}
+
+QColor PlotTheme::edge(const QColor &fill, int factor) const
+{
+    return dark ? fill.lighter(factor) : fill.darker(factor);
+}
+
+PlotTheme applyPalette(QCustomPlot *plot, const QPalette &palette)
+{
+    const PlotTheme theme = PlotTheme::fromPalette(palette);
+    plot->setBackground(theme.background);
+    for (QCPAxisRect *rect : plot->axisRects())
+        for (QCPAxis *axis : rect->axes()) {
+            axis->setBasePen(withColour(axis->basePen(), theme.text));
+            axis->setTickPen(withColour(axis->tickPen(), theme.text));
+            axis->setSubTickPen(withColour(axis->subTickPen(), theme.text));
+            axis->setTickLabelColor(theme.text);
+            axis->setLabelColor(theme.text);
+            QCPGrid *grid = axis->grid();
+            grid->setPen(withColour(grid->pen(), theme.grid));
+            grid->setSubGridPen(withColour(grid->subGridPen(), theme.grid));
+            grid->setZeroLinePen(withColour(grid->zeroLinePen(), theme.zeroLine));
+        }
+    // Legends and titles wherever the layout holds them (a legend may have left its axis rect's inset).
+    for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
+        if (auto *legend = qobject_cast<QCPLegend *>(element)) {
+            legend->setTextColor(theme.text); // for entries added later
+            legend->setBorderPen(withColour(legend->borderPen(), theme.text));
+            QBrush brush = legend->brush();
+            brush.setColor(theme.background);
+            legend->setBrush(brush);
+        } else if (auto *item = qobject_cast<QCPAbstractLegendItem *>(element)) {
+            item->setTextColor(theme.text); // an entry copies its legend's colour when made
+        } else if (auto *title = qobject_cast<QCPTextElement *>(element)) {
+            title->setTextColor(theme.strongText);
+        }
+    }
+    return theme;
+}
+
+} // namespace scopeline

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The colours of the QCustomPlot charts, derived from a QPalette so that they follow a light or dark
+// widget palette; applyPalette() themes a plot's background, axes, grids, legend and title.
+
+#include <QColor>
+#include <QPalette>
+
+class QCustomPlot;
+
+namespace scopeline {
+
+struct PlotTheme
+{
+    static PlotTheme fromPalette(const QPalette &palette);
+
+    bool dark = false;
+    QColor background;    // Base
+    QColor text;          // tick labels, axis labels, ticks, legend text, a selection outline
+    QColor strongText;    // titles and value labels: a little softer than text
+    QColor axisLine;      // a softer axis line (the boxplot's)
+    QColor dimText;       // hints shown in place of data
+    QColor grid;          // translucent text: faint on either background
+    QColor zeroLine;      // the grid line at zero
+    QColor separator;     // lines between groups of data
+    QColor markerOutline; // outline of white markers (run medians), dark on either background
+    QColor markerFill;
+
+    // An edge of a data-coloured shape: darker on a light background, lighter on a dark one, so that
+    // it stands out from the fill and the background alike. factor as for QColor::darker().
+    QColor edge(const QColor &fill, int factor) const;
+};
+
+// Themes `plot` from `palette` and returns the theme, for the items and outlines the caller draws.
+// Pen and brush styles are kept (a hidden border stays hidden); only their colours change. Call it again
+// on QEvent::PaletteChange.
+PlotTheme applyPalette(QCustomPlot *plot, const QPalette &palette);
+
+} // namespace scopeline
