@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The scopeline-cli commands (info, scopes, compare, report) over the model and widgets libraries.
+// The scopeline-cli commands (info, scopes, compare, diff, report) over the model and widgets libraries.
 
 #include <QStringList>
 
