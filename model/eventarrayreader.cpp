@@ -23,8 +23,8 @@ namespace scopeline {
 
 namespace {
 
-constexpr std::size_t kChunkBytes = 1 << 20;
-constexpr int kMaxChunksInFlight = 2; // bounds memory: chunks parsed ahead of the builder
+constexpr std::size_t kChunkBytes = 256 << 10; // small enough to stay in cache between cut and parse
+constexpr int kMaxChunksInFlight = 6; // bounds memory: chunks parsed ahead of the builder
 constexpr std::size_t kMaxSkeletonBytes = 64 << 20;
 // Event text without a top-level comma beyond this is compacted (long blank runs dropped); one event
 // longer than kMaxEventBytes after that is an error, not an allocation.
