@@ -247,6 +247,23 @@ bool SqliteTraceReader::query(sqlite3 *db, const QString &what, const QString &s
     return true;
 }
 
+bool SqliteTraceReader::querySlices(sqlite3 *db, const QString &what, const QString &sql,
+                                    const QString &badRows,
+                                    const std::function<void(sqlite3_stmt *, int64_t, int64_t)> &row)
+{
+    int64_t bad = 0;
+    const bool ok = query(db, what, sql, [&](sqlite3_stmt *s) {
+        int64_t start = 0, end = 0;
+        if (!intAt(s, 0, start) || !intAt(s, 1, end) || end < start)
+            ++bad;
+        else
+            row(s, start, end);
+    });
+    if (ok && bad)
+        m_builder.skip(badRows, bad);
+    return ok;
+}
+
 bool SqliteTraceReader::readFile(const QString &file, int index, int count)
 {
     if (stopRequested())
@@ -470,13 +487,10 @@ bool SqliteTraceReader::readRocpd(sqlite3 *db, int index)
                          ? QStringLiteral(" LEFT JOIN rocpd_string N ON N.id = M.name_id")
                          : QString(),
                      events ? QStringLiteral(" LEFT JOIN rocpd_event E ON E.id = M.event_id") : QString());
-        int64_t bad = 0;
-        if (!query(db, QStringLiteral("rocpd_memory_copy"), sql, [&](sqlite3_stmt *s) {
-                int64_t start = 0, end = 0, queue = 0, dev = 0;
-                if (!intAt(s, 0, start) || !intAt(s, 1, end) || end < start) {
-                    ++bad;
-                    return;
-                }
+        if (!querySlices(db, QStringLiteral("rocpd_memory_copy"), sql,
+                         tr("rocpd_memory_copy: unreadable start or end"),
+                         [&](sqlite3_stmt *s, int64_t start, int64_t end) {
+                int64_t queue = 0, dev = 0;
                 intAt(s, 2, queue);
                 intAt(s, 3, dev);
                 std::string name = textAt(s, 4);
@@ -485,8 +499,6 @@ bool SqliteTraceReader::readRocpd(sqlite3 *db, int index)
                          correlation(s, 5));
             }))
             return false;
-        if (bad)
-            m_builder.skip(tr("rocpd_memory_copy: unreadable start or end"), bad);
     }
 
     if (has("rocpd_region")) {
@@ -515,13 +527,9 @@ bool SqliteTraceReader::readRocpd(sqlite3 *db, int index)
                      events ? QStringLiteral(" LEFT JOIN rocpd_event E ON E.id = R.event_id") : QString(),
                      categories ? QStringLiteral(" LEFT JOIN rocpd_string C ON C.id = E.category_id")
                                 : QString());
-        int64_t bad = 0;
-        if (!query(db, QStringLiteral("rocpd_region"), sql, [&](sqlite3_stmt *s) {
-                int64_t start = 0, end = 0, pid = 0, tid = 0;
-                if (!intAt(s, 0, start) || !intAt(s, 1, end) || end < start) {
-                    ++bad;
-                    return;
-                }
+        if (!querySlices(db, QStringLiteral("rocpd_region"), sql, tr("rocpd_region: unreadable start or end"),
+                         [&](sqlite3_stmt *s, int64_t start, int64_t end) {
+                int64_t pid = 0, tid = 0;
                 intAt(s, 2, pid);
                 intAt(s, 3, tid);
                 const std::string category = rocpdCategory(textAt(s, 5));
@@ -529,8 +537,6 @@ bool SqliteTraceReader::readRocpd(sqlite3 *db, int index)
                          std::to_string(tid), start, end, correlation(s, 6));
             }))
             return false;
-        if (bad)
-            m_builder.skip(tr("rocpd_region: unreadable start or end"), bad);
     }
     return true;
 }
@@ -649,13 +655,11 @@ bool SqliteTraceReader::readNsys(sqlite3 *db)
         const QString sql = QStringLiteral("SELECT start, end, %1, %2, %3, %4 FROM %5")
                                 .arg(column(cols, table, "deviceId"), column(cols, table, "streamId"),
                                      column(cols, table, "correlationId"), name, QLatin1String(table));
-        int64_t bad = 0;
-        const bool ok = query(db, QLatin1String(table), sql, [&](sqlite3_stmt *s) {
-            int64_t start = 0, end = 0, device = 0, stream = 0;
-            if (!intAt(s, 0, start) || !intAt(s, 1, end) || end < start) {
-                ++bad;
-                return;
-            }
+        return querySlices(
+            db, QLatin1String(table), sql,
+            tr("%1: start or end not an integer, or end before start").arg(QLatin1String(table)),
+            [&](sqlite3_stmt *s, int64_t start, int64_t end) {
+            int64_t device = 0, stream = 0;
             intAt(s, 2, device);
             intAt(s, 3, stream);
             std::string text;
@@ -671,11 +675,7 @@ bool SqliteTraceReader::readNsys(sqlite3 *db)
             }
             addSlice(m_builder, event, std::move(text), cat, gpuPid(device),
                      "stream " + std::to_string(stream), start, end, correlation(s, 4));
-        });
-        if (bad)
-            m_builder.skip(
-                tr("%1: start or end not an integer, or end before start").arg(QLatin1String(table)), bad);
-        return ok;
+            });
     };
     if (has(kKernel) && !readGpu(kKernel, "kernel"))
         return false;
@@ -690,13 +690,10 @@ bool SqliteTraceReader::readNsys(sqlite3 *db)
             QStringLiteral("SELECT start, end, %1, %2, %3 FROM %4")
                 .arg(column(cols, kRuntime, "globalTid"), column(cols, kRuntime, "correlationId"),
                      column(cols, kRuntime, "nameId"), QLatin1String(kRuntime));
-        int64_t bad = 0;
-        if (!query(db, QLatin1String(kRuntime), sql, [&](sqlite3_stmt *s) {
-                int64_t start = 0, end = 0, gtid = 0;
-                if (!intAt(s, 0, start) || !intAt(s, 1, end) || end < start) {
-                    ++bad;
-                    return;
-                }
+        if (!querySlices(db, QLatin1String(kRuntime), sql,
+                         tr("%1: start or end not an integer, or end before start").arg(QLatin1String(kRuntime)),
+                         [&](sqlite3_stmt *s, int64_t start, int64_t end) {
+                int64_t gtid = 0;
                 intAt(s, 2, gtid);
                 std::string name = stringAt(s, 4);
                 // cu* without "cuda" is the driver API (cuLaunchKernel), the rest the runtime.
@@ -705,9 +702,6 @@ bool SqliteTraceReader::readNsys(sqlite3 *db)
                          pidOf(gtid), tidOf(gtid), start, end, correlation(s, 3));
             }))
             return false;
-        if (bad)
-            m_builder.skip(
-                tr("%1: start or end not an integer, or end before start").arg(QLatin1String(kRuntime)), bad);
     }
 
     if (has(kNvtx)) {

@@ -49,6 +49,10 @@ private:
     // Runs sql and hands each row to row(); false with m_error set (naming `what`) on failure.
     bool query(sqlite3 *db, const QString &what, const QString &sql,
                const std::function<void(sqlite3_stmt *)> &row);
+    // query() for slices: the first two columns are start and end; rows where they are not integers,
+    // or end before start, are counted and skipped with badRows as the reason, the rest go to row.
+    bool querySlices(sqlite3 *db, const QString &what, const QString &sql, const QString &badRows,
+                     const std::function<void(sqlite3_stmt *, int64_t start, int64_t end)> &row);
     bool stopRequested();
     void fail(int code, const QString &what, sqlite3 *db);
 
