@@ -70,7 +70,7 @@ private slots:
     {
         // `--list --json` needs no GPU: the built program is asked where there is one.
         if (kHipbench.isEmpty())
-            QSKIP("scopeline-hipbench is not built here (it needs nvcc and CUPTI)");
+            QSKIP("no GPU: scopeline-hipbench is not built here (it needs nvcc and CUPTI)");
         const ProcessResult list = runProcess(kHipbench, hipbenchprotocol::listArguments());
         QCOMPARE(list.exitCode, 0);
         QCOMPARE(list.out, realList());
