@@ -1,65 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "chrometracehandler.h"
 
+#include "eventfields.h"
 #include "eventsink.h"
-#include "timeparse.h"
-
 #include "jsonerror.h"
 
 #include <QCoreApplication>
 
 #include <charconv>
-#include <cmath>
 
 namespace scopeline {
 
 namespace {
 
-constexpr std::size_t kMaxNestedArgText = 4096; // nested arg values (shapes, lists) are for display only
+using eventfields::Scalar;
+
 constexpr int64_t kCancelCheckInterval = 1024;
-
-std::string_view trimmed(std::string_view text)
-{
-    const auto first = text.find_first_not_of(" \t\r\n");
-    if (first == std::string_view::npos)
-        return {};
-    return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
-}
-
-bool parseInt(std::string_view text, int64_t &value)
-{
-    text = trimmed(text);
-    if (!text.empty() && text.front() == '+')
-        text.remove_prefix(1);
-    if (text.empty() || text.front() == '+')
-        return false;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    return ec == std::errc() && end == text.data() + text.size();
-}
-
-bool integralDouble(double real, int64_t &value)
-{
-    if (!std::isfinite(real) || std::trunc(real) != real || std::fabs(real) >= 9.2e18)
-        return false;
-    value = int64_t(real);
-    return true;
-}
-
-void appendJsonString(std::string &out, std::string_view text)
-{
-    out.push_back('"');
-    for (char c : text) {
-        if (c == '"' || c == '\\') {
-            out.push_back('\\');
-            out.push_back(c);
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            out.push_back(' ');
-        } else {
-            out.push_back(c);
-        }
-    }
-    out.push_back('"');
-}
 
 } // namespace
 
@@ -69,12 +25,12 @@ ChromeTraceHandler::ChromeTraceHandler(EventSink &sink, const std::atomic<bool> 
 
 bool ChromeTraceHandler::null()
 {
-    return scalar(Scalar::Null, "null", 0, 0);
+    return scalar({Scalar::Null, "null"});
 }
 
 bool ChromeTraceHandler::boolean(bool value)
 {
-    return scalar(Scalar::Bool, value ? "true" : "false", value, value);
+    return scalar({Scalar::Bool, value ? "true" : "false", value, double(value)});
 }
 
 bool ChromeTraceHandler::number_integer(json::number_integer_t value)
@@ -82,7 +38,7 @@ bool ChromeTraceHandler::number_integer(json::number_integer_t value)
     if (m_skipDepth)
         return true;
     const auto [end, ec] = std::to_chars(m_number, m_number + sizeof(m_number), value);
-    return scalar(Scalar::Integer, std::string_view(m_number, end - m_number), value, double(value));
+    return scalar({Scalar::Integer, std::string_view(m_number, std::size_t(end - m_number)), value, double(value)});
 }
 
 bool ChromeTraceHandler::number_unsigned(json::number_unsigned_t value)
@@ -90,20 +46,20 @@ bool ChromeTraceHandler::number_unsigned(json::number_unsigned_t value)
     if (m_skipDepth)
         return true;
     const auto [end, ec] = std::to_chars(m_number, m_number + sizeof(m_number), value);
-    const std::string_view text(m_number, end - m_number);
+    const std::string_view text(m_number, std::size_t(end - m_number));
     if (value <= uint64_t(INT64_MAX))
-        return scalar(Scalar::Integer, text, int64_t(value), double(value));
-    return scalar(Scalar::Float, text, 0, double(value));
+        return scalar({Scalar::Integer, text, int64_t(value), double(value)});
+    return scalar({Scalar::Float, text, 0, double(value)});
 }
 
 bool ChromeTraceHandler::number_float(json::number_float_t value, const json::string_t &text)
 {
-    return scalar(Scalar::Float, text, 0, value);
+    return scalar({Scalar::Float, text, 0, value});
 }
 
 bool ChromeTraceHandler::string(json::string_t &value)
 {
-    return scalar(Scalar::String, value, 0, 0);
+    return scalar({Scalar::String, value});
 }
 
 bool ChromeTraceHandler::binary(json::binary_t &)
@@ -111,23 +67,23 @@ bool ChromeTraceHandler::binary(json::binary_t &)
     return true;
 }
 
-bool ChromeTraceHandler::scalar(Scalar type, std::string_view text, int64_t integer, double real)
+bool ChromeTraceHandler::scalar(const Scalar &value)
 {
     if (m_skipDepth)
         return true;
     if (m_nested) {
-        appendNested(type, text);
+        appendNested(value.type == Scalar::String, value.text);
     } else if (m_inArgs && m_depth == m_eventsDepth + 2) {
-        argValue(type, text, integer, real);
+        argValue(value);
     } else if (m_eventsDepth && m_depth == m_eventsDepth + 1) {
-        eventField(type, text, integer, real);
+        eventField(value);
     } else if (m_eventsDepth && m_depth == m_eventsDepth) {
         m_sink.skip(QCoreApplication::translate("ChromeTraceHandler", "event is not an object"));
     }
     return true;
 }
 
-void ChromeTraceHandler::eventField(Scalar type, std::string_view text, int64_t integer, double real)
+void ChromeTraceHandler::eventField(const Scalar &value)
 {
     RawEvent &e = m_event;
     switch (m_field) {
@@ -135,74 +91,49 @@ void ChromeTraceHandler::eventField(Scalar type, std::string_view text, int64_t 
     case Field::Args:
         return;
     case Field::Ph:
-        e.ph = type == Scalar::String && text.size() == 1 ? text[0] : '?';
+        e.ph = eventfields::phase(value);
         return;
     case Field::Name:
-        e.name.assign(text);
+        e.name.assign(value.text);
         return;
     case Field::Cat:
-        e.cat.assign(text);
+        e.cat.assign(value.text);
         return;
     case Field::Pid:
     case Field::Tid:
     case Field::Id: {
-        if (type == Scalar::Bool || type == Scalar::Null) {
+        std::string_view text;
+        if (!eventfields::idText(value, m_number, text)) {
             e.badField = fieldName(m_field);
             return;
         }
-        // "6", " 6 " and 6 name the same process.
-        std::string &target = m_field == Field::Pid ? e.pid : m_field == Field::Tid ? e.tid : e.id;
-        int64_t value = 0;
-        const bool asInt = type == Scalar::Integer  ? (value = integer, true)
-                           : type == Scalar::Float  ? integralDouble(real, value)
-                           : type == Scalar::String ? parseInt(text, value)
-                                                    : false;
-        if (asInt) {
-            const auto [end, ec] = std::to_chars(m_number, m_number + sizeof(m_number), value);
-            target.assign(m_number, end);
-        } else {
-            target.assign(type == Scalar::String ? trimmed(text) : text);
-        }
+        (m_field == Field::Pid ? e.pid : m_field == Field::Tid ? e.tid : e.id).assign(text);
         return;
     }
     case Field::Ts:
-    case Field::Dur: {
-        int64_t &ns = m_field == Field::Ts ? e.ts : e.dur;
-        RawEvent::Field &state = m_field == Field::Ts ? e.tsState : e.durState;
-        bool ok = false;
-        if (type == Scalar::Integer)
-            ok = microsIntToNs(integer, ns);
-        else if (type == Scalar::Float || type == Scalar::String)
-            ok = microsTextToNs(text, ns);
-        state = ok ? RawEvent::Field::Ok : RawEvent::Field::Bad;
+        e.tsState = eventfields::micros(value, e.ts);
         return;
-    }
+    case Field::Dur:
+        e.durState = eventfields::micros(value, e.dur);
+        return;
     }
 }
 
-void ChromeTraceHandler::argValue(Scalar type, std::string_view text, int64_t integer, double real)
+void ChromeTraceHandler::argValue(const Scalar &value)
 {
-    // PyTorch's per-event bookkeeping ids sit on nearly every CPU event: they would make up most of
-    // the args table of a large trace while telling a performance engineer nothing.
-    if (m_argKey == "Ev Idx" || m_argKey == "Python id" || m_argKey == "Python parent id")
+    if (eventfields::isBookkeepingArg(m_argKey))
         return;
     RawEvent &e = m_event;
-    e.addArg(m_argKey).assign(text);
+    e.addArg(m_argKey).assign(value.text);
     const bool isCorrelation = m_argKey == "correlation";
     const bool isCorrelationId = m_argKey == "correlation_id";
     if (!isCorrelation && !isCorrelationId)
         return;
     e.hasCorrelationIdKey |= isCorrelationId;
-    int64_t value = -1;
-    const bool ok = type == Scalar::Integer  ? (value = integer, true)
-                    : type == Scalar::Float  ? integralDouble(real, value)
-                    : type == Scalar::String ? parseInt(text, value)
-                                             : false;
-    if (ok && value >= 0)
-        (isCorrelation ? e.correlation : e.correlationId) = value;
+    eventfields::correlation(value, isCorrelation ? e.correlation : e.correlationId);
 }
 
-void ChromeTraceHandler::appendNested(Scalar type, std::string_view text)
+void ChromeTraceHandler::appendNested(bool isString, std::string_view text)
 {
     if (m_nestedAfterKey) {
         m_nestedAfterKey = false;
@@ -211,10 +142,10 @@ void ChromeTraceHandler::appendNested(Scalar type, std::string_view text)
             m_nested->push_back(',');
         m_nestedFirst.back() = false;
     }
-    if (m_nested->size() > kMaxNestedArgText)
+    if (m_nested->size() > eventfields::kMaxNestedArgText)
         return;
-    if (type == Scalar::String)
-        appendJsonString(*m_nested, text);
+    if (isString)
+        eventfields::appendJsonString(*m_nested, text);
     else
         m_nested->append(text);
 }
@@ -275,7 +206,7 @@ bool ChromeTraceHandler::startContainer(char open)
         return true;
     }
     if (m_nested) {
-        appendNested(Scalar::Null, std::string_view(&open, 1));
+        appendNested(false, std::string_view(&open, 1));
         m_nestedFirst.push_back(true);
         return true;
     }
@@ -291,8 +222,8 @@ bool ChromeTraceHandler::key(json::string_t &key)
         if (!m_nestedFirst.back())
             m_nested->push_back(',');
         m_nestedFirst.back() = false;
-        if (m_nested->size() <= kMaxNestedArgText) {
-            appendJsonString(*m_nested, key);
+        if (m_nested->size() <= eventfields::kMaxNestedArgText) {
+            eventfields::appendJsonString(*m_nested, key);
             m_nested->push_back(':');
         }
         m_nestedAfterKey = true;
@@ -338,7 +269,7 @@ bool ChromeTraceHandler::endContainer(char close)
         return true;
     }
     if (m_nested) {
-        if (m_nested->size() <= kMaxNestedArgText)
+        if (m_nested->size() <= eventfields::kMaxNestedArgText)
             m_nested->push_back(close);
         m_nestedFirst.pop_back();
         if (m_nestedFirst.empty())

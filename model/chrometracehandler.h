@@ -3,6 +3,7 @@
 // nlohmann::json SAX handler for Chrome trace event JSON (JAX, PyTorch/Kineto, rocprof, Perfetto):
 // reads the event array as it streams past and hands each event to an EventSink.
 
+#include "eventfields.h"
 #include "rawevent.h"
 
 #include <nlohmann/json.hpp>
@@ -49,16 +50,14 @@ public:
 
 private:
     enum class Field : uint8_t { Ignored, Ph, Name, Cat, Pid, Tid, Id, Ts, Dur, Args };
-    enum class Scalar : uint8_t { Integer, Float, String, Bool, Null };
-
     static const char *fieldName(Field field);
-    bool scalar(Scalar type, std::string_view text, int64_t integer, double real);
-    void eventField(Scalar type, std::string_view text, int64_t integer, double real);
-    void argValue(Scalar type, std::string_view text, int64_t integer, double real);
+    bool scalar(const eventfields::Scalar &value);
+    void eventField(const eventfields::Scalar &value);
+    void argValue(const eventfields::Scalar &value);
     bool startContainer(char open);
     bool endContainer(char close);
     bool finishEvent();
-    void appendNested(Scalar type, std::string_view text);
+    void appendNested(bool isString, std::string_view text);
 
     EventSink &m_sink;
     const std::atomic<bool> *m_cancel;

@@ -2,10 +2,9 @@
 #include "eventarrayreader.h"
 
 #include "chrometracehandler.h"
-#include "eventsink.h"
+#include "eventbatch.h"
 #include "inflatingstreambuf.h"
 #include "jsonstructurescanner.h"
-#include "rawevent.h"
 #include "simdeventparser.h"
 #include "tracebuilder.h"
 
@@ -92,41 +91,31 @@ QString withDocumentOffset(QString error, const std::function<int64_t(int64_t)> 
 
 } // namespace
 
-// The events of one chunk, in order; RawEvent buffers are recycled between chunks.
-struct EventChunk : public EventSink
+// One chunk of the event array and, once parsed, its events; buffers are recycled between chunks.
+struct EventChunk
 {
     std::string text;   // '[' + events + ']'; the buffer goes back to the reader for the next chunk
     bool controlInString = false; // the text has a string holding a byte below 0x20
     int64_t offset = 0; // document offset of the chunk's text (after the '[' put in front)
     std::vector<std::pair<int64_t, int64_t>> removed; // blank runs taken out: (text position, bytes)
-    std::vector<RawEvent> events;
-    std::size_t count = 0;
-    std::map<QString, int64_t> skipped;
+    EventBatch batch;
     QString error;
     bool cancelled = false;
-
-    void add(RawEvent &event) override
-    {
-        if (count == events.size())
-            events.emplace_back();
-        std::swap(events[count++], event);
-    }
-    void skip(const QString &reason, int64_t n) override { skipped[reason] += n; }
 
     void parse(const std::atomic<bool> *cancel)
     {
         // simdjson first; where it refuses the text, nlohmann reads it again from the start and its
         // leniency (1e400 skips one event) and messages are what the user gets.
+        batch.clear();
         if (!controlInString) {
-            ChromeTraceHandler handler(*this, cancel);
-            if (parseEventsFast(text, handler)) {
-                cancelled = handler.cancelled();
+            const FastParse fast = parseEventsFast(text, batch, cancel);
+            if (fast != FastParse::Refused) {
+                cancelled = fast == FastParse::Cancelled;
                 return;
             }
-            count = 0;
-            skipped.clear();
+            batch.clear();
         }
-        ChromeTraceHandler handler(*this, cancel);
+        ChromeTraceHandler handler(batch, cancel);
         nlohmann::json::sax_parse(text.data(), text.data() + text.size(), &handler);
         cancelled = handler.cancelled();
         if (handler.errorId() == kNumberOutOfRange && !cancelled)
@@ -139,14 +128,13 @@ struct EventChunk : public EventSink
     // so the chunk is parsed again one event at a time and such events are skipped and counted.
     void parseEventByEvent(const std::atomic<bool> *cancel)
     {
-        count = 0;
-        skipped.clear();
+        batch.clear();
         forEachElement(text, [&](std::size_t from, std::size_t to) {
             const std::string one = '[' + text.substr(from, to - from) + ']';
-            ChromeTraceHandler handler(*this, cancel);
+            ChromeTraceHandler handler(batch, cancel);
             nlohmann::json::sax_parse(one.data(), one.data() + one.size(), &handler);
             if (handler.errorId() == kNumberOutOfRange) {
-                skip(QCoreApplication::translate("TraceBuilder", "number out of range"), 1);
+                batch.skip(QCoreApplication::translate("TraceBuilder", "number out of range"), 1);
                 return true;
             }
             cancelled = handler.cancelled();
@@ -384,14 +372,8 @@ void EventArrayReader::consumeChunk()
         m_chunkError = chunk->error;
         m_chunkCancelled = chunk->cancelled;
     }
-    if (m_chunkError.isEmpty() && !m_chunkCancelled) {
-        for (std::size_t i = 0; i < chunk->count; ++i)
-            m_builder.add(chunk->events[i]);
-        for (const auto &[reason, n] : chunk->skipped)
-            m_builder.skip(reason, n);
-    }
-    chunk->count = 0;
-    chunk->skipped.clear();
+    if (m_chunkError.isEmpty() && !m_chunkCancelled)
+        m_builder.addBatch(chunk->batch);
     chunk->error.clear();
     chunk->cancelled = false;
     m_spare.push_back(std::move(chunk));

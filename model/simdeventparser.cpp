@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "simdeventparser.h"
 
-#include "chrometracehandler.h"
+#include "eventbatch.h"
+#include "eventfields.h"
 
 // The standard headers before the target region, so that what other files share with this one
 // (inline and template code) is compiled for any x86-64.
@@ -39,174 +40,398 @@ namespace scopeline {
 namespace {
 
 using namespace simdjson;
+using eventfields::Scalar;
+using Type = ondemand::json_type;
 
 enum class Outcome { Ok, Stopped, Rejected };
 
-// Walks every value (skipped ones too: On-Demand only checks what it is asked for, and nlohmann
-// checks everything) and calls the handler as nlohmann's SAX parser does.
-class Walker
+constexpr int kMaxDepth = 128; // deeper text goes to nlohmann, whose SAX parse keeps no stack of calls
+constexpr int64_t kCancelCheckInterval = 1024;
+
+enum class Key : uint8_t { Other, Ph, Name, Cat, Pid, Tid, Id, Ts, Dur, Args };
+
+Key keyOf(std::string_view k)
+{
+    switch (k.size()) {
+    case 2: return k == "ph" ? Key::Ph : k == "ts" ? Key::Ts : k == "id" ? Key::Id : Key::Other;
+    case 3:
+        return k == "cat"   ? Key::Cat
+               : k == "pid" ? Key::Pid
+               : k == "tid" ? Key::Tid
+               : k == "dur" ? Key::Dur
+                            : Key::Other;
+    case 4: return k == "name" ? Key::Name : k == "args" ? Key::Args : Key::Other;
+    default: return Key::Other;
+    }
+}
+
+const char *keyName(Key key)
+{
+    switch (key) {
+    case Key::Ph: return "ph";
+    case Key::Name: return "name";
+    case Key::Cat: return "cat";
+    case Key::Pid: return "pid";
+    case Key::Tid: return "tid";
+    case Key::Id: return "id";
+    case Key::Ts: return "ts";
+    case Key::Dur: return "dur";
+    case Key::Args:
+    case Key::Other: break;
+    }
+    return "";
+}
+
+bool isContainer(Type type)
+{
+    return type == Type::array || type == Type::object;
+}
+
+// 1 for a JSON integer without a sign, -1 with one, 0 for anything else (fractions, exponents,
+// leading zeros, stray characters: simdjson's number parser judges those).
+int plainInteger(std::string_view token)
+{
+    const bool negative = !token.empty() && token.front() == '-';
+    const std::string_view digits = token.substr(negative ? 1 : 0);
+    if (digits.empty() || (digits.front() == '0' && digits.size() > 1))
+        return 0;
+    for (const char c : digits)
+        if (c < '0' || c > '9')
+            return 0;
+    return negative ? -1 : 1;
+}
+
+// Reads each event of the array into the batch. Every value is visited, skipped ones too: On-Demand
+// only checks what it is asked for, and nlohmann checks everything.
+class EventReader
 {
 public:
-    explicit Walker(ChromeTraceHandler &handler) : m_handler(handler) {}
+    EventReader(EventBatch &batch, const char *end, const std::atomic<bool> *cancel)
+        : m_batch(batch), m_end(end), m_cancel(cancel)
+    {}
 
-    Outcome value(ondemand::value v)
+    Outcome events(ondemand::array &items)
     {
-        ondemand::json_type type;
-        if (v.type().get(type))
-            return Outcome::Rejected;
-        switch (type) {
-        case ondemand::json_type::array: return array(v);
-        case ondemand::json_type::object: return object(v);
-        case ondemand::json_type::number: return number(v);
-        case ondemand::json_type::string: {
-            std::string_view text;
-            if (v.get_string().get(text))
-                return Outcome::Rejected;
-            m_text.assign(text);
-            return go(m_handler.string(m_text));
-        }
-        case ondemand::json_type::boolean: {
-            bool b = false;
-            if (v.get_bool().get(b))
-                return Outcome::Rejected;
-            return go(m_handler.boolean(b));
-        }
-        case ondemand::json_type::null: {
-            bool isNull = false;
-            if (v.is_null().get(isNull) || !isNull)
-                return Outcome::Rejected;
-            return go(m_handler.null());
-        }
-        }
-        return Outcome::Rejected;
-    }
-
-    Outcome array(ondemand::value v)
-    {
-        const Nesting nesting(m_depth);
-        ondemand::array items;
-        if (m_depth > kMaxDepth)
-            return Outcome::Rejected;
-        if (v.get_array().get(items))
-            return Outcome::Rejected;
-        return elements(items);
-    }
-
-    Outcome elements(ondemand::array &items)
-    {
-        if (!m_handler.start_array(std::size_t(-1)))
-            return Outcome::Stopped;
+        int64_t count = 0;
         for (auto item : items) {
-            ondemand::value element;
-            if (std::move(item).get(element))
-                return Outcome::Rejected;
-            if (const Outcome o = value(element); o != Outcome::Ok)
+            ondemand::object fields;
+            if (item.get_object().get(fields))
+                return Outcome::Rejected; // not an object: nlohmann's path counts the skip
+            if (const Outcome o = event(fields); o != Outcome::Ok)
                 return o;
+            if (++count % kCancelCheckInterval == 0 && m_cancel && m_cancel->load(std::memory_order_relaxed))
+                return Outcome::Stopped;
         }
-        return go(m_handler.end_array());
+        return Outcome::Ok;
     }
 
 private:
-    // Deeper text goes to nlohmann, whose SAX parse keeps no stack of calls.
-    static constexpr int kMaxDepth = 128;
-    struct Nesting
+    Outcome event(ondemand::object &fields)
     {
-        int &depth;
-        explicit Nesting(int &d) : depth(++d) {}
-        ~Nesting() { --depth; }
-    };
-
-    static Outcome go(bool handlerContinues) { return handlerContinues ? Outcome::Ok : Outcome::Stopped; }
-
-    Outcome object(ondemand::value v)
-    {
-        const Nesting nesting(m_depth);
-        ondemand::object fields;
-        if (m_depth > kMaxDepth)
-            return Outcome::Rejected;
-        if (v.get_object().get(fields))
-            return Outcome::Rejected;
-        if (!m_handler.start_object(std::size_t(-1)))
-            return Outcome::Stopped;
-        for (auto field : fields) {
+        EventBatch::Event &e = m_batch.beginEvent();
+        for (auto item : fields) {
             std::string_view key;
-            ondemand::value fieldValue;
-            if (field.unescaped_key().get(key) || field.value().get(fieldValue))
+            if (!keyText(item, key))
                 return Outcome::Rejected;
-            m_text.assign(key);
-            if (!m_handler.key(m_text))
-                return Outcome::Stopped;
-            if (const Outcome o = value(fieldValue); o != Outcome::Ok)
+            ++e.fields;
+            const Key k = keyOf(key);
+            ondemand::value &v = item.value_unsafe().value();
+            const Outcome o = k == Key::Args ? args(v, e) : k == Key::Other ? skip(v, 1) : eventField(k, v, e);
+            if (o != Outcome::Ok)
                 return o;
         }
-        return go(m_handler.end_object());
+        m_batch.endEvent();
+        return Outcome::Ok;
     }
 
-    // nlohmann's kinds of number: a non-negative integer token that fits 64 bits is unsigned, a
-    // negative one signed, anything else a double with its token text.
-    Outcome number(ondemand::value v)
+    Outcome eventField(Key k, ondemand::value &v, EventBatch::Event &e)
+    {
+        Type type;
+        if (v.type().get(type))
+            return Outcome::Rejected;
+        if (isContainer(type)) {
+            e.badField = keyName(k); // e.g. "pid": {...}
+            return skip(v, 1);
+        }
+        Scalar value;
+        if (!scalar(v, type, value))
+            return Outcome::Rejected;
+        switch (k) {
+        case Key::Ph: e.ph = eventfields::phase(value); break;
+        case Key::Name: e.name = m_batch.intern(value.text); break;
+        case Key::Cat: e.cat = m_batch.intern(value.text); break;
+        case Key::Pid:
+        case Key::Tid:
+        case Key::Id: {
+            std::string_view text;
+            if (!eventfields::idText(value, m_number, text))
+                e.badField = keyName(k);
+            else
+                (k == Key::Pid ? e.pid : k == Key::Tid ? e.tid : e.id) = m_batch.intern(text);
+            break;
+        }
+        case Key::Ts: e.tsState = eventfields::micros(value, e.ts); break;
+        case Key::Dur: e.durState = eventfields::micros(value, e.dur); break;
+        case Key::Args:
+        case Key::Other: break;
+        }
+        return Outcome::Ok;
+    }
+
+    Outcome args(ondemand::value &v, EventBatch::Event &e)
+    {
+        Type type;
+        if (v.type().get(type))
+            return Outcome::Rejected;
+        ondemand::object fields;
+        if (type != Type::object)
+            return skip(v, 1);
+        if (v.get_object().get(fields))
+            return Outcome::Rejected;
+        for (auto item : fields) {
+            std::string_view key;
+            if (!keyText(item, key))
+                return Outcome::Rejected;
+            ondemand::value &argValue = item.value_unsafe().value();
+            if (argValue.type().get(type))
+                return Outcome::Rejected;
+            if (isContainer(type)) {
+                std::string &out = m_batch.beginArg(m_batch.intern(key));
+                const std::size_t base = out.size();
+                out.push_back(type == Type::array ? '[' : '{');
+                if (nested(argValue, type, out, base, 3) != Outcome::Ok)
+                    return Outcome::Rejected;
+                m_batch.endArg();
+                continue;
+            }
+            Scalar value;
+            if (!scalar(argValue, type, value))
+                return Outcome::Rejected;
+            if (eventfields::isBookkeepingArg(key))
+                continue;
+            m_batch.beginArg(m_batch.intern(key)).append(value.text);
+            m_batch.endArg();
+            const bool isCorrelation = key == "correlation", isCorrelationId = key == "correlation_id";
+            if (isCorrelation || isCorrelationId) {
+                e.hasCorrelationIdKey |= isCorrelationId;
+                eventfields::correlation(value, isCorrelation ? e.correlation : e.correlationId);
+            }
+        }
+        return Outcome::Ok;
+    }
+
+    // A nested arg value as compact JSON, as ChromeTraceHandler writes it: out[base] holds its opening
+    // bracket; past kMaxNestedArgText bytes only separators are written.
+    Outcome nested(ondemand::value &v, Type type, std::string &out, std::size_t base, int depth)
+    {
+        if (depth > kMaxDepth)
+            return Outcome::Rejected;
+        const auto room = [&] { return out.size() - base <= eventfields::kMaxNestedArgText; };
+        bool first = true;
+        const auto separate = [&] {
+            if (!first)
+                out.push_back(',');
+            first = false;
+        };
+        if (type == Type::array) {
+            ondemand::array items;
+            if (v.get_array().get(items))
+                return Outcome::Rejected;
+            for (auto item : items) {
+                ondemand::value element;
+                if (item.get(element))
+                    return Outcome::Rejected;
+                separate();
+                if (nestedElement(element, out, base, depth) != Outcome::Ok)
+                    return Outcome::Rejected;
+            }
+        } else {
+            ondemand::object fields;
+            if (v.get_object().get(fields))
+                return Outcome::Rejected;
+            for (auto item : fields) {
+                std::string_view key;
+                if (!keyText(item, key))
+                    return Outcome::Rejected;
+                separate();
+                if (room()) {
+                    eventfields::appendJsonString(out, key);
+                    out.push_back(':');
+                }
+                if (nestedElement(item.value_unsafe().value(), out, base, depth) != Outcome::Ok)
+                    return Outcome::Rejected;
+            }
+        }
+        if (room())
+            out.push_back(type == Type::array ? ']' : '}');
+        return Outcome::Ok;
+    }
+
+    Outcome nestedElement(ondemand::value &v, std::string &out, std::size_t base, int depth)
+    {
+        const bool room = out.size() - base <= eventfields::kMaxNestedArgText;
+        Type type;
+        if (v.type().get(type))
+            return Outcome::Rejected;
+        if (isContainer(type)) {
+            if (room)
+                out.push_back(type == Type::array ? '[' : '{');
+            return nested(v, type, out, base, depth + 1);
+        }
+        Scalar value;
+        if (!scalar(v, type, value))
+            return Outcome::Rejected;
+        if (room) {
+            if (value.type == Scalar::String)
+                eventfields::appendJsonString(out, value.text);
+            else
+                out.append(value.text);
+        }
+        return Outcome::Ok;
+    }
+
+    // Checks a value whose content is not kept.
+    Outcome skip(ondemand::value &v, int depth)
+    {
+        Type type;
+        if (depth > kMaxDepth || v.type().get(type))
+            return Outcome::Rejected;
+        if (type == Type::array) {
+            ondemand::array items;
+            if (v.get_array().get(items))
+                return Outcome::Rejected;
+            for (auto item : items) {
+                ondemand::value element;
+                if (item.get(element) || skip(element, depth + 1) != Outcome::Ok)
+                    return Outcome::Rejected;
+            }
+            return Outcome::Ok;
+        }
+        if (type == Type::object) {
+            ondemand::object fields;
+            if (v.get_object().get(fields))
+                return Outcome::Rejected;
+            for (auto item : fields) {
+                std::string_view key;
+                if (!keyText(item, key) || skip(item.value_unsafe().value(), depth + 1) != Outcome::Ok)
+                    return Outcome::Rejected;
+            }
+            return Outcome::Ok;
+        }
+        Scalar value;
+        return scalar(v, type, value) ? Outcome::Ok : Outcome::Rejected;
+    }
+
+    // A key straight from the document when it holds no escapes (stage 1 has checked its UTF-8).
+    // The field is used in place: copies of it cost more here than the rest of the loop.
+    bool keyText(simdjson_result<ondemand::field> &item, std::string_view &key)
+    {
+        if (item.error())
+            return false;
+        if (quoted(item.value_unsafe().key().raw(), key))
+            return true;
+        return !item.unescaped_key().get(key);
+    }
+
+    // The text from start to the closing quote, when it holds no backslash.
+    bool quoted(const char *start, std::string_view &text) const
+    {
+        const auto *quote = static_cast<const char *>(std::memchr(start, '"', std::size_t(m_end - start)));
+        if (!quote || std::memchr(start, '\\', std::size_t(quote - start)))
+            return false;
+        text = std::string_view(start, std::size_t(quote - start));
+        return true;
+    }
+
+    // A scalar as nlohmann's SAX parser reports it (see eventfields::Scalar). False where simdjson
+    // rejects it, or might read it differently from nlohmann (a non-finite number).
+    bool scalar(ondemand::value &v, Type type, Scalar &out)
+    {
+        switch (type) {
+        case Type::string:
+            out.type = Scalar::String;
+            return quoted(v.raw_json_token().data() + 1, out.text) || !v.get_string().get(out.text);
+        case Type::number: return number(v, out);
+        case Type::boolean: {
+            bool b = false;
+            if (v.get_bool().get(b))
+                return false;
+            out = {Scalar::Bool, b ? "true" : "false", b, double(b)};
+            return true;
+        }
+        case Type::null: {
+            bool isNull = false;
+            if (v.is_null().get(isNull) || !isNull)
+                return false;
+            out = {Scalar::Null, "null"};
+            return true;
+        }
+        case Type::array:
+        case Type::object: break;
+        }
+        return false;
+    }
+
+    // nlohmann's kinds of number: an integer token that fits int64 is Integer (its text as to_chars
+    // writes it: "-0" reads "0"), anything else a double with its token text.
+    bool number(ondemand::value &v, Scalar &out)
     {
         std::string_view token = v.raw_json_token();
         while (!token.empty() && (token.back() == ' ' || token.back() == '\t' || token.back() == '\n' ||
                                   token.back() == '\r'))
             token.remove_suffix(1);
-        if (const int kind = plainInteger(token)) {
-            const char *first = token.data(), *last = token.data() + token.size();
-            if (kind < 0) {
-                int64_t integer = 0;
-                if (const auto r = std::from_chars(first, last, integer); r.ec == std::errc())
-                    return go(m_handler.number_integer(integer));
-            } else {
-                uint64_t integer = 0;
-                if (const auto r = std::from_chars(first, last, integer); r.ec == std::errc())
-                    return go(m_handler.number_unsigned(integer));
+        const char *first = token.data(), *last = token.data() + token.size();
+        if (const int kind = plainInteger(token); kind < 0) {
+            int64_t integer = 0;
+            if (std::from_chars(first, last, integer).ec == std::errc()) {
+                out = {Scalar::Integer, integer == 0 ? std::string_view("0") : token, integer, double(integer)};
+                return true;
+            }
+        } else if (kind > 0) {
+            uint64_t integer = 0;
+            if (std::from_chars(first, last, integer).ec == std::errc()) {
+                if (integer <= uint64_t(INT64_MAX))
+                    out = {Scalar::Integer, token, int64_t(integer), double(integer)};
+                else
+                    out = {Scalar::Float, token, 0, double(integer)};
+                return true;
             }
         }
         double real = 0;
         if (v.get_double().get(real) || !std::isfinite(real))
-            return Outcome::Rejected; // nlohmann's out-of-range handling decides
-        m_text.assign(token);
-        return go(m_handler.number_float(real, m_text));
+            return false; // nlohmann's out-of-range handling decides
+        out = {Scalar::Float, token, 0, real};
+        return true;
     }
 
-    // 1 for a JSON integer without a sign, -1 with one, 0 for anything else (fractions, exponents,
-    // leading zeros, stray characters: simdjson's number parser judges those).
-    static int plainInteger(std::string_view token)
-    {
-        const bool negative = !token.empty() && token.front() == '-';
-        const std::string_view digits = token.substr(negative ? 1 : 0);
-        if (digits.empty() || (digits.front() == '0' && digits.size() > 1))
-            return 0;
-        for (const char c : digits)
-            if (c < '0' || c > '9')
-                return 0;
-        return negative ? -1 : 1;
-    }
-
-    ChromeTraceHandler &m_handler;
-    std::string m_text; // the current string, key or number text; the handler may swap it away
-    int m_depth = 0;
+    EventBatch &m_batch;
+    const char *m_end; // of the text: closing quotes are looked for before it
+    const std::atomic<bool> *m_cancel;
+    char m_number[32];
 };
 
-bool parseWithSimdjson(std::string &text, ChromeTraceHandler &handler)
+FastParse parseWithSimdjson(std::string &text, EventBatch &batch, const std::atomic<bool> *cancel)
 {
     thread_local ondemand::parser parser; // one per parsing thread, its buffers reused
     // Room to spare, so that chunks a little longer than the last do not reallocate its buffers.
     if (text.size() > parser.capacity() && parser.allocate(text.size() + text.size() / 4))
-        return false;
+        return FastParse::Refused;
     if (text.capacity() < text.size() + SIMDJSON_PADDING)
         text.reserve(text.size() + SIMDJSON_PADDING);
     ondemand::document document;
     if (parser.iterate(padded_string_view(text.data(), text.size(), text.capacity())).get(document))
-        return false;
+        return FastParse::Refused;
     ondemand::array events;
     if (document.get_array().get(events))
-        return false;
-    Walker walker(handler);
-    const Outcome outcome = walker.elements(events);
+        return FastParse::Refused;
+    EventReader reader(batch, text.data() + text.size(), cancel);
+    const Outcome outcome = reader.events(events);
+    if (outcome == Outcome::Stopped)
+        return FastParse::Cancelled;
     const char *trailing = nullptr; // text after the array: an error, where nlohmann names it
-    return outcome == Outcome::Stopped ||
-           (outcome == Outcome::Ok && document.current_location().get(trailing) != SUCCESS);
+    if (outcome == Outcome::Ok && document.current_location().get(trailing) != SUCCESS)
+        return FastParse::Done;
+    return FastParse::Refused;
 }
 
 } // namespace
@@ -231,9 +456,9 @@ bool fastEventParserAvailable()
 #endif
 }
 
-bool parseEventsFast(std::string &text, ChromeTraceHandler &handler)
+FastParse parseEventsFast(std::string &text, EventBatch &batch, const std::atomic<bool> *cancel)
 {
-    return fastEventParserAvailable() && parseWithSimdjson(text, handler);
+    return fastEventParserAvailable() ? parseWithSimdjson(text, batch, cancel) : FastParse::Refused;
 }
 
 } // namespace scopeline

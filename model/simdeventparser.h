@@ -1,20 +1,27 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The fast path of the event parse: simdjson On-Demand walks a chunk of the event array and feeds
-// ChromeTraceHandler the same callbacks, in the same order, as nlohmann's SAX parser would, so both
-// paths give the same events. nlohmann stays the reference for anything simdjson rejects.
+// The fast path of the event parse: simdjson On-Demand reads a chunk of the event array straight
+// into an EventBatch, reading every field as ChromeTraceHandler does (both use eventfields), so both
+// paths give the same events. nlohmann stays the reference for anything this path refuses.
 
+#include <atomic>
 #include <string>
 
 namespace scopeline {
 
-class ChromeTraceHandler;
+class EventBatch;
 
-// Parses text ('[' + events + ']') into handler. Returns false where simdjson rejects the text, or
-// might read it differently from nlohmann (a non-finite number); the handler has then seen part of
-// it and the caller re-reads the text with nlohmann. Stops early, returning true, when the handler
-// does (cancel). The text's capacity grows by simdjson's padding when it lacks it.
-bool parseEventsFast(std::string &text, ChromeTraceHandler &handler);
+enum class FastParse {
+    Done,
+    Cancelled, // cancel was set: the batch holds part of the chunk
+    Refused,   // simdjson rejects the text, or it holds what this path leaves to nlohmann (an element
+               // that is not an object, a non-finite number, nesting deeper than 128): the batch
+               // holds part of it, and the caller clears it and re-reads the text with nlohmann
+};
+
+// Parses text ('[' + events + ']') into batch. The text's capacity grows by simdjson's padding when
+// it lacks it.
+FastParse parseEventsFast(std::string &text, EventBatch &batch, const std::atomic<bool> *cancel);
 
 // False where this CPU lacks what the fast path was compiled for (AVX2): nlohmann parses everything.
 bool fastEventParserAvailable();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "tracebuilder.h"
 
+#include "eventbatch.h"
+
 #include <QCoreApplication>
 #include <QRegularExpression>
 
@@ -128,14 +130,12 @@ EventKind cpuKind(std::string_view cat, std::string_view name)
     return EventKind::Other;
 }
 
-std::string trackKey(const std::string &pid, const std::string &tid)
+uint64_t trackKey(uint32_t pid, uint32_t tid)
 {
-    std::string key;
-    key.reserve(pid.size() + tid.size() + 1);
-    key.append(pid).push_back('\x1f');
-    key.append(tid);
-    return key;
+    return uint64_t(pid) << 32 | tid;
 }
+
+constexpr uint32_t kUnmapped = UINT32_MAX;
 
 bool toInt(const QString &text, int &value)
 {
@@ -146,7 +146,9 @@ bool toInt(const QString &text, int &value)
 
 } // namespace
 
-TraceBuilder::TraceBuilder(TraceData &data) : m_data(data)
+TraceBuilder::TraceBuilder(TraceData &data)
+    : m_data(data), m_zeroTid(m_ids.intern("0")), m_nameKey(data.strings.intern("name")),
+      m_longNameKey(data.strings.intern("long_name")), m_sortIndexKey(data.strings.intern("sort_index"))
 {
     m_data.argsBegin.assign(1, 0);
 }
@@ -156,32 +158,35 @@ void TraceBuilder::skip(const QString &reason, int64_t count)
     m_data.skipped[reason] += count;
 }
 
-uint32_t TraceBuilder::trackFor(const std::string &pid, const std::string &tid)
+uint32_t TraceBuilder::trackFor(uint32_t pid, uint32_t tid)
 {
     // Consecutive events mostly share a track.
-    if (m_lastTrack != UINT32_MAX && pid == m_lastPid && tid == m_lastTid)
+    const uint64_t key = trackKey(pid, tid);
+    if (m_lastTrack != UINT32_MAX && key == m_lastKey)
         return m_lastTrack;
-    m_lastPid = pid;
-    m_lastTid = tid;
-    m_lastTrack = trackForKey(pid, tid);
+    m_lastKey = key;
+    const auto [it, added] = m_trackIndex.try_emplace(key, uint32_t(m_data.tracks.size()));
+    m_lastTrack = it->second;
+    if (added) {
+        Track track;
+        const std::string_view p = m_ids.view(pid), t = m_ids.view(tid);
+        track.pid = QString::fromUtf8(p.data(), qsizetype(p.size()));
+        track.tid = QString::fromUtf8(t.data(), qsizetype(t.size()));
+        m_data.tracks.push_back(track);
+        m_trackKeys.push_back(key);
+        m_gpuCategorySeen.push_back(false);
+        m_open.emplace_back();
+    }
     return m_lastTrack;
 }
 
-uint32_t TraceBuilder::trackForKey(const std::string &pid, const std::string &tid)
+bool TraceBuilder::isGpuCategory(uint32_t cat)
 {
-    const std::string key = trackKey(pid, tid);
-    auto it = m_trackIndex.find(key);
-    if (it != m_trackIndex.end())
-        return it->second;
-    const auto index = uint32_t(m_data.tracks.size());
-    Track track;
-    track.pid = QString::fromStdString(pid);
-    track.tid = QString::fromStdString(tid);
-    m_data.tracks.push_back(track);
-    m_gpuCategorySeen.push_back(false);
-    m_open.emplace_back();
-    m_trackIndex.emplace(key, index);
-    return index;
+    if (cat >= m_gpuCategory.size())
+        m_gpuCategory.resize(std::max<std::size_t>(cat + 1, m_gpuCategory.size() * 2), -1);
+    if (m_gpuCategory[cat] < 0)
+        m_gpuCategory[cat] = gpuCategories().count(m_data.strings.view(cat)) ? 1 : 0;
+    return m_gpuCategory[cat] == 1;
 }
 
 void TraceBuilder::reserveFor(int64_t textBytes)
@@ -202,7 +207,76 @@ void TraceBuilder::reserveFor(int64_t textBytes)
     }
 }
 
-void TraceBuilder::add(RawEvent &event)
+void TraceBuilder::add(RawEvent &raw)
+{
+    StringTable &strings = m_data.strings;
+    Event e;
+    e.ph = raw.ph;
+    e.fields = raw.fields;
+    e.badField = raw.badField;
+    e.name = strings.intern(raw.name);
+    e.cat = strings.intern(raw.cat);
+    e.pid = m_ids.intern(raw.pid);
+    e.tid = m_ids.intern(raw.tid);
+    e.id = m_ids.intern(raw.id);
+    e.ts = raw.ts;
+    e.dur = raw.dur;
+    e.tsState = raw.tsState;
+    e.durState = raw.durState;
+    e.correlation = raw.correlation;
+    e.correlationId = raw.correlationId;
+    e.hasCorrelationIdKey = raw.hasCorrelationIdKey;
+    m_args.clear();
+    for (std::size_t i = 0; i < raw.argCount; ++i)
+        m_args.push_back(Arg{strings.intern(raw.argKeys[i]), raw.argValues[i]});
+    addEvent(e, m_args);
+}
+
+void TraceBuilder::addBatch(const EventBatch &batch)
+{
+    // Each distinct string of the batch is interned once, on first use.
+    m_batchNames.assign(batch.stringCount(), kUnmapped);
+    m_batchIds.assign(batch.stringCount(), kUnmapped);
+    const auto name = [&](uint32_t local) {
+        uint32_t &id = m_batchNames[local];
+        if (id == kUnmapped)
+            id = m_data.strings.intern(batch.string(local));
+        return id;
+    };
+    const auto id = [&](uint32_t local) {
+        uint32_t &mapped = m_batchIds[local];
+        if (mapped == kUnmapped)
+            mapped = m_ids.intern(batch.string(local));
+        return mapped;
+    };
+    const std::vector<EventBatch::Arg> &args = batch.args();
+    for (const EventBatch::Event &b : batch.events()) {
+        Event e;
+        e.ph = b.ph;
+        e.fields = b.fields;
+        e.badField = b.badField;
+        e.name = name(b.name);
+        e.cat = name(b.cat);
+        e.pid = id(b.pid);
+        e.tid = id(b.tid);
+        e.id = id(b.id);
+        e.ts = b.ts;
+        e.dur = b.dur;
+        e.tsState = b.tsState;
+        e.durState = b.durState;
+        e.correlation = b.correlation;
+        e.correlationId = b.correlationId;
+        e.hasCorrelationIdKey = b.hasCorrelationIdKey;
+        m_args.clear();
+        for (uint32_t a = b.argsBegin; a < b.argsEnd; ++a)
+            m_args.push_back(Arg{name(args[a].key), batch.argValue(args[a])});
+        addEvent(e, m_args);
+    }
+    for (const auto &[reason, n] : batch.skipped())
+        skip(reason, n);
+}
+
+void TraceBuilder::addEvent(Event &event, const std::vector<Arg> &args)
 {
     if (event.fields == 0)
         return; // `{}` placeholders (rocmProfileData's first event, JAX's last) carry nothing
@@ -210,13 +284,12 @@ void TraceBuilder::add(RawEvent &event)
         skip(QCoreApplication::translate("TraceBuilder", "unreadable %1").arg(QLatin1String(event.badField)));
         return;
     }
-    if (event.tid.empty())
-        event.tid = "0";
-    const bool gpuCategory = gpuCategories().count(event.cat) > 0;
+    if (event.tid == 0) // the empty string
+        event.tid = m_zeroTid;
 
     switch (event.ph) {
     case 'M':
-        addMetadata(event);
+        addMetadata(event, args);
         return;
     case 'X':
     case 'B':
@@ -240,7 +313,7 @@ void TraceBuilder::add(RawEvent &event)
     }
 
     const uint32_t track = trackFor(event.pid, event.tid);
-    if (gpuCategory)
+    if (isGpuCategory(event.cat))
         m_gpuCategorySeen[track] = true;
     if (event.tsState != RawEvent::Field::Ok) {
         skip(event.tsState == RawEvent::Field::Missing
@@ -256,84 +329,97 @@ void TraceBuilder::add(RawEvent &event)
         } else if (event.dur < 0) {
             skip(QCoreApplication::translate("TraceBuilder", "negative dur"));
         } else {
-            addSlice(event, event.durState == RawEvent::Field::Ok ? event.dur : 0);
+            addSlice(event, args, event.durState == RawEvent::Field::Ok ? event.dur : 0);
         }
         return;
-    case 'B':
-        m_open[track].push_back(std::move(event));
-        event = RawEvent();
+    case 'B': {
+        OpenEvent &open = m_open[track].emplace_back();
+        open.event = event;
+        for (const Arg &arg : args) {
+            open.text.append(arg.value);
+            open.args.emplace_back(arg.key, uint32_t(open.text.size()));
+        }
         return;
+    }
     case 'E': {
         auto &open = m_open[track];
         if (open.empty()) {
             skip(QCoreApplication::translate("TraceBuilder", "E without B"));
             return;
         }
-        RawEvent begin = std::move(open.back());
+        const OpenEvent begin = std::move(open.back());
         open.pop_back();
-        if (event.ts < begin.ts) {
+        if (event.ts < begin.event.ts) {
             skip(QCoreApplication::translate("TraceBuilder", "E before its B"));
             return;
         }
-        addSlice(begin, event.ts - begin.ts);
+        std::vector<Arg> beginArgs;
+        uint32_t from = 0;
+        for (const auto &[key, end] : begin.args) {
+            beginArgs.push_back(Arg{key, std::string_view(begin.text).substr(from, end - from)});
+            from = end;
+        }
+        addSlice(begin.event, beginArgs, event.ts - begin.event.ts);
         return;
     }
     case 'i':
     case 'I':
-        addSlice(event, 0);
+        addSlice(event, args, 0);
         m_data.kind.back() = EventKind::Instant;
         return;
-    default: // 's', 'f'
-        if (event.id.empty()) {
+    default: { // 's', 'f'
+        if (event.id == 0) {
             skip(QCoreApplication::translate("TraceBuilder", "flow without id"));
             return;
         }
-        m_data.flows.push_back(FlowPoint{m_data.strings.intern(event.cat + '\x1f' + event.id), track,
-                                         event.ts, event.ph == 's'});
+        std::string key(m_data.strings.view(event.cat));
+        key += '\x1f';
+        key += m_ids.view(event.id);
+        m_data.flows.push_back(FlowPoint{m_data.strings.intern(key), track, event.ts, event.ph == 's'});
         return;
+    }
     }
 }
 
-void TraceBuilder::addSlice(RawEvent &event, int64_t duration)
+void TraceBuilder::addSlice(const Event &event, const std::vector<Arg> &args, int64_t duration)
 {
     TraceData &d = m_data;
     d.start.push_back(event.ts);
     d.duration.push_back(duration);
-    d.name.push_back(d.strings.intern(event.name));
-    d.category.push_back(d.strings.intern(event.cat));
+    d.name.push_back(event.name);
+    d.category.push_back(event.cat);
     d.track.push_back(trackFor(event.pid, event.tid));
     d.kind.push_back(EventKind::Other);
     d.correlation.push_back(event.correlation >= 0 ? event.correlation : event.correlationId);
     m_correlationFromId.push_back(event.hasCorrelationIdKey);
 
     uint32_t opPath = 0;
-    for (std::size_t i = 0; i < event.argCount; ++i) {
-        const std::string &key = event.argKeys[i];
-        const std::string &value = event.argValues[i];
-        if (key == "name" || (key == "long_name" && opPath == 0))
-            opPath = d.strings.intern(value);
-        d.args.push_back(ArgEntry{d.strings.intern(key), uint32_t(d.argText.size()), uint32_t(value.size())});
-        d.argText.append(value);
+    for (const Arg &arg : args) {
+        if (arg.key == m_nameKey || (arg.key == m_longNameKey && opPath == 0))
+            opPath = d.strings.intern(arg.value);
+        d.args.push_back(ArgEntry{arg.key, uint32_t(d.argText.size()), uint32_t(arg.value.size())});
+        d.argText.append(arg.value);
     }
     d.opPath.push_back(opPath);
     d.argsBegin.push_back(uint32_t(d.args.size()));
 }
 
-void TraceBuilder::addMetadata(const RawEvent &event)
+void TraceBuilder::addMetadata(const Event &event, const std::vector<Arg> &args)
 {
-    const std::string *value =
-        event.findArg(event.name.rfind("_sort_index") != std::string::npos ? "sort_index" : "name");
-    if (!value)
+    const std::string_view name = m_data.strings.view(event.name);
+    const uint32_t wanted = name.rfind("_sort_index") != std::string_view::npos ? m_sortIndexKey : m_nameKey;
+    const auto arg = std::find_if(args.begin(), args.end(), [wanted](const Arg &a) { return a.key == wanted; });
+    if (arg == args.end())
         return;
-    const QString text = QString::fromStdString(*value).trimmed();
+    const QString text = QString::fromUtf8(arg->value.data(), qsizetype(arg->value.size())).trimmed();
     int number = 0;
-    if (event.name == "process_name")
+    if (name == "process_name")
         m_processNames[event.pid] = text;
-    else if (event.name == "thread_name")
+    else if (name == "thread_name")
         m_threadNames[trackKey(event.pid, event.tid)] = text;
-    else if (event.name == "process_sort_index" && toInt(text, number))
+    else if (name == "process_sort_index" && toInt(text, number))
         m_processSort[event.pid] = number;
-    else if (event.name == "thread_sort_index" && toInt(text, number))
+    else if (name == "thread_sort_index" && toInt(text, number))
         m_threadSort[trackKey(event.pid, event.tid)] = number;
 }
 
@@ -369,10 +455,12 @@ void TraceBuilder::pruneEmptyTracks()
             continue;
         newIndex[t] = next;
         d.tracks[next] = std::move(d.tracks[t]);
+        m_trackKeys[next] = m_trackKeys[t];
         m_gpuCategorySeen[next] = m_gpuCategorySeen[t];
         ++next;
     }
     d.tracks.resize(next);
+    m_trackKeys.resize(next);
     m_gpuCategorySeen.resize(next);
     for (uint32_t &t : d.track)
         t = newIndex[t];
@@ -391,8 +479,8 @@ void TraceBuilder::classifyTracks()
     static const QRegularExpression jaxDevice(QStringLiteral("^/device:GPU:(\\d+)"));
     for (std::size_t t = 0; t < m_data.tracks.size(); ++t) {
         Track &track = m_data.tracks[t];
-        const std::string pid = track.pid.toStdString();
-        const std::string key = trackKey(pid, track.tid.toStdString());
+        const uint64_t key = m_trackKeys[t];
+        const auto pid = uint32_t(key >> 32);
         track.processName = m_processNames.count(pid) ? m_processNames[pid] : QString();
         track.threadName = m_threadNames.count(key) ? m_threadNames[key] : QString();
         // process first, then thread: both are any int, so the process's takes the upper 32 bits

@@ -13,6 +13,8 @@
 
 namespace scopeline {
 
+class EventBatch;
+
 class TraceBuilder : public EventSink
 {
 public:
@@ -23,16 +25,44 @@ public:
     // nothing.
     void reserveFor(int64_t textBytes);
     void add(RawEvent &event) override;
+    // A chunk's events, in order, and its skips.
+    void addBatch(const EventBatch &batch);
     void skip(const QString &reason, int64_t count = 1) override;
     void setKinetoMarker() override { m_kineto = true; }
     // Classifies everything; call once after the last event.
     void finish();
 
 private:
-    uint32_t trackFor(const std::string &pid, const std::string &tid);
-    uint32_t trackForKey(const std::string &pid, const std::string &tid);
-    void addSlice(RawEvent &event, int64_t duration);
-    void addMetadata(const RawEvent &event);
+    // One event, its strings interned: names in the trace's table, ids (pid, tid, flow id) in m_ids.
+    struct Event
+    {
+        char ph = 0;
+        int fields = 0;
+        const char *badField = nullptr;
+        uint32_t name = 0, cat = 0, pid = 0, tid = 0, id = 0;
+        int64_t ts = 0, dur = 0;
+        RawEvent::Field tsState = RawEvent::Field::Missing, durState = RawEvent::Field::Missing;
+        int64_t correlation = -1, correlationId = -1;
+        bool hasCorrelationIdKey = false;
+    };
+    struct Arg
+    {
+        uint32_t key; // in the trace's table
+        std::string_view value;
+    };
+    // A B event waiting for its E, its arg values copied out of the text they came in.
+    struct OpenEvent
+    {
+        Event event;
+        std::vector<std::pair<uint32_t, uint32_t>> args; // key, end of its value in text
+        std::string text;
+    };
+
+    void addEvent(Event &event, const std::vector<Arg> &args);
+    uint32_t trackFor(uint32_t pid, uint32_t tid);
+    bool isGpuCategory(uint32_t cat);
+    void addSlice(const Event &event, const std::vector<Arg> &args, int64_t duration);
+    void addMetadata(const Event &event, const std::vector<Arg> &args);
     void pruneEmptyTracks();
     void classifyTracks();
     void classifyEvents();
@@ -42,16 +72,22 @@ private:
 
     TraceData &m_data;
     bool m_kineto = false;
-    std::unordered_map<std::string, uint32_t> m_trackIndex;
-    std::string m_lastPid, m_lastTid;
+    StringTable m_ids;
+    uint32_t m_zeroTid, m_nameKey, m_longNameKey, m_sortIndexKey;
+    std::unordered_map<uint64_t, uint32_t> m_trackIndex; // pid << 32 | tid -> track
+    std::vector<uint64_t> m_trackKeys;                    // per track
+    uint64_t m_lastKey = 0;
     uint32_t m_lastTrack = UINT32_MAX;
-    std::vector<bool> m_gpuCategorySeen;                     // per track
-    std::vector<bool> m_correlationFromId;                   // per event
-    std::vector<std::vector<RawEvent>> m_open;               // per track, B events awaiting E
-    std::unordered_map<std::string, QString> m_processNames; // pid -> name
-    std::unordered_map<std::string, int> m_processSort;
-    std::unordered_map<std::string, QString> m_threadNames; // pid\x1ftid -> name
-    std::unordered_map<std::string, int> m_threadSort;
+    std::vector<int8_t> m_gpuCategory;     // per string id: 1 a GPU category, 0 not, -1 not known yet
+    std::vector<bool> m_gpuCategorySeen;   // per track
+    std::vector<bool> m_correlationFromId; // per event
+    std::vector<std::vector<OpenEvent>> m_open; // per track
+    std::vector<Arg> m_args;                    // the current event's
+    std::vector<uint32_t> m_batchNames, m_batchIds; // per string of the batch being added, or unmapped
+    std::unordered_map<uint32_t, QString> m_processNames; // pid -> name
+    std::unordered_map<uint32_t, int> m_processSort;
+    std::unordered_map<uint64_t, QString> m_threadNames; // track key -> name
+    std::unordered_map<uint64_t, int> m_threadSort;
 };
 
 } // namespace scopeline

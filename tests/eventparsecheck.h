@@ -5,6 +5,7 @@
 // nlohmann alone, and says how the results differ. Shared by tst_eventparser and fuzz_eventparser.
 
 #include "model/chrometracehandler.h"
+#include "model/eventbatch.h"
 #include "model/eventsink.h"
 #include "model/jsonstructurescanner.h"
 #include "model/rawevent.h"
@@ -58,8 +59,16 @@ inline QString compareParses(std::string text, Fast *fast = nullptr)
     Fast outcome = Fast::NotTried;
     RecordingSink simd;
     if (!scanner.sawControlInString && scopeline::fastEventParserAvailable()) {
-        scopeline::ChromeTraceHandler handler(simd, nullptr);
-        outcome = scopeline::parseEventsFast(text, handler) ? Fast::Accepted : Fast::Refused;
+        scopeline::EventBatch batch;
+        outcome = scopeline::parseEventsFast(text, batch, nullptr) == scopeline::FastParse::Done ? Fast::Accepted
+                                                                                                  : Fast::Refused;
+        scopeline::RawEvent event;
+        for (std::size_t i = 0; i < batch.events().size(); ++i) {
+            batch.toRawEvent(i, event);
+            simd.add(event);
+        }
+        for (const auto &[reason, n] : batch.skipped())
+            simd.skip(reason, n);
     }
     if (fast)
         *fast = outcome;

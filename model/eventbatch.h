@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The events of one chunk of an event array, compact: their strings interned in a small table of the
+// batch's own, arg values in one text. A parser thread fills it (simdjson directly, nlohmann through
+// add()); TraceBuilder::addBatch takes it whole and interns each distinct string once, not per event.
+
+#include "eventsink.h"
+#include "rawevent.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace scopeline {
+
+class EventBatch : public EventSink
+{
+public:
+    struct Event
+    {
+        int64_t ts = 0, dur = 0;
+        int64_t correlation = -1, correlationId = -1;
+        uint32_t name = 0, cat = 0, pid = 0, tid = 0, id = 0; // string ids; 0 is the empty string
+        uint32_t argsBegin = 0, argsEnd = 0;                   // into args()
+        int fields = 0;
+        const char *badField = nullptr;
+        char ph = 0;
+        RawEvent::Field tsState = RawEvent::Field::Missing, durState = RawEvent::Field::Missing;
+        bool hasCorrelationIdKey = false;
+    };
+    struct Arg
+    {
+        uint32_t key;            // string id
+        uint32_t offset, length; // value in argText()
+    };
+
+    EventBatch();
+
+    void clear();
+    // EventSink, for the nlohmann path: the event is copied in.
+    void add(RawEvent &event) override;
+    void skip(const QString &reason, int64_t count) override { m_skipped[reason] += count; }
+
+    // Id of the text in this batch's table, adding it on first sight.
+    uint32_t intern(std::string_view text);
+    std::string_view string(uint32_t id) const
+    {
+        return std::string_view(m_text.data() + m_offsets[id], m_offsets[id + 1] - m_offsets[id]);
+    }
+    std::size_t stringCount() const { return m_offsets.size() - 1; }
+
+    // Writing an event in place: begin, set its fields and args, end.
+    Event &beginEvent();
+    // Starts an arg whose value the caller appends to argText(); endArg() ends it.
+    std::string &beginArg(uint32_t key);
+    void endArg();
+    void endEvent() { m_events.back().argsEnd = uint32_t(m_args.size()); }
+
+    const std::vector<Event> &events() const { return m_events; }
+    const std::vector<Arg> &args() const { return m_args; }
+    std::string_view argValue(const Arg &arg) const { return std::string_view(m_argText).substr(arg.offset, arg.length); }
+    std::string &argText() { return m_argText; }
+    const std::map<QString, int64_t> &skipped() const { return m_skipped; }
+    // Event i as the parsers' RawEvent (for B events that outlive the batch, and for tests).
+    void toRawEvent(std::size_t i, RawEvent &out) const;
+
+private:
+    void grow();
+
+    std::vector<Event> m_events;
+    std::vector<Arg> m_args;
+    std::string m_argText;
+    std::map<QString, int64_t> m_skipped;
+    // The string table: texts back to back, open addressing on a hash (slot = id + 1, 0 free).
+    std::string m_text;
+    std::vector<uint32_t> m_offsets;
+    std::vector<uint64_t> m_hashes; // per id
+    std::vector<uint32_t> m_slots;
+};
+
+} // namespace scopeline

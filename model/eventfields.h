@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// How a trace event's fields are read from JSON scalars, shared by the two event parsers (nlohmann's
+// SAX handler and the simdjson reader) so that both give the same events.
+
+#include "rawevent.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace scopeline::eventfields {
+
+// Nested arg values (shapes, lists) are for display only: their text stops growing past this.
+constexpr std::size_t kMaxNestedArgText = 4096;
+
+// A JSON scalar as nlohmann reports it: integers that fit int64 are Integer; other numbers Float,
+// with their text as written; `text` of a Bool or Null is its literal.
+struct Scalar
+{
+    enum Type : uint8_t { Integer, Float, String, Bool, Null } type;
+    std::string_view text;
+    int64_t integer = 0;
+    double real = 0;
+};
+
+// "ph": one character, '?' for anything else.
+char phase(const Scalar &value);
+// "pid", "tid", "id": 6, 6.0, "6" and " 6 " all read "6"; other strings trimmed. False for a Bool or
+// Null. The text may point into buffer.
+bool idText(const Scalar &value, char (&buffer)[32], std::string_view &text);
+// "ts", "dur": microseconds to ns.
+RawEvent::Field micros(const Scalar &value, int64_t &ns);
+// PyTorch's per-event bookkeeping ids: on nearly every CPU event, telling a performance engineer
+// nothing, and most of the args table of a large trace. Scalar values of these are not kept.
+bool isBookkeepingArg(std::string_view key);
+// args.correlation / args.correlation_id: a non-negative integer, however written.
+bool correlation(const Scalar &value, int64_t &id);
+// Text as a JSON string: quotes and backslashes escaped, control bytes as blanks.
+void appendJsonString(std::string &out, std::string_view text);
+
+} // namespace scopeline::eventfields
