@@ -22,7 +22,8 @@ uint64_t hashText(std::string_view text)
         h ^= h >> 32;
     }
     uint64_t tail = 0;
-    std::memcpy(&tail, p, n);
+    if (n) // an empty view may hold a null pointer, which memcpy must not get
+        std::memcpy(&tail, p, n);
     h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
     return h ^ (h >> 29);
 }
