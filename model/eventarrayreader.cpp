@@ -353,9 +353,10 @@ void EventArrayReader::submitChunk(bool complete)
     m_removedTotal = 0;
     m_compactFrom = 1;
     m_compactStrings = JsonStringTracker();
-    const std::atomic<bool> *cancel = m_cancel;
-    m_inFlight.push_back(QtConcurrent::run(&parserPool(), [chunk, cancel] {
-        chunk->parse(cancel);
+    const int64_t sequence = m_submitted++;
+    m_inFlight.push_back(QtConcurrent::run(&parserPool(), [this, chunk, sequence] {
+        chunk->parse(m_cancel);
+        addInOrder(*chunk, sequence);
         return chunk;
     }));
     m_pending.assign(1, '[');
@@ -368,15 +369,28 @@ void EventArrayReader::consumeChunk()
 {
     std::shared_ptr<EventChunk> chunk = m_inFlight.front().result();
     m_inFlight.pop_front();
-    if (m_chunkError.isEmpty() && !m_chunkCancelled) {
-        m_chunkError = chunk->error;
-        m_chunkCancelled = chunk->cancelled;
-    }
-    if (m_chunkError.isEmpty() && !m_chunkCancelled)
-        m_builder.addBatch(chunk->batch);
     chunk->error.clear();
     chunk->cancelled = false;
     m_spare.push_back(std::move(chunk));
+}
+
+void EventArrayReader::addInOrder(EventChunk &chunk, int64_t sequence)
+{
+    // Parser threads add their chunks to the builder themselves, so that the reading thread only
+    // inflates and cuts; the one that parsed chunk n waits until chunk n - 1 is in.
+    std::unique_lock<std::mutex> lock(m_buildMutex);
+    m_built.wait(lock, [&] { return m_nextToBuild == sequence; });
+    lock.unlock(); // the others wait for m_nextToBuild to move: the builder is this thread's alone
+    if (m_chunkError.isEmpty() && !m_chunkCancelled) {
+        m_chunkError = chunk.error;
+        m_chunkCancelled = chunk.cancelled;
+    }
+    if (m_chunkError.isEmpty() && !m_chunkCancelled)
+        m_builder.addBatch(chunk.batch);
+    lock.lock();
+    ++m_nextToBuild;
+    lock.unlock();
+    m_built.notify_all();
 }
 
 bool EventArrayReader::parseSkeleton()

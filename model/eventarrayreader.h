@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Reads a Chrome trace JSON document with its event array cut into chunks at top-level commas; the
-// chunks are parsed in parallel by nlohmann SAX handlers and handed to the builder in file order.
+// chunks are parsed in parallel by simdjson into EventBatches (nlohmann re-reads a chunk simdjson
+// refuses), and each parser thread adds its chunk to the builder in file order.
 // Everything outside the event array (the "skeleton") is parsed too, so errors anywhere are found.
 
 #include "jsonstructurescanner.h"
@@ -10,9 +11,11 @@
 #include <QString>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +46,7 @@ private:
     void compactPending();
     void submitChunk(bool complete);
     void consumeChunk();
+    void addInOrder(EventChunk &chunk, int64_t sequence);
     bool parseSkeleton();
 
     InflatingStreamBuf &m_input;
@@ -73,7 +77,12 @@ private:
 
     std::deque<QFuture<std::shared_ptr<EventChunk>>> m_inFlight;
     std::vector<std::shared_ptr<EventChunk>> m_spare; // parsed chunks whose buffers are reused
-    QString m_chunkError;
+    int64_t m_submitted = 0;
+    // Chunks go into the builder in file order, from the parser threads (addInOrder).
+    std::mutex m_buildMutex;
+    std::condition_variable m_built;
+    int64_t m_nextToBuild = 0;
+    QString m_chunkError; // the first chunk's error, set by the thread adding chunks
     bool m_chunkCancelled = false;
 };
 

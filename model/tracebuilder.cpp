@@ -507,14 +507,21 @@ void TraceBuilder::classifyTracks()
 void TraceBuilder::sortTrackEvents()
 {
     TraceData &d = m_data;
+    std::vector<std::size_t> counts(d.tracks.size(), 0);
+    for (uint32_t t : d.track)
+        ++counts[t];
     d.trackEvents.assign(d.tracks.size(), {});
+    for (std::size_t t = 0; t < d.tracks.size(); ++t)
+        d.trackEvents[t].reserve(counts[t]);
     for (uint32_t e = 0; e < d.eventCount(); ++e)
         d.trackEvents[d.track[e]].push_back(e);
-    // Parents before children: by start, then longer first.
+    // Parents before children: by start, then longer first. Tracks often come in that order already.
+    const auto before = [&d](uint32_t a, uint32_t b) {
+        return d.start[a] != d.start[b] ? d.start[a] < d.start[b] : d.duration[a] > d.duration[b];
+    };
     for (auto &events : d.trackEvents)
-        std::stable_sort(events.begin(), events.end(), [&d](uint32_t a, uint32_t b) {
-            return d.start[a] != d.start[b] ? d.start[a] < d.start[b] : d.duration[a] > d.duration[b];
-        });
+        if (!std::is_sorted(events.begin(), events.end(), before))
+            std::stable_sort(events.begin(), events.end(), before);
 }
 
 void TraceBuilder::deriveCorrelationFromFlows()
@@ -578,22 +585,33 @@ void TraceBuilder::deriveCorrelationFromFlows()
 void TraceBuilder::classifyEvents()
 {
     TraceData &d = m_data;
+    const int64_t descKey = d.strings.find("desc");
     std::unordered_set<int64_t> kernelCorrelations;
     for (uint32_t e = 0; e < d.eventCount(); ++e) {
         if (d.kind[e] == EventKind::Instant || !d.onGpu(e))
             continue;
-        const std::string_view desc = d.arg(e, "desc");
+        std::string_view desc;
         bool hasDesc = false;
-        for (uint32_t a = d.argsBegin[e]; a < d.argsBegin[e + 1] && !hasDesc; ++a)
-            hasDesc = d.strings.view(d.args[a].key) == "desc";
+        if (d.category[e] == 0 && descKey >= 0) { // args.desc matters only without a category
+            for (uint32_t a = d.argsBegin[e]; a < d.argsBegin[e + 1] && !hasDesc; ++a)
+                if (d.args[a].key == uint32_t(descKey)) {
+                    hasDesc = true;
+                    desc = std::string_view(d.argText).substr(d.args[a].offset, d.args[a].length);
+                }
+        }
         d.kind[e] = gpuKind(d.strings.view(d.category[e]), d.nameOf(e), desc, hasDesc);
         if (d.kind[e] == EventKind::Kernel && d.correlation[e] != TraceData::kNoCorrelation)
             kernelCorrelations.insert(d.correlation[e]);
     }
+    // A CPU event's kind follows from its name and category: looked up once per pair.
+    std::unordered_map<uint64_t, EventKind> kinds;
     for (uint32_t e = 0; e < d.eventCount(); ++e) {
         if (d.kind[e] == EventKind::Instant || d.onGpu(e))
             continue;
-        EventKind kind = cpuKind(d.strings.view(d.category[e]), d.nameOf(e));
+        const auto [it, added] = kinds.try_emplace(uint64_t(d.category[e]) << 32 | d.name[e]);
+        if (added)
+            it->second = cpuKind(d.strings.view(d.category[e]), d.nameOf(e));
+        EventKind kind = it->second;
         // JAX names the host launch event after the kernel; its correlation_id finds the kernel.
         if (kind != EventKind::GraphLaunch && kind != EventKind::KernelLaunch && m_correlationFromId[e] &&
             d.correlation[e] != TraceData::kNoCorrelation && kernelCorrelations.count(d.correlation[e]))
