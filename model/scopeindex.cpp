@@ -30,6 +30,48 @@ void sweepContainment(const TraceData &t, uint32_t track, IsContainer isContaine
     }
 }
 
+// The containers recorded for events by sweepContainment, in two flat vectors rather than a map of
+// small vectors: one record per kernel adds up on large traces.
+class OpenAnnotations
+{
+public:
+    void add(uint32_t event, const std::vector<uint32_t> &open)
+    {
+        m_records.push_back(Record{event, uint32_t(m_containers.size()), uint32_t(open.size())});
+        m_containers.insert(m_containers.end(), open.begin(), open.end());
+    }
+    // Call once after the last add(), before of().
+    void sort()
+    {
+        std::sort(m_records.begin(), m_records.end(),
+                  [](const Record &a, const Record &b) { return a.event < b.event; });
+    }
+    struct Range
+    {
+        const uint32_t *first = nullptr, *last = nullptr;
+        const uint32_t *begin() const { return first; }
+        const uint32_t *end() const { return last; }
+    };
+    // The containers of an event, outermost first; none for -1 or an event without a record.
+    Range of(int64_t event) const
+    {
+        auto it = std::lower_bound(m_records.begin(), m_records.end(), event,
+                                   [](const Record &r, int64_t value) { return int64_t(r.event) < value; });
+        if (event < 0 || it == m_records.end() || it->event != event)
+            return {};
+        const uint32_t *first = m_containers.data() + it->first;
+        return {first, first + it->count};
+    }
+
+private:
+    struct Record
+    {
+        uint32_t event, first, count; // first: into m_containers
+    };
+    std::vector<Record> m_records;
+    std::vector<uint32_t> m_containers;
+};
+
 // `ProfilerStep#15` -> `ProfilerStep`; empty when the text is not `<name>#<digits>`.
 std::string_view stepBase(std::string_view text)
 {
@@ -70,20 +112,19 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
     auto isLaunch = [&t](uint32_t e) {
         return t.kind[e] == EventKind::KernelLaunch || t.kind[e] == EventKind::GraphLaunch;
     };
-    std::unordered_map<uint32_t, std::vector<uint32_t>> cpuAnnotations; // launch -> annotations
-    std::unordered_map<uint32_t, std::vector<uint32_t>> gpuAnnotations; // kernel -> annotations
+    OpenAnnotations annotations; // of each launch on a CPU thread and each kernel on a GPU stream
     for (uint32_t track = 0; track < t.tracks.size(); ++track) {
+        auto record = [&annotations](uint32_t e, const std::vector<uint32_t> &open) { annotations.add(e, open); };
         if (t.tracks[track].gpu) {
             sweepContainment(
                 t, track, [&t](uint32_t e) { return t.kind[e] == EventKind::GpuAnnotation; },
-                [&t](uint32_t e) { return t.kind[e] == EventKind::Kernel; },
-                [&](uint32_t e, const std::vector<uint32_t> &open) { gpuAnnotations[e] = open; });
+                [&t](uint32_t e) { return t.kind[e] == EventKind::Kernel; }, record);
         } else {
             sweepContainment(
-                t, track, [&t](uint32_t e) { return t.kind[e] == EventKind::CpuAnnotation; }, isLaunch,
-                [&](uint32_t e, const std::vector<uint32_t> &open) { cpuAnnotations[e] = open; });
+                t, track, [&t](uint32_t e) { return t.kind[e] == EventKind::CpuAnnotation; }, isLaunch, record);
         }
     }
+    annotations.sort();
 
     m_kernels = analysis.kernels();
     std::stable_sort(m_kernels.begin(), m_kernels.end(),
@@ -115,12 +156,8 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
             for (uint32_t name : it->second)
                 m_refs.push_back(Ref{name, name, -1});
         }
-        auto addAnnotations = [&](const std::unordered_map<uint32_t, std::vector<uint32_t>> &map,
-                                  int64_t event) {
-            auto it = event >= 0 ? map.find(uint32_t(event)) : map.end();
-            if (it == map.end())
-                return;
-            for (uint32_t a : it->second) {
+        auto addAnnotations = [&](int64_t event) {
+            for (uint32_t a : annotations.of(event)) {
                 const std::string_view text = t.nameOf(a);
                 const std::string_view base = stepBase(text);
                 if (base.empty()) {
@@ -138,8 +175,8 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
         };
         // GPU annotations first: the last matching ref is a kernel's instance, and the CPU range the
         // user wrote is preferred over its GPU mirror.
-        addAnnotations(gpuAnnotations, k);
-        addAnnotations(cpuAnnotations, analysis.launchOf(k));
+        addAnnotations(k);
+        addAnnotations(analysis.launchOf(k));
     }
     m_refBegin.push_back(uint32_t(m_refs.size()));
     m_stepName.resize(m_names.size());

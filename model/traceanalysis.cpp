@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <tuple>
 
 namespace scopeline {
 
@@ -25,25 +26,82 @@ double medianOf(std::vector<int64_t> values)
     return (lower + upper) / 2; // numpy.median: mean of the two middle values
 }
 
+// Length of the union of intervals added by start, without keeping them.
+class IntervalUnion
+{
+public:
+    void add(int64_t start, int64_t end)
+    {
+        if (start > m_end) {
+            if (m_end != kNone)
+                m_length += m_end - m_start;
+            m_start = start;
+            m_end = end;
+        } else {
+            m_end = std::max(m_end, end);
+        }
+    }
+    int64_t length() const { return m_end == kNone ? m_length : m_length + m_end - m_start; }
+
+private:
+    static constexpr int64_t kNone = std::numeric_limits<int64_t>::min();
+    int64_t m_length = 0, m_start = 0, m_end = kNone;
+};
+
+// The events of a list sorted by correlation id that have this one; none for kNoCorrelation.
+std::pair<std::vector<uint32_t>::const_iterator, std::vector<uint32_t>::const_iterator>
+withCorrelation(const TraceData &t, const std::vector<uint32_t> &events, int64_t correlation)
+{
+    if (correlation == TraceData::kNoCorrelation)
+        return {events.end(), events.end()};
+    const auto &c = t.correlation;
+    const auto from = std::lower_bound(events.begin(), events.end(), correlation,
+                                       [&c](uint32_t e, int64_t value) { return c[e] < value; });
+    const auto to = std::upper_bound(from, events.end(), correlation,
+                                     [&c](int64_t value, uint32_t e) { return value < c[e]; });
+    return {from, to};
+}
+
+// A gap's lookup of the innermost CPU slice at time ts on the launching thread.
+struct SliceQuery
+{
+    uint32_t track;
+    uint32_t stream, gap; // into TraceAnalysis::streams() and its gaps
+    int64_t ts;
+};
+
+// Answers the queries of one track, sorted by ts, in one sweep over its events. Events are sorted
+// by start with parents first, so the latest-starting slice containing ts is the innermost; a slice
+// that ends before ts is done for every later query too, so a stack of the open ones suffices.
+void findCpuSlices(const TraceData &t, const SliceQuery *begin, const SliceQuery *end,
+                   std::vector<StreamSummary> &streams)
+{
+    const auto &events = t.trackEvents[begin->track];
+    std::vector<uint32_t> open;
+    std::size_t next = 0;
+    for (const SliceQuery *q = begin; q != end; ++q) {
+        for (; next < events.size() && t.start[events[next]] <= q->ts; ++next) {
+            const uint32_t e = events[next];
+            if (t.kind[e] == EventKind::Instant)
+                continue;
+            while (!open.empty() && t.end(open.back()) < t.start[e])
+                open.pop_back();
+            open.push_back(e);
+        }
+        while (!open.empty() && t.end(open.back()) < q->ts)
+            open.pop_back();
+        streams[q->stream].gaps[q->gap].cpuEvent = open.empty() ? -1 : int64_t(open.back());
+    }
+}
+
 } // namespace
 
 int64_t unionLength(const std::vector<std::pair<int64_t, int64_t>> &intervals)
 {
-    int64_t busy = 0;
-    int64_t curStart = 0, curEnd = std::numeric_limits<int64_t>::min();
-    for (const auto &[start, end] : intervals) {
-        if (start > curEnd) {
-            if (curEnd != std::numeric_limits<int64_t>::min())
-                busy += curEnd - curStart;
-            curStart = start;
-            curEnd = end;
-        } else {
-            curEnd = std::max(curEnd, end);
-        }
-    }
-    if (curEnd != std::numeric_limits<int64_t>::min())
-        busy += curEnd - curStart;
-    return busy;
+    IntervalUnion busy;
+    for (const auto &[start, end] : intervals)
+        busy.add(start, end);
+    return busy.length();
 }
 
 QString gapCauseName(GapCause cause)
@@ -82,9 +140,9 @@ TraceAnalysis::TraceAnalysis(const TraceData &trace) : m_trace(trace)
     for (uint32_t e = 0; e < trace.eventCount(); ++e)
         if (trace.kind[e] == EventKind::Kernel)
             m_kernels.push_back(e);
+    joinLaunches(); // wants the kernels by event index
     std::stable_sort(m_kernels.begin(), m_kernels.end(),
                      [&trace](uint32_t a, uint32_t b) { return trace.start[a] < trace.start[b]; });
-    joinLaunches();
 
     std::set<int> devices;
     for (uint32_t k : m_kernels)
@@ -100,80 +158,87 @@ TraceAnalysis::TraceAnalysis(const TraceData &trace) : m_trace(trace)
 void TraceAnalysis::joinLaunches()
 {
     const TraceData &t = m_trace;
+    auto byCorrelationStart = [&t](uint32_t a, uint32_t b) {
+        return std::tie(t.correlation[a], t.start[a], a) < std::tie(t.correlation[b], t.start[b], b);
+    };
     for (uint32_t k : m_kernels)
         if (t.correlation[k] != TraceData::kNoCorrelation)
-            m_kernelsByCorrelation[t.correlation[k]].push_back(k);
+            m_kernelsByCorrelation.push_back(k);
+    std::sort(m_kernelsByCorrelation.begin(), m_kernelsByCorrelation.end(), byCorrelationStart);
 
-    // The earliest launch call of each correlation id.
-    std::unordered_map<int64_t, uint32_t> launchByCorrelation;
-    for (uint32_t e = 0; e < t.eventCount(); ++e) {
-        if ((t.kind[e] != EventKind::KernelLaunch && t.kind[e] != EventKind::GraphLaunch) ||
-            t.correlation[e] == TraceData::kNoCorrelation)
-            continue;
-        auto [it, inserted] = launchByCorrelation.try_emplace(t.correlation[e], e);
-        if (!inserted && t.start[e] < t.start[it->second])
-            it->second = e;
-    }
-    m_launchOf.assign(t.eventCount(), -1);
-    for (uint32_t k : m_kernels) {
-        auto it = launchByCorrelation.find(t.correlation[k]);
-        if (t.correlation[k] != TraceData::kNoCorrelation && it != launchByCorrelation.end())
-            m_launchOf[k] = int32_t(it->second);
+    // The earliest launch call of each correlation id (the first in the file on a tie).
+    std::vector<uint32_t> launches;
+    for (uint32_t e = 0; e < t.eventCount(); ++e)
+        if ((t.kind[e] == EventKind::KernelLaunch || t.kind[e] == EventKind::GraphLaunch) &&
+            t.correlation[e] != TraceData::kNoCorrelation)
+            launches.push_back(e);
+    std::sort(launches.begin(), launches.end(), byCorrelationStart);
+    launches.erase(std::unique(launches.begin(), launches.end(),
+                               [&t](uint32_t a, uint32_t b) { return t.correlation[a] == t.correlation[b]; }),
+                   launches.end());
+
+    for (uint32_t k : m_kernels) { // by index, so m_launchOf comes sorted
+        const auto [from, to] = withCorrelation(t, launches, t.correlation[k]);
+        if (from != to)
+            m_launchOf.emplace_back(k, *from);
     }
 }
 
 int64_t TraceAnalysis::launchOf(uint32_t kernel) const
 {
-    return kernel < m_launchOf.size() ? m_launchOf[kernel] : -1;
+    auto it = std::lower_bound(m_launchOf.begin(), m_launchOf.end(), kernel,
+                               [](const auto &entry, uint32_t value) { return entry.first < value; });
+    return it != m_launchOf.end() && it->first == kernel ? int64_t(it->second) : -1;
 }
 
 std::vector<uint32_t> TraceAnalysis::kernelsOf(uint32_t launch) const
 {
-    const int64_t correlation = m_trace.correlation[launch];
-    auto it = m_kernelsByCorrelation.find(correlation);
-    if (correlation == TraceData::kNoCorrelation || it == m_kernelsByCorrelation.end())
-        return {};
-    return it->second;
+    const auto [from, to] = withCorrelation(m_trace, m_kernelsByCorrelation, m_trace.correlation[launch]);
+    return {from, to};
 }
 
+int64_t TraceAnalysis::firstKernelOf(uint32_t event) const
+{
+    const auto [from, to] = withCorrelation(m_trace, m_kernelsByCorrelation, m_trace.correlation[event]);
+    return from != to ? int64_t(*from) : -1;
+}
 void TraceAnalysis::summarise(LaunchSummary &summary, int device) const
 {
     const TraceData &t = m_trace;
     const bool all = device == -1;
     summary.device = device;
 
-    std::vector<std::pair<int64_t, int64_t>> intervals;
+    IntervalUnion busy;
+    int64_t firstStart = 0, lastEnd = std::numeric_limits<int64_t>::min();
     for (uint32_t k : m_kernels) {
         if (!all && deviceOf(k) != device)
             continue;
-        intervals.emplace_back(t.start[k], t.end(k));
-        const int64_t launch = m_launchOf[k];
+        if (summary.kernels++ == 0)
+            firstStart = t.start[k];
+        busy.add(t.start[k], t.end(k));
+        lastEnd = std::max(lastEnd, t.end(k));
+        const int64_t launch = launchOf(k);
         if (launch >= 0 && t.kind[launch] == EventKind::KernelLaunch)
             summary.launchDelays.push_back(t.start[k] - t.start[launch]);
     }
-    summary.kernels = int64_t(intervals.size());
-    summary.busyNs = unionLength(intervals);
-    if (!intervals.empty()) {
-        int64_t lastEnd = std::numeric_limits<int64_t>::min();
-        for (const auto &interval : intervals)
-            lastEnd = std::max(lastEnd, interval.second);
-        summary.spanNs = lastEnd - intervals.front().first;
-    }
+    summary.busyNs = busy.length();
+    if (summary.kernels)
+        summary.spanNs = lastEnd - firstStart;
 
     for (uint32_t e = 0; e < t.eventCount(); ++e) {
         const EventKind kind = t.kind[e];
         if (kind != EventKind::KernelLaunch && kind != EventKind::GraphLaunch)
             continue;
-        const std::vector<uint32_t> kernels = kernelsOf(e);
+        const int64_t firstKernel = firstKernelOf(e);
         // A launch belongs to the device its kernels ran on; unmatched ones count in the total only.
-        if (!all && (kernels.empty() || deviceOf(kernels.front()) != device))
+        if (!all && (firstKernel < 0 || deviceOf(uint32_t(firstKernel)) != device))
             continue;
         if (kind == EventKind::KernelLaunch) {
             ++summary.kernelLaunches;
         } else {
             ++summary.graphLaunches;
-            if (!kernels.empty())
-                summary.graphLaunchDelays.push_back(t.start[kernels.front()] - t.start[e]);
+            if (firstKernel >= 0)
+                summary.graphLaunchDelays.push_back(t.start[firstKernel] - t.start[e]);
         }
     }
 }
@@ -181,32 +246,32 @@ void TraceAnalysis::summarise(LaunchSummary &summary, int device) const
 void TraceAnalysis::findGaps()
 {
     const TraceData &t = m_trace;
-    m_reach.assign(t.tracks.size(), {});
-    std::vector<std::vector<uint32_t>> byTrack(t.tracks.size());
-    for (uint32_t k : m_kernels)
-        byTrack[t.track[k]].push_back(k);
-    for (uint32_t track = 0; track < byTrack.size(); ++track) {
-        const auto &kernels = byTrack[track];
-        if (kernels.empty())
-            continue;
+    std::vector<uint32_t> byTrack = m_kernels; // by track, by start within one
+    std::stable_sort(byTrack.begin(), byTrack.end(), [&t](uint32_t a, uint32_t b) { return t.track[a] < t.track[b]; });
+    std::vector<SliceQuery> queries; // answered below, a track at a time, rather than one search per gap
+    for (auto from = byTrack.begin(); from != byTrack.end();) {
+        const uint32_t track = t.track[*from];
+        const auto to = std::find_if(from, byTrack.end(), [&t, track](uint32_t k) { return t.track[k] != track; });
         StreamSummary stream;
         stream.track = track;
-        stream.kernels = int64_t(kernels.size());
-        std::vector<std::pair<int64_t, int64_t>> intervals;
-        int64_t reach = t.end(kernels.front()); // latest end so far
-        uint32_t reachKernel = kernels.front();
-        for (uint32_t k : kernels) {
-            intervals.emplace_back(t.start[k], t.end(k));
+        stream.kernels = int64_t(to - from);
+        IntervalUnion busy;
+        int64_t reach = t.end(*from); // latest end so far
+        uint32_t reachKernel = *from;
+        for (auto it = from; it != to; ++it) {
+            const uint32_t k = *it;
+            busy.add(t.start[k], t.end(k));
             if (t.start[k] > reach) {
                 IdleGap gap;
                 gap.start = reach;
                 gap.end = t.start[k];
                 gap.before = reachKernel;
                 gap.after = k;
-                const int64_t launch = m_launchOf[k];
+                const int64_t launch = launchOf(k);
                 if (launch >= 0) {
                     gap.cause = t.start[launch] >= gap.start ? GapCause::LaunchLate : GapCause::GpuWaiting;
-                    gap.cpuEvent = innermostCpuSlice(t.track[launch], gap.start + gap.length() / 2);
+                    queries.push_back(SliceQuery{t.track[launch], uint32_t(m_streams.size()),
+                                                 uint32_t(stream.gaps.size()), gap.start + gap.length() / 2});
                 }
                 stream.gaps.push_back(gap);
             }
@@ -215,29 +280,18 @@ void TraceAnalysis::findGaps()
                 reachKernel = k;
             }
         }
-        stream.busyNs = unionLength(intervals);
+        stream.busyNs = busy.length();
         m_streams.push_back(std::move(stream));
+        from = to;
     }
-}
 
-int64_t TraceAnalysis::innermostCpuSlice(uint32_t track, int64_t ts)
-{
-    // Events are sorted by start with parents first, so the latest-starting one containing ts is
-    // the innermost; the running maximum of ends says when no earlier event can reach ts.
-    const TraceData &t = m_trace;
-    const auto &events = t.trackEvents[track];
-    auto &reach = m_reach[track];
-    if (reach.empty()) {
-        int64_t maxEnd = std::numeric_limits<int64_t>::min();
-        for (uint32_t e : events)
-            reach.push_back(maxEnd = std::max(maxEnd, t.end(e)));
+    std::sort(queries.begin(), queries.end(),
+              [](const SliceQuery &a, const SliceQuery &b) { return std::tie(a.track, a.ts) < std::tie(b.track, b.ts); });
+    for (auto from = queries.begin(); from != queries.end();) {
+        const auto to = std::find_if(from, queries.end(), [from](const SliceQuery &q) { return q.track != from->track; });
+        findCpuSlices(t, &*from, &*from + (to - from), m_streams);
+        from = to;
     }
-    const auto it = std::upper_bound(events.begin(), events.end(), ts,
-                                     [&t](int64_t value, uint32_t e) { return value < t.start[e]; });
-    for (auto i = it - events.begin() - 1; i >= 0 && reach[i] >= ts; --i)
-        if (t.kind[events[i]] != EventKind::Instant && t.end(events[i]) >= ts)
-            return events[i];
-    return -1;
 }
 
 } // namespace scopeline

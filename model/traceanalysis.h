@@ -8,7 +8,6 @@
 #include <QString>
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 namespace scopeline {
@@ -77,17 +76,18 @@ private:
     void joinLaunches();
     void summarise(LaunchSummary &summary, int device) const;
     int deviceOf(uint32_t event) const { return m_trace.tracks[m_trace.track[event]].device; }
+    // The first kernel (by start) sharing the correlation id of an event, -1 when none.
+    int64_t firstKernelOf(uint32_t event) const;
     void findGaps();
-    int64_t innermostCpuSlice(uint32_t track, int64_t ts);
 
     const TraceData &m_trace;
     std::vector<uint32_t> m_kernels;
-    std::vector<int32_t> m_launchOf; // per event: the launch of a kernel, -1 when none
-    std::unordered_map<int64_t, std::vector<uint32_t>> m_kernelsByCorrelation; // by start time
+    // Sorted vectors rather than per-event columns or hash maps: kernels are few next to all events.
+    std::vector<std::pair<uint32_t, uint32_t>> m_launchOf; // (kernel, its launch) by kernel index
+    std::vector<uint32_t> m_kernelsByCorrelation;          // by correlation id, then start
     LaunchSummary m_total;
     std::vector<LaunchSummary> m_devices;
     std::vector<StreamSummary> m_streams;
-    std::vector<std::vector<int64_t>> m_reach; // per track: running maximum of event ends, built on demand
 };
 
 } // namespace scopeline
