@@ -348,9 +348,15 @@ private:
     bool scalar(ondemand::value &v, Type type, Scalar &out)
     {
         switch (type) {
-        case Type::string:
+        case Type::string: {
+            // The value is consumed either way: On-Demand skips an unread string followed by ':' as
+            // if it were a key, and would accept {"a":"x":1}.
             out.type = Scalar::String;
-            return quoted(v.raw_json_token().data() + 1, out.text) || !v.get_string().get(out.text);
+            ondemand::raw_json_string raw;
+            if (quoted(v.raw_json_token().data() + 1, out.text))
+                return !v.get_raw_json_string().get(raw);
+            return !v.get_string().get(out.text);
+        }
         case Type::number: return number(v, out);
         case Type::boolean: {
             bool b = false;

@@ -168,6 +168,12 @@ void TstEventParser::hostileText_data()
         {"unclosed object", R"([{"a":1])"},
         {"unclosed array", R"([{"a":[1}])"},
         {"extra close", R"([{"a":1}}])"},
+        // Found by fuzz_eventparser: an unread string value followed by ':' looked like a key.
+        {"string value as key", R"([{"ph":"X":-9"y %":7}},{}])"},
+        {"string value as key, skipped field", R"([{"a":"X":1}])"},
+        {"string value as key, name", R"([{"name":"X":1,"b":2}])"},
+        {"string as key in array", R"([{"args":{"k":["X":1]}}])"},
+        {"string as key in skipped array", R"([{"other":["X":1]}])"},
         {"cut short", R"([{"a":1},{"b")"},
         {"no closing bracket", R"([{"a":1})"},
         {"text after", R"([{"a":1}] x)"},
