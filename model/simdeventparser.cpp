@@ -101,6 +101,20 @@ int plainInteger(std::string_view token)
     return negative ? -1 : 1;
 }
 
+// An object's fields without ondemand::field: object_iterator hands out each field as a
+// simdjson_result<field> assembled on the stack, and reading it back stalled store forwarding for a
+// sixth of the parse. These are object_iterator's steps on the object's own value_iterator (public
+// in simdjson; the object holds it as a protected member, reached here through a derived class).
+struct ObjectIterator : ondemand::object
+{
+    using ondemand::object::iter;
+};
+
+struct ValueAt : ondemand::value
+{
+    explicit ValueAt(const ondemand::value_iterator &it) : ondemand::value(it) {}
+};
+
 // Reads each event of the array into the batch. Every value is visited, skipped ones too: On-Demand
 // only checks what it is asked for, and nlohmann checks everything.
 class EventReader
@@ -126,22 +140,45 @@ public:
     }
 
 private:
+    // Calls visit(key, value) for each field; a key without escapes is taken from the document as it
+    // is (stage 1 has checked its UTF-8).
+    template <typename Visit>
+    Outcome forEachField(ondemand::object &object, Visit &&visit)
+    {
+        ondemand::value_iterator &it = object.*(&ObjectIterator::iter);
+        while (it.is_open()) {
+            ondemand::raw_json_string raw;
+            std::string_view key;
+            if (it.error() || it.field_key().get(raw) || it.field_value())
+                return Outcome::Rejected;
+            ValueAt value(it.child());
+            if (!quoted(raw.raw(), key)) { // rare: only a field may unescape its key
+                ondemand::field escaped;
+                escaped.first = raw;
+                escaped.second = value;
+                if (escaped.unescaped_key().get(key))
+                    return Outcome::Rejected;
+            }
+            if (const Outcome o = visit(key, static_cast<ondemand::value &>(value)); o != Outcome::Ok)
+                return o;
+            bool more = false;
+            if (it.skip_child() || it.has_next_field().get(more))
+                return Outcome::Rejected;
+        }
+        return Outcome::Ok;
+    }
+
     Outcome event(ondemand::object &fields)
     {
         EventBatch::Event &e = m_batch.beginEvent();
-        for (auto item : fields) {
-            std::string_view key;
-            if (!keyText(item, key))
-                return Outcome::Rejected;
+        const Outcome o = forEachField(fields, [&](std::string_view key, ondemand::value &v) {
             ++e.fields;
             const Key k = keyOf(key);
-            ondemand::value &v = item.value_unsafe().value();
-            const Outcome o = k == Key::Args ? args(v, e) : k == Key::Other ? skip(v, 1) : eventField(k, v, e);
-            if (o != Outcome::Ok)
-                return o;
-        }
-        m_batch.endEvent();
-        return Outcome::Ok;
+            return k == Key::Args ? args(v, e) : k == Key::Other ? skip(v, 1) : eventField(k, v, e);
+        });
+        if (o == Outcome::Ok)
+            m_batch.endEvent();
+        return o;
     }
 
     Outcome eventField(Key k, ondemand::value &v, EventBatch::Event &e)
@@ -188,11 +225,7 @@ private:
             return skip(v, 1);
         if (v.get_object().get(fields))
             return Outcome::Rejected;
-        for (auto item : fields) {
-            std::string_view key;
-            if (!keyText(item, key))
-                return Outcome::Rejected;
-            ondemand::value &argValue = item.value_unsafe().value();
+        return forEachField(fields, [&](std::string_view key, ondemand::value &argValue) {
             if (argValue.type().get(type))
                 return Outcome::Rejected;
             if (isContainer(type)) {
@@ -202,13 +235,13 @@ private:
                 if (nested(argValue, type, out, base, 3) != Outcome::Ok)
                     return Outcome::Rejected;
                 m_batch.endArg();
-                continue;
+                return Outcome::Ok;
             }
             Scalar value;
             if (!scalar(argValue, type, value))
                 return Outcome::Rejected;
             if (eventfields::isBookkeepingArg(key))
-                continue;
+                return Outcome::Ok;
             m_batch.beginArg(m_batch.intern(key)).append(value.text);
             m_batch.endArg();
             const bool isCorrelation = key == "correlation", isCorrelationId = key == "correlation_id";
@@ -216,8 +249,8 @@ private:
                 e.hasCorrelationIdKey |= isCorrelationId;
                 eventfields::correlation(value, isCorrelation ? e.correlation : e.correlationId);
             }
-        }
-        return Outcome::Ok;
+            return Outcome::Ok;
+        });
     }
 
     // A nested arg value as compact JSON, as ChromeTraceHandler writes it: out[base] holds its opening
@@ -249,18 +282,16 @@ private:
             ondemand::object fields;
             if (v.get_object().get(fields))
                 return Outcome::Rejected;
-            for (auto item : fields) {
-                std::string_view key;
-                if (!keyText(item, key))
-                    return Outcome::Rejected;
+            const Outcome o = forEachField(fields, [&](std::string_view key, ondemand::value &element) {
                 separate();
                 if (room()) {
                     eventfields::appendJsonString(out, key);
                     out.push_back(':');
                 }
-                if (nestedElement(item.value_unsafe().value(), out, base, depth) != Outcome::Ok)
-                    return Outcome::Rejected;
-            }
+                return nestedElement(element, out, base, depth);
+            });
+            if (o != Outcome::Ok)
+                return Outcome::Rejected;
         }
         if (room())
             out.push_back(type == Type::array ? ']' : '}');
@@ -311,26 +342,13 @@ private:
             ondemand::object fields;
             if (v.get_object().get(fields))
                 return Outcome::Rejected;
-            for (auto item : fields) {
-                std::string_view key;
-                if (!keyText(item, key) || skip(item.value_unsafe().value(), depth + 1) != Outcome::Ok)
-                    return Outcome::Rejected;
-            }
-            return Outcome::Ok;
+            const Outcome o = forEachField(fields, [&](std::string_view, ondemand::value &element) {
+                return skip(element, depth + 1);
+            });
+            return o == Outcome::Ok ? Outcome::Ok : Outcome::Rejected;
         }
         Scalar value;
         return scalar(v, type, value) ? Outcome::Ok : Outcome::Rejected;
-    }
-
-    // A key straight from the document when it holds no escapes (stage 1 has checked its UTF-8).
-    // The field is used in place: copies of it cost more here than the rest of the loop.
-    bool keyText(simdjson_result<ondemand::field> &item, std::string_view &key)
-    {
-        if (item.error())
-            return false;
-        if (quoted(item.value_unsafe().key().raw(), key))
-            return true;
-        return !item.unescaped_key().get(key);
     }
 
     // The text from start to the closing quote, when it holds no backslash.
