@@ -97,6 +97,7 @@ struct EventChunk
     std::string text;   // '[' + events + ']'; the buffer goes back to the reader for the next chunk
     bool controlInString = false; // the text has a string holding a byte below 0x20
     int64_t offset = 0; // document offset of the chunk's text (after the '[' put in front)
+    int64_t sequence = 0; // its place in the file: chunks go into the builder in this order
     std::vector<std::pair<int64_t, int64_t>> removed; // blank runs taken out: (text position, bytes)
     EventBatch batch;
     QString error;
@@ -353,44 +354,61 @@ void EventArrayReader::submitChunk(bool complete)
     m_removedTotal = 0;
     m_compactFrom = 1;
     m_compactStrings = JsonStringTracker();
-    const int64_t sequence = m_submitted++;
-    m_inFlight.push_back(QtConcurrent::run(&parserPool(), [this, chunk, sequence] {
+    chunk->sequence = m_submitted++;
+    m_inFlight.push_back(QtConcurrent::run(&parserPool(), [this, chunk] {
         chunk->parse(m_cancel);
-        addInOrder(*chunk, sequence);
+        addInOrder(chunk);
         return chunk;
     }));
     m_pending.assign(1, '[');
-    while (!m_inFlight.empty() &&
-           (int(m_inFlight.size()) > kMaxChunksInFlight || m_inFlight.front().isFinished()))
+    while (!m_inFlight.empty() && (int(m_inFlight.size()) > kMaxChunksInFlight ||
+                                   (m_inFlight.front().isFinished() && isBuilt(m_inFlight.front().result()))))
         consumeChunk();
+}
+
+bool EventArrayReader::isBuilt(const std::shared_ptr<EventChunk> &chunk) const
+{
+    return m_nextToBuild.load(std::memory_order_acquire) > chunk->sequence;
 }
 
 void EventArrayReader::consumeChunk()
 {
     std::shared_ptr<EventChunk> chunk = m_inFlight.front().result();
     m_inFlight.pop_front();
+    {
+        std::unique_lock<std::mutex> lock(m_buildMutex);
+        m_built.wait(lock, [&] { return isBuilt(chunk); });
+    }
     chunk->error.clear();
     chunk->cancelled = false;
     m_spare.push_back(std::move(chunk));
 }
 
-void EventArrayReader::addInOrder(EventChunk &chunk, int64_t sequence)
+void EventArrayReader::addInOrder(const std::shared_ptr<EventChunk> &parsed)
 {
-    // Parser threads add their chunks to the builder themselves, so that the reading thread only
-    // inflates and cuts; the one that parsed chunk n waits until chunk n - 1 is in.
+    // Parser threads add the chunks to the builder themselves, so that the reading thread only
+    // inflates and cuts. A chunk parsed before its predecessor is in is left for the thread adding
+    // chunks, which takes it next: no parser thread waits for another.
     std::unique_lock<std::mutex> lock(m_buildMutex);
-    m_built.wait(lock, [&] { return m_nextToBuild == sequence; });
-    lock.unlock(); // the others wait for m_nextToBuild to move: the builder is this thread's alone
-    if (m_chunkError.isEmpty() && !m_chunkCancelled) {
-        m_chunkError = chunk.error;
-        m_chunkCancelled = chunk.cancelled;
+    m_parsed.emplace(parsed->sequence, parsed);
+    if (m_building)
+        return;
+    m_building = true;
+    for (auto next = m_parsed.find(m_nextToBuild); next != m_parsed.end(); next = m_parsed.find(m_nextToBuild)) {
+        const std::shared_ptr<EventChunk> chunk = std::move(next->second);
+        m_parsed.erase(next);
+        lock.unlock(); // the builder is this thread's alone while m_building
+        if (m_chunkError.isEmpty() && !m_chunkCancelled) {
+            m_chunkError = chunk->error;
+            m_chunkCancelled = chunk->cancelled;
+        }
+        if (m_chunkError.isEmpty() && !m_chunkCancelled)
+            m_builder.addBatch(chunk->batch);
+        lock.lock();
+        m_nextToBuild.fetch_add(1, std::memory_order_release);
+        m_built.notify_all();
     }
-    if (m_chunkError.isEmpty() && !m_chunkCancelled)
-        m_builder.addBatch(chunk.batch);
-    lock.lock();
-    ++m_nextToBuild;
-    lock.unlock();
-    m_built.notify_all();
+    m_building = false;
 }
 
 bool EventArrayReader::parseSkeleton()

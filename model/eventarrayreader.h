@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -46,7 +47,8 @@ private:
     void compactPending();
     void submitChunk(bool complete);
     void consumeChunk();
-    void addInOrder(EventChunk &chunk, int64_t sequence);
+    bool isBuilt(const std::shared_ptr<EventChunk> &chunk) const;
+    void addInOrder(const std::shared_ptr<EventChunk> &parsed);
     bool parseSkeleton();
 
     InflatingStreamBuf &m_input;
@@ -78,10 +80,13 @@ private:
     std::deque<QFuture<std::shared_ptr<EventChunk>>> m_inFlight;
     std::vector<std::shared_ptr<EventChunk>> m_spare; // parsed chunks whose buffers are reused
     int64_t m_submitted = 0;
-    // Chunks go into the builder in file order, from the parser threads (addInOrder).
+    // Chunks go into the builder in file order, from the parser threads (addInOrder): parsed ones
+    // wait in m_parsed until the one thread adding chunks (m_building) reaches them.
     std::mutex m_buildMutex;
-    std::condition_variable m_built;
-    int64_t m_nextToBuild = 0;
+    std::condition_variable m_built; // m_nextToBuild moved: the reading thread may recycle a chunk
+    std::map<int64_t, std::shared_ptr<EventChunk>> m_parsed;
+    bool m_building = false;
+    std::atomic<int64_t> m_nextToBuild{0};
     QString m_chunkError; // the first chunk's error, set by the thread adding chunks
     bool m_chunkCancelled = false;
 };
