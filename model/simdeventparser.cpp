@@ -89,6 +89,11 @@ bool isContainer(Type type)
 
 // 1 for a JSON integer without a sign, -1 with one, 0 for anything else (fractions, exponents,
 // leading zeros, stray characters: simdjson's number parser judges those).
+bool isBlank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 int plainInteger(std::string_view token)
 {
     const bool negative = !token.empty() && token.front() == '-';
@@ -120,8 +125,7 @@ struct ValueAt : ondemand::value
 class EventReader
 {
 public:
-    EventReader(EventBatch &batch, const char *end, const std::atomic<bool> *cancel)
-        : m_batch(batch), m_end(end), m_cancel(cancel)
+    EventReader(EventBatch &batch, const std::atomic<bool> *cancel) : m_batch(batch), m_cancel(cancel)
     {}
 
     Outcome events(ondemand::array &items)
@@ -152,7 +156,7 @@ private:
             if (it.error() || it.field_key().get(raw) || it.field_value())
                 return Outcome::Rejected;
             ValueAt value(it.child());
-            if (!quoted(raw.raw(), key)) { // rare: only a field may unescape its key
+            if (!plainKey(raw.raw(), value.raw_json_token().data(), key)) { // rare: only a field may unescape its key
                 ondemand::field escaped;
                 escaped.first = raw;
                 escaped.second = value;
@@ -351,13 +355,37 @@ private:
         return scalar(v, type, value) ? Outcome::Ok : Outcome::Rejected;
     }
 
-    // The text from start to the closing quote, when it holds no backslash.
-    bool quoted(const char *start, std::string_view &text) const
+    // The text of a string token as raw_json_token gives it (quotes, then blanks up to the next
+    // token), when it holds no backslash: the closing quote is known without a scan for it.
+    static bool plainString(std::string_view token, std::string_view &text)
     {
-        const auto *quote = static_cast<const char *>(std::memchr(start, '"', std::size_t(m_end - start)));
-        if (!quote || std::memchr(start, '\\', std::size_t(quote - start)))
+        while (!token.empty() && isBlank(token.back()))
+            token.remove_suffix(1);
+        if (token.size() < 2 || token.back() != '"')
             return false;
-        text = std::string_view(start, std::size_t(quote - start));
+        text = token.substr(1, token.size() - 2);
+        return !std::memchr(text.data(), '\\', text.size());
+    }
+
+    // A key from its first byte to its closing quote, found back from its value's first byte over
+    // the blanks and ':' between them, when it holds no backslash.
+    static bool plainKey(const char *start, const char *value, std::string_view &key)
+    {
+        const char *p = value;
+        do
+            --p;
+        while (isBlank(*p));
+        if (*p != ':')
+            return false;
+        do
+            --p;
+        while (isBlank(*p));
+        if (*p != '"' || p < start)
+            return false;
+        key = std::string_view(start, std::size_t(p - start));
+        for (const char c : key)
+            if (c == '\\')
+                return false;
         return true;
     }
 
@@ -371,7 +399,7 @@ private:
             // if it were a key, and would accept {"a":"x":1}.
             out.type = Scalar::String;
             ondemand::raw_json_string raw;
-            if (quoted(v.raw_json_token().data() + 1, out.text))
+            if (plainString(v.raw_json_token(), out.text))
                 return !v.get_raw_json_string().get(raw);
             return !v.get_string().get(out.text);
         }
@@ -401,8 +429,7 @@ private:
     bool number(ondemand::value &v, Scalar &out)
     {
         std::string_view token = v.raw_json_token();
-        while (!token.empty() && (token.back() == ' ' || token.back() == '\t' || token.back() == '\n' ||
-                                  token.back() == '\r'))
+        while (!token.empty() && isBlank(token.back()))
             token.remove_suffix(1);
         const char *first = token.data(), *last = token.data() + token.size();
         if (const int kind = plainInteger(token); kind < 0) {
@@ -429,7 +456,6 @@ private:
     }
 
     EventBatch &m_batch;
-    const char *m_end; // of the text: closing quotes are looked for before it
     const std::atomic<bool> *m_cancel;
     char m_number[32];
 };
@@ -448,7 +474,7 @@ FastParse parseWithSimdjson(std::string &text, EventBatch &batch, const std::ato
     ondemand::array events;
     if (document.get_array().get(events))
         return FastParse::Refused;
-    EventReader reader(batch, text.data() + text.size(), cancel);
+    EventReader reader(batch, cancel);
     const Outcome outcome = reader.events(events);
     if (outcome == Outcome::Stopped)
         return FastParse::Cancelled;

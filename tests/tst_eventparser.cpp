@@ -181,6 +181,8 @@ void TstEventParser::hostileText_data()
         {"object, not array", R"({"a":1})"},
         {"blanks everywhere", " [ { \"name\" : \"a\" , \"ts\" : 1.25 \r\n, \"args\" : { \"k\" : [ 1 , 2 ] } } ] "},
         {"empty key and value", R"([{"":""}])"},
+        {"quote and backslash last", R"([{"a\"":"b\"","c\\":"d\\","name":"\\","cat":"x\\\"","args":{"\\":"\""}}])"},
+        {"blanks around colons", "[{\"name\"\t:\n\"a\" ,\"\" \r: \"\" , \"args\":{\"k\" :\"v\"\n}}]"},
     };
     for (const auto &[name, text] : cases)
         QTest::newRow(name) << QByteArray(text);
