@@ -12,6 +12,37 @@ bool isSpace(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+// The usual forms, "123456.789" (Kineto) and "123456", exactly and without the general routine:
+// up to 15 integer digits (ns then fit an int64) and up to 3 fraction digits (whole ns).
+bool plainMicrosToNs(std::string_view text, int64_t &ns)
+{
+    const std::size_t n = text.size();
+    std::size_t i = 0;
+    int64_t value = 0;
+    for (; i < n && i < 15 && isDigit(text[i]); ++i)
+        value = value * 10 + (text[i] - '0');
+    if (i == 0)
+        return false;
+    int64_t fraction = 0;
+    int fractionDigits = 0;
+    if (i < n && text[i] == '.') {
+        for (++i; i < n && fractionDigits < 3 && isDigit(text[i]); ++i, ++fractionDigits)
+            fraction = fraction * 10 + (text[i] - '0');
+        if (fractionDigits == 0)
+            return false;
+    }
+    if (i != n)
+        return false;
+    constexpr int64_t scale[] = {1000, 100, 10, 1};
+    ns = value * 1000 + fraction * scale[fractionDigits];
+    return true;
+}
 } // namespace
 
 bool microsIntToNs(int64_t micros, int64_t &ns)
@@ -25,6 +56,8 @@ bool microsIntToNs(int64_t micros, int64_t &ns)
 
 bool microsTextToNs(std::string_view text, int64_t &ns)
 {
+    if (plainMicrosToNs(text, ns))
+        return true;
     std::size_t i = 0, n = text.size();
     while (i < n && isSpace(text[i]))
         ++i;

@@ -112,6 +112,12 @@ void TstTimeParse::microsTextToNs_data()
     good("dec 8543.107", "8543.107", 8543107);
     good("dec trailing zeros", "2.5000000", 2500);
     good("dec zero", "0.000", 0);
+    // Where the short path for up to 15 integer and 3 fraction digits hands over to the general one.
+    good("15 int digits", "999999999999999", 999999999999999000);
+    good("15 int digits, 3 decimals", "999999999999999.999", 999999999999999999);
+    good("16 int digits, 1 decimal", "1623142623460016.5", 1623142623460016500);
+    good("4 decimals round up", "1234567890123.4567", 1234567890123457);
+    good("point, no decimals", "12.", 12000);
 
     // Full-precision doubles as JSON writers print them.
     good("spec example", "34.476999999999997", 34477);
