@@ -97,6 +97,15 @@ void addFlattened(TimelineLane &lane, const std::vector<uint32_t> &events, const
 
 // ---- TimelineLane -------------------------------------------------------------------------------
 
+void TimelineLane::reserve(std::size_t n)
+{
+    starts.reserve(n);
+    ends.reserve(n);
+    reach.reserve(n);
+    items.reserve(n);
+    styles.reserve(n);
+}
+
 void TimelineLane::add(int64_t start, int64_t end, uint32_t item, uint8_t style)
 {
     if (!reach.empty() && start < reach.back())
@@ -254,6 +263,7 @@ TimelineTrackRow TimelineLayout::buildRow(uint32_t trackIndex)
     const auto &events = t.trackEvents[trackIndex];
     std::vector<int64_t> stack;
     int maxLane = 0;
+    std::vector<std::size_t> laneSize(kMaxLanes), launchSize(kMaxLanes); // to reserve the lanes
     for (uint32_t e : events) {
         const int64_t s = t.start[e];
         while (!stack.empty() && stack.back() <= s)
@@ -261,12 +271,19 @@ TimelineTrackRow TimelineLayout::buildRow(uint32_t trackIndex)
         const int lane = std::min<int>(int(stack.size()), kMaxLanes - 1);
         m_laneOf[e] = uint8_t(lane);
         maxLane = std::max(maxLane, lane);
+        ++laneSize[std::size_t(lane)];
+        launchSize[std::size_t(lane)] += isLaunch(t.kind[e]) ? 1 : 0;
         // a child that outlives its parent (clocks disagree by a ns) ends with it here, so that no
         // ended slice stays on the stack and deepens what follows
         stack.push_back(stack.empty() ? t.end(e) : std::min(t.end(e), stack.back()));
     }
     row.lanes.resize(std::size_t(maxLane) + 1);
     row.launches.resize(row.lanes.size());
+    for (std::size_t lane = 0; lane < row.lanes.size(); ++lane) {
+        // the flattened last lane holds up to two pieces per slice (before and after a child)
+        row.lanes[lane].reserve(lane == std::size_t(kMaxLanes - 1) ? 2 * laneSize[lane] : laneSize[lane]);
+        row.launches[lane].reserve(launchSize[lane]);
+    }
     auto styleOf = [this](uint32_t e) { return this->styleOf(e); };
     std::vector<uint32_t> deepest; // the last lane, flattened below
     for (uint32_t e : events) {

@@ -45,6 +45,7 @@ struct TimelineLane
 
     std::size_t size() const { return starts.size(); }
     bool empty() const { return starts.empty(); }
+    void reserve(std::size_t n);
     void add(int64_t start, int64_t end, uint32_t item, uint8_t style);
     // Builds the index; call once after the last add().
     void finish();
