@@ -13,6 +13,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 #include <algorithm>
 
@@ -116,6 +117,10 @@ void PairTimeline::setRuns(const LoadedRun &a, const LoadedRun &b, const QString
                            const QString &labelB)
 {
     const LoadedRun *runs[2] = {&a, &b};
+    // The two layouts at once: each is a pass over every event of its run (0.15 s for 700k events).
+    QFuture<TimelineLayout> layoutA = QtConcurrent::run([&a] { return TimelineLayout(a); });
+    TimelineLayout layouts[2] = {TimelineLayout(), TimelineLayout(b)};
+    layouts[0] = layoutA.takeResult();
     m_labels[0] = labelA;
     m_labels[1] = labelB;
     m_syncing = true;
@@ -130,7 +135,7 @@ void PairTimeline::setRuns(const LoadedRun &a, const LoadedRun &b, const QString
         m_titles[side]->setToolTip(runs[side]->run.file);
         elideTitle(side);
         m_views[side]->setMaximumSpan(0);
-        m_views[side]->setRun(*runs[side]);
+        m_views[side]->setRun(*runs[side], std::move(layouts[side]));
     }
     m_syncing = false;
     if (zoomLocked()) {

@@ -29,7 +29,7 @@ class TimelineView::Private
 public:
     explicit Private(TimelineView *view) : q(view), state(view) {}
 
-    void build();
+    void build(TimelineLayout built);
     void relayout(); // the rows changed height or order
     void updateScrollBar();
     void ensureGeometry();
@@ -63,10 +63,10 @@ public:
     TimelineGeometry geometry;
 };
 
-void TimelineView::Private::build()
+void TimelineView::Private::build(TimelineLayout built)
 {
     highlightedName.clear();
-    layout = TimelineLayout(run);
+    layout = std::move(built);
     rows.reset(layout);
     const auto [lo, hi] = layout.bounds();
     relayout();
@@ -179,16 +179,21 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent), d(std::make_uniqu
         update();
         emit rangeSelected(start, end);
     });
-    d->build();
+    d->build(TimelineLayout(d->run));
 }
 
 TimelineView::~TimelineView() = default;
 
 void TimelineView::setRun(const LoadedRun &run)
 {
+    setRun(run, TimelineLayout(run));
+}
+
+void TimelineView::setRun(const LoadedRun &run, TimelineLayout layout)
+{
     d->run = run;
     d->keepGpuInView = true;
-    d->build();
+    d->build(std::move(layout));
     update();
 }
 

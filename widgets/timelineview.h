@@ -6,6 +6,7 @@
 // picked), timeline hit testing and geometry, TimelinePainter and TimelineTheme.
 
 #include "model/loadedrun.h"
+#include "model/timelinelayout.h"
 #include "timescale.h"
 
 #include <QWidget>
@@ -15,7 +16,6 @@
 
 namespace scopeline {
 
-class TimelineLayout;
 class TimelineViewState;
 
 class TimelineView : public QWidget
@@ -25,8 +25,10 @@ public:
     explicit TimelineView(QWidget *parent = nullptr);
     ~TimelineView() override;
 
-    // Shows a run (an empty LoadedRun clears the view) and fits it.
+    // Shows a run (an empty LoadedRun clears the view) and fits it; the second form with its rows
+    // built already (TimelineLayout(run), e.g. on another thread).
     void setRun(const LoadedRun &run);
+    void setRun(const LoadedRun &run, TimelineLayout layout);
     const LoadedRun &run() const;
     // The rows of the run now shown.
     const TimelineLayout &layout() const;
