@@ -91,6 +91,20 @@ void EventBatch::grow()
     }
 }
 
+void EventBatch::Event::setFields(const RawEvent &raw)
+{
+    ts = raw.ts;
+    dur = raw.dur;
+    correlation = raw.correlation;
+    correlationId = raw.correlationId;
+    fields = raw.fields;
+    badField = raw.badField;
+    ph = raw.ph;
+    tsState = raw.tsState;
+    durState = raw.durState;
+    hasCorrelationIdKey = raw.hasCorrelationIdKey;
+}
+
 EventBatch::Event &EventBatch::beginEvent()
 {
     Event &e = m_events.emplace_back();
@@ -113,16 +127,7 @@ void EventBatch::endArg()
 void EventBatch::add(RawEvent &raw)
 {
     Event &e = beginEvent();
-    e.ts = raw.ts;
-    e.dur = raw.dur;
-    e.correlation = raw.correlation;
-    e.correlationId = raw.correlationId;
-    e.fields = raw.fields;
-    e.badField = raw.badField;
-    e.ph = raw.ph;
-    e.tsState = raw.tsState;
-    e.durState = raw.durState;
-    e.hasCorrelationIdKey = raw.hasCorrelationIdKey;
+    e.setFields(raw);
     e.name = intern(raw.name);
     e.cat = intern(raw.cat);
     e.pid = intern(raw.pid);

@@ -31,6 +31,9 @@ public:
         char ph = 0;
         RawEvent::Field tsState = RawEvent::Field::Missing, durState = RawEvent::Field::Missing;
         bool hasCorrelationIdKey = false;
+
+        // Takes raw's fields other than its strings and args.
+        void setFields(const RawEvent &raw);
     };
     struct Arg
     {

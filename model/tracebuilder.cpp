@@ -211,21 +211,12 @@ void TraceBuilder::add(RawEvent &raw)
 {
     StringTable &strings = m_data.strings;
     Event e;
-    e.ph = raw.ph;
-    e.fields = raw.fields;
-    e.badField = raw.badField;
+    e.setFields(raw);
     e.name = strings.intern(raw.name);
     e.cat = strings.intern(raw.cat);
     e.pid = m_ids.intern(raw.pid);
     e.tid = m_ids.intern(raw.tid);
     e.id = m_ids.intern(raw.id);
-    e.ts = raw.ts;
-    e.dur = raw.dur;
-    e.tsState = raw.tsState;
-    e.durState = raw.durState;
-    e.correlation = raw.correlation;
-    e.correlationId = raw.correlationId;
-    e.hasCorrelationIdKey = raw.hasCorrelationIdKey;
     m_args.clear();
     for (std::size_t i = 0; i < raw.argCount; ++i)
         m_args.push_back(Arg{strings.intern(raw.argKeys[i]), raw.argValues[i]});
@@ -251,22 +242,12 @@ void TraceBuilder::addBatch(const EventBatch &batch)
     };
     const std::vector<EventBatch::Arg> &args = batch.args();
     for (const EventBatch::Event &b : batch.events()) {
-        Event e;
-        e.ph = b.ph;
-        e.fields = b.fields;
-        e.badField = b.badField;
+        Event e = b;
         e.name = name(b.name);
         e.cat = name(b.cat);
         e.pid = id(b.pid);
         e.tid = id(b.tid);
         e.id = id(b.id);
-        e.ts = b.ts;
-        e.dur = b.dur;
-        e.tsState = b.tsState;
-        e.durState = b.durState;
-        e.correlation = b.correlation;
-        e.correlationId = b.correlationId;
-        e.hasCorrelationIdKey = b.hasCorrelationIdKey;
         m_args.clear();
         for (uint32_t a = b.argsBegin; a < b.argsEnd; ++a)
             m_args.push_back(Arg{name(args[a].key), batch.argValue(args[a])});

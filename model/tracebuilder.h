@@ -3,6 +3,7 @@
 // Turns parsed events into a TraceData: interns strings, pairs B/E, names tracks from metadata,
 // then classifies tracks (CPU thread or GPU stream) and events (kernel, launch, ...) once at the end.
 
+#include "eventbatch.h"
 #include "eventsink.h"
 #include "rawevent.h"
 #include "tracedata.h"
@@ -13,7 +14,6 @@
 
 namespace scopeline {
 
-class EventBatch;
 
 class TraceBuilder : public EventSink
 {
@@ -34,17 +34,7 @@ public:
 
 private:
     // One event, its strings interned: names in the trace's table, ids (pid, tid, flow id) in m_ids.
-    struct Event
-    {
-        char ph = 0;
-        int fields = 0;
-        const char *badField = nullptr;
-        uint32_t name = 0, cat = 0, pid = 0, tid = 0, id = 0;
-        int64_t ts = 0, dur = 0;
-        RawEvent::Field tsState = RawEvent::Field::Missing, durState = RawEvent::Field::Missing;
-        int64_t correlation = -1, correlationId = -1;
-        bool hasCorrelationIdKey = false;
-    };
+    using Event = EventBatch::Event;
     struct Arg
     {
         uint32_t key; // in the trace's table
