@@ -394,7 +394,8 @@ void EventArrayReader::addInOrder(const std::shared_ptr<EventChunk> &parsed)
     if (m_building)
         return;
     m_building = true;
-    for (auto next = m_parsed.find(m_nextToBuild); next != m_parsed.end(); next = m_parsed.find(m_nextToBuild)) {
+    for (auto next = m_parsed.find(m_nextToBuild); next != m_parsed.end();
+         next = m_parsed.find(m_nextToBuild)) {
         const std::shared_ptr<EventChunk> chunk = std::move(next->second);
         m_parsed.erase(next);
         lock.unlock(); // the builder is this thread's alone while m_building

@@ -65,7 +65,10 @@ public:
 
     const std::vector<Event> &events() const { return m_events; }
     const std::vector<Arg> &args() const { return m_args; }
-    std::string_view argValue(const Arg &arg) const { return std::string_view(m_argText).substr(arg.offset, arg.length); }
+    std::string_view argValue(const Arg &arg) const
+    {
+        return std::string_view(m_argText).substr(arg.offset, arg.length);
+    }
     std::string &argText() { return m_argText; }
     const std::map<QString, int64_t> &skipped() const { return m_skipped; }
     // Event i as the parsers' RawEvent (for B events that outlive the batch, and for tests).

@@ -156,7 +156,8 @@ private:
             if (it.error() || it.field_key().get(raw) || it.field_value())
                 return Outcome::Rejected;
             ValueAt value(it.child());
-            if (!plainKey(raw.raw(), value.raw_json_token().data(), key)) { // rare: only a field may unescape its key
+            // rare: a key with escapes, which only a field may unescape
+            if (!plainKey(raw.raw(), value.raw_json_token().data(), key)) {
                 ondemand::field escaped;
                 escaped.first = raw;
                 escaped.second = value;
@@ -435,7 +436,8 @@ private:
         if (const int kind = plainInteger(token); kind < 0) {
             int64_t integer = 0;
             if (std::from_chars(first, last, integer).ec == std::errc()) {
-                out = {Scalar::Integer, integer == 0 ? std::string_view("0") : token, integer, double(integer)};
+                const std::string_view text = integer == 0 ? std::string_view("0") : token;
+                out = {Scalar::Integer, text, integer, double(integer)};
                 return true;
             }
         } else if (kind > 0) {

@@ -192,7 +192,8 @@ bool TraceBuilder::isGpuCategory(uint32_t cat)
 void TraceBuilder::reserveFor(int64_t textBytes)
 {
     TraceData &d = m_data;
-    const auto events = std::size_t(std::clamp<int64_t>(textBytes / kEventBytesReserved, 0, kMostEventsReserved));
+    const auto events =
+        std::size_t(std::clamp<int64_t>(textBytes / kEventBytesReserved, 0, kMostEventsReserved));
     try {
         for (auto *column : {&d.start, &d.duration, &d.correlation})
             reserveColumn(*column, events);
