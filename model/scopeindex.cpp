@@ -114,14 +114,17 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
     };
     OpenAnnotations annotations; // of each launch on a CPU thread and each kernel on a GPU stream
     for (uint32_t track = 0; track < t.tracks.size(); ++track) {
-        auto record = [&annotations](uint32_t e, const std::vector<uint32_t> &open) { annotations.add(e, open); };
+        auto record = [&annotations](uint32_t e, const std::vector<uint32_t> &open) {
+            annotations.add(e, open);
+        };
         if (t.tracks[track].gpu) {
             sweepContainment(
                 t, track, [&t](uint32_t e) { return t.kind[e] == EventKind::GpuAnnotation; },
                 [&t](uint32_t e) { return t.kind[e] == EventKind::Kernel; }, record);
         } else {
             sweepContainment(
-                t, track, [&t](uint32_t e) { return t.kind[e] == EventKind::CpuAnnotation; }, isLaunch, record);
+                t, track, [&t](uint32_t e) { return t.kind[e] == EventKind::CpuAnnotation; }, isLaunch,
+                record);
         }
     }
     annotations.sort();

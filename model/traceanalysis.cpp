@@ -202,6 +202,7 @@ int64_t TraceAnalysis::firstKernelOf(uint32_t event) const
     const auto [from, to] = withCorrelation(m_trace, m_kernelsByCorrelation, m_trace.correlation[event]);
     return from != to ? int64_t(*from) : -1;
 }
+
 void TraceAnalysis::summarise(LaunchSummary &summary, int device) const
 {
     const TraceData &t = m_trace;
@@ -247,11 +248,13 @@ void TraceAnalysis::findGaps()
 {
     const TraceData &t = m_trace;
     std::vector<uint32_t> byTrack = m_kernels; // by track, by start within one
-    std::stable_sort(byTrack.begin(), byTrack.end(), [&t](uint32_t a, uint32_t b) { return t.track[a] < t.track[b]; });
+    std::stable_sort(byTrack.begin(), byTrack.end(),
+                     [&t](uint32_t a, uint32_t b) { return t.track[a] < t.track[b]; });
     std::vector<SliceQuery> queries; // answered below, a track at a time, rather than one search per gap
     for (auto from = byTrack.begin(); from != byTrack.end();) {
         const uint32_t track = t.track[*from];
-        const auto to = std::find_if(from, byTrack.end(), [&t, track](uint32_t k) { return t.track[k] != track; });
+        const auto to =
+            std::find_if(from, byTrack.end(), [&t, track](uint32_t k) { return t.track[k] != track; });
         StreamSummary stream;
         stream.track = track;
         stream.kernels = int64_t(to - from);
@@ -285,10 +288,12 @@ void TraceAnalysis::findGaps()
         from = to;
     }
 
-    std::sort(queries.begin(), queries.end(),
-              [](const SliceQuery &a, const SliceQuery &b) { return std::tie(a.track, a.ts) < std::tie(b.track, b.ts); });
+    std::sort(queries.begin(), queries.end(), [](const SliceQuery &a, const SliceQuery &b) {
+        return std::tie(a.track, a.ts) < std::tie(b.track, b.ts);
+    });
     for (auto from = queries.begin(); from != queries.end();) {
-        const auto to = std::find_if(from, queries.end(), [from](const SliceQuery &q) { return q.track != from->track; });
+        const auto to =
+            std::find_if(from, queries.end(), [from](const SliceQuery &q) { return q.track != from->track; });
         findCpuSlices(t, &*from, &*from + (to - from), m_streams);
         from = to;
     }
