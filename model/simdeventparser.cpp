@@ -173,6 +173,33 @@ private:
         return Outcome::Ok;
     }
 
+    // forEachField on an object value.
+    template <typename Visit>
+    Outcome fieldsOf(ondemand::value &v, Visit &&visit)
+    {
+        ondemand::object fields;
+        if (v.get_object().get(fields))
+            return Outcome::Rejected;
+        return forEachField(fields, visit);
+    }
+
+    // Calls visit(element) for each element of an array value.
+    template <typename Visit>
+    Outcome elementsOf(ondemand::value &v, Visit &&visit)
+    {
+        ondemand::array items;
+        if (v.get_array().get(items))
+            return Outcome::Rejected;
+        for (auto item : items) {
+            ondemand::value element;
+            if (item.get(element))
+                return Outcome::Rejected;
+            if (const Outcome o = visit(element); o != Outcome::Ok)
+                return o;
+        }
+        return Outcome::Ok;
+    }
+
     Outcome event(ondemand::object &fields)
     {
         EventBatch::Event &e = m_batch.beginEvent();
@@ -225,12 +252,9 @@ private:
         Type type;
         if (v.type().get(type))
             return Outcome::Rejected;
-        ondemand::object fields;
         if (type != Type::object)
             return skip(v, 1);
-        if (v.get_object().get(fields))
-            return Outcome::Rejected;
-        return forEachField(fields, [&](std::string_view key, ondemand::value &argValue) {
+        return fieldsOf(v, [&](std::string_view key, ondemand::value &argValue) {
             if (argValue.type().get(type))
                 return Outcome::Rejected;
             if (isContainer(type)) {
@@ -271,33 +295,20 @@ private:
                 out.push_back(',');
             first = false;
         };
-        if (type == Type::array) {
-            ondemand::array items;
-            if (v.get_array().get(items))
-                return Outcome::Rejected;
-            for (auto item : items) {
-                ondemand::value element;
-                if (item.get(element))
-                    return Outcome::Rejected;
-                separate();
-                if (nestedElement(element, out, base, depth) != Outcome::Ok)
-                    return Outcome::Rejected;
+        const auto element = [&](ondemand::value &value) {
+            separate();
+            return nestedElement(value, out, base, depth);
+        };
+        const auto field = [&](std::string_view key, ondemand::value &value) {
+            separate();
+            if (room()) {
+                eventfields::appendJsonString(out, key);
+                out.push_back(':');
             }
-        } else {
-            ondemand::object fields;
-            if (v.get_object().get(fields))
-                return Outcome::Rejected;
-            const Outcome o = forEachField(fields, [&](std::string_view key, ondemand::value &element) {
-                separate();
-                if (room()) {
-                    eventfields::appendJsonString(out, key);
-                    out.push_back(':');
-                }
-                return nestedElement(element, out, base, depth);
-            });
-            if (o != Outcome::Ok)
-                return Outcome::Rejected;
-        }
+            return nestedElement(value, out, base, depth);
+        };
+        if ((type == Type::array ? elementsOf(v, element) : fieldsOf(v, field)) != Outcome::Ok)
+            return Outcome::Rejected;
         if (room())
             out.push_back(type == Type::array ? ']' : '}');
         return Outcome::Ok;
@@ -332,26 +343,11 @@ private:
         Type type;
         if (depth > kMaxDepth || v.type().get(type))
             return Outcome::Rejected;
-        if (type == Type::array) {
-            ondemand::array items;
-            if (v.get_array().get(items))
-                return Outcome::Rejected;
-            for (auto item : items) {
-                ondemand::value element;
-                if (item.get(element) || skip(element, depth + 1) != Outcome::Ok)
-                    return Outcome::Rejected;
-            }
-            return Outcome::Ok;
-        }
-        if (type == Type::object) {
-            ondemand::object fields;
-            if (v.get_object().get(fields))
-                return Outcome::Rejected;
-            const Outcome o = forEachField(fields, [&](std::string_view, ondemand::value &element) {
-                return skip(element, depth + 1);
-            });
-            return o == Outcome::Ok ? Outcome::Ok : Outcome::Rejected;
-        }
+        const auto element = [&](ondemand::value &value) { return skip(value, depth + 1); };
+        if (type == Type::array)
+            return elementsOf(v, element);
+        if (type == Type::object)
+            return fieldsOf(v, [&](std::string_view, ondemand::value &value) { return element(value); });
         Scalar value;
         return scalar(v, type, value) ? Outcome::Ok : Outcome::Rejected;
     }
