@@ -123,14 +123,8 @@ void ChromeTraceHandler::argValue(const Scalar &value)
 {
     if (eventfields::isBookkeepingArg(m_argKey))
         return;
-    RawEvent &e = m_event;
-    e.addArg(m_argKey).assign(value.text);
-    const bool isCorrelation = m_argKey == "correlation";
-    const bool isCorrelationId = m_argKey == "correlation_id";
-    if (!isCorrelation && !isCorrelationId)
-        return;
-    e.hasCorrelationIdKey |= isCorrelationId;
-    eventfields::correlation(value, isCorrelation ? e.correlation : e.correlationId);
+    m_event.addArg(m_argKey).assign(value.text);
+    eventfields::correlationArg(m_argKey, value, m_event);
 }
 
 void ChromeTraceHandler::appendNested(bool isString, std::string_view text)

@@ -36,6 +36,17 @@ RawEvent::Field micros(const Scalar &value, int64_t &ns);
 bool isBookkeepingArg(std::string_view key);
 // args.correlation / args.correlation_id: a non-negative integer, however written.
 bool correlation(const Scalar &value, int64_t &id);
+// An arg of an event (RawEvent or EventBatch::Event): correlation and correlation_id set their field,
+// and correlation_id is noted as seen; other keys change nothing.
+template <typename Event>
+void correlationArg(std::string_view key, const Scalar &value, Event &e)
+{
+    const bool isCorrelation = key == "correlation", isCorrelationId = key == "correlation_id";
+    if (!isCorrelation && !isCorrelationId)
+        return;
+    e.hasCorrelationIdKey |= isCorrelationId;
+    correlation(value, isCorrelation ? e.correlation : e.correlationId);
+}
 // Text as a JSON string: quotes and backslashes escaped, control bytes as blanks.
 void appendJsonString(std::string &out, std::string_view text);
 

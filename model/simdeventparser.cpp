@@ -273,11 +273,7 @@ private:
                 return Outcome::Ok;
             m_batch.beginArg(m_batch.intern(key)).append(value.text);
             m_batch.endArg();
-            const bool isCorrelation = key == "correlation", isCorrelationId = key == "correlation_id";
-            if (isCorrelation || isCorrelationId) {
-                e.hasCorrelationIdKey |= isCorrelationId;
-                eventfields::correlation(value, isCorrelation ? e.correlation : e.correlationId);
-            }
+            eventfields::correlationArg(key, value, e);
             return Outcome::Ok;
         });
     }

@@ -14,7 +14,6 @@
 
 namespace scopeline {
 
-
 class TraceBuilder : public EventSink
 {
 public:
