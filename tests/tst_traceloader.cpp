@@ -32,10 +32,12 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <limits>
 #include <map>
 #include <set>
+#include <tuple>
 
 using namespace scopeline;
 
@@ -445,6 +447,8 @@ private slots:
     void utf8Bom();
     void skippedEventsByReason();
     void outOfOrderEventsSortedPerTrack();
+    void tracksInRunsSortedStably_data();
+    void tracksInRunsSortedStably();
 
     // Progress, cancel, background loading.
     void progressCallback_data();
@@ -1101,6 +1105,57 @@ void TstTraceLoader::outOfOrderEventsSortedPerTrack()
     QCOMPARE(order[QStringLiteral("2")], (QStringList{QStringLiteral("x"), QStringLiteral("y")}));
     const QString broken = checkInvariants(d);
     QVERIFY2(broken.isEmpty(), qPrintable(broken));
+}
+
+void TstTraceLoader::tracksInRunsSortedStably_data()
+{
+    QTest::addColumn<int>("runs");
+    QTest::newRow("in order") << 1;
+    QTest::newRow("2 runs") << 2;
+    QTest::newRow("5 runs") << 5; // an odd count: a run waits a round
+    QTest::newRow("7 runs") << 7;
+    QTest::newRow("shuffled") << 0; // one run per event or two: the fallback sort
+}
+
+// A thread written in a few ascending runs (as real traces are), with ties in start and in start and
+// duration: the track lists its events by start, longer first, then in file order.
+void TstTraceLoader::tracksInRunsSortedStably()
+{
+    QFETCH(int, runs);
+    constexpr int kEvents = 480;
+    QRandomGenerator random(uint32_t(7 + runs));
+    std::vector<std::array<int, 3>> events(kEvents); // start, duration, file index
+    for (int i = 0; i < kEvents; ++i)
+        events[i] = {int(random.bounded(100)), 1 + int(random.bounded(3)), i};
+    if (runs > 0)
+        for (int r = 0; r < runs; ++r)
+            std::sort(events.begin() + r * kEvents / runs, events.begin() + (r + 1) * kEvents / runs,
+                      [](const auto &a, const auto &b) { return a[0] != b[0] ? a[0] < b[0] : a[1] > b[1]; });
+    QByteArray json = "[";
+    for (int i = 0; i < kEvents; ++i)
+        json += QStringLiteral("%1{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":%2,\"dur\":%3,\"name\":\"e%4\"}")
+                    .arg(i ? "," : "")
+                    .arg(events[i][0])
+                    .arg(events[i][1])
+                    .arg(i)
+                    .toUtf8();
+    json += "]";
+    const QString path = m_tmp.filePath(QStringLiteral("runs.json"));
+    QVERIFY(writeFile(path, json));
+    const LoadResult r = TraceLoader::load(path);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const TraceData &d = *r.trace;
+    QCOMPARE(d.trackEvents.size(), std::size_t(1));
+
+    for (int i = 0; i < kEvents; ++i)
+        events[i][2] = i; // file position, as the loader numbers events
+    std::sort(events.begin(), events.end(), [](const auto &a, const auto &b) {
+        return std::make_tuple(a[0], -a[1], a[2]) < std::make_tuple(b[0], -b[1], b[2]);
+    });
+    std::vector<uint32_t> expected;
+    for (const auto &e : events)
+        expected.push_back(uint32_t(e[2]));
+    QVERIFY(d.trackEvents[0] == expected);
 }
 
 // ---------------------------------------------------------------------------------------------
