@@ -26,6 +26,8 @@ chroot "$ROOT" env DEBIAN_FRONTEND=noninteractive DEB="/tmp/$(basename "$DEB")" 
   QT_QPA_PLATFORM=offscreen scopeline --version
   scopeline-cli compare /usr/share/scopeline/samples/jax_matmul_vs_einsum/matmul \
     /usr/share/scopeline/samples/jax_matmul_vs_einsum/einsum --scope attn_q_k | tail -1
+  scopeline-cli report /usr/share/scopeline/samples/jax_matmul_vs_einsum/matmul \
+    /usr/share/scopeline/samples/jax_matmul_vs_einsum/einsum --scope attn_q_k --out /tmp/report | tail -1
   QT_QPA_PLATFORM=offscreen scopeline --size 1400x900 --screenshot /tmp/installed.png 2>/dev/null
   echo "==> the GUI opened the installed samples: /tmp/installed.png in the chroot"
 '

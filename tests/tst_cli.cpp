@@ -67,6 +67,18 @@ private slots:
                                          it.value().toVariant().toString())));
     }
 
+    void loadsNoGuiLibrary()
+    {
+        // Loading Qt Gui, Widgets and QCustomPlot cost a tenth of a large trace's `info`; only
+        // scopeline-report (the report command) links them.
+        const ProcessResult elf =
+            runProcess(QStringLiteral("readelf"), {QStringLiteral("-d"), QStringLiteral(SCOPELINE_CLI)});
+        QVERIFY2(elf.exitCode == 0, elf.err.constData());
+        QVERIFY2(elf.out.contains("libQt6Core"), elf.out.constData());
+        for (const char *library : {"libQt6Gui", "libQt6Widgets", "libQCustomPlot"})
+            QVERIFY2(!elf.out.contains(library), library);
+    }
+
     void jaxCountsFromTheBrief()
     {
         // tests/data/README: every kernel is its own launch with command buffers off.

@@ -441,6 +441,14 @@ private slots:
             cli, {QStringLiteral("report"), kPairA, kPairB, scope, QStringLiteral("--out"), under});
         QCOMPARE(result.exitCode, 2);
         QVERIFY2(result.err.contains(under.toUtf8()), result.err.constData());
+        // scopeline-cli hands report to scopeline-report; without it, it names the file it could not run.
+        const QString lone = dir.filePath(QStringLiteral("scopeline-cli"));
+        QVERIFY(QFile::copy(cli, lone));
+        result = runProcess(lone, {QStringLiteral("report"), kPairA, kPairB, scope, QStringLiteral("--out"),
+                                   dir.filePath(QStringLiteral("out"))});
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains("cannot run") && result.err.contains("scopeline-report"),
+                 result.err.constData());
         // The usage text lists the command.
         result = runProcess(cli, {QStringLiteral("--help")});
         QCOMPARE(result.exitCode, 0);

@@ -6,14 +6,12 @@
 #include "model/loadedrun.h"
 #include "model/scopecomparison.h"
 #include "stats/descriptive.h"
-#include "widgets/reportcharts.h"
-#include "widgets/reportexporter.h"
 
-#include <QApplication>
 #include <QDir>
 
 #include <QCommandLineParser>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -21,13 +19,16 @@
 #include <QSet>
 #include <QTextStream>
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <tuple>
+#include <vector>
+
+#include <unistd.h>
 
 namespace scopeline::cli {
-
-namespace {
 
 QTextStream &out()
 {
@@ -40,6 +41,16 @@ QTextStream &err()
     static QTextStream stream(stderr);
     return stream;
 }
+
+int usageError(const QString &message)
+{
+    err() << "scopeline-cli: " << message << "\n"
+          << "Try 'scopeline-cli --help'.\n";
+    err().flush();
+    return BadUsage;
+}
+
+namespace {
 
 const char *kUsage = R"(Usage: scopeline-cli COMMAND [options] PATH...
 
@@ -64,14 +75,6 @@ A PATH is a trace file, a run folder, or a folder of runs; wildcards (quoted) se
 e.g. 'traces/trace_file_matmul_*'. Exit status: 0 success, 1 bad usage, 2 unreadable input
 (or, for report, a file that cannot be written).
 )";
-
-int usageError(const QString &message)
-{
-    err() << "scopeline-cli: " << message << "\n"
-          << "Try 'scopeline-cli --help'.\n";
-    err().flush();
-    return BadUsage;
-}
 
 // Scans and loads every run under the given paths; prints the error and returns false on failure.
 bool loadPaths(const QStringList &paths, QList<LoadedRun> &runs)
@@ -374,77 +377,6 @@ void printComparison(const std::vector<ComparisonRow> &rows, double alpha, doubl
     }
 }
 
-// What compare and report share: the two sides, the scopes and how they match, the threshold.
-struct ComparisonOptions
-{
-    QString pathA, pathB;
-    QStringList scopes;
-    MatchMode match = MatchMode::Component;
-    SampleMode samples = SampleMode::Kernel;
-    double threshold = 0.01;
-};
-
-// Parses `command A B --scope S ... [--match] [--samples] [--threshold]` plus the command's own options
-// (`extra`, read back from `parser`). On a usage error returns false with the exit status in `status`.
-bool parseComparisonOptions(const QString &command, const QStringList &arguments,
-                            const QList<QCommandLineOption> &extra, QCommandLineParser &parser,
-                            ComparisonOptions &options, int &status)
-{
-    const QCommandLineOption scopeOption(
-        QStringLiteral("scope"), QStringLiteral("Scope to compare (repeatable)."), QStringLiteral("S"));
-    const QCommandLineOption matchOption(QStringLiteral("match"),
-                                         QStringLiteral("component, substring or regex."),
-                                         QStringLiteral("MODE"), QStringLiteral("component"));
-    const QCommandLineOption samplesOption(QStringLiteral("samples"),
-                                           QStringLiteral("kernel, instance or span."),
-                                           QStringLiteral("MODE"), QStringLiteral("kernel"));
-    const QCommandLineOption thresholdOption(QStringLiteral("threshold"),
-                                             QStringLiteral("Smallest relative change that counts, in %."),
-                                             QStringLiteral("PERCENT"), QStringLiteral("1"));
-    parser.addOptions({scopeOption, matchOption, samplesOption, thresholdOption});
-    parser.addOptions(extra);
-    auto fail = [&status](const QString &message) {
-        status = usageError(message);
-        return false;
-    };
-    if (!parser.parse(arguments))
-        return fail(parser.errorText());
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 2)
-        return fail(QStringLiteral("%1 needs two paths, A and B").arg(command));
-    options.pathA = positional[0];
-    options.pathB = positional[1];
-    options.scopes = parser.values(scopeOption);
-    if (options.scopes.isEmpty())
-        return fail(QStringLiteral("%1 needs at least one --scope").arg(command));
-    if (!parseMatchMode(parser.value(matchOption), options.match))
-        return fail(QStringLiteral("--match must be component, substring or regex"));
-    if (!parseSampleMode(parser.value(samplesOption), options.samples))
-        return fail(QStringLiteral("--samples must be kernel, instance or span"));
-    bool thresholdOk = false;
-    options.threshold = parser.value(thresholdOption).toDouble(&thresholdOk) / 100.0;
-    if (!thresholdOk || !(options.threshold >= 0))
-        return fail(QStringLiteral("--threshold needs a percentage >= 0"));
-    for (const QString &scope : options.scopes) {
-        const ScopeMatcher matcher(scope, options.match);
-        if (!matcher.isValid())
-            return fail(
-                QStringLiteral("invalid regular expression '%1': %2").arg(scope, matcher.errorString()));
-    }
-    return true;
-}
-
-// Loads both sides; warns when their run counts differ (runs pair by sorted name).
-bool loadSides(const ComparisonOptions &options, QList<LoadedRun> &a, QList<LoadedRun> &b)
-{
-    if (!loadPaths({options.pathA}, a) || !loadPaths({options.pathB}, b))
-        return false;
-    if (a.size() != b.size())
-        err() << "scopeline-cli: warning: A has " << a.size() << " runs and B " << b.size()
-              << "; pairing the first " << std::min(a.size(), b.size()) << " by sorted name\n";
-    return true;
-}
-
 int compareCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
@@ -502,64 +434,6 @@ int compareCommand(const QStringList &arguments)
             return Unreadable;
         }
     }
-    return Success;
-}
-
-int reportCommand(const QStringList &arguments)
-{
-    QCommandLineParser parser;
-    const QCommandLineOption outOption(
-        QStringLiteral("out"), QStringLiteral("Folder to write the report into."), QStringLiteral("DIR"));
-    ComparisonOptions options;
-    int status = Success;
-    if (!parseComparisonOptions(QStringLiteral("report"), arguments, {outOption}, parser, options, status))
-        return status;
-    if (parser.value(outOption).isEmpty())
-        return usageError(QStringLiteral("report needs --out DIR"));
-    if (!qobject_cast<QApplication *>(QCoreApplication::instance())) {
-        err() << "scopeline-cli: report needs a QApplication\n";
-        err().flush();
-        return Unreadable;
-    }
-
-    QList<LoadedRun> a, b;
-    if (!loadSides(options, a, b))
-        return Unreadable;
-    err().flush();
-
-    // The report's data as the window would hold it, its pictures drawn off screen by the same charts.
-    ReportExporter::Input input;
-    input.labelA = options.pathA;
-    input.labelB = options.pathB;
-    input.runsA = a;
-    input.runsB = b;
-    input.rows = ScopeComparison(scopeIndexes(a), scopeIndexes(b))
-                     .compare(options.scopes, options.match, options.samples);
-    input.scopes = options.scopes;
-    input.match = options.match;
-    input.samples = options.samples;
-    input.threshold = options.threshold;
-    KernelDiffOptions diffOptions;
-    diffOptions.threshold = options.threshold;
-    const KernelDiff diff(a, b, diffOptions);
-    input.diff = &diff;
-    input.boxplot = ReportCharts::boxplotImage(input.rows, input.scopes, input.samples, input.pooled,
-                                               options.pathA, options.pathB);
-    input.diffChart = ReportCharts::diffChartImage(diff);
-    std::tie(input.timelineA, input.timelineB) =
-        ReportCharts::gpuActivityTimelines(a.value(0), b.value(0), options.pathA, options.pathB);
-    const QString folder = parser.value(outOption);
-    QString error;
-    if (!ReportExporter::exportTo(folder, input, &error)) {
-        err() << "scopeline-cli: " << error << "\n";
-        err().flush();
-        return Unreadable;
-    }
-    const QDir dir(folder);
-    for (const char *name :
-         {"index.html", "boxplot.png", "timeline_a.png", "timeline_b.png", "stats.csv", "diff.png", "diff.csv"})
-        out() << QDir::toNativeSeparators(dir.filePath(QLatin1String(name))) << "\n";
-    out().flush();
     return Success;
 }
 
@@ -718,6 +592,88 @@ int diffCommand(const QStringList &arguments)
 
 } // namespace
 
+bool parseComparisonOptions(const QString &command, const QStringList &arguments,
+                            const QList<QCommandLineOption> &extra, QCommandLineParser &parser,
+                            ComparisonOptions &options, int &status)
+{
+    const QCommandLineOption scopeOption(
+        QStringLiteral("scope"), QStringLiteral("Scope to compare (repeatable)."), QStringLiteral("S"));
+    const QCommandLineOption matchOption(QStringLiteral("match"),
+                                         QStringLiteral("component, substring or regex."),
+                                         QStringLiteral("MODE"), QStringLiteral("component"));
+    const QCommandLineOption samplesOption(QStringLiteral("samples"),
+                                           QStringLiteral("kernel, instance or span."),
+                                           QStringLiteral("MODE"), QStringLiteral("kernel"));
+    const QCommandLineOption thresholdOption(QStringLiteral("threshold"),
+                                             QStringLiteral("Smallest relative change that counts, in %."),
+                                             QStringLiteral("PERCENT"), QStringLiteral("1"));
+    parser.addOptions({scopeOption, matchOption, samplesOption, thresholdOption});
+    parser.addOptions(extra);
+    auto fail = [&status](const QString &message) {
+        status = usageError(message);
+        return false;
+    };
+    if (!parser.parse(arguments))
+        return fail(parser.errorText());
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 2)
+        return fail(QStringLiteral("%1 needs two paths, A and B").arg(command));
+    options.pathA = positional[0];
+    options.pathB = positional[1];
+    options.scopes = parser.values(scopeOption);
+    if (options.scopes.isEmpty())
+        return fail(QStringLiteral("%1 needs at least one --scope").arg(command));
+    if (!parseMatchMode(parser.value(matchOption), options.match))
+        return fail(QStringLiteral("--match must be component, substring or regex"));
+    if (!parseSampleMode(parser.value(samplesOption), options.samples))
+        return fail(QStringLiteral("--samples must be kernel, instance or span"));
+    bool thresholdOk = false;
+    options.threshold = parser.value(thresholdOption).toDouble(&thresholdOk) / 100.0;
+    if (!thresholdOk || !(options.threshold >= 0))
+        return fail(QStringLiteral("--threshold needs a percentage >= 0"));
+    for (const QString &scope : options.scopes) {
+        const ScopeMatcher matcher(scope, options.match);
+        if (!matcher.isValid())
+            return fail(
+                QStringLiteral("invalid regular expression '%1': %2").arg(scope, matcher.errorString()));
+    }
+    return true;
+}
+
+bool loadSides(const ComparisonOptions &options, QList<LoadedRun> &a, QList<LoadedRun> &b)
+{
+    if (!loadPaths({options.pathA}, a) || !loadPaths({options.pathB}, b))
+        return false;
+    if (a.size() != b.size())
+        err() << "scopeline-cli: warning: A has " << a.size() << " runs and B " << b.size()
+              << "; pairing the first " << std::min(a.size(), b.size()) << " by sorted name\n";
+    return true;
+}
+
+// `report` draws its charts with the widgets library, which this program does not load (it would
+// add a tenth to every load's time): scopeline-report, installed beside or under us, runs it.
+int runReportHelper(const QStringList &arguments)
+{
+    const QDir here(QCoreApplication::applicationDirPath());
+    QString helper = here.filePath(QStringLiteral("scopeline-report"));
+    if (!QFileInfo(helper).isExecutable())
+        helper = QDir::cleanPath(here.filePath(QStringLiteral(SCOPELINE_REPORT_DIR "/scopeline-report")));
+    std::vector<QByteArray> texts{QFile::encodeName(helper)};
+    for (qsizetype i = 1; i < arguments.size(); ++i)
+        texts.push_back(arguments[i].toLocal8Bit());
+    std::vector<char *> argv;
+    for (QByteArray &text : texts)
+        argv.push_back(text.data());
+    argv.push_back(nullptr);
+    out().flush();
+    err().flush();
+    execv(argv[0], argv.data());
+    err() << "scopeline-cli: report: cannot run " << QDir::toNativeSeparators(helper) << ": "
+          << QString::fromLocal8Bit(std::strerror(errno)) << "\n";
+    err().flush();
+    return Unreadable;
+}
+
 int run(const QStringList &arguments)
 {
     const QString command = arguments.value(1);
@@ -742,7 +698,7 @@ int run(const QStringList &arguments)
     if (command == QLatin1String("compare"))
         return compareCommand(rest);
     if (command == QLatin1String("report"))
-        return reportCommand(rest);
+        return runReportHelper(arguments);
     if (command == QLatin1String("diff"))
         return diffCommand(rest);
     return usageError(QStringLiteral("unknown command '%1'").arg(command));

@@ -1,14 +1,47 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The scopeline-cli commands (info, scopes, compare, diff, report) over the model and widgets libraries.
+// The scopeline-cli commands (info, scopes, compare, diff) over the model library, and what the report
+// helper (scopeline-report, which also links the widgets) shares with them.
 
+#include "model/loadedrun.h"
+#include "model/scopematcher.h"
+
+#include <QCommandLineParser>
+#include <QList>
 #include <QStringList>
+#include <QTextStream>
 
 namespace scopeline::cli {
 
 enum ExitCode { Success = 0, BadUsage = 1, Unreadable = 2 };
 
-// Runs the command line (arguments()[0] is the program) and returns the exit status.
+// Runs the command line (arguments()[0] is the program) and returns the exit status; `report` replaces
+// this process with scopeline-report.
 int run(const QStringList &arguments);
+// `report A B --scope S ... --out DIR` (arguments()[0] is "report"); needs a QApplication.
+int reportCommand(const QStringList &arguments);
+
+QTextStream &out();
+QTextStream &err();
+// Prints the message and a pointer to --help; returns BadUsage.
+int usageError(const QString &message);
+
+// What compare and report share: the two sides, the scopes and how they match, the threshold.
+struct ComparisonOptions
+{
+    QString pathA, pathB;
+    QStringList scopes;
+    MatchMode match = MatchMode::Component;
+    SampleMode samples = SampleMode::Kernel;
+    double threshold = 0.01;
+};
+
+// Parses `command A B --scope S ... [--match] [--samples] [--threshold]` plus the command's own options
+// (`extra`, read back from `parser`). On a usage error returns false with the exit status in `status`.
+bool parseComparisonOptions(const QString &command, const QStringList &arguments,
+                            const QList<QCommandLineOption> &extra, QCommandLineParser &parser,
+                            ComparisonOptions &options, int &status);
+// Loads both sides; warns when their run counts differ (runs pair by sorted name).
+bool loadSides(const ComparisonOptions &options, QList<LoadedRun> &a, QList<LoadedRun> &b);
 
 } // namespace scopeline::cli

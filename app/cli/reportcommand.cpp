@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `scopeline-cli report`: the comparison's report, its charts drawn off screen by the widgets the
+// window uses. Runs in scopeline-report so that the other commands need no GUI library.
+#include "clicommands.h"
+
+#include "model/kerneldiff.h"
+#include "model/scopecomparison.h"
+#include "widgets/reportcharts.h"
+#include "widgets/reportexporter.h"
+
+#include <QApplication>
+#include <QDir>
+
+#include <tuple>
+
+namespace scopeline::cli {
+
+int reportCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption outOption(
+        QStringLiteral("out"), QStringLiteral("Folder to write the report into."), QStringLiteral("DIR"));
+    ComparisonOptions options;
+    int status = Success;
+    if (!parseComparisonOptions(QStringLiteral("report"), arguments, {outOption}, parser, options, status))
+        return status;
+    if (parser.value(outOption).isEmpty())
+        return usageError(QStringLiteral("report needs --out DIR"));
+    if (!qobject_cast<QApplication *>(QCoreApplication::instance())) {
+        err() << "scopeline-cli: report needs a QApplication\n";
+        err().flush();
+        return Unreadable;
+    }
+
+    QList<LoadedRun> a, b;
+    if (!loadSides(options, a, b))
+        return Unreadable;
+    err().flush();
+
+    // The report's data as the window would hold it, its pictures drawn off screen by the same charts.
+    ReportExporter::Input input;
+    input.labelA = options.pathA;
+    input.labelB = options.pathB;
+    input.runsA = a;
+    input.runsB = b;
+    input.rows = ScopeComparison(scopeIndexes(a), scopeIndexes(b))
+                     .compare(options.scopes, options.match, options.samples);
+    input.scopes = options.scopes;
+    input.match = options.match;
+    input.samples = options.samples;
+    input.threshold = options.threshold;
+    KernelDiffOptions diffOptions;
+    diffOptions.threshold = options.threshold;
+    const KernelDiff diff(a, b, diffOptions);
+    input.diff = &diff;
+    input.boxplot = ReportCharts::boxplotImage(input.rows, input.scopes, input.samples, input.pooled,
+                                               options.pathA, options.pathB);
+    input.diffChart = ReportCharts::diffChartImage(diff);
+    std::tie(input.timelineA, input.timelineB) =
+        ReportCharts::gpuActivityTimelines(a.value(0), b.value(0), options.pathA, options.pathB);
+    const QString folder = parser.value(outOption);
+    QString error;
+    if (!ReportExporter::exportTo(folder, input, &error)) {
+        err() << "scopeline-cli: " << error << "\n";
+        err().flush();
+        return Unreadable;
+    }
+    const QDir dir(folder);
+    for (const char *name :
+         {"index.html", "boxplot.png", "timeline_a.png", "timeline_b.png", "stats.csv", "diff.png", "diff.csv"})
+        out() << QDir::toNativeSeparators(dir.filePath(QLatin1String(name))) << "\n";
+    out().flush();
+    return Success;
+}
+
+} // namespace scopeline::cli
