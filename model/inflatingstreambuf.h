@@ -72,8 +72,18 @@ private:
     int64_t m_expectedText = 0;
     int64_t m_fileRead = 0;
     int64_t m_produced = 0;
-    std::vector<char> m_in;
-    std::vector<char> m_out;
+    // Left unwritten until used: a plain file never touches m_out, and a fresh page's first touch is
+    // what a buffer costs.
+    struct Buffer
+    {
+        explicit Buffer(std::size_t n) : bytes(new char[n]), length(n) {}
+        char *data() { return bytes.get(); }
+        std::size_t size() const { return length; }
+        std::unique_ptr<char[]> bytes;
+        std::size_t length;
+    };
+    Buffer m_in;
+    Buffer m_out;
     QString m_error;
     std::function<void(double)> m_progress;
 };
