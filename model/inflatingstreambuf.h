@@ -13,7 +13,6 @@
 #include <memory>
 #include <streambuf>
 #include <string_view>
-#include <vector>
 
 #include <zlib.h>
 
