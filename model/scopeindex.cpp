@@ -142,6 +142,31 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
             m_stepName.resize(std::size_t(name) + 1);
         m_stepName[name] = true;
     };
+    // What an annotation's text stands for, worked out at its first sight: texts repeat on every kernel.
+    struct AnnotationName
+    {
+        uint32_t name = UINT32_MAX, fullName = 0;
+        bool step = false; // `<name>#N`: one instance per text
+    };
+    std::vector<AnnotationName> annotationNames(t.strings.size());
+    auto annotationName = [&](uint32_t text) -> const AnnotationName & {
+        AnnotationName &n = annotationNames[text];
+        if (n.name != UINT32_MAX)
+            return n;
+        const std::string_view view = t.strings.view(text);
+        const std::string_view base = stepBase(view);
+        if (base.empty()) {
+            n.name = n.fullName = m_names.intern(view);
+            if (isCallName(view))
+                markStep(n.name);
+        } else {
+            n.name = m_names.intern(base);
+            markStep(n.name);
+            n.fullName = m_names.intern(view);
+            n.step = true;
+        }
+        return n;
+    };
     for (uint32_t k : m_kernels) {
         m_refBegin.push_back(uint32_t(m_refs.size()));
         if (const uint32_t path = t.opPath[k]) {
@@ -161,19 +186,9 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
         }
         auto addAnnotations = [&](int64_t event) {
             for (uint32_t a : annotations.of(event)) {
-                const std::string_view text = t.nameOf(a);
-                const std::string_view base = stepBase(text);
-                if (base.empty()) {
-                    const uint32_t name = m_names.intern(text);
-                    if (isCallName(text))
-                        markStep(name);
-                    m_refs.push_back(Ref{name, name, a});
-                } else {
-                    const uint32_t name = m_names.intern(base);
-                    markStep(name);
-                    const int64_t instance = stepInstance.try_emplace(t.name[a], a).first->second;
-                    m_refs.push_back(Ref{name, m_names.intern(text), instance});
-                }
+                const AnnotationName &n = annotationName(t.name[a]);
+                const int64_t instance = n.step ? stepInstance.try_emplace(t.name[a], a).first->second : a;
+                m_refs.push_back(Ref{n.name, n.fullName, instance});
             }
         };
         // GPU annotations first: the last matching ref is a kernel's instance, and the CPU range the
