@@ -6,6 +6,7 @@
 
 #include "eventsink.h"
 #include "rawevent.h"
+#include "stringtable.h"
 
 #include <QString>
 
@@ -55,6 +56,7 @@ public:
         return std::string_view(m_text.data() + m_offsets[id], m_offsets[id + 1] - m_offsets[id]);
     }
     std::size_t stringCount() const { return m_offsets.size() - 1; }
+    uint64_t stringHash(uint32_t id) const { return m_index.hash(id); } // StringTable::hash(string(id))
 
     // Writing an event in place: begin, set its fields and args, end.
     Event &beginEvent();
@@ -75,17 +77,15 @@ public:
     void toRawEvent(std::size_t i, RawEvent &out) const;
 
 private:
-    void grow();
 
     std::vector<Event> m_events;
     std::vector<Arg> m_args;
     std::string m_argText;
     std::map<QString, int64_t> m_skipped;
-    // The string table: texts back to back, open addressing on a hash (slot = id + 1, 0 free).
+    // The string table: texts back to back, found through m_index.
     std::string m_text;
     std::vector<uint32_t> m_offsets;
-    std::vector<uint64_t> m_hashes; // per id
-    std::vector<uint32_t> m_slots;
+    HashIndex m_index;
 };
 
 } // namespace scopeline

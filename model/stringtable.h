@@ -5,20 +5,71 @@
 #include <QString>
 
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <vector>
 
 namespace scopeline {
+
+// Open addressing from a text's hash to its id (slot = id + 1, 0 free, at most half full), for the
+// tables that keep their texts themselves: StringTable and EventBatch's.
+class HashIndex
+{
+public:
+    explicit HashIndex(std::size_t slotCount) : m_slots(slotCount, 0) {} // a power of two
+    void clear();
+    uint64_t hash(uint32_t id) const { return m_hashes[id]; }
+    // The id filed under `hash` for which same(id) holds; else calls add() and files the next id.
+    template <typename Same, typename Add>
+    uint32_t intern(uint64_t hash, Same same, Add add)
+    {
+        const std::size_t mask = m_slots.size() - 1;
+        for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+            const uint32_t slot = m_slots[i];
+            if (slot == 0) {
+                const auto id = uint32_t(m_hashes.size());
+                add();
+                m_hashes.push_back(hash);
+                m_slots[i] = id + 1;
+                if (m_hashes.size() * 2 > m_slots.size())
+                    grow();
+                return id;
+            }
+            if (m_hashes[slot - 1] == hash && same(slot - 1))
+                return slot - 1;
+        }
+    }
+    // The id filed under `hash` for which same(id) holds, or -1.
+    template <typename Same>
+    int64_t find(uint64_t hash, Same same) const
+    {
+        const std::size_t mask = m_slots.size() - 1;
+        for (std::size_t i = hash & mask; m_slots[i]; i = (i + 1) & mask)
+            if (m_hashes[m_slots[i] - 1] == hash && same(m_slots[i] - 1))
+                return m_slots[i] - 1;
+        return -1;
+    }
+
+private:
+    void grow();
+
+    std::vector<uint64_t> m_hashes; // per id
+    std::vector<uint32_t> m_slots;
+};
 
 class StringTable
 {
 public:
     StringTable();
 
+    // The hash a text is filed under; EventBatch keeps its strings' so that adding a batch to the
+    // trace's table hashes no text twice.
+    static uint64_t hash(std::string_view text);
     // Id of the text, adding it on first sight. Id 0 is the empty string.
-    uint32_t intern(std::string_view text);
+    uint32_t intern(std::string_view text) { return intern(text, hash(text)); }
+    uint32_t intern(std::string_view text, uint64_t hash);
     // Id of the text, or -1 when it was never interned.
     int64_t find(std::string_view text) const;
     std::string_view view(uint32_t id) const { return m_strings[id]; }
@@ -26,8 +77,35 @@ public:
     std::size_t size() const { return m_strings.size(); }
 
 private:
-    std::deque<std::string> m_strings; // deque: stable addresses for the string_view keys
-    std::unordered_map<std::string_view, uint32_t> m_index;
+    std::deque<std::string> m_strings; // deque: view() stays valid as strings are added
+    HashIndex m_index;
 };
+
+// Eight bytes at a time: names run to hundreds of bytes (C++ kernel signatures).
+inline uint64_t StringTable::hash(std::string_view text)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ text.size();
+    const char *p = text.data();
+    std::size_t n = text.size();
+    for (; n >= 8; p += 8, n -= 8) {
+        uint64_t word;
+        std::memcpy(&word, p, 8);
+        h = (h ^ word) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    // The last 0-7 bytes as two overlapping words, not byte by byte: a load of bytes just stored one
+    // at a time stalls (store forwarding), and that was half of interning's time.
+    uint64_t tail = 0;
+    if (n >= 4) {
+        uint32_t first, last;
+        std::memcpy(&first, p, 4);
+        std::memcpy(&last, p + n - 4, 4);
+        tail = first | uint64_t(last) << 32;
+    } else if (n > 0) {
+        tail = uint64_t(uint8_t(p[0])) | uint64_t(uint8_t(p[n / 2])) << 8 | uint64_t(uint8_t(p[n - 1])) << 16;
+    }
+    h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 29);
+}
 
 } // namespace scopeline

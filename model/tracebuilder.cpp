@@ -261,13 +261,13 @@ void TraceBuilder::addBatch(const EventBatch &batch)
     const auto name = [&](uint32_t local) {
         uint32_t &id = m_batchNames[local];
         if (id == kUnmapped)
-            id = m_data.strings.intern(batch.string(local));
+            id = m_data.strings.intern(batch.string(local), batch.stringHash(local));
         return id;
     };
     const auto id = [&](uint32_t local) {
         uint32_t &mapped = m_batchIds[local];
         if (mapped == kUnmapped)
-            mapped = m_ids.intern(batch.string(local));
+            mapped = m_ids.intern(batch.string(local), batch.stringHash(local));
         return mapped;
     };
     const std::vector<EventBatch::Arg> &args = batch.args();
