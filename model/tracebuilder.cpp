@@ -23,20 +23,36 @@ namespace {
 constexpr int64_t kEventBytesReserved = 96;
 constexpr int64_t kMostEventsReserved = int64_t(1) << 26;
 constexpr std::size_t kHugePage = std::size_t(2) << 20;
+#ifdef MADV_COLLAPSE
+constexpr int kCollapse = MADV_COLLAPSE;
+#else
+constexpr int kCollapse = 25; // Linux's value; glibc 2.36's headers predate it
+#endif
 
 // Columns of 2 MB and more in 2 MB pages where the kernel leaves that to madvise: a fault per 2 MB
-// instead of per 4 KB, for at most a part-filled page more per column.
+// instead of per 4 KB, for at most a part-filled page more per column. Such a column is sized to whole
+// 2 MB pages less glibc's header, so that glibc maps it (over its mmap threshold) and the kernel puts
+// it on a 2 MB boundary: its first pages, written first, are huge ones too.
 template <typename Column>
 void reserveColumn(Column &column, std::size_t n)
 {
+    constexpr std::size_t kHeader = 64;
+    if (n * sizeof(column[0]) >= kHugePage)
+        n = ((n * sizeof(column[0]) + kHugePage - 1) / kHugePage * kHugePage - kHeader) / sizeof(column[0]);
     column.reserve(n);
     const std::size_t bytes = column.capacity() * sizeof(column[0]);
     if (bytes < kHugePage)
         return;
-    const auto begin = (reinterpret_cast<std::uintptr_t>(column.data()) + kHugePage - 1) & ~(kHugePage - 1);
-    const auto end = (reinterpret_cast<std::uintptr_t>(column.data()) + bytes) & ~(kHugePage - 1);
-    if (end > begin)
-        madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
+    const auto data = reinterpret_cast<std::uintptr_t>(column.data());
+    const auto begin = (data - kHeader + kHugePage - 1) & ~(kHugePage - 1);
+    const auto end = (data + bytes) & ~(kHugePage - 1);
+    if (end <= begin)
+        return;
+    madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
+    // glibc wrote its header into the first page already, so that 2 MB would fault page by page:
+    // collapse it into one huge page now (Linux 6.1; where refused, it stays as it is).
+    if (begin + kHugePage > data)
+        madvise(reinterpret_cast<void *>(begin), kHugePage, kCollapse);
 }
 
 // Stable sort that is linear on the usual input, a few ascending runs (a trace's threads are mostly
