@@ -21,8 +21,8 @@
 
 #include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <tuple>
 #include <vector>
 
