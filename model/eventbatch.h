@@ -77,7 +77,6 @@ public:
     void toRawEvent(std::size_t i, RawEvent &out) const;
 
 private:
-
     std::vector<Event> m_events;
     std::vector<Arg> m_args;
     std::string m_argText;

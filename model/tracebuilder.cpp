@@ -51,7 +51,7 @@ void reserveColumn(Column &column, std::size_t n)
     madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
     // glibc wrote its header into the first page already, so that 2 MB would fault page by page:
     // collapse it into one huge page now (Linux 6.1; where refused, it stays as it is).
-    if (begin + kHugePage > data)
+    if (begin <= data)
         madvise(reinterpret_cast<void *>(begin), kHugePage, kCollapse);
 }
 
