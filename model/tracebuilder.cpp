@@ -9,10 +9,14 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <mutex>
 #include <new>
 #include <unordered_set>
 
 #include <sys/mman.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 namespace scopeline {
 
@@ -29,10 +33,25 @@ constexpr int kCollapse = MADV_COLLAPSE;
 constexpr int kCollapse = 25; // Linux's value; glibc 2.36's headers predate it
 #endif
 
+// Blocks a load frees (chunks, batches, sort and analysis buffers) serve the next allocations instead
+// of going back to the kernel: glibc unmaps every free block over 128 KB, and the first touch of a
+// fresh page costs more than what is written to it. Blocks of 2 MB and more are still mapped on their
+// own, which is what puts reserveColumn's columns on 2 MB boundaries.
+void keepFreedMemory()
+{
+#ifdef __GLIBC__
+    static std::once_flag once;
+    std::call_once(once, [] {
+        mallopt(M_MMAP_THRESHOLD, int(kHugePage));
+        mallopt(M_TRIM_THRESHOLD, 64 << 20);
+    });
+#endif
+}
+
 // Columns of 2 MB and more in 2 MB pages where the kernel leaves that to madvise: a fault per 2 MB
 // instead of per 4 KB, for at most a part-filled page more per column. Such a column is sized to whole
 // 2 MB pages less glibc's header, so that glibc maps it (over its mmap threshold) and the kernel puts
-// it on a 2 MB boundary: its first pages, written first, are huge ones too.
+// it on a 2 MB boundary (keepFreedMemory): its first pages, written first, are huge ones too.
 template <typename Column>
 void reserveColumn(Column &column, std::size_t n)
 {
@@ -195,6 +214,7 @@ TraceBuilder::TraceBuilder(TraceData &data)
     : m_data(data), m_zeroTid(m_ids.intern("0")), m_nameKey(data.strings.intern("name")),
       m_longNameKey(data.strings.intern("long_name")), m_sortIndexKey(data.strings.intern("sort_index"))
 {
+    keepFreedMemory();
     m_data.argsBegin.assign(1, 0);
 }
 

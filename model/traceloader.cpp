@@ -15,30 +15,10 @@
 #include <algorithm>
 #include <istream>
 #include <memory>
-#include <mutex>
-
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 namespace scopeline {
 
 namespace {
-
-// Blocks a load frees (chunks, batches, sort and analysis buffers) serve the next allocations instead
-// of going back to the kernel: glibc unmaps every free block over 128 KB, and the first touch of a
-// fresh page costs more than what is written to it. Blocks of 2 MB and more (a large trace's
-// columns) are still mapped on their own, which lets TraceBuilder put them on 2 MB pages.
-void keepFreedMemory()
-{
-#ifdef __GLIBC__
-    static std::once_flag once;
-    std::call_once(once, [] {
-        mallopt(M_MMAP_THRESHOLD, 2 << 20);
-        mallopt(M_TRIM_THRESHOLD, 64 << 20);
-    });
-#endif
-}
 
 // rocprofv3's JSON is one object whose first key is "rocprofiler-sdk-tool".
 bool looksLikeRocprofV3(std::string_view head)
@@ -123,7 +103,6 @@ LoadResult loadSqlite(const QString &path, const QStringList &files,
 LoadResult TraceLoader::load(const QString &path, const std::function<void(double)> &progress,
                              const std::atomic<bool> *cancel)
 {
-    keepFreedMemory();
     LoadResult result;
     result.path = path;
     auto fail = [&](const QString &problem) {
