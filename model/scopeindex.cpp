@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "scopeindex.h"
 
+#include "hugepages.h"
 #include "traceanalysis.h"
 
 #include <algorithm>
@@ -51,6 +52,7 @@ public:
         const uint32_t *first = nullptr, *last = nullptr;
         const uint32_t *begin() const { return first; }
         const uint32_t *end() const { return last; }
+        std::size_t size() const { return std::size_t(last - first); }
     };
     // The containers of an event, outermost first; none for -1 or an event without a record.
     Range of(int64_t event) const
@@ -167,23 +169,31 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
         }
         return n;
     };
+    auto componentsOf = [&](uint32_t path) -> const std::vector<uint32_t> & {
+        auto [it, inserted] = componentsOfPath.try_emplace(path);
+        if (inserted && path) {
+            const std::string_view text = t.strings.view(path);
+            std::size_t from = 0;
+            while (from <= text.size()) {
+                const std::size_t slash = std::min(text.find('/', from), text.size());
+                if (slash > from)
+                    it->second.push_back(m_names.intern(text.substr(from, slash - from)));
+                from = slash + 1;
+            }
+        }
+        return it->second;
+    };
+    // Counted first: the refs of a large trace take megabytes, better reserved than grown.
+    std::size_t refCount = 0;
+    for (uint32_t k : m_kernels) {
+        refCount += componentsOf(t.opPath[k]).size() + annotations.of(k).size() +
+                    annotations.of(analysis.launchOf(k)).size();
+    }
+    hugepages::reserve(m_refs, refCount);
     for (uint32_t k : m_kernels) {
         m_refBegin.push_back(uint32_t(m_refs.size()));
-        if (const uint32_t path = t.opPath[k]) {
-            auto [it, inserted] = componentsOfPath.try_emplace(path);
-            if (inserted) {
-                const std::string_view text = t.strings.view(path);
-                std::size_t from = 0;
-                while (from <= text.size()) {
-                    const std::size_t slash = std::min(text.find('/', from), text.size());
-                    if (slash > from)
-                        it->second.push_back(m_names.intern(text.substr(from, slash - from)));
-                    from = slash + 1;
-                }
-            }
-            for (uint32_t name : it->second)
-                m_refs.push_back(Ref{name, name, -1});
-        }
+        for (uint32_t name : componentsOf(t.opPath[k]))
+            m_refs.push_back(Ref{name, name, -1});
         auto addAnnotations = [&](int64_t event) {
             for (uint32_t a : annotations.of(event)) {
                 const AnnotationName &n = annotationName(t.name[a]);

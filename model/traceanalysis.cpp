@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "traceanalysis.h"
 
+#include "hugepages.h"
+
 #include <QCoreApplication>
 
 #include <algorithm>
@@ -251,6 +253,7 @@ void TraceAnalysis::findGaps()
     std::stable_sort(byTrack.begin(), byTrack.end(),
                      [&t](uint32_t a, uint32_t b) { return t.track[a] < t.track[b]; });
     std::vector<SliceQuery> queries; // answered below, a track at a time, rather than one search per gap
+    hugepages::reserve(queries, m_kernels.size());
     for (auto from = byTrack.begin(); from != byTrack.end();) {
         const uint32_t track = t.track[*from];
         const auto to =
@@ -258,6 +261,7 @@ void TraceAnalysis::findGaps()
         StreamSummary stream;
         stream.track = track;
         stream.kernels = int64_t(to - from);
+        hugepages::reserve(stream.gaps, std::size_t(to - from)); // one before each kernel at most
         IntervalUnion busy;
         int64_t reach = t.end(*from); // latest end so far
         uint32_t reachKernel = *from;

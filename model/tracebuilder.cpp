@@ -2,6 +2,7 @@
 #include "tracebuilder.h"
 
 #include "eventbatch.h"
+#include "hugepages.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>
@@ -9,14 +10,8 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <mutex>
 #include <new>
 #include <unordered_set>
-
-#include <sys/mman.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 namespace scopeline {
 
@@ -26,54 +21,6 @@ namespace {
 // a column reserved short of the count grows once or twice, as it would have anyway.
 constexpr int64_t kEventBytesReserved = 96;
 constexpr int64_t kMostEventsReserved = int64_t(1) << 26;
-constexpr std::size_t kHugePage = std::size_t(2) << 20;
-#ifdef MADV_COLLAPSE
-constexpr int kCollapse = MADV_COLLAPSE;
-#else
-constexpr int kCollapse = 25; // Linux's value; glibc 2.36's headers predate it
-#endif
-
-// Blocks a load frees (chunks, batches, sort and analysis buffers) serve the next allocations instead
-// of going back to the kernel: glibc unmaps every free block over 128 KB, and the first touch of a
-// fresh page costs more than what is written to it. Blocks of 2 MB and more are still mapped on their
-// own, which is what puts reserveColumn's columns on 2 MB boundaries.
-void keepFreedMemory()
-{
-#ifdef __GLIBC__
-    static std::once_flag once;
-    std::call_once(once, [] {
-        mallopt(M_MMAP_THRESHOLD, int(kHugePage));
-        mallopt(M_TRIM_THRESHOLD, 64 << 20);
-    });
-#endif
-}
-
-// Columns of 2 MB and more in 2 MB pages where the kernel leaves that to madvise: a fault per 2 MB
-// instead of per 4 KB, for at most a part-filled page more per column. Such a column is sized to whole
-// 2 MB pages less glibc's header, so that glibc maps it (over its mmap threshold) and the kernel puts
-// it on a 2 MB boundary (keepFreedMemory): its first pages, written first, are huge ones too.
-template <typename Column>
-void reserveColumn(Column &column, std::size_t n)
-{
-    constexpr std::size_t kHeader = 64;
-    if (n * sizeof(column[0]) >= kHugePage)
-        n = ((n * sizeof(column[0]) + kHugePage - 1) / kHugePage * kHugePage - kHeader) / sizeof(column[0]);
-    column.reserve(n);
-    const std::size_t bytes = column.capacity() * sizeof(column[0]);
-    if (bytes < kHugePage)
-        return;
-    const auto data = reinterpret_cast<std::uintptr_t>(column.data());
-    const auto begin = (data - kHeader + kHugePage - 1) & ~(kHugePage - 1);
-    const auto end = (data + bytes) & ~(kHugePage - 1);
-    if (end <= begin)
-        return;
-    madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
-    // glibc wrote its header into the first page already, so that 2 MB would fault page by page:
-    // collapse it into one huge page now (Linux 6.1; where refused, it stays as it is).
-    if (begin <= data)
-        madvise(reinterpret_cast<void *>(begin), kHugePage, kCollapse);
-}
-
 // Stable sort that is linear on the usual input, a few ascending runs (a trace's threads are mostly
 // written in order): merges neighbouring runs pairwise, and leaves many short runs to stable_sort.
 template <typename Before>
@@ -214,7 +161,7 @@ TraceBuilder::TraceBuilder(TraceData &data)
     : m_data(data), m_zeroTid(m_ids.intern("0")), m_nameKey(data.strings.intern("name")),
       m_longNameKey(data.strings.intern("long_name")), m_sortIndexKey(data.strings.intern("sort_index"))
 {
-    keepFreedMemory();
+    hugepages::keepFreedMemory(); // before the load allocates: what it frees is kept for what follows
     m_data.argsBegin.assign(1, 0);
 }
 
@@ -261,12 +208,12 @@ void TraceBuilder::reserveFor(int64_t textBytes)
         std::size_t(std::clamp<int64_t>(textBytes / kEventBytesReserved, 0, kMostEventsReserved));
     try {
         for (auto *column : {&d.start, &d.duration, &d.correlation})
-            reserveColumn(*column, events);
+            hugepages::reserve(*column, events);
         for (auto *column : {&d.name, &d.category, &d.track, &d.opPath, &d.argsBegin})
-            reserveColumn(*column, events + 1);
-        reserveColumn(d.kind, events);
-        reserveColumn(d.args, events * 4);
-        reserveColumn(d.argText, events * 32);
+            hugepages::reserve(*column, events + 1);
+        hugepages::reserve(d.kind, events);
+        hugepages::reserve(d.args, events * 4);
+        hugepages::reserve(d.argText, events * 32);
         m_correlationFromId.reserve(events);
     } catch (const std::bad_alloc &) {
         // Only a hint: the columns grow as they fill.
@@ -559,7 +506,7 @@ void TraceBuilder::sortTrackEvents()
         ++counts[t];
     d.trackEvents.assign(d.tracks.size(), {});
     for (std::size_t t = 0; t < d.tracks.size(); ++t)
-        d.trackEvents[t].reserve(counts[t]);
+        hugepages::reserve(d.trackEvents[t], counts[t]);
     for (uint32_t e = 0; e < d.eventCount(); ++e)
         d.trackEvents[d.track[e]].push_back(e);
     // Parents before children: by start, then longer first. Tracks often come in that order already.

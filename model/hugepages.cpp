@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "hugepages.h"
+
+#include <cstdint>
+#include <mutex>
+
+#include <sys/mman.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+namespace scopeline::hugepages {
+
+namespace {
+#ifdef MADV_COLLAPSE
+constexpr int kCollapse = MADV_COLLAPSE;
+#else
+constexpr int kCollapse = 25; // Linux's value; glibc 2.36's headers predate it
+#endif
+} // namespace
+
+void keepFreedMemory()
+{
+#ifdef __GLIBC__
+    // glibc unmaps every freed block over 128 KB by default, so each phase of a load would touch
+    // fresh pages again.
+    static std::once_flag once;
+    std::call_once(once, [] {
+        mallopt(M_MMAP_THRESHOLD, int(kPageBytes - kHeaderBytes));
+        mallopt(M_TRIM_THRESHOLD, 64 << 20);
+    });
+#endif
+}
+
+std::size_t roundedBytes(std::size_t bytes)
+{
+    if (bytes < kSmallestBytes)
+        return bytes;
+    return (bytes + kHeaderBytes + kPageBytes - 1) / kPageBytes * kPageBytes - kHeaderBytes;
+}
+
+void advise(const void *data, std::size_t bytes)
+{
+    if (bytes < kSmallestBytes)
+        return;
+    const auto at = reinterpret_cast<std::uintptr_t>(data);
+    const auto begin = (at - kHeaderBytes + kPageBytes - 1) & ~(kPageBytes - 1);
+    const auto end = (at + bytes + kHeaderBytes) & ~(kPageBytes - 1); // a mapped block's last page too
+    if (end <= begin)
+        return;
+    madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
+    // Collapse only the page holding the block's start (Linux 6.1; where refused, it stays as it is).
+    if (begin <= at)
+        madvise(reinterpret_cast<void *>(begin), kPageBytes, kCollapse);
+}
+
+} // namespace scopeline::hugepages
