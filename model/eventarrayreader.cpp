@@ -23,6 +23,7 @@ namespace scopeline {
 namespace {
 
 constexpr std::size_t kChunkBytes = 256 << 10; // small enough to stay in cache between cut and parse
+constexpr std::size_t kChunkSlack = 16 << 10;  // room for the event the chunk ends with
 constexpr int kMaxChunksInFlight = 6; // bounds memory: chunks parsed ahead of the builder
 constexpr std::size_t kMaxSkeletonBytes = 64 << 20;
 // Event text without a top-level comma beyond this is compacted (long blank runs dropped); one event
@@ -238,7 +239,7 @@ std::size_t EventArrayReader::scanOutside(std::string_view block, std::size_t fr
                 m_phase = Phase::Events;
                 m_eventsDepth = m_depth;
                 m_pendingOffset = m_eventsStart = m_blockOffset + int64_t(i) + 1;
-                m_pending.assign(1, '[');
+                startPending();
                 return i + 1;
             }
         } else if (c == '}' || c == ']') {
@@ -332,6 +333,14 @@ void EventArrayReader::compactPending()
                       .arg(m_pendingOffset);
 }
 
+void EventArrayReader::startPending()
+{
+    m_pending.assign(1, '[');
+    // A chunk ends at the first event boundary past kChunkBytes: reserved, its buffer is written once
+    // rather than grown (a grown buffer touches twice the fresh memory and copies what it holds).
+    m_pending.reserve(kChunkBytes + kChunkSlack);
+}
+
 void EventArrayReader::submitChunk(bool complete)
 {
     if (complete)
@@ -360,7 +369,7 @@ void EventArrayReader::submitChunk(bool complete)
         addInOrder(chunk);
         return chunk;
     }));
-    m_pending.assign(1, '[');
+    startPending();
     while (!m_inFlight.empty() && (int(m_inFlight.size()) > kMaxChunksInFlight ||
                                    (m_inFlight.front().isFinished() && isBuilt(m_inFlight.front().result()))))
         consumeChunk();

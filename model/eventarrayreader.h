@@ -45,6 +45,7 @@ private:
     std::size_t scanOutside(std::string_view block, std::size_t from);
     std::size_t scanEvents(std::string_view block, std::size_t from);
     void compactPending();
+    void startPending();
     void submitChunk(bool complete);
     void consumeChunk();
     bool isBuilt(const std::shared_ptr<EventChunk> &chunk) const;

@@ -214,6 +214,7 @@ void TraceBuilder::reserveFor(int64_t textBytes)
         hugepages::reserve(d.kind, events);
         hugepages::reserve(d.args, events * 4);
         hugepages::reserve(d.argText, events * 32);
+        hugepages::reserve(d.flows, events / 2); // Kineto: a flow per launch and per kernel, up to 40 %
         m_correlationFromId.reserve(events);
     } catch (const std::bad_alloc &) {
         // Only a hint: the columns grow as they fill.
