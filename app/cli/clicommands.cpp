@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <tuple>
 #include <vector>
 
@@ -134,9 +135,13 @@ QJsonObject summaryJson(const LaunchSummary &s)
 
 QMap<QString, int64_t> gapCauses(const StreamSummary &stream)
 {
-    QMap<QString, int64_t> causes;
+    // Counted by cause, then named: a stream may have hundreds of thousands of gaps.
+    std::map<GapCause, int64_t> byCause;
     for (const IdleGap &gap : stream.gaps)
-        causes[gapCauseName(gap.cause)] += 1;
+        ++byCause[gap.cause];
+    QMap<QString, int64_t> causes;
+    for (const auto &[cause, count] : byCause)
+        causes[gapCauseName(cause)] += count;
     return causes;
 }
 
