@@ -188,6 +188,7 @@ def summarize_chrome(doc):
     graph_delays = [first_kernel[g["corr"]] - g["start"] for g in graph if g["corr"] in first_kernel]
 
     busy, span = busy_span([(k["start"], k["start"] + k["dur"]) for k in kernels])
+    gap_causes = count_gap_causes(kernels, launches + graph)
     names = [p for p in pnames.values() if isinstance(p, str)]
     if any(p.startswith(("/device:", "/host:")) for p in names):
         fmt = "jax"
@@ -197,7 +198,35 @@ def summarize_chrome(doc):
         fmt = "chrome"
     return dict(format=fmt, kernels=len(kernels), kernel_launches=len(launches), graph_launches=len(graph),
                 gpu_busy_ns=busy, gpu_span_ns=span, gpu_idle_ns=span - busy,
-                median_launch_delay_ns=median(delays), median_graph_launch_delay_ns=median(graph_delays))
+                median_launch_delay_ns=median(delays), median_graph_launch_delay_ns=median(graph_delays),
+                gap_causes=gap_causes)
+
+
+def count_gap_causes(kernels, launch_calls):
+    """Idle gaps over all GPU streams, by cause. On a stream (kernels by start), a gap is where a kernel
+    starts after the latest end so far. Its cause comes from the earliest launch call (regular or graph)
+    sharing the kernel's correlation id: issued at or after the gap began, the CPU launched late;
+    before it, the GPU was waiting; no such call, unknown."""
+    launch_start = {}
+    for s in launch_calls:
+        if s["corr"] is not None:
+            launch_start[s["corr"]] = min(s["start"], launch_start.get(s["corr"], s["start"]))
+    streams = {}
+    for k in kernels:
+        streams.setdefault(k["track"], []).append(k)
+    causes = {}
+    for stream in streams.values():
+        stream.sort(key=lambda k: k["start"])  # stable: file order on a tie
+        reach = None
+        for k in stream:
+            end = k["start"] + k["dur"]
+            if reach is not None and k["start"] > reach:
+                launch = launch_start.get(k["corr"]) if k["corr"] is not None else None
+                cause = ("unknown" if launch is None
+                         else "CPU launched late" if launch >= reach else "GPU waiting")
+                causes[cause] = causes.get(cause, 0) + 1
+            reach = end if reach is None else max(reach, end)
+    return causes
 
 
 def derive_correlation_from_flows(events, slices, track):
