@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "eventbatch.h"
 
-#include <cstring>
-
 namespace scopeline {
 
 namespace {

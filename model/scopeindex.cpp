@@ -169,9 +169,12 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
         }
         return n;
     };
+    const std::vector<uint32_t> noComponents;
     auto componentsOf = [&](uint32_t path) -> const std::vector<uint32_t> & {
+        if (!path) // no op path: every kernel outside JAX
+            return noComponents;
         auto [it, inserted] = componentsOfPath.try_emplace(path);
-        if (inserted && path) {
+        if (inserted) {
             const std::string_view text = t.strings.view(path);
             std::size_t from = 0;
             while (from <= text.size()) {
