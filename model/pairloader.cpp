@@ -89,8 +89,14 @@ int PairLoader::start(const QString &pathA, const QString &pathB)
     };
 
     auto *watcher = new QFutureWatcher<PairLoadResult>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
-        const PairLoadResult result = watcher->result();
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, cancelFlag] {
+        PairLoadResult result = watcher->result();
+        // A cancel asked for while the finished result was on its way still wins: the user saw a
+        // load in flight and was promised the document shown stays.
+        if (cancelFlag->load() && !result.cancelled) {
+            result = PairLoadResult();
+            result.cancelled = true;
+        }
         watcher->deleteLater();
         if (m_watcher == watcher)
             m_watcher = nullptr;

@@ -7,6 +7,7 @@
 #include "model/comparisondocument.h"
 
 #include <QSignalSpy>
+#include <QThreadPool>
 #include <QtTest>
 
 using namespace scopeline;
@@ -113,6 +114,25 @@ private slots:
         QVERIFY(waitForEnd(document, ended));
         ended.clear();
         QVERIFY(document.open(large, large));
+        document.cancel();
+        QVERIFY(waitForEnd(document, ended));
+        QCOMPARE(outcomeOf(ended), Outcome::Cancelled);
+        QCOMPARE(document.state().pathA, kMatmul);
+        QCOMPARE(document.runsA().size(), 3);
+    }
+
+    // Esc pressed while "Loading" shows, though the worker has just finished and its result waits in
+    // the event queue: the cancel still wins, as the user was promised.
+    void cancelAfterTheWorkerEndedKeepsTheDocument()
+    {
+        ComparisonDocument document;
+        QSignalSpy ended(&document, &ComparisonDocument::loadEnded);
+        QVERIFY(document.open(kMatmul, kEinsum));
+        QVERIFY(waitForEnd(document, ended));
+        ended.clear();
+        QVERIFY(document.open(kEager, kGraph));
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(60000)); // the load ran; no event delivered yet
+        QVERIFY(document.isLoading());
         document.cancel();
         QVERIFY(waitForEnd(document, ended));
         QCOMPARE(outcomeOf(ended), Outcome::Cancelled);
