@@ -3,6 +3,7 @@
 
 #include "eventbatch.h"
 #include "eventfields.h"
+#include "timeparse.h"
 
 // The standard headers before the target region, so that what other files share with this one
 // (inline and template code) is compiled for any x86-64.
@@ -92,6 +93,11 @@ bool isContainer(Type type)
 bool isBlank(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
 }
 
 int plainInteger(std::string_view token)
@@ -218,6 +224,8 @@ private:
         Type type;
         if (v.type().get(type))
             return Outcome::Rejected;
+        if (type == Type::number && plainNumberField(k, v, e))
+            return Outcome::Ok;
         if (isContainer(type)) {
             e.badField = keyName(k); // e.g. "pid": {...}
             return skip(v, 1);
@@ -228,7 +236,7 @@ private:
         switch (k) {
         case Key::Ph: e.ph = eventfields::phase(value); break;
         case Key::Name: e.name = m_batch.intern(value.text); break;
-        case Key::Cat: e.cat = m_batch.intern(value.text); break;
+        case Key::Cat: e.cat = internRecent(k, value.text); break;
         case Key::Pid:
         case Key::Tid:
         case Key::Id: {
@@ -236,7 +244,7 @@ private:
             if (!eventfields::idText(value, m_number, text))
                 e.badField = keyName(k);
             else
-                (k == Key::Pid ? e.pid : k == Key::Tid ? e.tid : e.id) = m_batch.intern(text);
+                idField(k, e) = internRecent(k, text);
             break;
         }
         case Key::Ts: e.tsState = eventfields::micros(value, e.ts); break;
@@ -245,6 +253,48 @@ private:
         case Key::Other: break;
         }
         return Outcome::Ok;
+    }
+
+    static uint32_t &idField(Key k, EventBatch::Event &e)
+    {
+        return k == Key::Pid ? e.pid : k == Key::Tid ? e.tid : e.id;
+    }
+
+    // The usual numbers of the hot fields straight from their token: ts and dur in the forms
+    // plainMicrosToNs reads, ids as unsigned integers (their text as idText writes it). Other
+    // numbers, and fields where this is false, go through scalar().
+    bool plainNumberField(Key k, ondemand::value &v, EventBatch::Event &e)
+    {
+        const std::string_view token = trimmedToken(v);
+        if (token.size() > 1 && token[0] == '0' && token[1] != '.')
+            return false; // a leading zero: not JSON, which simdjson's parse of it reports
+        switch (k) {
+        case Key::Ts:
+        case Key::Dur: {
+            int64_t &ns = k == Key::Ts ? e.ts : e.dur;
+            if (!plainMicrosToNs(token, ns))
+                return false;
+            (k == Key::Ts ? e.tsState : e.durState) = RawEvent::Field::Ok;
+            return true;
+        }
+        case Key::Pid:
+        case Key::Tid:
+        case Key::Id:
+            if (token.empty() || token.size() > 18 || !std::all_of(token.begin(), token.end(), isDigit))
+                return false;
+            idField(k, e) = internRecent(k, token);
+            return true;
+        default: return false;
+        }
+    }
+
+    // Cat, pid and tid mostly repeat from one event to the next: the last id of each is tried first.
+    uint32_t internRecent(Key k, std::string_view text)
+    {
+        uint32_t &recent = m_recent[std::size_t(k)];
+        if (m_batch.string(recent) != text)
+            recent = m_batch.intern(text);
+        return recent;
     }
 
     Outcome args(ondemand::value &v, EventBatch::Event &e)
@@ -421,9 +471,18 @@ private:
     // writes it: "-0" reads "0"), anything else a double with its token text.
     bool number(ondemand::value &v, Scalar &out)
     {
-        std::string_view token = v.raw_json_token();
-        while (!token.empty() && isBlank(token.back()))
-            token.remove_suffix(1);
+        const std::string_view token = trimmedToken(v);
+        if (!token.empty() && token.size() <= 18 && (token[0] != '0' || token.size() == 1)) {
+            // most numbers: an unsigned integer that surely fits int64, read in one pass
+            uint64_t integer = 0;
+            std::size_t i = 0;
+            for (; i < token.size() && isDigit(token[i]); ++i)
+                integer = integer * 10 + uint64_t(token[i] - '0');
+            if (i == token.size()) {
+                out = {Scalar::Integer, token, int64_t(integer), double(integer)};
+                return true;
+            }
+        }
         const char *first = token.data(), *last = token.data() + token.size();
         if (const int kind = plainInteger(token); kind < 0) {
             int64_t integer = 0;
@@ -449,9 +508,18 @@ private:
         return true;
     }
 
+    static std::string_view trimmedToken(ondemand::value &v)
+    {
+        std::string_view token = v.raw_json_token();
+        while (!token.empty() && isBlank(token.back()))
+            token.remove_suffix(1);
+        return token;
+    }
+
     EventBatch &m_batch;
     const std::atomic<bool> *m_cancel;
     char m_number[32];
+    uint32_t m_recent[std::size_t(Key::Args) + 1] = {}; // by Key: the id internRecent gave last
 };
 
 FastParse parseWithSimdjson(std::string &text, EventBatch &batch, const std::atomic<bool> *cancel)

@@ -18,8 +18,10 @@ bool isDigit(char c)
     return c >= '0' && c <= '9';
 }
 
-// The usual forms, "123456.789" (Kineto) and "123456", exactly and without the general routine:
-// up to 15 integer digits (ns then fit an int64) and up to 3 fraction digits (whole ns).
+} // namespace
+
+// Exactly and without the general routine: 15 integer digits keep ns within int64, 3 fraction digits
+// are whole ns.
 bool plainMicrosToNs(std::string_view text, int64_t &ns)
 {
     const std::size_t n = text.size();
@@ -43,7 +45,6 @@ bool plainMicrosToNs(std::string_view text, int64_t &ns)
     ns = value * 1000 + fraction * scale[fractionDigits];
     return true;
 }
-} // namespace
 
 bool microsIntToNs(int64_t micros, int64_t &ns)
 {

@@ -134,6 +134,13 @@ void TstEventParser::hostileText_data()
         {"negative out of range", R"([{"args":{"a":-1e400}}])"},
         {"underflow", R"([{"ts":1e-400,"args":{"a":[1e-400]}}])"},
         {"leading zero", R"([{"ts":01}])"},
+        // the plain forms read straight from the token, and the first forms past them
+        {"plain times", R"([{"ts":0,"dur":0.5,"id":0},{"ts":999999999999999.999,"dur":1.25},{"ts":12,"dur":7.1}])"},
+        {"times past the plain forms", R"([{"ts":1234567890123456.5,"dur":0.1234},{"ts":-1.5,"dur":1E3}])"},
+        {"leading zero fraction", R"([{"ts":00.5}])"},
+        {"leading zero id", R"([{"pid":007}])"},
+        {"ids at the int64 edge", R"([{"pid":999999999999999999,"tid":9223372036854775807,"id":9223372036854775808}])"},
+        {"ids repeat and change", R"([{"cat":"a","pid":1,"tid":"1"},{"cat":"a","pid":1,"tid":1.0},{"cat":"b","pid":"x","tid":2}])"},
         {"bare dot", R"([{"ts":1.}])"},
         {"bare exponent", R"([{"ts":1e}])"},
         {"plus sign", R"([{"ts":+1}])"},
