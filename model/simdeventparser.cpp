@@ -106,10 +106,22 @@ int plainInteger(std::string_view token)
     const std::string_view digits = token.substr(negative ? 1 : 0);
     if (digits.empty() || (digits.front() == '0' && digits.size() > 1))
         return 0;
-    for (const char c : digits)
-        if (c < '0' || c > '9')
-            return 0;
-    return negative ? -1 : 1;
+    return std::all_of(digits.begin(), digits.end(), isDigit) ? (negative ? -1 : 1) : 0;
+}
+
+// The value of a JSON integer without a sign of at most 18 digits, which surely fits int64, read in one
+// pass; false for anything else (a sign, fraction, exponent, leading zero, more digits).
+bool smallUnsigned(std::string_view token, uint64_t &value)
+{
+    if (token.empty() || token.size() > 18 || (token.front() == '0' && token.size() > 1))
+        return false;
+    value = 0;
+    for (const char c : token) {
+        if (!isDigit(c))
+            return false;
+        value = value * 10 + uint64_t(c - '0');
+    }
+    return true;
 }
 
 // An object's fields without ondemand::field: object_iterator hands out each field as a
@@ -279,11 +291,13 @@ private:
         }
         case Key::Pid:
         case Key::Tid:
-        case Key::Id:
-            if (token.empty() || token.size() > 18 || !std::all_of(token.begin(), token.end(), isDigit))
+        case Key::Id: {
+            uint64_t value = 0;
+            if (!smallUnsigned(token, value))
                 return false;
             idField(k, e) = internRecent(k, token);
             return true;
+        }
         default: return false;
         }
     }
@@ -472,16 +486,12 @@ private:
     bool number(ondemand::value &v, Scalar &out)
     {
         const std::string_view token = trimmedToken(v);
-        if (!token.empty() && token.size() <= 18 && (token[0] != '0' || token.size() == 1)) {
-            // most numbers: an unsigned integer that surely fits int64, read in one pass
-            uint64_t integer = 0;
-            std::size_t i = 0;
-            for (; i < token.size() && isDigit(token[i]); ++i)
-                integer = integer * 10 + uint64_t(token[i] - '0');
-            if (i == token.size()) {
-                out = {Scalar::Integer, token, int64_t(integer), double(integer)};
-                return true;
-            }
+        const bool negative = !token.empty() && token.front() == '-';
+        if (uint64_t magnitude = 0; smallUnsigned(token.substr(negative ? 1 : 0), magnitude)) {
+            // most numbers; longer integers are judged by from_chars below
+            const int64_t integer = negative ? -int64_t(magnitude) : int64_t(magnitude);
+            out = {Scalar::Integer, integer == 0 ? std::string_view("0") : token, integer, double(integer)};
+            return true;
         }
         const char *first = token.data(), *last = token.data() + token.size();
         if (const int kind = plainInteger(token); kind < 0) {
