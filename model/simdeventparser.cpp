@@ -412,12 +412,10 @@ private:
         return scalar(v, type, value) ? Outcome::Ok : Outcome::Rejected;
     }
 
-    // The text of a string token as raw_json_token gives it (quotes, then blanks up to the next
-    // token), when it holds no backslash: the closing quote is known without a scan for it.
+    // The text of a string token (trimmedToken: its quotes included), when it holds no backslash:
+    // the closing quote is known without a scan for it.
     static bool plainString(std::string_view token, std::string_view &text)
     {
-        while (!token.empty() && isBlank(token.back()))
-            token.remove_suffix(1);
         if (token.size() < 2 || token.back() != '"')
             return false;
         text = token.substr(1, token.size() - 2);
@@ -456,7 +454,7 @@ private:
             // if it were a key, and would accept {"a":"x":1}.
             out.type = Scalar::String;
             ondemand::raw_json_string raw;
-            if (plainString(v.raw_json_token(), out.text))
+            if (plainString(trimmedToken(v), out.text))
                 return !v.get_raw_json_string().get(raw);
             return !v.get_string().get(out.text);
         }
