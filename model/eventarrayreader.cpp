@@ -17,6 +17,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <mutex>
 
 namespace scopeline {
 
@@ -25,6 +26,9 @@ namespace {
 constexpr std::size_t kChunkBytes = 256 << 10; // small enough to stay in cache between cut and parse
 constexpr std::size_t kChunkSlack = 16 << 10;  // room for the event the chunk ends with
 constexpr int kMaxChunksInFlight = 6; // bounds memory: chunks parsed ahead of the builder
+// Chunks waiting for a parser thread; past this the reading thread parses the next chunk itself,
+// which beats sleeping until a parser thread is free (two cores: 10% of a plain load).
+constexpr int kMaxChunksQueued = 2;
 constexpr std::size_t kMaxSkeletonBytes = 64 << 20;
 // Event text without a top-level comma beyond this is compacted (long blank runs dropped); one event
 // longer than kMaxEventBytes after that is an error, not an allocation.
@@ -36,6 +40,10 @@ constexpr std::size_t kLongBlankRun = 64;
 QThreadPool &parserPool()
 {
     static QThreadPool pool;
+    static std::once_flag sized;
+    // The reading thread parses too (submitChunk): one thread fewer than the cores, so that no core
+    // is shared by two busy threads.
+    std::call_once(sized, [] { pool.setMaxThreadCount(std::max(1, QThread::idealThreadCount() - 1)); });
     return pool;
 }
 
@@ -364,11 +372,20 @@ void EventArrayReader::submitChunk(bool complete)
     m_compactFrom = 1;
     m_compactStrings = JsonStringTracker();
     chunk->sequence = m_submitted++;
-    m_inFlight.push_back(QtConcurrent::run(&parserPool(), [this, chunk] {
+    if (m_queued.load(std::memory_order_relaxed) >= kMaxChunksQueued) {
+        // The parser threads are behind: this thread parses the chunk rather than wait for them.
         chunk->parse(m_cancel);
         addInOrder(chunk);
-        return chunk;
-    }));
+        m_inFlight.push_back(QtFuture::makeReadyFuture(std::move(chunk)));
+    } else {
+        m_queued.fetch_add(1, std::memory_order_relaxed);
+        m_inFlight.push_back(QtConcurrent::run(&parserPool(), [this, chunk] {
+            m_queued.fetch_sub(1, std::memory_order_relaxed);
+            chunk->parse(m_cancel);
+            addInOrder(chunk);
+            return chunk;
+        }));
+    }
     startPending();
     while (!m_inFlight.empty() && (int(m_inFlight.size()) > kMaxChunksInFlight ||
                                    (m_inFlight.front().isFinished() && isBuilt(m_inFlight.front().result()))))

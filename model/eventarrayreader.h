@@ -81,6 +81,7 @@ private:
     std::deque<QFuture<std::shared_ptr<EventChunk>>> m_inFlight;
     std::vector<std::shared_ptr<EventChunk>> m_spare; // parsed chunks whose buffers are reused
     int64_t m_submitted = 0;
+    std::atomic<int> m_queued{0}; // chunks handed to parser threads and not yet started
     // Chunks go into the builder in file order, from the parser threads (addInOrder): parsed ones
     // wait in m_parsed until the one thread adding chunks (m_building) reaches them.
     std::mutex m_buildMutex;
