@@ -5,7 +5,7 @@
 #   (i)  the 63 MB TraceLens xdit_flux.1 trace (AMD MI300X, 229k events, PyTorch/Kineto args), and
 #   (ii) a >= 150 MB trace made from it by bench/make_large_trace.py (in a temporary folder),
 # each gzip'ed and plain. Times are the best of BENCH_RUNS (default 3) runs, peak RSS the largest
-# seen, via /usr/bin/time. Targets (issue 13): load + analysis of gzip <= 0.5x zcat (aim 0.25x),
+# seen, via bench/timed_run.py. Targets (issue 13): load + analysis of gzip <= 0.5x zcat (aim 0.25x),
 # plain JSON >= 1 GB/s, peak RSS <= 0.5x the JSON size.
 # usage: bench/bench_load.sh [PATH/TO/scopeline-cli [PATH/TO/bench_loadonly]]
 #   env: BENCH_RUNS, BENCH_MIN_MB (default 150), BENCH_PYTHON=0 to leave out Python (slow)
@@ -26,7 +26,6 @@ die() { echo "bench_load.sh: $*" >&2; exit 1; }
 [[ -x $LOADONLY ]] || die "no bench_loadonly at $LOADONLY (ninja bench_loadonly, or pass its path)"
 IGZIP=$(command -v igzip || true) # Debian package isal; the line is left out without it
 [[ -f $XDIT ]] || die "missing $XDIT (part of the repository: see tests/data/README.md)"
-[[ -x /usr/bin/time ]] || die "/usr/bin/time missing (apt-get install time)"
 [[ -x $PY ]] || die "$PY missing"
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/scopeline-bench.XXXXXX")
@@ -38,7 +37,7 @@ measure() {
   shift
   BEST_S="" PEAK_KB=0
   for ((i = 0; i < RUNS; i++)); do
-    if ! /usr/bin/time -f '%e %M' -o "$TMP/time" "$@" > /dev/null 2> "$TMP/err"; then
+    if ! "$PY" "$REPO/bench/timed_run.py" "$TMP/time" "$@" 2> "$TMP/err"; then
       cat "$TMP/err" >&2
       die "$name failed: $*"
     fi
@@ -51,7 +50,7 @@ measure() {
 # row LABEL SECONDS KB: one line of the table, with the time against zcat's ($Z_S) and MB/s.
 row() {
   awk -v l="$1" -v s="$2" -v kb="$3" -v z="$Z_S" -v bytes="$BYTES" 'BEGIN {
-    printf "  %-36s %6.2f s  %7.0f MB/s  %5.2fx zcat", l, s, (s > 0 ? bytes / s / 1e6 : 0), (z > 0 ? s / z : 0)
+    printf "  %-36s %6.3f s  %7.0f MB/s  %5.2fx zcat", l, s, (s > 0 ? bytes / s / 1e6 : 0), (z > 0 ? s / z : 0)
     if (kb > 0) printf "  peak RSS %7.1f MB (%.2fx JSON)", kb * 1024 / 1e6, kb * 1024 / bytes
     printf "\n" }'
 }

@@ -24,7 +24,6 @@ readonly PACKAGES=(
   libsimdjson-dev               # simdjson On-Demand parses the event arrays
   python3-scipy python3-numpy   # the tests' independent oracle for the statistics
   xvfb xauth libgl1-mesa-dev    # headless GUI runs
-  time                          # /usr/bin/time for bench/bench_load.sh
 )
 # Only for `fuzz`: clang with libFuzzer and the sanitizer runtimes, llvm-symbolizer for the stacks.
 readonly FUZZ_PACKAGES=(clang libclang-rt-dev llvm)
