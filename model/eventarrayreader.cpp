@@ -10,6 +10,7 @@
 
 #include <QCoreApplication>
 #include <QRegularExpression>
+#include <QThread>
 #include <QThreadPool>
 #include <QtConcurrent>
 
@@ -29,6 +30,7 @@ constexpr int kMaxChunksInFlight = 6; // bounds memory: chunks parsed ahead of t
 // Chunks waiting for a parser thread; past this the reading thread parses the next chunk itself,
 // which beats sleeping until a parser thread is free (two cores: 10% of a plain load).
 constexpr int kMaxChunksQueued = 2;
+std::atomic<int> g_maxChunksQueued{kMaxChunksQueued};
 constexpr std::size_t kMaxSkeletonBytes = 64 << 20;
 // Event text without a top-level comma beyond this is compacted (long blank runs dropped); one event
 // longer than kMaxEventBytes after that is an error, not an allocation.
@@ -172,6 +174,11 @@ EventArrayReader::EventArrayReader(InflatingStreamBuf &input, TraceBuilder &buil
                                    const std::atomic<bool> *cancel)
     : m_input(input), m_builder(builder), m_cancel(cancel)
 {}
+
+void EventArrayReader::setMaxChunksQueued(int chunks)
+{
+    g_maxChunksQueued = chunks < 0 ? kMaxChunksQueued : chunks;
+}
 
 EventArrayReader::~EventArrayReader()
 {
@@ -372,7 +379,7 @@ void EventArrayReader::submitChunk(bool complete)
     m_compactFrom = 1;
     m_compactStrings = JsonStringTracker();
     chunk->sequence = m_submitted++;
-    if (m_queued.load(std::memory_order_relaxed) >= kMaxChunksQueued) {
+    if (m_queued.load(std::memory_order_relaxed) >= g_maxChunksQueued.load(std::memory_order_relaxed)) {
         // The parser threads are behind: this thread parses the chunk rather than wait for them.
         chunk->parse(m_cancel);
         addInOrder(chunk);

@@ -37,6 +37,9 @@ public:
 
     // Reads to the end; returns false with error() or cancelled() set on failure.
     bool read();
+    // For tests: how many chunks may wait for a parser thread before the reading thread parses the
+    // next one itself (0: it parses them all); a negative value restores the default.
+    static void setMaxChunksQueued(int chunks);
     QString error() const { return m_error; }
     bool cancelled() const { return m_cancelled; }
 

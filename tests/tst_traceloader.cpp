@@ -9,6 +9,7 @@
 // Longer than our usual limit on purpose: one executable per unit, and this unit is the loader with
 // every format and every kind of bad input; its cases share the fixtures and oracles here.
 
+#include "model/eventarrayreader.h"
 #include "model/inflatingstreambuf.h"
 #include "model/jsonstructurescanner.h"
 #include "model/pairloader.h"
@@ -434,6 +435,7 @@ private slots:
     void gzipErrorsAsZlibSaysThem();
     void anyBlockSizeLoadsIdentically_data();
     void anyBlockSizeLoadsIdentically();
+    void whicheverThreadParsesLoadsIdentically();
     void largeTraceWithTrickyStrings_data();
     void largeTraceWithTrickyStrings();
     void kinetoGpuTracks_data();
@@ -663,6 +665,28 @@ void TstTraceLoader::gzipErrorsAsZlibSaysThem()
         QCOMPARE(isal.ok(), zlib.ok());
         if (isal.ok())
             QVERIFY(compareTraces(*isal.trace, *zlib.trace).isEmpty());
+    }
+}
+
+// The reading thread parses a chunk itself when parser threads fall behind, which depends on timing:
+// here it parses every chunk, then none, and the trace is the same as with the default.
+void TstTraceLoader::whicheverThreadParsesLoadsIdentically()
+{
+    const QString gz = publicTrace(kTraceLensMi300);
+    REQUIRE_TEST_DATA(gz);
+    const LoadResult reference = TraceLoader::load(gz);
+    QVERIFY2(reference.ok(), qPrintable(reference.error));
+    QVERIFY2(reference.trace->bytesRead > (8 << 20), "the trace should span dozens of 256 kB chunks");
+    struct Restore
+    {
+        ~Restore() { EventArrayReader::setMaxChunksQueued(-1); }
+    } restore;
+    for (const int queued : {0, 1, 1 << 20}) {
+        EventArrayReader::setMaxChunksQueued(queued);
+        const LoadResult r = TraceLoader::load(gz);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        const QString difference = compareTraces(*reference.trace, *r.trace);
+        QVERIFY2(difference.isEmpty(), qPrintable(QStringLiteral("%1 queued: %2").arg(queued).arg(difference)));
     }
 }
 
