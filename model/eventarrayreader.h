@@ -86,8 +86,8 @@ private:
     std::vector<std::shared_ptr<EventChunk>> m_spare; // parsed chunks whose buffers are reused
     int64_t m_submitted = 0;
     std::atomic<int> m_queued{0}; // chunks handed to parser threads and not yet started
-    // Chunks go into the builder in file order, from the parser threads (addInOrder): parsed ones
-    // wait in m_parsed until the one thread adding chunks (m_building) reaches them.
+    // Chunks go into the builder in file order, from whichever thread parsed them (addInOrder): parsed
+    // ones wait in m_parsed until the one thread adding chunks (m_building) reaches them.
     std::mutex m_buildMutex;
     std::condition_variable m_built; // m_nextToBuild moved: the reading thread may recycle a chunk
     std::map<int64_t, std::shared_ptr<EventChunk>> m_parsed;

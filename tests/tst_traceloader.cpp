@@ -669,7 +669,7 @@ void TstTraceLoader::gzipErrorsAsZlibSaysThem()
 }
 
 // The reading thread parses a chunk itself when parser threads fall behind, which depends on timing:
-// here it parses every chunk, then none, and the trace is the same as with the default.
+// here it parses every chunk, then some, then none, and the trace is the same as with the default.
 void TstTraceLoader::whicheverThreadParsesLoadsIdentically()
 {
     const QString gz = publicTrace(kTraceLensMi300);
