@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "eventbatch.h"
 
+#include "hugepages.h"
+
 namespace scopeline {
 
 namespace {
@@ -24,6 +26,16 @@ void EventBatch::clear()
     m_offsets.assign(1, 0);
     m_index.clear();
     intern({}); // id 0
+}
+
+void EventBatch::reserveFor(std::size_t textBytes)
+{
+    // Generous for real traces (a Kineto event takes 150-300 bytes, 8 args at most of them): grown
+    // vectors would fault their pages in one at a time.
+    hugepages::reserve(m_events, textBytes / 128);
+    hugepages::reserve(m_args, textBytes / 64);
+    hugepages::reserve(m_argText, textBytes / 2);
+    hugepages::reserve(m_text, textBytes / 8);
 }
 
 uint32_t EventBatch::intern(std::string_view text)

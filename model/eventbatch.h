@@ -45,6 +45,8 @@ public:
     EventBatch();
 
     void clear();
+    // Room for the events of a chunk of this much text, faulted in at once (see hugepages::reserve).
+    void reserveFor(std::size_t textBytes);
     // EventSink, for the nlohmann path: the event is copied in.
     void add(RawEvent &event) override;
     void skip(const QString &reason, int64_t count) override { m_skipped[reason] += count; }

@@ -17,6 +17,12 @@ constexpr int kCollapse = MADV_COLLAPSE;
 #else
 constexpr int kCollapse = 25; // Linux's value; glibc 2.36's headers predate it
 #endif
+#ifdef MADV_POPULATE_WRITE
+constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
+#else
+constexpr int kPopulateWrite = 23;
+#endif
+constexpr std::uintptr_t kSmallPage = 4096;
 } // namespace
 
 void keepFreedMemory()
@@ -37,6 +43,18 @@ std::size_t roundedBytes(std::size_t bytes)
     if (bytes < kSmallestBytes)
         return bytes;
     return (bytes + kHeaderBytes + kPageBytes - 1) / kPageBytes * kPageBytes - kHeaderBytes;
+}
+
+void populate(const void *data, std::size_t bytes)
+{
+    if (bytes == 0)
+        return;
+    // The pages a block touches are mapped whole, its neighbours' parts too: faulting them in changes
+    // no byte.
+    const auto at = reinterpret_cast<std::uintptr_t>(data);
+    const auto begin = at & ~(kSmallPage - 1);
+    const auto end = (at + bytes + kSmallPage - 1) & ~(kSmallPage - 1);
+    madvise(reinterpret_cast<void *>(begin), end - begin, kPopulateWrite);
 }
 
 void advise(const void *data, std::size_t bytes)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflatingstreambuf.h"
 
+#include "hugepages.h"
+
 #include <QCoreApplication>
 
 #include <algorithm>
@@ -46,6 +48,7 @@ bool InflatingStreamBuf::open(const QString &path)
         return false;
     }
     m_fileSize = m_file.size();
+    hugepages::populate(m_in.data(), std::size_t(std::min<int64_t>(int64_t(m_in.size()), m_fileSize)));
     const QByteArray magic = m_file.peek(2); // the first read may be shorter (tests' tiny blocks)
     if (!fillInput() && !m_error.isEmpty())
         return false;
@@ -53,6 +56,7 @@ bool InflatingStreamBuf::open(const QString &path)
     m_expectedText = m_fileSize;
     if (!m_gzip)
         return true;
+    hugepages::populate(m_out.data(), m_out.size());
     QFile trailer(path);
     if (m_fileSize >= 18 && trailer.open(QIODevice::ReadOnly) && trailer.seek(m_fileSize - 4)) {
         const QByteArray isize = trailer.read(4);

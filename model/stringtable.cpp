@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "stringtable.h"
 
+#include "hugepages.h"
+
 #include <algorithm>
 
 namespace scopeline {
@@ -13,7 +15,36 @@ StringTable::StringTable() : m_index(64)
 uint32_t StringTable::intern(std::string_view text, uint64_t hash)
 {
     return m_index.intern(
-        hash, [&](uint32_t id) { return m_strings[id] == text; }, [&] { m_strings.emplace_back(text); });
+        hash, [&](uint32_t id) { return m_strings[id] == text; },
+        [&] {
+            if (m_strings.size() == m_strings.capacity())
+                hugepages::reserve(m_strings, 2 * m_strings.size()); // as a vector grows, but faulted in at once
+            m_strings.push_back(store(text));
+        });
+}
+
+std::string_view StringTable::store(std::string_view text)
+{
+    constexpr std::size_t kBlockBytes = 64 << 10;
+    const auto newBlock = [this](std::size_t bytes) {
+        m_blocks.emplace_back(new char[bytes]); // left unwritten: populate() faults its pages in at once
+        hugepages::populate(m_blocks.back().get(), bytes);
+        return m_blocks.back().get();
+    };
+    char *to;
+    if (text.size() > kBlockBytes / 4) { // one of its own, so that little of a block goes unused
+        to = newBlock(text.size());
+    } else {
+        if (text.size() > m_freeBytes) {
+            m_free = newBlock(kBlockBytes);
+            m_freeBytes = kBlockBytes;
+        }
+        to = m_free;
+        m_free += text.size();
+        m_freeBytes -= text.size();
+    }
+    std::memcpy(to, text.data(), text.size());
+    return std::string_view(to, text.size());
 }
 
 int64_t StringTable::find(std::string_view text) const
@@ -29,7 +60,12 @@ void HashIndex::clear()
 
 void HashIndex::grow()
 {
-    m_slots.assign(m_slots.size() * 2, 0);
+    // Both reserved at their next size, so that their pages are faulted in at once, not one by one.
+    hugepages::reserve(m_hashes, m_slots.size());
+    std::vector<uint32_t> wider;
+    hugepages::reserve(wider, m_slots.size() * 2);
+    wider.assign(m_slots.size() * 2, 0);
+    m_slots.swap(wider);
     const std::size_t mask = m_slots.size() - 1;
     for (uint32_t id = 0; id < m_hashes.size(); ++id) {
         std::size_t i = m_hashes[id] & mask;

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 #include <cstring>
-#include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -77,7 +77,14 @@ public:
     std::size_t size() const { return m_strings.size(); }
 
 private:
-    std::deque<std::string> m_strings; // deque: view() stays valid as strings are added
+    std::string_view store(std::string_view text);
+
+    // The texts, back to back in blocks that never move (view() stays valid as strings are added):
+    // one allocation per block rather than per string.
+    std::vector<std::string_view> m_strings;
+    std::vector<std::unique_ptr<char[]>> m_blocks;
+    char *m_free = nullptr; // the rest of the last block
+    std::size_t m_freeBytes = 0;
     HashIndex m_index;
 };
 
