@@ -6,10 +6,22 @@
 
 #include <QCoreApplication>
 
+#include <cstdio>
+#include <cstdlib>
+
 int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("scopeline-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SCOPELINE_VERSION));
-    return scopeline::cli::run(QCoreApplication::arguments());
+    const int status = scopeline::cli::run(QCoreApplication::arguments());
+    scopeline::cli::out().flush();
+    scopeline::cli::err().flush();
+#ifndef __SANITIZE_ADDRESS__ // the leak check runs at a normal exit
+    // All is written: ending here skips joining the idle pool threads and tearing Qt down, which
+    // leaves nothing behind that the OS does not clear (2-3 ms of a 0.2 s load).
+    std::fflush(nullptr);
+    std::_Exit(status);
+#endif
+    return status;
 }
