@@ -116,7 +116,7 @@ struct EventChunk
     QString error;
     bool cancelled = false;
 
-    EventChunk() { batch.reserveFor(kChunkBytes + kChunkSlack); }
+    explicit EventChunk(std::size_t textBytes) { batch.reserveFor(textBytes); }
 
     void parse(const std::atomic<bool> *cancel)
     {
@@ -357,7 +357,13 @@ void EventArrayReader::startPending()
     m_pending.assign(1, '[');
     // A chunk ends at the first event boundary past kChunkBytes: reserved, its buffer is written once
     // rather than grown (a grown buffer touches twice the fresh memory and copies what it holds).
-    hugepages::reserve(m_pending, kChunkBytes + kChunkSlack + kParserPadding);
+    hugepages::reserve(m_pending, chunkBytes() + kParserPadding);
+}
+
+std::size_t EventArrayReader::chunkBytes() const
+{
+    // A small file's chunk needs no more than the file: the buffers are reserved and faulted in whole.
+    return std::size_t(std::min<int64_t>(kChunkBytes + kChunkSlack, m_input.expectedTextBytes() + 2));
 }
 
 void EventArrayReader::submitChunk(bool complete)
@@ -369,7 +375,7 @@ void EventArrayReader::submitChunk(bool complete)
         chunk = std::move(m_spare.back());
         m_spare.pop_back();
     } else {
-        chunk = std::make_shared<EventChunk>();
+        chunk = std::make_shared<EventChunk>(chunkBytes());
     }
     chunk->text.swap(m_pending); // m_pending takes the chunk's old buffer, its capacity kept
     chunk->controlInString = m_pendingControl;

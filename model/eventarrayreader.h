@@ -49,6 +49,7 @@ private:
     std::size_t scanOutside(std::string_view block, std::size_t from);
     std::size_t scanEvents(std::string_view block, std::size_t from);
     void compactPending();
+    std::size_t chunkBytes() const;
     void startPending();
     void submitChunk(bool complete);
     void consumeChunk();
