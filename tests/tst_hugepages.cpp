@@ -2,6 +2,7 @@
 // Tests for model/hugepages: large vectors reserved on 2 MB pages keep the vector's contract (at
 // least the capacity asked for, contents kept as they grow) and their blocks fill whole 2 MB pages.
 // Whether the kernel then gives 2 MB pages is its choice (transparent_hugepage may be "never").
+// Smaller blocks are faulted in at once (populate): mincore() says which pages are in memory.
 
 #include "model/hugepages.h"
 
@@ -12,7 +13,34 @@
 #include <string>
 #include <vector>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 using namespace scopeline;
+
+namespace {
+
+// The pages under [data, data + bytes), as the first address and their count.
+std::pair<std::uintptr_t, std::size_t> pagesUnder(const void *data, std::size_t bytes)
+{
+    const auto page = std::uintptr_t(sysconf(_SC_PAGESIZE));
+    const auto begin = reinterpret_cast<std::uintptr_t>(data) & ~(page - 1);
+    const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes + page - 1) & ~(page - 1);
+    return {begin, (end - begin) / page};
+}
+
+// How many of the pages under [data, data + bytes) are in memory.
+std::size_t residentPages(const void *data, std::size_t bytes)
+{
+    const auto [begin, count] = pagesUnder(data, bytes);
+    const auto end = begin + count * std::uintptr_t(sysconf(_SC_PAGESIZE));
+    std::vector<unsigned char> in(count);
+    if (mincore(reinterpret_cast<void *>(begin), end - begin, in.data()) != 0)
+        return 0;
+    return std::size_t(std::count_if(in.begin(), in.end(), [](unsigned char c) { return c & 1; }));
+}
+
+} // namespace
 
 class TstHugePages : public QObject
 {
@@ -59,6 +87,27 @@ private slots:
         QVERIFY(text.capacity() >= std::size_t(3 << 20));
         text.assign(3 << 20, 'x');
         QCOMPARE(std::size_t(std::count(text.begin(), text.end(), 'x')), std::size_t(3 << 20));
+    }
+
+    void populateFaultsInWithoutWriting()
+    {
+        // A fresh mapping has no page in memory; populate() brings in those under the block (its
+        // partly covered first and last pages too) and changes no byte.
+        const std::size_t page = std::size_t(sysconf(_SC_PAGESIZE)), pages = 16;
+        auto *map = static_cast<char *>(
+            mmap(nullptr, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+        QVERIFY(map != MAP_FAILED);
+        madvise(map, pages * page, MADV_NOHUGEPAGE);
+        QCOMPARE(residentPages(map, pages * page), std::size_t(0));
+        hugepages::populate(map + page + 100, 3 * page); // pages 1-4
+        QCOMPARE(residentPages(map, pages * page), std::size_t(4));
+        QCOMPARE(residentPages(map + page, 4 * page), std::size_t(4));
+        map[page + 99] = 'x';
+        hugepages::populate(map + page, page);
+        QCOMPARE(map[page + 99], 'x');
+        QCOMPARE(std::size_t(std::count(map + page, map + 5 * page, 0)), 4 * page - 1);
+        hugepages::populate(map, 0);
+        munmap(map, pages * page);
     }
 
     void adviceOnAnyBlockIsHarmless()
