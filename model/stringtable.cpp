@@ -26,6 +26,8 @@ uint32_t StringTable::intern(std::string_view text, uint64_t hash)
 std::string_view StringTable::store(std::string_view text)
 {
     constexpr std::size_t kBlockBytes = 64 << 10;
+    if (text.empty())
+        return {};
     const auto newBlock = [this](std::size_t bytes) {
         m_blocks.emplace_back(new char[bytes]); // left unwritten: populate() faults its pages in at once
         hugepages::populate(m_blocks.back().get(), bytes);
