@@ -284,6 +284,15 @@ std::size_t EventArrayReader::scanEvents(std::string_view block, std::size_t fro
         const bool control = scanner.sawControlInString; // in these 64 bytes: flag both sides of a cut
         scanner.sawControlInString = false;
         m_pendingControl |= control;
+        if (!commas) {
+            // Only a close taking the depth below the events' can matter then: where even all the
+            // closes could not, the depth moves on by the count alone (most blocks inside events).
+            const int closing = __builtin_popcountll(scanner.closes);
+            if (m_depth - closing >= m_eventsDepth) {
+                m_depth += __builtin_popcountll(structure) - 2 * closing;
+                continue;
+            }
+        }
         for (uint64_t bits = structure; bits; bits &= bits - 1) {
             const std::size_t at = i + std::size_t(__builtin_ctzll(bits));
             switch (block[at]) {

@@ -56,12 +56,15 @@ uint64_t JsonStructureScanner::next(const char *p, std::size_t len, bool commas)
 uint64_t JsonStructureScanner::nextScalar(const char *p, std::size_t len, bool commas)
 {
     uint64_t bits = 0;
+    closes = 0;
     for (std::size_t k = 0; k < len; ++k) {
         const char c = p[k];
         if (feed(c)) {
             sawControlInString |= static_cast<unsigned char>(c) < 0x20;
             continue;
         }
+        if (c == '}' || c == ']')
+            closes |= uint64_t(1) << k;
         if (c == '{' || c == '}' || c == '[' || c == ']' || (commas && c == ','))
             bits |= uint64_t(1) << k;
     }
@@ -123,12 +126,13 @@ __attribute__((target("avx2,pclmul"))) uint64_t JsonStructureScanner::nextSimd(c
         (uint64_t(uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(hi, limit), limit))))
          << 32);
     sawControlInString |= (control & strings) != 0;
-    uint64_t structure = equalMask(lo, hi, '{') | equalMask(lo, hi, '}') | equalMask(lo, hi, '[') |
-                         equalMask(lo, hi, ']');
+    const uint64_t closing = equalMask(lo, hi, '}') | equalMask(lo, hi, ']');
+    uint64_t structure = closing | equalMask(lo, hi, '{') | equalMask(lo, hi, '[');
     if (commas)
         structure |= equalMask(lo, hi, ',');
     inString = (strings >> 63) != 0;
     escape = carry != 0;
+    closes = closing & ~strings;
     return structure & ~strings;
 }
 

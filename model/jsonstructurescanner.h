@@ -23,6 +23,7 @@ class JsonStructureScanner : public JsonStringTracker
 {
 public:
     bool sawControlInString = false; // sticky: the caller clears it
+    uint64_t closes = 0;             // of next()'s last bits, those of } and ]
 
     // Bit k set: p[k] is one of { } [ ] (and , when commas) outside strings. len <= 64; the state
     // moves on by len bytes, and sawControlInString is set when a string held a byte below 0x20.

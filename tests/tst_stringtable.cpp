@@ -24,7 +24,7 @@ private slots:
         StringTable table;
         QCOMPARE(table.size(), std::size_t(1));
         QCOMPARE(table.intern({}), uint32_t(0));
-        QCOMPARE(table.view(0), std::string_view());
+        QVERIFY(table.view(0).empty());
         QCOMPARE(table.find("absent"), int64_t(-1));
     }
 
@@ -53,8 +53,9 @@ private slots:
         }
         QCOMPARE(table.size(), oracle.size());
         for (const auto &[text, id] : oracle) {
-            QCOMPARE(table.view(id), std::string_view(text));
-            QCOMPARE(views[id].data(), table.view(id).data()); // never moved as the table grew
+            QCOMPARE(std::string(table.view(id)), text); // not as string_views: QTest would strcmp them
+            // never moved as the table grew (as pointers: QTest compares char pointers as strings)
+            QCOMPARE(static_cast<const void *>(views[id].data()), static_cast<const void *>(table.view(id).data()));
             QCOMPARE(table.find(text), int64_t(id));
             QCOMPARE(table.qstring(id), QString::fromStdString(text));
         }

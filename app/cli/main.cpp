@@ -15,8 +15,8 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationName(QStringLiteral("scopeline-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SCOPELINE_VERSION));
     const int status = scopeline::cli::run(QCoreApplication::arguments());
+    scopeline::cli::err().flush(); // warnings first, where they came at a normal exit
     scopeline::cli::out().flush();
-    scopeline::cli::err().flush();
 #ifndef __SANITIZE_ADDRESS__ // the leak check runs at a normal exit
     // All is written: ending here skips joining the idle pool threads and tearing Qt down, which
     // leaves nothing behind that the OS does not clear (2-3 ms of a 0.2 s load).
