@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Large vectors on 2 MB pages. A fresh 4 KB page costs more to fault in than what is written to it (on
-// virtual machines ten times a 2 MB page's share), so columns and the analysis' big vectors are
-// reserved here at their final size rather than grown.
+// Large vectors on 2 MB pages, smaller ones faulted in at once. A fresh 4 KB page costs more to fault
+// in than what is written to it (on virtual machines ten times a 2 MB page's share), so columns, the
+// analysis' big vectors and a load's buffers are reserved here at their final size rather than grown.
 
 #include <cstddef>
 #include <vector>
@@ -26,8 +26,8 @@ std::size_t roundedBytes(std::size_t bytes);
 // glibc's header write has already faulted it in as 4 KB pages.
 void advise(const void *data, std::size_t bytes);
 
-// Faults in the 4 KB pages under a block at once: one call costs what a tenth of a page fault each
-// does on virtual machines here (MADV_POPULATE_WRITE, Linux 5.14; where refused, pages come on use).
+// Faults in the 4 KB pages under a block in one call, a tenth of what faulting them one at a time
+// costs on virtual machines here (MADV_POPULATE_WRITE, Linux 5.14; where refused, they fault on use).
 void populate(const void *data, std::size_t bytes);
 
 // container.reserve(n) (a vector or a string), on 2 MB pages from half a page up, and below that on

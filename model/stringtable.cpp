@@ -17,8 +17,8 @@ uint32_t StringTable::intern(std::string_view text, uint64_t hash)
     return m_index.intern(
         hash, [&](uint32_t id) { return m_strings[id] == text; },
         [&] {
-            if (m_strings.size() == m_strings.capacity())
-                hugepages::reserve(m_strings, 2 * m_strings.size()); // as a vector grows, but faulted in at once
+            if (m_strings.size() == m_strings.capacity()) // grown as a vector grows, faulted in at once
+                hugepages::reserve(m_strings, 2 * m_strings.size());
             m_strings.push_back(store(text));
         });
 }
