@@ -27,7 +27,6 @@ namespace {
 
 constexpr std::size_t kChunkBytes = 256 << 10; // small enough to stay in cache between cut and parse
 constexpr std::size_t kChunkSlack = 16 << 10;  // room for the event the chunk ends with
-constexpr std::size_t kParserPadding = 64; // simdjson reads this far past a chunk's text
 constexpr int kMaxChunksInFlight = 6; // bounds memory: chunks parsed ahead of the builder
 // Chunks waiting for a parser thread; past this the reading thread parses the next chunk itself,
 // which beats sleeping until a parser thread is free (two cores: 10% of a plain load).
@@ -366,7 +365,7 @@ void EventArrayReader::startPending()
     m_pending.assign(1, '[');
     // A chunk ends at the first event boundary past kChunkBytes: reserved, its buffer is written once
     // rather than grown (a grown buffer touches twice the fresh memory and copies what it holds).
-    hugepages::reserve(m_pending, chunkBytes() + kParserPadding);
+    hugepages::reserve(m_pending, chunkBytes() + kFastParsePadding);
 }
 
 std::size_t EventArrayReader::chunkBytes() const

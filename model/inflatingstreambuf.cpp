@@ -56,7 +56,6 @@ bool InflatingStreamBuf::open(const QString &path)
     m_expectedText = m_fileSize;
     if (!m_gzip)
         return true;
-    hugepages::populate(m_out.data(), m_out.size());
     QFile trailer(path);
     if (m_fileSize >= 18 && trailer.open(QIODevice::ReadOnly) && trailer.seek(m_fileSize - 4)) {
         const QByteArray isize = trailer.read(4);
@@ -67,6 +66,8 @@ bool InflatingStreamBuf::open(const QString &path)
         // since the trailer is only as true as the file.
         m_expectedText = std::min(size >= m_fileSize ? size : m_fileSize * 8, m_fileSize * 32);
     }
+    // Once the text's size is known: a small file's text needs little of the output block.
+    hugepages::populate(m_out.data(), std::size_t(std::min<int64_t>(int64_t(m_out.size()), m_expectedText)));
 #ifdef SCOPELINE_HAVE_ISAL
     if (!qEnvironmentVariableIsSet("SCOPELINE_NO_ISAL")) { // the variable: zlib only, to compare
         m_isal = std::make_unique<inflate_state>();

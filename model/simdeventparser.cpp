@@ -536,8 +536,9 @@ FastParse parseWithSimdjson(std::string &text, EventBatch &batch, const std::ato
     // Room to spare, so that chunks a little longer than the last do not reallocate its buffers.
     if (text.size() > parser.capacity() && parser.allocate(text.size() + text.size() / 4))
         return FastParse::Refused;
-    if (text.capacity() < text.size() + SIMDJSON_PADDING)
-        text.reserve(text.size() + SIMDJSON_PADDING);
+    static_assert(kFastParsePadding == SIMDJSON_PADDING);
+    if (text.capacity() < text.size() + kFastParsePadding)
+        text.reserve(text.size() + kFastParsePadding);
     ondemand::document document;
     if (parser.iterate(padded_string_view(text.data(), text.size(), text.capacity())).get(document))
         return FastParse::Refused;

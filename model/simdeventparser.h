@@ -5,6 +5,7 @@
 // paths give the same events. nlohmann stays the reference for anything this path refuses.
 
 #include <atomic>
+#include <cstddef>
 #include <string>
 
 namespace scopeline {
@@ -19,7 +20,10 @@ enum class FastParse {
                // holds part of it, and the caller clears it and re-reads the text with nlohmann
 };
 
-// Parses text ('[' + events + ']') into batch. The text's capacity grows by simdjson's padding when
+// Bytes past a text's end that simdjson reads: a buffer reserved with this much room is not grown.
+constexpr std::size_t kFastParsePadding = 64;
+
+// Parses text ('[' + events + ']') into batch. The text's capacity grows by kFastParsePadding when
 // it lacks it.
 FastParse parseEventsFast(std::string &text, EventBatch &batch, const std::atomic<bool> *cancel);
 
