@@ -286,9 +286,8 @@ std::size_t EventArrayReader::scanEvents(std::string_view block, std::size_t fro
         if (!commas) {
             // Only a close taking the depth below the events' can matter then: where even all the
             // closes could not, the depth moves on by the count alone (most blocks inside events).
-            const int closing = __builtin_popcountll(scanner.closes);
-            if (m_depth - closing >= m_eventsDepth) {
-                m_depth += __builtin_popcountll(structure) - 2 * closing;
+            if (m_depth - scanner.closed >= m_eventsDepth) {
+                m_depth += scanner.opened - scanner.closed;
                 continue;
             }
         }

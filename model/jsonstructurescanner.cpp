@@ -19,7 +19,8 @@ std::atomic<bool> g_simdEnabled{JsonStructureScanner::simdAvailable()};
 bool JsonStructureScanner::simdAvailable()
 {
 #ifdef SCOPELINE_SCANNER_AVX2
-    static const bool available = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("pclmul");
+    static const bool available = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("pclmul") &&
+                                  __builtin_cpu_supports("popcnt");
     return available;
 #else
     return false;
@@ -57,14 +58,19 @@ uint64_t JsonStructureScanner::nextScalar(const char *p, std::size_t len, bool c
 {
     uint64_t bits = 0;
     closes = 0;
+    opened = closed = 0;
     for (std::size_t k = 0; k < len; ++k) {
         const char c = p[k];
         if (feed(c)) {
             sawControlInString |= static_cast<unsigned char>(c) < 0x20;
             continue;
         }
-        if (c == '}' || c == ']')
+        if (c == '}' || c == ']') {
             closes |= uint64_t(1) << k;
+            ++closed;
+        } else if (c == '{' || c == '[') {
+            ++opened;
+        }
         if (c == '{' || c == '}' || c == '[' || c == ']' || (commas && c == ','))
             bits |= uint64_t(1) << k;
     }
@@ -94,7 +100,7 @@ __attribute__((target("pclmul,sse2"))) inline uint64_t prefixXor(uint64_t quotes
 
 } // namespace
 
-__attribute__((target("avx2,pclmul"))) uint64_t JsonStructureScanner::nextSimd(const char *p, bool commas)
+__attribute__((target("avx2,pclmul,popcnt"))) uint64_t JsonStructureScanner::nextSimd(const char *p, bool commas)
 {
     const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
     const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 32));
@@ -126,14 +132,13 @@ __attribute__((target("avx2,pclmul"))) uint64_t JsonStructureScanner::nextSimd(c
         (uint64_t(uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(hi, limit), limit))))
          << 32);
     sawControlInString |= (control & strings) != 0;
-    const uint64_t closing = equalMask(lo, hi, '}') | equalMask(lo, hi, ']');
-    uint64_t structure = closing | equalMask(lo, hi, '{') | equalMask(lo, hi, '[');
-    if (commas)
-        structure |= equalMask(lo, hi, ',');
+    const uint64_t opening = (equalMask(lo, hi, '{') | equalMask(lo, hi, '[')) & ~strings;
+    closes = (equalMask(lo, hi, '}') | equalMask(lo, hi, ']')) & ~strings;
+    opened = int(_mm_popcnt_u64(opening));
+    closed = int(_mm_popcnt_u64(closes));
     inString = (strings >> 63) != 0;
     escape = carry != 0;
-    closes = closing & ~strings;
-    return structure & ~strings;
+    return opening | closes | (commas ? equalMask(lo, hi, ',') & ~strings : 0);
 }
 
 #else

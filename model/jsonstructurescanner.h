@@ -24,6 +24,8 @@ class JsonStructureScanner : public JsonStringTracker
 public:
     bool sawControlInString = false; // sticky: the caller clears it
     uint64_t closes = 0;             // of next()'s last bits, those of } and ]
+    int opened = 0, closed = 0;      // how many of next()'s last bits are { [ and } ] (popcounts:
+                                     // the SIMD path has the instruction, a baseline build does not)
 
     // Bit k set: p[k] is one of { } [ ] (and , when commas) outside strings. len <= 64; the state
     // moves on by len bytes, and sawControlInString is set when a string held a byte below 0x20.

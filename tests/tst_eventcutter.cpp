@@ -44,10 +44,12 @@ QString compareScans(const std::string &text, bool commas, bool inString = false
         const std::size_t len = std::min<std::size_t>(64, text.size() - i);
         const uint64_t a = simd.next(text.data() + i, len, commas);
         const uint64_t b = scalar.nextScalar(text.data() + i, len, commas);
-        if (a != b || simd.closes != scalar.closes || simd.inString != scalar.inString ||
+        if (a != b || simd.closes != scalar.closes || simd.opened != scalar.opened ||
+            simd.closed != scalar.closed || simd.inString != scalar.inString ||
             simd.escape != scalar.escape || simd.sawControlInString != scalar.sawControlInString)
             return QStringLiteral("at byte %1: bits %2 vs %3, closes %10 vs %11, in string %4 vs %5, "
-                                  "escape %6 vs %7, control in string %8 vs %9")
+                                  "escape %6 vs %7, control in string %8 vs %9, opened %12 vs %13, "
+                                  "closed %14 vs %15")
                 .arg(i)
                 .arg(a, 16, 16, QLatin1Char('0'))
                 .arg(b, 16, 16, QLatin1Char('0'))
@@ -58,7 +60,11 @@ QString compareScans(const std::string &text, bool commas, bool inString = false
                 .arg(simd.sawControlInString)
                 .arg(scalar.sawControlInString)
                 .arg(simd.closes, 16, 16, QLatin1Char('0'))
-                .arg(scalar.closes, 16, 16, QLatin1Char('0'));
+                .arg(scalar.closes, 16, 16, QLatin1Char('0'))
+                .arg(simd.opened)
+                .arg(scalar.opened)
+                .arg(simd.closed)
+                .arg(scalar.closed);
     }
     return {};
 }
@@ -173,6 +179,8 @@ void TstEventCutter::knownBits()
         if (scanner.closes >> k & 1)
             closing.push_back(k);
     QCOMPARE(closing, (std::vector<int>{14, 23, 24}));
+    QCOMPARE(scanner.opened, 3);
+    QCOMPARE(scanner.closed, 3);
     QVERIFY(!scanner.inString && !scanner.escape);
 }
 
