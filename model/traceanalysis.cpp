@@ -4,6 +4,7 @@
 #include "hugepages.h"
 
 #include <QCoreApplication>
+#include <QtConcurrent>
 
 #include <algorithm>
 #include <cmath>
@@ -146,6 +147,8 @@ TraceAnalysis::TraceAnalysis(const TraceData &trace) : m_trace(trace)
     std::stable_sort(m_kernels.begin(), m_kernels.end(),
                      [&trace](uint32_t a, uint32_t b) { return trace.start[a] < trace.start[b]; });
 
+    // The gaps and the summaries read the same kernels and write apart: the gaps on another thread.
+    QFuture<void> gaps = QtConcurrent::run([this] { findGaps(); });
     std::set<int> devices;
     for (uint32_t k : m_kernels)
         devices.insert(deviceOf(k));
@@ -154,7 +157,7 @@ TraceAnalysis::TraceAnalysis(const TraceData &trace) : m_trace(trace)
         m_devices.emplace_back();
         summarise(m_devices.back(), device);
     }
-    findGaps();
+    gaps.waitForFinished();
 }
 
 void TraceAnalysis::joinLaunches()
