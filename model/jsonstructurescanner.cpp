@@ -132,8 +132,12 @@ __attribute__((target("avx2,pclmul,popcnt"))) uint64_t JsonStructureScanner::nex
         (uint64_t(uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(hi, limit), limit))))
          << 32);
     sawControlInString |= (control & strings) != 0;
-    const uint64_t opening = (equalMask(lo, hi, '{') | equalMask(lo, hi, '[')) & ~strings;
-    closes = (equalMask(lo, hi, '}') | equalMask(lo, hi, ']')) & ~strings;
+    // '[' and '{' differ in bit 0x20 alone, as do ']' and '}', and no other byte turns into either
+    // with it set: one compare finds both brackets of a kind.
+    const __m256i lower = _mm256_set1_epi8(0x20);
+    const __m256i lo20 = _mm256_or_si256(lo, lower), hi20 = _mm256_or_si256(hi, lower);
+    const uint64_t opening = equalMask(lo20, hi20, '{') & ~strings;
+    closes = equalMask(lo20, hi20, '}') & ~strings;
     opened = int(_mm_popcnt_u64(opening));
     closed = int(_mm_popcnt_u64(closes));
     inString = (strings >> 63) != 0;
