@@ -24,7 +24,7 @@ XDIT=$REPO/tests/data/public/TraceLens/tests__traces__inference__xdit_flux.1_ait
 die() { echo "bench_load.sh: $*" >&2; exit 1; }
 [[ -x $CLI ]] || die "no scopeline-cli at $CLI (build it, or pass its path)"
 [[ -x $LOADONLY ]] || die "no bench_loadonly at $LOADONLY (ninja bench_loadonly, or pass its path)"
-IGZIP=$(command -v igzip || true) # Debian package isal; the line is left out without it
+IGZIP=$(command -v igzip || true) # Debian package isal (setup.sh installs it); said so when missing
 [[ -f $XDIT ]] || die "missing $XDIT (part of the repository: see tests/data/README.md)"
 [[ -x $PY ]] || die "$PY missing"
 
@@ -68,6 +68,8 @@ bench_file() {
   if [[ -n $IGZIP ]]; then
     measure igzip "$IGZIP" -d -c "$file"
     row "igzip -d -c (ISA-L inflate alone)" "$BEST_S" 0
+  else
+    echo "  igzip -d -c (ISA-L inflate alone)     not run: no igzip (Debian package isal; packaging/setup.sh installs it)"
   fi
   if [[ ${BENCH_PYTHON:-1} != 0 ]]; then
     measure python "$PY" -c 'import gzip, json, sys; json.load(gzip.open(sys.argv[1]))' "$file"

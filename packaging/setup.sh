@@ -20,6 +20,7 @@ readonly PACKAGES=(
   build-essential cmake ninja-build
   qt6-base-dev qt6-tools-dev libqcustomplot-dev nlohmann-json3-dev libboost-math-dev zlib1g-dev
   libisal-dev                   # ISA-L inflate for gzip traces (zlib is the fallback)
+  isal                          # igzip: bench/bench_load.sh's pure ISA-L inflate, beside ours
   libsqlite3-dev                # rocpd (ROCm 7) and Nsight Systems SQLite exports
   libsimdjson-dev               # simdjson On-Demand parses the event arrays
   python3-scipy python3-numpy   # the tests' independent oracle for the statistics
