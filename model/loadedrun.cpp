@@ -19,11 +19,8 @@ LoadedRun LoadedRun::load(const TraceRun &run, const std::function<void(double)>
         return loaded;
     }
     loaded.trace = result.trace;
-    // The index's containment needs the trace alone: it is worked out beside the analysis.
-    QFuture<std::shared_ptr<const ScopeIndex::Containment>> containment =
-        QtConcurrent::run([trace = loaded.trace] { return ScopeIndex::containment(*trace); });
     loaded.analysis = std::make_shared<const TraceAnalysis>(*loaded.trace);
-    loaded.scopes = std::make_shared<const ScopeIndex>(*loaded.analysis, *containment.result());
+    loaded.scopes = std::make_shared<const ScopeIndex>(*loaded.analysis);
     return loaded;
 }
 

@@ -31,30 +31,9 @@ void sweepContainment(const TraceData &t, uint32_t track, IsContainer isContaine
     }
 }
 
-// `ProfilerStep#15` -> `ProfilerStep`; empty when the text is not `<name>#<digits>`.
-std::string_view stepBase(std::string_view text)
-{
-    const std::size_t hash = text.rfind('#');
-    if (hash == std::string_view::npos || hash == 0 || hash + 1 == text.size())
-        return {};
-    for (std::size_t i = hash + 1; i < text.size(); ++i)
-        if (text[i] < '0' || text[i] > '9')
-            return {};
-    return text.substr(0, hash);
-}
-
-// JAX: the host range of one call of a jitted function, `PjitFunction(f)`.
-bool isCallName(std::string_view text)
-{
-    constexpr std::string_view prefix = "PjitFunction(";
-    return text.size() > prefix.size() && text.substr(0, prefix.size()) == prefix && text.back() == ')';
-}
-
-} // namespace
-
 // The containers recorded for events by sweepContainment, in two flat vectors rather than a map of
 // small vectors: one record per kernel adds up on large traces.
-class ScopeIndex::Containment
+class OpenAnnotations
 {
 public:
     void add(uint32_t event, const std::vector<uint32_t> &open)
@@ -95,6 +74,27 @@ private:
     std::vector<uint32_t> m_containers;
 };
 
+// `ProfilerStep#15` -> `ProfilerStep`; empty when the text is not `<name>#<digits>`.
+std::string_view stepBase(std::string_view text)
+{
+    const std::size_t hash = text.rfind('#');
+    if (hash == std::string_view::npos || hash == 0 || hash + 1 == text.size())
+        return {};
+    for (std::size_t i = hash + 1; i < text.size(); ++i)
+        if (text[i] < '0' || text[i] > '9')
+            return {};
+    return text.substr(0, hash);
+}
+
+// JAX: the host range of one call of a jitted function, `PjitFunction(f)`.
+bool isCallName(std::string_view text)
+{
+    constexpr std::string_view prefix = "PjitFunction(";
+    return text.size() > prefix.size() && text.substr(0, prefix.size()) == prefix && text.back() == ')';
+}
+
+} // namespace
+
 QString ScopeIndex::collapsedStepName(const QString &annotation)
 {
     const std::string utf8 = annotation.toStdString();
@@ -108,13 +108,13 @@ bool ScopeIndex::isCallScopeName(QStringView name)
            name.size() > 13;
 }
 
-std::shared_ptr<const ScopeIndex::Containment> ScopeIndex::containment(const TraceData &t)
+ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace())
 {
+    const TraceData &t = m_trace;
     auto isLaunch = [&t](uint32_t e) {
         return t.kind[e] == EventKind::KernelLaunch || t.kind[e] == EventKind::GraphLaunch;
     };
-    auto result = std::make_shared<Containment>();
-    Containment &annotations = *result; // of each launch on a CPU thread and each kernel on a GPU stream
+    OpenAnnotations annotations; // of each launch on a CPU thread and each kernel on a GPU stream
     for (uint32_t track = 0; track < t.tracks.size(); ++track) {
         auto record = [&annotations](uint32_t e, const std::vector<uint32_t> &open) {
             annotations.add(e, open);
@@ -130,14 +130,7 @@ std::shared_ptr<const ScopeIndex::Containment> ScopeIndex::containment(const Tra
         }
     }
     annotations.sort();
-    return result;
-}
 
-ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : ScopeIndex(analysis, *containment(analysis.trace())) {}
-
-ScopeIndex::ScopeIndex(const TraceAnalysis &analysis, const Containment &annotations) : m_trace(analysis.trace())
-{
-    const TraceData &t = m_trace;
     m_kernels = analysis.kernels();
     std::stable_sort(m_kernels.begin(), m_kernels.end(),
                      [&t](uint32_t a, uint32_t b) { return t.track[a] < t.track[b]; });

@@ -16,7 +16,6 @@
 #include <QString>
 
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 namespace scopeline {
@@ -35,13 +34,7 @@ public:
         bool step = false;     // iterations: collapsed `<name>#N` annotations, or `PjitFunction(...)` ranges
     };
 
-    // Which annotations each launch and kernel ran inside: the part of the index that needs the trace
-    // alone, so that it can be worked out beside the analysis.
-    class Containment;
-    static std::shared_ptr<const Containment> containment(const TraceData &trace);
-
     explicit ScopeIndex(const TraceAnalysis &analysis);
-    ScopeIndex(const TraceAnalysis &analysis, const Containment &containment);
 
     // Every scope name that has kernels: step scopes first, each group sorted by name.
     std::vector<Scope> scopes() const;

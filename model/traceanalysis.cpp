@@ -4,7 +4,6 @@
 #include "hugepages.h"
 
 #include <QCoreApplication>
-#include <QtConcurrent>
 
 #include <algorithm>
 #include <cmath>
@@ -147,8 +146,6 @@ TraceAnalysis::TraceAnalysis(const TraceData &trace) : m_trace(trace)
     std::stable_sort(m_kernels.begin(), m_kernels.end(),
                      [&trace](uint32_t a, uint32_t b) { return trace.start[a] < trace.start[b]; });
 
-    // The gaps and the summaries read the same kernels and write apart: the gaps on another thread.
-    QFuture<void> gaps = QtConcurrent::run([this] { findGaps(); });
     std::set<int> devices;
     for (uint32_t k : m_kernels)
         devices.insert(deviceOf(k));
@@ -157,7 +154,7 @@ TraceAnalysis::TraceAnalysis(const TraceData &trace) : m_trace(trace)
         m_devices.emplace_back();
         summarise(m_devices.back(), device);
     }
-    gaps.waitForFinished();
+    findGaps();
 }
 
 void TraceAnalysis::joinLaunches()
