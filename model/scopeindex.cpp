@@ -131,9 +131,10 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
     }
     annotations.sort();
 
-    m_kernels = analysis.kernels();
-    std::stable_sort(m_kernels.begin(), m_kernels.end(),
-                     [&t](uint32_t a, uint32_t b) { return t.track[a] < t.track[b]; });
+    const std::vector<uint32_t> positions = analysis.kernelPositionsByTrack();
+    m_kernels.reserve(positions.size());
+    for (uint32_t p : positions)
+        m_kernels.push_back(analysis.kernels()[p]);
     m_refBegin.reserve(m_kernels.size() + 1);
     std::unordered_map<uint32_t, std::vector<uint32_t>> componentsOfPath; // op path -> name ids
     // One instance per step number: the first range seen of each `<name>#N` text stands for all of
@@ -188,12 +189,14 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
     };
     // Counted first: the refs of a large trace take megabytes, better reserved than grown.
     std::size_t refCount = 0;
-    for (uint32_t k : m_kernels) {
+    for (std::size_t i = 0; i < m_kernels.size(); ++i) {
+        const uint32_t k = m_kernels[i];
         refCount += componentsOf(t.opPath[k]).size() + annotations.of(k).size() +
-                    annotations.of(analysis.launchOf(k)).size();
+                    annotations.of(analysis.launchAt(positions[i])).size();
     }
     hugepages::reserve(m_refs, refCount);
-    for (uint32_t k : m_kernels) {
+    for (std::size_t i = 0; i < m_kernels.size(); ++i) {
+        const uint32_t k = m_kernels[i];
         m_refBegin.push_back(uint32_t(m_refs.size()));
         for (uint32_t name : componentsOf(t.opPath[k]))
             m_refs.push_back(Ref{name, name, -1});
@@ -207,7 +210,7 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
         // GPU annotations first: the last matching ref is a kernel's instance, and the CPU range the
         // user wrote is preferred over its GPU mirror.
         addAnnotations(k);
-        addAnnotations(analysis.launchOf(k));
+        addAnnotations(analysis.launchAt(positions[i]));
     }
     m_refBegin.push_back(uint32_t(m_refs.size()));
     m_stepName.resize(m_names.size());

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <set>
 #include <tuple>
 
@@ -145,6 +146,10 @@ TraceAnalysis::TraceAnalysis(const TraceData &trace) : m_trace(trace)
     joinLaunches(); // wants the kernels by event index
     std::stable_sort(m_kernels.begin(), m_kernels.end(),
                      [&trace](uint32_t a, uint32_t b) { return trace.start[a] < trace.start[b]; });
+    // Searched once here: the summaries, the gaps and the scope index each want every kernel's launch.
+    m_launchAt.reserve(m_kernels.size());
+    for (uint32_t k : m_kernels)
+        m_launchAt.push_back(launchOf(k));
 
     std::set<int> devices;
     for (uint32_t k : m_kernels)
@@ -186,6 +191,16 @@ void TraceAnalysis::joinLaunches()
     }
 }
 
+std::vector<uint32_t> TraceAnalysis::kernelPositionsByTrack() const
+{
+    std::vector<uint32_t> positions(m_kernels.size());
+    std::iota(positions.begin(), positions.end(), 0u);
+    std::stable_sort(positions.begin(), positions.end(), [this](uint32_t a, uint32_t b) {
+        return m_trace.track[m_kernels[a]] < m_trace.track[m_kernels[b]];
+    });
+    return positions;
+}
+
 int64_t TraceAnalysis::launchOf(uint32_t kernel) const
 {
     auto it = std::lower_bound(m_launchOf.begin(), m_launchOf.end(), kernel,
@@ -213,14 +228,15 @@ void TraceAnalysis::summarise(LaunchSummary &summary, int device) const
 
     IntervalUnion busy;
     int64_t firstStart = 0, lastEnd = std::numeric_limits<int64_t>::min();
-    for (uint32_t k : m_kernels) {
+    for (std::size_t position = 0; position < m_kernels.size(); ++position) {
+        const uint32_t k = m_kernels[position];
         if (!all && deviceOf(k) != device)
             continue;
         if (summary.kernels++ == 0)
             firstStart = t.start[k];
         busy.add(t.start[k], t.end(k));
         lastEnd = std::max(lastEnd, t.end(k));
-        const int64_t launch = launchOf(k);
+        const int64_t launch = m_launchAt[position];
         if (launch >= 0 && t.kind[launch] == EventKind::KernelLaunch)
             summary.launchDelays.push_back(t.start[k] - t.start[launch]);
     }
@@ -249,24 +265,22 @@ void TraceAnalysis::summarise(LaunchSummary &summary, int device) const
 void TraceAnalysis::findGaps()
 {
     const TraceData &t = m_trace;
-    std::vector<uint32_t> byTrack = m_kernels; // by track, by start within one
-    std::stable_sort(byTrack.begin(), byTrack.end(),
-                     [&t](uint32_t a, uint32_t b) { return t.track[a] < t.track[b]; });
+    const std::vector<uint32_t> byTrack = kernelPositionsByTrack(); // by start within a track
     std::vector<SliceQuery> queries; // answered below, a track at a time, rather than one search per gap
     hugepages::reserve(queries, m_kernels.size());
     for (auto from = byTrack.begin(); from != byTrack.end();) {
-        const uint32_t track = t.track[*from];
-        const auto to =
-            std::find_if(from, byTrack.end(), [&t, track](uint32_t k) { return t.track[k] != track; });
+        const uint32_t track = t.track[m_kernels[*from]];
+        const auto to = std::find_if(from, byTrack.end(),
+                                     [this, &t, track](uint32_t p) { return t.track[m_kernels[p]] != track; });
         StreamSummary stream;
         stream.track = track;
         stream.kernels = int64_t(to - from);
         hugepages::reserve(stream.gaps, std::size_t(to - from)); // one before each kernel at most
         IntervalUnion busy;
-        int64_t reach = t.end(*from); // latest end so far
-        uint32_t reachKernel = *from;
+        uint32_t reachKernel = m_kernels[*from];
+        int64_t reach = t.end(reachKernel); // latest end so far
         for (auto it = from; it != to; ++it) {
-            const uint32_t k = *it;
+            const uint32_t k = m_kernels[*it];
             busy.add(t.start[k], t.end(k));
             if (t.start[k] > reach) {
                 IdleGap gap;
@@ -274,7 +288,7 @@ void TraceAnalysis::findGaps()
                 gap.end = t.start[k];
                 gap.before = reachKernel;
                 gap.after = k;
-                const int64_t launch = launchOf(k);
+                const int64_t launch = m_launchAt[*it];
                 if (launch >= 0) {
                     gap.cause = t.start[launch] >= gap.start ? GapCause::LaunchLate : GapCause::GpuWaiting;
                     queries.push_back(SliceQuery{t.track[launch], uint32_t(m_streams.size()),

@@ -69,6 +69,10 @@ public:
     const std::vector<uint32_t> &kernels() const { return m_kernels; }
     // The launch (kernel or graph launch) event of a kernel, -1 when the trace has none.
     int64_t launchOf(uint32_t kernel) const;
+    // launchOf(kernels()[position]) without a search.
+    int64_t launchAt(std::size_t position) const { return m_launchAt[position]; }
+    // Positions in kernels() grouped by stream (track), by start within one.
+    std::vector<uint32_t> kernelPositionsByTrack() const;
     // Kernels started by a launch event (many for a graph launch), by start time.
     std::vector<uint32_t> kernelsOf(uint32_t launch) const;
 
@@ -85,6 +89,7 @@ private:
     // Sorted vectors rather than per-event columns or hash maps: kernels are few next to all events.
     std::vector<std::pair<uint32_t, uint32_t>> m_launchOf; // (kernel, its launch) by kernel index
     std::vector<uint32_t> m_kernelsByCorrelation;          // by correlation id, then start
+    std::vector<int64_t> m_launchAt;                       // launchOf each of m_kernels
     LaunchSummary m_total;
     std::vector<LaunchSummary> m_devices;
     std::vector<StreamSummary> m_streams;

@@ -203,6 +203,23 @@ private slots:
                 QCOMPARE(gap.cause == GapCause::Unknown, analysis.launchOf(gap.after) < 0);
             }
         }
+
+        // The searches done once: each position's launch is launchOf's, and the positions by track
+        // hold each kernel once, by track and then by start (position) within one.
+        const std::vector<uint32_t> &kernels = analysis.kernels();
+        const std::vector<uint32_t> byTrack = analysis.kernelPositionsByTrack();
+        QCOMPARE(byTrack.size(), kernels.size());
+        std::vector<bool> seen(kernels.size());
+        for (std::size_t i = 0; i < byTrack.size(); ++i) {
+            const uint32_t p = byTrack[i];
+            QVERIFY(p < kernels.size() && !seen[p]);
+            seen[p] = true;
+            QCOMPARE(analysis.launchAt(p), analysis.launchOf(kernels[p]));
+            if (i > 0) {
+                const uint32_t before = byTrack[i - 1];
+                QVERIFY(std::make_pair(t.track[kernels[before]], before) < std::make_pair(t.track[kernels[p]], p));
+            }
+        }
     }
 };
 
