@@ -5,7 +5,6 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFileInfo>
-#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -83,6 +82,13 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, std:
     return true;
 }
 
+// Whether a path (component) holds a wildcard character.
+bool hasWildcard(const QString &path)
+{
+    return std::any_of(path.begin(), path.end(),
+                       [](QChar c) { return c == QLatin1Char('*') || c == QLatin1Char('?') || c == QLatin1Char('['); });
+}
+
 // Expands wildcards one path component at a time.
 QStringList expandWildcards(const QString &path)
 {
@@ -95,7 +101,7 @@ QStringList expandWildcards(const QString &path)
         QStringList next;
         for (const QString &base : current) {
             const QDir dir(base);
-            if (part.contains(QRegularExpression(QStringLiteral("[*?\\[]")))) {
+            if (hasWildcard(part)) {
                 for (const QString &match : dir.entryList({part}, QDir::AllEntries | QDir::NoDotAndDotDot))
                     next.append(dir.filePath(match));
             } else if (QFileInfo::exists(dir.filePath(part))) {
@@ -158,7 +164,7 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error)
             *error = message;
         return std::vector<TraceRun>();
     };
-    const bool wildcard = path.contains(QRegularExpression(QStringLiteral("[*?\\[]")));
+    const bool wildcard = hasWildcard(path);
     const QStringList targets = wildcard ? expandWildcards(path) : QStringList{path};
     if (targets.isEmpty())
         return fail(tr("%1: nothing matches this pattern").arg(path));
