@@ -54,15 +54,23 @@ public:
         const uint32_t *end() const { return last; }
         std::size_t size() const { return std::size_t(last - first); }
     };
-    // The containers of an event, outermost first; none for -1 or an event without a record.
-    Range of(int64_t event) const
+    static constexpr uint32_t kNone = UINT32_MAX;
+    // The record of an event, kNone for -1 or an event without one.
+    uint32_t recordOf(int64_t event) const
     {
         auto it = std::lower_bound(m_records.begin(), m_records.end(), event,
                                    [](const Record &r, int64_t value) { return int64_t(r.event) < value; });
         if (event < 0 || it == m_records.end() || it->event != event)
+            return kNone;
+        return uint32_t(it - m_records.begin());
+    }
+    // The containers of a record's event, outermost first; none for kNone.
+    Range containers(uint32_t record) const
+    {
+        if (record == kNone)
             return {};
-        const uint32_t *first = m_containers.data() + it->first;
-        return {first, first + it->count};
+        const uint32_t *first = m_containers.data() + m_records[record].first;
+        return {first, first + m_records[record].count};
     }
 
 private:
@@ -187,12 +195,16 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
         }
         return it->second;
     };
-    // Counted first: the refs of a large trace take megabytes, better reserved than grown.
+    // Counted first: the refs of a large trace take megabytes, better reserved than grown. Each
+    // kernel's records (its own, its launch's) are searched once, for both passes.
+    std::vector<std::pair<uint32_t, uint32_t>> records;
+    hugepages::reserve(records, m_kernels.size());
     std::size_t refCount = 0;
     for (std::size_t i = 0; i < m_kernels.size(); ++i) {
         const uint32_t k = m_kernels[i];
-        refCount += componentsOf(t.opPath[k]).size() + annotations.of(k).size() +
-                    annotations.of(analysis.launchAt(positions[i])).size();
+        records.emplace_back(annotations.recordOf(k), annotations.recordOf(analysis.launchAt(positions[i])));
+        refCount += componentsOf(t.opPath[k]).size() + annotations.containers(records[i].first).size() +
+                    annotations.containers(records[i].second).size();
     }
     hugepages::reserve(m_refs, refCount);
     for (std::size_t i = 0; i < m_kernels.size(); ++i) {
@@ -200,8 +212,8 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
         m_refBegin.push_back(uint32_t(m_refs.size()));
         for (uint32_t name : componentsOf(t.opPath[k]))
             m_refs.push_back(Ref{name, name, -1});
-        auto addAnnotations = [&](int64_t event) {
-            for (uint32_t a : annotations.of(event)) {
+        auto addAnnotations = [&](uint32_t record) {
+            for (uint32_t a : annotations.containers(record)) {
                 const AnnotationName &n = annotationName(t.name[a]);
                 const int64_t instance = n.step ? stepInstance.try_emplace(t.name[a], a).first->second : a;
                 m_refs.push_back(Ref{n.name, n.fullName, instance});
@@ -209,8 +221,8 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
         };
         // GPU annotations first: the last matching ref is a kernel's instance, and the CPU range the
         // user wrote is preferred over its GPU mirror.
-        addAnnotations(k);
-        addAnnotations(analysis.launchAt(positions[i]));
+        addAnnotations(records[i].first);
+        addAnnotations(records[i].second);
     }
     m_refBegin.push_back(uint32_t(m_refs.size()));
     m_stepName.resize(m_names.size());
