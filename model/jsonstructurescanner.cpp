@@ -100,7 +100,8 @@ __attribute__((target("pclmul,sse2"))) inline uint64_t prefixXor(uint64_t quotes
 
 } // namespace
 
-__attribute__((target("avx2,pclmul,popcnt"))) uint64_t JsonStructureScanner::nextSimd(const char *p, bool commas)
+__attribute__((target("avx2,pclmul,popcnt"))) uint64_t JsonStructureScanner::nextSimd(const char *p,
+                                                                                      bool commas)
 {
     const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
     const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 32));

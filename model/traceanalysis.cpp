@@ -270,8 +270,8 @@ void TraceAnalysis::findGaps()
     hugepages::reserve(queries, m_kernels.size());
     for (auto from = byTrack.begin(); from != byTrack.end();) {
         const uint32_t track = t.track[m_kernels[*from]];
-        const auto to = std::find_if(from, byTrack.end(),
-                                     [this, &t, track](uint32_t p) { return t.track[m_kernels[p]] != track; });
+        const auto to = std::find_if(
+            from, byTrack.end(), [this, &t, track](uint32_t p) { return t.track[m_kernels[p]] != track; });
         StreamSummary stream;
         stream.track = track;
         stream.kernels = int64_t(to - from);

@@ -85,8 +85,9 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, std:
 // Whether a path (component) holds a wildcard character.
 bool hasWildcard(const QString &path)
 {
-    return std::any_of(path.begin(), path.end(),
-                       [](QChar c) { return c == QLatin1Char('*') || c == QLatin1Char('?') || c == QLatin1Char('['); });
+    return std::any_of(path.begin(), path.end(), [](QChar c) {
+        return c == QLatin1Char('*') || c == QLatin1Char('?') || c == QLatin1Char('[');
+    });
 }
 
 // Expands wildcards one path component at a time.

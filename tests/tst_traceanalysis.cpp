@@ -217,7 +217,8 @@ private slots:
             QCOMPARE(analysis.launchAt(p), analysis.launchOf(kernels[p]));
             if (i > 0) {
                 const uint32_t before = byTrack[i - 1];
-                QVERIFY(std::make_pair(t.track[kernels[before]], before) < std::make_pair(t.track[kernels[p]], p));
+                QVERIFY(std::make_pair(t.track[kernels[before]], before) <
+                        std::make_pair(t.track[kernels[p]], p));
             }
         }
     }
