@@ -57,7 +57,6 @@ uint64_t JsonStructureScanner::next(const char *p, std::size_t len, bool commas)
 uint64_t JsonStructureScanner::nextScalar(const char *p, std::size_t len, bool commas)
 {
     uint64_t bits = 0;
-    closes = 0;
     opened = closed = 0;
     for (std::size_t k = 0; k < len; ++k) {
         const char c = p[k];
@@ -65,12 +64,10 @@ uint64_t JsonStructureScanner::nextScalar(const char *p, std::size_t len, bool c
             sawControlInString |= static_cast<unsigned char>(c) < 0x20;
             continue;
         }
-        if (c == '}' || c == ']') {
-            closes |= uint64_t(1) << k;
+        if (c == '}' || c == ']')
             ++closed;
-        } else if (c == '{' || c == '[') {
+        else if (c == '{' || c == '[')
             ++opened;
-        }
         if (c == '{' || c == '}' || c == '[' || c == ']' || (commas && c == ','))
             bits |= uint64_t(1) << k;
     }
@@ -138,12 +135,12 @@ __attribute__((target("avx2,pclmul,popcnt"))) uint64_t JsonStructureScanner::nex
     const __m256i lower = _mm256_set1_epi8(0x20);
     const __m256i lo20 = _mm256_or_si256(lo, lower), hi20 = _mm256_or_si256(hi, lower);
     const uint64_t opening = equalMask(lo20, hi20, '{') & ~strings;
-    closes = equalMask(lo20, hi20, '}') & ~strings;
+    const uint64_t closing = equalMask(lo20, hi20, '}') & ~strings;
     opened = int(_mm_popcnt_u64(opening));
-    closed = int(_mm_popcnt_u64(closes));
+    closed = int(_mm_popcnt_u64(closing));
     inString = (strings >> 63) != 0;
     escape = carry != 0;
-    return opening | closes | (commas ? equalMask(lo, hi, ',') & ~strings : 0);
+    return opening | closing | (commas ? equalMask(lo, hi, ',') & ~strings : 0);
 }
 
 #else

@@ -23,7 +23,6 @@ class JsonStructureScanner : public JsonStringTracker
 {
 public:
     bool sawControlInString = false; // sticky: the caller clears it
-    uint64_t closes = 0;             // of next()'s last bits, those of } and ]
     int opened = 0, closed = 0;      // how many of next()'s last bits are { [ and } ] (popcounts:
                                      // the SIMD path has the instruction, a baseline build does not)
 
