@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Load benchmark: Scopeline's load alone (bench_loadonly) and load + analysis (scopeline-cli info
-# --json) against zcat, a pure ISA-L inflate (igzip -d -c) and Python's json.load, on
+# Load benchmark: Scopeline's load alone (bench_loadonly), load + analysis (scopeline-cli info
+# --json) and load + analysis + scope index (scopeline-cli scopes) against zcat, a pure ISA-L
+# inflate (igzip -d -c) and Python's json.load, on
 #   (i)  the 63 MB TraceLens xdit_flux.1 trace (AMD MI300X, 229k events, PyTorch/Kineto args), and
 #   (ii) a >= 150 MB trace made from it by bench/make_large_trace.py (in a temporary folder),
 # each gzip'ed and plain. Times are the best of BENCH_RUNS (default 3) runs, peak RSS the largest
@@ -79,10 +80,14 @@ bench_file() {
   row "scopeline load, gzip" "$BEST_S" "$PEAK_KB"
   measure info "$CLI" info --json "$file"
   row "scopeline load+analysis, gzip" "$BEST_S" "$PEAK_KB"
+  measure scopes "$CLI" scopes "$file"
+  row "scopeline load+analysis+scopes, gzip" "$BEST_S" "$PEAK_KB"
   measure load "$LOADONLY" "$plain"
   row "scopeline load, plain" "$BEST_S" "$PEAK_KB"
   measure info "$CLI" info --json "$plain"
   row "scopeline load+analysis, plain" "$BEST_S" "$PEAK_KB"
+  measure scopes "$CLI" scopes "$plain"
+  row "scopeline load+analysis+scopes, plain" "$BEST_S" "$PEAK_KB"
   rm -f "$plain"
 }
 

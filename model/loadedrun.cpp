@@ -8,7 +8,7 @@
 namespace scopeline {
 
 LoadedRun LoadedRun::load(const TraceRun &run, const std::function<void(double)> &progress,
-                          const std::atomic<bool> *cancel)
+                          const std::atomic<bool> *cancel, Scopes scopes)
 {
     LoadedRun loaded;
     loaded.run = run;
@@ -20,15 +20,17 @@ LoadedRun LoadedRun::load(const TraceRun &run, const std::function<void(double)>
     }
     loaded.trace = result.trace;
     loaded.analysis = std::make_shared<const TraceAnalysis>(*loaded.trace);
-    loaded.scopes = std::make_shared<const ScopeIndex>(*loaded.analysis);
+    if (scopes == Scopes::Index)
+        loaded.scopes = std::make_shared<const ScopeIndex>(*loaded.analysis);
     return loaded;
 }
 
-QList<LoadedRun> LoadedRun::loadAll(const std::vector<TraceRun> &runs, const std::atomic<bool> *cancel)
+QList<LoadedRun> LoadedRun::loadAll(const std::vector<TraceRun> &runs, const std::atomic<bool> *cancel,
+                                    Scopes scopes)
 {
     const QList<TraceRun> list(runs.begin(), runs.end());
-    return QtConcurrent::blockingMapped(list,
-                                        [cancel](const TraceRun &run) { return load(run, {}, cancel); });
+    return QtConcurrent::blockingMapped(
+        list, [cancel, scopes](const TraceRun &run) { return load(run, {}, cancel, scopes); });
 }
 
 std::vector<const ScopeIndex *> scopeIndexes(const QList<LoadedRun> &runs)

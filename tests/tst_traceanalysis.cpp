@@ -222,6 +222,26 @@ private slots:
             }
         }
     }
+
+    // Loading for the launch analysis alone (scopeline-cli info) leaves out the scope index and
+    // nothing else.
+    void scopesSkipped()
+    {
+        const QString file = testdata::path(
+            QStringLiteral("public/HolisticTraceAnalysis/tests__data__amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz"));
+        REQUIRE_TEST_DATA(file);
+        const std::vector<TraceRun> runs = TraceFolder::scan(file);
+        QCOMPARE(runs.size(), std::size_t(1));
+        const LoadedRun indexed = LoadedRun::load(runs.front());
+        const LoadedRun skipped = LoadedRun::load(runs.front(), {}, nullptr, LoadedRun::Scopes::Skip);
+        QVERIFY2(indexed.ok() && skipped.ok(), qPrintable(indexed.error + skipped.error));
+        QVERIFY(indexed.scopes && !indexed.scopes->scopes().empty());
+        QVERIFY(!skipped.scopes);
+        QCOMPARE(skipped.trace->eventCount(), indexed.trace->eventCount());
+        QCOMPARE(gapsByCause(*skipped.analysis), gapsByCause(*indexed.analysis));
+        QCOMPARE(skipped.analysis->total().kernels, indexed.analysis->total().kernels);
+        QCOMPARE(skipped.analysis->total().busyNs, indexed.analysis->total().busyNs);
+    }
 };
 
 QTEST_MAIN(TstTraceAnalysis)
