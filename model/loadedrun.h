@@ -31,8 +31,8 @@ struct LoadedRun
     static LoadedRun load(const TraceRun &run, const std::function<void(double)> &progress = {},
                           const std::atomic<bool> *cancel = nullptr, Scopes scopes = Scopes::Index);
     // Loads and analyses each run, several files in parallel.
-    static QList<LoadedRun> loadAll(const std::vector<TraceRun> &runs, const std::atomic<bool> *cancel = nullptr,
-                                    Scopes scopes = Scopes::Index);
+    static QList<LoadedRun> loadAll(const std::vector<TraceRun> &runs,
+                                    const std::atomic<bool> *cancel = nullptr, Scopes scopes = Scopes::Index);
 };
 
 // The scope indexes of the loaded runs, in order (what ScopeComparison takes for a side).

@@ -228,7 +228,8 @@ private slots:
     void scopesSkipped()
     {
         const QString file = testdata::path(
-            QStringLiteral("public/HolisticTraceAnalysis/tests__data__amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz"));
+            QStringLiteral("public/HolisticTraceAnalysis/"
+                           "tests__data__amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz"));
         REQUIRE_TEST_DATA(file);
         const std::vector<TraceRun> runs = TraceFolder::scan(file);
         QCOMPARE(runs.size(), std::size_t(1));
