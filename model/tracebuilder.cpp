@@ -580,7 +580,7 @@ void TraceBuilder::classifyEvents()
 {
     TraceData &d = m_data;
     const int64_t descKey = d.strings.find("desc");
-    std::unordered_set<int64_t> kernelCorrelations;
+    std::vector<int64_t> kernelCorrelations; // sorted below
     for (uint32_t e = 0; e < d.eventCount(); ++e) {
         if (d.kind[e] == EventKind::Instant || !d.onGpu(e))
             continue;
@@ -595,20 +595,27 @@ void TraceBuilder::classifyEvents()
         }
         d.kind[e] = gpuKind(d.strings.view(d.category[e]), d.nameOf(e), desc, hasDesc);
         if (d.kind[e] == EventKind::Kernel && d.correlation[e] != TraceData::kNoCorrelation)
-            kernelCorrelations.insert(d.correlation[e]);
+            kernelCorrelations.push_back(d.correlation[e]);
     }
-    // A CPU event's kind follows from its name and category: looked up once per pair.
-    std::unordered_map<uint64_t, EventKind> kinds;
+    std::sort(kernelCorrelations.begin(), kernelCorrelations.end());
+    // A CPU event's kind follows from its name and category: decided once per name, and again where
+    // the name comes with another category than last time. Names are few (a few thousand in a
+    // 700k-event trace), so a table by name id beats a hash lookup per event.
+    std::vector<uint32_t> lastCategory(d.strings.size(), kUnmapped);
+    std::vector<EventKind> kindByName(d.strings.size());
     for (uint32_t e = 0; e < d.eventCount(); ++e) {
         if (d.kind[e] == EventKind::Instant || d.onGpu(e))
             continue;
-        const auto [it, added] = kinds.try_emplace(uint64_t(d.category[e]) << 32 | d.name[e]);
-        if (added)
-            it->second = cpuKind(d.strings.view(d.category[e]), d.nameOf(e));
-        EventKind kind = it->second;
+        const uint32_t name = d.name[e], category = d.category[e];
+        if (lastCategory[name] != category) {
+            lastCategory[name] = category;
+            kindByName[name] = cpuKind(d.strings.view(category), d.strings.view(name));
+        }
+        EventKind kind = kindByName[name];
         // JAX names the host launch event after the kernel; its correlation_id finds the kernel.
         if (kind != EventKind::GraphLaunch && kind != EventKind::KernelLaunch && m_correlationFromId[e] &&
-            d.correlation[e] != TraceData::kNoCorrelation && kernelCorrelations.count(d.correlation[e]))
+            d.correlation[e] != TraceData::kNoCorrelation &&
+            std::binary_search(kernelCorrelations.begin(), kernelCorrelations.end(), d.correlation[e]))
             kind = EventKind::KernelLaunch;
         d.kind[e] = kind;
     }
