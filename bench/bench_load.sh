@@ -51,7 +51,7 @@ measure() {
 # row LABEL SECONDS KB: one line of the table, with the time against zcat's ($Z_S) and MB/s.
 row() {
   awk -v l="$1" -v s="$2" -v kb="$3" -v z="$Z_S" -v bytes="$BYTES" 'BEGIN {
-    printf "  %-36s %6.3f s  %7.0f MB/s  %5.2fx zcat", l, s, (s > 0 ? bytes / s / 1e6 : 0), (z > 0 ? s / z : 0)
+    printf "  %-38s %6.3f s  %7.0f MB/s  %5.2fx zcat", l, s, (s > 0 ? bytes / s / 1e6 : 0), (z > 0 ? s / z : 0)
     if (kb > 0) printf "  peak RSS %7.1f MB (%.2fx JSON)", kb * 1024 / 1e6, kb * 1024 / bytes
     printf "\n" }'
 }
@@ -70,7 +70,7 @@ bench_file() {
     measure igzip "$IGZIP" -d -c "$file"
     row "igzip -d -c (ISA-L inflate alone)" "$BEST_S" 0
   else
-    echo "  igzip -d -c (ISA-L inflate alone)     not run: no igzip (Debian package isal; packaging/setup.sh installs it)"
+    echo "  igzip -d -c (ISA-L inflate alone)       not run: no igzip (Debian package isal; packaging/setup.sh installs it)"
   fi
   if [[ ${BENCH_PYTHON:-1} != 0 ]]; then
     measure python "$PY" -c 'import gzip, json, sys; json.load(gzip.open(sys.argv[1]))' "$file"
