@@ -66,6 +66,24 @@ Key keyOf(std::string_view k)
     }
 }
 
+// The usual keys straight from the document, where `raw` starts a key's text: the name followed by
+// its closing quote is that key, without escapes (the padded document can be read past any key).
+// Key::Other for the rest, which keyOf judges from their text.
+Key knownKey(const char *raw)
+{
+    const auto is = [raw](const char *quoted, std::size_t bytes) { return std::memcmp(raw, quoted, bytes) == 0; };
+    switch (raw[0]) {
+    case 'p': return is("ph\"", 3) ? Key::Ph : is("pid\"", 4) ? Key::Pid : Key::Other;
+    case 't': return is("ts\"", 3) ? Key::Ts : is("tid\"", 4) ? Key::Tid : Key::Other;
+    case 'n': return is("name\"", 5) ? Key::Name : Key::Other;
+    case 'c': return is("cat\"", 4) ? Key::Cat : Key::Other;
+    case 'd': return is("dur\"", 4) ? Key::Dur : Key::Other;
+    case 'i': return is("id\"", 3) ? Key::Id : Key::Other;
+    case 'a': return is("args\"", 5) ? Key::Args : Key::Other;
+    default: return Key::Other;
+    }
+}
+
 const char *keyName(Key key)
 {
     switch (key) {
@@ -162,27 +180,18 @@ public:
     }
 
 private:
-    // Calls visit(key, value) for each field; a key without escapes is taken from the document as it
-    // is (stage 1 has checked its UTF-8).
+    // Calls visit(raw, value) for each field, raw being its key as the document has it (keyText
+    // reads it).
     template <typename Visit>
     Outcome forEachField(ondemand::object &object, Visit &&visit)
     {
         ondemand::value_iterator &it = object.*(&ObjectIterator::iter);
         while (it.is_open()) {
             ondemand::raw_json_string raw;
-            std::string_view key;
             if (it.error() || it.field_key().get(raw) || it.field_value())
                 return Outcome::Rejected;
             ValueAt value(it.child());
-            // rare: a key with escapes, which only a field may unescape
-            if (!plainKey(raw.raw(), value.raw_json_token().data(), key)) {
-                ondemand::field escaped;
-                escaped.first = raw;
-                escaped.second = value;
-                if (escaped.unescaped_key().get(key))
-                    return Outcome::Rejected;
-            }
-            if (const Outcome o = visit(key, static_cast<ondemand::value &>(value)); o != Outcome::Ok)
+            if (const Outcome o = visit(raw, static_cast<ondemand::value &>(value)); o != Outcome::Ok)
                 return o;
             bool more = false;
             if (it.skip_child() || it.has_next_field().get(more))
@@ -191,14 +200,29 @@ private:
         return Outcome::Ok;
     }
 
-    // forEachField on an object value.
+    // A key's text: without escapes, taken from the document as it is (stage 1 has checked its UTF-8);
+    // with them (rare), unescaped by a field, which also rejects a bad escape as nlohmann does.
+    static bool keyText(ondemand::raw_json_string raw, ondemand::value &value, std::string_view &key)
+    {
+        if (plainKey(raw.raw(), value.raw_json_token().data(), key))
+            return true;
+        ondemand::field escaped;
+        escaped.first = raw;
+        escaped.second = value;
+        return !escaped.unescaped_key().get(key);
+    }
+
+    // forEachField on an object value, for a visit(key text, value).
     template <typename Visit>
     Outcome fieldsOf(ondemand::value &v, Visit &&visit)
     {
         ondemand::object fields;
         if (v.get_object().get(fields))
             return Outcome::Rejected;
-        return forEachField(fields, visit);
+        return forEachField(fields, [&](ondemand::raw_json_string raw, ondemand::value &value) {
+            std::string_view key;
+            return keyText(raw, value, key) ? visit(key, value) : Outcome::Rejected;
+        });
     }
 
     // Calls visit(element) for each element of an array value.
@@ -221,9 +245,14 @@ private:
     Outcome event(ondemand::object &fields)
     {
         EventBatch::Event &e = m_batch.beginEvent();
-        const Outcome o = forEachField(fields, [&](std::string_view key, ondemand::value &v) {
+        const Outcome o = forEachField(fields, [&](ondemand::raw_json_string raw, ondemand::value &v) {
             ++e.fields;
-            const Key k = keyOf(key);
+            Key k = knownKey(raw.raw());
+            if (std::string_view key; k == Key::Other) { // perhaps one of them with escapes
+                if (!keyText(raw, v, key))
+                    return Outcome::Rejected;
+                k = keyOf(key);
+            }
             return k == Key::Args ? args(v, e) : k == Key::Other ? skip(v, 1) : eventField(k, v, e);
         });
         if (o == Outcome::Ok)

@@ -122,6 +122,12 @@ void TstEventParser::hostileText_data()
         {"ordinary", R"([{"ph":"X","name":"k","pid":1,"tid":2,"ts":1.5,"dur":2,"args":{"a":[1,{"b":"c"}]}}])"},
         {"fields of every type", R"([{"ph":5,"name":5.50,"cat":null,"pid":true,"tid":"  7 ","ts":"1.5","dur":[1],"id":{"a":1}}])"},
         {"escaped key", R"([{"n\u0061me":"x","\"q\"":1}])"},
+        // the hot keys are told from their first bytes; the rest, or escaped ones, from their text
+        {"escaped hot keys", R"([{"\u0070h":"X","n\u0061me":"k","c\u0061t":"c","p\u0069d":1,"t\u0069d":2,"t\u0073":1.5,"d\u0075r":2,"\u0069d":3,"\u0061rgs":{"a":1}}])"},
+        {"keys like the hot ones", R"([{"phx":"X","names":"k","pi":1,"tsx":1,"ar":{},"argsx":{"a":1},"i":2,"d":1,"c":"x","name":"n"}])"},
+        {"bad escape in a key", R"([{"n\qme":"x"}])"},
+        {"bad escape in a skipped key", R"([{"other":{"\q":1}}])"},
+        {"bad escape in an arg key", R"([{"args":{"\q":1}}])"},
         {"duplicate keys", R"([{"name":"a","name":"b","ts":1,"ts":2}])"},
         {"not objects", R"([1,"s",null,true,[1,{"a":2}],{}])"},
         {"empty", "[]"},
