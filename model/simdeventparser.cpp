@@ -71,16 +71,26 @@ Key keyOf(std::string_view k)
 // Key::Other for the rest, which keyOf judges from their text.
 Key knownKey(const char *raw)
 {
-    const auto is = [raw](const char *quoted, std::size_t bytes) { return std::memcmp(raw, quoted, bytes) == 0; };
+    const auto is = [raw](const char *quoted, std::size_t bytes) {
+        return std::memcmp(raw, quoted, bytes) == 0;
+    };
     switch (raw[0]) {
-    case 'p': return is("ph\"", 3) ? Key::Ph : is("pid\"", 4) ? Key::Pid : Key::Other;
-    case 't': return is("ts\"", 3) ? Key::Ts : is("tid\"", 4) ? Key::Tid : Key::Other;
-    case 'n': return is("name\"", 5) ? Key::Name : Key::Other;
-    case 'c': return is("cat\"", 4) ? Key::Cat : Key::Other;
-    case 'd': return is("dur\"", 4) ? Key::Dur : Key::Other;
-    case 'i': return is("id\"", 3) ? Key::Id : Key::Other;
-    case 'a': return is("args\"", 5) ? Key::Args : Key::Other;
-    default: return Key::Other;
+    case 'p':
+        return is("ph\"", 3) ? Key::Ph : is("pid\"", 4) ? Key::Pid : Key::Other;
+    case 't':
+        return is("ts\"", 3) ? Key::Ts : is("tid\"", 4) ? Key::Tid : Key::Other;
+    case 'n':
+        return is("name\"", 5) ? Key::Name : Key::Other;
+    case 'c':
+        return is("cat\"", 4) ? Key::Cat : Key::Other;
+    case 'd':
+        return is("dur\"", 4) ? Key::Dur : Key::Other;
+    case 'i':
+        return is("id\"", 3) ? Key::Id : Key::Other;
+    case 'a':
+        return is("args\"", 5) ? Key::Args : Key::Other;
+    default:
+        return Key::Other;
     }
 }
 
