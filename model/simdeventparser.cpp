@@ -214,7 +214,7 @@ private:
     // with them (rare), unescaped by a field, which also rejects a bad escape as nlohmann does.
     static bool keyText(ondemand::raw_json_string raw, ondemand::value &value, std::string_view &key)
     {
-        if (plainKey(raw.raw(), value.raw_json_token().data(), key))
+        if (plainKey(raw.raw(), key))
             return true;
         ondemand::field escaped;
         escaped.first = raw;
@@ -451,36 +451,43 @@ private:
         return scalar(v, type, value) ? Outcome::Ok : Outcome::Rejected;
     }
 
+    // The first '"' or '\\' from p on, in a string of the padded document (so reading past its end is
+    // safe): 32 bytes at a time where simdjson runs on AVX2.
+    static const char *quoteOrBackslash(const char *p)
+    {
+#ifdef SCOPELINE_SIMDJSON_HASWELL
+        const __m256i quote = _mm256_set1_epi8('"'), backslash = _mm256_set1_epi8('\\');
+        for (;; p += 32) {
+            const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
+            const auto found = uint32_t(_mm256_movemask_epi8(
+                _mm256_or_si256(_mm256_cmpeq_epi8(bytes, quote), _mm256_cmpeq_epi8(bytes, backslash))));
+            if (found)
+                return p + __builtin_ctz(found);
+        }
+#else
+        while (*p != '"' && *p != '\\')
+            ++p;
+        return p;
+#endif
+    }
+
     // The text of a string token (trimmedToken: its quotes included), when it holds no backslash:
-    // the closing quote is known without a scan for it.
+    // then the first quote or backslash after the opening quote is the token's last byte.
     static bool plainString(std::string_view token, std::string_view &text)
     {
         if (token.size() < 2 || token.back() != '"')
             return false;
         text = token.substr(1, token.size() - 2);
-        return !std::memchr(text.data(), '\\', text.size());
+        return quoteOrBackslash(token.data() + 1) == &token.back();
     }
 
-    // A key from its first byte to its closing quote, found back from its value's first byte over
-    // the blanks and ':' between them, when it holds no backslash.
-    static bool plainKey(const char *start, const char *value, std::string_view &key)
+    // A key from its first byte (past the opening quote) to its closing quote, when it holds no
+    // backslash.
+    static bool plainKey(const char *start, std::string_view &key)
     {
-        const char *p = value;
-        do
-            --p;
-        while (isBlank(*p));
-        if (*p != ':')
-            return false;
-        do
-            --p;
-        while (isBlank(*p));
-        if (*p != '"' || p < start)
-            return false;
-        key = std::string_view(start, std::size_t(p - start));
-        for (const char c : key)
-            if (c == '\\')
-                return false;
-        return true;
+        const char *end = quoteOrBackslash(start);
+        key = std::string_view(start, std::size_t(end - start));
+        return *end == '"';
     }
 
     // A scalar as nlohmann's SAX parser reports it (see eventfields::Scalar). False where simdjson
