@@ -66,32 +66,16 @@ Key keyOf(std::string_view k)
     }
 }
 
-// The usual keys straight from the document, where `raw` starts a key's text: the name followed by
-// its closing quote is that key, without escapes (the padded document can be read past any key).
-// Key::Other for the rest, which keyOf judges from their text.
+// The key whose text starts at `raw` in the document, read without finding its end: the hot keys are
+// 2-4 bytes, so a quote among the first five ends the text keyOf judges (an escaped quote leaves a
+// backslash in it, which no hot key has). Key::Other for the rest, whose text keyText reads (the
+// padded document can be read past any key).
 Key knownKey(const char *raw)
 {
-    const auto is = [raw](const char *quoted, std::size_t bytes) {
-        return std::memcmp(raw, quoted, bytes) == 0;
-    };
-    switch (raw[0]) {
-    case 'p':
-        return is("ph\"", 3) ? Key::Ph : is("pid\"", 4) ? Key::Pid : Key::Other;
-    case 't':
-        return is("ts\"", 3) ? Key::Ts : is("tid\"", 4) ? Key::Tid : Key::Other;
-    case 'n':
-        return is("name\"", 5) ? Key::Name : Key::Other;
-    case 'c':
-        return is("cat\"", 4) ? Key::Cat : Key::Other;
-    case 'd':
-        return is("dur\"", 4) ? Key::Dur : Key::Other;
-    case 'i':
-        return is("id\"", 3) ? Key::Id : Key::Other;
-    case 'a':
-        return is("args\"", 5) ? Key::Args : Key::Other;
-    default:
-        return Key::Other;
-    }
+    for (std::size_t n = 0; n <= 4; ++n)
+        if (raw[n] == '"')
+            return keyOf(std::string_view(raw, n));
+    return Key::Other;
 }
 
 const char *keyName(Key key)
