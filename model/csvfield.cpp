@@ -18,4 +18,20 @@ QString csvNumber(double value)
     return std::isnan(value) ? QString() : QString::number(value, 'g', 17);
 }
 
+QString csvValue(const QVariant &value)
+{
+    switch (value.typeId()) {
+    case QMetaType::Double:
+    case QMetaType::Float:
+        return csvNumber(value.toDouble());
+    case QMetaType::Int:
+    case QMetaType::LongLong:
+    case QMetaType::UInt:
+    case QMetaType::ULongLong:
+        return QString::number(value.toLongLong());
+    default:
+        return csvText(value.toString());
+    }
+}
+
 } // namespace scopeline

@@ -3,6 +3,7 @@
 // CSV fields as every table of the program writes them (RFC 4180 quoting; numbers round-trip).
 
 #include <QString>
+#include <QVariant>
 
 namespace scopeline {
 
@@ -10,5 +11,7 @@ namespace scopeline {
 QString csvText(QString text);
 // All 17 significant digits, so a reader gets the same double back; empty for NaN.
 QString csvNumber(double value);
+// A table's raw value (tablecolumn.h): a double as csvNumber, an integer as is, anything else as text.
+QString csvValue(const QVariant &value);
 
 } // namespace scopeline

@@ -130,7 +130,8 @@ EventKind cpuKind(std::string_view cat, std::string_view name)
         return EventKind::GraphLaunch;
     if (launchApis().count(std::string(name)))
         return EventKind::KernelLaunch;
-    if (cat == "user_annotation")
+    // Kineto's 2021 schema files ProfilerStep#N under "Operator"; it is the step annotation all the same.
+    if (cat == "user_annotation" || name.substr(0, 13) == "ProfilerStep#")
         return EventKind::CpuAnnotation;
     // JAX: the call of a jitted Python function f; its kernels, with command buffers (CUDA graphs) the
     // only scope they keep, and its span is the step time that eager vs graph comparisons want.

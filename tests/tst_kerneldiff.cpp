@@ -432,8 +432,9 @@ private slots:
         QVERIFY(!cli.out.contains("B slower"));
         QVERIFY(cli.out.contains("only in A"));
         QVERIFY(cli.out.contains("only in B"));
-        // JAX's host range of the jitted call is the step.
-        QVERIFY(cli.out.contains("step time (median GPU span of PjitFunction(<lambda>)): A "));
+        // JAX's host range of the jitted call is the step; one run a side: no verdict, and why.
+        QVERIFY(cli.out.contains("step time (PjitFunction(<lambda>), mean per step): A "));
+        QVERIFY(cli.out.contains(": one run on a side: run-to-run variation not measured (scopeline-cli steps"));
     }
 
     // True A/A: every 5-vs-5 split of one variant's 10 runs (126 per variant, each split once). Pooled

@@ -5,6 +5,7 @@
 #include "model/kerneldiff.h"
 #include "model/loadedrun.h"
 #include "model/scopecomparison.h"
+#include "model/stepbreakdown.h"
 #include "stats/descriptive.h"
 
 #include <QDir>
@@ -68,6 +69,14 @@ Commands:
                             test (Holm over the rows) and a verdict, largest change of total
                             time first (top 20 shown, the CSV has all); --fold-numbers makes one
                             row of names that differ only by a trailing number (fusion_13/_14)
+  steps A B [--step SCOPE] [--csv FILE] [--alpha P] [--threshold PERCENT]
+                            did the step get faster, and where did the time go: the mean
+                            step time (GPU span of a step's kernels) split into GPU busy and
+                            idle by cause (CPU launched late, GPU waiting, unknown), A against
+                            B with a Welch test on the per-run means (per-process means when
+                            runs sit in side/<process>/<run>/), Holm over the rows; --step
+                            names the step scope (default: ProfilerStep or JAX's outermost
+                            PjitFunction(...), else the whole run; "whole-run" asks for it)
   report A B --scope S [--scope S2 ...] [--match MODE] [--samples MODE] [--threshold PERCENT]
          --out DIR          write a report into DIR: boxplot.png, timeline_a.png, timeline_b.png
                             (the first run of each side), stats.csv and index.html
@@ -453,6 +462,93 @@ int compareCommand(const QStringList &arguments)
     return Success;
 }
 
+// The options steps and diff share: alpha and the threshold; false after printing a usage error.
+bool parseLevels(const QCommandLineParser &parser, const QCommandLineOption &alphaOption,
+                 const QCommandLineOption &thresholdOption, double &alpha, double &threshold, int &status)
+{
+    bool ok = false;
+    alpha = parser.value(alphaOption).toDouble(&ok);
+    if (!ok || !(alpha > 0 && alpha < 1)) {
+        status = usageError(QStringLiteral("--alpha needs a level in (0, 1)"));
+        return false;
+    }
+    threshold = parser.value(thresholdOption).toDouble(&ok) / 100.0;
+    if (!ok || !(threshold >= 0)) {
+        status = usageError(QStringLiteral("--threshold needs a percentage >= 0"));
+        return false;
+    }
+    return true;
+}
+
+// Writes text to a file atomically; prints why not and returns false on failure.
+bool writeTextFile(const QString &path, const QString &text)
+{
+    QSaveFile file(path);
+    const QByteArray bytes = text.toUtf8();
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        err() << "scopeline-cli: cannot write " << path << ": " << file.errorString() << "\n";
+        return false;
+    }
+    return true;
+}
+
+void printSteps(const StepBreakdown &steps)
+{
+    out() << steps.stepLine() << "\n";
+    const StepRow &step = steps.row(StepPart::Step);
+    out() << "units: " << (steps.byProcess() ? "processes" : "runs") << " (A " << step.unitsA << ", B "
+          << step.unitsB << "); Welch test on the per-" << (steps.byProcess() ? "process" : "run")
+          << " means, Holm over the rows (alpha " << steps.options().alpha << ", threshold "
+          << 100 * steps.options().threshold << "% of A's step)\n";
+    out() << tableText(StepBreakdown::columns(), steps.rows());
+}
+
+int stepsCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption stepOption(QStringLiteral("step"),
+                                        QStringLiteral("The step scope (\"whole-run\": the run is one step)."),
+                                        QStringLiteral("SCOPE"));
+    const QCommandLineOption csvOption(QStringLiteral("csv"), QStringLiteral("Write the rows as CSV."),
+                                       QStringLiteral("FILE"));
+    const QCommandLineOption alphaOption(QStringLiteral("alpha"), QStringLiteral("Significance level."),
+                                         QStringLiteral("P"), QStringLiteral("0.05"));
+    const QCommandLineOption thresholdOption(
+        QStringLiteral("threshold"), QStringLiteral("Smallest change that counts, in % of A's step time."),
+        QStringLiteral("PERCENT"), QStringLiteral("1"));
+    parser.addOptions({stepOption, csvOption, alphaOption, thresholdOption});
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText());
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 2)
+        return usageError(QStringLiteral("steps needs two paths, A and B"));
+    StepBreakdownOptions options;
+    int status = Success;
+    if (!parseLevels(parser, alphaOption, thresholdOption, options.alpha, options.threshold, status))
+        return status;
+    if (parser.isSet(stepOption)) {
+        options.stepScope = parser.value(stepOption);
+        if (options.stepScope == QLatin1String("whole-run"))
+            options.stepScope = StepBreakdownOptions::wholeRun();
+        else if (options.stepScope.isEmpty())
+            return usageError(QStringLiteral("--step needs a scope name, or whole-run"));
+    }
+
+    QList<LoadedRun> a, b;
+    if (!loadPaths({positional[0]}, a) || !loadPaths({positional[1]}, b))
+        return Unreadable;
+    const StepBreakdown steps(a, b, options);
+    out() << "A: " << positional[0] << "\nB: " << positional[1] << "\n";
+    printSteps(steps);
+    out().flush();
+    if (steps.row(StepPart::Step).stepsA == 0 || steps.row(StepPart::Step).stepsB == 0)
+        err() << "scopeline-cli: warning: no step of " << steps.stepScope()
+              << " with kernels on a side; --step SCOPE picks another (scopeline-cli scopes lists them)\n";
+    if (parser.isSet(csvOption) && !writeTextFile(parser.value(csvOption), steps.toCsv()))
+        return Unreadable;
+    return Success;
+}
+
 // "+3.2%" for b against a; "–" when there is nothing to compare.
 QString relativeText(double a, double b)
 {
@@ -490,21 +586,18 @@ QString tableName(QString name, int width)
     return name;
 }
 
-void printDiff(const KernelDiff &diff, const QString &pathA, const QString &pathB, int top)
+void printDiff(const KernelDiff &diff, const StepBreakdown &steps, const QString &pathA, const QString &pathB,
+               int top)
 {
     const KernelDiffSummary &s = diff.summary();
     out() << "A: " << pathA << " (" << s.runsA << (s.runsA == 1 ? " run" : " runs") << ")\nB: " << pathB
           << " (" << s.runsB << (s.runsB == 1 ? " run" : " runs") << ")\n";
+    out() << steps.stepLine() << " (scopeline-cli steps: where the time went)\n";
     out() << "GPU busy per run: A " << formatDuration(s.busyPerRunA) << ", B "
           << formatDuration(s.busyPerRunB) << " (" << relativeText(s.busyPerRunA, s.busyPerRunB) << ")\n";
     out() << "kernel time per run: A " << formatDuration(s.kernelTimePerRunA) << ", B "
           << formatDuration(s.kernelTimePerRunB) << ", difference " << formatDuration(s.deltaTotalNs) << " ("
           << relativeText(s.kernelTimePerRunA, s.kernelTimePerRunB) << ")\n";
-    if (!s.stepScope.isEmpty())
-        out() << "step time (median GPU span of " << s.stepScope << "): A " << formatDuration(s.stepA) << " ("
-              << s.stepsA << (s.stepsA == 1 ? " step" : " steps") << "), B " << formatDuration(s.stepB)
-              << " (" << s.stepsB << (s.stepsB == 1 ? " step" : " steps") << "), "
-              << relativeText(s.stepA, s.stepB) << "\n";
     out() << s.kernels << " kernels: " << s.kernels - s.onlyInA - s.onlyInB << " on both sides, " << s.onlyInA
           << " only in A, " << s.onlyInB << " only in B";
     if (s.runsA < 2 || s.runsB < 2)
@@ -576,13 +669,10 @@ int diffCommand(const QStringList &arguments)
         return usageError(QStringLiteral("diff needs two paths, A and B"));
     KernelDiffOptions options;
     options.foldNumbers = parser.isSet(foldOption);
+    int status = Success;
+    if (!parseLevels(parser, alphaOption, thresholdOption, options.alpha, options.threshold, status))
+        return status;
     bool ok = false;
-    options.alpha = parser.value(alphaOption).toDouble(&ok);
-    if (!ok || !(options.alpha > 0 && options.alpha < 1))
-        return usageError(QStringLiteral("--alpha needs a level in (0, 1)"));
-    options.threshold = parser.value(thresholdOption).toDouble(&ok) / 100.0;
-    if (!ok || !(options.threshold >= 0))
-        return usageError(QStringLiteral("--threshold needs a percentage >= 0"));
     const int top = parser.value(topOption).toInt(&ok);
     if (!ok || top < 0)
         return usageError(QStringLiteral("--top needs a number of rows >= 0"));
@@ -591,18 +681,11 @@ int diffCommand(const QStringList &arguments)
     if (!loadPaths({positional[0]}, a) || !loadPaths({positional[1]}, b))
         return Unreadable;
     const KernelDiff diff(a, b, options);
-    printDiff(diff, positional[0], positional[1], top);
+    const StepBreakdown steps(a, b, StepBreakdownOptions{QString(), options.alpha, options.threshold});
+    printDiff(diff, steps, positional[0], positional[1], top);
     out().flush();
-
-    if (parser.isSet(csvOption)) {
-        QSaveFile file(parser.value(csvOption));
-        const QByteArray csv = diff.toCsv().toUtf8();
-        if (!file.open(QIODevice::WriteOnly) || file.write(csv) != csv.size() || !file.commit()) {
-            err() << "scopeline-cli: cannot write " << parser.value(csvOption) << ": " << file.errorString()
-                  << "\n";
-            return Unreadable;
-        }
-    }
+    if (parser.isSet(csvOption) && !writeTextFile(parser.value(csvOption), diff.toCsv()))
+        return Unreadable;
     return Success;
 }
 
@@ -717,6 +800,8 @@ int run(const QStringList &arguments)
         return runReportHelper(arguments);
     if (command == QLatin1String("diff"))
         return diffCommand(rest);
+    if (command == QLatin1String("steps"))
+        return stepsCommand(rest);
     return usageError(QStringLiteral("unknown command '%1'").arg(command));
 }
 

@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "stepbreakdown.h"
+
+#include "durationformat.h"
+#include "verdict.h"
+
+#include "stats/multipletesting.h"
+#include "stats/welch.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <set>
+#include <string>
+
+namespace scopeline {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("StepBreakdown", text);
+}
+
+// Whether an annotation is an instance of the step scope: `scope` itself or `scope#<digits>`.
+bool isStepName(std::string_view name, const std::string &scope)
+{
+    if (name.size() < scope.size() || name.substr(0, scope.size()) != scope)
+        return false;
+    const std::string_view rest = name.substr(scope.size());
+    if (rest.empty())
+        return true;
+    if (rest.size() < 2 || rest[0] != '#')
+        return false;
+    return std::all_of(rest.begin() + 1, rest.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// A step's CPU range and the process it belongs to.
+struct StepRange
+{
+    int64_t start, end;
+    uint32_t process; // index of the track's pid
+};
+
+// The step's parts and gaps from its kernels (positions in analysis.kernels(), by start).
+void measureStep(const TraceAnalysis &analysis, const std::vector<uint32_t> &positions, StepInstance &step,
+                 std::vector<StepGap> &gaps)
+{
+    const TraceData &t = analysis.trace();
+    const int64_t first = t.start[analysis.kernels()[positions.front()]];
+    int64_t reach = t.end(analysis.kernels()[positions.front()]), runStart = first, busy = 0;
+    StepParts &parts = step.parts;
+    for (uint32_t p : positions) {
+        const uint32_t k = analysis.kernels()[p];
+        if (t.start[k] > reach) {
+            // The kernel that ends the gap tells its cause: was it launched only after the GPU ran dry?
+            const int64_t launch = analysis.launchAt(p);
+            const GapCause cause = launch < 0                  ? GapCause::Unknown
+                                   : t.start[launch] >= reach ? GapCause::LaunchLate
+                                                               : GapCause::GpuWaiting;
+            gaps.push_back(StepGap{reach, t.start[k], cause});
+            parts[std::size_t(stepPartOf(cause))] += t.start[k] - reach;
+            busy += reach - runStart;
+            runStart = t.start[k];
+        }
+        reach = std::max(reach, t.end(k));
+    }
+    busy += reach - runStart;
+    step.kernels = int64_t(positions.size());
+    parts[std::size_t(StepPart::Step)] = reach - first;
+    parts[std::size_t(StepPart::Busy)] = busy;
+    parts[std::size_t(StepPart::Idle)] = reach - first - busy;
+}
+
+// The outermost instances of the scope on the CPU tracks, by start.
+std::vector<StepRange> findStepRanges(const TraceData &t, const QString &stepScope)
+{
+    const std::string scope = stepScope.toStdString();
+    std::map<QString, uint32_t> processIds;
+    std::vector<StepRange> ranges;
+    for (uint32_t track = 0; track < t.tracks.size(); ++track) {
+        if (t.tracks[track].gpu)
+            continue;
+        const uint32_t process =
+            processIds.try_emplace(t.tracks[track].pid, uint32_t(processIds.size())).first->second;
+        int64_t outerEnd = std::numeric_limits<int64_t>::min(); // of the last instance on this track
+        for (uint32_t e : t.trackEvents[track]) { // by start, parents first
+            if (t.kind[e] == EventKind::Instant || !isStepName(t.nameOf(e), scope))
+                continue;
+            if (t.start[e] < outerEnd && t.end(e) <= outerEnd)
+                continue; // nested in the previous instance
+            ranges.push_back(StepRange{t.start[e], t.end(e), process});
+            outerEnd = t.end(e);
+        }
+    }
+    std::sort(ranges.begin(), ranges.end(),
+              [](const StepRange &a, const StepRange &b) { return a.start < b.start; });
+    return ranges;
+}
+
+// The process index of each track's pid, as findStepRanges numbers them.
+std::vector<uint32_t> trackProcesses(const TraceData &t)
+{
+    std::map<QString, uint32_t> processIds;
+    std::vector<uint32_t> out;
+    for (const Track &track : t.tracks)
+        out.push_back(track.gpu ? UINT32_MAX
+                                : processIds.try_emplace(track.pid, uint32_t(processIds.size())).first->second);
+    return out;
+}
+
+// Per step range, the kernel positions whose launch call starts inside it on the step's process.
+std::vector<std::vector<uint32_t>> assignKernels(const TraceAnalysis &analysis, const std::vector<StepRange> &ranges)
+{
+    const TraceData &t = analysis.trace();
+    const std::vector<uint32_t> processOf = trackProcesses(t);
+    // Per process, its ranges by start and the latest end among them so far (to stop a search early).
+    std::map<uint32_t, std::vector<uint32_t>> byProcess;
+    for (uint32_t i = 0; i < ranges.size(); ++i)
+        byProcess[ranges[i].process].push_back(i);
+    std::map<uint32_t, std::vector<int64_t>> reachOf;
+    for (const auto &[process, list] : byProcess) {
+        std::vector<int64_t> &reach = reachOf[process];
+        for (uint32_t i : list)
+            reach.push_back(std::max(reach.empty() ? ranges[i].end : reach.back(), ranges[i].end));
+    }
+    std::vector<std::vector<uint32_t>> kernels(ranges.size());
+    for (uint32_t p = 0; p < analysis.kernels().size(); ++p) {
+        const int64_t launch = analysis.launchAt(p);
+        if (launch < 0)
+            continue;
+        const auto found = byProcess.find(processOf[t.track[launch]]);
+        if (found == byProcess.end())
+            continue;
+        const std::vector<uint32_t> &list = found->second;
+        const std::vector<int64_t> &reach = reachOf[found->first];
+        const int64_t ts = t.start[launch];
+        // The latest-starting range that holds ts: ranges of one process rarely overlap (threads).
+        auto it = std::upper_bound(list.begin(), list.end(), ts,
+                                   [&ranges](int64_t value, uint32_t i) { return value < ranges[i].start; });
+        for (auto i = std::size_t(it - list.begin()); i-- > 0 && reach[i] > ts;)
+            if (ranges[list[i]].end > ts) {
+                kernels[list[i]].push_back(p);
+                break;
+            }
+    }
+    return kernels;
+}
+
+} // namespace
+
+QString stepPartKey(StepPart part)
+{
+    static const char *const keys[kStepParts] = {"step", "busy", "idle", "idle:launch_late", "idle:gpu_waiting",
+                                                  "idle:unknown"};
+    return QString::fromLatin1(keys[std::size_t(part)]);
+}
+
+QString stepPartTitle(StepPart part)
+{
+    switch (part) {
+    case StepPart::Step:
+        return tr("Step time");
+    case StepPart::Busy:
+        return tr("GPU busy");
+    case StepPart::Idle:
+        return tr("GPU idle");
+    case StepPart::LaunchLate:
+        return tr("Idle: CPU launched late");
+    case StepPart::GpuWaiting:
+        return tr("Idle: GPU waiting");
+    case StepPart::Unknown:
+        break;
+    }
+    return tr("Idle: unknown");
+}
+
+StepPart stepPartOf(GapCause cause)
+{
+    switch (cause) {
+    case GapCause::LaunchLate:
+        return StepPart::LaunchLate;
+    case GapCause::GpuWaiting:
+        return StepPart::GpuWaiting;
+    case GapCause::Unknown:
+        break;
+    }
+    return StepPart::Unknown;
+}
+
+QString processOfRun(const QString &runName)
+{
+    const qsizetype slash = runName.lastIndexOf(QLatin1Char('/'));
+    return slash < 0 ? QString() : runName.left(slash);
+}
+
+RunSteps findRunSteps(const TraceAnalysis &analysis, const QString &stepScope)
+{
+    const TraceData &t = analysis.trace();
+    RunSteps out;
+    std::vector<StepRange> ranges;
+    std::vector<std::vector<uint32_t>> kernels;
+    if (stepScope.isEmpty()) {
+        if (analysis.kernels().empty())
+            return out;
+        kernels.emplace_back(analysis.kernels().size());
+        std::iota(kernels[0].begin(), kernels[0].end(), 0u);
+        const int64_t start = t.start[analysis.kernels().front()];
+        int64_t end = start;
+        for (uint32_t k : analysis.kernels())
+            end = std::max(end, t.end(k));
+        ranges.push_back(StepRange{start, end, 0});
+    } else {
+        ranges = findStepRanges(t, stepScope);
+        kernels = assignKernels(analysis, ranges);
+    }
+    std::array<double, kStepParts> sums{};
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        if (kernels[i].empty())
+            continue;
+        StepInstance step;
+        step.start = ranges[i].start;
+        step.end = ranges[i].end;
+        measureStep(analysis, kernels[i], step, out.gaps);
+        for (int part = 0; part < kStepParts; ++part)
+            sums[std::size_t(part)] += double(step.parts[std::size_t(part)]);
+        out.steps.push_back(step);
+    }
+    if (!out.steps.empty())
+        for (int part = 0; part < kStepParts; ++part)
+            out.mean[std::size_t(part)] = sums[std::size_t(part)] / double(out.steps.size());
+    std::sort(out.gaps.begin(), out.gaps.end(), [](const StepGap &a, const StepGap &b) { return a.start < b.start; });
+    return out;
+}
+
+QString StepRow::verdictText() const
+{
+    return reason.isEmpty() ? scopeline::verdictText(verdict) : reason;
+}
+
+StepBreakdown::StepBreakdown(const QList<LoadedRun> &a, const QList<LoadedRun> &b,
+                             const StepBreakdownOptions &options)
+    : m_options(options)
+{
+    if (options.stepScope != StepBreakdownOptions::wholeRun())
+        m_stepScope = options.stepScope;
+    for (const QList<LoadedRun> *side : {&a, &b})
+        for (const LoadedRun &run : *side)
+            if (m_stepScope.isEmpty() && options.stepScope.isEmpty() && run.scopes)
+                m_stepScope = run.scopes->stepScope();
+    for (auto [side, runs] : {std::pair{&a, &m_runsA}, std::pair{&b, &m_runsB}})
+        for (const LoadedRun &run : *side) {
+            if (!run.ok())
+                continue;
+            runs->push_back(findRunSteps(*run.analysis, m_stepScope));
+            runs->back().run = run.run.name;
+            runs->back().process = processOfRun(run.run.name);
+        }
+    compare();
+}
+
+StepBreakdown::StepBreakdown(std::vector<RunSteps> a, std::vector<RunSteps> b, const QString &stepScope,
+                             const StepBreakdownOptions &options)
+    : m_stepScope(stepScope), m_options(options), m_runsA(std::move(a)), m_runsB(std::move(b))
+{
+    compare();
+}
+
+void StepBreakdown::compare()
+{
+    for (const std::vector<RunSteps> *runs : {&m_runsA, &m_runsB}) {
+        std::set<QString> processes;
+        for (const RunSteps &run : *runs)
+            if (!run.process.isEmpty())
+                processes.insert(run.process);
+        m_byProcess = m_byProcess || processes.size() >= 2;
+    }
+    // Per side, the tested value of each unit: a run's mean per step, or the mean of its process's runs.
+    auto unitMeans = [this](const std::vector<RunSteps> &runs, std::size_t part, int &runsWithSteps,
+                            int64_t &steps) {
+        std::vector<QString> order;
+        std::map<QString, std::vector<double>> groups;
+        runsWithSteps = 0;
+        steps = 0;
+        for (std::size_t r = 0; r < runs.size(); ++r) {
+            if (runs[r].steps.empty())
+                continue;
+            ++runsWithSteps;
+            steps += int64_t(runs[r].steps.size());
+            const QString key = m_byProcess ? runs[r].process : QString::number(r);
+            if (groups.find(key) == groups.end())
+                order.push_back(key);
+            groups[key].push_back(runs[r].mean[part]);
+        }
+        std::vector<double> means;
+        for (const QString &key : order)
+            means.push_back(stats::meanVariance(groups[key]).mean);
+        return means;
+    };
+
+    m_rows.assign(kStepParts, StepRow{});
+    std::vector<double> rawP;
+    for (std::size_t part = 0; part < std::size_t(kStepParts); ++part) {
+        StepRow &row = m_rows[part];
+        row.part = StepPart(part);
+        row.unitMeansA = unitMeans(m_runsA, part, row.runsA, row.stepsA);
+        row.unitMeansB = unitMeans(m_runsB, part, row.runsB, row.stepsB);
+        row.unitsA = int(row.unitMeansA.size());
+        row.unitsB = int(row.unitMeansB.size());
+        const stats::MeanVariance a = stats::meanVariance(row.unitMeansA), b = stats::meanVariance(row.unitMeansB);
+        row.meanA = a.mean;
+        row.meanB = b.mean;
+        const stats::WelchTest welch = stats::welchTest(a, b);
+        row.delta = welch.delta;
+        row.pRaw = welch.p;
+        row.ciLow = welch.ciLow;
+        row.ciHigh = welch.ciHigh;
+        const QString unit = m_byProcess ? tr("process") : tr("run");
+        if (row.unitsA == 0 || row.unitsB == 0)
+            row.reason = tr("no steps with kernels on a side");
+        else if (row.unitsA < 2 || row.unitsB < 2)
+            row.reason = m_byProcess ? tr("one process on a side: process-to-process variation not measured")
+                                     : tr("one run on a side: run-to-run variation not measured");
+        else if (!welch.valid())
+            row.reason = welch.delta == 0 ? tr("the same in every %1: nothing to test").arg(unit)
+                                          : tr("no spread between %1s: not tested").arg(unit);
+        rawP.push_back(row.pRaw);
+    }
+    const std::vector<double> holm = stats::holmAdjust(rawP);
+    const double stepA = m_rows[0].meanA, stepDelta = m_rows[0].delta;
+    for (std::size_t part = 0; part < m_rows.size(); ++part) {
+        StepRow &row = m_rows[part];
+        row.p = holm[part];
+        row.shareOfDelta = stepDelta != 0 ? row.delta / stepDelta : StepRow::kUnset;
+        row.verdict = runLevelVerdict(row.p, stepA > 0 ? row.delta / stepA : StepRow::kUnset, m_options.alpha,
+                                      m_options.threshold);
+    }
+}
+
+namespace {
+
+QString percentText(double fraction, bool sign = false)
+{
+    if (std::isnan(fraction))
+        return QStringLiteral("–");
+    return QStringLiteral("%1%2%")
+        .arg(sign && fraction >= 0 ? QStringLiteral("+") : QString())
+        .arg(100 * fraction, 0, 'f', 1);
+}
+
+QString signedDuration(double ns)
+{
+    return std::isnan(ns) ? formatDuration(ns) : (ns >= 0 ? QStringLiteral("+") : QString()) + formatDuration(ns);
+}
+
+QString pText(double p)
+{
+    return std::isnan(p) ? QStringLiteral("–") : QString::number(p, 'g', 2);
+}
+
+} // namespace
+
+const std::vector<TableColumn<StepRow>> &StepBreakdown::columns()
+{
+    using C = TableColumn<StepRow>;
+    auto number = [](double StepRow::*field) { return [field](const StepRow &r) { return QVariant(r.*field); }; };
+    auto integer = [](auto StepRow::*field) {
+        return [field](const StepRow &r) { return QVariant(qlonglong(r.*field)); };
+    };
+    auto duration = [](double StepRow::*field) { return [field](const StepRow &r) { return formatDuration(r.*field); }; };
+    auto count = [](auto StepRow::*field) { return [field](const StepRow &r) { return QString::number(r.*field); }; };
+    static const std::vector<C> columns = {
+        C{QStringLiteral("component"), tr("Component"), tr("Step time, and its parts: GPU busy, and GPU idle by cause"),
+          [](const StepRow &r) { return QVariant(stepPartKey(r.part)); },
+          [](const StepRow &r) { return stepPartTitle(r.part); }, -24},
+        C{QStringLiteral("runs_a"), tr("Runs A"), tr("Runs of A with at least one step"), integer(&StepRow::runsA),
+          count(&StepRow::runsA), 0},
+        C{QStringLiteral("runs_b"), tr("Runs B"), tr("Runs of B with at least one step"), integer(&StepRow::runsB),
+          count(&StepRow::runsB), 0},
+        C{QStringLiteral("steps_a"), tr("Steps A"), tr("Steps of A over all its runs"), integer(&StepRow::stepsA),
+          count(&StepRow::stepsA), 7},
+        C{QStringLiteral("steps_b"), tr("Steps B"), tr("Steps of B over all its runs"), integer(&StepRow::stepsB),
+          count(&StepRow::stepsB), 7},
+        C{QStringLiteral("mean_a_ns"), tr("A per step"),
+          tr("Mean per step: each run's mean over its steps, averaged over A's runs (or processes)"),
+          number(&StepRow::meanA), duration(&StepRow::meanA), 10},
+        C{QStringLiteral("mean_b_ns"), tr("B per step"), tr("The same for B"), number(&StepRow::meanB),
+          duration(&StepRow::meanB), 10},
+        C{QStringLiteral("delta_ns"), tr("Δ"), tr("B − A per step"), number(&StepRow::delta),
+          [](const StepRow &r) { return signedDuration(r.delta); }, 10},
+        C{QStringLiteral("share_of_delta"), tr("Share"), tr("This row's Δ over the step time's Δ"),
+          number(&StepRow::shareOfDelta), [](const StepRow &r) { return percentText(r.shareOfDelta); }, 7},
+        C{QStringLiteral("ci_low_ns"), tr("CI low"), tr("95% Welch–Satterthwaite confidence interval of Δ: low end"),
+          number(&StepRow::ciLow), [](const StepRow &r) { return signedDuration(r.ciLow); }, 10},
+        C{QStringLiteral("ci_high_ns"), tr("CI high"), tr("95% confidence interval of Δ: high end"),
+          number(&StepRow::ciHigh), [](const StepRow &r) { return signedDuration(r.ciHigh); }, 10},
+        C{QStringLiteral("p_raw"), tr("p"), tr("Welch's t-test on the per-run (or per-process) means, two-sided"),
+          number(&StepRow::pRaw), [](const StepRow &r) { return pText(r.pRaw); }, 0},
+        C{QStringLiteral("p"), tr("p Holm"), tr("Welch's p, Holm-adjusted over the table's rows"),
+          number(&StepRow::p), [](const StepRow &r) { return pText(r.p); }, 8},
+        C{QStringLiteral("verdict"), tr("Verdict"),
+          tr("B faster/slower: Holm p below alpha and |Δ| at least the threshold of A's step time"),
+          [](const StepRow &r) { return QVariant(r.verdictText()); },
+          [](const StepRow &r) { return r.verdictText(); }, -1},
+        C{QStringLiteral("units_a"), tr("Units A"), tr("What the test counts on A: runs, or processes"),
+          integer(&StepRow::unitsA), count(&StepRow::unitsA), 0},
+        C{QStringLiteral("units_b"), tr("Units B"), tr("What the test counts on B: runs, or processes"),
+          integer(&StepRow::unitsB), count(&StepRow::unitsB), 0},
+    };
+    return columns;
+}
+
+QString StepBreakdown::toCsv() const
+{
+    return tableCsv(columns(), m_rows);
+}
+
+QString StepBreakdown::stepLine() const
+{
+    const StepRow &s = row(StepPart::Step);
+    const QString scope = m_stepScope.isEmpty() ? tr("the whole run") : m_stepScope;
+    QString line = tr("step time (%1, mean per step): A %2, B %3")
+                       .arg(scope, formatDuration(s.meanA), formatDuration(s.meanB));
+    if (!std::isnan(s.delta) && s.meanA > 0)
+        line += QStringLiteral(", %1 (%2)").arg(signedDuration(s.delta), percentText(s.delta / s.meanA, true));
+    if (!std::isnan(s.ciLow) && s.meanA > 0)
+        line += tr(", 95% CI [%1, %2]").arg(percentText(s.ciLow / s.meanA, true), percentText(s.ciHigh / s.meanA, true));
+    return line + QStringLiteral(": ") + s.verdictText();
+}
+
+} // namespace scopeline

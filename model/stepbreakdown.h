@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// "Did the step get faster, and where did the time go": each run's steps (instances of the step
+// scope) broken into GPU busy and idle by cause, and side A against side B per component with a
+// Welch test on the per-run means (per-process means when a side's runs sit in process folders).
+// DESIGN.md section 7 has the definitions.
+
+#include "loadedrun.h"
+#include "scopecomparison.h"
+#include "tablecolumn.h"
+#include "traceanalysis.h"
+
+#include <QList>
+#include <QString>
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace scopeline {
+
+// The components of a step, in table order; the causes add up to Idle, Busy + Idle to Step.
+enum class StepPart : uint8_t { Step, Busy, Idle, LaunchLate, GpuWaiting, Unknown };
+constexpr int kStepParts = 6;
+using StepParts = std::array<int64_t, kStepParts>; // ns, indexed by StepPart
+QString stepPartKey(StepPart part);   // "step", "busy", "idle", "idle:launch_late", ...
+QString stepPartTitle(StepPart part); // "Step time", "GPU busy", "Idle: CPU launched late", ...
+// The idle part a gap's cause counts in.
+StepPart stepPartOf(GapCause cause);
+
+// One step of one run.
+struct StepInstance
+{
+    int64_t start = 0, end = 0; // the step scope's range on the CPU (the whole run: the GPU span)
+    int64_t kernels = 0;
+    StepParts parts{};          // ns
+};
+
+// A gap of a step's GPU union, with its cause: what the timelines highlight for an idle bar.
+struct StepGap
+{
+    int64_t start = 0, end = 0;
+    GapCause cause = GapCause::Unknown;
+};
+
+// The steps of one run: what the statistics need of it.
+struct RunSteps
+{
+    static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
+    QString run;     // the run's name in its side folder
+    QString process; // its process folder (`side/<process>/<run>/`), empty when runs are not grouped
+    std::vector<StepInstance> steps; // steps with at least one kernel, by start
+    std::vector<StepGap> gaps;       // every step's idle gaps, by start
+    std::array<double, kStepParts> mean{kUnset, kUnset, kUnset, kUnset, kUnset, kUnset}; // per step
+};
+
+// The steps of a run: instances of `stepScope` (CPU annotations named `scope` or `scope#N`, the
+// outermost when nested); a step's kernels are those whose launch call starts in its range on any
+// thread of its process. An empty scope makes the whole run one step with every kernel.
+RunSteps findRunSteps(const TraceAnalysis &analysis, const QString &stepScope);
+
+// The process folder of a run name: "proc_0/run_1" -> "proc_0"; "run_1" -> "".
+QString processOfRun(const QString &runName);
+
+struct StepBreakdownOptions
+{
+    // The step scope; empty: the first run's detected step scope (ScopeIndex::stepScope), else the
+    // whole run. wholeRun() asks for the whole run explicitly.
+    QString stepScope;
+    double alpha = 0.05;     // for the Holm-adjusted p
+    double threshold = 0.01; // smallest |delta| that counts, relative to A's mean step time
+    static QString wholeRun() { return QStringLiteral("(whole run)"); }
+};
+
+// One component, A against B.
+struct StepRow
+{
+    static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
+    StepPart part = StepPart::Step;
+    int runsA = 0, runsB = 0;           // runs with steps
+    int unitsA = 0, unitsB = 0;         // what the test counts: runs, or processes when grouped
+    int64_t stepsA = 0, stepsB = 0;     // steps over all runs
+    double meanA = kUnset, meanB = kUnset; // mean over the units of the per-unit mean per step (ns)
+    double delta = kUnset;              // meanB − meanA
+    double shareOfDelta = kUnset;       // delta / the step row's delta
+    double ciLow = kUnset, ciHigh = kUnset; // 95 % Welch–Satterthwaite interval of delta
+    double pRaw = kUnset, p = kUnset;   // Welch two-sided p; p Holm-adjusted over the rows
+    Verdict verdict = Verdict::NoSignificantChange;
+    QString reason; // why there is no test, when there is none
+    std::vector<double> unitMeansA, unitMeansB; // the tested values, one per unit
+    QString verdictText() const;
+};
+
+class StepBreakdown
+{
+public:
+    // Runs that failed to load are left out.
+    StepBreakdown(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const StepBreakdownOptions &options = {});
+    // From the runs' step summaries (what a side's runs give once their events are gone).
+    StepBreakdown(std::vector<RunSteps> a, std::vector<RunSteps> b, const QString &stepScope,
+                  const StepBreakdownOptions &options = {});
+
+    // The step scope in use; empty for the whole run.
+    const QString &stepScope() const { return m_stepScope; }
+    const StepBreakdownOptions &options() const { return m_options; }
+    // Whether a side's runs are grouped into processes (≥ 2 process folders): then processes are the unit.
+    bool byProcess() const { return m_byProcess; }
+    // Rows in StepPart order.
+    const std::vector<StepRow> &rows() const { return m_rows; }
+    const StepRow &row(StepPart part) const { return m_rows[std::size_t(part)]; }
+    const std::vector<RunSteps> &runsA() const { return m_runsA; }
+    const std::vector<RunSteps> &runsB() const { return m_runsB; }
+
+    // The table's columns: the CSV, the CLI, the Qt model and the HTML report all read them.
+    static const std::vector<TableColumn<StepRow>> &columns();
+    QString toCsv() const;
+    // One line for a header: "step time 7.80 ms → 1.10 ms (−85.8%, 95% CI …), B faster".
+    QString stepLine() const;
+
+private:
+    void compare();
+
+    QString m_stepScope;
+    StepBreakdownOptions m_options;
+    bool m_byProcess = false;
+    std::vector<RunSteps> m_runsA, m_runsB;
+    std::vector<StepRow> m_rows;
+};
+
+} // namespace scopeline
