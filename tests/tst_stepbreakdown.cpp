@@ -1,12 +1,424 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// The step breakdown on real pairs against tests/oracle/step_breakdown.py (raw events, scipy): every
+// step's parts to the ns, the per-run means, Welch's p and interval, Holm and the verdicts; the causes
+// add up to idle; backward kernels launched from autograd's thread land in their step; processes are
+// the unit when runs sit in process folders; `scopeline-cli steps` prints and writes the same table; A/A
+// splits of the JAX repeated runs call nothing beyond alpha, and a seeded shift is found.
+
+#include "testdata.h"
+#include "testprocess.h"
+
+#include "model/stepbreakdown.h"
+#include "model/tracefolder.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
 #include <QtTest>
 
-class Placeholder : public QObject
+#include <cmath>
+#include <random>
+#include <set>
+
+using namespace scopeline;
+
+namespace {
+
+const QString kTorch = testdata::path("h100_runs/torch_compile");
+const QString kChain = testdata::path("h100_runs/hipbench/launch-chain");
+const QString kRepeated = testdata::path("jax_h100/repeated_runs");
+const QString kResnet =
+    testdata::path("public/kineto/tb_plugin__samples__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz");
+const QString kPjit = QStringLiteral("PjitFunction(<lambda>)");
+
+QList<LoadedRun> load(const QString &path)
+{
+    QString error;
+    const QList<LoadedRun> runs = LoadedRun::loadAll(TraceFolder::scan(path, &error));
+    for (const LoadedRun &run : runs)
+        if (!run.ok())
+            qWarning("%s", qPrintable(run.error));
+    return runs;
+}
+
+QJsonObject oracle(const QString &a, const QString &b, const QString &step)
+{
+    QStringList args{QStringLiteral(SCOPELINE_ORACLE_DIR "/step_breakdown.py")};
+    args << (step.isEmpty() ? QStringList{QStringLiteral("--whole-run")} : QStringList{QStringLiteral("--step"), step});
+    args << a << b;
+    const ProcessResult result = runProcess(QStringLiteral(SCOPELINE_PYTHON), args);
+    if (result.exitCode != 0)
+        qWarning("step_breakdown.py: %s", result.err.constData());
+    return QJsonDocument::fromJson(result.out).object();
+}
+
+// A JSON number, NaN for null.
+double number(const QJsonValue &value)
+{
+    return value.isDouble() ? value.toDouble() : std::nan("");
+}
+
+bool sameP(double p, double expected)
+{
+    return std::isnan(p) == std::isnan(expected) &&
+           (std::isnan(p) || std::fabs(p - expected) <= 1e-6 * expected + 1e-300);
+}
+
+QString verdictCode(const StepRow &row)
+{
+    if (!row.reason.isEmpty())
+        return QStringLiteral("not_tested");
+    switch (row.verdict) {
+    case Verdict::Faster:
+        return QStringLiteral("faster");
+    case Verdict::Slower:
+        return QStringLiteral("slower");
+    case Verdict::NoMeaningfulChange:
+        return QStringLiteral("no_meaningful_change");
+    default:
+        return std::isnan(row.p) ? QStringLiteral("not_tested") : QStringLiteral("no_significant_change");
+    }
+}
+
+const char *const kOracleParts[kStepParts] = {"step", "busy", "idle", "launch_late", "gpu_waiting", "unknown"};
+
+// Every step of every run, and the per-run means, as the oracle has them.
+void compareRuns(const std::vector<RunSteps> &runs, const QJsonArray &expected)
+{
+    QCOMPARE(qsizetype(runs.size()), expected.size());
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        const QJsonObject run = expected[qsizetype(r)].toObject();
+        QCOMPARE(runs[r].run, run[QStringLiteral("run")].toString());
+        QCOMPARE(runs[r].process, run[QStringLiteral("process")].toString());
+        const QJsonArray steps = run[QStringLiteral("steps")].toArray();
+        QCOMPARE(qsizetype(runs[r].steps.size()), steps.size());
+        for (std::size_t s = 0; s < runs[r].steps.size(); ++s) {
+            const StepInstance &step = runs[r].steps[s];
+            const QJsonObject o = steps[qsizetype(s)].toObject();
+            QCOMPARE(step.start, o[QStringLiteral("start")].toInteger());
+            QCOMPARE(step.end, o[QStringLiteral("end")].toInteger());
+            QCOMPARE(step.kernels, o[QStringLiteral("kernels")].toInteger());
+            for (int p = 0; p < kStepParts; ++p)
+                QCOMPARE(step.parts[std::size_t(p)], o[QLatin1String(kOracleParts[p])].toInteger());
+        }
+        const QJsonObject mean = run[QStringLiteral("mean")].toObject();
+        for (int p = 0; p < kStepParts; ++p)
+            QVERIFY(std::fabs(runs[r].mean[std::size_t(p)] - mean[QLatin1String(kOracleParts[p])].toDouble()) < 1e-6);
+    }
+}
+
+void compareRows(const StepBreakdown &steps, const QJsonArray &expected)
+{
+    QCOMPARE(expected.size(), qsizetype(kStepParts));
+    for (int p = 0; p < kStepParts; ++p) {
+        const StepRow &row = steps.rows()[std::size_t(p)];
+        const QJsonObject o = expected[p].toObject();
+        QCOMPARE(stepPartKey(row.part), o[QStringLiteral("component")].toString());
+        QCOMPARE(row.runsA, o[QStringLiteral("runs_a")].toInt());
+        QCOMPARE(row.runsB, o[QStringLiteral("runs_b")].toInt());
+        QCOMPARE(row.unitsA, o[QStringLiteral("units_a")].toInt());
+        QCOMPARE(row.unitsB, o[QStringLiteral("units_b")].toInt());
+        QCOMPARE(row.stepsA, o[QStringLiteral("steps_a")].toInteger());
+        QCOMPARE(row.stepsB, o[QStringLiteral("steps_b")].toInteger());
+        // Means to the ns (they are means of integers: far closer than that).
+        for (auto [value, key] : {std::pair{row.meanA, "mean_a_ns"}, std::pair{row.meanB, "mean_b_ns"},
+                                  std::pair{row.delta, "delta_ns"}, std::pair{row.ciLow, "ci_low_ns"},
+                                  std::pair{row.ciHigh, "ci_high_ns"}}) {
+            const double want = number(o[QLatin1String(key)]);
+            QVERIFY2(std::isnan(value) == std::isnan(want) && (std::isnan(want) || std::fabs(value - want) < 1e-3),
+                     qPrintable(QStringLiteral("%1 %2: %3, oracle %4").arg(stepPartKey(row.part), QLatin1String(key)).arg(value).arg(want)));
+        }
+        QVERIFY2(sameP(row.pRaw, number(o[QStringLiteral("p_raw")])), qPrintable(stepPartKey(row.part)));
+        QVERIFY2(sameP(row.p, number(o[QStringLiteral("p")])), qPrintable(stepPartKey(row.part)));
+        QCOMPARE(verdictCode(row), o[QStringLiteral("verdict")].toString());
+    }
+}
+
+// The runs' step summaries, computed once per run (the calibration reuses them).
+std::vector<RunSteps> summaries(const QList<LoadedRun> &runs, const QString &scope)
+{
+    std::vector<RunSteps> out;
+    for (const LoadedRun &run : runs) {
+        out.push_back(findRunSteps(*run.analysis, scope));
+        out.back().run = run.run.name;
+    }
+    return out;
+}
+
+} // namespace
+
+class TstStepBreakdown : public QObject
 {
     Q_OBJECT
+
 private slots:
-    void notWritten() { QFAIL("not written yet"); }
+    void initTestCase()
+    {
+        REQUIRE_TEST_DATA(kTorch, kChain, kRepeated, kResnet);
+        QVERIFY2(runProcess(QStringLiteral(SCOPELINE_PYTHON), {QStringLiteral("-c"), QStringLiteral("import scipy")})
+                         .exitCode == 0,
+                 "no python3 with scipy at " SCOPELINE_PYTHON);
+    }
+
+    void againstOracle_data()
+    {
+        QTest::addColumn<QString>("a");
+        QTest::addColumn<QString>("b");
+        QTest::addColumn<QString>("step"); // empty: the whole run
+        QTest::addColumn<QString>("expectedScope");
+        QTest::addColumn<int>("runs");
+        QTest::newRow("torch eager vs reduce-overhead, ProfilerStep")
+            << kTorch + QStringLiteral("/eager") << kTorch + QStringLiteral("/reduce_overhead") << QString()
+            << QStringLiteral("ProfilerStep") << 5;
+        QTest::newRow("launch-chain eager vs graph, chain")
+            << kChain + QStringLiteral("/eager") << kChain + QStringLiteral("/graph") << QStringLiteral("chain")
+            << QStringLiteral("chain") << 5;
+        QTest::newRow("launch-chain eager vs graph, whole run")
+            << kChain + QStringLiteral("/eager") << kChain + QStringLiteral("/graph") << StepBreakdownOptions::wholeRun()
+            << QString() << 5;
+        QTest::newRow("JAX matmul vs einsum, PjitFunction")
+            << kRepeated + QStringLiteral("/trace_file_matmul_*") << kRepeated + QStringLiteral("/trace_file_einsum_*")
+            << QString() << kPjit << 10;
+        QTest::newRow("resnet50 training, ProfilerStep (2021 schema)") << kResnet << kResnet << QString()
+                                                                       << QStringLiteral("ProfilerStep") << 1;
+    }
+
+    // Per step and per run to the ns, p to 1e-6 relative, the same verdicts; the default step scope is
+    // detected (ProfilerStep, JAX's jitted call).
+    void againstOracle()
+    {
+        QFETCH(QString, a);
+        QFETCH(QString, b);
+        QFETCH(QString, step);
+        QFETCH(QString, expectedScope);
+        QFETCH(int, runs);
+        const QList<LoadedRun> runsA = load(a), runsB = load(b);
+        QCOMPARE(runsA.size(), runs);
+        QCOMPARE(runsB.size(), runs);
+        const StepBreakdown steps(runsA, runsB, StepBreakdownOptions{step});
+        QCOMPARE(steps.stepScope(), expectedScope);
+        QVERIFY(!steps.byProcess());
+        const QJsonObject expected = oracle(a, b, expectedScope);
+        QVERIFY2(!expected.isEmpty(), "the oracle gave nothing");
+        compareRuns(steps.runsA(), expected[QStringLiteral("sides")][QStringLiteral("a")].toArray());
+        compareRuns(steps.runsB(), expected[QStringLiteral("sides")][QStringLiteral("b")].toArray());
+        compareRows(steps, expected[QStringLiteral("rows")].toArray());
+        QVERIFY(steps.row(StepPart::Step).stepsA > 0);
+    }
+
+    // Busy + idle = step and the causes add up to idle, in every step and in the means; the gaps kept
+    // for the timelines are the idle time.
+    void partsAddUp()
+    {
+        for (const QString &side : {QStringLiteral("/eager"), QStringLiteral("/reduce_overhead")}) {
+            const QList<LoadedRun> runs = load(kTorch + side);
+            QVERIFY(!runs.isEmpty());
+            for (const RunSteps &run : summaries(runs, QStringLiteral("ProfilerStep"))) {
+                QCOMPARE(run.steps.size(), std::size_t(4));
+                int64_t idle = 0, gaps = 0;
+                for (const StepInstance &s : run.steps) {
+                    using P = StepPart;
+                    auto part = [&s](P p) { return s.parts[std::size_t(p)]; };
+                    QCOMPARE(part(P::Busy) + part(P::Idle), part(P::Step));
+                    QCOMPARE(part(P::LaunchLate) + part(P::GpuWaiting) + part(P::Unknown), part(P::Idle));
+                    QVERIFY(part(P::Busy) > 0);
+                    idle += part(P::Idle);
+                }
+                for (const StepGap &g : run.gaps)
+                    gaps += g.end - g.start;
+                QCOMPARE(gaps, idle);
+                const auto &m = run.mean;
+                QVERIFY(std::fabs(m[1] + m[2] - m[0]) < 1e-6 && std::fabs(m[3] + m[4] + m[5] - m[2]) < 1e-6);
+            }
+        }
+    }
+
+    // A training step: the backward kernels are launched from autograd's thread, not the step's.
+    void backwardFromAutogradThread()
+    {
+        const QList<LoadedRun> runs = load(kResnet);
+        QCOMPARE(runs.size(), 1);
+        const TraceAnalysis &analysis = *runs[0].analysis;
+        const TraceData &t = analysis.trace();
+        const RunSteps steps = findRunSteps(analysis, QStringLiteral("ProfilerStep"));
+        QCOMPARE(steps.steps.size(), std::size_t(6));
+        // Kernels whose launch starts in a step on a thread other than the step annotation's.
+        std::set<QString> stepThreads;
+        for (uint32_t e = 0; e < t.eventCount(); ++e)
+            if (t.qname(e).startsWith(QLatin1String("ProfilerStep#")))
+                stepThreads.insert(t.tracks[t.track[e]].tid);
+        QCOMPARE(stepThreads.size(), std::size_t(1));
+        int64_t otherThread = 0, inSteps = 0;
+        for (std::size_t p = 0; p < analysis.kernels().size(); ++p) {
+            const int64_t launch = analysis.launchAt(p);
+            if (launch < 0)
+                continue;
+            for (const StepInstance &s : steps.steps)
+                if (t.start[launch] >= s.start && t.start[launch] < s.end) {
+                    ++inSteps;
+                    otherThread += !stepThreads.count(t.tracks[t.track[launch]].tid);
+                }
+        }
+        int64_t counted = 0;
+        for (const StepInstance &s : steps.steps)
+            counted += s.kernels;
+        QCOMPARE(counted, inSteps);
+        qInfo("%lld kernels in 6 steps, %lld of them launched from the second thread", qlonglong(inSteps),
+              qlonglong(otherThread));
+        QVERIFY(otherThread > 1000);
+    }
+
+    // Runs in `side/<process>/<run>/`: the unit is the process (its runs' means averaged), as the oracle has it.
+    void processesAreTheUnit()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        // Two "processes" a side of the JAX repeated runs (really one process: the layout is what counts).
+        const std::vector<TraceRun> all = TraceFolder::scan(kRepeated);
+        QCOMPARE(all.size(), std::size_t(20));
+        int copied[2] = {0, 0};
+        for (const TraceRun &run : all) {
+            const bool einsum = run.name.contains(QLatin1String("einsum"));
+            const int index = copied[einsum]++;
+            if (index >= 6)
+                continue;
+            const QString target = QStringLiteral("%1/%2/proc_%3/run_%4/%5")
+                                       .arg(dir.path(), einsum ? QStringLiteral("b") : QStringLiteral("a"))
+                                       .arg(index / 3)
+                                       .arg(index % 3)
+                                       .arg(QStringLiteral("trace.pt.trace.json.gz"));
+            QVERIFY(QDir().mkpath(QFileInfo(target).path()));
+            QVERIFY(QFile::copy(run.file, target));
+        }
+        const QString a = dir.filePath(QStringLiteral("a")), b = dir.filePath(QStringLiteral("b"));
+        const StepBreakdown steps(load(a), load(b));
+        QVERIFY(steps.byProcess());
+        QCOMPARE(steps.runsA().front().process, QStringLiteral("proc_0"));
+        const StepRow &step = steps.row(StepPart::Step);
+        QCOMPARE(step.runsA, 6);
+        QCOMPARE(step.unitsA, 2);
+        QCOMPARE(step.unitsB, 2);
+        const QJsonObject expected = oracle(a, b, kPjit);
+        QVERIFY(expected[QStringLiteral("by_process")].toBool());
+        compareRuns(steps.runsA(), expected[QStringLiteral("sides")][QStringLiteral("a")].toArray());
+        compareRows(steps, expected[QStringLiteral("rows")].toArray());
+    }
+
+    void oneRunASideIsNotTested()
+    {
+        const QList<LoadedRun> a = load(kTorch + QStringLiteral("/eager/run_0"));
+        const QList<LoadedRun> b = load(kTorch + QStringLiteral("/reduce_overhead/run_0"));
+        const StepBreakdown steps(a, b);
+        for (const StepRow &row : steps.rows()) {
+            QVERIFY(std::isnan(row.p));
+            QCOMPARE(row.verdict, Verdict::NoSignificantChange);
+            QVERIFY(row.verdictText().contains(QLatin1String("run-to-run variation not measured")));
+        }
+        QVERIFY(steps.row(StepPart::Step).delta < 0); // the figure is still there
+    }
+
+    // The CLI prints the table from the same columns and writes the CSV the model writes.
+    void cli()
+    {
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("steps.csv"));
+        const QString a = kTorch + QStringLiteral("/eager"), b = kTorch + QStringLiteral("/reduce_overhead");
+        const ProcessResult result = runProcess(QStringLiteral(SCOPELINE_CLI),
+                                                {QStringLiteral("steps"), a, b, QStringLiteral("--csv"), csv});
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        const StepBreakdown steps(load(a), load(b));
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString written = QString::fromUtf8(file.readAll());
+        QCOMPARE(written, steps.toCsv());
+        QVERIFY(written.startsWith(QLatin1String(
+            "component,runs_a,runs_b,steps_a,steps_b,mean_a_ns,mean_b_ns,delta_ns,share_of_delta,ci_low_ns,"
+            "ci_high_ns,p_raw,p,verdict")));
+        const QStringList lines = written.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 7);
+        const QStringList order{QStringLiteral("step"), QStringLiteral("busy"), QStringLiteral("idle"),
+                                QStringLiteral("idle:launch_late"), QStringLiteral("idle:gpu_waiting"),
+                                QStringLiteral("idle:unknown")};
+        for (int i = 0; i < order.size(); ++i)
+            QCOMPARE(lines[i + 1].section(QLatin1Char(','), 0, 0), order[i]);
+        const QString out = QString::fromUtf8(result.out);
+        QVERIFY(out.contains(steps.stepLine()));
+        for (const StepRow &row : steps.rows())
+            QVERIFY2(out.contains(stepPartTitle(row.part)) && out.contains(row.verdictText()),
+                     qPrintable(stepPartTitle(row.part)));
+        QVERIFY(steps.row(StepPart::Step).verdict == Verdict::Faster);
+
+        // diff starts with the step verdict; a bad --step is a usage error; a scope without steps warns.
+        const ProcessResult diff = runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("diff"), a, b});
+        QVERIFY2(diff.exitCode == 0, diff.err.constData());
+        QVERIFY(QString::fromUtf8(diff.out).section(QLatin1Char('\n'), 2, 2).startsWith(steps.stepLine()));
+        QCOMPARE(runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("steps"), a, b, QStringLiteral("--step=")})
+                     .exitCode,
+                 1);
+        const ProcessResult none = runProcess(QStringLiteral(SCOPELINE_CLI),
+                                              {QStringLiteral("steps"), a, b, QStringLiteral("--step"),
+                                               QStringLiteral("no_such_scope")});
+        QCOMPARE(none.exitCode, 0);
+        QVERIFY(none.err.contains("no step of no_such_scope"));
+    }
+
+    // True A/A: every 5-vs-5 split of one variant's 10 runs (126 a variant): no row is called faster or
+    // slower in more than alpha of the splits. A seeded shift added to B's steps is found.
+    void calibrationOnAASplits()
+    {
+        const QList<LoadedRun> all = load(kRepeated);
+        QCOMPARE(all.size(), 20);
+        std::vector<RunSteps> variants[2];
+        for (const RunSteps &run : summaries(all, kPjit))
+            variants[run.run.contains(QLatin1String("einsum"))].push_back(run);
+        QCOMPARE(variants[0].size(), std::size_t(10));
+        int splits = 0, calledSplits = 0, found = 0, shifted = 0;
+        int calls[kStepParts] = {}, rawBelow[kStepParts] = {};
+        std::mt19937 random(28);
+        for (const std::vector<RunSteps> &runs : variants) {
+            for (int mask = 0; mask < (1 << 10); ++mask) {
+                if (__builtin_popcount(unsigned(mask)) != 5 || !(mask & 1))
+                    continue;
+                std::vector<RunSteps> a, b;
+                for (int r = 0; r < 10; ++r)
+                    ((mask >> r) & 1 ? a : b).push_back(runs[std::size_t(r)]);
+                const StepBreakdown aa(a, b, kPjit);
+                ++splits;
+                bool called = false;
+                for (const StepRow &row : aa.rows()) {
+                    const bool call = row.verdict == Verdict::Faster || row.verdict == Verdict::Slower;
+                    calls[int(row.part)] += call;
+                    rawBelow[int(row.part)] += row.pRaw < 0.05;
+                    called = called || call;
+                }
+                calledSplits += called;
+
+                // The same split with B's kernels slower by 2 % of A's step (busy and step alike), each
+                // run's shift drawn around that (seeded): the shift is found.
+                const double shift = 0.02 * aa.row(StepPart::Step).meanA;
+                std::normal_distribution<double> perRun(shift, 0.1 * shift);
+                for (RunSteps &run : b) {
+                    const double s = perRun(random);
+                    run.mean[std::size_t(StepPart::Step)] += s;
+                    run.mean[std::size_t(StepPart::Busy)] += s;
+                }
+                const StepBreakdown moved(a, b, kPjit);
+                ++shifted;
+                found += moved.row(StepPart::Step).verdict == Verdict::Slower &&
+                         moved.row(StepPart::Busy).verdict == Verdict::Slower;
+            }
+        }
+        qInfo("A/A over %d splits: calls per row (step, busy, idle, launch late, GPU waiting, unknown) %d %d %d %d %d "
+              "%d; raw p < 0.05: step %d, busy %d, idle %d; splits with any call %d; seeded +2%% shift found in %d of %d",
+              splits, calls[0], calls[1], calls[2], calls[3], calls[4], calls[5], rawBelow[0], rawBelow[1], rawBelow[2],
+              calledSplits, found, shifted);
+        QCOMPARE(splits, 252);
+        for (int part = 0; part < kStepParts; ++part)
+            QVERIFY2(calls[part] <= 0.05 * splits, qPrintable(stepPartKey(StepPart(part))));
+        QVERIFY(found >= 0.95 * shifted);
+    }
 };
 
-QTEST_MAIN(Placeholder)
+QTEST_GUILESS_MAIN(TstStepBreakdown)
 #include "tst_stepbreakdown.moc"

@@ -1,0 +1,308 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Independent test oracle for the step breakdown: how a training/inference step's wall time splits
+into GPU busy time and idle time by cause, per run, and how two sides (A, B) of runs compare.
+Computed from the raw trace events (kernels and launch calls from trace_summary.py's parser; step
+annotations read here), not from the C++ code.
+
+Definitions
+  Runs of a side (a folder, a single trace file, or a quoted glob of folders/files): every
+  *.pt.trace.json[.gz] and JAX <run>/plugins/profile/<ts>/*.trace.json.gz under it. The run folder is
+  the file's folder less a trailing plugins/profile/<ts>; the run name is its path relative to the
+  side (the glob's leading non-magic folder; the file name for a single file or a file lying in the
+  side folder itself); process = the name's part before its last "/". Runs sorted naturally by name.
+  Launch of a kernel: the earliest (by start; on ties kernel launches before graph launches, each in
+  file order) kernel- or graph-launch CPU call with the kernel's correlation id (Kineto
+  args.correlation, JAX args.correlation_id), as trace_summary.chrome_events finds them.
+  Steps of scope S: ph X events on CPU tracks named S or S#<digits>, outermost only (an instance
+  contained in another on the same (pid, tid) is dropped; of identical ranges the first in file is
+  kept). A step's kernels: those whose launch starts in [step.start, step.end) with the launch's pid
+  == the step's pid (any thread); several candidates -> the latest start. Kernels without a launch
+  belong to no step; steps without kernels are dropped. --whole-run: one step of all kernels, its
+  range the kernels' span.
+  Per step (kernels by start, file order on ties): step = last end - first start; busy = length of the
+  union of [start, start+dur); idle = step - busy. A gap opens where a kernel starts after reach (the
+  max end so far): [reach, start). Cause from that kernel's launch: launch.start >= reach ->
+  launch_late, earlier -> gpu_waiting, none -> unknown. launch_late + gpu_waiting + unknown == idle.
+  Per run: mean over its steps of each figure (null without steps; such runs are left out).
+  Units: by_process when either side has >= 2 distinct non-empty processes; then a unit = a process
+  (value = mean of its runs' means), else a unit = a run. mean = mean of the unit values (exact
+  rationals); delta = mean_b - mean_a; share_of_delta = delta / step delta (null if that is 0).
+  With >= 2 units a side: Welch p_raw = ttest_ind(b, a, equal_var=False), 95 % CI of delta =
+  delta +- t.ppf(0.975, df_WS) * se (se = sqrt(va/na + vb/nb), ddof 1; se == 0 -> p_raw, CI null);
+  p = Holm over the rows with a p_raw. Verdict: < 2 units a side or p null -> not_tested;
+  p >= alpha -> no_significant_change; |delta| < threshold * step mean_a -> no_meaningful_change;
+  delta < 0 -> faster; else slower.
+
+Usage: step_breakdown.py (--step SCOPE | --whole-run) [--alpha 0.05] [--threshold 0.01] A B
+Prints one JSON document.
+"""
+import argparse
+import bisect
+import glob
+import json
+import math
+import os
+import re
+import sys
+from fractions import Fraction
+
+from scipy import stats
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import trace_summary as ts  # noqa: E402  (raw-event parser: kernels, launch calls)
+
+FIELDS = ("step", "busy", "idle", "launch_late", "gpu_waiting", "unknown")
+ROWS = ("step", "busy", "idle", "idle:launch_late", "idle:gpu_waiting", "idle:unknown")
+
+
+def natural_key(s):
+    return [int(c) if i % 2 else c for i, c in enumerate(re.split(r"([0-9]+)", s))]
+
+
+def is_trace(path):
+    name, parts = os.path.basename(path), path.replace(os.sep, "/").split("/")
+    if name.endswith((".pt.trace.json.gz", ".pt.trace.json")):
+        return True
+    return (name.endswith(".trace.json.gz") and name != "perfetto_trace.json.gz"
+            and len(parts) >= 4 and parts[-4:-2] == ["plugins", "profile"])
+
+
+def run_folder(path):
+    d = os.path.dirname(path)
+    parts = d.replace(os.sep, "/").split("/")
+    return "/".join(parts[:-3]) if len(parts) >= 3 and parts[-3:-1] == ["plugins", "profile"] else d
+
+
+def side_runs(arg):
+    """[(run name, process, file)] of a side, sorted naturally."""
+    if os.path.isfile(arg):
+        return [(os.path.basename(arg), "", arg)]
+    if os.path.isdir(arg):
+        base, roots = arg, [arg]
+    elif glob.has_magic(arg):
+        parts = arg.split("/")
+        lead = next(i for i, p in enumerate(parts) if glob.has_magic(p))
+        base, roots = "/".join(parts[:lead]) or ".", sorted(glob.glob(arg))
+    else:
+        raise SystemExit(f"step_breakdown.py: no such side: {arg}")
+    files = set()
+    for root in roots:
+        if os.path.isfile(root) and is_trace(root):
+            files.add(root)
+        for dirpath, _, names in os.walk(root):
+            files.update(p for p in (os.path.join(dirpath, n) for n in names) if is_trace(p))
+    runs = []
+    for f in files:
+        rel = os.path.relpath(run_folder(f), base).replace(os.sep, "/")
+        name = os.path.basename(f) if rel == "." else rel
+        runs.append((name, name.rpartition("/")[0], f))
+    return sorted(runs, key=lambda r: (natural_key(r[0]), r[2]))
+
+
+def step_instances(doc, scope):
+    """Outermost CPU ph-X events named scope or scope#<digits>: [(start, end, pid, tid)], file order."""
+    events = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
+    events = [e for e in events if isinstance(e, dict)]
+    track = lambda e: (ts.norm_id(e.get("pid")), ts.norm_id(e.get("tid", 0)))
+    pnames, gpu_tracks = {}, set()
+    for e in events:  # GPU tracks, as trace_summary.chrome_events tells them
+        if e.get("ph") == "M" and e.get("name") == "process_name" and isinstance(e.get("args"), dict):
+            pnames[ts.norm_id(e.get("pid"))] = e["args"].get("name")
+        if e.get("cat") in ts.GPU_CATS:
+            gpu_tracks.add(track(e))
+
+    def is_gpu(t):
+        pn = pnames.get(t[0])
+        return t in gpu_tracks or (isinstance(pn, str) and (pn.startswith("/device:GPU")
+                                                            or bool(ts.GPU_PROCESS_RE.fullmatch(pn))))
+    pat = re.compile(re.escape(scope) + r"(#[0-9]+)?", re.S)
+    inst = []
+    for e in events:
+        if e.get("ph") != "X" or not isinstance(e.get("name"), str) or not pat.fullmatch(e["name"]):
+            continue
+        start = ts.to_ns(e.get("ts"))
+        if start is None or is_gpu(track(e)):
+            continue
+        inst.append((start, start + (ts.to_ns(e.get("dur")) or 0)) + track(e))
+
+    # Sorted by (track, start, longest first, file order), an instance lies in another iff an earlier
+    # one on its track reaches at least its end (of identical ranges the first in file is kept).
+    keep, reach, prev = set(), None, None
+    for i in sorted(range(len(inst)), key=lambda i: (str(inst[i][2:]), inst[i][0], -inst[i][1], i)):
+        if inst[i][2:] != prev:
+            prev, reach = inst[i][2:], None
+        if reach is None or inst[i][1] > reach:
+            keep.add(i)
+        reach = inst[i][1] if reach is None else max(reach, inst[i][1])
+    return [s for i, s in enumerate(inst) if i in keep]
+
+
+def step_figures(kernels, launch_of):
+    """The figures of one step from its kernels (file order)."""
+    ks = sorted(kernels, key=lambda k: k["start"])  # stable: file order on ties
+    first = cur = ks[0]["start"]  # cur: start of the busy stretch under way
+    reach, busy = ks[0]["start"] + ks[0]["dur"], 0
+    out = dict(step=0, busy=0, idle=0, launch_late=0, gpu_waiting=0, unknown=0)
+    for k in ks:
+        if k["start"] > reach:
+            busy += reach - cur
+            cur = k["start"]
+            launch = launch_of.get(k["corr"])
+            cause = "unknown" if launch is None else "launch_late" if launch["start"] >= reach else "gpu_waiting"
+            out[cause] += k["start"] - reach
+        reach = max(reach, k["start"] + k["dur"])
+    busy, step = busy + reach - cur, reach - first
+    out.update(step=step, busy=busy, idle=step - busy)
+    assert out["launch_late"] + out["gpu_waiting"] + out["unknown"] == out["idle"]
+    return out
+
+
+def analyse_run(path, scope):
+    doc = ts.read_trace(path)
+    kernels, launches, graph, _ = ts.chrome_events(doc)
+    launch_of = {}  # corr -> earliest launch call (kernel launches before graph launches on a tie)
+    for s in launches + graph:
+        if s["corr"] is not None and (s["corr"] not in launch_of or s["start"] < launch_of[s["corr"]]["start"]):
+            launch_of[s["corr"]] = s
+    if scope is None:
+        if not kernels:
+            return []
+        ranges = [(min(k["start"] for k in kernels), max(k["start"] + k["dur"] for k in kernels))]
+        members = [kernels]
+    else:
+        inst = step_instances(doc, scope)
+        by_pid = {}
+        for i, s in enumerate(inst):
+            by_pid.setdefault(s[2], []).append(i)
+        index = {}
+        for pid, idx in by_pid.items():
+            idx.sort(key=lambda i: inst[i][0])  # stable: file order among equal starts
+            max_end, m = [], None
+            for i in idx:
+                m = inst[i][1] if m is None else max(m, inst[i][1])
+                max_end.append(m)
+            index[pid] = (idx, [inst[i][0] for i in idx], max_end)
+        members = [[] for _ in inst]
+        for k in kernels:
+            launch = launch_of.get(k["corr"])
+            if launch is None or launch["track"][0] not in index:
+                continue
+            idx, starts, max_end = index[launch["track"][0]]
+            t = launch["start"]
+            j = bisect.bisect_right(starts, t) - 1
+            while j >= 0 and max_end[j] > t:  # latest start first
+                if t < inst[idx[j]][1]:
+                    members[idx[j]].append(k)
+                    break
+                j -= 1
+        ranges = [s[:2] for s in inst]
+    steps = []
+    for (start, end), ks in zip(ranges, members):
+        if ks:
+            steps.append(dict(start=start, end=end, kernels=len(ks), **step_figures(ks, launch_of)))
+    steps.sort(key=lambda s: s["start"])
+    return steps
+
+
+def mean(xs):
+    return sum(xs, Fraction(0)) / len(xs)
+
+
+def num(x):
+    """Exact rational -> JSON number (int when whole); None stays None."""
+    return None if x is None else int(x) if Fraction(x).denominator == 1 else float(x)
+
+
+def holm(ps):
+    idx = [i for i, p in enumerate(ps) if p is not None]
+    order = sorted(idx, key=lambda i: ps[i])
+    out, running = [None] * len(ps), 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(order) - rank) * ps[i]))
+        out[i] = running
+    return out
+
+
+def compare(runs_a, runs_b, by_process, alpha, threshold):
+    def units(runs):
+        with_steps = [r for r in runs if r["mean"] is not None]
+        if not by_process:
+            return with_steps, {f: [r["_mean"][f] for r in with_steps] for f in FIELDS}
+        procs = {}
+        for r in with_steps:
+            procs.setdefault(r["process"], []).append(r["_mean"])
+        return with_steps, {f: [mean([m[f] for m in ms]) for ms in procs.values()] for f in FIELDS}
+    ra, ua = units(runs_a)
+    rb, ub = units(runs_b)
+    rows = []
+    for comp, f in zip(ROWS, FIELDS):
+        a, b = ua[f], ub[f]
+        row = dict(component=comp, runs_a=len(ra), runs_b=len(rb), units_a=len(a), units_b=len(b),
+                   steps_a=sum(len(r["steps"]) for r in runs_a), steps_b=sum(len(r["steps"]) for r in runs_b),
+                   mean_a_ns=mean(a) if a else None, mean_b_ns=mean(b) if b else None,
+                   ci_low_ns=None, ci_high_ns=None, p_raw=None)
+        row["delta_ns"] = row["mean_b_ns"] - row["mean_a_ns"] if a and b else None
+        if len(a) >= 2 and len(b) >= 2:
+            va = sum(((x - row["mean_a_ns"]) ** 2 for x in a), Fraction(0)) / (len(a) - 1)
+            vb = sum(((x - row["mean_b_ns"]) ** 2 for x in b), Fraction(0)) / (len(b) - 1)
+            se2 = va / len(a) + vb / len(b)
+            if se2 != 0:
+                se = math.sqrt(float(se2))
+                df = float(se2 ** 2 / ((va / len(a)) ** 2 / (len(a) - 1) + (vb / len(b)) ** 2 / (len(b) - 1)))
+                half = stats.t.ppf(0.975, df) * se
+                row["ci_low_ns"], row["ci_high_ns"] = float(row["delta_ns"]) - half, float(row["delta_ns"]) + half
+                row["p_raw"] = float(stats.ttest_ind([float(x) for x in b], [float(x) for x in a],
+                                                     equal_var=False).pvalue)
+        rows.append(row)
+    step_row = rows[0]
+    for row, p in zip(rows, holm([r["p_raw"] for r in rows])):
+        d, sd = row["delta_ns"], step_row["delta_ns"]
+        row["share_of_delta"] = float(d / sd) + 0.0 if d is not None and sd else None
+        row["p"] = p
+        if row["units_a"] < 2 or row["units_b"] < 2 or p is None:
+            row["verdict"] = "not_tested"
+        elif p >= alpha:
+            row["verdict"] = "no_significant_change"
+        elif abs(d) < threshold * step_row["mean_a_ns"]:
+            row["verdict"] = "no_meaningful_change"
+        else:
+            row["verdict"] = "faster" if d < 0 else "slower"
+        for k in ("mean_a_ns", "mean_b_ns", "delta_ns"):
+            row[k] = num(row[k])
+    order = ("component", "runs_a", "runs_b", "units_a", "units_b", "steps_a", "steps_b", "mean_a_ns",
+             "mean_b_ns", "delta_ns", "share_of_delta", "ci_low_ns", "ci_high_ns", "p_raw", "p", "verdict")
+    return [{k: r[k] for k in order} for r in rows]
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description="step breakdown oracle")
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument("--step")
+    g.add_argument("--whole-run", action="store_true")
+    ap.add_argument("--alpha", type=float, default=0.05)
+    ap.add_argument("--threshold", type=float, default=0.01)
+    ap.add_argument("a")
+    ap.add_argument("b")
+    args = ap.parse_args(argv[1:])
+    scope = None if args.whole_run else args.step
+    sides = {}
+    for key, arg in (("a", args.a), ("b", args.b)):
+        sides[key] = []
+        for name, proc, path in side_runs(arg):
+            steps = analyse_run(path, scope)
+            m = {f: mean([s[f] for s in steps]) for f in FIELDS} if steps else None
+            sides[key].append(dict(run=name, process=proc, file=path, steps=steps, _mean=m,
+                                   mean={f: num(v) for f, v in m.items()} if m else None))
+    by_process = any(len({r["process"] for r in runs if r["process"] != ""}) >= 2 for runs in sides.values())
+    rows = compare(sides["a"], sides["b"], by_process, args.alpha, args.threshold)
+    for runs in sides.values():
+        for r in runs:
+            del r["_mean"]
+    out = dict(step_scope=scope, by_process=by_process, sides=sides, rows=rows)
+    print(json.dumps(out, indent=1, allow_nan=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
