@@ -75,33 +75,7 @@ void measureStep(const TraceAnalysis &analysis, const std::vector<uint32_t> &pos
     parts[std::size_t(StepPart::Idle)] = reach - first - busy;
 }
 
-// The outermost instances of the scope on the CPU tracks, by start.
-std::vector<StepRange> findStepRanges(const TraceData &t, const QString &stepScope)
-{
-    const std::string scope = stepScope.toStdString();
-    std::map<QString, uint32_t> processIds;
-    std::vector<StepRange> ranges;
-    for (uint32_t track = 0; track < t.tracks.size(); ++track) {
-        if (t.tracks[track].gpu)
-            continue;
-        const uint32_t process =
-            processIds.try_emplace(t.tracks[track].pid, uint32_t(processIds.size())).first->second;
-        int64_t outerEnd = std::numeric_limits<int64_t>::min(); // of the last instance on this track
-        for (uint32_t e : t.trackEvents[track]) { // by start, parents first
-            if (t.kind[e] == EventKind::Instant || !isStepName(t.nameOf(e), scope))
-                continue;
-            if (t.start[e] < outerEnd && t.end(e) <= outerEnd)
-                continue; // nested in the previous instance
-            ranges.push_back(StepRange{t.start[e], t.end(e), process});
-            outerEnd = t.end(e);
-        }
-    }
-    std::sort(ranges.begin(), ranges.end(),
-              [](const StepRange &a, const StepRange &b) { return a.start < b.start; });
-    return ranges;
-}
-
-// The process index of each track's pid, as findStepRanges numbers them.
+// The process index of each CPU track's pid (UINT32_MAX for GPU tracks).
 std::vector<uint32_t> trackProcesses(const TraceData &t)
 {
     std::map<QString, uint32_t> processIds;
@@ -112,38 +86,61 @@ std::vector<uint32_t> trackProcesses(const TraceData &t)
     return out;
 }
 
+// The outermost instances of the scope on the CPU tracks, by start.
+std::vector<StepRange> findStepRanges(const TraceData &t, const std::vector<uint32_t> &processOf,
+                                      const QString &stepScope)
+{
+    const std::string scope = stepScope.toStdString();
+    std::vector<StepRange> ranges;
+    for (uint32_t track = 0; track < t.tracks.size(); ++track) {
+        if (t.tracks[track].gpu)
+            continue;
+        int64_t outerEnd = std::numeric_limits<int64_t>::min(); // of the last instance on this track
+        for (uint32_t e : t.trackEvents[track]) { // by start, parents first
+            if (t.kind[e] == EventKind::Instant || !isStepName(t.nameOf(e), scope))
+                continue;
+            if (t.start[e] < outerEnd && t.end(e) <= outerEnd)
+                continue; // nested in the previous instance
+            ranges.push_back(StepRange{t.start[e], t.end(e), processOf[track]});
+            outerEnd = t.end(e);
+        }
+    }
+    std::sort(ranges.begin(), ranges.end(),
+              [](const StepRange &a, const StepRange &b) { return a.start < b.start; });
+    return ranges;
+}
+
 // Per step range, the kernel positions whose launch call starts inside it on the step's process.
-std::vector<std::vector<uint32_t>> assignKernels(const TraceAnalysis &analysis, const std::vector<StepRange> &ranges)
+std::vector<std::vector<uint32_t>> assignKernels(const TraceAnalysis &analysis, const std::vector<uint32_t> &processOf,
+                                                 const std::vector<StepRange> &ranges)
 {
     const TraceData &t = analysis.trace();
-    const std::vector<uint32_t> processOf = trackProcesses(t);
     // Per process, its ranges by start and the latest end among them so far (to stop a search early).
-    std::map<uint32_t, std::vector<uint32_t>> byProcess;
-    for (uint32_t i = 0; i < ranges.size(); ++i)
-        byProcess[ranges[i].process].push_back(i);
-    std::map<uint32_t, std::vector<int64_t>> reachOf;
-    for (const auto &[process, list] : byProcess) {
-        std::vector<int64_t> &reach = reachOf[process];
-        for (uint32_t i : list)
-            reach.push_back(std::max(reach.empty() ? ranges[i].end : reach.back(), ranges[i].end));
+    struct ProcessRanges
+    {
+        std::vector<uint32_t> ranges;
+        std::vector<int64_t> reach;
+    };
+    std::map<uint32_t, ProcessRanges> byProcess;
+    for (uint32_t i = 0; i < ranges.size(); ++i) {
+        ProcessRanges &p = byProcess[ranges[i].process];
+        p.ranges.push_back(i);
+        p.reach.push_back(std::max(p.reach.empty() ? ranges[i].end : p.reach.back(), ranges[i].end));
     }
     std::vector<std::vector<uint32_t>> kernels(ranges.size());
-    for (uint32_t p = 0; p < analysis.kernels().size(); ++p) {
-        const int64_t launch = analysis.launchAt(p);
-        if (launch < 0)
-            continue;
-        const auto found = byProcess.find(processOf[t.track[launch]]);
+    for (uint32_t k = 0; k < analysis.kernels().size(); ++k) {
+        const int64_t launch = analysis.launchAt(k);
+        const auto found = launch < 0 ? byProcess.end() : byProcess.find(processOf[t.track[launch]]);
         if (found == byProcess.end())
             continue;
-        const std::vector<uint32_t> &list = found->second;
-        const std::vector<int64_t> &reach = reachOf[found->first];
+        const ProcessRanges &p = found->second;
         const int64_t ts = t.start[launch];
-        // The latest-starting range that holds ts: ranges of one process rarely overlap (threads).
-        auto it = std::upper_bound(list.begin(), list.end(), ts,
+        // The latest-starting range that holds ts: ranges of one process overlap only across threads.
+        auto it = std::upper_bound(p.ranges.begin(), p.ranges.end(), ts,
                                    [&ranges](int64_t value, uint32_t i) { return value < ranges[i].start; });
-        for (auto i = std::size_t(it - list.begin()); i-- > 0 && reach[i] > ts;)
-            if (ranges[list[i]].end > ts) {
-                kernels[list[i]].push_back(p);
+        for (auto i = std::size_t(it - p.ranges.begin()); i-- > 0 && p.reach[i] > ts;)
+            if (ranges[p.ranges[i]].end > ts) {
+                kernels[p.ranges[i]].push_back(k);
                 break;
             }
     }
@@ -214,8 +211,9 @@ RunSteps findRunSteps(const TraceAnalysis &analysis, const QString &stepScope)
             end = std::max(end, t.end(k));
         ranges.push_back(StepRange{start, end, 0});
     } else {
-        ranges = findStepRanges(t, stepScope);
-        kernels = assignKernels(analysis, ranges);
+        const std::vector<uint32_t> processOf = trackProcesses(t);
+        ranges = findStepRanges(t, processOf, stepScope);
+        kernels = assignKernels(analysis, processOf, ranges);
     }
     std::array<double, kStepParts> sums{};
     for (std::size_t i = 0; i < ranges.size(); ++i) {
