@@ -193,34 +193,6 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
         sum.onlyInA += row.verdict == Verdict::OnlyInA;
         sum.onlyInB += row.verdict == Verdict::OnlyInB;
     }
-
-    findStepTime(a, b);
-}
-
-void KernelDiff::findStepTime(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
-{
-    // The step scope of the first run that has one (`ProfilerStep`, else JAX's jitted call).
-    QString name;
-    for (const QList<LoadedRun> *side : {&a, &b})
-        for (const LoadedRun &run : *side)
-            if (name.isEmpty() && run.scopes)
-                name = run.scopes->stepScope();
-    if (name.isEmpty())
-        return;
-    const ScopeMatcher matcher(name, MatchMode::Component);
-    auto medianSpan = [&matcher](const QList<LoadedRun> &side, std::size_t &count) {
-        std::vector<double> spans;
-        for (const LoadedRun &run : side)
-            if (run.scopes) {
-                const std::vector<double> s = run.scopes->samples(matcher, SampleMode::Span);
-                spans.insert(spans.end(), s.begin(), s.end());
-            }
-        count = spans.size();
-        return stats::median(spans);
-    };
-    m_summary.stepScope = name;
-    m_summary.stepA = medianSpan(a, m_summary.stepsA);
-    m_summary.stepB = medianSpan(b, m_summary.stepsB);
 }
 
 QStringList KernelDiff::csvHeader()
@@ -244,10 +216,11 @@ QString KernelDiff::toCsv() const
         const QStringList fields = {
             csvText(r.kernel), QString::number(r.a.runsWithKernel), QString::number(r.b.runsWithKernel),
             csvNumber(r.a.callsPerRun), csvNumber(r.b.callsPerRun), csvNumber(r.a.totalPerRunNs),
-            csvNumber(r.b.totalPerRunNs), csvNumber(r.deltaTotalNs), csvNumber(r.shareOfDelta), csvNumber(r.a.medianNs),
-            csvNumber(r.b.medianNs), csvNumber(r.relChangeMedian), csvNumber(r.runLevelHolm),
-            csvText(r.verdictText()), csvNumber(r.runLevel.p), csvNumber(r.runLevel.change),
-            csvNumber(r.runLevel.ciLow), csvNumber(r.runLevel.ciHigh), csvNumber(r.runLevel.rankP),
+            csvNumber(r.b.totalPerRunNs), csvNumber(r.deltaTotalNs), csvNumber(r.shareOfDelta),
+            csvNumber(r.a.medianNs), csvNumber(r.b.medianNs), csvNumber(r.relChangeMedian),
+            csvNumber(r.runLevelHolm), csvText(r.verdictText()), csvNumber(r.runLevel.p),
+            csvNumber(r.runLevel.change), csvNumber(r.runLevel.ciLow), csvNumber(r.runLevel.ciHigh),
+            csvNumber(r.runLevel.rankP),
             // The exact names behind a folded row; empty without folding.
             csvText(m_options.foldNumbers ? r.names.join(QLatin1Char(';')) : QString())};
         csv += fields.join(QLatin1Char(',')) + QLatin1Char('\n');

@@ -76,11 +76,6 @@ struct KernelDiffSummary
     double kernelTimePerRunA = 0, kernelTimePerRunB = 0; // summed kernel durations, mean per run
     double deltaTotalNs = 0; // kernelTimePerRunB − kernelTimePerRunA, the sum of the rows' deltas
     int kernels = 0, onlyInA = 0, onlyInB = 0; // rows
-    // A step scope (`ProfilerStep#N` annotations, else JAX's `PjitFunction(...)` host range): the
-    // median GPU span of its instances per side; empty name when neither side has one.
-    QString stepScope;
-    double stepA = kUnset, stepB = kUnset;
-    std::size_t stepsA = 0, stepsB = 0;
 };
 
 class KernelDiff
@@ -104,8 +99,6 @@ public:
     QString toCsv() const;
 
 private:
-    void findStepTime(const QList<LoadedRun> &a, const QList<LoadedRun> &b);
-
     KernelDiffOptions m_options;
     std::vector<KernelDiffRow> m_rows;
     KernelDiffSummary m_summary;

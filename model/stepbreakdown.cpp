@@ -58,9 +58,9 @@ void measureStep(const TraceAnalysis &analysis, const std::vector<uint32_t> &pos
         if (t.start[k] > reach) {
             // The kernel that ends the gap tells its cause: was it launched only after the GPU ran dry?
             const int64_t launch = analysis.launchAt(p);
-            const GapCause cause = launch < 0                  ? GapCause::Unknown
+            const GapCause cause = launch < 0                 ? GapCause::Unknown
                                    : t.start[launch] >= reach ? GapCause::LaunchLate
-                                                               : GapCause::GpuWaiting;
+                                                              : GapCause::GpuWaiting;
             gaps.push_back(StepGap{reach, t.start[k], cause});
             parts[std::size_t(stepPartOf(cause))] += t.start[k] - reach;
             busy += reach - runStart;
@@ -81,8 +81,9 @@ std::vector<uint32_t> trackProcesses(const TraceData &t)
     std::map<QString, uint32_t> processIds;
     std::vector<uint32_t> out;
     for (const Track &track : t.tracks)
-        out.push_back(track.gpu ? UINT32_MAX
-                                : processIds.try_emplace(track.pid, uint32_t(processIds.size())).first->second);
+        out.push_back(track.gpu
+                          ? UINT32_MAX
+                          : processIds.try_emplace(track.pid, uint32_t(processIds.size())).first->second);
     return out;
 }
 
@@ -96,7 +97,7 @@ std::vector<StepRange> findStepRanges(const TraceData &t, const std::vector<uint
         if (t.tracks[track].gpu)
             continue;
         int64_t outerEnd = std::numeric_limits<int64_t>::min(); // of the last instance on this track
-        for (uint32_t e : t.trackEvents[track]) { // by start, parents first
+        for (uint32_t e : t.trackEvents[track]) {               // by start, parents first
             if (t.kind[e] == EventKind::Instant || !isStepName(t.nameOf(e), scope))
                 continue;
             if (t.start[e] < outerEnd && t.end(e) <= outerEnd)
@@ -111,7 +112,8 @@ std::vector<StepRange> findStepRanges(const TraceData &t, const std::vector<uint
 }
 
 // Per step range, the kernel positions whose launch call starts inside it on the step's process.
-std::vector<std::vector<uint32_t>> assignKernels(const TraceAnalysis &analysis, const std::vector<uint32_t> &processOf,
+std::vector<std::vector<uint32_t>> assignKernels(const TraceAnalysis &analysis,
+                                                 const std::vector<uint32_t> &processOf,
                                                  const std::vector<StepRange> &ranges)
 {
     const TraceData &t = analysis.trace();
@@ -151,8 +153,8 @@ std::vector<std::vector<uint32_t>> assignKernels(const TraceAnalysis &analysis, 
 
 QString stepPartKey(StepPart part)
 {
-    static const char *const keys[kStepParts] = {"step", "busy", "idle", "idle:launch_late", "idle:gpu_waiting",
-                                                  "idle:unknown"};
+    static const char *const keys[kStepParts] = {
+        "step", "busy", "idle", "idle:launch_late", "idle:gpu_waiting", "idle:unknown"};
     return QString::fromLatin1(keys[std::size_t(part)]);
 }
 
@@ -230,7 +232,8 @@ RunSteps findRunSteps(const TraceAnalysis &analysis, const QString &stepScope)
     if (!out.steps.empty())
         for (int part = 0; part < kStepParts; ++part)
             out.mean[std::size_t(part)] = sums[std::size_t(part)] / double(out.steps.size());
-    std::sort(out.gaps.begin(), out.gaps.end(), [](const StepGap &a, const StepGap &b) { return a.start < b.start; });
+    std::sort(out.gaps.begin(), out.gaps.end(),
+              [](const StepGap &a, const StepGap &b) { return a.start < b.start; });
     return out;
 }
 
@@ -308,7 +311,8 @@ void StepBreakdown::compare()
         row.unitMeansB = unitMeans(m_runsB, part, row.runsB, row.stepsB);
         row.unitsA = int(row.unitMeansA.size());
         row.unitsB = int(row.unitMeansB.size());
-        const stats::MeanVariance a = stats::meanVariance(row.unitMeansA), b = stats::meanVariance(row.unitMeansB);
+        const stats::MeanVariance a = stats::meanVariance(row.unitMeansA),
+                                  b = stats::meanVariance(row.unitMeansB);
         row.meanA = a.mean;
         row.meanB = b.mean;
         const stats::WelchTest welch = stats::welchTest(a, b);
@@ -351,7 +355,8 @@ QString percentText(double fraction, bool sign = false)
 
 QString signedDuration(double ns)
 {
-    return std::isnan(ns) ? formatDuration(ns) : (ns >= 0 ? QStringLiteral("+") : QString()) + formatDuration(ns);
+    return std::isnan(ns) ? formatDuration(ns)
+                          : (ns >= 0 ? QStringLiteral("+") : QString()) + formatDuration(ns);
 }
 
 QString pText(double p)
@@ -364,24 +369,31 @@ QString pText(double p)
 const std::vector<TableColumn<StepRow>> &StepBreakdown::columns()
 {
     using C = TableColumn<StepRow>;
-    auto number = [](double StepRow::*field) { return [field](const StepRow &r) { return QVariant(r.*field); }; };
+    auto number = [](double StepRow::*field) {
+        return [field](const StepRow &r) { return QVariant(r.*field); };
+    };
     auto integer = [](auto StepRow::*field) {
         return [field](const StepRow &r) { return QVariant(qlonglong(r.*field)); };
     };
-    auto duration = [](double StepRow::*field) { return [field](const StepRow &r) { return formatDuration(r.*field); }; };
-    auto count = [](auto StepRow::*field) { return [field](const StepRow &r) { return QString::number(r.*field); }; };
+    auto duration = [](double StepRow::*field) {
+        return [field](const StepRow &r) { return formatDuration(r.*field); };
+    };
+    auto count = [](auto StepRow::*field) {
+        return [field](const StepRow &r) { return QString::number(r.*field); };
+    };
     static const std::vector<C> columns = {
-        C{QStringLiteral("component"), tr("Component"), tr("Step time, and its parts: GPU busy, and GPU idle by cause"),
+        C{QStringLiteral("component"), tr("Component"),
+          tr("Step time, and its parts: GPU busy, and GPU idle by cause"),
           [](const StepRow &r) { return QVariant(stepPartKey(r.part)); },
           [](const StepRow &r) { return stepPartTitle(r.part); }, -24},
-        C{QStringLiteral("runs_a"), tr("Runs A"), tr("Runs of A with at least one step"), integer(&StepRow::runsA),
-          count(&StepRow::runsA), 0},
-        C{QStringLiteral("runs_b"), tr("Runs B"), tr("Runs of B with at least one step"), integer(&StepRow::runsB),
-          count(&StepRow::runsB), 0},
-        C{QStringLiteral("steps_a"), tr("Steps A"), tr("Steps of A over all its runs"), integer(&StepRow::stepsA),
-          count(&StepRow::stepsA), 7},
-        C{QStringLiteral("steps_b"), tr("Steps B"), tr("Steps of B over all its runs"), integer(&StepRow::stepsB),
-          count(&StepRow::stepsB), 7},
+        C{QStringLiteral("runs_a"), tr("Runs A"), tr("Runs of A with at least one step"),
+          integer(&StepRow::runsA), count(&StepRow::runsA), 0},
+        C{QStringLiteral("runs_b"), tr("Runs B"), tr("Runs of B with at least one step"),
+          integer(&StepRow::runsB), count(&StepRow::runsB), 0},
+        C{QStringLiteral("steps_a"), tr("Steps A"), tr("Steps of A over all its runs"),
+          integer(&StepRow::stepsA), count(&StepRow::stepsA), 7},
+        C{QStringLiteral("steps_b"), tr("Steps B"), tr("Steps of B over all its runs"),
+          integer(&StepRow::stepsB), count(&StepRow::stepsB), 7},
         C{QStringLiteral("mean_a_ns"), tr("A per step"),
           tr("Mean per step: each run's mean over its steps, averaged over A's runs (or processes)"),
           number(&StepRow::meanA), duration(&StepRow::meanA), 10},
@@ -391,12 +403,14 @@ const std::vector<TableColumn<StepRow>> &StepBreakdown::columns()
           [](const StepRow &r) { return signedDuration(r.delta); }, 10},
         C{QStringLiteral("share_of_delta"), tr("Share"), tr("This row's Δ over the step time's Δ"),
           number(&StepRow::shareOfDelta), [](const StepRow &r) { return percentText(r.shareOfDelta); }, 7},
-        C{QStringLiteral("ci_low_ns"), tr("CI low"), tr("95% Welch–Satterthwaite confidence interval of Δ: low end"),
-          number(&StepRow::ciLow), [](const StepRow &r) { return signedDuration(r.ciLow); }, 10},
+        C{QStringLiteral("ci_low_ns"), tr("CI low"),
+          tr("95% Welch–Satterthwaite confidence interval of Δ: low end"), number(&StepRow::ciLow),
+          [](const StepRow &r) { return signedDuration(r.ciLow); }, 10},
         C{QStringLiteral("ci_high_ns"), tr("CI high"), tr("95% confidence interval of Δ: high end"),
           number(&StepRow::ciHigh), [](const StepRow &r) { return signedDuration(r.ciHigh); }, 10},
-        C{QStringLiteral("p_raw"), tr("p"), tr("Welch's t-test on the per-run (or per-process) means, two-sided"),
-          number(&StepRow::pRaw), [](const StepRow &r) { return pText(r.pRaw); }, 0},
+        C{QStringLiteral("p_raw"), tr("p"),
+          tr("Welch's t-test on the per-run (or per-process) means, two-sided"), number(&StepRow::pRaw),
+          [](const StepRow &r) { return pText(r.pRaw); }, 0},
         C{QStringLiteral("p"), tr("p Holm"), tr("Welch's p, Holm-adjusted over the table's rows"),
           number(&StepRow::p), [](const StepRow &r) { return pText(r.p); }, 8},
         C{QStringLiteral("verdict"), tr("Verdict"),
@@ -423,9 +437,11 @@ QString StepBreakdown::stepLine() const
     QString line = tr("step time (%1, mean per step): A %2, B %3")
                        .arg(scope, formatDuration(s.meanA), formatDuration(s.meanB));
     if (!std::isnan(s.delta) && s.meanA > 0)
-        line += QStringLiteral(", %1 (%2)").arg(signedDuration(s.delta), percentText(s.delta / s.meanA, true));
+        line +=
+            QStringLiteral(", %1 (%2)").arg(signedDuration(s.delta), percentText(s.delta / s.meanA, true));
     if (!std::isnan(s.ciLow) && s.meanA > 0)
-        line += tr(", 95% CI [%1, %2]").arg(percentText(s.ciLow / s.meanA, true), percentText(s.ciHigh / s.meanA, true));
+        line += tr(", 95% CI [%1, %2]")
+                    .arg(percentText(s.ciLow / s.meanA, true), percentText(s.ciHigh / s.meanA, true));
     return line + QStringLiteral(": ") + s.verdictText();
 }
 

@@ -24,8 +24,8 @@ namespace scopeline {
 enum class StepPart : uint8_t { Step, Busy, Idle, LaunchLate, GpuWaiting, Unknown };
 constexpr int kStepParts = 6;
 using StepParts = std::array<int64_t, kStepParts>; // ns, indexed by StepPart
-QString stepPartKey(StepPart part);   // "step", "busy", "idle", "idle:launch_late", ...
-QString stepPartTitle(StepPart part); // "Step time", "GPU busy", "Idle: CPU launched late", ...
+QString stepPartKey(StepPart part);                // "step", "busy", "idle", "idle:launch_late", ...
+QString stepPartTitle(StepPart part);              // "Step time", "GPU busy", "Idle: CPU launched late", ...
 // The idle part a gap's cause counts in.
 StepPart stepPartOf(GapCause cause);
 
@@ -34,7 +34,7 @@ struct StepInstance
 {
     int64_t start = 0, end = 0; // the step scope's range on the CPU (the whole run: the GPU span)
     int64_t kernels = 0;
-    StepParts parts{};          // ns
+    StepParts parts{}; // ns
 };
 
 // A gap of a step's GPU union, with its cause: what the timelines highlight for an idle bar.
@@ -71,6 +71,11 @@ struct StepBreakdownOptions
     double alpha = 0.05;     // for the Holm-adjusted p
     double threshold = 0.01; // smallest |delta| that counts, relative to A's mean step time
     static QString wholeRun() { return QStringLiteral("(whole run)"); }
+    // A --step argument as a scope: "whole-run" is wholeRun(), anything else a scope name.
+    static QString scopeOfArgument(const QString &argument)
+    {
+        return argument == QLatin1String("whole-run") ? wholeRun() : argument;
+    }
 };
 
 // One component, A against B.
@@ -78,16 +83,16 @@ struct StepRow
 {
     static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
     StepPart part = StepPart::Step;
-    int runsA = 0, runsB = 0;           // runs with steps
-    int unitsA = 0, unitsB = 0;         // what the test counts: runs, or processes when grouped
-    int64_t stepsA = 0, stepsB = 0;     // steps over all runs
-    double meanA = kUnset, meanB = kUnset; // mean over the units of the per-unit mean per step (ns)
-    double delta = kUnset;              // meanB − meanA
-    double shareOfDelta = kUnset;       // delta / the step row's delta
+    int runsA = 0, runsB = 0;               // runs with steps
+    int unitsA = 0, unitsB = 0;             // what the test counts: runs, or processes when grouped
+    int64_t stepsA = 0, stepsB = 0;         // steps over all runs
+    double meanA = kUnset, meanB = kUnset;  // mean over the units of the per-unit mean per step (ns)
+    double delta = kUnset;                  // meanB − meanA
+    double shareOfDelta = kUnset;           // delta / the step row's delta
     double ciLow = kUnset, ciHigh = kUnset; // 95 % Welch–Satterthwaite interval of delta
-    double pRaw = kUnset, p = kUnset;   // Welch two-sided p; p Holm-adjusted over the rows
+    double pRaw = kUnset, p = kUnset;       // Welch two-sided p; p Holm-adjusted over the rows
     Verdict verdict = Verdict::NoSignificantChange;
-    QString reason; // why there is no test, when there is none
+    QString reason;                             // why there is no test, when there is none
     std::vector<double> unitMeansA, unitMeansB; // the tested values, one per unit
     QString verdictText() const;
 };
@@ -96,7 +101,8 @@ class StepBreakdown
 {
 public:
     // Runs that failed to load are left out.
-    StepBreakdown(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const StepBreakdownOptions &options = {});
+    StepBreakdown(const QList<LoadedRun> &a, const QList<LoadedRun> &b,
+                  const StepBreakdownOptions &options = {});
     // From the runs' step summaries (what a side's runs give once their events are gone).
     StepBreakdown(std::vector<RunSteps> a, std::vector<RunSteps> b, const QString &stepScope,
                   const StepBreakdownOptions &options = {});

@@ -15,8 +15,7 @@
 
 namespace scopeline {
 
-template <typename Row>
-struct TableColumn
+template <typename Row> struct TableColumn
 {
     QString csvKey;  // the CSV header's field
     QString title;   // the column header in the GUI, the HTML report and the CLI

@@ -300,9 +300,6 @@ private slots:
             shares += std::isnan(row.shareOfDelta) ? 0 : row.shareOfDelta;
         if (s.deltaTotalNs != 0)
             QVERIFY(std::fabs(shares - 1) < 1e-9);
-        if (!s.stepScope.isEmpty())
-            qInfo("step %s: A %.0f ns (%zu), B %.0f ns (%zu)", qPrintable(s.stepScope), s.stepA, s.stepsA,
-                  s.stepB, s.stepsB);
     }
 
     void foldingJoinsCompilerNumbering()
@@ -434,7 +431,8 @@ private slots:
         QVERIFY(cli.out.contains("only in B"));
         // JAX's host range of the jitted call is the step; one run a side: no verdict, and why.
         QVERIFY(cli.out.contains("step time (PjitFunction(<lambda>), mean per step): A "));
-        QVERIFY(cli.out.contains(": one run on a side: run-to-run variation not measured (scopeline-cli steps"));
+        QVERIFY(
+            cli.out.contains(": one run on a side: run-to-run variation not measured (scopeline-cli steps"));
     }
 
     // True A/A: every 5-vs-5 split of one variant's 10 runs (126 per variant, each split once). Pooled
@@ -526,9 +524,8 @@ private slots:
         const KernelDiff diff(variants[0], variants[1], options);
         const KernelDiffSummary &s = diff.summary();
         qInfo("matmul vs einsum, 10 v 10 runs, folded: GPU busy per run %.0f vs %.0f ns, kernel time %.0f vs "
-              "%.0f ns, step (%s) %.0f vs %.0f ns",
-              s.busyPerRunA, s.busyPerRunB, s.kernelTimePerRunA, s.kernelTimePerRunB, qPrintable(s.stepScope),
-              s.stepA, s.stepB);
+              "%.0f ns",
+              s.busyPerRunA, s.busyPerRunB, s.kernelTimePerRunA, s.kernelTimePerRunB);
         for (std::size_t i = 0; i < std::min<std::size_t>(8, diff.rows().size()); ++i) {
             const KernelDiffRow &r = diff.rows()[i];
             qInfo("  %-40s total/run %9.0f -> %9.0f ns (delta %+8.0f, share %6.1f %%), run-level change "

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// ReportExporter and `scopeline-cli report` on the cuBLAS matmul vs einsum pair: the seven files, PNGs
-// of the right size that show something, the CSV of the panel, an HTML page with every scope and its
-// verdict, escaping, atomic replacement, and failures that name the file and keep the old report. The
-// exporter takes data: from the views as the window shows them, or computed without any view.
+// ReportExporter and `scopeline-cli report` on the cuBLAS matmul vs einsum pair: the nine files, PNGs
+// of the right size that show something, the CSVs of the panel and the step breakdown, an HTML page with
+// every scope and its verdict and the step table, escaping, atomic replacement, and failures that name
+// the file and keep the old report. The exporter takes data: from the views as the window shows them,
+// or computed without any view.
 
 #include "imagecheck.h"
 #include "testdata.h"
@@ -10,6 +11,7 @@
 
 #include "model/loadedrun.h"
 #include "model/scopecomparison.h"
+#include "model/stepbreakdown.h"
 #include "widgets/comparisonpanel.h"
 #include "widgets/kerneldiffview.h"
 #include "widgets/pairtimeline.h"
@@ -32,10 +34,10 @@ const QString kCublas = testdata::path("jax_h100/jax_named_scopes_cublas");
 const QString kPairA = kCublas + QStringLiteral("/trace_file_matmul_*");
 const QString kPairB = kCublas + QStringLiteral("/trace_file_einsum_*");
 const QStringList kScopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
-const QStringList kFiles = {QStringLiteral("boxplot.png"),    QStringLiteral("diff.csv"),
-                            QStringLiteral("diff.png"),       QStringLiteral("index.html"),
-                            QStringLiteral("stats.csv"),      QStringLiteral("timeline_a.png"),
-                            QStringLiteral("timeline_b.png")};
+const QStringList kFiles = {
+    QStringLiteral("boxplot.png"), QStringLiteral("diff.csv"),       QStringLiteral("diff.png"),
+    QStringLiteral("index.html"),  QStringLiteral("stats.csv"),      QStringLiteral("steps.csv"),
+    QStringLiteral("steps.png"),   QStringLiteral("timeline_a.png"), QStringLiteral("timeline_b.png")};
 
 QByteArray readAll(const QString &file)
 {
@@ -125,7 +127,7 @@ private:
             QVERIFY2(!image.isNull(), qPrintable(name));
             if (report) {
                 const TimelineView *view = name.endsWith(QLatin1String("a.png")) ? report->timelines->viewA()
-                                                                                   : report->timelines->viewB();
+                                                                                 : report->timelines->viewB();
                 QCOMPARE(image.size(), view->size() * view->devicePixelRatioF());
             } else {
                 QVERIFY2(image.width() >= 1000 && image.height() >= 200, qPrintable(name));
@@ -151,6 +153,28 @@ private:
         QVERIFY(html.contains(QLatin1String("src='diff.png'")));
         QVERIFY(html.contains(QLatin1String("What changed")));
         QVERIFY(html.contains(diff.rows().front().kernel.toHtmlEscaped()));
+        // The step: the breakdown of the same runs (its step scope detected, as the window and the CLI
+        // do), its picture, and its table drawn from the breakdown's one column description.
+        const StepBreakdown steps(m_a, m_b);
+        QVERIFY(!steps.stepScope().isEmpty());
+        QCOMPARE(QString::fromUtf8(readAll(folder + QStringLiteral("/steps.csv"))), steps.toCsv());
+        const QImage stepsChart(folder + QStringLiteral("/steps.png"));
+        QCOMPARE(stepsChart.size(), QSize(1400, 800));
+        QVERIFY2(distinctColours(stepsChart) > 4, "steps.png looks blank");
+        QVERIFY2(distinctColours(stepsChart.copy(0, 0, 1400, 300)) > 4, "the waterfall looks blank");
+        QVERIFY2(distinctColours(stepsChart.copy(0, 400, 1400, 400)) > 4, "the step times look blank");
+        QVERIFY(html.contains(QLatin1String("src='steps.png'")));
+        QVERIFY(html.contains(steps.stepLine().toHtmlEscaped()));
+        for (const TableColumn<StepRow> &column : StepBreakdown::columns()) {
+            const QString header = QStringLiteral("<th title='%1'>%2</th>")
+                                       .arg(column.tooltip.toHtmlEscaped(), column.title.toHtmlEscaped());
+            QVERIFY2(html.contains(header), qPrintable(column.csvKey));
+            for (const StepRow &row : steps.rows())
+                QVERIFY2(html.contains(QStringLiteral(">%1</td>").arg(column.text(row).toHtmlEscaped())),
+                         qPrintable(column.csvKey + QLatin1Char(' ') + stepPartKey(row.part)));
+        }
+        QVERIFY(html.indexOf(QLatin1String("src='steps.png'")) <
+                html.indexOf(QLatin1String("src='diff.png'")));
     }
 
 private slots:
@@ -348,8 +372,13 @@ private slots:
                          .compare(kScopes, MatchMode::Component, SampleMode::Kernel);
         const KernelDiff diff(m_a, m_b);
         input.diff = &diff;
-        input.boxplot = ReportCharts::boxplotImage(input.rows, kScopes, SampleMode::Kernel, true, kPairA, kPairB);
+        input.boxplot =
+            ReportCharts::boxplotImage(input.rows, kScopes, SampleMode::Kernel, true, kPairA, kPairB);
         input.diffChart = ReportCharts::diffChartImage(diff);
+        const StepBreakdown steps(m_a, m_b);
+        input.steps = &steps;
+        input.stepsChart =
+            ReportCharts::stepsChartImage(steps, QStringLiteral("matmul"), QStringLiteral("einsum"));
         std::tie(input.timelineA, input.timelineB) =
             ReportCharts::gpuActivityTimelines(m_a.front(), m_b.front(), kPairA, kPairB);
         QString error;

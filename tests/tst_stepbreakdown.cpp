@@ -28,8 +28,8 @@ namespace {
 const QString kTorch = testdata::path("h100_runs/torch_compile");
 const QString kChain = testdata::path("h100_runs/hipbench/launch-chain");
 const QString kRepeated = testdata::path("jax_h100/repeated_runs");
-const QString kResnet =
-    testdata::path("public/kineto/tb_plugin__samples__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz");
+const QString kResnet = testdata::path(
+    "public/kineto/tb_plugin__samples__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz");
 const QString kPjit = QStringLiteral("PjitFunction(<lambda>)");
 
 QList<LoadedRun> load(const QString &path)
@@ -45,7 +45,8 @@ QList<LoadedRun> load(const QString &path)
 QJsonObject oracle(const QString &a, const QString &b, const QString &step)
 {
     QStringList args{QStringLiteral(SCOPELINE_ORACLE_DIR "/step_breakdown.py")};
-    args << (step.isEmpty() ? QStringList{QStringLiteral("--whole-run")} : QStringList{QStringLiteral("--step"), step});
+    args << (step.isEmpty() ? QStringList{QStringLiteral("--whole-run")}
+                            : QStringList{QStringLiteral("--step"), step});
     args << a << b;
     const ProcessResult result = runProcess(QStringLiteral(SCOPELINE_PYTHON), args);
     if (result.exitCode != 0)
@@ -81,7 +82,8 @@ QString verdictCode(const StepRow &row)
     }
 }
 
-const char *const kOracleParts[kStepParts] = {"step", "busy", "idle", "launch_late", "gpu_waiting", "unknown"};
+const char *const kOracleParts[kStepParts] = {"step",        "busy",        "idle",
+                                              "launch_late", "gpu_waiting", "unknown"};
 
 // Every step of every run, and the per-run means, as the oracle has them.
 void compareRuns(const std::vector<RunSteps> &runs, const QJsonArray &expected)
@@ -104,7 +106,8 @@ void compareRuns(const std::vector<RunSteps> &runs, const QJsonArray &expected)
         }
         const QJsonObject mean = run[QStringLiteral("mean")].toObject();
         for (int p = 0; p < kStepParts; ++p)
-            QVERIFY(std::fabs(runs[r].mean[std::size_t(p)] - mean[QLatin1String(kOracleParts[p])].toDouble()) < 1e-6);
+            QVERIFY(std::fabs(runs[r].mean[std::size_t(p)] -
+                              mean[QLatin1String(kOracleParts[p])].toDouble()) < 1e-6);
     }
 }
 
@@ -126,8 +129,12 @@ void compareRows(const StepBreakdown &steps, const QJsonArray &expected)
                                   std::pair{row.delta, "delta_ns"}, std::pair{row.ciLow, "ci_low_ns"},
                                   std::pair{row.ciHigh, "ci_high_ns"}}) {
             const double want = number(o[QLatin1String(key)]);
-            QVERIFY2(std::isnan(value) == std::isnan(want) && (std::isnan(want) || std::fabs(value - want) < 1e-3),
-                     qPrintable(QStringLiteral("%1 %2: %3, oracle %4").arg(stepPartKey(row.part), QLatin1String(key)).arg(value).arg(want)));
+            QVERIFY2(std::isnan(value) == std::isnan(want) &&
+                         (std::isnan(want) || std::fabs(value - want) < 1e-3),
+                     qPrintable(QStringLiteral("%1 %2: %3, oracle %4")
+                                    .arg(stepPartKey(row.part), QLatin1String(key))
+                                    .arg(value)
+                                    .arg(want)));
         }
         QVERIFY2(sameP(row.pRaw, number(o[QStringLiteral("p_raw")])), qPrintable(stepPartKey(row.part)));
         QVERIFY2(sameP(row.p, number(o[QStringLiteral("p")])), qPrintable(stepPartKey(row.part)));
@@ -156,7 +163,8 @@ private slots:
     void initTestCase()
     {
         REQUIRE_TEST_DATA(kTorch, kChain, kRepeated, kResnet);
-        QVERIFY2(runProcess(QStringLiteral(SCOPELINE_PYTHON), {QStringLiteral("-c"), QStringLiteral("import scipy")})
+        QVERIFY2(runProcess(QStringLiteral(SCOPELINE_PYTHON),
+                            {QStringLiteral("-c"), QStringLiteral("import scipy")})
                          .exitCode == 0,
                  "no python3 with scipy at " SCOPELINE_PYTHON);
     }
@@ -172,16 +180,16 @@ private slots:
             << kTorch + QStringLiteral("/eager") << kTorch + QStringLiteral("/reduce_overhead") << QString()
             << QStringLiteral("ProfilerStep") << 5;
         QTest::newRow("launch-chain eager vs graph, chain")
-            << kChain + QStringLiteral("/eager") << kChain + QStringLiteral("/graph") << QStringLiteral("chain")
-            << QStringLiteral("chain") << 5;
+            << kChain + QStringLiteral("/eager") << kChain + QStringLiteral("/graph")
+            << QStringLiteral("chain") << QStringLiteral("chain") << 5;
         QTest::newRow("launch-chain eager vs graph, whole run")
-            << kChain + QStringLiteral("/eager") << kChain + QStringLiteral("/graph") << StepBreakdownOptions::wholeRun()
-            << QString() << 5;
+            << kChain + QStringLiteral("/eager") << kChain + QStringLiteral("/graph")
+            << StepBreakdownOptions::wholeRun() << QString() << 5;
         QTest::newRow("JAX matmul vs einsum, PjitFunction")
-            << kRepeated + QStringLiteral("/trace_file_matmul_*") << kRepeated + QStringLiteral("/trace_file_einsum_*")
-            << QString() << kPjit << 10;
-        QTest::newRow("resnet50 training, ProfilerStep (2021 schema)") << kResnet << kResnet << QString()
-                                                                       << QStringLiteral("ProfilerStep") << 1;
+            << kRepeated + QStringLiteral("/trace_file_matmul_*")
+            << kRepeated + QStringLiteral("/trace_file_einsum_*") << QString() << kPjit << 10;
+        QTest::newRow("resnet50 training, ProfilerStep (2021 schema)")
+            << kResnet << kResnet << QString() << QStringLiteral("ProfilerStep") << 1;
     }
 
     // Per step and per run to the ns, p to 1e-6 relative, the same verdicts; the default step scope is
@@ -269,7 +277,8 @@ private slots:
         QVERIFY(otherThread > 1000);
     }
 
-    // Runs in `side/<process>/<run>/`: the unit is the process (its runs' means averaged), as the oracle has it.
+    // Runs in `side/<process>/<run>/`: the unit is the process (its runs' means averaged), as the oracle has
+    // it.
     void processesAreTheUnit()
     {
         QTemporaryDir dir;
@@ -324,8 +333,8 @@ private slots:
         QTemporaryDir dir;
         const QString csv = dir.filePath(QStringLiteral("steps.csv"));
         const QString a = kTorch + QStringLiteral("/eager"), b = kTorch + QStringLiteral("/reduce_overhead");
-        const ProcessResult result = runProcess(QStringLiteral(SCOPELINE_CLI),
-                                                {QStringLiteral("steps"), a, b, QStringLiteral("--csv"), csv});
+        const ProcessResult result = runProcess(
+            QStringLiteral(SCOPELINE_CLI), {QStringLiteral("steps"), a, b, QStringLiteral("--csv"), csv});
         QVERIFY2(result.exitCode == 0, result.err.constData());
         const StepBreakdown steps(load(a), load(b));
         QFile file(csv);
@@ -337,8 +346,11 @@ private slots:
             "ci_high_ns,p_raw,p,verdict")));
         const QStringList lines = written.trimmed().split(QLatin1Char('\n'));
         QCOMPARE(lines.size(), 7);
-        const QStringList order{QStringLiteral("step"), QStringLiteral("busy"), QStringLiteral("idle"),
-                                QStringLiteral("idle:launch_late"), QStringLiteral("idle:gpu_waiting"),
+        const QStringList order{QStringLiteral("step"),
+                                QStringLiteral("busy"),
+                                QStringLiteral("idle"),
+                                QStringLiteral("idle:launch_late"),
+                                QStringLiteral("idle:gpu_waiting"),
                                 QStringLiteral("idle:unknown")};
         for (int i = 0; i < order.size(); ++i)
             QCOMPARE(lines[i + 1].section(QLatin1Char(','), 0, 0), order[i]);
@@ -353,12 +365,13 @@ private slots:
         const ProcessResult diff = runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("diff"), a, b});
         QVERIFY2(diff.exitCode == 0, diff.err.constData());
         QVERIFY(QString::fromUtf8(diff.out).section(QLatin1Char('\n'), 2, 2).startsWith(steps.stepLine()));
-        QCOMPARE(runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("steps"), a, b, QStringLiteral("--step=")})
+        QCOMPARE(runProcess(QStringLiteral(SCOPELINE_CLI),
+                            {QStringLiteral("steps"), a, b, QStringLiteral("--step=")})
                      .exitCode,
                  1);
-        const ProcessResult none = runProcess(QStringLiteral(SCOPELINE_CLI),
-                                              {QStringLiteral("steps"), a, b, QStringLiteral("--step"),
-                                               QStringLiteral("no_such_scope")});
+        const ProcessResult none = runProcess(
+            QStringLiteral(SCOPELINE_CLI),
+            {QStringLiteral("steps"), a, b, QStringLiteral("--step"), QStringLiteral("no_such_scope")});
         QCOMPARE(none.exitCode, 0);
         QVERIFY(none.err.contains("no step of no_such_scope"));
     }
@@ -409,10 +422,12 @@ private slots:
                          moved.row(StepPart::Busy).verdict == Verdict::Slower;
             }
         }
-        qInfo("A/A over %d splits: calls per row (step, busy, idle, launch late, GPU waiting, unknown) %d %d %d %d %d "
-              "%d; raw p < 0.05: step %d, busy %d, idle %d; splits with any call %d; seeded +2%% shift found in %d of %d",
-              splits, calls[0], calls[1], calls[2], calls[3], calls[4], calls[5], rawBelow[0], rawBelow[1], rawBelow[2],
-              calledSplits, found, shifted);
+        qInfo("A/A over %d splits: calls per row (step, busy, idle, launch late, GPU waiting, unknown) %d %d "
+              "%d %d %d "
+              "%d; raw p < 0.05: step %d, busy %d, idle %d; splits with any call %d; seeded +2%% shift found "
+              "in %d of %d",
+              splits, calls[0], calls[1], calls[2], calls[3], calls[4], calls[5], rawBelow[0], rawBelow[1],
+              rawBelow[2], calledSplits, found, shifted);
         QCOMPARE(splits, 252);
         for (int part = 0; part < kStepParts; ++part)
             QVERIFY2(calls[part] <= 0.05 * splits, qPrintable(stepPartKey(StepPart(part))));

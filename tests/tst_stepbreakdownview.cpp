@@ -1,12 +1,354 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// The step in "What changed" on the real H100 torch.compile pair (eager vs reduce-overhead, 5 runs a
+// side, step scope ProfilerStep): the waterfall's bars are the breakdown's means and changes and close
+// on B's step time, the per-step chart has every run's step times, the picker lists the step scopes and
+// the whole run and recomputes on a pick or a typed scope, a click on an idle cause selects exactly that
+// cause's gaps and the main window shades them in both timelines, and the header is the step line.
+// The expected figures come from the model (checked against Python in tst_stepbreakdown), computed
+// here on their own.
+
+#include "testdata.h"
+
+#include "mainwindow.h"
+#include "model/tracefolder.h"
+#include "widgets/columntablemodel.h"
+#include "widgets/kerneldiffview.h"
+#include "widgets/pairtimeline.h"
+#include "widgets/plottheme.h"
+#include "widgets/stepbreakdownview.h"
+#include "widgets/steptimechart.h"
+#include "widgets/stepwaterfall.h"
+#include "widgets/timelineview.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTabWidget>
 #include <QtTest>
 
-class Placeholder : public QObject
+#include <qcustomplot.h>
+
+#include <cmath>
+
+using namespace scopeline;
+
+namespace {
+
+const QString kEager = testdata::path("h100_runs/torch_compile/eager");
+const QString kReduce = testdata::path("h100_runs/torch_compile/reduce_overhead");
+const QString kProfilerStep = QStringLiteral("ProfilerStep");
+using Intervals = std::vector<std::pair<int64_t, int64_t>>;
+
+QList<LoadedRun> load(const QString &path)
+{
+    QString error;
+    return LoadedRun::loadAll(TraceFolder::scan(path, &error));
+}
+
+// The gaps of one cause in a run's steps, found by the model on its own.
+Intervals gapsOf(const LoadedRun &run, const QString &stepScope, StepPart cause)
+{
+    Intervals gaps;
+    for (const StepGap &gap : findRunSteps(*run.analysis, stepScope).gaps)
+        if (stepPartOf(gap.cause) == cause)
+            gaps.emplace_back(gap.start, gap.end);
+    return gaps;
+}
+
+QColor expectedColour(const StepRow &row)
+{
+    if (!row.reason.isEmpty() || (row.verdict != Verdict::Faster && row.verdict != Verdict::Slower))
+        return dataColour(DataColour::Unchanged);
+    return dataColour(row.verdict == Verdict::Faster ? DataColour::Less : DataColour::More);
+}
+
+// Clicks bar `bar` of the waterfall (0: A's step, 2: launch late, ...).
+void clickBar(StepWaterfall *waterfall, int bar)
+{
+    QCustomPlot *plot = waterfall->plot();
+    plot->replot();
+    const QPoint at(plot->axisRect()->rect().center().x(), int(plot->yAxis->coordToPixel(bar)));
+    QTest::mouseClick(plot, Qt::LeftButton, {}, at);
+}
+
+} // namespace
+
+class TstStepBreakdownView : public QObject
 {
     Q_OBJECT
+
+    QList<LoadedRun> m_a, m_b;
+
 private slots:
-    void notWritten() { QFAIL("not written yet"); }
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+        REQUIRE_TEST_DATA(kEager, kReduce);
+        m_a = load(kEager);
+        m_b = load(kReduce);
+        QCOMPARE(m_a.size(), 5);
+        QCOMPARE(m_b.size(), 5);
+        for (const LoadedRun &run : m_a + m_b)
+            QVERIFY2(run.ok(), qPrintable(run.error));
+    }
+
+    void waterfallIsTheBreakdown()
+    {
+        StepBreakdownView view;
+        view.resize(1400, 300);
+        view.setSides(m_a, m_b, QStringLiteral("eager"), QStringLiteral("reduce_overhead"));
+        const StepBreakdown reference(m_a, m_b);
+        QCOMPARE(reference.stepScope(), kProfilerStep);
+        QVERIFY(view.breakdown());
+        QCOMPARE(view.breakdown()->stepScope(), kProfilerStep);
+        QCOMPARE(view.breakdown()->toCsv(), reference.toCsv());
+        // the header is the breakdown's line, verdict and CI included
+        QCOMPARE(view.lineLabel()->text(), reference.stepLine());
+        QVERIFY(reference.stepLine().contains(QLatin1String("95% CI")));
+
+        // A's step, the changes of busy and of each idle cause from the running total, B's step
+        const StepRow &step = reference.row(StepPart::Step);
+        const std::vector<WaterfallBar> &bars = view.waterfall()->bars();
+        QCOMPARE(bars.size(), std::size_t(6));
+        QCOMPARE(bars[0].from, 0.0);
+        QCOMPARE(bars[0].to, step.meanA);
+        QCOMPARE(bars[5].from, 0.0);
+        QCOMPARE(bars[5].to, step.meanB);
+        const StepPart changes[] = {StepPart::Busy, StepPart::LaunchLate, StepPart::GpuWaiting,
+                                    StepPart::Unknown};
+        double running = step.meanA;
+        int findings = 0;
+        for (int i = 1; i <= 4; ++i) {
+            const StepRow &row = reference.row(changes[i - 1]);
+            QVERIFY(!std::isnan(row.delta));
+            QCOMPARE(bars[std::size_t(i)].from, running);
+            QVERIFY2(std::fabs(bars[std::size_t(i)].to - bars[std::size_t(i)].from - row.delta) < 1e-6,
+                     qPrintable(stepPartKey(row.part)));
+            QCOMPARE(bars[std::size_t(i)].ciLow, row.ciLow);
+            QCOMPARE(bars[std::size_t(i)].ciHigh, row.ciHigh);
+            QCOMPARE(bars[std::size_t(i)].colour, expectedColour(row));
+            findings += row.verdict == Verdict::Faster || row.verdict == Verdict::Slower;
+            running += row.delta;
+        }
+        QVERIFY2(findings > 0, "eager vs reduce-overhead differ for real: some part is a finding");
+        // the means add up, so the waterfall closes on B's step time
+        QVERIFY2(std::fabs(running - step.meanB) < 1e-6, qPrintable(QString::number(running - step.meanB)));
+        QVERIFY(std::fabs(bars[4].to - bars[5].to) < 1e-6);
+        QVERIFY(step.meanB < step.meanA); // graphs launch faster: the bars run down
+    }
+
+    // The table tab reads StepBreakdown::columns(): the CSV's keys' titles, the CLI's texts, the raw values.
+    void tableIsTheColumns()
+    {
+        StepBreakdownView view;
+        ColumnTableModel<StepRow> *model = view.tableModel();
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        view.setSides(m_a, m_b, QStringLiteral("eager"), QStringLiteral("reduce_overhead"));
+        const StepBreakdown reference(m_a, m_b);
+        const auto &columns = StepBreakdown::columns();
+        QCOMPARE(model->rowCount(), kStepParts);
+        QCOMPARE(model->columnCount(), int(columns.size()));
+        const QStringList csv = reference.toCsv().split(QLatin1Char('\n'));
+        for (int c = 0; c < model->columnCount(); ++c) {
+            QCOMPARE(model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString(),
+                     columns[std::size_t(c)].title);
+            QCOMPARE(model->headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString(),
+                     columns[std::size_t(c)].tooltip);
+            QCOMPARE(csv[0].split(QLatin1Char(','))[c], columns[std::size_t(c)].csvKey);
+            for (int r = 0; r < kStepParts; ++r) {
+                const StepRow &row = reference.rows()[std::size_t(r)];
+                QCOMPARE(model->index(r, c).data().toString(), columns[std::size_t(c)].text(row));
+                QCOMPARE(csvValue(model->index(r, c).data(ColumnTableModel<StepRow>::RawValueRole)),
+                         csv[r + 1].split(QLatin1Char(','))[c]);
+            }
+        }
+        QCOMPARE(model->index(0, 0).data().toString(), stepPartTitle(StepPart::Step));
+        QCOMPARE(model->index(0, 13).data().toString(), QStringLiteral("B faster"));
+    }
+
+    void stepChartHasEveryRun()
+    {
+        StepBreakdownView view;
+        view.setSides(m_a, m_b, QStringLiteral("eager"), QStringLiteral("reduce_overhead"));
+        QCustomPlot *plot = view.stepChart()->plot();
+        QCOMPARE(plot->graphCount(), 10);
+        const double unit = view.stepChart()->unitNs();
+        QCOMPARE(unit, 1e6); // steps of milliseconds
+        QCOMPARE(plot->yAxis->label(), QStringLiteral("step time (ms)"));
+        QVERIFY(plot->xAxis->label().startsWith(QLatin1String("step index")));
+        int graph = 0;
+        for (int side = 0; side < 2; ++side)
+            for (const LoadedRun &run : side == 0 ? m_a : m_b) {
+                const RunSteps steps = findRunSteps(*run.analysis, kProfilerStep);
+                QVERIFY(steps.steps.size() >= 3);
+                const QSharedPointer<QCPGraphDataContainer> data = plot->graph(graph)->data();
+                QCOMPARE(data->size(), int(steps.steps.size()));
+                for (int i = 0; i < data->size(); ++i) {
+                    QCOMPARE(data->at(i)->key, double(i));
+                    const double ns = double(steps.steps[std::size_t(i)].parts[std::size_t(StepPart::Step)]);
+                    QVERIFY(std::fabs(data->at(i)->value * unit - ns) <= 1e-9 * ns);
+                }
+                QCOMPARE(plot->graph(graph)->pen().color().rgb(),
+                         dataColour(side == 0 ? DataColour::SideA : DataColour::SideB).rgb());
+                ++graph;
+            }
+        // one legend entry a side
+        QCOMPARE(plot->legend->itemCount(), 2);
+    }
+
+    void pickerRecomputes()
+    {
+        StepBreakdownView view;
+        view.setSides(m_a, m_b, QString(), QString());
+        QComboBox *picker = view.picker();
+        QVERIFY(picker->findText(kProfilerStep) >= 0);
+        QCOMPARE(picker->itemText(picker->count() - 1), StepBreakdownOptions::wholeRun());
+        QCOMPARE(picker->currentText(), kProfilerStep);
+        const QString stepLine = view.stepLine();
+
+        // picking the whole run from the list
+        const int whole = picker->findText(StepBreakdownOptions::wholeRun());
+        picker->setCurrentIndex(whole);
+        emit picker->activated(whole);
+        StepBreakdownOptions options;
+        options.stepScope = StepBreakdownOptions::wholeRun();
+        const StepBreakdown wholeRun(m_a, m_b, options);
+        QVERIFY(view.breakdown()->stepScope().isEmpty());
+        QCOMPARE(view.stepLine(), wholeRun.stepLine());
+        QCOMPARE(view.lineLabel()->text(), wholeRun.stepLine());
+        QVERIFY(view.stepLine() != stepLine);
+        QVERIFY(view.stepLine().contains(QLatin1String("the whole run")));
+        QCOMPARE(view.waterfall()->bars().front().to, wholeRun.row(StepPart::Step).meanA);
+        QCOMPARE(view.waterfall()->bars().back().to, wholeRun.row(StepPart::Step).meanB);
+        for (int g = 0; g < view.stepChart()->plot()->graphCount(); ++g)
+            QCOMPARE(view.stepChart()->plot()->graph(g)->data()->size(), 1); // each run is one step
+
+        // a typed scope, confirmed with Return
+        picker->lineEdit()->clear();
+        QTest::keyClicks(picker->lineEdit(), kProfilerStep);
+        QTest::keyClick(picker->lineEdit(), Qt::Key_Return);
+        QCOMPARE(view.breakdown()->stepScope(), kProfilerStep);
+        QCOMPARE(view.stepLine(), stepLine);
+
+        // a scope picked stays across new sides that have it; the threshold recomputes the verdicts
+        view.setStepScope(StepBreakdownOptions::wholeRun());
+        view.setSides(m_a, m_b, QString(), QString());
+        QCOMPARE(view.stepLine(), wholeRun.stepLine());
+        view.setThreshold(0.99);
+        QCOMPARE(view.breakdown()->options().threshold, 0.99);
+        for (const StepRow &row : view.breakdown()->rows())
+            QVERIFY(row.verdict != Verdict::Faster && row.verdict != Verdict::Slower);
+    }
+
+    void clickingAnIdleCauseSelectsItsGaps()
+    {
+        StepBreakdownView view;
+        view.resize(1400, 320);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setSides(m_a, m_b, QString(), QString());
+        QSignalSpy changed(&view, &StepBreakdownView::selectedGapsChanged);
+        StepWaterfall *waterfall = view.waterfall();
+        QCOMPARE(StepWaterfall::kBarParts[2], StepPart::LaunchLate);
+        clickBar(waterfall, 2);
+        QCOMPARE(waterfall->selectedCause(), int(StepPart::LaunchLate));
+        QCOMPARE(changed.size(), 1);
+        QVERIFY(waterfall->bars()[2].current);
+        const Intervals lateA = gapsOf(m_a[0], kProfilerStep, StepPart::LaunchLate);
+        const Intervals lateB = gapsOf(m_b[0], kProfilerStep, StepPart::LaunchLate);
+        QVERIFY(!lateA.empty());
+        QCOMPARE(view.selectedGaps(0, m_a[0].run.name).value(), lateA);
+        QCOMPARE(view.selectedGaps(1, m_b[0].run.name).value(), lateB);
+        QCOMPARE(view.selectedGaps(0, m_a[1].run.name).value(),
+                 gapsOf(m_a[1], kProfilerStep, StepPart::LaunchLate));
+        QVERIFY(view.selectedGaps(0, QStringLiteral("no such run")).value().empty());
+
+        // another cause replaces it
+        clickBar(waterfall, 3);
+        QCOMPARE(waterfall->selectedCause(), int(StepPart::GpuWaiting));
+        QCOMPARE(view.selectedGaps(0, m_a[0].run.name).value(),
+                 gapsOf(m_a[0], kProfilerStep, StepPart::GpuWaiting));
+        QVERIFY(view.selectedGaps(0, m_a[0].run.name).value() != lateA);
+        // the same bar again clears; so does a bar that is no idle cause
+        clickBar(waterfall, 3);
+        QCOMPARE(waterfall->selectedCause(), -1);
+        QVERIFY(!view.selectedGaps(0, m_a[0].run.name));
+        clickBar(waterfall, 4);
+        QCOMPARE(waterfall->selectedCause(), int(StepPart::Unknown));
+        clickBar(waterfall, 0);
+        QCOMPARE(waterfall->selectedCause(), -1);
+        QCOMPARE(changed.size(), 5);
+        // a new breakdown selects no cause
+        clickBar(waterfall, 2);
+        view.setStepScope(StepBreakdownOptions::wholeRun());
+        QCOMPARE(waterfall->selectedCause(), -1);
+        QVERIFY(!view.selectedGaps(0, m_a[0].run.name));
+    }
+
+    void mainWindowShadesTheGapsInBothTimelines()
+    {
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openPair(kEager, kReduce);
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 120000));
+        QCOMPARE(window.tabs()->currentWidget(), static_cast<QWidget *>(window.diffView()));
+        StepBreakdownView *steps = window.diffView()->stepView();
+        const StepBreakdown reference(m_a, m_b);
+        QCOMPARE(steps->lineLabel()->text(), reference.stepLine());
+        QCOMPARE(steps->picker()->currentText(), kProfilerStep);
+        QVERIFY(window.diffView()->headerText().endsWith(reference.stepLine()));
+
+        TimelineView *views[2] = {window.timeline()->viewA(), window.timeline()->viewB()};
+        QCOMPARE(views[0]->run().run.name, m_a[0].run.name);
+        QCOMPARE(views[1]->run().run.name, m_b[0].run.name);
+        clickBar(steps->waterfall(), 2);
+        const Intervals expected[2] = {gapsOf(m_a[0], kProfilerStep, StepPart::LaunchLate),
+                                       gapsOf(m_b[0], kProfilerStep, StepPart::LaunchLate)};
+        for (int side = 0; side < 2; ++side) {
+            // a side without such gaps is faded all over: "none here"
+            QVERIFY(views[side]->hasIntervalHighlight());
+            QCOMPARE(views[side]->highlightedIntervals(), expected[side]);
+            views[side]->grab();
+            if (!expected[side].empty())
+                QVERIFY(views[side]->intervalBandCount() > 0);
+        }
+        // zoomed in on A's first gaps, each one is a band of its own on the one GPU stream
+        const auto &gaps = expected[0];
+        QVERIFY(gaps.size() >= 3);
+        const int64_t from = gaps[0].first - 1000, to = gaps[2].second + 1000;
+        views[0]->setVisibleRange(from, to);
+        views[0]->grab();
+        int inView = 0;
+        for (const auto &[start, end] : gaps)
+            inView += end >= views[0]->visibleStart() && start <= views[0]->visibleEnd();
+        QCOMPARE(views[0]->intervalBandCount(), inView);
+
+        // another run of A shows that run's gaps
+        QComboBox *runA = nullptr;
+        for (QComboBox *box : window.findChildren<QComboBox *>())
+            if (box->toolTip() == QLatin1String("Run of side A shown in the timeline"))
+                runA = box;
+        QVERIFY(runA);
+        runA->setCurrentIndex(1);
+        emit runA->activated(1);
+        QCOMPARE(views[0]->run().run.name, m_a[1].run.name);
+        QCOMPARE(views[0]->highlightedIntervals(), gapsOf(m_a[1], kProfilerStep, StepPart::LaunchLate));
+
+        // clicking the bar again clears both timelines
+        clickBar(steps->waterfall(), 2);
+        for (TimelineView *view : views) {
+            QVERIFY(!view->hasIntervalHighlight());
+            QVERIFY(view->highlightedIntervals().empty());
+            view->grab();
+            QCOMPARE(view->intervalBandCount(), 0);
+        }
+    }
 };
 
-QTEST_MAIN(Placeholder)
+QTEST_MAIN(TstStepBreakdownView)
 #include "tst_stepbreakdownview.moc"

@@ -22,9 +22,6 @@ constexpr double kClusterGap = 0.6;  // extra space between clusters (scopes in 
 constexpr int kMaxLegendEntry = 260; // pixels of a legend entry's text before it is elided
 constexpr int kMaxTickLabel = 28;    // characters of a tick label line before it is elided
 
-const QColor kColorA(31, 119, 180);
-const QColor kColorB(236, 112, 20);
-
 QString elideLine(const QString &line)
 {
     if (line.size() <= kMaxTickLabel)
@@ -100,7 +97,7 @@ BoxPlotView::BoxPlotView(QWidget *parent) : QWidget(parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
     m_plot->installEventFilter(this);
-    m_plot->setMinimumHeight(160);
+    m_plot->setMinimumHeight(100);
 
     m_boxA = new QCPStatisticalBox(m_plot->xAxis, m_plot->yAxis);
     m_boxB = new QCPStatisticalBox(m_plot->xAxis, m_plot->yAxis);
@@ -171,8 +168,8 @@ void BoxPlotView::applyTheme()
     m_plot->xAxis->setBasePen(QPen(m_theme.axisLine));
     m_plot->yAxis->setBasePen(QPen(m_theme.axisLine));
     m_plot->xAxis2->setTickLabelColor(m_theme.strongText);
-    styleBox(m_boxA, kColorA, m_theme);
-    styleBox(m_boxB, kColorB, m_theme);
+    styleBox(m_boxA, dataColour(DataColour::SideA), m_theme);
+    styleBox(m_boxB, dataColour(DataColour::SideB), m_theme);
     m_runMedians->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(m_theme.markerOutline, 1.2), m_theme.markerFill, 7));
     m_hint->setColor(m_theme.dimText);
@@ -466,7 +463,8 @@ bool BoxPlotView::eventFilter(QObject *watched, QEvent *event)
             text = m_groups.empty()
                        ? m_hint->text()
                        : tr("Boxes: quartiles and median; whiskers: the most extreme samples within "
-                            "1.5 × IQR of the box; dots: outliers; diamonds: each run's median.\nDrag or wheel on the plot to "
+                            "1.5 × IQR of the box; dots: outliers; diamonds: each run's median.\nDrag or "
+                            "wheel on the plot to "
                             "move or zoom the duration axis; double-click to fit.");
         QToolTip::showText(help->globalPos(), text, m_plot);
         return true;

@@ -49,7 +49,6 @@ private:
     PlotTheme m_theme;
     const KernelDiff *m_diff = nullptr;
     int m_top = 12;
-    int m_fitted = 0; // kernel bars that fit the height, at the last rebuild
     int m_current = -1;
     std::vector<int> m_rows;
 };

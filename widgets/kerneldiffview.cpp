@@ -8,6 +8,7 @@
 #include "proportionalsplitter.h"
 #include "rawvaluesortproxy.h"
 #include "statisticstable.h"
+#include "stepbreakdownview.h"
 
 #include "model/durationformat.h"
 
@@ -127,11 +128,22 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     split->addWidget(right);
     split->setChildrenCollapsible(false);
 
+    // the step comes first: did it get faster, and where did the time go; then the kernels
+    m_steps = new StepBreakdownView(this);
+    auto *kernels = new QWidget(this);
+    auto *kernelsLayout = new QVBoxLayout(kernels);
+    kernelsLayout->setContentsMargins(0, 0, 0, 0);
+    kernelsLayout->setSpacing(4);
+    kernelsLayout->addWidget(m_header);
+    kernelsLayout->addWidget(split, 1);
+    auto *stepsOverKernels = new ProportionalSplitter(Qt::Vertical, {2, 3}, this);
+    stepsOverKernels->addWidget(m_steps);
+    stepsOverKernels->addWidget(kernels);
+    stepsOverKernels->setChildrenCollapsible(false);
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->setSpacing(4);
-    layout->addWidget(m_header);
-    layout->addWidget(split, 1);
+    layout->addWidget(stepsOverKernels, 1);
 
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     connect(m_fold, &QCheckBox::toggled, this, [this](bool fold) {
@@ -155,6 +167,7 @@ void KernelDiffView::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> 
     m_runsA = a;
     m_runsB = b;
     m_boxPlot->setLabels(labelA.isEmpty() ? tr("A") : labelA, labelB.isEmpty() ? tr("B") : labelB);
+    m_steps->setSides(a, b, labelA, labelB);
     recompute();
 }
 
@@ -173,6 +186,7 @@ void KernelDiffView::setThreshold(double threshold)
     if (threshold == m_options.threshold)
         return;
     m_options.threshold = threshold;
+    m_steps->setThreshold(threshold);
     recompute();
 }
 
@@ -194,8 +208,9 @@ void KernelDiffView::recompute()
     m_table->resizeColumnsToContents();
     m_table->setColumnWidth(KernelDiffModel::KernelColumn,
                             std::min(m_table->columnWidth(KernelDiffModel::KernelColumn), 360));
-    m_header->setText(m_diff ? headerText().toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))
-                             : tr("Open a pair of traces to see which kernels account for the difference."));
+    m_header->setText(
+        m_diff ? headerText(*m_diff).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))
+               : tr("Open a pair of traces to see which kernels account for the difference."));
     // Keep the same kernel selected across a refold or a new threshold.
     int keep = -1;
     if (m_diff)
@@ -211,7 +226,7 @@ void KernelDiffView::recompute()
 
 QString KernelDiffView::headerText() const
 {
-    return m_diff ? headerText(*m_diff) : QString();
+    return m_diff ? headerText(*m_diff) + QLatin1Char('\n') + m_steps->stepLine() : QString();
 }
 
 QString KernelDiffView::headerText(const KernelDiff &diff)
@@ -225,10 +240,6 @@ QString KernelDiffView::headerText(const KernelDiff &diff)
     parts << tr("kernel time/run A %1 → B %2%3")
                  .arg(formatDuration(s.kernelTimePerRunA), formatDuration(s.kernelTimePerRunB),
                       change(s.kernelTimePerRunA, s.kernelTimePerRunB));
-    if (!s.stepScope.isEmpty() && !std::isnan(s.stepA) && !std::isnan(s.stepB))
-        parts << tr("step time (%1, median span) A %2 → B %3%4")
-                     .arg(s.stepScope, formatDuration(s.stepA), formatDuration(s.stepB),
-                          change(s.stepA, s.stepB));
     parts << tr("%1 kernels, %2 only in A, %3 only in B").arg(s.kernels).arg(s.onlyInA).arg(s.onlyInB);
     QString text = parts.join(QStringLiteral(" · "));
     if (s.runsA < 2 || s.runsB < 2)

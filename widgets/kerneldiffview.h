@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// "What changed": the kernel diff of A and B. A header line (GPU busy and step time per run), the
-// table of kernels sorted by their contribution to the change in GPU time, a waterfall chart of the
-// largest contributions, and for the selected kernel its durations (boxplots, run medians) and
-// statistics. Selecting a kernel asks for it to be highlighted in the timelines (kernelSelected).
+// "What changed": the step first (StepBreakdownView: did it get faster, and where did the time go),
+// then the kernel diff of A and B: a header line (GPU busy and kernel time per run), the table of
+// kernels sorted by their contribution to the change in GPU time, a waterfall chart of the largest
+// contributions, and for the selected kernel its durations (boxplots, run medians) and statistics.
+// Selecting a kernel asks for it to be highlighted in the timelines (kernelSelected).
 
 #include "model/kerneldiff.h"
 #include "model/loadedrun.h"
@@ -24,6 +25,7 @@ class BoxPlotView;
 class ContributionChart;
 class KernelDiffModel;
 class RawValueSortProxy;
+class StepBreakdownView;
 
 class KernelDiffView : public QWidget
 {
@@ -40,8 +42,8 @@ public:
     double threshold() const { return m_options.threshold; } // fraction
     void setThreshold(double threshold);
 
-    // The diff shown (nullptr before a pair is set), its header line as plain text, and its CSV
-    // (the columns of scopeline-cli diff --csv).
+    // The diff shown (nullptr before a pair is set), the header as plain text (the kernel diff's
+    // line, then the step's), and its CSV (the columns of scopeline-cli diff --csv).
     const KernelDiff *diff() const { return m_diff.get(); }
     QString headerText() const;
     static QString headerText(const KernelDiff &diff); // for reports drawn without a view
@@ -51,6 +53,7 @@ public:
     int currentRow() const { return m_current; }
     void selectRow(int row);
 
+    StepBreakdownView *stepView() const { return m_steps; }
     KernelDiffModel *model() const { return m_model; }
     QTableView *tableView() const { return m_table; }
     ContributionChart *chart() const { return m_chart; }
@@ -70,6 +73,7 @@ private:
     KernelDiffOptions m_options;
     std::shared_ptr<const KernelDiff> m_diff;
     int m_current = -1;
+    StepBreakdownView *m_steps = nullptr;
     QLabel *m_header = nullptr;
     QLineEdit *m_filter = nullptr;
     QCheckBox *m_fold = nullptr;

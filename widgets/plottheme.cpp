@@ -86,4 +86,23 @@ PlotTheme applyPalette(QCustomPlot *plot, const QPalette &palette)
     return theme;
 }
 
+QColor dataColour(DataColour colour)
+{
+    switch (colour) {
+    case DataColour::SideA:
+        return {31, 119, 180};
+    case DataColour::SideB:
+        return {236, 112, 20};
+    case DataColour::Total:
+        return {150, 156, 166};
+    case DataColour::Less:
+        return {46, 160, 67};
+    case DataColour::More:
+        return {214, 69, 65};
+    case DataColour::Unchanged:
+        break;
+    }
+    return {196, 200, 207};
+}
+
 } // namespace scopeline

@@ -36,4 +36,15 @@ struct PlotTheme
 // on QEvent::PaletteChange.
 PlotTheme applyPalette(QCustomPlot *plot, const QPalette &palette);
 
+// Data colours, the same under any palette: mid tones that read on a light and a dark background.
+enum class DataColour {
+    SideA,     // A's boxes and lines
+    SideB,     // B's
+    Total,     // a waterfall's totals
+    Less,      // a change to less time in B (B faster)
+    More,      // a change to more time in B (B slower)
+    Unchanged, // a change that is no finding
+};
+QColor dataColour(DataColour colour);
+
 } // namespace scopeline

@@ -7,9 +7,13 @@
 #include "kerneldiffview.h"
 #include "pairtimeline.h"
 #include "scopeboxplot.h"
+#include "stepbreakdownview.h"
+#include "steptimechart.h"
+#include "stepwaterfall.h"
 #include "timelineview.h"
 
 #include <QCoreApplication>
+#include <QPainter>
 
 #include <qcustomplot.h>
 
@@ -35,6 +39,19 @@ std::pair<int64_t, int64_t> kernelWindow(const LoadedRun &run)
         return {0, 0};
     const int64_t start = run.trace->start[run.analysis->kernels().front()];
     return {start, start + run.analysis->total().spanNs};
+}
+
+// The waterfall's share of the steps picture's height: six bars need less than the step times.
+constexpr double kWaterfallShare = 0.4;
+
+QSize waterfallSize()
+{
+    return {chartSize().width(), int(chartSize().height() * kWaterfallShare)};
+}
+
+QSize stepTimesSize()
+{
+    return {chartSize().width(), chartSize().height() - waterfallSize().height()};
 }
 
 } // namespace
@@ -75,6 +92,11 @@ ReportExporter::Input fromViews(const ComparisonPanel &panel, const KernelDiffVi
         input.diff = diffView->diff();
         input.diffChart = plotImage(diffView->chart()->plot());
     }
+    if (diffView && diffView->stepView()->breakdown()) {
+        const StepBreakdownView *steps = diffView->stepView();
+        input.steps = steps->breakdown();
+        input.stepsChart = stepsImage(steps->waterfall()->plot(), steps->stepChart()->plot());
+    }
     input.timelineA = timelineImage(timelineA);
     input.timelineB = timelineImage(timelineB);
     return input;
@@ -100,6 +122,32 @@ QImage diffChartImage(const KernelDiff &diff)
     chart.setDiff(&diff);
     QCoreApplication::processEvents();
     return plotImage(chart.plot());
+}
+
+QImage stepsImage(QCustomPlot *waterfall, QCustomPlot *stepTimes)
+{
+    if (!waterfall || !stepTimes)
+        return {};
+    QImage image(chartSize(), QImage::Format_RGB32);
+    image.fill(Qt::white); // covered by the two plots
+    QPainter painter(&image);
+    painter.drawPixmap(0, 0, waterfall->toPixmap(waterfallSize().width(), waterfallSize().height()));
+    painter.drawPixmap(0, waterfallSize().height(),
+                       stepTimes->toPixmap(stepTimesSize().width(), stepTimesSize().height()));
+    return image;
+}
+
+QImage stepsChartImage(const StepBreakdown &steps, const QString &labelA, const QString &labelB)
+{
+    StepWaterfall waterfall;
+    StepTimeChart stepTimes;
+    layOut(waterfall, waterfallSize()); // the room for the value labels depends on the width
+    layOut(stepTimes, stepTimesSize());
+    waterfall.setBreakdown(&steps);
+    stepTimes.setLabels(labelA, labelB);
+    stepTimes.setBreakdown(&steps);
+    QCoreApplication::processEvents();
+    return stepsImage(waterfall.plot(), stepTimes.plot());
 }
 
 std::pair<ReportExporter::Timeline, ReportExporter::Timeline>

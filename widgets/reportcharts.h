@@ -26,8 +26,9 @@ QSize chartSize();
 // From a window's views, as they are shown.
 QImage plotImage(QCustomPlot *plot);
 ReportExporter::Timeline timelineImage(TimelineView &view);
-// The comparison, the kernel diff (optional) and the timelines as the views show them; the caller adds
-// the sides' labels and runs. The diff stays the view's: export before it changes.
+// The comparison, the kernel diff and the step breakdown (optional) and the timelines as the views show
+// them; the caller adds the sides' labels and runs. The diff and the breakdown stay the view's: export
+// before they change.
 ReportExporter::Input fromViews(const ComparisonPanel &panel, const KernelDiffView *diffView,
                                 TimelineView &timelineA, TimelineView &timelineB);
 
@@ -35,6 +36,9 @@ ReportExporter::Input fromViews(const ComparisonPanel &panel, const KernelDiffVi
 QImage boxplotImage(const std::vector<ComparisonRow> &rows, const QStringList &scopes, SampleMode samples,
                     bool pooled, const QString &labelA, const QString &labelB);
 QImage diffChartImage(const KernelDiff &diff);
+// The step waterfall over the step times, chartSize() in all; from the views or drawn off screen.
+QImage stepsImage(QCustomPlot *waterfall, QCustomPlot *stepTimes);
+QImage stepsChartImage(const StepBreakdown &steps, const QString &labelA, const QString &labelB);
 // A's and B's timelines, stacked in `size` as the window shows them, each from its first kernel over
 // the same length of time (the longer GPU activity of the two, with a small margin).
 std::pair<ReportExporter::Timeline, ReportExporter::Timeline>

@@ -28,6 +28,8 @@ const QString kStats = QStringLiteral("stats.csv");
 const QString kIndex = QStringLiteral("index.html");
 const QString kDiffChart = QStringLiteral("diff.png");
 const QString kDiffCsv = QStringLiteral("diff.csv");
+const QString kStepsChart = QStringLiteral("steps.png");
+const QString kStepsCsv = QStringLiteral("steps.csv");
 constexpr int kDiffRowsShown = 25;
 
 QString esc(const QString &text)
@@ -161,10 +163,11 @@ QString statsTable(const std::vector<ComparisonRow> &rows, double threshold)
                                                        .arg(100 * r.runLevel.ciHigh, 0, 'f', 2)
                                                        .arg(r.runLevelHolm, 0, 'g', 3)
                                                  : QStringLiteral("–");
-        html += QStringLiteral("<td class='num'>%1</td><td class='num'>%2</td><td class='num'>%3</td>"
-                               "<td class='verdict %4'>%5</td></tr>\n")
-                    .arg(esc(numberOr(r.mannWhitneyHolm, 'g', 3, ok)), esc(numberOr(r.cliffsDelta, 'f', 3, ok)),
-                         esc(runLevel), verdictClass(verdict), esc(r.verdictText(0.05, threshold)));
+        html +=
+            QStringLiteral("<td class='num'>%1</td><td class='num'>%2</td><td class='num'>%3</td>"
+                           "<td class='verdict %4'>%5</td></tr>\n")
+                .arg(esc(numberOr(r.mannWhitneyHolm, 'g', 3, ok)), esc(numberOr(r.cliffsDelta, 'f', 3, ok)),
+                     esc(runLevel), verdictClass(verdict), esc(r.verdictText(0.05, threshold)));
     }
     return html + QStringLiteral("</table>\n");
 }
@@ -175,16 +178,19 @@ QString diffSection(const KernelDiff &diff)
     for (const QString &line : KernelDiffView::headerText(diff).split(QLatin1Char('\n')))
         html += QStringLiteral("<p>%1</p>\n").arg(esc(line));
     html += QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
-                .arg(kDiffChart, esc(ReportExporter::tr("Kernel time per run from A to B: the largest contributions")));
+                .arg(kDiffChart,
+                     esc(ReportExporter::tr("Kernel time per run from A to B: the largest contributions")));
     html += QStringLiteral("<table class='stats'>\n<tr>");
     for (const char *header :
          {QT_TRANSLATE_NOOP("ReportExporter", "kernel"), QT_TRANSLATE_NOOP("ReportExporter", "calls/run A"),
-          QT_TRANSLATE_NOOP("ReportExporter", "calls/run B"), QT_TRANSLATE_NOOP("ReportExporter", "time/run A"),
-          QT_TRANSLATE_NOOP("ReportExporter", "time/run B"), QT_TRANSLATE_NOOP("ReportExporter", "Δ time/run"),
-          QT_TRANSLATE_NOOP("ReportExporter", "share"), QT_TRANSLATE_NOOP("ReportExporter", "median A"),
-          QT_TRANSLATE_NOOP("ReportExporter", "median B"),
+          QT_TRANSLATE_NOOP("ReportExporter", "calls/run B"),
+          QT_TRANSLATE_NOOP("ReportExporter", "time/run A"),
+          QT_TRANSLATE_NOOP("ReportExporter", "time/run B"),
+          QT_TRANSLATE_NOOP("ReportExporter", "Δ time/run"), QT_TRANSLATE_NOOP("ReportExporter", "share"),
+          QT_TRANSLATE_NOOP("ReportExporter", "median A"), QT_TRANSLATE_NOOP("ReportExporter", "median B"),
           QT_TRANSLATE_NOOP("ReportExporter", "run-level change [95 % CI]"),
-          QT_TRANSLATE_NOOP("ReportExporter", "run-level p (Holm)"), QT_TRANSLATE_NOOP("ReportExporter", "verdict")})
+          QT_TRANSLATE_NOOP("ReportExporter", "run-level p (Holm)"),
+          QT_TRANSLATE_NOOP("ReportExporter", "verdict")})
         html += QStringLiteral("<th>%1</th>").arg(esc(ReportExporter::tr(header)));
     html += QStringLiteral("</tr>\n");
     const std::vector<KernelDiffRow> &rows = diff.rows();
@@ -200,18 +206,50 @@ QString diffSection(const KernelDiff &diff)
                     .arg(esc(r.kernel), QString::number(r.a.callsPerRun, 'g', 6),
                          QString::number(r.b.callsPerRun, 'g', 6), esc(formatDuration(r.a.totalPerRunNs)),
                          esc(formatDuration(r.b.totalPerRunNs)), esc(formatDuration(r.deltaTotalNs)));
-        html += QStringLiteral("<td class='num'>%1</td><td class='num'>%2</td><td class='num'>%3</td>"
-                               "<td class='num'>%4</td><td class='num'>%5</td><td class='%6'>%7</td></tr>\n")
-                    .arg(esc(numberOr(100 * r.shareOfDelta, 'f', 1) + QStringLiteral(" %")),
-                         esc(r.a.present() ? formatDuration(r.a.medianNs) : QStringLiteral("–")),
-                         esc(r.b.present() ? formatDuration(r.b.medianNs) : QStringLiteral("–")), esc(runLevel),
-                         esc(numberOr(r.runLevelHolm, 'g', 3)), verdictClass(r.verdict), esc(r.verdictText()));
+        html +=
+            QStringLiteral("<td class='num'>%1</td><td class='num'>%2</td><td class='num'>%3</td>"
+                           "<td class='num'>%4</td><td class='num'>%5</td><td class='%6'>%7</td></tr>\n")
+                .arg(esc(numberOr(100 * r.shareOfDelta, 'f', 1) + QStringLiteral(" %")),
+                     esc(r.a.present() ? formatDuration(r.a.medianNs) : QStringLiteral("–")),
+                     esc(r.b.present() ? formatDuration(r.b.medianNs) : QStringLiteral("–")), esc(runLevel),
+                     esc(numberOr(r.runLevelHolm, 'g', 3)), verdictClass(r.verdict), esc(r.verdictText()));
     }
     html += QStringLiteral("</table>\n");
     if (rows.size() > std::size_t(kDiffRowsShown))
         html += QStringLiteral("<p class='note'>%1</p>\n")
-                    .arg(esc(ReportExporter::tr("%1 more kernels in %2.").arg(rows.size() - kDiffRowsShown).arg(kDiffCsv)));
+                    .arg(esc(ReportExporter::tr("%1 more kernels in %2.")
+                                 .arg(rows.size() - kDiffRowsShown)
+                                 .arg(kDiffCsv)));
     return html;
+}
+
+// The step breakdown: its line, its picture, and its table from the one column description.
+QString stepsSection(const StepBreakdown &steps)
+{
+    QString html = QStringLiteral("<h2>%1</h2>\n<p>%2</p>\n")
+                       .arg(esc(ReportExporter::tr("What changed: the step")), esc(steps.stepLine()));
+    html += QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
+                .arg(kStepsChart,
+                     esc(ReportExporter::tr("Mean step time from A to B through GPU busy and the idle "
+                                            "causes (95 % CI), and every run's step times")));
+    html += QStringLiteral("<table class='stats'>\n<tr>");
+    for (const TableColumn<StepRow> &column : StepBreakdown::columns())
+        html += QStringLiteral("<th title='%1'>%2</th>").arg(esc(column.tooltip), esc(column.title));
+    html += QStringLiteral("</tr>\n");
+    for (const StepRow &row : steps.rows()) {
+        html += QStringLiteral("<tr>");
+        for (const TableColumn<StepRow> &column : StepBreakdown::columns()) {
+            const QVariant value = column.value(row);
+            const QString cssClass = column.csvKey == QLatin1String("verdict") ? verdictClass(row.verdict)
+                                     : value.typeId() == QMetaType::QString    ? QString()
+                                                                               : QStringLiteral("num");
+            html += (cssClass.isEmpty() ? QStringLiteral("<td>")
+                                        : QStringLiteral("<td class='%1'>").arg(cssClass)) +
+                    esc(column.text(row)) + QStringLiteral("</td>");
+        }
+        html += QStringLiteral("</tr>\n");
+    }
+    return html + QStringLiteral("</table>\n");
 }
 
 QString timelineCaption(const ReportExporter::Timeline &timeline, const QString &side)
@@ -220,7 +258,8 @@ QString timelineCaption(const ReportExporter::Timeline &timeline, const QString 
     if (!timeline.run.isEmpty())
         caption += QStringLiteral(" — ") + timeline.run;
     if (timeline.shownNs > 0)
-        caption += QStringLiteral(" (") + ReportExporter::tr("%1 shown").arg(formatDuration(double(timeline.shownNs))) +
+        caption += QStringLiteral(" (") +
+                   ReportExporter::tr("%1 shown").arg(formatDuration(double(timeline.shownNs))) +
                    QStringLiteral(")");
     return caption;
 }
@@ -250,15 +289,20 @@ QString indexHtml(const ReportExporter::Input &input)
     const QString written = QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss t"));
     const QString version = QCoreApplication::applicationVersion();
     html += QStringLiteral("<p class='meta'>%1</p>\n")
-                .arg(esc(version.isEmpty() ? ReportExporter::tr("Written %1 by Scopeline").arg(written)
-                                           : ReportExporter::tr("Written %1 by Scopeline %2").arg(written, version)));
+                .arg(esc(version.isEmpty()
+                             ? ReportExporter::tr("Written %1 by Scopeline").arg(written)
+                             : ReportExporter::tr("Written %1 by Scopeline %2").arg(written, version)));
 
-    html += QStringLiteral("<h2>%1</h2>\n<p><b>A</b> (%2): %3</p>\n")
-                .arg(esc(ReportExporter::tr("Sides")), esc(ReportExporter::tr("baseline")), esc(input.labelA));
+    html +=
+        QStringLiteral("<h2>%1</h2>\n<p><b>A</b> (%2): %3</p>\n")
+            .arg(esc(ReportExporter::tr("Sides")), esc(ReportExporter::tr("baseline")), esc(input.labelA));
     html += runsTable(input.runsA);
-    html += QStringLiteral("<p><b>B</b> (%1): %2</p>\n").arg(esc(ReportExporter::tr("candidate")), esc(input.labelB));
+    html += QStringLiteral("<p><b>B</b> (%1): %2</p>\n")
+                .arg(esc(ReportExporter::tr("candidate")), esc(input.labelB));
     html += runsTable(input.runsB);
 
+    if (input.steps)
+        html += stepsSection(*input.steps);
     if (input.diff)
         html += diffSection(*input.diff);
     html += QStringLiteral("<h2>%1</h2>\n<ul>\n").arg(esc(ReportExporter::tr("Scopes")));
@@ -266,34 +310,43 @@ QString indexHtml(const ReportExporter::Input &input)
         html += QStringLiteral("<li><code>%1</code></li>\n").arg(esc(scope));
     if (input.scopes.isEmpty())
         html += QStringLiteral("<li>%1</li>\n").arg(esc(ReportExporter::tr("none selected")));
-    html += QStringLiteral("</ul>\n<p>%1</p>\n")
-                .arg(esc(ReportExporter::tr("Match mode: %1 · samples: %2 · threshold: %3 % change of medians · boxplots: %4")
-                             .arg(matchModeName(input.match), sampleModeName(input.samples),
-                                  QString::number(100.0 * input.threshold, 'g', 4),
-                                  input.pooled ? ReportExporter::tr("all runs pooled") : ReportExporter::tr("per run pair"))));
+    html +=
+        QStringLiteral("</ul>\n<p>%1</p>\n")
+            .arg(esc(ReportExporter::tr(
+                         "Match mode: %1 · samples: %2 · threshold: %3 % change of medians · boxplots: %4")
+                         .arg(matchModeName(input.match), sampleModeName(input.samples),
+                              QString::number(100.0 * input.threshold, 'g', 4),
+                              input.pooled ? ReportExporter::tr("all runs pooled")
+                                           : ReportExporter::tr("per run pair"))));
 
     html += QStringLiteral("<h2>%1</h2>\n").arg(esc(ReportExporter::tr("Statistics")));
     html += statsTable(input.rows, input.threshold);
     html +=
         QStringLiteral("<p class='note'>%1</p>\n")
             .arg(esc(
-                ReportExporter::tr("How to read this: each row compares the durations of the kernels attributed to a scope "
-                   "(per run pair, and \"all\" for the runs pooled). The run is the unit of replication: "
-                   "samples of one run share its conditions, so on an \"all\" row with at least 2 runs a "
-                   "side the verdict comes from a run-level test, Welch's t on the logarithms of the per-run "
-                   "medians, with the change of the run medians and its 95 % confidence interval, "
-                   "Holm-adjusted over the scopes compared together. A row says \"B faster\" or \"B slower\" "
-                   "only when that adjusted p is below 0.05 and the change is at least the threshold (%1 %); a "
-                   "significant but smaller change reads \"no meaningful change\". Rows of one run pair, and "
-                   "sides with a single run, use the per-sample Mann–Whitney U test and say that run-to-run "
-                   "variation was not measured. With thousands of samples a p-value alone says little, so "
-                   "the Hodges–Lehmann shift (the typical difference B − A with its 95 % CI) and Cliff's δ "
-                   "(from −1 to 1; negative: B mostly faster) tell how large a difference is.")
+                ReportExporter::tr(
+                    "How to read this: each row compares the durations of the kernels attributed to a scope "
+                    "(per run pair, and \"all\" for the runs pooled). The run is the unit of replication: "
+                    "samples of one run share its conditions, so on an \"all\" row with at least 2 runs a "
+                    "side the verdict comes from a run-level test, Welch's t on the logarithms of the "
+                    "per-run "
+                    "medians, with the change of the run medians and its 95 % confidence interval, "
+                    "Holm-adjusted over the scopes compared together. A row says \"B faster\" or \"B "
+                    "slower\" "
+                    "only when that adjusted p is below 0.05 and the change is at least the threshold (%1 "
+                    "%); a "
+                    "significant but smaller change reads \"no meaningful change\". Rows of one run pair, "
+                    "and "
+                    "sides with a single run, use the per-sample Mann–Whitney U test and say that run-to-run "
+                    "variation was not measured. With thousands of samples a p-value alone says little, so "
+                    "the Hodges–Lehmann shift (the typical difference B − A with its 95 % CI) and Cliff's δ "
+                    "(from −1 to 1; negative: B mostly faster) tell how large a difference is.")
                     .arg(QString::number(100.0 * input.threshold, 'g', 4))));
 
     html +=
         QStringLiteral("<h2>%1</h2>\n<figure><img src='%2' alt='%3'><figcaption>%3</figcaption></figure>\n")
-            .arg(esc(ReportExporter::tr("Boxplots")), kBoxplot, esc(ReportExporter::tr("Boxplots of the scope durations, A vs B")));
+            .arg(esc(ReportExporter::tr("Boxplots")), kBoxplot,
+                 esc(ReportExporter::tr("Boxplots of the scope durations, A vs B")));
     html += QStringLiteral("<h2>%1</h2>\n").arg(esc(ReportExporter::tr("Timelines")));
     html += QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
                 .arg(kTimelineA, esc(timelineCaption(input.timelineA, QStringLiteral("A"))));
@@ -327,7 +380,8 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
         {&kBoxplot, &input.boxplot},
         {&kTimelineA, &input.timelineA.image},
         {&kTimelineB, &input.timelineB.image},
-        {&kDiffChart, input.diff ? &input.diffChart : nullptr}};
+        {&kDiffChart, input.diff ? &input.diffChart : nullptr},
+        {&kStepsChart, input.steps ? &input.stepsChart : nullptr}};
     for (const auto &[name, image] : pictures) {
         if (!image)
             continue;
@@ -343,6 +397,8 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
     outputs.push_back({kStats, ScopeComparison::toCsv(input.rows, 0.05, input.threshold).toUtf8()});
     if (input.diff)
         outputs.push_back({kDiffCsv, input.diff->toCsv().toUtf8()});
+    if (input.steps)
+        outputs.push_back({kStepsCsv, input.steps->toCsv().toUtf8()});
     outputs.push_back({kIndex, indexHtml(input).toUtf8()}); // last: it refers to the others
 
     // Write every file to its temporary name first; only when all are written, put them in place.

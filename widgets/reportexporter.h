@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Writes a comparison report into a folder from data: the boxplot PNG, a timeline PNG for A and for B,
-// the statistics CSV, the kernel diff (chart and CSV) and an HTML page showing them with the run
-// details. The pictures come rendered (ReportCharts draws them from a window's views or off screen).
-// Every file is written atomically (temporary file, then rename); a failure says which file and why.
+// the statistics CSV, the step breakdown and the kernel diff (chart and CSV each) and an HTML page showing
+// them with the run details. The pictures come rendered (ReportCharts draws them from a window's views or off
+// screen). Every file is written atomically (temporary file, then rename); a failure says which file and why.
 
 #include "model/kerneldiff.h"
 #include "model/loadedrun.h"
 #include "model/scopecomparison.h"
+#include "model/stepbreakdown.h"
 
 #include <QCoreApplication>
 #include <QImage>
@@ -41,15 +42,18 @@ public:
         QStringList scopes;
         MatchMode match = MatchMode::Component;
         SampleMode samples = SampleMode::Kernel;
-        double threshold = 0.01; // fraction
-        bool pooled = true;      // boxplots of all runs pooled, else per run pair
-        const KernelDiff *diff = nullptr; // optional: the "what changed" section; not owned
+        double threshold = 0.01;              // fraction
+        bool pooled = true;                   // boxplots of all runs pooled, else per run pair
+        const KernelDiff *diff = nullptr;     // optional: the "what changed" section; not owned
+        const StepBreakdown *steps = nullptr; // optional: the step section; not owned
         QImage boxplot;
-        QImage diffChart; // needed with a diff
+        QImage diffChart;  // needed with a diff
+        QImage stepsChart; // needed with steps: the step waterfall over the step times
         Timeline timelineA, timelineB;
     };
-    // Files written: boxplot.png, timeline_a.png, timeline_b.png, stats.csv, index.html, and with a
-    // diff, diff.png (its contribution chart) and diff.csv (every kernel row).
+    // Files written: boxplot.png, timeline_a.png, timeline_b.png, stats.csv, index.html; with a diff,
+    // diff.png (its contribution chart) and diff.csv (every kernel row); with steps, steps.png (the
+    // waterfall and the step times) and steps.csv (StepBreakdown::toCsv()).
     static bool exportTo(const QString &folder, const Input &input, QString *error);
 };
 

@@ -15,7 +15,8 @@ constexpr int kMinTextWidth = 40; // px: rects at least this wide get their name
 // drawn rect, never twice over a column; entries starting in a column already drawn are skipped by
 // binary search (the first one to start in a column gives its colour). minPx > 0 drops entries
 // narrower than that.
-template <typename Draw> void sweep(const TimelineLane &lane, const TimeScale &s, int width, double minPx, Draw draw)
+template <typename Draw>
+void sweep(const TimelineLane &lane, const TimeScale &s, int width, double minPx, Draw draw)
 {
     auto [i, iEnd] = lane.window(s.start, s.end);
     int lastCol = -1;
@@ -51,15 +52,25 @@ template <typename Draw> void sweep(const TimelineLane &lane, const TimeScale &s
 
 } // namespace
 
+void TimelineIntervals::set(std::vector<std::pair<int64_t, int64_t>> unsorted)
+{
+    ranges = std::move(unsorted);
+    std::sort(ranges.begin(), ranges.end());
+    reach.clear();
+    for (const auto &range : ranges)
+        reach.push_back(std::max(reach.empty() ? range.second : reach.back(), range.second));
+}
+
 void TimelineGeometry::build(const TimelineLayout &layout, const TimelineRows &rows, const TimeScale &scale,
                              const TimelineViewport &vp, int rowsVersion, const QFontMetrics &labelMetrics,
-                             const std::vector<bool> &highlightedName)
+                             const std::vector<bool> &highlightedName, const TimelineIntervals &intervals)
 {
     for (auto &v : rects)
         v.clear();
     gaps.clear();
     graphMarkers.clear();
     highlights.clear();
+    bands.clear();
     labels.clear();
     valid = true;
     start = scale.start;
@@ -75,13 +86,44 @@ void TimelineGeometry::build(const TimelineLayout &layout, const TimelineRows &r
     for (int &x : ticks.minor)
         x += vp.plot.left();
 
+    const std::vector<std::pair<int, int>> columns = intervalColumns(intervals, scale);
     for (const TimelineRow &row : rows.rows()) {
         const int y = vp.rowTop(row);
         if (row.header || y + row.height <= vp.plot.top() || y > vp.plot.bottom())
             continue;
-        addTrackRow(layout, layout.rows()[std::size_t(row.index)], y, row.height, scale, labelMetrics,
-                    highlightedName);
+        const TimelineTrackRow &track = layout.rows()[std::size_t(row.index)];
+        addTrackRow(layout, track, y, row.height, scale, labelMetrics, highlightedName);
+        if (track.stream)
+            for (const auto &[left, right] : columns)
+                bands.emplace_back(vp.plot.left() + left, y + 1, right - left, row.height - 2);
     }
+}
+
+// Every interval in view gets columns, at least 2 px wide so that a short one shows when zoomed out;
+// intervals falling on columns already taken are skipped.
+std::vector<std::pair<int, int>> TimelineGeometry::intervalColumns(const TimelineIntervals &intervals,
+                                                                   const TimeScale &scale)
+{
+    std::vector<std::pair<int, int>> columns;
+    const auto &ranges = intervals.ranges;
+    int lastRight = std::numeric_limits<int>::min();
+    for (auto i = std::size_t(std::lower_bound(intervals.reach.begin(), intervals.reach.end(), scale.start) -
+                              intervals.reach.begin());
+         i < ranges.size() && ranges[i].first <= scale.end; ++i) {
+        if (ranges[i].second < scale.start)
+            continue;
+        const PixelSpan span = scale.toPixelSpan(ranges[i].first, ranges[i].second, 5);
+        const int x0 = std::max(int(span.left), lastRight);
+        const int x1 = std::max(int(span.left) + 2, int(std::ceil(span.right)));
+        if (x1 <= x0)
+            continue;
+        if (x0 == lastRight)
+            columns.back().second = x1; // touches the previous one: one band
+        else
+            columns.emplace_back(x0, x1);
+        lastRight = x1;
+    }
+    return columns;
 }
 
 void TimelineGeometry::addTrackRow(const TimelineLayout &layout, const TimelineTrackRow &track, int y,
@@ -105,7 +147,8 @@ void TimelineGeometry::addTrackRow(const TimelineLayout &layout, const TimelineT
         // launches again, over the slices they merge with when zoomed out
         sweep(track.launches[l], scale, width, 0.0, [&](std::size_t i, int left, int right) {
             const int w = right - left;
-            rects[track.launches[l].styles[i]].emplace_back(plot.left() + left, ly, w >= 3 ? w - 1 : w, lh - 2);
+            rects[track.launches[l].styles[i]].emplace_back(plot.left() + left, ly, w >= 3 ? w - 1 : w,
+                                                            lh - 2);
         });
         if (!highlightedName.empty() && track.stream)
             addHighlights(t, lane, scale, ly, lh - 2, highlightedName);
@@ -142,7 +185,8 @@ void TimelineGeometry::addHighlights(const TraceData &t, const TimelineLane &lan
     const int left = viewport.plot.left();
     auto first = std::lower_bound(lane.reach.begin(), lane.reach.end(), scale.start);
     int lastRight = std::numeric_limits<int>::min();
-    for (auto i = std::size_t(first - lane.reach.begin()); i < lane.size() && lane.starts[i] <= scale.end; ++i) {
+    for (auto i = std::size_t(first - lane.reach.begin()); i < lane.size() && lane.starts[i] <= scale.end;
+         ++i) {
         const uint32_t e = lane.items[i];
         if (lane.ends[i] < scale.start || !highlightedName[t.name[e]])
             continue;

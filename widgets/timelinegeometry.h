@@ -11,6 +11,8 @@
 #include <QString>
 
 #include <array>
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace scopeline {
@@ -20,6 +22,16 @@ struct TimelineLabel
     QRect rect;
     QString text;
     uint8_t style;
+};
+
+// Time ranges shaded across the GPU streams (the idle gaps of one cause): by start, with the latest
+// end so far, so that the first one in view is a binary search away.
+struct TimelineIntervals
+{
+    std::vector<std::pair<int64_t, int64_t>> ranges; // [start, end) in trace ns, by start
+    std::vector<int64_t> reach;                      // reach[i]: the latest end of ranges[0..i]
+
+    void set(std::vector<std::pair<int64_t, int64_t>> unsorted);
 };
 
 struct TimelineGeometry
@@ -33,6 +45,7 @@ struct TimelineGeometry
     std::vector<QRect> gaps;
     std::vector<QRect> graphMarkers;
     std::vector<QRect> highlights; // kernels of the highlighted names, one per pixel column at most
+    std::vector<QRect> bands;      // highlighted intervals, per GPU stream row, one per pixel column at most
     std::vector<TimelineLabel> labels;
     AxisTicks ticks; // x in widget coordinates
 
@@ -44,13 +57,17 @@ struct TimelineGeometry
     // highlightedName: per string id, kernels of that name are highlighted (empty: no highlight).
     void build(const TimelineLayout &layout, const TimelineRows &rows, const TimeScale &scale,
                const TimelineViewport &viewport, int rowsVersion, const QFontMetrics &labelMetrics,
-               const std::vector<bool> &highlightedName);
+               const std::vector<bool> &highlightedName, const TimelineIntervals &intervals = {});
 
 private:
     void addTrackRow(const TimelineLayout &layout, const TimelineTrackRow &track, int y, int height,
-                     const TimeScale &scale, const QFontMetrics &fm, const std::vector<bool> &highlightedName);
-    void addHighlights(const TraceData &t, const TimelineLane &lane, const TimeScale &scale, int y, int height,
-                       const std::vector<bool> &highlightedName);
+                     const TimeScale &scale, const QFontMetrics &fm,
+                     const std::vector<bool> &highlightedName);
+    // The intervals in view as pixel columns [left, right) from the plot's left.
+    static std::vector<std::pair<int, int>> intervalColumns(const TimelineIntervals &intervals,
+                                                            const TimeScale &scale);
+    void addHighlights(const TraceData &t, const TimelineLane &lane, const TimeScale &scale, int y,
+                       int height, const std::vector<bool> &highlightedName);
 };
 
 // Where an event is drawn (x clipped to a little beyond the plot); empty when its track is not shown.

@@ -37,8 +37,7 @@ QFont timelineSmallFont(QFont font)
 
 TimelinePainter::TimelinePainter(QPainter &painter, const TimelineFrame &frame)
     : p(painter), f(frame), plot(frame.geometry.viewport.plot), small(timelineSmallFont(frame.font))
-{
-}
+{}
 
 void TimelinePainter::paint()
 {
@@ -83,11 +82,13 @@ void TimelinePainter::paintRows()
                 continue;
             if (row.header) {
                 const TimelineGroup &group = f.layout.groups()[std::size_t(row.index)];
-                p.fillRect(QRect(plot.left(), y, plot.width(), row.height), group.gpu ? th.gpuHeader : th.cpuHeader);
+                p.fillRect(QRect(plot.left(), y, plot.width(), row.height),
+                           group.gpu ? th.gpuHeader : th.cpuHeader);
                 p.setPen(th.headerLine);
                 p.drawLine(plot.left(), y + row.height - 1, plot.right(), y + row.height - 1);
                 p.setPen(th.headerDetail);
-                p.drawText(QRect(plot.left() + 8, y, plot.width() - 16, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+                p.drawText(QRect(plot.left() + 8, y, plot.width() - 16, row.height),
+                           Qt::AlignVCenter | Qt::AlignLeft,
                            f.rows.isCollapsed(row.index) ? group.detail + tr(" — collapsed") : group.detail);
                 continue;
             }
@@ -147,16 +148,21 @@ void TimelinePainter::paintEvents()
     }
 }
 
-// Highlighted kernels keep their colour with an outline; everything else is faded.
+// Highlighted kernels keep their colour with an outline, highlighted intervals are bands over the GPU
+// streams; everything else is faded.
 void TimelinePainter::paintHighlight()
 {
     if (!f.highlight)
         return;
+    const std::vector<QRect> &bands = f.geometry.bands;
     p.fillRect(plot, f.theme.fade);
     p.setPen(QPen(f.theme.highlightOutline, 1));
     p.setBrush(f.theme.highlightFill);
     for (const QRect &r : f.geometry.highlights)
         p.drawRect(r.adjusted(0, 0, -1, -1));
+    p.setPen(Qt::NoPen);
+    p.setBrush(f.theme.bandFill);
+    p.drawRects(bands.data(), int(bands.size()));
     p.setBrush(Qt::NoBrush);
 }
 
@@ -167,11 +173,12 @@ void TimelinePainter::paintOverlays()
     p.setRenderHint(QPainter::Antialiasing, true);
     if (s.hoveredGapRow() >= 0 && s.hoveredGap() >= 0) {
         const TimelineRow &row = f.rows.rows()[std::size_t(s.hoveredGapRow())];
-        const IdleGap &gap = f.layout.rows()[std::size_t(row.index)].stream->gaps[std::size_t(s.hoveredGap())];
+        const IdleGap &gap =
+            f.layout.rows()[std::size_t(row.index)].stream->gaps[std::size_t(s.hoveredGap())];
         const PixelSpan span = s.scale().toPixelSpan(gap.start, gap.end, 5);
         p.setPen(QPen(f.theme.gapOutline, 1.2));
-        p.drawRect(QRectF(plot.left() + span.left, f.geometry.viewport.rowTop(row) + 1.5, std::max(1.0, span.width()),
-                          row.height - 3));
+        p.drawRect(QRectF(plot.left() + span.left, f.geometry.viewport.rowTop(row) + 1.5,
+                          std::max(1.0, span.width()), row.height - 3));
     }
     paintLinks(s.hoveredEvent(), false);
     if (s.selectedEvent() != s.hoveredEvent())
@@ -343,8 +350,8 @@ void TimelinePainter::paintGraphBracket(uint32_t launch, bool strong)
             continue;
         const TimelineRow &row = f.rows.rows()[std::size_t(r)];
         const PixelSpan span = f.state.scale().toPixelSpan(range.first, range.second, 10);
-        const QRectF box(plot.left() + span.left, f.geometry.viewport.rowTop(row) + 1, std::max(2.0, span.width()),
-                         row.height - 2);
+        const QRectF box(plot.left() + span.left, f.geometry.viewport.rowTop(row) + 1,
+                         std::max(2.0, span.width()), row.height - 2);
         p.setPen(QPen(f.theme.graphBracket, strong ? 2.2 : 1.5));
         // bracket: top line with end ticks
         p.drawLine(box.topLeft(), box.topRight());

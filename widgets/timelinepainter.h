@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Paints one frame of a timeline from its geometry, pass by pass: row backgrounds and headers, idle
-// gaps, events batched by colour, names, the highlight fade, hover/selection overlays with launch
-// arrows, the time axis and the label column.
+// gaps, events batched by colour, names, the highlight fade (highlighted kernels, interval bands),
+// hover/selection overlays with launch arrows, the time axis and the label column.
 
 #include "model/loadedrun.h"
 #include "timelinegeometry.h"
@@ -25,7 +25,7 @@ struct TimelineFrame
     const TimelineTheme &theme;
     QRect widget; // the whole widget
     QFont font;
-    bool highlight = false; // kernels are highlighted: fade the rest
+    bool highlight = false; // kernels or intervals are highlighted: fade the rest
 };
 
 class TimelinePainter

@@ -19,8 +19,18 @@ constexpr const char *kFills[kTimelineStyles] = {
     "#8c9db5", // other GPU activity
     nullptr,   // instants: the text colour, dimmed (see below)
     // kernels
-    "#4e79a7", "#59a14f", "#76b7b2", "#edc948", "#3d6e99", "#6a9fd4", //
-    "#8cd17d", "#499894", "#c9a227", "#5f8f6f", "#a3c45a", "#7b8fbf",
+    "#4e79a7",
+    "#59a14f",
+    "#76b7b2",
+    "#edc948",
+    "#3d6e99",
+    "#6a9fd4", //
+    "#8cd17d",
+    "#499894",
+    "#c9a227",
+    "#5f8f6f",
+    "#a3c45a",
+    "#7b8fbf",
 };
 
 double luma(const QColor &c)
@@ -89,6 +99,7 @@ TimelineTheme TimelineTheme::fromPalette(const QPalette &palette)
     th.fade = withAlpha(base, 150);
     th.highlightFill = QColor(0xf3, 0x9c, 0x12);
     th.highlightOutline = QColor(0xd3, 0x54, 0x00);
+    th.bandFill = withAlpha(th.highlightFill, 170);
     th.arrowStrong = ink(0.88);
     th.arrow = withAlpha(ink(0.78), 200);
     th.hoverOutline = ink(0.87);

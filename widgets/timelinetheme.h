@@ -36,6 +36,7 @@ struct TimelineTheme
     QColor gapFill, gapHatch, gapOutline;
     // overlays
     QColor graphMarker, graphBracket, fade, highlightFill, highlightOutline;
+    QColor bandFill; // highlighted intervals (the gaps of an idle cause): the highlight, translucent
     QColor arrow, arrowStrong, hoverOutline, selectionOutline;
     QColor rangeFill, rangeLine, rangeLabelText;
     // PairTimeline's title bars for side A (0) and B (1), and its hint line

@@ -43,8 +43,14 @@ public:
         vbar->setValue(value);
     }
     int gpuScrollTarget(int viewport) const;
-    TimelineHit hitTest(QPoint pos) const { return scopeline::hitTest(layout, rows, state.scale(), viewport(), pos); }
-    QRect eventRect(uint32_t e) const { return timelineEventRect(layout, rows, state.scale(), viewport(), e); }
+    TimelineHit hitTest(QPoint pos) const
+    {
+        return scopeline::hitTest(layout, rows, state.scale(), viewport(), pos);
+    }
+    QRect eventRect(uint32_t e) const
+    {
+        return timelineEventRect(layout, rows, state.scale(), viewport(), e);
+    }
     int64_t timeAtX(int x) const;
     QString tooltipAt(QPoint pos, QRect *area) const;
 
@@ -56,6 +62,8 @@ public:
     TimelineViewState state;
     TimelineTheme theme;
     std::vector<bool> highlightedName; // per string id: kernels of this name are highlighted
+    TimelineIntervals intervals;       // highlighted across the GPU streams
+    bool intervalHighlight = false;    // even when there are none
     QScrollBar *vbar = nullptr;
     // Until the user scrolls, rows taller than the view are scrolled so that the GPU streams (and the
     // CPU rows just above them, the launching threads) are in view: they are what the view is for.
@@ -66,6 +74,8 @@ public:
 void TimelineView::Private::build(TimelineLayout built)
 {
     highlightedName.clear();
+    intervals.set({});
+    intervalHighlight = false;
     layout = std::move(built);
     rows.reset(layout);
     const auto [lo, hi] = layout.bounds();
@@ -119,8 +129,8 @@ void TimelineView::Private::ensureGeometry()
 {
     const TimelineViewport vp = viewport();
     if (!geometry.matches(state.scale(), vp, rowsVersion))
-        geometry.build(layout, rows, state.scale(), vp, rowsVersion, QFontMetrics(timelineSmallFont(q->font())),
-                       highlightedName);
+        geometry.build(layout, rows, state.scale(), vp, rowsVersion,
+                       QFontMetrics(timelineSmallFont(q->font())), highlightedName, intervals);
 }
 
 int64_t TimelineView::Private::timeAtX(int x) const
@@ -147,8 +157,8 @@ QString TimelineView::Private::tooltipAt(QPoint pos, QRect *area) const
     if (hit.gap >= 0) {
         const IdleGap &gap = track.stream->gaps[std::size_t(hit.gap)];
         const PixelSpan span = state.scale().toPixelSpan(gap.start, gap.end, 1);
-        *area = QRect(plotRect().left() + int(span.left), viewport().rowTop(row), std::max(1, int(span.width())),
-                      row.height);
+        *area = QRect(plotRect().left() + int(span.left), viewport().rowTop(row),
+                      std::max(1, int(span.width())), row.height);
         return gapTooltipHtml(*run.trace, gap, q->palette());
     }
     return {};
@@ -223,6 +233,37 @@ bool TimelineView::hasHighlight() const
 int TimelineView::highlightCount() const
 {
     return int(d->geometry.highlights.size());
+}
+
+void TimelineView::setHighlightedIntervals(std::vector<std::pair<int64_t, int64_t>> intervals)
+{
+    d->intervals.set(std::move(intervals));
+    d->intervalHighlight = true;
+    d->geometry.valid = false;
+    update();
+}
+
+void TimelineView::clearHighlightedIntervals()
+{
+    d->intervals.set({});
+    d->intervalHighlight = false;
+    d->geometry.valid = false;
+    update();
+}
+
+bool TimelineView::hasIntervalHighlight() const
+{
+    return d->intervalHighlight;
+}
+
+const std::vector<std::pair<int64_t, int64_t>> &TimelineView::highlightedIntervals() const
+{
+    return d->intervals.ranges;
+}
+
+int TimelineView::intervalBandCount() const
+{
+    return int(d->geometry.bands.size());
 }
 
 const LoadedRun &TimelineView::run() const
@@ -353,7 +394,7 @@ void TimelineView::paintEvent(QPaintEvent *)
     d->ensureGeometry();
     QPainter p(this);
     TimelinePainter(p, {d->run, d->layout, d->rows, d->state, d->geometry, d->theme, rect(), font(),
-                        !d->highlightedName.empty()})
+                        !d->highlightedName.empty() || d->intervalHighlight})
         .paint();
 }
 
@@ -372,7 +413,9 @@ void TimelineView::mousePressEvent(QMouseEvent *event)
     const QPoint pos = event->position().toPoint();
     const bool inPlot = pos.x() >= d->plotRect().left() && pos.y() >= kAxisHeight;
     using Drag = TimelineViewState::Drag;
-    const Drag drag = !inPlot ? Drag::None : (event->modifiers() & Qt::ShiftModifier) ? Drag::Select : Drag::Pan;
+    const Drag drag = !inPlot                                    ? Drag::None
+                      : (event->modifiers() & Qt::ShiftModifier) ? Drag::Select
+                                                                 : Drag::Pan;
     d->state.press(pos, drag, d->timeAtX(pos.x()));
     if (drag == Drag::Pan)
         setCursor(Qt::ClosedHandCursor);
@@ -399,7 +442,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent *event)
     }
     const TimelineHit hit = d->hitTest(pos);
     const bool onTrack = hit.type == TimelineHit::Track;
-    if (s.setHover(onTrack ? hit.event : -1, onTrack && hit.event < 0 && hit.gap >= 0 ? hit.row : -1, hit.gap))
+    if (s.setHover(onTrack ? hit.event : -1, onTrack && hit.event < 0 && hit.gap >= 0 ? hit.row : -1,
+                   hit.gap))
         update();
     setCursor(hit.type == TimelineHit::Header ? Qt::PointingHandCursor : Qt::ArrowCursor);
 }
@@ -443,13 +487,15 @@ void TimelineView::wheelEvent(QWheelEvent *event)
     const QPoint delta = event->angleDelta();
     const QPointF pos = event->position();
     const QRect plot = d->plotRect();
-    const bool vertical = (event->modifiers() & (Qt::ControlModifier | Qt::ShiftModifier)) || pos.x() < plot.left();
+    const bool vertical =
+        (event->modifiers() & (Qt::ControlModifier | Qt::ShiftModifier)) || pos.x() < plot.left();
     if (vertical) {
         // Shift+wheel may arrive as horizontal deltas on some platforms
         const int dy = delta.y() != 0 ? delta.y() : delta.x();
         d->scrollTo(d->vbar->value() - dy * 3 * kLaneHeight / 120);
     } else if (delta.y() != 0) {
-        d->state.zoom(std::pow(1.2, delta.y() / 120.0), std::clamp(pos.x() - plot.left(), 0.0, double(plot.width())));
+        d->state.zoom(std::pow(1.2, delta.y() / 120.0),
+                      std::clamp(pos.x() - plot.left(), 0.0, double(plot.width())));
     } else if (delta.x() != 0) {
         d->state.pan(-delta.x() / 120.0 * plot.width() / 10.0);
     }

@@ -13,6 +13,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace scopeline {
 
@@ -40,6 +42,15 @@ public:
     bool hasHighlight() const;
     // Highlight rectangles in the last painted frame (merged per pixel column), for tests.
     int highlightCount() const;
+    // Highlights these time ranges ([start, end) in trace ns) across the GPU streams, e.g. the idle
+    // gaps of one cause, and fades the rest (all of it for an empty list: "none here"); until cleared
+    // or another run is set.
+    void setHighlightedIntervals(std::vector<std::pair<int64_t, int64_t>> intervals);
+    void clearHighlightedIntervals();
+    bool hasIntervalHighlight() const;
+    const std::vector<std::pair<int64_t, int64_t>> &highlightedIntervals() const; // by start
+    // Interval bands in the last painted frame (per GPU stream row, merged per pixel column), for tests.
+    int intervalBandCount() const;
 
     // The visible window in the trace's ns.
     int64_t visibleStart() const;

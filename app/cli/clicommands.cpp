@@ -78,8 +78,11 @@ Commands:
                             names the step scope (default: ProfilerStep or JAX's outermost
                             PjitFunction(...), else the whole run; "whole-run" asks for it)
   report A B --scope S [--scope S2 ...] [--match MODE] [--samples MODE] [--threshold PERCENT]
-         --out DIR          write a report into DIR: boxplot.png, timeline_a.png, timeline_b.png
-                            (the first run of each side), stats.csv and index.html
+         [--step SCOPE] --out DIR
+                            write a report into DIR: boxplot.png, timeline_a.png, timeline_b.png
+                            (the first run of each side), stats.csv, the step breakdown
+                            (steps.png, steps.csv), the kernel diff (diff.png, diff.csv) and
+                            index.html
 
 A PATH is a trace file, a run folder, or a folder of runs; wildcards (quoted) select several,
 e.g. 'traces/trace_file_matmul_*'. Exit status: 0 success, 1 bad usage, 2 unreadable input
@@ -377,13 +380,13 @@ void printComparison(const std::vector<ComparisonRow> &rows, double alpha, doubl
     for (const ComparisonRow &r : rows) {
         const bool ok = r.comparable();
         // Pooled rows with ≥ 2 runs a side: the run-level test, whose unit is the run, gives the verdict.
-        const QString runLevel =
-            r.hasRunLevel() ? QStringLiteral("%1 [%2, %3], p %4")
-                                  .arg(QString::asprintf("%+.2f%%", 100 * r.runLevel.change),
-                                       QString::asprintf("%+.2f%%", 100 * r.runLevel.ciLow),
-                                       QString::asprintf("%+.2f%%", 100 * r.runLevel.ciHigh),
-                                       QString::number(r.runLevelHolm, 'g', 3))
-                            : QStringLiteral("–");
+        const QString runLevel = r.hasRunLevel()
+                                     ? QStringLiteral("%1 [%2, %3], p %4")
+                                           .arg(QString::asprintf("%+.2f%%", 100 * r.runLevel.change),
+                                                QString::asprintf("%+.2f%%", 100 * r.runLevel.ciLow),
+                                                QString::asprintf("%+.2f%%", 100 * r.runLevel.ciHigh),
+                                                QString::number(r.runLevelHolm, 'g', 3))
+                                     : QStringLiteral("–");
         out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10  %11 %12\n")
                      .arg(r.scope.left(16), -16)
                      .arg(r.run, -4)
@@ -506,9 +509,9 @@ void printSteps(const StepBreakdown &steps)
 int stepsCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    const QCommandLineOption stepOption(QStringLiteral("step"),
-                                        QStringLiteral("The step scope (\"whole-run\": the run is one step)."),
-                                        QStringLiteral("SCOPE"));
+    const QCommandLineOption stepOption(
+        QStringLiteral("step"), QStringLiteral("The step scope (\"whole-run\": the run is one step)."),
+        QStringLiteral("SCOPE"));
     const QCommandLineOption csvOption(QStringLiteral("csv"), QStringLiteral("Write the rows as CSV."),
                                        QStringLiteral("FILE"));
     const QCommandLineOption alphaOption(QStringLiteral("alpha"), QStringLiteral("Significance level."),
@@ -526,13 +529,8 @@ int stepsCommand(const QStringList &arguments)
     int status = Success;
     if (!parseLevels(parser, alphaOption, thresholdOption, options.alpha, options.threshold, status))
         return status;
-    if (parser.isSet(stepOption)) {
-        options.stepScope = parser.value(stepOption);
-        if (options.stepScope == QLatin1String("whole-run"))
-            options.stepScope = StepBreakdownOptions::wholeRun();
-        else if (options.stepScope.isEmpty())
-            return usageError(QStringLiteral("--step needs a scope name, or whole-run"));
-    }
+    if (!parseStepScope(parser, stepOption, options.stepScope, status))
+        return status;
 
     QList<LoadedRun> a, b;
     if (!loadPaths({positional[0]}, a) || !loadPaths({positional[1]}, b))
@@ -736,6 +734,19 @@ bool parseComparisonOptions(const QString &command, const QStringList &arguments
             return fail(
                 QStringLiteral("invalid regular expression '%1': %2").arg(scope, matcher.errorString()));
     }
+    return true;
+}
+
+bool parseStepScope(const QCommandLineParser &parser, const QCommandLineOption &option, QString &scope,
+                    int &status)
+{
+    if (!parser.isSet(option))
+        return true;
+    if (parser.value(option).isEmpty()) {
+        status = usageError(QStringLiteral("--step needs a scope name, or whole-run"));
+        return false;
+    }
+    scope = StepBreakdownOptions::scopeOfArgument(parser.value(option));
     return true;
 }
 

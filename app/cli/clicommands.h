@@ -41,6 +41,10 @@ struct ComparisonOptions
 bool parseComparisonOptions(const QString &command, const QStringList &arguments,
                             const QList<QCommandLineOption> &extra, QCommandLineParser &parser,
                             ComparisonOptions &options, int &status);
+// Reads --step SCOPE ("whole-run": StepBreakdownOptions::wholeRun()) into scope, left as is when the
+// option is not given; an empty scope is a usage error (false, with the exit status in `status`).
+bool parseStepScope(const QCommandLineParser &parser, const QCommandLineOption &option, QString &scope,
+                    int &status);
 // Loads both sides; warns when their run counts differ (runs pair by sorted name).
 bool loadSides(const ComparisonOptions &options, QList<LoadedRun> &a, QList<LoadedRun> &b);
 

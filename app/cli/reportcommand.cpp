@@ -5,11 +5,13 @@
 
 #include "model/kerneldiff.h"
 #include "model/scopecomparison.h"
+#include "model/stepbreakdown.h"
 #include "widgets/reportcharts.h"
 #include "widgets/reportexporter.h"
 
 #include <QApplication>
 #include <QDir>
+#include <QFileInfo>
 
 #include <tuple>
 
@@ -20,12 +22,20 @@ int reportCommand(const QStringList &arguments)
     QCommandLineParser parser;
     const QCommandLineOption outOption(
         QStringLiteral("out"), QStringLiteral("Folder to write the report into."), QStringLiteral("DIR"));
+    const QCommandLineOption stepOption(
+        QStringLiteral("step"), QStringLiteral("The step scope (\"whole-run\": the run is one step)."),
+        QStringLiteral("SCOPE"));
     ComparisonOptions options;
     int status = Success;
-    if (!parseComparisonOptions(QStringLiteral("report"), arguments, {outOption}, parser, options, status))
+    if (!parseComparisonOptions(QStringLiteral("report"), arguments, {outOption, stepOption}, parser, options,
+                                status))
         return status;
     if (parser.value(outOption).isEmpty())
         return usageError(QStringLiteral("report needs --out DIR"));
+    StepBreakdownOptions stepOptions;
+    stepOptions.threshold = options.threshold;
+    if (!parseStepScope(parser, stepOption, stepOptions.stepScope, status))
+        return status;
     if (!qobject_cast<QApplication *>(QCoreApplication::instance())) {
         err() << "scopeline-cli: report needs a QApplication\n";
         err().flush();
@@ -56,6 +66,11 @@ int reportCommand(const QStringList &arguments)
     input.boxplot = ReportCharts::boxplotImage(input.rows, input.scopes, input.samples, input.pooled,
                                                options.pathA, options.pathB);
     input.diffChart = ReportCharts::diffChartImage(diff);
+    const StepBreakdown steps(a, b, stepOptions);
+    input.steps = &steps;
+    input.stepsChart =
+        ReportCharts::stepsChartImage(steps, QFileInfo(QDir::cleanPath(options.pathA)).fileName(),
+                                      QFileInfo(QDir::cleanPath(options.pathB)).fileName());
     std::tie(input.timelineA, input.timelineB) =
         ReportCharts::gpuActivityTimelines(a.value(0), b.value(0), options.pathA, options.pathB);
     const QString folder = parser.value(outOption);
@@ -66,8 +81,8 @@ int reportCommand(const QStringList &arguments)
         return Unreadable;
     }
     const QDir dir(folder);
-    for (const char *name :
-         {"index.html", "boxplot.png", "timeline_a.png", "timeline_b.png", "stats.csv", "diff.png", "diff.csv"})
+    for (const char *name : {"index.html", "boxplot.png", "timeline_a.png", "timeline_b.png", "stats.csv",
+                             "steps.png", "steps.csv", "diff.png", "diff.csv"})
         out() << QDir::toNativeSeparators(dir.filePath(QLatin1String(name))) << "\n";
     out().flush();
     return Success;

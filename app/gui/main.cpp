@@ -6,6 +6,7 @@
 #include "samplepairs.h"
 
 #include "widgets/kerneldiffview.h"
+#include "widgets/stepbreakdownview.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -92,12 +93,19 @@ int main(int argc, char *argv[])
         QStringLiteral("kernel"),
         QStringLiteral("Once loaded, select the first kernel of \"What changed\" whose name contains TEXT."),
         QStringLiteral("TEXT"));
+    QCommandLineOption stepOption(
+        QStringLiteral("step"),
+        QStringLiteral(
+            "Once loaded, break \"What changed\" down by this step scope (whole-run: the run is one step)."),
+        QStringLiteral("SCOPE"));
     QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1600x1000."),
                                   QStringLiteral("WxH"));
-    QCommandLineOption paletteOption(QStringLiteral("palette"),
-                                     QStringLiteral("Colours: dark or light (the Fusion style with that palette)."),
-                                     QStringLiteral("dark|light"));
-    parser.addOptions({scopeOption, matchOption, samplesOption, kernelOption, screenshotOption, sizeOption});
+    QCommandLineOption paletteOption(
+        QStringLiteral("palette"),
+        QStringLiteral("Colours: dark or light (the Fusion style with that palette)."),
+        QStringLiteral("dark|light"));
+    parser.addOptions(
+        {scopeOption, matchOption, samplesOption, kernelOption, stepOption, screenshotOption, sizeOption});
     parser.addOption(paletteOption);
     parser.process(app);
     const QStringList args = parser.positionalArguments();
@@ -158,6 +166,13 @@ int main(int argc, char *argv[])
                         return;
                     }
             std::fprintf(stderr, "scopeline: no kernel name contains %s\n", qPrintable(text));
+        });
+    }
+    if (parser.isSet(stepOption)) {
+        const QString step = parser.value(stepOption);
+        QObject::connect(&window, &scopeline::MainWindow::loadDone, &window, [&window, step] {
+            window.diffView()->stepView()->setStepScope(
+                scopeline::StepBreakdownOptions::scopeOfArgument(step));
         });
     }
     if (parser.isSet(screenshotOption)) {

@@ -13,6 +13,7 @@
 #include "widgets/proportionalsplitter.h"
 #include "widgets/reportcharts.h"
 #include "widgets/reportexporter.h"
+#include "widgets/stepbreakdownview.h"
 #include "widgets/timelineview.h"
 
 #include <QAction>
@@ -89,8 +90,8 @@ void MainWindow::createViews()
     m_tabs->setTabToolTip(0, tr("Every kernel of either side by its contribution to the change in GPU time, "
                                 "with run-level verdicts (Ctrl+1)"));
     m_tabs->setTabToolTip(1, tr("Named scopes compared: boxplots, statistics and verdicts (Ctrl+2)"));
-    // timelines a little taller than the statistics
-    m_splitter = new ProportionalSplitter(Qt::Vertical, {55, 45});
+    // the statistics a little taller than the timelines: what changed shows the step over the kernels
+    m_splitter = new ProportionalSplitter(Qt::Vertical, {45, 55});
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
     m_splitter->addWidget(m_timeline);
     m_splitter->addWidget(m_tabs);
@@ -127,6 +128,20 @@ void MainWindow::createViews()
         m_timeline->viewA()->setHighlightedKernels(names);
         m_timeline->viewB()->setHighlightedKernels(names);
     });
+    connect(m_diffView->stepView(), &StepBreakdownView::selectedGapsChanged, this, &MainWindow::showStepGaps);
+}
+
+void MainWindow::showStepGaps()
+{
+    // The gaps of the idle cause picked in the step waterfall, in the runs the timelines show.
+    for (TimelineView *view : {m_timeline->viewA(), m_timeline->viewB()}) {
+        auto gaps =
+            m_diffView->stepView()->selectedGaps(view == m_timeline->viewA() ? 0 : 1, view->run().run.name);
+        if (gaps)
+            view->setHighlightedIntervals(std::move(*gaps));
+        else
+            view->clearHighlightedIntervals();
+    }
 }
 
 void MainWindow::createStatusBar()
@@ -323,7 +338,8 @@ void MainWindow::showDocument()
             box->addItem(run.run.name, run.run.file);
     }
     m_panel->setSides(runsA(), runsB(), state.pathA, state.pathB);
-    m_diffView->setSides(runsA(), runsB(), QFileInfo(state.pathA).fileName(), QFileInfo(state.pathB).fileName());
+    m_diffView->setSides(runsA(), runsB(), QFileInfo(state.pathA).fileName(),
+                         QFileInfo(state.pathB).fileName());
     applyState(state);
     // A pair opened for its scopes shows them; any other pair opens on what changed.
     m_tabs->setCurrentWidget(state.scopes.isEmpty() ? static_cast<QWidget *>(m_diffView) : m_panel);
@@ -338,11 +354,11 @@ void MainWindow::showDocument()
     if (skipped.anyBroken())
         showBanner(tr("Events that could not be read were skipped; the rest is shown.\n") +
                    skipped.brokenRuns.join(QLatin1Char('\n')));
-    m_status->setText(tr("A: %n run(s)", nullptr, int(runsA().size())) + QStringLiteral(", ") +
-                      tr("B: %n run(s)", nullptr, int(runsB().size())) +
-                      (skipped.total ? tr("; %1 events skipped (counters, unsupported or broken events)")
-                                           .arg(skipped.total)
-                                     : QString()));
+    m_status->setText(
+        tr("A: %n run(s)", nullptr, int(runsA().size())) + QStringLiteral(", ") +
+        tr("B: %n run(s)", nullptr, int(runsB().size())) +
+        (skipped.total ? tr("; %1 events skipped (counters, unsupported or broken events)").arg(skipped.total)
+                       : QString()));
     addRecentPair(state.pathA, state.pathB);
     updateTitle();
 }
@@ -363,6 +379,7 @@ void MainWindow::showRuns()
                         m_document->state().pathB);
     m_timeline->viewA()->setHighlightedKernels(m_highlightedKernels);
     m_timeline->viewB()->setHighlightedKernels(m_highlightedKernels);
+    showStepGaps();
 }
 
 void MainWindow::showBanner(const QString &text, bool offerReload)
@@ -486,10 +503,10 @@ void MainWindow::updateRecentMenu()
 void MainWindow::updateTitle()
 {
     const SessionState &shown = m_document->state();
-    const QString pair = shown.pathA.isEmpty() ? tr("no traces")
-                                               : QStringLiteral("%1 vs %2")
-                                                     .arg(QFileInfo(shown.pathA).fileName(),
-                                                          QFileInfo(shown.pathB).fileName());
+    const QString pair = shown.pathA.isEmpty()
+                             ? tr("no traces")
+                             : QStringLiteral("%1 vs %2")
+                                   .arg(QFileInfo(shown.pathA).fileName(), QFileInfo(shown.pathB).fileName());
     const QString session =
         m_sessionFile.isEmpty() ? QString() : QStringLiteral(" — ") + QFileInfo(m_sessionFile).fileName();
     setWindowTitle(QStringLiteral("%1%2 — Scopeline").arg(pair, session));

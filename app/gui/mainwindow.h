@@ -73,6 +73,7 @@ private:
     void showDocument();
     void watchRuns();
     void showRuns();
+    void showStepGaps();
     void showBanner(const QString &text, bool offerReload = false);
     void reload();
     SessionState currentState() const;

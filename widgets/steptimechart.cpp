@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "steptimechart.h"
+
+#include "durationunit.h"
+
+#include "model/durationformat.h"
+#include "model/stepbreakdown.h"
+
+#include <qcustomplot.h>
+
+#include <QHelpEvent>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace scopeline {
+
+namespace {
+constexpr double kToolTipPixels = 8; // how near a point the mouse must be for its tooltip
+} // namespace
+
+StepTimeChart::StepTimeChart(QWidget *parent) : QWidget(parent)
+{
+    m_plot = new QCustomPlot(this);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    m_plot->setMinimumHeight(110);
+    auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+    ticker->setTickStep(1); // steps are whole
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->xAxis->setLabel(tr("step index (in run order)"));
+    // the legend in a row of its own above the plot, so that it never covers a line
+    QCPLegend *legend = m_plot->legend;
+    m_plot->axisRect()->insetLayout()->take(legend);
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, legend);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(Qt::NoBrush);
+    legend->setColumnSpacing(20);
+    legend->setMargins(QMargins(6, 2, 6, 0));
+    legend->setVisible(true);
+    m_plot->installEventFilter(this); // a tooltip per point
+    m_theme = applyPalette(m_plot, palette());
+    rebuild();
+}
+
+void StepTimeChart::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        m_theme = applyPalette(m_plot, palette());
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void StepTimeChart::setBreakdown(const StepBreakdown *breakdown)
+{
+    m_breakdown = breakdown;
+    rebuild();
+}
+
+void StepTimeChart::setLabels(const QString &labelA, const QString &labelB)
+{
+    m_labels[0] = labelA;
+    m_labels[1] = labelB;
+    rebuild();
+}
+
+void StepTimeChart::rebuild()
+{
+    m_plot->clearGraphs();
+    double largest = 0;
+    std::size_t steps = 1;
+    if (m_breakdown)
+        for (const std::vector<RunSteps> *side : {&m_breakdown->runsA(), &m_breakdown->runsB()})
+            for (const RunSteps &run : *side) {
+                steps = std::max(steps, run.steps.size());
+                for (const StepInstance &step : run.steps)
+                    largest = std::max(largest, double(step.parts[std::size_t(StepPart::Step)]));
+            }
+    const DurationUnit unit = DurationUnit::fitting(largest);
+    m_unitNs = unit.ns;
+    if (m_breakdown)
+        for (int side = 0; side < 2; ++side) {
+            QColor colour = dataColour(side == 0 ? DataColour::SideA : DataColour::SideB);
+            colour.setAlpha(190); // overlapping runs show through
+            bool named = false;
+            for (const RunSteps &run : side == 0 ? m_breakdown->runsA() : m_breakdown->runsB()) {
+                QCPGraph *graph = m_plot->addGraph();
+                const QString sideName = side == 0 ? QStringLiteral("A") : QStringLiteral("B");
+                graph->setName(m_labels[side].isEmpty() ? sideName
+                                                        : sideName + QStringLiteral(": ") + m_labels[side]);
+                graph->setPen(QPen(colour, 1.5));
+                graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4)); // a one-step run shows
+                for (std::size_t i = 0; i < run.steps.size(); ++i)
+                    graph->addData(double(i),
+                                   double(run.steps[i].parts[std::size_t(StepPart::Step)]) / unit.ns);
+                if (named)
+                    graph->removeFromLegend(); // one entry per side
+                named = true;
+            }
+        }
+    m_plot->xAxis->setRange(-0.5, double(steps) - 0.5);
+    m_plot->yAxis->setRange(0, largest > 0 ? 1.1 * largest / unit.ns : 1);
+    m_plot->yAxis->setLabel(tr("step time (%1)").arg(unit.name));
+    applyPalette(m_plot, palette()); // the legend's new entries
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool StepTimeChart::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched != m_plot || event->type() != QEvent::ToolTip || !m_breakdown)
+        return QWidget::eventFilter(watched, event);
+    const auto *help = static_cast<QHelpEvent *>(event);
+    // The nearest point of any run.
+    int nearestGraph = -1, nearestPoint = -1;
+    double nearest = kToolTipPixels;
+    for (int g = 0; g < m_plot->graphCount(); ++g) {
+        QVariant details;
+        const double distance = m_plot->graph(g)->selectTest(help->pos(), false, &details);
+        const QCPDataSelection selection = details.value<QCPDataSelection>();
+        if (distance >= 0 && distance < nearest && !selection.isEmpty()) {
+            nearest = distance;
+            nearestGraph = g;
+            nearestPoint = selection.dataRange().begin();
+        }
+    }
+    const std::size_t runsA = m_breakdown->runsA().size();
+    if (nearestGraph < 0) {
+        QToolTip::hideText();
+        return true;
+    }
+    const bool a = std::size_t(nearestGraph) < runsA;
+    const RunSteps &run = a ? m_breakdown->runsA()[std::size_t(nearestGraph)]
+                            : m_breakdown->runsB()[std::size_t(nearestGraph) - runsA];
+    const StepInstance &step = run.steps[std::size_t(nearestPoint)];
+    QToolTip::showText(help->globalPos(),
+                       tr("%1 — %2, step %3: %4\n%5 kernels, GPU busy %6")
+                           .arg(a ? QStringLiteral("A") : QStringLiteral("B"), run.run)
+                           .arg(nearestPoint)
+                           .arg(formatDuration(double(step.parts[std::size_t(StepPart::Step)])))
+                           .arg(step.kernels)
+                           .arg(formatDuration(double(step.parts[std::size_t(StepPart::Busy)]))),
+                       m_plot);
+    return true;
+}
+
+} // namespace scopeline

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Step time against step index, one line per run, A's runs in A's colour and B's in B's: warm-up
+// steps and outlier runs stand out where the waterfall's means hide them.
+
+#include "plottheme.h"
+
+#include <QString>
+#include <QWidget>
+
+class QCustomPlot;
+
+namespace scopeline {
+
+class StepBreakdown;
+
+class StepTimeChart : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit StepTimeChart(QWidget *parent = nullptr);
+
+    // One graph per run, A's runs then B's (not owned; nullptr clears).
+    void setBreakdown(const StepBreakdown *breakdown);
+    // The sides' names in the legend ("A: eager").
+    void setLabels(const QString &labelA, const QString &labelB);
+    // The value axis' unit in ns (1e6: ms).
+    double unitNs() const { return m_unitNs; }
+
+    QCustomPlot *plot() const { return m_plot; }
+
+protected:
+    void changeEvent(QEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    void rebuild();
+
+    QCustomPlot *m_plot = nullptr;
+    PlotTheme m_theme;
+    const StepBreakdown *m_breakdown = nullptr;
+    double m_unitNs = 1;
+    QString m_labels[2];
+};
+
+} // namespace scopeline

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "stepwaterfall.h"
+
+#include "comparisontablemodel.h"
+
+#include "model/durationformat.h"
+
+#include <qcustomplot.h>
+
+#include <QHelpEvent>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+namespace scopeline {
+
+namespace {
+
+bool isCause(StepPart part)
+{
+    return part == StepPart::LaunchLate || part == StepPart::GpuWaiting || part == StepPart::Unknown;
+}
+
+bool isFinding(const StepRow &row)
+{
+    return row.reason.isEmpty() && (row.verdict == Verdict::Faster || row.verdict == Verdict::Slower);
+}
+
+QColor verdictColour(const StepRow &row)
+{
+    if (!isFinding(row))
+        return dataColour(DataColour::Unchanged);
+    return dataColour(row.verdict == Verdict::Faster ? DataColour::Less : DataColour::More);
+}
+
+} // namespace
+
+StepWaterfall::StepWaterfall(QWidget *parent) : QWidget(parent)
+{
+    m_plot = new QCustomPlot(this);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    m_plot->setMinimumHeight(140); // six bars with their labels
+    m_plot->yAxis->setRangeReversed(true);
+    m_plot->yAxis->grid()->setVisible(false);
+    m_plot->yAxis->setSubTicks(false);
+    m_plot->yAxis->setTickLength(0, 0);
+    m_plot->xAxis->grid()->setPen(QPen(Qt::black, 1, Qt::DashLine)); // coloured by applyPalette()
+    m_plot->installEventFilter(this);                                // a tooltip per bar
+    connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent *event) {
+        const int bar = waterfallBarAt(m_plot, event->pos(), int(m_bars.size()));
+        const StepPart part = bar >= 0 ? kBarParts[std::size_t(bar)] : StepPart::Step;
+        setSelectedCause(isCause(part) && int(part) != m_selected ? int(part) : -1);
+    });
+    m_theme = applyPalette(m_plot, palette());
+    rebuild();
+}
+
+void StepWaterfall::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        m_theme = applyPalette(m_plot, palette());
+        rebuild(); // the bars and labels are items, coloured when made
+    }
+}
+
+void StepWaterfall::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    rebuild(); // the room for the value labels is in pixels
+}
+
+void StepWaterfall::setBreakdown(const StepBreakdown *breakdown)
+{
+    m_breakdown = breakdown;
+    m_selected = -1;
+    rebuild();
+}
+
+void StepWaterfall::setSelectedCause(int part)
+{
+    if (part == m_selected)
+        return;
+    m_selected = part;
+    rebuild();
+    emit selectedCauseChanged(part);
+}
+
+void StepWaterfall::rebuild()
+{
+    m_bars.clear();
+    const StepRow *step = m_breakdown ? &m_breakdown->row(StepPart::Step) : nullptr;
+    if (!step || step->unitsA == 0 || step->unitsB == 0) {
+        drawWaterfallHint(m_plot, m_theme,
+                          step ? tr("No step with kernels on a side: pick another step scope")
+                               : tr("Open a pair of traces to see where the step's time went"));
+        return;
+    }
+    const QColor total = dataColour(DataColour::Total);
+    m_bars.push_back({tr("A: step time"), formatDuration(step->meanA), 0, step->meanA, total, true});
+    double running = step->meanA;
+    for (std::size_t i = 1; i + 1 < kBarParts.size(); ++i) {
+        const StepRow &row = m_breakdown->row(kBarParts[i]);
+        QString value = signedDuration(row.delta);
+        if (isFinding(row))
+            value += QStringLiteral(" · ") + row.verdictText();
+        m_bars.push_back({QStringLiteral("Δ ") + stepPartTitle(row.part), value, running, running + row.delta,
+                          verdictColour(row), false, int(row.part) == m_selected, row.ciLow, row.ciHigh});
+        running += row.delta;
+    }
+    m_bars.push_back({tr("B: step time"), formatDuration(step->meanB), 0, step->meanB, total, true});
+    drawWaterfall(m_plot, m_theme, m_bars, tr("time per step (%1)"));
+}
+
+QString StepWaterfall::toolTip(int bar) const
+{
+    const StepPart part = kBarParts[std::size_t(bar)];
+    const StepRow &row = m_breakdown->row(part);
+    const QString scope = m_breakdown->stepScope().isEmpty() ? tr("the whole run") : m_breakdown->stepScope();
+    if (bar == 0 || bar + 1 == int(kBarParts.size())) {
+        const bool a = bar == 0;
+        return tr("%1: step time (%2), mean per step %3\n%4 runs, %5 steps")
+            .arg(a ? QStringLiteral("A") : QStringLiteral("B"), scope,
+                 formatDuration(a ? row.meanA : row.meanB))
+            .arg(a ? row.runsA : row.runsB)
+            .arg(a ? row.stepsA : row.stepsB);
+    }
+    QString text = tr("%1 per step: A %2 → B %3\nΔ %4, 95% CI [%5, %6], p (Holm) %7\n%8")
+                       .arg(stepPartTitle(part), formatDuration(row.meanA), formatDuration(row.meanB),
+                            signedDuration(row.delta), signedDuration(row.ciLow), signedDuration(row.ciHigh),
+                            ComparisonTableModel::formatPValue(row.p), row.verdictText());
+    if (isCause(part))
+        text += QLatin1Char('\n') + (int(part) == m_selected
+                                         ? tr("Click to clear the highlight")
+                                         : tr("Click to highlight these gaps in both timelines"));
+    return text;
+}
+
+bool StepWaterfall::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_plot && event->type() == QEvent::ToolTip) {
+        const auto *help = static_cast<QHelpEvent *>(event);
+        const int bar = waterfallBarAt(m_plot, help->pos(), int(m_bars.size()));
+        if (bar < 0)
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), toolTip(bar), m_plot);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+} // namespace scopeline

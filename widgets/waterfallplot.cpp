@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "waterfallplot.h"
+
+#include "durationunit.h"
+
+#include "model/durationformat.h"
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace scopeline {
+
+namespace {
+constexpr double kBarHalf = 0.36;
+} // namespace
+
+void drawWaterfall(QCustomPlot *plot, const PlotTheme &theme, const std::vector<WaterfallBar> &bars,
+                   const QString &axisLabel)
+{
+    plot->clearItems();
+    plot->xAxis->setVisible(true);
+    // where each bar's value label starts: right of the bar and of its error bar
+    auto labelAt = [](const WaterfallBar &b) {
+        double at = std::max(b.from, b.to);
+        for (double end : {b.from + b.ciLow, b.from + b.ciHigh})
+            if (!std::isnan(end))
+                at = std::max(at, end);
+        return at;
+    };
+    double low = HUGE_VAL, high = -HUGE_VAL;
+    for (const WaterfallBar &b : bars)
+        for (double end : {b.total ? b.to : b.from, b.to, b.from + b.ciLow, b.from + b.ciHigh})
+            if (!std::isnan(end)) {
+                low = std::min(low, end);
+                high = std::max(high, end);
+            }
+    if (!(low <= high))
+        low = high = 0;
+    const double pad = std::max(0.1 * (high - low), 1e-3 * std::max(1.0, high));
+    double left = std::max(0.0, low - pad);
+    if (left < 0.5 * high)
+        left = 0; // zero is near: the totals in full, to scale
+    // The right end leaves room for the widest value label, in pixels of the plot as it is now sized
+    // (less the tick labels and margins).
+    const QFontMetrics metrics(plot->font());
+    int tickLabels = 0;
+    for (const WaterfallBar &b : bars)
+        tickLabels = std::max(tickLabels, metrics.horizontalAdvance(b.label));
+    const double axisPixels = std::max(160, plot->width() - tickLabels - 40);
+    double perPixel = (high + pad - left) / axisPixels;
+    for (const WaterfallBar &b : bars)
+        perPixel =
+            std::max(perPixel, (labelAt(b) - left) /
+                                   std::max(40.0, axisPixels - metrics.horizontalAdvance(b.value) - 12));
+    const double right = left + perPixel * axisPixels;
+    const DurationUnit unit = DurationUnit::fitting(std::max(std::fabs(low), std::fabs(high)));
+
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (std::size_t i = 0; i < bars.size(); ++i) {
+        const WaterfallBar &b = bars[i];
+        const double y = double(i);
+        auto *rect = new QCPItemRect(plot);
+        rect->topLeft->setCoords(std::min(b.from, b.to) / unit.ns, y - kBarHalf);
+        rect->bottomRight->setCoords(std::max(b.from, b.to) / unit.ns, y + kBarHalf);
+        rect->setBrush(b.colour);
+        rect->setPen(b.current ? QPen(theme.text, 2) : QPen(theme.edge(b.colour, 130)));
+        rect->setSelectable(false);
+        if (!std::isnan(b.ciLow) && !std::isnan(b.ciHigh)) {
+            auto *ci = new QCPItemLine(plot);
+            ci->start->setCoords((b.from + b.ciLow) / unit.ns, y);
+            ci->end->setCoords((b.from + b.ciHigh) / unit.ns, y);
+            ci->setPen(QPen(theme.strongText, 1.3));
+            ci->setHead(QCPLineEnding(QCPLineEnding::esBar, 10));
+            ci->setTail(QCPLineEnding(QCPLineEnding::esBar, 10));
+            ci->setSelectable(false);
+        }
+        auto *text = new QCPItemText(plot);
+        text->position->setCoords(labelAt(b) / unit.ns, y);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        text->setPadding(QMargins(4, 0, 0, 0));
+        text->setText(b.value);
+        text->setColor(theme.strongText);
+        text->setSelectable(false);
+        ticker->addTick(y, b.label);
+    }
+    plot->yAxis->setTicker(ticker);
+    plot->yAxis->setRange(-0.6, double(bars.size()) - 0.4);
+    plot->xAxis->setRange(left / unit.ns, right / unit.ns);
+    plot->xAxis->setLabel(axisLabel.arg(unit.name));
+    plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString signedDuration(double ns)
+{
+    return ns > 0 ? QLatin1Char('+') + formatDuration(ns) : formatDuration(ns);
+}
+
+void drawWaterfallHint(QCustomPlot *plot, const PlotTheme &theme, const QString &hint)
+{
+    plot->clearItems();
+    plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    plot->xAxis->setVisible(false);
+    auto *text = new QCPItemText(plot);
+    text->position->setType(QCPItemPosition::ptAxisRectRatio);
+    text->position->setCoords(0.5, 0.5);
+    text->setText(hint);
+    text->setColor(theme.dimText);
+    plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+int waterfallBarAt(const QCustomPlot *plot, const QPoint &pos, int count)
+{
+    const long bar = std::lround(plot->yAxis->pixelToCoord(pos.y()));
+    return bar >= 0 && bar < count ? int(bar) : -1;
+}
+
+} // namespace scopeline
