@@ -153,6 +153,12 @@ QString parseSession(const QJsonObject &root, const QDir &base, SessionState &st
             return tr("\"threshold\" is negative (%1)").arg(threshold.toDouble());
         state.threshold = threshold.toDouble();
     }
+    if (root.contains(QStringLiteral("step"))) {
+        const QJsonValue step = root.value(QStringLiteral("step"));
+        if (!step.isString())
+            return tr("\"step\" is not a string");
+        state.stepScope = step.toString();
+    }
     const struct
     {
         const char *key;
@@ -203,9 +209,10 @@ QString parseSession(const QJsonObject &root, const QDir &base, SessionState &st
 bool SessionState::operator==(const SessionState &other) const
 {
     return pathA == other.pathA && pathB == other.pathB && scopes == other.scopes && match == other.match &&
-           samples == other.samples && threshold == other.threshold && pooled == other.pooled &&
-           logScale == other.logScale && zoomLocked == other.zoomLocked && viewStartA == other.viewStartA &&
-           viewEndA == other.viewEndA && viewStartB == other.viewStartB && viewEndB == other.viewEndB;
+           samples == other.samples && threshold == other.threshold && stepScope == other.stepScope &&
+           pooled == other.pooled && logScale == other.logScale && zoomLocked == other.zoomLocked &&
+           viewStartA == other.viewStartA && viewEndA == other.viewEndA && viewStartB == other.viewStartB &&
+           viewEndB == other.viewEndB;
 }
 
 bool SessionFile::save(const SessionState &state, const QString &file, QString *error)
@@ -230,6 +237,8 @@ bool SessionFile::save(const SessionState &state, const QString &file, QString *
     root[QStringLiteral("match")] = matchModeName(state.match);
     root[QStringLiteral("samples")] = sampleModeName(state.samples);
     root[QStringLiteral("threshold")] = state.threshold;
+    if (!state.stepScope.isEmpty())
+        root[QStringLiteral("step")] = state.stepScope;
     root[QStringLiteral("pooled")] = state.pooled;
     root[QStringLiteral("logScale")] = state.logScale;
     root[QStringLiteral("zoomLocked")] = state.zoomLocked;

@@ -19,6 +19,7 @@ struct SessionState
     MatchMode match = MatchMode::Component;
     SampleMode samples = SampleMode::Kernel;
     double threshold = 0.01; // smallest relative change of medians that counts
+    QString stepScope;       // What changed's step scope; empty: the detected one
     bool pooled = true;      // boxplots of all runs pooled, else per run pair
     bool logScale = false;
     bool zoomLocked = true;

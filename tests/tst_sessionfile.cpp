@@ -45,6 +45,7 @@ SessionState fullState(const QString &pathA, const QString &pathB)
     s.match = MatchMode::Regex;
     s.samples = SampleMode::Span;
     s.threshold = 0.025;
+    s.stepScope = QStringLiteral("PjitFunction(<lambda>)");
     s.pooled = false;
     s.logScale = true;
     s.zoomLocked = false;
@@ -131,6 +132,7 @@ private slots:
             [](SessionState &s) { s.match = MatchMode::Component; },
             [](SessionState &s) { s.samples = SampleMode::Instance; },
             [](SessionState &s) { s.threshold = 0.03; },
+            [](SessionState &s) { s.stepScope.clear(); },
             [](SessionState &s) { s.pooled = !s.pooled; },
             [](SessionState &s) { s.logScale = !s.logScale; },
             [](SessionState &s) { s.zoomLocked = !s.zoomLocked; },
@@ -175,6 +177,7 @@ private slots:
         QCOMPARE(loaded.match, saved.match);
         QCOMPARE(loaded.samples, saved.samples);
         QCOMPARE(loaded.threshold, saved.threshold);
+        QCOMPARE(loaded.stepScope, saved.stepScope);
         QCOMPARE(loaded.pooled, saved.pooled);
         QCOMPARE(loaded.logScale, saved.logScale);
         QCOMPARE(loaded.zoomLocked, saved.zoomLocked);
@@ -296,6 +299,7 @@ private slots:
             << validWith(QStringLiteral("threshold"), -0.01) << QStringLiteral("threshold");
         QTest::newRow("threshold string")
             << validWith(QStringLiteral("threshold"), QStringLiteral("1%")) << QStringLiteral("threshold");
+        QTest::newRow("step number") << validWith(QStringLiteral("step"), 3) << QStringLiteral("step");
         QTest::newRow("pooled string")
             << validWith(QStringLiteral("pooled"), QStringLiteral("yes")) << QStringLiteral("pooled");
         QTest::newRow("logScale number")

@@ -10,6 +10,7 @@
 #include "testdata.h"
 
 #include "mainwindow.h"
+#include "model/sessionfile.h"
 #include "model/tracefolder.h"
 #include "widgets/columntablemodel.h"
 #include "widgets/kerneldiffview.h"
@@ -26,6 +27,7 @@
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <qcustomplot.h>
@@ -302,6 +304,20 @@ private slots:
         QCOMPARE(steps->lineLabel()->text(), reference.stepLine());
         QCOMPARE(steps->picker()->currentText(), kProfilerStep);
         QVERIFY(window.diffView()->headerText().endsWith(reference.stepLine()));
+        // the scope the user picks goes into a saved session, and opening it brings it back
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("steps.scopeline.json"));
+        steps->setStepScope(StepBreakdownOptions::wholeRun());
+        QVERIFY(window.saveSession(session));
+        SessionState saved;
+        QVERIFY(SessionFile::load(session, saved, nullptr));
+        QCOMPARE(saved.stepScope, StepBreakdownOptions::wholeRun());
+        steps->setStepScope(kProfilerStep);
+        QVERIFY(window.openSession(session));
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 120000));
+        QVERIFY(steps->breakdown()->stepScope().isEmpty()); // the whole run
+        steps->setStepScope(kProfilerStep);
+        QCOMPARE(steps->breakdown()->stepScope(), kProfilerStep);
 
         TimelineView *views[2] = {window.timeline()->viewA(), window.timeline()->viewB()};
         QCOMPARE(views[0]->run().run.name, m_a[0].run.name);

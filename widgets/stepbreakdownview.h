@@ -39,6 +39,8 @@ public:
     void setThreshold(double threshold); // fraction of A's step time
     // The step scope: a name, StepBreakdownOptions::wholeRun(), or empty for the detected one.
     void setStepScope(const QString &scope);
+    // The step scope asked for (setStepScope, the picker); empty while the detected one is shown.
+    QString stepScope() const { return m_options.stepScope; }
 
     // The breakdown shown, nullptr before a pair is set, and its header line (stepLine()).
     const StepBreakdown *breakdown() const { return m_breakdown.get(); }

@@ -395,6 +395,7 @@ SessionState MainWindow::currentState() const
     state.match = m_panel->matchMode();
     state.samples = m_panel->sampleMode();
     state.threshold = m_panel->threshold();
+    state.stepScope = m_diffView->stepView()->stepScope();
     state.pooled = m_panel->pooled();
     state.logScale = m_panel->logScale();
     state.zoomLocked = m_timeline->zoomLocked();
@@ -410,6 +411,8 @@ void MainWindow::applyState(const SessionState &state)
     m_panel->setMatchMode(state.match);
     m_panel->setSampleMode(state.samples);
     m_panel->setThreshold(state.threshold);
+    if (!state.stepScope.isEmpty())
+        m_diffView->stepView()->setStepScope(state.stepScope);
     m_panel->setPooled(state.pooled);
     m_panel->setLogScale(state.logScale);
     m_panel->setSelectedScopes(state.scopes);
