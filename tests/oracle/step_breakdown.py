@@ -104,18 +104,8 @@ def step_instances(doc, scope):
     """Outermost CPU ph-X events named scope or scope#<digits>: [(start, end, pid, tid)], file order."""
     events = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
     events = [e for e in events if isinstance(e, dict)]
-    track = lambda e: (ts.norm_id(e.get("pid")), ts.norm_id(e.get("tid", 0)))
-    pnames, gpu_tracks = {}, set()
-    for e in events:  # GPU tracks, as trace_summary.chrome_events tells them
-        if e.get("ph") == "M" and e.get("name") == "process_name" and isinstance(e.get("args"), dict):
-            pnames[ts.norm_id(e.get("pid"))] = e["args"].get("name")
-        if e.get("cat") in ts.GPU_CATS:
-            gpu_tracks.add(track(e))
-
-    def is_gpu(t):
-        pn = pnames.get(t[0])
-        return t in gpu_tracks or (isinstance(pn, str) and (pn.startswith("/device:GPU")
-                                                            or bool(ts.GPU_PROCESS_RE.fullmatch(pn))))
+    track = ts.track_of
+    is_gpu, _ = ts.gpu_tracks(events)  # as trace_summary.chrome_events tells them
     pat = re.compile(re.escape(scope) + r"(#[0-9]+)?", re.S)
     inst = []
     for e in events:

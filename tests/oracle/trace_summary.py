@@ -100,23 +100,34 @@ def summarize_rocprofv3(doc):
                 median_graph_launch_delay_ns=None)
 
 
+def track_of(e):
+    """An event's (pid, tid), normalised."""
+    return (norm_id(e.get("pid")), norm_id(e.get("tid", 0)))
+
+
+def gpu_tracks(events):
+    """(is_gpu(track), process names): a track is a GPU track when it holds GPU-category events or its
+    process is named like a GPU ("/device:GPU:0", "GPU 0")."""
+    pnames, gpu = {}, set()
+    for e in events:
+        if e.get("ph") == "M" and e.get("name") == "process_name" and isinstance(e.get("args"), dict):
+            pnames[norm_id(e.get("pid"))] = e["args"].get("name")
+        if e.get("cat") in GPU_CATS:
+            gpu.add(track_of(e))
+
+    def is_gpu(t):
+        pn = pnames.get(t[0])
+        return t in gpu or (isinstance(pn, str) and (pn.startswith("/device:GPU") or bool(GPU_PROCESS_RE.fullmatch(pn))))
+    return is_gpu, pnames
+
+
 def chrome_events(doc):
     """(kernels, launches, graph launches, process names) of a Chrome/Kineto/JAX trace: slices as dicts
     with track/start/dur/name/cat/args/corr, in file order."""
     events = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
     events = [e for e in events if isinstance(e, dict) and e]
-    track = lambda e: (norm_id(e.get("pid")), norm_id(e.get("tid", 0)))
-
-    pnames, gpu_tracks = {}, set()
-    for e in events:
-        if e.get("ph") == "M" and e.get("name") == "process_name" and isinstance(e.get("args"), dict):
-            pnames[norm_id(e.get("pid"))] = e["args"].get("name")
-        if e.get("cat") in GPU_CATS:
-            gpu_tracks.add(track(e))
-
-    def is_gpu(t):
-        pn = pnames.get(t[0])
-        return t in gpu_tracks or (isinstance(pn, str) and (pn.startswith("/device:GPU") or bool(GPU_PROCESS_RE.fullmatch(pn))))
+    track = track_of
+    is_gpu, pnames = gpu_tracks(events)
 
     # Slices: dicts with track/start/dur/name/cat/args. B/E matched per track in file order.
     slices, open_b = [], {}
