@@ -29,7 +29,7 @@ struct HipbenchWorkload
 struct HipbenchProgress
 {
     int done = 0, total = 0;
-    QString message; // e.g. "eager run 0"
+    QString message; // e.g. "eager run 0", with --processes "graph process 1 run 0"
 };
 
 namespace hipbenchprotocol {

@@ -2,6 +2,7 @@
 #include "stepbreakdown.h"
 
 #include "durationformat.h"
+#include "replication.h"
 #include "verdict.h"
 
 #include "stats/multipletesting.h"
@@ -190,12 +191,6 @@ StepPart stepPartOf(GapCause cause)
     return StepPart::Unknown;
 }
 
-QString processOfRun(const QString &runName)
-{
-    const qsizetype slash = runName.lastIndexOf(QLatin1Char('/'));
-    return slash < 0 ? QString() : runName.left(slash);
-}
-
 RunSteps findRunSteps(const TraceAnalysis &analysis, const QString &stepScope)
 {
     const TraceData &t = analysis.trace();
@@ -239,7 +234,12 @@ RunSteps findRunSteps(const TraceAnalysis &analysis, const QString &stepScope)
 
 QString StepRow::verdictText() const
 {
-    return reason.isEmpty() ? scopeline::verdictText(verdict) : reason;
+    if (!reason.isEmpty())
+        return reason;
+    if (tied) // timer ticks: say why p is what it is
+        return tr("%1 (each side the same in every unit: exact permutation test)")
+            .arg(scopeline::verdictText(verdict));
+    return scopeline::verdictText(verdict);
 }
 
 StepBreakdown::StepBreakdown(const QList<LoadedRun> &a, const QList<LoadedRun> &b,
@@ -258,7 +258,7 @@ StepBreakdown::StepBreakdown(const QList<LoadedRun> &a, const QList<LoadedRun> &
                 continue;
             runs->push_back(findRunSteps(*run.analysis, m_stepScope));
             runs->back().run = run.run.name;
-            runs->back().process = processOfRun(run.run.name);
+            runs->back().process = Replication::processOf(run);
         }
     compare();
 }
@@ -272,45 +272,36 @@ StepBreakdown::StepBreakdown(std::vector<RunSteps> a, std::vector<RunSteps> b, c
 
 void StepBreakdown::compare()
 {
-    for (const std::vector<RunSteps> *runs : {&m_runsA, &m_runsB}) {
-        std::set<QString> processes;
-        for (const RunSteps &run : *runs)
-            if (!run.process.isEmpty())
-                processes.insert(run.process);
-        m_byProcess = m_byProcess || processes.size() >= 2;
-    }
-    // Per side, the tested value of each unit: a run's mean per step, or the mean of its process's runs.
-    auto unitMeans = [this](const std::vector<RunSteps> &runs, std::size_t part, int &runsWithSteps,
-                            int64_t &steps) {
-        std::vector<QString> order;
-        std::map<QString, std::vector<double>> groups;
-        runsWithSteps = 0;
-        steps = 0;
-        for (std::size_t r = 0; r < runs.size(); ++r) {
-            if (runs[r].steps.empty())
-                continue;
-            ++runsWithSteps;
-            steps += int64_t(runs[r].steps.size());
-            const QString key = m_byProcess ? runs[r].process : QString::number(r);
-            if (groups.find(key) == groups.end())
-                order.push_back(key);
-            groups[key].push_back(runs[r].mean[part]);
-        }
-        std::vector<double> means;
-        for (const QString &key : order)
-            means.push_back(stats::meanVariance(groups[key]).mean);
-        return means;
-    };
+    std::vector<QString> processes[2];
+    for (int side = 0; side < 2; ++side)
+        for (const RunSteps &run : side == 0 ? m_runsA : m_runsB)
+            processes[side].push_back(run.process);
+    const Replication replication(processes[0], processes[1]);
+    m_byProcess = replication.byProcess();
 
     m_rows.assign(kStepParts, StepRow{});
     std::vector<double> rawP;
     for (std::size_t part = 0; part < std::size_t(kStepParts); ++part) {
         StepRow &row = m_rows[part];
         row.part = StepPart(part);
-        row.unitMeansA = unitMeans(m_runsA, part, row.runsA, row.stepsA);
-        row.unitMeansB = unitMeans(m_runsB, part, row.runsB, row.stepsB);
+        for (int side = 0; side < 2; ++side) {
+            std::vector<double> perRun; // NaN for a run without steps: its unit goes on without it
+            int &withSteps = side == 0 ? row.runsA : row.runsB;
+            int64_t &steps = side == 0 ? row.stepsA : row.stepsB;
+            for (const RunSteps &run : side == 0 ? m_runsA : m_runsB) {
+                perRun.push_back(run.mean[part]);
+                withSteps += !run.steps.empty();
+                steps += int64_t(run.steps.size());
+            }
+            std::vector<double> &units = side == 0 ? row.unitMeansA : row.unitMeansB;
+            for (double v : replication.unitValues(side, perRun))
+                if (!std::isnan(v))
+                    units.push_back(v);
+        }
         row.unitsA = int(row.unitMeansA.size());
         row.unitsB = int(row.unitMeansB.size());
+        row.processesA = replication.processes(0);
+        row.processesB = replication.processes(1);
         const stats::MeanVariance a = stats::meanVariance(row.unitMeansA),
                                   b = stats::meanVariance(row.unitMeansB);
         row.meanA = a.mean;
@@ -320,15 +311,14 @@ void StepBreakdown::compare()
         row.pRaw = welch.p;
         row.ciLow = welch.ciLow;
         row.ciHigh = welch.ciHigh;
-        const QString unit = m_byProcess ? tr("process") : tr("run");
+        row.tied = welch.tied;
         if (row.unitsA == 0 || row.unitsB == 0)
             row.reason = tr("no steps with kernels on a side");
         else if (row.unitsA < 2 || row.unitsB < 2)
             row.reason = m_byProcess ? tr("one process on a side: process-to-process variation not measured")
                                      : tr("one run on a side: run-to-run variation not measured");
-        else if (!welch.valid())
-            row.reason = welch.delta == 0 ? tr("the same in every %1: nothing to test").arg(unit)
-                                          : tr("no spread between %1s: not tested").arg(unit);
+        else
+            row.caveat = replication.caveat();
         rawP.push_back(row.pRaw);
     }
     const std::vector<double> holm = stats::holmAdjust(rawP);
@@ -421,6 +411,12 @@ const std::vector<TableColumn<StepRow>> &StepBreakdown::columns()
           integer(&StepRow::unitsA), count(&StepRow::unitsA), 0},
         C{QStringLiteral("units_b"), tr("Units B"), tr("What the test counts on B: runs, or processes"),
           integer(&StepRow::unitsB), count(&StepRow::unitsB), 0},
+        C{QStringLiteral("processes_a"), tr("Processes A"), tr("Processes A's runs came from (unknown: one)"),
+          integer(&StepRow::processesA), count(&StepRow::processesA), 0},
+        C{QStringLiteral("processes_b"), tr("Processes B"), tr("Processes B's runs came from (unknown: one)"),
+          integer(&StepRow::processesB), count(&StepRow::processesB), 0},
+        C{QStringLiteral("caveat"), tr("Caveat"), tr("What the test could not measure"),
+          [](const StepRow &r) { return QVariant(r.caveat); }, [](const StepRow &r) { return r.caveat; }, 0},
     };
     return columns;
 }
@@ -442,7 +438,8 @@ QString StepBreakdown::stepLine() const
     if (!std::isnan(s.ciLow) && s.meanA > 0)
         line += tr(", 95% CI [%1, %2]")
                     .arg(percentText(s.ciLow / s.meanA, true), percentText(s.ciHigh / s.meanA, true));
-    return line + QStringLiteral(": ") + s.verdictText();
+    line += QStringLiteral(": ") + s.verdictText();
+    return s.caveat.isEmpty() ? line : line + QStringLiteral(" (") + s.caveat + QLatin1Char(')');
 }
 
 } // namespace scopeline

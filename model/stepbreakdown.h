@@ -48,8 +48,8 @@ struct StepGap
 struct RunSteps
 {
     static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
-    QString run;     // the run's name in its side folder
-    QString process; // its process folder (`side/<process>/<run>/`), empty when runs are not grouped
+    QString run;                     // the run's name in its side folder
+    QString process;                 // its process (Replication::processOf), empty when unknown
     std::vector<StepInstance> steps; // steps with at least one kernel, by start
     std::vector<StepGap> gaps;       // every step's idle gaps, by start
     std::array<double, kStepParts> mean{kUnset, kUnset, kUnset, kUnset, kUnset, kUnset}; // per step
@@ -59,9 +59,6 @@ struct RunSteps
 // outermost when nested); a step's kernels are those whose launch call starts in its range on any
 // thread of its process. An empty scope makes the whole run one step with every kernel.
 RunSteps findRunSteps(const TraceAnalysis &analysis, const QString &stepScope);
-
-// The process folder of a run name: "proc_0/run_1" -> "proc_0"; "run_1" -> "".
-QString processOfRun(const QString &runName);
 
 struct StepBreakdownOptions
 {
@@ -85,6 +82,7 @@ struct StepRow
     StepPart part = StepPart::Step;
     int runsA = 0, runsB = 0;               // runs with steps
     int unitsA = 0, unitsB = 0;             // what the test counts: runs, or processes when grouped
+    int processesA = 0, processesB = 0;     // processes the runs came from (unknown: one a side)
     int64_t stepsA = 0, stepsB = 0;         // steps over all runs
     double meanA = kUnset, meanB = kUnset;  // mean over the units of the per-unit mean per step (ns)
     double delta = kUnset;                  // meanB − meanA
@@ -92,7 +90,9 @@ struct StepRow
     double ciLow = kUnset, ciHigh = kUnset; // 95 % Welch–Satterthwaite interval of delta
     double pRaw = kUnset, p = kUnset;       // Welch two-sided p; p Holm-adjusted over the rows
     Verdict verdict = Verdict::NoSignificantChange;
-    QString reason;                             // why there is no test, when there is none
+    QString reason;    // why there is no test, when there is none
+    QString caveat;    // what the test could not measure (Replication::caveat), on tested rows
+    bool tied = false; // each side's units all gave one value: exact permutation test, interval ± 1 ns
     std::vector<double> unitMeansA, unitMeansB; // the tested values, one per unit
     QString verdictText() const;
 };
@@ -110,7 +110,7 @@ public:
     // The step scope in use; empty for the whole run.
     const QString &stepScope() const { return m_stepScope; }
     const StepBreakdownOptions &options() const { return m_options; }
-    // Whether a side's runs are grouped into processes (≥ 2 process folders): then processes are the unit.
+    // Whether a side's runs come from ≥ 2 processes: then processes are the unit (Replication).
     bool byProcess() const { return m_byProcess; }
     // Rows in StepPart order.
     const std::vector<StepRow> &rows() const { return m_rows; }

@@ -5,6 +5,7 @@
 #include "stats/welch.h"
 
 #include <cmath>
+#include <limits>
 
 namespace scopeline::stats {
 
@@ -28,7 +29,7 @@ bool logsOf(const std::vector<double> &summaries, std::vector<double> &kept, std
 } // namespace
 
 RunLevelTest runLevelTest(const std::vector<double> &summariesA, const std::vector<double> &summariesB,
-                          double confidence)
+                          double confidence, double resolution)
 {
     RunLevelTest result;
     std::vector<double> a, b, logA, logB;
@@ -42,16 +43,45 @@ RunLevelTest runLevelTest(const std::vector<double> &summariesA, const std::vect
     const WelchTest welch = welchTest(meanVariance(logA), meanVariance(logB), confidence);
     result.change = std::expm1(welch.delta);
     result.rankP = mannWhitneyU(a, b).p;
-    if (!welch.valid()) {
-        // Every run gave the same value on both sides: no spread to test against. Equal values
-        // are no change (p = 1); different ones a certain change (p = 0). scipy answers NaN here.
-        result.p = welch.delta == 0 ? 1.0 : 0.0;
-        result.ciLow = result.ciHigh = result.change;
-        return result;
-    }
     result.p = welch.p;
-    result.ciLow = std::expm1(welch.ciLow);
-    result.ciHigh = std::expm1(welch.ciHigh);
+    result.tied = welch.tied;
+    if (welch.tied) { // each side one value, known to a timer step: the ratio's widest reading
+        const double va = a.front(), vb = b.front();
+        result.ciLow = (vb - resolution) / (va + resolution) - 1;
+        result.ciHigh = va > resolution ? (vb + resolution) / (va - resolution) - 1
+                                        : std::numeric_limits<double>::infinity();
+    } else {
+        result.ciLow = std::expm1(welch.ciLow);
+        result.ciHigh = std::expm1(welch.ciHigh);
+    }
+    return result;
+}
+
+RunLevelTest meanChangeTest(const std::vector<double> &valuesA, const std::vector<double> &valuesB,
+                            double confidence, double resolution)
+{
+    RunLevelTest result;
+    std::vector<double> a, b;
+    for (double v : valuesA)
+        if (!std::isnan(v))
+            a.push_back(v);
+    for (double v : valuesB)
+        if (!std::isnan(v))
+            b.push_back(v);
+    result.runsA = a.size();
+    result.runsB = b.size();
+    if (a.size() < 2 || b.size() < 2)
+        return result;
+    const MeanVariance ma = meanVariance(a);
+    const WelchTest welch = welchTest(ma, meanVariance(b), confidence, resolution);
+    result.p = welch.p;
+    result.tied = welch.tied;
+    result.rankP = mannWhitneyU(a, b).p;
+    if (ma.mean > 0) {
+        result.change = welch.delta / ma.mean;
+        result.ciLow = welch.ciLow / ma.mean;
+        result.ciHigh = welch.ciHigh / ma.mean;
+    }
     return result;
 }
 

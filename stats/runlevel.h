@@ -23,11 +23,21 @@ struct RunLevelTest
     double change = kUnset;                 // exp(mean log B − mean log A) − 1, e.g. −0.017
     double ciLow = kUnset, ciHigh = kUnset; // confidence interval of change
     double rankP = kUnset;                  // Mann–Whitney two-sided p on the summaries
+    // Every run gave the same value on each side (timer ticks): p is the exact permutation test of
+    // the two constant samples and the interval spans one timer step either way (stats/welch.h).
+    bool tied = false;
     bool valid() const { return runsA >= 2 && runsB >= 2 && p == p; }
 };
 
-// summariesA/B: one value per run (NaN entries, runs without samples, are left out).
+// summariesA/B: one value per run (NaN entries, runs without samples, are left out). resolution: how
+// closely a summary is known (the timer step, ns), for the interval of a tie.
 RunLevelTest runLevelTest(const std::vector<double> &summariesA, const std::vector<double> &summariesB,
-                          double confidence = 0.95);
+                          double confidence = 0.95, double resolution = 1);
+
+// The same figures for values that may be zero (a kernel's GPU time per run, 0 in a run without it):
+// Welch on the values themselves, change = (mean B − mean A) / mean A and its interval likewise
+// (NaN when mean A is 0); ties as above.
+RunLevelTest meanChangeTest(const std::vector<double> &valuesA, const std::vector<double> &valuesB,
+                            double confidence = 0.95, double resolution = 1);
 
 } // namespace scopeline::stats

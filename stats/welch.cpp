@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "stats/welch.h"
 
+#include <algorithm>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <numeric>
 
 namespace scopeline::stats {
 
@@ -28,7 +32,27 @@ MeanVariance meanVariance(const std::vector<double> &values)
     return out;
 }
 
-WelchTest welchTest(const MeanVariance &a, const MeanVariance &b, double confidence)
+double timerStep(const std::vector<double> &durations)
+{
+    int64_t step = 0;
+    for (double d : durations)
+        if (std::isfinite(d))
+            step = std::gcd(step, std::llabs(std::llround(d)));
+    return double(std::max<int64_t>(step, 1));
+}
+
+double separatedSamplesP(std::size_t nA, std::size_t nB, bool equal)
+{
+    if (equal)
+        return 1.0;
+    // 2 / C(nA + nB, nA), as a product so that large counts do not overflow
+    double p = 2;
+    for (std::size_t i = 1; i <= nA; ++i)
+        p *= double(i) / double(nB + i);
+    return std::min(p, 1.0);
+}
+
+WelchTest welchTest(const MeanVariance &a, const MeanVariance &b, double confidence, double resolution)
 {
     WelchTest result;
     if (a.n == 0 || b.n == 0)
@@ -38,8 +62,13 @@ WelchTest welchTest(const MeanVariance &a, const MeanVariance &b, double confide
         return result;
     const double va = a.variance / double(a.n), vb = b.variance / double(b.n);
     const double se2 = va + vb;
-    if (!(se2 > 0)) // no spread on either side: nothing to test against (scipy answers NaN too)
+    if (!(se2 > 0)) { // no spread on either side: scipy answers NaN; the values are known to a timer step
+        result.tied = true;
+        result.p = separatedSamplesP(a.n, b.n, result.delta == 0);
+        result.ciLow = result.delta - resolution;
+        result.ciHigh = result.delta + resolution;
         return result;
+    }
     result.df = se2 * se2 / (va * va / double(a.n - 1) + vb * vb / double(b.n - 1));
     const boost::math::students_t dist(result.df);
     const double se = std::sqrt(se2);

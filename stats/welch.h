@@ -20,16 +20,29 @@ struct MeanVariance
 // equal values give exactly zero variance.
 MeanVariance meanVariance(const std::vector<double> &values);
 
+// The smallest step of a set of durations (their greatest common divisor, in ns, at least 1): GPU timers
+// tick in steps (32 ns in JAX's H100 traces), which is how closely a value is known.
+double timerStep(const std::vector<double> &durations);
+
+// When every unit of each side gave the same value (timer ticks make this common) Welch has no spread to
+// go on. Then the exact permutation test of the two constant samples: p = 2 / C(nA + nB, nA) when they
+// differ (the observed split is the most extreme of all), 1 when they are equal.
+double separatedSamplesP(std::size_t nA, std::size_t nB, bool equal);
+
 struct WelchTest
 {
     static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
     double delta = kUnset;                  // mean B − mean A
-    double p = kUnset;                      // two-sided; NaN below 2 values a side or without spread
+    double p = kUnset;                      // two-sided; NaN below 2 values a side
     double ciLow = kUnset, ciHigh = kUnset; // interval of delta at the asked confidence
     double df = kUnset;                     // Welch–Satterthwaite degrees of freedom
+    // Each side's values were all equal: p is separatedSamplesP and the interval delta ± resolution.
+    bool tied = false;
     bool valid() const { return p == p; }
 };
 
-WelchTest welchTest(const MeanVariance &a, const MeanVariance &b, double confidence = 0.95);
+// resolution: how closely a value is known (a timer step, ≥ 1); only a tie uses it.
+WelchTest welchTest(const MeanVariance &a, const MeanVariance &b, double confidence = 0.95,
+                    double resolution = 1);
 
 } // namespace scopeline::stats

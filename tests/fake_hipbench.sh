@@ -13,6 +13,10 @@
 #   no-summary      `run` exits 0 without writing summary.json
 #   list-garbage    `--list --json` prints something that is not JSON
 #   list-fail       `--list --json` fails with exit status 1
+#   process-fails   `child-process 1` records its first run, then fails with a GPU error (exit 3)
+#   process-crash   `child-process 1` records its first run, then dies of SIGSEGV
+# `child-process P WORKLOAD --out DIR ...` is the real program's internal command for one process of
+# `run --processes N` (app/hipbench/childprocess.h): its messages are JSON lines on stdout.
 set -u
 behaviour=${FAKE_HIPBENCH:-ok}
 say() { echo "scopeline-hipbench: $*" >&2; }
@@ -34,6 +38,7 @@ if [ "${1:-}" = "--list" ]; then
        "help": "launch one by one, as a graph, or both (A eager, B graph)", "name": "mode"},
       {"default": "20", "help": "timed repetitions of the workload in each run", "name": "iterations"},
       {"default": "3", "help": "runs per variant, each a run folder with its own trace", "name": "repeat"},
+      {"default": "1", "help": "processes per variant, each running --repeat runs (more than 1: run folders proc_<p>/run_<r>)", "name": "processes"},
       {"default": "2", "help": "untraced repetitions before the traced ones", "name": "warmup"}
     ],
     "variants": ["eager", "graph"]
@@ -43,15 +48,22 @@ JSON
   exit 0
 fi
 
-[ "${1:-}" = "run" ] || { say "unknown command '${1:-}'"; exit 1; }
-shift
+command=${1:-}
+case $command in
+  run) shift ;;
+  child-process) process=${2:-}; shift 2 || { say "child-process needs a process number"; exit 1; } ;;
+  *) say "unknown command '$command'"; exit 1 ;;
+esac
 workload=${1:-}
 shift || true
-out=
+out= repeat=1 processes=1 mode=both # a --repeat or --processes not given counts 1 here
 while [ $# -gt 0 ]; do
   case $1 in
     --out) out=${2:-} ;;
-    --*) ;; # the workload's options: taken as given
+    --repeat) repeat=${2:-} ;;
+    --processes) processes=${2:-} ;;
+    --mode) mode=${2:-} ;;
+    --*) ;; # the workload's other options: taken as given
     *) say "unexpected argument '$1'"; exit 1 ;;
   esac
   shift 2 || { say "option $1 wants a value"; exit 1; }
@@ -60,6 +72,31 @@ done
 [ -n "$out" ] || { say "run needs --out DIR"; exit 1; }
 mkdir -p "$out" 2>/dev/null || { say "$out: cannot create the folder"; exit 2; }
 out=$(cd "$out" && pwd)
+
+# A run's folder, as the real program lays them out.
+folder() { # VARIANT PROCESS RUN
+  if [ "$processes" -gt 1 ]; then echo "$out/$1/proc_$2/run_$3"; else echo "$out/$1/run_$3"; fi
+}
+
+if [ "$command" = child-process ]; then
+  echo '{"device":"Fake GPU"}'
+  echo "{\"preparing\":\"$mode\",\"process\":$process}"
+  for r in $(seq 0 $((repeat - 1))); do
+    if [ "$process" = 1 ] && [ "$r" = 1 ]; then
+      case $behaviour in
+        process-fails) echo '{"error":"cudaDeviceSynchronize: an illegal memory access was encountered"}'; exit 3 ;;
+        process-crash) kill -SEGV $$ ;;
+      esac
+    fi
+    dir=$(folder "$mode" "$process" "$r")
+    mkdir -p "$dir" || exit 2
+    if [ "$mode" = graph ]; then launches=0 graphs=20 delay=null graphdelay=140000.0
+    else launches=4000 graphs=0 delay=6000.0 graphdelay=null; fi
+    echo "{\"run\":{\"variant\":\"$mode\",\"process\":$process,\"run\":$r,\"file\":\"$dir/hipbench.pt.trace.json.gz\",\"kernels\":4000,\"kernelLaunches\":$launches,\"graphLaunches\":$graphs,\"busyNs\":4500000,\"spanNs\":7500000,\"idleNs\":3000000,\"idleGaps\":3999,\"medianLaunchDelayNs\":$delay,\"medianGraphLaunchDelayNs\":$graphdelay,\"minLaunchToKernelNs\":4700}}"
+  done
+  echo '{"scopes":["chain"],"samples":"span"}'
+  exit 0
+fi
 
 case $behaviour in
   no-gpu) say "no CUDA-capable device is detected"; exit 3 ;;
@@ -72,13 +109,21 @@ case $behaviour in
 esac
 
 echo "launch-chain on Fake GPU, 20 iterations per run"
+echo "variant  process  run  kernels  launches  graph-launches  busy-us  span-us  idle-us  idle-gaps  median-launch-delay-us  median-graph-launch-delay-us  min-launch-to-kernel-us"
+total=$((2 * processes * repeat))
 done_runs=0
-for variant in eager graph; do
-  echo "progress: $done_runs/2 preparing $variant" >&2
-  mkdir -p "$out/$variant/run_0" || { say "$out/$variant: cannot create the folder"; exit 2; }
-  done_runs=$((done_runs + 1))
-  echo "$variant  0  200  200  0  250.000  300.000  50.000  199  1.000  2.000"
-  echo "progress: $done_runs/2 $variant run 0" >&2
+for p in $(seq 0 $((processes - 1))); do
+  for variant in eager graph; do
+    if [ "$processes" -gt 1 ]; then where=" in process $p" which=" process $p"; else where= which=; fi
+    echo "progress: $done_runs/$total preparing $variant$where" >&2
+    for r in $(seq 0 $((repeat - 1))); do
+      mkdir -p "$(folder "$variant" "$p" "$r")" || { say "$out/$variant: cannot create the folder"; exit 2; }
+      done_runs=$((done_runs + 1))
+      if [ "$variant" = graph ]; then echo "graph  $p  $r  200  0  10  250.000  300.000  50.000  199  –  7.000  7.000"
+      else echo "eager  $p  $r  200  200  0  250.000  300.000  50.000  199  1.000  –  2.000"; fi
+      echo "progress: $done_runs/$total $variant$which run $r" >&2
+    done
+  done
 done
 [ "$behaviour" = "no-summary" ] && exit 0
 cat > "$out/summary.json" <<JSON

@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// scopeline-hipbench without a GPU: its options (what --list shows and how `run` is checked) and its
-// trace writer, read back by Scopeline's own loader and analysis and by Python's json. With a GPU: a
-// real launch-chain pair, whose analysis by Scopeline must agree with the program's own summary.
+// scopeline-hipbench without a GPU: its options (what --list shows and how `run` is checked), its
+// trace writer, read back by Scopeline's own loader and analysis and by Python's json, its per-run
+// table and summary.json entries made from real H100 traces, and `--processes N` with
+// tests/fake_hipbench.sh as the child processes (their layout, summary, progress and failures). With a
+// GPU: a real launch-chain pair, in one process and in several, whose analysis by Scopeline must agree
+// with the program's own summary.
 
+#include "childprocess.h"
+#include "model/hipbenchprotocol.h"
 #include "model/scopecomparison.h"
 #include "model/scopeindex.h"
 #include "model/traceanalysis.h"
 #include "model/traceloader.h"
+#include "runreport.h"
 #include "testprocess.h"
 #include "tracewriter.h"
 #include "workloads.h"
@@ -18,6 +24,12 @@
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
+#include <zlib.h>
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
 
 using namespace hipbench;
 using namespace scopeline;
@@ -77,6 +89,88 @@ bool parse(const std::vector<std::string> &args, RunConfig &config, std::string 
     return parseRun(args, config, error);
 }
 
+const QString kData = QStringLiteral(SCOPELINE_TEST_DATA);
+// Stands in for the program's child processes: it answers `child-process` as main.cpp does.
+const std::string kFake = QStringLiteral(SCOPELINE_TEST_DATA "/../fake_hipbench.sh").toStdString();
+
+int64_t nanoseconds(const nlohmann::json &us)
+{
+    return std::llround(us.get<double>() * 1000);
+}
+
+// The records of a trace the program wrote, read back from its file (times relative to its base).
+TraceRecords readBack(const QString &file)
+{
+    TraceRecords r;
+    gzFile in = gzopen(file.toLocal8Bit().constData(), "rb");
+    if (!in)
+        return r;
+    std::string text;
+    char buffer[1 << 16];
+    for (int n; (n = gzread(in, buffer, sizeof buffer)) > 0;)
+        text.append(buffer, std::size_t(n));
+    gzclose(in);
+    const nlohmann::json trace = nlohmann::json::parse(text, nullptr, false);
+    if (!trace.is_object())
+        return r;
+    r.deviceName = trace["deviceProperties"][0].value("name", "");
+    for (const nlohmann::json &e : trace["traceEvents"]) {
+        const std::string cat = e.value("cat", ""), name = e.value("name", "");
+        if (e.value("ph", "") == "M" && name == "process_name" &&
+            e["args"].value("name", "") == r.processName)
+            r.pid = e["pid"];
+        if (e.value("ph", "") != "X")
+            continue;
+        const uint64_t start = nanoseconds(e["ts"]), end = start + nanoseconds(e["dur"]);
+        const nlohmann::json &args = e["args"];
+        if (cat == "cuda_runtime")
+            r.apis.push_back(
+                {name, args.value("backend call", ""), e["tid"], start, end, args["correlation"]});
+        else if (cat == "user_annotation")
+            r.ranges.push_back({name, e["tid"], start, end});
+        else if (cat == "kernel")
+            r.kernels.push_back({name,
+                                 e["pid"],
+                                 e["tid"],
+                                 start,
+                                 end,
+                                 args["correlation"],
+                                 {1, 1, 1},
+                                 {1, 1, 1},
+                                 args.value("graph id", 0u)});
+    }
+    return r;
+}
+
+QList<QByteArray> lines(const std::string &text)
+{
+    return QByteArray::fromStdString(text).trimmed().split('\n');
+}
+
+// A run of launch-chain with --processes, into folder, through the fake's child processes.
+struct ProcessesRun
+{
+    RunConfig config;
+    std::ostringstream table, progress;
+    int status = -1;
+    nlohmann::json summary;
+
+    ProcessesRun(const QString &folder, const char *behaviour)
+    {
+        std::string error;
+        if (!parseRun({"launch-chain", "--processes", "2", "--repeat", "2", "--out", folder.toStdString()},
+                      config, error))
+            qFatal("%s", error.c_str());
+        qputenv("FAKE_HIPBENCH", behaviour);
+        RunReport report(config, folder.toStdString(), table, progress);
+        status = report.finish(recordInProcesses(kFake, config, folder.toStdString(), report));
+        qunsetenv("FAKE_HIPBENCH");
+        QFile file(folder + QStringLiteral("/summary.json"));
+        if (file.open(QIODevice::ReadOnly))
+            summary = nlohmann::json::parse(file.readAll().toStdString(), nullptr, false);
+    }
+};
+
 } // namespace
 
 class TstHipbench : public QObject
@@ -96,7 +190,7 @@ private slots:
             QStringList options;
             for (const QJsonValue &o : w[QStringLiteral("options")].toArray())
                 options << o[QStringLiteral("name")].toString();
-            for (const char *common : {"iterations", "repeat", "warmup"})
+            for (const char *common : {"iterations", "repeat", "processes", "warmup"})
                 QVERIFY2(options.contains(QLatin1String(common)), common);
         }
         QCOMPARE(names, (QStringList{QStringLiteral("launch-chain"), QStringLiteral("batched-matmul"),
@@ -120,6 +214,36 @@ private slots:
         QCOMPARE(config.variants(), std::vector<std::string>{"f64"});
         QVERIFY(parse({"attention", "--out", "d"}, config, error));
         QCOMPARE(config.variants(), (std::vector<std::string>{"naive", "tiled"}));
+        QCOMPARE(config.integer("processes"), 1L);
+        QVERIFY(parse({"attention", "--processes", "4", "--out", "d"}, config, error));
+        QCOMPARE(config.integer("processes"), 4L);
+    }
+
+    void runFolders()
+    {
+        // One process per variant: today's layout; more: the runs grouped by process, as Scopeline reads
+        // them.
+        QCOMPARE(runFolder("/o", "eager", 1, 0, 2), std::string("/o/eager/run_2"));
+        QCOMPARE(runFolder("/o", "graph", 3, 1, 0), std::string("/o/graph/proc_1/run_0"));
+    }
+
+    void childArgumentsRunOneVariant()
+    {
+        // The child's command line is the run's own, with one variant chosen, and the program takes it.
+        RunConfig config;
+        std::string error;
+        QVERIFY(
+            parse({"launch-chain", "--kernels", "17", "--processes", "3", "--out", "rel"}, config, error));
+        const std::vector<std::string> args = childArguments(config, "/abs/rel", "graph", 2);
+        QCOMPARE(args[0], std::string(kChildCommand));
+        QCOMPARE(args[1], std::string("2"));
+        RunConfig child;
+        QVERIFY2(parse({args.begin() + 2, args.end()}, child, error), error.c_str());
+        QCOMPARE(child.out, std::string("/abs/rel"));
+        QCOMPARE(child.variants(), std::vector<std::string>{"graph"});
+        QCOMPARE(child.integer("processes"), 3L);
+        child.values["mode"] = "both";
+        QVERIFY(child.values == config.values);
     }
 
     void badRunOptions_data()
@@ -154,6 +278,10 @@ private slots:
             << QStringList{QStringLiteral("launch-chain"), QStringLiteral("--dtype"), QStringLiteral("f32"),
                            QStringLiteral("--out"), QStringLiteral("d")}
             << "--dtype";
+        QTest::newRow("zero processes")
+            << QStringList{QStringLiteral("attention"), QStringLiteral("--processes"), QStringLiteral("0"),
+                           QStringLiteral("--out"), QStringLiteral("d")}
+            << "--processes";
         QTest::newRow("missing value")
             << QStringList{QStringLiteral("attention"), QStringLiteral("--out")} << "--out";
     }
@@ -207,10 +335,16 @@ private slots:
         for (const StreamSummary &stream : analysis.streams())
             gaps += stream.gaps.size();
         QCOMPARE(gaps, s.idleGaps);
-        if (graph)
+        // each median where there are launches of its kind, none (not 0) where there are none
+        QCOMPARE(s.medianLaunchDelayNs.has_value(), !graph);
+        QCOMPARE(s.medianGraphLaunchDelayNs.has_value(), graph);
+        if (graph) {
             QVERIFY(std::isnan(total.medianLaunchDelay()));
-        else
-            QCOMPARE(total.medianLaunchDelay(), s.medianLaunchDelayNs);
+            QCOMPARE(total.medianGraphLaunchDelay(), *s.medianGraphLaunchDelayNs);
+        } else {
+            QCOMPARE(total.medianLaunchDelay(), *s.medianLaunchDelayNs);
+            QVERIFY(std::isnan(total.medianGraphLaunchDelay()));
+        }
         // every kernel joined to its launch, a graph launch to all of its kernels
         for (uint32_t k : analysis.kernels())
             QVERIFY(analysis.launchOf(k) >= 0);
@@ -255,9 +389,209 @@ private slots:
         QVERIFY2(error.find("/nonexistent/summary.json") != std::string::npos, error.c_str());
     }
 
-    // The real program on the GPU: skipped, with the reason, where there is none.
+    void tableAndSummaryOfRealRuns_data()
+    {
+        // H100 launch-chain runs (tests/data/h100_runs/hipbench): the eager run has 4000 kernel launches,
+        // the graph run 20 graph launches and none of a kernel. `old` is the line the program printed
+        // for them on the H100, when the table had no process and no graph column and said 0.000 for a
+        // median of nothing.
+        QTest::addColumn<QString>("variant");
+        QTest::addColumn<QString>("old");
+        QTest::addColumn<QString>("line");
+        QTest::newRow("eager")
+            << "eager"
+            << "eager  0  4000  4000  0  4514.066  21529.499  17015.433  3999  6.006  4.764"
+            << "eager  0  0  4000  4000  0  4514.066  21529.499  17015.433  3999  6.006  \u2013  "
+               "4.764";
+        QTest::newRow("graph")
+            << "graph"
+            << "graph  0  4000  0  20  4305.411  7615.867  3310.456  3999  0.000  143.553"
+            << "graph  0  0  4000  0  20  4305.411  7615.867  3310.456  3999  \u2013  152.709  "
+               "143.553";
+    }
+
+    // The program's table line and summary.json entry of a real run, from its trace read back: "–" and
+    // null for a median of nothing, the graph launch delay in its own column, as Scopeline measures it.
+    void tableAndSummaryOfRealRuns()
+    {
+        QFETCH(QString, variant);
+        QFETCH(QString, old);
+        QFETCH(QString, line);
+        const QString file =
+            kData + QStringLiteral("/h100_runs/hipbench/launch-chain/%1/run_0/hipbench.pt.trace.json.gz")
+                        .arg(variant);
+        QVERIFY2(QFileInfo::exists(file), qPrintable(QStringLiteral("missing test data: ") + file));
+        const TraceRecords records = readBack(file);
+        const RunSummary s = summarize(records);
+        const nlohmann::json entry = runEntry(variant.toStdString(), 0, 0, file.toStdString(), s);
+        const QString row = QString::fromStdString(tableRow(entry)).trimmed();
+        QCOMPARE(row, line);
+        // the same figures as on the H100, but for the medians
+        QStringList was = old.split(QStringLiteral("  ")), is = row.split(QStringLiteral("  "));
+        QCOMPARE(is.size(),
+                 QString::fromStdString(tableHeader()).trimmed().split(QStringLiteral("  ")).size());
+        is.removeAt(11);
+        is.removeAt(10);
+        is.removeAt(1);
+        was.removeAt(9);
+        QCOMPARE(is, was);
+
+        const bool graph = variant == QLatin1String("graph");
+        const LoadResult loaded = TraceLoader::load(file);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+        const TraceAnalysis analysis(*loaded.trace);
+        const LaunchSummary &total = analysis.total();
+        QCOMPARE(int64_t(s.graphLaunches), total.graphLaunches);
+        QCOMPARE(s.graphLaunches, graph ? std::size_t(20) : std::size_t(0));
+        QCOMPARE(s.kernelLaunches, graph ? std::size_t(0) : std::size_t(4000));
+        // summary.json, as a reader of it sees it
+        const QJsonObject json = QJsonDocument::fromJson(QByteArray::fromStdString(entry.dump())).object();
+        const QJsonValue kernelDelay = json[QStringLiteral("medianLaunchDelayNs")];
+        const QJsonValue graphDelay = json[QStringLiteral("medianGraphLaunchDelayNs")];
+        QCOMPARE(kernelDelay.isNull(), graph);
+        QCOMPARE(graphDelay.isNull(), !graph);
+        QCOMPARE(graph ? graphDelay.toDouble() : kernelDelay.toDouble(),
+                 graph ? total.medianGraphLaunchDelay() : total.medianLaunchDelay());
+        QCOMPARE(json[QStringLiteral("process")].toInteger(), 0);
+        QCOMPARE(json[QStringLiteral("minLaunchToKernelNs")].toInteger(), graph ? 143553 : 4764);
+    }
+
+    void emptyRunHasNoMedians()
+    {
+        // No launches at all: nothing is 0 that was not measured.
+        TraceRecords records = chainRecords(false, 1, 3);
+        records.apis.clear();
+        const RunSummary s = summarize(records);
+        QVERIFY(!s.medianLaunchDelayNs && !s.medianGraphLaunchDelayNs && !s.minLaunchToKernelNs);
+        const nlohmann::json entry = runEntry("eager", 0, 0, "f", s);
+        QVERIFY(entry["minLaunchToKernelNs"].is_null());
+        QVERIFY(QString::fromStdString(tableRow(entry))
+                    .trimmed()
+                    .endsWith(QStringLiteral("\u2013  \u2013  \u2013")));
+    }
+
+    // --processes 2 through child processes (the fake stands in for the GPU part): runs grouped by
+    // process, one table line and one summary.json entry each, with its process; progress lines that
+    // Scopeline reads.
+    void recordsInChildProcesses()
+    {
+        QTemporaryDir dir;
+        ProcessesRun run(dir.path(), "ok");
+        QVERIFY2(run.status == 0, run.progress.str().c_str());
+        QVERIFY2(run.summary.is_object(), "no summary.json");
+        QCOMPARE(run.summary["runs"].size(), std::size_t(8));
+        QVERIFY(!run.summary.contains("failed"));
+        std::set<std::pair<std::string, long>> processes;
+        for (const nlohmann::json &r : run.summary["runs"]) {
+            const std::string variant = r["variant"];
+            const long process = r["process"], repeat = r["run"];
+            processes.insert({variant, process});
+            QCOMPARE(r["file"].get<std::string>(),
+                     runFolder(dir.path().toStdString(), variant, 2, process, repeat) +
+                         "/hipbench.pt.trace.json.gz");
+            QVERIFY(QFileInfo(QString::fromStdString(
+                                  runFolder(dir.path().toStdString(), variant, 2, process, repeat)))
+                        .isDir());
+            QCOMPARE(r["medianLaunchDelayNs"].is_null(), variant == "graph");
+        }
+        QCOMPARE(processes.size(), std::size_t(4));
+        QCOMPARE(run.summary["scopes"], nlohmann::json::array({"chain"}));
+        SessionState state;
+        QString error;
+        QVERIFY2(hipbenchprotocol::readSummary(dir.path(), state, &error), qPrintable(error));
+        QCOMPARE(state.pathA, dir.filePath(QStringLiteral("eager")));
+        QCOMPARE(state.pathB, dir.filePath(QStringLiteral("graph")));
+
+        const QList<QByteArray> table = lines(run.table.str());
+        QCOMPARE(table.size(), 11); // title, header, 8 runs, "wrote"
+        QVERIFY(table[0].endsWith("2 runs in each of 2 processes per variant"));
+        QCOMPARE(table[1] + '\n', QByteArray::fromStdString(tableHeader()));
+        QCOMPARE(table[8], QByteArray("graph  1  0  4000  0  20  4500.000  7500.000  3000.000  3999  \u2013  "
+                                      "140.000  4.700"));
+        int done = -1;
+        for (const QByteArray &line : lines(run.progress.str())) {
+            HipbenchProgress progress;
+            QVERIFY2(hipbenchprotocol::parseProgress(QString::fromUtf8(line), progress), line.constData());
+            QVERIFY(progress.done >= done);
+            QCOMPARE(progress.total, 8);
+            done = progress.done;
+        }
+        QCOMPARE(done, 8);
+        QVERIFY(run.progress.str().find("progress: 5/8 eager process 1 run 0") != std::string::npos);
+        QVERIFY(run.progress.str().find("preparing graph in process 1") != std::string::npos);
+    }
+
+    void childFailureKeepsTheOtherRuns_data()
+    {
+        QTest::addColumn<QByteArray>("behaviour");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("GPU error") << QByteArray("process-fails")
+                                   << "cudaDeviceSynchronize: an illegal memory access was encountered; exit "
+                                      "status 3 (no GPU or a GPU error)";
+        QTest::newRow("crash") << QByteArray("process-crash") << "killed by signal 11 (Segmentation fault)";
+    }
+
+    // Process 1 of each variant fails after its first run: said naming the process and why, and the
+    // runs of process 0 and the one of process 1 stay in summary.json.
+    void childFailureKeepsTheOtherRuns()
+    {
+        QFETCH(QByteArray, behaviour);
+        QFETCH(QString, why);
+        QTemporaryDir dir;
+        ProcessesRun run(dir.path(), behaviour.constData());
+        QCOMPARE(run.status, 3);
+        const QString progress = QString::fromStdString(run.progress.str());
+        for (const char *variant : {"eager", "graph"})
+            QVERIFY2(progress.contains(QStringLiteral("scopeline-hipbench: process 1 (%1) failed: %2\n")
+                                           .arg(QLatin1String(variant), why)),
+                     qPrintable(progress));
+        const QString last = QString::fromUtf8(lines(run.progress.str()).last());
+        QCOMPARE(last,
+                 QStringLiteral("scopeline-hipbench: 2 of 4 processes failed (first: process 1 (eager): %1); "
+                                "the 6 runs recorded are in %2/summary.json")
+                     .arg(why, dir.path()));
+        QVERIFY2(run.summary.is_object(), "no summary.json");
+        QCOMPARE(run.summary["runs"].size(), std::size_t(6));
+        QCOMPARE(run.summary["failed"].size(), std::size_t(2));
+        QCOMPARE(run.summary["failed"][1]["variant"], "graph");
+        QCOMPARE(run.summary["failed"][1]["process"], 1);
+        QCOMPARE(QString::fromStdString(run.summary["failed"][1]["error"]), why);
+        QCOMPARE(lines(run.table.str()).size(), 2 + 6); // title, header, the runs; no "wrote"
+    }
+
+    void childThatCannotStart()
+    {
+        // Nothing recorded: the first failure ends the run, naming the process.
+        QTemporaryDir dir;
+        RunConfig config;
+        std::string error;
+        QVERIFY(
+            parse({"launch-chain", "--processes", "3", "--out", dir.path().toStdString()}, config, error));
+        std::ostringstream table, progress;
+        RunReport report(config, dir.path().toStdString(), table, progress);
+        const std::string missing = dir.filePath(QStringLiteral("no-such-program")).toStdString();
+        QCOMPARE(report.finish(recordInProcesses(missing, config, dir.path().toStdString(), report)), 3);
+        QCOMPARE(report.failures(), std::size_t(1));
+        const QList<QByteArray> said = lines(progress.str());
+        QVERIFY2(
+            said.last().startsWith("scopeline-hipbench: nothing was recorded (process 0 (eager): exit status "
+                                   "127 (it could not be started: "),
+            said.last().constData());
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("summary.json"))));
+    }
+
+    void recordsARealPair_data()
+    {
+        QTest::addColumn<int>("processes");
+        QTest::newRow("one process") << 1;
+        QTest::newRow("two processes") << 2;
+    }
+
+    // The real program on the GPU: skipped, with the reason, where there is none. With two processes,
+    // each variant's runs come from two processes, in their own folders.
     void recordsARealPair()
     {
+        QFETCH(int, processes);
         const QString program = QStringLiteral(SCOPELINE_HIPBENCH);
         if (program.isEmpty())
             QSKIP("no GPU: scopeline-hipbench is not built here (it needs nvcc with CUPTI)");
@@ -265,7 +599,8 @@ private slots:
         const ProcessResult run = runProcess(
             program, {QStringLiteral("run"), QStringLiteral("launch-chain"), QStringLiteral("--kernels"),
                       QStringLiteral("100"), QStringLiteral("--iterations"), QStringLiteral("5"),
-                      QStringLiteral("--repeat"), QStringLiteral("2"), QStringLiteral("--out"), dir.path()});
+                      QStringLiteral("--repeat"), QStringLiteral("2"), QStringLiteral("--processes"),
+                      QString::number(processes), QStringLiteral("--out"), dir.path()});
         if (run.exitCode == 3)
             QSKIP(qPrintable(QStringLiteral("no GPU: ") + QString::fromUtf8(run.err.trimmed())));
         QVERIFY2(run.exitCode == 0, run.err.constData());
@@ -275,10 +610,22 @@ private slots:
         QCOMPARE(summary[QStringLiteral("a")][QStringLiteral("label")].toString(), QStringLiteral("eager"));
         QCOMPARE(summary[QStringLiteral("b")][QStringLiteral("label")].toString(), QStringLiteral("graph"));
         const QJsonArray runs = summary[QStringLiteral("runs")].toArray();
-        QCOMPARE(runs.size(), 4);
+        QCOMPARE(runs.size(), 4 * processes);
+        // the table: a line per run, "–" for a median of nothing
+        const QList<QByteArray> table = run.out.trimmed().split('\n');
+        QCOMPARE(table.size(), 3 + runs.size());
+        for (const QByteArray &line : table.mid(2, runs.size()))
+            QCOMPARE(line.split(' ').contains("\u2013"), true);
         double idleEager = 0, idleGraph = 0;
+        std::map<long, uint32_t> pids; // process -> its pid
         for (const QJsonValue &r : runs) {
-            const LoadResult loaded = TraceLoader::load(r[QStringLiteral("file")].toString());
+            const QString file = r[QStringLiteral("file")].toString();
+            const QString variant = r[QStringLiteral("variant")].toString();
+            const long process = long(r[QStringLiteral("process")].toInteger());
+            QCOMPARE(file.toStdString(), runFolder(dir.path().toStdString(), variant.toStdString(), processes,
+                                                   process, long(r[QStringLiteral("run")].toInteger())) +
+                                             "/hipbench.pt.trace.json.gz");
+            const LoadResult loaded = TraceLoader::load(file);
             QVERIFY2(loaded.ok(), qPrintable(loaded.error));
             const TraceAnalysis analysis(*loaded.trace);
             const LaunchSummary &total = analysis.total();
@@ -290,9 +637,20 @@ private slots:
             QCOMPARE(total.idleNs(), r[QStringLiteral("idleNs")].toInteger());
             QVERIFY2(r[QStringLiteral("minLaunchToKernelNs")].toInteger() > 0,
                      "a kernel started before its launch call");
-            (r[QStringLiteral("variant")].toString() == QLatin1String("eager") ? idleEager : idleGraph) +=
-                double(total.idleNs());
+            const bool graph = variant == QLatin1String("graph");
+            QCOMPARE(r[QStringLiteral("medianLaunchDelayNs")].isNull(), graph);
+            QCOMPARE(r[QStringLiteral("medianGraphLaunchDelayNs")].toDouble(),
+                     graph ? total.medianGraphLaunchDelay() : 0.0);
+            (graph ? idleGraph : idleEager) += double(total.idleNs());
+            // each process is its own: one pid for all its runs, another for the next process
+            const uint32_t pid = readBack(file).pid;
+            QVERIFY(pid != 0);
+            if (variant == QLatin1String("eager") && !pids.emplace(process, pid).second)
+                QCOMPARE(pids[process], pid);
         }
+        QCOMPARE(pids.size(), std::size_t(processes));
+        if (processes > 1)
+            QVERIFY(pids[0] != pids[1]);
         QVERIFY2(idleGraph < idleEager / 2,
                  qPrintable(QStringLiteral("idle eager %1 ns, graph %2 ns").arg(idleEager).arg(idleGraph)));
     }

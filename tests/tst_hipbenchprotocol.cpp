@@ -7,6 +7,7 @@
 
 #include "model/hipbenchprotocol.h"
 #include "model/scopematcher.h"
+#include "runreport.h"
 #include "testprocess.h"
 #include "workloads.h"
 
@@ -15,6 +16,8 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <sstream>
 
 using namespace scopeline;
 
@@ -162,6 +165,39 @@ private slots:
         for (const char *other : {"scopeline-hipbench: no CUDA-capable device is detected", "progress: a/b",
                                   "eager  0  200  200  0  250.000", "progress 1/2"})
             QVERIFY2(!hipbenchprotocol::parseProgress(QString::fromUtf8(other), progress), other);
+    }
+
+    void progressLinesOfSeveralProcesses()
+    {
+        // As the program's RunReport writes them for --processes 2: one progress step per run, and the
+        // message names the process.
+        hipbench::RunConfig config;
+        std::string error;
+        QVERIFY(hipbench::parseRun({"launch-chain", "--processes", "2", "--repeat", "1", "--out", "d"},
+                                   config, error));
+        std::ostringstream table, progress;
+        hipbench::RunReport report(config, "/d", table, progress);
+        for (long p = 0; p < 2; ++p)
+            for (const char *variant : {"eager", "graph"}) {
+                QVERIFY(report.take({{"device", "GPU"}}));
+                QVERIFY(report.take({{"preparing", variant}, {"process", p}}));
+                QVERIFY(report.take({{"run", hipbench::runEntry(variant, p, 0, "f", {})}}));
+            }
+        QStringList messages;
+        QList<int> done;
+        for (const QString &line :
+             QString::fromStdString(progress.str()).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+            HipbenchProgress parsed;
+            QVERIFY2(hipbenchprotocol::parseProgress(line, parsed), qPrintable(line));
+            QCOMPARE(parsed.total, 4);
+            messages << parsed.message;
+            done << parsed.done;
+        }
+        QCOMPARE(done, (QList<int>{0, 1, 1, 2, 2, 3, 3, 4}));
+        QCOMPARE(messages.mid(4, 4), (QStringList{QStringLiteral("preparing eager in process 1"),
+                                                  QStringLiteral("eager process 1 run 0"),
+                                                  QStringLiteral("preparing graph in process 1"),
+                                                  QStringLiteral("graph process 1 run 0")}));
     }
 
     void exitMeanings()

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // HipbenchRunner against tests/fake_hipbench.sh, which stands in for scopeline-hipbench where no GPU
 // runs it (its list is checked against the real one here): listing and its failures, a run's progress,
-// output and recorded pair, a GPU error, a crash, a missing summary, and cancelling a run that stops
-// on terminate and one that must be killed.
+// output and recorded pair (also with --processes), a GPU error, a crash, a missing summary, and
+// cancelling a run that stops on terminate and one that must be killed.
 
 #include "model/hipbenchrunner.h"
 #include "workloads.h"
@@ -184,6 +184,34 @@ private slots:
         QCOMPARE(runner.runFolder(), folder);
         QVERIFY(runner.errorText().isEmpty());
         QVERIFY(!runner.isRunning());
+    }
+
+    void recordsInSeveralProcesses()
+    {
+        // --processes 2: progress names the process, the runs are grouped by process under each side,
+        // and the pair is still the two variant folders.
+        FakeProgram fake;
+        QTemporaryDir dir;
+        HipbenchRunner runner;
+        QVERIFY(list(runner));
+        QVERIFY(runner.workload(QStringLiteral("launch-chain")));
+        QSignalSpy progress(&runner, &HipbenchRunner::progressChanged);
+        QSignalSpy pairs(&runner, &HipbenchRunner::pairRecorded);
+        QSignalSpy finished(&runner, &HipbenchRunner::runFinished);
+        runner.startRun(QStringLiteral("launch-chain"),
+                        {{QStringLiteral("processes"), QStringLiteral("2")},
+                         {QStringLiteral("repeat"), QStringLiteral("1")}},
+                        dir.path());
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(outcome(finished), HipbenchRunner::Outcome::Succeeded);
+        QCOMPARE(progress.size(), 8);
+        QCOMPARE(progress.at(4), (QList<QVariant>{2, 4, QStringLiteral("preparing eager in process 1")}));
+        QCOMPARE(progress.last(), (QList<QVariant>{4, 4, QStringLiteral("graph process 1 run 0")}));
+        for (const char *run :
+             {"eager/proc_0/run_0", "eager/proc_1/run_0", "graph/proc_0/run_0", "graph/proc_1/run_0"})
+            QVERIFY2(QFileInfo(dir.filePath(QLatin1String(run))).isDir(), run);
+        QCOMPARE(pairs.size(), 1);
+        QCOMPARE(pairs.first().first().value<SessionState>().pathA, dir.filePath(QStringLiteral("eager")));
     }
 
     void failures_data()

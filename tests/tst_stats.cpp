@@ -6,6 +6,7 @@
 #include "stats/multipletesting.h"
 #include "stats/ranktests.h"
 #include "stats/runlevel.h"
+#include "stats/welch.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -200,8 +201,8 @@ std::vector<RunLevelCase> makeRunLevelCases()
                          runMedians(rng, n, 240000.0, 0.03)});
     }
     cases.push_back({"separated_3x3", {100, 101, 102}, {200, 201, 202}}); // exact MWU: p = 0.1 at best
-    cases.push_back({"separated_10x10_tiny_p", runMedians(rng, 10, 1000.0, 0.03),
-                     runMedians(rng, 10, 1500.0, 0.03)});
+    cases.push_back(
+        {"separated_10x10_tiny_p", runMedians(rng, 10, 1000.0, 0.03), runMedians(rng, 10, 1500.0, 0.03)});
     cases.push_back({"integer_ns_ties_5x5", {4096, 4128, 4096, 4160, 4128}, {4128, 4160, 4160, 4192, 4128}});
     cases.push_back({"tie_across_sides_3x4", {10, 11, 12}, {12, 13, 14, 15}});
     cases.push_back({"one_side_constant_4x3", {500, 500, 500, 500}, {480, 490, 470}});
@@ -297,7 +298,7 @@ private:
 
 #define REQUIRE_ORACLE()                                                                                     \
     do {                                                                                                     \
-        QVERIFY2(m_skipReason.isEmpty(), /* the oracle is part of the suite: fail, never skip */            \
+        QVERIFY2(m_skipReason.isEmpty(), /* the oracle is part of the suite: fail, never skip */             \
                  qPrintable(m_skipReason + QStringLiteral(" (packaging/setup.sh installs them)")));          \
     } while (false)
 
@@ -651,20 +652,13 @@ void TestStats::runLevelMatchesScipy()
         // The verdict needs a valid test exactly where scipy gives a p-value.
         QCOMPARE(r.valid(), o.value("p").isDouble());
         const double p = jsonNumber(o.value("p"));
-        if (p < 1e-20 && r.p < 1e-20) {
-            // Both sides constant: no spread, p = 0 here; scipy's mean misses the constant log by an ulp
-            // and divides by the spread that leaves (2e-28). Both say "certain".
-        } else {
-            COMPARE_NUM(what + " Welch p", r.p, p, 1e-9, 1e-300);
-        }
+        // Both sides constant: the exact permutation test (scipy.stats.permutation_test), never 0.
+        COMPARE_NUM(what + (r.tied ? " exact p" : " Welch p"), r.p, p, 1e-9, 1e-300);
+        QVERIFY2(!r.valid() || r.p > 0, qPrintable(what));
         COMPARE_NUM(what + " change", r.change, jsonNumber(o.value("change")), 1e-12, 1e-15);
         COMPARE_NUM(what + " rank p", r.rankP, jsonNumber(o.value("rank_p")), 1e-9, 0.0);
-        if (r.valid() && !ci.value("low").isDouble()) {
-            // Both sides constant: scipy has no spread to build an interval from; ours is the point.
-            QCOMPARE(r.ciLow, r.change);
-            QCOMPARE(r.ciHigh, r.change);
-            continue;
-        }
+        if (r.valid())
+            QVERIFY2(r.ciLow < r.ciHigh, qPrintable(what)); // never a zero-width interval
         COMPARE_NUM(what + " ciLow", r.ciLow, jsonNumber(ci.value("low")), 1e-9, 1e-15);
         COMPARE_NUM(what + " ciHigh", r.ciHigh, jsonNumber(ci.value("high")), 1e-9, 1e-15);
         if (r.valid())
@@ -688,8 +682,7 @@ void TestStats::runLevelCoversValidAndInvalid()
         ++valid;
         const double p = o.value("p").toDouble();
         (p < 0.05 ? significant : notSignificant)++;
-        if (p > 1e-20) // not the constant sides
-            smallest = std::min(smallest, p);
+        smallest = std::min(smallest, p);
     }
     QVERIFY(valid >= 25);
     QVERIFY(invalid >= 8);
@@ -700,13 +693,28 @@ void TestStats::runLevelCoversValidAndInvalid()
 
 void TestStats::runLevelWithoutOracle()
 {
-    // Identical runs on both sides: no change, p = 1 (scipy answers NaN for zero spread).
-    const RunLevelTest same = runLevelTest({500, 500, 500}, {500, 500});
-    QVERIFY(same.valid());
+    // Identical runs on both sides: no change, p = 1 (scipy answers NaN for zero spread), and an
+    // interval of one timer step either way rather than a point.
+    const RunLevelTest same = runLevelTest({512, 512, 512}, {512, 512}, 0.95, 32);
+    QVERIFY(same.valid() && same.tied);
     QCOMPARE(same.p, 1.0);
     QCOMPARE(same.change, 0.0);
-    QCOMPARE(same.ciLow, 0.0);
-    QCOMPARE(same.ciHigh, 0.0);
+    COMPARE_NUM("tie low", same.ciLow, 480.0 / 544 - 1, 1e-12, 0.0);
+    COMPARE_NUM("tie high", same.ciHigh, 544.0 / 480 - 1, 1e-12, 0.0);
+    // Ten runs a side at two different ticks: the most extreme of C(20, 10) splits, p = 2 / 184756.
+    const RunLevelTest ticks = runLevelTest(std::vector<double>(10, 3200), std::vector<double>(10, 3008));
+    QVERIFY(ticks.tied);
+    COMPARE_NUM("tie p", ticks.p, 2.0 / 184756, 1e-12, 0.0);
+    QVERIFY(ticks.ciLow < ticks.change && ticks.change < ticks.ciHigh);
+    QCOMPARE(timerStep({3200, 3008, 3232, 64}), 32.0);
+    QCOMPARE(timerStep({0, 0}), 1.0);
+
+    // Time per run: zeros allowed (a run without the kernel), change relative to A's mean.
+    const RunLevelTest total = meanChangeTest({100, 0, 200}, {300, 310, 290});
+    QVERIFY(total.valid() && !total.tied);
+    COMPARE_NUM("mean change", total.change, (300.0 - 100.0) / 100.0, 1e-12, 0.0);
+    QVERIFY(total.ciLow < total.change && total.change < total.ciHigh);
+    QVERIFY(std::isnan(meanChangeTest({0, 0}, {5, 6}).change)); // nothing on A: no relative change
 
     // A side compared with itself: t = 0, p = 1, the interval straddles 0.
     const std::vector<double> runs = {1010, 990, 1003, 1021, 978};

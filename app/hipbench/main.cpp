@@ -3,14 +3,17 @@
 // GPU's own kernel times, as Chrome trace JSON that Scopeline, Perfetto and chrome://tracing open.
 
 #include "benchmarks.h"
+#include "childprocess.h"
+#include "runreport.h"
 #include "tracer.h"
 #include "tracewriter.h"
 #include "workloads.h"
 
 #include <nlohmann/json.hpp>
 
-#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <stdexcept>
 
@@ -19,15 +22,14 @@ using namespace hipbench;
 
 namespace {
 
-enum Exit { Success = 0, BadUsage = 1, CannotWrite = 2, GpuError = 3 };
-
 const char *kUsage =
     "Usage: scopeline-hipbench --list [--json]\n"
     "       scopeline-hipbench run WORKLOAD --out DIR [--NAME VALUE ...]\n"
     "\n"
     "Records trace pairs for Scopeline: one run folder per variant and repetition under DIR\n"
-    "(DIR/<variant>/run_<i>/hipbench.pt.trace.json.gz), DIR/summary.json naming the A/B pair, and a\n"
-    "summary on stdout; progress on stderr. --list shows the workloads and their options.\n"
+    "(DIR/<variant>/run_<i>/hipbench.pt.trace.json.gz; with --processes N > 1, each process a fresh one,\n"
+    "DIR/<variant>/proc_<p>/run_<i>/...), DIR/summary.json naming the A/B pair, and a summary on stdout;\n"
+    "progress on stderr. --list shows the workloads and their options.\n"
     "Exit status: 0 success, 1 bad usage, 2 cannot write DIR, 3 no GPU or a GPU error.\n";
 
 int fail(int status, const std::string &message)
@@ -36,111 +38,118 @@ int fail(int status, const std::string &message)
     return status;
 }
 
-std::string microseconds(double ns)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.3f", ns / 1000.0);
-    return buffer;
-}
+// Receives RunReport's messages: the report itself in a one-process run, stdout in a child process.
+using Emit = std::function<void(const nlohmann::json &message)>;
 
-// One traced run of a variant: its trace file, its line on stdout and its entry in summary.json.
-int recordRun(Tracer &tracer, Benchmark &bench, const RunConfig &config, const std::string &variant, long r,
-              const fs::path &variantFolder, const std::string &device, nlohmann::json &runs)
+// One traced run of a variant: its trace file and its message.
+int recordRun(Tracer &tracer, Benchmark &bench, const RunConfig &config, const std::string &variant,
+              long process, long r, const fs::path &out, const std::string &device, const Emit &emit)
 {
     std::string error;
     tracer.start();
     bench.run(int(config.integer("iterations")), &tracer);
     TraceRecords records;
     if (!tracer.stop(records, error))
-        return fail(GpuError, error);
+        return emit({{"error", error}}), GpuError;
     records.deviceName = device;
     records.metadata = config.values;
     records.metadata["workload"] = config.workload->name;
     records.metadata["variant"] = variant;
-    const fs::path folder = variantFolder / ("run_" + std::to_string(r));
+    records.metadata["process"] = std::to_string(process);
+    const fs::path folder = runFolder(out.string(), variant, config.integer("processes"), process, r);
     std::error_code ec;
     fs::create_directories(folder, ec);
     const std::string file = (folder / "hipbench.pt.trace.json.gz").string();
     if (ec || !writeTrace(file, records, error))
-        return fail(CannotWrite, ec ? folder.string() + ": " + ec.message() : error);
-    const RunSummary s = summarize(records);
-    std::cout << variant << "  " << r << "  " << s.kernels << "  " << s.kernelLaunches << "  "
-              << s.graphLaunches << "  " << microseconds(double(s.busyNs)) << "  "
-              << microseconds(double(s.spanNs)) << "  " << microseconds(double(s.idleNs)) << "  "
-              << s.idleGaps << "  " << microseconds(s.medianLaunchDelayNs) << "  "
-              << microseconds(double(s.minLaunchToKernelNs)) << "\n";
-    runs.push_back({{"variant", variant},
-                    {"run", r},
-                    {"file", file},
-                    {"kernels", s.kernels},
-                    {"kernelLaunches", s.kernelLaunches},
-                    {"graphLaunches", s.graphLaunches},
-                    {"busyNs", s.busyNs},
-                    {"spanNs", s.spanNs},
-                    {"idleNs", s.idleNs},
-                    {"idleGaps", s.idleGaps},
-                    {"medianLaunchDelayNs", s.medianLaunchDelayNs},
-                    {"minLaunchToKernelNs", s.minLaunchToKernelNs}});
+        return emit({{"error", ec ? folder.string() + ": " + ec.message() : error}}), CannotWrite;
+    emit({{"run", runEntry(variant, process, r, file, summarize(records))}});
     return Success;
 }
 
-int runCommand(const std::vector<std::string> &args)
+// Records the configured variants in this process, as process `process` of the run: for each, warm-up,
+// then --repeat traced runs. Says what happens, errors too, through emit; returns the exit status.
+int recordHere(const RunConfig &config, const fs::path &out, long process, const Emit &emit)
 {
-    RunConfig config;
+    std::string device, error;
+    if (!initGpu(device, error))
+        return emit({{"error", error}}), GpuError;
+    std::unique_ptr<Tracer> tracer = Tracer::create(error);
+    if (!tracer)
+        return emit({{"error", "cannot record GPU activity: " + error}}), GpuError;
+    emit({{"device", device}});
+    try {
+        for (const std::string &variant : config.variants()) {
+            emit({{"preparing", variant}, {"process", process}});
+            const std::unique_ptr<Benchmark> bench = makeBenchmark(config, variant);
+            bench->run(int(config.integer("warmup")), nullptr);
+            for (long r = 0; r < config.integer("repeat"); ++r)
+                if (const int status =
+                        recordRun(*tracer, *bench, config, variant, process, r, out, device, emit))
+                    return status;
+            emit({{"scopes", bench->scopes()}, {"samples", bench->sampleMode()}});
+        }
+    } catch (const std::runtime_error &e) {
+        return emit({{"error", e.what()}}), GpuError;
+    }
+    return Success;
+}
+
+// The checked command line and its absolute --out folder, created; false with the exit status.
+bool prepare(const std::vector<std::string> &args, RunConfig &config, fs::path &out, int &status)
+{
     std::string error;
     if (!parseRun(args, config, error))
-        return fail(BadUsage, error);
+        return status = fail(BadUsage, error), false;
     std::error_code ec;
     fs::create_directories(config.out, ec);
     if (ec || !fs::is_directory(config.out))
-        return fail(CannotWrite, config.out + ": cannot create the folder" + (ec ? ": " + ec.message() : ""));
-    const fs::path out = fs::absolute(config.out);
+        return status = fail(CannotWrite,
+                             config.out + ": cannot create the folder" + (ec ? ": " + ec.message() : "")),
+               false;
+    out = fs::absolute(config.out);
+    return true;
+}
 
-    std::string device;
-    if (!initGpu(device, error))
-        return fail(GpuError, error);
-    std::unique_ptr<Tracer> tracer = Tracer::create(error);
-    if (!tracer)
-        return fail(GpuError, "cannot record GPU activity: " + error);
+int runCommand(const std::vector<std::string> &args, const std::string &self)
+{
+    RunConfig config;
+    fs::path out;
+    int status = Success;
+    if (!prepare(args, config, out, status))
+        return status;
+    RunReport report(config, out.string(), std::cout, std::cerr);
+    if (config.integer("processes") > 1)
+        status = recordInProcesses(self, config, out.string(), report);
+    else
+        status = recordHere(config, out, 0, [&](const nlohmann::json &message) { report.take(message); });
+    return report.finish(status);
+}
 
-    const std::vector<std::string> variants = config.variants();
-    const long repeat = config.integer("repeat");
-    const long total = long(variants.size()) * repeat;
-    long done = 0;
-    nlohmann::json summary = {
-        {"workload", config.workload->name}, {"device", device}, {"options", config.values}};
-    nlohmann::json runs = nlohmann::json::array();
-    std::cout << config.workload->name << " on " << device << ", " << config.integer("iterations")
-              << " iterations per run\n";
-    std::cout << "variant  run  kernels  launches  graph-launches  busy-us  span-us  idle-us  idle-gaps  "
-                 "median-launch-delay-us  min-launch-to-kernel-us\n";
-    try {
-        for (const std::string &variant : variants) {
-            std::cerr << "progress: " << done << "/" << total << " preparing " << variant << std::endl;
-            const std::unique_ptr<Benchmark> bench = makeBenchmark(config, variant);
-            bench->run(int(config.integer("warmup")), nullptr);
-            for (long r = 0; r < repeat; ++r) {
-                const int status =
-                    recordRun(*tracer, *bench, config, variant, r, out / variant, device, runs);
-                if (status != Success)
-                    return status;
-                std::cerr << "progress: " << ++done << "/" << total << " " << variant << " run " << r
-                          << std::endl;
-            }
-            summary["scopes"] = bench->scopes();
-            summary["samples"] = bench->sampleMode();
-        }
-    } catch (const std::runtime_error &e) {
-        return fail(GpuError, e.what());
-    }
-    summary["a"] = {{"label", variants.front()}, {"path", (out / variants.front()).string()}};
-    if (variants.size() > 1)
-        summary["b"] = {{"label", variants.back()}, {"path", (out / variants.back()).string()}};
-    summary["runs"] = runs;
-    if (!writeFileAtomically((out / "summary.json").string(), summary.dump(2) + "\n", error))
-        return fail(CannotWrite, error);
-    std::cout << "wrote " << (out / "summary.json").string() << "\n";
-    return Success;
+// A child process of `run --processes N` (childprocess.h): its messages go to the parent on stdout.
+int childCommand(const std::vector<std::string> &args)
+{
+    if (args.empty())
+        return fail(BadUsage, std::string(kChildCommand) + " needs a process number");
+    char *end = nullptr;
+    const long process = std::strtol(args[0].c_str(), &end, 10);
+    if (args[0].empty() || *end || process < 0)
+        return fail(BadUsage, std::string(kChildCommand) + ": '" + args[0] + "' is not a process number");
+    RunConfig config;
+    fs::path out;
+    int status = Success;
+    if (!prepare({args.begin() + 1, args.end()}, config, out, status))
+        return status;
+    return recordHere(config, out, process, [](const nlohmann::json &message) {
+        std::cout << message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
+    });
+}
+
+// This program, for its child processes.
+std::string self(const char *argv0)
+{
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? fs::absolute(argv0).string() : exe.string();
 }
 
 } // namespace
@@ -160,7 +169,9 @@ int main(int argc, char **argv)
         return Success;
     }
     if (args[0] == "run")
-        return runCommand({args.begin() + 1, args.end()});
+        return runCommand({args.begin() + 1, args.end()}, self(argv[0]));
+    if (args[0] == kChildCommand) // internal: not in the usage text
+        return childCommand({args.begin() + 1, args.end()});
     std::cerr << "scopeline-hipbench: unknown command '" << args[0] << "'\n" << kUsage;
     return BadUsage;
 }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,7 @@ struct TraceRecords
 {
     struct Api // a runtime call on a host thread; launches carry the correlation id of their kernels
     {
-        std::string name; // the HIP name the program called, e.g. hipLaunchKernel, hipGraphLaunch
+        std::string name;        // the HIP name the program called, e.g. hipLaunchKernel, hipGraphLaunch
         std::string backendName; // what ran underneath, e.g. cudaLaunchKernel (empty: the same)
         uint32_t thread = 0;
         uint64_t start = 0, end = 0;
@@ -52,8 +53,11 @@ struct RunSummary
 {
     std::size_t kernels = 0, kernelLaunches = 0, graphLaunches = 0, idleGaps = 0;
     uint64_t busyNs = 0, spanNs = 0, idleNs = 0;
-    double medianLaunchDelayNs = 0;  // kernel start - its launch call's start, kernels launched alone
-    int64_t minLaunchToKernelNs = 0; // smallest kernel start - launch start: < 0 would mean the clocks disagree
+    // Medians and the minimum are missing (not 0) when there is nothing to take them of.
+    std::optional<double> medianLaunchDelayNs;      // kernel start - its launch call's start, kernel launches
+    std::optional<double> medianGraphLaunchDelayNs; // first kernel start - graph launch start, graph launches
+    // smallest kernel start - launch start, either kind: < 0 would mean the clocks disagree
+    std::optional<int64_t> minLaunchToKernelNs;
 };
 
 RunSummary summarize(const TraceRecords &records);

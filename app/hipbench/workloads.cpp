@@ -40,6 +40,10 @@ std::vector<OptionSpec> withCommon(std::vector<OptionSpec> options, const char *
 {
     options.push_back(intOption("iterations", iterations, "timed repetitions of the workload in each run", 1, 100000));
     options.push_back(intOption("repeat", "3", "runs per variant, each a run folder with its own trace", 1, 100));
+    options.push_back(intOption("processes", "1",
+                                "processes per variant, each running --repeat runs (more than 1: run folders "
+                                "proc_<p>/run_<r>)",
+                                1, 100));
     options.push_back(intOption("warmup", "2", "untraced repetitions before the traced ones", 0, 1000));
     return options;
 }

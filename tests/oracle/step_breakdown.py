@@ -29,7 +29,8 @@ Definitions
   (value = mean of its runs' means), else a unit = a run. mean = mean of the unit values (exact
   rationals); delta = mean_b - mean_a; share_of_delta = delta / step delta (null if that is 0).
   With >= 2 units a side: Welch p_raw = ttest_ind(b, a, equal_var=False), 95 % CI of delta =
-  delta +- t.ppf(0.975, df_WS) * se (se = sqrt(va/na + vb/nb), ddof 1; se == 0 -> p_raw, CI null);
+  delta +- t.ppf(0.975, df_WS) * se (se = sqrt(va/na + vb/nb), ddof 1); se == 0 (each side one
+  value) -> p_raw = the exact permutation test of the difference of means, CI = delta +- 1 ns;
   p = Holm over the rows with a p_raw. Verdict: < 2 units a side or p null -> not_tested;
   p >= alpha -> no_significant_change; |delta| < threshold * step mean_a -> no_meaningful_change;
   delta < 0 -> faster; else slower.
@@ -47,6 +48,7 @@ import re
 import sys
 from fractions import Fraction
 
+import numpy as np
 from scipy import stats
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -192,7 +194,10 @@ def analyse_run(path, scope):
         if ks:
             steps.append(dict(start=start, end=end, kernels=len(ks), **step_figures(ks, launch_of)))
     steps.sort(key=lambda s: s["start"])
-    return steps
+    # A PyTorch (Kineto) trace records the OS process id: the pid of its first launch call.
+    kineto = isinstance(doc, dict) and ("schemaVersion" in doc or "deviceProperties" in doc)
+    calls = launches or graph
+    return steps, ("pid " + str(calls[0]["track"][0]) if kineto and calls else "")
 
 
 def mean(xs):
@@ -244,6 +249,12 @@ def compare(runs_a, runs_b, by_process, alpha, threshold):
                 row["ci_low_ns"], row["ci_high_ns"] = float(row["delta_ns"]) - half, float(row["delta_ns"]) + half
                 row["p_raw"] = float(stats.ttest_ind([float(x) for x in b], [float(x) for x in a],
                                                      equal_var=False).pvalue)
+            else:  # each side one value: the exact permutation test, the values known to 1 ns
+                row["p_raw"] = float(stats.permutation_test(
+                    ([float(x) for x in b], [float(x) for x in a]), lambda x, y: np.mean(x) - np.mean(y),
+                    vectorized=False, permutation_type="independent", n_resamples=np.inf,
+                    alternative="two-sided").pvalue)
+                row["ci_low_ns"], row["ci_high_ns"] = float(row["delta_ns"]) - 1, float(row["delta_ns"]) + 1
         rows.append(row)
     step_row = rows[0]
     for row, p in zip(rows, holm([r["p_raw"] for r in rows])):
@@ -280,16 +291,21 @@ def main(argv):
     for key, arg in (("a", args.a), ("b", args.b)):
         sides[key] = []
         for name, proc, path in side_runs(arg):
-            steps = analyse_run(path, scope)
+            steps, pid = analyse_run(path, scope)
+            proc = proc or pid  # the process folder, else the OS process of a Kineto trace
             m = {f: mean([s[f] for s in steps]) for f in FIELDS} if steps else None
             sides[key].append(dict(run=name, process=proc, file=path, steps=steps, _mean=m,
                                    mean={f: num(v) for f, v in m.items()} if m else None))
     by_process = any(len({r["process"] for r in runs if r["process"] != ""}) >= 2 for runs in sides.values())
+    # A and B interleaved in one OS process: the process effect cancels, no caveat.
+    everyone = [r["process"] for runs in sides.values() for r in runs]
+    shared = not by_process and len(set(everyone)) == 1 and everyone[0].startswith("pid ")
     rows = compare(sides["a"], sides["b"], by_process, args.alpha, args.threshold)
     for runs in sides.values():
         for r in runs:
             del r["_mean"]
-    out = dict(step_scope=scope, by_process=by_process, sides=sides, rows=rows)
+    out = dict(step_scope=scope, by_process=by_process, caveat=not by_process and not shared, sides=sides,
+               rows=rows)
     print(json.dumps(out, indent=1, allow_nan=False))
     return 0
 

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "childprocess.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace hipbench {
+
+const char *const kChildCommand = "child-process";
+
+std::vector<std::string> childArguments(const RunConfig &config, const std::string &out,
+                                        const std::string &variant, long process)
+{
+    std::vector<std::string> args{kChildCommand, std::to_string(process), config.workload->name, "--out",
+                                  out};
+    for (const auto &[name, value] : config.values) {
+        args.push_back("--" + name);
+        args.push_back(name == config.workload->variantOption ? variant : value);
+    }
+    return args;
+}
+
+ChildExit runChild(const std::string &program, const std::vector<std::string> &args,
+                   const std::function<void(const std::string &line)> &onLine)
+{
+    std::vector<char *> argv{const_cast<char *>(program.c_str())};
+    for (const std::string &arg : args)
+        argv.push_back(const_cast<char *>(arg.c_str()));
+    argv.push_back(nullptr);
+    int pipeFds[2];
+    if (pipe2(pipeFds, O_CLOEXEC) != 0)
+        return {-1, std::string("cannot create a pipe: ") + std::strerror(errno)};
+    std::fflush(nullptr); // what this process has buffered must not be written twice
+    const pid_t parent = getpid();
+    const pid_t pid = fork();
+    if (pid < 0) {
+        const int error = errno;
+        close(pipeFds[0]);
+        close(pipeFds[1]);
+        return {-1, std::string("cannot start a process: ") + std::strerror(error)};
+    }
+    if (pid == 0) { // the child: only async-signal-safe calls until exec
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent) // the parent died before prctl
+            _exit(127);
+        dup2(pipeFds[1], STDOUT_FILENO); // the copy is not close-on-exec
+        execv(program.c_str(), argv.data());
+        const char *what = "scopeline-hipbench: cannot run the program for a child process\n";
+        [[maybe_unused]] const ssize_t written = write(STDERR_FILENO, what, std::strlen(what));
+        _exit(127);
+    }
+    close(pipeFds[1]);
+    if (std::FILE *in = fdopen(pipeFds[0], "r")) {
+        char *line = nullptr;
+        std::size_t capacity = 0;
+        for (ssize_t n; (n = getline(&line, &capacity, in)) >= 0;) {
+            std::string text(line, std::size_t(n));
+            while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
+                text.pop_back();
+            if (!text.empty())
+                onLine(text);
+        }
+        std::free(line);
+        std::fclose(in);
+    } else {
+        close(pipeFds[0]);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return {-1, std::string("cannot wait for the process: ") + std::strerror(errno)};
+    if (WIFSIGNALED(status))
+        return {-1, "killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
+                        strsignal(WTERMSIG(status)) + ")"};
+    const int code = WEXITSTATUS(status);
+    if (code == 127)
+        return {code, "exit status 127 (it could not be started: " + program + ")"};
+    return {code, "exit status " + std::to_string(code) + " (" + exitMeaning(code) + ")"};
+}
+
+int recordInProcesses(const std::string &program, const RunConfig &config, const std::string &out,
+                      RunReport &report)
+{
+    int status = Success;
+    for (long p = 0; p < config.integer("processes"); ++p)
+        for (const std::string &variant : config.variants()) {
+            const ChildExit exit =
+                runChild(program, childArguments(config, out, variant, p), [&](const std::string &line) {
+                    const nlohmann::json message = nlohmann::json::parse(line, nullptr, false);
+                    if (!report.take(message))
+                        report.otherLine(line);
+                });
+            if (exit.status == Success)
+                continue;
+            report.processFailed(variant, p, exit.how);
+            if (status == Success)
+                status = exit.status == BadUsage || exit.status == CannotWrite ? exit.status : GpuError;
+            if (report.runs() == 0) // nothing has worked yet (no GPU, say): the next would fail alike
+                return status;
+        }
+    return status;
+}
+
+} // namespace hipbench

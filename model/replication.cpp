@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "replication.h"
+
+#include "stats/welch.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <set>
+
+namespace scopeline {
+
+Replication::Replication(const std::vector<QString> &processesA, const std::vector<QString> &processesB)
+{
+    const std::vector<QString> *sides[2] = {&processesA, &processesB};
+    std::set<QString> known[2];
+    for (int s = 0; s < 2; ++s) {
+        for (const QString &p : *sides[s])
+            if (!p.isEmpty())
+                known[s].insert(p);
+        m_processes[s] = std::max<int>(1, int(known[s].size()));
+        m_byProcess = m_byProcess || known[s].size() >= 2;
+    }
+    // One OS process on both sides, every run of it known: A and B were interleaved in it.
+    m_shared =
+        !m_byProcess && known[0].size() == 1 && known[0] == known[1] &&
+        known[0].begin()->startsWith(QLatin1String("pid ")) &&
+        std::none_of(processesA.begin(), processesA.end(), [](const QString &p) { return p.isEmpty(); }) &&
+        std::none_of(processesB.begin(), processesB.end(), [](const QString &p) { return p.isEmpty(); });
+    for (int s = 0; s < 2; ++s) {
+        std::vector<QString> order;
+        for (int r = 0; r < int(sides[s]->size()); ++r) {
+            const QString key = m_byProcess ? (*sides[s])[std::size_t(r)] : QString::number(r);
+            auto it = std::find(order.begin(), order.end(), key);
+            if (it == order.end()) {
+                order.push_back(key);
+                m_units[s].emplace_back();
+                it = order.end() - 1;
+            }
+            m_units[s][std::size_t(it - order.begin())].push_back(r);
+        }
+    }
+}
+
+Replication Replication::of(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
+{
+    std::vector<QString> processes[2];
+    for (int s = 0; s < 2; ++s)
+        for (const LoadedRun &run : s == 0 ? a : b)
+            if (run.ok())
+                processes[s].push_back(processOf(run));
+    return Replication(processes[0], processes[1]);
+}
+
+QString Replication::processOf(const LoadedRun &run)
+{
+    // "proc_0/run_1" -> "proc_0"
+    const qsizetype slash = run.run.name.lastIndexOf(QLatin1Char('/'));
+    const QString folder = slash < 0 ? QString() : run.run.name.left(slash);
+    if (!folder.isEmpty() || !run.trace || run.trace->format != TraceFormat::Kineto)
+        return folder;
+    const TraceData &t = *run.trace;
+    for (uint32_t e = 0; e < t.eventCount(); ++e)
+        if (t.kind[e] == EventKind::KernelLaunch || t.kind[e] == EventKind::GraphLaunch)
+            return QStringLiteral("pid ") + t.tracks[t.track[e]].pid;
+    return {};
+}
+
+std::vector<double> Replication::unitValues(int side, const std::vector<double> &perRun) const
+{
+    std::vector<double> out;
+    for (const std::vector<int> &unit : m_units[side]) {
+        std::vector<double> values;
+        for (int r : unit)
+            values.push_back(perRun[std::size_t(r)]);
+        out.push_back(stats::meanVariance(values).mean);
+    }
+    return out;
+}
+
+QString Replication::unitName() const
+{
+    return m_byProcess ? QCoreApplication::translate("Replication", "process")
+                       : QCoreApplication::translate("Replication", "run");
+}
+
+QString Replication::caveat() const
+{
+    if (m_byProcess || m_shared)
+        return {};
+    return QCoreApplication::translate("Replication", "one process a side: differences between processes "
+                                                      "(compilation, autotuning, placement) not measured");
+}
+
+} // namespace scopeline

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// How the runs of two sides replicate, and so what a test's unit is. Runs of one process share its
+// compilation, autotuning and memory placement, so with ≥ 2 processes on a side the unit is the process
+// (its runs averaged); otherwise the run, and then process-to-process variation was not measured —
+// unless A and B ran interleaved in one process, where it cancels. DESIGN.md, Statistics.
+
+#include "loadedrun.h"
+
+#include <QList>
+#include <QString>
+
+#include <vector>
+
+namespace scopeline {
+
+class Replication
+{
+public:
+    // Each run's process per side, in run order: "" when unknown (see processOf).
+    Replication(const std::vector<QString> &processesA, const std::vector<QString> &processesB);
+    // Of the loaded runs (those that failed to load are left out, as the tables leave them out).
+    static Replication of(const QList<LoadedRun> &a, const QList<LoadedRun> &b);
+
+    // A run's process: its folder in `side/<process>/<run>/` ("proc_0"), else the OS process id a
+    // PyTorch (Kineto) trace records ("pid 2907"); "" when the trace does not tell (JAX's pids are not
+    // the OS's).
+    static QString processOf(const LoadedRun &run);
+
+    bool byProcess() const { return m_byProcess; }
+    // A and B ran in one process (interleaved): the process effect cancels, runs are the unit.
+    bool sharedProcess() const { return m_shared; }
+    // Processes per side (a side of unknown processes counts as one).
+    int processes(int side) const { return m_processes[side]; }
+    // The units of a side: the indices of their runs.
+    const std::vector<std::vector<int>> &units(int side) const { return m_units[side]; }
+    // One value per unit: the mean of its runs' values (NaN ones left out; NaN when all are).
+    std::vector<double> unitValues(int side, const std::vector<double> &perRun) const;
+    // "process" or "run".
+    QString unitName() const;
+    // What every run-level call must say: one process a side, so differences between processes were
+    // not measured; empty when they were (byProcess) or cancel (sharedProcess).
+    QString caveat() const;
+
+private:
+    bool m_byProcess = false, m_shared = false;
+    int m_processes[2] = {0, 0};
+    std::vector<std::vector<int>> m_units[2];
+};
+
+} // namespace scopeline
