@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The kernel-level "what changed" diff of side A (baseline) and side B (candidate): one row per kernel
-// name found on either side (kernels as TraceAnalysis finds them, what `scopeline-cli info` counts),
-// with calls and total GPU time per run, pooled medians, a run-level test (the run is the unit) with
-// Holm over the rows, and a verdict; rows sorted by how much of the change in GPU time they explain.
+// name (or per op that launched it) found on either side (kernels as TraceAnalysis finds them, what
+// `scopeline-cli info` counts), with calls and total GPU time per run, pooled medians, and two tests
+// with Holm over the rows: the verdict judges the kernel's GPU time per run (what the row's Δ
+// explains), the per-call test its duration per call. The unit is the process when a side has ≥ 2,
+// else the run (Replication). Rows are sorted by how much of the change in GPU time they explain.
 // Optionally folds names that differ only by a trailing compiler number (`fusion_13`, `fusion_14`).
-// Answers "which kernels account for the difference?" when the two sides share no named scopes.
 
 #include "loadedrun.h"
 #include "scopecomparison.h"
@@ -27,8 +28,12 @@ namespace scopeline {
 struct KernelDiffOptions
 {
     bool foldNumbers = false; // one row for `loop_transpose_fusion_13`, `_14`, ...: `loop_transpose_fusion_*`
-    double alpha = 0.05;      // for the Holm-adjusted run-level p
-    double threshold = 0.01;  // smallest run-level relative change that counts (0.01 = 1 %)
+    // One row per op rather than per kernel name: JAX's `hlo_op` (a command buffer's kernels by their
+    // graph node), else the innermost CPU op around the launch call (PyTorch's `aten::...`). An
+    // autotuner's choice of GEMM kernel, or a renamed fusion, then stays one row.
+    bool byOp = false;
+    double alpha = 0.05;     // for the Holm-adjusted run-level p
+    double threshold = 0.01; // smallest run-level relative change that counts (0.01 = 1 %)
 };
 
 // One kernel row's figures on one side.
@@ -36,6 +41,7 @@ struct KernelDiffSide
 {
     static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
     int runsWithKernel = 0;   // runs of the side in which the kernel occurs
+    int unitsWithKernel = 0;  // units (processes, or runs) of the side in which it occurs
     int64_t calls = 0;        // over all the side's runs
     int64_t totalNs = 0;      // summed durations over all the side's runs
     double callsPerRun = 0;   // calls / runs of the side (a run without the kernel counts 0)
@@ -45,6 +51,9 @@ struct KernelDiffSide
     std::vector<int64_t> runCalls, runTotalNs;
     std::vector<double> runMedianNs;
     std::vector<double> durations; // pooled durations (ns), run after run
+    // Per unit of the side (Replication): the mean of its runs' totals (a run without the kernel
+    // counting 0) and of their medians (runs without it left out; NaN when none has it).
+    std::vector<double> unitTotalNs, unitMedianNs;
     bool present() const { return calls > 0; }
 };
 
@@ -57,14 +66,26 @@ struct KernelDiffRow
     double deltaTotalNs = 0;         // b.totalPerRunNs − a.totalPerRunNs
     double shareOfDelta = kUnset;    // deltaTotalNs / the summary's deltaTotalNs; NaN when that is 0
     double relChangeMedian = kUnset; // (b.medianNs − a.medianNs) / a.medianNs; NaN unless a.medianNs > 0
-    stats::RunLevelTest runLevel;    // on the per-run medians; invalid below 2 runs with the kernel a side
-    double runLevelHolm = kUnset;    // runLevel.p, Holm-adjusted over the diff's rows
+    // GPU time per run: Welch on the units' totals (stats::meanChangeTest), change relative to A's.
+    stats::RunLevelTest runLevel;
+    double runLevelHolm = kUnset;                   // runLevel.p, Holm-adjusted over the diff's rows
     Verdict verdict = Verdict::NoSignificantChange; // OnlyInA/OnlyInB, else by runLevelVerdict()
-    // Whether run-to-run variation was measured: ≥ 2 runs with the kernel on each side.
-    bool runLevelMeasured() const { return a.runsWithKernel >= 2 && b.runsWithKernel >= 2; }
-    // The verdict in words; "run-to-run variation not measured" for a kernel of both sides that
-    // lacks the runs for a run-level test.
+    // Duration per call: Welch on the logs of the units' medians (stats::runLevelTest), its own Holm.
+    stats::RunLevelTest perCall;
+    double perCallHolm = kUnset;
+    Verdict perCallVerdict = Verdict::NoSignificantChange;
+    double timerStep = 1;               // the durations' tick (ns): a tie's interval
+    int processesA = 0, processesB = 0; // of the side (copied from the summary, for the texts)
+    bool byProcess = false;
+    QString caveat; // what the tests could not measure (Replication::caveat), on tested rows
+    // Whether variation between units was measured: ≥ 2 units on each side.
+    bool runLevelMeasured() const { return runLevel.valid(); }
+    // In some processes of a side but not in others (XLA's autotuner picks kernels per process).
+    bool processDependent() const;
+    // The verdict in words; "run-to-run (process-to-process) variation not measured" without the
+    // units for a test; a process-dependent row says in how many processes of each side it ran.
     QString verdictText() const;
+    QString perCallVerdictText() const;
 };
 
 // What the header line says: the two sides as a whole.
@@ -76,6 +97,9 @@ struct KernelDiffSummary
     double kernelTimePerRunA = 0, kernelTimePerRunB = 0; // summed kernel durations, mean per run
     double deltaTotalNs = 0; // kernelTimePerRunB − kernelTimePerRunA, the sum of the rows' deltas
     int kernels = 0, onlyInA = 0, onlyInB = 0; // rows
+    int processesA = 0, processesB = 0, processDependent = 0;
+    bool byProcess = false; // the unit is the process
+    QString caveat;         // Replication::caveat
 };
 
 class KernelDiff
@@ -93,7 +117,8 @@ public:
     // `.<digits>`, repeated); digits elsewhere (template arguments, the middle) stay.
     static std::string foldBase(std::string_view name);
 
-    // The CSV columns; run_level_p is the Holm-adjusted p, run_level_p_raw the unadjusted one.
+    // The CSV columns; run_level_p is the Holm-adjusted p, run_level_p_raw the unadjusted one; the
+    // run_level_* columns test GPU time per run, the per_call_* ones the duration per call.
     static QStringList csvHeader();
     // Every row, header first.
     QString toCsv() const;

@@ -41,6 +41,17 @@ QStringList traceFiles(const QString &parent, const QString &prefix)
     return files;
 }
 
+// Every trace file below a side folder, sorted (side/<process>/<run>/... or side/<run>/...).
+QStringList allTraceFiles(const QString &side)
+{
+    QStringList files;
+    QDirIterator it(side, {QStringLiteral("*.trace.json.gz")}, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        files.append(it.next());
+    files.sort();
+    return files;
+}
+
 // RFC 4180 fields: kernel names hold commas (template arguments) and are quoted.
 QStringList csvFields(const QString &line)
 {
@@ -109,6 +120,15 @@ QList<LoadedRun> loadFolder(const QString &path)
     return LoadedRun::loadAll(runs);
 }
 
+// Single trace files, each a run named after its file (as the CLI names a file it is given).
+QList<LoadedRun> loadFiles(const QStringList &files)
+{
+    QList<LoadedRun> runs;
+    for (const QString &file : files)
+        runs.append(LoadedRun::load(TraceRun{QFileInfo(file).fileName(), file}));
+    return runs;
+}
+
 } // namespace
 
 class TstKernelDiff : public QObject
@@ -168,33 +188,50 @@ private slots:
         QTest::addColumn<QStringList>("filesA");
         QTest::addColumn<QStringList>("filesB");
         QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QStringList>("roots"); // the side folders, for the oracle to tell processes by
         const QString matmul = QStringLiteral("trace_file_matmul_"),
                       einsum = QStringLiteral("trace_file_einsum_");
         const QStringList fold = {QStringLiteral("--fold-numbers")};
         QTest::newRow("jax cublas matmul vs einsum (3 v 3)")
             << kCublas + QStringLiteral("/trace_file_matmul_*")
             << kCublas + QStringLiteral("/trace_file_einsum_*") << traceFiles(kCublas, matmul)
-            << traceFiles(kCublas, einsum) << QStringList();
+            << traceFiles(kCublas, einsum) << QStringList() << QStringList();
         QTest::newRow("jax named scopes matmul vs einsum (3 v 3)")
             << kNamedScopes + QStringLiteral("/trace_file_matmul_*")
             << kNamedScopes + QStringLiteral("/trace_file_einsum_*") << traceFiles(kNamedScopes, matmul)
-            << traceFiles(kNamedScopes, einsum) << QStringList();
+            << traceFiles(kNamedScopes, einsum) << QStringList() << QStringList();
         QTest::newRow("jax named scopes folded, alpha 0.1, threshold 0.5")
             << kNamedScopes + QStringLiteral("/trace_file_matmul_*")
             << kNamedScopes + QStringLiteral("/trace_file_einsum_*") << traceFiles(kNamedScopes, matmul)
             << traceFiles(kNamedScopes, einsum)
             << QStringList{QStringLiteral("--fold-numbers"), QStringLiteral("--alpha"), QStringLiteral("0.1"),
-                           QStringLiteral("--threshold"), QStringLiteral("0.5")};
+                           QStringLiteral("--threshold"), QStringLiteral("0.5")}
+            << QStringList();
         QTest::newRow("jax repeated runs matmul vs einsum folded (10 v 10)")
             << kRepeated + QStringLiteral("/trace_file_matmul_*")
             << kRepeated + QStringLiteral("/trace_file_einsum_*") << traceFiles(kRepeated, matmul)
-            << traceFiles(kRepeated, einsum) << fold;
+            << traceFiles(kRepeated, einsum) << fold << QStringList();
         QTest::newRow("pytorch h100 bert vs mi300 resnet (1 v 1)")
-            << kBert << kMi300 << QStringList{kBert} << QStringList{kMi300} << QStringList();
+            << kBert << kMi300 << QStringList{kBert} << QStringList{kMi300} << QStringList() << QStringList();
         QTest::newRow("pytorch kineto resnet50 vs mi300 resnet folded (1 v 1)")
-            << kKineto << kMi300 << QStringList{kKineto} << QStringList{kMi300} << fold;
+            << kKineto << kMi300 << QStringList{kKineto} << QStringList{kMi300} << fold << QStringList();
         QTest::newRow("pytorch kineto resnet50 against itself")
-            << kKineto << kKineto << QStringList{kKineto} << QStringList{kKineto} << QStringList();
+            << kKineto << kKineto << QStringList{kKineto} << QStringList{kKineto} << QStringList()
+            << QStringList();
+        const QString procs = testdata::path("h100_runs/jax_processes");
+        const QStringList roots = {procs + QStringLiteral("/matmul"), procs + QStringLiteral("/einsum")};
+        QTest::newRow("jax 4 processes a side, matmul vs einsum")
+            << roots[0] << roots[1] << allTraceFiles(roots[0]) << allTraceFiles(roots[1]) << QStringList()
+            << roots;
+        QTest::newRow("jax 4 processes a side, by op")
+            << roots[0] << roots[1] << allTraceFiles(roots[0]) << allTraceFiles(roots[1])
+            << QStringList{QStringLiteral("--by"), QStringLiteral("op")} << roots;
+        const QString torch = testdata::path("h100_runs/torch_compile");
+        const QStringList torchRoots = {torch + QStringLiteral("/eager"),
+                                        torch + QStringLiteral("/reduce_overhead")};
+        QTest::newRow("torch eager vs reduce-overhead, one process for both, by op")
+            << torchRoots[0] << torchRoots[1] << allTraceFiles(torchRoots[0]) << allTraceFiles(torchRoots[1])
+            << QStringList{QStringLiteral("--by"), QStringLiteral("op")} << torchRoots;
     }
 
     void equalsOracle()
@@ -204,6 +241,7 @@ private slots:
         QFETCH(QStringList, filesA);
         QFETCH(QStringList, filesB);
         QFETCH(QStringList, options);
+        QFETCH(QStringList, roots);
         QVERIFY(!filesA.isEmpty() && !filesB.isEmpty());
         REQUIRE_TEST_DATA(filesA + filesB);
 
@@ -215,7 +253,10 @@ private slots:
         QVERIFY2(cli.exitCode == 0, cli.err.constData());
         QVERIFY(cli.out.contains("GPU busy per run: A "));
 
-        const QJsonObject oracle = runOracle(filesA, filesB, options);
+        const QStringList rootOptions = roots.isEmpty() ? QStringList()
+                                                        : QStringList{QStringLiteral("--root-a"), roots[0],
+                                                                      QStringLiteral("--root-b"), roots[1]};
+        const QJsonObject oracle = runOracle(filesA, filesB, options + rootOptions);
         const QJsonArray expected = oracle[QStringLiteral("rows")].toArray();
         QVERIFY2(!expected.isEmpty(), "the oracle gave no rows");
         const Csv csv = readCsv(csvPath);
@@ -228,7 +269,8 @@ private slots:
         // Exact: names, counts, calls and totals per run (means of integer ns, the same division);
         // everything else to 1e-9 relative.
         const QStringList exactText = {QStringLiteral("kernel"), QStringLiteral("verdict"),
-                                       QStringLiteral("folded_names")};
+                                       QStringLiteral("folded_names"), QStringLiteral("per_call_verdict"),
+                                       QStringLiteral("caveat")};
         const QStringList exactNumbers = {QStringLiteral("runs_a"),        QStringLiteral("runs_b"),
                                           QStringLiteral("calls_a"),       QStringLiteral("calls_b"),
                                           QStringLiteral("total_a_ns"),    QStringLiteral("total_b_ns"),
@@ -273,13 +315,11 @@ private slots:
         qInfo("%lld rows, %d with a run-level test", qlonglong(csv.rows.size()), tested);
 
         // The header line's figures, in-process, against the oracle.
-        QList<LoadedRun> a, b;
-        for (const QString &file : filesA)
-            a.append(LoadedRun::load(TraceRun{file, file}));
-        for (const QString &file : filesB)
-            b.append(LoadedRun::load(TraceRun{file, file}));
+        const QList<LoadedRun> a = roots.isEmpty() ? loadFiles(filesA) : loadFolder(roots[0]);
+        const QList<LoadedRun> b = roots.isEmpty() ? loadFiles(filesB) : loadFolder(roots[1]);
         KernelDiffOptions kernelOptions;
         kernelOptions.foldNumbers = options.contains(QStringLiteral("--fold-numbers"));
+        kernelOptions.byOp = options.contains(QStringLiteral("op"));
         const KernelDiff diff(a, b, kernelOptions);
         const KernelDiffSummary &s = diff.summary();
         const QJsonObject want = oracle[QStringLiteral("summary")].toObject();
@@ -293,6 +333,24 @@ private slots:
         QCOMPARE(s.kernels, want[QStringLiteral("kernels")].toInt());
         QCOMPARE(s.onlyInA, want[QStringLiteral("only_in_a")].toInt());
         QCOMPARE(s.onlyInB, want[QStringLiteral("only_in_b")].toInt());
+        QCOMPARE(s.processDependent, want[QStringLiteral("process_dependent")].toInt());
+        QCOMPARE(s.byProcess, want[QStringLiteral("by_process")].toBool());
+        QCOMPARE(s.caveat, want[QStringLiteral("caveat")].toString());
+        // Never p = 0 or a zero-width interval, timer ties included; the verdict never contradicts the
+        // sign of the row's change of time per run.
+        int tied = 0;
+        for (const KernelDiffRow &row : diff.rows()) {
+            for (const stats::RunLevelTest *test : {&row.runLevel, &row.perCall})
+                if (test->valid()) {
+                    QVERIFY2(test->p > 0 && !(test->ciLow >= test->ciHigh), qPrintable(row.kernel));
+                    tied += test->tied;
+                }
+            if (row.verdict == Verdict::Faster)
+                QVERIFY2(row.deltaTotalNs < 0, qPrintable(row.kernel));
+            if (row.verdict == Verdict::Slower)
+                QVERIFY2(row.deltaTotalNs > 0, qPrintable(row.kernel));
+        }
+        qInfo("%d tests where every unit of each side gave one value (timer ticks)", tied);
         QCOMPARE(int(diff.rows().size()), int(csv.rows.size()));
         // The rows' changes add up to the change of kernel time (shares to 1).
         double shares = 0;

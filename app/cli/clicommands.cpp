@@ -64,11 +64,15 @@ Commands:
           [--samples kernel|instance|span] [--csv FILE] [--threshold PERCENT] [--alpha P]
                             compare scope durations of side A (baseline) and B (candidate)
   diff A B [--csv FILE] [--top N] [--alpha P] [--threshold PERCENT] [--fold-numbers]
+         [--by kernel|op] [--wide]
                             which kernels account for the difference: one row per kernel name
-                            of either side, calls and GPU time per run, medians, a run-level
-                            test (Holm over the rows) and a verdict, largest change of total
-                            time first (top 20 shown, the CSV has all); --fold-numbers makes one
-                            row of names that differ only by a trailing number (fusion_13/_14)
+                            (--by op: per op that launched it) of either side, calls and GPU
+                            time per run, medians; the verdict tests GPU time per run, "per
+                            call" the median duration (Holm over the rows each; the unit is
+                            the process when runs sit in side/<process>/<run>/), largest change
+                            of total time first (top 20 shown, the CSV has all);
+                            --fold-numbers makes one row of names that differ only by a
+                            trailing number (fusion_13/_14); --wide prints full names
   steps A B [--step SCOPE] [--csv FILE] [--alpha P] [--threshold PERCENT]
                             did the step get faster, and where did the time go: the mean
                             step time (GPU span of a step's kernels) split into GPU busy and
@@ -584,28 +588,76 @@ QString tableName(QString name, int width)
     return name;
 }
 
+// Table names for the rows, none printed like another: a second row that would read as an earlier
+// one gets " #2" (and so on) on its elided name; wide: the full names.
+QStringList distinctTableNames(const std::vector<KernelDiffRow> &rows, int width, bool wide)
+{
+    QStringList names;
+    std::map<QString, int> seen;
+    for (const KernelDiffRow &r : rows) {
+        const QString name = wide ? r.kernel : tableName(r.kernel, width);
+        const int n = ++seen[name];
+        names << (n == 1 ? name : tableName(r.kernel, width - 4) + QStringLiteral(" #%1").arg(n));
+    }
+    return names;
+}
+
+// "+4.3%" with the per-call verdict in a word when it is one; "–" untested.
+QString perCallText(const KernelDiffRow &r)
+{
+    if (!r.perCall.valid())
+        return QStringLiteral("–");
+    const QString change = QStringLiteral("%1%2%")
+                               .arg(r.perCall.change >= 0 ? QStringLiteral("+") : QString())
+                               .arg(100 * r.perCall.change, 0, 'f', 1);
+    switch (r.perCallVerdict) {
+    case Verdict::Faster:
+        return change + QStringLiteral(" faster");
+    case Verdict::Slower:
+        return change + QStringLiteral(" slower");
+    default:
+        return change;
+    }
+}
+
 void printDiff(const KernelDiff &diff, const StepBreakdown &steps, const QString &pathA, const QString &pathB,
-               int top)
+               int top, bool wide)
 {
     const KernelDiffSummary &s = diff.summary();
-    out() << "A: " << pathA << " (" << s.runsA << (s.runsA == 1 ? " run" : " runs") << ")\nB: " << pathB
-          << " (" << s.runsB << (s.runsB == 1 ? " run" : " runs") << ")\n";
+    auto side = [&s](int runs, int processes) {
+        return QStringLiteral("%1 %2").arg(runs).arg(runs == 1 ? QStringLiteral("run")
+                                                               : QStringLiteral("runs")) +
+               (s.byProcess ? QStringLiteral(" in %1 processes").arg(processes) : QString());
+    };
+    out() << "A: " << pathA << " (" << side(s.runsA, s.processesA) << ")\nB: " << pathB << " ("
+          << side(s.runsB, s.processesB) << ")\n";
     out() << steps.stepLine() << " (scopeline-cli steps: where the time went)\n";
     out() << "GPU busy per run: A " << formatDuration(s.busyPerRunA) << ", B "
           << formatDuration(s.busyPerRunB) << " (" << relativeText(s.busyPerRunA, s.busyPerRunB) << ")\n";
     out() << "kernel time per run: A " << formatDuration(s.kernelTimePerRunA) << ", B "
           << formatDuration(s.kernelTimePerRunB) << ", difference " << formatDuration(s.deltaTotalNs) << " ("
           << relativeText(s.kernelTimePerRunA, s.kernelTimePerRunB) << ")\n";
-    out() << s.kernels << " kernels: " << s.kernels - s.onlyInA - s.onlyInB << " on both sides, " << s.onlyInA
-          << " only in A, " << s.onlyInB << " only in B";
-    if (s.runsA < 2 || s.runsB < 2)
-        out() << "; one run on a side: run-to-run variation not measured\n";
+    out() << s.kernels << (diff.options().byOp ? " ops: " : " kernels: ") << s.kernels - s.onlyInA - s.onlyInB
+          << " on both sides, " << s.onlyInA << " only in A, " << s.onlyInB << " only in B";
+    if (s.processDependent)
+        out() << ", " << s.processDependent << " process-dependent";
+    const QString unit = s.byProcess ? QStringLiteral("process") : QStringLiteral("run");
+    if ((s.byProcess ? std::min(s.processesA, s.processesB) : std::min(s.runsA, s.runsB)) < 2)
+        out() << "; one " << unit << " on a side: " << unit << "-to-" << unit << " variation not measured\n";
     else
-        out() << "; run-level test on per-run medians, Holm over the rows (alpha " << diff.options().alpha
-              << ", threshold " << 100 * diff.options().threshold << "%)\n";
+        out() << "; verdict: GPU time per run, per call: the median duration; Welch on the per-" << unit
+              << " figures, Holm over the rows (alpha " << diff.options().alpha << ", threshold "
+              << 100 * diff.options().threshold << "%)\n";
+    if (!s.caveat.isEmpty())
+        out() << "caveat: " << s.caveat
+              << " (record each side in several processes, side/<process>/<run>/, to measure them)\n";
 
+    const QStringList names = distinctTableNames(diff.rows(), 50, wide);
+    int width = 50;
+    for (const QString &name : names)
+        width = std::max(width, int(name.size()));
     const QString format = QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11  %12\n");
-    out() << format.arg(QStringLiteral("kernel"), -50)
+    out() << format.arg(diff.options().byOp ? QStringLiteral("op") : QStringLiteral("kernel"), -width)
                  .arg(QStringLiteral("calls A"), 8)
                  .arg(QStringLiteral("calls B"), 8)
                  .arg(QStringLiteral("total A"), 10)
@@ -614,14 +666,14 @@ void printDiff(const KernelDiff &diff, const StepBreakdown &steps, const QString
                  .arg(QStringLiteral("share"), 6)
                  .arg(QStringLiteral("median A"), 10)
                  .arg(QStringLiteral("median B"), 10)
-                 .arg(QStringLiteral("change"), 7)
+                 .arg(QStringLiteral("per call"), 14)
                  .arg(QStringLiteral("p Holm"), 8)
-                 .arg(QStringLiteral("verdict"));
+                 .arg(QStringLiteral("verdict (GPU time per run)"));
     const std::size_t shown =
         top > 0 ? std::min<std::size_t>(std::size_t(top), diff.rows().size()) : diff.rows().size();
     for (std::size_t i = 0; i < shown; ++i) {
         const KernelDiffRow &r = diff.rows()[i];
-        out() << format.arg(tableName(r.kernel, 50), -50)
+        out() << format.arg(names[qsizetype(i)], -width)
                      .arg(callsText(r.a.callsPerRun), 8)
                      .arg(callsText(r.b.callsPerRun), 8)
                      .arg(formatDuration(r.a.totalPerRunNs), 10)
@@ -633,7 +685,7 @@ void printDiff(const KernelDiff &diff, const StepBreakdown &steps, const QString
                           6)
                      .arg(formatDuration(r.a.medianNs), 10)
                      .arg(formatDuration(r.b.medianNs), 10)
-                     .arg(relativeText(r.a.medianNs, r.b.medianNs), 7)
+                     .arg(perCallText(r), 14)
                      .arg(std::isnan(r.runLevelHolm) ? QStringLiteral("–")
                                                      : QString::number(r.runLevelHolm, 'g', 2),
                           8)
@@ -659,7 +711,12 @@ int diffCommand(const QStringList &arguments)
     const QCommandLineOption foldOption(
         QStringLiteral("fold-numbers"),
         QStringLiteral("One row for names that differ by a trailing number."));
-    parser.addOptions({csvOption, topOption, alphaOption, thresholdOption, foldOption});
+    const QCommandLineOption byOption(QStringLiteral("by"),
+                                      QStringLiteral("kernel (a row per kernel name) or op (per op that "
+                                                     "launched it: JAX's hlo_op, PyTorch's CPU op)."),
+                                      QStringLiteral("kernel|op"), QStringLiteral("kernel"));
+    const QCommandLineOption wideOption(QStringLiteral("wide"), QStringLiteral("Full kernel names."));
+    parser.addOptions({csvOption, topOption, alphaOption, thresholdOption, foldOption, byOption, wideOption});
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
     const QStringList positional = parser.positionalArguments();
@@ -667,6 +724,9 @@ int diffCommand(const QStringList &arguments)
         return usageError(QStringLiteral("diff needs two paths, A and B"));
     KernelDiffOptions options;
     options.foldNumbers = parser.isSet(foldOption);
+    if (parser.value(byOption) != QLatin1String("kernel") && parser.value(byOption) != QLatin1String("op"))
+        return usageError(QStringLiteral("--by must be kernel or op"));
+    options.byOp = parser.value(byOption) == QLatin1String("op");
     int status = Success;
     if (!parseLevels(parser, alphaOption, thresholdOption, options.alpha, options.threshold, status))
         return status;
@@ -680,7 +740,7 @@ int diffCommand(const QStringList &arguments)
         return Unreadable;
     const KernelDiff diff(a, b, options);
     const StepBreakdown steps(a, b, StepBreakdownOptions{QString(), options.alpha, options.threshold});
-    printDiff(diff, steps, positional[0], positional[1], top);
+    printDiff(diff, steps, positional[0], positional[1], top, parser.isSet(wideOption));
     out().flush();
     if (parser.isSet(csvOption) && !writeTextFile(parser.value(csvOption), diff.toCsv()))
         return Unreadable;

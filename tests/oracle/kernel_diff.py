@@ -4,13 +4,20 @@
 
 Reads raw trace files (Chrome/Kineto/JAX trace JSON, gzip or plain) with the standard library, takes
 the kernels exactly as trace_summary.py (the `info` oracle) counts them, and computes every column of
-the diff CSV with numpy/scipy: per kernel name and run the calls, total and median duration; means per
-run over all the side's runs; pooled medians; the run-level Welch t-test on the logs of the per-run
-medians (scipy.stats.ttest_ind, equal_var=False) with its confidence interval of the ratio; the
-Mann-Whitney p on the per-run medians; Holm over the rows; the verdict.
+the diff CSV with numpy/scipy: per kernel name (or op) and run the calls, total and median duration;
+means per run over all the side's runs; pooled medians; and, per unit (a process when a side's runs
+come from >= 2 processes, else a run), two tests with Holm over the rows each:
+  run_level_*: GPU time per run. Welch (scipy.stats.ttest_ind, equal_var=False) on the units' mean
+    totals (a run without the kernel counts 0); change = delta / mean A, its interval likewise.
+  per_call_*: Welch on the logs of the units' mean medians, the interval of the ratio.
+When each side's units all have one value (timer ticks) Welch has no spread: the exact permutation
+test (scipy.stats.permutation_test over every split) and the interval read with each value off by one
+timer step (the GCD of the row's durations). A run's process: its folder under --root-a/--root-b
+(`side/<process>/<run>/`), else the OS pid of a Kineto trace's first launch call, else unknown.
 
 Usage:
-  kernel_diff.py --a F1 [F2 ...] --b G1 [G2 ...] [--fold-numbers] [--alpha P] [--threshold PERCENT]
+  kernel_diff.py --a F1 [F2 ...] --b G1 [G2 ...] [--root-a DIR --root-b DIR] [--by kernel|op]
+                 [--fold-numbers] [--alpha P] [--threshold PERCENT]
 prints {"summary": {...}, "rows": [{column: value, ...}, ...]} with the rows in the CLI's order.
 """
 import argparse
@@ -78,14 +85,76 @@ def kernels(doc):
             for s in slices if is_gpu(s["track"]) and is_kernel(s)]
 
 
-def read_run(path):
+NOT_OPS = {"cuda_runtime", "cuda_driver", "Runtime", "hip_runtime", "user_annotation"}
+
+
+def kernel_ops(doc):
+    """Each kernel's op, in chrome_events' kernel order: JAX's hlo_op (inside a command buffer with its
+    graph node index, the low 32 bits of cuda_graph_node_id), else the innermost CPU slice around its
+    launch call that is not itself a runtime call or annotation (PyTorch's aten:: op), else its name."""
+    kernels, launches, graph, _ = ts.chrome_events(doc)
+    first = {}
+    for s in launches + graph:
+        if s["corr"] is not None and (s["corr"] not in first or s["start"] < first[s["corr"]]["start"]):
+            first[s["corr"]] = s
+    events = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
+    is_gpu, _ = ts.gpu_tracks([e for e in events if isinstance(e, dict)])
+    ops_by_track = {}
+    launch_names = set(ts.LAUNCH_APIS)
+    for e in events:
+        if not isinstance(e, dict) or e.get("ph") != "X" or e.get("cat") in NOT_OPS:
+            continue
+        name, start, dur = e.get("name"), ts.to_ns(e.get("ts")), ts.to_ns(e.get("dur")) or 0
+        t = ts.track_of(e)
+        if start is None or dur <= 0 or is_gpu(t) or not isinstance(name, str) or name in launch_names \
+                or name.startswith(ts.GRAPH_PREFIXES) or re.fullmatch(r"ProfilerStep#[0-9]+", name) \
+                or (not e.get("cat") and re.fullmatch(r"PjitFunction\(.+\)", name, re.S)):
+            continue
+        ops_by_track.setdefault(t, []).append((start, start + dur, name))
+    out = []
+    for k in kernels:
+        a = k["args"]
+        if a.get("hlo_op"):
+            node = a.get("cuda_graph_node_id")
+            out.append(str(a["hlo_op"]) + ("" if node is None else f" node {int(str(node)) & 0xffffffff}"))
+            continue
+        call = first.get(k["corr"]) if k["corr"] is not None else None
+        around = [o for o in ops_by_track.get(call["track"], []) if o[0] <= call["start"] < o[1]] if call else []
+        # innermost: the latest start, then the shortest
+        out.append(max(around, key=lambda o: (o[0], -o[1]))[2] if around else k["name"])
+    return out
+
+
+def process_of(path, doc, root):
+    """The run's folder under root when it sits in root/<process>/<run>/, else a Kineto trace's OS pid."""
+    if root:
+        parts = os.path.relpath(os.path.dirname(path), root).replace(os.sep, "/").split("/")
+        if len(parts) >= 4 and parts[-3:-1] == ["plugins", "profile"]:
+            parts = parts[:-3]
+        if len(parts) >= 2 and parts[0] != "..":
+            return "/".join(parts[:-1])
+    if isinstance(doc, dict) and ("schemaVersion" in doc or "deviceProperties" in doc):
+        _, launches, graph, _ = ts.chrome_events(doc)
+        calls = launches or graph
+        if calls:
+            return "pid " + str(calls[0]["track"][0])
+    return ""
+
+
+def read_run(path, by_op, root):
     doc = load(path)
     ks = kernels(doc)
     info = ts.summarize_chrome(doc)
     # The two readings of one file must agree, or this oracle is not checking what `info` counts.
     if info["kernels"] != len(ks):
         raise SystemExit(f"kernel_diff.py: {path}: {len(ks)} kernels here, {info['kernels']} in trace_summary")
-    return ks, info["gpu_busy_ns"]
+    if by_op:
+        ordered, _, _, _ = ts.chrome_events(doc)
+        ops = kernel_ops(doc)
+        ks = [(k["name"], k["dur"], op) for k, op in zip(ordered, ops)]
+    else:
+        ks = [(name, dur, None) for name, dur in ks]
+    return ks, info["gpu_busy_ns"], process_of(path, doc, root)
 
 
 def fold(name):
@@ -102,8 +171,37 @@ def holm(ps):
     return adjusted
 
 
-def run_level(meds_a, meds_b):
-    """Welch on log per-run medians: (p, change, ci_low, ci_high, mwu_p); Nones below 2 runs a side."""
+def exact_p(a, b):
+    """Each side one value: the exact permutation test of the difference of means, over every split."""
+    return float(stats.permutation_test((np.asarray(b, float), np.asarray(a, float)),
+                                        lambda x, y: np.mean(x) - np.mean(y), vectorized=False,
+                                        permutation_type="independent", n_resamples=np.inf,
+                                        alternative="two-sided").pvalue)
+
+
+def time_level(tot_a, tot_b, step):
+    """Welch on the units' totals: (p, change, ci_low, ci_high, mwu_p), change relative to A's mean."""
+    if len(tot_a) < 2 or len(tot_b) < 2:
+        return None, None, None, None, None
+    a, b = np.asarray(tot_a, float), np.asarray(tot_b, float)
+    delta = b.mean() - a.mean()
+    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
+    mwu = float(stats.mannwhitneyu(a, b, alternative="two-sided").pvalue)
+    if va + vb == 0:
+        p, half = exact_p(a, b), step
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            p = float(stats.ttest_ind(b, a, equal_var=False).pvalue)
+        df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
+        half = stats.t.ppf(0.975, df) * math.sqrt(va + vb)
+    if not a.mean() > 0:
+        return p, None, None, None, mwu
+    return p, delta / a.mean(), (delta - half) / a.mean(), (delta + half) / a.mean(), mwu
+
+
+def run_level(meds_a, meds_b, step):
+    """Welch on log per-unit medians: (p, change, ci_low, ci_high, mwu_p); Nones below 2 units a side."""
     if len(meds_a) < 2 or len(meds_b) < 2 or min(meds_a + meds_b) <= 0:
         return None, None, None, None, None
     la, lb = np.log(meds_a), np.log(meds_b)
@@ -111,8 +209,10 @@ def run_level(meds_a, meds_b):
     va, vb = la.var(ddof=1) / len(la), lb.var(ddof=1) / len(lb)
     mwu = float(stats.mannwhitneyu(meds_a, meds_b, alternative="two-sided").pvalue)
     change = math.expm1(diff)
-    if va + vb == 0:  # no spread at all: stats/runlevel.h defines p = 1 (equal) or 0 (different)
-        return (1.0 if diff == 0 else 0.0), change, change, change, mwu
+    if np.ptp(meds_a) == 0 and np.ptp(meds_b) == 0:  # each side one value: known to a timer step
+        a, b = meds_a[0], meds_b[0]
+        high = (b + step) / (a - step) - 1 if a > step else math.inf
+        return exact_p(meds_a, meds_b), change, (b - step) / (a + step) - 1, high, mwu
     with warnings.catch_warnings():  # nearly equal logs: scipy warns, the p it gives is what we check
         warnings.simplefilter("ignore", RuntimeWarning)
         p = float(stats.ttest_ind(lb, la, equal_var=False).pvalue)
@@ -121,42 +221,71 @@ def run_level(meds_a, meds_b):
     return p, change, math.expm1(diff - half), math.expm1(diff + half), mwu
 
 
+def verdict_of(p, change, alpha, threshold):
+    if p is None or not p < alpha or change is None:
+        return "no significant change"
+    if abs(change) < threshold:
+        return "no meaningful change"
+    return "B faster" if change < 0 else "B slower"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--a", nargs="+", required=True)
     parser.add_argument("--b", nargs="+", required=True)
+    parser.add_argument("--root-a")
+    parser.add_argument("--root-b")
+    parser.add_argument("--by", choices=("kernel", "op"), default="kernel")
     parser.add_argument("--fold-numbers", action="store_true")
     parser.add_argument("--alpha", type=float, default=0.05)
     parser.add_argument("--threshold", type=float, default=1.0)
     args = parser.parse_args()
     threshold = args.threshold / 100
+    by_op = args.by == "op"
 
-    sides = [[read_run(f) for f in args.a], [read_run(f) for f in args.b]]
+    sides = [[read_run(f, by_op, args.root_a) for f in args.a], [read_run(f, by_op, args.root_b) for f in args.b]]
     n = [len(sides[0]), len(sides[1])]
+    # Units: processes when a side's runs come from >= 2 known ones, else runs; A and B interleaved in
+    # one OS process share it (no caveat).
+    procs = [[proc for _, _, proc in runs] for runs in sides]
+    known = [{p for p in ps if p} for ps in procs]
+    by_process = any(len(k) >= 2 for k in known)
+    everyone = procs[0] + procs[1]
+    shared = not by_process and len(set(everyone)) == 1 and everyone[0].startswith("pid ")
+    caveat = "" if by_process or shared else \
+        "one process a side: differences between processes (compilation, autotuning, placement) not measured"
+    processes = [max(1, len(k)) for k in known]
+    units = []
+    for s in (0, 1):
+        keys = procs[s] if by_process else list(range(n[s]))
+        order = list(dict.fromkeys(keys))
+        units.append([[r for r in range(n[s]) if keys[r] == u] for u in order])
+
     groups = {}  # key -> {"names": set, "runs": [[durations per run] per side]}
     for s, runs in enumerate(sides):
-        for r, (ks, _) in enumerate(runs):
-            for name, dur in ks:
-                key = fold(name)[0] if args.fold_numbers else name
+        for r, (ks, _, _) in enumerate(runs):
+            for name, dur, op in ks:
+                key = op if by_op else name
+                key = fold(key)[0] if args.fold_numbers else key
                 g = groups.setdefault(key, {"names": set(), "runs": [[[] for _ in range(n[0])],
                                                                      [[] for _ in range(n[1])]]})
                 g["names"].add(name)
                 g["runs"][s][r].append(dur)
 
-    kernel_time = [sum(d for ks, _ in runs for _, d in ks) for runs in sides]
+    kernel_time = [sum(d for ks, _, _ in runs for _, d, _ in ks) for runs in sides]
     per_run = [kernel_time[s] / n[s] for s in (0, 1)]
     total_delta = per_run[1] - per_run[0]
-    busy = [sum(b for _, b in runs) / len(runs) for runs in sides]
+    busy = [sum(b for _, b, _ in runs) / len(runs) for runs in sides]
 
     rows = []
     for key, g in groups.items():
         display = key
-        if args.fold_numbers:
+        if args.fold_numbers and not by_op:
             numbered = sorted(x for x in g["names"] if fold(x)[1] is not None)
             if numbered:
                 display = key + fold(numbered[0])[1] + "*"
         row = dict(kernel=display)
-        meds = [[], []]
+        unit_tot, unit_med, with_kernel = [[], []], [[], []], [0, 0]
         for s, tag in enumerate("ab"):
             runs = g["runs"][s]
             pooled = [d for run in runs for d in run]
@@ -164,37 +293,54 @@ def main():
             row[f"calls_{tag}"] = len(pooled) / n[s]
             row[f"total_{tag}_ns"] = sum(pooled) / n[s]
             row[f"median_{tag}_ns"] = float(np.median(pooled)) if pooled else None
-            meds[s] = [float(np.median(run)) for run in runs if run]
+            for u in units[s]:
+                unit_tot[s].append(float(np.mean([float(sum(runs[r])) for r in u])))
+                meds = [float(np.median(runs[r])) for r in u if runs[r]]
+                if meds:
+                    unit_med[s].append(float(np.mean(meds)))
+            with_kernel[s] = len(unit_med[s])
+        all_durations = [int(d) for s in (0, 1) for run in g["runs"][s] for d in run]
+        step = max(1, math.gcd(*all_durations)) if all_durations else 1
         row["delta_total_ns"] = row["total_b_ns"] - row["total_a_ns"]
         row["share_of_delta"] = row["delta_total_ns"] / total_delta if total_delta != 0 else None
         ma, mb = row["median_a_ns"], row["median_b_ns"]
         row["rel_change_median"] = (mb - ma) / ma if ma and mb is not None else None  # None for ma = 0
         (row["run_level_p_raw"], row["run_level_change"], row["run_level_ci_low"], row["run_level_ci_high"],
-         row["run_level_mwu_p"]) = run_level(meds[0], meds[1])
-        row["folded_names"] = ";".join(sorted(g["names"])) if args.fold_numbers else ""
+         row["run_level_mwu_p"]) = time_level(unit_tot[0], unit_tot[1], step)
+        (row["per_call_p_raw"], row["per_call_change"], row["per_call_ci_low"], row["per_call_ci_high"],
+         _) = run_level(unit_med[0], unit_med[1], step)
+        row["folded_names"] = ";".join(sorted(g["names"])) if args.fold_numbers or by_op else ""
+        row["process_dependent"] = by_process and any(0 < with_kernel[s] < processes[s] for s in (0, 1))
+        row["_with"] = with_kernel
+        row["processes_a"], row["processes_b"] = processes
+        row["caveat"] = caveat if row["run_level_p_raw"] is not None else ""
         rows.append(row)
 
     rows.sort(key=lambda r: (-abs(r["delta_total_ns"]), r["kernel"].encode("utf-8")))
-    for row, p in zip(rows, holm([r["run_level_p_raw"] for r in rows])):
-        row["run_level_p"] = p
-        if row["runs_a"] == 0:
+    for row, p, pc in zip(rows, holm([r["run_level_p_raw"] for r in rows]),
+                          holm([r["per_call_p_raw"] for r in rows])):
+        row["run_level_p"], row["per_call_p"] = p, pc
+        row["per_call_verdict"] = "–" if pc is None else verdict_of(pc, row["per_call_change"], args.alpha, threshold)
+        if row["runs_a"] == 0 and not row["process_dependent"]:
             verdict = "only in B"
-        elif row["runs_b"] == 0:
+        elif row["runs_b"] == 0 and not row["process_dependent"]:
             verdict = "only in A"
-        elif row["runs_a"] < 2 or row["runs_b"] < 2:
-            verdict = "run-to-run variation not measured"
-        elif p is None or not p < args.alpha:
-            verdict = "no significant change"
-        elif abs(row["run_level_change"]) < threshold:
-            verdict = "no meaningful change"
+        elif row["run_level_p_raw"] is None:
+            verdict = "process-to-process variation not measured" if by_process else "run-to-run variation not measured"
         else:
-            verdict = "B faster" if row["run_level_change"] < 0 else "B slower"
+            verdict = verdict_of(p, row["run_level_change"], args.alpha, threshold)
+        if row["process_dependent"] and not verdict.startswith("only"):
+            verdict += "; process-dependent: in %d of %d processes of A, %d of %d of B" % (
+                row["_with"][0], processes[0], row["_with"][1], processes[1])
         row["verdict"] = verdict
+        del row["_with"], row["per_call_p_raw"]
 
     summary = dict(runs_a=n[0], runs_b=n[1], busy_per_run_a=busy[0], busy_per_run_b=busy[1],
                    kernel_time_per_run_a=per_run[0], kernel_time_per_run_b=per_run[1], delta_total_ns=total_delta,
-                   kernels=len(rows), only_in_a=sum(r["runs_b"] == 0 for r in rows),
-                   only_in_b=sum(r["runs_a"] == 0 for r in rows))
+                   kernels=len(rows), only_in_a=sum(r["verdict"] == "only in A" for r in rows),
+                   only_in_b=sum(r["verdict"] == "only in B" for r in rows),
+                   process_dependent=sum(r["process_dependent"] for r in rows), by_process=by_process,
+                   caveat=caveat)
     print(json.dumps(dict(summary=summary, rows=rows)))
     return 0
 
