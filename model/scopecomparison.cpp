@@ -2,10 +2,12 @@
 #include "scopecomparison.h"
 
 #include "csvfield.h"
+#include "replication.h"
 
 #include "verdict.h"
 
 #include "stats/multipletesting.h"
+#include "stats/welch.h"
 
 #include <QCoreApplication>
 
@@ -45,7 +47,7 @@ ComparisonRow makeRow(const QString &scope, const QString &run, const std::vecto
 
 // The pooled row: every sample of every run, plus the run-level test on the run medians.
 ComparisonRow makePooledRow(const QString &scope, const std::vector<std::vector<double>> &a,
-                            const std::vector<std::vector<double>> &b)
+                            const std::vector<std::vector<double>> &b, const Replication *replication)
 {
     auto concatenated = [](const std::vector<std::vector<double>> &runs) {
         std::vector<double> all;
@@ -62,9 +64,22 @@ ComparisonRow makePooledRow(const QString &scope, const std::vector<std::vector<
     ComparisonRow row = makeRow(scope, QStringLiteral("all"), concatenated(a), concatenated(b));
     row.runMediansA = medians(a);
     row.runMediansB = medians(b);
-    row.runLevel = stats::runLevelTest(row.runMediansA, row.runMediansB);
-    row.runsA = row.runLevel.runsA;
-    row.runsB = row.runLevel.runsB;
+    std::vector<double> all = concatenated(a);
+    const std::vector<double> allB = concatenated(b);
+    all.insert(all.end(), allB.begin(), allB.end());
+    const double step = stats::timerStep(all); // how closely a tie of run medians is known
+    if (replication) {
+        row.runLevel = stats::runLevelTest(replication->unitValues(0, row.runMediansA),
+                                           replication->unitValues(1, row.runMediansB), 0.95, step);
+        if (row.runLevel.valid())
+            row.caveat = replication->caveat();
+    } else {
+        row.runLevel = stats::runLevelTest(row.runMediansA, row.runMediansB, 0.95, step);
+    }
+    row.runsA = std::size_t(std::count_if(row.runMediansA.begin(), row.runMediansA.end(),
+                                          [](double m) { return !std::isnan(m); }));
+    row.runsB = std::size_t(std::count_if(row.runMediansB.begin(), row.runMediansB.end(),
+                                          [](double m) { return !std::isnan(m); }));
     return row;
 }
 
@@ -144,7 +159,7 @@ std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, M
             rows.back().verdictRow = !pool;
         }
         if (pool) {
-            rows.push_back(makePooledRow(scope, a, b));
+            rows.push_back(makePooledRow(scope, a, b, m_replication));
             rows.back().verdictRow = true;
         }
     }
@@ -200,7 +215,7 @@ QStringList ScopeComparison::csvHeader()
             QStringLiteral("run_level_p"),   QStringLiteral("run_level_change"),
             QStringLiteral("run_level_ci_low"), QStringLiteral("run_level_ci_high"),
             QStringLiteral("verdict"),       QStringLiteral("run_level_p_raw"),
-            QStringLiteral("run_level_rank_p")};
+            QStringLiteral("run_level_rank_p"), QStringLiteral("caveat")};
 }
 
 QString ScopeComparison::toCsv(const std::vector<ComparisonRow> &rows, double alpha, double threshold)
@@ -238,7 +253,8 @@ QString ScopeComparison::toCsv(const std::vector<ComparisonRow> &rows, double al
                                     csvNumber(r.runLevel.ciHigh),
                                     csvText(r.verdictText(alpha, threshold)),
                                     csvNumber(r.runLevel.p),
-                                    csvNumber(r.runLevel.rankP)};
+                                    csvNumber(r.runLevel.rankP),
+                                    csvText(r.caveat)};
         csv += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return csv;

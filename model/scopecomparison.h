@@ -45,6 +45,8 @@ struct ComparisonRow
     // together.
     stats::RunLevelTest runLevel{};
     double runLevelHolm = std::numeric_limits<double>::quiet_NaN();
+    // Pooled rows with a run-level test: what it could not measure (Replication::caveat).
+    QString caveat;
 
     bool comparable() const { return a.n > 0 && b.n > 0; }
     bool isPooled() const { return run == QLatin1String("all"); }
@@ -66,10 +68,15 @@ struct ComparisonRow
     QString verdictText(double alpha = 0.05, double threshold = 0.01) const;
 };
 
+class Replication;
+
 class ScopeComparison
 {
 public:
     ScopeComparison(std::vector<const ScopeIndex *> sideA, std::vector<const ScopeIndex *> sideB);
+    // The runs' processes (one entry per index, in order): the pooled rows' run-level test then takes
+    // the process as its unit when a side has ≥ 2 and carries the one-process caveat otherwise.
+    void setReplication(const Replication *replication) { m_replication = replication; }
 
     std::vector<ComparisonRow> compare(const QStringList &scopes, MatchMode match, SampleMode samples) const;
 
@@ -80,6 +87,7 @@ public:
 
 private:
     std::vector<const ScopeIndex *> m_a, m_b;
+    const Replication *m_replication = nullptr;
 };
 
 } // namespace scopeline

@@ -131,7 +131,12 @@ private slots:
                 QVERIFY2(std::fabs(value - reference) <= tolerance * std::max(1.0, std::fabs(reference)),
                          qPrintable(where));
             }
+            // The runs of a side came from one JAX process: the pooled run-level call says what it
+            // could not measure; run-pair rows carry no run-level test and no caveat.
+            const bool pooled = got[QStringLiteral("run")].toString() == QLatin1String("all");
+            QCOMPARE(got[QStringLiteral("caveat")].toString().contains(QLatin1String("one process a side")), pooled);
         }
+        QVERIFY(cli.out.contains("caveat: one process a side"));
     }
 
     void matchModesCountTheSameKernels_data()

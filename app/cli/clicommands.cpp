@@ -3,6 +3,7 @@
 
 #include "model/durationformat.h"
 #include "model/kerneldiff.h"
+#include "model/replication.h"
 #include "model/loadedrun.h"
 #include "model/scopecomparison.h"
 #include "model/stepbreakdown.h"
@@ -407,6 +408,12 @@ void printComparison(const std::vector<ComparisonRow> &rows, double alpha, doubl
                      .arg(runLevel, -38)
                      .arg(r.verdictText(alpha, threshold));
     }
+    for (const ComparisonRow &r : rows)
+        if (!r.caveat.isEmpty()) { // the same for every pooled row: said once
+            out() << "caveat: " << r.caveat
+                  << " (record each side in several processes, side/<process>/<run>/, to measure them)\n";
+            break;
+        }
 }
 
 int compareCommand(const QStringList &arguments)
@@ -429,8 +436,10 @@ int compareCommand(const QStringList &arguments)
     if (!loadSides(options, a, b))
         return Unreadable;
     const std::vector<const ScopeIndex *> indexA = scopeIndexes(a), indexB = scopeIndexes(b);
-    const std::vector<ComparisonRow> rows =
-        ScopeComparison(indexA, indexB).compare(options.scopes, options.match, options.samples);
+    const Replication replication = Replication::of(a, b);
+    ScopeComparison comparison(indexA, indexB);
+    comparison.setReplication(&replication);
+    const std::vector<ComparisonRow> rows = comparison.compare(options.scopes, options.match, options.samples);
 
     // A scope found on one side only still has its rows; say so plainly.
     for (const QString &scope : options.scopes) {

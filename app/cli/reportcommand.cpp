@@ -4,6 +4,7 @@
 #include "clicommands.h"
 
 #include "model/kerneldiff.h"
+#include "model/replication.h"
 #include "model/scopecomparison.h"
 #include "model/stepbreakdown.h"
 #include "widgets/reportcharts.h"
@@ -53,8 +54,10 @@ int reportCommand(const QStringList &arguments)
     input.labelB = options.pathB;
     input.runsA = a;
     input.runsB = b;
-    input.rows = ScopeComparison(scopeIndexes(a), scopeIndexes(b))
-                     .compare(options.scopes, options.match, options.samples);
+    const Replication replication = Replication::of(a, b);
+    ScopeComparison comparison(scopeIndexes(a), scopeIndexes(b));
+    comparison.setReplication(&replication);
+    input.rows = comparison.compare(options.scopes, options.match, options.samples);
     input.scopes = options.scopes;
     input.match = options.match;
     input.samples = options.samples;
