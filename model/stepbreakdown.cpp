@@ -439,7 +439,7 @@ QString StepBreakdown::stepLine() const
         line += tr(", 95% CI [%1, %2]")
                     .arg(percentText(s.ciLow / s.meanA, true), percentText(s.ciHigh / s.meanA, true));
     line += QStringLiteral(": ") + s.verdictText();
-    return s.caveat.isEmpty() ? line : line + QStringLiteral(" (") + s.caveat + QLatin1Char(')');
+    return s.caveat.isEmpty() ? line : line + QStringLiteral("; ") + s.caveat;
 }
 
 } // namespace scopeline

@@ -640,7 +640,7 @@ void printDiff(const KernelDiff &diff, const StepBreakdown &steps, const QString
     };
     out() << "A: " << pathA << " (" << side(s.runsA, s.processesA) << ")\nB: " << pathB << " ("
           << side(s.runsB, s.processesB) << ")\n";
-    out() << steps.stepLine() << " (scopeline-cli steps: where the time went)\n";
+    out() << steps.stepLine() << "\n";
     out() << "GPU busy per run: A " << formatDuration(s.busyPerRunA) << ", B "
           << formatDuration(s.busyPerRunB) << " (" << relativeText(s.busyPerRunA, s.busyPerRunB) << ")\n";
     out() << "kernel time per run: A " << formatDuration(s.kernelTimePerRunA) << ", B "

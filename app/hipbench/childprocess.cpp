@@ -93,8 +93,12 @@ int recordInProcesses(const std::string &program, const RunConfig &config, const
         for (const std::string &variant : config.variants()) {
             const ChildExit exit =
                 runChild(program, childArguments(config, out, variant, p), [&](const std::string &line) {
-                    const nlohmann::json message = nlohmann::json::parse(line, nullptr, false);
-                    if (!report.take(message))
+                    bool taken = false;
+                    try { // a line that is not one of its messages is passed on as it is
+                        taken = report.take(nlohmann::json::parse(line, nullptr, false));
+                    } catch (const nlohmann::json::exception &) {
+                    }
+                    if (!taken)
                         report.otherLine(line);
                 });
             if (exit.status == Success)
