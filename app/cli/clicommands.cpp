@@ -369,8 +369,11 @@ int scopesCommand(const QStringList &arguments)
 
 void printComparison(const std::vector<ComparisonRow> &rows, double alpha, double threshold)
 {
+    int width = 16; // the full scope names: two scopes never print alike
+    for (const ComparisonRow &r : rows)
+        width = std::max(width, int(r.scope.size()));
     out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10  %11 %12\n")
-                 .arg(QStringLiteral("scope"), -16)
+                 .arg(QStringLiteral("scope"), -width)
                  .arg(QStringLiteral("run"), -4)
                  .arg(QStringLiteral("n_a"), 6)
                  .arg(QStringLiteral("n_b"), 6)
@@ -393,7 +396,7 @@ void printComparison(const std::vector<ComparisonRow> &rows, double alpha, doubl
                                                 QString::number(r.runLevelHolm, 'g', 3))
                                      : QStringLiteral("–");
         out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10  %11 %12\n")
-                     .arg(r.scope.left(16), -16)
+                     .arg(r.scope, -width)
                      .arg(r.run, -4)
                      .arg(r.a.n, 6)
                      .arg(r.b.n, 6)
