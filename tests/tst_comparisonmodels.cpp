@@ -8,6 +8,7 @@
 
 #include "model/loadedrun.h"
 #include "model/tracefolder.h"
+#include "stats/runlevel.h"
 #include "widgets/comparisontablemodel.h"
 #include "widgets/scopelistmodel.h"
 
@@ -18,6 +19,7 @@
 #include <QSortFilterProxyModel>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace scopeline;
@@ -241,6 +243,8 @@ private slots:
                          row.runLevelHolm);
             } else {
                 QCOMPARE(change.data().toString(), QString());
+                // not tested: blank, like the change beside it
+                QCOMPARE(model.index(r, ComparisonTableModel::RunLevelPColumn).data().toString(), QString());
             }
         }
         proxy.sort(ComparisonTableModel::MannWhitneyPColumn);
@@ -337,7 +341,57 @@ private slots:
         QCOMPARE(ComparisonTableModel::formatPValue(0.000123456), QStringLiteral("1.23e-04"));
         QCOMPARE(ComparisonTableModel::formatPValue(0.0123456), QStringLiteral("0.0123"));
         QCOMPARE(ComparisonTableModel::formatPValue(0.5), QStringLiteral("0.5"));
-        QCOMPARE(ComparisonTableModel::formatPValue(std::nan("")), QString());
+        // a tiny p reads as a number (the tables used to say "< 1e-323", a caption nothing at all)
+        QCOMPARE(ComparisonTableModel::formatPValue(1e-300), QStringLiteral("1e-300"));
+        QCOMPARE(ComparisonTableModel::formatPValue(2.5e-12), QStringLiteral("2.5e-12"));
+        QCOMPARE(ComparisonTableModel::formatPValue(4.94e-322), QStringLiteral("4.94e-322"));
+        for (double p : {1e-300, 1e-200, 1e-50, 1e-5})
+            QVERIFY(!ComparisonTableModel::formatPValue(p).isEmpty() &&
+                    !ComparisonTableModel::formatPValue(p).startsWith(QLatin1Char('<')));
+        // no test: a dash
+        QCOMPARE(ComparisonTableModel::formatPValue(std::nan("")), QStringLiteral("–"));
+    }
+
+    // A pooled row whose run medians tie on each side (timer ticks): its verdict's tooltip says why the
+    // p is what it is; a caveat given to the model is said by every run-level verdict.
+    void tiedAndCaveatToolTips()
+    {
+        ComparisonTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        std::vector<ComparisonRow> rows = ScopeComparison(indexes(m_a), indexes(m_b))
+                                              .compare(kScopes, MatchMode::Component, SampleMode::Kernel);
+        const auto pooled =
+            std::find_if(rows.begin(), rows.end(), [](const ComparisonRow &r) { return r.hasRunLevel(); });
+        QVERIFY(pooled != rows.end());
+        pooled->runLevel = stats::runLevelTest({3808, 3808, 3808}, {3456, 3456, 3456});
+        QVERIFY(pooled->runLevel.tied);
+        QVERIFY(pooled->runLevel.p > 0);
+        const int row = int(pooled - rows.begin());
+        model.setRows(std::move(rows));
+        const QModelIndex verdict = model.index(row, ComparisonTableModel::VerdictColumn);
+        QString tip = verdict.data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QLatin1String("Every run gave the same value on each side")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("exact permutation test, the interval ± one timer step")),
+                 qPrintable(tip));
+        QVERIFY(!tip.contains(QLatin1String("Caveat")));
+        QVERIFY(!model.index(row == 0 ? 1 : 0, ComparisonTableModel::VerdictColumn)
+                     .data(Qt::ToolTipRole)
+                     .toString()
+                     .contains(QLatin1String("Every run gave")));
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        const QString caveat =
+            QStringLiteral("one process a side: differences between processes not measured");
+        model.setCaveat(caveat);
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(model.caveat(), caveat);
+        for (int r = 0; r < model.rowCount(); ++r)
+            QCOMPARE(model.index(r, ComparisonTableModel::VerdictColumn)
+                         .data(Qt::ToolTipRole)
+                         .toString()
+                         .contains(QStringLiteral("Caveat: %1.").arg(caveat)),
+                     model.row(r).hasRunLevel() && model.row(r).comparable());
+        model.setCaveat(caveat); // the same: nothing to tell
+        QCOMPARE(changed.size(), 1);
     }
 
     void thresholdFlipsVerdict()

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The comparison panel driven as a user would, on the real JAX H100 matmul vs einsum (cuBLAS) pair:
 // selecting scopes programmatically and by clicking, filtering, patterns, the keyboard shortcuts, the
-// threshold, CSV copy, and a screenshot of the whole panel.
+// threshold, CSV copy, and a screenshot of the whole panel. The one-process caveat shows as a banner
+// (and in the run-level verdicts' tooltips) when the sides come from one process each, and only then.
 
 #include "testdata.h"
 
 #include "model/loadedrun.h"
+#include "model/replication.h"
 #include "model/tracefolder.h"
 #include "widgets/boxplotview.h"
+#include "widgets/caveatbanner.h"
 #include "widgets/comparisonpanel.h"
 #include "widgets/comparisontablemodel.h"
 #include "widgets/scopelistmodel.h"
@@ -114,6 +117,53 @@ private slots:
         QVERIFY(!panel.summaryStrip()->text(SummaryStrip::BusyPercent, 2).isEmpty());
     }
 
+    // The scope comparison's runs come from one process a side (JAX: no OS pid): its run-level verdicts
+    // say so; runs of 4 processes a side, or A and B interleaved in one process, carry no caveat.
+    void caveatBannerWhenOneProcessASide()
+    {
+        ComparisonPanel panel;
+        QVERIFY(!panel.caveatBanner()->isShown());
+        open(panel);
+        const QString caveat = Replication::of(m_a, m_b).caveat();
+        QVERIFY(!caveat.isEmpty());
+        QVERIFY(panel.caveatBanner()->isShown());
+        QCOMPARE(panel.caveatBanner()->caveat(), caveat);
+        QCOMPARE(panel.tableModel()->caveat(), caveat);
+        QVERIFY(panel.caveatBanner()->text().contains(caveat.mid(1)));
+        QVERIFY(panel.caveatBanner()->text().contains(QLatin1String("side/<process>/<run>/")));
+        QVERIFY(panel.caveatBanner()->text().contains(QLatin1String("scopeline-hipbench run --processes N")));
+        panel.setSelectedScopes(kScopes);
+        int runLevel = 0;
+        for (int r = 0; r < panel.tableModel()->rowCount(); ++r) {
+            const QString tip = panel.tableModel()
+                                    ->index(r, ComparisonTableModel::VerdictColumn)
+                                    .data(Qt::ToolTipRole)
+                                    .toString();
+            const bool tested = panel.tableModel()->row(r).hasRunLevel();
+            runLevel += tested;
+            QCOMPARE(tip.contains(QStringLiteral("Caveat: %1.").arg(caveat)), tested);
+        }
+        QVERIFY(runLevel > 0);
+
+        const std::pair<QString, QString> others[] = {
+            {testdata::path("h100_runs/torch_compile/eager"),
+             testdata::path("h100_runs/torch_compile/reduce_overhead")},
+            {testdata::path("h100_runs/jax_processes/matmul"),
+             testdata::path("h100_runs/jax_processes/einsum")}};
+        for (const auto &[pathA, pathB] : others) {
+            REQUIRE_TEST_DATA(pathA, pathB);
+            const QList<LoadedRun> a = loadSide(pathA), b = loadSide(pathB);
+            QVERIFY(!a.isEmpty() && !b.isEmpty());
+            QVERIFY(Replication::of(a, b).caveat().isEmpty());
+            panel.setSides(a, b, QString(), QString());
+            QVERIFY2(!panel.caveatBanner()->isShown(), qPrintable(pathA));
+            QCOMPARE(panel.caveatBanner()->text(), QString());
+            QCOMPARE(panel.tableModel()->caveat(), QString());
+        }
+        panel.setSides({}, {}, QString(), QString()); // nothing loaded: nothing to say
+        QVERIFY(!panel.caveatBanner()->isShown());
+    }
+
     void setSelectedScopesComputesRows()
     {
         ComparisonPanel panel;
@@ -154,7 +204,7 @@ private slots:
         QCOMPARE(panel.boxPlot()->groups().size(), std::size_t(9));
         QCOMPARE(panel.boxPlot()->groups()[4].label, QStringLiteral("run 2"));
         QCOMPARE(panel.boxPlot()->groups()[4].clusterLabel, QStringLiteral("attn_att_v"));
-        QVERIFY(panel.plot()->xAxis2->visible()); // the scope names above the plot
+        QVERIFY(panel.plot()->xAxis2->visible());       // the scope names above the plot
         QCOMPARE(panel.plot()->legend->itemCount(), 2); // a run pair's box is one run: no run dots
         panel.setPooled(true);
 

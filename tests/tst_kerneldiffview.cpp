@@ -3,8 +3,14 @@
 // kernel diff (same CSV as the model, checked against Python in tst_kerneldiff), selecting a kernel
 // fills the boxplot with its per-run durations and highlights it in the timelines, the waterfall
 // selects on click, folding and the threshold recompute; the main window opens on it and exports it.
+// The verdict judges GPU time per run and a Per call column sits beside it, both as the model computed
+// them; the one-process caveat shows as a banner exactly where the model has one (the JAX sample: one
+// process a side), not for A and B interleaved in one process (H100 torch_compile) nor for 4 processes
+// a side (H100 jax_processes), where "By op" gives one row per HLO op and no process-dependent row.
 
 #include "testdata.h"
+
+#include "model/durationformat.h"
 
 #include "mainwindow.h"
 #include "model/tracefolder.h"
@@ -15,12 +21,19 @@
 #include "widgets/kerneldiffview.h"
 #include "widgets/pairtimeline.h"
 
+#include "widgets/caveatbanner.h"
+#include "widgets/comparisontablemodel.h"
+#include "widgets/plottheme.h"
+
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QFont>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTextDocument>
 #include <QtTest>
 
 #include <qcustomplot.h>
@@ -35,6 +48,12 @@ namespace {
 const QString kSamples = QStringLiteral(SCOPELINE_SAMPLES);
 const QString kMatmul = kSamples + QStringLiteral("/jax_matmul_vs_einsum/matmul");
 const QString kEinsum = kSamples + QStringLiteral("/jax_matmul_vs_einsum/einsum");
+// H100 recordings: PyTorch eager vs reduce-overhead interleaved in one process (pid 505), and JAX
+// matmul vs einsum in 4 processes × 4 runs a side.
+const QString kEager = testdata::path("h100_runs/torch_compile/eager");
+const QString kReduceOverhead = testdata::path("h100_runs/torch_compile/reduce_overhead");
+const QString kProcMatmul = testdata::path("h100_runs/jax_processes/matmul");
+const QString kProcEinsum = testdata::path("h100_runs/jax_processes/einsum");
 
 QList<LoadedRun> load(const QString &path)
 {
@@ -52,6 +71,23 @@ int kernelsNamed(const LoadedRun &run, const QString &name)
     return n;
 }
 
+// The Per call cell as the model's figures give it, written out independently of the view's code.
+QString expectedPerCall(const KernelDiffRow &row)
+{
+    if (!row.perCall.valid())
+        return QStringLiteral("–");
+    return QString::asprintf("%+.2f %% [%+.2f, %+.2f], ", 100 * row.perCall.change, 100 * row.perCall.ciLow,
+                             100 * row.perCall.ciHigh) +
+           row.perCallVerdictText();
+}
+
+QString plainText(const QString &richText)
+{
+    QTextDocument document;
+    document.setHtml(richText);
+    return document.toPlainText();
+}
+
 } // namespace
 
 class TstKernelDiffView : public QObject
@@ -59,17 +95,238 @@ class TstKernelDiffView : public QObject
     Q_OBJECT
 
     QList<LoadedRun> m_a, m_b;
+    QList<LoadedRun> m_eager, m_reduceOverhead; // one process, A and B interleaved in it
+    QList<LoadedRun> m_procA, m_procB;          // 4 processes a side
 
 private slots:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
         QSettings().clear();
-        REQUIRE_TEST_DATA(kMatmul, kEinsum);
+        REQUIRE_TEST_DATA(kMatmul, kEinsum, kEager, kReduceOverhead, kProcMatmul, kProcEinsum);
         m_a = load(kMatmul);
         m_b = load(kEinsum);
         QCOMPARE(m_a.size(), 3);
         QCOMPARE(m_b.size(), 3);
+        m_eager = load(kEager);
+        m_reduceOverhead = load(kReduceOverhead);
+        m_procA = load(kProcMatmul);
+        m_procB = load(kProcEinsum);
+        QCOMPARE(m_procA.size(), 16);
+        QCOMPARE(m_procB.size(), 16);
+    }
+
+    // The banner says what the model's summary says: the caveat exactly when it has one.
+    void caveatBannerFollowsTheModel_data()
+    {
+        QTest::addColumn<int>("pair");
+        QTest::addColumn<bool>("caveat");
+        QTest::addColumn<QString>("runs");
+        QTest::newRow("JAX sample: one process a side") << 0 << true << QStringLiteral("3 v 3 runs ·");
+        QTest::newRow("torch_compile: A and B in one process")
+            << 1 << false << QStringLiteral("5 v 5 runs ·");
+        QTest::newRow("jax_processes: 4 processes a side")
+            << 2 << false << QStringLiteral("16 v 16 runs in 4 v 4 processes ·");
+    }
+
+    void caveatBannerFollowsTheModel()
+    {
+        QFETCH(int, pair);
+        QFETCH(bool, caveat);
+        QFETCH(QString, runs);
+        const QList<LoadedRun> &a = pair == 0 ? m_a : pair == 1 ? m_eager : m_procA;
+        const QList<LoadedRun> &b = pair == 0 ? m_b : pair == 1 ? m_reduceOverhead : m_procB;
+        KernelDiffView view;
+        QAbstractItemModelTester tester(view.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(!view.caveatBanner()->isShown()); // nothing loaded, nothing to say
+        view.setSides(a, b, QString(), QString());
+        const KernelDiff reference(a, b);
+        QCOMPARE(reference.summary().caveat.isEmpty(), !caveat);
+        QCOMPARE(view.caveatBanner()->isShown(), caveat);
+        QCOMPARE(view.caveatBanner()->caveat(), reference.summary().caveat);
+        QVERIFY2(view.headerText().startsWith(runs), qPrintable(view.headerText()));
+        if (caveat) {
+            const QString text = view.caveatBanner()->text();
+            // the model's caveat, then how to record several processes
+            QVERIFY2(text.contains(reference.summary().caveat.mid(1)), qPrintable(text));
+            QVERIFY2(text.contains(QLatin1String("side/<process>/<run>/")), qPrintable(text));
+            QVERIFY2(text.contains(QLatin1String("scopeline-hipbench run --processes N")), qPrintable(text));
+        } else {
+            QCOMPARE(view.caveatBanner()->text(), QString());
+        }
+        // every tested row's verdict tooltip carries the row's caveat, and only then
+        int tested = 0;
+        for (int r = 0; r < view.model()->rowCount(); ++r) {
+            const KernelDiffRow &row = reference.rows()[std::size_t(r)];
+            if (!row.runLevel.valid())
+                continue;
+            ++tested;
+            const QString tip =
+                view.model()->index(r, KernelDiffModel::VerdictColumn).data(Qt::ToolTipRole).toString();
+            QCOMPARE(row.caveat.isEmpty(), !caveat);
+            QCOMPARE(tip.contains(QLatin1String("Caveat: ")), caveat);
+            QVERIFY2(tip.contains(pair == 2 ? QLatin1String("Welch on the per-process totals (")
+                                            : QLatin1String("Welch on the per-run totals (")),
+                     qPrintable(tip));
+        }
+        QVERIFY(tested > 0);
+    }
+
+    // 4 processes a side: kernels that XLA's autotuner picks in some processes only are process-dependent
+    // by kernel and set apart; by op they fall into their op's row.
+    void processDependentRowsAndByOp()
+    {
+        KernelDiffView view;
+        view.resize(1400, 700);
+        QAbstractItemModelTester tester(view.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        view.setSides(m_procA, m_procB, QString(), QString());
+        QVERIFY(!view.byOp());
+        const KernelDiff byKernel(m_procA, m_procB);
+        QCOMPARE(view.model()->rowCount(), int(byKernel.rows().size()));
+        int dependent = 0;
+        for (int r = 0; r < view.model()->rowCount(); ++r) {
+            const KernelDiffRow &row = byKernel.rows()[std::size_t(r)];
+            const QModelIndex kernel = view.model()->index(r, KernelDiffModel::KernelColumn);
+            QCOMPARE(kernel.data(KernelDiffModel::ProcessDependentRole).toBool(), row.processDependent());
+            QCOMPARE(kernel.data(Qt::FontRole).value<QFont>().italic(), row.processDependent());
+            if (!row.processDependent())
+                continue;
+            ++dependent;
+            QCOMPARE(view.model()
+                         ->index(r, KernelDiffModel::DeltaColumn)
+                         .data(Qt::FontRole)
+                         .value<QFont>()
+                         .italic(),
+                     true);
+            const QString verdict = view.model()->index(r, KernelDiffModel::VerdictColumn).data().toString();
+            QCOMPARE(verdict, row.verdictText());
+            QVERIFY2(
+                verdict.contains(QStringLiteral("process-dependent: in %1 of 4 processes of A, %2 of 4 of B")
+                                     .arg(row.a.unitsWithKernel)
+                                     .arg(row.b.unitsWithKernel)),
+                qPrintable(verdict));
+            QVERIFY(view.model()
+                        ->index(r, KernelDiffModel::VerdictColumn)
+                        .data(Qt::ToolTipRole)
+                        .toString()
+                        .contains(QLatin1String("Process-dependent")));
+        }
+        QVERIFY2(dependent > 0, "the autotuner's GEMM kernels differ between processes");
+        QCOMPARE(dependent, byKernel.summary().processDependent);
+        QVERIFY(view.headerText().contains(QStringLiteral("%1 process-dependent").arg(dependent)));
+
+        // By op: the model's rows by op, under an "Op" header; none process-dependent
+        QSignalSpy reset(view.model(), &QAbstractItemModel::modelReset);
+        QSignalSpy settings(&view, &KernelDiffView::settingsChanged);
+        view.byOpCheck()->click();
+        QVERIFY(view.byOp());
+        QCOMPARE(reset.size(), 1);
+        QCOMPARE(settings.size(), 1);
+        KernelDiffOptions options;
+        options.byOp = true;
+        const KernelDiff byOp(m_procA, m_procB, options);
+        QCOMPARE(view.model()->rowCount(), 62);
+        QCOMPARE(int(byOp.rows().size()), 62);
+        QCOMPARE(view.csv(), byOp.toCsv());
+        QCOMPARE(view.model()->headerData(KernelDiffModel::KernelColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Op"));
+        for (int r = 0; r < view.model()->rowCount(); ++r) {
+            const KernelDiffRow &row = byOp.rows()[std::size_t(r)];
+            QCOMPARE(view.model()->index(r, KernelDiffModel::KernelColumn).data().toString(), row.kernel);
+            QVERIFY2(!row.processDependent(), qPrintable(row.kernel));
+            QVERIFY(!view.model()
+                         ->index(r, KernelDiffModel::KernelColumn)
+                         .data(KernelDiffModel::ProcessDependentRole)
+                         .toBool());
+            QCOMPARE(view.model()->index(r, KernelDiffModel::PerCallColumn).data().toString(),
+                     expectedPerCall(row));
+        }
+        QVERIFY(view.headerText().contains(QLatin1String("62 ops")));
+        QVERIFY(!view.headerText().contains(QLatin1String("process-dependent")));
+        // selecting an op highlights its kernels: the op's exact kernel names
+        QSignalSpy selected(&view, &KernelDiffView::kernelSelected);
+        int several = -1;
+        for (std::size_t r = 0; r < byOp.rows().size() && several < 0; ++r)
+            if (byOp.rows()[r].names.size() > 1)
+                several = int(r);
+        QVERIFY2(several >= 0, "an op runs several kernels (the autotuner's GEMM choices)");
+        view.selectRow(several);
+        QCOMPARE(selected.size(), 1);
+        QCOMPARE(selected.at(0).at(0).toStringList(), byOp.rows()[std::size_t(several)].names);
+        // per process: all runs, then one pair of boxes per process
+        const std::vector<BoxPlotView::Group> &groups = view.boxPlot()->groups();
+        QCOMPARE(groups.size(), std::size_t(5));
+        QCOMPARE(groups[1].label, QStringLiteral("proc_0"));
+        QCOMPARE(groups[1].a.n + groups[2].a.n + groups[3].a.n + groups[4].a.n, groups[0].a.n);
+        // and back
+        view.setByOp(false);
+        QCOMPARE(view.model()->rowCount(), int(byKernel.rows().size()));
+        QCOMPARE(view.model()->headerData(KernelDiffModel::KernelColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Kernel"));
+    }
+
+    // Where every unit of a side gave one value (timer ticks), the tooltip says why the p is what it is.
+    void tiedRowsSayWhy()
+    {
+        int tied = 0;
+        for (int pair = 0; pair < 3; ++pair) {
+            const QList<LoadedRun> &a = pair == 0 ? m_a : pair == 1 ? m_eager : m_procA;
+            const QList<LoadedRun> &b = pair == 0 ? m_b : pair == 1 ? m_reduceOverhead : m_procB;
+            KernelDiffView view;
+            view.setSides(a, b, QString(), QString());
+            for (int r = 0; r < view.model()->rowCount(); ++r) {
+                const KernelDiffRow &row = view.model()->row(r);
+                const QString unit = row.byProcess ? QStringLiteral("process") : QStringLiteral("run");
+                const QString why =
+                    QStringLiteral("Every %1 gave the same value on each side — timer resolution %2")
+                        .arg(unit, formatDuration(row.timerStep));
+                const QString verdictTip =
+                    view.model()->index(r, KernelDiffModel::VerdictColumn).data(Qt::ToolTipRole).toString();
+                const QString perCallTip =
+                    view.model()->index(r, KernelDiffModel::PerCallColumn).data(Qt::ToolTipRole).toString();
+                QCOMPARE(verdictTip.contains(why), row.runLevel.valid() && row.runLevel.tied);
+                QCOMPARE(perCallTip.contains(why), row.perCall.valid() && row.perCall.tied);
+                if (row.runLevel.valid() && row.runLevel.tied) {
+                    ++tied;
+                    QVERIFY(verdictTip.contains(QLatin1String("exact permutation test")));
+                    QVERIFY(row.runLevel.p > 0);
+                    QVERIFY(row.runLevel.ciLow < row.runLevel.ciHigh);
+                }
+                tied += row.perCall.valid() && row.perCall.tied;
+                // never "< …" nor empty for a tested p
+                if (row.runLevel.valid()) {
+                    const QString p =
+                        view.model()->index(r, KernelDiffModel::RunLevelPColumn).data().toString();
+                    QVERIFY2(!p.isEmpty() && !p.startsWith(QLatin1Char('<')), qPrintable(p));
+                }
+            }
+        }
+        QVERIFY2(tied > 0, "the real pairs have kernels whose per-unit values tie on the timer's steps");
+    }
+
+    // The waterfall's kernel bars say what the rows' verdicts say (GPU time per run).
+    void chartColoursFollowTheVerdict()
+    {
+        KernelDiffView view;
+        view.resize(1400, 900);
+        view.show();
+        view.setSides(m_procA, m_procB, QString(), QString());
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const std::vector<WaterfallBar> &bars = view.chart()->bars();
+        const std::vector<int> &shown = view.chart()->shownRows();
+        QVERIFY(!shown.empty());
+        QVERIFY(bars.size() >= shown.size() + 2);
+        int unchanged = 0;
+        for (std::size_t i = 0; i < shown.size(); ++i) {
+            const KernelDiffRow &row = view.diff()->rows()[std::size_t(shown[i])];
+            QColor expected = dataColour(DataColour::Unchanged);
+            if (row.verdict == Verdict::Faster || row.verdict == Verdict::Slower ||
+                row.verdict == Verdict::OnlyInA || row.verdict == Verdict::OnlyInB)
+                expected = dataColour(row.deltaTotalNs < 0 ? DataColour::Less : DataColour::More);
+            QCOMPARE(bars[i + 1].colour, expected);
+            unchanged += expected == dataColour(DataColour::Unchanged);
+        }
+        QVERIFY2(unchanged > 0, "the largest Δ of the process pair is no finding: a grey bar");
     }
 
     void tableIsTheDiff()
@@ -92,7 +349,46 @@ private slots:
                      row.deltaTotalNs);
             QCOMPARE(view.model()->index(r, KernelDiffModel::VerdictColumn).data().toString(),
                      row.verdictText());
+            // the verdict and its colour are the model's (GPU time per run); per call beside it
+            QCOMPARE(view.model()
+                         ->index(r, KernelDiffModel::VerdictColumn)
+                         .data(Qt::ForegroundRole)
+                         .value<QBrush>()
+                         .color(),
+                     ComparisonTableModel::verdictColor(row.verdict));
+            const QModelIndex perCall = view.model()->index(r, KernelDiffModel::PerCallColumn);
+            QCOMPARE(perCall.data().toString(), expectedPerCall(row));
+            const double perCallChange = perCall.data(KernelDiffModel::RawValueRole).toDouble();
+            QVERIFY(perCallChange == row.perCall.change ||
+                    (std::isnan(perCallChange) && std::isnan(row.perCall.change)));
+            if (row.runLevel.valid()) {
+                const QString tip =
+                    view.model()->index(r, KernelDiffModel::VerdictColumn).data(Qt::ToolTipRole).toString();
+                QVERIFY2(tip.contains(QLatin1String("GPU time per run")) &&
+                             tip.contains(QLatin1String("Welch on the per-run totals")) &&
+                             tip.contains(QLatin1String("Holm")),
+                         qPrintable(tip));
+                QVERIFY2(tip.contains(ComparisonTableModel::formatPValue(row.runLevelHolm)), qPrintable(tip));
+                QCOMPARE(view.model()->index(r, KernelDiffModel::RunLevelPColumn).data().toString(),
+                         ComparisonTableModel::formatPValue(row.runLevelHolm));
+            }
+            if (row.perCall.valid()) {
+                const QString tip = perCall.data(Qt::ToolTipRole).toString();
+                // both p's, Holm-adjusted and not, of both tests, and the units
+                for (double p : {row.perCallHolm, row.perCall.p, row.runLevelHolm, row.runLevel.p})
+                    QVERIFY2(tip.contains(ComparisonTableModel::formatPValue(p)), qPrintable(tip));
+                QVERIFY2(tip.contains(
+                             QStringLiteral("(%1 v %2 runs)").arg(row.perCall.runsA).arg(row.perCall.runsB)),
+                         qPrintable(tip));
+            }
         }
+        QCOMPARE(view.model()->headerData(KernelDiffModel::KernelColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Kernel"));
+        QCOMPARE(view.model()->headerData(KernelDiffModel::PerCallColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Per call"));
+        // the columns sit together: kernel, verdict, per call
+        QCOMPARE(int(KernelDiffModel::VerdictColumn), int(KernelDiffModel::KernelColumn) + 1);
+        QCOMPARE(int(KernelDiffModel::PerCallColumn), int(KernelDiffModel::VerdictColumn) + 1);
         QVERIFY(view.headerText().startsWith(QLatin1String("3 v 3 runs")));
         QVERIFY(view.headerText().contains(QLatin1String("step time (PjitFunction(<lambda>)")));
         QVERIFY(!view.headerText().contains(QLatin1String("One run on a side")));
@@ -132,6 +428,17 @@ private slots:
             QCOMPARE(int(row.a.runCalls[run]), kernelsNamed(m_a[int(run)], row.names.first()));
         }
         QVERIFY(view.kernelStats()->text().contains(row.verdictText().toHtmlEscaped()));
+        // the caption under the boxplot shows its p's as text, not swallowed as markup
+        const QString caption = plainText(view.kernelStats()->text());
+        QVERIFY(row.runLevel.valid());
+        QVERIFY2(caption.contains(
+                     QStringLiteral("p = %1 Holm").arg(ComparisonTableModel::formatPValue(row.runLevelHolm))),
+                 qPrintable(caption));
+        if (row.perCall.valid())
+            QVERIFY2(caption.contains(QStringLiteral("per call: ")) &&
+                         caption.contains(ComparisonTableModel::formatPValue(row.perCallHolm)) &&
+                         caption.contains(row.perCallVerdictText()),
+                     qPrintable(caption));
         // clearing the selection clears the highlight request
         view.selectRow(-1);
         QCOMPARE(view.currentRow(), -1);
@@ -142,12 +449,12 @@ private slots:
     void chartSelectsOnClick()
     {
         KernelDiffView view;
-        view.resize(1400, 700);
+        view.resize(1400, 1000);
         view.show();
         view.setSides(m_a, m_b, QString(), QString());
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         ContributionChart *chart = view.chart();
-        QVERIFY(!chart->shownRows().empty());
+        QVERIFY(chart->shownRows().size() >= 2);
         QCOMPARE(chart->shownRows().front(), 0);
         QCustomPlot *plot = chart->plot();
         plot->replot();
@@ -230,6 +537,8 @@ private slots:
         window.openPair(kMatmul, kEinsum);
         QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
         QCOMPARE(window.tabs()->currentWidget(), static_cast<QWidget *>(window.diffView()));
+        QVERIFY(window.diffView()->caveatBanner()->isShown()); // JAX: one process a side
+        QVERIFY(window.panel()->caveatBanner()->isShown());
         window.diffView()->selectRow(0);
         QVERIFY(window.timeline()->viewA()->hasHighlight());
         QVERIFY(window.timeline()->viewB()->hasHighlight());

@@ -2,13 +2,21 @@
 // The main window driven as a user would: open the bundled pair, fail a load without losing the
 // document, cancel, save and reopen a session, swap A and B, export a report, and look at it. The
 // Samples menu is the table of sample pairs; the shortcut help lists every action with a shortcut.
+// The one-process caveat shows in both tabs for the JAX sample and in neither for runs of 4 processes
+// a side, where What changed's "By op" box regroups the kernels by op.
 
 #include "testdata.h"
 
 #include "mainwindow.h"
 #include "samplepairs.h"
+#include "widgets/caveatbanner.h"
 #include "widgets/comparisonpanel.h"
+#include "widgets/kerneldiffmodel.h"
+#include "widgets/kerneldiffview.h"
 #include "widgets/pairtimeline.h"
+
+#include <QCheckBox>
+#include <QTabWidget>
 
 #include <QMenu>
 #include <QMessageBox>
@@ -74,6 +82,40 @@ private slots:
         const QImage shot = window.grab().toImage();
         QVERIFY(nonUniform(shot));
         QVERIFY(shot.save(QDir::temp().filePath(QStringLiteral("scopeline_mainwindow.png"))));
+    }
+
+    void processesAndTheCaveat()
+    {
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(openAndWait(window, kMatmul, kEinsum));
+        QVERIFY(window.diffView()->caveatBanner()->isShown());
+        QVERIFY(window.panel()->caveatBanner()->isShown());
+        QCOMPARE(window.diffView()->caveatBanner()->caveat(), window.diffView()->diff()->summary().caveat);
+
+        const QString procA = testdata::path("h100_runs/jax_processes/matmul");
+        const QString procB = testdata::path("h100_runs/jax_processes/einsum");
+        REQUIRE_TEST_DATA(procA, procB);
+        QVERIFY(openAndWait(window, procA, procB));
+        QCOMPARE(window.tabs()->currentWidget(), static_cast<QWidget *>(window.diffView()));
+        QVERIFY(!window.diffView()->caveatBanner()->isShown());
+        QVERIFY(!window.panel()->caveatBanner()->isShown());
+        QVERIFY(window.diffView()->headerText().startsWith(QLatin1String("16 v 16 runs in 4 v 4 processes")));
+        const int byKernel = window.diffView()->model()->rowCount();
+        window.diffView()->byOpCheck()->click();
+        QCOMPARE(window.diffView()->model()->rowCount(), 62);
+        QCOMPARE(
+            window.diffView()->model()->headerData(KernelDiffModel::KernelColumn, Qt::Horizontal).toString(),
+            QStringLiteral("Op"));
+        // an op's kernels are highlighted in both timelines
+        window.diffView()->selectRow(0);
+        QVERIFY(window.timeline()->viewA()->hasHighlight());
+        QVERIFY(window.timeline()->viewB()->hasHighlight());
+        QTest::qWait(200);
+        QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_processes_by_op.png"))));
+        window.diffView()->byOpCheck()->click();
+        QCOMPARE(window.diffView()->model()->rowCount(), byKernel);
     }
 
     void eagerVsGraphSample()
@@ -142,7 +184,8 @@ private slots:
             text.remove(QLatin1Char('&'));
             text.remove(QStringLiteral("…"));
             QVERIFY2(help.contains(QStringLiteral("<b>%1").arg(keys)), qPrintable(keys));
-            QVERIFY2(help.contains(QStringLiteral("</td><td>%1</td>").arg(text.toHtmlEscaped())), qPrintable(text));
+            QVERIFY2(help.contains(QStringLiteral("</td><td>%1</td>").arg(text.toHtmlEscaped())),
+                     qPrintable(text));
         }
         QVERIFY(withShortcut >= 15); // the menus, the panel's and the views' own
         for (const char *expected : {"Ctrl+O", "Ctrl+Shift+X", "Esc", "Ctrl+K", "Ctrl+F", "Ctrl+L", "Ctrl+P"})
@@ -178,10 +221,13 @@ private slots:
     void skippedEventsAreSaidInTheBanner()
     {
         QTemporaryDir dir;
-        const QString broken = dir.filePath(QStringLiteral("broken.json")), counters = dir.filePath(QStringLiteral("counters.json"));
+        const QString broken = dir.filePath(QStringLiteral("broken.json")),
+                      counters = dir.filePath(QStringLiteral("counters.json"));
         const QByteArray good = R"({"ph":"X","name":"k","cat":"kernel","pid":1,"tid":7,"ts":5,"dur":2})";
         for (const auto &[path, extra] :
-             {std::pair{broken, QByteArray(R"({"ph":"X","name":"k","cat":"kernel","pid":1,"tid":7,"ts":"soon","dur":2})")},
+             {std::pair{
+                  broken,
+                  QByteArray(R"({"ph":"X","name":"k","cat":"kernel","pid":1,"tid":7,"ts":"soon","dur":2})")},
               std::pair{counters, QByteArray(R"({"ph":"C","name":"mem","pid":1,"ts":5,"args":{"v":1}})")}}) {
             QFile file(path);
             QVERIFY(file.open(QIODevice::WriteOnly));
@@ -256,7 +302,8 @@ private slots:
             cancelled.start();
             QTest::keyClick(&window, Qt::Key_Escape);
             QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 30000));
-            QVERIFY2(cancelled.elapsed() < 2000, qPrintable(QStringLiteral("cancel took %1 ms").arg(cancelled.elapsed())));
+            QVERIFY2(cancelled.elapsed() < 2000,
+                     qPrintable(QStringLiteral("cancel took %1 ms").arg(cancelled.elapsed())));
             QCOMPARE(window.runsA().front().run.name, QStringLiteral("trace_file_matmul_0"));
             QCOMPARE(window.bannerText(), QString());
         }

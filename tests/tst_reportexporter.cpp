@@ -10,9 +10,13 @@
 #include "testprocess.h"
 
 #include "model/loadedrun.h"
+#include "model/replication.h"
 #include "model/scopecomparison.h"
 #include "model/stepbreakdown.h"
+#include "model/tracefolder.h"
+#include "widgets/caveatbanner.h"
 #include "widgets/comparisonpanel.h"
+#include "widgets/comparisontablemodel.h"
 #include "widgets/kerneldiffview.h"
 #include "widgets/pairtimeline.h"
 #include "widgets/reportcharts.h"
@@ -34,6 +38,16 @@ const QString kCublas = testdata::path("jax_h100/jax_named_scopes_cublas");
 const QString kPairA = kCublas + QStringLiteral("/trace_file_matmul_*");
 const QString kPairB = kCublas + QStringLiteral("/trace_file_einsum_*");
 const QStringList kScopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
+// The per-call cell as the model's figures give it, written out independently of the report's code.
+QString expectedPerCall(const scopeline::KernelDiffRow &row)
+{
+    if (!row.perCall.valid())
+        return QStringLiteral("–");
+    return QString::asprintf("%+.2f %% [%+.2f, %+.2f], ", 100 * row.perCall.change, 100 * row.perCall.ciLow,
+                             100 * row.perCall.ciHigh) +
+           row.perCallVerdictText();
+}
+
 const QStringList kFiles = {
     QStringLiteral("boxplot.png"), QStringLiteral("diff.csv"),       QStringLiteral("diff.png"),
     QStringLiteral("index.html"),  QStringLiteral("stats.csv"),      QStringLiteral("steps.csv"),
@@ -153,6 +167,32 @@ private:
         QVERIFY(html.contains(QLatin1String("src='diff.png'")));
         QVERIFY(html.contains(QLatin1String("What changed")));
         QVERIFY(html.contains(diff.rows().front().kernel.toHtmlEscaped()));
+        // its table: the verdict on the GPU time per run, then the per-call change and verdict
+        QVERIFY(html.contains(QStringLiteral("<th>time/run p (Holm)</th><th>verdict</th>"
+                                             "<th>per call [95 % CI], verdict</th>")));
+        for (std::size_t i = 0; i < std::min<std::size_t>(25, diff.rows().size()); ++i) {
+            const KernelDiffRow &row = diff.rows()[i];
+            QVERIFY2(
+                html.contains(
+                    QStringLiteral(">%1</td><td class='percall ").arg(row.verdictText().toHtmlEscaped())),
+                qPrintable(row.kernel));
+            QVERIFY2(
+                html.contains(QStringLiteral("'>%1</td></tr>").arg(expectedPerCall(row).toHtmlEscaped())),
+                qPrintable(row.kernel));
+            if (row.runLevel.valid())
+                QVERIFY(html.contains(QStringLiteral("<td class='num'>%1</td>")
+                                          .arg(ComparisonTableModel::formatPValue(row.runLevelHolm))));
+        }
+        // JAX traces do not tell their process: one process a side, said on the diff, the sides, the step
+        const QString caveat = diff.summary().caveat;
+        QVERIFY(!caveat.isEmpty());
+        QCOMPARE(caveat, Replication::of(m_a, m_b).caveat());
+        QVERIFY(html.contains(QStringLiteral("<p class='caveat'>Caveat on every verdict below: %1.</p>")
+                                  .arg(caveat.toHtmlEscaped())));
+        QVERIFY(html.contains(
+            QStringLiteral("<p class='caveat'>%1</p>").arg(CaveatBanner::message(caveat).toHtmlEscaped())));
+        QVERIFY(html.contains(QLatin1String("scopeline-hipbench run --processes N")));
+        QVERIFY(html.contains(QLatin1String("<td>unknown</td>"))); // the runs' process
         // The step: the breakdown of the same runs (its step scope detected, as the window and the CLI
         // do), its picture, and its table drawn from the breakdown's one column description.
         const StepBreakdown steps(m_a, m_b);
@@ -165,6 +205,7 @@ private:
         QVERIFY2(distinctColours(stepsChart.copy(0, 400, 1400, 400)) > 4, "the step times look blank");
         QVERIFY(html.contains(QLatin1String("src='steps.png'")));
         QVERIFY(html.contains(steps.stepLine().toHtmlEscaped()));
+        QVERIFY2(steps.stepLine().contains(caveat), qPrintable(steps.stepLine())); // the step says it too
         for (const TableColumn<StepRow> &column : StepBreakdown::columns()) {
             const QString header = QStringLiteral("<th title='%1'>%2</th>")
                                        .arg(column.tooltip.toHtmlEscaped(), column.title.toHtmlEscaped());
@@ -397,6 +438,48 @@ private slots:
         QVERIFY2(error.startsWith(QDir::toNativeSeparators(empty.filePath(QStringLiteral("diff.png")))),
                  qPrintable(error));
         QCOMPARE(filesIn(empty.path()), QStringList());
+    }
+
+    // 4 processes a side: no caveat anywhere, the processes named; by op, one row per HLO op and
+    // none process-dependent, where by kernel the autotuner's kernels are (in italics).
+    void processesAndOps()
+    {
+        const QString pathA = testdata::path("h100_runs/jax_processes/matmul");
+        const QString pathB = testdata::path("h100_runs/jax_processes/einsum");
+        REQUIRE_TEST_DATA(pathA, pathB);
+        ReportExporter::Input input;
+        input.labelA = pathA;
+        input.labelB = pathB;
+        input.runsA = LoadedRun::loadAll(TraceFolder::scan(pathA));
+        input.runsB = LoadedRun::loadAll(TraceFolder::scan(pathB));
+        QCOMPARE(input.runsA.size(), 16);
+        input.boxplot = ReportCharts::boxplotImage({}, {}, SampleMode::Kernel, true, pathA, pathB);
+        std::tie(input.timelineA, input.timelineB) =
+            ReportCharts::gpuActivityTimelines(input.runsA.front(), input.runsB.front(), pathA, pathB);
+        for (const bool byOp : {false, true}) {
+            KernelDiffOptions options;
+            options.byOp = byOp;
+            const KernelDiff diff(input.runsA, input.runsB, options);
+            input.diff = &diff;
+            input.diffChart = ReportCharts::diffChartImage(diff);
+            QTemporaryDir dir;
+            QString error;
+            QVERIFY2(ReportExporter::exportTo(dir.path(), input, &error), qPrintable(error));
+            const QString html = QString::fromUtf8(readAll(dir.filePath(QStringLiteral("index.html"))));
+            QVERIFY(!html.contains(QLatin1String("class='caveat'")));
+            QVERIFY(html.contains(QStringLiteral("<p>16 v 16 runs in 4 v 4 processes · ")));
+            QVERIFY(html.contains(QLatin1String("<td>proc_3</td>")));
+            QVERIFY(html.contains(byOp ? QLatin1String("<h2>What changed: ops</h2>")
+                                       : QLatin1String("<h2>What changed: kernels</h2>")));
+            QVERIFY(html.contains(byOp ? QLatin1String("<tr><th>op</th>")
+                                       : QLatin1String("<tr><th>kernel</th>")));
+            QVERIFY(html.contains(QLatin1String("Welch's t on the per-process totals")));
+            int dependent = 0;
+            for (std::size_t i = 0; i < std::min<std::size_t>(25, diff.rows().size()); ++i)
+                dependent += diff.rows()[i].processDependent();
+            QCOMPARE(int(html.count(QLatin1String("<tr class='dependent'>"))), dependent);
+            QCOMPARE(dependent > 0, !byOp);
+        }
     }
 
     void cliReport()

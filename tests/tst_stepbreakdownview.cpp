@@ -142,6 +142,29 @@ private slots:
         QVERIFY(step.meanB < step.meanA); // graphs launch faster: the bars run down
     }
 
+    // The line says what it could not measure: nothing for eager vs reduce-overhead (one process, A and B
+    // interleaved in it); the one-process caveat for the JAX sample (JAX does not tell its process).
+    void lineCarriesTheCaveat()
+    {
+        StepBreakdownView view;
+        view.setSides(m_a, m_b, QString(), QString());
+        QVERIFY(view.breakdown()->row(StepPart::Step).caveat.isEmpty());
+        QVERIFY(!view.lineLabel()->text().contains(QLatin1String("one process a side")));
+        QVERIFY(!view.lineLabel()->toolTip().contains(QLatin1String("Caveat")));
+        QVERIFY(view.lineLabel()->toolTip().contains(QLatin1String("per-run means")));
+
+        const QString samples = QStringLiteral(SCOPELINE_SAMPLES "/jax_matmul_vs_einsum/");
+        REQUIRE_TEST_DATA(samples + QStringLiteral("matmul"), samples + QStringLiteral("einsum"));
+        view.setSides(load(samples + QStringLiteral("matmul")), load(samples + QStringLiteral("einsum")),
+                      QString(), QString());
+        const StepRow &step = view.breakdown()->row(StepPart::Step);
+        QVERIFY(!step.caveat.isEmpty());
+        QCOMPARE(view.lineLabel()->text(), view.breakdown()->stepLine());
+        QVERIFY(view.lineLabel()->text().contains(step.caveat));
+        QVERIFY(view.lineLabel()->toolTip().contains(QStringLiteral("Caveat: %1.").arg(step.caveat)));
+        QCOMPARE(view.lineLabel()->toolTip().contains(QLatin1String("exact permutation test")), step.tied);
+    }
+
     // The table tab reads StepBreakdown::columns(): the CSV's keys' titles, the CLI's texts, the raw values.
     void tableIsTheColumns()
     {

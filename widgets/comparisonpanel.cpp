@@ -2,6 +2,7 @@
 #include "comparisonpanel.h"
 
 #include "boxplotview.h"
+#include "caveatbanner.h"
 #include "comparisontablemodel.h"
 #include "proportionalsplitter.h"
 #include "rawvaluesortproxy.h"
@@ -9,6 +10,8 @@
 #include "scopepicker.h"
 #include "statisticstable.h"
 #include "summarystrip.h"
+
+#include "model/replication.h"
 
 #include <qcustomplot.h>
 
@@ -36,6 +39,7 @@ namespace scopeline {
 ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
 {
     m_summary = new SummaryStrip(this);
+    m_caveat = new CaveatBanner(this);
     m_picker = new ScopePicker(this);
     m_boxPlot = new BoxPlotView(this);
     m_tableModel = new ComparisonTableModel(this);
@@ -176,6 +180,7 @@ ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->setSpacing(4);
     layout->addWidget(m_summary);
+    layout->addWidget(m_caveat);
     layout->addWidget(split, 1);
 
     connect(m_picker, &ScopePicker::selectedScopesChanged, this, [this] {
@@ -214,6 +219,14 @@ void ComparisonPanel::setSides(const QList<LoadedRun> &a, const QList<LoadedRun>
     m_indexA = scopeIndexes(a);
     m_indexB = scopeIndexes(b);
     m_summary->setSides(a, b, labelA, labelB);
+    // Runs of one process a side: the run-level verdicts cannot see differences between processes.
+    const auto loaded = [](const QList<LoadedRun> &runs) {
+        return std::any_of(runs.begin(), runs.end(), [](const LoadedRun &run) { return run.ok(); });
+    };
+    m_replication = std::make_unique<Replication>(Replication::of(a, b));
+    const QString caveat = loaded(a) && loaded(b) ? m_replication->caveat() : QString();
+    m_caveat->setCaveat(caveat);
+    m_tableModel->setCaveat(caveat);
     m_picker->setSides(a, b);
     m_boxPlot->setLabels(ScopeBoxPlot::legendLabel(labelA, tr("A")),
                          ScopeBoxPlot::legendLabel(labelB, tr("B")));
@@ -321,8 +334,11 @@ void ComparisonPanel::recompute()
 {
     const QStringList scopes = selectedScopes();
     std::vector<ComparisonRow> rows;
-    if (!scopes.isEmpty() && (!m_indexA.empty() || !m_indexB.empty()))
-        rows = ScopeComparison(m_indexA, m_indexB).compare(scopes, matchMode(), sampleMode());
+    if (!scopes.isEmpty() && (!m_indexA.empty() || !m_indexB.empty())) {
+        ScopeComparison comparison(m_indexA, m_indexB);
+        comparison.setReplication(m_replication.get()); // processes as the unit when a side has ≥ 2
+        rows = comparison.compare(scopes, matchMode(), sampleMode());
+    }
     m_tableModel->setRows(std::move(rows));
     m_table->resizeColumnsToContents();
     for (int column = 0; column < ComparisonTableModel::NUM_COLUMNS; ++column)

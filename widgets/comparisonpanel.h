@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// A vs B: summary strip, scope picker (filter, multi-select, match and sample modes), boxplots per
-// scope (pooled or per run pair, log scale), and the statistics table with verdicts.
+// A vs B: summary strip, the one-process caveat when it applies, scope picker (filter, multi-select,
+// match and sample modes), boxplots per scope (pooled or per run pair, log scale), and the statistics
+// table with verdicts.
 
 #include "model/loadedrun.h"
+#include "model/replication.h"
 #include "model/scopecomparison.h"
 
 #include <QList>
 #include <QWidget>
+
+#include <memory>
 
 class QAction;
 class QCheckBox;
@@ -20,6 +24,7 @@ class QTableView;
 namespace scopeline {
 
 class BoxPlotView;
+class CaveatBanner;
 class ComparisonTableModel;
 class ScopePicker;
 class SummaryStrip;
@@ -55,6 +60,8 @@ public:
 
     // The parts, for tests and for callers that want to reach into them.
     SummaryStrip *summaryStrip() const { return m_summary; }
+    // Shown when the sides' runs come from one process a side (Replication::caveat).
+    CaveatBanner *caveatBanner() const { return m_caveat; }
     ScopePicker *picker() const { return m_picker; }
     BoxPlotView *boxPlot() const { return m_boxPlot; }
     ComparisonTableModel *tableModel() const { return m_tableModel; }
@@ -73,9 +80,11 @@ private:
     void updatePlot();
     void copyCsv(bool selectedOnly);
 
-    QList<LoadedRun> m_runsA, m_runsB; // keep the scope indexes alive
+    QList<LoadedRun> m_runsA, m_runsB;          // keep the scope indexes alive
+    std::unique_ptr<Replication> m_replication; // the runs' processes, for the run-level tests
     std::vector<const ScopeIndex *> m_indexA, m_indexB;
     SummaryStrip *m_summary = nullptr;
+    CaveatBanner *m_caveat = nullptr;
     ScopePicker *m_picker = nullptr;
     BoxPlotView *m_boxPlot = nullptr;
     ComparisonTableModel *m_tableModel = nullptr;

@@ -76,6 +76,25 @@ void ComparisonTableModel::verdictsChanged()
     emit dataChanged(index(0, 0), index(rowCount() - 1, NUM_COLUMNS - 1));
 }
 
+void ComparisonTableModel::setCaveat(const QString &caveat)
+{
+    if (caveat == m_caveat)
+        return;
+    m_caveat = caveat;
+    if (!m_rows.empty()) // the verdicts' tooltips say it
+        emit dataChanged(index(0, VerdictColumn), index(rowCount() - 1, VerdictColumn), {Qt::ToolTipRole});
+}
+
+QString ComparisonTableModel::tiedExplanation(const QString &unit, double timerStepNs)
+{
+    // Welch has no spread to go on when every unit repeats one value: say why p is what it is.
+    const QString resolution =
+        timerStepNs > 0 ? tr(" — timer resolution %1").arg(formatDuration(timerStepNs)) : QString();
+    return tr("Every %1 gave the same value on each side%2: the p is the exact permutation test, "
+              "the interval ± one timer step.")
+        .arg(unit, resolution);
+}
+
 Verdict ComparisonTableModel::verdict(int row) const
 {
     return m_rows[std::size_t(row)].verdict(m_alpha, m_threshold);
@@ -84,11 +103,21 @@ Verdict ComparisonTableModel::verdict(int row) const
 QString ComparisonTableModel::formatPValue(double p)
 {
     if (std::isnan(p))
-        return {};
+        return QStringLiteral("–");
+    // Only an underflowed erfc (a rank test on huge samples) still gives 0: below the smallest double.
     if (p == 0)
         return QStringLiteral("< 1e-323");
-    if (p < 1e-3)
-        return QString::number(p, 'e', 2);
+    if (p < 1e-3) {
+        // three significant digits, trailing zeros of the mantissa dropped: 1.27e-111, 1e-300
+        QString text = QString::number(p, 'e', 2);
+        const qsizetype e = text.indexOf(QLatin1Char('e'));
+        qsizetype end = e;
+        while (end > 0 && text[end - 1] == QLatin1Char('0'))
+            --end;
+        if (end > 0 && text[end - 1] == QLatin1Char('.'))
+            --end;
+        return text.left(end) + text.mid(e);
+    }
     return QString::number(p, 'g', 3);
 }
 
@@ -197,16 +226,16 @@ QString ComparisonTableModel::display(const ComparisonRow &r, int column) const
     case RankSumZColumn:
         return std::isnan(r.rankSum.z) ? QString() : QString::number(r.rankSum.z, 'f', 2);
     case RankSumPColumn:
-        return formatPValue(r.rankSum.p);
+        return std::isnan(r.rankSum.p) ? QString() : formatPValue(r.rankSum.p); // blank: not tested
     case MannWhitneyUColumn:
         return std::isnan(r.mannWhitney.u)
                    ? QString()
                    : QString::number(r.mannWhitney.u, 'f',
                                      r.mannWhitney.u == std::trunc(r.mannWhitney.u) ? 0 : 1);
     case MannWhitneyPColumn:
-        return formatPValue(r.mannWhitney.p);
+        return std::isnan(r.mannWhitney.p) ? QString() : formatPValue(r.mannWhitney.p);
     case MannWhitneyHolmColumn:
-        return formatPValue(r.mannWhitneyHolm);
+        return std::isnan(r.mannWhitneyHolm) ? QString() : formatPValue(r.mannWhitneyHolm);
     case ShiftColumn:
         return signedDuration(r.shift.shift);
     case ShiftCiColumn:
@@ -224,7 +253,7 @@ QString ComparisonTableModel::display(const ComparisonRow &r, int column) const
         return QString::asprintf("%+.2f %% [%+.2f, %+.2f]", 100 * r.runLevel.change, 100 * r.runLevel.ciLow,
                                  100 * r.runLevel.ciHigh);
     case RunLevelPColumn:
-        return formatPValue(r.runLevelHolm);
+        return r.hasRunLevel() ? formatPValue(r.runLevelHolm) : QString();
     case VerdictColumn:
         return r.verdictText(m_alpha, m_threshold);
     }
@@ -235,18 +264,25 @@ QString ComparisonTableModel::verdictToolTip(const ComparisonRow &r) const
 {
     const Verdict v = r.verdict(m_alpha, m_threshold);
     const QString threshold = QStringLiteral("%1 %").arg(100 * m_threshold, 0, 'g', 3);
-    if (r.hasRunLevel() && r.comparable())
+    if (r.hasRunLevel() && r.comparable()) {
         // Pooled rows with ≥ 2 runs a side: the verdict is the run-level test's (the run is the unit).
-        return tr("%1: run-level test on the %2 v %3 run medians (Welch on logs): change %4 "
-                  "[%5, %6], Holm-adjusted p = %7 (α = %8, threshold %9).")
-            .arg(verdictText(v))
-            .arg(r.runsA)
-            .arg(r.runsB)
-            .arg(QString::asprintf("%+.2f %%", 100 * r.runLevel.change),
-                 QString::asprintf("%+.2f %%", 100 * r.runLevel.ciLow),
-                 QString::asprintf("%+.2f %%", 100 * r.runLevel.ciHigh), formatPValue(r.runLevelHolm))
-            .arg(m_alpha)
-            .arg(threshold);
+        QString tip =
+            tr("%1: run-level test on the %2 v %3 run medians (Welch on logs): change %4 "
+               "[%5, %6], Holm-adjusted p = %7 (α = %8, threshold %9).")
+                .arg(verdictText(v))
+                .arg(r.runsA)
+                .arg(r.runsB)
+                .arg(QString::asprintf("%+.2f %%", 100 * r.runLevel.change),
+                     QString::asprintf("%+.2f %%", 100 * r.runLevel.ciLow),
+                     QString::asprintf("%+.2f %%", 100 * r.runLevel.ciHigh), formatPValue(r.runLevelHolm))
+                .arg(m_alpha)
+                .arg(threshold);
+        if (r.runLevel.tied)
+            tip += QLatin1Char(' ') + tiedExplanation(tr("run"), 0);
+        if (!m_caveat.isEmpty())
+            tip += QLatin1Char(' ') + tr("Caveat: %1.").arg(m_caveat);
+        return tip;
+    }
     switch (v) {
     case Verdict::OnlyInA:
         return tr("“%1” has %2 samples in A and none in B: nothing to compare.").arg(r.scope).arg(r.a.n);
@@ -387,7 +423,8 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
     if (role != Qt::ToolTipRole)
         return {};
     if (section == VerdictColumn)
-        return tr("B faster / B slower: Holm-adjusted p < %1 and a change of at least the threshold (%2 %); a "
+        return tr("B faster / B slower: Holm-adjusted p < %1 and a change of at least the threshold (%2 %); "
+                  "a "
                   "smaller significant change reads as “no meaningful change”. On “all” rows with ≥ 2 runs a "
                   "side the test is the run-level one (the change of the run medians), on the other rows the "
                   "per-sample Mann–Whitney test (the change of the medians).")

@@ -66,7 +66,15 @@ public:
     void setAlpha(double alpha);
     Verdict verdict(int row) const;
 
+    // What the run-level verdicts could not measure (Replication::caveat); their tooltips say it.
+    QString caveat() const { return m_caveat; }
+    void setCaveat(const QString &caveat);
+
+    // Three significant digits, "1.27e-111", "1e-300"; "–" for NaN (no test).
     static QString formatPValue(double p);
+    // Why a tied test's p and interval are what they are; `unit`: "run" or "process"; the timer
+    // step is named when known (> 0).
+    static QString tiedExplanation(const QString &unit, double timerStepNs);
     static QColor verdictColor(Verdict verdict);
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -83,6 +91,7 @@ private:
     std::vector<ComparisonRow> m_rows;
     double m_threshold = 0.01;
     double m_alpha = 0.05;
+    QString m_caveat;
 };
 
 } // namespace scopeline

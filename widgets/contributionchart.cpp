@@ -27,6 +27,26 @@ QString elide(const QString &name)
     return name.left(kMaxLabel - 12) + QStringLiteral("…") + name.right(11);
 }
 
+// A kernel's bar says what its verdict says (on its GPU time per run, the bar's length): green or red
+// for a finding or a kernel of one side, grey when the difference is within the noise.
+QColor barColour(const KernelDiffRow &r)
+{
+    switch (r.verdict) {
+    case Verdict::Faster:
+        return dataColour(DataColour::Less);
+    case Verdict::Slower:
+        return dataColour(DataColour::More);
+    case Verdict::OnlyInA:
+    case Verdict::OnlyInB:
+        return dataColour(r.deltaTotalNs < 0 ? DataColour::Less : DataColour::More);
+    case Verdict::NotFound:
+    case Verdict::NoSignificantChange:
+    case Verdict::NoMeaningfulChange:
+        break;
+    }
+    return dataColour(DataColour::Unchanged);
+}
+
 } // namespace
 
 ContributionChart::ContributionChart(QWidget *parent) : QWidget(parent)
@@ -42,8 +62,9 @@ ContributionChart::ContributionChart(QWidget *parent) : QWidget(parent)
     m_plot->yAxis->setTickLength(0, 0);
     m_plot->xAxis->grid()->setPen(QPen(Qt::black, 1, Qt::DashLine)); // coloured by applyTheme()
     m_plot->setToolTip(
-        tr("Kernel time per run: A's total, the kernels that changed it most (green: less "
-           "time in B, red: more), the rest, and B's total. Click a bar to select its kernel."));
+        tr("Kernel time per run: A's total, the kernels that changed it most (by their verdict on the "
+           "time per run: green, less time in B; red, more; grey, within the noise), the rest, and B's "
+           "total. Click a bar to select its kernel."));
     connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent *event) {
         const int bar = waterfallBarAt(m_plot, event->pos(), int(m_rows.size()) + 1);
         if (bar >= 1)
@@ -96,6 +117,7 @@ void ContributionChart::setCurrentRow(int row)
 void ContributionChart::rebuild()
 {
     m_rows.clear();
+    m_bars.clear();
     if (!m_diff || m_diff->rows().empty()) {
         drawWaterfallHint(m_plot, m_theme,
                           m_diff ? tr("No kernels on either side")
@@ -115,17 +137,20 @@ void ContributionChart::rebuild()
     for (int i = 0; i < shown; ++i) {
         const KernelDiffRow &r = rows[std::size_t(i)];
         bars.push_back({elide(r.kernel), signedDuration(r.deltaTotalNs), running, running + r.deltaTotalNs,
-                        r.deltaTotalNs < 0 ? less : more, false, i == m_current});
+                        barColour(r), false, i == m_current});
         m_rows.push_back(i);
         running += r.deltaTotalNs;
         rest -= r.deltaTotalNs;
     }
     if (int(rows.size()) > shown)
-        bars.push_back({tr("%n other kernel(s)", nullptr, int(rows.size()) - shown), signedDuration(rest),
-                        running, running + rest, rest < 0 ? less.lighter(140) : more.lighter(140)});
+        bars.push_back({m_diff->options().byOp ? tr("%n other op(s)", nullptr, int(rows.size()) - shown)
+                                               : tr("%n other kernel(s)", nullptr, int(rows.size()) - shown),
+                        signedDuration(rest), running, running + rest,
+                        rest < 0 ? less.lighter(140) : more.lighter(140)});
     bars.push_back(
         {tr("B: kernel time/run"), formatDuration(s.kernelTimePerRunB), 0, s.kernelTimePerRunB, total, true});
     drawWaterfall(m_plot, m_theme, bars, tr("kernel time per run (%1)"));
+    m_bars = std::move(bars);
 }
 
 } // namespace scopeline

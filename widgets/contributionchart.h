@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A waterfall of the change in GPU time: A's kernel time per run, then the kernels that changed it
-// most (each bar from the running total to the running total plus its difference), the rest as one
-// bar, and B's kernel time per run. A click on a kernel's bar selects it.
+// most (each bar from the running total to the running total plus its difference, coloured by its
+// verdict), the rest as one bar, and B's kernel time per run. A click on a kernel's bar selects it.
 
 #include "plottheme.h"
+#include "waterfallplot.h"
 
 #include <QString>
 #include <QWidget>
@@ -30,6 +31,8 @@ public:
     void setCurrentRow(int row);
     // The diff rows shown as bars, top to bottom.
     const std::vector<int> &shownRows() const { return m_rows; }
+    // The bars drawn, top to bottom: A's total, shownRows(), the rest when any, B's total.
+    const std::vector<WaterfallBar> &bars() const { return m_bars; }
 
     QCustomPlot *plot() const { return m_plot; }
 
@@ -51,6 +54,7 @@ private:
     int m_top = 12;
     int m_current = -1;
     std::vector<int> m_rows;
+    std::vector<WaterfallBar> m_bars;
 };
 
 } // namespace scopeline

@@ -36,7 +36,93 @@ QString calls(double perRun)
     return QString::number(perRun, 'f', perRun == std::trunc(perRun) ? 0 : 1);
 }
 
+QString unitName(const KernelDiffRow &r)
+{
+    return r.byProcess ? KernelDiffModel::tr("process") : KernelDiffModel::tr("run");
+}
+
+QString unitsName(const KernelDiffRow &r)
+{
+    return r.byProcess ? KernelDiffModel::tr("processes") : KernelDiffModel::tr("runs");
+}
+
+QString p(double value)
+{
+    return ComparisonTableModel::formatPValue(value);
+}
+
 } // namespace
+
+QString KernelDiffModel::perCallText(const KernelDiffRow &r)
+{
+    if (!r.perCall.valid())
+        return r.perCallVerdictText(); // "–"
+    return QString::asprintf("%+.2f %% [%+.2f, %+.2f], ", 100 * r.perCall.change, 100 * r.perCall.ciLow,
+                             100 * r.perCall.ciHigh) +
+           r.perCallVerdictText();
+}
+
+QString KernelDiffModel::verdictToolTip(const KernelDiffRow &r)
+{
+    QStringList parts;
+    const bool oneSide = r.verdict == Verdict::OnlyInA || r.verdict == Verdict::OnlyInB;
+    if (oneSide)
+        parts << tr("The kernel runs on one side only: %1 calls per run in A, %2 in B.")
+                     .arg(calls(r.a.callsPerRun), calls(r.b.callsPerRun));
+    if (oneSide && !r.runLevelMeasured()) {
+        // nothing more to say: no test without 2 units a side
+    } else if (!r.runLevelMeasured()) {
+        parts << tr("Fewer than 2 %1 with this kernel on a side: the variation between %1 was not measured, "
+                    "so no verdict is given on its GPU time. Record more runs of each variant.")
+                     .arg(unitsName(r));
+    } else {
+        parts << tr("Tests the GPU time per run (what Δ time/run explains): Welch on the per-%1 totals "
+                    "(%2 v %3 %4), Holm over the rows. Change %5 [%6, %7] of A's mean, Holm-adjusted p = %8 "
+                    "(unadjusted %9), rank-test p on the totals %10.")
+                     .arg(unitName(r))
+                     .arg(r.runLevel.runsA)
+                     .arg(r.runLevel.runsB)
+                     .arg(unitsName(r), percent(r.runLevel.change), percent(r.runLevel.ciLow),
+                          percent(r.runLevel.ciHigh), p(r.runLevelHolm), p(r.runLevel.p),
+                          p(r.runLevel.rankP));
+        if (r.runLevel.tied)
+            parts << ComparisonTableModel::tiedExplanation(unitName(r), r.timerStep);
+    }
+    if (r.processDependent())
+        parts << tr("Process-dependent: it ran in %1 of %2 processes of A and %3 of %4 of B (an autotuner "
+                    "picks kernels per process); “By op” keeps such kernels in their op's row.")
+                     .arg(r.a.unitsWithKernel)
+                     .arg(r.processesA)
+                     .arg(r.b.unitsWithKernel)
+                     .arg(r.processesB);
+    if (r.perCallVerdict != r.verdict &&
+        (r.perCallVerdict == Verdict::Faster || r.perCallVerdict == Verdict::Slower))
+        parts << tr("Its calls changed (per call: %1).").arg(perCallText(r));
+    if (!r.caveat.isEmpty())
+        parts << tr("Caveat: %1.").arg(r.caveat);
+    return parts.join(QLatin1Char('\n'));
+}
+
+QString KernelDiffModel::perCallToolTip(const KernelDiffRow &r)
+{
+    if (!r.perCall.valid())
+        return tr("Fewer than 2 %1 with this kernel on a side: no per-call test.").arg(unitsName(r));
+    QStringList parts;
+    parts << tr("Duration of one call: Welch on the logs of the per-%1 medians (%2 v %3 %4), Holm over the "
+                "rows. Change of their geometric mean %5 [%6, %7], Holm-adjusted p = %8 (unadjusted %9), "
+                "rank-test p on the medians %10: %11.")
+                 .arg(unitName(r))
+                 .arg(r.perCall.runsA)
+                 .arg(r.perCall.runsB)
+                 .arg(unitsName(r), percent(r.perCall.change), percent(r.perCall.ciLow),
+                      percent(r.perCall.ciHigh), p(r.perCallHolm), p(r.perCall.p), p(r.perCall.rankP),
+                      r.perCallVerdictText());
+    if (r.perCall.tied)
+        parts << ComparisonTableModel::tiedExplanation(unitName(r), r.timerStep);
+    parts << tr("GPU time per run (the verdict): Holm-adjusted p = %1 (unadjusted %2), %3.")
+                 .arg(p(r.runLevelHolm), p(r.runLevel.p), r.verdictText());
+    return parts.join(QLatin1Char('\n'));
+}
 
 KernelDiffModel::KernelDiffModel(QObject *parent) : QAbstractTableModel(parent) {}
 
@@ -64,6 +150,8 @@ QVariant KernelDiffModel::raw(const KernelDiffRow &r, int column) const
         return r.kernel;
     case VerdictColumn:
         return int(r.verdict);
+    case PerCallColumn:
+        return r.perCall.change;
     case DeltaColumn:
         return r.deltaTotalNs;
     case ShareColumn:
@@ -97,6 +185,8 @@ QString KernelDiffModel::display(const KernelDiffRow &r, int column) const
         return r.kernel;
     case VerdictColumn:
         return r.verdictText();
+    case PerCallColumn:
+        return perCallText(r);
     case DeltaColumn:
         return signedDuration(r.deltaTotalNs);
     case ShareColumn:
@@ -118,7 +208,7 @@ QString KernelDiffModel::display(const KernelDiffRow &r, int column) const
         return QStringLiteral("%1 [%2, %3]")
             .arg(percent(r.runLevel.change), percent(r.runLevel.ciLow), percent(r.runLevel.ciHigh));
     case RunLevelPColumn:
-        return ComparisonTableModel::formatPValue(r.runLevelHolm);
+        return r.runLevel.valid() ? p(r.runLevelHolm) : QString(); // blank: not tested
     }
     return {};
 }
@@ -127,25 +217,21 @@ QString KernelDiffModel::toolTip(const KernelDiffRow &r, int column) const
 {
     switch (column) {
     case KernelColumn:
-        return r.names.size() > 1 ? tr("%1 names folded into this row:\n%2")
-                                        .arg(r.names.size())
-                                        .arg(r.names.mid(0, 20).join(QLatin1Char('\n')))
-                                  : r.kernel;
+        if (r.names.size() > 1)
+            return (m_diff->options().byOp ? tr("%1 kernels of this op:\n%2")
+                                           : tr("%1 names folded into this row:\n%2"))
+                .arg(r.names.size())
+                .arg(r.names.mid(0, 20).join(QLatin1Char('\n')));
+        if (m_diff->options().byOp && r.names.size() == 1 && r.names.first() != r.kernel)
+            return tr("%1\nits kernel: %2").arg(r.kernel, r.names.first());
+        return r.kernel;
     case VerdictColumn:
-        if (r.verdict == Verdict::OnlyInA || r.verdict == Verdict::OnlyInB)
-            return tr("The kernel runs on one side only: %1 calls per run in A, %2 in B")
-                .arg(calls(r.a.callsPerRun), calls(r.b.callsPerRun));
-        if (!r.runLevelMeasured())
-            return tr("Fewer than 2 runs with this kernel on a side: run-to-run variation was not measured, "
-                      "so no verdict is given on its duration. Record more runs of each variant.");
-        return tr("Run-level test on the per-run medians (%1 v %2 runs, Welch on logs): change %3 "
-                  "[%4, %5], Holm-adjusted p = %6 (unadjusted %7), rank-test p on the run medians %8.")
-            .arg(r.runLevel.runsA)
-            .arg(r.runLevel.runsB)
-            .arg(percent(r.runLevel.change), percent(r.runLevel.ciLow), percent(r.runLevel.ciHigh),
-                 ComparisonTableModel::formatPValue(r.runLevelHolm),
-                 ComparisonTableModel::formatPValue(r.runLevel.p),
-                 ComparisonTableModel::formatPValue(r.runLevel.rankP));
+        return verdictToolTip(r);
+    case PerCallColumn:
+        return perCallToolTip(r);
+    case RunLevelChangeColumn:
+    case RunLevelPColumn:
+        return r.runLevel.tied ? ComparisonTableModel::tiedExplanation(unitName(r), r.timerStep) : QString();
     default:
         return {};
     }
@@ -164,26 +250,34 @@ QVariant KernelDiffModel::data(const QModelIndex &index, int role) const
         return raw(r, column);
     case VerdictRole:
         return int(r.verdict);
+    case ProcessDependentRole:
+        return r.processDependent();
     case Qt::ToolTipRole:
         return toolTip(r, column);
     case Qt::TextAlignmentRole:
-        if (column == KernelColumn || column == VerdictColumn)
+        if (column == KernelColumn || column == VerdictColumn || column == PerCallColumn)
             return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
         if (column == VerdictColumn)
             return QBrush(ComparisonTableModel::verdictColor(r.verdict));
+        if (column == PerCallColumn)
+            return QBrush(ComparisonTableModel::verdictColor(r.perCallVerdict));
         if (column == DeltaColumn && r.deltaTotalNs != 0)
             return QBrush(
                 ComparisonTableModel::verdictColor(r.deltaTotalNs < 0 ? Verdict::Faster : Verdict::Slower));
         return {};
-    case Qt::FontRole:
-        if (column == VerdictColumn && (r.verdict == Verdict::Faster || r.verdict == Verdict::Slower)) {
-            QFont font;
-            font.setBold(true);
-            return font;
-        }
-        return {};
+    case Qt::FontRole: {
+        // a process-dependent row in italics: its kernel is an autotuner's choice, not the code's
+        const bool bold =
+            column == VerdictColumn && (r.verdict == Verdict::Faster || r.verdict == Verdict::Slower);
+        if (!bold && !r.processDependent())
+            return {};
+        QFont font;
+        font.setBold(bold);
+        font.setItalic(r.processDependent());
+        return font;
+    }
     default:
         return {};
     }
@@ -194,9 +288,15 @@ QVariant KernelDiffModel::headerData(int section, Qt::Orientation orientation, i
     static const ColumnText kColumns[NUM_COLUMNS] = {
         {QT_TR_NOOP("Kernel"), QT_TR_NOOP("Kernel name (with folding: the name without its trailing "
                                           "compiler number)")},
-        {QT_TR_NOOP("Verdict"), QT_TR_NOOP("From the run-level test: B faster/slower only when the "
-                                           "Holm-adjusted run-level p is below α and the change reaches "
-                                           "the threshold")},
+        {QT_TR_NOOP("Verdict"),
+         QT_TR_NOOP(
+             "Judges the kernel's GPU time per run, what Δ time/run explains: Welch on the per-process "
+             "(or, with one process a side, per-run) totals, Holm over the rows. B faster/slower only "
+             "when the adjusted p is below α and the change reaches the threshold")},
+        {QT_TR_NOOP("Per call"),
+         QT_TR_NOOP("The duration of one call: change of the geometric mean of the per-process (or per-run) "
+                    "medians with its 95 % confidence interval, and its own verdict (Welch on logs, Holm "
+                    "over the rows)")},
         {QT_TR_NOOP("Δ time/run"), QT_TR_NOOP("Total GPU time per run, B − A: what this kernel adds to "
                                               "(or removes from) the change")},
         {QT_TR_NOOP("Share"), QT_TR_NOOP("Δ time/run as a share of the total change in kernel time")},
@@ -207,12 +307,20 @@ QVariant KernelDiffModel::headerData(int section, Qt::Orientation orientation, i
         {QT_TR_NOOP("Median A"), QT_TR_NOOP("Median duration of one call, all runs of A pooled")},
         {QT_TR_NOOP("Median B"), QT_TR_NOOP("Median duration of one call, all runs of B pooled")},
         {QT_TR_NOOP("Median change"), QT_TR_NOOP("(median B − median A) / median A")},
-        {QT_TR_NOOP("Run-level change"),
-         QT_TR_NOOP("Ratio of the geometric means of the per-run medians, B/A − 1, with its 95 % "
-                    "confidence interval (needs ≥ 2 runs a side)")},
-        {QT_TR_NOOP("Run-level p"), QT_TR_NOOP("Welch's t on the log per-run medians, Holm-adjusted over "
-                                               "the kernels")},
+        {QT_TR_NOOP("Time/run change"),
+         QT_TR_NOOP("Change of the GPU time per run, (mean B − mean A) / mean A over the processes (or runs; "
+                    "one without the kernel counts 0), with its 95 % confidence interval: what the verdict "
+                    "judges (needs ≥ 2 a side)")},
+        {QT_TR_NOOP("Time/run p"), QT_TR_NOOP("Welch's t on the per-process (or per-run) GPU time per run, "
+                                              "Holm-adjusted over the rows")},
     };
+    if (orientation == Qt::Horizontal && section == KernelColumn && m_diff && m_diff->options().byOp) {
+        if (role == Qt::DisplayRole)
+            return tr("Op");
+        if (role == Qt::ToolTipRole)
+            return tr("The op that launched the kernels: JAX's hlo_op (a command buffer's kernels by their "
+                      "graph node), else the CPU op around the launch call (PyTorch's aten::…)");
+    }
     if (orientation != Qt::Horizontal || section < 0 || section >= NUM_COLUMNS)
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::DisplayRole)

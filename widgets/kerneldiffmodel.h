@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The rows of a kernel diff (KernelDiff) as a table: calls and GPU time per run on each side, the
-// difference and its share of the total change, medians, the run-level test and the verdict. Display
+// The rows of a kernel diff (KernelDiff) as a table: the verdict on the kernel's GPU time per run and,
+// beside it, the per-call change with its own verdict; calls and GPU time per run on each side, the
+// difference and its share of the total change, medians, and the time-per-run test. Rows by op when
+// the diff is (the first column is then "Op"); process-dependent rows are set in italics. Display
 // texts are formatted; the raw number of every cell is under RawValueRole (Qt::UserRole) for sorting.
 
 #include "model/kerneldiff.h"
@@ -19,6 +21,7 @@ public:
     enum Columns {
         KernelColumn,
         VerdictColumn,
+        PerCallColumn, // per-call change [95 % CI] and the per-call verdict
         DeltaColumn,
         ShareColumn,
         TotalAColumn,
@@ -28,13 +31,14 @@ public:
         MedianAColumn,
         MedianBColumn,
         MedianChangeColumn,
-        RunLevelChangeColumn,
+        RunLevelChangeColumn, // the GPU time per run: what the verdict judges
         RunLevelPColumn,
         NUM_COLUMNS
     };
     enum Roles {
         RawValueRole = Qt::UserRole, // double (NaN when empty) or QString
         VerdictRole,                 // int(Verdict) of the row, in every column
+        ProcessDependentRole,        // bool: in only some processes of a side, in every column
     };
 
     explicit KernelDiffModel(QObject *parent = nullptr);
@@ -42,6 +46,13 @@ public:
     void setDiff(std::shared_ptr<const KernelDiff> diff);
     const KernelDiff *diff() const { return m_diff.get(); }
     const KernelDiffRow &row(int row) const { return m_diff->rows()[std::size_t(row)]; }
+
+    // The Per call cell: "-5.02 % [-6.10, -3.90], B faster"; "–" without a per-call test.
+    static QString perCallText(const KernelDiffRow &row);
+    // The verdict's explanation: what is tested, on which units, why a tied p is what it is, and
+    // the row's process dependence and caveat.
+    static QString verdictToolTip(const KernelDiffRow &row);
+    static QString perCallToolTip(const KernelDiffRow &row);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

@@ -2,8 +2,10 @@
 #include "kerneldiffview.h"
 
 #include "boxplotview.h"
+#include "caveatbanner.h"
 #include "comparisontablemodel.h"
 #include "contributionchart.h"
+#include "elidedelegate.h"
 #include "kerneldiffmodel.h"
 #include "proportionalsplitter.h"
 #include "rawvaluesortproxy.h"
@@ -11,6 +13,7 @@
 #include "stepbreakdownview.h"
 
 #include "model/durationformat.h"
+#include "model/replication.h"
 
 #include <QAction>
 #include <QApplication>
@@ -26,6 +29,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <utility>
 
 namespace scopeline {
 
@@ -38,11 +42,6 @@ QString change(double from, double to)
     return QString::asprintf(" (%+.2f %%)", 100 * (to - from) / from);
 }
 
-QString percent(double fraction)
-{
-    return QString::asprintf("%+.2f %%", 100 * fraction);
-}
-
 // One side's durations of run `run`: the pooled durations are stored run after run.
 std::vector<double> runDurations(const KernelDiffSide &side, std::size_t run)
 {
@@ -52,6 +51,19 @@ std::vector<double> runDurations(const KernelDiffSide &side, std::size_t run)
     const std::size_t count = std::size_t(side.runCalls[run]);
     return {side.durations.begin() + std::ptrdiff_t(begin),
             side.durations.begin() + std::ptrdiff_t(begin + count)};
+}
+
+// The durations of several runs of one side, one after the other.
+std::vector<double> durationsOf(const KernelDiffSide &side, const std::vector<int> &runs)
+{
+    std::vector<double> all;
+    for (int run : runs) {
+        if (std::size_t(run) >= side.runCalls.size())
+            continue;
+        const std::vector<double> one = runDurations(side, std::size_t(run));
+        all.insert(all.end(), one.begin(), one.end());
+    }
+    return all;
 }
 
 } // namespace
@@ -70,6 +82,11 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     m_fold = new QCheckBox(tr("Fold numbering"), this);
     m_fold->setToolTip(tr("One row for names that differ only by a trailing compiler number "
                           "(loop_transpose_fusion_13 and _14, triton_poi_fused_add_0 and _1)"));
+    m_byOp = new QCheckBox(tr("By op"), this);
+    m_byOp->setToolTip(tr("One row per op rather than per kernel name: JAX's hlo_op (a command buffer's "
+                          "kernels by their graph node), PyTorch's CPU op around the launch. An autotuner's "
+                          "choice of kernel, or a renamed fusion, then stays one row"));
+    m_caveat = new CaveatBanner(this);
 
     m_model = new KernelDiffModel(this);
     m_proxy = new RawValueSortProxy(this);
@@ -81,7 +98,10 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     m_table->setModel(m_proxy);
     setUpStatisticsTable(m_table);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setTextElideMode(Qt::ElideMiddle);
+    m_table->setTextElideMode(Qt::ElideMiddle);                    // kernel names differ at their ends
+    auto *elideRight = new ElideDelegate(Qt::ElideRight, m_table); // verdicts say the most first
+    m_table->setItemDelegateForColumn(KernelDiffModel::VerdictColumn, elideRight);
+    m_table->setItemDelegateForColumn(KernelDiffModel::PerCallColumn, elideRight);
     m_table->setToolTip(tr("Every kernel of either side, sorted by how much it changed the GPU time per run. "
                            "Select one to highlight it in both timelines; Ctrl+C copies the table as CSV."));
     auto *copyCsv = new QAction(tr("Copy as CSV"), m_table);
@@ -103,10 +123,14 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     // long template names must not widen the window: the label wraps to whatever width it gets
     m_kernelStats->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_header->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_header->setToolTip(tr("A row's verdict judges its GPU time per run (Welch on the per-process totals "
+                            "when a side has ≥ 2 processes, else on the per-run totals; Holm over the rows); "
+                            "“Per call” tests the duration of one call on its own"));
 
     auto *controls = new QHBoxLayout;
     controls->addWidget(m_filter, 1);
     controls->addWidget(m_fold);
+    controls->addWidget(m_byOp);
     controls->addWidget(copyButton);
     auto *tablePane = new QWidget(this);
     auto *tableLayout = new QVBoxLayout(tablePane);
@@ -119,11 +143,11 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     kernelLayout->setContentsMargins(0, 0, 0, 0);
     kernelLayout->addWidget(m_boxPlot, 1);
     kernelLayout->addWidget(m_kernelStats);
-    auto *right = new ProportionalSplitter(Qt::Vertical, {1, 1}, this);
+    auto *right = new ProportionalSplitter(Qt::Vertical, {2, 3}, this);
     right->addWidget(m_chart);
     right->addWidget(kernelPane);
     right->setChildrenCollapsible(false);
-    auto *split = new ProportionalSplitter(Qt::Horizontal, {11, 9}, this);
+    auto *split = new ProportionalSplitter(Qt::Horizontal, {3, 2}, this);
     split->addWidget(tablePane);
     split->addWidget(right);
     split->setChildrenCollapsible(false);
@@ -135,6 +159,7 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     kernelsLayout->setContentsMargins(0, 0, 0, 0);
     kernelsLayout->setSpacing(4);
     kernelsLayout->addWidget(m_header);
+    kernelsLayout->addWidget(m_caveat);
     kernelsLayout->addWidget(split, 1);
     auto *stepsOverKernels = new ProportionalSplitter(Qt::Vertical, {2, 3}, this);
     stepsOverKernels->addWidget(m_steps);
@@ -148,6 +173,14 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     connect(m_fold, &QCheckBox::toggled, this, [this](bool fold) {
         m_options.foldNumbers = fold;
+        recompute();
+        emit settingsChanged();
+    });
+    connect(m_byOp, &QCheckBox::toggled, this, [this](bool byOp) {
+        m_options.byOp = byOp;
+        m_filter->setPlaceholderText(byOp ? tr("Filter ops") : tr("Filter kernels"));
+        m_filter->setToolTip(byOp ? tr("Show only ops whose name contains this text")
+                                  : tr("Show only kernels whose name contains this text"));
         recompute();
         emit settingsChanged();
     });
@@ -181,6 +214,11 @@ void KernelDiffView::setFoldNumbers(bool fold)
     m_fold->setChecked(fold); // recomputes through toggled()
 }
 
+void KernelDiffView::setByOp(bool byOp)
+{
+    m_byOp->setChecked(byOp); // recomputes through toggled()
+}
+
 void KernelDiffView::setThreshold(double threshold)
 {
     if (threshold == m_options.threshold)
@@ -205,12 +243,32 @@ void KernelDiffView::recompute()
                  : std::make_shared<const KernelDiff>(m_runsA, m_runsB, m_options);
     m_model->setDiff(m_diff);
     m_chart->setDiff(m_diff.get());
+    // The processes of each side, in the diff's run numbering, when they are the unit.
+    for (std::vector<Process> &side : m_processes)
+        side.clear();
+    if (m_diff && m_diff->summary().byProcess) {
+        std::vector<QString> names[2];
+        for (int s = 0; s < 2; ++s)
+            for (const LoadedRun &run : s == 0 ? m_runsA : m_runsB)
+                if (run.ok() && run.analysis) // the runs KernelDiff counts
+                    names[s].push_back(Replication::processOf(run));
+        const Replication replication(names[0], names[1]);
+        for (int s = 0; s < 2; ++s)
+            for (const std::vector<int> &unit : replication.units(s))
+                m_processes[s].push_back({names[s][std::size_t(unit.front())], unit});
+    }
     m_table->resizeColumnsToContents();
-    m_table->setColumnWidth(KernelDiffModel::KernelColumn,
-                            std::min(m_table->columnWidth(KernelDiffModel::KernelColumn), 360));
+    // Kernel, verdict and per call visible together at 1600 px; long texts are whole in the tooltips.
+    for (const auto &[column, widest] :
+         {std::pair{KernelDiffModel::KernelColumn, 300}, std::pair{KernelDiffModel::VerdictColumn, 200},
+          std::pair{KernelDiffModel::PerCallColumn, 250}})
+        m_table->setColumnWidth(column, std::min(m_table->columnWidth(column), widest));
     m_header->setText(
         m_diff ? headerText(*m_diff).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))
                : tr("Open a pair of traces to see which kernels account for the difference."));
+    m_caveat->setCaveat(m_diff && m_diff->summary().runsA > 0 && m_diff->summary().runsB > 0
+                            ? m_diff->summary().caveat
+                            : QString());
     // Keep the same kernel selected across a refold or a new threshold.
     int keep = -1;
     if (m_diff)
@@ -233,14 +291,26 @@ QString KernelDiffView::headerText(const KernelDiff &diff)
 {
     const KernelDiffSummary &s = diff.summary();
     QStringList parts;
-    parts << tr("%1 v %2 runs").arg(s.runsA).arg(s.runsB);
+    parts << (s.byProcess ? tr("%1 v %2 runs in %3 v %4 processes")
+                                .arg(s.runsA)
+                                .arg(s.runsB)
+                                .arg(s.processesA)
+                                .arg(s.processesB)
+                          : tr("%1 v %2 runs").arg(s.runsA).arg(s.runsB));
     parts << tr("GPU busy/run A %1 → B %2%3")
                  .arg(formatDuration(s.busyPerRunA), formatDuration(s.busyPerRunB),
                       change(s.busyPerRunA, s.busyPerRunB));
     parts << tr("kernel time/run A %1 → B %2%3")
                  .arg(formatDuration(s.kernelTimePerRunA), formatDuration(s.kernelTimePerRunB),
                       change(s.kernelTimePerRunA, s.kernelTimePerRunB));
-    parts << tr("%1 kernels, %2 only in A, %3 only in B").arg(s.kernels).arg(s.onlyInA).arg(s.onlyInB);
+    QString rows = (diff.options().byOp ? tr("%1 ops, %2 only in A, %3 only in B")
+                                        : tr("%1 kernels, %2 only in A, %3 only in B"))
+                       .arg(s.kernels)
+                       .arg(s.onlyInA)
+                       .arg(s.onlyInB);
+    if (s.processDependent > 0)
+        rows += tr(", %1 process-dependent").arg(s.processDependent);
+    parts << rows;
     QString text = parts.join(QStringLiteral(" · "));
     if (s.runsA < 2 || s.runsB < 2)
         text +=
@@ -283,40 +353,55 @@ void KernelDiffView::showKernel(int row)
     all.runMediansA = r.a.runMedianNs;
     all.runMediansB = r.b.runMedianNs;
     groups.push_back(std::move(all));
-    const std::size_t pairs = std::min(r.a.runCalls.size(), r.b.runCalls.size());
-    if (std::max(r.a.runCalls.size(), r.b.runCalls.size()) > 1)
+    if (!m_processes[0].empty() && !m_processes[1].empty()) {
+        // With processes as the unit, one pair of boxes per process (16 run pairs would not read).
+        const std::size_t pairs = std::min(m_processes[0].size(), m_processes[1].size());
+        for (std::size_t i = 0; i < pairs; ++i) {
+            const Process &pa = m_processes[0][i], &pb = m_processes[1][i];
+            const QString label = pa.name == pb.name ? pa.name : tr("%1 v %2").arg(pa.name, pb.name);
+            BoxPlotView::Group group = BoxPlotView::Group::fromSamples(label, durationsOf(r.a, pa.runs),
+                                                                       durationsOf(r.b, pb.runs), 1);
+            group.toolTip =
+                tr("%1 — the runs of A's %2 against those of B's %3").arg(r.kernel, pa.name, pb.name);
+            groups.push_back(std::move(group));
+        }
+    } else if (std::max(r.a.runCalls.size(), r.b.runCalls.size()) > 1) {
+        const std::size_t pairs = std::min(r.a.runCalls.size(), r.b.runCalls.size());
         for (std::size_t i = 0; i < pairs; ++i) {
             BoxPlotView::Group group = BoxPlotView::Group::fromSamples(
                 tr("run %1").arg(i + 1), runDurations(r.a, i), runDurations(r.b, i), 1);
             group.toolTip = tr("%1 — run pair %2").arg(r.kernel).arg(i + 1);
             groups.push_back(std::move(group));
         }
+    }
     m_boxPlot->setTitle(tr("Durations of one call")); // the name is below: a long one would widen the plot
     m_boxPlot->setGroups(std::move(groups));
 
+    // Rich text: every piece is escaped, a p of "< 1e-323" included (unescaped it swallowed the line).
     QStringList lines;
     const QString name =
         r.kernel.size() > 100 ? r.kernel.left(60) + QStringLiteral("…") + r.kernel.right(39) : r.kernel;
     lines << tr("<b>%1</b>: %2").arg(name.toHtmlEscaped(), r.verdictText().toHtmlEscaped());
-    lines << tr("calls/run %1 → %2 · time/run %3 → %4 (%5) · median %6 → %7%8")
-                 .arg(r.a.callsPerRun)
-                 .arg(r.b.callsPerRun)
-                 .arg(formatDuration(r.a.totalPerRunNs), formatDuration(r.b.totalPerRunNs),
-                      (r.deltaTotalNs > 0 ? QStringLiteral("+") : QString()) + formatDuration(r.deltaTotalNs),
-                      r.a.present() ? formatDuration(r.a.medianNs) : tr("—"),
-                      r.b.present() ? formatDuration(r.b.medianNs) : tr("—"),
-                      std::isnan(r.relChangeMedian)
-                          ? QString()
-                          : QStringLiteral(" (%1)").arg(percent(r.relChangeMedian)));
+    // Short lines, for the pane is short: the sides' figures are in the table, both p's in its tooltips.
+    const auto interval = [](const stats::RunLevelTest &test) {
+        return QString::asprintf("%+.2f %% [%+.2f, %+.2f]", 100 * test.change, 100 * test.ciLow,
+                                 100 * test.ciHigh);
+    };
     if (r.runLevel.valid())
-        lines << tr("run-level (%1 v %2 run medians): %3 [%4, %5], p = %6 (Holm %7)")
+        lines << tr("time/run: %1, p = %2 Holm (%3 v %4 %5)")
+                     .arg(interval(r.runLevel), ComparisonTableModel::formatPValue(r.runLevelHolm))
                      .arg(r.runLevel.runsA)
                      .arg(r.runLevel.runsB)
-                     .arg(percent(r.runLevel.change), percent(r.runLevel.ciLow), percent(r.runLevel.ciHigh),
-                          ComparisonTableModel::formatPValue(r.runLevel.p),
-                          ComparisonTableModel::formatPValue(r.runLevelHolm));
+                     .arg(r.byProcess ? tr("processes") : tr("runs"))
+                     .toHtmlEscaped();
+    if (r.perCall.valid())
+        lines << tr("per call: %1, p = %2 Holm, %3")
+                     .arg(interval(r.perCall), ComparisonTableModel::formatPValue(r.perCallHolm),
+                          r.perCallVerdictText())
+                     .toHtmlEscaped();
     if (r.names.size() > 1)
-        lines << tr("%n name(s) folded into this row", nullptr, int(r.names.size()));
+        lines << (m_options.byOp ? tr("%n kernel(s) in this op", nullptr, int(r.names.size()))
+                                 : tr("%n name(s) folded into this row", nullptr, int(r.names.size())));
     m_kernelStats->setText(lines.join(QStringLiteral("<br>")));
     emit kernelSelected(r.names);
 }

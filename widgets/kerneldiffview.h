@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "What changed": the step first (StepBreakdownView: did it get faster, and where did the time go),
-// then the kernel diff of A and B: a header line (GPU busy and kernel time per run), the table of
-// kernels sorted by their contribution to the change in GPU time, a waterfall chart of the largest
-// contributions, and for the selected kernel its durations (boxplots, run medians) and statistics.
-// Selecting a kernel asks for it to be highlighted in the timelines (kernelSelected).
+// then the kernel diff of A and B: a header line (GPU busy and kernel time per run), a banner when the
+// verdicts could not measure differences between processes, the table of kernels (or ops) sorted by
+// their contribution to the change in GPU time, a waterfall chart of the largest contributions, and
+// for the selected row its durations (boxplots, run medians) and statistics. Selecting a row asks
+// for its kernels to be highlighted in the timelines (kernelSelected).
 
 #include "model/kerneldiff.h"
 #include "model/loadedrun.h"
@@ -13,6 +14,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
 class QCheckBox;
 class QLabel;
@@ -22,6 +24,7 @@ class QTableView;
 namespace scopeline {
 
 class BoxPlotView;
+class CaveatBanner;
 class ContributionChart;
 class KernelDiffModel;
 class RawValueSortProxy;
@@ -39,6 +42,9 @@ public:
 
     bool foldNumbers() const;
     void setFoldNumbers(bool fold);
+    // One row per op (KernelDiffOptions::byOp) rather than per kernel name.
+    bool byOp() const { return m_options.byOp; }
+    void setByOp(bool byOp);
     double threshold() const { return m_options.threshold; } // fraction
     void setThreshold(double threshold);
 
@@ -59,9 +65,11 @@ public:
     ContributionChart *chart() const { return m_chart; }
     BoxPlotView *boxPlot() const { return m_boxPlot; }
     QLabel *kernelStats() const { return m_kernelStats; }
+    CaveatBanner *caveatBanner() const { return m_caveat; }
+    QCheckBox *byOpCheck() const { return m_byOp; }
 
 signals:
-    // The exact kernel names of the selected row (several when folded); empty when cleared.
+    // The exact kernel names of the selected row (several when folded or by op); empty when cleared.
     void kernelSelected(const QStringList &names);
     void settingsChanged();
 
@@ -69,14 +77,24 @@ private:
     void recompute();
     void showKernel(int row);
 
+    // A process of a side: its name and its runs (indices among the runs the diff counts).
+    struct Process
+    {
+        QString name;
+        std::vector<int> runs;
+    };
+
     QList<LoadedRun> m_runsA, m_runsB;
+    std::vector<Process> m_processes[2]; // per side, when processes are the unit; else empty
     KernelDiffOptions m_options;
     std::shared_ptr<const KernelDiff> m_diff;
     int m_current = -1;
     StepBreakdownView *m_steps = nullptr;
     QLabel *m_header = nullptr;
+    CaveatBanner *m_caveat = nullptr;
     QLineEdit *m_filter = nullptr;
     QCheckBox *m_fold = nullptr;
+    QCheckBox *m_byOp = nullptr;
     KernelDiffModel *m_model = nullptr;
     RawValueSortProxy *m_proxy = nullptr;
     QTableView *m_table = nullptr;

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "reportexporter.h"
 
+#include "caveatbanner.h"
+#include "comparisontablemodel.h"
+#include "kerneldiffmodel.h"
 #include "kerneldiffview.h"
 
 #include "model/durationformat.h"
+#include "model/replication.h"
 
 #include <QBuffer>
 #include <QCoreApplication>
@@ -13,6 +17,7 @@
 #include <QImage>
 #include <QSaveFile>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -59,6 +64,21 @@ QString numberOr(double value, char format, int precision, bool ok = true)
     return ok && !std::isnan(value) ? QString::number(value, format, precision) : QStringLiteral("–");
 }
 
+// "–" when there was no test; a p of 1e-300 reads "1e-300", as in the tables of the window.
+QString pText(double p, bool ok = true)
+{
+    return ok ? ComparisonTableModel::formatPValue(p) : QStringLiteral("–");
+}
+
+// The one-process caveat of the sides' runs, empty when a side has none loaded or it does not apply.
+QString caveatOf(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
+{
+    const auto loaded = [](const QList<LoadedRun> &runs) {
+        return std::any_of(runs.begin(), runs.end(), [](const LoadedRun &run) { return run.ok(); });
+    };
+    return loaded(a) && loaded(b) ? Replication::of(a, b).caveat() : QString();
+}
+
 QString meanStd(const stats::Descriptive &d)
 {
     if (d.n == 0)
@@ -93,8 +113,8 @@ QString runsTable(const QList<LoadedRun> &runs)
     QString html = QStringLiteral("<table class='runs'>\n<tr>");
     for (const char *header :
          {QT_TRANSLATE_NOOP("ReportExporter", "run"), QT_TRANSLATE_NOOP("ReportExporter", "file"),
-          QT_TRANSLATE_NOOP("ReportExporter", "format"), QT_TRANSLATE_NOOP("ReportExporter", "events"),
-          QT_TRANSLATE_NOOP("ReportExporter", "kernels"),
+          QT_TRANSLATE_NOOP("ReportExporter", "process"), QT_TRANSLATE_NOOP("ReportExporter", "format"),
+          QT_TRANSLATE_NOOP("ReportExporter", "events"), QT_TRANSLATE_NOOP("ReportExporter", "kernels"),
           QT_TRANSLATE_NOOP("ReportExporter", "kernel launches"),
           QT_TRANSLATE_NOOP("ReportExporter", "graph launches"),
           QT_TRANSLATE_NOOP("ReportExporter", "GPU busy"),
@@ -105,11 +125,14 @@ QString runsTable(const QList<LoadedRun> &runs)
         html += QStringLiteral("<tr><td>%1</td><td class='file'>%2</td>")
                     .arg(esc(run.run.name), esc(run.run.file));
         if (!run.ok() || !run.analysis) {
-            html += QStringLiteral("<td colspan='7' class='missing'>%1</td></tr>\n")
+            html += QStringLiteral("<td colspan='8' class='missing'>%1</td></tr>\n")
                         .arg(esc(run.error.isEmpty() ? ReportExporter::tr("not loaded") : run.error));
             continue;
         }
         const LaunchSummary &s = run.analysis->total();
+        const QString process = Replication::processOf(run);
+        html += QStringLiteral("<td>%1</td>")
+                    .arg(esc(process.isEmpty() ? ReportExporter::tr("unknown") : process));
         html +=
             QStringLiteral("<td>%1</td><td class='num'>%2</td><td class='num'>%3</td><td class='num'>%4</td>"
                            "<td class='num'>%5</td><td class='num'>%6</td><td class='num'>%7</td></tr>\n")
@@ -161,36 +184,44 @@ QString statsTable(const std::vector<ComparisonRow> &rows, double threshold)
                                                        .arg(100 * r.runLevel.change, 0, 'f', 2)
                                                        .arg(100 * r.runLevel.ciLow, 0, 'f', 2)
                                                        .arg(100 * r.runLevel.ciHigh, 0, 'f', 2)
-                                                       .arg(r.runLevelHolm, 0, 'g', 3)
+                                                       .arg(pText(r.runLevelHolm))
                                                  : QStringLiteral("–");
-        html +=
-            QStringLiteral("<td class='num'>%1</td><td class='num'>%2</td><td class='num'>%3</td>"
-                           "<td class='verdict %4'>%5</td></tr>\n")
-                .arg(esc(numberOr(r.mannWhitneyHolm, 'g', 3, ok)), esc(numberOr(r.cliffsDelta, 'f', 3, ok)),
-                     esc(runLevel), verdictClass(verdict), esc(r.verdictText(0.05, threshold)));
+        html += QStringLiteral("<td class='num'>%1</td><td class='num'>%2</td><td class='num'>%3</td>"
+                               "<td class='verdict %4'>%5</td></tr>\n")
+                    .arg(esc(pText(r.mannWhitneyHolm, ok)), esc(numberOr(r.cliffsDelta, 'f', 3, ok)),
+                         esc(runLevel), verdictClass(verdict), esc(r.verdictText(0.05, threshold)));
     }
     return html + QStringLiteral("</table>\n");
 }
 
 QString diffSection(const KernelDiff &diff)
 {
-    QString html = QStringLiteral("<h2>%1</h2>\n").arg(esc(ReportExporter::tr("What changed: kernels")));
+    const bool byOp = diff.options().byOp;
+    QString html = QStringLiteral("<h2>%1</h2>\n")
+                       .arg(esc(byOp ? ReportExporter::tr("What changed: ops")
+                                     : ReportExporter::tr("What changed: kernels")));
     for (const QString &line : KernelDiffView::headerText(diff).split(QLatin1Char('\n')))
         html += QStringLiteral("<p>%1</p>\n").arg(esc(line));
+    if (!diff.summary().caveat.isEmpty())
+        html += QStringLiteral("<p class='caveat'>%1</p>\n")
+                    .arg(esc(
+                        ReportExporter::tr("Caveat on every verdict below: %1.").arg(diff.summary().caveat)));
     html += QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
                 .arg(kDiffChart,
                      esc(ReportExporter::tr("Kernel time per run from A to B: the largest contributions")));
     html += QStringLiteral("<table class='stats'>\n<tr>");
     for (const char *header :
-         {QT_TRANSLATE_NOOP("ReportExporter", "kernel"), QT_TRANSLATE_NOOP("ReportExporter", "calls/run A"),
+         {byOp ? QT_TRANSLATE_NOOP("ReportExporter", "op") : QT_TRANSLATE_NOOP("ReportExporter", "kernel"),
+          QT_TRANSLATE_NOOP("ReportExporter", "calls/run A"),
           QT_TRANSLATE_NOOP("ReportExporter", "calls/run B"),
           QT_TRANSLATE_NOOP("ReportExporter", "time/run A"),
           QT_TRANSLATE_NOOP("ReportExporter", "time/run B"),
           QT_TRANSLATE_NOOP("ReportExporter", "Δ time/run"), QT_TRANSLATE_NOOP("ReportExporter", "share"),
           QT_TRANSLATE_NOOP("ReportExporter", "median A"), QT_TRANSLATE_NOOP("ReportExporter", "median B"),
-          QT_TRANSLATE_NOOP("ReportExporter", "run-level change [95 % CI]"),
-          QT_TRANSLATE_NOOP("ReportExporter", "run-level p (Holm)"),
-          QT_TRANSLATE_NOOP("ReportExporter", "verdict")})
+          QT_TRANSLATE_NOOP("ReportExporter", "time/run change [95 % CI]"),
+          QT_TRANSLATE_NOOP("ReportExporter", "time/run p (Holm)"),
+          QT_TRANSLATE_NOOP("ReportExporter", "verdict"),
+          QT_TRANSLATE_NOOP("ReportExporter", "per call [95 % CI], verdict")})
         html += QStringLiteral("<th>%1</th>").arg(esc(ReportExporter::tr(header)));
     html += QStringLiteral("</tr>\n");
     const std::vector<KernelDiffRow> &rows = diff.rows();
@@ -201,25 +232,43 @@ QString diffSection(const KernelDiff &diff)
                                                           .arg(100 * r.runLevel.ciLow, 0, 'f', 2)
                                                           .arg(100 * r.runLevel.ciHigh, 0, 'f', 2)
                                                     : QStringLiteral("–");
-        html += QStringLiteral("<tr><td class='file'>%1</td><td class='num'>%2</td><td class='num'>%3</td>"
-                               "<td class='num'>%4</td><td class='num'>%5</td><td class='num'>%6</td>")
-                    .arg(esc(r.kernel), QString::number(r.a.callsPerRun, 'g', 6),
+        // a process-dependent row in italics, as in the window
+        html += QStringLiteral("<tr%1><td class='file'>%2</td><td class='num'>%3</td><td class='num'>%4</td>"
+                               "<td class='num'>%5</td><td class='num'>%6</td><td class='num'>%7</td>")
+                    .arg(r.processDependent() ? QStringLiteral(" class='dependent'") : QString(),
+                         esc(r.kernel), QString::number(r.a.callsPerRun, 'g', 6),
                          QString::number(r.b.callsPerRun, 'g', 6), esc(formatDuration(r.a.totalPerRunNs)),
                          esc(formatDuration(r.b.totalPerRunNs)), esc(formatDuration(r.deltaTotalNs)));
-        html +=
-            QStringLiteral("<td class='num'>%1</td><td class='num'>%2</td><td class='num'>%3</td>"
-                           "<td class='num'>%4</td><td class='num'>%5</td><td class='%6'>%7</td></tr>\n")
-                .arg(esc(numberOr(100 * r.shareOfDelta, 'f', 1) + QStringLiteral(" %")),
-                     esc(r.a.present() ? formatDuration(r.a.medianNs) : QStringLiteral("–")),
-                     esc(r.b.present() ? formatDuration(r.b.medianNs) : QStringLiteral("–")), esc(runLevel),
-                     esc(numberOr(r.runLevelHolm, 'g', 3)), verdictClass(r.verdict), esc(r.verdictText()));
+        html += QStringLiteral("<td class='num'>%1</td><td class='num'>%2</td><td class='num'>%3</td>"
+                               "<td class='num'>%4</td><td class='num'>%5</td><td class='%6'>%7</td>"
+                               "<td class='percall %8'>%9</td></tr>\n")
+                    .arg(esc(numberOr(100 * r.shareOfDelta, 'f', 1) + QStringLiteral(" %")),
+                         esc(r.a.present() ? formatDuration(r.a.medianNs) : QStringLiteral("–")),
+                         esc(r.b.present() ? formatDuration(r.b.medianNs) : QStringLiteral("–")),
+                         esc(runLevel), esc(pText(r.runLevelHolm, r.runLevel.valid())),
+                         verdictClass(r.verdict), esc(r.verdictText()), verdictClass(r.perCallVerdict),
+                         esc(KernelDiffModel::perCallText(r)));
     }
     html += QStringLiteral("</table>\n");
     if (rows.size() > std::size_t(kDiffRowsShown))
         html += QStringLiteral("<p class='note'>%1</p>\n")
-                    .arg(esc(ReportExporter::tr("%1 more kernels in %2.")
+                    .arg(esc((byOp ? ReportExporter::tr("%1 more ops in %2.")
+                                   : ReportExporter::tr("%1 more kernels in %2."))
                                  .arg(rows.size() - kDiffRowsShown)
                                  .arg(kDiffCsv)));
+    html +=
+        QStringLiteral("<p class='note'>%1</p>\n")
+            .arg(esc(
+                ReportExporter::tr(
+                    "How to read this: a row's verdict judges its GPU time per run, what its Δ explains: "
+                    "Welch's t on the per-%1 totals (a %1 without the kernel counts 0), Holm-adjusted over "
+                    "the rows, \"B faster\" or \"B slower\" only below α = 0.05 and with a change of at "
+                    "least the threshold. \"Per call\" tests the duration of one call on its own (Welch on "
+                    "the logarithms of the per-%1 medians, its own Holm): a kernel can get faster per call "
+                    "and still cost more per run. Rows in italics are process-dependent: the kernel ran in "
+                    "only some processes of a side.")
+                    .arg(diff.summary().byProcess ? ReportExporter::tr("process")
+                                                  : ReportExporter::tr("run"))));
     return html;
 }
 
@@ -282,6 +331,8 @@ QString indexHtml(const ReportExporter::Input &input)
         "td.file { font-family: monospace; font-size: 0.9em; word-break: break-all; }\n"
         ".faster { color: #116329; font-weight: bold; } .slower { color: #a40e26; font-weight: bold; }\n"
         ".missing { color: #8a6100; } .note, .meta { color: #59606b; }\n"
+        ".caveat { background: #fff6dc; border: 1px solid #ecd48a; color: #5c4300; padding: 4px 8px; }\n"
+        "tr.dependent td { font-style: italic; } td.percall.same { color: #59606b; }\n"
         "img { max-width: 100%; border: 1px solid #c9ced6; }\n"
         "figure { margin: 1em 0; } figcaption { color: #59606b; font-size: 0.9em; }\n"
         "</style>\n</head>\n<body>\n");
@@ -300,6 +351,9 @@ QString indexHtml(const ReportExporter::Input &input)
     html += QStringLiteral("<p><b>B</b> (%1): %2</p>\n")
                 .arg(esc(ReportExporter::tr("candidate")), esc(input.labelB));
     html += runsTable(input.runsB);
+    const QString caveat = caveatOf(input.runsA, input.runsB);
+    if (!caveat.isEmpty())
+        html += QStringLiteral("<p class='caveat'>%1</p>\n").arg(esc(CaveatBanner::message(caveat)));
 
     if (input.steps)
         html += stepsSection(*input.steps);
@@ -343,6 +397,10 @@ QString indexHtml(const ReportExporter::Input &input)
                     "(from −1 to 1; negative: B mostly faster) tell how large a difference is.")
                     .arg(QString::number(100.0 * input.threshold, 'g', 4))));
 
+    if (!caveat.isEmpty() && std::any_of(input.rows.begin(), input.rows.end(),
+                                         [](const ComparisonRow &r) { return r.hasRunLevel(); }))
+        html += QStringLiteral("<p class='caveat'>%1</p>\n")
+                    .arg(esc(ReportExporter::tr("Caveat on the run-level verdicts: %1.").arg(caveat)));
     html +=
         QStringLiteral("<h2>%1</h2>\n<figure><img src='%2' alt='%3'><figcaption>%3</figcaption></figure>\n")
             .arg(esc(ReportExporter::tr("Boxplots")), kBoxplot,

@@ -2,6 +2,7 @@
 #include "stepbreakdownview.h"
 
 #include "columntablemodel.h"
+#include "comparisontablemodel.h"
 #include "proportionalsplitter.h"
 #include "steptimechart.h"
 #include "stepwaterfall.h"
@@ -52,10 +53,6 @@ StepBreakdownView::StepBreakdownView(QWidget *parent) : QWidget(parent)
     m_line->setWordWrap(true);
     m_line->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_line->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // wraps, never widens the window
-    m_line->setToolTip(
-        tr("Mean step time of A and B (each run's mean over its steps, averaged over the runs), "
-           "the change with its 95% confidence interval, and the verdict of Welch's test on "
-           "the per-run means"));
     m_waterfall = new StepWaterfall(this);
     m_chart = new StepTimeChart(this);
     m_chart->setToolTip(
@@ -135,6 +132,27 @@ QString StepBreakdownView::shownScope() const
     return m_breakdown->stepScope().isEmpty() ? StepBreakdownOptions::wholeRun() : m_breakdown->stepScope();
 }
 
+QString StepBreakdownView::lineToolTip() const
+{
+    const bool byProcess = m_breakdown && m_breakdown->byProcess();
+    const QString unit = byProcess ? tr("process") : tr("run");
+    QString tip =
+        byProcess ? tr("Mean step time of A and B (each process's mean over its steps, averaged over the "
+                       "processes), the change with its 95% confidence interval, and the verdict of Welch's "
+                       "test on the per-process means")
+                  : tr("Mean step time of A and B (each run's mean over its steps, averaged over the runs), "
+                       "the change with its 95% confidence interval, and the verdict of Welch's test on the "
+                       "per-run means");
+    if (!m_breakdown)
+        return tip;
+    const StepRow &step = m_breakdown->row(StepPart::Step);
+    if (step.tied)
+        tip += QStringLiteral(".\n") + ComparisonTableModel::tiedExplanation(unit, 0);
+    if (!step.caveat.isEmpty())
+        tip += QStringLiteral("\n") + tr("Caveat: %1.").arg(step.caveat);
+    return tip;
+}
+
 QString StepBreakdownView::stepLine() const
 {
     return m_breakdown ? m_breakdown->stepLine() : QString();
@@ -173,6 +191,7 @@ void StepBreakdownView::recompute()
     }
     m_line->setText(m_breakdown ? m_breakdown->stepLine()
                                 : tr("Open a pair of traces to see whether the step got faster."));
+    m_line->setToolTip(lineToolTip());
     emit selectedGapsChanged(); // a new breakdown selects no cause
 }
 

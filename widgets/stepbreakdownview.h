@@ -64,7 +64,8 @@ signals:
 private:
     void recompute();
     void fillPicker();
-    QString shownScope() const; // the breakdown's step scope, wholeRun() for the whole run
+    QString shownScope() const;  // the breakdown's step scope, wholeRun() for the whole run
+    QString lineToolTip() const; // what the line tests, on which units, and what it could not measure
 
     QList<LoadedRun> m_runsA, m_runsB;
     StepBreakdownOptions m_options; // its stepScope: what the user asked for
