@@ -14,6 +14,7 @@
 
 #include "model/kerneldiff.h"
 #include "model/replication.h"
+#include "model/scopecomparison.h"
 #include "model/stepbreakdown.h"
 #include "model/tracefolder.h"
 #include "stats/descriptive.h"
@@ -310,6 +311,35 @@ class TstProcessLevel : public QObject
     Q_OBJECT
 
 private slots:
+    // The scope comparison's pooled row tests processes, not runs, once it knows the runs' processes:
+    // 4 units a side where the runs alone would give 16, and no caveat; without processes it is 16 runs.
+    void scopeComparisonTestsProcesses()
+    {
+        const QString matmul = kDatasets[0].path, einsum = kDatasets[1].path;
+        REQUIRE_TEST_DATA(matmul, einsum);
+        const QList<LoadedRun> a = LoadedRun::loadAll(TraceFolder::scan(matmul));
+        const QList<LoadedRun> b = LoadedRun::loadAll(TraceFolder::scan(einsum));
+        QCOMPARE(a.size(), 16);
+        const Replication replication = Replication::of(a, b);
+        QVERIFY(replication.byProcess());
+        ScopeComparison comparison(scopeIndexes(a), scopeIndexes(b));
+        const QStringList step{QStringLiteral("PjitFunction(<lambda>)")};
+        const ComparisonRow runs = comparison.compare(step, MatchMode::Component, SampleMode::Span).back();
+        comparison.setReplication(&replication);
+        const ComparisonRow processes =
+            comparison.compare(step, MatchMode::Component, SampleMode::Span).back();
+        QVERIFY(runs.isPooled() && processes.isPooled());
+        QCOMPARE(runs.runLevel.runsA, std::size_t(16));
+        QCOMPARE(processes.runLevel.runsA, std::size_t(4));
+        QCOMPARE(processes.runLevel.runsB, std::size_t(4));
+        QCOMPARE(processes.runsA, std::size_t(16)); // runs with samples, as the table shows them
+        QVERIFY(processes.runLevel.valid() && processes.caveat.isEmpty());
+        // the process means are the means of their runs' medians: the change is theirs
+        std::vector<double> unitsA = replication.unitValues(0, processes.runMediansA),
+                            unitsB = replication.unitValues(1, processes.runMediansB);
+        QCOMPARE(processes.runLevel.change, stats::runLevelTest(unitsA, unitsB).change);
+    }
+
     // Every split of 4 processes into 2 v 2 (the unit is the process) and every 1 v 1 pair (the unit is
     // the run, one process a side: each call says so), on the three real multi-process recordings.
     void aaOnRealProcesses()
