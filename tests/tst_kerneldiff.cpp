@@ -391,6 +391,38 @@ private slots:
         QCOMPARE(folded.summary().deltaTotalNs, exact.summary().deltaTotalNs);
     }
 
+    // Three different sm90 GEMM kernels elide to the same text at 50 characters: the table tells them
+    // apart (" #2"), and --wide prints every name whole.
+    void cliNamesAreDistinct()
+    {
+        const QString procs = testdata::path("h100_runs/jax_processes");
+        for (const bool wide : {false, true}) {
+            QStringList args{QStringLiteral("diff"), procs + QStringLiteral("/matmul"),
+                             procs + QStringLiteral("/einsum"), QStringLiteral("--top"), QStringLiteral("0")};
+            if (wide)
+                args << QStringLiteral("--wide");
+            const ProcessResult cli = runProcess(QStringLiteral(SCOPELINE_CLI), args);
+            QVERIFY2(cli.exitCode == 0, cli.err.constData());
+            const QStringList lines = QString::fromUtf8(cli.out).split(QLatin1Char('\n'));
+            const qsizetype header =
+                lines.indexOf(*std::find_if(lines.begin(), lines.end(), [](const QString &l) {
+                    return l.startsWith(QLatin1String("kernel ")) && l.contains(QLatin1String("calls A"));
+                }));
+            const qsizetype width = lines[header].indexOf(QLatin1String("calls A"));
+            QStringList names;
+            for (qsizetype i = header + 1; i < lines.size() && !lines[i].isEmpty(); ++i)
+                names << lines[i].left(width).trimmed();
+            QCOMPARE(names.size(), 25);
+            QCOMPARE(QSet<QString>(names.begin(), names.end()).size(), names.size());
+            const bool elided = std::any_of(names.begin(), names.end(),
+                                            [](const QString &n) { return n.contains(QStringLiteral("…")); });
+            QCOMPARE(elided, !wide);
+            if (!wide)
+                QVERIFY(std::any_of(names.begin(), names.end(),
+                                    [](const QString &n) { return n.endsWith(QLatin1String(" #2")); }));
+        }
+    }
+
     void topLimitsTheTable()
     {
         QTemporaryDir dir;
