@@ -3,7 +3,9 @@
 // Reads the SQLite trace formats into a TraceBuilder, row by row, read-only: rocprofv3's rocpd
 // databases (ROCm 7, `<pid>_results.db`, several of one run read as one) and Nsight Systems exports
 // (`nsys export --type sqlite`). Kernels, memory copies, runtime/driver calls and markers become the
-// same events the JSON loaders make, so every analysis works on them unchanged.
+// same events the JSON loaders make, so every analysis works on them unchanged. Calls pair with GPU
+// work as the profilers mean it: rocpd on rocpd_event.stack_id (ROCm's internal correlation id), nsys
+// on correlationId within one process. What a file lacks goes to TraceData::notes in words.
 
 #include "tracedata.h"
 
@@ -44,8 +46,8 @@ public:
 
 private:
     bool readFile(const QString &file, int index, int count);
-    bool readRocpd(sqlite3 *db, int index);
-    bool readNsys(sqlite3 *db);
+    bool readRocpd(sqlite3 *db, int index, const QString &fileName);
+    bool readNsys(sqlite3 *db, const QString &fileName);
     // Runs sql and hands each row to row(); false with m_error set (naming `what`) on failure.
     bool query(sqlite3 *db, const QString &what, const QString &sql,
                const std::function<void(sqlite3_stmt *)> &row);

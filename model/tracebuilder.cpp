@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <new>
 #include <unordered_set>
@@ -83,6 +84,20 @@ const std::unordered_set<std::string> &launchApis()
     return apis;
 }
 
+// Nsight Systems names API calls with the CUDA version that introduced them: cudaLaunchKernel_v7000,
+// cudaLaunchKernelExC_v11060, cudaGetDeviceProperties_v2_v12000. The last "_v<digits>" goes; the
+// name before it is the API's (a driver name's own _v2, as in cuMemcpyHtoD_v2, is not a launch either way).
+std::string_view withoutVersion(std::string_view name)
+{
+    std::size_t digits = 0;
+    while (digits < name.size() && std::isdigit(static_cast<unsigned char>(name[name.size() - 1 - digits])))
+        ++digits;
+    if (digits == 0 || name.size() < digits + 2 || name[name.size() - digits - 1] != 'v' ||
+        name[name.size() - digits - 2] != '_')
+        return name;
+    return name.substr(0, name.size() - digits - 2);
+}
+
 bool isGraphLaunch(std::string_view name)
 {
     for (std::string_view prefix : {"cudaGraphLaunch", "cuGraphLaunch", "hipGraphLaunch"})
@@ -126,9 +141,10 @@ EventKind gpuKind(std::string_view cat, std::string_view name, std::string_view 
 
 EventKind cpuKind(std::string_view cat, std::string_view name)
 {
-    if (isGraphLaunch(name))
+    const std::string_view api = withoutVersion(name);
+    if (isGraphLaunch(api))
         return EventKind::GraphLaunch;
-    if (launchApis().count(std::string(name)))
+    if (launchApis().count(std::string(api)))
         return EventKind::KernelLaunch;
     // Kineto's 2021 schema files ProfilerStep#N under "Operator"; it is the step annotation all the same.
     if (cat == "user_annotation" || name.substr(0, 13) == "ProfilerStep#")
@@ -169,6 +185,12 @@ TraceBuilder::TraceBuilder(TraceData &data)
 void TraceBuilder::skip(const QString &reason, int64_t count)
 {
     m_data.skipped[reason] += count;
+}
+
+void TraceBuilder::note(const QString &text)
+{
+    if (!m_data.notes.contains(text))
+        m_data.notes << text;
 }
 
 uint32_t TraceBuilder::trackFor(uint32_t pid, uint32_t tid)

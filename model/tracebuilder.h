@@ -27,6 +27,8 @@ public:
     // A chunk's events, in order, and its skips.
     void addBatch(const EventBatch &batch);
     void skip(const QString &reason, int64_t count = 1) override;
+    // Something the file does not hold, said once however often it is noted (TraceData::notes).
+    void note(const QString &text);
     void setKinetoMarker() override { m_kineto = true; }
     // Classifies everything; call once after the last event.
     void finish();

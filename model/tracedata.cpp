@@ -45,9 +45,7 @@ std::string_view TraceData::arg(uint32_t e, std::string_view key) const
 bool TraceData::isBenignSkip(const QString &reason)
 {
     return reason == QCoreApplication::translate("TraceBuilder", "counter (ph C)") ||
-           reason.startsWith(QCoreApplication::translate("TraceBuilder", "unsupported ph")) ||
-           // SQLite exports leave out the tables of activity that was not recorded
-           reason.startsWith(QCoreApplication::translate("SqliteTraceReader", "missing table"));
+           reason.startsWith(QCoreApplication::translate("TraceBuilder", "unsupported ph"));
 }
 
 } // namespace scopeline

@@ -6,6 +6,7 @@
 #include "stringtable.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 #include <map>
@@ -87,6 +88,9 @@ public:
     QString sourceFile;
     int64_t bytesRead = 0;              // decompressed JSON bytes
     std::map<QString, int64_t> skipped; // reason -> count of events not loaded
+    // What the file does not hold, said once each in words ("no NVTX ranges in this export"): an
+    // absent optional table is not a skipped event.
+    QStringList notes;
     // Skipped by design (counters, event kinds not shown) rather than because the event was broken.
     static bool isBenignSkip(const QString &reason);
 

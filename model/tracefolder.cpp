@@ -199,6 +199,15 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error)
                 return fail(tr("%1: holds Nsight Systems reports (%2), a closed format; export each with "
                                "`nsys export --type sqlite <report>` and open the .sqlite files")
                                 .arg(QDir::toNativeSeparators(target), QFileInfo(reports.next()).fileName()));
+            // A JAX run whose profile folder holds only the XPlane protobuf, not the trace viewer's JSON.
+            QDirIterator xplanes(dir.absolutePath(), {QStringLiteral("*.xplane.pb")}, QDir::Files,
+                                 QDirIterator::Subdirectories);
+            if (xplanes.hasNext())
+                return fail(
+                    tr("%1: holds only JAX XPlane profiles (%2, a protobuf), which Scopeline does not "
+                       "read; it reads the *.trace.json.gz that jax.profiler writes beside them, or "
+                       "perfetto_trace.json.gz (`jax.profiler.trace(dir, create_perfetto_trace=True)`)")
+                        .arg(QDir::toNativeSeparators(target), QDir(dir).relativeFilePath(xplanes.next())));
             return fail(tr("%1: no trace files found (looked for plugins/profile/*/*.trace.json.gz, "
                            "*.pt.trace.json[.gz], *.json[.gz], results.json, *_results.db, *.sqlite)")
                             .arg(QDir::toNativeSeparators(target)));

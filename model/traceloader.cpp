@@ -74,6 +74,30 @@ private:
 
 constexpr int kMaxOutOfRangeNumbers = 64; // each one costs a re-read of the file
 
+// JAX's profiler (XLA's, TensorFlow's) stores a session as <host>.xplane.pb, a protobuf of its own
+// schema; the trace viewer's JSON of the same session is what Scopeline reads.
+QString xplaneMessage(const QFileInfo &info)
+{
+    const QStringList json =
+        info.dir().entryList({QStringLiteral("*.trace.json.gz"), QStringLiteral("*.trace.json"),
+                              QStringLiteral("perfetto_trace.json.gz")},
+                             QDir::Files, QDir::Name);
+    const QString what = QCoreApplication::translate(
+        "TraceLoader",
+        "is a JAX profiler XPlane file (a protobuf of XLA's profiler), which Scopeline does not read");
+    if (!json.isEmpty())
+        return QCoreApplication::translate(
+                   "TraceLoader",
+                   "%1; the same profile is in %2 beside it: open that file, or the run folder")
+            .arg(what, json.first());
+    return QCoreApplication::translate(
+               "TraceLoader", "%1; jax.profiler writes the same profile as a *.trace.json.gz (and, with "
+                              "`create_perfetto_trace=True`, perfetto_trace.json.gz) beside it, which "
+                              "Scopeline reads; none is "
+                              "in this folder")
+        .arg(what);
+}
+
 LoadResult loadSqlite(const QString &path, const QStringList &files,
                       const std::function<void(double)> &progress, const std::atomic<bool> *cancel)
 {
@@ -118,6 +142,8 @@ LoadResult TraceLoader::load(const QString &path, const std::function<void(doubl
             return fail(tr("is a folder, not a trace file"));
     } else {
         const QString suffix = info.suffix().toLower();
+        if (info.fileName().endsWith(QLatin1String(".xplane.pb"), Qt::CaseInsensitive))
+            return fail(xplaneMessage(info));
         if (suffix == QLatin1String("nsys-rep") || suffix == QLatin1String("qdrep"))
             return fail(tr("is an Nsight Systems report, a closed format; export it with "
                            "`nsys export --type sqlite %1` and open the .sqlite file")

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The SQLite trace formats: rocprofv3's rocpd databases and Nsight Systems SQLite exports.
 // `info --json` figures are checked against an independent Python reading of the same databases
-// (tests/oracle/sqlite_summary.py, sqlite3 module); the test databases are converted from real traces
-// by tests/data/make_sqlite_fixtures.py. Bad databases (truncated, missing tables or columns, wrong
-// column types, locked, an oversized BLOB, not SQLite at all) end with a message naming the file.
+// (tests/oracle/sqlite_summary.py, sqlite3 module): the real Nsight Systems exports of
+// tests/data/public/pipit and public/Fuser (nsys 2022.2 to 2024.6, A100, H100, H200), and the databases
+// tests/data/make_sqlite_fixtures.py converts from real traces (rocpd with its ids where ROCm's writer
+// puts them). Bad databases (truncated, missing tables or columns, wrong column types, locked, an
+// oversized BLOB, not SQLite at all, no kernel table) end with a message naming the file.
 
 #include "model/sqlitetracereader.h"
+#include "model/traceanalysis.h"
 #include "model/tracedata.h"
 #include "model/tracefolder.h"
 #include "model/traceloader.h"
@@ -14,9 +17,15 @@
 #include "testprocess.h"
 
 #include <QCryptographicHash>
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 #include <sqlite3.h>
+
+#include <cmath>
 
 using namespace scopeline;
 
@@ -62,6 +71,96 @@ int countKind(const TraceData &d, EventKind kind)
     return int(std::count(d.kind.begin(), d.kind.end(), kind));
 }
 
+QString publicExport(const char *relative)
+{
+    return testdata::path(QStringLiteral("public/%1").arg(QLatin1String(relative)));
+}
+
+const char *const kCloverleaf =
+    "pipit/pipit__tests__data__cloverleaf-nsys__perlmutter-cloverleaf-cuda.sqlite";
+const char *const kSaxpy = "pipit/pipit__tests__data__saxpy-mpi-cuda_nsys_perlmutter0.sqlite";
+const char *const kFuserH200 = "Fuser/h200/f6ab0c3_report1.sqlite";
+
+// The independent Python count of a database or rocpd run folder.
+QJsonObject oracle(const QString &path)
+{
+    const ProcessResult r = runProcess(QStringLiteral(SCOPELINE_PYTHON),
+                                       {QStringLiteral(SCOPELINE_ORACLE_DIR "/sqlite_summary.py"), path});
+    if (r.exitCode != 0)
+        qWarning("sqlite_summary.py: %s", r.err.constData());
+    return QJsonDocument::fromJson(r.out).object();
+}
+
+QJsonObject infoJson(const QString &path)
+{
+    const ProcessResult r = cli({QStringLiteral("info"), QStringLiteral("--json"), path});
+    if (r.exitCode != 0)
+        qWarning("scopeline-cli info: %s", r.err.constData());
+    return QJsonDocument::fromJson(r.out).object();
+}
+
+// Every figure of the oracle equals the CLI's; launches_paired is the count of launch delays.
+QString differences(const QJsonObject &expected, const QJsonObject &got)
+{
+    QStringList out;
+    for (auto it = expected.begin(); it != expected.end(); ++it) {
+        const QJsonValue value =
+            it.key() == QLatin1String("launches_paired")
+                ? QJsonValue(got[QStringLiteral("launch_delay_ns")].toObject()[QStringLiteral("n")].toInt())
+                : got[it.key()];
+        if (value != it.value())
+            out << QStringLiteral("%1: cli %2, oracle %3")
+                       .arg(it.key(), value.toVariant().toString(), it.value().toVariant().toString());
+    }
+    return out.join(QStringLiteral("; "));
+}
+
+// The cells of one CSV line: quoted cells may hold commas and doubled quotes.
+QStringList csvCells(const QString &line)
+{
+    QStringList cells{QString()};
+    bool quoted = false;
+    for (int i = 0; i < line.size(); ++i) {
+        const QChar c = line[i];
+        if (quoted && c == QLatin1Char('"') && i + 1 < line.size() && line[i + 1] == QLatin1Char('"'))
+            cells.back() += line[++i];
+        else if (c == QLatin1Char('"'))
+            quoted = !quoted;
+        else if (c == QLatin1Char(',') && !quoted)
+            cells << QString();
+        else
+            cells.back() += c;
+    }
+    return cells;
+}
+
+// The suffix of a rocpd database's tables (rocpd_metadata's "uuid"): rows go into the tables, not
+// the views of the plain names.
+QString rocpdUuid(const QString &path)
+{
+    sqlite3 *db = nullptr;
+    sqlite3_stmt *stmt = nullptr;
+    QString uuid;
+    if (sqlite3_open(path.toUtf8().constData(), &db) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, "SELECT value FROM rocpd_metadata WHERE tag = 'uuid'", -1, &stmt, nullptr) ==
+            SQLITE_OK &&
+        sqlite3_step(stmt) == SQLITE_ROW)
+        uuid = QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(stmt, 0)));
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return uuid;
+}
+
+// A writable copy of a test database in dir.
+QString writableCopy(const QString &source, const QTemporaryDir &dir, const QString &name)
+{
+    const QString path = dir.filePath(name);
+    if (!QFile::copy(source, path))
+        return {};
+    QFile::setPermissions(path, QFile::permissions(path) | QFile::WriteOwner);
+    return path;
+}
+
 } // namespace
 
 class TstSqliteFormats : public QObject
@@ -73,34 +172,47 @@ private slots:
     {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("format");
-        QTest::newRow("nsys bert h100") << converted("nsys_bert_h100.sqlite") << QStringLiteral("nsys");
-        QTest::newRow("rocpd 908 dispatches") << converted("rocpd/908_results.db") << QStringLiteral("rocpd");
-        QTest::newRow("rocpd vllm graph") << converted("rocpd/19_results.db") << QStringLiteral("rocpd");
-        QTest::newRow("rocpd run folder") << converted("rocpd") << QStringLiteral("rocpd");
+        QTest::addColumn<int>("paired"); // launches paired with kernels, known from the recording
+        // Real Nsight Systems exports: every kernel was launched by one call (cudaLaunchKernel_v7000,
+        // cuLaunchKernel, cuLaunchKernelEx), so all of them pair.
+        QTest::newRow("nsys 2024.5 A100 cloverleaf")
+            << publicExport(kCloverleaf) << QStringLiteral("nsys") << 1312;
+        QTest::newRow("nsys 2022.2 saxpy") << publicExport(kSaxpy) << QStringLiteral("nsys") << 5;
+        for (const char *run : {"h200/f6ab0c3_report1", "h200/f6ab0c3_report2", "h200/f6ab0c3_report3",
+                                "h100/df8f397_report1", "h100/df8f397_report2"})
+            QTest::newRow(qPrintable(QStringLiteral("nsys 2024.6 Fuser %1").arg(QLatin1String(run))))
+                << testdata::path(QStringLiteral("public/Fuser/%1.sqlite").arg(QLatin1String(run)))
+                << QStringLiteral("nsys") << 19;
+        QTest::newRow("nsys bert h100") << converted("nsys_bert_h100.sqlite") << QStringLiteral("nsys") << 60;
+        QTest::newRow("rocpd 908 dispatches")
+            << converted("rocpd/908_results.db") << QStringLiteral("rocpd") << 0;
+        // 52 kernel launches in the vLLM step (the other 361 kernels come from 25 graph launches).
+        QTest::newRow("rocpd vllm graph")
+            << converted("rocpd/19_results.db") << QStringLiteral("rocpd") << 52;
+        QTest::newRow("rocpd run folder") << converted("rocpd") << QStringLiteral("rocpd") << 52;
     }
 
     void infoMatchesOracle()
     {
         QFETCH(QString, path);
         QFETCH(QString, format);
+        QFETCH(int, paired);
         REQUIRE_TEST_DATA(path);
-        const ProcessResult oracle =
-            runProcess(QStringLiteral(SCOPELINE_PYTHON),
-                       {QStringLiteral(SCOPELINE_ORACLE_DIR "/sqlite_summary.py"), path});
-        QVERIFY2(oracle.exitCode == 0, oracle.err.constData());
-        const QJsonObject expected = QJsonDocument::fromJson(oracle.out).object();
+        const QJsonObject expected = oracle(path);
         const ProcessResult info = cli({QStringLiteral("info"), QStringLiteral("--json"), path});
         QVERIFY2(info.exitCode == 0, info.err.constData());
         const QJsonObject got = QJsonDocument::fromJson(info.out).object();
         QCOMPARE(got[QStringLiteral("file")].toString(), QFileInfo(path).absoluteFilePath());
         QCOMPARE(got[QStringLiteral("format")].toString(), format);
-        QCOMPARE(expected.size(), 9);
+        QCOMPARE(expected.size(), 10);
         QVERIFY(expected[QStringLiteral("kernels")].toInt() > 0);
-        for (auto it = expected.begin(); it != expected.end(); ++it)
-            QVERIFY2(got[it.key()] == it.value(),
-                     qPrintable(QStringLiteral("%1: cli %2, oracle %3")
-                                    .arg(it.key(), got[it.key()].toVariant().toString(),
-                                         it.value().toVariant().toString())));
+        QCOMPARE(expected[QStringLiteral("launches_paired")].toInt(), paired);
+        const QString problems = differences(expected, got);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
+        // Whatever the export lacks is said in words, never as "skipped 0".
+        const QJsonObject skipped = got[QStringLiteral("skipped")].toObject();
+        for (auto it = skipped.begin(); it != skipped.end(); ++it)
+            QVERIFY2(it.value().toDouble() > 0, qPrintable(it.key()));
     }
 
     // The conversion keeps the recorded events: the same figures as the Kineto trace they came from.
@@ -166,7 +278,237 @@ private slots:
         QCOMPARE(countKind(d, EventKind::GraphLaunch), 25);
         QCOMPARE(countKind(d, EventKind::Memcpy), 10);
         QCOMPARE(countKind(d, EventKind::CpuAnnotation), 1); // the roctx range
+        QCOMPARE(countKind(d, EventKind::KernelLaunch), 52);
         QVERIFY(d.skipped.empty());
+        // The range is named by its text (the event's extdata message), not by its API (roctxThreadRangeA).
+        for (uint32_t e = 0; e < d.eventCount(); ++e)
+            if (d.kind[e] == EventKind::CpuAnnotation)
+                QVERIFY2(d.qname(e).startsWith(QLatin1String("execute_8192_context_9")),
+                         qPrintable(d.qname(e)));
+        // Copies have no queue id in rocpd (the writer fills stream_id only): a track of their stream.
+        for (uint32_t e = 0; e < d.eventCount(); ++e)
+            if (d.kind[e] == EventKind::Memcpy)
+                QVERIFY2(d.tracks[d.track[e]].gpu &&
+                             d.tracks[d.track[e]].tid.startsWith(QLatin1String("copies, stream ")),
+                         qPrintable(d.tracks[d.track[e]].tid));
+        // Calls pair with dispatches on stack_id: 52 kernels with their launch, 361 with their graph
+        // launch; correlation_id (the external id, 0 throughout) would pair all 413 with one call.
+        const TraceAnalysis analysis(d);
+        int launched = 0, graphLaunched = 0;
+        for (uint32_t k : analysis.kernels()) {
+            const int64_t launch = analysis.launchOf(k);
+            launched += launch >= 0 && d.kind[uint32_t(launch)] == EventKind::KernelLaunch;
+            graphLaunched += launch >= 0 && d.kind[uint32_t(launch)] == EventKind::GraphLaunch;
+        }
+        QCOMPARE(launched, 52);
+        QCOMPARE(graphLaunched, 361);
+    }
+
+    // The real exports hold what nsys recorded; what they lack is said once, in words.
+    void realExportNotes()
+    {
+        const QString cloverleaf = publicExport(kCloverleaf), saxpy = publicExport(kSaxpy),
+                      fuser = publicExport(kFuserH200);
+        REQUIRE_TEST_DATA(cloverleaf, saxpy, fuser);
+        const ProcessResult text = cli({QStringLiteral("info"), cloverleaf});
+        QVERIFY2(text.exitCode == 0, text.err.constData());
+        QVERIFY2(text.out.contains("  no NVTX ranges in this export\n") &&
+                     text.out.contains("  no memory sets in this export\n") && !text.out.contains("skipped"),
+                 text.out.constData());
+        QVERIFY2(text.out.contains("kernels 1312, kernel launches 1312"), text.out.constData());
+        // nsys 2022 writes each call twice, the second time as a "CUDA backtrace" record (eventClass 67).
+        const QJsonArray notes = infoJson(saxpy)[QStringLiteral("notes")].toArray();
+        QVERIFY2(
+            notes.contains(QStringLiteral("38 CUDA backtrace records not shown: this export holds each API "
+                                          "call twice, once with its backtrace (Nsight Systems 2022)")),
+            qPrintable(QJsonDocument(notes).toJson()));
+        QCOMPARE(infoJson(fuser)[QStringLiteral("notes")].toArray().size(), 0); // every table there
+        LoadResult r = TraceLoader::load(fuser);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(countKind(*r.trace, EventKind::KernelLaunch), 19); // 17 cudaLaunchKernel_v7000, 2 driver
+        QVERIFY(r.trace->skipped.empty());
+    }
+
+    // The H200 runs of the Fuser program against its H100 runs: 3 v 2, kernel time per run as the
+    // oracle counts it (one stream, kernels one after another: time per run = GPU busy).
+    void fuserH200AgainstH100()
+    {
+        const QString h200 = testdata::path("public/Fuser/h200"), h100 = testdata::path("public/Fuser/h100");
+        REQUIRE_TEST_DATA(h200, h100);
+        QString error;
+        QCOMPARE(int(TraceFolder::scan(h200, &error).size()), 3);
+        QCOMPARE(int(TraceFolder::scan(h100, &error).size()), 2);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString csv = dir.filePath(QStringLiteral("diff.csv"));
+        const ProcessResult r = cli({QStringLiteral("diff"), h200, h100, QStringLiteral("--csv"), csv});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("(3 runs)") && r.out.contains("(2 runs)"), r.out.constData());
+        auto meanBusy = [&](const QString &folder) {
+            double sum = 0;
+            const QStringList files = QDir(folder).entryList({QStringLiteral("*.sqlite")}, QDir::Files);
+            for (const QString &f : files) {
+                const QJsonObject o = oracle(QDir(folder).filePath(f));
+                if (o[QStringLiteral("kernels")].toInt() != 19)
+                    return -1.0;
+                sum += o[QStringLiteral("gpu_busy_ns")].toDouble();
+            }
+            return files.isEmpty() ? -1.0 : sum / double(files.size());
+        };
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QList<QByteArray> header = file.readLine().trimmed().split(',');
+        const int callsA = int(header.indexOf("calls_a")), callsB = int(header.indexOf("calls_b")),
+                  totalA = int(header.indexOf("total_a_ns")), totalB = int(header.indexOf("total_b_ns"));
+        QVERIFY(callsA >= 0 && callsB >= 0 && totalA >= 0 && totalB >= 0);
+        double calls[2] = {0, 0}, totals[2] = {0, 0};
+        int rows = 0;
+        while (!file.atEnd()) {
+            const QStringList cells = csvCells(QString::fromUtf8(file.readLine()).trimmed());
+            calls[0] += cells.value(callsA).toDouble();
+            calls[1] += cells.value(callsB).toDouble();
+            totals[0] += cells.value(totalA).toDouble();
+            totals[1] += cells.value(totalB).toDouble();
+            ++rows;
+        }
+        QCOMPARE(rows, 17); // 13 kernels on both sides, 2 only on each (different GEMM and nvFuser kernels)
+        QCOMPARE(calls[0], 19.0);
+        QCOMPARE(calls[1], 19.0);
+        const double busyA = meanBusy(h200), busyB = meanBusy(h100);
+        QVERIFY2(std::abs(totals[0] - busyA) < 0.01 && std::abs(totals[1] - busyB) < 0.01,
+                 qPrintable(QStringLiteral("kernel time per run %1 / %2, oracle busy %3 / %4")
+                                .arg(totals[0], 0, 'f', 2)
+                                .arg(totals[1], 0, 'f', 2)
+                                .arg(busyA, 0, 'f', 2)
+                                .arg(busyB, 0, 'f', 2)));
+    }
+
+    // CUDA correlation ids are unique within a process only. A second process with the same ids, its
+    // calls and kernels 1 ms earlier: each call still pairs with the kernels of its own process.
+    void nsysPairsWithinProcess()
+    {
+        const QString fuser = publicExport(kFuserH200);
+        REQUIRE_TEST_DATA(fuser);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = writableCopy(fuser, dir, QStringLiteral("two_processes.sqlite"));
+        QVERIFY(!path.isEmpty());
+        const QString problem = exec(
+            path,
+            "CREATE TEMP TABLE k AS SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL;"
+            "UPDATE k SET start = start - 1000000, end = end - 1000000, globalPid = globalPid + 16777216;"
+            "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT * FROM k;"
+            "CREATE TEMP TABLE r AS SELECT * FROM CUPTI_ACTIVITY_KIND_RUNTIME;"
+            "UPDATE r SET start = start - 1000000, end = end - 1000000, globalTid = globalTid + 16777216;"
+            "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME SELECT * FROM r;");
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        const QJsonObject expected = oracle(path), got = infoJson(path), single = infoJson(fuser);
+        const QString problems = differences(expected, got);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
+        QCOMPARE(expected[QStringLiteral("launches_paired")].toInt(), 38);
+        // Each process's delays are the single process's: the median is unchanged.
+        QCOMPARE(got[QStringLiteral("median_launch_delay_ns")],
+                 single[QStringLiteral("median_launch_delay_ns")]);
+        // The two processes' streams are two tracks.
+        int streams = 0;
+        for (const QJsonValue &t : got[QStringLiteral("tracks")].toArray())
+            streams +=
+                t.toObject()[QStringLiteral("name")].toString().contains(QLatin1String("stream 7 (pid"));
+        QCOMPARE(streams, 2);
+    }
+
+    // Schema variants of real exports: the metadata table's two names, no TARGET_INFO_GPU, greenContextId.
+    void nsysSchemaVariants()
+    {
+        const QString saxpy = publicExport(kSaxpy), fuser = publicExport(kFuserH200);
+        REQUIRE_TEST_DATA(saxpy, fuser);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        // Without TARGET_INFO_GPU (some exports have none) the figures are the same.
+        const QString noTarget = writableCopy(fuser, dir, QStringLiteral("notarget.sqlite"));
+        QVERIFY(exec(noTarget, "DROP TABLE TARGET_INFO_GPU").isEmpty());
+        const QString problems = differences(oracle(fuser), infoJson(noTarget));
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
+        // A table without its times is a schema Scopeline does not know; the message says which export.
+        const std::pair<const char *, const char *> exports[] = {
+            {"saxpy.sqlite", "an export of Nsight Systems 2022.2.1.31, schema 2.9.1"},   // EXPORT_META_DATA
+            {"fuser.sqlite", "an export of Nsight Systems 2024.6.2.25, schema 3.16.1"}}; // META_DATA_EXPORT
+        for (const auto &[name, version] : exports) {
+            const QString path =
+                writableCopy(QLatin1String(name) == QLatin1String("saxpy.sqlite") ? saxpy : fuser, dir,
+                             QLatin1String(name));
+            QVERIFY(exec(path, "ALTER TABLE CUPTI_ACTIVITY_KIND_RUNTIME RENAME COLUMN \"end\" TO stop")
+                        .isEmpty());
+            const LoadResult r = TraceLoader::load(path);
+            QVERIFY(!r.ok());
+            QVERIFY2(
+                r.error.startsWith(QDir::toNativeSeparators(path)) &&
+                    r.error.contains(QLatin1String("CUPTI_ACTIVITY_KIND_RUNTIME has no column \"end\"")) &&
+                    r.error.contains(QLatin1String(version)),
+                qPrintable(r.error));
+        }
+    }
+
+    // rocprofiler-sdk writes API calls of zero length to rocpd_sample, on a track named after their
+    // category, and a roctx mark's text in the event's extdata: they are instants, the oracle counts
+    // them as calls too, and nothing else changes.
+    void rocpdSamples()
+    {
+        const QString rocpd = converted("rocpd/19_results.db");
+        REQUIRE_TEST_DATA(rocpd);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = writableCopy(rocpd, dir, QStringLiteral("19_results.db"));
+        const LoadResult before = TraceLoader::load(path);
+        QVERIFY2(before.ok(), qPrintable(before.error));
+        // The first hipPointerGetAttribute call as the writer stores one of zero length; and a roctx mark.
+        const QString uuid = rocpdUuid(path);
+        QVERIFY(!uuid.isEmpty());
+        QString sql = QStringLiteral(
+            "INSERT INTO rocpd_track (id, guid, nid, pid, tid, name_id) SELECT 1, R.guid, R.nid, R.pid, "
+            "R.tid, "
+            "E.category_id FROM rocpd_region R JOIN rocpd_event E ON E.id = R.event_id "
+            "JOIN rocpd_string S ON S.id = R.name_id WHERE S.string = 'hipPointerGetAttribute' "
+            "ORDER BY R.start LIMIT 1;"
+            "INSERT INTO rocpd_sample (id, guid, track_id, timestamp, event_id) SELECT R.id, R.guid, 1, "
+            "R.start, "
+            "R.event_id FROM rocpd_region R JOIN rocpd_string S ON S.id = R.name_id "
+            "WHERE S.string = 'hipPointerGetAttribute' ORDER BY R.start LIMIT 1;"
+            "DELETE FROM rocpd_region WHERE id = (SELECT id FROM rocpd_sample);"
+            "INSERT OR IGNORE INTO rocpd_string (guid, string) VALUES ('vllm-guid', 'MARKER_CORE_RANGE_API');"
+            "INSERT INTO rocpd_track (id, guid, nid, pid, tid, name_id) SELECT 2, guid, nid, pid, tid, "
+            "(SELECT id FROM rocpd_string WHERE string = 'MARKER_CORE_RANGE_API') FROM rocpd_track;"
+            "INSERT INTO rocpd_event (guid, category_id, stack_id, parent_stack_id, correlation_id, extdata) "
+            "SELECT 'vllm-guid', name_id, 1, 0, 0, '{\"message\": \"weights loaded\"}' FROM rocpd_track "
+            "WHERE id = 2;"
+            "INSERT INTO rocpd_sample (id, guid, track_id, timestamp, event_id) SELECT 1, 'vllm-guid', 2, "
+            "(SELECT timestamp FROM rocpd_sample) + 5, max(id) FROM rocpd_event;");
+        for (const char *table :
+             {"rocpd_track", "rocpd_sample", "rocpd_region", "rocpd_string", "rocpd_event"})
+            sql.replace(QStringLiteral("INTO %1 ").arg(QLatin1String(table)),
+                        QStringLiteral("INTO %1%2 ").arg(QLatin1String(table), uuid))
+                .replace(QStringLiteral("DELETE FROM %1 ").arg(QLatin1String(table)),
+                         QStringLiteral("DELETE FROM %1%2 ").arg(QLatin1String(table), uuid));
+        const QString problem = exec(path, sql.toUtf8().constData());
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        const LoadResult r = TraceLoader::load(path);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        const TraceData &d = *r.trace, &b = *before.trace;
+        QCOMPARE(d.eventCount(), b.eventCount() + 1);
+        QCOMPARE(countKind(d, EventKind::Instant), 2);
+        QCOMPARE(countKind(d, EventKind::Runtime), countKind(b, EventKind::Runtime) - 1);
+        QStringList instants;
+        for (uint32_t e = 0; e < d.eventCount(); ++e)
+            if (d.kind[e] == EventKind::Instant) {
+                instants << d.qname(e);
+                QVERIFY(!d.onGpu(e));
+                QCOMPARE(d.duration[e], int64_t(0));
+            }
+        instants.sort();
+        QCOMPARE(instants,
+                 (QStringList{QStringLiteral("HIP_RUNTIME_API"), QStringLiteral("weights loaded")}));
+        const QString problems = differences(oracle(path), infoJson(path));
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
     }
 
     void scopesCompareAndDiff()
@@ -229,7 +571,20 @@ private slots:
             << false << "has no column \"end\"";
         QTest::newRow("no cuda tables")
             << "nocuda.sqlite"
-            << "CREATE TABLE StringIds (id INTEGER, value TEXT)" << false << "without CUDA or NVTX data";
+            << "CREATE TABLE StringIds (id INTEGER, value TEXT)" << false
+            << "no kernels recorded in nocuda.sqlite: was CUDA tracing on (`nsys profile --trace=cuda`)?";
+        // nsys leaves out the tables of what it did not record.
+        QTest::newRow("cuda tracing off") << "notrace.sqlite"
+                                          << "DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL;"
+                                             "DROP TABLE CUPTI_ACTIVITY_KIND_RUNTIME;"
+                                             "DROP TABLE CUPTI_ACTIVITY_KIND_MEMCPY;"
+                                             "DROP TABLE CUPTI_ACTIVITY_KIND_MEMSET"
+                                          << true
+                                          << "no kernels recorded in notrace.sqlite: was CUDA tracing on "
+                                             "(`nsys profile --trace=cuda`)?";
+        QTest::newRow("no kernel ran") << "nokernel.sqlite"
+                                       << "DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL" << true
+                                       << "no kernels recorded in nokernel.sqlite: it holds CUDA API calls";
         QTest::newRow("all times text") << "types.sqlite"
                                         << "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = 'abc';"
                                            "DROP TABLE CUPTI_ACTIVITY_KIND_RUNTIME;"

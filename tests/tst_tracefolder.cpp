@@ -9,6 +9,7 @@
 // bundled sample are symbolic links into resources/samples/) and from the listing of the folders themselves.
 
 #include "model/tracefolder.h"
+#include "model/traceloader.h"
 
 #include "testdata.h"
 
@@ -90,6 +91,7 @@ private slots:
     void tracelensFolder();
     void naturalSort();
     void perfettoOnlyRunFolder();
+    void xplaneOnlyRunFolder();
     void viewerPreferredOverPerfetto();
     void emptyFolder();
     void missingPath();
@@ -309,6 +311,45 @@ void TstTraceFolder::perfettoOnlyRunFolder()
         QVERIFY2(sameFile(runs[0].file, session + QStringLiteral("/perfetto_trace.json.gz")),
                  qPrintable(runs[0].file));
     }
+}
+
+// jax.profiler's own protobuf, <host>.xplane.pb: not read, and said so, whether the run folder, its parent
+// or the file itself is opened; beside a trace-viewer file it is simply not a run.
+void TstTraceFolder::xplaneOnlyRunFolder()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString session = tmp.filePath(QStringLiteral("jaxrun/plugins/profile/2025_06_01_12_00_00"));
+    const QString xplane = session + QStringLiteral("/vm.xplane.pb");
+    // An XSpace message as XLA's profiler writes it: field 1 (planes) holds an XPlane with its
+    // id (field 1) and name (field 2). Only the name matters to Scopeline; the bytes are protobuf.
+    const QByteArray plane = QByteArray("\x08\x01\x12\x0d/device:GPU:0", 17);
+    QVERIFY(touch(xplane, QByteArray("\x0a", 1) + char(plane.size()) + plane));
+    QString error;
+    for (const QString &path : {tmp.filePath(QStringLiteral("jaxrun")), tmp.path()}) {
+        QVERIFY(TraceFolder::scan(path, &error).empty());
+        QVERIFY2(error.startsWith(QDir::toNativeSeparators(path)) &&
+                     error.contains(QLatin1String("XPlane")) &&
+                     error.contains(QLatin1String("vm.xplane.pb")) &&
+                     error.contains(QLatin1String("*.trace.json.gz")),
+                 qPrintable(error));
+    }
+    // The file itself: what it is, and that JAX's trace-viewer file is what to open.
+    scopeline::LoadResult r = scopeline::TraceLoader::load(xplane);
+    QVERIFY(!r.ok());
+    QVERIFY2(r.error.startsWith(QDir::toNativeSeparators(xplane)) &&
+                 r.error.contains(QLatin1String("XPlane")) && r.error.contains(QLatin1String("protobuf")) &&
+                 r.error.contains(QLatin1String("*.trace.json.gz")),
+             qPrintable(r.error));
+    // With the trace-viewer file beside it: the run is that file, and the message names it.
+    QVERIFY(touch(session + QStringLiteral("/vm.trace.json.gz")));
+    const std::vector<TraceRun> runs = TraceFolder::scan(tmp.filePath(QStringLiteral("jaxrun")), &error);
+    QCOMPARE(runs.size(), std::size_t(1));
+    QVERIFY2(sameFile(runs[0].file, session + QStringLiteral("/vm.trace.json.gz")),
+             qPrintable(describe(runs)));
+    r = scopeline::TraceLoader::load(xplane);
+    QVERIFY(!r.ok());
+    QVERIFY2(r.error.contains(QLatin1String("vm.trace.json.gz beside it")), qPrintable(r.error));
 }
 
 void TstTraceFolder::viewerPreferredOverPerfetto()

@@ -82,12 +82,12 @@ Commands:
                             runs sit in side/<process>/<run>/), Holm over the rows; --step
                             names the step scope (default: ProfilerStep or JAX's outermost
                             PjitFunction(...), else the whole run; "whole-run" asks for it)
-  report A B --scope S [--scope S2 ...] [--match MODE] [--samples MODE] [--threshold PERCENT]
+  report A B [--scope S ...] [--match MODE] [--samples MODE] [--threshold PERCENT]
          [--step SCOPE] --out DIR
-                            write a report into DIR: boxplot.png, timeline_a.png, timeline_b.png
-                            (the first run of each side), stats.csv, the step breakdown
-                            (steps.png, steps.csv), the kernel diff (diff.png, diff.csv) and
-                            index.html
+                            write a report into DIR (created if missing): timeline_a.png,
+                            timeline_b.png (the first run of each side), the step breakdown
+                            (steps.png, steps.csv), the kernel diff (diff.png, diff.csv),
+                            index.html and, with scopes, boxplot.png and stats.csv
 
 A PATH is a trace file, a run folder, or a folder of runs; wildcards (quoted) select several,
 e.g. 'traces/trace_file_matmul_*'. Exit status: 0 success, 1 bad usage, 2 unreadable input
@@ -186,6 +186,7 @@ QJsonObject infoJson(const LoadedRun &run)
     for (const auto &[reason, count] : t.skipped)
         skipped[reason] = double(count);
     o[QStringLiteral("skipped")] = skipped;
+    o[QStringLiteral("notes")] = QJsonArray::fromStringList(t.notes);
     QJsonArray devices;
     for (const LaunchSummary &device : a.devices()) {
         QJsonObject d = summaryJson(device);
@@ -259,6 +260,8 @@ void printInfo(const LoadedRun &run)
     out() << "\n";
     for (const auto &[reason, count] : t.skipped)
         out() << "  skipped " << count << " × " << reason << "\n";
+    for (const QString &note : t.notes)
+        out() << "  " << note << "\n";
     printSummary(a.total(), QStringLiteral("  "));
     if (a.devices().size() > 1)
         for (const LaunchSummary &device : a.devices()) {
@@ -790,7 +793,9 @@ bool parseComparisonOptions(const QString &command, const QStringList &arguments
     options.pathA = positional[0];
     options.pathB = positional[1];
     options.scopes = parser.values(scopeOption);
-    if (options.scopes.isEmpty())
+    // A report without scopes still holds What changed and the step breakdown; the other
+    // commands compare scopes and need one.
+    if (options.scopes.isEmpty() && command != QLatin1String("report"))
         return fail(QStringLiteral("%1 needs at least one --scope").arg(command));
     if (!parseMatchMode(parser.value(matchOption), options.match))
         return fail(QStringLiteral("--match must be component, substring or regex"));

@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Makes the small SQLite test databases in tests/data/converted/ from real recorded traces.
 
-No rocpd (ROCm 7 rocprofv3) or Nsight Systems SQLite export with a license that allows shipping it is
-known, so these are converted, not recorded: the tables and columns follow the public schemas
-(ROCm/rocprofiler-sdk source/share/rocprofiler-sdk-rocpd/*.sql, MIT; the `nsys export --type sqlite`
-schema NVIDIA documents), the rows are real events of the public traces in tests/data/public/TraceLens.
+No rocpd (ROCm 7 rocprofv3) database with a license that allows shipping it is known, so these are
+converted, not recorded: the tables and columns follow the public schemas (ROCm/rocprofiler-sdk
+source/share/rocprofiler-sdk-rocpd/rocpd_tables.sql, MIT; the `nsys export --type sqlite` schema NVIDIA
+documents), the rows are real events of the public traces in tests/data/public/TraceLens. (Real Nsight
+Systems exports are in tests/data/public/pipit and public/Fuser; the nsys database here is kept for its
+NVTX range, memcpy and memsets from a trace whose figures the JSON loader checks too.)
 
   converted/rocpd/908_results.db        the first 1,500 kernel dispatches of rocprofv3's own JSON
                                         (tests__rocprof__908_results.json.gz; it holds no API records)
@@ -16,6 +18,30 @@ schema NVIDIA documents), the rows are real events of the public traces in tests
   converted/nsys_bert_h100.sqlite       the H100 BERT Kineto trace (..._bert-small-uncased__1016001):
                                         kernels, runtime and driver calls, the memcpy, memsets, the user
                                         annotation as an NVTX push/pop range, thread names
+
+rocpd ids are stored where rocprofiler-sdk's writer stores them. References are to ROCm/rocm-systems
+at commit 1b1610fc2b2ab32af71e6e04e4d4a6a4ae597992, projects/rocprofiler-sdk/ (the same files are
+ROCm/rocprofiler-sdk's source/...):
+- source/lib/output/generateRocpd.cpp
+  - 996-1002, 1170-1177, 1330-1338: every kernel dispatch, memory copy and API call gets a rocpd_event
+    row with stack_id = the *internal* correlation id (the one a HIP call shares with the dispatches and
+    copies it caused), parent_stack_id = its ancestor (dispatches and copies: the internal id again),
+    and correlation_id = the *external* id, which is 0 unless `--kernel-rename` sets it.
+  - 1031-1055: rocpd_kernel_dispatch.id = the dispatch id (1034); 1179-1198: rocpd_memory_copy rows
+    get an id counted from 1 (1182) and a stream_id (1196), but no queue_id (the column stays NULL).
+  - 1358-1372: an API call with start != end is a rocpd_region row whose id is its internal
+    correlation id (1363); 1373-1389: one of zero length is a rocpd_sample row (id = internal id, its
+    timestamp) on a rocpd_track named after its category (1377-1378).
+  - 1288-1312, 1337: a roctx range's text is the event's extdata {"message": ...}; the region's name
+    is the operation (roctxThreadRangeA).
+  - 722-736, 816-822, 849, 907, 680-684, 708-712, 770: info-table ids are the OS tid and pid, the
+    agent's node id, the kernel id, the stream and queue handles, the node id.
+  - 1406-1417: API calls are written first (HIP, HSA, markers), then dispatches, then copies.
+- source/lib/python/rocpd/source/perfetto.cpp 391, 434, 478, 560: ROCm's Perfetto exporter links a call
+  to its dispatches and copies with Flow::Global(stack_id ^ uuid_pid) (193: uuid_pid names the
+  process), and shows stack_id as "corr_id" (404-405, 447-448, 495-496, 571-572);
+  source/lib/python/rocpd/source/csv.cpp 76-79 (the "Correlation_Id" column), 256, 305, 400: its CSV
+  exporter writes stack_id there. So a call pairs with its dispatches on stack_id, within one process.
 
 The two rocpd databases sit in one folder as the per-process files of one rocprofv3 run do.
 Deterministic: the same input gives byte-identical output. Usage: make_sqlite_fixtures.py [OUT_DIR]
@@ -56,62 +82,81 @@ def new_db(path):
 
 # ---------------------------------------------------------------------------------------------- rocpd
 # The rocpd tables carry a per-database suffix (`{{uuid}}` in the schema) and are read through views
-# of the plain names, as rocprofv3 writes them. Only the tables Scopeline reads are made.
+# of the plain names, as rocprofv3 writes them. The columns are rocpd_tables.sql's (its foreign keys
+# left out); only the tables Scopeline reads, and the ones the writer fills beside them, are made.
 ROCPD_UUID = "_00000000_0000_0000_0000_000000000000"
+_EXT = '"extdata" JSONB DEFAULT "{}" NOT NULL'
 ROCPD_TABLES = {
     "rocpd_metadata": '"id" INTEGER PRIMARY KEY AUTOINCREMENT, "tag" TEXT NOT NULL, "value" TEXT NOT NULL',
     "rocpd_string": '"id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL, "string" TEXT NOT NULL UNIQUE',
-    "rocpd_info_node": '"id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL, "hash" BIGINT NOT NULL, '
-                       '"machine_id" TEXT NOT NULL, "hostname" TEXT',
+    "rocpd_info_node": '"id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL, "hash" BIGINT NOT NULL UNIQUE, '
+                       '"machine_id" TEXT NOT NULL UNIQUE, "system_name" TEXT, "hostname" TEXT, "release" TEXT, '
+                       '"version" TEXT, "hardware_name" TEXT, "domain_name" TEXT',
     "rocpd_info_process": '"id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL, "nid" INTEGER NOT NULL, '
-                          '"ppid" INTEGER, "pid" INTEGER NOT NULL, "name" TEXT, "init" BIGINT, "fini" BIGINT, '
-                          '"start" BIGINT, "end" BIGINT, "command" TEXT',
+                          '"ppid" INTEGER, "pid" INTEGER NOT NULL, "init" BIGINT, "fini" BIGINT, '
+                          '"start" BIGINT, "end" BIGINT, "command" TEXT, '
+                          '"environment" JSONB DEFAULT "{}" NOT NULL, ' + _EXT,
     "rocpd_info_thread": '"id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL, "nid" INTEGER NOT NULL, '
                          '"ppid" INTEGER, "pid" INTEGER NOT NULL, "tid" INTEGER NOT NULL, "name" TEXT, '
-                         '"start" BIGINT, "end" BIGINT',
+                         '"start" BIGINT, "end" BIGINT, ' + _EXT,
     "rocpd_info_agent": '"id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL, "nid" INTEGER NOT NULL, '
-                        '"pid" INTEGER NOT NULL, "type" TEXT, "absolute_index" INTEGER, "logical_index" INTEGER, '
-                        '"type_index" INTEGER, "name" TEXT, "product_name" TEXT',
+                        '"pid" INTEGER NOT NULL, "type" TEXT CHECK ("type" IN (\'CPU\', \'GPU\')), '
+                        '"absolute_index" INTEGER, "logical_index" INTEGER, "type_index" INTEGER, "uuid" INTEGER, '
+                        '"name" TEXT, "model_name" TEXT, "vendor_name" TEXT, "product_name" TEXT, '
+                        '"user_name" TEXT, ' + _EXT,
     "rocpd_info_queue": '"id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL, "nid" INTEGER NOT NULL, '
-                        '"pid" INTEGER NOT NULL, "name" TEXT',
+                        '"pid" INTEGER NOT NULL, "name" TEXT, ' + _EXT,
     "rocpd_info_stream": '"id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL, "nid" INTEGER NOT NULL, '
-                         '"pid" INTEGER NOT NULL, "name" TEXT',
+                         '"pid" INTEGER NOT NULL, "name" TEXT, ' + _EXT,
     "rocpd_info_kernel_symbol": '"id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL, '
                                 '"nid" INTEGER NOT NULL, "pid" INTEGER NOT NULL, "code_object_id" INTEGER NOT NULL, '
-                                '"kernel_name" TEXT, "display_name" TEXT',
+                                '"kernel_name" TEXT, "display_name" TEXT, ' + _EXT,
+    "rocpd_track": '"id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL, "nid" INTEGER NOT NULL, '
+                   '"pid" INTEGER, "tid" INTEGER, "name_id" INTEGER, ' + _EXT,
     "rocpd_event": '"id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL, "category_id" INTEGER, '
-                   '"stack_id" INTEGER, "parent_stack_id" INTEGER, "correlation_id" INTEGER',
+                   '"stack_id" INTEGER, "parent_stack_id" INTEGER, "correlation_id" INTEGER, '
+                   '"call_stack" JSONB DEFAULT "{}" NOT NULL, "line_info" JSONB DEFAULT "{}" NOT NULL, ' + _EXT,
     "rocpd_region": '"id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL, "nid" INTEGER NOT NULL, '
                     '"pid" INTEGER NOT NULL, "tid" INTEGER NOT NULL, "start" BIGINT NOT NULL, "end" BIGINT NOT NULL, '
-                    '"name_id" INTEGER NOT NULL, "event_id" INTEGER',
+                    '"name_id" INTEGER NOT NULL, "event_id" INTEGER, ' + _EXT,
+    "rocpd_sample": '"id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL, "track_id" INTEGER NOT NULL, '
+                    '"timestamp" BIGINT NOT NULL, "event_id" INTEGER, ' + _EXT,
     "rocpd_kernel_dispatch": '"id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL, "nid" INTEGER NOT NULL, '
                              '"pid" INTEGER NOT NULL, "tid" INTEGER, "agent_id" INTEGER NOT NULL, '
                              '"kernel_id" INTEGER NOT NULL, "dispatch_id" INTEGER NOT NULL, '
                              '"queue_id" INTEGER NOT NULL, "stream_id" INTEGER NOT NULL, "start" BIGINT NOT NULL, '
-                             '"end" BIGINT NOT NULL, "workgroup_size_x" INTEGER NOT NULL, '
+                             '"end" BIGINT NOT NULL, "private_segment_size" INTEGER, "group_segment_size" INTEGER, '
+                             '"workgroup_size_x" INTEGER NOT NULL, '
                              '"workgroup_size_y" INTEGER NOT NULL, "workgroup_size_z" INTEGER NOT NULL, '
                              '"grid_size_x" INTEGER NOT NULL, "grid_size_y" INTEGER NOT NULL, '
-                             '"grid_size_z" INTEGER NOT NULL, "region_name_id" INTEGER, "event_id" INTEGER',
+                             '"grid_size_z" INTEGER NOT NULL, "region_name_id" INTEGER, "event_id" INTEGER, ' + _EXT,
     "rocpd_memory_copy": '"id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL, "nid" INTEGER NOT NULL, '
                          '"pid" INTEGER NOT NULL, "tid" INTEGER, "start" BIGINT NOT NULL, "end" BIGINT NOT NULL, '
-                         '"name_id" INTEGER NOT NULL, "dst_agent_id" INTEGER, "src_agent_id" INTEGER, '
-                         '"size" INTEGER NOT NULL, "queue_id" INTEGER, "stream_id" INTEGER, "event_id" INTEGER',
+                         '"name_id" INTEGER NOT NULL, "dst_agent_id" INTEGER, "dst_address" INTEGER, '
+                         '"src_agent_id" INTEGER, "src_address" INTEGER, "size" INTEGER NOT NULL, '
+                         '"queue_id" INTEGER, "stream_id" INTEGER, "region_name_id" INTEGER, "event_id" INTEGER, '
+                         + _EXT,
 }
+ROCTX_RANGE = "roctxThreadRangeA"  # the MARKER_CORE_RANGE_API operation of a push/pop range
 
 
 class Rocpd:
-    """Writes one rocpd database; ids of the info tables deliberately differ from the OS ids they hold."""
+    """Writes one rocpd database, its ids where generateRocpd.cpp puts them (see the docstring)."""
 
-    def __init__(self, path, guid):
+    def __init__(self, path, guid, pid, machine_id, hostname, node_hash):
         self.db = new_db(path)
         self.guid = guid
+        self.pid = pid
         for table, columns in ROCPD_TABLES.items():
             self.db.execute(f'CREATE TABLE "{table}{ROCPD_UUID}" ({columns})')
             self.db.execute(f'CREATE VIEW "{table}" AS SELECT * FROM "{table}{ROCPD_UUID}"')
         self.db.executemany(f'INSERT INTO "rocpd_metadata{ROCPD_UUID}" (tag, value) VALUES (?, ?)',
                             [("schema_version", "3"), ("uuid", ROCPD_UUID), ("guid", guid)])
-        self.strings = {}
-        self.next_event = 1
+        self.strings, self.threads, self.streams, self.queues, self.tracks = {}, set(), set(), set(), {}
+        # generateRocpd.cpp 570-573: the node id is the machine id's hash, cut to 32 bits.
+        self.node = self.insert("rocpd_info_node", id=node_hash % 0xFFFFFFFF, hash=node_hash,
+                                machine_id=machine_id, hostname=hostname)
+        self.copies = 0
 
     def insert(self, table, **values):
         values.setdefault("guid", self.guid) if table != "rocpd_metadata" else None
@@ -125,8 +170,70 @@ class Rocpd:
             self.strings[text] = self.insert("rocpd_string", string=text)
         return self.strings[text]
 
-    def event(self, category, correlation):
-        return self.insert("rocpd_event", category_id=self.string(category), correlation_id=correlation)
+    def process(self, command, init=None, fini=None):
+        # 816-822: the process row's id is its pid
+        self.insert("rocpd_info_process", id=self.pid, nid=self.node, pid=self.pid, init=init, fini=fini,
+                    start=init, end=fini, command=command)
+        # 664-717: the default stream and queue (handle 0) come first
+        self.stream(0)
+        self.queue(0)
+
+    def thread(self, tid, name=None):
+        # 722-736: a thread's row is made on first use, its id the OS tid
+        if tid not in self.threads:
+            self.threads.add(tid)
+            self.insert("rocpd_info_thread", id=tid, nid=self.node, pid=self.pid, tid=tid, name=name)
+        return tid
+
+    def stream(self, handle):
+        if handle not in self.streams:
+            name = "Default Stream" if handle == 0 else f"Stream {len(self.streams) - 1}"
+            self.streams.add(handle)
+            self.insert("rocpd_info_stream", id=handle, nid=self.node, pid=self.pid, name=name)
+        return handle
+
+    def queue(self, handle):
+        if handle not in self.queues:
+            name = "Default Queue" if handle == 0 else f"Queue {len(self.queues) - 1}"
+            self.queues.add(handle)
+            self.insert("rocpd_info_queue", id=handle, nid=self.node, pid=self.pid, name=name)
+        return handle
+
+    def event(self, category, stack_id, parent_stack_id, external=0, extdata="{}"):
+        return self.insert("rocpd_event", category_id=self.string(category), stack_id=stack_id,
+                           parent_stack_id=parent_stack_id, correlation_id=external, extdata=extdata)
+
+    def api_call(self, category, name, internal, tid, start, end, ancestor=0, message=None):
+        """1290-1388: an API call's event, then a region (start != end) or a sample (zero length)."""
+        extdata = json.dumps({"message": message}) if message is not None else "{}"
+        ev = self.event(category, internal, ancestor, 0, extdata)
+        tid = self.thread(tid)
+        if start != end:
+            self.insert("rocpd_region", id=internal, nid=self.node, pid=self.pid, tid=tid, start=start, end=end,
+                        name_id=self.string(name), event_id=ev)
+        else:
+            key = (tid, category)
+            if key not in self.tracks:
+                self.tracks[key] = self.insert("rocpd_track", id=len(self.tracks) + 1, nid=self.node, pid=self.pid,
+                                               tid=tid, name_id=self.string(category))
+            self.insert("rocpd_sample", id=internal, track_id=self.tracks[key], timestamp=start, event_id=ev)
+
+    def dispatch(self, dispatch_id, internal, tid, agent, kernel_id, queue, stream, start, end, block, grid):
+        """993-1055: the event (stack_id and parent_stack_id the internal id), then the dispatch row."""
+        ev = self.event("KERNEL_DISPATCH", internal, internal)
+        self.insert("rocpd_kernel_dispatch", id=dispatch_id, nid=self.node, pid=self.pid, tid=self.thread(tid),
+                    agent_id=agent, kernel_id=kernel_id, dispatch_id=dispatch_id, queue_id=self.queue(queue),
+                    stream_id=self.stream(stream), start=start, end=end, workgroup_size_x=block[0],
+                    workgroup_size_y=block[1], workgroup_size_z=block[2], grid_size_x=grid[0],
+                    grid_size_y=grid[1], grid_size_z=grid[2], region_name_id=self.string(""), event_id=ev)
+
+    def memory_copy(self, internal, tid, name, dst_agent, src_agent, size, stream, start, end):
+        """1160-1197: the event, then the copy row: an id counted from 1, a stream_id, no queue_id."""
+        ev = self.event("MEMORY_COPY", internal, internal)
+        self.copies += 1
+        self.insert("rocpd_memory_copy", id=self.copies, nid=self.node, pid=self.pid, tid=self.thread(tid),
+                    start=start, end=end, name_id=self.string(name), dst_agent_id=dst_agent,
+                    src_agent_id=src_agent, size=size, stream_id=self.stream(stream), event_id=ev)
 
     def close(self):
         self.db.commit()
@@ -137,108 +244,100 @@ class Rocpd:
 def make_rocpd_from_rocprofv3(path):
     tool = load(ROCPROF_JSON)["rocprofiler-sdk-tool"][0]
     meta = tool["metadata"]
-    out = Rocpd(path, "908-guid")
-    node = out.insert("rocpd_info_node", hash=0, machine_id=meta["node"]["machine_id"],
-                      hostname=meta["node"]["hostname"])
-    proc = out.insert("rocpd_info_process", nid=node, pid=int(meta["pid"]), init=int(meta["init_time"]),
-                      fini=int(meta["fini_time"]), command=" ".join(meta["command"]))
+    out = Rocpd(path, "908-guid", int(meta["pid"]), meta["node"]["machine_id"], meta["node"]["hostname"], 908)
+    out.process(" ".join(meta["command"]), int(meta["init_time"]), int(meta["fini_time"]))
     dispatches = tool["buffer_records"]["kernel_dispatch"][:MAX_DISPATCHES]
-    threads = {}
-    for tid in sorted({int(r["thread_id"]) for r in dispatches}):
-        threads[tid] = out.insert("rocpd_info_thread", nid=node, pid=proc, tid=tid)
-    agents = {}
     for a in tool["agents"]:
-        agents[int(a["id"]["handle"])] = out.insert(
-            "rocpd_info_agent", nid=node, pid=proc, type="GPU" if int(a["type"]) == 2 else "CPU",
-            absolute_index=len(agents), logical_index=len(agents), type_index=int(a["logical_node_type_id"]),
-            name=a.get("name", ""), product_name=a["product_name"])
-    queues, streams = {}, {}
+        # 840-856: an agent's id is its node id
+        out.insert("rocpd_info_agent", id=int(a["node_id"]), nid=out.node, pid=out.pid,
+                   type="GPU" if int(a["type"]) == 2 else "CPU", absolute_index=int(a["node_id"]),
+                   logical_index=int(a["logical_node_id"]), type_index=int(a["logical_node_type_id"]),
+                   name=a.get("name", ""), product_name=a["product_name"])
+    agent_node = {int(a["id"]["handle"]): int(a["node_id"]) for a in tool["agents"]}
     used_kernels = {int(r["dispatch_info"]["kernel_id"]) for r in dispatches}
-    symbols = {}
     for s in tool["kernel_symbols"]:
         kid = int(s["kernel_id"])
-        if kid in used_kernels and kid not in symbols:
-            symbols[kid] = out.insert("rocpd_info_kernel_symbol", nid=node, pid=proc, code_object_id=0,
-                                      kernel_name=s["kernel_name"], display_name=s["truncated_kernel_name"])
+        if kid in used_kernels:  # 907: a symbol's id is its kernel id
+            used_kernels.discard(kid)
+            out.insert("rocpd_info_kernel_symbol", id=kid, nid=out.node, pid=out.pid, code_object_id=0,
+                       kernel_name=s["kernel_name"], display_name=s["truncated_kernel_name"])
     for r in dispatches:
         info = r["dispatch_info"]
-        q = int(info["queue_id"]["handle"])
-        if q not in queues:
-            queues[q] = out.insert("rocpd_info_queue", nid=node, pid=proc, name=f"queue {q}")
-        st = int(r["stream_id"]["handle"])
-        if st not in streams:
-            streams[st] = out.insert("rocpd_info_stream", nid=node, pid=proc, name=f"stream {st}")
-        ev = out.event("KERNEL_DISPATCH", int(r["correlation_id"]["internal"]))
-        out.insert("rocpd_kernel_dispatch", nid=node, pid=proc, tid=threads[int(r["thread_id"])],
-                   agent_id=agents[int(info["agent_id"]["handle"])], kernel_id=symbols[int(info["kernel_id"])],
-                   dispatch_id=int(info["dispatch_id"]), queue_id=queues[q], stream_id=streams[st],
-                   start=int(r["start_timestamp"]), end=int(r["end_timestamp"]),
-                   workgroup_size_x=info["workgroup_size"]["x"], workgroup_size_y=info["workgroup_size"]["y"],
-                   workgroup_size_z=info["workgroup_size"]["z"], grid_size_x=info["grid_size"]["x"],
-                   grid_size_y=info["grid_size"]["y"], grid_size_z=info["grid_size"]["z"], event_id=ev)
+        corr = r["correlation_id"]
+        assert int(corr["external"]) == 0  # no --kernel-rename: the external id stays 0
+        out.dispatch(int(info["dispatch_id"]), int(corr["internal"]), int(r["thread_id"]),
+                     agent_node[int(info["agent_id"]["handle"])], int(info["kernel_id"]),
+                     int(info["queue_id"]["handle"]), int(r["stream_id"]["handle"]), int(r["start_timestamp"]),
+                     int(r["end_timestamp"]), [info["workgroup_size"][k] for k in "xyz"],
+                     [info["grid_size"][k] for k in "xyz"])
     out.close()
 
 
-def hip_category(cat, name):
-    if cat == "user_annotation":
-        return "MARKER_CORE_RANGE_API"
+def hip_category(name):
     return "HIP_RUNTIME_API_EXT" if name.startswith("hipExt") else "HIP_RUNTIME_API"
 
 
 def make_rocpd_from_kineto(path):
     events = load(VLLM_TRACE)["traceEvents"]
-    cpu = [e for e in events if e.get("ph") == "X" and e.get("cat") in ("cuda_runtime", "user_annotation")]
+    calls = [e for e in events if e.get("ph") == "X" and e.get("cat") == "cuda_runtime"]
+    ranges = [e for e in events if e.get("ph") == "X" and e.get("cat") == "user_annotation"]
     gpu = [e for e in events if e.get("ph") == "X" and e.get("cat") in ("kernel", "gpu_memcpy")]
-    out = Rocpd(path, "vllm-guid")
+    # Kineto's correlation is rocprofiler-sdk's internal correlation id (HIP calls, their dispatches
+    # and copies share it); every call has its own.
+    internal_ids = [int(e["args"]["correlation"]) for e in calls]
+    assert len(set(internal_ids)) == len(internal_ids)
+    os_pid = int(calls[0]["pid"])
+    out = Rocpd(path, "vllm-guid", os_pid, "converted-from-kineto", "mi300", 19)
+    out.process("python3 -m vllm")
     # rocprofv3 processes of one run share one clock: move this recording to start where the 908 one
     # does, so that the folder reads as one run of two processes (every duration and delay is kept).
-    shift = ROCPD_RUN_START - min(ns(e["ts"]) for e in cpu + gpu)
-    os_pid = int(cpu[0]["pid"])
-    node = out.insert("rocpd_info_node", hash=1, machine_id="converted-from-kineto", hostname="mi300")
-    proc = out.insert("rocpd_info_process", nid=node, pid=os_pid, command="python3 -m vllm")
-    threads = {}
-    for tid in sorted({int(e["tid"]) for e in cpu}):
-        threads[tid] = out.insert("rocpd_info_thread", nid=node, pid=proc, tid=tid,
-                                  name="python3" if tid == os_pid else f"worker {tid}")
+    shift = ROCPD_RUN_START - min(ns(e["ts"]) for e in calls + ranges + gpu)
+    for tid in sorted({int(e["tid"]) for e in calls + ranges}):
+        out.thread(tid, "python3" if tid == os_pid else f"worker {tid}")
     devices = sorted({int(e["pid"]) for e in gpu})
-    agents = {d: out.insert("rocpd_info_agent", nid=node, pid=proc, type="GPU", absolute_index=d + 1,
-                            logical_index=d + 1, type_index=d, name="gfx942", product_name="AMD Instinct MI300X")
-              for d in devices}
-    queues, streams, symbols = {}, {}, {}
-    for e in cpu:
-        corr = e.get("args", {}).get("correlation")
-        ev = out.event(hip_category(e["cat"], e["name"]), int(corr) if corr is not None else None)
-        start = ns(e["ts"]) + shift
-        out.insert("rocpd_region", nid=node, pid=proc, tid=threads[int(e["tid"])], start=start,
-                   end=start + ns(e["dur"]), name_id=out.string(e["name"]), event_id=ev)
+    agents = {}
+    for d in devices:
+        agents[d] = out.insert("rocpd_info_agent", id=d + 1, nid=out.node, pid=out.pid, type="GPU",
+                               absolute_index=d + 1, logical_index=d + 1, type_index=d, name="gfx942",
+                               product_name="AMD Instinct MI300X")
+    symbols = {}
     for e in gpu:
-        dev, stream = int(e["pid"]), int(e["tid"])
-        if (dev, stream) not in queues:
-            queues[(dev, stream)] = out.insert("rocpd_info_queue", nid=node, pid=proc, name=f"queue {stream}")
-        if stream not in streams:
-            streams[stream] = out.insert("rocpd_info_stream", nid=node, pid=proc, name=f"stream {stream}")
-        args = e.get("args", {})
-        corr = args.get("correlation")
+        if e["cat"] == "kernel" and e["name"] not in symbols:
+            symbols[e["name"]] = out.insert("rocpd_info_kernel_symbol", id=len(symbols) + 1, nid=out.node,
+                                            pid=out.pid, code_object_id=0, kernel_name=e["name"],
+                                            display_name=e["name"])
+    # 1406-1417: API calls first (HIP, then markers), then dispatches, then copies.
+    for e in calls:
         start = ns(e["ts"]) + shift
-        end = start + ns(e["dur"])
-        common = dict(nid=node, pid=proc, queue_id=queues[(dev, stream)], stream_id=streams[stream],
-                      start=start, end=end)
-        if e["cat"] == "kernel":
-            if e["name"] not in symbols:
-                symbols[e["name"]] = out.insert("rocpd_info_kernel_symbol", nid=node, pid=proc, code_object_id=0,
-                                                kernel_name=e["name"], display_name=e["name"])
-            grid = args.get("grid", [1, 1, 1])
-            block = args.get("block", [1, 1, 1])
-            ev = out.event("KERNEL_DISPATCH", int(corr) if corr is not None else None)
-            out.insert("rocpd_kernel_dispatch", agent_id=agents[dev], kernel_id=symbols[e["name"]],
-                       dispatch_id=len(symbols), workgroup_size_x=block[0], workgroup_size_y=block[1],
-                       workgroup_size_z=block[2], grid_size_x=grid[0] * block[0], grid_size_y=grid[1] * block[1],
-                       grid_size_z=grid[2] * block[2], event_id=ev, **common)
-        else:
-            ev = out.event("MEMORY_COPY", int(corr) if corr is not None else None)
-            out.insert("rocpd_memory_copy", name_id=out.string("MEMORY_COPY_DEVICE_TO_DEVICE"),
-                       dst_agent_id=agents[dev], src_agent_id=agents[dev], size=int(args.get("bytes", 0)),
-                       event_id=ev, **common)
+        out.api_call(hip_category(e["name"]), e["name"], int(e["args"]["correlation"]), int(e["tid"]), start,
+                     start + ns(e["dur"]))
+    # The user annotation becomes a roctx range; its internal id is one no call has, taken before the
+    # calls it encloses are made, as the range is pushed first.
+    next_free = min(internal_ids) - 1
+    for e in ranges:
+        assert next_free > 0 and next_free not in internal_ids
+        start = ns(e["ts"]) + shift
+        out.api_call("MARKER_CORE_RANGE_API", ROCTX_RANGE, next_free, int(e["tid"]), start, start + ns(e["dur"]),
+                     message=e["name"])
+        next_free -= 1
+    dispatch_id = 0
+    for e in gpu:
+        if e["cat"] != "kernel":
+            continue
+        args = e.get("args", {})
+        grid, block = args.get("grid", [1, 1, 1]), args.get("block", [1, 1, 1])
+        dispatch_id += 1
+        start = ns(e["ts"]) + shift
+        out.dispatch(dispatch_id, int(args["correlation"]), os_pid, agents[int(e["pid"])], symbols[e["name"]],
+                     int(e["tid"]), int(e["tid"]), start, start + ns(e["dur"]), block,
+                     [g * b for g, b in zip(grid, block)])
+    for e in gpu:
+        if e["cat"] != "gpu_memcpy":
+            continue
+        args = e.get("args", {})
+        dev, start = int(e["pid"]), ns(e["ts"]) + shift
+        out.memory_copy(int(args["correlation"]), os_pid, "MEMORY_COPY_DEVICE_TO_DEVICE", agents[dev], agents[dev],
+                        int(args.get("bytes", 0)), int(e["tid"]), start, start + ns(e["dur"]))
     out.close()
 
 

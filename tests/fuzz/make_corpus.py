@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the seed corpus for fuzz_loader into a folder: small cut-down copies of the real traces
-(plain JSON and gzip) and a few hand-made edge cases. Each seed stays under 64 kB so that the
+(plain JSON and gzip; the SQLite databases, rocpd and Nsight Systems exports, with their first rows)
+and a few hand-made edge cases. Each seed stays under 64 kB so that the
 fuzzer runs fast. Run at CI time (packaging/setup.sh fuzz); the corpus is not committed.
 
 usage: make_corpus.py OUT_DIR [--traces DIR]   (DIR defaults to <repo>/tests/data, see its README.md)
@@ -10,7 +11,9 @@ import argparse
 import gzip
 import json
 import os
+import sqlite3
 import sys
+import tempfile
 
 MAX_SEED = 64 * 1024
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -88,6 +91,95 @@ def truncate_lists(value, k):
 def rocprof_seed(path):
     doc = read_json(path)
     return fit(lambda k: dump(truncate_lists(doc, k)), 64)
+
+
+# Tables the SQLite readers read; the rest of an export (ENUM_*, OSRT_API, SCHED_EVENTS, ...) is dropped
+# from a seed. Rows are cut to the first n of each activity table, with the calls, events and strings
+# they refer to, so that launches still pair with kernels.
+NSYS_KEPT = {"StringIds", "ThreadNames", "PROCESSES", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME",
+             "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET", "NVTX_EVENTS", "META_DATA_EXPORT",
+             "EXPORT_META_DATA", "ENUM_NSYS_EVENT_CLASS"}
+NSYS_GPU = ("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET")
+ROCPD_ACTIVITY = ("rocpd_kernel_dispatch", "rocpd_memory_copy", "rocpd_region", "rocpd_sample")
+
+
+def cut_nsys(db, n):
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    for t in sorted(tables - NSYS_KEPT):
+        db.execute('DROP TABLE "%s"' % t)
+    for t in NSYS_GPU + ("NVTX_EVENTS",):
+        if t in tables:
+            db.execute('DELETE FROM %s WHERE rowid NOT IN (SELECT rowid FROM %s ORDER BY start LIMIT %d)' % (t, t, n))
+    if "CUPTI_ACTIVITY_KIND_RUNTIME" in tables:
+        gpu = " UNION ".join("SELECT correlationId FROM %s WHERE correlationId IS NOT NULL" % t
+                             for t in NSYS_GPU if t in tables)
+        db.execute("DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE correlationId NOT IN (%s) AND rowid NOT IN "
+                   "(SELECT rowid FROM CUPTI_ACTIVITY_KIND_RUNTIME ORDER BY start LIMIT %d)" % (gpu or "SELECT NULL", n))
+    if "PROCESSES" in tables:  # a whole machine's processes: keep those with activity
+        db.execute("DELETE FROM PROCESSES WHERE rowid NOT IN (SELECT rowid FROM PROCESSES ORDER BY name = '' LIMIT %d)" % n)
+    if "ThreadNames" in tables:
+        db.execute("DELETE FROM ThreadNames WHERE rowid NOT IN (SELECT rowid FROM ThreadNames LIMIT %d)" % n)
+    if "StringIds" in tables:
+        used = []
+        for t in tables & NSYS_KEPT:
+            cols = {r[1] for r in db.execute('PRAGMA table_info("%s")' % t)}
+            used += ["SELECT %s FROM %s WHERE %s IS NOT NULL" % (c, t, c) for c in ("nameId", "demangledName", "shortName", "mangledName",
+                                                             "textId") if c in cols]
+        if used:
+            db.execute("DELETE FROM StringIds WHERE id NOT IN (%s)" % " UNION ".join(used))
+
+
+def cut_rocpd(db, n):
+    objects = dict(db.execute("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view')"))
+    table = {}  # plain name -> the table behind its view (rows are deleted there)
+    for name, kind in objects.items():
+        if kind == "view" and name.startswith("rocpd_"):
+            backing = [t for t in objects if t.startswith(name + "_") and objects[t] == "table"]
+            if backing:
+                table[name] = backing[0]
+        elif kind == "table" and name.startswith("rocpd_") and name not in table:
+            table.setdefault(name, name)
+    for t in ROCPD_ACTIVITY:
+        if t in table:
+            order = "timestamp" if t == "rocpd_sample" else "start"
+            db.execute('DELETE FROM "%s" WHERE rowid NOT IN (SELECT rowid FROM "%s" ORDER BY %s LIMIT %d)'
+                       % (table[t], table[t], order, n))
+    if "rocpd_event" in table:
+        refs = " UNION ".join('SELECT event_id FROM "%s" WHERE event_id IS NOT NULL' % table[t]
+                              for t in ROCPD_ACTIVITY if t in table)
+        db.execute('DELETE FROM "%s" WHERE id NOT IN (%s)' % (table["rocpd_event"], refs or "SELECT NULL"))
+    if "rocpd_info_kernel_symbol" in table and "rocpd_kernel_dispatch" in table:
+        db.execute('DELETE FROM "%s" WHERE id NOT IN (SELECT kernel_id FROM "%s" WHERE kernel_id IS NOT NULL)'
+                   % (table["rocpd_info_kernel_symbol"], table["rocpd_kernel_dispatch"]))
+
+
+def sqlite_seed(path):
+    """The largest cut of a database (first n rows, halving n) that fits a seed, with 512-byte pages;
+    None when even one row is too big. The cut is made in a temporary file: an in-memory database
+    keeps its page size."""
+    source = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    names = {r[0] for r in source.execute("SELECT name FROM sqlite_master")}
+    cut = cut_rocpd if any(x.startswith("rocpd_") for x in names) else cut_nsys
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            n = 256
+            while n >= 1:
+                scratch = os.path.join(tmp, "seed_%d.db" % n)
+                db = sqlite3.connect(scratch)
+                source.backup(db)
+                cut(db, n)
+                db.commit()
+                db.execute("PRAGMA page_size = 512")
+                db.execute("VACUUM")
+                db.close()
+                with open(scratch, "rb") as f:
+                    data = f.read()
+                if len(data) < MAX_SEED:
+                    return data
+                n //= 2
+            return None
+    finally:
+        source.close()
 
 
 def write(out_dir, name, data, written):
@@ -192,13 +284,18 @@ def main():
     for name, data in edge_cases():
         write(args.out_dir, "edge__" + name, data, written)
 
-    # The SQLite formats (rocpd, Nsight Systems export) as they are, where one fits a seed.
-    for root, _, files in os.walk(os.path.join(args.traces, "converted")):
-        for f in sorted(files):
-            path = os.path.join(root, f)
-            if f.endswith((".sqlite", ".db")) and os.path.getsize(path) <= MAX_SEED:
-                with open(path, "rb") as db:
-                    write(args.out_dir, "sqlite__" + f, db.read(), written)
+    # The SQLite formats: the converted rocpd and nsys databases and the real Nsight Systems exports
+    # (public/pipit, public/Fuser), each cut down to fit a seed.
+    databases = []
+    for top in ("converted", "public"):
+        for root, _, files in os.walk(os.path.join(args.traces, top)):
+            databases += [os.path.join(root, f) for f in files if f.endswith((".sqlite", ".db"))]
+    for path in sorted(databases):
+        try:
+            data = sqlite_seed(path)
+        except sqlite3.Error as error:
+            sys.exit("make_corpus.py: cannot read %s: %s" % (path, error))
+        write(args.out_dir, "sqlite__" + os.path.basename(path).split("__")[-1], data, written)
 
     total = sum(size for _, size in written)
     print("make_corpus.py: %d seeds, %.1f kB in %s" % (len(written), total / 1024, args.out_dir))

@@ -5,21 +5,37 @@
 Reads an Nsight Systems SQLite export (`nsys export --type sqlite`), a rocprofv3 rocpd database
 (`<pid>_results.db`) or a folder of rocpd databases (the per-process files of one run, read as one run)
 with Python's sqlite3 module and prints the same launch/kernel figures as trace_summary.py.
-Written from the public schemas, not from the C++ reader.
+Written from the public schemas and the profilers' own sources, not from the C++ reader.
 
 Definitions: kernels are the rows of CUPTI_ACTIVITY_KIND_KERNEL / rocpd_kernel_dispatch (memory copies
-and sets are not kernels); launches are runtime/driver API calls (CUPTI_ACTIVITY_KIND_RUNTIME names,
-rocpd_region names) whose name is a kernel-launch API; graph launches those starting with
-cudaGraphLaunch/cuGraphLaunch/hipGraphLaunch. Launch and kernel join by correlation id, per database.
-launch delay = kernel start - earliest launch start of its correlation id; graph launch delay = earliest
-kernel start of the graph launch's correlation id - graph launch start. busy = union of kernel intervals,
-span = first kernel start to last kernel end, idle = span - busy.
+and sets are not kernels); launches are runtime/driver API calls whose name is a kernel-launch API;
+graph launches those starting with cudaGraphLaunch/cuGraphLaunch/hipGraphLaunch. launch delay = kernel
+start - earliest launch start of its key; graph launch delay = earliest kernel start of the graph
+launch's key - graph launch start. busy = union of kernel intervals, span = first kernel start to last
+kernel end, idle = span - busy.
+
+Nsight Systems (any version from 2022 on):
+- API names carry a version suffix, `cudaLaunchKernel_v7000`, `cudaGetDeviceProperties_v2_v12000`:
+  the last `_v<digits>` is cut before a name is compared.
+- CUDA correlation ids are unique within one process only: the key is (pid, correlationId), the pid
+  taken from bits 24..47 of globalPid (GPU rows) or globalTid (API rows), as nsys serialises them.
+- Exports of nsys 2022 hold every API call a second time as a "CUDA backtrace" record (eventClass
+  TRACE_PROCESS_EVENT_CUDABACKTRACE, 67, the row that carries the callchainId), starting before and
+  ending after the call itself: those rows are not calls.
+
+rocpd (ROCm 7): rocprofiler-sdk's writer (source/lib/output/generateRocpd.cpp) stores the internal
+correlation id, the one shared by a HIP call and the dispatches and copies it caused, in
+rocpd_event.stack_id; correlation_id holds the external id (0 unless --kernel-rename). ROCm's own
+exporters pair on stack_id within one process (rocpd perfetto.cpp: Flow::Global(stack_id ^ uuid_pid);
+csv.cpp writes stack_id as Correlation_Id), so the key is (database, stack_id). API calls of zero
+length are in rocpd_sample, named after their track (the category) as rocpd's `samples` view does.
 
 Usage: /usr/bin/python3 sqlite_summary.py FILE_OR_FOLDER
 """
 import glob
 import json
 import os
+import re
 import sqlite3
 import sys
 
@@ -30,6 +46,13 @@ _LAUNCH_BASE = ["cudaLaunchKernel", "cudaLaunchKernelExC", "cudaLaunchCooperativ
                 "hipLaunchCooperativeKernel", "hipModuleLaunchCooperativeKernel"]
 LAUNCH_APIS = {b + s for b in _LAUNCH_BASE for s in ("", "_ptsz", "_spt")}
 GRAPH_PREFIXES = ("cudaGraphLaunch", "cuGraphLaunch", "hipGraphLaunch")
+VERSION_SUFFIX = re.compile(r"_v[0-9]+$")
+NSYS_BACKTRACE_CLASS = "TRACE_PROCESS_EVENT_CUDABACKTRACE"
+NSYS_BACKTRACE_CLASS_ID = 67  # its id in every ENUM_NSYS_EVENT_CLASS seen; 2022 exports lack the table
+
+
+def base_name(name):
+    return VERSION_SUFFIX.sub("", name or "")
 
 
 def median(xs):
@@ -64,25 +87,52 @@ def tables(db):
     return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
 
 
+def columns(db, table):
+    return {r[1] for r in db.execute(f'PRAGMA table_info("{table}")')}
+
+
 def read_rocpd(db, key):
-    """(kernels, cpu calls): kernels as (start, end, corr), calls as (start, name, corr)."""
+    """(kernels, cpu calls): kernels as (start, end, key), calls as (start, name, key)."""
+    t = tables(db)
     kernels = [(s, e, (key, c)) for s, e, c in db.execute(
-        "SELECT k.start, k.end, ev.correlation_id FROM rocpd_kernel_dispatch k "
+        "SELECT k.start, k.end, ev.stack_id FROM rocpd_kernel_dispatch k "
         "LEFT JOIN rocpd_event ev ON ev.id = k.event_id")]
-    calls = [(s, n, (key, c)) for s, n, c in db.execute(
-        "SELECT r.start, s.string, ev.correlation_id FROM rocpd_region r "
-        "JOIN rocpd_string s ON s.id = r.name_id LEFT JOIN rocpd_event ev ON ev.id = r.event_id")]
+    calls = []
+    if "rocpd_region" in t:
+        calls += [(s, n, (key, c)) for s, n, c in db.execute(
+            "SELECT r.start, s.string, ev.stack_id FROM rocpd_region r "
+            "JOIN rocpd_string s ON s.id = r.name_id LEFT JOIN rocpd_event ev ON ev.id = r.event_id")]
+    if "rocpd_sample" in t and "rocpd_track" in t:
+        calls += [(s, n or "", (key, c)) for s, n, c in db.execute(
+            "SELECT p.timestamp, s.string, ev.stack_id FROM rocpd_sample p "
+            "LEFT JOIN rocpd_track tr ON tr.id = p.track_id LEFT JOIN rocpd_string s ON s.id = tr.name_id "
+            "LEFT JOIN rocpd_event ev ON ev.id = p.event_id")]
     return kernels, calls
+
+
+def nsys_backtrace_classes(db):
+    if "ENUM_NSYS_EVENT_CLASS" in tables(db):
+        return {i for i, name in db.execute("SELECT id, name FROM ENUM_NSYS_EVENT_CLASS")
+                if name == NSYS_BACKTRACE_CLASS}
+    return {NSYS_BACKTRACE_CLASS_ID}
+
+
+def nsys_pid(global_id):
+    return None if global_id is None else (global_id >> 24) & 0xFFFFFF
 
 
 def read_nsys(db, key):
     names = dict(db.execute("SELECT id, value FROM StringIds"))
-    kernels = [(s, e, (key, c)) for s, e, c in db.execute(
-        "SELECT start, end, correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL")]
+    kernels = [(s, e, (key, nsys_pid(p), c)) for s, e, p, c in db.execute(
+        "SELECT start, end, globalPid, correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL")]
     calls = []
     if "CUPTI_ACTIVITY_KIND_RUNTIME" in tables(db):
-        calls = [(s, names.get(n, ""), (key, c)) for s, n, c in db.execute(
-            "SELECT start, nameId, correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME")]
+        backtraces = nsys_backtrace_classes(db)
+        has_class = "eventClass" in columns(db, "CUPTI_ACTIVITY_KIND_RUNTIME")
+        rows = db.execute("SELECT start, nameId, globalTid, correlationId, %s FROM CUPTI_ACTIVITY_KIND_RUNTIME"
+                          % ("eventClass" if has_class else "NULL"))
+        calls = [(s, base_name(names.get(n, "")), (key, nsys_pid(t), c)) for s, n, t, c, cls in rows
+                 if cls not in backtraces]
     return kernels, calls
 
 
@@ -98,25 +148,26 @@ def summarize(paths):
             k, c = read_nsys(db, i)
             fmt = "nsys"
         else:
-            raise ValueError(f"{path}: neither rocpd nor an nsys export")
+            raise ValueError(f"{path}: neither rocpd nor an nsys export with kernels")
         db.close()
         kernels += k
         calls += c
     launches = [c for c in calls if c[1] in LAUNCH_APIS]
     graph = [c for c in calls if c[1].startswith(GRAPH_PREFIXES)]
     first_launch, first_kernel = {}, {}
-    for s, _, corr in launches:
-        if corr[1] is not None:
-            first_launch[corr] = min(s, first_launch.get(corr, s))
-    for s, _, corr in kernels:
-        if corr[1] is not None:
-            first_kernel[corr] = min(s, first_kernel.get(corr, s))
-    delays = [s - first_launch[corr] for s, _, corr in kernels if corr in first_launch]
-    graph_delays = [first_kernel[corr] - s for s, _, corr in graph if corr in first_kernel]
+    for s, _, k in launches:
+        if k[-1] is not None:
+            first_launch[k] = min(s, first_launch.get(k, s))
+    for s, _, k in kernels:
+        if k[-1] is not None:
+            first_kernel[k] = min(s, first_kernel.get(k, s))
+    delays = [s - first_launch[k] for s, _, k in kernels if k in first_launch]
+    graph_delays = [first_kernel[k] - s for s, _, k in graph if k in first_kernel]
     busy, span = busy_span([(s, e) for s, e, _ in kernels])
     return dict(format=fmt, kernels=len(kernels), kernel_launches=len(launches), graph_launches=len(graph),
                 gpu_busy_ns=busy, gpu_span_ns=span, gpu_idle_ns=span - busy,
-                median_launch_delay_ns=median(delays), median_graph_launch_delay_ns=median(graph_delays))
+                median_launch_delay_ns=median(delays), median_graph_launch_delay_ns=median(graph_delays),
+                launches_paired=len(delays))
 
 
 def main(argv):
