@@ -40,8 +40,9 @@ void addLaunchFields(EventDetails &d, const TraceData &t, const TraceAnalysis &a
         if (launch >= 0) {
             const uint32_t l = uint32_t(launch);
             d.fields.push_back(field(tr("Launch"), tr("%1 at %2").arg(t.qname(l), at(t.start[l])), {}, true));
-            d.fields.push_back(field(t.kind[l] == EventKind::GraphLaunch ? tr("Graph launch delay") : tr("Launch delay"),
-                                formatDuration(double(t.start[e] - t.start[l]))));
+            d.fields.push_back(
+                field(t.kind[l] == EventKind::GraphLaunch ? tr("Graph launch delay") : tr("Launch delay"),
+                      formatDuration(double(t.start[e] - t.start[l]))));
         }
     }
     if (kind == EventKind::KernelLaunch || kind == EventKind::GraphLaunch) {
@@ -50,11 +51,11 @@ void addLaunchFields(EventDetails &d, const TraceData &t, const TraceAnalysis &a
         if (kernels.empty())
             return;
         const uint32_t k = kernels.front();
-        d.fields.push_back(field(tr("First kernel"),
-                            tr("%1 at %2, %3 after the launch")
-                                .arg(t.qname(k), at(t.start[k]), formatDuration(double(t.start[k] - t.start[e]))),
-                            {},
-                            true));
+        d.fields.push_back(
+            field(tr("First kernel"),
+                  tr("%1 at %2, %3 after the launch")
+                      .arg(t.qname(k), at(t.start[k]), formatDuration(double(t.start[k] - t.start[e]))),
+                  {}, true));
         if (kernels.size() > 1) {
             int64_t last = t.end(k);
             for (uint32_t kk : kernels)
@@ -113,7 +114,9 @@ EventDetails eventDetails(const LoadedRun &run, uint32_t e)
     const std::function<QString(int64_t)> at = [origin](int64_t ns) {
         return QStringLiteral("+%1").arg(formatDuration(double(ns - origin)));
     };
-    auto ns = [](int64_t v) { return tr("(%1 ns)").arg(v); };
+    // Times one way: from the start of the timeline, as the axis shows them; the note gives the same
+    // time exactly in ns (never the trace's absolute clock, which PyTorch writes as epoch ns).
+    auto ns = [origin](int64_t v) { return tr("(%1 ns)").arg(v - origin); };
     d.title = t.qname(e);
     d.fields.push_back(field(tr("Kind"), eventKindName(t.kind[e])));
     d.fields.push_back(field(tr("Track"), t.tracks[t.track[e]].displayName()));

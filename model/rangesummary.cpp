@@ -2,6 +2,7 @@
 #include "rangesummary.h"
 
 #include <algorithm>
+#include <map>
 
 namespace scopeline {
 
@@ -18,14 +19,19 @@ RangeSummary summariseRange(const TraceAnalysis &analysis, int64_t start, int64_
 
     // Clipping to the range keeps the intervals sorted by start, as unionLength wants.
     std::vector<std::pair<int64_t, int64_t>> clipped;
+    std::map<uint32_t, std::vector<std::pair<int64_t, int64_t>>> byStream;
     for (uint32_t k : kernels) {
         if (t.start[k] >= end)
             break;
         const int64_t s = std::max(t.start[k], start), e = std::min(t.end(k), end);
-        if (e > s)
+        if (e > s) {
             clipped.emplace_back(s, e);
+            byStream[t.track[k]].emplace_back(s, e);
+        }
     }
     summary.busyNs = unionLength(clipped);
+    for (const auto &[track, intervals] : byStream)
+        summary.streams.push_back({track, unionLength(intervals)});
     summary.kernels = std::lower_bound(kernels.begin(), kernels.end(), end, byStart) -
                       std::lower_bound(kernels.begin(), kernels.end(), start, byStart);
     for (std::size_t track = 0; track < t.tracks.size(); ++track) {

@@ -24,6 +24,13 @@ constexpr int kVersion = 1;
 constexpr int kMaxUpLevels = 2;
 // Integers up to 2^53 survive a JSON number (a double) exactly; larger ones are written as strings.
 constexpr int64_t kMaxExactDouble = int64_t(1) << 53;
+// Longer texts are no real path or scope name; refusing them at load keeps a damaged or hostile
+// session from reaching the views (a 10 MB path would be laid out in titles, menus and banners).
+constexpr qsizetype kMaxPathLength = 4096; // PATH_MAX on Linux
+constexpr qsizetype kMaxNameLength = 4096;
+constexpr qsizetype kMaxScopes = 10000;
+// A session is a few hundred bytes; anything this large is not one and is not parsed.
+constexpr qint64 kMaxFileSize = 16 * 1024 * 1024;
 
 QString tr(const char *text)
 {
@@ -116,6 +123,11 @@ QString parseSession(const QJsonObject &root, const QDir &base, SessionState &st
         const QJsonValue path = pathsObject.value(QLatin1String(key));
         if (!path.isString())
             return tr("\"paths.%1\" is missing or not a string").arg(QLatin1String(key));
+        if (path.toString().size() > kMaxPathLength)
+            return tr("\"paths.%1\" is %2 characters long, longer than any path (at most %3)")
+                .arg(QLatin1String(key))
+                .arg(path.toString().size())
+                .arg(kMaxPathLength);
     }
     state.pathA = resolvedPath(pathsObject.value(QStringLiteral("a")).toString(), base);
     state.pathB = resolvedPath(pathsObject.value(QStringLiteral("b")).toString(), base);
@@ -124,10 +136,16 @@ QString parseSession(const QJsonObject &root, const QDir &base, SessionState &st
         const QJsonValue scopes = root.value(QStringLiteral("scopes"));
         if (!scopes.isArray())
             return tr("\"scopes\" is not a list");
+        if (scopes.toArray().size() > kMaxScopes)
+            return tr("\"scopes\" holds %1 names (at most %2)").arg(scopes.toArray().size()).arg(kMaxScopes);
         state.scopes.clear();
         for (const QJsonValue &scope : scopes.toArray()) {
             if (!scope.isString())
                 return tr("\"scopes\" holds something that is not a string");
+            if (scope.toString().size() > kMaxNameLength)
+                return tr("\"scopes\" holds a name %1 characters long (at most %2)")
+                    .arg(scope.toString().size())
+                    .arg(kMaxNameLength);
             state.scopes.append(scope.toString());
         }
     }
@@ -157,6 +175,10 @@ QString parseSession(const QJsonObject &root, const QDir &base, SessionState &st
         const QJsonValue step = root.value(QStringLiteral("step"));
         if (!step.isString())
             return tr("\"step\" is not a string");
+        if (step.toString().size() > kMaxNameLength)
+            return tr("\"step\" is %1 characters long (at most %2)")
+                .arg(step.toString().size())
+                .arg(kMaxNameLength);
         state.stepScope = step.toString();
     }
     const struct
@@ -269,6 +291,10 @@ bool SessionFile::load(const QString &file, SessionState &state, QString *error)
     QFile in(file);
     if (!in.open(QIODevice::ReadOnly))
         return fail(tr("cannot read: %1").arg(in.errorString()));
+    if (in.size() > kMaxFileSize)
+        return fail(tr("not a session file: %1 bytes, far larger than any session (at most %2)")
+                        .arg(in.size())
+                        .arg(kMaxFileSize));
     const QByteArray bytes = in.readAll();
     if (in.error() != QFileDevice::NoError)
         return fail(tr("cannot read: %1").arg(in.errorString()));

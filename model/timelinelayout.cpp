@@ -55,7 +55,8 @@ std::pair<int64_t, int64_t> traceBounds(const TraceData &t)
 // The last lane holds every slice from its depth down, nested: it is cut into disjoint pieces, each
 // showing the innermost slice there, so that the deepest calls (the launches) stay visible.
 template <typename StyleOf>
-void addFlattened(TimelineLane &lane, const std::vector<uint32_t> &events, const TraceData &t, StyleOf styleOf)
+void addFlattened(TimelineLane &lane, const std::vector<uint32_t> &events, const TraceData &t,
+                  StyleOf styleOf)
 {
     struct Open
     {
@@ -119,8 +120,30 @@ void TimelineLane::add(int64_t start, int64_t end, uint32_t item, uint8_t style)
 
 void TimelineLane::finish()
 {
-    if (!overlapping)
+    // the covered length before each disjoint interval
+    const auto accumulate = [this](const std::vector<int64_t> &s, const std::vector<int64_t> &e) {
+        coveredBefore.resize(s.size());
+        int64_t sum = 0;
+        for (std::size_t i = 0; i < s.size(); ++i) {
+            coveredBefore[i] = sum;
+            sum += std::max<int64_t>(0, e[i] - s[i]);
+        }
+    };
+    if (!overlapping) {
+        accumulate(starts, ends);
         return;
+    }
+    unionStarts.clear();
+    unionEnds.clear();
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+        if (!unionEnds.empty() && starts[i] <= unionEnds.back())
+            unionEnds.back() = std::max(unionEnds.back(), ends[i]);
+        else {
+            unionStarts.push_back(starts[i]);
+            unionEnds.push_back(ends[i]);
+        }
+    }
+    accumulate(unionStarts, unionEnds);
     leaves = 1;
     while (leaves < ends.size())
         leaves *= 2;
@@ -152,6 +175,22 @@ std::pair<std::size_t, std::size_t> TimelineLane::window(int64_t from, int64_t t
     const std::size_t first = std::size_t(std::lower_bound(reach.begin(), reach.end(), from) - reach.begin());
     const std::size_t last = std::size_t(std::upper_bound(starts.begin(), starts.end(), to) - starts.begin());
     return {first, std::max(first, last)};
+}
+
+int64_t TimelineLane::coveredUntil(int64_t x) const
+{
+    const std::vector<int64_t> &s = overlapping ? unionStarts : starts;
+    const std::vector<int64_t> &e = overlapping ? unionEnds : ends;
+    const std::size_t n = std::size_t(std::lower_bound(s.begin(), s.end(), x) - s.begin());
+    if (n == 0 || coveredBefore.size() != s.size())
+        return 0;
+    const std::size_t i = n - 1; // the last interval starting before x; the earlier ones end before it
+    return coveredBefore[i] + std::max<int64_t>(0, std::min(x, e[i]) - s[i]);
+}
+
+int64_t TimelineLane::covered(int64_t from, int64_t to) const
+{
+    return to > from ? coveredUntil(to) - coveredUntil(from) : 0;
 }
 
 // ---- TimelineLayout -----------------------------------------------------------------------------

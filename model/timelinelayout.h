@@ -42,6 +42,10 @@ struct TimelineLane
     bool overlapping = false;    // entries overlap: deeper slices merged into the last lane
     std::vector<int64_t> tree;   // max-of-ends segment tree, overlapping lanes only
     std::size_t leaves = 0;
+    // How much of the time is covered (what density drawing needs): the entries' union as disjoint
+    // intervals (the entries themselves unless they overlap) with the covered length before each.
+    std::vector<int64_t> unionStarts, unionEnds; // overlapping lanes only
+    std::vector<int64_t> coveredBefore;          // per union interval (per entry when disjoint)
 
     std::size_t size() const { return starts.size(); }
     bool empty() const { return starts.empty(); }
@@ -53,8 +57,11 @@ struct TimelineLane
     std::size_t firstEndingAfter(std::size_t l, std::size_t r, int64_t x) const;
     // Entries [first, last) that may intersect [from, to].
     std::pair<std::size_t, std::size_t> window(int64_t from, int64_t to) const;
+    // Length of the union of the entries clipped to [from, to): two binary searches.
+    int64_t covered(int64_t from, int64_t to) const;
 
 private:
+    int64_t coveredUntil(int64_t x) const;
     std::size_t descend(std::size_t node, std::size_t nl, std::size_t nr, std::size_t l, std::size_t r,
                         int64_t x) const;
 };

@@ -6,6 +6,7 @@
 
 #include "testdata.h"
 
+#include "model/durationformat.h"
 #include "model/loadedrun.h"
 #include "model/replication.h"
 #include "model/tracefolder.h"
@@ -15,6 +16,7 @@
 #include "widgets/comparisontablemodel.h"
 #include "widgets/scopelistmodel.h"
 #include "widgets/scopepicker.h"
+#include "widgets/statisticstable.h"
 #include "widgets/summarystrip.h"
 
 #include <qcustomplot.h>
@@ -23,7 +25,9 @@
 #include <QAction>
 #include <QClipboard>
 #include <QComboBox>
+#include <QHeaderView>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -114,7 +118,63 @@ private slots:
             kernels += run.analysis->total().kernels;
         QCOMPARE(panel.summaryStrip()->figuresA().kernels, kernels);
         QCOMPARE(panel.summaryStrip()->figuresA().runs, 3);
-        QVERIFY(!panel.summaryStrip()->text(SummaryStrip::BusyPercent, 2).isEmpty());
+        QVERIFY(!panel.summaryStrip()->text(SummaryStrip::BusyTime, 2).isEmpty());
+    }
+
+    // A narrow screen hides columns from the header's menu (the first, the scope, always stays).
+    void columnsCanBeHidden()
+    {
+        ComparisonPanel panel;
+        open(panel);
+        QTableView *table = panel.tableView();
+        QCOMPARE(table->horizontalHeader()->contextMenuPolicy(), Qt::CustomContextMenu);
+        std::unique_ptr<QMenu> menu(columnMenu(table, nullptr));
+        QCOMPARE(menu->actions().size(), ComparisonTableModel::NUM_COLUMNS - 1);
+        QAction *run = menu->actions().front();
+        QCOMPARE(run->text(),
+                 table->model()->headerData(ComparisonTableModel::RunColumn, Qt::Horizontal).toString());
+        QVERIFY(run->isChecked());
+        run->toggle();
+        QVERIFY(table->isColumnHidden(ComparisonTableModel::RunColumn));
+        run->toggle();
+        QVERIFY(!table->isColumnHidden(ComparisonTableModel::RunColumn));
+    }
+
+    // The strip speaks What changed's language: times and counts per run, busy in time (not %), the
+    // two kinds of launch delay apart, and colour only where the better direction is plain (idle).
+    void summaryStripPerRun()
+    {
+        ComparisonPanel panel;
+        open(panel);
+        const SummaryStrip *strip = panel.summaryStrip();
+        qint64 kernels = 0, busy = 0, idle = 0;
+        for (const LoadedRun &run : m_a) {
+            kernels += run.analysis->total().kernels;
+            busy += run.analysis->total().busyNs;
+            idle += run.analysis->total().idleNs();
+        }
+        const double runs = double(m_a.size());
+        QCOMPARE(strip->figuresA().value(SummaryStrip::Kernels), double(kernels) / runs);
+        QCOMPARE(strip->figuresA().value(SummaryStrip::BusyTime), double(busy) / runs);
+        QCOMPARE(strip->figuresA().value(SummaryStrip::IdleTime), double(idle) / runs);
+        QCOMPARE(strip->text(SummaryStrip::BusyTime, 0), formatDuration(double(busy) / runs));
+        for (int f = 0; f < SummaryStrip::NUM_FIGURES; ++f) {
+            const auto figure = SummaryStrip::Figure(f);
+            const QString name = SummaryStrip::figureName(figure);
+            QVERIFY2(name.endsWith(QLatin1String("/run")) || name.contains(QLatin1String("delay")) ||
+                         name.contains(QLatin1String("/launch")),
+                     qPrintable(name));
+            QVERIFY2(!strip->text(figure, 0).contains(QLatin1Char('%')), qPrintable(name));
+            const QColor colour = strip->changeColor(figure);
+            const bool signal = colour == QColor(0x1a, 0x8a, 0x3a) || colour == QColor(0xc6, 0x28, 0x28);
+            if (SummaryStrip::betterDirection(figure) == 0)
+                QVERIFY2(!signal, qPrintable(name));
+        }
+        QCOMPARE(SummaryStrip::betterDirection(SummaryStrip::IdleTime), -1);
+        QVERIFY(SummaryStrip::figureName(SummaryStrip::KernelLaunchDelay) !=
+                SummaryStrip::figureName(SummaryStrip::GraphLaunchDelay));
+        if (strip->figuresA().graphLaunches == 0) // no graph launches: no graph delay to show
+            QCOMPARE(strip->text(SummaryStrip::GraphLaunchDelay, 0), QStringLiteral("–"));
     }
 
     // The scope comparison's runs come from one process a side (JAX: no OS pid): its run-level verdicts

@@ -9,6 +9,7 @@
 #include "model/durationformat.h"
 #include "model/eventdetails.h"
 #include "model/loadedrun.h"
+#include "model/timelinelayout.h"
 #include "model/tracefolder.h"
 
 #include <QtTest>
@@ -19,7 +20,6 @@ using testruns::kJaxRun;
 using testruns::loadFirst;
 
 namespace {
-
 
 QStringList keys(const std::vector<EventField> &fields)
 {
@@ -56,13 +56,19 @@ private slots:
         const EventDetails d = eventDetails(run, kernel);
         QCOMPARE(d.title, t.qname(kernel));
         const QStringList k = keys(d.fields);
-        QCOMPARE(k.mid(0, 5), (QStringList{QStringLiteral("Kind"), QStringLiteral("Track"), QStringLiteral("Start"),
-                                           QStringLiteral("Duration"), QStringLiteral("End")}));
+        QCOMPARE(k.mid(0, 5),
+                 (QStringList{QStringLiteral("Kind"), QStringLiteral("Track"), QStringLiteral("Start"),
+                              QStringLiteral("Duration"), QStringLiteral("End")}));
         QCOMPARE(d.value(QStringLiteral("Kind")), eventKindName(EventKind::Kernel));
         QCOMPARE(d.value(QStringLiteral("Track")), t.tracks[t.track[kernel]].displayName());
         QCOMPARE(d.value(QStringLiteral("Duration")), formatDuration(double(t.duration[kernel])));
-        QVERIFY(d.fields[2].note.contains(QString::number(t.start[kernel])));
-        QVERIFY(d.fields[4].note.contains(QString::number(t.end(kernel))));
+        // times one way: from the timeline's origin, the note exact in ns, never the absolute clock
+        const int64_t origin = timelineOrigin(t);
+        QCOMPARE(d.fields[2].note, QStringLiteral("(%1 ns)").arg(t.start[kernel] - origin));
+        QCOMPARE(d.fields[4].note, QStringLiteral("(%1 ns)").arg(t.end(kernel) - origin));
+        QVERIFY(d.fields[2].value.startsWith(QLatin1Char('+')));
+        if (origin > 0)
+            QVERIFY(!d.fields[2].note.contains(QString::number(t.start[kernel])));
         // args in file order
         QCOMPARE(qsizetype(d.args.size()), qsizetype(t.argsBegin[kernel + 1] - t.argsBegin[kernel]));
         for (std::size_t i = 0; i < d.args.size(); ++i)
@@ -72,15 +78,18 @@ private slots:
         const int64_t launch = run.analysis->launchOf(kernel);
         QVERIFY(launch >= 0);
         QVERIFY(d.value(QStringLiteral("Launch")).startsWith(t.qname(uint32_t(launch))));
-        const QString delayKey = t.kind[std::size_t(launch)] == EventKind::GraphLaunch ? QStringLiteral("Graph launch delay")
-                                                                                        : QStringLiteral("Launch delay");
+        const QString delayKey = t.kind[std::size_t(launch)] == EventKind::GraphLaunch
+                                     ? QStringLiteral("Graph launch delay")
+                                     : QStringLiteral("Launch delay");
         QCOMPARE(d.value(delayKey), formatDuration(double(t.start[kernel] - t.start[std::size_t(launch)])));
         int64_t byCorrelation = 0;
         for (uint32_t e = 0; e < t.eventCount(); ++e)
-            byCorrelation += t.onGpu(e) && t.kind[e] == EventKind::Kernel && t.correlation[e] == t.correlation[std::size_t(launch)];
+            byCorrelation += t.onGpu(e) && t.kind[e] == EventKind::Kernel &&
+                             t.correlation[e] == t.correlation[std::size_t(launch)];
         const EventDetails l = eventDetails(run, uint32_t(launch));
         QCOMPARE(l.value(QStringLiteral("Kernels")), QString::number(byCorrelation));
-        QVERIFY(l.value(QStringLiteral("First kernel")).startsWith(t.qname(run.analysis->kernelsOf(uint32_t(launch)).front())));
+        QVERIFY(l.value(QStringLiteral("First kernel"))
+                    .startsWith(t.qname(run.analysis->kernelsOf(uint32_t(launch)).front())));
         QCOMPARE(l.value(QStringLiteral("Kernels span")).isEmpty(), byCorrelation < 2);
     }
 

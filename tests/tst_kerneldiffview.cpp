@@ -24,6 +24,7 @@
 #include "widgets/caveatbanner.h"
 #include "widgets/comparisontablemodel.h"
 #include "widgets/plottheme.h"
+#include "widgets/waterfallplot.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -266,6 +267,37 @@ private slots:
     }
 
     // Where every unit of a side gave one value (timer ticks), the tooltip says why the p is what it is.
+    // Totals on an axis that does not start at zero are cut, and the plot says so: a break mark on
+    // each total and the axis label's start; from zero, neither.
+    void waterfallTotalsAreHonest()
+    {
+        QCustomPlot plot;
+        plot.resize(600, 240);
+        const PlotTheme theme = PlotTheme::fromPalette(plot.palette());
+        const auto countBreaks = [&plot] {
+            int n = 0;
+            for (int i = 0; i < plot.itemCount(); ++i)
+                n += plot.item(i)->objectName() == QLatin1String("axisBreak");
+            return n;
+        };
+        // 4.515 ms vs 4.302 ms: the small change shows, the totals are cut and marked
+        std::vector<WaterfallBar> bars(3);
+        bars[0] = {QStringLiteral("A"), QStringLiteral("4.515 ms"), 0, 4.515e6, Qt::gray, true};
+        bars[1] = {QStringLiteral("k"), QStringLiteral("−213 µs"), 4.515e6, 4.302e6, Qt::green, false};
+        bars[2] = {QStringLiteral("B"), QStringLiteral("4.302 ms"), 0, 4.302e6, Qt::gray, true};
+        drawWaterfall(&plot, theme, bars, QStringLiteral("kernel time per run (%1)"));
+        QVERIFY(plot.xAxis->range().lower > 0);
+        QCOMPARE(countBreaks(), 4); // two slanted gaps on each total
+        QVERIFY2(plot.xAxis->label().contains(QLatin1String("axis from")), qPrintable(plot.xAxis->label()));
+        // 1 ms vs 3 ms: from zero, to scale, nothing to mark
+        bars[0].to = bars[1].from = 1e6;
+        bars[1].to = bars[2].to = 3e6;
+        drawWaterfall(&plot, theme, bars, QStringLiteral("kernel time per run (%1)"));
+        QCOMPARE(plot.xAxis->range().lower, 0.0);
+        QCOMPARE(countBreaks(), 0);
+        QVERIFY(!plot.xAxis->label().contains(QLatin1String("axis from")));
+    }
+
     void tiedRowsSayWhy()
     {
         int tied = 0;

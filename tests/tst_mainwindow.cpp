@@ -6,22 +6,40 @@
 // a side, where What changed's "By op" box regroups the kernels by op.
 
 #include "testdata.h"
+#include "testprocess.h"
 
 #include "mainwindow.h"
 #include "samplepairs.h"
+#include "widgets/boxplotview.h"
 #include "widgets/caveatbanner.h"
 #include "widgets/comparisonpanel.h"
+#include "widgets/comparisontablemodel.h"
 #include "widgets/kerneldiffmodel.h"
 #include "widgets/kerneldiffview.h"
 #include "widgets/pairtimeline.h"
+#include "widgets/scopepicker.h"
+#include "widgets/summarystrip.h"
+#include "widgets/timelineview.h"
+#include "widgets/timelineviewstate.h"
 
 #include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollBar>
+#include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableView>
 
 #include <QMenu>
 #include <QMessageBox>
 #include <QSplitter>
+#include <QStatusBar>
 #include <QtTest>
+
+#include <qcustomplot.h>
 
 using namespace scopeline;
 
@@ -46,6 +64,52 @@ bool nonUniform(const QImage &image)
             if (image.pixel(x, y) != first)
                 return true;
     return false;
+}
+
+// The text a widget shows fits in it (no clipped text): its width against the font's measure.
+bool textFits(const QWidget *widget, const QString &text, int padding = 0)
+{
+    return widget->fontMetrics().horizontalAdvance(text) + padding <= widget->width();
+}
+
+// The QTableView the user sees (not the frozen overlay), its visible rows.
+int visibleRows(const QTableView *table)
+{
+    return table->viewport()->height() / std::max(1, table->verticalHeader()->defaultSectionSize());
+}
+
+// Whether a column lies in the table's viewport, whole, without scrolling, and is wide enough for
+// its title (with room for the sort arrow).
+QString columnProblem(const QTableView *table, int column)
+{
+    const QString title = table->model()->headerData(column, Qt::Horizontal).toString();
+    const int x = table->columnViewportPosition(column), w = table->columnWidth(column);
+    if (table->isColumnHidden(column))
+        return QStringLiteral("%1 hidden").arg(title);
+    if (x < 0 || x + w > table->viewport()->width())
+        return QStringLiteral("%1 at %2..%3 beyond the viewport's %4 px")
+            .arg(title)
+            .arg(x)
+            .arg(x + w)
+            .arg(table->viewport()->width());
+    const QFontMetrics metrics = table->horizontalHeader()->fontMetrics();
+    if (metrics.horizontalAdvance(title) + 8 > w)
+        return QStringLiteral("%1's title clipped (%2 px for %3)")
+            .arg(title)
+            .arg(w)
+            .arg(metrics.horizontalAdvance(title));
+    return {};
+}
+
+// Closes every dialog and window a shortcut opened (modal ones from inside their event loop).
+void closeOthers(QWidget *keep)
+{
+    if (QWidget *modal = QApplication::activeModalWidget())
+        if (auto *dialog = qobject_cast<QDialog *>(modal))
+            dialog->reject();
+    for (QWidget *top : QApplication::topLevelWidgets())
+        if (top != keep && top->isVisible() && !qobject_cast<QMenu *>(top))
+            top->close();
 }
 
 } // namespace
@@ -357,6 +421,303 @@ private slots:
         for (const char *name :
              {"boxplot.png", "timeline_a.png", "timeline_b.png", "stats.csv", "index.html"})
             QVERIFY2(QFileInfo(QDir(dir.path()).filePath(QLatin1String(name))).size() > 0, name);
+    }
+
+    // The default layout fits a 1600×1000 and a 1366×768 screen: a usable boxplot, legends and combo
+    // boxes whole, ≥ 8 rows of statistics with Scope and Run frozen, What changed's key columns
+    // without scrolling sideways, the summary strip's figures whole.
+    void fitsTheScreen_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1600x1000") << QSize(1600, 1000);
+        QTest::newRow("1366x768") << QSize(1366, 768);
+    }
+
+    void fitsTheScreen()
+    {
+        QFETCH(QSize, size);
+        const QString a = testdata::path("h100_runs/torch_compile/eager");
+        const QString b = testdata::path("h100_runs/torch_compile/reduce_overhead");
+        REQUIRE_TEST_DATA(a, b);
+        QSettings().clear(); // the default layout, not one saved by an earlier test
+        MainWindow window;
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        SessionState state;
+        state.scopes = {QStringLiteral("ProfilerStep"), QStringLiteral("attention"), QStringLiteral("mlp")};
+        QVERIFY(openAndWait(window, a, b, state));
+        QTest::qWait(100);
+        // the window is not forced taller or wider than the screen by its parts' minimum sizes
+        QVERIFY2(window.minimumSizeHint().height() <= size.height() &&
+                     window.minimumSizeHint().width() <= size.width(),
+                 qPrintable(QStringLiteral("%1x%2")
+                                .arg(window.minimumSizeHint().width())
+                                .arg(window.minimumSizeHint().height())));
+        QCOMPARE(window.size(), size);
+
+        // What changed: the key columns in view, titles whole
+        window.tabs()->setCurrentWidget(window.diffView());
+        QTest::qWait(50);
+        const QTableView *diff = window.diffView()->tableView();
+        for (int column :
+             {KernelDiffModel::KernelColumn, KernelDiffModel::VerdictColumn, KernelDiffModel::PerCallColumn,
+              KernelDiffModel::DeltaColumn, KernelDiffModel::ShareColumn, KernelDiffModel::TotalAColumn,
+              KernelDiffModel::TotalBColumn, KernelDiffModel::RunLevelChangeColumn}) {
+            const QString problem = columnProblem(diff, column);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
+        QVERIFY2(visibleRows(diff) >= 5, qPrintable(QString::number(visibleRows(diff))));
+        QVERIFY(window.grab().save(QDir::temp().filePath(
+            QStringLiteral("scopeline_fit_%1x%2_changed.png").arg(size.width()).arg(size.height()))));
+
+        // Scopes: boxplot, legend, statistics rows, frozen columns, combo boxes, summary strip
+        window.tabs()->setCurrentWidget(window.panel());
+        QTest::qWait(100);
+        const BoxPlotView *box = window.panel()->boxPlot();
+        QVERIFY2(box->plot()->height() >= 220 && box->plot()->width() >= 360,
+                 qPrintable(QStringLiteral("%1x%2").arg(box->plot()->width()).arg(box->plot()->height())));
+        QCPLegend *legend = box->plot()->legend;
+        QVERIFY(box->plot()->rect().contains(legend->outerRect()));
+        for (int i = 0; i < legend->itemCount(); ++i)
+            QVERIFY2(legend->item(i)->outerRect().width() >= legend->item(i)->minimumOuterSizeHint().width(),
+                     qPrintable(QString::number(i)));
+        const QTableView *stats = window.panel()->tableView();
+        QVERIFY2(visibleRows(stats) >= 8, qPrintable(QString::number(visibleRows(stats))));
+        for (int column : {ComparisonTableModel::ScopeColumn, ComparisonTableModel::RunColumn,
+                           ComparisonTableModel::VerdictColumn}) {
+            const QString problem = columnProblem(stats, column);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
+        // scrolled to the right, Scope and Run stay in view
+        auto *frozen = stats->findChild<QTableView *>(QStringLiteral("frozenColumns"));
+        QVERIFY(frozen);
+        stats->horizontalScrollBar()->setValue(stats->horizontalScrollBar()->maximum());
+        QTest::qWait(20);
+        if (stats->horizontalScrollBar()->maximum() > 0) {
+            QVERIFY(frozen->isVisible());
+            QVERIFY(!frozen->isColumnHidden(ComparisonTableModel::ScopeColumn));
+            QVERIFY(!frozen->isColumnHidden(ComparisonTableModel::RunColumn));
+            QVERIFY(frozen->isColumnHidden(ComparisonTableModel::VerdictColumn));
+            QCOMPARE(frozen->width(), stats->columnWidth(ComparisonTableModel::ScopeColumn) +
+                                          stats->columnWidth(ComparisonTableModel::RunColumn) + 1);
+        }
+        stats->horizontalScrollBar()->setValue(0);
+        for (QComboBox *combo : window.panel()->picker()->findChildren<QComboBox *>()) {
+            QVERIFY2(textFits(combo, combo->currentText(), 30), qPrintable(combo->currentText()));
+            for (int i = 0; i < combo->count(); ++i)
+                QVERIFY2(combo->view()->minimumWidth() >=
+                             combo->fontMetrics().horizontalAdvance(combo->itemText(i)),
+                         qPrintable(combo->itemText(i)));
+        }
+        for (const QLabel *label : window.panel()->summaryStrip()->findChildren<QLabel *>())
+            QVERIFY2(label->width() >= label->sizeHint().width() || label->text().contains(QLatin1Char(':')),
+                     qPrintable(label->text()));
+        QVERIFY(window.grab().save(QDir::temp().filePath(
+            QStringLiteral("scopeline_fit_%1x%2_scopes.png").arg(size.width()).arg(size.height()))));
+    }
+
+    // Each documented shortcut does what F1 says, pressed where a user would (a timeline has the
+    // focus after start; the panel's keys in the panel; Ctrl+C in a table).
+    void keysAsDocumented()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        SessionState state;
+        state.scopes = kScopes;
+        QVERIFY(openAndWait(window, kMatmul, kEinsum, state));
+        TimelineView *view = window.timeline()->viewA();
+        const auto focusTimeline = [&window, view] {
+            closeOthers(&window);
+            window.activateWindow();
+            QApplication::setActiveWindow(&window);
+            QVERIFY(QTest::qWaitForWindowActive(&window));
+            view->setFocus();
+            QCoreApplication::processEvents();
+        };
+        // modal dialogs the keys open are closed from inside their loops
+        QTimer poll;
+        poll.setInterval(20);
+        connect(&poll, &QTimer::timeout, &window, [&window] {
+            if (QApplication::activeModalWidget())
+                closeOthers(&window);
+        });
+        poll.start();
+
+        // Esc: the range first, then the selection
+        focusTimeline();
+        TimelineViewState &st = view->viewState();
+        const int64_t t0 = view->visibleStart() + (view->visibleEnd() - view->visibleStart()) / 4;
+        const int64_t t1 = view->visibleStart() + (view->visibleEnd() - view->visibleStart()) / 2;
+        st.press(QPoint(300, 60), TimelineViewState::Drag::Select, t0);
+        st.moveTo(QPoint(420, 60));
+        st.extendRange(t1);
+        TimelineViewState::Drag ended;
+        st.release(t1, &ended);
+        QVERIFY(st.hasRange());
+        view->selectEvent(int64_t(window.runsA().front().analysis->kernels().front()));
+        QTest::keyClick(view, Qt::Key_Escape);
+        QVERIFY(!st.hasRange());
+        QVERIFY(view->selectedEvent() >= 0);
+        QTest::keyClick(view, Qt::Key_Escape);
+        QCOMPARE(view->selectedEvent(), int64_t(-1));
+
+        // Ctrl+F from the timeline: the filter of the tab shown
+        window.tabs()->setCurrentWidget(window.diffView());
+        focusTimeline();
+        QTest::keyClick(view, Qt::Key_F, Qt::ControlModifier);
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget *>(window.diffView()->filterEdit()));
+        window.tabs()->setCurrentWidget(window.panel());
+        focusTimeline();
+        QTest::keyClick(view, Qt::Key_F, Qt::ControlModifier);
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget *>(window.panel()->picker()->filterEdit()));
+
+        // F fits, Z zooms to the range (the timeline's own keys)
+        focusTimeline();
+        view->zoomBy(8);
+        const int64_t zoomed = view->visibleEnd() - view->visibleStart();
+        QTest::keyClick(view, Qt::Key_F);
+        QVERIFY(view->visibleEnd() - view->visibleStart() > zoomed);
+
+        // Every action with a shortcut: pressed where it applies, it triggers. Quit last.
+        QList<QAction *> actions;
+        QAction *quit = nullptr;
+        for (QAction *action : window.findChildren<QAction *>()) {
+            if (action->shortcut().isEmpty())
+                continue;
+            if (action->text() == QLatin1String("&Quit"))
+                quit = action;
+            else
+                actions.append(action);
+        }
+        QVERIFY(actions.size() >= 15);
+        const QString help = window.shortcutHelp();
+        for (const char *documented :
+             {"Ctrl+O", "Ctrl+Shift+O", "Ctrl+S", "Ctrl+Shift+S", "Ctrl+E", "Ctrl+R", "F5", "Ctrl+Shift+X",
+              "Esc", "Ctrl+0", "Ctrl+K", "Ctrl+1", "Ctrl+2", "Ctrl+F", "Ctrl+P", "Ctrl+L", "Ctrl+C", "F1"})
+            QVERIFY2(help.contains(QStringLiteral("<b>%1").arg(QLatin1String(documented))) ||
+                         help.contains(QStringLiteral(", %1").arg(QLatin1String(documented))),
+                     documented);
+        for (QAction *action : actions) {
+            QWidget *target = view;
+            if (action->shortcutContext() != Qt::WindowShortcut &&
+                action->shortcutContext() != Qt::ApplicationShortcut) {
+                const QList<QObject *> owners = action->associatedObjects();
+                target = owners.isEmpty() ? nullptr : qobject_cast<QWidget *>(owners.front());
+                QVERIFY2(target, qPrintable(action->text()));
+            }
+            const bool inPanel = window.panel()->isAncestorOf(target) || target == window.panel();
+            if (inPanel)
+                window.tabs()->setCurrentWidget(window.panel());
+            else if (window.diffView()->isAncestorOf(target))
+                window.tabs()->setCurrentWidget(window.diffView());
+            focusTimeline();
+            target->setFocus();
+            QCoreApplication::processEvents();
+            QSignalSpy triggered(action, &QAction::triggered);
+            const QKeyCombination key = action->shortcut()[0];
+            QTest::keyClick(target, key.key(), key.keyboardModifiers());
+            QVERIFY2(triggered.count() == 1,
+                     qPrintable(action->text() + QLatin1Char(' ') +
+                                action->shortcut().toString(QKeySequence::NativeText)));
+            QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000)); // F5, swap
+        }
+        QVERIFY(quit);
+        QCOMPARE(quit->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Q));
+        focusTimeline();
+        QTest::keyClick(view, quit->shortcut()[0].key(), quit->shortcut()[0].keyboardModifiers());
+        QVERIFY(!window.isVisible());
+    }
+
+    // Export Report: a folder typed into the dialog that does not exist yet is created and used;
+    // without scopes the report holds What changed and the steps, no boxplot and no statistics.
+    void reportIntoATypedNewFolder()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(openAndWait(window, kMatmul, kEinsum)); // no scopes
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("new-one"));
+        QTimer poll;
+        poll.setInterval(20);
+        bool typed = false;
+        connect(&poll, &QTimer::timeout, &window, [&] {
+            auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget());
+            if (!dialog || typed)
+                return;
+            typed = true;
+            dialog->setDirectory(dir.path()); // the user goes to a folder and types a new name
+            dialog->selectFile(QStringLiteral("new-one"));
+            static_cast<QDialog *>(dialog)->accept(); // QFileDialog's own is protected; virtual
+        });
+        poll.start();
+        for (QAction *action : window.findChildren<QAction *>())
+            if (action->text() == QStringLiteral("&Export Report…"))
+                action->trigger();
+        QVERIFY(typed);
+        QVERIFY2(window.bannerText().isEmpty(), qPrintable(window.bannerText()));
+        const QDir out(folder);
+        for (const char *name : {"index.html", "diff.png", "diff.csv", "steps.png", "steps.csv",
+                                 "timeline_a.png", "timeline_b.png"})
+            QVERIFY2(out.exists(QLatin1String(name)), name);
+        QVERIFY(!out.exists(QStringLiteral("boxplot.png")));
+        QVERIFY(!out.exists(QStringLiteral("stats.csv")));
+        // the timelines whole: as tall as their rows, no scroll bar painted in
+        const QImage timeline(out.filePath(QStringLiteral("timeline_a.png")));
+        QVERIFY(timeline.height() > window.timeline()->viewA()->height());
+    }
+
+    // A session whose path is 10 MB of text ends at once, with a message naming the file.
+    void absurdSessionFailsFast()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("absurd.scopeline.json"));
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write("{\"format\": \"scopeline-session\", \"version\": 1, \"paths\": {\"a\": \"");
+        out.write(QByteArray(10 * 1024 * 1024, 'x'));
+        out.write("\", \"b\": \"/b\"}}");
+        out.close();
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(!window.openSession(file));
+        QTest::qWait(50);
+        QVERIFY2(timer.elapsed() < 3000, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY2(window.bannerText().contains(QLatin1String("absurd.scopeline.json")),
+                 qPrintable(window.bannerText().left(300)));
+        QVERIFY(window.bannerText().contains(QLatin1String("paths.a")));
+        QVERIFY2(window.minimumSizeHint().height() <= 768,
+                 "the banner pushes the window off a 768 px screen");
+        QVERIFY(!window.grab().isNull());
+    }
+
+    // --screenshot says and exits 1 when it cannot do what was asked: a path it cannot write, a
+    // --kernel that matches nothing.
+    void screenshotExitCodes()
+    {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        QTemporaryDir dir;
+        const QString gui = QStringLiteral(SCOPELINE_GUI);
+        const QString good = dir.filePath(QStringLiteral("ok.png"));
+        ProcessResult result = runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--screenshot"), good});
+        QCOMPARE(result.exitCode, 0);
+        QVERIFY(QFileInfo(good).size() > 0);
+        const QString unwritable = dir.filePath(QStringLiteral("no/such/folder/shot.png"));
+        result = runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--screenshot"), unwritable});
+        QCOMPARE(result.exitCode, 1);
+        QVERIFY2(result.err.contains("cannot write"), result.err.constData());
+        result = runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--kernel"),
+                                  QStringLiteral("no_kernel_is_named_this"), QStringLiteral("--screenshot"),
+                                  dir.filePath(QStringLiteral("k.png"))});
+        QCOMPARE(result.exitCode, 1);
+        QVERIFY2(result.err.contains("no kernel name contains no_kernel_is_named_this"),
+                 result.err.constData());
     }
 
     // Help > About names the license (GPL-3.0-or-later, because QCustomPlot is GPL-3.0).

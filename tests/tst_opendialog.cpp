@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace scopeline;
@@ -87,6 +88,62 @@ private slots:
                               label->text().contains(QLatin1String("no such file or folder")));
         QVERIFY(named);
         QVERIFY(!openButton(dialog)->isEnabled());
+    }
+
+    // A file that is not a trace is listed with why, before Open (which stays disabled when a side
+    // has no trace at all); a gzip trace and a JSON file without the usual name look like traces.
+    void notATraceIsSaid()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString passwd = dir.filePath(QStringLiteral("passwd"));
+        QFile text(passwd);
+        QVERIFY(text.open(QIODevice::WriteOnly));
+        text.write("root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n");
+        text.close();
+        QVERIFY(!OpenDialog::notATrace(passwd).isEmpty());
+        QVERIFY(!OpenDialog::notATrace(dir.filePath(QStringLiteral("missing.json"))).isEmpty());
+        const QString gz = dir.filePath(QStringLiteral("t.json.gz"));
+        QFile packed(gz);
+        QVERIFY(packed.open(QIODevice::WriteOnly));
+        // gzip of "{}\n"
+        packed.write(QByteArray::fromHex("1f8b08000000000002ffabaee5020006b0a1dd03000000"));
+        packed.close();
+        QVERIFY2(OpenDialog::notATrace(gz).isEmpty(), qPrintable(OpenDialog::notATrace(gz)));
+        const QString graph = kSamples + QStringLiteral("/eager_vs_graph/graph");
+
+        OpenDialog dialog({});
+        dialog.setPaths(passwd, graph);
+        QVERIFY(waitForScans(dialog));
+        QCOMPARE(dialog.runsListed(0), QStringList{QStringLiteral("passwd")});
+        QVERIFY2(dialog.statusText(0).contains(QLatin1String("not a trace")),
+                 qPrintable(dialog.statusText(0)));
+        QVERIFY(!openButton(dialog)->isEnabled());
+        QCOMPARE(dialog.pairingNote(), QString());
+    }
+
+    // 6 runs with 5: the dialog says that one run of A has no partner.
+    void unevenRunsAreNoted()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (const auto &[side, count] :
+             {std::pair{QStringLiteral("a"), 6}, std::pair{QStringLiteral("b"), 5}}) {
+            QVERIFY(QDir(dir.path()).mkpath(side));
+            for (int i = 0; i < count; ++i) {
+                QFile file(dir.filePath(QStringLiteral("%1/run_%2.pt.trace.json").arg(side).arg(i)));
+                QVERIFY(file.open(QIODevice::WriteOnly));
+                file.write("{\"traceEvents\": []}\n");
+            }
+        }
+        OpenDialog dialog({});
+        dialog.setPaths(dir.filePath(QStringLiteral("a")), dir.filePath(QStringLiteral("b")));
+        QVERIFY(waitForScans(dialog));
+        QCOMPARE(dialog.runsListed(0).size(), 6);
+        QCOMPARE(dialog.runsListed(1).size(), 5);
+        QVERIFY2(dialog.pairingNote().contains(QLatin1String("A has 6 runs and B 5")),
+                 qPrintable(dialog.pairingNote()));
+        QVERIFY(openButton(dialog)->isEnabled());
     }
 
     void staleScanIsDropped()

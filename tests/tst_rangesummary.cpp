@@ -4,8 +4,8 @@
 // tests/oracle/timeline_oracle.py counting the raw JSON.
 
 #include "testdata.h"
-#include "testruns.h"
 #include "testprocess.h"
+#include "testruns.h"
 
 #include "model/loadedrun.h"
 #include "model/rangesummary.h"
@@ -14,6 +14,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QtTest>
+
+#include <algorithm>
 
 using namespace scopeline;
 using testruns::kGraphTrace;
@@ -47,13 +49,14 @@ private slots:
         QVERIFY2(run.ok(), qPrintable(run.error));
         const LaunchSummary &total = run.analysis->total();
         const int64_t first = run.trace->start[run.analysis->kernels().front()];
-        const int64_t from = first + total.spanNs * fromTenths / 10, to = first + total.spanNs * toTenths / 10;
+        const int64_t from = first + total.spanNs * fromTenths / 10,
+                      to = first + total.spanNs * toTenths / 10;
         const RangeSummary s = summariseRange(*run.analysis, from, to);
 
-        const ProcessResult r = runProcess(QStringLiteral(SCOPELINE_PYTHON),
-                                           {QStringLiteral(SCOPELINE_ORACLE_DIR "/timeline_oracle.py"),
-                                            QStringLiteral("range"), run.run.file, QString::number(from),
-                                            QString::number(to)});
+        const ProcessResult r =
+            runProcess(QStringLiteral(SCOPELINE_PYTHON),
+                       {QStringLiteral(SCOPELINE_ORACLE_DIR "/timeline_oracle.py"), QStringLiteral("range"),
+                        run.run.file, QString::number(from), QString::number(to)});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject want = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(s.start, from);
@@ -86,6 +89,20 @@ private slots:
         QCOMPARE(s.kernels, total.kernels);
         QCOMPARE(QString::number(s.busyPercent(), 'f', 3),
                  QString::number(100.0 * double(total.busyNs) / double(total.spanNs), 'f', 3));
+        // per stream: each stream's own busy time (what its timeline row draws), by track
+        QCOMPARE(s.streams.size(), run.analysis->streams().size());
+        int64_t sum = 0;
+        for (std::size_t i = 0; i < s.streams.size(); ++i) {
+            if (i > 0)
+                QVERIFY(s.streams[i - 1].track < s.streams[i].track);
+            const auto stream =
+                std::find_if(run.analysis->streams().begin(), run.analysis->streams().end(),
+                             [&](const StreamSummary &st) { return st.track == s.streams[i].track; });
+            QVERIFY(stream != run.analysis->streams().end());
+            QCOMPARE(s.streams[i].busyNs, stream->busyNs);
+            sum += s.streams[i].busyNs;
+        }
+        QVERIFY(sum >= s.busyNs); // streams may overlap in time; the union counts once
     }
 
     void emptyRange()

@@ -516,18 +516,43 @@ private slots:
                  QString::fromUtf8(readAll(compareCsv)));
     }
 
+    void cliReportWithoutScopes()
+    {
+        // No --scope: What changed and the step breakdown, no empty boxplot, no header-only CSV;
+        // the folder (two levels of it) is created.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString folder = dir.filePath(QStringLiteral("new/no-scopes"));
+        const ProcessResult result =
+            runProcess(QStringLiteral(SCOPELINE_CLI),
+                       {QStringLiteral("report"), kPairA, kPairB, QStringLiteral("--out"), folder});
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        const QStringList files = filesIn(folder);
+        for (const char *name : {"index.html", "diff.png", "diff.csv", "steps.png", "steps.csv",
+                                 "timeline_a.png", "timeline_b.png"})
+            QVERIFY2(files.contains(QLatin1String(name)), name);
+        QVERIFY(!files.contains(QStringLiteral("boxplot.png")));
+        QVERIFY(!files.contains(QStringLiteral("stats.csv")));
+        QVERIFY2(!result.out.contains("boxplot.png"), result.out.constData());
+        const QString html = QString::fromUtf8(readAll(folder + QStringLiteral("/index.html")));
+        QVERIFY(html.contains(QLatin1String("src='diff.png'")));
+        QVERIFY(html.contains(QLatin1String("src='steps.png'")));
+        QVERIFY(!html.contains(QLatin1String("src='boxplot.png'")));
+        QVERIFY(html.contains(QLatin1String("No scopes were selected")));
+        // compare still needs a scope
+        QCOMPARE(
+            runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("compare"), kPairA, kPairB}).exitCode,
+            1);
+    }
+
     void cliReportErrors()
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString cli = QStringLiteral(SCOPELINE_CLI);
         const QString scope = QStringLiteral("--scope=mlp");
-        // Usage: no --out, no scope, one side only, bad mode.
+        // Usage: no --out, one side only, bad mode (no scope is fine: cliReportWithoutScopes).
         QCOMPARE(runProcess(cli, {QStringLiteral("report"), kPairA, kPairB, scope}).exitCode, 1);
-        QCOMPARE(
-            runProcess(cli, {QStringLiteral("report"), kPairA, kPairB, QStringLiteral("--out"), dir.path()})
-                .exitCode,
-            1);
         QCOMPARE(
             runProcess(cli, {QStringLiteral("report"), kPairA, scope, QStringLiteral("--out"), dir.path()})
                 .exitCode,

@@ -4,6 +4,7 @@
 
 #include "model/sessionfile.h"
 
+#include <QElapsedTimer>
 #include <QStorageInfo>
 #include <QtTest>
 
@@ -316,6 +317,38 @@ private slots:
             << QStringLiteral("view.a");
         QTest::newRow("view list") << validWith(QStringLiteral("view"), QJsonArray{0, 1})
                                    << QStringLiteral("view");
+        // absurd lengths are refused at load, naming the field, before any view lays them out
+        const QString longText(5000, QLatin1Char('x'));
+        QTest::newRow("path a too long")
+            << validWith(QStringLiteral("paths"), QJsonObject{{QStringLiteral("a"), longText},
+                                                              {QStringLiteral("b"), QStringLiteral("/b")}})
+            << QStringLiteral("\"paths.a\" is 5000 characters long");
+        QTest::newRow("scope too long")
+            << validWith(QStringLiteral("scopes"), QJsonArray{longText}) << QStringLiteral("scopes");
+        QTest::newRow("step too long")
+            << validWith(QStringLiteral("step"), longText) << QStringLiteral("step");
+    }
+
+    void tenMegabytePathEndsAtOnce()
+    {
+        // The case: a session whose path is 10 MB of text ends at once with a message that
+        // names the file and the field (not the path itself, which would be laid out in the banner).
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString file = dir.filePath(QStringLiteral("huge.scopeline.json"));
+        const QString huge(10 * 1024 * 1024, QLatin1Char('a'));
+        QVERIFY(writeBytes(
+            file, validWith(QStringLiteral("paths"), QJsonObject{{QStringLiteral("a"), QStringLiteral("/a")},
+                                                                 {QStringLiteral("b"), huge}})));
+        QElapsedTimer timer;
+        timer.start();
+        SessionState state;
+        QString error;
+        QVERIFY(!SessionFile::load(file, state, &error));
+        QVERIFY2(timer.elapsed() < 3000, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY2(error.contains(QDir::toNativeSeparators(file)), qPrintable(error.left(500)));
+        QVERIFY2(error.contains(QLatin1String("paths.b")), qPrintable(error.left(500)));
+        QVERIFY2(error.size() < 1000, "the message repeats the path");
     }
 
     void corrupt()

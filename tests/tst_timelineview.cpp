@@ -8,14 +8,18 @@
 
 #include "model/durationformat.h"
 #include "model/loadedrun.h"
+#include "model/scopeindex.h"
+#include "model/stepbreakdown.h"
 #include "model/traceanalysis.h"
 #include "model/tracefolder.h"
 #include "widgets/pairtimeline.h"
+#include "widgets/timelinetext.h"
 #include "widgets/timelineview.h"
 
 #include <QtTest>
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QHelpEvent>
 #include <QImage>
 #include <QMouseEvent>
@@ -368,7 +372,8 @@ private slots:
         QVERIFY2(html.contains(t.qname(kernel).toHtmlEscaped()), qPrintable(html));
         QVERIFY2(html.contains(t.qname(uint32_t(launch)).toHtmlEscaped()), qPrintable(html));
         QVERIFY(html.contains(formatDuration(double(t.duration[kernel]))));
-        QVERIFY(html.contains(QString::number(t.start[kernel]))); // absolute ns
+        // exact ns from the timeline's origin (Details shows times one way)
+        QVERIFY(html.contains(QString::number(t.start[kernel] - timelineOrigin(t))));
         QVERIFY(html.contains(
             formatDuration(double(t.start[kernel] - t.start[uint32_t(launch)])))); // launch delay
         if (t.opPath[kernel] != 0)
@@ -660,26 +665,33 @@ private slots:
         TimelineView *a = pair.viewA(), *b = pair.viewB();
         QSignalSpy locked(&pair, &PairTimeline::zoomLockedChanged);
         a->zoomBy(4); // a quarter of A: room to align on the first kernel
+        const int64_t aWindow = a->visibleStart();
         pair.setZoomLocked(true);
         QVERIFY(pair.zoomLocked());
         QCOMPARE(locked.count(), 1);
-        // aligned to each run's first kernel, the same length of time
+        // A stays; B shows the same time after its first kernel (no step scope common to both runs)
         const TraceData &ta = *m_jax.trace, &tb = *m_graph.trace;
-        QCOMPARE(a->visibleStart(), ta.start[m_jax.analysis->kernels().front()]);
-        QCOMPARE(b->visibleStart(), tb.start[m_graph.analysis->kernels().front()]);
+        const int64_t firstA = ta.start[m_jax.analysis->kernels().front()];
+        const int64_t firstB = tb.start[m_graph.analysis->kernels().front()];
+        QCOMPARE(pair.alignment(), QStringLiteral("first kernel"));
+        QVERIFY(pair.findChild<QCheckBox *>()->text().contains(QStringLiteral("aligned on first kernel")));
+        QCOMPARE(a->visibleStart(), aWindow);
+        QCOMPARE(b->visibleStart(), pair.alignedStart(0, a->visibleStart()));
+        QCOMPARE(pair.alignedStart(0, firstA + 1000), firstB + 1000);
+        QCOMPARE(pair.alignedStart(1, firstB + 1000), firstA + 1000);
         QCOMPARE(a->visibleEnd() - a->visibleStart(), b->visibleEnd() - b->visibleStart());
-        // zoom A with the wheel: B takes the span and keeps its start
-        const int64_t bStart = b->visibleStart();
+        // zoom A with the wheel: B takes the span and the aligned start
         const QPoint pos(a->plotRect().left() + 400, a->plotRect().top() + 30);
         wheel(a, pos, 240);
         QCOMPARE(b->visibleEnd() - b->visibleStart(), a->visibleEnd() - a->visibleStart());
-        QCOMPARE(b->visibleStart(), bStart);
+        QCOMPARE(b->visibleStart(), pair.alignedStart(0, a->visibleStart()));
         QTest::keyClick(b, '+');
         QCOMPARE(b->visibleEnd() - b->visibleStart(), a->visibleEnd() - a->visibleStart());
         const int64_t aStart = a->visibleStart(), bBefore = b->visibleStart();
-        QTest::keyClick(b, Qt::Key_Right); // a pan moves only that view
+        QTest::keyClick(b, Qt::Key_Right); // a pan of B moves A along
         QVERIFY(b->visibleStart() > bBefore);
-        QCOMPARE(a->visibleStart(), aStart);
+        QVERIFY(a->visibleStart() > aStart);
+        QCOMPARE(a->visibleStart(), pair.alignedStart(1, b->visibleStart()));
         // F fits one view, the other takes its span
         const auto [la, ha] = extent(ta);
         const auto [lb, hb] = extent(tb);
@@ -705,6 +717,80 @@ private slots:
         b->fit();
         QCOMPARE(b->visibleStart(), lb);
         QCOMPARE(b->visibleEnd(), hb);
+    }
+
+    // torch.compile eager vs reduce-overhead: both have ProfilerStep; zoomed to step 3 of A, B shows its
+    // step 3 from its left edge, and the checkbox says so.
+    void pairLockAlignsTheSameStep()
+    {
+        const QString eager = testdata::path("h100_runs/torch_compile/eager/run_0");
+        const QString graphs = testdata::path("h100_runs/torch_compile/reduce_overhead/run_0");
+        REQUIRE_TEST_DATA(eager, graphs);
+        const LoadedRun runA = loadFirst(eager), runB = loadFirst(graphs);
+        QVERIFY(runA.ok() && runB.ok() && runA.scopes && runB.scopes);
+        const QString scope = runA.scopes->stepScope();
+        QCOMPARE(runB.scopes->stepScope(), scope);
+        const RunSteps stepsA = findRunSteps(*runA.analysis, scope),
+                       stepsB = findRunSteps(*runB.analysis, scope);
+        QVERIFY(stepsA.steps.size() >= 4 && stepsB.steps.size() >= 4); // ProfilerStep#N, 4 recorded
+        PairTimeline pair;
+        pair.resize(1200, 900);
+        pair.setRuns(runA, runB, QStringLiteral("eager"), QStringLiteral("reduce-overhead"));
+        pair.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pair));
+        TimelineView *a = pair.viewA(), *b = pair.viewB();
+        pair.setZoomLocked(true);
+        // a range around step 3 of A, from its start: 7x longer than B's step 3, so B's window runs
+        // past the end of its run and still starts at its step 3
+        const StepInstance &a3 = stepsA.steps[3], &b3 = stepsB.steps[3];
+        const int64_t length = b3.end - b3.start;
+        a->setVisibleRange(a3.start, a3.end + (a3.end - a3.start) / 10);
+        QCOMPARE(a->visibleStart(), a3.start);
+        QCOMPARE(pair.alignment(), QStringLiteral("step 3"));
+        QVERIFY(pair.findChild<QCheckBox *>()->text().contains(QStringLiteral("aligned on step 3")));
+        QCOMPARE(b->visibleStart(), b3.start); // B's step 3 at its left edge
+        QCOMPARE(b->visibleEnd() - b->visibleStart(), a->visibleEnd() - a->visibleStart());
+        // a third into step 3 of A: a third into step 3 of B
+        const int64_t third = a3.start + (a3.end - a3.start) / 3;
+        a->setVisibleRange(third, third + length / 2);
+        QCOMPARE(pair.alignment(), QStringLiteral("step 3"));
+        QVERIFY(std::llabs(b->visibleStart() - (b3.start + length / 3)) <= 2);
+        // from B's side too: step 2 of B brings A to its step 2
+        b->setVisibleRange(stepsB.steps[2].start, stepsB.steps[2].start + length);
+        QCOMPARE(a->visibleStart(), stepsA.steps[2].start);
+        QCOMPARE(pair.alignment(), QStringLiteral("step 2"));
+        QVERIFY(pair.grab().save(QStringLiteral("/tmp/timeline_pair_step_aligned.png")));
+        pair.setZoomLocked(false);
+        QCOMPARE(pair.alignment(), QString());
+        QCOMPARE(pair.findChild<QCheckBox *>()->text(), QStringLiteral("Lock zoom"));
+    }
+
+    // A 5 MB name is elided from a bounded prefix (and suffix): what shows is the same as for its start,
+    // with "…", and a cut UTF-8 sequence never shows as U+FFFD.
+    void longTextsAreElidedFromABoundedPrefix()
+    {
+        const QFontMetrics fm(QApplication::font());
+        const QString huge = QStringLiteral("longKernel_") + QString(5 * 1024 * 1024, QLatin1Char('x')) +
+                             QStringLiteral("_end");
+        for (const Qt::TextElideMode mode : {Qt::ElideRight, Qt::ElideMiddle, Qt::ElideLeft}) {
+            const QString text = boundedElidedText(fm, huge, mode, 300);
+            QVERIFY(text.size() < 300);
+            QVERIFY(fm.horizontalAdvance(text) <= 300);
+            QVERIFY(text.contains(QChar(0x2026)));
+            if (mode != Qt::ElideLeft)
+                QVERIFY(text.startsWith(QStringLiteral("longKernel_")));
+            if (mode != Qt::ElideRight)
+                QVERIFY(text.endsWith(QStringLiteral("_end")));
+        }
+        // short texts as Qt elides them
+        QCOMPARE(boundedElidedText(fm, QStringLiteral("chainStep"), Qt::ElideRight, 300),
+                 QStringLiteral("chainStep"));
+        // a prefix of UTF-8: whole chars, marked as cut
+        const QByteArray accents = QString(100000, QChar(0xe9)).toUtf8();
+        const QString prefix =
+            boundedPrefix(std::string_view(accents.constData(), std::size_t(accents.size())), 10);
+        QCOMPARE(prefix, QString(10, QChar(0xe9)) + QChar(0x2026));
+        QCOMPARE(boundedPrefix("short", 10), QStringLiteral("short"));
     }
 
     void pairRangeSummary_data()

@@ -87,6 +87,29 @@ private slots:
         QVERIFY(s.scale().start <= 0 && s.scale().end >= 1000000);
     }
 
+    // The aligned side of a locked pair starts exactly where asked, even when the window then runs past
+    // the end of its trace; its span stays within the limits; a pan brings it back inside.
+    void alignedSpanMayRunPastTheEnd()
+    {
+        TimelineViewState s;
+        s.reset(0, 1000000, 1000, 0);
+        QSignalSpy moved(&s, &TimelineViewState::visibleRangeChanged);
+        s.showSpanFrom(900000, 300000); // clamped: the window ends with the trace
+        QCOMPARE(s.scale().end, int64_t(1000000));
+        s.showAlignedSpanFrom(900000, 300000);
+        QCOMPARE(s.scale().start, int64_t(900000));
+        QCOMPARE(s.scale().span(), int64_t(300000));
+        QCOMPARE(moved.count(), 2);
+        s.showAlignedSpanFrom(900000, 300000); // no change, no signal
+        QCOMPARE(moved.count(), 2);
+        s.showAlignedSpanFrom(-100000, 5000000); // wider than allowed: the widest, the trace in view
+        QCOMPARE(s.scale().span(), int64_t(1000000));
+        QVERIFY(s.scale().start > -1000000 && s.scale().start < 1000000);
+        s.showAlignedSpanFrom(900000, 300000);
+        s.pan(1);
+        QCOMPARE(s.scale().end, int64_t(1000000));
+    }
+
     void zoomToEvent()
     {
         const TraceData &t = *m_run.trace;

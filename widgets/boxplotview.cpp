@@ -20,6 +20,7 @@ constexpr double kSideOffset = 0.2; // A and B boxes left and right of a group's
 constexpr double kBoxWidth = 0.34;
 constexpr double kClusterGap = 0.6;  // extra space between clusters (scopes in per-run view)
 constexpr int kMaxLegendEntry = 260; // pixels of a legend entry's text before it is elided
+constexpr int kCompactHeight = 150;  // below it, no title and legend rows
 constexpr int kMaxTickLabel = 28;    // characters of a tick label line before it is elided
 
 QString elideLine(const QString &line)
@@ -97,7 +98,7 @@ BoxPlotView::BoxPlotView(QWidget *parent) : QWidget(parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
     m_plot->installEventFilter(this);
-    m_plot->setMinimumHeight(100);
+    m_plot->setMinimumHeight(78);
 
     m_boxA = new QCPStatisticalBox(m_plot->xAxis, m_plot->yAxis);
     m_boxB = new QCPStatisticalBox(m_plot->xAxis, m_plot->yAxis);
@@ -105,7 +106,9 @@ BoxPlotView::BoxPlotView(QWidget *parent) : QWidget(parent)
     m_runMedians->setLineStyle(QCPGraph::lsNone);
     m_runMedians->setName(tr("run medians"));
 
-    // A row above the axis rect: the title on the left, the legend on the right, so it never covers a box.
+    // A row above the axis rect: the title on the left, the legend on the right, so it never covers a
+    // box; on a narrow plot the legend moves to a row of its own below the title (placeLegend), so
+    // that the plot's minimum width is the wider of the two, not their sum.
     QCPLegend *legend = m_plot->legend;
     m_plot->axisRect()->insetLayout()->take(legend);
     m_plot->plotLayout()->insertRow(0);
@@ -123,12 +126,17 @@ BoxPlotView::BoxPlotView(QWidget *parent) : QWidget(parent)
     topRow->addElement(0, 1, legend);
     topRow->setColumnStretchFactor(0, 1);
     topRow->setColumnStretchFactor(1, 0.001);
+    m_topRow = topRow;
+    m_legendRow = new QCPLayoutGrid;
+    m_legendRow->setMargins(QMargins(0, 0, 0, 0));
+    m_legendRow->setMinimumMargins(QMargins(0, 0, 0, 0));
+    m_legendRow->setVisible(false);
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setBorderPen(Qt::NoPen);
     legend->setBrush(Qt::NoBrush);
     legend->setColumnSpacing(20);
     legend->setIconSize(26, 13);
-    legend->setMargins(QMargins(6, 6, 12, 6));
+    legend->setMargins(QMargins(6, 4, 12, 4));
     legend->setVisible(true);
 
     m_plot->xAxis->grid()->setVisible(false);
@@ -158,7 +166,14 @@ BoxPlotView::BoxPlotView(QWidget *parent) : QWidget(parent)
     rebuild();
 }
 
-BoxPlotView::~BoxPlotView() = default;
+BoxPlotView::~BoxPlotView()
+{
+    // what is not in the plot's layout the plot does not delete
+    if (!m_legendRow->layout())
+        delete m_legendRow;
+    if (!m_topRow->layout())
+        delete m_topRow;
+}
 
 // The plot from the palette, then what it does not know: the softer axis lines, the cluster labels,
 // the boxes' outlines, the hint and the separators.
@@ -175,6 +190,60 @@ void BoxPlotView::applyTheme()
     m_hint->setColor(m_theme.dimText);
     for (QCPAbstractItem *item : m_separators)
         static_cast<QCPItemStraightLine *>(item)->setPen(separatorPen(m_theme));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void BoxPlotView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    placeLegend();
+}
+
+void BoxPlotView::placeLegend()
+{
+    // A short plot (a laptop screen with a kernel selected) gives its boxes the height: no title
+    // and legend rows (the colours are A's and B's everywhere; the tooltips name the boxes).
+    const bool compact = height() < kCompactHeight;
+    if (compact != (m_topRow->layout() == nullptr)) {
+        QCPLayoutGrid *layout = m_plot->plotLayout();
+        m_topRow->setVisible(!compact); // its elements would still paint, outside the layout
+        if (compact) {
+            layout->take(m_topRow);
+            layout->simplify();
+        } else {
+            layout->insertRow(0);
+            layout->addElement(0, 0, m_topRow);
+            layout->setRowStretchFactor(0, 0.001);
+        }
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    QCPLegend *legend = m_plot->legend;
+    legend->setMaximumSize(legend->minimumOuterSizeHint().width(),
+                           QWIDGETSIZE_MAX); // never under its minimum
+    const int title = QFontMetrics(m_title->font()).horizontalAdvance(m_title->text()) + 18; // its margins
+    const int needed = title + legend->minimumOuterSizeHint().width() + 24;
+    const bool beside = width() >= needed;
+    const bool isBeside = legend->layout() == m_topRow;
+    if (beside == isBeside)
+        return;
+    if (beside) {
+        m_legendRow->take(legend);
+        m_legendRow->clear(); // the spacer
+        m_topRow->take(m_legendRow);
+        m_topRow->simplify();
+        m_topRow->addElement(0, 1, legend);
+        m_topRow->setColumnStretchFactor(0, 1);
+        m_topRow->setColumnStretchFactor(1, 0.001);
+    } else {
+        m_topRow->take(legend);
+        m_topRow->simplify();
+        m_legendRow->setVisible(true);
+        m_legendRow->addElement(0, 0, legend);
+        m_legendRow->addElement(0, 1, new QCPLayoutElement(m_plot)); // the rest of the row
+        m_legendRow->setColumnStretchFactor(0, 0.001);
+        m_legendRow->setColumnStretchFactor(1, 1);
+        m_topRow->addElement(1, 0, m_legendRow);
+    }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -201,6 +270,7 @@ void BoxPlotView::setGroups(std::vector<Group> groups)
 void BoxPlotView::setTitle(const QString &title)
 {
     m_title->setText(title);
+    placeLegend();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -244,6 +314,7 @@ void BoxPlotView::rebuild()
     for (int i = 0; i < m_plot->legend->itemCount(); ++i)
         m_plot->legend->item(i)->setMargins(QMargins(0, 1, 0, 4));
     m_plot->legend->setMaximumSize(m_plot->legend->minimumOuterSizeHint().width(), QWIDGETSIZE_MAX);
+    placeLegend();
     m_boxA->data()->clear();
     m_boxB->data()->clear();
     m_runMedians->data()->clear();

@@ -16,6 +16,7 @@
 class QCustomPlot;
 class QCPAbstractItem;
 class QCPGraph;
+class QCPLayoutGrid;
 class QCPItemText;
 class QCPTextElement;
 class QCPStatisticalBox;
@@ -72,6 +73,7 @@ public slots:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void applyTheme();
@@ -87,6 +89,9 @@ private:
     QCPGraph *m_runMedians = nullptr;
     QCPItemText *m_hint = nullptr;
     QCPTextElement *m_title = nullptr;
+    QCPLayoutGrid *m_topRow = nullptr;    // the title, and the legend beside it when it fits
+    QCPLayoutGrid *m_legendRow = nullptr; // else the legend, on a row of its own below
+    void placeLegend();
     std::vector<QCPAbstractItem *> m_separators;
     std::vector<Group> m_groups;
     struct Cluster

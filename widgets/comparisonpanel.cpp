@@ -64,6 +64,7 @@ ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
     toolbar->addAction(m_pooledAction);
     toolbar->addAction(m_perRunAction);
     toolbar->addSeparator();
+    toolbar->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed); // never the plot's minimum width
 
     m_logCheck = new QCheckBox(tr("Log scale"), this);
     m_logCheck->setToolTip(tr("Logarithmic duration axis, for scopes of very different lengths or long tails "
@@ -90,7 +91,7 @@ ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
     thresholdLayout->setContentsMargins(6, 0, 0, 0);
     thresholdLayout->addWidget(thresholdLabel);
     thresholdLayout->addWidget(m_thresholdSpin);
-    toolbar->addWidget(thresholdBox);
+    // the threshold sits with the table whose verdicts it sets (the plot's toolbar stays narrow)
     auto *spacer = new QWidget(this);
     spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     toolbar->addWidget(spacer);
@@ -129,6 +130,8 @@ ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
     tableHeader->moveSection(tableHeader->visualIndex(ComparisonTableModel::RelativeChangeColumn), 3);
     tableHeader->moveSection(tableHeader->visualIndex(ComparisonTableModel::RunLevelChangeColumn), 4);
     tableHeader->moveSection(tableHeader->visualIndex(ComparisonTableModel::RunLevelPColumn), 5);
+    // Scope and Run stay in view when the table is scrolled to the right.
+    freezeLeadingColumns(m_table, {ComparisonTableModel::ScopeColumn, ComparisonTableModel::RunColumn});
     m_table->setToolTip(tr("Statistics of B against A per scope and run pair (“all”: runs pooled). Click a "
                            "header to sort; Ctrl+C copies the table as CSV."));
     m_copyCsv = new QAction(tr("Copy as CSV"), m_table);
@@ -160,15 +163,21 @@ ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
     tableLayout->setSpacing(2);
     auto *captionRow = new QHBoxLayout;
     captionRow->addWidget(m_tableCaption, 1);
+    captionRow->addWidget(thresholdBox);
     captionRow->addWidget(copyButton);
     tableLayout->addLayout(captionRow);
     tableLayout->addWidget(m_table, 1);
 
-    auto *right = new ProportionalSplitter(Qt::Vertical, {1, 1}, this);
+    // The boxplot beside the table on a wide, low panel (a laptop screen under the timelines), so
+    // that both keep a usable height; over it when there is height to spare (resizeEvent).
+    auto *right = new ProportionalSplitter(Qt::Horizontal, {2, 3}, this);
     right->addWidget(plotPane);
     right->addWidget(tablePane);
     right->setChildrenCollapsible(false);
-    auto *split = new ProportionalSplitter(Qt::Horizontal, {1, 2}, this);
+    right->setStretchFactor(0, 2);
+    right->setStretchFactor(1, 3);
+    m_plotAndTable = right;
+    auto *split = new ProportionalSplitter(Qt::Horizontal, {1, 3}, this);
     split->addWidget(m_picker);
     split->addWidget(right);
     split->setStretchFactor(0, 0);
@@ -210,6 +219,17 @@ ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
 }
 
 ComparisonPanel::~ComparisonPanel() = default;
+
+void ComparisonPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // Side by side unless the panel is tall for its width (then each gets the full width).
+    const Qt::Orientation wanted = height() * 2 > width() ? Qt::Vertical : Qt::Horizontal;
+    if (m_plotAndTable->orientation() != wanted) {
+        m_plotAndTable->setOrientation(wanted);
+        m_plotAndTable->setSizes({2000, 3000}); // 2 : 3 in the new direction (sizes scale to fit)
+    }
+}
 
 void ComparisonPanel::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const QString &labelA,
                                const QString &labelB)

@@ -25,6 +25,7 @@ namespace scopeline {
 
 class BoxPlotView;
 class CaveatBanner;
+class ProportionalSplitter;
 class ComparisonTableModel;
 class ScopePicker;
 class SummaryStrip;
@@ -71,6 +72,9 @@ public:
     QAction *pooledToggleAction() const { return m_pooledToggle; } // Ctrl+P
     QAction *copyCsvAction() const { return m_copyCsv; }           // Ctrl+C on the table
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 signals:
     // Scopes, modes or options changed (the document is modified).
     void settingsChanged();
@@ -90,6 +94,7 @@ private:
     ComparisonTableModel *m_tableModel = nullptr;
     QSortFilterProxyModel *m_tableProxy = nullptr;
     QTableView *m_table = nullptr;
+    ProportionalSplitter *m_plotAndTable = nullptr; // the boxplot and the table
     QLabel *m_tableCaption = nullptr;
     QAction *m_pooledAction = nullptr;
     QAction *m_perRunAction = nullptr;

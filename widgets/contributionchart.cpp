@@ -55,7 +55,7 @@ ContributionChart::ContributionChart(QWidget *parent) : QWidget(parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    m_plot->setMinimumHeight(110);
+    m_plot->setMinimumHeight(100);
     m_plot->yAxis->setRangeReversed(true);
     m_plot->yAxis->grid()->setVisible(false);
     m_plot->yAxis->setSubTicks(false);
@@ -127,6 +127,12 @@ void ContributionChart::rebuild()
     const KernelDiffSummary &s = m_diff->summary();
     const std::vector<KernelDiffRow> &rows = m_diff->rows();
     const int shown = std::min({m_top, barsThatFit(), int(rows.size())});
+    // A narrow chart keeps room for its bars: the names take at most ~40 % of its width.
+    const QFontMetrics labelMetrics(m_plot->yAxis->tickLabelFont());
+    const int labelPixels = std::max(110, width() * 2 / 5);
+    const auto label = [&](const QString &name) {
+        return labelMetrics.elidedText(elide(name), Qt::ElideMiddle, labelPixels);
+    };
 
     std::vector<WaterfallBar> bars;
     const QColor total = dataColour(DataColour::Total), less = dataColour(DataColour::Less),
@@ -136,7 +142,7 @@ void ContributionChart::rebuild()
     double running = s.kernelTimePerRunA, rest = s.deltaTotalNs;
     for (int i = 0; i < shown; ++i) {
         const KernelDiffRow &r = rows[std::size_t(i)];
-        bars.push_back({elide(r.kernel), signedDuration(r.deltaTotalNs), running, running + r.deltaTotalNs,
+        bars.push_back({label(r.kernel), signedDuration(r.deltaTotalNs), running, running + r.deltaTotalNs,
                         barColour(r), false, i == m_current});
         m_rows.push_back(i);
         running += r.deltaTotalNs;

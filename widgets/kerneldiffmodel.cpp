@@ -205,6 +205,9 @@ QString KernelDiffModel::display(const KernelDiffRow &r, int column) const
     case RunLevelChangeColumn:
         if (!r.runLevel.valid())
             return {};
+        if (!std::isfinite(r.runLevel.change) || std::isnan(r.runLevel.ciLow) ||
+            std::isnan(r.runLevel.ciHigh))
+            return std::isinf(r.runLevel.change) ? tr("new in B") : QString(); // no finite change to show
         return QStringLiteral("%1 [%2, %3]")
             .arg(percent(r.runLevel.change), percent(r.runLevel.ciLow), percent(r.runLevel.ciHigh));
     case RunLevelPColumn:

@@ -20,6 +20,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
@@ -102,6 +103,12 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     auto *elideRight = new ElideDelegate(Qt::ElideRight, m_table); // verdicts say the most first
     m_table->setItemDelegateForColumn(KernelDiffModel::VerdictColumn, elideRight);
     m_table->setItemDelegateForColumn(KernelDiffModel::PerCallColumn, elideRight);
+    m_table->setItemDelegateForColumn(KernelDiffModel::RunLevelChangeColumn, elideRight); // the change first
+    freezeLeadingColumns(m_table, {KernelDiffModel::KernelColumn}); // the name stays in view
+    // What the verdict judges right after the per-run times, before the calls and medians.
+    QHeaderView *header = m_table->horizontalHeader();
+    header->moveSection(header->visualIndex(KernelDiffModel::RunLevelChangeColumn),
+                        header->visualIndex(KernelDiffModel::TotalBColumn) + 1);
     m_table->setToolTip(tr("Every kernel of either side, sorted by how much it changed the GPU time per run. "
                            "Select one to highlight it in both timelines; Ctrl+C copies the table as CSV."));
     auto *copyCsv = new QAction(tr("Copy as CSV"), m_table);
@@ -143,11 +150,14 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     kernelLayout->setContentsMargins(0, 0, 0, 0);
     kernelLayout->addWidget(m_boxPlot, 1);
     kernelLayout->addWidget(m_kernelStats);
-    auto *right = new ProportionalSplitter(Qt::Vertical, {2, 3}, this);
+    // the selected kernel's boxplot gets the larger part: the chart's bars shrink to fit
+    auto *right = new ProportionalSplitter(Qt::Vertical, {1, 2}, this);
     right->addWidget(m_chart);
     right->addWidget(kernelPane);
     right->setChildrenCollapsible(false);
-    auto *split = new ProportionalSplitter(Qt::Horizontal, {3, 2}, this);
+    auto *split = new ProportionalSplitter(Qt::Horizontal, {5, 2}, this);
+    split->setStretchFactor(0, 5);
+    split->setStretchFactor(1, 2);
     split->addWidget(tablePane);
     split->addWidget(right);
     split->setChildrenCollapsible(false);
@@ -161,7 +171,7 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     kernelsLayout->addWidget(m_header);
     kernelsLayout->addWidget(m_caveat);
     kernelsLayout->addWidget(split, 1);
-    auto *stepsOverKernels = new ProportionalSplitter(Qt::Vertical, {2, 3}, this);
+    auto *stepsOverKernels = new ProportionalSplitter(Qt::Vertical, {1, 2}, this);
     stepsOverKernels->addWidget(m_steps);
     stepsOverKernels->addWidget(kernels);
     stepsOverKernels->setChildrenCollapsible(false);
@@ -258,11 +268,18 @@ void KernelDiffView::recompute()
                 m_processes[s].push_back({names[s][std::size_t(unit.front())], unit});
     }
     m_table->resizeColumnsToContents();
-    // Kernel, verdict and per call visible together at 1600 px; long texts are whole in the tooltips.
+    // The key columns (kernel, verdict, per call, Δ time/run, share, time/run A and B, time/run
+    // change) side by side without scrolling at 1366 px; long texts elide, whole in their tooltips.
+    // No column is narrower than its title.
+    const QFontMetrics metrics = m_table->horizontalHeader()->fontMetrics();
     for (const auto &[column, widest] :
-         {std::pair{KernelDiffModel::KernelColumn, 300}, std::pair{KernelDiffModel::VerdictColumn, 200},
-          std::pair{KernelDiffModel::PerCallColumn, 250}})
-        m_table->setColumnWidth(column, std::min(m_table->columnWidth(column), widest));
+         {std::pair{KernelDiffModel::KernelColumn, 200}, std::pair{KernelDiffModel::VerdictColumn, 110},
+          std::pair{KernelDiffModel::PerCallColumn, 110}, std::pair{KernelDiffModel::ShareColumn, 70},
+          std::pair{KernelDiffModel::RunLevelChangeColumn, 150}}) {
+        const int title = metrics.horizontalAdvance(m_model->headerData(column, Qt::Horizontal).toString()) +
+                          2 * metrics.height();
+        m_table->setColumnWidth(column, std::min(m_table->columnWidth(column), std::max(widest, title)));
+    }
     m_header->setText(
         m_diff ? headerText(*m_diff).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))
                : tr("Open a pair of traces to see which kernels account for the difference."));
@@ -379,11 +396,22 @@ void KernelDiffView::showKernel(int row)
 
     // Rich text: every piece is escaped, a p of "< 1e-323" included (unescaped it swallowed the line).
     QStringList lines;
-    const QString name =
+    // one line for the name (a short pane): elided to the pane's width from a bounded prefix, whole
+    // (up to 2000 characters) in the tooltip
+    const QString bounded =
         r.kernel.size() > 100 ? r.kernel.left(60) + QStringLiteral("…") + r.kernel.right(39) : r.kernel;
+    QFont bold = m_kernelStats->font();
+    bold.setBold(true);
+    const QString verdict = QStringLiteral(": ") + r.verdictText();
+    const QString name = QFontMetrics(bold).elidedText(
+        bounded, Qt::ElideMiddle,
+        std::max(120, m_kernelStats->width() - m_kernelStats->fontMetrics().horizontalAdvance(verdict) - 8));
+    m_kernelStats->setToolTip(r.kernel.left(2000));
     lines << tr("<b>%1</b>: %2").arg(name.toHtmlEscaped(), r.verdictText().toHtmlEscaped());
     // Short lines, for the pane is short: the sides' figures are in the table, both p's in its tooltips.
-    const auto interval = [](const stats::RunLevelTest &test) {
+    const auto interval = [this](const stats::RunLevelTest &test) {
+        if (!std::isfinite(test.change) || std::isnan(test.ciLow) || std::isnan(test.ciHigh))
+            return std::isinf(test.change) ? tr("new in B") : tr("no change to give"); // never "+nan %"
         return QString::asprintf("%+.2f %% [%+.2f, %+.2f]", 100 * test.change, 100 * test.ciLow,
                                  100 * test.ciHigh);
     };

@@ -67,6 +67,7 @@ public:
     QLabel *kernelStats() const { return m_kernelStats; }
     CaveatBanner *caveatBanner() const { return m_caveat; }
     QCheckBox *byOpCheck() const { return m_byOp; }
+    QLineEdit *filterEdit() const { return m_filter; }
 
 signals:
     // The exact kernel names of the selected row (several when folded or by op); empty when cleared.

@@ -2,6 +2,8 @@
 #include "pairtimeline.h"
 
 #include "model/rangesummary.h"
+#include "model/scopeindex.h"
+#include "model/stepbreakdown.h"
 #include "timelinetext.h"
 #include "timelinetheme.h"
 #include "timelineviewstate.h"
@@ -43,13 +45,16 @@ PairTimeline::PairTimeline(QWidget *parent) : QWidget(parent)
     auto *bar = new QHBoxLayout;
     bar->setContentsMargins(6, 2, 6, 2);
     m_lock = new QCheckBox(tr("Lock zoom"), this);
-    m_lock->setToolTip(tr("The same length of time fills both timelines; each keeps its own start"));
+    updateLockText();
     auto *fitButton = new QPushButton(tr("Fit"), this);
     fitButton->setToolTip(tr("Show the whole of both runs (F in a timeline fits that one)"));
     auto *hint = new QLabel(tr("wheel: zoom · drag: pan · Shift+drag: select a range · click: details · "
                                "Ctrl+wheel: scroll · F: fit · Z: zoom to selection"),
                             this);
     m_hint = hint;
+    // the hint gives way (clipped) so that the lock's text, which names the alignment, shows whole
+    hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    hint->setMinimumWidth(0);
     bar->addWidget(m_lock);
     bar->addWidget(fitButton);
     bar->addSpacing(12);
@@ -123,6 +128,7 @@ void PairTimeline::setRuns(const LoadedRun &a, const LoadedRun &b, const QString
     layouts[0] = layoutA.takeResult();
     m_labels[0] = labelA;
     m_labels[1] = labelB;
+    m_stepsKnown = false;
     m_syncing = true;
     for (int side = 0; side < 2; ++side) {
         // the run's name is in the window's run picker beside the title; alone, it names the side
@@ -148,7 +154,8 @@ void PairTimeline::setRuns(const LoadedRun &a, const LoadedRun &b, const QString
 void PairTimeline::elideTitle(int side)
 {
     QLabel *title = m_titles[side];
-    title->setText(title->fontMetrics().elidedText(m_titleTexts[side], Qt::ElideMiddle, title->width()));
+    title->setText(
+        boundedElidedText(title->fontMetrics(), m_titleTexts[side], Qt::ElideMiddle, title->width()));
 }
 
 void PairTimeline::resizeEvent(QResizeEvent *event)
@@ -188,14 +195,9 @@ void PairTimeline::setZoomLocked(bool locked)
         return;
     m_locked = locked;
     updateMaximumSpans();
-    if (locked) {
-        // Each run starts at its own first kernel; both take A's length of time.
-        const int64_t span = m_views[0]->visibleEnd() - m_views[0]->visibleStart();
-        m_syncing = true;
-        for (TimelineView *view : m_views)
-            view->viewState().showSpanFrom(alignmentStart(view), span);
-        m_syncing = false;
-    }
+    if (locked)
+        align(0); // A stays where it is; B shows the same step (or time after its first kernel)
+    updateLockText();
     emit zoomLockedChanged(locked);
 }
 
@@ -225,20 +227,117 @@ void PairTimeline::fitBoth()
     for (TimelineView *view : m_views)
         view->viewState().showSpanFrom(view->timeScale().lowerBound, span);
     m_syncing = false;
+    updateLockText();
 }
 
 void PairTimeline::syncSpan(int side)
 {
     if (m_syncing || !zoomLocked())
         return;
+    align(side);
+}
+
+// The other side takes this side's length of time and the aligned start.
+void PairTimeline::align(int side)
+{
     TimelineView *source = m_views[side];
     TimelineView *other = m_views[1 - side];
     const int64_t span = source->visibleEnd() - source->visibleStart();
-    if (other->visibleEnd() - other->visibleStart() == span)
-        return;
+    const int64_t start = alignedStart(side, source->visibleStart());
     m_syncing = true;
-    other->viewState().showSpanFrom(other->visibleStart(), span);
+    double fraction = 0;
+    if (stepAt(side, source->visibleStart(), &fraction) >= 0)
+        other->viewState().showAlignedSpanFrom(start, span); // its step at the left edge, come what may
+    else
+        other->viewState().showSpanFrom(start, span); // a shorter run shows its end, not nothing
     m_syncing = false;
+    updateLockText();
+}
+
+void PairTimeline::ensureSteps() const
+{
+    if (m_stepsKnown)
+        return;
+    m_stepsKnown = true;
+    for (auto &steps : m_steps)
+        steps.clear();
+    const LoadedRun &a = m_views[0]->run(), &b = m_views[1]->run();
+    if (!a.analysis || !b.analysis || !a.scopes || !b.scopes)
+        return;
+    const QString scope = a.scopes->stepScope();
+    if (scope.isEmpty() || b.scopes->stepScope() != scope)
+        return;
+    const LoadedRun *runs[2] = {&a, &b};
+    for (int side = 0; side < 2; ++side)
+        for (const StepInstance &step : findRunSteps(*runs[side]->analysis, scope).steps)
+            m_steps[side].emplace_back(step.start, step.end);
+    if (m_steps[0].empty() || m_steps[1].empty())
+        for (auto &steps : m_steps)
+            steps.clear();
+}
+
+int PairTimeline::stepAt(int side, int64_t time, double *fraction) const
+{
+    ensureSteps();
+    const auto &steps = m_steps[side];
+    const auto &others = m_steps[1 - side];
+    if (steps.empty() || others.empty())
+        return -1;
+    // the last step starting at or before the time; before the first, the first
+    auto it = std::upper_bound(steps.begin(), steps.end(), time,
+                               [](int64_t t, const std::pair<int64_t, int64_t> &s) { return t < s.first; });
+    std::size_t k = it == steps.begin() ? 0 : std::size_t(it - steps.begin()) - 1;
+    // between two steps: the next one
+    if (time >= steps[k].second && k + 1 < steps.size())
+        ++k;
+    k = std::min(k, others.size() - 1);
+    const int64_t length = std::max<int64_t>(1, steps[k].second - steps[k].first);
+    *fraction = std::clamp(double(time - steps[k].first) / double(length), 0.0, 1.0);
+    return int(k);
+}
+
+int64_t PairTimeline::alignedStart(int side, int64_t start) const
+{
+    const TimelineView *source = m_views[side];
+    const TimelineView *other = m_views[1 - side];
+    double fraction = 0;
+    const int step = stepAt(side, start, &fraction);
+    if (step >= 0) {
+        const auto &from = m_steps[side][std::size_t(step)];
+        const auto &to = m_steps[1 - side][std::size_t(step)];
+        // before the first step: the same time before the other's first step
+        if (start < from.first)
+            return to.first - (from.first - start);
+        return to.first + int64_t(std::llround(fraction * double(to.second - to.first)));
+    }
+    return alignmentStart(other) + (start - alignmentStart(source));
+}
+
+QString PairTimeline::alignment() const
+{
+    if (!zoomLocked())
+        return {};
+    return m_alignedStep >= 0 ? tr("step %1").arg(m_alignedStep) : tr("first kernel");
+}
+
+void PairTimeline::updateLockText()
+{
+    double fraction = 0;
+    m_alignedStep = zoomLocked() ? stepAt(0, m_views[0]->visibleStart(), &fraction) : -1;
+    if (!zoomLocked()) {
+        m_lock->setText(tr("Lock zoom"));
+        m_lock->setToolTip(tr("Show the same length of time in both timelines, aligned on the same step "
+                              "(when both runs have steps) or else on the first kernel"));
+        return;
+    }
+    m_lock->setText(tr("Lock zoom: aligned on %1").arg(alignment()));
+    m_lock->setToolTip(
+        m_alignedStep >= 0
+            ? tr("The same length of time fills both timelines, and both show step %1 at "
+                 "the same point (steps counted from 0, in run order)")
+                  .arg(m_alignedStep)
+            : tr("The same length of time fills both timelines, each from the same time "
+                 "after its first kernel as far as its run goes (no step scope common to both runs)"));
 }
 
 void PairTimeline::summarise(int side, int64_t start, int64_t end)
@@ -248,7 +347,8 @@ void PairTimeline::summarise(int side, int64_t start, int64_t end)
         emit rangeSummaryChanged(QString());
         return;
     }
-    emit rangeSummaryChanged(rangeSummaryHtml(m_titles[side]->text(), summariseRange(*run.analysis, start, end),
+    emit rangeSummaryChanged(rangeSummaryHtml(m_titles[side]->text(),
+                                              summariseRange(*run.analysis, start, end),
                                               m_views[side]->timeScale().lowerBound));
 }
 

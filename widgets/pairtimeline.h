@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Two timelines stacked, A over B, each with its own time axis; with zoom locked, the same length of
-// time fills both, so eager vs graph launches read at a glance.
+// time fills both and they show the same place: the same step (the step scope's instance by index,
+// at the same fraction of it, even past the end of the shorter run) when both runs have steps, else
+// the same time after the first kernel (as far as the run goes), so eager vs graph launches read at a
+// glance.
 
 #include "timelineview.h"
 
 #include <QWidget>
+
+#include <cstdint>
+#include <utility>
+#include <vector>
 
 class QCheckBox;
 class QHBoxLayout;
@@ -29,6 +36,11 @@ public:
 
     // Shows the whole of both runs (with zoom locked, the same length of time in both).
     void fitBoth();
+    // How a locked pair is aligned now: "step N" (0-based, in run order) or "first kernel"; empty
+    // when unlocked. The Lock zoom checkbox says it too.
+    QString alignment() const;
+    // Where the other side's window starts when this side's starts at start, aligned as above.
+    int64_t alignedStart(int side, int64_t start) const;
 
 signals:
     void zoomLockedChanged(bool locked);
@@ -46,6 +58,12 @@ private:
     void syncSpan(int side);
     void summarise(int side, int64_t start, int64_t end);
     void updateMaximumSpans();
+    void align(int side);
+    void ensureSteps() const;
+    // The step under a time of a side: its index and the fraction of it before the time; -1 when the
+    // pair has no steps to align on.
+    int stepAt(int side, int64_t time, double *fraction) const;
+    void updateLockText();
 
     TimelineView *m_views[2] = {nullptr, nullptr};
     QLabel *m_titles[2] = {nullptr, nullptr};
@@ -57,6 +75,11 @@ private:
     QCheckBox *m_lock = nullptr;
     bool m_syncing = false;
     bool m_locked = false;
+    // Step ranges per side when both runs have the same step scope (empty: align on the first kernel),
+    // found when first needed.
+    mutable std::vector<std::pair<int64_t, int64_t>> m_steps[2];
+    mutable bool m_stepsKnown = false;
+    int m_alignedStep = -1; // the step now aligned on, -1: the first kernel
 };
 
 } // namespace scopeline

@@ -10,6 +10,7 @@
 #include "stepbreakdownview.h"
 #include "steptimechart.h"
 #include "stepwaterfall.h"
+#include "timelinerows.h"
 #include "timelineview.h"
 
 #include <QCoreApplication>
@@ -69,8 +70,25 @@ QImage plotImage(QCustomPlot *plot)
 ReportExporter::Timeline timelineImage(TimelineView &view)
 {
     ReportExporter::Timeline timeline;
-    if (view.width() > 0 && view.height() > 0)
+    if (view.width() > 0 && view.height() > 0) {
+        // Every row, none behind a scroll bar: the view is grabbed at the height its rows need (up to
+        // a tall page), then given back its size.
+        TimelineRows rows;
+        rows.reset(view.layout());
+        constexpr int kMaxTimelineHeight = 1800;
+        const int full =
+            std::min(kMaxTimelineHeight, timelinemetrics::kAxisHeight + rows.contentHeight() + 2);
+        const QSize shown = view.size();
+        const int scroll = view.verticalScroll();
+        if (full > shown.height())
+            view.resize(shown.width(), full);
         timeline.image = view.grab().toImage();
+        if (view.size() != shown) {
+            view.resize(shown);
+            if (view.verticalScroll() != scroll)
+                view.setVerticalScroll(scroll);
+        }
+    }
     timeline.run = view.run().run.name;
     if (view.run().trace)
         timeline.shownNs = std::max<int64_t>(0, view.visibleEnd() - view.visibleStart());

@@ -13,6 +13,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QSaveFile>
@@ -313,52 +314,10 @@ QString timelineCaption(const ReportExporter::Timeline &timeline, const QString 
     return caption;
 }
 
-QString indexHtml(const ReportExporter::Input &input)
+// The scopes compared: their options, the statistics table with how to read it, and the boxplots.
+QString scopesSection(const ReportExporter::Input &input, const QString &caveat)
 {
-    const QString title = ReportExporter::tr("Scopeline report: %1 vs %2").arg(input.labelA, input.labelB);
     QString html;
-    html += QStringLiteral(
-                "<!DOCTYPE html>\n<html lang='en'>\n<head>\n<meta charset='utf-8'>\n<title>%1</title>\n")
-                .arg(esc(title));
-    html += QStringLiteral(
-        "<style>\n"
-        "body { font-family: sans-serif; margin: 2em; color: #1d232b; max-width: 1500px; }\n"
-        "h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.6em; }\n"
-        "table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.92em; }\n"
-        "th, td { border: 1px solid #c9ced6; padding: 3px 7px; text-align: left; vertical-align: top; }\n"
-        "th { background: #eef1f5; }\n"
-        "td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }\n"
-        "td.file { font-family: monospace; font-size: 0.9em; word-break: break-all; }\n"
-        ".faster { color: #116329; font-weight: bold; } .slower { color: #a40e26; font-weight: bold; }\n"
-        ".missing { color: #8a6100; } .note, .meta { color: #59606b; }\n"
-        ".caveat { background: #fff6dc; border: 1px solid #ecd48a; color: #5c4300; padding: 4px 8px; }\n"
-        "tr.dependent td { font-style: italic; } td.percall.same { color: #59606b; }\n"
-        "img { max-width: 100%; border: 1px solid #c9ced6; }\n"
-        "figure { margin: 1em 0; } figcaption { color: #59606b; font-size: 0.9em; }\n"
-        "</style>\n</head>\n<body>\n");
-    html += QStringLiteral("<h1>%1</h1>\n").arg(esc(title));
-    const QString written = QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss t"));
-    const QString version = QCoreApplication::applicationVersion();
-    html += QStringLiteral("<p class='meta'>%1</p>\n")
-                .arg(esc(version.isEmpty()
-                             ? ReportExporter::tr("Written %1 by Scopeline").arg(written)
-                             : ReportExporter::tr("Written %1 by Scopeline %2").arg(written, version)));
-
-    html +=
-        QStringLiteral("<h2>%1</h2>\n<p><b>A</b> (%2): %3</p>\n")
-            .arg(esc(ReportExporter::tr("Sides")), esc(ReportExporter::tr("baseline")), esc(input.labelA));
-    html += runsTable(input.runsA);
-    html += QStringLiteral("<p><b>B</b> (%1): %2</p>\n")
-                .arg(esc(ReportExporter::tr("candidate")), esc(input.labelB));
-    html += runsTable(input.runsB);
-    const QString caveat = caveatOf(input.runsA, input.runsB);
-    if (!caveat.isEmpty())
-        html += QStringLiteral("<p class='caveat'>%1</p>\n").arg(esc(CaveatBanner::message(caveat)));
-
-    if (input.steps)
-        html += stepsSection(*input.steps);
-    if (input.diff)
-        html += diffSection(*input.diff);
     html += QStringLiteral("<h2>%1</h2>\n<ul>\n").arg(esc(ReportExporter::tr("Scopes")));
     for (const QString &scope : input.scopes)
         html += QStringLiteral("<li><code>%1</code></li>\n").arg(esc(scope));
@@ -405,6 +364,69 @@ QString indexHtml(const ReportExporter::Input &input)
         QStringLiteral("<h2>%1</h2>\n<figure><img src='%2' alt='%3'><figcaption>%3</figcaption></figure>\n")
             .arg(esc(ReportExporter::tr("Boxplots")), kBoxplot,
                  esc(ReportExporter::tr("Boxplots of the scope durations, A vs B")));
+    return html;
+}
+
+QString indexHtml(const ReportExporter::Input &input)
+{
+    const QString title = ReportExporter::tr("Scopeline report: %1 vs %2").arg(input.labelA, input.labelB);
+    QString html;
+    html += QStringLiteral(
+                "<!DOCTYPE html>\n<html lang='en'>\n<head>\n<meta charset='utf-8'>\n<title>%1</title>\n")
+                .arg(esc(title));
+    html += QStringLiteral(
+        "<style>\n"
+        "body { font-family: sans-serif; margin: 2em; color: #1d232b; max-width: 1500px; }\n"
+        "h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.6em; }\n"
+        "table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.92em; }\n"
+        "th, td { border: 1px solid #c9ced6; padding: 3px 7px; text-align: left; vertical-align: top; }\n"
+        "th { background: #eef1f5; }\n"
+        "td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }\n"
+        "td.file { font-family: monospace; font-size: 0.9em; word-break: break-all; }\n"
+        ".faster { color: #116329; font-weight: bold; } .slower { color: #a40e26; font-weight: bold; }\n"
+        ".missing { color: #8a6100; } .note, .meta { color: #59606b; }\n"
+        ".caveat { background: #fff6dc; border: 1px solid #ecd48a; color: #5c4300; padding: 4px 8px; }\n"
+        "tr.dependent td { font-style: italic; } td.percall.same { color: #59606b; }\n"
+        "img { max-width: 100%; border: 1px solid #c9ced6; }\n"
+        "figure { margin: 1em 0; } figcaption { color: #59606b; font-size: 0.9em; }\n"
+        "</style>\n</head>\n<body>\n");
+    html += QStringLiteral("<h1>%1</h1>\n").arg(esc(title));
+    const QString written = QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss t"));
+    const QString version = QCoreApplication::applicationVersion();
+    html += QStringLiteral("<p class='meta'>%1</p>\n")
+                .arg(esc(version.isEmpty()
+                             ? ReportExporter::tr("Written %1 by Scopeline").arg(written)
+                             : ReportExporter::tr("Written %1 by Scopeline %2").arg(written, version)));
+
+    html +=
+        QStringLiteral("<h2>%1</h2>\n<p><b>A</b> (%2): %3</p>\n")
+            .arg(esc(ReportExporter::tr("Sides")), esc(ReportExporter::tr("baseline")), esc(input.labelA));
+    html += runsTable(input.runsA);
+    html += QStringLiteral("<p><b>B</b> (%1): %2</p>\n")
+                .arg(esc(ReportExporter::tr("candidate")), esc(input.labelB));
+    html += runsTable(input.runsB);
+    const QString caveat = caveatOf(input.runsA, input.runsB);
+    if (!caveat.isEmpty())
+        html += QStringLiteral("<p class='caveat'>%1</p>\n").arg(esc(CaveatBanner::message(caveat)));
+
+    if (input.steps)
+        html += stepsSection(*input.steps);
+    if (input.diff)
+        html += diffSection(*input.diff);
+    if (input.rows.empty()) {
+        html += QStringLiteral("<h2>%1</h2>\n<p class='note'>%2</p>\n")
+                    .arg(esc(ReportExporter::tr("Scopes")),
+                         esc(input.scopes.isEmpty()
+                                 ? ReportExporter::tr(
+                                       "No scopes were selected, so this report holds what changed "
+                                       "and the step breakdown. Pick scopes (in the Scopes tab, "
+                                       "or --scope) to add their boxplots and statistics.")
+                                 : ReportExporter::tr("No samples for the selected scopes (%1): no boxplots "
+                                                      "or statistics.")
+                                       .arg(input.scopes.join(QStringLiteral(", ")))));
+    } else {
+        html += scopesSection(input, caveat);
+    }
     html += QStringLiteral("<h2>%1</h2>\n").arg(esc(ReportExporter::tr("Timelines")));
     html += QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
                 .arg(kTimelineA, esc(timelineCaption(input.timelineA, QStringLiteral("A"))));
@@ -434,8 +456,11 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
         QByteArray bytes;
     };
     std::vector<Output> outputs;
+    // Without compared scopes there is no boxplot and no statistics table: no empty picture, no
+    // header-only CSV (an older report's are removed once the new one is in place).
+    const bool scopes = !input.rows.empty();
     const std::pair<const QString *, const QImage *> pictures[] = {
-        {&kBoxplot, &input.boxplot},
+        {&kBoxplot, scopes ? &input.boxplot : nullptr},
         {&kTimelineA, &input.timelineA.image},
         {&kTimelineB, &input.timelineB.image},
         {&kDiffChart, input.diff ? &input.diffChart : nullptr},
@@ -452,7 +477,8 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
     }
     if (!QDir().mkpath(dir.absolutePath()))
         return fail(QDir::toNativeSeparators(folder), tr("cannot create the folder"));
-    outputs.push_back({kStats, ScopeComparison::toCsv(input.rows, 0.05, input.threshold).toUtf8()});
+    if (scopes)
+        outputs.push_back({kStats, ScopeComparison::toCsv(input.rows, 0.05, input.threshold).toUtf8()});
     if (input.diff)
         outputs.push_back({kDiffCsv, input.diff->toCsv().toUtf8()});
     if (input.steps)
@@ -472,6 +498,10 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
     for (std::size_t i = 0; i < files.size(); ++i)
         if (!files[i]->commit())
             return fail(pathOf(outputs[i].name), tr("cannot save: %1").arg(files[i]->errorString()));
+    if (!scopes)
+        for (const QString &stale : {kBoxplot, kStats})
+            QFile::remove(
+                dir.filePath(stale)); // of an earlier report with scopes; index.html no longer shows it
     return true;
 }
 

@@ -58,7 +58,7 @@ QString ScopeBoxPlot::title(SampleMode samples, bool pooled)
         what = tr("Scope instance durations (sum of kernels)");
         break;
     case SampleMode::Span:
-        what = tr("Scope instance durations (wall span)");
+        what = tr("Scope instance GPU spans (first kernel start to last kernel end)");
         break;
     }
     return pooled ? tr("%1 — all runs pooled").arg(what) : tr("%1 — per run pair").arg(what);

@@ -191,8 +191,8 @@ QVariant ScopeListModel::data(const QModelIndex &index, int role) const
                 .arg(e.name, sideA ? QStringLiteral("A") : QStringLiteral("B"));
         QString tip = e.pattern ? tr("Pattern “%1” (%2 match): kernels and instances it matches.")
                                       .arg(e.name, matchModeName(m_mode))
-                      : e.step ? tr("Step scope “%1”: one instance per iteration; compare its wall "
-                                    "time with samples per instance (span).")
+                      : e.step ? tr("Step scope “%1”: one instance per iteration; compare its GPU "
+                                    "span with samples per instance (GPU span).")
                                      .arg(e.name)
                                : tr("Scope “%1”").arg(e.name);
         tip += QLatin1Char('\n') + tr("A: %1 kernels in %2 instances").arg(e.kernelsA).arg(e.instancesA);

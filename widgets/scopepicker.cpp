@@ -3,6 +3,7 @@
 
 #include "scopelistmodel.h"
 
+#include <QAbstractItemView>
 #include <QAction>
 #include <QComboBox>
 #include <QEvent>
@@ -97,13 +98,13 @@ ScopePicker::ScopePicker(QWidget *parent) : QWidget(parent)
     m_sampleBox = new QComboBox(this);
     m_sampleBox->addItem(tr("per kernel"), int(SampleMode::Kernel));
     m_sampleBox->addItem(tr("per instance (sum)"), int(SampleMode::Instance));
-    m_sampleBox->addItem(tr("per instance (span)"), int(SampleMode::Span));
+    m_sampleBox->addItem(tr("per instance (GPU span)"), int(SampleMode::Span));
     m_sampleBox->setToolTip(
         tr("What one sample is:\n"
            "per kernel: the duration of each kernel of the scope;\n"
            "per instance (sum): the summed kernel time of each occurrence of the scope;\n"
-           "per instance (span): the wall time of each occurrence, first kernel start to last "
-           "kernel end."));
+           "per instance (GPU span): the GPU span of each occurrence, first kernel start to "
+           "last kernel end (the GPU time it took, gaps included)."));
 
     m_view = new QTableView(this);
     m_view->setModel(m_proxy);
@@ -147,12 +148,21 @@ ScopePicker::ScopePicker(QWidget *parent) : QWidget(parent)
     auto *sampleLabel = new QLabel(tr("&Samples"), this);
     sampleLabel->setBuddy(m_sampleBox);
     sampleLabel->setToolTip(m_sampleBox->toolTip());
+    // One row each, so that the picker's narrow width never clips a mode's name; the boxes and their
+    // popups are as wide as their longest item.
     modes->addWidget(matchLabel, 0, 0);
     modes->addWidget(m_matchBox, 0, 1);
-    modes->addWidget(sampleLabel, 0, 2);
-    modes->addWidget(m_sampleBox, 0, 3);
-    modes->setColumnStretch(1, 2);
-    modes->setColumnStretch(3, 3);
+    modes->addWidget(sampleLabel, 1, 0);
+    modes->addWidget(m_sampleBox, 1, 1);
+    modes->setColumnStretch(1, 1);
+    for (QComboBox *box : {m_matchBox, m_sampleBox}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        box->setMinimumWidth(box->sizeHint().width());
+        int widest = 0;
+        for (int i = 0; i < box->count(); ++i)
+            widest = std::max(widest, box->fontMetrics().horizontalAdvance(box->itemText(i)));
+        box->view()->setMinimumWidth(widest + 32); // the item's margins and a scroll bar's room
+    }
     layout->addLayout(modes);
     layout->addWidget(m_view, 1);
     auto *selectionRow = new QHBoxLayout;

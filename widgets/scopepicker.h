@@ -9,7 +9,7 @@
 //
 // Step scopes (ProfilerStep, PjitFunction(...)) are listed first whatever the sort. When the user picks a
 // step scope alone in the list (click or Enter) while the samples are still per kernel and the user has
-// not chosen them in the box, the samples switch to per instance (span); setSelectedScopes never does.
+// not chosen them in the box, the samples switch to per instance (GPU span); setSelectedScopes never does.
 
 #include "model/loadedrun.h"
 #include "model/scopematcher.h"

@@ -40,7 +40,7 @@ StepWaterfall::StepWaterfall(QWidget *parent) : QWidget(parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    m_plot->setMinimumHeight(140); // six bars with their labels
+    m_plot->setMinimumHeight(108); // six bars with their labels
     m_plot->yAxis->setRangeReversed(true);
     m_plot->yAxis->grid()->setVisible(false);
     m_plot->yAxis->setSubTicks(false);

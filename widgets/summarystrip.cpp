@@ -2,6 +2,8 @@
 #include "summarystrip.h"
 
 #include "model/durationformat.h"
+#include "model/traceanalysis.h"
+#include "stats/descriptive.h"
 
 #include <QFileInfo>
 #include <QGridLayout>
@@ -14,54 +16,42 @@ namespace scopeline {
 
 namespace {
 
-// Whether more of a figure is better (+1), worse (-1) or neither (0).
-int direction(SummaryStrip::Figure figure)
-{
-    switch (figure) {
-    case SummaryStrip::BusyPercent:
-    case SummaryStrip::KernelsPerLaunch:
-        return +1;
-    case SummaryStrip::IdleTime:
-    case SummaryStrip::KernelLaunches:
-    case SummaryStrip::MedianLaunchDelay:
-        return -1;
-    case SummaryStrip::GraphLaunches:
-    case SummaryStrip::Kernels:
-    case SummaryStrip::NUM_FIGURES:
-        break;
-    }
-    return 0;
-}
-
 QString figureToolTip(SummaryStrip::Figure figure)
 {
     switch (figure) {
-    case SummaryStrip::BusyPercent:
+    case SummaryStrip::BusyTime:
         return SummaryStrip::tr(
-            "GPU busy time (union of kernel intervals) over the span from the first kernel's "
-            "start to the last kernel's end, summed over the runs of a side: Σbusy / Σspan. "
-            "Higher means the GPU was kept fed.");
+            "GPU busy time per run: the union of kernel intervals, the mean over the runs of a side "
+            "(What changed's \"GPU busy/run\"). Less can mean faster kernels or less work: neither "
+            "better nor worse by itself.");
     case SummaryStrip::IdleTime:
         return SummaryStrip::tr(
-            "GPU idle time inside the span (span − busy), summed over the runs of a side. "
-            "Lower is better.");
+            "GPU idle time per run inside the span from the first kernel's start to the last "
+            "kernel's end (span − busy), the mean over the runs of a side. Less is better.");
     case SummaryStrip::KernelLaunches:
         return SummaryStrip::tr(
-            "CPU kernel-launch calls (cudaLaunchKernel, cuLaunchKernel, hipLaunchKernel, …), "
-            "summed over the runs of a side. Each costs CPU time: fewer is better.");
+            "CPU kernel-launch calls per run (cudaLaunchKernel, cuLaunchKernel, hipLaunchKernel, …), "
+            "the mean over the runs of a side.");
     case SummaryStrip::GraphLaunches:
         return SummaryStrip::tr(
-            "Graph launches (cudaGraphLaunch, cuGraphLaunch, hipGraphLaunch), summed over the "
-            "runs of a side. One graph launch starts many kernels.");
-    case SummaryStrip::MedianLaunchDelay:
-        return SummaryStrip::tr("Median of kernel start − launch call start over the regular launches of all "
-                                "runs of a side pooled (graph launches not included). Lower is better.");
+            "Graph launches per run (cudaGraphLaunch, cuGraphLaunch, hipGraphLaunch), the mean over "
+            "the runs of a side. One graph launch starts many kernels.");
+    case SummaryStrip::KernelLaunchDelay:
+        return SummaryStrip::tr(
+            "Median of kernel start − launch call start over the regular kernel launches of all runs "
+            "of a side pooled. It includes the time a kernel queues behind earlier ones, so a busier "
+            "GPU shows longer delays: neither better nor worse by itself.");
+    case SummaryStrip::GraphLaunchDelay:
+        return SummaryStrip::tr(
+            "Median of first kernel start − graph launch call start over the graph launches of all "
+            "runs of a side pooled (kept apart from kernel launches: a graph launch queues a whole "
+            "graph).");
     case SummaryStrip::KernelsPerLaunch:
         return SummaryStrip::tr(
             "Kernels / (kernel launches + graph launches): how many kernels one CPU launch "
-            "call starts on average. Higher means less launch overhead per kernel.");
+            "call starts on average.");
     case SummaryStrip::Kernels:
-        return SummaryStrip::tr("GPU kernels executed, summed over the runs of a side.");
+        return SummaryStrip::tr("GPU kernels executed per run, the mean over the runs of a side.");
     case SummaryStrip::NUM_FIGURES:
         break;
     }
@@ -82,50 +72,73 @@ QString shortLabel(const QString &label)
 
 } // namespace
 
+SummaryStrip::Figures SummaryStrip::Figures::of(const QList<LoadedRun> &runs)
+{
+    Figures figures{PooledRuns::of(runs)};
+    std::vector<double> delays;
+    for (const LoadedRun &run : runs)
+        if (run.analysis) {
+            const std::vector<int64_t> &graph = run.analysis->total().graphLaunchDelays;
+            delays.insert(delays.end(), graph.begin(), graph.end());
+        }
+    figures.medianGraphLaunchDelayNs = stats::median(std::move(delays));
+    return figures;
+}
+
 double SummaryStrip::Figures::value(Figure figure) const
 {
     const double nan = std::nan("");
     if (runs == 0)
         return nan;
+    const double perRun = 1.0 / double(runs);
     switch (figure) {
-    case BusyPercent:
-        return spanNs > 0 ? 100.0 * double(busyNs) / double(spanNs) : nan;
+    case BusyTime:
+        return double(busyNs) * perRun;
     case IdleTime:
-        return double(spanNs - busyNs);
+        return double(spanNs - busyNs) * perRun;
     case KernelLaunches:
-        return double(kernelLaunches);
+        return double(kernelLaunches) * perRun;
     case GraphLaunches:
-        return double(graphLaunches);
-    case MedianLaunchDelay:
-        return medianLaunchDelayNs;
+        return double(graphLaunches) * perRun;
+    case KernelLaunchDelay:
+        return kernelLaunches > 0 ? medianLaunchDelayNs : nan;
+    case GraphLaunchDelay:
+        return graphLaunches > 0 ? medianGraphLaunchDelayNs : nan;
     case KernelsPerLaunch:
         return kernelLaunches + graphLaunches > 0 ? double(kernels) / double(kernelLaunches + graphLaunches)
                                                   : nan;
     case Kernels:
-        return double(kernels);
+        return double(kernels) * perRun;
     case NUM_FIGURES:
         break;
     }
     return nan;
 }
 
+int SummaryStrip::betterDirection(Figure figure)
+{
+    return figure == IdleTime ? -1 : 0;
+}
+
 QString SummaryStrip::figureName(Figure figure)
 {
     switch (figure) {
-    case BusyPercent:
-        return tr("GPU busy");
+    case BusyTime:
+        return tr("GPU busy/run");
     case IdleTime:
-        return tr("Idle time");
+        return tr("GPU idle/run");
     case KernelLaunches:
-        return tr("Kernel launches");
+        return tr("Kernel launches/run");
     case GraphLaunches:
-        return tr("Graph launches");
-    case MedianLaunchDelay:
-        return tr("Median launch delay");
+        return tr("Graph launches/run");
+    case KernelLaunchDelay:
+        return tr("Kernel launch delay");
+    case GraphLaunchDelay:
+        return tr("Graph launch delay");
     case KernelsPerLaunch:
-        return tr("Kernels / launch");
+        return tr("Kernels/launch");
     case Kernels:
-        return tr("Kernels");
+        return tr("Kernels/run");
     case NUM_FIGURES:
         break;
     }
@@ -137,16 +150,20 @@ QString SummaryStrip::formatFigure(Figure figure, double value)
     if (std::isnan(value))
         return QStringLiteral("–");
     switch (figure) {
-    case BusyPercent:
-        return QStringLiteral("%1 %").arg(value, 0, 'f', 1);
+    case BusyTime:
     case IdleTime:
-    case MedianLaunchDelay:
+    case KernelLaunchDelay:
+    case GraphLaunchDelay:
         return formatDuration(value);
     case KernelsPerLaunch:
         return QString::number(value, 'f', 2);
     case KernelLaunches:
     case GraphLaunches:
     case Kernels:
+        // whole numbers stay whole; a mean over runs that is not keeps one decimal
+        if (value != std::round(value))
+            return QLocale().toString(value, 'f', 1);
+        break;
     case NUM_FIGURES:
         break;
     }
@@ -164,8 +181,8 @@ SummaryStrip::SummaryStrip(QWidget *parent) : QFrame(parent)
 
     const QString rowTips[3] = {
         tr("Side A, the baseline"), tr("Side B, the candidate"),
-        tr("B compared with A: ▲ more, ▼ less; green where B is better, red where it is "
-           "worse (changes under 5 % stay grey)")};
+        tr("B compared with A, relative to A: ▲ more, ▼ less. Only idle time, where less is plainly "
+           "better, is coloured (green better, red worse); changes under 5 % stay grey")};
     for (int side = 0; side < 3; ++side) {
         auto *label = new QLabel(side == 2 ? tr("B vs A") : QString(), this);
         label->setToolTip(rowTips[side]);
@@ -199,14 +216,19 @@ SummaryStrip::SummaryStrip(QWidget *parent) : QFrame(parent)
     }
     for (int f = 0; f < NUM_FIGURES; ++f)
         grid->setColumnStretch(f + 1, 1);
+    auto *perRun = new QLabel(tr("per run"), this);
+    perRun->setForegroundRole(QPalette::PlaceholderText);
+    perRun->setToolTip(tr("Times and counts are per run (the mean over a side's runs), as in What changed; "
+                          "launch delays are medians over all launches of a side"));
+    grid->addWidget(perRun, 0, 0);
     refresh();
 }
 
 void SummaryStrip::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const QString &labelA,
                             const QString &labelB)
 {
-    m_a = Figures{PooledRuns::of(a)};
-    m_b = Figures{PooledRuns::of(b)};
+    m_a = Figures::of(a);
+    m_b = Figures::of(b);
     const QString labels[2] = {labelA, labelB};
     const Figures *sides[2] = {&m_a, &m_b};
     for (int side = 0; side < 2; ++side) {
@@ -226,9 +248,14 @@ QString SummaryStrip::text(Figure figure, int side) const
     return m_cells[figure][side]->text();
 }
 
+QColor SummaryStrip::changeColor(Figure figure) const
+{
+    return m_changeColors[figure];
+}
+
 void SummaryStrip::refresh()
 {
-    const QString grey = palette().color(QPalette::Disabled, QPalette::WindowText).name();
+    const QColor grey = palette().color(QPalette::Disabled, QPalette::WindowText);
     for (int f = 0; f < NUM_FIGURES; ++f) {
         const auto figure = Figure(f);
         const double a = m_a.value(figure), b = m_b.value(figure);
@@ -236,12 +263,11 @@ void SummaryStrip::refresh()
         m_cells[f][1]->setText(formatFigure(figure, b));
 
         QLabel *cell = m_cells[f][2];
-        QString text = QStringLiteral("–"), color = grey, tip = figureToolTip(figure);
+        QString text = QStringLiteral("–"), tip = figureToolTip(figure);
+        QColor color = grey;
         if (!std::isnan(a) && !std::isnan(b)) {
-            // Busy % changes in percentage points, everything else relative to A.
-            const bool points = figure == BusyPercent;
-            const double change =
-                points ? b - a : (a != 0 ? (b - a) / std::fabs(a) : (b == 0 ? 0 : HUGE_VAL));
+            // relative to A, as What changed gives its changes
+            const double change = a != 0 ? (b - a) / std::fabs(a) : (b == 0 ? 0 : HUGE_VAL);
             const QString arrow = b > a   ? QStringLiteral("▲")
                                   : b < a ? QStringLiteral("▼")
                                           : QStringLiteral("=");
@@ -249,30 +275,28 @@ void SummaryStrip::refresh()
                 text = QStringLiteral("=");
             else if (std::isinf(change))
                 text = arrow + QStringLiteral(" new");
-            else if (points)
-                text = QStringLiteral("%1 %2 pp").arg(arrow, signedNumber(change));
             else
                 text = QStringLiteral("%1 %2 %").arg(arrow, signedNumber(100 * change));
-            const bool matters = points ? std::fabs(change) >= 2.0 : std::fabs(change) >= 0.05;
-            const int dir = direction(figure);
+            const bool matters = std::fabs(change) >= 0.05;
+            const int dir = betterDirection(figure);
             if (matters && dir != 0) {
                 const bool better = (b > a) == (dir > 0);
-                color = better ? QStringLiteral("#1a8a3a") : QStringLiteral("#c62828");
+                color = better ? QColor(0x1a, 0x8a, 0x3a) : QColor(0xc6, 0x28, 0x28);
                 tip =
                     tr("%1: B is %2 than A.\n\n%3")
                         .arg(figureName(figure), better ? tr("better") : tr("worse"), figureToolTip(figure));
             } else if (matters) {
-                color = palette().color(QPalette::WindowText).name();
+                color = palette().color(QPalette::WindowText);
                 tip = tr("%1 differs (neither better nor worse by itself).\n\n%2")
                           .arg(figureName(figure), figureToolTip(figure));
             } else {
-                tip = tr("%1: B and A are within %2 of each other.\n\n%3")
-                          .arg(figureName(figure), points ? tr("2 percentage points") : tr("5 %"),
-                               figureToolTip(figure));
+                tip = tr("%1: B and A are within 5 % of each other.\n\n%2")
+                          .arg(figureName(figure), figureToolTip(figure));
             }
         }
+        m_changeColors[f] = color;
         cell->setText(text);
-        cell->setStyleSheet(QStringLiteral("color: %1;").arg(color));
+        cell->setStyleSheet(QStringLiteral("color: %1;").arg(color.name()));
         cell->setToolTip(tip);
     }
 }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// A vs B at a glance: GPU busy %, idle time, launches, median launch delay, kernels per launch and
-// kernels of each side (summed, or pooled, over its runs), with the B/A change marked where it matters.
+// A vs B at a glance, per run as What changed says it: GPU busy and idle time per run, kernel and graph
+// launches per run, the median delay of each kind of launch, kernels per launch and kernels per run, with
+// the B/A change. Only a change whose better direction is plain (less idle time) is coloured.
 
 #include "model/loadedrun.h"
 #include "model/pooledruns.h"
 
+#include <QColor>
 #include <QFrame>
 #include <QList>
 
@@ -20,20 +22,24 @@ class SummaryStrip : public QFrame
     Q_OBJECT
 public:
     enum Figure {
-        BusyPercent,
+        BusyTime,
         IdleTime,
         KernelLaunches,
         GraphLaunches,
-        MedianLaunchDelay,
+        KernelLaunchDelay,
+        GraphLaunchDelay,
         KernelsPerLaunch,
         Kernels,
         NUM_FIGURES
     };
 
-    // The figures of one side (PooledRuns: counts summed over its runs, the median launch delay over
-    // the pooled delays), busy % = Σbusy / Σspan. NaN where a figure is undefined (no span, no launches).
+    // The figures of one side: PooledRuns (sums over its runs, the median kernel launch delay over the
+    // pooled delays) and the median graph launch delay likewise. value() gives counts and times per
+    // run; NaN where a figure is undefined (no runs, no launches of the kind).
     struct Figures : PooledRuns
     {
+        double medianGraphLaunchDelayNs = 0;
+        static Figures of(const QList<LoadedRun> &runs);
         double value(Figure figure) const;
     };
 
@@ -46,6 +52,10 @@ public:
     const Figures &figuresB() const { return m_b; }
     // The texts shown, for tests and reports: side 0 = A, 1 = B, 2 = the B/A change.
     QString text(Figure figure, int side) const;
+    // The colour of the change (side 2): green better, red worse, else the palette's text or grey.
+    QColor changeColor(Figure figure) const;
+    // +1 where more is plainly better, -1 where less is, 0 where it depends (left uncoloured).
+    static int betterDirection(Figure figure);
 
     static QString figureName(Figure figure);
     static QString formatFigure(Figure figure, double value);
@@ -56,6 +66,7 @@ private:
     Figures m_a, m_b;
     QLabel *m_sideLabel[2] = {};
     std::array<std::array<QLabel *, 3>, NUM_FIGURES> m_cells{};
+    std::array<QColor, NUM_FIGURES> m_changeColors{};
 };
 
 } // namespace scopeline

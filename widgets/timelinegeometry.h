@@ -3,6 +3,9 @@
 // One frame of a timeline in pixels, built once per (visible range, plot, scroll, rows) and read by
 // every paint pass: event rectangles batched by style (merged per pixel column), idle gaps, graph
 // launch markers, highlighted kernels, names that fit inside their rectangles, and the axis ticks.
+// Density at every zoom: a pixel column holding events narrower than itself is drawn as tall as the
+// share of it that its lane covers (bars from the bottom), the idle hatching of a GPU stream as tall
+// as its idle share (from the top), so that the picture's busy share is the range summary's.
 
 #include "timelinehittest.h"
 
@@ -66,6 +69,8 @@ private:
     // The intervals in view as pixel columns [left, right) from the plot's left.
     static std::vector<std::pair<int, int>> intervalColumns(const TimelineIntervals &intervals,
                                                             const TimeScale &scale);
+    void addDensity(std::vector<QRect> &out, const TimelineLane &lane, std::size_t i, int left, int right,
+                    const TimeScale &scale, int y, int height, bool bottom, bool separate);
     void addHighlights(const TraceData &t, const TimelineLane &lane, const TimeScale &scale, int y,
                        int height, const std::vector<bool> &highlightedName);
 };

@@ -2,6 +2,7 @@
 #include "timelinepainter.h"
 
 #include "model/durationformat.h"
+#include "timelinetext.h"
 
 #include <QCoreApplication>
 #include <QPainter>
@@ -87,9 +88,12 @@ void TimelinePainter::paintRows()
                 p.setPen(th.headerLine);
                 p.drawLine(plot.left(), y + row.height - 1, plot.right(), y + row.height - 1);
                 p.setPen(th.headerDetail);
+                const QString detail =
+                    f.rows.isCollapsed(row.index) ? group.detail + tr(" — collapsed") : group.detail;
+                p.setFont(f.font);
                 p.drawText(QRect(plot.left() + 8, y, plot.width() - 16, row.height),
                            Qt::AlignVCenter | Qt::AlignLeft,
-                           f.rows.isCollapsed(row.index) ? group.detail + tr(" — collapsed") : group.detail);
+                           boundedElidedText(p.fontMetrics(), detail, Qt::ElideRight, plot.width() - 16));
                 continue;
             }
             if (f.layout.rows()[std::size_t(row.index)].stream)
@@ -100,7 +104,7 @@ void TimelinePainter::paintRows()
     }
 }
 
-// Idle gaps: a translucent fill with a hatch.
+// Idle gaps: a translucent fill with a hatch, each column as tall as its idle share.
 void TimelinePainter::paintGaps()
 {
     const std::vector<QRect> &gaps = f.geometry.gaps;
@@ -269,7 +273,8 @@ void TimelinePainter::paintHeaderLabel(const TimelineRow &row, int y)
     bold.setBold(true);
     p.setFont(bold);
     p.setPen(th.headerTitle);
-    const QString title = QFontMetrics(bold).elidedText(group.title, Qt::ElideMiddle, kLabelWidth - 26);
+    const QString title =
+        boundedElidedText(QFontMetrics(bold), group.title, Qt::ElideMiddle, kLabelWidth - 26);
     p.drawText(QRect(20, y, kLabelWidth - 24, row.height), Qt::AlignVCenter | Qt::AlignLeft, title);
 }
 
@@ -292,7 +297,7 @@ void TimelinePainter::paintLabelColumn()
         const TimelineTrackRow &track = f.layout.rows()[std::size_t(row.index)];
         p.setFont(f.font);
         p.setPen(th.labelText);
-        const QString text = fm.elidedText(track.label, Qt::ElideMiddle, kLabelWidth - 30);
+        const QString text = boundedElidedText(fm, track.label, Qt::ElideMiddle, kLabelWidth - 30);
         // pinned to the top of the visible part of the row: a thread scrolled half out keeps its name
         const int labelY = TimelineRows::labelTop(row, track, y, plot.top());
         p.drawText(QRect(20, labelY, kLabelWidth - 24, TimelineRows::laneHeight(track)),

@@ -6,6 +6,8 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+
 namespace scopeline {
 
 namespace {
@@ -16,8 +18,11 @@ QString tr(const char *text, int n = -1)
 }
 
 // Long C++ kernel names have no spaces: zero-width spaces after separators let rich text wrap them.
-QString breakable(const QString &text)
+QString breakable(const QString &whole)
 {
+    // a tooltip shows a few lines of a long name: the rest is never laid out
+    constexpr int kMaxChars = 2000;
+    const QString text = whole.size() > kMaxChars ? whole.left(kMaxChars) + QChar(0x2026) : whole;
     if (text.size() <= 80)
         return text.toHtmlEscaped();
     QString out;
@@ -26,7 +31,8 @@ QString breakable(const QString &text)
     for (const QChar c : text) {
         out += c;
         ++run;
-        if (c == u'_' || c == u'/' || c == u',' || c == u':' || c == u'<' || c == u'(' || c == u' ' || run >= 40) {
+        if (c == u'_' || c == u'/' || c == u',' || c == u':' || c == u'<' || c == u'(' || c == u' ' ||
+            run >= 40) {
             if (c != u' ')
                 out += QChar(0x200B);
             run = 0;
@@ -37,10 +43,13 @@ QString breakable(const QString &text)
 
 QString elided(std::string_view text, int max)
 {
-    QString s = QString::fromUtf8(text.data(), qsizetype(text.size()));
-    if (s.size() > max)
-        s = s.left(max) + QStringLiteral("…");
-    return s;
+    return boundedPrefix(text, max);
+}
+
+// chars that can show in width px (a char is at least a pixel wide), bounded
+int charsFor(int width)
+{
+    return std::clamp(width + 16, 16, kMaxLaidOutChars);
 }
 
 QString dim(const QPalette &palette, double t)
@@ -55,7 +64,8 @@ QString fieldRows(const std::vector<EventField> &fields, const QString &keyColou
         QString value = f.wrap ? breakable(f.value) : f.value.toHtmlEscaped();
         value.replace(QLatin1Char('\n'), QStringLiteral("<br>"));
         if (!f.note.isEmpty())
-            value += QStringLiteral(" <span style='color:%1'>%2</span>").arg(noteColour, f.note.toHtmlEscaped());
+            value +=
+                QStringLiteral(" <span style='color:%1'>%2</span>").arg(noteColour, f.note.toHtmlEscaped());
         html += QStringLiteral("<tr><td style='color:%1;padding-right:8px'>%2</td><td>%3</td></tr>")
                     .arg(keyColour, f.key.toHtmlEscaped(), value);
     }
@@ -63,6 +73,44 @@ QString fieldRows(const std::vector<EventField> &fields, const QString &keyColou
 }
 
 } // namespace
+
+QString boundedPrefix(std::string_view utf8, int chars)
+{
+    // a char is at most 4 bytes; a sequence cut at the end converts to U+FFFD, dropped with the cut
+    const std::size_t bytes = std::size_t(chars) * 4 + 4;
+    if (utf8.size() <= std::size_t(chars))
+        return QString::fromUtf8(utf8.data(), qsizetype(utf8.size()));
+    QString s = QString::fromUtf8(utf8.data(), qsizetype(std::min(utf8.size(), bytes)));
+    if (s.size() <= chars && utf8.size() <= bytes)
+        return s;
+    s.truncate(chars);
+    return s + QChar(0x2026);
+}
+
+QString boundedElidedText(const QFontMetrics &fm, const QString &text, Qt::TextElideMode mode, int width)
+{
+    const int chars = charsFor(width);
+    if (text.size() <= 2 * chars)
+        return fm.elidedText(text, mode, width);
+    QString bounded;
+    switch (mode) {
+    case Qt::ElideLeft:
+        bounded = QChar(0x2026) + text.right(chars);
+        break;
+    case Qt::ElideMiddle:
+        bounded = text.left(chars) + QChar(0x2026) + text.right(chars);
+        break;
+    default:
+        bounded = text.left(chars) + QChar(0x2026);
+        break;
+    }
+    return fm.elidedText(bounded, mode, width);
+}
+
+QString elidedEventName(const QFontMetrics &fm, const TraceData &t, uint32_t event, int width)
+{
+    return fm.elidedText(boundedPrefix(t.nameOf(event), charsFor(width)), Qt::ElideRight, width);
+}
 
 QString eventDetailsHtml(const EventDetails &d, const QPalette &palette)
 {
@@ -73,9 +121,10 @@ QString eventDetailsHtml(const EventDetails &d, const QPalette &palette)
                        .arg(breakable(d.title));
     html += fieldRows(d.fields, key, note) + QStringLiteral("</table>");
     if (!d.args.empty())
-        html += QStringLiteral("<p style='margin:4px 0 0 0'><b>%1</b></p><table cellspacing='0' cellpadding='1'>")
-                    .arg(tr("Args")) +
-                fieldRows(d.args, key, note) + QStringLiteral("</table>");
+        html +=
+            QStringLiteral("<p style='margin:4px 0 0 0'><b>%1</b></p><table cellspacing='0' cellpadding='1'>")
+                .arg(tr("Args")) +
+            fieldRows(d.args, key, note) + QStringLiteral("</table>");
     return html;
 }
 

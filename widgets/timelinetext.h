@@ -7,10 +7,23 @@
 #include "model/rangesummary.h"
 #include "model/timelinelayout.h"
 
+#include <QFontMetrics>
 #include <QPalette>
 #include <QString>
 
+#include <string_view>
+
 namespace scopeline {
+
+// At most this many characters of a text are laid out to elide it: wider than any view.
+constexpr int kMaxLaidOutChars = 4096;
+// The first (and, from the back, last) chars of a UTF-8 text, converted alone; a cut marked "…".
+QString boundedPrefix(std::string_view utf8, int chars);
+// Text elided to width px from a bounded prefix (and suffix, for Qt::ElideMiddle): a 5 MB name costs
+// what a short one does, and a cut text always shows "…".
+QString boundedElidedText(const QFontMetrics &fm, const QString &text, Qt::TextElideMode mode, int width);
+// An event's name elided to width px, converting no more of it than can show.
+QString elidedEventName(const QFontMetrics &fm, const TraceData &trace, uint32_t event, int width);
 
 // Dimmed colours (keys, notes) are mixed from the palette's base and text.
 QString eventDetailsHtml(const EventDetails &details, const QPalette &palette);

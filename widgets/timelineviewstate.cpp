@@ -60,6 +60,21 @@ void TimelineViewState::setVisibleRange(int64_t start, int64_t end)
     setScale(next);
 }
 
+void TimelineViewState::showAlignedSpanFrom(int64_t start, int64_t span)
+{
+    TimeScale next = m_scale;
+    next.setRange(start, start + span); // the span's limits
+    const int64_t length = next.span();
+    // not so far off that none of the trace shows
+    next.start =
+        std::clamp(start, next.lowerBound - length + 1, std::max(next.lowerBound, next.upperBound - 1));
+    next.end = next.start + length;
+    const bool changed = next.start != m_scale.start || next.end != m_scale.end;
+    m_scale = next;
+    if (changed)
+        emit visibleRangeChanged(m_scale.start, m_scale.end);
+}
+
 void TimelineViewState::fit()
 {
     TimeScale next = m_scale;

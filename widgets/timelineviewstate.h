@@ -36,6 +36,10 @@ public:
     void setVisibleRange(int64_t start, int64_t end);
     // Shows span ns from start (a locked pair keeps each start and shares the span).
     void showSpanFrom(int64_t start, int64_t span) { setVisibleRange(start, start + span); }
+    // The same, from exactly start even where the window then reaches past the trace (its span still
+    // within the limits): the aligned side of a locked pair shows the same step at its left edge even
+    // when its run ends sooner. The next pan or zoom brings the window back inside.
+    void showAlignedSpanFrom(int64_t start, int64_t span);
     void fit();
     void zoom(double factor, double anchorPx);
     void zoomBy(double factor) { zoom(factor, m_scale.width / 2); }

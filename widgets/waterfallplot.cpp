@@ -5,6 +5,8 @@
 
 #include "model/durationformat.h"
 
+#include <QCoreApplication>
+
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -14,6 +16,10 @@ namespace scopeline {
 
 namespace {
 constexpr double kBarHalf = 0.36;
+struct WaterfallPlotText
+{
+    Q_DECLARE_TR_FUNCTIONS(WaterfallPlot)
+};
 } // namespace
 
 void drawWaterfall(QCustomPlot *plot, const PlotTheme &theme, const std::vector<WaterfallBar> &bars,
@@ -67,6 +73,19 @@ void drawWaterfall(QCustomPlot *plot, const PlotTheme &theme, const std::vector<
         rect->setBrush(b.colour);
         rect->setPen(b.current ? QPen(theme.text, 2) : QPen(theme.edge(b.colour, 130)));
         rect->setSelectable(false);
+        if (b.total && left > 0 && std::min(b.from, b.to) < left) {
+            // The axis does not start at zero: the total is cut, and says so with a break mark
+            // (two slanted gaps) near the axis, so that its length is not read as the whole.
+            for (int k = 0; k < 2; ++k) {
+                const double x = (left + (8 + 5 * k) * perPixel) / unit.ns;
+                auto *mark = new QCPItemLine(plot);
+                mark->start->setCoords(x - 3 * perPixel / unit.ns, y + kBarHalf + 0.12);
+                mark->end->setCoords(x + 3 * perPixel / unit.ns, y - kBarHalf - 0.12);
+                mark->setPen(QPen(theme.background, 2.5));
+                mark->setSelectable(false);
+                mark->setObjectName(QStringLiteral("axisBreak"));
+            }
+        }
         if (!std::isnan(b.ciLow) && !std::isnan(b.ciHigh)) {
             auto *ci = new QCPItemLine(plot);
             ci->start->setCoords((b.from + b.ciLow) / unit.ns, y);
@@ -88,7 +107,9 @@ void drawWaterfall(QCustomPlot *plot, const PlotTheme &theme, const std::vector<
     plot->yAxis->setTicker(ticker);
     plot->yAxis->setRange(-0.6, double(bars.size()) - 0.4);
     plot->xAxis->setRange(left / unit.ns, right / unit.ns);
-    plot->xAxis->setLabel(axisLabel.arg(unit.name));
+    plot->xAxis->setLabel(left > 0 ? WaterfallPlotText::tr("%1\naxis from %2; // marks the cut totals")
+                                         .arg(axisLabel.arg(unit.name), formatDuration(left))
+                                   : axisLabel.arg(unit.name));
     plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -30,8 +30,9 @@ struct WaterfallBar
 };
 
 // Replaces the plot's items with the bars. The value axis spans the running totals, so that small
-// changes on large totals show (the totals then run in from the left edge), from zero when that is
-// near; `axisLabel` takes the unit as %1 ("step time (%1)").
+// changes on large totals show (the totals then run in from the left edge, with a break mark on
+// each and the axis label saying where it starts), from zero when that is near; `axisLabel` takes the unit as
+// %1 ("step time (%1)").
 void drawWaterfall(QCustomPlot *plot, const PlotTheme &theme, const std::vector<WaterfallBar> &bars,
                    const QString &axisLabel);
 // A change as a waterfall labels it: "+1.20 ms", "−3 µs".

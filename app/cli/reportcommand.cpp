@@ -66,8 +66,9 @@ int reportCommand(const QStringList &arguments)
     diffOptions.threshold = options.threshold;
     const KernelDiff diff(a, b, diffOptions);
     input.diff = &diff;
-    input.boxplot = ReportCharts::boxplotImage(input.rows, input.scopes, input.samples, input.pooled,
-                                               options.pathA, options.pathB);
+    if (!input.rows.empty()) // without scopes: What changed and the steps, no empty boxplot
+        input.boxplot = ReportCharts::boxplotImage(input.rows, input.scopes, input.samples, input.pooled,
+                                                   options.pathA, options.pathB);
     input.diffChart = ReportCharts::diffChartImage(diff);
     const StepBreakdown steps(a, b, stepOptions);
     input.steps = &steps;
@@ -85,8 +86,13 @@ int reportCommand(const QStringList &arguments)
     }
     const QDir dir(folder);
     for (const char *name : {"index.html", "boxplot.png", "timeline_a.png", "timeline_b.png", "stats.csv",
-                             "steps.png", "steps.csv", "diff.png", "diff.csv"})
-        out() << QDir::toNativeSeparators(dir.filePath(QLatin1String(name))) << "\n";
+                             "steps.png", "steps.csv", "diff.png", "diff.csv"}) {
+        const QString file = QLatin1String(name);
+        if (input.rows.empty() &&
+            (file == QLatin1String("boxplot.png") || file == QLatin1String("stats.csv")))
+            continue; // not written without scopes
+        out() << QDir::toNativeSeparators(dir.filePath(file)) << "\n";
+    }
     out().flush();
     return Success;
 }

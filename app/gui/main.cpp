@@ -6,6 +6,7 @@
 #include "samplepairs.h"
 
 #include "widgets/kerneldiffview.h"
+#include "widgets/pairtimeline.h"
 #include "widgets/stepbreakdownview.h"
 
 #include <QApplication>
@@ -98,6 +99,11 @@ int main(int argc, char *argv[])
         QStringLiteral(
             "Once loaded, break \"What changed\" down by this step scope (whole-run: the run is one step)."),
         QStringLiteral("SCOPE"));
+    QCommandLineOption rangeOption(
+        QStringLiteral("range"),
+        QStringLiteral("Once loaded, show this window of the timelines, ns from each timeline's start, e.g. "
+                       "2000000:5000000 (with Lock zoom, B aligns on A)."),
+        QStringLiteral("START:END"));
     QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1600x1000."),
                                   QStringLiteral("WxH"));
     QCommandLineOption paletteOption(
@@ -107,6 +113,7 @@ int main(int argc, char *argv[])
     parser.addOptions(
         {scopeOption, matchOption, samplesOption, kernelOption, stepOption, screenshotOption, sizeOption});
     parser.addOption(paletteOption);
+    parser.addOption(rangeOption);
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     if (args.size() > 2)
@@ -140,6 +147,21 @@ int main(int argc, char *argv[])
         }
     }
 
+    int64_t rangeStart = 0, rangeEnd = 0;
+    if (parser.isSet(rangeOption)) {
+        const QStringList parts = parser.value(rangeOption).split(QLatin1Char(':'));
+        bool okStart = false, okEnd = false;
+        if (parts.size() == 2) {
+            rangeStart = parts[0].toLongLong(&okStart);
+            rangeEnd = parts[1].toLongLong(&okEnd);
+        }
+        if (!okStart || !okEnd || rangeStart < 0 || rangeEnd <= rangeStart) {
+            std::fprintf(stderr,
+                         "scopeline: --range wants START_NS:END_NS with START < END, e.g. 0:3000000\n");
+            return 2;
+        }
+    }
+
     app.setProperty("samplesFolder", samplesFolder());
     scopeline::MainWindow window;
     if (size.isValid())
@@ -166,6 +188,7 @@ int main(int argc, char *argv[])
                         return;
                     }
             std::fprintf(stderr, "scopeline: no kernel name contains %s\n", qPrintable(text));
+            qApp->setProperty("screenshotFails", true); // --screenshot exits 1: not what was asked for
         });
     }
     if (parser.isSet(stepOption)) {
@@ -173,6 +196,18 @@ int main(int argc, char *argv[])
         QObject::connect(&window, &scopeline::MainWindow::loadDone, &window, [&window, step] {
             window.diffView()->stepView()->setStepScope(
                 scopeline::StepBreakdownOptions::scopeOfArgument(step));
+        });
+    }
+    if (parser.isSet(rangeOption)) {
+        QObject::connect(&window, &scopeline::MainWindow::loadDone, &window, [&window, rangeStart, rangeEnd] {
+            scopeline::PairTimeline *timelines = window.timeline();
+            // A first: with Lock zoom, B follows it by the aligned step or first kernel
+            for (scopeline::TimelineView *view : {timelines->viewA(), timelines->viewB()}) {
+                if (view == timelines->viewB() && timelines->zoomLocked())
+                    break;
+                const int64_t origin = view->timeScale().lowerBound;
+                view->setVisibleRange(origin + rangeStart, origin + rangeEnd);
+            }
         });
     }
     if (parser.isSet(screenshotOption)) {
@@ -183,7 +218,7 @@ int main(int argc, char *argv[])
                 const bool saved = window.grab().save(file);
                 if (!saved)
                     std::fprintf(stderr, "scopeline: cannot write %s\n", qPrintable(file));
-                QCoreApplication::exit(saved ? 0 : 1);
+                QCoreApplication::exit(saved && !qApp->property("screenshotFails").toBool() ? 0 : 1);
             });
         };
         if (window.isLoading())

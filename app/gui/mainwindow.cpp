@@ -13,8 +13,10 @@
 #include "widgets/proportionalsplitter.h"
 #include "widgets/reportcharts.h"
 #include "widgets/reportexporter.h"
+#include "widgets/scopepicker.h"
 #include "widgets/stepbreakdownview.h"
 #include "widgets/timelineview.h"
+#include "widgets/timelineviewstate.h"
 
 #include <QAction>
 #include <QApplication>
@@ -91,7 +93,7 @@ void MainWindow::createViews()
                                 "with run-level verdicts (Ctrl+1)"));
     m_tabs->setTabToolTip(1, tr("Named scopes compared: boxplots, statistics and verdicts (Ctrl+2)"));
     // the statistics a little taller than the timelines: what changed shows the step over the kernels
-    m_splitter = new ProportionalSplitter(Qt::Vertical, {45, 55});
+    m_splitter = new ProportionalSplitter(Qt::Vertical, {40, 60});
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
     m_splitter->addWidget(m_timeline);
     m_splitter->addWidget(m_tabs);
@@ -111,14 +113,21 @@ void MainWindow::createViews()
     dock->setWidget(m_details);
     addDockWidget(Qt::RightDockWidgetArea, dock);
     resizeDocks({dock}, {280}, Qt::Horizontal);
+    m_detailsDock = dock;
 
     connect(m_timeline, &PairTimeline::eventSelected, this, [this](int side, int64_t event) {
         const QList<LoadedRun> &runs = side == 0 ? runsA() : runsB();
         const int index = side == 0 ? m_runA->currentIndex() : m_runB->currentIndex();
-        if (event >= 0 && index >= 0 && index < runs.size())
+        if (event >= 0 && index >= 0 && index < runs.size()) {
             m_details->setHtml(TimelineView::describeEvent(runs[index], uint32_t(event)));
+            m_detailsDock->show(); // hidden until there is something to say: the tables need the width
+        }
     });
-    connect(m_timeline, &PairTimeline::rangeSummaryChanged, m_details, &QTextBrowser::setHtml);
+    connect(m_timeline, &PairTimeline::rangeSummaryChanged, this, [this](const QString &html) {
+        m_details->setHtml(html);
+        if (!html.isEmpty())
+            m_detailsDock->show();
+    });
     connect(m_panel, &ComparisonPanel::settingsChanged, this, [this] {
         m_diffView->setThreshold(m_panel->threshold()); // one threshold for every verdict
         updateTitle();
@@ -169,6 +178,9 @@ void MainWindow::restoreSettings()
     m_splitter->restoreSizes(settings.value(QStringLiteral("splitter")).toByteArray());
     if (!settings.contains(QStringLiteral("geometry")))
         resize(1600, 1000);
+    // Details opens with the first click or range: until then What changed's columns take its width.
+    if (!settings.contains(QStringLiteral("windowState")))
+        m_detailsDock->hide();
     // the verdict threshold a user settled on is theirs; a session file still brings its own
     m_panel->setThreshold(settings.value(QStringLiteral("threshold"), m_panel->threshold()).toDouble());
 }
@@ -195,7 +207,8 @@ void MainWindow::createActions()
         if (!path.isEmpty())
             saveSession(path);
     });
-    file->addAction(tr("Save Session &As…"), QKeySequence::SaveAs, this, [this] {
+    // Ctrl+Shift+S spelled out: QKeySequence::SaveAs has no key on some platforms (X11, offscreen).
+    file->addAction(tr("Save Session &As…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, [this] {
         const QString path =
             QFileDialog::getSaveFileName(this, tr("Save session"), m_sessionFile, kSessionFilter);
         if (!path.isEmpty())
@@ -203,19 +216,25 @@ void MainWindow::createActions()
     });
     file->addSeparator();
     file->addAction(tr("&Export Report…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] {
-        const QString folder = QFileDialog::getExistingDirectory(this, tr("Export report into folder"));
+        const QString folder = chooseReportFolder();
         if (!folder.isEmpty())
             exportReport(folder);
     });
     file->addAction(tr("&Reload"), QKeySequence::Refresh, this, &MainWindow::reload);
     file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    // spelled out: QKeySequence::Quit has no key on some platforms (offscreen)
+    file->addAction(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), this, &QWidget::close);
 
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     edit->addAction(tr("S&wap A and B"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_X), this,
                     &MainWindow::swapSides);
-    edit->addAction(tr("Cancel Loading"), QKeySequence(Qt::Key_Escape), m_document,
-                    &ComparisonDocument::cancel);
+    // One Esc for the window: a shortcut of its own would take the key from the timelines.
+    edit->addAction(tr("Cancel Loading, Clear Range or Selection"), QKeySequence(Qt::Key_Escape), this,
+                    &MainWindow::escape);
+    // From anywhere, the timelines included: the filter of the tab shown.
+    edit->addAction(tr("&Filter Kernels or Scopes"), QKeySequence(Qt::CTRL | Qt::Key_F), this,
+                    &MainWindow::focusFilter);
+    m_panel->picker()->focusFilterAction()->setShortcut({}); // the window's Ctrl+F does it (no ambiguity)
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     QAction *lock = view->addAction(tr("&Lock Zoom of A and B"));
@@ -228,6 +247,10 @@ void MainWindow::createActions()
         m_timeline->viewA()->fit();
         m_timeline->viewB()->fit();
     });
+    QAction *details = m_detailsDock->toggleViewAction();
+    details->setText(tr("&Details"));
+    details->setToolTip(tr("The clicked event or the selected range (opens by itself on a click)"));
+    view->addAction(details);
     view->addSeparator();
     view->addAction(tr("&What Changed"), QKeySequence(Qt::CTRL | Qt::Key_1), this,
                     [this] { m_tabs->setCurrentWidget(m_diffView); })
@@ -250,6 +273,63 @@ void MainWindow::createActions()
         samples->addAction(sample.title, this,
                            [this, state = sample.state] { openPair(state.pathA, state.pathB, state); });
     samples->setEnabled(!sampleRoot.isEmpty());
+}
+
+void MainWindow::escape()
+{
+    if (isLoading()) {
+        m_document->cancel();
+        return;
+    }
+    // The range first (of either timeline), then the selected event.
+    bool cleared = false;
+    for (TimelineView *view : {m_timeline->viewA(), m_timeline->viewB()})
+        cleared = view->viewState().clearRange() || cleared;
+    if (cleared)
+        return;
+    for (TimelineView *view : {m_timeline->viewA(), m_timeline->viewB()})
+        if (view->selectedEvent() >= 0)
+            view->selectEvent(-1);
+}
+
+void MainWindow::focusFilter()
+{
+    if (m_tabs->currentWidget() == m_panel) {
+        m_panel->picker()->focusFilter();
+    } else {
+        m_diffView->filterEdit()->setFocus(Qt::ShortcutFocusReason);
+        m_diffView->filterEdit()->selectAll();
+    }
+}
+
+QString MainWindow::chooseReportFolder()
+{
+    // A folder dialog refuses a name that does not exist yet ("Directory not found"); this one
+    // creates the typed folder and takes it.
+    class ReportFolderDialog : public QFileDialog
+    {
+    public:
+        using QFileDialog::QFileDialog;
+        void accept() override
+        {
+            const QStringList files = selectedFiles();
+            if (!files.isEmpty() && !QFileInfo::exists(files.first()) && !QDir().mkpath(files.first())) {
+                QMessageBox::warning(this, windowTitle(),
+                                     tr("Cannot create the folder %1").arg(files.first()));
+                return;
+            }
+            QFileDialog::accept();
+        }
+    };
+    ReportFolderDialog dialog(this, tr("Export report into folder"));
+    dialog.setObjectName(QStringLiteral("reportFolderDialog"));
+    dialog.setFileMode(QFileDialog::Directory);
+    dialog.setOption(QFileDialog::ShowDirsOnly);
+    dialog.setOption(QFileDialog::DontUseNativeDialog); // the native one cannot be told to create
+    dialog.setLabelText(QFileDialog::Accept, tr("Export"));
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
+        return {};
+    return dialog.selectedFiles().first();
 }
 
 void MainWindow::createRunPickers()
@@ -544,7 +624,9 @@ QString MainWindow::shortcutHelp() const
     // The timeline's own keys and the mouse are no actions; they are said in words.
     return shortcutHelpHtml(actions) +
            tr("<p>In a timeline: the wheel or + / − zooms, drag pans, Shift+drag selects a range, "
-              "F fits, Z zooms to the selected range, Esc clears the selection.</p>");
+              "F or Home fits, Z zooms to the selected range, Esc clears the range, then the "
+              "selection. In the Scopes tab: Ctrl+P pooled / per run, Ctrl+L log scale; in a table: "
+              "Ctrl+C copies it as CSV.</p>");
 }
 
 void MainWindow::showShortcuts()

@@ -10,6 +10,7 @@
 #include <QMainWindow>
 
 class QComboBox;
+class QDockWidget;
 class QFileSystemWatcher;
 class QLabel;
 class QProgressBar;
@@ -85,6 +86,9 @@ private:
     void swapSides();
     void showAbout();
     void showShortcuts();
+    void escape();      // cancels loading, else clears a timeline's range, else its selection
+    void focusFilter(); // the filter of the tab shown
+    QString chooseReportFolder();
 
     ComparisonDocument *m_document = nullptr;
     QString m_sessionFile;
@@ -96,6 +100,7 @@ private:
     QTabWidget *m_tabs = nullptr;     // the diff view and the scope comparison
     QStringList m_highlightedKernels; // of the diff view's selected row, kept across run switches
     QTextBrowser *m_details = nullptr;
+    QDockWidget *m_detailsDock = nullptr;
     ErrorBanner *m_banner = nullptr;
     QPushButton *m_bannerReload = nullptr;
     QComboBox *m_runA = nullptr;

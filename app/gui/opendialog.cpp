@@ -4,7 +4,9 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDragEnterEvent>
+#include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QFutureWatcher>
 #include <QGroupBox>
@@ -18,10 +20,70 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <zlib.h>
+
+#include <cstdlib>
+
 namespace scopeline {
 
 namespace {
 constexpr int kMaxRunsListed = 200;
+constexpr qint64 kSniffBytes = 4096;
+
+// The first bytes of a file, inflated when it is gzip: what a reader would see first.
+QByteArray leadingBytes(const QString &file)
+{
+    QFile in(file);
+    if (!in.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray raw = in.read(kSniffBytes);
+    if (raw.size() < 2 || uchar(raw[0]) != 0x1f || uchar(raw[1]) != 0x8b)
+        return raw;
+    QByteArray out(int(kSniffBytes), Qt::Uninitialized);
+    z_stream stream{};
+    if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK)
+        return {};
+    stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(raw.data()));
+    stream.avail_in = uInt(raw.size());
+    stream.next_out = reinterpret_cast<Bytef *>(out.data());
+    stream.avail_out = uInt(out.size());
+    const int status = inflate(&stream, Z_SYNC_FLUSH);
+    const qsizetype produced = out.size() - qsizetype(stream.avail_out);
+    inflateEnd(&stream);
+    if (status != Z_OK && status != Z_STREAM_END && status != Z_BUF_ERROR)
+        return QByteArrayLiteral("\x1f\x8b"); // broken gzip
+    out.truncate(produced);
+    return out;
+}
+
+} // namespace
+
+QString OpenDialog::notATrace(const QString &file)
+{
+    // Every format Scopeline reads is JSON (an object or an array of events) or SQLite; anything
+    // else (a text file, an image, a broken archive) is said here, before Open.
+    QFile in(file);
+    if (!in.open(QIODevice::ReadOnly))
+        return tr("cannot be read: %1").arg(in.errorString());
+    if (in.size() == 0)
+        return tr("the file is empty");
+    in.close();
+    const QByteArray head = leadingBytes(file);
+    if (head.startsWith(QByteArrayLiteral("SQLite format 3")))
+        return {};
+    if (head.startsWith(QByteArrayLiteral("\x1f\x8b")))
+        return tr("a broken gzip archive");
+    for (char c : head) {
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+            continue;
+        if (c == '{' || c == '[')
+            return {};
+        break;
+    }
+    if (head.startsWith(QByteArrayLiteral("\xef\xbb\xbf{")) ||
+        head.startsWith(QByteArrayLiteral("\xef\xbb\xbf[")))
+        return {};
+    return tr("not a trace: neither JSON nor SQLite");
 }
 
 OpenDialog::OpenDialog(const QStringList &recentPairs, QWidget *parent) : QDialog(parent)
@@ -57,6 +119,12 @@ OpenDialog::OpenDialog(const QStringList &recentPairs, QWidget *parent) : QDialo
     hint->setWordWrap(true);
     hint->setEnabled(false);
     layout->addWidget(hint);
+
+    m_pairing = new QLabel;
+    m_pairing->setWordWrap(true);
+    m_pairing->setStyleSheet(QStringLiteral("color: #8a6100;"));
+    m_pairing->hide();
+    layout->addWidget(m_pairing);
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel);
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -124,7 +192,12 @@ void OpenDialog::rescan(Side &side)
     side.scanning = true;
     side.status->setText(path.isEmpty() ? QString() : tr("Looking for runs…"));
     updateOpenButton();
-    using Scan = std::pair<std::vector<TraceRun>, QString>;
+    struct Scan
+    {
+        std::vector<TraceRun> runs;
+        QString error;
+        QStringList problems; // per run listed: why it is not a trace, empty when it looks like one
+    };
     auto *watcher = new QFutureWatcher<Scan>(this);
     connect(watcher, &QFutureWatcher<Scan>::finished, this, [this, &side, watcher, path, generation] {
         watcher->deleteLater();
@@ -132,34 +205,84 @@ void OpenDialog::rescan(Side &side)
             return;
         side.scanning = false;
         const Scan scan = watcher->result();
-        showRuns(side, path, scan.first, scan.second);
+        showRuns(side, path, scan.runs, scan.error, scan.problems);
     });
     watcher->setFuture(QtConcurrent::run([path] {
         Scan scan;
         if (!path.isEmpty())
-            scan.first = TraceFolder::scan(path, &scan.second);
+            scan.runs = TraceFolder::scan(path, &scan.error);
+        for (std::size_t i = 0; i < scan.runs.size() && i < std::size_t(kMaxRunsListed); ++i)
+            scan.problems.append(notATrace(scan.runs[i].file));
         return scan;
     }));
 }
 
 void OpenDialog::showRuns(Side &side, const QString &path, const std::vector<TraceRun> &runs,
-                          const QString &error)
+                          const QString &error, const QStringList &problems)
 {
     side.runs->clear();
     for (std::size_t i = 0; i < runs.size() && i < std::size_t(kMaxRunsListed); ++i) {
         auto *item = new QListWidgetItem(runs[i].name, side.runs);
         item->setToolTip(runs[i].file);
+        item->setData(Qt::UserRole + 1, runs[i].name);
+        const QString problem = i < problems.size() ? problems[int(i)] : QString();
+        if (!problem.isEmpty()) {
+            item->setText(tr("%1 — %2").arg(runs[i].name, problem));
+            item->setForeground(QColor(0xb0, 0x00, 0x20));
+            item->setData(Qt::UserRole, problem);
+            item->setToolTip(tr("%1\n%2: Scopeline cannot read it").arg(runs[i].file, problem));
+        }
     }
+    side.traces = 0;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        side.traces += i >= std::size_t(problems.size()) || problems[int(i)].isEmpty();
+    const int bad = int(runs.size()) - side.traces;
+    const QString red = QStringLiteral("<span style='color:#b00020'>%1</span>");
     side.status->setText(
         path.isEmpty() ? tr("Choose a folder or file.")
-        : runs.empty() ? QStringLiteral("<span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped())
-                       : tr("%n run(s) found.", nullptr, int(runs.size())));
+        : runs.empty() ? red.arg(error.toHtmlEscaped())
+        : side.traces == 0 && bad == 1
+            ? red.arg(tr("%1 is %2.")
+                          .arg(QFileInfo(runs.front().file).fileName(), problems.front())
+                          .toHtmlEscaped())
+        : side.traces == 0 ? red.arg(tr("None of the %n file(s) is a trace.", nullptr, bad))
+        : bad > 0          ? tr("%n run(s) found", nullptr, side.traces) +
+                        red.arg(tr("; %n file(s) are not traces (marked) and are left out.", nullptr, bad))
+                  : tr("%n run(s) found.", nullptr, int(runs.size())));
     updateOpenButton();
+}
+
+void OpenDialog::updatePairing()
+{
+    // Runs pair by sorted order; a side with more runs leaves some without a partner.
+    if (!m_pairing)
+        return;
+    const int a = m_a.traces, b = m_b.traces;
+    const bool uneven = !m_a.scanning && !m_b.scanning && a > 0 && b > 0 && a != b;
+    m_pairing->setVisible(uneven);
+    if (uneven)
+        m_pairing->setText(tr("A has %1 runs and B %2: they pair in sorted order, so %3 run(s) of %4 have no "
+                              "partner and count only in the pooled comparison.")
+                               .arg(a)
+                               .arg(b)
+                               .arg(std::abs(a - b))
+                               .arg(a > b ? QStringLiteral("A") : QStringLiteral("B")));
+}
+
+QString OpenDialog::pairingNote() const
+{
+    return m_pairing->isHidden() ? QString() : m_pairing->text();
+}
+
+QString OpenDialog::statusText(int side) const
+{
+    return (side == 0 ? m_a : m_b).status->text();
 }
 
 void OpenDialog::updateOpenButton()
 {
-    const bool ready = !m_a.scanning && !m_b.scanning && m_a.runs->count() > 0 && m_b.runs->count() > 0;
+    updatePairing();
+    const bool ready = !m_a.scanning && !m_b.scanning && m_a.traces > 0 && m_b.traces > 0;
     if (m_buttons)
         m_buttons->button(QDialogButtonBox::Open)->setEnabled(ready);
 }
@@ -169,7 +292,7 @@ QStringList OpenDialog::runsListed(int side) const
     const Side &s = side == 0 ? m_a : m_b;
     QStringList names;
     for (int i = 0; i < s.runs->count(); ++i)
-        names.append(s.runs->item(i)->text());
+        names.append(s.runs->item(i)->data(Qt::UserRole + 1).toString());
     return names;
 }
 

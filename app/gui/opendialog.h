@@ -30,6 +30,12 @@ public:
     // Runs listed for A (0) or B (1); scans run off the GUI thread, a moment after typing stops.
     QStringList runsListed(int side) const;
     bool isScanning() const;
+    // The side's line under its runs, and the note on runs that do not pair (6 with 5); empty when even.
+    QString statusText(int side) const;
+    QString pairingNote() const;
+    // Why a file Scopeline would list is not a trace it can read (its first bytes are neither JSON
+    // nor SQLite, gzip or not; empty, unreadable); empty when it looks like one.
+    static QString notATrace(const QString &file);
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
@@ -44,14 +50,18 @@ private:
         QTimer *debounce = nullptr;
         int generation = 0; // bumps per scan started; an older scan's result is dropped
         bool scanning = false;
+        int traces = 0; // runs listed that look like traces
     };
     QWidget *makeSide(Side &side, const QString &title, const QString &tooltip);
     void rescan(Side &side);
     void updateOpenButton();
-    void showRuns(Side &side, const QString &path, const std::vector<TraceRun> &runs, const QString &error);
+    void showRuns(Side &side, const QString &path, const std::vector<TraceRun> &runs, const QString &error,
+                  const QStringList &problems);
+    void updatePairing();
 
     Side m_a, m_b;
     QComboBox *m_recent = nullptr;
+    QLabel *m_pairing = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
 };
 
