@@ -100,6 +100,38 @@ class TstKernelDiffView : public QObject
     QList<LoadedRun> m_procA, m_procB;          // 4 processes a side
 
 private slots:
+    // A kernel whose name is 5 MB long (issue 31: opening such a trace took 15 s, Qt laying out the whole
+    // name in the table): the table, its tooltip and the waterfall hand Qt a bounded text.
+    void hugeKernelNameStaysBounded()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("huge.pt.trace.json"));
+        const QByteArray name = "k" + QByteArray(5 << 20, 'x');
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(
+            R"({"schemaVersion":1,"traceEvents":[)"
+            R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":0,"dur":1,"args":{"correlation":1}},)"
+            R"({"ph":"X","cat":"kernel","name":")" +
+            name + R"(","pid":0,"tid":7,"ts":2,"dur":3,"args":{"correlation":1}}]})");
+        out.close();
+        const QList<LoadedRun> runs = load(file);
+        QCOMPARE(runs.size(), 1);
+        QVERIFY2(runs[0].ok(), qPrintable(runs[0].error));
+        KernelDiffView view;
+        view.resize(1200, 700);
+        view.setSides(runs, runs, QStringLiteral("a"), QStringLiteral("b"));
+        QCOMPARE(view.model()->rowCount(), 1);
+        QCOMPARE(view.diff()->rows()[0].kernel.size(), name.size());
+        const QModelIndex cell = view.model()->index(0, KernelDiffModel::KernelColumn);
+        for (int role : {int(Qt::DisplayRole), int(Qt::ToolTipRole)}) {
+            const QString text = cell.data(role).toString();
+            QVERIFY2(text.size() <= 2 * 4096 + 1 && text.startsWith(QLatin1String("kxxx")),
+                     qPrintable(QString::number(text.size())));
+        }
+        view.grab(); // paints the table and the waterfall with the bounded texts
+    }
+
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "contributionchart.h"
+#include "timelinetext.h"
 
 #include "waterfallplot.h"
 
@@ -131,7 +132,7 @@ void ContributionChart::rebuild()
     const QFontMetrics labelMetrics(m_plot->yAxis->tickLabelFont());
     const int labelPixels = std::max(110, width() * 2 / 5);
     const auto label = [&](const QString &name) {
-        return labelMetrics.elidedText(elide(name), Qt::ElideMiddle, labelPixels);
+        return labelMetrics.elidedText(elide(boundedText(name)), Qt::ElideMiddle, labelPixels);
     };
 
     std::vector<WaterfallBar> bars;

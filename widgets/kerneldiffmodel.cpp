@@ -2,6 +2,7 @@
 #include "kerneldiffmodel.h"
 #include "columntext.h"
 #include "comparisontablemodel.h"
+#include "timelinetext.h"
 
 #include "model/durationformat.h"
 
@@ -182,7 +183,7 @@ QString KernelDiffModel::display(const KernelDiffRow &r, int column) const
 {
     switch (column) {
     case KernelColumn:
-        return r.kernel;
+        return boundedText(r.kernel);
     case VerdictColumn:
         return r.verdictText();
     case PerCallColumn:
@@ -224,10 +225,10 @@ QString KernelDiffModel::toolTip(const KernelDiffRow &r, int column) const
             return (m_diff->options().byOp ? tr("%1 kernels of this op:\n%2")
                                            : tr("%1 names folded into this row:\n%2"))
                 .arg(r.names.size())
-                .arg(r.names.mid(0, 20).join(QLatin1Char('\n')));
+                .arg(boundedText(r.names.mid(0, 20).join(QLatin1Char('\n'))));
         if (m_diff->options().byOp && r.names.size() == 1 && r.names.first() != r.kernel)
-            return tr("%1\nits kernel: %2").arg(r.kernel, r.names.first());
-        return r.kernel;
+            return tr("%1\nits kernel: %2").arg(boundedText(r.kernel), boundedText(r.names.first()));
+        return boundedText(r.kernel);
     case VerdictColumn:
         return verdictToolTip(r);
     case PerCallColumn:

@@ -87,6 +87,13 @@ QString boundedPrefix(std::string_view utf8, int chars)
     return s + QChar(0x2026);
 }
 
+QString boundedText(const QString &text)
+{
+    if (text.size() <= 2 * kMaxLaidOutChars)
+        return text;
+    return text.left(kMaxLaidOutChars) + QChar(0x2026) + text.right(kMaxLaidOutChars);
+}
+
 QString boundedElidedText(const QFontMetrics &fm, const QString &text, Qt::TextElideMode mode, int width)
 {
     const int chars = charsFor(width);

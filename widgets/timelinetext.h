@@ -19,6 +19,9 @@ namespace scopeline {
 constexpr int kMaxLaidOutChars = 4096;
 // The first (and, from the back, last) chars of a UTF-8 text, converted alone; a cut marked "…".
 QString boundedPrefix(std::string_view utf8, int chars);
+// The text, or its first and last kMaxLaidOutChars around "…": what a table cell, tooltip or chart label
+// may hand to Qt to lay out (a 5 MB kernel name would take seconds).
+QString boundedText(const QString &text);
 // Text elided to width px from a bounded prefix (and suffix, for Qt::ElideMiddle): a 5 MB name costs
 // what a short one does, and a cut text always shows "…".
 QString boundedElidedText(const QFontMetrics &fm, const QString &text, Qt::TextElideMode mode, int width);
