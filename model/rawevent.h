@@ -54,13 +54,6 @@ struct RawEvent
         argValues[argCount].clear();
         return argValues[argCount++];
     }
-    const std::string *findArg(const char *key) const
-    {
-        for (std::size_t i = 0; i < argCount; ++i)
-            if (argKeys[i] == key)
-                return &argValues[i];
-        return nullptr;
-    }
 };
 
 } // namespace scopeline

@@ -30,8 +30,6 @@ bool RocprofV3Handler::startContainer(bool array)
         m_path.append(m_key);
     }
     m_frames.push_back(Frame{array, before});
-    if (m_frames.size() == 2 && m_path == kTool)
-        m_sawTool = true;
     // A record is an object directly inside one of the arrays we read.
     if (!array && m_record == Record::None && m_frames.size() >= 2 && m_frames[m_frames.size() - 2].array) {
         m_record = m_path == kDispatches ? Record::Dispatch

@@ -33,7 +33,6 @@ public:
     std::pair<int64_t, int64_t> outOfRangeNumber() const { return m_outOfRange; }
     // What such a number is read as: a string, so that the record holding it is dropped and counted.
     static constexpr const char *kOutOfRangeMark = "\"~~~\"";
-    bool sawTool() const { return m_sawTool; }
 
     bool null() { return true; }
     bool boolean(bool) { return true; }
@@ -91,7 +90,6 @@ private:
     std::vector<Dispatch> m_dispatches;
     std::map<uint64_t, std::string> m_symbols;
     std::map<uint64_t, Agent> m_agents;
-    bool m_sawTool = false;
     bool m_cancelled = false;
     QString m_error;
 };

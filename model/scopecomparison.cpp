@@ -85,27 +85,6 @@ ComparisonRow makePooledRow(const QString &scope, const std::vector<std::vector<
 
 } // namespace
 
-QString verdictText(Verdict verdict)
-{
-    switch (verdict) {
-    case Verdict::OnlyInA:
-        return QCoreApplication::translate("ScopeComparison", "only in A");
-    case Verdict::OnlyInB:
-        return QCoreApplication::translate("ScopeComparison", "only in B");
-    case Verdict::NotFound:
-        return QCoreApplication::translate("ScopeComparison", "not found");
-    case Verdict::NoSignificantChange:
-        return QCoreApplication::translate("ScopeComparison", "no significant change");
-    case Verdict::NoMeaningfulChange:
-        return QCoreApplication::translate("ScopeComparison", "no meaningful change");
-    case Verdict::Faster:
-        return QCoreApplication::translate("ScopeComparison", "B faster");
-    case Verdict::Slower:
-        return QCoreApplication::translate("ScopeComparison", "B slower");
-    }
-    return {};
-}
-
 Verdict ComparisonRow::verdict(double alpha, double threshold) const
 {
     if (!comparable())
@@ -197,24 +176,19 @@ std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, M
 
 QStringList ScopeComparison::csvHeader()
 {
-    return {QStringLiteral("scope"),         QStringLiteral("run"),
-            QStringLiteral("n_a"),           QStringLiteral("n_b"),
-            QStringLiteral("mean_a_ns"),     QStringLiteral("mean_b_ns"),
-            QStringLiteral("std_a_ns"),      QStringLiteral("std_b_ns"),
-            QStringLiteral("median_a_ns"),   QStringLiteral("median_b_ns"),
-            QStringLiteral("ranksum_z"),     QStringLiteral("ranksum_p"),
-            QStringLiteral("mwu_u"),         QStringLiteral("mwu_p"),
-            QStringLiteral("hl_shift_ns"),   QStringLiteral("hl_ci_low_ns"),
+    return {QStringLiteral("scope"), QStringLiteral("run"), QStringLiteral("n_a"), QStringLiteral("n_b"),
+            QStringLiteral("mean_a_ns"), QStringLiteral("mean_b_ns"), QStringLiteral("std_a_ns"),
+            QStringLiteral("std_b_ns"), QStringLiteral("median_a_ns"), QStringLiteral("median_b_ns"),
+            QStringLiteral("ranksum_z"), QStringLiteral("ranksum_p"), QStringLiteral("mwu_u"),
+            QStringLiteral("mwu_p"), QStringLiteral("hl_shift_ns"), QStringLiteral("hl_ci_low_ns"),
             QStringLiteral("hl_ci_high_ns"), QStringLiteral("rel_change_median"),
-            QStringLiteral("cliffs_delta"),  QStringLiteral("ranksum_p_holm"),
-            QStringLiteral("mwu_p_holm"),    QStringLiteral("iqr_a_ns"),
-            QStringLiteral("iqr_b_ns"),
+            QStringLiteral("cliffs_delta"), QStringLiteral("ranksum_p_holm"), QStringLiteral("mwu_p_holm"),
+            QStringLiteral("iqr_a_ns"), QStringLiteral("iqr_b_ns"),
             // Run-level columns (issue 12): empty except on the pooled row; run_level_p is Holm-adjusted
             // over the pooled rows, run_level_p_raw before adjustment; change and CI as fractions.
-            QStringLiteral("runs_a"),        QStringLiteral("runs_b"),
-            QStringLiteral("run_level_p"),   QStringLiteral("run_level_change"),
-            QStringLiteral("run_level_ci_low"), QStringLiteral("run_level_ci_high"),
-            QStringLiteral("verdict"),       QStringLiteral("run_level_p_raw"),
+            QStringLiteral("runs_a"), QStringLiteral("runs_b"), QStringLiteral("run_level_p"),
+            QStringLiteral("run_level_change"), QStringLiteral("run_level_ci_low"),
+            QStringLiteral("run_level_ci_high"), QStringLiteral("verdict"), QStringLiteral("run_level_p_raw"),
             QStringLiteral("run_level_rank_p"), QStringLiteral("caveat")};
 }
 

@@ -6,6 +6,7 @@
 // also carries the run-level test (the run is the unit of replication), which gives its verdict.
 
 #include "scopeindex.h"
+#include "verdict.h"
 
 #include "stats/descriptive.h"
 #include "stats/effectsize.h"
@@ -19,10 +20,6 @@
 #include <vector>
 
 namespace scopeline {
-
-// What a row says, in the words a performance engineer would use.
-enum class Verdict { OnlyInA, OnlyInB, NotFound, NoSignificantChange, NoMeaningfulChange, Faster, Slower };
-QString verdictText(Verdict verdict);
 
 struct ComparisonRow
 {
@@ -60,8 +57,6 @@ struct ComparisonRow
     // run-pair rows): Holm-adjusted Mann-Whitney p < alpha and a relative change of medians of at least
     // `threshold`. A significant but smaller change is "no meaningful change", not a win.
     Verdict verdict(double alpha = 0.05, double threshold = 0.01) const;
-    // The change the verdict judged: run-level change when hasRunLevel(), else the change of medians.
-    double verdictChange() const { return hasRunLevel() ? runLevel.change : relativeChange; }
     // verdictText(verdict()), and on a verdict row, when a per-sample test found a change (faster,
     // slower, no meaningful change): "B faster (1 run: run-to-run variation not measured)". Run-pair
     // rows beside a pooled row are within-run comparisons by definition and carry no such note.

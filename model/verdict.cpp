@@ -1,9 +1,32 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "verdict.h"
 
+#include <QCoreApplication>
+
 #include <cmath>
 
 namespace scopeline {
+
+QString verdictText(Verdict verdict)
+{
+    switch (verdict) {
+    case Verdict::OnlyInA:
+        return QCoreApplication::translate("Verdict", "only in A");
+    case Verdict::OnlyInB:
+        return QCoreApplication::translate("Verdict", "only in B");
+    case Verdict::NotFound:
+        return QCoreApplication::translate("Verdict", "not found");
+    case Verdict::NoSignificantChange:
+        return QCoreApplication::translate("Verdict", "no significant change");
+    case Verdict::NoMeaningfulChange:
+        return QCoreApplication::translate("Verdict", "no meaningful change");
+    case Verdict::Faster:
+        return QCoreApplication::translate("Verdict", "B faster");
+    case Verdict::Slower:
+        return QCoreApplication::translate("Verdict", "B slower");
+    }
+    return {};
+}
 
 Verdict runLevelVerdict(double holmP, double change, double alpha, double threshold)
 {

@@ -68,9 +68,6 @@ public:
     ComparisonTableModel *tableModel() const { return m_tableModel; }
     QSortFilterProxyModel *tableProxy() const { return m_tableProxy; }
     QTableView *tableView() const { return m_table; }
-    QAction *logScaleAction() const { return m_logAction; }        // Ctrl+L
-    QAction *pooledToggleAction() const { return m_pooledToggle; } // Ctrl+P
-    QAction *copyCsvAction() const { return m_copyCsv; }           // Ctrl+C on the table
 
 protected:
     void resizeEvent(QResizeEvent *event) override;

@@ -58,7 +58,6 @@ public:
     QTableView *view() const { return m_view; }
     QLineEdit *filterEdit() const { return m_filter; }
     QPushButton *addPatternButton() const { return m_addPattern; }
-    QComboBox *matchModeBox() const { return m_matchBox; }
     QComboBox *sampleModeBox() const { return m_sampleBox; }
     // Ctrl+F, context WidgetWithChildrenShortcut; a parent may add it to itself to widen its reach.
     QAction *focusFilterAction() const { return m_focusFilter; }

@@ -49,7 +49,6 @@ public:
                   const QString &labelB);
 
     const Figures &figuresA() const { return m_a; }
-    const Figures &figuresB() const { return m_b; }
     // The texts shown, for tests and reports: side 0 = A, 1 = B, 2 = the B/A change.
     QString text(Figure figure, int side) const;
     // The colour of the change (side 2): green better, red worse, else the palette's text or grey.

@@ -147,8 +147,10 @@ QWidget *OpenDialog::makeSide(Side &side, const QString &title, const QString &t
     row->addWidget(side.path, 1);
     auto *folder = new QPushButton(tr("Folder…"));
     auto *file = new QPushButton(tr("File…"));
-    folder->setToolTip(tr("Choose a trace folder (JAX profile run, PyTorch traces, rocprof output)"));
-    file->setToolTip(tr("Choose a single trace file (.json or .json.gz)"));
+    folder->setToolTip(tr("Choose a trace folder (JAX profile run, PyTorch traces, rocprof output, "
+                          "ROCm 7 rocpd *_results.db, Nsight Systems .sqlite exports)"));
+    file->setToolTip(tr("Choose a single trace file (.json, .json.gz, an Nsight Systems .sqlite export or "
+                        "a rocpd *_results.db)"));
     row->addWidget(folder);
     row->addWidget(file);
     layout->addLayout(row);
@@ -225,7 +227,7 @@ void OpenDialog::showRuns(Side &side, const QString &path, const std::vector<Tra
         auto *item = new QListWidgetItem(runs[i].name, side.runs);
         item->setToolTip(runs[i].file);
         item->setData(Qt::UserRole + 1, runs[i].name);
-        const QString problem = i < problems.size() ? problems[int(i)] : QString();
+        const QString problem = i < std::size_t(problems.size()) ? problems[qsizetype(i)] : QString();
         if (!problem.isEmpty()) {
             item->setText(tr("%1 — %2").arg(runs[i].name, problem));
             item->setForeground(QColor(0xb0, 0x00, 0x20));
