@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The scopeline-cli commands (info, scopes, compare, diff) over the model library, and what the report
-// helper (scopeline-report, which also links the widgets) shares with them.
+// The scopeline-cli commands (info, scopes, compare, diff, steps; one file each) over the model library,
+// what they share, and what the report helper (scopeline-report, which also links the widgets) shares
+// with them.
 
 #include "model/loadedrun.h"
 #include "model/scopematcher.h"
@@ -20,11 +21,26 @@ enum ExitCode { Success = 0, BadUsage = 1, Unreadable = 2 };
 int run(const QStringList &arguments);
 // `report A B --scope S ... --out DIR` (arguments()[0] is "report"); needs a QApplication.
 int reportCommand(const QStringList &arguments);
+// The other commands; arguments()[0] is the command's name.
+int infoCommand(const QStringList &arguments);
+int scopesCommand(const QStringList &arguments);
+int compareCommand(const QStringList &arguments);
+int diffCommand(const QStringList &arguments);
+int stepsCommand(const QStringList &arguments);
 
 QTextStream &out();
 QTextStream &err();
 // Prints the message and a pointer to --help; returns BadUsage.
 int usageError(const QString &message);
+
+// Scans and loads every run under the given paths; prints the error and returns false on failure.
+bool loadPaths(const QStringList &paths, QList<LoadedRun> &runs,
+               LoadedRun::Scopes scopes = LoadedRun::Scopes::Index);
+// The options steps and diff share: alpha and the threshold; false after printing a usage error.
+bool parseLevels(const QCommandLineParser &parser, const QCommandLineOption &alphaOption,
+                 const QCommandLineOption &thresholdOption, double &alpha, double &threshold, int &status);
+// Writes text to a file atomically; prints why not and returns false on failure.
+bool writeTextFile(const QString &path, const QString &text);
 
 // What compare and report share: the two sides, the scopes and how they match, the threshold.
 struct ComparisonOptions

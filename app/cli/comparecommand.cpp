@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `scopeline-cli compare`: scope durations of side A (baseline) against side B (candidate).
+#include "clicommands.h"
+
+#include "model/durationformat.h"
+#include "model/replication.h"
+#include "model/scopecomparison.h"
+
+#include <QCommandLineParser>
+
+#include <algorithm>
+#include <vector>
+
+namespace scopeline::cli {
+
+namespace {
+
+void printComparison(const std::vector<ComparisonRow> &rows, double alpha, double threshold)
+{
+    int width = 16; // the full scope names: two scopes never print alike
+    for (const ComparisonRow &r : rows)
+        width = std::max(width, int(r.scope.size()));
+    out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10  %11 %12\n")
+                 .arg(QStringLiteral("scope"), -width)
+                 .arg(QStringLiteral("run"), -4)
+                 .arg(QStringLiteral("n_a"), 6)
+                 .arg(QStringLiteral("n_b"), 6)
+                 .arg(QStringLiteral("median A"), 11)
+                 .arg(QStringLiteral("median B"), 11)
+                 .arg(QStringLiteral("change"), 8)
+                 .arg(QStringLiteral("HL shift"), 11)
+                 .arg(QStringLiteral("MWU p Holm"), 11)
+                 .arg(QStringLiteral("Cliff δ"), 8)
+                 .arg(QStringLiteral("run-level change [CI], p Holm"), -38)
+                 .arg(QStringLiteral("verdict"));
+    for (const ComparisonRow &r : rows) {
+        const bool ok = r.comparable();
+        // Pooled rows with ≥ 2 runs a side: the run-level test, whose unit is the run, gives the verdict.
+        const QString runLevel = r.hasRunLevel()
+                                     ? QStringLiteral("%1 [%2, %3], p %4")
+                                           .arg(QString::asprintf("%+.2f%%", 100 * r.runLevel.change),
+                                                QString::asprintf("%+.2f%%", 100 * r.runLevel.ciLow),
+                                                QString::asprintf("%+.2f%%", 100 * r.runLevel.ciHigh),
+                                                QString::number(r.runLevelHolm, 'g', 3))
+                                     : QStringLiteral("–");
+        out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10  %11 %12\n")
+                     .arg(r.scope, -width)
+                     .arg(r.run, -4)
+                     .arg(r.a.n, 6)
+                     .arg(r.b.n, 6)
+                     .arg(r.a.n ? formatDuration(r.a.median) : QStringLiteral("–"), 11)
+                     .arg(r.b.n ? formatDuration(r.b.median) : QStringLiteral("–"), 11)
+                     .arg(ok ? QStringLiteral("%1%").arg(100 * r.relativeChange, 0, 'f', 2)
+                             : QStringLiteral("–"),
+                          8)
+                     .arg(ok ? formatDuration(r.shift.shift) : QStringLiteral("–"), 11)
+                     .arg(ok ? QString::number(r.mannWhitneyHolm, 'g', 3) : QStringLiteral("–"), 11)
+                     .arg(ok ? QString::number(r.cliffsDelta, 'f', 3) : QStringLiteral("–"), 8)
+                     .arg(runLevel, -38)
+                     .arg(r.verdictText(alpha, threshold));
+    }
+    for (const ComparisonRow &r : rows)
+        if (!r.caveat.isEmpty()) { // the same for every pooled row: said once
+            out() << "caveat: " << r.caveat
+                  << " (record each side in several processes, side/<process>/<run>/, to measure them)\n";
+            break;
+        }
+}
+
+} // namespace
+
+int compareCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption csvOption(QStringLiteral("csv"), QStringLiteral("Write the table as CSV."),
+                                       QStringLiteral("FILE"));
+    const QCommandLineOption alphaOption(QStringLiteral("alpha"), QStringLiteral("Significance level."),
+                                         QStringLiteral("P"), QStringLiteral("0.05"));
+    ComparisonOptions options;
+    int status = Success;
+    if (!parseComparisonOptions(QStringLiteral("compare"), arguments, {csvOption, alphaOption}, parser,
+                                options, status))
+        return status;
+    bool alphaOk = false;
+    const double alpha = parser.value(alphaOption).toDouble(&alphaOk);
+    if (!alphaOk || !(alpha > 0 && alpha < 1))
+        return usageError(QStringLiteral("--alpha needs a level in (0, 1)"));
+    QList<LoadedRun> a, b;
+    if (!loadSides(options, a, b))
+        return Unreadable;
+    const std::vector<const ScopeIndex *> indexA = scopeIndexes(a), indexB = scopeIndexes(b);
+    const Replication replication = Replication::of(a, b);
+    ScopeComparison comparison(indexA, indexB);
+    comparison.setReplication(&replication);
+    const std::vector<ComparisonRow> rows =
+        comparison.compare(options.scopes, options.match, options.samples);
+
+    // A scope found on one side only still has its rows; say so plainly.
+    for (const QString &scope : options.scopes) {
+        std::size_t nA = 0, nB = 0;
+        const ScopeMatcher matcher(scope, options.match);
+        for (const ScopeIndex *index : indexA)
+            nA += index->samples(matcher, options.samples).size();
+        for (const ScopeIndex *index : indexB)
+            nB += index->samples(matcher, options.samples).size();
+        if (nA == 0 || nB == 0)
+            err() << "scopeline-cli: warning: scope '" << scope << "' matches nothing in "
+                  << (nA == 0 && nB == 0
+                          ? QStringLiteral("A (%1) or B (%2)").arg(options.pathA, options.pathB)
+                      : nA == 0 ? QStringLiteral("A (%1)").arg(options.pathA)
+                                : QStringLiteral("B (%1)").arg(options.pathB))
+                  << "\n";
+    }
+    err().flush();
+
+    out() << "A: " << options.pathA << " (" << a.size() << " runs)\nB: " << options.pathB << " (" << b.size()
+          << " runs)\n";
+    for (int i = 0; i < std::min(a.size(), b.size()); ++i)
+        out() << "  run " << i + 1 << ": " << a[i].run.name << " vs " << b[i].run.name << "\n";
+    printComparison(rows, alpha, options.threshold);
+    out().flush();
+
+    if (parser.isSet(csvOption) &&
+        !writeTextFile(parser.value(csvOption), ScopeComparison::toCsv(rows, alpha, options.threshold)))
+        return Unreadable;
+    return Success;
+}
+
+} // namespace scopeline::cli

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `scopeline-cli diff`: which kernels (or ops) account for the difference between A and B.
+#include "clicommands.h"
+
+#include "model/durationformat.h"
+#include "model/kerneldiff.h"
+#include "model/stepbreakdown.h"
+
+#include <QCommandLineParser>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <vector>
+
+namespace scopeline::cli {
+
+namespace {
+
+// "+3.2%" for b against a; "–" when there is nothing to compare.
+QString relativeText(double a, double b)
+{
+    if (!(a > 0) || std::isnan(b))
+        return QStringLiteral("–");
+    return QStringLiteral("%1%2%")
+        .arg(b >= a ? QStringLiteral("+") : QString())
+        .arg(100 * (b - a) / a, 0, 'f', 1);
+}
+
+QString callsText(double calls)
+{
+    return QString::number(calls, 'f', std::trunc(calls) == calls ? 0 : 1);
+}
+
+// A kernel name that fits the table: a demangled C++ name without its leading "void " and its
+// parameter list, elided in the middle so that both its start and its distinctive end show.
+QString tableName(QString name, int width)
+{
+    if (name.startsWith(QLatin1String("void ")))
+        name.remove(0, 5);
+    if (name.endsWith(QLatin1Char(')'))) {
+        int depth = 0;
+        for (qsizetype i = name.size() - 1; i > 0; --i) {
+            if (name[i] == QLatin1Char(')'))
+                ++depth;
+            else if (name[i] == QLatin1Char('(') && --depth == 0) {
+                name.truncate(i);
+                break;
+            }
+        }
+    }
+    if (name.size() > width)
+        name = name.left(width / 2) + QStringLiteral("…") + name.right(width - width / 2 - 1);
+    return name;
+}
+
+// Table names for the rows, none printed like another: a second row that would read as an earlier
+// one gets " #2" (and so on) on its elided name; wide: the full names.
+QStringList distinctTableNames(const std::vector<KernelDiffRow> &rows, int width, bool wide)
+{
+    QStringList names;
+    std::map<QString, int> seen;
+    for (const KernelDiffRow &r : rows) {
+        const QString name = wide ? r.kernel : tableName(r.kernel, width);
+        const int n = ++seen[name];
+        names << (n == 1 ? name : tableName(r.kernel, width - 4) + QStringLiteral(" #%1").arg(n));
+    }
+    return names;
+}
+
+// "+4.3%" with the per-call verdict in a word when it is one; "–" untested.
+QString perCallText(const KernelDiffRow &r)
+{
+    if (!r.perCall.valid())
+        return QStringLiteral("–");
+    const QString change = QStringLiteral("%1%2%")
+                               .arg(r.perCall.change >= 0 ? QStringLiteral("+") : QString())
+                               .arg(100 * r.perCall.change, 0, 'f', 1);
+    switch (r.perCallVerdict) {
+    case Verdict::Faster:
+        return change + QStringLiteral(" faster");
+    case Verdict::Slower:
+        return change + QStringLiteral(" slower");
+    default:
+        return change;
+    }
+}
+
+void printDiff(const KernelDiff &diff, const StepBreakdown &steps, const QString &pathA, const QString &pathB,
+               int top, bool wide)
+{
+    const KernelDiffSummary &s = diff.summary();
+    auto side = [&s](int runs, int processes) {
+        return QStringLiteral("%1 %2").arg(runs).arg(runs == 1 ? QStringLiteral("run")
+                                                               : QStringLiteral("runs")) +
+               (s.byProcess ? QStringLiteral(" in %1 processes").arg(processes) : QString());
+    };
+    out() << "A: " << pathA << " (" << side(s.runsA, s.processesA) << ")\nB: " << pathB << " ("
+          << side(s.runsB, s.processesB) << ")\n";
+    out() << steps.stepLine() << "\n";
+    out() << "GPU busy per run: A " << formatDuration(s.busyPerRunA) << ", B "
+          << formatDuration(s.busyPerRunB) << " (" << relativeText(s.busyPerRunA, s.busyPerRunB) << ")\n";
+    out() << "kernel time per run: A " << formatDuration(s.kernelTimePerRunA) << ", B "
+          << formatDuration(s.kernelTimePerRunB) << ", difference " << formatDuration(s.deltaTotalNs) << " ("
+          << relativeText(s.kernelTimePerRunA, s.kernelTimePerRunB) << ")\n";
+    out() << s.kernels << (diff.options().byOp ? " ops: " : " kernels: ") << s.kernels - s.onlyInA - s.onlyInB
+          << " on both sides, " << s.onlyInA << " only in A, " << s.onlyInB << " only in B";
+    if (s.processDependent)
+        out() << ", " << s.processDependent << " process-dependent";
+    const QString unit = s.byProcess ? QStringLiteral("process") : QStringLiteral("run");
+    if ((s.byProcess ? std::min(s.processesA, s.processesB) : std::min(s.runsA, s.runsB)) < 2)
+        out() << "; one " << unit << " on a side: " << unit << "-to-" << unit << " variation not measured\n";
+    else
+        out() << "; verdict: GPU time per run, per call: the median duration; Welch on the per-" << unit
+              << " figures, Holm over the rows (alpha " << diff.options().alpha << ", threshold "
+              << 100 * diff.options().threshold << "%)\n";
+    if (!s.caveat.isEmpty())
+        out() << "caveat: " << s.caveat
+              << " (record each side in several processes, side/<process>/<run>/, to measure them)\n";
+
+    const QStringList names = distinctTableNames(diff.rows(), 50, wide);
+    int width = 50;
+    for (const QString &name : names)
+        width = std::max(width, int(name.size()));
+    const QString format = QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11  %12\n");
+    out() << format.arg(diff.options().byOp ? QStringLiteral("op") : QStringLiteral("kernel"), -width)
+                 .arg(QStringLiteral("calls A"), 8)
+                 .arg(QStringLiteral("calls B"), 8)
+                 .arg(QStringLiteral("total A"), 10)
+                 .arg(QStringLiteral("total B"), 10)
+                 .arg(QStringLiteral("Δ total"), 10)
+                 .arg(QStringLiteral("share"), 6)
+                 .arg(QStringLiteral("median A"), 10)
+                 .arg(QStringLiteral("median B"), 10)
+                 .arg(QStringLiteral("per call"), 14)
+                 .arg(QStringLiteral("p Holm"), 8)
+                 .arg(QStringLiteral("verdict (GPU time per run)"));
+    const std::size_t shown =
+        top > 0 ? std::min<std::size_t>(std::size_t(top), diff.rows().size()) : diff.rows().size();
+    for (std::size_t i = 0; i < shown; ++i) {
+        const KernelDiffRow &r = diff.rows()[i];
+        out() << format.arg(names[qsizetype(i)], -width)
+                     .arg(callsText(r.a.callsPerRun), 8)
+                     .arg(callsText(r.b.callsPerRun), 8)
+                     .arg(formatDuration(r.a.totalPerRunNs), 10)
+                     .arg(formatDuration(r.b.totalPerRunNs), 10)
+                     .arg(formatDuration(r.deltaTotalNs), 10)
+                     .arg(std::isnan(r.shareOfDelta)
+                              ? QStringLiteral("–")
+                              : QStringLiteral("%1%").arg(100 * r.shareOfDelta, 0, 'f', 1),
+                          6)
+                     .arg(formatDuration(r.a.medianNs), 10)
+                     .arg(formatDuration(r.b.medianNs), 10)
+                     .arg(perCallText(r), 14)
+                     .arg(std::isnan(r.runLevelHolm) ? QStringLiteral("–")
+                                                     : QString::number(r.runLevelHolm, 'g', 2),
+                          8)
+                     .arg(r.verdictText());
+    }
+    if (shown < diff.rows().size())
+        out() << "(top " << shown << " of " << diff.rows().size()
+              << " rows by |Δ total|; --top N for more, --csv FILE for all)\n";
+}
+
+} // namespace
+
+int diffCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption csvOption(QStringLiteral("csv"), QStringLiteral("Write every row as CSV."),
+                                       QStringLiteral("FILE"));
+    const QCommandLineOption topOption(QStringLiteral("top"), QStringLiteral("Rows to print (0: all)."),
+                                       QStringLiteral("N"), QStringLiteral("20"));
+    const QCommandLineOption alphaOption(QStringLiteral("alpha"), QStringLiteral("Significance level."),
+                                         QStringLiteral("P"), QStringLiteral("0.05"));
+    const QCommandLineOption thresholdOption(QStringLiteral("threshold"),
+                                             QStringLiteral("Smallest relative change that counts, in %."),
+                                             QStringLiteral("PERCENT"), QStringLiteral("1"));
+    const QCommandLineOption foldOption(
+        QStringLiteral("fold-numbers"),
+        QStringLiteral("One row for names that differ by a trailing number."));
+    const QCommandLineOption byOption(QStringLiteral("by"),
+                                      QStringLiteral("kernel (a row per kernel name) or op (per op that "
+                                                     "launched it: JAX's hlo_op, PyTorch's CPU op)."),
+                                      QStringLiteral("kernel|op"), QStringLiteral("kernel"));
+    const QCommandLineOption wideOption(QStringLiteral("wide"), QStringLiteral("Full kernel names."));
+    parser.addOptions({csvOption, topOption, alphaOption, thresholdOption, foldOption, byOption, wideOption});
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText());
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 2)
+        return usageError(QStringLiteral("diff needs two paths, A and B"));
+    KernelDiffOptions options;
+    options.foldNumbers = parser.isSet(foldOption);
+    if (parser.value(byOption) != QLatin1String("kernel") && parser.value(byOption) != QLatin1String("op"))
+        return usageError(QStringLiteral("--by must be kernel or op"));
+    options.byOp = parser.value(byOption) == QLatin1String("op");
+    int status = Success;
+    if (!parseLevels(parser, alphaOption, thresholdOption, options.alpha, options.threshold, status))
+        return status;
+    bool ok = false;
+    const int top = parser.value(topOption).toInt(&ok);
+    if (!ok || top < 0)
+        return usageError(QStringLiteral("--top needs a number of rows >= 0"));
+
+    QList<LoadedRun> a, b;
+    if (!loadPaths({positional[0]}, a) || !loadPaths({positional[1]}, b))
+        return Unreadable;
+    const KernelDiff diff(a, b, options);
+    const StepBreakdown steps(a, b, StepBreakdownOptions{QString(), options.alpha, options.threshold});
+    printDiff(diff, steps, positional[0], positional[1], top, parser.isSet(wideOption));
+    out().flush();
+    if (parser.isSet(csvOption) && !writeTextFile(parser.value(csvOption), diff.toCsv()))
+        return Unreadable;
+    return Success;
+}
+
+} // namespace scopeline::cli

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `scopeline-cli info`: what was loaded and its launch analysis, as text or JSON.
+#include "clicommands.h"
+
+#include "model/durationformat.h"
+#include "stats/descriptive.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <vector>
+
+namespace scopeline::cli {
+
+namespace {
+
+QJsonValue jsonNumber(double value)
+{
+    return std::isnan(value) ? QJsonValue(QJsonValue::Null) : QJsonValue(value);
+}
+
+// Quartiles and extremes of a delay distribution, null when there are none.
+QJsonValue distributionJson(const std::vector<int64_t> &delays)
+{
+    if (delays.empty())
+        return QJsonValue(QJsonValue::Null);
+    const stats::Descriptive d = stats::describe(std::vector<double>(delays.begin(), delays.end()));
+    return QJsonObject{{QStringLiteral("n"), double(d.n)}, {QStringLiteral("min"), d.min},
+                       {QStringLiteral("q1"), d.q1},       {QStringLiteral("median"), d.median},
+                       {QStringLiteral("q3"), d.q3},       {QStringLiteral("max"), d.max},
+                       {QStringLiteral("mean"), d.mean}};
+}
+
+QJsonObject summaryJson(const LaunchSummary &s)
+{
+    QJsonObject o;
+    o[QStringLiteral("kernels")] = double(s.kernels);
+    o[QStringLiteral("kernel_launches")] = double(s.kernelLaunches);
+    o[QStringLiteral("graph_launches")] = double(s.graphLaunches);
+    o[QStringLiteral("gpu_busy_ns")] = double(s.busyNs);
+    o[QStringLiteral("gpu_span_ns")] = double(s.spanNs);
+    o[QStringLiteral("gpu_idle_ns")] = double(s.idleNs());
+    o[QStringLiteral("median_launch_delay_ns")] = jsonNumber(s.medianLaunchDelay());
+    o[QStringLiteral("median_graph_launch_delay_ns")] = jsonNumber(s.medianGraphLaunchDelay());
+    o[QStringLiteral("launch_delay_ns")] = distributionJson(s.launchDelays);
+    o[QStringLiteral("graph_launch_delay_ns")] = distributionJson(s.graphLaunchDelays);
+    return o;
+}
+
+QMap<QString, int64_t> gapCauses(const StreamSummary &stream)
+{
+    // Counted by cause, then named: a stream may have hundreds of thousands of gaps.
+    std::map<GapCause, int64_t> byCause;
+    for (const IdleGap &gap : stream.gaps)
+        ++byCause[gap.cause];
+    QMap<QString, int64_t> causes;
+    for (const auto &[cause, count] : byCause)
+        causes[gapCauseName(cause)] += count;
+    return causes;
+}
+
+QJsonObject infoJson(const LoadedRun &run)
+{
+    const TraceData &t = *run.trace;
+    const TraceAnalysis &a = *run.analysis;
+    QJsonObject o = summaryJson(a.total());
+    o[QStringLiteral("run")] = run.run.name;
+    o[QStringLiteral("file")] = run.run.file;
+    o[QStringLiteral("format")] = formatName(t.format);
+    o[QStringLiteral("events")] = double(t.eventCount());
+    o[QStringLiteral("json_bytes")] = double(t.bytesRead);
+    QJsonObject skipped;
+    for (const auto &[reason, count] : t.skipped)
+        skipped[reason] = double(count);
+    o[QStringLiteral("skipped")] = skipped;
+    o[QStringLiteral("notes")] = QJsonArray::fromStringList(t.notes);
+    QJsonArray devices;
+    for (const LaunchSummary &device : a.devices()) {
+        QJsonObject d = summaryJson(device);
+        d[QStringLiteral("device")] = device.device;
+        devices.append(d);
+    }
+    o[QStringLiteral("devices")] = devices;
+    QJsonArray tracks;
+    for (const Track &track : t.tracks) {
+        tracks.append(QJsonObject{{QStringLiteral("name"), track.displayName()},
+                                  {QStringLiteral("gpu"), track.gpu},
+                                  {QStringLiteral("device"), track.device}});
+    }
+    o[QStringLiteral("tracks")] = tracks;
+    QJsonArray streams;
+    for (const StreamSummary &stream : a.streams()) {
+        QJsonObject causes;
+        const auto counts = gapCauses(stream);
+        for (auto it = counts.begin(); it != counts.end(); ++it)
+            causes[it.key()] = double(it.value());
+        streams.append(QJsonObject{{QStringLiteral("track"), t.tracks[stream.track].displayName()},
+                                   {QStringLiteral("device"), t.tracks[stream.track].device},
+                                   {QStringLiteral("kernels"), double(stream.kernels)},
+                                   {QStringLiteral("busy_ns"), double(stream.busyNs)},
+                                   {QStringLiteral("idle_ns"), double(stream.idleNs())},
+                                   {QStringLiteral("gaps"), double(stream.gaps.size())},
+                                   {QStringLiteral("gap_causes"), causes}});
+    }
+    o[QStringLiteral("streams")] = streams;
+    return o;
+}
+
+QString percent(double part, double whole)
+{
+    return whole > 0 ? QStringLiteral("%1%").arg(100.0 * part / whole, 0, 'f', 1) : QStringLiteral("–");
+}
+
+void printSummary(const LaunchSummary &s, const QString &indent)
+{
+    out() << indent << "kernels " << s.kernels << ", kernel launches " << s.kernelLaunches
+          << ", graph launches " << s.graphLaunches << "\n";
+    out() << indent << "GPU busy " << formatDuration(double(s.busyNs)) << " of span "
+          << formatDuration(double(s.spanNs)) << " (" << percent(double(s.busyNs), double(s.spanNs))
+          << "), idle " << formatDuration(double(s.idleNs())) << "\n";
+    out() << indent << "launch delay median " << formatDuration(s.medianLaunchDelay());
+    if (!s.launchDelays.empty()) {
+        const stats::Descriptive d =
+            stats::describe(std::vector<double>(s.launchDelays.begin(), s.launchDelays.end()));
+        out() << " (quartiles " << formatDuration(d.q1) << " – " << formatDuration(d.q3) << ", max "
+              << formatDuration(d.max) << ", " << d.n << " kernels)";
+    }
+    if (!s.graphLaunchDelays.empty())
+        out() << "; graph launch delay median " << formatDuration(s.medianGraphLaunchDelay()) << " ("
+              << s.graphLaunchDelays.size() << " graph launches)";
+    out() << "\n";
+}
+
+void printInfo(const LoadedRun &run)
+{
+    const TraceData &t = *run.trace;
+    const TraceAnalysis &a = *run.analysis;
+    int gpuTracks = 0;
+    for (const Track &track : t.tracks)
+        gpuTracks += track.gpu;
+    out() << run.run.name << "  (" << run.run.file << ")\n";
+    const bool sqlite = t.format == TraceFormat::Rocpd || t.format == TraceFormat::NsysSqlite;
+    out() << "  format " << formatName(t.format) << ", " << t.eventCount() << " events, " << t.tracks.size()
+          << " tracks (" << gpuTracks << " GPU)";
+    if (!sqlite) // a database has no text size to speak of
+        out() << ", " << QString::number(double(t.bytesRead) / 1e6, 'f', 1) << " MB of JSON";
+    out() << "\n";
+    for (const auto &[reason, count] : t.skipped)
+        out() << "  skipped " << count << " × " << reason << "\n";
+    for (const QString &note : t.notes)
+        out() << "  " << note << "\n";
+    printSummary(a.total(), QStringLiteral("  "));
+    if (a.devices().size() > 1)
+        for (const LaunchSummary &device : a.devices()) {
+            out() << "  GPU " << device.device << ":\n";
+            printSummary(device, QStringLiteral("    "));
+        }
+    for (const StreamSummary &stream : a.streams()) {
+        out() << "  stream " << t.tracks[stream.track].displayName() << ": " << stream.kernels
+              << " kernels, busy " << formatDuration(double(stream.busyNs)) << ", " << stream.gaps.size()
+              << " idle gaps totalling " << formatDuration(double(stream.idleNs()));
+        const auto causes = gapCauses(stream);
+        for (auto it = causes.begin(); it != causes.end(); ++it)
+            out() << (it == causes.begin() ? " (" : ", ") << it.key() << " " << it.value();
+        out() << (causes.isEmpty() ? "\n" : ")\n");
+
+        std::vector<IdleGap> longest = stream.gaps;
+        const std::size_t shown = std::min<std::size_t>(3, longest.size());
+        std::partial_sort(longest.begin(), longest.begin() + shown, longest.end(),
+                          [](const IdleGap &x, const IdleGap &y) { return x.length() > y.length(); });
+        for (std::size_t i = 0; i < shown; ++i) {
+            const IdleGap &gap = longest[i];
+            out() << "    gap " << formatDuration(double(gap.length())) << " before "
+                  << t.qname(gap.after).left(60) << ": " << gapCauseName(gap.cause);
+            if (gap.cpuEvent >= 0)
+                out() << ", CPU in " << t.qname(uint32_t(gap.cpuEvent)).left(60);
+            out() << "\n";
+        }
+    }
+}
+
+} // namespace
+
+int infoCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
+    parser.addOption(json);
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText());
+    if (parser.positionalArguments().isEmpty())
+        return usageError(QStringLiteral("info needs at least one PATH"));
+    QList<LoadedRun> runs;
+    // info prints no scopes, so it leaves their index out (a twentieth of a large trace's load)
+    if (!loadPaths(parser.positionalArguments(), runs, LoadedRun::Scopes::Skip))
+        return Unreadable;
+    if (parser.isSet(json)) {
+        QJsonObject document;
+        if (runs.size() == 1) {
+            document = infoJson(runs.front());
+        } else {
+            QJsonArray traces;
+            for (const LoadedRun &run : runs)
+                traces.append(infoJson(run));
+            document[QStringLiteral("traces")] = traces;
+        }
+        out() << QJsonDocument(document).toJson(QJsonDocument::Indented);
+    } else {
+        for (const LoadedRun &run : runs)
+            printInfo(run);
+    }
+    for (const LoadedRun &run : runs) {
+        int64_t skipped = 0;
+        for (const auto &entry : run.trace->skipped)
+            skipped += entry.second;
+        if (skipped)
+            err() << "scopeline-cli: " << run.run.file << ": skipped " << skipped << " events (see info)\n";
+    }
+    return Success;
+}
+
+} // namespace scopeline::cli
