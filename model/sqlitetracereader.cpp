@@ -310,6 +310,20 @@ bool SqliteTraceReader::query(sqlite3 *db, const QString &what, const QString &s
     return true;
 }
 
+bool SqliteTraceReader::countRows(sqlite3 *db, const std::function<bool(const char *)> &has,
+                                  const std::vector<std::pair<const char *, int64_t *>> &tables)
+{
+    QStringList counts;
+    for (const auto &[table, count] : tables)
+        counts << (has(table) ? QStringLiteral("(SELECT count(*) FROM %1)").arg(QLatin1String(table))
+                              : QStringLiteral("0"));
+    return query(db, tr("counting rows"), QStringLiteral("SELECT ") + counts.join(QStringLiteral(", ")),
+                 [&](sqlite3_stmt *s) {
+                     for (int c = 0; c < int(tables.size()); ++c)
+                         intAt(s, c, *tables[std::size_t(c)].second);
+                 });
+}
+
 bool SqliteTraceReader::querySlices(sqlite3 *db, const QString &what, const QString &sql,
                                     const QString &badRows,
                                     const std::function<void(sqlite3_stmt *, int64_t, int64_t)> &row)
@@ -419,19 +433,11 @@ bool SqliteTraceReader::readRocpd(sqlite3 *db, int index, const QString &fileNam
 
     // Rows per table, for progress and for saying which kinds of activity were not recorded.
     int64_t dispatches = 0, regions = 0, copies = 0, sampleRows = 0;
-    const std::pair<const char *, int64_t *> counted[] = {{"rocpd_kernel_dispatch", &dispatches},
-                                                          {"rocpd_region", &regions},
-                                                          {"rocpd_memory_copy", &copies},
-                                                          {"rocpd_sample", &sampleRows}};
-    QStringList counts;
-    for (const auto &[table, count] : counted)
-        counts << (has(table) ? QStringLiteral("(SELECT count(*) FROM %1)").arg(QLatin1String(table))
-                              : QStringLiteral("0"));
-    if (!query(db, tr("counting rows"), QStringLiteral("SELECT ") + counts.join(QStringLiteral(", ")),
-               [&](sqlite3_stmt *s) {
-                   for (int c = 0; c < 4; ++c)
-                       intAt(s, c, *counted[c].second);
-               }))
+    if (!countRows(db, has,
+                   {{"rocpd_kernel_dispatch", &dispatches},
+                    {"rocpd_region", &regions},
+                    {"rocpd_memory_copy", &copies},
+                    {"rocpd_sample", &sampleRows}}))
         return false;
     m_totalRows = std::max<int64_t>(1, dispatches + regions + copies + sampleRows);
     if (dispatches == 0)
@@ -762,17 +768,12 @@ bool SqliteTraceReader::readNsys(sqlite3 *db, const QString &fileName)
 
     // Rows per table, for progress and for saying which kinds of activity were not recorded.
     int64_t kernels = 0, calls = 0, memcpys = 0, memsets = 0, nvtx = 0;
-    const std::pair<const char *, int64_t *> counted[] = {
-        {kKernel, &kernels}, {kRuntime, &calls}, {kMemcpy, &memcpys}, {kMemset, &memsets}, {kNvtx, &nvtx}};
-    QStringList counts;
-    for (const auto &[table, count] : counted)
-        counts << (has(table) ? QStringLiteral("(SELECT count(*) FROM %1)").arg(QLatin1String(table))
-                              : QStringLiteral("0"));
-    if (!query(db, tr("counting rows"), QStringLiteral("SELECT ") + counts.join(QStringLiteral(", ")),
-               [&](sqlite3_stmt *s) {
-                   for (int c = 0; c < 5; ++c)
-                       intAt(s, c, *counted[c].second);
-               }))
+    if (!countRows(db, has,
+                   {{kKernel, &kernels},
+                    {kRuntime, &calls},
+                    {kMemcpy, &memcpys},
+                    {kMemset, &memsets},
+                    {kNvtx, &nvtx}}))
         return false;
     m_totalRows = std::max<int64_t>(1, kernels + calls + memcpys + memsets + nvtx);
     if (kernels == 0)

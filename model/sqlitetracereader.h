@@ -16,6 +16,8 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <utility>
+#include <vector>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -55,6 +57,9 @@ private:
     // or end before start, are counted and skipped with badRows as the reason, the rest go to row.
     bool querySlices(sqlite3 *db, const QString &what, const QString &sql, const QString &badRows,
                      const std::function<void(sqlite3_stmt *, int64_t start, int64_t end)> &row);
+    // The rows of each table (0 for one the database lacks) in one query, into its counter.
+    bool countRows(sqlite3 *db, const std::function<bool(const char *)> &has,
+                   const std::vector<std::pair<const char *, int64_t *>> &tables);
     bool stopRequested();
     void fail(int code, const QString &what, sqlite3 *db);
 
