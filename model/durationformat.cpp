@@ -19,4 +19,9 @@ QString formatDuration(double ns)
     return QStringLiteral("%1 s").arg(ns / 1e9, 0, 'f', 3);
 }
 
+QString formatSignedDuration(double ns)
+{
+    return ns > 0 ? QLatin1Char('+') + formatDuration(ns) : formatDuration(ns);
+}
+
 } // namespace scopeline

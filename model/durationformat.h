@@ -7,5 +7,7 @@
 namespace scopeline {
 
 QString formatDuration(double ns);
+// A change of duration: formatDuration with "+" before an increase ("+1.2 µs", "-300 ns", "0 ns").
+QString formatSignedDuration(double ns);
 
 } // namespace scopeline

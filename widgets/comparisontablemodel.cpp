@@ -14,11 +14,10 @@ namespace scopeline {
 
 namespace {
 
+// Empty for a shift that could not be estimated (a side without samples).
 QString signedDuration(double ns)
 {
-    if (std::isnan(ns))
-        return {};
-    return ns > 0 ? QLatin1Char('+') + formatDuration(ns) : formatDuration(ns);
+    return std::isnan(ns) ? QString() : formatSignedDuration(ns);
 }
 
 QString duration(double ns)

@@ -143,8 +143,8 @@ void ContributionChart::rebuild()
     double running = s.kernelTimePerRunA, rest = s.deltaTotalNs;
     for (int i = 0; i < shown; ++i) {
         const KernelDiffRow &r = rows[std::size_t(i)];
-        bars.push_back({label(r.kernel), signedDuration(r.deltaTotalNs), running, running + r.deltaTotalNs,
-                        barColour(r), false, i == m_current});
+        bars.push_back({label(r.kernel), formatSignedDuration(r.deltaTotalNs), running,
+                        running + r.deltaTotalNs, barColour(r), false, i == m_current});
         m_rows.push_back(i);
         running += r.deltaTotalNs;
         rest -= r.deltaTotalNs;
@@ -152,7 +152,7 @@ void ContributionChart::rebuild()
     if (int(rows.size()) > shown)
         bars.push_back({m_diff->options().byOp ? tr("%n other op(s)", nullptr, int(rows.size()) - shown)
                                                : tr("%n other kernel(s)", nullptr, int(rows.size()) - shown),
-                        signedDuration(rest), running, running + rest,
+                        formatSignedDuration(rest), running, running + rest,
                         rest < 0 ? less.lighter(140) : more.lighter(140)});
     bars.push_back(
         {tr("B: kernel time/run"), formatDuration(s.kernelTimePerRunB), 0, s.kernelTimePerRunB, total, true});

@@ -20,13 +20,6 @@ QString duration(double ns)
     return std::isnan(ns) ? QString() : formatDuration(ns);
 }
 
-QString signedDuration(double ns)
-{
-    if (std::isnan(ns))
-        return {};
-    return ns > 0 ? QLatin1Char('+') + formatDuration(ns) : formatDuration(ns);
-}
-
 QString percent(double fraction)
 {
     return std::isnan(fraction) ? QString() : QString::asprintf("%+.2f %%", 100 * fraction);
@@ -189,7 +182,7 @@ QString KernelDiffModel::display(const KernelDiffRow &r, int column) const
     case PerCallColumn:
         return perCallText(r);
     case DeltaColumn:
-        return signedDuration(r.deltaTotalNs);
+        return formatSignedDuration(r.deltaTotalNs); // never NaN: a row is on one side at least
     case ShareColumn:
         return std::isnan(r.shareOfDelta) ? QString() : QString::asprintf("%.1f %%", 100 * r.shareOfDelta);
     case TotalAColumn:

@@ -102,7 +102,7 @@ void StepWaterfall::rebuild()
     double running = step->meanA;
     for (std::size_t i = 1; i + 1 < kBarParts.size(); ++i) {
         const StepRow &row = m_breakdown->row(kBarParts[i]);
-        QString value = signedDuration(row.delta);
+        QString value = formatSignedDuration(row.delta);
         if (isFinding(row))
             value += QStringLiteral(" · ") + row.verdictText();
         m_bars.push_back({QStringLiteral("Δ ") + stepPartTitle(row.part), value, running, running + row.delta,
@@ -128,8 +128,9 @@ QString StepWaterfall::toolTip(int bar) const
     }
     QString text = tr("%1 per step: A %2 → B %3\nΔ %4, 95% CI [%5, %6], p (Holm) %7\n%8")
                        .arg(stepPartTitle(part), formatDuration(row.meanA), formatDuration(row.meanB),
-                            signedDuration(row.delta), signedDuration(row.ciLow), signedDuration(row.ciHigh),
-                            ComparisonTableModel::formatPValue(row.p), row.verdictText());
+                            formatSignedDuration(row.delta), formatSignedDuration(row.ciLow),
+                            formatSignedDuration(row.ciHigh), ComparisonTableModel::formatPValue(row.p),
+                            row.verdictText());
     if (isCause(part))
         text += QLatin1Char('\n') + (int(part) == m_selected
                                          ? tr("Click to clear the highlight")

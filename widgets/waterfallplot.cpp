@@ -113,11 +113,6 @@ void drawWaterfall(QCustomPlot *plot, const PlotTheme &theme, const std::vector<
     plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-QString signedDuration(double ns)
-{
-    return ns > 0 ? QLatin1Char('+') + formatDuration(ns) : formatDuration(ns);
-}
-
 void drawWaterfallHint(QCustomPlot *plot, const PlotTheme &theme, const QString &hint)
 {
     plot->clearItems();

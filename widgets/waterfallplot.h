@@ -35,8 +35,6 @@ struct WaterfallBar
 // %1 ("step time (%1)").
 void drawWaterfall(QCustomPlot *plot, const PlotTheme &theme, const std::vector<WaterfallBar> &bars,
                    const QString &axisLabel);
-// A change as a waterfall labels it: "+1.20 ms", "−3 µs".
-QString signedDuration(double ns);
 // A hint in place of the bars.
 void drawWaterfallHint(QCustomPlot *plot, const PlotTheme &theme, const QString &hint);
 // The bar drawn at a point of the plot, -1 when none (of `count` bars).
