@@ -61,21 +61,19 @@ ComparisonRow makePooledRow(const QString &scope, const std::vector<std::vector<
             out.push_back(stats::median(samples)); // NaN without samples: that run does not count
         return out;
     };
-    ComparisonRow row = makeRow(scope, QStringLiteral("all"), concatenated(a), concatenated(b));
-    row.runMediansA = medians(a);
-    row.runMediansB = medians(b);
     std::vector<double> all = concatenated(a);
     const std::vector<double> allB = concatenated(b);
+    ComparisonRow row = makeRow(scope, QStringLiteral("all"), all, allB);
+    row.runMediansA = medians(a);
+    row.runMediansB = medians(b);
     all.insert(all.end(), allB.begin(), allB.end());
     const double step = stats::timerStep(all); // how closely a tie of run medians is known
-    if (replication) {
-        row.runLevel = stats::runLevelTest(replication->unitValues(0, row.runMediansA),
-                                           replication->unitValues(1, row.runMediansB), 0.95, step);
-        if (row.runLevel.valid())
-            row.caveat = replication->caveat();
-    } else {
-        row.runLevel = stats::runLevelTest(row.runMediansA, row.runMediansB, 0.95, step);
-    }
+    // The units: processes when the runs' processes are known and a side has ≥ 2, else the runs.
+    row.runLevel = stats::runLevelTest(
+        replication ? replication->unitValues(0, row.runMediansA) : row.runMediansA,
+        replication ? replication->unitValues(1, row.runMediansB) : row.runMediansB, 0.95, step);
+    if (replication && row.runLevel.valid())
+        row.caveat = replication->caveat();
     row.runsA = std::size_t(std::count_if(row.runMediansA.begin(), row.runMediansA.end(),
                                           [](double m) { return !std::isnan(m); }));
     row.runsB = std::size_t(std::count_if(row.runMediansB.begin(), row.runMediansB.end(),
