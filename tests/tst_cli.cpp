@@ -77,6 +77,44 @@ private slots:
                                     .arg(it.key(), text(got[it.key()]), text(it.value()))));
     }
 
+    void infoDelayDistributionsMatchOracle_data() { infoMatchesOracle_data(); }
+
+    void infoDelayDistributionsMatchOracle()
+    {
+        // The whole launch-delay distribution objects (n, mean, min, q1, median, q3, max), not only the
+        // median: numpy on the oracle's delays (tests/oracle/launch_analysis.py delays).
+        QFETCH(QString, path);
+        QFETCH(QString, file);
+        REQUIRE_TEST_DATA(path, file);
+        const ProcessResult oracle =
+            runProcess(QStringLiteral(SCOPELINE_PYTHON),
+                       {QStringLiteral(SCOPELINE_ORACLE_DIR "/launch_analysis.py"), QStringLiteral("delays"), file});
+        QVERIFY2(oracle.exitCode == 0, oracle.err.constData());
+        const QJsonObject expected = QJsonDocument::fromJson(oracle.out).object();
+        const ProcessResult info = cli({QStringLiteral("info"), QStringLiteral("--json"), path});
+        QVERIFY2(info.exitCode == 0, info.err.constData());
+        const QJsonObject got = QJsonDocument::fromJson(info.out).object();
+        QCOMPARE(expected.size(), 2);
+        for (auto it = expected.begin(); it != expected.end(); ++it) {
+            const QJsonValue cliValue = got.value(it.key());
+            if (it.value().isNull()) {
+                QVERIFY2(cliValue.isNull(), qPrintable(it.key() + QStringLiteral(": the oracle has no delays")));
+                continue;
+            }
+            QVERIFY2(cliValue.isObject(), qPrintable(it.key()));
+            const QJsonObject want = it.value().toObject(), have = cliValue.toObject();
+            QCOMPARE(have.keys(), want.keys());
+            for (auto w = want.begin(); w != want.end(); ++w) {
+                const double a = have.value(w.key()).toDouble(), b = w.value().toDouble();
+                QVERIFY2(std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b)),
+                         qPrintable(QStringLiteral("%1.%2: cli %3, oracle %4")
+                                        .arg(it.key(), w.key())
+                                        .arg(a, 0, 'g', 17)
+                                        .arg(b, 0, 'g', 17)));
+            }
+        }
+    }
+
     void loadsNoGuiLibrary()
     {
         // Loading Qt Gui, Widgets and QCustomPlot cost a tenth of a large trace's `info`; only

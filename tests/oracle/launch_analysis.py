@@ -5,13 +5,20 @@
 
   gaps FILE        idle gaps between consecutive kernels of each GPU stream, counted by cause
   pool FILE...     the figures of several runs pooled: sums, and the median of all launch delays
+  delays FILE      the launch-delay distributions of `scopeline-cli info --json` (launch_delay_ns,
+                   graph_launch_delay_ns): n, mean, min, q1, median, q3, max by numpy (quartiles by
+                   linear interpolation, numpy's default); null where there is no delay
 
 Definitions (DESIGN.md, "Analysis"): a stream is one (pid, tid) of kernels, in start order (file order
 among equal starts). A gap opens where a kernel starts after the latest end of the kernels before it.
 Its cause comes from the launch call of the kernel after it (the earliest kernel or graph launch with
 its correlation id): launched at or after the gap's start -> "launch_late" (the CPU had not launched
 it yet), before -> "gpu_waiting", no launch in the trace -> "unknown".
-Prints JSON. Standard library only.
+Launch delay (DESIGN.md): kernel start - the earliest start of a kernel launch call with its
+correlation id, one per kernel that has one; graph launch delay: the earliest start of a kernel with the
+graph launch's correlation id - the graph launch's start, one per graph launch that has one. rocprofv3's
+own JSON has no launch calls: both null.
+Prints JSON. Standard library only, except `delays`, which uses numpy.
 """
 import json
 import sys
@@ -68,16 +75,46 @@ def pool(docs):
     return out
 
 
+def distribution(xs):
+    """n, mean, min, q1, median, q3, max of xs by numpy; None when xs is empty."""
+    import numpy as np
+    if not xs:
+        return None
+    a = np.array(xs, dtype=np.float64)
+    q1, median, q3 = np.percentile(a, [25, 50, 75])  # method="linear", numpy's default
+    return dict(n=len(xs), mean=float(np.mean(a)), min=float(a.min()), q1=float(q1), median=float(median),
+                q3=float(q3), max=float(a.max()))
+
+
+def delays(doc):
+    if isinstance(doc, dict) and "rocprofiler-sdk-tool" in doc:
+        return dict(launch_delay_ns=None, graph_launch_delay_ns=None)
+    kernels, launches, graph, _ = ts.chrome_events(doc)
+    first_launch = {}  # correlation id -> earliest kernel launch call start (graph launches apart)
+    for s in launches:
+        if s["corr"] is not None:
+            first_launch[s["corr"]] = min(s["start"], first_launch.get(s["corr"], s["start"]))
+    first_kernel = {}  # correlation id -> earliest kernel start
+    for k in kernels:
+        if k["corr"] is not None:
+            first_kernel[k["corr"]] = min(k["start"], first_kernel.get(k["corr"], k["start"]))
+    kernel_delays = [k["start"] - first_launch[k["corr"]] for k in kernels if k["corr"] in first_launch]
+    graph_delays = [first_kernel[g["corr"]] - g["start"] for g in graph if g["corr"] in first_kernel]
+    return dict(launch_delay_ns=distribution(kernel_delays), graph_launch_delay_ns=distribution(graph_delays))
+
+
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("gaps", "pool") or (argv[1] == "gaps" and len(argv) != 3):
-        print("usage: launch_analysis.py gaps FILE | pool FILE...", file=sys.stderr)
+    modes = ("gaps", "pool", "delays")
+    if len(argv) < 3 or argv[1] not in modes or (argv[1] != "pool" and len(argv) != 3):
+        print("usage: launch_analysis.py gaps FILE | pool FILE... | delays FILE", file=sys.stderr)
         return 2
     try:
         docs = [ts.read_trace(path) for path in argv[2:]]
     except (OSError, EOFError, ValueError) as exc:
         print(f"launch_analysis.py: cannot read: {exc}", file=sys.stderr)
         return 2
-    print(json.dumps(gaps(docs[0]) if argv[1] == "gaps" else pool(docs), sort_keys=True))
+    out = gaps(docs[0]) if argv[1] == "gaps" else delays(docs[0]) if argv[1] == "delays" else pool(docs)
+    print(json.dumps(out, sort_keys=True))
     return 0
 
 
