@@ -103,6 +103,15 @@ QString HipbenchRunner::programName()
     return QStringLiteral("scopeline-hipbench");
 }
 
+QStringList HipbenchRunner::programNames()
+{
+    const QStringList names{programName(), programName() + QStringLiteral("-rocm")};
+    // The AMD kernel driver's device: on such a machine the ROCm build is the one that can record.
+    if (QFileInfo::exists(QStringLiteral("/dev/kfd")))
+        return {names[1], names[0]};
+    return names;
+}
+
 QString HipbenchRunner::findProgram(QString *where)
 {
     const QString env = qEnvironmentVariable("SCOPELINE_HIPBENCH");
@@ -111,9 +120,10 @@ QString HipbenchRunner::findProgram(QString *where)
         candidates << env; // an explicit choice: no fallback that would hide a typo
     } else {
         const QString dir = QCoreApplication::applicationDirPath();
-        candidates << dir + QLatin1Char('/') + programName()                     // installed
-                   << dir + QStringLiteral("/../hipbench/") + programName()      // build/app/gui
-                   << dir + QStringLiteral("/../app/hipbench/") + programName(); // build/tests
+        for (const QString &name : programNames())
+            candidates << dir + QLatin1Char('/') + name                     // installed
+                       << dir + QStringLiteral("/../hipbench/") + name      // build/app/gui
+                       << dir + QStringLiteral("/../app/hipbench/") + name; // build/tests
     }
     for (const QString &candidate : candidates) {
         const QFileInfo info(candidate);
@@ -121,9 +131,11 @@ QString HipbenchRunner::findProgram(QString *where)
             return info.absoluteFilePath();
     }
     if (env.isEmpty()) {
-        const QString found = QStandardPaths::findExecutable(programName());
-        if (!found.isEmpty())
-            return found;
+        for (const QString &name : programNames()) {
+            const QString found = QStandardPaths::findExecutable(name);
+            if (!found.isEmpty())
+                return found;
+        }
     }
     if (where) {
         QStringList places;
@@ -158,7 +170,8 @@ void HipbenchRunner::startListing()
     m_program = findProgram(&where);
     if (m_program.isEmpty())
         return failListing(message("%1 was not found: %2. It is built with the app when CUDA (nvcc) is "
-                                   "installed; set SCOPELINE_HIPBENCH to use another one.")
+                                   "installed, and as %1-rocm when ROCm's hipcc is; set SCOPELINE_HIPBENCH "
+                                   "to use another one.")
                                .arg(programName(), where));
     m_listing.start(m_program, hipbenchprotocol::listArguments());
 }

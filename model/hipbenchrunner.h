@@ -24,8 +24,11 @@ public:
     ~HipbenchRunner() override; // kills what is still running
 
     static QString programName(); // "scopeline-hipbench"
-    // The scopeline-hipbench to run: $SCOPELINE_HIPBENCH, else next to this program, else in the build
-    // tree, else on PATH. Empty when none is found; `where` then lists the places looked in.
+    // The builds it looks for: scopeline-hipbench (NVIDIA) and scopeline-hipbench-rocm (AMD), the AMD
+    // one first on a machine with AMD's GPU driver (/dev/kfd).
+    static QStringList programNames();
+    // The scopeline-hipbench to run: $SCOPELINE_HIPBENCH, else either build next to this program, else
+    // in the build tree, else on PATH. Empty when none is found; `where` then lists the places looked in.
     static QString findProgram(QString *where = nullptr);
 
     QString program() const { return m_program; }

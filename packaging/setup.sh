@@ -4,7 +4,8 @@
 #   run   launch the GUI (build/app/gui/scopeline) if it was built, else show scopeline-cli on the
 #         bundled sample pairs in resources/samples/;
 #   test  run the test suite with ctest;
-#   deb   build the Debian packages (cpack) in build/: scopeline_*.deb (and scopeline-hipbench_*.deb);
+#   deb   build the Debian packages (cpack) in build/: scopeline_*.deb (and scopeline-hipbench_*.deb
+#         with nvcc, scopeline-hipbench-rocm_*.deb with hipcc);
 #   sanitize  build the whole tree with AddressSanitizer + UndefinedBehaviorSanitizer (gcc) in
 #         build-asan/ and run the test suite there; any finding fails its test;
 #   fuzz [SECONDS]  build the libFuzzer targets tests/fuzz/fuzz_loader and fuzz_eventparser (clang)
@@ -24,6 +25,7 @@ readonly PACKAGES=(
   libsqlite3-dev                # rocpd (ROCm 7) and Nsight Systems SQLite exports
   libsimdjson-dev               # simdjson On-Demand parses the event arrays
   python3-scipy python3-numpy   # the tests' independent oracle for the statistics
+  hipcc libamdhip64-dev         # scopeline-hipbench-rocm, the AMD build of the HIP runner (ROCm 5.2)
   xvfb xauth libgl1-mesa-dev    # headless GUI runs
 )
 # Only for `fuzz`: clang with libFuzzer and the sanitizer runtimes, llvm-symbolizer for the stacks.

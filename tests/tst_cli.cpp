@@ -249,6 +249,9 @@ private slots:
         QTest::newRow("scopeline") << QStringLiteral(SCOPELINE_GUI) << QStringLiteral("Scopeline");
         if (!QStringLiteral(SCOPELINE_HIPBENCH).isEmpty())
             QTest::newRow("scopeline-hipbench") << QStringLiteral(SCOPELINE_HIPBENCH) << QStringLiteral("scopeline-hipbench");
+        if (!QStringLiteral(SCOPELINE_HIPBENCH_ROCM).isEmpty()) // the AMD build says the same name
+            QTest::newRow("scopeline-hipbench-rocm")
+                << QStringLiteral(SCOPELINE_HIPBENCH_ROCM) << QStringLiteral("scopeline-hipbench");
     }
 
     void everyProgramAnswersVersionAndHelp()

@@ -580,6 +580,88 @@ private slots:
         QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("summary.json"))));
     }
 
+    // The tracer's notes (where the GPU times come from) are written with the run's options.
+    void traceSaysWhereItsTimesComeFrom()
+    {
+        TraceRecords records = chainRecords(false, 1, 2);
+        records.metadata["gpu timestamps"] = "hipEvents: test";
+        const nlohmann::json trace = nlohmann::json::parse(traceJson(records));
+        QCOMPARE(trace["hipbench"]["gpu timestamps"].get<std::string>(), std::string("hipEvents: test"));
+        QCOMPARE(trace["hipbench"]["workload"].get<std::string>(), std::string("launch-chain"));
+    }
+
+    // The AMD build (hipcc), wherever it is built: the same workloads and options as the library lists,
+    // --help says where its GPU times come from, and without an AMD GPU a run refuses with exit 3.
+    void rocmBuildListsTheWorkloads()
+    {
+        const QString program = QStringLiteral(SCOPELINE_HIPBENCH_ROCM);
+        if (program.isEmpty())
+            QSKIP("scopeline-hipbench-rocm is not built here (it needs hipcc and libamdhip64-dev)");
+        const ProcessResult text = runProcess(program, {QStringLiteral("--list")});
+        QCOMPARE(text.exitCode, 0);
+        QCOMPARE(text.out.toStdString(), listText());
+        const ProcessResult json = runProcess(program, {QStringLiteral("--list"), QStringLiteral("--json")});
+        QCOMPARE(json.exitCode, 0);
+        QCOMPARE(json.out.toStdString(), listJson());
+        const ProcessResult help = runProcess(program, {QStringLiteral("--help")});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY2(help.out.contains("GPU timestamps: hipEvents") && help.out.contains("1 us resolution"),
+                 help.out.constData());
+    }
+
+    void rocmBuildRefusesWithoutAnAmdGpu()
+    {
+        const QString program = QStringLiteral(SCOPELINE_HIPBENCH_ROCM);
+        if (program.isEmpty())
+            QSKIP("scopeline-hipbench-rocm is not built here (it needs hipcc and libamdhip64-dev)");
+        QTemporaryDir dir;
+        qputenv("HIP_VISIBLE_DEVICES", "-1"); // hides an AMD GPU too, so every machine tests this path
+        const ProcessResult run = runProcess(
+            program, {QStringLiteral("run"), QStringLiteral("launch-chain"), QStringLiteral("--kernels"),
+                      QStringLiteral("10"), QStringLiteral("--repeat"), QStringLiteral("1"),
+                      QStringLiteral("--out"), dir.path()});
+        qunsetenv("HIP_VISIBLE_DEVICES");
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(run.err.contains("scopeline-hipbench: no AMD GPU found"), run.err.constData());
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("summary.json"))));
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("eager/run_0"))));
+    }
+
+    // On an AMD GPU: a launch-chain pair timed by hipEvents, which Scopeline reads as the program
+    // summarised it. Skipped, saying why, without one.
+    void rocmBuildRecordsARealPair()
+    {
+        const QString program = QStringLiteral(SCOPELINE_HIPBENCH_ROCM);
+        if (program.isEmpty())
+            QSKIP("scopeline-hipbench-rocm is not built here (it needs hipcc and libamdhip64-dev)");
+        QTemporaryDir dir;
+        const ProcessResult run = runProcess(
+            program, {QStringLiteral("run"), QStringLiteral("launch-chain"), QStringLiteral("--kernels"),
+                      QStringLiteral("50"), QStringLiteral("--iterations"), QStringLiteral("4"),
+                      QStringLiteral("--repeat"), QStringLiteral("2"), QStringLiteral("--out"), dir.path()});
+        if (run.exitCode == 3)
+            QSKIP(qPrintable(QStringLiteral("no GPU: ") + QString::fromUtf8(run.err.trimmed())));
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QFile summaryFile(dir.filePath(QStringLiteral("summary.json")));
+        QVERIFY(summaryFile.open(QIODevice::ReadOnly));
+        const QJsonArray runs =
+            QJsonDocument::fromJson(summaryFile.readAll()).object()[QStringLiteral("runs")].toArray();
+        QCOMPARE(runs.size(), 4);
+        for (const QJsonValue &r : runs) {
+            const bool graph = r[QStringLiteral("variant")].toString() == QLatin1String("graph");
+            const LoadResult loaded = TraceLoader::load(r[QStringLiteral("file")].toString());
+            QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+            const TraceAnalysis analysis(*loaded.trace);
+            const LaunchSummary &total = analysis.total();
+            // hipEvents time a graph launch as one interval
+            QCOMPARE(total.kernels, graph ? int64_t(4) : int64_t(200));
+            QCOMPARE(total.kernels, r[QStringLiteral("kernels")].toInteger());
+            QCOMPARE(total.graphLaunches, graph ? int64_t(4) : int64_t(0));
+            QCOMPARE(total.busyNs, r[QStringLiteral("busyNs")].toInteger());
+            QCOMPARE(total.idleNs(), r[QStringLiteral("idleNs")].toInteger());
+        }
+    }
+
     void recordsARealPair_data()
     {
         QTest::addColumn<int>("processes");

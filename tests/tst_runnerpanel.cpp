@@ -29,6 +29,7 @@ using namespace scopeline;
 namespace {
 
 const QString kHipbench = QStringLiteral(SCOPELINE_HIPBENCH); // empty when it is not built here
+const QString kHipbenchRocm = QStringLiteral(SCOPELINE_HIPBENCH_ROCM); // the AMD build; empty likewise
 const QString kSamples = QStringLiteral(SCOPELINE_SAMPLES);
 const QString kFake = QStringLiteral(SCOPELINE_FAKE_HIPBENCH);
 const char *kNotBuilt = "no GPU: scopeline-hipbench is not built here (it needs nvcc and CUPTI)";
@@ -111,6 +112,16 @@ class TstRunnerPanel : public QObject
 {
     Q_OBJECT
 
+    // The rows of a test that runs either build, and why a row is skipped.
+    static void programs()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QString>("notBuilt");
+        QTest::newRow("scopeline-hipbench") << kHipbench << QString::fromLatin1(kNotBuilt);
+        QTest::newRow("scopeline-hipbench-rocm")
+            << kHipbenchRocm << QStringLiteral("scopeline-hipbench-rocm is not built here (it needs hipcc)");
+    }
+
 private slots:
     void initTestCase()
     {
@@ -140,31 +151,42 @@ private slots:
         QVERIFY(!panel.isVisible());
     }
 
+    // Either build: the NVIDIA one first, the AMD one first where AMD's GPU driver is (/dev/kfd).
     void foundInTheBuildTree()
     {
-        if (kHipbench.isEmpty())
-            QSKIP(kNotBuilt);
+        const bool amd = QFileInfo::exists(QStringLiteral("/dev/kfd"));
+        QCOMPARE(HipbenchRunner::programNames(),
+                 amd ? QStringList({QStringLiteral("scopeline-hipbench-rocm"), QStringLiteral("scopeline-hipbench")})
+                     : QStringList({QStringLiteral("scopeline-hipbench"), QStringLiteral("scopeline-hipbench-rocm")}));
+        const QString expected = amd ? (kHipbenchRocm.isEmpty() ? kHipbench : kHipbenchRocm)
+                                     : (kHipbench.isEmpty() ? kHipbenchRocm : kHipbench);
+        if (expected.isEmpty())
+            QSKIP("neither scopeline-hipbench nor scopeline-hipbench-rocm is built here");
         qunsetenv("SCOPELINE_HIPBENCH");
-        // build/tests/tst_runnerpanel finds build/app/hipbench/scopeline-hipbench
+        // build/tests/tst_runnerpanel finds build/app/hipbench/scopeline-hipbench(-rocm)
         QCOMPARE(QFileInfo(HipbenchRunner::findProgram()).canonicalFilePath(),
-                 QFileInfo(kHipbench).canonicalFilePath());
+                 QFileInfo(expected).canonicalFilePath());
     }
 
+    // Both builds, where built: the NVIDIA one (nvcc) and the AMD one (hipcc) list the same way.
+    void listsWorkloadsAndOptions_data() { programs(); }
     void listsWorkloadsAndOptions()
     {
-        if (kHipbench.isEmpty())
-            QSKIP(kNotBuilt);
+        QFETCH(QString, program);
+        QFETCH(QString, notBuilt);
+        if (program.isEmpty())
+            QSKIP(qPrintable(notBuilt));
         const ProcessResult list =
-            runProcess(kHipbench, {QStringLiteral("--list"), QStringLiteral("--json")});
+            runProcess(program, {QStringLiteral("--list"), QStringLiteral("--json")});
         QCOMPARE(list.exitCode, 0);
         const QJsonArray expected = QJsonDocument::fromJson(list.out).array();
         QVERIFY(expected.size() >= 3);
 
-        ProgramGuard guard(kHipbench);
+        ProgramGuard guard(program);
         RunnerPanel panel;
         panel.show();
         QVERIFY(waitForListing(panel));
-        QCOMPARE(panel.program(), QFileInfo(kHipbench).absoluteFilePath());
+        QCOMPARE(panel.program(), QFileInfo(program).absoluteFilePath());
         QVERIFY(panel.workloads().contains(QLatin1String("launch-chain")));
         QVERIFY(panel.workloads().contains(QLatin1String("batched-matmul")));
         QVERIFY(panel.workloads().contains(QLatin1String("attention")));
@@ -214,11 +236,14 @@ private slots:
         QVERIFY(!ks); // batched-matmul's option, not shown for launch-chain
     }
 
+    void runWithoutGpuSaysWhy_data() { programs(); }
     void runWithoutGpuSaysWhy()
     {
-        if (kHipbench.isEmpty())
-            QSKIP(kNotBuilt);
-        ProgramGuard guard(kHipbench);
+        QFETCH(QString, program);
+        QFETCH(QString, notBuilt);
+        if (program.isEmpty())
+            QSKIP(qPrintable(notBuilt));
+        ProgramGuard guard(program);
         const HideGpus noGpu; // a machine with a GPU runs this test too
         QTemporaryDir dir;
         RunnerPanel panel;

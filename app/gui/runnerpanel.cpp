@@ -72,7 +72,7 @@ RunnerPanel::RunnerPanel(QWidget *parent) : QDialog(parent), m_runner(new Hipben
     connect(m_runner, &HipbenchRunner::runFinished, this, &RunnerPanel::runFinished);
 
     resize(720, 640);
-    showStatus(tr("Looking for %1…").arg(HipbenchRunner::programName()));
+    showStatus(tr("Looking for %1…").arg(HipbenchRunner::programNames().join(tr(" or "))));
     m_runner->startListing();
     if (isListing())
         showStatus(tr("Listing the workloads of %1…").arg(program()));

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "benchmarks.h"
+// hipcc compiles this file as HIP (clang defines __HIP__): the real HIP runtime. nvcc gets the same names
+// mapped onto CUDA.
+#if defined(__HIP__)
+#include <hip/hip_runtime.h>
+#else
 #include "hip_compat.h"
+#endif
 
 #include <cstdio>
 #include <stdexcept>
@@ -35,6 +41,31 @@ private:
     RangeSink *m_sink;
 };
 
+// One launch call (a kernel or a graph), told to the sink before and after: the hipEvent tracer
+// records its events around it. `kernel` is the name CUPTI reports for the kernel, so that traces
+// of the two builds name their kernels alike.
+class Launch
+{
+public:
+    Launch(RangeSink *sink, hipStream_t stream, const char *kernel, int graphKernels = 0)
+        : m_sink(sink), m_stream(stream), m_kernel(kernel), m_graphKernels(graphKernels)
+    {
+        if (m_sink)
+            m_sink->launchBegin(m_stream);
+    }
+    ~Launch()
+    {
+        if (m_sink)
+            m_sink->launchEnd(m_stream, m_kernel, m_graphKernels);
+    }
+
+private:
+    RangeSink *m_sink;
+    hipStream_t m_stream;
+    const char *m_kernel;
+    int m_graphKernels;
+};
+
 template<typename T>
 T *deviceArray(size_t count, int fill)
 {
@@ -45,6 +76,8 @@ T *deviceArray(size_t count, int fill)
 }
 
 // ---- launch-chain: each kernel reads what the previous one wrote
+
+constexpr const char *kChainStep = "void chainStep(float*, int)";
 
 __global__ void chainStep(float *x, int n)
 {
@@ -63,7 +96,7 @@ public:
         m_x = deviceArray<float>(size_t(m_elements), 0);
         if (m_graph) {
             HIP_CHECK(hipStreamBeginCapture(m_stream, hipStreamCaptureModeGlobal));
-            launchChain();
+            launchChain(nullptr);
             HIP_CHECK(hipStreamEndCapture(m_stream, &m_captured));
             HIP_CHECK(hipGraphInstantiate(&m_exec, m_captured, nullptr, nullptr, 0));
         }
@@ -71,21 +104,23 @@ public:
     ~LaunchChain() override
     {
         if (m_exec)
-            hipGraphExecDestroy(m_exec);
+            (void)hipGraphExecDestroy(m_exec);
         if (m_captured)
-            hipGraphDestroy(m_captured);
-        hipFree(m_x);
-        hipStreamDestroy(m_stream);
+            (void)hipGraphDestroy(m_captured);
+        (void)hipFree(m_x);
+        (void)hipStreamDestroy(m_stream);
     }
     void run(int iterations, RangeSink *sink) override
     {
         for (int i = 0; i < iterations; ++i) {
             {
                 Range range(sink, "chain");
-                if (m_graph)
+                if (m_graph) {
+                    Launch launch(sink, m_stream, kChainStep, m_kernels);
                     HIP_CHECK(hipGraphLaunch(m_exec, m_stream));
-                else
-                    launchChain();
+                } else {
+                    launchChain(sink);
+                }
             }
             HIP_CHECK(hipStreamSynchronize(m_stream));
         }
@@ -94,11 +129,13 @@ public:
     const char *sampleMode() const override { return "span"; }
 
 private:
-    void launchChain()
+    void launchChain(RangeSink *sink)
     {
         const int block = 256, grid = (m_elements + block - 1) / block;
-        for (int k = 0; k < m_kernels; ++k)
+        for (int k = 0; k < m_kernels; ++k) {
+            Launch launch(sink, m_stream, kChainStep);
             hipLaunchKernelGGL(chainStep, dim3(grid), dim3(block), 0, m_stream, m_x, m_elements);
+        }
         HIP_CHECK(hipGetLastError());
     }
 
@@ -149,10 +186,10 @@ public:
     }
     ~BatchedMatmul() override
     {
-        hipFree(m_a);
-        hipFree(m_b);
-        hipFree(m_c);
-        hipStreamDestroy(m_stream);
+        (void)hipFree(m_a);
+        (void)hipFree(m_b);
+        (void)hipFree(m_c);
+        (void)hipStreamDestroy(m_stream);
     }
     void run(int iterations, RangeSink *sink) override
     {
@@ -161,6 +198,7 @@ public:
         for (int i = 0; i < iterations; ++i)
             for (std::size_t s = 0; s < m_ks.size(); ++s) {
                 Range range(sink, m_names[s].c_str());
+                Launch launch(sink, m_stream, kernelName());
                 hipLaunchKernelGGL(batchedMatVec3<T>, dim3(grid), dim3(block), 0, m_stream, m_a, m_b, m_c, m_batch,
                                    int(m_ks[s]));
                 HIP_CHECK(hipGetLastError());
@@ -171,6 +209,13 @@ public:
     const char *sampleMode() const override { return "kernel"; }
 
 private:
+    static const char *kernelName()
+    {
+        return sizeof(T) == sizeof(double)
+                   ? "void batchedMatVec3<double>(double const*, double const*, double*, long, int)"
+                   : "void batchedMatVec3<float>(float const*, float const*, float*, long, int)";
+    }
+
     long m_batch;
     std::vector<long> m_ks;
     std::vector<std::string> m_names;
@@ -227,6 +272,11 @@ __global__ void matmulTiled(const float *a, const float *b, float *c, int m, int
         c[head * long(m) * n + long(row) * n + col] = sum;
 }
 
+constexpr const char *kNaiveQK = "void matmulNaive<true>(float const*, float const*, float*, int, int, int)";
+constexpr const char *kNaiveAV = "void matmulNaive<false>(float const*, float const*, float*, int, int, int)";
+constexpr const char *kTiledQK = "void matmulTiled<true>(float const*, float const*, float*, int, int, int)";
+constexpr const char *kTiledAV = "void matmulTiled<false>(float const*, float const*, float*, int, int, int)";
+
 class Attention : public Benchmark
 {
 public:
@@ -245,8 +295,8 @@ public:
     ~Attention() override
     {
         for (float *p : {m_q, m_k, m_v, m_att, m_out})
-            hipFree(p);
-        hipStreamDestroy(m_stream);
+            (void)hipFree(p);
+        (void)hipStreamDestroy(m_stream);
     }
     void run(int iterations, RangeSink *sink) override
     {
@@ -256,6 +306,7 @@ public:
         for (int i = 0; i < iterations; ++i) {
             {
                 Range range(sink, "attn_q_k"); // att = q kᵀ: (seq x dim) (dim x seq)
+                Launch launch(sink, m_stream, m_tiled ? kTiledQK : kNaiveQK);
                 if (m_tiled)
                     hipLaunchKernelGGL(matmulTiled<true>, scores, block, 0, m_stream, m_q, m_k, m_att, m_seq, m_seq, m_dim);
                 else
@@ -263,6 +314,7 @@ public:
             }
             {
                 Range range(sink, "attn_att_v"); // out = att v: (seq x seq) (seq x dim)
+                Launch launch(sink, m_stream, m_tiled ? kTiledAV : kNaiveAV);
                 if (m_tiled)
                     hipLaunchKernelGGL(matmulTiled<false>, values, block, 0, m_stream, m_att, m_v, m_out, m_seq, m_dim,
                                        m_seq);
@@ -291,7 +343,13 @@ bool initGpu(std::string &deviceName, std::string &error)
     int count = 0;
     const hipError_t status = hipGetDeviceCount(&count);
     if (status != hipSuccess || count == 0) {
-        error = std::string("no GPU found: ") + (status != hipSuccess ? hipGetErrorString(status) : "0 devices");
+#if defined(__HIP__)
+        const char *what = "no AMD GPU found (scopeline-hipbench-rocm runs on ROCm; the NVIDIA build is "
+                           "scopeline-hipbench): ";
+#else
+        const char *what = "no GPU found: ";
+#endif
+        error = what + std::string(status != hipSuccess ? hipGetErrorString(status) : "0 devices");
         return false;
     }
     hipDeviceProp_t prop;
@@ -300,6 +358,9 @@ bool initGpu(std::string &deviceName, std::string &error)
         return false;
     }
     deviceName = prop.name;
+#if defined(__HIP__) // ROCm's name is often generic ("Device 740f"); the architecture says which chip
+    deviceName += std::string(" (") + prop.gcnArchName + ")";
+#endif
     return true;
 }
 

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The HIP runtime API the benchmarks use. With hipcc (ROCm) it is HIP itself; with nvcc the same names
-// map onto the CUDA runtime here, because Debian's HIP headers do not build against CUDA 13.
+// The HIP runtime API the benchmarks use, for nvcc only: the same names map onto the CUDA runtime here,
+// because Debian's HIP headers do not build against CUDA 13. hipcc (scopeline-hipbench-rocm) compiles
+// benchmarks.cu against HIP itself and never includes this file.
 
-#if defined(__HIP_PLATFORM_AMD__)
-#include <hip/hip_runtime.h>
-#else
 #include <cuda_runtime.h>
 
 using hipError_t = cudaError_t;
@@ -55,4 +53,3 @@ inline hipError_t hipGraphDestroy(hipGraph_t graph) { return cudaGraphDestroy(gr
 
 #define hipLaunchKernelGGL(kernel, grid, block, sharedBytes, stream, ...)                                           \
     kernel<<<(grid), (block), (sharedBytes), (stream)>>>(__VA_ARGS__)
-#endif

@@ -52,7 +52,8 @@ int recordRun(Tracer &tracer, Benchmark &bench, const RunConfig &config, const s
     if (!tracer.stop(records, error))
         return emit({{"error", error}}), GpuError;
     records.deviceName = device;
-    records.metadata = config.values;
+    records.metadata.insert(config.values.begin(), config.values.end()); // beside what the tracer noted
+    records.metadata["gpu timestamps"] = Tracer::timestampSource();
     records.metadata["workload"] = config.workload->name;
     records.metadata["variant"] = variant;
     records.metadata["process"] = std::to_string(process);
@@ -160,7 +161,7 @@ int main(int argc, char **argv)
     if (args.empty())
         return std::cerr << kUsage, BadUsage;
     if (args[0] == "--help" || args[0] == "-h")
-        return std::cout << kUsage, Success;
+        return std::cout << kUsage << "GPU timestamps: " << Tracer::timestampSource() << ".\n", Success;
     if (args[0] == "--version")
         return std::cout << "scopeline-hipbench " << SCOPELINE_VERSION << "\n", Success;
     if (args[0] == "--list") {

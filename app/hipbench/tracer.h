@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Records what the GPU did: kernel times from the GPU's own activity records (CUPTI on NVIDIA), the
-// runtime calls that launched them and the named ranges around them, all on the profiler's one clock.
+// Records what the GPU did: kernel times (CUPTI's activity records on NVIDIA, tracer_cupti.cpp; on AMD
+// hipEvents recorded around each launch, tracer_hipevents.cpp), the runtime calls that launched them
+// and the named ranges around them, all on one clock.
 
 #include "benchmarks.h"
 #include "tracewriter.h"
@@ -22,6 +23,11 @@ public:
     bool stop(TraceRecords &out, std::string &error); // waits for the GPU, flushes, hands the records over
     void beginRange(const char *name) override;
     void endRange() override;
+    void launchBegin(void *stream) override;
+    void launchEnd(void *stream, const char *kernel, int graphKernels) override;
+
+    // Where the GPU timestamps come from and how precise they are, for --help and the trace's metadata.
+    static const char *timestampSource();
 
 private:
     Tracer() = default;
