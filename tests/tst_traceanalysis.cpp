@@ -223,6 +223,78 @@ private slots:
         }
     }
 
+    void gapCpuSlices_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const QString &trace : testdata::publicTraces())
+            if (!trace.contains(QLatin1String("rocprof__"))) // rocprofv3's own JSON: no launch calls
+                QTest::newRow(qPrintable(trace.section(QLatin1Char('/'), -1).left(60)))
+                    << testdata::path(QStringLiteral("public/") + trace);
+        QTest::newRow("jax eager") << firstFile(kSamples + QStringLiteral("/eager_vs_graph/eager"),
+                                                QStringLiteral("*.trace.json.gz"));
+        QTest::newRow("jax cublas") << firstFile(
+            testdata::path("jax_h100/jax_named_scopes_cublas/trace_file_einsum_0"), QStringLiteral("*.trace.json.gz"));
+    }
+
+    // The CPU slice each gap is blamed on ("CPU in ..." in its tooltip), gap by gap, against
+    // launch_analysis.py gapslices, which finds it from the raw events: the innermost slice open on the
+    // launching thread at the gap's middle.
+    void gapCpuSlices()
+    {
+        QFETCH(QString, file);
+        REQUIRE_TEST_DATA(file);
+        const LoadedRun run = loadFile(file);
+        QVERIFY2(run.ok(), qPrintable(run.error));
+        const TraceData &t = *run.trace;
+        const QJsonArray expected =
+            runOracle(QStringLiteral("launch_analysis.py"), {QStringLiteral("gapslices"), file})
+                .value(QStringLiteral("gaps"))
+                .toArray();
+
+        const auto trackKey = [&t](uint32_t track) { return t.tracks[track].pid + u'/' + t.tracks[track].tid; };
+        QList<QJsonObject> actual;
+        for (const StreamSummary &stream : run.analysis->streams())
+            for (const IdleGap &gap : stream.gaps) {
+                QJsonValue cpu(QJsonValue::Null);
+                if (gap.cpuEvent >= 0) {
+                    const auto e = uint32_t(gap.cpuEvent);
+                    cpu = QJsonObject{{QStringLiteral("name"), t.qname(e)},
+                                      {QStringLiteral("start"), qint64(t.start[e])},
+                                      {QStringLiteral("dur"), qint64(t.duration[e])},
+                                      {QStringLiteral("thread"), trackKey(t.track[e])}};
+                }
+                actual.append(QJsonObject{{QStringLiteral("stream"), trackKey(stream.track)},
+                                          {QStringLiteral("start"), qint64(gap.start)},
+                                          {QStringLiteral("end"), qint64(gap.end)},
+                                          {QStringLiteral("cause"), oracleCause(gap.cause)},
+                                          {QStringLiteral("cpu"), cpu}});
+            }
+        std::stable_sort(actual.begin(), actual.end(), [](const QJsonObject &a, const QJsonObject &b) {
+            const QString sa = a[QStringLiteral("stream")].toString(), sb = b[QStringLiteral("stream")].toString();
+            return sa != sb ? sa < sb : a[QStringLiteral("start")].toInteger() < b[QStringLiteral("start")].toInteger();
+        });
+        QCOMPARE(actual.size(), expected.size());
+        int withSlice = 0, wrong = 0;
+        QString first;
+        for (qsizetype i = 0; i < actual.size(); ++i) {
+            QJsonObject want = expected[i].toObject();
+            if (want[QStringLiteral("cpu")].isObject()) { // a name that is not a string reads as ""
+                QJsonObject cpu = want[QStringLiteral("cpu")].toObject();
+                cpu[QStringLiteral("name")] = cpu[QStringLiteral("name")].toString();
+                want[QStringLiteral("cpu")] = cpu;
+                ++withSlice;
+            }
+            if (actual[i] != want && wrong++ == 0)
+                first = QStringLiteral("gap %1 of %2:\nanalysis %3\noracle   %4")
+                            .arg(i)
+                            .arg(actual.size())
+                            .arg(QString::fromUtf8(QJsonDocument(actual[i]).toJson(QJsonDocument::Compact)),
+                                 QString::fromUtf8(QJsonDocument(want).toJson(QJsonDocument::Compact)));
+        }
+        QVERIFY2(wrong == 0, qPrintable(QStringLiteral("%1 gaps differ; the first, %2").arg(wrong).arg(first)));
+        qInfo("%lld gaps, %d blamed on a CPU slice", qlonglong(actual.size()), withSlice);
+    }
+
     // Loading for the launch analysis alone (scopeline-cli info) leaves out the scope index and
     // nothing else.
     void scopesSkipped()

@@ -5,6 +5,7 @@
 
   gaps FILE        idle gaps between consecutive kernels of each GPU stream, counted by cause
   pool FILE...     the figures of several runs pooled: sums, and the median of all launch delays
+  gapslices FILE   every gap (stream, start, end, cause) with the CPU slice it is blamed on ("CPU in ...")
   delays FILE      the launch-delay distributions of `scopeline-cli info --json` (launch_delay_ns,
                    graph_launch_delay_ns): n, mean, min, q1, median, q3, max by numpy (quartiles by
                    linear interpolation, numpy's default); null where there is no delay
@@ -14,12 +15,18 @@ among equal starts). A gap opens where a kernel starts after the latest end of t
 Its cause comes from the launch call of the kernel after it (the earliest kernel or graph launch with
 its correlation id): launched at or after the gap's start -> "launch_late" (the CPU had not launched
 it yet), before -> "gpu_waiting", no launch in the trace -> "unknown".
+The CPU slice of a gap with a launch call: on the launch call's thread (pid, tid), the innermost slice
+(X, or B/E matched per thread) open at the gap's middle t = start + (end - start) // 2, i.e. among the
+slices with begin <= t <= begin + dur the one that starts latest; on equal starts the shorter; on equal
+start and length the later one read (an X at its line, a B/E pair at its E). Instants do not count.
+None for a gap without a launch call, or when nothing is open on that thread at t.
 Launch delay (DESIGN.md): kernel start - the earliest start of a kernel launch call with its
 correlation id, one per kernel that has one; graph launch delay: the earliest start of a kernel with the
 graph launch's correlation id - the graph launch's start, one per graph launch that has one. rocprofv3's
 own JSON has no launch calls: both null.
 Prints JSON. Standard library only, except `delays`, which uses numpy.
 """
+import bisect
 import json
 import sys
 
@@ -75,6 +82,85 @@ def pool(docs):
     return out
 
 
+def thread_slices(doc):
+    """(pid, tid) -> [(begin, dur, name, order)] of every X and matched B/E slice, as read."""
+    events = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
+    out, open_b, order = {}, {}, 0
+    for e in events:
+        if not isinstance(e, dict):
+            continue
+        ph, t = e.get("ph"), ts.track_of(e)
+        begin = ts.to_ns(e.get("ts"))
+        if begin is None or ph not in ("X", "B", "E"):
+            continue
+        if ph == "X":
+            dur = ts.to_ns(e["dur"]) if "dur" in e else 0
+            if dur is None or dur < 0:
+                continue
+            out.setdefault(t, []).append((begin, dur, e.get("name"), order))
+        elif ph == "B":
+            open_b.setdefault(t, []).append((begin, e.get("name")))
+        elif open_b.get(t):
+            b_begin, name = open_b[t].pop()
+            if begin < b_begin:
+                continue
+            out.setdefault(t, []).append((b_begin, begin - b_begin, name, order))
+        order += 1
+    return out
+
+
+def innermost_at(index, by_thread, thread, t):
+    """The slice of thread open at t with the greatest (begin, -dur, order), or None. Slices sorted by
+    that key; walking back from the last one beginning at or before t, the first that still reaches t
+    is it, and once the running maximum of ends (from the front) drops below t none earlier can."""
+    if thread not in index:
+        lst = sorted(by_thread.get(thread, []), key=lambda s: (s[0], -s[1], s[3]))
+        max_end, m = [], None
+        for s in lst:
+            m = s[0] + s[1] if m is None else max(m, s[0] + s[1])
+            max_end.append(m)
+        index[thread] = (lst, [s[0] for s in lst], max_end)
+    lst, begins, max_end = index[thread]
+    i = bisect.bisect_right(begins, t) - 1
+    while i >= 0 and max_end[i] >= t:
+        if lst[i][0] + lst[i][1] >= t:
+            return lst[i]
+        i -= 1
+    return None
+
+
+def gap_slices(doc):
+    kernels, launches, graph, _ = ts.chrome_events(doc)
+    first_launch = {}  # correlation id -> the earliest launch call (kernel or graph launch)
+    for s in launches + graph:
+        if s["corr"] is not None and (s["corr"] not in first_launch or s["start"] < first_launch[s["corr"]]["start"]):
+            first_launch[s["corr"]] = s
+    by_thread, index = thread_slices(doc), {}
+    streams = {}
+    for k in kernels:
+        streams.setdefault(k["track"], []).append(k)
+    out = []
+    for track, stream in streams.items():
+        stream.sort(key=lambda k: k["start"])
+        reach = stream[0]["start"] + stream[0]["dur"]
+        for k in stream:
+            if k["start"] > reach:
+                launch = first_launch.get(k["corr"]) if k["corr"] is not None else None
+                gap = dict(stream="%s/%s" % track, start=reach, end=k["start"], cpu=None,
+                           cause="unknown" if launch is None else
+                           "launch_late" if launch["start"] >= reach else "gpu_waiting")
+                if launch is not None:
+                    t = reach + (k["start"] - reach) // 2
+                    found = innermost_at(index, by_thread, launch["track"], t)
+                    if found is not None:
+                        begin, dur, name, _ = found
+                        gap["cpu"] = dict(name=name, start=begin, dur=dur, thread="%s/%s" % launch["track"])
+                out.append(gap)
+            reach = max(reach, k["start"] + k["dur"])
+    out.sort(key=lambda g: (g["stream"], g["start"]))
+    return dict(gaps=out)
+
+
 def distribution(xs):
     """n, mean, min, q1, median, q3, max of xs by numpy; None when xs is empty."""
     import numpy as np
@@ -104,16 +190,17 @@ def delays(doc):
 
 
 def main(argv):
-    modes = ("gaps", "pool", "delays")
+    modes = ("gaps", "pool", "delays", "gapslices")
     if len(argv) < 3 or argv[1] not in modes or (argv[1] != "pool" and len(argv) != 3):
-        print("usage: launch_analysis.py gaps FILE | pool FILE... | delays FILE", file=sys.stderr)
+        print("usage: launch_analysis.py gaps FILE | gapslices FILE | pool FILE... | delays FILE", file=sys.stderr)
         return 2
     try:
         docs = [ts.read_trace(path) for path in argv[2:]]
     except (OSError, EOFError, ValueError) as exc:
         print(f"launch_analysis.py: cannot read: {exc}", file=sys.stderr)
         return 2
-    out = gaps(docs[0]) if argv[1] == "gaps" else delays(docs[0]) if argv[1] == "delays" else pool(docs)
+    out = (gaps(docs[0]) if argv[1] == "gaps" else gap_slices(docs[0]) if argv[1] == "gapslices"
+           else delays(docs[0]) if argv[1] == "delays" else pool(docs))
     print(json.dumps(out, sort_keys=True))
     return 0
 
