@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -454,6 +455,88 @@ private slots:
                  graph ? total.medianGraphLaunchDelay() : total.medianLaunchDelay());
         QCOMPARE(json[QStringLiteral("process")].toInteger(), 0);
         QCOMPARE(json[QStringLiteral("minLaunchToKernelNs")].toInteger(), graph ? 143553 : 4764);
+    }
+
+    // Every H100 run of the three workloads (tests/data/h100_runs/hipbench, recorded by the runner built
+    // from 7bc8b8e): Scopeline's analysis of the trace against the runner's own summary.json entry, and
+    // both against tests/oracle/hipbench_check.py, which counts the same figures from the raw events.
+    void crossCheckH100Runs_data()
+    {
+        QTest::addColumn<QJsonObject>("summary"); // the runner's entry
+        QTest::addColumn<QJsonObject>("raw");     // the oracle's count
+        QTest::addColumn<QString>("file");
+        int rows = 0;
+        for (const char *workload : {"launch-chain", "batched-matmul", "attention"}) {
+            const QString folder = kData + QStringLiteral("/h100_runs/hipbench/") + QLatin1String(workload);
+            const ProcessResult oracle = runProcess(
+                QStringLiteral(SCOPELINE_PYTHON), {QStringLiteral(SCOPELINE_ORACLE_DIR "/hipbench_check.py"), folder});
+            if (oracle.exitCode != 0)
+                qFatal("hipbench_check.py %s: %s", qPrintable(folder), oracle.err.constData());
+            for (const QJsonValue &run : QJsonDocument::fromJson(oracle.out).array()) {
+                const QJsonObject r = run.toObject();
+                QTest::addRow("%s %s %d", workload, qPrintable(r[QStringLiteral("variant")].toString()),
+                              r[QStringLiteral("run")].toInt())
+                    << r[QStringLiteral("summary")].toObject() << r[QStringLiteral("raw")].toObject()
+                    << r[QStringLiteral("file")].toString();
+                ++rows;
+            }
+        }
+        if (rows != 26) // 5 + 5 launch-chain, 3 + 3 batched-matmul, 5 + 5 attention
+            qFatal("expected the 26 H100 runs, found %d", rows);
+    }
+
+    // All figures are equal, in ns (summary.json's are integers, as is the trace's exact decimal µs),
+    // but one: for the graph runs, whose traces hold no kernel launch at all (20 hipGraphLaunch, 0
+    // hipLaunchKernel, as the oracle counts), the runner at 7bc8b8e wrote medianLaunchDelayNs 0.0: a
+    // median of nothing. Scopeline has none, which is right; the runner writes null since (the
+    // tableAndSummaryOfRealRuns test). Its summary had no graph launch delay then: that one is checked
+    // against the oracle only.
+    void crossCheckH100Runs()
+    {
+        QFETCH(QJsonObject, summary);
+        QFETCH(QJsonObject, raw);
+        QFETCH(QString, file);
+        const LoadResult loaded = TraceLoader::load(file);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+        const TraceAnalysis analysis(*loaded.trace);
+        const LaunchSummary &total = analysis.total();
+        int64_t gaps = 0;
+        for (const StreamSummary &stream : analysis.streams())
+            gaps += int64_t(stream.gaps.size());
+        std::vector<int64_t> delays = total.launchDelays;
+        delays.insert(delays.end(), total.graphLaunchDelays.begin(), total.graphLaunchDelays.end());
+        const std::map<QString, int64_t> scopeline = {
+            {QStringLiteral("kernels"), total.kernels},
+            {QStringLiteral("kernelLaunches"), total.kernelLaunches},
+            {QStringLiteral("graphLaunches"), total.graphLaunches},
+            {QStringLiteral("busyNs"), total.busyNs},
+            {QStringLiteral("spanNs"), total.spanNs},
+            {QStringLiteral("idleNs"), total.idleNs()},
+            {QStringLiteral("idleGaps"), gaps},
+            {QStringLiteral("minLaunchToKernelNs"), *std::min_element(delays.begin(), delays.end())}};
+        for (const auto &[key, value] : scopeline) {
+            QVERIFY2(summary[key].isDouble(), qPrintable(key));
+            QCOMPARE(value, summary[key].toInteger());
+            QCOMPARE(value, raw[key].toInteger());
+        }
+        QVERIFY(total.kernels > 0);
+
+        const double median = total.medianLaunchDelay(); // NaN: none
+        if (total.kernelLaunches == 0) {
+            QVERIFY(std::isnan(median));
+            QVERIFY(raw[QStringLiteral("medianLaunchDelayNs")].isNull());
+            QCOMPARE(raw[QStringLiteral("kernelLaunches")].toInt(), 0);
+            QCOMPARE(summary[QStringLiteral("medianLaunchDelayNs")].toDouble(-1), 0.0); // the runner's slip
+        } else {
+            QCOMPARE(median, summary[QStringLiteral("medianLaunchDelayNs")].toDouble());
+            QCOMPARE(median, raw[QStringLiteral("medianLaunchDelayNs")].toDouble());
+        }
+        QVERIFY(!summary.contains(QStringLiteral("medianGraphLaunchDelayNs")));
+        const double graphMedian = total.medianGraphLaunchDelay();
+        if (total.graphLaunches == 0)
+            QVERIFY(std::isnan(graphMedian) && raw[QStringLiteral("medianGraphLaunchDelayNs")].isNull());
+        else
+            QCOMPARE(graphMedian, raw[QStringLiteral("medianGraphLaunchDelayNs")].toDouble());
     }
 
     void emptyRunHasNoMedians()
