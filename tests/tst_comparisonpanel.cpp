@@ -4,6 +4,7 @@
 // threshold, CSV copy, and a screenshot of the whole panel. The one-process caveat shows as a banner
 // (and in the run-level verdicts' tooltips) when the sides come from one process each, and only then.
 
+#include "boxplotcheck.h"
 #include "testdata.h"
 
 #include "model/durationformat.h"
@@ -290,6 +291,24 @@ private slots:
         panel.setSelectedScopes({});
         QVERIFY(panel.rows().empty());
         QVERIFY(panel.boxPlot()->groups().empty());
+    }
+
+    void boxesDrawnMatchOracle()
+    {
+        // What the boxplot draws, read back from its plot, box by box against numpy on the traces'
+        // own samples: whiskers at the most extreme samples within 1.5·IQR, quartiles, median, outliers.
+        QByteArray error;
+        const QJsonArray oracle = boxplotcheck::oracleBoxes(m_a, m_b, kScopes, &error);
+        QVERIFY2(!oracle.isEmpty(), error.constData());
+        ComparisonPanel panel;
+        open(panel);
+        panel.setSelectedScopes(kScopes);
+        QVERIFY(panel.pooled());
+        QString wrong = boxplotcheck::mismatch(*panel.boxPlot(), oracle, kScopes, true);
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+        panel.setPooled(false);
+        wrong = boxplotcheck::mismatch(*panel.boxPlot(), oracle, kScopes, false);
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
     }
 
     void clickingThePicker()

@@ -3,6 +3,7 @@
 // the cuBLAS matmul vs einsum pair: one group per scope pooled or per run pair, the same groups the
 // panel shows, and pictures of the right size that show something, timelines over the same span.
 
+#include "boxplotcheck.h"
 #include "imagecheck.h"
 #include "testdata.h"
 
@@ -81,6 +82,41 @@ private slots:
         panel.setSelectedScopes(kScopes);
         QCOMPARE(panel.boxPlot()->groups().size(), pooled.size());
         QCOMPARE(panel.boxPlot()->title(), ScopeBoxPlot::title(SampleMode::Kernel, true));
+    }
+
+    void boxplotPictureShowsOracleBoxes_data()
+    {
+        QTest::addColumn<bool>("pooled");
+        QTest::newRow("pooled") << true;
+        QTest::newRow("per run pair") << false;
+    }
+
+    // The report's boxplot picture is the picture of a boxplot whose drawn boxes (read back from its
+    // plot) are numpy's on the traces' own samples: that view is set up as the report does, checked
+    // against boxplot_oracle.py, and its picture compared pixel for pixel with the report's.
+    void boxplotPictureShowsOracleBoxes()
+    {
+        QFETCH(bool, pooled);
+        QByteArray error;
+        const QJsonArray oracle = boxplotcheck::oracleBoxes(m_a, m_b, kScopes, &error);
+        QVERIFY2(!oracle.isEmpty(), error.constData());
+        const QString labelA = QStringLiteral("/x/matmul"), labelB = QStringLiteral("/x/einsum");
+        BoxPlotView view;
+        view.setLabels(ScopeBoxPlot::legendLabel(labelA, QStringLiteral("A")),
+                       ScopeBoxPlot::legendLabel(labelB, QStringLiteral("B")));
+        view.setTitle(ScopeBoxPlot::title(SampleMode::Kernel, pooled));
+        view.setHint(ScopeBoxPlot::tr("No samples for the selected scopes"));
+        view.setGroups(ScopeBoxPlot::groups(m_rows, kScopes, pooled));
+        view.setAttribute(Qt::WA_DontShowOnScreen);
+        view.resize(ReportCharts::chartSize());
+        view.show();
+        QCoreApplication::processEvents();
+        const QString wrong = boxplotcheck::mismatch(view, oracle, kScopes, pooled);
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+        const QImage picture =
+            ReportCharts::boxplotImage(m_rows, kScopes, SampleMode::Kernel, pooled, labelA, labelB);
+        QCOMPARE(picture.size(), ReportCharts::chartSize());
+        QVERIFY(picture == ReportCharts::plotImage(view.plot()));
     }
 
     void pictures()
