@@ -407,6 +407,7 @@ private slots:
         TimelineView view;
         QVERIFY(showRun(view, m_jax));
         const uint32_t kernel = middleKernel(m_jax);
+        QVERIFY(m_jax.analysis->launchOf(kernel) >= 0);
         const uint32_t launch = uint32_t(m_jax.analysis->launchOf(kernel));
         const QRect kernelBefore = view.eventRect(kernel);
         QVERIFY(view.eventRect(launch).isValid());
@@ -602,8 +603,10 @@ private slots:
         // zoomed in on the launch of a kernel (a graph launch for the ROCm trace), hovered
         const TraceData &t = *run.trace;
         const uint32_t kernel = middleKernel(run);
+        QVERIFY(run.analysis->launchOf(kernel) >= 0);
         const uint32_t launch = uint32_t(run.analysis->launchOf(kernel));
         const auto kernels = run.analysis->kernelsOf(launch);
+        QVERIFY(!kernels.empty());
         int64_t last = t.end(kernel);
         for (uint32_t k : kernels)
             last = std::max(last, t.end(k));
@@ -635,6 +638,7 @@ private slots:
         TimelineView view;
         QVERIFY(showRun(view, m_jax, QSize(1200, 150))); // shorter than its rows
         const TraceData &t = *m_jax.trace;
+        QVERIFY(m_jax.analysis->launchOf(middleKernel(m_jax)) >= 0);
         const uint32_t launch = uint32_t(m_jax.analysis->launchOf(middleKernel(m_jax)));
         // an event on the thread's first lane
         uint32_t outer = launch;
