@@ -183,8 +183,8 @@ if [[ $MODE == fuzz ]]; then
 fi
 
 if [[ -x $GUI ]]; then
-  # With no arguments the GUI opens the bundled matmul/einsum pair with its scopes selected.
-  say "launching $GUI on the bundled matmul/einsum sample pair"
+  # With no arguments the GUI opens the bundled launch-chain pair (eager vs graph) with its scope selected.
+  say "launching $GUI on the bundled launch-chain sample pair (eager launches vs CUDA graphs)"
   if [[ -z ${DISPLAY:-} && -z ${WAYLAND_DISPLAY:-} && -z ${QT_QPA_PLATFORM:-} ]]; then
     say "no display: running under xvfb-run (nothing will be visible)"
     exec xvfb-run -a "$GUI"
@@ -198,5 +198,8 @@ say "scopeline-cli compare matmul einsum (JAX GPT, 3 runs per side, cuBLAS GEMMs
 "$CLI" compare "$SAMPLES/jax_matmul_vs_einsum/matmul" "$SAMPLES/jax_matmul_vs_einsum/einsum" \
   --scope attn_q_k --scope attn_att_v --scope mlp
 echo
-say "scopeline-cli info eager graph (same model, one launch per kernel vs CUDA graphs)"
-"$CLI" info "$SAMPLES/eager_vs_graph/eager" "$SAMPLES/eager_vs_graph/graph"
+say "scopeline-cli compare eager graph (scopeline-hipbench launch-chain: 200 kernels one by one vs one graph)"
+"$CLI" compare "$SAMPLES/hipbench_launch_chain/eager" "$SAMPLES/hipbench_launch_chain/graph" --scope chain --samples span
+echo
+say "scopeline-cli compare eager reduce_overhead (PyTorch GPT, torch.compile with CUDA graphs)"
+"$CLI" compare "$SAMPLES/torch_compile/eager" "$SAMPLES/torch_compile/reduce_overhead" --scope ProfilerStep --samples span

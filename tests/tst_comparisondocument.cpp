@@ -17,8 +17,8 @@ namespace {
 const QString kSamples = QStringLiteral(SCOPELINE_SAMPLES);
 const QString kMatmul = kSamples + QStringLiteral("/jax_matmul_vs_einsum/matmul");
 const QString kEinsum = kSamples + QStringLiteral("/jax_matmul_vs_einsum/einsum");
-const QString kEager = kSamples + QStringLiteral("/eager_vs_graph/eager");
-const QString kGraph = kSamples + QStringLiteral("/eager_vs_graph/graph");
+const QString kEager = QStringLiteral(SCOPELINE_TEST_DATA "/eager_vs_graph/eager");
+const QString kGraph = QStringLiteral(SCOPELINE_TEST_DATA "/eager_vs_graph/graph");
 
 using Outcome = ComparisonDocument::LoadOutcome;
 

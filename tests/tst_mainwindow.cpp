@@ -190,19 +190,19 @@ private slots:
         window.show();
         QAction *sample = nullptr;
         for (QAction *action : window.findChildren<QAction *>())
-            if (action->text().startsWith(QLatin1String("Eager launches vs CUDA graphs")))
+            if (action->text().startsWith(QLatin1String("Eager launches vs CUDA graphs (scopeline-hipbench")))
                 sample = action;
         QVERIFY(sample && sample->isEnabled());
         sample->trigger();
         QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
         QCOMPARE(window.bannerText(), QString());
-        // the call of the jitted function is found on both sides: one wall span per forward call
-        QCOMPARE(window.panel()->selectedScopes(), QStringList{QStringLiteral("PjitFunction(<lambda>)")});
+        // the runner's `chain` range on both sides: one GPU span per iteration, 20 a run, 5 runs a side
+        QCOMPARE(window.panel()->selectedScopes(), QStringList{QStringLiteral("chain")});
         const std::vector<ComparisonRow> &rows = window.panel()->rows();
         QVERIFY(!rows.empty());
-        QCOMPARE(rows.back().a.n, std::size_t(20));
-        QCOMPARE(rows.back().b.n, std::size_t(20));
-        QCOMPARE(rows.back().verdict(0.05, 0.01), Verdict::Faster); // graph replay shortens every call
+        QCOMPARE(rows.back().a.n, std::size_t(100));
+        QCOMPARE(rows.back().b.n, std::size_t(100));
+        QCOMPARE(rows.back().verdict(0.05, 0.01), Verdict::Faster); // graph replay shortens every chain
         QTest::qWait(200);
         QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_eager_vs_graph.png"))));
     }
@@ -214,8 +214,11 @@ private slots:
         MainWindow window;
         const QList<SamplePair> pairs = samplePairs(kSamples);
         QVERIFY(pairs.size() >= 2);
-        QCOMPARE(pairs.front().state.pathA, kMatmul);
-        QCOMPARE(pairs.front().state.scopes, kScopes);
+        // the quick start: the launch-chain pair, 5 runs a side, whose comparison has a verdict
+        QCOMPARE(pairs.front().state.pathA, kSamples + QStringLiteral("/hipbench_launch_chain/eager"));
+        QCOMPARE(pairs.front().state.scopes, QStringList{QStringLiteral("chain")});
+        QCOMPARE(pairs.back().state.pathA, kMatmul);
+        QCOMPARE(pairs.back().state.scopes, kScopes);
         QMenu *menu = nullptr;
         for (QMenu *candidate : window.findChildren<QMenu *>())
             if (candidate->title() == QLatin1String("&Samples"))
@@ -276,8 +279,8 @@ private slots:
     void trailingSlashesNameTheSides()
     {
         MainWindow window;
-        QVERIFY(openAndWait(window, kSamples + QStringLiteral("/eager_vs_graph/eager/"),
-                            kSamples + QStringLiteral("/eager_vs_graph/graph//")));
+        QVERIFY(openAndWait(window, QStringLiteral(SCOPELINE_TEST_DATA "/eager_vs_graph/eager/"),
+                            QStringLiteral(SCOPELINE_TEST_DATA "/eager_vs_graph/graph//")));
         QVERIFY2(window.windowTitle().startsWith(QLatin1String("eager vs graph")),
                  qPrintable(window.windowTitle()));
     }

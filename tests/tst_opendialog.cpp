@@ -78,7 +78,7 @@ private slots:
     {
         OpenDialog dialog({});
         const QString missing = kSamples + QStringLiteral("/no_such_folder");
-        dialog.setPaths(missing, kSamples + QStringLiteral("/eager_vs_graph/graph"));
+        dialog.setPaths(missing, QStringLiteral(SCOPELINE_TEST_DATA "/eager_vs_graph/graph"));
         QVERIFY(waitForScans(dialog));
         QVERIFY(dialog.runsListed(0).isEmpty());
         QCOMPARE(dialog.runsListed(1), QStringList{QStringLiteral("trace_file_einsum_0")});
@@ -110,7 +110,7 @@ private slots:
         packed.write(QByteArray::fromHex("1f8b08000000000002ffabaee5020006b0a1dd03000000"));
         packed.close();
         QVERIFY2(OpenDialog::notATrace(gz).isEmpty(), qPrintable(OpenDialog::notATrace(gz)));
-        const QString graph = kSamples + QStringLiteral("/eager_vs_graph/graph");
+        const QString graph = QStringLiteral(SCOPELINE_TEST_DATA "/eager_vs_graph/graph");
 
         OpenDialog dialog({});
         dialog.setPaths(passwd, graph);
@@ -152,8 +152,8 @@ private slots:
         OpenDialog dialog({});
         dialog.setPaths(QStringLiteral("/"), QStringLiteral("/"));
         QTest::qWait(300); // the "/" scans start
-        const QString b = kSamples + QStringLiteral("/eager_vs_graph/eager");
-        dialog.setPaths(kSamples + QStringLiteral("/eager_vs_graph/graph"), b);
+        const QString b = QStringLiteral(SCOPELINE_TEST_DATA "/eager_vs_graph/eager");
+        dialog.setPaths(QStringLiteral(SCOPELINE_TEST_DATA "/eager_vs_graph/graph"), b);
         QVERIFY(waitForScans(dialog));
         QCOMPARE(dialog.runsListed(0), QStringList{QStringLiteral("trace_file_einsum_0")});
         QCOMPARE(dialog.runsListed(1), QStringList{QStringLiteral("trace_file_einsum_0")});

@@ -26,7 +26,7 @@ private slots:
         const QString samples = QStringLiteral(SCOPELINE_SAMPLES);
         QTest::newRow("matmul, 3 runs") << samples + QStringLiteral("/jax_matmul_vs_einsum/matmul");
         QTest::newRow("einsum, 3 runs") << samples + QStringLiteral("/jax_matmul_vs_einsum/einsum");
-        QTest::newRow("graph launches, 1 run") << samples + QStringLiteral("/eager_vs_graph/graph");
+        QTest::newRow("graph launches, 1 run") << QStringLiteral(SCOPELINE_TEST_DATA "/eager_vs_graph/graph");
     }
 
     void againstRawEvents()

@@ -412,8 +412,8 @@ private slots:
     void mainWindowOpensTheRunnerAndItsPair()
     {
         // Ctrl+R opens the runner; the pair it records is opened with its scopes and sample mode.
-        const QString eager = kSamples + QStringLiteral("/eager_vs_graph/eager");
-        const QString graph = kSamples + QStringLiteral("/eager_vs_graph/graph");
+        const QString eager = QStringLiteral(SCOPELINE_TEST_DATA "/eager_vs_graph/eager");
+        const QString graph = QStringLiteral(SCOPELINE_TEST_DATA "/eager_vs_graph/graph");
         REQUIRE_TEST_DATA(eager, graph);
         ProgramGuard guard(kHipbench.isEmpty() ? QStringLiteral("/nonexistent/scopeline-hipbench")
                                                : kHipbench);

@@ -88,8 +88,8 @@ private slots:
     void jaxCallScopes_data()
     {
         QTest::addColumn<QString>("folder");
-        QTest::newRow("eager") << QStringLiteral(SCOPELINE_SAMPLES "/eager_vs_graph/eager");
-        QTest::newRow("graph") << QStringLiteral(SCOPELINE_SAMPLES "/eager_vs_graph/graph");
+        QTest::newRow("eager") << QStringLiteral(SCOPELINE_TEST_DATA "/eager_vs_graph/eager");
+        QTest::newRow("graph") << QStringLiteral(SCOPELINE_TEST_DATA "/eager_vs_graph/graph");
     }
 
     void jaxCallScopes()

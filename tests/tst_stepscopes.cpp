@@ -177,7 +177,7 @@ private slots:
     // JAX: the host range of each jitted call is the step.
     void jaxCallIsStep()
     {
-        const QString file = firstFile(QStringLiteral(SCOPELINE_SAMPLES "/eager_vs_graph/graph"),
+        const QString file = firstFile(QStringLiteral(SCOPELINE_TEST_DATA "/eager_vs_graph/graph"),
                                        QStringLiteral("*.trace.json.gz"));
         REQUIRE_TEST_DATA(file);
         const LoadResult loaded = TraceLoader::load(file);
@@ -244,7 +244,7 @@ private slots:
     void pickerListsStepsFirst()
     {
         REQUIRE_TEST_DATA(kResnet);
-        const QString graph = QStringLiteral(SCOPELINE_SAMPLES "/eager_vs_graph/graph");
+        const QString graph = QStringLiteral(SCOPELINE_TEST_DATA "/eager_vs_graph/graph");
         const QList<LoadedRun> a = loadSide(kResnet), b = loadSide(graph);
         QCOMPARE(a.size(), 1);
         QVERIFY(!b.isEmpty());

@@ -144,8 +144,8 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         auto addFile = [](const char *name, const QString &file) { QTest::newRow(name) << file; };
-        addFile("jax eager", firstFile(kSamples + QStringLiteral("/eager_vs_graph/eager"), QStringLiteral("*.trace.json.gz")));
-        addFile("jax graph", firstFile(kSamples + QStringLiteral("/eager_vs_graph/graph"), QStringLiteral("*.trace.json.gz")));
+        addFile("jax eager", firstFile(QStringLiteral(SCOPELINE_TEST_DATA "/eager_vs_graph/eager"), QStringLiteral("*.trace.json.gz")));
+        addFile("jax graph", firstFile(QStringLiteral(SCOPELINE_TEST_DATA "/eager_vs_graph/graph"), QStringLiteral("*.trace.json.gz")));
         addFile("jax matmul", firstFile(kSamples + QStringLiteral("/jax_matmul_vs_einsum/matmul"),
                                         QStringLiteral("*.trace.json.gz")));
         const char *publicTraces[][2] = {
@@ -230,7 +230,7 @@ private slots:
             if (!trace.contains(QLatin1String("rocprof__"))) // rocprofv3's own JSON: no launch calls
                 QTest::newRow(qPrintable(trace.section(QLatin1Char('/'), -1).left(60)))
                     << testdata::path(QStringLiteral("public/") + trace);
-        QTest::newRow("jax eager") << firstFile(kSamples + QStringLiteral("/eager_vs_graph/eager"),
+        QTest::newRow("jax eager") << firstFile(QStringLiteral(SCOPELINE_TEST_DATA "/eager_vs_graph/eager"),
                                                 QStringLiteral("*.trace.json.gz"));
         QTest::newRow("jax cublas") << firstFile(
             testdata::path("jax_h100/jax_named_scopes_cublas/trace_file_einsum_0"), QStringLiteral("*.trace.json.gz"));

@@ -144,7 +144,7 @@ void TstTraceFolder::jaxRunFolder()
 void TstTraceFolder::symlinkedRunFolders()
 {
     // tests/data/jax_h100/jax_named_scopes mixes real run folders with one symbolic link into
-    // resources/samples/: the scan follows it, and keeps the path under the folder it was given.
+    // tests/data/eager_vs_graph/: the scan follows it, and keeps the path under the folder it was given.
     REQUIRE_TEST_DATA(namedScopesDir());
     QVERIFY(QFileInfo(namedScopesDir() + QStringLiteral("/trace_file_einsum_0")).isSymLink());
     QString error;
@@ -162,9 +162,9 @@ void TstTraceFolder::symlinkedRunFolders()
         QVERIFY2(sameFile(run.file, profileSession(runDir) + QStringLiteral("/vm.trace.json.gz")),
                  qPrintable(describe(runs)));
     }
-    // The linked run is the bundled sample's file.
-    const QString samples = QFileInfo(QStringLiteral(SCOPELINE_SAMPLES)).canonicalFilePath();
-    QVERIFY2(QFileInfo(runs[0].file).canonicalFilePath().startsWith(samples + QLatin1Char('/')),
+    // The linked run is the file of the folder it links to.
+    const QString target = QFileInfo(QStringLiteral(SCOPELINE_TEST_DATA "/eager_vs_graph")).canonicalFilePath();
+    QVERIFY2(QFileInfo(runs[0].file).canonicalFilePath().startsWith(target + QLatin1Char('/')),
              qPrintable(QFileInfo(runs[0].file).canonicalFilePath()));
 }
 

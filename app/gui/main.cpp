@@ -175,6 +175,8 @@ int main(int argc, char *argv[])
         const scopeline::SessionState quickStart = scopeline::samplePairs(samples).front().state;
         if (state.scopes.isEmpty())
             state.scopes = quickStart.scopes;
+        if (!parser.isSet(samplesOption)) // the pair's own sample mode (span for the launch chain)
+            state.samples = quickStart.samples;
         window.openPair(quickStart.pathA, quickStart.pathB, state);
     }
     if (parser.isSet(kernelOption)) {

@@ -16,7 +16,8 @@ struct SamplePair
     SessionState state;
 };
 
-// The sample pairs with their paths under `root` (the samples folder), the one opened at start first.
+// The sample pairs with their paths under `root` (the samples folder), the one opened at start first
+// (the launch-chain pair).
 QList<SamplePair> samplePairs(const QString &root);
 
 } // namespace scopeline
