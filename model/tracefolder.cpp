@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "tracefolder.h"
 
+#include "model/formats/tracereader.h"
+
 #include <QCoreApplication>
 #include <QDir>
-#include <QDirIterator>
 #include <QFileInfo>
+#include <QRegularExpression>
 
 #include <algorithm>
+#include <set>
 
 namespace scopeline {
 
@@ -22,19 +25,6 @@ QString tr(const char *text)
     return QCoreApplication::translate("TraceFolder", text);
 }
 
-// JAX writes each profile twice; the trace-viewer file is preferred, never both.
-QString jaxProfileFile(const QDir &profileDir)
-{
-    const QStringList viewer = profileDir.entryList(
-        {QStringLiteral("*.trace.json.gz"), QStringLiteral("*.trace.json")}, QDir::Files, QDir::Name);
-    if (!viewer.isEmpty())
-        return profileDir.filePath(viewer.first());
-    for (const char *name : {"perfetto_trace.json.gz", "perfetto_trace.json"})
-        if (profileDir.exists(QLatin1String(name)))
-            return profileDir.filePath(QLatin1String(name));
-    return {};
-}
-
 // False when more than kMaxFolders were visited (`visited` counts them).
 bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, std::vector<TraceRun> &runs)
 {
@@ -48,29 +38,31 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, std:
         return suffix.isEmpty() ? base : base + QLatin1Char('/') + suffix;
     };
 
-    // A JAX run folder: plugins/profile/<timestamp>/ with one profile per session.
-    const QDir profiles(dir.filePath(QStringLiteral("plugins/profile")));
-    if (profiles.exists()) {
-        const QStringList sessions = profiles.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-        for (const QString &session : sessions) {
-            const QString file = jaxProfileFile(QDir(profiles.filePath(session)));
+    // A format's own layout of runs (JAX: plugins/profile/<session>/), one run per session.
+    for (const TraceReader *reader : TraceReader::all()) {
+        std::vector<std::pair<QString, QString>> sessions;
+        if (!reader->sessionsIn(dir, sessions))
+            continue;
+        for (const auto &[session, file] : sessions)
             if (!file.isEmpty())
                 runs.push_back({sessions.size() == 1 ? runName({}) : runName(session), file});
-        }
         return true;
     }
 
+    // Files that are one run together (rocpd's database per process): the folder is that run.
+    std::set<QString> oneRun;
+    for (const TraceReader *reader : TraceReader::all())
+        for (const QString &file : reader->filesOfOneRun(dir))
+            oneRun.insert(QFileInfo(file).absoluteFilePath());
+    const bool oneRunFolder = !oneRun.empty();
     QFileInfoList traces;
-    // rocprofv3 (ROCm 7) writes one <pid>_results.db per process of a run: several are one run, the folder.
-    const bool rocpdRun = dir.entryList({QStringLiteral("*_results.db")}, QDir::Files).size() > 1;
     for (const QFileInfo &info : dir.entryInfoList(QDir::Files, QDir::Name))
-        if (TraceFolder::isTraceFileName(info.fileName()) &&
-            !(rocpdRun && info.fileName().endsWith(QLatin1String("_results.db"))))
+        if (TraceFolder::isTraceFileName(info.fileName()) && !oneRun.count(info.absoluteFilePath()))
             traces.append(info);
-    if (rocpdRun)
+    if (oneRunFolder)
         runs.push_back({runName({}), dir.absolutePath()});
     // A subfolder with one trace is a run folder (scopeline-hipbench's run_<i>/): named after it.
-    const bool runFolder = traces.size() == 1 && depth > 0 && !rocpdRun;
+    const bool runFolder = traces.size() == 1 && depth > 0 && !oneRunFolder;
     for (const QFileInfo &info : traces)
         runs.push_back({runFolder ? runName({}) : runName(info.fileName()), info.absoluteFilePath()});
 
@@ -152,10 +144,16 @@ bool naturalLess(const QString &a, const QString &b)
 
 bool TraceFolder::isTraceFileName(const QString &fileName)
 {
-    return fileName.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) ||
-           fileName.endsWith(QLatin1String(".json.gz"), Qt::CaseInsensitive) ||
-           fileName.endsWith(QLatin1String(".sqlite"), Qt::CaseInsensitive) ||   // nsys export --type sqlite
-           fileName.endsWith(QLatin1String("_results.db"), Qt::CaseInsensitive); // rocprofv3 rocpd
+    static const std::vector<QRegularExpression> patterns = [] {
+        std::vector<QRegularExpression> expressions;
+        for (const TraceReader *reader : TraceReader::all())
+            for (const QString &pattern : reader->fileNamePatterns())
+                expressions.emplace_back(QRegularExpression::wildcardToRegularExpression(pattern),
+                                         QRegularExpression::CaseInsensitiveOption);
+        return expressions;
+    }();
+    return std::any_of(patterns.begin(), patterns.end(),
+                       [&](const QRegularExpression &pattern) { return pattern.match(fileName).hasMatch(); });
 }
 
 std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error)
@@ -191,26 +189,16 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error)
                             .arg(QDir::toNativeSeparators(target))
                             .arg(kMaxFolders));
         if (runs.size() == before && !wildcard) {
-            // Nsight Systems' own reports are a closed format: say how to get the open one.
-            QDirIterator reports(dir.absolutePath(),
-                                 {QStringLiteral("*.nsys-rep"), QStringLiteral("*.qdrep")}, QDir::Files,
-                                 QDirIterator::Subdirectories);
-            if (reports.hasNext())
-                return fail(tr("%1: holds Nsight Systems reports (%2), a closed format; export each with "
-                               "`nsys export --type sqlite <report>` and open the .sqlite files")
-                                .arg(QDir::toNativeSeparators(target), QFileInfo(reports.next()).fileName()));
-            // A JAX run whose profile folder holds only the XPlane protobuf, not the trace viewer's JSON.
-            QDirIterator xplanes(dir.absolutePath(), {QStringLiteral("*.xplane.pb")}, QDir::Files,
-                                 QDirIterator::Subdirectories);
-            if (xplanes.hasNext())
-                return fail(
-                    tr("%1: holds only JAX XPlane profiles (%2, a protobuf), which Scopeline does not "
-                       "read; it reads the *.trace.json.gz that jax.profiler writes beside them, or "
-                       "perfetto_trace.json.gz (`jax.profiler.trace(dir, create_perfetto_trace=True)`)")
-                        .arg(QDir::toNativeSeparators(target), QDir(dir).relativeFilePath(xplanes.next())));
-            return fail(tr("%1: no trace files found (looked for plugins/profile/*/*.trace.json.gz, "
-                           "*.pt.trace.json[.gz], *.json[.gz], results.json, *_results.db, *.sqlite)")
-                            .arg(QDir::toNativeSeparators(target)));
+            // A folder of files that a format names but cannot read (Nsight Systems reports, JAX XPlane).
+            QStringList lookedFor;
+            for (const TraceReader *reader : TraceReader::all()) {
+                const QString refusal = reader->folderRefusal(dir, QDir::toNativeSeparators(target));
+                if (!refusal.isEmpty())
+                    return fail(refusal);
+                lookedFor << reader->lookedFor();
+            }
+            return fail(tr("%1: no trace files found (looked for %2)")
+                            .arg(QDir::toNativeSeparators(target), lookedFor.join(QStringLiteral(", "))));
         }
     }
     if (runs.empty())

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Finds the runs in a trace folder: a single trace file, a run folder, or a parent of run folders
-// (JAX plugins/profile/<ts>/, PyTorch *.pt.trace.json[.gz] / *.json[.gz], rocprof results.json,
-// ROCm 7 rocpd *_results.db (several in one folder are one run), Nsight Systems *.sqlite exports).
+// Finds the runs in a trace folder: a single trace file, a run folder, or a parent of run folders.
+// What a trace file is called, a format's own folder layout (JAX plugins/profile/<ts>/) and files
+// that are one run together (ROCm 7 rocpd *_results.db) come from the readers in model/formats/.
 
 #include <QString>
 #include <QStringList>
@@ -25,6 +25,7 @@ public:
     // nothing and sets error to a message naming the path.
     static std::vector<TraceRun> scan(const QString &path, QString *error = nullptr);
 
+    // Whether a file name matches a reader's patterns (TraceLoader::fileNamePatterns()).
     static bool isTraceFileName(const QString &fileName);
 };
 

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Loads one trace file into TraceData, streaming, with progress and an atomic cancel flag.
+// Loads one trace file into TraceData, streaming, with progress and an atomic cancel flag: the first
+// of the readers in model/formats/ that takes the file reads it.
 
 #include "tracedata.h"
 
 #include <QCoreApplication>
 #include <QString>
+#include <QStringList>
 
 #include <atomic>
 #include <functional>
@@ -31,6 +33,10 @@ public:
     // PairLoader runs this off the GUI thread.
     static LoadResult load(const QString &path, const std::function<void(double)> &progress = {},
                            const std::atomic<bool> *cancel = nullptr);
+    // File names of every format read (QDir wildcards), for the open dialog's filter.
+    static QStringList fileNamePatterns();
+    // Every format read with its file names ("Nsight Systems SQLite export (*.sqlite)"), for tooltips.
+    static QStringList formats();
 };
 
 } // namespace scopeline

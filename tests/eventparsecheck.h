@@ -4,12 +4,12 @@
 // (parseEventsFast, skipped as the loader skips it when a string holds a byte below 0x20) and
 // nlohmann alone, and says how the results differ. Shared by tst_eventparser and fuzz_eventparser.
 
-#include "model/chrometracehandler.h"
-#include "model/eventbatch.h"
-#include "model/eventsink.h"
-#include "model/jsonstructurescanner.h"
-#include "model/rawevent.h"
-#include "model/simdeventparser.h"
+#include "model/formats/chrometracehandler.h"
+#include "model/formats/eventbatch.h"
+#include "model/formats/eventsink.h"
+#include "model/formats/jsonstructurescanner.h"
+#include "model/formats/rawevent.h"
+#include "model/formats/simdeventparser.h"
 
 #include <nlohmann/json.hpp>
 

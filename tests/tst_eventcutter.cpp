@@ -4,7 +4,7 @@
 // 32- and 64-byte lanes, stray backslashes outside strings), the same bits and the same state after
 // every 64-byte step.
 
-#include "model/jsonstructurescanner.h"
+#include "model/formats/jsonstructurescanner.h"
 
 #include "testdata.h"
 

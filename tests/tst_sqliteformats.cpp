@@ -7,7 +7,6 @@
 // puts them). Bad databases (truncated, missing tables or columns, wrong column types, locked, an
 // oversized BLOB, not SQLite at all, no kernel table) end with a message naming the file.
 
-#include "model/sqlitetracereader.h"
 #include "model/traceanalysis.h"
 #include "model/tracedata.h"
 #include "model/tracefolder.h"

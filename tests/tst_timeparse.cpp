@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Tests for model/timeparse: exact microsecond text -> integer nanoseconds.
+// Tests for model/formats/timeparse: exact microsecond text -> integer nanoseconds.
 //
 // Expected values are either self-evident from the definition (value in µs × 1000, rounded to the
 // nearest ns, halves away from zero; false on malformed text or int64 overflow) or, for the
 // cross-check on a real Kineto trace, computed independently by Python's decimal module.
 
-#include "model/timeparse.h"
+#include "model/formats/timeparse.h"
 
 #include "testdata.h"
 

@@ -9,9 +9,9 @@
 // Longer than our usual limit on purpose: one executable per unit, and this unit is the loader with
 // every format and every kind of bad input; its cases share the fixtures and oracles here.
 
-#include "model/eventarrayreader.h"
-#include "model/inflatingstreambuf.h"
-#include "model/jsonstructurescanner.h"
+#include "model/formats/eventarrayreader.h"
+#include "model/formats/inflatingstreambuf.h"
+#include "model/formats/jsonstructurescanner.h"
 #include "model/pairloader.h"
 #include "model/traceloader.h"
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "opendialog.h"
 
+#include "model/traceloader.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDragEnterEvent>
@@ -147,10 +149,11 @@ QWidget *OpenDialog::makeSide(Side &side, const QString &title, const QString &t
     row->addWidget(side.path, 1);
     auto *folder = new QPushButton(tr("Folder…"));
     auto *file = new QPushButton(tr("File…"));
-    folder->setToolTip(tr("Choose a trace folder (JAX profile run, PyTorch traces, rocprof output, "
-                          "ROCm 7 rocpd *_results.db, Nsight Systems .sqlite exports)"));
-    file->setToolTip(tr("Choose a single trace file (.json, .json.gz, an Nsight Systems .sqlite export or "
-                        "a rocpd *_results.db)"));
+    // The formats come from the loader's list of readers, so that a new one shows up here too.
+    const QString formats = TraceLoader::formats().join(QStringLiteral("; "));
+    folder->setToolTip(tr("Choose a trace folder: a run folder or a parent of run folders, searched for %1")
+                           .arg(formats));
+    file->setToolTip(tr("Choose a single trace file: %1").arg(formats));
     row->addWidget(folder);
     row->addWidget(file);
     layout->addLayout(row);
@@ -180,7 +183,7 @@ QWidget *OpenDialog::makeSide(Side &side, const QString &title, const QString &t
     connect(file, &QPushButton::clicked, this, [this, &side] {
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Trace file"), side.path->text(),
-            tr("Traces (*.json *.json.gz *.sqlite *_results.db);;All files (*)"));
+            tr("Traces (%1);;All files (*)").arg(TraceLoader::fileNamePatterns().join(QLatin1Char(' '))));
         if (!path.isEmpty())
             side.path->setText(path);
     });

@@ -2,7 +2,7 @@
 #include "tracebuilder.h"
 
 #include "eventbatch.h"
-#include "hugepages.h"
+#include "model/hugepages.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>

@@ -3,9 +3,9 @@
 
 #include "chrometracehandler.h"
 #include "eventbatch.h"
-#include "hugepages.h"
 #include "inflatingstreambuf.h"
 #include "jsonstructurescanner.h"
+#include "model/hugepages.h"
 #include "simdeventparser.h"
 #include "tracebuilder.h"
 

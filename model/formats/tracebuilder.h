@@ -2,11 +2,38 @@
 #pragma once
 // Turns parsed events into a TraceData: interns strings, pairs B/E, names tracks from metadata,
 // then classifies tracks (CPU thread or GPU stream) and events (kernel, launch, ...) once at the end.
+//
+// The contract every reader writes to (Chrome trace events, as RawEvent):
+// - ph 'X' (or 'B'/'E' pairs) is a slice, 'i'/'I' an instant, 'M' process_name / thread_name /
+//   *_sort_index metadata (args.name, args.sort_index), 's'/'f' flow points; times in ns.
+// - A track is one (pid, tid). It is a GPU stream when one of its events has a GPU category, or its
+//   process is named "GPU <n>" or "/device:GPU:<n>" (JAX; <n> is the device, else the pid is).
+// - GPU categories, and what an event on a GPU track is:
+//     "kernel" / "Kernel"                 kernel
+//     "gpu_memcpy" / "Memcpy"             memory copy
+//     "gpu_memset" / "Memset"             memory set
+//     "gpu_user_annotation"               GPU annotation (a scope)
+//     any other category                  other GPU activity
+//     no category: args.desc "KernelExecution" a kernel, any other desc other activity (rocmProfileData);
+//                  without desc, a name starting memcpy / memset (any case) a copy / set, else a kernel.
+// - CPU events, by name first (a trailing "_v<digits>" of Nsight Systems' API names ignored):
+//     cudaGraphLaunch*, cuGraphLaunch*, hipGraphLaunch*         graph launch
+//     cudaLaunchKernel, cuLaunchKernel, hipLaunchKernel, hipExtModuleLaunchKernel, ... (and their
+//       _ptsz / _spt forms; the list is launchApis() in the .cpp) kernel launch
+//     category "user_annotation", or a name "ProfilerStep#<n>"  CPU annotation (a scope)
+//     no category and a name "PjitFunction(...)"                CPU annotation (JAX's jitted call)
+//     "cuda_runtime", "cuda_driver", "Runtime", "hip_runtime"   runtime call
+//     anything else                                              other
+//   and a CPU event whose correlation id is a kernel's is that kernel's launch (JAX names it after it).
+// - Launch and GPU work pair on RawEvent::correlation (args.correlation) or correlationId
+//   (args.correlation_id), else through flow events. TraceData::format is Jax when a process is named
+//   "/device:..." or
+//   "/host:...", Kineto after setKinetoMarker(), else ChromeTrace; other readers set their own.
 
 #include "eventbatch.h"
 #include "eventsink.h"
+#include "model/tracedata.h"
 #include "rawevent.h"
-#include "tracedata.h"
 
 #include <string>
 #include <unordered_map>
@@ -66,15 +93,15 @@ private:
     StringTable m_ids;
     uint32_t m_zeroTid, m_nameKey, m_longNameKey, m_sortIndexKey;
     std::unordered_map<uint64_t, uint32_t> m_trackIndex; // pid << 32 | tid -> track
-    std::vector<uint64_t> m_trackKeys;                    // per track
+    std::vector<uint64_t> m_trackKeys;                   // per track
     uint64_t m_lastKey = 0;
     uint32_t m_lastTrack = UINT32_MAX;
-    std::vector<int8_t> m_gpuCategory;     // per string id: 1 a GPU category, 0 not, -1 not known yet
-    std::vector<bool> m_gpuCategorySeen;   // per track
-    std::vector<bool> m_correlationFromId; // per event
+    std::vector<int8_t> m_gpuCategory;          // per string id: 1 a GPU category, 0 not, -1 not known yet
+    std::vector<bool> m_gpuCategorySeen;        // per track
+    std::vector<bool> m_correlationFromId;      // per event
     std::vector<std::vector<OpenEvent>> m_open; // per track
     std::vector<Arg> m_args;                    // the current event's
-    std::vector<uint32_t> m_batchNames, m_batchIds; // per string of the batch being added, or unmapped
+    std::vector<uint32_t> m_batchNames, m_batchIds;       // per string of the batch being added, or unmapped
     std::unordered_map<uint32_t, QString> m_processNames; // pid -> name
     std::unordered_map<uint32_t, int> m_processSort;
     std::unordered_map<uint64_t, QString> m_threadNames; // track key -> name

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "eventbatch.h"
 
-#include "hugepages.h"
+#include "model/hugepages.h"
 
 namespace scopeline {
 

@@ -5,8 +5,8 @@
 // add()); TraceBuilder::addBatch takes it whole and interns each distinct string once, not per event.
 
 #include "eventsink.h"
+#include "model/stringtable.h"
 #include "rawevent.h"
-#include "stringtable.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflatingstreambuf.h"
 
-#include "hugepages.h"
+#include "model/hugepages.h"
 
 #include <QCoreApplication>
 

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The list of trace readers: the file names it gives the open dialog and the folder scan, and that
+// each reader takes its format's real files (tests/data) and the loader picks it for them.
+
+#include "model/formats/chromejsonreader.h"
+#include "model/formats/inflatingstreambuf.h"
+#include "model/formats/nsyssqlitereader.h"
+#include "model/formats/rocpdreader.h"
+#include "model/formats/rocprofv3jsonreader.h"
+#include "model/formats/tracereader.h"
+#include "model/tracefolder.h"
+#include "model/traceloader.h"
+
+#include "testdata.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace scopeline;
+
+Q_DECLARE_METATYPE(scopeline::TraceFormat)
+
+namespace {
+
+// The reader TraceLoader::load picks, asked the way it asks: binary readers on the stored bytes,
+// then text readers on the first decompressed block. Yes wins, else the first Fallback.
+const TraceReader *pickedFor(const QString &path, TraceReader::Match *match)
+{
+    TraceProbe probe;
+    probe.path = path;
+    probe.info = QFileInfo(path);
+    if (!probe.info.isDir()) {
+        QFile file(path);
+        probe.opened = file.open(QIODevice::ReadOnly);
+        probe.magic = file.read(16);
+    }
+    InflatingStreamBuf buffer;
+    for (const TraceReader::Input input : {TraceReader::Input::File, TraceReader::Input::Text}) {
+        if (input == TraceReader::Input::Text) {
+            if (probe.info.isDir() || !buffer.open(path))
+                return nullptr;
+            probe.head = buffer.peek();
+            probe.text = &buffer;
+        }
+        const TraceReader *fallback = nullptr;
+        for (const TraceReader *reader : TraceReader::all()) {
+            if (reader->input() != input)
+                continue;
+            const TraceReader::Match m = reader->match(probe);
+            if (m == TraceReader::Match::Yes) {
+                *match = m;
+                return reader;
+            }
+            if (m == TraceReader::Match::Fallback && !fallback)
+                fallback = reader;
+        }
+        if (fallback) {
+            *match = TraceReader::Match::Fallback;
+            return fallback;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class TstTraceReader : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // The open dialog's filter and the folder scan's file names are the readers' patterns, in order.
+    void patternsComeFromTheReaders()
+    {
+        QCOMPARE(TraceLoader::fileNamePatterns(),
+                 (QStringList{QStringLiteral("*.json"), QStringLiteral("*.json.gz"),
+                              QStringLiteral("*_results.db"), QStringLiteral("*.sqlite")}));
+        const QStringList formats = TraceLoader::formats();
+        QCOMPARE(formats.size(), int(TraceReader::all().size()));
+        for (std::size_t i = 0; i < TraceReader::all().size(); ++i) {
+            const TraceReader *reader = TraceReader::all()[i];
+            QVERIFY(!reader->formatName().isEmpty());
+            QVERIFY(formats[int(i)].startsWith(reader->formatName()));
+            for (const QString &pattern : reader->fileNamePatterns())
+                QVERIFY2(TraceLoader::fileNamePatterns().contains(pattern), qPrintable(pattern));
+        }
+        for (const char *name :
+             {"vm.trace.json.gz", "results.json", "908_results.db", "report1.sqlite", "TRACE.JSON.GZ",
+              "notes.txt", "trace.json.bak", "x_results.db.bak", "profile.nsys-rep", "vm.xplane.pb"})
+            QCOMPARE(TraceFolder::isTraceFileName(QLatin1String(name)),
+                     QDir::match(TraceLoader::fileNamePatterns(), QLatin1String(name)));
+    }
+
+    // "looked for ..." is the readers' lookedFor() in list order: the same words as before the list.
+    void emptyFolderNamesWhatWasLookedFor()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QString error;
+        QVERIFY(TraceFolder::scan(dir.path(), &error).empty());
+        QCOMPARE(error,
+                 QStringLiteral("%1: no trace files found (looked for plugins/profile/*/*.trace.json.gz, "
+                                "*.pt.trace.json[.gz], *.json[.gz], results.json, *_results.db, *.sqlite)")
+                     .arg(QDir::toNativeSeparators(dir.path())));
+    }
+
+    void realFilesGoToTheirReader_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("reader"); // formatName() of the reader that must take it
+        QTest::addColumn<TraceFormat>("format");
+        const QString chrome = ChromeJsonReader().formatName(),
+                      rocprofV3 = RocprofV3JsonReader().formatName(), rocpd = RocpdReader().formatName(),
+                      nsys = NsysSqliteReader().formatName();
+        QTest::newRow("Kineto 2021")
+            << testdata::path(
+                   "public/kineto/"
+                   "tb_plugin__samples__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz")
+            << chrome << TraceFormat::Kineto;
+        QTest::newRow("JAX trace viewer")
+            << testdata::path(
+                   "h100_runs/jax_processes/einsum/proc_0/run_0/plugins/profile/2026_11_26_16_58_44/"
+                   "vm.trace.json.gz")
+            << chrome << TraceFormat::Jax;
+        QTest::newRow("rocprofv3 JSON")
+            << testdata::path("public/TraceLens/tests__rocprof__908_results.json.gz") << rocprofV3
+            << TraceFormat::RocprofV3;
+        QTest::newRow("rocpd database")
+            << testdata::path("converted/rocpd/908_results.db") << rocpd << TraceFormat::Rocpd;
+        QTest::newRow("rocpd run folder") << testdata::path("converted/rocpd") << rocpd << TraceFormat::Rocpd;
+        QTest::newRow("nsys 2022")
+            << testdata::path("public/pipit/pipit__tests__data__saxpy-mpi-cuda_nsys_perlmutter0.sqlite")
+            << nsys << TraceFormat::NsysSqlite;
+        QTest::newRow("nsys 2024") << testdata::path("public/Fuser/h200/f6ab0c3_report1.sqlite") << nsys
+                                   << TraceFormat::NsysSqlite;
+    }
+
+    void realFilesGoToTheirReader()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, reader);
+        QFETCH(TraceFormat, format);
+        REQUIRE_TEST_DATA(file);
+        TraceReader::Match match = TraceReader::Match::No;
+        const TraceReader *picked = pickedFor(file, &match);
+        QVERIFY(picked);
+        QCOMPARE(picked->formatName(), reader);
+        // Only the Chrome JSON reader takes files as a fallback; every other one recognises its own.
+        QCOMPARE(match, reader == ChromeJsonReader().formatName() ? TraceReader::Match::Fallback
+                                                                  : TraceReader::Match::Yes);
+        const QFileInfo info(file);
+        if (info.isDir()) // a run's databases, several: one run, read through the folder
+            QCOMPARE(picked->filesOfOneRun(QDir(file)).size(),
+                     QDir(file).entryList({QStringLiteral("*_results.db")}).size());
+        else
+            QVERIFY2(QDir::match(picked->fileNamePatterns(), info.fileName()), qPrintable(info.fileName()));
+
+        const LoadResult loaded = TraceLoader::load(file);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+        QCOMPARE(loaded.trace->format, format);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstTraceReader)
+#include "tst_tracereader.moc"
