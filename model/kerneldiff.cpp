@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "kerneldiff.h"
 
-#include "csvfield.h"
+#include "durationformat.h"
 #include "replication.h"
+#include "tableformat.h"
 #include "verdict.h"
 
 #include "stats/descriptive.h"
@@ -295,44 +296,195 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
     }
 }
 
-QStringList KernelDiff::csvHeader()
+namespace {
+
+QString tr(const char *text)
 {
-    return {QStringLiteral("kernel"),           QStringLiteral("runs_a"),
-            QStringLiteral("runs_b"),           QStringLiteral("calls_a"),
-            QStringLiteral("calls_b"),          QStringLiteral("total_a_ns"),
-            QStringLiteral("total_b_ns"),       QStringLiteral("delta_total_ns"),
-            QStringLiteral("share_of_delta"),   QStringLiteral("median_a_ns"),
-            QStringLiteral("median_b_ns"),      QStringLiteral("rel_change_median"),
-            QStringLiteral("run_level_p"),      QStringLiteral("verdict"),
-            QStringLiteral("run_level_p_raw"),  QStringLiteral("run_level_change"),
-            QStringLiteral("run_level_ci_low"), QStringLiteral("run_level_ci_high"),
-            QStringLiteral("run_level_mwu_p"),  QStringLiteral("folded_names"),
-            QStringLiteral("per_call_change"),  QStringLiteral("per_call_ci_low"),
-            QStringLiteral("per_call_ci_high"), QStringLiteral("per_call_p"),
-            QStringLiteral("per_call_verdict"), QStringLiteral("processes_a"),
-            QStringLiteral("processes_b"),      QStringLiteral("caveat")};
+    return QCoreApplication::translate("KernelDiff", text);
+}
+
+// A test's change with its interval; "new in B" for an infinite change, empty without a finite one.
+QString intervalText(const stats::RunLevelTest &test)
+{
+    if (!test.valid())
+        return {};
+    if (std::isinf(test.change))
+        return tr("new in B");
+    return formatChangeInterval(test.change, test.ciLow, test.ciHigh);
+}
+
+} // namespace
+
+QString KernelDiffRow::perCallText() const
+{
+    if (!perCall.valid())
+        return perCallVerdictText(); // "–"
+    return formatChangeInterval(perCall.change, perCall.ciLow, perCall.ciHigh) + QStringLiteral(", ") +
+           perCallVerdictText();
+}
+
+std::vector<TableColumn<KernelDiffRow>> KernelDiff::columns(const KernelDiffOptions &options)
+{
+    using C = TableColumn<KernelDiffRow>;
+    using Row = KernelDiffRow;
+    auto number = [](auto get) { return [get](const Row &r) { return QVariant(double(get(r))); }; };
+    auto integer = [](auto get) { return [get](const Row &r) { return QVariant(qlonglong(get(r))); }; };
+    auto text = [](auto get) { return [get](const Row &r) { return QVariant(get(r)); }; };
+    const bool names = options.foldNumbers || options.byOp;
+    return {
+        C{QStringLiteral("kernel"), options.byOp ? tr("Op") : tr("Kernel"),
+          options.byOp ? tr("The op that launched the kernels: JAX's hlo_op (a command buffer's kernels by "
+                            "their graph node), else the CPU op around the launch call (PyTorch's aten::…)")
+                       : tr("Kernel name (with folding: the name without its trailing compiler number)"),
+          text([](const Row &r) { return r.kernel; }), cell::text, {}, -50},
+        C{QStringLiteral("runs_a"), tr("Runs A"), tr("Runs of A in which the kernel occurs"),
+          integer([](const Row &r) { return r.a.runsWithKernel; }), cell::text},
+        C{QStringLiteral("runs_b"), tr("Runs B"), tr("Runs of B in which the kernel occurs"),
+          integer([](const Row &r) { return r.b.runsWithKernel; }), cell::text},
+        C{QStringLiteral("calls_a"), tr("Calls/run A"), tr("Calls per run of A (mean over runs)"),
+          number([](const Row &r) { return r.a.callsPerRun; }),
+          cell::count},
+        C{QStringLiteral("calls_b"), tr("Calls/run B"), tr("Calls per run of B (mean over runs)"),
+          number([](const Row &r) { return r.b.callsPerRun; }),
+          cell::count},
+        C{QStringLiteral("total_a_ns"), tr("Time/run A"),
+          tr("Total duration of the kernel per run of A (mean over runs)"),
+          number([](const Row &r) { return r.a.totalPerRunNs; }), cell::duration},
+        C{QStringLiteral("total_b_ns"), tr("Time/run B"),
+          tr("Total duration of the kernel per run of B (mean over runs)"),
+          number([](const Row &r) { return r.b.totalPerRunNs; }), cell::duration},
+        C{QStringLiteral("delta_total_ns"), tr("Δ time/run"),
+          tr("Total GPU time per run, B − A: what this kernel adds to (or removes from) the change"),
+          number([](const Row &r) { return r.deltaTotalNs; }),
+          cell::signedDuration},
+        C{QStringLiteral("share_of_delta"), tr("Share"),
+          tr("Δ time/run as a share of the total change in kernel time"),
+          number([](const Row &r) { return r.shareOfDelta; }),
+          cell::percent},
+        C{QStringLiteral("median_a_ns"), tr("Median A"), tr("Median duration of one call, all runs of A pooled"),
+          number([](const Row &r) { return r.a.medianNs; }), cell::duration},
+        C{QStringLiteral("median_b_ns"), tr("Median B"), tr("Median duration of one call, all runs of B pooled"),
+          number([](const Row &r) { return r.b.medianNs; }), cell::duration},
+        C{QStringLiteral("rel_change_median"), tr("Median change"), tr("(median B − median A) / median A"),
+          number([](const Row &r) { return r.relChangeMedian; }), cell::change},
+        C{QStringLiteral("run_level_p"), tr("Time/run p"),
+          tr("Welch's t on the per-process (or per-run) GPU time per run, Holm-adjusted over the rows"),
+          number([](const Row &r) { return r.runLevelHolm; }), cell::pValue},
+        C{QStringLiteral("verdict"), tr("Verdict"),
+          tr("Judges the kernel's GPU time per run, what Δ time/run explains: Welch on the per-process "
+             "(or, with one process a side, per-run) totals, Holm over the rows. B faster/slower only "
+             "when the adjusted p is below α and the change reaches the threshold"),
+          text([](const Row &r) { return r.verdictText(); }), cell::text, {}, -1},
+        C{QStringLiteral("run_level_p_raw"), tr("Time/run p (unadjusted)"),
+          tr("Welch's t on the per-process (or per-run) GPU time per run, before Holm"),
+          number([](const Row &r) { return r.runLevel.p; }), cell::pValue},
+        C{QStringLiteral("run_level_change"), tr("Time/run change"),
+          tr("Change of the GPU time per run, (mean B − mean A) / mean A over the processes (or runs; one "
+             "without the kernel counts 0), with its 95 % confidence interval: what the verdict judges "
+             "(needs ≥ 2 a side)"),
+          number([](const Row &r) { return r.runLevel.change; }), cell::change,
+          [](const Row &r) { return intervalText(r.runLevel); }},
+        C{QStringLiteral("run_level_ci_low"), tr("Time/run CI low"),
+          tr("Low end of the 95 % confidence interval of the time/run change"),
+          number([](const Row &r) { return r.runLevel.ciLow; }), cell::change},
+        C{QStringLiteral("run_level_ci_high"), tr("Time/run CI high"),
+          tr("High end of the 95 % confidence interval of the time/run change"),
+          number([](const Row &r) { return r.runLevel.ciHigh; }), cell::change},
+        C{QStringLiteral("run_level_mwu_p"), tr("Time/run rank p"),
+          tr("Mann–Whitney p on the per-process (or per-run) totals"),
+          number([](const Row &r) { return r.runLevel.rankP; }), cell::pValue},
+        // The exact names behind a folded (or per-op) row; empty otherwise.
+        C{QStringLiteral("folded_names"), tr("Names"), tr("The kernel names in the row, separated by ';'"),
+          [names](const Row &r) { return QVariant(names ? r.names.join(QLatin1Char(';')) : QString()); },
+          cell::text},
+        C{QStringLiteral("per_call_change"), tr("Per call"),
+          tr("The duration of one call: change of the geometric mean of the per-process (or per-run) "
+             "medians with its 95 % confidence interval, and its own verdict (Welch on logs, Holm over "
+             "the rows)"),
+          number([](const Row &r) { return r.perCall.change; }), cell::change,
+          [](const Row &r) { return r.perCallText(); }},
+        C{QStringLiteral("per_call_ci_low"), tr("Per-call CI low"),
+          tr("Low end of the 95 % confidence interval of the per-call change"),
+          number([](const Row &r) { return r.perCall.ciLow; }), cell::change},
+        C{QStringLiteral("per_call_ci_high"), tr("Per-call CI high"),
+          tr("High end of the 95 % confidence interval of the per-call change"),
+          number([](const Row &r) { return r.perCall.ciHigh; }), cell::change},
+        C{QStringLiteral("per_call_p"), tr("Per-call p"),
+          tr("Welch's t on the logs of the per-process (or per-run) medians, Holm-adjusted over the rows"),
+          number([](const Row &r) { return r.perCallHolm; }), cell::pValue},
+        C{QStringLiteral("per_call_verdict"), tr("Per-call verdict"), tr("The verdict on the duration of one call"),
+          text([](const Row &r) { return r.perCallVerdictText(); }), cell::text},
+        C{QStringLiteral("processes_a"), tr("Processes A"), tr("Processes A's runs came from"),
+          integer([](const Row &r) { return r.processesA; }), cell::text},
+        C{QStringLiteral("processes_b"), tr("Processes B"), tr("Processes B's runs came from"),
+          integer([](const Row &r) { return r.processesB; }), cell::text},
+        C{QStringLiteral("caveat"), tr("Caveat"), tr("What the tests could not measure"),
+          text([](const Row &r) { return r.caveat; }), cell::text},
+    };
+}
+
+std::vector<TableColumn<KernelDiffRow>> KernelDiff::tableColumns(const KernelDiffOptions &options)
+{
+    return selectColumns(columns(options),
+                         {QStringLiteral("kernel"), QStringLiteral("verdict"), QStringLiteral("per_call_change"),
+                          QStringLiteral("delta_total_ns"), QStringLiteral("share_of_delta"),
+                          QStringLiteral("total_a_ns"), QStringLiteral("total_b_ns"), QStringLiteral("calls_a"),
+                          QStringLiteral("calls_b"), QStringLiteral("median_a_ns"), QStringLiteral("median_b_ns"),
+                          QStringLiteral("rel_change_median"), QStringLiteral("run_level_change"),
+                          QStringLiteral("run_level_p")});
+}
+
+std::vector<TableColumn<KernelDiffRow>> KernelDiff::cliColumns(const KernelDiffOptions &options)
+{
+    return selectColumns(columns(options),
+                         {QStringLiteral("kernel"), QStringLiteral("calls_a"), QStringLiteral("calls_b"),
+                          QStringLiteral("total_a_ns"), QStringLiteral("total_b_ns"),
+                          QStringLiteral("delta_total_ns"), QStringLiteral("share_of_delta"),
+                          QStringLiteral("median_a_ns"), QStringLiteral("median_b_ns"),
+                          QStringLiteral("per_call_change"), QStringLiteral("run_level_change"),
+                          QStringLiteral("run_level_p"), QStringLiteral("verdict")});
 }
 
 QString KernelDiff::toCsv() const
 {
-    QString csv = csvHeader().join(QLatin1Char(',')) + QLatin1Char('\n');
-    for (const KernelDiffRow &r : m_rows) {
-        const QStringList fields = {
-            csvText(r.kernel), QString::number(r.a.runsWithKernel), QString::number(r.b.runsWithKernel),
-            csvNumber(r.a.callsPerRun), csvNumber(r.b.callsPerRun), csvNumber(r.a.totalPerRunNs),
-            csvNumber(r.b.totalPerRunNs), csvNumber(r.deltaTotalNs), csvNumber(r.shareOfDelta),
-            csvNumber(r.a.medianNs), csvNumber(r.b.medianNs), csvNumber(r.relChangeMedian),
-            csvNumber(r.runLevelHolm), csvText(r.verdictText()), csvNumber(r.runLevel.p),
-            csvNumber(r.runLevel.change), csvNumber(r.runLevel.ciLow), csvNumber(r.runLevel.ciHigh),
-            csvNumber(r.runLevel.rankP),
-            // The exact names behind a folded row; empty without folding.
-            csvText(m_options.foldNumbers || m_options.byOp ? r.names.join(QLatin1Char(';')) : QString()),
-            csvNumber(r.perCall.change), csvNumber(r.perCall.ciLow), csvNumber(r.perCall.ciHigh),
-            csvNumber(r.perCallHolm), csvText(r.perCallVerdictText()), QString::number(m_summary.processesA),
-            QString::number(m_summary.processesB), csvText(r.caveat)};
-        csv += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
-    }
-    return csv;
+    return tableCsv(columns(m_options), m_rows);
+}
+
+QString KernelDiff::headerText() const
+{
+    const KernelDiffSummary &s = m_summary;
+    // " (+4.70 %)" from A to B; nothing when there is no change to give
+    const auto change = [](double from, double to) {
+        return from > 0 && !std::isnan(to) ? QStringLiteral(" (%1)").arg(formatChange((to - from) / from))
+                                           : QString();
+    };
+    QStringList parts;
+    parts << (s.byProcess ? tr("%1 v %2 runs in %3 v %4 processes")
+                                .arg(s.runsA)
+                                .arg(s.runsB)
+                                .arg(s.processesA)
+                                .arg(s.processesB)
+                          : tr("%1 v %2 runs").arg(s.runsA).arg(s.runsB));
+    parts << tr("GPU busy/run A %1 → B %2%3")
+                 .arg(formatDuration(s.busyPerRunA), formatDuration(s.busyPerRunB),
+                      change(s.busyPerRunA, s.busyPerRunB));
+    parts << tr("kernel time/run A %1 → B %2%3")
+                 .arg(formatDuration(s.kernelTimePerRunA), formatDuration(s.kernelTimePerRunB),
+                      change(s.kernelTimePerRunA, s.kernelTimePerRunB));
+    QString rows = (m_options.byOp ? tr("%1 ops, %2 only in A, %3 only in B")
+                                   : tr("%1 kernels, %2 only in A, %3 only in B"))
+                       .arg(s.kernels)
+                       .arg(s.onlyInA)
+                       .arg(s.onlyInB);
+    if (s.processDependent > 0)
+        rows += tr(", %1 process-dependent").arg(s.processDependent);
+    parts << rows;
+    QString text = parts.join(QStringLiteral(" · "));
+    if (s.runsA < 2 || s.runsB < 2)
+        text += QLatin1Char('\n') +
+                tr("One run on a side: run-to-run variation is not measured, so no kernel is called faster or "
+                   "slower. Record at least 5 runs of each variant.");
+    return text;
 }
 
 } // namespace scopeline

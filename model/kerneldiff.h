@@ -10,6 +10,7 @@
 
 #include "loadedrun.h"
 #include "scopecomparison.h"
+#include "tablecolumn.h"
 
 #include "stats/runlevel.h"
 
@@ -86,6 +87,8 @@ struct KernelDiffRow
     // units for a test; a process-dependent row says in how many processes of each side it ran.
     QString verdictText() const;
     QString perCallVerdictText() const;
+    // The per-call cell: "-5.02 % [-6.10, -3.90], B faster"; "–" without a per-call test.
+    QString perCallText() const;
 };
 
 // What the header line says: the two sides as a whole.
@@ -117,11 +120,18 @@ public:
     // `.<digits>`, repeated); digits elsewhere (template arguments, the middle) stay.
     static std::string foldBase(std::string_view name);
 
-    // The CSV columns; run_level_p is the Holm-adjusted p, run_level_p_raw the unadjusted one; the
-    // run_level_* columns test GPU time per run, the per_call_* ones the duration per call.
-    static QStringList csvHeader();
-    // Every row, header first.
+    // The table's columns, in CSV order; run_level_p is the Holm-adjusted p, run_level_p_raw the
+    // unadjusted one; the run_level_* columns test GPU time per run, the per_call_* ones the duration
+    // per call. By op, the first column is "Op"; folded_names is filled when folding or by op.
+    static std::vector<TableColumn<KernelDiffRow>> columns(const KernelDiffOptions &options = {});
+    // What the window's table and the HTML report show, in their order (KernelDiffModel::Columns).
+    static std::vector<TableColumn<KernelDiffRow>> tableColumns(const KernelDiffOptions &options = {});
+    // What `scopeline-cli diff` prints.
+    static std::vector<TableColumn<KernelDiffRow>> cliColumns(const KernelDiffOptions &options = {});
+    // Every row, header first: all the columns.
     QString toCsv() const;
+    // The two sides as a whole, a line or two: "3 v 3 runs · GPU busy/run A … → B … (−4.74 %) · …".
+    QString headerText() const;
 
 private:
     KernelDiffOptions m_options;

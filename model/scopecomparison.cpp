@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "scopecomparison.h"
 
-#include "csvfield.h"
+#include "durationformat.h"
 #include "replication.h"
+#include "tableformat.h"
 
 #include "verdict.h"
 
@@ -172,64 +173,160 @@ std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, M
     return rows;
 }
 
-QStringList ScopeComparison::csvHeader()
+namespace {
+
+QString tr(const char *text)
 {
-    return {QStringLiteral("scope"), QStringLiteral("run"), QStringLiteral("n_a"), QStringLiteral("n_b"),
-            QStringLiteral("mean_a_ns"), QStringLiteral("mean_b_ns"), QStringLiteral("std_a_ns"),
-            QStringLiteral("std_b_ns"), QStringLiteral("median_a_ns"), QStringLiteral("median_b_ns"),
-            QStringLiteral("ranksum_z"), QStringLiteral("ranksum_p"), QStringLiteral("mwu_u"),
-            QStringLiteral("mwu_p"), QStringLiteral("hl_shift_ns"), QStringLiteral("hl_ci_low_ns"),
-            QStringLiteral("hl_ci_high_ns"), QStringLiteral("rel_change_median"),
-            QStringLiteral("cliffs_delta"), QStringLiteral("ranksum_p_holm"), QStringLiteral("mwu_p_holm"),
-            QStringLiteral("iqr_a_ns"), QStringLiteral("iqr_b_ns"),
-            // Run-level columns (issue 12): empty except on the pooled row; run_level_p is Holm-adjusted
-            // over the pooled rows, run_level_p_raw before adjustment; change and CI as fractions.
-            QStringLiteral("runs_a"), QStringLiteral("runs_b"), QStringLiteral("run_level_p"),
-            QStringLiteral("run_level_change"), QStringLiteral("run_level_ci_low"),
-            QStringLiteral("run_level_ci_high"), QStringLiteral("verdict"), QStringLiteral("run_level_p_raw"),
-            QStringLiteral("run_level_rank_p"), QStringLiteral("caveat")};
+    return QCoreApplication::translate("ScopeComparison", text);
+}
+
+} // namespace
+
+std::vector<TableColumn<ComparisonRow>> ScopeComparison::columns(double alpha, double threshold)
+{
+    using C = TableColumn<ComparisonRow>;
+    using Row = ComparisonRow;
+    auto number = [](auto get) { return [get](const Row &r) { return QVariant(double(get(r))); }; };
+    auto integer = [](auto get) { return [get](const Row &r) { return QVariant(qlonglong(get(r))); }; };
+    const QString samples = tr("Number of samples (kernels or instances, after the sample mode)");
+    const QString median = tr("Median duration (linear interpolation, as numpy)");
+    const QString iqr = tr("Interquartile range q3 − q1: the height of the box");
+    return {
+        C{QStringLiteral("scope"), tr("Scope"), tr("The scope (or pattern) compared"),
+          [](const Row &r) { return QVariant(r.scope); }, cell::text, {}, -16},
+        C{QStringLiteral("run"), tr("Run"),
+          tr("The run pair (1, 2, …: the n-th run of A against the n-th run of B) or “all”, every run of "
+             "each side pooled"),
+          [](const Row &r) { return QVariant(r.run); }, cell::text, {}, -4},
+        C{QStringLiteral("n_a"), tr("n A"), samples, integer([](const Row &r) { return r.a.n; }), cell::text, {}, 6},
+        C{QStringLiteral("n_b"), tr("n B"), samples, integer([](const Row &r) { return r.b.n; }), cell::text, {}, 6},
+        C{QStringLiteral("mean_a_ns"), tr("Mean A"), tr("Mean duration"), number([](const Row &r) { return r.a.mean; }),
+          cell::duration},
+        C{QStringLiteral("mean_b_ns"), tr("Mean B"), tr("Mean duration"), number([](const Row &r) { return r.b.mean; }),
+          cell::duration},
+        C{QStringLiteral("std_a_ns"), tr("Std A"), tr("Sample standard deviation (n − 1)"),
+          number([](const Row &r) { return r.a.std; }), cell::duration},
+        C{QStringLiteral("std_b_ns"), tr("Std B"), tr("Sample standard deviation (n − 1)"),
+          number([](const Row &r) { return r.b.std; }), cell::duration},
+        C{QStringLiteral("median_a_ns"), tr("Median A"), median, number([](const Row &r) { return r.a.median; }),
+          cell::duration, {}, 11},
+        C{QStringLiteral("median_b_ns"), tr("Median B"), median, number([](const Row &r) { return r.b.median; }),
+          cell::duration, {}, 11},
+        C{QStringLiteral("ranksum_z"), tr("Rank-sum z"),
+          tr("Wilcoxon rank-sum statistic (scipy.stats.ranksums): negative when B ranks lower (faster)"),
+          number([](const Row &r) { return r.rankSum.z; }),
+          [](const QVariant &z) { return QString::number(z.toDouble(), 'f', 2); }},
+        C{QStringLiteral("ranksum_p"), tr("Rank-sum p"), tr("Two-sided p-value of the Wilcoxon rank-sum test"),
+          number([](const Row &r) { return r.rankSum.p; }), cell::pValue},
+        C{QStringLiteral("mwu_u"), tr("MWU U"), tr("Mann–Whitney U of A (U₁ = R₁ − n₁(n₁+1)/2)"),
+          number([](const Row &r) { return r.mannWhitney.u; }),
+          cell::count},
+        C{QStringLiteral("mwu_p"), tr("MWU p"),
+          tr("Two-sided Mann–Whitney p-value (tie-corrected, continuity correction)"),
+          number([](const Row &r) { return r.mannWhitney.p; }), cell::pValue},
+        C{QStringLiteral("hl_shift_ns"), tr("HL shift"),
+          tr("Hodges–Lehmann shift of B vs A: the median of all pairwise differences B − A"),
+          number([](const Row &r) { return r.shift.shift; }), cell::signedDuration, {}, 11},
+        C{QStringLiteral("hl_ci_low_ns"), tr("HL CI"), tr("95 % confidence interval of the Hodges–Lehmann shift"),
+          number([](const Row &r) { return r.shift.ciLow; }), cell::signedDuration,
+          [](const Row &r) {
+              if (std::isnan(r.shift.ciLow) || std::isnan(r.shift.ciHigh))
+                  return QString();
+              return QStringLiteral("[%1, %2]").arg(formatSignedDuration(r.shift.ciLow),
+                                                    formatSignedDuration(r.shift.ciHigh));
+          }},
+        C{QStringLiteral("hl_ci_high_ns"), tr("HL CI high"),
+          tr("High end of the 95 % confidence interval of the Hodges–Lehmann shift"),
+          number([](const Row &r) { return r.shift.ciHigh; }), cell::signedDuration},
+        C{QStringLiteral("rel_change_median"), tr("Relative change"),
+          tr("(median B − median A) / median A: negative when B is faster"),
+          number([](const Row &r) { return r.relativeChange; }), cell::change},
+        C{QStringLiteral("cliffs_delta"), tr("Cliff's δ"),
+          tr("Cliff's delta P(B > A) − P(B < A) over all pairs, from −1 (B always faster) to +1 (B always "
+             "slower)"),
+          number([](const Row &r) { return r.cliffsDelta; }),
+          [](const QVariant &d) { return QString::asprintf("%+.3f", d.toDouble()); }},
+        C{QStringLiteral("ranksum_p_holm"), tr("Rank-sum p (Holm)"),
+          tr("Rank-sum p adjusted with Holm's method over the scopes compared together in this run pair"),
+          number([](const Row &r) { return r.rankSumHolm; }), cell::pValue},
+        C{QStringLiteral("mwu_p_holm"), tr("MWU p (Holm)"),
+          tr("Mann–Whitney p adjusted with Holm's method over the scopes compared together in this run "
+             "pair; the verdict uses it"),
+          number([](const Row &r) { return r.mannWhitneyHolm; }), cell::pValue},
+        C{QStringLiteral("iqr_a_ns"), tr("IQR A"), iqr, number([](const Row &r) { return r.a.iqr; }), cell::duration},
+        C{QStringLiteral("iqr_b_ns"), tr("IQR B"), iqr, number([](const Row &r) { return r.b.iqr; }), cell::duration},
+        // Run-level columns (issue 12): empty except on the pooled row; run_level_p is Holm-adjusted
+        // over the pooled rows, run_level_p_raw before adjustment; change and CI as fractions.
+        C{QStringLiteral("runs_a"), tr("Runs A"), tr("Runs of A with samples of the scope"),
+          integer([](const Row &r) { return r.runsA; }), cell::text},
+        C{QStringLiteral("runs_b"), tr("Runs B"), tr("Runs of B with samples of the scope"),
+          integer([](const Row &r) { return r.runsB; }), cell::text},
+        C{QStringLiteral("run_level_p"), tr("Run-level p"),
+          tr("Welch's t on the log per-run medians, Holm-adjusted over the scopes compared together"),
+          number([](const Row &r) { return r.runLevelHolm; }), cell::pValue},
+        C{QStringLiteral("run_level_change"), tr("Run-level change"),
+          tr("“all” rows with ≥ 2 runs a side: ratio of the geometric means of the per-run medians, B/A − 1, "
+             "with its 95 % confidence interval. The run is the unit: this is what the verdict of the row "
+             "judges"),
+          number([](const Row &r) { return r.runLevel.change; }), cell::change,
+          [](const Row &r) {
+              return r.hasRunLevel() ? formatChangeInterval(r.runLevel.change, r.runLevel.ciLow, r.runLevel.ciHigh)
+                                     : QString();
+          }},
+        C{QStringLiteral("run_level_ci_low"), tr("Run-level CI low"),
+          tr("Low end of the 95 % confidence interval of the run-level change"),
+          number([](const Row &r) { return r.runLevel.ciLow; }), cell::change},
+        C{QStringLiteral("run_level_ci_high"), tr("Run-level CI high"),
+          tr("High end of the 95 % confidence interval of the run-level change"),
+          number([](const Row &r) { return r.runLevel.ciHigh; }), cell::change},
+        C{QStringLiteral("verdict"), tr("Verdict"),
+          tr("B faster / B slower: Holm-adjusted p < %1 and a change of at least the threshold (%2 %); a "
+             "smaller significant change reads as “no meaningful change”. On “all” rows with ≥ 2 runs a side "
+             "the test is the run-level one (the change of the run medians), on the other rows the "
+             "per-sample Mann–Whitney test (the change of the medians).")
+              .arg(alpha)
+              .arg(100 * threshold, 0, 'g', 3),
+          [alpha, threshold](const Row &r) { return QVariant(r.verdictText(alpha, threshold)); }, cell::text, {},
+          -1},
+        C{QStringLiteral("run_level_p_raw"), tr("Run-level p (unadjusted)"),
+          tr("Welch's t on the log per-run medians, before Holm"),
+          number([](const Row &r) { return r.runLevel.p; }), cell::pValue},
+        C{QStringLiteral("run_level_rank_p"), tr("Run-level rank p"),
+          tr("Mann–Whitney p on the per-run medians"), number([](const Row &r) { return r.runLevel.rankP; }),
+          cell::pValue},
+        C{QStringLiteral("caveat"), tr("Caveat"), tr("What the run-level test could not measure"),
+          [](const Row &r) { return QVariant(r.caveat); }, cell::text},
+    };
+}
+
+std::vector<TableColumn<ComparisonRow>> ScopeComparison::tableColumns(double alpha, double threshold)
+{
+    return selectColumns(
+        columns(alpha, threshold),
+        {QStringLiteral("scope"), QStringLiteral("run"), QStringLiteral("n_a"), QStringLiteral("n_b"),
+         QStringLiteral("mean_a_ns"), QStringLiteral("mean_b_ns"), QStringLiteral("std_a_ns"),
+         QStringLiteral("std_b_ns"), QStringLiteral("median_a_ns"), QStringLiteral("median_b_ns"),
+         QStringLiteral("iqr_a_ns"), QStringLiteral("iqr_b_ns"), QStringLiteral("ranksum_z"),
+         QStringLiteral("ranksum_p"), QStringLiteral("mwu_u"), QStringLiteral("mwu_p"),
+         QStringLiteral("mwu_p_holm"), QStringLiteral("hl_shift_ns"), QStringLiteral("hl_ci_low_ns"),
+         QStringLiteral("rel_change_median"), QStringLiteral("cliffs_delta"), QStringLiteral("run_level_change"),
+         QStringLiteral("run_level_p"), QStringLiteral("verdict")});
+}
+
+std::vector<TableColumn<ComparisonRow>> ScopeComparison::cliColumns(double alpha, double threshold)
+{
+    return selectColumns(columns(alpha, threshold),
+                         {QStringLiteral("scope"), QStringLiteral("run"), QStringLiteral("n_a"),
+                          QStringLiteral("n_b"), QStringLiteral("median_a_ns"), QStringLiteral("median_b_ns"),
+                          QStringLiteral("rel_change_median"), QStringLiteral("hl_shift_ns"),
+                          QStringLiteral("mwu_p_holm"), QStringLiteral("cliffs_delta"),
+                          QStringLiteral("run_level_change"), QStringLiteral("run_level_p"),
+                          QStringLiteral("verdict")});
 }
 
 QString ScopeComparison::toCsv(const std::vector<ComparisonRow> &rows, double alpha, double threshold)
 {
-    QString csv = csvHeader().join(QLatin1Char(',')) + QLatin1Char('\n');
-    for (const ComparisonRow &r : rows) {
-        const QStringList fields = {csvText(r.scope),
-                                    r.run,
-                                    QString::number(r.a.n),
-                                    QString::number(r.b.n),
-                                    csvNumber(r.a.mean),
-                                    csvNumber(r.b.mean),
-                                    csvNumber(r.a.std),
-                                    csvNumber(r.b.std),
-                                    csvNumber(r.a.median),
-                                    csvNumber(r.b.median),
-                                    csvNumber(r.rankSum.z),
-                                    csvNumber(r.rankSum.p),
-                                    csvNumber(r.mannWhitney.u),
-                                    csvNumber(r.mannWhitney.p),
-                                    csvNumber(r.shift.shift),
-                                    csvNumber(r.shift.ciLow),
-                                    csvNumber(r.shift.ciHigh),
-                                    csvNumber(r.relativeChange),
-                                    csvNumber(r.cliffsDelta),
-                                    csvNumber(r.rankSumHolm),
-                                    csvNumber(r.mannWhitneyHolm),
-                                    csvNumber(r.a.iqr),
-                                    csvNumber(r.b.iqr),
-                                    QString::number(r.runsA),
-                                    QString::number(r.runsB),
-                                    csvNumber(r.runLevelHolm),
-                                    csvNumber(r.runLevel.change),
-                                    csvNumber(r.runLevel.ciLow),
-                                    csvNumber(r.runLevel.ciHigh),
-                                    csvText(r.verdictText(alpha, threshold)),
-                                    csvNumber(r.runLevel.p),
-                                    csvNumber(r.runLevel.rankP),
-                                    csvText(r.caveat)};
-        csv += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
-    }
-    return csv;
+    return tableCsv(columns(alpha, threshold), rows);
 }
 
 } // namespace scopeline

@@ -6,6 +6,7 @@
 // also carries the run-level test (the run is the unit of replication), which gives its verdict.
 
 #include "scopeindex.h"
+#include "tablecolumn.h"
 #include "verdict.h"
 
 #include "stats/descriptive.h"
@@ -75,8 +76,13 @@ public:
 
     std::vector<ComparisonRow> compare(const QStringList &scopes, MatchMode match, SampleMode samples) const;
 
-    static QStringList csvHeader();
-    // The verdict column is judged with alpha and threshold.
+    // The table's columns, in CSV order; the verdict column is judged with alpha and threshold.
+    static std::vector<TableColumn<ComparisonRow>> columns(double alpha = 0.05, double threshold = 0.01);
+    // What the window's table and the HTML report show, in their order (ComparisonTableModel::Columns).
+    static std::vector<TableColumn<ComparisonRow>> tableColumns(double alpha = 0.05, double threshold = 0.01);
+    // What `scopeline-cli compare` prints.
+    static std::vector<TableColumn<ComparisonRow>> cliColumns(double alpha = 0.05, double threshold = 0.01);
+    // Every row, header first: all the columns.
     static QString toCsv(const std::vector<ComparisonRow> &rows, double alpha = 0.05,
                          double threshold = 0.01);
 

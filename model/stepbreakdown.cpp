@@ -3,6 +3,7 @@
 
 #include "durationformat.h"
 #include "replication.h"
+#include "tableformat.h"
 #include "verdict.h"
 
 #include "stats/multipletesting.h"
@@ -332,30 +333,6 @@ void StepBreakdown::compare()
     }
 }
 
-namespace {
-
-QString percentText(double fraction, bool sign = false)
-{
-    if (std::isnan(fraction))
-        return QStringLiteral("–");
-    return QStringLiteral("%1%2%")
-        .arg(sign && fraction >= 0 ? QStringLiteral("+") : QString())
-        .arg(100 * fraction, 0, 'f', 1);
-}
-
-QString signedDuration(double ns)
-{
-    return std::isnan(ns) ? formatDuration(ns)
-                          : (ns >= 0 ? QStringLiteral("+") : QString()) + formatDuration(ns);
-}
-
-QString pText(double p)
-{
-    return std::isnan(p) ? QStringLiteral("–") : QString::number(p, 'g', 2);
-}
-
-} // namespace
-
 const std::vector<TableColumn<StepRow>> &StepBreakdown::columns()
 {
     using C = TableColumn<StepRow>;
@@ -365,60 +342,62 @@ const std::vector<TableColumn<StepRow>> &StepBreakdown::columns()
     auto integer = [](auto StepRow::*field) {
         return [field](const StepRow &r) { return QVariant(qlonglong(r.*field)); };
     };
-    auto duration = [](double StepRow::*field) {
-        return [field](const StepRow &r) { return formatDuration(r.*field); };
-    };
-    auto count = [](auto StepRow::*field) {
-        return [field](const StepRow &r) { return QString::number(r.*field); };
-    };
     static const std::vector<C> columns = {
         C{QStringLiteral("component"), tr("Component"),
           tr("Step time, and its parts: GPU busy, and GPU idle by cause"),
-          [](const StepRow &r) { return QVariant(stepPartKey(r.part)); },
+          [](const StepRow &r) { return QVariant(stepPartKey(r.part)); }, cell::text,
           [](const StepRow &r) { return stepPartTitle(r.part); }, -24},
         C{QStringLiteral("runs_a"), tr("Runs A"), tr("Runs of A with at least one step"),
-          integer(&StepRow::runsA), count(&StepRow::runsA), 0},
+          integer(&StepRow::runsA), cell::text},
         C{QStringLiteral("runs_b"), tr("Runs B"), tr("Runs of B with at least one step"),
-          integer(&StepRow::runsB), count(&StepRow::runsB), 0},
+          integer(&StepRow::runsB), cell::text},
         C{QStringLiteral("steps_a"), tr("Steps A"), tr("Steps of A over all its runs"),
-          integer(&StepRow::stepsA), count(&StepRow::stepsA), 7},
+          integer(&StepRow::stepsA), cell::text, {}, 7},
         C{QStringLiteral("steps_b"), tr("Steps B"), tr("Steps of B over all its runs"),
-          integer(&StepRow::stepsB), count(&StepRow::stepsB), 7},
+          integer(&StepRow::stepsB), cell::text, {}, 7},
         C{QStringLiteral("mean_a_ns"), tr("A per step"),
           tr("Mean per step: each run's mean over its steps, averaged over A's runs (or processes)"),
-          number(&StepRow::meanA), duration(&StepRow::meanA), 10},
+          number(&StepRow::meanA), cell::duration, {}, 10},
         C{QStringLiteral("mean_b_ns"), tr("B per step"), tr("The same for B"), number(&StepRow::meanB),
-          duration(&StepRow::meanB), 10},
+          cell::duration, {}, 10},
         C{QStringLiteral("delta_ns"), tr("Δ"), tr("B − A per step"), number(&StepRow::delta),
-          [](const StepRow &r) { return signedDuration(r.delta); }, 10},
+          cell::signedDuration, {}, 10},
         C{QStringLiteral("share_of_delta"), tr("Share"), tr("This row's Δ over the step time's Δ"),
-          number(&StepRow::shareOfDelta), [](const StepRow &r) { return percentText(r.shareOfDelta); }, 7},
+          number(&StepRow::shareOfDelta), cell::percent, {}, 7},
         C{QStringLiteral("ci_low_ns"), tr("CI low"),
           tr("95% Welch–Satterthwaite confidence interval of Δ: low end"), number(&StepRow::ciLow),
-          [](const StepRow &r) { return signedDuration(r.ciLow); }, 10},
+          cell::signedDuration, {}, 10},
         C{QStringLiteral("ci_high_ns"), tr("CI high"), tr("95% confidence interval of Δ: high end"),
-          number(&StepRow::ciHigh), [](const StepRow &r) { return signedDuration(r.ciHigh); }, 10},
-        C{QStringLiteral("p_raw"), tr("p"),
-          tr("Welch's t-test on the per-run (or per-process) means, two-sided"), number(&StepRow::pRaw),
-          [](const StepRow &r) { return pText(r.pRaw); }, 0},
+          number(&StepRow::ciHigh), cell::signedDuration, {}, 10},
+        C{QStringLiteral("p_raw"), tr("p"), tr("Welch's t-test on the per-run (or per-process) means, two-sided"),
+          number(&StepRow::pRaw), cell::pValue},
         C{QStringLiteral("p"), tr("p Holm"), tr("Welch's p, Holm-adjusted over the table's rows"),
-          number(&StepRow::p), [](const StepRow &r) { return pText(r.p); }, 8},
+          number(&StepRow::p), cell::pValue, {}, 8},
         C{QStringLiteral("verdict"), tr("Verdict"),
           tr("B faster/slower: Holm p below alpha and |Δ| at least the threshold of A's step time"),
-          [](const StepRow &r) { return QVariant(r.verdictText()); },
-          [](const StepRow &r) { return r.verdictText(); }, -1},
+          [](const StepRow &r) { return QVariant(r.verdictText()); }, cell::text, {}, -1},
         C{QStringLiteral("units_a"), tr("Units A"), tr("What the test counts on A: runs, or processes"),
-          integer(&StepRow::unitsA), count(&StepRow::unitsA), 0},
+          integer(&StepRow::unitsA), cell::text},
         C{QStringLiteral("units_b"), tr("Units B"), tr("What the test counts on B: runs, or processes"),
-          integer(&StepRow::unitsB), count(&StepRow::unitsB), 0},
+          integer(&StepRow::unitsB), cell::text},
         C{QStringLiteral("processes_a"), tr("Processes A"), tr("Processes A's runs came from (unknown: one)"),
-          integer(&StepRow::processesA), count(&StepRow::processesA), 0},
+          integer(&StepRow::processesA), cell::text},
         C{QStringLiteral("processes_b"), tr("Processes B"), tr("Processes B's runs came from (unknown: one)"),
-          integer(&StepRow::processesB), count(&StepRow::processesB), 0},
+          integer(&StepRow::processesB), cell::text},
         C{QStringLiteral("caveat"), tr("Caveat"), tr("What the test could not measure"),
-          [](const StepRow &r) { return QVariant(r.caveat); }, [](const StepRow &r) { return r.caveat; }, 0},
+          [](const StepRow &r) { return QVariant(r.caveat); }, cell::text},
     };
     return columns;
+}
+
+std::vector<TableColumn<StepRow>> StepBreakdown::cliColumns()
+{
+    return selectColumns(columns(), {QStringLiteral("component"), QStringLiteral("steps_a"),
+                                     QStringLiteral("steps_b"), QStringLiteral("mean_a_ns"),
+                                     QStringLiteral("mean_b_ns"), QStringLiteral("delta_ns"),
+                                     QStringLiteral("share_of_delta"), QStringLiteral("ci_low_ns"),
+                                     QStringLiteral("ci_high_ns"), QStringLiteral("p"),
+                                     QStringLiteral("verdict")});
 }
 
 QString StepBreakdown::toCsv() const
@@ -433,11 +412,10 @@ QString StepBreakdown::stepLine() const
     QString line = tr("step time (%1, mean per step): A %2, B %3")
                        .arg(scope, formatDuration(s.meanA), formatDuration(s.meanB));
     if (!std::isnan(s.delta) && s.meanA > 0)
-        line +=
-            QStringLiteral(", %1 (%2)").arg(signedDuration(s.delta), percentText(s.delta / s.meanA, true));
+        line += QStringLiteral(", %1 (%2)").arg(formatSignedDuration(s.delta), formatChange(s.delta / s.meanA, 1));
     if (!std::isnan(s.ciLow) && s.meanA > 0)
         line += tr(", 95% CI [%1, %2]")
-                    .arg(percentText(s.ciLow / s.meanA, true), percentText(s.ciHigh / s.meanA, true));
+                    .arg(formatChange(s.ciLow / s.meanA, 1), formatChange(s.ciHigh / s.meanA, 1));
     line += QStringLiteral(": ") + s.verdictText();
     return s.caveat.isEmpty() ? line : line + QStringLiteral("; ") + s.caveat;
 }

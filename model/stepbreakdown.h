@@ -120,6 +120,8 @@ public:
 
     // The table's columns: the CSV, the CLI, the Qt model and the HTML report all read them.
     static const std::vector<TableColumn<StepRow>> &columns();
+    // The CLI's subset of them (`scopeline-cli steps`).
+    static std::vector<TableColumn<StepRow>> cliColumns();
     QString toCsv() const;
     // One line for a header: "step time 7.80 ms → 1.10 ms (−85.8%, 95% CI …), B faster".
     QString stepLine() const;

@@ -2,7 +2,8 @@
 #pragma once
 // One column of a result table, described once in model/: its title and tooltip (Qt model, HTML, CLI),
 // its CSV key and raw value, and how the value reads as text. Every view of the table walks the same
-// list, so a column added to the list appears in all of them.
+// list, so a column added to the list appears in all of them: the CSV writes every column, the Qt
+// model and the HTML report a table subset, the CLI a subset of that, each picked by key.
 
 #include "csvfield.h"
 
@@ -10,6 +11,10 @@
 #include <QStringList>
 #include <QVariant>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <functional>
 #include <vector>
 
@@ -17,16 +22,44 @@ namespace scopeline {
 
 template <typename Row> struct TableColumn
 {
-    QString csvKey;  // the CSV header's field
+    QString csvKey;  // the CSV header's field; also the column's id
     QString title;   // the column header in the GUI, the HTML report and the CLI
     QString tooltip; // what the column means, one sentence
     // The raw value: a double (NaN when there is none), an integer or a text. The CSV writes it in
     // full; the Qt model gives it for sorting.
     std::function<QVariant(const Row &)> value;
-    // The value as a reader sees it ("1.23 ms", "+4.1%", "B faster").
-    std::function<QString(const Row &)> text;
-    int cliWidth = 0; // characters in the CLI table (negative: left-aligned); 0: not printed there
+    // The raw value as a reader sees it ("1.23 ms", "+4.1 %"); a NaN never reaches it (an empty cell).
+    std::function<QString(const QVariant &)> format;
+    // For a cell that says more than its value (an interval beside a change, a verdict beside it);
+    // unset: format(value(row)).
+    std::function<QString(const Row &)> text = {};
+    int cliWidth = 0; // least characters in the CLI table (negative: left-aligned)
+
+    // The cell's text; empty for no value (the CLI and the HTML print "–" there).
+    QString display(const Row &row) const
+    {
+        if (text)
+            return text(row);
+        const QVariant raw = value(row);
+        if (raw.typeId() == QMetaType::Double && std::isnan(raw.toDouble()))
+            return {};
+        return format ? format(raw) : raw.toString();
+    }
 };
+
+// The columns named by `keys`, in that order: a view's subset of the table. A key not in the list is
+// a programming error (the agreement test names every view's keys).
+template <typename Row>
+std::vector<TableColumn<Row>> selectColumns(const std::vector<TableColumn<Row>> &columns, const QStringList &keys)
+{
+    std::vector<TableColumn<Row>> selected;
+    for (const QString &key : keys)
+        for (const TableColumn<Row> &c : columns)
+            if (c.csvKey == key)
+                selected.push_back(c);
+    Q_ASSERT(selected.size() == std::size_t(keys.size()));
+    return selected;
+}
 
 // The CSV of a table: the keys, then one line per row.
 template <typename Row>
@@ -45,20 +78,33 @@ QString tableCsv(const std::vector<TableColumn<Row>> &columns, const std::vector
     return csv;
 }
 
-// The CLI's fixed-width table: the columns with a cliWidth, titles first.
+// The CLI's fixed-width table of the given columns over the first `count` rows, titles first: each
+// column as wide as its cliWidth or its widest cell, "–" in an empty cell.
 template <typename Row>
-QString tableText(const std::vector<TableColumn<Row>> &columns, const std::vector<Row> &rows)
+QString tableText(const std::vector<TableColumn<Row>> &columns, const std::vector<Row> &rows,
+                  std::size_t count = std::numeric_limits<std::size_t>::max())
 {
-    auto cells = [&columns](auto cell) {
+    count = std::min(count, rows.size());
+    std::vector<QStringList> cells(columns.size());
+    std::vector<int> widths(columns.size());
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        cells[c] << columns[c].title;
+        for (std::size_t r = 0; r < count; ++r) {
+            const QString text = columns[c].display(rows[r]);
+            cells[c] << (text.isEmpty() ? QStringLiteral("–") : text);
+        }
+        int width = std::abs(columns[c].cliWidth);
+        for (const QString &cell : cells[c])
+            width = std::max(width, int(cell.size()));
+        widths[c] = columns[c].cliWidth < 0 ? -width : width;
+    }
+    QString text;
+    for (qsizetype r = 0; r <= qsizetype(count); ++r) {
         QStringList line;
-        for (const TableColumn<Row> &c : columns)
-            if (c.cliWidth != 0)
-                line << QStringLiteral("%1").arg(cell(c), c.cliWidth);
-        return line.join(QLatin1Char(' ')).trimmed() + QLatin1Char('\n');
-    };
-    QString text = cells([](const TableColumn<Row> &c) { return c.title; });
-    for (const Row &row : rows)
-        text += cells([&row](const TableColumn<Row> &c) { return c.text(row); });
+        for (std::size_t c = 0; c < columns.size(); ++c)
+            line << QStringLiteral("%1").arg(cells[c][r], widths[c]);
+        text += line.join(QLatin1Char(' ')).trimmed() + QLatin1Char('\n');
+    }
     return text;
 }
 

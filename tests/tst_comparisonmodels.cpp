@@ -7,6 +7,7 @@
 #include "testprocess.h"
 
 #include "model/loadedrun.h"
+#include "model/tableformat.h"
 #include "model/tracefolder.h"
 #include "stats/runlevel.h"
 #include "widgets/comparisontablemodel.h"
@@ -328,7 +329,7 @@ private slots:
         QVERIFY2(median.endsWith(QStringLiteral(" µs")) || median.endsWith(QStringLiteral(" ns")),
                  qPrintable(median));
         const QString p = model.index(pooled, ComparisonTableModel::MannWhitneyPColumn).data().toString();
-        QCOMPARE(p, ComparisonTableModel::formatPValue(
+        QCOMPARE(p, formatPValue(
                         raw(model, pooled, ComparisonTableModel::MannWhitneyPColumn)));
         QVERIFY2(p.contains(QLatin1Char('e')), qPrintable(p)); // far below 1e-3
         QCOMPARE(model.index(pooled, ComparisonTableModel::VerdictColumn).data().toString(),
@@ -337,19 +338,19 @@ private slots:
 
     void pValueFormat()
     {
-        QCOMPARE(ComparisonTableModel::formatPValue(1.27e-111), QStringLiteral("1.27e-111"));
-        QCOMPARE(ComparisonTableModel::formatPValue(0.000123456), QStringLiteral("1.23e-04"));
-        QCOMPARE(ComparisonTableModel::formatPValue(0.0123456), QStringLiteral("0.0123"));
-        QCOMPARE(ComparisonTableModel::formatPValue(0.5), QStringLiteral("0.5"));
+        QCOMPARE(formatPValue(1.27e-111), QStringLiteral("1.27e-111"));
+        QCOMPARE(formatPValue(0.000123456), QStringLiteral("1.23e-04"));
+        QCOMPARE(formatPValue(0.0123456), QStringLiteral("0.0123"));
+        QCOMPARE(formatPValue(0.5), QStringLiteral("0.5"));
         // a tiny p reads as a number (the tables used to say "< 1e-323", a caption nothing at all)
-        QCOMPARE(ComparisonTableModel::formatPValue(1e-300), QStringLiteral("1e-300"));
-        QCOMPARE(ComparisonTableModel::formatPValue(2.5e-12), QStringLiteral("2.5e-12"));
-        QCOMPARE(ComparisonTableModel::formatPValue(4.94e-322), QStringLiteral("4.94e-322"));
+        QCOMPARE(formatPValue(1e-300), QStringLiteral("1e-300"));
+        QCOMPARE(formatPValue(2.5e-12), QStringLiteral("2.5e-12"));
+        QCOMPARE(formatPValue(4.94e-322), QStringLiteral("4.94e-322"));
         for (double p : {1e-300, 1e-200, 1e-50, 1e-5})
-            QVERIFY(!ComparisonTableModel::formatPValue(p).isEmpty() &&
-                    !ComparisonTableModel::formatPValue(p).startsWith(QLatin1Char('<')));
+            QVERIFY(!formatPValue(p).isEmpty() &&
+                    !formatPValue(p).startsWith(QLatin1Char('<')));
         // no test: a dash
-        QCOMPARE(ComparisonTableModel::formatPValue(std::nan("")), QStringLiteral("–"));
+        QCOMPARE(formatPValue(std::nan("")), QStringLiteral("–"));
     }
 
     // A pooled row whose run medians tie on each side (timer ticks): its verdict's tooltip says why the

@@ -406,9 +406,9 @@ private slots:
             const QStringList lines = QString::fromUtf8(cli.out).split(QLatin1Char('\n'));
             const qsizetype header =
                 lines.indexOf(*std::find_if(lines.begin(), lines.end(), [](const QString &l) {
-                    return l.startsWith(QLatin1String("kernel ")) && l.contains(QLatin1String("calls A"));
+                    return l.startsWith(QLatin1String("Kernel ")) && l.contains(QLatin1String("Calls/run A"));
                 }));
-            const qsizetype width = lines[header].indexOf(QLatin1String("calls A"));
+            const qsizetype width = lines[header].indexOf(QLatin1String("Calls/run A"));
             QStringList names;
             for (qsizetype i = header + 1; i < lines.size() && !lines[i].isEmpty(); ++i)
                 names << lines[i].left(width).trimmed();
@@ -436,8 +436,8 @@ private slots:
         const QStringList lines = QString::fromUtf8(cli.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         const int header = int(std::find_if(lines.begin(), lines.end(),
                                             [](const QString &l) {
-                                                return l.startsWith(QLatin1String("kernel ")) &&
-                                                       l.contains(QLatin1String("calls A"));
+                                                return l.startsWith(QLatin1String("Kernel ")) &&
+                                                       l.contains(QLatin1String("Calls/run A"));
                                             }) -
                                lines.begin());
         QVERIFY(header < lines.size());

@@ -11,6 +11,7 @@
 #include "testdata.h"
 
 #include "model/durationformat.h"
+#include "model/tableformat.h"
 
 #include "mainwindow.h"
 #include "model/tracefolder.h"
@@ -432,15 +433,15 @@ private slots:
                              tip.contains(QLatin1String("Welch on the per-run totals")) &&
                              tip.contains(QLatin1String("Holm")),
                          qPrintable(tip));
-                QVERIFY2(tip.contains(ComparisonTableModel::formatPValue(row.runLevelHolm)), qPrintable(tip));
+                QVERIFY2(tip.contains(formatPValue(row.runLevelHolm)), qPrintable(tip));
                 QCOMPARE(view.model()->index(r, KernelDiffModel::RunLevelPColumn).data().toString(),
-                         ComparisonTableModel::formatPValue(row.runLevelHolm));
+                         formatPValue(row.runLevelHolm));
             }
             if (row.perCall.valid()) {
                 const QString tip = perCall.data(Qt::ToolTipRole).toString();
                 // both p's, Holm-adjusted and not, of both tests, and the units
                 for (double p : {row.perCallHolm, row.perCall.p, row.runLevelHolm, row.runLevel.p})
-                    QVERIFY2(tip.contains(ComparisonTableModel::formatPValue(p)), qPrintable(tip));
+                    QVERIFY2(tip.contains(formatPValue(p)), qPrintable(tip));
                 QVERIFY2(tip.contains(
                              QStringLiteral("(%1 v %2 runs)").arg(row.perCall.runsA).arg(row.perCall.runsB)),
                          qPrintable(tip));
@@ -496,11 +497,11 @@ private slots:
         const QString caption = plainText(view.kernelStats()->text());
         QVERIFY(row.runLevel.valid());
         QVERIFY2(caption.contains(
-                     QStringLiteral("p = %1 Holm").arg(ComparisonTableModel::formatPValue(row.runLevelHolm))),
+                     QStringLiteral("p = %1 Holm").arg(formatPValue(row.runLevelHolm))),
                  qPrintable(caption));
         if (row.perCall.valid())
             QVERIFY2(caption.contains(QStringLiteral("per call: ")) &&
-                         caption.contains(ComparisonTableModel::formatPValue(row.perCallHolm)) &&
+                         caption.contains(formatPValue(row.perCallHolm)) &&
                          caption.contains(row.perCallVerdictText()),
                      qPrintable(caption));
         // clearing the selection clears the highlight request

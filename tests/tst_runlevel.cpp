@@ -9,6 +9,7 @@
 
 #include "model/loadedrun.h"
 #include "model/scopecomparison.h"
+#include "model/tableformat.h"
 #include "model/tracefolder.h"
 #include "stats/descriptive.h"
 #include "stats/ranktests.h"
@@ -304,14 +305,10 @@ void TestRunLevel::csvRunLevelColumnsEqualScipy()
                           : change < 0               ? Verdict::Faster
                                                      : Verdict::Slower;
         QCOMPARE(field(QStringLiteral("verdict")), verdictText(v));
-        // The text output shows the run-level change, its CI and p on the pooled row.
+        // The text output shows the run-level change and its CI on the pooled row, as the window does.
         const QString shown =
-            QStringLiteral("%1 [%2, %3]")
-                .arg(QString::asprintf("%+.2f%%", 100 * change),
-                     QString::asprintf("%+.2f%%",
-                                       100 * jsonNumber(want.value(QStringLiteral("run_level_ci_low")))),
-                     QString::asprintf("%+.2f%%",
-                                       100 * jsonNumber(want.value(QStringLiteral("run_level_ci_high")))));
+            formatChangeInterval(change, jsonNumber(want.value(QStringLiteral("run_level_ci_low"))),
+                                 jsonNumber(want.value(QStringLiteral("run_level_ci_high"))));
         QVERIFY2(cli.out.contains(shown.toUtf8()), qPrintable(shown + QLatin1Char('\n') + cli.out));
         if (samples == QLatin1String("kernel"))
             qInfo("%s %s: run-level change %s, p (Holm) %.3g, rank p %.3g -> %s", qPrintable(scope),

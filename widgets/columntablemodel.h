@@ -46,7 +46,7 @@ public:
         const Row &row = m_rows[std::size_t(index.row())];
         switch (role) {
         case Qt::DisplayRole:
-            return column.text(row);
+            return column.display(row);
         case Qt::ToolTipRole:
             return column.tooltip;
         case Qt::TextAlignmentRole:

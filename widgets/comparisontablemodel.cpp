@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparisontablemodel.h"
-#include "columntext.h"
 
 #include "model/durationformat.h"
+#include "model/tableformat.h"
 
 #include <QBrush>
 #include <QColor>
@@ -13,17 +13,6 @@
 namespace scopeline {
 
 namespace {
-
-// Empty for a shift that could not be estimated (a side without samples).
-QString signedDuration(double ns)
-{
-    return std::isnan(ns) ? QString() : formatSignedDuration(ns);
-}
-
-QString duration(double ns)
-{
-    return std::isnan(ns) ? QString() : formatDuration(ns);
-}
 
 bool isSideA(int column)
 {
@@ -41,7 +30,11 @@ bool isSideB(int column)
 
 } // namespace
 
-ComparisonTableModel::ComparisonTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+ComparisonTableModel::ComparisonTableModel(QObject *parent)
+    : QAbstractTableModel(parent), m_columns(ScopeComparison::tableColumns(m_alpha, m_threshold))
+{
+    Q_ASSERT(m_columns.size() == std::size_t(NUM_COLUMNS));
+}
 
 void ComparisonTableModel::setRows(std::vector<ComparisonRow> rows)
 {
@@ -68,6 +61,7 @@ void ComparisonTableModel::setAlpha(double alpha)
 
 void ComparisonTableModel::verdictsChanged()
 {
+    m_columns = ScopeComparison::tableColumns(m_alpha, m_threshold);
     emit headerDataChanged(Qt::Horizontal, VerdictColumn, VerdictColumn); // its tooltip names the threshold
     if (m_rows.empty())
         return;
@@ -97,27 +91,6 @@ QString ComparisonTableModel::tiedExplanation(const QString &unit, double timerS
 Verdict ComparisonTableModel::verdict(int row) const
 {
     return m_rows[std::size_t(row)].verdict(m_alpha, m_threshold);
-}
-
-QString ComparisonTableModel::formatPValue(double p)
-{
-    if (std::isnan(p))
-        return QStringLiteral("–");
-    // Only an underflowed erfc (a rank test on huge samples) still gives 0: below the smallest double.
-    if (p == 0)
-        return QStringLiteral("< 1e-323");
-    if (p < 1e-3) {
-        // three significant digits, trailing zeros of the mantissa dropped: 1.27e-111, 1e-300
-        QString text = QString::number(p, 'e', 2);
-        const qsizetype e = text.indexOf(QLatin1Char('e'));
-        qsizetype end = e;
-        while (end > 0 && text[end - 1] == QLatin1Char('0'))
-            --end;
-        if (end > 0 && text[end - 1] == QLatin1Char('.'))
-            --end;
-        return text.left(end) + text.mid(e);
-    }
-    return QString::number(p, 'g', 3);
 }
 
 QColor ComparisonTableModel::verdictColor(Verdict verdict)
@@ -150,113 +123,9 @@ int ComparisonTableModel::columnCount(const QModelIndex &parent) const
 
 QVariant ComparisonTableModel::raw(const ComparisonRow &r, int column) const
 {
-    switch (column) {
-    case ScopeColumn:
-        return r.scope;
-    case RunColumn:
-        return r.run;
-    case NAColumn:
-        return qint64(r.a.n);
-    case NBColumn:
-        return qint64(r.b.n);
-    case MeanAColumn:
-        return r.a.mean;
-    case MeanBColumn:
-        return r.b.mean;
-    case StdAColumn:
-        return r.a.std;
-    case StdBColumn:
-        return r.b.std;
-    case MedianAColumn:
-        return r.a.median;
-    case MedianBColumn:
-        return r.b.median;
-    case IqrAColumn:
-        return r.a.iqr;
-    case IqrBColumn:
-        return r.b.iqr;
-    case RankSumZColumn:
-        return r.rankSum.z;
-    case RankSumPColumn:
-        return r.rankSum.p;
-    case MannWhitneyUColumn:
-        return r.mannWhitney.u;
-    case MannWhitneyPColumn:
-        return r.mannWhitney.p;
-    case MannWhitneyHolmColumn:
-        return r.mannWhitneyHolm;
-    case ShiftColumn:
-        return r.shift.shift;
-    case ShiftCiColumn:
-        return r.shift.ciLow;
-    case RelativeChangeColumn:
-        return r.relativeChange;
-    case CliffsDeltaColumn:
-        return r.cliffsDelta;
-    case RunLevelChangeColumn:
-        return r.runLevel.change;
-    case RunLevelPColumn:
-        return r.runLevelHolm;
-    case VerdictColumn:
+    if (column == VerdictColumn) // sorts by what the verdict says, not by its words
         return int(r.verdict(m_alpha, m_threshold));
-    }
-    return {};
-}
-
-QString ComparisonTableModel::display(const ComparisonRow &r, int column) const
-{
-    switch (column) {
-    case ScopeColumn:
-        return r.scope;
-    case RunColumn:
-        return r.run;
-    case NAColumn:
-    case NBColumn:
-        return QString::number(raw(r, column).toLongLong());
-    case MeanAColumn:
-    case MeanBColumn:
-    case StdAColumn:
-    case StdBColumn:
-    case MedianAColumn:
-    case MedianBColumn:
-    case IqrAColumn:
-    case IqrBColumn:
-        return duration(raw(r, column).toDouble()); // the descriptive statistics, in ns
-    case RankSumZColumn:
-        return std::isnan(r.rankSum.z) ? QString() : QString::number(r.rankSum.z, 'f', 2);
-    case RankSumPColumn:
-        return std::isnan(r.rankSum.p) ? QString() : formatPValue(r.rankSum.p); // blank: not tested
-    case MannWhitneyUColumn:
-        return std::isnan(r.mannWhitney.u)
-                   ? QString()
-                   : QString::number(r.mannWhitney.u, 'f',
-                                     r.mannWhitney.u == std::trunc(r.mannWhitney.u) ? 0 : 1);
-    case MannWhitneyPColumn:
-        return std::isnan(r.mannWhitney.p) ? QString() : formatPValue(r.mannWhitney.p);
-    case MannWhitneyHolmColumn:
-        return std::isnan(r.mannWhitneyHolm) ? QString() : formatPValue(r.mannWhitneyHolm);
-    case ShiftColumn:
-        return signedDuration(r.shift.shift);
-    case ShiftCiColumn:
-        if (std::isnan(r.shift.ciLow) || std::isnan(r.shift.ciHigh))
-            return {};
-        return QStringLiteral("[%1, %2]").arg(signedDuration(r.shift.ciLow), signedDuration(r.shift.ciHigh));
-    case RelativeChangeColumn:
-        return std::isnan(r.relativeChange) ? QString()
-                                            : QString::asprintf("%+.2f %%", 100 * r.relativeChange);
-    case CliffsDeltaColumn:
-        return std::isnan(r.cliffsDelta) ? QString() : QString::asprintf("%+.3f", r.cliffsDelta);
-    case RunLevelChangeColumn:
-        if (!r.hasRunLevel())
-            return {};
-        return QString::asprintf("%+.2f %% [%+.2f, %+.2f]", 100 * r.runLevel.change, 100 * r.runLevel.ciLow,
-                                 100 * r.runLevel.ciHigh);
-    case RunLevelPColumn:
-        return r.hasRunLevel() ? formatPValue(r.runLevelHolm) : QString();
-    case VerdictColumn:
-        return r.verdictText(m_alpha, m_threshold);
-    }
-    return {};
+    return m_columns[std::size_t(column)].value(r);
 }
 
 QString ComparisonTableModel::verdictToolTip(const ComparisonRow &r) const
@@ -271,9 +140,9 @@ QString ComparisonTableModel::verdictToolTip(const ComparisonRow &r) const
                 .arg(verdictText(v))
                 .arg(r.runsA)
                 .arg(r.runsB)
-                .arg(QString::asprintf("%+.2f %%", 100 * r.runLevel.change),
-                     QString::asprintf("%+.2f %%", 100 * r.runLevel.ciLow),
-                     QString::asprintf("%+.2f %%", 100 * r.runLevel.ciHigh), formatPValue(r.runLevelHolm))
+                .arg(formatChange(r.runLevel.change),
+                     formatChange(r.runLevel.ciLow),
+                     formatChange(r.runLevel.ciHigh), formatPValue(r.runLevelHolm))
                 .arg(m_alpha)
                 .arg(threshold);
         if (r.runLevel.tied)
@@ -300,15 +169,15 @@ QString ComparisonTableModel::verdictToolTip(const ComparisonRow &r) const
                   "than the %4 threshold: no meaningful change.")
             .arg(formatPValue(r.mannWhitneyHolm))
             .arg(m_alpha)
-            .arg(QString::asprintf("%+.2f %%", 100 * r.relativeChange), threshold);
+            .arg(formatChange(r.relativeChange), threshold);
     case Verdict::Faster:
     case Verdict::Slower:
         return tr("Significant (Holm-adjusted Mann–Whitney p = %1 < %2) and the median of B is %3 against A "
                   "(threshold %4); Hodges–Lehmann shift %5.")
             .arg(formatPValue(r.mannWhitneyHolm))
             .arg(m_alpha)
-            .arg(QString::asprintf("%+.2f %%", 100 * r.relativeChange), threshold,
-                 signedDuration(r.shift.shift));
+            .arg(formatChange(r.relativeChange), threshold,
+                 formatSignedDuration(r.shift.shift));
     }
     return {};
 }
@@ -321,7 +190,7 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
     const int column = index.column();
     switch (role) {
     case Qt::DisplayRole:
-        return display(r, column);
+        return m_columns[std::size_t(column)].display(r);
     case RawValueRole:
         return raw(r, column);
     case VerdictRole:
@@ -362,7 +231,7 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
                 .arg(r.scope, isSideA(column) ? QStringLiteral("A") : QStringLiteral("B"));
         if (column == ShiftCiColumn && !std::isnan(r.shift.ciLow))
             return tr("95 % confidence interval of the Hodges–Lehmann shift of B vs A: %1 to %2")
-                .arg(signedDuration(r.shift.ciLow), signedDuration(r.shift.ciHigh));
+                .arg(formatSignedDuration(r.shift.ciLow), formatSignedDuration(r.shift.ciHigh));
         if (!r.comparable() && column >= RankSumZColumn && column < VerdictColumn)
             return tr("Not computed: the scope has samples on one side only");
         return {};
@@ -374,62 +243,13 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
 
 QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    // Title and tooltip per column, in Column order.
-    static const ColumnText kColumns[NUM_COLUMNS] = {
-        {QT_TR_NOOP("Scope"), QT_TR_NOOP("The scope (or pattern) compared")},
-        {QT_TR_NOOP("Run"),
-         QT_TR_NOOP("The run pair (1, 2, …: the n-th run of A against the n-th run of B) or "
-                    "“all”, every run of each side pooled")},
-        {QT_TR_NOOP("n A"), QT_TR_NOOP("Number of samples (kernels or instances, after the sample mode)")},
-        {QT_TR_NOOP("n B"), QT_TR_NOOP("Number of samples (kernels or instances, after the sample mode)")},
-        {QT_TR_NOOP("Mean A"), QT_TR_NOOP("Mean duration")},
-        {QT_TR_NOOP("Mean B"), QT_TR_NOOP("Mean duration")},
-        {QT_TR_NOOP("Std A"), QT_TR_NOOP("Sample standard deviation (n − 1)")},
-        {QT_TR_NOOP("Std B"), QT_TR_NOOP("Sample standard deviation (n − 1)")},
-        {QT_TR_NOOP("Median A"), QT_TR_NOOP("Median duration (linear interpolation, as numpy)")},
-        {QT_TR_NOOP("Median B"), QT_TR_NOOP("Median duration (linear interpolation, as numpy)")},
-        {QT_TR_NOOP("IQR A"), QT_TR_NOOP("Interquartile range q3 − q1: the height of the box")},
-        {QT_TR_NOOP("IQR B"), QT_TR_NOOP("Interquartile range q3 − q1: the height of the box")},
-        {QT_TR_NOOP("Rank-sum z"),
-         QT_TR_NOOP("Wilcoxon rank-sum statistic (scipy.stats.ranksums): negative when "
-                    "B ranks lower (faster)")},
-        {QT_TR_NOOP("Rank-sum p"), QT_TR_NOOP("Two-sided p-value of the Wilcoxon rank-sum test")},
-        {QT_TR_NOOP("MWU U"), QT_TR_NOOP("Mann–Whitney U of A (U₁ = R₁ − n₁(n₁+1)/2)")},
-        {QT_TR_NOOP("MWU p"),
-         QT_TR_NOOP("Two-sided Mann–Whitney p-value (tie-corrected, continuity correction)")},
-        {QT_TR_NOOP("MWU p (Holm)"), QT_TR_NOOP("Mann–Whitney p adjusted with Holm's method over the scopes "
-                                                "compared together in this run pair; the verdict uses it")},
-        {QT_TR_NOOP("HL shift"), QT_TR_NOOP("Hodges–Lehmann shift of B vs A: the median of all pairwise "
-                                            "differences B − A")},
-        {QT_TR_NOOP("HL CI"), QT_TR_NOOP("95 % confidence interval of the Hodges–Lehmann shift")},
-        {QT_TR_NOOP("Relative change"),
-         QT_TR_NOOP("(median B − median A) / median A: negative when B is faster")},
-        {QT_TR_NOOP("Cliff's δ"),
-         QT_TR_NOOP("Cliff's delta P(B > A) − P(B < A) over all pairs, from −1 (B always "
-                    "faster) to +1 (B always slower)")},
-        {QT_TR_NOOP("Run-level change"),
-         QT_TR_NOOP("“all” rows with ≥ 2 runs a side: ratio of the geometric means of the per-run medians, "
-                    "B/A − 1, with its 95 % confidence interval. The run is the unit: this is what the "
-                    "verdict of the row judges")},
-        {QT_TR_NOOP("Run-level p"),
-         QT_TR_NOOP("Welch's t on the log per-run medians, Holm-adjusted over the scopes compared together")},
-        {QT_TR_NOOP("Verdict"), nullptr}, // names the current alpha and threshold
-    };
     if (orientation != Qt::Horizontal || section < 0 || section >= NUM_COLUMNS)
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::DisplayRole)
-        return tr(kColumns[section].title);
-    if (role != Qt::ToolTipRole)
-        return {};
-    if (section == VerdictColumn)
-        return tr("B faster / B slower: Holm-adjusted p < %1 and a change of at least the threshold (%2 %); "
-                  "a "
-                  "smaller significant change reads as “no meaningful change”. On “all” rows with ≥ 2 runs a "
-                  "side the test is the run-level one (the change of the run medians), on the other rows the "
-                  "per-sample Mann–Whitney test (the change of the medians).")
-            .arg(m_alpha)
-            .arg(100 * m_threshold, 0, 'g', 3);
-    return tr(kColumns[section].tip);
+        return m_columns[std::size_t(section)].title;
+    if (role == Qt::ToolTipRole) // the verdict's names the current alpha and threshold
+        return m_columns[std::size_t(section)].tooltip;
+    return {};
 }
 
 } // namespace scopeline

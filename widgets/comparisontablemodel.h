@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The statistics rows of a comparison (ScopeComparison::compare) as a table: descriptive figures of A and
-// B, rank tests, effect sizes and a verdict coloured by what it says. Display texts are formatted
-// (durations with units, p-values with three significant digits); the raw number of every cell is under
-// RawValueRole (Qt::UserRole), for sorting and copying.
+// B, rank tests, effect sizes and a verdict coloured by what it says. Titles, tooltips, texts and raw
+// values (RawValueRole, for sorting and copying) come from ScopeComparison::tableColumns().
 
 #include "model/scopecomparison.h"
 
@@ -17,6 +16,7 @@ class ComparisonTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
+    // In the order of ScopeComparison::tableColumns().
     enum Columns {
         ScopeColumn,
         RunColumn,
@@ -70,8 +70,6 @@ public:
     QString caveat() const { return m_caveat; }
     void setCaveat(const QString &caveat);
 
-    // Three significant digits, "1.27e-111", "1e-300"; "–" for NaN (no test).
-    static QString formatPValue(double p);
     // Why a tied test's p and interval are what they are; `unit`: "run" or "process"; the timer
     // step is named when known (> 0).
     static QString tiedExplanation(const QString &unit, double timerStepNs);
@@ -84,7 +82,6 @@ public:
 
 private:
     QVariant raw(const ComparisonRow &row, int column) const;
-    QString display(const ComparisonRow &row, int column) const;
     QString verdictToolTip(const ComparisonRow &row) const;
     void verdictsChanged();
 
@@ -92,6 +89,7 @@ private:
     double m_threshold = 0.01;
     double m_alpha = 0.05;
     QString m_caveat;
+    std::vector<TableColumn<ComparisonRow>> m_columns; // in Columns order, judged with alpha and threshold
 };
 
 } // namespace scopeline

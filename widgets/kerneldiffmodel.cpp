@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "kerneldiffmodel.h"
-#include "columntext.h"
 #include "comparisontablemodel.h"
 #include "timelinetext.h"
 
-#include "model/durationformat.h"
+#include "model/tableformat.h"
 
 #include <QBrush>
 #include <QFont>
@@ -15,19 +14,9 @@ namespace scopeline {
 
 namespace {
 
-QString duration(double ns)
-{
-    return std::isnan(ns) ? QString() : formatDuration(ns);
-}
-
 QString percent(double fraction)
 {
-    return std::isnan(fraction) ? QString() : QString::asprintf("%+.2f %%", 100 * fraction);
-}
-
-QString calls(double perRun)
-{
-    return QString::number(perRun, 'f', perRun == std::trunc(perRun) ? 0 : 1);
+    return formatChange(fraction);
 }
 
 QString unitName(const KernelDiffRow &r)
@@ -42,19 +31,10 @@ QString unitsName(const KernelDiffRow &r)
 
 QString p(double value)
 {
-    return ComparisonTableModel::formatPValue(value);
+    return formatPValue(value);
 }
 
 } // namespace
-
-QString KernelDiffModel::perCallText(const KernelDiffRow &r)
-{
-    if (!r.perCall.valid())
-        return r.perCallVerdictText(); // "–"
-    return QString::asprintf("%+.2f %% [%+.2f, %+.2f], ", 100 * r.perCall.change, 100 * r.perCall.ciLow,
-                             100 * r.perCall.ciHigh) +
-           r.perCallVerdictText();
-}
 
 QString KernelDiffModel::verdictToolTip(const KernelDiffRow &r)
 {
@@ -62,7 +42,7 @@ QString KernelDiffModel::verdictToolTip(const KernelDiffRow &r)
     const bool oneSide = r.verdict == Verdict::OnlyInA || r.verdict == Verdict::OnlyInB;
     if (oneSide)
         parts << tr("The kernel runs on one side only: %1 calls per run in A, %2 in B.")
-                     .arg(calls(r.a.callsPerRun), calls(r.b.callsPerRun));
+                     .arg(formatCount(r.a.callsPerRun), formatCount(r.b.callsPerRun));
     if (oneSide && !r.runLevelMeasured()) {
         // nothing more to say: no test without 2 units a side
     } else if (!r.runLevelMeasured()) {
@@ -91,7 +71,7 @@ QString KernelDiffModel::verdictToolTip(const KernelDiffRow &r)
                      .arg(r.processesB);
     if (r.perCallVerdict != r.verdict &&
         (r.perCallVerdict == Verdict::Faster || r.perCallVerdict == Verdict::Slower))
-        parts << tr("Its calls changed (per call: %1).").arg(perCallText(r));
+        parts << tr("Its calls changed (per call: %1).").arg(r.perCallText());
     if (!r.caveat.isEmpty())
         parts << tr("Caveat: %1.").arg(r.caveat);
     return parts.join(QLatin1Char('\n'));
@@ -118,12 +98,17 @@ QString KernelDiffModel::perCallToolTip(const KernelDiffRow &r)
     return parts.join(QLatin1Char('\n'));
 }
 
-KernelDiffModel::KernelDiffModel(QObject *parent) : QAbstractTableModel(parent) {}
+KernelDiffModel::KernelDiffModel(QObject *parent)
+    : QAbstractTableModel(parent), m_columns(KernelDiff::tableColumns())
+{
+    Q_ASSERT(m_columns.size() == std::size_t(NUM_COLUMNS));
+}
 
 void KernelDiffModel::setDiff(std::shared_ptr<const KernelDiff> diff)
 {
     beginResetModel();
     m_diff = std::move(diff);
+    m_columns = KernelDiff::tableColumns(m_diff ? m_diff->options() : KernelDiffOptions{}); // "Op" by op
     endResetModel();
 }
 
@@ -139,75 +124,15 @@ int KernelDiffModel::columnCount(const QModelIndex &parent) const
 
 QVariant KernelDiffModel::raw(const KernelDiffRow &r, int column) const
 {
-    switch (column) {
-    case KernelColumn:
-        return r.kernel;
-    case VerdictColumn:
+    if (column == VerdictColumn) // sorts by what the verdict says, not by its words
         return int(r.verdict);
-    case PerCallColumn:
-        return r.perCall.change;
-    case DeltaColumn:
-        return r.deltaTotalNs;
-    case ShareColumn:
-        return r.shareOfDelta;
-    case TotalAColumn:
-        return r.a.totalPerRunNs;
-    case TotalBColumn:
-        return r.b.totalPerRunNs;
-    case CallsAColumn:
-        return r.a.callsPerRun;
-    case CallsBColumn:
-        return r.b.callsPerRun;
-    case MedianAColumn:
-        return r.a.medianNs;
-    case MedianBColumn:
-        return r.b.medianNs;
-    case MedianChangeColumn:
-        return r.relChangeMedian;
-    case RunLevelChangeColumn:
-        return r.runLevel.change;
-    case RunLevelPColumn:
-        return r.runLevelHolm;
-    }
-    return {};
+    return m_columns[std::size_t(column)].value(r);
 }
 
 QString KernelDiffModel::display(const KernelDiffRow &r, int column) const
 {
-    switch (column) {
-    case KernelColumn:
-        return boundedText(r.kernel);
-    case VerdictColumn:
-        return r.verdictText();
-    case PerCallColumn:
-        return perCallText(r);
-    case DeltaColumn:
-        return formatSignedDuration(r.deltaTotalNs); // never NaN: a row is on one side at least
-    case ShareColumn:
-        return std::isnan(r.shareOfDelta) ? QString() : QString::asprintf("%.1f %%", 100 * r.shareOfDelta);
-    case TotalAColumn:
-    case TotalBColumn:
-    case MedianAColumn:
-    case MedianBColumn:
-        return duration(raw(r, column).toDouble());
-    case CallsAColumn:
-        return calls(r.a.callsPerRun);
-    case CallsBColumn:
-        return calls(r.b.callsPerRun);
-    case MedianChangeColumn:
-        return percent(r.relChangeMedian);
-    case RunLevelChangeColumn:
-        if (!r.runLevel.valid())
-            return {};
-        if (!std::isfinite(r.runLevel.change) || std::isnan(r.runLevel.ciLow) ||
-            std::isnan(r.runLevel.ciHigh))
-            return std::isinf(r.runLevel.change) ? tr("new in B") : QString(); // no finite change to show
-        return QStringLiteral("%1 [%2, %3]")
-            .arg(percent(r.runLevel.change), percent(r.runLevel.ciLow), percent(r.runLevel.ciHigh));
-    case RunLevelPColumn:
-        return r.runLevel.valid() ? p(r.runLevelHolm) : QString(); // blank: not tested
-    }
-    return {};
+    const QString text = m_columns[std::size_t(column)].display(r);
+    return column == KernelColumn ? boundedText(text) : text;
 }
 
 QString KernelDiffModel::toolTip(const KernelDiffRow &r, int column) const
@@ -282,48 +207,12 @@ QVariant KernelDiffModel::data(const QModelIndex &index, int role) const
 
 QVariant KernelDiffModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    static const ColumnText kColumns[NUM_COLUMNS] = {
-        {QT_TR_NOOP("Kernel"), QT_TR_NOOP("Kernel name (with folding: the name without its trailing "
-                                          "compiler number)")},
-        {QT_TR_NOOP("Verdict"),
-         QT_TR_NOOP(
-             "Judges the kernel's GPU time per run, what Δ time/run explains: Welch on the per-process "
-             "(or, with one process a side, per-run) totals, Holm over the rows. B faster/slower only "
-             "when the adjusted p is below α and the change reaches the threshold")},
-        {QT_TR_NOOP("Per call"),
-         QT_TR_NOOP("The duration of one call: change of the geometric mean of the per-process (or per-run) "
-                    "medians with its 95 % confidence interval, and its own verdict (Welch on logs, Holm "
-                    "over the rows)")},
-        {QT_TR_NOOP("Δ time/run"), QT_TR_NOOP("Total GPU time per run, B − A: what this kernel adds to "
-                                              "(or removes from) the change")},
-        {QT_TR_NOOP("Share"), QT_TR_NOOP("Δ time/run as a share of the total change in kernel time")},
-        {QT_TR_NOOP("Time/run A"), QT_TR_NOOP("Total duration of the kernel per run of A (mean over runs)")},
-        {QT_TR_NOOP("Time/run B"), QT_TR_NOOP("Total duration of the kernel per run of B (mean over runs)")},
-        {QT_TR_NOOP("Calls/run A"), QT_TR_NOOP("Calls per run of A (mean over runs)")},
-        {QT_TR_NOOP("Calls/run B"), QT_TR_NOOP("Calls per run of B (mean over runs)")},
-        {QT_TR_NOOP("Median A"), QT_TR_NOOP("Median duration of one call, all runs of A pooled")},
-        {QT_TR_NOOP("Median B"), QT_TR_NOOP("Median duration of one call, all runs of B pooled")},
-        {QT_TR_NOOP("Median change"), QT_TR_NOOP("(median B − median A) / median A")},
-        {QT_TR_NOOP("Time/run change"),
-         QT_TR_NOOP("Change of the GPU time per run, (mean B − mean A) / mean A over the processes (or runs; "
-                    "one without the kernel counts 0), with its 95 % confidence interval: what the verdict "
-                    "judges (needs ≥ 2 a side)")},
-        {QT_TR_NOOP("Time/run p"), QT_TR_NOOP("Welch's t on the per-process (or per-run) GPU time per run, "
-                                              "Holm-adjusted over the rows")},
-    };
-    if (orientation == Qt::Horizontal && section == KernelColumn && m_diff && m_diff->options().byOp) {
-        if (role == Qt::DisplayRole)
-            return tr("Op");
-        if (role == Qt::ToolTipRole)
-            return tr("The op that launched the kernels: JAX's hlo_op (a command buffer's kernels by their "
-                      "graph node), else the CPU op around the launch call (PyTorch's aten::…)");
-    }
     if (orientation != Qt::Horizontal || section < 0 || section >= NUM_COLUMNS)
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::DisplayRole)
-        return tr(kColumns[section].title);
+        return m_columns[std::size_t(section)].title;
     if (role == Qt::ToolTipRole)
-        return tr(kColumns[section].tip);
+        return m_columns[std::size_t(section)].tooltip;
     return {};
 }
 

@@ -3,14 +3,15 @@
 // The rows of a kernel diff (KernelDiff) as a table: the verdict on the kernel's GPU time per run and,
 // beside it, the per-call change with its own verdict; calls and GPU time per run on each side, the
 // difference and its share of the total change, medians, and the time-per-run test. Rows by op when
-// the diff is (the first column is then "Op"); process-dependent rows are set in italics. Display
-// texts are formatted; the raw number of every cell is under RawValueRole (Qt::UserRole) for sorting.
+// the diff is (the first column is then "Op"); process-dependent rows are set in italics. Titles,
+// tooltips, texts and raw values (RawValueRole, for sorting) come from KernelDiff::tableColumns().
 
 #include "model/kerneldiff.h"
 
 #include <QAbstractTableModel>
 
 #include <memory>
+#include <vector>
 
 namespace scopeline {
 
@@ -18,6 +19,7 @@ class KernelDiffModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
+    // In the order of KernelDiff::tableColumns().
     enum Columns {
         KernelColumn,
         VerdictColumn,
@@ -47,8 +49,6 @@ public:
     const KernelDiff *diff() const { return m_diff.get(); }
     const KernelDiffRow &row(int row) const { return m_diff->rows()[std::size_t(row)]; }
 
-    // The Per call cell: "-5.02 % [-6.10, -3.90], B faster"; "–" without a per-call test.
-    static QString perCallText(const KernelDiffRow &row);
     // The verdict's explanation: what is tested, on which units, why a tied p is what it is, and
     // the row's process dependence and caveat.
     static QString verdictToolTip(const KernelDiffRow &row);
@@ -65,6 +65,7 @@ private:
     QString toolTip(const KernelDiffRow &row, int column) const;
 
     std::shared_ptr<const KernelDiff> m_diff;
+    std::vector<TableColumn<KernelDiffRow>> m_columns; // in Columns order
 };
 
 } // namespace scopeline

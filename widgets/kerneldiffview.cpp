@@ -13,6 +13,7 @@
 #include "stepbreakdownview.h"
 
 #include "model/durationformat.h"
+#include "model/tableformat.h"
 #include "model/replication.h"
 
 #include <QAction>
@@ -35,13 +36,6 @@
 namespace scopeline {
 
 namespace {
-
-QString change(double from, double to)
-{
-    if (!(from > 0) || std::isnan(to))
-        return {};
-    return QString::asprintf(" (%+.2f %%)", 100 * (to - from) / from);
-}
 
 // One side's durations of run `run`: the pooled durations are stored run after run.
 std::vector<double> runDurations(const KernelDiffSide &side, std::size_t run)
@@ -281,7 +275,7 @@ void KernelDiffView::recompute()
         m_table->setColumnWidth(column, std::min(m_table->columnWidth(column), std::max(widest, title)));
     }
     m_header->setText(
-        m_diff ? headerText(*m_diff).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))
+        m_diff ? m_diff->headerText().toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))
                : tr("Open a pair of traces to see which kernels account for the difference."));
     m_caveat->setCaveat(m_diff && m_diff->summary().runsA > 0 && m_diff->summary().runsB > 0
                             ? m_diff->summary().caveat
@@ -301,40 +295,7 @@ void KernelDiffView::recompute()
 
 QString KernelDiffView::headerText() const
 {
-    return m_diff ? headerText(*m_diff) + QLatin1Char('\n') + m_steps->stepLine() : QString();
-}
-
-QString KernelDiffView::headerText(const KernelDiff &diff)
-{
-    const KernelDiffSummary &s = diff.summary();
-    QStringList parts;
-    parts << (s.byProcess ? tr("%1 v %2 runs in %3 v %4 processes")
-                                .arg(s.runsA)
-                                .arg(s.runsB)
-                                .arg(s.processesA)
-                                .arg(s.processesB)
-                          : tr("%1 v %2 runs").arg(s.runsA).arg(s.runsB));
-    parts << tr("GPU busy/run A %1 → B %2%3")
-                 .arg(formatDuration(s.busyPerRunA), formatDuration(s.busyPerRunB),
-                      change(s.busyPerRunA, s.busyPerRunB));
-    parts << tr("kernel time/run A %1 → B %2%3")
-                 .arg(formatDuration(s.kernelTimePerRunA), formatDuration(s.kernelTimePerRunB),
-                      change(s.kernelTimePerRunA, s.kernelTimePerRunB));
-    QString rows = (diff.options().byOp ? tr("%1 ops, %2 only in A, %3 only in B")
-                                        : tr("%1 kernels, %2 only in A, %3 only in B"))
-                       .arg(s.kernels)
-                       .arg(s.onlyInA)
-                       .arg(s.onlyInB);
-    if (s.processDependent > 0)
-        rows += tr(", %1 process-dependent").arg(s.processDependent);
-    parts << rows;
-    QString text = parts.join(QStringLiteral(" · "));
-    if (s.runsA < 2 || s.runsB < 2)
-        text +=
-            QLatin1Char('\n') +
-            tr("One run on a side: run-to-run variation is not measured, so no kernel is called faster or "
-               "slower. Record at least 5 runs of each variant.");
-    return text;
+    return m_diff ? m_diff->headerText() + QLatin1Char('\n') + m_steps->stepLine() : QString();
 }
 
 void KernelDiffView::selectRow(int row)
@@ -412,19 +373,18 @@ void KernelDiffView::showKernel(int row)
     const auto interval = [this](const stats::RunLevelTest &test) {
         if (!std::isfinite(test.change) || std::isnan(test.ciLow) || std::isnan(test.ciHigh))
             return std::isinf(test.change) ? tr("new in B") : tr("no change to give"); // never "+nan %"
-        return QString::asprintf("%+.2f %% [%+.2f, %+.2f]", 100 * test.change, 100 * test.ciLow,
-                                 100 * test.ciHigh);
+        return formatChangeInterval(test.change, test.ciLow, test.ciHigh);
     };
     if (r.runLevel.valid())
         lines << tr("time/run: %1, p = %2 Holm (%3 v %4 %5)")
-                     .arg(interval(r.runLevel), ComparisonTableModel::formatPValue(r.runLevelHolm))
+                     .arg(interval(r.runLevel), formatPValue(r.runLevelHolm))
                      .arg(r.runLevel.runsA)
                      .arg(r.runLevel.runsB)
                      .arg(r.byProcess ? tr("processes") : tr("runs"))
                      .toHtmlEscaped();
     if (r.perCall.valid())
         lines << tr("per call: %1, p = %2 Holm, %3")
-                     .arg(interval(r.perCall), ComparisonTableModel::formatPValue(r.perCallHolm),
+                     .arg(interval(r.perCall), formatPValue(r.perCallHolm),
                           r.perCallVerdictText())
                      .toHtmlEscaped();
     if (r.names.size() > 1)

@@ -52,7 +52,6 @@ public:
     // line, then the step's), and its CSV (the columns of scopeline-cli diff --csv).
     const KernelDiff *diff() const { return m_diff.get(); }
     QString headerText() const;
-    static QString headerText(const KernelDiff &diff); // for reports drawn without a view
     QString csv() const;
 
     // The diff row whose kernel is selected, -1 when none; selectRow(-1) clears the selection.

@@ -2,12 +2,10 @@
 #include "reportexporter.h"
 
 #include "caveatbanner.h"
-#include "comparisontablemodel.h"
-#include "kerneldiffmodel.h"
-#include "kerneldiffview.h"
 
 #include "model/durationformat.h"
 #include "model/replication.h"
+#include "model/tableformat.h"
 
 #include <QBuffer>
 #include <QCoreApplication>
@@ -20,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -55,22 +54,6 @@ QByteArray pngBytes(const QImage &image)
     return bytes;
 }
 
-QString percentText(double part, double whole)
-{
-    return whole > 0 ? QStringLiteral("%1 %").arg(100.0 * part / whole, 0, 'f', 1) : QStringLiteral("–");
-}
-
-QString numberOr(double value, char format, int precision, bool ok = true)
-{
-    return ok && !std::isnan(value) ? QString::number(value, format, precision) : QStringLiteral("–");
-}
-
-// "–" when there was no test; a p of 1e-300 reads "1e-300", as in the tables of the window.
-QString pText(double p, bool ok = true)
-{
-    return ok ? ComparisonTableModel::formatPValue(p) : QStringLiteral("–");
-}
-
 // The one-process caveat of the sides' runs, empty when a side has none loaded or it does not apply.
 QString caveatOf(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
 {
@@ -78,15 +61,6 @@ QString caveatOf(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
         return std::any_of(runs.begin(), runs.end(), [](const LoadedRun &run) { return run.ok(); });
     };
     return loaded(a) && loaded(b) ? Replication::of(a, b).caveat() : QString();
-}
-
-QString meanStd(const stats::Descriptive &d)
-{
-    if (d.n == 0)
-        return QStringLiteral("–");
-    if (std::isnan(d.std))
-        return formatDuration(d.mean);
-    return QStringLiteral("%1 ± %2").arg(formatDuration(d.mean), formatDuration(d.std));
 }
 
 QString verdictClass(Verdict verdict)
@@ -105,6 +79,37 @@ QString verdictClass(Verdict verdict)
         break;
     }
     return QStringLiteral("same");
+}
+
+// A result table from its column description (tablecolumn.h), as the window shows it: the titles with
+// their tooltips, then one line per row, "–" in an empty cell. `rowClass` and `cellClass` give the CSS
+// classes (verdict colours, italics) of a row and of a cell; a cell without one is 'num' unless its
+// value is a text.
+template <typename Row>
+QString resultTable(
+    const std::vector<TableColumn<Row>> &columns, const std::vector<Row> &rows, std::size_t count,
+    const std::function<QString(const Row &)> &rowClass,
+    const std::function<QString(const TableColumn<Row> &, const Row &)> &cellClass)
+{
+    QString html = QStringLiteral("<table class='stats'>\n<tr>");
+    for (const TableColumn<Row> &column : columns)
+        html += QStringLiteral("<th title='%1'>%2</th>").arg(esc(column.tooltip), esc(column.title));
+    html += QStringLiteral("</tr>\n");
+    for (std::size_t r = 0; r < rows.size() && r < count; ++r) {
+        const Row &row = rows[r];
+        const QString trClass = rowClass ? rowClass(row) : QString();
+        html += trClass.isEmpty() ? QStringLiteral("<tr>") : QStringLiteral("<tr class='%1'>").arg(trClass);
+        for (const TableColumn<Row> &column : columns) {
+            QString cssClass = cellClass ? cellClass(column, row) : QString();
+            if (cssClass.isEmpty() && column.value(row).typeId() != QMetaType::QString)
+                cssClass = QStringLiteral("num");
+            const QString text = column.display(row);
+            html += (cssClass.isEmpty() ? QStringLiteral("<td>") : QStringLiteral("<td class='%1'>").arg(cssClass)) +
+                    esc(text.isEmpty() ? QStringLiteral("–") : text) + QStringLiteral("</td>");
+        }
+        html += QStringLiteral("</tr>\n");
+    }
+    return html + QStringLiteral("</table>\n");
 }
 
 QString runsTable(const QList<LoadedRun> &runs)
@@ -139,7 +144,8 @@ QString runsTable(const QList<LoadedRun> &runs)
                            "<td class='num'>%5</td><td class='num'>%6</td><td class='num'>%7</td></tr>\n")
                 .arg(esc(formatName(run.trace->format)), QString::number(run.trace->eventCount()),
                      QString::number(s.kernels), QString::number(s.kernelLaunches),
-                     QString::number(s.graphLaunches), esc(percentText(double(s.busyNs), double(s.spanNs))),
+                     QString::number(s.graphLaunches), esc(s.spanNs > 0 ? formatPercent(double(s.busyNs) / double(s.spanNs))
+                                                        : QStringLiteral("–")),
                      esc(formatDuration(s.medianLaunchDelay())));
     }
     return html + QStringLiteral("</table>\n");
@@ -149,50 +155,13 @@ QString statsTable(const std::vector<ComparisonRow> &rows, double threshold)
 {
     if (rows.empty())
         return QStringLiteral("<p class='note'>%1</p>\n").arg(esc(ReportExporter::tr("No scopes compared.")));
-    QString html = QStringLiteral("<table class='stats'>\n<tr>");
-    for (const char *header :
-         {QT_TRANSLATE_NOOP("ReportExporter", "scope"), QT_TRANSLATE_NOOP("ReportExporter", "run"),
-          QT_TRANSLATE_NOOP("ReportExporter", "n A"), QT_TRANSLATE_NOOP("ReportExporter", "n B"),
-          QT_TRANSLATE_NOOP("ReportExporter", "median A"), QT_TRANSLATE_NOOP("ReportExporter", "median B"),
-          QT_TRANSLATE_NOOP("ReportExporter", "mean ± std A"),
-          QT_TRANSLATE_NOOP("ReportExporter", "mean ± std B"),
-          QT_TRANSLATE_NOOP("ReportExporter", "change of medians"),
-          QT_TRANSLATE_NOOP("ReportExporter", "HL shift B − A [95 % CI]"),
-          QT_TRANSLATE_NOOP("ReportExporter", "MWU p (Holm)"),
-          QT_TRANSLATE_NOOP("ReportExporter", "Cliff's δ"),
-          QT_TRANSLATE_NOOP("ReportExporter", "run-level change [95 % CI], p (Holm)"),
-          QT_TRANSLATE_NOOP("ReportExporter", "verdict")})
-        html += QStringLiteral("<th>%1</th>").arg(esc(ReportExporter::tr(header)));
-    html += QStringLiteral("</tr>\n");
-    for (const ComparisonRow &r : rows) {
-        const bool ok = r.comparable();
-        const Verdict verdict = r.verdict(0.05, threshold);
-        const QString shift = ok ? QStringLiteral("%1 [%2, %3]")
-                                       .arg(formatDuration(r.shift.shift), formatDuration(r.shift.ciLow),
-                                            formatDuration(r.shift.ciHigh))
-                                 : QStringLiteral("–");
-        const QString change = ok && !std::isnan(r.relativeChange)
-                                   ? QStringLiteral("%1 %").arg(100.0 * r.relativeChange, 0, 'f', 2)
-                                   : QStringLiteral("–");
-        html += QStringLiteral("<tr><td>%1</td><td>%2</td><td class='num'>%3</td><td class='num'>%4</td>")
-                    .arg(esc(r.scope), esc(r.run), QString::number(r.a.n), QString::number(r.b.n));
-        html += QStringLiteral("<td class='num'>%1</td><td class='num'>%2</td><td class='num'>%3</td>"
-                               "<td class='num'>%4</td><td class='num'>%5</td><td class='num'>%6</td>")
-                    .arg(esc(r.a.n ? formatDuration(r.a.median) : QStringLiteral("–")),
-                         esc(r.b.n ? formatDuration(r.b.median) : QStringLiteral("–")), esc(meanStd(r.a)),
-                         esc(meanStd(r.b)), esc(change), esc(shift));
-        const QString runLevel = r.hasRunLevel() ? QStringLiteral("%1 % [%2, %3], p %4")
-                                                       .arg(100 * r.runLevel.change, 0, 'f', 2)
-                                                       .arg(100 * r.runLevel.ciLow, 0, 'f', 2)
-                                                       .arg(100 * r.runLevel.ciHigh, 0, 'f', 2)
-                                                       .arg(pText(r.runLevelHolm))
-                                                 : QStringLiteral("–");
-        html += QStringLiteral("<td class='num'>%1</td><td class='num'>%2</td><td class='num'>%3</td>"
-                               "<td class='verdict %4'>%5</td></tr>\n")
-                    .arg(esc(pText(r.mannWhitneyHolm, ok)), esc(numberOr(r.cliffsDelta, 'f', 3, ok)),
-                         esc(runLevel), verdictClass(verdict), esc(r.verdictText(0.05, threshold)));
-    }
-    return html + QStringLiteral("</table>\n");
+    const std::function<QString(const TableColumn<ComparisonRow> &, const ComparisonRow &)> cellClass =
+        [threshold](const TableColumn<ComparisonRow> &column, const ComparisonRow &row) {
+            return column.csvKey == QLatin1String("verdict")
+                       ? QStringLiteral("verdict ") + verdictClass(row.verdict(0.05, threshold))
+                       : QString();
+        };
+    return resultTable(ScopeComparison::tableColumns(0.05, threshold), rows, rows.size(), {}, cellClass);
 }
 
 QString diffSection(const KernelDiff &diff)
@@ -201,7 +170,7 @@ QString diffSection(const KernelDiff &diff)
     QString html = QStringLiteral("<h2>%1</h2>\n")
                        .arg(esc(byOp ? ReportExporter::tr("What changed: ops")
                                      : ReportExporter::tr("What changed: kernels")));
-    for (const QString &line : KernelDiffView::headerText(diff).split(QLatin1Char('\n')))
+    for (const QString &line : diff.headerText().split(QLatin1Char('\n')))
         html += QStringLiteral("<p>%1</p>\n").arg(esc(line));
     if (!diff.summary().caveat.isEmpty())
         html += QStringLiteral("<p class='caveat'>%1</p>\n")
@@ -210,47 +179,21 @@ QString diffSection(const KernelDiff &diff)
     html += QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
                 .arg(kDiffChart,
                      esc(ReportExporter::tr("Kernel time per run from A to B: the largest contributions")));
-    html += QStringLiteral("<table class='stats'>\n<tr>");
-    for (const char *header :
-         {byOp ? QT_TRANSLATE_NOOP("ReportExporter", "op") : QT_TRANSLATE_NOOP("ReportExporter", "kernel"),
-          QT_TRANSLATE_NOOP("ReportExporter", "calls/run A"),
-          QT_TRANSLATE_NOOP("ReportExporter", "calls/run B"),
-          QT_TRANSLATE_NOOP("ReportExporter", "time/run A"),
-          QT_TRANSLATE_NOOP("ReportExporter", "time/run B"),
-          QT_TRANSLATE_NOOP("ReportExporter", "Δ time/run"), QT_TRANSLATE_NOOP("ReportExporter", "share"),
-          QT_TRANSLATE_NOOP("ReportExporter", "median A"), QT_TRANSLATE_NOOP("ReportExporter", "median B"),
-          QT_TRANSLATE_NOOP("ReportExporter", "time/run change [95 % CI]"),
-          QT_TRANSLATE_NOOP("ReportExporter", "time/run p (Holm)"),
-          QT_TRANSLATE_NOOP("ReportExporter", "verdict"),
-          QT_TRANSLATE_NOOP("ReportExporter", "per call [95 % CI], verdict")})
-        html += QStringLiteral("<th>%1</th>").arg(esc(ReportExporter::tr(header)));
-    html += QStringLiteral("</tr>\n");
+    // a process-dependent row in italics, verdicts in their colours, as in the window
+    const std::function<QString(const KernelDiffRow &)> rowClass = [](const KernelDiffRow &row) {
+        return row.processDependent() ? QStringLiteral("dependent") : QString();
+    };
+    const std::function<QString(const TableColumn<KernelDiffRow> &, const KernelDiffRow &)> cellClass =
+        [](const TableColumn<KernelDiffRow> &column, const KernelDiffRow &row) {
+            if (column.csvKey == QLatin1String("verdict"))
+                return verdictClass(row.verdict);
+            if (column.csvKey == QLatin1String("per_call_change"))
+                return QStringLiteral("percall ") + verdictClass(row.perCallVerdict);
+            return column.csvKey == QLatin1String("kernel") ? QStringLiteral("file") : QString();
+        };
     const std::vector<KernelDiffRow> &rows = diff.rows();
-    for (std::size_t i = 0; i < rows.size() && i < std::size_t(kDiffRowsShown); ++i) {
-        const KernelDiffRow &r = rows[i];
-        const QString runLevel = r.runLevel.valid() ? QStringLiteral("%1 % [%2, %3]")
-                                                          .arg(100 * r.runLevel.change, 0, 'f', 2)
-                                                          .arg(100 * r.runLevel.ciLow, 0, 'f', 2)
-                                                          .arg(100 * r.runLevel.ciHigh, 0, 'f', 2)
-                                                    : QStringLiteral("–");
-        // a process-dependent row in italics, as in the window
-        html += QStringLiteral("<tr%1><td class='file'>%2</td><td class='num'>%3</td><td class='num'>%4</td>"
-                               "<td class='num'>%5</td><td class='num'>%6</td><td class='num'>%7</td>")
-                    .arg(r.processDependent() ? QStringLiteral(" class='dependent'") : QString(),
-                         esc(r.kernel), QString::number(r.a.callsPerRun, 'g', 6),
-                         QString::number(r.b.callsPerRun, 'g', 6), esc(formatDuration(r.a.totalPerRunNs)),
-                         esc(formatDuration(r.b.totalPerRunNs)), esc(formatDuration(r.deltaTotalNs)));
-        html += QStringLiteral("<td class='num'>%1</td><td class='num'>%2</td><td class='num'>%3</td>"
-                               "<td class='num'>%4</td><td class='num'>%5</td><td class='%6'>%7</td>"
-                               "<td class='percall %8'>%9</td></tr>\n")
-                    .arg(esc(numberOr(100 * r.shareOfDelta, 'f', 1) + QStringLiteral(" %")),
-                         esc(r.a.present() ? formatDuration(r.a.medianNs) : QStringLiteral("–")),
-                         esc(r.b.present() ? formatDuration(r.b.medianNs) : QStringLiteral("–")),
-                         esc(runLevel), esc(pText(r.runLevelHolm, r.runLevel.valid())),
-                         verdictClass(r.verdict), esc(r.verdictText()), verdictClass(r.perCallVerdict),
-                         esc(KernelDiffModel::perCallText(r)));
-    }
-    html += QStringLiteral("</table>\n");
+    html += resultTable(KernelDiff::tableColumns(diff.options()), rows, std::size_t(kDiffRowsShown), rowClass,
+                        cellClass);
     if (rows.size() > std::size_t(kDiffRowsShown))
         html += QStringLiteral("<p class='note'>%1</p>\n")
                     .arg(esc((byOp ? ReportExporter::tr("%1 more ops in %2.")
@@ -282,24 +225,11 @@ QString stepsSection(const StepBreakdown &steps)
                 .arg(kStepsChart,
                      esc(ReportExporter::tr("Mean step time from A to B through GPU busy and the idle "
                                             "causes (95 % CI), and every run's step times")));
-    html += QStringLiteral("<table class='stats'>\n<tr>");
-    for (const TableColumn<StepRow> &column : StepBreakdown::columns())
-        html += QStringLiteral("<th title='%1'>%2</th>").arg(esc(column.tooltip), esc(column.title));
-    html += QStringLiteral("</tr>\n");
-    for (const StepRow &row : steps.rows()) {
-        html += QStringLiteral("<tr>");
-        for (const TableColumn<StepRow> &column : StepBreakdown::columns()) {
-            const QVariant value = column.value(row);
-            const QString cssClass = column.csvKey == QLatin1String("verdict") ? verdictClass(row.verdict)
-                                     : value.typeId() == QMetaType::QString    ? QString()
-                                                                               : QStringLiteral("num");
-            html += (cssClass.isEmpty() ? QStringLiteral("<td>")
-                                        : QStringLiteral("<td class='%1'>").arg(cssClass)) +
-                    esc(column.text(row)) + QStringLiteral("</td>");
-        }
-        html += QStringLiteral("</tr>\n");
-    }
-    return html + QStringLiteral("</table>\n");
+    const std::function<QString(const TableColumn<StepRow> &, const StepRow &)> cellClass =
+        [](const TableColumn<StepRow> &column, const StepRow &row) {
+            return column.csvKey == QLatin1String("verdict") ? verdictClass(row.verdict) : QString();
+        };
+    return html + resultTable(StepBreakdown::columns(), steps.rows(), steps.rows().size(), {}, cellClass);
 }
 
 QString timelineCaption(const ReportExporter::Timeline &timeline, const QString &side)

@@ -4,6 +4,7 @@
 #include "comparisontablemodel.h"
 
 #include "model/durationformat.h"
+#include "model/tableformat.h"
 
 #include <qcustomplot.h>
 
@@ -129,7 +130,7 @@ QString StepWaterfall::toolTip(int bar) const
     QString text = tr("%1 per step: A %2 → B %3\nΔ %4, 95% CI [%5, %6], p (Holm) %7\n%8")
                        .arg(stepPartTitle(part), formatDuration(row.meanA), formatDuration(row.meanB),
                             formatSignedDuration(row.delta), formatSignedDuration(row.ciLow),
-                            formatSignedDuration(row.ciHigh), ComparisonTableModel::formatPValue(row.p),
+                            formatSignedDuration(row.ciHigh), formatPValue(row.p),
                             row.verdictText());
     if (isCause(part))
         text += QLatin1Char('\n') + (int(part) == m_selected

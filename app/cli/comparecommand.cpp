@@ -2,7 +2,6 @@
 // `scopeline-cli compare`: scope durations of side A (baseline) against side B (candidate).
 #include "clicommands.h"
 
-#include "model/durationformat.h"
 #include "model/replication.h"
 #include "model/scopecomparison.h"
 
@@ -17,48 +16,7 @@ namespace {
 
 void printComparison(const std::vector<ComparisonRow> &rows, double alpha, double threshold)
 {
-    int width = 16; // the full scope names: two scopes never print alike
-    for (const ComparisonRow &r : rows)
-        width = std::max(width, int(r.scope.size()));
-    out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10  %11 %12\n")
-                 .arg(QStringLiteral("scope"), -width)
-                 .arg(QStringLiteral("run"), -4)
-                 .arg(QStringLiteral("n_a"), 6)
-                 .arg(QStringLiteral("n_b"), 6)
-                 .arg(QStringLiteral("median A"), 11)
-                 .arg(QStringLiteral("median B"), 11)
-                 .arg(QStringLiteral("change"), 8)
-                 .arg(QStringLiteral("HL shift"), 11)
-                 .arg(QStringLiteral("MWU p Holm"), 11)
-                 .arg(QStringLiteral("Cliff δ"), 8)
-                 .arg(QStringLiteral("run-level change [CI], p Holm"), -38)
-                 .arg(QStringLiteral("verdict"));
-    for (const ComparisonRow &r : rows) {
-        const bool ok = r.comparable();
-        // Pooled rows with ≥ 2 runs a side: the run-level test, whose unit is the run, gives the verdict.
-        const QString runLevel = r.hasRunLevel()
-                                     ? QStringLiteral("%1 [%2, %3], p %4")
-                                           .arg(QString::asprintf("%+.2f%%", 100 * r.runLevel.change),
-                                                QString::asprintf("%+.2f%%", 100 * r.runLevel.ciLow),
-                                                QString::asprintf("%+.2f%%", 100 * r.runLevel.ciHigh),
-                                                QString::number(r.runLevelHolm, 'g', 3))
-                                     : QStringLiteral("–");
-        out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10  %11 %12\n")
-                     .arg(r.scope, -width)
-                     .arg(r.run, -4)
-                     .arg(r.a.n, 6)
-                     .arg(r.b.n, 6)
-                     .arg(r.a.n ? formatDuration(r.a.median) : QStringLiteral("–"), 11)
-                     .arg(r.b.n ? formatDuration(r.b.median) : QStringLiteral("–"), 11)
-                     .arg(ok ? QStringLiteral("%1%").arg(100 * r.relativeChange, 0, 'f', 2)
-                             : QStringLiteral("–"),
-                          8)
-                     .arg(ok ? formatDuration(r.shift.shift) : QStringLiteral("–"), 11)
-                     .arg(ok ? QString::number(r.mannWhitneyHolm, 'g', 3) : QStringLiteral("–"), 11)
-                     .arg(ok ? QString::number(r.cliffsDelta, 'f', 3) : QStringLiteral("–"), 8)
-                     .arg(runLevel, -38)
-                     .arg(r.verdictText(alpha, threshold));
-    }
+    out() << tableText(ScopeComparison::cliColumns(alpha, threshold), rows);
     for (const ComparisonRow &r : rows)
         if (!r.caveat.isEmpty()) { // the same for every pooled row: said once
             out() << "caveat: " << r.caveat

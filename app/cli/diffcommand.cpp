@@ -5,6 +5,7 @@
 #include "model/durationformat.h"
 #include "model/kerneldiff.h"
 #include "model/stepbreakdown.h"
+#include "model/tableformat.h"
 
 #include <QCommandLineParser>
 
@@ -17,19 +18,10 @@ namespace scopeline::cli {
 
 namespace {
 
-// "+3.2%" for b against a; "–" when there is nothing to compare.
+// "+3.2 %" for b against a; "–" when there is nothing to compare.
 QString relativeText(double a, double b)
 {
-    if (!(a > 0) || std::isnan(b))
-        return QStringLiteral("–");
-    return QStringLiteral("%1%2%")
-        .arg(b >= a ? QStringLiteral("+") : QString())
-        .arg(100 * (b - a) / a, 0, 'f', 1);
-}
-
-QString callsText(double calls)
-{
-    return QString::number(calls, 'f', std::trunc(calls) == calls ? 0 : 1);
+    return a > 0 && !std::isnan(b) ? formatChange((b - a) / a, 1) : QStringLiteral("–");
 }
 
 // A kernel name that fits the table: a demangled C++ name without its leading "void " and its
@@ -68,24 +60,6 @@ QStringList distinctTableNames(const std::vector<KernelDiffRow> &rows, int width
     return names;
 }
 
-// "+4.3%" with the per-call verdict in a word when it is one; "–" untested.
-QString perCallText(const KernelDiffRow &r)
-{
-    if (!r.perCall.valid())
-        return QStringLiteral("–");
-    const QString change = QStringLiteral("%1%2%")
-                               .arg(r.perCall.change >= 0 ? QStringLiteral("+") : QString())
-                               .arg(100 * r.perCall.change, 0, 'f', 1);
-    switch (r.perCallVerdict) {
-    case Verdict::Faster:
-        return change + QStringLiteral(" faster");
-    case Verdict::Slower:
-        return change + QStringLiteral(" slower");
-    default:
-        return change;
-    }
-}
-
 void printDiff(const KernelDiff &diff, const StepBreakdown &steps, const QString &pathA, const QString &pathB,
                int top, bool wide)
 {
@@ -118,45 +92,13 @@ void printDiff(const KernelDiff &diff, const StepBreakdown &steps, const QString
         out() << "caveat: " << s.caveat
               << " (record each side in several processes, side/<process>/<run>/, to measure them)\n";
 
-    const QStringList names = distinctTableNames(diff.rows(), 50, wide);
-    int width = 50;
-    for (const QString &name : names)
-        width = std::max(width, int(name.size()));
-    const QString format = QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11  %12\n");
-    out() << format.arg(diff.options().byOp ? QStringLiteral("op") : QStringLiteral("kernel"), -width)
-                 .arg(QStringLiteral("calls A"), 8)
-                 .arg(QStringLiteral("calls B"), 8)
-                 .arg(QStringLiteral("total A"), 10)
-                 .arg(QStringLiteral("total B"), 10)
-                 .arg(QStringLiteral("Δ total"), 10)
-                 .arg(QStringLiteral("share"), 6)
-                 .arg(QStringLiteral("median A"), 10)
-                 .arg(QStringLiteral("median B"), 10)
-                 .arg(QStringLiteral("per call"), 14)
-                 .arg(QStringLiteral("p Holm"), 8)
-                 .arg(QStringLiteral("verdict (GPU time per run)"));
-    const std::size_t shown =
-        top > 0 ? std::min<std::size_t>(std::size_t(top), diff.rows().size()) : diff.rows().size();
-    for (std::size_t i = 0; i < shown; ++i) {
-        const KernelDiffRow &r = diff.rows()[i];
-        out() << format.arg(names[qsizetype(i)], -width)
-                     .arg(callsText(r.a.callsPerRun), 8)
-                     .arg(callsText(r.b.callsPerRun), 8)
-                     .arg(formatDuration(r.a.totalPerRunNs), 10)
-                     .arg(formatDuration(r.b.totalPerRunNs), 10)
-                     .arg(formatDuration(r.deltaTotalNs), 10)
-                     .arg(std::isnan(r.shareOfDelta)
-                              ? QStringLiteral("–")
-                              : QStringLiteral("%1%").arg(100 * r.shareOfDelta, 0, 'f', 1),
-                          6)
-                     .arg(formatDuration(r.a.medianNs), 10)
-                     .arg(formatDuration(r.b.medianNs), 10)
-                     .arg(perCallText(r), 14)
-                     .arg(std::isnan(r.runLevelHolm) ? QStringLiteral("–")
-                                                     : QString::number(r.runLevelHolm, 'g', 2),
-                          8)
-                     .arg(r.verdictText());
-    }
+    // The table's columns, the kernel's name shortened to fit (and told apart when two read alike).
+    const std::vector<KernelDiffRow> &rows = diff.rows();
+    const QStringList names = distinctTableNames(rows, 50, wide);
+    std::vector<TableColumn<KernelDiffRow>> columns = KernelDiff::cliColumns(diff.options());
+    columns.front().text = [&rows, &names](const KernelDiffRow &r) { return names[qsizetype(&r - rows.data())]; };
+    const std::size_t shown = top > 0 ? std::min<std::size_t>(std::size_t(top), rows.size()) : rows.size();
+    out() << tableText(columns, rows, shown);
     if (shown < diff.rows().size())
         out() << "(top " << shown << " of " << diff.rows().size()
               << " rows by |Δ total|; --top N for more, --csv FILE for all)\n";

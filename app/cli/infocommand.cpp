@@ -3,6 +3,7 @@
 #include "clicommands.h"
 
 #include "model/durationformat.h"
+#include "model/tableformat.h"
 #include "stats/descriptive.h"
 
 #include <QCommandLineParser>
@@ -112,17 +113,12 @@ QJsonObject infoJson(const LoadedRun &run)
     return o;
 }
 
-QString percent(double part, double whole)
-{
-    return whole > 0 ? QStringLiteral("%1%").arg(100.0 * part / whole, 0, 'f', 1) : QStringLiteral("–");
-}
-
 void printSummary(const LaunchSummary &s, const QString &indent)
 {
     out() << indent << "kernels " << s.kernels << ", kernel launches " << s.kernelLaunches
           << ", graph launches " << s.graphLaunches << "\n";
     out() << indent << "GPU busy " << formatDuration(double(s.busyNs)) << " of span "
-          << formatDuration(double(s.spanNs)) << " (" << percent(double(s.busyNs), double(s.spanNs))
+          << formatDuration(double(s.spanNs)) << " (" << (s.spanNs > 0 ? formatPercent(double(s.busyNs) / double(s.spanNs)) : QStringLiteral("–"))
           << "), idle " << formatDuration(double(s.idleNs())) << "\n";
     out() << indent << "launch delay median " << formatDuration(s.medianLaunchDelay());
     if (!s.launchDelays.empty()) {

@@ -18,7 +18,7 @@ void printSteps(const StepBreakdown &steps)
           << step.unitsB << "); Welch test on the per-" << (steps.byProcess() ? "process" : "run")
           << " means, Holm over the rows (alpha " << steps.options().alpha << ", threshold "
           << 100 * steps.options().threshold << "% of A's step)\n";
-    out() << tableText(StepBreakdown::columns(), steps.rows());
+    out() << tableText(StepBreakdown::cliColumns(), steps.rows());
 }
 
 } // namespace

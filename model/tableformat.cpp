@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "tableformat.h"
+
+#include "durationformat.h"
+
+#include <cmath>
+
+namespace scopeline {
+
+QString formatPercent(double fraction, int decimals)
+{
+    return std::isnan(fraction) ? QString() : QStringLiteral("%1 %").arg(100 * fraction, 0, 'f', decimals);
+}
+
+QString formatChange(double fraction, int decimals)
+{
+    return std::isnan(fraction) ? QString() : QString::asprintf("%+.*f %%", decimals, 100 * fraction);
+}
+
+QString formatChangeInterval(double change, double ciLow, double ciHigh)
+{
+    if (std::isnan(change) || std::isnan(ciLow) || std::isnan(ciHigh))
+        return {};
+    return formatChange(change) + QString::asprintf(" [%+.2f, %+.2f]", 100 * ciLow, 100 * ciHigh);
+}
+
+QString formatPValue(double p)
+{
+    if (std::isnan(p))
+        return QStringLiteral("–");
+    // Only an underflowed erfc (a rank test on huge samples) still gives 0: below the smallest double.
+    if (p == 0)
+        return QStringLiteral("< 1e-323");
+    if (p < 1e-3) {
+        // three significant digits, trailing zeros of the mantissa dropped: 1.27e-111, 1e-300
+        QString text = QString::number(p, 'e', 2);
+        const qsizetype e = text.indexOf(QLatin1Char('e'));
+        qsizetype end = e;
+        while (end > 0 && text[end - 1] == QLatin1Char('0'))
+            --end;
+        if (end > 0 && text[end - 1] == QLatin1Char('.'))
+            --end;
+        return text.left(end) + text.mid(e);
+    }
+    return QString::number(p, 'g', 3);
+}
+
+QString formatCount(double count)
+{
+    return QString::number(count, 'f', count == std::trunc(count) ? 0 : 1);
+}
+
+namespace cell {
+
+QString text(const QVariant &value)
+{
+    return value.toString();
+}
+
+QString duration(const QVariant &ns)
+{
+    return formatDuration(ns.toDouble());
+}
+
+QString signedDuration(const QVariant &ns)
+{
+    return formatSignedDuration(ns.toDouble());
+}
+
+QString percent(const QVariant &fraction)
+{
+    return formatPercent(fraction.toDouble());
+}
+
+QString change(const QVariant &fraction)
+{
+    return formatChange(fraction.toDouble());
+}
+
+QString pValue(const QVariant &p)
+{
+    return formatPValue(p.toDouble());
+}
+
+QString count(const QVariant &count)
+{
+    return formatCount(count.toDouble());
+}
+
+} // namespace cell
+
+} // namespace scopeline

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The number texts of the result tables (percentages, p-values, calls per run, intervals), shared by
+// the column descriptions, the views' tooltips and the CLI; durations are in durationformat.h.
+
+#include <QString>
+#include <QVariant>
+
+namespace scopeline {
+
+// A fraction as a percentage: "12.3 %"; empty for NaN.
+QString formatPercent(double fraction, int decimals = 1);
+// A relative change, signed: "+4.30 %", "-0.50 %"; empty for NaN.
+QString formatChange(double fraction, int decimals = 2);
+// A relative change with its 95 % interval: "+4.30 % [+1.00, +7.00]"; empty when one of them is NaN.
+QString formatChangeInterval(double change, double ciLow, double ciHigh);
+// Three significant digits, "1.27e-111", "1e-300"; "< 1e-323" for an underflowed 0; "–" for NaN (no test).
+QString formatPValue(double p);
+// A count or a mean count (calls per run, a U statistic): "40", "40.5".
+QString formatCount(double count);
+
+// The same as formatters of a table column's raw value (TableColumn::format).
+namespace cell {
+QString text(const QVariant &value);
+QString duration(const QVariant &ns);
+QString signedDuration(const QVariant &ns);
+QString percent(const QVariant &fraction);
+QString change(const QVariant &fraction);
+QString pValue(const QVariant &p);
+QString count(const QVariant &count);
+} // namespace cell
+
+} // namespace scopeline
