@@ -39,6 +39,41 @@ const TraceReader *pick(TraceReader::Input input, const TraceProbe &probe)
 
 } // namespace
 
+QString TraceLoader::notATrace(const QString &file)
+{
+    TraceProbe probe;
+    probe.path = file;
+    probe.info = QFileInfo(file);
+    QFile in(file);
+    if (!in.open(QIODevice::ReadOnly))
+        return tr("cannot be read: %1").arg(in.errorString());
+    if (in.size() == 0)
+        return tr("the file is empty");
+    probe.opened = true;
+    probe.magic = in.read(16);
+    in.close();
+    if (pick(TraceReader::Input::File, probe))
+        return {};
+    InflatingStreamBuf buffer;
+    if (!buffer.open(file))
+        return tr("cannot be read: %1").arg(buffer.error());
+    probe.head = buffer.peek();
+    if (!buffer.error().isEmpty())
+        return buffer.error();
+    probe.text = &buffer;
+    const TraceReader *reader = pick(TraceReader::Input::Text, probe);
+    if (reader && reader->match(probe) == TraceReader::Match::Yes)
+        return {};
+    // The text readers' fallback takes any JSON: a document that opens as an object or an array.
+    std::string_view head = probe.head;
+    if (head.rfind("\xEF\xBB\xBF", 0) == 0)
+        head.remove_prefix(3);
+    const std::size_t first = head.find_first_not_of(" \t\r\n");
+    if (reader && first != std::string_view::npos && (head[first] == '{' || head[first] == '['))
+        return {};
+    return tr("not a trace: neither JSON nor SQLite");
+}
+
 QStringList TraceLoader::fileNamePatterns()
 {
     QStringList patterns;

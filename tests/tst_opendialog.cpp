@@ -3,6 +3,7 @@
 // stops), a wrong path says why and keeps Open disabled, a path typed through "/" never blocks.
 
 #include "opendialog.h"
+#include "model/traceloader.h"
 
 #include <QDialogButtonBox>
 #include <QElapsedTimer>
@@ -101,15 +102,30 @@ private slots:
         QVERIFY(text.open(QIODevice::WriteOnly));
         text.write("root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n");
         text.close();
-        QVERIFY(!OpenDialog::notATrace(passwd).isEmpty());
-        QVERIFY(!OpenDialog::notATrace(dir.filePath(QStringLiteral("missing.json"))).isEmpty());
+        QVERIFY(!TraceLoader::notATrace(passwd).isEmpty());
+        QVERIFY(!TraceLoader::notATrace(dir.filePath(QStringLiteral("missing.json"))).isEmpty());
         const QString gz = dir.filePath(QStringLiteral("t.json.gz"));
         QFile packed(gz);
         QVERIFY(packed.open(QIODevice::WriteOnly));
         // gzip of "{}\n"
         packed.write(QByteArray::fromHex("1f8b08000000000002ffabaee5020006b0a1dd03000000"));
         packed.close();
-        QVERIFY2(OpenDialog::notATrace(gz).isEmpty(), qPrintable(OpenDialog::notATrace(gz)));
+        QVERIFY2(TraceLoader::notATrace(gz).isEmpty(), qPrintable(TraceLoader::notATrace(gz)));
+        // A gzip archive cut short is said; every format's real file is taken.
+        const QString broken = dir.filePath(QStringLiteral("broken.json.gz"));
+        QFile cut(broken);
+        QVERIFY(cut.open(QIODevice::WriteOnly));
+        cut.write(QByteArray::fromHex("1f8b0800000000000003ffffffff"));
+        cut.close();
+        QVERIFY(!TraceLoader::notATrace(broken).isEmpty());
+        for (const char *real : {"/public/TraceLens/tests__rocprof__908_results.json.gz",
+                                 "/converted/rocpd/908_results.db",
+                                 "/public/pipit/pipit__tests__data__saxpy-mpi-cuda_nsys_perlmutter0.sqlite",
+                                 "/public/TraceLens/tests__traces__mi300__resnet_act_checkpoint.json.gz"}) {
+            const QString file = QStringLiteral(SCOPELINE_TEST_DATA) + QLatin1String(real);
+            QVERIFY2(QFileInfo::exists(file), qPrintable(QStringLiteral("missing test data: ") + file));
+            QVERIFY2(TraceLoader::notATrace(file).isEmpty(), qPrintable(file + TraceLoader::notATrace(file)));
+        }
         const QString graph = QStringLiteral(SCOPELINE_TEST_DATA "/eager_vs_graph/graph");
 
         OpenDialog dialog({});

@@ -22,71 +22,13 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include <zlib.h>
-
 #include <cstdlib>
 
 namespace scopeline {
 
 namespace {
 constexpr int kMaxRunsListed = 200;
-constexpr qint64 kSniffBytes = 4096;
-
-// The first bytes of a file, inflated when it is gzip: what a reader would see first.
-QByteArray leadingBytes(const QString &file)
-{
-    QFile in(file);
-    if (!in.open(QIODevice::ReadOnly))
-        return {};
-    const QByteArray raw = in.read(kSniffBytes);
-    if (raw.size() < 2 || uchar(raw[0]) != 0x1f || uchar(raw[1]) != 0x8b)
-        return raw;
-    QByteArray out(int(kSniffBytes), Qt::Uninitialized);
-    z_stream stream{};
-    if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK)
-        return {};
-    stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(raw.data()));
-    stream.avail_in = uInt(raw.size());
-    stream.next_out = reinterpret_cast<Bytef *>(out.data());
-    stream.avail_out = uInt(out.size());
-    const int status = inflate(&stream, Z_SYNC_FLUSH);
-    const qsizetype produced = out.size() - qsizetype(stream.avail_out);
-    inflateEnd(&stream);
-    if (status != Z_OK && status != Z_STREAM_END && status != Z_BUF_ERROR)
-        return QByteArrayLiteral("\x1f\x8b"); // broken gzip
-    out.truncate(produced);
-    return out;
-}
-
 } // namespace
-
-QString OpenDialog::notATrace(const QString &file)
-{
-    // Every format Scopeline reads is JSON (an object or an array of events) or SQLite; anything
-    // else (a text file, an image, a broken archive) is said here, before Open.
-    QFile in(file);
-    if (!in.open(QIODevice::ReadOnly))
-        return tr("cannot be read: %1").arg(in.errorString());
-    if (in.size() == 0)
-        return tr("the file is empty");
-    in.close();
-    const QByteArray head = leadingBytes(file);
-    if (head.startsWith(QByteArrayLiteral("SQLite format 3")))
-        return {};
-    if (head.startsWith(QByteArrayLiteral("\x1f\x8b")))
-        return tr("a broken gzip archive");
-    for (char c : head) {
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
-            continue;
-        if (c == '{' || c == '[')
-            return {};
-        break;
-    }
-    if (head.startsWith(QByteArrayLiteral("\xef\xbb\xbf{")) ||
-        head.startsWith(QByteArrayLiteral("\xef\xbb\xbf[")))
-        return {};
-    return tr("not a trace: neither JSON nor SQLite");
-}
 
 OpenDialog::OpenDialog(const QStringList &recentPairs, QWidget *parent) : QDialog(parent)
 {
@@ -217,7 +159,7 @@ void OpenDialog::rescan(Side &side)
         if (!path.isEmpty())
             scan.runs = TraceFolder::scan(path, &scan.error);
         for (std::size_t i = 0; i < scan.runs.size() && i < std::size_t(kMaxRunsListed); ++i)
-            scan.problems.append(notATrace(scan.runs[i].file));
+            scan.problems.append(TraceLoader::notATrace(scan.runs[i].file));
         return scan;
     }));
 }

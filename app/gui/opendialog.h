@@ -33,9 +33,6 @@ public:
     // The side's line under its runs, and the note on runs that do not pair (6 with 5); empty when even.
     QString statusText(int side) const;
     QString pairingNote() const;
-    // Why a file Scopeline would list is not a trace it can read (its first bytes are neither JSON
-    // nor SQLite, gzip or not; empty, unreadable); empty when it looks like one.
-    static QString notATrace(const QString &file);
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
