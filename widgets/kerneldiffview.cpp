@@ -144,8 +144,8 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     kernelLayout->setContentsMargins(0, 0, 0, 0);
     kernelLayout->addWidget(m_boxPlot, 1);
     kernelLayout->addWidget(m_kernelStats);
-    // the selected kernel's boxplot gets the larger part: the chart's bars shrink to fit
-    auto *right = new ProportionalSplitter(Qt::Vertical, {1, 2}, this);
+    // halves: below ~150 px the waterfall's labels collide (at 1600x1000 a third was ~80 px)
+    auto *right = new ProportionalSplitter(Qt::Vertical, {1, 1}, this);
     right->addWidget(m_chart);
     right->addWidget(kernelPane);
     right->setChildrenCollapsible(false);
@@ -254,7 +254,7 @@ void KernelDiffView::recompute()
         std::vector<QString> names[2];
         for (int s = 0; s < 2; ++s)
             for (const LoadedRun &run : s == 0 ? m_runsA : m_runsB)
-                if (run.ok() && run.analysis) // the runs KernelDiff counts
+                if (run.summary) // the runs KernelDiff counts
                     names[s].push_back(Replication::processOf(run));
         const Replication replication(names[0], names[1]);
         for (int s = 0; s < 2; ++s)
