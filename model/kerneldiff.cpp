@@ -40,49 +40,6 @@ double meanPerRun(int64_t sum, int runs)
     return runs > 0 ? double(sum) / double(runs) : 0.0;
 }
 
-// Each kernel's op, by position in analysis.kernels(): JAX's hlo_op (with its graph node inside a
-// command buffer, whose kernels all carry the buffer's name), else the innermost CPU op around the
-// kernel's launch call; the kernel's name when neither is there.
-std::vector<std::string> kernelOps(const TraceAnalysis &analysis)
-{
-    const TraceData &t = analysis.trace();
-    std::unordered_map<uint32_t, uint32_t> opOfLaunch; // launch event -> its innermost CPU op
-    for (uint32_t track = 0; track < t.tracks.size(); ++track) {
-        if (t.tracks[track].gpu)
-            continue;
-        std::vector<uint32_t> open;               // CPU ops holding the current event, outermost first
-        for (uint32_t e : t.trackEvents[track]) { // by start, parents first
-            while (!open.empty() && t.end(open.back()) <= t.start[e])
-                open.pop_back();
-            if ((t.kind[e] == EventKind::KernelLaunch || t.kind[e] == EventKind::GraphLaunch) &&
-                !open.empty())
-                opOfLaunch.emplace(e, open.back());
-            else if (t.kind[e] == EventKind::Other && t.duration[e] > 0)
-                open.push_back(e);
-        }
-    }
-    std::vector<std::string> ops;
-    ops.reserve(analysis.kernels().size());
-    for (std::size_t p = 0; p < analysis.kernels().size(); ++p) {
-        const uint32_t k = analysis.kernels()[p];
-        const std::string_view hlo = t.arg(k, "hlo_op");
-        if (!hlo.empty()) {
-            const std::string_view node = t.arg(k, "cuda_graph_node_id");
-            // the node id is the graph's id in the high 32 bits and the node's index in the low ones
-            ops.push_back(node.empty()
-                              ? std::string(hlo)
-                              : std::string(hlo) + " node " +
-                                    std::to_string(std::strtoull(std::string(node).c_str(), nullptr, 10) &
-                                                   0xffffffffu));
-            continue;
-        }
-        const int64_t launch = analysis.launchAt(p);
-        const auto op = launch < 0 ? opOfLaunch.end() : opOfLaunch.find(uint32_t(launch));
-        ops.emplace_back(op != opOfLaunch.end() ? t.nameOf(op->second) : t.nameOf(k));
-    }
-    return ops;
-}
-
 void finishSide(KernelDiffSide &side, std::vector<std::vector<double>> &runs,
                 const std::vector<int64_t> &totals, const Replication &replication, int sideIndex)
 {
@@ -160,47 +117,44 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
     int64_t kernelTime[2] = {0, 0};
     int64_t busy[2] = {0, 0};
     std::vector<Accumulator> rows;
-    std::unordered_map<std::string, std::size_t> rowOfKey;
+    std::unordered_map<std::string, std::size_t> rowOfKey_;
     std::vector<QString> processes[2];
 
     for (int s = 0; s < 2; ++s) {
         for (const LoadedRun &run : *sides[s]) {
-            if (!run.ok() || !run.analysis)
+            if (!run.summary)
                 continue;
+            const RunSummary &summary = *run.summary;
             const int r = runs[s]++;
             processes[s].push_back(Replication::processOf(run));
-            const TraceData &t = *run.trace;
-            busy[s] += run.analysis->total().busyNs;
-            const std::vector<std::string> ops =
-                options.byOp ? kernelOps(*run.analysis) : std::vector<std::string>();
-            // Per interned name of this trace, its row: hashing each distinct name once per run (by op,
-            // the row the name was last put in).
-            std::vector<int64_t> rowOfName(t.strings.size(), -1);
-            const std::vector<uint32_t> &kernels = run.analysis->kernels();
-            for (std::size_t p = 0; p < kernels.size(); ++p) {
-                const uint32_t k = kernels[p];
-                int64_t row = options.byOp ? -1 : rowOfName[t.name[k]];
+            busy[s] += summary.busyNs();
+            // Per interned name (or op) of this run, its row: hashing each distinct key once per run.
+            std::vector<int64_t> rowOfName(summary.strings().size(), -1);
+            std::vector<int64_t> rowOfKey(summary.strings().size(), -1);
+            for (const RunSummary::Kernel &k : summary.kernels()) {
+                const uint32_t keyId = options.byOp ? k.op : k.name;
+                int64_t row = rowOfKey[keyId];
                 if (row < 0) {
-                    const std::string_view name = options.byOp ? std::string_view(ops[p]) : t.nameOf(k);
+                    const std::string_view name = summary.strings().view(keyId);
                     std::string key = options.foldNumbers ? foldBase(name) : std::string(name);
-                    auto [it, inserted] = rowOfKey.try_emplace(key, rows.size());
+                    auto [it, inserted] = rowOfKey_.try_emplace(key, rows.size());
                     if (inserted) {
                         rows.emplace_back();
                         rows.back().key = std::move(key);
                     }
-                    row = int64_t(it->second);
+                    row = rowOfKey[keyId] = int64_t(it->second);
                 }
-                if (rowOfName[t.name[k]] != row) {
-                    rowOfName[t.name[k]] = row;
-                    rows[std::size_t(row)].names.emplace(t.nameOf(k));
+                if (rowOfName[k.name] != row) {
+                    rowOfName[k.name] = row;
+                    rows[std::size_t(row)].names.emplace(summary.nameOf(k));
                 }
                 Accumulator &acc = rows[std::size_t(row)];
                 // Runs are added on first sight of a row; earlier runs without it stay empty.
                 acc.durations[s].resize(std::size_t(r) + 1);
                 acc.totals[s].resize(std::size_t(r) + 1);
-                acc.durations[s][std::size_t(r)].push_back(double(t.duration[k]));
-                acc.totals[s][std::size_t(r)] += t.duration[k];
-                kernelTime[s] += t.duration[k];
+                acc.durations[s][std::size_t(r)].push_back(double(k.duration));
+                acc.totals[s][std::size_t(r)] += k.duration;
+                kernelTime[s] += k.duration;
             }
         }
     }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// One run of a trace folder after loading: the trace with its launch analysis and scope index.
+// One run of a trace folder after loading: its summary (what the statistics read), and while a
+// timeline may show it, the trace with its launch analysis. A summary file loads as a summary alone.
 
+#include "runsummary.h"
 #include "scopeindex.h"
 #include "traceanalysis.h"
 #include "tracefolder.h"
@@ -17,22 +19,37 @@ namespace scopeline {
 struct LoadedRun
 {
     TraceRun run;
-    std::shared_ptr<const TraceData> trace;
-    std::shared_ptr<const TraceAnalysis> analysis;
-    std::shared_ptr<const ScopeIndex> scopes; // null when loaded with Scopes::Skip
+    std::shared_ptr<const TraceData> trace;       // null once dropped, and for a summary file
+    std::shared_ptr<const TraceAnalysis> analysis; // with the trace
+    std::shared_ptr<const ScopeIndex> scopes;     // the summary's; null when loaded with Scopes::Skip
+    std::shared_ptr<const RunSummary> summary;    // null only when loaded with Scopes::Skip
     QString error; // names the file and the problem when loading failed
     bool cancelled = false;
-    bool ok() const { return trace != nullptr; }
+    bool ok() const { return trace != nullptr || summary != nullptr; }
+    // Whether the events are here (a timeline can show the run).
+    bool hasEvents() const { return trace != nullptr && analysis != nullptr; }
 
-    // Whether loading indexes the scopes too; what shows the launch analysis alone skips it.
+    // Whether loading summarises the run (with its scope index) too; what shows the launch analysis
+    // alone (`info`) skips it.
     enum class Scopes : bool { Skip, Index };
+    // Whether the events stay once the run is summarised: statistics alone need only the summary,
+    // and memory then does not grow with the number of runs. Skip keeps them (nothing else is left).
+    enum class Events : bool { Drop, Keep };
 
-    // Loads and analyses one run; error() tells a failure, cancelled one included.
+    // Loads and analyses one run (a trace, or a summary file: RunSummaryFile); error tells a failure,
+    // cancelled one included.
     static LoadedRun load(const TraceRun &run, const std::function<void(double)> &progress = {},
-                          const std::atomic<bool> *cancel = nullptr, Scopes scopes = Scopes::Index);
-    // Loads and analyses each run, several files in parallel.
-    static QList<LoadedRun> loadAll(const std::vector<TraceRun> &runs,
-                                    const std::atomic<bool> *cancel = nullptr, Scopes scopes = Scopes::Index);
+                          const std::atomic<bool> *cancel = nullptr, Scopes scopes = Scopes::Index,
+                          Events events = Events::Keep);
+    // Loads and analyses each run, several files in parallel (as many as the thread pool has threads).
+    static QList<LoadedRun> loadAll(const std::vector<TraceRun> &runs, const std::atomic<bool> *cancel = nullptr,
+                                    Scopes scopes = Scopes::Index, Events events = Events::Keep);
+    // The same run with its events again (a summary-only run reloaded from its trace), or as it is
+    // when they are here or cannot be (a summary file); error tells a failure.
+    LoadedRun withEvents(const std::function<void(double)> &progress = {},
+                         const std::atomic<bool> *cancel = nullptr) const;
+    // The same run without its events: the summary alone.
+    LoadedRun withoutEvents() const;
 };
 
 // The scope indexes of the loaded runs, in order (what ScopeComparison takes for a side).

@@ -12,9 +12,9 @@ PooledRuns PooledRuns::of(const QList<LoadedRun> &runs)
     PooledRuns pooled;
     std::vector<double> delays;
     for (const LoadedRun &run : runs) {
-        if (!run.analysis)
+        if (!run.summary && !run.analysis)
             continue;
-        const LaunchSummary &total = run.analysis->total();
+        const LaunchSummary total = run.summary ? run.summary->total() : run.analysis->total();
         ++pooled.runs;
         pooled.busyNs += total.busyNs;
         pooled.spanNs += total.spanNs;

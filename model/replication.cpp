@@ -57,7 +57,11 @@ QString Replication::processOf(const LoadedRun &run)
     // "proc_0/run_1" -> "proc_0"
     const qsizetype slash = run.run.name.lastIndexOf(QLatin1Char('/'));
     const QString folder = slash < 0 ? QString() : run.run.name.left(slash);
-    if (!folder.isEmpty() || !run.trace || run.trace->format != TraceFormat::Kineto)
+    if (!folder.isEmpty())
+        return folder;
+    if (run.summary) // what the trace said, worked out when it was summarised
+        return run.summary->launchPid;
+    if (!run.trace || run.trace->format != TraceFormat::Kineto)
         return folder;
     const TraceData &t = *run.trace;
     for (uint32_t e = 0; e < t.eventCount(); ++e)

@@ -2,6 +2,7 @@
 #include "scopeindex.h"
 
 #include "hugepages.h"
+#include "runsummarystream.h"
 #include "traceanalysis.h"
 
 #include <algorithm>
@@ -116,9 +117,9 @@ bool ScopeIndex::isCallScopeName(QStringView name)
            name.size() > 13;
 }
 
-ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace())
+ScopeIndex::ScopeIndex(const TraceAnalysis &analysis)
 {
-    const TraceData &t = m_trace;
+    const TraceData &t = analysis.trace();
     auto isLaunch = [&t](uint32_t e) {
         return t.kind[e] == EventKind::KernelLaunch || t.kind[e] == EventKind::GraphLaunch;
     };
@@ -140,10 +141,29 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
     annotations.sort();
 
     const std::vector<uint32_t> positions = analysis.kernelPositionsByTrack();
-    m_kernels.reserve(positions.size());
+    std::vector<uint32_t> kernels;
+    kernels.reserve(positions.size());
     for (uint32_t p : positions)
-        m_kernels.push_back(analysis.kernels()[p]);
-    m_refBegin.reserve(m_kernels.size() + 1);
+        kernels.push_back(analysis.kernels()[p]);
+    m_track.reserve(kernels.size());
+    m_start.reserve(kernels.size());
+    m_duration.reserve(kernels.size());
+    m_path.reserve(kernels.size());
+    std::unordered_map<uint32_t, uint32_t> pathIds; // trace string id -> m_paths id
+    for (uint32_t k : kernels) {
+        m_track.push_back(t.track[k]);
+        m_start.push_back(t.start[k]);
+        m_duration.push_back(t.duration[k]);
+        uint32_t path = 0;
+        if (t.opPath[k]) {
+            auto [it, inserted] = pathIds.try_emplace(t.opPath[k], 0);
+            if (inserted)
+                it->second = m_paths.intern(t.strings.view(t.opPath[k]));
+            path = it->second;
+        }
+        m_path.push_back(path);
+    }
+    m_refBegin.reserve(kernels.size() + 1);
     std::unordered_map<uint32_t, std::vector<uint32_t>> componentsOfPath; // op path -> name ids
     // One instance per step number: the first range seen of each `<name>#N` text stands for all of
     // them (the CPU range and its GPU mirror, which may each hold kernels the other lacks).
@@ -198,17 +218,17 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis) : m_trace(analysis.trace()
     // Counted first: the refs of a large trace take megabytes, better reserved than grown. Each
     // kernel's records (its own, its launch's) are searched once, for both passes.
     std::vector<std::pair<uint32_t, uint32_t>> records;
-    hugepages::reserve(records, m_kernels.size());
+    hugepages::reserve(records, kernels.size());
     std::size_t refCount = 0;
-    for (std::size_t i = 0; i < m_kernels.size(); ++i) {
-        const uint32_t k = m_kernels[i];
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        const uint32_t k = kernels[i];
         records.emplace_back(annotations.recordOf(k), annotations.recordOf(analysis.launchAt(positions[i])));
         refCount += componentsOf(t.opPath[k]).size() + annotations.containers(records[i].first).size() +
                     annotations.containers(records[i].second).size();
     }
     hugepages::reserve(m_refs, refCount);
-    for (std::size_t i = 0; i < m_kernels.size(); ++i) {
-        const uint32_t k = m_kernels[i];
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        const uint32_t k = kernels[i];
         m_refBegin.push_back(uint32_t(m_refs.size()));
         for (uint32_t name : componentsOf(t.opPath[k]))
             m_refs.push_back(Ref{name, name, -1});
@@ -235,8 +255,8 @@ std::vector<ScopeIndex::Scope> ScopeIndex::scopes() const
     std::vector<int64_t> lastPathKernel(m_names.size(), -2); // position of the last path match
     std::vector<std::vector<int64_t>> annotations(m_names.size());
     std::vector<std::pair<uint32_t, int64_t>> kernelAnnotations; // name -> innermost annotation of one kernel
-    for (std::size_t pos = 0; pos < m_kernels.size(); ++pos) {
-        const bool sameStream = pos > 0 && m_trace.track[m_kernels[pos]] == m_trace.track[m_kernels[pos - 1]];
+    for (std::size_t pos = 0; pos < m_track.size(); ++pos) {
+        const bool sameStream = pos > 0 && m_track[pos] == m_track[pos - 1];
         kernelAnnotations.clear();
         for (uint32_t r = m_refBegin[pos]; r < m_refBegin[pos + 1]; ++r) {
             const Ref &ref = m_refs[r];
@@ -299,7 +319,6 @@ std::vector<bool> ScopeIndex::matchingNames(const ScopeMatcher &matcher) const
 
 std::vector<double> ScopeIndex::samples(const ScopeMatcher &matcher, SampleMode mode) const
 {
-    const TraceData &t = m_trace;
     const std::vector<bool> nameMatches = matchingNames(matcher);
     std::unordered_map<uint32_t, bool> pathMatches; // whole op paths, for substring and regex modes
     auto pathMatches_ = [&](uint32_t path) {
@@ -307,7 +326,7 @@ std::vector<double> ScopeIndex::samples(const ScopeMatcher &matcher, SampleMode 
             return false;
         auto [it, inserted] = pathMatches.try_emplace(path, false);
         if (inserted)
-            it->second = matcher.matchesPath(t.strings.view(path));
+            it->second = matcher.matchesPath(m_paths.view(path));
         return it->second;
     };
 
@@ -320,8 +339,7 @@ std::vector<double> ScopeIndex::samples(const ScopeMatcher &matcher, SampleMode 
     std::vector<Instance> instances;
     std::map<int64_t, std::size_t> byAnnotation; // annotation event -> instance
     int64_t lastPathPos = -2;                    // position of the last kernel matched by its path
-    for (std::size_t pos = 0; pos < m_kernels.size(); ++pos) {
-        const uint32_t k = m_kernels[pos];
+    for (std::size_t pos = 0; pos < m_track.size(); ++pos) {
         bool byPath = false;
         int64_t annotation = -1; // the innermost matching annotation
         for (uint32_t r = m_refBegin[pos]; r < m_refBegin[pos + 1]; ++r) {
@@ -332,11 +350,11 @@ std::vector<double> ScopeIndex::samples(const ScopeMatcher &matcher, SampleMode 
             else
                 byPath = true;
         }
-        byPath = byPath || pathMatches_(t.opPath[k]);
+        byPath = byPath || pathMatches_(m_path[pos]);
         if (!byPath && annotation < 0)
             continue;
         if (mode == SampleMode::Kernel) {
-            result.push_back(double(t.duration[k]));
+            result.push_back(double(m_duration[pos]));
             continue;
         }
         std::size_t index;
@@ -348,22 +366,55 @@ std::vector<double> ScopeIndex::samples(const ScopeMatcher &matcher, SampleMode 
         } else {
             // A path instance is a run of consecutive matching kernels on one stream.
             const bool continues =
-                lastPathPos == int64_t(pos) - 1 && t.track[m_kernels[pos - 1]] == t.track[k];
+                lastPathPos == int64_t(pos) - 1 && m_track[pos - 1] == m_track[pos];
             if (!continues)
                 instances.emplace_back();
             index = instances.size() - 1;
             lastPathPos = int64_t(pos);
         }
         Instance &instance = instances[index];
-        instance.sum += double(t.duration[k]);
-        instance.first = std::min(instance.first, t.start[k]);
-        instance.last = std::max(instance.last, t.end(k));
+        instance.sum += double(m_duration[pos]);
+        instance.first = std::min(instance.first, m_start[pos]);
+        instance.last = std::max(instance.last, m_start[pos] + m_duration[pos]);
     }
     if (mode != SampleMode::Kernel)
         for (const Instance &instance : instances)
             result.push_back(mode == SampleMode::Instance ? instance.sum
                                                           : double(instance.last - instance.first));
     return result;
+}
+
+void ScopeIndex::write(QDataStream &out) const
+{
+    using namespace summarystream;
+    writeStrings(out, m_names);
+    writeStrings(out, m_paths);
+    writeArray(out, m_track);
+    writeArray(out, m_start);
+    writeArray(out, m_duration);
+    writeArray(out, m_path);
+    writeArray(out, m_refBegin);
+    writeArray(out, m_refs);
+    writeBools(out, m_stepName);
+}
+
+bool ScopeIndex::read(QDataStream &in, ScopeIndex &index)
+{
+    using namespace summarystream;
+    if (!readStrings(in, index.m_names) || !readStrings(in, index.m_paths) || !readArray(in, index.m_track) ||
+        !readArray(in, index.m_start) || !readArray(in, index.m_duration) || !readArray(in, index.m_path) ||
+        !readArray(in, index.m_refBegin) || !readArray(in, index.m_refs) || !readBools(in, index.m_stepName))
+        return false;
+    // What the queries index by must be in range: a damaged file must not read out of bounds.
+    const std::size_t n = index.m_track.size();
+    bool consistent = index.m_start.size() == n && index.m_duration.size() == n && index.m_path.size() == n &&
+                      index.m_refBegin.size() == n + 1 && index.m_stepName.size() == index.m_names.size();
+    for (std::size_t i = 0; consistent && i < n; ++i)
+        consistent = index.m_path[i] < index.m_paths.size() && index.m_refBegin[i] <= index.m_refBegin[i + 1];
+    consistent = consistent && index.m_refBegin.back() == index.m_refs.size();
+    for (const Ref &ref : index.m_refs)
+        consistent = consistent && ref.name < index.m_names.size() && ref.fullName < index.m_names.size();
+    return consistent;
 }
 
 } // namespace scopeline

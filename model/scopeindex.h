@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <vector>
 
+class QDataStream;
+
 namespace scopeline {
 
 class TraceAnalysis;
@@ -34,7 +36,14 @@ public:
         bool step = false;     // iterations: collapsed `<name>#N` annotations, or `PjitFunction(...)` ranges
     };
 
+    // Self-contained: it keeps what it needs of the kernels, so the trace may go once it is built.
     explicit ScopeIndex(const TraceAnalysis &analysis);
+
+    // The index as stored in a run summary file (RunSummaryFile), and read back; read() returns false
+    // when the stream ends early or holds inconsistent sizes.
+    void write(QDataStream &out) const;
+    static bool read(QDataStream &in, ScopeIndex &index);
+    ScopeIndex() = default; // empty: what read() fills
 
     // Every scope name that has kernels: step scopes first, each group sorted by name.
     std::vector<Scope> scopes() const;
@@ -46,6 +55,8 @@ public:
     static QString collapsedStepName(const QString &annotation);
     // Whether a scope name is a step by its text alone (`PjitFunction(...)`).
     static bool isCallScopeName(QStringView name);
+    // Whether a text is one of the index's names (a scope, a step's full annotation text, a path component).
+    bool hasName(std::string_view text) const { return m_names.find(text) >= 0; }
     // Durations in ns: one per matching kernel, or per instance (sum of its kernels, or its wall span).
     std::vector<double> samples(const ScopeMatcher &matcher, SampleMode mode) const;
 
@@ -59,9 +70,12 @@ private:
 
     std::vector<bool> matchingNames(const ScopeMatcher &matcher) const;
 
-    const TraceData &m_trace;
     StringTable m_names;
-    std::vector<uint32_t> m_kernels;  // grouped by stream, by start within a stream
+    StringTable m_paths; // JAX op paths (0: none)
+    // Per kernel, grouped by stream, by start within a stream: its stream, start, duration, op path.
+    std::vector<uint32_t> m_track;
+    std::vector<int64_t> m_start, m_duration;
+    std::vector<uint32_t> m_path; // in m_paths
     std::vector<uint32_t> m_refBegin; // per kernel position into m_refs; size + 1
     std::vector<Ref> m_refs;
     std::vector<bool> m_stepName; // per name in m_names: a step scope

@@ -12,10 +12,13 @@ SkippedEvents SkippedEvents::of(const QList<LoadedRun> &a, const QList<LoadedRun
                                                                   {QStringLiteral("B"), &b}};
     for (const auto &[side, runs] : sides)
         for (const LoadedRun &run : *runs) {
-            if (!run.trace)
+            // The summary keeps what loading skipped: the trace may be gone.
+            const std::map<QString, int64_t> *skippedOf =
+                run.summary ? &run.summary->skipped : run.trace ? &run.trace->skipped : nullptr;
+            if (!skippedOf)
                 continue;
             QStringList reasons;
-            for (const auto &[reason, n] : run.trace->skipped) {
+            for (const auto &[reason, n] : *skippedOf) {
                 skipped.total += n;
                 if (!TraceData::isBenignSkip(reason))
                     reasons << QCoreApplication::translate("SkippedEvents", "%1 × %2").arg(n).arg(reason);

@@ -47,28 +47,27 @@ struct StepRange
     uint32_t process; // index of the track's pid
 };
 
-// The step's parts and gaps from its kernels (positions in analysis.kernels(), by start).
-void measureStep(const TraceAnalysis &analysis, const std::vector<uint32_t> &positions, StepInstance &step,
+// The step's parts and gaps from its kernels (positions in summary.kernels(), by start).
+void measureStep(const RunSummary &summary, const std::vector<uint32_t> &positions, StepInstance &step,
                  std::vector<StepGap> &gaps)
 {
-    const TraceData &t = analysis.trace();
-    const int64_t first = t.start[analysis.kernels()[positions.front()]];
-    int64_t reach = t.end(analysis.kernels()[positions.front()]), runStart = first, busy = 0;
+    const std::vector<RunSummary::Kernel> &kernels = summary.kernels();
+    const int64_t first = kernels[positions.front()].start;
+    int64_t reach = kernels[positions.front()].end(), runStart = first, busy = 0;
     StepParts &parts = step.parts;
     for (uint32_t p : positions) {
-        const uint32_t k = analysis.kernels()[p];
-        if (t.start[k] > reach) {
+        const RunSummary::Kernel &k = kernels[p];
+        if (k.start > reach) {
             // The kernel that ends the gap tells its cause: was it launched only after the GPU ran dry?
-            const int64_t launch = analysis.launchAt(p);
-            const GapCause cause = launch < 0                 ? GapCause::Unknown
-                                   : t.start[launch] >= reach ? GapCause::LaunchLate
-                                                              : GapCause::GpuWaiting;
-            gaps.push_back(StepGap{reach, t.start[k], cause});
-            parts[std::size_t(stepPartOf(cause))] += t.start[k] - reach;
+            const GapCause cause = k.launch == RunSummary::Launch::None ? GapCause::Unknown
+                                   : k.launchStart >= reach             ? GapCause::LaunchLate
+                                                                        : GapCause::GpuWaiting;
+            gaps.push_back(StepGap{reach, k.start, cause});
+            parts[std::size_t(stepPartOf(cause))] += k.start - reach;
             busy += reach - runStart;
-            runStart = t.start[k];
+            runStart = k.start;
         }
-        reach = std::max(reach, t.end(k));
+        reach = std::max(reach, k.end());
     }
     busy += reach - runStart;
     step.kernels = int64_t(positions.size());
@@ -77,36 +76,23 @@ void measureStep(const TraceAnalysis &analysis, const std::vector<uint32_t> &pos
     parts[std::size_t(StepPart::Idle)] = reach - first - busy;
 }
 
-// The process index of each CPU track's pid (UINT32_MAX for GPU tracks).
-std::vector<uint32_t> trackProcesses(const TraceData &t)
-{
-    std::map<QString, uint32_t> processIds;
-    std::vector<uint32_t> out;
-    for (const Track &track : t.tracks)
-        out.push_back(track.gpu
-                          ? UINT32_MAX
-                          : processIds.try_emplace(track.pid, uint32_t(processIds.size())).first->second);
-    return out;
-}
-
 // The outermost instances of the scope on the CPU tracks, by start.
-std::vector<StepRange> findStepRanges(const TraceData &t, const std::vector<uint32_t> &processOf,
-                                      const QString &stepScope)
+std::vector<StepRange> findStepRanges(const RunSummary &summary, const QString &stepScope)
 {
     const std::string scope = stepScope.toStdString();
     std::vector<StepRange> ranges;
-    for (uint32_t track = 0; track < t.tracks.size(); ++track) {
-        if (t.tracks[track].gpu)
+    const std::vector<RunSummary::Range> &all = summary.ranges(); // by track, by start within one
+    int64_t outerEnd = std::numeric_limits<int64_t>::min(); // of the last instance on this track
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const RunSummary::Range &r = all[i];
+        if (i > 0 && all[i - 1].track != r.track)
+            outerEnd = std::numeric_limits<int64_t>::min();
+        if (!isStepName(summary.strings().view(r.name), scope))
             continue;
-        int64_t outerEnd = std::numeric_limits<int64_t>::min(); // of the last instance on this track
-        for (uint32_t e : t.trackEvents[track]) {               // by start, parents first
-            if (t.kind[e] == EventKind::Instant || !isStepName(t.nameOf(e), scope))
-                continue;
-            if (t.start[e] < outerEnd && t.end(e) <= outerEnd)
-                continue; // nested in the previous instance
-            ranges.push_back(StepRange{t.start[e], t.end(e), processOf[track]});
-            outerEnd = t.end(e);
-        }
+        if (r.start < outerEnd && r.end <= outerEnd)
+            continue; // nested in the previous instance
+        ranges.push_back(StepRange{r.start, r.end, r.process});
+        outerEnd = r.end;
     }
     std::sort(ranges.begin(), ranges.end(),
               [](const StepRange &a, const StepRange &b) { return a.start < b.start; });
@@ -114,11 +100,8 @@ std::vector<StepRange> findStepRanges(const TraceData &t, const std::vector<uint
 }
 
 // Per step range, the kernel positions whose launch call starts inside it on the step's process.
-std::vector<std::vector<uint32_t>> assignKernels(const TraceAnalysis &analysis,
-                                                 const std::vector<uint32_t> &processOf,
-                                                 const std::vector<StepRange> &ranges)
+std::vector<std::vector<uint32_t>> assignKernels(const RunSummary &summary, const std::vector<StepRange> &ranges)
 {
-    const TraceData &t = analysis.trace();
     // Per process, its ranges by start and the latest end among them so far (to stop a search early).
     struct ProcessRanges
     {
@@ -132,13 +115,14 @@ std::vector<std::vector<uint32_t>> assignKernels(const TraceAnalysis &analysis,
         p.reach.push_back(std::max(p.reach.empty() ? ranges[i].end : p.reach.back(), ranges[i].end));
     }
     std::vector<std::vector<uint32_t>> kernels(ranges.size());
-    for (uint32_t k = 0; k < analysis.kernels().size(); ++k) {
-        const int64_t launch = analysis.launchAt(k);
-        const auto found = launch < 0 ? byProcess.end() : byProcess.find(processOf[t.track[launch]]);
+    for (uint32_t k = 0; k < summary.kernels().size(); ++k) {
+        const RunSummary::Kernel &kernel = summary.kernels()[k];
+        const auto found = kernel.launch == RunSummary::Launch::None ? byProcess.end()
+                                                                      : byProcess.find(kernel.launchProcess);
         if (found == byProcess.end())
             continue;
         const ProcessRanges &p = found->second;
-        const int64_t ts = t.start[launch];
+        const int64_t ts = kernel.launchStart;
         // The latest-starting range that holds ts: ranges of one process overlap only across threads.
         auto it = std::upper_bound(p.ranges.begin(), p.ranges.end(), ts,
                                    [&ranges](int64_t value, uint32_t i) { return value < ranges[i].start; });
@@ -194,24 +178,27 @@ StepPart stepPartOf(GapCause cause)
 
 RunSteps findRunSteps(const TraceAnalysis &analysis, const QString &stepScope)
 {
-    const TraceData &t = analysis.trace();
+    return findRunSteps(RunSummary(analysis, std::make_shared<const ScopeIndex>(analysis)), stepScope);
+}
+
+RunSteps findRunSteps(const RunSummary &summary, const QString &stepScope)
+{
     RunSteps out;
     std::vector<StepRange> ranges;
     std::vector<std::vector<uint32_t>> kernels;
     if (stepScope.isEmpty()) {
-        if (analysis.kernels().empty())
+        if (summary.kernels().empty())
             return out;
-        kernels.emplace_back(analysis.kernels().size());
+        kernels.emplace_back(summary.kernels().size());
         std::iota(kernels[0].begin(), kernels[0].end(), 0u);
-        const int64_t start = t.start[analysis.kernels().front()];
+        const int64_t start = summary.kernels().front().start;
         int64_t end = start;
-        for (uint32_t k : analysis.kernels())
-            end = std::max(end, t.end(k));
+        for (const RunSummary::Kernel &k : summary.kernels())
+            end = std::max(end, k.end());
         ranges.push_back(StepRange{start, end, 0});
     } else {
-        const std::vector<uint32_t> processOf = trackProcesses(t);
-        ranges = findStepRanges(t, processOf, stepScope);
-        kernels = assignKernels(analysis, processOf, ranges);
+        ranges = findStepRanges(summary, stepScope);
+        kernels = assignKernels(summary, ranges);
     }
     std::array<double, kStepParts> sums{};
     for (std::size_t i = 0; i < ranges.size(); ++i) {
@@ -220,7 +207,7 @@ RunSteps findRunSteps(const TraceAnalysis &analysis, const QString &stepScope)
         StepInstance step;
         step.start = ranges[i].start;
         step.end = ranges[i].end;
-        measureStep(analysis, kernels[i], step, out.gaps);
+        measureStep(summary, kernels[i], step, out.gaps);
         for (int part = 0; part < kStepParts; ++part)
             sums[std::size_t(part)] += double(step.parts[std::size_t(part)]);
         out.steps.push_back(step);
@@ -255,9 +242,9 @@ StepBreakdown::StepBreakdown(const QList<LoadedRun> &a, const QList<LoadedRun> &
                 m_stepScope = run.scopes->stepScope();
     for (auto [side, runs] : {std::pair{&a, &m_runsA}, std::pair{&b, &m_runsB}})
         for (const LoadedRun &run : *side) {
-            if (!run.ok())
+            if (!run.summary)
                 continue;
-            runs->push_back(findRunSteps(*run.analysis, m_stepScope));
+            runs->push_back(findRunSteps(*run.summary, m_stepScope));
             runs->back().run = run.run.name;
             runs->back().process = Replication::processOf(run);
         }

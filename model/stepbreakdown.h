@@ -6,6 +6,7 @@
 // DESIGN.md section 7 has the definitions.
 
 #include "loadedrun.h"
+#include "runsummary.h"
 #include "scopecomparison.h"
 #include "tablecolumn.h"
 #include "traceanalysis.h"
@@ -58,6 +59,8 @@ struct RunSteps
 // The steps of a run: instances of `stepScope` (CPU annotations named `scope` or `scope#N`, the
 // outermost when nested); a step's kernels are those whose launch call starts in its range on any
 // thread of its process. An empty scope makes the whole run one step with every kernel.
+RunSteps findRunSteps(const RunSummary &summary, const QString &stepScope);
+// The same of an analysed trace (summarised first: one definition of a step).
 RunSteps findRunSteps(const TraceAnalysis &analysis, const QString &stepScope);
 
 struct StepBreakdownOptions

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "tracefolder.h"
 
+#include "runsummaryfile.h"
+
 #include "model/formats/tracereader.h"
 
 #include <QCoreApplication>
@@ -23,6 +25,14 @@ constexpr int kMaxFolders = 5000;
 QString tr(const char *text)
 {
     return QCoreApplication::translate("TraceFolder", text);
+}
+
+// A summary file's run name: its file name without the suffix `summarize` added; others as they are.
+QString summaryRunName(const QString &fileName)
+{
+    return fileName.endsWith(RunSummaryFile::suffix(), Qt::CaseInsensitive)
+               ? fileName.left(fileName.size() - RunSummaryFile::suffix().size())
+               : fileName;
 }
 
 // False when more than kMaxFolders were visited (`visited` counts them).
@@ -63,8 +73,13 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, std:
         runs.push_back({runName({}), dir.absolutePath()});
     // A subfolder with one trace is a run folder (scopeline-hipbench's run_<i>/): named after it.
     const bool runFolder = traces.size() == 1 && depth > 0 && !oneRunFolder;
-    for (const QFileInfo &info : traces)
-        runs.push_back({runFolder ? runName({}) : runName(info.fileName()), info.absoluteFilePath()});
+    for (const QFileInfo &info : traces) {
+        // A summary is named after its run (what `summarize` wrote it as): never after its folder.
+        if (info.fileName().endsWith(RunSummaryFile::suffix(), Qt::CaseInsensitive))
+            runs.push_back({runName(summaryRunName(info.fileName())), info.absoluteFilePath()});
+        else
+            runs.push_back({runFolder ? runName({}) : runName(info.fileName()), info.absoluteFilePath()});
+    }
 
     if (depth >= kMaxDepth)
         return true;
@@ -150,6 +165,8 @@ bool TraceFolder::isTraceFileName(const QString &fileName)
             for (const QString &pattern : reader->fileNamePatterns())
                 expressions.emplace_back(QRegularExpression::wildcardToRegularExpression(pattern),
                                          QRegularExpression::CaseInsensitiveOption);
+        expressions.emplace_back(QRegularExpression::wildcardToRegularExpression(RunSummaryFile::fileNamePattern()),
+                                 QRegularExpression::CaseInsensitiveOption);
         return expressions;
     }();
     return std::any_of(patterns.begin(), patterns.end(),
@@ -176,7 +193,7 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error)
         if (!info.isReadable())
             return fail(tr("%1: permission denied").arg(QDir::toNativeSeparators(target)));
         if (info.isFile()) {
-            runs.push_back({info.fileName(), info.absoluteFilePath()});
+            runs.push_back({summaryRunName(info.fileName()), info.absoluteFilePath()});
             continue;
         }
         // With a wildcard, each match is a run named after itself.

@@ -262,14 +262,14 @@ void PairTimeline::ensureSteps() const
     for (auto &steps : m_steps)
         steps.clear();
     const LoadedRun &a = m_views[0]->run(), &b = m_views[1]->run();
-    if (!a.analysis || !b.analysis || !a.scopes || !b.scopes)
+    if (!a.summary || !b.summary || !a.scopes || !b.scopes)
         return;
     const QString scope = a.scopes->stepScope();
     if (scope.isEmpty() || b.scopes->stepScope() != scope)
         return;
     const LoadedRun *runs[2] = {&a, &b};
     for (int side = 0; side < 2; ++side)
-        for (const StepInstance &step : findRunSteps(*runs[side]->analysis, scope).steps)
+        for (const StepInstance &step : findRunSteps(*runs[side]->summary, scope).steps)
             m_steps[side].emplace_back(step.start, step.end);
     if (m_steps[0].empty() || m_steps[1].empty())
         for (auto &steps : m_steps)

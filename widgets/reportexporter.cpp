@@ -130,19 +130,21 @@ QString runsTable(const QList<LoadedRun> &runs)
     for (const LoadedRun &run : runs) {
         html += QStringLiteral("<tr><td>%1</td><td class='file'>%2</td>")
                     .arg(esc(run.run.name), esc(run.run.file));
-        if (!run.ok() || !run.analysis) {
+        if (!run.ok() || (!run.summary && !run.analysis)) {
             html += QStringLiteral("<td colspan='8' class='missing'>%1</td></tr>\n")
                         .arg(esc(run.error.isEmpty() ? ReportExporter::tr("not loaded") : run.error));
             continue;
         }
-        const LaunchSummary &s = run.analysis->total();
+        const LaunchSummary s = run.summary ? run.summary->total() : run.analysis->total();
+        const TraceFormat format = run.summary ? run.summary->format : run.trace->format;
+        const int64_t events = run.summary ? run.summary->events : int64_t(run.trace->eventCount());
         const QString process = Replication::processOf(run);
         html += QStringLiteral("<td>%1</td>")
                     .arg(esc(process.isEmpty() ? ReportExporter::tr("unknown") : process));
         html +=
             QStringLiteral("<td>%1</td><td class='num'>%2</td><td class='num'>%3</td><td class='num'>%4</td>"
                            "<td class='num'>%5</td><td class='num'>%6</td><td class='num'>%7</td></tr>\n")
-                .arg(esc(formatName(run.trace->format)), QString::number(run.trace->eventCount()),
+                .arg(esc(formatName(format)), QString::number(events),
                      QString::number(s.kernels), QString::number(s.kernelLaunches),
                      QString::number(s.graphLaunches), esc(s.spanNs > 0 ? formatPercent(double(s.busyNs) / double(s.spanNs))
                                                         : QStringLiteral("–")),

@@ -77,8 +77,9 @@ SummaryStrip::Figures SummaryStrip::Figures::of(const QList<LoadedRun> &runs)
     Figures figures{PooledRuns::of(runs)};
     std::vector<double> delays;
     for (const LoadedRun &run : runs)
-        if (run.analysis) {
-            const std::vector<int64_t> &graph = run.analysis->total().graphLaunchDelays;
+        if (run.summary || run.analysis) {
+            const std::vector<int64_t> &graph =
+                run.summary ? run.summary->graphLaunchDelays() : run.analysis->total().graphLaunchDelays;
             delays.insert(delays.end(), graph.begin(), graph.end());
         }
     figures.medianGraphLaunchDelayNs = stats::median(std::move(delays));

@@ -77,8 +77,12 @@ Commands:
                             timeline_b.png (the first run of each side), the step breakdown
                             (steps.png, steps.csv), the kernel diff (diff.png, diff.csv),
                             index.html and, with scopes, boxplot.png and stats.csv
+  summarize PATH... -o DIR  write one run summary per run (DIR/<run>.slsum): what diff,
+                            compare, steps and report read, without the events; pass the
+                            summaries (or their folder) in place of the traces for the same
+                            figures (docs/summary-format.md)
 
-A PATH is a trace file, a run folder, or a folder of runs; wildcards (quoted) select several,
+A PATH is a trace file, a run folder, a folder of runs, or run summaries; wildcards (quoted) select several,
 e.g. 'traces/trace_file_matmul_*'. Exit status: 0 success, 1 bad usage, 2 unreadable input
 (or, for report, a file that cannot be written).
 )";
@@ -94,7 +98,8 @@ void keepUntilExit(const LoadedRun &run)
 } // namespace
 
 // Scans and loads every run under the given paths; prints the error and returns false on failure.
-bool loadPaths(const QStringList &paths, QList<LoadedRun> &runs, LoadedRun::Scopes scopes)
+bool loadPaths(const QStringList &paths, QList<LoadedRun> &runs, LoadedRun::Scopes scopes,
+               LoadedRun::Events events)
 {
     for (const QString &path : paths) {
         QString error;
@@ -104,7 +109,7 @@ bool loadPaths(const QStringList &paths, QList<LoadedRun> &runs, LoadedRun::Scop
             err().flush();
             return false;
         }
-        for (const LoadedRun &run : LoadedRun::loadAll(found, nullptr, scopes)) {
+        for (const LoadedRun &run : LoadedRun::loadAll(found, nullptr, scopes, events)) {
             if (!run.ok()) {
                 err() << "scopeline-cli: " << run.error << "\n";
                 err().flush();
@@ -273,6 +278,8 @@ int run(const QStringList &arguments)
         return diffCommand(rest);
     if (command == QLatin1String("steps"))
         return stepsCommand(rest);
+    if (command == QLatin1String("summarize"))
+        return summarizeCommand(rest);
     return usageError(QStringLiteral("unknown command '%1'").arg(command));
 }
 

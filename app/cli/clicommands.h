@@ -27,15 +27,18 @@ int scopesCommand(const QStringList &arguments);
 int compareCommand(const QStringList &arguments);
 int diffCommand(const QStringList &arguments);
 int stepsCommand(const QStringList &arguments);
+int summarizeCommand(const QStringList &arguments);
 
 QTextStream &out();
 QTextStream &err();
 // Prints the message and a pointer to --help; returns BadUsage.
 int usageError(const QString &message);
 
-// Scans and loads every run under the given paths; prints the error and returns false on failure.
+// Scans and loads every run under the given paths (traces or run summary files); prints the error and
+// returns false on failure. The runs keep only their summaries unless `events` keeps the events too.
 bool loadPaths(const QStringList &paths, QList<LoadedRun> &runs,
-               LoadedRun::Scopes scopes = LoadedRun::Scopes::Index);
+               LoadedRun::Scopes scopes = LoadedRun::Scopes::Index,
+               LoadedRun::Events events = LoadedRun::Events::Drop);
 // The options steps and diff share: alpha and the threshold; false after printing a usage error.
 bool parseLevels(const QCommandLineParser &parser, const QCommandLineOption &alphaOption,
                  const QCommandLineOption &thresholdOption, double &alpha, double &threshold, int &status);

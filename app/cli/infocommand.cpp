@@ -196,6 +196,12 @@ int infoCommand(const QStringList &arguments)
     // info prints no scopes, so it leaves their index out (a twentieth of a large trace's load)
     if (!loadPaths(parser.positionalArguments(), runs, LoadedRun::Scopes::Skip))
         return Unreadable;
+    for (const LoadedRun &run : runs)
+        if (!run.trace) { // a run summary: its events, which info describes, are not in it
+            err() << "scopeline-cli: " << run.run.file << ": a run summary (of "
+                  << (run.summary ? run.summary->sourceFile : QString()) << "); info reads traces\n";
+            return Unreadable;
+        }
     if (parser.isSet(json)) {
         QJsonObject document;
         if (runs.size() == 1) {

@@ -76,7 +76,8 @@ int reportCommand(const QStringList &arguments)
         ReportCharts::stepsChartImage(steps, QFileInfo(QDir::cleanPath(options.pathA)).fileName(),
                                       QFileInfo(QDir::cleanPath(options.pathB)).fileName());
     std::tie(input.timelineA, input.timelineB) =
-        ReportCharts::gpuActivityTimelines(a.value(0), b.value(0), options.pathA, options.pathB);
+        ReportCharts::gpuActivityTimelines(a.value(0).withEvents(), b.value(0).withEvents(), options.pathA,
+                                           options.pathB);
     const QString folder = parser.value(outOption);
     QString error;
     if (!ReportExporter::exportTo(folder, input, &error)) {

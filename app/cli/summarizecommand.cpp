@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `scopeline-cli summarize PATH... -o DIR`: one run summary file per run (docs/summary-format.md), the
+// map step of a set of runs larger than one machine; diff, compare, steps and report read them back
+// in place of the traces.
+#include "clicommands.h"
+
+#include "model/runsummaryfile.h"
+#include "model/tracefolder.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QSet>
+#include <QtConcurrent>
+
+#include <vector>
+
+namespace scopeline::cli {
+
+int summarizeCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption outOption({QStringLiteral("o"), QStringLiteral("out")},
+                                       QStringLiteral("Folder to write the summaries into."),
+                                       QStringLiteral("DIR"));
+    parser.addOption(outOption);
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText());
+    if (parser.positionalArguments().isEmpty())
+        return usageError(QStringLiteral("summarize needs at least one PATH"));
+    if (!parser.isSet(outOption) || parser.value(outOption).isEmpty())
+        return usageError(QStringLiteral("summarize needs -o DIR"));
+    const QDir outDir(parser.value(outOption));
+
+    // Each run is written as DIR/<its run name>.slsum, so that scanning DIR names it as its trace
+    // folder did (side/<process>/<run>/ keeps its process folder).
+    struct Job
+    {
+        TraceRun run;
+        QString file;
+    };
+    std::vector<Job> jobs;
+    QSet<QString> targets;
+    for (const QString &path : parser.positionalArguments()) {
+        QString error;
+        const std::vector<TraceRun> found = TraceFolder::scan(path, &error);
+        if (found.empty()) {
+            err() << "scopeline-cli: " << error << "\n";
+            return Unreadable;
+        }
+        for (const TraceRun &run : found) {
+            const QString file = QDir::cleanPath(outDir.filePath(run.name + RunSummaryFile::suffix()));
+            if (targets.contains(file)) {
+                err() << "scopeline-cli: two runs are named " << run.name << " (" << path
+                      << "); summarize them into separate folders\n";
+                return BadUsage;
+            }
+            targets.insert(file);
+            jobs.push_back({run, file});
+        }
+    }
+
+    // Runs in parallel, each written and let go as soon as it is summarised: memory holds as many
+    // traces as there are threads.
+    const QList<Job> list(jobs.begin(), jobs.end());
+    const QList<QString> errors = QtConcurrent::blockingMapped(list, [](const Job &job) -> QString {
+        const LoadedRun loaded =
+            LoadedRun::load(job.run, {}, nullptr, LoadedRun::Scopes::Index, LoadedRun::Events::Drop);
+        if (!loaded.ok())
+            return loaded.error;
+        if (!QDir().mkpath(QFileInfo(job.file).absolutePath()))
+            return QStringLiteral("%1: cannot create the folder").arg(QFileInfo(job.file).absolutePath());
+        return RunSummaryFile::write(*loaded.summary, job.file);
+    });
+    int status = Success;
+    for (qsizetype i = 0; i < errors.size(); ++i) {
+        if (!errors[i].isEmpty()) {
+            err() << "scopeline-cli: " << errors[i] << "\n";
+            status = Unreadable;
+        } else {
+            out() << QDir::toNativeSeparators(list[i].file) << "\n";
+        }
+    }
+    return status;
+}
+
+} // namespace scopeline::cli

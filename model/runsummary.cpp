@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "runsummary.h"
+
+#include "hugepages.h"
+
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <unordered_map>
+
+namespace scopeline {
+
+namespace {
+
+// Each kernel's op, by position in analysis.kernels(): JAX's hlo_op (with its graph node inside a
+// command buffer, whose kernels all carry the buffer's name), else the innermost CPU op around the
+// kernel's launch call; the kernel's name when neither is there.
+std::vector<std::string> kernelOps(const TraceAnalysis &analysis)
+{
+    const TraceData &t = analysis.trace();
+    std::unordered_map<uint32_t, uint32_t> opOfLaunch; // launch event -> its innermost CPU op
+    for (uint32_t track = 0; track < t.tracks.size(); ++track) {
+        if (t.tracks[track].gpu)
+            continue;
+        std::vector<uint32_t> open;               // CPU ops holding the current event, outermost first
+        for (uint32_t e : t.trackEvents[track]) { // by start, parents first
+            while (!open.empty() && t.end(open.back()) <= t.start[e])
+                open.pop_back();
+            if ((t.kind[e] == EventKind::KernelLaunch || t.kind[e] == EventKind::GraphLaunch) &&
+                !open.empty())
+                opOfLaunch.emplace(e, open.back());
+            else if (t.kind[e] == EventKind::Other && t.duration[e] > 0)
+                open.push_back(e);
+        }
+    }
+    std::vector<std::string> ops;
+    ops.reserve(analysis.kernels().size());
+    for (std::size_t p = 0; p < analysis.kernels().size(); ++p) {
+        const uint32_t k = analysis.kernels()[p];
+        const std::string_view hlo = t.arg(k, "hlo_op");
+        if (!hlo.empty()) {
+            const std::string_view node = t.arg(k, "cuda_graph_node_id");
+            // the node id is the graph's id in the high 32 bits and the node's index in the low ones
+            ops.push_back(node.empty()
+                              ? std::string(hlo)
+                              : std::string(hlo) + " node " +
+                                    std::to_string(std::strtoull(std::string(node).c_str(), nullptr, 10) &
+                                                   0xffffffffu));
+            continue;
+        }
+        const int64_t launch = analysis.launchAt(p);
+        const auto op = launch < 0 ? opOfLaunch.end() : opOfLaunch.find(uint32_t(launch));
+        ops.emplace_back(op != opOfLaunch.end() ? t.nameOf(op->second) : t.nameOf(k));
+    }
+    return ops;
+}
+
+// `ProfilerStep#15` -> `ProfilerStep`; empty when the text is not `<name>#<digits>`.
+std::string_view stepBase(std::string_view text)
+{
+    const std::size_t hash = text.rfind('#');
+    if (hash == std::string_view::npos || hash == 0 || hash + 1 == text.size())
+        return {};
+    for (std::size_t i = hash + 1; i < text.size(); ++i)
+        if (text[i] < '0' || text[i] > '9')
+            return {};
+    return text.substr(0, hash);
+}
+
+bool isCallName(std::string_view text)
+{
+    constexpr std::string_view prefix = "PjitFunction(";
+    return text.size() > prefix.size() && text.substr(0, prefix.size()) == prefix && text.back() == ')';
+}
+
+} // namespace
+
+RunSummary::RunSummary(const TraceAnalysis &analysis, std::shared_ptr<const ScopeIndex> scopes)
+    : m_scopes(std::move(scopes))
+{
+    const TraceData &t = analysis.trace();
+    sourceFile = t.sourceFile;
+    format = t.format;
+    events = int64_t(t.eventCount());
+    skipped = t.skipped;
+
+    // Processes by pid, numbered in track order over the CPU tracks (as the step breakdown did).
+    std::map<QString, uint16_t> processIds;
+    std::vector<uint16_t> processOf(t.tracks.size(), kNoProcess);
+    for (uint32_t track = 0; track < t.tracks.size(); ++track)
+        if (!t.tracks[track].gpu)
+            processOf[track] = processIds.try_emplace(t.tracks[track].pid, uint16_t(processIds.size())).first->second;
+
+    std::vector<uint32_t> idOf(t.strings.size(), UINT32_MAX); // trace string id -> m_strings id
+    auto intern = [&](uint32_t text) {
+        uint32_t &id = idOf[text];
+        if (id == UINT32_MAX)
+            id = m_strings.intern(t.strings.view(text));
+        return id;
+    };
+
+    const std::vector<std::string> ops = kernelOps(analysis);
+    const std::vector<uint32_t> &kernels = analysis.kernels();
+    hugepages::reserve(m_kernels, kernels.size());
+    for (std::size_t p = 0; p < kernels.size(); ++p) {
+        const uint32_t k = kernels[p];
+        Kernel kernel;
+        kernel.start = t.start[k];
+        kernel.duration = t.duration[k];
+        kernel.name = intern(t.name[k]);
+        kernel.op = ops[p] == t.nameOf(k) ? kernel.name : m_strings.intern(ops[p]);
+        kernel.stream = t.track[k];
+        const int64_t launch = analysis.launchAt(p);
+        if (launch >= 0) {
+            kernel.launch = t.kind[launch] == EventKind::KernelLaunch ? Launch::Kernel : Launch::Graph;
+            kernel.launchStart = t.start[launch];
+            kernel.launchProcess = processOf[t.track[launch]];
+        }
+        m_kernels.push_back(kernel);
+    }
+
+    // The ranges a step scope can pick, decided once per name.
+    std::vector<int8_t> keep(t.strings.size(), -1);
+    auto kept = [&](uint32_t e) {
+        int8_t &k = keep[t.name[e]];
+        if (k < 0) {
+            const std::string_view name = t.nameOf(e);
+            const std::string_view base = stepBase(name);
+            k = !base.empty() || isCallName(name) ||
+                (m_scopes && (m_scopes->hasName(name) || (!base.empty() && m_scopes->hasName(base))));
+        }
+        return t.kind[e] == EventKind::CpuAnnotation || k == 1;
+    };
+    for (uint32_t track = 0; track < t.tracks.size(); ++track) {
+        if (t.tracks[track].gpu)
+            continue;
+        for (uint32_t e : t.trackEvents[track])
+            if (t.kind[e] != EventKind::Instant && kept(e)) {
+                Range range;
+                range.start = t.start[e];
+                range.end = t.end(e);
+                range.name = intern(t.name[e]);
+                range.track = track;
+                range.process = processOf[track];
+                m_ranges.push_back(range);
+            }
+    }
+
+    const LaunchSummary &total = analysis.total();
+    m_busyNs = total.busyNs;
+    m_spanNs = total.spanNs;
+    m_kernelLaunches = total.kernelLaunches;
+    m_graphLaunches = total.graphLaunches;
+    m_graphLaunchDelays = total.graphLaunchDelays;
+
+    if (t.format == TraceFormat::Kineto)
+        for (uint32_t e = 0; e < t.eventCount(); ++e)
+            if (t.kind[e] == EventKind::KernelLaunch || t.kind[e] == EventKind::GraphLaunch) {
+                launchPid = QStringLiteral("pid ") + t.tracks[t.track[e]].pid;
+                break;
+            }
+}
+
+LaunchSummary RunSummary::total() const
+{
+    LaunchSummary total;
+    total.kernels = int64_t(m_kernels.size());
+    total.kernelLaunches = m_kernelLaunches;
+    total.graphLaunches = m_graphLaunches;
+    total.busyNs = m_busyNs;
+    total.spanNs = m_spanNs;
+    for (const Kernel &k : m_kernels)
+        if (k.launch == Launch::Kernel)
+            total.launchDelays.push_back(k.start - k.launchStart);
+    total.graphLaunchDelays = m_graphLaunchDelays;
+    return total;
+}
+
+} // namespace scopeline

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// What the statistics read of one run, without its events: every kernel (name, op, start, duration,
+// stream, its launch call's start and process), the CPU ranges a step scope can be, the launch
+// totals of the summary strip and the scope index. Built from a loaded trace or read from a summary
+// file (RunSummaryFile); the kernel diff, the step breakdown and the scope comparison read only this,
+// so results from a summary equal those from its trace exactly. DESIGN.md section 8.
+
+#include "scopeindex.h"
+#include "stringtable.h"
+#include "traceanalysis.h"
+#include "tracedata.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace scopeline {
+
+class RunSummary
+{
+public:
+    static constexpr uint16_t kNoProcess = UINT16_MAX;
+    enum class Launch : uint8_t { None, Kernel, Graph }; // the call that launched a kernel
+
+    // One kernel, in TraceAnalysis::kernels() order (by start).
+    struct Kernel
+    {
+        int64_t start = 0, duration = 0;
+        int64_t launchStart = 0;              // its launch call's start (launch != None)
+        uint32_t name = 0, op = 0;            // in strings(); op: KernelDiffOptions::byOp's key
+        uint32_t stream = 0;                  // the trace's track index
+        uint16_t launchProcess = kNoProcess;  // the launching thread's process (index of its pid)
+        Launch launch = Launch::None;
+        uint8_t reserved = 0;
+        int64_t end() const { return start + duration; }
+    };
+    // A CPU range that may be an instance of a step scope: CPU annotations, `<name>#N` and
+    // `PjitFunction(...)` ranges and ranges named like a scope of the index. Grouped by track, by
+    // start within one (parents first), as the trace's tracks list them.
+    struct Range
+    {
+        int64_t start = 0, end = 0;
+        uint32_t name = 0; // in strings()
+        uint32_t track = 0;
+        uint16_t process = 0;
+        uint16_t reserved[3] = {0, 0, 0};
+    };
+
+    // Summarises an analysed trace and its scope index (which it shares).
+    RunSummary(const TraceAnalysis &analysis, std::shared_ptr<const ScopeIndex> scopes);
+    RunSummary() = default; // empty: what RunSummaryFile::read fills
+
+    const std::vector<Kernel> &kernels() const { return m_kernels; }
+    const std::vector<Range> &ranges() const { return m_ranges; }
+    const StringTable &strings() const { return m_strings; }
+    std::string_view nameOf(const Kernel &k) const { return m_strings.view(k.name); }
+    const std::shared_ptr<const ScopeIndex> &scopes() const { return m_scopes; }
+    // TraceAnalysis::total() as it was: its launch delays are worked out from the kernels.
+    LaunchSummary total() const;
+    const std::vector<int64_t> &graphLaunchDelays() const { return m_graphLaunchDelays; }
+    int64_t busyNs() const { return m_busyNs; } // union of kernel intervals
+    int64_t spanNs() const { return m_spanNs; } // first kernel start -> last kernel end
+
+    // Of the trace: its file, format, event count and what loading skipped.
+    QString sourceFile;
+    TraceFormat format = TraceFormat::Unknown;
+    int64_t events = 0;
+    std::map<QString, int64_t> skipped;
+    // PyTorch (Kineto) traces: "pid <n>" of the first launch call (Replication::processOf), else empty.
+    QString launchPid;
+
+private:
+    friend class RunSummaryFile;
+
+    StringTable m_strings;
+    std::vector<Kernel> m_kernels;
+    std::vector<Range> m_ranges;
+    int64_t m_busyNs = 0, m_spanNs = 0, m_kernelLaunches = 0, m_graphLaunches = 0;
+    std::vector<int64_t> m_graphLaunchDelays;
+    std::shared_ptr<const ScopeIndex> m_scopes;
+};
+
+} // namespace scopeline

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "runsummaryfile.h"
+
+#include "runsummarystream.h"
+
+#include <QBuffer>
+#include <QCoreApplication>
+#include <QDataStream>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+
+#include <cstring>
+
+namespace scopeline {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("RunSummaryFile", text);
+}
+
+// magic (8) + version (4) + flags (4) + payload bytes (8) + compressed bytes (8), little-endian.
+constexpr qint64 kHeaderBytes = 32;
+
+void writePayload(QDataStream &out, const RunSummary &s, const std::vector<RunSummary::Kernel> &kernels,
+                  const std::vector<RunSummary::Range> &ranges, const StringTable &strings)
+{
+    using namespace summarystream;
+    writeString(out, s.sourceFile);
+    out << quint8(s.format) << qint64(s.events);
+    out << quint64(s.skipped.size());
+    for (const auto &[reason, count] : s.skipped) {
+        writeString(out, reason);
+        out << qint64(count);
+    }
+    writeString(out, s.launchPid);
+    writeStrings(out, strings);
+    writeArray(out, kernels);
+    writeArray(out, ranges);
+}
+
+} // namespace
+
+bool RunSummaryFile::isSummaryFile(const QString &path)
+{
+    if (path.endsWith(suffix(), Qt::CaseInsensitive))
+        return true;
+    QFile file(path);
+    if (QFileInfo(path).isDir() || !file.open(QIODevice::ReadOnly))
+        return false;
+    char magic[8];
+    return file.read(magic, 8) == 8 && std::memcmp(magic, kMagic, 8) == 0;
+}
+
+QString RunSummaryFile::write(const RunSummary &summary, const QString &path)
+{
+    QByteArray payload;
+    {
+        QBuffer buffer(&payload);
+        buffer.open(QIODevice::WriteOnly);
+        QDataStream out(&buffer);
+        out.setByteOrder(QDataStream::LittleEndian);
+        out.setVersion(QDataStream::Qt_6_4);
+        writePayload(out, summary, summary.m_kernels, summary.m_ranges, summary.m_strings);
+        out << qint64(summary.m_busyNs) << qint64(summary.m_spanNs) << qint64(summary.m_kernelLaunches)
+            << qint64(summary.m_graphLaunches);
+        summarystream::writeArray(out, summary.m_graphLaunchDelays);
+        out << quint8(summary.m_scopes != nullptr);
+        if (summary.m_scopes)
+            summary.m_scopes->write(out);
+    }
+    const QByteArray compressed = qCompress(payload, 6);
+
+    QByteArray header;
+    {
+        QDataStream out(&header, QIODevice::WriteOnly);
+        out.setByteOrder(QDataStream::LittleEndian);
+        out.writeRawData(kMagic, 8);
+        out << quint32(kVersion) << quint32(0) << quint64(payload.size()) << quint64(compressed.size());
+    }
+    const QString shown = QDir::toNativeSeparators(path);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return tr("%1: cannot write (%2)").arg(shown, file.errorString());
+    if (file.write(header) != header.size() || file.write(compressed) != compressed.size() || !file.commit())
+        return tr("%1: cannot write (%2)").arg(shown, file.errorString());
+    return {};
+}
+
+QString RunSummaryFile::read(const QString &path, RunSummary &summary)
+{
+    const QString shown = QDir::toNativeSeparators(path);
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return tr("%1: cannot open (%2)").arg(shown, file.errorString());
+    const QByteArray header = file.read(kHeaderBytes);
+    if (header.size() < 8 || std::memcmp(header.constData(), kMagic, 8) != 0)
+        return tr("%1: not a Scopeline run summary (no SCOPESUM header)").arg(shown);
+    if (header.size() < kHeaderBytes)
+        return tr("%1: truncated run summary (the header is cut short)").arg(shown);
+    QDataStream head(header);
+    head.setByteOrder(QDataStream::LittleEndian);
+    head.skipRawData(8);
+    quint32 version = 0, flags = 0;
+    quint64 payloadBytes = 0, compressedBytes = 0;
+    head >> version >> flags >> payloadBytes >> compressedBytes;
+    if (version != kVersion)
+        return tr("%1: run summary version %2; this build reads version %3 (summarise the trace again "
+                  "with this scopeline-cli)")
+            .arg(shown)
+            .arg(version)
+            .arg(kVersion);
+    const QByteArray compressed = file.read(qint64(std::min<quint64>(compressedBytes, quint64(INT32_MAX))));
+    if (quint64(compressed.size()) != compressedBytes)
+        return tr("%1: truncated run summary (%2 of %3 bytes)")
+            .arg(shown)
+            .arg(kHeaderBytes + compressed.size())
+            .arg(kHeaderBytes + qint64(compressedBytes));
+    // qCompress's own 4-byte size (big-endian) must agree with the header, and deflate expands by at
+    // most about 1:1032: a damaged size is refused here rather than allocated.
+    const quint64 stated = compressed.size() >= 4 ? quint64(uint8_t(compressed[0])) << 24 |
+                                                        quint64(uint8_t(compressed[1])) << 16 |
+                                                        quint64(uint8_t(compressed[2])) << 8 | uint8_t(compressed[3])
+                                                  : 0;
+    if (stated != payloadBytes || payloadBytes > 1100 * compressedBytes + 64 || payloadBytes == 0)
+        return tr("%1: damaged run summary (its sizes disagree)").arg(shown);
+    QByteArray payload = qUncompress(compressed);
+    if (quint64(payload.size()) != payloadBytes || payload.isEmpty())
+        return tr("%1: damaged run summary (its data does not decompress)").arg(shown);
+
+    QBuffer buffer(&payload);
+    buffer.open(QIODevice::ReadOnly);
+    QDataStream in(&buffer);
+    in.setByteOrder(QDataStream::LittleEndian);
+    in.setVersion(QDataStream::Qt_6_4);
+    using namespace summarystream;
+    RunSummary &s = summary;
+    bool ok = readString(in, s.sourceFile);
+    quint8 format = 0;
+    qint64 events = 0;
+    uint64_t skipped = 0;
+    in >> format >> events;
+    s.format = TraceFormat(format);
+    s.events = events;
+    ok = ok && readCount(in, skipped, 12);
+    for (uint64_t i = 0; ok && i < skipped; ++i) {
+        QString reason;
+        qint64 count = 0;
+        ok = readString(in, reason);
+        in >> count;
+        s.skipped[reason] = count;
+    }
+    ok = ok && readString(in, s.launchPid) && readStrings(in, s.m_strings) && readArray(in, s.m_kernels) &&
+         readArray(in, s.m_ranges);
+    qint64 busy = 0, span = 0, launches = 0, graphLaunches = 0;
+    in >> busy >> span >> launches >> graphLaunches;
+    s.m_busyNs = busy;
+    s.m_spanNs = span;
+    s.m_kernelLaunches = launches;
+    s.m_graphLaunches = graphLaunches;
+    ok = ok && readArray(in, s.m_graphLaunchDelays);
+    quint8 hasScopes = 0;
+    in >> hasScopes;
+    if (ok && hasScopes) {
+        auto scopes = std::make_shared<ScopeIndex>();
+        ok = ScopeIndex::read(in, *scopes);
+        s.m_scopes = std::move(scopes);
+    }
+    // Every id must be in range: a damaged file must not read out of bounds later.
+    for (const RunSummary::Kernel &k : s.m_kernels)
+        ok = ok && k.name < s.m_strings.size() && k.op < s.m_strings.size() &&
+             uint8_t(k.launch) <= uint8_t(RunSummary::Launch::Graph);
+    for (const RunSummary::Range &r : s.m_ranges)
+        ok = ok && r.name < s.m_strings.size();
+    if (!ok || !summarystream::ok(in) || !buffer.atEnd())
+        return tr("%1: damaged run summary (inconsistent data)").arg(shown);
+    return {};
+}
+
+} // namespace scopeline

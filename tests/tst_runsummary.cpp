@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Run summaries: on the repository's real traces, every figure of the kernel diff, the step breakdown
+// and the scope comparison (every CSV field) from summaries, in memory and read back from the files
+// `summarize` writes, equals the figure from the traces; damaged summary files give an error naming
+// the file, never a crash.
+
+#include "testdata.h"
+#include "testprocess.h"
+
+#include "model/kerneldiff.h"
+#include "model/pooledruns.h"
+#include "model/replication.h"
+#include "model/runsummaryfile.h"
+#include "model/scopecomparison.h"
+#include "model/stepbreakdown.h"
+#include "model/tracefolder.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <set>
+
+using namespace scopeline;
+
+namespace {
+
+struct Pair
+{
+    const char *name;
+    QString a, b; // side paths (wildcards allowed)
+};
+
+std::vector<Pair> pairs()
+{
+    const QString data = QStringLiteral(SCOPELINE_TEST_DATA "/");
+    const QString samples = QStringLiteral(SCOPELINE_SAMPLES "/");
+    return {
+        {"jax_named_scopes", data + "jax_h100/jax_named_scopes/trace_file_einsum_*",
+         data + "jax_h100/jax_named_scopes/trace_file_matmul_*"},
+        {"jax_command_buffers", data + "jax_h100/jax_command_buffers/trace_file_einsum_*",
+         data + "jax_h100/jax_command_buffers/trace_file_matmul_*"},
+        {"jax_processes", data + "h100_runs/jax_processes/einsum", data + "h100_runs/jax_processes/matmul"},
+        {"torch_processes", data + "h100_runs/torch_processes/proc_[01]",
+         data + "h100_runs/torch_processes/proc_[23]"},
+        {"torch_compile", data + "h100_runs/torch_compile/eager", data + "h100_runs/torch_compile/reduce_overhead"},
+        {"sample_launch_chain", samples + "hipbench_launch_chain/eager", samples + "hipbench_launch_chain/graph"},
+        {"sample_jax", samples + "jax_matmul_vs_einsum/matmul", samples + "jax_matmul_vs_einsum/einsum"},
+    };
+}
+
+QList<LoadedRun> loadSide(const QString &path, LoadedRun::Events events)
+{
+    QString error;
+    const std::vector<TraceRun> runs = TraceFolder::scan(path, &error);
+    if (runs.empty())
+        qFatal("%s", qPrintable(error));
+    QList<LoadedRun> loaded = LoadedRun::loadAll(runs, nullptr, LoadedRun::Scopes::Index, events);
+    for (const LoadedRun &run : loaded)
+        if (!run.ok())
+            qFatal("%s", qPrintable(run.error));
+    return loaded;
+}
+
+// Every figure the statistics give for the two sides, as text: the tables' CSVs and header lines.
+QString results(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
+{
+    QString text;
+    for (const QList<LoadedRun> *side : {&a, &b})
+        for (const LoadedRun &run : *side)
+            text += run.run.name + QLatin1Char(' ') + Replication::processOf(run) + QLatin1Char('\n');
+    for (const KernelDiffOptions &base : {KernelDiffOptions{}, KernelDiffOptions{true, false},
+                                          KernelDiffOptions{false, true}}) {
+        const KernelDiff diff(a, b, base);
+        text += diff.headerText() + QLatin1Char('\n') + diff.toCsv();
+    }
+    // The detected step scope, the whole run, and every scope of the first run as a step scope.
+    QStringList stepScopes{QString(), StepBreakdownOptions::wholeRun()};
+    std::set<QString> names;
+    for (const QList<LoadedRun> *side : {&a, &b})
+        for (const LoadedRun &run : *side)
+            for (const ScopeIndex::Scope &scope : run.scopes->scopes())
+                names.insert(scope.name);
+    for (const QString &name : names)
+        stepScopes << name;
+    for (const QString &scope : stepScopes) {
+        StepBreakdownOptions options;
+        options.stepScope = scope;
+        const StepBreakdown steps(a, b, options);
+        text += steps.stepLine() + QLatin1Char('\n') + steps.toCsv();
+        for (const auto *runs : {&steps.runsA(), &steps.runsB()})
+            for (const RunSteps &run : *runs)
+                text += QStringLiteral("%1 %2 steps %3 gaps\n").arg(run.run).arg(run.steps.size()).arg(run.gaps.size());
+    }
+    const Replication replication = Replication::of(a, b);
+    ScopeComparison comparison(scopeIndexes(a), scopeIndexes(b));
+    comparison.setReplication(&replication);
+    const QStringList scopes(names.begin(), names.end());
+    for (SampleMode samples : {SampleMode::Kernel, SampleMode::Instance, SampleMode::Span})
+        for (MatchMode match : {MatchMode::Component, MatchMode::Substring})
+            text += ScopeComparison::toCsv(comparison.compare(scopes, match, samples));
+    for (const QList<LoadedRun> *side : {&a, &b}) {
+        const PooledRuns pooled = PooledRuns::of(*side);
+        text += QStringLiteral("pooled %1 %2 %3 %4 %5 %6 %7\n")
+                    .arg(pooled.runs)
+                    .arg(pooled.busyNs)
+                    .arg(pooled.spanNs)
+                    .arg(pooled.kernels)
+                    .arg(pooled.kernelLaunches)
+                    .arg(pooled.graphLaunches)
+                    .arg(pooled.medianLaunchDelayNs, 0, 'g', 17);
+    }
+    return text;
+}
+
+// Writes each run's summary as `summarize` does: DIR/<run name>.slsum.
+void writeSummaries(const QList<LoadedRun> &runs, const QString &dir)
+{
+    for (const LoadedRun &run : runs) {
+        const QString file = QDir(dir).filePath(run.run.name + RunSummaryFile::suffix());
+        QVERIFY(QDir().mkpath(QFileInfo(file).absolutePath()));
+        QCOMPARE(RunSummaryFile::write(*run.summary, file), QString());
+    }
+}
+
+// The first difference of two texts, for a readable failure.
+QByteArray firstDifference(const QString &x, const QString &y)
+{
+    const QStringList a = x.split(QLatin1Char('\n')), b = y.split(QLatin1Char('\n'));
+    for (qsizetype i = 0; i < std::max(a.size(), b.size()); ++i)
+        if (a.value(i) != b.value(i))
+            return QStringLiteral("line %1:\n  traces:    %2\n  summaries: %3").arg(i + 1).arg(a.value(i), b.value(i)).toUtf8();
+    return {};
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+void writeAll(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    QCOMPARE(file.write(bytes), bytes.size());
+}
+
+} // namespace
+
+class TstRunSummary : public QObject
+{
+    Q_OBJECT
+private slots:
+    void summariesEqualTraces_data()
+    {
+        QTest::addColumn<QString>("a");
+        QTest::addColumn<QString>("b");
+        for (const Pair &pair : pairs())
+            QTest::newRow(pair.name) << pair.a << pair.b;
+    }
+
+    void summariesEqualTraces()
+    {
+        QFETCH(QString, a);
+        QFETCH(QString, b);
+        const QList<LoadedRun> traceA = loadSide(a, LoadedRun::Events::Keep);
+        const QList<LoadedRun> traceB = loadSide(b, LoadedRun::Events::Keep);
+        for (const LoadedRun &run : traceA + traceB)
+            QVERIFY(run.hasEvents() && run.summary);
+        const QString expected = results(traceA, traceB);
+
+        // In memory: the events dropped once summarised.
+        const QList<LoadedRun> dropA = loadSide(a, LoadedRun::Events::Drop);
+        const QList<LoadedRun> dropB = loadSide(b, LoadedRun::Events::Drop);
+        for (const LoadedRun &run : dropA + dropB)
+            QVERIFY(!run.trace && !run.analysis && run.summary && run.scopes);
+        const QString inMemory = results(dropA, dropB);
+        QVERIFY2(inMemory == expected, firstDifference(expected, inMemory).constData());
+
+        // Written and read back from a folder scan, as `summarize` and then `diff DIR_A DIR_B` do.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        writeSummaries(dropA, dir.filePath(QStringLiteral("a")));
+        writeSummaries(dropB, dir.filePath(QStringLiteral("b")));
+        const QList<LoadedRun> fileA = loadSide(dir.filePath(QStringLiteral("a")), LoadedRun::Events::Drop);
+        const QList<LoadedRun> fileB = loadSide(dir.filePath(QStringLiteral("b")), LoadedRun::Events::Drop);
+        QCOMPARE(fileA.size(), traceA.size());
+        QCOMPARE(fileB.size(), traceB.size());
+        const QString fromFiles = results(fileA, fileB);
+        QVERIFY2(fromFiles == expected, firstDifference(expected, fromFiles).constData());
+    }
+
+    // scopeline-cli: `summarize` per side, then diff, steps and compare on the summaries print and
+    // write what they do on the traces.
+    void cliSummarizeRoundTrip()
+    {
+        const QString cli = QStringLiteral(SCOPELINE_CLI);
+        const QString a = testdata::path("h100_runs/torch_processes");
+        const QString b = testdata::path("h100_runs/torch_compile/eager");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString sa = dir.filePath(QStringLiteral("sa")), sb = dir.filePath(QStringLiteral("sb"));
+        for (const auto &[side, out] : {std::pair{a, sa}, std::pair{b, sb}}) {
+            const ProcessResult r = runProcess(cli, {QStringLiteral("summarize"), side, QStringLiteral("-o"), out});
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QVERIFY(r.out.contains(".slsum"));
+        }
+        QVERIFY(QFileInfo::exists(sa + QStringLiteral("/proc_0/run_0.slsum")));
+        const QStringList commands[] = {
+            {QStringLiteral("diff")},
+            {QStringLiteral("diff"), QStringLiteral("--by"), QStringLiteral("op")},
+            {QStringLiteral("steps")},
+            {QStringLiteral("steps"), QStringLiteral("--step"), QStringLiteral("whole-run")},
+            {QStringLiteral("compare"), QStringLiteral("--scope"), QStringLiteral("ProfilerStep")},
+        };
+        int i = 0;
+        for (const QStringList &command : commands) {
+            const QString csvT = dir.filePath(QStringLiteral("t%1.csv").arg(i));
+            const QString csvS = dir.filePath(QStringLiteral("s%1.csv").arg(i++));
+            const ProcessResult t = runProcess(cli, command + QStringList{a, b, QStringLiteral("--csv"), csvT});
+            const ProcessResult s = runProcess(cli, command + QStringList{sa, sb, QStringLiteral("--csv"), csvS});
+            QVERIFY2(t.exitCode == 0, t.err.constData());
+            QCOMPARE(s.exitCode, t.exitCode);
+            QVERIFY(!readAll(csvT).isEmpty());
+            QCOMPARE(readAll(csvS), readAll(csvT));
+            // The printed table names the sides by their paths; the rest is the same.
+            QString textT = QString::fromUtf8(t.out), textS = QString::fromUtf8(s.out);
+            textT.replace(a, QStringLiteral("A")).replace(b, QStringLiteral("B"));
+            textS.replace(sa, QStringLiteral("A")).replace(sb, QStringLiteral("B"));
+            QCOMPARE(textS, textT);
+        }
+        // info describes events, which a summary does not hold: said, not a crash.
+        const ProcessResult info = runProcess(cli, {QStringLiteral("info"), sa + QStringLiteral("/proc_0/run_0.slsum")});
+        QCOMPARE(info.exitCode, 2);
+        QVERIFY(info.err.contains("run_0.slsum"));
+    }
+
+    void badFiles()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QList<LoadedRun> runs =
+            loadSide(testdata::path("h100_runs/torch_compile/eager/run_0"), LoadedRun::Events::Drop);
+        const QString good = dir.filePath(QStringLiteral("good.slsum"));
+        QCOMPARE(RunSummaryFile::write(*runs.front().summary, good), QString());
+        const QByteArray bytes = readAll(good);
+        QVERIFY(bytes.startsWith("SCOPESUM"));
+
+        auto errorOf = [&](const QString &name, const QByteArray &content) {
+            const QString path = dir.filePath(name);
+            writeAll(path, content);
+            RunSummary summary;
+            const QString error = RunSummaryFile::read(path, summary);
+            // The loader says the same, naming the file.
+            const LoadedRun loaded = LoadedRun::load(TraceRun{name, path});
+            if (!loaded.ok() != !error.isEmpty() || (!error.isEmpty() && loaded.error != error))
+                return QStringLiteral("loader disagrees: ") + loaded.error;
+            return error;
+        };
+        const QString truncated = errorOf(QStringLiteral("truncated.slsum"), bytes.left(bytes.size() / 2));
+        QVERIFY2(truncated.contains(QLatin1String("truncated.slsum")) && truncated.contains(QLatin1String("truncated")),
+                 qPrintable(truncated));
+        const QString header = errorOf(QStringLiteral("header.slsum"), bytes.left(12));
+        QVERIFY2(header.contains(QLatin1String("header.slsum")) && header.contains(QLatin1String("truncated")),
+                 qPrintable(header));
+        QByteArray version = bytes;
+        version[8] = char(99);
+        const QString wrongVersion = errorOf(QStringLiteral("version.slsum"), version);
+        QVERIFY2(wrongVersion.contains(QLatin1String("version.slsum")) && wrongVersion.contains(QLatin1String("version 99")),
+                 qPrintable(wrongVersion));
+        QByteArray magic = bytes;
+        magic[0] = 'X';
+        const QString wrongMagic = errorOf(QStringLiteral("magic.slsum"), magic);
+        QVERIFY2(wrongMagic.contains(QLatin1String("magic.slsum")) && wrongMagic.contains(QLatin1String("not a Scopeline run summary")),
+                 qPrintable(wrongMagic));
+        QVERIFY(!errorOf(QStringLiteral("empty.slsum"), QByteArray()).isEmpty());
+        // Damaged data anywhere after the header: an error naming the file, or (a byte that changes
+        // nothing read) the summary; never a crash.
+        for (qsizetype at = 32; at < bytes.size(); at += std::max<qsizetype>(1, bytes.size() / 200)) {
+            QByteArray damaged = bytes;
+            damaged[at] = char(damaged[at] ^ 0x5a);
+            const QString error = errorOf(QStringLiteral("damaged.slsum"), damaged);
+            QVERIFY2(error.isEmpty() || error.contains(QLatin1String("damaged.slsum")), qPrintable(error));
+        }
+        // Damage inside the compressed data (sizes, ids, counts), recompressed so that it reaches the
+        // checks after inflating: caught there, never read out of bounds.
+        const QByteArray payload = qUncompress(bytes.mid(32));
+        QVERIFY(!payload.isEmpty());
+        int caught = 0;
+        for (qsizetype at = 0; at < payload.size(); at += std::max<qsizetype>(1, payload.size() / 400)) {
+            for (char flip : {char(0x01), char(0x80), char(0xff)}) {
+                QByteArray damaged = payload;
+                damaged[at] = char(damaged[at] ^ flip);
+                const QByteArray compressed = qCompress(damaged);
+                QByteArray file = bytes.left(32);
+                const quint64 size = quint64(compressed.size());
+                for (int i = 0; i < 8; ++i)
+                    file[24 + i] = char((size >> (8 * i)) & 0xff);
+                const QString error = errorOf(QStringLiteral("inconsistent.slsum"), file + compressed);
+                QVERIFY2(error.isEmpty() || error.contains(QLatin1String("inconsistent.slsum")), qPrintable(error));
+                caught += !error.isEmpty();
+            }
+        }
+        QVERIFY(caught > 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstRunSummary)
+#include "tst_runsummary.moc"
