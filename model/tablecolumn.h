@@ -7,6 +7,9 @@
 
 #include "csvfield.h"
 
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QJsonValue>
 #include <QString>
 #include <QStringList>
 #include <QVariant>
@@ -104,6 +107,84 @@ QString tableText(const std::vector<TableColumn<Row>> &columns, const std::vecto
         for (std::size_t c = 0; c < columns.size(); ++c)
             line << QStringLiteral("%1").arg(cells[c][r], widths[c]);
         text += line.join(QLatin1Char(' ')).trimmed() + QLatin1Char('\n');
+    }
+    return text;
+}
+
+// A table's raw value in JSON: a double as a number (NaN, no value, as null), an integer as an
+// integer, anything else as text; what the CSV holds in that field.
+inline QJsonValue jsonValue(const QVariant &value)
+{
+    switch (value.typeId()) {
+    case QMetaType::Double:
+    case QMetaType::Float:
+        return std::isnan(value.toDouble()) ? QJsonValue(QJsonValue::Null) : QJsonValue(value.toDouble());
+    case QMetaType::Int:
+    case QMetaType::LongLong:
+    case QMetaType::UInt:
+    case QMetaType::ULongLong:
+        return QJsonValue(value.toLongLong());
+    default:
+        return QJsonValue(value.toString());
+    }
+}
+
+// The JSON of a table: one object per row, every column under its CSV key with its raw value, so
+// that a reader gets the CSV's fields without parsing it.
+template <typename Row>
+QJsonArray tableJson(const std::vector<TableColumn<Row>> &columns, const std::vector<Row> &rows)
+{
+    QJsonArray array;
+    for (const Row &row : rows) {
+        QJsonObject object;
+        for (const TableColumn<Row> &c : columns)
+            object.insert(c.csvKey, jsonValue(c.value(row)));
+        array.append(object);
+    }
+    return array;
+}
+
+// A text as it must stand in a Markdown (CommonMark/GitHub) table cell to read as itself: the
+// characters that would end the cell or start emphasis, code, links or HTML (a kernel name's
+// `<float>`, a folded name's `*`) escaped, line breaks as spaces.
+inline QString markdownCell(const QString &text)
+{
+    QString escaped;
+    escaped.reserve(text.size());
+    for (const QChar c : text) {
+        if (c == QLatin1Char('\n') || c == QLatin1Char('\r')) {
+            escaped += QLatin1Char(' ');
+            continue;
+        }
+        if (QStringLiteral("\\`*_[]<>|~").contains(c))
+            escaped += QLatin1Char('\\');
+        escaped += c;
+    }
+    return escaped;
+}
+
+// The pull-request comment's table: the given columns over the first `count` rows as a Markdown
+// table, titles first, each cell the display text the CLI prints ("–" in an empty cell), left-aligned
+// where the CLI aligns left.
+template <typename Row>
+QString tableMarkdown(const std::vector<TableColumn<Row>> &columns, const std::vector<Row> &rows,
+                      std::size_t count = std::numeric_limits<std::size_t>::max())
+{
+    count = std::min(count, rows.size());
+    QStringList titles, rules;
+    for (const TableColumn<Row> &c : columns) {
+        titles << markdownCell(c.title);
+        rules << (c.cliWidth < 0 ? QStringLiteral(":---") : QStringLiteral("---:"));
+    }
+    QString text = QStringLiteral("| ") + titles.join(QStringLiteral(" | ")) + QStringLiteral(" |\n| ") +
+                   rules.join(QStringLiteral(" | ")) + QStringLiteral(" |\n");
+    for (std::size_t r = 0; r < count; ++r) {
+        QStringList cells;
+        for (const TableColumn<Row> &c : columns) {
+            const QString cell = c.display(rows[r]);
+            cells << (cell.isEmpty() ? QStringLiteral("–") : markdownCell(cell));
+        }
+        text += QStringLiteral("| ") + cells.join(QStringLiteral(" | ")) + QStringLiteral(" |\n");
     }
     return text;
 }

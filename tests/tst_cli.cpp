@@ -14,6 +14,79 @@ ProcessResult cli(const QStringList &arguments)
     return runProcess(QStringLiteral(SCOPELINE_CLI), arguments);
 }
 
+// The fields of a CSV (RFC 4180: quoted fields may hold commas, quotes and line breaks), line by line.
+QList<QStringList> parseCsv(const QString &text)
+{
+    QList<QStringList> lines;
+    QStringList line;
+    QString field;
+    bool quoted = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (quoted) {
+            if (c == QLatin1Char('"') && i + 1 < text.size() && text[i + 1] == QLatin1Char('"'))
+                field += text[++i];
+            else if (c == QLatin1Char('"'))
+                quoted = false;
+            else
+                field += c;
+        } else if (c == QLatin1Char('"')) {
+            quoted = true;
+        } else if (c == QLatin1Char(',')) {
+            line << field;
+            field.clear();
+        } else if (c == QLatin1Char('\n')) {
+            line << field;
+            lines << line;
+            line.clear();
+            field.clear();
+        } else {
+            field += c;
+        }
+    }
+    return lines;
+}
+
+// The cells of a Markdown table row ("| a | b \\| c |"): split at unescaped bars, escapes undone.
+QStringList markdownCells(const QString &row)
+{
+    QStringList cells;
+    QString cell;
+    for (qsizetype i = 1; i < row.size(); ++i) { // past the leading '|'
+        if (row[i] == QLatin1Char('\\') && i + 1 < row.size()) {
+            cell += row[++i];
+        } else if (row[i] == QLatin1Char('|')) {
+            cells << cell.trimmed();
+            cell.clear();
+        } else {
+            cell += row[i];
+        }
+    }
+    return cells;
+}
+
+// The Markdown table of a document: its header's cells, then each row's.
+QList<QStringList> markdownTableCells(const QString &document)
+{
+    QList<QStringList> table;
+    bool rule = false;
+    for (const QString &line : document.split(QLatin1Char('\n'))) {
+        if (!line.startsWith(QLatin1Char('|')))
+            continue;
+        if (!rule && !table.isEmpty()) { // the alignment row under the titles
+            rule = true;
+            continue;
+        }
+        table << markdownCells(line);
+    }
+    return table;
+}
+
+const QString kLaunchEager = QStringLiteral(SCOPELINE_SAMPLES "/hipbench_launch_chain/eager");
+const QString kLaunchGraph = QStringLiteral(SCOPELINE_SAMPLES "/hipbench_launch_chain/graph");
+const QString kTorchEager = QStringLiteral(SCOPELINE_SAMPLES "/torch_compile/eager");
+const QString kTorchCompiled = QStringLiteral(SCOPELINE_SAMPLES "/torch_compile/reduce_overhead");
+
 } // namespace
 
 class TstCli : public QObject
@@ -265,6 +338,220 @@ private slots:
         const ProcessResult help = runProcess(program, {QStringLiteral("--help")});
         QCOMPARE(help.exitCode, 0);
         QVERIFY2(help.out.contains("Usage:"), help.out.constData());
+    }
+    // The CI gate (--fail-on, --format, --strict) on diff, steps and compare: 1 for bad usage before any
+    // file is read, 2 for an unreadable side or an unwritable CSV, 3 when a real difference (the H100
+    // launch chain: CUDA graphs make the whole run 59 % faster) has the verdict the gate names, 0 when
+    // not; the same in every format.
+    void gateExitStatuses_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("stderrMentions");
+        const QStringList commands[] = {
+            {QStringLiteral("diff")},
+            {QStringLiteral("steps")},
+            {QStringLiteral("compare"), QStringLiteral("--scope"), QStringLiteral("chain"), QStringLiteral("--samples"),
+             QStringLiteral("span")}};
+        const QString missing = QStringLiteral("/nonexistent/side");
+        for (const QStringList &command : commands) {
+            const QByteArray name = command.front().toUtf8();
+            const QStringList eagerGraph = command + QStringList{kLaunchEager, kLaunchGraph};
+            const QStringList graphEager = command + QStringList{kLaunchGraph, kLaunchEager};
+            auto row = [&name](const char *what) { return QByteArray(name + " " + what).constData(); };
+            QTest::newRow(row("--fail-on foo"))
+                << command + QStringList{missing, missing, QStringLiteral("--fail-on"), QStringLiteral("foo")} << 1
+                << QStringLiteral("--fail-on");
+            QTest::newRow(row("--format xml"))
+                << command + QStringList{missing, missing, QStringLiteral("--format"), QStringLiteral("xml")} << 1
+                << QStringLiteral("--format");
+            QTest::newRow(row("--strict alone"))
+                << command + QStringList{missing, missing, QStringLiteral("--strict")} << 1 << QStringLiteral("--strict");
+            QTest::newRow(row("unreadable side"))
+                << command + QStringList{missing, kLaunchGraph, QStringLiteral("--fail-on"), QStringLiteral("change")}
+                << 2 << missing;
+            QTest::newRow(row("unwritable csv"))
+                << eagerGraph + QStringList{QStringLiteral("--fail-on"), QStringLiteral("change"), QStringLiteral("--csv"),
+                                            QStringLiteral("/nonexistent/dir/out.csv")}
+                << 2 << QStringLiteral("/nonexistent/dir/out.csv");
+            QTest::newRow(row("no gate")) << eagerGraph << 0 << QString();
+            for (const char *format : {"text", "markdown", "json"}) {
+                const QStringList f{QStringLiteral("--format"), QString::fromLatin1(format)};
+                QTest::newRow(row(QByteArray("faster, --fail-on change, ") + format))
+                    << eagerGraph + f + QStringList{QStringLiteral("--fail-on"), QStringLiteral("change")} << 3
+                    << QStringLiteral("fails: ");
+                QTest::newRow(row(QByteArray("faster, --fail-on slower, ") + format))
+                    << eagerGraph + f + QStringList{QStringLiteral("--fail-on"), QStringLiteral("slower")} << 0
+                    << QStringLiteral("passed");
+                QTest::newRow(row(QByteArray("slower, --fail-on slower --strict, ") + format))
+                    << graphEager + f +
+                           QStringList{QStringLiteral("--fail-on"), QStringLiteral("slower"), QStringLiteral("--strict")}
+                    << 3 << QStringLiteral("B slower");
+            }
+        }
+    }
+
+    void gateExitStatuses()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(int, exitCode);
+        QFETCH(QString, stderrMentions);
+        REQUIRE_TEST_DATA(kLaunchEager, kLaunchGraph);
+        const ProcessResult run = cli(arguments);
+        QVERIFY2(run.exitCode == exitCode, run.err.constData());
+        if (!stderrMentions.isEmpty())
+            QVERIFY2(run.err.contains(stderrMentions.toUtf8()), run.err.constData());
+        const int format = arguments.indexOf(QStringLiteral("--format"));
+        if (exitCode == 3 && format >= 0 && arguments[format + 1] == QLatin1String("json")) {
+            const QJsonObject gate = QJsonDocument::fromJson(run.out).object()[QStringLiteral("gate")].toObject();
+            QVERIFY(gate[QStringLiteral("failed")].toBool());
+            QVERIFY(!gate[QStringLiteral("tripped")].toArray().isEmpty());
+        }
+        if (exitCode == 3 && format >= 0 && arguments[format + 1] == QLatin1String("markdown"))
+            QVERIFY2(run.out.contains("**Gate `--fail-on") && run.out.contains(": failed, ") &&
+                         run.out.contains("- fails: "),
+                     run.out.constData());
+    }
+
+    // --format json holds every row with every field of the CSV, equal to it: numbers as numbers (the
+    // same double), an empty field as null, texts as texts.
+    void jsonFieldsEqualCsv_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("rowsKey");
+        const QString processes = testdata::path("h100_runs/jax_processes");
+        QTest::newRow("diff launch chain") << QStringList{QStringLiteral("diff"), kLaunchEager, kLaunchGraph}
+                                           << QStringLiteral("rows");
+        QTest::newRow("diff torch by op")
+            << QStringList{QStringLiteral("diff"), kTorchEager, kTorchCompiled, QStringLiteral("--by"), QStringLiteral("op")}
+            << QStringLiteral("rows");
+        QTest::newRow("diff jax processes folded")
+            << QStringList{QStringLiteral("diff"), processes + QStringLiteral("/matmul"),
+                           processes + QStringLiteral("/einsum"), QStringLiteral("--fold-numbers")}
+            << QStringLiteral("rows");
+        QTest::newRow("diff's steps = steps")
+            << QStringList{QStringLiteral("steps"), kTorchEager, kTorchCompiled} << QStringLiteral("steps");
+        QTest::newRow("steps torch") << QStringList{QStringLiteral("steps"), kTorchEager, kTorchCompiled}
+                                     << QStringLiteral("rows");
+        QTest::newRow("steps jax processes")
+            << QStringList{QStringLiteral("steps"), processes + QStringLiteral("/matmul"),
+                           processes + QStringLiteral("/einsum")}
+            << QStringLiteral("rows");
+        QTest::newRow("compare launch chain")
+            << QStringList{QStringLiteral("compare"), kLaunchEager, kLaunchGraph, QStringLiteral("--scope"),
+                           QStringLiteral("chain"), QStringLiteral("--samples"), QStringLiteral("span")}
+            << QStringLiteral("rows");
+        QTest::newRow("compare torch scopes")
+            << QStringList{QStringLiteral("compare"), kTorchEager, kTorchEager, QStringLiteral("--scope"),
+                           QStringLiteral("attention"), QStringLiteral("--scope"), QStringLiteral("mlp")}
+            << QStringLiteral("rows");
+    }
+
+    void jsonFieldsEqualCsv()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, rowsKey);
+        REQUIRE_TEST_DATA(arguments[1], arguments[2]);
+        QTemporaryDir dir;
+        const QString csvPath = dir.filePath(QStringLiteral("rows.csv"));
+        const ProcessResult csvRun = cli(arguments + QStringList{QStringLiteral("--csv"), csvPath});
+        QVERIFY2(csvRun.exitCode == 0, csvRun.err.constData());
+        // The JSON of diff when the CSV is steps' (the step rows diff carries), else of the same command.
+        QStringList jsonArguments = arguments;
+        if (rowsKey == QLatin1String("steps"))
+            jsonArguments[0] = QStringLiteral("diff");
+        const ProcessResult jsonRun = cli(jsonArguments + QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(jsonRun.exitCode == 0, jsonRun.err.constData());
+        QJsonParseError error;
+        const QJsonDocument document = QJsonDocument::fromJson(jsonRun.out, &error);
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        const QJsonArray rows = document.object()[rowsKey].toArray();
+
+        QFile file(csvPath);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QStringList> csv = parseCsv(QString::fromUtf8(file.readAll()));
+        QVERIFY(csv.size() >= 2);
+        const QStringList keys = csv.front();
+        QCOMPARE(rows.size(), csv.size() - 1);
+        int numbers = 0, nulls = 0;
+        for (qsizetype r = 0; r < rows.size(); ++r) {
+            const QJsonObject row = rows[r].toObject();
+            QCOMPARE(csv[r + 1].size(), keys.size());
+            QCOMPARE(row.size(), keys.size()); // every field, no other
+            for (qsizetype k = 0; k < keys.size(); ++k) {
+                const QString &cell = csv[r + 1][k];
+                const QJsonValue value = row[keys[k]];
+                const QByteArray where = QStringLiteral("row %1, %2: csv '%3'").arg(r).arg(keys[k], cell).toUtf8();
+                if (value.isNull()) {
+                    QVERIFY2(cell.isEmpty(), where.constData());
+                    ++nulls;
+                } else if (value.isDouble()) {
+                    bool ok = false;
+                    QVERIFY2(cell.toDouble(&ok) == value.toDouble() && ok, where.constData());
+                    ++numbers;
+                } else {
+                    QVERIFY2(value.isString() && value.toString() == cell, where.constData());
+                }
+            }
+        }
+        QVERIFY(numbers > 0);
+        qInfo("%lld rows, %lld fields each: %d numbers, %d nulls", qlonglong(rows.size()), qlonglong(keys.size()),
+              numbers, nulls);
+    }
+
+    // --format markdown: the step line and the top rows as a table whose cells read back as the CLI's
+    // texts: with --wide the full kernel names (demangled C++ with <, *, |-free) and the verdicts, as in
+    // the JSON; --top cuts the table and says so.
+    void markdownTable()
+    {
+        REQUIRE_TEST_DATA(kTorchEager, kTorchCompiled);
+        const QStringList pair{QStringLiteral("diff"), kTorchEager, kTorchCompiled};
+        const ProcessResult json = cli(pair + QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(json.exitCode == 0, json.err.constData());
+        const QJsonObject document = QJsonDocument::fromJson(json.out).object();
+        const QJsonArray rows = document[QStringLiteral("rows")].toArray();
+        const ProcessResult md = cli(pair + QStringList{QStringLiteral("--format"), QStringLiteral("markdown"),
+                                                        QStringLiteral("--wide"), QStringLiteral("--top"),
+                                                        QStringLiteral("0")});
+        QVERIFY2(md.exitCode == 0, md.err.constData());
+        const QString text = QString::fromUtf8(md.out);
+        // The step line, bold, escapes undone.
+        const QStringList bold = text.split(QLatin1Char('\n')).filter(QRegularExpression(QStringLiteral("^\\*\\*step time")));
+        QCOMPARE(bold.size(), 1);
+        QString stepLine;
+        for (qsizetype i = 2; i < bold.front().size() - 2; ++i)
+            stepLine += bold.front()[bold.front()[i] == QLatin1Char('\\') ? ++i : i];
+        QCOMPARE(stepLine, document[QStringLiteral("step_line")].toString());
+        const QList<QStringList> table = markdownTableCells(text);
+        QCOMPARE(table.size(), rows.size() + 1);
+        const QStringList titles = table.front();
+        QCOMPARE(titles.front(), QStringLiteral("Kernel"));
+        QCOMPARE(titles.back(), QStringLiteral("Verdict"));
+        for (qsizetype r = 0; r < rows.size(); ++r) {
+            QCOMPARE(table[r + 1].size(), titles.size());
+            QCOMPARE(table[r + 1].front(), rows[r][QStringLiteral("kernel")].toString());
+            QCOMPARE(table[r + 1].back(), rows[r][QStringLiteral("verdict")].toString());
+        }
+        QVERIFY2(text.contains(QLatin1String("cutlass::Kernel2\\<")), "a demangled name's < is escaped");
+
+        // --top 5: five rows, and a line that says how many there are.
+        const ProcessResult top = cli(pair + QStringList{QStringLiteral("--format"), QStringLiteral("markdown"),
+                                                         QStringLiteral("--top"), QStringLiteral("5")});
+        QCOMPARE(markdownTableCells(QString::fromUtf8(top.out)).size(), 6);
+        QVERIFY2(top.out.contains(QStringLiteral("_Top 5 of %1 rows").arg(rows.size()).toUtf8()), top.out.constData());
+        // steps: the six components, verdicts as in the JSON.
+        const QStringList steps{QStringLiteral("steps"), kTorchEager, kTorchCompiled};
+        const QJsonArray stepRows = QJsonDocument::fromJson(cli(steps + QStringList{QStringLiteral("--format"),
+                                                                                    QStringLiteral("json")})
+                                                                .out)
+                                        .object()[QStringLiteral("rows")]
+                                        .toArray();
+        const QList<QStringList> stepTable =
+            markdownTableCells(QString::fromUtf8(cli(steps + QStringList{QStringLiteral("--format"), QStringLiteral("markdown")}).out));
+        QCOMPARE(stepTable.size(), 7);
+        QCOMPARE(stepRows.size(), 6);
+        for (qsizetype r = 0; r < stepRows.size(); ++r)
+            QCOMPARE(stepTable[r + 1].back(), stepRows[r][QStringLiteral("verdict")].toString());
     }
 };
 

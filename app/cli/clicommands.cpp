@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QSaveFile>
 #include <QTextStream>
 
@@ -82,9 +83,21 @@ Commands:
                             summaries (or their folder) in place of the traces for the same
                             figures (docs/summary-format.md)
 
+compare, diff and steps also take:
+  --format text|markdown|json
+                            markdown: the step line and the top rows as a table, for a
+                            pull-request comment; json: every CSV field of every row
+  --fail-on slower|change   a CI gate: exit 3 when, after Holm, the step or a kernel row
+                            (diff), the step (steps) or a scope (compare) is B slower
+                            (slower) or either way (change); which rows tripped it goes
+                            to stderr (and into the markdown and json)
+  --strict                  with --fail-on: calls that carry the one-process caveat (one
+                            process a side: process-to-process variation not measured) or
+                            rest on one run a side fail the gate too; without it they do not
+
 A PATH is a trace file, a run folder, a folder of runs, or run summaries; wildcards (quoted) select several,
 e.g. 'traces/trace_file_matmul_*'. Exit status: 0 success, 1 bad usage, 2 unreadable input
-(or, for report, a file that cannot be written).
+or unwritable output, 3 the gate (--fail-on) found what it names.
 )";
 
 // Loaded runs stay until the process ends (main's _Exit): the OS takes their memory back at once,
@@ -281,6 +294,90 @@ int run(const QStringList &arguments)
     if (command == QLatin1String("summarize"))
         return summarizeCommand(rest);
     return usageError(QStringLiteral("unknown command '%1'").arg(command));
+}
+
+QList<QCommandLineOption> gateOptionList()
+{
+    return {QCommandLineOption(QStringLiteral("format"), QStringLiteral("text, markdown or json."),
+                               QStringLiteral("FORMAT"), QStringLiteral("text")),
+            QCommandLineOption(QStringLiteral("fail-on"),
+                               QStringLiteral("Exit 3 when a row is B slower (slower), or either (change)."),
+                               QStringLiteral("slower|change")),
+            QCommandLineOption(QStringLiteral("strict"),
+                               QStringLiteral("Calls with the one-process caveat fail the gate too."))};
+}
+
+bool parseGateOptions(const QCommandLineParser &parser, GateOptions &options, int &status)
+{
+    const QString format = parser.value(QStringLiteral("format"));
+    if (format == QLatin1String("text"))
+        options.format = OutputFormat::Text;
+    else if (format == QLatin1String("markdown"))
+        options.format = OutputFormat::Markdown;
+    else if (format == QLatin1String("json"))
+        options.format = OutputFormat::Json;
+    else {
+        status = usageError(QStringLiteral("--format must be text, markdown or json"));
+        return false;
+    }
+    options.failOn = GateMode::Off;
+    if (parser.isSet(QStringLiteral("fail-on")) &&
+        !parseGateMode(parser.value(QStringLiteral("fail-on")), options.failOn)) {
+        status = usageError(QStringLiteral("--fail-on must be slower or change"));
+        return false;
+    }
+    options.strict = parser.isSet(QStringLiteral("strict"));
+    if (options.strict && options.failOn == GateMode::Off) {
+        status = usageError(QStringLiteral("--strict needs --fail-on"));
+        return false;
+    }
+    return true;
+}
+
+int gateStatus(const Gate &gate)
+{
+    if (gate.mode() == GateMode::Off)
+        return Success;
+    err() << "scopeline-cli: gate " << gate.optionText() << ": " << gate.summary() << "\n";
+    for (const GateRow &row : gate.tripped())
+        err() << "  fails: " << row.text() << "\n";
+    for (const GateRow &row : gate.waived())
+        err() << "  not counted: " << row.text() << "\n";
+    err().flush();
+    return gate.failed() ? GateFailed : Success;
+}
+
+QJsonObject gateJson(const Gate &gate)
+{
+    const auto rows = [](const std::vector<GateRow> &list) {
+        QJsonArray array;
+        for (const GateRow &r : list)
+            array.append(QJsonObject{{QStringLiteral("table"), r.table},
+                                     {QStringLiteral("name"), r.name},
+                                     {QStringLiteral("verdict"), verdictText(r.verdict)},
+                                     {QStringLiteral("change"), jsonValue(r.change)},
+                                     {QStringLiteral("p"), jsonValue(r.p)},
+                                     {QStringLiteral("caveat"), r.caveat}});
+        return array;
+    };
+    return {{QStringLiteral("fail_on"), gate.mode() == GateMode::Off ? QJsonValue(QJsonValue::Null)
+                                                                    : QJsonValue(gateModeName(gate.mode()))},
+            {QStringLiteral("strict"), gate.strict()},
+            {QStringLiteral("failed"), gate.failed()},
+            {QStringLiteral("tripped"), rows(gate.tripped())},
+            {QStringLiteral("waived"), rows(gate.waived())}};
+}
+
+QString gateMarkdown(const Gate &gate)
+{
+    if (gate.mode() == GateMode::Off)
+        return {};
+    QString text = QStringLiteral("\n**Gate `%1`**: %2\n\n").arg(gate.optionText(), markdownCell(gate.summary()));
+    for (const GateRow &row : gate.tripped())
+        text += QStringLiteral("- fails: %1\n").arg(markdownCell(row.text()));
+    for (const GateRow &row : gate.waived())
+        text += QStringLiteral("- not counted: %1\n").arg(markdownCell(row.text()));
+    return text;
 }
 
 } // namespace scopeline::cli

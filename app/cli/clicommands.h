@@ -4,17 +4,19 @@
 // what they share, and what the report helper (scopeline-report, which also links the widgets) shares
 // with them.
 
+#include "model/gate.h"
 #include "model/loadedrun.h"
 #include "model/scopematcher.h"
 
 #include <QCommandLineParser>
+#include <QJsonObject>
 #include <QList>
 #include <QStringList>
 #include <QTextStream>
 
 namespace scopeline::cli {
 
-enum ExitCode { Success = 0, BadUsage = 1, Unreadable = 2 };
+enum ExitCode { Success = 0, BadUsage = 1, Unreadable = 2, GateFailed = 3 };
 
 // Runs the command line (arguments()[0] is the program) and returns the exit status; `report` replaces
 // this process with scopeline-report.
@@ -66,5 +68,25 @@ bool parseStepScope(const QCommandLineParser &parser, const QCommandLineOption &
                     int &status);
 // Loads both sides; warns when their run counts differ (runs pair by sorted name).
 bool loadSides(const ComparisonOptions &options, QList<LoadedRun> &a, QList<LoadedRun> &b);
+
+// --format text|markdown|json, --fail-on slower|change and --strict: what diff, steps and compare
+// share to serve as a CI gate (markdown: a pull-request comment; json: every CSV field).
+enum class OutputFormat { Text, Markdown, Json };
+struct GateOptions
+{
+    OutputFormat format = OutputFormat::Text;
+    GateMode failOn = GateMode::Off;
+    bool strict = false;
+};
+QList<QCommandLineOption> gateOptionList();
+// Reads them back; false after printing a usage error (status set).
+bool parseGateOptions(const QCommandLineParser &parser, GateOptions &options, int &status);
+// Says on stderr which rows tripped the gate (or were waived for their caveat) and gives the exit
+// status: GateFailed when it failed, else Success.
+int gateStatus(const Gate &gate);
+// The gate as JSON: {"fail_on", "strict", "failed", "tripped": [...], "waived": [...]}.
+QJsonObject gateJson(const Gate &gate);
+// The gate as Markdown lines for the pull-request comment; empty without --fail-on.
+QString gateMarkdown(const Gate &gate);
 
 } // namespace scopeline::cli

@@ -2,10 +2,13 @@
 // `scopeline-cli compare`: scope durations of side A (baseline) against side B (candidate).
 #include "clicommands.h"
 
+#include "model/gate.h"
 #include "model/replication.h"
 #include "model/scopecomparison.h"
 
 #include <QCommandLineParser>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 #include <algorithm>
 #include <vector>
@@ -14,15 +17,48 @@ namespace scopeline::cli {
 
 namespace {
 
+// The caveat of the pooled rows (the same for each: said once), with what lifts it; empty when none.
+QString caveatText(const std::vector<ComparisonRow> &rows)
+{
+    for (const ComparisonRow &r : rows)
+        if (!r.caveat.isEmpty())
+            return r.caveat +
+                   QStringLiteral(" (record each side in several processes, side/<process>/<run>/, to measure them)");
+    return {};
+}
+
 void printComparison(const std::vector<ComparisonRow> &rows, double alpha, double threshold)
 {
     out() << tableText(ScopeComparison::cliColumns(alpha, threshold), rows);
-    for (const ComparisonRow &r : rows)
-        if (!r.caveat.isEmpty()) { // the same for every pooled row: said once
-            out() << "caveat: " << r.caveat
-                  << " (record each side in several processes, side/<process>/<run>/, to measure them)\n";
-            break;
-        }
+    if (const QString caveat = caveatText(rows); !caveat.isEmpty())
+        out() << "caveat: " << caveat << "\n";
+}
+
+// The pull-request comment: the sides, the rows as a table, the caveat, the gate.
+void printComparisonMarkdown(const std::vector<ComparisonRow> &rows, double alpha, double threshold,
+                             const Gate &gate, const ComparisonOptions &options, qsizetype runsA, qsizetype runsB)
+{
+    out() << "### Scopeline compare\n\n"
+          << "**A** `" << options.pathA << "` (" << runsA << " runs) · **B** `" << options.pathB << "` ("
+          << runsB << " runs)\n\n"
+          << tableMarkdown(ScopeComparison::cliColumns(alpha, threshold), rows);
+    if (const QString caveat = caveatText(rows); !caveat.isEmpty())
+        out() << "\n> caveat: " << markdownCell(caveat) << "\n";
+    out() << gateMarkdown(gate);
+}
+
+void printComparisonJson(const std::vector<ComparisonRow> &rows, double alpha, double threshold,
+                         const Gate &gate, const ComparisonOptions &options, qsizetype runsA, qsizetype runsB)
+{
+    const QJsonObject root{
+        {QStringLiteral("command"), QStringLiteral("compare")},
+        {QStringLiteral("a"), QJsonObject{{QStringLiteral("path"), options.pathA}, {QStringLiteral("runs"), runsA}}},
+        {QStringLiteral("b"), QJsonObject{{QStringLiteral("path"), options.pathB}, {QStringLiteral("runs"), runsB}}},
+        {QStringLiteral("alpha"), alpha},
+        {QStringLiteral("threshold"), threshold},
+        {QStringLiteral("rows"), tableJson(ScopeComparison::columns(alpha, threshold), rows)},
+        {QStringLiteral("gate"), gateJson(gate)}};
+    out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
 }
 
 } // namespace
@@ -36,8 +72,12 @@ int compareCommand(const QStringList &arguments)
                                          QStringLiteral("P"), QStringLiteral("0.05"));
     ComparisonOptions options;
     int status = Success;
-    if (!parseComparisonOptions(QStringLiteral("compare"), arguments, {csvOption, alphaOption}, parser,
+    if (!parseComparisonOptions(QStringLiteral("compare"), arguments,
+                                QList<QCommandLineOption>{csvOption, alphaOption} + gateOptionList(), parser,
                                 options, status))
+        return status;
+    GateOptions output;
+    if (!parseGateOptions(parser, output, status))
         return status;
     bool alphaOk = false;
     const double alpha = parser.value(alphaOption).toDouble(&alphaOk);
@@ -71,17 +111,25 @@ int compareCommand(const QStringList &arguments)
     }
     err().flush();
 
-    out() << "A: " << options.pathA << " (" << a.size() << " runs)\nB: " << options.pathB << " (" << b.size()
-          << " runs)\n";
-    for (int i = 0; i < std::min(a.size(), b.size()); ++i)
-        out() << "  run " << i + 1 << ": " << a[i].run.name << " vs " << b[i].run.name << "\n";
-    printComparison(rows, alpha, options.threshold);
+    Gate gate(output.failOn, output.strict);
+    gate.addScopeComparison(rows, alpha, options.threshold);
+    if (output.format == OutputFormat::Markdown)
+        printComparisonMarkdown(rows, alpha, options.threshold, gate, options, a.size(), b.size());
+    else if (output.format == OutputFormat::Json)
+        printComparisonJson(rows, alpha, options.threshold, gate, options, a.size(), b.size());
+    else {
+        out() << "A: " << options.pathA << " (" << a.size() << " runs)\nB: " << options.pathB << " ("
+              << b.size() << " runs)\n";
+        for (int i = 0; i < std::min(a.size(), b.size()); ++i)
+            out() << "  run " << i + 1 << ": " << a[i].run.name << " vs " << b[i].run.name << "\n";
+        printComparison(rows, alpha, options.threshold);
+    }
     out().flush();
 
     if (parser.isSet(csvOption) &&
         !writeTextFile(parser.value(csvOption), ScopeComparison::toCsv(rows, alpha, options.threshold)))
         return Unreadable;
-    return Success;
+    return gateStatus(gate);
 }
 
 } // namespace scopeline::cli

@@ -3,11 +3,15 @@
 #include "clicommands.h"
 
 #include "model/durationformat.h"
+#include "model/gate.h"
 #include "model/kerneldiff.h"
 #include "model/stepbreakdown.h"
 #include "model/tableformat.h"
 
 #include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 #include <algorithm>
 #include <cmath>
@@ -60,15 +64,28 @@ QStringList distinctTableNames(const std::vector<KernelDiffRow> &rows, int width
     return names;
 }
 
+// The CLI's columns, the kernel's name shortened to fit (and told apart when two read alike).
+std::vector<TableColumn<KernelDiffRow>> shownColumns(const KernelDiff &diff, bool wide)
+{
+    const std::vector<KernelDiffRow> &rows = diff.rows();
+    const QStringList names = distinctTableNames(rows, 50, wide);
+    std::vector<TableColumn<KernelDiffRow>> columns = KernelDiff::cliColumns(diff.options());
+    columns.front().text = [&rows, names](const KernelDiffRow &r) { return names[qsizetype(&r - rows.data())]; };
+    return columns;
+}
+
+// "16 runs in 4 processes"
+QString sideText(const KernelDiffSummary &s, int runs, int processes)
+{
+    return QStringLiteral("%1 %2").arg(runs).arg(runs == 1 ? QStringLiteral("run") : QStringLiteral("runs")) +
+           (s.byProcess ? QStringLiteral(" in %1 processes").arg(processes) : QString());
+}
+
 void printDiff(const KernelDiff &diff, const StepBreakdown &steps, const QString &pathA, const QString &pathB,
                int top, bool wide)
 {
     const KernelDiffSummary &s = diff.summary();
-    auto side = [&s](int runs, int processes) {
-        return QStringLiteral("%1 %2").arg(runs).arg(runs == 1 ? QStringLiteral("run")
-                                                               : QStringLiteral("runs")) +
-               (s.byProcess ? QStringLiteral(" in %1 processes").arg(processes) : QString());
-    };
+    auto side = [&s](int runs, int processes) { return sideText(s, runs, processes); };
     out() << "A: " << pathA << " (" << side(s.runsA, s.processesA) << ")\nB: " << pathB << " ("
           << side(s.runsB, s.processesB) << ")\n";
     out() << steps.stepLine() << "\n";
@@ -92,16 +109,75 @@ void printDiff(const KernelDiff &diff, const StepBreakdown &steps, const QString
         out() << "caveat: " << s.caveat
               << " (record each side in several processes, side/<process>/<run>/, to measure them)\n";
 
-    // The table's columns, the kernel's name shortened to fit (and told apart when two read alike).
     const std::vector<KernelDiffRow> &rows = diff.rows();
-    const QStringList names = distinctTableNames(rows, 50, wide);
-    std::vector<TableColumn<KernelDiffRow>> columns = KernelDiff::cliColumns(diff.options());
-    columns.front().text = [&rows, &names](const KernelDiffRow &r) { return names[qsizetype(&r - rows.data())]; };
     const std::size_t shown = top > 0 ? std::min<std::size_t>(std::size_t(top), rows.size()) : rows.size();
-    out() << tableText(columns, rows, shown);
+    out() << tableText(shownColumns(diff, wide), rows, shown);
     if (shown < diff.rows().size())
         out() << "(top " << shown << " of " << diff.rows().size()
               << " rows by |Δ total|; --top N for more, --csv FILE for all)\n";
+}
+
+// The pull-request comment: the sides, the step line, the top rows as a table, the caveat, the gate.
+void printDiffMarkdown(const KernelDiff &diff, const StepBreakdown &steps, const Gate &gate,
+                       const QString &pathA, const QString &pathB, int top, bool wide)
+{
+    const KernelDiffSummary &s = diff.summary();
+    out() << "### Scopeline diff\n\n"
+          << "**A** `" << pathA << "` (" << sideText(s, s.runsA, s.processesA) << ") · **B** `" << pathB
+          << "` (" << sideText(s, s.runsB, s.processesB) << ")\n\n"
+          << "**" << markdownCell(steps.stepLine()) << "**\n\n"
+          << "GPU busy per run: A " << formatDuration(s.busyPerRunA) << ", B " << formatDuration(s.busyPerRunB)
+          << " (" << relativeText(s.busyPerRunA, s.busyPerRunB) << "); kernel time per run: A "
+          << formatDuration(s.kernelTimePerRunA) << ", B " << formatDuration(s.kernelTimePerRunB) << " ("
+          << relativeText(s.kernelTimePerRunA, s.kernelTimePerRunB) << ")\n\n";
+    const std::vector<KernelDiffRow> &rows = diff.rows();
+    const std::size_t shown = top > 0 ? std::min<std::size_t>(std::size_t(top), rows.size()) : rows.size();
+    out() << tableMarkdown(shownColumns(diff, wide), rows, shown);
+    if (shown < rows.size())
+        out() << "\n_Top " << shown << " of " << rows.size()
+              << " rows by \\|Δ time/run\\|; `--format json` or `--csv` gives every row._\n";
+    if (!s.caveat.isEmpty())
+        out() << "\n> caveat: "
+              << markdownCell(s.caveat + QStringLiteral(" (record each side in several processes, "
+                                                          "side/<process>/<run>/, to measure them)"))
+              << "\n";
+    out() << gateMarkdown(gate);
+}
+
+void printDiffJson(const KernelDiff &diff, const StepBreakdown &steps, const Gate &gate, const QString &pathA,
+                   const QString &pathB)
+{
+    const KernelDiffSummary &s = diff.summary();
+    const auto side = [&s](const QString &path, int runs, int processes) {
+        return QJsonObject{{QStringLiteral("path"), path},
+                           {QStringLiteral("runs"), runs},
+                           {QStringLiteral("processes"), processes}};
+    };
+    const QJsonObject summary{
+        {QStringLiteral("busy_per_run_a_ns"), jsonValue(s.busyPerRunA)},
+        {QStringLiteral("busy_per_run_b_ns"), jsonValue(s.busyPerRunB)},
+        {QStringLiteral("kernel_time_per_run_a_ns"), jsonValue(s.kernelTimePerRunA)},
+        {QStringLiteral("kernel_time_per_run_b_ns"), jsonValue(s.kernelTimePerRunB)},
+        {QStringLiteral("delta_total_ns"), jsonValue(s.deltaTotalNs)},
+        {QStringLiteral("rows"), s.kernels},
+        {QStringLiteral("only_in_a"), s.onlyInA},
+        {QStringLiteral("only_in_b"), s.onlyInB},
+        {QStringLiteral("process_dependent"), s.processDependent},
+        {QStringLiteral("unit"), s.byProcess ? QStringLiteral("process") : QStringLiteral("run")},
+        {QStringLiteral("caveat"), s.caveat}};
+    const QJsonObject root{
+        {QStringLiteral("command"), QStringLiteral("diff")},
+        {QStringLiteral("a"), side(pathA, s.runsA, s.processesA)},
+        {QStringLiteral("b"), side(pathB, s.runsB, s.processesB)},
+        {QStringLiteral("by"), diff.options().byOp ? QStringLiteral("op") : QStringLiteral("kernel")},
+        {QStringLiteral("alpha"), diff.options().alpha},
+        {QStringLiteral("threshold"), diff.options().threshold},
+        {QStringLiteral("summary"), summary},
+        {QStringLiteral("step_line"), steps.stepLine()},
+        {QStringLiteral("steps"), tableJson(StepBreakdown::columns(), steps.rows())},
+        {QStringLiteral("rows"), tableJson(KernelDiff::columns(diff.options()), diff.rows())},
+        {QStringLiteral("gate"), gateJson(gate)}};
+    out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
 }
 
 } // namespace
@@ -127,6 +203,7 @@ int diffCommand(const QStringList &arguments)
                                       QStringLiteral("kernel|op"), QStringLiteral("kernel"));
     const QCommandLineOption wideOption(QStringLiteral("wide"), QStringLiteral("Full kernel names."));
     parser.addOptions({csvOption, topOption, alphaOption, thresholdOption, foldOption, byOption, wideOption});
+    parser.addOptions(gateOptionList());
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
     const QStringList positional = parser.positionalArguments();
@@ -144,17 +221,29 @@ int diffCommand(const QStringList &arguments)
     const int top = parser.value(topOption).toInt(&ok);
     if (!ok || top < 0)
         return usageError(QStringLiteral("--top needs a number of rows >= 0"));
+    GateOptions output;
+    if (!parseGateOptions(parser, output, status))
+        return status;
 
     QList<LoadedRun> a, b;
     if (!loadPaths({positional[0]}, a) || !loadPaths({positional[1]}, b))
         return Unreadable;
     const KernelDiff diff(a, b, options);
     const StepBreakdown steps(a, b, StepBreakdownOptions{QString(), options.alpha, options.threshold});
-    printDiff(diff, steps, positional[0], positional[1], top, parser.isSet(wideOption));
+    // The gate: the step line's verdict and every kernel row's, each after its own Holm.
+    Gate gate(output.failOn, output.strict);
+    gate.addStep(steps);
+    gate.addKernelDiff(diff);
+    if (output.format == OutputFormat::Markdown)
+        printDiffMarkdown(diff, steps, gate, positional[0], positional[1], top, parser.isSet(wideOption));
+    else if (output.format == OutputFormat::Json)
+        printDiffJson(diff, steps, gate, positional[0], positional[1]);
+    else
+        printDiff(diff, steps, positional[0], positional[1], top, parser.isSet(wideOption));
     out().flush();
     if (parser.isSet(csvOption) && !writeTextFile(parser.value(csvOption), diff.toCsv()))
         return Unreadable;
-    return Success;
+    return gateStatus(gate);
 }
 
 } // namespace scopeline::cli

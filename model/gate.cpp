@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "gate.h"
+
+#include "tableformat.h"
+
+#include <QCoreApplication>
+
+#include <cmath>
+
+namespace scopeline {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("Gate", text);
+}
+
+} // namespace
+
+bool parseGateMode(const QString &text, GateMode &mode)
+{
+    if (text == QLatin1String("slower"))
+        mode = GateMode::Slower;
+    else if (text == QLatin1String("change"))
+        mode = GateMode::Change;
+    else
+        return false;
+    return true;
+}
+
+QString Gate::optionText() const
+{
+    return m_mode == GateMode::Off ? QString()
+                                   : QStringLiteral("--fail-on %1%2").arg(gateModeName(m_mode),
+                                                                          m_strict ? QStringLiteral(" --strict")
+                                                                                   : QString());
+}
+
+QString gateModeName(GateMode mode)
+{
+    switch (mode) {
+    case GateMode::Off:
+        return {};
+    case GateMode::Slower:
+        return QStringLiteral("slower");
+    case GateMode::Change:
+        return QStringLiteral("change");
+    }
+    return {};
+}
+
+QString GateRow::text() const
+{
+    QString line = QStringLiteral("%1: %2").arg(name, verdictText(verdict));
+    if (!std::isnan(change))
+        line += QStringLiteral(", ") + formatChange(change);
+    if (!std::isnan(p))
+        line += tr(" (Holm p %1)").arg(formatPValue(p));
+    if (!caveat.isEmpty())
+        line += QStringLiteral("; ") + caveat;
+    return line;
+}
+
+void Gate::add(GateRow row)
+{
+    const bool named = m_mode == GateMode::Slower ? row.verdict == Verdict::Slower
+                       : m_mode == GateMode::Change
+                           ? row.verdict == Verdict::Slower || row.verdict == Verdict::Faster
+                           : false;
+    if (!named)
+        return;
+    (row.caveat.isEmpty() || m_strict ? m_tripped : m_waived).push_back(std::move(row));
+}
+
+void Gate::addStep(const StepBreakdown &steps)
+{
+    const StepRow &s = steps.row(StepPart::Step);
+    GateRow row;
+    row.table = QStringLiteral("step");
+    row.name = tr("step time (%1)").arg(steps.stepScope().isEmpty() ? tr("the whole run") : steps.stepScope());
+    row.verdict = s.verdict;
+    row.change = s.meanA > 0 ? s.delta / s.meanA : std::nan("");
+    row.p = s.p;
+    row.caveat = s.caveat;
+    add(std::move(row));
+}
+
+void Gate::addKernelDiff(const KernelDiff &diff)
+{
+    for (const KernelDiffRow &r : diff.rows()) {
+        GateRow row;
+        row.table = diff.options().byOp ? QStringLiteral("op") : QStringLiteral("kernel");
+        row.name = r.kernel;
+        row.verdict = r.verdict;
+        row.change = r.runLevel.change;
+        row.p = r.runLevelHolm;
+        row.caveat = r.caveat;
+        add(std::move(row));
+    }
+}
+
+void Gate::addScopeComparison(const std::vector<ComparisonRow> &rows, double alpha, double threshold)
+{
+    for (const ComparisonRow &r : rows) {
+        if (!r.verdictRow)
+            continue;
+        GateRow row;
+        row.table = QStringLiteral("scope");
+        row.name = r.isPooled() ? tr("%1 (all runs)").arg(r.scope) : tr("%1 (run %2)").arg(r.scope, r.run);
+        row.verdict = r.verdict(alpha, threshold);
+        if (r.hasRunLevel()) {
+            row.change = r.runLevel.change;
+            row.p = r.runLevelHolm;
+            row.caveat = r.caveat;
+        } else {
+            // Samples of one run share its conditions: the per-sample test may have found that run's luck.
+            row.change = r.relativeChange;
+            row.p = r.mannWhitneyHolm;
+            row.caveat = tr("one run a side: run-to-run variation not measured");
+        }
+        add(std::move(row));
+    }
+}
+
+QString Gate::summary() const
+{
+    if (m_mode == GateMode::Off)
+        return {};
+    const QString what = m_mode == GateMode::Slower ? verdictText(Verdict::Slower) : tr("B faster or slower");
+    const auto rows = [](std::size_t n) { return n == 1 ? tr("1 row") : tr("%1 rows").arg(n); };
+    QString line = failed() ? tr("failed, %1 %2").arg(rows(m_tripped.size()), what) : tr("passed");
+    if (!m_waived.empty())
+        line += tr("; %1 %2 with a caveat, not counted (--strict counts them)").arg(rows(m_waived.size()), what);
+    return line;
+}
+
+} // namespace scopeline

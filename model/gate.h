@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The CI gate of `scopeline-cli diff|steps|compare --fail-on slower|change`: whether a comparison's
+// Holm-adjusted verdicts hold what the gate names, and which rows trip it. Calls that carry the
+// one-process caveat (DESIGN.md, Statistics) fail it only when strict: a gate that flakes is switched off.
+
+#include "kerneldiff.h"
+#include "scopecomparison.h"
+#include "stepbreakdown.h"
+#include "verdict.h"
+
+#include <QString>
+
+#include <limits>
+#include <vector>
+
+namespace scopeline {
+
+// What fails the gate: nothing (Off), B slower, or B faster or slower (Change).
+enum class GateMode { Off, Slower, Change };
+// "slower" or "change"; false for anything else.
+bool parseGateMode(const QString &text, GateMode &mode);
+QString gateModeName(GateMode mode);
+
+// A row whose verdict is what the gate names.
+struct GateRow
+{
+    QString table;   // "step", "kernel", "op" or "scope"
+    QString name;    // "step time (ProfilerStep)", the kernel's name, "attention (all runs)"
+    Verdict verdict = Verdict::NoSignificantChange;
+    double change = std::numeric_limits<double>::quiet_NaN(); // the tested relative change
+    double p = std::numeric_limits<double>::quiet_NaN();      // its Holm-adjusted p
+    // What the call could not measure (one process a side; one run a side); empty when it did.
+    QString caveat;
+    // "step time (ProfilerStep): B slower, +5.20 % (Holm p 0.0031)".
+    QString text() const;
+};
+
+class Gate
+{
+public:
+    Gate(GateMode mode = GateMode::Off, bool strict = false) : m_mode(mode), m_strict(strict) {}
+
+    // The step row of a step breakdown: the step time (the components explain it, they do not gate).
+    void addStep(const StepBreakdown &steps);
+    // Every kernel (or op) row's verdict, GPU time per run; the per-call verdict does not gate.
+    void addKernelDiff(const KernelDiff &diff);
+    // The scopes' verdict rows (pooled, or the run pair of a 1 v 1 comparison), judged as the table
+    // judges them; a verdict without a run-level test (one run a side) counts as caveated.
+    void addScopeComparison(const std::vector<ComparisonRow> &rows, double alpha, double threshold);
+
+    GateMode mode() const { return m_mode; }
+    bool strict() const { return m_strict; }
+    // Some row trips the gate: the CLI exits 3.
+    bool failed() const { return !m_tripped.empty(); }
+    // The rows that fail the gate, in the order added.
+    const std::vector<GateRow> &tripped() const { return m_tripped; }
+    // Rows with the verdict that do not fail it because they carry a caveat (none when strict).
+    const std::vector<GateRow> &waived() const { return m_waived; }
+    // "--fail-on slower --strict"; empty when off.
+    QString optionText() const;
+    // One line: "failed, 2 rows B slower", "passed", "passed; 1 row B slower with a caveat, not
+    // counted (--strict counts them)"; empty when off.
+    QString summary() const;
+
+private:
+    void add(GateRow row);
+
+    GateMode m_mode;
+    bool m_strict;
+    std::vector<GateRow> m_tripped, m_waived;
+};
+
+} // namespace scopeline
