@@ -18,6 +18,11 @@ PairLoader::~PairLoader()
         m_watcher->waitForFinished();
 }
 
+namespace {
+// Trace files up to this size in all keep their events on a side (small traces cost little memory).
+constexpr qint64 kKeepEventsBytes = 8 << 20;
+} // namespace
+
 PairLoadResult PairLoader::load(const QString &pathA, const QString &pathB,
                                 const std::function<void(double, const QString &)> &progress,
                                 const std::atomic<bool> *cancel)
@@ -45,6 +50,7 @@ PairLoadResult PairLoader::load(const QString &pathA, const QString &pathB,
     for (const auto &item : work)
         total += double(std::max<qint64>(1, QFileInfo(item.first->file).size()));
 
+    qint64 keptBytes[2] = {0, 0}; // trace file bytes per side so far
     for (const auto &[run, side] : work) {
         const double size = double(std::max<qint64>(1, QFileInfo(run->file).size()));
         const QString what = QCoreApplication::translate("PairLoader", "Loading %1").arg(run->name);
@@ -53,7 +59,14 @@ PairLoadResult PairLoader::load(const QString &pathA, const QString &pathB,
                 progress((done + fraction * size) / total, what);
         };
         onProgress(0);
-        LoadedRun loaded = LoadedRun::load(*run, onProgress, cancel);
+        // The first run of a side keeps its events for the timelines, and so do the next ones while the
+        // side's trace files add up to little; the others are summarised and let go (the window loads
+        // them again when picked), so memory holds summaries, not traces, however many runs there are.
+        qint64 &sideBytes = side == &result.a ? keptBytes[0] : keptBytes[1];
+        sideBytes += qint64(size);
+        const bool keep = side->isEmpty() || sideBytes <= kKeepEventsBytes;
+        LoadedRun loaded = LoadedRun::load(*run, onProgress, cancel, LoadedRun::Scopes::Index,
+                                           keep ? LoadedRun::Events::Keep : LoadedRun::Events::Drop);
         if (!loaded.ok()) {
             result.cancelled = loaded.cancelled;
             result.error = loaded.cancelled ? QString() : loaded.error;

@@ -2,6 +2,7 @@
 #include "mainwindow.h"
 
 #include "opendialog.h"
+#include "runevents.h"
 #include "runnerpanel.h"
 #include "samplepairs.h"
 #include "shortcuthelp.h"
@@ -66,6 +67,22 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_document(new Co
         m_status->setText(what);
     });
     connect(m_document, &ComparisonDocument::loadEnded, this, &MainWindow::loadEnded);
+    // A run picked for a timeline whose events were dropped after summarising: loaded in the background.
+    m_runEvents = new RunEvents(this);
+    connect(m_runEvents, &RunEvents::progress, this, [this](double fraction, const QString &what) {
+        m_status->setText(QStringLiteral("%1 … %2 %").arg(what).arg(int(fraction * 100)));
+    });
+    connect(m_runEvents, &RunEvents::loaded, this, [this](int side, const QString &file, const QString &error) {
+        if (!error.isEmpty()) {
+            showBanner(error);
+            return;
+        }
+        m_status->clear();
+        const QList<LoadedRun> &runs = side == 0 ? runsA() : runsB();
+        const int index = (side == 0 ? m_runA : m_runB)->currentIndex();
+        if (index >= 0 && index < runs.size() && runs[index].run.file == file)
+            showRuns();
+    });
 
     createActions();
     createRunPickers();
@@ -119,7 +136,7 @@ void MainWindow::createViews()
         const QList<LoadedRun> &runs = side == 0 ? runsA() : runsB();
         const int index = side == 0 ? m_runA->currentIndex() : m_runB->currentIndex();
         if (event >= 0 && index >= 0 && index < runs.size()) {
-            m_details->setHtml(TimelineView::describeEvent(runs[index], uint32_t(event)));
+            m_details->setHtml(TimelineView::describeEvent(m_runEvents->get(side, runs[index]), uint32_t(event)));
             m_detailsDock->show(); // hidden until there is something to say: the tables need the width
         }
     });
@@ -412,6 +429,7 @@ void MainWindow::showDocument()
 {
     const SessionState &state = m_document->state();
     m_banner->clear();
+    m_runEvents->clear();
     for (QComboBox *box : {m_runA, m_runB}) {
         box->clear();
         for (const LoadedRun &run : box == m_runA ? runsA() : runsB())
@@ -455,7 +473,8 @@ void MainWindow::watchRuns()
 void MainWindow::showRuns()
 {
     const int a = m_runA->currentIndex(), b = m_runB->currentIndex();
-    m_timeline->setRuns(runsA().value(a), runsB().value(b), m_document->state().pathA,
+    m_timeline->setRuns(m_runEvents->get(0, runsA().value(a)), m_runEvents->get(1, runsB().value(b)),
+                        m_document->state().pathA,
                         m_document->state().pathB);
     m_timeline->viewA()->setHighlightedKernels(m_highlightedKernels);
     m_timeline->viewB()->setHighlightedKernels(m_highlightedKernels);

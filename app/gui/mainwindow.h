@@ -26,6 +26,7 @@ class ErrorBanner;
 class KernelDiffView;
 class PairTimeline;
 class ProportionalSplitter;
+class RunEvents;
 class RunnerPanel;
 
 class MainWindow : public QMainWindow
@@ -111,6 +112,7 @@ private:
     QMenu *m_recentMenu = nullptr;
     QFileSystemWatcher *m_watcher = nullptr;
     RunnerPanel *m_runner = nullptr; // made on first use, kept for its folder, log and options
+    RunEvents *m_runEvents = nullptr; // the events of the runs picked for the timelines, on demand
 };
 
 } // namespace scopeline
