@@ -2,9 +2,11 @@
 #include "timelinepainter.h"
 
 #include "model/durationformat.h"
+#include "model/runsummaryfile.h"
 #include "timelinetext.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QPainter>
 #include <QPainterPath>
 
@@ -40,13 +42,27 @@ TimelinePainter::TimelinePainter(QPainter &painter, const TimelineFrame &frame)
     : p(painter), f(frame), plot(frame.geometry.viewport.plot), small(timelineSmallFont(frame.font))
 {}
 
+// What stands in a timeline without events: why, so that a summary is not mistaken for a failure.
+QString TimelinePainter::placeholder() const
+{
+    if (!f.run.error.isEmpty())
+        return f.run.error;
+    if (f.run.run.file.endsWith(RunSummaryFile::suffix()))
+        return tr("%1 is a run summary: it holds the figures below, not the events; open its trace to see "
+                  "the timeline")
+            .arg(QFileInfo(f.run.run.file).fileName());
+    if (f.run.summary)
+        return tr("Loading this run's events…");
+    return tr("No trace");
+}
+
 void TimelinePainter::paint()
 {
     p.setRenderHint(QPainter::Antialiasing, false);
     p.fillRect(f.widget, f.theme.background);
     if (!f.run.trace) {
         p.setPen(f.theme.placeholderText);
-        p.drawText(f.widget, Qt::AlignCenter, f.run.error.isEmpty() ? tr("No trace") : f.run.error);
+        p.drawText(f.widget, Qt::AlignCenter | Qt::TextWordWrap, placeholder());
         return;
     }
     p.save();

@@ -35,6 +35,7 @@ public:
     void paint();
 
 private:
+    QString placeholder() const;
     void paintRows();
     void paintGaps();
     void paintEvents();
