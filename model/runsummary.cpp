@@ -55,24 +55,6 @@ std::vector<std::string> kernelOps(const TraceAnalysis &analysis)
     return ops;
 }
 
-// `ProfilerStep#15` -> `ProfilerStep`; empty when the text is not `<name>#<digits>`.
-std::string_view stepBase(std::string_view text)
-{
-    const std::size_t hash = text.rfind('#');
-    if (hash == std::string_view::npos || hash == 0 || hash + 1 == text.size())
-        return {};
-    for (std::size_t i = hash + 1; i < text.size(); ++i)
-        if (text[i] < '0' || text[i] > '9')
-            return {};
-    return text.substr(0, hash);
-}
-
-bool isCallName(std::string_view text)
-{
-    constexpr std::string_view prefix = "PjitFunction(";
-    return text.size() > prefix.size() && text.substr(0, prefix.size()) == prefix && text.back() == ')';
-}
-
 } // namespace
 
 RunSummary::RunSummary(const TraceAnalysis &analysis, std::shared_ptr<const ScopeIndex> scopes)
@@ -125,8 +107,8 @@ RunSummary::RunSummary(const TraceAnalysis &analysis, std::shared_ptr<const Scop
         int8_t &k = keep[t.name[e]];
         if (k < 0) {
             const std::string_view name = t.nameOf(e);
-            const std::string_view base = stepBase(name);
-            k = !base.empty() || isCallName(name) ||
+            const std::string_view base = ScopeIndex::stepBase(name);
+            k = !base.empty() || ScopeIndex::isCallName(name) ||
                 (m_scopes && (m_scopes->hasName(name) || (!base.empty() && m_scopes->hasName(base))));
         }
         return t.kind[e] == EventKind::CpuAnnotation || k == 1;

@@ -83,8 +83,9 @@ private:
     std::vector<uint32_t> m_containers;
 };
 
-// `ProfilerStep#15` -> `ProfilerStep`; empty when the text is not `<name>#<digits>`.
-std::string_view stepBase(std::string_view text)
+} // namespace
+
+std::string_view ScopeIndex::stepBase(std::string_view text)
 {
     const std::size_t hash = text.rfind('#');
     if (hash == std::string_view::npos || hash == 0 || hash + 1 == text.size())
@@ -95,14 +96,11 @@ std::string_view stepBase(std::string_view text)
     return text.substr(0, hash);
 }
 
-// JAX: the host range of one call of a jitted function, `PjitFunction(f)`.
-bool isCallName(std::string_view text)
+bool ScopeIndex::isCallName(std::string_view text)
 {
     constexpr std::string_view prefix = "PjitFunction(";
     return text.size() > prefix.size() && text.substr(0, prefix.size()) == prefix && text.back() == ')';
 }
-
-} // namespace
 
 QString ScopeIndex::collapsedStepName(const QString &annotation)
 {

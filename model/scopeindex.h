@@ -55,6 +55,9 @@ public:
     static QString collapsedStepName(const QString &annotation);
     // Whether a scope name is a step by its text alone (`PjitFunction(...)`).
     static bool isCallScopeName(QStringView name);
+    // The same two on UTF-8 text, as the traces store names.
+    static std::string_view stepBase(std::string_view text);
+    static bool isCallName(std::string_view text);
     // Whether a text is one of the index's names (a scope, a step's full annotation text, a path component).
     bool hasName(std::string_view text) const { return m_names.find(text) >= 0; }
     // Durations in ns: one per matching kernel, or per instance (sum of its kernels, or its wall span).
