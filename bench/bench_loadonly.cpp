@@ -1,16 +1,64 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Loads trace files with TraceLoader and nothing else (no analysis, no scope index), for
 // bench/bench_load.sh's "load alone" figure next to `scopeline-cli info --json` (load + analysis).
-// usage: bench_loadonly FILE...   prints events and bytes read per file; exit 1 on a failed load.
+// usage: bench_loadonly [--stats] FILE...   prints events and bytes read per file; exit 1 on a failed
+// load. --stats also prints what the loaded trace holds (columns, args, strings: bytes in use) and the
+// process's peak RSS (VmHWM) before, after the load and after the launch analysis.
 
+#include "model/traceanalysis.h"
 #include "model/traceloader.h"
 
 #include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+namespace {
+
+double peakMb()
+{
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind("VmHWM:", 0) == 0)
+            return std::stod(line.substr(6)) / 1024.0;
+    return 0;
+}
+
+template <typename V>
+double mb(const V &v)
+{
+    return double(v.size() * sizeof(typename V::value_type)) / 1e6;
+}
+
+void printStats(const scopeline::TraceData &d)
+{
+    std::size_t trackRefs = 0, stringBytes = 0;
+    for (const auto &t : d.trackEvents)
+        trackRefs += t.size();
+    for (uint32_t s = 0; s < d.strings.size(); ++s)
+        stringBytes += d.strings.view(s).size();
+    std::printf("  columns %zu events: start %.1f, duration %.1f, correlation %.1f, name %.1f, category %.1f, "
+                "track %.1f, opPath %.1f, argsBegin %.1f, kind %.1f MB\n",
+                d.eventCount(), mb(d.start), mb(d.duration), mb(d.correlation), mb(d.name), mb(d.category),
+                mb(d.track), mb(d.opPath), mb(d.argsBegin), mb(d.kind));
+    std::printf("  args %zu (%.1f MB), argText %.1f MB, flows %zu (%.1f MB), track refs %.1f MB (%zu tracks), "
+                "strings %zu (%.1f MB of text)\n",
+                d.args.size(), mb(d.args), double(d.argText.size()) / 1e6, d.flows.size(), mb(d.flows),
+                double(trackRefs * 4) / 1e6, d.tracks.size(), d.strings.size(), double(stringBytes) / 1e6);
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
     int status = 0;
+    bool stats = false;
     for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--stats") == 0) {
+            stats = true;
+            std::printf("peak RSS at start %.1f MB\n", peakMb());
+            continue;
+        }
         const scopeline::LoadResult r = scopeline::TraceLoader::load(QString::fromLocal8Bit(argv[i]));
         if (!r.ok()) {
             std::fprintf(stderr, "%s\n", qPrintable(r.error));
@@ -19,6 +67,12 @@ int main(int argc, char **argv)
         }
         std::printf("%s: %zu events, %lld bytes\n", argv[i], r.trace->eventCount(),
                     static_cast<long long>(r.trace->bytesRead));
+        if (stats) {
+            std::printf("  peak RSS after the load %.1f MB\n", peakMb());
+            printStats(*r.trace);
+            const scopeline::TraceAnalysis analysis(*r.trace);
+            std::printf("  peak RSS after the analysis %.1f MB\n", peakMb());
+        }
     }
     return status;
 }

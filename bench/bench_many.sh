@@ -55,8 +55,8 @@ printf "  %-34s %7.3f s\n" "zcat > /dev/null" "$Z_S"
 measure info "$CLI" info --json "$FILE"
 INFO_S=$BEST_S
 awk -v l="one run: load + analysis (info)" -v s="$BEST_S" -v kb="$PEAK_KB" -v z="$Z_S" -v b="$BYTES" 'BEGIN {
-  printf "  %-34s %7.3f s  %5.2fx zcat   peak RSS %7.1f MB (%.2fx JSON)   targets 0.25x zcat, 0.35x JSON\n",
-    l, s, s / z, kb * 1024 / 1e6, kb * 1024 / b }'
+  printf "  %-34s %7.3f s  %5.2fx zcat   peak RSS %7.1f MB (%.2fx JSON)   targets 0.25x zcat (%s), 0.35x JSON (%s)\n",
+    l, s, s / z, kb * 1024 / 1e6, kb * 1024 / b, (s / z <= 0.25 ? "met" : "not met"), (kb * 1024 / b <= 0.35 ? "met" : "not met") }'
 measure scopes "$CLI" scopes "$FILE"
 LOAD_S=$BEST_S
 awk -v l="one run: load + summary (scopes)" -v s="$BEST_S" -v kb="$PEAK_KB" -v z="$Z_S" -v b="$BYTES" 'BEGIN {

@@ -12,11 +12,6 @@
 namespace scopeline::hugepages {
 
 namespace {
-#ifdef MADV_COLLAPSE
-constexpr int kCollapse = MADV_COLLAPSE;
-#else
-constexpr int kCollapse = 25; // Linux's value; glibc 2.36's headers predate it
-#endif
 #ifdef MADV_POPULATE_WRITE
 constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
 #else
@@ -70,6 +65,22 @@ void advise(const void *data, std::size_t bytes)
     // Collapse only the page holding the block's start (Linux 6.1; where refused, it stays as it is).
     if (begin <= at)
         madvise(reinterpret_cast<void *>(begin), kPageBytes, kCollapse);
+}
+
+void adviseExact(const void *data, std::size_t bytes)
+{
+    const auto at = reinterpret_cast<std::uintptr_t>(data);
+    const auto begin = (at - kHeaderBytes + kPageBytes - 1) & ~(kPageBytes - 1);
+    const auto end = (at + bytes) & ~(kPageBytes - 1);
+    std::uintptr_t rest = at;
+    if (end > begin) {
+        madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
+        if (begin <= at)
+            madvise(reinterpret_cast<void *>(begin), kPageBytes, kCollapse);
+        rest = end;
+    }
+    if (at + bytes > rest)
+        populate(reinterpret_cast<const void *>(rest), at + bytes - rest);
 }
 
 } // namespace scopeline::hugepages

@@ -7,12 +7,19 @@
 #include <cstddef>
 #include <vector>
 
+#include <sys/mman.h>
+
 namespace scopeline {
 
 namespace hugepages {
 
 constexpr std::size_t kPageBytes = std::size_t(2) << 20;
 constexpr std::size_t kHeaderBytes = 64; // what glibc puts in front of a mapped block, with room
+#ifdef MADV_COLLAPSE
+constexpr int kCollapse = MADV_COLLAPSE;
+#else
+constexpr int kCollapse = 25; // Linux's value; glibc 2.36's headers predate it
+#endif
 // Below this a block stays on 4 KB pages: a 2 MB page is cleared whole however little of it is used.
 constexpr std::size_t kSmallestBytes = kPageBytes / 2;
 
@@ -30,6 +37,9 @@ void advise(const void *data, std::size_t bytes);
 // costs on virtual machines here (MADV_POPULATE_WRITE, Linux 5.14; where refused, they fault on use).
 void populate(const void *data, std::size_t bytes);
 
+// For a block that will hold exactly `bytes`: 2 MB pages over the whole ones it fills, the 4 KB pages
+// past them faulted in at once (a 2 MB page it would only start is cleared whole).
+void adviseExact(const void *data, std::size_t bytes);
 // container.reserve(n) (a vector or a string), on 2 MB pages from half a page up, and below that on
 // 4 KB pages faulted in at once.
 template <typename Container>
@@ -46,6 +56,33 @@ void reserve(Container &c, std::size_t n)
         advise(c.data(), c.capacity() * size);
 }
 
+// container.reserve(n) in a block of its own from half a 2 MB page up, its pages left for the caller
+// to choose (advise, or MADV_NOHUGEPAGE and populate); smaller blocks faulted in at once.
+template <typename Container>
+void reserveUnadvised(Container &c, std::size_t n)
+{
+    keepFreedMemory();
+    if (c.capacity() >= n)
+        return;
+    constexpr std::size_t size = sizeof(*c.data());
+    c.reserve(roundedBytes(n * size) / size);
+    if (c.capacity() * size < kSmallestBytes)
+        populate(c.data(), c.capacity() * size);
+}
+// reserve() for a container that will hold exactly n: on 2 MB pages as far as it fills them whole.
+template <typename Container>
+void reserveExact(Container &c, std::size_t n)
+{
+    keepFreedMemory();
+    if (c.capacity() >= n)
+        return;
+    constexpr std::size_t size = sizeof(*c.data());
+    c.reserve(roundedBytes(n * size) / size);
+    if (c.capacity() * size < kSmallestBytes)
+        populate(c.data(), c.capacity() * size);
+    else
+        adviseExact(c.data(), n * size);
+}
 } // namespace hugepages
 
 } // namespace scopeline

@@ -454,7 +454,7 @@ void EventArrayReader::addInOrder(const std::shared_ptr<EventChunk> &parsed)
             m_chunkCancelled = chunk->cancelled;
         }
         if (m_chunkError.isEmpty() && !m_chunkCancelled)
-            m_builder.addBatch(chunk->batch);
+            m_builder.addBatch(chunk->batch, chunk->offset + int64_t(chunk->text.size()));
         lock.lock();
         m_nextToBuild.fetch_add(1, std::memory_order_release);
         m_built.notify_all();

@@ -14,6 +14,8 @@
 #include <new>
 #include <unordered_set>
 
+#include <sys/mman.h>
+
 namespace scopeline {
 
 namespace {
@@ -227,17 +229,19 @@ bool TraceBuilder::isGpuCategory(uint32_t cat)
 void TraceBuilder::reserveFor(int64_t textBytes)
 {
     TraceData &d = m_data;
+    m_expectedTextBytes = textBytes;
     const auto events =
         std::size_t(std::clamp<int64_t>(textBytes / kEventBytesReserved, 0, kMostEventsReserved));
     try {
+        // Their pages are chosen as the batches come (prepareTails), 2 MB or 4 KB.
         for (auto *column : {&d.start, &d.duration, &d.correlation})
-            hugepages::reserve(*column, events);
+            hugepages::reserveUnadvised(*column, events);
         for (auto *column : {&d.name, &d.category, &d.track, &d.opPath, &d.argsBegin})
-            hugepages::reserve(*column, events + 1);
-        hugepages::reserve(d.kind, events);
-        hugepages::reserve(d.args, events * 4);
-        hugepages::reserve(d.argText, events * 32);
-        hugepages::reserve(d.flows, events / 2); // Kineto: a flow per launch and per kernel, up to 40 %
+            hugepages::reserveUnadvised(*column, events + 1);
+        hugepages::reserveUnadvised(d.kind, events);
+        hugepages::reserveUnadvised(d.args, events * 4);
+        hugepages::reserveUnadvised(d.argText, events * 32);
+        hugepages::reserveUnadvised(d.flows, events / 2); // Kineto: a flow per launch and per kernel, up to 40 %
         m_correlationFromId.reserve(events);
     } catch (const std::bad_alloc &) {
         // Only a hint: the columns grow as they fill.
@@ -260,8 +264,81 @@ void TraceBuilder::add(RawEvent &raw)
     addEvent(e, m_args);
 }
 
-void TraceBuilder::addBatch(const EventBatch &batch)
+template <typename Column>
+void TraceBuilder::prepareTail(ColumnTail &tail, const Column &column, std::size_t adding, double scale)
 {
+    constexpr std::size_t size = sizeof(*column.data());
+    constexpr std::size_t kPage = hugepages::kPageBytes;
+    const auto base = reinterpret_cast<const char *>(column.data());
+    if (tail.unmanaged)
+        return;
+    if (!tail.base) {
+        if (column.capacity() * size < hugepages::kSmallestBytes) { // on 4 KB pages, faulted in already
+            tail.unmanaged = true;
+            return;
+        }
+        tail.base = base;
+        tail.blockEnd = (reinterpret_cast<std::size_t>(base) + column.capacity() * size + 4095) & ~std::size_t(4095);
+        tail.decided = tail.populated = reinterpret_cast<std::size_t>(base) & ~(kPage - 1);
+    } else if (tail.base != base) { // grown past its reservation: a block of malloc's, left as it is
+        tail.unmanaged = true;
+        return;
+    }
+    const auto at = reinterpret_cast<std::size_t>(base);
+    const std::size_t next = at + (column.size() + adding) * size;
+    const double predicted = double(at) + double((column.size() + adding) * size) * scale * 1.02;
+    // Each 2 MB page of the block, as the column comes to it: a 2 MB page where it is predicted to fill
+    // it, else 4 KB pages from there on (until a later prediction says a page will be filled).
+    for (; next > tail.decided && tail.decided < tail.blockEnd; tail.decided += kPage) {
+        const std::size_t page = tail.decided;
+        if (predicted >= double(page + kPage) && page + kPage <= tail.blockEnd) {
+            madvise(reinterpret_cast<void *>(page), kPage, MADV_HUGEPAGE);
+            if (page < at) // glibc's header write has made the block's first page of 4 KB pages
+                madvise(reinterpret_cast<void *>(page), kPage, hugepages::kCollapse);
+            tail.populated = page + kPage;
+        } else {
+            madvise(reinterpret_cast<void *>(page), std::min(kPage, tail.blockEnd - page), MADV_NOHUGEPAGE);
+        }
+    }
+    if (next > tail.populated) {
+        // A batch's worth and 256 kB ahead: a call per few batches, each 4 KB page faulted in once.
+        const std::size_t to = std::min({tail.decided, tail.blockEnd,
+                                          (next + (std::size_t(256) << 10) + 4095) & ~std::size_t(4095)});
+        if (to > tail.populated)
+            hugepages::populate(reinterpret_cast<const void *>(tail.populated), to - tail.populated);
+        tail.populated = std::max(tail.populated, to);
+    }
+}
+
+void TraceBuilder::prepareTails(const EventBatch &batch, int64_t textEnd)
+{
+    // Predicted final size of each column: what it will hold with this batch, scaled by the text read so
+    // far to all of it. A column's first page is chosen at the first batch, its last late (a 4-byte
+    // column's second at 520k events), with most of the trace behind the guess; a wrong guess costs a
+    // little time (4 KB pages where a 2 MB one would do) or memory (a 2 MB page part-filled).
+    if (textEnd <= 0 || m_expectedTextBytes <= 0)
+        return;
+    const double scale = double(std::max<int64_t>(m_expectedTextBytes, textEnd)) / double(textEnd);
+    TraceData &d = m_data;
+    const std::size_t events = batch.events().size();
+    if (m_tails.empty())
+        m_tails.resize(12);
+    std::size_t i = 0;
+    for (auto *column : {&d.start, &d.duration, &d.correlation})
+        prepareTail(m_tails[i++], *column, events, scale);
+    for (auto *column : {&d.name, &d.category, &d.track, &d.opPath, &d.argsBegin})
+        prepareTail(m_tails[i++], *column, events, scale);
+    prepareTail(m_tails[i++], d.kind, events, scale);
+    prepareTail(m_tails[i++], d.args, batch.args().size(), scale);
+    const std::size_t argBytes =
+        batch.args().empty() ? 0 : std::size_t(batch.args().back().offset) + batch.args().back().length;
+    prepareTail(m_tails[i++], d.argText, argBytes, scale);
+    prepareTail(m_tails[i++], d.flows, events, scale);
+}
+
+void TraceBuilder::addBatch(const EventBatch &batch, int64_t textEnd)
+{
+    prepareTails(batch, textEnd);
     // Each distinct string of the batch is interned once, on first use.
     m_batchNames.assign(batch.stringCount(), kUnmapped);
     m_batchIds.assign(batch.stringCount(), kUnmapped);
@@ -530,7 +607,7 @@ void TraceBuilder::sortTrackEvents()
         ++counts[t];
     d.trackEvents.assign(d.tracks.size(), {});
     for (std::size_t t = 0; t < d.tracks.size(); ++t)
-        hugepages::reserve(d.trackEvents[t], counts[t]);
+        hugepages::reserveExact(d.trackEvents[t], counts[t]);
     for (uint32_t e = 0; e < d.eventCount(); ++e)
         d.trackEvents[d.track[e]].push_back(e);
     // Parents before children: by start, then longer first. Tracks often come in that order already.

@@ -51,8 +51,9 @@ public:
     // nothing.
     void reserveFor(int64_t textBytes);
     void add(RawEvent &event) override;
-    // A chunk's events, in order, and its skips.
-    void addBatch(const EventBatch &batch);
+    // A chunk's events, in order, and its skips; textEnd: where its text ends in the document, which
+    // with reserveFor's size tells how much of the trace is still to come.
+    void addBatch(const EventBatch &batch, int64_t textEnd = -1);
     void skip(const QString &reason, int64_t count = 1) override;
     // Something the file does not hold, said once however often it is noted (TraceData::notes).
     void note(const QString &text);
@@ -76,6 +77,21 @@ private:
         std::string text;
     };
 
+    // A column is reserved for the most events the text can hold; on 2 MB pages throughout, the page
+    // it ends in would be cleared whole, most of it never used (1 MB a column on average, 15 MB in a
+    // 700k-event trace). So each 2 MB page of its block is chosen as the column comes to it: a 2 MB
+    // page where the column is predicted to fill it, else 4 KB pages, faulted in at once a batch ahead.
+    struct ColumnTail
+    {
+        const char *base = nullptr; // the column's data when first seen; another means it was moved
+        std::size_t blockEnd = 0;   // end of its block, on a 4 KB page boundary
+        std::size_t decided = 0;    // end of the 2 MB pages chosen so far
+        std::size_t populated = 0;  // end of the pages faulted in or on 2 MB pages
+        bool unmanaged = false;
+    };
+    template <typename Column>
+    void prepareTail(ColumnTail &tail, const Column &column, std::size_t adding, double scale);
+    void prepareTails(const EventBatch &batch, int64_t textEnd);
     void addEvent(Event &event, const std::vector<Arg> &args);
     uint32_t trackFor(uint32_t pid, uint32_t tid);
     bool isGpuCategory(uint32_t cat);
@@ -90,6 +106,8 @@ private:
 
     TraceData &m_data;
     bool m_kineto = false;
+    int64_t m_expectedTextBytes = 0; // reserveFor's
+    std::vector<ColumnTail> m_tails;
     StringTable m_ids;
     uint32_t m_zeroTid, m_nameKey, m_longNameKey, m_sortIndexKey;
     std::unordered_map<uint64_t, uint32_t> m_trackIndex; // pid << 32 | tid -> track
