@@ -4,9 +4,21 @@
 #include "runsummaryfile.h"
 #include "traceloader.h"
 
+#include <QThreadPool>
 #include <QtConcurrent>
 
 namespace scopeline {
+
+namespace {
+// Qt's raster engine splits large fills into tasks on the global pool and waits for them: loads that
+// filled it stalled the GUI thread's painting until they were done (seconds).
+Q_GLOBAL_STATIC(QThreadPool, g_loadingPool)
+} // namespace
+
+QThreadPool *LoadedRun::loadingPool()
+{
+    return g_loadingPool();
+}
 
 LoadedRun LoadedRun::load(const TraceRun &run, const std::function<void(double)> &progress,
                           const std::atomic<bool> *cancel, Scopes scopes, Events events)
@@ -44,10 +56,53 @@ LoadedRun LoadedRun::load(const TraceRun &run, const std::function<void(double)>
 QList<LoadedRun> LoadedRun::loadAll(const std::vector<TraceRun> &runs, const std::atomic<bool> *cancel,
                                     Scopes scopes, Events events)
 {
-    const QList<TraceRun> list(runs.begin(), runs.end());
-    return QtConcurrent::blockingMapped(list, [cancel, scopes, events](const TraceRun &run) {
-        return load(run, {}, cancel, scopes, events);
+    return loadAll(runs, std::vector<Events>(runs.size(), events), {}, cancel, scopes);
+}
+
+QList<LoadedRun> LoadedRun::loadAll(const std::vector<TraceRun> &runs, const std::vector<Events> &events,
+                                    const std::function<void(int, double)> &progress,
+                                    const std::atomic<bool> *cancel, Scopes scopes)
+{
+    // One flag stops every run: the caller's cancel (looked at whenever a run reports progress) or
+    // the first failure, so that a bad file does not wait for the other runs to load.
+    std::atomic<bool> stop{cancel && cancel->load()};
+    QList<int> indexes;
+    for (int i = 0; i < int(runs.size()); ++i)
+        indexes.append(i);
+    // Each run is loaded, summarised and (Events::Drop) let go on its own thread, so memory holds at
+    // most as many traces as there are threads, not a side's worth.
+    return QtConcurrent::blockingMapped(loadingPool(), indexes, [&](int i) {
+        const TraceRun &run = runs[std::size_t(i)];
+        if (cancel && cancel->load())
+            stop = true;
+        if (stop.load()) {
+            LoadedRun stopped;
+            stopped.run = run;
+            stopped.cancelled = true;
+            return stopped;
+        }
+        auto onProgress = [&, i](double fraction) {
+            if (cancel && cancel->load())
+                stop = true;
+            if (progress)
+                progress(i, fraction);
+        };
+        const Events keep = std::size_t(i) < events.size() ? events[std::size_t(i)] : Events::Keep;
+        LoadedRun loaded = load(run, onProgress, &stop, scopes, keep);
+        if (!loaded.ok() && !loaded.cancelled)
+            stop = true;
+        else if (loaded.ok() && progress)
+            progress(i, 1.0);
+        return loaded;
     });
+}
+
+QString LoadedRun::firstError(const QList<LoadedRun> &runs)
+{
+    for (const LoadedRun &run : runs)
+        if (!run.ok() && !run.cancelled)
+            return run.error;
+    return {};
 }
 
 LoadedRun LoadedRun::withEvents(const std::function<void(double)> &progress,

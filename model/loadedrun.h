@@ -10,6 +10,8 @@
 
 #include <QList>
 
+class QThreadPool;
+
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -44,6 +46,19 @@ struct LoadedRun
     // Loads and analyses each run, several files in parallel (as many as the thread pool has threads).
     static QList<LoadedRun> loadAll(const std::vector<TraceRun> &runs, const std::atomic<bool> *cancel = nullptr,
                                     Scopes scopes = Scopes::Index, Events events = Events::Keep);
+    // The same with events kept or dropped per run (events[i] for runs[i]: each run drops them as soon
+    // as it is summarised), and progress per run (its index and the fraction of its file read; called
+    // from the loading threads). The first failure stops the runs still loading: they come back
+    // cancelled, and the failed one with its error.
+    static QList<LoadedRun> loadAll(const std::vector<TraceRun> &runs, const std::vector<Events> &events,
+                                    const std::function<void(int run, double fraction)> &progress,
+                                    const std::atomic<bool> *cancel = nullptr, Scopes scopes = Scopes::Index);
+    // The threads that load runs (loadAll, PairLoader): apart from QThreadPool::globalInstance(),
+    // which Qt's own painting uses as well, so that loading on every core leaves the GUI thread painting.
+    static QThreadPool *loadingPool();
+    // The error of the first run that failed (not one stopped by another's failure or a cancel); empty
+    // when none failed.
+    static QString firstError(const QList<LoadedRun> &runs);
     // The same run with its events again (a summary-only run reloaded from its trace), or as it is
     // when they are here or cannot be (a summary file); error tells a failure.
     LoadedRun withEvents(const std::function<void(double)> &progress = {},

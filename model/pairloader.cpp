@@ -7,6 +7,9 @@
 #include <QPointer>
 #include <QtConcurrent>
 
+#include <algorithm>
+#include <mutex>
+
 namespace scopeline {
 
 PairLoader::PairLoader(QObject *parent) : QObject(parent) {}
@@ -40,43 +43,68 @@ PairLoadResult PairLoader::load(const QString &pathA, const QString &pathB,
         return result;
     }
 
-    // Progress by file size: one large run dominates a side's loading time.
-    std::vector<std::pair<const TraceRun *, QList<LoadedRun> *>> work;
-    for (const TraceRun &run : runsA)
-        work.emplace_back(&run, &result.a);
-    for (const TraceRun &run : runsB)
-        work.emplace_back(&run, &result.b);
-    double total = 0, done = 0;
-    for (const auto &item : work)
-        total += double(std::max<qint64>(1, QFileInfo(item.first->file).size()));
+    // Both sides in one parallel load, so that the threads stay busy across the side boundary.
+    std::vector<TraceRun> runs = runsA;
+    runs.insert(runs.end(), runsB.begin(), runsB.end());
+    const int countA = int(runsA.size());
+    const int counts[2] = {countA, int(runsB.size())};
 
+    // The first run of a side keeps its events for the timelines, and so do the next ones while the
+    // side's trace files add up to little; the others are summarised and let go as each is (the window
+    // loads them again when picked), so memory holds summaries, not traces, however many runs there are.
+    std::vector<double> sizes;
+    std::vector<LoadedRun::Events> events;
     qint64 keptBytes[2] = {0, 0}; // trace file bytes per side so far
-    for (const auto &[run, side] : work) {
-        const double size = double(std::max<qint64>(1, QFileInfo(run->file).size()));
-        const QString what = QCoreApplication::translate("PairLoader", "Loading %1").arg(run->name);
-        auto onProgress = [&](double fraction) {
-            if (progress)
-                progress((done + fraction * size) / total, what);
-        };
-        onProgress(0);
-        // The first run of a side keeps its events for the timelines, and so do the next ones while the
-        // side's trace files add up to little; the others are summarised and let go (the window loads
-        // them again when picked), so memory holds summaries, not traces, however many runs there are.
-        qint64 &sideBytes = side == &result.a ? keptBytes[0] : keptBytes[1];
-        sideBytes += qint64(size);
-        const bool keep = side->isEmpty() || sideBytes <= kKeepEventsBytes;
-        LoadedRun loaded = LoadedRun::load(*run, onProgress, cancel, LoadedRun::Scopes::Index,
-                                           keep ? LoadedRun::Events::Keep : LoadedRun::Events::Drop);
-        if (!loaded.ok()) {
-            result.cancelled = loaded.cancelled;
-            result.error = loaded.cancelled ? QString() : loaded.error;
-            result.a.clear();
-            result.b.clear();
-            return result;
-        }
-        side->append(std::move(loaded));
-        done += size;
+    double total = 0;
+    for (int i = 0; i < int(runs.size()); ++i) {
+        const qint64 size = std::max<qint64>(1, QFileInfo(runs[std::size_t(i)].file).size());
+        const int side = i < countA ? 0 : 1;
+        const bool first = keptBytes[side] == 0;
+        keptBytes[side] += size;
+        events.push_back(first || keptBytes[side] <= kKeepEventsBytes ? LoadedRun::Events::Keep
+                                                                      : LoadedRun::Events::Drop);
+        sizes.push_back(double(size));
+        total += double(size);
     }
+
+    // Progress by file size (one large run dominates the loading time), said as the runs done per side;
+    // the runs report from several threads at once.
+    std::mutex mutex;
+    std::vector<double> fractions(runs.size(), 0.0);
+    double read = 0; // the sum of fractions[i] * sizes[i]
+    int done[2] = {0, 0};
+    auto onProgress = [&](int i, double fraction) {
+        if (!progress)
+            return;
+        const std::lock_guard<std::mutex> lock(mutex);
+        fraction = std::clamp(fraction, 0.0, 1.0);
+        if (fraction <= fractions[std::size_t(i)])
+            return;
+        if (fraction >= 1.0)
+            ++done[i < countA ? 0 : 1];
+        read += (fraction - fractions[std::size_t(i)]) * sizes[std::size_t(i)];
+        fractions[std::size_t(i)] = fraction;
+        progress(std::min(read / total, 1.0),
+                 QCoreApplication::translate("PairLoader", "Loading runs: A %1 of %2, B %3 of %4 done")
+                     .arg(done[0])
+                     .arg(counts[0])
+                     .arg(done[1])
+                     .arg(counts[1]));
+    };
+    if (progress)
+        progress(0.0, QCoreApplication::translate("PairLoader", "Loading runs: A 0 of %1, B 0 of %2 done")
+                          .arg(counts[0])
+                          .arg(counts[1]));
+    QList<LoadedRun> loaded = LoadedRun::loadAll(runs, events, onProgress, cancel);
+
+    result.error = LoadedRun::firstError(loaded);
+    const bool allOk = std::all_of(loaded.begin(), loaded.end(), [](const LoadedRun &r) { return r.ok(); });
+    if (!allOk) {
+        result.cancelled = result.error.isEmpty();
+        return result;
+    }
+    result.a = loaded.mid(0, countA);
+    result.b = loaded.mid(countA);
     if (progress)
         progress(1.0, QCoreApplication::translate("PairLoader", "Loaded"));
     return result;
@@ -117,8 +145,10 @@ int PairLoader::start(const QString &pathA, const QString &pathB)
             emit finished(job, result);
     });
     m_watcher = watcher;
+    // The job waits on the global pool for its runs, which load on LoadedRun::loadingPool(): never on
+    // the pool it waits in (blockingMapped queues its work there and waits: two jobs would deadlock).
     watcher->setFuture(QtConcurrent::run([pathA, pathB, cancelFlag, report] {
-        QElapsedTimer throttle;
+        QElapsedTimer throttle; // load() calls progress one at a time
         throttle.start();
         return load(
             pathA, pathB,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Loads the two sides of a comparison (A = baseline, B = candidate) off the calling thread: scans each
-// trace folder, loads and analyses every run, with throttled progress, cancel, and stale jobs dropped.
+// trace folder, loads and summarises the runs in parallel, with throttled progress, cancel, and stale
+// jobs dropped.
 
 #include "loadedrun.h"
 

@@ -9,6 +9,7 @@
 #include "testprocess.h"
 
 #include "mainwindow.h"
+#include "runevents.h"
 #include "samplepairs.h"
 #include "widgets/boxplotview.h"
 #include "widgets/caveatbanner.h"
@@ -36,6 +37,8 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QSplitter>
+#include <QTemporaryDir>
+#include <QTimer>
 #include <QStatusBar>
 #include <QtTest>
 
@@ -374,6 +377,141 @@ private slots:
             QCOMPARE(window.runsA().front().run.name, QStringLiteral("trace_file_matmul_0"));
             QCOMPARE(window.bannerText(), QString());
         }
+    }
+
+    // Opening several runs a side loads them off the GUI thread: the event loop keeps turning (a 20 ms
+    // timer's largest gap stays short; loading on the GUI thread would stop it for the whole load), the
+    // progress says the runs done per side, and a run picked in a timeline's run picker whose events
+    // were dropped after summarising loads them in the background.
+    void staysResponsiveWhileLoadingRuns()
+    {
+        const QString xdit =
+            testdata::path("public/TraceLens/"
+                           "tests__traces__inference__xdit_flux.1_aiter_sage__profile_trace_rank_0.json.gz");
+        REQUIRE_TEST_DATA(xdit, kMatmul, kEinsum);
+        constexpr int kRuns = 6;
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (const QString &side : {QStringLiteral("a"), QStringLiteral("b")}) {
+            QVERIFY(QDir(dir.path()).mkpath(side));
+            for (int i = 0; i < kRuns; ++i)
+                QVERIFY(QFile::link(xdit, dir.filePath(QStringLiteral("%1/run_%2.json.gz").arg(side).arg(i))));
+        }
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(openAndWait(window, kMatmul, kEinsum));
+
+        QStringList said;
+        std::vector<double> fractions;
+        connect(window.document(), &ComparisonDocument::progress, this,
+                [&](double fraction, const QString &what) {
+                    fractions.push_back(fraction);
+                    said.append(what);
+                });
+        // The largest gap between the ticks while loading, from the open on (a load on the GUI thread
+        // would delay the first tick), up to the last tick before the document is shown (showing it is
+        // GUI work, timed apart).
+        QElapsedTimer clock;
+        clock.start();
+        qint64 lastTick = 0, largestGap = 0, ticks = 0, shownAfter = 0;
+        bool loading = true;
+        QTimer timer;
+        timer.setInterval(20);
+        connect(&timer, &QTimer::timeout, this, [&] {
+            const qint64 now = clock.elapsed();
+            if (loading && (ticks == 0 || window.isLoading())) {
+                largestGap = std::max(largestGap, now - lastTick);
+                ++ticks;
+            } else if (loading) {
+                shownAfter = now - lastTick; // the load's end and showing the document
+            }
+            loading = loading && window.isLoading();
+            lastTick = now;
+        });
+        timer.start();
+        window.openPair(dir.filePath(QStringLiteral("a")), dir.filePath(QStringLiteral("b")));
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        const qint64 loaded = clock.elapsed();
+        QTest::qWait(60);
+        timer.stop();
+        qInfo("%d v %d runs loaded in %lld ms; largest event-loop gap while loading %lld ms (%lld ticks); "
+              "showing the document %lld ms",
+              kRuns, kRuns, loaded, largestGap, ticks, shownAfter);
+        QCOMPARE(window.bannerText(), QString());
+        QCOMPARE(window.runsA().size(), kRuns);
+        QCOMPARE(window.runsB().size(), kRuns);
+        QVERIFY2(largestGap < 250, qPrintable(QStringLiteral("the event loop stood still for %1 ms").arg(largestGap)));
+
+        QVERIFY(!fractions.empty());
+        for (std::size_t i = 1; i < fractions.size(); ++i)
+            QVERIFY(fractions[i] >= fractions[i - 1]);
+        QVERIFY2(said.join(QLatin1Char('\n')).contains(QStringLiteral("A 0 of %1").arg(kRuns)),
+                 qPrintable(said.join(QLatin1Char('\n'))));
+
+        // The first runs of a side keep their events (the side's files add up to little so far), the
+        // rest are summaries alone.
+        QVERIFY(window.runsA().front().hasEvents());
+        QVERIFY(!window.runsA().back().hasEvents());
+        QVERIFY(window.runsA().back().summary);
+
+        // Picking a summarised run: the timeline shows it once its events are in, loaded in the
+        // background with progress in the status bar; the document keeps the summary alone.
+        QComboBox *picker = nullptr;
+        for (QComboBox *box : window.findChildren<QComboBox *>())
+            if (box->toolTip().contains(QLatin1String("side A")))
+                picker = box;
+        QVERIFY(picker);
+        QCOMPARE(picker->count(), kRuns);
+        for (const int pick : {kRuns - 1, kRuns - 2, kRuns - 3}) {
+            picker->setCurrentIndex(pick);
+            emit picker->activated(pick);
+            QStringList shown;
+            for (QLabel *label : window.statusBar()->findChildren<QLabel *>())
+                shown.append(label->text());
+            QVERIFY2(shown.join(QLatin1Char('\n')).contains(QStringLiteral("Loading the events of %1")
+                                                                 .arg(window.runsA()[pick].run.name)),
+                     qPrintable(shown.join(QLatin1Char('\n'))));
+            QVERIFY(QTest::qWaitFor([&] { return window.timeline()->viewA()->run().trace != nullptr; }, 20000));
+            QCOMPARE(window.timeline()->viewA()->run().run.file, window.runsA()[pick].run.file);
+            QVERIFY(!window.runsA()[pick].hasEvents());
+        }
+    }
+
+    // At most two picked runs a side keep their events: the least recently picked is let go.
+    void runEventsKeepsTwoPerSide()
+    {
+        const QString xdit =
+            testdata::path("public/TraceLens/"
+                           "tests__traces__inference__xdit_flux.1_aiter_sage__profile_trace_rank_0.json.gz");
+        REQUIRE_TEST_DATA(xdit);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        std::vector<TraceRun> runs;
+        for (int i = 0; i < 3; ++i) {
+            const QString link = dir.filePath(QStringLiteral("run_%1.json.gz").arg(i));
+            QVERIFY(QFile::link(xdit, link));
+            runs.push_back({QStringLiteral("run_%1").arg(i), link});
+        }
+        const QList<LoadedRun> summaries = LoadedRun::loadAll(runs, nullptr, LoadedRun::Scopes::Index,
+                                                              LoadedRun::Events::Drop);
+        RunEvents events;
+        QSignalSpy progress(&events, &RunEvents::progress);
+        QSignalSpy loaded(&events, &RunEvents::loaded);
+        for (const LoadedRun &run : summaries) {
+            QVERIFY(!run.hasEvents());
+            QVERIFY(!events.get(0, run).hasEvents());
+            QVERIFY(events.isLoading());
+            QVERIFY(loaded.wait(20000));
+            QCOMPARE(loaded.last().at(2).toString(), QString());
+            QVERIFY(events.get(0, run).hasEvents());
+        }
+        QVERIFY(progress.count() >= 3); // one as each load starts at least
+        QVERIFY(events.get(0, summaries[1]).hasEvents());
+        QVERIFY(events.get(0, summaries[2]).hasEvents());
+        QVERIFY(!events.get(0, summaries[0]).hasEvents()); // let go; loads again
+        QVERIFY(events.isLoading());
+        events.clear();
     }
 
     void sessionRoundTrip()

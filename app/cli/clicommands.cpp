@@ -122,12 +122,14 @@ bool loadPaths(const QStringList &paths, QList<LoadedRun> &runs, LoadedRun::Scop
             err().flush();
             return false;
         }
-        for (const LoadedRun &run : LoadedRun::loadAll(found, nullptr, scopes, events)) {
-            if (!run.ok()) {
-                err() << "scopeline-cli: " << run.error << "\n";
-                err().flush();
-                return false;
-            }
+        const QList<LoadedRun> loaded = LoadedRun::loadAll(found, nullptr, scopes, events);
+        // The first failure stops the others: name the run that failed, not one it stopped.
+        if (const QString failure = LoadedRun::firstError(loaded); !failure.isEmpty()) {
+            err() << "scopeline-cli: " << failure << "\n";
+            err().flush();
+            return false;
+        }
+        for (const LoadedRun &run : loaded) {
             runs.append(run);
             keepUntilExit(run);
         }

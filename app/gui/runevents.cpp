@@ -61,6 +61,7 @@ void RunEvents::start(int side, const LoadedRun &run)
             self, [self, fraction, what] { if (self) emit self->progress(fraction, what); },
             Qt::QueuedConnection);
     };
+    emit progress(0.0, what); // said at once: the timeline stays empty until the events are in
     auto *watcher = new QFutureWatcher<LoadedRun>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, side, generation, cancel] {
         const LoadedRun run = watcher->result();
