@@ -17,6 +17,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QDirIterator>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -235,6 +236,44 @@ private slots:
         const ProcessResult info = runProcess(cli, {QStringLiteral("info"), sa + QStringLiteral("/proc_0/run_0.slsum")});
         QCOMPARE(info.exitCode, 2);
         QVERIFY(info.err.contains("run_0.slsum"));
+    }
+
+    // One job per run folder (a batch array) names each summary as one call on the side does, and two
+    // runs that would share a summary's name are refused, naming both traces.
+    void summarizeRunFolderNames()
+    {
+        const QString cli = QStringLiteral(SCOPELINE_CLI);
+        const QString side = testdata::path("h100_runs/torch_processes");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString whole = dir.filePath(QStringLiteral("whole")), each = dir.filePath(QStringLiteral("each"));
+        ProcessResult r = runProcess(cli, {QStringLiteral("summarize"), side, QStringLiteral("-o"), whole});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QStringList runFolders = QDir(side).entryList({QStringLiteral("proc_*")}, QDir::Dirs, QDir::Name);
+        QVERIFY(runFolders.size() >= 2);
+        for (const QString &proc : runFolders)
+            for (const QString &run : QDir(side + QLatin1Char('/') + proc).entryList({QStringLiteral("run_*")}, QDir::Dirs)) {
+                r = runProcess(cli, {QStringLiteral("summarize"), side + QLatin1Char('/') + proc + QLatin1Char('/') + run,
+                                     QStringLiteral("-o"), each + QLatin1Char('/') + proc});
+                QVERIFY2(r.exitCode == 0, r.err.constData());
+            }
+        auto files = [](const QString &root) {
+            QStringList names;
+            QDirIterator it(root, {QStringLiteral("*.slsum")}, QDir::Files, QDirIterator::Subdirectories);
+            while (it.hasNext())
+                names << QDir(root).relativeFilePath(it.next());
+            names.sort();
+            return names;
+        };
+        QVERIFY(files(whole).contains(QStringLiteral("proc_0/run_0.slsum")));
+        QCOMPARE(files(each), files(whole));
+        for (const QString &name : files(whole))
+            QCOMPARE(readAll(each + QLatin1Char('/') + name).size(), readAll(whole + QLatin1Char('/') + name).size());
+
+        r = runProcess(cli, {QStringLiteral("summarize"), side + QStringLiteral("/proc_0/run_0"),
+                             side + QStringLiteral("/proc_1/run_0"), QStringLiteral("-o"), dir.filePath(QStringLiteral("clash"))});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("proc_0/run_0/") && r.err.contains("proc_1/run_0/"), r.err.constData());
     }
 
     void badFiles()

@@ -10,12 +10,27 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
-#include <QSet>
+#include <QHash>
 #include <QtConcurrent>
 
 #include <vector>
 
 namespace scopeline::cli {
+
+namespace {
+
+// A run folder given itself (`side/proc_3/run_7`) scans as one run named after its trace file; its
+// summary is named after the folder, as scanning the side folder names it, so that one job per run
+// folder (a batch array) gives the names one call on the side would.
+QString summaryName(const QString &path, const std::vector<TraceRun> &found, const TraceRun &run)
+{
+    const QFileInfo info(path);
+    if (found.size() == 1 && info.isDir() && run.name == QFileInfo(run.file).fileName())
+        return QFileInfo(QDir::cleanPath(info.absoluteFilePath())).fileName();
+    return run.name;
+}
+
+} // namespace
 
 int summarizeCommand(const QStringList &arguments)
 {
@@ -40,7 +55,7 @@ int summarizeCommand(const QStringList &arguments)
         QString file;
     };
     std::vector<Job> jobs;
-    QSet<QString> targets;
+    QHash<QString, QString> targets; // summary file -> the trace it comes from
     for (const QString &path : parser.positionalArguments()) {
         QString error;
         const std::vector<TraceRun> found = TraceFolder::scan(path, &error);
@@ -49,13 +64,15 @@ int summarizeCommand(const QStringList &arguments)
             return Unreadable;
         }
         for (const TraceRun &run : found) {
-            const QString file = QDir::cleanPath(outDir.filePath(run.name + RunSummaryFile::suffix()));
-            if (targets.contains(file)) {
-                err() << "scopeline-cli: two runs are named " << run.name << " (" << path
-                      << "); summarize them into separate folders\n";
+            const QString file = QDir::cleanPath(outDir.filePath(summaryName(path, found, run) +
+                                                                 RunSummaryFile::suffix()));
+            if (const auto twin = targets.constFind(file); twin != targets.cend()) {
+                err() << "scopeline-cli: " << QDir::toNativeSeparators(twin.value()) << " and "
+                      << QDir::toNativeSeparators(run.file) << " would both be summarised as "
+                      << QDir::toNativeSeparators(file) << "; summarize them into separate folders\n";
                 return BadUsage;
             }
-            targets.insert(file);
+            targets.insert(file, run.file);
             jobs.push_back({run, file});
         }
     }
