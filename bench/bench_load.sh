@@ -33,21 +33,7 @@ IGZIP=$(command -v igzip || true) # Debian package isal (setup.sh installs it); 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/scopeline-bench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
-# measure NAME CMD...: run CMD (stdout to /dev/null) RUNS times; sets BEST_S and PEAK_KB.
-measure() {
-  local name=$1 i e m
-  shift
-  BEST_S="" PEAK_KB=0
-  for ((i = 0; i < RUNS; i++)); do
-    if ! "$PY" "$REPO/bench/timed_run.py" "$TMP/time" "$@" 2> "$TMP/err"; then
-      cat "$TMP/err" >&2
-      die "$name failed: $*"
-    fi
-    read -r e m < <(tail -n1 "$TMP/time")
-    if [[ -z $BEST_S ]] || awk -v a="$e" -v b="$BEST_S" 'BEGIN { exit !(a < b) }'; then BEST_S=$e; fi
-    if ((m > PEAK_KB)); then PEAK_KB=$m; fi
-  done
-}
+source "$REPO/bench/measure.sh"
 
 # row LABEL SECONDS KB: one line of the table, with the time against zcat's ($Z_S) and MB/s.
 row() {

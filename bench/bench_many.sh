@@ -25,21 +25,7 @@ die() { echo "bench_many.sh: $*" >&2; exit 1; }
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/scopeline-many.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
-# measure NAME CMD...: best wall of RUNS runs in BEST_S, largest peak RSS in PEAK_KB.
-measure() {
-  local name=$1 i e m
-  shift
-  BEST_S="" PEAK_KB=0
-  for ((i = 0; i < RUNS; i++)); do
-    if ! "$PY" "$REPO/bench/timed_run.py" "$TMP/time" "$@" 2> "$TMP/err"; then
-      cat "$TMP/err" >&2
-      die "$name failed: $*"
-    fi
-    read -r e m < <(tail -n1 "$TMP/time")
-    if [[ -z $BEST_S ]] || awk -v a="$e" -v b="$BEST_S" 'BEGIN { exit !(a < b) }'; then BEST_S=$e; fi
-    if ((m > PEAK_KB)); then PEAK_KB=$m; fi
-  done
-}
+source "$REPO/bench/measure.sh"
 
 echo "scopeline many-runs benchmark: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), best of $RUNS, $("$CLI" --version 2>/dev/null | head -n1)"
 "$PY" "$REPO/bench/make_large_trace.py" "$XDIT" "$TMP/large.json.gz" --min-mb 150 | sed 's/^/  /'

@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Shared by the bench scripts (sourced): one timed measurement through bench/timed_run.py.
+# Needs PY, REPO, RUNS, TMP and die() from the script that sources it.
+
+# measure NAME CMD...: run CMD (stdout to /dev/null) RUNS times; sets BEST_S (the best wall time) and
+# PEAK_KB (the largest peak RSS).
+measure() {
+  local name=$1 i e m
+  shift
+  BEST_S="" PEAK_KB=0
+  for ((i = 0; i < RUNS; i++)); do
+    if ! "$PY" "$REPO/bench/timed_run.py" "$TMP/time" "$@" 2> "$TMP/err"; then
+      cat "$TMP/err" >&2
+      die "$name failed: $*"
+    fi
+    read -r e m < <(tail -n1 "$TMP/time")
+    if [[ -z $BEST_S ]] || awk -v a="$e" -v b="$BEST_S" 'BEGIN { exit !(a < b) }'; then BEST_S=$e; fi
+    if ((m > PEAK_KB)); then PEAK_KB=$m; fi
+  done
+}
