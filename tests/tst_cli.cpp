@@ -358,32 +358,31 @@ private slots:
             const QByteArray name = command.front().toUtf8();
             const QStringList eagerGraph = command + QStringList{kLaunchEager, kLaunchGraph};
             const QStringList graphEager = command + QStringList{kLaunchGraph, kLaunchEager};
-            auto row = [&name](const char *what) { return QByteArray(name + " " + what).constData(); };
-            QTest::newRow(row("--fail-on foo"))
+            QTest::addRow("%s --fail-on foo", name.constData())
                 << command + QStringList{missing, missing, QStringLiteral("--fail-on"), QStringLiteral("foo")} << 1
                 << QStringLiteral("--fail-on");
-            QTest::newRow(row("--format xml"))
+            QTest::addRow("%s --format xml", name.constData())
                 << command + QStringList{missing, missing, QStringLiteral("--format"), QStringLiteral("xml")} << 1
                 << QStringLiteral("--format");
-            QTest::newRow(row("--strict alone"))
+            QTest::addRow("%s --strict alone", name.constData())
                 << command + QStringList{missing, missing, QStringLiteral("--strict")} << 1 << QStringLiteral("--strict");
-            QTest::newRow(row("unreadable side"))
+            QTest::addRow("%s unreadable side", name.constData())
                 << command + QStringList{missing, kLaunchGraph, QStringLiteral("--fail-on"), QStringLiteral("change")}
                 << 2 << missing;
-            QTest::newRow(row("unwritable csv"))
+            QTest::addRow("%s unwritable csv", name.constData())
                 << eagerGraph + QStringList{QStringLiteral("--fail-on"), QStringLiteral("change"), QStringLiteral("--csv"),
                                             QStringLiteral("/nonexistent/dir/out.csv")}
                 << 2 << QStringLiteral("/nonexistent/dir/out.csv");
-            QTest::newRow(row("no gate")) << eagerGraph << 0 << QString();
+            QTest::addRow("%s no gate", name.constData()) << eagerGraph << 0 << QString();
             for (const char *format : {"text", "markdown", "json"}) {
                 const QStringList f{QStringLiteral("--format"), QString::fromLatin1(format)};
-                QTest::newRow(row(QByteArray("faster, --fail-on change, ") + format))
+                QTest::addRow("%s faster, --fail-on change, %s", name.constData(), format)
                     << eagerGraph + f + QStringList{QStringLiteral("--fail-on"), QStringLiteral("change")} << 3
                     << QStringLiteral("fails: ");
-                QTest::newRow(row(QByteArray("faster, --fail-on slower, ") + format))
+                QTest::addRow("%s faster, --fail-on slower, %s", name.constData(), format)
                     << eagerGraph + f + QStringList{QStringLiteral("--fail-on"), QStringLiteral("slower")} << 0
                     << QStringLiteral("passed");
-                QTest::newRow(row(QByteArray("slower, --fail-on slower --strict, ") + format))
+                QTest::addRow("%s slower, --fail-on slower --strict, %s", name.constData(), format)
                     << graphEager + f +
                            QStringList{QStringLiteral("--fail-on"), QStringLiteral("slower"), QStringLiteral("--strict")}
                     << 3 << QStringLiteral("B slower");
