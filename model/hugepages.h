@@ -40,20 +40,29 @@ void populate(const void *data, std::size_t bytes);
 // For a block that will hold exactly `bytes`: 2 MB pages over the whole ones it fills, the 4 KB pages
 // past them faulted in at once (a 2 MB page it would only start is cleared whole).
 void adviseExact(const void *data, std::size_t bytes);
+// What the reserves below share: container.reserve(n) rounded to whole pages, a block under half a
+// 2 MB page faulted in at once; true when a larger block was reserved, whose pages the caller advises.
+template <typename Container>
+bool reserveRounded(Container &c, std::size_t n)
+{
+    keepFreedMemory();
+    if (c.capacity() >= n)
+        return false;
+    constexpr std::size_t size = sizeof(*c.data());
+    c.reserve(roundedBytes(n * size) / size);
+    if (c.capacity() * size >= kSmallestBytes)
+        return true;
+    populate(c.data(), c.capacity() * size);
+    return false;
+}
+
 // container.reserve(n) (a vector or a string), on 2 MB pages from half a page up, and below that on
 // 4 KB pages faulted in at once.
 template <typename Container>
 void reserve(Container &c, std::size_t n)
 {
-    keepFreedMemory();
-    if (c.capacity() >= n)
-        return;
-    constexpr std::size_t size = sizeof(*c.data());
-    c.reserve(roundedBytes(n * size) / size);
-    if (c.capacity() * size < kSmallestBytes)
-        populate(c.data(), c.capacity() * size);
-    else
-        advise(c.data(), c.capacity() * size);
+    if (reserveRounded(c, n))
+        advise(c.data(), c.capacity() * sizeof(*c.data()));
 }
 
 // container.reserve(n) in a block of its own from half a 2 MB page up, its pages left for the caller
@@ -61,27 +70,15 @@ void reserve(Container &c, std::size_t n)
 template <typename Container>
 void reserveUnadvised(Container &c, std::size_t n)
 {
-    keepFreedMemory();
-    if (c.capacity() >= n)
-        return;
-    constexpr std::size_t size = sizeof(*c.data());
-    c.reserve(roundedBytes(n * size) / size);
-    if (c.capacity() * size < kSmallestBytes)
-        populate(c.data(), c.capacity() * size);
+    reserveRounded(c, n);
 }
+
 // reserve() for a container that will hold exactly n: on 2 MB pages as far as it fills them whole.
 template <typename Container>
 void reserveExact(Container &c, std::size_t n)
 {
-    keepFreedMemory();
-    if (c.capacity() >= n)
-        return;
-    constexpr std::size_t size = sizeof(*c.data());
-    c.reserve(roundedBytes(n * size) / size);
-    if (c.capacity() * size < kSmallestBytes)
-        populate(c.data(), c.capacity() * size);
-    else
-        adviseExact(c.data(), n * size);
+    if (reserveRounded(c, n))
+        adviseExact(c.data(), n * sizeof(*c.data()));
 }
 } // namespace hugepages
 
