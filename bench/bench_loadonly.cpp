@@ -5,8 +5,8 @@
 // load. --stats also prints what the loaded trace holds (columns, args, strings: bytes in use) and the
 // process's peak RSS (VmHWM) before, after the load and after the launch analysis.
 
-#include "model/traceanalysis.h"
-#include "model/traceloader.h"
+#include "model/analysis/traceanalysis.h"
+#include "model/loading/traceloader.h"
 
 #include <cstdio>
 #include <cstring>

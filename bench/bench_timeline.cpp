@@ -12,9 +12,9 @@
 // The xdit trace is the repository's copy in tests/data/public/TraceLens/ (see tests/data/README.md).
 // Exit status: 0 when run (whether or not the target is met), 1 when a trace cannot be loaded.
 
-#include "model/loadedrun.h"
-#include "model/tracefolder.h"
-#include "widgets/timelineview.h"
+#include "model/loading/loadedrun.h"
+#include "model/loading/tracefolder.h"
+#include "widgets/timeline/timelineview.h"
 
 #include <QApplication>
 #include <QDir>

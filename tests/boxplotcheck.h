@@ -6,8 +6,8 @@
 
 #include "testprocess.h"
 
-#include "model/loadedrun.h"
-#include "widgets/boxplotview.h"
+#include "model/loading/loadedrun.h"
+#include "widgets/charts/boxplotview.h"
 
 #include <qcustomplot.h>
 

@@ -2,8 +2,8 @@
 #pragma once
 // Real runs that the timeline tests share, and loading the first run of a folder or file.
 
-#include "model/loadedrun.h"
-#include "model/tracefolder.h"
+#include "model/loading/loadedrun.h"
+#include "model/loading/tracefolder.h"
 #include "testdata.h"
 
 namespace testruns {

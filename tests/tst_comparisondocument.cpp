@@ -4,7 +4,7 @@
 
 #include "testdata.h"
 
-#include "model/comparisondocument.h"
+#include "model/loading/comparisondocument.h"
 
 #include <QSignalSpy>
 #include <QThreadPool>

@@ -6,12 +6,12 @@
 #include "testdata.h"
 #include "testprocess.h"
 
-#include "model/loadedrun.h"
-#include "model/tableformat.h"
-#include "model/tracefolder.h"
+#include "model/loading/loadedrun.h"
+#include "model/tables/tableformat.h"
+#include "model/loading/tracefolder.h"
 #include "stats/runlevel.h"
-#include "widgets/comparisontablemodel.h"
-#include "widgets/scopelistmodel.h"
+#include "widgets/tables/comparisontablemodel.h"
+#include "widgets/tables/scopelistmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>

@@ -2,7 +2,7 @@
 // The error banner: hidden until an error is shown; details one click away and only when there are
 // some; dismissing hides it and says so; clear() hides it quietly; an added button sits in its row.
 
-#include "widgets/errorbanner.h"
+#include "widgets/panels/errorbanner.h"
 
 #include <QPlainTextEdit>
 #include <QPushButton>

@@ -6,11 +6,11 @@
 #include "testdata.h"
 #include "testruns.h"
 
-#include "model/durationformat.h"
-#include "model/eventdetails.h"
-#include "model/loadedrun.h"
-#include "model/timelinelayout.h"
-#include "model/tracefolder.h"
+#include "model/tables/durationformat.h"
+#include "model/timeline/eventdetails.h"
+#include "model/loading/loadedrun.h"
+#include "model/timeline/timelinelayout.h"
+#include "model/loading/tracefolder.h"
 
 #include <QtTest>
 

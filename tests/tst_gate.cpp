@@ -10,13 +10,13 @@
 #include "testdata.h"
 #include "testprocess.h"
 
-#include "model/gate.h"
-#include "model/kerneldiff.h"
-#include "model/replication.h"
-#include "model/scopecomparison.h"
-#include "model/stepbreakdown.h"
-#include "model/tablecolumn.h"
-#include "model/tracefolder.h"
+#include "model/comparison/gate.h"
+#include "model/comparison/kerneldiff.h"
+#include "model/comparison/replication.h"
+#include "model/comparison/scopecomparison.h"
+#include "model/comparison/stepbreakdown.h"
+#include "model/tables/tablecolumn.h"
+#include "model/loading/tracefolder.h"
 
 #include <QtTest>
 

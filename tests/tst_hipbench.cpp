@@ -7,11 +7,11 @@
 // with the program's own summary.
 
 #include "childprocess.h"
-#include "model/hipbenchprotocol.h"
-#include "model/scopecomparison.h"
-#include "model/scopeindex.h"
-#include "model/traceanalysis.h"
-#include "model/traceloader.h"
+#include "model/runner/hipbenchprotocol.h"
+#include "model/comparison/scopecomparison.h"
+#include "model/analysis/scopeindex.h"
+#include "model/analysis/traceanalysis.h"
+#include "model/loading/traceloader.h"
 #include "runreport.h"
 #include "testprocess.h"
 #include "tracewriter.h"

@@ -5,8 +5,8 @@
 // A summary.json that is missing or malformed is an error naming the file; with a GPU, the summary of
 // a real run reads back as its pair.
 
-#include "model/hipbenchprotocol.h"
-#include "model/scopematcher.h"
+#include "model/runner/hipbenchprotocol.h"
+#include "model/analysis/scopematcher.h"
 #include "runreport.h"
 #include "testprocess.h"
 #include "workloads.h"

@@ -4,7 +4,7 @@
 // output and recorded pair (also with --processes), a GPU error, a crash, a missing summary, and
 // cancelling a run that stops on terminate and one that must be killed.
 
-#include "model/hipbenchrunner.h"
+#include "model/runner/hipbenchrunner.h"
 #include "workloads.h"
 
 #include <QElapsedTimer>

@@ -4,7 +4,7 @@
 // Whether the kernel then gives 2 MB pages is its choice (transparent_hugepage may be "never").
 // Smaller blocks are faulted in at once (populate): mincore() says which pages are in memory.
 
-#include "model/hugepages.h"
+#include "model/tracedata/hugepages.h"
 
 #include <QtTest>
 

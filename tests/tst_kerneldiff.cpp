@@ -7,8 +7,8 @@
 #include "testdata.h"
 #include "testprocess.h"
 
-#include "model/kerneldiff.h"
-#include "model/tracefolder.h"
+#include "model/comparison/kerneldiff.h"
+#include "model/loading/tracefolder.h"
 
 #include <QtTest>
 

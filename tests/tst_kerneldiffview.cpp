@@ -10,22 +10,22 @@
 
 #include "testdata.h"
 
-#include "model/durationformat.h"
-#include "model/tableformat.h"
+#include "model/tables/durationformat.h"
+#include "model/tables/tableformat.h"
 
-#include "mainwindow.h"
-#include "model/tracefolder.h"
-#include "widgets/boxplotview.h"
-#include "widgets/comparisonpanel.h"
-#include "widgets/contributionchart.h"
-#include "widgets/kerneldiffmodel.h"
-#include "widgets/kerneldiffview.h"
-#include "widgets/pairtimeline.h"
+#include "app/gui/mainwindow.h"
+#include "model/loading/tracefolder.h"
+#include "widgets/charts/boxplotview.h"
+#include "widgets/panels/comparisonpanel.h"
+#include "widgets/charts/contributionchart.h"
+#include "widgets/tables/kerneldiffmodel.h"
+#include "widgets/panels/kerneldiffview.h"
+#include "widgets/timeline/pairtimeline.h"
 
-#include "widgets/caveatbanner.h"
-#include "widgets/comparisontablemodel.h"
-#include "widgets/plottheme.h"
-#include "widgets/waterfallplot.h"
+#include "widgets/panels/caveatbanner.h"
+#include "widgets/tables/comparisontablemodel.h"
+#include "widgets/charts/plottheme.h"
+#include "widgets/charts/waterfallplot.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>

@@ -2,8 +2,8 @@
 // The open dialog driven by keys: typing a path lists its runs (scanned off the GUI thread once typing
 // stops), a wrong path says why and keeps Open disabled, a path typed through "/" never blocks.
 
-#include "opendialog.h"
-#include "model/traceloader.h"
+#include "app/gui/opendialog.h"
+#include "model/loading/traceloader.h"
 
 #include <QDialogButtonBox>
 #include <QElapsedTimer>

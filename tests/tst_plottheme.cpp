@@ -2,9 +2,9 @@
 // The QCustomPlot charts follow their widget's palette (PlotTheme): dark background and light text under
 // a dark palette, the light look under the default one, re-applied when the palette changes.
 
-#include "widgets/boxplotview.h"
-#include "widgets/contributionchart.h"
-#include "widgets/plottheme.h"
+#include "widgets/charts/boxplotview.h"
+#include "widgets/charts/contributionchart.h"
+#include "widgets/charts/plottheme.h"
 
 #include <QApplication>
 #include <QImage>

@@ -5,7 +5,7 @@
 #include "testdata.h"
 #include "testprocess.h"
 
-#include "model/pooledruns.h"
+#include "model/comparison/pooledruns.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -12,11 +12,11 @@
 
 #include "testdata.h"
 
-#include "model/kerneldiff.h"
-#include "model/replication.h"
-#include "model/scopecomparison.h"
-#include "model/stepbreakdown.h"
-#include "model/tracefolder.h"
+#include "model/comparison/kerneldiff.h"
+#include "model/comparison/replication.h"
+#include "model/comparison/scopecomparison.h"
+#include "model/comparison/stepbreakdown.h"
+#include "model/loading/tracefolder.h"
 #include "stats/descriptive.h"
 #include "stats/runlevel.h"
 #include "stats/welch.h"

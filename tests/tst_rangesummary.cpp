@@ -7,9 +7,9 @@
 #include "testprocess.h"
 #include "testruns.h"
 
-#include "model/loadedrun.h"
-#include "model/rangesummary.h"
-#include "model/tracefolder.h"
+#include "model/loading/loadedrun.h"
+#include "model/timeline/rangesummary.h"
+#include "model/loading/tracefolder.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -7,11 +7,11 @@
 #include "imagecheck.h"
 #include "testdata.h"
 
-#include "model/loadedrun.h"
-#include "widgets/boxplotview.h"
-#include "widgets/comparisonpanel.h"
-#include "widgets/reportcharts.h"
-#include "widgets/scopeboxplot.h"
+#include "model/loading/loadedrun.h"
+#include "widgets/charts/boxplotview.h"
+#include "widgets/panels/comparisonpanel.h"
+#include "widgets/report/reportcharts.h"
+#include "widgets/charts/scopeboxplot.h"
 
 #include <QtTest>
 #include <QtWidgets>

@@ -4,9 +4,9 @@
 // memory follows what is kept rather than what is read, and the CLI's exit statuses say which is which.
 // Inputs are generated here, or are cut-down and damaged copies of the real traces.
 
-#include "model/scopeindex.h"
-#include "model/traceanalysis.h"
-#include "model/traceloader.h"
+#include "model/analysis/scopeindex.h"
+#include "model/analysis/traceanalysis.h"
+#include "model/loading/traceloader.h"
 #include "testdata.h"
 #include "testprocess.h"
 

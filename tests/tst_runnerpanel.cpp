@@ -5,9 +5,9 @@
 // pair is opened. Against tests/fake_hipbench.sh, everywhere: a failure's banner and its details, and
 // Esc cancelling a run.
 
-#include "mainwindow.h"
-#include "runnerpanel.h"
-#include "widgets/errorbanner.h"
+#include "app/gui/mainwindow.h"
+#include "app/gui/runnerpanel.h"
+#include "widgets/panels/errorbanner.h"
 
 #include "testdata.h"
 #include "testprocess.h"

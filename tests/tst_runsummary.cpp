@@ -7,13 +7,13 @@
 #include "testdata.h"
 #include "testprocess.h"
 
-#include "model/kerneldiff.h"
-#include "model/pooledruns.h"
-#include "model/replication.h"
-#include "model/runsummaryfile.h"
-#include "model/scopecomparison.h"
-#include "model/stepbreakdown.h"
-#include "model/tracefolder.h"
+#include "model/comparison/kerneldiff.h"
+#include "model/comparison/pooledruns.h"
+#include "model/comparison/replication.h"
+#include "model/analysis/runsummaryfile.h"
+#include "model/comparison/scopecomparison.h"
+#include "model/comparison/stepbreakdown.h"
+#include "model/loading/tracefolder.h"
 
 #include <QDir>
 #include <QFile>

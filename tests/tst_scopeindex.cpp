@@ -2,9 +2,9 @@
 // Scope attribution on real traces: PyTorch CPU/GPU annotations (via correlation and containment)
 // against an independent Python oracle, and JAX op path components.
 
-#include "model/scopeindex.h"
-#include "model/traceanalysis.h"
-#include "model/traceloader.h"
+#include "model/analysis/scopeindex.h"
+#include "model/analysis/traceanalysis.h"
+#include "model/loading/traceloader.h"
 
 #include "testdata.h"
 #include "testprocess.h"

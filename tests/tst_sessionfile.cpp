@@ -2,7 +2,7 @@
 // SessionFile: JSON round trip of every field, paths relative to the session file's folder, corrupt
 // files reported (naming the file) without touching the state, and failed writes reported.
 
-#include "model/sessionfile.h"
+#include "model/loading/sessionfile.h"
 
 #include <QElapsedTimer>
 #include <QStorageInfo>

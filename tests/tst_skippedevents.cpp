@@ -4,7 +4,7 @@
 
 #include "testdata.h"
 
-#include "model/skippedevents.h"
+#include "model/loading/skippedevents.h"
 
 #include <QtTest>
 

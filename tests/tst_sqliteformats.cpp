@@ -7,10 +7,10 @@
 // puts them). Bad databases (truncated, missing tables or columns, wrong column types, locked, an
 // oversized BLOB, not SQLite at all, no kernel table) end with a message naming the file.
 
-#include "model/traceanalysis.h"
-#include "model/tracedata.h"
-#include "model/tracefolder.h"
-#include "model/traceloader.h"
+#include "model/analysis/traceanalysis.h"
+#include "model/tracedata/tracedata.h"
+#include "model/loading/tracefolder.h"
+#include "model/loading/traceloader.h"
 
 #include "testdata.h"
 #include "testprocess.h"

@@ -8,8 +8,8 @@
 #include "testdata.h"
 #include "testprocess.h"
 
-#include "model/stepbreakdown.h"
-#include "model/tracefolder.h"
+#include "model/comparison/stepbreakdown.h"
+#include "model/loading/tracefolder.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

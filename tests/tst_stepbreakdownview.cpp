@@ -9,17 +9,17 @@
 
 #include "testdata.h"
 
-#include "mainwindow.h"
-#include "model/sessionfile.h"
-#include "model/tracefolder.h"
-#include "widgets/columntablemodel.h"
-#include "widgets/kerneldiffview.h"
-#include "widgets/pairtimeline.h"
-#include "widgets/plottheme.h"
-#include "widgets/stepbreakdownview.h"
-#include "widgets/steptimechart.h"
-#include "widgets/stepwaterfall.h"
-#include "widgets/timelineview.h"
+#include "app/gui/mainwindow.h"
+#include "model/loading/sessionfile.h"
+#include "model/loading/tracefolder.h"
+#include "widgets/tables/columntablemodel.h"
+#include "widgets/panels/kerneldiffview.h"
+#include "widgets/timeline/pairtimeline.h"
+#include "widgets/charts/plottheme.h"
+#include "widgets/panels/stepbreakdownview.h"
+#include "widgets/charts/steptimechart.h"
+#include "widgets/charts/stepwaterfall.h"
+#include "widgets/timeline/timelineview.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

@@ -7,13 +7,13 @@
 #include "testdata.h"
 #include "testprocess.h"
 
-#include "model/loadedrun.h"
-#include "model/scopeindex.h"
-#include "model/traceanalysis.h"
-#include "model/tracefolder.h"
-#include "model/traceloader.h"
-#include "widgets/scopelistmodel.h"
-#include "widgets/scopepicker.h"
+#include "model/loading/loadedrun.h"
+#include "model/analysis/scopeindex.h"
+#include "model/analysis/traceanalysis.h"
+#include "model/loading/tracefolder.h"
+#include "model/loading/traceloader.h"
+#include "widgets/tables/scopelistmodel.h"
+#include "widgets/panels/scopepicker.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

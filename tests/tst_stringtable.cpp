@@ -3,7 +3,7 @@
 // every view stays valid and equal to its text while the table grows (texts live in fixed blocks,
 // long ones in blocks of their own). Checked against std::unordered_map as the oracle.
 
-#include "model/stringtable.h"
+#include "model/tracedata/stringtable.h"
 
 #include <QtTest>
 

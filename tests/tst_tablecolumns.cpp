@@ -7,15 +7,15 @@
 #include "testdata.h"
 #include "testprocess.h"
 
-#include "model/kerneldiff.h"
-#include "model/loadedrun.h"
-#include "model/scopecomparison.h"
-#include "model/stepbreakdown.h"
-#include "model/tracefolder.h"
-#include "widgets/columntablemodel.h"
-#include "widgets/comparisontablemodel.h"
-#include "widgets/kerneldiffmodel.h"
-#include "widgets/reportexporter.h"
+#include "model/comparison/kerneldiff.h"
+#include "model/loading/loadedrun.h"
+#include "model/comparison/scopecomparison.h"
+#include "model/comparison/stepbreakdown.h"
+#include "model/loading/tracefolder.h"
+#include "widgets/tables/columntablemodel.h"
+#include "widgets/tables/comparisontablemodel.h"
+#include "widgets/tables/kerneldiffmodel.h"
+#include "widgets/report/reportexporter.h"
 
 #include <QtTest>
 

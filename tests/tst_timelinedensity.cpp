@@ -7,12 +7,12 @@
 #include "testdata.h"
 #include "testruns.h"
 
-#include "model/rangesummary.h"
-#include "model/timelinelayout.h"
-#include "widgets/timelinegeometry.h"
-#include "widgets/timelinerows.h"
-#include "widgets/timelinetheme.h"
-#include "widgets/timelineview.h"
+#include "model/timeline/rangesummary.h"
+#include "model/timeline/timelinelayout.h"
+#include "widgets/timeline/timelinegeometry.h"
+#include "widgets/timeline/timelinerows.h"
+#include "widgets/timeline/timelinetheme.h"
+#include "widgets/timeline/timelineview.h"
 
 #include <QtTest>
 

@@ -6,10 +6,10 @@
 #include "testdata.h"
 #include "testruns.h"
 
-#include "model/loadedrun.h"
-#include "model/tracefolder.h"
-#include "widgets/timelinegeometry.h"
-#include "widgets/timelinehittest.h"
+#include "model/loading/loadedrun.h"
+#include "model/loading/tracefolder.h"
+#include "widgets/timeline/timelinegeometry.h"
+#include "widgets/timeline/timelinehittest.h"
 
 #include <QtTest>
 

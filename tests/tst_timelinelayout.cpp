@@ -7,9 +7,9 @@
 #include "testruns.h"
 #include "testprocess.h"
 
-#include "model/loadedrun.h"
-#include "model/timelinelayout.h"
-#include "model/tracefolder.h"
+#include "model/loading/loadedrun.h"
+#include "model/timeline/timelinelayout.h"
+#include "model/loading/tracefolder.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

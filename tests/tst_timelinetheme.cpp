@@ -6,10 +6,10 @@
 #include "testdata.h"
 #include "testruns.h"
 
-#include "model/loadedrun.h"
-#include "model/tracefolder.h"
-#include "widgets/timelinetheme.h"
-#include "widgets/timelineview.h"
+#include "model/loading/loadedrun.h"
+#include "model/loading/tracefolder.h"
+#include "widgets/timeline/timelinetheme.h"
+#include "widgets/timeline/timelineview.h"
 
 #include <QApplication>
 #include <QImage>

@@ -6,15 +6,15 @@
 #include "testdata.h"
 #include "testruns.h"
 
-#include "model/durationformat.h"
-#include "model/loadedrun.h"
-#include "model/scopeindex.h"
-#include "model/stepbreakdown.h"
-#include "model/traceanalysis.h"
-#include "model/tracefolder.h"
-#include "widgets/pairtimeline.h"
-#include "widgets/timelinetext.h"
-#include "widgets/timelineview.h"
+#include "model/tables/durationformat.h"
+#include "model/loading/loadedrun.h"
+#include "model/analysis/scopeindex.h"
+#include "model/comparison/stepbreakdown.h"
+#include "model/analysis/traceanalysis.h"
+#include "model/loading/tracefolder.h"
+#include "widgets/timeline/pairtimeline.h"
+#include "widgets/timeline/timelinetext.h"
+#include "widgets/timeline/timelineview.h"
 
 #include <QtTest>
 

@@ -6,9 +6,9 @@
 #include "testdata.h"
 #include "testruns.h"
 
-#include "model/loadedrun.h"
-#include "model/tracefolder.h"
-#include "widgets/timelineviewstate.h"
+#include "model/loading/loadedrun.h"
+#include "model/loading/tracefolder.h"
+#include "widgets/timeline/timelineviewstate.h"
 
 #include <QSignalSpy>
 #include <QtTest>

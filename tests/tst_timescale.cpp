@@ -2,7 +2,7 @@
 // TimeScale: time <-> pixel mapping, round trips, zoom about an anchor, pan and clamping; clamped pixel
 // spans; the axis ticks (1-2-5 steps, units, labels that read back as their times).
 
-#include "widgets/timescale.h"
+#include "widgets/timeline/timescale.h"
 
 #include <QtTest>
 

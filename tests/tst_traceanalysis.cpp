@@ -7,8 +7,8 @@
 #include "testdata.h"
 #include "testprocess.h"
 
-#include "model/loadedrun.h"
-#include "model/traceanalysis.h"
+#include "model/loading/loadedrun.h"
+#include "model/analysis/traceanalysis.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

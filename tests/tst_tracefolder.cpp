@@ -8,8 +8,8 @@
 // perfetto_trace.json.gz beside it: read one, never both; run folders that are byte-identical to a
 // bundled sample are symbolic links into resources/samples/) and from the listing of the folders themselves.
 
-#include "model/tracefolder.h"
-#include "model/traceloader.h"
+#include "model/loading/tracefolder.h"
+#include "model/loading/traceloader.h"
 
 #include "testdata.h"
 

@@ -12,8 +12,8 @@
 #include "model/formats/eventarrayreader.h"
 #include "model/formats/inflatingstreambuf.h"
 #include "model/formats/jsonstructurescanner.h"
-#include "model/pairloader.h"
-#include "model/traceloader.h"
+#include "model/loading/pairloader.h"
+#include "model/loading/traceloader.h"
 
 #include "testdata.h"
 

@@ -8,8 +8,8 @@
 #include "model/formats/rocpdreader.h"
 #include "model/formats/rocprofv3jsonreader.h"
 #include "model/formats/tracereader.h"
-#include "model/tracefolder.h"
-#include "model/traceloader.h"
+#include "model/loading/tracefolder.h"
+#include "model/loading/traceloader.h"
 
 #include "testdata.h"
 

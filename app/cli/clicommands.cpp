@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What the scopeline-cli commands share (output, loading, option parsing) and run(), their dispatch.
-#include "clicommands.h"
+#include "app/cli/clicommands.h"
 
-#include "model/stepbreakdown.h"
+#include "model/comparison/stepbreakdown.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -4,9 +4,9 @@
 // what they share, and what the report helper (scopeline-report, which also links the widgets) shares
 // with them.
 
-#include "model/gate.h"
-#include "model/loadedrun.h"
-#include "model/scopematcher.h"
+#include "model/comparison/gate.h"
+#include "model/loading/loadedrun.h"
+#include "model/analysis/scopematcher.h"
 
 #include <QCommandLineParser>
 #include <QJsonObject>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `scopeline-cli compare`: scope durations of side A (baseline) against side B (candidate).
-#include "clicommands.h"
+#include "app/cli/clicommands.h"
 
-#include "model/gate.h"
-#include "model/replication.h"
-#include "model/scopecomparison.h"
+#include "model/comparison/gate.h"
+#include "model/comparison/replication.h"
+#include "model/comparison/scopecomparison.h"
 
 #include <QCommandLineParser>
 #include <QJsonDocument>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `scopeline-cli diff`: which kernels (or ops) account for the difference between A and B.
-#include "clicommands.h"
+#include "app/cli/clicommands.h"
 
-#include "model/durationformat.h"
-#include "model/gate.h"
-#include "model/kerneldiff.h"
-#include "model/stepbreakdown.h"
-#include "model/tableformat.h"
+#include "model/tables/durationformat.h"
+#include "model/comparison/gate.h"
+#include "model/comparison/kerneldiff.h"
+#include "model/comparison/stepbreakdown.h"
+#include "model/tables/tableformat.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `scopeline-cli info`: what was loaded and its launch analysis, as text or JSON.
-#include "clicommands.h"
+#include "app/cli/clicommands.h"
 
-#include "model/durationformat.h"
-#include "model/tableformat.h"
+#include "model/tables/durationformat.h"
+#include "model/tables/tableformat.h"
 #include "stats/descriptive.h"
 
 #include <QCommandLineParser>

@@ -3,7 +3,7 @@
 // write a report. Exit status: 0 success, 1 bad usage, 2 unreadable input or unwritable output, 3 the
 // CI gate (--fail-on) tripped.
 
-#include "clicommands.h"
+#include "app/cli/clicommands.h"
 
 #include <QCoreApplication>
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `scopeline-cli report`: the comparison's report, its charts drawn off screen by the widgets the
 // window uses. Runs in scopeline-report so that the other commands need no GUI library.
-#include "clicommands.h"
+#include "app/cli/clicommands.h"
 
-#include "model/kerneldiff.h"
-#include "model/replication.h"
-#include "model/scopecomparison.h"
-#include "model/stepbreakdown.h"
-#include "widgets/reportcharts.h"
-#include "widgets/reportexporter.h"
+#include "model/comparison/kerneldiff.h"
+#include "model/comparison/replication.h"
+#include "model/comparison/scopecomparison.h"
+#include "model/comparison/stepbreakdown.h"
+#include "widgets/report/reportcharts.h"
+#include "widgets/report/reportexporter.h"
 
 #include <QApplication>
 #include <QDir>

@@ -3,7 +3,7 @@
 // `scopeline-report report A B ...`). Renders widgets, always on the offscreen platform: a report is
 // headless by design and must work without a display.
 
-#include "clicommands.h"
+#include "app/cli/clicommands.h"
 
 #include <QApplication>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `scopeline-cli scopes`: every scope found, with kernel and instance counts.
-#include "clicommands.h"
+#include "app/cli/clicommands.h"
 
 #include <QCommandLineParser>
 #include <QMap>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `scopeline-cli steps`: the mean step time of A against B, split into GPU busy and idle by cause.
-#include "clicommands.h"
+#include "app/cli/clicommands.h"
 
-#include "model/stepbreakdown.h"
+#include "model/comparison/stepbreakdown.h"
 
 #include <QCommandLineParser>
 #include <QJsonDocument>

@@ -2,10 +2,10 @@
 // `scopeline-cli summarize PATH... -o DIR`: one run summary file per run (docs/summary-format.md), the
 // map step of a set of runs larger than one machine; diff, compare, steps and report read them back
 // in place of the traces.
-#include "clicommands.h"
+#include "app/cli/clicommands.h"
 
-#include "model/runsummaryfile.h"
-#include "model/tracefolder.h"
+#include "model/analysis/runsummaryfile.h"
+#include "model/loading/tracefolder.h"
 
 #include <QCommandLineParser>
 #include <QDir>

@@ -2,12 +2,12 @@
 // scopeline: the desktop trace explorer. `scopeline A B` opens a pair, `scopeline FILE.scopeline.json`
 // a session; with no arguments it opens the bundled matmul vs einsum sample.
 
-#include "mainwindow.h"
-#include "samplepairs.h"
+#include "app/gui/mainwindow.h"
+#include "app/gui/samplepairs.h"
 
-#include "widgets/kerneldiffview.h"
-#include "widgets/pairtimeline.h"
-#include "widgets/stepbreakdownview.h"
+#include "widgets/panels/kerneldiffview.h"
+#include "widgets/timeline/pairtimeline.h"
+#include "widgets/panels/stepbreakdownview.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -4,8 +4,8 @@
 // candidate) as stacked timelines over the comparison panel, with loading progress, an error banner,
 // sessions, recent pairs and report export.
 
-#include "model/comparisondocument.h"
-#include "model/sessionfile.h"
+#include "model/loading/comparisondocument.h"
+#include "model/loading/sessionfile.h"
 
 #include <QMainWindow>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "opendialog.h"
+#include "app/gui/opendialog.h"
 
-#include "model/traceloader.h"
+#include "model/loading/traceloader.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -3,7 +3,7 @@
 // Picks the pair to compare: A (baseline) and B (candidate), each a trace folder, run folder or file,
 // by typing, browsing or dropping; lists the runs found on each side; offers the recent pairs.
 
-#include "model/tracefolder.h"
+#include "model/loading/tracefolder.h"
 
 #include <QDialog>
 

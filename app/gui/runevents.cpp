@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "runevents.h"
+#include "app/gui/runevents.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -4,7 +4,7 @@
 // (and the first run of each side with its events), and picking another run in a timeline's run
 // picker loads that run's events off the GUI thread, keeping at most two such runs per side.
 
-#include "model/loadedrun.h"
+#include "model/loading/loadedrun.h"
 
 #include <QObject>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "runnerpanel.h"
+#include "app/gui/runnerpanel.h"
 
-#include "widgets/errorbanner.h"
+#include "widgets/panels/errorbanner.h"
 
 #include <QCloseEvent>
 #include <QComboBox>

@@ -4,7 +4,7 @@
 // watch progress and the log, see failures in an error banner. The program itself is driven by
 // HipbenchRunner; a recorded A/B pair is handed on through pairReady().
 
-#include "model/hipbenchrunner.h"
+#include "model/runner/hipbenchrunner.h"
 
 #include <QDialog>
 #include <QMap>

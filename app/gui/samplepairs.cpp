@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "samplepairs.h"
+#include "app/gui/samplepairs.h"
 
 #include <QCoreApplication>
 

@@ -3,7 +3,7 @@
 // The bundled sample trace pairs (resources/samples/, real traces from an H100), each with the
 // comparison that shows what it is for. One table for the Samples menu and the no-argument start.
 
-#include "model/sessionfile.h"
+#include "model/loading/sessionfile.h"
 
 #include <QList>
 #include <QString>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "shortcuthelp.h"
+#include "app/gui/shortcuthelp.h"
 
 #include <QAction>
 #include <QKeySequence>

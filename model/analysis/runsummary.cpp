@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "runsummary.h"
+#include "model/analysis/runsummary.h"
 
-#include "hugepages.h"
+#include "model/tracedata/hugepages.h"
 
 #include <cstdlib>
 #include <map>

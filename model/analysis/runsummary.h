@@ -6,10 +6,10 @@
 // file (RunSummaryFile); the kernel diff, the step breakdown and the scope comparison read only this,
 // so results from a summary equal those from its trace exactly. DESIGN.md section 8.
 
-#include "scopeindex.h"
-#include "stringtable.h"
-#include "traceanalysis.h"
-#include "tracedata.h"
+#include "model/analysis/scopeindex.h"
+#include "model/tracedata/stringtable.h"
+#include "model/analysis/traceanalysis.h"
+#include "model/tracedata/tracedata.h"
 
 #include <QString>
 

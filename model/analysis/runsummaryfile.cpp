@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "runsummaryfile.h"
+#include "model/analysis/runsummaryfile.h"
 
-#include "runsummarystream.h"
+#include "model/analysis/runsummarystream.h"
 
 #include <QBuffer>
 #include <QCoreApplication>

@@ -3,7 +3,7 @@
 // Run summaries as files (`scopeline-cli summarize`): the map step of a set of runs larger than one
 // machine. A versioned header, then the RunSummary compressed; docs/summary-format.md has the layout.
 
-#include "runsummary.h"
+#include "model/analysis/runsummary.h"
 
 #include <QString>
 

@@ -4,7 +4,7 @@
 // plain values and string tables on a little-endian QDataStream, every read checked against the
 // bytes left so that a damaged file fails cleanly instead of allocating gigabytes.
 
-#include "stringtable.h"
+#include "model/tracedata/stringtable.h"
 
 #include <QDataStream>
 #include <QIODevice>

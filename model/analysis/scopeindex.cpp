@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "scopeindex.h"
+#include "model/analysis/scopeindex.h"
 
-#include "hugepages.h"
-#include "runsummarystream.h"
-#include "traceanalysis.h"
+#include "model/tracedata/hugepages.h"
+#include "model/analysis/runsummarystream.h"
+#include "model/analysis/traceanalysis.h"
 
 #include <algorithm>
 #include <limits>

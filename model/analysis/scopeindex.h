@@ -10,8 +10,8 @@
 // annotation when it accepts the scope name or the full annotation text (`ProfilerStep#15`), so a
 // regex or a component name can still pick single steps.
 
-#include "scopematcher.h"
-#include "stringtable.h"
+#include "model/analysis/scopematcher.h"
+#include "model/tracedata/stringtable.h"
 
 #include <QString>
 

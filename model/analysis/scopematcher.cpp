@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "scopematcher.h"
+#include "model/analysis/scopematcher.h"
 
 namespace scopeline {
 

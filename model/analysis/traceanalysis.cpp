@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "traceanalysis.h"
+#include "model/analysis/traceanalysis.h"
 
-#include "hugepages.h"
+#include "model/tracedata/hugepages.h"
 
 #include <QCoreApplication>
 

@@ -3,7 +3,7 @@
 // Launch and kernel analysis of one loaded trace: kernels, launches joined by correlation id, GPU
 // busy/span/idle per device and in total, idle gaps per stream with their likely cause, launch delays.
 
-#include "tracedata.h"
+#include "model/tracedata/tracedata.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "gate.h"
+#include "model/comparison/gate.h"
 
-#include "tableformat.h"
+#include "model/tables/tableformat.h"
 
 #include <QCoreApplication>
 

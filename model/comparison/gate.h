@@ -4,10 +4,10 @@
 // Holm-adjusted verdicts hold what the gate names, and which rows trip it. Calls that carry the
 // one-process caveat (DESIGN.md, Statistics) fail it only when strict: a gate that flakes is switched off.
 
-#include "kerneldiff.h"
-#include "scopecomparison.h"
-#include "stepbreakdown.h"
-#include "verdict.h"
+#include "model/comparison/kerneldiff.h"
+#include "model/comparison/scopecomparison.h"
+#include "model/comparison/stepbreakdown.h"
+#include "model/comparison/verdict.h"
 
 #include <QString>
 

@@ -8,9 +8,9 @@
 // else the run (Replication). Rows are sorted by how much of the change in GPU time they explain.
 // Optionally folds names that differ only by a trailing compiler number (`fusion_13`, `fusion_14`).
 
-#include "loadedrun.h"
-#include "scopecomparison.h"
-#include "tablecolumn.h"
+#include "model/loading/loadedrun.h"
+#include "model/comparison/scopecomparison.h"
+#include "model/tables/tablecolumn.h"
 
 #include "stats/runlevel.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "pooledruns.h"
+#include "model/comparison/pooledruns.h"
 
 #include "stats/descriptive.h"
 

@@ -3,7 +3,7 @@
 // The launch figures of one side of a comparison over all its runs: counts and times summed, the median
 // launch delay over the delays of every run pooled. What the summary strip shows for a side.
 
-#include "loadedrun.h"
+#include "model/loading/loadedrun.h"
 
 #include <QList>
 

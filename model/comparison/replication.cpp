@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "replication.h"
+#include "model/comparison/replication.h"
 
 #include "stats/welch.h"
 

@@ -5,7 +5,7 @@
 // (its runs averaged); otherwise the run, and then process-to-process variation was not measured —
 // unless A and B ran interleaved in one process, where it cancels. DESIGN.md, Statistics.
 
-#include "loadedrun.h"
+#include "model/loading/loadedrun.h"
 
 #include <QList>
 #include <QString>

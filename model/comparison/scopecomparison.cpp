@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "scopecomparison.h"
+#include "model/comparison/scopecomparison.h"
 
-#include "durationformat.h"
-#include "replication.h"
-#include "tableformat.h"
+#include "model/tables/durationformat.h"
+#include "model/comparison/replication.h"
+#include "model/tables/tableformat.h"
 
-#include "verdict.h"
+#include "model/comparison/verdict.h"
 
 #include "stats/multipletesting.h"
 #include "stats/welch.h"

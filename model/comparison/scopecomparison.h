@@ -5,9 +5,9 @@
 // Holm-adjusted p-values (the scopes compared together form one family per run pair). The pooled row
 // also carries the run-level test (the run is the unit of replication), which gives its verdict.
 
-#include "scopeindex.h"
-#include "tablecolumn.h"
-#include "verdict.h"
+#include "model/analysis/scopeindex.h"
+#include "model/tables/tablecolumn.h"
+#include "model/comparison/verdict.h"
 
 #include "stats/descriptive.h"
 #include "stats/effectsize.h"

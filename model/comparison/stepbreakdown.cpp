@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "stepbreakdown.h"
+#include "model/comparison/stepbreakdown.h"
 
-#include "durationformat.h"
-#include "replication.h"
-#include "tableformat.h"
-#include "verdict.h"
+#include "model/tables/durationformat.h"
+#include "model/comparison/replication.h"
+#include "model/tables/tableformat.h"
+#include "model/comparison/verdict.h"
 
 #include "stats/multipletesting.h"
 #include "stats/welch.h"

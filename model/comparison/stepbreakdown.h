@@ -5,11 +5,11 @@
 // Welch test on the per-run means (per-process means when a side's runs sit in process folders).
 // DESIGN.md section 7 has the definitions.
 
-#include "loadedrun.h"
-#include "runsummary.h"
-#include "scopecomparison.h"
-#include "tablecolumn.h"
-#include "traceanalysis.h"
+#include "model/loading/loadedrun.h"
+#include "model/analysis/runsummary.h"
+#include "model/comparison/scopecomparison.h"
+#include "model/tables/tablecolumn.h"
+#include "model/analysis/traceanalysis.h"
 
 #include <QList>
 #include <QString>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "verdict.h"
+#include "model/comparison/verdict.h"
 
 #include <QCoreApplication>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "chromejsonreader.h"
+#include "model/formats/chromejsonreader.h"
 
-#include "eventarrayreader.h"
-#include "inflatingstreambuf.h"
-#include "tracebuilder.h"
+#include "model/formats/eventarrayreader.h"
+#include "model/formats/inflatingstreambuf.h"
+#include "model/formats/tracebuilder.h"
 
 #include <QDirIterator>
 

@@ -4,7 +4,7 @@
 // perfetto_trace.json.gz) and others write it, gzip or not: read by EventArrayReader. It takes any
 // text no other reader claims, so that what is wrong with a file is said in JSON's terms.
 
-#include "tracereader.h"
+#include "model/formats/tracereader.h"
 
 #include <QCoreApplication>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "chrometracehandler.h"
+#include "model/formats/chrometracehandler.h"
 
-#include "eventfields.h"
-#include "eventsink.h"
-#include "jsonerror.h"
+#include "model/formats/eventfields.h"
+#include "model/formats/eventsink.h"
+#include "model/formats/jsonerror.h"
 
 #include <QCoreApplication>
 

@@ -3,8 +3,8 @@
 // nlohmann::json SAX handler for Chrome trace event JSON (JAX, PyTorch/Kineto, rocprof, Perfetto):
 // reads the event array as it streams past and hands each event to an EventSink.
 
-#include "eventfields.h"
-#include "rawevent.h"
+#include "model/formats/eventfields.h"
+#include "model/formats/rawevent.h"
 
 #include <nlohmann/json.hpp>
 

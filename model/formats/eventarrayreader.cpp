@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "eventarrayreader.h"
+#include "model/formats/eventarrayreader.h"
 
-#include "chrometracehandler.h"
-#include "eventbatch.h"
-#include "inflatingstreambuf.h"
-#include "jsonstructurescanner.h"
-#include "model/hugepages.h"
-#include "simdeventparser.h"
-#include "tracebuilder.h"
+#include "model/formats/chrometracehandler.h"
+#include "model/formats/eventbatch.h"
+#include "model/formats/inflatingstreambuf.h"
+#include "model/formats/jsonstructurescanner.h"
+#include "model/tracedata/hugepages.h"
+#include "model/formats/simdeventparser.h"
+#include "model/formats/tracebuilder.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>

@@ -6,7 +6,7 @@
 // its chunk to the builder in file order.
 // Everything outside the event array (the "skeleton") is parsed too, so errors anywhere are found.
 
-#include "jsonstructurescanner.h"
+#include "model/formats/jsonstructurescanner.h"
 
 #include <QFuture>
 #include <QString>

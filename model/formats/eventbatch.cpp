@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "eventbatch.h"
+#include "model/formats/eventbatch.h"
 
-#include "model/hugepages.h"
+#include "model/tracedata/hugepages.h"
 
 namespace scopeline {
 

@@ -4,9 +4,9 @@
 // batch's own, arg values in one text. A parser thread fills it (simdjson directly, nlohmann through
 // add()); TraceBuilder::addBatch takes it whole and interns each distinct string once, not per event.
 
-#include "eventsink.h"
-#include "model/stringtable.h"
-#include "rawevent.h"
+#include "model/formats/eventsink.h"
+#include "model/tracedata/stringtable.h"
+#include "model/formats/rawevent.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "eventfields.h"
+#include "model/formats/eventfields.h"
 
-#include "timeparse.h"
+#include "model/formats/timeparse.h"
 
 #include <charconv>
 #include <cmath>

@@ -3,7 +3,7 @@
 // How a trace event's fields are read from JSON scalars, shared by the two event parsers (nlohmann's
 // SAX handler and the simdjson reader) so that both give the same events.
 
-#include "rawevent.h"
+#include "model/formats/rawevent.h"
 
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "inflatingstreambuf.h"
+#include "model/formats/inflatingstreambuf.h"
 
-#include "model/hugepages.h"
+#include "model/tracedata/hugepages.h"
 
 #include <QCoreApplication>
 

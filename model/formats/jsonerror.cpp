@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "jsonerror.h"
+#include "model/formats/jsonerror.h"
 
 #include <QCoreApplication>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "jsonstructurescanner.h"
+#include "model/formats/jsonstructurescanner.h"
 
 #include <atomic>
 

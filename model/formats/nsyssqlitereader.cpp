@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "nsyssqlitereader.h"
+#include "model/formats/nsyssqlitereader.h"
 
-#include "rawevent.h"
-#include "sqlitedatabase.h"
-#include "tracebuilder.h"
+#include "model/formats/rawevent.h"
+#include "model/formats/sqlitedatabase.h"
+#include "model/formats/tracebuilder.h"
 
 #include <QDirIterator>
 #include <QFileInfo>

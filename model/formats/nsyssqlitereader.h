@@ -4,7 +4,7 @@
 // runtime/driver calls (paired with their GPU work on correlationId within a process) and NVTX
 // ranges. Its own .nsys-rep reports are a closed format: refused with how to export them.
 
-#include "tracereader.h"
+#include "model/formats/tracereader.h"
 
 #include <QCoreApplication>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "rocpdreader.h"
+#include "model/formats/rocpdreader.h"
 
-#include "nsyssqlitereader.h"
-#include "rawevent.h"
-#include "sqlitedatabase.h"
-#include "tracebuilder.h"
+#include "model/formats/nsyssqlitereader.h"
+#include "model/formats/rawevent.h"
+#include "model/formats/sqlitedatabase.h"
+#include "model/formats/tracebuilder.h"
 
 #include <QDir>
 #include <QFileInfo>

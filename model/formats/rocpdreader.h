@@ -4,7 +4,7 @@
 // process, several of one run read as one (the folder is passed). Calls pair with GPU work on
 // rocpd_event.stack_id, ROCm's internal correlation id. What a database lacks goes to TraceData::notes.
 
-#include "tracereader.h"
+#include "model/formats/tracereader.h"
 
 #include <QCoreApplication>
 

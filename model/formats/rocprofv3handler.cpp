@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "rocprofv3handler.h"
+#include "model/formats/rocprofv3handler.h"
 
-#include "rawevent.h"
-#include "tracebuilder.h"
+#include "model/formats/rawevent.h"
+#include "model/formats/tracebuilder.h"
 
-#include "jsonerror.h"
+#include "model/formats/jsonerror.h"
 
 #include <QCoreApplication>
 

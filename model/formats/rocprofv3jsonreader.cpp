@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "rocprofv3jsonreader.h"
+#include "model/formats/rocprofv3jsonreader.h"
 
-#include "inflatingstreambuf.h"
-#include "rocprofv3handler.h"
-#include "tracebuilder.h"
+#include "model/formats/inflatingstreambuf.h"
+#include "model/formats/rocprofv3handler.h"
+#include "model/formats/tracebuilder.h"
 
 #include <algorithm>
 #include <cctype>

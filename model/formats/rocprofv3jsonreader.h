@@ -3,7 +3,7 @@
 // rocprofv3's own JSON (`rocprofv3 --output-format json`, results.json): one object whose first key
 // is "rocprofiler-sdk-tool", parsed as one document by RocprofV3Handler.
 
-#include "tracereader.h"
+#include "model/formats/tracereader.h"
 
 #include <QCoreApplication>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "simdeventparser.h"
+#include "model/formats/simdeventparser.h"
 
-#include "eventbatch.h"
-#include "eventfields.h"
-#include "timeparse.h"
+#include "model/formats/eventbatch.h"
+#include "model/formats/eventfields.h"
+#include "model/formats/timeparse.h"
 
 // The standard headers before the target region, so that what other files share with this one
 // (inline and template code) is compiled for any x86-64.

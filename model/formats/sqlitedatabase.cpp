@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "sqlitedatabase.h"
+#include "model/formats/sqlitedatabase.h"
 
-#include "rawevent.h"
-#include "tracebuilder.h"
+#include "model/formats/rawevent.h"
+#include "model/formats/tracebuilder.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -4,7 +4,7 @@
 // created or changed, statements stepped with progress and cancel, SQLite's errors said in words,
 // rows turned into the builder's events. A reader derives from it and reads one opened database.
 
-#include "tracereader.h"
+#include "model/formats/tracereader.h"
 
 #include <QCoreApplication>
 #include <QString>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "timeparse.h"
+#include "model/formats/timeparse.h"
 
 #include <limits>
 

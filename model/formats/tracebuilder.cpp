@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "tracebuilder.h"
+#include "model/formats/tracebuilder.h"
 
-#include "eventbatch.h"
-#include "model/hugepages.h"
+#include "model/formats/eventbatch.h"
+#include "model/tracedata/hugepages.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>

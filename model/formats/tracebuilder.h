@@ -30,10 +30,10 @@
 //   "/device:..." or
 //   "/host:...", Kineto after setKinetoMarker(), else ChromeTrace; other readers set their own.
 
-#include "eventbatch.h"
-#include "eventsink.h"
-#include "model/tracedata.h"
-#include "rawevent.h"
+#include "model/formats/eventbatch.h"
+#include "model/formats/eventsink.h"
+#include "model/tracedata/tracedata.h"
+#include "model/formats/rawevent.h"
 
 #include <string>
 #include <unordered_map>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "tracereader.h"
+#include "model/formats/tracereader.h"
 
-#include "chromejsonreader.h"
-#include "nsyssqlitereader.h"
-#include "rocpdreader.h"
-#include "rocprofv3jsonreader.h"
+#include "model/formats/chromejsonreader.h"
+#include "model/formats/nsyssqlitereader.h"
+#include "model/formats/rocpdreader.h"
+#include "model/formats/rocprofv3jsonreader.h"
 
 namespace scopeline {
 

@@ -4,7 +4,7 @@
 // scans and the open dialog) and how it reads one into the TraceBuilder. TraceReader::all() is the
 // list TraceLoader dispatches through; a new format is one reader and one line in that list.
 
-#include "model/tracedata.h"
+#include "model/tracedata/tracedata.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "comparisondocument.h"
+#include "model/loading/comparisondocument.h"
 
 #include <QDir>
 

@@ -4,10 +4,10 @@
 // with, and the load in flight that will replace them. A load that fails or is cancelled leaves the
 // document as it was; only the latest load's result is taken.
 
-#include "loadedrun.h"
-#include "pairloader.h"
-#include "sessionfile.h"
-#include "skippedevents.h"
+#include "model/loading/loadedrun.h"
+#include "model/loading/pairloader.h"
+#include "model/loading/sessionfile.h"
+#include "model/loading/skippedevents.h"
 
 #include <QList>
 #include <QObject>

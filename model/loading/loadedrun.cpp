@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "loadedrun.h"
+#include "model/loading/loadedrun.h"
 
-#include "runsummaryfile.h"
-#include "traceloader.h"
+#include "model/analysis/runsummaryfile.h"
+#include "model/loading/traceloader.h"
 
 #include <QThreadPool>
 #include <QtConcurrent>

@@ -3,10 +3,10 @@
 // One run of a trace folder after loading: its summary (what the statistics read), and while a
 // timeline may show it, the trace with its launch analysis. A summary file loads as a summary alone.
 
-#include "runsummary.h"
-#include "scopeindex.h"
-#include "traceanalysis.h"
-#include "tracefolder.h"
+#include "model/analysis/runsummary.h"
+#include "model/analysis/scopeindex.h"
+#include "model/analysis/traceanalysis.h"
+#include "model/loading/tracefolder.h"
 
 #include <QList>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "pairloader.h"
+#include "model/loading/pairloader.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

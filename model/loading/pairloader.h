@@ -4,7 +4,7 @@
 // trace folder, loads and summarises the runs in parallel, with throttled progress, cancel, and stale
 // jobs dropped.
 
-#include "loadedrun.h"
+#include "model/loading/loadedrun.h"
 
 #include <QFutureWatcher>
 #include <QList>

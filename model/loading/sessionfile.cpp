@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "sessionfile.h"
+#include "model/loading/sessionfile.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -3,7 +3,7 @@
 // The document a user works on: the A/B pair, selected scopes, modes and view state, saved to and
 // reopened from a small JSON session file (written atomically; a corrupt file is reported, not applied).
 
-#include "scopematcher.h"
+#include "model/analysis/scopematcher.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "skippedevents.h"
+#include "model/loading/skippedevents.h"
 
 #include <QCoreApplication>
 

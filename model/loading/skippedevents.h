@@ -3,7 +3,7 @@
 // What loading a pair left out: the count of every skipped event, and per run the events that could
 // not be read (broken, as opposed to skipped by design like counters), by reason.
 
-#include "loadedrun.h"
+#include "model/loading/loadedrun.h"
 
 #include <QList>
 #include <QStringList>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "tracefolder.h"
+#include "model/loading/tracefolder.h"
 
-#include "runsummaryfile.h"
+#include "model/analysis/runsummaryfile.h"
 
 #include "model/formats/tracereader.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "traceloader.h"
+#include "model/loading/traceloader.h"
 
 #include "model/formats/inflatingstreambuf.h"
 #include "model/formats/tracebuilder.h"

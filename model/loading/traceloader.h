@@ -3,7 +3,7 @@
 // Loads one trace file into TraceData, streaming, with progress and an atomic cancel flag: the first
 // of the readers in model/formats/ that takes the file reads it.
 
-#include "tracedata.h"
+#include "model/tracedata/tracedata.h"
 
 #include <QCoreApplication>
 #include <QString>

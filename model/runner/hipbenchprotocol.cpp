@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "hipbenchprotocol.h"
+#include "model/runner/hipbenchprotocol.h"
 
-#include "model/scopematcher.h"
+#include "model/analysis/scopematcher.h"
 
 #include <QCoreApplication>
 #include <QFile>

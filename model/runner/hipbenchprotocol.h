@@ -4,7 +4,7 @@
 // `--list --json`, the `progress: DONE/TOTAL MESSAGE` lines of a run on stderr, its exit statuses, and
 // the DIR/summary.json a finished run leaves. No process handling here (see HipbenchRunner).
 
-#include "model/sessionfile.h"
+#include "model/loading/sessionfile.h"
 
 #include <QList>
 #include <QMap>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "hipbenchrunner.h"
+#include "model/runner/hipbenchrunner.h"
 
 #include <QCoreApplication>
 #include <QDir>

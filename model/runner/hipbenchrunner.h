@@ -4,7 +4,7 @@
 // workloads, runs one into a folder and cancels a run (terminate, then kill after a grace period).
 // Progress, output lines and the outcome come as signals; the protocol is in hipbenchprotocol.h.
 
-#include "model/hipbenchprotocol.h"
+#include "model/runner/hipbenchprotocol.h"
 
 #include <QObject>
 #include <QProcess>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "csvfield.h"
+#include "model/tables/csvfield.h"
 
 #include <cmath>
 

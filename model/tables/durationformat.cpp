@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "durationformat.h"
+#include "model/tables/durationformat.h"
 
 #include <cmath>
 

@@ -5,7 +5,7 @@
 // list, so a column added to the list appears in all of them: the CSV writes every column, the Qt
 // model and the HTML report a table subset, the CLI a subset of that, each picked by key.
 
-#include "csvfield.h"
+#include "model/tables/csvfield.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

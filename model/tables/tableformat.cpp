@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "tableformat.h"
+#include "model/tables/tableformat.h"
 
-#include "durationformat.h"
+#include "model/tables/durationformat.h"
 
 #include <cmath>
 

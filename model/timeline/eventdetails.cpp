@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "eventdetails.h"
+#include "model/timeline/eventdetails.h"
 
-#include "durationformat.h"
-#include "timelinelayout.h"
+#include "model/tables/durationformat.h"
+#include "model/timeline/timelinelayout.h"
 
 #include <QCoreApplication>
 

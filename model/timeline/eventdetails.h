@@ -4,7 +4,7 @@
 // kernels, scope path, args): the data behind the timeline's tooltip and the Details pane, formatted
 // elsewhere.
 
-#include "loadedrun.h"
+#include "model/loading/loadedrun.h"
 
 #include <QString>
 

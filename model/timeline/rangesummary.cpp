@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "rangesummary.h"
+#include "model/timeline/rangesummary.h"
 
 #include <algorithm>
 #include <map>

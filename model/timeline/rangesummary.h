@@ -3,7 +3,7 @@
 // What happened in a time range of one run: GPU busy time (the union of kernel intervals clipped to
 // the range), idle time, and the kernels and launches that start inside it.
 
-#include "traceanalysis.h"
+#include "model/analysis/traceanalysis.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "timelinelayout.h"
+#include "model/timeline/timelinelayout.h"
 
 #include <QCoreApplication>
 

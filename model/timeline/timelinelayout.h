@@ -4,7 +4,7 @@
 // per (process, thread) with its slices sorted into nesting lanes, and every lane indexed so that the
 // entries of a time window are found by binary search (what drawing and hit testing need).
 
-#include "loadedrun.h"
+#include "model/loading/loadedrun.h"
 
 #include <QString>
 

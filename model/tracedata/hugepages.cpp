@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "hugepages.h"
+#include "model/tracedata/hugepages.h"
 
 #include <cstdint>
 #include <mutex>

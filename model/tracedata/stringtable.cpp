@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "stringtable.h"
+#include "model/tracedata/stringtable.h"
 
-#include "hugepages.h"
+#include "model/tracedata/hugepages.h"
 
 #include <algorithm>
 

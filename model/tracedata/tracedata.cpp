@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "tracedata.h"
+#include "model/tracedata/tracedata.h"
 
 #include <QCoreApplication>
 

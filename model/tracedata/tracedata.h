@@ -3,7 +3,7 @@
 // A loaded trace: columnar event storage (ns times, interned names), tracks and load diagnostics.
 // Immutable once loaded; everything else refers to events and tracks by index.
 
-#include "stringtable.h"
+#include "model/tracedata/stringtable.h"
 
 #include <QString>
 #include <QStringList>

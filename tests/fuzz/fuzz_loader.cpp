@@ -7,10 +7,10 @@
 // TraceLoader reads files only (InflatingStreamBuf opens a QFile), so each input is written to a
 // per-process temporary file first.
 
-#include "model/scopeindex.h"
-#include "model/scopematcher.h"
-#include "model/traceanalysis.h"
-#include "model/traceloader.h"
+#include "model/analysis/scopeindex.h"
+#include "model/analysis/scopematcher.h"
+#include "model/analysis/traceanalysis.h"
+#include "model/loading/traceloader.h"
 
 #include <QByteArray>
 #include <QDir>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "boxplotview.h"
+#include "widgets/charts/boxplotview.h"
 
-#include "model/durationformat.h"
+#include "model/tables/durationformat.h"
 
 #include <qcustomplot.h>
 

@@ -5,7 +5,7 @@
 // outliers (stats::describe). Linear or log value axis in a unit that fits the data; drag and wheel-zoom
 // on the value axis, double-click to fit.
 
-#include "plottheme.h"
+#include "widgets/charts/plottheme.h"
 #include "stats/descriptive.h"
 
 #include <QString>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "contributionchart.h"
-#include "timelinetext.h"
+#include "widgets/charts/contributionchart.h"
+#include "widgets/timeline/timelinetext.h"
 
-#include "waterfallplot.h"
+#include "widgets/charts/waterfallplot.h"
 
-#include "model/durationformat.h"
-#include "model/kerneldiff.h"
+#include "model/tables/durationformat.h"
+#include "model/comparison/kerneldiff.h"
 
 #include <qcustomplot.h>
 

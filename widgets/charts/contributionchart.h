@@ -4,8 +4,8 @@
 // most (each bar from the running total to the running total plus its difference, coloured by its
 // verdict), the rest as one bar, and B's kernel time per run. A click on a kernel's bar selects it.
 
-#include "plottheme.h"
-#include "waterfallplot.h"
+#include "widgets/charts/plottheme.h"
+#include "widgets/charts/waterfallplot.h"
 
 #include <QString>
 #include <QWidget>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "plottheme.h"
+#include "widgets/charts/plottheme.h"
 
-#include "timelinetheme.h"
+#include "widgets/timeline/timelinetheme.h"
 
 #include <qcustomplot.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "scopeboxplot.h"
+#include "widgets/charts/scopeboxplot.h"
 
 #include <QFileInfo>
 

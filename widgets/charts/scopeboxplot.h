@@ -4,9 +4,9 @@
 // there is one), or per run pair, and the title that says which samples they are. Shared by the
 // comparison panel and the report pictures drawn without it.
 
-#include "boxplotview.h"
+#include "widgets/charts/boxplotview.h"
 
-#include "model/scopecomparison.h"
+#include "model/comparison/scopecomparison.h"
 
 #include <QCoreApplication>
 #include <QStringList>

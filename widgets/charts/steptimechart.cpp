@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "steptimechart.h"
+#include "widgets/charts/steptimechart.h"
 
-#include "durationunit.h"
+#include "widgets/charts/durationunit.h"
 
-#include "model/durationformat.h"
-#include "model/stepbreakdown.h"
+#include "model/tables/durationformat.h"
+#include "model/comparison/stepbreakdown.h"
 
 #include <qcustomplot.h>
 

@@ -3,7 +3,7 @@
 // Step time against step index, one line per run, A's runs in A's colour and B's in B's: warm-up
 // steps and outlier runs stand out where the waterfall's means hide them.
 
-#include "plottheme.h"
+#include "widgets/charts/plottheme.h"
 
 #include <QString>
 #include <QWidget>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "stepwaterfall.h"
+#include "widgets/charts/stepwaterfall.h"
 
-#include "comparisontablemodel.h"
+#include "widgets/tables/comparisontablemodel.h"
 
-#include "model/durationformat.h"
-#include "model/tableformat.h"
+#include "model/tables/durationformat.h"
+#include "model/tables/tableformat.h"
 
 #include <qcustomplot.h>
 

@@ -5,10 +5,10 @@
 // the means add up, so the bars close on B. A click on an idle cause selects it; again, or elsewhere,
 // clears.
 
-#include "plottheme.h"
-#include "waterfallplot.h"
+#include "widgets/charts/plottheme.h"
+#include "widgets/charts/waterfallplot.h"
 
-#include "model/stepbreakdown.h"
+#include "model/comparison/stepbreakdown.h"
 
 #include <QWidget>
 

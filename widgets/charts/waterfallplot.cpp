@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "waterfallplot.h"
+#include "widgets/charts/waterfallplot.h"
 
-#include "durationunit.h"
+#include "widgets/charts/durationunit.h"
 
-#include "model/durationformat.h"
+#include "model/tables/durationformat.h"
 
 #include <QCoreApplication>
 

@@ -4,7 +4,7 @@
 // bars top to bottom, totals from zero, changes from the running total, an optional confidence
 // interval as an error bar at a change's end, and the value beside each bar.
 
-#include "plottheme.h"
+#include "widgets/charts/plottheme.h"
 
 #include <QColor>
 #include <QString>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "caveatbanner.h"
+#include "widgets/panels/caveatbanner.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "comparisonpanel.h"
+#include "widgets/panels/comparisonpanel.h"
 
-#include "boxplotview.h"
-#include "caveatbanner.h"
-#include "comparisontablemodel.h"
-#include "proportionalsplitter.h"
-#include "rawvaluesortproxy.h"
-#include "scopeboxplot.h"
-#include "scopepicker.h"
-#include "statisticstable.h"
-#include "summarystrip.h"
+#include "widgets/charts/boxplotview.h"
+#include "widgets/panels/caveatbanner.h"
+#include "widgets/tables/comparisontablemodel.h"
+#include "widgets/panels/proportionalsplitter.h"
+#include "widgets/tables/rawvaluesortproxy.h"
+#include "widgets/charts/scopeboxplot.h"
+#include "widgets/panels/scopepicker.h"
+#include "widgets/tables/statisticstable.h"
+#include "widgets/panels/summarystrip.h"
 
-#include "model/replication.h"
+#include "model/comparison/replication.h"
 
 #include <qcustomplot.h>
 

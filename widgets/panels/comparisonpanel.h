@@ -4,9 +4,9 @@
 // match and sample modes), boxplots per scope (pooled or per run pair, log scale), and the statistics
 // table with verdicts.
 
-#include "model/loadedrun.h"
-#include "model/replication.h"
-#include "model/scopecomparison.h"
+#include "model/loading/loadedrun.h"
+#include "model/comparison/replication.h"
+#include "model/comparison/scopecomparison.h"
 
 #include <QList>
 #include <QWidget>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "errorbanner.h"
+#include "widgets/panels/errorbanner.h"
 
 #include <QFontDatabase>
 #include <QHBoxLayout>

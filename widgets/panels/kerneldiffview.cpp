@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "kerneldiffview.h"
+#include "widgets/panels/kerneldiffview.h"
 
-#include "boxplotview.h"
-#include "caveatbanner.h"
-#include "comparisontablemodel.h"
-#include "contributionchart.h"
-#include "elidedelegate.h"
-#include "kerneldiffmodel.h"
-#include "proportionalsplitter.h"
-#include "rawvaluesortproxy.h"
-#include "statisticstable.h"
-#include "stepbreakdownview.h"
+#include "widgets/charts/boxplotview.h"
+#include "widgets/panels/caveatbanner.h"
+#include "widgets/tables/comparisontablemodel.h"
+#include "widgets/charts/contributionchart.h"
+#include "widgets/tables/elidedelegate.h"
+#include "widgets/tables/kerneldiffmodel.h"
+#include "widgets/panels/proportionalsplitter.h"
+#include "widgets/tables/rawvaluesortproxy.h"
+#include "widgets/tables/statisticstable.h"
+#include "widgets/panels/stepbreakdownview.h"
 
-#include "model/durationformat.h"
-#include "model/tableformat.h"
-#include "model/replication.h"
+#include "model/tables/durationformat.h"
+#include "model/tables/tableformat.h"
+#include "model/comparison/replication.h"
 
 #include <QAction>
 #include <QApplication>

@@ -7,8 +7,8 @@
 // for the selected row its durations (boxplots, run medians) and statistics. Selecting a row asks
 // for its kernels to be highlighted in the timelines (kernelSelected).
 
-#include "model/kerneldiff.h"
-#include "model/loadedrun.h"
+#include "model/comparison/kerneldiff.h"
+#include "model/loading/loadedrun.h"
 
 #include <QList>
 #include <QWidget>

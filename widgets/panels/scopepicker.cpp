@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "scopepicker.h"
+#include "widgets/panels/scopepicker.h"
 
-#include "scopelistmodel.h"
+#include "widgets/tables/scopelistmodel.h"
 
 #include <QAbstractItemView>
 #include <QAction>

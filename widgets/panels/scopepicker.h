@@ -11,8 +11,8 @@
 // step scope alone in the list (click or Enter) while the samples are still per kernel and the user has
 // not chosen them in the box, the samples switch to per instance (GPU span); setSelectedScopes never does.
 
-#include "model/loadedrun.h"
-#include "model/scopematcher.h"
+#include "model/loading/loadedrun.h"
+#include "model/analysis/scopematcher.h"
 
 #include <QList>
 #include <QStringList>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "stepbreakdownview.h"
+#include "widgets/panels/stepbreakdownview.h"
 
-#include "columntablemodel.h"
-#include "comparisontablemodel.h"
-#include "proportionalsplitter.h"
-#include "steptimechart.h"
-#include "stepwaterfall.h"
+#include "widgets/tables/columntablemodel.h"
+#include "widgets/tables/comparisontablemodel.h"
+#include "widgets/panels/proportionalsplitter.h"
+#include "widgets/charts/steptimechart.h"
+#include "widgets/charts/stepwaterfall.h"
 
-#include "model/scopeindex.h"
+#include "model/analysis/scopeindex.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

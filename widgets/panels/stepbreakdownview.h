@@ -4,8 +4,8 @@
 // A's step time to B's through GPU busy and the idle causes, and each run's step times or the table.
 // Selecting an idle cause asks for its gaps to be highlighted in the timelines (selectedGapsChanged).
 
-#include "model/loadedrun.h"
-#include "model/stepbreakdown.h"
+#include "model/loading/loadedrun.h"
+#include "model/comparison/stepbreakdown.h"
 
 #include <QList>
 #include <QWidget>

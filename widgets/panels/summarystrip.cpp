@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "summarystrip.h"
+#include "widgets/panels/summarystrip.h"
 
-#include "model/durationformat.h"
-#include "model/traceanalysis.h"
+#include "model/tables/durationformat.h"
+#include "model/analysis/traceanalysis.h"
 #include "stats/descriptive.h"
 
 #include <QFileInfo>

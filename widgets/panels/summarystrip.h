@@ -4,8 +4,8 @@
 // launches per run, the median delay of each kind of launch, kernels per launch and kernels per run, with
 // the B/A change. Only a change whose better direction is plain (less idle time) is coloured.
 
-#include "model/loadedrun.h"
-#include "model/pooledruns.h"
+#include "model/loading/loadedrun.h"
+#include "model/comparison/pooledruns.h"
 
 #include <QColor>
 #include <QFrame>

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "reportcharts.h"
+#include "widgets/report/reportcharts.h"
 
-#include "boxplotview.h"
-#include "comparisonpanel.h"
-#include "contributionchart.h"
-#include "kerneldiffview.h"
-#include "pairtimeline.h"
-#include "scopeboxplot.h"
-#include "stepbreakdownview.h"
-#include "steptimechart.h"
-#include "stepwaterfall.h"
-#include "timelinerows.h"
-#include "timelineview.h"
+#include "widgets/charts/boxplotview.h"
+#include "widgets/panels/comparisonpanel.h"
+#include "widgets/charts/contributionchart.h"
+#include "widgets/panels/kerneldiffview.h"
+#include "widgets/timeline/pairtimeline.h"
+#include "widgets/charts/scopeboxplot.h"
+#include "widgets/panels/stepbreakdownview.h"
+#include "widgets/charts/steptimechart.h"
+#include "widgets/charts/stepwaterfall.h"
+#include "widgets/timeline/timelinerows.h"
+#include "widgets/timeline/timelineview.h"
 
 #include <QCoreApplication>
 #include <QPainter>

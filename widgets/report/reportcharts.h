@@ -3,7 +3,7 @@
 // The pictures of a report (ReportExporter::Input): taken from the views a window shows, or drawn off
 // screen from data by the same chart classes, for a report made without a window (scopeline-cli).
 
-#include "reportexporter.h"
+#include "widgets/report/reportexporter.h"
 
 #include <QImage>
 #include <QSize>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "reportexporter.h"
+#include "widgets/report/reportexporter.h"
 
-#include "caveatbanner.h"
+#include "widgets/panels/caveatbanner.h"
 
-#include "model/durationformat.h"
-#include "model/replication.h"
-#include "model/tableformat.h"
+#include "model/tables/durationformat.h"
+#include "model/comparison/replication.h"
+#include "model/tables/tableformat.h"
 
 #include <QBuffer>
 #include <QCoreApplication>

@@ -5,10 +5,10 @@
 // them with the run details. The pictures come rendered (ReportCharts draws them from a window's views or off
 // screen). Every file is written atomically (temporary file, then rename); a failure says which file and why.
 
-#include "model/kerneldiff.h"
-#include "model/loadedrun.h"
-#include "model/scopecomparison.h"
-#include "model/stepbreakdown.h"
+#include "model/comparison/kerneldiff.h"
+#include "model/loading/loadedrun.h"
+#include "model/comparison/scopecomparison.h"
+#include "model/comparison/stepbreakdown.h"
 
 #include <QCoreApplication>
 #include <QImage>

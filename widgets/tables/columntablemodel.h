@@ -3,7 +3,7 @@
 // A read-only Qt table model over a column description of model/ (tablecolumn.h): the same titles,
 // tooltips, texts and raw values as the CSV, the CLI and the HTML report.
 
-#include "model/tablecolumn.h"
+#include "model/tables/tablecolumn.h"
 
 #include <QAbstractTableModel>
 

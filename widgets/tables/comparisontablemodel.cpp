@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "comparisontablemodel.h"
+#include "widgets/tables/comparisontablemodel.h"
 
-#include "model/durationformat.h"
-#include "model/tableformat.h"
+#include "model/tables/durationformat.h"
+#include "model/tables/tableformat.h"
 
 #include <QBrush>
 #include <QColor>

@@ -4,7 +4,7 @@
 // B, rank tests, effect sizes and a verdict coloured by what it says. Titles, tooltips, texts and raw
 // values (RawValueRole, for sorting and copying) come from ScopeComparison::tableColumns().
 
-#include "model/scopecomparison.h"
+#include "model/comparison/scopecomparison.h"
 
 #include <QAbstractTableModel>
 

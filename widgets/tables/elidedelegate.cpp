@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "elidedelegate.h"
+#include "widgets/tables/elidedelegate.h"
 
 namespace scopeline {
 

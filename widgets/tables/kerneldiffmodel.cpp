@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "kerneldiffmodel.h"
-#include "comparisontablemodel.h"
-#include "timelinetext.h"
+#include "widgets/tables/kerneldiffmodel.h"
+#include "widgets/tables/comparisontablemodel.h"
+#include "widgets/timeline/timelinetext.h"
 
-#include "model/tableformat.h"
+#include "model/tables/tableformat.h"
 
 #include <QBrush>
 #include <QFont>

@@ -6,7 +6,7 @@
 // the diff is (the first column is then "Op"); process-dependent rows are set in italics. Titles,
 // tooltips, texts and raw values (RawValueRole, for sorting) come from KernelDiff::tableColumns().
 
-#include "model/kerneldiff.h"
+#include "model/comparison/kerneldiff.h"
 
 #include <QAbstractTableModel>
 

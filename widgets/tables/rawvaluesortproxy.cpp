@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "rawvaluesortproxy.h"
+#include "widgets/tables/rawvaluesortproxy.h"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "scopelistmodel.h"
-#include "columntext.h"
+#include "widgets/tables/scopelistmodel.h"
+#include "widgets/tables/columntext.h"
 
 #include <QBrush>
 #include <QFont>

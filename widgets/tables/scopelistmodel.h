@@ -4,8 +4,8 @@
 // counts on A and B, plus the patterns the user added (substring or regex, counted by matching).
 // Step scopes (`ProfilerStep`, `PjitFunction(...)`, see ScopeIndex) come first, in bold.
 
-#include "model/loadedrun.h"
-#include "model/scopematcher.h"
+#include "model/loading/loadedrun.h"
+#include "model/analysis/scopematcher.h"
 
 #include <QAbstractTableModel>
 #include <QList>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "statisticstable.h"
+#include "widgets/tables/statisticstable.h"
 
 #include <QEvent>
 #include <QHeaderView>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "pairtimeline.h"
+#include "widgets/timeline/pairtimeline.h"
 
-#include "model/rangesummary.h"
-#include "model/scopeindex.h"
-#include "model/stepbreakdown.h"
-#include "timelinetext.h"
-#include "timelinetheme.h"
-#include "timelineviewstate.h"
+#include "model/timeline/rangesummary.h"
+#include "model/analysis/scopeindex.h"
+#include "model/comparison/stepbreakdown.h"
+#include "widgets/timeline/timelinetext.h"
+#include "widgets/timeline/timelinetheme.h"
+#include "widgets/timeline/timelineviewstate.h"
 
 #include <QCheckBox>
 #include <QEvent>

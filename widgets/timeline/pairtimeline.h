@@ -6,7 +6,7 @@
 // the same time after the first kernel (as far as the run goes), so eager vs graph launches read at a
 // glance.
 
-#include "timelineview.h"
+#include "widgets/timeline/timelineview.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "timelinegeometry.h"
+#include "widgets/timeline/timelinegeometry.h"
 
-#include "timelinetext.h"
+#include "widgets/timeline/timelinetext.h"
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 // share of it that its lane covers (bars from the bottom), the idle hatching of a GPU stream as tall
 // as its idle share (from the top), so that the picture's busy share is the range summary's.
 
-#include "timelinehittest.h"
+#include "widgets/timeline/timelinehittest.h"
 
 #include <QFontMetrics>
 #include <QRect>

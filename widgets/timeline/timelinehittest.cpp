@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "timelinehittest.h"
+#include "widgets/timeline/timelinehittest.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,8 +4,8 @@
 // (the innermost one, within a couple of pixels) or the idle gap there. Pure functions of the layout,
 // the rows, the time scale and where the plot is.
 
-#include "timelinerows.h"
-#include "timescale.h"
+#include "widgets/timeline/timelinerows.h"
+#include "widgets/timeline/timescale.h"
 
 #include <QPoint>
 #include <QRect>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "timelinepainter.h"
+#include "widgets/timeline/timelinepainter.h"
 
-#include "model/durationformat.h"
-#include "model/runsummaryfile.h"
-#include "timelinetext.h"
+#include "model/tables/durationformat.h"
+#include "model/analysis/runsummaryfile.h"
+#include "widgets/timeline/timelinetext.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

@@ -4,10 +4,10 @@
 // gaps, events batched by colour, names, the highlight fade (highlighted kernels, interval bands),
 // hover/selection overlays with launch arrows, the time axis and the label column.
 
-#include "model/loadedrun.h"
-#include "timelinegeometry.h"
-#include "timelinetheme.h"
-#include "timelineviewstate.h"
+#include "model/loading/loadedrun.h"
+#include "widgets/timeline/timelinegeometry.h"
+#include "widgets/timeline/timelinetheme.h"
+#include "widgets/timeline/timelineviewstate.h"
 
 #include <QFont>
 

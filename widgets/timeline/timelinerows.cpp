@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "timelinerows.h"
+#include "widgets/timeline/timelinerows.h"
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 // The vertical layout of a timeline: a header row per process group, then its track rows (unless the
 // group is collapsed), each as tall as its lanes; content y from 0, and the pixel sizes they use.
 
-#include "model/timelinelayout.h"
+#include "model/timeline/timelinelayout.h"
 
 #include <vector>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "timelinetext.h"
+#include "widgets/timeline/timelinetext.h"
 
-#include "model/durationformat.h"
-#include "timelinetheme.h"
+#include "model/tables/durationformat.h"
+#include "widgets/timeline/timelinetheme.h"
 
 #include <QCoreApplication>
 

@@ -3,9 +3,9 @@
 // The timeline's rich text in one place: event details (tooltip and Details pane), idle gaps, track and
 // group tooltips, and the summary of a selected range.
 
-#include "model/eventdetails.h"
-#include "model/rangesummary.h"
-#include "model/timelinelayout.h"
+#include "model/timeline/eventdetails.h"
+#include "model/timeline/rangesummary.h"
+#include "model/timeline/timelinelayout.h"
 
 #include <QFontMetrics>
 #include <QPalette>

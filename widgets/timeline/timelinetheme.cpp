@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "timelinetheme.h"
+#include "widgets/timeline/timelinetheme.h"
 
 namespace scopeline {
 

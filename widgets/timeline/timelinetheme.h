@@ -3,7 +3,7 @@
 // The timeline's colours, derived from a QPalette (base, window, text, highlight) so that light and
 // dark palettes both read; event fills keep a fixed hue set whose text colour follows each fill.
 
-#include "model/timelinelayout.h"
+#include "model/timeline/timelinelayout.h"
 
 #include <QColor>
 #include <QPalette>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "timelineview.h"
+#include "widgets/timeline/timelineview.h"
 
-#include "model/timelinelayout.h"
-#include "timelinegeometry.h"
-#include "timelinepainter.h"
-#include "timelinetext.h"
-#include "timelinetheme.h"
-#include "timelineviewstate.h"
+#include "model/timeline/timelinelayout.h"
+#include "widgets/timeline/timelinegeometry.h"
+#include "widgets/timeline/timelinepainter.h"
+#include "widgets/timeline/timelinetext.h"
+#include "widgets/timeline/timelinetheme.h"
+#include "widgets/timeline/timelineviewstate.h"
 
 #include <QGuiApplication>
 #include <QHelpEvent>

@@ -5,9 +5,9 @@
 // The widget routes input to its parts: TimelineLayout (rows), TimelineViewState (what is shown and
 // picked), timeline hit testing and geometry, TimelinePainter and TimelineTheme.
 
-#include "model/loadedrun.h"
-#include "model/timelinelayout.h"
-#include "timescale.h"
+#include "model/loading/loadedrun.h"
+#include "model/timeline/timelinelayout.h"
+#include "widgets/timeline/timescale.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "timelineviewstate.h"
+#include "widgets/timeline/timelineviewstate.h"
 
-#include "model/tracedata.h"
+#include "model/tracedata/tracedata.h"
 
 #include <algorithm>
 #include <utility>

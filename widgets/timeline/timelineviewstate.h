@@ -4,7 +4,7 @@
 // hovered event or idle gap, the Shift-dragged range and the drag in progress. Every change goes
 // through here, so zooming to an event or clearing the range has one implementation.
 
-#include "timescale.h"
+#include "widgets/timeline/timescale.h"
 
 #include <QObject>
 #include <QPoint>

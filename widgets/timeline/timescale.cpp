@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "timescale.h"
+#include "widgets/timeline/timescale.h"
 
 #include <algorithm>
 #include <cmath>
