@@ -130,15 +130,15 @@ private slots:
         QTableView *table = panel.tableView();
         QCOMPARE(table->horizontalHeader()->contextMenuPolicy(), Qt::CustomContextMenu);
         std::unique_ptr<QMenu> menu(columnMenu(table, nullptr));
-        QCOMPARE(menu->actions().size(), ComparisonTableModel::NUM_COLUMNS - 1);
+        QCOMPARE(menu->actions().size(), ScopeComparison::tableKeys().size() - 1);
         QAction *run = menu->actions().front();
         QCOMPARE(run->text(),
-                 table->model()->headerData(ComparisonTableModel::RunColumn, Qt::Horizontal).toString());
+                 table->model()->headerData(ComparisonTableModel::column("run"), Qt::Horizontal).toString());
         QVERIFY(run->isChecked());
         run->toggle();
-        QVERIFY(table->isColumnHidden(ComparisonTableModel::RunColumn));
+        QVERIFY(table->isColumnHidden(ComparisonTableModel::column("run")));
         run->toggle();
-        QVERIFY(!table->isColumnHidden(ComparisonTableModel::RunColumn));
+        QVERIFY(!table->isColumnHidden(ComparisonTableModel::column("run")));
     }
 
     // The strip speaks What changed's language: times and counts per run, busy in time (not %), the
@@ -197,7 +197,7 @@ private slots:
         int runLevel = 0;
         for (int r = 0; r < panel.tableModel()->rowCount(); ++r) {
             const QString tip = panel.tableModel()
-                                    ->index(r, ComparisonTableModel::VerdictColumn)
+                                    ->index(r, ComparisonTableModel::column("verdict"))
                                     .data(Qt::ToolTipRole)
                                     .toString();
             const bool tested = panel.tableModel()->row(r).hasRunLevel();
@@ -422,9 +422,10 @@ private slots:
         ComparisonTableModel *model = panel.tableModel();
         // Run pair 2 (per-sample test, one run a side): significant, +0.99 % on the medians.
         const int pair = 1;
-        QCOMPARE(model->index(pair, ComparisonTableModel::RunColumn).data().toString(), QStringLiteral("2"));
+        QCOMPARE(model->index(pair, ComparisonTableModel::column("run")).data().toString(),
+                 QStringLiteral("2"));
         const int pooled = model->rowCount() - 1;
-        QCOMPARE(model->index(pooled, ComparisonTableModel::RunColumn).data().toString(),
+        QCOMPARE(model->index(pooled, ComparisonTableModel::column("run")).data().toString(),
                  QStringLiteral("all"));
         QCOMPARE(model->verdict(pair), Verdict::NoMeaningfulChange);
         // mlp is the same code on both sides: the run-level verdict of the pooled row finds nothing.

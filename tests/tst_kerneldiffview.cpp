@@ -124,7 +124,7 @@ private slots:
         view.setSides(runs, runs, QStringLiteral("a"), QStringLiteral("b"));
         QCOMPARE(view.model()->rowCount(), 1);
         QCOMPARE(view.diff()->rows()[0].kernel.size(), name.size());
-        const QModelIndex cell = view.model()->index(0, KernelDiffModel::KernelColumn);
+        const QModelIndex cell = view.model()->index(0, KernelDiffModel::column("kernel"));
         for (int role : {int(Qt::DisplayRole), int(Qt::ToolTipRole)}) {
             const QString text = cell.data(role).toString();
             QVERIFY2(text.size() <= 2 * 4096 + 1 && text.startsWith(QLatin1String("kxxx")),
@@ -196,7 +196,7 @@ private slots:
                 continue;
             ++tested;
             const QString tip =
-                view.model()->index(r, KernelDiffModel::VerdictColumn).data(Qt::ToolTipRole).toString();
+                view.model()->index(r, KernelDiffModel::column("verdict")).data(Qt::ToolTipRole).toString();
             QCOMPARE(row.caveat.isEmpty(), !caveat);
             QCOMPARE(tip.contains(QLatin1String("Caveat: ")), caveat);
             QVERIFY2(tip.contains(pair == 2 ? QLatin1String("Welch on the per-process totals (")
@@ -220,19 +220,20 @@ private slots:
         int dependent = 0;
         for (int r = 0; r < view.model()->rowCount(); ++r) {
             const KernelDiffRow &row = byKernel.rows()[std::size_t(r)];
-            const QModelIndex kernel = view.model()->index(r, KernelDiffModel::KernelColumn);
+            const QModelIndex kernel = view.model()->index(r, KernelDiffModel::column("kernel"));
             QCOMPARE(kernel.data(KernelDiffModel::ProcessDependentRole).toBool(), row.processDependent());
             QCOMPARE(kernel.data(Qt::FontRole).value<QFont>().italic(), row.processDependent());
             if (!row.processDependent())
                 continue;
             ++dependent;
             QCOMPARE(view.model()
-                         ->index(r, KernelDiffModel::DeltaColumn)
+                         ->index(r, KernelDiffModel::column("delta_total_ns"))
                          .data(Qt::FontRole)
                          .value<QFont>()
                          .italic(),
                      true);
-            const QString verdict = view.model()->index(r, KernelDiffModel::VerdictColumn).data().toString();
+            const QString verdict =
+                view.model()->index(r, KernelDiffModel::column("verdict")).data().toString();
             QCOMPARE(verdict, row.verdictText());
             QVERIFY2(
                 verdict.contains(QStringLiteral("process-dependent: in %1 of 4 processes of A, %2 of 4 of B")
@@ -240,7 +241,7 @@ private slots:
                                      .arg(row.b.unitsWithKernel)),
                 qPrintable(verdict));
             QVERIFY(view.model()
-                        ->index(r, KernelDiffModel::VerdictColumn)
+                        ->index(r, KernelDiffModel::column("verdict"))
                         .data(Qt::ToolTipRole)
                         .toString()
                         .contains(QLatin1String("Process-dependent")));
@@ -262,17 +263,17 @@ private slots:
         QCOMPARE(view.model()->rowCount(), 62);
         QCOMPARE(int(byOp.rows().size()), 62);
         QCOMPARE(view.csv(), byOp.toCsv());
-        QCOMPARE(view.model()->headerData(KernelDiffModel::KernelColumn, Qt::Horizontal).toString(),
+        QCOMPARE(view.model()->headerData(KernelDiffModel::column("kernel"), Qt::Horizontal).toString(),
                  QStringLiteral("Op"));
         for (int r = 0; r < view.model()->rowCount(); ++r) {
             const KernelDiffRow &row = byOp.rows()[std::size_t(r)];
-            QCOMPARE(view.model()->index(r, KernelDiffModel::KernelColumn).data().toString(), row.kernel);
+            QCOMPARE(view.model()->index(r, KernelDiffModel::column("kernel")).data().toString(), row.kernel);
             QVERIFY2(!row.processDependent(), qPrintable(row.kernel));
             QVERIFY(!view.model()
-                         ->index(r, KernelDiffModel::KernelColumn)
+                         ->index(r, KernelDiffModel::column("kernel"))
                          .data(KernelDiffModel::ProcessDependentRole)
                          .toBool());
-            QCOMPARE(view.model()->index(r, KernelDiffModel::PerCallColumn).data().toString(),
+            QCOMPARE(view.model()->index(r, KernelDiffModel::column("per_call_change")).data().toString(),
                      expectedPerCall(row));
         }
         QVERIFY(view.headerText().contains(QLatin1String("62 ops")));
@@ -295,7 +296,7 @@ private slots:
         // and back
         view.setByOp(false);
         QCOMPARE(view.model()->rowCount(), int(byKernel.rows().size()));
-        QCOMPARE(view.model()->headerData(KernelDiffModel::KernelColumn, Qt::Horizontal).toString(),
+        QCOMPARE(view.model()->headerData(KernelDiffModel::column("kernel"), Qt::Horizontal).toString(),
                  QStringLiteral("Kernel"));
     }
 
@@ -345,10 +346,14 @@ private slots:
                 const QString why =
                     QStringLiteral("Every %1 gave the same value on each side — timer resolution %2")
                         .arg(unit, formatDuration(row.timerStep));
-                const QString verdictTip =
-                    view.model()->index(r, KernelDiffModel::VerdictColumn).data(Qt::ToolTipRole).toString();
-                const QString perCallTip =
-                    view.model()->index(r, KernelDiffModel::PerCallColumn).data(Qt::ToolTipRole).toString();
+                const QString verdictTip = view.model()
+                                               ->index(r, KernelDiffModel::column("verdict"))
+                                               .data(Qt::ToolTipRole)
+                                               .toString();
+                const QString perCallTip = view.model()
+                                               ->index(r, KernelDiffModel::column("per_call_change"))
+                                               .data(Qt::ToolTipRole)
+                                               .toString();
                 QCOMPARE(verdictTip.contains(why), row.runLevel.valid() && row.runLevel.tied);
                 QCOMPARE(perCallTip.contains(why), row.perCall.valid() && row.perCall.tied);
                 if (row.runLevel.valid() && row.runLevel.tied) {
@@ -361,7 +366,7 @@ private slots:
                 // never "< …" nor empty for a tested p
                 if (row.runLevel.valid()) {
                     const QString p =
-                        view.model()->index(r, KernelDiffModel::RunLevelPColumn).data().toString();
+                        view.model()->index(r, KernelDiffModel::column("run_level_p")).data().toString();
                     QVERIFY2(!p.isEmpty() && !p.startsWith(QLatin1Char('<')), qPrintable(p));
                 }
             }
@@ -406,35 +411,37 @@ private slots:
         QCOMPARE(view.csv(), reference.toCsv());
         for (int r = 0; r < view.model()->rowCount(); ++r) {
             const KernelDiffRow &row = reference.rows()[std::size_t(r)];
-            QCOMPARE(view.model()->index(r, KernelDiffModel::KernelColumn).data().toString(), row.kernel);
+            QCOMPARE(view.model()->index(r, KernelDiffModel::column("kernel")).data().toString(), row.kernel);
             QCOMPARE(view.model()
-                         ->index(r, KernelDiffModel::DeltaColumn)
+                         ->index(r, KernelDiffModel::column("delta_total_ns"))
                          .data(KernelDiffModel::RawValueRole)
                          .toDouble(),
                      row.deltaTotalNs);
-            QCOMPARE(view.model()->index(r, KernelDiffModel::VerdictColumn).data().toString(),
+            QCOMPARE(view.model()->index(r, KernelDiffModel::column("verdict")).data().toString(),
                      row.verdictText());
             // the verdict and its colour are the model's (GPU time per run); per call beside it
             QCOMPARE(view.model()
-                         ->index(r, KernelDiffModel::VerdictColumn)
+                         ->index(r, KernelDiffModel::column("verdict"))
                          .data(Qt::ForegroundRole)
                          .value<QBrush>()
                          .color(),
                      ComparisonTableModel::verdictColor(row.verdict));
-            const QModelIndex perCall = view.model()->index(r, KernelDiffModel::PerCallColumn);
+            const QModelIndex perCall = view.model()->index(r, KernelDiffModel::column("per_call_change"));
             QCOMPARE(perCall.data().toString(), expectedPerCall(row));
             const double perCallChange = perCall.data(KernelDiffModel::RawValueRole).toDouble();
             QVERIFY(perCallChange == row.perCall.change ||
                     (std::isnan(perCallChange) && std::isnan(row.perCall.change)));
             if (row.runLevel.valid()) {
-                const QString tip =
-                    view.model()->index(r, KernelDiffModel::VerdictColumn).data(Qt::ToolTipRole).toString();
+                const QString tip = view.model()
+                                        ->index(r, KernelDiffModel::column("verdict"))
+                                        .data(Qt::ToolTipRole)
+                                        .toString();
                 QVERIFY2(tip.contains(QLatin1String("GPU time per run")) &&
                              tip.contains(QLatin1String("Welch on the per-run totals")) &&
                              tip.contains(QLatin1String("Holm")),
                          qPrintable(tip));
                 QVERIFY2(tip.contains(formatPValue(row.runLevelHolm)), qPrintable(tip));
-                QCOMPARE(view.model()->index(r, KernelDiffModel::RunLevelPColumn).data().toString(),
+                QCOMPARE(view.model()->index(r, KernelDiffModel::column("run_level_p")).data().toString(),
                          formatPValue(row.runLevelHolm));
             }
             if (row.perCall.valid()) {
@@ -447,25 +454,26 @@ private slots:
                          qPrintable(tip));
             }
         }
-        QCOMPARE(view.model()->headerData(KernelDiffModel::KernelColumn, Qt::Horizontal).toString(),
+        QCOMPARE(view.model()->headerData(KernelDiffModel::column("kernel"), Qt::Horizontal).toString(),
                  QStringLiteral("Kernel"));
-        QCOMPARE(view.model()->headerData(KernelDiffModel::PerCallColumn, Qt::Horizontal).toString(),
-                 QStringLiteral("Per call"));
+        QCOMPARE(
+            view.model()->headerData(KernelDiffModel::column("per_call_change"), Qt::Horizontal).toString(),
+            QStringLiteral("Per call"));
         // the columns sit together: kernel, verdict, per call
-        QCOMPARE(int(KernelDiffModel::VerdictColumn), int(KernelDiffModel::KernelColumn) + 1);
-        QCOMPARE(int(KernelDiffModel::PerCallColumn), int(KernelDiffModel::VerdictColumn) + 1);
+        QCOMPARE(KernelDiffModel::column("verdict"), KernelDiffModel::column("kernel") + 1);
+        QCOMPARE(KernelDiffModel::column("per_call_change"), KernelDiffModel::column("verdict") + 1);
         QVERIFY(view.headerText().startsWith(QLatin1String("3 v 3 runs")));
         QVERIFY(view.headerText().contains(QLatin1String("step time (PjitFunction(<lambda>)")));
         QVERIFY(!view.headerText().contains(QLatin1String("One run on a side")));
         // sorting by a number column uses the raw values
-        view.tableView()->sortByColumn(KernelDiffModel::DeltaColumn, Qt::AscendingOrder);
+        view.tableView()->sortByColumn(KernelDiffModel::column("delta_total_ns"), Qt::AscendingOrder);
         const QAbstractItemModel *shown = view.tableView()->model();
         for (int r = 1; r < shown->rowCount(); ++r)
-            QVERIFY(
-                shown->index(r - 1, KernelDiffModel::DeltaColumn)
-                    .data(KernelDiffModel::RawValueRole)
-                    .toDouble() <=
-                shown->index(r, KernelDiffModel::DeltaColumn).data(KernelDiffModel::RawValueRole).toDouble());
+            QVERIFY(shown->index(r - 1, KernelDiffModel::column("delta_total_ns"))
+                        .data(KernelDiffModel::RawValueRole)
+                        .toDouble() <= shown->index(r, KernelDiffModel::column("delta_total_ns"))
+                                           .data(KernelDiffModel::RawValueRole)
+                                           .toDouble());
     }
 
     void selectingAKernelShowsItsDurations()

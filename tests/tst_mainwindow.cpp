@@ -172,9 +172,11 @@ private slots:
         const int byKernel = window.diffView()->model()->rowCount();
         window.diffView()->byOpCheck()->click();
         QCOMPARE(window.diffView()->model()->rowCount(), 62);
-        QCOMPARE(
-            window.diffView()->model()->headerData(KernelDiffModel::KernelColumn, Qt::Horizontal).toString(),
-            QStringLiteral("Op"));
+        QCOMPARE(window.diffView()
+                     ->model()
+                     ->headerData(KernelDiffModel::column("kernel"), Qt::Horizontal)
+                     .toString(),
+                 QStringLiteral("Op"));
         // an op's kernels are highlighted in both timelines
         window.diffView()->selectRow(0);
         QVERIFY(window.timeline()->viewA()->hasHighlight());
@@ -602,9 +604,10 @@ private slots:
         QTest::qWait(50);
         const QTableView *diff = window.diffView()->tableView();
         for (int column :
-             {KernelDiffModel::KernelColumn, KernelDiffModel::VerdictColumn, KernelDiffModel::PerCallColumn,
-              KernelDiffModel::DeltaColumn, KernelDiffModel::ShareColumn, KernelDiffModel::TotalAColumn,
-              KernelDiffModel::TotalBColumn, KernelDiffModel::RunLevelChangeColumn}) {
+             {KernelDiffModel::column("kernel"), KernelDiffModel::column("verdict"),
+              KernelDiffModel::column("per_call_change"), KernelDiffModel::column("delta_total_ns"),
+              KernelDiffModel::column("share_of_delta"), KernelDiffModel::column("total_a_ns"),
+              KernelDiffModel::column("total_b_ns"), KernelDiffModel::column("run_level_change")}) {
             const QString problem = columnProblem(diff, column);
             QVERIFY2(problem.isEmpty(), qPrintable(problem));
         }
@@ -625,8 +628,8 @@ private slots:
                      qPrintable(QString::number(i)));
         const QTableView *stats = window.panel()->tableView();
         QVERIFY2(visibleRows(stats) >= 8, qPrintable(QString::number(visibleRows(stats))));
-        for (int column : {ComparisonTableModel::ScopeColumn, ComparisonTableModel::RunColumn,
-                           ComparisonTableModel::VerdictColumn}) {
+        for (int column : {ComparisonTableModel::column("scope"), ComparisonTableModel::column("run"),
+                           ComparisonTableModel::column("verdict")}) {
             const QString problem = columnProblem(stats, column);
             QVERIFY2(problem.isEmpty(), qPrintable(problem));
         }
@@ -637,11 +640,11 @@ private slots:
         QTest::qWait(20);
         if (stats->horizontalScrollBar()->maximum() > 0) {
             QVERIFY(frozen->isVisible());
-            QVERIFY(!frozen->isColumnHidden(ComparisonTableModel::ScopeColumn));
-            QVERIFY(!frozen->isColumnHidden(ComparisonTableModel::RunColumn));
-            QVERIFY(frozen->isColumnHidden(ComparisonTableModel::VerdictColumn));
-            QCOMPARE(frozen->width(), stats->columnWidth(ComparisonTableModel::ScopeColumn) +
-                                          stats->columnWidth(ComparisonTableModel::RunColumn) + 1);
+            QVERIFY(!frozen->isColumnHidden(ComparisonTableModel::column("scope")));
+            QVERIFY(!frozen->isColumnHidden(ComparisonTableModel::column("run")));
+            QVERIFY(frozen->isColumnHidden(ComparisonTableModel::column("verdict")));
+            QCOMPARE(frozen->width(), stats->columnWidth(ComparisonTableModel::column("scope")) +
+                                          stats->columnWidth(ComparisonTableModel::column("run")) + 1);
         }
         stats->horizontalScrollBar()->setValue(0);
         for (QComboBox *combo : window.panel()->picker()->findChildren<QComboBox *>()) {

@@ -377,15 +377,17 @@ std::vector<TableColumn<KernelDiffRow>> KernelDiff::columns(const KernelDiffOpti
     };
 }
 
+QStringList KernelDiff::tableKeys()
+{
+    return QStringLiteral(
+               "kernel verdict per_call_change delta_total_ns share_of_delta total_a_ns total_b_ns "
+               "calls_a calls_b median_a_ns median_b_ns rel_change_median run_level_change run_level_p")
+        .split(QLatin1Char(' '));
+}
+
 std::vector<TableColumn<KernelDiffRow>> KernelDiff::tableColumns(const KernelDiffOptions &options)
 {
-    return selectColumns(columns(options),
-                         {QStringLiteral("kernel"), QStringLiteral("verdict"), QStringLiteral("per_call_change"),
-                          QStringLiteral("delta_total_ns"), QStringLiteral("share_of_delta"),
-                          QStringLiteral("total_a_ns"), QStringLiteral("total_b_ns"), QStringLiteral("calls_a"),
-                          QStringLiteral("calls_b"), QStringLiteral("median_a_ns"), QStringLiteral("median_b_ns"),
-                          QStringLiteral("rel_change_median"), QStringLiteral("run_level_change"),
-                          QStringLiteral("run_level_p")});
+    return selectColumns(columns(options), tableKeys());
 }
 
 std::vector<TableColumn<KernelDiffRow>> KernelDiff::cliColumns(const KernelDiffOptions &options)

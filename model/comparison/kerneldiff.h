@@ -124,7 +124,9 @@ public:
     // unadjusted one; the run_level_* columns test GPU time per run, the per_call_* ones the duration
     // per call. By op, the first column is "Op"; folded_names is filled when folding or by op.
     static std::vector<TableColumn<KernelDiffRow>> columns(const KernelDiffOptions &options = {});
-    // What the window's table and the HTML report show, in their order (KernelDiffModel::Columns).
+    // The CSV keys of what the window's table and the HTML report show, in their order: a column
+    // of the list is shown by adding its key here. KernelDiffModel finds its columns by these keys.
+    static QStringList tableKeys();
     static std::vector<TableColumn<KernelDiffRow>> tableColumns(const KernelDiffOptions &options = {});
     // What `scopeline-cli diff` prints.
     static std::vector<TableColumn<KernelDiffRow>> cliColumns(const KernelDiffOptions &options = {});

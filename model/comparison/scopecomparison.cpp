@@ -299,18 +299,18 @@ std::vector<TableColumn<ComparisonRow>> ScopeComparison::columns(double alpha, d
     };
 }
 
+QStringList ScopeComparison::tableKeys()
+{
+    return QStringLiteral(
+               "scope run n_a n_b mean_a_ns mean_b_ns std_a_ns std_b_ns median_a_ns median_b_ns iqr_a_ns "
+               "iqr_b_ns ranksum_z ranksum_p mwu_u mwu_p mwu_p_holm hl_shift_ns hl_ci_low_ns "
+               "rel_change_median cliffs_delta run_level_change run_level_p verdict")
+        .split(QLatin1Char(' '));
+}
+
 std::vector<TableColumn<ComparisonRow>> ScopeComparison::tableColumns(double alpha, double threshold)
 {
-    return selectColumns(
-        columns(alpha, threshold),
-        {QStringLiteral("scope"), QStringLiteral("run"), QStringLiteral("n_a"), QStringLiteral("n_b"),
-         QStringLiteral("mean_a_ns"), QStringLiteral("mean_b_ns"), QStringLiteral("std_a_ns"),
-         QStringLiteral("std_b_ns"), QStringLiteral("median_a_ns"), QStringLiteral("median_b_ns"),
-         QStringLiteral("iqr_a_ns"), QStringLiteral("iqr_b_ns"), QStringLiteral("ranksum_z"),
-         QStringLiteral("ranksum_p"), QStringLiteral("mwu_u"), QStringLiteral("mwu_p"),
-         QStringLiteral("mwu_p_holm"), QStringLiteral("hl_shift_ns"), QStringLiteral("hl_ci_low_ns"),
-         QStringLiteral("rel_change_median"), QStringLiteral("cliffs_delta"), QStringLiteral("run_level_change"),
-         QStringLiteral("run_level_p"), QStringLiteral("verdict")});
+    return selectColumns(columns(alpha, threshold), tableKeys());
 }
 
 std::vector<TableColumn<ComparisonRow>> ScopeComparison::cliColumns(double alpha, double threshold)

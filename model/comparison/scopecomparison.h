@@ -78,7 +78,9 @@ public:
 
     // The table's columns, in CSV order; the verdict column is judged with alpha and threshold.
     static std::vector<TableColumn<ComparisonRow>> columns(double alpha = 0.05, double threshold = 0.01);
-    // What the window's table and the HTML report show, in their order (ComparisonTableModel::Columns).
+    // The CSV keys of what the window's table and the HTML report show, in their order: a column
+    // of the list is shown by adding its key here. ComparisonTableModel finds its columns by these keys.
+    static QStringList tableKeys();
     static std::vector<TableColumn<ComparisonRow>> tableColumns(double alpha = 0.05, double threshold = 0.01);
     // What `scopeline-cli compare` prints.
     static std::vector<TableColumn<ComparisonRow>> cliColumns(double alpha = 0.05, double threshold = 0.01);

@@ -126,12 +126,13 @@ ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     // The verdict and the relative change right after scope and run, visible without scrolling.
     QHeaderView *tableHeader = m_table->horizontalHeader();
-    tableHeader->moveSection(tableHeader->visualIndex(ComparisonTableModel::VerdictColumn), 2);
-    tableHeader->moveSection(tableHeader->visualIndex(ComparisonTableModel::RelativeChangeColumn), 3);
-    tableHeader->moveSection(tableHeader->visualIndex(ComparisonTableModel::RunLevelChangeColumn), 4);
-    tableHeader->moveSection(tableHeader->visualIndex(ComparisonTableModel::RunLevelPColumn), 5);
+    const auto column = [](const char *key) { return ComparisonTableModel::column(key); };
+    tableHeader->moveSection(tableHeader->visualIndex(column("verdict")), 2);
+    tableHeader->moveSection(tableHeader->visualIndex(column("rel_change_median")), 3);
+    tableHeader->moveSection(tableHeader->visualIndex(column("run_level_change")), 4);
+    tableHeader->moveSection(tableHeader->visualIndex(column("run_level_p")), 5);
     // Scope and Run stay in view when the table is scrolled to the right.
-    freezeLeadingColumns(m_table, {ComparisonTableModel::ScopeColumn, ComparisonTableModel::RunColumn});
+    freezeLeadingColumns(m_table, {column("scope"), column("run")});
     m_table->setToolTip(tr("Statistics of B against A per scope and run pair (“all”: runs pooled). Click a "
                            "header to sort; Ctrl+C copies the table as CSV."));
     m_copyCsv = new QAction(tr("Copy as CSV"), m_table);
@@ -361,7 +362,7 @@ void ComparisonPanel::recompute()
     }
     m_tableModel->setRows(std::move(rows));
     m_table->resizeColumnsToContents();
-    for (int column = 0; column < ComparisonTableModel::NUM_COLUMNS; ++column)
+    for (int column = 0; column < m_tableModel->columnCount(); ++column)
         m_table->setColumnWidth(column, std::min(m_table->columnWidth(column), 320));
     updatePlot();
 }

@@ -87,7 +87,8 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     m_proxy = new RawValueSortProxy(this);
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(KernelDiffModel::RawValueRole);
-    m_proxy->setFilterKeyColumn(KernelDiffModel::KernelColumn);
+    const auto column = [](const char *key) { return KernelDiffModel::column(key); };
+    m_proxy->setFilterKeyColumn(column("kernel"));
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_table = new QTableView(this);
     m_table->setModel(m_proxy);
@@ -95,14 +96,14 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setTextElideMode(Qt::ElideMiddle);                    // kernel names differ at their ends
     auto *elideRight = new ElideDelegate(Qt::ElideRight, m_table); // verdicts say the most first
-    m_table->setItemDelegateForColumn(KernelDiffModel::VerdictColumn, elideRight);
-    m_table->setItemDelegateForColumn(KernelDiffModel::PerCallColumn, elideRight);
-    m_table->setItemDelegateForColumn(KernelDiffModel::RunLevelChangeColumn, elideRight); // the change first
-    freezeLeadingColumns(m_table, {KernelDiffModel::KernelColumn}); // the name stays in view
+    m_table->setItemDelegateForColumn(column("verdict"), elideRight);
+    m_table->setItemDelegateForColumn(column("per_call_change"), elideRight);
+    m_table->setItemDelegateForColumn(column("run_level_change"), elideRight); // the change first
+    freezeLeadingColumns(m_table, {column("kernel")});                         // the name stays in view
     // What the verdict judges right after the per-run times, before the calls and medians.
     QHeaderView *header = m_table->horizontalHeader();
-    header->moveSection(header->visualIndex(KernelDiffModel::RunLevelChangeColumn),
-                        header->visualIndex(KernelDiffModel::TotalBColumn) + 1);
+    header->moveSection(header->visualIndex(column("run_level_change")),
+                        header->visualIndex(column("total_b_ns")) + 1);
     m_table->setToolTip(tr("Every kernel of either side, sorted by how much it changed the GPU time per run. "
                            "Select one to highlight it in both timelines; Ctrl+C copies the table as CSV."));
     auto *copyCsv = new QAction(tr("Copy as CSV"), m_table);
@@ -266,10 +267,10 @@ void KernelDiffView::recompute()
     // change) side by side without scrolling at 1366 px; long texts elide, whole in their tooltips.
     // No column is narrower than its title.
     const QFontMetrics metrics = m_table->horizontalHeader()->fontMetrics();
-    for (const auto &[column, widest] :
-         {std::pair{KernelDiffModel::KernelColumn, 200}, std::pair{KernelDiffModel::VerdictColumn, 110},
-          std::pair{KernelDiffModel::PerCallColumn, 110}, std::pair{KernelDiffModel::ShareColumn, 70},
-          std::pair{KernelDiffModel::RunLevelChangeColumn, 150}}) {
+    for (const auto &[key, widest] :
+         {std::pair{"kernel", 200}, std::pair{"verdict", 110}, std::pair{"per_call_change", 110},
+          std::pair{"share_of_delta", 70}, std::pair{"run_level_change", 150}}) {
+        const int column = KernelDiffModel::column(key);
         const int title = metrics.horizontalAdvance(m_model->headerData(column, Qt::Horizontal).toString()) +
                           2 * metrics.height();
         m_table->setColumnWidth(column, std::min(m_table->columnWidth(column), std::max(widest, title)));

@@ -14,27 +14,17 @@ namespace scopeline {
 
 namespace {
 
-bool isSideA(int column)
+// A side's own figures are keyed "<figure>_a…" or "<figure>_b…" ("n_a", "median_b_ns").
+bool isSide(const QString &key, QLatin1String side)
 {
-    using M = ComparisonTableModel;
-    return column == M::NAColumn || column == M::MeanAColumn || column == M::StdAColumn ||
-           column == M::MedianAColumn || column == M::IqrAColumn;
-}
-
-bool isSideB(int column)
-{
-    using M = ComparisonTableModel;
-    return column == M::NBColumn || column == M::MeanBColumn || column == M::StdBColumn ||
-           column == M::MedianBColumn || column == M::IqrBColumn;
+    return key.section(QLatin1Char('_'), 1, 1) == side;
 }
 
 } // namespace
 
 ComparisonTableModel::ComparisonTableModel(QObject *parent)
     : QAbstractTableModel(parent), m_columns(ScopeComparison::tableColumns(m_alpha, m_threshold))
-{
-    Q_ASSERT(m_columns.size() == std::size_t(NUM_COLUMNS));
-}
+{}
 
 void ComparisonTableModel::setRows(std::vector<ComparisonRow> rows)
 {
@@ -62,11 +52,12 @@ void ComparisonTableModel::setAlpha(double alpha)
 void ComparisonTableModel::verdictsChanged()
 {
     m_columns = ScopeComparison::tableColumns(m_alpha, m_threshold);
-    emit headerDataChanged(Qt::Horizontal, VerdictColumn, VerdictColumn); // its tooltip names the threshold
+    // its tooltip names the threshold
+    emit headerDataChanged(Qt::Horizontal, m_verdictColumn, m_verdictColumn);
     if (m_rows.empty())
         return;
     // The verdict column and the VerdictRole of every cell.
-    emit dataChanged(index(0, 0), index(rowCount() - 1, NUM_COLUMNS - 1));
+    emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
 }
 
 void ComparisonTableModel::setCaveat(const QString &caveat)
@@ -75,7 +66,8 @@ void ComparisonTableModel::setCaveat(const QString &caveat)
         return;
     m_caveat = caveat;
     if (!m_rows.empty()) // the verdicts' tooltips say it
-        emit dataChanged(index(0, VerdictColumn), index(rowCount() - 1, VerdictColumn), {Qt::ToolTipRole});
+        emit dataChanged(index(0, m_verdictColumn), index(rowCount() - 1, m_verdictColumn),
+                         {Qt::ToolTipRole});
 }
 
 QString ComparisonTableModel::tiedExplanation(const QString &unit, double timerStepNs)
@@ -118,14 +110,7 @@ int ComparisonTableModel::rowCount(const QModelIndex &parent) const
 
 int ComparisonTableModel::columnCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : NUM_COLUMNS;
-}
-
-QVariant ComparisonTableModel::raw(const ComparisonRow &r, int column) const
-{
-    if (column == VerdictColumn) // sorts by what the verdict says, not by its words
-        return int(r.verdict(m_alpha, m_threshold));
-    return m_columns[std::size_t(column)].value(r);
+    return parent.isValid() ? 0 : int(m_columns.size());
 }
 
 QString ComparisonTableModel::verdictToolTip(const ComparisonRow &r) const
@@ -188,11 +173,13 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
         return {};
     const ComparisonRow &r = m_rows[std::size_t(index.row())];
     const int column = index.column();
+    const bool isVerdict = column == m_verdictColumn;
     switch (role) {
     case Qt::DisplayRole:
         return m_columns[std::size_t(column)].display(r);
-    case RawValueRole:
-        return raw(r, column);
+    case RawValueRole: // the verdict sorts by what it says, not by its words
+        return isVerdict ? QVariant(int(r.verdict(m_alpha, m_threshold)))
+                         : m_columns[std::size_t(column)].value(r);
     case VerdictRole:
         return int(r.verdict(m_alpha, m_threshold));
     case CiLowRole:
@@ -202,17 +189,17 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
     case PooledRole:
         return r.run == QLatin1String("all");
     case Qt::TextAlignmentRole:
-        if (column == ScopeColumn || column == VerdictColumn)
+        if (m_columns[std::size_t(column)].csvKey == QLatin1String("scope") || isVerdict)
             return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
-        if (column == VerdictColumn)
+        if (isVerdict)
             return QBrush(verdictColor(r.verdict(m_alpha, m_threshold)));
         return {};
     case Qt::FontRole: {
         const Verdict v = r.verdict(m_alpha, m_threshold);
         const bool pooled = r.run == QLatin1String("all");
-        const bool finding = column == VerdictColumn && (v == Verdict::Faster || v == Verdict::Slower);
+        const bool finding = isVerdict && (v == Verdict::Faster || v == Verdict::Slower);
         if (!pooled && !finding)
             return {};
         QFont font;
@@ -220,30 +207,38 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
         return font;
     }
     case Qt::ToolTipRole:
-        if (column == VerdictColumn)
-            return verdictToolTip(r);
-        if (column == RunColumn)
-            return r.run == QLatin1String("all")
-                       ? tr("All runs of each side pooled")
-                       : tr("Run pair %1: the %1. run of A against the %1. run of B").arg(r.run);
-        if ((isSideA(column) && r.a.n == 0) || (isSideB(column) && r.b.n == 0))
-            return tr("“%1” has no samples on side %2")
-                .arg(r.scope, isSideA(column) ? QStringLiteral("A") : QStringLiteral("B"));
-        if (column == ShiftCiColumn && !std::isnan(r.shift.ciLow))
-            return tr("95 % confidence interval of the Hodges–Lehmann shift of B vs A: %1 to %2")
-                .arg(formatSignedDuration(r.shift.ciLow), formatSignedDuration(r.shift.ciHigh));
-        if (!r.comparable() && column >= RankSumZColumn && column < VerdictColumn)
-            return tr("Not computed: the scope has samples on one side only");
-        return {};
+        return toolTip(r, column);
     default:
         break;
     }
     return {};
 }
 
+QString ComparisonTableModel::toolTip(const ComparisonRow &r, int column) const
+{
+    const QString &key = m_columns[std::size_t(column)].csvKey;
+    if (column == m_verdictColumn)
+        return verdictToolTip(r);
+    if (key == QLatin1String("run"))
+        return r.run == QLatin1String("all")
+                   ? tr("All runs of each side pooled")
+                   : tr("Run pair %1: the %1. run of A against the %1. run of B").arg(r.run);
+    const bool sideA = isSide(key, QLatin1String("a"));
+    if ((sideA && r.a.n == 0) || (isSide(key, QLatin1String("b")) && r.b.n == 0))
+        return tr("“%1” has no samples on side %2")
+            .arg(r.scope, sideA ? QStringLiteral("A") : QStringLiteral("B"));
+    if (key == QLatin1String("hl_ci_low_ns") && !std::isnan(r.shift.ciLow))
+        return tr("95 % confidence interval of the Hodges–Lehmann shift of B vs A: %1 to %2")
+            .arg(formatSignedDuration(r.shift.ciLow), formatSignedDuration(r.shift.ciHigh));
+    // the tests, from the rank sum to the run-level p: nothing to test with one side
+    if (!r.comparable() && column >= this->column("ranksum_z") && column < m_verdictColumn)
+        return tr("Not computed: the scope has samples on one side only");
+    return {};
+}
+
 QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || section < 0 || section >= NUM_COLUMNS)
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::DisplayRole)
         return m_columns[std::size_t(section)].title;

@@ -16,34 +16,6 @@ class ComparisonTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    // In the order of ScopeComparison::tableColumns().
-    enum Columns {
-        ScopeColumn,
-        RunColumn,
-        NAColumn,
-        NBColumn,
-        MeanAColumn,
-        MeanBColumn,
-        StdAColumn,
-        StdBColumn,
-        MedianAColumn,
-        MedianBColumn,
-        IqrAColumn,
-        IqrBColumn,
-        RankSumZColumn,
-        RankSumPColumn,
-        MannWhitneyUColumn,
-        MannWhitneyPColumn,
-        MannWhitneyHolmColumn,
-        ShiftColumn,
-        ShiftCiColumn,
-        RelativeChangeColumn,
-        CliffsDeltaColumn,
-        RunLevelChangeColumn, // pooled rows with >= 2 runs a side: change of the run medians [95 % CI]
-        RunLevelPColumn,      // and its Holm-adjusted p: what the verdict of such a row uses
-        VerdictColumn,
-        NUM_COLUMNS
-    };
     enum Roles {
         RawValueRole =
             Qt::UserRole, // double (NaN when empty), qulonglong for n, QString for text, int Verdict
@@ -54,6 +26,9 @@ public:
     };
 
     explicit ComparisonTableModel(QObject *parent = nullptr);
+
+    // The position of a column by its CSV key (ScopeComparison::tableKeys()); -1 when the table has none.
+    static int column(const char *key) { return ScopeComparison::tableKeys().indexOf(QLatin1String(key)); }
 
     void setRows(std::vector<ComparisonRow> rows);
     const std::vector<ComparisonRow> &rows() const { return m_rows; }
@@ -81,7 +56,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    QVariant raw(const ComparisonRow &row, int column) const;
+    QString toolTip(const ComparisonRow &row, int column) const;
     QString verdictToolTip(const ComparisonRow &row) const;
     void verdictsChanged();
 
@@ -89,7 +64,8 @@ private:
     double m_threshold = 0.01;
     double m_alpha = 0.05;
     QString m_caveat;
-    std::vector<TableColumn<ComparisonRow>> m_columns; // in Columns order, judged with alpha and threshold
+    std::vector<TableColumn<ComparisonRow>> m_columns; // tableColumns(), judged with alpha and threshold
+    const int m_verdictColumn = column("verdict");
 };
 
 } // namespace scopeline

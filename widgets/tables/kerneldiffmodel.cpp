@@ -100,9 +100,7 @@ QString KernelDiffModel::perCallToolTip(const KernelDiffRow &r)
 
 KernelDiffModel::KernelDiffModel(QObject *parent)
     : QAbstractTableModel(parent), m_columns(KernelDiff::tableColumns())
-{
-    Q_ASSERT(m_columns.size() == std::size_t(NUM_COLUMNS));
-}
+{}
 
 void KernelDiffModel::setDiff(std::shared_ptr<const KernelDiff> diff)
 {
@@ -119,26 +117,12 @@ int KernelDiffModel::rowCount(const QModelIndex &parent) const
 
 int KernelDiffModel::columnCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : NUM_COLUMNS;
+    return parent.isValid() ? 0 : int(m_columns.size());
 }
 
-QVariant KernelDiffModel::raw(const KernelDiffRow &r, int column) const
+QString KernelDiffModel::toolTip(const KernelDiffRow &r, const QString &key) const
 {
-    if (column == VerdictColumn) // sorts by what the verdict says, not by its words
-        return int(r.verdict);
-    return m_columns[std::size_t(column)].value(r);
-}
-
-QString KernelDiffModel::display(const KernelDiffRow &r, int column) const
-{
-    const QString text = m_columns[std::size_t(column)].display(r);
-    return column == KernelColumn ? boundedText(text) : text;
-}
-
-QString KernelDiffModel::toolTip(const KernelDiffRow &r, int column) const
-{
-    switch (column) {
-    case KernelColumn:
+    if (key == QLatin1String("kernel")) {
         if (r.names.size() > 1)
             return (m_diff->options().byOp ? tr("%1 kernels of this op:\n%2")
                                            : tr("%1 names folded into this row:\n%2"))
@@ -147,16 +131,14 @@ QString KernelDiffModel::toolTip(const KernelDiffRow &r, int column) const
         if (m_diff->options().byOp && r.names.size() == 1 && r.names.first() != r.kernel)
             return tr("%1\nits kernel: %2").arg(boundedText(r.kernel), boundedText(r.names.first()));
         return boundedText(r.kernel);
-    case VerdictColumn:
-        return verdictToolTip(r);
-    case PerCallColumn:
-        return perCallToolTip(r);
-    case RunLevelChangeColumn:
-    case RunLevelPColumn:
-        return r.runLevel.tied ? ComparisonTableModel::tiedExplanation(unitName(r), r.timerStep) : QString();
-    default:
-        return {};
     }
+    if (key == QLatin1String("verdict"))
+        return verdictToolTip(r);
+    if (key == QLatin1String("per_call_change"))
+        return perCallToolTip(r);
+    if (key == QLatin1String("run_level_change") || key == QLatin1String("run_level_p"))
+        return r.runLevel.tied ? ComparisonTableModel::tiedExplanation(unitName(r), r.timerStep) : QString();
+    return {};
 }
 
 QVariant KernelDiffModel::data(const QModelIndex &index, int role) const
@@ -164,35 +146,36 @@ QVariant KernelDiffModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const KernelDiffRow &r = row(index.row());
-    const int column = index.column();
+    const TableColumn<KernelDiffRow> &column = m_columns[std::size_t(index.column())];
+    const QString &key = column.csvKey;
+    const bool isVerdict = key == QLatin1String("verdict");
     switch (role) {
     case Qt::DisplayRole:
-        return display(r, column);
-    case RawValueRole:
-        return raw(r, column);
+        return key == QLatin1String("kernel") ? boundedText(column.display(r)) : column.display(r);
+    case RawValueRole: // the verdict sorts by what it says, not by its words
+        return isVerdict ? QVariant(int(r.verdict)) : column.value(r);
     case VerdictRole:
         return int(r.verdict);
     case ProcessDependentRole:
         return r.processDependent();
     case Qt::ToolTipRole:
-        return toolTip(r, column);
+        return toolTip(r, key);
     case Qt::TextAlignmentRole:
-        if (column == KernelColumn || column == VerdictColumn || column == PerCallColumn)
+        if (key == QLatin1String("kernel") || isVerdict || key == QLatin1String("per_call_change"))
             return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
-        if (column == VerdictColumn)
+        if (isVerdict)
             return QBrush(ComparisonTableModel::verdictColor(r.verdict));
-        if (column == PerCallColumn)
+        if (key == QLatin1String("per_call_change"))
             return QBrush(ComparisonTableModel::verdictColor(r.perCallVerdict));
-        if (column == DeltaColumn && r.deltaTotalNs != 0)
+        if (key == QLatin1String("delta_total_ns") && r.deltaTotalNs != 0)
             return QBrush(
                 ComparisonTableModel::verdictColor(r.deltaTotalNs < 0 ? Verdict::Faster : Verdict::Slower));
         return {};
     case Qt::FontRole: {
         // a process-dependent row in italics: its kernel is an autotuner's choice, not the code's
-        const bool bold =
-            column == VerdictColumn && (r.verdict == Verdict::Faster || r.verdict == Verdict::Slower);
+        const bool bold = isVerdict && (r.verdict == Verdict::Faster || r.verdict == Verdict::Slower);
         if (!bold && !r.processDependent())
             return {};
         QFont font;
@@ -207,7 +190,7 @@ QVariant KernelDiffModel::data(const QModelIndex &index, int role) const
 
 QVariant KernelDiffModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || section < 0 || section >= NUM_COLUMNS)
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::DisplayRole)
         return m_columns[std::size_t(section)].title;

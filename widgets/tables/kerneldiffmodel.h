@@ -19,24 +19,6 @@ class KernelDiffModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    // In the order of KernelDiff::tableColumns().
-    enum Columns {
-        KernelColumn,
-        VerdictColumn,
-        PerCallColumn, // per-call change [95 % CI] and the per-call verdict
-        DeltaColumn,
-        ShareColumn,
-        TotalAColumn,
-        TotalBColumn,
-        CallsAColumn,
-        CallsBColumn,
-        MedianAColumn,
-        MedianBColumn,
-        MedianChangeColumn,
-        RunLevelChangeColumn, // the GPU time per run: what the verdict judges
-        RunLevelPColumn,
-        NUM_COLUMNS
-    };
     enum Roles {
         RawValueRole = Qt::UserRole, // double (NaN when empty) or QString
         VerdictRole,                 // int(Verdict) of the row, in every column
@@ -44,6 +26,9 @@ public:
     };
 
     explicit KernelDiffModel(QObject *parent = nullptr);
+
+    // The position of a column by its CSV key (KernelDiff::tableKeys()); -1 when the table has none.
+    static int column(const char *key) { return KernelDiff::tableKeys().indexOf(QLatin1String(key)); }
 
     void setDiff(std::shared_ptr<const KernelDiff> diff);
     const KernelDiff *diff() const { return m_diff.get(); }
@@ -60,12 +45,10 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    QVariant raw(const KernelDiffRow &row, int column) const;
-    QString display(const KernelDiffRow &row, int column) const;
-    QString toolTip(const KernelDiffRow &row, int column) const;
+    QString toolTip(const KernelDiffRow &row, const QString &key) const;
 
     std::shared_ptr<const KernelDiff> m_diff;
-    std::vector<TableColumn<KernelDiffRow>> m_columns; // in Columns order
+    std::vector<TableColumn<KernelDiffRow>> m_columns; // KernelDiff::tableColumns()
 };
 
 } // namespace scopeline
