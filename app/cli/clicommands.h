@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The scopeline-cli commands (info, scopes, compare, diff, steps; one file each) over the model library,
-// what they share, and what the report helper (scopeline-report, which also links the widgets) shares
-// with them.
+// The scopeline-cli commands (info, scopes, compare, diff, steps, summarize; one file each) over the
+// model library, what they share, and what the report helper (scopeline-report, which also links the
+// widgets) shares with them.
 
 #include "model/comparison/gate.h"
 #include "model/loading/loadedrun.h"
