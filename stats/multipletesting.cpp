@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 
 namespace scopeline::stats {
 
@@ -29,6 +30,27 @@ std::vector<double> holmAdjust(const std::vector<double> &p)
         adjusted[order[j]] = runningMax;
     }
     return adjusted;
+}
+
+std::vector<double> holmLevels(const std::vector<double> &p, double alpha)
+{
+    std::vector<double> levels(p.size(), std::numeric_limits<double>::quiet_NaN());
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < p.size(); ++i)
+        if (!std::isnan(p[i]))
+            order.push_back(i);
+    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return p[x] < p[y]; });
+    const std::size_t m = order.size();
+    bool stopped = false;
+    double level = alpha;
+    for (std::size_t j = 0; j < m; ++j) {
+        if (!stopped) {
+            level = alpha / static_cast<double>(m - j);
+            stopped = !(p[order[j]] < level);
+        }
+        levels[order[j]] = level;
+    }
+    return levels;
 }
 
 } // namespace scopeline::stats

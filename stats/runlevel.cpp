@@ -4,6 +4,7 @@
 #include "stats/ranktests.h"
 #include "stats/welch.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -42,6 +43,7 @@ RunLevelTest runLevelTest(const std::vector<double> &summariesA, const std::vect
 
     const WelchTest welch = welchTest(meanVariance(logA), meanVariance(logB), confidence);
     result.change = std::expm1(welch.delta);
+    result.confidence = confidence;
     result.rankP = mannWhitneyU(a, b).p;
     result.p = welch.p;
     result.tied = welch.tied;
@@ -79,8 +81,11 @@ RunLevelTest meanChangeTest(const std::vector<double> &valuesA, const std::vecto
     result.rankP = mannWhitneyU(a, b).p;
     if (ma.mean > 0) {
         result.change = welch.delta / ma.mean;
-        result.ciLow = welch.ciLow / ma.mean;
-        result.ciHigh = welch.ciHigh / ma.mean;
+        result.confidence = confidence;
+        if (std::any_of(b.begin(), b.end(), [](double v) { return v != 0; })) {
+            result.ciLow = std::max(-1.0, welch.ciLow / ma.mean); // a time is never below zero
+            result.ciHigh = welch.ciHigh / ma.mean;
+        }
     }
     return result;
 }

@@ -22,6 +22,7 @@ struct RunLevelTest
     double p = kUnset;                      // Welch two-sided p on log summaries
     double change = kUnset;                 // exp(mean log B − mean log A) − 1, e.g. −0.017
     double ciLow = kUnset, ciHigh = kUnset; // confidence interval of change
+    double confidence = kUnset;             // its level, as asked
     double rankP = kUnset;                  // Mann–Whitney two-sided p on the summaries
     // Every run gave the same value on each side (timer ticks): p is the exact permutation test of
     // the two constant samples and the interval spans one timer step either way (stats/welch.h).
@@ -36,7 +37,8 @@ RunLevelTest runLevelTest(const std::vector<double> &summariesA, const std::vect
 
 // The same figures for values that may be zero (a kernel's GPU time per run, 0 in a run without it):
 // Welch on the values themselves, change = (mean B − mean A) / mean A and its interval likewise
-// (NaN when mean A is 0); ties as above.
+// (NaN when mean A is 0), bounded as the time is: never below −100 %, and none at all when every
+// value of B is 0 (the change is then exactly −100 %); ties as above.
 RunLevelTest meanChangeTest(const std::vector<double> &valuesA, const std::vector<double> &valuesB,
                             double confidence = 0.95, double resolution = 1);
 

@@ -37,9 +37,13 @@ const QString kRepeated = testdata::path("jax_h100/repeated_runs");
 const QString kOracle = QStringLiteral(SCOPELINE_ORACLE_DIR "/runlevel_oracle.py");
 const QStringList kScopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
 const QString kPjit = QStringLiteral("PjitFunction(<lambda>)");
-const QStringList kRunLevelColumns = {QStringLiteral("runs_a"),           QStringLiteral("runs_b"),
-                                      QStringLiteral("run_level_p"),      QStringLiteral("run_level_change"),
-                                      QStringLiteral("run_level_ci_low"), QStringLiteral("run_level_ci_high"),
+const QStringList kRunLevelColumns = {QStringLiteral("runs_a"),
+                                      QStringLiteral("runs_b"),
+                                      QStringLiteral("run_level_p"),
+                                      QStringLiteral("run_level_change"),
+                                      QStringLiteral("run_level_ci_low"),
+                                      QStringLiteral("run_level_ci_high"),
+                                      QStringLiteral("run_level_ci_level"),
                                       QStringLiteral("verdict")};
 
 // The vm.trace.json.gz of each run folder matching prefix*, in name order (what the CLI pairs).
@@ -274,7 +278,7 @@ void TestRunLevel::csvRunLevelColumnsEqualScipy()
             const int run = field(QStringLiteral("run")).toInt() - 1;
             QCOMPARE(field(QStringLiteral("runs_a")), QStringLiteral("1"));
             QCOMPARE(field(QStringLiteral("runs_b")), QStringLiteral("1"));
-            for (const QString &column : kRunLevelColumns.mid(2, 4))
+            for (const QString &column : kRunLevelColumns.mid(2, 5))
                 QVERIFY2(field(column).isEmpty(), qPrintable(column));
             QCOMPARE(field(QStringLiteral("median_a_ns")).toDouble(),
                      want.value(QStringLiteral("medians_a")).toArray()[run].toDouble());
@@ -288,7 +292,8 @@ void TestRunLevel::csvRunLevelColumnsEqualScipy()
         for (const QString &column :
              {QStringLiteral("run_level_p"), QStringLiteral("run_level_p_raw"),
               QStringLiteral("run_level_change"), QStringLiteral("run_level_ci_low"),
-              QStringLiteral("run_level_ci_high"), QStringLiteral("run_level_rank_p")}) {
+              QStringLiteral("run_level_ci_high"), QStringLiteral("run_level_ci_level"),
+              QStringLiteral("run_level_rank_p")}) {
             bool ok = false;
             const double got = field(column).toDouble(&ok);
             const double reference = jsonNumber(want.value(column));

@@ -238,6 +238,8 @@ std::vector<HolmSet> makeHolmSets(const std::vector<Case> &cases)
     sets.push_back(
         {"with_ties_nan_and_tiny", {0.01, 0.04, kNaN, 0.01, 1e-150, 0.5, 0.04, kNaN, 1.0, 0.03, 0.2}});
     sets.push_back({"single", {0.3}});
+    // Holm stops at the second: the third and fourth are below their own steps' levels, not below it.
+    sets.push_back({"stops_early", {0.021, 0.001, 0.024, 0.02}});
     sets.push_back({"all_nan", {kNaN, kNaN}});
     std::vector<double> fromCases;
     for (const Case &c : cases)
@@ -522,6 +524,19 @@ void TestStats::holmMatchesReference()
     for (qsizetype i = 0; i < expected.size(); ++i)
         COMPARE_NUM(QStringLiteral("adjusted[%1]").arg(i), adjusted[static_cast<std::size_t>(i)],
                     jsonNumber(expected[i]), 1e-12, 0.0);
+
+    // The levels each row is judged at: significant (adjusted p < 0.05) exactly when p < its level.
+    const std::vector<double> &p = m_holmSets[static_cast<std::size_t>(index)].p;
+    const std::vector<double> levels = holmLevels(p, 0.05);
+    const QJsonArray expectedLevels = m_oracleHolm[index].toObject().value("levels").toArray();
+    QCOMPARE(static_cast<qsizetype>(levels.size()), expectedLevels.size());
+    for (qsizetype i = 0; i < expectedLevels.size(); ++i) {
+        const std::size_t k = static_cast<std::size_t>(i);
+        COMPARE_NUM(QStringLiteral("levels[%1]").arg(i), levels[k], jsonNumber(expectedLevels[i]), 1e-15,
+                    0.0);
+        if (!std::isnan(p[k]))
+            QCOMPARE(p[k] < levels[k], adjusted[k] < 0.05);
+    }
 }
 
 void TestStats::exactMannWhitneyOneVersusMany()
@@ -715,6 +730,14 @@ void TestStats::runLevelWithoutOracle()
     COMPARE_NUM("mean change", total.change, (300.0 - 100.0) / 100.0, 1e-12, 0.0);
     QVERIFY(total.ciLow < total.change && total.change < total.ciHigh);
     QVERIFY(std::isnan(meanChangeTest({0, 0}, {5, 6}).change)); // nothing on A: no relative change
+    // Bounded as a time is: a kernel gone from B is exactly −100 %, with no interval; a wide spread
+    // on A never takes the low end below −100 % (Welch alone gives (2 − 1000) / 400 − … < −2.5).
+    const RunLevelTest gone = meanChangeTest({100, 120, 110}, {0, 0, 0});
+    QCOMPARE(gone.change, -1.0);
+    QVERIFY(gone.valid() && std::isnan(gone.ciLow) && std::isnan(gone.ciHigh));
+    const RunLevelTest spread = meanChangeTest({10, 1000, 190}, {1, 3, 2});
+    QCOMPARE(spread.ciLow, -1.0);
+    QVERIFY(spread.ciHigh > 0 && spread.change > -1);
 
     // A side compared with itself: t = 0, p = 1, the interval straddles 0.
     const std::vector<double> runs = {1010, 990, 1003, 1021, 978};

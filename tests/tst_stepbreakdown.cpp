@@ -137,11 +137,19 @@ void compareRows(const StepBreakdown &steps, const QJsonArray &expected, bool ca
                                     .arg(value)
                                     .arg(want)));
         }
+        const double level = number(o[QStringLiteral("ci_level")]); // 1 − alpha, or the Holm level's
+        QVERIFY2(std::isnan(row.ciLevel) == std::isnan(level) &&
+                     (std::isnan(level) || std::fabs(row.ciLevel - level) < 1e-12),
+                 qPrintable(QStringLiteral("%1 ci_level %2, oracle %3")
+                                .arg(stepPartKey(row.part))
+                                .arg(row.ciLevel)
+                                .arg(level)));
         QVERIFY2(sameP(row.pRaw, number(o[QStringLiteral("p_raw")])), qPrintable(stepPartKey(row.part)));
         QVERIFY2(sameP(row.p, number(o[QStringLiteral("p")])), qPrintable(stepPartKey(row.part)));
         QCOMPARE(verdictCode(row), o[QStringLiteral("verdict")].toString());
-        if (!std::isnan(row.pRaw)) { // never p = 0 or a zero-width interval, timer ties included
-            QVERIFY2(row.pRaw > 0 && row.ciLow < row.ciHigh, qPrintable(stepPartKey(row.part)));
+        if (!std::isnan(row.pRaw)) { // never p = 0 or a zero-width interval; a tie's only where it agrees
+            QVERIFY2(row.pRaw > 0 && (row.ciLow < row.ciHigh || (row.tied && std::isnan(row.ciLow))),
+                     qPrintable(stepPartKey(row.part)));
             QCOMPARE(row.caveat.isEmpty(), !caveat);
         }
     }
@@ -350,7 +358,7 @@ private slots:
         QCOMPARE(written, steps.toCsv());
         QVERIFY(written.startsWith(QLatin1String(
             "component,runs_a,runs_b,steps_a,steps_b,mean_a_ns,mean_b_ns,delta_ns,share_of_delta,ci_low_ns,"
-            "ci_high_ns,p_raw,p,verdict")));
+            "ci_high_ns,ci_level,p_raw,p,verdict")));
         const QStringList lines = written.trimmed().split(QLatin1Char('\n'));
         QCOMPARE(lines.size(), 7);
         const QStringList order{QStringLiteral("step"),

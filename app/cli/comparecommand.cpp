@@ -90,6 +90,7 @@ int compareCommand(const QStringList &arguments)
     const Replication replication = Replication::of(a, b);
     ScopeComparison comparison(indexA, indexB);
     comparison.setReplication(&replication);
+    comparison.setAlpha(alpha);
     const std::vector<ComparisonRow> rows =
         comparison.compare(options.scopes, options.match, options.samples);
 

@@ -23,7 +23,8 @@ void printSteps(const StepBreakdown &steps)
 QString unitsText(const StepBreakdown &steps)
 {
     const StepRow &step = steps.row(StepPart::Step);
-    return QStringLiteral("units: %1 (A %2, B %3); Welch test on the per-%4 means, Holm over the rows (alpha %5, "
+    return QStringLiteral("units: %1 (A %2, B %3); Welch test on the per-%4 means, the step time alone, its "
+                          "parts Holm among themselves, each interval at its row's level (alpha %5, "
                           "threshold %6% of A's step)")
         .arg(steps.byProcess() ? QStringLiteral("processes") : QStringLiteral("runs"))
         .arg(step.unitsA)

@@ -40,8 +40,9 @@ struct ComparisonRow
     std::vector<double> runMediansA, runMediansB;
     // Pooled rows only: the run-level test on the run medians (every figure NaN elsewhere, and when a
     // side has fewer than 2 runs with samples), and its p Holm-adjusted over the pooled rows compared
-    // together.
+    // together; its interval at the row's Holm step-down level (ScopeComparison::setAlpha).
     stats::RunLevelTest runLevel{};
+    double timerStep = 1; // how closely a tie of run medians is known (pooled rows)
     double runLevelHolm = std::numeric_limits<double>::quiet_NaN();
     // Pooled rows with a run-level test: what it could not measure (Replication::caveat).
     QString caveat;
@@ -73,6 +74,8 @@ public:
     // The runs' processes (one entry per index, in order): the pooled rows' run-level test then takes
     // the process as its unit when a side has ≥ 2 and carries the one-process caveat otherwise.
     void setReplication(const Replication *replication) { m_replication = replication; }
+    // The level the pooled rows' run-level verdicts are judged at, for their intervals (default 0.05).
+    void setAlpha(double alpha) { m_alpha = alpha; }
 
     std::vector<ComparisonRow> compare(const QStringList &scopes, MatchMode match, SampleMode samples) const;
 
@@ -91,6 +94,7 @@ public:
 private:
     std::vector<const ScopeIndex *> m_a, m_b;
     const Replication *m_replication = nullptr;
+    double m_alpha = 0.05;
 };
 
 } // namespace scopeline

@@ -309,11 +309,25 @@ void StepBreakdown::compare()
             row.caveat = replication.caveat();
         rawP.push_back(row.pRaw);
     }
-    const std::vector<double> holm = stats::holmAdjust(rawP);
+    // The step time is the question asked: tested alone at alpha. Its parts (busy, idle and the
+    // causes) are one Holm family; each interval is at the level its row is judged.
+    const std::vector<double> partsP(rawP.begin() + 1, rawP.end());
+    const std::vector<double> holm = stats::holmAdjust(partsP),
+                              levels = stats::holmLevels(partsP, m_options.alpha);
     const double stepA = m_rows[0].meanA, stepDelta = m_rows[0].delta;
     for (std::size_t part = 0; part < m_rows.size(); ++part) {
         StepRow &row = m_rows[part];
-        row.p = holm[part];
+        row.p = part == 0 ? row.pRaw : holm[part - 1];
+        const double level =
+            part == 0 ? (std::isnan(row.pRaw) ? row.pRaw : m_options.alpha) : levels[part - 1];
+        if (!std::isnan(level)) {
+            const stats::WelchTest welch = stats::welchTest(stats::meanVariance(row.unitMeansA),
+                                                            stats::meanVariance(row.unitMeansB), 1 - level);
+            const bool agrees = intervalAgrees(row.pRaw, level, welch.ciLow, welch.ciHigh);
+            row.ciLow = agrees ? welch.ciLow : StepRow::kUnset;
+            row.ciHigh = agrees ? welch.ciHigh : StepRow::kUnset;
+            row.ciLevel = 1 - level;
+        }
         row.shareOfDelta = stepDelta != 0 ? row.delta / stepDelta : StepRow::kUnset;
         row.verdict = runLevelVerdict(row.p, stepA > 0 ? row.delta / stepA : StepRow::kUnset, m_options.alpha,
                                       m_options.threshold);
@@ -338,31 +352,89 @@ const std::vector<TableColumn<StepRow>> &StepBreakdown::columns()
           integer(&StepRow::runsA), cell::text},
         C{QStringLiteral("runs_b"), tr("Runs B"), tr("Runs of B with at least one step"),
           integer(&StepRow::runsB), cell::text},
-        C{QStringLiteral("steps_a"), tr("Steps A"), tr("Steps of A over all its runs"),
-          integer(&StepRow::stepsA), cell::text, {}, 7},
-        C{QStringLiteral("steps_b"), tr("Steps B"), tr("Steps of B over all its runs"),
-          integer(&StepRow::stepsB), cell::text, {}, 7},
-        C{QStringLiteral("mean_a_ns"), tr("A per step"),
+        C{QStringLiteral("steps_a"),
+          tr("Steps A"),
+          tr("Steps of A over all its runs"),
+          integer(&StepRow::stepsA),
+          cell::text,
+          {},
+          7},
+        C{QStringLiteral("steps_b"),
+          tr("Steps B"),
+          tr("Steps of B over all its runs"),
+          integer(&StepRow::stepsB),
+          cell::text,
+          {},
+          7},
+        C{QStringLiteral("mean_a_ns"),
+          tr("A per step"),
           tr("Mean per step: each run's mean over its steps, averaged over A's runs (or processes)"),
-          number(&StepRow::meanA), cell::duration, {}, 10},
-        C{QStringLiteral("mean_b_ns"), tr("B per step"), tr("The same for B"), number(&StepRow::meanB),
-          cell::duration, {}, 10},
-        C{QStringLiteral("delta_ns"), tr("Δ"), tr("B − A per step"), number(&StepRow::delta),
-          cell::signedDuration, {}, 10},
-        C{QStringLiteral("share_of_delta"), tr("Share"), tr("This row's Δ over the step time's Δ"),
-          number(&StepRow::shareOfDelta), cell::percent, {}, 7},
-        C{QStringLiteral("ci_low_ns"), tr("CI low"),
-          tr("95% Welch–Satterthwaite confidence interval of Δ: low end"), number(&StepRow::ciLow),
-          cell::signedDuration, {}, 10},
-        C{QStringLiteral("ci_high_ns"), tr("CI high"), tr("95% confidence interval of Δ: high end"),
-          number(&StepRow::ciHigh), cell::signedDuration, {}, 10},
-        C{QStringLiteral("p_raw"), tr("p"), tr("Welch's t-test on the per-run (or per-process) means, two-sided"),
-          number(&StepRow::pRaw), cell::pValue},
-        C{QStringLiteral("p"), tr("p Holm"), tr("Welch's p, Holm-adjusted over the table's rows"),
-          number(&StepRow::p), cell::pValue, {}, 8},
-        C{QStringLiteral("verdict"), tr("Verdict"),
-          tr("B faster/slower: Holm p below alpha and |Δ| at least the threshold of A's step time"),
-          [](const StepRow &r) { return QVariant(r.verdictText()); }, cell::text, {}, -1},
+          number(&StepRow::meanA),
+          cell::duration,
+          {},
+          10},
+        C{QStringLiteral("mean_b_ns"),
+          tr("B per step"),
+          tr("The same for B"),
+          number(&StepRow::meanB),
+          cell::duration,
+          {},
+          10},
+        C{QStringLiteral("delta_ns"),
+          tr("Δ"),
+          tr("B − A per step"),
+          number(&StepRow::delta),
+          cell::signedDuration,
+          {},
+          10},
+        C{QStringLiteral("share_of_delta"),
+          tr("Share"),
+          tr("This row's Δ over the step time's Δ"),
+          number(&StepRow::shareOfDelta),
+          cell::percent,
+          {},
+          7},
+        C{QStringLiteral("ci_low_ns"),
+          tr("CI low"),
+          tr("Welch–Satterthwaite confidence interval of Δ at the level its verdict is judged (CI level): "
+             "low end. It excludes 0 exactly when the row is significant"),
+          number(&StepRow::ciLow),
+          cell::signedDuration,
+          {},
+          10},
+        C{QStringLiteral("ci_high_ns"),
+          tr("CI high"),
+          tr("The same interval: high end"),
+          number(&StepRow::ciHigh),
+          cell::signedDuration,
+          {},
+          10},
+        C{QStringLiteral("ci_level"),
+          tr("CI level"),
+          tr("The interval's confidence: 1 − α for the step time, tested alone; for its parts, one Holm "
+             "family, Holm's step-down level (α / (m − k + 1) for the k-th smallest p of m)"),
+          number(&StepRow::ciLevel),
+          cell::percent,
+          {},
+          8},
+        C{QStringLiteral("p_raw"), tr("p"),
+          tr("Welch's t-test on the per-run (or per-process) means, two-sided"), number(&StepRow::pRaw),
+          cell::pValue},
+        C{QStringLiteral("p"),
+          tr("p judged"),
+          tr("The p the verdict is judged by: the step time's own p; its parts' Holm-adjusted among "
+             "themselves"),
+          number(&StepRow::p),
+          cell::pValue,
+          {},
+          8},
+        C{QStringLiteral("verdict"),
+          tr("Verdict"),
+          tr("B faster/slower: p judged below alpha and |Δ| at least the threshold of A's step time"),
+          [](const StepRow &r) { return QVariant(r.verdictText()); },
+          cell::text,
+          {},
+          -1},
         C{QStringLiteral("units_a"), tr("Units A"), tr("What the test counts on A: runs, or processes"),
           integer(&StepRow::unitsA), cell::text},
         C{QStringLiteral("units_b"), tr("Units B"), tr("What the test counts on B: runs, or processes"),
@@ -379,12 +451,12 @@ const std::vector<TableColumn<StepRow>> &StepBreakdown::columns()
 
 std::vector<TableColumn<StepRow>> StepBreakdown::cliColumns()
 {
-    return selectColumns(columns(), {QStringLiteral("component"), QStringLiteral("steps_a"),
-                                     QStringLiteral("steps_b"), QStringLiteral("mean_a_ns"),
-                                     QStringLiteral("mean_b_ns"), QStringLiteral("delta_ns"),
-                                     QStringLiteral("share_of_delta"), QStringLiteral("ci_low_ns"),
-                                     QStringLiteral("ci_high_ns"), QStringLiteral("p"),
-                                     QStringLiteral("verdict")});
+    return selectColumns(columns(),
+                         {QStringLiteral("component"), QStringLiteral("steps_a"), QStringLiteral("steps_b"),
+                          QStringLiteral("mean_a_ns"), QStringLiteral("mean_b_ns"),
+                          QStringLiteral("delta_ns"), QStringLiteral("share_of_delta"),
+                          QStringLiteral("ci_low_ns"), QStringLiteral("ci_high_ns"),
+                          QStringLiteral("ci_level"), QStringLiteral("p"), QStringLiteral("verdict")});
 }
 
 QString StepBreakdown::toCsv() const
@@ -401,8 +473,9 @@ QString StepBreakdown::stepLine() const
     if (!std::isnan(s.delta) && s.meanA > 0)
         line += QStringLiteral(", %1 (%2)").arg(formatSignedDuration(s.delta), formatChange(s.delta / s.meanA, 1));
     if (!std::isnan(s.ciLow) && s.meanA > 0)
-        line += tr(", 95% CI [%1, %2]")
-                    .arg(formatChange(s.ciLow / s.meanA, 1), formatChange(s.ciHigh / s.meanA, 1));
+        line += tr(", %1 CI [%2, %3]")
+                    .arg(formatPercent(s.ciLevel), formatChange(s.ciLow / s.meanA, 1),
+                         formatChange(s.ciHigh / s.meanA, 1));
     line += QStringLiteral(": ") + s.verdictText();
     return s.caveat.isEmpty() ? line : line + QStringLiteral("; ") + s.caveat;
 }

@@ -68,7 +68,7 @@ struct StepBreakdownOptions
     // The step scope; empty: the first run's detected step scope (ScopeIndex::stepScope), else the
     // whole run. wholeRun() asks for the whole run explicitly.
     QString stepScope;
-    double alpha = 0.05;     // for the Holm-adjusted p
+    double alpha = 0.05;     // the step time's level, and the Holm family's of its parts
     double threshold = 0.01; // smallest |delta| that counts, relative to A's mean step time
     static QString wholeRun() { return QStringLiteral("(whole run)"); }
     // A --step argument as a scope: "whole-run" is wholeRun(), anything else a scope name.
@@ -90,8 +90,10 @@ struct StepRow
     double meanA = kUnset, meanB = kUnset;  // mean over the units of the per-unit mean per step (ns)
     double delta = kUnset;                  // meanB − meanA
     double shareOfDelta = kUnset;           // delta / the step row's delta
-    double ciLow = kUnset, ciHigh = kUnset; // 95 % Welch–Satterthwaite interval of delta
-    double pRaw = kUnset, p = kUnset;       // Welch two-sided p; p Holm-adjusted over the rows
+    // Welch–Satterthwaite interval of delta at the level the verdict is judged (ciLevel, e.g. 0.95):
+    // 1 − alpha for the step time, tested alone; Holm's step-down level for its parts, one family.
+    double ciLow = kUnset, ciHigh = kUnset, ciLevel = kUnset;
+    double pRaw = kUnset, p = kUnset; // Welch two-sided p; p as judged: the step's raw, the parts' Holm
     Verdict verdict = Verdict::NoSignificantChange;
     QString reason;    // why there is no test, when there is none
     QString caveat;    // what the test could not measure (Replication::caveat), on tested rows

@@ -37,4 +37,9 @@ Verdict runLevelVerdict(double holmP, double change, double alpha, double thresh
     return change < 0 ? Verdict::Faster : Verdict::Slower;
 }
 
+bool intervalAgrees(double p, double level, double ciLow, double ciHigh)
+{
+    return (p < level) == (ciLow > 0 || ciHigh < 0);
+}
+
 } // namespace scopeline

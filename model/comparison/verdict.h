@@ -18,4 +18,10 @@ QString verdictText(Verdict verdict);
 // row (NaN p) included, NoSignificantChange.
 Verdict runLevelVerdict(double holmP, double change, double alpha, double threshold);
 
+// Whether a row's interval says what its test does: it excludes 0 exactly when p < level, the level
+// the row is judged at (alpha, or its Holm level: stats::holmLevels). An interval from the test at
+// confidence 1 − level always does; a tie's (± one timer step, not from the test) may not, and is
+// then not shown.
+bool intervalAgrees(double p, double level, double ciLow, double ciHigh);
+
 } // namespace scopeline

@@ -19,8 +19,10 @@ QString formatChange(double fraction, int decimals)
 
 QString formatChangeInterval(double change, double ciLow, double ciHigh)
 {
-    if (std::isnan(change) || std::isnan(ciLow) || std::isnan(ciHigh))
+    if (std::isnan(change))
         return {};
+    if (std::isnan(ciLow) || std::isnan(ciHigh)) // exact (a kernel gone), or a tie without one
+        return formatChange(change);
     return formatChange(change) + QString::asprintf(" [%+.2f, %+.2f]", 100 * ciLow, 100 * ciHigh);
 }
 

@@ -12,7 +12,8 @@ namespace scopeline {
 QString formatPercent(double fraction, int decimals = 1);
 // A relative change, signed: "+4.30 %", "-0.50 %"; empty for NaN.
 QString formatChange(double fraction, int decimals = 2);
-// A relative change with its 95 % interval: "+4.30 % [+1.00, +7.00]"; empty when one of them is NaN.
+// A relative change with its interval: "+4.30 % [+1.00, +7.00]"; the change alone without an interval;
+// empty without a change.
 QString formatChangeInterval(double change, double ciLow, double ciHigh);
 // Three significant digits, "1.27e-111", "1e-300"; "< 1e-323" for an underflowed 0; "–" for NaN (no test).
 QString formatPValue(double p);

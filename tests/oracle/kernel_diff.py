@@ -10,9 +10,12 @@ come from >= 2 processes, else a run), two tests with Holm over the rows each:
   run_level_*: GPU time per run. Welch (scipy.stats.ttest_ind, equal_var=False) on the units' mean
     totals (a run without the kernel counts 0); change = delta / mean A, its interval likewise.
   per_call_*: Welch on the logs of the units' mean medians, the interval of the ratio.
+Each interval is at *_ci_level = 1 - the row's Holm step-down level at --alpha (what its verdict is
+judged at); the time/run one bounded as a time is (low end >= -100 %, none for a kernel gone from B).
 When each side's units all have one value (timer ticks) Welch has no spread: the exact permutation
 test (scipy.stats.permutation_test over every split) and the interval read with each value off by one
-timer step (the GCD of the row's durations). A run's process: its folder under --root-a/--root-b
+timer step (the GCD of the row's durations), shown only where it excludes 0 exactly when the row
+is significant. A run's process: its folder under --root-a/--root-b
 (`side/<process>/<run>/`), else the OS pid of a Kineto trace's first launch call, else unknown.
 
 Usage:
@@ -179,8 +182,31 @@ def exact_p(a, b):
                                         alternative="two-sided").pvalue)
 
 
-def time_level(tot_a, tot_b, step):
-    """Welch on the units' totals: (p, change, ci_low, ci_high, mwu_p), change relative to A's mean."""
+def holm_levels(ps, alpha):
+    """The level Holm's step-down judges each p at: the k-th smallest of m at alpha / (m - k + 1) until
+    the first that is not below its level; that one and the rest at that level."""
+    idx = sorted((i for i, p in enumerate(ps) if p is not None), key=lambda i: ps[i])
+    out, stop = [None] * len(ps), None
+    for k, i in enumerate(idx, start=1):
+        level = stop if stop is not None else alpha / (len(idx) - k + 1)
+        if stop is None and not ps[i] < level:
+            stop = level
+        out[i] = level
+    return out
+
+
+def t_quantile(tail, df):
+    """The t quantile with `tail` above it. scipy 1.10's t.ppf for fractional df is good to ~4e-9
+    only; two Newton steps on t.sf (accurate to 1e-16) make it exact to double precision."""
+    q = stats.t.ppf(1 - tail, df)
+    for _ in range(2):
+        q += (stats.t.sf(q, df) - tail) / stats.t.pdf(q, df)
+    return q
+
+
+def time_level(tot_a, tot_b, step, level=0.05):
+    """Welch on the units' totals: (p, change, ci_low, ci_high, mwu_p), change relative to A's mean, the
+    interval at 1 - level, bounded as a time is: low end >= -100 %, none when B is all zeros."""
     if len(tot_a) < 2 or len(tot_b) < 2:
         return None, None, None, None, None
     a, b = np.asarray(tot_a, float), np.asarray(tot_b, float)
@@ -194,14 +220,17 @@ def time_level(tot_a, tot_b, step):
             warnings.simplefilter("ignore", RuntimeWarning)
             p = float(stats.ttest_ind(b, a, equal_var=False).pvalue)
         df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
-        half = stats.t.ppf(0.975, df) * math.sqrt(va + vb)
+        half = t_quantile(level / 2, df) * math.sqrt(va + vb)
     if not a.mean() > 0:
         return p, None, None, None, mwu
-    return p, delta / a.mean(), (delta - half) / a.mean(), (delta + half) / a.mean(), mwu
+    if not b.any():
+        return p, delta / a.mean(), None, None, mwu
+    return p, delta / a.mean(), max(-1.0, (delta - half) / a.mean()), (delta + half) / a.mean(), mwu
 
 
-def run_level(meds_a, meds_b, step):
-    """Welch on log per-unit medians: (p, change, ci_low, ci_high, mwu_p); Nones below 2 units a side."""
+def run_level(meds_a, meds_b, step, level=0.05):
+    """Welch on log per-unit medians: (p, change, ci_low, ci_high, mwu_p), the interval at 1 - level;
+    Nones below 2 units a side."""
     if len(meds_a) < 2 or len(meds_b) < 2 or min(meds_a + meds_b) <= 0:
         return None, None, None, None, None
     la, lb = np.log(meds_a), np.log(meds_b)
@@ -217,7 +246,7 @@ def run_level(meds_a, meds_b, step):
         warnings.simplefilter("ignore", RuntimeWarning)
         p = float(stats.ttest_ind(lb, la, equal_var=False).pvalue)
     df = (va + vb) ** 2 / (va ** 2 / (len(la) - 1) + vb ** 2 / (len(lb) - 1))
-    half = stats.t.ppf(0.975, df) * math.sqrt(va + vb)
+    half = t_quantile(level / 2, df) * math.sqrt(va + vb)
     return p, change, math.expm1(diff - half), math.expm1(diff + half), mwu
 
 
@@ -314,9 +343,21 @@ def main():
         row["_with"] = with_kernel
         row["processes_a"], row["processes_b"] = processes
         row["caveat"] = caveat if row["run_level_p_raw"] is not None else ""
+        row["_units"] = (unit_tot, unit_med, step)
         rows.append(row)
 
     rows.sort(key=lambda r: (-abs(r["delta_total_ns"]), r["kernel"].encode("utf-8")))
+    # Each interval at the level its verdict is judged: Holm's step-down level in its family; a tie's
+    # interval (not from the test) only where it excludes 0 exactly when p < level.
+    for prefix, test, index in (("run_level", time_level, 0), ("per_call", run_level, 1)):
+        for row, level in zip(rows, holm_levels([r[prefix + "_p_raw"] for r in rows], args.alpha)):
+            row[prefix + "_ci_level"] = None if level is None else 1 - level
+            if level is None:
+                continue
+            units, step = row["_units"][index], row["_units"][2]
+            _, _, low, high, _ = test(units[0], units[1], step, level)
+            agrees = low is not None and (row[prefix + "_p_raw"] < level) == (low > 0 or high < 0)
+            row[prefix + "_ci_low"], row[prefix + "_ci_high"] = (low, high) if agrees else (None, None)
     for row, p, pc in zip(rows, holm([r["run_level_p_raw"] for r in rows]),
                           holm([r["per_call_p_raw"] for r in rows])):
         row["run_level_p"], row["per_call_p"] = p, pc
@@ -333,7 +374,7 @@ def main():
             verdict += "; process-dependent: in %d of %d processes of A, %d of %d of B" % (
                 row["_with"][0], processes[0], row["_with"][1], processes[1])
         row["verdict"] = verdict
-        del row["_with"], row["per_call_p_raw"]
+        del row["_with"], row["per_call_p_raw"], row["_units"]
 
     summary = dict(runs_a=n[0], runs_b=n[1], busy_per_run_a=busy[0], busy_per_run_b=busy[1],
                    kernel_time_per_run_a=per_run[0], kernel_time_per_run_b=per_run[1], delta_total_ns=total_delta,

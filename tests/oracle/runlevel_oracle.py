@@ -13,10 +13,13 @@ Usage:
   runlevel_oracle.py medians FILE
       FILE: {"scopes": [{"scope": str, "a": [run medians], "b": [...]}, ...]} (NaN: a run without samples)
 Prints a JSON list, one object per scope: scope, medians_a, medians_b, runs_a, runs_b, run_level_p (Holm),
-run_level_p_raw, run_level_change, run_level_ci_low, run_level_ci_high (95 %), run_level_rank_p.
+run_level_p_raw, run_level_change, run_level_ci_low, run_level_ci_high at run_level_ci_level (1 - the
+row's Holm step-down level at alpha 0.05; a tie's interval only where it excludes 0 exactly when the row
+is significant), run_level_rank_p.
 """
 import argparse
 import json
+import math
 import os
 import sys
 
@@ -24,19 +27,27 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_oracle import samples  # noqa: E402  (the raw-trace reader)
-from stats_oracle import clean, holm, run_level  # noqa: E402  (scipy formulas)
+from stats_oracle import clean, holm, holm_levels, run_level  # noqa: E402  (scipy formulas)
 
 
-def rows(per_scope):
+def rows(per_scope, alpha=0.05):
     out = []
     for scope, a, b in per_scope:
-        r = run_level(a, b, [0.95])
+        r = run_level(a, b, [])
         out.append({"scope": scope, "medians_a": a, "medians_b": b,
                     "runs_a": r["runs_a"], "runs_b": r["runs_b"], "run_level_p_raw": r["p"], "run_level_change": r["change"],
-                    "run_level_ci_low": r["ci"][0]["low"], "run_level_ci_high": r["ci"][0]["high"],
+                    "run_level_ci_low": math.nan, "run_level_ci_high": math.nan, "run_level_ci_level": math.nan,
                     "run_level_rank_p": r["rank_p"]})
-    for r, p in zip(out, holm([r["run_level_p_raw"] for r in out])):
+    raw = [r["run_level_p_raw"] for r in out]
+    for r, p, level in zip(out, holm(raw), holm_levels(raw, alpha)):
         r["run_level_p"] = p
+        if math.isnan(level):
+            continue
+        # The interval at the level the verdict is judged; a tie's only where it agrees with it.
+        ci = run_level(r["medians_a"], r["medians_b"], [1 - level])["ci"][0]
+        if (r["run_level_p_raw"] < level) == (ci["low"] > 0 or ci["high"] < 0):
+            r["run_level_ci_low"], r["run_level_ci_high"] = ci["low"], ci["high"]
+        r["run_level_ci_level"] = 1 - level
     return out
 
 

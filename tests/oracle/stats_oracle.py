@@ -123,6 +123,22 @@ def holm(p):
     return out
 
 
+def holm_levels(p, alpha):
+    """The level Holm's step-down tests each p at: walk up the sorted p-values, testing the k-th of m
+    at alpha / (m - k + 1); at the first that is not below its level the procedure stops, and the
+    rest are judged at that same level."""
+    valid = sorted((v, i) for i, v in enumerate(p) if not math.isnan(v))
+    m = len(valid)
+    out = [float("nan")] * len(p)
+    stop = None
+    for k, (v, i) in enumerate(valid, start=1):
+        level = stop if stop is not None else alpha / (m - k + 1)
+        if stop is None and not v < level:
+            stop = level
+        out[i] = level
+    return out
+
+
 def run_level(a, b, confidences):
     """Run-level test on per-run summaries: NaN entries are runs without samples and are dropped;
     a side with fewer than 2 runs, or a summary that is not positive and finite, gives no figures."""
@@ -192,7 +208,8 @@ def main():
             out["ranks"] = stats.rankdata(np.concatenate([a, b])).tolist()
         result["cases"].append(out)
     for item in spec.get("holm", []):
-        result["holm"].append({"name": item["name"], "adjusted": holm(item["p"])})
+        result["holm"].append({"name": item["name"], "adjusted": holm(item["p"]),
+                               "levels": holm_levels(item["p"], 0.05)})
     result["runlevel"] = [dict(name=item["name"], **run_level(item["a"], item["b"], confidences))
                           for item in spec.get("runlevel", [])]
     json.dump(clean(result), sys.stdout)

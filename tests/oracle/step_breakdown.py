@@ -28,10 +28,12 @@ Definitions
   Units: by_process when either side has >= 2 distinct non-empty processes; then a unit = a process
   (value = mean of its runs' means), else a unit = a run. mean = mean of the unit values (exact
   rationals); delta = mean_b - mean_a; share_of_delta = delta / step delta (null if that is 0).
-  With >= 2 units a side: Welch p_raw = ttest_ind(b, a, equal_var=False), 95 % CI of delta =
-  delta +- t.ppf(0.975, df_WS) * se (se = sqrt(va/na + vb/nb), ddof 1); se == 0 (each side one
-  value) -> p_raw = the exact permutation test of the difference of means, CI = delta +- 1 ns;
-  p = Holm over the rows with a p_raw. Verdict: < 2 units a side or p null -> not_tested;
+  With >= 2 units a side: Welch p_raw = ttest_ind(b, a, equal_var=False); se == 0 (each side one
+  value) -> p_raw = the exact permutation test of the difference of means. The step row is judged
+  alone: p = p_raw at level alpha; the other rows are one Holm family: p = Holm-adjusted, level =
+  Holm's step-down level. CI of delta at ci_level = 1 - level: delta +- t.ppf(1 - level/2, df_WS) * se
+  (se = sqrt(va/na + vb/nb), ddof 1), for a tie delta +- 1 ns, shown only if it excludes 0 exactly
+  when p_raw < level. Verdict: < 2 units a side or p null -> not_tested;
   p >= alpha -> no_significant_change; |delta| < threshold * step mean_a -> no_meaningful_change;
   delta < 0 -> faster; else slower.
 
@@ -219,6 +221,19 @@ def holm(ps):
     return out
 
 
+def holm_levels(ps, alpha):
+    """The level Holm's step-down judges each p at: the k-th smallest of m at alpha / (m - k + 1) until
+    the first that is not below its level; that one and the rest at that level."""
+    idx = sorted((i for i, p in enumerate(ps) if p is not None), key=lambda i: ps[i])
+    out, stop = [None] * len(ps), None
+    for k, i in enumerate(idx, start=1):
+        level = stop if stop is not None else alpha / (len(idx) - k + 1)
+        if stop is None and not ps[i] < level:
+            stop = level
+        out[i] = level
+    return out
+
+
 def compare(runs_a, runs_b, by_process, alpha, threshold):
     def units(runs):
         with_steps = [r for r in runs if r["mean"] is not None]
@@ -236,7 +251,7 @@ def compare(runs_a, runs_b, by_process, alpha, threshold):
         row = dict(component=comp, runs_a=len(ra), runs_b=len(rb), units_a=len(a), units_b=len(b),
                    steps_a=sum(len(r["steps"]) for r in runs_a), steps_b=sum(len(r["steps"]) for r in runs_b),
                    mean_a_ns=mean(a) if a else None, mean_b_ns=mean(b) if b else None,
-                   ci_low_ns=None, ci_high_ns=None, p_raw=None)
+                   ci_low_ns=None, ci_high_ns=None, ci_level=None, p_raw=None, _half=None)
         row["delta_ns"] = row["mean_b_ns"] - row["mean_a_ns"] if a and b else None
         if len(a) >= 2 and len(b) >= 2:
             va = sum(((x - row["mean_a_ns"]) ** 2 for x in a), Fraction(0)) / (len(a) - 1)
@@ -245,8 +260,7 @@ def compare(runs_a, runs_b, by_process, alpha, threshold):
             if se2 != 0:
                 se = math.sqrt(float(se2))
                 df = float(se2 ** 2 / ((va / len(a)) ** 2 / (len(a) - 1) + (vb / len(b)) ** 2 / (len(b) - 1)))
-                half = stats.t.ppf(0.975, df) * se
-                row["ci_low_ns"], row["ci_high_ns"] = float(row["delta_ns"]) - half, float(row["delta_ns"]) + half
+                row["_half"] = lambda level, df=df, se=se: stats.t.ppf(1 - level / 2, df) * se
                 row["p_raw"] = float(stats.ttest_ind([float(x) for x in b], [float(x) for x in a],
                                                      equal_var=False).pvalue)
             else:  # each side one value: the exact permutation test, the values known to 1 ns
@@ -254,10 +268,23 @@ def compare(runs_a, runs_b, by_process, alpha, threshold):
                     ([float(x) for x in b], [float(x) for x in a]), lambda x, y: np.mean(x) - np.mean(y),
                     vectorized=False, permutation_type="independent", n_resamples=np.inf,
                     alternative="two-sided").pvalue)
-                row["ci_low_ns"], row["ci_high_ns"] = float(row["delta_ns"]) - 1, float(row["delta_ns"]) + 1
+                row["_half"] = lambda level: 1  # the values known to 1 ns, whatever the level
         rows.append(row)
+    # The step time alone at alpha; its parts one Holm family. Each interval at its row's level, a
+    # tie's only where it excludes 0 exactly when the row is significant.
     step_row = rows[0]
-    for row, p in zip(rows, holm([r["p_raw"] for r in rows])):
+    parts_p = [r["p_raw"] for r in rows[1:]]
+    judged = [step_row["p_raw"]] + holm(parts_p)
+    levels = [alpha if step_row["p_raw"] is not None else None] + holm_levels(parts_p, alpha)
+    for row, level in zip(rows, levels):
+        half = row.pop("_half")
+        if level is None or half is None:
+            continue
+        low, high = float(row["delta_ns"]) - half(level), float(row["delta_ns"]) + half(level)
+        if (row["p_raw"] < level) == (low > 0 or high < 0):
+            row["ci_low_ns"], row["ci_high_ns"] = low, high
+        row["ci_level"] = 1 - level
+    for row, p in zip(rows, judged):
         d, sd = row["delta_ns"], step_row["delta_ns"]
         row["share_of_delta"] = float(d / sd) + 0.0 if d is not None and sd else None
         row["p"] = p
@@ -272,7 +299,8 @@ def compare(runs_a, runs_b, by_process, alpha, threshold):
         for k in ("mean_a_ns", "mean_b_ns", "delta_ns"):
             row[k] = num(row[k])
     order = ("component", "runs_a", "runs_b", "units_a", "units_b", "steps_a", "steps_b", "mean_a_ns",
-             "mean_b_ns", "delta_ns", "share_of_delta", "ci_low_ns", "ci_high_ns", "p_raw", "p", "verdict")
+             "mean_b_ns", "delta_ns", "share_of_delta", "ci_low_ns", "ci_high_ns", "ci_level", "p_raw", "p",
+             "verdict")
     return [{k: r[k] for k in order} for r in rows]
 
 

@@ -127,11 +127,13 @@ QString StepWaterfall::toolTip(int bar) const
             .arg(a ? row.runsA : row.runsB)
             .arg(a ? row.stepsA : row.stepsB);
     }
-    QString text = tr("%1 per step: A %2 → B %3\nΔ %4, 95% CI [%5, %6], p (Holm) %7\n%8")
+    // The interval at the level the verdict is judged: the step time's alone, its parts' Holm's.
+    QString text = tr("%1 per step: A %2 → B %3\nΔ %4, %5 CI [%6, %7], p (%8) %9\n%10")
                        .arg(stepPartTitle(part), formatDuration(row.meanA), formatDuration(row.meanB),
-                            formatSignedDuration(row.delta), formatSignedDuration(row.ciLow),
-                            formatSignedDuration(row.ciHigh), formatPValue(row.p),
-                            row.verdictText());
+                            formatSignedDuration(row.delta), formatPercent(row.ciLevel),
+                            formatSignedDuration(row.ciLow), formatSignedDuration(row.ciHigh),
+                            part == StepPart::Step ? tr("alone") : tr("Holm over the parts"),
+                            formatPValue(row.p), row.verdictText());
     if (isCause(part))
         text += QLatin1Char('\n') + (int(part) == m_selected
                                          ? tr("Click to clear the highlight")

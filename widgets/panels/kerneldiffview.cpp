@@ -372,9 +372,9 @@ void KernelDiffView::showKernel(int row)
     lines << tr("<b>%1</b>: %2").arg(name.toHtmlEscaped(), r.verdictText().toHtmlEscaped());
     // Short lines, for the pane is short: the sides' figures are in the table, both p's in its tooltips.
     const auto interval = [this](const stats::RunLevelTest &test) {
-        if (!std::isfinite(test.change) || std::isnan(test.ciLow) || std::isnan(test.ciHigh))
+        if (!std::isfinite(test.change))
             return std::isinf(test.change) ? tr("new in B") : tr("no change to give"); // never "+nan %"
-        return formatChangeInterval(test.change, test.ciLow, test.ciHigh);
+        return formatChangeInterval(test.change, test.ciLow, test.ciHigh); // an exact change: no interval
     };
     if (r.runLevel.valid())
         lines << tr("time/run: %1, p = %2 Holm (%3 v %4 %5)")

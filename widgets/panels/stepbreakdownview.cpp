@@ -137,12 +137,13 @@ QString StepBreakdownView::lineToolTip() const
     const bool byProcess = m_breakdown && m_breakdown->byProcess();
     const QString unit = byProcess ? tr("process") : tr("run");
     QString tip =
-        byProcess ? tr("Mean step time of A and B (each process's mean over its steps, averaged over the "
-                       "processes), the change with its 95% confidence interval, and the verdict of Welch's "
-                       "test on the per-process means")
-                  : tr("Mean step time of A and B (each run's mean over its steps, averaged over the runs), "
-                       "the change with its 95% confidence interval, and the verdict of Welch's test on the "
-                       "per-run means");
+        byProcess
+            ? tr("Mean step time of A and B (each process's mean over its steps, averaged over the "
+                 "processes), the change with its 1 − α confidence interval, and the verdict of Welch's "
+                 "test on the per-process means")
+            : tr("Mean step time of A and B (each run's mean over its steps, averaged over the runs), "
+                 "the change with its 1 − α confidence interval, and the verdict of Welch's test on the "
+                 "per-run means");
     if (!m_breakdown)
         return tip;
     const StepRow &step = m_breakdown->row(StepPart::Step);

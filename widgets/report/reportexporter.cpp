@@ -225,8 +225,10 @@ QString stepsSection(const StepBreakdown &steps)
                        .arg(esc(ReportExporter::tr("What changed: the step")), esc(steps.stepLine()));
     html += QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
                 .arg(kStepsChart,
-                     esc(ReportExporter::tr("Mean step time from A to B through GPU busy and the idle "
-                                            "causes (95 % CI), and every run's step times")));
+                     esc(ReportExporter::tr(
+                         "Mean step time from A to B through GPU busy and the idle "
+                         "causes, each with its interval at the level its verdict is judged, and every "
+                         "run's step times")));
     const std::function<QString(const TableColumn<StepRow> &, const StepRow &)> cellClass =
         [](const TableColumn<StepRow> &column, const StepRow &row) {
             return column.csvKey == QLatin1String("verdict") ? verdictClass(row.verdict) : QString();
@@ -275,8 +277,9 @@ QString scopesSection(const ReportExporter::Input &input, const QString &caveat)
                     "samples of one run share its conditions, so on an \"all\" row with at least 2 runs a "
                     "side the verdict comes from a run-level test, Welch's t on the logarithms of the "
                     "per-run "
-                    "medians, with the change of the run medians and its 95 % confidence interval, "
-                    "Holm-adjusted over the scopes compared together. A row says \"B faster\" or \"B "
+                    "medians, with the change of the run medians, Holm-adjusted over the scopes compared "
+                    "together; its interval is at the row's Holm level, so it excludes 0 exactly when the "
+                    "change is significant. A row says \"B faster\" or \"B "
                     "slower\" "
                     "only when that adjusted p is below 0.05 and the change is at least the threshold (%1 "
                     "%); a "

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// One rule for verdicts and intervals, over every table on every real pair of runs in tests/data:
+// the interval shown beside a verdict is the one the verdict is made from, so a significant row's
+// interval excludes 0 (on the side its verdict says) and a row without a significant change has an
+// interval that holds 0. Relative changes of a time stay at or above −100 %. The levels themselves
+// are checked against scipy in tst_stats, the figures in tst_kerneldiff, tst_runlevel and
+// tst_stepbreakdown; here, only that no row contradicts itself.
+
+#include "testdata.h"
+
+#include "model/comparison/kerneldiff.h"
+#include "model/comparison/replication.h"
+#include "model/comparison/scopecomparison.h"
+#include "model/comparison/stepbreakdown.h"
+#include "model/loading/loadedrun.h"
+#include "model/loading/tracefolder.h"
+#include "stats/multipletesting.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace scopeline;
+
+namespace {
+
+QList<LoadedRun> load(const QString &path)
+{
+    return LoadedRun::loadAll(TraceFolder::scan(path));
+}
+
+bool significant(Verdict v)
+{
+    return v == Verdict::Faster || v == Verdict::Slower || v == Verdict::NoMeaningfulChange;
+}
+
+// What `where` shows: verdict v beside the interval [low, high] of a change.
+void checkAgrees(Verdict v, double low, double high, const QString &where, int &checked)
+{
+    if (v == Verdict::OnlyInA || v == Verdict::OnlyInB || v == Verdict::NotFound)
+        return;
+    if (significant(v)) {
+        QVERIFY2(low > 0 || high < 0,
+                 qPrintable(
+                     QStringLiteral("%1: %2 beside [%3, %4]").arg(where, verdictText(v)).arg(low).arg(high)));
+        if (v == Verdict::Faster)
+            QVERIFY2(high < 0, qPrintable(where));
+        if (v == Verdict::Slower)
+            QVERIFY2(low > 0, qPrintable(where));
+        ++checked;
+    } else if (!std::isnan(low)) {
+        QVERIFY2(low <= 0 && high >= 0,
+                 qPrintable(
+                     QStringLiteral("%1: %2 beside [%3, %4]").arg(where, verdictText(v)).arg(low).arg(high)));
+        ++checked;
+    }
+}
+
+} // namespace
+
+class TestVerdictIntervals : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void everyTableAgrees_data()
+    {
+        QTest::addColumn<QString>("a");
+        QTest::addColumn<QString>("b");
+        const auto add = [](const char *name, const char *a, const char *b) {
+            QTest::newRow(name) << testdata::path(QLatin1String(a)) << testdata::path(QLatin1String(b));
+        };
+        add("jax named scopes 3 v 3", "jax_h100/jax_named_scopes/trace_file_matmul_*",
+            "jax_h100/jax_named_scopes/trace_file_einsum_*");
+        add("jax cublas 3 v 3", "jax_h100/jax_named_scopes_cublas/trace_file_matmul_*",
+            "jax_h100/jax_named_scopes_cublas/trace_file_einsum_*");
+        add("jax command buffers 3 v 3", "jax_h100/jax_command_buffers/trace_file_matmul_*",
+            "jax_h100/jax_command_buffers/trace_file_einsum_*");
+        add("jax repeated runs 10 v 10", "jax_h100/repeated_runs/trace_file_matmul_*",
+            "jax_h100/repeated_runs/trace_file_einsum_*");
+        add("jax 4 processes a side", "h100_runs/jax_processes/matmul", "h100_runs/jax_processes/einsum");
+        add("torch eager vs reduce-overhead", "h100_runs/torch_compile/eager",
+            "h100_runs/torch_compile/reduce_overhead");
+        add("hipbench naive vs tiled attention", "h100_runs/hipbench/attention/naive",
+            "h100_runs/hipbench/attention/tiled");
+        add("hipbench f32 vs f64 batched matmul", "h100_runs/hipbench/batched-matmul/f32",
+            "h100_runs/hipbench/batched-matmul/f64");
+        add("eager vs graph 1 v 1", "eager_vs_graph/eager", "eager_vs_graph/graph");
+    }
+
+    void everyTableAgrees()
+    {
+        QFETCH(QString, a);
+        QFETCH(QString, b);
+        const QList<LoadedRun> runsA = load(a), runsB = load(b);
+        QVERIFY2(!runsA.isEmpty() && !runsB.isEmpty(), qPrintable(a + QLatin1String(" / ") + b));
+        int checked = 0, significantRows = 0;
+
+        // The kernel diff: the time/run verdict beside its interval, the per-call one beside its own.
+        const KernelDiff diff(runsA, runsB);
+        for (const KernelDiffRow &row : diff.rows()) {
+            const QString where = QStringLiteral("kernel %1").arg(row.kernel.left(60));
+            checkAgrees(row.verdict, row.runLevel.ciLow, row.runLevel.ciHigh, where, checked);
+            checkAgrees(row.perCallVerdict, row.perCall.ciLow, row.perCall.ciHigh,
+                        where + QLatin1String(" per call"), checked);
+            significantRows += significant(row.verdict);
+            // A time per run cannot fall below zero, nor its change below −100 %.
+            QVERIFY2(!(row.runLevel.ciLow < -1), qPrintable(where));
+            if (row.verdict == Verdict::OnlyInA && row.runLevel.valid())
+                QVERIFY2(row.runLevel.change == -1 && std::isnan(row.runLevel.ciLow), qPrintable(where));
+        }
+
+        // The step breakdown: each part's verdict beside its Δ interval, the step time tested alone.
+        const StepBreakdown steps(runsA, runsB);
+        for (const StepRow &row : steps.rows()) {
+            checkAgrees(row.verdict, row.ciLow, row.ciHigh, stepPartKey(row.part), checked);
+            significantRows += significant(row.verdict);
+        }
+        const StepRow &step = steps.row(StepPart::Step);
+        if (!std::isnan(step.pRaw)) {
+            QCOMPARE(step.p, step.pRaw);
+            QCOMPARE(step.ciLevel, 1 - steps.options().alpha);
+        }
+
+        // The scope comparison's pooled rows: the run-level verdict beside the run-level interval.
+        QStringList scopes;
+        for (const ScopeIndex::Scope &scope : runsA.front().scopes->scopes())
+            scopes << scope.name;
+        const std::vector<const ScopeIndex *> indexA = [&] {
+            std::vector<const ScopeIndex *> out;
+            for (const LoadedRun &run : runsA)
+                out.push_back(run.scopes.get());
+            return out;
+        }();
+        std::vector<const ScopeIndex *> indexB;
+        for (const LoadedRun &run : runsB)
+            indexB.push_back(run.scopes.get());
+        const Replication replication = Replication::of(runsA, runsB);
+        ScopeComparison comparison(indexA, indexB);
+        comparison.setReplication(&replication);
+        for (const ComparisonRow &row :
+             comparison.compare(scopes, MatchMode::Component, SampleMode::Kernel)) {
+            if (!row.hasRunLevel())
+                continue;
+            checkAgrees(row.verdict(), row.runLevel.ciLow, row.runLevel.ciHigh,
+                        QStringLiteral("scope %1").arg(row.scope), checked);
+            significantRows += significant(row.verdict());
+        }
+        qInfo("%d verdicts beside an interval checked, %d of them significant", checked, significantRows);
+        if (runsA.size() >= 2 && runsB.size() >= 2)
+            QVERIFY(checked > 0); // a pair of several runs a side has tests to check
+    }
+
+    // The step time is the question asked: when its own interval excludes 0 it has a verdict, whatever
+    // its parts do. The H200 eager vs torch.compile case: every per-step line of A above every one of
+    // B, yet "no significant change" while the step sat in one Holm family with its noisy parts. Here
+    // three runs a side whose step time falls by 13 % (Welch p 0.039, scipy) while busy and idle each
+    // move by noise (p 0.46, 0.47): Holm over all six rows would have put the step at 6 × 0.039.
+    void stepTimeIsTestedAlone()
+    {
+        const auto side = [](std::vector<double> busy, std::vector<double> idle) {
+            std::vector<RunSteps> runs;
+            for (std::size_t r = 0; r < busy.size(); ++r) {
+                RunSteps run;
+                run.run = QStringLiteral("run_%1").arg(r);
+                StepInstance step;
+                step.end = 1;
+                step.kernels = 1;
+                run.steps.push_back(step);
+                run.mean = {1e6 * (busy[r] + idle[r]), 1e6 * busy[r], 1e6 * idle[r], 1e6 * idle[r], 0, 0};
+                runs.push_back(run);
+            }
+            return runs;
+        };
+        const StepBreakdown steps(side({5.0, 6.2, 4.1}, {4.3, 4.2, 6.2}),
+                                  side({4.1, 5.6, 3.4}, {4.5, 3.4, 4.9}), QStringLiteral("step"));
+        const StepRow &step = steps.row(StepPart::Step);
+        QVERIFY(std::fabs(step.pRaw - 0.03939566112117233) < 1e-9);
+        QCOMPARE(step.p, step.pRaw);
+        QCOMPARE(step.verdict, Verdict::Faster);
+        QVERIFY(step.ciHigh < 0);
+        QCOMPARE(step.ciLevel, 0.95);
+        std::vector<double> all;
+        for (const StepRow &row : steps.rows())
+            all.push_back(row.pRaw);
+        QVERIFY(stats::holmAdjust(all)[0] >= 0.05); // what one family of six would have said
+        for (const StepRow &row : steps.rows())
+            if (row.part != StepPart::Step)
+                QCOMPARE(row.verdict, Verdict::NoSignificantChange);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestVerdictIntervals)
+#include "tst_verdictintervals.moc"
