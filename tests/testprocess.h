@@ -7,15 +7,21 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+
 struct ProcessResult
 {
     int exitCode = -1; // -1 when it crashed or timed out
     QByteArray out, err;
 };
 
-inline ProcessResult runProcess(const QString &program, const QStringList &arguments)
+// childSetup, when given, runs in the child between fork and exec (a resource limit, a signal).
+inline ProcessResult runProcess(const QString &program, const QStringList &arguments,
+                                const std::function<void()> &childSetup = {})
 {
     QProcess process;
+    if (childSetup)
+        process.setChildProcessModifier(childSetup);
     process.start(program, arguments);
     ProcessResult result;
     if (!process.waitForFinished(300000))

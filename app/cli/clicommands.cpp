@@ -3,6 +3,7 @@
 #include "app/cli/clicommands.h"
 
 #include "model/comparison/stepbreakdown.h"
+#include "model/files/atomicfile.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -10,7 +11,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
-#include <QSaveFile>
 #include <QTextStream>
 
 #include <algorithm>
@@ -158,13 +158,10 @@ bool parseLevels(const QCommandLineParser &parser, const QCommandLineOption &alp
 // Writes text to a file atomically; prints why not and returns false on failure.
 bool writeTextFile(const QString &path, const QString &text)
 {
-    QSaveFile file(path);
-    const QByteArray bytes = text.toUtf8();
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        err() << "scopeline-cli: cannot write " << path << ": " << file.errorString() << "\n";
-        return false;
-    }
-    return true;
+    const QString error = saveFile(path, text.toUtf8());
+    if (!error.isEmpty())
+        err() << "scopeline-cli: cannot write " << path << ": " << error << "\n";
+    return error.isEmpty();
 }
 
 bool parseComparisonOptions(const QString &command, const QStringList &arguments,

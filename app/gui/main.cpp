@@ -9,7 +9,10 @@
 #include "widgets/timeline/pairtimeline.h"
 #include "widgets/panels/stepbreakdownview.h"
 
+#include "model/files/atomicfile.h"
+
 #include <QApplication>
+#include <QBuffer>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
@@ -217,9 +220,19 @@ int main(int argc, char *argv[])
         const QString file = parser.value(screenshotOption);
         auto shoot = [&window, file] {
             QTimer::singleShot(300, &window, [&window, file] {
-                const bool saved = window.grab().save(file);
+                // Encoded in memory, then written whole or not at all.
+                QByteArray png;
+                QBuffer buffer(&png);
+                const QString format =
+                    QFileInfo(file).suffix().isEmpty() ? QStringLiteral("png") : QFileInfo(file).suffix();
+                const QString error =
+                    buffer.open(QIODevice::WriteOnly) && window.grab().save(&buffer, qPrintable(format))
+                        ? scopeline::saveFile(file, png)
+                        : QStringLiteral("cannot encode the picture as %1").arg(format);
+                const bool saved = error.isEmpty();
                 if (!saved)
-                    std::fprintf(stderr, "scopeline: cannot write %s\n", qPrintable(file));
+                    std::fprintf(stderr, "scopeline: cannot write %s: %s\n", qPrintable(file),
+                                 qPrintable(error));
                 QCoreApplication::exit(saved && !qApp->property("screenshotFails").toBool() ? 0 : 1);
             });
         };

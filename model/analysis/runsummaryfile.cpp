@@ -3,13 +3,13 @@
 
 #include "model/analysis/runsummarystream.h"
 
+#include "model/files/atomicfile.h"
 #include <QBuffer>
 #include <QCoreApplication>
 #include <QDataStream>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 
 #include <cstring>
 
@@ -83,9 +83,7 @@ QString RunSummaryFile::write(const RunSummary &summary, const QString &path)
     }
     const QString shown = QDir::toNativeSeparators(path);
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return tr("%1: cannot write (%2)").arg(shown, file.errorString());
-    if (file.write(header) != header.size() || file.write(compressed) != compressed.size() || !file.commit())
+    if (!writeAll(file, header) || !writeAll(file, compressed) || !file.commit())
         return tr("%1: cannot write (%2)").arg(shown, file.errorString());
     return {};
 }

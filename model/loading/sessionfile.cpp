@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/loading/sessionfile.h"
 
+#include "model/files/atomicfile.h"
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -8,7 +9,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 
 #include <cmath>
 #include <optional>
@@ -271,14 +271,8 @@ bool SessionFile::save(const SessionState &state, const QString &file, QString *
                                                       {QStringLiteral("end"), int64Json(state.viewEndB)}}}};
     const QByteArray bytes = QJsonDocument(root).toJson(QJsonDocument::Indented);
 
-    QSaveFile out(file);
-    if (!out.open(QIODevice::WriteOnly))
-        return fail(tr("cannot write: %1").arg(out.errorString()));
-    if (out.write(bytes) != bytes.size())
-        return fail(tr("cannot write: %1").arg(out.errorString())); // out discards its temporary file
-    if (!out.commit())
-        return fail(tr("cannot save: %1").arg(out.errorString()));
-    return true;
+    const QString why = saveFile(file, bytes);
+    return why.isEmpty() || fail(tr("cannot write: %1").arg(why));
 }
 
 bool SessionFile::load(const QString &file, SessionState &state, QString *error)

@@ -7,6 +7,7 @@
 #include "model/comparison/replication.h"
 #include "model/tables/tableformat.h"
 
+#include "model/files/atomicfile.h"
 #include <QBuffer>
 #include <QCoreApplication>
 #include <QDateTime>
@@ -14,6 +15,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
+
 #include <QSaveFile>
 
 #include <algorithm>
@@ -424,9 +426,7 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
     std::vector<std::unique_ptr<QSaveFile>> files;
     for (const Output &output : outputs) {
         auto file = std::make_unique<QSaveFile>(dir.filePath(output.name));
-        if (!file->open(QIODevice::WriteOnly))
-            return fail(pathOf(output.name), tr("cannot write: %1").arg(file->errorString()));
-        if (file->write(output.bytes) != output.bytes.size())
+        if (!writeAll(*file, output.bytes))
             return fail(pathOf(output.name), tr("cannot write: %1").arg(file->errorString()));
         files.push_back(std::move(file)); // an early return discards the temporary files
     }

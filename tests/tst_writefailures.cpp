@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A write that fails is an error, never a short file: every file the CLI and the app write (CSVs,
+// run summaries, report folders, screenshots, sessions), written where the disk cannot take it all (a
+// file-size limit, RLIMIT_FSIZE, with SIGXFSZ ignored so that write() fails with EFBIG as on a full
+// disk), ends in a failing exit status and a message naming the path and the system's reason, and
+// leaves nothing behind: no short file, no temporary file, an earlier file as it was.
+
+#include "testdata.h"
+#include "testprocess.h"
+
+#include "model/loading/sessionfile.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+#include <sys/resource.h>
+
+using namespace scopeline;
+
+namespace {
+
+const QString kMatmul = QStringLiteral(SCOPELINE_SAMPLES "/jax_matmul_vs_einsum/matmul");
+const QString kEinsum = QStringLiteral(SCOPELINE_SAMPLES "/jax_matmul_vs_einsum/einsum");
+const QString kEager = QStringLiteral(SCOPELINE_SAMPLES "/torch_compile/eager");
+const QString kGraphs = QStringLiteral(SCOPELINE_SAMPLES "/torch_compile/reduce_overhead");
+const QByteArray kEarlier = "an earlier file, to be left as it was\n";
+const rlim_t kLimit = 1024; // bytes: less than any of the files below
+
+// Files may not grow past `bytes`; a write past it fails with EFBIG instead of killing the process.
+void limitFiles(rlim_t bytes)
+{
+    const rlimit limit{bytes, RLIM_INFINITY};
+    setrlimit(RLIMIT_FSIZE, &limit);
+    std::signal(SIGXFSZ, SIG_IGN);
+}
+
+QStringList entries(const QString &folder)
+{
+    return QDir(folder).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+}
+
+} // namespace
+
+class TestWriteFailures : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void failedWriteLeavesNothing_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QStringList>("arguments"); // OUT stands for the file or folder written
+        QTest::addColumn<QString>("written");       // what is written, relative to the temporary folder
+        QTest::addColumn<bool>("earlier");          // whether an earlier file at that path must survive
+        const QString cli = QStringLiteral(SCOPELINE_CLI), out = QStringLiteral("OUT");
+        QTest::newRow("diff --csv") << cli
+                                    << QStringList{QStringLiteral("diff"), kMatmul, kEinsum,
+                                                   QStringLiteral("--csv"), out}
+                                    << QStringLiteral("out.csv") << true;
+        QTest::newRow("steps --csv") << cli
+                                     << QStringList{QStringLiteral("steps"), kEager, kGraphs,
+                                                    QStringLiteral("--csv"), out}
+                                     << QStringLiteral("out.csv") << true;
+        QTest::newRow("compare --csv") << cli
+                                       << QStringList{QStringLiteral("compare"),
+                                                      kMatmul,
+                                                      kEinsum,
+                                                      QStringLiteral("--scope"),
+                                                      QStringLiteral("mlp"),
+                                                      QStringLiteral("--scope"),
+                                                      QStringLiteral("attn_q_k"),
+                                                      QStringLiteral("--csv"),
+                                                      out}
+                                       << QStringLiteral("out.csv") << true;
+        QTest::newRow("summarize") << cli
+                                   << QStringList{QStringLiteral("summarize"), kMatmul, QStringLiteral("-o"),
+                                                  out}
+                                   << QStringLiteral("summaries") << false;
+        QTest::newRow("report") << cli
+                                << QStringList{QStringLiteral("report"), kMatmul, kEinsum,
+                                               QStringLiteral("--out"), out}
+                                << QStringLiteral("report") << false;
+        QTest::newRow("screenshot") << QStringLiteral(SCOPELINE_GUI)
+                                    << QStringList{kMatmul, kEinsum, QStringLiteral("--screenshot"), out}
+                                    << QStringLiteral("shot.png") << true;
+    }
+
+    void failedWriteLeavesNothing()
+    {
+        QFETCH(QString, program);
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, written);
+        QFETCH(bool, earlier);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(written);
+        if (earlier) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly) && file.write(kEarlier) == kEarlier.size());
+        }
+        arguments.replace(arguments.indexOf(QStringLiteral("OUT")), path);
+
+        const ProcessResult result = runProcess(program, arguments, [] { limitFiles(kLimit); });
+        QVERIFY2(result.exitCode > 0, result.err.constData()); // failed, and said so (not a crash)
+        QVERIFY2(result.err.contains("File too large"), result.err.constData());
+        QVERIFY2(result.err.contains(QDir::toNativeSeparators(dir.path()).toUtf8()), result.err.constData());
+        if (program == QLatin1String(SCOPELINE_CLI))
+            QCOMPARE(result.exitCode, 2);
+        if (earlier) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QCOMPARE(file.readAll(), kEarlier);
+            QCOMPARE(entries(dir.path()), QStringList{written}); // no temporary file beside it
+        } else {
+            // A summaries or report folder may be made; nothing is left in it.
+            QVERIFY2(entries(path).isEmpty(), qPrintable(entries(path).join(QLatin1Char(' '))));
+        }
+
+        // Without the limit the same command writes the file: the limit, not the command, failed.
+        const ProcessResult unlimited = runProcess(program, arguments);
+        QVERIFY2(unlimited.exitCode == 0, unlimited.err.constData());
+        QVERIFY(earlier ? QFileInfo(path).size() > qint64(kLimit) : !entries(path).isEmpty());
+    }
+
+    // The session file, written by the window: in this process, the limit set and lifted around it.
+    void failedSessionSaveLeavesNothing()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("pair.scopeline.json"));
+        QFile earlier(path);
+        QVERIFY(earlier.open(QIODevice::WriteOnly) && earlier.write(kEarlier) == kEarlier.size());
+        earlier.close();
+        SessionState state;
+        state.pathA = kMatmul;
+        state.pathB = kEinsum;
+        for (int i = 0; i < 40; ++i) // a session longer than the limit
+            state.scopes << QStringLiteral("scope_%1").arg(i);
+        rlimit before{};
+        getrlimit(RLIMIT_FSIZE, &before);
+        limitFiles(256);
+        QString error;
+        const bool saved = SessionFile::save(state, path, &error);
+        setrlimit(RLIMIT_FSIZE, &before);
+        QVERIFY(!saved);
+        QVERIFY2(error.contains(QLatin1String("File too large")) &&
+                     error.contains(QLatin1String("pair.scopeline.json")),
+                 qPrintable(error));
+        QVERIFY(earlier.open(QIODevice::ReadOnly));
+        QCOMPARE(earlier.readAll(), kEarlier);
+        QCOMPARE(entries(dir.path()), QStringList{QStringLiteral("pair.scopeline.json")});
+        QVERIFY2(SessionFile::save(state, path, &error), qPrintable(error));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWriteFailures)
+#include "tst_writefailures.moc"
