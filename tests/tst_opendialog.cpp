@@ -162,6 +162,28 @@ private slots:
         QVERIFY(openButton(dialog)->isEnabled());
     }
 
+    // A "latest" link to a run listed already: the dialog lists and counts it once, as the load does.
+    void linkedRunCountsOnce()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (const char *run : {"a/run_0", "a/run_1", "b/run_0"}) {
+            QVERIFY(QDir(dir.path()).mkpath(QLatin1String(run)));
+            QFile file(dir.filePath(QStringLiteral("%1/x.pt.trace.json").arg(QLatin1String(run))));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("{\"traceEvents\": []}\n");
+        }
+        QVERIFY(QFile::link(QStringLiteral("run_1"), dir.filePath(QStringLiteral("a/latest"))));
+        OpenDialog dialog({});
+        dialog.setPaths(dir.filePath(QStringLiteral("a")), dir.filePath(QStringLiteral("b")));
+        QVERIFY(waitForScans(dialog));
+        QCOMPARE(dialog.runsListed(0), (QStringList{QStringLiteral("run_0"), QStringLiteral("run_1")}));
+        QVERIFY2(
+            dialog.statusText(0).contains(QLatin1String("2 run(s) found")) &&
+                dialog.statusText(0).contains(QLatin1String("1 link(s) to runs already listed counted once")),
+            qPrintable(dialog.statusText(0)));
+    }
+
     void staleScanIsDropped()
     {
         // "/" is scanned (and refused: too many folders) while the real path is already typed

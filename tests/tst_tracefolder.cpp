@@ -86,6 +86,7 @@ private slots:
     void jaxRunFolder();
     void symlinkedRunFolders();
     void symlinkToRunFolderInTemporaryTree();
+    void eachTraceCountsOnce();
     void wildcard();
     void singleFile();
     void tracelensFolder();
@@ -189,6 +190,40 @@ void TstTraceFolder::symlinkToRunFolderInTemporaryTree()
     QVERIFY2(sameFile(runs[0].file, target), qPrintable(describe(runs)));
     QVERIFY2(sameFile(runs[1].file, tmp.filePath(QStringLiteral("elsewhere/b.pt.trace.json"))),
              qPrintable(describe(runs)));
+}
+
+void TstTraceFolder::eachTraceCountsOnce()
+{
+    // What experiment scripts leave: a "latest" link to the newest run, a link back to the folder
+    // itself, a second name for a trace. Each trace is one run, named after itself; each link passed
+    // over is noted.
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString side = tmp.filePath(QStringLiteral("side"));
+    QVERIFY(touch(side + QStringLiteral("/run_0/x.pt.trace.json")));
+    QVERIFY(touch(side + QStringLiteral("/run_1/x.pt.trace.json")));
+    QVERIFY(QFile::link(QStringLiteral("run_1"), side + QStringLiteral("/latest")));
+    QVERIFY(QFile::link(QStringLiteral("."), side + QStringLiteral("/again")));
+    QVERIFY(QFile::link(QStringLiteral("x.pt.trace.json"), side + QStringLiteral("/run_0/a.pt.trace.json")));
+    QString error;
+    QStringList notes;
+    const std::vector<TraceRun> runs = TraceFolder::scan(side, &error, &notes);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(names(runs), (QStringList{QStringLiteral("run_0"), QStringLiteral("run_1")}));
+    QCOMPARE(notes.size(), 3);
+    const QString notesText = notes.join(QLatin1Char('\n'));
+    for (const char *link : {"/side/latest: the same folder as ", "/side/again: the same folder as ",
+                             "/side/run_0/a.pt.trace.json: the same file as "})
+        QVERIFY2(notesText.contains(QLatin1String(link)), qPrintable(notesText));
+
+    // A wildcard that matches a run and a link to it counts the run once, too.
+    QVERIFY(QFile::link(QStringLiteral("run_1"), side + QStringLiteral("/run_latest")));
+    const std::vector<TraceRun> matched = TraceFolder::scan(side + QStringLiteral("/run_*"), &error, &notes);
+    QCOMPARE(matched.size(), std::size_t(2));
+    QVERIFY2(matched[0].name.startsWith(QLatin1String("run_0")) &&
+                 matched[1].name.startsWith(QLatin1String("run_1")),
+             qPrintable(describe(matched)));
+    QCOMPARE(notes.size(), 2); // run_latest, and run_0's second name for its trace
 }
 
 void TstTraceFolder::wildcard()

@@ -116,12 +116,15 @@ bool loadPaths(const QStringList &paths, QList<LoadedRun> &runs, LoadedRun::Scop
 {
     for (const QString &path : paths) {
         QString error;
-        const std::vector<TraceRun> found = TraceFolder::scan(path, &error);
+        QStringList notes;
+        const std::vector<TraceRun> found = TraceFolder::scan(path, &error, &notes);
         if (found.empty()) {
             err() << "scopeline-cli: " << error << "\n";
             err().flush();
             return false;
         }
+        for (const QString &note : notes) // links passed over: each trace counts once
+            err() << "scopeline-cli: note: " << note << "\n";
         const QList<LoadedRun> loaded = LoadedRun::loadAll(found, nullptr, scopes, events);
         // The first failure stops the others: name the run that failed, not one it stopped.
         if (const QString failure = LoadedRun::firstError(loaded); !failure.isEmpty()) {

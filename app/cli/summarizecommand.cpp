@@ -58,11 +58,14 @@ int summarizeCommand(const QStringList &arguments)
     QHash<QString, QString> targets; // summary file -> the trace it comes from
     for (const QString &path : parser.positionalArguments()) {
         QString error;
-        const std::vector<TraceRun> found = TraceFolder::scan(path, &error);
+        QStringList notes;
+        const std::vector<TraceRun> found = TraceFolder::scan(path, &error, &notes);
         if (found.empty()) {
             err() << "scopeline-cli: " << error << "\n";
             return Unreadable;
         }
+        for (const QString &note : notes)
+            err() << "scopeline-cli: note: " << note << "\n";
         for (const TraceRun &run : found) {
             const QString file = QDir::cleanPath(outDir.filePath(summaryName(path, found, run) +
                                                                  RunSummaryFile::suffix()));

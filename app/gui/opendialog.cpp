@@ -144,6 +144,7 @@ void OpenDialog::rescan(Side &side)
         std::vector<TraceRun> runs;
         QString error;
         QStringList problems; // per run listed: why it is not a trace, empty when it looks like one
+        QStringList notes;    // links passed over: each trace counts once
     };
     auto *watcher = new QFutureWatcher<Scan>(this);
     connect(watcher, &QFutureWatcher<Scan>::finished, this, [this, &side, watcher, path, generation] {
@@ -152,12 +153,12 @@ void OpenDialog::rescan(Side &side)
             return;
         side.scanning = false;
         const Scan scan = watcher->result();
-        showRuns(side, path, scan.runs, scan.error, scan.problems);
+        showRuns(side, path, scan.runs, scan.error, scan.problems, scan.notes);
     });
     watcher->setFuture(QtConcurrent::run([path] {
         Scan scan;
         if (!path.isEmpty())
-            scan.runs = TraceFolder::scan(path, &scan.error);
+            scan.runs = TraceFolder::scan(path, &scan.error, &scan.notes);
         for (std::size_t i = 0; i < scan.runs.size() && i < std::size_t(kMaxRunsListed); ++i)
             scan.problems.append(TraceLoader::notATrace(scan.runs[i].file));
         return scan;
@@ -165,7 +166,7 @@ void OpenDialog::rescan(Side &side)
 }
 
 void OpenDialog::showRuns(Side &side, const QString &path, const std::vector<TraceRun> &runs,
-                          const QString &error, const QStringList &problems)
+                          const QString &error, const QStringList &problems, const QStringList &notes)
 {
     side.runs->clear();
     for (std::size_t i = 0; i < runs.size() && i < std::size_t(kMaxRunsListed); ++i) {
@@ -196,6 +197,14 @@ void OpenDialog::showRuns(Side &side, const QString &path, const std::vector<Tra
         : bad > 0          ? tr("%n run(s) found", nullptr, side.traces) +
                         red.arg(tr("; %n file(s) are not traces (marked) and are left out.", nullptr, bad))
                   : tr("%n run(s) found.", nullptr, int(runs.size())));
+    if (!runs.empty() && !notes.isEmpty()) { // say why a link's run is not listed twice
+        side.status->setText(
+            side.status->text() + QLatin1Char(' ') +
+            tr("%n link(s) to runs already listed counted once.", nullptr, int(notes.size())));
+        side.status->setToolTip(notes.join(QLatin1Char('\n')));
+    } else {
+        side.status->setToolTip({});
+    }
     updateOpenButton();
 }
 

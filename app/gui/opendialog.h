@@ -53,7 +53,7 @@ private:
     void rescan(Side &side);
     void updateOpenButton();
     void showRuns(Side &side, const QString &path, const std::vector<TraceRun> &runs, const QString &error,
-                  const QStringList &problems);
+                  const QStringList &problems, const QStringList &notes);
     void updatePairing();
 
     Side m_a, m_b;

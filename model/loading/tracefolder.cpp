@@ -11,6 +11,7 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace scopeline {
@@ -35,8 +36,36 @@ QString summaryRunName(const QString &fileName)
                : fileName;
 }
 
+// What a scan has found so far, by real path (links resolved): each file and folder counts once.
+struct Seen
+{
+    std::map<QString, QString> paths; // real path -> the path it was first found under
+    QStringList notes;
+
+    // True the first time a real path is met; after that, notes the path it was met under.
+    bool first(const QFileInfo &info)
+    {
+        const QString real = info.canonicalFilePath();
+        const QString shown = QDir::toNativeSeparators(info.absoluteFilePath());
+        const auto [it, inserted] = paths.emplace(real.isEmpty() ? info.absoluteFilePath() : real, shown);
+        if (!inserted)
+            notes << tr("%1: the same %2 as %3, counted once")
+                         .arg(shown, info.isDir() ? tr("folder") : tr("file"), it->second);
+        return inserted;
+    }
+};
+
+// Real files and folders before links to them, so that a run is named after itself, not a link to it.
+QFileInfoList realFirst(QFileInfoList entries)
+{
+    std::stable_partition(entries.begin(), entries.end(),
+                          [](const QFileInfo &info) { return !info.isSymLink(); });
+    return entries;
+}
+
 // False when more than kMaxFolders were visited (`visited` counts them).
-bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, std::vector<TraceRun> &runs)
+bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, Seen &seen,
+                std::vector<TraceRun> &runs)
 {
     if (++visited > kMaxFolders)
         return false;
@@ -54,7 +83,7 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, std:
         if (!reader->sessionsIn(dir, sessions))
             continue;
         for (const auto &[session, file] : sessions)
-            if (!file.isEmpty())
+            if (!file.isEmpty() && seen.first(QFileInfo(file)))
                 runs.push_back({sessions.size() == 1 ? runName({}) : runName(session), file});
         return true;
     }
@@ -66,8 +95,9 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, std:
             oneRun.insert(QFileInfo(file).absoluteFilePath());
     const bool oneRunFolder = !oneRun.empty();
     QFileInfoList traces;
-    for (const QFileInfo &info : dir.entryInfoList(QDir::Files, QDir::Name))
-        if (TraceFolder::isTraceFileName(info.fileName()) && !oneRun.count(info.absoluteFilePath()))
+    for (const QFileInfo &info : realFirst(dir.entryInfoList(QDir::Files, QDir::Name)))
+        if (TraceFolder::isTraceFileName(info.fileName()) && !oneRun.count(info.absoluteFilePath()) &&
+            seen.first(info))
             traces.append(info);
     if (oneRunFolder)
         runs.push_back({runName({}), dir.absolutePath()});
@@ -83,8 +113,9 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, std:
 
     if (depth >= kMaxDepth)
         return true;
-    for (const QFileInfo &info : dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
-        if (!scanFolder(root, QDir(info.absoluteFilePath()), depth + 1, visited, runs))
+    for (const QFileInfo &info : realFirst(dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)))
+        if (seen.first(info) &&
+            !scanFolder(root, QDir(info.absoluteFilePath()), depth + 1, visited, seen, runs))
             return false;
     return true;
 }
@@ -173,7 +204,7 @@ bool TraceFolder::isTraceFileName(const QString &fileName)
                        [&](const QRegularExpression &pattern) { return pattern.match(fileName).hasMatch(); });
 }
 
-std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error)
+std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QStringList *notes)
 {
     auto fail = [&](const QString &message) {
         if (error)
@@ -186,12 +217,15 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error)
         return fail(tr("%1: nothing matches this pattern").arg(path));
 
     std::vector<TraceRun> runs;
+    Seen seen;
     for (const QString &target : targets) {
         const QFileInfo info(target);
         if (!info.exists())
             return fail(tr("%1: no such file or folder").arg(QDir::toNativeSeparators(target)));
         if (!info.isReadable())
             return fail(tr("%1: permission denied").arg(QDir::toNativeSeparators(target)));
+        if (!seen.first(info))
+            continue;
         if (info.isFile()) {
             runs.push_back({summaryRunName(info.fileName()), info.absoluteFilePath()});
             continue;
@@ -201,7 +235,7 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error)
         const QDir root = wildcard ? QDir(info.absolutePath()) : dir;
         const std::size_t before = runs.size();
         int visited = 0;
-        if (!scanFolder(root, dir, 0, visited, runs))
+        if (!scanFolder(root, dir, 0, visited, seen, runs))
             return fail(tr("%1: more than %2 folders below it; choose the folder that holds the runs")
                             .arg(QDir::toNativeSeparators(target))
                             .arg(kMaxFolders));
@@ -223,6 +257,8 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error)
 
     std::stable_sort(runs.begin(), runs.end(),
                      [](const TraceRun &a, const TraceRun &b) { return naturalLess(a.name, b.name); });
+    if (notes)
+        *notes = seen.notes;
     return runs;
 }
 

@@ -23,7 +23,11 @@ public:
     // The runs under path, naturally sorted by name. path may hold * ? [ ] wildcards, which
     // select several files or folders (e.g. "traces/trace_file_matmul_*"). On failure returns
     // nothing and sets error to a message naming the path.
-    static std::vector<TraceRun> scan(const QString &path, QString *error = nullptr);
+    // Each trace counts once: files and folders are known by their real paths, so a link to a run
+    // already found ("latest -> run_1"), or to a folder the scan is already in, is passed over;
+    // notes, when given, gets a line for each ("latest: the same folder as run_1, counted once").
+    static std::vector<TraceRun> scan(const QString &path, QString *error = nullptr,
+                                      QStringList *notes = nullptr);
 
     // Whether a file name matches a reader's patterns (TraceLoader::fileNamePatterns()).
     static bool isTraceFileName(const QString &fileName);
