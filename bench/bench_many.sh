@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Many-runs benchmark (issue 33): `scopeline-cli diff A B` on N v N runs of the >= 150 MB replica
-# of the TraceLens xdit trace (bench/make_large_trace.py; the runs are symbolic links to one file), for
+# of the TraceLens xdit trace (bench/make_large_trace.py; the runs are hard links to one file), for
 # N = 1, 10, 50 (BENCH_MANY_N), wall time and peak RSS, printed beside the single-run figures of the
 # same file: zcat, load + analysis (`info --json`) and load + summary (`scopes`), each of the gzip.
 # Also `summarize` of 10 runs and `diff` on those summaries. Targets: 20 v 20 peak RSS <= 400 MB and
@@ -51,7 +51,8 @@ awk -v l="one run: load + summary (scopes)" -v s="$BEST_S" -v kb="$PEAK_KB" -v z
 for n in $COUNTS; do
   for side in a b; do
     mkdir -p "$TMP/n$n/$side"
-    for ((i = 0; i < n; i++)); do ln -sf "$FILE" "$TMP/n$n/$side/run_$(printf %03d "$i").json.gz"; done
+    # hard links: each a run of its own (a symbolic link to a trace already found counts once)
+    for ((i = 0; i < n; i++)); do ln -f "$FILE" "$TMP/n$n/$side/run_$(printf %03d "$i").json.gz"; done
   done
   measure "diff $n v $n" "$CLI" diff "$TMP/n$n/a" "$TMP/n$n/b"
   awk -v n="$n" -v s="$BEST_S" -v kb="$PEAK_KB" -v one="$LOAD_S" 'BEGIN {
@@ -62,7 +63,7 @@ done
 echo "  (targets: 20 v 20 peak RSS <= 400 MB, wall <= 0.8x 40 single-run loads)"
 
 mkdir -p "$TMP/s/a" "$TMP/s/b"
-for ((i = 0; i < 10; i++)); do ln -sf "$FILE" "$TMP/s/a/run_$i.json.gz"; ln -sf "$FILE" "$TMP/s/b/run_$i.json.gz"; done
+for ((i = 0; i < 10; i++)); do ln -f "$FILE" "$TMP/s/a/run_$i.json.gz"; ln -f "$FILE" "$TMP/s/b/run_$i.json.gz"; done
 measure summarize "$CLI" summarize "$TMP/s/a" -o "$TMP/sum/a"
 printf "  %-34s %7.3f s  peak RSS %7.1f MB  (%s per summary)\n" "summarize 10 runs" "$BEST_S" \
   "$(awk -v kb="$PEAK_KB" 'BEGIN { print kb * 1024 / 1e6 }')" "$(du -h "$(find "$TMP/sum/a" -name '*.slsum' | head -n1)" | cut -f1)"

@@ -5,10 +5,14 @@
 // resources/samples/ (SCOPELINE_SAMPLES). A test never skips for lack of data: a missing file fails
 // the test that needs it, with a message naming the file.
 
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QString>
 #include <QStringList>
 #include <QtTest>
+
+#include <unistd.h>
 
 namespace testdata {
 
@@ -21,6 +25,22 @@ inline QString path(const QString &relative)
 inline QString path(const char *relative)
 {
     return path(QString::fromUtf8(relative));
+}
+
+// One trace as a run of its own under another name, for many runs from one file: a hard link (a copy
+// across filesystems). A symbolic link would be the same run, counted once by the folder scan. Make
+// the folder under the build tree (testdata::scratchDir) so that the link stays on one filesystem.
+inline bool anotherRun(const QString &trace, const QString &name)
+{
+    return ::link(QFile::encodeName(trace).constData(), QFile::encodeName(name).constData()) == 0 ||
+           QFile::copy(trace, name);
+}
+
+// A temporary folder's template beside the test's working directory (the build tree), on the same
+// filesystem as the repository's test data in a fresh clone.
+inline QString scratchDir()
+{
+    return QDir::current().filePath(QStringLiteral("scratch-XXXXXX"));
 }
 
 // The public traces of tests/data/README.md, relative to tests/data/public/: tests that read "every
