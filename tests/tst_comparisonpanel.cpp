@@ -460,6 +460,20 @@ private slots:
         QCOMPARE(view.plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
         QVERIFY(view.plot()->yAxis->range().lower > 0);
         QVERIFY(view.plot()->yAxis->range().upper >= 9.0); // 9 ms, the outlier, in view
+
+        // On a log axis within one decade, labelled ticks under the data (not only at powers of ten).
+        view.setGroups({BoxPlotView::Group::fromSamples(
+            QStringLiteral("narrow"), {120e3, 150e3, 250e3, 350e3}, {130e3, 140e3, 160e3, 200e3})});
+        view.plot()->replot();
+        const QVector<double> ticks = view.plot()->yAxis->tickVector();
+        const QCPRange range = view.plot()->yAxis->range();
+        QCOMPARE(view.unit(), QStringLiteral("µs"));
+        for (double tick : ticks)
+            QVERIFY(tick >= range.lower && tick <= range.upper);
+        // 200 and 300 µs: QCPAxisTickerLog alone gave none between 100 µs and 1 ms
+        QVERIFY2(std::count_if(ticks.begin(), ticks.end(), [](double t) { return t >= 120 && t <= 350; }) >=
+                     2,
+                 qPrintable(QString::number(ticks.size())));
         view.setGroups({});
         QCOMPARE(view.groups().size(), std::size_t(0));
     }

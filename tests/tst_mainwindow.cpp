@@ -37,9 +37,10 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QSplitter>
-#include <QTemporaryDir>
-#include <QTimer>
 #include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QTimer>
 #include <QtTest>
 
 #include <qcustomplot.h>
@@ -208,8 +209,17 @@ private slots:
         QCOMPARE(rows.back().a.n, std::size_t(100));
         QCOMPARE(rows.back().b.n, std::size_t(100));
         QCOMPARE(rows.back().verdict(0.05, 0.01), Verdict::Faster); // graph replay shortens every chain
+        // the status bar says what is shown and how to open one's own pair; the user's own says not
+        QVERIFY2(
+            window.statusText().startsWith(
+                QStringLiteral("Sample: %1 — File › Open Pair (Ctrl+O) to open yours").arg(sample->text())),
+            qPrintable(window.statusText()));
         QTest::qWait(200);
         QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_eager_vs_graph.png"))));
+        window.openPair(kMatmul, kEinsum);
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QVERIFY2(window.statusText().startsWith(QLatin1String("A: 3 run(s)")),
+                 qPrintable(window.statusText()));
     }
 
     // One menu entry per sample pair of the table, each pair there on disk, the first the quick start.
@@ -703,11 +713,13 @@ private slots:
         st.release(t1, &ended);
         QVERIFY(st.hasRange());
         view->selectEvent(int64_t(window.runsA().front().analysis->kernels().front()));
+        QVERIFY(!window.details()->toPlainText().isEmpty());
         QTest::keyClick(view, Qt::Key_Escape);
         QVERIFY(!st.hasRange());
         QVERIFY(view->selectedEvent() >= 0);
         QTest::keyClick(view, Qt::Key_Escape);
         QCOMPARE(view->selectedEvent(), int64_t(-1));
+        QVERIFY2(window.details()->toPlainText().isEmpty(), qPrintable(window.details()->toPlainText()));
 
         // Ctrl+F from the timeline: the filter of the tab shown
         window.tabs()->setCurrentWidget(window.diffView());

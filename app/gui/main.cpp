@@ -175,12 +175,14 @@ int main(int argc, char *argv[])
     } else if (args.size() == 1) {
         window.openSession(args[0]);
     } else if (const QString samples = samplesFolder(); !samples.isEmpty()) {
-        const scopeline::SessionState quickStart = scopeline::samplePairs(samples).front().state;
+        const scopeline::SamplePair quickStart = scopeline::samplePairs(samples).front();
         if (state.scopes.isEmpty())
-            state.scopes = quickStart.scopes;
+            state.scopes = quickStart.state.scopes;
         if (!parser.isSet(samplesOption)) // the pair's own sample mode (span for the launch chain)
-            state.samples = quickStart.samples;
-        window.openPair(quickStart.pathA, quickStart.pathB, state);
+            state.samples = quickStart.state.samples;
+        state.pathA = quickStart.state.pathA;
+        state.pathB = quickStart.state.pathB;
+        window.openSample(quickStart.title, state);
     }
     if (parser.isSet(kernelOption)) {
         const QString text = parser.value(kernelOption);

@@ -138,6 +138,8 @@ void MainWindow::createViews()
         if (event >= 0 && index >= 0 && index < runs.size()) {
             m_details->setHtml(TimelineView::describeEvent(m_runEvents->get(side, runs[index]), uint32_t(event)));
             m_detailsDock->show(); // hidden until there is something to say: the tables need the width
+        } else if (event < 0) {
+            m_details->clear(); // Esc or a click on nothing: the event's details go with its outline
         }
     });
     connect(m_timeline, &PairTimeline::rangeSummaryChanged, this, [this](const QString &html) {
@@ -287,8 +289,7 @@ void MainWindow::createActions()
 
     const QString sampleRoot = qApp->property("samplesFolder").toString();
     for (const SamplePair &sample : samplePairs(sampleRoot))
-        samples->addAction(sample.title, this,
-                           [this, state = sample.state] { openPair(state.pathA, state.pathB, state); });
+        samples->addAction(sample.title, this, [this, sample] { openSample(sample.title, sample.state); });
     samples->setEnabled(!sampleRoot.isEmpty());
 }
 
@@ -390,10 +391,23 @@ void MainWindow::openPair(const QString &pathA, const QString &pathB, const Sess
 {
     if (!m_document->open(pathA, pathB, state))
         return;
+    m_sampleTitle.clear();
     m_progress->setValue(0);
     m_progress->show();
     m_cancel->show();
     m_status->setText(tr("Loading %1 and %2…").arg(m_document->pending().pathA, m_document->pending().pathB));
+}
+
+void MainWindow::openSample(const QString &title, const SessionState &state)
+{
+    openPair(state.pathA, state.pathB, state);
+    if (isLoading())
+        m_sampleTitle = title;
+}
+
+QString MainWindow::statusText() const
+{
+    return m_status->text();
 }
 
 void MainWindow::reload()
@@ -453,6 +467,9 @@ void MainWindow::showDocument()
         showBanner(tr("Events that could not be read were skipped; the rest is shown.\n") +
                    skipped.brokenRuns.join(QLatin1Char('\n')));
     m_status->setText(
+        (m_sampleTitle.isEmpty()
+             ? QString()
+             : tr("Sample: %1 — File › Open Pair (Ctrl+O) to open yours · ").arg(m_sampleTitle)) +
         tr("A: %n run(s)", nullptr, int(runsA().size())) + QStringLiteral(", ") +
         tr("B: %n run(s)", nullptr, int(runsB().size())) +
         (skipped.total ? tr("; %1 events skipped (counters, unsupported or broken events)").arg(skipped.total)

@@ -38,6 +38,10 @@ public:
 
     // Loads a pair; `state` carries the scopes, modes and view to apply once it is loaded.
     void openPair(const QString &pathA, const QString &pathB, const SessionState &state = {});
+    // A bundled sample pair: the same, and once loaded the status bar says what is shown and how to
+    // open one's own.
+    void openSample(const QString &title, const SessionState &state);
+    QString statusText() const;
     bool openSession(const QString &file);
     bool saveSession(const QString &file);
     bool exportReport(const QString &folder);
@@ -53,6 +57,7 @@ public:
     KernelDiffView *diffView() const { return m_diffView; }
     QTabWidget *tabs() const { return m_tabs; } // "What changed" and "Scopes"
     PairTimeline *timeline() const { return m_timeline; }
+    QTextBrowser *details() const { return m_details; } // the clicked event or the selected range
 
 signals:
     // A load has ended: shown, failed (banner) or cancelled.
@@ -93,6 +98,7 @@ private:
 
     ComparisonDocument *m_document = nullptr;
     QString m_sessionFile;
+    QString m_sampleTitle; // the sample being loaded or shown; empty for the user's own pair
 
     ProportionalSplitter *m_splitter = nullptr; // timelines over the comparison panel
     PairTimeline *m_timeline = nullptr;

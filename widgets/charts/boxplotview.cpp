@@ -16,6 +16,34 @@ namespace scopeline {
 
 namespace {
 
+// Log-axis ticks at 1, 2 and 5 × 10^k, or at every digit × 10^k when that gives fewer than three:
+// powers of ten alone leave a range within one decade, where a boxplot's data usually sits, with no
+// labelled tick at all.
+class DigitLogTicker : public QCPAxisTickerLog
+{
+protected:
+    QVector<double> createTickVector(double, const QCPRange &range) override
+    {
+        QVector<double> ticks;
+        if (!(range.lower > 0) || !(range.upper > range.lower))
+            return ticks;
+        const int first = int(std::floor(std::log10(range.lower))),
+                  last = int(std::ceil(std::log10(range.upper)));
+        for (const std::vector<int> &digits :
+             {std::vector<int>{1, 2, 5}, std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9}}) {
+            ticks.clear();
+            for (int exponent = first; exponent <= last; ++exponent)
+                for (int digit : digits)
+                    if (const double tick = digit * std::pow(10.0, exponent);
+                        tick >= range.lower && tick <= range.upper)
+                        ticks.append(tick);
+            if (ticks.size() >= 3)
+                break;
+        }
+        return ticks;
+    }
+};
+
 constexpr double kSideOffset = 0.2; // A and B boxes left and right of a group's centre
 constexpr double kBoxWidth = 0.34;
 constexpr double kClusterGap = 0.6;  // extra space between clusters (scopes in per-run view)
@@ -429,16 +457,14 @@ void BoxPlotView::rebuild()
 
     if (m_logScale) {
         m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
-        auto logTicker = QSharedPointer<QCPAxisTickerLog>::create();
-        logTicker->setSubTickCount(8);
-        m_plot->yAxis->setTicker(logTicker);
+        m_plot->yAxis->setTicker(QSharedPointer<DigitLogTicker>::create());
         m_plot->yAxis->setNumberFormat(QStringLiteral("g"));
     } else {
         m_plot->yAxis->setScaleType(QCPAxis::stLinear);
         m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
         m_plot->yAxis->setNumberFormat(QStringLiteral("g"));
     }
-    m_plot->yAxis->setSubTicks(true);
+    m_plot->yAxis->setSubTicks(!m_logScale); // the log ticks are dense enough, and subticks would be linear
 
     if (empty) {
         m_plot->xAxis->setRange(0, 1);
