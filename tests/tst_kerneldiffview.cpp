@@ -629,12 +629,13 @@ private slots:
         QVERIFY(page.contains(QLatin1String("What changed")));
         QVERIFY(page.contains(QLatin1String("diff.png")));
         QVERIFY(page.contains(window.diffView()->diff()->rows()[0].kernel.toHtmlEscaped()));
-        // a pair opened for its scopes shows them
+        // a pair opened with scopes has them selected in Scopes, and still opens on What changed
         SessionState state;
         state.scopes = {QStringLiteral("attn_q_k")};
         window.openPair(kMatmul, kEinsum, state);
         QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
-        QCOMPARE(window.tabs()->currentWidget(), static_cast<QWidget *>(window.panel()));
+        QCOMPARE(window.panel()->selectedScopes(), state.scopes);
+        QCOMPARE(window.tabs()->currentWidget(), static_cast<QWidget *>(window.diffView()));
     }
 };
 

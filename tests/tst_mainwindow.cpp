@@ -222,6 +222,50 @@ private slots:
                  qPrintable(window.statusText()));
     }
 
+    // A new pair starts clean: the sample's scope, the kernel filter and the zoom of the pair before do
+    // not carry over (they read as "not found" rows and a blank timeline); the threshold does.
+    void newPairStartsClean()
+    {
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        const SamplePair chain = samplePairs(kSamples).front();
+        window.openSample(chain.title, chain.state);
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QCOMPARE(window.panel()->selectedScopes(), QStringList{QStringLiteral("chain")});
+        QCOMPARE(window.tabs()->currentWidget(), static_cast<QWidget *>(window.diffView()));
+        window.diffView()->filterEdit()->setText(QStringLiteral("hip"));
+        window.panel()->setThreshold(0.05);
+        TimelineView *b = window.timeline()->viewB();
+        b->setVisibleRange(b->visibleStart() + 1000, b->visibleStart() + 2000); // far past the JAX run's end
+
+        window.openNewPair(kMatmul, kEinsum);
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QCOMPARE(window.panel()->selectedScopes(), QStringList());
+        QCOMPARE(window.panel()->rows().size(), std::size_t(0));
+        QCOMPARE(window.diffView()->filterEdit()->text(), QString());
+        QCOMPARE(window.tabs()->currentWidget(), static_cast<QWidget *>(window.diffView()));
+        QCOMPARE(window.panel()->threshold(), 0.05);
+        // Both timelines as a window that never showed another pair opens them.
+        const auto ranges = [](const MainWindow &w) {
+            return QList<int64_t>{w.timeline()->viewA()->visibleStart(), w.timeline()->viewA()->visibleEnd(),
+                                  w.timeline()->viewB()->visibleStart(), w.timeline()->viewB()->visibleEnd()};
+        };
+        MainWindow fresh;
+        fresh.resize(1600, 1000);
+        fresh.show();
+        QVERIFY(openAndWait(fresh, kMatmul, kEinsum));
+        QCOMPARE(ranges(window), ranges(fresh));
+        // A reload is the same pair: its filter stays.
+        window.diffView()->filterEdit()->setText(QStringLiteral("fusion"));
+        for (QAction *action : window.findChildren<QAction *>())
+            if (action->text() == QLatin1String("&Reload"))
+                action->trigger();
+        QVERIFY(window.isLoading());
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QCOMPARE(window.diffView()->filterEdit()->text(), QStringLiteral("fusion"));
+    }
+
     // One menu entry per sample pair of the table, each pair there on disk, the first the quick start.
     void samplesMenuIsTheTable()
     {

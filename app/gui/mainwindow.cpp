@@ -373,7 +373,19 @@ void MainWindow::showOpenDialog(const QString &presetA, const QString &presetB)
     OpenDialog dialog(recentPairs(), this);
     dialog.setPaths(presetA.isEmpty() ? shown.pathA : presetA, presetB.isEmpty() ? shown.pathB : presetB);
     if (dialog.exec() == QDialog::Accepted)
-        openPair(dialog.pathA(), dialog.pathB(), currentState());
+        openNewPair(dialog.pathA(), dialog.pathB());
+}
+
+void MainWindow::openNewPair(const QString &pathA, const QString &pathB)
+{
+    // What belongs to a pair (its scopes, step, modes of reading scopes, views) starts clean; the
+    // user's preferences carry over.
+    SessionState state;
+    state.threshold = m_panel->threshold();
+    state.pooled = m_panel->pooled();
+    state.logScale = m_panel->logScale();
+    state.zoomLocked = m_timeline->zoomLocked();
+    openPair(pathA, pathB, state);
 }
 
 void MainWindow::showRunner()
@@ -452,9 +464,15 @@ void MainWindow::showDocument()
     m_panel->setSides(runsA(), runsB(), state.pathA, state.pathB);
     m_diffView->setSides(runsA(), runsB(), QFileInfo(state.pathA).fileName(),
                          QFileInfo(state.pathB).fileName());
+    // Another pair than the one shown: its filters start empty (a reload or a swap keeps them).
+    if (QStringList{state.pathA, state.pathB} != m_shownPair &&
+        QStringList{state.pathB, state.pathA} != m_shownPair) {
+        m_diffView->filterEdit()->clear();
+        m_panel->picker()->filterEdit()->clear();
+        m_tabs->setCurrentWidget(m_diffView); // every pair opens on what changed
+    }
+    m_shownPair = {state.pathA, state.pathB};
     applyState(state);
-    // A pair opened for its scopes shows them; any other pair opens on what changed.
-    m_tabs->setCurrentWidget(state.scopes.isEmpty() ? static_cast<QWidget *>(m_diffView) : m_panel);
     showRuns();
     if (state.viewEndA > state.viewStartA)
         m_timeline->viewA()->setVisibleRange(state.viewStartA, state.viewEndA);
@@ -614,7 +632,7 @@ void MainWindow::updateRecentMenu()
         if (paths.size() != 2)
             continue;
         m_recentMenu->addAction(QStringLiteral("%1  ⟷  %2").arg(paths[0], paths[1]), this,
-                                [this, paths] { openPair(paths[0], paths[1], currentState()); });
+                                [this, paths] { openNewPair(paths[0], paths[1]); });
     }
     m_recentMenu->setEnabled(!m_recentMenu->isEmpty());
 }
@@ -696,7 +714,7 @@ void MainWindow::dropEvent(QDropEvent *event)
             paths.append(url.toLocalFile());
     event->acceptProposedAction();
     if (paths.size() >= 2)
-        openPair(paths[0], paths[1], currentState());
+        openNewPair(paths[0], paths[1]);
     else if (paths.size() == 1 && paths[0].endsWith(QLatin1String(".scopeline.json")))
         openSession(paths[0]);
     else if (paths.size() == 1)

@@ -41,6 +41,9 @@ public:
     // A bundled sample pair: the same, and once loaded the status bar says what is shown and how to
     // open one's own.
     void openSample(const QString &title, const SessionState &state);
+    // Another pair, as the open dialog, a drop or a recent pair opens it: nothing of the pair shown
+    // before carries over (scopes, step, filters, views), only the threshold and the view options.
+    void openNewPair(const QString &pathA, const QString &pathB);
     QString statusText() const;
     bool openSession(const QString &file);
     bool saveSession(const QString &file);
@@ -99,6 +102,7 @@ private:
     ComparisonDocument *m_document = nullptr;
     QString m_sessionFile;
     QString m_sampleTitle; // the sample being loaded or shown; empty for the user's own pair
+    QStringList m_shownPair; // the paths of the pair shown, A then B
 
     ProportionalSplitter *m_splitter = nullptr; // timelines over the comparison panel
     PairTimeline *m_timeline = nullptr;
