@@ -198,7 +198,23 @@ private slots:
         QVERIFY(rows[0][QStringLiteral("mwu_p")].toString().isEmpty());
         QVERIFY(rows[0][QStringLiteral("mean_a_ns")].toString().isEmpty());
         QVERIFY(!rows[0][QStringLiteral("mean_b_ns")].toString().isEmpty());
-        QVERIFY(cli.out.contains("only in B"));
+        QVERIFY(cli.out.contains("only in B")); // A has other scopes: this one is missing, not all
+        QVERIFY(!cli.err.contains("no scope names"));
+    }
+
+    // JAX command buffers on A, off on B: A has no scope names at all. Not "only in B": the CLI says
+    // what is missing, on each row and once with how to record scopes.
+    void unnamedSideIsSaid()
+    {
+        const ProcessResult cli = runProcess(
+            QStringLiteral(SCOPELINE_CLI),
+            {QStringLiteral("compare"), testdata::path("jax_h100/jax_command_buffers/trace_file_matmul_*"),
+             testdata::path("jax_h100/jax_named_scopes/trace_file_matmul_*"), QStringLiteral("--scope"),
+             QStringLiteral("mlp")});
+        QCOMPARE(cli.exitCode, 0);
+        QVERIFY2(cli.err.contains("note: A's kernels carry no scope names"), cli.err.constData());
+        QVERIFY2(cli.out.contains("no scope names in A") && !cli.out.contains("only in B"),
+                 cli.out.constData());
     }
 };
 

@@ -441,6 +441,31 @@ private slots:
         QCOMPARE(model->verdict(pair), Verdict::NoMeaningfulChange);
     }
 
+    // JAX with command buffers (A) against without (B): A's kernels carry no scope names, so its
+    // scopes are not "only in B"; the panel and the verdicts say what is missing and how to record it.
+    void unnamedSideIsSaid()
+    {
+        const QList<LoadedRun> buffers = loadSide(
+                                   testdata::path("jax_h100/jax_command_buffers/trace_file_matmul_*")),
+                               named =
+                                   loadSide(testdata::path("jax_h100/jax_named_scopes/trace_file_matmul_*"));
+        QVERIFY(buffers.size() == 3 && named.size() == 3);
+        ComparisonPanel panel;
+        panel.setSides(buffers, named, QStringLiteral("buffers"), QStringLiteral("named"));
+        QVERIFY2(panel.scopeNote().startsWith(QLatin1String("A's kernels carry no scope names")),
+                 qPrintable(panel.scopeNote()));
+        QVERIFY(panel.scopeNote().contains(QLatin1String("--xla_gpu_enable_command_buffer=")));
+        panel.setSelectedScopes({QStringLiteral("mlp")});
+        QVERIFY(!panel.rows().empty());
+        for (const ComparisonRow &row : panel.rows()) {
+            QCOMPARE(row.verdict(), Verdict::OnlyInB);
+            QCOMPARE(row.verdictText(), QStringLiteral("no scope names in A"));
+        }
+        // Both sides named: nothing to say.
+        panel.setSides(named, named, QStringLiteral("named"), QStringLiteral("named"));
+        QCOMPARE(panel.scopeNote(), QString());
+    }
+
     void boxPlotUnitsAndOutliers()
     {
         BoxPlotView view;

@@ -93,6 +93,8 @@ int compareCommand(const QStringList &arguments)
     comparison.setAlpha(alpha);
     const std::vector<ComparisonRow> rows =
         comparison.compare(options.scopes, options.match, options.samples);
+    if (const QString note = comparison.unnamedSideNote(); !note.isEmpty())
+        err() << "scopeline-cli: note: " << note << "\n";
 
     // A scope found on one side only still has its rows; say so plainly.
     for (const QString &scope : options.scopes) {

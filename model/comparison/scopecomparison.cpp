@@ -109,6 +109,9 @@ Verdict ComparisonRow::verdict(double alpha, double threshold) const
 QString ComparisonRow::verdictText(double alpha, double threshold) const
 {
     const Verdict v = verdict(alpha, threshold);
+    if ((v == Verdict::OnlyInA || v == Verdict::OnlyInB) && unnamedSide >= 0)
+        return QCoreApplication::translate("ScopeComparison", "no scope names in %1")
+            .arg(unnamedSide == 0 ? QStringLiteral("A") : QStringLiteral("B"));
     const QString text = scopeline::verdictText(v);
     const bool found = v == Verdict::Faster || v == Verdict::Slower || v == Verdict::NoMeaningfulChange;
     if (!found || hasRunLevel() || !verdictRow)
@@ -123,6 +126,36 @@ QString ComparisonRow::verdictText(double alpha, double threshold) const
 ScopeComparison::ScopeComparison(std::vector<const ScopeIndex *> sideA, std::vector<const ScopeIndex *> sideB)
     : m_a(std::move(sideA)), m_b(std::move(sideB))
 {}
+
+int ScopeComparison::unnamedSide() const
+{
+    const auto named = [](const std::vector<const ScopeIndex *> &side) {
+        for (const ScopeIndex *index : side)
+            if (index)
+                for (const ScopeIndex::Scope &scope : index->scopes())
+                    if (!scope.step)
+                        return true;
+        return false;
+    };
+    const bool a = named(m_a), b = named(m_b);
+    return a == b ? -1 : a ? 1 : 0;
+}
+
+QString ScopeComparison::unnamedSideNote() const
+{
+    const int side = unnamedSide();
+    if (side < 0)
+        return {};
+    const QString unnamed = side == 0 ? QStringLiteral("A") : QStringLiteral("B"),
+                  named = side == 0 ? QStringLiteral("B") : QStringLiteral("A");
+    return QCoreApplication::translate(
+               "ScopeComparison",
+               "%1's kernels carry no scope names, only its steps (JAX command buffers run them inside CUDA "
+               "graphs; compiled code can drop record_function), so a scope of %2 cannot be found in %1. To "
+               "compare scopes, record %1 with XLA_FLAGS=--xla_gpu_enable_command_buffer= (JAX) or scopes "
+               "that survive compilation; the step compares on What changed.")
+        .arg(unnamed, named);
+}
 
 std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, MatchMode match,
                                                     SampleMode samples) const
@@ -174,6 +207,9 @@ std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, M
             pooledRows.push_back(r);
             runLevelP.push_back(rows[r].runLevel.p);
         }
+    const int unnamed = unnamedSide();
+    for (ComparisonRow &row : rows)
+        row.unnamedSide = unnamed;
     const std::vector<double> runLevelAdjusted = stats::holmAdjust(runLevelP),
                               levels = stats::holmLevels(runLevelP, m_alpha);
     for (std::size_t i = 0; i < pooledRows.size(); ++i) {

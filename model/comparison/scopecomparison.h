@@ -46,6 +46,9 @@ struct ComparisonRow
     double runLevelHolm = std::numeric_limits<double>::quiet_NaN();
     // Pooled rows with a run-level test: what it could not measure (Replication::caveat).
     QString caveat;
+    // The side whose kernels carry no scope names at all (ScopeComparison::unnamedSide): a scope
+    // "only in" the other side then says nothing of this one, and the verdict text says so.
+    int unnamedSide = -1;
 
     bool comparable() const { return a.n > 0 && b.n > 0; }
     bool isPooled() const { return run == QLatin1String("all"); }
@@ -78,6 +81,13 @@ public:
     void setAlpha(double alpha) { m_alpha = alpha; }
 
     std::vector<ComparisonRow> compare(const QStringList &scopes, MatchMode match, SampleMode samples) const;
+
+    // The side (0: A, 1: B) whose kernels carry no scope names, only steps, while the other's do:
+    // JAX command buffers (CUDA graphs) and compiled code that drops record_function leave none.
+    // -1 when neither or both.
+    int unnamedSide() const;
+    // What that means and how to record scopes; empty when no side is unnamed.
+    QString unnamedSideNote() const;
 
     // The table's columns, in CSV order; the verdict column is judged with alpha and threshold.
     static std::vector<TableColumn<ComparisonRow>> columns(double alpha = 0.05, double threshold = 0.01);

@@ -191,6 +191,13 @@ ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
     layout->setSpacing(4);
     layout->addWidget(m_summary);
     layout->addWidget(m_caveat);
+    m_scopeNote = new QLabel(this);
+    m_scopeNote->setObjectName(QStringLiteral("scopeNote"));
+    m_scopeNote->setWordWrap(true);
+    m_scopeNote->setTextFormat(Qt::PlainText);
+    m_scopeNote->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_scopeNote->hide();
+    layout->addWidget(m_scopeNote);
     layout->addWidget(split, 1);
 
     connect(m_picker, &ScopePicker::selectedScopesChanged, this, [this] {
@@ -249,9 +256,17 @@ void ComparisonPanel::setSides(const QList<LoadedRun> &a, const QList<LoadedRun>
     m_caveat->setCaveat(caveat);
     m_tableModel->setCaveat(caveat);
     m_picker->setSides(a, b);
+    const QString note = ScopeComparison(m_indexA, m_indexB).unnamedSideNote();
+    m_scopeNote->setText(note);
+    m_scopeNote->setVisible(!note.isEmpty());
     m_boxPlot->setLabels(ScopeBoxPlot::legendLabel(labelA, tr("A")),
                          ScopeBoxPlot::legendLabel(labelB, tr("B")));
     recompute();
+}
+
+QString ComparisonPanel::scopeNote() const
+{
+    return m_scopeNote->text();
 }
 
 QStringList ComparisonPanel::selectedScopes() const

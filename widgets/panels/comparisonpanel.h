@@ -63,6 +63,8 @@ public:
     SummaryStrip *summaryStrip() const { return m_summary; }
     // Shown when the sides' runs come from one process a side (Replication::caveat).
     CaveatBanner *caveatBanner() const { return m_caveat; }
+    // Why scopes cannot be compared when a side's kernels carry no scope names; empty otherwise.
+    QString scopeNote() const;
     ScopePicker *picker() const { return m_picker; }
     BoxPlotView *boxPlot() const { return m_boxPlot; }
     ComparisonTableModel *tableModel() const { return m_tableModel; }
@@ -86,6 +88,7 @@ private:
     std::vector<const ScopeIndex *> m_indexA, m_indexB;
     SummaryStrip *m_summary = nullptr;
     CaveatBanner *m_caveat = nullptr;
+    QLabel *m_scopeNote = nullptr;
     ScopePicker *m_picker = nullptr;
     BoxPlotView *m_boxPlot = nullptr;
     ComparisonTableModel *m_tableModel = nullptr;
