@@ -2,10 +2,11 @@
 // `scopeline-cli diff`: which kernels (or ops) account for the difference between A and B.
 #include "app/cli/clicommands.h"
 
-#include "model/tables/durationformat.h"
 #include "model/comparison/gate.h"
 #include "model/comparison/kerneldiff.h"
 #include "model/comparison/stepbreakdown.h"
+#include "model/tables/durationformat.h"
+#include "model/tables/kernelnames.h"
 #include "model/tables/tableformat.h"
 
 #include <QCommandLineParser>
@@ -28,47 +29,14 @@ QString relativeText(double a, double b)
     return a > 0 && !std::isnan(b) ? formatChange((b - a) / a, 1) : QStringLiteral("–");
 }
 
-// A kernel name that fits the table: a demangled C++ name without its leading "void " and its
-// parameter list, elided in the middle so that both its start and its distinctive end show.
-QString tableName(QString name, int width)
-{
-    if (name.startsWith(QLatin1String("void ")))
-        name.remove(0, 5);
-    if (name.endsWith(QLatin1Char(')'))) {
-        int depth = 0;
-        for (qsizetype i = name.size() - 1; i > 0; --i) {
-            if (name[i] == QLatin1Char(')'))
-                ++depth;
-            else if (name[i] == QLatin1Char('(') && --depth == 0) {
-                name.truncate(i);
-                break;
-            }
-        }
-    }
-    if (name.size() > width)
-        name = name.left(width / 2) + QStringLiteral("…") + name.right(width - width / 2 - 1);
-    return name;
-}
-
-// Table names for the rows, none printed like another: a second row that would read as an earlier
-// one gets " #2" (and so on) on its elided name; wide: the full names.
-QStringList distinctTableNames(const std::vector<KernelDiffRow> &rows, int width, bool wide)
-{
-    QStringList names;
-    std::map<QString, int> seen;
-    for (const KernelDiffRow &r : rows) {
-        const QString name = wide ? r.kernel : tableName(r.kernel, width);
-        const int n = ++seen[name];
-        names << (n == 1 ? name : tableName(r.kernel, width - 4) + QStringLiteral(" #%1").arg(n));
-    }
-    return names;
-}
-
 // The CLI's columns, the kernel's name shortened to fit (and told apart when two read alike).
 std::vector<TableColumn<KernelDiffRow>> shownColumns(const KernelDiff &diff, bool wide)
 {
     const std::vector<KernelDiffRow> &rows = diff.rows();
-    const QStringList names = distinctTableNames(rows, 50, wide);
+    QStringList kernels;
+    for (const KernelDiffRow &r : rows)
+        kernels << r.kernel;
+    const QStringList names = wide ? kernels : distinctKernelNames(kernels, 50);
     std::vector<TableColumn<KernelDiffRow>> columns = KernelDiff::cliColumns(diff.options());
     columns.front().text = [&rows, names](const KernelDiffRow &r) { return names[qsizetype(&r - rows.data())]; };
     return columns;

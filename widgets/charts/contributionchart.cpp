@@ -4,8 +4,9 @@
 
 #include "widgets/charts/waterfallplot.h"
 
-#include "model/tables/durationformat.h"
 #include "model/comparison/kerneldiff.h"
+#include "model/tables/durationformat.h"
+#include "model/tables/kernelnames.h"
 
 #include <qcustomplot.h>
 
@@ -20,13 +21,6 @@ namespace {
 
 constexpr int kMaxLabel = 40;  // characters of a kernel name on the axis
 constexpr int kBarPixels = 17; // height a bar and its label need
-
-QString elide(const QString &name)
-{
-    if (name.size() <= kMaxLabel)
-        return name;
-    return name.left(kMaxLabel - 12) + QStringLiteral("…") + name.right(11);
-}
 
 // A kernel's bar says what its verdict says (on its GPU time per run, the bar's length): green or red
 // for a finding or a kernel of one side, grey when the difference is within the noise.
@@ -131,9 +125,13 @@ void ContributionChart::rebuild()
     // A narrow chart keeps room for its bars: the names take at most ~40 % of its width.
     const QFontMetrics labelMetrics(m_plot->yAxis->tickLabelFont());
     const int labelPixels = std::max(110, width() * 2 / 5);
-    const auto label = [&](const QString &name) {
-        return labelMetrics.elidedText(elide(boundedText(name)), Qt::ElideMiddle, labelPixels);
-    };
+    // As many characters as fit, no two names alike (elementwise kernels differ in their middle).
+    QStringList kernels;
+    for (int i = 0; i < shown; ++i)
+        kernels << boundedText(rows[std::size_t(i)].kernel);
+    const QStringList names = distinctKernelNames(
+        kernels, std::clamp(labelPixels / std::max(1, labelMetrics.averageCharWidth()), 24, kMaxLabel));
+    const auto label = [&](int i) { return labelMetrics.elidedText(names[i], Qt::ElideMiddle, labelPixels); };
 
     std::vector<WaterfallBar> bars;
     const QColor total = dataColour(DataColour::Total), less = dataColour(DataColour::Less),
@@ -143,8 +141,8 @@ void ContributionChart::rebuild()
     double running = s.kernelTimePerRunA, rest = s.deltaTotalNs;
     for (int i = 0; i < shown; ++i) {
         const KernelDiffRow &r = rows[std::size_t(i)];
-        bars.push_back({label(r.kernel), formatSignedDuration(r.deltaTotalNs), running,
-                        running + r.deltaTotalNs, barColour(r), false, i == m_current});
+        bars.push_back({label(i), formatSignedDuration(r.deltaTotalNs), running, running + r.deltaTotalNs,
+                        barColour(r), false, i == m_current});
         m_rows.push_back(i);
         running += r.deltaTotalNs;
         rest -= r.deltaTotalNs;

@@ -3,6 +3,7 @@
 #include "widgets/tables/comparisontablemodel.h"
 #include "widgets/timeline/timelinetext.h"
 
+#include "model/tables/kernelnames.h"
 #include "model/tables/tableformat.h"
 
 #include <QBrush>
@@ -13,6 +14,10 @@
 namespace scopeline {
 
 namespace {
+
+// The kernel column's texts: enough for the widest column the view gives them; the view elides the
+// middle further where narrower, keeping the head and the differing end.
+constexpr int kKernelNameChars = 60;
 
 QString percent(double fraction)
 {
@@ -107,6 +112,11 @@ void KernelDiffModel::setDiff(std::shared_ptr<const KernelDiff> diff)
     beginResetModel();
     m_diff = std::move(diff);
     m_columns = KernelDiff::tableColumns(m_diff ? m_diff->options() : KernelDiffOptions{}); // "Op" by op
+    QStringList kernels;
+    if (m_diff)
+        for (const KernelDiffRow &row : m_diff->rows())
+            kernels << boundedText(row.kernel);
+    m_names = distinctKernelNames(kernels, kKernelNameChars);
     endResetModel();
 }
 
@@ -151,7 +161,7 @@ QVariant KernelDiffModel::data(const QModelIndex &index, int role) const
     const bool isVerdict = key == QLatin1String("verdict");
     switch (role) {
     case Qt::DisplayRole:
-        return key == QLatin1String("kernel") ? boundedText(column.display(r)) : column.display(r);
+        return key == QLatin1String("kernel") ? m_names[index.row()] : column.display(r);
     case RawValueRole: // the verdict sorts by what it says, not by its words
         return isVerdict ? QVariant(int(r.verdict)) : column.value(r);
     case VerdictRole:

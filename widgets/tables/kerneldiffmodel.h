@@ -49,6 +49,7 @@ private:
 
     std::shared_ptr<const KernelDiff> m_diff;
     std::vector<TableColumn<KernelDiffRow>> m_columns; // KernelDiff::tableColumns()
+    QStringList m_names; // the kernel column's texts: short, no two alike (distinctKernelNames)
 };
 
 } // namespace scopeline
