@@ -54,6 +54,7 @@ import numpy as np
 from scipy import stats
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stats_oracle  # noqa: E402  (Holm's step-down levels, from their definition)
 import trace_summary as ts  # noqa: E402  (raw-event parser: kernels, launch calls)
 
 FIELDS = ("step", "busy", "idle", "launch_late", "gpu_waiting", "unknown")
@@ -222,17 +223,9 @@ def holm(ps):
 
 
 def holm_levels(ps, alpha):
-    """The level Holm's step-down judges each p at: the k-th smallest of m at alpha / (m - k + 1) until
-    the first that is not below its level; that one and the rest at that level."""
-    idx = sorted((i for i, p in enumerate(ps) if p is not None), key=lambda i: ps[i])
-    out, stop = [None] * len(ps), None
-    for k, i in enumerate(idx, start=1):
-        level = stop if stop is not None else alpha / (len(idx) - k + 1)
-        if stop is None and not ps[i] < level:
-            stop = level
-        out[i] = level
-    return out
-
+    """stats_oracle.holm_levels (Holm's step-down level of each p) with None for a row without a p."""
+    levels = stats_oracle.holm_levels([math.nan if p is None else p for p in ps], alpha)
+    return [None if math.isnan(level) else level for level in levels]
 
 def compare(runs_a, runs_b, by_process, alpha, threshold):
     def units(runs):
