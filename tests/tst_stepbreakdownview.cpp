@@ -194,6 +194,29 @@ private slots:
         QCOMPARE(model->index(0, 14).data().toString(), QStringLiteral("B faster"));
     }
 
+    // A short per-step chart (1366 x 768) keeps its value ticks apart: as many as its height holds.
+    void shortStepChartKeepsTicksApart()
+    {
+        StepTimeChart chart;
+        const StepBreakdown breakdown(m_a, m_b);
+        chart.setBreakdown(&breakdown);
+        for (int height : {110, 160, 400}) {
+            chart.resize(600, height);
+            chart.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&chart));
+            chart.plot()->replot();
+            const QVector<double> ticks = chart.plot()->yAxis->tickVector();
+            const int labelPixels = QFontMetrics(chart.plot()->yAxis->tickLabelFont()).height();
+            for (qsizetype i = 1; i < ticks.size(); ++i)
+                QVERIFY2(std::fabs(chart.plot()->yAxis->coordToPixel(ticks[i]) -
+                                   chart.plot()->yAxis->coordToPixel(ticks[i - 1])) >= labelPixels,
+                         qPrintable(QStringLiteral("height %1: ticks %2 and %3")
+                                        .arg(height)
+                                        .arg(ticks[i - 1])
+                                        .arg(ticks[i])));
+        }
+    }
+
     void stepChartHasEveryRun()
     {
         StepBreakdownView view;

@@ -18,6 +18,7 @@ namespace scopeline {
 
 namespace {
 constexpr double kToolTipPixels = 8; // how near a point the mouse must be for its tooltip
+constexpr int kTickPixels = 24;      // height a value tick and its label need
 } // namespace
 
 StepTimeChart::StepTimeChart(QWidget *parent) : QWidget(parent)
@@ -44,7 +45,7 @@ StepTimeChart::StepTimeChart(QWidget *parent) : QWidget(parent)
     legend->setColumnSpacing(20);
     legend->setMargins(QMargins(6, 2, 6, 0));
     legend->setVisible(true);
-    m_plot->installEventFilter(this); // a tooltip per point
+    m_plot->installEventFilter(this); // a tooltip per point, and ticks that fit its height
     m_theme = applyPalette(m_plot, palette());
     rebuild();
 }
@@ -114,6 +115,11 @@ void StepTimeChart::rebuild()
 
 bool StepTimeChart::eventFilter(QObject *watched, QEvent *event)
 {
+    if (watched == m_plot && event->type() == QEvent::Resize) {
+        // As many value ticks as the height holds apart (a short chart got five, on top of each other).
+        m_plot->yAxis->ticker()->setTickCount(std::clamp((m_plot->height() - 70) / kTickPixels, 1, 5));
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
     if (watched != m_plot || event->type() != QEvent::ToolTip || !m_breakdown)
         return QWidget::eventFilter(watched, event);
     const auto *help = static_cast<QHelpEvent *>(event);
