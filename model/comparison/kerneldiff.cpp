@@ -40,16 +40,6 @@ double meanPerRun(int64_t sum, int runs)
     return runs > 0 ? double(sum) / double(runs) : 0.0;
 }
 
-// A row's test takes the interval of the same test at `level`, the level its verdict is judged (a
-// tie's, not from the test, only where it agrees with the verdict).
-void setInterval(stats::RunLevelTest &test, double level, const stats::RunLevelTest &atLevel)
-{
-    const bool agrees = intervalAgrees(test.p, level, atLevel.ciLow, atLevel.ciHigh);
-    test.ciLow = agrees ? atLevel.ciLow : stats::RunLevelTest::kUnset;
-    test.ciHigh = agrees ? atLevel.ciHigh : stats::RunLevelTest::kUnset;
-    test.confidence = 1 - level;
-}
-
 void finishSide(KernelDiffSide &side, std::vector<std::vector<double>> &runs,
                 const std::vector<int64_t> &totals, const Replication &replication, int sideIndex)
 {
@@ -248,13 +238,13 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
         row.perCallHolm = perCallHolm[i];
         // Each interval at the level its verdict is judged: Holm's step-down level in its family.
         if (!std::isnan(levels[i]))
-            setInterval(
-                row.runLevel, levels[i],
-                stats::meanChangeTest(row.a.unitTotalNs, row.b.unitTotalNs, 1 - levels[i], row.timerStep));
+            setIntervalAtLevel(row.runLevel, levels[i],
+                               stats::meanChangeTest(row.a.unitTotalNs, row.b.unitTotalNs, 1 - levels[i],
+                                                     row.timerStep));
         if (!std::isnan(perCallLevels[i]))
-            setInterval(row.perCall, perCallLevels[i],
-                        stats::runLevelTest(row.a.unitMedianNs, row.b.unitMedianNs, 1 - perCallLevels[i],
-                                            row.timerStep));
+            setIntervalAtLevel(row.perCall, perCallLevels[i],
+                               stats::runLevelTest(row.a.unitMedianNs, row.b.unitMedianNs, 1 - perCallLevels[i],
+                                                   row.timerStep));
         if (!row.a.present() && !row.processDependent())
             row.verdict = Verdict::OnlyInB;
         else if (!row.b.present() && !row.processDependent())
@@ -307,23 +297,21 @@ std::vector<TableColumn<KernelDiffRow>> KernelDiff::columns(const KernelDiffOpti
     auto text = [](auto get) { return [get](const Row &r) { return QVariant(get(r)); }; };
     const bool names = options.foldNumbers || options.byOp;
     return {
-        C{QStringLiteral("kernel"),
-          options.byOp ? tr("Op") : tr("Kernel"),
+        C{QStringLiteral("kernel"), options.byOp ? tr("Op") : tr("Kernel"),
           options.byOp ? tr("The op that launched the kernels: JAX's hlo_op (a command buffer's kernels by "
                             "their graph node), else the CPU op around the launch call (PyTorch's aten::…)")
                        : tr("Kernel name (with folding: the name without its trailing compiler number)"),
-          text([](const Row &r) { return r.kernel; }),
-          cell::text,
-          {},
-          -50},
+          text([](const Row &r) { return r.kernel; }), cell::text, {}, -50},
         C{QStringLiteral("runs_a"), tr("Runs A"), tr("Runs of A in which the kernel occurs"),
           integer([](const Row &r) { return r.a.runsWithKernel; }), cell::text},
         C{QStringLiteral("runs_b"), tr("Runs B"), tr("Runs of B in which the kernel occurs"),
           integer([](const Row &r) { return r.b.runsWithKernel; }), cell::text},
         C{QStringLiteral("calls_a"), tr("Calls/run A"), tr("Calls per run of A (mean over runs)"),
-          number([](const Row &r) { return r.a.callsPerRun; }), cell::count},
+          number([](const Row &r) { return r.a.callsPerRun; }),
+          cell::count},
         C{QStringLiteral("calls_b"), tr("Calls/run B"), tr("Calls per run of B (mean over runs)"),
-          number([](const Row &r) { return r.b.callsPerRun; }), cell::count},
+          number([](const Row &r) { return r.b.callsPerRun; }),
+          cell::count},
         C{QStringLiteral("total_a_ns"), tr("Time/run A"),
           tr("Total duration of the kernel per run of A (mean over runs)"),
           number([](const Row &r) { return r.a.totalPerRunNs; }), cell::duration},
@@ -332,30 +320,26 @@ std::vector<TableColumn<KernelDiffRow>> KernelDiff::columns(const KernelDiffOpti
           number([](const Row &r) { return r.b.totalPerRunNs; }), cell::duration},
         C{QStringLiteral("delta_total_ns"), tr("Δ time/run"),
           tr("Total GPU time per run, B − A: what this kernel adds to (or removes from) the change"),
-          number([](const Row &r) { return r.deltaTotalNs; }), cell::signedDuration},
+          number([](const Row &r) { return r.deltaTotalNs; }),
+          cell::signedDuration},
         C{QStringLiteral("share_of_delta"), tr("Share"),
           tr("Δ time/run as a share of the total change in kernel time"),
-          number([](const Row &r) { return r.shareOfDelta; }), cell::percent},
-        C{QStringLiteral("median_a_ns"), tr("Median A"),
-          tr("Median duration of one call, all runs of A pooled"),
+          number([](const Row &r) { return r.shareOfDelta; }),
+          cell::percent},
+        C{QStringLiteral("median_a_ns"), tr("Median A"), tr("Median duration of one call, all runs of A pooled"),
           number([](const Row &r) { return r.a.medianNs; }), cell::duration},
-        C{QStringLiteral("median_b_ns"), tr("Median B"),
-          tr("Median duration of one call, all runs of B pooled"),
+        C{QStringLiteral("median_b_ns"), tr("Median B"), tr("Median duration of one call, all runs of B pooled"),
           number([](const Row &r) { return r.b.medianNs; }), cell::duration},
         C{QStringLiteral("rel_change_median"), tr("Median change"), tr("(median B − median A) / median A"),
           number([](const Row &r) { return r.relChangeMedian; }), cell::change},
         C{QStringLiteral("run_level_p"), tr("Time/run p"),
           tr("Welch's t on the per-process (or per-run) GPU time per run, Holm-adjusted over the rows"),
           number([](const Row &r) { return r.runLevelHolm; }), cell::pValue},
-        C{QStringLiteral("verdict"),
-          tr("Verdict"),
+        C{QStringLiteral("verdict"), tr("Verdict"),
           tr("Judges the kernel's GPU time per run, what Δ time/run explains: Welch on the per-process "
              "(or, with one process a side, per-run) totals, Holm over the rows. B faster/slower only "
              "when the adjusted p is below α and the change reaches the threshold"),
-          text([](const Row &r) { return r.verdictText(); }),
-          cell::text,
-          {},
-          -1},
+          text([](const Row &r) { return r.verdictText(); }), cell::text, {}, -1},
         C{QStringLiteral("run_level_p_raw"), tr("Time/run p (unadjusted)"),
           tr("Welch's t on the per-process (or per-run) GPU time per run, before Holm"),
           number([](const Row &r) { return r.runLevel.p; }), cell::pValue},
@@ -402,8 +386,7 @@ std::vector<TableColumn<KernelDiffRow>> KernelDiff::columns(const KernelDiffOpti
         C{QStringLiteral("per_call_p"), tr("Per-call p"),
           tr("Welch's t on the logs of the per-process (or per-run) medians, Holm-adjusted over the rows"),
           number([](const Row &r) { return r.perCallHolm; }), cell::pValue},
-        C{QStringLiteral("per_call_verdict"), tr("Per-call verdict"),
-          tr("The verdict on the duration of one call"),
+        C{QStringLiteral("per_call_verdict"), tr("Per-call verdict"), tr("The verdict on the duration of one call"),
           text([](const Row &r) { return r.perCallVerdictText(); }), cell::text},
         C{QStringLiteral("processes_a"), tr("Processes A"), tr("Processes A's runs came from"),
           integer([](const Row &r) { return r.processesA; }), cell::text},

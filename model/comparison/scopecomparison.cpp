@@ -217,12 +217,8 @@ std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, M
         row.runLevelHolm = runLevelAdjusted[i];
         if (std::isnan(levels[i]))
             continue;
-        // The interval at the level the verdict is judged (a tie's only where it agrees).
-        const stats::RunLevelTest atLevel = pooledRunLevel(row, m_replication, 1 - levels[i]);
-        const bool agrees = intervalAgrees(row.runLevel.p, levels[i], atLevel.ciLow, atLevel.ciHigh);
-        row.runLevel.ciLow = agrees ? atLevel.ciLow : stats::RunLevelTest::kUnset;
-        row.runLevel.ciHigh = agrees ? atLevel.ciHigh : stats::RunLevelTest::kUnset;
-        row.runLevel.confidence = atLevel.confidence;
+        // The interval at the level the verdict is judged.
+        setIntervalAtLevel(row.runLevel, levels[i], pooledRunLevel(row, m_replication, 1 - levels[i]));
     }
     return rows;
 }
@@ -246,78 +242,42 @@ std::vector<TableColumn<ComparisonRow>> ScopeComparison::columns(double alpha, d
     const QString median = tr("Median duration (linear interpolation, as numpy)");
     const QString iqr = tr("Interquartile range q3 − q1: the height of the box");
     return {
-        C{QStringLiteral("scope"),
-          tr("Scope"),
-          tr("The scope (or pattern) compared"),
-          [](const Row &r) { return QVariant(r.scope); },
-          cell::text,
-          {},
-          -16},
-        C{QStringLiteral("run"),
-          tr("Run"),
+        C{QStringLiteral("scope"), tr("Scope"), tr("The scope (or pattern) compared"),
+          [](const Row &r) { return QVariant(r.scope); }, cell::text, {}, -16},
+        C{QStringLiteral("run"), tr("Run"),
           tr("The run pair (1, 2, …: the n-th run of A against the n-th run of B) or “all”, every run of "
              "each side pooled"),
-          [](const Row &r) { return QVariant(r.run); },
-          cell::text,
-          {},
-          -4},
-        C{QStringLiteral("n_a"),
-          tr("n A"),
-          samples,
-          integer([](const Row &r) { return r.a.n; }),
-          cell::text,
-          {},
-          6},
-        C{QStringLiteral("n_b"),
-          tr("n B"),
-          samples,
-          integer([](const Row &r) { return r.b.n; }),
-          cell::text,
-          {},
-          6},
-        C{QStringLiteral("mean_a_ns"), tr("Mean A"), tr("Mean duration"),
-          number([](const Row &r) { return r.a.mean; }), cell::duration},
-        C{QStringLiteral("mean_b_ns"), tr("Mean B"), tr("Mean duration"),
-          number([](const Row &r) { return r.b.mean; }), cell::duration},
+          [](const Row &r) { return QVariant(r.run); }, cell::text, {}, -4},
+        C{QStringLiteral("n_a"), tr("n A"), samples, integer([](const Row &r) { return r.a.n; }), cell::text, {}, 6},
+        C{QStringLiteral("n_b"), tr("n B"), samples, integer([](const Row &r) { return r.b.n; }), cell::text, {}, 6},
+        C{QStringLiteral("mean_a_ns"), tr("Mean A"), tr("Mean duration"), number([](const Row &r) { return r.a.mean; }),
+          cell::duration},
+        C{QStringLiteral("mean_b_ns"), tr("Mean B"), tr("Mean duration"), number([](const Row &r) { return r.b.mean; }),
+          cell::duration},
         C{QStringLiteral("std_a_ns"), tr("Std A"), tr("Sample standard deviation (n − 1)"),
           number([](const Row &r) { return r.a.std; }), cell::duration},
         C{QStringLiteral("std_b_ns"), tr("Std B"), tr("Sample standard deviation (n − 1)"),
           number([](const Row &r) { return r.b.std; }), cell::duration},
-        C{QStringLiteral("median_a_ns"),
-          tr("Median A"),
-          median,
-          number([](const Row &r) { return r.a.median; }),
-          cell::duration,
-          {},
-          11},
-        C{QStringLiteral("median_b_ns"),
-          tr("Median B"),
-          median,
-          number([](const Row &r) { return r.b.median; }),
-          cell::duration,
-          {},
-          11},
+        C{QStringLiteral("median_a_ns"), tr("Median A"), median, number([](const Row &r) { return r.a.median; }),
+          cell::duration, {}, 11},
+        C{QStringLiteral("median_b_ns"), tr("Median B"), median, number([](const Row &r) { return r.b.median; }),
+          cell::duration, {}, 11},
         C{QStringLiteral("ranksum_z"), tr("Rank-sum z"),
           tr("Wilcoxon rank-sum statistic (scipy.stats.ranksums): negative when B ranks lower (faster)"),
           number([](const Row &r) { return r.rankSum.z; }),
           [](const QVariant &z) { return QString::number(z.toDouble(), 'f', 2); }},
-        C{QStringLiteral("ranksum_p"), tr("Rank-sum p"),
-          tr("Two-sided p-value of the Wilcoxon rank-sum test"),
+        C{QStringLiteral("ranksum_p"), tr("Rank-sum p"), tr("Two-sided p-value of the Wilcoxon rank-sum test"),
           number([](const Row &r) { return r.rankSum.p; }), cell::pValue},
         C{QStringLiteral("mwu_u"), tr("MWU U"), tr("Mann–Whitney U of A (U₁ = R₁ − n₁(n₁+1)/2)"),
-          number([](const Row &r) { return r.mannWhitney.u; }), cell::count},
+          number([](const Row &r) { return r.mannWhitney.u; }),
+          cell::count},
         C{QStringLiteral("mwu_p"), tr("MWU p"),
           tr("Two-sided Mann–Whitney p-value (tie-corrected, continuity correction)"),
           number([](const Row &r) { return r.mannWhitney.p; }), cell::pValue},
-        C{QStringLiteral("hl_shift_ns"),
-          tr("HL shift"),
+        C{QStringLiteral("hl_shift_ns"), tr("HL shift"),
           tr("Hodges–Lehmann shift of B vs A: the median of all pairwise differences B − A"),
-          number([](const Row &r) { return r.shift.shift; }),
-          cell::signedDuration,
-          {},
-          11},
-        C{QStringLiteral("hl_ci_low_ns"), tr("HL CI"),
-          tr("95 % confidence interval of the Hodges–Lehmann shift"),
+          number([](const Row &r) { return r.shift.shift; }), cell::signedDuration, {}, 11},
+        C{QStringLiteral("hl_ci_low_ns"), tr("HL CI"), tr("95 % confidence interval of the Hodges–Lehmann shift"),
           number([](const Row &r) { return r.shift.ciLow; }), cell::signedDuration,
           [](const Row &r) {
               if (std::isnan(r.shift.ciLow) || std::isnan(r.shift.ciHigh))
@@ -343,10 +303,8 @@ std::vector<TableColumn<ComparisonRow>> ScopeComparison::columns(double alpha, d
           tr("Mann–Whitney p adjusted with Holm's method over the scopes compared together in this run "
              "pair; the verdict uses it"),
           number([](const Row &r) { return r.mannWhitneyHolm; }), cell::pValue},
-        C{QStringLiteral("iqr_a_ns"), tr("IQR A"), iqr, number([](const Row &r) { return r.a.iqr; }),
-          cell::duration},
-        C{QStringLiteral("iqr_b_ns"), tr("IQR B"), iqr, number([](const Row &r) { return r.b.iqr; }),
-          cell::duration},
+        C{QStringLiteral("iqr_a_ns"), tr("IQR A"), iqr, number([](const Row &r) { return r.a.iqr; }), cell::duration},
+        C{QStringLiteral("iqr_b_ns"), tr("IQR B"), iqr, number([](const Row &r) { return r.b.iqr; }), cell::duration},
         // Run-level columns (issue 12): empty except on the pooled row; run_level_p is Holm-adjusted
         // over the pooled rows, run_level_p_raw before adjustment; change and CI as fractions.
         C{QStringLiteral("runs_a"), tr("Runs A"), tr("Runs of A with samples of the scope"),
@@ -376,17 +334,14 @@ std::vector<TableColumn<ComparisonRow>> ScopeComparison::columns(double alpha, d
           tr("The interval's confidence: 1 − Holm's step-down level of the row among the pooled rows "
              "(α / (m − k + 1) for the k-th smallest p of m)"),
           number([](const Row &r) { return r.runLevel.confidence; }), cell::percent},
-        C{QStringLiteral("verdict"),
-          tr("Verdict"),
+        C{QStringLiteral("verdict"), tr("Verdict"),
           tr("B faster / B slower: Holm-adjusted p < %1 and a change of at least the threshold (%2 %); a "
              "smaller significant change reads as “no meaningful change”. On “all” rows with ≥ 2 runs a side "
              "the test is the run-level one (the change of the run medians), on the other rows the "
              "per-sample Mann–Whitney test (the change of the medians).")
               .arg(alpha)
               .arg(100 * threshold, 0, 'g', 3),
-          [alpha, threshold](const Row &r) { return QVariant(r.verdictText(alpha, threshold)); },
-          cell::text,
-          {},
+          [alpha, threshold](const Row &r) { return QVariant(r.verdictText(alpha, threshold)); }, cell::text, {},
           -1},
         C{QStringLiteral("run_level_p_raw"), tr("Run-level p (unadjusted)"),
           tr("Welch's t on the log per-run medians, before Holm"),

@@ -42,4 +42,12 @@ bool intervalAgrees(double p, double level, double ciLow, double ciHigh)
     return (p < level) == (ciLow > 0 || ciHigh < 0);
 }
 
+void setIntervalAtLevel(stats::RunLevelTest &test, double level, const stats::RunLevelTest &atLevel)
+{
+    const bool agrees = intervalAgrees(test.p, level, atLevel.ciLow, atLevel.ciHigh);
+    test.ciLow = agrees ? atLevel.ciLow : stats::RunLevelTest::kUnset;
+    test.ciHigh = agrees ? atLevel.ciHigh : stats::RunLevelTest::kUnset;
+    test.confidence = 1 - level;
+}
+
 } // namespace scopeline

@@ -4,6 +4,8 @@
 // (the kernel diff, the scope comparison's pooled rows, the step breakdown) says "faster" under the
 // same conditions.
 
+#include "stats/runlevel.h"
+
 #include <QString>
 
 namespace scopeline {
@@ -23,5 +25,9 @@ Verdict runLevelVerdict(double holmP, double change, double alpha, double thresh
 // confidence 1 − level always does; a tie's (± one timer step, not from the test) may not, and is
 // then not shown.
 bool intervalAgrees(double p, double level, double ciLow, double ciHigh);
+
+// A row's run-level test takes the interval of the same test at its level (`atLevel`, computed at
+// confidence 1 − level), where it agrees; and that confidence.
+void setIntervalAtLevel(stats::RunLevelTest &test, double level, const stats::RunLevelTest &atLevel);
 
 } // namespace scopeline
