@@ -461,6 +461,10 @@ private slots:
             QCOMPARE(row.verdict(), Verdict::OnlyInB);
             QCOMPARE(row.verdictText(), QStringLiteral("no scope names in A"));
         }
+        panel.resize(1400, 800);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(panel.grab().save(QStringLiteral("/tmp/panel_unnamed_side.png")));
         // Both sides named: nothing to say.
         panel.setSides(named, named, QStringLiteral("named"), QStringLiteral("named"));
         QCOMPARE(panel.scopeNote(), QString());

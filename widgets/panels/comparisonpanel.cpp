@@ -196,6 +196,9 @@ ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
     m_scopeNote->setWordWrap(true);
     m_scopeNote->setTextFormat(Qt::PlainText);
     m_scopeNote->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_scopeNote->setMargin(4); // set off from the picker below, as the caveat banner above is
+    m_scopeNote->setAutoFillBackground(true);
+    m_scopeNote->setBackgroundRole(QPalette::AlternateBase);
     m_scopeNote->hide();
     layout->addWidget(m_scopeNote);
     layout->addWidget(split, 1);
