@@ -266,6 +266,37 @@ private slots:
         QCOMPARE(window.diffView()->filterEdit()->text(), QStringLiteral("fusion"));
     }
 
+    // On a small screen one pane can take the window: the figures, or the timelines; again restores both.
+    void panesMaximise()
+    {
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(openAndWait(window, kMatmul, kEinsum));
+        QAction *figures = nullptr, *timelines = nullptr;
+        for (QAction *action : window.findChildren<QAction *>()) {
+            if (action->text() == QLatin1String("Maximise &Figures"))
+                figures = action;
+            if (action->text() == QLatin1String("Maximise &Timelines"))
+                timelines = action;
+        }
+        QVERIFY(figures && timelines);
+        QCOMPARE(figures->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+        const int tabsHeight = window.tabs()->height();
+        figures->trigger();
+        QApplication::processEvents();
+        QVERIFY(!window.timeline()->isVisible() && window.tabs()->isVisible());
+        QVERIFY2(window.tabs()->height() > tabsHeight + 100,
+                 qPrintable(QString::number(window.tabs()->height())));
+        timelines->trigger(); // the other pane instead, not none
+        QApplication::processEvents();
+        QVERIFY(window.timeline()->isVisible() && !window.tabs()->isVisible());
+        QVERIFY(!figures->isChecked());
+        timelines->trigger();
+        QApplication::processEvents();
+        QVERIFY(window.timeline()->isVisible() && window.tabs()->isVisible());
+    }
+
     // One menu entry per sample pair of the table, each pair there on disk, the first the quick start.
     void samplesMenuIsTheTable()
     {

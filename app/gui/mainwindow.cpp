@@ -266,6 +266,26 @@ void MainWindow::createActions()
         m_timeline->viewA()->fit();
         m_timeline->viewB()->fit();
     });
+    // One pane at a time, for a small screen: the figures or the timelines take the window; again to
+    // restore both.
+    QAction *figures = view->addAction(tr("Maximise &Figures"));
+    figures->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    figures->setToolTip(tr("What changed and Scopes take the whole window; again to show the timelines"));
+    QAction *timelines = view->addAction(tr("Maximise &Timelines"));
+    timelines->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
+    timelines->setToolTip(tr("The timelines take the whole window; again to show the figures"));
+    for (QAction *action : {figures, timelines})
+        action->setCheckable(true);
+    connect(figures, &QAction::toggled, this, [this, timelines](bool on) {
+        if (on)
+            timelines->setChecked(false);
+        m_timeline->setVisible(!on);
+    });
+    connect(timelines, &QAction::toggled, this, [this, figures](bool on) {
+        if (on)
+            figures->setChecked(false);
+        m_tabs->setVisible(!on);
+    });
     QAction *details = m_detailsDock->toggleViewAction();
     details->setText(tr("&Details"));
     details->setToolTip(tr("The clicked event or the selected range (opens by itself on a click)"));
