@@ -288,6 +288,8 @@ private slots:
         QVERIFY(!window.timeline()->isVisible() && window.tabs()->isVisible());
         QVERIFY2(window.tabs()->height() > tabsHeight + 100,
                  qPrintable(QString::number(window.tabs()->height())));
+        QTest::qWait(100);
+        QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_maximised_figures.png"))));
         timelines->trigger(); // the other pane instead, not none
         QApplication::processEvents();
         QVERIFY(window.timeline()->isVisible() && !window.tabs()->isVisible());
