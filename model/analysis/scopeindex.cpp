@@ -293,6 +293,12 @@ std::vector<ScopeIndex::Scope> ScopeIndex::scopes() const
     return result;
 }
 
+bool ScopeIndex::hasNamedScope() const
+{
+    return std::any_of(m_refs.begin(), m_refs.end(),
+                       [this](const Ref &ref) { return !m_stepName[ref.name]; });
+}
+
 QString ScopeIndex::stepScope() const
 {
     const Scope *best = nullptr;

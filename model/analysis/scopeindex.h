@@ -47,6 +47,9 @@ public:
 
     // Every scope name that has kernels: step scopes first, each group sorted by name.
     std::vector<Scope> scopes() const;
+    // Whether any kernel carries a scope name that is not a step's: what scopes() lists beside the
+    // steps, without counting them (it stops at the first).
+    bool hasNamedScope() const;
     // The run's step scope: `ProfilerStep` when present, else the step scope with the most kernels
     // (`PjitFunction(...)` before other `<name>#N`); empty when there is none.
     QString stepScope() const;

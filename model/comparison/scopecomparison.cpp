@@ -129,13 +129,10 @@ ScopeComparison::ScopeComparison(std::vector<const ScopeIndex *> sideA, std::vec
 
 int ScopeComparison::unnamedSide() const
 {
+    // Called on every compare(): the cheap test, not scopes(), which counts every name's kernels.
     const auto named = [](const std::vector<const ScopeIndex *> &side) {
-        for (const ScopeIndex *index : side)
-            if (index)
-                for (const ScopeIndex::Scope &scope : index->scopes())
-                    if (!scope.step)
-                        return true;
-        return false;
+        return std::any_of(side.begin(), side.end(),
+                           [](const ScopeIndex *index) { return index && index->hasNamedScope(); });
     };
     const bool a = named(m_a), b = named(m_b);
     return a == b ? -1 : a ? 1 : 0;
