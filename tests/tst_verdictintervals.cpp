@@ -126,17 +126,8 @@ private slots:
         QStringList scopes;
         for (const ScopeIndex::Scope &scope : runsA.front().scopes->scopes())
             scopes << scope.name;
-        const std::vector<const ScopeIndex *> indexA = [&] {
-            std::vector<const ScopeIndex *> out;
-            for (const LoadedRun &run : runsA)
-                out.push_back(run.scopes.get());
-            return out;
-        }();
-        std::vector<const ScopeIndex *> indexB;
-        for (const LoadedRun &run : runsB)
-            indexB.push_back(run.scopes.get());
         const Replication replication = Replication::of(runsA, runsB);
-        ScopeComparison comparison(indexA, indexB);
+        ScopeComparison comparison(scopeIndexes(runsA), scopeIndexes(runsB));
         comparison.setReplication(&replication);
         for (const ComparisonRow &row :
              comparison.compare(scopes, MatchMode::Component, SampleMode::Kernel)) {

@@ -110,21 +110,27 @@ void keepUntilExit(const LoadedRun &run)
 
 } // namespace
 
+std::vector<TraceRun> scanPath(const QString &path)
+{
+    QString error;
+    QStringList notes;
+    const std::vector<TraceRun> found = TraceFolder::scan(path, &error, &notes);
+    if (found.empty())
+        err() << "scopeline-cli: " << error << "\n";
+    for (const QString &note : notes) // links passed over: each trace counts once
+        err() << "scopeline-cli: note: " << note << "\n";
+    err().flush();
+    return found;
+}
+
 // Scans and loads every run under the given paths; prints the error and returns false on failure.
 bool loadPaths(const QStringList &paths, QList<LoadedRun> &runs, LoadedRun::Scopes scopes,
                LoadedRun::Events events)
 {
     for (const QString &path : paths) {
-        QString error;
-        QStringList notes;
-        const std::vector<TraceRun> found = TraceFolder::scan(path, &error, &notes);
-        if (found.empty()) {
-            err() << "scopeline-cli: " << error << "\n";
-            err().flush();
+        const std::vector<TraceRun> found = scanPath(path);
+        if (found.empty())
             return false;
-        }
-        for (const QString &note : notes) // links passed over: each trace counts once
-            err() << "scopeline-cli: note: " << note << "\n";
         const QList<LoadedRun> loaded = LoadedRun::loadAll(found, nullptr, scopes, events);
         // The first failure stops the others: name the run that failed, not one it stopped.
         if (const QString failure = LoadedRun::firstError(loaded); !failure.isEmpty()) {

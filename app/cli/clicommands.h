@@ -36,6 +36,9 @@ QTextStream &err();
 // Prints the message and a pointer to --help; returns BadUsage.
 int usageError(const QString &message);
 
+// The runs of one path (TraceFolder::scan); prints why there are none, and a note for each link
+// passed over. Empty on failure.
+std::vector<TraceRun> scanPath(const QString &path);
 // Scans and loads every run under the given paths (traces or run summary files); prints the error and
 // returns false on failure. The runs keep only their summaries unless `events` keeps the events too.
 bool loadPaths(const QStringList &paths, QList<LoadedRun> &runs,

@@ -57,15 +57,9 @@ int summarizeCommand(const QStringList &arguments)
     std::vector<Job> jobs;
     QHash<QString, QString> targets; // summary file -> the trace it comes from
     for (const QString &path : parser.positionalArguments()) {
-        QString error;
-        QStringList notes;
-        const std::vector<TraceRun> found = TraceFolder::scan(path, &error, &notes);
-        if (found.empty()) {
-            err() << "scopeline-cli: " << error << "\n";
+        const std::vector<TraceRun> found = scanPath(path);
+        if (found.empty())
             return Unreadable;
-        }
-        for (const QString &note : notes)
-            err() << "scopeline-cli: note: " << note << "\n";
         for (const TraceRun &run : found) {
             const QString file = QDir::cleanPath(outDir.filePath(summaryName(path, found, run) +
                                                                  RunSummaryFile::suffix()));

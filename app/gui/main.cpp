@@ -225,8 +225,8 @@ int main(int argc, char *argv[])
                 // Encoded in memory, then written whole or not at all.
                 QByteArray png;
                 QBuffer buffer(&png);
-                const QString format =
-                    QFileInfo(file).suffix().isEmpty() ? QStringLiteral("png") : QFileInfo(file).suffix();
+                const QString suffix = QFileInfo(file).suffix();
+                const QString format = suffix.isEmpty() ? QStringLiteral("png") : suffix;
                 const QString error =
                     buffer.open(QIODevice::WriteOnly) && window.grab().save(&buffer, qPrintable(format))
                         ? scopeline::saveFile(file, png)
