@@ -349,7 +349,7 @@ def main():
                 continue
             units, step = row["_units"][index], row["_units"][2]
             _, _, low, high, _ = test(units[0], units[1], step, level)
-            agrees = low is not None and (row[prefix + "_p_raw"] < level) == (low > 0 or high < 0)
+            agrees = low is not None and stats_oracle.interval_agrees(row[prefix + "_p_raw"], level, low, high)
             row[prefix + "_ci_low"], row[prefix + "_ci_high"] = (low, high) if agrees else (None, None)
     for row, p, pc in zip(rows, holm([r["run_level_p_raw"] for r in rows]),
                           holm([r["per_call_p_raw"] for r in rows])):

@@ -27,7 +27,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_oracle import samples  # noqa: E402  (the raw-trace reader)
-from stats_oracle import clean, holm, holm_levels, run_level  # noqa: E402  (scipy formulas)
+from stats_oracle import clean, holm, holm_levels, interval_agrees, run_level  # noqa: E402  (scipy formulas)
 
 
 def rows(per_scope, alpha=0.05):
@@ -45,7 +45,7 @@ def rows(per_scope, alpha=0.05):
             continue
         # The interval at the level the verdict is judged; a tie's only where it agrees with it.
         ci = run_level(r["medians_a"], r["medians_b"], [1 - level])["ci"][0]
-        if (r["run_level_p_raw"] < level) == (ci["low"] > 0 or ci["high"] < 0):
+        if interval_agrees(r["run_level_p_raw"], level, ci["low"], ci["high"]):
             r["run_level_ci_low"], r["run_level_ci_high"] = ci["low"], ci["high"]
         r["run_level_ci_level"] = 1 - level
     return out

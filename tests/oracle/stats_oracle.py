@@ -139,6 +139,12 @@ def holm_levels(p, alpha):
     return out
 
 
+def interval_agrees(p, level, low, high):
+    """The rule every table keeps: an interval beside a verdict excludes 0 exactly when p < level (a tie's
+    interval, one timer step either way, is shown only where it does)."""
+    return (p < level) == (low > 0 or high < 0)
+
+
 def run_level(a, b, confidences):
     """Run-level test on per-run summaries: NaN entries are runs without samples and are dropped;
     a side with fewer than 2 runs, or a summary that is not positive and finite, gives no figures."""

@@ -274,7 +274,7 @@ def compare(runs_a, runs_b, by_process, alpha, threshold):
         if level is None or half is None:
             continue
         low, high = float(row["delta_ns"]) - half(level), float(row["delta_ns"]) + half(level)
-        if (row["p_raw"] < level) == (low > 0 or high < 0):
+        if stats_oracle.interval_agrees(row["p_raw"], level, low, high):
             row["ci_low_ns"], row["ci_high_ns"] = low, high
         row["ci_level"] = 1 - level
     for row, p in zip(rows, judged):
