@@ -77,6 +77,27 @@ bool textFits(const QWidget *widget, const QString &text, int padding = 0)
 }
 
 // The QTableView the user sees (not the frozen overlay), its visible rows.
+// A plot's value labels and bar labels (the left axis) drawn at least a line apart, empty when so.
+QString labelsOverlap(QCustomPlot *plot)
+{
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    const QCPAxis *axis = plot->yAxis;
+    if (!axis->visible() || !axis->tickLabels())
+        return {};
+    const QVector<double> ticks = axis->tickVector();
+    const int line = QFontMetrics(axis->tickLabelFont()).height();
+    for (int i = 1; i < ticks.size(); ++i) {
+        const double apart = std::abs(axis->coordToPixel(ticks[i]) - axis->coordToPixel(ticks[i - 1]));
+        if (apart < line)
+            return QStringLiteral("%1: labels %2 px apart, a line is %3 px (plot %4 px tall)")
+                .arg(axis->label().isEmpty() ? QString::number(i) : axis->label())
+                .arg(apart)
+                .arg(line)
+                .arg(plot->height());
+    }
+    return {};
+}
+
 int visibleRows(const QTableView *table)
 {
     return table->viewport()->height() / std::max(1, table->verticalHeader()->defaultSectionSize());
@@ -295,6 +316,24 @@ private slots:
         QVERIFY(window.timeline()->isVisible() && !window.tabs()->isVisible());
         QVERIFY(!figures->isChecked());
         timelines->trigger();
+        QApplication::processEvents();
+        QVERIFY(window.timeline()->isVisible() && window.tabs()->isVisible());
+
+        // a double-click on a pane's title does the same: a tab for the figures, a side's title bar
+        // for the timelines
+        QTabBar *tabBar = window.tabs()->tabBar();
+        QTest::mouseDClick(tabBar, Qt::LeftButton, Qt::NoModifier, tabBar->tabRect(0).center());
+        QApplication::processEvents();
+        QVERIFY(!window.timeline()->isVisible() && figures->isChecked());
+        QTest::mouseDClick(tabBar, Qt::LeftButton, Qt::NoModifier, tabBar->tabRect(1).center());
+        QApplication::processEvents();
+        QVERIFY(window.timeline()->isVisible() && window.tabs()->isVisible());
+        QWidget *titleBar = window.timeline()->findChild<QWidget *>(QStringLiteral("titleBar"));
+        QVERIFY(titleBar);
+        QTest::mouseDClick(titleBar, Qt::LeftButton, Qt::NoModifier, QPoint(10, titleBar->height() / 2));
+        QApplication::processEvents();
+        QVERIFY(window.timeline()->isVisible() && !window.tabs()->isVisible() && timelines->isChecked());
+        QTest::mouseDClick(titleBar, Qt::LeftButton, Qt::NoModifier, QPoint(10, titleBar->height() / 2));
         QApplication::processEvents();
         QVERIFY(window.timeline()->isVisible() && window.tabs()->isVisible());
     }
@@ -700,6 +739,15 @@ private slots:
             QVERIFY2(problem.isEmpty(), qPrintable(problem));
         }
         QVERIFY2(visibleRows(diff) >= 5, qPrintable(QString::number(visibleRows(diff))));
+        // the step waterfall, the per-step chart, the kernel waterfall and a kernel's boxplot: labels apart
+        window.diffView()->selectRow(0);
+        QTest::qWait(50);
+        const QList<QCustomPlot *> diffPlots = window.diffView()->findChildren<QCustomPlot *>();
+        QVERIFY(diffPlots.size() >= 4);
+        for (QCustomPlot *plot : diffPlots) {
+            const QString overlap = plot->isVisible() ? labelsOverlap(plot) : QString();
+            QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
+        }
         QVERIFY(window.grab().save(QDir::temp().filePath(
             QStringLiteral("scopeline_fit_%1x%2_changed.png").arg(size.width()).arg(size.height()))));
 
@@ -711,6 +759,7 @@ private slots:
                  qPrintable(QStringLiteral("%1x%2").arg(box->plot()->width()).arg(box->plot()->height())));
         QCPLegend *legend = box->plot()->legend;
         QVERIFY(box->plot()->rect().contains(legend->outerRect()));
+        QVERIFY2(labelsOverlap(box->plot()).isEmpty(), qPrintable(labelsOverlap(box->plot())));
         for (int i = 0; i < legend->itemCount(); ++i)
             QVERIFY2(legend->item(i)->outerRect().width() >= legend->item(i)->minimumOuterSizeHint().width(),
                      qPrintable(QString::number(i)));

@@ -423,6 +423,63 @@ private slots:
         QCOMPARE(view.eventRect(kernel), kernelBefore);
     }
 
+    // The profiler's own row (Kineto's "PyTorch Profiler (0)" span) and CPU threads with nothing in
+    // the visible window take no room unless asked for; GPU streams always show. The expectation walks
+    // each track's raw events, not the lanes' index the view uses.
+    void emptyRowsHiddenUnlessAskedFor()
+    {
+        const QString torchRun = testdata::path("h100_runs/torch_compile/eager/run_0");
+        REQUIRE_TEST_DATA(torchRun);
+        const LoadedRun torch = loadFirst(torchRun);
+        QVERIFY2(torch.ok(), qPrintable(torch.error));
+        const TraceData &t = *torch.trace;
+        const int64_t traceCategory = t.strings.find("Trace");
+        std::vector<uint32_t> ownTracks;
+        for (uint32_t track = 0; track < t.tracks.size(); ++track) {
+            const auto &events = t.trackEvents[track];
+            if (!events.empty() && std::all_of(events.begin(), events.end(), [&](uint32_t e) {
+                    return int64_t(t.category[e]) == traceCategory;
+                }))
+                ownTracks.push_back(track);
+        }
+        QCOMPARE(ownTracks.size(), std::size_t(1));
+        const uint32_t span = t.trackEvents[ownTracks.front()].front();
+        QCOMPARE(t.qname(span), QStringLiteral("PyTorch Profiler (0)"));
+        TimelineView view;
+        QVERIFY(showRun(view, torch));
+        QCOMPARE(view.hiddenRowCount(), 1);
+        QVERIFY(!view.eventRect(span).isValid());
+        QVERIFY(view.eventRect(middleKernel(torch)).isValid());
+        view.setShowEmptyRows(true);
+        QCOMPARE(view.hiddenRowCount(), 0);
+        QVERIFY(view.eventRect(span).isValid());
+
+        // Zoomed onto one JAX kernel: the host threads with nothing there go, the rest stay.
+        TimelineView jax;
+        QVERIFY(showRun(jax, m_jax));
+        const TraceData &j = *m_jax.trace;
+        const uint32_t kernel = middleKernel(m_jax);
+        const int64_t from = j.start[kernel], to = j.end(kernel);
+        jax.setVisibleRange(from, to);
+        int empty = 0;
+        for (uint32_t track = 0; track < j.tracks.size(); ++track) {
+            const auto &events = j.trackEvents[track];
+            if (events.empty())
+                continue;
+            const auto in = std::find_if(events.begin(), events.end(),
+                                         [&](uint32_t e) { return j.start[e] <= to && j.end(e) >= from; });
+            if (in == events.end() && !j.tracks[track].gpu)
+                ++empty;
+            else if (in != events.end())
+                QVERIFY2(jax.eventRect(*in).isValid(), qPrintable(j.tracks[track].displayName()));
+        }
+        QVERIFY2(empty >= 1, "no host thread is empty around the kernel: the test shows nothing");
+        QCOMPARE(jax.hiddenRowCount(), empty);
+        QVERIFY(nonUniform(jax.grab().toImage()));
+        jax.fit();
+        QCOMPARE(jax.hiddenRowCount(), 0); // every row has its events somewhere in the run
+    }
+
     void tooltips()
     {
         TimelineView view;

@@ -107,8 +107,10 @@ void MainWindow::createViews()
     m_tabs->addTab(m_diffView, tr("What changed"));
     m_tabs->addTab(m_panel, tr("Scopes"));
     m_tabs->setTabToolTip(0, tr("Every kernel of either side by its contribution to the change in GPU time, "
-                                "with run-level verdicts (Ctrl+1)"));
-    m_tabs->setTabToolTip(1, tr("Named scopes compared: boxplots, statistics and verdicts (Ctrl+2)"));
+                                "with run-level verdicts (Ctrl+1; double-click: the figures take the window)"));
+    m_tabs->setTabToolTip(
+        1, tr("Named scopes compared: boxplots, statistics and verdicts (Ctrl+2; double-click: the figures take "
+              "the window)"));
     // the statistics a little taller than the timelines: what changed shows the step over the kernels
     m_splitter = new ProportionalSplitter(Qt::Vertical, {40, 60});
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
@@ -286,6 +288,14 @@ void MainWindow::createActions()
             figures->setChecked(false);
         m_tabs->setVisible(!on);
     });
+    // or a double-click on a pane's title: a tab, a timeline's title bar
+    connect(m_tabs, &QTabWidget::tabBarDoubleClicked, figures, &QAction::toggle);
+    connect(m_timeline, &PairTimeline::titleDoubleClicked, timelines, &QAction::toggle);
+    QAction *emptyRows = view->addAction(tr("Show &Empty Rows"));
+    emptyRows->setCheckable(true);
+    emptyRows->setToolTip(tr("Show the profiler's own rows and CPU threads with nothing in the visible "
+                             "window; hidden by default so that the rows that matter fit"));
+    connect(emptyRows, &QAction::toggled, m_timeline, &PairTimeline::setShowEmptyRows);
     QAction *details = m_detailsDock->toggleViewAction();
     details->setText(tr("&Details"));
     details->setToolTip(tr("The clicked event or the selected range (opens by itself on a click)"));

@@ -177,6 +177,18 @@ std::pair<std::size_t, std::size_t> TimelineLane::window(int64_t from, int64_t t
     return {first, std::max(first, last)};
 }
 
+bool TimelineLane::anyIn(int64_t from, int64_t to) const
+{
+    // the window's first entry ends at or after `from` (its reach is the first to) and starts by `to`
+    const auto [first, last] = window(from, to);
+    return first < last;
+}
+
+bool TimelineTrackRow::hasEventsIn(int64_t from, int64_t to) const
+{
+    return std::any_of(lanes.begin(), lanes.end(), [&](const TimelineLane &l) { return l.anyIn(from, to); });
+}
+
 int64_t TimelineLane::coveredUntil(int64_t x) const
 {
     const std::vector<int64_t> &s = overlapping ? unionStarts : starts;
@@ -323,6 +335,11 @@ TimelineTrackRow TimelineLayout::buildRow(uint32_t trackIndex)
         row.lanes[lane].reserve(lane == std::size_t(kMaxLanes - 1) ? 2 * laneSize[lane] : laneSize[lane]);
         row.launches[lane].reserve(launchSize[lane]);
     }
+    // Kineto writes its own span (category "Trace") on a track of its own.
+    const int64_t profilerCategory = t.strings.find("Trace");
+    row.bookkeeping = !track.gpu && profilerCategory >= 0 && !events.empty() &&
+                      std::all_of(events.begin(), events.end(),
+                                  [&](uint32_t e) { return int64_t(t.category[e]) == profilerCategory; });
     auto styleOf = [this](uint32_t e) { return this->styleOf(e); };
     std::vector<uint32_t> deepest; // the last lane, flattened below
     for (uint32_t e : events) {

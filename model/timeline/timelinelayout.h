@@ -59,6 +59,8 @@ struct TimelineLane
     std::pair<std::size_t, std::size_t> window(int64_t from, int64_t to) const;
     // Length of the union of the entries clipped to [from, to): two binary searches.
     int64_t covered(int64_t from, int64_t to) const;
+    // Whether an entry reaches into [from, to].
+    bool anyIn(int64_t from, int64_t to) const;
 
 private:
     int64_t coveredUntil(int64_t x) const;
@@ -77,6 +79,11 @@ struct TimelineTrackRow
     TimelineLane gaps;                  // idle gaps of a GPU stream
     const StreamSummary *stream = nullptr;
     std::vector<uint32_t> graphLaunches; // by start
+    // Only the profiler's own span (Kineto's "PyTorch Profiler (0)"), nothing the program did.
+    bool bookkeeping = false;
+
+    // Whether any of its slices reaches into [from, to].
+    bool hasEventsIn(int64_t from, int64_t to) const;
 };
 
 struct TimelineGroup

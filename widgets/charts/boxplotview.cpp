@@ -225,6 +225,15 @@ void BoxPlotView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
     placeLegend();
+    fitValueTicks();
+}
+
+// As many value ticks as the height holds apart; the rotated group labels (and, unless compact, the
+// legend row) take ~50 (~80) px of it. The log ticker keeps its own decades.
+void BoxPlotView::fitValueTicks()
+{
+    if (!m_logScale)
+        m_plot->yAxis->ticker()->setTickCount(valueTicksThatFit(m_plot->height() - (height() < kCompactHeight ? 50 : 80)));
 }
 
 void BoxPlotView::placeLegend()
@@ -463,6 +472,7 @@ void BoxPlotView::rebuild()
         m_plot->yAxis->setScaleType(QCPAxis::stLinear);
         m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
         m_plot->yAxis->setNumberFormat(QStringLiteral("g"));
+        fitValueTicks();
     }
     m_plot->yAxis->setSubTicks(!m_logScale); // the log ticks are dense enough, and subticks would be linear
 

@@ -50,7 +50,8 @@ ContributionChart::ContributionChart(QWidget *parent) : QWidget(parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    m_plot->setMinimumHeight(100);
+    // A's and B's totals, one kernel and the rest, their labels apart
+    m_plot->setMinimumHeight(axisPixels() + 4 * kBarPixels);
     m_plot->yAxis->setRangeReversed(true);
     m_plot->yAxis->grid()->setVisible(false);
     m_plot->yAxis->setSubTicks(false);
@@ -59,7 +60,8 @@ ContributionChart::ContributionChart(QWidget *parent) : QWidget(parent)
     m_plot->setToolTip(
         tr("Kernel time per run: A's total, the kernels that changed it most (by their verdict on the "
            "time per run: green, less time in B; red, more; grey, within the noise), the rest, and B's "
-           "total. Click a bar to select its kernel."));
+           "total. Click a bar to select its kernel. An axis that starts above zero says so, the totals cut "
+           "with //."));
     connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent *event) {
         const int bar = waterfallBarAt(m_plot, event->pos(), int(m_rows.size()) + 1);
         if (bar >= 1)
@@ -87,10 +89,17 @@ void ContributionChart::resizeEvent(QResizeEvent *event)
     rebuild(); // the bars that fit, and the room for the value labels, depend on the size
 }
 
+// The room the value axis takes below the bars: its tick labels and its label.
+int ContributionChart::axisPixels() const
+{
+    return QFontMetrics(m_plot->xAxis->tickLabelFont()).height() + QFontMetrics(m_plot->xAxis->labelFont()).height() +
+           24;
+}
+
 int ContributionChart::barsThatFit() const
 {
-    // the axis takes ~45 px; the two totals and the "other kernels" bar are always there
-    return std::max(1, (height() - 45) / kBarPixels - 3);
+    // the two totals and the "other kernels" bar are always there
+    return std::max(1, (height() - axisPixels()) / kBarPixels - 3);
 }
 
 void ContributionChart::setDiff(const KernelDiff *diff, int top)
@@ -154,7 +163,7 @@ void ContributionChart::rebuild()
                         rest < 0 ? less.lighter(140) : more.lighter(140)});
     bars.push_back(
         {tr("B: kernel time/run"), formatDuration(s.kernelTimePerRunB), 0, s.kernelTimePerRunB, total, true});
-    drawWaterfall(m_plot, m_theme, bars, tr("kernel time per run (%1)"));
+    drawWaterfall(m_plot, m_theme, bars, tr("kernel time/run (%1)"));
     m_bars = std::move(bars);
 }
 

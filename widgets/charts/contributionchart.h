@@ -46,6 +46,7 @@ protected:
 private:
     void applyTheme();
     void rebuild();
+    int axisPixels() const;
     int barsThatFit() const;
 
     QCustomPlot *m_plot = nullptr;

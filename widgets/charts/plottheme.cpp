@@ -5,6 +5,8 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 namespace scopeline {
 
 namespace {
@@ -84,6 +86,12 @@ PlotTheme applyPalette(QCustomPlot *plot, const QPalette &palette)
         }
     }
     return theme;
+}
+
+int valueTicksThatFit(int axisPixels)
+{
+    constexpr int kTickPixels = 24; // a tick label's height and a gap
+    return std::clamp(axisPixels / kTickPixels, 1, 5);
 }
 
 QColor dataColour(DataColour colour)

@@ -47,4 +47,7 @@ enum class DataColour {
 };
 QColor dataColour(DataColour colour);
 
+// How many value ticks an axis of this many pixels holds with their labels apart (1 to 5).
+int valueTicksThatFit(int axisPixels);
+
 } // namespace scopeline

@@ -18,7 +18,6 @@ namespace scopeline {
 
 namespace {
 constexpr double kToolTipPixels = 8; // how near a point the mouse must be for its tooltip
-constexpr int kTickPixels = 24;      // height a value tick and its label need
 } // namespace
 
 StepTimeChart::StepTimeChart(QWidget *parent) : QWidget(parent)
@@ -117,7 +116,7 @@ bool StepTimeChart::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_plot && event->type() == QEvent::Resize) {
         // As many value ticks as the height holds apart (a short chart got five, on top of each other).
-        m_plot->yAxis->ticker()->setTickCount(std::clamp((m_plot->height() - 70) / kTickPixels, 1, 5));
+        m_plot->yAxis->ticker()->setTickCount(valueTicksThatFit(m_plot->height() - 70));
         m_plot->replot(QCustomPlot::rpQueuedReplot);
     }
     if (watched != m_plot || event->type() != QEvent::ToolTip || !m_breakdown)

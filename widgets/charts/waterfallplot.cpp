@@ -106,8 +106,11 @@ void drawWaterfall(QCustomPlot *plot, const PlotTheme &theme, const std::vector<
     }
     plot->yAxis->setTicker(ticker);
     plot->yAxis->setRange(-0.6, double(bars.size()) - 0.4);
+    // the value axis tight under the bars, which need the height more
+    plot->xAxis->setTickLabelPadding(2);
+    plot->xAxis->setLabelPadding(1);
     plot->xAxis->setRange(left / unit.ns, right / unit.ns);
-    plot->xAxis->setLabel(left > 0 ? WaterfallPlotText::tr("%1\naxis from %2; // marks the cut totals")
+    plot->xAxis->setLabel(left > 0 ? WaterfallPlotText::tr("%1 from %2 //")
                                          .arg(axisLabel.arg(unit.name), formatDuration(left))
                                    : axisLabel.arg(unit.name));
     plot->replot(QCustomPlot::rpQueuedReplot);

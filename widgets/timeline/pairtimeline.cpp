@@ -79,6 +79,8 @@ PairTimeline::PairTimeline(QWidget *parent) : QWidget(parent)
         m_titles[side]->setTextFormat(Qt::PlainText);
         m_titles[side]->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // elided, never widens
         m_titleLayouts[side]->addWidget(m_titles[side], 1);
+        titleBar->installEventFilter(this);
+        m_titles[side]->installEventFilter(this);
         m_views[side] = new TimelineView(pane);
         paneLayout->addWidget(titleBar);
         paneLayout->addWidget(m_views[side], 1);
@@ -97,6 +99,23 @@ PairTimeline::PairTimeline(QWidget *parent) : QWidget(parent)
     connect(fitButton, &QPushButton::clicked, this, &PairTimeline::fitBoth);
     applyTheme();
     setRuns({}, {}, {}, {});
+}
+
+bool PairTimeline::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::MouseButtonDblClick)
+        for (int side = 0; side < 2; ++side)
+            if (watched == m_titleBars[side] || watched == m_titles[side]) {
+                emit titleDoubleClicked();
+                return true;
+            }
+    return QWidget::eventFilter(watched, event);
+}
+
+void PairTimeline::setShowEmptyRows(bool show)
+{
+    for (TimelineView *view : m_views)
+        view->setShowEmptyRows(show);
 }
 
 // Title bars tinted per side and the hint dimmed, from the palette (light or dark).
@@ -138,7 +157,8 @@ void PairTimeline::setRuns(const LoadedRun &a, const LoadedRun &b, const QString
                              (!label.isEmpty()     ? label
                               : !runName.isEmpty() ? runName
                                                    : tr("no run"));
-        m_titles[side]->setToolTip(runs[side]->run.file);
+        m_titles[side]->setToolTip(runs[side]->run.file + QLatin1Char('\n') +
+                                   tr("Double-click: the timelines take the window, again to restore"));
         elideTitle(side);
         m_views[side]->setMaximumSpan(0);
         m_views[side]->setRun(*runs[side], std::move(layouts[side]));

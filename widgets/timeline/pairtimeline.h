@@ -33,6 +33,8 @@ public:
     TimelineView *viewB() const;
     bool zoomLocked() const;
     void setZoomLocked(bool locked);
+    // Both views' rows with nothing to show (TimelineView::setShowEmptyRows).
+    void setShowEmptyRows(bool show);
 
     // Shows the whole of both runs (with zoom locked, the same length of time in both).
     void fitBoth();
@@ -44,11 +46,14 @@ public:
 
 signals:
     void zoomLockedChanged(bool locked);
+    // A side's title bar was double-clicked (the window maximises the timelines).
+    void titleDoubleClicked();
     void eventSelected(int side, int64_t event); // side 0 = A, 1 = B
     // Summary of a selected range (summariseRange() as rangeSummaryHtml()), empty when cleared.
     void rangeSummaryChanged(const QString &html);
 
 protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
     void changeEvent(QEvent *event) override;
 

@@ -22,9 +22,9 @@ namespace {
 
 constexpr int kMaxArrows = 64; // launch -> kernel arrows drawn for one launch
 
-QString tr(const char *text)
+QString tr(const char *text, int n = -1)
 {
-    return QCoreApplication::translate("TimelineView", text);
+    return QCoreApplication::translate("TimelineView", text, nullptr, n);
 }
 
 } // namespace
@@ -104,8 +104,11 @@ void TimelinePainter::paintRows()
                 p.setPen(th.headerLine);
                 p.drawLine(plot.left(), y + row.height - 1, plot.right(), y + row.height - 1);
                 p.setPen(th.headerDetail);
-                const QString detail =
-                    f.rows.isCollapsed(row.index) ? group.detail + tr(" — collapsed") : group.detail;
+                QString detail = group.detail;
+                if (const int hidden = f.rows.hiddenCount(row.index))
+                    detail += tr(" · %n empty row(s) hidden", hidden);
+                if (f.rows.isCollapsed(row.index))
+                    detail += tr(" — collapsed");
                 p.setFont(f.font);
                 p.drawText(QRect(plot.left() + 8, y, plot.width() - 16, row.height),
                            Qt::AlignVCenter | Qt::AlignLeft,

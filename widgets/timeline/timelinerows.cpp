@@ -11,7 +11,30 @@ void TimelineRows::reset(const TimelineLayout &layout)
 {
     m_layout = &layout;
     m_collapsed.assign(layout.groups().size(), false);
+    m_hidden.clear();
     this->layout();
+}
+
+bool TimelineRows::setHidden(std::vector<bool> hidden)
+{
+    if (std::find(hidden.begin(), hidden.end(), true) == hidden.end())
+        hidden.clear();
+    if (hidden == m_hidden)
+        return false;
+    m_hidden = std::move(hidden);
+    layout();
+    return true;
+}
+
+int TimelineRows::hiddenCount() const
+{
+    return int(std::count(m_hidden.begin(), m_hidden.end(), true));
+}
+
+int TimelineRows::hiddenCount(int group) const
+{
+    const std::vector<int> &rows = m_layout->groups()[std::size_t(group)].rows;
+    return int(std::count_if(rows.begin(), rows.end(), [this](int r) { return isHidden(r); }));
 }
 
 void TimelineRows::toggle(int group)
@@ -26,11 +49,16 @@ void TimelineRows::layout()
     m_rowOfTrackRow.assign(m_layout->rows().size(), -1);
     int y = 0;
     for (int g = 0; g < int(m_layout->groups().size()); ++g) {
+        const std::vector<int> &trackRows = m_layout->groups()[std::size_t(g)].rows;
+        if (hiddenCount(g) == int(trackRows.size()))
+            continue;
         m_rows.push_back({true, g, y, kHeaderHeight});
         y += kHeaderHeight;
         if (m_collapsed[std::size_t(g)])
             continue;
-        for (int trackRow : m_layout->groups()[std::size_t(g)].rows) {
+        for (int trackRow : trackRows) {
+            if (isHidden(trackRow))
+                continue;
             const TimelineTrackRow &track = m_layout->rows()[std::size_t(trackRow)];
             const int h = int(std::max<std::size_t>(track.lanes.size(), 1)) * laneHeight(track) + 2 * kRowPad;
             m_rowOfTrackRow[std::size_t(trackRow)] = int(m_rows.size());

@@ -2,6 +2,7 @@
 #pragma once
 // The vertical layout of a timeline: a header row per process group, then its track rows (unless the
 // group is collapsed), each as tall as its lanes; content y from 0, and the pixel sizes they use.
+// Hidden track rows take no room, and a group whose rows are all hidden no header either.
 
 #include "model/timeline/timelinelayout.h"
 
@@ -33,6 +34,12 @@ public:
     void reset(const TimelineLayout &layout);
     bool isCollapsed(int group) const { return m_collapsed[std::size_t(group)]; }
     void toggle(int group);
+    // Hides the track rows marked (per track row of the layout); false when nothing changed.
+    bool setHidden(std::vector<bool> hidden);
+    bool isHidden(int trackRow) const { return !m_hidden.empty() && m_hidden[std::size_t(trackRow)]; }
+    // Track rows hidden, in all and of a group.
+    int hiddenCount() const;
+    int hiddenCount(int group) const;
 
     const std::vector<TimelineRow> &rows() const { return m_rows; }
     int contentHeight() const { return m_contentHeight; }
@@ -55,6 +62,7 @@ private:
 
     const TimelineLayout *m_layout = nullptr;
     std::vector<bool> m_collapsed;
+    std::vector<bool> m_hidden; // per track row; empty: none
     std::vector<TimelineRow> m_rows;
     std::vector<int> m_rowOfTrackRow;
     int m_contentHeight = 0;

@@ -31,6 +31,7 @@ public:
 
     void build(TimelineLayout built);
     void relayout(); // the rows changed height or order
+    void hideEmptyRows();
     void updateScrollBar();
     void ensureGeometry();
     QRect plotRect() const;
@@ -68,6 +69,7 @@ public:
     // Until the user scrolls, rows taller than the view are scrolled so that the GPU streams (and the
     // CPU rows just above them, the launching threads) are in view: they are what the view is for.
     bool keepGpuInView = true;
+    bool showEmptyRows = false;
     TimelineGeometry geometry;
 };
 
@@ -88,6 +90,20 @@ void TimelineView::Private::relayout()
     ++rowsVersion;
     geometry.valid = false;
     updateScrollBar();
+}
+
+// Unless asked for, a profiler's bookkeeping row and CPU threads with nothing in the visible window
+// take no room (GPU streams stay: an empty stream is idle time, a finding).
+void TimelineView::Private::hideEmptyRows()
+{
+    std::vector<bool> hidden(layout.rows().size(), false);
+    if (!showEmptyRows)
+        for (std::size_t r = 0; r < hidden.size(); ++r) {
+            const TimelineTrackRow &row = layout.rows()[r];
+            hidden[r] = row.bookkeeping || (!row.gpu && !row.hasEventsIn(state.scale().start, state.scale().end));
+        }
+    if (rows.setHidden(std::move(hidden)))
+        relayout();
 }
 
 void TimelineView::Private::updateScrollBar()
@@ -171,13 +187,15 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent), d(std::make_uniqu
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
-    setMinimumSize(kLabelWidth + 120, kAxisHeight + 60);
+    // the axis, a process header and one GPU stream; a small screen gives the rest to the figures
+    setMinimumSize(kLabelWidth + 120, kAxisHeight + kHeaderHeight + kGpuLaneHeight + 2 * kRowPad);
     d->theme = TimelineTheme::fromPalette(palette());
     d->vbar = new QScrollBar(Qt::Vertical, this);
     d->vbar->hide();
     connect(d->vbar, &QScrollBar::actionTriggered, this, [this] { d->keepGpuInView = false; });
     connect(d->vbar, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
     connect(&d->state, &TimelineViewState::visibleRangeChanged, this, [this](int64_t start, int64_t end) {
+        d->hideEmptyRows();
         update();
         emit visibleRangeChanged(start, end);
     });
@@ -341,6 +359,23 @@ int TimelineView::verticalScroll() const
 void TimelineView::setVerticalScroll(int px)
 {
     d->scrollTo(px);
+}
+
+void TimelineView::setShowEmptyRows(bool show)
+{
+    d->showEmptyRows = show;
+    d->hideEmptyRows();
+    update();
+}
+
+bool TimelineView::showsEmptyRows() const
+{
+    return d->showEmptyRows;
+}
+
+int TimelineView::hiddenRowCount() const
+{
+    return d->rows.hiddenCount();
 }
 
 void TimelineView::setMaximumSpan(int64_t ns)

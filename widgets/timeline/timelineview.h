@@ -80,6 +80,11 @@ public:
     // following the GPU streams).
     int verticalScroll() const;
     void setVerticalScroll(int px);
+    // Rows with nothing to show (a profiler's own span, a CPU thread with no slice in the visible
+    // window) are hidden unless this is on; off by default.
+    void setShowEmptyRows(bool show);
+    bool showsEmptyRows() const;
+    int hiddenRowCount() const;
     // The widest window zoom-out allows; 0 (default) is the trace's own extent. A wider window keeps
     // the whole trace in view; PairTimeline uses it so that the same length of time fits both runs.
     void setMaximumSpan(int64_t ns);
