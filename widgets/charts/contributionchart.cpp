@@ -163,7 +163,7 @@ void ContributionChart::rebuild()
                         rest < 0 ? less.lighter(140) : more.lighter(140)});
     bars.push_back(
         {tr("B: kernel time/run"), formatDuration(s.kernelTimePerRunB), 0, s.kernelTimePerRunB, total, true});
-    drawWaterfall(m_plot, m_theme, bars, tr("kernel time/run (%1)"));
+    drawWaterfall(m_plot, m_theme, bars, tr("time/run (%1)"));
     m_bars = std::move(bars);
 }
 
