@@ -65,7 +65,14 @@ inline QStringList publicTraces()
         QStringLiteral(
             "kineto/tb_plugin__samples__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz"),
         QStringLiteral("rocmProfileData/examples__rocm-profile-data__results__matmul_result.json.gz"),
+        QStringLiteral("HolisticTraceAnalysis/tests__data__nccl_parser_config__nccl_data.json.gz"),
     };
+}
+
+// The 8 rank files of one DLRM training step (one run of 8 GPUs).
+inline QString dlrmRun()
+{
+    return path("public/param/dlrm_kineto");
 }
 
 // The first of paths that does not exist (following symbolic links); empty when all do.

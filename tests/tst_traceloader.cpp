@@ -85,7 +85,8 @@ QString expectedFormat(const QString &path)
     if (path.contains(QLatin1String("/rocmProfileData/")))
         return QStringLiteral("chrome");
     if (path.contains(QLatin1String("/HolisticTraceAnalysis/")) ||
-        path.contains(QLatin1String("/TraceLens/")) || path.contains(QLatin1String("/kineto/")))
+        path.contains(QLatin1String("/TraceLens/")) || path.contains(QLatin1String("/kineto/")) ||
+        path.contains(QLatin1String("/param/")))
         return QStringLiteral("kineto");
     return QString(); // a file the README does not describe
 }

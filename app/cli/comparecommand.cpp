@@ -124,7 +124,7 @@ int compareCommand(const QStringList &arguments)
         out() << "A: " << options.pathA << " (" << a.size() << " runs)\nB: " << options.pathB << " ("
               << b.size() << " runs)\n";
         for (int i = 0; i < std::min(a.size(), b.size()); ++i)
-            out() << "  run " << i + 1 << ": " << a[i].run.name << " vs " << b[i].run.name << "\n";
+            out() << "  run " << i + 1 << ": " << a[i].run.label() << " vs " << b[i].run.label() << "\n";
         printComparison(rows, alpha, options.threshold);
     }
     out().flush();

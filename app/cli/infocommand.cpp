@@ -72,6 +72,11 @@ QJsonObject infoJson(const LoadedRun &run)
     const TraceAnalysis &a = *run.analysis;
     QJsonObject o = summaryJson(a.total());
     o[QStringLiteral("run")] = run.run.name;
+    if (run.run.rank >= 0) {
+        o[QStringLiteral("rank")] = run.run.rank;
+        if (run.run.worldSize > 0)
+            o[QStringLiteral("world_size")] = run.run.worldSize;
+    }
     o[QStringLiteral("file")] = run.run.file;
     o[QStringLiteral("format")] = formatName(t.format);
     o[QStringLiteral("events")] = double(t.eventCount());
@@ -140,7 +145,7 @@ void printInfo(const LoadedRun &run)
     int gpuTracks = 0;
     for (const Track &track : t.tracks)
         gpuTracks += track.gpu;
-    out() << run.run.name << "  (" << run.run.file << ")\n";
+    out() << run.run.label() << "  (" << run.run.file << ")\n";
     const bool sqlite = t.format == TraceFormat::Rocpd || t.format == TraceFormat::NsysSqlite;
     out() << "  format " << formatName(t.format) << ", " << t.eventCount() << " events, " << t.tracks.size()
           << " tracks (" << gpuTracks << " GPU)";

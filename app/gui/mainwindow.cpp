@@ -166,7 +166,7 @@ void MainWindow::showStepGaps()
     // The gaps of the idle cause picked in the step waterfall, in the runs the timelines show.
     for (TimelineView *view : {m_timeline->viewA(), m_timeline->viewB()}) {
         auto gaps =
-            m_diffView->stepView()->selectedGaps(view == m_timeline->viewA() ? 0 : 1, view->run().run.name);
+            m_diffView->stepView()->selectedGaps(view == m_timeline->viewA() ? 0 : 1, view->run().run.label());
         if (gaps)
             view->setHighlightedIntervals(std::move(*gaps));
         else
@@ -489,7 +489,7 @@ void MainWindow::showDocument()
     for (QComboBox *box : {m_runA, m_runB}) {
         box->clear();
         for (const LoadedRun &run : box == m_runA ? runsA() : runsB())
-            box->addItem(run.run.name, run.run.file);
+            box->addItem(run.run.label(), run.run.file);
     }
     m_panel->setSides(runsA(), runsB(), state.pathA, state.pathB);
     m_diffView->setSides(runsA(), runsB(), QFileInfo(state.pathA).fileName(),

@@ -52,7 +52,7 @@ void RunEvents::start(int side, const LoadedRun &run)
     m_loading[side] = true;
     m_loadingFile[side] = run.run.file;
     const int generation = m_generation;
-    const QString what = QCoreApplication::translate("RunEvents", "Loading the events of %1").arg(run.run.name);
+    const QString what = QCoreApplication::translate("RunEvents", "Loading the events of %1").arg(run.run.label());
 
     // Progress crosses threads as queued calls, at most every 50 ms.
     QPointer<RunEvents> self(this);

@@ -118,7 +118,7 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
     int64_t busy[2] = {0, 0};
     std::vector<Accumulator> rows;
     std::unordered_map<std::string, std::size_t> rowOfKey_;
-    std::vector<QString> processes[2];
+    std::vector<QString> processes[2], rankedRuns[2];
 
     for (int s = 0; s < 2; ++s) {
         for (const LoadedRun &run : *sides[s]) {
@@ -127,6 +127,7 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
             const RunSummary &summary = *run.summary;
             const int r = runs[s]++;
             processes[s].push_back(Replication::processOf(run));
+            rankedRuns[s].push_back(Replication::rankedRunOf(run));
             busy[s] += summary.busyNs();
             // Per interned name (or op) of this run, its row: hashing each distinct key once per run.
             std::vector<int64_t> rowOfName(summary.strings().size(), -1);
@@ -159,10 +160,10 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
         }
     }
 
-    const Replication replication(processes[0], processes[1]);
+    const Replication replication(processes[0], processes[1], rankedRuns[0], rankedRuns[1]);
     KernelDiffSummary &sum = m_summary;
-    sum.runsA = runs[0];
-    sum.runsB = runs[1];
+    sum.runsA = replication.runs(0);
+    sum.runsB = replication.runs(1);
     sum.processesA = replication.processes(0);
     sum.processesB = replication.processes(1);
     sum.byProcess = replication.byProcess();

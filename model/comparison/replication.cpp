@@ -10,9 +10,11 @@
 
 namespace scopeline {
 
-Replication::Replication(const std::vector<QString> &processesA, const std::vector<QString> &processesB)
+Replication::Replication(const std::vector<QString> &processesA, const std::vector<QString> &processesB,
+                         const std::vector<QString> &rankedRunsA, const std::vector<QString> &rankedRunsB)
 {
     const std::vector<QString> *sides[2] = {&processesA, &processesB};
+    const std::vector<QString> *rankedRuns[2] = {&rankedRunsA, &rankedRunsB};
     std::set<QString> known[2];
     for (int s = 0; s < 2; ++s) {
         for (const QString &p : *sides[s])
@@ -28,9 +30,16 @@ Replication::Replication(const std::vector<QString> &processesA, const std::vect
         std::none_of(processesA.begin(), processesA.end(), [](const QString &p) { return p.isEmpty(); }) &&
         std::none_of(processesB.begin(), processesB.end(), [](const QString &p) { return p.isEmpty(); });
     for (int s = 0; s < 2; ++s) {
+        // A run's key: its ranks' shared name, else its own position.
+        auto runKey = [&](int r) {
+            const QString ranked = std::size_t(r) < rankedRuns[s]->size() ? (*rankedRuns[s])[std::size_t(r)] : QString();
+            return ranked.isEmpty() ? QString::number(r) : QStringLiteral("ranks of ") + ranked;
+        };
+        std::set<QString> runKeys;
         std::vector<QString> order;
         for (int r = 0; r < int(sides[s]->size()); ++r) {
-            const QString key = m_byProcess ? (*sides[s])[std::size_t(r)] : QString::number(r);
+            runKeys.insert(runKey(r));
+            const QString key = m_byProcess ? (*sides[s])[std::size_t(r)] : runKey(r);
             auto it = std::find(order.begin(), order.end(), key);
             if (it == order.end()) {
                 order.push_back(key);
@@ -39,17 +48,25 @@ Replication::Replication(const std::vector<QString> &processesA, const std::vect
             }
             m_units[s][std::size_t(it - order.begin())].push_back(r);
         }
+        m_runs[s] = int(runKeys.size());
     }
 }
 
 Replication Replication::of(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
 {
-    std::vector<QString> processes[2];
+    std::vector<QString> processes[2], rankedRuns[2];
     for (int s = 0; s < 2; ++s)
         for (const LoadedRun &run : s == 0 ? a : b)
-            if (run.ok())
+            if (run.ok()) {
                 processes[s].push_back(processOf(run));
-    return Replication(processes[0], processes[1]);
+                rankedRuns[s].push_back(rankedRunOf(run));
+            }
+    return Replication(processes[0], processes[1], rankedRuns[0], rankedRuns[1]);
+}
+
+QString Replication::rankedRunOf(const LoadedRun &run)
+{
+    return run.run.rank >= 0 ? run.run.name : QString();
 }
 
 QString Replication::processOf(const LoadedRun &run)
@@ -57,7 +74,8 @@ QString Replication::processOf(const LoadedRun &run)
     // "proc_0/run_1" -> "proc_0"
     const qsizetype slash = run.run.name.lastIndexOf(QLatin1Char('/'));
     const QString folder = slash < 0 ? QString() : run.run.name.left(slash);
-    if (!folder.isEmpty())
+    // a rank's OS process is one GPU's of the run, not a replicate of it
+    if (!folder.isEmpty() || run.run.rank >= 0)
         return folder;
     if (run.summary) // what the trace said, worked out when it was summarised
         return run.summary->launchPid;

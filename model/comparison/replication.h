@@ -3,7 +3,8 @@
 // How the runs of two sides replicate, and so what a test's unit is. Runs of one process share its
 // compilation, autotuning and memory placement, so with ≥ 2 processes on a side the unit is the process
 // (its runs averaged); otherwise the run, and then process-to-process variation was not measured —
-// unless A and B ran interleaved in one process, where it cancels. DESIGN.md, Statistics.
+// unless A and B ran interleaved in one process, where it cancels. The rank files of one multi-GPU
+// run are one run: their values averaged (DESIGN.md section 8). DESIGN.md, Statistics.
 
 #include "model/loading/loadedrun.h"
 
@@ -17,8 +18,10 @@ namespace scopeline {
 class Replication
 {
 public:
-    // Each run's process per side, in run order: "" when unknown (see processOf).
-    Replication(const std::vector<QString> &processesA, const std::vector<QString> &processesB);
+    // Each run's process per side, in run order: "" when unknown (see processOf); and, for the rank
+    // files of multi-GPU runs, the run each belongs to (rankedRunOf; none given: every entry a run).
+    Replication(const std::vector<QString> &processesA, const std::vector<QString> &processesB,
+                const std::vector<QString> &rankedRunsA = {}, const std::vector<QString> &rankedRunsB = {});
     // Of the loaded runs (those that failed to load are left out, as the tables leave them out).
     static Replication of(const QList<LoadedRun> &a, const QList<LoadedRun> &b);
 
@@ -26,12 +29,16 @@ public:
     // PyTorch (Kineto) trace records ("pid 2907"); "" when the trace does not tell (JAX's pids are not
     // the OS's).
     static QString processOf(const LoadedRun &run);
+    // The run a rank file belongs to (its name, which its ranks share); "" when it is a run alone.
+    static QString rankedRunOf(const LoadedRun &run);
 
     bool byProcess() const { return m_byProcess; }
     // A and B ran in one process (interleaved): the process effect cancels, runs are the unit.
     bool sharedProcess() const { return m_shared; }
     // Processes per side (a side of unknown processes counts as one).
     int processes(int side) const { return m_processes[side]; }
+    // Runs per side, a multi-GPU run's ranks counted once.
+    int runs(int side) const { return m_runs[side]; }
     // The units of a side: the indices of their runs.
     const std::vector<std::vector<int>> &units(int side) const { return m_units[side]; }
     // One value per unit: the mean of its runs' values (NaN ones left out; NaN when all are).
@@ -45,6 +52,7 @@ public:
 private:
     bool m_byProcess = false, m_shared = false;
     int m_processes[2] = {0, 0};
+    int m_runs[2] = {0, 0};
     std::vector<std::vector<int>> m_units[2];
 };
 

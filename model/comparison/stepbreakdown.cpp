@@ -245,8 +245,9 @@ StepBreakdown::StepBreakdown(const QList<LoadedRun> &a, const QList<LoadedRun> &
             if (!run.summary)
                 continue;
             runs->push_back(findRunSteps(*run.summary, m_stepScope));
-            runs->back().run = run.run.name;
+            runs->back().run = run.run.label();
             runs->back().process = Replication::processOf(run);
+            runs->back().rankedRun = Replication::rankedRunOf(run);
         }
     compare();
 }
@@ -260,11 +261,13 @@ StepBreakdown::StepBreakdown(std::vector<RunSteps> a, std::vector<RunSteps> b, c
 
 void StepBreakdown::compare()
 {
-    std::vector<QString> processes[2];
+    std::vector<QString> processes[2], rankedRuns[2];
     for (int side = 0; side < 2; ++side)
-        for (const RunSteps &run : side == 0 ? m_runsA : m_runsB)
+        for (const RunSteps &run : side == 0 ? m_runsA : m_runsB) {
             processes[side].push_back(run.process);
-    const Replication replication(processes[0], processes[1]);
+            rankedRuns[side].push_back(run.rankedRun);
+        }
+    const Replication replication(processes[0], processes[1], rankedRuns[0], rankedRuns[1]);
     m_byProcess = replication.byProcess();
 
     m_rows.assign(kStepParts, StepRow{});
@@ -276,10 +279,17 @@ void StepBreakdown::compare()
             std::vector<double> perRun; // NaN for a run without steps: its unit goes on without it
             int &withSteps = side == 0 ? row.runsA : row.runsB;
             int64_t &steps = side == 0 ? row.stepsA : row.stepsB;
-            for (const RunSteps &run : side == 0 ? m_runsA : m_runsB) {
-                perRun.push_back(run.mean[part]);
-                withSteps += !run.steps.empty();
-                steps += int64_t(run.steps.size());
+            // a multi-GPU run counts once, with the steps of its ranks (each rank takes every step)
+            std::map<QString, int64_t> stepsOfRun;
+            const std::vector<RunSteps> &runs = side == 0 ? m_runsA : m_runsB;
+            for (std::size_t r = 0; r < runs.size(); ++r) {
+                perRun.push_back(runs[r].mean[part]);
+                int64_t &n = stepsOfRun[runs[r].rankedRun.isEmpty() ? QString::number(r) : runs[r].rankedRun];
+                n = std::max(n, int64_t(runs[r].steps.size()));
+            }
+            for (const auto &[run, n] : stepsOfRun) {
+                withSteps += n > 0;
+                steps += n;
             }
             std::vector<double> &units = side == 0 ? row.unitMeansA : row.unitMeansB;
             for (double v : replication.unitValues(side, perRun))

@@ -49,8 +49,9 @@ struct StepGap
 struct RunSteps
 {
     static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
-    QString run;                     // the run's name in its side folder
+    QString run;                     // the run's name in its side folder, with its rank (TraceRun::label)
     QString process;                 // its process (Replication::processOf), empty when unknown
+    QString rankedRun;               // the multi-GPU run this rank is of (Replication::rankedRunOf)
     std::vector<StepInstance> steps; // steps with at least one kernel, by start
     std::vector<StepGap> gaps;       // every step's idle gaps, by start
     std::array<double, kStepParts> mean{kUnset, kUnset, kUnset, kUnset, kUnset, kUnset}; // per step

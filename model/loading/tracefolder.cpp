@@ -2,6 +2,7 @@
 #include "model/loading/tracefolder.h"
 
 #include "model/analysis/runsummaryfile.h"
+#include "model/loading/rankinfo.h"
 
 #include "model/formats/tracereader.h"
 
@@ -41,6 +42,7 @@ struct Seen
 {
     std::map<QString, QString> paths; // real path -> the path it was first found under
     QStringList notes;
+    QString error; // why the scan stopped, when it did for a reason of the files
 
     // True the first time a real path is met; after that, notes the path it was met under.
     bool first(const QFileInfo &info)
@@ -61,6 +63,55 @@ QFileInfoList realFirst(QFileInfoList entries)
     std::stable_partition(entries.begin(), entries.end(),
                           [](const QFileInfo &info) { return !info.isSymLink(); });
     return entries;
+}
+
+// The ranks of a folder's trace files when it holds rank files of a job (two or more distinct ranks;
+// copies of one rank file are repeated runs); empty otherwise. A summary's rank is in its name.
+std::vector<RankInfo> ranksOf(const QFileInfoList &traces)
+{
+    std::vector<RankInfo> ranks;
+    if (traces.size() < 2)
+        return ranks;
+    std::set<int> distinct;
+    for (const QFileInfo &info : traces) {
+        const bool summary = info.fileName().endsWith(RunSummaryFile::suffix(), Qt::CaseInsensitive);
+        ranks.push_back(summary ? RankInfo::ofName(info.fileName()) : RankInfo::of(info.absoluteFilePath()));
+        if (ranks.back().known())
+            distinct.insert(ranks.back().rank);
+    }
+    if (distinct.size() < 2)
+        ranks.clear();
+    return ranks;
+}
+
+// Why the rank files of a folder cannot be one run; empty when they can.
+QString rankProblem(const QDir &dir, const QFileInfoList &traces, const std::vector<RankInfo> &ranks)
+{
+    const QString folder = QDir::toNativeSeparators(dir.absolutePath());
+    std::map<int, QString> byRank;
+    for (int i = 0; i < traces.size(); ++i) {
+        const RankInfo &r = ranks[std::size_t(i)];
+        const QString name = traces[i].fileName();
+        if (!r.known())
+            return tr("%1: %2 has no rank among rank files of one job (%3); put each run's rank files in a "
+                      "folder of their own")
+                .arg(folder, name, byRank.empty() ? traces[i == 0 ? 1 : 0].fileName() : byRank.begin()->second);
+        if (const auto [it, fresh] = byRank.emplace(r.rank, name); !fresh)
+            return tr("%1: rank %2 twice (%3 and %4); each run's rank files go in a folder of their own")
+                .arg(folder)
+                .arg(r.rank)
+                .arg(it->second, name);
+        if (r.worldSize > 0 && ranks.front().worldSize > 0 && r.worldSize != ranks.front().worldSize)
+            return tr("%1: world sizes differ (%2 in %3, %4 in %5): not ranks of one job")
+                .arg(folder)
+                .arg(ranks.front().worldSize)
+                .arg(traces[0].fileName())
+                .arg(r.worldSize)
+                .arg(name);
+        if (r.worldSize > 0 && r.rank >= r.worldSize)
+            return tr("%1: %2 is rank %3 of a world of %4").arg(folder, name).arg(r.rank).arg(r.worldSize);
+    }
+    return {};
 }
 
 // False when more than kMaxFolders were visited (`visited` counts them).
@@ -101,6 +152,22 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, Seen
             traces.append(info);
     if (oneRunFolder)
         runs.push_back({runName({}), dir.absolutePath()});
+    // Rank files of one job: the folder is one run.
+    if (const std::vector<RankInfo> ranks = ranksOf(traces); !ranks.empty()) {
+        seen.error = rankProblem(dir, traces, ranks);
+        if (!seen.error.isEmpty())
+            return false;
+        for (int i = 0; i < traces.size(); ++i)
+            runs.push_back({runName({}), traces[i].absoluteFilePath(), ranks[std::size_t(i)].rank,
+                            ranks[std::size_t(i)].worldSize});
+        const int world = ranks.front().worldSize;
+        if (world > int(ranks.size()))
+            seen.notes << tr("%1: %2 of %3 ranks of the job (a partial world)")
+                              .arg(QDir::toNativeSeparators(dir.absolutePath()))
+                              .arg(ranks.size())
+                              .arg(world);
+        traces.clear();
+    }
     // A subfolder with one trace is a run folder (scopeline-hipbench's run_<i>/): named after it.
     const bool runFolder = traces.size() == 1 && depth > 0 && !oneRunFolder;
     for (const QFileInfo &info : traces) {
@@ -188,6 +255,11 @@ bool naturalLess(const QString &a, const QString &b)
 
 } // namespace
 
+QString TraceRun::label() const
+{
+    return rank < 0 ? name : tr("%1 · rank %2").arg(name).arg(rank);
+}
+
 bool TraceFolder::isTraceFileName(const QString &fileName)
 {
     static const std::vector<QRegularExpression> patterns = [] {
@@ -236,9 +308,11 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
         const std::size_t before = runs.size();
         int visited = 0;
         if (!scanFolder(root, dir, 0, visited, seen, runs))
-            return fail(tr("%1: more than %2 folders below it; choose the folder that holds the runs")
-                            .arg(QDir::toNativeSeparators(target))
-                            .arg(kMaxFolders));
+            return fail(!seen.error.isEmpty()
+                            ? seen.error
+                            : tr("%1: more than %2 folders below it; choose the folder that holds the runs")
+                                  .arg(QDir::toNativeSeparators(target))
+                                  .arg(kMaxFolders));
         if (runs.size() == before && !wildcard) {
             // A folder of files that a format names but cannot read (Nsight Systems reports, JAX XPlane).
             QStringList lookedFor;
@@ -255,8 +329,9 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
     if (runs.empty())
         return fail(tr("%1: no trace files found").arg(path));
 
-    std::stable_sort(runs.begin(), runs.end(),
-                     [](const TraceRun &a, const TraceRun &b) { return naturalLess(a.name, b.name); });
+    std::stable_sort(runs.begin(), runs.end(), [](const TraceRun &a, const TraceRun &b) {
+        return a.name == b.name ? a.rank < b.rank : naturalLess(a.name, b.name);
+    });
     if (notes)
         *notes = seen.notes;
     return runs;

@@ -13,8 +13,12 @@ namespace scopeline {
 
 struct TraceRun
 {
-    QString name; // relative to the scanned folder, for display and pairing
+    QString name; // relative to the scanned folder, for display and pairing; shared by a run's ranks
     QString file;
+    int rank = -1;     // the GPU of a distributed job this file is (RankInfo); -1: not a rank file
+    int worldSize = 0; // ranks in the job, 0 when unknown
+    // The name, with the rank when there is one: "dlrm · rank 3".
+    QString label() const;
 };
 
 class TraceFolder
@@ -26,6 +30,9 @@ public:
     // Each trace counts once: files and folders are known by their real paths, so a link to a run
     // already found ("latest -> run_1"), or to a folder the scan is already in, is passed over;
     // notes, when given, gets a line for each ("latest: the same folder as run_1, counted once").
+    // A folder whose trace files are distinct ranks of one job is one run: each file a TraceRun of
+    // the folder's name with its rank (a partial world is noted); duplicate ranks, different world
+    // sizes or files without a rank among them are an error naming the files.
     static std::vector<TraceRun> scan(const QString &path, QString *error = nullptr,
                                       QStringList *notes = nullptr);
 

@@ -89,7 +89,7 @@ ReportExporter::Timeline timelineImage(TimelineView &view)
                 view.setVerticalScroll(scroll);
         }
     }
-    timeline.run = view.run().run.name;
+    timeline.run = view.run().run.label();
     if (view.run().trace)
         timeline.shownNs = std::max<int64_t>(0, view.visibleEnd() - view.visibleStart());
     return timeline;

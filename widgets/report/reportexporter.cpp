@@ -131,7 +131,7 @@ QString runsTable(const QList<LoadedRun> &runs)
     html += QStringLiteral("</tr>\n");
     for (const LoadedRun &run : runs) {
         html += QStringLiteral("<tr><td>%1</td><td class='file'>%2</td>")
-                    .arg(esc(run.run.name), esc(run.run.file));
+                    .arg(esc(run.run.label()), esc(run.run.file));
         if (!run.ok() || (!run.summary && !run.analysis)) {
             html += QStringLiteral("<td colspan='8' class='missing'>%1</td></tr>\n")
                         .arg(esc(run.error.isEmpty() ? ReportExporter::tr("not loaded") : run.error));

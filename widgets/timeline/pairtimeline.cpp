@@ -152,7 +152,7 @@ void PairTimeline::setRuns(const LoadedRun &a, const LoadedRun &b, const QString
     for (int side = 0; side < 2; ++side) {
         // the run's name is in the window's run picker beside the title; alone, it names the side
         const QString &label = m_labels[side];
-        const QString &runName = runs[side]->run.name;
+        const QString &runName = runs[side]->run.label();
         m_titleTexts[side] = kSideNames[side] + QStringLiteral(" — ") +
                              (!label.isEmpty()     ? label
                               : !runName.isEmpty() ? runName

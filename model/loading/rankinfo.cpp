@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/loading/rankinfo.h"
+
+#include "model/formats/inflatingstreambuf.h"
+
+#include <QFileInfo>
+#include <QRegularExpression>
+
+namespace scopeline {
+
+namespace {
+
+// The value of an integer key inside distributedInfo's object text, -1 when absent.
+int intKey(const QString &object, const QString &key)
+{
+    const QRegularExpression pattern(QStringLiteral("\"%1\"\\s*:\\s*(\\d{1,9})").arg(key));
+    const QRegularExpressionMatch match = pattern.match(object);
+    return match.hasMatch() ? match.captured(1).toInt() : -1;
+}
+
+} // namespace
+
+RankInfo RankInfo::ofName(const QString &fileName)
+{
+    static const QRegularExpression pattern(QStringLiteral("(?:^|[^a-z])(?:rank[-_]?|worker)(\\d{1,6})(?!\\d)"),
+                                            QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch match = pattern.match(fileName);
+    RankInfo info;
+    if (match.hasMatch())
+        info.rank = match.captured(1).toInt();
+    return info;
+}
+
+RankInfo RankInfo::of(const QString &file)
+{
+    if (QFileInfo(file).isFile()) {
+        InflatingStreamBuf text;
+        if (text.open(file)) {
+            // Kineto writes distributedInfo among its first keys, before traceEvents.
+            const std::string_view head = text.peek();
+            const QString start = QString::fromUtf8(head.data(), qsizetype(std::min<std::size_t>(head.size(), 1 << 16)));
+            static const QRegularExpression object(QStringLiteral("\"distributedInfo\"\\s*:\\s*\\{([^{}]*)"));
+            const QRegularExpressionMatch match = object.match(start);
+            if (match.hasMatch()) {
+                const int world = intKey(match.captured(1), QStringLiteral("world_size"));
+                if (world == 1) // a single-GPU job: not one of several ranks
+                    return {};
+                if (const int rank = intKey(match.captured(1), QStringLiteral("rank")); rank >= 0)
+                    return {rank, std::max(0, world)};
+            }
+        }
+    }
+    return ofName(QFileInfo(file).fileName());
+}
+
+} // namespace scopeline
