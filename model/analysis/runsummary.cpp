@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/analysis/runsummary.h"
 
+#include "model/analysis/communication.h"
+
 #include "model/tracedata/hugepages.h"
 
 #include <cstdlib>
@@ -91,6 +93,12 @@ RunSummary::RunSummary(const TraceAnalysis &analysis, std::shared_ptr<const Scop
         kernel.duration = t.duration[k];
         kernel.name = intern(t.name[k]);
         kernel.op = ops[p] == t.nameOf(k) ? kernel.name : m_strings.intern(ops[p]);
+        // Communication is told apart from compute; By op groups it by collective.
+        const std::string_view collective = t.arg(k, "Collective name");
+        if (isCommunicationKernel(t.nameOf(k), ops[p], collective)) {
+            kernel.flags |= kCommunication;
+            kernel.op = m_strings.intern(collectiveKind(t.nameOf(k), ops[p], collective));
+        }
         kernel.stream = t.track[k];
         const int64_t launch = analysis.launchAt(p);
         if (launch >= 0) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the statistics read of one run, without its events: every kernel (name, op, start, duration,
-// stream, its launch call's start and process), the CPU ranges a step scope can be, the launch
+// stream, its launch call's start and process, whether it is communication), the CPU ranges a step scope can be, the launch
 // totals of the summary strip and the scope index. Built from a loaded trace or read from a summary
 // file (RunSummaryFile); the kernel diff, the step breakdown and the scope comparison read only this,
 // so results from a summary equal those from its trace exactly. DESIGN.md section 8.
@@ -25,6 +25,7 @@ class RunSummary
 public:
     static constexpr uint16_t kNoProcess = UINT16_MAX;
     enum class Launch : uint8_t { None, Kernel, Graph }; // the call that launched a kernel
+    static constexpr uint8_t kCommunication = 1;         // Kernel::flags
 
     // One kernel, in TraceAnalysis::kernels() order (by start).
     struct Kernel
@@ -35,8 +36,10 @@ public:
         uint32_t stream = 0;                  // the trace's track index
         uint16_t launchProcess = kNoProcess;  // the launching thread's process (index of its pid)
         Launch launch = Launch::None;
-        uint8_t reserved = 0;
+        uint8_t flags = 0; // kCommunication
         int64_t end() const { return start + duration; }
+        // A communication kernel (isCommunicationKernel); its op is then its collective.
+        bool communication() const { return flags & kCommunication; }
     };
     // A CPU range that may be an instance of a step scope: CPU annotations, `<name>#N` and
     // `PjitFunction(...)` ranges and ranges named like a scope of the index. Grouped by track, by

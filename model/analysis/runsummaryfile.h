@@ -13,7 +13,7 @@ class RunSummaryFile
 {
 public:
     static constexpr char kMagic[9] = "SCOPESUM"; // the file's first 8 bytes
-    static constexpr uint32_t kVersion = 1;
+    static constexpr uint32_t kVersion = 2; // 2: kernels carry the communication flag
     static QString suffix() { return QStringLiteral(".slsum"); }
     // The pattern a folder scan collects summaries by.
     static QString fileNamePattern() { return QStringLiteral("*.slsum"); }

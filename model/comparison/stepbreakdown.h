@@ -21,9 +21,11 @@
 
 namespace scopeline {
 
-// The components of a step, in table order; the causes add up to Idle, Busy + Idle to Step.
-enum class StepPart : uint8_t { Step, Busy, Idle, LaunchLate, GpuWaiting, Unknown };
-constexpr int kStepParts = 6;
+// The components of a step, in table order; Compute + ExposedComm add up to Busy, the causes to Idle,
+// Busy + Idle to Step. Compute: the union of the non-communication kernels; exposed communication:
+// the time only communication runs (DESIGN.md section 8).
+enum class StepPart : uint8_t { Step, Busy, Compute, ExposedComm, Idle, LaunchLate, GpuWaiting, Unknown };
+constexpr int kStepParts = 8;
 using StepParts = std::array<int64_t, kStepParts>; // ns, indexed by StepPart
 QString stepPartKey(StepPart part);                // "step", "busy", "idle", "idle:launch_late", ...
 QString stepPartTitle(StepPart part);              // "Step time", "GPU busy", "Idle: CPU launched late", ...
@@ -35,7 +37,9 @@ struct StepInstance
 {
     int64_t start = 0, end = 0; // the step scope's range on the CPU (the whole run: the GPU span)
     int64_t kernels = 0;
-    StepParts parts{}; // ns
+    int64_t commKernels = 0;    // of them communication
+    StepParts parts{};          // ns
+    int64_t overlappedComm = 0; // communication hidden under compute: union of it − ExposedComm, ns
 };
 
 // A gap of a step's GPU union, with its cause: what the timelines highlight for an idle bar.
@@ -54,7 +58,8 @@ struct RunSteps
     QString rankedRun;               // the multi-GPU run this rank is of (Replication::rankedRunOf)
     std::vector<StepInstance> steps; // steps with at least one kernel, by start
     std::vector<StepGap> gaps;       // every step's idle gaps, by start
-    std::array<double, kStepParts> mean{kUnset, kUnset, kUnset, kUnset, kUnset, kUnset}; // per step
+    std::array<double, kStepParts> mean{kUnset, kUnset, kUnset, kUnset, kUnset, kUnset, kUnset, kUnset}; // per step
+    bool hasCommunication() const; // a communication kernel in a step
 };
 
 // The steps of a run: instances of `stepScope` (CPU annotations named `scope` or `scope#N`, the
