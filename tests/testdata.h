@@ -27,6 +27,12 @@ inline QString path(const char *relative)
     return path(QString::fromUtf8(relative));
 }
 
+// The 8 rank files of one DLRM training step (one run of 8 GPUs).
+inline QString dlrmRun()
+{
+    return path("public/param/dlrm_kineto");
+}
+
 // One trace as a run of its own under another name, for many runs from one file: a hard link (a copy
 // across filesystems). A symbolic link would be the same run, counted once by the folder scan. Make
 // the folder under the build tree (testdata::scratchDir) so that the link stays on one filesystem.
@@ -34,6 +40,21 @@ inline bool anotherRun(const QString &trace, const QString &name)
 {
     return ::link(QFile::encodeName(trace).constData(), QFile::encodeName(name).constData()) == 0 ||
            QFile::copy(trace, name);
+}
+
+// Runs of the 8-rank DLRM job in `folder`: folder/run_<i>/ each with the 8 rank files (hard links).
+inline bool rankRuns(const QString &folder, int runs)
+{
+    const QDir job(dlrmRun());
+    for (int i = 0; i < runs; ++i) {
+        const QString run = QDir(folder).filePath(QStringLiteral("run_%1").arg(i));
+        if (!QDir().mkpath(run))
+            return false;
+        for (const QString &file : job.entryList({QStringLiteral("*.json.gz")}, QDir::Files))
+            if (!anotherRun(job.filePath(file), QDir(run).filePath(file)))
+                return false;
+    }
+    return true;
 }
 
 // A temporary folder's template beside the test's working directory (the build tree), on the same
@@ -69,11 +90,6 @@ inline QStringList publicTraces()
     };
 }
 
-// The 8 rank files of one DLRM training step (one run of 8 GPUs).
-inline QString dlrmRun()
-{
-    return path("public/param/dlrm_kineto");
-}
 
 // The first of paths that does not exist (following symbolic links); empty when all do.
 inline QString firstMissing(const QStringList &paths)

@@ -538,7 +538,7 @@ private slots:
                                                          QStringLiteral("--top"), QStringLiteral("5")});
         QCOMPARE(markdownTableCells(QString::fromUtf8(top.out)).size(), 6);
         QVERIFY2(top.out.contains(QStringLiteral("_Top 5 of %1 rows").arg(rows.size()).toUtf8()), top.out.constData());
-        // steps: the six components, verdicts as in the JSON.
+        // steps: the eight components, verdicts as in the JSON.
         const QStringList steps{QStringLiteral("steps"), kTorchEager, kTorchCompiled};
         const QJsonArray stepRows = QJsonDocument::fromJson(cli(steps + QStringList{QStringLiteral("--format"),
                                                                                     QStringLiteral("json")})
@@ -547,8 +547,8 @@ private slots:
                                         .toArray();
         const QList<QStringList> stepTable =
             markdownTableCells(QString::fromUtf8(cli(steps + QStringList{QStringLiteral("--format"), QStringLiteral("markdown")}).out));
-        QCOMPARE(stepTable.size(), 7);
-        QCOMPARE(stepRows.size(), 6);
+        QCOMPARE(stepTable.size(), 9); // a header and the eight components
+        QCOMPARE(stepRows.size(), 8);
         for (qsizetype r = 0; r < stepRows.size(); ++r)
             QCOMPARE(stepTable[r + 1].back(), stepRows[r][QStringLiteral("verdict")].toString());
     }

@@ -82,12 +82,43 @@ QString verdictCode(const StepRow &row)
     }
 }
 
-const char *const kOracleParts[kStepParts] = {"step",        "busy",        "idle",
-                                              "launch_late", "gpu_waiting", "unknown"};
+const char *const kOracleParts[kStepParts] = {"step", "busy",        "compute",     "exposed_comm",
+                                              "idle", "launch_late", "gpu_waiting", "unknown"};
 
 // Every step of every run, and the per-run means, as the oracle has them.
-void compareRuns(const std::vector<RunSteps> &runs, const QJsonArray &expected)
+// The oracle's runs with each rank of a multi-GPU run as an entry of its own, as RunSteps has them.
+QJsonArray rankEntries(const QJsonArray &runs)
 {
+    QJsonArray out;
+    for (const QJsonValue &value : runs) {
+        const QJsonObject run = value.toObject();
+        const QJsonArray ranks = run[QStringLiteral("ranks")].toArray();
+        if (ranks.isEmpty())
+            out.append(run);
+        for (const QJsonValue &rankValue : ranks) {
+            QJsonObject rank = rankValue.toObject();
+            rank[QStringLiteral("run")] = QStringLiteral("%1 · rank %2")
+                                              .arg(run[QStringLiteral("run")].toString())
+                                              .arg(rank[QStringLiteral("rank")].toInt());
+            rank[QStringLiteral("process")] = run[QStringLiteral("process")];
+            QJsonObject mean;
+            const QJsonArray steps = rank[QStringLiteral("steps")].toArray();
+            for (const char *part : kOracleParts) { // the rank's own mean over its steps
+                double sum = 0;
+                for (const QJsonValue &step : steps)
+                    sum += step.toObject()[QLatin1String(part)].toDouble();
+                mean[QLatin1String(part)] = sum / double(steps.size());
+            }
+            rank[QStringLiteral("mean")] = mean;
+            out.append(rank);
+        }
+    }
+    return out;
+}
+
+void compareRuns(const std::vector<RunSteps> &runs, const QJsonArray &oracleRuns)
+{
+    const QJsonArray expected = rankEntries(oracleRuns);
     QCOMPARE(qsizetype(runs.size()), expected.size());
     for (std::size_t r = 0; r < runs.size(); ++r) {
         const QJsonObject run = expected[qsizetype(r)].toObject();
@@ -171,11 +202,14 @@ std::vector<RunSteps> summaries(const QList<LoadedRun> &runs, const QString &sco
 class TstStepBreakdown : public QObject
 {
     Q_OBJECT
+    QTemporaryDir m_dlrm{testdata::scratchDir()}; // A/ and B/: 2 runs of the 8-rank job each
 
 private slots:
     void initTestCase()
     {
-        REQUIRE_TEST_DATA(kTorch, kChain, kRepeated, kResnet);
+        REQUIRE_TEST_DATA(kTorch, kChain, kRepeated, kResnet, testdata::dlrmRun());
+        QVERIFY(testdata::rankRuns(m_dlrm.filePath(QStringLiteral("A")), 2) &&
+                testdata::rankRuns(m_dlrm.filePath(QStringLiteral("B")), 2));
         QVERIFY2(runProcess(QStringLiteral(SCOPELINE_PYTHON),
                             {QStringLiteral("-c"), QStringLiteral("import scipy")})
                          .exitCode == 0,
@@ -203,6 +237,10 @@ private slots:
             << kRepeated + QStringLiteral("/trace_file_einsum_*") << QString() << kPjit << 10;
         QTest::newRow("resnet50 training, ProfilerStep (2021 schema)")
             << kResnet << kResnet << QString() << QStringLiteral("ProfilerStep") << 1;
+        // 2 runs of 8 GPUs a side: each run the mean over its ranks, busy split by communication
+        QTest::newRow("DLRM 8 ranks, 2 runs a side, ProfilerStep")
+            << m_dlrm.filePath(QStringLiteral("A")) << m_dlrm.filePath(QStringLiteral("B")) << QString()
+            << QStringLiteral("ProfilerStep") << 16;
     }
 
     // Per step and per run to the ns, p to 1e-6 relative, the same verdicts; the default step scope is
@@ -250,10 +288,41 @@ private slots:
                 for (const StepGap &g : run.gaps)
                     gaps += g.end - g.start;
                 QCOMPARE(gaps, idle);
-                const auto &m = run.mean;
-                QVERIFY(std::fabs(m[1] + m[2] - m[0]) < 1e-6 && std::fabs(m[3] + m[4] + m[5] - m[2]) < 1e-6);
+                auto m = [&run](StepPart p) { return run.mean[std::size_t(p)]; };
+                QVERIFY(std::fabs(m(StepPart::Busy) + m(StepPart::Idle) - m(StepPart::Step)) < 1e-6);
+                QVERIFY(std::fabs(m(StepPart::LaunchLate) + m(StepPart::GpuWaiting) + m(StepPart::Unknown) -
+                                  m(StepPart::Idle)) < 1e-6);
             }
         }
+    }
+
+    // Busy = compute + exposed communication in every step of every rank; the communication kernels
+    // counted by name in the raw events (NCCL's, 8 a rank); on one GPU compute is all of busy.
+    void communicationSplitsBusy()
+    {
+        const QList<LoadedRun> ranks = load(testdata::dlrmRun());
+        QCOMPARE(ranks.size(), 8);
+        for (const LoadedRun &rank : ranks) {
+            QVERIFY(rank.run.rank >= 0 && rank.run.worldSize == 8);
+            const TraceData &t = *rank.trace;
+            int64_t nccl = 0; // the raw events: kernels named ncclKernel_*
+            for (uint32_t e = 0; e < t.eventCount(); ++e)
+                nccl += t.kind[e] == EventKind::Kernel && t.nameOf(e).substr(0, 11) == "ncclKernel_";
+            QCOMPARE(nccl, int64_t(8));
+            const RunSteps steps = findRunSteps(*rank.summary, QStringLiteral("ProfilerStep"));
+            QCOMPARE(steps.steps.size(), std::size_t(1));
+            const StepInstance &s = steps.steps.front();
+            auto part = [&s](StepPart p) { return s.parts[std::size_t(p)]; };
+            QCOMPARE(s.commKernels, nccl);
+            QCOMPARE(part(StepPart::Compute) + part(StepPart::ExposedComm), part(StepPart::Busy));
+            QVERIFY(part(StepPart::ExposedComm) > 0 && part(StepPart::Compute) > 0 && s.overlappedComm >= 0);
+        }
+        for (const RunSteps &run : summaries(load(kTorch + QStringLiteral("/eager")), QStringLiteral("ProfilerStep")))
+            for (const StepInstance &s : run.steps) {
+                QCOMPARE(s.parts[std::size_t(StepPart::Compute)], s.parts[std::size_t(StepPart::Busy)]);
+                QCOMPARE(s.parts[std::size_t(StepPart::ExposedComm)], int64_t(0));
+                QCOMPARE(s.commKernels, int64_t(0));
+            }
     }
 
     // A training step: the backward kernels are launched from autograd's thread, not the step's.
@@ -360,9 +429,11 @@ private slots:
             "component,runs_a,runs_b,steps_a,steps_b,mean_a_ns,mean_b_ns,delta_ns,share_of_delta,ci_low_ns,"
             "ci_high_ns,ci_level,p_raw,p,verdict")));
         const QStringList lines = written.trimmed().split(QLatin1Char('\n'));
-        QCOMPARE(lines.size(), 7);
+        QCOMPARE(lines.size(), 9);
         const QStringList order{QStringLiteral("step"),
                                 QStringLiteral("busy"),
+                                QStringLiteral("busy:compute"),
+                                QStringLiteral("busy:exposed_communication"),
                                 QStringLiteral("idle"),
                                 QStringLiteral("idle:launch_late"),
                                 QStringLiteral("idle:gpu_waiting"),

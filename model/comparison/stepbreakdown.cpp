@@ -368,7 +368,8 @@ void StepBreakdown::compare()
         // Without communication, compute is all of busy: nothing of its own to test (and no row
         // added to the parts' Holm family, so one-GPU tables judge as they did).
         if ((row.part == StepPart::Compute || row.part == StepPart::ExposedComm) && !communication) {
-            row.reason = tr("no communication kernels: compute is all of GPU busy");
+            if (row.reason.isEmpty())
+                row.reason = tr("no communication kernels: compute is all of GPU busy");
             row.caveat.clear();
             row.pRaw = row.ciLow = row.ciHigh = StepRow::kUnset;
             row.tied = false;

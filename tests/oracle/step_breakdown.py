@@ -24,7 +24,15 @@ Definitions
   union of [start, start+dur); idle = step - busy. A gap opens where a kernel starts after reach (the
   max end so far): [reach, start). Cause from that kernel's launch: launch.start >= reach ->
   launch_late, earlier -> gpu_waiting, none -> unknown. launch_late + gpu_waiting + unknown == idle.
+  Communication kernels: name containing nccl, rccl or cross_device_reduce (any case), a non-empty
+  args "Collective name", or an XLA collective hlo_op (all-reduce, all-gather, reduce-scatter,
+  all-to-all, collective-permute, with -start/-done and .N). compute = union of the step's other
+  kernels; exposed_comm = busy - compute. Without communication on either side, their rows get no p.
   Per run: mean over its steps of each figure (null without steps; such runs are left out).
+  Ranks: a folder whose trace files carry >= 2 distinct ranks (Kineto distributedInfo.rank with
+  world_size != 1 in the first 64 KiB of text, else rank_N/rank-N/rankN/workerN in the file name)
+  is one run named after the folder; its figure is the mean over its ranks, its step count one
+  rank's (the most); a rank's OS pid is not a process.
   Units: by_process when either side has >= 2 distinct non-empty processes; then a unit = a process
   (value = mean of its runs' means), else a unit = a run. mean = mean of the unit values (exact
   rationals); delta = mean_b - mean_a; share_of_delta = delta / step delta (null if that is 0).
@@ -43,6 +51,7 @@ Prints one JSON document.
 import argparse
 import bisect
 import glob
+import gzip
 import json
 import math
 import os
@@ -57,8 +66,48 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import stats_oracle  # noqa: E402  (Holm's step-down levels, from their definition)
 import trace_summary as ts  # noqa: E402  (raw-event parser: kernels, launch calls)
 
-FIELDS = ("step", "busy", "idle", "launch_late", "gpu_waiting", "unknown")
-ROWS = ("step", "busy", "idle", "idle:launch_late", "idle:gpu_waiting", "idle:unknown")
+FIELDS = ("step", "busy", "compute", "exposed_comm", "idle", "launch_late", "gpu_waiting", "unknown")
+ROWS = ("step", "busy", "busy:compute", "busy:exposed_communication", "idle", "idle:launch_late",
+        "idle:gpu_waiting", "idle:unknown")
+XLA_COLLECTIVE = re.compile(r"(all-reduce|all-gather|reduce-scatter|all-to-all|collective-permute)"
+                            r"(-start|-done)?(\.[0-9]+)?")
+
+
+def is_communication(kernel):
+    """NCCL/RCCL/vLLM names in any case, a Collective name arg, or an XLA collective hlo_op."""
+    name, args = kernel["name"].lower(), kernel.get("args") or {}
+    hlo = str(args.get("hlo_op", "")).split(" ")[0].lower()
+    return ("nccl" in name or "rccl" in name or "cross_device_reduce" in name or bool(args.get("Collective name"))
+            or bool(XLA_COLLECTIVE.fullmatch(hlo)))
+
+
+def union_length(kernels):
+    total, cur, reach = 0, None, None
+    for k in sorted(kernels, key=lambda k: k["start"]):
+        if reach is None or k["start"] > reach:
+            total += 0 if reach is None else reach - cur
+            cur = k["start"]
+            reach = k["start"] + k["dur"]
+        reach = max(reach, k["start"] + k["dur"])
+    return total + (0 if reach is None else reach - cur)
+
+
+def rank_of(path):
+    """Kineto's distributedInfo rank (world size > 1) in the file's first 64 KiB of text, else
+    rank_N / rank-N / rankN / workerN in the file name; None when neither."""
+    opener = gzip.open if open(path, "rb").read(2) == b"\x1f\x8b" else open
+    with opener(path, "rb") as f:
+        head = f.read(1 << 16).decode("utf-8", "replace")
+    m = re.search(r'"distributedInfo"\s*:\s*\{([^{}]*)', head)
+    if m:
+        world = re.search(r'"world_size"\s*:\s*(\d+)', m.group(1))
+        rank = re.search(r'"rank"\s*:\s*(\d+)', m.group(1))
+        if world and int(world.group(1)) == 1:
+            return None
+        if rank:
+            return int(rank.group(1))
+    m = re.search(r"(?:^|[^a-z])(?:rank[-_]?|worker)([0-9]+)(?![0-9])", os.path.basename(path), re.I)
+    return int(m.group(1)) if m else None
 
 
 def natural_key(s):
@@ -80,9 +129,9 @@ def run_folder(path):
 
 
 def side_runs(arg):
-    """[(run name, process, file)] of a side, sorted naturally."""
+    """[(run name, process, file, rank or None)] of a side, sorted naturally (a run's ranks by rank)."""
     if os.path.isfile(arg):
-        return [(os.path.basename(arg), "", arg)]
+        return [(os.path.basename(arg), "", arg, None)]
     if os.path.isdir(arg):
         base, roots = arg, [arg]
     elif glob.has_magic(arg):
@@ -97,12 +146,24 @@ def side_runs(arg):
             files.add(root)
         for dirpath, _, names in os.walk(root):
             files.update(p for p in (os.path.join(dirpath, n) for n in names) if is_trace(p))
+    # A folder whose files hold >= 2 distinct ranks is one run of several GPUs (each file a rank).
+    by_folder = {}
+    for f in files:
+        by_folder.setdefault(os.path.dirname(f), []).append(f)
+    ranked = {}
+    for folder, fs in by_folder.items():
+        ranks = {f: rank_of(f) for f in fs} if len(fs) >= 2 else {}
+        if len({r for r in ranks.values() if r is not None}) >= 2:
+            ranked.update(ranks)
     runs = []
     for f in files:
         rel = os.path.relpath(run_folder(f), base).replace(os.sep, "/")
-        name = os.path.basename(f) if rel == "." else rel
-        runs.append((name, name.rpartition("/")[0], f))
-    return sorted(runs, key=lambda r: (natural_key(r[0]), r[2]))
+        if f in ranked:
+            name = os.path.basename(os.path.abspath(base)) if rel == "." else rel
+        else:
+            name = os.path.basename(f) if rel == "." else rel
+        runs.append((name, name.rpartition("/")[0], f, ranked.get(f)))
+    return sorted(runs, key=lambda r: (natural_key(r[0]), -1 if r[3] is None else r[3], r[2]))
 
 
 def step_instances(doc, scope):
@@ -138,7 +199,7 @@ def step_figures(kernels, launch_of):
     ks = sorted(kernels, key=lambda k: k["start"])  # stable: file order on ties
     first = cur = ks[0]["start"]  # cur: start of the busy stretch under way
     reach, busy = ks[0]["start"] + ks[0]["dur"], 0
-    out = dict(step=0, busy=0, idle=0, launch_late=0, gpu_waiting=0, unknown=0)
+    out = dict(step=0, busy=0, compute=0, exposed_comm=0, idle=0, launch_late=0, gpu_waiting=0, unknown=0)
     for k in ks:
         if k["start"] > reach:
             busy += reach - cur
@@ -148,7 +209,9 @@ def step_figures(kernels, launch_of):
             out[cause] += k["start"] - reach
         reach = max(reach, k["start"] + k["dur"])
     busy, step = busy + reach - cur, reach - first
-    out.update(step=step, busy=busy, idle=step - busy)
+    compute = union_length([k for k in ks if not is_communication(k)])
+    out.update(step=step, busy=busy, compute=compute, exposed_comm=busy - compute, idle=step - busy,
+               comm_kernels=sum(1 for k in ks if is_communication(k)))
     assert out["launch_late"] + out["gpu_waiting"] + out["unknown"] == out["idle"]
     return out
 
@@ -227,7 +290,7 @@ def holm_levels(ps, alpha):
     levels = stats_oracle.holm_levels([math.nan if p is None else p for p in ps], alpha)
     return [None if math.isnan(level) else level for level in levels]
 
-def compare(runs_a, runs_b, by_process, alpha, threshold):
+def compare(runs_a, runs_b, by_process, alpha, threshold, communication):
     def units(runs):
         with_steps = [r for r in runs if r["mean"] is not None]
         if not by_process:
@@ -262,6 +325,8 @@ def compare(runs_a, runs_b, by_process, alpha, threshold):
                     vectorized=False, permutation_type="independent", n_resamples=np.inf,
                     alternative="two-sided").pvalue)
                 row["_half"] = lambda level: 1  # the values known to 1 ns, whatever the level
+        if comp in ("busy:compute", "busy:exposed_communication") and not communication:
+            row["p_raw"], row["_half"] = None, None  # compute is all of busy: nothing to test
         rows.append(row)
     # The step time alone at alpha; its parts one Holm family. Each interval at its row's level, a
     # tie's only where it excludes 0 exactly when the row is significant.
@@ -311,20 +376,36 @@ def main(argv):
     sides = {}
     for key, arg in (("a", args.a), ("b", args.b)):
         sides[key] = []
-        for name, proc, path in side_runs(arg):
+        for name, proc, path, rank in side_runs(arg):
             steps, pid = analyse_run(path, scope)
-            proc = proc or pid  # the process folder, else the OS process of a Kineto trace
+            # the process folder, else the OS process of a Kineto trace (not of a rank: one GPU's)
+            proc = proc or ("" if rank is not None else pid)
             m = {f: mean([s[f] for s in steps]) for f in FIELDS} if steps else None
-            sides[key].append(dict(run=name, process=proc, file=path, steps=steps, _mean=m,
-                                   mean={f: num(v) for f, v in m.items()} if m else None))
+            rank_row = dict(rank=rank, file=path, steps=steps, _mean=m)
+            if rank is not None and sides[key] and sides[key][-1]["run"] == name and sides[key][-1]["ranks"]:
+                sides[key][-1]["ranks"].append(rank_row)  # another GPU of the same run
+            else:
+                sides[key].append(dict(run=name, process=proc, ranks=[rank_row] if rank is not None else [],
+                                       file=path, steps=steps, _mean=m))
+    for runs in sides.values():
+        for r in runs:
+            if r["ranks"]:  # a run of several GPUs: the mean over its ranks, its steps those of each
+                means = [x["_mean"] for x in r["ranks"] if x["_mean"] is not None]
+                r["_mean"] = {f: mean([m[f] for m in means]) for f in FIELDS} if means else None
+                r["steps"] = max((x["steps"] for x in r["ranks"]), key=len)
+            r["mean"] = {f: num(v) for f, v in r["_mean"].items()} if r["_mean"] else None
+            r["communication"] = any(s["comm_kernels"] for x in (r["ranks"] or [r]) for s in x["steps"])
     by_process = any(len({r["process"] for r in runs if r["process"] != ""}) >= 2 for runs in sides.values())
     # A and B interleaved in one OS process: the process effect cancels, no caveat.
     everyone = [r["process"] for runs in sides.values() for r in runs]
     shared = not by_process and len(set(everyone)) == 1 and everyone[0].startswith("pid ")
-    rows = compare(sides["a"], sides["b"], by_process, args.alpha, args.threshold)
+    communication = any(r["communication"] for runs in sides.values() for r in runs)
+    rows = compare(sides["a"], sides["b"], by_process, args.alpha, args.threshold, communication)
     for runs in sides.values():
         for r in runs:
             del r["_mean"]
+            for x in r["ranks"]:
+                del x["_mean"]
     out = dict(step_scope=scope, by_process=by_process, caveat=not by_process and not shared, sides=sides,
                rows=rows)
     print(json.dumps(out, indent=1, allow_nan=False))
