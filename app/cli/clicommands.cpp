@@ -72,6 +72,12 @@ Commands:
                             runs sit in side/<process>/<run>/), Holm over the rows; --step
                             names the step scope (default: ProfilerStep or JAX's outermost
                             PjitFunction(...), else the whole run; "whole-run" asks for it)
+  ranks A [B] [--step SCOPE] [--csv FILE] [--alpha P] [--threshold PERCENT]
+                            several GPUs of one job (a folder of rank files is one run): per
+                            rank, the step split into compute, exposed communication and idle,
+                            the wait at collectives (the k-th communication kernel of a name on
+                            every rank is one collective) and how often it arrived last; with
+                            B, the mean over ranks, the slowest rank and each rank, A against B
   report A B [--scope S ...] [--match MODE] [--samples MODE] [--threshold PERCENT]
          [--step SCOPE] --out DIR
                             write a report into DIR (created if missing): timeline_a.png,
@@ -299,6 +305,8 @@ int run(const QStringList &arguments)
         return diffCommand(rest);
     if (command == QLatin1String("steps"))
         return stepsCommand(rest);
+    if (command == QLatin1String("ranks"))
+        return ranksCommand(rest);
     if (command == QLatin1String("summarize"))
         return summarizeCommand(rest);
     return usageError(QStringLiteral("unknown command '%1'").arg(command));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The scopeline-cli commands (info, scopes, compare, diff, steps, summarize; one file each) over the
+// The scopeline-cli commands (info, scopes, compare, diff, steps, ranks, summarize; one file each) over the
 // model library, what they share, and what the report helper (scopeline-report, which also links the
 // widgets) shares with them.
 
@@ -29,6 +29,7 @@ int scopesCommand(const QStringList &arguments);
 int compareCommand(const QStringList &arguments);
 int diffCommand(const QStringList &arguments);
 int stepsCommand(const QStringList &arguments);
+int ranksCommand(const QStringList &arguments);
 int summarizeCommand(const QStringList &arguments);
 
 QTextStream &out();

@@ -221,8 +221,10 @@ RunSteps findRunSteps(const TraceAnalysis &analysis, const QString &stepScope)
     return findRunSteps(RunSummary(analysis, std::make_shared<const ScopeIndex>(analysis)), stepScope);
 }
 
-RunSteps findRunSteps(const RunSummary &summary, const QString &stepScope)
+RunSteps findRunSteps(const RunSummary &summary, const QString &stepScope, std::vector<int32_t> *stepOfKernel)
 {
+    if (stepOfKernel)
+        stepOfKernel->assign(summary.kernels().size(), -1);
     RunSteps out;
     std::vector<StepRange> ranges;
     std::vector<std::vector<uint32_t>> kernels;
@@ -248,6 +250,9 @@ RunSteps findRunSteps(const RunSummary &summary, const QString &stepScope)
         step.start = ranges[i].start;
         step.end = ranges[i].end;
         measureStep(summary, kernels[i], step, out.gaps);
+        if (stepOfKernel)
+            for (uint32_t k : kernels[i])
+                (*stepOfKernel)[k] = int32_t(out.steps.size());
         for (int part = 0; part < kStepParts; ++part)
             sums[std::size_t(part)] += double(step.parts[std::size_t(part)]);
         out.steps.push_back(step);

@@ -64,8 +64,10 @@ struct RunSteps
 
 // The steps of a run: instances of `stepScope` (CPU annotations named `scope` or `scope#N`, the
 // outermost when nested); a step's kernels are those whose launch call starts in its range on any
-// thread of its process. An empty scope makes the whole run one step with every kernel.
-RunSteps findRunSteps(const RunSummary &summary, const QString &stepScope);
+// thread of its process. An empty scope makes the whole run one step with every kernel. stepOfKernel,
+// when given, gets each kernel's step (index into steps; -1 for none), in summary.kernels() order.
+RunSteps findRunSteps(const RunSummary &summary, const QString &stepScope,
+                      std::vector<int32_t> *stepOfKernel = nullptr);
 // The same of an analysed trace (summarised first: one definition of a step).
 RunSteps findRunSteps(const TraceAnalysis &analysis, const QString &stepScope);
 

@@ -216,7 +216,9 @@ def step_figures(kernels, launch_of):
     return out
 
 
-def analyse_run(path, scope):
+def analyse_run(path, scope, keep_kernels=False):
+    """(steps, pid) of one trace file; keep_kernels: each step keeps its kernels (as "members") and
+    the run's kernels come third."""
     doc = ts.read_trace(path)
     kernels, launches, graph, _ = ts.chrome_events(doc)
     launch_of = {}  # corr -> earliest launch call (kernel launches before graph launches on a tie)
@@ -259,11 +261,14 @@ def analyse_run(path, scope):
     for (start, end), ks in zip(ranges, members):
         if ks:
             steps.append(dict(start=start, end=end, kernels=len(ks), **step_figures(ks, launch_of)))
+            if keep_kernels:
+                steps[-1]["members"] = ks
     steps.sort(key=lambda s: s["start"])
     # A PyTorch (Kineto) trace records the OS process id: the pid of its first launch call.
     kineto = isinstance(doc, dict) and ("schemaVersion" in doc or "deviceProperties" in doc)
     calls = launches or graph
-    return steps, ("pid " + str(calls[0]["track"][0]) if kineto and calls else "")
+    pid = "pid " + str(calls[0]["track"][0]) if kineto and calls else ""
+    return (steps, pid, kernels) if keep_kernels else (steps, pid)
 
 
 def mean(xs):

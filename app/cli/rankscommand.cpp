@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `scopeline-cli ranks`: each GPU of a multi-GPU run, its step split into compute, exposed
+// communication and idle, how long it waited at collectives, which rank held the step back; with B,
+// A against B for the mean over ranks, the slowest rank and each rank.
+#include "app/cli/clicommands.h"
+
+#include "model/comparison/ranktable.h"
+#include "model/comparison/stepbreakdown.h"
+
+#include <QCommandLineParser>
+
+namespace scopeline::cli {
+
+int ranksCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption stepOption(
+        QStringLiteral("step"), QStringLiteral("The step scope (\"whole-run\": the run is one step)."),
+        QStringLiteral("SCOPE"));
+    const QCommandLineOption csvOption(QStringLiteral("csv"), QStringLiteral("Write the per-rank rows as CSV."),
+                                       QStringLiteral("FILE"));
+    const QCommandLineOption alphaOption(QStringLiteral("alpha"), QStringLiteral("Significance level."),
+                                         QStringLiteral("P"), QStringLiteral("0.05"));
+    const QCommandLineOption thresholdOption(
+        QStringLiteral("threshold"), QStringLiteral("Smallest change that counts, in % of A's step time."),
+        QStringLiteral("PERCENT"), QStringLiteral("1"));
+    parser.addOptions({stepOption, csvOption, alphaOption, thresholdOption});
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText());
+    const QStringList positional = parser.positionalArguments();
+    if (positional.isEmpty() || positional.size() > 2)
+        return usageError(QStringLiteral("ranks needs one path, or two (A and B)"));
+    RankTable::Options options;
+    int status = Success;
+    if (!parseLevels(parser, alphaOption, thresholdOption, options.alpha, options.threshold, status))
+        return status;
+    if (!parseStepScope(parser, stepOption, options.stepScope, status))
+        return status;
+
+    QList<LoadedRun> a, b;
+    if (!loadPaths({positional[0]}, a) || (positional.size() == 2 && !loadPaths({positional[1]}, b)))
+        return Unreadable;
+    const RankTable ranks(a, b, options);
+    out() << "A: " << positional[0] << "\n";
+    if (positional.size() == 2)
+        out() << "B: " << positional[1] << "\n";
+    out() << "step scope: " << (ranks.stepScope().isEmpty() ? QStringLiteral("the whole run") : ranks.stepScope())
+          << "; figures per step, a run's ranks each a row\n";
+    out() << tableText(RankTable::columns(), ranks.rows());
+    for (const QString &note : ranks.notes())
+        out() << note << "\n";
+    if (!ranks.comparison().empty()) {
+        out() << "\nA against B, runs as the unit (Welch; the mean over ranks alone, the slowest rank and each "
+                 "rank Holm among themselves, each interval at its row's level):\n";
+        out() << tableText(RankTable::comparisonColumns(), ranks.comparison());
+    }
+    out().flush();
+    if (parser.isSet(csvOption) && !writeTextFile(parser.value(csvOption), ranks.toCsv()))
+        return Unreadable;
+    return Success;
+}
+
+} // namespace scopeline::cli

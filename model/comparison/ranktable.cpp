@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/comparison/ranktable.h"
+
+#include "model/comparison/replication.h"
+#include "model/comparison/stepbreakdown.h"
+#include "model/tables/durationformat.h"
+#include "model/tables/tableformat.h"
+
+#include "stats/multipletesting.h"
+#include "stats/welch.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+
+namespace scopeline {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("RankTable", text);
+}
+
+// Ends of matched collectives further apart than this are not one collective on one clock.
+constexpr double kLargeEndSpreadNs = 100e3;
+
+struct Collective
+{
+    int64_t start, end;
+    int32_t step; // the rank's step it belongs to, -1: none
+};
+
+double median(std::vector<double> values)
+{
+    if (values.empty())
+        return RankRow::kUnset;
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+} // namespace
+
+RankTable::RankTable(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const Options &options)
+    : m_options(options), m_stepScope(options.stepScope)
+{
+    if (m_stepScope == StepBreakdownOptions::wholeRun())
+        m_stepScope.clear();
+    else if (m_stepScope.isEmpty())
+        for (const QList<LoadedRun> *side : {&a, &b})
+            for (const LoadedRun &run : *side)
+                if (m_stepScope.isEmpty() && run.scopes)
+                    m_stepScope = run.scopes->stepScope();
+    addSide(0, a);
+    addSide(1, b);
+    if (!a.isEmpty() && !b.isEmpty())
+        compare();
+}
+
+void RankTable::addSide(int side, const QList<LoadedRun> &runs)
+{
+    // The runs in order, each with its rank files (a run of one GPU: itself).
+    std::vector<std::vector<const LoadedRun *>> groups;
+    std::map<QString, std::size_t> groupOf;
+    for (const LoadedRun &run : runs) {
+        if (!run.summary)
+            continue;
+        const QString key = Replication::rankedRunOf(run);
+        if (key.isEmpty() || !groupOf.count(key)) {
+            if (!key.isEmpty())
+                groupOf[key] = groups.size();
+            groups.emplace_back();
+        }
+        groups[key.isEmpty() ? groups.size() - 1 : groupOf[key]].push_back(&run);
+    }
+    for (const std::vector<const LoadedRun *> &group : groups) {
+        const std::size_t first = m_rows.size();
+        // each rank's communication kernels by name, in start order
+        std::vector<std::map<std::string, std::vector<Collective>>> byName;
+        for (const LoadedRun *run : group) {
+            const RunSummary &summary = *run->summary;
+            std::vector<int32_t> stepOf;
+            const RunSteps steps = findRunSteps(summary, m_stepScope, &stepOf);
+            RankRow row;
+            row.side = side;
+            row.run = run->run.name;
+            row.rank = run->run.rank;
+            row.steps = int64_t(steps.steps.size());
+            const auto mean = [&steps](StepPart part) { return steps.mean[std::size_t(part)]; };
+            row.stepNs = mean(StepPart::Step);
+            row.busyNs = mean(StepPart::Busy);
+            row.computeNs = mean(StepPart::Compute);
+            row.exposedCommNs = mean(StepPart::ExposedComm);
+            row.idleNs = mean(StepPart::Idle);
+            if (!steps.steps.empty()) {
+                double overlapped = 0, comm = 0;
+                for (const StepInstance &s : steps.steps) {
+                    overlapped += double(s.overlappedComm);
+                    comm += double(s.commKernels);
+                }
+                row.overlappedCommNs = overlapped / double(row.steps);
+                row.commKernels = comm / double(row.steps);
+            }
+            m_rows.push_back(row);
+            auto &names = byName.emplace_back();
+            for (std::size_t k = 0; k < summary.kernels().size(); ++k) {
+                const RunSummary::Kernel &kernel = summary.kernels()[k];
+                if (kernel.communication())
+                    names[std::string(summary.nameOf(kernel))].push_back({kernel.start, kernel.end(), stepOf[k]});
+            }
+        }
+        if (group.size() < 2)
+            continue;
+        // The k-th kernel of a name on every rank is one collective; its latest start holds the rest.
+        RunCollectives summary;
+        summary.side = side;
+        summary.run = group.front()->run.name;
+        summary.ranks = int(group.size());
+        std::vector<double> waits(group.size(), 0), last(group.size(), 0), counted(group.size(), 0), spreads;
+        std::map<std::string, std::vector<std::size_t>> counts;
+        for (std::size_t r = 0; r < byName.size(); ++r)
+            for (const auto &[name, list] : byName[r]) {
+                counts[name].resize(group.size(), 0);
+                counts[name][r] = list.size();
+            }
+        for (const auto &[name, perRank] : counts) {
+            const std::size_t matched = *std::min_element(perRank.begin(), perRank.end());
+            for (std::size_t n : perRank)
+                summary.unmatched += int(n - matched);
+            summary.matched += int(matched);
+            for (std::size_t k = 0; k < matched; ++k) {
+                int64_t latest = std::numeric_limits<int64_t>::min(), firstEnd = std::numeric_limits<int64_t>::max(),
+                        lastEnd = std::numeric_limits<int64_t>::min();
+                for (std::size_t r = 0; r < group.size(); ++r) {
+                    const Collective &c = byName[r].at(name)[k];
+                    latest = std::max(latest, c.start);
+                    firstEnd = std::min(firstEnd, c.end);
+                    lastEnd = std::max(lastEnd, c.end);
+                }
+                spreads.push_back(double(lastEnd - firstEnd));
+                for (std::size_t r = 0; r < group.size(); ++r) {
+                    const Collective &c = byName[r].at(name)[k];
+                    if (c.step < 0)
+                        continue;
+                    waits[r] += double(latest - c.start);
+                    last[r] += c.start == latest;
+                    ++counted[r];
+                }
+            }
+        }
+        for (std::size_t r = 0; r < group.size(); ++r) {
+            RankRow &row = m_rows[first + r];
+            row.collectives = int(counted[r]);
+            if (row.steps > 0)
+                row.collectiveWaitNs = waits[r] / double(row.steps);
+            if (counted[r] > 0)
+                row.arrivedLastShare = last[r] / counted[r];
+        }
+        summary.medianEndSpreadNs = median(spreads);
+        if (!spreads.empty())
+            summary.maxEndSpreadNs = *std::max_element(spreads.begin(), spreads.end());
+        QStringList notes;
+        const int world = group.front()->run.worldSize;
+        if (world > int(group.size()))
+            notes << tr("%1 of %2 ranks (a partial world)").arg(group.size()).arg(world);
+        if (summary.unmatched > 0)
+            notes << tr("%1 communication kernel(s) without a match on every rank (the ranks' counts of a "
+                        "name differ)")
+                         .arg(summary.unmatched);
+        if (summary.maxEndSpreadNs > kLargeEndSpreadNs)
+            notes << tr("matched collectives end up to %1 apart: clocks of different hosts, or kernels that "
+                        "are not one collective (point-to-point sends to other ranks)")
+                         .arg(formatDuration(summary.maxEndSpreadNs));
+        summary.note = notes.join(QStringLiteral("; "));
+        m_collectives.push_back(summary);
+    }
+}
+
+void RankTable::compare()
+{
+    // Per side and run: the mean over its ranks, the slowest rank, and each rank's step time.
+    std::map<QString, std::vector<double>> values[2]; // what -> one value per run
+    std::vector<QString> order = {tr("mean over ranks"), tr("slowest rank")};
+    for (int side = 0; side < 2; ++side) {
+        std::map<QString, std::vector<double>> runs; // run -> its ranks' step times
+        std::vector<QString> runOrder;
+        for (const RankRow &row : m_rows) {
+            if (row.side != side || std::isnan(row.stepNs))
+                continue;
+            if (!runs.count(row.run))
+                runOrder.push_back(row.run);
+            runs[row.run].push_back(row.stepNs);
+            if (row.rank >= 0) {
+                const QString rank = tr("rank %1").arg(row.rank);
+                values[side][rank].push_back(row.stepNs);
+                if (std::find(order.begin(), order.end(), rank) == order.end())
+                    order.push_back(rank);
+            }
+        }
+        for (const QString &run : runOrder) {
+            const std::vector<double> &ranks = runs[run];
+            values[side][order[0]].push_back(stats::meanVariance(ranks).mean);
+            values[side][order[1]].push_back(*std::max_element(ranks.begin(), ranks.end()));
+        }
+    }
+    std::vector<double> rawP;
+    for (const QString &what : order) {
+        RankComparisonRow row;
+        row.what = what;
+        const std::vector<double> &a = values[0][what], &b = values[1][what];
+        row.unitsA = int(a.size());
+        row.unitsB = int(b.size());
+        const stats::MeanVariance ma = stats::meanVariance(a), mb = stats::meanVariance(b);
+        row.meanA = ma.mean;
+        row.meanB = mb.mean;
+        row.delta = mb.mean - ma.mean;
+        if (row.unitsA == 0 || row.unitsB == 0)
+            row.reason = tr("not on both sides");
+        else if (row.unitsA < 2 || row.unitsB < 2)
+            row.reason = tr("one run on a side: run-to-run variation not measured");
+        else
+            row.pRaw = stats::welchTest(ma, mb).p;
+        rawP.push_back(row.pRaw);
+        m_comparison.push_back(row);
+    }
+    // The mean over ranks is the question asked, tested alone; the slowest rank and each rank are one
+    // Holm family; each interval at the level its row is judged.
+    const std::vector<double> family(rawP.begin() + 1, rawP.end());
+    const std::vector<double> holm = stats::holmAdjust(family), levels = stats::holmLevels(family, m_options.alpha);
+    const double stepA = m_comparison.front().meanA;
+    for (std::size_t i = 0; i < m_comparison.size(); ++i) {
+        RankComparisonRow &row = m_comparison[i];
+        row.p = i == 0 ? row.pRaw : holm[i - 1];
+        const double level = i == 0 ? (std::isnan(row.pRaw) ? row.pRaw : m_options.alpha) : levels[i - 1];
+        if (!std::isnan(level)) {
+            const stats::WelchTest welch = stats::welchTest(stats::meanVariance(values[0][row.what]),
+                                                            stats::meanVariance(values[1][row.what]), 1 - level);
+            if (intervalAgrees(row.pRaw, level, welch.ciLow, welch.ciHigh)) {
+                row.ciLow = welch.ciLow;
+                row.ciHigh = welch.ciHigh;
+            }
+            row.ciLevel = 1 - level;
+        }
+        row.verdict = runLevelVerdict(row.p, stepA > 0 ? row.delta / stepA : RankComparisonRow::kUnset,
+                                      m_options.alpha, m_options.threshold);
+    }
+}
+
+const std::vector<TableColumn<RankRow>> &RankTable::columns()
+{
+    using C = TableColumn<RankRow>;
+    auto number = [](double RankRow::*field) {
+        return [field](const RankRow &r) { return QVariant(r.*field); };
+    };
+    static const std::vector<C> columns = {
+        C{QStringLiteral("side"), tr("Side"), tr("A or B"),
+          [](const RankRow &r) { return QVariant(r.side == 0 ? QStringLiteral("A") : QStringLiteral("B")); },
+          cell::text},
+        C{QStringLiteral("run"), tr("Run"), tr("The run: its ranks share its name"),
+          [](const RankRow &r) { return QVariant(r.run); }, cell::text, {}, -12},
+        C{QStringLiteral("rank"), tr("Rank"), tr("The GPU of the job (empty: a run of one GPU)"),
+          [](const RankRow &r) { return r.rank >= 0 ? QVariant(r.rank) : QVariant(); }, cell::text, {}, 4},
+        C{QStringLiteral("steps"), tr("Steps"), tr("Steps with kernels on this rank"),
+          [](const RankRow &r) { return QVariant(qlonglong(r.steps)); }, cell::text, {}, 5},
+        C{QStringLiteral("step_ns"), tr("Step"), tr("Mean step time: first kernel start to last kernel end"),
+          number(&RankRow::stepNs), cell::duration, {}, 10},
+        C{QStringLiteral("busy_ns"), tr("Busy"), tr("Mean GPU busy per step: the union of its kernels"),
+          number(&RankRow::busyNs), cell::duration, {}, 10},
+        C{QStringLiteral("compute_ns"), tr("Compute"),
+          tr("Mean per step of the union of the non-communication kernels"), number(&RankRow::computeNs),
+          cell::duration, {}, 10},
+        C{QStringLiteral("exposed_comm_ns"), tr("Exposed comm"),
+          tr("Mean per step of the time only communication runs: busy − compute"),
+          number(&RankRow::exposedCommNs), cell::duration, {}, 12},
+        C{QStringLiteral("overlapped_comm_ns"), tr("Overlapped comm"),
+          tr("Mean per step of the communication hidden under compute"), number(&RankRow::overlappedCommNs),
+          cell::duration, {}, 12},
+        C{QStringLiteral("idle_ns"), tr("Idle"), tr("Mean GPU idle per step: step − busy"),
+          number(&RankRow::idleNs), cell::duration, {}, 10},
+        C{QStringLiteral("comm_kernels"), tr("Comm kernels"), tr("Communication kernels per step"),
+          number(&RankRow::commKernels), cell::count, {}, 6},
+        C{QStringLiteral("collective_wait_ns"), tr("Wait"),
+          tr("Per step, the sum of its waits at collectives: the latest rank's start − its own start, the "
+             "k-th communication kernel of a name on every rank being one collective"),
+          number(&RankRow::collectiveWaitNs), cell::duration, {}, 10},
+        C{QStringLiteral("arrived_last_share"), tr("Arrived last"),
+          tr("Of its matched collectives, the share where it started last: where it held the others back"),
+          number(&RankRow::arrivedLastShare), cell::percent, {}, 8},
+    };
+    return columns;
+}
+
+const std::vector<TableColumn<RankComparisonRow>> &RankTable::comparisonColumns()
+{
+    using C = TableColumn<RankComparisonRow>;
+    auto number = [](double RankComparisonRow::*field) {
+        return [field](const RankComparisonRow &r) { return QVariant(r.*field); };
+    };
+    static const std::vector<C> columns = {
+        C{QStringLiteral("what"), tr("Step time of"), tr("The mean over a run's ranks, its slowest rank, or one rank"),
+          [](const RankComparisonRow &r) { return QVariant(r.what); }, cell::text, {}, -16},
+        C{QStringLiteral("mean_a_ns"), tr("A"), tr("Mean over A's runs"), number(&RankComparisonRow::meanA),
+          cell::duration, {}, 10},
+        C{QStringLiteral("mean_b_ns"), tr("B"), tr("Mean over B's runs"), number(&RankComparisonRow::meanB),
+          cell::duration, {}, 10},
+        C{QStringLiteral("delta_ns"), tr("Δ"), tr("B − A"), number(&RankComparisonRow::delta),
+          cell::signedDuration, {}, 10},
+        C{QStringLiteral("ci_low_ns"), tr("CI low"),
+          tr("Welch–Satterthwaite interval of Δ at the level its verdict is judged: low end"),
+          number(&RankComparisonRow::ciLow), cell::signedDuration, {}, 10},
+        C{QStringLiteral("ci_high_ns"), tr("CI high"), tr("The same interval: high end"),
+          number(&RankComparisonRow::ciHigh), cell::signedDuration, {}, 10},
+        C{QStringLiteral("ci_level"), tr("CI level"),
+          tr("1 − α for the mean over ranks, tested alone; Holm's step-down level for the slowest rank and "
+             "each rank, one family"),
+          number(&RankComparisonRow::ciLevel), cell::percent, {}, 8},
+        C{QStringLiteral("p"), tr("p judged"), tr("Welch's p on the runs; Holm-adjusted in the family"),
+          number(&RankComparisonRow::p), cell::pValue, {}, 8},
+        C{QStringLiteral("verdict"), tr("Verdict"), tr("B faster/slower: p judged below α, |Δ| at least the threshold"),
+          [](const RankComparisonRow &r) { return QVariant(r.verdictText()); }, cell::text, {}, -1},
+    };
+    return columns;
+}
+
+QString RankTable::toCsv() const
+{
+    return tableCsv(columns(), m_rows);
+}
+
+QStringList RankTable::notes() const
+{
+    QStringList lines;
+    for (const RunCollectives &c : m_collectives) {
+        // the slowest rank of the run, and the one that held the collectives back most often
+        const RankRow *slowest = nullptr, *latest = nullptr;
+        for (const RankRow &row : m_rows)
+            if (row.side == c.side && row.run == c.run) {
+                if (!std::isnan(row.stepNs) && (!slowest || row.stepNs > slowest->stepNs))
+                    slowest = &row;
+                if (!std::isnan(row.arrivedLastShare) && (!latest || row.arrivedLastShare > latest->arrivedLastShare))
+                    latest = &row;
+            }
+        QString line = tr("%1 %2: %3 ranks, %4 collectives matched")
+                           .arg(c.side == 0 ? QStringLiteral("A") : QStringLiteral("B"), c.run)
+                           .arg(c.ranks)
+                           .arg(c.matched);
+        if (!std::isnan(c.medianEndSpreadNs))
+            line += tr(" (their ends %1 apart at the median)").arg(formatDuration(c.medianEndSpreadNs));
+        if (slowest)
+            line += tr("; slowest step: rank %1 (%2)").arg(slowest->rank).arg(formatDuration(slowest->stepNs));
+        if (latest)
+            line += tr("; arrived last most often: rank %1 (%2 of its collectives)")
+                        .arg(latest->rank)
+                        .arg(formatPercent(latest->arrivedLastShare));
+        if (!c.note.isEmpty())
+            line += QStringLiteral("; ") + c.note;
+        lines << line;
+    }
+    return lines;
+}
+
+} // namespace scopeline

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Several GPUs of one job: each rank's step figures (busy split into compute and exposed
+// communication, idle) and how long it waited at collectives, and which rank arrived last; with a
+// second side, A against B for the mean over ranks, the slowest rank and each rank, runs as the unit.
+// DESIGN.md section 8.
+
+#include "model/comparison/verdict.h"
+#include "model/loading/loadedrun.h"
+#include "model/tables/tablecolumn.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <limits>
+#include <vector>
+
+namespace scopeline {
+
+// One GPU of one run (a run of one GPU is a row of rank −1); figures per step, means over its steps.
+struct RankRow
+{
+    static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
+    int side = 0; // 0 A, 1 B
+    QString run;
+    int rank = -1;
+    int64_t steps = 0;
+    double stepNs = kUnset, busyNs = kUnset, computeNs = kUnset, exposedCommNs = kUnset,
+           overlappedCommNs = kUnset, idleNs = kUnset;
+    double commKernels = kUnset;      // communication kernels per step
+    double collectiveWaitNs = kUnset; // per step: the sum of its waits at matched collectives
+    double arrivedLastShare = kUnset; // of its matched collectives, where it arrived last
+    int collectives = 0;              // its matched collectives in steps
+};
+
+// How the collectives of one run matched across its ranks.
+struct RunCollectives
+{
+    int side = 0;
+    QString run;
+    int ranks = 0;
+    int matched = 0;   // collectives: the k-th communication kernel of a name on every rank
+    int unmatched = 0; // kernels of a name some rank has fewer of
+    double medianEndSpreadNs = RankRow::kUnset, maxEndSpreadNs = RankRow::kUnset; // latest − earliest end
+    QString note;      // what to beware of, empty when nothing
+};
+
+// A against B for one figure of the step time: the mean over ranks, the slowest rank, or one rank.
+struct RankComparisonRow
+{
+    static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
+    QString what;  // "mean over ranks", "slowest rank", "rank 3"
+    int unitsA = 0, unitsB = 0; // runs
+    double meanA = kUnset, meanB = kUnset, delta = kUnset;
+    double ciLow = kUnset, ciHigh = kUnset, ciLevel = kUnset; // at the level the verdict is judged
+    double pRaw = kUnset, p = kUnset;
+    Verdict verdict = Verdict::NoSignificantChange;
+    QString reason; // why there is no test
+    QString verdictText() const { return reason.isEmpty() ? scopeline::verdictText(verdict) : reason; }
+};
+
+class RankTable
+{
+public:
+    struct Options
+    {
+        QString stepScope; // empty: the detected step scope, else the whole run
+        double alpha = 0.05;
+        double threshold = 0.01; // of A's mean step time
+    };
+    // b may be empty: one side's ranks alone.
+    RankTable(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const Options &options);
+
+    const QString &stepScope() const { return m_stepScope; }
+    const std::vector<RankRow> &rows() const { return m_rows; }
+    const std::vector<RunCollectives> &collectives() const { return m_collectives; }
+    // Empty without a second side.
+    const std::vector<RankComparisonRow> &comparison() const { return m_comparison; }
+
+    static const std::vector<TableColumn<RankRow>> &columns();
+    static const std::vector<TableColumn<RankComparisonRow>> &comparisonColumns();
+    QString toCsv() const;
+    // The slowest rank of each run and how the collectives matched, a line each.
+    QStringList notes() const;
+
+private:
+    void addSide(int side, const QList<LoadedRun> &runs);
+    void compare();
+
+    Options m_options;
+    QString m_stepScope;
+    std::vector<RankRow> m_rows;
+    std::vector<RunCollectives> m_collectives;
+    std::vector<RankComparisonRow> m_comparison;
+};
+
+} // namespace scopeline

@@ -1,0 +1,106 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Independent test oracle for `scopeline-cli ranks`: per GPU (rank) of a multi-GPU run, the step
+figures with busy split into compute and exposed communication, the overlapped communication, and the
+waits at collectives; computed from the raw trace events (trace_summary.py's parser, the steps and
+the communication rule of step_breakdown.py), not from the C++ code.
+
+Definitions
+  Runs, ranks, steps, step figures and communication kernels: as step_breakdown.py defines them.
+  Per rank, means over its steps: step, busy, compute, exposed_comm, idle; overlapped_comm = union of
+  the step's communication kernels - exposed_comm; comm_kernels = communication kernels of the step.
+  Collectives of a run of >= 2 ranks: each rank's communication kernels by name in start order (file
+  order on ties); the k-th of a name is one collective when every rank has a k-th (k < the least
+  count of the name over the ranks). arrival = kernel start; a rank's wait = the latest arrival - its
+  own. Counted for a rank only where its kernel belongs to one of its steps: collective_wait_ns =
+  the sum of its waits / its steps; arrived_last_share = (collectives where its arrival is the
+  latest) / (its counted collectives). end spread = latest end - earliest end of a collective.
+
+Usage: ranks.py (--step SCOPE | --whole-run) SIDE [SIDE]. Prints one JSON document.
+"""
+import argparse
+import json
+import os
+import sys
+from fractions import Fraction
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import step_breakdown as sb  # noqa: E402
+
+
+def mean(xs):
+    return float(sum(xs, Fraction(0)) / len(xs)) if xs else None
+
+
+def side_rows(side, path, scope):
+    rows, runs = [], []
+    groups = []
+    for name, _, file, rank in sb.side_runs(path):
+        if rank is not None and groups and groups[-1][0] == name and groups[-1][1][0][1] is not None:
+            groups[-1][1].append((file, rank))
+        else:
+            groups.append((name, [(file, rank)]))
+    for name, files in groups:
+        ranks = []
+        for file, rank in files:
+            steps, _, kernels = sb.analyse_run(file, scope, keep_kernels=True)
+            n = len(steps)
+            row = dict(side=side, run=name, rank=rank, steps=n)
+            for key, field in (("step_ns", "step"), ("busy_ns", "busy"), ("compute_ns", "compute"),
+                               ("exposed_comm_ns", "exposed_comm"), ("idle_ns", "idle")):
+                row[key] = mean([s[field] for s in steps])
+            row["overlapped_comm_ns"] = mean([
+                sb.union_length([k for k in s["members"] if sb.is_communication(k)]) - s["exposed_comm"]
+                for s in steps])
+            row["comm_kernels"] = mean([s["comm_kernels"] for s in steps])
+            in_step = {id(k) for s in steps for k in s["members"]}
+            comm = {}
+            for k in sorted(kernels, key=lambda k: k["start"]):
+                if sb.is_communication(k):
+                    comm.setdefault(k["name"], []).append(k)
+            ranks.append((row, comm, in_step))
+            rows.append(row)
+        if len(ranks) < 2:
+            for row, _, _ in ranks:
+                row.update(collective_wait_ns=None, arrived_last_share=None)
+            continue
+        waits, last, counted, spreads = [0] * len(ranks), [0] * len(ranks), [0] * len(ranks), []
+        names = set().union(*(comm.keys() for _, comm, _ in ranks))
+        for kname in names:
+            matched = min(len(comm.get(kname, [])) for _, comm, _ in ranks)
+            for k in range(matched):
+                ks = [comm[kname][k] for _, comm, _ in ranks]
+                latest = max(x["start"] for x in ks)
+                ends = [x["start"] + x["dur"] for x in ks]
+                spreads.append(max(ends) - min(ends))
+                for r, x in enumerate(ks):
+                    if id(x) in ranks[r][2]:
+                        waits[r] += latest - x["start"]
+                        last[r] += x["start"] == latest
+                        counted[r] += 1
+        for r, (row, _, _) in enumerate(ranks):
+            row["collective_wait_ns"] = waits[r] / row["steps"] if row["steps"] else None
+            row["arrived_last_share"] = last[r] / counted[r] if counted[r] else None
+        runs.append(dict(side=side, run=name, ranks=len(ranks), max_end_spread_ns=max(spreads) if spreads else None))
+    return rows, runs
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description="ranks oracle")
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument("--step")
+    g.add_argument("--whole-run", action="store_true")
+    ap.add_argument("sides", nargs="+")
+    args = ap.parse_args(argv[1:])
+    scope = None if args.whole_run else args.step
+    rows, runs = [], []
+    for side, path in zip("AB", args.sides):
+        r, c = side_rows(side, path, scope)
+        rows += r
+        runs += c
+    print(json.dumps(dict(rows=rows, runs=runs), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Several GPUs of one job on the real 8-rank DLRM step: the rank files are one run (and the scan
+// refuses what cannot be one), every column of `ranks` against tests/oracle/ranks.py (raw events),
+// the collective waits, the CLI's CSV, and A against B with runs as the unit.
+
+#include "testdata.h"
+#include "testprocess.h"
+
+#include "model/comparison/kerneldiff.h"
+#include "model/comparison/ranktable.h"
+#include "model/comparison/stepbreakdown.h"
+#include "model/loading/tracefolder.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace scopeline;
+
+namespace {
+
+QList<LoadedRun> load(const QString &path)
+{
+    QString error;
+    const std::vector<TraceRun> runs = TraceFolder::scan(path, &error);
+    if (!error.isEmpty())
+        qWarning("%s", qPrintable(error));
+    return LoadedRun::loadAll(runs);
+}
+
+QJsonArray oracleRows(const QStringList &sides)
+{
+    const ProcessResult result =
+        runProcess(QStringLiteral(SCOPELINE_PYTHON),
+                   QStringList{QStringLiteral(SCOPELINE_ORACLE_DIR "/ranks.py"), QStringLiteral("--step"),
+                               QStringLiteral("ProfilerStep")} +
+                       sides);
+    if (result.exitCode != 0)
+        qWarning("ranks.py: %s", result.err.constData());
+    return QJsonDocument::fromJson(result.out).object()[QStringLiteral("rows")].toArray();
+}
+
+// The job's files under other names in a folder of their own (hard links).
+bool linkRanks(const QString &folder, const QStringList &files, const QStringList &names = {})
+{
+    const QDir job(testdata::dlrmRun());
+    QDir().mkpath(folder);
+    for (qsizetype i = 0; i < files.size(); ++i)
+        if (!testdata::anotherRun(job.filePath(files[i]),
+                                  QDir(folder).filePath(names.isEmpty() ? files[i] : names[i])))
+            return false;
+    return true;
+}
+
+} // namespace
+
+class TstRanks : public QObject
+{
+    Q_OBJECT
+    QStringList m_files;
+
+private slots:
+    void initTestCase()
+    {
+        REQUIRE_TEST_DATA(testdata::dlrmRun());
+        m_files = QDir(testdata::dlrmRun()).entryList({QStringLiteral("*.json.gz")}, QDir::Files, QDir::Name);
+        QCOMPARE(m_files.size(), 8);
+    }
+
+    // The 8 rank files are one run of 8 ranks; two such folders two runs; the statistics count runs.
+    void rankFilesAreOneRun()
+    {
+        QString error;
+        const std::vector<TraceRun> runs = TraceFolder::scan(testdata::dlrmRun(), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(runs.size(), std::size_t(8));
+        for (int r = 0; r < 8; ++r) {
+            QCOMPARE(runs[std::size_t(r)].name, QStringLiteral("dlrm_kineto"));
+            QCOMPARE(runs[std::size_t(r)].rank, r);
+            QCOMPARE(runs[std::size_t(r)].worldSize, 8);
+            QCOMPARE(runs[std::size_t(r)].label(), QStringLiteral("dlrm_kineto · rank %1").arg(r));
+        }
+        QTemporaryDir side(testdata::scratchDir());
+        QVERIFY(testdata::rankRuns(side.path(), 2));
+        const QList<LoadedRun> two = load(side.path());
+        QCOMPARE(two.size(), 16);
+        const KernelDiff diff(two, two);
+        QCOMPARE(diff.summary().runsA, 2);
+        QVERIFY(!diff.summary().byProcess); // a rank's OS pid is not a process of its own
+        const StepBreakdown steps(two, two);
+        QCOMPARE(steps.row(StepPart::Step).unitsA, 2);
+        QCOMPARE(steps.row(StepPart::Step).runsA, 2);
+        QCOMPARE(steps.row(StepPart::Step).stepsA, int64_t(2));
+    }
+
+    // What cannot be one run says so, naming the files; a partial world is one run with a note.
+    void scanRefusesWhatIsNotOneJob()
+    {
+        QTemporaryDir dir(testdata::scratchDir());
+        QString error;
+        QStringList notes;
+        // two files of rank 0 (worker9's name, rank 0 in its distributedInfo) beside rank 1
+        const QString twice = dir.filePath(QStringLiteral("twice"));
+        QVERIFY(linkRanks(twice, {m_files[0], m_files[1], m_files[0]},
+                          {m_files[0], m_files[1], QStringLiteral("worker9_again.pt.trace.json.gz")}));
+        QVERIFY(TraceFolder::scan(twice, &error).empty());
+        QVERIFY2(error.contains(QLatin1String("rank 0 twice")) && error.contains(m_files[0]) &&
+                     error.contains(QLatin1String("worker9_again")),
+                 qPrintable(error));
+        // a trace without a rank among the ranks
+        const QString among = dir.filePath(QStringLiteral("among"));
+        QVERIFY(linkRanks(among, {m_files[0], m_files[1]}));
+        QVERIFY(testdata::anotherRun(
+            testdata::path("h100_runs/torch_compile/eager/run_0/trace.pt.trace.json.gz"),
+            QDir(among).filePath(QStringLiteral("single.pt.trace.json.gz"))));
+        QVERIFY(TraceFolder::scan(among, &error).empty());
+        QVERIFY2(error.contains(QLatin1String("single.pt.trace.json.gz has no rank")), qPrintable(error));
+        // rank 0 of a world of 2 beside rank 1 of 8
+        const QString worlds = dir.filePath(QStringLiteral("worlds"));
+        QVERIFY(linkRanks(worlds, {m_files[1]}));
+        QVERIFY(testdata::anotherRun(
+            testdata::path("public/HolisticTraceAnalysis/tests__data__nccl_parser_config__nccl_data.json.gz"),
+            QDir(worlds).filePath(QStringLiteral("nccl_data.pt.trace.json.gz"))));
+        QVERIFY(TraceFolder::scan(worlds, &error).empty());
+        QVERIFY2(error.contains(QLatin1String("world sizes differ")), qPrintable(error));
+        // 2 of 8 ranks: one run, said to be a partial world
+        const QString partial = dir.filePath(QStringLiteral("partial"));
+        QVERIFY(linkRanks(partial, {m_files[2], m_files[5]}));
+        error.clear();
+        const std::vector<TraceRun> runs = TraceFolder::scan(partial, &error, &notes);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(runs.size(), std::size_t(2));
+        QCOMPARE(runs[0].rank, 2);
+        QCOMPARE(runs[1].rank, 5);
+        QCOMPARE(runs[0].name, runs[1].name);
+        QVERIFY2(notes.join(QLatin1Char('\n')).contains(QLatin1String("2 of 8 ranks")), qPrintable(notes.join(QLatin1Char('\n'))));
+        // copies of one rank file are repeated runs, not ranks
+        const QString copies = dir.filePath(QStringLiteral("copies"));
+        QVERIFY(linkRanks(copies, {m_files[3], m_files[3]}, {QStringLiteral("a.pt.trace.json.gz"),
+                                                             QStringLiteral("b.pt.trace.json.gz")}));
+        const std::vector<TraceRun> repeated = TraceFolder::scan(copies, &error);
+        QCOMPARE(repeated.size(), std::size_t(2));
+        QVERIFY(repeated[0].rank < 0 && repeated[0].name != repeated[1].name);
+    }
+
+    // Every column of every rank equals the oracle's, from the raw events; the waits and who
+    // arrived last as the research on this job found (rank 7 last at 5 of 8 collectives).
+    void againstOracle()
+    {
+        const RankTable table(load(testdata::dlrmRun()), {}, {});
+        QCOMPARE(table.stepScope(), QStringLiteral("ProfilerStep"));
+        const QJsonArray expected = oracleRows({testdata::dlrmRun()});
+        QCOMPARE(qsizetype(table.rows().size()), expected.size());
+        QCOMPARE(expected.size(), 8);
+        const auto &columns = RankTable::columns();
+        for (std::size_t r = 0; r < table.rows().size(); ++r) {
+            const QJsonObject o = expected[qsizetype(r)].toObject();
+            for (const TableColumn<RankRow> &c : columns) {
+                const QVariant value = c.value(table.rows()[r]);
+                const QJsonValue want = o[c.csvKey];
+                if (c.csvKey == QLatin1String("side") || c.csvKey == QLatin1String("run")) {
+                    QCOMPARE(value.toString(), want.toString());
+                    continue;
+                }
+                const double got = value.toDouble(), w = want.toDouble();
+                QVERIFY2(std::fabs(got - w) <= 1e-9 * std::fabs(w),
+                         qPrintable(QStringLiteral("rank %1 %2: %3, oracle %4").arg(r).arg(c.csvKey).arg(got).arg(w)));
+            }
+        }
+        QCOMPARE(table.rows()[7].arrivedLastShare, 5.0 / 8);
+        QCOMPARE(table.collectives().size(), std::size_t(1));
+        const RunCollectives &c = table.collectives().front();
+        QCOMPARE(c.matched, 8); // collectives: 5 SendRecv and 3 AllReduce, on every rank
+        QCOMPARE(c.unmatched, 0);
+        QVERIFY(c.maxEndSpreadNs <= 7000); // one host: the collectives end together
+        QVERIFY(c.note.isEmpty());
+        QVERIFY(table.notes().join(QLatin1Char('\n')).contains(QLatin1String("arrived last most often: rank 7")));
+    }
+
+    // ranks A B: the CSV header as documented, the rows of both sides, A against B on runs.
+    void cliAndComparison()
+    {
+        QTemporaryDir dir(testdata::scratchDir());
+        QVERIFY(testdata::rankRuns(dir.filePath(QStringLiteral("A")), 2) &&
+                testdata::rankRuns(dir.filePath(QStringLiteral("B")), 2));
+        const QString csv = dir.filePath(QStringLiteral("ranks.csv"));
+        const ProcessResult result =
+            runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("ranks"), dir.filePath(QStringLiteral("A")),
+                                                       dir.filePath(QStringLiteral("B")), QStringLiteral("--csv"), csv});
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(file.readAll()).trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.front(), QStringLiteral("side,run,rank,steps,step_ns,busy_ns,compute_ns,exposed_comm_ns,"
+                                               "overlapped_comm_ns,idle_ns,comm_kernels,collective_wait_ns,"
+                                               "arrived_last_share"));
+        QCOMPARE(lines.size(), 1 + 32);
+        const RankTable table(load(dir.filePath(QStringLiteral("A"))), load(dir.filePath(QStringLiteral("B"))), {});
+        QCOMPARE(lines.join(QLatin1Char('\n')) + QLatin1Char('\n'), table.toCsv());
+        // the oracle's rows for both sides, in the CLI's order
+        const QJsonArray expected = oracleRows({dir.filePath(QStringLiteral("A")), dir.filePath(QStringLiteral("B"))});
+        QCOMPARE(expected.size(), 32);
+        for (qsizetype r = 0; r < expected.size(); ++r) {
+            const QStringList cells = lines[r + 1].split(QLatin1Char(','));
+            const QJsonObject o = expected[r].toObject();
+            QCOMPARE(cells[0], o[QStringLiteral("side")].toString());
+            QCOMPARE(cells[1], o[QStringLiteral("run")].toString());
+            QCOMPARE(cells[2].toInt(), o[QStringLiteral("rank")].toInt());
+            QCOMPARE(cells[4].toDouble(), o[QStringLiteral("step_ns")].toDouble());
+        }
+        // A/A with identical runs: every row a tie, none a finding; the slowest rank is rank 1's
+        const std::vector<RankComparisonRow> &rows = table.comparison();
+        QCOMPARE(rows.size(), std::size_t(2 + 8));
+        QCOMPARE(rows[0].what, QStringLiteral("mean over ranks"));
+        QCOMPARE(rows[1].meanA, table.rows()[1].stepNs);
+        for (const RankComparisonRow &row : rows) {
+            QCOMPARE(row.unitsA, 2);
+            QCOMPARE(row.verdict, Verdict::NoSignificantChange);
+            QCOMPARE(row.delta, 0.0);
+        }
+        QVERIFY(QString::fromUtf8(result.out).contains(QLatin1String("slowest rank")));
+        // one side alone: no comparison
+        QCOMPARE(runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("ranks"), testdata::dlrmRun()}).exitCode, 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstRanks)
+#include "tst_ranks.moc"
