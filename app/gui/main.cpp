@@ -107,6 +107,9 @@ int main(int argc, char *argv[])
         QStringLiteral("Once loaded, show this window of the timelines, ns from each timeline's start, e.g. "
                        "2000000:5000000 (with Lock zoom, B aligns on A)."),
         QStringLiteral("START:END"));
+    QCommandLineOption tabOption(QStringLiteral("tab"),
+                                 QStringLiteral("Once loaded, show this tab: changed, scopes or ranks."),
+                                 QStringLiteral("TAB"));
     QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1600x1000."),
                                   QStringLiteral("WxH"));
     QCommandLineOption paletteOption(
@@ -117,6 +120,7 @@ int main(int argc, char *argv[])
         {scopeOption, matchOption, samplesOption, kernelOption, stepOption, screenshotOption, sizeOption});
     parser.addOption(paletteOption);
     parser.addOption(rangeOption);
+    parser.addOption(tabOption);
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     if (args.size() > 2)
@@ -203,6 +207,23 @@ int main(int argc, char *argv[])
         QObject::connect(&window, &scopeline::MainWindow::loadDone, &window, [&window, step] {
             window.diffView()->stepView()->setStepScope(
                 scopeline::StepBreakdownOptions::scopeOfArgument(step));
+        });
+    }
+    if (parser.isSet(tabOption)) {
+        const QString tab = parser.value(tabOption);
+        const int index =
+            QStringList{QStringLiteral("changed"), QStringLiteral("scopes"), QStringLiteral("ranks")}.indexOf(
+                tab);
+        if (index < 0) {
+            std::fprintf(stderr, "scopeline: --tab takes changed, scopes or ranks, not %s\n",
+                         qPrintable(tab));
+            return 1;
+        }
+        QObject::connect(&window, &scopeline::MainWindow::loadDone, &window, [&window, index] {
+            if (window.tabs()->isTabVisible(index))
+                window.tabs()->setCurrentIndex(index);
+            else // the Ranks tab of runs of one GPU: not what was asked for
+                qApp->setProperty("screenshotFails", true);
         });
     }
     if (parser.isSet(rangeOption)) {

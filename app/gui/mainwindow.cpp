@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/mainwindow.h"
 
+#include "model/comparison/replication.h"
+
 #include "app/gui/opendialog.h"
 #include "app/gui/runevents.h"
 #include "app/gui/runnerpanel.h"
@@ -10,12 +12,13 @@
 #include "widgets/panels/comparisonpanel.h"
 #include "widgets/panels/errorbanner.h"
 #include "widgets/panels/kerneldiffview.h"
-#include "widgets/timeline/pairtimeline.h"
 #include "widgets/panels/proportionalsplitter.h"
-#include "widgets/report/reportcharts.h"
-#include "widgets/report/reportexporter.h"
+#include "widgets/panels/ranksview.h"
 #include "widgets/panels/scopepicker.h"
 #include "widgets/panels/stepbreakdownview.h"
+#include "widgets/report/reportcharts.h"
+#include "widgets/report/reportexporter.h"
+#include "widgets/timeline/pairtimeline.h"
 #include "widgets/timeline/timelineview.h"
 #include "widgets/timeline/timelineviewstate.h"
 
@@ -106,6 +109,19 @@ void MainWindow::createViews()
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_diffView, tr("What changed"));
     m_tabs->addTab(m_panel, tr("Scopes"));
+    m_ranks = new RanksView;
+    m_tabs->addTab(m_ranks, tr("Ranks"));
+    m_tabs->setTabToolTip(2,
+                          tr("Runs of several GPUs: each rank's step as compute, exposed communication and "
+                             "idle, waits at collectives, the rank that holds the step back (Ctrl+3)"));
+    m_tabs->setTabVisible(2, false);
+    // a rank double-clicked: that rank's file in its side's timeline
+    connect(m_ranks, &RanksView::rankActivated, this, [this](int side, const QString &run, int rank) {
+        const QList<LoadedRun> &runs = side == 0 ? runsA() : runsB();
+        for (int i = 0; i < runs.size(); ++i)
+            if (runs[i].run.name == run && runs[i].run.rank == rank)
+                (side == 0 ? m_runA : m_runB)->setCurrentIndex(i);
+    });
     m_tabs->setTabToolTip(0, tr("Every kernel of either side by its contribution to the change in GPU time, "
                                 "with run-level verdicts (Ctrl+1; double-click: the figures take the window)"));
     m_tabs->setTabToolTip(
@@ -307,6 +323,12 @@ void MainWindow::createActions()
     view->addAction(tr("&Scopes"), QKeySequence(Qt::CTRL | Qt::Key_2), this,
                     [this] { m_tabs->setCurrentWidget(m_panel); })
         ->setToolTip(m_tabs->tabToolTip(1));
+    view->addAction(tr("&Ranks"), QKeySequence(Qt::CTRL | Qt::Key_3), this,
+                    [this] {
+                        if (m_tabs->isTabVisible(2))
+                            m_tabs->setCurrentWidget(m_ranks);
+                    })
+        ->setToolTip(m_tabs->tabToolTip(2));
 
     QMenu *tools = menuBar()->addMenu(tr("&Tools"));
     QAction *runner = tools->addAction(tr("&Run Microbenchmark…"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
@@ -492,6 +514,8 @@ void MainWindow::showDocument()
             box->addItem(run.run.label(), run.run.file);
     }
     m_panel->setSides(runsA(), runsB(), state.pathA, state.pathB);
+    m_ranks->setSides(runsA(), runsB());
+    m_tabs->setTabVisible(2, m_ranks->hasRanks());
     m_diffView->setSides(runsA(), runsB(), QFileInfo(state.pathA).fileName(),
                          QFileInfo(state.pathB).fileName());
     // Another pair than the one shown: its filters start empty (a reload or a swap keeps them).
@@ -514,12 +538,18 @@ void MainWindow::showDocument()
     if (skipped.anyBroken())
         showBanner(tr("Events that could not be read were skipped; the rest is shown.\n") +
                    skipped.brokenRuns.join(QLatin1Char('\n')));
+    // runs, and the rank files of runs of several GPUs
+    const Replication replication = Replication::of(runsA(), runsB());
+    const auto sideRunsText = [this](const QString &side, int runs, qsizetype files) {
+        return files > runs ? tr("%1: %n run(s) of %2 rank files", nullptr, runs).arg(side).arg(files)
+                            : tr("%1: %n run(s)", nullptr, runs).arg(side);
+    };
     m_status->setText(
         (m_sampleTitle.isEmpty()
              ? QString()
              : tr("Sample: %1 — File › Open Pair (Ctrl+O) to open yours · ").arg(m_sampleTitle)) +
-        tr("A: %n run(s)", nullptr, int(runsA().size())) + QStringLiteral(", ") +
-        tr("B: %n run(s)", nullptr, int(runsB().size())) +
+        sideRunsText(QStringLiteral("A"), replication.runs(0), runsA().size()) + QStringLiteral(", ") +
+        sideRunsText(QStringLiteral("B"), replication.runs(1), runsB().size()) +
         (skipped.total ? tr("; %1 events skipped (counters, unsupported or broken events)").arg(skipped.total)
                        : QString()));
     addRecentPair(state.pathA, state.pathB);

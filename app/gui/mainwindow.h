@@ -24,6 +24,7 @@ namespace scopeline {
 class ComparisonPanel;
 class ErrorBanner;
 class KernelDiffView;
+class RanksView;
 class PairTimeline;
 class ProportionalSplitter;
 class RunEvents;
@@ -58,6 +59,7 @@ public:
     const QList<LoadedRun> &runsB() const { return m_document->runsB(); }
     ComparisonPanel *panel() const { return m_panel; }
     KernelDiffView *diffView() const { return m_diffView; }
+    RanksView *ranksView() const { return m_ranks; }
     QTabWidget *tabs() const { return m_tabs; } // "What changed" and "Scopes"
     PairTimeline *timeline() const { return m_timeline; }
     QTextBrowser *details() const { return m_details; } // the clicked event or the selected range
@@ -108,6 +110,7 @@ private:
     PairTimeline *m_timeline = nullptr;
     ComparisonPanel *m_panel = nullptr;
     KernelDiffView *m_diffView = nullptr;
+    RanksView *m_ranks = nullptr;     // runs of several GPUs; its tab shown only for them
     QTabWidget *m_tabs = nullptr;     // the diff view and the scope comparison
     QStringList m_highlightedKernels; // of the diff view's selected row, kept across run switches
     QTextBrowser *m_details = nullptr;

@@ -28,6 +28,7 @@ struct Accumulator
     std::set<std::string> names;
     std::vector<std::vector<double>> durations[2]; // [side][run]
     std::vector<int64_t> totals[2];                // [side][run], exact ns
+    bool communication = false;                    // a kernel of the row is (RunSummary::Kernel)
 };
 
 bool isDigit(char c)
@@ -150,6 +151,7 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
                     rows[std::size_t(row)].names.emplace(summary.nameOf(k));
                 }
                 Accumulator &acc = rows[std::size_t(row)];
+                acc.communication = acc.communication || k.communication();
                 // Runs are added on first sight of a row; earlier runs without it stay empty.
                 acc.durations[s].resize(std::size_t(r) + 1);
                 acc.totals[s].resize(std::size_t(r) + 1);
@@ -202,6 +204,7 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
         row.kernel = QString::fromStdString(display);
         for (const std::string &name : acc.names)
             row.names.append(QString::fromStdString(name));
+        row.communication = acc.communication;
         row.deltaTotalNs = row.b.totalPerRunNs - row.a.totalPerRunNs;
         if (sum.deltaTotalNs != 0)
             row.shareOfDelta = row.deltaTotalNs / sum.deltaTotalNs;
@@ -395,6 +398,10 @@ std::vector<TableColumn<KernelDiffRow>> KernelDiff::columns(const KernelDiffOpti
           integer([](const Row &r) { return r.processesB; }), cell::text},
         C{QStringLiteral("caveat"), tr("Caveat"), tr("What the tests could not measure"),
           text([](const Row &r) { return r.caveat; }), cell::text},
+        C{QStringLiteral("communication"), tr("Comm"),
+          tr("1 for communication kernels (NCCL, RCCL, XLA collectives): their time is mostly waiting for "
+             "other GPUs, not work"),
+          integer([](const Row &r) { return r.communication; }), cell::text},
     };
 }
 

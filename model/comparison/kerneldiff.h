@@ -63,6 +63,7 @@ struct KernelDiffRow
     static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
     QString kernel;    // the name, or the folded name (`loop_transpose_fusion_*`)
     QStringList names; // the exact kernel names in the row, sorted (one unless folded)
+    bool communication = false; // a communication kernel (isCommunicationKernel)
     KernelDiffSide a, b;
     double deltaTotalNs = 0;         // b.totalPerRunNs − a.totalPerRunNs
     double shareOfDelta = kUnset;    // deltaTotalNs / the summary's deltaTotalNs; NaN when that is 0

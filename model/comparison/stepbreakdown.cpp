@@ -321,8 +321,8 @@ void StepBreakdown::compare()
     m_byProcess = replication.byProcess();
 
     const auto communicates = [](const RunSteps &run) { return run.hasCommunication(); };
-    const bool communication = std::any_of(m_runsA.begin(), m_runsA.end(), communicates) ||
-                               std::any_of(m_runsB.begin(), m_runsB.end(), communicates);
+    const bool communication = m_communication = std::any_of(m_runsA.begin(), m_runsA.end(), communicates) ||
+                                                 std::any_of(m_runsB.begin(), m_runsB.end(), communicates);
     m_rows.assign(kStepParts, StepRow{});
     std::vector<double> rawP;
     for (std::size_t part = 0; part < std::size_t(kStepParts); ++part) {

@@ -125,6 +125,8 @@ public:
     const StepBreakdownOptions &options() const { return m_options; }
     // Whether a side's runs come from ≥ 2 processes: then processes are the unit (Replication).
     bool byProcess() const { return m_byProcess; }
+    // Whether a step of either side has a communication kernel (else compute is all of busy).
+    bool hasCommunication() const { return m_communication; }
     // Rows in StepPart order.
     const std::vector<StepRow> &rows() const { return m_rows; }
     const StepRow &row(StepPart part) const { return m_rows[std::size_t(part)]; }
@@ -144,7 +146,7 @@ private:
 
     QString m_stepScope;
     StepBreakdownOptions m_options;
-    bool m_byProcess = false;
+    bool m_byProcess = false, m_communication = false;
     std::vector<RunSteps> m_runsA, m_runsB;
     std::vector<StepRow> m_rows;
 };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/timeline/timelinelayout.h"
 
+#include "model/analysis/communication.h"
+
 #include <QCoreApplication>
 
 #include <algorithm>
@@ -378,7 +380,11 @@ uint8_t TimelineLayout::styleOf(uint32_t e)
     case EventKind::Kernel: {
         int8_t &s = m_kernelStyle[t.name[e]];
         if (s < 0)
-            s = int8_t(StyleKernelFirst + fnv1a(t.nameOf(e)) % kTimelineKernelStyles);
+            s = int8_t(isCommunicationKernel(t.nameOf(e)) ? StyleCommunication
+                                                          : StyleKernelFirst + fnv1a(t.nameOf(e)) % kTimelineKernelStyles);
+        // a collective known by its args rather than its name (XLA's hlo_op, RCCL's Collective name)
+        if (s != StyleCommunication && isCommunicationKernel({}, t.arg(e, "hlo_op"), t.arg(e, "Collective name")))
+            return StyleCommunication;
         return uint8_t(s);
     }
     case EventKind::Memcpy:

@@ -27,6 +27,7 @@ enum TimelineStyle : uint8_t {
     StyleMemset,
     StyleGpuOther,
     StyleInstant,
+    StyleCommunication, // communication kernels (isCommunicationKernel), in a colour of their own
     StyleKernelFirst,
 };
 constexpr int kTimelineKernelStyles = 12;

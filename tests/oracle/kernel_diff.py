@@ -39,6 +39,7 @@ from scipy import stats
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import stats_oracle  # noqa: E402  (Holm's step-down levels, from their definition)
+import step_breakdown as sb  # noqa: E402  (which kernels are communication, and their collective)
 import trace_summary as ts  # noqa: E402  (the `info` oracle: its reading of times, ids and GPU tracks)
 
 FOLD_RE = re.compile(r"(.+?)((?:[_.][0-9]+)+)", re.S)
@@ -152,12 +153,15 @@ def read_run(path, by_op, root):
     # The two readings of one file must agree, or this oracle is not checking what `info` counts.
     if info["kernels"] != len(ks):
         raise SystemExit(f"kernel_diff.py: {path}: {len(ks)} kernels here, {info['kernels']} in trace_summary")
+    ordered, _, _, _ = ts.chrome_events(doc)
+    # communication kernels (step_breakdown.is_communication); by op, their collective is their op
+    comm = {k["name"] for k in ordered if sb.is_communication(k)}
     if by_op:
-        ordered, _, _, _ = ts.chrome_events(doc)
         ops = kernel_ops(doc)
-        ks = [(k["name"], k["dur"], op) for k, op in zip(ordered, ops)]
+        ks = [(k["name"], k["dur"], sb.collective_kind(k) if sb.is_communication(k) else op, sb.is_communication(k))
+              for k, op in zip(ordered, ops)]
     else:
-        ks = [(name, dur, None) for name, dur in ks]
+        ks = [(name, dur, None, name in comm) for name, dur in ks]
     return ks, info["gpu_busy_ns"], process_of(path, doc, root)
 
 
@@ -286,15 +290,16 @@ def main():
     groups = {}  # key -> {"names": set, "runs": [[durations per run] per side]}
     for s, runs in enumerate(sides):
         for r, (ks, _, _) in enumerate(runs):
-            for name, dur, op in ks:
+            for name, dur, op, is_comm in ks:
                 key = op if by_op else name
                 key = fold(key)[0] if args.fold_numbers else key
-                g = groups.setdefault(key, {"names": set(), "runs": [[[] for _ in range(n[0])],
-                                                                     [[] for _ in range(n[1])]]})
+                g = groups.setdefault(key, {"names": set(), "comm": False,
+                                            "runs": [[[] for _ in range(n[0])], [[] for _ in range(n[1])]]})
                 g["names"].add(name)
+                g["comm"] = g["comm"] or is_comm
                 g["runs"][s][r].append(dur)
 
-    kernel_time = [sum(d for ks, _, _ in runs for _, d, _ in ks) for runs in sides]
+    kernel_time = [sum(d for ks, _, _ in runs for _, d, _, _ in ks) for runs in sides]
     per_run = [kernel_time[s] / n[s] for s in (0, 1)]
     total_delta = per_run[1] - per_run[0]
     busy = [sum(b for _, b, _ in runs) / len(runs) for runs in sides]
@@ -336,6 +341,7 @@ def main():
         row["_with"] = with_kernel
         row["processes_a"], row["processes_b"] = processes
         row["caveat"] = caveat if row["run_level_p_raw"] is not None else ""
+        row["communication"] = int(g["comm"])
         row["_units"] = (unit_tot, unit_med, step)
         rows.append(row)
 

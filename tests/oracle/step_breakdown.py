@@ -81,6 +81,24 @@ def is_communication(kernel):
             or bool(XLA_COLLECTIVE.fullmatch(hlo)))
 
 
+def collective_kind(kernel):
+    """The collective a communication kernel performs: its Collective name arg, an XLA op without
+    -start/-done and numbering, "cross_device_reduce", the word after ncclKernel_/ncclDevKernel_/
+    rccl_kernel_ (any case; not "Generic"), else its name up to "("."""
+    name, args = kernel["name"], kernel.get("args") or {}
+    if args.get("Collective name"):
+        return str(args["Collective name"])
+    m = XLA_COLLECTIVE.fullmatch(str(args.get("hlo_op", "")).split(" ")[0].lower())
+    if m:
+        return m.group(1)
+    if "cross_device_reduce" in name.lower():
+        return "cross_device_reduce"
+    m = re.match(r"(?:nccldevkernel|ncclkernel|rccl_kernel|rcclkernel)_([^_(]*)", name, re.I)
+    if m and m.group(1) != "Generic":
+        return m.group(1)
+    return name.split("(")[0]
+
+
 def union_length(kernels):
     total, cur, reach = 0, None, None
     for k in sorted(kernels, key=lambda k: k["start"]):

@@ -41,7 +41,7 @@ StepWaterfall::StepWaterfall(QWidget *parent) : QWidget(parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    m_plot->setMinimumHeight(108); // six bars with their labels
+    m_plot->setMinimumHeight(18 * int(kBarParts.size())); // the bars with their labels apart
     m_plot->yAxis->setRangeReversed(true);
     m_plot->yAxis->grid()->setVisible(false);
     m_plot->yAxis->setSubTicks(false);
@@ -50,7 +50,7 @@ StepWaterfall::StepWaterfall(QWidget *parent) : QWidget(parent)
     m_plot->installEventFilter(this);                                // a tooltip per bar
     connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent *event) {
         const int bar = waterfallBarAt(m_plot, event->pos(), int(m_bars.size()));
-        const StepPart part = bar >= 0 ? kBarParts[std::size_t(bar)] : StepPart::Step;
+        const StepPart part = bar >= 0 ? m_parts[std::size_t(bar)] : StepPart::Step;
         setSelectedCause(isCause(part) && int(part) != m_selected ? int(part) : -1);
     });
     m_theme = applyPalette(m_plot, palette());
@@ -98,11 +98,18 @@ void StepWaterfall::rebuild()
                                : tr("Open a pair of traces to see where the step's time went"));
         return;
     }
+    m_parts.assign(kBarParts.begin(), kBarParts.end());
+    if (m_breakdown->hasCommunication()) { // busy in its two parts
+        m_parts[1] = StepPart::Compute;
+        m_parts.insert(m_parts.begin() + 2, StepPart::ExposedComm);
+    }
+    // each bar and its label a line apart, whatever their number
+    m_plot->setMinimumHeight(18 * int(m_parts.size()));
     const QColor total = dataColour(DataColour::Total);
     m_bars.push_back({tr("A: step time"), formatDuration(step->meanA), 0, step->meanA, total, true});
     double running = step->meanA;
-    for (std::size_t i = 1; i + 1 < kBarParts.size(); ++i) {
-        const StepRow &row = m_breakdown->row(kBarParts[i]);
+    for (std::size_t i = 1; i + 1 < m_parts.size(); ++i) {
+        const StepRow &row = m_breakdown->row(m_parts[i]);
         QString value = formatSignedDuration(row.delta);
         if (isFinding(row))
             value += QStringLiteral(" · ") + row.verdictText();
@@ -116,10 +123,10 @@ void StepWaterfall::rebuild()
 
 QString StepWaterfall::toolTip(int bar) const
 {
-    const StepPart part = kBarParts[std::size_t(bar)];
+    const StepPart part = m_parts[std::size_t(bar)];
     const StepRow &row = m_breakdown->row(part);
     const QString scope = m_breakdown->stepScope().isEmpty() ? tr("the whole run") : m_breakdown->stepScope();
-    if (bar == 0 || bar + 1 == int(kBarParts.size())) {
+    if (bar == 0 || bar + 1 == int(m_parts.size())) {
         const bool a = bar == 0;
         return tr("%1: step time (%2), mean per step %3\n%4 runs, %5 steps")
             .arg(a ? QStringLiteral("A") : QStringLiteral("B"), scope,

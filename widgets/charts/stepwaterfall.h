@@ -23,10 +23,12 @@ class StepWaterfall : public QWidget
 {
     Q_OBJECT
 public:
-    // What each bar shows, top to bottom: A's step, the changes, B's step.
+    // What each bar shows, top to bottom: A's step, the changes, B's step; with communication, busy
+    // is its two parts, compute and exposed communication (barParts()).
     static constexpr std::array<StepPart, 6> kBarParts = {StepPart::Step,       StepPart::Busy,
                                                           StepPart::LaunchLate, StepPart::GpuWaiting,
                                                           StepPart::Unknown,    StepPart::Step};
+    const std::vector<StepPart> &barParts() const { return m_parts; }
 
     explicit StepWaterfall(QWidget *parent = nullptr);
 
@@ -56,6 +58,7 @@ private:
     PlotTheme m_theme;
     const StepBreakdown *m_breakdown = nullptr;
     std::vector<WaterfallBar> m_bars;
+    std::vector<StepPart> m_parts{kBarParts.begin(), kBarParts.end()};
     int m_selected = -1;
 };
 

@@ -130,18 +130,25 @@ int KernelDiffModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : int(m_columns.size());
 }
 
+QString KernelDiffModel::kernelToolTip(const KernelDiffRow &r) const
+{
+    if (r.names.size() > 1)
+        return (m_diff->options().byOp ? tr("%1 kernels of this op:\n%2")
+                                       : tr("%1 names folded into this row:\n%2"))
+            .arg(r.names.size())
+            .arg(boundedText(r.names.mid(0, 20).join(QLatin1Char('\n'))));
+    if (m_diff->options().byOp && r.names.size() == 1 && r.names.first() != r.kernel)
+        return tr("%1\nits kernel: %2").arg(boundedText(r.kernel), boundedText(r.names.first()));
+    return boundedText(r.kernel);
+}
+
 QString KernelDiffModel::toolTip(const KernelDiffRow &r, const QString &key) const
 {
-    if (key == QLatin1String("kernel")) {
-        if (r.names.size() > 1)
-            return (m_diff->options().byOp ? tr("%1 kernels of this op:\n%2")
-                                           : tr("%1 names folded into this row:\n%2"))
-                .arg(r.names.size())
-                .arg(boundedText(r.names.mid(0, 20).join(QLatin1Char('\n'))));
-        if (m_diff->options().byOp && r.names.size() == 1 && r.names.first() != r.kernel)
-            return tr("%1\nits kernel: %2").arg(boundedText(r.kernel), boundedText(r.names.first()));
-        return boundedText(r.kernel);
-    }
+    if (key == QLatin1String("kernel") && r.communication)
+        return kernelToolTip(r) + tr("\nCommunication: its time is mostly waiting for the other GPUs (Ranks "
+                                     "tab), not work");
+    if (key == QLatin1String("kernel"))
+        return kernelToolTip(r);
     if (key == QLatin1String("verdict"))
         return verdictToolTip(r);
     if (key == QLatin1String("per_call_change"))
@@ -179,6 +186,8 @@ QVariant KernelDiffModel::data(const QModelIndex &index, int role) const
             return QBrush(ComparisonTableModel::verdictColor(r.verdict));
         if (key == QLatin1String("per_call_change"))
             return QBrush(ComparisonTableModel::verdictColor(r.perCallVerdict));
+        if (key == QLatin1String("kernel") && r.communication) // as the timeline draws them
+            return QBrush(QColor(0xc2, 0x18, 0x8b));
         if (key == QLatin1String("delta_total_ns") && r.deltaTotalNs != 0)
             return QBrush(
                 ComparisonTableModel::verdictColor(r.deltaTotalNs < 0 ? Verdict::Faster : Verdict::Slower));

@@ -45,6 +45,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    QString kernelToolTip(const KernelDiffRow &row) const;
     QString toolTip(const KernelDiffRow &row, const QString &key) const;
 
     std::shared_ptr<const KernelDiff> m_diff;

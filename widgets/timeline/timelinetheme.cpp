@@ -18,6 +18,7 @@ constexpr const char *kFills[kTimelineStyles] = {
     "#9c6b4e", // memset: brown
     "#8c9db5", // other GPU activity
     nullptr,   // instants: the text colour, dimmed (see below)
+    "#c2188b", // communication kernels: magenta, apart from every compute hue
     // kernels
     "#4e79a7",
     "#59a14f",

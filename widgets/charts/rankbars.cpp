@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "widgets/charts/rankbars.h"
+
+#include "widgets/charts/durationunit.h"
+
+#include <qcustomplot.h>
+
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace scopeline {
+
+RankBars::RankBars(QWidget *parent) : QWidget(parent)
+{
+    m_plot = new QCustomPlot(this);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    m_plot->setMinimumHeight(140);
+    m_plot->yAxis->setRangeReversed(true);
+    m_plot->yAxis->grid()->setVisible(false);
+    m_plot->yAxis->setSubTicks(false);
+    // the legend in a row of its own above the bars, never over them
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_plot->setToolTip(tr("Each rank's mean step: compute (the union of its non-communication kernels), "
+                          "exposed communication (only communication runs) and idle. The longest bar is the "
+                          "rank the step waits for."));
+    rebuild();
+}
+
+void RankBars::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        rebuild();
+}
+
+void RankBars::setRows(const std::vector<RankRow> &rows)
+{
+    m_rows = rows;
+    rebuild();
+}
+
+void RankBars::rebuild()
+{
+    m_plot->clearPlottables();
+    m_labels.clear();
+    const PlotTheme theme = applyPalette(m_plot, palette());
+    double largest = 0;
+    for (const RankRow &r : m_rows)
+        if (!std::isnan(r.stepNs))
+            largest = std::max(largest, r.stepNs);
+    const DurationUnit unit = DurationUnit::fitting(largest);
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    struct Part
+    {
+        QString name;
+        double RankRow::*field;
+        QColor colour;
+    };
+    const Part parts[] = {{tr("compute"), &RankRow::computeNs, dataColour(DataColour::SideA)},
+                          {tr("exposed communication"), &RankRow::exposedCommNs, QColor(0xc2, 0x18, 0x8b)},
+                          {tr("idle"), &RankRow::idleNs, dataColour(DataColour::Unchanged)}};
+    QCPBars *below = nullptr;
+    for (const Part &part : parts) {
+        auto *bars = new QCPBars(m_plot->yAxis, m_plot->xAxis);
+        bars->setName(part.name);
+        bars->setBrush(part.colour);
+        bars->setPen(QPen(theme.edge(part.colour, 130)));
+        bars->setWidth(0.7);
+        if (below)
+            bars->moveAbove(below);
+        below = bars;
+        for (std::size_t i = 0; i < m_rows.size(); ++i) {
+            const double v = m_rows[i].*part.field;
+            bars->addData(double(i), std::isnan(v) ? 0 : v / unit.ns);
+        }
+    }
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        const RankRow &r = m_rows[i];
+        const QString label =
+            QStringLiteral("%1 %2%3").arg(r.side == 0 ? QStringLiteral("A") : QStringLiteral("B"), r.run,
+                                          r.rank >= 0 ? tr(" · rank %1").arg(r.rank) : QString());
+        m_labels << label;
+        ticker->addTick(double(i), label);
+    }
+    m_plot->yAxis->setTicker(ticker);
+    m_plot->yAxis->setRange(-0.6, std::max<double>(1, double(m_rows.size())) - 0.4);
+    m_plot->xAxis->setRange(0, largest > 0 ? 1.05 * largest / unit.ns : 1);
+    m_plot->xAxis->setLabel(tr("mean per step (%1)").arg(unit.name));
+    m_plot->legend->setVisible(!m_rows.empty());
+    applyPalette(m_plot, palette()); // the legend's new entries
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace scopeline

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The Ranks tab, for runs of several GPUs: each rank's step as compute, exposed communication and
+// idle (bars and table, RankTable's columns), who waited at collectives and who arrived last, and with
+// two sides A against B for the mean over ranks, the slowest rank and each rank. A row's double-click
+// asks for that rank in its side's timeline.
+
+#include "model/comparison/ranktable.h"
+
+#include <QList>
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QTableView;
+
+namespace scopeline {
+
+template <typename Row> class ColumnTableModel;
+class RankBars;
+
+class RanksView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit RanksView(QWidget *parent = nullptr);
+    ~RanksView() override;
+
+    void setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b);
+    // Whether any run of either side spans several GPUs.
+    bool hasRanks() const { return m_hasRanks; }
+    const RankTable *table() const { return m_table.get(); }
+    QTableView *rankTableView() const { return m_rankView; }
+    QTableView *comparisonView() const { return m_comparisonView; }
+    RankBars *bars() const { return m_bars; }
+
+signals:
+    // side 0 = A, 1 = B; the run's name and the rank (TraceRun::label() is "run · rank N").
+    void rankActivated(int side, const QString &run, int rank);
+
+private:
+    std::unique_ptr<RankTable> m_table;
+    bool m_hasRanks = false;
+    QLabel *m_notes = nullptr;
+    RankBars *m_bars = nullptr;
+    ColumnTableModel<RankRow> *m_rankModel = nullptr;
+    ColumnTableModel<RankComparisonRow> *m_comparisonModel = nullptr;
+    QTableView *m_rankView = nullptr, *m_comparisonView = nullptr;
+};
+
+} // namespace scopeline
