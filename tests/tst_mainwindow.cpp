@@ -17,6 +17,8 @@
 #include "widgets/tables/comparisontablemodel.h"
 #include "widgets/tables/kerneldiffmodel.h"
 #include "widgets/panels/kerneldiffview.h"
+#include "widgets/panels/ranksview.h"
+#include "widgets/charts/rankbars.h"
 #include "widgets/timeline/pairtimeline.h"
 #include "widgets/panels/scopepicker.h"
 #include "widgets/panels/summarystrip.h"
@@ -285,6 +287,50 @@ private slots:
         QVERIFY(window.isLoading());
         QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
         QCOMPARE(window.diffView()->filterEdit()->text(), QStringLiteral("fusion"));
+    }
+
+    // Runs of several GPUs: the Ranks tab appears with a bar and a row per rank, the run picker names
+    // ranks, a double-click on a rank shows it in its timeline; a pair of one GPU hides the tab.
+    void ranksTab()
+    {
+        QTemporaryDir dir(testdata::scratchDir());
+        QVERIFY(testdata::rankRuns(dir.filePath(QStringLiteral("A")), 2) &&
+                testdata::rankRuns(dir.filePath(QStringLiteral("B")), 2));
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(openAndWait(window, dir.filePath(QStringLiteral("A")), dir.filePath(QStringLiteral("B"))));
+        QVERIFY(window.tabs()->isTabVisible(2));
+        RanksView *ranks = window.ranksView();
+        QCOMPARE(ranks->rankTableView()->model()->rowCount(), 32);
+        QCOMPARE(ranks->bars()->labels().size(), 16); // each side's first run, 8 ranks each
+        QCOMPARE(ranks->bars()->labels().front(), QStringLiteral("A run_0 · rank 0"));
+        QCOMPARE(ranks->comparisonView()->model()->rowCount(), 10);
+        QTest::keyClick(&window, Qt::Key_3, Qt::ControlModifier);
+        QCOMPARE(window.tabs()->currentWidget(), ranks);
+        QCOMPARE(window.timeline()->viewA()->run().run.label(), QStringLiteral("run_0 · rank 0"));
+        // Enter (or a double-click) on A's run_1 rank 7 (row 15): A's timeline shows it
+        QTableView *table = ranks->rankTableView();
+        table->scrollTo(table->model()->index(15, 0));
+        QSignalSpy activated(ranks, &RanksView::rankActivated);
+        table->setFocus();
+        table->setCurrentIndex(table->model()->index(15, 0));
+        QTest::keyClick(table, Qt::Key_Return);
+        QCOMPARE(activated.size(), 1);
+        QCOMPARE(activated.front().at(2).toInt(), 7);
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QVERIFY2(QTest::qWaitFor(
+                     [&window] {
+                         return window.timeline()->viewA()->run().run.label() == QStringLiteral("run_1 · rank 7");
+                     },
+                     20000),
+                 qPrintable(window.timeline()->viewA()->run().run.label() + QLatin1Char(' ') +
+                            QString::number(window.runsA().size())));
+        QVERIFY(window.statusText().contains(QLatin1String("2 run(s) of 16 rank files")));
+        QTest::qWait(100);
+        QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_ranks.png"))));
+        QVERIFY(openAndWait(window, kMatmul, kEinsum));
+        QVERIFY(!window.tabs()->isTabVisible(2));
     }
 
     // On a small screen one pane can take the window: the figures, or the timelines; again restores both.

@@ -153,6 +153,40 @@ private slots:
         QVERIFY2(flattened > 0, "the vLLM trace nests deeper than the lanes");
     }
 
+    // Communication kernels get their own style, exactly the kernels a raw count calls NCCL; the
+    // profiler's own span row is marked as such, and nothing else is.
+    void communicationAndBookkeeping()
+    {
+        const QString rank = QDir(testdata::dlrmRun()).filePath(QStringLiteral("worker7_step_12.1694128201553.pt.trace.json.gz"));
+        REQUIRE_TEST_DATA(rank);
+        const LoadedRun run = loadFirst(rank);
+        QVERIFY2(run.ok(), qPrintable(run.error));
+        const TimelineLayout layout(run);
+        const TraceData &t = *run.trace;
+        int nccl = 0, styled = 0, bookkeeping = 0;
+        for (const TimelineTrackRow &row : layout.rows()) {
+            bookkeeping += row.bookkeeping;
+            if (row.bookkeeping) // Kineto's own span: category "Trace" throughout
+                for (uint32_t e : t.trackEvents[row.track])
+                    QCOMPARE(t.strings.view(t.category[e]), std::string_view("Trace"));
+            for (const TimelineLane &lane : row.lanes)
+                for (std::size_t i = 0; i < lane.size(); ++i)
+                    styled += lane.styles[i] == StyleCommunication;
+        }
+        for (uint32_t e = 0; e < t.eventCount(); ++e)
+            nccl += t.kind[e] == EventKind::Kernel && t.nameOf(e).substr(0, 11) == "ncclKernel_";
+        QCOMPARE(nccl, 8);
+        QCOMPARE(styled, nccl);
+        QCOMPARE(bookkeeping, 1);
+        const TimelineLayout jax(loadFirst(kJaxRun)); // no communication, no profiler span
+        for (const TimelineTrackRow &row : jax.rows()) {
+            QVERIFY(!row.bookkeeping);
+            for (const TimelineLane &lane : row.lanes)
+                QVERIFY(std::find(lane.styles.begin(), lane.styles.end(), uint8_t(StyleCommunication)) ==
+                        lane.styles.end());
+        }
+    }
+
     void emptyRun()
     {
         const TimelineLayout layout{LoadedRun()};

@@ -119,8 +119,10 @@ void MainWindow::createViews()
     connect(m_ranks, &RanksView::rankActivated, this, [this](int side, const QString &run, int rank) {
         const QList<LoadedRun> &runs = side == 0 ? runsA() : runsB();
         for (int i = 0; i < runs.size(); ++i)
-            if (runs[i].run.name == run && runs[i].run.rank == rank)
+            if (runs[i].run.name == run && runs[i].run.rank == rank) {
                 (side == 0 ? m_runA : m_runB)->setCurrentIndex(i);
+                showRuns();
+            }
     });
     m_tabs->setTabToolTip(0, tr("Every kernel of either side by its contribution to the change in GPU time, "
                                 "with run-level verdicts (Ctrl+1; double-click: the figures take the window)"));
