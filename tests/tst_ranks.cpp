@@ -223,6 +223,22 @@ private slots:
             QCOMPARE(row.delta, 0.0);
         }
         QVERIFY(QString::fromUtf8(result.out).contains(QLatin1String("slowest rank")));
+        // summaries of the ranks (rank_<N>_of_8 in a folder per run) give the same bytes
+        const QString summaries = dir.filePath(QStringLiteral("summaries"));
+        const ProcessResult summarize =
+            runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("summarize"), dir.filePath(QStringLiteral("A")),
+                                                       QStringLiteral("-o"), summaries});
+        QVERIFY2(summarize.exitCode == 0, summarize.err.constData());
+        QVERIFY(QFileInfo::exists(QDir(summaries).filePath(QStringLiteral("run_1/rank_7_of_8.slsum"))));
+        const QString fromSummaries = dir.filePath(QStringLiteral("summaries.csv"));
+        QCOMPARE(runProcess(QStringLiteral(SCOPELINE_CLI),
+                            {QStringLiteral("ranks"), summaries, dir.filePath(QStringLiteral("B")),
+                             QStringLiteral("--csv"), fromSummaries})
+                     .exitCode,
+                 0);
+        QFile summaryCsv(fromSummaries);
+        QVERIFY(summaryCsv.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(summaryCsv.readAll()), table.toCsv());
         // one side alone: no comparison
         QCOMPARE(runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("ranks"), testdata::dlrmRun()}).exitCode, 0);
     }

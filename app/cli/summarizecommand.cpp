@@ -19,12 +19,16 @@ namespace scopeline::cli {
 
 namespace {
 
-// A run folder given itself (`side/proc_3/run_7`) scans as one run named after its trace file; its
-// summary is named after the folder, as scanning the side folder names it, so that one job per run
+// A rank of a multi-GPU run is <run>/rank_<N>_of_<world>. A run folder given itself
+// (`side/proc_3/run_7`) scans as one run named after its trace file; its summary is named after the folder, as scanning the side folder names it, so that one job per run
 // folder (a batch array) gives the names one call on the side would.
 QString summaryName(const QString &path, const std::vector<TraceRun> &found, const TraceRun &run)
 {
     const QFileInfo info(path);
+    // the ranks of a run in a folder of their own, named so that scanning it makes them one run again
+    if (run.rank >= 0)
+        return run.name + QStringLiteral("/rank_%1").arg(run.rank) +
+               (run.worldSize > 0 ? QStringLiteral("_of_%1").arg(run.worldSize) : QString());
     if (found.size() == 1 && info.isDir() && run.name == QFileInfo(run.file).fileName())
         return QFileInfo(QDir::cleanPath(info.absoluteFilePath())).fileName();
     return run.name;

@@ -26,8 +26,14 @@ RankInfo RankInfo::ofName(const QString &fileName)
                                             QRegularExpression::CaseInsensitiveOption);
     const QRegularExpressionMatch match = pattern.match(fileName);
     RankInfo info;
-    if (match.hasMatch())
+    if (match.hasMatch()) {
         info.rank = match.captured(1).toInt();
+        // `summarize` names a rank's summary rank_<N>_of_<world>
+        static const QRegularExpression world(QStringLiteral("^_of_(\\d{1,6})(?!\\d)"));
+        const QRegularExpressionMatch of = world.match(fileName.mid(match.capturedEnd(1)));
+        if (of.hasMatch())
+            info.worldSize = of.captured(1).toInt();
+    }
     return info;
 }
 

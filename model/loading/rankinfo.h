@@ -17,7 +17,7 @@ struct RankInfo
     // Reads the rank of a trace file (its first block of text, inflated) or of its name; a job of
     // world size 1 has no ranks.
     static RankInfo of(const QString &file);
-    // The rank a file name carries ("worker3_step_12.json.gz": 3).
+    // The rank a file name carries ("worker3_step_12.json.gz": 3; "rank_3_of_8.slsum": 3 of 8).
     static RankInfo ofName(const QString &fileName);
 };
 
