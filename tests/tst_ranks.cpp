@@ -90,6 +90,8 @@ private slots:
         QCOMPARE(two.size(), 16);
         const KernelDiff diff(two, two);
         QCOMPARE(diff.summary().runsA, 2);
+        for (const KernelDiffRow &row : diff.rows()) // each kernel in both runs, whatever its ranks
+            QCOMPARE(row.a.runsWithKernel, 2);
         QVERIFY(!diff.summary().byProcess); // a rank's OS pid is not a process of its own
         const StepBreakdown steps(two, two);
         QCOMPARE(steps.row(StepPart::Step).unitsA, 2);

@@ -45,16 +45,19 @@ void finishSide(KernelDiffSide &side, std::vector<std::vector<double>> &runs,
                 const std::vector<int64_t> &totals, const Replication &replication, int sideIndex)
 {
     const int n = int(runs.size());
+    std::set<int> withKernel; // runs, a multi-GPU run's ranks counted once
     for (int r = 0; r < n; ++r) {
         const std::vector<double> &durations = runs[std::size_t(r)];
         side.runCalls.push_back(int64_t(durations.size()));
         side.runTotalNs.push_back(totals[std::size_t(r)]);
         side.runMedianNs.push_back(stats::median(durations)); // NaN when the run lacks the kernel
-        side.runsWithKernel += !durations.empty();
+        if (!durations.empty())
+            withKernel.insert(replication.runOf(sideIndex, r));
         side.calls += int64_t(durations.size());
         side.totalNs += totals[std::size_t(r)];
         side.durations.insert(side.durations.end(), durations.begin(), durations.end());
     }
+    side.runsWithKernel = int(withKernel.size());
     side.callsPerRun = meanPerRun(side.calls, n);
     side.totalPerRunNs = meanPerRun(side.totalNs, n);
     side.medianNs = stats::median(side.durations);

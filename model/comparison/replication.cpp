@@ -35,10 +35,13 @@ Replication::Replication(const std::vector<QString> &processesA, const std::vect
             const QString ranked = std::size_t(r) < rankedRuns[s]->size() ? (*rankedRuns[s])[std::size_t(r)] : QString();
             return ranked.isEmpty() ? QString::number(r) : QStringLiteral("ranks of ") + ranked;
         };
-        std::set<QString> runKeys;
+        std::vector<QString> runKeys;
         std::vector<QString> order;
         for (int r = 0; r < int(sides[s]->size()); ++r) {
-            runKeys.insert(runKey(r));
+            const auto run = std::find(runKeys.begin(), runKeys.end(), runKey(r));
+            m_runOf[s].push_back(int(run - runKeys.begin()));
+            if (run == runKeys.end())
+                runKeys.push_back(runKey(r));
             const QString key = m_byProcess ? (*sides[s])[std::size_t(r)] : runKey(r);
             auto it = std::find(order.begin(), order.end(), key);
             if (it == order.end()) {

@@ -39,6 +39,8 @@ public:
     int processes(int side) const { return m_processes[side]; }
     // Runs per side, a multi-GPU run's ranks counted once.
     int runs(int side) const { return m_runs[side]; }
+    // The run (0 … runs − 1) an entry of a side belongs to: its own, or its ranks' shared one.
+    int runOf(int side, int entry) const { return m_runOf[side][std::size_t(entry)]; }
     // The units of a side: the indices of their runs.
     const std::vector<std::vector<int>> &units(int side) const { return m_units[side]; }
     // One value per unit: the mean of its runs' values (NaN ones left out; NaN when all are).
@@ -53,6 +55,7 @@ private:
     bool m_byProcess = false, m_shared = false;
     int m_processes[2] = {0, 0};
     int m_runs[2] = {0, 0};
+    std::vector<int> m_runOf[2];
     std::vector<std::vector<int>> m_units[2];
 };
 
