@@ -116,9 +116,9 @@ private slots:
         // a trace without a rank among the ranks
         const QString among = dir.filePath(QStringLiteral("among"));
         QVERIFY(linkRanks(among, {m_files[0], m_files[1]}));
-        QVERIFY(testdata::anotherRun(
-            testdata::path("h100_runs/torch_compile/eager/run_0/trace.pt.trace.json.gz"),
-            QDir(among).filePath(QStringLiteral("single.pt.trace.json.gz"))));
+        QVERIFY(
+            testdata::anotherRun(testdata::path("h100_runs/torch_compile/eager/run_0/trace.pt.trace.json.gz"),
+                                 QDir(among).filePath(QStringLiteral("single.pt.trace.json.gz"))));
         QVERIFY(TraceFolder::scan(among, &error).empty());
         QVERIFY2(error.contains(QLatin1String("single.pt.trace.json.gz has no rank")), qPrintable(error));
         // rank 0 of a world of 2 beside rank 1 of 8
@@ -139,11 +139,12 @@ private slots:
         QCOMPARE(runs[0].rank, 2);
         QCOMPARE(runs[1].rank, 5);
         QCOMPARE(runs[0].name, runs[1].name);
-        QVERIFY2(notes.join(QLatin1Char('\n')).contains(QLatin1String("2 of 8 ranks")), qPrintable(notes.join(QLatin1Char('\n'))));
+        QVERIFY2(notes.join(QLatin1Char('\n')).contains(QLatin1String("2 of 8 ranks")),
+                 qPrintable(notes.join(QLatin1Char('\n'))));
         // copies of one rank file are repeated runs, not ranks
         const QString copies = dir.filePath(QStringLiteral("copies"));
-        QVERIFY(linkRanks(copies, {m_files[3], m_files[3]}, {QStringLiteral("a.pt.trace.json.gz"),
-                                                             QStringLiteral("b.pt.trace.json.gz")}));
+        QVERIFY(linkRanks(copies, {m_files[3], m_files[3]},
+                          {QStringLiteral("a.pt.trace.json.gz"), QStringLiteral("b.pt.trace.json.gz")}));
         const std::vector<TraceRun> repeated = TraceFolder::scan(copies, &error);
         QCOMPARE(repeated.size(), std::size_t(2));
         QVERIFY(repeated[0].rank < 0 && repeated[0].name != repeated[1].name);
@@ -169,8 +170,10 @@ private slots:
                     continue;
                 }
                 const double got = value.toDouble(), w = want.toDouble();
-                QVERIFY2(std::fabs(got - w) <= 1e-9 * std::fabs(w),
-                         qPrintable(QStringLiteral("rank %1 %2: %3, oracle %4").arg(r).arg(c.csvKey).arg(got).arg(w)));
+                QVERIFY2(
+                    std::fabs(got - w) <= 1e-9 * std::fabs(w),
+                    qPrintable(
+                        QStringLiteral("rank %1 %2: %3, oracle %4").arg(r).arg(c.csvKey).arg(got).arg(w)));
             }
         }
         QCOMPARE(table.rows()[7].arrivedLastShare, 5.0 / 8);
@@ -180,7 +183,8 @@ private slots:
         QCOMPARE(c.unmatched, 0);
         QVERIFY(c.maxEndSpreadNs <= 7000); // one host: the collectives end together
         QVERIFY(c.note.isEmpty());
-        QVERIFY(table.notes().join(QLatin1Char('\n')).contains(QLatin1String("arrived last most often: rank 7")));
+        QVERIFY(
+            table.notes().join(QLatin1Char('\n')).contains(QLatin1String("arrived last most often: rank 7")));
     }
 
     // ranks A B: the CSV header as documented, the rows of both sides, A against B on runs.
@@ -190,21 +194,24 @@ private slots:
         QVERIFY(testdata::rankRuns(dir.filePath(QStringLiteral("A")), 2) &&
                 testdata::rankRuns(dir.filePath(QStringLiteral("B")), 2));
         const QString csv = dir.filePath(QStringLiteral("ranks.csv"));
-        const ProcessResult result =
-            runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("ranks"), dir.filePath(QStringLiteral("A")),
-                                                       dir.filePath(QStringLiteral("B")), QStringLiteral("--csv"), csv});
+        const ProcessResult result = runProcess(
+            QStringLiteral(SCOPELINE_CLI), {QStringLiteral("ranks"), dir.filePath(QStringLiteral("A")),
+                                            dir.filePath(QStringLiteral("B")), QStringLiteral("--csv"), csv});
         QVERIFY2(result.exitCode == 0, result.err.constData());
         QFile file(csv);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(file.readAll()).trimmed().split(QLatin1Char('\n'));
-        QCOMPARE(lines.front(), QStringLiteral("side,run,rank,steps,step_ns,busy_ns,compute_ns,exposed_comm_ns,"
-                                               "overlapped_comm_ns,idle_ns,comm_kernels,collective_wait_ns,"
-                                               "arrived_last_share"));
+        QCOMPARE(lines.front(),
+                 QStringLiteral("side,run,rank,steps,step_ns,busy_ns,compute_ns,exposed_comm_ns,"
+                                "overlapped_comm_ns,idle_ns,comm_kernels,collective_wait_ns,"
+                                "arrived_last_share"));
         QCOMPARE(lines.size(), 1 + 32);
-        const RankTable table(load(dir.filePath(QStringLiteral("A"))), load(dir.filePath(QStringLiteral("B"))), {});
+        const RankTable table(load(dir.filePath(QStringLiteral("A"))),
+                              load(dir.filePath(QStringLiteral("B"))), {});
         QCOMPARE(lines.join(QLatin1Char('\n')) + QLatin1Char('\n'), table.toCsv());
         // the oracle's rows for both sides, in the CLI's order
-        const QJsonArray expected = oracleRows({dir.filePath(QStringLiteral("A")), dir.filePath(QStringLiteral("B"))});
+        const QJsonArray expected =
+            oracleRows({dir.filePath(QStringLiteral("A")), dir.filePath(QStringLiteral("B"))});
         QCOMPARE(expected.size(), 32);
         for (qsizetype r = 0; r < expected.size(); ++r) {
             const QStringList cells = lines[r + 1].split(QLatin1Char(','));
@@ -227,9 +234,9 @@ private slots:
         QVERIFY(QString::fromUtf8(result.out).contains(QLatin1String("slowest rank")));
         // summaries of the ranks (rank_<N>_of_8 in a folder per run) give the same bytes
         const QString summaries = dir.filePath(QStringLiteral("summaries"));
-        const ProcessResult summarize =
-            runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("summarize"), dir.filePath(QStringLiteral("A")),
-                                                       QStringLiteral("-o"), summaries});
+        const ProcessResult summarize = runProcess(
+            QStringLiteral(SCOPELINE_CLI), {QStringLiteral("summarize"), dir.filePath(QStringLiteral("A")),
+                                            QStringLiteral("-o"), summaries});
         QVERIFY2(summarize.exitCode == 0, summarize.err.constData());
         QVERIFY(QFileInfo::exists(QDir(summaries).filePath(QStringLiteral("run_1/rank_7_of_8.slsum"))));
         const QString fromSummaries = dir.filePath(QStringLiteral("summaries.csv"));
@@ -242,7 +249,9 @@ private slots:
         QVERIFY(summaryCsv.open(QIODevice::ReadOnly));
         QCOMPARE(QString::fromUtf8(summaryCsv.readAll()), table.toCsv());
         // one side alone: no comparison
-        QCOMPARE(runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("ranks"), testdata::dlrmRun()}).exitCode, 0);
+        QCOMPARE(runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("ranks"), testdata::dlrmRun()})
+                     .exitCode,
+                 0);
     }
 };
 

@@ -45,6 +45,21 @@ std::vector<TraceRun> scanPath(const QString &path);
 bool loadPaths(const QStringList &paths, QList<LoadedRun> &runs,
                LoadedRun::Scopes scopes = LoadedRun::Scopes::Index,
                LoadedRun::Events events = LoadedRun::Events::Drop);
+// The options steps and ranks share: --step, --csv, --alpha and --threshold.
+struct StepCommandOptions
+{
+    QCommandLineOption step{QStringLiteral("step"),
+                            QStringLiteral("The step scope (\"whole-run\": the run is one step)."),
+                            QStringLiteral("SCOPE")};
+    QCommandLineOption csv{QStringLiteral("csv"), QStringLiteral("Write the rows as CSV."),
+                           QStringLiteral("FILE")};
+    QCommandLineOption alpha{QStringLiteral("alpha"), QStringLiteral("Significance level."),
+                             QStringLiteral("P"), QStringLiteral("0.05")};
+    QCommandLineOption threshold{QStringLiteral("threshold"),
+                                 QStringLiteral("Smallest change that counts, in % of A's step time."),
+                                 QStringLiteral("PERCENT"), QStringLiteral("1")};
+    QList<QCommandLineOption> all() const { return {step, csv, alpha, threshold}; }
+};
 // The options steps and diff share: alpha and the threshold; false after printing a usage error.
 bool parseLevels(const QCommandLineParser &parser, const QCommandLineOption &alphaOption,
                  const QCommandLineOption &thresholdOption, double &alpha, double &threshold, int &status);

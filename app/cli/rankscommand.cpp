@@ -14,17 +14,8 @@ namespace scopeline::cli {
 int ranksCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    const QCommandLineOption stepOption(
-        QStringLiteral("step"), QStringLiteral("The step scope (\"whole-run\": the run is one step)."),
-        QStringLiteral("SCOPE"));
-    const QCommandLineOption csvOption(QStringLiteral("csv"), QStringLiteral("Write the per-rank rows as CSV."),
-                                       QStringLiteral("FILE"));
-    const QCommandLineOption alphaOption(QStringLiteral("alpha"), QStringLiteral("Significance level."),
-                                         QStringLiteral("P"), QStringLiteral("0.05"));
-    const QCommandLineOption thresholdOption(
-        QStringLiteral("threshold"), QStringLiteral("Smallest change that counts, in % of A's step time."),
-        QStringLiteral("PERCENT"), QStringLiteral("1"));
-    parser.addOptions({stepOption, csvOption, alphaOption, thresholdOption});
+    const StepCommandOptions o;
+    parser.addOptions(o.all());
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
     const QStringList positional = parser.positionalArguments();
@@ -32,9 +23,9 @@ int ranksCommand(const QStringList &arguments)
         return usageError(QStringLiteral("ranks needs one path, or two (A and B)"));
     RankTable::Options options;
     int status = Success;
-    if (!parseLevels(parser, alphaOption, thresholdOption, options.alpha, options.threshold, status))
+    if (!parseLevels(parser, o.alpha, o.threshold, options.alpha, options.threshold, status))
         return status;
-    if (!parseStepScope(parser, stepOption, options.stepScope, status))
+    if (!parseStepScope(parser, o.step, options.stepScope, status))
         return status;
 
     QList<LoadedRun> a, b;
@@ -44,18 +35,20 @@ int ranksCommand(const QStringList &arguments)
     out() << "A: " << positional[0] << "\n";
     if (positional.size() == 2)
         out() << "B: " << positional[1] << "\n";
-    out() << "step scope: " << (ranks.stepScope().isEmpty() ? QStringLiteral("the whole run") : ranks.stepScope())
+    out() << "step scope: "
+          << (ranks.stepScope().isEmpty() ? QStringLiteral("the whole run") : ranks.stepScope())
           << "; figures per step, a run's ranks each a row\n";
     out() << tableText(RankTable::columns(), ranks.rows());
     for (const QString &note : ranks.notes())
         out() << note << "\n";
     if (!ranks.comparison().empty()) {
-        out() << "\nA against B, runs as the unit (Welch; the mean over ranks alone, the slowest rank and each "
-                 "rank Holm among themselves, each interval at its row's level):\n";
+        out()
+            << "\nA against B, runs as the unit (Welch; the mean over ranks alone, the slowest rank and each "
+               "rank Holm among themselves, each interval at its row's level):\n";
         out() << tableText(RankTable::comparisonColumns(), ranks.comparison());
     }
     out().flush();
-    if (parser.isSet(csvOption) && !writeTextFile(parser.value(csvOption), ranks.toCsv()))
+    if (parser.isSet(o.csv) && !writeTextFile(parser.value(o.csv), ranks.toCsv()))
         return Unreadable;
     return Success;
 }

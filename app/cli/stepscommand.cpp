@@ -65,17 +65,8 @@ void printStepsJson(const StepBreakdown &steps, const Gate &gate, const QString 
 int stepsCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    const QCommandLineOption stepOption(
-        QStringLiteral("step"), QStringLiteral("The step scope (\"whole-run\": the run is one step)."),
-        QStringLiteral("SCOPE"));
-    const QCommandLineOption csvOption(QStringLiteral("csv"), QStringLiteral("Write the rows as CSV."),
-                                       QStringLiteral("FILE"));
-    const QCommandLineOption alphaOption(QStringLiteral("alpha"), QStringLiteral("Significance level."),
-                                         QStringLiteral("P"), QStringLiteral("0.05"));
-    const QCommandLineOption thresholdOption(
-        QStringLiteral("threshold"), QStringLiteral("Smallest change that counts, in % of A's step time."),
-        QStringLiteral("PERCENT"), QStringLiteral("1"));
-    parser.addOptions({stepOption, csvOption, alphaOption, thresholdOption});
+    const StepCommandOptions o;
+    parser.addOptions(o.all());
     parser.addOptions(gateOptionList());
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
@@ -84,9 +75,9 @@ int stepsCommand(const QStringList &arguments)
         return usageError(QStringLiteral("steps needs two paths, A and B"));
     StepBreakdownOptions options;
     int status = Success;
-    if (!parseLevels(parser, alphaOption, thresholdOption, options.alpha, options.threshold, status))
+    if (!parseLevels(parser, o.alpha, o.threshold, options.alpha, options.threshold, status))
         return status;
-    if (!parseStepScope(parser, stepOption, options.stepScope, status))
+    if (!parseStepScope(parser, o.step, options.stepScope, status))
         return status;
     GateOptions output;
     if (!parseGateOptions(parser, output, status))
@@ -110,7 +101,7 @@ int stepsCommand(const QStringList &arguments)
     if (steps.row(StepPart::Step).stepsA == 0 || steps.row(StepPart::Step).stepsB == 0)
         err() << "scopeline-cli: warning: no step of " << steps.stepScope()
               << " with kernels on a side; --step SCOPE picks another (scopeline-cli scopes lists them)\n";
-    if (parser.isSet(csvOption) && !writeTextFile(parser.value(csvOption), steps.toCsv()))
+    if (parser.isSet(o.csv) && !writeTextFile(parser.value(o.csv), steps.toCsv()))
         return Unreadable;
     return gateStatus(gate);
 }

@@ -12,7 +12,8 @@ namespace {
 std::string lower(std::string_view text)
 {
     std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
     return out;
 }
 
@@ -25,7 +26,7 @@ bool startsWith(std::string_view text, std::string_view prefix)
 std::string xlaCollective(std::string_view op)
 {
     static constexpr std::array<std::string_view, 5> kOps = {"all-reduce", "all-gather", "reduce-scatter",
-                                                            "all-to-all", "collective-permute"};
+                                                             "all-to-all", "collective-permute"};
     const std::string name = lower(op.substr(0, op.find(' '))); // "all-reduce.1 node 3": the op
     for (std::string_view collective : kOps) {
         if (!startsWith(name, collective))
@@ -35,8 +36,9 @@ std::string xlaCollective(std::string_view op)
             if (startsWith(rest, phase))
                 rest.remove_prefix(phase.size());
         // what may follow: nothing, or XLA's ".N" numbering
-        if (rest.empty() || (rest[0] == '.' && rest.size() > 1 &&
-                             std::all_of(rest.begin() + 1, rest.end(), [](char c) { return std::isdigit(c); })))
+        if (rest.empty() ||
+            (rest[0] == '.' && rest.size() > 1 &&
+             std::all_of(rest.begin() + 1, rest.end(), [](char c) { return std::isdigit(c); })))
             return std::string(collective);
     }
     return {};

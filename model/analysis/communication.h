@@ -19,6 +19,7 @@ bool isCommunicationKernel(std::string_view name, std::string_view op = {},
 // is one ("allreduce"), else from an NCCL name ("AllReduce" of ncclKernel_AllReduce_RING_LL_Sum_float),
 // an XLA op ("all-reduce" of all-reduce-start.3) or vLLM's ("cross_device_reduce"); empty when the
 // kernel is not communication.
-std::string collectiveKind(std::string_view name, std::string_view op = {}, std::string_view collectiveArg = {});
+std::string collectiveKind(std::string_view name, std::string_view op = {},
+                           std::string_view collectiveArg = {});
 
 } // namespace scopeline

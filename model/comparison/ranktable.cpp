@@ -6,6 +6,7 @@
 #include "model/tables/durationformat.h"
 #include "model/tables/tableformat.h"
 
+#include "stats/descriptive.h"
 #include "stats/multipletesting.h"
 #include "stats/welch.h"
 
@@ -33,15 +34,6 @@ struct Collective
     int64_t start, end;
     int32_t step; // the rank's step it belongs to, -1: none
 };
-
-double median(std::vector<double> values)
-{
-    if (values.empty())
-        return RankRow::kUnset;
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 } // namespace
 
@@ -110,7 +102,8 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
             for (std::size_t k = 0; k < summary.kernels().size(); ++k) {
                 const RunSummary::Kernel &kernel = summary.kernels()[k];
                 if (kernel.communication())
-                    names[std::string(summary.nameOf(kernel))].push_back({kernel.start, kernel.end(), stepOf[k]});
+                    names[std::string(summary.nameOf(kernel))].push_back(
+                        {kernel.start, kernel.end(), stepOf[k]});
             }
         }
         if (group.size() < 2)
@@ -133,7 +126,8 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
                 summary.unmatched += int(n - matched);
             summary.matched += int(matched);
             for (std::size_t k = 0; k < matched; ++k) {
-                int64_t latest = std::numeric_limits<int64_t>::min(), firstEnd = std::numeric_limits<int64_t>::max(),
+                int64_t latest = std::numeric_limits<int64_t>::min(),
+                        firstEnd = std::numeric_limits<int64_t>::max(),
                         lastEnd = std::numeric_limits<int64_t>::min();
                 for (std::size_t r = 0; r < group.size(); ++r) {
                     const Collective &c = byName[r].at(name)[k];
@@ -160,7 +154,7 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
             if (counted[r] > 0)
                 row.arrivedLastShare = last[r] / counted[r];
         }
-        summary.medianEndSpreadNs = median(spreads);
+        summary.medianEndSpreadNs = spreads.empty() ? RankRow::kUnset : stats::median(spreads);
         if (!spreads.empty())
             summary.maxEndSpreadNs = *std::max_element(spreads.begin(), spreads.end());
         QStringList notes;
@@ -230,15 +224,17 @@ void RankTable::compare()
     // The mean over ranks is the question asked, tested alone; the slowest rank and each rank are one
     // Holm family; each interval at the level its row is judged.
     const std::vector<double> family(rawP.begin() + 1, rawP.end());
-    const std::vector<double> holm = stats::holmAdjust(family), levels = stats::holmLevels(family, m_options.alpha);
+    const std::vector<double> holm = stats::holmAdjust(family),
+                              levels = stats::holmLevels(family, m_options.alpha);
     const double stepA = m_comparison.front().meanA;
     for (std::size_t i = 0; i < m_comparison.size(); ++i) {
         RankComparisonRow &row = m_comparison[i];
         row.p = i == 0 ? row.pRaw : holm[i - 1];
         const double level = i == 0 ? (std::isnan(row.pRaw) ? row.pRaw : m_options.alpha) : levels[i - 1];
         if (!std::isnan(level)) {
-            const stats::WelchTest welch = stats::welchTest(stats::meanVariance(values[0][row.what]),
-                                                            stats::meanVariance(values[1][row.what]), 1 - level);
+            const stats::WelchTest welch =
+                stats::welchTest(stats::meanVariance(values[0][row.what]),
+                                 stats::meanVariance(values[1][row.what]), 1 - level);
             if (intervalAgrees(row.pRaw, level, welch.ciLow, welch.ciHigh)) {
                 row.ciLow = welch.ciLow;
                 row.ciHigh = welch.ciHigh;
@@ -260,36 +256,91 @@ const std::vector<TableColumn<RankRow>> &RankTable::columns()
         C{QStringLiteral("side"), tr("Side"), tr("A or B"),
           [](const RankRow &r) { return QVariant(r.side == 0 ? QStringLiteral("A") : QStringLiteral("B")); },
           cell::text},
-        C{QStringLiteral("run"), tr("Run"), tr("The run: its ranks share its name"),
-          [](const RankRow &r) { return QVariant(r.run); }, cell::text, {}, -12},
-        C{QStringLiteral("rank"), tr("Rank"), tr("The GPU of the job (empty: a run of one GPU)"),
-          [](const RankRow &r) { return r.rank >= 0 ? QVariant(r.rank) : QVariant(); }, cell::text, {}, 4},
-        C{QStringLiteral("steps"), tr("Steps"), tr("Steps with kernels on this rank"),
-          [](const RankRow &r) { return QVariant(qlonglong(r.steps)); }, cell::text, {}, 5},
-        C{QStringLiteral("step_ns"), tr("Step"), tr("Mean step time: first kernel start to last kernel end"),
-          number(&RankRow::stepNs), cell::duration, {}, 10},
-        C{QStringLiteral("busy_ns"), tr("Busy"), tr("Mean GPU busy per step: the union of its kernels"),
-          number(&RankRow::busyNs), cell::duration, {}, 10},
-        C{QStringLiteral("compute_ns"), tr("Compute"),
-          tr("Mean per step of the union of the non-communication kernels"), number(&RankRow::computeNs),
-          cell::duration, {}, 10},
-        C{QStringLiteral("exposed_comm_ns"), tr("Exposed comm"),
+        C{QStringLiteral("run"),
+          tr("Run"),
+          tr("The run: its ranks share its name"),
+          [](const RankRow &r) { return QVariant(r.run); },
+          cell::text,
+          {},
+          -12},
+        C{QStringLiteral("rank"),
+          tr("Rank"),
+          tr("The GPU of the job (empty: a run of one GPU)"),
+          [](const RankRow &r) { return r.rank >= 0 ? QVariant(r.rank) : QVariant(); },
+          cell::text,
+          {},
+          4},
+        C{QStringLiteral("steps"),
+          tr("Steps"),
+          tr("Steps with kernels on this rank"),
+          [](const RankRow &r) { return QVariant(qlonglong(r.steps)); },
+          cell::text,
+          {},
+          5},
+        C{QStringLiteral("step_ns"),
+          tr("Step"),
+          tr("Mean step time: first kernel start to last kernel end"),
+          number(&RankRow::stepNs),
+          cell::duration,
+          {},
+          10},
+        C{QStringLiteral("busy_ns"),
+          tr("Busy"),
+          tr("Mean GPU busy per step: the union of its kernels"),
+          number(&RankRow::busyNs),
+          cell::duration,
+          {},
+          10},
+        C{QStringLiteral("compute_ns"),
+          tr("Compute"),
+          tr("Mean per step of the union of the non-communication kernels"),
+          number(&RankRow::computeNs),
+          cell::duration,
+          {},
+          10},
+        C{QStringLiteral("exposed_comm_ns"),
+          tr("Exposed comm"),
           tr("Mean per step of the time only communication runs: busy − compute"),
-          number(&RankRow::exposedCommNs), cell::duration, {}, 12},
-        C{QStringLiteral("overlapped_comm_ns"), tr("Overlapped comm"),
-          tr("Mean per step of the communication hidden under compute"), number(&RankRow::overlappedCommNs),
-          cell::duration, {}, 12},
-        C{QStringLiteral("idle_ns"), tr("Idle"), tr("Mean GPU idle per step: step − busy"),
-          number(&RankRow::idleNs), cell::duration, {}, 10},
-        C{QStringLiteral("comm_kernels"), tr("Comm kernels"), tr("Communication kernels per step"),
-          number(&RankRow::commKernels), cell::count, {}, 6},
-        C{QStringLiteral("collective_wait_ns"), tr("Wait"),
+          number(&RankRow::exposedCommNs),
+          cell::duration,
+          {},
+          12},
+        C{QStringLiteral("overlapped_comm_ns"),
+          tr("Overlapped comm"),
+          tr("Mean per step of the communication hidden under compute"),
+          number(&RankRow::overlappedCommNs),
+          cell::duration,
+          {},
+          12},
+        C{QStringLiteral("idle_ns"),
+          tr("Idle"),
+          tr("Mean GPU idle per step: step − busy"),
+          number(&RankRow::idleNs),
+          cell::duration,
+          {},
+          10},
+        C{QStringLiteral("comm_kernels"),
+          tr("Comm kernels"),
+          tr("Communication kernels per step"),
+          number(&RankRow::commKernels),
+          cell::count,
+          {},
+          6},
+        C{QStringLiteral("collective_wait_ns"),
+          tr("Wait"),
           tr("Per step, the sum of its waits at collectives: the latest rank's start − its own start, the "
              "k-th communication kernel of a name on every rank being one collective"),
-          number(&RankRow::collectiveWaitNs), cell::duration, {}, 10},
-        C{QStringLiteral("arrived_last_share"), tr("Arrived last"),
+          number(&RankRow::collectiveWaitNs),
+          cell::duration,
+          {},
+          10},
+        C{QStringLiteral("arrived_last_share"),
+          tr("Arrived last"),
           tr("Of its matched collectives, the share where it started last: where it held the others back"),
-          number(&RankRow::arrivedLastShare), cell::percent, {}, 8},
+          number(&RankRow::arrivedLastShare),
+          cell::percent,
+          {},
+          8},
     };
     return columns;
 }
@@ -301,27 +352,70 @@ const std::vector<TableColumn<RankComparisonRow>> &RankTable::comparisonColumns(
         return [field](const RankComparisonRow &r) { return QVariant(r.*field); };
     };
     static const std::vector<C> columns = {
-        C{QStringLiteral("what"), tr("Step time of"), tr("The mean over a run's ranks, its slowest rank, or one rank"),
-          [](const RankComparisonRow &r) { return QVariant(r.what); }, cell::text, {}, -16},
-        C{QStringLiteral("mean_a_ns"), tr("A"), tr("Mean over A's runs"), number(&RankComparisonRow::meanA),
-          cell::duration, {}, 10},
-        C{QStringLiteral("mean_b_ns"), tr("B"), tr("Mean over B's runs"), number(&RankComparisonRow::meanB),
-          cell::duration, {}, 10},
-        C{QStringLiteral("delta_ns"), tr("Δ"), tr("B − A"), number(&RankComparisonRow::delta),
-          cell::signedDuration, {}, 10},
-        C{QStringLiteral("ci_low_ns"), tr("CI low"),
+        C{QStringLiteral("what"),
+          tr("Step time of"),
+          tr("The mean over a run's ranks, its slowest rank, or one rank"),
+          [](const RankComparisonRow &r) { return QVariant(r.what); },
+          cell::text,
+          {},
+          -16},
+        C{QStringLiteral("mean_a_ns"),
+          tr("A"),
+          tr("Mean over A's runs"),
+          number(&RankComparisonRow::meanA),
+          cell::duration,
+          {},
+          10},
+        C{QStringLiteral("mean_b_ns"),
+          tr("B"),
+          tr("Mean over B's runs"),
+          number(&RankComparisonRow::meanB),
+          cell::duration,
+          {},
+          10},
+        C{QStringLiteral("delta_ns"),
+          tr("Δ"),
+          tr("B − A"),
+          number(&RankComparisonRow::delta),
+          cell::signedDuration,
+          {},
+          10},
+        C{QStringLiteral("ci_low_ns"),
+          tr("CI low"),
           tr("Welch–Satterthwaite interval of Δ at the level its verdict is judged: low end"),
-          number(&RankComparisonRow::ciLow), cell::signedDuration, {}, 10},
-        C{QStringLiteral("ci_high_ns"), tr("CI high"), tr("The same interval: high end"),
-          number(&RankComparisonRow::ciHigh), cell::signedDuration, {}, 10},
-        C{QStringLiteral("ci_level"), tr("CI level"),
+          number(&RankComparisonRow::ciLow),
+          cell::signedDuration,
+          {},
+          10},
+        C{QStringLiteral("ci_high_ns"),
+          tr("CI high"),
+          tr("The same interval: high end"),
+          number(&RankComparisonRow::ciHigh),
+          cell::signedDuration,
+          {},
+          10},
+        C{QStringLiteral("ci_level"),
+          tr("CI level"),
           tr("1 − α for the mean over ranks, tested alone; Holm's step-down level for the slowest rank and "
              "each rank, one family"),
-          number(&RankComparisonRow::ciLevel), cell::percent, {}, 8},
-        C{QStringLiteral("p"), tr("p judged"), tr("Welch's p on the runs; Holm-adjusted in the family"),
-          number(&RankComparisonRow::p), cell::pValue, {}, 8},
-        C{QStringLiteral("verdict"), tr("Verdict"), tr("B faster/slower: p judged below α, |Δ| at least the threshold"),
-          [](const RankComparisonRow &r) { return QVariant(r.verdictText()); }, cell::text, {}, -1},
+          number(&RankComparisonRow::ciLevel),
+          cell::percent,
+          {},
+          8},
+        C{QStringLiteral("p"),
+          tr("p judged"),
+          tr("Welch's p on the runs; Holm-adjusted in the family"),
+          number(&RankComparisonRow::p),
+          cell::pValue,
+          {},
+          8},
+        C{QStringLiteral("verdict"),
+          tr("Verdict"),
+          tr("B faster/slower: p judged below α, |Δ| at least the threshold"),
+          [](const RankComparisonRow &r) { return QVariant(r.verdictText()); },
+          cell::text,
+          {},
+          -1},
     };
     return columns;
 }
@@ -341,7 +435,8 @@ QStringList RankTable::notes() const
             if (row.side == c.side && row.run == c.run) {
                 if (!std::isnan(row.stepNs) && (!slowest || row.stepNs > slowest->stepNs))
                     slowest = &row;
-                if (!std::isnan(row.arrivedLastShare) && (!latest || row.arrivedLastShare > latest->arrivedLastShare))
+                if (!std::isnan(row.arrivedLastShare) &&
+                    (!latest || row.arrivedLastShare > latest->arrivedLastShare))
                     latest = &row;
             }
         QString line = tr("%1 %2: %3 ranks, %4 collectives matched")
@@ -351,7 +446,8 @@ QStringList RankTable::notes() const
         if (!std::isnan(c.medianEndSpreadNs))
             line += tr(" (their ends %1 apart at the median)").arg(formatDuration(c.medianEndSpreadNs));
         if (slowest)
-            line += tr("; slowest step: rank %1 (%2)").arg(slowest->rank).arg(formatDuration(slowest->stepNs));
+            line +=
+                tr("; slowest step: rank %1 (%2)").arg(slowest->rank).arg(formatDuration(slowest->stepNs));
         if (latest)
             line += tr("; arrived last most often: rank %1 (%2 of its collectives)")
                         .arg(latest->rank)

@@ -43,14 +43,14 @@ struct RunCollectives
     int matched = 0;   // collectives: the k-th communication kernel of a name on every rank
     int unmatched = 0; // kernels of a name some rank has fewer of
     double medianEndSpreadNs = RankRow::kUnset, maxEndSpreadNs = RankRow::kUnset; // latest − earliest end
-    QString note;      // what to beware of, empty when nothing
+    QString note; // what to beware of, empty when nothing
 };
 
 // A against B for one figure of the step time: the mean over ranks, the slowest rank, or one rank.
 struct RankComparisonRow
 {
     static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
-    QString what;  // "mean over ranks", "slowest rank", "rank 3"
+    QString what;               // "mean over ranks", "slowest rank", "rank 3"
     int unitsA = 0, unitsB = 0; // runs
     double meanA = kUnset, meanB = kUnset, delta = kUnset;
     double ciLow = kUnset, ciHigh = kUnset, ciLevel = kUnset; // at the level the verdict is judged

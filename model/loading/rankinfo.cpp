@@ -22,8 +22,9 @@ int intKey(const QString &object, const QString &key)
 
 RankInfo RankInfo::ofName(const QString &fileName)
 {
-    static const QRegularExpression pattern(QStringLiteral("(?:^|[^a-z])(?:rank[-_]?|worker)(\\d{1,6})(?!\\d)"),
-                                            QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression pattern(
+        QStringLiteral("(?:^|[^a-z])(?:rank[-_]?|worker)(\\d{1,6})(?!\\d)"),
+        QRegularExpression::CaseInsensitiveOption);
     const QRegularExpressionMatch match = pattern.match(fileName);
     RankInfo info;
     if (match.hasMatch()) {
@@ -44,7 +45,8 @@ RankInfo RankInfo::of(const QString &file)
         if (text.open(file)) {
             // Kineto writes distributedInfo among its first keys, before traceEvents.
             const std::string_view head = text.peek();
-            const QString start = QString::fromUtf8(head.data(), qsizetype(std::min<std::size_t>(head.size(), 1 << 16)));
+            const QString start =
+                QString::fromUtf8(head.data(), qsizetype(std::min<std::size_t>(head.size(), 1 << 16)));
             static const QRegularExpression object(QStringLiteral("\"distributedInfo\"\\s*:\\s*\\{([^{}]*)"));
             const QRegularExpressionMatch match = object.match(start);
             if (match.hasMatch()) {

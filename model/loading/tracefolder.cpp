@@ -88,6 +88,8 @@ std::vector<RankInfo> ranksOf(const QFileInfoList &traces)
 QString rankProblem(const QDir &dir, const QFileInfoList &traces, const std::vector<RankInfo> &ranks)
 {
     const QString folder = QDir::toNativeSeparators(dir.absolutePath());
+    const auto ranked = std::find_if(ranks.begin(), ranks.end(), [](const RankInfo &r) { return r.known(); });
+    const QString aRankFile = traces[int(ranked - ranks.begin())].fileName();
     std::map<int, QString> byRank;
     for (int i = 0; i < traces.size(); ++i) {
         const RankInfo &r = ranks[std::size_t(i)];
@@ -95,7 +97,7 @@ QString rankProblem(const QDir &dir, const QFileInfoList &traces, const std::vec
         if (!r.known())
             return tr("%1: %2 has no rank among rank files of one job (%3); put each run's rank files in a "
                       "folder of their own")
-                .arg(folder, name, byRank.empty() ? traces[i == 0 ? 1 : 0].fileName() : byRank.begin()->second);
+                .arg(folder, name, aRankFile);
         if (const auto [it, fresh] = byRank.emplace(r.rank, name); !fresh)
             return tr("%1: rank %2 twice (%3 and %4); each run's rank files go in a folder of their own")
                 .arg(folder)

@@ -38,16 +38,18 @@ RanksView::RanksView(QWidget *parent) : QWidget(parent)
     m_rankModel = new ColumnTableModel<RankRow>(RankTable::columns(), this);
     m_comparisonModel = new ColumnTableModel<RankComparisonRow>(RankTable::comparisonColumns(), this);
     m_rankView = makeTable(m_rankModel, this);
-    m_rankView->setToolTip(tr("Each GPU of each run, figures per step; double-click a rank (or Enter) to show "
-                              "it in its side's timeline"));
+    m_rankView->setToolTip(
+        tr("Each GPU of each run, figures per step; double-click a rank (or Enter) to show "
+           "it in its side's timeline"));
     m_comparisonView = makeTable(m_comparisonModel, this);
     m_comparisonView->setToolTip(
         tr("A against B with runs as the unit: the mean over ranks tested alone, the "
            "slowest rank and each rank one Holm family"));
-    connect(m_rankView, &QTableView::activated, this, [this](const QModelIndex &index) { // Enter, double-click
-        const RankRow &row = m_rankModel->rows()[std::size_t(index.row())];
-        emit rankActivated(row.side, row.run, row.rank);
-    });
+    connect(m_rankView, &QTableView::activated, this,
+            [this](const QModelIndex &index) { // Enter, double-click
+                const RankRow &row = m_rankModel->rows()[std::size_t(index.row())];
+                emit rankActivated(row.side, row.run, row.rank);
+            });
 
     auto *tables = new ProportionalSplitter(Qt::Vertical, {3, 1}, this);
     tables->addWidget(m_rankView);
