@@ -19,6 +19,7 @@
 #include "widgets/panels/kerneldiffview.h"
 #include "widgets/panels/ranksview.h"
 #include "widgets/charts/rankbars.h"
+#include "widgets/charts/rankoverview.h"
 #include "widgets/timeline/pairtimeline.h"
 #include "widgets/panels/scopepicker.h"
 #include "widgets/panels/summarystrip.h"
@@ -308,6 +309,34 @@ private slots:
         QCOMPARE(ranks->comparisonView()->model()->rowCount(), 10);
         QTest::keyClick(&window, Qt::Key_3, Qt::ControlModifier);
         QCOMPARE(window.tabs()->currentWidget(), ranks);
+        // the overview: a lane per rank of A's first run; over the whole run each lane's compute is the
+        // union of its non-communication kernels, its exposed communication the rest of its busy time
+        const RankOverview *overview = ranks->overview();
+        QCOMPARE(ranks->overviewPicker()->count(), 4); // A run_0, A run_1, B run_0, B run_1
+        QCOMPARE(overview->laneCount(), 8);
+        const auto unionOf = [](const RunSummary &summary, bool all) {
+            std::vector<std::pair<int64_t, int64_t>> spans;
+            for (const RunSummary::Kernel &k : summary.kernels())
+                if (all || !k.communication())
+                    spans.push_back({k.start, k.end()});
+            std::sort(spans.begin(), spans.end());
+            int64_t total = 0, from = 0, reach = std::numeric_limits<int64_t>::min();
+            for (const auto &[start, end] : spans) {
+                if (start > reach) {
+                    total += reach > from ? reach - from : 0;
+                    from = start;
+                }
+                reach = std::max(reach, end);
+            }
+            return total + (reach > from ? reach - from : 0);
+        };
+        for (int lane = 0; lane < 8; ++lane) {
+            const RunSummary &summary = *window.runsA()[lane].summary;
+            const RankOverview::Shares shares = overview->shares(lane, overview->start(), overview->end());
+            QCOMPARE(shares.compute, unionOf(summary, false));
+            QCOMPARE(shares.compute + shares.exposedComm, unionOf(summary, true));
+            QVERIFY(shares.exposedComm > 0);
+        }
         QCOMPARE(window.timeline()->viewA()->run().run.label(), QStringLiteral("run_0 · rank 0"));
         // Enter (or a double-click) on A's run_1 rank 7 (row 15): A's timeline shows it
         QTableView *table = ranks->rankTableView();

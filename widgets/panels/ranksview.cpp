@@ -2,9 +2,12 @@
 #include "widgets/panels/ranksview.h"
 
 #include "widgets/charts/rankbars.h"
+#include "widgets/charts/rankoverview.h"
 #include "widgets/panels/proportionalsplitter.h"
 #include "widgets/tables/columntablemodel.h"
 
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableView>
@@ -59,10 +62,28 @@ RanksView::RanksView(QWidget *parent) : QWidget(parent)
     split->addWidget(m_bars);
     split->addWidget(tables);
     split->setChildrenCollapsible(false);
+    m_overview = new RankOverview(this);
+    m_overviewRun = new QComboBox(this);
+    m_overviewRun->setToolTip(tr("The run whose ranks the lanes show"));
+    connect(m_overviewRun, &QComboBox::currentIndexChanged, this, &RanksView::showOverview);
+    auto *overviewPane = new QWidget(this);
+    auto *overviewLayout = new QVBoxLayout(overviewPane);
+    overviewLayout->setContentsMargins(0, 0, 0, 0);
+    auto *pickerRow = new QHBoxLayout;
+    pickerRow->addWidget(new QLabel(tr("Ranks over time of:"), overviewPane));
+    pickerRow->addWidget(m_overviewRun);
+    pickerRow->addStretch(1);
+    overviewLayout->addLayout(pickerRow);
+    overviewLayout->addWidget(m_overview, 1);
+    auto *overviewOverRanks = new ProportionalSplitter(Qt::Vertical, {1, 2}, this);
+    overviewOverRanks->addWidget(overviewPane);
+    overviewOverRanks->addWidget(split);
+    overviewOverRanks->setChildrenCollapsible(false);
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_notes);
-    layout->addWidget(split, 1);
+    layout->addWidget(overviewOverRanks, 1);
     setSides({}, {});
 }
 
@@ -70,6 +91,8 @@ RanksView::~RanksView() = default;
 
 void RanksView::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
 {
+    m_runs[0] = a;
+    m_runs[1] = b;
     m_hasRanks = false;
     for (const QList<LoadedRun> *side : {&a, &b})
         for (const LoadedRun &run : *side)
@@ -91,8 +114,33 @@ void RanksView::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
     m_notes->setText(m_table ? m_table->notes().join(QLatin1Char('\n'))
                              : tr("No run of several GPUs: open a folder of one job's rank files (one trace "
                                   "per GPU, with Kineto's distributedInfo or rank_N in the file names)."));
+    // the runs of several GPUs, for the overview
+    const QSignalBlocker blocker(m_overviewRun);
+    m_overviewRun->clear();
+    for (int side = 0; side < 2; ++side)
+        for (const LoadedRun &run : m_runs[side])
+            if (run.run.rank >= 0 && m_overviewRun->findData(QStringList{QString::number(side), run.run.name}) < 0)
+                m_overviewRun->addItem(QStringLiteral("%1 %2").arg(side == 0 ? QStringLiteral("A") : QStringLiteral("B"),
+                                                                   run.run.name),
+                                       QStringList{QString::number(side), run.run.name});
+    showOverview(m_overviewRun->count() > 0 ? 0 : -1);
     m_rankView->resizeColumnsToContents();
     m_comparisonView->resizeColumnsToContents();
+}
+
+void RanksView::showOverview(int index)
+{
+    std::vector<const RunSummary *> ranks;
+    QStringList labels;
+    if (index >= 0) {
+        const QStringList which = m_overviewRun->itemData(index).toStringList();
+        for (const LoadedRun &run : m_runs[which.value(0).toInt()])
+            if (run.summary && run.run.rank >= 0 && run.run.name == which.value(1)) {
+                ranks.push_back(run.summary.get());
+                labels << tr("rank %1").arg(run.run.rank);
+            }
+    }
+    m_overview->setRanks(std::move(ranks), labels);
 }
 
 } // namespace scopeline

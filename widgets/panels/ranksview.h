@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The Ranks tab, for runs of several GPUs: each rank's step as compute, exposed communication and
-// idle (bars and table, RankTable's columns), who waited at collectives and who arrived last, and with
+// The Ranks tab, for runs of several GPUs: a run's ranks over time (RankOverview), each rank's step as
+// compute, exposed communication and idle (bars and table, RankTable's columns), who waited at collectives and who arrived last, and with
 // two sides A against B for the mean over ranks, the slowest rank and each rank. A row's double-click
 // asks for that rank in its side's timeline.
 
@@ -12,6 +12,7 @@
 
 #include <memory>
 
+class QComboBox;
 class QLabel;
 class QTableView;
 
@@ -19,6 +20,7 @@ namespace scopeline {
 
 template <typename Row> class ColumnTableModel;
 class RankBars;
+class RankOverview;
 
 class RanksView : public QWidget
 {
@@ -34,16 +36,24 @@ public:
     QTableView *rankTableView() const { return m_rankView; }
     QTableView *comparisonView() const { return m_comparisonView; }
     RankBars *bars() const { return m_bars; }
+    RankOverview *overview() const { return m_overview; }
+    // Which run the overview shows: "A run_0", …
+    QComboBox *overviewPicker() const { return m_overviewRun; }
 
 signals:
     // side 0 = A, 1 = B; the run's name and the rank (TraceRun::label() is "run · rank N").
     void rankActivated(int side, const QString &run, int rank);
 
 private:
+    void showOverview(int index);
+
+    QList<LoadedRun> m_runs[2];
     std::unique_ptr<RankTable> m_table;
     bool m_hasRanks = false;
     QLabel *m_notes = nullptr;
     RankBars *m_bars = nullptr;
+    RankOverview *m_overview = nullptr;
+    QComboBox *m_overviewRun = nullptr;
     ColumnTableModel<RankRow> *m_rankModel = nullptr;
     ColumnTableModel<RankComparisonRow> *m_comparisonModel = nullptr;
     QTableView *m_rankView = nullptr, *m_comparisonView = nullptr;

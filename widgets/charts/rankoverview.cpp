@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "widgets/charts/rankoverview.h"
+
+#include "model/tables/durationformat.h"
+#include "widgets/charts/plottheme.h"
+
+#include <QPainter>
+
+#include <algorithm>
+#include <limits>
+
+namespace scopeline {
+
+namespace {
+
+constexpr int kLabelWidth = 110;
+constexpr int kLaneHeight = 14;
+constexpr int kAxisHeight = 18;
+const QColor kComm(0xc2, 0x18, 0x8b); // the timeline's communication colour
+
+} // namespace
+
+RankOverview::RankOverview(QWidget *parent) : QWidget(parent)
+{
+    setToolTip(tr("Each rank of the run over time: blue where it computes, magenta where only communication "
+                  "runs (it waits for the others), empty where its GPU is idle"));
+}
+
+std::vector<RankOverview::Segment> RankOverview::segmentsOf(const RunSummary &summary)
+{
+    // Sweep the kernels' starts and ends: compute wherever a non-communication kernel runs, exposed
+    // communication wherever only communication does.
+    struct Edge
+    {
+        int64_t at;
+        int delta;
+        bool comm;
+    };
+    std::vector<Edge> edges;
+    for (const RunSummary::Kernel &k : summary.kernels())
+        if (k.duration > 0) {
+            edges.push_back({k.start, +1, k.communication()});
+            edges.push_back({k.end(), -1, k.communication()});
+        }
+    std::sort(edges.begin(), edges.end(), [](const Edge &a, const Edge &b) { return a.at < b.at; });
+    std::vector<Segment> out;
+    int compute = 0, comm = 0;
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+        (edges[i].comm ? comm : compute) += edges[i].delta;
+        const int64_t next = i + 1 < edges.size() ? edges[i + 1].at : edges[i].at;
+        if (next > edges[i].at && (compute > 0 || comm > 0)) {
+            if (!out.empty() && out.back().end == edges[i].at && out.back().compute == (compute > 0))
+                out.back().end = next;
+            else
+                out.push_back({edges[i].at, next, compute > 0});
+        }
+    }
+    return out;
+}
+
+void RankOverview::setRanks(std::vector<const RunSummary *> ranks, const QStringList &labels)
+{
+    m_ranks = std::move(ranks);
+    m_labels = labels;
+    m_segments.clear();
+    m_start = std::numeric_limits<int64_t>::max();
+    m_end = std::numeric_limits<int64_t>::min();
+    for (const RunSummary *rank : m_ranks) {
+        m_segments.push_back(segmentsOf(*rank));
+        if (!m_segments.back().empty()) {
+            m_start = std::min(m_start, m_segments.back().front().start);
+            m_end = std::max(m_end, m_segments.back().back().end);
+        }
+    }
+    if (m_start > m_end)
+        m_start = m_end = 0;
+    updateGeometry();
+    update();
+}
+
+RankOverview::Shares RankOverview::shares(int lane, int64_t from, int64_t to) const
+{
+    Shares s;
+    const std::vector<Segment> &segments = m_segments[std::size_t(lane)];
+    auto it = std::lower_bound(segments.begin(), segments.end(), from,
+                               [](const Segment &seg, int64_t t) { return seg.end <= t; });
+    for (; it != segments.end() && it->start < to; ++it) {
+        const int64_t overlap = std::min(it->end, to) - std::max(it->start, from);
+        (it->compute ? s.compute : s.exposedComm) += std::max<int64_t>(0, overlap);
+    }
+    return s;
+}
+
+QSize RankOverview::sizeHint() const
+{
+    return {600, kAxisHeight + kLaneHeight * std::max(1, laneCount()) + 4};
+}
+
+QSize RankOverview::minimumSizeHint() const
+{
+    return {kLabelWidth + 120, kAxisHeight + kLaneHeight * std::min(std::max(1, laneCount()), 4) + 4};
+}
+
+void RankOverview::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    const QPalette &pal = palette();
+    p.fillRect(rect(), pal.color(QPalette::Base));
+    const QRect plot(kLabelWidth, 0, std::max(1, width() - kLabelWidth - 4), height() - kAxisHeight);
+    if (m_ranks.empty() || m_end <= m_start) {
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter, tr("No run of several GPUs"));
+        return;
+    }
+    const int lane = std::max(6, std::min(kLaneHeight, plot.height() / laneCount()));
+    const double nsPerPixel = double(m_end - m_start) / plot.width();
+    const QColor compute = dataColour(DataColour::SideA);
+    for (int r = 0; r < laneCount(); ++r) {
+        const int top = plot.top() + r * lane;
+        p.setPen(pal.color(QPalette::Text));
+        p.drawText(QRect(4, top, kLabelWidth - 8, lane), Qt::AlignVCenter | Qt::AlignRight, m_labels.value(r));
+        p.fillRect(QRect(plot.left(), top + 1, plot.width(), lane - 2), pal.color(QPalette::AlternateBase));
+        // each pixel column as tall as its shares: compute from the bottom, exposed communication above
+        for (int x = 0; x < plot.width(); ++x) {
+            const int64_t from = m_start + int64_t(x * nsPerPixel), to = m_start + int64_t((x + 1) * nsPerPixel);
+            const Shares s = shares(r, from, std::max(to, from + 1));
+            const double span = double(std::max<int64_t>(1, to - from));
+            const int h = lane - 2;
+            const int hc = int(h * std::min(1.0, s.compute / span) + 0.5);
+            const int he = int(h * std::min(1.0, s.exposedComm / span) + 0.5);
+            if (hc > 0)
+                p.fillRect(QRect(plot.left() + x, top + 1 + h - hc, 1, hc), compute);
+            if (he > 0)
+                p.fillRect(QRect(plot.left() + x, top + 1 + h - hc - std::min(he, h - hc), 1, std::min(he, h - hc)),
+                           kComm);
+        }
+    }
+    // the time axis: the run's span and a few ticks
+    p.setPen(pal.color(QPalette::Text));
+    const int axis = plot.top() + laneCount() * lane + 2;
+    for (int i = 0; i <= 4; ++i) {
+        const int x = plot.left() + i * (plot.width() - 1) / 4;
+        p.drawLine(x, axis, x, axis + 3);
+        const QString text = formatDuration(double(m_end - m_start) * i / 4);
+        const int w = p.fontMetrics().horizontalAdvance(text);
+        p.drawText(std::clamp(x - w / 2, plot.left(), plot.right() - w), axis + 3 + p.fontMetrics().ascent(), text);
+    }
+}
+
+} // namespace scopeline

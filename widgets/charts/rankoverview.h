@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// All ranks of one run at a glance: a compact lane per rank over the run's time (the ranks of one host
+// share a clock), each pixel column filled by its share of compute, of exposed communication (only
+// communication running) and idle, so that the rank the others wait for shows as the one computing
+// while they communicate.
+
+#include "model/analysis/runsummary.h"
+
+#include <QStringList>
+#include <QWidget>
+
+#include <vector>
+
+namespace scopeline {
+
+class RankOverview : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit RankOverview(QWidget *parent = nullptr);
+
+    // The ranks of one run, each with its label ("rank 3"); the summaries must outlive the view.
+    void setRanks(std::vector<const RunSummary *> ranks, const QStringList &labels);
+    int laneCount() const { return int(m_ranks.size()); }
+
+    // What a lane's time splits into over [from, to) (ns on the ranks' shared clock): compute (any
+    // non-communication kernel running), exposed communication (only communication kernels), ns each.
+    struct Shares
+    {
+        int64_t compute = 0, exposedComm = 0;
+    };
+    Shares shares(int lane, int64_t from, int64_t to) const;
+    // The time the lanes span: the first kernel start to the last kernel end over all ranks.
+    int64_t start() const { return m_start; }
+    int64_t end() const { return m_end; }
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+
+private:
+    // A lane's time as segments of one kind, by start.
+    struct Segment
+    {
+        int64_t start, end;
+        bool compute; // else exposed communication
+    };
+    static std::vector<Segment> segmentsOf(const RunSummary &summary);
+
+    std::vector<const RunSummary *> m_ranks;
+    std::vector<std::vector<Segment>> m_segments;
+    QStringList m_labels;
+    int64_t m_start = 0, m_end = 0;
+};
+
+} // namespace scopeline
