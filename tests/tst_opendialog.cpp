@@ -2,6 +2,8 @@
 // The open dialog driven by keys: typing a path lists its runs (scanned off the GUI thread once typing
 // stops), a wrong path says why and keeps Open disabled, a path typed through "/" never blocks.
 
+#include "testdata.h"
+
 #include "app/gui/opendialog.h"
 #include "model/loading/traceloader.h"
 
@@ -160,6 +162,29 @@ private slots:
         QVERIFY2(dialog.pairingNote().contains(QLatin1String("A has 6 runs and B 5")),
                  qPrintable(dialog.pairingNote()));
         QVERIFY(openButton(dialog)->isEnabled());
+    }
+
+    // Rank files of one job: listed by rank, counted as runs (2 of 16 files), a partial world said;
+    // the pairing note counts runs.
+    void rankFilesCountAsRuns()
+    {
+        QTemporaryDir dir(testdata::scratchDir());
+        QVERIFY(testdata::rankRuns(dir.filePath(QStringLiteral("a")), 2));
+        const QDir job(testdata::dlrmRun());
+        QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("b"))));
+        for (const QString &file : job.entryList({QStringLiteral("worker[23]_*")}, QDir::Files))
+            QVERIFY(testdata::anotherRun(job.filePath(file), dir.filePath(QStringLiteral("b/") + file)));
+        OpenDialog dialog({});
+        dialog.setPaths(dir.filePath(QStringLiteral("a")), dir.filePath(QStringLiteral("b")));
+        QVERIFY(waitForScans(dialog));
+        QCOMPARE(dialog.runsListed(0).size(), 16);
+        QCOMPARE(dialog.runsListed(0).front(), QStringLiteral("run_0 · rank 0"));
+        QVERIFY2(dialog.statusText(0).contains(QLatin1String("2 run(s) of 16 rank files found")),
+                 qPrintable(dialog.statusText(0)));
+        QVERIFY2(dialog.statusText(1).contains(QLatin1String("1 run(s) of 2 rank files found")) &&
+                     dialog.statusText(1).contains(QLatin1String("2 of 8 ranks of the job (a partial world)")),
+                 qPrintable(dialog.statusText(1)));
+        QVERIFY2(dialog.pairingNote().contains(QLatin1String("A has 2 runs and B 1")), qPrintable(dialog.pairingNote()));
     }
 
     // A "latest" link to a run listed already: the dialog lists and counts it once, as the load does.

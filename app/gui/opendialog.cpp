@@ -99,9 +99,9 @@ QWidget *OpenDialog::makeSide(Side &side, const QString &title, const QString &t
     row->addWidget(folder);
     row->addWidget(file);
     layout->addLayout(row);
-    side.runs = new QListWidget;
-    side.runs->setToolTip(tr("The runs found; they pair with the other side's runs in this order"));
-    layout->addWidget(side.runs, 1);
+    side.list = new QListWidget;
+    side.list->setToolTip(tr("The runs found; they pair with the other side's runs in this order"));
+    layout->addWidget(side.list, 1);
     side.status = new QLabel;
     side.status->setWordWrap(true);
     layout->addWidget(side.status);
@@ -168,22 +168,25 @@ void OpenDialog::rescan(Side &side)
 void OpenDialog::showRuns(Side &side, const QString &path, const std::vector<TraceRun> &runs,
                           const QString &error, const QStringList &problems, const QStringList &notes)
 {
-    side.runs->clear();
+    side.list->clear();
     for (std::size_t i = 0; i < runs.size() && i < std::size_t(kMaxRunsListed); ++i) {
-        auto *item = new QListWidgetItem(runs[i].name, side.runs);
+        auto *item = new QListWidgetItem(runs[i].label(), side.list);
         item->setToolTip(runs[i].file);
-        item->setData(Qt::UserRole + 1, runs[i].name);
+        item->setData(Qt::UserRole + 1, runs[i].label());
         const QString problem = i < std::size_t(problems.size()) ? problems[qsizetype(i)] : QString();
         if (!problem.isEmpty()) {
-            item->setText(tr("%1 — %2").arg(runs[i].name, problem));
+            item->setText(tr("%1 — %2").arg(runs[i].label(), problem));
             item->setForeground(QColor(0xb0, 0x00, 0x20));
             item->setData(Qt::UserRole, problem);
             item->setToolTip(tr("%1\n%2: Scopeline cannot read it").arg(runs[i].file, problem));
         }
     }
-    side.traces = 0;
+    std::vector<TraceRun> traces; // the entries that look like traces
     for (std::size_t i = 0; i < runs.size(); ++i)
-        side.traces += i >= std::size_t(problems.size()) || problems[int(i)].isEmpty();
+        if (i >= std::size_t(problems.size()) || problems[int(i)].isEmpty())
+            traces.push_back(runs[i]);
+    side.traces = int(traces.size());
+    side.runs = runCount(traces);
     const int bad = int(runs.size()) - side.traces;
     const QString red = QStringLiteral("<span style='color:#b00020'>%1</span>");
     side.status->setText(
@@ -194,13 +197,20 @@ void OpenDialog::showRuns(Side &side, const QString &path, const std::vector<Tra
                           .arg(QFileInfo(runs.front().file).fileName(), problems.front())
                           .toHtmlEscaped())
         : side.traces == 0 ? red.arg(tr("None of the %n file(s) is a trace.", nullptr, bad))
-        : bad > 0          ? tr("%n run(s) found", nullptr, side.traces) +
+        : bad > 0          ? tr("%n run(s) found", nullptr, side.runs) +
                         red.arg(tr("; %n file(s) are not traces (marked) and are left out.", nullptr, bad))
-                  : tr("%n run(s) found.", nullptr, int(runs.size())));
-    if (!runs.empty() && !notes.isEmpty()) { // say why a link's run is not listed twice
-        side.status->setText(
-            side.status->text() + QLatin1Char(' ') +
-            tr("%n link(s) to runs already listed counted once.", nullptr, int(notes.size())));
+                  : side.runs == side.traces
+                      ? tr("%n run(s) found.", nullptr, side.runs)
+                      : tr("%n run(s) of %1 rank files found.", nullptr, side.runs).arg(runs.size()));
+    if (!runs.empty() && !notes.isEmpty()) { // say why a link's run is not listed twice, and partial worlds
+        const QStringList links = notes.filter(QStringLiteral("counted once"));
+        QString text = side.status->text();
+        if (!links.isEmpty())
+            text += QLatin1Char(' ') + tr("%n link(s) to runs already listed counted once.", nullptr, int(links.size()));
+        for (const QString &note : notes)
+            if (!links.contains(note))
+                text += QLatin1Char(' ') + note.toHtmlEscaped() + QLatin1Char('.');
+        side.status->setText(text);
         side.status->setToolTip(notes.join(QLatin1Char('\n')));
     } else {
         side.status->setToolTip({});
@@ -208,12 +218,21 @@ void OpenDialog::showRuns(Side &side, const QString &path, const std::vector<Tra
     updateOpenButton();
 }
 
+int OpenDialog::runCount(const std::vector<TraceRun> &runs)
+{
+    QSet<QString> ranked;
+    int alone = 0;
+    for (const TraceRun &run : runs)
+        run.rank >= 0 ? void(ranked.insert(run.name)) : void(++alone);
+    return alone + int(ranked.size());
+}
+
 void OpenDialog::updatePairing()
 {
     // Runs pair by sorted order; a side with more runs leaves some without a partner.
     if (!m_pairing)
         return;
-    const int a = m_a.traces, b = m_b.traces;
+    const int a = m_a.runs, b = m_b.runs;
     const bool uneven = !m_a.scanning && !m_b.scanning && a > 0 && b > 0 && a != b;
     m_pairing->setVisible(uneven);
     if (uneven)
@@ -247,8 +266,8 @@ QStringList OpenDialog::runsListed(int side) const
 {
     const Side &s = side == 0 ? m_a : m_b;
     QStringList names;
-    for (int i = 0; i < s.runs->count(); ++i)
-        names.append(s.runs->item(i)->data(Qt::UserRole + 1).toString());
+    for (int i = 0; i < s.list->count(); ++i)
+        names.append(s.list->item(i)->data(Qt::UserRole + 1).toString());
     return names;
 }
 
