@@ -248,6 +248,18 @@ private slots:
         QFile summaryCsv(fromSummaries);
         QVERIFY(summaryCsv.open(QIODevice::ReadOnly));
         QCOMPARE(QString::fromUtf8(summaryCsv.readAll()), table.toCsv());
+        // the report carries the ranks: ranks.csv and a section of the page
+        const QString report = dir.filePath(QStringLiteral("report"));
+        const ProcessResult written =
+            runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("report"), dir.filePath(QStringLiteral("A")),
+                                                       dir.filePath(QStringLiteral("B")), QStringLiteral("--out"), report});
+        QVERIFY2(written.exitCode == 0, written.err.constData());
+        QFile reportCsv(QDir(report).filePath(QStringLiteral("ranks.csv")));
+        QVERIFY(reportCsv.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(reportCsv.readAll()), table.toCsv());
+        QFile page(QDir(report).filePath(QStringLiteral("index.html")));
+        QVERIFY(page.open(QIODevice::ReadOnly));
+        QVERIFY(page.readAll().contains("arrived last most often: rank 7"));
         // one side alone: no comparison
         QCOMPARE(runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("ranks"), testdata::dlrmRun()})
                      .exitCode,

@@ -4,6 +4,7 @@
 #include "app/cli/clicommands.h"
 
 #include "model/comparison/kerneldiff.h"
+#include "model/comparison/ranktable.h"
 #include "model/comparison/replication.h"
 #include "model/comparison/scopecomparison.h"
 #include "model/comparison/stepbreakdown.h"
@@ -14,6 +15,7 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <tuple>
 
 namespace scopeline::cli {
@@ -72,6 +74,13 @@ int reportCommand(const QStringList &arguments)
     input.diffChart = ReportCharts::diffChartImage(diff);
     const StepBreakdown steps(a, b, stepOptions);
     input.steps = &steps;
+    // runs of several GPUs: their ranks
+    const bool ranked = std::any_of(a.begin(), a.end(), [](const LoadedRun &r) { return r.run.rank >= 0; }) ||
+                        std::any_of(b.begin(), b.end(), [](const LoadedRun &r) { return r.run.rank >= 0; });
+    const RankTable ranks(ranked ? a : QList<LoadedRun>{}, ranked ? b : QList<LoadedRun>{},
+                          {stepOptions.stepScope, 0.05, options.threshold});
+    if (ranked)
+        input.ranks = &ranks;
     input.stepsChart =
         ReportCharts::stepsChartImage(steps, QFileInfo(QDir::cleanPath(options.pathA)).fileName(),
                                       QFileInfo(QDir::cleanPath(options.pathB)).fileName());
@@ -87,8 +96,10 @@ int reportCommand(const QStringList &arguments)
     }
     const QDir dir(folder);
     for (const char *name : {"index.html", "boxplot.png", "timeline_a.png", "timeline_b.png", "stats.csv",
-                             "steps.png", "steps.csv", "diff.png", "diff.csv"}) {
+                             "steps.png", "steps.csv", "diff.png", "diff.csv", "ranks.csv"}) {
         const QString file = QLatin1String(name);
+        if (!ranked && file == QLatin1String("ranks.csv"))
+            continue;
         if (input.rows.empty() &&
             (file == QLatin1String("boxplot.png") || file == QLatin1String("stats.csv")))
             continue; // not written without scopes

@@ -649,6 +649,7 @@ bool MainWindow::exportReport(const QString &folder)
     input.labelB = m_document->state().pathB;
     input.runsA = runsA();
     input.runsB = runsB();
+    input.ranks = m_ranks->table(); // runs of several GPUs only
     QString error;
     if (!ReportExporter::exportTo(folder, input, &error)) {
         showBanner(tr("Report not exported: %1").arg(error));

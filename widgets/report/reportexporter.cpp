@@ -37,6 +37,7 @@ const QString kDiffChart = QStringLiteral("diff.png");
 const QString kDiffCsv = QStringLiteral("diff.csv");
 const QString kStepsChart = QStringLiteral("steps.png");
 const QString kStepsCsv = QStringLiteral("steps.csv");
+const QString kRanksCsv = QStringLiteral("ranks.csv");
 constexpr int kDiffRowsShown = 25;
 
 QString esc(const QString &text)
@@ -238,6 +239,18 @@ QString stepsSection(const StepBreakdown &steps)
     return html + resultTable(StepBreakdown::columns(), steps.rows(), steps.rows().size(), {}, cellClass);
 }
 
+// Runs of several GPUs: who waited, who arrived last, and each rank's step.
+QString ranksSection(const RankTable &ranks)
+{
+    QString html = QStringLiteral("<h2>%1</h2>\n").arg(esc(ReportExporter::tr("Ranks: several GPUs of one job")));
+    for (const QString &note : ranks.notes())
+        html += QStringLiteral("<p>%1</p>\n").arg(esc(note));
+    html += resultTable(RankTable::columns(), ranks.rows(), ranks.rows().size(), {}, {});
+    if (!ranks.comparison().empty())
+        html += resultTable(RankTable::comparisonColumns(), ranks.comparison(), ranks.comparison().size(), {}, {});
+    return html;
+}
+
 QString timelineCaption(const ReportExporter::Timeline &timeline, const QString &side)
 {
     QString caption = ReportExporter::tr("Timeline of %1").arg(side);
@@ -348,6 +361,8 @@ QString indexHtml(const ReportExporter::Input &input)
 
     if (input.steps)
         html += stepsSection(*input.steps);
+    if (input.ranks)
+        html += ranksSection(*input.ranks);
     if (input.diff)
         html += diffSection(*input.diff);
     if (input.rows.empty()) {
@@ -420,6 +435,8 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
         outputs.push_back({kDiffCsv, input.diff->toCsv().toUtf8()});
     if (input.steps)
         outputs.push_back({kStepsCsv, input.steps->toCsv().toUtf8()});
+    if (input.ranks)
+        outputs.push_back({kRanksCsv, input.ranks->toCsv().toUtf8()});
     outputs.push_back({kIndex, indexHtml(input).toUtf8()}); // last: it refers to the others
 
     // Write every file to its temporary name first; only when all are written, put them in place.

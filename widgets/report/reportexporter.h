@@ -7,6 +7,7 @@
 
 #include "model/comparison/kerneldiff.h"
 #include "model/loading/loadedrun.h"
+#include "model/comparison/ranktable.h"
 #include "model/comparison/scopecomparison.h"
 #include "model/comparison/stepbreakdown.h"
 
@@ -46,6 +47,7 @@ public:
         bool pooled = true;                   // boxplots of all runs pooled, else per run pair
         const KernelDiff *diff = nullptr;     // optional: the "what changed" section; not owned
         const StepBreakdown *steps = nullptr; // optional: the step section; not owned
+        const RankTable *ranks = nullptr;     // optional: runs of several GPUs; not owned
         QImage boxplot;
         QImage diffChart;  // needed with a diff
         QImage stepsChart; // needed with steps: the step waterfall over the step times
@@ -53,7 +55,8 @@ public:
     };
     // Files written: boxplot.png, timeline_a.png, timeline_b.png, stats.csv, index.html; with a diff,
     // diff.png (its contribution chart) and diff.csv (every kernel row); with steps, steps.png (the
-    // waterfall and the step times) and steps.csv (StepBreakdown::toCsv()).
+    // waterfall and the step times) and steps.csv (StepBreakdown::toCsv()); with ranks, ranks.csv
+    // (RankTable::toCsv()).
     static bool exportTo(const QString &folder, const Input &input, QString *error);
 };
 
