@@ -20,6 +20,7 @@
 #include "widgets/panels/ranksview.h"
 #include "widgets/charts/rankbars.h"
 #include "widgets/charts/rankoverview.h"
+#include "widgets/charts/waitheatmap.h"
 #include "widgets/timeline/pairtimeline.h"
 #include "widgets/panels/scopepicker.h"
 #include "widgets/panels/summarystrip.h"
@@ -304,8 +305,8 @@ private slots:
         QVERIFY(window.tabs()->isTabVisible(2));
         RanksView *ranks = window.ranksView();
         QCOMPARE(ranks->rankTableView()->model()->rowCount(), 32);
-        QCOMPARE(ranks->bars()->labels().size(), 16); // each side's first run, 8 ranks each
-        QCOMPARE(ranks->bars()->labels().front(), QStringLiteral("A run_0 · rank 0"));
+        QCOMPARE(ranks->bars()->labels().size(), 8); // the ranks of the run picked: A run_0
+        QCOMPARE(ranks->bars()->labels().front(), QStringLiteral("rank 0"));
         QCOMPARE(ranks->comparisonView()->model()->rowCount(), 10);
         QTest::keyClick(&window, Qt::Key_3, Qt::ControlModifier);
         QCOMPARE(window.tabs()->currentWidget(), ranks);
@@ -337,6 +338,22 @@ private slots:
             QCOMPARE(shares.compute + shares.exposedComm, unionOf(summary, true));
             QVERIFY(shares.exposedComm > 0);
         }
+        // the waits: a collective × rank map of A's first run; rank 7 arrived last (waited 0) at 5 of 8
+        QCPColorMapData *waits = ranks->waits()->map()->data();
+        QCOMPARE(waits->keySize(), 8);
+        QCOMPARE(waits->valueSize(), 8);
+        int last = 0;
+        for (int c = 0; c < 8; ++c)
+            last += waits->cell(c, 7) == 0;
+        QCOMPARE(last, 5);
+        const RankRow &rank7 = ranks->table()->rows()[7];
+        QCOMPARE(rank7.arrivedLastShare, 5.0 / 8);
+        auto *views = qobject_cast<QTabWidget *>(ranks->waits()->parentWidget()->parentWidget());
+        QVERIFY(views);
+        views->setCurrentWidget(ranks->waits());
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_ranks_waits.png"))));
+        views->setCurrentIndex(0);
         QCOMPARE(window.timeline()->viewA()->run().run.label(), QStringLiteral("run_0 · rank 0"));
         // Enter (or a double-click) on A's run_1 rank 7 (row 15): A's timeline shows it
         QTableView *table = ranks->rankTableView();

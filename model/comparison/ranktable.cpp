@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <string>
 
 namespace scopeline {
@@ -115,6 +116,8 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
         summary.ranks = int(group.size());
         std::vector<double> waits(group.size(), 0), last(group.size(), 0), counted(group.size(), 0), spreads;
         std::map<std::string, std::vector<std::size_t>> counts;
+        std::vector<std::vector<double>> matchedWaits;          // per matched collective, per rank
+        std::vector<std::pair<int64_t, QString>> matchedStarts; // its start on the first rank, its name
         for (std::size_t r = 0; r < byName.size(); ++r)
             for (const auto &[name, list] : byName[r]) {
                 counts[name].resize(group.size(), 0);
@@ -136,8 +139,11 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
                     lastEnd = std::max(lastEnd, c.end);
                 }
                 spreads.push_back(double(lastEnd - firstEnd));
+                std::vector<double> &waitsHere = matchedWaits.emplace_back();
+                matchedStarts.push_back({byName[0].at(name)[k].start, QString::fromStdString(name)});
                 for (std::size_t r = 0; r < group.size(); ++r) {
                     const Collective &c = byName[r].at(name)[k];
+                    waitsHere.push_back(double(latest - c.start));
                     if (c.step < 0)
                         continue;
                     waits[r] += double(latest - c.start);
@@ -154,6 +160,17 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
             if (counted[r] > 0)
                 row.arrivedLastShare = last[r] / counted[r];
         }
+        // the collectives in the order they ran
+        std::vector<std::size_t> order(matchedWaits.size());
+        std::iota(order.begin(), order.end(), std::size_t(0));
+        std::sort(order.begin(), order.end(),
+                  [&](std::size_t x, std::size_t y) { return matchedStarts[x].first < matchedStarts[y].first; });
+        for (std::size_t i : order) {
+            summary.collectiveNames.push_back(matchedStarts[i].second);
+            summary.waitsNs.push_back(matchedWaits[i]);
+        }
+        for (const LoadedRun *run : group)
+            summary.ranksInOrder.push_back(run->run.rank);
         summary.medianEndSpreadNs = spreads.empty() ? RankRow::kUnset : stats::median(spreads);
         if (!spreads.empty())
             summary.maxEndSpreadNs = *std::max_element(spreads.begin(), spreads.end());
@@ -425,37 +442,39 @@ QString RankTable::toCsv() const
     return tableCsv(columns(), m_rows);
 }
 
+QString RankTable::note(const RunCollectives &c) const
+{
+    // the slowest rank of the run, and the one that held the collectives back most often
+    const RankRow *slowest = nullptr, *latest = nullptr;
+    for (const RankRow &row : m_rows)
+        if (row.side == c.side && row.run == c.run) {
+            if (!std::isnan(row.stepNs) && (!slowest || row.stepNs > slowest->stepNs))
+                slowest = &row;
+            if (!std::isnan(row.arrivedLastShare) && (!latest || row.arrivedLastShare > latest->arrivedLastShare))
+                latest = &row;
+        }
+    QString line = tr("%1 %2: %3 ranks, %4 collectives matched")
+                       .arg(c.side == 0 ? QStringLiteral("A") : QStringLiteral("B"), c.run)
+                       .arg(c.ranks)
+                       .arg(c.matched);
+    if (!std::isnan(c.medianEndSpreadNs))
+        line += tr(" (their ends %1 apart at the median)").arg(formatDuration(c.medianEndSpreadNs));
+    if (slowest)
+        line += tr("; slowest step: rank %1 (%2)").arg(slowest->rank).arg(formatDuration(slowest->stepNs));
+    if (latest)
+        line += tr("; arrived last most often: rank %1 (%2 of its collectives)")
+                    .arg(latest->rank)
+                    .arg(formatPercent(latest->arrivedLastShare));
+    if (!c.note.isEmpty())
+        line += QStringLiteral("; ") + c.note;
+    return line;
+}
+
 QStringList RankTable::notes() const
 {
     QStringList lines;
-    for (const RunCollectives &c : m_collectives) {
-        // the slowest rank of the run, and the one that held the collectives back most often
-        const RankRow *slowest = nullptr, *latest = nullptr;
-        for (const RankRow &row : m_rows)
-            if (row.side == c.side && row.run == c.run) {
-                if (!std::isnan(row.stepNs) && (!slowest || row.stepNs > slowest->stepNs))
-                    slowest = &row;
-                if (!std::isnan(row.arrivedLastShare) &&
-                    (!latest || row.arrivedLastShare > latest->arrivedLastShare))
-                    latest = &row;
-            }
-        QString line = tr("%1 %2: %3 ranks, %4 collectives matched")
-                           .arg(c.side == 0 ? QStringLiteral("A") : QStringLiteral("B"), c.run)
-                           .arg(c.ranks)
-                           .arg(c.matched);
-        if (!std::isnan(c.medianEndSpreadNs))
-            line += tr(" (their ends %1 apart at the median)").arg(formatDuration(c.medianEndSpreadNs));
-        if (slowest)
-            line +=
-                tr("; slowest step: rank %1 (%2)").arg(slowest->rank).arg(formatDuration(slowest->stepNs));
-        if (latest)
-            line += tr("; arrived last most often: rank %1 (%2 of its collectives)")
-                        .arg(latest->rank)
-                        .arg(formatPercent(latest->arrivedLastShare));
-        if (!c.note.isEmpty())
-            line += QStringLiteral("; ") + c.note;
-        lines << line;
-    }
+    for (const RunCollectives &c : m_collectives)
+        lines << note(c);
     return lines;
 }
 

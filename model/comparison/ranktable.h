@@ -44,6 +44,11 @@ struct RunCollectives
     int unmatched = 0; // kernels of a name some rank has fewer of
     double medianEndSpreadNs = RankRow::kUnset, maxEndSpreadNs = RankRow::kUnset; // latest − earliest end
     QString note; // what to beware of, empty when nothing
+    // Each matched collective in the order it ran (on the first rank): its kernel's name, and per rank
+    // (in ranksInOrder) how long it waited there.
+    std::vector<QString> collectiveNames;
+    std::vector<std::vector<double>> waitsNs; // [collective][rank]
+    std::vector<int> ranksInOrder;
 };
 
 // A against B for one figure of the step time: the mean over ranks, the slowest rank, or one rank.
@@ -81,8 +86,9 @@ public:
     static const std::vector<TableColumn<RankRow>> &columns();
     static const std::vector<TableColumn<RankComparisonRow>> &comparisonColumns();
     QString toCsv() const;
-    // The slowest rank of each run and how the collectives matched, a line each.
+    // The slowest rank of each run and how the collectives matched, a line each (note() of each run).
     QStringList notes() const;
+    QString note(const RunCollectives &run) const;
 
 private:
     void addSide(int side, const QList<LoadedRun> &runs);

@@ -82,9 +82,7 @@ void RankBars::rebuild()
     }
     for (std::size_t i = 0; i < m_rows.size(); ++i) {
         const RankRow &r = m_rows[i];
-        const QString label =
-            QStringLiteral("%1 %2%3").arg(r.side == 0 ? QStringLiteral("A") : QStringLiteral("B"), r.run,
-                                          r.rank >= 0 ? tr(" · rank %1").arg(r.rank) : QString());
+        const QString label = tr("rank %1").arg(r.rank);
         m_labels << label;
         ticker->addTick(double(i), label);
     }

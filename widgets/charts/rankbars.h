@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The step of each rank as a stacked bar: compute, exposed communication, idle (mean per step), one
-// bar per rank of the runs shown, so that the rank that holds the step back shows at a glance.
+// The step of each rank of one run as a stacked bar: compute, exposed communication, idle (mean per
+// step), so that the rank that holds the step back shows at a glance.
 
 #include "model/comparison/ranktable.h"
 #include "widgets/charts/plottheme.h"
@@ -20,9 +20,9 @@ class RankBars : public QWidget
 public:
     explicit RankBars(QWidget *parent = nullptr);
 
-    // One bar per row (a rank of a run), top to bottom in the rows' order.
+    // One bar per row (the ranks of one run), top to bottom in the rows' order.
     void setRows(const std::vector<RankRow> &rows);
-    // The bars' labels, top to bottom ("A run_0 · rank 3").
+    // The bars' labels, top to bottom ("rank 3").
     const QStringList &labels() const { return m_labels; }
     QCustomPlot *plot() const { return m_plot; }
 

@@ -3,6 +3,7 @@
 
 #include "widgets/charts/rankbars.h"
 #include "widgets/charts/rankoverview.h"
+#include "widgets/charts/waitheatmap.h"
 #include "widgets/panels/proportionalsplitter.h"
 #include "widgets/tables/columntablemodel.h"
 
@@ -10,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -64,17 +66,22 @@ RanksView::RanksView(QWidget *parent) : QWidget(parent)
     split->setChildrenCollapsible(false);
     m_overview = new RankOverview(this);
     m_overviewRun = new QComboBox(this);
-    m_overviewRun->setToolTip(tr("The run whose ranks the lanes show"));
+    m_overviewRun->setToolTip(tr("The run whose ranks the lanes and the waits show"));
     connect(m_overviewRun, &QComboBox::currentIndexChanged, this, &RanksView::showOverview);
     auto *overviewPane = new QWidget(this);
     auto *overviewLayout = new QVBoxLayout(overviewPane);
     overviewLayout->setContentsMargins(0, 0, 0, 0);
     auto *pickerRow = new QHBoxLayout;
-    pickerRow->addWidget(new QLabel(tr("Ranks over time of:"), overviewPane));
+    pickerRow->addWidget(new QLabel(tr("Ranks of:"), overviewPane));
     pickerRow->addWidget(m_overviewRun);
     pickerRow->addStretch(1);
     overviewLayout->addLayout(pickerRow);
-    overviewLayout->addWidget(m_overview, 1);
+    m_waits = new WaitHeatmap(this);
+    auto *views = new QTabWidget(overviewPane);
+    views->setDocumentMode(true);
+    views->addTab(m_overview, tr("Over time"));
+    views->addTab(m_waits, tr("Waits at collectives"));
+    overviewLayout->addWidget(views, 1);
     auto *overviewOverRanks = new ProportionalSplitter(Qt::Vertical, {1, 2}, this);
     overviewOverRanks->addWidget(overviewPane);
     overviewOverRanks->addWidget(split);
@@ -101,19 +108,6 @@ void RanksView::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
     m_rankModel->setRows(m_table ? m_table->rows() : std::vector<RankRow>{});
     m_comparisonModel->setRows(m_table ? m_table->comparison() : std::vector<RankComparisonRow>{});
     m_comparisonView->setVisible(m_table && !m_table->comparison().empty());
-    // the bars of each side's first run: its ranks side by side
-    std::vector<RankRow> firstRuns;
-    if (m_table)
-        for (const RankRow &row : m_table->rows()) {
-            const auto first = std::find_if(m_table->rows().begin(), m_table->rows().end(),
-                                            [&row](const RankRow &r) { return r.side == row.side; });
-            if (row.run == first->run)
-                firstRuns.push_back(row);
-        }
-    m_bars->setRows(firstRuns);
-    m_notes->setText(m_table ? m_table->notes().join(QLatin1Char('\n'))
-                             : tr("No run of several GPUs: open a folder of one job's rank files (one trace "
-                                  "per GPU, with Kineto's distributedInfo or rank_N in the file names)."));
     // the runs of several GPUs, for the overview
     const QSignalBlocker blocker(m_overviewRun);
     m_overviewRun->clear();
@@ -141,6 +135,28 @@ void RanksView::showOverview(int index)
             }
     }
     m_overview->setRanks(std::move(ranks), labels);
+    const RunCollectives *collectives = nullptr;
+    if (index >= 0 && m_table) {
+        const QStringList which = m_overviewRun->itemData(index).toStringList();
+        for (const RunCollectives &c : m_table->collectives())
+            if (c.side == which.value(0).toInt() && c.run == which.value(1))
+                collectives = &c;
+    }
+    m_waits->setCollectives(collectives);
+    // what the picked run's ranks did
+    m_notes->setText(collectives ? m_table->note(*collectives)
+                     : m_table   ? QString()
+                                 : tr("No run of several GPUs: open a folder of one job's rank files (one trace "
+                                      "per GPU, with Kineto's distributedInfo or rank_N in the file names)."));
+    // the bars of the same run: its ranks side by side
+    std::vector<RankRow> rows;
+    if (index >= 0 && m_table) {
+        const QStringList which = m_overviewRun->itemData(index).toStringList();
+        for (const RankRow &row : m_table->rows())
+            if (row.side == which.value(0).toInt() && row.run == which.value(1))
+                rows.push_back(row);
+    }
+    m_bars->setRows(rows);
 }
 
 } // namespace scopeline

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Ranks tab, for runs of several GPUs: a run's ranks over time (RankOverview), each rank's step as
-// compute, exposed communication and idle (bars and table, RankTable's columns), who waited at collectives and who arrived last, and with
+// compute, exposed communication and idle (bars and table, RankTable's columns), its waits at each
+// collective (WaitHeatmap), who waited at collectives and who arrived last, and with
 // two sides A against B for the mean over ranks, the slowest rank and each rank. A row's double-click
 // asks for that rank in its side's timeline.
 
@@ -21,6 +22,7 @@ namespace scopeline {
 template <typename Row> class ColumnTableModel;
 class RankBars;
 class RankOverview;
+class WaitHeatmap;
 
 class RanksView : public QWidget
 {
@@ -37,6 +39,7 @@ public:
     QTableView *comparisonView() const { return m_comparisonView; }
     RankBars *bars() const { return m_bars; }
     RankOverview *overview() const { return m_overview; }
+    WaitHeatmap *waits() const { return m_waits; }
     // Which run the overview shows: "A run_0", …
     QComboBox *overviewPicker() const { return m_overviewRun; }
 
@@ -53,6 +56,7 @@ private:
     QLabel *m_notes = nullptr;
     RankBars *m_bars = nullptr;
     RankOverview *m_overview = nullptr;
+    WaitHeatmap *m_waits = nullptr;
     QComboBox *m_overviewRun = nullptr;
     ColumnTableModel<RankRow> *m_rankModel = nullptr;
     ColumnTableModel<RankComparisonRow> *m_comparisonModel = nullptr;
