@@ -308,6 +308,7 @@ private slots:
         QCOMPARE(ranks->bars()->labels().size(), 8); // the ranks of the run picked: A run_0
         QCOMPARE(ranks->bars()->labels().front(), QStringLiteral("rank 0"));
         QCOMPARE(ranks->comparisonView()->model()->rowCount(), 10);
+        QCOMPARE(ranks->collectivesView()->model()->rowCount(), 4); // AllReduce and SendRecv a side
         QTest::keyClick(&window, Qt::Key_3, Qt::ControlModifier);
         QCOMPARE(window.tabs()->currentWidget(), ranks);
         // the overview: a lane per rank of A's first run; over the whole run each lane's compute is the

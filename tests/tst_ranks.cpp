@@ -32,7 +32,7 @@ QList<LoadedRun> load(const QString &path)
     return LoadedRun::loadAll(runs);
 }
 
-QJsonArray oracleRows(const QStringList &sides)
+QJsonObject oracle(const QStringList &sides)
 {
     const ProcessResult result =
         runProcess(QStringLiteral(SCOPELINE_PYTHON),
@@ -41,7 +41,12 @@ QJsonArray oracleRows(const QStringList &sides)
                        sides);
     if (result.exitCode != 0)
         qWarning("ranks.py: %s", result.err.constData());
-    return QJsonDocument::fromJson(result.out).object()[QStringLiteral("rows")].toArray();
+    return QJsonDocument::fromJson(result.out).object();
+}
+
+QJsonArray oracleRows(const QStringList &sides)
+{
+    return oracle(sides)[QStringLiteral("rows")].toArray();
 }
 
 // The job's files under other names in a folder of their own (hard links).
@@ -177,6 +182,25 @@ private slots:
             }
         }
         QCOMPARE(table.rows()[7].arrivedLastShare, 5.0 / 8);
+        // each kind of collective: how many a step, how long, the rank it runs longest on
+        const QJsonArray kinds = oracle({testdata::dlrmRun()})[QStringLiteral("collectives")].toArray();
+        QCOMPARE(qsizetype(table.collectiveKinds().size()), kinds.size());
+        QCOMPARE(kinds.size(), 2); // AllReduce and SendRecv
+        for (std::size_t k = 0; k < table.collectiveKinds().size(); ++k) {
+            const QJsonObject o = kinds[qsizetype(k)].toObject();
+            for (const TableColumn<CollectiveRow> &c : RankTable::collectiveColumns()) {
+                const QVariant value = c.value(table.collectiveKinds()[k]);
+                if (c.csvKey == QLatin1String("side") || c.csvKey == QLatin1String("collective"))
+                    QCOMPARE(value.toString(), o[c.csvKey].toString());
+                else
+                    QVERIFY2(value.toDouble() == o[c.csvKey].toDouble(),
+                             qPrintable(QStringLiteral("%1 %2: %3, oracle %4")
+                                            .arg(k)
+                                            .arg(c.csvKey)
+                                            .arg(value.toDouble())
+                                            .arg(o[c.csvKey].toDouble())));
+            }
+        }
         QCOMPARE(table.collectives().size(), std::size_t(1));
         const RunCollectives &c = table.collectives().front();
         QCOMPARE(c.matched, 8); // collectives: 5 SendRecv and 3 AllReduce, on every rank

@@ -41,6 +41,10 @@ int ranksCommand(const QStringList &arguments)
     out() << tableText(RankTable::columns(), ranks.rows());
     for (const QString &note : ranks.notes())
         out() << note << "\n";
+    if (!ranks.collectiveKinds().empty()) {
+        out() << "\nCollectives, per kind over the ranks of every run (bandwidths need message sizes, not kept):\n";
+        out() << tableText(RankTable::collectiveColumns(), ranks.collectiveKinds());
+    }
     if (!ranks.comparison().empty()) {
         out()
             << "\nA against B, runs as the unit (Welch; the mean over ranks alone, the slowest rank and each "

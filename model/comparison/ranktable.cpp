@@ -70,6 +70,13 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
         }
         groups[key.isEmpty() ? groups.size() - 1 : groupOf[key]].push_back(&run);
     }
+    // per kind of collective: each rank's durations (by run and rank), and its kernels per step
+    struct Kind
+    {
+        std::map<std::pair<std::size_t, int>, std::vector<double>> durations;
+        std::vector<double> perStep;
+    };
+    std::map<QString, Kind> kinds;
     for (const std::vector<const LoadedRun *> &group : groups) {
         const std::size_t first = m_rows.size();
         // each rank's communication kernels by name, in start order
@@ -100,12 +107,20 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
             }
             m_rows.push_back(row);
             auto &names = byName.emplace_back();
+            std::map<QString, int64_t> inSteps; // kernels of each kind in this rank's steps
             for (std::size_t k = 0; k < summary.kernels().size(); ++k) {
                 const RunSummary::Kernel &kernel = summary.kernels()[k];
-                if (kernel.communication())
-                    names[std::string(summary.nameOf(kernel))].push_back(
-                        {kernel.start, kernel.end(), stepOf[k]});
+                if (!kernel.communication())
+                    continue;
+                names[std::string(summary.nameOf(kernel))].push_back({kernel.start, kernel.end(), stepOf[k]});
+                const QString kind = QString::fromUtf8(summary.strings().view(kernel.op).data(),
+                                                       qsizetype(summary.strings().view(kernel.op).size()));
+                kinds[kind].durations[{std::size_t(&group - groups.data()), row.rank}].push_back(double(kernel.duration));
+                inSteps[kind] += stepOf[k] >= 0;
             }
+            if (row.steps > 0)
+                for (const auto &[kind, n] : inSteps)
+                    kinds[kind].perStep.push_back(double(n) / double(row.steps));
         }
         if (group.size() < 2)
             continue;
@@ -188,6 +203,25 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
                          .arg(formatDuration(summary.maxEndSpreadNs));
         summary.note = notes.join(QStringLiteral("; "));
         m_collectives.push_back(summary);
+    }
+    for (const auto &[kind, k] : kinds) {
+        CollectiveRow row;
+        row.side = side;
+        row.collective = kind;
+        row.perStep = k.perStep.empty() ? RankRow::kUnset : stats::meanVariance(k.perStep).mean;
+        std::vector<double> all;
+        for (const auto &[rank, durations] : k.durations) {
+            all.insert(all.end(), durations.begin(), durations.end());
+            const double m = stats::median(durations);
+            if (std::isnan(row.rankMedianMinNs) || m < row.rankMedianMinNs)
+                row.rankMedianMinNs = m;
+            if (std::isnan(row.rankMedianMaxNs) || m > row.rankMedianMaxNs) {
+                row.rankMedianMaxNs = m;
+                row.slowestRank = rank.second;
+            }
+        }
+        row.medianNs = stats::median(all);
+        m_kinds.push_back(row);
     }
 }
 
@@ -433,6 +467,35 @@ const std::vector<TableColumn<RankComparisonRow>> &RankTable::comparisonColumns(
           cell::text,
           {},
           -1},
+    };
+    return columns;
+}
+
+const std::vector<TableColumn<CollectiveRow>> &RankTable::collectiveColumns()
+{
+    using C = TableColumn<CollectiveRow>;
+    auto number = [](double CollectiveRow::*field) {
+        return [field](const CollectiveRow &r) { return QVariant(r.*field); };
+    };
+    static const std::vector<C> columns = {
+        C{QStringLiteral("side"), tr("Side"), tr("A or B"),
+          [](const CollectiveRow &r) { return QVariant(r.side == 0 ? QStringLiteral("A") : QStringLiteral("B")); },
+          cell::text},
+        C{QStringLiteral("collective"), tr("Collective"),
+          tr("The kind: its Collective name arg, the NCCL kernel's (AllReduce, SendRecv) or the XLA op's"),
+          [](const CollectiveRow &r) { return QVariant(r.collective); }, cell::text, {}, -24},
+        C{QStringLiteral("per_step"), tr("Per step"), tr("Kernels of this kind per step and rank"),
+          number(&CollectiveRow::perStep), cell::count, {}, 8},
+        C{QStringLiteral("median_ns"), tr("Median"), tr("Median duration over every rank's kernels of this kind"),
+          number(&CollectiveRow::medianNs), cell::duration, {}, 10},
+        C{QStringLiteral("rank_median_min_ns"), tr("Fastest rank"), tr("The shortest median duration of a rank"),
+          number(&CollectiveRow::rankMedianMinNs), cell::duration, {}, 12},
+        C{QStringLiteral("rank_median_max_ns"), tr("Slowest rank"),
+          tr("The longest median duration of a rank: where a collective runs long, it mostly waits"),
+          number(&CollectiveRow::rankMedianMaxNs), cell::duration, {}, 12},
+        C{QStringLiteral("slowest_rank"), tr("Its rank"), tr("The rank with the longest median duration"),
+          [](const CollectiveRow &r) { return r.slowestRank >= 0 ? QVariant(r.slowestRank) : QVariant(); },
+          cell::text, {}, 8},
     };
     return columns;
 }

@@ -51,6 +51,18 @@ struct RunCollectives
     std::vector<int> ranksInOrder;
 };
 
+// One kind of collective on one side (AllReduce, SendRecv, all-gather: the communication kernels' op).
+struct CollectiveRow
+{
+    int side = 0;
+    QString collective;
+    double perStep = RankRow::kUnset;          // kernels of this kind per step and rank
+    double medianNs = RankRow::kUnset;         // median duration over every rank's kernels of it
+    double rankMedianMinNs = RankRow::kUnset;  // the fastest rank's median duration
+    double rankMedianMaxNs = RankRow::kUnset;  // the slowest rank's
+    int slowestRank = -1;                      // whose median is the longest (it waits longest)
+};
+
 // A against B for one figure of the step time: the mean over ranks, the slowest rank, or one rank.
 struct RankComparisonRow
 {
@@ -82,9 +94,12 @@ public:
     const std::vector<RunCollectives> &collectives() const { return m_collectives; }
     // Empty without a second side.
     const std::vector<RankComparisonRow> &comparison() const { return m_comparison; }
+    // Per side and kind of collective, over the ranks of every run.
+    const std::vector<CollectiveRow> &collectiveKinds() const { return m_kinds; }
 
     static const std::vector<TableColumn<RankRow>> &columns();
     static const std::vector<TableColumn<RankComparisonRow>> &comparisonColumns();
+    static const std::vector<TableColumn<CollectiveRow>> &collectiveColumns();
     QString toCsv() const;
     // The slowest rank of each run and how the collectives matched, a line each (note() of each run).
     QStringList notes() const;
@@ -99,6 +114,7 @@ private:
     std::vector<RankRow> m_rows;
     std::vector<RunCollectives> m_collectives;
     std::vector<RankComparisonRow> m_comparison;
+    std::vector<CollectiveRow> m_kinds;
 };
 
 } // namespace scopeline

@@ -15,6 +15,10 @@ Definitions
   own. Counted for a rank only where its kernel belongs to one of its steps: collective_wait_ns =
   the sum of its waits / its steps; arrived_last_share = (collectives where its arrival is the
   latest) / (its counted collectives). end spread = latest end - earliest end of a collective.
+  Collective kinds (step_breakdown.collective_kind), per side over every rank of every run: per_step =
+  mean over ranks of (its kernels of the kind in its steps / its steps); median_ns = median of all
+  their durations; rank_median_min_ns / rank_median_max_ns = the least / greatest of the ranks'
+  medians, slowest_rank the rank of the greatest (the first on ties).
 
 Usage: ranks.py (--step SCOPE | --whole-run) SIDE [SIDE]. Prints one JSON document.
 """
@@ -32,8 +36,14 @@ def mean(xs):
     return float(sum(xs, Fraction(0)) / len(xs)) if xs else None
 
 
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
 def side_rows(side, path, scope):
-    rows, runs = [], []
+    rows, runs, kinds = [], [], {}
     groups = []
     for name, _, file, rank in sb.side_runs(path):
         if rank is not None and groups and groups[-1][0] == name and groups[-1][1][0][1] is not None:
@@ -54,6 +64,15 @@ def side_rows(side, path, scope):
                 for s in steps])
             row["comm_kernels"] = mean([s["comm_kernels"] for s in steps])
             in_step = {id(k) for s in steps for k in s["members"]}
+            counts = {}
+            for k in kernels:
+                if sb.is_communication(k):
+                    kind = kinds.setdefault(sb.collective_kind(k), dict(per_step=[], durations={}))
+                    kind["durations"].setdefault((name, rank), []).append(k["dur"])
+                    counts[sb.collective_kind(k)] = counts.get(sb.collective_kind(k), 0) + (id(k) in in_step)
+            if n:
+                for kind, c in counts.items():
+                    kinds[kind]["per_step"].append(c / n)
             comm = {}
             for k in sorted(kernels, key=lambda k: k["start"]):
                 if sb.is_communication(k):
@@ -82,7 +101,17 @@ def side_rows(side, path, scope):
             row["collective_wait_ns"] = waits[r] / row["steps"] if row["steps"] else None
             row["arrived_last_share"] = last[r] / counted[r] if counted[r] else None
         runs.append(dict(side=side, run=name, ranks=len(ranks), max_end_spread_ns=max(spreads) if spreads else None))
-    return rows, runs
+    kind_rows = []
+    for kind in sorted(kinds):
+        k = kinds[kind]
+        medians = [(median(d), key[1]) for key, d in k["durations"].items()]
+        slowest = max(medians, key=lambda m: m[0])
+        kind_rows.append(dict(side=side, collective=kind,
+                              per_step=sum(k["per_step"]) / len(k["per_step"]) if k["per_step"] else None,
+                              median_ns=median([d for ds in k["durations"].values() for d in ds]),
+                              rank_median_min_ns=min(m[0] for m in medians), rank_median_max_ns=slowest[0],
+                              slowest_rank=slowest[1]))
+    return rows, runs, kind_rows
 
 
 def main(argv):
@@ -93,12 +122,13 @@ def main(argv):
     ap.add_argument("sides", nargs="+")
     args = ap.parse_args(argv[1:])
     scope = None if args.whole_run else args.step
-    rows, runs = [], []
+    rows, runs, kinds = [], [], []
     for side, path in zip("AB", args.sides):
-        r, c = side_rows(side, path, scope)
+        r, c, k = side_rows(side, path, scope)
         rows += r
         runs += c
-    print(json.dumps(dict(rows=rows, runs=runs), indent=1))
+        kinds += k
+    print(json.dumps(dict(rows=rows, runs=runs, collectives=kinds), indent=1))
     return 0
 
 

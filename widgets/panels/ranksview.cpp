@@ -56,8 +56,16 @@ RanksView::RanksView(QWidget *parent) : QWidget(parent)
                 emit rankActivated(row.side, row.run, row.rank);
             });
 
+    m_collectivesModel = new ColumnTableModel<CollectiveRow>(RankTable::collectiveColumns(), this);
+    m_collectivesView = makeTable(m_collectivesModel, this);
+    m_collectivesView->setToolTip(tr("Each kind of collective over the ranks of every run: how many a step, how "
+                                     "long, and the rank whose run the longest (it waits the longest)"));
+    auto *rankTables = new QTabWidget(this);
+    rankTables->setDocumentMode(true);
+    rankTables->addTab(m_rankView, tr("Per rank"));
+    rankTables->addTab(m_collectivesView, tr("Per collective"));
     auto *tables = new ProportionalSplitter(Qt::Vertical, {3, 1}, this);
-    tables->addWidget(m_rankView);
+    tables->addWidget(rankTables);
     tables->addWidget(m_comparisonView);
     tables->setChildrenCollapsible(false);
     auto *split = new ProportionalSplitter(Qt::Horizontal, {2, 3}, this);
@@ -108,6 +116,8 @@ void RanksView::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
     m_rankModel->setRows(m_table ? m_table->rows() : std::vector<RankRow>{});
     m_comparisonModel->setRows(m_table ? m_table->comparison() : std::vector<RankComparisonRow>{});
     m_comparisonView->setVisible(m_table && !m_table->comparison().empty());
+    m_collectivesModel->setRows(m_table ? m_table->collectiveKinds() : std::vector<CollectiveRow>{});
+    m_collectivesView->resizeColumnsToContents();
     // the runs of several GPUs, for the overview
     const QSignalBlocker blocker(m_overviewRun);
     m_overviewRun->clear();

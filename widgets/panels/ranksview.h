@@ -37,6 +37,7 @@ public:
     const RankTable *table() const { return m_table.get(); }
     QTableView *rankTableView() const { return m_rankView; }
     QTableView *comparisonView() const { return m_comparisonView; }
+    QTableView *collectivesView() const { return m_collectivesView; }
     RankBars *bars() const { return m_bars; }
     RankOverview *overview() const { return m_overview; }
     WaitHeatmap *waits() const { return m_waits; }
@@ -60,7 +61,8 @@ private:
     QComboBox *m_overviewRun = nullptr;
     ColumnTableModel<RankRow> *m_rankModel = nullptr;
     ColumnTableModel<RankComparisonRow> *m_comparisonModel = nullptr;
-    QTableView *m_rankView = nullptr, *m_comparisonView = nullptr;
+    ColumnTableModel<CollectiveRow> *m_collectivesModel = nullptr;
+    QTableView *m_rankView = nullptr, *m_comparisonView = nullptr, *m_collectivesView = nullptr;
 };
 
 } // namespace scopeline

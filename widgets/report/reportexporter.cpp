@@ -246,6 +246,8 @@ QString ranksSection(const RankTable &ranks)
     for (const QString &note : ranks.notes())
         html += QStringLiteral("<p>%1</p>\n").arg(esc(note));
     html += resultTable(RankTable::columns(), ranks.rows(), ranks.rows().size(), {}, {});
+    html += resultTable(RankTable::collectiveColumns(), ranks.collectiveKinds(), ranks.collectiveKinds().size(), {},
+                        {});
     if (!ranks.comparison().empty())
         html += resultTable(RankTable::comparisonColumns(), ranks.comparison(), ranks.comparison().size(), {}, {});
     return html;
