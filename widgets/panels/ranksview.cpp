@@ -134,39 +134,36 @@ void RanksView::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
 
 void RanksView::showOverview(int index)
 {
+    // the run picked: its side and name (none: side -1)
+    const QStringList which = index >= 0 ? m_overviewRun->itemData(index).toStringList() : QStringList();
+    const int side = which.isEmpty() ? -1 : which.value(0).toInt();
+    const QString name = which.value(1);
     std::vector<const RunSummary *> ranks;
     QStringList labels;
-    if (index >= 0) {
-        const QStringList which = m_overviewRun->itemData(index).toStringList();
-        for (const LoadedRun &run : m_runs[which.value(0).toInt()])
-            if (run.summary && run.run.rank >= 0 && run.run.name == which.value(1)) {
+    if (side >= 0)
+        for (const LoadedRun &run : m_runs[side])
+            if (run.summary && run.run.rank >= 0 && run.run.name == name) {
                 ranks.push_back(run.summary.get());
                 labels << tr("rank %1").arg(run.run.rank);
             }
-    }
     m_overview->setRanks(std::move(ranks), labels);
     const RunCollectives *collectives = nullptr;
-    if (index >= 0 && m_table) {
-        const QStringList which = m_overviewRun->itemData(index).toStringList();
+    std::vector<RankRow> rows; // the bars: the run's ranks side by side
+    if (m_table) {
         for (const RunCollectives &c : m_table->collectives())
-            if (c.side == which.value(0).toInt() && c.run == which.value(1))
+            if (c.side == side && c.run == name)
                 collectives = &c;
+        for (const RankRow &row : m_table->rows())
+            if (row.side == side && row.run == name)
+                rows.push_back(row);
     }
     m_waits->setCollectives(collectives);
+    m_bars->setRows(rows);
     // what the picked run's ranks did
     m_notes->setText(collectives ? m_table->note(*collectives)
                      : m_table   ? QString()
                                  : tr("No run of several GPUs: open a folder of one job's rank files (one trace "
                                       "per GPU, with Kineto's distributedInfo or rank_N in the file names)."));
-    // the bars of the same run: its ranks side by side
-    std::vector<RankRow> rows;
-    if (index >= 0 && m_table) {
-        const QStringList which = m_overviewRun->itemData(index).toStringList();
-        for (const RankRow &row : m_table->rows())
-            if (row.side == which.value(0).toInt() && row.run == which.value(1))
-                rows.push_back(row);
-    }
-    m_bars->setRows(rows);
 }
 
 } // namespace scopeline
