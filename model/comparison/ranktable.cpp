@@ -36,6 +36,92 @@ struct Collective
     int32_t step; // the rank's step it belongs to, -1: none
 };
 
+// The k-th communication kernel of a name on every rank of a run is one collective; the latest start
+// holds the others back. Sets each rank's waits in `rows` (the group's rows, in its order).
+RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &group,
+                                const std::vector<std::map<std::string, std::vector<Collective>>> &byName,
+                                RankRow *rows)
+{
+    RunCollectives summary;
+    summary.side = side;
+    summary.run = group.front()->run.name;
+    summary.ranks = int(group.size());
+    std::vector<double> waits(group.size(), 0), last(group.size(), 0), counted(group.size(), 0), spreads;
+    std::map<std::string, std::vector<std::size_t>> counts;
+    std::vector<std::vector<double>> matchedWaits;          // per matched collective, per rank
+    std::vector<std::pair<int64_t, QString>> matchedStarts; // its start on the first rank, its name
+    for (std::size_t r = 0; r < byName.size(); ++r)
+        for (const auto &[name, list] : byName[r]) {
+            counts[name].resize(group.size(), 0);
+            counts[name][r] = list.size();
+        }
+    for (const auto &[name, perRank] : counts) {
+        const std::size_t matched = *std::min_element(perRank.begin(), perRank.end());
+        for (std::size_t n : perRank)
+            summary.unmatched += int(n - matched);
+        summary.matched += int(matched);
+        for (std::size_t k = 0; k < matched; ++k) {
+            int64_t latest = std::numeric_limits<int64_t>::min(),
+                    firstEnd = std::numeric_limits<int64_t>::max(),
+                    lastEnd = std::numeric_limits<int64_t>::min();
+            for (std::size_t r = 0; r < group.size(); ++r) {
+                const Collective &c = byName[r].at(name)[k];
+                latest = std::max(latest, c.start);
+                firstEnd = std::min(firstEnd, c.end);
+                lastEnd = std::max(lastEnd, c.end);
+            }
+            spreads.push_back(double(lastEnd - firstEnd));
+            std::vector<double> &waitsHere = matchedWaits.emplace_back();
+            matchedStarts.push_back({byName[0].at(name)[k].start, QString::fromStdString(name)});
+            for (std::size_t r = 0; r < group.size(); ++r) {
+                const Collective &c = byName[r].at(name)[k];
+                waitsHere.push_back(double(latest - c.start));
+                if (c.step < 0)
+                    continue;
+                waits[r] += double(latest - c.start);
+                last[r] += c.start == latest;
+                ++counted[r];
+            }
+        }
+    }
+    for (std::size_t r = 0; r < group.size(); ++r) {
+        RankRow &row = rows[r];
+        row.collectives = int(counted[r]);
+        if (row.steps > 0)
+            row.collectiveWaitNs = waits[r] / double(row.steps);
+        if (counted[r] > 0)
+            row.arrivedLastShare = last[r] / counted[r];
+    }
+    // the collectives in the order they ran
+    std::vector<std::size_t> order(matchedWaits.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t x, std::size_t y) { return matchedStarts[x].first < matchedStarts[y].first; });
+    for (std::size_t i : order) {
+        summary.collectiveNames.push_back(matchedStarts[i].second);
+        summary.waitsNs.push_back(matchedWaits[i]);
+    }
+    for (const LoadedRun *run : group)
+        summary.ranksInOrder.push_back(run->run.rank);
+    summary.medianEndSpreadNs = spreads.empty() ? RankRow::kUnset : stats::median(spreads);
+    if (!spreads.empty())
+        summary.maxEndSpreadNs = *std::max_element(spreads.begin(), spreads.end());
+    QStringList notes;
+    const int world = group.front()->run.worldSize;
+    if (world > int(group.size()))
+        notes << tr("%1 of %2 ranks (a partial world)").arg(group.size()).arg(world);
+    if (summary.unmatched > 0)
+        notes << tr("%1 communication kernel(s) without a match on every rank (the ranks' counts of a "
+                    "name differ)")
+                     .arg(summary.unmatched);
+    if (summary.maxEndSpreadNs > kLargeEndSpreadNs)
+        notes << tr("matched collectives end up to %1 apart: clocks of different hosts, or kernels that "
+                    "are not one collective (point-to-point sends to other ranks)")
+                     .arg(formatDuration(summary.maxEndSpreadNs));
+    summary.note = notes.join(QStringLiteral("; "));
+    return summary;
+}
+
 } // namespace
 
 RankTable::RankTable(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const Options &options)
@@ -115,94 +201,16 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
                 names[std::string(summary.nameOf(kernel))].push_back({kernel.start, kernel.end(), stepOf[k]});
                 const QString kind = QString::fromUtf8(summary.strings().view(kernel.op).data(),
                                                        qsizetype(summary.strings().view(kernel.op).size()));
-                kinds[kind].durations[{std::size_t(&group - groups.data()), row.rank}].push_back(double(kernel.duration));
+                kinds[kind].durations[{std::size_t(&group - groups.data()), row.rank}].push_back(
+                    double(kernel.duration));
                 inSteps[kind] += stepOf[k] >= 0;
             }
             if (row.steps > 0)
                 for (const auto &[kind, n] : inSteps)
                     kinds[kind].perStep.push_back(double(n) / double(row.steps));
         }
-        if (group.size() < 2)
-            continue;
-        // The k-th kernel of a name on every rank is one collective; its latest start holds the rest.
-        RunCollectives summary;
-        summary.side = side;
-        summary.run = group.front()->run.name;
-        summary.ranks = int(group.size());
-        std::vector<double> waits(group.size(), 0), last(group.size(), 0), counted(group.size(), 0), spreads;
-        std::map<std::string, std::vector<std::size_t>> counts;
-        std::vector<std::vector<double>> matchedWaits;          // per matched collective, per rank
-        std::vector<std::pair<int64_t, QString>> matchedStarts; // its start on the first rank, its name
-        for (std::size_t r = 0; r < byName.size(); ++r)
-            for (const auto &[name, list] : byName[r]) {
-                counts[name].resize(group.size(), 0);
-                counts[name][r] = list.size();
-            }
-        for (const auto &[name, perRank] : counts) {
-            const std::size_t matched = *std::min_element(perRank.begin(), perRank.end());
-            for (std::size_t n : perRank)
-                summary.unmatched += int(n - matched);
-            summary.matched += int(matched);
-            for (std::size_t k = 0; k < matched; ++k) {
-                int64_t latest = std::numeric_limits<int64_t>::min(),
-                        firstEnd = std::numeric_limits<int64_t>::max(),
-                        lastEnd = std::numeric_limits<int64_t>::min();
-                for (std::size_t r = 0; r < group.size(); ++r) {
-                    const Collective &c = byName[r].at(name)[k];
-                    latest = std::max(latest, c.start);
-                    firstEnd = std::min(firstEnd, c.end);
-                    lastEnd = std::max(lastEnd, c.end);
-                }
-                spreads.push_back(double(lastEnd - firstEnd));
-                std::vector<double> &waitsHere = matchedWaits.emplace_back();
-                matchedStarts.push_back({byName[0].at(name)[k].start, QString::fromStdString(name)});
-                for (std::size_t r = 0; r < group.size(); ++r) {
-                    const Collective &c = byName[r].at(name)[k];
-                    waitsHere.push_back(double(latest - c.start));
-                    if (c.step < 0)
-                        continue;
-                    waits[r] += double(latest - c.start);
-                    last[r] += c.start == latest;
-                    ++counted[r];
-                }
-            }
-        }
-        for (std::size_t r = 0; r < group.size(); ++r) {
-            RankRow &row = m_rows[first + r];
-            row.collectives = int(counted[r]);
-            if (row.steps > 0)
-                row.collectiveWaitNs = waits[r] / double(row.steps);
-            if (counted[r] > 0)
-                row.arrivedLastShare = last[r] / counted[r];
-        }
-        // the collectives in the order they ran
-        std::vector<std::size_t> order(matchedWaits.size());
-        std::iota(order.begin(), order.end(), std::size_t(0));
-        std::sort(order.begin(), order.end(),
-                  [&](std::size_t x, std::size_t y) { return matchedStarts[x].first < matchedStarts[y].first; });
-        for (std::size_t i : order) {
-            summary.collectiveNames.push_back(matchedStarts[i].second);
-            summary.waitsNs.push_back(matchedWaits[i]);
-        }
-        for (const LoadedRun *run : group)
-            summary.ranksInOrder.push_back(run->run.rank);
-        summary.medianEndSpreadNs = spreads.empty() ? RankRow::kUnset : stats::median(spreads);
-        if (!spreads.empty())
-            summary.maxEndSpreadNs = *std::max_element(spreads.begin(), spreads.end());
-        QStringList notes;
-        const int world = group.front()->run.worldSize;
-        if (world > int(group.size()))
-            notes << tr("%1 of %2 ranks (a partial world)").arg(group.size()).arg(world);
-        if (summary.unmatched > 0)
-            notes << tr("%1 communication kernel(s) without a match on every rank (the ranks' counts of a "
-                        "name differ)")
-                         .arg(summary.unmatched);
-        if (summary.maxEndSpreadNs > kLargeEndSpreadNs)
-            notes << tr("matched collectives end up to %1 apart: clocks of different hosts, or kernels that "
-                        "are not one collective (point-to-point sends to other ranks)")
-                         .arg(formatDuration(summary.maxEndSpreadNs));
-        summary.note = notes.join(QStringLiteral("; "));
-        m_collectives.push_back(summary);
+        if (group.size() >= 2)
+            m_collectives.push_back(matchCollectives(side, group, byName, &m_rows[first]));
     }
     for (const auto &[kind, k] : kinds) {
         CollectiveRow row;
@@ -479,23 +487,52 @@ const std::vector<TableColumn<CollectiveRow>> &RankTable::collectiveColumns()
     };
     static const std::vector<C> columns = {
         C{QStringLiteral("side"), tr("Side"), tr("A or B"),
-          [](const CollectiveRow &r) { return QVariant(r.side == 0 ? QStringLiteral("A") : QStringLiteral("B")); },
+          [](const CollectiveRow &r) {
+              return QVariant(r.side == 0 ? QStringLiteral("A") : QStringLiteral("B"));
+          },
           cell::text},
-        C{QStringLiteral("collective"), tr("Collective"),
+        C{QStringLiteral("collective"),
+          tr("Collective"),
           tr("The kind: its Collective name arg, the NCCL kernel's (AllReduce, SendRecv) or the XLA op's"),
-          [](const CollectiveRow &r) { return QVariant(r.collective); }, cell::text, {}, -24},
-        C{QStringLiteral("per_step"), tr("Per step"), tr("Kernels of this kind per step and rank"),
-          number(&CollectiveRow::perStep), cell::count, {}, 8},
-        C{QStringLiteral("median_ns"), tr("Median"), tr("Median duration over every rank's kernels of this kind"),
-          number(&CollectiveRow::medianNs), cell::duration, {}, 10},
-        C{QStringLiteral("rank_median_min_ns"), tr("Fastest rank"), tr("The shortest median duration of a rank"),
-          number(&CollectiveRow::rankMedianMinNs), cell::duration, {}, 12},
-        C{QStringLiteral("rank_median_max_ns"), tr("Slowest rank"),
+          [](const CollectiveRow &r) { return QVariant(r.collective); },
+          cell::text,
+          {},
+          -24},
+        C{QStringLiteral("per_step"),
+          tr("Per step"),
+          tr("Kernels of this kind per step and rank"),
+          number(&CollectiveRow::perStep),
+          cell::count,
+          {},
+          8},
+        C{QStringLiteral("median_ns"),
+          tr("Median"),
+          tr("Median duration over every rank's kernels of this kind"),
+          number(&CollectiveRow::medianNs),
+          cell::duration,
+          {},
+          10},
+        C{QStringLiteral("rank_median_min_ns"),
+          tr("Fastest rank"),
+          tr("The shortest median duration of a rank"),
+          number(&CollectiveRow::rankMedianMinNs),
+          cell::duration,
+          {},
+          12},
+        C{QStringLiteral("rank_median_max_ns"),
+          tr("Slowest rank"),
           tr("The longest median duration of a rank: where a collective runs long, it mostly waits"),
-          number(&CollectiveRow::rankMedianMaxNs), cell::duration, {}, 12},
-        C{QStringLiteral("slowest_rank"), tr("Its rank"), tr("The rank with the longest median duration"),
+          number(&CollectiveRow::rankMedianMaxNs),
+          cell::duration,
+          {},
+          12},
+        C{QStringLiteral("slowest_rank"),
+          tr("Its rank"),
+          tr("The rank with the longest median duration"),
           [](const CollectiveRow &r) { return r.slowestRank >= 0 ? QVariant(r.slowestRank) : QVariant(); },
-          cell::text, {}, 8},
+          cell::text,
+          {},
+          8},
     };
     return columns;
 }
@@ -513,7 +550,8 @@ QString RankTable::note(const RunCollectives &c) const
         if (row.side == c.side && row.run == c.run) {
             if (!std::isnan(row.stepNs) && (!slowest || row.stepNs > slowest->stepNs))
                 slowest = &row;
-            if (!std::isnan(row.arrivedLastShare) && (!latest || row.arrivedLastShare > latest->arrivedLastShare))
+            if (!std::isnan(row.arrivedLastShare) &&
+                (!latest || row.arrivedLastShare > latest->arrivedLastShare))
                 latest = &row;
         }
     QString line = tr("%1 %2: %3 ranks, %4 collectives matched")
