@@ -84,6 +84,7 @@ RunSummary::RunSummary(const TraceAnalysis &analysis, std::shared_ptr<const Scop
     };
 
     const std::vector<std::string> ops = kernelOps(analysis);
+    std::vector<int8_t> namedCommunication(t.strings.size(), -1); // per trace string id
     const std::vector<uint32_t> &kernels = analysis.kernels();
     hugepages::reserve(m_kernels, kernels.size());
     for (std::size_t p = 0; p < kernels.size(); ++p) {
@@ -93,9 +94,12 @@ RunSummary::RunSummary(const TraceAnalysis &analysis, std::shared_ptr<const Scop
         kernel.duration = t.duration[k];
         kernel.name = intern(t.name[k]);
         kernel.op = ops[p] == t.nameOf(k) ? kernel.name : m_strings.intern(ops[p]);
-        // Communication is told apart from compute; By op groups it by collective.
+        // Communication is told apart from compute (by name once per name); By op groups it by collective.
         const std::string_view collective = t.arg(k, "Collective name");
-        if (isCommunicationKernel(t.nameOf(k), ops[p], collective)) {
+        int8_t &named = namedCommunication[t.name[k]];
+        if (named < 0)
+            named = isCommunicationKernel(t.nameOf(k));
+        if (named || isCommunicationKernel({}, ops[p], collective)) {
             kernel.flags |= kCommunication;
             kernel.op = m_strings.intern(collectiveKind(t.nameOf(k), ops[p], collective));
         }
