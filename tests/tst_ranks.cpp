@@ -8,6 +8,7 @@
 
 #include "model/comparison/kerneldiff.h"
 #include "model/comparison/ranktable.h"
+#include "model/analysis/runsummaryfile.h"
 #include "model/comparison/stepbreakdown.h"
 #include "model/loading/tracefolder.h"
 
@@ -32,13 +33,12 @@ QList<LoadedRun> load(const QString &path)
     return LoadedRun::loadAll(runs);
 }
 
-QJsonObject oracle(const QStringList &sides)
+QJsonObject oracle(const QStringList &sides, const QStringList &step = {QStringLiteral("--step"),
+                                                                      QStringLiteral("ProfilerStep")})
 {
     const ProcessResult result =
         runProcess(QStringLiteral(SCOPELINE_PYTHON),
-                   QStringList{QStringLiteral(SCOPELINE_ORACLE_DIR "/ranks.py"), QStringLiteral("--step"),
-                               QStringLiteral("ProfilerStep")} +
-                       sides);
+                   QStringList{QStringLiteral(SCOPELINE_ORACLE_DIR "/ranks.py")} + step + sides);
     if (result.exitCode != 0)
         qWarning("ranks.py: %s", result.err.constData());
     return QJsonDocument::fromJson(result.out).object();
@@ -47,6 +47,34 @@ QJsonObject oracle(const QStringList &sides)
 QJsonArray oracleRows(const QStringList &sides)
 {
     return oracle(sides)[QStringLiteral("rows")].toArray();
+}
+
+// Every column of the collective kinds against the oracle's; how many kinds there are.
+int compareKinds(const RankTable &table, const QJsonObject &expected)
+{
+    const QJsonArray kinds = expected[QStringLiteral("collectives")].toArray();
+    if (qsizetype(table.collectiveKinds().size()) != kinds.size()) {
+        qWarning("%zu kinds, the oracle %lld", table.collectiveKinds().size(), qlonglong(kinds.size()));
+        return -1;
+    }
+    for (std::size_t k = 0; k < table.collectiveKinds().size(); ++k) {
+        const QJsonObject o = kinds[qsizetype(k)].toObject();
+        for (const TableColumn<CollectiveRow> &c : RankTable::collectiveColumns()) {
+            const QVariant value = c.value(table.collectiveKinds()[k]);
+            const QJsonValue want = o[c.csvKey];
+            const bool same =
+                c.csvKey == QLatin1String("side") || c.csvKey == QLatin1String("collective")
+                    ? value.toString() == want.toString()
+                : want.isNull() ? !value.isValid() || std::isnan(value.toDouble())
+                                : std::fabs(value.toDouble() - want.toDouble()) <= 1e-9 * std::fabs(want.toDouble());
+            if (!same) {
+                qWarning("kind %zu %s: %s, oracle %s", k, qPrintable(c.csvKey), qPrintable(value.toString()),
+                         QJsonDocument(QJsonArray{want}).toJson(QJsonDocument::Compact).constData());
+                return -1;
+            }
+        }
+    }
+    return int(kinds.size());
 }
 
 // The job's files under other names in a folder of their own (hard links).
@@ -183,24 +211,7 @@ private slots:
         }
         QCOMPARE(table.rows()[7].arrivedLastShare, 5.0 / 8);
         // each kind of collective: how many a step, how long, the rank it runs longest on
-        const QJsonArray kinds = oracle({testdata::dlrmRun()})[QStringLiteral("collectives")].toArray();
-        QCOMPARE(qsizetype(table.collectiveKinds().size()), kinds.size());
-        QCOMPARE(kinds.size(), 2); // AllReduce and SendRecv
-        for (std::size_t k = 0; k < table.collectiveKinds().size(); ++k) {
-            const QJsonObject o = kinds[qsizetype(k)].toObject();
-            for (const TableColumn<CollectiveRow> &c : RankTable::collectiveColumns()) {
-                const QVariant value = c.value(table.collectiveKinds()[k]);
-                if (c.csvKey == QLatin1String("side") || c.csvKey == QLatin1String("collective"))
-                    QCOMPARE(value.toString(), o[c.csvKey].toString());
-                else
-                    QVERIFY2(value.toDouble() == o[c.csvKey].toDouble(),
-                             qPrintable(QStringLiteral("%1 %2: %3, oracle %4")
-                                            .arg(k)
-                                            .arg(c.csvKey)
-                                            .arg(value.toDouble())
-                                            .arg(o[c.csvKey].toDouble())));
-            }
-        }
+        QCOMPARE(compareKinds(table, oracle({testdata::dlrmRun()})), 2); // AllReduce and SendRecv
         QCOMPARE(table.collectives().size(), std::size_t(1));
         const RunCollectives &c = table.collectives().front();
         QCOMPARE(c.matched, 8); // collectives: 5 SendRecv and 3 AllReduce, on every rank
@@ -209,6 +220,39 @@ private slots:
         QVERIFY(c.note.isEmpty());
         QVERIFY(
             table.notes().join(QLatin1Char('\n')).contains(QLatin1String("arrived last most often: rank 7")));
+    }
+
+    // Message sizes from the args give bandwidths: RCCL on MI300 (8 ranks' group, BFloat16) and NCCL
+    // on A100 (a group of 2): every column of every kind against the oracle, the whole run as the step.
+    void collectiveBandwidths_data()
+    {
+        QTest::addColumn<QString>("trace");
+        QTest::addColumn<int>("kinds");
+        QTest::newRow("MI300 RCCL") << testdata::path("public/TraceLens/tests__traces__mi300__resnet_act_checkpoint.json.gz")
+                                    << 3;
+        QTest::newRow("HTA NCCL, rank 0 of 2")
+            << testdata::path("public/HolisticTraceAnalysis/tests__data__nccl_parser_config__nccl_data.json.gz") << 2;
+    }
+
+    void collectiveBandwidths()
+    {
+        QFETCH(QString, trace);
+        QFETCH(int, kinds);
+        REQUIRE_TEST_DATA(trace);
+        RankTable::Options options;
+        options.stepScope = StepBreakdownOptions::wholeRun();
+        const RankTable table(load(trace), {}, options);
+        QCOMPARE(compareKinds(table, oracle({trace}, {QStringLiteral("--whole-run")})), kinds);
+        const auto allReduce = std::find_if(table.collectiveKinds().begin(), table.collectiveKinds().end(),
+                                            [](const CollectiveRow &r) { return r.collective == QLatin1String("allreduce"); });
+        QVERIFY(allReduce != table.collectiveKinds().end());
+        QVERIFY(allReduce->algbwGBps > 0 && allReduce->busbwGBps >= allReduce->algbwGBps);
+        // the summary file keeps the messages: the same figures from it
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("run") + RunSummaryFile::suffix());
+        QCOMPARE(RunSummaryFile::write(*load(trace).front().summary, file), QString());
+        const RankTable fromFile(load(file), {}, options);
+        QCOMPARE(compareKinds(fromFile, oracle({trace}, {QStringLiteral("--whole-run")})), kinds);
     }
 
     // ranks A B: the CSV header as documented, the rows of both sides, A against B on runs.

@@ -42,7 +42,8 @@ int ranksCommand(const QStringList &arguments)
     for (const QString &note : ranks.notes())
         out() << note << "\n";
     if (!ranks.collectiveKinds().empty()) {
-        out() << "\nCollectives, per kind over the ranks of every run (bandwidths need message sizes, not kept):\n";
+        out() << "\nCollectives, per kind over the ranks of every run (bandwidths where the args give message "
+                 "sizes):\n";
         out() << tableText(RankTable::collectiveColumns(), ranks.collectiveKinds());
     }
     if (!ranks.comparison().empty()) {

@@ -5,6 +5,7 @@
 
 #include "model/tracedata/hugepages.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <string>
@@ -13,6 +14,19 @@
 namespace scopeline {
 
 namespace {
+
+// Bytes of one element of a PyTorch dtype as the profiler names it ("Float", "BFloat16"); 0 unknown.
+int64_t dtypeBytes(std::string_view dtype)
+{
+    static const std::pair<std::string_view, int64_t> sizes[] = {
+        {"Double", 8}, {"Long", 8},   {"ComplexFloat", 8}, {"Float", 4},          {"Int", 4},
+        {"Half", 2},   {"BFloat16", 2}, {"Short", 2},       {"Byte", 1},           {"Char", 1},
+        {"Bool", 1},   {"Float8_e4m3fn", 1}, {"Float8_e5m2", 1}, {"Float8_e4m3fnuz", 1}, {"Float8_e5m2fnuz", 1}};
+    for (const auto &[name, bytes] : sizes)
+        if (name == dtype)
+            return bytes;
+    return 0;
+}
 
 // Each kernel's op, by position in analysis.kernels(): JAX's hlo_op (with its graph node inside a
 // command buffer, whose kernels all carry the buffer's name), else the innermost CPU op around the
@@ -55,6 +69,19 @@ std::vector<std::string> kernelOps(const TraceAnalysis &analysis)
         ops.emplace_back(op != opOfLaunch.end() ? t.nameOf(op->second) : t.nameOf(k));
     }
     return ops;
+}
+
+// A collective's message from its args (PyTorch's NCCL kernels): bytes 0 when they do not say.
+RunSummary::Message messageOf(const TraceData &t, uint32_t k)
+{
+    RunSummary::Message m;
+    const auto number = [&](const char *key) { return std::strtoll(std::string(t.arg(k, key)).c_str(), nullptr, 10); };
+    const int64_t elements = std::max(number("In msg nelems"), number("Out msg nelems"));
+    const int64_t size = dtypeBytes(t.arg(k, "dtype"));
+    if (elements > 0 && size > 0)
+        m.bytes = elements * size;
+    m.groupSize = uint16_t(std::clamp<long long>(number("Group size"), 0, UINT16_MAX));
+    return m;
 }
 
 } // namespace
@@ -102,6 +129,10 @@ RunSummary::RunSummary(const TraceAnalysis &analysis, std::shared_ptr<const Scop
         if (named || isCommunicationKernel({}, ops[p], collective)) {
             kernel.flags |= kCommunication;
             kernel.op = m_strings.intern(collectiveKind(t.nameOf(k), ops[p], collective));
+            if (const Message m = messageOf(t, k); m.bytes > 0) {
+                m_messages.push_back(m);
+                m_messages.back().kernel = uint32_t(m_kernels.size());
+            }
         }
         kernel.stream = t.track[k];
         const int64_t launch = analysis.launchAt(p);

@@ -53,12 +53,22 @@ public:
         uint16_t reserved[3] = {0, 0, 0};
     };
 
+    // A communication kernel whose args give its message: its size and the ranks taking part.
+    struct Message
+    {
+        uint32_t kernel = 0;    // into kernels()
+        uint16_t groupSize = 0; // ranks in the collective (the `Group size` arg), 0 when unknown
+        uint16_t reserved = 0;
+        int64_t bytes = 0; // the larger of its input and output (`In`/`Out msg nelems` × `dtype`'s size)
+    };
+
     // Summarises an analysed trace and its scope index (which it shares).
     RunSummary(const TraceAnalysis &analysis, std::shared_ptr<const ScopeIndex> scopes);
     RunSummary() = default; // empty: what RunSummaryFile::read fills
 
     const std::vector<Kernel> &kernels() const { return m_kernels; }
     const std::vector<Range> &ranges() const { return m_ranges; }
+    const std::vector<Message> &messages() const { return m_messages; } // by kernel
     const StringTable &strings() const { return m_strings; }
     std::string_view nameOf(const Kernel &k) const { return m_strings.view(k.name); }
     const std::shared_ptr<const ScopeIndex> &scopes() const { return m_scopes; }
@@ -82,6 +92,7 @@ private:
     StringTable m_strings;
     std::vector<Kernel> m_kernels;
     std::vector<Range> m_ranges;
+    std::vector<Message> m_messages;
     int64_t m_busyNs = 0, m_spanNs = 0, m_kernelLaunches = 0, m_graphLaunches = 0;
     std::vector<int64_t> m_graphLaunchDelays;
     std::shared_ptr<const ScopeIndex> m_scopes;

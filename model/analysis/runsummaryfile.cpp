@@ -40,6 +40,7 @@ void writePayload(QDataStream &out, const RunSummary &s, const std::vector<RunSu
     writeStrings(out, strings);
     writeArray(out, kernels);
     writeArray(out, ranges);
+    writeArray(out, s.messages());
 }
 
 } // namespace
@@ -152,7 +153,7 @@ QString RunSummaryFile::read(const QString &path, RunSummary &summary)
         s.skipped[reason] = count;
     }
     ok = ok && readString(in, s.launchPid) && readStrings(in, s.m_strings) && readArray(in, s.m_kernels) &&
-         readArray(in, s.m_ranges);
+         readArray(in, s.m_ranges) && readArray(in, s.m_messages);
     qint64 busy = 0, span = 0, launches = 0, graphLaunches = 0;
     in >> busy >> span >> launches >> graphLaunches;
     s.m_busyNs = busy;
@@ -173,6 +174,8 @@ QString RunSummaryFile::read(const QString &path, RunSummary &summary)
              uint8_t(k.launch) <= uint8_t(RunSummary::Launch::Graph);
     for (const RunSummary::Range &r : s.m_ranges)
         ok = ok && r.name < s.m_strings.size();
+    for (const RunSummary::Message &m : s.m_messages)
+        ok = ok && m.kernel < s.m_kernels.size();
     if (!ok || !summarystream::ok(in) || !buffer.atEnd())
         return tr("%1: damaged run summary (inconsistent data)").arg(shown);
     return {};

@@ -36,6 +36,21 @@ struct Collective
     int32_t step; // the rank's step it belongs to, -1: none
 };
 
+// nccl-tests' bus bandwidth factor of a collective over n ranks; NaN when n is needed and unknown.
+double busFactor(const QString &kind, int n)
+{
+    QString key = kind.toLower();
+    key.remove(QLatin1Char('_')).remove(QLatin1Char('-'));
+    const bool allReduce = key == QLatin1String("allreduce");
+    const bool spread = key == QLatin1String("allgather") || key == QLatin1String("reducescatter") ||
+                        key.startsWith(QLatin1String("alltoall"));
+    if (!allReduce && !spread)
+        return 1;
+    if (n <= 0)
+        return std::numeric_limits<double>::quiet_NaN();
+    return (allReduce ? 2.0 : 1.0) * (n - 1) / n;
+}
+
 // The k-th communication kernel of a name on every rank of a run is one collective; the latest start
 // holds the others back. Sets each rank's waits in `rows` (the group's rows, in its order).
 RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &group,
@@ -160,7 +175,7 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
     struct Kind
     {
         std::map<std::pair<std::size_t, int>, std::vector<double>> durations;
-        std::vector<double> perStep;
+        std::vector<double> perStep, algbw, busbw;
     };
     std::map<QString, Kind> kinds;
     for (const std::vector<const LoadedRun *> &group : groups) {
@@ -194,6 +209,7 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
             m_rows.push_back(row);
             auto &names = byName.emplace_back();
             std::map<QString, int64_t> inSteps; // kernels of each kind in this rank's steps
+            auto message = summary.messages().begin(); // by kernel
             for (std::size_t k = 0; k < summary.kernels().size(); ++k) {
                 const RunSummary::Kernel &kernel = summary.kernels()[k];
                 if (!kernel.communication())
@@ -203,6 +219,14 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
                                                        qsizetype(summary.strings().view(kernel.op).size()));
                 kinds[kind].durations[{std::size_t(&group - groups.data()), row.rank}].push_back(
                     double(kernel.duration));
+                while (message != summary.messages().end() && message->kernel < k)
+                    ++message;
+                if (message != summary.messages().end() && message->kernel == k && kernel.duration > 0) {
+                    const double algbw = double(message->bytes) / double(kernel.duration); // bytes/ns = GB/s
+                    kinds[kind].algbw.push_back(algbw);
+                    if (const double factor = busFactor(kind, message->groupSize); !std::isnan(factor))
+                        kinds[kind].busbw.push_back(algbw * factor);
+                }
                 inSteps[kind] += stepOf[k] >= 0;
             }
             if (row.steps > 0)
@@ -229,6 +253,10 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
             }
         }
         row.medianNs = stats::median(all);
+        if (!k.algbw.empty())
+            row.algbwGBps = stats::median(k.algbw);
+        if (!k.busbw.empty())
+            row.busbwGBps = stats::median(k.busbw);
         m_kinds.push_back(row);
     }
 }
@@ -533,6 +561,14 @@ const std::vector<TableColumn<CollectiveRow>> &RankTable::collectiveColumns()
           cell::text,
           {},
           8},
+        C{QStringLiteral("algbw_gbps"), tr("Alg GB/s"),
+          tr("Median algorithm bandwidth of its kernels: message bytes (the args' larger of In/Out msg nelems × "
+             "dtype) over duration; empty when the trace gives no sizes"),
+          number(&CollectiveRow::algbwGBps), cell::count, {}, 9},
+        C{QStringLiteral("busbw_gbps"), tr("Bus GB/s"),
+          tr("Median bus bandwidth: algorithm bandwidth × 2(n−1)/n for all-reduce, (n−1)/n for all-gather, "
+             "reduce-scatter and all-to-all, × 1 otherwise (nccl-tests), n the args' Group size"),
+          number(&CollectiveRow::busbwGBps), cell::count, {}, 9},
     };
     return columns;
 }

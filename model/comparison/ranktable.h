@@ -61,6 +61,10 @@ struct CollectiveRow
     double rankMedianMinNs = RankRow::kUnset;  // the fastest rank's median duration
     double rankMedianMaxNs = RankRow::kUnset;  // the slowest rank's
     int slowestRank = -1;                      // whose median is the longest (it waits longest)
+    // Where the args give message sizes: the median algorithm and bus bandwidth (GB/s) of its kernels,
+    // nccl-tests' convention (bus = algorithm × 2(n−1)/n for all-reduce, (n−1)/n for all-gather,
+    // reduce-scatter and all-to-all, × 1 otherwise; n the group's size).
+    double algbwGBps = RankRow::kUnset, busbwGBps = RankRow::kUnset;
 };
 
 // A against B for one figure of the step time: the mean over ranks, the slowest rank, or one rank.

@@ -18,7 +18,11 @@ Definitions
   Collective kinds (step_breakdown.collective_kind), per side over every rank of every run: per_step =
   mean over ranks of (its kernels of the kind in its steps / its steps); median_ns = median of all
   their durations; rank_median_min_ns / rank_median_max_ns = the least / greatest of the ranks'
-  medians, slowest_rank the rank of the greatest (the first on ties).
+  medians, slowest_rank the rank of the greatest (the first on ties). Where a kernel's args give
+  "In msg nelems"/"Out msg nelems" and a known "dtype": bytes = the larger count x the dtype's size,
+  algbw = bytes / duration (bytes per ns = GB/s), busbw = algbw x 2(n-1)/n (allreduce), (n-1)/n
+  (allgather, reducescatter, alltoall*), 1 otherwise, n = "Group size"; algbw_gbps / busbw_gbps
+  the medians over the kind's kernels.
 
 Usage: ranks.py (--step SCOPE | --whole-run) SIDE [SIDE]. Prints one JSON document.
 """
@@ -34,6 +38,30 @@ import step_breakdown as sb  # noqa: E402
 
 def mean(xs):
     return float(sum(xs, Fraction(0)) / len(xs)) if xs else None
+
+
+DTYPE_BYTES = {"Double": 8, "Long": 8, "ComplexFloat": 8, "Float": 4, "Int": 4, "Half": 2, "BFloat16": 2,
+               "Short": 2, "Byte": 1, "Char": 1, "Bool": 1, "Float8_e4m3fn": 1, "Float8_e5m2": 1,
+               "Float8_e4m3fnuz": 1, "Float8_e5m2fnuz": 1}
+
+
+def bandwidths(kernel, kind):
+    """(algbw, busbw) in GB/s of a communication kernel whose args give its message, else (None, None)."""
+    a = kernel.get("args") or {}
+    count = max(int(a.get("In msg nelems", 0) or 0), int(a.get("Out msg nelems", 0) or 0))
+    size = DTYPE_BYTES.get(a.get("dtype"), 0)
+    if count <= 0 or size <= 0 or kernel["dur"] <= 0:
+        return None, None
+    alg = count * size / kernel["dur"]
+    key = kind.lower().replace("_", "").replace("-", "")
+    n = int(a.get("Group size", 0) or 0)
+    if key == "allreduce":
+        factor = 2 * (n - 1) / n if n > 0 else None
+    elif key in ("allgather", "reducescatter") or key.startswith("alltoall"):
+        factor = (n - 1) / n if n > 0 else None
+    else:
+        factor = 1
+    return alg, None if factor is None else alg * factor
 
 
 def median(xs):
@@ -67,8 +95,13 @@ def side_rows(side, path, scope):
             counts = {}
             for k in kernels:
                 if sb.is_communication(k):
-                    kind = kinds.setdefault(sb.collective_kind(k), dict(per_step=[], durations={}))
+                    kind = kinds.setdefault(sb.collective_kind(k), dict(per_step=[], durations={}, alg=[], bus=[]))
                     kind["durations"].setdefault((name, rank), []).append(k["dur"])
+                    alg, bus = bandwidths(k, sb.collective_kind(k))
+                    if alg is not None:
+                        kind["alg"].append(alg)
+                    if bus is not None:
+                        kind["bus"].append(bus)
                     counts[sb.collective_kind(k)] = counts.get(sb.collective_kind(k), 0) + (id(k) in in_step)
             if n:
                 for kind, c in counts.items():
@@ -110,7 +143,8 @@ def side_rows(side, path, scope):
                               per_step=sum(k["per_step"]) / len(k["per_step"]) if k["per_step"] else None,
                               median_ns=median([d for ds in k["durations"].values() for d in ds]),
                               rank_median_min_ns=min(m[0] for m in medians), rank_median_max_ns=slowest[0],
-                              slowest_rank=slowest[1]))
+                              slowest_rank=slowest[1], algbw_gbps=median(k["alg"]) if k["alg"] else None,
+                              busbw_gbps=median(k["bus"]) if k["bus"] else None))
     return rows, runs, kind_rows
 
 
