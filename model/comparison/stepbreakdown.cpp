@@ -169,14 +169,9 @@ std::vector<std::vector<uint32_t>> assignKernels(const RunSummary &summary, cons
 
 QString stepPartKey(StepPart part)
 {
-    static const char *const keys[kStepParts] = {"step",
-                                                 "busy",
-                                                 "busy:compute",
-                                                 "busy:exposed_communication",
-                                                 "idle",
-                                                 "idle:launch_late",
-                                                 "idle:gpu_waiting",
-                                                 "idle:unknown"};
+    static const char *const keys[kStepParts] = {
+        "step", "busy", "busy:compute", "busy:exposed_communication",
+        "idle", "idle:launch_late", "idle:gpu_waiting", "idle:unknown"};
     return QString::fromLatin1(keys[std::size_t(part)]);
 }
 
