@@ -41,7 +41,7 @@ StepWaterfall::StepWaterfall(QWidget *parent) : QWidget(parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    m_plot->setMinimumHeight(18 * int(kBarParts.size())); // the bars with their labels apart
+    m_plot->setMinimumHeight(minimumHeight(int(kBarParts.size())));
     m_plot->yAxis->setRangeReversed(true);
     m_plot->yAxis->grid()->setVisible(false);
     m_plot->yAxis->setSubTicks(false);
@@ -55,6 +55,13 @@ StepWaterfall::StepWaterfall(QWidget *parent) : QWidget(parent)
     });
     m_theme = applyPalette(m_plot, palette());
     rebuild();
+}
+
+// The bars with their labels apart: six (one GPU) in 108 px, seven (busy split by communication) in
+// 112, what a 768 px screen leaves the step.
+int StepWaterfall::minimumHeight(int bars)
+{
+    return std::max(108, 16 * bars);
 }
 
 void StepWaterfall::changeEvent(QEvent *event)
@@ -104,7 +111,7 @@ void StepWaterfall::rebuild()
         m_parts.insert(m_parts.begin() + 2, StepPart::ExposedComm);
     }
     // each bar and its label a line apart, whatever their number
-    m_plot->setMinimumHeight(18 * int(m_parts.size()));
+    m_plot->setMinimumHeight(minimumHeight(int(m_parts.size())));
     const QColor total = dataColour(DataColour::Total);
     m_bars.push_back({tr("A: step time"), formatDuration(step->meanA), 0, step->meanA, total, true});
     double running = step->meanA;

@@ -51,6 +51,7 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    static int minimumHeight(int bars);
     void rebuild();
     QString toolTip(int bar) const;
 
