@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/charts/rankoverview.h"
 
-#include "model/tables/durationformat.h"
 #include "widgets/charts/plottheme.h"
+#include "widgets/timeline/timescale.h"
 
 #include <QPainter>
 
@@ -135,15 +135,18 @@ void RankOverview::paintEvent(QPaintEvent *)
                            kComm);
         }
     }
-    // the time axis: the run's span and a few ticks
+    // the time axis from the run's first kernel, with the timelines' 1-2-5 ticks
     p.setPen(pal.color(QPalette::Text));
     const int axis = plot.top() + laneCount() * lane + 2;
-    for (int i = 0; i <= 4; ++i) {
-        const int x = plot.left() + i * (plot.width() - 1) / 4;
+    TimeScale scale;
+    scale.setBounds(m_start, m_end);
+    scale.width = plot.width();
+    for (const AxisTick &tick : axisTicks(scale, m_start).major) {
+        const int x = plot.left() + tick.x;
         p.drawLine(x, axis, x, axis + 3);
-        const QString text = formatDuration(double(m_end - m_start) * i / 4);
-        const int w = p.fontMetrics().horizontalAdvance(text);
-        p.drawText(std::clamp(x - w / 2, plot.left(), plot.right() - w), axis + 3 + p.fontMetrics().ascent(), text);
+        const int w = p.fontMetrics().horizontalAdvance(tick.text);
+        p.drawText(std::clamp(x - w / 2, plot.left(), plot.right() - w), axis + 3 + p.fontMetrics().ascent(),
+                   tick.text);
     }
 }
 
