@@ -1094,6 +1094,18 @@ private slots:
         QCOMPARE(result.exitCode, 1);
         QVERIFY2(result.err.contains("no kernel name contains no_kernel_is_named_this"),
                  result.err.constData());
+        // --tab: the Ranks tab of a job's ranks; of one GPU's runs there is none, and a wrong name is said
+        const QString ranks = dir.filePath(QStringLiteral("ranks.png"));
+        result = runProcess(gui, {testdata::dlrmRun(), testdata::dlrmRun(), QStringLiteral("--tab"),
+                                  QStringLiteral("ranks"), QStringLiteral("--screenshot"), ranks});
+        QCOMPARE(result.exitCode, 0);
+        QVERIFY(QFileInfo(ranks).size() > 0);
+        result = runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--tab"), QStringLiteral("ranks"),
+                                  QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("none.png"))});
+        QCOMPARE(result.exitCode, 1);
+        result = runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--tab"), QStringLiteral("bogus")});
+        QCOMPARE(result.exitCode, 1);
+        QVERIFY2(result.err.contains("--tab takes changed, scopes or ranks"), result.err.constData());
     }
 
     // Help > About names the license (GPL-3.0-or-later, because QCustomPlot is GPL-3.0).
