@@ -140,15 +140,8 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
 } // namespace
 
 RankTable::RankTable(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const Options &options)
-    : m_options(options), m_stepScope(options.stepScope)
+    : m_options(options), m_stepScope(stepScopeFor(options.stepScope, a, b))
 {
-    if (m_stepScope == StepBreakdownOptions::wholeRun())
-        m_stepScope.clear();
-    else if (m_stepScope.isEmpty())
-        for (const QList<LoadedRun> *side : {&a, &b})
-            for (const LoadedRun &run : *side)
-                if (m_stepScope.isEmpty() && run.scopes)
-                    m_stepScope = run.scopes->stepScope();
     addSide(0, a);
     addSide(1, b);
     if (!a.isEmpty() && !b.isEmpty())

@@ -211,6 +211,19 @@ StepPart stepPartOf(GapCause cause)
     return StepPart::Unknown;
 }
 
+QString stepScopeFor(const QString &asked, const QList<LoadedRun> &a, const QList<LoadedRun> &b)
+{
+    if (asked == StepBreakdownOptions::wholeRun())
+        return {};
+    if (!asked.isEmpty())
+        return asked;
+    for (const QList<LoadedRun> *side : {&a, &b})
+        for (const LoadedRun &run : *side)
+            if (run.scopes && !run.scopes->stepScope().isEmpty())
+                return run.scopes->stepScope();
+    return {};
+}
+
 RunSteps findRunSteps(const TraceAnalysis &analysis, const QString &stepScope)
 {
     return findRunSteps(RunSummary(analysis, std::make_shared<const ScopeIndex>(analysis)), stepScope);
@@ -277,14 +290,8 @@ QString StepRow::verdictText() const
 
 StepBreakdown::StepBreakdown(const QList<LoadedRun> &a, const QList<LoadedRun> &b,
                              const StepBreakdownOptions &options)
-    : m_options(options)
+    : m_stepScope(stepScopeFor(options.stepScope, a, b)), m_options(options)
 {
-    if (options.stepScope != StepBreakdownOptions::wholeRun())
-        m_stepScope = options.stepScope;
-    for (const QList<LoadedRun> *side : {&a, &b})
-        for (const LoadedRun &run : *side)
-            if (m_stepScope.isEmpty() && options.stepScope.isEmpty() && run.scopes)
-                m_stepScope = run.scopes->stepScope();
     for (auto [side, runs] : {std::pair{&a, &m_runsA}, std::pair{&b, &m_runsB}})
         for (const LoadedRun &run : *side) {
             if (!run.summary)
