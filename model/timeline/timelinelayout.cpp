@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/timeline/timelinelayout.h"
 
-#include "model/analysis/communication.h"
-
 #include <QCoreApplication>
 
 #include <algorithm>
@@ -226,6 +224,11 @@ TimelineLayout::TimelineLayout(const LoadedRun &run) : m_trace(run.trace), m_ana
     m_laneOf.assign(t.eventCount(), 0);
     m_rowOfTrack.assign(t.tracks.size(), -1);
     m_kernelStyle.assign(t.strings.size(), -1);
+    // communication kernels as the run summary classed them (in the analysis' kernel order)
+    m_communication.assign(t.eventCount(), false);
+    if (run.summary && m_analysis && run.summary->kernels().size() == m_analysis->kernels().size())
+        for (std::size_t p = 0; p < m_analysis->kernels().size(); ++p)
+            m_communication[m_analysis->kernels()[p]] = run.summary->kernels()[p].communication();
 
     // Groups: one per (CPU/GPU, pid); CPU processes first, by sort index then pid.
     struct Key
@@ -378,13 +381,11 @@ uint8_t TimelineLayout::styleOf(uint32_t e)
     const TraceData &t = *m_trace;
     switch (t.kind[e]) {
     case EventKind::Kernel: {
+        if (m_communication[e])
+            return StyleCommunication;
         int8_t &s = m_kernelStyle[t.name[e]];
         if (s < 0)
-            s = int8_t(isCommunicationKernel(t.nameOf(e)) ? StyleCommunication
-                                                          : StyleKernelFirst + fnv1a(t.nameOf(e)) % kTimelineKernelStyles);
-        // a collective known by its args rather than its name (XLA's hlo_op, RCCL's Collective name)
-        if (s != StyleCommunication && isCommunicationKernel({}, t.arg(e, "hlo_op"), t.arg(e, "Collective name")))
-            return StyleCommunication;
+            s = int8_t(StyleKernelFirst + fnv1a(t.nameOf(e)) % kTimelineKernelStyles);
         return uint8_t(s);
     }
     case EventKind::Memcpy:

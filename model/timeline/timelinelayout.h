@@ -27,7 +27,7 @@ enum TimelineStyle : uint8_t {
     StyleMemset,
     StyleGpuOther,
     StyleInstant,
-    StyleCommunication, // communication kernels (isCommunicationKernel), in a colour of their own
+    StyleCommunication, // communication kernels (the run summary's flag), in a colour of their own
     StyleKernelFirst,
 };
 constexpr int kTimelineKernelStyles = 12;
@@ -127,6 +127,7 @@ private:
     std::vector<int32_t> m_rowOfTrack;
     std::vector<uint8_t> m_laneOf;
     std::vector<int8_t> m_kernelStyle; // per string id, -1 until hashed
+    std::vector<bool> m_communication; // per event: a communication kernel (the run summary's flag)
     std::pair<int64_t, int64_t> m_bounds{0, 0};
 };
 
