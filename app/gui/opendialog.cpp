@@ -186,7 +186,7 @@ void OpenDialog::showRuns(Side &side, const QString &path, const std::vector<Tra
         if (i >= std::size_t(problems.size()) || problems[int(i)].isEmpty())
             traces.push_back(runs[i]);
     side.traces = int(traces.size());
-    side.runs = runCount(traces);
+    side.runs = TraceFolder::runCount(traces);
     const int bad = int(runs.size()) - side.traces;
     const QString red = QStringLiteral("<span style='color:#b00020'>%1</span>");
     side.status->setText(
@@ -216,15 +216,6 @@ void OpenDialog::showRuns(Side &side, const QString &path, const std::vector<Tra
         side.status->setToolTip({});
     }
     updateOpenButton();
-}
-
-int OpenDialog::runCount(const std::vector<TraceRun> &runs)
-{
-    QSet<QString> ranked;
-    int alone = 0;
-    for (const TraceRun &run : runs)
-        run.rank >= 0 ? void(ranked.insert(run.name)) : void(++alone);
-    return alone + int(ranked.size());
 }
 
 void OpenDialog::updatePairing()

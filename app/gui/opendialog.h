@@ -50,8 +50,6 @@ private:
         int traces = 0; // runs listed that look like traces
         int runs = 0;   // of them runs, a multi-GPU run's rank files counted once
     };
-    // Runs among the scanned entries, a run's rank files counted once.
-    static int runCount(const std::vector<TraceRun> &runs);
     QWidget *makeSide(Side &side, const QString &title, const QString &tooltip);
     void rescan(Side &side);
     void updateOpenButton();

@@ -262,6 +262,15 @@ QString TraceRun::label() const
     return rank < 0 ? name : tr("%1 · rank %2").arg(name).arg(rank);
 }
 
+int TraceFolder::runCount(const std::vector<TraceRun> &runs)
+{
+    std::set<QString> ranked; // the names a run's ranks share
+    int alone = 0;
+    for (const TraceRun &run : runs)
+        run.rank >= 0 ? void(ranked.insert(run.name)) : void(++alone);
+    return alone + int(ranked.size());
+}
+
 bool TraceFolder::isTraceFileName(const QString &fileName)
 {
     static const std::vector<QRegularExpression> patterns = [] {

@@ -36,6 +36,9 @@ public:
     static std::vector<TraceRun> scan(const QString &path, QString *error = nullptr,
                                       QStringList *notes = nullptr);
 
+    // How many runs the entries are: a multi-GPU run's rank files count once.
+    static int runCount(const std::vector<TraceRun> &runs);
+
     // Whether a file name matches a reader's patterns (TraceLoader::fileNamePatterns()).
     static bool isTraceFileName(const QString &fileName);
 };
