@@ -9,6 +9,7 @@
 #include "testdata.h"
 
 #include "model/comparison/kerneldiff.h"
+#include "model/comparison/ranktable.h"
 #include "model/comparison/replication.h"
 #include "model/comparison/scopecomparison.h"
 #include "model/comparison/stepbreakdown.h"
@@ -16,6 +17,7 @@
 #include "model/loading/tracefolder.h"
 #include "stats/multipletesting.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -61,8 +63,16 @@ void checkAgrees(Verdict v, double low, double high, const QString &where, int &
 class TestVerdictIntervals : public QObject
 {
     Q_OBJECT
+    QTemporaryDir m_dlrm{testdata::scratchDir()}; // A/ and B/: 2 runs of the 8-rank job each
 
 private slots:
+    void initTestCase()
+    {
+        REQUIRE_TEST_DATA(testdata::dlrmRun());
+        QVERIFY(testdata::rankRuns(m_dlrm.filePath(QStringLiteral("A")), 2) &&
+                testdata::rankRuns(m_dlrm.filePath(QStringLiteral("B")), 2));
+    }
+
     void everyTableAgrees_data()
     {
         QTest::addColumn<QString>("a");
@@ -86,6 +96,8 @@ private slots:
         add("hipbench f32 vs f64 batched matmul", "h100_runs/hipbench/batched-matmul/f32",
             "h100_runs/hipbench/batched-matmul/f64");
         add("eager vs graph 1 v 1", "eager_vs_graph/eager", "eager_vs_graph/graph");
+        QTest::newRow("DLRM 8 ranks, 2 v 2 runs") << m_dlrm.filePath(QStringLiteral("A"))
+                                                 << m_dlrm.filePath(QStringLiteral("B"));
     }
 
     void everyTableAgrees()
@@ -136,6 +148,12 @@ private slots:
             checkAgrees(row.verdict(), row.runLevel.ciLow, row.runLevel.ciHigh,
                         QStringLiteral("scope %1").arg(row.scope), checked);
             significantRows += significant(row.verdict());
+        }
+        // The ranks' A against B: the mean over ranks alone, the slowest rank and each rank one family.
+        const RankTable ranks(runsA, runsB, {});
+        for (const RankComparisonRow &row : ranks.comparison()) {
+            checkAgrees(row.verdict, row.ciLow, row.ciHigh, QStringLiteral("ranks: %1").arg(row.what), checked);
+            significantRows += significant(row.verdict);
         }
         qInfo("%d verdicts beside an interval checked, %d of them significant", checked, significantRows);
         if (runsA.size() >= 2 && runsB.size() >= 2)
