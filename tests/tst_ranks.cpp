@@ -255,6 +255,27 @@ private slots:
         QCOMPARE(compareKinds(fromFile, oracle({trace}, {QStringLiteral("--whole-run")})), kinds);
     }
 
+    // The unit follows Replication as steps' does: with 4 processes a side (one GPU each) the mean over
+    // ranks is the steps table's step row, tested on the 4 processes, not the 12 runs.
+    void processesAreTheUnit()
+    {
+        const QString a = testdata::path("h100_runs/jax_processes/matmul"),
+                      b = testdata::path("h100_runs/jax_processes/einsum");
+        REQUIRE_TEST_DATA(a, b);
+        const QList<LoadedRun> runsA = load(a), runsB = load(b);
+        const StepBreakdown steps(runsA, runsB);
+        QVERIFY(steps.byProcess());
+        const RankTable ranks(runsA, runsB, {});
+        const RankComparisonRow &mean = ranks.comparison().front();
+        const StepRow &step = steps.row(StepPart::Step);
+        QCOMPARE(mean.unitsA, 4);
+        QCOMPARE(mean.unitsA, step.unitsA);
+        QCOMPARE(mean.unitsB, step.unitsB);
+        QVERIFY(std::fabs(mean.delta - step.delta) <= 1e-9 * std::fabs(step.delta));
+        QVERIFY(std::fabs(mean.pRaw - step.pRaw) <= 1e-9 * step.pRaw);
+        QCOMPARE(mean.verdict, step.verdict);
+    }
+
     // ranks A B: the CSV header as documented, the rows of both sides, A against B on runs.
     void cliAndComparison()
     {

@@ -42,14 +42,15 @@ int ranksCommand(const QStringList &arguments)
     for (const QString &note : ranks.notes())
         out() << note << "\n";
     if (!ranks.collectiveKinds().empty()) {
-        out() << "\nCollectives, per kind over the ranks of every run (bandwidths where the args give message "
-                 "sizes):\n";
+        out()
+            << "\nCollectives, per kind over the ranks of every run (bandwidths where the args give message "
+               "sizes):\n";
         out() << tableText(RankTable::collectiveColumns(), ranks.collectiveKinds());
     }
     if (!ranks.comparison().empty()) {
-        out()
-            << "\nA against B, runs as the unit (Welch; the mean over ranks alone, the slowest rank and each "
-               "rank Holm among themselves, each interval at its row's level):\n";
+        out() << "\nA against B, runs (processes when a side has several) as the unit (Welch; the mean over "
+                 "ranks alone, the slowest rank and each "
+                 "rank Holm among themselves, each interval at its row's level):\n";
         out() << tableText(RankTable::comparisonColumns(), ranks.comparison());
     }
     out().flush();

@@ -182,6 +182,7 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
             RankRow row;
             row.side = side;
             row.run = run->run.name;
+            row.process = Replication::processOf(*run);
             row.rank = run->run.rank;
             row.steps = int64_t(steps.steps.size());
             const auto mean = [&steps](StepPart part) { return steps.mean[std::size_t(part)]; };
@@ -201,7 +202,7 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
             }
             m_rows.push_back(row);
             auto &names = byName.emplace_back();
-            std::map<QString, int64_t> inSteps; // kernels of each kind in this rank's steps
+            std::map<QString, int64_t> inSteps;        // kernels of each kind in this rank's steps
             auto message = summary.messages().begin(); // by kernel
             for (std::size_t k = 0; k < summary.kernels().size(); ++k) {
                 const RunSummary::Kernel &kernel = summary.kernels()[k];
@@ -256,30 +257,51 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
 
 void RankTable::compare()
 {
-    // Per side and run: the mean over its ranks, the slowest rank, and each rank's step time.
-    std::map<QString, std::vector<double>> values[2]; // what -> one value per run
+    // The entries of each side (a rank of a run) as Replication sees them: a run's ranks one run, and
+    // processes the unit when a side has ≥ 2, as steps and diff test.
+    std::vector<QString> processes[2], rankedRuns[2];
+    std::vector<const RankRow *> entries[2];
+    for (const RankRow &row : m_rows) {
+        entries[row.side].push_back(&row);
+        processes[row.side].push_back(row.process);
+        rankedRuns[row.side].push_back(row.rank >= 0 ? row.run : QString());
+    }
+    const Replication replication(processes[0], processes[1], rankedRuns[0], rankedRuns[1]);
+    // Per side, what is compared -> a value per entry (NaN: none there): its step time, its run's
+    // slowest rank's, and for each rank its own; then one value per unit.
     std::vector<QString> order = {tr("mean over ranks"), tr("slowest rank")};
+    std::map<QString, std::vector<double>> values[2];
     for (int side = 0; side < 2; ++side) {
-        std::map<QString, std::vector<double>> runs; // run -> its ranks' step times
-        std::vector<QString> runOrder;
-        for (const RankRow &row : m_rows) {
-            if (row.side != side || std::isnan(row.stepNs))
-                continue;
-            if (!runs.count(row.run))
-                runOrder.push_back(row.run);
-            runs[row.run].push_back(row.stepNs);
-            if (row.rank >= 0) {
-                const QString rank = tr("rank %1").arg(row.rank);
-                values[side][rank].push_back(row.stepNs);
+        const std::vector<const RankRow *> &rows = entries[side];
+        std::map<int, double> slowest; // by run
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            if (!std::isnan(rows[i]->stepNs)) {
+                double &s =
+                    slowest.try_emplace(replication.runOf(side, int(i)), rows[i]->stepNs).first->second;
+                s = std::max(s, rows[i]->stepNs);
+            }
+        std::map<QString, std::vector<double>> perEntry;
+        const auto entry = [&](const QString &what) -> std::vector<double> & {
+            std::vector<double> &v = perEntry[what];
+            if (v.empty())
+                v.assign(rows.size(), RankComparisonRow::kUnset);
+            return v;
+        };
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const auto run = slowest.find(replication.runOf(side, int(i)));
+            entry(order[0])[i] = rows[i]->stepNs;
+            entry(order[1])[i] = run == slowest.end() ? RankComparisonRow::kUnset : run->second;
+            if (rows[i]->rank >= 0) {
+                const QString rank = tr("rank %1").arg(rows[i]->rank);
+                entry(rank)[i] = rows[i]->stepNs;
                 if (std::find(order.begin(), order.end(), rank) == order.end())
                     order.push_back(rank);
             }
         }
-        for (const QString &run : runOrder) {
-            const std::vector<double> &ranks = runs[run];
-            values[side][order[0]].push_back(stats::meanVariance(ranks).mean);
-            values[side][order[1]].push_back(*std::max_element(ranks.begin(), ranks.end()));
-        }
+        for (const auto &[what, perRow] : perEntry)
+            for (double v : replication.unitValues(side, perRow))
+                if (!std::isnan(v))
+                    values[side][what].push_back(v);
     }
     std::vector<double> rawP;
     for (const QString &what : order) {
@@ -295,7 +317,9 @@ void RankTable::compare()
         if (row.unitsA == 0 || row.unitsB == 0)
             row.reason = tr("not on both sides");
         else if (row.unitsA < 2 || row.unitsB < 2)
-            row.reason = tr("one run on a side: run-to-run variation not measured");
+            row.reason = replication.byProcess()
+                             ? tr("one process on a side: process-to-process variation not measured")
+                             : tr("one run on a side: run-to-run variation not measured");
         else
             row.pRaw = stats::welchTest(ma, mb).p;
         rawP.push_back(row.pRaw);
@@ -554,14 +578,23 @@ const std::vector<TableColumn<CollectiveRow>> &RankTable::collectiveColumns()
           cell::text,
           {},
           8},
-        C{QStringLiteral("algbw_gbps"), tr("Alg GB/s"),
-          tr("Median algorithm bandwidth of its kernels: message bytes (the args' larger of In/Out msg nelems × "
+        C{QStringLiteral("algbw_gbps"),
+          tr("Alg GB/s"),
+          tr("Median algorithm bandwidth of its kernels: message bytes (the args' larger of In/Out msg "
+             "nelems × "
              "dtype) over duration; empty when the trace gives no sizes"),
-          number(&CollectiveRow::algbwGBps), cell::count, {}, 9},
-        C{QStringLiteral("busbw_gbps"), tr("Bus GB/s"),
+          number(&CollectiveRow::algbwGBps),
+          cell::count,
+          {},
+          9},
+        C{QStringLiteral("busbw_gbps"),
+          tr("Bus GB/s"),
           tr("Median bus bandwidth: algorithm bandwidth × 2(n−1)/n for all-reduce, (n−1)/n for all-gather, "
              "reduce-scatter and all-to-all, × 1 otherwise (nccl-tests), n the args' Group size"),
-          number(&CollectiveRow::busbwGBps), cell::count, {}, 9},
+          number(&CollectiveRow::busbwGBps),
+          cell::count,
+          {},
+          9},
     };
     return columns;
 }

@@ -2,7 +2,8 @@
 #pragma once
 // Several GPUs of one job: each rank's step figures (busy split into compute and exposed
 // communication, idle) and how long it waited at collectives, and which rank arrived last; with a
-// second side, A against B for the mean over ranks, the slowest rank and each rank, runs as the unit.
+// second side, A against B for the mean over ranks, the slowest rank and each rank, runs (processes
+// when a side has ≥ 2) as the unit.
 // DESIGN.md section 8.
 
 #include "model/comparison/verdict.h"
@@ -24,6 +25,7 @@ struct RankRow
     static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
     int side = 0; // 0 A, 1 B
     QString run;
+    QString process; // Replication::processOf: the unit of A against B when a side has ≥ 2
     int rank = -1;
     int64_t steps = 0;
     double stepNs = kUnset, busyNs = kUnset, computeNs = kUnset, exposedCommNs = kUnset,

@@ -47,9 +47,9 @@ RanksView::RanksView(QWidget *parent) : QWidget(parent)
         tr("Each GPU of each run, figures per step; double-click a rank (or Enter) to show "
            "it in its side's timeline"));
     m_comparisonView = makeTable(m_comparisonModel, this);
-    m_comparisonView->setToolTip(
-        tr("A against B with runs as the unit: the mean over ranks tested alone, the "
-           "slowest rank and each rank one Holm family"));
+    m_comparisonView->setToolTip(tr("A against B with runs (processes when a side has several) as the unit: "
+                                    "the mean over ranks tested alone, the "
+                                    "slowest rank and each rank one Holm family"));
     connect(m_rankView, &QTableView::activated, this,
             [this](const QModelIndex &index) { // Enter, double-click
                 const RankRow &row = m_rankModel->rows()[std::size_t(index.row())];
@@ -58,8 +58,9 @@ RanksView::RanksView(QWidget *parent) : QWidget(parent)
 
     m_collectivesModel = new ColumnTableModel<CollectiveRow>(RankTable::collectiveColumns(), this);
     m_collectivesView = makeTable(m_collectivesModel, this);
-    m_collectivesView->setToolTip(tr("Each kind of collective over the ranks of every run: how many a step, how "
-                                     "long, and the rank whose run the longest (it waits the longest)"));
+    m_collectivesView->setToolTip(
+        tr("Each kind of collective over the ranks of every run: how many a step, how "
+           "long, and the rank whose run the longest (it waits the longest)"));
     auto *rankTables = new QTabWidget(this);
     rankTables->setDocumentMode(true);
     rankTables->addTab(m_rankView, tr("Per rank"));
@@ -123,10 +124,12 @@ void RanksView::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
     m_overviewRun->clear();
     for (int side = 0; side < 2; ++side)
         for (const LoadedRun &run : m_runs[side])
-            if (run.run.rank >= 0 && m_overviewRun->findData(QStringList{QString::number(side), run.run.name}) < 0)
-                m_overviewRun->addItem(QStringLiteral("%1 %2").arg(side == 0 ? QStringLiteral("A") : QStringLiteral("B"),
-                                                                   run.run.name),
-                                       QStringList{QString::number(side), run.run.name});
+            if (run.run.rank >= 0 &&
+                m_overviewRun->findData(QStringList{QString::number(side), run.run.name}) < 0)
+                m_overviewRun->addItem(
+                    QStringLiteral("%1 %2").arg(side == 0 ? QStringLiteral("A") : QStringLiteral("B"),
+                                                run.run.name),
+                    QStringList{QString::number(side), run.run.name});
     showOverview(m_overviewRun->count() > 0 ? 0 : -1);
     m_rankView->resizeColumnsToContents();
     m_comparisonView->resizeColumnsToContents();
@@ -161,9 +164,10 @@ void RanksView::showOverview(int index)
     m_bars->setRows(rows);
     // what the picked run's ranks did
     m_notes->setText(collectives ? m_table->note(*collectives)
-                     : m_table   ? QString()
-                                 : tr("No run of several GPUs: open a folder of one job's rank files (one trace "
-                                      "per GPU, with Kineto's distributedInfo or rank_N in the file names)."));
+                     : m_table
+                         ? QString()
+                         : tr("No run of several GPUs: open a folder of one job's rank files (one trace "
+                              "per GPU, with Kineto's distributedInfo or rank_N in the file names)."));
 }
 
 } // namespace scopeline
