@@ -18,6 +18,7 @@
 #include "widgets/tables/kerneldiffmodel.h"
 #include "widgets/panels/kerneldiffview.h"
 #include "widgets/panels/ranksview.h"
+#include "widgets/panels/runpicker.h"
 #include "widgets/charts/rankbars.h"
 #include "widgets/charts/rankoverview.h"
 #include "widgets/charts/waitheatmap.h"
@@ -356,6 +357,30 @@ private slots:
         QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_ranks_waits.png"))));
         views->setCurrentIndex(0);
         QCOMPARE(window.timeline()->viewA()->run().run.label(), QStringLiteral("run_0 · rank 0"));
+        // The timeline's picker: a side's runs, and the ranks of the run shown beside them. A rank
+        // picked stays picked when another run is.
+        RunPicker *pickerA = nullptr;
+        for (RunPicker *picker : window.findChildren<RunPicker *>())
+            if (picker->runBox()->toolTip().startsWith(QLatin1String("Run of side A")))
+                pickerA = picker;
+        QVERIFY(pickerA);
+        QCOMPARE(pickerA->runBox()->count(), 2);
+        QVERIFY(pickerA->rankBox()->isVisible());
+        QCOMPARE(pickerA->rankBox()->count(), 8);
+        QCOMPARE(pickerA->rankBox()->itemText(3), QStringLiteral("3 of 8"));
+        pickerA->rankBox()->setCurrentIndex(3);
+        emit pickerA->rankBox()->activated(3);
+        const auto shownA = [&window] { return window.timeline()->viewA()->run().run.label(); };
+        QVERIFY2(QTest::qWaitFor([&] { return shownA() == QStringLiteral("run_0 · rank 3"); }, 20000),
+                 qPrintable(shownA()));
+        pickerA->runBox()->setCurrentIndex(1);
+        emit pickerA->runBox()->activated(1);
+        QCOMPARE(pickerA->rankBox()->currentText(), QStringLiteral("3 of 8"));
+        QVERIFY2(QTest::qWaitFor([&] { return shownA() == QStringLiteral("run_1 · rank 3"); }, 20000),
+                 qPrintable(shownA()));
+        pickerA->setCurrentIndex(0);
+        emit pickerA->activated(0);
+        QVERIFY(QTest::qWaitFor([&] { return shownA() == QStringLiteral("run_0 · rank 0"); }, 20000));
         // Enter (or a double-click) on A's run_1 rank 7 (row 15): A's timeline shows it
         QTableView *table = ranks->rankTableView();
         table->scrollTo(table->model()->index(15, 0));
@@ -373,11 +398,15 @@ private slots:
                      20000),
                  qPrintable(window.timeline()->viewA()->run().run.label() + QLatin1Char(' ') +
                             QString::number(window.runsA().size())));
+        QCOMPARE(pickerA->runBox()->currentText(), QStringLiteral("run_1"));
+        QCOMPARE(pickerA->rankBox()->currentText(), QStringLiteral("7 of 8"));
         QVERIFY(window.statusText().contains(QLatin1String("2 run(s) of 16 rank files")));
         QTest::qWait(100);
         QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_ranks.png"))));
         QVERIFY(openAndWait(window, kMatmul, kEinsum));
         QVERIFY(!window.tabs()->isTabVisible(2));
+        QVERIFY(!pickerA->rankBox()->isVisible()); // runs of one GPU: no rank to pick
+        QCOMPARE(pickerA->runBox()->count(), window.runsA().size());
     }
 
     // On a small screen one pane can take the window: the figures, or the timelines; again restores both.
@@ -681,7 +710,7 @@ private slots:
         // background with progress in the status bar; the document keeps the summary alone.
         QComboBox *picker = nullptr;
         for (QComboBox *box : window.findChildren<QComboBox *>())
-            if (box->toolTip().contains(QLatin1String("side A")))
+            if (box->toolTip().startsWith(QLatin1String("Run of side A")))
                 picker = box;
         QVERIFY(picker);
         QCOMPARE(picker->count(), kRuns);

@@ -14,6 +14,7 @@
 #include "widgets/panels/kerneldiffview.h"
 #include "widgets/panels/proportionalsplitter.h"
 #include "widgets/panels/ranksview.h"
+#include "widgets/panels/runpicker.h"
 #include "widgets/panels/scopepicker.h"
 #include "widgets/panels/stepbreakdownview.h"
 #include "widgets/report/reportcharts.h"
@@ -25,7 +26,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -406,18 +406,14 @@ QString MainWindow::chooseReportFolder()
 
 void MainWindow::createRunPickers()
 {
-    // Which run of each side the timelines show, in the side's title bar.
-    m_runA = new QComboBox;
-    m_runB = new QComboBox;
+    // Which run (and rank) of each side the timelines show, in the side's title bar.
+    m_runA = new RunPicker(QStringLiteral("A"));
+    m_runB = new RunPicker(QStringLiteral("B"));
     for (int side = 0; side < 2; ++side) {
-        QComboBox *box = side == 0 ? m_runA : m_runB;
-        box->setToolTip(side == 0 ? tr("Run of side A shown in the timeline")
-                                  : tr("Run of side B shown in the timeline"));
-        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        box->setMinimumContentsLength(22); // long run names elide instead of widening the window
+        RunPicker *picker = side == 0 ? m_runA : m_runB;
         m_timeline->addTitleWidget(side, new QLabel(tr("Run:")));
-        m_timeline->addTitleWidget(side, box);
-        connect(box, &QComboBox::activated, this, &MainWindow::showRuns);
+        m_timeline->addTitleWidget(side, picker);
+        connect(picker, &RunPicker::activated, this, &MainWindow::showRuns);
     }
 }
 
@@ -510,10 +506,11 @@ void MainWindow::showDocument()
     const SessionState &state = m_document->state();
     m_banner->clear();
     m_runEvents->clear();
-    for (QComboBox *box : {m_runA, m_runB}) {
-        box->clear();
-        for (const LoadedRun &run : box == m_runA ? runsA() : runsB())
-            box->addItem(run.run.label(), run.run.file);
+    for (RunPicker *picker : {m_runA, m_runB}) {
+        std::vector<TraceRun> runs;
+        for (const LoadedRun &run : picker == m_runA ? runsA() : runsB())
+            runs.push_back(run.run);
+        picker->setRuns(runs);
     }
     m_panel->setSides(runsA(), runsB(), state.pathA, state.pathB);
     m_ranks->setSides(runsA(), runsB());

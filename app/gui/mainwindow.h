@@ -9,7 +9,6 @@
 
 #include <QMainWindow>
 
-class QComboBox;
 class QDockWidget;
 class QFileSystemWatcher;
 class QLabel;
@@ -28,6 +27,7 @@ class RanksView;
 class PairTimeline;
 class ProportionalSplitter;
 class RunEvents;
+class RunPicker;
 class RunnerPanel;
 
 class MainWindow : public QMainWindow
@@ -117,8 +117,8 @@ private:
     QDockWidget *m_detailsDock = nullptr;
     ErrorBanner *m_banner = nullptr;
     QPushButton *m_bannerReload = nullptr;
-    QComboBox *m_runA = nullptr;
-    QComboBox *m_runB = nullptr;
+    RunPicker *m_runA = nullptr;
+    RunPicker *m_runB = nullptr;
     QProgressBar *m_progress = nullptr;
     QToolButton *m_cancel = nullptr;
     QLabel *m_status = nullptr;
