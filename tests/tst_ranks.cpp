@@ -11,6 +11,7 @@
 #include "model/analysis/runsummaryfile.h"
 #include "model/comparison/stepbreakdown.h"
 #include "model/loading/tracefolder.h"
+#include "model/tracedata/devicetrace.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -19,6 +20,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <set>
 
 using namespace scopeline;
 
@@ -130,6 +132,103 @@ private slots:
         QCOMPARE(steps.row(StepPart::Step).unitsA, 2);
         QCOMPARE(steps.row(StepPart::Step).runsA, 2);
         QCOMPARE(steps.row(StepPart::Step).stepsA, int64_t(2));
+    }
+
+    // One trace of two GPUs (ranks 0 and 1 of the DLRM job, written as one file by
+    // tests/data/make_two_gpu_trace.py) is one run of two ranks: each GPU with the CPU process that
+    // launches onto it, every figure equal to its own rank file's; summaries and the timeline's reload
+    // of a summarised rank keep the split.
+    void oneTraceOfSeveralGpus()
+    {
+        const QString trace = testdata::path("converted/two_gpus_one_trace/dlrm_ranks_0_1.pt.trace.json.gz");
+        REQUIRE_TEST_DATA(trace);
+        const QList<LoadedRun> split = load(trace);
+        QCOMPARE(split.size(), 2);
+        QTemporaryDir dir(testdata::scratchDir());
+        QVERIFY(linkRanks(dir.filePath(QStringLiteral("dlrm")), m_files.mid(0, 2)));
+        const QList<LoadedRun> files = load(dir.filePath(QStringLiteral("dlrm")));
+        QCOMPARE(files.size(), 2);
+        for (int r = 0; r < 2; ++r) {
+            const LoadedRun &rank = split[r];
+            QCOMPARE(rank.run.rank, r);
+            QCOMPARE(rank.run.device, r);
+            QCOMPARE(rank.run.worldSize, 2);
+            QCOMPARE(rank.run.label(), QStringLiteral("dlrm_ranks_0_1.pt.trace.json.gz · rank %1").arg(r));
+            // the rank's own process and GPU: 59811 launches onto GPU 0, 59812 onto GPU 1
+            std::set<QString> pids;
+            for (std::size_t t = 0; t < rank.trace->tracks.size(); ++t)
+                if (!rank.trace->trackEvents[t].empty())
+                    pids.insert(rank.trace->tracks[t].pid);
+            QVERIFY(pids.count(QString::number(r)) && pids.count(QString::number(59811 + r)));
+            QVERIFY(!pids.count(QString::number(1 - r)) && !pids.count(QString::number(59812 - r)));
+            const LoadedRun &own = files[r];
+            QCOMPARE(rank.summary->kernels().size(), own.summary->kernels().size());
+            for (std::size_t k = 0; k < own.summary->kernels().size(); ++k) {
+                QCOMPARE(rank.summary->kernels()[k].start, own.summary->kernels()[k].start);
+                QCOMPARE(rank.summary->kernels()[k].duration, own.summary->kernels()[k].duration);
+                QCOMPARE(rank.summary->kernels()[k].communication(), own.summary->kernels()[k].communication());
+            }
+            // the launch analysis too: launches, delays, and each idle gap's cause
+            const LaunchSummary &mine = rank.analysis->total(), &theirs = own.analysis->total();
+            QCOMPARE(mine.kernels, theirs.kernels);
+            QCOMPARE(mine.kernelLaunches, theirs.kernelLaunches);
+            QCOMPARE(mine.busyNs, theirs.busyNs);
+            QCOMPARE(mine.launchDelays, theirs.launchDelays);
+            QCOMPARE(rank.analysis->streams().size(), own.analysis->streams().size());
+            for (std::size_t t = 0; t < own.analysis->streams().size(); ++t) {
+                const std::vector<IdleGap> &a = rank.analysis->streams()[t].gaps, &b = own.analysis->streams()[t].gaps;
+                QCOMPARE(a.size(), b.size());
+                for (std::size_t g = 0; g < b.size(); ++g)
+                    QVERIFY(a[g].start == b[g].start && a[g].end == b[g].end && a[g].cause == b[g].cause);
+            }
+            // a summarised rank reloaded for a timeline is that GPU again
+            const LoadedRun reloaded = rank.withoutEvents().withEvents();
+            QCOMPARE(reloaded.trace->eventCount(), rank.trace->eventCount());
+        }
+        // the ranks table: every column but the run's name equal to the rank files'
+        const auto csvBody = [](const QList<LoadedRun> &runs) {
+            QStringList lines = RankTable(runs, {}, {}).toCsv().split(QLatin1Char('\n'));
+            for (QString &line : lines)
+                line.replace(QRegularExpression(QStringLiteral("^A,[^,]*,")), QStringLiteral("A,run,"));
+            return lines;
+        };
+        QCOMPARE(csvBody(split), csvBody(files));
+        const StepBreakdown steps(split, files);
+        QCOMPARE(steps.row(StepPart::Step).unitsA, 1);
+        QCOMPARE(steps.row(StepPart::Step).meanA, steps.row(StepPart::Step).meanB);
+        QCOMPARE(steps.row(StepPart::ExposedComm).meanA, steps.row(StepPart::ExposedComm).meanB);
+        // summarize writes a summary per GPU, which read back as the same run
+        const QString summaries = dir.filePath(QStringLiteral("summaries"));
+        const ProcessResult summarize = runProcess(
+            QStringLiteral(SCOPELINE_CLI), {QStringLiteral("summarize"), trace, QStringLiteral("-o"), summaries});
+        QVERIFY2(summarize.exitCode == 0, summarize.err.constData());
+        const QString rank1 = QStringLiteral("dlrm_ranks_0_1.pt.trace.json.gz/rank_1_of_2.slsum");
+        QVERIFY2(QFileInfo::exists(QDir(summaries).filePath(rank1)), summarize.out.constData());
+        QCOMPARE(RankTable(load(summaries), {}, {}).toCsv(), RankTable(split, {}, {}).toCsv());
+    }
+
+    // A GPU named without events (XProf names every GPU it can see) is not a rank: a real one-GPU JAX
+    // trace with an empty `/device:GPU:1` process is one run, as it was.
+    void emptyDeviceIsNotARank()
+    {
+        const QString sample = QStringLiteral(SCOPELINE_SAMPLES "/jax_matmul_vs_einsum/matmul");
+        const std::vector<TraceRun> runs = TraceFolder::scan(sample);
+        QVERIFY(!runs.empty());
+        const ProcessResult unpacked = runProcess(QStringLiteral("gzip"), {QStringLiteral("-dc"), runs.front().file});
+        QCOMPARE(unpacked.exitCode, 0);
+        QByteArray json = unpacked.out;
+        const QByteArray head = "\"traceEvents\":[";
+        QVERIFY(json.contains(head));
+        json.replace(head, head + R"({"ph":"M","pid":2,"name":"process_name","args":{"name":"/device:GPU:1"}},)");
+        QTemporaryDir dir(testdata::scratchDir());
+        QFile out(dir.filePath(QStringLiteral("two_devices_named.trace.json")));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(json);
+        out.close();
+        const QList<LoadedRun> loaded = load(out.fileName());
+        QCOMPARE(loaded.size(), 1);
+        QCOMPARE(loaded.front().run.rank, -1);
+        QCOMPARE(gpuDevices(*loaded.front().trace), std::vector<int>{0});
     }
 
     // What cannot be one run says so, naming the files; a partial world is one run with a note.

@@ -19,19 +19,26 @@ namespace scopeline::cli {
 
 namespace {
 
-// A rank of a multi-GPU run is <run>/rank_<N>_of_<world>. A run folder given itself
-// (`side/proc_3/run_7`) scans as one run named after its trace file; its summary is named after the folder, as scanning the side folder names it, so that one job per run
-// folder (a batch array) gives the names one call on the side would.
+// A run's summary is named as scanning the summaries names the run. A rank of a multi-GPU run (a
+// rank file, or a GPU of a trace of several) is <run>/rank_<N>_of_<world>. A run folder given itself
+// (`side/proc_3/run_7`) scans as one run named after its trace file; its summary is named after the
+// folder, as scanning the side folder names it, so that one job per run folder (a batch array) gives
+// the names one call on the side would.
+QString rankSuffix(const TraceRun &run)
+{
+    if (run.rank < 0)
+        return {};
+    return QStringLiteral("/rank_%1").arg(run.rank) +
+           (run.worldSize > 0 ? QStringLiteral("_of_%1").arg(run.worldSize) : QString());
+}
+
 QString summaryName(const QString &path, const std::vector<TraceRun> &found, const TraceRun &run)
 {
     const QFileInfo info(path);
-    // the ranks of a run in a folder of their own, named so that scanning it makes them one run again
-    if (run.rank >= 0)
-        return run.name + QStringLiteral("/rank_%1").arg(run.rank) +
-               (run.worldSize > 0 ? QStringLiteral("_of_%1").arg(run.worldSize) : QString());
-    if (found.size() == 1 && info.isDir() && run.name == QFileInfo(run.file).fileName())
-        return QFileInfo(QDir::cleanPath(info.absoluteFilePath())).fileName();
-    return run.name;
+    const QString name = found.size() == 1 && info.isDir() && run.name == QFileInfo(run.file).fileName()
+                             ? QFileInfo(QDir::cleanPath(info.absoluteFilePath())).fileName()
+                             : run.name;
+    return name + rankSuffix(run);
 }
 
 } // namespace
@@ -79,25 +86,41 @@ int summarizeCommand(const QStringList &arguments)
     }
 
     // Runs in parallel, each written and let go as soon as it is summarised: memory holds as many
-    // traces as there are threads.
+    // traces as there are threads. A trace of several GPUs is written as its ranks: <run>/rank_<N>_of_<W>.
+    struct Written
+    {
+        QString error;
+        QStringList files;
+    };
     const QList<Job> list(jobs.begin(), jobs.end());
-    const QList<QString> errors = QtConcurrent::blockingMapped(list, [](const Job &job) -> QString {
-        const LoadedRun loaded =
-            LoadedRun::load(job.run, {}, nullptr, LoadedRun::Scopes::Index, LoadedRun::Events::Drop);
-        if (!loaded.ok())
-            return loaded.error;
-        if (!QDir().mkpath(QFileInfo(job.file).absolutePath()))
-            return QStringLiteral("%1: cannot create the folder").arg(QFileInfo(job.file).absolutePath());
-        return RunSummaryFile::write(*loaded.summary, job.file);
+    const QList<Written> results = QtConcurrent::blockingMapped(list, [](const Job &job) -> Written {
+        const QList<LoadedRun> loaded =
+            LoadedRun::loadRanks(job.run, {}, nullptr, LoadedRun::Scopes::Index, LoadedRun::Events::Drop);
+        Written written;
+        for (const LoadedRun &run : loaded) {
+            if (!run.ok())
+                return {run.error, {}};
+            const QString stem = job.file.left(job.file.size() - RunSummaryFile::suffix().size());
+            const QString file = run.run.rank >= 0 && job.run.rank < 0
+                                     ? stem + rankSuffix(run.run) + RunSummaryFile::suffix()
+                                     : job.file;
+            if (!QDir().mkpath(QFileInfo(file).absolutePath()))
+                return {QStringLiteral("%1: cannot create the folder").arg(QFileInfo(file).absolutePath()), {}};
+            written.error = RunSummaryFile::write(*run.summary, file);
+            if (!written.error.isEmpty())
+                return written;
+            written.files << file;
+        }
+        return written;
     });
     int status = Success;
-    for (qsizetype i = 0; i < errors.size(); ++i) {
-        if (!errors[i].isEmpty()) {
-            err() << "scopeline-cli: " << errors[i] << "\n";
+    for (const Written &written : results) {
+        if (!written.error.isEmpty()) {
+            err() << "scopeline-cli: " << written.error << "\n";
             status = Unreadable;
-        } else {
-            out() << QDir::toNativeSeparators(list[i].file) << "\n";
         }
+        for (const QString &file : written.files)
+            out() << QDir::toNativeSeparators(file) << "\n";
     }
     return status;
 }

@@ -537,10 +537,10 @@ void MainWindow::showDocument()
     if (skipped.anyBroken())
         showBanner(tr("Events that could not be read were skipped; the rest is shown.\n") +
                    skipped.brokenRuns.join(QLatin1Char('\n')));
-    // runs, and the rank files of runs of several GPUs
+    // runs, and the ranks of runs of several GPUs (rank files, or the GPUs of one trace)
     const Replication replication = Replication::of(runsA(), runsB());
     const auto sideRunsText = [this](const QString &side, int runs, qsizetype files) {
-        return files > runs ? tr("%1: %n run(s) of %2 rank files", nullptr, runs).arg(side).arg(files)
+        return files > runs ? tr("%1: %n run(s) of %2 ranks", nullptr, runs).arg(side).arg(files)
                             : tr("%1: %n run(s)", nullptr, runs).arg(side);
     };
     m_status->setText(

@@ -3,6 +3,7 @@
 
 #include "model/analysis/runsummaryfile.h"
 #include "model/loading/traceloader.h"
+#include "model/tracedata/devicetrace.h"
 
 #include <QThreadPool>
 #include <QtConcurrent>
@@ -19,6 +20,35 @@ QThreadPool *LoadedRun::loadingPool()
 {
     return g_loadingPool();
 }
+
+namespace {
+
+// A run made of a loaded trace: analysed and, with Scopes::Index, summarised (and let go with Events::Drop).
+LoadedRun analysed(const TraceRun &run, std::shared_ptr<const TraceData> trace, LoadedRun::Scopes scopes,
+                   LoadedRun::Events events)
+{
+    LoadedRun loaded;
+    loaded.run = run;
+    loaded.trace = std::move(trace);
+    loaded.analysis = std::make_shared<const TraceAnalysis>(*loaded.trace);
+    if (scopes == LoadedRun::Scopes::Index) {
+        loaded.scopes = std::make_shared<const ScopeIndex>(*loaded.analysis);
+        loaded.summary = std::make_shared<const RunSummary>(*loaded.analysis, loaded.scopes);
+        if (events == LoadedRun::Events::Drop)
+            return loaded.withoutEvents();
+    }
+    return loaded;
+}
+
+// The trace of a run: the file's, or one GPU of it.
+std::shared_ptr<const TraceData> traceOf(const TraceRun &run, std::shared_ptr<const TraceData> trace)
+{
+    if (run.device < 0)
+        return trace;
+    return std::make_shared<const TraceData>(traceOfDevice(*trace, run.device));
+}
+
+} // namespace
 
 LoadedRun LoadedRun::load(const TraceRun &run, const std::function<void(double)> &progress,
                           const std::atomic<bool> *cancel, Scopes scopes, Events events)
@@ -42,15 +72,35 @@ LoadedRun LoadedRun::load(const TraceRun &run, const std::function<void(double)>
         loaded.cancelled = result.cancelled;
         return loaded;
     }
-    loaded.trace = result.trace;
-    loaded.analysis = std::make_shared<const TraceAnalysis>(*loaded.trace);
-    if (scopes == Scopes::Index) {
-        loaded.scopes = std::make_shared<const ScopeIndex>(*loaded.analysis);
-        loaded.summary = std::make_shared<const RunSummary>(*loaded.analysis, loaded.scopes);
-        if (events == Events::Drop)
-            return loaded.withoutEvents();
+    return analysed(run, traceOf(run, result.trace), scopes, events);
+}
+
+QList<LoadedRun> LoadedRun::loadRanks(const TraceRun &run, const std::function<void(double)> &progress,
+                                      const std::atomic<bool> *cancel, Scopes scopes, Events events)
+{
+    if (run.rank >= 0 || RunSummaryFile::isSummaryFile(run.file))
+        return {load(run, progress, cancel, scopes, events)};
+    const LoadResult result = TraceLoader::load(run.file, progress, cancel);
+    if (!result.ok()) {
+        LoadedRun failed;
+        failed.run = run;
+        failed.error = result.error;
+        failed.cancelled = result.cancelled;
+        return {failed};
     }
-    return loaded;
+    const std::vector<int> devices = gpuDevices(*result.trace);
+    if (devices.size() < 2)
+        return {analysed(run, result.trace, scopes, events)};
+    // The world is the GPUs with events; their ordinals are the ranks, and a world of 0 … N-1 says so.
+    const bool contiguous = devices.front() == 0 && devices.back() == int(devices.size()) - 1;
+    QList<LoadedRun> ranks;
+    for (const int device : devices) {
+        TraceRun rank = run;
+        rank.device = rank.rank = device;
+        rank.worldSize = contiguous ? int(devices.size()) : 0;
+        ranks.append(analysed(rank, traceOf(rank, result.trace), scopes, events));
+    }
+    return ranks;
 }
 
 QList<LoadedRun> LoadedRun::loadAll(const std::vector<TraceRun> &runs, const std::atomic<bool> *cancel,
@@ -63,6 +113,16 @@ QList<LoadedRun> LoadedRun::loadAll(const std::vector<TraceRun> &runs, const std
                                     const std::function<void(int, double)> &progress,
                                     const std::atomic<bool> *cancel, Scopes scopes)
 {
+    QList<LoadedRun> all;
+    for (const QList<LoadedRun> &each : loadEach(runs, events, progress, cancel, scopes))
+        all.append(each);
+    return all;
+}
+
+QList<QList<LoadedRun>> LoadedRun::loadEach(const std::vector<TraceRun> &runs, const std::vector<Events> &events,
+                                            const std::function<void(int, double)> &progress,
+                                            const std::atomic<bool> *cancel, Scopes scopes)
+{
     // One flag stops every run: the caller's cancel (looked at whenever a run reports progress) or
     // the first failure, so that a bad file does not wait for the other runs to load.
     std::atomic<bool> stop{cancel && cancel->load()};
@@ -71,7 +131,7 @@ QList<LoadedRun> LoadedRun::loadAll(const std::vector<TraceRun> &runs, const std
         indexes.append(i);
     // Each run is loaded, summarised and (Events::Drop) let go on its own thread, so memory holds at
     // most as many traces as there are threads, not a side's worth.
-    return QtConcurrent::blockingMapped(loadingPool(), indexes, [&](int i) {
+    return QtConcurrent::blockingMapped(loadingPool(), indexes, [&](int i) -> QList<LoadedRun> {
         const TraceRun &run = runs[std::size_t(i)];
         if (cancel && cancel->load())
             stop = true;
@@ -79,7 +139,7 @@ QList<LoadedRun> LoadedRun::loadAll(const std::vector<TraceRun> &runs, const std
             LoadedRun stopped;
             stopped.run = run;
             stopped.cancelled = true;
-            return stopped;
+            return {stopped};
         }
         auto onProgress = [&, i](double fraction) {
             if (cancel && cancel->load())
@@ -88,10 +148,11 @@ QList<LoadedRun> LoadedRun::loadAll(const std::vector<TraceRun> &runs, const std
                 progress(i, fraction);
         };
         const Events keep = std::size_t(i) < events.size() ? events[std::size_t(i)] : Events::Keep;
-        LoadedRun loaded = load(run, onProgress, &stop, scopes, keep);
-        if (!loaded.ok() && !loaded.cancelled)
+        const QList<LoadedRun> loaded = loadRanks(run, onProgress, &stop, scopes, keep);
+        const bool ok = std::all_of(loaded.begin(), loaded.end(), [](const LoadedRun &r) { return r.ok(); });
+        if (!ok && !loaded.front().cancelled)
             stop = true;
-        else if (loaded.ok() && progress)
+        else if (ok && progress)
             progress(i, 1.0);
         return loaded;
     });
@@ -117,7 +178,7 @@ LoadedRun LoadedRun::withEvents(const std::function<void(double)> &progress,
         loaded.cancelled = result.cancelled;
         return loaded;
     }
-    loaded.trace = result.trace;
+    loaded.trace = traceOf(run, result.trace);
     loaded.analysis = std::make_shared<const TraceAnalysis>(*loaded.trace);
     return loaded;
 }

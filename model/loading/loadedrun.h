@@ -39,11 +39,17 @@ struct LoadedRun
     enum class Events : bool { Drop, Keep };
 
     // Loads and analyses one run (a trace, or a summary file: RunSummaryFile); error tells a failure,
-    // cancelled one included.
+    // cancelled one included. A run of one device of a trace (TraceRun::device) reads that GPU alone.
     static LoadedRun load(const TraceRun &run, const std::function<void(double)> &progress = {},
                           const std::atomic<bool> *cancel = nullptr, Scopes scopes = Scopes::Index,
                           Events events = Events::Keep);
-    // Loads and analyses each run, several files in parallel (as many as the thread pool has threads).
+    // The same, except that a trace with events on several GPUs (not a rank file already) comes back
+    // as one entry per GPU: the ranks of one run (traceOfDevice), rank = the GPU's index.
+    static QList<LoadedRun> loadRanks(const TraceRun &run, const std::function<void(double)> &progress = {},
+                                      const std::atomic<bool> *cancel = nullptr, Scopes scopes = Scopes::Index,
+                                      Events events = Events::Keep);
+    // Loads and analyses each run, several files in parallel (as many as the thread pool has threads);
+    // a trace of several GPUs gives its ranks (loadRanks).
     static QList<LoadedRun> loadAll(const std::vector<TraceRun> &runs, const std::atomic<bool> *cancel = nullptr,
                                     Scopes scopes = Scopes::Index, Events events = Events::Keep);
     // The same with events kept or dropped per run (events[i] for runs[i]: each run drops them as soon
@@ -53,6 +59,11 @@ struct LoadedRun
     static QList<LoadedRun> loadAll(const std::vector<TraceRun> &runs, const std::vector<Events> &events,
                                     const std::function<void(int run, double fraction)> &progress,
                                     const std::atomic<bool> *cancel = nullptr, Scopes scopes = Scopes::Index);
+    // The same, an entry per run given: the run, or its ranks.
+    static QList<QList<LoadedRun>> loadEach(const std::vector<TraceRun> &runs, const std::vector<Events> &events,
+                                            const std::function<void(int run, double fraction)> &progress,
+                                            const std::atomic<bool> *cancel = nullptr,
+                                            Scopes scopes = Scopes::Index);
     // The threads that load runs (loadAll, PairLoader): apart from QThreadPool::globalInstance(),
     // which Qt's own painting uses as well, so that loading on every core leaves the GUI thread painting.
     static QThreadPool *loadingPool();

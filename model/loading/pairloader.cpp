@@ -95,7 +95,11 @@ PairLoadResult PairLoader::load(const QString &pathA, const QString &pathB,
         progress(0.0, QCoreApplication::translate("PairLoader", "Loading runs: A 0 of %1, B 0 of %2 done")
                           .arg(counts[0])
                           .arg(counts[1]));
-    QList<LoadedRun> loaded = LoadedRun::loadAll(runs, events, onProgress, cancel);
+    const QList<QList<LoadedRun>> each = LoadedRun::loadEach(runs, events, onProgress, cancel);
+    QList<LoadedRun> sides[2];
+    for (qsizetype i = 0; i < each.size(); ++i)
+        sides[i < countA ? 0 : 1].append(each[i]); // a trace of several GPUs: its ranks
+    const QList<LoadedRun> loaded = sides[0] + sides[1];
 
     result.error = LoadedRun::firstError(loaded);
     const bool allOk = std::all_of(loaded.begin(), loaded.end(), [](const LoadedRun &r) { return r.ok(); });
@@ -103,8 +107,8 @@ PairLoadResult PairLoader::load(const QString &pathA, const QString &pathB,
         result.cancelled = result.error.isEmpty();
         return result;
     }
-    result.a = loaded.mid(0, countA);
-    result.b = loaded.mid(countA);
+    result.a = sides[0];
+    result.b = sides[1];
     if (progress)
         progress(1.0, QCoreApplication::translate("PairLoader", "Loaded"));
     return result;

@@ -17,6 +17,8 @@ struct TraceRun
     QString file;
     int rank = -1;     // the GPU of a distributed job this file is (RankInfo); -1: not a rank file
     int worldSize = 0; // ranks in the job, 0 when unknown
+    // The GPU this entry reads of a trace that holds several (its rank is that GPU); -1: the whole file.
+    int device = -1;
     // The name, with the rank when there is one: "dlrm · rank 3".
     QString label() const;
 };

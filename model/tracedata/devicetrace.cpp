@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/tracedata/devicetrace.h"
+
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace scopeline {
+
+std::vector<int> gpuDevices(const TraceData &trace)
+{
+    std::set<int> devices;
+    for (std::size_t t = 0; t < trace.tracks.size(); ++t)
+        if (trace.tracks[t].gpu && !trace.trackEvents[t].empty())
+            devices.insert(trace.tracks[t].device);
+    return {devices.begin(), devices.end()};
+}
+
+TraceData traceOfDevice(const TraceData &trace, int device)
+{
+    // Which GPUs each process launches onto: its events that share a correlation with a GPU event.
+    std::unordered_map<int64_t, int> deviceOfCorrelation;
+    for (uint32_t e = 0; e < trace.eventCount(); ++e)
+        if (trace.onGpu(e) && trace.correlation[e] != TraceData::kNoCorrelation)
+            deviceOfCorrelation.emplace(trace.correlation[e], trace.tracks[trace.track[e]].device);
+    std::map<QString, std::set<int>> launchesOnto;
+    for (uint32_t e = 0; e < trace.eventCount(); ++e) {
+        if (trace.onGpu(e) || trace.correlation[e] == TraceData::kNoCorrelation)
+            continue;
+        if (const auto found = deviceOfCorrelation.find(trace.correlation[e]);
+            found != deviceOfCorrelation.end())
+            launchesOnto[trace.tracks[trace.track[e]].pid].insert(found->second);
+    }
+    std::vector<int64_t> newTrack(trace.tracks.size(), -1);
+    TraceData out;
+    for (std::size_t t = 0; t < trace.tracks.size(); ++t) {
+        const Track &track = trace.tracks[t];
+        const auto launches = launchesOnto.find(track.pid);
+        const bool keep = track.gpu ? track.device == device
+                                    : launches == launchesOnto.end() || launches->second.count(device) > 0;
+        if (!keep)
+            continue;
+        newTrack[t] = int64_t(out.tracks.size());
+        out.tracks.push_back(track);
+    }
+
+    // The events of the tracks kept, in file order; names, args' text and the string table as they are.
+    std::vector<int64_t> newEvent(trace.eventCount(), -1);
+    out.argsBegin.push_back(0);
+    for (uint32_t e = 0; e < trace.eventCount(); ++e) {
+        if (newTrack[trace.track[e]] < 0)
+            continue;
+        newEvent[e] = int64_t(out.start.size());
+        out.start.push_back(trace.start[e]);
+        out.duration.push_back(trace.duration[e]);
+        out.name.push_back(trace.name[e]);
+        out.category.push_back(trace.category[e]);
+        out.track.push_back(uint32_t(newTrack[trace.track[e]]));
+        out.kind.push_back(trace.kind[e]);
+        out.correlation.push_back(trace.correlation[e]);
+        out.opPath.push_back(trace.opPath[e]);
+        out.args.insert(out.args.end(), trace.args.begin() + trace.argsBegin[e],
+                        trace.args.begin() + trace.argsBegin[e + 1]);
+        out.argsBegin.push_back(uint32_t(out.args.size()));
+    }
+    out.argText = trace.argText;
+    out.trackEvents.resize(out.tracks.size());
+    for (std::size_t t = 0; t < trace.tracks.size(); ++t)
+        if (newTrack[t] >= 0)
+            for (const uint32_t e : trace.trackEvents[t])
+                out.trackEvents[std::size_t(newTrack[t])].push_back(uint32_t(newEvent[e]));
+    for (const FlowPoint &flow : trace.flows)
+        if (newTrack[flow.track] >= 0)
+            out.flows.push_back({flow.key, uint32_t(newTrack[flow.track]), flow.ts, flow.start});
+    for (uint32_t id = 1; id < trace.strings.size(); ++id) // the same ids: each text is there once
+        out.strings.intern(trace.strings.view(id));
+    out.format = trace.format;
+    out.sourceFile = trace.sourceFile;
+    out.bytesRead = trace.bytesRead;
+    out.skipped = trace.skipped;
+    out.notes = trace.notes;
+    return out;
+}
+
+} // namespace scopeline
