@@ -188,7 +188,6 @@ private slots:
         // 52 kernel launches in the vLLM step (the other 361 kernels come from 25 graph launches).
         QTest::newRow("rocpd vllm graph")
             << converted("rocpd/19_results.db") << QStringLiteral("rocpd") << 52;
-        QTest::newRow("rocpd run folder") << converted("rocpd") << QStringLiteral("rocpd") << 52;
     }
 
     void infoMatchesOracle()
@@ -529,16 +528,44 @@ private slots:
         QVERIFY2(r.out.contains("only in A"), r.out.constData());
     }
 
+    // The two per-process databases of one rocprofv3 run sit on two GPUs (agents 0 and 2): one run of
+    // two ranks, each what its own database gives alone (which the oracle checks above).
+    void rocpdProcessesOnTwoGpusAreRanks()
+    {
+        REQUIRE_TEST_DATA(converted("rocpd"));
+        const ProcessResult folder = cli({QStringLiteral("info"), QStringLiteral("--json"), converted("rocpd")});
+        QVERIFY2(folder.exitCode == 0, folder.err.constData());
+        const QJsonArray ranks = QJsonDocument::fromJson(folder.out).object()[QStringLiteral("traces")].toArray();
+        QCOMPARE(ranks.size(), 2);
+        const QStringList databases = {QStringLiteral("908_results.db"), QStringLiteral("19_results.db")};
+        for (qsizetype r = 0; r < 2; ++r) {
+            QJsonObject rank = ranks[r].toObject();
+            QCOMPARE(rank[QStringLiteral("run")].toString(), QStringLiteral("rocpd"));
+            QCOMPARE(rank[QStringLiteral("rank")].toInt(), r == 0 ? 0 : 2);
+            const ProcessResult alone =
+                cli({QStringLiteral("info"), QStringLiteral("--json"),
+                     testdata::path(QStringLiteral("converted/rocpd/") + databases[r])});
+            QVERIFY2(alone.exitCode == 0, alone.err.constData());
+            QJsonObject own = QJsonDocument::fromJson(alone.out).object();
+            for (const QString &key : {QStringLiteral("events"), QStringLiteral("kernels"),
+                                       QStringLiteral("kernel_launches"), QStringLiteral("graph_launches"),
+                                       QStringLiteral("gpu_busy_ns"), QStringLiteral("gpu_span_ns"),
+                                       QStringLiteral("median_launch_delay_ns"), QStringLiteral("devices")})
+                QVERIFY2(rank[key] == own[key], qPrintable(databases[r] + QLatin1Char(' ') + key));
+        }
+    }
+
     void folderScanning()
     {
         REQUIRE_TEST_DATA(converted(""));
         QString error;
         const std::vector<TraceRun> runs = TraceFolder::scan(converted(""), &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        QCOMPARE(int(runs.size()), 2);
+        QCOMPARE(int(runs.size()), 3);
         QCOMPARE(runs[0].name, QStringLiteral("nsys_bert_h100.sqlite"));
         QCOMPARE(runs[1].name, QStringLiteral("rocpd")); // the per-process databases of one run
         QCOMPARE(runs[1].file, QFileInfo(converted("rocpd")).absoluteFilePath());
+        QCOMPARE(runs[2].name, QStringLiteral("two_gpus_one_trace"));
 
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
