@@ -11,7 +11,7 @@ std::vector<int> gpuDevices(const TraceData &trace)
 {
     std::set<int> devices;
     for (std::size_t t = 0; t < trace.tracks.size(); ++t)
-        if (trace.tracks[t].gpu && !trace.trackEvents[t].empty())
+        if (trace.tracks[t].gpu && trace.tracks[t].device >= 0 && !trace.trackEvents[t].empty())
             devices.insert(trace.tracks[t].device);
     return {devices.begin(), devices.end()};
 }

@@ -10,7 +10,7 @@
 namespace scopeline {
 
 // The GPUs of a trace with events on them, ascending; a GPU process named without events (XProf
-// names every visible GPU) is not one of them.
+// names every visible GPU) is not one of them, nor a GPU track whose device is not known.
 std::vector<int> gpuDevices(const TraceData &trace);
 
 // The trace as one GPU of it sees it: that device's GPU tracks, and the CPU tracks of the processes
