@@ -81,4 +81,33 @@ WelchTest welchTest(const MeanVariance &a, const MeanVariance &b, double confide
     return result;
 }
 
+RatioInterval fiellerInterval(const MeanVariance &a, const MeanVariance &b, double confidence, double resolution)
+{
+    RatioInterval result;
+    if (a.n < 2 || b.n < 2 || !(a.mean != 0) || !(confidence > 0 && confidence < 1))
+        return result;
+    result.ratio = b.mean / a.mean;
+    const double sa = a.variance / double(a.n), sb = b.variance / double(b.n); // variances of the means
+    if (!(sa + sb > 0)) { // no spread: each mean known to the resolution
+        if (a.mean - resolution > 0) {
+            result.low = (b.mean - resolution) / (a.mean + resolution);
+            result.high = (b.mean + resolution) / (a.mean - resolution);
+        }
+        return result;
+    }
+    const double theta2 = result.ratio * result.ratio;
+    const double df = (sb + theta2 * sa) * (sb + theta2 * sa) /
+                      (sb * sb / double(b.n - 1) + theta2 * theta2 * sa * sa / double(a.n - 1));
+    const double t = boost::math::quantile(boost::math::complement(boost::math::students_t(df), (1 - confidence) / 2));
+    // (b − θa)² = t²(sb + θ²sa): θ²(a² − t²sa) − 2abθ + (b² − t²sb) = 0, bounded when a² > t²sa
+    const double lead = a.mean * a.mean - t * t * sa;
+    if (!(lead > 0))
+        return result;
+    const double root = std::sqrt(a.mean * a.mean * sb + b.mean * b.mean * sa - t * t * sa * sb);
+    const double x = (a.mean * b.mean - t * root) / lead, y = (a.mean * b.mean + t * root) / lead;
+    result.low = std::min(x, y);
+    result.high = std::max(x, y);
+    return result;
+}
+
 } // namespace scopeline::stats

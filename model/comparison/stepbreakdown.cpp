@@ -326,7 +326,6 @@ void StepBreakdown::compare()
     const bool communication = m_communication = std::any_of(m_runsA.begin(), m_runsA.end(), communicates) ||
                                                  std::any_of(m_runsB.begin(), m_runsB.end(), communicates);
     m_rows.assign(kStepParts, StepRow{});
-    std::vector<double> rawP;
     for (std::size_t part = 0; part < std::size_t(kStepParts); ++part) {
         StepRow &row = m_rows[part];
         row.part = StepPart(part);
@@ -381,30 +380,43 @@ void StepBreakdown::compare()
             row.pRaw = row.ciLow = row.ciHigh = StepRow::kUnset;
             row.tied = false;
         }
-        rawP.push_back(row.pRaw);
     }
-    // The step time is the question asked: tested alone at alpha. Its parts (busy, idle and the
-    // causes) are one Holm family; each interval is at the level its row is judged.
-    const std::vector<double> partsP(rawP.begin() + 1, rawP.end());
-    const std::vector<double> holm = stats::holmAdjust(partsP),
-                              levels = stats::holmLevels(partsP, m_options.alpha);
-    const double stepA = m_rows[0].meanA, stepDelta = m_rows[0].delta;
-    for (std::size_t part = 0; part < m_rows.size(); ++part) {
-        StepRow &row = m_rows[part];
-        row.p = part == 0 ? row.pRaw : holm[part - 1];
-        const double level =
-            part == 0 ? (std::isnan(row.pRaw) ? row.pRaw : m_options.alpha) : levels[part - 1];
-        if (!std::isnan(level)) {
-            const stats::WelchTest welch = stats::welchTest(stats::meanVariance(row.unitMeansA),
-                                                            stats::meanVariance(row.unitMeansB), 1 - level);
-            const bool agrees = intervalAgrees(row.pRaw, level, welch.ciLow, welch.ciHigh);
-            row.ciLow = agrees ? welch.ciLow : StepRow::kUnset;
-            row.ciHigh = agrees ? welch.ciHigh : StepRow::kUnset;
-            row.ciLevel = 1 - level;
+    judgeTogether({this});
+}
+
+void StepBreakdown::judgeTogether(const std::vector<StepBreakdown *> &comparisons)
+{
+    // The step time is the question asked: tested alone at alpha (its rows of all candidates one Holm
+    // family). Its parts (busy, idle and the causes, of all candidates) are another; each interval is
+    // at the level its row is judged.
+    std::vector<double> stepP, partsP;
+    for (const StepBreakdown *comparison : comparisons)
+        for (const StepRow &row : comparison->m_rows)
+            (row.part == StepPart::Step ? stepP : partsP).push_back(row.pRaw);
+    const double alpha = comparisons.empty() ? 0.05 : comparisons.front()->m_options.alpha;
+    const std::vector<double> stepHolm = stats::holmAdjust(stepP), stepLevels = stats::holmLevels(stepP, alpha),
+                              partsHolm = stats::holmAdjust(partsP),
+                              partsLevels = stats::holmLevels(partsP, alpha);
+    std::size_t nextStep = 0, nextPart = 0;
+    for (StepBreakdown *comparison : comparisons) {
+        const double stepA = comparison->row(StepPart::Step).meanA, stepDelta = comparison->row(StepPart::Step).delta;
+        for (StepRow &row : comparison->m_rows) {
+            const bool step = row.part == StepPart::Step;
+            const std::size_t i = step ? nextStep++ : nextPart++;
+            row.p = (step ? stepHolm : partsHolm)[i];
+            const double level = (step ? stepLevels : partsLevels)[i];
+            if (!std::isnan(level)) {
+                const stats::WelchTest welch = stats::welchTest(stats::meanVariance(row.unitMeansA),
+                                                                stats::meanVariance(row.unitMeansB), 1 - level);
+                const bool agrees = intervalAgrees(row.pRaw, level, welch.ciLow, welch.ciHigh);
+                row.ciLow = agrees ? welch.ciLow : StepRow::kUnset;
+                row.ciHigh = agrees ? welch.ciHigh : StepRow::kUnset;
+                row.ciLevel = 1 - level;
+            }
+            row.shareOfDelta = stepDelta != 0 ? row.delta / stepDelta : StepRow::kUnset;
+            row.verdict = runLevelVerdict(row.p, stepA > 0 ? row.delta / stepA : StepRow::kUnset,
+                                          comparison->m_options.alpha, comparison->m_options.threshold);
         }
-        row.shareOfDelta = stepDelta != 0 ? row.delta / stepDelta : StepRow::kUnset;
-        row.verdict = runLevelVerdict(row.p, stepA > 0 ? row.delta / stepA : StepRow::kUnset, m_options.alpha,
-                                      m_options.threshold);
     }
 }
 

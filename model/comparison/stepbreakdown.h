@@ -144,6 +144,10 @@ public:
     // One line for a header: "step time 7.80 ms → 1.10 ms (−85.8%, 95% CI …), B faster".
     QString stepLine() const;
 
+    // Judges comparisons of candidates against one baseline together: the step rows of all one Holm
+    // family, their parts another, each interval at its row's level. One comparison is a pair's judgement.
+    static void judgeTogether(const std::vector<StepBreakdown *> &comparisons);
+
 private:
     void compare();
 
