@@ -16,6 +16,12 @@ QString tr(const char *text)
     return QCoreApplication::translate("Gate", text);
 }
 
+// A row of one candidate of several: "reduce-overhead: step time (…)".
+QString ofVariant(const QString &variant, const QString &name)
+{
+    return variant.isEmpty() ? name : variant + QStringLiteral(": ") + name;
+}
+
 } // namespace
 
 bool parseGateMode(const QString &text, GateMode &mode)
@@ -73,12 +79,13 @@ void Gate::add(GateRow row)
     (row.caveat.isEmpty() || m_strict ? m_tripped : m_waived).push_back(std::move(row));
 }
 
-void Gate::addStep(const StepBreakdown &steps)
+void Gate::addStep(const StepBreakdown &steps, const QString &variant)
 {
     const StepRow &s = steps.row(StepPart::Step);
     GateRow row;
     row.table = QStringLiteral("step");
-    row.name = tr("step time (%1)").arg(steps.stepScope().isEmpty() ? tr("the whole run") : steps.stepScope());
+    row.name = ofVariant(variant, tr("step time (%1)").arg(steps.stepScope().isEmpty() ? tr("the whole run")
+                                                                                        : steps.stepScope()));
     row.verdict = s.verdict;
     row.change = s.meanA > 0 ? s.delta / s.meanA : std::nan("");
     row.p = s.p;
@@ -86,12 +93,12 @@ void Gate::addStep(const StepBreakdown &steps)
     add(std::move(row));
 }
 
-void Gate::addKernelDiff(const KernelDiff &diff)
+void Gate::addKernelDiff(const KernelDiff &diff, const QString &variant)
 {
     for (const KernelDiffRow &r : diff.rows()) {
         GateRow row;
         row.table = diff.options().byOp ? QStringLiteral("op") : QStringLiteral("kernel");
-        row.name = r.kernel;
+        row.name = ofVariant(variant, r.kernel);
         row.verdict = r.verdict;
         row.change = r.runLevel.change;
         row.p = r.runLevelHolm;

@@ -42,9 +42,10 @@ public:
     Gate(GateMode mode = GateMode::Off, bool strict = false) : m_mode(mode), m_strict(strict) {}
 
     // The step row of a step breakdown: the step time (the components explain it, they do not gate).
-    void addStep(const StepBreakdown &steps);
+    // With several variants, `variant` names the candidate the row is of.
+    void addStep(const StepBreakdown &steps, const QString &variant = {});
     // Every kernel (or op) row's verdict, GPU time per run; the per-call verdict does not gate.
-    void addKernelDiff(const KernelDiff &diff);
+    void addKernelDiff(const KernelDiff &diff, const QString &variant = {});
     // The scopes' verdict rows (pooled, or the run pair of a 1 v 1 comparison), judged as the table
     // judges them; a verdict without a run-level test (one run a side) counts as caveated.
     void addScopeComparison(const std::vector<ComparisonRow> &rows, double alpha, double threshold);

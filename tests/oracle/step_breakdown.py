@@ -45,7 +45,11 @@ Definitions
   p >= alpha -> no_significant_change; |delta| < threshold * step mean_a -> no_meaningful_change;
   delta < 0 -> faster; else slower.
 
-Usage: step_breakdown.py (--step SCOPE | --whole-run) [--alpha 0.05] [--threshold 0.01] A B
+Variants: with more than two sides (a baseline, then candidates, each [LABEL=]PATH), each candidate is
+  a pair with the baseline as above (units, caveat and communication of that pair), and the step rows
+  of all candidates are one Holm family, all their other rows another.
+
+Usage: step_breakdown.py (--step SCOPE | --whole-run) [--alpha 0.05] [--threshold 0.01] A B [C ...]
 Prints one JSON document.
 """
 import argparse
@@ -313,7 +317,7 @@ def holm_levels(ps, alpha):
     levels = stats_oracle.holm_levels([math.nan if p is None else p for p in ps], alpha)
     return [None if math.isnan(level) else level for level in levels]
 
-def compare(runs_a, runs_b, by_process, alpha, threshold, communication):
+def measure(runs_a, runs_b, by_process, communication):
     def units(runs):
         with_steps = [r for r in runs if r["mean"] is not None]
         if not by_process:
@@ -348,15 +352,61 @@ def compare(runs_a, runs_b, by_process, alpha, threshold, communication):
                     vectorized=False, permutation_type="independent", n_resamples=np.inf,
                     alternative="two-sided").pvalue)
                 row["_half"] = lambda level: 1  # the values known to 1 ns, whatever the level
+        if comp == "step" and len(a) >= 2 and len(b) >= 2:
+            row["_ratio"] = lambda level, a=[float(x) for x in a], b=[float(x) for x in b]: dict(
+                fieller(a, b, level), bootstrap=bootstrap_ratio(a, b, level))
         if comp in ("busy:compute", "busy:exposed_communication") and not communication:
             row["p_raw"], row["_half"] = None, None  # compute is all of busy: nothing to test
         rows.append(row)
-    # The step time alone at alpha; its parts one Holm family. Each interval at its row's level, a
-    # tie's only where it excludes 0 exactly when the row is significant.
+    return rows
+
+
+def fieller(a, b, level):
+    """Fieller's interval of mean(b) / mean(a) at confidence 1 - level, written from the definition:
+    the theta with |mean_b - theta mean_a| <= t * sqrt(vb/nb + theta^2 va/na), t of the Welch-
+    Satterthwaite df of that difference at theta = mean_b / mean_a. None when unbounded."""
+    ma, mb = sum(a) / len(a), sum(b) / len(b)
+    qa = sum((x - ma) ** 2 for x in a) / (len(a) - 1) / len(a)
+    qb = sum((x - mb) ** 2 for x in b) / (len(b) - 1) / len(b)
+    theta = mb / ma
+    df = (qb + theta ** 2 * qa) ** 2 / (qb ** 2 / (len(b) - 1) + theta ** 4 * qa ** 2 / (len(a) - 1))
+    t = stats.t.ppf(1 - level / 2, df)
+    # quadratic in theta: (ma^2 - t^2 qa) theta^2 - 2 ma mb theta + (mb^2 - t^2 qb) <= 0
+    A, B, C = ma * ma - t * t * qa, -2 * ma * mb, mb * mb - t * t * qb
+    if A <= 0:
+        return dict(ratio=theta, low=None, high=None)
+    disc = math.sqrt(B * B - 4 * A * C)
+    return dict(ratio=theta, low=(-B - disc) / (2 * A), high=(-B + disc) / (2 * A))
+
+
+def bootstrap_ratio(a, b, level, resamples=20000):
+    """The percentile bootstrap of mean(b) / mean(a), resampling each side (a check on Fieller)."""
+    rng = np.random.default_rng(1)
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    ra = rng.choice(a, (resamples, len(a))).mean(axis=1)
+    rb = rng.choice(b, (resamples, len(b))).mean(axis=1)
+    lo, hi = np.quantile(rb / ra, [level / 2, 1 - level / 2])
+    return [float(lo), float(hi)]
+
+
+def judge(pairs, alpha, threshold):
+    """The rows of each pair (a candidate against the baseline), judged together: the step rows of all
+    pairs one Holm family, all their other rows another (one pair: the step alone at alpha). Each
+    interval at its row's level, a tie's only where it excludes 0 exactly when the row is significant."""
+    step_p = [rows[0]["p_raw"] for rows in pairs]
+    parts_p = [r["p_raw"] for rows in pairs for r in rows[1:]]
+    step_holm, step_levels = holm(step_p), holm_levels(step_p, alpha)
+    parts_holm, parts_levels = holm(parts_p), holm_levels(parts_p, alpha)
+    n = len(pairs[0]) - 1
+    return [finish(rows, [step_holm[i]] + parts_holm[i * n:(i + 1) * n],
+                   [step_levels[i]] + parts_levels[i * n:(i + 1) * n], alpha, threshold)
+            for i, rows in enumerate(pairs)]
+
+
+def finish(rows, judged, levels, alpha, threshold):
     step_row = rows[0]
-    parts_p = [r["p_raw"] for r in rows[1:]]
-    judged = [step_row["p_raw"]] + holm(parts_p)
-    levels = [alpha if step_row["p_raw"] is not None else None] + holm_levels(parts_p, alpha)
+    ratio = step_row.pop("_ratio", None)
+    step_ratio = ratio(levels[0]) if ratio and levels[0] is not None else None
     for row, level in zip(rows, levels):
         half = row.pop("_half")
         if level is None or half is None:
@@ -382,7 +432,51 @@ def compare(runs_a, runs_b, by_process, alpha, threshold, communication):
     order = ("component", "runs_a", "runs_b", "units_a", "units_b", "steps_a", "steps_b", "mean_a_ns",
              "mean_b_ns", "delta_ns", "share_of_delta", "ci_low_ns", "ci_high_ns", "ci_level", "p_raw", "p",
              "verdict")
-    return [{k: r[k] for k in order} for r in rows]
+    return [{k: r[k] for k in order} for r in rows], step_ratio
+
+
+def read_side(arg, scope):
+    runs = []
+    for name, proc, path, rank in side_runs(arg):
+        steps, pid = analyse_run(path, scope)
+        # the process folder, else the OS process of a Kineto trace (not of a rank: one GPU's)
+        proc = proc or ("" if rank is not None else pid)
+        m = {f: mean([s[f] for s in steps]) for f in FIELDS} if steps else None
+        rank_row = dict(rank=rank, file=path, steps=steps, _mean=m)
+        if rank is not None and runs and runs[-1]["run"] == name and runs[-1]["ranks"]:
+            runs[-1]["ranks"].append(rank_row)  # another GPU of the same run
+        else:
+            runs.append(dict(run=name, process=proc, ranks=[rank_row] if rank is not None else [],
+                             file=path, steps=steps, _mean=m))
+    for r in runs:
+        if r["ranks"]:  # a run of several GPUs: the mean over its ranks, its steps those of each
+            means = [x["_mean"] for x in r["ranks"] if x["_mean"] is not None]
+            r["_mean"] = {f: mean([m[f] for m in means]) for f in FIELDS} if means else None
+            r["steps"] = max((x["steps"] for x in r["ranks"]), key=len)
+        r["mean"] = {f: num(v) for f, v in r["_mean"].items()} if r["_mean"] else None
+        r["communication"] = any(s["comm_kernels"] for x in (r["ranks"] or [r]) for s in x["steps"])
+    return runs
+
+
+def pair_setting(runs_a, runs_b):
+    """by_process, shared (A and B interleaved in one OS process: the process effect cancels, no
+    caveat), communication: of one pair."""
+    sides = (runs_a, runs_b)
+    by_process = any(len({r["process"] for r in runs if r["process"] != ""}) >= 2 for runs in sides)
+    everyone = [r["process"] for runs in sides for r in runs]
+    shared = not by_process and len(set(everyone)) == 1 and everyone[0].startswith("pid ")
+    communication = any(r["communication"] for runs in sides for r in runs)
+    return by_process, shared, communication
+
+
+def label_and_path(arg):
+    """LABEL=PATH, unless the argument is itself a path; a path's label is its last part without a
+    wildcard."""
+    if "=" in arg and not os.path.exists(arg) and not any(c in arg.split("=", 1)[0] for c in "*?["):
+        return tuple(arg.split("=", 1))
+    parts = [p for p in os.path.normpath(arg).split(os.sep) if p and p != ".."]
+    plain = [p for p in parts if not any(c in p for c in "*?[")]
+    return (plain[-1] if plain else arg), arg
 
 
 def main(argv):
@@ -392,45 +486,31 @@ def main(argv):
     g.add_argument("--whole-run", action="store_true")
     ap.add_argument("--alpha", type=float, default=0.05)
     ap.add_argument("--threshold", type=float, default=0.01)
-    ap.add_argument("a")
-    ap.add_argument("b")
+    ap.add_argument("sides", nargs="+", help="A B, or a baseline and candidates, each [LABEL=]PATH")
     args = ap.parse_args(argv[1:])
+    if len(args.sides) < 2:
+        ap.error("two sides or more")
     scope = None if args.whole_run else args.step
-    sides = {}
-    for key, arg in (("a", args.a), ("b", args.b)):
-        sides[key] = []
-        for name, proc, path, rank in side_runs(arg):
-            steps, pid = analyse_run(path, scope)
-            # the process folder, else the OS process of a Kineto trace (not of a rank: one GPU's)
-            proc = proc or ("" if rank is not None else pid)
-            m = {f: mean([s[f] for s in steps]) for f in FIELDS} if steps else None
-            rank_row = dict(rank=rank, file=path, steps=steps, _mean=m)
-            if rank is not None and sides[key] and sides[key][-1]["run"] == name and sides[key][-1]["ranks"]:
-                sides[key][-1]["ranks"].append(rank_row)  # another GPU of the same run
-            else:
-                sides[key].append(dict(run=name, process=proc, ranks=[rank_row] if rank is not None else [],
-                                       file=path, steps=steps, _mean=m))
-    for runs in sides.values():
-        for r in runs:
-            if r["ranks"]:  # a run of several GPUs: the mean over its ranks, its steps those of each
-                means = [x["_mean"] for x in r["ranks"] if x["_mean"] is not None]
-                r["_mean"] = {f: mean([m[f] for m in means]) for f in FIELDS} if means else None
-                r["steps"] = max((x["steps"] for x in r["ranks"]), key=len)
-            r["mean"] = {f: num(v) for f, v in r["_mean"].items()} if r["_mean"] else None
-            r["communication"] = any(s["comm_kernels"] for x in (r["ranks"] or [r]) for s in x["steps"])
-    by_process = any(len({r["process"] for r in runs if r["process"] != ""}) >= 2 for runs in sides.values())
-    # A and B interleaved in one OS process: the process effect cancels, no caveat.
-    everyone = [r["process"] for runs in sides.values() for r in runs]
-    shared = not by_process and len(set(everyone)) == 1 and everyone[0].startswith("pid ")
-    communication = any(r["communication"] for runs in sides.values() for r in runs)
-    rows = compare(sides["a"], sides["b"], by_process, args.alpha, args.threshold, communication)
-    for runs in sides.values():
-        for r in runs:
-            del r["_mean"]
+    labelled = [label_and_path(arg) for arg in args.sides]
+    runs = [read_side(path, scope) for _, path in labelled]
+    settings = [pair_setting(runs[0], candidate) for candidate in runs[1:]]
+    pairs = [measure(runs[0], candidate, by_process, communication)
+             for candidate, (by_process, _, communication) in zip(runs[1:], settings)]
+    judged = judge(pairs, args.alpha, args.threshold)
+    for side in runs:
+        for r in side:
+            r.pop("_mean", None)
             for x in r["ranks"]:
-                del x["_mean"]
-    out = dict(step_scope=scope, by_process=by_process, caveat=not by_process and not shared, sides=sides,
-               rows=rows)
+                x.pop("_mean", None)
+    if len(runs) == 2:
+        by_process, shared, _ = settings[0]
+        out = dict(step_scope=scope, by_process=by_process, caveat=not by_process and not shared,
+                   sides=dict(a=runs[0], b=runs[1]), rows=judged[0][0], step_ratio=judged[0][1])
+    else:
+        out = dict(step_scope=scope, baseline=labelled[0][0],
+                   variants=[dict(variant=label, by_process=setting[0], caveat=not setting[0] and not setting[1],
+                                  rows=rows, step_ratio=ratio)
+                             for (label, _), setting, (rows, ratio) in zip(labelled[1:], settings, judged)])
     print(json.dumps(out, indent=1, allow_nan=False))
     return 0
 

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/comparison/variantsteps.h"
+
+#include "model/tables/csvfield.h"
+#include "model/tables/durationformat.h"
+#include "model/tables/tableformat.h"
+
+#include <QCoreApplication>
+
+#include <cmath>
+
+namespace scopeline {
+
+VariantSteps::VariantSteps(const QList<LoadedRun> &baseline, const std::vector<QList<LoadedRun>> &candidates,
+                           const QStringList &labels, const StepBreakdownOptions &options)
+    : m_labels(labels)
+{
+    m_comparisons.reserve(candidates.size());
+    for (const QList<LoadedRun> &candidate : candidates)
+        m_comparisons.emplace_back(baseline, candidate, options);
+    std::vector<StepBreakdown *> all;
+    for (StepBreakdown &comparison : m_comparisons)
+        all.push_back(&comparison);
+    StepBreakdown::judgeTogether(all);
+}
+
+QString VariantSteps::toCsv() const
+{
+    QString csv;
+    for (std::size_t i = 0; i < m_comparisons.size(); ++i) {
+        const QStringList lines = m_comparisons[i].toCsv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        if (i == 0)
+            csv += QStringLiteral("variant,") + lines.front() + QLatin1Char('\n');
+        for (qsizetype l = 1; l < lines.size(); ++l)
+            csv += csvText(m_labels.value(qsizetype(i))) + QLatin1Char(',') + lines[l] + QLatin1Char('\n');
+    }
+    return csv;
+}
+
+stats::RatioInterval VariantSteps::stepRatio(int candidate) const
+{
+    const StepRow &step = m_comparisons[std::size_t(candidate)].row(StepPart::Step);
+    return stats::fiellerInterval(stats::meanVariance(step.unitMeansA), stats::meanVariance(step.unitMeansB),
+                                  step.ciLevel);
+}
+
+QString VariantSteps::leadLine(int candidate) const
+{
+    const StepBreakdown &steps = m_comparisons[std::size_t(candidate)];
+    const StepRow &step = steps.row(StepPart::Step);
+    QString line = m_labels.value(candidate) + QStringLiteral(": ");
+    if (std::isnan(step.delta) || !(step.meanA > 0))
+        return line + step.verdictText();
+    line +=
+        QCoreApplication::translate("VariantSteps", "step %1").arg(formatChange(step.delta / step.meanA, 1));
+    if (!std::isnan(step.ciLevel)) {
+        const stats::RatioInterval ratio = stepRatio(candidate);
+        line += ratio.bounded()
+                    ? QString::asprintf(" [%+.1f, %+.1f]", 100 * (ratio.low - 1), 100 * (ratio.high - 1))
+                    : QCoreApplication::translate("VariantSteps", " [unbounded]");
+    }
+    line += QStringLiteral(" (%1)").arg(step.verdictText());
+    // the leaf of the breakdown that moved most: compute and exposed communication when either side
+    // communicates, else busy; the idle causes
+    const std::vector<StepPart> leaves =
+        steps.hasCommunication()
+            ? std::vector<StepPart>{StepPart::Compute, StepPart::ExposedComm, StepPart::LaunchLate,
+                                    StepPart::GpuWaiting, StepPart::Unknown}
+            : std::vector<StepPart>{StepPart::Busy, StepPart::LaunchLate, StepPart::GpuWaiting,
+                                    StepPart::Unknown};
+    const StepRow *most = nullptr;
+    for (const StepPart part : leaves)
+        if (!std::isnan(steps.row(part).delta) &&
+            (!most || std::fabs(steps.row(part).delta) > std::fabs(most->delta)))
+            most = &steps.row(part);
+    if (most && most->delta != 0)
+        line += QCoreApplication::translate("VariantSteps", ", of which %1 %2")
+                    .arg(stepPartTitle(most->part), formatSignedDuration(most->delta));
+    return line;
+}
+
+} // namespace scopeline

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The step breakdown of more than two variants: a baseline against each candidate, as a pair compares
+// them, with the Holm families grown by the candidates (every candidate's step row one family, all
+// their parts another), so that adding a candidate adds no false calls.
+
+#include "model/comparison/stepbreakdown.h"
+#include "stats/welch.h"
+
+#include <QStringList>
+
+#include <vector>
+
+namespace scopeline {
+
+class VariantSteps
+{
+public:
+    // candidates[i] is labelled labels[i]; the baseline is every comparison's A.
+    VariantSteps(const QList<LoadedRun> &baseline, const std::vector<QList<LoadedRun>> &candidates,
+                 const QStringList &labels, const StepBreakdownOptions &options = {});
+
+    const QStringList &labels() const { return m_labels; }
+    // Candidate i against the baseline, judged with the others.
+    const std::vector<StepBreakdown> &comparisons() const { return m_comparisons; }
+
+    // The step time's ratio to the baseline (B / A) with Fieller's interval at the step row's level.
+    stats::RatioInterval stepRatio(int candidate) const;
+
+    // The pair's CSV with a `variant` column first: each candidate's rows in the order given.
+    QString toCsv() const;
+    // "reduce-overhead: step −78.0 % [−99.0, −58.0] (B faster), of which Idle: CPU launched late
+    // −6.40 ms": the change of the mean step as a ratio with Fieller's interval at the step row's level,
+    // and the part of the step that changed most.
+    QString leadLine(int candidate) const;
+
+private:
+    QStringList m_labels;
+    std::vector<StepBreakdown> m_comparisons;
+};
+
+} // namespace scopeline

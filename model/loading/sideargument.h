@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// A side of a comparison as the user names it: `LABEL=PATH`, or a path whose label is its folder's
+// name. A path that exists is a path even with a `=` in it (`K=5/`).
+
+#include <QString>
+
+namespace scopeline {
+
+struct SideArgument
+{
+    QString label;
+    QString path;
+    static SideArgument parse(const QString &argument);
+};
+
+} // namespace scopeline
