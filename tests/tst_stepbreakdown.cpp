@@ -3,12 +3,15 @@
 // step's parts to the ns, the per-run means, Welch's p and interval, Holm and the verdicts; the causes
 // add up to idle; backward kernels launched from autograd's thread land in their step; processes are
 // the unit when runs sit in process folders; `scopeline-cli steps` prints and writes the same table; A/A
-// splits of the JAX repeated runs call nothing beyond alpha, and a seeded shift is found.
+// splits of the JAX repeated runs call nothing beyond alpha, and a seeded shift is found. More than two
+// variants (XLA's three flag sets) equal the oracle with Holm families over the candidates, and so
+// does Fieller's interval of the step's ratio; A/A with four variants calls nothing beyond alpha.
 
 #include "testdata.h"
 #include "testprocess.h"
 
 #include "model/comparison/stepbreakdown.h"
+#include "model/comparison/variantsteps.h"
 #include "model/loading/tracefolder.h"
 
 #include <QJsonArray>
@@ -17,6 +20,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <set>
@@ -42,12 +46,13 @@ QList<LoadedRun> load(const QString &path)
     return runs;
 }
 
-QJsonObject oracle(const QString &a, const QString &b, const QString &step)
+// sides: A B, or a baseline and candidates ([LABEL=]PATH).
+QJsonObject oracle(const QStringList &sides, const QString &step)
 {
     QStringList args{QStringLiteral(SCOPELINE_ORACLE_DIR "/step_breakdown.py")};
     args << (step.isEmpty() ? QStringList{QStringLiteral("--whole-run")}
                             : QStringList{QStringLiteral("--step"), step});
-    args << a << b;
+    args << sides;
     const ProcessResult result = runProcess(QStringLiteral(SCOPELINE_PYTHON), args);
     if (result.exitCode != 0)
         qWarning("step_breakdown.py: %s", result.err.constData());
@@ -258,7 +263,7 @@ private slots:
         const StepBreakdown steps(runsA, runsB, StepBreakdownOptions{step});
         QCOMPARE(steps.stepScope(), expectedScope);
         QVERIFY(!steps.byProcess());
-        const QJsonObject expected = oracle(a, b, expectedScope);
+        const QJsonObject expected = oracle({a, b}, expectedScope);
         QVERIFY2(!expected.isEmpty(), "the oracle gave nothing");
         compareRuns(steps.runsA(), expected[QStringLiteral("sides")][QStringLiteral("a")].toArray());
         compareRuns(steps.runsB(), expected[QStringLiteral("sides")][QStringLiteral("b")].toArray());
@@ -391,7 +396,7 @@ private slots:
         QCOMPARE(step.runsA, 6);
         QCOMPARE(step.unitsA, 2);
         QCOMPARE(step.unitsB, 2);
-        const QJsonObject expected = oracle(a, b, kPjit);
+        const QJsonObject expected = oracle({a, b}, kPjit);
         QVERIFY(expected[QStringLiteral("by_process")].toBool());
         compareRuns(steps.runsA(), expected[QStringLiteral("sides")][QStringLiteral("a")].toArray());
         compareRows(steps, expected[QStringLiteral("rows")].toArray(),
@@ -518,6 +523,148 @@ private slots:
         for (int part = 0; part < kStepParts; ++part)
             QVERIFY2(calls[part] <= 0.05 * splits, qPrintable(stepPartKey(StepPart(part))));
         QVERIFY(found >= 0.95 * shifted);
+    }
+
+    // More than two variants: XLA's three flag sets of one JAX GPT (command buffers on, off, off with
+    // Triton GEMM off; 3 runs each), the first the baseline. Every candidate's rows equal the oracle's,
+    // whose Holm families span both candidates; the step's ratio and Fieller's interval too. The CLI
+    // writes the same CSV with a variant column.
+    void variantsAgainstOracle()
+    {
+        const QString jax = testdata::path("jax_h100");
+        QStringList sides, args;
+        const QStringList flags = {QStringLiteral("jax_command_buffers"), QStringLiteral("jax_named_scopes"),
+                                   QStringLiteral("jax_named_scopes_cublas")};
+        const QStringList labels = {QStringLiteral("buffers"), QStringLiteral("no_buffers"),
+                                    QStringLiteral("no_triton")};
+        for (qsizetype i = 0; i < flags.size(); ++i)
+            sides << labels[i] + QLatin1Char('=') + jax + QLatin1Char('/') + flags[i] +
+                         QStringLiteral("/trace_file_matmul_*");
+        QList<LoadedRun> baseline = load(sides[0].section(QLatin1Char('='), 1));
+        std::vector<QList<LoadedRun>> candidates = {load(sides[1].section(QLatin1Char('='), 1)),
+                                                    load(sides[2].section(QLatin1Char('='), 1))};
+        QCOMPARE(baseline.size(), 3);
+        const VariantSteps variants(baseline, candidates, labels.mid(1));
+        QCOMPARE(variants.comparisons().front().stepScope(), kPjit);
+        const QJsonObject expected = oracle(sides, kPjit);
+        const QJsonArray oracleVariants = expected[QStringLiteral("variants")].toArray();
+        QCOMPARE(oracleVariants.size(), 2);
+        int calls = 0;
+        for (int i = 0; i < 2; ++i) {
+            const QJsonObject o = oracleVariants[i].toObject();
+            QCOMPARE(o[QStringLiteral("variant")].toString(), labels[i + 1]);
+            const StepBreakdown &steps = variants.comparisons()[std::size_t(i)];
+            compareRows(steps, o[QStringLiteral("rows")].toArray(), o[QStringLiteral("caveat")].toBool());
+            const QJsonObject ratio = o[QStringLiteral("step_ratio")].toObject();
+            const stats::RatioInterval fieller = variants.stepRatio(i);
+            for (auto [value, key] : {std::pair{fieller.ratio, "ratio"}, std::pair{fieller.low, "low"},
+                                      std::pair{fieller.high, "high"}})
+                QVERIFY2(std::fabs(value - ratio[QLatin1String(key)].toDouble()) <= 1e-9 * std::fabs(value), key);
+            calls += steps.row(StepPart::Step).verdict == Verdict::Slower;
+            QVERIFY(variants.leadLine(i).startsWith(labels[i + 1] + QStringLiteral(": step +")));
+        }
+        QCOMPARE(calls, 2); // without command buffers each launch is the CPU's: both are slower
+        // the family spans the candidates: the step's judged p is Holm's over both raw p
+        const double p0 = variants.comparisons()[0].row(StepPart::Step).pRaw,
+                     p1 = variants.comparisons()[1].row(StepPart::Step).pRaw;
+        QCOMPARE(variants.comparisons()[0].row(StepPart::Step).p,
+                 p0 < p1 ? 2 * p0 : std::max(p0, std::min(1.0, 2 * p1)));
+
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("variants.csv"));
+        const ProcessResult cli =
+            runProcess(QStringLiteral(SCOPELINE_CLI), QStringList{QStringLiteral("steps")} + sides +
+                                                          QStringList{QStringLiteral("--csv"), csv});
+        QVERIFY2(cli.exitCode == 0, cli.err.constData());
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString written = QString::fromUtf8(file.readAll());
+        QCOMPARE(written, variants.toCsv());
+        QVERIFY(written.startsWith(QStringLiteral("variant,") + StepBreakdown(baseline, baseline).toCsv().section(QLatin1Char('\n'), 0, 0)));
+        QCOMPARE(written.count(QLatin1Char('\n')), 1 + 2 * kStepParts);
+        QVERIFY(cli.out.contains("no_triton: step +"));
+        // the gate names the candidate that trips it
+        const ProcessResult gate = runProcess(QStringLiteral(SCOPELINE_CLI),
+                                              QStringList{QStringLiteral("steps")} + sides +
+                                                  QStringList{QStringLiteral("--fail-on"), QStringLiteral("slower"),
+                                                              QStringLiteral("--strict"), QStringLiteral("--format"),
+                                                              QStringLiteral("markdown")});
+        QCOMPARE(gate.exitCode, 3);
+        QVERIFY2(gate.out.contains("no\\_buffers: step time") && gate.out.contains("no\\_triton: step time"),
+                 gate.out.constData());
+    }
+
+    // One candidate is a pair: the same rows as the pair's, p, intervals and verdicts.
+    void variantsOfTwoAreThePair()
+    {
+        const QList<LoadedRun> a = load(kTorch + QStringLiteral("/eager")),
+                               b = load(kTorch + QStringLiteral("/reduce_overhead"));
+        const StepBreakdown pair(a, b);
+        const VariantSteps variants(a, {b}, {QStringLiteral("reduce_overhead")});
+        QCOMPARE(variants.comparisons().front().toCsv(), pair.toCsv());
+        QVERIFY(variants.leadLine(0).contains(QLatin1String("(B faster)")));
+        // the ratio's interval agrees with the verdict's: the step is faster, all of it below 1
+        QVERIFY(variants.stepRatio(0).high < 1);
+    }
+
+    // A/A with four variants: the 10 runs of one variant in groups of 3, 3, 2 and 2 (the first the
+    // baseline), 300 seeded shuffles a variant: any candidate's step called in at most alpha of them; the
+    // 4 processes of one JAX program as 4 variants call nothing. Fieller agrees with a bootstrap.
+    void variantsAA()
+    {
+        const QList<LoadedRun> all = load(kRepeated);
+        std::vector<RunSteps> variants[2];
+        for (const RunSteps &run : summaries(all, kPjit))
+            variants[run.run.contains(QLatin1String("einsum"))].push_back(run);
+        std::mt19937 random(41);
+        int splits = 0, stepCalls = 0, partCalls = 0;
+        for (std::vector<RunSteps> runs : variants)
+            for (int shuffle = 0; shuffle < 300; ++shuffle) {
+                std::shuffle(runs.begin(), runs.end(), random);
+                const std::vector<RunSteps> base(runs.begin(), runs.begin() + 3);
+                std::vector<StepBreakdown> candidates;
+                for (const auto &[from, to] : {std::pair{3, 6}, std::pair{6, 8}, std::pair{8, 10}})
+                    candidates.emplace_back(base, std::vector<RunSteps>(runs.begin() + from, runs.begin() + to),
+                                            kPjit);
+                std::vector<StepBreakdown *> together;
+                for (StepBreakdown &c : candidates)
+                    together.push_back(&c);
+                StepBreakdown::judgeTogether(together);
+                bool step = false, part = false;
+                for (const StepBreakdown &c : candidates)
+                    for (const StepRow &row : c.rows()) {
+                        const bool call = row.verdict == Verdict::Faster || row.verdict == Verdict::Slower;
+                        (row.part == StepPart::Step ? step : part) |= call;
+                    }
+                ++splits;
+                stepCalls += step;
+                partCalls += part;
+            }
+        qInfo("A/A with 4 variants over %d splits: a step called in %d, a part in %d", splits, stepCalls, partCalls);
+        QVERIFY(stepCalls <= 0.05 * splits);
+        QVERIFY(partCalls <= 0.05 * splits);
+
+        const QString processes = testdata::path("h100_runs/jax_processes/matmul");
+        std::vector<QList<LoadedRun>> candidates;
+        for (int p = 1; p < 4; ++p)
+            candidates.push_back(load(processes + QStringLiteral("/proc_%1").arg(p)));
+        const VariantSteps four(load(processes + QStringLiteral("/proc_0")), candidates,
+                                {QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3")});
+        for (const StepBreakdown &c : four.comparisons())
+            for (const StepRow &row : c.rows())
+                QVERIFY2(row.verdict != Verdict::Faster && row.verdict != Verdict::Slower,
+                         qPrintable(stepPartKey(row.part)));
+
+        // Fieller against the percentile bootstrap (the oracle's) on the 10 v 10 pair
+        const QJsonObject pair = oracle({kRepeated + QStringLiteral("/trace_file_matmul_*"),
+                                         kRepeated + QStringLiteral("/trace_file_einsum_*")},
+                                        kPjit);
+        const QJsonObject ratio = pair[QStringLiteral("step_ratio")].toObject();
+        const QJsonArray bootstrap = ratio[QStringLiteral("bootstrap")].toArray();
+        const double width = ratio[QStringLiteral("high")].toDouble() - ratio[QStringLiteral("low")].toDouble();
+        QVERIFY(width > 0);
+        QVERIFY(std::fabs(bootstrap[0].toDouble() - ratio[QStringLiteral("low")].toDouble()) < 0.2 * width);
+        QVERIFY(std::fabs(bootstrap[1].toDouble() - ratio[QStringLiteral("high")].toDouble()) < 0.2 * width);
     }
 };
 

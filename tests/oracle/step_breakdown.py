@@ -354,7 +354,7 @@ def measure(runs_a, runs_b, by_process, communication):
                 row["_half"] = lambda level: 1  # the values known to 1 ns, whatever the level
         if comp == "step" and len(a) >= 2 and len(b) >= 2:
             row["_ratio"] = lambda level, a=[float(x) for x in a], b=[float(x) for x in b]: dict(
-                fieller(a, b, level), bootstrap=bootstrap_ratio(a, b, level))
+                fieller(a, b, level), bootstrap=bootstrap_ratio(a, b, level) if len(set(a + b)) > 1 else None)
         if comp in ("busy:compute", "busy:exposed_communication") and not communication:
             row["p_raw"], row["_half"] = None, None  # compute is all of busy: nothing to test
         rows.append(row)
@@ -369,6 +369,8 @@ def fieller(a, b, level):
     qa = sum((x - ma) ** 2 for x in a) / (len(a) - 1) / len(a)
     qb = sum((x - mb) ** 2 for x in b) / (len(b) - 1) / len(b)
     theta = mb / ma
+    if qa == 0 and qb == 0:  # no spread on either side: no t interval
+        return dict(ratio=theta, low=None, high=None)
     df = (qb + theta ** 2 * qa) ** 2 / (qb ** 2 / (len(b) - 1) + theta ** 4 * qa ** 2 / (len(a) - 1))
     t = stats.t.ppf(1 - level / 2, df)
     # quadratic in theta: (ma^2 - t^2 qa) theta^2 - 2 ma mb theta + (mb^2 - t^2 qb) <= 0
