@@ -8,9 +8,12 @@
 #include "testprocess.h"
 
 #include "model/comparison/kerneldiff.h"
+#include "model/comparison/variantdiff.h"
 #include "model/loading/tracefolder.h"
 
 #include <QtTest>
+
+#include <set>
 
 #include <cmath>
 
@@ -127,6 +130,61 @@ QList<LoadedRun> loadFiles(const QStringList &files)
     for (const QString &file : files)
         runs.append(LoadedRun::load(TraceRun{QFileInfo(file).fileName(), file}));
     return runs;
+}
+
+// Every column of every row of a diff CSV against the oracle's rows: exact names, counts, calls and
+// totals per run (means of integer ns, the same division); everything else to 1e-9 relative.
+void compareWithOracle(const Csv &csv, const QJsonArray &expected)
+{
+    QCOMPARE(csv.rows.size(), expected.size());
+
+    // Exact: names, counts, calls and totals per run (means of integer ns, the same division);
+    // everything else to 1e-9 relative.
+    const QStringList exactText = {QStringLiteral("kernel"), QStringLiteral("verdict"),
+                                   QStringLiteral("folded_names"), QStringLiteral("per_call_verdict"),
+                                   QStringLiteral("caveat")};
+    const QStringList exactNumbers = {QStringLiteral("runs_a"),        QStringLiteral("runs_b"),
+                                      QStringLiteral("calls_a"),       QStringLiteral("calls_b"),
+                                      QStringLiteral("total_a_ns"),    QStringLiteral("total_b_ns"),
+                                      QStringLiteral("delta_total_ns")};
+    int tested = 0;
+    double previous = INFINITY;
+    for (int r = 0; r < csv.rows.size(); ++r) {
+        const QJsonObject want = expected[r].toObject();
+        const QString kernel = want[QStringLiteral("kernel")].toString();
+        for (const QString &column : csv.header) {
+            QVERIFY2(want.contains(column), qPrintable(column));
+            const QString got = csv.value(r, column);
+            const QJsonValue reference = want[column];
+            const QString where =
+                QStringLiteral("row %1 (%2) %3: got '%4', oracle %5")
+                    .arg(r)
+                    .arg(kernel.left(60), column, got,
+                         QString::fromUtf8(
+                             QJsonDocument(QJsonArray{reference}).toJson(QJsonDocument::Compact)));
+            if (exactText.contains(column)) {
+                QVERIFY2(got == reference.toString(), qPrintable(where));
+            } else if (reference.isNull()) {
+                QVERIFY2(got.isEmpty(), qPrintable(where));
+            } else {
+                bool ok = false;
+                const double value = got.toDouble(&ok);
+                const double ref = reference.toDouble();
+                QVERIFY2(ok, qPrintable(where));
+                if (exactNumbers.contains(column))
+                    QVERIFY2(value == ref, qPrintable(where));
+                else
+                    QVERIFY2(std::fabs(value - ref) <= 1e-9 * std::max(1.0, std::fabs(ref)),
+                             qPrintable(where));
+            }
+        }
+        tested += !want[QStringLiteral("run_level_p")].isNull();
+        // Sorted by |change of total time|, largest first.
+        const double delta = std::fabs(csv.value(r, QStringLiteral("delta_total_ns")).toDouble());
+        QVERIFY2(delta <= previous, qPrintable(QStringLiteral("row %1 out of order").arg(r)));
+        previous = delta;
+    }
+    qInfo("%lld rows, %d with a run-level test", qlonglong(csv.rows.size()), tested);
 }
 
 } // namespace
@@ -264,55 +322,7 @@ private slots:
             "kernel,runs_a,runs_b,calls_a,calls_b,total_a_ns,total_b_ns,delta_total_ns,share_of_delta,"
             "median_a_ns,median_b_ns,rel_change_median,run_level_p,verdict");
         QCOMPARE(csv.header.mid(0, 14).join(QLatin1Char(',')), prefix);
-        QCOMPARE(csv.rows.size(), expected.size());
-
-        // Exact: names, counts, calls and totals per run (means of integer ns, the same division);
-        // everything else to 1e-9 relative.
-        const QStringList exactText = {QStringLiteral("kernel"), QStringLiteral("verdict"),
-                                       QStringLiteral("folded_names"), QStringLiteral("per_call_verdict"),
-                                       QStringLiteral("caveat")};
-        const QStringList exactNumbers = {QStringLiteral("runs_a"),        QStringLiteral("runs_b"),
-                                          QStringLiteral("calls_a"),       QStringLiteral("calls_b"),
-                                          QStringLiteral("total_a_ns"),    QStringLiteral("total_b_ns"),
-                                          QStringLiteral("delta_total_ns")};
-        int tested = 0;
-        double previous = INFINITY;
-        for (int r = 0; r < csv.rows.size(); ++r) {
-            const QJsonObject want = expected[r].toObject();
-            const QString kernel = want[QStringLiteral("kernel")].toString();
-            for (const QString &column : csv.header) {
-                QVERIFY2(want.contains(column), qPrintable(column));
-                const QString got = csv.value(r, column);
-                const QJsonValue reference = want[column];
-                const QString where =
-                    QStringLiteral("row %1 (%2) %3: got '%4', oracle %5")
-                        .arg(r)
-                        .arg(kernel.left(60), column, got,
-                             QString::fromUtf8(
-                                 QJsonDocument(QJsonArray{reference}).toJson(QJsonDocument::Compact)));
-                if (exactText.contains(column)) {
-                    QVERIFY2(got == reference.toString(), qPrintable(where));
-                } else if (reference.isNull()) {
-                    QVERIFY2(got.isEmpty(), qPrintable(where));
-                } else {
-                    bool ok = false;
-                    const double value = got.toDouble(&ok);
-                    const double ref = reference.toDouble();
-                    QVERIFY2(ok, qPrintable(where));
-                    if (exactNumbers.contains(column))
-                        QVERIFY2(value == ref, qPrintable(where));
-                    else
-                        QVERIFY2(std::fabs(value - ref) <= 1e-9 * std::max(1.0, std::fabs(ref)),
-                                 qPrintable(where));
-                }
-            }
-            tested += !want[QStringLiteral("run_level_p")].isNull();
-            // Sorted by |change of total time|, largest first.
-            const double delta = std::fabs(csv.value(r, QStringLiteral("delta_total_ns")).toDouble());
-            QVERIFY2(delta <= previous, qPrintable(QStringLiteral("row %1 out of order").arg(r)));
-            previous = delta;
-        }
-        qInfo("%lld rows, %d with a run-level test", qlonglong(csv.rows.size()), tested);
+        compareWithOracle(csv, expected);
 
         // The header line's figures, in-process, against the oracle.
         const QList<LoadedRun> a = roots.isEmpty() ? loadFiles(filesA) : loadFolder(roots[0]);
@@ -450,6 +460,73 @@ private slots:
         QCOMPARE(lines.size(), header + 5);
     }
 
+    // More than two variants: XLA's three flag sets of one JAX GPT (command buffers on as the baseline;
+    // off; off with Triton GEMM off), 3 runs each. The CSV has a variant column and each candidate's
+    // rows equal the oracle's, whose Holm family spans kernels × candidates; the matrix has every
+    // kernel of any side once, each cell the candidate's own row.
+    void variantsEqualOracle()
+    {
+        const QString buffers = testdata::path("jax_h100/jax_command_buffers");
+        const QString matmul = QStringLiteral("trace_file_matmul_");
+        const QStringList paths = {buffers + QStringLiteral("/trace_file_matmul_*"),
+                                   kNamedScopes + QStringLiteral("/trace_file_matmul_*"),
+                                   kCublas + QStringLiteral("/trace_file_matmul_*")};
+        const QStringList labels = {QStringLiteral("no_buffers"), QStringLiteral("no_triton")};
+        QTemporaryDir dir;
+        const QString csvPath = dir.filePath(QStringLiteral("variants.csv"));
+        const ProcessResult cli = runProcess(
+            QStringLiteral(SCOPELINE_CLI),
+            {QStringLiteral("diff"), QStringLiteral("buffers=") + paths[0], labels[0] + QLatin1Char('=') + paths[1],
+             labels[1] + QLatin1Char('=') + paths[2], QStringLiteral("--csv"), csvPath, QStringLiteral("--top"),
+             QStringLiteral("0")});
+        QVERIFY2(cli.exitCode == 0, cli.err.constData());
+        const ProcessResult oracleRun = runProcess(
+            QStringLiteral(SCOPELINE_PYTHON),
+            QStringList{QStringLiteral(SCOPELINE_ORACLE_DIR "/kernel_diff.py"), QStringLiteral("--a")}
+                << traceFiles(buffers, matmul) << QStringLiteral("--b") << traceFiles(kNamedScopes, matmul)
+                << QStringLiteral("--b") << traceFiles(kCublas, matmul) << QStringLiteral("--label") << labels[0]
+                << QStringLiteral("--label") << labels[1]);
+        QVERIFY2(oracleRun.exitCode == 0, oracleRun.err.constData());
+        const QJsonArray variants = QJsonDocument::fromJson(oracleRun.out).object()[QStringLiteral("variants")].toArray();
+        QCOMPARE(variants.size(), 2);
+        const Csv all = readCsv(csvPath);
+        QCOMPARE(all.header.front(), QStringLiteral("variant"));
+        int calls = 0;
+        for (int v = 0; v < 2; ++v) {
+            QCOMPARE(variants[v].toObject()[QStringLiteral("variant")].toString(), labels[v]);
+            Csv one;
+            one.header = all.header.mid(1);
+            for (const QStringList &row : all.rows)
+                if (row.front() == labels[v])
+                    one.rows.append(row.mid(1));
+            compareWithOracle(one, variants[v].toObject()[QStringLiteral("rows")].toArray());
+            for (int r = 0; r < one.rows.size(); ++r)
+                calls += one.value(r, QStringLiteral("verdict")).startsWith(QLatin1String("B "));
+        }
+        QVERIFY(calls > 0);
+
+        // The matrix, in-process: every kernel once, sorted by its largest change in any candidate.
+        std::vector<QList<LoadedRun>> candidates = {loadFolder(paths[1]), loadFolder(paths[2])};
+        const VariantDiff diff(loadFolder(paths[0]), candidates, labels);
+        std::set<QString> kernels;
+        for (const KernelDiff &pair : diff.diffs())
+            for (const KernelDiffRow &row : pair.rows())
+                kernels.insert(row.kernel);
+        QCOMPARE(diff.rows().size(), kernels.size());
+        double previous = INFINITY;
+        for (const VariantKernelRow &row : diff.rows()) {
+            QVERIFY(row.largestChangeNs <= previous);
+            previous = row.largestChangeNs;
+            for (std::size_t c = 0; c < 2; ++c)
+                if (row.cells[c]) {
+                    QCOMPARE(row.cells[c]->kernel, row.kernel);
+                    QCOMPARE(row.baselinePerRunNs, row.cells[c]->a.totalPerRunNs);
+                }
+        }
+        QVERIFY(cli.out.contains("no_triton"));
+        QVERIFY(cli.out.contains(" new")); // cuBLAS's kernels replace Triton's GEMM fusions
+    }
+
     void exitStatuses_data()
     {
         QTest::addColumn<QStringList>("arguments");
@@ -457,7 +534,9 @@ private slots:
         const QString a = kCublas + QStringLiteral("/trace_file_matmul_0");
         const QString b = kCublas + QStringLiteral("/trace_file_einsum_0");
         QTest::newRow("one path") << QStringList{QStringLiteral("diff"), a} << 1;
-        QTest::newRow("three paths") << QStringList{QStringLiteral("diff"), a, b, b} << 1;
+        QTest::newRow("three paths: a baseline and two candidates") << QStringList{QStringLiteral("diff"), a, b, b} << 0;
+        QTest::newRow("a candidate that is not there")
+            << QStringList{QStringLiteral("diff"), a, b, QStringLiteral("x=/no/such/folder")} << 2;
         QTest::newRow("alpha out of range")
             << QStringList{QStringLiteral("diff"), a, b, QStringLiteral("--alpha"), QStringLiteral("1.5")}
             << 1;

@@ -130,6 +130,19 @@ std::vector<TraceRun> scanPath(const QString &path)
 }
 
 // Scans and loads every run under the given paths; prints the error and returns false on failure.
+bool loadVariants(const QList<SideArgument> &sides, LoadedVariants &variants)
+{
+    if (sides.isEmpty() || !loadPaths({sides[0].path}, variants.baseline))
+        return false;
+    for (qsizetype i = 1; i < sides.size(); ++i) {
+        variants.candidates.emplace_back();
+        if (!loadPaths({sides[i].path}, variants.candidates.back()))
+            return false;
+        variants.labels << sides[i].label;
+    }
+    return true;
+}
+
 bool loadPaths(const QStringList &paths, QList<LoadedRun> &runs, LoadedRun::Scopes scopes,
                LoadedRun::Events events)
 {

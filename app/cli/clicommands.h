@@ -6,6 +6,7 @@
 
 #include "model/comparison/gate.h"
 #include "model/loading/loadedrun.h"
+#include "model/loading/sideargument.h"
 #include "model/analysis/scopematcher.h"
 
 #include <QCommandLineParser>
@@ -45,6 +46,15 @@ std::vector<TraceRun> scanPath(const QString &path);
 bool loadPaths(const QStringList &paths, QList<LoadedRun> &runs,
                LoadedRun::Scopes scopes = LoadedRun::Scopes::Index,
                LoadedRun::Events events = LoadedRun::Events::Drop);
+// More than two sides: the baseline's runs, each candidate's, and the candidates' labels (SideArgument).
+struct LoadedVariants
+{
+    QList<LoadedRun> baseline;
+    std::vector<QList<LoadedRun>> candidates;
+    QStringList labels; // the candidates'
+};
+// Loads the sides of `steps`/`diff A B C …`; prints the error and returns false on failure.
+bool loadVariants(const QList<SideArgument> &sides, LoadedVariants &variants);
 // The options steps and ranks share: --step, --csv, --alpha and --threshold.
 struct StepCommandOptions
 {

@@ -5,6 +5,8 @@
 #include "model/comparison/gate.h"
 #include "model/comparison/kerneldiff.h"
 #include "model/comparison/stepbreakdown.h"
+#include "model/comparison/variantdiff.h"
+#include "model/comparison/variantsteps.h"
 #include "model/tables/durationformat.h"
 #include "model/tables/kernelnames.h"
 #include "model/tables/tableformat.h"
@@ -148,6 +150,88 @@ void printDiffJson(const KernelDiff &diff, const StepBreakdown &steps, const Gat
     out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
 }
 
+// More than two sides: the step's lead line and the kernel figures of each candidate, then the kernel ×
+// variant matrix.
+void printVariantDiff(const VariantDiff &diff, const VariantSteps &steps, const QList<SideArgument> &sides, int top,
+                      bool wide)
+{
+    const KernelDiffSummary &base = diff.diffs().front().summary();
+    out() << "baseline: " << sides[0].label << " (" << sides[0].path << ", "
+          << sideText(base, base.runsA, base.processesA) << ")\n";
+    for (std::size_t c = 0; c < diff.diffs().size(); ++c) {
+        const KernelDiffSummary &s = diff.diffs()[c].summary();
+        out() << steps.leadLine(int(c)) << "\n  " << sides[qsizetype(c) + 1].path << " ("
+              << sideText(s, s.runsB, s.processesB) << "); kernel time per run "
+              << formatDuration(s.kernelTimePerRunB) << " ("
+              << relativeText(s.kernelTimePerRunA, s.kernelTimePerRunB) << "); " << s.onlyInA
+              << " only in the baseline, " << s.onlyInB << " only here\n";
+    }
+    out() << "each cell: GPU time per run, its change against the baseline and the verdict; Holm over "
+             "kernels × candidates (alpha "
+          << diff.diffs().front().options().alpha << ", threshold " << 100 * diff.diffs().front().options().threshold
+          << "%)\n";
+    const std::vector<VariantKernelRow> &rows = diff.rows();
+    std::vector<TableColumn<VariantKernelRow>> columns = diff.matrixColumns(sides[0].label);
+    if (!wide) {
+        QStringList kernels;
+        for (const VariantKernelRow &r : rows)
+            kernels << r.kernel;
+        const QStringList names = distinctKernelNames(kernels, 50);
+        columns.front().text = [&rows, names](const VariantKernelRow &r) {
+            return names[qsizetype(&r - rows.data())];
+        };
+    }
+    const std::size_t shown = top > 0 ? std::min<std::size_t>(std::size_t(top), rows.size()) : rows.size();
+    out() << tableText(columns, rows, shown);
+    if (shown < rows.size())
+        out() << "(top " << shown << " of " << rows.size()
+              << " rows by the largest |Δ total| in any candidate; --top N for more, --csv FILE for all)\n";
+}
+
+int variantDiff(const QList<SideArgument> &sides, const KernelDiffOptions &options, const GateOptions &output,
+                int top, bool wide, const QString &csv)
+{
+    LoadedVariants loaded;
+    if (!loadVariants(sides, loaded))
+        return Unreadable;
+    const VariantDiff diff(loaded.baseline, loaded.candidates, loaded.labels, options);
+    const VariantSteps steps(loaded.baseline, loaded.candidates, loaded.labels,
+                             StepBreakdownOptions{QString(), options.alpha, options.threshold});
+    Gate gate(output.failOn, output.strict);
+    for (std::size_t c = 0; c < diff.diffs().size(); ++c) {
+        gate.addStep(steps.comparisons()[c], loaded.labels[qsizetype(c)]);
+        gate.addKernelDiff(diff.diffs()[c], loaded.labels[qsizetype(c)]);
+    }
+    if (output.format == OutputFormat::Json) {
+        QJsonArray candidates;
+        for (std::size_t c = 0; c < diff.diffs().size(); ++c)
+            candidates.append(QJsonObject{
+                {QStringLiteral("variant"), loaded.labels[qsizetype(c)]},
+                {QStringLiteral("path"), sides[qsizetype(c) + 1].path},
+                {QStringLiteral("lead_line"), steps.leadLine(int(c))},
+                {QStringLiteral("rows"), tableJson(KernelDiff::columns(options), diff.diffs()[c].rows())}});
+        out() << QString::fromUtf8(
+            QJsonDocument(QJsonObject{{QStringLiteral("command"), QStringLiteral("diff")},
+                                      {QStringLiteral("baseline"),
+                                       QJsonObject{{QStringLiteral("variant"), sides[0].label},
+                                                   {QStringLiteral("path"), sides[0].path}}},
+                                      {QStringLiteral("by"), options.byOp ? QStringLiteral("op") : QStringLiteral("kernel")},
+                                      {QStringLiteral("alpha"), options.alpha},
+                                      {QStringLiteral("threshold"), options.threshold},
+                                      {QStringLiteral("candidates"), candidates},
+                                      {QStringLiteral("gate"), gateJson(gate)}})
+                .toJson(QJsonDocument::Indented));
+    } else {
+        printVariantDiff(diff, steps, sides, top, wide);
+        if (output.format == OutputFormat::Markdown || gate.mode() != GateMode::Off)
+            out() << gateMarkdown(gate);
+    }
+    out().flush();
+    if (!csv.isEmpty() && !writeTextFile(csv, diff.toCsv()))
+        return Unreadable;
+    return gateStatus(gate);
+}
+
 } // namespace
 
 int diffCommand(const QStringList &arguments)
@@ -174,9 +258,12 @@ int diffCommand(const QStringList &arguments)
     parser.addOptions(gateOptionList());
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 2)
-        return usageError(QStringLiteral("diff needs two paths, A and B"));
+    QList<SideArgument> sides;
+    for (const QString &argument : parser.positionalArguments())
+        sides.append(SideArgument::parse(argument));
+    if (sides.size() < 2)
+        return usageError(QStringLiteral("diff needs two paths, A and B, or a baseline and candidates"));
+    const QStringList positional = {sides[0].path, sides[1].path};
     KernelDiffOptions options;
     options.foldNumbers = parser.isSet(foldOption);
     if (parser.value(byOption) != QLatin1String("kernel") && parser.value(byOption) != QLatin1String("op"))
@@ -193,6 +280,9 @@ int diffCommand(const QStringList &arguments)
     if (!parseGateOptions(parser, output, status))
         return status;
 
+    if (sides.size() > 2)
+        return variantDiff(sides, options, output, top, parser.isSet(wideOption),
+                           parser.isSet(csvOption) ? parser.value(csvOption) : QString());
     QList<LoadedRun> a, b;
     if (!loadPaths({positional[0]}, a) || !loadPaths({positional[1]}, b))
         return Unreadable;

@@ -4,7 +4,6 @@
 
 #include "model/comparison/stepbreakdown.h"
 #include "model/comparison/variantsteps.h"
-#include "model/loading/sideargument.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -126,20 +125,13 @@ void printVariantStepsMarkdown(const VariantSteps &variants, const Gate &gate, c
 int variantSteps(const QList<SideArgument> &sides, const StepBreakdownOptions &options, const GateOptions &output,
                  const QString &csv)
 {
-    QList<LoadedRun> baseline;
-    std::vector<QList<LoadedRun>> candidates(std::size_t(sides.size() - 1));
-    QStringList labels;
-    if (!loadPaths({sides[0].path}, baseline))
+    LoadedVariants loaded;
+    if (!loadVariants(sides, loaded))
         return Unreadable;
-    for (qsizetype i = 1; i < sides.size(); ++i) {
-        if (!loadPaths({sides[i].path}, candidates[std::size_t(i - 1)]))
-            return Unreadable;
-        labels << sides[i].label;
-    }
-    const VariantSteps variants(baseline, candidates, labels, options);
+    const VariantSteps variants(loaded.baseline, loaded.candidates, loaded.labels, options);
     Gate gate(output.failOn, output.strict);
     for (int i = 0; i < int(variants.comparisons().size()); ++i)
-        gate.addStep(variants.comparisons()[std::size_t(i)], labels[i]);
+        gate.addStep(variants.comparisons()[std::size_t(i)], loaded.labels[i]);
     if (output.format == OutputFormat::Markdown)
         printVariantStepsMarkdown(variants, gate, sides);
     else if (output.format == OutputFormat::Json)

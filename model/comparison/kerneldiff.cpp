@@ -230,41 +230,54 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
     for (auto &entry : built)
         m_rows.push_back(std::move(entry.second));
 
-    // Holm over the rows that have a p: the diff's rows are one family, for each of the two tests.
+    judgeTogether({this});
+}
+
+void KernelDiff::judgeTogether(const std::vector<KernelDiff *> &diffs)
+{
+    // Holm over the rows that have a p: the rows of every diff (kernels × candidates) are one family,
+    // for each of the two tests.
     std::vector<double> p, perCallP;
-    for (const KernelDiffRow &row : m_rows) {
-        p.push_back(row.runLevel.p);
-        perCallP.push_back(row.perCall.p);
-    }
+    for (const KernelDiff *diff : diffs)
+        for (const KernelDiffRow &row : diff->m_rows) {
+            p.push_back(row.runLevel.p);
+            perCallP.push_back(row.perCall.p);
+        }
+    const double alpha = diffs.empty() ? 0.05 : diffs.front()->m_options.alpha;
     const std::vector<double> holm = stats::holmAdjust(p), perCallHolm = stats::holmAdjust(perCallP);
-    const std::vector<double> levels = stats::holmLevels(p, options.alpha),
-                              perCallLevels = stats::holmLevels(perCallP, options.alpha);
-    for (std::size_t i = 0; i < m_rows.size(); ++i) {
-        KernelDiffRow &row = m_rows[i];
-        row.runLevelHolm = holm[i];
-        row.perCallHolm = perCallHolm[i];
-        // Each interval at the level its verdict is judged: Holm's step-down level in its family.
-        if (!std::isnan(levels[i]))
-            setIntervalAtLevel(row.runLevel, levels[i],
-                               stats::meanChangeTest(row.a.unitTotalNs, row.b.unitTotalNs, 1 - levels[i],
-                                                     row.timerStep));
-        if (!std::isnan(perCallLevels[i]))
-            setIntervalAtLevel(row.perCall, perCallLevels[i],
-                               stats::runLevelTest(row.a.unitMedianNs, row.b.unitMedianNs, 1 - perCallLevels[i],
-                                                   row.timerStep));
-        if (!row.a.present() && !row.processDependent())
-            row.verdict = Verdict::OnlyInB;
-        else if (!row.b.present() && !row.processDependent())
-            row.verdict = Verdict::OnlyInA;
-        else
-            row.verdict =
-                runLevelVerdict(row.runLevelHolm, row.runLevel.change, options.alpha, options.threshold);
-        row.perCallVerdict =
-            runLevelVerdict(row.perCallHolm, row.perCall.change, options.alpha, options.threshold);
-        ++sum.kernels;
-        sum.onlyInA += row.verdict == Verdict::OnlyInA;
-        sum.onlyInB += row.verdict == Verdict::OnlyInB;
-        sum.processDependent += row.processDependent();
+    const std::vector<double> levels = stats::holmLevels(p, alpha), perCallLevels = stats::holmLevels(perCallP, alpha);
+    std::size_t i = 0;
+    for (KernelDiff *diff : diffs) {
+        const KernelDiffOptions &options = diff->m_options;
+        KernelDiffSummary &sum = diff->m_summary;
+        sum.kernels = sum.onlyInA = sum.onlyInB = sum.processDependent = 0;
+        for (KernelDiffRow &row : diff->m_rows) {
+            row.runLevelHolm = holm[i];
+            row.perCallHolm = perCallHolm[i];
+            // Each interval at the level its verdict is judged: Holm's step-down level in its family.
+            if (!std::isnan(levels[i]))
+                setIntervalAtLevel(row.runLevel, levels[i],
+                                   stats::meanChangeTest(row.a.unitTotalNs, row.b.unitTotalNs, 1 - levels[i],
+                                                         row.timerStep));
+            if (!std::isnan(perCallLevels[i]))
+                setIntervalAtLevel(row.perCall, perCallLevels[i],
+                                   stats::runLevelTest(row.a.unitMedianNs, row.b.unitMedianNs,
+                                                       1 - perCallLevels[i], row.timerStep));
+            ++i;
+            if (!row.a.present() && !row.processDependent())
+                row.verdict = Verdict::OnlyInB;
+            else if (!row.b.present() && !row.processDependent())
+                row.verdict = Verdict::OnlyInA;
+            else
+                row.verdict =
+                    runLevelVerdict(row.runLevelHolm, row.runLevel.change, options.alpha, options.threshold);
+            row.perCallVerdict =
+                runLevelVerdict(row.perCallHolm, row.perCall.change, options.alpha, options.threshold);
+            ++sum.kernels;
+            sum.onlyInA += row.verdict == Verdict::OnlyInA;
+            sum.onlyInB += row.verdict == Verdict::OnlyInB;
+            sum.processDependent += row.processDependent();
+        }
     }
 }
 

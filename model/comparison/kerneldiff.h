@@ -136,6 +136,10 @@ public:
     // The two sides as a whole, a line or two: "3 v 3 runs · GPU busy/run A … → B … (−4.74 %) · …".
     QString headerText() const;
 
+    // Judges diffs of candidates against one baseline together: the rows of all one Holm family for
+    // each test, each interval at its row's level. One diff is a pair's judgement.
+    static void judgeTogether(const std::vector<KernelDiff *> &diffs);
+
 private:
     KernelDiffOptions m_options;
     std::vector<KernelDiffRow> m_rows;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/comparison/variantsteps.h"
 
-#include "model/tables/csvfield.h"
 #include "model/tables/durationformat.h"
 #include "model/tables/tableformat.h"
 
@@ -26,15 +25,10 @@ VariantSteps::VariantSteps(const QList<LoadedRun> &baseline, const std::vector<Q
 
 QString VariantSteps::toCsv() const
 {
-    QString csv;
-    for (std::size_t i = 0; i < m_comparisons.size(); ++i) {
-        const QStringList lines = m_comparisons[i].toCsv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        if (i == 0)
-            csv += QStringLiteral("variant,") + lines.front() + QLatin1Char('\n');
-        for (qsizetype l = 1; l < lines.size(); ++l)
-            csv += csvText(m_labels.value(qsizetype(i))) + QLatin1Char(',') + lines[l] + QLatin1Char('\n');
-    }
-    return csv;
+    std::vector<const std::vector<StepRow> *> tables;
+    for (const StepBreakdown &comparison : m_comparisons)
+        tables.push_back(&comparison.rows());
+    return variantTableCsv(StepBreakdown::columns(), m_labels, tables);
 }
 
 stats::RatioInterval VariantSteps::stepRatio(int candidate) const

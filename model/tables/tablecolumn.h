@@ -81,6 +81,26 @@ QString tableCsv(const std::vector<TableColumn<Row>> &columns, const std::vector
     return csv;
 }
 
+// The tables of several candidates against one baseline as one CSV: a `variant` column first (the
+// candidate's label), then the columns; each candidate's rows in the order given.
+template <typename Row>
+QString variantTableCsv(const std::vector<TableColumn<Row>> &columns, const QStringList &labels,
+                        const std::vector<const std::vector<Row> *> &tables)
+{
+    QStringList line{QStringLiteral("variant")};
+    for (const TableColumn<Row> &c : columns)
+        line << c.csvKey;
+    QString csv = line.join(QLatin1Char(',')) + QLatin1Char('\n');
+    for (std::size_t t = 0; t < tables.size(); ++t)
+        for (const Row &row : *tables[t]) {
+            line = QStringList{csvText(labels.value(qsizetype(t)))};
+            for (const TableColumn<Row> &c : columns)
+                line << csvValue(c.value(row));
+            csv += line.join(QLatin1Char(',')) + QLatin1Char('\n');
+        }
+    return csv;
+}
+
 // The CLI's fixed-width table of the given columns over the first `count` rows, titles first: each
 // column as wide as its cliWidth or its widest cell, "–" in an empty cell.
 template <typename Row>

@@ -18,10 +18,14 @@ timer step (the GCD of the row's durations), shown only where it excludes 0 exac
 is significant. A run's process: its folder under --root-a/--root-b
 (`side/<process>/<run>/`), else the OS pid of a Kineto trace's first launch call, else unknown.
 
+More than two variants: --b given once per candidate (with --label each), the baseline --a against
+each as a pair, and Holm over the rows of every pair (kernels x candidates), for each test.
+
 Usage:
-  kernel_diff.py --a F1 [F2 ...] --b G1 [G2 ...] [--root-a DIR --root-b DIR] [--by kernel|op]
-                 [--fold-numbers] [--alpha P] [--threshold PERCENT]
-prints {"summary": {...}, "rows": [{column: value, ...}, ...]} with the rows in the CLI's order.
+  kernel_diff.py --a F1 [F2 ...] --b G1 [G2 ...] [--b H1 ... --label L1 --label L2]
+                 [--root-a DIR --root-b DIR] [--by kernel|op] [--fold-numbers] [--alpha P] [--threshold PERCENT]
+prints {"summary": {...}, "rows": [{column: value, ...}, ...]} with the rows in the CLI's order; with
+several candidates {"variants": [{"variant": label, "summary": ..., "rows": [...]}, ...]}.
 """
 import argparse
 import gzip
@@ -255,21 +259,8 @@ def verdict_of(p, change, alpha, threshold):
     return "B faster" if change < 0 else "B slower"
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--a", nargs="+", required=True)
-    parser.add_argument("--b", nargs="+", required=True)
-    parser.add_argument("--root-a")
-    parser.add_argument("--root-b")
-    parser.add_argument("--by", choices=("kernel", "op"), default="kernel")
-    parser.add_argument("--fold-numbers", action="store_true")
-    parser.add_argument("--alpha", type=float, default=0.05)
-    parser.add_argument("--threshold", type=float, default=1.0)
-    args = parser.parse_args()
-    threshold = args.threshold / 100
-    by_op = args.by == "op"
-
-    sides = [[read_run(f, by_op, args.root_a) for f in args.a], [read_run(f, by_op, args.root_b) for f in args.b]]
+def measure(sides, by_op, fold_numbers):
+    """One pair (baseline, candidate): the rows with their raw tests, before Holm."""
     n = [len(sides[0]), len(sides[1])]
     # Units: processes when a side's runs come from >= 2 known ones, else runs; A and B interleaved in
     # one OS process share it (no caveat).
@@ -292,7 +283,7 @@ def main():
         for r, (ks, _, _) in enumerate(runs):
             for name, dur, op, is_comm in ks:
                 key = op if by_op else name
-                key = fold(key)[0] if args.fold_numbers else key
+                key = fold(key)[0] if fold_numbers else key
                 g = groups.setdefault(key, {"names": set(), "comm": False,
                                             "runs": [[[] for _ in range(n[0])], [[] for _ in range(n[1])]]})
                 g["names"].add(name)
@@ -307,7 +298,7 @@ def main():
     rows = []
     for key, g in groups.items():
         display = key
-        if args.fold_numbers and not by_op:
+        if fold_numbers and not by_op:
             numbered = sorted(x for x in g["names"] if fold(x)[1] is not None)
             if numbered:
                 display = key + fold(numbered[0])[1] + "*"
@@ -336,7 +327,7 @@ def main():
          row["run_level_mwu_p"]) = time_level(unit_tot[0], unit_tot[1], step)
         (row["per_call_p_raw"], row["per_call_change"], row["per_call_ci_low"], row["per_call_ci_high"],
          _) = run_level(unit_med[0], unit_med[1], step)
-        row["folded_names"] = ";".join(sorted(g["names"])) if args.fold_numbers or by_op else ""
+        row["folded_names"] = ";".join(sorted(g["names"])) if fold_numbers or by_op else ""
         row["process_dependent"] = by_process and any(0 < with_kernel[s] < processes[s] for s in (0, 1))
         row["_with"] = with_kernel
         row["processes_a"], row["processes_b"] = processes
@@ -346,10 +337,22 @@ def main():
         rows.append(row)
 
     rows.sort(key=lambda r: (-abs(r["delta_total_ns"]), r["kernel"].encode("utf-8")))
+    summary = dict(runs_a=n[0], runs_b=n[1], busy_per_run_a=busy[0], busy_per_run_b=busy[1],
+                   kernel_time_per_run_a=per_run[0], kernel_time_per_run_b=per_run[1], delta_total_ns=total_delta,
+                   by_process=by_process, caveat=caveat)
+    return dict(rows=rows, summary=summary, processes=processes, by_process=by_process)
+
+
+def judge(pairs, alpha, threshold):
+    """Holm over the rows of every pair (kernels x candidates), for each of the two tests."""
+    rows = [row for pair in pairs for row in pair["rows"]]
+    for pair in pairs:
+        for row in pair["rows"]:
+            row["_pair"] = pair
     # Each interval at the level its verdict is judged: Holm's step-down level in its family; a tie's
     # interval (not from the test) only where it excludes 0 exactly when p < level.
     for prefix, test, index in (("run_level", time_level, 0), ("per_call", run_level, 1)):
-        for row, level in zip(rows, holm_levels([r[prefix + "_p_raw"] for r in rows], args.alpha)):
+        for row, level in zip(rows, holm_levels([r[prefix + "_p_raw"] for r in rows], alpha)):
             row[prefix + "_ci_level"] = None if level is None else 1 - level
             if level is None:
                 continue
@@ -360,28 +363,54 @@ def main():
     for row, p, pc in zip(rows, holm([r["run_level_p_raw"] for r in rows]),
                           holm([r["per_call_p_raw"] for r in rows])):
         row["run_level_p"], row["per_call_p"] = p, pc
-        row["per_call_verdict"] = "–" if pc is None else verdict_of(pc, row["per_call_change"], args.alpha, threshold)
+        row["per_call_verdict"] = "–" if pc is None else verdict_of(pc, row["per_call_change"], alpha, threshold)
         if row["runs_a"] == 0 and not row["process_dependent"]:
             verdict = "only in B"
         elif row["runs_b"] == 0 and not row["process_dependent"]:
             verdict = "only in A"
         elif row["run_level_p_raw"] is None:
-            verdict = "process-to-process variation not measured" if by_process else "run-to-run variation not measured"
+            verdict = ("process-to-process variation not measured" if row["_pair"]["by_process"]
+                       else "run-to-run variation not measured")
         else:
-            verdict = verdict_of(p, row["run_level_change"], args.alpha, threshold)
+            verdict = verdict_of(p, row["run_level_change"], alpha, threshold)
         if row["process_dependent"] and not verdict.startswith("only"):
             verdict += "; process-dependent: in %d of %d processes of A, %d of %d of B" % (
-                row["_with"][0], processes[0], row["_with"][1], processes[1])
+                row["_with"][0], row["_pair"]["processes"][0], row["_with"][1], row["_pair"]["processes"][1])
         row["verdict"] = verdict
-        del row["_with"], row["per_call_p_raw"], row["_units"]
+        del row["_with"], row["per_call_p_raw"], row["_units"], row["_pair"]
 
-    summary = dict(runs_a=n[0], runs_b=n[1], busy_per_run_a=busy[0], busy_per_run_b=busy[1],
-                   kernel_time_per_run_a=per_run[0], kernel_time_per_run_b=per_run[1], delta_total_ns=total_delta,
-                   kernels=len(rows), only_in_a=sum(r["verdict"] == "only in A" for r in rows),
-                   only_in_b=sum(r["verdict"] == "only in B" for r in rows),
-                   process_dependent=sum(r["process_dependent"] for r in rows), by_process=by_process,
-                   caveat=caveat)
-    print(json.dumps(dict(summary=summary, rows=rows)))
+    for pair in pairs:
+        rows = pair["rows"]
+        pair["summary"].update(kernels=len(rows), only_in_a=sum(r["verdict"] == "only in A" for r in rows),
+                               only_in_b=sum(r["verdict"] == "only in B" for r in rows),
+                               process_dependent=sum(r["process_dependent"] for r in rows))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--a", nargs="+", required=True)
+    parser.add_argument("--b", nargs="+", required=True, action="append",
+                        help="a candidate's runs; several --b: a baseline (--a) against each, Holm over all")
+    parser.add_argument("--root-a")
+    parser.add_argument("--root-b", action="append")
+    parser.add_argument("--label", action="append", help="each candidate's label, in --b order")
+    parser.add_argument("--by", choices=("kernel", "op"), default="kernel")
+    parser.add_argument("--fold-numbers", action="store_true")
+    parser.add_argument("--alpha", type=float, default=0.05)
+    parser.add_argument("--threshold", type=float, default=1.0)
+    args = parser.parse_args()
+    by_op = args.by == "op"
+    roots_b = args.root_b or [None] * len(args.b)
+    baseline = [read_run(f, by_op, args.root_a) for f in args.a]
+    pairs = [measure([baseline, [read_run(f, by_op, root) for f in files]], by_op, args.fold_numbers)
+             for files, root in zip(args.b, roots_b)]
+    judge(pairs, args.alpha, args.threshold / 100)
+    if len(pairs) == 1:
+        print(json.dumps(dict(summary=pairs[0]["summary"], rows=pairs[0]["rows"])))
+    else:
+        labels = args.label or [str(i + 1) for i in range(len(pairs))]
+        print(json.dumps(dict(variants=[dict(variant=label, summary=pair["summary"], rows=pair["rows"])
+                                        for label, pair in zip(labels, pairs)])))
     return 0
 
 
