@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <numeric>
 
 namespace scopeline {
 
@@ -30,49 +31,65 @@ PairLoadResult PairLoader::load(const QString &pathA, const QString &pathB,
                                 const std::function<void(double, const QString &)> &progress,
                                 const std::atomic<bool> *cancel)
 {
-    PairLoadResult result;
-    QString error;
-    const std::vector<TraceRun> runsA = TraceFolder::scan(pathA, &error);
-    if (runsA.empty()) {
-        result.error = error;
-        return result;
-    }
-    const std::vector<TraceRun> runsB = TraceFolder::scan(pathB, &error);
-    if (runsB.empty()) {
-        result.error = error;
-        return result;
-    }
+    return load(QStringList{pathA, pathB}, progress, cancel);
+}
 
-    // Both sides in one parallel load, so that the threads stay busy across the side boundary.
-    std::vector<TraceRun> runs = runsA;
-    runs.insert(runs.end(), runsB.begin(), runsB.end());
-    const int countA = int(runsA.size());
-    const int counts[2] = {countA, int(runsB.size())};
+PairLoadResult PairLoader::load(const QStringList &paths, const std::function<void(double, const QString &)> &progress,
+                                const std::atomic<bool> *cancel)
+{
+    PairLoadResult result;
+    // Every side in one parallel load, so that the threads stay busy across the side boundaries.
+    std::vector<TraceRun> runs;
+    std::vector<int> sideOf; // per run
+    std::vector<int> counts; // runs per side
+    for (const QString &path : paths) {
+        QString error;
+        const std::vector<TraceRun> found = TraceFolder::scan(path, &error);
+        if (found.empty()) {
+            result.error = error;
+            return result;
+        }
+        runs.insert(runs.end(), found.begin(), found.end());
+        sideOf.insert(sideOf.end(), found.size(), int(counts.size()));
+        counts.push_back(int(found.size()));
+    }
+    const int sides = int(counts.size());
 
     // The first run of a side keeps its events for the timelines, and so do the next ones while the
     // side's trace files add up to little; the others are summarised and let go as each is (the window
     // loads them again when picked), so memory holds summaries, not traces, however many runs there are.
     std::vector<double> sizes;
     std::vector<LoadedRun::Events> events;
-    qint64 keptBytes[2] = {0, 0}; // trace file bytes per side so far
+    std::vector<qint64> keptBytes(std::size_t(sides), 0); // trace file bytes per side so far
     double total = 0;
     for (int i = 0; i < int(runs.size()); ++i) {
         const qint64 size = std::max<qint64>(1, QFileInfo(runs[std::size_t(i)].file).size());
-        const int side = i < countA ? 0 : 1;
-        const bool first = keptBytes[side] == 0;
-        keptBytes[side] += size;
-        events.push_back(first || keptBytes[side] <= kKeepEventsBytes ? LoadedRun::Events::Keep
-                                                                      : LoadedRun::Events::Drop);
+        qint64 &kept = keptBytes[std::size_t(sideOf[std::size_t(i)])];
+        const bool first = kept == 0;
+        kept += size;
+        events.push_back(first || kept <= kKeepEventsBytes ? LoadedRun::Events::Keep : LoadedRun::Events::Drop);
         sizes.push_back(double(size));
         total += double(size);
     }
 
-    // Progress by file size (one large run dominates the loading time), said as the runs done per side;
-    // the runs report from several threads at once.
+    // Progress by file size (one large run dominates the loading time), said as the runs done per side
+    // (a pair) or in all (more sides); the runs report from several threads at once.
     std::mutex mutex;
     std::vector<double> fractions(runs.size(), 0.0);
     double read = 0; // the sum of fractions[i] * sizes[i]
-    int done[2] = {0, 0};
+    std::vector<int> done(std::size_t(sides), 0);
+    const auto doneText = [&] {
+        if (sides == 2)
+            return QCoreApplication::translate("PairLoader", "Loading runs: A %1 of %2, B %3 of %4 done")
+                .arg(done[0])
+                .arg(counts[0])
+                .arg(done[1])
+                .arg(counts[1]);
+        return QCoreApplication::translate("PairLoader", "Loading %1 variants: %2 of %3 runs done")
+            .arg(sides)
+            .arg(std::accumulate(done.begin(), done.end(), 0))
+            .arg(runs.size());
+    };
     auto onProgress = [&](int i, double fraction) {
         if (!progress)
             return;
@@ -81,25 +98,20 @@ PairLoadResult PairLoader::load(const QString &pathA, const QString &pathB,
         if (fraction <= fractions[std::size_t(i)])
             return;
         if (fraction >= 1.0)
-            ++done[i < countA ? 0 : 1];
+            ++done[std::size_t(sideOf[std::size_t(i)])];
         read += (fraction - fractions[std::size_t(i)]) * sizes[std::size_t(i)];
         fractions[std::size_t(i)] = fraction;
-        progress(std::min(read / total, 1.0),
-                 QCoreApplication::translate("PairLoader", "Loading runs: A %1 of %2, B %3 of %4 done")
-                     .arg(done[0])
-                     .arg(counts[0])
-                     .arg(done[1])
-                     .arg(counts[1]));
+        progress(std::min(read / total, 1.0), doneText());
     };
     if (progress)
-        progress(0.0, QCoreApplication::translate("PairLoader", "Loading runs: A 0 of %1, B 0 of %2 done")
-                          .arg(counts[0])
-                          .arg(counts[1]));
+        progress(0.0, doneText());
     const QList<QList<LoadedRun>> each = LoadedRun::loadEach(runs, events, onProgress, cancel);
-    QList<LoadedRun> sides[2];
-    for (qsizetype i = 0; i < each.size(); ++i)
-        sides[i < countA ? 0 : 1].append(each[i]); // a trace of several GPUs: its ranks
-    const QList<LoadedRun> loaded = sides[0] + sides[1];
+    std::vector<QList<LoadedRun>> bySide(static_cast<std::size_t>(sides));
+    QList<LoadedRun> loaded;
+    for (qsizetype i = 0; i < each.size(); ++i) {
+        bySide[std::size_t(sideOf[std::size_t(i)])].append(each[i]); // a trace of several GPUs: its ranks
+        loaded.append(each[i]);
+    }
 
     result.error = LoadedRun::firstError(loaded);
     const bool allOk = std::all_of(loaded.begin(), loaded.end(), [](const LoadedRun &r) { return r.ok(); });
@@ -107,14 +119,20 @@ PairLoadResult PairLoader::load(const QString &pathA, const QString &pathB,
         result.cancelled = result.error.isEmpty();
         return result;
     }
-    result.a = sides[0];
-    result.b = sides[1];
+    result.sides = std::move(bySide);
+    result.a = result.sides.front();
+    result.b = result.sides.size() > 1 ? result.sides[1] : QList<LoadedRun>();
     if (progress)
         progress(1.0, QCoreApplication::translate("PairLoader", "Loaded"));
     return result;
 }
 
 int PairLoader::start(const QString &pathA, const QString &pathB)
+{
+    return start(QStringList{pathA, pathB});
+}
+
+int PairLoader::start(const QStringList &paths)
 {
     cancel();
     const int job = ++m_job;
@@ -151,11 +169,11 @@ int PairLoader::start(const QString &pathA, const QString &pathB)
     m_watcher = watcher;
     // The job waits on the global pool for its runs, which load on LoadedRun::loadingPool(): never on
     // the pool it waits in (blockingMapped queues its work there and waits: two jobs would deadlock).
-    watcher->setFuture(QtConcurrent::run([pathA, pathB, cancelFlag, report] {
+    watcher->setFuture(QtConcurrent::run([paths, cancelFlag, report] {
         QElapsedTimer throttle; // load() calls progress one at a time
         throttle.start();
         return load(
-            pathA, pathB,
+            paths,
             [&](double fraction, const QString &what) {
                 if (throttle.elapsed() >= 50 || fraction >= 1.0) {
                     throttle.restart();

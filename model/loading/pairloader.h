@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Loads the two sides of a comparison (A = baseline, B = candidate) off the calling thread: scans each
+// Loads the two sides of a comparison (A = baseline, B = candidate), or any number of them (variants), off
+// the calling thread: scans each
 // trace folder, loads and summarises the runs in parallel, with throttled progress, cancel, and stale
 // jobs dropped.
 
@@ -8,16 +9,19 @@
 
 #include <QFutureWatcher>
 #include <QList>
+#include <QStringList>
 #include <QObject>
 
 #include <atomic>
 #include <memory>
+#include <vector>
 
 namespace scopeline {
 
 struct PairLoadResult
 {
     QList<LoadedRun> a, b;
+    std::vector<QList<LoadedRun>> sides; // every side in the order given: a and b, then any more
     QString error; // names the folder or file and the problem; the sides are empty then
     bool cancelled = false;
     bool ok() const { return error.isEmpty() && !cancelled; }
@@ -32,11 +36,16 @@ public:
 
     // Starts loading and returns the job id; a job still running is cancelled and its result dropped.
     int start(const QString &pathA, const QString &pathB);
+    // The same for any number of sides (variants: a baseline and candidates).
+    int start(const QStringList &paths);
     void cancel();
     bool isRunning() const;
 
     // The same work on the calling thread (used by the CLI and tests).
     static PairLoadResult load(const QString &pathA, const QString &pathB,
+                               const std::function<void(double, const QString &)> &progress = {},
+                               const std::atomic<bool> *cancel = nullptr);
+    static PairLoadResult load(const QStringList &paths,
                                const std::function<void(double, const QString &)> &progress = {},
                                const std::atomic<bool> *cancel = nullptr);
 
