@@ -80,6 +80,8 @@ int main(int argc, char *argv[])
     parser.addPositionalArgument(QStringLiteral("A"),
                                  QStringLiteral("Baseline trace folder or file, or a session file."));
     parser.addPositionalArgument(QStringLiteral("B"), QStringLiteral("Candidate trace folder or file."));
+    parser.addPositionalArgument(QStringLiteral("[C …]"),
+                                 QStringLiteral("More candidates: variants, each against A ([LABEL=]PATH)."));
     QCommandLineOption scopeOption(QStringLiteral("scope"),
                                    QStringLiteral("Select a scope in the comparison (repeatable)."),
                                    QStringLiteral("S"));
@@ -108,7 +110,7 @@ int main(int argc, char *argv[])
                        "2000000:5000000 (with Lock zoom, B aligns on A)."),
         QStringLiteral("START:END"));
     QCommandLineOption tabOption(QStringLiteral("tab"),
-                                 QStringLiteral("Once loaded, show this tab: changed, scopes or ranks."),
+                                 QStringLiteral("Once loaded, show this tab: changed, scopes, ranks or variants."),
                                  QStringLiteral("TAB"));
     QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1600x1000."),
                                   QStringLiteral("WxH"));
@@ -123,8 +125,6 @@ int main(int argc, char *argv[])
     parser.addOption(tabOption);
     parser.process(app);
     const QStringList args = parser.positionalArguments();
-    if (args.size() > 2)
-        parser.showHelp(1);
 
     scopeline::SessionState state;
     state.scopes = parser.values(scopeOption);
@@ -174,7 +174,9 @@ int main(int argc, char *argv[])
     if (size.isValid())
         window.resize(size);
     window.show();
-    if (args.size() == 2) {
+    if (args.size() > 2) {
+        window.openVariants(args);
+    } else if (args.size() == 2) {
         window.openPair(args[0], args[1], state);
     } else if (args.size() == 1) {
         window.openSession(args[0]);
@@ -212,10 +214,11 @@ int main(int argc, char *argv[])
     if (parser.isSet(tabOption)) {
         const QString tab = parser.value(tabOption);
         const int index =
-            QStringList{QStringLiteral("changed"), QStringLiteral("scopes"), QStringLiteral("ranks")}.indexOf(
-                tab);
+            QStringList{QStringLiteral("changed"), QStringLiteral("scopes"), QStringLiteral("ranks"),
+                        QStringLiteral("variants")}
+                .indexOf(tab);
         if (index < 0) {
-            std::fprintf(stderr, "scopeline: --tab takes changed, scopes or ranks, not %s\n",
+            std::fprintf(stderr, "scopeline: --tab takes changed, scopes, ranks or variants, not %s\n",
                          qPrintable(tab));
             return 1;
         }

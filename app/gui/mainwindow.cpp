@@ -15,6 +15,9 @@
 #include "widgets/panels/proportionalsplitter.h"
 #include "widgets/panels/ranksview.h"
 #include "widgets/panels/runpicker.h"
+#include "widgets/panels/variantsview.h"
+#include "model/loading/pairloader.h"
+#include "model/loading/sideargument.h"
 #include "widgets/panels/scopepicker.h"
 #include "widgets/panels/stepbreakdownview.h"
 #include "widgets/report/reportcharts.h"
@@ -31,6 +34,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -70,6 +74,11 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_document(new Co
         m_status->setText(what);
     });
     connect(m_document, &ComparisonDocument::loadEnded, this, &MainWindow::loadEnded);
+    m_variantsLoader = new PairLoader(this);
+    connect(m_variantsLoader, &PairLoader::progress, this, [this](int, double fraction, const QString &what) {
+        m_progress->setValue(int(fraction * 1000));
+        m_status->setText(what);
+    });
     // A run picked for a timeline whose events were dropped after summarising: loaded in the background.
     m_runEvents = new RunEvents(this);
     connect(m_runEvents, &RunEvents::progress, this, [this](double fraction, const QString &what) {
@@ -115,6 +124,12 @@ void MainWindow::createViews()
                           tr("Runs of several GPUs: each rank's step as compute, exposed communication and "
                              "idle, waits at collectives, the rank that holds the step back (Ctrl+3)"));
     m_tabs->setTabVisible(2, false);
+    m_variants = new VariantsView;
+    m_tabs->addTab(m_variants, tr("Variants"));
+    m_tabs->setTabToolTip(3, tr("A baseline against several candidates: each one's step and its parts, the kernels "
+                                "× variants, with Holm over the candidates (Ctrl+4)"));
+    m_tabs->setTabVisible(3, false);
+    connect(m_variants, &VariantsView::pairRequested, this, &MainWindow::startNewPair);
     // a rank double-clicked: that rank's file in its side's timeline
     connect(m_ranks, &RanksView::rankActivated, this, [this](int side, const QString &run, int rank) {
         const QList<LoadedRun> &runs = side == 0 ? runsA() : runsB();
@@ -206,7 +221,10 @@ void MainWindow::createStatusBar()
     statusBar()->addWidget(m_status, 1);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
-    connect(m_cancel, &QToolButton::clicked, m_document, &ComparisonDocument::cancel);
+    connect(m_cancel, &QToolButton::clicked, this, [this] {
+        m_document->cancel();
+        m_variantsLoader->cancel();
+    });
 }
 
 void MainWindow::restoreSettings()
@@ -229,6 +247,9 @@ void MainWindow::createActions()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open Pair…"), QKeySequence::Open, this, [this] { showOpenDialog(); })
         ->setToolTip(tr("Choose the A (baseline) and B (candidate) trace folders"));
+    file->addAction(tr("Open &Variants…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O), this,
+                    &MainWindow::showOpenVariantsDialog)
+        ->setToolTip(tr("A baseline and several candidates (flag sets, modes, a sweep): each against the baseline"));
     m_recentMenu = file->addMenu(tr("Recent &Pairs"));
     QMenu *samples = file->addMenu(tr("&Samples"));
     file->addSeparator();
@@ -331,6 +352,12 @@ void MainWindow::createActions()
                             m_tabs->setCurrentWidget(m_ranks);
                     })
         ->setToolTip(m_tabs->tabToolTip(2));
+    view->addAction(tr("&Variants"), QKeySequence(Qt::CTRL | Qt::Key_4), this,
+                    [this] {
+                        if (m_tabs->isTabVisible(3))
+                            m_tabs->setCurrentWidget(m_variants);
+                    })
+        ->setToolTip(m_tabs->tabToolTip(3));
 
     QMenu *tools = menuBar()->addMenu(tr("&Tools"));
     QAction *runner = tools->addAction(tr("&Run Microbenchmark…"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
@@ -351,6 +378,7 @@ void MainWindow::escape()
 {
     if (isLoading()) {
         m_document->cancel();
+        m_variantsLoader->cancel();
         return;
     }
     // The range first (of either timeline), then the selected event.
@@ -428,6 +456,85 @@ void MainWindow::showOpenDialog(const QString &presetA, const QString &presetB)
 
 void MainWindow::openNewPair(const QString &pathA, const QString &pathB)
 {
+    clearVariants();
+    startNewPair(pathA, pathB);
+}
+
+void MainWindow::clearVariants()
+{
+    if (m_variantsLoading)
+        m_variantsLoader->cancel();
+    m_variantsLoading = m_showVariantsTab = false;
+    m_variants->clear();
+    m_tabs->setTabVisible(3, false);
+}
+
+void MainWindow::openVariants(const QStringList &arguments)
+{
+    if (arguments.size() < 3) {
+        if (arguments.size() == 2)
+            openNewPair(SideArgument::parse(arguments[0]).path, SideArgument::parse(arguments[1]).path);
+        return;
+    }
+    QStringList labels, paths;
+    for (const QString &argument : arguments) {
+        const SideArgument side = SideArgument::parse(argument.trimmed());
+        labels << side.label;
+        paths << side.path;
+    }
+    m_variantArguments = arguments;
+    m_variantsLoading = true;
+    m_progress->setValue(0);
+    m_progress->show();
+    m_cancel->show();
+    m_status->setText(tr("Loading %n variant(s)…", nullptr, int(paths.size())));
+    const int job = m_variantsLoader->start(paths);
+    // the result of this job only: a newer one, or a pair opened meanwhile, drops it
+    disconnect(m_variantsLoader, &PairLoader::finished, this, nullptr);
+    connect(m_variantsLoader, &PairLoader::finished, this,
+            [this, job, labels, paths](int finished, const PairLoadResult &result) {
+                if (finished != job || !m_variantsLoading)
+                    return;
+                m_variantsLoading = false;
+                if (!result.ok()) {
+                    m_progress->hide();
+                    m_cancel->hide();
+                    if (result.cancelled)
+                        m_status->setText(tr("Loading cancelled; the document shown is unchanged."));
+                    else
+                        showBanner(result.error);
+                    emit loadDone();
+                    return;
+                }
+                m_variants->setVariants(result.sides, labels, paths);
+                m_tabs->setTabVisible(3, true);
+                m_showVariantsTab = true;
+                startNewPair(paths[0], paths[1]); // the baseline and the first candidate in the pair views
+            });
+}
+
+void MainWindow::showOpenVariantsDialog()
+{
+    bool ok = false;
+    const QString text = QInputDialog::getMultiLineText(
+        this, tr("Open Variants"),
+        tr("One variant per line, the baseline first: a trace folder, or LABEL=FOLDER (labels that are all "
+           "numbers, such as K=5, make a sweep):"),
+        m_variantArguments.join(QLatin1Char('\n')), &ok);
+    if (!ok)
+        return;
+    QStringList arguments;
+    for (const QString &line : text.split(QLatin1Char('\n')))
+        if (!line.trimmed().isEmpty())
+            arguments << line.trimmed();
+    if (arguments.size() < 2)
+        showBanner(tr("Open Variants needs a baseline and at least one candidate, a line each."), false);
+    else
+        openVariants(arguments);
+}
+
+void MainWindow::startNewPair(const QString &pathA, const QString &pathB)
+{
     // What belongs to a pair (its scopes, step, modes of reading scopes, views) starts clean; the
     // user's preferences carry over.
     SessionState state;
@@ -496,8 +603,11 @@ void MainWindow::loadEnded(ComparisonDocument::LoadOutcome outcome, const QStrin
         break;
     case ComparisonDocument::LoadOutcome::Loaded:
         showDocument();
+        if (m_showVariantsTab)
+            m_tabs->setCurrentWidget(m_variants);
         break;
     }
+    m_showVariantsTab = false;
     emit loadDone();
 }
 
@@ -767,13 +877,15 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 
 void MainWindow::dropEvent(QDropEvent *event)
 {
-    // Two folders or files: A and B. One: the open dialog, with it on the side it was dropped on.
+    // Three or more: variants. Two folders or files: A and B. One: the open dialog, with it on the side it was dropped on.
     QStringList paths;
     for (const QUrl &url : event->mimeData()->urls())
         if (url.isLocalFile())
             paths.append(url.toLocalFile());
     event->acceptProposedAction();
-    if (paths.size() >= 2)
+    if (paths.size() >= 3)
+        openVariants(paths); // in the order dropped: the first the baseline
+    else if (paths.size() == 2)
         openNewPair(paths[0], paths[1]);
     else if (paths.size() == 1 && paths[0].endsWith(QLatin1String(".scopeline.json")))
         openSession(paths[0]);

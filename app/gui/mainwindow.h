@@ -28,6 +28,8 @@ class PairTimeline;
 class ProportionalSplitter;
 class RunEvents;
 class RunPicker;
+class VariantsView;
+class PairLoader;
 class RunnerPanel;
 
 class MainWindow : public QMainWindow
@@ -45,11 +47,14 @@ public:
     // Another pair, as the open dialog, a drop or a recent pair opens it: nothing of the pair shown
     // before carries over (scopes, step, filters, views), only the threshold and the view options.
     void openNewPair(const QString &pathA, const QString &pathB);
+    // More than two variants ([LABEL=]PATH each, the baseline first): the Variants tab, and the baseline
+    // against the first candidate in the pair views. Two arguments open a pair.
+    void openVariants(const QStringList &arguments);
     QString statusText() const;
     bool openSession(const QString &file);
     bool saveSession(const QString &file);
     bool exportReport(const QString &folder);
-    bool isLoading() const { return m_document->isLoading(); }
+    bool isLoading() const { return m_document->isLoading() || m_variantsLoading; }
     // Error or notice shown inline above the views (never a modal dialog mid-load); empty when hidden.
     QString bannerText() const;
     // The keyboard shortcut help: every action with a shortcut, menus first.
@@ -60,6 +65,7 @@ public:
     ComparisonPanel *panel() const { return m_panel; }
     KernelDiffView *diffView() const { return m_diffView; }
     RanksView *ranksView() const { return m_ranks; }
+    VariantsView *variantsView() const { return m_variants; }
     QTabWidget *tabs() const { return m_tabs; } // "What changed" and "Scopes"
     PairTimeline *timeline() const { return m_timeline; }
     QTextBrowser *details() const { return m_details; } // the clicked event or the selected range
@@ -100,6 +106,9 @@ private:
     void escape();      // cancels loading, else clears a timeline's range, else its selection
     void focusFilter(); // the filter of the tab shown
     QString chooseReportFolder();
+    void startNewPair(const QString &pathA, const QString &pathB);
+    void showOpenVariantsDialog();
+    void clearVariants();
 
     ComparisonDocument *m_document = nullptr;
     QString m_sessionFile;
@@ -111,6 +120,11 @@ private:
     ComparisonPanel *m_panel = nullptr;
     KernelDiffView *m_diffView = nullptr;
     RanksView *m_ranks = nullptr;     // runs of several GPUs; its tab shown only for them
+    VariantsView *m_variants = nullptr; // more than two variants; its tab shown only for them
+    PairLoader *m_variantsLoader = nullptr;
+    bool m_variantsLoading = false;
+    bool m_showVariantsTab = false; // once the pair of the variants has loaded
+    QStringList m_variantArguments;  // as given ([LABEL=]PATH), for the dialog
     QTabWidget *m_tabs = nullptr;     // the diff view and the scope comparison
     QStringList m_highlightedKernels; // of the diff view's selected row, kept across run switches
     QTextBrowser *m_details = nullptr;

@@ -81,6 +81,22 @@ QString tableCsv(const std::vector<TableColumn<Row>> &columns, const std::vector
     return csv;
 }
 
+// A table's columns as the columns of a row that holds one (`member`): the same table with more beside it.
+template <typename Outer, typename Row>
+std::vector<TableColumn<Outer>> liftColumns(const std::vector<TableColumn<Row>> &columns, Row Outer::*member)
+{
+    std::vector<TableColumn<Outer>> lifted;
+    for (const TableColumn<Row> &c : columns) {
+        TableColumn<Outer> outer{c.csvKey, c.title, c.tooltip,
+                                 [value = c.value, member](const Outer &o) { return value(o.*member); },
+                                 c.format, {}, c.cliWidth};
+        if (c.text)
+            outer.text = [text = c.text, member](const Outer &o) { return text(o.*member); };
+        lifted.push_back(std::move(outer));
+    }
+    return lifted;
+}
+
 // The tables of several candidates against one baseline as one CSV: a `variant` column first (the
 // candidate's label), then the columns; each candidate's rows in the order given.
 template <typename Row>

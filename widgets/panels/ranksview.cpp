@@ -6,6 +6,7 @@
 #include "widgets/charts/waitheatmap.h"
 #include "widgets/panels/proportionalsplitter.h"
 #include "widgets/tables/columntablemodel.h"
+#include "widgets/tables/plaintableview.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -17,22 +18,6 @@
 
 namespace scopeline {
 
-namespace {
-
-QTableView *makeTable(QAbstractItemModel *model, QWidget *parent)
-{
-    auto *view = new QTableView(parent);
-    view->setModel(model);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setSelectionMode(QAbstractItemView::SingleSelection);
-    view->verticalHeader()->hide();
-    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
-    view->setAlternatingRowColors(true);
-    return view;
-}
-
-} // namespace
-
 RanksView::RanksView(QWidget *parent) : QWidget(parent)
 {
     m_notes = new QLabel(this);
@@ -42,11 +27,11 @@ RanksView::RanksView(QWidget *parent) : QWidget(parent)
     m_bars = new RankBars(this);
     m_rankModel = new ColumnTableModel<RankRow>(RankTable::columns(), this);
     m_comparisonModel = new ColumnTableModel<RankComparisonRow>(RankTable::comparisonColumns(), this);
-    m_rankView = makeTable(m_rankModel, this);
+    m_rankView = plainTableView(m_rankModel, this);
     m_rankView->setToolTip(
         tr("Each GPU of each run, figures per step; double-click a rank (or Enter) to show "
            "it in its side's timeline"));
-    m_comparisonView = makeTable(m_comparisonModel, this);
+    m_comparisonView = plainTableView(m_comparisonModel, this);
     m_comparisonView->setToolTip(tr("A against B with runs (processes when a side has several) as the unit: "
                                     "the mean over ranks tested alone, the "
                                     "slowest rank and each rank one Holm family"));
@@ -57,7 +42,7 @@ RanksView::RanksView(QWidget *parent) : QWidget(parent)
             });
 
     m_collectivesModel = new ColumnTableModel<CollectiveRow>(RankTable::collectiveColumns(), this);
-    m_collectivesView = makeTable(m_collectivesModel, this);
+    m_collectivesView = plainTableView(m_collectivesModel, this);
     m_collectivesView->setToolTip(
         tr("Each kind of collective over the ranks of every run: how many a step, how "
            "long, and the rank whose run the longest (it waits the longest)"));

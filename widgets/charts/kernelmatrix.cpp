@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "widgets/charts/kernelmatrix.h"
+
+#include "model/tables/kernelnames.h"
+#include "widgets/charts/plottheme.h"
+
+#include <qcustomplot.h>
+
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace scopeline {
+
+KernelMatrix::KernelMatrix(QWidget *parent) : QWidget(parent)
+{
+    m_plot = new QCustomPlot(this);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    m_plot->setMinimumHeight(160);
+    m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
+    auto *scale = new QCPColorScale(m_plot);
+    m_plot->plotLayout()->addElement(0, 1, scale);
+    m_map->setColorScale(scale);
+    QCPColorGradient gradient;
+    gradient.setColorStopAt(0, dataColour(DataColour::Less));
+    gradient.setColorStopAt(0.5, QColor(0xf7, 0xf7, 0xf7));
+    gradient.setColorStopAt(1, dataColour(DataColour::More));
+    gradient.setLevelCount(64);
+    gradient.setNanHandling(QCPColorGradient::nhNanColor);
+    gradient.setNanColor(QColor(0xb0, 0xb0, 0xb0));
+    m_map->setGradient(gradient);
+    m_map->setInterpolate(false);
+    m_map->setDataRange(QCPRange(-100 * kLimit, 100 * kLimit));
+    scale->axis()->setLabel(tr("Δ time per run (%)"));
+    m_plot->yAxis->setRangeReversed(true);
+    m_plot->setToolTip(tr("Each kernel's GPU time per run in each candidate against the baseline: blue less, "
+                          "red more (new kernels red, gone ones blue), grey where there is no verdict. Holm "
+                          "over kernels × candidates."));
+    rebuild();
+}
+
+void KernelMatrix::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        rebuild();
+}
+
+void KernelMatrix::setDiff(const VariantDiff *diff, int rows)
+{
+    m_diff = diff;
+    m_rows = rows;
+    rebuild();
+}
+
+double KernelMatrix::cellValue(const KernelDiffRow *cell)
+{
+    if (!cell)
+        return std::nan("");
+    switch (cell->verdict) {
+    case Verdict::OnlyInA:
+        return -kLimit;
+    case Verdict::OnlyInB:
+        return kLimit;
+    case Verdict::Faster:
+    case Verdict::Slower:
+        return std::clamp(cell->runLevel.change, -kLimit, kLimit);
+    default:
+        return std::nan("");
+    }
+}
+
+void KernelMatrix::rebuild()
+{
+    applyPalette(m_plot, palette());
+    const int candidates = m_diff ? int(m_diff->diffs().size()) : 0;
+    const int rows = m_diff ? std::min(m_rows, int(m_diff->rows().size())) : 0;
+    QStringList names;
+    for (int r = 0; r < rows; ++r)
+        names << m_diff->rows()[std::size_t(r)].kernel;
+    m_kernels = names;
+    const QStringList shown = distinctKernelNames(names, 40);
+    m_map->data()->setSize(std::max(1, candidates), std::max(1, rows));
+    m_map->data()->setRange(QCPRange(0, std::max(1, candidates) - 1), QCPRange(0, std::max(1, rows) - 1));
+    m_map->data()->fill(std::nan(""));
+    for (int c = 0; c < candidates; ++c)
+        for (int r = 0; r < rows; ++r)
+            m_map->data()->setCell(c, r,
+                                   100 * cellValue(m_diff->rows()[std::size_t(r)].cells[std::size_t(c)]));
+    auto columns = QSharedPointer<QCPAxisTickerText>::create();
+    for (int c = 0; c < candidates; ++c)
+        columns->addTick(c, m_diff->labels().value(c));
+    m_plot->xAxis->setTicker(columns);
+    auto kernels = QSharedPointer<QCPAxisTickerText>::create();
+    for (int r = 0; r < rows; ++r)
+        kernels->addTick(r, shown[r]);
+    m_plot->yAxis->setTicker(kernels);
+    m_plot->xAxis->setRange(-0.5, std::max(1, candidates) - 0.5);
+    m_plot->yAxis->setRange(-0.5, std::max(1, rows) - 0.5);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace scopeline

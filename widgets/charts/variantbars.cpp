@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "widgets/charts/variantbars.h"
+
+#include "widgets/charts/durationunit.h"
+#include "widgets/charts/plottheme.h"
+
+#include <qcustomplot.h>
+
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace scopeline {
+
+namespace {
+
+QColor partColour(StepPart part)
+{
+    switch (part) {
+    case StepPart::Busy:
+    case StepPart::Compute:
+        return dataColour(DataColour::SideA);
+    case StepPart::ExposedComm:
+        return QColor(0xc2, 0x18, 0x8b);
+    case StepPart::LaunchLate:
+        return QColor(0xe6, 0x86, 0x2e);
+    case StepPart::GpuWaiting:
+        return QColor(0x94, 0x67, 0xbd);
+    default:
+        return dataColour(DataColour::Unchanged);
+    }
+}
+
+} // namespace
+
+VariantBars::VariantBars(QWidget *parent) : QWidget(parent)
+{
+    m_plot = new QCustomPlot(this);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    m_plot->setMinimumHeight(160);
+    m_plot->xAxis->grid()->setVisible(false);
+    m_plot->xAxis->setSubTicks(false);
+    // the legend in a row of its own above the bars, never over them
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_plot->setToolTip(
+        tr("Each variant's mean step: GPU busy and idle by cause. The whisker on a candidate is "
+           "the interval of its step: the baseline's mean plus the interval of the change, at "
+           "the level its verdict is judged."));
+    rebuild();
+}
+
+void VariantBars::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        rebuild();
+}
+
+void VariantBars::setVariants(const VariantSteps *variants, const QStringList &labels,
+                              const std::vector<double> &sweep)
+{
+    m_variants = variants;
+    m_labels = labels;
+    m_sweep = sweep;
+    rebuild();
+}
+
+std::vector<double> VariantBars::values(StepPart part) const
+{
+    std::vector<double> out;
+    if (!m_variants || m_variants->comparisons().empty())
+        return out;
+    out.push_back(m_variants->comparisons().front().row(part).meanA);
+    for (const StepBreakdown &c : m_variants->comparisons())
+        out.push_back(c.row(part).meanB);
+    return out;
+}
+
+void VariantBars::rebuild()
+{
+    m_plot->clearPlottables();
+    const PlotTheme theme = applyPalette(m_plot, palette());
+    bool communication = false;
+    if (m_variants)
+        for (const StepBreakdown &c : m_variants->comparisons())
+            communication = communication || c.hasCommunication();
+    m_parts = communication
+                  ? std::vector<StepPart>{StepPart::Compute, StepPart::ExposedComm, StepPart::LaunchLate,
+                                          StepPart::GpuWaiting, StepPart::Unknown}
+                  : std::vector<StepPart>{StepPart::Busy, StepPart::LaunchLate, StepPart::GpuWaiting,
+                                          StepPart::Unknown};
+    const std::vector<double> steps = values(StepPart::Step);
+    std::vector<double> low(steps.size(), std::nan("")), high(steps.size(), std::nan(""));
+    for (std::size_t i = 1; i < steps.size(); ++i) {
+        const StepRow &row = m_variants->comparisons()[i - 1].row(StepPart::Step);
+        low[i] = row.meanA + row.ciLow;
+        high[i] = row.meanA + row.ciHigh;
+    }
+    double largest = 0;
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        for (double v : {steps[i], high[i]})
+            if (std::isfinite(v))
+                largest = std::max(largest, v);
+    const DurationUnit unit = DurationUnit::fitting(largest);
+    const bool sweep = m_sweep.size() == steps.size() && !steps.empty();
+    const auto x = [&](std::size_t i) { return sweep ? m_sweep[i] : double(i); };
+
+    QCPAbstractPlottable *top = nullptr;
+    if (sweep) { // lines over the parameter: the step, and each part
+        for (const StepPart part : m_parts) {
+            auto *graph = m_plot->addGraph();
+            graph->setName(stepPartTitle(part));
+            graph->setPen(QPen(partColour(part), 1.5));
+            graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
+            const std::vector<double> v = values(part);
+            for (std::size_t i = 0; i < v.size(); ++i)
+                graph->addData(x(i), std::isnan(v[i]) ? 0 : v[i] / unit.ns);
+        }
+        auto *graph = m_plot->addGraph();
+        graph->setName(stepPartTitle(StepPart::Step));
+        graph->setPen(QPen(theme.text, 2));
+        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
+        for (std::size_t i = 0; i < steps.size(); ++i)
+            graph->addData(x(i), steps[i] / unit.ns);
+        top = graph;
+    } else {
+        QCPBars *below = nullptr;
+        for (const StepPart part : m_parts) {
+            auto *bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+            bars->setName(stepPartTitle(part));
+            bars->setBrush(partColour(part));
+            bars->setPen(QPen(theme.edge(partColour(part), 130)));
+            bars->setWidth(0.6);
+            if (below)
+                bars->moveAbove(below);
+            below = bars;
+            const std::vector<double> v = values(part);
+            for (std::size_t i = 0; i < v.size(); ++i)
+                bars->addData(x(i), std::isnan(v[i]) ? 0 : v[i] / unit.ns);
+        }
+        // the whiskers' anchor: the step (the stack's top), a graph drawn as nothing
+        auto *anchor = m_plot->addGraph();
+        anchor->removeFromLegend();
+        anchor->setLineStyle(QCPGraph::lsNone);
+        for (std::size_t i = 0; i < steps.size(); ++i)
+            anchor->addData(x(i), steps[i] / unit.ns);
+        top = anchor;
+    }
+    if (top && steps.size() > 1) { // the candidates' step intervals
+        auto *errors = new QCPErrorBars(m_plot->xAxis, m_plot->yAxis);
+        errors->removeFromLegend();
+        errors->setDataPlottable(top);
+        errors->setPen(QPen(theme.text, 1.2));
+        QVector<double> minus, plus;
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const bool known = std::isfinite(low[i]) && std::isfinite(high[i]);
+            minus << (known ? (steps[i] - low[i]) / unit.ns : std::nan(""));
+            plus << (known ? (high[i] - steps[i]) / unit.ns : std::nan(""));
+        }
+        errors->setData(minus, plus);
+    }
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    if (!sweep)
+        for (std::size_t i = 0; i < steps.size(); ++i)
+            ticker->addTick(double(i), m_labels.value(qsizetype(i)));
+    if (!sweep)
+        m_plot->xAxis->setTicker(ticker);
+    else
+        m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    m_plot->xAxis->setLabel(sweep ? m_labels.value(0).section(QLatin1Char('='), 0, 0) : QString());
+    if (sweep)
+        m_plot->xAxis->setRange(m_sweep.front() - 0.05 * (m_sweep.back() - m_sweep.front() + 1),
+                                m_sweep.back() + 0.05 * (m_sweep.back() - m_sweep.front() + 1));
+    else
+        m_plot->xAxis->setRange(-0.6, std::max<double>(1, double(steps.size())) - 0.4);
+    m_plot->yAxis->setRange(0, largest > 0 ? 1.08 * largest / unit.ns : 1);
+    m_plot->yAxis->setLabel(tr("mean per step (%1)").arg(unit.name));
+    m_plot->legend->setVisible(!steps.empty());
+    applyPalette(m_plot, palette()); // the legend's new entries
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace scopeline

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The mean step of each variant as a stacked bar: GPU busy (compute and exposed communication when a
+// variant communicates) and idle by cause; each candidate with the interval of its step (the
+// baseline's mean plus the interval of Δ at the level its verdict is judged). A sweep (every label a
+// number) is drawn as lines over the parameter instead.
+
+#include "model/comparison/variantsteps.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QCustomPlot;
+
+namespace scopeline {
+
+class VariantBars : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit VariantBars(QWidget *parent = nullptr);
+
+    // labels: every variant's, the baseline's first; sweep: the parameter of each, in the same order
+    // (empty: bars).
+    void setVariants(const VariantSteps *variants, const QStringList &labels,
+                     const std::vector<double> &sweep = {});
+    // The parts drawn, bottom to top, and each variant's value of one (ns per step).
+    const std::vector<StepPart> &parts() const { return m_parts; }
+    std::vector<double> values(StepPart part) const;
+    QCustomPlot *plot() const { return m_plot; }
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void rebuild();
+
+    QCustomPlot *m_plot = nullptr;
+    const VariantSteps *m_variants = nullptr;
+    QStringList m_labels;
+    std::vector<double> m_sweep;
+    std::vector<StepPart> m_parts;
+};
+
+} // namespace scopeline

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The Variants tab, for a baseline against several candidates: a line per candidate (its step
+// against the baseline), each variant's step as stacked bars with the candidates' intervals (lines
+// over the parameter for a sweep), the step table of every candidate, and the kernel × variant matrix
+// as a heatmap. Any two variants can be opened in the pair views.
+
+#include "model/comparison/variantdiff.h"
+#include "model/comparison/variantsteps.h"
+
+#include <QList>
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QTableView;
+
+namespace scopeline {
+
+class KernelMatrix;
+class VariantBars;
+template <typename Row> class ColumnTableModel;
+
+// A candidate's step row, labelled: the Steps table's row.
+struct VariantStepRow
+{
+    QString variant;
+    StepRow row;
+};
+
+class VariantsView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit VariantsView(QWidget *parent = nullptr);
+    ~VariantsView() override;
+
+    // sides[0] is the baseline; labels and paths per side, in the same order.
+    void setVariants(const std::vector<QList<LoadedRun>> &sides, const QStringList &labels,
+                     const QStringList &paths);
+    void clear();
+    bool hasVariants() const { return m_steps != nullptr; }
+    const QStringList &labels() const { return m_labels; }
+    const QStringList &paths() const { return m_paths; }
+    const VariantSteps *steps() const { return m_steps.get(); }
+    const VariantDiff *diff() const { return m_diff.get(); }
+    VariantBars *bars() const { return m_bars; }
+    KernelMatrix *matrix() const { return m_matrix; }
+    QTableView *stepTable() const { return m_stepView; }
+    QComboBox *pairA() const { return m_pairA; }
+    QComboBox *pairB() const { return m_pairB; }
+    // The parameter of each variant when every label reads as one ("K=25", "25"): a sweep; else empty.
+    static std::vector<double> sweepOf(const QStringList &labels);
+
+signals:
+    // Open these two variants in the pair views (timelines, What changed, Scopes).
+    void pairRequested(const QString &pathA, const QString &pathB);
+
+private:
+    QStringList m_labels, m_paths;
+    std::unique_ptr<VariantSteps> m_steps;
+    std::unique_ptr<VariantDiff> m_diff;
+    QLabel *m_lead = nullptr;
+    VariantBars *m_bars = nullptr;
+    KernelMatrix *m_matrix = nullptr;
+    ColumnTableModel<VariantStepRow> *m_stepModel = nullptr;
+    QTableView *m_stepView = nullptr;
+    QComboBox *m_pairA = nullptr, *m_pairB = nullptr;
+    QPushButton *m_open = nullptr;
+};
+
+} // namespace scopeline
