@@ -19,6 +19,9 @@
 #include "widgets/panels/kerneldiffview.h"
 #include "widgets/panels/ranksview.h"
 #include "widgets/panels/runpicker.h"
+#include "widgets/panels/variantsview.h"
+#include "widgets/charts/kernelmatrix.h"
+#include "widgets/charts/variantbars.h"
 #include "widgets/charts/rankbars.h"
 #include "widgets/charts/rankoverview.h"
 #include "widgets/charts/waitheatmap.h"
@@ -40,6 +43,7 @@
 #include <QTableView>
 
 #include <QMenu>
+#include <QPushButton>
 #include <QMessageBox>
 #include <QSplitter>
 #include <QStatusBar>
@@ -407,6 +411,86 @@ private slots:
         QVERIFY(!window.tabs()->isTabVisible(2));
         QVERIFY(!pickerA->rankBox()->isVisible()); // runs of one GPU: no rank to pick
         QCOMPARE(pickerA->runBox()->count(), window.runsA().size());
+    }
+
+    // More than two variants: XLA's three flag sets of one JAX GPT. The Variants tab opens on them with
+    // the baseline against the first candidate in the pair views; its bars, table and heatmap show the
+    // model's figures; any two variants open in the pair views; a pair opened otherwise hides the tab.
+    void variantsTab()
+    {
+        const QString jax = testdata::path("jax_h100");
+        const QStringList arguments = {
+            QStringLiteral("buffers=") + jax + QStringLiteral("/jax_command_buffers/trace_file_matmul_*"),
+            QStringLiteral("no_buffers=") + jax + QStringLiteral("/jax_named_scopes/trace_file_matmul_*"),
+            QStringLiteral("no_triton=") + jax + QStringLiteral("/jax_named_scopes_cublas/trace_file_matmul_*")};
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        window.openVariants(arguments);
+        QVERIFY(window.isLoading());
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        VariantsView *variants = window.variantsView();
+        QVERIFY(window.tabs()->isTabVisible(3));
+        QCOMPARE(window.tabs()->currentWidget(), variants);
+        QCOMPARE(variants->labels(), (QStringList{QStringLiteral("buffers"), QStringLiteral("no_buffers"),
+                                                  QStringLiteral("no_triton")}));
+        QCOMPARE(window.document()->state().pathB, jax + QStringLiteral("/jax_named_scopes/trace_file_matmul_*"));
+        // the bars: each variant's mean step per part, the baseline's from A, the candidates' from B
+        const VariantSteps *steps = variants->steps();
+        QVERIFY(steps);
+        for (const StepPart part : variants->bars()->parts()) {
+            const std::vector<double> values = variants->bars()->values(part);
+            QCOMPARE(values.size(), std::size_t(3));
+            QCOMPARE(values[0], steps->comparisons()[0].row(part).meanA);
+            QCOMPARE(values[2], steps->comparisons()[1].row(part).meanB);
+        }
+        QCOMPARE(variants->bars()->parts().front(), StepPart::Busy); // no communication
+        QCOMPARE(variants->bars()->plot()->plottableCount(), 4 + 1 + 1); // parts, the whisker anchor, whiskers
+        QCOMPARE(variants->stepTable()->model()->rowCount(), 2 * kStepParts);
+        // the heatmap: a cell per kernel and candidate, grey (NaN) where there is no verdict
+        const VariantDiff *diff = variants->diff();
+        QCPColorMapData *cells = variants->matrix()->map()->data();
+        QCOMPARE(cells->keySize(), 2);
+        QCOMPARE(cells->valueSize(), std::min(24, int(diff->rows().size())));
+        int coloured = 0, grey = 0;
+        for (int r = 0; r < cells->valueSize(); ++r)
+            for (int c = 0; c < 2; ++c) {
+                const KernelDiffRow *row = diff->rows()[std::size_t(r)].cells[std::size_t(c)];
+                const double shown = cells->cell(c, r);
+                const bool verdict = row && (row->verdict == Verdict::Faster || row->verdict == Verdict::Slower ||
+                                             row->verdict == Verdict::OnlyInA || row->verdict == Verdict::OnlyInB);
+                QCOMPARE(std::isnan(shown), !verdict);
+                if (verdict) {
+                    QVERIFY(std::fabs(shown) <= 100 * KernelMatrix::kLimit);
+                    QCOMPARE(shown > 0, row->verdict == Verdict::Slower || row->verdict == Verdict::OnlyInB);
+                }
+                (verdict ? coloured : grey) += 1;
+            }
+        QVERIFY(coloured > 0 && grey > 0);
+        QTest::qWait(100);
+        QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_variants.png"))));
+        auto *figures = qobject_cast<QTabWidget *>(variants->matrix()->parentWidget()->parentWidget());
+        QVERIFY(figures);
+        figures->setCurrentWidget(variants->matrix());
+        QTest::qWait(100);
+        QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_variants_kernels.png"))));
+
+        // any two variants in the pair views: the two candidates
+        variants->pairA()->setCurrentIndex(1);
+        variants->pairB()->setCurrentIndex(2);
+        QPushButton *open = nullptr;
+        for (QPushButton *button : variants->findChildren<QPushButton *>())
+            if (button->text().contains(QLatin1String("Compare")))
+                open = button;
+        QVERIFY(open);
+        open->click();
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QCOMPARE(window.document()->state().pathA, variants->paths()[1]);
+        QCOMPARE(window.document()->state().pathB, variants->paths()[2]);
+        QVERIFY(window.tabs()->isTabVisible(3)); // the variants stay
+        window.openNewPair(kMatmul, kEinsum);
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QVERIFY(!window.tabs()->isTabVisible(3));
     }
 
     // On a small screen one pane can take the window: the figures, or the timelines; again restores both.

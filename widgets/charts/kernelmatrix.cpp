@@ -36,8 +36,8 @@ KernelMatrix::KernelMatrix(QWidget *parent) : QWidget(parent)
     m_map->setDataRange(QCPRange(-100 * kLimit, 100 * kLimit));
     scale->axis()->setLabel(tr("Δ time per run (%)"));
     m_plot->yAxis->setRangeReversed(true);
-    m_plot->setToolTip(tr("Each kernel's GPU time per run in each candidate against the baseline: blue less, "
-                          "red more (new kernels red, gone ones blue), grey where there is no verdict. Holm "
+    m_plot->setToolTip(tr("Each kernel's GPU time per run in each candidate against the baseline: green less, "
+                          "red more (new kernels red, gone ones green), grey where there is no verdict. Holm "
                           "over kernels × candidates."));
     rebuild();
 }

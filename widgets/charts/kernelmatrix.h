@@ -2,7 +2,7 @@
 #pragma once
 // The kernel × variant matrix as a heatmap: the kernels that changed most in any candidate, one row
 // each, a column per candidate; the colour is the change of the kernel's GPU time per run against
-// the baseline (blue less, red more), grey where there is no verdict (no significant or meaningful
+// the baseline (green less, red more), grey where there is no verdict (no significant or meaningful
 // change, or no test).
 
 #include "model/comparison/variantdiff.h"
