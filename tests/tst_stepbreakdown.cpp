@@ -11,6 +11,8 @@
 #include "testprocess.h"
 
 #include "model/comparison/stepbreakdown.h"
+#include "model/comparison/sweep.h"
+#include "model/loading/sideargument.h"
 #include "model/comparison/variantsteps.h"
 #include "model/loading/tracefolder.h"
 
@@ -22,6 +24,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <random>
 #include <set>
 
@@ -592,6 +595,81 @@ private slots:
         QCOMPARE(gate.exitCode, 3);
         QVERIFY2(gate.out.contains("no\\_buffers: step time") && gate.out.contains("no\\_triton: step time"),
                  gate.out.constData());
+    }
+
+    // A sweep over the K scopes of the batched-matmul runs (K = 5 … 50, 3 runs): each point's mean step
+    // equals the oracle's for that scope; the 9 neighbour tests are one Holm family; the jump is where
+    // the step grows fastest for its K (25 → 30: ×2.0 for ×1.2). Over XLA's three flag sets numbered as
+    // a sweep, the kernels that vanish and appear between neighbours are the oracle's "only in" rows.
+    void sweeps()
+    {
+        const QString f32 = testdata::path("h100_runs/hipbench/batched-matmul/f32");
+        const Sweep scopes = Sweep::ofScopes(load(f32), QStringLiteral("bmm_K(\\d+)"));
+        QCOMPARE(scopes.points().size(), std::size_t(10));
+        QCOMPARE(scopes.points().front().parameter, 5.0);
+        QCOMPARE(scopes.points().back().label, QStringLiteral("bmm_K50"));
+        for (const int k : {4, 5}) { // K 25 and K 30
+            const QJsonObject expected = oracle({f32, f32}, scopes.points()[std::size_t(k)].label);
+            const double mean = expected[QStringLiteral("rows")].toArray()[0].toObject()[QStringLiteral("mean_a_ns")].toDouble();
+            QVERIFY(std::fabs(scopes.adjacent()[std::size_t(k)].row(StepPart::Step).meanA - mean) < 1e-3);
+            QVERIFY(std::fabs(scopes.adjacent()[std::size_t(k - 1)].row(StepPart::Step).meanB - mean) < 1e-3);
+        }
+        std::vector<double> raw;
+        for (const StepBreakdown &pair : scopes.adjacent())
+            raw.push_back(pair.row(StepPart::Step).pRaw);
+        std::vector<std::size_t> order(raw.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return raw[x] < raw[y]; });
+        double running = 0;
+        for (std::size_t rank = 0; rank < order.size(); ++rank) { // Holm, written out
+            running = std::max(running, std::min(1.0, double(order.size() - rank) * raw[order[rank]]));
+            QVERIFY(std::fabs(scopes.adjacent()[order[rank]].row(StepPart::Step).p - running) <= 1e-12 * running);
+        }
+        QCOMPARE(scopes.jump(), 4);
+        QVERIFY(scopes.pairLine(4, QStringLiteral("K")).startsWith(QStringLiteral("K 25 → 30: step +")));
+
+        const QString jax = testdata::path("jax_h100");
+        const QStringList folders = {QStringLiteral("jax_command_buffers"), QStringLiteral("jax_named_scopes"),
+                                     QStringLiteral("jax_named_scopes_cublas")};
+        std::vector<QList<LoadedRun>> sides;
+        QStringList labels;
+        for (int i = 0; i < 3; ++i) {
+            sides.push_back(load(jax + QLatin1Char('/') + folders[i] + QStringLiteral("/trace_file_matmul_*")));
+            labels << QStringLiteral("flags=%1").arg(i + 1);
+        }
+        QCOMPARE(Sweep::parameters(labels), (std::vector<double>{1, 2, 3}));
+        // a label may hold `=` itself: the first split whose path is there
+        const SideArgument side = SideArgument::parse(labels[1] + QLatin1Char('=') + jax + QStringLiteral("/") +
+                                                      folders[1] + QStringLiteral("/trace_file_matmul_*"));
+        QCOMPARE(side.label, labels[1]);
+        QCOMPARE(SideArgument::parse(jax + QStringLiteral("/jax_named_scopes/trace_file_matmul_*")).label,
+                 QStringLiteral("jax_named_scopes"));
+        QVERIFY(Sweep::parameters({QStringLiteral("K=5"), QStringLiteral("fast")}).empty());
+        const Sweep flags = Sweep::ofVariants(sides, labels, Sweep::parameters(labels));
+        QCOMPARE(flags.adjacent().size(), std::size_t(2));
+        QCOMPARE(flags.jump(), 0); // command buffers off: every launch the CPU's
+        QStringList files[2];
+        for (int i = 1; i < 3; ++i)
+            for (const LoadedRun &run : sides[std::size_t(i)])
+                files[i - 1] << run.run.file;
+        const ProcessResult diff = runProcess(
+            QStringLiteral(SCOPELINE_PYTHON), QStringList{QStringLiteral(SCOPELINE_ORACLE_DIR "/kernel_diff.py"),
+                                                          QStringLiteral("--a")}
+                                                  << files[0] << QStringLiteral("--b") << files[1]);
+        QVERIFY2(diff.exitCode == 0, diff.err.constData());
+        QStringList onlyA, onlyB;
+        for (const QJsonValue &row : QJsonDocument::fromJson(diff.out).object()[QStringLiteral("rows")].toArray()) {
+            const QString verdict = row.toObject()[QStringLiteral("verdict")].toString();
+            if (verdict == QLatin1String("only in A"))
+                onlyA << row.toObject()[QStringLiteral("kernel")].toString();
+            else if (verdict == QLatin1String("only in B"))
+                onlyB << row.toObject()[QStringLiteral("kernel")].toString();
+        }
+        QVERIFY(!onlyA.isEmpty() && !onlyB.isEmpty());
+        QCOMPARE(flags.vanished(1), onlyA);
+        QCOMPARE(flags.appeared(1), onlyB);
+        QVERIFY(flags.pairLine(1, QStringLiteral("flags")).contains(onlyA.front() + QStringLiteral(" replaced by ") +
+                                                                     onlyB.front()));
     }
 
     // One candidate is a pair: the same rows as the pair's, p, intervals and verdicts.

@@ -3,12 +3,15 @@
 #include "app/cli/clicommands.h"
 
 #include "model/comparison/stepbreakdown.h"
+#include "model/comparison/sweep.h"
 #include "model/comparison/variantsteps.h"
+#include "model/tables/durationformat.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 
 namespace scopeline::cli {
 
@@ -144,22 +147,72 @@ int variantSteps(const QList<SideArgument> &sides, const StepBreakdownOptions &o
     return gateStatus(gate);
 }
 
+// A sweep: each point's step, the neighbours compared (k − 1 tests, Holm), and where it jumps.
+int printSweep(const Sweep &sweep, const QString &name, const QString &csv)
+{
+    if (sweep.points().size() < 2) {
+        err() << "scopeline-cli: a sweep needs two points or more; " << sweep.points().size() << " found\n";
+        return Unreadable;
+    }
+    out() << "sweep over " << name << ": " << sweep.points().size() << " points; neighbours compared ("
+          << sweep.adjacent().size()
+          << " tests, their step rows one Holm family, their parts another)\n";
+    for (std::size_t i = 0; i < sweep.points().size(); ++i) {
+        const StepRow &step = i == 0 ? sweep.adjacent().front().row(StepPart::Step)
+                                     : sweep.adjacent()[i - 1].row(StepPart::Step);
+        out() << "  " << name << " " << sweep.points()[i].parameter << ": step "
+              << formatDuration(i == 0 ? step.meanA : step.meanB) << " (" << sweep.points()[i].label << ")\n";
+    }
+    for (int i = 0; i < int(sweep.adjacent().size()); ++i)
+        out() << sweep.pairLine(i, name) << "\n";
+    out() << (sweep.jump() >= 0 ? QStringLiteral("jump: ") + sweep.pairLine(sweep.jump(), name)
+                                : QStringLiteral("no jump: no neighbours differ at alpha"))
+          << "\n";
+    if (!csv.isEmpty()) {
+        QStringList labels;
+        std::vector<const std::vector<StepRow> *> tables;
+        for (std::size_t i = 0; i < sweep.adjacent().size(); ++i) {
+            labels << QStringLiteral("%1→%2").arg(sweep.points()[i].parameter).arg(sweep.points()[i + 1].parameter);
+            tables.push_back(&sweep.adjacent()[i].rows());
+        }
+        if (!writeTextFile(csv, variantTableCsv(StepBreakdown::columns(), labels, tables)))
+            return Unreadable;
+    }
+    return Success;
+}
+
 } // namespace
 
 int stepsCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
     const StepCommandOptions o;
+    const QCommandLineOption sweepOption(
+        QStringLiteral("sweep"),
+        QStringLiteral("Order the variants by the number in each label and compare neighbours; NAME names it."),
+        QStringLiteral("NAME"));
+    const QCommandLineOption sweepScopeOption(
+        QStringLiteral("sweep-scope"),
+        QStringLiteral("One path: its scopes matching PATTERN (a regular expression whose first group is the "
+                       "number, e.g. 'bmm_K(\\d+)') are the variants."),
+        QStringLiteral("PATTERN"));
     parser.addOptions(o.all());
+    parser.addOptions({sweepOption, sweepScopeOption});
     parser.addOptions(gateOptionList());
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
     QList<SideArgument> sides;
     for (const QString &argument : parser.positionalArguments())
         sides.append(SideArgument::parse(argument));
-    if (sides.size() < 2)
+    if (parser.isSet(sweepScopeOption)) {
+        if (sides.size() != 1)
+            return usageError(QStringLiteral("--sweep-scope takes one path"));
+        if (!QRegularExpression(parser.value(sweepScopeOption)).isValid() ||
+            QRegularExpression(parser.value(sweepScopeOption)).captureCount() < 1)
+            return usageError(QStringLiteral("--sweep-scope needs a regular expression with a group for the number"));
+    } else if (sides.size() < 2) {
         return usageError(QStringLiteral("steps needs two paths, A and B, or a baseline and candidates"));
-    const QStringList positional = {sides[0].path, sides[1].path};
+    }
     StepBreakdownOptions options;
     int status = Success;
     if (!parseLevels(parser, o.alpha, o.threshold, options.alpha, options.threshold, status))
@@ -170,8 +223,38 @@ int stepsCommand(const QStringList &arguments)
     if (!parseGateOptions(parser, output, status))
         return status;
 
-    if (sides.size() > 2)
-        return variantSteps(sides, options, output, parser.isSet(o.csv) ? parser.value(o.csv) : QString());
+    const QString csv = parser.isSet(o.csv) ? parser.value(o.csv) : QString();
+    if (parser.isSet(sweepScopeOption)) {
+        QList<LoadedRun> runs;
+        if (!loadPaths({sides[0].path}, runs))
+            return Unreadable;
+        return printSweep(Sweep::ofScopes(runs, parser.value(sweepScopeOption), options),
+                          parser.isSet(sweepOption) ? parser.value(sweepOption) : QStringLiteral("scope"), csv);
+    }
+    if (sides.size() > 2 || parser.isSet(sweepOption)) {
+        QStringList labels;
+        for (const SideArgument &side : sides)
+            labels << side.label;
+        const std::vector<double> parameters = Sweep::parameters(labels);
+        if (parser.isSet(sweepOption) && parameters.empty())
+            return usageError(QStringLiteral("--sweep needs a number in every label (K=5 or 5)"));
+        if (!parameters.empty()) {
+            LoadedVariants loaded;
+            if (!loadVariants(sides, loaded))
+                return Unreadable;
+            std::vector<QList<LoadedRun>> all{loaded.baseline};
+            all.insert(all.end(), loaded.candidates.begin(), loaded.candidates.end());
+            const QString name = parser.isSet(sweepOption) ? parser.value(sweepOption)
+                                                           : labels.front().section(QLatin1Char('='), 0, 0);
+            return printSweep(Sweep::ofVariants(all, labels, parameters, options),
+                              labels.front().contains(QLatin1Char('=')) || parser.isSet(sweepOption)
+                                  ? name
+                                  : QStringLiteral("parameter"),
+                              csv);
+        }
+        return variantSteps(sides, options, output, csv);
+    }
+    const QStringList positional = {sides[0].path, sides[1].path};
     QList<LoadedRun> a, b;
     if (!loadPaths({positional[0]}, a) || !loadPaths({positional[1]}, b))
         return Unreadable;

@@ -3,6 +3,9 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QRegularExpression>
+
+#include <algorithm>
 
 namespace scopeline {
 
@@ -26,13 +29,36 @@ QString labelOf(const QString &path)
     return path;
 }
 
+// Whether a text names something there: a path, or a pattern whose folder (before the first wildcard) is.
+bool isThere(const QString &text)
+{
+    if (QFileInfo::exists(text))
+        return true;
+    if (!hasWildcard(text))
+        return false;
+    const QString plain = text.left(text.indexOf(QRegularExpression(QStringLiteral("[*?\\[]"))));
+    const qsizetype slash = plain.lastIndexOf(QLatin1Char('/'));
+    return QFileInfo::exists(slash < 0 ? QStringLiteral(".") : plain.left(std::max<qsizetype>(slash, 1)));
+}
+
 } // namespace
 
 SideArgument SideArgument::parse(const QString &argument)
 {
-    const qsizetype equals = argument.indexOf(QLatin1Char('='));
-    if (equals > 0 && !QFileInfo::exists(argument) && !hasWildcard(argument.left(equals)))
-        return {argument.left(equals), argument.mid(equals + 1)};
+    if (isThere(argument))
+        return {labelOf(argument), argument};
+    // LABEL=PATH, the label itself perhaps holding `=` (`K=5=runs/k5`): the first split whose path is there,
+    // else the first `=` (the path then says what is missing)
+    qsizetype first = -1;
+    for (qsizetype equals = argument.indexOf(QLatin1Char('=')); equals > 0;
+         equals = argument.indexOf(QLatin1Char('='), equals + 1)) {
+        if (first < 0)
+            first = equals;
+        if (isThere(argument.mid(equals + 1)))
+            return {argument.left(equals), argument.mid(equals + 1)};
+    }
+    if (first > 0)
+        return {argument.left(first), argument.mid(first + 1)};
     return {labelOf(argument), argument};
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A side of a comparison as the user names it: `LABEL=PATH`, or a path whose label is its folder's
-// name. A path that exists is a path even with a `=` in it (`K=5/`).
+// name. A path that is there is a path even with a `=` in it (`K=5/`); a label may hold `=` too
+// (`K=5=runs/k5`: the first split whose path is there).
 
 #include <QString>
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/panels/variantsview.h"
 
+#include "model/comparison/sweep.h"
 #include "model/tables/tableformat.h"
 #include "widgets/charts/kernelmatrix.h"
 #include "widgets/charts/variantbars.h"
@@ -12,7 +13,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -97,19 +97,6 @@ VariantsView::VariantsView(QWidget *parent) : QWidget(parent)
 
 VariantsView::~VariantsView() = default;
 
-std::vector<double> VariantsView::sweepOf(const QStringList &labels)
-{
-    static const QRegularExpression number(QStringLiteral("^(?:[A-Za-z_][\\w.]*=)?(-?\\d+(?:\\.\\d+)?)$"));
-    std::vector<double> values;
-    for (const QString &label : labels) {
-        const QRegularExpressionMatch match = number.match(label);
-        if (!match.hasMatch())
-            return {};
-        values.push_back(match.captured(1).toDouble());
-    }
-    return labels.size() >= 3 ? values : std::vector<double>{};
-}
-
 void VariantsView::setVariants(const std::vector<QList<LoadedRun>> &sides, const QStringList &labels,
                                const QStringList &paths)
 {
@@ -132,7 +119,8 @@ void VariantsView::setVariants(const std::vector<QList<LoadedRun>> &sides, const
     m_lead->setText(lead.join(QLatin1Char('\n')));
     m_stepModel->setRows(std::move(rows));
     m_stepView->resizeColumnsToContents();
-    m_bars->setVariants(m_steps.get(), labels, sweepOf(labels));
+    // a sweep (every label a number, three or more) as lines over the parameter
+    m_bars->setVariants(m_steps.get(), labels, labels.size() >= 3 ? Sweep::parameters(labels) : std::vector<double>{});
     m_matrix->setDiff(m_diff.get());
     for (QComboBox *box : {m_pairA, m_pairB}) {
         box->clear();

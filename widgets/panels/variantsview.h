@@ -52,8 +52,6 @@ public:
     QTableView *stepTable() const { return m_stepView; }
     QComboBox *pairA() const { return m_pairA; }
     QComboBox *pairB() const { return m_pairB; }
-    // The parameter of each variant when every label reads as one ("K=25", "25"): a sweep; else empty.
-    static std::vector<double> sweepOf(const QStringList &labels);
 
 signals:
     // Open these two variants in the pair views (timelines, What changed, Scopes).

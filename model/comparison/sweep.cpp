@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/comparison/sweep.h"
+
+#include "model/comparison/kerneldiff.h"
+#include "model/comparison/replication.h"
+#include "model/tables/tableformat.h"
+
+#include <QCoreApplication>
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace scopeline {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("Sweep", text);
+}
+
+// The runs' steps of one scope, each run named as the step breakdown names it.
+std::vector<RunSteps> stepsOf(const QList<LoadedRun> &runs, const QString &scope)
+{
+    std::vector<RunSteps> out;
+    for (const LoadedRun &run : runs) {
+        if (!run.summary)
+            continue;
+        out.push_back(findRunSteps(*run.summary, scope));
+        out.back().run = run.run.label();
+        out.back().process = Replication::processOf(run);
+        out.back().rankedRun = Replication::rankedRunOf(run);
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<double> Sweep::parameters(const QStringList &labels, const QString &pattern)
+{
+    static const QRegularExpression plain(QStringLiteral("^(?:[A-Za-z_][\\w.]*=)?(-?\\d+(?:\\.\\d+)?)$"));
+    const QRegularExpression given(pattern);
+    const QRegularExpression &rule = pattern.isEmpty() ? plain : given;
+    std::vector<double> values;
+    for (const QString &label : labels) {
+        const QRegularExpressionMatch match = rule.match(label);
+        bool ok = false;
+        const double value = match.hasMatch() ? match.captured(1).toDouble(&ok) : 0;
+        if (!ok)
+            return {};
+        values.push_back(value);
+    }
+    return values;
+}
+
+Sweep::Sweep(std::vector<SweepPoint> points, const QString &stepScope, const StepBreakdownOptions &options)
+    : m_points(std::move(points)), m_stepScope(stepScope), m_options(options)
+{
+    std::stable_sort(m_points.begin(), m_points.end(),
+                     [](const SweepPoint &a, const SweepPoint &b) { return a.parameter < b.parameter; });
+    compare();
+}
+
+Sweep Sweep::ofVariants(const std::vector<QList<LoadedRun>> &sides, const QStringList &labels,
+                        const std::vector<double> &parameters, const StepBreakdownOptions &options)
+{
+    QList<LoadedRun> first = sides.empty() ? QList<LoadedRun>() : sides.front();
+    const QString scope = stepScopeFor(options.stepScope, first, first);
+    std::vector<SweepPoint> points;
+    for (std::size_t i = 0; i < sides.size() && i < parameters.size(); ++i)
+        points.push_back({parameters[i], labels.value(qsizetype(i)), stepsOf(sides[i], scope), sides[i]});
+    return Sweep(std::move(points), scope, options);
+}
+
+Sweep Sweep::ofScopes(const QList<LoadedRun> &runs, const QString &pattern,
+                      const StepBreakdownOptions &options)
+{
+    std::set<QString> names;
+    for (const LoadedRun &run : runs)
+        if (run.scopes)
+            for (const ScopeIndex::Scope &scope : run.scopes->scopes())
+                names.insert(scope.name);
+    const QRegularExpression rule(QStringLiteral("^(?:%1)$").arg(pattern));
+    std::vector<SweepPoint> points;
+    for (const QString &name : names) {
+        const QRegularExpressionMatch match = rule.match(name);
+        bool ok = false;
+        const double value = match.hasMatch() ? match.captured(1).toDouble(&ok) : 0;
+        if (ok)
+            points.push_back({value, name, stepsOf(runs, name), {}});
+    }
+    return Sweep(std::move(points), QString(), options);
+}
+
+void Sweep::compare()
+{
+    m_adjacent.clear();
+    for (std::size_t i = 0; i + 1 < m_points.size(); ++i)
+        m_adjacent.emplace_back(m_points[i].runs, m_points[i + 1].runs, m_stepScope, m_options);
+    std::vector<StepBreakdown *> together;
+    for (StepBreakdown &pair : m_adjacent)
+        together.push_back(&pair);
+    StepBreakdown::judgeTogether(together);
+
+    // The jump: of the neighbours called faster or slower, the one whose step changes most for its
+    // change of parameter (|Δ log step / Δ log parameter|, the local scaling exponent, so that a step
+    // growing as K² does not jump at every K); with a parameter ≤ 0, the largest relative change.
+    const bool positive =
+        std::all_of(m_points.begin(), m_points.end(), [](const SweepPoint &p) { return p.parameter > 0; });
+    m_jump = -1;
+    double largest = 0;
+    for (int i = 0; i < int(m_adjacent.size()); ++i) {
+        const StepRow &step = m_adjacent[std::size_t(i)].row(StepPart::Step);
+        const double from = m_points[std::size_t(i)].parameter, to = m_points[std::size_t(i) + 1].parameter;
+        const double ratio = step.meanA > 0 ? (step.meanA + step.delta) / step.meanA : 0;
+        const double change = !(ratio > 0)            ? 0
+                              : positive && to > from ? std::fabs(std::log(ratio) / std::log(to / from))
+                                                      : std::fabs(ratio - 1);
+        if ((step.verdict == Verdict::Faster || step.verdict == Verdict::Slower) && change > largest) {
+            largest = change;
+            m_jump = i;
+        }
+    }
+    // the kernels on one side of each adjacent pair only, by their time per run
+    m_vanished.assign(m_adjacent.size(), {});
+    m_appeared.assign(m_adjacent.size(), {});
+    for (std::size_t i = 0; i < m_adjacent.size(); ++i) {
+        if (m_points[i].loaded.isEmpty() || m_points[i + 1].loaded.isEmpty())
+            continue;
+        const KernelDiff diff(m_points[i].loaded, m_points[i + 1].loaded);
+        for (const KernelDiffRow &row : diff.rows()) { // by |Δ time per run|, the larger first
+            if (row.verdict == Verdict::OnlyInA)
+                m_vanished[i] << row.kernel;
+            else if (row.verdict == Verdict::OnlyInB)
+                m_appeared[i] << row.kernel;
+        }
+    }
+}
+
+QStringList Sweep::vanished(int pair) const
+{
+    return m_vanished.at(std::size_t(pair));
+}
+
+QStringList Sweep::appeared(int pair) const
+{
+    return m_appeared.at(std::size_t(pair));
+}
+
+QString Sweep::pairLine(int pair, const QString &name) const
+{
+    const SweepPoint &from = m_points[std::size_t(pair)], &to = m_points[std::size_t(pair) + 1];
+    const StepRow &step = m_adjacent[std::size_t(pair)].row(StepPart::Step);
+    QString line = QStringLiteral("%1 %2 → %3: ").arg(name).arg(from.parameter).arg(to.parameter);
+    line += step.meanA > 0 && !std::isnan(step.delta)
+                ? tr("step %1 (%2)").arg(formatChange(step.delta / step.meanA, 1), step.verdictText())
+                : step.verdictText();
+    const QStringList gone = vanished(pair), come = appeared(pair);
+    if (!gone.isEmpty() && !come.isEmpty())
+        line += tr(", %1 replaced by %2").arg(gone.front(), come.front());
+    else if (!come.isEmpty())
+        line += tr(", %1 appears").arg(come.front());
+    else if (!gone.isEmpty())
+        line += tr(", %1 vanishes").arg(gone.front());
+    return line;
+}
+
+} // namespace scopeline
