@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "stats/ranktests.h"
 
+#include <boost/math/distributions/chi_squared.hpp>
+
 #include "stats/descriptive.h"
 
 #include <algorithm>
@@ -157,6 +159,56 @@ std::vector<double> averageRanks(const std::vector<double> &values)
         first = last;
     }
     return ranks;
+}
+
+KruskalWallis kruskalWallis(const std::vector<std::vector<double>> &groups)
+{
+    std::vector<double> pooled;
+    std::vector<std::size_t> sizes;
+    for (const std::vector<double> &group : groups) {
+        std::size_t n = 0;
+        for (double v : group)
+            if (!std::isnan(v)) {
+                pooled.push_back(v);
+                ++n;
+            }
+        if (n > 0)
+            sizes.push_back(n);
+    }
+    KruskalWallis result{kNaN, kNaN, int(sizes.size())};
+    if (sizes.size() < 2)
+        return result;
+    const std::vector<double> ranks = averageRanks(pooled);
+    const double n = double(pooled.size());
+    double h = 0;
+    std::size_t at = 0;
+    for (const std::size_t size : sizes) {
+        double sum = 0;
+        for (std::size_t i = 0; i < size; ++i)
+            sum += ranks[at + i];
+        at += size;
+        h += sum * sum / double(size);
+    }
+    h = 12.0 / (n * (n + 1)) * h - 3 * (n + 1);
+    // the tie correction: 1 − Σ(t³ − t) / (n³ − n) over groups of equal values
+    std::vector<double> sorted = pooled;
+    std::sort(sorted.begin(), sorted.end());
+    double ties = 0;
+    for (std::size_t first = 0; first < sorted.size();) {
+        std::size_t last = first + 1;
+        while (last < sorted.size() && sorted[last] == sorted[first])
+            ++last;
+        const double t = double(last - first);
+        ties += t * t * t - t;
+        first = last;
+    }
+    const double correction = 1 - ties / (n * n * n - n);
+    if (!(correction > 0))
+        return result;
+    result.h = h / correction;
+    result.p = boost::math::cdf(
+        boost::math::complement(boost::math::chi_squared(double(sizes.size() - 1)), std::max(0.0, result.h)));
+    return result;
 }
 
 } // namespace scopeline::stats

@@ -28,6 +28,18 @@ struct MannWhitney
 };
 MannWhitney mannWhitneyU(const std::vector<double> &a, const std::vector<double> &b);
 
+// Kruskal–Wallis H across several groups (scipy.stats.kruskal): average ranks over the pooled values,
+// H corrected for ties, p from the chi-squared distribution with groups − 1 degrees of freedom. NaN
+// values are left out; groups left empty do not count. NaN p with fewer than two groups, or when
+// every value is the same.
+struct KruskalWallis
+{
+    double h;
+    double p;
+    int groups; // that count
+};
+KruskalWallis kruskalWallis(const std::vector<std::vector<double>> &groups);
+
 // 1-based ranks of values in their original order, ties get the average of their ranks
 // (scipy.stats.rankdata's default). NaN values get NaN ranks and do not count.
 std::vector<double> averageRanks(const std::vector<double> &values);

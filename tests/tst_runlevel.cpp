@@ -9,6 +9,7 @@
 
 #include "model/loading/loadedrun.h"
 #include "model/comparison/scopecomparison.h"
+#include "model/comparison/variantscopes.h"
 #include "model/tables/tableformat.h"
 #include "model/loading/tracefolder.h"
 #include "stats/descriptive.h"
@@ -149,6 +150,7 @@ private slots:
     void csvRunLevelColumnsEqualScipy_data();
     void csvRunLevelColumnsEqualScipy();
     void scopeComparisonEqualsScipy();
+    void variantsEqualScipy();
     void oneRunOnASideSaysSo();
 
     void calibrationOnRepeatedRuns();
@@ -361,6 +363,67 @@ void TestRunLevel::scopeComparisonEqualsScipy()
         ++checked;
     }
     QCOMPARE(checked, 3);
+}
+
+// Three variants (JAX named scopes, einsum the baseline; matmul; cuBLAS GEMMs): each candidate's pooled
+// rows against the baseline equal scipy's with Holm over scopes × candidates, and each scope's
+// Kruskal–Wallis across the three (run medians, Holm over the scopes) equals scipy.stats.kruskal.
+void TestRunLevel::variantsEqualScipy()
+{
+    const QString named = testdata::path("jax_h100/jax_named_scopes");
+    const QStringList baseline = traceFiles(named, QStringLiteral("trace_file_einsum_")),
+                      matmul = traceFiles(named, QStringLiteral("trace_file_matmul_")),
+                      cublas = traceFiles(kCublas, QStringLiteral("trace_file_einsum_"));
+    const auto loadFiles = [](const QStringList &files) {
+        std::vector<TraceRun> runs;
+        for (const QString &file : files)
+            runs.push_back({QFileInfo(file).fileName(), file});
+        return LoadedRun::loadAll(runs);
+    };
+    const VariantScopes variants(loadFiles(baseline), {loadFiles(matmul), loadFiles(cublas)},
+                                 {QStringLiteral("matmul"), QStringLiteral("cublas")}, kScopes,
+                                 MatchMode::Component, SampleMode::Kernel);
+    const ProcessResult result = runProcess(
+        QStringLiteral(SCOPELINE_PYTHON),
+        QStringList{kOracle, QStringLiteral("traces"), QStringLiteral("--samples"), QStringLiteral("kernel"),
+                    QStringLiteral("--a")}
+            << baseline << QStringLiteral("--b") << matmul << QStringLiteral("--b") << cublas
+            << QStringLiteral("--scope") << kScopes);
+    QVERIFY2(result.exitCode == 0, result.err.constData());
+    const QJsonObject expected = QJsonDocument::fromJson(result.out).object();
+    const QJsonArray rows = expected[QStringLiteral("rows")].toArray();
+    QCOMPARE(rows.size(), 2 * kScopes.size());
+    int checked = 0, called = 0;
+    for (std::size_t c = 0; c < 2; ++c)
+        for (const ComparisonRow &row : variants.rows()[c]) {
+            if (!row.isPooled())
+                continue;
+            const QJsonObject want = rows[qsizetype(c) * kScopes.size() + kScopes.indexOf(row.scope)].toObject();
+            const std::pair<double, const char *> figures[] = {
+                {row.runLevelHolm, "run_level_p"},         {row.runLevel.p, "run_level_p_raw"},
+                {row.runLevel.change, "run_level_change"}, {row.runLevel.ciLow, "run_level_ci_low"},
+                {row.runLevel.ciHigh, "run_level_ci_high"}};
+            for (const auto &[got, key] : figures)
+                QVERIFY2(close(got, jsonNumber(want.value(QLatin1String(key))), 1e-9),
+                         qPrintable(row.scope + QLatin1Char(' ') + QLatin1String(key)));
+            called += row.verdict() == Verdict::Faster || row.verdict() == Verdict::Slower;
+            ++checked;
+        }
+    QCOMPARE(checked, 2 * int(kScopes.size()));
+    QVERIFY(called > 0);
+    const QJsonArray across = expected[QStringLiteral("across")].toArray();
+    QCOMPARE(std::size_t(across.size()), variants.acrossVariants().size());
+    int threeGroups = 0;
+    for (std::size_t i = 0; i < variants.acrossVariants().size(); ++i) {
+        const ScopeAcrossVariants &got = variants.acrossVariants()[i];
+        const QJsonObject want = across[qsizetype(i)].toObject();
+        QCOMPARE(got.test.groups, want.value(QStringLiteral("groups")).toInt()); // matmul loses inner scopes
+        threeGroups += got.test.groups == 3;
+        QVERIFY2(close(got.test.h, jsonNumber(want.value(QStringLiteral("h"))), 1e-9), qPrintable(got.scope));
+        QVERIFY2(close(got.test.p, jsonNumber(want.value(QStringLiteral("p_raw"))), 1e-9), qPrintable(got.scope));
+        QVERIFY2(close(got.pHolm, jsonNumber(want.value(QStringLiteral("p"))), 1e-9), qPrintable(got.scope));
+    }
+    QVERIFY(threeGroups > 0);
 }
 
 void TestRunLevel::oneRunOnASideSaysSo()

@@ -274,6 +274,7 @@ private slots:
     void cliffsDeltaMatchesBruteForce();
     void holmMatchesReference_data();
     void holmMatchesReference();
+    void kruskalWallisMatchesScipy();
 
     void exactMannWhitneyOneVersusMany();
     void emptyInputsGiveNaN();
@@ -505,6 +506,27 @@ void TestStats::cliffsDeltaMatchesBruteForce()
     const QJsonValue expected = oracleCase(index).value("cliffs_delta");
     QVERIFY2(expected.isDouble(), "oracle did not enumerate the pairs");
     COMPARE_NUM("Cliff's delta", cliffsDelta(c.a, c.b), expected.toDouble(), 1e-12, 1e-15);
+}
+
+// Kruskal–Wallis on groups with ties, an empty group and NaN, against scipy.stats.kruskal run here.
+void TestStats::kruskalWallisMatchesScipy()
+{
+    REQUIRE_ORACLE();
+    const std::vector<std::vector<double>> groups = {
+        {3.1, 2.9, 3.1, 3.4, 3.0}, {3.8, 4.1, 3.9, 3.1}, {}, {2.2, 2.5, 2.9, 2.2, std::nan("")}};
+    const KruskalWallis got = kruskalWallis(groups);
+    QProcess scipy;
+    scipy.start(QStringLiteral(SCOPELINE_PYTHON),
+                {QStringLiteral("-c"),
+                 QStringLiteral("from scipy import stats; r = stats.kruskal([3.1, 2.9, 3.1, 3.4, 3.0], "
+                                "[3.8, 4.1, 3.9, 3.1], [2.2, 2.5, 2.9, 2.2]); print(repr(r.statistic), repr(r.pvalue))")});
+    QVERIFY(scipy.waitForFinished(60000) && scipy.exitCode() == 0);
+    const QStringList expected = QString::fromUtf8(scipy.readAllStandardOutput()).split(QLatin1Char(' '));
+    QCOMPARE(got.groups, 3);
+    QVERIFY(std::fabs(got.h - expected[0].toDouble()) <= 1e-12 * expected[0].toDouble());
+    QVERIFY(std::fabs(got.p - expected[1].toDouble()) <= 1e-9 * expected[1].toDouble());
+    QVERIFY(std::isnan(kruskalWallis({{1, 2, 3}, {}}).p));    // one group
+    QVERIFY(std::isnan(kruskalWallis({{2, 2}, {2, 2, 2}}).p)); // every value the same
 }
 
 void TestStats::holmMatchesReference_data()

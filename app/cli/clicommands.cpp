@@ -216,10 +216,13 @@ bool parseComparisonOptions(const QString &command, const QStringList &arguments
     if (!parser.parse(arguments))
         return fail(parser.errorText());
     const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 2)
-        return fail(QStringLiteral("%1 needs two paths, A and B").arg(command));
-    options.pathA = positional[0];
-    options.pathB = positional[1];
+    const bool variants = command == QLatin1String("compare");
+    if (positional.size() < 2 || (positional.size() > 2 && !variants))
+        return fail(QStringLiteral("%1 needs two paths, A and B%2")
+                        .arg(command, variants ? QStringLiteral(", or a baseline and candidates") : QString()));
+    options.sides = positional;
+    options.pathA = SideArgument::parse(positional[0]).path;
+    options.pathB = SideArgument::parse(positional[1]).path;
     options.scopes = parser.values(scopeOption);
     // A report without scopes still holds What changed and the step breakdown; the other
     // commands compare scopes and need one.

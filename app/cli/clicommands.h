@@ -80,6 +80,7 @@ bool writeTextFile(const QString &path, const QString &text);
 struct ComparisonOptions
 {
     QString pathA, pathB;
+    QStringList sides; // every path as given ([LABEL=]PATH): `compare` takes more than two (variants)
     QStringList scopes;
     MatchMode match = MatchMode::Component;
     SampleMode samples = SampleMode::Kernel;

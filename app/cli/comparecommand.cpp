@@ -5,8 +5,11 @@
 #include "model/comparison/gate.h"
 #include "model/comparison/replication.h"
 #include "model/comparison/scopecomparison.h"
+#include "model/comparison/variantscopes.h"
+#include "model/tables/tableformat.h"
 
 #include <QCommandLineParser>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -61,6 +64,74 @@ void printComparisonJson(const std::vector<ComparisonRow> &rows, double alpha, d
     out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
 }
 
+// More than two sides: per scope the Kruskal–Wallis test across every variant, then each candidate's
+// rows against the baseline.
+int variantCompare(const ComparisonOptions &options, double alpha, const GateOptions &output, const QString &csv)
+{
+    QList<SideArgument> sides;
+    for (const QString &argument : options.sides)
+        sides.append(SideArgument::parse(argument));
+    LoadedVariants loaded;
+    if (!loadVariants(sides, loaded))
+        return Unreadable;
+    const VariantScopes variants(loaded.baseline, loaded.candidates, loaded.labels, options.scopes, options.match,
+                                 options.samples, alpha);
+    Gate gate(output.failOn, output.strict);
+    for (std::size_t c = 0; c < variants.rows().size(); ++c) {
+        std::vector<ComparisonRow> named = variants.rows()[c];
+        for (ComparisonRow &row : named) // the gate names the candidate
+            row.scope = loaded.labels[qsizetype(c)] + QStringLiteral(": ") + row.scope;
+        gate.addScopeComparison(named, alpha, options.threshold);
+    }
+    if (output.format == OutputFormat::Json) {
+        QJsonArray across, candidates;
+        for (const ScopeAcrossVariants &s : variants.acrossVariants())
+            across.append(QJsonObject{{QStringLiteral("scope"), s.scope},
+                                      {QStringLiteral("variants"), s.test.groups},
+                                      {QStringLiteral("kruskal_h"), jsonValue(s.test.h)},
+                                      {QStringLiteral("kruskal_p_raw"), jsonValue(s.test.p)},
+                                      {QStringLiteral("kruskal_p"), jsonValue(s.pHolm)}});
+        for (std::size_t c = 0; c < variants.rows().size(); ++c)
+            candidates.append(QJsonObject{
+                {QStringLiteral("variant"), loaded.labels[qsizetype(c)]},
+                {QStringLiteral("path"), sides[qsizetype(c) + 1].path},
+                {QStringLiteral("rows"),
+                 tableJson(ScopeComparison::columns(alpha, options.threshold), variants.rows()[c])}});
+        out() << QString::fromUtf8(
+            QJsonDocument(QJsonObject{{QStringLiteral("command"), QStringLiteral("compare")},
+                                      {QStringLiteral("baseline"), QJsonObject{{QStringLiteral("variant"), sides[0].label},
+                                                                               {QStringLiteral("path"), sides[0].path}}},
+                                      {QStringLiteral("alpha"), alpha},
+                                      {QStringLiteral("threshold"), options.threshold},
+                                      {QStringLiteral("across_variants"), across},
+                                      {QStringLiteral("candidates"), candidates},
+                                      {QStringLiteral("gate"), gateJson(gate)}})
+                .toJson(QJsonDocument::Indented));
+    } else {
+        out() << "baseline: " << sides[0].label << " (" << sides[0].path << ", " << loaded.baseline.size()
+              << " runs)\n"
+              << "across the " << sides.size()
+              << " variants, per scope: Kruskal–Wallis on each variant's run (process) medians, Holm over the "
+                 "scopes\n";
+        for (const ScopeAcrossVariants &s : variants.acrossVariants())
+            out() << "  " << s.scope << ": H " << QString::number(s.test.h, 'g', 4) << ", p "
+                  << formatPValue(s.pHolm) << " (" << s.test.groups << " variants with samples)"
+                  << (s.pHolm < alpha ? QStringLiteral(": the variants differ") : QString()) << "\n";
+        for (std::size_t c = 0; c < variants.rows().size(); ++c) {
+            out() << "\n" << loaded.labels[qsizetype(c)] << " (" << sides[qsizetype(c) + 1].path << ", "
+                  << loaded.candidates[c].size() << " runs) against " << sides[0].label
+                  << "; Holm over scopes × candidates\n";
+            printComparison(variants.rows()[c], alpha, options.threshold);
+        }
+        if (output.format == OutputFormat::Markdown || gate.mode() != GateMode::Off)
+            out() << gateMarkdown(gate);
+    }
+    out().flush();
+    if (!csv.isEmpty() && !writeTextFile(csv, variants.toCsv(alpha, options.threshold)))
+        return Unreadable;
+    return gateStatus(gate);
+}
+
 } // namespace
 
 int compareCommand(const QStringList &arguments)
@@ -83,6 +154,8 @@ int compareCommand(const QStringList &arguments)
     const double alpha = parser.value(alphaOption).toDouble(&alphaOk);
     if (!alphaOk || !(alpha > 0 && alpha < 1))
         return usageError(QStringLiteral("--alpha needs a level in (0, 1)"));
+    if (options.sides.size() > 2)
+        return variantCompare(options, alpha, output, parser.isSet(csvOption) ? parser.value(csvOption) : QString());
     QList<LoadedRun> a, b;
     if (!loadSides(options, a, b))
         return Unreadable;

@@ -179,45 +179,53 @@ std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, M
         }
     }
 
-    // Holm within each run pair: the scopes tested together are one family.
-    std::map<QString, std::vector<std::size_t>> families;
-    for (std::size_t r = 0; r < rows.size(); ++r)
-        families[rows[r].run].push_back(r);
+    const int unnamed = unnamedSide();
+    for (ComparisonRow &row : rows)
+        row.unnamedSide = unnamed;
+    judgeTogether({&rows}, {m_replication}, m_alpha);
+    return rows;
+}
+
+void ScopeComparison::judgeTogether(const std::vector<std::vector<ComparisonRow> *> &sets,
+                                    const std::vector<const Replication *> &replications, double alpha)
+{
+    // Holm within each run pair: the scopes tested together (of every set: candidates) are one family.
+    std::map<QString, std::vector<ComparisonRow *>> families;
+    for (std::vector<ComparisonRow> *rows : sets)
+        for (ComparisonRow &row : *rows)
+            families[row.run].push_back(&row);
     for (const auto &family : families) {
         std::vector<double> rankSumP, mannWhitneyP;
-        for (std::size_t r : family.second) {
-            rankSumP.push_back(rows[r].rankSum.p);
-            mannWhitneyP.push_back(rows[r].mannWhitney.p);
+        for (const ComparisonRow *row : family.second) {
+            rankSumP.push_back(row->rankSum.p);
+            mannWhitneyP.push_back(row->mannWhitney.p);
         }
         const std::vector<double> rankSumAdjusted = stats::holmAdjust(rankSumP);
         const std::vector<double> mannWhitneyAdjusted = stats::holmAdjust(mannWhitneyP);
         for (std::size_t i = 0; i < family.second.size(); ++i) {
-            rows[family.second[i]].rankSumHolm = rankSumAdjusted[i];
-            rows[family.second[i]].mannWhitneyHolm = mannWhitneyAdjusted[i];
+            family.second[i]->rankSumHolm = rankSumAdjusted[i];
+            family.second[i]->mannWhitneyHolm = mannWhitneyAdjusted[i];
         }
     }
     // The run-level tests of the pooled rows are one family too (NaN, not counted, where invalid).
-    std::vector<std::size_t> pooledRows;
+    std::vector<std::pair<ComparisonRow *, const Replication *>> pooledRows;
     std::vector<double> runLevelP;
-    for (std::size_t r = 0; r < rows.size(); ++r)
-        if (rows[r].isPooled()) {
-            pooledRows.push_back(r);
-            runLevelP.push_back(rows[r].runLevel.p);
-        }
-    const int unnamed = unnamedSide();
-    for (ComparisonRow &row : rows)
-        row.unnamedSide = unnamed;
+    for (std::size_t set = 0; set < sets.size(); ++set)
+        for (ComparisonRow &row : *sets[set])
+            if (row.isPooled()) {
+                pooledRows.push_back({&row, set < replications.size() ? replications[set] : nullptr});
+                runLevelP.push_back(row.runLevel.p);
+            }
     const std::vector<double> runLevelAdjusted = stats::holmAdjust(runLevelP),
-                              levels = stats::holmLevels(runLevelP, m_alpha);
+                              levels = stats::holmLevels(runLevelP, alpha);
     for (std::size_t i = 0; i < pooledRows.size(); ++i) {
-        ComparisonRow &row = rows[pooledRows[i]];
+        ComparisonRow &row = *pooledRows[i].first;
         row.runLevelHolm = runLevelAdjusted[i];
         if (std::isnan(levels[i]))
             continue;
         // The interval at the level the verdict is judged.
-        setIntervalAtLevel(row.runLevel, levels[i], pooledRunLevel(row, m_replication, 1 - levels[i]));
+        setIntervalAtLevel(row.runLevel, levels[i], pooledRunLevel(row, pooledRows[i].second, 1 - levels[i]));
     }
-    return rows;
 }
 
 namespace {

@@ -82,6 +82,12 @@ public:
 
     std::vector<ComparisonRow> compare(const QStringList &scopes, MatchMode match, SampleMode samples) const;
 
+    // Judges the rows of several comparisons against one baseline together (candidates): each run
+    // pair's scopes of all sets one Holm family, the pooled rows of all sets another, each pooled
+    // interval at its row's level (replications[i]: set i's units). One set is a pair's judgement.
+    static void judgeTogether(const std::vector<std::vector<ComparisonRow> *> &sets,
+                              const std::vector<const Replication *> &replications, double alpha);
+
     // The side (0: A, 1: B) whose kernels carry no scope names, only steps, while the other's do:
     // JAX command buffers (CUDA graphs) and compiled code that drops record_function leave none.
     // -1 when neither or both.

@@ -8,8 +8,9 @@ library, as compare_oracle.py does), then Welch's t on the log run medians with 
 Welch-Satterthwaite df, mannwhitneyu on the medians) and Holm over the scopes compared together.
 
 Usage:
-  runlevel_oracle.py traces --samples kernel|instance --a F1 F2 ... --b G1 G2 ... --scope S ...
-      run medians computed from the trace files
+  runlevel_oracle.py traces --samples kernel|instance --a F1 F2 ... --b G1 G2 ... [--b H1 ...] --scope S ...
+      run medians computed from the trace files; several --b: {"rows": [...], "across": [per scope:
+      Kruskal-Wallis h, p_raw, p (Holm over the scopes)]}
   runlevel_oracle.py medians FILE
       FILE: {"scopes": [{"scope": str, "a": [run medians], "b": [...]}, ...]} (NaN: a run without samples)
 Prints a JSON list, one object per scope: scope, medians_a, medians_b, runs_a, runs_b, run_level_p (Holm),
@@ -24,6 +25,7 @@ import os
 import sys
 
 import numpy as np
+from scipy import stats
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_oracle import samples  # noqa: E402  (the raw-trace reader)
@@ -51,6 +53,29 @@ def rows(per_scope, alpha=0.05):
     return out
 
 
+def variants(args):
+    """A baseline against several candidates: the rows of every candidate (scope order within each,
+    candidates in order) with Holm over all of them, and per scope Kruskal-Wallis (scipy.stats.kruskal)
+    across the variants' run medians (runs without samples left out; a variant without any left out),
+    Holm over the scopes."""
+    medians = [[[median_or_nan(samples(f, s, args.samples)) for f in files] for s in args.scope]
+               for files in [args.a] + args.b]
+    per_scope = [(s, medians[0][i], medians[c][i]) for c in range(1, len(medians))
+                 for i, s in enumerate(args.scope)]
+    across = []
+    for i, scope in enumerate(args.scope):
+        groups = [[x for x in medians[v][i] if not math.isnan(x)] for v in range(len(medians))]
+        groups = [g for g in groups if g]
+        if len(groups) >= 2 and len({x for g in groups for x in g}) > 1:
+            k = stats.kruskal(*groups)
+            across.append({"scope": scope, "groups": len(groups), "h": float(k.statistic), "p_raw": float(k.pvalue)})
+        else:
+            across.append({"scope": scope, "groups": len(groups), "h": math.nan, "p_raw": math.nan})
+    for row, p in zip(across, holm([r["p_raw"] for r in across])):
+        row["p"] = p
+    return {"rows": rows(per_scope), "across": across}
+
+
 def median_or_nan(values):
     return float(np.median(values)) if values else float("nan")
 
@@ -61,14 +86,19 @@ def main():
     t = sub.add_parser("traces")
     t.add_argument("--samples", default="kernel", choices=["kernel", "instance"])
     t.add_argument("--a", nargs="+", required=True)
-    t.add_argument("--b", nargs="+", required=True)
+    t.add_argument("--b", nargs="+", required=True, action="append",
+                   help="a candidate's runs; several --b: a baseline (--a) against each, Holm over "
+                        "scopes x candidates, and Kruskal-Wallis across all per scope")
     t.add_argument("--scope", nargs="+", required=True)
     m = sub.add_parser("medians")
     m.add_argument("file")
     args = parser.parse_args()
+    if args.command == "traces" and len(args.b) > 1:
+        json.dump(clean(variants(args)), sys.stdout)
+        return 0
     if args.command == "traces":
         per_scope = [(s, [median_or_nan(samples(f, s, args.samples)) for f in args.a],
-                      [median_or_nan(samples(f, s, args.samples)) for f in args.b]) for s in args.scope]
+                      [median_or_nan(samples(f, s, args.samples)) for f in args.b[0]]) for s in args.scope]
     else:
         with open(args.file, encoding="utf-8") as f:
             spec = json.load(f)

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/comparison/variantscopes.h"
+
+#include "stats/descriptive.h"
+#include "stats/multipletesting.h"
+
+namespace scopeline {
+
+namespace {
+
+// A variant's units' medians of a scope: each run's median of its samples (runs without any left
+// out), averaged over each process when its runs come from several.
+std::vector<double> unitMedians(const QList<LoadedRun> &runs, const ScopeMatcher &matcher, SampleMode samples)
+{
+    std::vector<double> perRun;
+    for (const ScopeIndex *index : scopeIndexes(runs)) {
+        const std::vector<double> values = index->samples(matcher, samples);
+        perRun.push_back(values.empty() ? std::nan("") : stats::median(values));
+    }
+    std::vector<double> units;
+    for (double v : Replication::of(runs, runs).unitValues(0, perRun))
+        if (!std::isnan(v))
+            units.push_back(v);
+    return units;
+}
+
+} // namespace
+
+VariantScopes::VariantScopes(const QList<LoadedRun> &baseline,
+                             const std::vector<QList<LoadedRun>> &candidates, const QStringList &labels,
+                             const QStringList &scopes, MatchMode match, SampleMode samples, double alpha)
+    : m_labels(labels)
+{
+    m_replications.reserve(candidates.size()); // the comparisons keep pointers to them
+    std::vector<std::vector<ComparisonRow> *> sets;
+    std::vector<const Replication *> replications;
+    m_rows.reserve(candidates.size());
+    for (const QList<LoadedRun> &candidate : candidates) {
+        m_replications.push_back(Replication::of(baseline, candidate));
+        ScopeComparison comparison(scopeIndexes(baseline), scopeIndexes(candidate));
+        comparison.setReplication(&m_replications.back());
+        comparison.setAlpha(alpha);
+        m_rows.push_back(comparison.compare(scopes, match, samples));
+    }
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        sets.push_back(&m_rows[i]);
+        replications.push_back(&m_replications[i]);
+    }
+    ScopeComparison::judgeTogether(sets, replications, alpha);
+
+    std::vector<double> p;
+    for (const QString &scope : scopes) {
+        const ScopeMatcher matcher(scope, match);
+        ScopeAcrossVariants across;
+        across.scope = scope;
+        across.unitMedians.push_back(unitMedians(baseline, matcher, samples));
+        for (const QList<LoadedRun> &candidate : candidates)
+            across.unitMedians.push_back(unitMedians(candidate, matcher, samples));
+        across.test = stats::kruskalWallis(across.unitMedians);
+        p.push_back(across.test.p);
+        m_across.push_back(std::move(across));
+    }
+    const std::vector<double> holm = stats::holmAdjust(p);
+    for (std::size_t i = 0; i < m_across.size(); ++i)
+        m_across[i].pHolm = holm[i];
+}
+
+QString VariantScopes::toCsv(double alpha, double threshold) const
+{
+    std::vector<const std::vector<ComparisonRow> *> tables;
+    for (const std::vector<ComparisonRow> &rows : m_rows)
+        tables.push_back(&rows);
+    return variantTableCsv(ScopeComparison::columns(alpha, threshold), m_labels, tables);
+}
+
+} // namespace scopeline

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The scope comparison of more than two variants: each candidate against the baseline as a pair is
+// compared (ScopeComparison), judged together (Holm over scopes × candidates), and per scope a
+// Kruskal–Wallis test across every variant on its units' medians (runs, or processes when a
+// variant's runs come from several), Holm over the scopes.
+
+#include "model/comparison/replication.h"
+#include "model/comparison/scopecomparison.h"
+
+#include "stats/ranktests.h"
+
+#include <QStringList>
+
+#include <vector>
+
+namespace scopeline {
+
+struct ScopeAcrossVariants
+{
+    QString scope;
+    std::vector<std::vector<double>> unitMedians; // per variant, the baseline's first
+    stats::KruskalWallis test{};
+    double pHolm = 0; // over the scopes
+};
+
+class VariantScopes
+{
+public:
+    // candidates[i] is labelled labels[i].
+    VariantScopes(const QList<LoadedRun> &baseline, const std::vector<QList<LoadedRun>> &candidates,
+                  const QStringList &labels, const QStringList &scopes, MatchMode match, SampleMode samples,
+                  double alpha = 0.05);
+
+    const QStringList &labels() const { return m_labels; }
+    // Per candidate, its rows against the baseline.
+    const std::vector<std::vector<ComparisonRow>> &rows() const { return m_rows; }
+    const std::vector<ScopeAcrossVariants> &acrossVariants() const { return m_across; }
+    // The pair's CSV with a `variant` column first, each candidate's rows in the order given.
+    QString toCsv(double alpha, double threshold) const;
+
+private:
+    QStringList m_labels;
+    std::vector<Replication> m_replications;
+    std::vector<std::vector<ComparisonRow>> m_rows;
+    std::vector<ScopeAcrossVariants> m_across;
+};
+
+} // namespace scopeline
