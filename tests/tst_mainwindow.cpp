@@ -475,6 +475,23 @@ private slots:
         QTest::qWait(100);
         QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_variants_kernels.png"))));
 
+        // a scope's samples: the baseline beside each candidate, and Kruskal–Wallis across the three
+        QVERIFY(variants->scopeBox()->count() > 0);
+        const int mlp = variants->scopeBox()->findText(QStringLiteral("mlp"));
+        QVERIFY(mlp >= 0);
+        variants->scopeBox()->setCurrentIndex(mlp);
+        QVERIFY(variants->scopes());
+        QCOMPARE(variants->boxes()->groups().size(), std::size_t(2));
+        for (std::size_t c = 0; c < 2; ++c)
+            for (const ComparisonRow &row : variants->scopes()->rows()[c])
+                if (row.verdictRow) {
+                    QCOMPARE(variants->boxes()->groups()[c].b.median, row.b.median);
+                    QCOMPARE(variants->boxes()->groups()[c].a.median, row.a.median);
+                }
+        figures->setCurrentIndex(2);
+        QTest::qWait(100);
+        QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_variants_scopes.png"))));
+
         // any two variants in the pair views: the two candidates
         variants->pairA()->setCurrentIndex(1);
         variants->pairB()->setCurrentIndex(2);

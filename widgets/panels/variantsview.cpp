@@ -3,6 +3,7 @@
 
 #include "model/comparison/sweep.h"
 #include "model/tables/tableformat.h"
+#include "widgets/charts/boxplotview.h"
 #include "widgets/charts/kernelmatrix.h"
 #include "widgets/charts/variantbars.h"
 #include "widgets/panels/proportionalsplitter.h"
@@ -13,10 +14,13 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
+#include <set>
 
 namespace scopeline {
 
@@ -60,10 +64,32 @@ VariantsView::VariantsView(QWidget *parent) : QWidget(parent)
     m_stepView->setToolTip(
         tr("Each candidate's step and its parts against the baseline: the step rows of all "
            "candidates one Holm family, their parts another"));
+    m_scopeBox = new QComboBox(this);
+    m_scopeBox->setToolTip(tr("The scope whose samples the boxplots show, per variant"));
+    m_scopeBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_scopeBox->setMinimumContentsLength(24);
+    connect(m_scopeBox, &QComboBox::currentTextChanged, this, &VariantsView::showScope);
+    m_boxes = new BoxPlotView(this);
+    m_scopeNote = new QLabel(this);
+    m_scopeNote->setWordWrap(true);
+    m_scopeNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_scopeNote->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    auto *scopePane = new QWidget(this);
+    auto *scopeLayout = new QVBoxLayout(scopePane);
+    scopeLayout->setContentsMargins(0, 2, 0, 0);
+    auto *scopeRow = new QHBoxLayout;
+    scopeRow->addWidget(new QLabel(tr("Scope:"), scopePane));
+    scopeRow->addWidget(m_scopeBox);
+    scopeRow->addStretch(1);
+    scopeLayout->addLayout(scopeRow);
+    scopeLayout->addWidget(m_scopeNote);
+    scopeLayout->addWidget(m_boxes, 1);
+
     auto *figures = new QTabWidget(this);
     figures->setDocumentMode(true);
     figures->addTab(m_stepView, tr("Steps"));
     figures->addTab(m_matrix, tr("Kernels"));
+    figures->addTab(scopePane, tr("Scopes"));
     auto *split = new ProportionalSplitter(Qt::Horizontal, {2, 3}, this);
     split->addWidget(m_bars);
     split->addWidget(figures);
@@ -104,6 +130,7 @@ void VariantsView::setVariants(const std::vector<QList<LoadedRun>> &sides, const
         clear();
         return;
     }
+    m_sides = sides;
     m_labels = labels;
     m_paths = paths;
     const std::vector<QList<LoadedRun>> candidates(sides.begin() + 1, sides.end());
@@ -120,17 +147,77 @@ void VariantsView::setVariants(const std::vector<QList<LoadedRun>> &sides, const
     m_stepModel->setRows(std::move(rows));
     m_stepView->resizeColumnsToContents();
     // a sweep (every label a number, three or more) as lines over the parameter
-    m_bars->setVariants(m_steps.get(), labels, labels.size() >= 3 ? Sweep::parameters(labels) : std::vector<double>{});
+    m_bars->setVariants(m_steps.get(), labels,
+                        labels.size() >= 3 ? Sweep::parameters(labels) : std::vector<double>{});
     m_matrix->setDiff(m_diff.get());
     for (QComboBox *box : {m_pairA, m_pairB}) {
         box->clear();
         box->addItems(labels);
     }
     m_pairB->setCurrentIndex(1);
+    // the named scopes of any variant (not the steps)
+    std::set<QString> names;
+    for (const QList<LoadedRun> &side : sides)
+        for (const ScopeIndex *index : scopeIndexes(side))
+            for (const ScopeIndex::Scope &scope : index->scopes())
+                if (!scope.step)
+                    names.insert(scope.name);
+    const QSignalBlocker block(m_scopeBox);
+    m_scopeBox->clear();
+    for (const QString &name : names)
+        m_scopeBox->addItem(name);
+    showScope(m_scopeBox->currentText());
+}
+
+void VariantsView::showScope(const QString &scope)
+{
+    m_scopes.reset();
+    std::vector<BoxPlotView::Group> groups;
+    if (scope.isEmpty() || m_sides.size() < 2) {
+        m_boxes->setGroups({});
+        m_boxes->setHint(m_sides.size() < 2 ? QString() : tr("No named scopes in these variants"));
+        m_scopeNote->clear();
+        return;
+    }
+    const std::vector<QList<LoadedRun>> candidates(m_sides.begin() + 1, m_sides.end());
+    m_scopes = std::make_unique<VariantScopes>(m_sides.front(), candidates, m_labels.mid(1),
+                                               QStringList{scope}, MatchMode::Component, SampleMode::Kernel);
+    QStringList note;
+    const ScopeAcrossVariants &across = m_scopes->acrossVariants().front();
+    note << (std::isnan(across.test.p)
+                 ? tr("Kruskal–Wallis across the variants: no test (%n variant(s) with samples)", nullptr,
+                      across.test.groups)
+                 : tr("Kruskal–Wallis across the %1 variants with samples (run medians): H %2, p %3%4")
+                       .arg(across.test.groups)
+                       .arg(across.test.h, 0, 'g', 4)
+                       .arg(formatPValue(across.test.p),
+                            across.test.p < 0.05 ? tr(": the variants differ") : QString()));
+    for (std::size_t c = 0; c < m_scopes->rows().size(); ++c)
+        for (const ComparisonRow &row : m_scopes->rows()[c])
+            if (row.verdictRow) {
+                BoxPlotView::Group group;
+                group.label = m_labels.value(qsizetype(c) + 1);
+                group.toolTip = tr("%1: %2 against %3").arg(scope, group.label, m_labels.value(0));
+                group.a = row.a;
+                group.b = row.b;
+                group.runMediansA = row.runMediansA;
+                group.runMediansB = row.runMediansB;
+                note << QStringLiteral("%1: %2").arg(group.label, row.verdictText());
+                groups.push_back(std::move(group));
+            }
+    m_scopeNote->setText(note.join(QLatin1Char('\n')));
+    m_boxes->setLabels(m_labels.value(0), tr("the candidate"));
+    m_boxes->setTitle(tr("%1: kernel durations, each candidate (B) beside the baseline (A)").arg(scope));
+    m_boxes->setGroups(std::move(groups));
 }
 
 void VariantsView::clear()
 {
+    m_sides.clear();
+    m_scopes.reset();
+    m_scopeBox->clear();
+    m_boxes->setGroups({});
+    m_scopeNote->clear();
     m_bars->setVariants(nullptr, {});
     m_matrix->setDiff(nullptr);
     m_stepModel->setRows({});

@@ -3,9 +3,11 @@
 // The Variants tab, for a baseline against several candidates: a line per candidate (its step
 // against the baseline), each variant's step as stacked bars with the candidates' intervals (lines
 // over the parameter for a sweep), the step table of every candidate, and the kernel × variant matrix
-// as a heatmap. Any two variants can be opened in the pair views.
+// as a heatmap, and a scope's samples per variant with a Kruskal–Wallis test across them. Any two
+// variants can be opened in the pair views.
 
 #include "model/comparison/variantdiff.h"
+#include "model/comparison/variantscopes.h"
 #include "model/comparison/variantsteps.h"
 
 #include <QList>
@@ -20,6 +22,7 @@ class QTableView;
 
 namespace scopeline {
 
+class BoxPlotView;
 class KernelMatrix;
 class VariantBars;
 template <typename Row> class ColumnTableModel;
@@ -50,6 +53,11 @@ public:
     VariantBars *bars() const { return m_bars; }
     KernelMatrix *matrix() const { return m_matrix; }
     QTableView *stepTable() const { return m_stepView; }
+    // The Scopes sub-tab: a scope's samples, the baseline against each candidate side by side, and the
+    // Kruskal–Wallis test across every variant.
+    QComboBox *scopeBox() const { return m_scopeBox; }
+    BoxPlotView *boxes() const { return m_boxes; }
+    const VariantScopes *scopes() const { return m_scopes.get(); }
     QComboBox *pairA() const { return m_pairA; }
     QComboBox *pairB() const { return m_pairB; }
 
@@ -58,7 +66,14 @@ signals:
     void pairRequested(const QString &pathA, const QString &pathB);
 
 private:
+    void showScope(const QString &scope);
+
+    std::vector<QList<LoadedRun>> m_sides;
     QStringList m_labels, m_paths;
+    std::unique_ptr<VariantScopes> m_scopes;
+    QComboBox *m_scopeBox = nullptr;
+    BoxPlotView *m_boxes = nullptr;
+    QLabel *m_scopeNote = nullptr;
     std::unique_ptr<VariantSteps> m_steps;
     std::unique_ptr<VariantDiff> m_diff;
     QLabel *m_lead = nullptr;
