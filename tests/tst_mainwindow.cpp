@@ -505,9 +505,23 @@ private slots:
         QCOMPARE(window.document()->state().pathA, variants->paths()[1]);
         QCOMPARE(window.document()->state().pathB, variants->paths()[2]);
         QVERIFY(window.tabs()->isTabVisible(3)); // the variants stay
+        // a report and a session carry them
+        QTemporaryDir dir;
+        QVERIFY(window.exportReport(dir.filePath(QStringLiteral("report"))));
+        QFile csv(dir.filePath(QStringLiteral("report/variants_steps.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(csv.readAll()), variants->steps()->toCsv());
+        const QString session = dir.filePath(QStringLiteral("variants.scopeline.json"));
+        QVERIFY(window.saveSession(session));
         window.openNewPair(kMatmul, kEinsum);
         QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
         QVERIFY(!window.tabs()->isTabVisible(3));
+        QVERIFY(window.openSession(session));
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QVERIFY(window.tabs()->isTabVisible(3));
+        QCOMPARE(variants->labels().size(), 3);
+        QCOMPARE(window.document()->state().pathA, variants->paths()[1]); // the pair shown when saved
+        QCOMPARE(window.document()->state().pathB, variants->paths()[2]);
     }
 
     // On a small screen one pane can take the window: the figures, or the timelines; again restores both.

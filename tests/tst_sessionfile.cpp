@@ -141,6 +141,8 @@ private slots:
             [](SessionState &s) { ++s.viewEndA; },
             [](SessionState &s) { ++s.viewStartB; },
             [](SessionState &s) { ++s.viewEndB; },
+            [](SessionState &s) { s.variantLabels << QStringLiteral("x"); },
+            [](SessionState &s) { s.variantPaths << QStringLiteral("/x"); },
         };
         for (std::size_t i = 0; i < changes.size(); ++i) {
             SessionState changed = base;
@@ -187,6 +189,16 @@ private slots:
         QCOMPARE(loaded.viewStartB, saved.viewStartB);
         QCOMPARE(loaded.viewEndB, saved.viewEndB);
         QVERIFY(loaded == saved);
+
+        // More than two variants: their labels and paths (a label may hold `=`), relative where inside.
+        SessionState variants = saved;
+        variants.variantLabels = {QStringLiteral("base"), QStringLiteral("K=5"), QStringLiteral("K=10")};
+        variants.variantPaths = {saved.pathA, saved.pathB, dir.filePath(QStringLiteral("runs/k10"))};
+        QVERIFY2(SessionFile::save(variants, file, &error), qPrintable(error));
+        QCOMPARE(readJson(file)[QStringLiteral("variants")].toArray()[2].toObject()[QStringLiteral("path")].toString(),
+                 QStringLiteral("runs/k10"));
+        QVERIFY2(SessionFile::load(file, loaded, &error), qPrintable(error));
+        QVERIFY(loaded == variants);
 
         // Defaults and empty paths survive too; saving again overwrites.
         const SessionState defaults;
@@ -287,6 +299,16 @@ private slots:
             << validWith(QStringLiteral("paths"),
                          QJsonObject{{QStringLiteral("a"), 3}, {QStringLiteral("b"), QStringLiteral("/b")}})
             << QStringLiteral("paths.a");
+        QTest::newRow("one variant")
+            << validWith(QStringLiteral("variants"),
+                         QJsonArray{QJsonObject{{QStringLiteral("label"), QStringLiteral("a")},
+                                                {QStringLiteral("path"), QStringLiteral("/a")}}})
+            << QStringLiteral("variants");
+        QTest::newRow("variant without a path")
+            << validWith(QStringLiteral("variants"),
+                         QJsonArray{QJsonObject{{QStringLiteral("label"), QStringLiteral("a")}},
+                                    QJsonObject{{QStringLiteral("label"), QStringLiteral("b")}}})
+            << QStringLiteral("variant");
         QTest::newRow("scopes string")
             << validWith(QStringLiteral("scopes"), QStringLiteral("mlp")) << QStringLiteral("scopes");
         QTest::newRow("scopes numbers")

@@ -595,6 +595,17 @@ private slots:
         QCOMPARE(gate.exitCode, 3);
         QVERIFY2(gate.out.contains("no\\_buffers: step time") && gate.out.contains("no\\_triton: step time"),
                  gate.out.constData());
+        // the report carries them: its CSV and a section
+        const ProcessResult report =
+            runProcess(QStringLiteral(SCOPELINE_CLI), QStringList{QStringLiteral("report")} + sides +
+                                                          QStringList{QStringLiteral("--out"), dir.filePath(QStringLiteral("report"))});
+        QVERIFY2(report.exitCode == 0, report.err.constData());
+        QFile reportCsv(dir.filePath(QStringLiteral("report/variants_steps.csv")));
+        QVERIFY(reportCsv.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(reportCsv.readAll()), variants.toCsv());
+        QFile page(dir.filePath(QStringLiteral("report/index.html")));
+        QVERIFY(page.open(QIODevice::ReadOnly));
+        QVERIFY(page.readAll().contains("no_triton: step +"));
     }
 
     // A sweep over the K scopes of the batched-matmul runs (K = 5 … 50, 3 runs): each point's mean step

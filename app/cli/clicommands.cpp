@@ -216,7 +216,7 @@ bool parseComparisonOptions(const QString &command, const QStringList &arguments
     if (!parser.parse(arguments))
         return fail(parser.errorText());
     const QStringList positional = parser.positionalArguments();
-    const bool variants = command == QLatin1String("compare");
+    const bool variants = command == QLatin1String("compare") || command == QLatin1String("report");
     if (positional.size() < 2 || (positional.size() > 2 && !variants))
         return fail(QStringLiteral("%1 needs two paths, A and B%2")
                         .arg(command, variants ? QStringLiteral(", or a baseline and candidates") : QString()));

@@ -8,6 +8,8 @@
 #include "model/comparison/replication.h"
 #include "model/comparison/scopecomparison.h"
 #include "model/comparison/stepbreakdown.h"
+#include "model/comparison/variantdiff.h"
+#include "model/comparison/variantsteps.h"
 #include "widgets/report/reportcharts.h"
 #include "widgets/report/reportexporter.h"
 
@@ -16,6 +18,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <memory>
 #include <tuple>
 
 namespace scopeline::cli {
@@ -45,10 +48,30 @@ int reportCommand(const QStringList &arguments)
         return Unreadable;
     }
 
+    // More than two variants: the pair is the baseline and the first candidate, the variants a section.
     QList<LoadedRun> a, b;
-    if (!loadSides(options, a, b))
+    LoadedVariants variants;
+    if (options.sides.size() > 2) {
+        QList<SideArgument> sides;
+        for (const QString &argument : options.sides)
+            sides.append(SideArgument::parse(argument));
+        if (!loadVariants(sides, variants))
+            return Unreadable;
+        a = variants.baseline;
+        b = variants.candidates.front();
+    } else if (!loadSides(options, a, b)) {
         return Unreadable;
+    }
     err().flush();
+    const std::unique_ptr<VariantSteps> variantSteps =
+        variants.candidates.empty() ? nullptr
+                                    : std::make_unique<VariantSteps>(a, variants.candidates, variants.labels, stepOptions);
+    KernelDiffOptions variantDiffOptions;
+    variantDiffOptions.threshold = options.threshold;
+    const std::unique_ptr<VariantDiff> variantDiff =
+        variants.candidates.empty()
+            ? nullptr
+            : std::make_unique<VariantDiff>(a, variants.candidates, variants.labels, variantDiffOptions);
 
     // The report's data as the window would hold it, its pictures drawn off screen by the same charts.
     ReportExporter::Input input;
@@ -81,6 +104,9 @@ int reportCommand(const QStringList &arguments)
                           {stepOptions.stepScope, 0.05, options.threshold});
     if (ranked)
         input.ranks = &ranks;
+    input.variantSteps = variantSteps.get();
+    input.variantDiff = variantDiff.get();
+    input.variantBaseline = options.sides.isEmpty() ? QString() : SideArgument::parse(options.sides.front()).label;
     input.stepsChart =
         ReportCharts::stepsChartImage(steps, QFileInfo(QDir::cleanPath(options.pathA)).fileName(),
                                       QFileInfo(QDir::cleanPath(options.pathB)).fileName());
@@ -96,9 +122,12 @@ int reportCommand(const QStringList &arguments)
     }
     const QDir dir(folder);
     for (const char *name : {"index.html", "boxplot.png", "timeline_a.png", "timeline_b.png", "stats.csv",
-                             "steps.png", "steps.csv", "diff.png", "diff.csv", "ranks.csv"}) {
+                             "steps.png", "steps.csv", "diff.png", "diff.csv", "ranks.csv", "variants_steps.csv",
+                             "variants_diff.csv"}) {
         const QString file = QLatin1String(name);
         if (!ranked && file == QLatin1String("ranks.csv"))
+            continue;
+        if (!variantSteps && file.startsWith(QLatin1String("variants_")))
             continue;
         if (input.rows.empty() &&
             (file == QLatin1String("boxplot.png") || file == QLatin1String("stats.csv")))

@@ -469,7 +469,7 @@ void MainWindow::clearVariants()
     m_tabs->setTabVisible(3, false);
 }
 
-void MainWindow::openVariants(const QStringList &arguments)
+void MainWindow::openVariants(const QStringList &arguments, const SessionState &pair)
 {
     if (arguments.size() < 3) {
         if (arguments.size() == 2)
@@ -492,7 +492,7 @@ void MainWindow::openVariants(const QStringList &arguments)
     // the result of this job only: a newer one, or a pair opened meanwhile, drops it
     disconnect(m_variantsLoader, &PairLoader::finished, this, nullptr);
     connect(m_variantsLoader, &PairLoader::finished, this,
-            [this, job, labels, paths](int finished, const PairLoadResult &result) {
+            [this, job, labels, paths, pair](int finished, const PairLoadResult &result) {
                 if (finished != job || !m_variantsLoading)
                     return;
                 m_variantsLoading = false;
@@ -509,7 +509,10 @@ void MainWindow::openVariants(const QStringList &arguments)
                 m_variants->setVariants(result.sides, labels, paths);
                 m_tabs->setTabVisible(3, true);
                 m_showVariantsTab = true;
-                startNewPair(paths[0], paths[1]); // the baseline and the first candidate in the pair views
+                if (!pair.pathA.isEmpty() && !pair.pathB.isEmpty())
+                    openPair(pair.pathA, pair.pathB, pair); // a session's pair and its state
+                else
+                    startNewPair(paths[0], paths[1]); // the baseline and the first candidate
             });
 }
 
@@ -706,6 +709,8 @@ SessionState MainWindow::currentState() const
     state.viewEndA = m_timeline->viewA()->visibleEnd();
     state.viewStartB = m_timeline->viewB()->visibleStart();
     state.viewEndB = m_timeline->viewB()->visibleEnd();
+    state.variantLabels = m_variants->labels();
+    state.variantPaths = m_variants->paths();
     return state;
 }
 
@@ -731,7 +736,14 @@ bool MainWindow::openSession(const QString &file)
         return false;
     }
     m_sessionFile = file;
-    openPair(state.pathA, state.pathB, state);
+    if (state.variantPaths.size() > 2) {
+        QStringList arguments;
+        for (qsizetype i = 0; i < state.variantPaths.size(); ++i)
+            arguments << state.variantLabels.value(i) + QLatin1Char('=') + state.variantPaths[i];
+        openVariants(arguments, state);
+    } else {
+        openPair(state.pathA, state.pathB, state);
+    }
     return true;
 }
 
@@ -757,6 +769,9 @@ bool MainWindow::exportReport(const QString &folder)
     input.runsA = runsA();
     input.runsB = runsB();
     input.ranks = m_ranks->table(); // runs of several GPUs only
+    input.variantSteps = m_variants->steps(); // more than two variants only
+    input.variantDiff = m_variants->diff();
+    input.variantBaseline = m_variants->labels().value(0);
     QString error;
     if (!ReportExporter::exportTo(folder, input, &error)) {
         showBanner(tr("Report not exported: %1").arg(error));

@@ -49,7 +49,9 @@ public:
     void openNewPair(const QString &pathA, const QString &pathB);
     // More than two variants ([LABEL=]PATH each, the baseline first): the Variants tab, and the baseline
     // against the first candidate in the pair views. Two arguments open a pair.
-    void openVariants(const QStringList &arguments);
+    // `pair`: the two variants the pair views open with, and their state (a session's); by default the
+    // baseline against the first candidate.
+    void openVariants(const QStringList &arguments, const SessionState &pair = {});
     QString statusText() const;
     bool openSession(const QString &file);
     bool saveSession(const QString &file);

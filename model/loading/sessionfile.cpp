@@ -132,6 +132,20 @@ QString parseSession(const QJsonObject &root, const QDir &base, SessionState &st
     state.pathA = resolvedPath(pathsObject.value(QStringLiteral("a")).toString(), base);
     state.pathB = resolvedPath(pathsObject.value(QStringLiteral("b")).toString(), base);
 
+    if (root.contains(QStringLiteral("variants"))) {
+        const QJsonValue variants = root.value(QStringLiteral("variants"));
+        if (!variants.isArray() || variants.toArray().size() == 1 || variants.toArray().size() > kMaxScopes)
+            return tr("\"variants\" is not a list of two or more (at most %1)").arg(kMaxScopes);
+        for (const QJsonValue &variant : variants.toArray()) {
+            const QJsonValue label = variant.toObject().value(QStringLiteral("label")),
+                             path = variant.toObject().value(QStringLiteral("path"));
+            if (!label.isString() || !path.isString() || path.toString().size() > kMaxPathLength)
+                return tr("a variant is not {\"label\": text, \"path\": a path}");
+            state.variantLabels << label.toString();
+            state.variantPaths << resolvedPath(path.toString(), base);
+        }
+    }
+
     if (root.contains(QStringLiteral("scopes"))) {
         const QJsonValue scopes = root.value(QStringLiteral("scopes"));
         if (!scopes.isArray())
@@ -234,7 +248,7 @@ bool SessionState::operator==(const SessionState &other) const
            samples == other.samples && threshold == other.threshold && stepScope == other.stepScope &&
            pooled == other.pooled && logScale == other.logScale && zoomLocked == other.zoomLocked &&
            viewStartA == other.viewStartA && viewEndA == other.viewEndA && viewStartB == other.viewStartB &&
-           viewEndB == other.viewEndB;
+           viewEndB == other.viewEndB && variantLabels == other.variantLabels && variantPaths == other.variantPaths;
 }
 
 bool SessionFile::save(const SessionState &state, const QString &file, QString *error)
@@ -255,6 +269,13 @@ bool SessionFile::save(const SessionState &state, const QString &file, QString *
     root[QStringLiteral("version")] = kVersion;
     root[QStringLiteral("paths")] = QJsonObject{{QStringLiteral("a"), storedPath(state.pathA, base)},
                                                 {QStringLiteral("b"), storedPath(state.pathB, base)}};
+    if (!state.variantPaths.isEmpty()) {
+        QJsonArray variants;
+        for (qsizetype i = 0; i < state.variantPaths.size(); ++i)
+            variants.append(QJsonObject{{QStringLiteral("label"), state.variantLabels.value(i)},
+                                        {QStringLiteral("path"), storedPath(state.variantPaths[i], base)}});
+        root[QStringLiteral("variants")] = variants;
+    }
     root[QStringLiteral("scopes")] = QJsonArray::fromStringList(state.scopes);
     root[QStringLiteral("match")] = matchModeName(state.match);
     root[QStringLiteral("samples")] = sampleModeName(state.samples);

@@ -38,6 +38,8 @@ const QString kDiffCsv = QStringLiteral("diff.csv");
 const QString kStepsChart = QStringLiteral("steps.png");
 const QString kStepsCsv = QStringLiteral("steps.csv");
 const QString kRanksCsv = QStringLiteral("ranks.csv");
+const QString kVariantStepsCsv = QStringLiteral("variants_steps.csv");
+const QString kVariantDiffCsv = QStringLiteral("variants_diff.csv");
 constexpr int kDiffRowsShown = 25;
 
 QString esc(const QString &text)
@@ -253,6 +255,28 @@ QString ranksSection(const RankTable &ranks)
     return html;
 }
 
+// More than two variants: a line per candidate, each candidate's step table, the kernel × variant matrix.
+QString variantsSection(const VariantSteps &steps, const VariantDiff *diff, const QString &baseline)
+{
+    QString html = QStringLiteral("<h2>%1</h2>\n<p>%2</p>\n<ul>\n")
+                       .arg(esc(ReportExporter::tr("Variants: each candidate against %1").arg(baseline)),
+                            esc(ReportExporter::tr("Each candidate against the baseline as a pair; the step rows of "
+                                                   "all candidates are one Holm family, their parts another, the "
+                                                   "kernels × candidates another.")));
+    for (int i = 0; i < int(steps.comparisons().size()); ++i)
+        html += QStringLiteral("<li>%1</li>\n").arg(esc(steps.leadLine(i)));
+    html += QStringLiteral("</ul>\n");
+    for (int i = 0; i < int(steps.comparisons().size()); ++i) {
+        html += QStringLiteral("<h3>%1</h3>\n").arg(esc(steps.labels().value(i)));
+        html += resultTable(StepBreakdown::columns(), steps.comparisons()[std::size_t(i)].rows(),
+                            steps.comparisons()[std::size_t(i)].rows().size(), {}, {});
+    }
+    if (diff)
+        html += resultTable(diff->matrixColumns(baseline), diff->rows(), std::min<std::size_t>(40, diff->rows().size()),
+                            {}, {});
+    return html;
+}
+
 QString timelineCaption(const ReportExporter::Timeline &timeline, const QString &side)
 {
     QString caption = ReportExporter::tr("Timeline of %1").arg(side);
@@ -365,6 +389,8 @@ QString indexHtml(const ReportExporter::Input &input)
         html += stepsSection(*input.steps);
     if (input.ranks)
         html += ranksSection(*input.ranks);
+    if (input.variantSteps)
+        html += variantsSection(*input.variantSteps, input.variantDiff, input.variantBaseline);
     if (input.diff)
         html += diffSection(*input.diff);
     if (input.rows.empty()) {
@@ -439,6 +465,10 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
         outputs.push_back({kStepsCsv, input.steps->toCsv().toUtf8()});
     if (input.ranks)
         outputs.push_back({kRanksCsv, input.ranks->toCsv().toUtf8()});
+    if (input.variantSteps)
+        outputs.push_back({kVariantStepsCsv, input.variantSteps->toCsv().toUtf8()});
+    if (input.variantDiff)
+        outputs.push_back({kVariantDiffCsv, input.variantDiff->toCsv().toUtf8()});
     outputs.push_back({kIndex, indexHtml(input).toUtf8()}); // last: it refers to the others
 
     // Write every file to its temporary name first; only when all are written, put them in place.

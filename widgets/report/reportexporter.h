@@ -10,6 +10,8 @@
 #include "model/comparison/ranktable.h"
 #include "model/comparison/scopecomparison.h"
 #include "model/comparison/stepbreakdown.h"
+#include "model/comparison/variantdiff.h"
+#include "model/comparison/variantsteps.h"
 
 #include <QCoreApplication>
 #include <QImage>
@@ -48,6 +50,10 @@ public:
         const KernelDiff *diff = nullptr;     // optional: the "what changed" section; not owned
         const StepBreakdown *steps = nullptr; // optional: the step section; not owned
         const RankTable *ranks = nullptr;     // optional: runs of several GPUs; not owned
+        // optional: more than two variants (the pair above is two of them); not owned
+        const VariantSteps *variantSteps = nullptr;
+        const VariantDiff *variantDiff = nullptr;
+        QString variantBaseline;
         QImage boxplot;
         QImage diffChart;  // needed with a diff
         QImage stepsChart; // needed with steps: the step waterfall over the step times
@@ -56,7 +62,7 @@ public:
     // Files written: boxplot.png, timeline_a.png, timeline_b.png, stats.csv, index.html; with a diff,
     // diff.png (its contribution chart) and diff.csv (every kernel row); with steps, steps.png (the
     // waterfall and the step times) and steps.csv (StepBreakdown::toCsv()); with ranks, ranks.csv
-    // (RankTable::toCsv()).
+    // (RankTable::toCsv()); with variants, variants_steps.csv and variants_diff.csv (their toCsv()).
     static bool exportTo(const QString &folder, const Input &input, QString *error);
 };
 
