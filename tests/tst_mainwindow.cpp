@@ -524,6 +524,37 @@ private slots:
         QCOMPARE(window.document()->state().pathB, variants->paths()[2]);
     }
 
+    // Variants whose labels are numbers are a sweep: the step and its parts drawn as lines over the
+    // parameter, each point the model's mean, the candidates' whiskers at their intervals.
+    void variantSweepDrawsLines()
+    {
+        const QString jax = testdata::path("jax_h100");
+        const QStringList folders = {QStringLiteral("jax_command_buffers"), QStringLiteral("jax_named_scopes"),
+                                     QStringLiteral("jax_named_scopes_cublas")};
+        QStringList arguments;
+        for (int i = 0; i < 3; ++i)
+            arguments << QStringLiteral("K=%1=").arg(5 * (i + 1)) + jax + QLatin1Char('/') + folders[i] +
+                             QStringLiteral("/trace_file_matmul_*");
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        window.openVariants(arguments);
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        const VariantBars *bars = window.variantsView()->bars();
+        QCustomPlot *plot = bars->plot();
+        QCOMPARE(plot->graphCount(), int(bars->parts().size()) + 1); // the parts, and the step
+        QCPGraph *step = plot->graph(plot->graphCount() - 1);
+        QCOMPARE(step->dataCount(), 3);
+        const std::vector<double> means = bars->values(StepPart::Step);
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(step->data()->at(i)->key, 5.0 * (i + 1));
+            QVERIFY(std::fabs(step->data()->at(i)->value - means[std::size_t(i)] / 1e3) < 1e-6); // in µs
+        }
+        QCOMPARE(plot->xAxis->label(), QStringLiteral("K"));
+        QTest::qWait(100);
+        QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_variants_sweep.png"))));
+    }
+
     // On a small screen one pane can take the window: the figures, or the timelines; again restores both.
     void panesMaximise()
     {
@@ -1249,7 +1280,7 @@ private slots:
         QCOMPARE(result.exitCode, 1);
         result = runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--tab"), QStringLiteral("bogus")});
         QCOMPARE(result.exitCode, 1);
-        QVERIFY2(result.err.contains("--tab takes changed, scopes or ranks"), result.err.constData());
+        QVERIFY2(result.err.contains("--tab takes changed, scopes, ranks or variants"), result.err.constData());
     }
 
     // Help > About names the license (GPL-3.0-or-later, because QCustomPlot is GPL-3.0).

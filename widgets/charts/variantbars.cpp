@@ -46,6 +46,7 @@ VariantBars::VariantBars(QWidget *parent) : QWidget(parent)
     m_plot->plotLayout()->insertRow(0);
     m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
     m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->legend->setWrap(3); // rows of three: the entries' names stay whole beside a table
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     m_plot->setToolTip(
         tr("Each variant's mean step: GPU busy and idle by cause. The whisker on a candidate is "
