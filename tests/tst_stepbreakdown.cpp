@@ -715,10 +715,7 @@ private slots:
                 for (const auto &[from, to] : {std::pair{3, 6}, std::pair{6, 8}, std::pair{8, 10}})
                     candidates.emplace_back(base, std::vector<RunSteps>(runs.begin() + from, runs.begin() + to),
                                             kPjit);
-                std::vector<StepBreakdown *> together;
-                for (StepBreakdown &c : candidates)
-                    together.push_back(&c);
-                StepBreakdown::judgeTogether(together);
+                StepBreakdown::judgeTogether(candidates);
                 bool step = false, part = false;
                 for (const StepBreakdown &c : candidates)
                     for (const StepRow &row : c.rows()) {

@@ -491,4 +491,12 @@ QString KernelDiff::headerText() const
     return text;
 }
 
+void KernelDiff::judgeTogether(std::vector<KernelDiff> &all)
+{
+    std::vector<KernelDiff *> each;
+    for (KernelDiff &one : all)
+        each.push_back(&one);
+    judgeTogether(each);
+}
+
 } // namespace scopeline

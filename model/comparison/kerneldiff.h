@@ -139,6 +139,7 @@ public:
     // Judges diffs of candidates against one baseline together: the rows of all one Holm family for
     // each test, each interval at its row's level. One diff is a pair's judgement.
     static void judgeTogether(const std::vector<KernelDiff *> &diffs);
+    static void judgeTogether(std::vector<KernelDiff> &all);
 
 private:
     KernelDiffOptions m_options;

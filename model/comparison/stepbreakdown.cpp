@@ -515,4 +515,12 @@ QString StepBreakdown::stepLine() const
     return s.caveat.isEmpty() ? line : line + QStringLiteral("; ") + s.caveat;
 }
 
+void StepBreakdown::judgeTogether(std::vector<StepBreakdown> &all)
+{
+    std::vector<StepBreakdown *> each;
+    for (StepBreakdown &one : all)
+        each.push_back(&one);
+    judgeTogether(each);
+}
+
 } // namespace scopeline

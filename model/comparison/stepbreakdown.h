@@ -147,6 +147,7 @@ public:
     // Judges comparisons of candidates against one baseline together: the step rows of all one Holm
     // family, their parts another, each interval at its row's level. One comparison is a pair's judgement.
     static void judgeTogether(const std::vector<StepBreakdown *> &comparisons);
+    static void judgeTogether(std::vector<StepBreakdown> &all);
 
 private:
     void compare();

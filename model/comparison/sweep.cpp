@@ -99,10 +99,7 @@ void Sweep::compare()
     m_adjacent.clear();
     for (std::size_t i = 0; i + 1 < m_points.size(); ++i)
         m_adjacent.emplace_back(m_points[i].runs, m_points[i + 1].runs, m_stepScope, m_options);
-    std::vector<StepBreakdown *> together;
-    for (StepBreakdown &pair : m_adjacent)
-        together.push_back(&pair);
-    StepBreakdown::judgeTogether(together);
+    StepBreakdown::judgeTogether(m_adjacent);
 
     // The jump: of the neighbours called faster or slower, the one whose step changes most for its
     // change of parameter (|Δ log step / Δ log parameter|, the local scaling exponent, so that a step

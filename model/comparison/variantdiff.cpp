@@ -47,10 +47,7 @@ VariantDiff::VariantDiff(const QList<LoadedRun> &baseline, const std::vector<QLi
     m_diffs.reserve(candidates.size());
     for (const QList<LoadedRun> &candidate : candidates)
         m_diffs.emplace_back(baseline, candidate, options);
-    std::vector<KernelDiff *> all;
-    for (KernelDiff &diff : m_diffs)
-        all.push_back(&diff);
-    KernelDiff::judgeTogether(all);
+    KernelDiff::judgeTogether(m_diffs);
 
     std::map<QString, VariantKernelRow> byKernel;
     for (std::size_t c = 0; c < m_diffs.size(); ++c)

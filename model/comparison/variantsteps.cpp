@@ -17,10 +17,7 @@ VariantSteps::VariantSteps(const QList<LoadedRun> &baseline, const std::vector<Q
     m_comparisons.reserve(candidates.size());
     for (const QList<LoadedRun> &candidate : candidates)
         m_comparisons.emplace_back(baseline, candidate, options);
-    std::vector<StepBreakdown *> all;
-    for (StepBreakdown &comparison : m_comparisons)
-        all.push_back(&comparison);
-    StepBreakdown::judgeTogether(all);
+    StepBreakdown::judgeTogether(m_comparisons);
 }
 
 QString VariantSteps::toCsv() const
