@@ -5,12 +5,14 @@
 #include "testdata.h"
 
 #include "app/gui/opendialog.h"
+#include "app/gui/variantsdialog.h"
 #include "model/loading/traceloader.h"
 
 #include <QDialogButtonBox>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -44,6 +46,32 @@ class TstOpenDialog : public QObject
     Q_OBJECT
 
 private slots:
+    // Open Variants: a line per variant, the baseline first, reordered, removed; Open needs two.
+    void variantsDialog()
+    {
+        VariantsDialog dialog;
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        QPushButton *open = dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Open);
+        QVERIFY(!open->isEnabled());
+        dialog.setArguments({QStringLiteral("base=/a"), QStringLiteral("/b")});
+        QVERIFY(open->isEnabled());
+        dialog.addVariant(QStringLiteral("K=5=/c"));
+        QVERIFY(dialog.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_variants_dialog.png"))));
+        dialog.list()->setCurrentRow(2);
+        dialog.moveSelected(-1);
+        dialog.moveSelected(-1);
+        dialog.moveSelected(-1); // at the top already
+        QCOMPARE(dialog.arguments(), (QStringList{QStringLiteral("K=5=/c"), QStringLiteral("base=/a"),
+                                                  QStringLiteral("/b")}));
+        dialog.list()->item(1)->setText(QStringLiteral("  "));
+        QCOMPARE(dialog.arguments().size(), 2); // an emptied line is no variant
+        dialog.list()->setCurrentRow(0);
+        QTest::keyClick(dialog.list(), Qt::Key_Delete);
+        QCOMPARE(dialog.arguments(), QStringList{QStringLiteral("/b")});
+        QVERIFY(!open->isEnabled());
+    }
+
     void typedPathsListRuns()
     {
         OpenDialog dialog({});

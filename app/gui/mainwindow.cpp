@@ -8,6 +8,7 @@
 #include "app/gui/runnerpanel.h"
 #include "app/gui/samplepairs.h"
 #include "app/gui/shortcuthelp.h"
+#include "app/gui/variantsdialog.h"
 
 #include "widgets/panels/comparisonpanel.h"
 #include "widgets/panels/errorbanner.h"
@@ -34,7 +35,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
-#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -518,22 +518,10 @@ void MainWindow::openVariants(const QStringList &arguments, const SessionState &
 
 void MainWindow::showOpenVariantsDialog()
 {
-    bool ok = false;
-    const QString text = QInputDialog::getMultiLineText(
-        this, tr("Open Variants"),
-        tr("One variant per line, the baseline first: a trace folder, or LABEL=FOLDER (labels that are all "
-           "numbers, such as K=5, make a sweep):"),
-        m_variantArguments.join(QLatin1Char('\n')), &ok);
-    if (!ok)
-        return;
-    QStringList arguments;
-    for (const QString &line : text.split(QLatin1Char('\n')))
-        if (!line.trimmed().isEmpty())
-            arguments << line.trimmed();
-    if (arguments.size() < 2)
-        showBanner(tr("Open Variants needs a baseline and at least one candidate, a line each."), false);
-    else
-        openVariants(arguments);
+    VariantsDialog dialog(this);
+    dialog.setArguments(m_variantArguments);
+    if (dialog.exec() == QDialog::Accepted)
+        openVariants(dialog.arguments()); // two: a pair
 }
 
 void MainWindow::startNewPair(const QString &pathA, const QString &pathB)
