@@ -542,8 +542,19 @@ private slots:
         QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
         const VariantBars *bars = window.variantsView()->bars();
         QCustomPlot *plot = bars->plot();
-        QCOMPARE(plot->graphCount(), int(bars->parts().size()) + 1); // the parts, and the step
-        QCPGraph *step = plot->graph(plot->graphCount() - 1);
+        // the parts, the step, and the top 3 kernels on the right axis
+        QCOMPARE(plot->graphCount(), int(bars->parts().size()) + 1 + 3);
+        QCPGraph *step = plot->graph(int(bars->parts().size()));
+        QCOMPARE(bars->kernels().size(), 3);
+        const VariantDiff *diff = window.variantsView()->diff();
+        for (int k = 0; k < 3; ++k) {
+            QCOMPARE(bars->kernels()[k], diff->rows()[std::size_t(k)].kernel);
+            const std::vector<double> times = bars->kernelValues(k);
+            QCOMPARE(times.front(), diff->rows()[std::size_t(k)].baselinePerRunNs);
+            QCPGraph *line = plot->graph(int(bars->parts().size()) + 1 + k);
+            QCOMPARE(line->valueAxis(), plot->yAxis2);
+            QCOMPARE(line->dataCount(), 3);
+        }
         QCOMPARE(step->dataCount(), 3);
         const std::vector<double> means = bars->values(StepPart::Step);
         for (int i = 0; i < 3; ++i) {
@@ -551,6 +562,12 @@ private slots:
             QVERIFY(std::fabs(step->data()->at(i)->value - means[std::size_t(i)] / 1e3) < 1e-6); // in µs
         }
         QCOMPARE(plot->xAxis->label(), QStringLiteral("K"));
+        // neighbours compared: the jump said above the figures
+        const Sweep *sweep = window.variantsView()->sweep();
+        QVERIFY(sweep);
+        QCOMPARE(sweep->jump(), 0);
+        QVERIFY(window.variantsView()->findChild<QLabel *>()->text().contains(
+            QStringLiteral("the jump is K 5 → 10: step +")));
         QTest::qWait(100);
         QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_variants_sweep.png"))));
     }

@@ -8,6 +8,7 @@
 
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace scopeline {
@@ -69,6 +70,25 @@ void VariantBars::setVariants(const VariantSteps *variants, const QStringList &l
     m_labels = labels;
     m_sweep = sweep;
     rebuild();
+}
+
+void VariantBars::setKernels(const VariantDiff *diff, int top)
+{
+    m_diff = diff;
+    m_top = top;
+    rebuild();
+}
+
+std::vector<double> VariantBars::kernelValues(int kernel) const
+{
+    std::vector<double> out;
+    if (!m_diff || kernel < 0 || kernel >= int(m_diff->rows().size()))
+        return out;
+    const VariantKernelRow &row = m_diff->rows()[std::size_t(kernel)];
+    out.push_back(row.baselinePerRunNs);
+    for (const KernelDiffRow *cell : row.cells)
+        out.push_back(cell ? cell->b.totalPerRunNs : 0);
+    return out;
 }
 
 std::vector<double> VariantBars::values(StepPart part) const
@@ -165,6 +185,49 @@ void VariantBars::rebuild()
         }
         errors->setData(minus, plus);
     }
+    // a sweep's top kernels: their time per run on the right axis, dashed
+    m_kernels.clear();
+    m_plot->yAxis2->setVisible(false);
+    if (sweep && m_diff) {
+        const int kernels = std::min(m_top, int(m_diff->rows().size()));
+        double most = 0;
+        for (int k = 0; k < kernels; ++k)
+            for (const double v : kernelValues(k))
+                most = std::max(most, v);
+        const DurationUnit kernelUnit = DurationUnit::fitting(most);
+        const QColor colours[] = {QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
+                                  QColor(0x8c, 0x56, 0x4b)};
+        for (int k = 0; k < kernels; ++k) {
+            const VariantKernelRow &row = m_diff->rows()[std::size_t(k)];
+            m_kernels << row.kernel;
+            auto *graph = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
+            graph->setName(row.kernel.size() > 32 ? row.kernel.left(31) + QStringLiteral("…") : row.kernel);
+            graph->setPen(QPen(colours[k % 3], 1.2, Qt::DashLine));
+            graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 4));
+            const std::vector<double> v = kernelValues(k);
+            QVector<double> minus, plus;
+            for (std::size_t i = 0; i < v.size(); ++i) {
+                graph->addData(x(i), v[i] / kernelUnit.ns);
+                const KernelDiffRow *cell = i == 0 ? nullptr : row.cells[i - 1];
+                const bool known =
+                    cell && std::isfinite(cell->runLevel.ciLow) && std::isfinite(cell->runLevel.ciHigh);
+                const double base = cell ? cell->a.totalPerRunNs : 0;
+                minus << (known ? (v[i] - base * (1 + cell->runLevel.ciLow)) / kernelUnit.ns : std::nan(""));
+                plus << (known ? (base * (1 + cell->runLevel.ciHigh) - v[i]) / kernelUnit.ns : std::nan(""));
+            }
+            auto *whiskers = new QCPErrorBars(m_plot->xAxis, m_plot->yAxis2);
+            whiskers->removeFromLegend();
+            whiskers->setDataPlottable(graph);
+            whiskers->setPen(QPen(colours[k % 3], 1));
+            whiskers->setData(minus, plus);
+        }
+        if (kernels > 0) {
+            m_plot->yAxis2->setVisible(true);
+            m_plot->yAxis2->setRange(0, most > 0 ? 1.15 * most / kernelUnit.ns : 1);
+            m_plot->yAxis2->setLabel(tr("kernel time per run (%1)").arg(kernelUnit.name));
+        }
+    }
+
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     if (!sweep)
         for (std::size_t i = 0; i < steps.size(); ++i)

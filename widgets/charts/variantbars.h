@@ -3,8 +3,9 @@
 // The mean step of each variant as a stacked bar: GPU busy (compute and exposed communication when a
 // variant communicates) and idle by cause; each candidate with the interval of its step (the
 // baseline's mean plus the interval of Δ at the level its verdict is judged). A sweep (every label a
-// number) is drawn as lines over the parameter instead.
+// number) is drawn as lines over the parameter instead, with its top kernels' time per run.
 
+#include "model/comparison/variantdiff.h"
 #include "model/comparison/variantsteps.h"
 
 #include <QWidget>
@@ -25,6 +26,12 @@ public:
     // (empty: bars).
     void setVariants(const VariantSteps *variants, const QStringList &labels,
                      const std::vector<double> &sweep = {});
+    // A sweep's top kernels (the diff's first rows: the largest change in any candidate), drawn as
+    // dashed lines of their time per run on the right axis, the candidates' with their intervals.
+    void setKernels(const VariantDiff *diff, int top = 3);
+    // The kernels drawn, and one's time per run in each variant (ns; 0 where it does not run).
+    const QStringList &kernels() const { return m_kernels; }
+    std::vector<double> kernelValues(int kernel) const;
     // The parts drawn, bottom to top, and each variant's value of one (ns per step).
     const std::vector<StepPart> &parts() const { return m_parts; }
     std::vector<double> values(StepPart part) const;
@@ -38,6 +45,9 @@ private:
 
     QCustomPlot *m_plot = nullptr;
     const VariantSteps *m_variants = nullptr;
+    const VariantDiff *m_diff = nullptr;
+    int m_top = 3;
+    QStringList m_kernels;
     QStringList m_labels;
     std::vector<double> m_sweep;
     std::vector<StepPart> m_parts;

@@ -143,12 +143,26 @@ void VariantsView::setVariants(const std::vector<QList<LoadedRun>> &sides, const
         for (const StepRow &row : m_steps->comparisons()[std::size_t(i)].rows())
             rows.push_back({labels.value(i + 1), row});
     }
+    // a sweep (every label a number, three or more): neighbours compared, where it jumps, and lines
+    // over the parameter
+    const std::vector<double> parameters =
+        labels.size() >= 3 ? Sweep::parameters(labels) : std::vector<double>{};
+    m_sweep.reset();
+    if (!parameters.empty()) {
+        m_sweep = std::make_unique<Sweep>(Sweep::ofVariants(sides, labels, parameters));
+        const QString name = labels.front().contains(QLatin1Char('='))
+                                 ? labels.front().section(QLatin1Char('='), 0, 0)
+                                 : tr("parameter");
+        lead << (m_sweep->jump() >= 0
+                     ? tr("Sweep, neighbours compared (Holm over them): the jump is %1")
+                           .arg(m_sweep->pairLine(m_sweep->jump(), name))
+                     : tr("Sweep, neighbours compared (Holm over them): no neighbours differ"));
+    }
     m_lead->setText(lead.join(QLatin1Char('\n')));
     m_stepModel->setRows(std::move(rows));
     m_stepView->resizeColumnsToContents();
-    // a sweep (every label a number, three or more) as lines over the parameter
-    m_bars->setVariants(m_steps.get(), labels,
-                        labels.size() >= 3 ? Sweep::parameters(labels) : std::vector<double>{});
+    m_bars->setVariants(m_steps.get(), labels, parameters);
+    m_bars->setKernels(m_diff.get());
     m_matrix->setDiff(m_diff.get());
     for (QComboBox *box : {m_pairA, m_pairB}) {
         box->clear();
@@ -213,6 +227,8 @@ void VariantsView::showScope(const QString &scope)
 
 void VariantsView::clear()
 {
+    m_sweep.reset();
+    m_bars->setKernels(nullptr);
     m_sides.clear();
     m_scopes.reset();
     m_scopeBox->clear();

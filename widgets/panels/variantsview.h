@@ -6,6 +6,7 @@
 // as a heatmap, and a scope's samples per variant with a Kruskal–Wallis test across them. Any two
 // variants can be opened in the pair views.
 
+#include "model/comparison/sweep.h"
 #include "model/comparison/variantdiff.h"
 #include "model/comparison/variantscopes.h"
 #include "model/comparison/variantsteps.h"
@@ -58,6 +59,8 @@ public:
     QComboBox *scopeBox() const { return m_scopeBox; }
     BoxPlotView *boxes() const { return m_boxes; }
     const VariantScopes *scopes() const { return m_scopes.get(); }
+    // Variants whose labels are all numbers (three or more): the sweep over them; else null.
+    const Sweep *sweep() const { return m_sweep.get(); }
     QComboBox *pairA() const { return m_pairA; }
     QComboBox *pairB() const { return m_pairB; }
 
@@ -71,6 +74,7 @@ private:
     std::vector<QList<LoadedRun>> m_sides;
     QStringList m_labels, m_paths;
     std::unique_ptr<VariantScopes> m_scopes;
+    std::unique_ptr<Sweep> m_sweep;
     QComboBox *m_scopeBox = nullptr;
     BoxPlotView *m_boxes = nullptr;
     QLabel *m_scopeNote = nullptr;
