@@ -38,11 +38,9 @@ std::vector<RunSteps> stepsOf(const QList<LoadedRun> &runs, const QString &scope
 
 } // namespace
 
-std::vector<double> Sweep::parameters(const QStringList &labels, const QString &pattern)
+std::vector<double> Sweep::parameters(const QStringList &labels)
 {
-    static const QRegularExpression plain(QStringLiteral("^(?:[A-Za-z_][\\w.]*=)?(-?\\d+(?:\\.\\d+)?)$"));
-    const QRegularExpression given(pattern);
-    const QRegularExpression &rule = pattern.isEmpty() ? plain : given;
+    static const QRegularExpression rule(QStringLiteral("^(?:[A-Za-z_][\\w.]*=)?(-?\\d+(?:\\.\\d+)?)$"));
     std::vector<double> values;
     for (const QString &label : labels) {
         const QRegularExpressionMatch match = rule.match(label);

@@ -24,9 +24,9 @@ struct SweepPoint
 class Sweep
 {
 public:
-    // The parameter each label names ("K=25", "25", "bmm_K25" with `pattern`'s first group), or
-    // nothing unless every label names one. Without a pattern: an optional NAME= and a number.
-    static std::vector<double> parameters(const QStringList &labels, const QString &pattern = {});
+    // The number each label names ("K=25", "25": an optional NAME= and a number), or nothing unless
+    // every label names one.
+    static std::vector<double> parameters(const QStringList &labels);
     // Points in any order; they are sorted by parameter.
     Sweep(std::vector<SweepPoint> points, const QString &stepScope, const StepBreakdownOptions &options = {});
     // Variants of one step scope, as loaded (each side's runs), labelled.
