@@ -638,6 +638,18 @@ private slots:
         }
         QCOMPARE(scopes.jump(), 4);
         QVERIFY(scopes.pairLine(4, QStringLiteral("K")).startsWith(QStringLiteral("K 25 → 30: step +")));
+        QTemporaryDir dir;
+        const ProcessResult cli = runProcess(
+            QStringLiteral(SCOPELINE_CLI),
+            {QStringLiteral("steps"), f32, QStringLiteral("--sweep-scope"), QStringLiteral("bmm_K(\\d+)"),
+             QStringLiteral("--sweep"), QStringLiteral("K"), QStringLiteral("--csv"), dir.filePath(QStringLiteral("sweep.csv"))});
+        QVERIFY2(cli.exitCode == 0, cli.err.constData());
+        QVERIFY2(QString::fromUtf8(cli.out).contains(QStringLiteral("jump: K 25 → 30: step +")), cli.out.constData());
+        QFile csv(dir.filePath(QStringLiteral("sweep.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(csv.readAll()).trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 1 + 9 * kStepParts);
+        QVERIFY(lines[1 + 4 * kStepParts].startsWith(QStringLiteral("25→30,step,")));
 
         const QString jax = testdata::path("jax_h100");
         const QStringList folders = {QStringLiteral("jax_command_buffers"), QStringLiteral("jax_named_scopes"),

@@ -29,10 +29,11 @@ void printSteps(const StepBreakdown &steps)
 QString unitsText(const StepBreakdown &steps, int candidates)
 {
     const StepRow &step = steps.row(StepPart::Step);
-    const QString families = candidates > 1 ? QStringLiteral("the step rows of the %1 candidates one Holm family, "
-                                                             "their parts another")
-                                                  .arg(candidates)
-                                            : QStringLiteral("the step time alone, its parts Holm among themselves");
+    const QString families = candidates > 1
+                                 ? QStringLiteral("the step rows of the %1 candidates one Holm family, "
+                                                  "their parts another")
+                                       .arg(candidates)
+                                 : QStringLiteral("the step time alone, its parts Holm among themselves");
     return QStringLiteral("units: %1 (A %2, B %3); Welch test on the per-%4 means, %7, each interval at its "
                           "row's level (alpha %5, threshold %6% of A's step)")
         .arg(steps.byProcess() ? QStringLiteral("processes") : QStringLiteral("runs"))
@@ -45,7 +46,8 @@ QString unitsText(const StepBreakdown &steps, int candidates)
 }
 
 // The pull-request comment: the sides, the step line, the components as a table, the gate.
-void printStepsMarkdown(const StepBreakdown &steps, const Gate &gate, const QString &pathA, const QString &pathB)
+void printStepsMarkdown(const StepBreakdown &steps, const Gate &gate, const QString &pathA,
+                        const QString &pathB)
 {
     out() << "### Scopeline steps\n\n"
           << "**A** `" << pathA << "` · **B** `" << pathB << "`\n\n"
@@ -75,15 +77,17 @@ void printVariantSteps(const VariantSteps &variants, const QList<SideArgument> &
 {
     out() << "baseline: " << sides[0].label << " (" << sides[0].path << ")\n";
     const StepBreakdown &first = variants.comparisons().front();
-    out() << "step scope: " << (first.stepScope().isEmpty() ? QStringLiteral("the whole run") : first.stepScope())
-          << "; each candidate against the baseline: the change of the step, in brackets its interval (Fieller's, "
+    out() << "step scope: "
+          << (first.stepScope().isEmpty() ? QStringLiteral("the whole run") : first.stepScope())
+          << "; each candidate against the baseline: the change of the step, in brackets its interval "
+             "(Fieller's, "
              "of the ratio of the means) at the level the step row is judged\n";
     for (int i = 0; i < int(variants.comparisons().size()); ++i)
         out() << variants.leadLine(i) << "\n";
     for (int i = 0; i < int(variants.comparisons().size()); ++i) {
         const StepBreakdown &steps = variants.comparisons()[std::size_t(i)];
-        out() << "\n" << variants.labels()[i] << " (" << sides[i + 1].path << ") against "
-              << sides[0].label << "\n"
+        out() << "\n"
+              << variants.labels()[i] << " (" << sides[i + 1].path << ") against " << sides[0].label << "\n"
               << unitsText(steps, int(variants.comparisons().size())) << "\n"
               << tableText(StepBreakdown::cliColumns(), steps.rows());
     }
@@ -94,12 +98,12 @@ void printVariantStepsJson(const VariantSteps &variants, const Gate &gate, const
     QJsonArray candidates;
     for (int i = 0; i < int(variants.comparisons().size()); ++i) {
         const StepBreakdown &steps = variants.comparisons()[std::size_t(i)];
-        candidates.append(QJsonObject{{QStringLiteral("variant"), variants.labels()[i]},
-                                      {QStringLiteral("path"), sides[i + 1].path},
-                                      {QStringLiteral("unit"), steps.byProcess() ? QStringLiteral("process")
-                                                                                 : QStringLiteral("run")},
-                                      {QStringLiteral("lead_line"), variants.leadLine(i)},
-                                      {QStringLiteral("rows"), tableJson(StepBreakdown::columns(), steps.rows())}});
+        candidates.append(QJsonObject{
+            {QStringLiteral("variant"), variants.labels()[i]},
+            {QStringLiteral("path"), sides[i + 1].path},
+            {QStringLiteral("unit"), steps.byProcess() ? QStringLiteral("process") : QStringLiteral("run")},
+            {QStringLiteral("lead_line"), variants.leadLine(i)},
+            {QStringLiteral("rows"), tableJson(StepBreakdown::columns(), steps.rows())}});
     }
     const StepBreakdown &first = variants.comparisons().front();
     const QJsonObject root{
@@ -114,7 +118,8 @@ void printVariantStepsJson(const VariantSteps &variants, const Gate &gate, const
     out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
 }
 
-void printVariantStepsMarkdown(const VariantSteps &variants, const Gate &gate, const QList<SideArgument> &sides)
+void printVariantStepsMarkdown(const VariantSteps &variants, const Gate &gate,
+                               const QList<SideArgument> &sides)
 {
     out() << "### Scopeline steps\n\n**baseline** `" << sides[0].path << "`\n\n";
     for (int i = 0; i < int(variants.comparisons().size()); ++i)
@@ -125,28 +130,6 @@ void printVariantStepsMarkdown(const VariantSteps &variants, const Gate &gate, c
     out() << gateMarkdown(gate);
 }
 
-int variantSteps(const QList<SideArgument> &sides, const StepBreakdownOptions &options, const GateOptions &output,
-                 const QString &csv)
-{
-    LoadedVariants loaded;
-    if (!loadVariants(sides, loaded))
-        return Unreadable;
-    const VariantSteps variants(loaded.baseline, loaded.candidates, loaded.labels, options);
-    Gate gate(output.failOn, output.strict);
-    for (int i = 0; i < int(variants.comparisons().size()); ++i)
-        gate.addStep(variants.comparisons()[std::size_t(i)], loaded.labels[i]);
-    if (output.format == OutputFormat::Markdown)
-        printVariantStepsMarkdown(variants, gate, sides);
-    else if (output.format == OutputFormat::Json)
-        printVariantStepsJson(variants, gate, sides);
-    else
-        printVariantSteps(variants, sides);
-    out().flush();
-    if (!csv.isEmpty() && !writeTextFile(csv, variants.toCsv()))
-        return Unreadable;
-    return gateStatus(gate);
-}
-
 // A sweep: each point's step, the neighbours compared (k − 1 tests, Holm), and where it jumps.
 int printSweep(const Sweep &sweep, const QString &name, const QString &csv)
 {
@@ -155,8 +138,7 @@ int printSweep(const Sweep &sweep, const QString &name, const QString &csv)
         return Unreadable;
     }
     out() << "sweep over " << name << ": " << sweep.points().size() << " points; neighbours compared ("
-          << sweep.adjacent().size()
-          << " tests, their step rows one Holm family, their parts another)\n";
+          << sweep.adjacent().size() << " tests, their step rows one Holm family, their parts another)\n";
     for (std::size_t i = 0; i < sweep.points().size(); ++i) {
         const StepRow &step = i == 0 ? sweep.adjacent().front().row(StepPart::Step)
                                      : sweep.adjacent()[i - 1].row(StepPart::Step);
@@ -172,13 +154,46 @@ int printSweep(const Sweep &sweep, const QString &name, const QString &csv)
         QStringList labels;
         std::vector<const std::vector<StepRow> *> tables;
         for (std::size_t i = 0; i < sweep.adjacent().size(); ++i) {
-            labels << QStringLiteral("%1→%2").arg(sweep.points()[i].parameter).arg(sweep.points()[i + 1].parameter);
+            labels << QStringLiteral("%1→%2")
+                          .arg(sweep.points()[i].parameter)
+                          .arg(sweep.points()[i + 1].parameter);
             tables.push_back(&sweep.adjacent()[i].rows());
         }
         if (!writeTextFile(csv, variantTableCsv(StepBreakdown::columns(), labels, tables)))
             return Unreadable;
     }
     return Success;
+}
+
+// sweep: the parameter's name when the labels are numbers (then the neighbours are compared too).
+int variantSteps(const QList<SideArgument> &sides, const StepBreakdownOptions &options,
+                 const GateOptions &output, const QString &csv, const QString &sweep = {})
+{
+    LoadedVariants loaded;
+    if (!loadVariants(sides, loaded))
+        return Unreadable;
+    const VariantSteps variants(loaded.baseline, loaded.candidates, loaded.labels, options);
+    Gate gate(output.failOn, output.strict);
+    for (int i = 0; i < int(variants.comparisons().size()); ++i)
+        gate.addStep(variants.comparisons()[std::size_t(i)], loaded.labels[i]);
+    if (output.format == OutputFormat::Markdown)
+        printVariantStepsMarkdown(variants, gate, sides);
+    else if (output.format == OutputFormat::Json)
+        printVariantStepsJson(variants, gate, sides);
+    else
+        printVariantSteps(variants, sides);
+    if (!sweep.isEmpty() && output.format == OutputFormat::Text) {
+        std::vector<QList<LoadedRun>> all{loaded.baseline};
+        all.insert(all.end(), loaded.candidates.begin(), loaded.candidates.end());
+        QStringList labels{sides[0].label};
+        labels << loaded.labels;
+        out() << "\n";
+        printSweep(Sweep::ofVariants(all, labels, Sweep::parameters(labels), options), sweep, {});
+    }
+    out().flush();
+    if (!csv.isEmpty() && !writeTextFile(csv, variants.toCsv()))
+        return Unreadable;
+    return gateStatus(gate);
 }
 
 } // namespace
@@ -189,7 +204,8 @@ int stepsCommand(const QStringList &arguments)
     const StepCommandOptions o;
     const QCommandLineOption sweepOption(
         QStringLiteral("sweep"),
-        QStringLiteral("Order the variants by the number in each label and compare neighbours; NAME names it."),
+        QStringLiteral(
+            "Order the variants by the number in each label and compare neighbours; NAME names it."),
         QStringLiteral("NAME"));
     const QCommandLineOption sweepScopeOption(
         QStringLiteral("sweep-scope"),
@@ -209,7 +225,8 @@ int stepsCommand(const QStringList &arguments)
             return usageError(QStringLiteral("--sweep-scope takes one path"));
         if (!QRegularExpression(parser.value(sweepScopeOption)).isValid() ||
             QRegularExpression(parser.value(sweepScopeOption)).captureCount() < 1)
-            return usageError(QStringLiteral("--sweep-scope needs a regular expression with a group for the number"));
+            return usageError(
+                QStringLiteral("--sweep-scope needs a regular expression with a group for the number"));
     } else if (sides.size() < 2) {
         return usageError(QStringLiteral("steps needs two paths, A and B, or a baseline and candidates"));
     }
@@ -229,7 +246,8 @@ int stepsCommand(const QStringList &arguments)
         if (!loadPaths({sides[0].path}, runs))
             return Unreadable;
         return printSweep(Sweep::ofScopes(runs, parser.value(sweepScopeOption), options),
-                          parser.isSet(sweepOption) ? parser.value(sweepOption) : QStringLiteral("scope"), csv);
+                          parser.isSet(sweepOption) ? parser.value(sweepOption) : QStringLiteral("scope"),
+                          csv);
     }
     if (sides.size() > 2 || parser.isSet(sweepOption)) {
         QStringList labels;
@@ -238,21 +256,12 @@ int stepsCommand(const QStringList &arguments)
         const std::vector<double> parameters = Sweep::parameters(labels);
         if (parser.isSet(sweepOption) && parameters.empty())
             return usageError(QStringLiteral("--sweep needs a number in every label (K=5 or 5)"));
-        if (!parameters.empty()) {
-            LoadedVariants loaded;
-            if (!loadVariants(sides, loaded))
-                return Unreadable;
-            std::vector<QList<LoadedRun>> all{loaded.baseline};
-            all.insert(all.end(), loaded.candidates.begin(), loaded.candidates.end());
-            const QString name = parser.isSet(sweepOption) ? parser.value(sweepOption)
-                                                           : labels.front().section(QLatin1Char('='), 0, 0);
-            return printSweep(Sweep::ofVariants(all, labels, parameters, options),
-                              labels.front().contains(QLatin1Char('=')) || parser.isSet(sweepOption)
-                                  ? name
-                                  : QStringLiteral("parameter"),
-                              csv);
-        }
-        return variantSteps(sides, options, output, csv);
+        const QString sweep = parameters.empty()          ? QString()
+                              : parser.isSet(sweepOption) ? parser.value(sweepOption)
+                              : labels.front().contains(QLatin1Char('='))
+                                  ? labels.front().section(QLatin1Char('='), 0, 0)
+                                  : QStringLiteral("parameter");
+        return variantSteps(sides, options, output, csv, sweep);
     }
     const QStringList positional = {sides[0].path, sides[1].path};
     QList<LoadedRun> a, b;
