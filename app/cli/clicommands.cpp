@@ -101,6 +101,13 @@ compare, diff and steps also take:
                             process a side: process-to-process variation not measured) or
                             rest on one run a side fail the gate too; without it they do not
 
+More than two variants: compare, diff, steps and report take A B C ..., A the baseline, each
+[LABEL=]PATH (the label defaults to the folder's name): each candidate against the baseline, the Holm
+families grown by the candidates, a variant column first in every CSV; compare adds a Kruskal-Wallis
+test across all variants per scope. Labels that are all numbers (K=5, K=10, ...; or --sweep NAME with
+steps) make a sweep: neighbours compared, and where the step jumps. steps PATH --sweep-scope 'bmm_K(\d+)'
+takes a run's scopes as the sweep.
+
 A PATH is a trace file, a run folder, a folder of runs, or run summaries; wildcards (quoted) select several,
 e.g. 'traces/trace_file_matmul_*'. Exit status: 0 success, 1 bad usage, 2 unreadable input
 or unwritable output, 3 the gate (--fail-on) found what it names.
