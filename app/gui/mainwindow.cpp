@@ -2,6 +2,8 @@
 #include "app/gui/mainwindow.h"
 
 #include "model/comparison/replication.h"
+#include "model/loading/pairloader.h"
+#include "model/loading/sideargument.h"
 
 #include "app/gui/opendialog.h"
 #include "app/gui/runevents.h"
@@ -16,11 +18,9 @@
 #include "widgets/panels/proportionalsplitter.h"
 #include "widgets/panels/ranksview.h"
 #include "widgets/panels/runpicker.h"
-#include "widgets/panels/variantsview.h"
-#include "model/loading/pairloader.h"
-#include "model/loading/sideargument.h"
 #include "widgets/panels/scopepicker.h"
 #include "widgets/panels/stepbreakdownview.h"
+#include "widgets/panels/variantsview.h"
 #include "widgets/report/reportcharts.h"
 #include "widgets/report/reportexporter.h"
 #include "widgets/timeline/pairtimeline.h"
@@ -506,7 +506,12 @@ void MainWindow::openVariants(const QStringList &arguments, const SessionState &
                     emit loadDone();
                     return;
                 }
-                m_variants->setVariants(result.sides, labels, paths);
+                // the figures need the summaries alone; the pair views load their own runs
+                std::vector<QList<LoadedRun>> summaries = result.sides;
+                for (QList<LoadedRun> &side : summaries)
+                    for (LoadedRun &run : side)
+                        run = run.withoutEvents();
+                m_variants->setVariants(summaries, labels, paths);
                 m_tabs->setTabVisible(3, true);
                 m_showVariantsTab = true;
                 if (!pair.pathA.isEmpty() && !pair.pathB.isEmpty())
