@@ -47,8 +47,9 @@ WelchTest welchTest(const MeanVariance &a, const MeanVariance &b, double confide
 
 // Fieller's interval of the ratio mean B / mean A of two independent samples: the θ whose
 // b − θ·a is not rejected by a t-test, with the Welch–Satterthwaite degrees of freedom of b − θ·a at
-// θ = B / A. Bounded only when A's mean is itself known to differ from 0 at that confidence; else
-// unbounded (low and high NaN). Each side without spread: the values known to `resolution`.
+// θ = B / A (nA + nB − 2 when it has no spread there: B all zeros). Bounded only when A's mean is
+// itself known to differ from 0 at that confidence; else unbounded (low and high NaN). Each side
+// without spread: the values known to `resolution`.
 struct RatioInterval
 {
     static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();

@@ -275,6 +275,7 @@ private slots:
     void holmMatchesReference_data();
     void holmMatchesReference();
     void kruskalWallisMatchesScipy();
+    void fiellerEdges();
 
     void exactMannWhitneyOneVersusMany();
     void emptyInputsGiveNaN();
@@ -527,6 +528,22 @@ void TestStats::kruskalWallisMatchesScipy()
     QVERIFY(std::fabs(got.p - expected[1].toDouble()) <= 1e-9 * expected[1].toDouble());
     QVERIFY(std::isnan(kruskalWallis({{1, 2, 3}, {}}).p));    // one group
     QVERIFY(std::isnan(kruskalWallis({{2, 2}, {2, 2, 2}}).p)); // every value the same
+}
+
+// Fieller's interval where it is not bounded or not spread: A about 0 (unbounded), B all zeros (no
+// spread of B − θA at θ = 0), each side without spread (the timer's resolution), too few values.
+void TestStats::fiellerEdges()
+{
+    const RatioInterval wide = fiellerInterval(meanVariance({-1, 1, 2}), meanVariance({5, 6, 7}), 0.95);
+    QVERIFY(!wide.bounded());
+    QVERIFY(std::fabs(wide.ratio - 9.0) < 1e-12); // 6 / (2/3)
+    const RatioInterval zero = fiellerInterval(meanVariance({10, 12, 11, 13}), meanVariance({0, 0, 0}), 0.95);
+    QCOMPARE(zero.ratio, 0.0);
+    QVERIFY(zero.bounded() && zero.low <= 0 && zero.high >= 0);
+    const RatioInterval tie = fiellerInterval(meanVariance({100, 100}), meanVariance({200, 200}), 0.95, 2);
+    QCOMPARE(tie.low, 198.0 / 102);
+    QCOMPARE(tie.high, 202.0 / 98);
+    QVERIFY(!fiellerInterval(meanVariance({1}), meanVariance({2, 3}), 0.95).bounded());
 }
 
 void TestStats::holmMatchesReference_data()

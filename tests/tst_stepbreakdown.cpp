@@ -552,7 +552,7 @@ private slots:
         const QJsonObject expected = oracle(sides, kPjit);
         const QJsonArray oracleVariants = expected[QStringLiteral("variants")].toArray();
         QCOMPARE(oracleVariants.size(), 2);
-        int calls = 0;
+        int calls = 0, ratiosChecked = 0;
         for (int i = 0; i < 2; ++i) {
             const QJsonObject o = oracleVariants[i].toObject();
             QCOMPARE(o[QStringLiteral("variant")].toString(), labels[i + 1]);
@@ -563,10 +563,29 @@ private slots:
             for (auto [value, key] : {std::pair{fieller.ratio, "ratio"}, std::pair{fieller.low, "low"},
                                       std::pair{fieller.high, "high"}})
                 QVERIFY2(std::fabs(value - ratio[QLatin1String(key)].toDouble()) <= 1e-9 * std::fabs(value), key);
+            // every row's ratio B / A and its interval, at the row's level
+            const QJsonArray ratios = o[QStringLiteral("ratios")].toArray();
+            const std::vector<VariantStepRow> rows = variants.rows(i);
+            QCOMPARE(rows.size(), std::size_t(kStepParts));
+            for (int r = 0; r < kStepParts; ++r) {
+                const QJsonObject want = ratios[r].toObject();
+                const stats::RatioInterval got = rows[std::size_t(r)].ratio;
+                if (rows[std::size_t(r)].row.tied || want.isEmpty()) // a tie's interval is read off the timer
+                    continue;
+                for (auto [value, key] : {std::pair{got.ratio, "ratio"}, std::pair{got.low, "low"},
+                                          std::pair{got.high, "high"}}) {
+                    const double expectedValue = number(want[QLatin1String(key)]);
+                    QVERIFY2(std::isnan(value) == std::isnan(expectedValue) &&
+                                 (std::isnan(value) || std::fabs(value - expectedValue) <= 1e-9 * std::fabs(value)),
+                             qPrintable(stepPartKey(StepPart(r)) + QLatin1Char(' ') + QLatin1String(key)));
+                }
+                ++ratiosChecked;
+            }
             calls += steps.row(StepPart::Step).verdict == Verdict::Slower;
             QVERIFY(variants.leadLine(i).startsWith(labels[i + 1] + QStringLiteral(": step +")));
         }
         QCOMPARE(calls, 2); // without command buffers each launch is the CPU's: both are slower
+        QVERIFY(ratiosChecked >= 8);
         // the family spans the candidates: the step's judged p is Holm's over both raw p
         const double p0 = variants.comparisons()[0].row(StepPart::Step).pRaw,
                      p1 = variants.comparisons()[1].row(StepPart::Step).pRaw;

@@ -73,6 +73,12 @@ void printStepsJson(const StepBreakdown &steps, const Gate &gate, const QString 
 }
 
 // More than two sides: a lead line per candidate, then each candidate's table against the baseline.
+// A candidate's table: the variants' columns but the variant, which its heading names.
+std::vector<TableColumn<VariantStepRow>> candidateColumns()
+{
+    return {VariantSteps::columns().begin() + 1, VariantSteps::columns().end()};
+}
+
 void printVariantSteps(const VariantSteps &variants, const QList<SideArgument> &sides)
 {
     out() << "baseline: " << sides[0].label << " (" << sides[0].path << ")\n";
@@ -89,7 +95,7 @@ void printVariantSteps(const VariantSteps &variants, const QList<SideArgument> &
         out() << "\n"
               << variants.labels()[i] << " (" << sides[i + 1].path << ") against " << sides[0].label << "\n"
               << unitsText(steps, int(variants.comparisons().size())) << "\n"
-              << tableText(StepBreakdown::cliColumns(), steps.rows());
+              << tableText(candidateColumns(), variants.rows(i));
     }
 }
 
@@ -126,7 +132,7 @@ void printVariantStepsMarkdown(const VariantSteps &variants, const Gate &gate,
         out() << "- **" << markdownCell(variants.leadLine(i)) << "**\n";
     for (int i = 0; i < int(variants.comparisons().size()); ++i)
         out() << "\n#### " << markdownCell(variants.labels()[i]) << " `" << sides[i + 1].path << "`\n\n"
-              << tableMarkdown(StepBreakdown::cliColumns(), variants.comparisons()[std::size_t(i)].rows());
+              << tableMarkdown(candidateColumns(), variants.rows(i));
     out() << gateMarkdown(gate);
 }
 

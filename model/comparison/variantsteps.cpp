@@ -2,6 +2,7 @@
 #include "model/comparison/variantsteps.h"
 
 #include "model/tables/durationformat.h"
+#include "model/tables/tablecolumn.h"
 #include "model/tables/tableformat.h"
 
 #include <QCoreApplication>
@@ -28,11 +29,67 @@ QString VariantSteps::toCsv() const
     return variantTableCsv(StepBreakdown::columns(), m_labels, tables);
 }
 
+namespace {
+
+// A row's ratio B / A with Fieller's interval at the level the row is judged.
+stats::RatioInterval ratioOf(const StepRow &row)
+{
+    return stats::fiellerInterval(stats::meanVariance(row.unitMeansA), stats::meanVariance(row.unitMeansB),
+                                  row.ciLevel);
+}
+
+} // namespace
+
 stats::RatioInterval VariantSteps::stepRatio(int candidate) const
 {
-    const StepRow &step = m_comparisons[std::size_t(candidate)].row(StepPart::Step);
-    return stats::fiellerInterval(stats::meanVariance(step.unitMeansA), stats::meanVariance(step.unitMeansB),
-                                  step.ciLevel);
+    return ratioOf(m_comparisons[std::size_t(candidate)].row(StepPart::Step));
+}
+
+std::vector<VariantStepRow> VariantSteps::rows(int candidate) const
+{
+    std::vector<VariantStepRow> rows;
+    for (std::size_t i = 0; i < m_comparisons.size(); ++i)
+        if (candidate < 0 || std::size_t(candidate) == i)
+            for (const StepRow &row : m_comparisons[i].rows())
+                rows.push_back({m_labels.value(qsizetype(i)), row, ratioOf(row)});
+    return rows;
+}
+
+const std::vector<TableColumn<VariantStepRow>> &VariantSteps::columns()
+{
+    using C = TableColumn<VariantStepRow>;
+    static const std::vector<C> columns = [] {
+        std::vector<C> list = {
+            C{QStringLiteral("variant"),
+              QCoreApplication::translate("VariantSteps", "Variant"),
+              QCoreApplication::translate("VariantSteps", "The candidate, against the baseline"),
+              [](const VariantStepRow &r) { return QVariant(r.variant); },
+              cell::text,
+              {},
+              -12}};
+        for (C &c : liftColumns(StepBreakdown::cliColumns(), &VariantStepRow::row))
+            list.push_back(std::move(c));
+        list.push_back(
+            C{QStringLiteral("ratio"), QCoreApplication::translate("VariantSteps", "Ratio"),
+              QCoreApplication::translate(
+                  "VariantSteps",
+                  "B / A per step, with Fieller's interval at the level the row is judged (Welch degrees "
+                  "of freedom); unbounded when A's mean is not known to differ from 0"),
+              [](const VariantStepRow &r) { return QVariant(r.ratio.ratio); }, cell::text,
+              [](const VariantStepRow &r) {
+                  if (std::isnan(r.ratio.ratio))
+                      return QString();
+                  const QString ratio = QString::asprintf("×%.3g", r.ratio.ratio);
+                  if (std::isnan(r.row.ciLevel))
+                      return ratio;
+                  return r.ratio.bounded()
+                             ? ratio + QString::asprintf(" [%.3g, %.3g]", r.ratio.low, r.ratio.high)
+                             : ratio + QCoreApplication::translate("VariantSteps", " [unbounded]");
+              },
+              18});
+        return list;
+    }();
+    return columns;
 }
 
 QString VariantSteps::leadLine(int candidate) const

@@ -13,6 +13,14 @@
 
 namespace scopeline {
 
+// A candidate's step row with its variant and its ratio to the baseline: the variants' step table.
+struct VariantStepRow
+{
+    QString variant;
+    StepRow row;
+    stats::RatioInterval ratio; // B / A with Fieller's interval at the row's level
+};
+
 class VariantSteps
 {
 public:
@@ -26,6 +34,11 @@ public:
 
     // The step time's ratio to the baseline (B / A) with Fieller's interval at the step row's level.
     stats::RatioInterval stepRatio(int candidate) const;
+
+    // Every candidate's rows (or one candidate's), labelled, with their ratios; and the table's
+    // columns: the variant, what `steps` prints of a pair, and the ratio with its interval.
+    std::vector<VariantStepRow> rows(int candidate = -1) const;
+    static const std::vector<TableColumn<VariantStepRow>> &columns();
 
     // The pair's CSV with a `variant` column first: each candidate's rows in the order given.
     QString toCsv() const;

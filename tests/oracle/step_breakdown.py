@@ -352,9 +352,10 @@ def measure(runs_a, runs_b, by_process, communication):
                     vectorized=False, permutation_type="independent", n_resamples=np.inf,
                     alternative="two-sided").pvalue)
                 row["_half"] = lambda level: 1  # the values known to 1 ns, whatever the level
-        if comp == "step" and len(a) >= 2 and len(b) >= 2:
-            row["_ratio"] = lambda level, a=[float(x) for x in a], b=[float(x) for x in b]: dict(
-                fieller(a, b, level), bootstrap=bootstrap_ratio(a, b, level) if len(set(a + b)) > 1 else None)
+        if len(a) >= 2 and len(b) >= 2:  # the ratio B / A, the step's checked against a bootstrap too
+            row["_ratio"] = lambda level, a=[float(x) for x in a], b=[float(x) for x in b], step=comp == "step": dict(
+                fieller(a, b, level),
+                bootstrap=bootstrap_ratio(a, b, level) if step and len(set(a + b)) > 1 else None)
         if comp in ("busy:compute", "busy:exposed_communication") and not communication:
             row["p_raw"], row["_half"] = None, None  # compute is all of busy: nothing to test
         rows.append(row)
@@ -364,14 +365,19 @@ def measure(runs_a, runs_b, by_process, communication):
 def fieller(a, b, level):
     """Fieller's interval of mean(b) / mean(a) at confidence 1 - level, written from the definition:
     the theta with |mean_b - theta mean_a| <= t * sqrt(vb/nb + theta^2 va/na), t of the Welch-
-    Satterthwaite df of that difference at theta = mean_b / mean_a. None when unbounded."""
+    Satterthwaite df of that difference at theta = mean_b / mean_a (na + nb - 2 when it has no spread
+    there). None when unbounded."""
     ma, mb = sum(a) / len(a), sum(b) / len(b)
     qa = sum((x - ma) ** 2 for x in a) / (len(a) - 1) / len(a)
     qb = sum((x - mb) ** 2 for x in b) / (len(b) - 1) / len(b)
+    if ma == 0:
+        return dict(ratio=None, low=None, high=None)
     theta = mb / ma
     if qa == 0 and qb == 0:  # no spread on either side: no t interval
         return dict(ratio=theta, low=None, high=None)
-    df = (qb + theta ** 2 * qa) ** 2 / (qb ** 2 / (len(b) - 1) + theta ** 4 * qa ** 2 / (len(a) - 1))
+    spread = qb ** 2 / (len(b) - 1) + theta ** 4 * qa ** 2 / (len(a) - 1)
+    # b - theta a without spread at theta = b/a (b all zeros): both samples' degrees of freedom
+    df = (qb + theta ** 2 * qa) ** 2 / spread if spread > 0 else len(a) + len(b) - 2
     t = stats.t.ppf(1 - level / 2, df)
     # quadratic in theta: (ma^2 - t^2 qa) theta^2 - 2 ma mb theta + (mb^2 - t^2 qb) <= 0
     A, B, C = ma * ma - t * t * qa, -2 * ma * mb, mb * mb - t * t * qb
@@ -407,8 +413,11 @@ def judge(pairs, alpha, threshold):
 
 def finish(rows, judged, levels, alpha, threshold):
     step_row = rows[0]
-    ratio = step_row.pop("_ratio", None)
-    step_ratio = ratio(levels[0]) if ratio and levels[0] is not None else None
+    ratios = []  # per row: B / A with Fieller's interval at the row's level
+    for row, level in zip(rows, levels):
+        ratio = row.pop("_ratio", None)
+        ratios.append(ratio(level) if ratio and level is not None else None)
+    step_ratio = ratios[0]
     for row, level in zip(rows, levels):
         half = row.pop("_half")
         if level is None or half is None:
@@ -434,7 +443,7 @@ def finish(rows, judged, levels, alpha, threshold):
     order = ("component", "runs_a", "runs_b", "units_a", "units_b", "steps_a", "steps_b", "mean_a_ns",
              "mean_b_ns", "delta_ns", "share_of_delta", "ci_low_ns", "ci_high_ns", "ci_level", "p_raw", "p",
              "verdict")
-    return [{k: r[k] for k in order} for r in rows], step_ratio
+    return [{k: r[k] for k in order} for r in rows], step_ratio, ratios
 
 
 def read_side(arg, scope):
@@ -507,12 +516,12 @@ def main(argv):
     if len(runs) == 2:
         by_process, shared, _ = settings[0]
         out = dict(step_scope=scope, by_process=by_process, caveat=not by_process and not shared,
-                   sides=dict(a=runs[0], b=runs[1]), rows=judged[0][0], step_ratio=judged[0][1])
+                   sides=dict(a=runs[0], b=runs[1]), rows=judged[0][0], step_ratio=judged[0][1], ratios=judged[0][2])
     else:
         out = dict(step_scope=scope, baseline=labelled[0][0],
                    variants=[dict(variant=label, by_process=setting[0], caveat=not setting[0] and not setting[1],
-                                  rows=rows, step_ratio=ratio)
-                             for (label, _), setting, (rows, ratio) in zip(labelled[1:], settings, judged)])
+                                  rows=rows, step_ratio=ratio, ratios=ratios)
+                             for (label, _), setting, (rows, ratio, ratios) in zip(labelled[1:], settings, judged)])
     print(json.dumps(out, indent=1, allow_nan=False))
     return 0
 

@@ -24,29 +24,6 @@
 
 namespace scopeline {
 
-namespace {
-
-// The Steps table's columns: the variant, then what `steps` prints (the model keeps a reference).
-const std::vector<TableColumn<VariantStepRow>> &stepColumns()
-{
-    using C = TableColumn<VariantStepRow>;
-    static const std::vector<C> columns = [] {
-        std::vector<C> list = {C{QStringLiteral("variant"),
-                                 QObject::tr("Variant"),
-                                 QObject::tr("The candidate, against the baseline"),
-                                 [](const VariantStepRow &r) { return QVariant(r.variant); },
-                                 cell::text,
-                                 {},
-                                 -12}};
-        for (C &c : liftColumns(StepBreakdown::cliColumns(), &VariantStepRow::row))
-            list.push_back(std::move(c));
-        return list;
-    }();
-    return columns;
-}
-
-} // namespace
-
 VariantsView::VariantsView(QWidget *parent) : QWidget(parent)
 {
     m_lead = new QLabel(this);
@@ -59,7 +36,7 @@ VariantsView::VariantsView(QWidget *parent) : QWidget(parent)
            "one Holm family), and the part of the step that changed most"));
     m_bars = new VariantBars(this);
     m_matrix = new KernelMatrix(this);
-    m_stepModel = new ColumnTableModel<VariantStepRow>(stepColumns(), this);
+    m_stepModel = new ColumnTableModel<VariantStepRow>(VariantSteps::columns(), this);
     m_stepView = plainTableView(m_stepModel, this);
     m_stepView->setToolTip(
         tr("Each candidate's step and its parts against the baseline: the step rows of all "
@@ -137,12 +114,8 @@ void VariantsView::setVariants(const std::vector<QList<LoadedRun>> &sides, const
     m_steps = std::make_unique<VariantSteps>(sides.front(), candidates, labels.mid(1));
     m_diff = std::make_unique<VariantDiff>(sides.front(), candidates, labels.mid(1));
     QStringList lead{tr("Baseline: %1").arg(labels.value(0))};
-    std::vector<VariantStepRow> rows;
-    for (int i = 0; i < int(candidates.size()); ++i) {
+    for (int i = 0; i < int(candidates.size()); ++i)
         lead << m_steps->leadLine(i);
-        for (const StepRow &row : m_steps->comparisons()[std::size_t(i)].rows())
-            rows.push_back({labels.value(i + 1), row});
-    }
     // a sweep (every label a number, three or more): neighbours compared, where it jumps, and lines
     // over the parameter
     const std::vector<double> parameters =
@@ -159,7 +132,7 @@ void VariantsView::setVariants(const std::vector<QList<LoadedRun>> &sides, const
                      : tr("Sweep, neighbours compared (Holm over them): no neighbours differ"));
     }
     m_lead->setText(lead.join(QLatin1Char('\n')));
-    m_stepModel->setRows(std::move(rows));
+    m_stepModel->setRows(m_steps->rows());
     m_stepView->resizeColumnsToContents();
     m_bars->setVariants(m_steps.get(), labels, parameters);
     m_bars->setKernels(m_diff.get());

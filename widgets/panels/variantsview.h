@@ -28,13 +28,6 @@ class KernelMatrix;
 class VariantBars;
 template <typename Row> class ColumnTableModel;
 
-// A candidate's step row, labelled: the Steps table's row.
-struct VariantStepRow
-{
-    QString variant;
-    StepRow row;
-};
-
 class VariantsView : public QWidget
 {
     Q_OBJECT
