@@ -686,6 +686,15 @@ private slots:
         QCOMPARE(side.label, labels[1]);
         QCOMPARE(SideArgument::parse(jax + QStringLiteral("/jax_named_scopes/trace_file_matmul_*")).label,
                  QStringLiteral("jax_named_scopes"));
+        // a relative pattern without a folder: label and pattern split, the pattern matching in the folder
+        const QString before = QDir::currentPath();
+        QDir::setCurrent(jax + QStringLiteral("/jax_named_scopes"));
+        const SideArgument relative = SideArgument::parse(QStringLiteral("flags=trace_file_matmul_*"));
+        const SideArgument nothing = SideArgument::parse(QStringLiteral("flags=no_such_*"));
+        QDir::setCurrent(before);
+        QCOMPARE(relative.label, QStringLiteral("flags"));
+        QCOMPARE(relative.path, QStringLiteral("trace_file_matmul_*"));
+        QCOMPARE(nothing.label, QStringLiteral("flags")); // the path then says it matches nothing
         QVERIFY(Sweep::parameters({QStringLiteral("K=5"), QStringLiteral("fast")}).empty());
         const Sweep flags = Sweep::ofVariants(sides, labels, Sweep::parameters(labels));
         QCOMPARE(flags.adjacent().size(), std::size_t(2));

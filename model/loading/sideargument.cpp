@@ -29,16 +29,20 @@ QString labelOf(const QString &path)
     return path;
 }
 
-// Whether a text names something there: a path, or a pattern whose folder (before the first wildcard) is.
+// Whether a text names something there: a path, or a pattern whose first wildcard part matches an
+// entry of the folder before it ("runs/k5_*/plugins": something in runs/ matches k5_*).
 bool isThere(const QString &text)
 {
     if (QFileInfo::exists(text))
         return true;
     if (!hasWildcard(text))
         return false;
-    const QString plain = text.left(text.indexOf(QRegularExpression(QStringLiteral("[*?\\[]"))));
-    const qsizetype slash = plain.lastIndexOf(QLatin1Char('/'));
-    return QFileInfo::exists(slash < 0 ? QStringLiteral(".") : plain.left(std::max<qsizetype>(slash, 1)));
+    const qsizetype wildcard = text.indexOf(QRegularExpression(QStringLiteral("[*?\\[]")));
+    const qsizetype slash = text.lastIndexOf(QLatin1Char('/'), wildcard);
+    const qsizetype end = text.indexOf(QLatin1Char('/'), wildcard);
+    const QString folder = slash < 0 ? QStringLiteral(".") : text.left(std::max<qsizetype>(slash, 1));
+    const QString part = text.mid(slash + 1, end < 0 ? -1 : end - slash - 1);
+    return !QDir(folder).entryList({part}, QDir::AllEntries | QDir::NoDotAndDotDot).isEmpty();
 }
 
 } // namespace
