@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/charts/variantbars.h"
 
+#include "model/tables/kernelnames.h"
 #include "widgets/charts/durationunit.h"
 #include "widgets/charts/plottheme.h"
 
@@ -197,11 +198,13 @@ void VariantBars::rebuild()
         const DurationUnit kernelUnit = DurationUnit::fitting(most);
         const QColor colours[] = {QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
                                   QColor(0x8c, 0x56, 0x4b)};
+        for (int k = 0; k < kernels; ++k)
+            m_kernels << m_diff->rows()[std::size_t(k)].kernel;
+        const QStringList shown = distinctKernelNames(m_kernels, 24); // short, and told apart
         for (int k = 0; k < kernels; ++k) {
             const VariantKernelRow &row = m_diff->rows()[std::size_t(k)];
-            m_kernels << row.kernel;
             auto *graph = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
-            graph->setName(row.kernel.size() > 32 ? row.kernel.left(31) + QStringLiteral("…") : row.kernel);
+            graph->setName(shown[k]);
             graph->setPen(QPen(colours[k % 3], 1.2, Qt::DashLine));
             graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 4));
             const std::vector<double> v = kernelValues(k);
@@ -244,6 +247,8 @@ void VariantBars::rebuild()
         m_plot->xAxis->setRange(-0.6, std::max<double>(1, double(steps.size())) - 0.4);
     m_plot->yAxis->setRange(0, largest > 0 ? 1.08 * largest / unit.ns : 1);
     m_plot->yAxis->setLabel(tr("mean per step (%1)").arg(unit.name));
+    m_plot->legend->setWrap(m_kernels.isEmpty() ? 3 : 2);          // the kernels' names need the width
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst, true); // laid out again at that wrap
     m_plot->legend->setVisible(!steps.empty());
     applyPalette(m_plot, palette()); // the legend's new entries
     m_plot->replot(QCustomPlot::rpQueuedReplot);
