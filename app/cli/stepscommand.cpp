@@ -264,9 +264,7 @@ int stepsCommand(const QStringList &arguments)
             return usageError(QStringLiteral("--sweep needs a number in every label (K=5 or 5)"));
         const QString sweep = parameters.empty()          ? QString()
                               : parser.isSet(sweepOption) ? parser.value(sweepOption)
-                              : labels.front().contains(QLatin1Char('='))
-                                  ? labels.front().section(QLatin1Char('='), 0, 0)
-                                  : QStringLiteral("parameter");
+                                                          : Sweep::parameterName(labels);
         return variantSteps(sides, options, output, csv, sweep);
     }
     const QStringList positional = {sides[0].path, sides[1].path};

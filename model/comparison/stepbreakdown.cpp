@@ -293,15 +293,19 @@ StepBreakdown::StepBreakdown(const QList<LoadedRun> &a, const QList<LoadedRun> &
     : m_stepScope(stepScopeFor(options.stepScope, a, b)), m_options(options)
 {
     for (auto [side, runs] : {std::pair{&a, &m_runsA}, std::pair{&b, &m_runsB}})
-        for (const LoadedRun &run : *side) {
-            if (!run.summary)
-                continue;
-            runs->push_back(findRunSteps(*run.summary, m_stepScope));
-            runs->back().run = run.run.label();
-            runs->back().process = Replication::processOf(run);
-            runs->back().rankedRun = Replication::rankedRunOf(run);
-        }
+        for (const LoadedRun &run : *side)
+            if (run.summary)
+                runs->push_back(runStepsOf(run, m_stepScope));
     compare();
+}
+
+RunSteps runStepsOf(const LoadedRun &run, const QString &stepScope)
+{
+    RunSteps steps = findRunSteps(*run.summary, stepScope);
+    steps.run = run.run.label();
+    steps.process = Replication::processOf(run);
+    steps.rankedRun = Replication::rankedRunOf(run);
+    return steps;
 }
 
 StepBreakdown::StepBreakdown(std::vector<RunSteps> a, std::vector<RunSteps> b, const QString &stepScope,

@@ -68,6 +68,9 @@ struct RunSteps
 // when given, gets each kernel's step (index into steps; -1 for none), in summary.kernels() order.
 RunSteps findRunSteps(const RunSummary &summary, const QString &stepScope,
                       std::vector<int32_t> *stepOfKernel = nullptr);
+// The steps of a loaded run (its summary's), named and placed as the statistics count it: its label,
+// process and multi-GPU run (Replication).
+RunSteps runStepsOf(const LoadedRun &run, const QString &stepScope);
 // The step scope in use for `asked` (StepBreakdownOptions::stepScope): the scope asked for, empty
 // for the whole run, or when none was asked the first run's detected step scope (else the whole run).
 QString stepScopeFor(const QString &asked, const QList<LoadedRun> &a, const QList<LoadedRun> &b);

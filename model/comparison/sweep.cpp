@@ -2,7 +2,6 @@
 #include "model/comparison/sweep.h"
 
 #include "model/comparison/kerneldiff.h"
-#include "model/comparison/replication.h"
 #include "model/tables/tableformat.h"
 
 #include <QCoreApplication>
@@ -21,18 +20,13 @@ QString tr(const char *text)
     return QCoreApplication::translate("Sweep", text);
 }
 
-// The runs' steps of one scope, each run named as the step breakdown names it.
+// The runs' steps of one scope, as the step breakdown counts them.
 std::vector<RunSteps> stepsOf(const QList<LoadedRun> &runs, const QString &scope)
 {
     std::vector<RunSteps> out;
-    for (const LoadedRun &run : runs) {
-        if (!run.summary)
-            continue;
-        out.push_back(findRunSteps(*run.summary, scope));
-        out.back().run = run.run.label();
-        out.back().process = Replication::processOf(run);
-        out.back().rankedRun = Replication::rankedRunOf(run);
-    }
+    for (const LoadedRun &run : runs)
+        if (run.summary)
+            out.push_back(runStepsOf(run, scope));
     return out;
 }
 
@@ -51,6 +45,12 @@ std::vector<double> Sweep::parameters(const QStringList &labels)
         values.push_back(value);
     }
     return values;
+}
+
+QString Sweep::parameterName(const QStringList &labels)
+{
+    return labels.value(0).contains(QLatin1Char('=')) ? labels.front().section(QLatin1Char('='), 0, 0)
+                                                      : tr("parameter");
 }
 
 Sweep::Sweep(std::vector<SweepPoint> points, const QString &stepScope, const StepBreakdownOptions &options)

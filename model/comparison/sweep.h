@@ -27,6 +27,8 @@ public:
     // The number each label names ("K=25", "25": an optional NAME= and a number), or nothing unless
     // every label names one.
     static std::vector<double> parameters(const QStringList &labels);
+    // What the number is called: "K" for labels "K=5", …; "parameter" for bare numbers.
+    static QString parameterName(const QStringList &labels);
     // Points in any order; they are sorted by parameter.
     Sweep(std::vector<SweepPoint> points, const QString &stepScope, const StepBreakdownOptions &options = {});
     // Variants of one step scope, as loaded (each side's runs), labelled.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/charts/variantbars.h"
 
+#include "model/comparison/sweep.h"
 #include "model/tables/kernelnames.h"
 #include "widgets/charts/durationunit.h"
 #include "widgets/charts/plottheme.h"
@@ -239,7 +240,7 @@ void VariantBars::rebuild()
         m_plot->xAxis->setTicker(ticker);
     else
         m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-    m_plot->xAxis->setLabel(sweep ? m_labels.value(0).section(QLatin1Char('='), 0, 0) : QString());
+    m_plot->xAxis->setLabel(sweep ? Sweep::parameterName(m_labels) : QString());
     if (sweep)
         m_plot->xAxis->setRange(m_sweep.front() - 0.05 * (m_sweep.back() - m_sweep.front() + 1),
                                 m_sweep.back() + 0.05 * (m_sweep.back() - m_sweep.front() + 1));

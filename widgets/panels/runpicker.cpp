@@ -49,8 +49,7 @@ void RunPicker::setRuns(const std::vector<TraceRun> &runs)
             m_entriesOfRun[size_t(item)].push_back(i);
             continue;
         }
-        m_runBox->addItem(runs[size_t(i)].rank >= 0 ? runs[size_t(i)].name : runs[size_t(i)].label(),
-                          runs[size_t(i)].file);
+        m_runBox->addItem(runs[size_t(i)].name, runs[size_t(i)].file); // the rank goes in the rank box
         m_entriesOfRun.push_back({i});
     }
     for (std::vector<int> &entries : m_entriesOfRun)

@@ -123,9 +123,7 @@ void VariantsView::setVariants(const std::vector<QList<LoadedRun>> &sides, const
     m_sweep.reset();
     if (!parameters.empty()) {
         m_sweep = std::make_unique<Sweep>(Sweep::ofVariants(sides, labels, parameters));
-        const QString name = labels.front().contains(QLatin1Char('='))
-                                 ? labels.front().section(QLatin1Char('='), 0, 0)
-                                 : tr("parameter");
+        const QString name = Sweep::parameterName(labels);
         lead << (m_sweep->jump() >= 0
                      ? tr("Sweep, neighbours compared (Holm over them): the jump is %1")
                            .arg(m_sweep->pairLine(m_sweep->jump(), name))
