@@ -13,6 +13,9 @@
 #include "model/comparison/replication.h"
 #include "model/comparison/scopecomparison.h"
 #include "model/comparison/stepbreakdown.h"
+#include "model/comparison/variantdiff.h"
+#include "model/comparison/variantscopes.h"
+#include "model/comparison/variantsteps.h"
 #include "model/loading/loadedrun.h"
 #include "model/loading/tracefolder.h"
 #include "stats/multipletesting.h"
@@ -158,6 +161,59 @@ private slots:
         qInfo("%d verdicts beside an interval checked, %d of them significant", checked, significantRows);
         if (runsA.size() >= 2 && runsB.size() >= 2)
             QVERIFY(checked > 0); // a pair of several runs a side has tests to check
+    }
+
+    // More than two variants: every candidate's step rows, kernel rows and pooled scope rows, judged with
+    // the other candidates, beside the interval at their level. Three XLA flag sets (runs as the unit)
+    // and the 4 processes of one JAX program as 4 variants.
+    void variantsAgree_data()
+    {
+        QTest::addColumn<QStringList>("sides");
+        QTest::newRow("three XLA flag sets")
+            << QStringList{testdata::path("jax_h100/jax_named_scopes/trace_file_einsum_*"),
+                           testdata::path("jax_h100/jax_named_scopes/trace_file_matmul_*"),
+                           testdata::path("jax_h100/jax_named_scopes_cublas/trace_file_einsum_*")};
+        QStringList processes;
+        for (int p = 0; p < 4; ++p)
+            processes << testdata::path("h100_runs/jax_processes/matmul/proc_%1").arg(p);
+        QTest::newRow("4 processes as 4 variants") << processes;
+    }
+
+    void variantsAgree()
+    {
+        QFETCH(QStringList, sides);
+        const QList<LoadedRun> baseline = load(sides.front());
+        std::vector<QList<LoadedRun>> candidates;
+        QStringList labels;
+        for (qsizetype i = 1; i < sides.size(); ++i) {
+            candidates.push_back(load(sides[i]));
+            labels << QString::number(i);
+        }
+        int checked = 0;
+        const VariantSteps steps(baseline, candidates, labels);
+        for (const VariantStepRow &row : steps.rows())
+            checkAgrees(row.row.verdict, row.row.ciLow, row.row.ciHigh,
+                        row.variant + QLatin1Char(' ') + stepPartKey(row.row.part), checked);
+        const VariantDiff diff(baseline, candidates, labels);
+        for (std::size_t c = 0; c < diff.diffs().size(); ++c)
+            for (const KernelDiffRow &row : diff.diffs()[c].rows()) {
+                const QString where = labels[qsizetype(c)] + QStringLiteral(" kernel ") + row.kernel.left(60);
+                checkAgrees(row.verdict, row.runLevel.ciLow, row.runLevel.ciHigh, where, checked);
+                checkAgrees(row.perCallVerdict, row.perCall.ciLow, row.perCall.ciHigh,
+                            where + QLatin1String(" per call"), checked);
+            }
+        QStringList scopes;
+        for (const ScopeIndex::Scope &scope : baseline.front().scopes->scopes())
+            scopes << scope.name;
+        const VariantScopes scopeRows(baseline, candidates, labels, scopes, MatchMode::Component,
+                                      SampleMode::Kernel);
+        for (std::size_t c = 0; c < scopeRows.rows().size(); ++c)
+            for (const ComparisonRow &row : scopeRows.rows()[c])
+                if (row.hasRunLevel())
+                    checkAgrees(row.verdict(), row.runLevel.ciLow, row.runLevel.ciHigh,
+                                labels[qsizetype(c)] + QStringLiteral(" scope ") + row.scope, checked);
+        qInfo("%d verdicts of %lld candidates beside an interval checked", checked, qlonglong(candidates.size()));
+        QVERIFY(checked > 0);
     }
 
     // The step time is the question asked: when its own interval excludes 0 it has a verdict, whatever
