@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Loads trace files with TraceLoader and nothing else (no analysis, no scope index), for
 // bench/bench_load.sh's "load alone" figure next to `scopeline-cli info --json` (load + analysis).
-// usage: bench_loadonly [--stats] FILE...   prints events and bytes read per file; exit 1 on a failed
-// load. --stats also prints what the loaded trace holds (columns, args, strings: bytes in use) and the
+// usage: bench_loadonly [--stats] [--figures] FILE...   prints events and bytes read per file; exit 1
+// on a failed load. --figures keeps only the args the figures read (TraceDetail::Figures, as
+// `info` and the summary-only load do). --stats also prints what the loaded trace holds (columns, args, strings: bytes in use) and the
 // process's peak RSS (VmHWM) before, after the load and after the launch analysis.
 
 #include "model/analysis/traceanalysis.h"
@@ -53,13 +54,18 @@ int main(int argc, char **argv)
 {
     int status = 0;
     bool stats = false;
+    scopeline::TraceDetail detail = scopeline::TraceDetail::Full;
     for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--figures") == 0) {
+            detail = scopeline::TraceDetail::Figures;
+            continue;
+        }
         if (std::strcmp(argv[i], "--stats") == 0) {
             stats = true;
             std::printf("peak RSS at start %.1f MB\n", peakMb());
             continue;
         }
-        const scopeline::LoadResult r = scopeline::TraceLoader::load(QString::fromLocal8Bit(argv[i]));
+        const scopeline::LoadResult r = scopeline::TraceLoader::load(QString::fromLocal8Bit(argv[i]), {}, nullptr, detail);
         if (!r.ok()) {
             std::fprintf(stderr, "%s\n", qPrintable(r.error));
             status = 1;

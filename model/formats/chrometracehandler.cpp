@@ -121,10 +121,9 @@ void ChromeTraceHandler::eventField(const Scalar &value)
 
 void ChromeTraceHandler::argValue(const Scalar &value)
 {
-    if (eventfields::isBookkeepingArg(m_argKey))
-        return;
-    m_event.addArg(m_argKey).assign(value.text);
     eventfields::correlationArg(m_argKey, value, m_event);
+    if (eventfields::keepsArg(m_sink.detail(), m_argKey))
+        m_event.addArg(m_argKey).assign(value.text);
 }
 
 void ChromeTraceHandler::appendNested(bool isString, std::string_view text)
@@ -193,6 +192,10 @@ bool ChromeTraceHandler::startContainer(char open)
         return true;
     }
     if (m_inArgs && depth == m_eventsDepth + 2) {
+        if (!eventfields::keepsArg(m_sink.detail(), m_argKey)) {
+            m_skipDepth = m_depth;
+            return true;
+        }
         m_nested = &m_event.addArg(m_argKey);
         m_nested->push_back(open);
         m_nestedFirst.assign(1, true);

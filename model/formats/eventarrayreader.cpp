@@ -383,6 +383,7 @@ void EventArrayReader::submitChunk(bool complete)
         m_spare.pop_back();
     } else {
         chunk = std::make_shared<EventChunk>(chunkBytes());
+        chunk->batch.setDetail(m_builder.detail());
     }
     chunk->text.swap(m_pending); // m_pending takes the chunk's old buffer, its capacity kept
     chunk->controlInString = m_pendingControl;

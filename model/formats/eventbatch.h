@@ -50,6 +50,8 @@ public:
     // EventSink, for the nlohmann path: the event is copied in.
     void add(RawEvent &event) override;
     void skip(const QString &reason, int64_t count) override { m_skipped[reason] += count; }
+    TraceDetail detail() const override { return m_detail; }
+    void setDetail(TraceDetail detail) { m_detail = detail; }
 
     // Id of the text in this batch's table, adding it on first sight.
     uint32_t intern(std::string_view text);
@@ -83,6 +85,7 @@ private:
     std::vector<Arg> m_args;
     std::string m_argText;
     std::map<QString, int64_t> m_skipped;
+    TraceDetail m_detail = TraceDetail::Full;
     // The string table: texts back to back, found through m_index.
     std::string m_text;
     std::vector<uint32_t> m_offsets;

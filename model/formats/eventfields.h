@@ -4,6 +4,7 @@
 // SAX handler and the simdjson reader) so that both give the same events.
 
 #include "model/formats/rawevent.h"
+#include "model/tracedata/tracedata.h"
 
 #include <cstdint>
 #include <string>
@@ -34,6 +35,12 @@ RawEvent::Field micros(const Scalar &value, int64_t &ns);
 // PyTorch's per-event bookkeeping ids: on nearly every CPU event, telling a performance engineer
 // nothing, and most of the args table of a large trace. Scalar values of these are not kept.
 bool isBookkeepingArg(std::string_view key);
+// Whether a parse at this detail keeps an arg: Full all but the bookkeeping ones, Figures only those
+// a figure reads (metadata names and sort indexes, JAX op paths and hlo_op, rocmProfileData's desc,
+// a collective's name, message size and group). Correlation ids are read into their field either way.
+bool keepsArg(TraceDetail detail, std::string_view key);
+// args.correlation / args.correlation_id, which set an event's join key.
+inline bool isCorrelationArg(std::string_view key) { return key == "correlation" || key == "correlation_id"; }
 // args.correlation / args.correlation_id: a non-negative integer, however written.
 bool correlation(const Scalar &value, int64_t &id);
 // An arg of an event (RawEvent or EventBatch::Event): correlation and correlation_id set their field,

@@ -341,7 +341,11 @@ private:
             return Outcome::Rejected;
         if (type != Type::object)
             return skip(v, 1);
+        const TraceDetail detail = m_batch.detail();
         return fieldsOf(v, [&](std::string_view key, ondemand::value &argValue) {
+            const bool kept = eventfields::keepsArg(detail, key);
+            if (!kept && !eventfields::isCorrelationArg(key))
+                return skip(argValue, 2);
             if (argValue.type().get(type))
                 return Outcome::Rejected;
             if (isContainer(type)) {
@@ -356,11 +360,11 @@ private:
             Scalar value;
             if (!scalar(argValue, type, value))
                 return Outcome::Rejected;
-            if (eventfields::isBookkeepingArg(key))
-                return Outcome::Ok;
-            m_batch.beginArg(m_batch.intern(key)).append(value.text);
-            m_batch.endArg();
             eventfields::correlationArg(key, value, e);
+            if (kept) {
+                m_batch.beginArg(m_batch.intern(key)).append(value.text);
+                m_batch.endArg();
+            }
             return Outcome::Ok;
         });
     }

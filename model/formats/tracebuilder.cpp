@@ -467,6 +467,12 @@ void TraceBuilder::addEvent(Event &event, const std::vector<Arg> &args)
             skip(QCoreApplication::translate("TraceBuilder", "flow without id"));
             return;
         }
+        // Flows give a figure only the links of a trace without correlation ids (rocmProfileData):
+        // once one is seen, the figures need no flow, and the timeline's arrows load at Full.
+        if (m_data.detail == TraceDetail::Figures && m_correlationSeen) {
+            m_data.flows.clear();
+            return;
+        }
         std::string key(m_data.strings.view(event.cat));
         key += '\x1f';
         key += m_ids.view(event.id);
@@ -486,6 +492,7 @@ void TraceBuilder::addSlice(const Event &event, const std::vector<Arg> &args, in
     d.track.push_back(trackFor(event.pid, event.tid));
     d.kind.push_back(EventKind::Other);
     d.correlation.push_back(event.correlation >= 0 ? event.correlation : event.correlationId);
+    m_correlationSeen |= d.correlation.back() != TraceData::kNoCorrelation;
     m_correlationFromId.push_back(event.hasCorrelationIdKey);
 
     uint32_t opPath = 0;

@@ -58,6 +58,7 @@ public:
     // Something the file does not hold, said once however often it is noted (TraceData::notes).
     void note(const QString &text);
     void setKinetoMarker() override { m_kineto = true; }
+    TraceDetail detail() const override { return m_data.detail; }
     // Classifies everything; call once after the last event.
     void finish();
 
@@ -106,6 +107,7 @@ private:
 
     TraceData &m_data;
     bool m_kineto = false;
+    bool m_correlationSeen = false; // an event with a correlation id was added
     int64_t m_expectedTextBytes = 0; // reserveFor's
     std::vector<ColumnTail> m_tails;
     StringTable m_ids;

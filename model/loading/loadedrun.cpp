@@ -40,6 +40,14 @@ LoadedRun analysed(const TraceRun &run, std::shared_ptr<const TraceData> trace, 
     return loaded;
 }
 
+// What a load keeps of the args: a run summarised and let go, or only analysed (`info`), needs only
+// those the figures read; a timeline's details show them all.
+TraceDetail detailFor(LoadedRun::Scopes scopes, LoadedRun::Events events)
+{
+    return scopes == LoadedRun::Scopes::Skip || events == LoadedRun::Events::Drop ? TraceDetail::Figures
+                                                                                   : TraceDetail::Full;
+}
+
 // The trace of a run: the file's, or one GPU of it.
 std::shared_ptr<const TraceData> traceOf(const TraceRun &run, std::shared_ptr<const TraceData> trace)
 {
@@ -66,7 +74,7 @@ LoadedRun LoadedRun::load(const TraceRun &run, const std::function<void(double)>
             progress(1.0);
         return loaded;
     }
-    const LoadResult result = TraceLoader::load(run.file, progress, cancel);
+    const LoadResult result = TraceLoader::load(run.file, progress, cancel, detailFor(scopes, events));
     if (!result.ok()) {
         loaded.error = result.error;
         loaded.cancelled = result.cancelled;
@@ -80,7 +88,7 @@ QList<LoadedRun> LoadedRun::loadRanks(const TraceRun &run, const std::function<v
 {
     if (run.rank >= 0 || RunSummaryFile::isSummaryFile(run.file))
         return {load(run, progress, cancel, scopes, events)};
-    const LoadResult result = TraceLoader::load(run.file, progress, cancel);
+    const LoadResult result = TraceLoader::load(run.file, progress, cancel, detailFor(scopes, events));
     if (!result.ok()) {
         LoadedRun failed;
         failed.run = run;
@@ -169,7 +177,7 @@ QString LoadedRun::firstError(const QList<LoadedRun> &runs)
 LoadedRun LoadedRun::withEvents(const std::function<void(double)> &progress,
                                 const std::atomic<bool> *cancel) const
 {
-    if (hasEvents() || !summary || RunSummaryFile::isSummaryFile(run.file))
+    if ((hasEvents() && trace->detail == TraceDetail::Full) || !summary || RunSummaryFile::isSummaryFile(run.file))
         return *this;
     const LoadResult result = TraceLoader::load(run.file, progress, cancel);
     LoadedRun loaded = *this;

@@ -32,10 +32,11 @@ struct LoadedRun
     bool hasEvents() const { return trace != nullptr && analysis != nullptr; }
 
     // Whether loading summarises the run (with its scope index) too; what shows the launch analysis
-    // alone (`info`) skips it.
+    // alone (`info`) skips it, and reads only the args a figure reads (TraceDetail::Figures).
     enum class Scopes : bool { Skip, Index };
     // Whether the events stay once the run is summarised: statistics alone need only the summary,
-    // and memory then does not grow with the number of runs. Skip keeps them (nothing else is left).
+    // and memory then does not grow with the number of runs; such a load reads only the args the
+    // summary reads. Skip keeps them (nothing else is left).
     enum class Events : bool { Drop, Keep };
 
     // Loads and analyses one run (a trace, or a summary file: RunSummaryFile); error tells a failure,
@@ -70,8 +71,8 @@ struct LoadedRun
     // The error of the first run that failed (not one stopped by another's failure or a cancel); empty
     // when none failed.
     static QString firstError(const QList<LoadedRun> &runs);
-    // The same run with its events again (a summary-only run reloaded from its trace), or as it is
-    // when they are here or cannot be (a summary file); error tells a failure.
+    // The same run with its events and all their args again (a summary-only run reloaded from its
+    // trace), or as it is when they are here or cannot be (a summary file); error tells a failure.
     LoadedRun withEvents(const std::function<void(double)> &progress = {},
                          const std::atomic<bool> *cancel = nullptr) const;
     // The same run without its events: the summary alone.

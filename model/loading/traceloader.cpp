@@ -94,7 +94,7 @@ QStringList TraceLoader::formats()
 }
 
 LoadResult TraceLoader::load(const QString &path, const std::function<void(double)> &progress,
-                             const std::atomic<bool> *cancel)
+                             const std::atomic<bool> *cancel, TraceDetail detail)
 {
     LoadResult result;
     result.path = path;
@@ -139,6 +139,7 @@ LoadResult TraceLoader::load(const QString &path, const std::function<void(doubl
 
     auto data = std::make_shared<TraceData>();
     data->sourceFile = path;
+    data->detail = detail;
     TraceBuilder builder(*data);
     const ReadResult read = reader->read(probe, builder, {progress, cancel});
     if (read.cancelled) {

@@ -29,10 +29,10 @@ class TraceLoader
     Q_DECLARE_TR_FUNCTIONS(TraceLoader)
 
 public:
-    // Reads one file. progress gets the fraction of the file read; a set cancel flag stops it.
-    // PairLoader runs this off the GUI thread.
+    // Reads one file. progress gets the fraction of the file read; a set cancel flag stops it; detail
+    // says which args to keep. PairLoader runs this off the GUI thread.
     static LoadResult load(const QString &path, const std::function<void(double)> &progress = {},
-                           const std::atomic<bool> *cancel = nullptr);
+                           const std::atomic<bool> *cancel = nullptr, TraceDetail detail = TraceDetail::Full);
     // File names of every format read (QDir wildcards), for the open dialog's filter.
     static QStringList fileNamePatterns();
     // Why a file is no trace Scopeline reads (a text file, an image, a broken archive), from its first

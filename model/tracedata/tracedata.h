@@ -34,6 +34,12 @@ enum class EventKind : uint8_t {
     Instant,       // zero-length marker
 };
 
+// How much of a trace a load keeps. Full: every arg, for a timeline's details panel. Figures: only
+// the args a figure reads (eventfields::keepsArg), so that the launch analysis, the scope index and
+// the run summary are the same as Full's at a fraction of the memory and time on traces with heavy
+// args (PyTorch's shapes and memory records).
+enum class TraceDetail : uint8_t { Full, Figures };
+
 struct Track
 {
     QString pid; // as written in the trace (normalised)
@@ -85,6 +91,7 @@ public:
     StringTable strings;
 
     TraceFormat format = TraceFormat::Unknown;
+    TraceDetail detail = TraceDetail::Full;
     QString sourceFile;
     int64_t bytesRead = 0;              // decompressed JSON bytes
     std::map<QString, int64_t> skipped; // reason -> count of events not loaded

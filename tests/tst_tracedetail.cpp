@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A load that keeps only the args the figures read (TraceDetail::Figures: `info`, and every run
+// summarised and let go) gives the same launch analysis and, byte for byte, the same run summary as a
+// full load, on every trace in tests/data and the bundled samples.
+
+#include "model/analysis/runsummaryfile.h"
+#include "model/loading/loadedrun.h"
+#include "model/loading/traceloader.h"
+#include "testdata.h"
+
+#include <QDirIterator>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace scopeline;
+
+namespace {
+
+// Every trace file below tests/data/ and resources/samples/, as a folder scan would find them.
+QStringList everyTrace()
+{
+    QStringList files;
+    for (const QString root : {QStringLiteral(SCOPELINE_TEST_DATA), QStringLiteral(SCOPELINE_SAMPLES)}) {
+        QDirIterator it(root, TraceLoader::fileNamePatterns(), QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext())
+            files << it.next();
+    }
+    files.sort();
+    return files;
+}
+
+QByteArray summaryBytes(const RunSummary &summary, const QString &file)
+{
+    if (!RunSummaryFile::write(summary, file).isEmpty())
+        return {};
+    QFile in(file);
+    return in.open(QIODevice::ReadOnly) ? in.readAll() : QByteArray();
+}
+
+// What `info` prints of a trace's launch analysis, as text to compare.
+QString analysisText(const LoadedRun &run)
+{
+    const TraceData &t = *run.trace;
+    const TraceAnalysis &a = *run.analysis;
+    QString text = QStringLiteral("events %1 tracks %2 format %3\n")
+                       .arg(t.eventCount())
+                       .arg(t.tracks.size())
+                       .arg(formatName(t.format));
+    for (const auto &[reason, count] : t.skipped)
+        text += QStringLiteral("skipped %1 %2\n").arg(reason).arg(count);
+    const LaunchSummary total = a.total();
+    text += QStringLiteral("kernels %1 launches %2 graphs %3 busy %4 span %5 delays %6\n")
+                .arg(total.kernels)
+                .arg(total.kernelLaunches)
+                .arg(total.graphLaunches)
+                .arg(total.busyNs)
+                .arg(total.spanNs)
+                .arg(total.launchDelays.size());
+    for (const StreamSummary &stream : a.streams()) {
+        text += QStringLiteral("stream %1 %2 %3\n").arg(stream.track).arg(stream.kernels).arg(stream.busyNs);
+        for (const IdleGap &gap : stream.gaps)
+            text += QStringLiteral("gap %1 %2 %3 %4\n")
+                        .arg(gap.start)
+                        .arg(gap.end)
+                        .arg(int(gap.cause))
+                        .arg(gap.cpuEvent >= 0 ? t.qname(uint32_t(gap.cpuEvent)) : QString());
+    }
+    return text;
+}
+
+} // namespace
+
+class TstTraceDetail : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void sameFiguresAsFull_data()
+    {
+        QTest::addColumn<QString>("file");
+        const QStringList files = everyTrace();
+        for (const QString &relative : testdata::publicTraces())
+            QVERIFY2(files.contains(testdata::path(QStringLiteral("public/") + relative)),
+                     testdata::missingMessage(relative).constData());
+        const QDir repository(QStringLiteral(SCOPELINE_TEST_DATA "/../.."));
+        for (const QString &file : files)
+            QTest::newRow(qPrintable(repository.relativeFilePath(file))) << file;
+    }
+
+    void sameFiguresAsFull()
+    {
+        QFETCH(QString, file);
+        TraceRun run;
+        run.name = QFileInfo(file).completeBaseName();
+        run.file = file;
+        const QList<LoadedRun> full = LoadedRun::loadRanks(run, {}, nullptr, LoadedRun::Scopes::Index,
+                                                           LoadedRun::Events::Keep);
+        const QList<LoadedRun> lean = LoadedRun::loadRanks(run, {}, nullptr, LoadedRun::Scopes::Index,
+                                                           LoadedRun::Events::Drop);
+        QCOMPARE(lean.size(), full.size());
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (qsizetype r = 0; r < full.size(); ++r) {
+            QCOMPARE(lean[r].error, full[r].error);
+            if (!full[r].ok())
+                continue;
+            QVERIFY(full[r].trace && full[r].trace->detail == TraceDetail::Full);
+            QVERIFY(lean[r].summary && !lean[r].trace);
+            const QByteArray a = summaryBytes(*full[r].summary, dir.filePath(QStringLiteral("full.slsum")));
+            const QByteArray b = summaryBytes(*lean[r].summary, dir.filePath(QStringLiteral("lean.slsum")));
+            QVERIFY(!a.isEmpty());
+            QVERIFY2(a == b, qPrintable(QStringLiteral("rank %1: the summaries differ").arg(r)));
+        }
+
+        // `info`: the launch analysis without the scope index, on the events with the figures' args.
+        const LoadedRun info = LoadedRun::load(run, {}, nullptr, LoadedRun::Scopes::Skip);
+        QCOMPARE(info.error, full.size() == 1 ? full.front().error : QString());
+        if (!info.ok() || full.size() != 1)
+            return;
+        QCOMPARE(info.trace->detail, TraceDetail::Figures);
+        QCOMPARE(analysisText(info), analysisText(full.front()));
+        QVERIFY(info.trace->args.size() <= full.front().trace->args.size());
+    }
+
+    // PyTorch's shapes, types and call stacks are most of a heavy-args trace's args: none is kept.
+    void figuresLeaveOutShapes()
+    {
+        const QString file = testdata::path("public/TraceLens/tests__traces__h100__gaunernst_bert-small-uncased__1016001.json.gz");
+        REQUIRE_TEST_DATA(file);
+        const LoadResult full = TraceLoader::load(file);
+        const LoadResult lean = TraceLoader::load(file, {}, nullptr, TraceDetail::Figures);
+        QVERIFY(full.ok() && lean.ok());
+        const auto has = [](const TraceData &t, const char *key) {
+            const int64_t id = t.strings.find(key);
+            return id >= 0 && std::any_of(t.args.begin(), t.args.end(),
+                                          [id](const ArgEntry &a) { return a.key == uint32_t(id); });
+        };
+        QVERIFY(has(*full.trace, "Input Dims"));
+        QVERIFY(!has(*lean.trace, "Input Dims"));
+        QVERIFY(has(*full.trace, "correlation"));
+        QVERIFY(!has(*lean.trace, "correlation"));
+        QCOMPARE(lean.trace->correlation, full.trace->correlation);
+        QVERIFY(lean.trace->args.size() * 10 < full.trace->args.size());
+    }
+};
+
+QTEST_GUILESS_MAIN(TstTraceDetail)
+#include "tst_tracedetail.moc"
