@@ -5,8 +5,12 @@
 // on a failed load. --figures keeps only the args the figures read (TraceDetail::Figures, as
 // `info` and the summary-only load do). --stats also prints what the loaded trace holds (columns, args, strings: bytes in use) and the
 // process's peak RSS (VmHWM) before, after the load and after the launch analysis.
+// usage: bench_loadonly --summaries N FILE   loads FILE N times as the statistics do (summarised and
+// let go, LoadedRun::Events::Drop) and keeps the summaries: what one holds (kernels, ranges, its scope
+// index) and what the process's resident memory grew by per run.
 
 #include "model/analysis/traceanalysis.h"
+#include "model/loading/loadedrun.h"
 #include "model/loading/traceloader.h"
 
 #include <cstdio>
@@ -16,12 +20,46 @@
 
 namespace {
 
-double peakMb()
+// A line of /proc/self/status in MB: VmHWM (peak resident) or VmRSS (resident now).
+double statusMb(const char *key)
 {
     std::ifstream status("/proc/self/status");
     for (std::string line; std::getline(status, line);)
-        if (line.rfind("VmHWM:", 0) == 0)
-            return std::stod(line.substr(6)) / 1024.0;
+        if (line.rfind(key, 0) == 0)
+            return std::stod(line.substr(std::strlen(key))) / 1024.0;
+    return 0;
+}
+
+double peakMb()
+{
+    return statusMb("VmHWM:");
+}
+
+int summaries(int count, const char *file)
+{
+    scopeline::TraceRun run;
+    run.file = QString::fromLocal8Bit(file);
+    std::vector<scopeline::LoadedRun> kept;
+    double firstMb = 0;
+    for (int i = 0; i < count; ++i) {
+        kept.push_back(scopeline::LoadedRun::load(run, {}, nullptr, scopeline::LoadedRun::Scopes::Index,
+                                                  scopeline::LoadedRun::Events::Drop));
+        if (!kept.back().ok()) {
+            std::fprintf(stderr, "%s\n", qPrintable(kept.back().error));
+            return 1;
+        }
+        if (i == 0)
+            firstMb = statusMb("VmRSS:");
+    }
+    const scopeline::RunSummary &s = *kept.front().summary;
+    const double summaryMb = double(s.heldBytes()) / 1e6, indexMb = double(s.scopes()->heldBytes()) / 1e6;
+    std::printf("%s: %zu kernels, %zu ranges; a summary holds %.2f MB, its scope index %.2f MB "
+                "(%.0f bytes a kernel in all)\n",
+                file, s.kernels().size(), s.ranges().size(), summaryMb, indexMb,
+                (summaryMb + indexMb) * 1e6 / double(std::max<std::size_t>(1, s.kernels().size())));
+    std::printf("  %d runs: resident %.1f MB after the first, %.1f MB after the last (%.2f MB a run), peak %.1f MB\n",
+                count, firstMb, statusMb("VmRSS:"),
+                count > 1 ? (statusMb("VmRSS:") - firstMb) / (count - 1) : 0.0, peakMb());
     return 0;
 }
 
@@ -55,6 +93,8 @@ int main(int argc, char **argv)
     int status = 0;
     bool stats = false;
     scopeline::TraceDetail detail = scopeline::TraceDetail::Full;
+    if (argc == 4 && std::strcmp(argv[1], "--summaries") == 0)
+        return summaries(std::atoi(argv[2]), argv[3]);
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--figures") == 0) {
             detail = scopeline::TraceDetail::Figures;
@@ -65,7 +105,7 @@ int main(int argc, char **argv)
             std::printf("peak RSS at start %.1f MB\n", peakMb());
             continue;
         }
-        const scopeline::LoadResult r = scopeline::TraceLoader::load(QString::fromLocal8Bit(argv[i]), {}, nullptr, detail);
+        const scopeline::LoadResult r = scopeline::TraceLoader::load(QString::fromLocal8Bit(argv[i]), {}, nullptr, {detail});
         if (!r.ok()) {
             std::fprintf(stderr, "%s\n", qPrintable(r.error));
             status = 1;

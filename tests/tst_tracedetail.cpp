@@ -128,7 +128,7 @@ private slots:
         const QString file = testdata::path("public/TraceLens/tests__traces__h100__gaunernst_bert-small-uncased__1016001.json.gz");
         REQUIRE_TEST_DATA(file);
         const LoadResult full = TraceLoader::load(file);
-        const LoadResult lean = TraceLoader::load(file, {}, nullptr, TraceDetail::Figures);
+        const LoadResult lean = TraceLoader::load(file, {}, nullptr, {TraceDetail::Figures});
         QVERIFY(full.ok() && lean.ok());
         const auto has = [](const TraceData &t, const char *key) {
             const int64_t id = t.strings.find(key);

@@ -113,7 +113,7 @@ RunSummary::RunSummary(const TraceAnalysis &analysis, std::shared_ptr<const Scop
     const std::vector<std::string> ops = kernelOps(analysis);
     std::vector<int8_t> namedCommunication(t.strings.size(), -1); // per trace string id
     const std::vector<uint32_t> &kernels = analysis.kernels();
-    hugepages::reserve(m_kernels, kernels.size());
+    hugepages::reserveExact(m_kernels, kernels.size()); // held as long as the run: no page part-used
     for (std::size_t p = 0; p < kernels.size(); ++p) {
         const uint32_t k = kernels[p];
         Kernel kernel;
@@ -184,6 +184,13 @@ RunSummary::RunSummary(const TraceAnalysis &analysis, std::shared_ptr<const Scop
                 launchPid = QStringLiteral("pid ") + t.tracks[t.track[e]].pid;
                 break;
             }
+}
+
+std::size_t RunSummary::heldBytes() const
+{
+    using hugepages::usedBytes;
+    return m_strings.heldBytes() + usedBytes(m_kernels) + usedBytes(m_ranges) + usedBytes(m_messages) +
+           usedBytes(m_graphLaunchDelays);
 }
 
 LaunchSummary RunSummary::total() const

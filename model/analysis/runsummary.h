@@ -72,6 +72,8 @@ public:
     const StringTable &strings() const { return m_strings; }
     std::string_view nameOf(const Kernel &k) const { return m_strings.view(k.name); }
     const std::shared_ptr<const ScopeIndex> &scopes() const { return m_scopes; }
+    // The bytes it holds, its scope index apart (bench_loadonly --summaries).
+    std::size_t heldBytes() const;
     // TraceAnalysis::total() as it was: its launch delays are worked out from the kernels.
     LaunchSummary total() const;
     const std::vector<int64_t> &graphLaunchDelays() const { return m_graphLaunchDelays; }

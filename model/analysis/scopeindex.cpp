@@ -224,7 +224,7 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis)
         refCount += componentsOf(t.opPath[k]).size() + annotations.containers(records[i].first).size() +
                     annotations.containers(records[i].second).size();
     }
-    hugepages::reserve(m_refs, refCount);
+    hugepages::reserveExact(m_refs, refCount);
     for (std::size_t i = 0; i < kernels.size(); ++i) {
         const uint32_t k = kernels[i];
         m_refBegin.push_back(uint32_t(m_refs.size()));
@@ -419,6 +419,14 @@ bool ScopeIndex::read(QDataStream &in, ScopeIndex &index)
     for (const Ref &ref : index.m_refs)
         consistent = consistent && ref.name < index.m_names.size() && ref.fullName < index.m_names.size();
     return consistent;
+}
+
+std::size_t ScopeIndex::heldBytes() const
+{
+    using hugepages::usedBytes;
+    return m_names.heldBytes() + m_paths.heldBytes() + usedBytes(m_track) + usedBytes(m_start) +
+           usedBytes(m_duration) + usedBytes(m_path) + usedBytes(m_refBegin) + usedBytes(m_refs) +
+           m_stepName.size() / 8;
 }
 
 } // namespace scopeline

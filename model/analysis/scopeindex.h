@@ -63,6 +63,8 @@ public:
     static bool isCallName(std::string_view text);
     // Whether a text is one of the index's names (a scope, a step's full annotation text, a path component).
     bool hasName(std::string_view text) const { return m_names.find(text) >= 0; }
+    // The bytes it holds (bench_loadonly --summaries).
+    std::size_t heldBytes() const;
     // Durations in ns: one per matching kernel, or per instance (sum of its kernels, or its wall span).
     std::vector<double> samples(const ScopeMatcher &matcher, SampleMode mode) const;
 

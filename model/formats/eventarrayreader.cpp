@@ -174,8 +174,8 @@ struct EventChunk
 };
 
 EventArrayReader::EventArrayReader(InflatingStreamBuf &input, TraceBuilder &builder,
-                                   const std::atomic<bool> *cancel)
-    : m_input(input), m_builder(builder), m_cancel(cancel)
+                                   const std::atomic<bool> *cancel, bool oneThread)
+    : m_input(input), m_builder(builder), m_cancel(cancel), m_oneThread(oneThread)
 {}
 
 void EventArrayReader::setMaxChunksQueued(int chunks)
@@ -397,7 +397,8 @@ void EventArrayReader::submitChunk(bool complete)
     m_compactFrom = 1;
     m_compactStrings = JsonStringTracker();
     chunk->sequence = m_submitted++;
-    if (m_queued.load(std::memory_order_relaxed) >= g_maxChunksQueued.load(std::memory_order_relaxed)) {
+    if (m_oneThread ||
+        m_queued.load(std::memory_order_relaxed) >= g_maxChunksQueued.load(std::memory_order_relaxed)) {
         // The parser threads are behind: this thread parses the chunk rather than wait for them.
         chunk->parse(m_cancel);
         addInOrder(chunk);

@@ -42,10 +42,10 @@ LoadedRun analysed(const TraceRun &run, std::shared_ptr<const TraceData> trace, 
 
 // What a load keeps of the args: a run summarised and let go, or only analysed (`info`), needs only
 // those the figures read; a timeline's details show them all.
-TraceDetail detailFor(LoadedRun::Scopes scopes, LoadedRun::Events events)
+LoadOptions optionsFor(LoadedRun::Scopes scopes, LoadedRun::Events events, bool oneThread)
 {
-    return scopes == LoadedRun::Scopes::Skip || events == LoadedRun::Events::Drop ? TraceDetail::Figures
-                                                                                   : TraceDetail::Full;
+    const bool figures = scopes == LoadedRun::Scopes::Skip || events == LoadedRun::Events::Drop;
+    return {figures ? TraceDetail::Figures : TraceDetail::Full, oneThread};
 }
 
 // The trace of a run: the file's, or one GPU of it.
@@ -56,14 +56,21 @@ std::shared_ptr<const TraceData> traceOf(const TraceRun &run, std::shared_ptr<co
     return std::make_shared<const TraceData>(traceOfDevice(*trace, run.device));
 }
 
-} // namespace
-
-LoadedRun LoadedRun::load(const TraceRun &run, const std::function<void(double)> &progress,
-                          const std::atomic<bool> *cancel, Scopes scopes, Events events)
+LoadedRun failed(const TraceRun &run, const LoadResult &result)
 {
     LoadedRun loaded;
     loaded.run = run;
+    loaded.error = result.error;
+    loaded.cancelled = result.cancelled;
+    return loaded;
+}
+
+LoadedRun loadOne(const TraceRun &run, const std::function<void(double)> &progress, const std::atomic<bool> *cancel,
+                  LoadedRun::Scopes scopes, LoadedRun::Events events, bool oneThread)
+{
     if (RunSummaryFile::isSummaryFile(run.file)) {
+        LoadedRun loaded;
+        loaded.run = run;
         auto summary = std::make_shared<RunSummary>();
         loaded.error = RunSummaryFile::read(run.file, *summary);
         if (!loaded.error.isEmpty())
@@ -74,28 +81,21 @@ LoadedRun LoadedRun::load(const TraceRun &run, const std::function<void(double)>
             progress(1.0);
         return loaded;
     }
-    const LoadResult result = TraceLoader::load(run.file, progress, cancel, detailFor(scopes, events));
-    if (!result.ok()) {
-        loaded.error = result.error;
-        loaded.cancelled = result.cancelled;
-        return loaded;
-    }
+    const LoadResult result = TraceLoader::load(run.file, progress, cancel, optionsFor(scopes, events, oneThread));
+    if (!result.ok())
+        return failed(run, result);
     return analysed(run, traceOf(run, result.trace), scopes, events);
 }
 
-QList<LoadedRun> LoadedRun::loadRanks(const TraceRun &run, const std::function<void(double)> &progress,
-                                      const std::atomic<bool> *cancel, Scopes scopes, Events events)
+QList<LoadedRun> loadRanksOf(const TraceRun &run, const std::function<void(double)> &progress,
+                             const std::atomic<bool> *cancel, LoadedRun::Scopes scopes, LoadedRun::Events events,
+                             bool oneThread)
 {
     if (run.rank >= 0 || RunSummaryFile::isSummaryFile(run.file))
-        return {load(run, progress, cancel, scopes, events)};
-    const LoadResult result = TraceLoader::load(run.file, progress, cancel, detailFor(scopes, events));
-    if (!result.ok()) {
-        LoadedRun failed;
-        failed.run = run;
-        failed.error = result.error;
-        failed.cancelled = result.cancelled;
-        return {failed};
-    }
+        return {loadOne(run, progress, cancel, scopes, events, oneThread)};
+    const LoadResult result = TraceLoader::load(run.file, progress, cancel, optionsFor(scopes, events, oneThread));
+    if (!result.ok())
+        return {failed(run, result)};
     const std::vector<int> devices = gpuDevices(*result.trace);
     if (devices.size() < 2)
         return {analysed(run, result.trace, scopes, events)};
@@ -109,6 +109,20 @@ QList<LoadedRun> LoadedRun::loadRanks(const TraceRun &run, const std::function<v
         ranks.append(analysed(rank, traceOf(rank, result.trace), scopes, events));
     }
     return ranks;
+}
+
+} // namespace
+
+LoadedRun LoadedRun::load(const TraceRun &run, const std::function<void(double)> &progress,
+                          const std::atomic<bool> *cancel, Scopes scopes, Events events)
+{
+    return loadOne(run, progress, cancel, scopes, events, false);
+}
+
+QList<LoadedRun> LoadedRun::loadRanks(const TraceRun &run, const std::function<void(double)> &progress,
+                                      const std::atomic<bool> *cancel, Scopes scopes, Events events)
+{
+    return loadRanksOf(run, progress, cancel, scopes, events, false);
 }
 
 QList<LoadedRun> LoadedRun::loadAll(const std::vector<TraceRun> &runs, const std::atomic<bool> *cancel,
@@ -134,6 +148,8 @@ QList<QList<LoadedRun>> LoadedRun::loadEach(const std::vector<TraceRun> &runs, c
     // One flag stops every run: the caller's cancel (looked at whenever a run reports progress) or
     // the first failure, so that a bad file does not wait for the other runs to load.
     std::atomic<bool> stop{cancel && cancel->load()};
+    // Several runs load at once, one a thread: each parses its own chunks.
+    const bool oneThread = runs.size() > 1 && loadingPool()->maxThreadCount() > 1;
     QList<int> indexes;
     for (int i = 0; i < int(runs.size()); ++i)
         indexes.append(i);
@@ -156,7 +172,7 @@ QList<QList<LoadedRun>> LoadedRun::loadEach(const std::vector<TraceRun> &runs, c
                 progress(i, fraction);
         };
         const Events keep = std::size_t(i) < events.size() ? events[std::size_t(i)] : Events::Keep;
-        const QList<LoadedRun> loaded = loadRanks(run, onProgress, &stop, scopes, keep);
+        const QList<LoadedRun> loaded = loadRanksOf(run, onProgress, &stop, scopes, keep, oneThread);
         const bool ok = std::all_of(loaded.begin(), loaded.end(), [](const LoadedRun &r) { return r.ok(); });
         if (!ok && !loaded.front().cancelled)
             stop = true;

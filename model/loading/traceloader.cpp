@@ -94,7 +94,7 @@ QStringList TraceLoader::formats()
 }
 
 LoadResult TraceLoader::load(const QString &path, const std::function<void(double)> &progress,
-                             const std::atomic<bool> *cancel, TraceDetail detail)
+                             const std::atomic<bool> *cancel, LoadOptions options)
 {
     LoadResult result;
     result.path = path;
@@ -139,9 +139,9 @@ LoadResult TraceLoader::load(const QString &path, const std::function<void(doubl
 
     auto data = std::make_shared<TraceData>();
     data->sourceFile = path;
-    data->detail = detail;
+    data->detail = options.detail;
     TraceBuilder builder(*data);
-    const ReadResult read = reader->read(probe, builder, {progress, cancel});
+    const ReadResult read = reader->read(probe, builder, {progress, cancel, options.oneThread});
     if (read.cancelled) {
         result.cancelled = true;
         return fail(tr("loading cancelled"));

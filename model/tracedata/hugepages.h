@@ -33,6 +33,13 @@ std::size_t roundedBytes(std::size_t bytes);
 // glibc's header write has already faulted it in as 4 KB pages.
 void advise(const void *data, std::size_t bytes);
 
+// The bytes of a vector's elements (reserveExact's pages past them are never touched).
+template <typename Vector>
+std::size_t usedBytes(const Vector &v)
+{
+    return v.size() * sizeof(*v.data());
+}
+
 // Faults in the 4 KB pages under a block in one call, a tenth of what faulting them one at a time
 // costs on virtual machines here (MADV_POPULATE_WRITE, Linux 5.14; where refused, they fault on use).
 void populate(const void *data, std::size_t bytes);

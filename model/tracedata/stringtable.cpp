@@ -30,6 +30,7 @@ std::string_view StringTable::store(std::string_view text)
         return {};
     const auto newBlock = [this](std::size_t bytes) {
         m_blocks.emplace_back(new char[bytes]); // left unwritten: populate() faults its pages in at once
+        m_blockBytes += bytes;
         hugepages::populate(m_blocks.back().get(), bytes);
         return m_blocks.back().get();
     };
@@ -47,6 +48,12 @@ std::string_view StringTable::store(std::string_view text)
     }
     std::memcpy(to, text.data(), text.size());
     return std::string_view(to, text.size());
+}
+
+std::size_t StringTable::heldBytes() const
+{
+    return hugepages::usedBytes(m_strings) + hugepages::usedBytes(m_blocks) + m_blockBytes +
+           m_index.heldBytes();
 }
 
 int64_t StringTable::find(std::string_view text) const

@@ -21,6 +21,7 @@ public:
     explicit HashIndex(std::size_t slotCount) : m_slots(slotCount, 0) {} // a power of two
     void clear();
     uint64_t hash(uint32_t id) const { return m_hashes[id]; }
+    std::size_t heldBytes() const { return m_hashes.size() * 8 + m_slots.size() * 4; }
     // The id filed under `hash` for which same(id) holds; else calls add() and files the next id.
     template <typename Same, typename Add>
     uint32_t intern(uint64_t hash, Same same, Add add)
@@ -75,6 +76,8 @@ public:
     std::string_view view(uint32_t id) const { return m_strings[id]; }
     QString qstring(uint32_t id) const;
     std::size_t size() const { return m_strings.size(); }
+    // The bytes it holds: texts, their views and the hash index.
+    std::size_t heldBytes() const;
 
 private:
     std::string_view store(std::string_view text);
@@ -85,6 +88,7 @@ private:
     std::vector<std::unique_ptr<char[]>> m_blocks;
     char *m_free = nullptr; // the rest of the last block
     std::size_t m_freeBytes = 0;
+    std::size_t m_blockBytes = 0; // of all blocks
     HashIndex m_index;
 };
 
