@@ -87,6 +87,7 @@ inline QStringList publicTraces()
             "kineto/tb_plugin__samples__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz"),
         QStringLiteral("rocmProfileData/examples__rocm-profile-data__results__matmul_result.json.gz"),
         QStringLiteral("HolisticTraceAnalysis/tests__data__nccl_parser_config__nccl_data.json.gz"),
+        QStringLiteral("HolisticTraceAnalysis/tests__data__df_index_resolver__df_index_resolver.json.gz"),
     };
 }
 
