@@ -79,7 +79,7 @@ QJsonObject infoJson(const LoadedRun &run)
     }
     o[QStringLiteral("file")] = run.run.file;
     o[QStringLiteral("format")] = formatName(t.format);
-    o[QStringLiteral("events")] = double(t.eventCount());
+    o[QStringLiteral("events")] = double(t.eventsRead());
     o[QStringLiteral("json_bytes")] = double(t.bytesRead);
     QJsonObject skipped;
     for (const auto &[reason, count] : t.skipped)
@@ -147,7 +147,7 @@ void printInfo(const LoadedRun &run)
         gpuTracks += track.gpu;
     out() << run.run.label() << "  (" << run.run.file << ")\n";
     const bool sqlite = t.format == TraceFormat::Rocpd || t.format == TraceFormat::NsysSqlite;
-    out() << "  format " << formatName(t.format) << ", " << t.eventCount() << " events, " << t.tracks.size()
+    out() << "  format " << formatName(t.format) << ", " << t.eventsRead() << " events, " << t.tracks.size()
           << " tracks (" << gpuTracks << " GPU)";
     if (!sqlite) // a database has no text size to speak of
         out() << ", " << QString::number(double(t.bytesRead) / 1e6, 'f', 1) << " MB of JSON";

@@ -92,7 +92,7 @@ RunSummary::RunSummary(const TraceAnalysis &analysis, std::shared_ptr<const Scop
     const TraceData &t = analysis.trace();
     sourceFile = t.sourceFile;
     format = t.format;
-    events = int64_t(t.eventCount());
+    events = t.eventsRead();
     skipped = t.skipped;
 
     // Processes by pid, numbered in track order over the CPU tracks (as the step breakdown did).

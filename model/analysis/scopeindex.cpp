@@ -244,6 +244,20 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis)
     }
     m_refBegin.push_back(uint32_t(m_refs.size()));
     m_stepName.resize(m_names.size());
+    numberInstances();
+}
+
+void ScopeIndex::numberInstances()
+{
+    std::vector<int64_t> events;
+    for (const Ref &ref : m_refs)
+        if (ref.annotation >= 0)
+            events.push_back(ref.annotation);
+    std::sort(events.begin(), events.end());
+    events.erase(std::unique(events.begin(), events.end()), events.end());
+    for (Ref &ref : m_refs)
+        if (ref.annotation >= 0)
+            ref.annotation = std::lower_bound(events.begin(), events.end(), ref.annotation) - events.begin();
 }
 
 std::vector<ScopeIndex::Scope> ScopeIndex::scopes() const

@@ -73,8 +73,14 @@ private:
     {
         uint32_t name;      // in m_names
         uint32_t fullName;  // in m_names: the annotation text when it differs (`ProfilerStep#15`), else name
-        int64_t annotation; // the instance's annotation event (a step's first range), -1 for a path component
+        // The instance: its annotation event (a step's first range) as numbered by numberInstances,
+        // -1 for a path component.
+        int64_t annotation;
     };
+
+    // Numbers the instances' annotation events 0, 1, … in file order: the same whichever events a
+    // load kept besides them (instants), so that a summary's bytes do not depend on it.
+    void numberInstances();
 
     std::vector<bool> matchingNames(const ScopeMatcher &matcher) const;
 

@@ -459,6 +459,12 @@ void TraceBuilder::addEvent(Event &event, const std::vector<Arg> &args)
     }
     case 'i':
     case 'I':
+        if (m_data.detail == TraceDetail::Figures) { // counted, and its track kept, but not stored
+            if (m_data.instantsLeftOut.size() <= track)
+                m_data.instantsLeftOut.resize(track + 1, 0);
+            ++m_data.instantsLeftOut[track];
+            return;
+        }
         addSlice(event, args, 0);
         m_data.kind.back() = EventKind::Instant;
         return;
@@ -550,6 +556,10 @@ void TraceBuilder::pruneEmptyTracks()
     std::vector<bool> used(d.tracks.size(), false);
     for (uint32_t t : d.track)
         used[t] = true;
+    for (std::size_t t = 0; t < d.instantsLeftOut.size(); ++t)
+        used[t] = used[t] || d.instantsLeftOut[t] > 0;
+    if (!d.instantsLeftOut.empty())
+        d.instantsLeftOut.resize(d.tracks.size(), 0);
     std::vector<uint32_t> newIndex(d.tracks.size(), UINT32_MAX);
     uint32_t next = 0;
     for (std::size_t t = 0; t < d.tracks.size(); ++t) {
@@ -559,9 +569,13 @@ void TraceBuilder::pruneEmptyTracks()
         d.tracks[next] = std::move(d.tracks[t]);
         m_trackKeys[next] = m_trackKeys[t];
         m_gpuCategorySeen[next] = m_gpuCategorySeen[t];
+        if (!d.instantsLeftOut.empty())
+            d.instantsLeftOut[next] = d.instantsLeftOut[t];
         ++next;
     }
     d.tracks.resize(next);
+    if (!d.instantsLeftOut.empty())
+        d.instantsLeftOut.resize(next);
     m_trackKeys.resize(next);
     m_gpuCategorySeen.resize(next);
     for (uint32_t &t : d.track)

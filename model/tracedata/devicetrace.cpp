@@ -42,6 +42,8 @@ TraceData traceOfDevice(const TraceData &trace, int device)
             continue;
         newTrack[t] = int64_t(out.tracks.size());
         out.tracks.push_back(track);
+        if (t < trace.instantsLeftOut.size())
+            out.instantsLeftOut.push_back(trace.instantsLeftOut[t]);
     }
 
     // The events of the tracks kept, in file order; names, args' text and the string table as they are.
@@ -75,6 +77,7 @@ TraceData traceOfDevice(const TraceData &trace, int device)
     for (uint32_t id = 1; id < trace.strings.size(); ++id) // the same ids: each text is there once
         out.strings.intern(trace.strings.view(id));
     out.format = trace.format;
+    out.detail = trace.detail;
     out.sourceFile = trace.sourceFile;
     out.bytesRead = trace.bytesRead;
     out.skipped = trace.skipped;

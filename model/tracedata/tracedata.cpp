@@ -33,6 +33,14 @@ QString Track::displayName() const
     return process + QStringLiteral(" / ") + thread;
 }
 
+int64_t TraceData::eventsRead() const
+{
+    int64_t read = int64_t(eventCount());
+    for (const int64_t n : instantsLeftOut)
+        read += n;
+    return read;
+}
+
 std::string_view TraceData::arg(uint32_t e, std::string_view key) const
 {
     for (uint32_t i = argsBegin[e]; i < argsBegin[e + 1]; ++i) {

@@ -89,6 +89,9 @@ public:
     std::vector<std::vector<uint32_t>> trackEvents; // per track, event indices sorted by start
     std::vector<FlowPoint> flows;
     StringTable strings;
+    // Per track, the instants read but not kept (TraceDetail::Figures: no figure reads one); empty
+    // at Full.
+    std::vector<int64_t> instantsLeftOut;
 
     TraceFormat format = TraceFormat::Unknown;
     TraceDetail detail = TraceDetail::Full;
@@ -101,7 +104,9 @@ public:
     // Skipped by design (counters, event kinds not shown) rather than because the event was broken.
     static bool isBenignSkip(const QString &reason);
 
-    std::size_t eventCount() const { return start.size(); }
+    std::size_t eventCount() const { return start.size(); } // kept
+    // The events of the file: those kept and the instants left out.
+    int64_t eventsRead() const;
     int64_t end(uint32_t e) const { return start[e] + duration[e]; }
     std::string_view nameOf(uint32_t e) const { return strings.view(name[e]); }
     QString qname(uint32_t e) const { return strings.qstring(name[e]); }
