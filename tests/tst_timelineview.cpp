@@ -8,6 +8,7 @@
 
 #include "model/tables/durationformat.h"
 #include "model/loading/loadedrun.h"
+#include "model/loading/pairloader.h"
 #include "model/analysis/scopeindex.h"
 #include "model/comparison/stepbreakdown.h"
 #include "model/analysis/traceanalysis.h"
@@ -714,6 +715,28 @@ private slots:
             for (int x = 20; x < 160; ++x)
                 dark += qGray(image.pixel(QPoint(x, y) * dpr)) < 110;
         QVERIFY2(dark > 20, qPrintable(QStringLiteral("%1 dark pixels").arg(dark)));
+    }
+
+    // `scopeline TRACE`: one trace against itself is loaded once and laid out once.
+    void oneTraceAgainstItself()
+    {
+        const QString file = testdata::path(
+            "public/HolisticTraceAnalysis/tests__data__amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz");
+        REQUIRE_TEST_DATA(file);
+        const PairLoadResult loaded = PairLoader::load(file, file);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+        QCOMPARE(loaded.a.size(), 1);
+        QCOMPARE(loaded.b.size(), 1);
+        QVERIFY(loaded.a.front().trace);
+        QCOMPARE(loaded.b.front().trace.get(), loaded.a.front().trace.get());
+        QCOMPARE(loaded.b.front().summary.get(), loaded.a.front().summary.get());
+        PairTimeline pair;
+        pair.setRuns(loaded.a.front(), loaded.b.front(), {}, {});
+        QCOMPARE(&pair.viewB()->layout(), &pair.viewA()->layout());
+        QVERIFY(!pair.viewA()->layout().rows().empty());
+        // Two traces each have their own.
+        pair.setRuns(m_jax, m_graph, {}, {});
+        QVERIFY(&pair.viewB()->layout() != &pair.viewA()->layout());
     }
 
     void pairLocksZoom()

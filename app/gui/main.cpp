@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // scopeline: the desktop trace explorer. `scopeline A B` opens a pair, `scopeline FILE.scopeline.json`
-// a session; with no arguments it opens the bundled matmul vs einsum sample.
+// a session, `scopeline TRACE` one trace against itself; with no arguments it opens the bundled
+// matmul vs einsum sample.
 
 #include "app/gui/mainwindow.h"
 #include "app/gui/samplepairs.h"
@@ -10,6 +11,8 @@
 #include "widgets/panels/stepbreakdownview.h"
 
 #include "model/files/atomicfile.h"
+#include "model/loading/sessionfile.h"
+#include "model/loading/tracefolder.h"
 
 #include <QApplication>
 #include <QBuffer>
@@ -78,7 +81,7 @@ int main(int argc, char *argv[])
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("A"),
-                                 QStringLiteral("Baseline trace folder or file, or a session file."));
+                                 QStringLiteral("Baseline trace folder or file, or a session file (a trace alone opens against itself)."));
     parser.addPositionalArgument(QStringLiteral("B"), QStringLiteral("Candidate trace folder or file."));
     parser.addPositionalArgument(QStringLiteral("[C …]"),
                                  QStringLiteral("More candidates: variants, each against A ([LABEL=]PATH)."));
@@ -179,7 +182,12 @@ int main(int argc, char *argv[])
     } else if (args.size() == 2) {
         window.openPair(args[0], args[1], state);
     } else if (args.size() == 1) {
-        window.openSession(args[0]);
+        // A session, else a trace or folder: shown against itself, loaded once (A/A: nothing changed).
+        scopeline::SessionState session;
+        if (!scopeline::SessionFile::load(args[0], session, nullptr) && !scopeline::TraceFolder::scan(args[0]).empty())
+            window.openPair(args[0], args[0], state);
+        else
+            window.openSession(args[0]);
     } else if (const QString samples = samplesFolder(); !samples.isEmpty()) {
         const scopeline::SamplePair quickStart = scopeline::samplePairs(samples).front();
         if (state.scopes.isEmpty())

@@ -38,6 +38,23 @@ PairLoadResult PairLoader::load(const QStringList &paths, const std::function<vo
                                 const std::atomic<bool> *cancel)
 {
     PairLoadResult result;
+    // A path given twice (one trace opened against itself) is loaded once, its runs shared.
+    QStringList distinct;
+    for (const QString &path : paths)
+        if (!distinct.contains(path))
+            distinct << path;
+    if (distinct.size() < paths.size()) {
+        result = load(distinct, progress, cancel);
+        if (result.ok()) {
+            std::vector<QList<LoadedRun>> sides;
+            for (const QString &path : paths)
+                sides.push_back(result.sides[std::size_t(distinct.indexOf(path))]);
+            result.sides = std::move(sides);
+            result.a = result.sides.front();
+            result.b = result.sides.size() > 1 ? result.sides[1] : QList<LoadedRun>();
+        }
+        return result;
+    }
     // Every side in one parallel load, so that the threads stay busy across the side boundaries.
     std::vector<TraceRun> runs;
     std::vector<int> sideOf; // per run
@@ -79,6 +96,8 @@ PairLoadResult PairLoader::load(const QStringList &paths, const std::function<vo
     double read = 0; // the sum of fractions[i] * sizes[i]
     std::vector<int> done(std::size_t(sides), 0);
     const auto doneText = [&] {
+        if (sides == 1)
+            return QCoreApplication::translate("PairLoader", "Loading runs: %1 of %2 done").arg(done[0]).arg(counts[0]);
         if (sides == 2)
             return QCoreApplication::translate("PairLoader", "Loading runs: A %1 of %2, B %3 of %4 done")
                 .arg(done[0])

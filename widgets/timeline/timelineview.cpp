@@ -29,7 +29,7 @@ class TimelineView::Private
 public:
     explicit Private(TimelineView *view) : q(view), state(view) {}
 
-    void build(TimelineLayout built);
+    void build(std::shared_ptr<const TimelineLayout> built);
     void relayout(); // the rows changed height or order
     void hideEmptyRows();
     void updateScrollBar();
@@ -46,18 +46,19 @@ public:
     int gpuScrollTarget(int viewport) const;
     TimelineHit hitTest(QPoint pos) const
     {
-        return scopeline::hitTest(layout, rows, state.scale(), viewport(), pos);
+        return scopeline::hitTest(*layout, rows, state.scale(), viewport(), pos);
     }
     QRect eventRect(uint32_t e) const
     {
-        return timelineEventRect(layout, rows, state.scale(), viewport(), e);
+        return timelineEventRect(*layout, rows, state.scale(), viewport(), e);
     }
     int64_t timeAtX(int x) const;
     QString tooltipAt(QPoint pos, QRect *area) const;
 
     TimelineView *q;
     LoadedRun run;
-    TimelineLayout layout;
+    // Read-only once built: a pair showing one trace on both sides shares it.
+    std::shared_ptr<const TimelineLayout> layout = std::make_shared<const TimelineLayout>();
     TimelineRows rows;
     int rowsVersion = 0; // bumps when rows change
     TimelineViewState state;
@@ -73,14 +74,14 @@ public:
     TimelineGeometry geometry;
 };
 
-void TimelineView::Private::build(TimelineLayout built)
+void TimelineView::Private::build(std::shared_ptr<const TimelineLayout> built)
 {
     highlightedName.clear();
     intervals.set({});
     intervalHighlight = false;
     layout = std::move(built);
-    rows.reset(layout);
-    const auto [lo, hi] = layout.bounds();
+    rows.reset(*layout);
+    const auto [lo, hi] = layout->bounds();
     relayout();
     state.reset(lo, hi, std::max(1, plotRect().width()), state.scale().maxSpan);
 }
@@ -96,10 +97,10 @@ void TimelineView::Private::relayout()
 // take no room (GPU streams stay: an empty stream is idle time, a finding).
 void TimelineView::Private::hideEmptyRows()
 {
-    std::vector<bool> hidden(layout.rows().size(), false);
+    std::vector<bool> hidden(layout->rows().size(), false);
     if (!showEmptyRows)
         for (std::size_t r = 0; r < hidden.size(); ++r) {
-            const TimelineTrackRow &row = layout.rows()[r];
+            const TimelineTrackRow &row = layout->rows()[r];
             hidden[r] = row.bookkeeping || (!row.gpu && !row.hasEventsIn(state.scale().start, state.scale().end));
         }
     if (rows.setHidden(std::move(hidden)))
@@ -145,7 +146,7 @@ void TimelineView::Private::ensureGeometry()
 {
     const TimelineViewport vp = viewport();
     if (!geometry.matches(state.scale(), vp, rowsVersion))
-        geometry.build(layout, rows, state.scale(), vp, rowsVersion,
+        geometry.build(*layout, rows, state.scale(), vp, rowsVersion,
                        QFontMetrics(timelineSmallFont(q->font())), highlightedName, intervals);
 }
 
@@ -162,8 +163,8 @@ QString TimelineView::Private::tooltipAt(QPoint pos, QRect *area) const
         return {};
     const TimelineRow &row = rows.rows()[std::size_t(hit.row)];
     if (hit.type == TimelineHit::Header)
-        return groupTooltipHtml(layout.groups()[std::size_t(row.index)], rows.isCollapsed(row.index));
-    const TimelineTrackRow &track = layout.rows()[std::size_t(row.index)];
+        return groupTooltipHtml(layout->groups()[std::size_t(row.index)], rows.isCollapsed(row.index));
+    const TimelineTrackRow &track = layout->rows()[std::size_t(row.index)];
     if (hit.type == TimelineHit::TrackLabel)
         return trackTooltipHtml(*run.trace, track);
     if (hit.event >= 0) {
@@ -207,17 +208,17 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent), d(std::make_uniqu
         update();
         emit rangeSelected(start, end);
     });
-    d->build(TimelineLayout(d->run));
+    d->build(std::make_shared<const TimelineLayout>(d->run));
 }
 
 TimelineView::~TimelineView() = default;
 
 void TimelineView::setRun(const LoadedRun &run)
 {
-    setRun(run, TimelineLayout(run));
+    setRun(run, std::make_shared<const TimelineLayout>(run));
 }
 
-void TimelineView::setRun(const LoadedRun &run, TimelineLayout layout)
+void TimelineView::setRun(const LoadedRun &run, std::shared_ptr<const TimelineLayout> layout)
 {
     d->run = run;
     d->keepGpuInView = true;
@@ -291,7 +292,7 @@ const LoadedRun &TimelineView::run() const
 
 const TimelineLayout &TimelineView::layout() const
 {
-    return d->layout;
+    return *d->layout;
 }
 
 TimelineViewState &TimelineView::viewState() const
@@ -428,7 +429,7 @@ void TimelineView::paintEvent(QPaintEvent *)
 {
     d->ensureGeometry();
     QPainter p(this);
-    TimelinePainter(p, {d->run, d->layout, d->rows, d->state, d->geometry, d->theme, rect(), font(),
+    TimelinePainter(p, {d->run, *d->layout, d->rows, d->state, d->geometry, d->theme, rect(), font(),
                         !d->highlightedName.empty() || d->intervalHighlight})
         .paint();
 }

@@ -30,7 +30,7 @@ public:
     // Shows a run (an empty LoadedRun clears the view) and fits it; the second form with its rows
     // built already (TimelineLayout(run), e.g. on another thread).
     void setRun(const LoadedRun &run);
-    void setRun(const LoadedRun &run, TimelineLayout layout);
+    void setRun(const LoadedRun &run, std::shared_ptr<const TimelineLayout> layout);
     const LoadedRun &run() const;
     // The rows of the run now shown.
     const TimelineLayout &layout() const;
