@@ -20,7 +20,7 @@ namespace {
 QStringList everyTrace()
 {
     QStringList files;
-    for (const QString root : {QStringLiteral(SCOPELINE_TEST_DATA), QStringLiteral(SCOPELINE_SAMPLES)}) {
+    for (const QString &root : {QStringLiteral(SCOPELINE_TEST_DATA), QStringLiteral(SCOPELINE_SAMPLES)}) {
         QDirIterator it(root, TraceLoader::fileNamePatterns(), QDir::Files, QDirIterator::Subdirectories);
         while (it.hasNext())
             files << it.next();

@@ -161,6 +161,7 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis)
         }
         m_path.push_back(path);
     }
+    dropEmptyPaths();
     m_refBegin.reserve(kernels.size() + 1);
     std::unordered_map<uint32_t, std::vector<uint32_t>> componentsOfPath; // op path -> name ids
     // One instance per step number: the first range seen of each `<name>#N` text stands for all of
@@ -245,6 +246,12 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis)
     m_refBegin.push_back(uint32_t(m_refs.size()));
     m_stepName.resize(m_names.size());
     numberInstances();
+}
+
+void ScopeIndex::dropEmptyPaths()
+{
+    if (std::all_of(m_path.begin(), m_path.end(), [](uint32_t p) { return p == 0; }))
+        std::vector<uint32_t>().swap(m_path);
 }
 
 void ScopeIndex::numberInstances()
@@ -368,7 +375,7 @@ std::vector<double> ScopeIndex::samples(const ScopeMatcher &matcher, SampleMode 
             else
                 byPath = true;
         }
-        byPath = byPath || pathMatches_(m_path[pos]);
+        byPath = byPath || (!m_path.empty() && pathMatches_(m_path[pos]));
         if (!byPath && annotation < 0)
             continue;
         if (mode == SampleMode::Kernel) {
@@ -410,7 +417,7 @@ void ScopeIndex::write(QDataStream &out) const
     writeArray(out, m_track);
     writeArray(out, m_start);
     writeArray(out, m_duration);
-    writeArray(out, m_path);
+    writeArray(out, m_path.empty() ? std::vector<uint32_t>(m_track.size(), 0) : m_path);
     writeArray(out, m_refBegin);
     writeArray(out, m_refs);
     writeBools(out, m_stepName);
@@ -430,6 +437,7 @@ bool ScopeIndex::read(QDataStream &in, ScopeIndex &index)
     for (std::size_t i = 0; consistent && i < n; ++i)
         consistent = index.m_path[i] < index.m_paths.size() && index.m_refBegin[i] <= index.m_refBegin[i + 1];
     consistent = consistent && index.m_refBegin.back() == index.m_refs.size();
+    index.dropEmptyPaths();
     for (const Ref &ref : index.m_refs)
         consistent = consistent && ref.name < index.m_names.size() && ref.fullName < index.m_names.size();
     return consistent;

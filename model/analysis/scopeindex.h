@@ -81,6 +81,8 @@ private:
     // Numbers the instances' annotation events 0, 1, … in file order: the same whichever events a
     // load kept besides them (instants), so that a summary's bytes do not depend on it.
     void numberInstances();
+    // Outside JAX no kernel has an op path: none is kept (4 bytes a kernel of every run summary).
+    void dropEmptyPaths();
 
     std::vector<bool> matchingNames(const ScopeMatcher &matcher) const;
 
@@ -89,7 +91,7 @@ private:
     // Per kernel, grouped by stream, by start within a stream: its stream, start, duration, op path.
     std::vector<uint32_t> m_track;
     std::vector<int64_t> m_start, m_duration;
-    std::vector<uint32_t> m_path; // in m_paths
+    std::vector<uint32_t> m_path; // in m_paths; empty when no kernel has one (outside JAX)
     std::vector<uint32_t> m_refBegin; // per kernel position into m_refs; size + 1
     std::vector<Ref> m_refs;
     std::vector<bool> m_stepName; // per name in m_names: a step scope
