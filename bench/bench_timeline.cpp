@@ -169,7 +169,7 @@ int main(int argc, char **argv)
                 kHeight, frames);
     if (!benchTrace(QStringLiteral("xdit (229k events)"), xdit, frames))
         return 1;
-    if (!benchTrace(QStringLiteral("xdit-x10 (replicated)"), large, frames))
+    if (!benchTrace(argc > 1 ? QFileInfo(large).fileName() : QStringLiteral("xdit-x10 (replicated)"), large, frames))
         return 1;
     return 0;
 }

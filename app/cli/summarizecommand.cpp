@@ -93,9 +93,10 @@ int summarizeCommand(const QStringList &arguments)
         QStringList files;
     };
     const QList<Job> list(jobs.begin(), jobs.end());
-    const QList<Written> results = QtConcurrent::blockingMapped(list, [](const Job &job) -> Written {
-        const QList<LoadedRun> loaded =
-            LoadedRun::loadRanks(job.run, {}, nullptr, LoadedRun::Scopes::Index, LoadedRun::Events::Drop);
+    const bool oneThread = list.size() > 1; // each job parses its own chunks
+    const QList<Written> results = QtConcurrent::blockingMapped(list, [oneThread](const Job &job) -> Written {
+        const QList<LoadedRun> loaded = LoadedRun::loadRanks(job.run, {}, nullptr, LoadedRun::Scopes::Index,
+                                                             LoadedRun::Events::Drop, oneThread);
         Written written;
         for (const LoadedRun &run : loaded) {
             if (!run.ok())

@@ -120,9 +120,9 @@ LoadedRun LoadedRun::load(const TraceRun &run, const std::function<void(double)>
 }
 
 QList<LoadedRun> LoadedRun::loadRanks(const TraceRun &run, const std::function<void(double)> &progress,
-                                      const std::atomic<bool> *cancel, Scopes scopes, Events events)
+                                      const std::atomic<bool> *cancel, Scopes scopes, Events events, bool oneThread)
 {
-    return loadRanksOf(run, progress, cancel, scopes, events, false);
+    return loadRanksOf(run, progress, cancel, scopes, events, oneThread);
 }
 
 QList<LoadedRun> LoadedRun::loadAll(const std::vector<TraceRun> &runs, const std::atomic<bool> *cancel,
