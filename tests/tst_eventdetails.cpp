@@ -70,9 +70,9 @@ private slots:
         if (origin > 0)
             QVERIFY(!d.fields[2].note.contains(QString::number(t.start[kernel])));
         // args in file order
-        QCOMPARE(qsizetype(d.args.size()), qsizetype(t.argsBegin[kernel + 1] - t.argsBegin[kernel]));
+        QCOMPARE(qsizetype(d.args.size()), qsizetype(t.argRange(kernel).second - t.argRange(kernel).first));
         for (std::size_t i = 0; i < d.args.size(); ++i)
-            QCOMPARE(d.args[i].key, t.strings.qstring(t.args[t.argsBegin[kernel] + i].key));
+            QCOMPARE(d.args[i].key, t.strings.qstring(t.args[t.argRange(kernel).first + i].key));
 
         // its launch: named in the kernel's details, and its own details count its kernels
         const int64_t launch = run.analysis->launchOf(kernel);
@@ -99,9 +99,9 @@ private slots:
         QVERIFY2(run.ok(), qPrintable(run.error));
         const TraceData &t = *run.trace;
         for (uint32_t k : run.analysis->kernels())
-            if (t.opPath[k] != 0) {
+            if (t.opPathOf(k) != 0) {
                 const EventDetails d = eventDetails(run, k);
-                QCOMPARE(d.value(QStringLiteral("Scope path")), t.strings.qstring(t.opPath[k]));
+                QCOMPARE(d.value(QStringLiteral("Scope path")), t.strings.qstring(t.opPathOf(k)));
                 QCOMPARE(d.fields.back().key, QStringLiteral("Scope path"));
                 QVERIFY(d.fields.back().wrap);
                 return;

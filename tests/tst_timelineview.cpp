@@ -377,8 +377,8 @@ private slots:
         QVERIFY(html.contains(QString::number(t.start[kernel] - timelineOrigin(t))));
         QVERIFY(html.contains(
             formatDuration(double(t.start[kernel] - t.start[uint32_t(launch)])))); // launch delay
-        if (t.opPath[kernel] != 0)
-            QVERIFY(html.contains(t.strings.qstring(t.opPath[kernel]).toHtmlEscaped()));
+        if (t.opPathOf(kernel) != 0)
+            QVERIFY(html.contains(t.strings.qstring(t.opPathOf(kernel)).toHtmlEscaped()));
         // and the launch: its kernels
         const QString launchHtml = withoutBreaks(TimelineView::describeEvent(run, uint32_t(launch)));
         const auto kernels = run.analysis->kernelsOf(uint32_t(launch));
@@ -393,10 +393,10 @@ private slots:
     {
         const TraceData &t = *m_jax.trace;
         for (uint32_t k : m_jax.analysis->kernels()) {
-            if (t.opPath[k] == 0)
+            if (t.opPathOf(k) == 0)
                 continue;
             const QString html = withoutBreaks(TimelineView::describeEvent(m_jax, k));
-            QVERIFY(html.contains(t.strings.qstring(t.opPath[k]).toHtmlEscaped()));
+            QVERIFY(html.contains(t.strings.qstring(t.opPathOf(k)).toHtmlEscaped()));
             QVERIFY(html.contains(QStringLiteral("correlation_id")));
             return;
         }

@@ -309,8 +309,8 @@ QString checkInvariants(const TraceData &d)
 {
     const std::size_t n = d.eventCount();
     if (d.duration.size() != n || d.name.size() != n || d.category.size() != n || d.track.size() != n ||
-        d.kind.size() != n || d.correlation.size() != n || d.opPath.size() != n ||
-        d.argsBegin.size() != n + 1)
+        d.kind.size() != n || d.correlation.size() != n || (!d.opPath.empty() && d.opPath.size() != n) ||
+        (!d.argsBegin.empty() && d.argsBegin.size() != n + 1))
         return QStringLiteral("column sizes differ");
     if (d.trackEvents.size() != d.tracks.size())
         return QStringLiteral("trackEvents has %1 lists for %2 tracks")
@@ -376,12 +376,14 @@ QString compareTraces(const TraceData &a, const TraceData &b)
         if (a.start[e] != b.start[e] || a.duration[e] != b.duration[e] || a.nameOf(e) != b.nameOf(e) ||
             a.strings.view(a.category[e]) != b.strings.view(b.category[e]) || a.track[e] != b.track[e] ||
             a.kind[e] != b.kind[e] || a.correlation[e] != b.correlation[e] ||
-            a.strings.view(a.opPath[e]) != b.strings.view(b.opPath[e]))
+            a.strings.view(a.opPathOf(e)) != b.strings.view(b.opPathOf(e)))
             return QStringLiteral("event %1 differs").arg(e);
-        if (a.argsBegin[e + 1] - a.argsBegin[e] != b.argsBegin[e + 1] - b.argsBegin[e])
+        const auto [aFirst, aLast] = a.argRange(e);
+        const auto [bFirst, bLast] = b.argRange(e);
+        if (aLast - aFirst != bLast - bFirst)
             return QStringLiteral("event %1 has a different number of args").arg(e);
-        for (uint32_t i = 0; i < a.argsBegin[e + 1] - a.argsBegin[e]; ++i) {
-            const ArgEntry &x = a.args[a.argsBegin[e] + i], &y = b.args[b.argsBegin[e] + i];
+        for (uint32_t i = 0; i < aLast - aFirst; ++i) {
+            const ArgEntry &x = a.args[aFirst + i], &y = b.args[bFirst + i];
             if (a.strings.view(x.key) != b.strings.view(y.key) ||
                 std::string_view(a.argText).substr(x.offset, x.length) !=
                     std::string_view(b.argText).substr(y.offset, y.length))

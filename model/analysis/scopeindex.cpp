@@ -153,10 +153,10 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis)
         m_start.push_back(t.start[k]);
         m_duration.push_back(t.duration[k]);
         uint32_t path = 0;
-        if (t.opPath[k]) {
-            auto [it, inserted] = pathIds.try_emplace(t.opPath[k], 0);
+        if (t.opPathOf(k)) {
+            auto [it, inserted] = pathIds.try_emplace(t.opPathOf(k), 0);
             if (inserted)
-                it->second = m_paths.intern(t.strings.view(t.opPath[k]));
+                it->second = m_paths.intern(t.strings.view(t.opPathOf(k)));
             path = it->second;
         }
         m_path.push_back(path);
@@ -222,14 +222,14 @@ ScopeIndex::ScopeIndex(const TraceAnalysis &analysis)
     for (std::size_t i = 0; i < kernels.size(); ++i) {
         const uint32_t k = kernels[i];
         records.emplace_back(annotations.recordOf(k), annotations.recordOf(analysis.launchAt(positions[i])));
-        refCount += componentsOf(t.opPath[k]).size() + annotations.containers(records[i].first).size() +
+        refCount += componentsOf(t.opPathOf(k)).size() + annotations.containers(records[i].first).size() +
                     annotations.containers(records[i].second).size();
     }
     hugepages::reserveExact(m_refs, refCount);
     for (std::size_t i = 0; i < kernels.size(); ++i) {
         const uint32_t k = kernels[i];
         m_refBegin.push_back(uint32_t(m_refs.size()));
-        for (uint32_t name : componentsOf(t.opPath[k]))
+        for (uint32_t name : componentsOf(t.opPathOf(k)))
             m_refs.push_back(Ref{name, name, -1});
         auto addAnnotations = [&](uint32_t record) {
             for (uint32_t a : annotations.containers(record)) {

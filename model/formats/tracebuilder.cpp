@@ -181,7 +181,6 @@ TraceBuilder::TraceBuilder(TraceData &data)
       m_longNameKey(data.strings.intern("long_name")), m_sortIndexKey(data.strings.intern("sort_index"))
 {
     hugepages::keepFreedMemory(); // before the load allocates: what it frees is kept for what follows
-    m_data.argsBegin.assign(1, 0);
 }
 
 void TraceBuilder::skip(const QString &reason, int64_t count)
@@ -326,8 +325,11 @@ void TraceBuilder::prepareTails(const EventBatch &batch, int64_t textEnd)
     std::size_t i = 0;
     for (auto *column : {&d.start, &d.duration, &d.correlation})
         prepareTail(m_tails[i++], *column, events, scale);
-    for (auto *column : {&d.name, &d.category, &d.track, &d.opPath, &d.argsBegin})
-        prepareTail(m_tails[i++], *column, events, scale);
+    for (auto *column : {&d.name, &d.category, &d.track, &d.opPath, &d.argsBegin}) {
+        ColumnTail &tail = m_tails[i++];
+        if (!column->empty()) // the op paths and args' index stay empty until an event has one
+            prepareTail(tail, *column, events, scale);
+    }
     prepareTail(m_tails[i++], d.kind, events, scale);
     prepareTail(m_tails[i++], d.args, batch.args().size(), scale);
     const std::size_t argBytes =
@@ -501,6 +503,10 @@ void TraceBuilder::addSlice(const Event &event, const std::vector<Arg> &args, in
     m_correlationSeen |= d.correlation.back() != TraceData::kNoCorrelation;
     m_correlationFromId.push_back(event.hasCorrelationIdKey);
 
+    // The op paths and the args' index begin at the first event that has one: until then every
+    // event's is empty, as TraceData::opPathOf and argRange read an empty column.
+    if (!args.empty() && d.argsBegin.empty())
+        d.argsBegin.assign(d.start.size(), 0);
     uint32_t opPath = 0;
     for (const Arg &arg : args) {
         if (arg.key == m_nameKey || (arg.key == m_longNameKey && opPath == 0))
@@ -508,8 +514,12 @@ void TraceBuilder::addSlice(const Event &event, const std::vector<Arg> &args, in
         d.args.push_back(ArgEntry{arg.key, uint32_t(d.argText.size()), uint32_t(arg.value.size())});
         d.argText.append(arg.value);
     }
-    d.opPath.push_back(opPath);
-    d.argsBegin.push_back(uint32_t(d.args.size()));
+    if (opPath != 0 && d.opPath.empty())
+        d.opPath.assign(d.start.size() - 1, 0);
+    if (!d.opPath.empty())
+        d.opPath.push_back(opPath);
+    if (!d.argsBegin.empty())
+        d.argsBegin.push_back(uint32_t(d.args.size()));
 }
 
 void TraceBuilder::addMetadata(const Event &event, const std::vector<Arg> &args)
@@ -546,7 +556,7 @@ void TraceBuilder::finish()
     classifyEvents();
     detectFormat();
     if (m_data.format != TraceFormat::Jax) // only JAX writes op paths into args.name
-        std::fill(m_data.opPath.begin(), m_data.opPath.end(), 0);
+        std::vector<uint32_t>().swap(m_data.opPath);
 }
 
 void TraceBuilder::pruneEmptyTracks()
@@ -708,7 +718,7 @@ void TraceBuilder::classifyEvents()
         std::string_view desc;
         bool hasDesc = false;
         if (d.category[e] == 0 && descKey >= 0) { // args.desc matters only without a category
-            for (uint32_t a = d.argsBegin[e]; a < d.argsBegin[e + 1] && !hasDesc; ++a)
+            for (uint32_t a = d.argRange(e).first; a < d.argRange(e).second && !hasDesc; ++a)
                 if (d.args[a].key == uint32_t(descKey)) {
                     hasDesc = true;
                     desc = std::string_view(d.argText).substr(d.args[a].offset, d.args[a].length);

@@ -127,14 +127,13 @@ EventDetails eventDetails(const LoadedRun &run, uint32_t e)
         d.fields.push_back(field(tr("Category"), t.strings.qstring(t.category[e])));
     if (run.analysis)
         addLaunchFields(d, t, *run.analysis, e, at);
-    if (t.opPath[e] != 0)
-        d.fields.push_back(field(tr("Scope path"), t.strings.qstring(t.opPath[e]), {}, true));
-    if (t.argsBegin.size() > e + 1)
-        for (uint32_t i = t.argsBegin[e]; i < t.argsBegin[e + 1]; ++i) {
-            const ArgEntry &arg = t.args[i];
-            const std::string_view value = std::string_view(t.argText).substr(arg.offset, arg.length);
-            d.args.push_back(field(t.strings.qstring(arg.key), elided(value, 300), {}, true));
-        }
+    if (t.opPathOf(e) != 0)
+        d.fields.push_back(field(tr("Scope path"), t.strings.qstring(t.opPathOf(e)), {}, true));
+    for (uint32_t i = t.argRange(e).first; i < t.argRange(e).second; ++i) {
+        const ArgEntry &arg = t.args[i];
+        const std::string_view value = std::string_view(t.argText).substr(arg.offset, arg.length);
+        d.args.push_back(field(t.strings.qstring(arg.key), elided(value, 300), {}, true));
+    }
     return d;
 }
 

@@ -48,7 +48,9 @@ TraceData traceOfDevice(const TraceData &trace, int device)
 
     // The events of the tracks kept, in file order; names, args' text and the string table as they are.
     std::vector<int64_t> newEvent(trace.eventCount(), -1);
-    out.argsBegin.push_back(0);
+    const bool paths = !trace.opPath.empty(), args = !trace.argsBegin.empty();
+    if (args)
+        out.argsBegin.push_back(0);
     for (uint32_t e = 0; e < trace.eventCount(); ++e) {
         if (newTrack[trace.track[e]] < 0)
             continue;
@@ -60,10 +62,13 @@ TraceData traceOfDevice(const TraceData &trace, int device)
         out.track.push_back(uint32_t(newTrack[trace.track[e]]));
         out.kind.push_back(trace.kind[e]);
         out.correlation.push_back(trace.correlation[e]);
-        out.opPath.push_back(trace.opPath[e]);
-        out.args.insert(out.args.end(), trace.args.begin() + trace.argsBegin[e],
-                        trace.args.begin() + trace.argsBegin[e + 1]);
-        out.argsBegin.push_back(uint32_t(out.args.size()));
+        if (paths)
+            out.opPath.push_back(trace.opPath[e]);
+        if (args) {
+            out.args.insert(out.args.end(), trace.args.begin() + trace.argsBegin[e],
+                            trace.args.begin() + trace.argsBegin[e + 1]);
+            out.argsBegin.push_back(uint32_t(out.args.size()));
+        }
     }
     out.argText = trace.argText;
     out.trackEvents.resize(out.tracks.size());

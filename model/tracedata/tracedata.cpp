@@ -43,7 +43,8 @@ int64_t TraceData::eventsRead() const
 
 std::string_view TraceData::arg(uint32_t e, std::string_view key) const
 {
-    for (uint32_t i = argsBegin[e]; i < argsBegin[e + 1]; ++i) {
+    const auto [first, last] = argRange(e);
+    for (uint32_t i = first; i < last; ++i) {
         if (strings.view(args[i].key) == key)
             return std::string_view(argText).substr(args[i].offset, args[i].length);
     }

@@ -80,8 +80,10 @@ public:
     std::vector<uint32_t> track;    // index into tracks
     std::vector<EventKind> kind;
     std::vector<int64_t> correlation; // launch <-> GPU activity join key, kNoCorrelation if none
-    std::vector<uint32_t> opPath;     // JAX op path (args.name / long_name), 0 if none
-    std::vector<uint32_t> argsBegin;  // into args; size = events + 1
+    // JAX op path (args.name / long_name), 0 if none; empty when no event has one (outside JAX).
+    std::vector<uint32_t> opPath;
+    // Into args, size = events + 1; empty when no event has an arg (TraceDetail::Figures, mostly).
+    std::vector<uint32_t> argsBegin;
     std::vector<ArgEntry> args;
     std::string argText;
 
@@ -111,6 +113,12 @@ public:
     std::string_view nameOf(uint32_t e) const { return strings.view(name[e]); }
     QString qname(uint32_t e) const { return strings.qstring(name[e]); }
     bool onGpu(uint32_t e) const { return tracks[track[e]].gpu; }
+    uint32_t opPathOf(uint32_t e) const { return opPath.empty() ? 0 : opPath[e]; }
+    // Event e's args: [first, second) into args.
+    std::pair<uint32_t, uint32_t> argRange(uint32_t e) const
+    {
+        return argsBegin.empty() ? std::pair<uint32_t, uint32_t>(0, 0) : std::pair(argsBegin[e], argsBegin[e + 1]);
+    }
     // Value of an arg of event e, empty when absent.
     std::string_view arg(uint32_t e, std::string_view key) const;
 };
