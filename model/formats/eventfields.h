@@ -39,7 +39,7 @@ bool isBookkeepingArg(std::string_view key);
 // a figure reads (metadata names and sort indexes, JAX op paths and hlo_op, rocmProfileData's desc,
 // a collective's name, message size and group). Correlation ids are read into their field either way.
 bool keepsArg(TraceDetail detail, std::string_view key);
-// args.correlation / args.correlation_id, which set an event's join key.
+// Whether a key is one of the two that correlationArg reads.
 inline bool isCorrelationArg(std::string_view key) { return key == "correlation" || key == "correlation_id"; }
 // args.correlation / args.correlation_id: a non-negative integer, however written.
 bool correlation(const Scalar &value, int64_t &id);

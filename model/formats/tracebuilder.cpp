@@ -718,7 +718,8 @@ void TraceBuilder::classifyEvents()
         std::string_view desc;
         bool hasDesc = false;
         if (d.category[e] == 0 && descKey >= 0) { // args.desc matters only without a category
-            for (uint32_t a = d.argRange(e).first; a < d.argRange(e).second && !hasDesc; ++a)
+            const auto [first, last] = d.argRange(e);
+            for (uint32_t a = first; a < last && !hasDesc; ++a)
                 if (d.args[a].key == uint32_t(descKey)) {
                     hasDesc = true;
                     desc = std::string_view(d.argText).substr(d.args[a].offset, d.args[a].length);

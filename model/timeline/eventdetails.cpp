@@ -129,7 +129,8 @@ EventDetails eventDetails(const LoadedRun &run, uint32_t e)
         addLaunchFields(d, t, *run.analysis, e, at);
     if (t.opPathOf(e) != 0)
         d.fields.push_back(field(tr("Scope path"), t.strings.qstring(t.opPathOf(e)), {}, true));
-    for (uint32_t i = t.argRange(e).first; i < t.argRange(e).second; ++i) {
+    const auto [first, last] = t.argRange(e);
+    for (uint32_t i = first; i < last; ++i) {
         const ArgEntry &arg = t.args[i];
         const std::string_view value = std::string_view(t.argText).substr(arg.offset, arg.length);
         d.args.push_back(field(t.strings.qstring(arg.key), elided(value, 300), {}, true));
