@@ -73,7 +73,9 @@ QString RunSummaryFile::write(const RunSummary &summary, const QString &path)
         if (summary.m_scopes)
             summary.m_scopes->write(out);
     }
-    const QByteArray compressed = qCompress(payload, 6);
+    // zlib's fastest level: on a 58k-kernel run 10 % larger than level 6 and a fifth of `summarize`'s
+    // time less (it had been a third of it).
+    const QByteArray compressed = qCompress(payload, 1);
 
     QByteArray header;
     {
