@@ -122,6 +122,41 @@ private slots:
         QVERIFY(info.trace->args.size() <= full.front().trace->args.size());
     }
 
+    // Args left out are still read through, so a broken one fails the load, or skips its event, as a
+    // full load does (1e400: out of a double's range; 01 and \q: not JSON).
+    void brokenArgsReadAlike_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<int>("events"); // kept by both; -1: both fail
+        const QByteArray head = R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2,"args":)";
+        const QByteArray next = R"({"ph":"X","name":"b","pid":1,"tid":1,"ts":5,"dur":2})";
+        QTest::newRow("out of range") << head + R"({"Input Dims":[[1,2]],"x":1e400}},)" + next + "]}" << 1;
+        QTest::newRow("leading zero") << head + R"({"Input Dims":[[1,2]],"x":01}},)" + next + "]}" << -1;
+        QTest::newRow("bad escape") << head + R"({"Input Dims":[[1,2]],"x":"\q"}},)" + next + "]}" << -1;
+        QTest::newRow("nested") << head + R"({"Input Dims":[[1,2],[3,01]]}},)" + next + "]}" << -1;
+    }
+
+    void brokenArgsReadAlike()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(int, events);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString file = dir.filePath(QStringLiteral("broken.json"));
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(json) == json.size());
+        out.close();
+        const LoadResult full = TraceLoader::load(file);
+        const LoadResult lean = TraceLoader::load(file, {}, nullptr, {TraceDetail::Figures});
+        QCOMPARE(lean.error, full.error);
+        QCOMPARE(full.ok(), events >= 0);
+        if (full.ok()) {
+            QCOMPARE(int(full.trace->eventCount()), events);
+            QCOMPARE(lean.trace->eventsRead(), int64_t(events));
+            QCOMPARE(lean.trace->skipped, full.trace->skipped);
+        }
+    }
+
     // PyTorch's shapes, types and call stacks are most of a heavy-args trace's args: none is kept, nor
     // is an instant.
     void figuresLeaveOutShapes()
