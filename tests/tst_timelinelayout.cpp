@@ -120,7 +120,7 @@ private slots:
             for (const TimelineLane &lane : row.lanes) {
                 if (lane.empty())
                     continue;
-                const int64_t lo = lane.starts.front(), hi = lane.reach.back();
+                const int64_t lo = lane.starts.front(), hi = lane.reaches().back();
                 for (int k = 0; k < 7; ++k) {
                     const int64_t from = lo + (hi - lo) * k / 7, to = from + (hi - lo) / 13;
                     const auto [first, last] = lane.window(from, to);

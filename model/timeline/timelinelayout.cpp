@@ -102,18 +102,17 @@ void TimelineLane::reserve(std::size_t n)
 {
     starts.reserve(n);
     ends.reserve(n);
-    reach.reserve(n);
     items.reserve(n);
     styles.reserve(n);
 }
 
 void TimelineLane::add(int64_t start, int64_t end, uint32_t item, uint8_t style)
 {
-    if (!reach.empty() && start < reach.back())
+    if (!starts.empty() && start < maxEnd)
         overlapping = true;
+    maxEnd = std::max(maxEnd, end);
     starts.push_back(start);
     ends.push_back(end);
-    reach.push_back(reach.empty() ? end : std::max(reach.back(), end));
     items.push_back(item);
     styles.push_back(style);
 }
@@ -133,6 +132,9 @@ void TimelineLane::finish()
         accumulate(starts, ends);
         return;
     }
+    reach.resize(ends.size());
+    for (std::size_t i = 0; i < ends.size(); ++i)
+        reach[i] = i == 0 ? ends[i] : std::max(reach[i - 1], ends[i]);
     unionStarts.clear();
     unionEnds.clear();
     for (std::size_t i = 0; i < starts.size(); ++i) {
@@ -172,7 +174,8 @@ std::size_t TimelineLane::descend(std::size_t node, std::size_t nl, std::size_t 
 
 std::pair<std::size_t, std::size_t> TimelineLane::window(int64_t from, int64_t to) const
 {
-    const std::size_t first = std::size_t(std::lower_bound(reach.begin(), reach.end(), from) - reach.begin());
+    const std::vector<int64_t> &r = reaches();
+    const std::size_t first = std::size_t(std::lower_bound(r.begin(), r.end(), from) - r.begin());
     const std::size_t last = std::size_t(std::upper_bound(starts.begin(), starts.end(), to) - starts.begin());
     return {first, std::max(first, last)};
 }

@@ -9,6 +9,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -37,7 +38,10 @@ constexpr int kTimelineStyles = StyleKernelFirst + kTimelineKernelStyles;
 // running maximum of their ends so that a window's first entry is found by binary search.
 struct TimelineLane
 {
-    std::vector<int64_t> starts, ends, reach;
+    std::vector<int64_t> starts, ends;
+    // The running maximum of the ends (reaches()): stored for overlapping lanes only, as in a
+    // disjoint lane it is the ends themselves (8 bytes an entry of most lanes).
+    std::vector<int64_t> reach;
     std::vector<uint32_t> items; // event indices (or gap indices)
     std::vector<uint8_t> styles; // TimelineStyle
     bool overlapping = false;    // entries overlap: deeper slices merged into the last lane
@@ -47,8 +51,10 @@ struct TimelineLane
     // intervals (the entries themselves unless they overlap) with the covered length before each.
     std::vector<int64_t> unionStarts, unionEnds; // overlapping lanes only
     std::vector<int64_t> coveredBefore;          // per union interval (per entry when disjoint)
+    int64_t maxEnd = std::numeric_limits<int64_t>::min(); // while entries are added
 
     std::size_t size() const { return starts.size(); }
+    const std::vector<int64_t> &reaches() const { return overlapping ? reach : ends; }
     bool empty() const { return starts.empty(); }
     void reserve(std::size_t n);
     void add(int64_t start, int64_t end, uint32_t item, uint8_t style);

@@ -249,7 +249,8 @@ void TimelineGeometry::addHighlights(const TraceData &t, const TimelineLane &lan
 {
     const int left = viewport.plot.left();
     const double nsPerPx = scale.nsPerPixel();
-    auto first = std::lower_bound(lane.reach.begin(), lane.reach.end(), scale.start);
+    const std::vector<int64_t> &reaches = lane.reaches();
+    auto first = std::lower_bound(reaches.begin(), reaches.end(), scale.start);
     int lastRight = std::numeric_limits<int>::min();
     double busy = 0; // ns of highlighted kernels in the last rect's columns
     const std::size_t begin = highlights.size();
@@ -261,7 +262,7 @@ void TimelineGeometry::addHighlights(const TraceData &t, const TimelineLane &lan
         const int h = std::clamp(int(std::lround(share * height)), 1, height);
         r = QRect(r.left(), y + height - h, r.width(), h);
     };
-    for (auto i = std::size_t(first - lane.reach.begin()); i < lane.size() && lane.starts[i] <= scale.end;
+    for (auto i = std::size_t(first - reaches.begin()); i < lane.size() && lane.starts[i] <= scale.end;
          ++i) {
         const uint32_t e = lane.items[i];
         if (lane.ends[i] < scale.start || !highlightedName[t.name[e]])

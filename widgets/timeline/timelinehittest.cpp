@@ -16,7 +16,7 @@ int64_t eventAt(const TimelineLane &lane, const TimeScale &scale, double px, dou
     int64_t bestDistance = std::numeric_limits<int64_t>::max();
     int budget = 100000; // a pathological pile-up is cut short rather than stall the hover
     for (auto i = std::ptrdiff_t(it - lane.starts.begin()) - 1;
-         i >= 0 && lane.reach[std::size_t(i)] >= t - slop && budget-- > 0; --i) {
+         i >= 0 && lane.reaches()[std::size_t(i)] >= t - slop && budget-- > 0; --i) {
         const int64_t s = lane.starts[std::size_t(i)], e = lane.ends[std::size_t(i)];
         const int64_t distance = t < s ? s - t : t > e ? t - e : 0;
         if (distance > slop)
