@@ -417,7 +417,10 @@ void ScopeIndex::write(QDataStream &out) const
     writeArray(out, m_track);
     writeArray(out, m_start);
     writeArray(out, m_duration);
-    writeArray(out, m_path.empty() ? std::vector<uint32_t>(m_track.size(), 0) : m_path);
+    if (m_path.empty()) // the file keeps a path per kernel, 0 for none
+        writeArray(out, std::vector<uint32_t>(m_track.size(), 0));
+    else
+        writeArray(out, m_path);
     writeArray(out, m_refBegin);
     writeArray(out, m_refs);
     writeBools(out, m_stepName);
