@@ -8,14 +8,18 @@
 // usage: bench_loadonly --summaries N FILE   loads FILE N times as the statistics do (summarised and
 // let go, LoadedRun::Events::Drop) and keeps the summaries: what one holds (kernels, ranges, its scope
 // index) and what the process's resident memory grew by per run.
+// usage: bench_loadonly --layout FILE   loads FILE as the window does and lays its timeline out: the
+// resident memory before and after the layout.
 
 #include "model/analysis/traceanalysis.h"
 #include "model/loading/loadedrun.h"
 #include "model/loading/traceloader.h"
+#include "model/timeline/timelinelayout.h"
 
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <string>
 
 namespace {
@@ -63,6 +67,31 @@ int summaries(int count, const char *file)
     return 0;
 }
 
+int layout(const char *file)
+{
+    scopeline::TraceRun run;
+    run.file = QString::fromLocal8Bit(file);
+    const scopeline::LoadedRun loaded = scopeline::LoadedRun::load(run);
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "%s\n", qPrintable(loaded.error));
+        return 1;
+    }
+    const double loadedMb = statusMb("VmRSS:");
+    std::printf("%s: %zu events; resident %.1f MB once loaded, analysed and summarised (peak %.1f MB)\n", file,
+                loaded.trace->eventCount(), loadedMb, peakMb());
+    const scopeline::TimelineLayout timeline(loaded);
+    std::size_t entries = 0;
+    for (const auto &row : timeline.rows())
+        for (const auto &lanes : {std::cref(row.lanes), std::cref(row.launches)})
+            for (const auto &lane : lanes.get())
+                entries += lane.size();
+    const double grewMb = statusMb("VmRSS:") - loadedMb;
+    std::printf("  timeline layout: %zu lane entries, resident grew %.1f MB (%.1f bytes an event), peak %.1f MB\n",
+                entries, grewMb, grewMb * 1e6 / double(std::max<std::size_t>(1, loaded.trace->eventCount())),
+                peakMb());
+    return 0;
+}
+
 template <typename V>
 double mb(const V &v)
 {
@@ -95,6 +124,8 @@ int main(int argc, char **argv)
     scopeline::TraceDetail detail = scopeline::TraceDetail::Full;
     if (argc == 4 && std::strcmp(argv[1], "--summaries") == 0)
         return summaries(std::atoi(argv[2]), argv[3]);
+    if (argc == 3 && std::strcmp(argv[1], "--layout") == 0)
+        return layout(argv[2]);
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--figures") == 0) {
             detail = scopeline::TraceDetail::Figures;

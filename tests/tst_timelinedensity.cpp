@@ -198,9 +198,39 @@ private slots:
         overlapping.add(10, 20, 1, StyleCpuOther);
         overlapping.add(40, 80, 2, StyleCpuOther);
         overlapping.finish();
-        QVERIFY(overlapping.overlapping);
+        QVERIFY(overlapping.overlapping());
         QCOMPARE(overlapping.covered(0, 100), int64_t(80));
         QCOMPARE(overlapping.covered(45, 60), int64_t(15));
+    }
+
+    // The covered length is kept at every 64th entry and summed from there: over many entries and
+    // windows it is the entries' union clipped to the window, counted ns by ns.
+    void coveredOverManyEntries()
+    {
+        for (const bool overlap : {false, true}) {
+            TimelineLane lane;
+            std::vector<std::pair<int64_t, int64_t>> entries;
+            int64_t at = 0;
+            for (int i = 0; i < 700; ++i) {
+                const int64_t length = (i * 37) % 23, gap = overlap && i % 5 == 0 ? -length / 2 : (i * 13) % 17;
+                at = std::max<int64_t>(at + gap, entries.empty() ? 0 : entries.back().first);
+                entries.emplace_back(at, at + length);
+                lane.add(at, at + length, uint32_t(i), StyleCpuOther);
+                at += length;
+            }
+            lane.finish();
+            QCOMPARE(lane.overlapping(), overlap);
+            std::vector<char> busy(std::size_t(at + 1), 0);
+            for (const auto &[s, e] : entries)
+                std::fill(busy.begin() + s, busy.begin() + e, 1);
+            for (int64_t from = -3; from < at + 3; from += 41)
+                for (const int64_t length : {1, 7, 64, 500, 3000}) {
+                    int64_t want = 0;
+                    for (int64_t x = std::max<int64_t>(0, from); x < std::min(from + length, at); ++x)
+                        want += busy[std::size_t(x)];
+                    QCOMPARE(lane.covered(from, from + length), want);
+                }
+        }
     }
 };
 

@@ -120,20 +120,20 @@ private slots:
             for (const TimelineLane &lane : row.lanes) {
                 if (lane.empty())
                     continue;
-                const int64_t lo = lane.starts.front(), hi = lane.reaches().back();
+                const int64_t lo = lane.start(0), hi = lane.reach(lane.size() - 1);
                 for (int k = 0; k < 7; ++k) {
                     const int64_t from = lo + (hi - lo) * k / 7, to = from + (hi - lo) / 13;
                     const auto [first, last] = lane.window(from, to);
                     for (std::size_t i = 0; i < lane.size(); ++i) {
-                        const bool intersects = lane.ends[i] >= from && lane.starts[i] <= to;
+                        const bool intersects = lane.end(i) >= from && lane.start(i) <= to;
                         if (intersects)
                             QVERIFY2(i >= first && i < last, qPrintable(QStringLiteral("entry %1").arg(i)));
                     }
                     // the first entry ending after x at or beyond first, by the index and by a scan
-                    if (lane.overlapping) {
+                    if (lane.overlapping()) {
                         std::size_t scan = last;
                         for (std::size_t i = first; i < last; ++i)
-                            if (lane.ends[i] > from) {
+                            if (lane.end(i) > from) {
                                 scan = i;
                                 break;
                             }
@@ -143,14 +143,59 @@ private slots:
                 if (&lane == &row.lanes.back() && row.lanes.size() == std::size_t(TimelineLayout::kMaxLanes)) {
                     ++flattened;
                     for (std::size_t i = 1; i < lane.size(); ++i)
-                        QVERIFY(lane.starts[i] >= lane.ends[i - 1]); // disjoint pieces
+                        QVERIFY(lane.start(i) >= lane.end(i - 1)); // disjoint pieces
                     for (std::size_t i = 0; i < lane.size(); ++i) {
-                        const uint32_t e = lane.items[i];
-                        QVERIFY(lane.starts[i] >= t.start[e] && lane.ends[i] <= t.end(e));
+                        const uint32_t e = lane.item(i);
+                        QVERIFY(lane.start(i) >= t.start[e] && lane.end(i) <= t.end(e));
                     }
                 }
             }
         QVERIFY2(flattened > 0, "the vLLM trace nests deeper than the lanes");
+    }
+
+    // A lane of events reads its entries' times from the trace: whatever was added comes back, the
+    // flattened lane's real pieces and the same pieces nudged off their events' times (as a child
+    // outliving its parent is), compared with a lane keeping its own copy of the times.
+    void eventLanesGiveBackWhatWasAdded()
+    {
+        const LoadedRun run = loadFirst(kGraphTrace);
+        QVERIFY2(run.ok(), qPrintable(run.error));
+        const TimelineLayout layout(run);
+        const TraceData &t = *run.trace;
+        int pieces = 0;
+        for (const TimelineTrackRow &row : layout.rows()) {
+            const TimelineLane &deepest = row.lanes.back();
+            for (const int nudge : {0, 1}) {
+                TimelineLane events(&t), copy;
+                for (std::size_t i = 0; i < deepest.size(); ++i) {
+                    int64_t start = deepest.start(i), end = deepest.end(i);
+                    if (nudge && i % 7 == 3 && end > start + 1)
+                        --end;
+                    if (nudge && i % 11 == 5 && end > start + 1)
+                        ++start;
+                    events.add(start, end, deepest.item(i), deepest.style(i));
+                    copy.add(start, end, deepest.item(i), deepest.style(i));
+                }
+                events.finish();
+                copy.finish();
+                QCOMPARE(events.size(), copy.size());
+                QCOMPARE(events.overlapping(), copy.overlapping());
+                for (std::size_t i = 0; i < events.size(); ++i) {
+                    QCOMPARE(events.start(i), copy.start(i));
+                    QCOMPARE(events.end(i), copy.end(i));
+                    QCOMPARE(events.reach(i), copy.reach(i));
+                    QCOMPARE(events.item(i), copy.item(i));
+                    QCOMPARE(events.style(i), copy.style(i));
+                }
+                for (std::size_t i = 0; i + 1 < events.size(); i += 97) {
+                    const int64_t from = events.start(i), to = events.end(i + 1) + 5;
+                    QCOMPARE(events.window(from, to), copy.window(from, to));
+                    QCOMPARE(events.covered(from, to), copy.covered(from, to));
+                }
+                pieces += int(events.size());
+            }
+        }
+        QVERIFY2(pieces > 1000, qPrintable(QString::number(pieces)));
     }
 
     // Communication kernels get their own style, exactly the kernels a raw count calls NCCL; the
@@ -171,7 +216,7 @@ private slots:
                     QCOMPARE(t.strings.view(t.category[e]), std::string_view("Trace"));
             for (const TimelineLane &lane : row.lanes)
                 for (std::size_t i = 0; i < lane.size(); ++i)
-                    styled += lane.styles[i] == StyleCommunication;
+                    styled += lane.style(i) == StyleCommunication;
         }
         for (uint32_t e = 0; e < t.eventCount(); ++e)
             nccl += t.kind[e] == EventKind::Kernel && t.nameOf(e).substr(0, 11) == "ncclKernel_";
@@ -182,8 +227,8 @@ private slots:
         for (const TimelineTrackRow &row : jax.rows()) {
             QVERIFY(!row.bookkeeping);
             for (const TimelineLane &lane : row.lanes)
-                QVERIFY(std::find(lane.styles.begin(), lane.styles.end(), uint8_t(StyleCommunication)) ==
-                        lane.styles.end());
+                for (std::size_t i = 0; i < lane.size(); ++i)
+                    QVERIFY(lane.style(i) != StyleCommunication);
         }
     }
 

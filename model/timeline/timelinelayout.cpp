@@ -54,8 +54,8 @@ std::pair<int64_t, int64_t> traceBounds(const TraceData &t)
 
 // The last lane holds every slice from its depth down, nested: it is cut into disjoint pieces, each
 // showing the innermost slice there, so that the deepest calls (the launches) stay visible.
-template <typename StyleOf>
-void addFlattened(TimelineLane &lane, const std::vector<uint32_t> &events, const TraceData &t,
+template <typename InLane, typename StyleOf>
+void addFlattened(TimelineLane &lane, const std::vector<uint32_t> &events, InLane inLane, const TraceData &t,
                   StyleOf styleOf)
 {
     struct Open
@@ -72,6 +72,8 @@ void addFlattened(TimelineLane &lane, const std::vector<uint32_t> &events, const
         }
     };
     for (uint32_t e : events) {
+        if (!inLane(e))
+            continue;
         const int64_t s = t.start[e];
         while (!stack.empty() && stack.back().end <= s) {
             close(stack.back());
@@ -98,72 +100,177 @@ void addFlattened(TimelineLane &lane, const std::vector<uint32_t> &events, const
 
 // ---- TimelineLane -------------------------------------------------------------------------------
 
+namespace {
+
+// First index in [l, r) for which below(i) is false, below being true up to some index and false after.
+template <typename Below>
+std::size_t firstNotBelow(std::size_t l, std::size_t r, Below below)
+{
+    while (l < r) {
+        const std::size_t mid = l + (r - l) / 2;
+        if (below(mid))
+            l = mid + 1;
+        else
+            r = mid;
+    }
+    return l;
+}
+
+} // namespace
+
+const TimelineLane::Stored &TimelineLane::stored(std::size_t i) const
+{
+    return *std::lower_bound(m_stored.begin(), m_stored.end(), i,
+                             [](const Stored &s, std::size_t index) { return s.index < index; });
+}
+
+void TimelineLane::store(std::size_t i, int64_t start, int64_t end)
+{
+    m_stored.push_back({i, start, end});
+    m_bits[i] |= kStored;
+}
+
+int64_t TimelineLane::start(std::size_t i) const
+{
+    if (!m_trace)
+        return m_starts[i];
+    const uint8_t bits = m_bits[i];
+    if (bits & kStored)
+        return stored(i).start;
+    if (bits & kEventStart)
+        return m_trace->start[m_items[i]];
+    // where the entry before ends: add() saw to it that that end is its event's or stored
+    return m_bits[i - 1] & kStored ? stored(i - 1).end : m_trace->end(m_items[i - 1]);
+}
+
+int64_t TimelineLane::end(std::size_t i) const
+{
+    if (!m_trace)
+        return m_ends[i];
+    const uint8_t bits = m_bits[i];
+    if (bits & kStored)
+        return stored(i).end;
+    if (bits & kEventEnd)
+        return m_trace->end(m_items[i]);
+    // where the next entry starts: add() saw to it that that start is its event's or stored
+    return m_bits[i + 1] & kStored ? stored(i + 1).start : m_trace->start[m_items[i + 1]];
+}
+
 void TimelineLane::reserve(std::size_t n)
 {
-    starts.reserve(n);
-    ends.reserve(n);
-    items.reserve(n);
-    styles.reserve(n);
+    m_items.reserve(n);
+    m_bits.reserve(n);
+    if (!m_trace) {
+        m_starts.reserve(n);
+        m_ends.reserve(n);
+    }
 }
 
 void TimelineLane::add(int64_t start, int64_t end, uint32_t item, uint8_t style)
 {
-    if (!starts.empty() && start < maxEnd)
-        overlapping = true;
-    maxEnd = std::max(maxEnd, end);
-    starts.push_back(start);
-    ends.push_back(end);
-    items.push_back(item);
-    styles.push_back(style);
+    if (!m_items.empty() && start < m_maxEnd)
+        m_overlapping = true;
+    m_maxEnd = std::max(m_maxEnd, end);
+    const int64_t prevEnd = m_lastEnd; // of the entry before
+    m_lastEnd = end;
+    m_items.push_back(item);
+    m_bits.push_back(style & kStyleBits);
+    if (!m_trace) {
+        m_starts.push_back(start);
+        m_ends.push_back(end);
+        return;
+    }
+    const std::size_t i = m_items.size() - 1;
+    uint8_t &bits = m_bits.back();
+    if (start == m_trace->start[item])
+        bits |= kEventStart;
+    if (end == m_trace->end(item))
+        bits |= kEventEnd;
+    // The entry before, when its end is neither its event's nor stored, ends where this one starts,
+    // which must then be this one's event's start.
+    if (i > 0 && !(m_bits[i - 1] & (kEventEnd | kStored)) && (start != prevEnd || !(bits & kEventStart)))
+        store(i - 1, this->start(i - 1), prevEnd);
+    // Not starting where its event does, it starts where the entry before ends (whose end is then its
+    // event's or stored), or keeps its times aside.
+    if (!(bits & kEventStart) && (i == 0 || start != prevEnd))
+        store(i, start, end);
 }
 
 void TimelineLane::finish()
 {
-    // the covered length before each disjoint interval
-    const auto accumulate = [this](const std::vector<int64_t> &s, const std::vector<int64_t> &e) {
-        coveredBefore.resize(s.size());
+    if (m_trace && !m_items.empty() && !(m_bits.back() & (kEventEnd | kStored)))
+        store(m_items.size() - 1, start(m_items.size() - 1), m_lastEnd);
+    m_blockStarts.clear();
+    for (std::size_t i = 0; i < size(); i += kBlock)
+        m_blockStarts.push_back(start(i));
+    // the covered length before every kBlock-th disjoint interval
+    const auto checkpoint = [this](std::size_t n, auto startOf, auto endOf) {
+        m_coveredBefore.clear();
+        m_coveredBefore.reserve(n / kBlock + 1);
         int64_t sum = 0;
-        for (std::size_t i = 0; i < s.size(); ++i) {
-            coveredBefore[i] = sum;
-            sum += std::max<int64_t>(0, e[i] - s[i]);
+        for (std::size_t i = 0; i < n; ++i) {
+            if (i % kBlock == 0)
+                m_coveredBefore.push_back(sum);
+            sum += std::max<int64_t>(0, endOf(i) - startOf(i));
         }
     };
-    if (!overlapping) {
-        accumulate(starts, ends);
+    if (!m_overlapping) {
+        checkpoint(size(), [this](std::size_t i) { return start(i); }, [this](std::size_t i) { return end(i); });
         return;
     }
-    reach.resize(ends.size());
-    for (std::size_t i = 0; i < ends.size(); ++i)
-        reach[i] = i == 0 ? ends[i] : std::max(reach[i - 1], ends[i]);
-    unionStarts.clear();
-    unionEnds.clear();
-    for (std::size_t i = 0; i < starts.size(); ++i) {
-        if (!unionEnds.empty() && starts[i] <= unionEnds.back())
-            unionEnds.back() = std::max(unionEnds.back(), ends[i]);
+    m_reach.resize(size());
+    for (std::size_t i = 0; i < size(); ++i)
+        m_reach[i] = i == 0 ? end(i) : std::max(m_reach[i - 1], end(i));
+    m_unionStarts.clear();
+    m_unionEnds.clear();
+    for (std::size_t i = 0; i < size(); ++i) {
+        if (!m_unionEnds.empty() && start(i) <= m_unionEnds.back())
+            m_unionEnds.back() = std::max(m_unionEnds.back(), end(i));
         else {
-            unionStarts.push_back(starts[i]);
-            unionEnds.push_back(ends[i]);
+            m_unionStarts.push_back(start(i));
+            m_unionEnds.push_back(end(i));
         }
     }
-    accumulate(unionStarts, unionEnds);
-    leaves = 1;
-    while (leaves < ends.size())
-        leaves *= 2;
-    tree.assign(2 * leaves, std::numeric_limits<int64_t>::min());
-    std::copy(ends.begin(), ends.end(), tree.begin() + std::ptrdiff_t(leaves));
-    for (std::size_t i = leaves - 1; i >= 1; --i)
-        tree[i] = std::max(tree[2 * i], tree[2 * i + 1]);
+    checkpoint(
+        m_unionStarts.size(), [this](std::size_t i) { return m_unionStarts[i]; },
+        [this](std::size_t i) { return m_unionEnds[i]; });
+    m_leaves = 1;
+    while (m_leaves < size())
+        m_leaves *= 2;
+    m_tree.assign(2 * m_leaves, std::numeric_limits<int64_t>::min());
+    for (std::size_t i = 0; i < size(); ++i)
+        m_tree[m_leaves + i] = end(i);
+    for (std::size_t i = m_leaves - 1; i >= 1; --i)
+        m_tree[i] = std::max(m_tree[2 * i], m_tree[2 * i + 1]);
+}
+
+std::size_t TimelineLane::firstStarting(int64_t x, std::size_t l, std::size_t r, bool after) const
+{
+    const auto below = [&](int64_t s) { return after ? s <= x : s < x; };
+    // Among the checkpoints first (every kBlock-th start, side by side in memory), then in one block:
+    // a lane of events reads each start through its event.
+    if (r - l > kBlock && !m_blockStarts.empty()) {
+        const std::size_t b = firstNotBelow(l / kBlock + 1, (r - 1) / kBlock + 1,
+                                            [&](std::size_t block) { return below(m_blockStarts[block]); });
+        r = std::min(r, b * kBlock);
+        l = std::max(l, (b - 1) * kBlock);
+    }
+    return firstNotBelow(l, r, [&](std::size_t i) { return below(start(i)); });
 }
 
 std::size_t TimelineLane::firstEndingAfter(std::size_t l, std::size_t r, int64_t x) const
 {
-    return l >= r ? r : descend(1, 0, leaves, l, r, x);
+    if (m_overlapping)
+        return l >= r ? r : descend(1, 0, m_leaves, l, r, x);
+    // disjoint: what starts after x ends after it, and of the rest only the last one may
+    const std::size_t j = firstStarting(x, l, r, true);
+    return j > l && end(j - 1) > x ? j - 1 : j;
 }
 
 std::size_t TimelineLane::descend(std::size_t node, std::size_t nl, std::size_t nr, std::size_t l,
                                   std::size_t r, int64_t x) const
 {
-    if (nr <= l || r <= nl || tree[node] <= x)
+    if (nr <= l || r <= nl || m_tree[node] <= x)
         return r;
     if (nr - nl == 1)
         return nl;
@@ -174,9 +281,9 @@ std::size_t TimelineLane::descend(std::size_t node, std::size_t nl, std::size_t 
 
 std::pair<std::size_t, std::size_t> TimelineLane::window(int64_t from, int64_t to) const
 {
-    const std::vector<int64_t> &r = reaches();
-    const std::size_t first = std::size_t(std::lower_bound(r.begin(), r.end(), from) - r.begin());
-    const std::size_t last = std::size_t(std::upper_bound(starts.begin(), starts.end(), to) - starts.begin());
+    const std::size_t first = m_overlapping ? firstNotBelow(0, size(), [&](std::size_t i) { return m_reach[i] < from; })
+                                            : firstEndingAfter(0, size(), from - 1);
+    const std::size_t last = firstStarting(to, 0, size(), true);
     return {first, std::max(first, last)};
 }
 
@@ -194,13 +301,24 @@ bool TimelineTrackRow::hasEventsIn(int64_t from, int64_t to) const
 
 int64_t TimelineLane::coveredUntil(int64_t x) const
 {
-    const std::vector<int64_t> &s = overlapping ? unionStarts : starts;
-    const std::vector<int64_t> &e = overlapping ? unionEnds : ends;
-    const std::size_t n = std::size_t(std::lower_bound(s.begin(), s.end(), x) - s.begin());
-    if (n == 0 || coveredBefore.size() != s.size())
-        return 0;
-    const std::size_t i = n - 1; // the last interval starting before x; the earlier ones end before it
-    return coveredBefore[i] + std::max<int64_t>(0, std::min(x, e[i]) - s[i]);
+    // over the disjoint intervals: the last one starting before x (of `count`), the earlier ones
+    // ending before it
+    const auto measure = [&](std::size_t count, auto startOf, auto endOf) -> int64_t {
+        const std::size_t last = count - 1;
+        if (count == 0 || last / kBlock >= m_coveredBefore.size()) // none, or not finished
+            return 0;
+        int64_t sum = m_coveredBefore[last / kBlock];
+        for (std::size_t i = last / kBlock * kBlock; i < last; ++i)
+            sum += std::max<int64_t>(0, endOf(i) - startOf(i));
+        return sum + std::max<int64_t>(0, std::min(x, endOf(last)) - startOf(last));
+    };
+    if (m_overlapping)
+        return measure(
+            std::size_t(std::lower_bound(m_unionStarts.begin(), m_unionStarts.end(), x) - m_unionStarts.begin()),
+            [this](std::size_t i) { return m_unionStarts[i]; }, [this](std::size_t i) { return m_unionEnds[i]; });
+    return measure(
+        firstStarting(x, 0, size()), [this](std::size_t i) { return start(i); },
+        [this](std::size_t i) { return end(i); });
 }
 
 int64_t TimelineLane::covered(int64_t from, int64_t to) const
@@ -336,8 +454,8 @@ TimelineTrackRow TimelineLayout::buildRow(uint32_t trackIndex)
         // ended slice stays on the stack and deepens what follows
         stack.push_back(stack.empty() ? t.end(e) : std::min(t.end(e), stack.back()));
     }
-    row.lanes.resize(std::size_t(maxLane) + 1);
-    row.launches.resize(row.lanes.size());
+    row.lanes.assign(std::size_t(maxLane) + 1, TimelineLane(&t));
+    row.launches.assign(row.lanes.size(), TimelineLane(&t));
     for (std::size_t lane = 0; lane < row.lanes.size(); ++lane) {
         // the flattened last lane holds up to two pieces per slice (before and after a child)
         row.lanes[lane].reserve(lane == std::size_t(kMaxLanes - 1) ? 2 * laneSize[lane] : laneSize[lane]);
@@ -349,20 +467,18 @@ TimelineTrackRow TimelineLayout::buildRow(uint32_t trackIndex)
                       std::all_of(events.begin(), events.end(),
                                   [&](uint32_t e) { return int64_t(t.category[e]) == profilerCategory; });
     auto styleOf = [this](uint32_t e) { return this->styleOf(e); };
-    std::vector<uint32_t> deepest; // the last lane, flattened below
     for (uint32_t e : events) {
         const EventKind kind = t.kind[e];
-        if (m_laneOf[e] == kMaxLanes - 1)
-            deepest.push_back(e);
-        else
+        if (m_laneOf[e] < kMaxLanes - 1) // the last lane is flattened below
             row.lanes[m_laneOf[e]].add(t.start[e], t.end(e), e, styleOf(e));
         if (isLaunch(kind))
             row.launches[m_laneOf[e]].add(t.start[e], t.end(e), e, styleOf(e));
         if (kind == EventKind::GraphLaunch)
             row.graphLaunches.push_back(e);
     }
-    if (!deepest.empty())
-        addFlattened(row.lanes.back(), deepest, t, styleOf);
+    if (row.lanes.size() == std::size_t(kMaxLanes))
+        addFlattened(
+            row.lanes.back(), events, [this](uint32_t e) { return m_laneOf[e] == kMaxLanes - 1; }, t, styleOf);
     for (auto &lane : row.lanes)
         lane.finish();
     for (auto &lane : row.launches)

@@ -33,33 +33,38 @@ enum TimelineStyle : uint8_t {
 };
 constexpr int kTimelineKernelStyles = 12;
 constexpr int kTimelineStyles = StyleKernelFirst + kTimelineKernelStyles;
+static_assert(kTimelineStyles <= 32, "TimelineLane keeps a style in 5 bits");
 
-// One nesting level of a track (or the idle gaps of a stream): entries sorted by start, with the
-// running maximum of their ends so that a window's first entry is found by binary search.
-struct TimelineLane
+// One nesting level of a track (or the idle gaps of a stream): entries sorted by start, found in a
+// time window by binary search (what drawing and hit testing need). A lane of events reads their
+// times from the trace's columns: an entry is an event index and a byte (its style and where its
+// times come from), 5 bytes where a copy of the times took 29. The flattened last lane's pieces of
+// events take the start of their event or the end of the piece before, and end where their event
+// ends or the next piece starts; any other piece keeps its times aside (a child outliving its parent).
+class TimelineLane
 {
-    std::vector<int64_t> starts, ends;
-    // The running maximum of the ends (reaches()): stored for overlapping lanes only, as in a
-    // disjoint lane it is the ends themselves (8 bytes an entry of most lanes).
-    std::vector<int64_t> reach;
-    std::vector<uint32_t> items; // event indices (or gap indices)
-    std::vector<uint8_t> styles; // TimelineStyle
-    bool overlapping = false;    // entries overlap: deeper slices merged into the last lane
-    std::vector<int64_t> tree;   // max-of-ends segment tree, overlapping lanes only
-    std::size_t leaves = 0;
-    // How much of the time is covered (what density drawing needs): the entries' union as disjoint
-    // intervals (the entries themselves unless they overlap) with the covered length before each.
-    std::vector<int64_t> unionStarts, unionEnds; // overlapping lanes only
-    std::vector<int64_t> coveredBefore;          // per union interval (per entry when disjoint)
-    int64_t maxEnd = std::numeric_limits<int64_t>::min(); // while entries are added
+public:
+    TimelineLane() = default; // entries with times of their own (idle gaps)
+    explicit TimelineLane(const TraceData *events) : m_trace(events) {}
 
-    std::size_t size() const { return starts.size(); }
-    const std::vector<int64_t> &reaches() const { return overlapping ? reach : ends; }
-    bool empty() const { return starts.empty(); }
+    std::size_t size() const { return m_items.size(); }
+    bool empty() const { return m_items.empty(); }
+    // Entries overlap (a slice outliving its parent by a clock's disagreement).
+    bool overlapping() const { return m_overlapping; }
+    int64_t start(std::size_t i) const;
+    int64_t end(std::size_t i) const;
+    // The running maximum of the ends, non-decreasing.
+    int64_t reach(std::size_t i) const { return m_overlapping ? m_reach[i] : end(i); }
+    uint32_t item(std::size_t i) const { return m_items[i]; } // event index (or gap index)
+    uint8_t style(std::size_t i) const { return m_bits[i] & kStyleBits; } // TimelineStyle
+
     void reserve(std::size_t n);
+    // Entries come in order of start; an event lane's items are event indices.
     void add(int64_t start, int64_t end, uint32_t item, uint8_t style);
     // Builds the index; call once after the last add().
     void finish();
+    // First index in [l, r) whose start is at or beyond x (after x when `after`), or r.
+    std::size_t firstStarting(int64_t x, std::size_t l, std::size_t r, bool after = false) const;
     // First index in [l, r) whose end is beyond x, or r.
     std::size_t firstEndingAfter(std::size_t l, std::size_t r, int64_t x) const;
     // Entries [first, last) that may intersect [from, to].
@@ -70,9 +75,39 @@ struct TimelineLane
     bool anyIn(int64_t from, int64_t to) const;
 
 private:
+    static constexpr uint8_t kStyleBits = 0x1f;
+    static constexpr uint8_t kEventStart = 0x80; // starts where its event starts
+    static constexpr uint8_t kEventEnd = 0x40;   // ends where its event ends
+    static constexpr uint8_t kStored = 0x20;     // its times are in m_stored
+    static constexpr std::size_t kBlock = 64;    // entries per covered-length checkpoint
+    struct Stored
+    {
+        std::size_t index;
+        int64_t start, end;
+    };
+    const Stored &stored(std::size_t i) const;
+    void store(std::size_t i, int64_t start, int64_t end);
     int64_t coveredUntil(int64_t x) const;
     std::size_t descend(std::size_t node, std::size_t nl, std::size_t nr, std::size_t l, std::size_t r,
                         int64_t x) const;
+
+    const TraceData *m_trace = nullptr; // null: the times are in m_starts and m_ends
+    std::vector<uint32_t> m_items;
+    std::vector<uint8_t> m_bits; // style | kEventStart | kEventEnd | kStored
+    std::vector<int64_t> m_starts, m_ends; // lanes without a trace
+    std::vector<Stored> m_stored;          // by index
+    bool m_overlapping = false;
+    int64_t m_maxEnd = std::numeric_limits<int64_t>::min(); // while entries are added
+    int64_t m_lastEnd = 0;                                   // of the last entry added
+    // Overlapping lanes only: the running maximum of the ends, a max-of-ends segment tree, and the
+    // entries' union as disjoint intervals (what the covered length is measured over).
+    std::vector<int64_t> m_reach, m_tree;
+    std::size_t m_leaves = 0;
+    std::vector<int64_t> m_unionStarts, m_unionEnds;
+    std::vector<int64_t> m_blockStarts; // the start of every kBlock-th entry, searched first
+    // The covered length before every kBlock-th disjoint interval (the entries themselves unless
+    // they overlap); the rest is summed from there.
+    std::vector<int64_t> m_coveredBefore;
 };
 
 struct TimelineTrackRow

@@ -24,11 +24,11 @@ void sweep(const TimelineLane &lane, const TimeScale &s, int width, double minPx
     int lastCol = -1;
     const double nsPerPx = s.nsPerPixel();
     while (i < iEnd) {
-        if (lane.ends[i] < s.start) {
+        if (lane.end(i) < s.start) {
             ++i;
             continue;
         }
-        const double x0 = s.toPixel(lane.starts[i]), x1 = s.toPixel(lane.ends[i]);
+        const double x0 = s.toPixel(lane.start(i)), x1 = s.toPixel(lane.end(i));
         const int c0 = x0 <= 0 ? 0 : int(x0);
         if (c0 >= width)
             break;
@@ -42,13 +42,11 @@ void sweep(const TimelineLane &lane, const TimeScale &s, int width, double minPx
         }
         // Skip what starts in the columns used so far, unless it reaches beyond them.
         const int64_t next = s.start + int64_t(std::ceil(double(skipCol + 1) * nsPerPx));
-        const std::size_t j = std::size_t(std::lower_bound(lane.starts.begin() + std::ptrdiff_t(i) + 1,
-                                                           lane.starts.begin() + std::ptrdiff_t(iEnd), next) -
-                                          lane.starts.begin());
-        if (lane.overlapping)
+        const std::size_t j = lane.firstStarting(next, i + 1, iEnd);
+        if (lane.overlapping())
             i = lane.firstEndingAfter(i + 1, j, next);
         else
-            i = (j > i + 1 && lane.ends[j - 1] > next) ? j - 1 : j;
+            i = (j > i + 1 && lane.end(j - 1) > next) ? j - 1 : j;
     }
 }
 
@@ -138,9 +136,10 @@ void TimelineGeometry::addDensity(std::vector<QRect> &out, const TimelineLane &l
                                   bool separate)
 {
     const double nsPerPx = scale.nsPerPixel();
-    const double x0 = scale.toPixel(lane.starts[i]), x1 = scale.toPixel(lane.ends[i]);
+    const int64_t start = lane.start(i), end = lane.end(i);
+    const double x0 = scale.toPixel(start), x1 = scale.toPixel(end);
     const int fullFrom = int(std::ceil(x0)), fullTo = int(std::floor(x1)); // columns inside the entry
-    const bool marker = lane.ends[i] <= lane.starts[i];                    // an instant: drawn whole
+    const bool marker = end <= start;                                      // an instant: drawn whole
     auto heightOf = [&](int column) {
         if (marker || (column >= fullFrom && column < fullTo))
             return height;
@@ -212,19 +211,19 @@ void TimelineGeometry::addTrackRow(const TimelineLayout &layout, const TimelineT
         // launches again, over the slices they merge with when zoomed out
         const TimelineLane &launches = track.launches[l];
         sweep(launches, scale, width, 0.0, [&](std::size_t i, int left, int right) {
-            addDensity(rects[launches.styles[i]], launches, i, left, right, scale, ly, lh - 2, true, true);
+            addDensity(rects[launches.style(i)], launches, i, left, right, scale, ly, lh - 2, true, true);
         });
         if (!highlightedName.empty() && track.stream)
             addHighlights(t, lane, scale, ly, lh - 2, highlightedName);
         sweep(lane, scale, width, 0.0, [&](std::size_t i, int left, int right) {
             const int w = right - left;
-            addDensity(rects[lane.styles[i]], lane, i, left, right, scale, ly, lh - 2, true, true);
+            addDensity(rects[lane.style(i)], lane, i, left, right, scale, ly, lh - 2, true, true);
             if (w > kMinTextWidth) {
                 // the visible part of the event, for its name
                 const QRect textRect = QRect(plot.left() + left, ly, w - 1, lh - 2).adjusted(3, 0, -2, 0);
-                const QString text = elidedEventName(fm, t, lane.items[i], textRect.width());
+                const QString text = elidedEventName(fm, t, lane.item(i), textRect.width());
                 if (!text.isEmpty() && text != QStringLiteral("…"))
-                    labels.push_back({textRect, text, lane.styles[i]});
+                    labels.push_back({textRect, text, lane.style(i)});
             }
         });
     }
@@ -249,8 +248,7 @@ void TimelineGeometry::addHighlights(const TraceData &t, const TimelineLane &lan
 {
     const int left = viewport.plot.left();
     const double nsPerPx = scale.nsPerPixel();
-    const std::vector<int64_t> &reaches = lane.reaches();
-    auto first = std::lower_bound(reaches.begin(), reaches.end(), scale.start);
+    const auto [first, last] = lane.window(scale.start, scale.end);
     int lastRight = std::numeric_limits<int>::min();
     double busy = 0; // ns of highlighted kernels in the last rect's columns
     const std::size_t begin = highlights.size();
@@ -262,14 +260,13 @@ void TimelineGeometry::addHighlights(const TraceData &t, const TimelineLane &lan
         const int h = std::clamp(int(std::lround(share * height)), 1, height);
         r = QRect(r.left(), y + height - h, r.width(), h);
     };
-    for (auto i = std::size_t(first - reaches.begin()); i < lane.size() && lane.starts[i] <= scale.end;
-         ++i) {
-        const uint32_t e = lane.items[i];
-        if (lane.ends[i] < scale.start || !highlightedName[t.name[e]])
+    for (std::size_t i = first; i < last; ++i) {
+        const uint32_t e = lane.item(i);
+        const int64_t start = lane.start(i), end = lane.end(i);
+        if (end < scale.start || !highlightedName[t.name[e]])
             continue;
-        const double inView =
-            double(std::min(lane.ends[i], scale.end) - std::max(lane.starts[i], scale.start));
-        const PixelSpan span = scale.toPixelSpan(lane.starts[i], lane.ends[i], 5);
+        const double inView = double(std::min(end, scale.end) - std::max(start, scale.start));
+        const PixelSpan span = scale.toPixelSpan(start, end, 5);
         const int x0 = int(span.left);
         const int x1 = std::max(x0 + 2, int(span.right));
         if (x1 <= lastRight) {

@@ -11,21 +11,20 @@ int64_t eventAt(const TimelineLane &lane, const TimeScale &scale, double px, dou
 {
     const int64_t t = scale.start + int64_t(std::llround(px * scale.nsPerPixel()));
     const int64_t slop = std::max<int64_t>(0, std::llround(slopPx * scale.nsPerPixel()));
-    auto it = std::upper_bound(lane.starts.begin(), lane.starts.end(), t + slop);
+    const std::size_t after = lane.firstStarting(t + slop, 0, lane.size(), true);
     int64_t best = -1;
     int64_t bestDistance = std::numeric_limits<int64_t>::max();
     int budget = 100000; // a pathological pile-up is cut short rather than stall the hover
-    for (auto i = std::ptrdiff_t(it - lane.starts.begin()) - 1;
-         i >= 0 && lane.reaches()[std::size_t(i)] >= t - slop && budget-- > 0; --i) {
-        const int64_t s = lane.starts[std::size_t(i)], e = lane.ends[std::size_t(i)];
+    for (auto i = std::ptrdiff_t(after) - 1; i >= 0 && lane.reach(std::size_t(i)) >= t - slop && budget-- > 0; --i) {
+        const int64_t s = lane.start(std::size_t(i)), e = lane.end(std::size_t(i));
         const int64_t distance = t < s ? s - t : t > e ? t - e : 0;
         if (distance > slop)
             continue;
         if (distance == 0) // the latest-starting one containing t: the innermost
-            return lane.items[std::size_t(i)];
+            return lane.item(std::size_t(i));
         if (distance < bestDistance) {
             bestDistance = distance;
-            best = lane.items[std::size_t(i)];
+            best = lane.item(std::size_t(i));
         }
     }
     return best;
