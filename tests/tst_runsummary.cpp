@@ -90,9 +90,12 @@ QString results(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
         options.stepScope = scope;
         const StepBreakdown steps(a, b, options);
         text += steps.stepLine() + QLatin1Char('\n') + steps.toCsv();
-        for (const auto *runs : {&steps.runsA(), &steps.runsB()})
-            for (const RunSteps &run : *runs)
-                text += QStringLiteral("%1 %2 steps %3 gaps\n").arg(run.run).arg(run.steps.size()).arg(run.gaps.size());
+        for (const QList<LoadedRun> *runs : {&a, &b})
+            for (const LoadedRun &run : *runs) {
+                std::vector<StepGap> gaps;
+                const RunSteps found = findRunSteps(*run.summary, steps.stepScope(), nullptr, &gaps);
+                text += QStringLiteral("%1 %2 steps %3 gaps\n").arg(run.run.label()).arg(found.steps.size()).arg(gaps.size());
+            }
     }
     const Replication replication = Replication::of(a, b);
     ScopeComparison comparison(scopeIndexes(a), scopeIndexes(b));

@@ -53,7 +53,9 @@ QList<LoadedRun> load(const QString &path)
 Intervals gapsOf(const LoadedRun &run, const QString &stepScope, StepPart cause)
 {
     Intervals gaps;
-    for (const StepGap &gap : findRunSteps(*run.analysis, stepScope).gaps)
+    std::vector<StepGap> all;
+    findRunSteps(*run.analysis, stepScope, &all);
+    for (const StepGap &gap : all)
         if (stepPartOf(gap.cause) == cause)
             gaps.emplace_back(gap.start, gap.end);
     return gaps;

@@ -68,7 +68,7 @@ int64_t unionLength(const std::vector<RunSummary::Kernel> &kernels, const std::v
 
 // The step's parts and gaps from its kernels (positions in summary.kernels(), by start).
 void measureStep(const RunSummary &summary, const std::vector<uint32_t> &positions, StepInstance &step,
-                 std::vector<StepGap> &gaps)
+                 std::vector<StepGap> *gaps)
 {
     const std::vector<RunSummary::Kernel> &kernels = summary.kernels();
     const int64_t first = kernels[positions.front()].start;
@@ -81,7 +81,8 @@ void measureStep(const RunSummary &summary, const std::vector<uint32_t> &positio
             const GapCause cause = k.launch == RunSummary::Launch::None ? GapCause::Unknown
                                    : k.launchStart >= reach             ? GapCause::LaunchLate
                                                                         : GapCause::GpuWaiting;
-            gaps.push_back(StepGap{reach, k.start, cause});
+            if (gaps)
+                gaps->push_back(StepGap{reach, k.start, cause});
             parts[std::size_t(stepPartOf(cause))] += k.start - reach;
             busy += reach - runStart;
             runStart = k.start;
@@ -224,13 +225,16 @@ QString stepScopeFor(const QString &asked, const QList<LoadedRun> &a, const QLis
     return {};
 }
 
-RunSteps findRunSteps(const TraceAnalysis &analysis, const QString &stepScope)
+RunSteps findRunSteps(const TraceAnalysis &analysis, const QString &stepScope, std::vector<StepGap> *gaps)
 {
-    return findRunSteps(RunSummary(analysis, std::make_shared<const ScopeIndex>(analysis)), stepScope);
+    return findRunSteps(RunSummary(analysis, std::make_shared<const ScopeIndex>(analysis)), stepScope, nullptr, gaps);
 }
 
-RunSteps findRunSteps(const RunSummary &summary, const QString &stepScope, std::vector<int32_t> *stepOfKernel)
+RunSteps findRunSteps(const RunSummary &summary, const QString &stepScope, std::vector<int32_t> *stepOfKernel,
+                      std::vector<StepGap> *gaps)
 {
+    if (gaps)
+        gaps->clear();
     if (stepOfKernel)
         stepOfKernel->assign(summary.kernels().size(), -1);
     RunSteps out;
@@ -257,7 +261,7 @@ RunSteps findRunSteps(const RunSummary &summary, const QString &stepScope, std::
         StepInstance step;
         step.start = ranges[i].start;
         step.end = ranges[i].end;
-        measureStep(summary, kernels[i], step, out.gaps);
+        measureStep(summary, kernels[i], step, gaps);
         if (stepOfKernel)
             for (uint32_t k : kernels[i])
                 (*stepOfKernel)[k] = int32_t(out.steps.size());
@@ -268,8 +272,9 @@ RunSteps findRunSteps(const RunSummary &summary, const QString &stepScope, std::
     if (!out.steps.empty())
         for (int part = 0; part < kStepParts; ++part)
             out.mean[std::size_t(part)] = sums[std::size_t(part)] / double(out.steps.size());
-    std::sort(out.gaps.begin(), out.gaps.end(),
-              [](const StepGap &a, const StepGap &b) { return a.start < b.start; });
+    if (gaps)
+        std::sort(gaps->begin(), gaps->end(), [](const StepGap &a, const StepGap &b) { return a.start < b.start; });
+
     return out;
 }
 

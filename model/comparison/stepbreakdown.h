@@ -57,7 +57,6 @@ struct RunSteps
     QString process;                 // its process (Replication::processOf), empty when unknown
     QString rankedRun;               // the multi-GPU run this rank is of (Replication::rankedRunOf)
     std::vector<StepInstance> steps; // steps with at least one kernel, by start
-    std::vector<StepGap> gaps;       // every step's idle gaps, by start
     std::array<double, kStepParts> mean{kUnset, kUnset, kUnset, kUnset, kUnset, kUnset, kUnset, kUnset}; // per step
     bool hasCommunication() const; // a communication kernel in a step
 };
@@ -65,9 +64,11 @@ struct RunSteps
 // The steps of a run: instances of `stepScope` (CPU annotations named `scope` or `scope#N`, the
 // outermost when nested); a step's kernels are those whose launch call starts in its range on any
 // thread of its process. An empty scope makes the whole run one step with every kernel. stepOfKernel,
-// when given, gets each kernel's step (index into steps; -1 for none), in summary.kernels() order.
+// when given, gets each kernel's step (index into steps; -1 for none), in summary.kernels() order;
+// gaps, when given, every step's idle gaps by start (a gap of most kernels: asked for when shown,
+// not kept).
 RunSteps findRunSteps(const RunSummary &summary, const QString &stepScope,
-                      std::vector<int32_t> *stepOfKernel = nullptr);
+                      std::vector<int32_t> *stepOfKernel = nullptr, std::vector<StepGap> *gaps = nullptr);
 // The steps of a loaded run (its summary's), named and placed as the statistics count it: its label,
 // process and multi-GPU run (Replication).
 RunSteps runStepsOf(const LoadedRun &run, const QString &stepScope);
@@ -75,7 +76,7 @@ RunSteps runStepsOf(const LoadedRun &run, const QString &stepScope);
 // for the whole run, or when none was asked the first run's detected step scope (else the whole run).
 QString stepScopeFor(const QString &asked, const QList<LoadedRun> &a, const QList<LoadedRun> &b);
 // The same of an analysed trace (summarised first: one definition of a step).
-RunSteps findRunSteps(const TraceAnalysis &analysis, const QString &stepScope);
+RunSteps findRunSteps(const TraceAnalysis &analysis, const QString &stepScope, std::vector<StepGap> *gaps = nullptr);
 
 struct StepBreakdownOptions
 {

@@ -8,6 +8,10 @@
 #include <QThreadPool>
 #include <QtConcurrent>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 namespace scopeline {
 
 namespace {
@@ -155,7 +159,7 @@ QList<QList<LoadedRun>> LoadedRun::loadEach(const std::vector<TraceRun> &runs, c
         indexes.append(i);
     // Each run is loaded, summarised and (Events::Drop) let go on its own thread, so memory holds at
     // most as many traces as there are threads, not a side's worth.
-    return QtConcurrent::blockingMapped(loadingPool(), indexes, [&](int i) -> QList<LoadedRun> {
+    QList<QList<LoadedRun>> loaded = QtConcurrent::blockingMapped(loadingPool(), indexes, [&](int i) -> QList<LoadedRun> {
         const TraceRun &run = runs[std::size_t(i)];
         if (cancel && cancel->load())
             stop = true;
@@ -180,6 +184,12 @@ QList<QList<LoadedRun>> LoadedRun::loadEach(const std::vector<TraceRun> &runs, c
             progress(i, 1.0);
         return loaded;
     });
+#ifdef __GLIBC__
+    // What the loads let go of on the loading threads stays resident in those threads' malloc arenas
+    // (a quarter of a GB after a 12 GB trace) until trimmed.
+    malloc_trim(0);
+#endif
+    return loaded;
 }
 
 QString LoadedRun::firstError(const QList<LoadedRun> &runs)

@@ -202,12 +202,16 @@ StepBreakdownView::selectedGaps(int side, const QString &run) const
     const int cause = m_waterfall->selectedCause();
     if (!m_breakdown || cause < 0)
         return std::nullopt;
+    // found again when asked for: a run's gaps are about as many as its kernels
     std::vector<std::pair<int64_t, int64_t>> gaps;
-    for (const RunSteps &steps : side == 0 ? m_breakdown->runsA() : m_breakdown->runsB())
-        if (steps.run == run)
-            for (const StepGap &gap : steps.gaps)
+    std::vector<StepGap> all;
+    for (const LoadedRun &loaded : side == 0 ? m_runsA : m_runsB)
+        if (loaded.summary && loaded.run.label() == run) {
+            findRunSteps(*loaded.summary, m_breakdown->stepScope(), nullptr, &all);
+            for (const StepGap &gap : all)
                 if (int(stepPartOf(gap.cause)) == cause)
                     gaps.emplace_back(gap.start, gap.end);
+        }
     return gaps;
 }
 
