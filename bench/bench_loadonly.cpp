@@ -107,7 +107,7 @@ void printStats(const scopeline::TraceData &d)
         stringBytes += d.strings.view(s).size();
     std::printf("  columns %zu events: start %.1f, duration %.1f, correlation %.1f, name %.1f, category %.1f, "
                 "track %.1f, opPath %.1f, argsBegin %.1f, kind %.1f MB\n",
-                d.eventCount(), mb(d.start), mb(d.duration), mb(d.correlation), mb(d.name), mb(d.category),
+                d.eventCount(), mb(d.start), double(d.duration.size() * 4) / 1e6, double(d.correlation.size() * 4) / 1e6, mb(d.name), mb(d.category),
                 mb(d.track), mb(d.opPath), mb(d.argsBegin), mb(d.kind));
     std::printf("  args %zu (%.1f MB), argText %.1f MB, flows %zu (%.1f MB), track refs %.1f MB (%zu tracks), "
                 "strings %zu (%.1f MB of text)\n",

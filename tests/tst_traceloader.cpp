@@ -383,10 +383,8 @@ QString compareTraces(const TraceData &a, const TraceData &b)
         if (aLast - aFirst != bLast - bFirst)
             return QStringLiteral("event %1 has a different number of args").arg(e);
         for (uint32_t i = 0; i < aLast - aFirst; ++i) {
-            const ArgEntry &x = a.args[aFirst + i], &y = b.args[bFirst + i];
-            if (a.strings.view(x.key) != b.strings.view(y.key) ||
-                std::string_view(a.argText).substr(x.offset, x.length) !=
-                    std::string_view(b.argText).substr(y.offset, y.length))
+            if (a.strings.view(a.args[aFirst + i].key) != b.strings.view(b.args[bFirst + i].key) ||
+                a.argValue(aFirst + i) != b.argValue(bFirst + i))
                 return QStringLiteral("event %1 arg %2 differs").arg(e).arg(i);
         }
     }
@@ -435,6 +433,7 @@ private slots:
     void gzipAndPlainLoadIdentically_data();
     void gzipAndPlainLoadIdentically();
     void concatenatedGzipMembers();
+    void compactColumnsKeepEveryValue();
     void gzipErrorsAsZlibSaysThem();
     void anyBlockSizeLoadsIdentically_data();
     void anyBlockSizeLoadsIdentically();
@@ -745,6 +744,58 @@ void TstTraceLoader::anyBlockSizeLoadsIdentically()
         }
     }
     QFile::remove(plain);
+}
+
+// Correlation ids and durations take 4 bytes an event: every id comes back, whatever its high bits
+// (rocpd offsets each database's by 2^40), the ids whose low bits are the column's markers, and ids
+// set afterwards; durations of 2^32 ns and longer come back as well.
+void TstTraceLoader::compactColumnsKeepEveryValue()
+{
+    CorrelationColumn column;
+    std::vector<int64_t> want;
+    uint64_t x = 88172645463325252ull; // xorshift: a fixed mix of ids
+    const int64_t specials[] = {TraceData::kNoCorrelation, 0, 0xfffffffell, 0xffffffffll, 0x1ffffffffll, -7,
+                                (int64_t(3) << 40) + 0xfffffffe};
+    for (int i = 0; i < 5000; ++i) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        const int64_t base = int64_t(i / 1000) << 40; // runs of events with one high part
+        const int64_t id = x % 5 == 0   ? TraceData::kNoCorrelation
+                           : x % 97 == 0 ? specials[(x >> 8) % std::size(specials)]
+                                         : base + int64_t(x % 100000);
+        column.push_back(id);
+        want.push_back(id);
+    }
+    for (std::size_t e = 0; e < want.size(); e += 37) { // set later, as ids derived from flows are
+        const int64_t id = e % 3 == 0 ? int64_t(e) : e % 3 == 1 ? TraceData::kNoCorrelation : (int64_t(9) << 40) + int64_t(e);
+        column.set(e, id);
+        want[e] = id;
+    }
+    QCOMPARE(column.size(), want.size());
+    for (std::size_t e = 0; e < want.size(); ++e)
+        QVERIFY2(column[e] == want[e], qPrintable(QStringLiteral("event %1: %2, not %3").arg(e).arg(column[e]).arg(want[e])));
+    QVERIFY(column.anyId());
+    QVERIFY(!CorrelationColumn().anyId());
+
+    DurationColumn durations;
+    std::vector<int64_t> ns;
+    for (int i = 0; i < 3000; ++i) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        const int64_t d = x % 50 == 0 ? int64_t(0xffffffffll) + int64_t(x % 3) * 0x100000000ll - 1 + int64_t(x % 2)
+                                      : int64_t(x % 1000000);
+        durations.push_back(d);
+        ns.push_back(d);
+    }
+    QCOMPARE(durations.size(), ns.size());
+    int longOnes = 0;
+    for (std::size_t e = 0; e < ns.size(); ++e) {
+        QCOMPARE(durations[e], ns[e]);
+        longOnes += ns[e] >= 0xffffffffll;
+    }
+    QVERIFY(longOnes > 10);
 }
 
 void TstTraceLoader::concatenatedGzipMembers()

@@ -166,7 +166,7 @@ void TraceAnalysis::joinLaunches()
 {
     const TraceData &t = m_trace;
     auto byCorrelationStart = [&t](uint32_t a, uint32_t b) {
-        return std::tie(t.correlation[a], t.start[a], a) < std::tie(t.correlation[b], t.start[b], b);
+        return std::make_tuple(t.correlation[a], t.start[a], a) < std::make_tuple(t.correlation[b], t.start[b], b);
     };
     for (uint32_t k : m_kernels)
         if (t.correlation[k] != TraceData::kNoCorrelation)

@@ -233,9 +233,8 @@ void TraceBuilder::reserveFor(int64_t textBytes)
         std::size_t(std::clamp<int64_t>(textBytes / kEventBytesReserved, 0, kMostEventsReserved));
     try {
         // Their pages are chosen as the batches come (prepareTails), 2 MB or 4 KB.
-        for (auto *column : {&d.start, &d.duration, &d.correlation})
-            hugepages::reserveUnadvised(*column, events);
-        for (auto *column : {&d.name, &d.category, &d.track, &d.opPath, &d.argsBegin})
+        hugepages::reserveUnadvised(d.start, events);
+        for (auto *column : {&d.duration.shortNs(), &d.correlation.low(), &d.name, &d.category, &d.track, &d.opPath, &d.argsBegin})
             hugepages::reserveUnadvised(*column, events + 1);
         hugepages::reserveUnadvised(d.kind, events);
         hugepages::reserveUnadvised(d.args, events * 4);
@@ -323,9 +322,8 @@ void TraceBuilder::prepareTails(const EventBatch &batch, int64_t textEnd)
     if (m_tails.empty())
         m_tails.resize(12);
     std::size_t i = 0;
-    for (auto *column : {&d.start, &d.duration, &d.correlation})
-        prepareTail(m_tails[i++], *column, events, scale);
-    for (auto *column : {&d.name, &d.category, &d.track, &d.opPath, &d.argsBegin}) {
+    prepareTail(m_tails[i++], d.start, events, scale);
+    for (auto *column : {&d.duration.shortNs(), &d.correlation.low(), &d.name, &d.category, &d.track, &d.opPath, &d.argsBegin}) {
         ColumnTail &tail = m_tails[i++];
         if (!column->empty()) // the op paths and args' index stay empty until an event has one
             prepareTail(tail, *column, events, scale);
@@ -499,8 +497,9 @@ void TraceBuilder::addSlice(const Event &event, const std::vector<Arg> &args, in
     d.category.push_back(event.cat);
     d.track.push_back(trackFor(event.pid, event.tid));
     d.kind.push_back(EventKind::Other);
-    d.correlation.push_back(event.correlation >= 0 ? event.correlation : event.correlationId);
-    m_correlationSeen |= d.correlation.back() != TraceData::kNoCorrelation;
+    const int64_t correlation = event.correlation >= 0 ? event.correlation : event.correlationId;
+    d.correlation.push_back(correlation);
+    m_correlationSeen |= correlation != TraceData::kNoCorrelation;
     m_correlationFromId.push_back(event.hasCorrelationIdKey);
 
     // The op paths and the args' index begin at the first event that has one: until then every
@@ -511,7 +510,7 @@ void TraceBuilder::addSlice(const Event &event, const std::vector<Arg> &args, in
     for (const Arg &arg : args) {
         if (arg.key == m_nameKey || (arg.key == m_longNameKey && opPath == 0))
             opPath = d.strings.intern(arg.value);
-        d.args.push_back(ArgEntry{arg.key, uint32_t(d.argText.size()), uint32_t(arg.value.size())});
+        d.args.push_back(ArgEntry{arg.key, uint32_t(d.argText.size())});
         d.argText.append(arg.value);
     }
     if (opPath != 0 && d.opPath.empty())
@@ -550,8 +549,7 @@ void TraceBuilder::finish()
     pruneEmptyTracks();
     classifyTracks();
     sortTrackEvents();
-    if (std::all_of(m_data.correlation.begin(), m_data.correlation.end(),
-                    [](int64_t c) { return c == TraceData::kNoCorrelation; }))
+    if (!m_data.correlation.anyId())
         deriveCorrelationFromFlows();
     classifyEvents();
     detectFormat();
@@ -702,7 +700,8 @@ void TraceBuilder::deriveCorrelationFromFlows()
         const int64_t a = bind(*pair.start), b = bind(*pair.finish);
         if (a >= 0 && b >= 0) {
             ++fresh;
-            d.correlation[a] = d.correlation[b] = fresh;
+            d.correlation.set(std::size_t(a), fresh);
+            d.correlation.set(std::size_t(b), fresh);
         }
     }
 }
@@ -722,7 +721,7 @@ void TraceBuilder::classifyEvents()
             for (uint32_t a = first; a < last && !hasDesc; ++a)
                 if (d.args[a].key == uint32_t(descKey)) {
                     hasDesc = true;
-                    desc = std::string_view(d.argText).substr(d.args[a].offset, d.args[a].length);
+                    desc = d.argValue(a);
                 }
         }
         d.kind[e] = gpuKind(d.strings.view(d.category[e]), d.nameOf(e), desc, hasDesc);

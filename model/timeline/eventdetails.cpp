@@ -131,9 +131,7 @@ EventDetails eventDetails(const LoadedRun &run, uint32_t e)
         d.fields.push_back(field(tr("Scope path"), t.strings.qstring(t.opPathOf(e)), {}, true));
     const auto [first, last] = t.argRange(e);
     for (uint32_t i = first; i < last; ++i) {
-        const ArgEntry &arg = t.args[i];
-        const std::string_view value = std::string_view(t.argText).substr(arg.offset, arg.length);
-        d.args.push_back(field(t.strings.qstring(arg.key), elided(value, 300), {}, true));
+        d.args.push_back(field(t.strings.qstring(t.args[i].key), elided(t.argValue(i), 300), {}, true));
     }
     return d;
 }

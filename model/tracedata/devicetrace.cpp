@@ -46,7 +46,7 @@ TraceData traceOfDevice(const TraceData &trace, int device)
             out.instantsLeftOut.push_back(trace.instantsLeftOut[t]);
     }
 
-    // The events of the tracks kept, in file order; names, args' text and the string table as they are.
+    // The events of the tracks kept, in file order, with their args; names and the string table as they are.
     std::vector<int64_t> newEvent(trace.eventCount(), -1);
     const bool paths = !trace.opPath.empty(), args = !trace.argsBegin.empty();
     if (args)
@@ -65,12 +65,14 @@ TraceData traceOfDevice(const TraceData &trace, int device)
         if (paths)
             out.opPath.push_back(trace.opPath[e]);
         if (args) {
-            out.args.insert(out.args.end(), trace.args.begin() + trace.argsBegin[e],
-                            trace.args.begin() + trace.argsBegin[e + 1]);
+            const auto [first, last] = trace.argRange(e);
+            for (uint32_t i = first; i < last; ++i) { // the values of the events kept, one after another
+                out.args.push_back({trace.args[i].key, uint32_t(out.argText.size())});
+                out.argText.append(trace.argValue(i));
+            }
             out.argsBegin.push_back(uint32_t(out.args.size()));
         }
     }
-    out.argText = trace.argText;
     out.trackEvents.resize(out.tracks.size());
     for (std::size_t t = 0; t < trace.tracks.size(); ++t)
         if (newTrack[t] >= 0)

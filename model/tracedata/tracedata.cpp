@@ -3,6 +3,9 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+#include <cstdint>
+
 namespace scopeline {
 
 QString formatName(TraceFormat format)
@@ -33,6 +36,77 @@ QString Track::displayName() const
     return process + QStringLiteral(" / ") + thread;
 }
 
+void DurationColumn::push_back(int64_t ns)
+{
+    if (uint64_t(ns) < kLong) {
+        m_short.push_back(uint32_t(ns));
+        return;
+    }
+    m_long.emplace_back(m_short.size(), ns);
+    m_short.push_back(kLong);
+}
+
+int64_t DurationColumn::longOf(std::size_t e) const
+{
+    return std::lower_bound(m_long.begin(), m_long.end(), std::pair<std::size_t, int64_t>(e, INT64_MIN))->second;
+}
+
+uint32_t CorrelationColumn::highAt(std::size_t e) const
+{
+    const auto after = std::upper_bound(m_high.begin(), m_high.end(), e,
+                                        [](std::size_t event, const HighBits &h) { return event < h.first; });
+    return after == m_high.begin() ? 0 : std::prev(after)->high;
+}
+
+int64_t CorrelationColumn::operator[](std::size_t e) const
+{
+    const uint32_t low = m_low[e];
+    if (low == kNone)
+        return TraceData::kNoCorrelation;
+    if (low == kAside)
+        return std::lower_bound(m_aside.begin(), m_aside.end(), std::pair<std::size_t, int64_t>(e, INT64_MIN))->second;
+    return int64_t((uint64_t(m_high.empty() ? 0 : highAt(e)) << 32) | low);
+}
+
+void CorrelationColumn::push_back(int64_t id)
+{
+    const uint32_t low = uint32_t(uint64_t(id)), high = uint32_t(uint64_t(id) >> 32);
+    if (id == TraceData::kNoCorrelation || (low < kAside && high == (m_high.empty() ? 0 : m_high.back().high))) {
+        m_low.push_back(id == TraceData::kNoCorrelation ? kNone : low); // the usual: no marker, no new run
+        return;
+    }
+    m_low.push_back(kNone);
+    set(m_low.size() - 1, id);
+}
+
+void CorrelationColumn::set(std::size_t e, int64_t id)
+{
+    const auto aside = std::lower_bound(m_aside.begin(), m_aside.end(), std::pair<std::size_t, int64_t>(e, INT64_MIN));
+    if (m_low[e] == kAside)
+        m_aside.erase(aside);
+    if (id == TraceData::kNoCorrelation) {
+        m_low[e] = kNone;
+        return;
+    }
+    const uint32_t low = uint32_t(uint64_t(id)), high = uint32_t(uint64_t(id) >> 32);
+    // the last event's high bits may start a run of their own; any other event keeps its run's
+    if (e + 1 == m_low.size() && high != (m_high.empty() ? 0 : m_high.back().high) &&
+        (m_high.empty() || m_high.back().first < e))
+        m_high.push_back({e, high});
+    if (low >= kAside || high != highAt(e)) {
+        m_low[e] = kAside;
+        m_aside.insert(std::lower_bound(m_aside.begin(), m_aside.end(), std::pair<std::size_t, int64_t>(e, INT64_MIN)),
+                       {e, id});
+        return;
+    }
+    m_low[e] = low;
+}
+
+bool CorrelationColumn::anyId() const
+{
+    return std::any_of(m_low.begin(), m_low.end(), [](uint32_t low) { return low != kNone; });
+}
+
 int64_t TraceData::eventsRead() const
 {
     int64_t read = int64_t(eventCount());
@@ -46,7 +120,7 @@ std::string_view TraceData::arg(uint32_t e, std::string_view key) const
     const auto [first, last] = argRange(e);
     for (uint32_t i = first; i < last; ++i) {
         if (strings.view(args[i].key) == key)
-            return std::string_view(argText).substr(args[i].offset, args[i].length);
+            return argValue(i);
     }
     return {};
 }

@@ -63,8 +63,62 @@ struct FlowPoint
 struct ArgEntry
 {
     uint32_t key;    // interned arg name
-    uint32_t offset; // value text in TraceData::argText (values are mostly unique: not interned)
-    uint32_t length;
+    uint32_t offset; // value text in TraceData::argText (values are mostly unique: not interned), up to
+                     // the next arg's (TraceData::argValue)
+};
+
+// Event durations in ns, one per event: 4 bytes an event, the few of 2^32 ns (4.3 s) or longer kept
+// aside.
+class DurationColumn
+{
+public:
+    int64_t operator[](std::size_t e) const
+    {
+        const uint32_t ns = m_short[e];
+        return ns != kLong ? int64_t(ns) : longOf(e);
+    }
+    void push_back(int64_t ns);
+    std::size_t size() const { return m_short.size(); }
+    bool empty() const { return m_short.empty(); }
+    // The durations under 2^32 - 1 ns (or a marker): what a loader reserves pages for.
+    std::vector<uint32_t> &shortNs() { return m_short; }
+
+private:
+    static constexpr uint32_t kLong = 0xffffffffu;
+    int64_t longOf(std::size_t e) const;
+
+    std::vector<uint32_t> m_short;
+    std::vector<std::pair<std::size_t, int64_t>> m_long; // by event
+};
+
+// Launch <-> GPU activity join keys, one per event, TraceData::kNoCorrelation where none: 4 bytes an
+// event where 8 took twice the memory. An id's high 32 bits change only between runs of events (rocpd
+// offsets each database's ids), so they are kept per run; the rare id that fits neither way is kept
+// aside.
+class CorrelationColumn
+{
+public:
+    int64_t operator[](std::size_t e) const;
+    void push_back(int64_t id);
+    void set(std::size_t e, int64_t id);
+    std::size_t size() const { return m_low.size(); }
+    bool empty() const { return m_low.empty(); }
+    bool anyId() const; // whether an event has one
+    // The low 32 bits (or a marker) of each id: what a loader reserves pages for.
+    std::vector<uint32_t> &low() { return m_low; }
+
+private:
+    static constexpr uint32_t kNone = 0xffffffffu, kAside = 0xfffffffeu;
+    struct HighBits
+    {
+        std::size_t first; // the high bits of the ids from this event on
+        uint32_t high;
+    };
+    uint32_t highAt(std::size_t e) const;
+
+    std::vector<uint32_t> m_low;
+    std::vector<HighBits> m_high; // by first; none: every id's high bits are 0
+    std::vector<std::pair<std::size_t, int64_t>> m_aside; // by event
 };
 
 class TraceData
@@ -74,12 +128,12 @@ public:
 
     // Columns, one entry per event, in file order.
     std::vector<int64_t> start;     // ns
-    std::vector<int64_t> duration;  // ns, >= 0
+    DurationColumn duration;        // ns, >= 0
     std::vector<uint32_t> name;     // StringTable id
     std::vector<uint32_t> category; // StringTable id
     std::vector<uint32_t> track;    // index into tracks
     std::vector<EventKind> kind;
-    std::vector<int64_t> correlation; // launch <-> GPU activity join key, kNoCorrelation if none
+    CorrelationColumn correlation; // launch <-> GPU activity join key, kNoCorrelation if none
     // JAX op path (args.name / long_name), 0 if none; empty when no event has one (outside JAX).
     std::vector<uint32_t> opPath;
     // Into args, size = events + 1; empty when no event has an arg (TraceDetail::Figures, mostly).
@@ -118,6 +172,12 @@ public:
     std::pair<uint32_t, uint32_t> argRange(uint32_t e) const
     {
         return argsBegin.empty() ? std::pair<uint32_t, uint32_t>(0, 0) : std::pair(argsBegin[e], argsBegin[e + 1]);
+    }
+    // The value of args[i]: the values follow one another in argText, in the order of args.
+    std::string_view argValue(uint32_t i) const
+    {
+        const std::size_t end = i + 1 < args.size() ? args[i + 1].offset : argText.size();
+        return std::string_view(argText).substr(args[i].offset, end - args[i].offset);
     }
     // Value of an arg of event e, empty when absent.
     std::string_view arg(uint32_t e, std::string_view key) const;
