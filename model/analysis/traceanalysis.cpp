@@ -165,13 +165,20 @@ TraceAnalysis::TraceAnalysis(const TraceData &trace) : m_trace(trace)
 void TraceAnalysis::joinLaunches()
 {
     const TraceData &t = m_trace;
-    auto byCorrelationStart = [&t](uint32_t a, uint32_t b) {
-        return std::make_tuple(t.correlation[a], t.start[a], a) < std::make_tuple(t.correlation[b], t.start[b], b);
+    // events by correlation id, then start, then index: sorted with their keys beside them
+    std::vector<std::tuple<int64_t, int64_t, uint32_t>> keyed;
+    auto sortByCorrelationStart = [&t, &keyed](std::vector<uint32_t> &events) {
+        keyed.clear();
+        for (uint32_t e : events)
+            keyed.emplace_back(t.correlation[e], t.start[e], e);
+        std::sort(keyed.begin(), keyed.end());
+        for (std::size_t i = 0; i < keyed.size(); ++i)
+            events[i] = std::get<2>(keyed[i]);
     };
     for (uint32_t k : m_kernels)
         if (t.correlation[k] != TraceData::kNoCorrelation)
             m_kernelsByCorrelation.push_back(k);
-    std::sort(m_kernelsByCorrelation.begin(), m_kernelsByCorrelation.end(), byCorrelationStart);
+    sortByCorrelationStart(m_kernelsByCorrelation);
 
     // The earliest launch call of each correlation id (the first in the file on a tie).
     std::vector<uint32_t> launches;
@@ -179,15 +186,21 @@ void TraceAnalysis::joinLaunches()
         if ((t.kind[e] == EventKind::KernelLaunch || t.kind[e] == EventKind::GraphLaunch) &&
             t.correlation[e] != TraceData::kNoCorrelation)
             launches.push_back(e);
-    std::sort(launches.begin(), launches.end(), byCorrelationStart);
-    launches.erase(std::unique(launches.begin(), launches.end(),
-                               [&t](uint32_t a, uint32_t b) { return t.correlation[a] == t.correlation[b]; }),
-                   launches.end());
+    sortByCorrelationStart(launches);
+    std::vector<int64_t> ids; // of the first launch of each id, searched for each kernel's
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < launches.size(); ++i)
+        if (i == 0 || std::get<0>(keyed[i]) != ids.back()) {
+            ids.push_back(std::get<0>(keyed[i]));
+            launches[kept++] = launches[i];
+        }
+    launches.resize(kept);
 
     for (uint32_t k : m_kernels) { // by index, so m_launchOf comes sorted
-        const auto [from, to] = withCorrelation(t, launches, t.correlation[k]);
-        if (from != to)
-            m_launchOf.emplace_back(k, *from);
+        const int64_t id = t.correlation[k];
+        const auto found = std::lower_bound(ids.begin(), ids.end(), id);
+        if (id != TraceData::kNoCorrelation && found != ids.end() && *found == id)
+            m_launchOf.emplace_back(k, launches[std::size_t(found - ids.begin())]);
     }
 }
 

@@ -58,7 +58,7 @@ uint32_t CorrelationColumn::highAt(std::size_t e) const
     return after == m_high.begin() ? 0 : std::prev(after)->high;
 }
 
-int64_t CorrelationColumn::operator[](std::size_t e) const
+int64_t CorrelationColumn::at(std::size_t e) const
 {
     const uint32_t low = m_low[e];
     if (low == kNone)

@@ -98,7 +98,11 @@ private:
 class CorrelationColumn
 {
 public:
-    int64_t operator[](std::size_t e) const;
+    int64_t operator[](std::size_t e) const
+    {
+        const uint32_t low = m_low[e];
+        return low < kAside && m_high.empty() ? int64_t(low) : at(e); // the usual: a small id
+    }
     void push_back(int64_t id);
     void set(std::size_t e, int64_t id);
     std::size_t size() const { return m_low.size(); }
@@ -115,6 +119,7 @@ private:
         uint32_t high;
     };
     uint32_t highAt(std::size_t e) const;
+    int64_t at(std::size_t e) const;
 
     std::vector<uint32_t> m_low;
     std::vector<HighBits> m_high; // by first; none: every id's high bits are 0
