@@ -282,7 +282,8 @@ std::size_t TimelineLane::descend(std::size_t node, std::size_t nl, std::size_t 
 std::pair<std::size_t, std::size_t> TimelineLane::window(int64_t from, int64_t to) const
 {
     const std::size_t first = m_overlapping ? firstNotBelow(0, size(), [&](std::size_t i) { return m_reach[i] < from; })
-                                            : firstEndingAfter(0, size(), from - 1);
+                              : from == std::numeric_limits<int64_t>::min() ? 0
+                                                                            : firstEndingAfter(0, size(), from - 1);
     const std::size_t last = firstStarting(to, 0, size(), true);
     return {first, std::max(first, last)};
 }
