@@ -36,6 +36,17 @@ QString Track::displayName() const
     return process + QStringLiteral(" / ") + thread;
 }
 
+namespace {
+
+// Where event e's value is, or would go, among values kept aside by event.
+template <typename Aside>
+auto asideAt(Aside &aside, std::size_t e)
+{
+    return std::lower_bound(aside.begin(), aside.end(), std::pair<std::size_t, int64_t>(e, INT64_MIN));
+}
+
+} // namespace
+
 void DurationColumn::push_back(int64_t ns)
 {
     if (uint64_t(ns) < kLong) {
@@ -48,7 +59,7 @@ void DurationColumn::push_back(int64_t ns)
 
 int64_t DurationColumn::longOf(std::size_t e) const
 {
-    return std::lower_bound(m_long.begin(), m_long.end(), std::pair<std::size_t, int64_t>(e, INT64_MIN))->second;
+    return asideAt(m_long, e)->second;
 }
 
 uint32_t CorrelationColumn::highAt(std::size_t e) const
@@ -64,7 +75,7 @@ int64_t CorrelationColumn::at(std::size_t e) const
     if (low == kNone)
         return TraceData::kNoCorrelation;
     if (low == kAside)
-        return std::lower_bound(m_aside.begin(), m_aside.end(), std::pair<std::size_t, int64_t>(e, INT64_MIN))->second;
+        return asideAt(m_aside, e)->second;
     return int64_t((uint64_t(m_high.empty() ? 0 : highAt(e)) << 32) | low);
 }
 
@@ -81,9 +92,9 @@ void CorrelationColumn::push_back(int64_t id)
 
 void CorrelationColumn::set(std::size_t e, int64_t id)
 {
-    const auto aside = std::lower_bound(m_aside.begin(), m_aside.end(), std::pair<std::size_t, int64_t>(e, INT64_MIN));
+    auto aside = asideAt(m_aside, e);
     if (m_low[e] == kAside)
-        m_aside.erase(aside);
+        aside = m_aside.erase(aside);
     if (id == TraceData::kNoCorrelation) {
         m_low[e] = kNone;
         return;
@@ -95,8 +106,7 @@ void CorrelationColumn::set(std::size_t e, int64_t id)
         m_high.push_back({e, high});
     if (low >= kAside || high != highAt(e)) {
         m_low[e] = kAside;
-        m_aside.insert(std::lower_bound(m_aside.begin(), m_aside.end(), std::pair<std::size_t, int64_t>(e, INT64_MIN)),
-                       {e, id});
+        m_aside.insert(aside, {e, id});
         return;
     }
     m_low[e] = low;

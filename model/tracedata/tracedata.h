@@ -79,7 +79,6 @@ public:
     }
     void push_back(int64_t ns);
     std::size_t size() const { return m_short.size(); }
-    bool empty() const { return m_short.empty(); }
     // The durations under 2^32 - 1 ns (or a marker): what a loader reserves pages for.
     std::vector<uint32_t> &shortNs() { return m_short; }
 
@@ -106,7 +105,6 @@ public:
     void push_back(int64_t id);
     void set(std::size_t e, int64_t id);
     std::size_t size() const { return m_low.size(); }
-    bool empty() const { return m_low.empty(); }
     bool anyId() const; // whether an event has one
     // The low 32 bits (or a marker) of each id: what a loader reserves pages for.
     std::vector<uint32_t> &low() { return m_low; }
