@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Tests for model/stringtable: ids are dense and stable, a text interned twice gets its first id, and
 // every view stays valid and equal to its text while the table grows (texts live in fixed blocks,
-// long ones in blocks of their own). Checked against std::unordered_map as the oracle.
+// long ones in blocks of their own). Checked against std::unordered_map as the oracle; sameText
+// against a change at every byte.
 
 #include "model/tracedata/stringtable.h"
 
@@ -58,6 +59,24 @@ private slots:
             QCOMPARE(static_cast<const void *>(views[id].data()), static_cast<const void *>(table.view(id).data()));
             QCOMPARE(table.find(text), int64_t(id));
             QCOMPARE(table.qstring(id), QString::fromStdString(text));
+        }
+    }
+
+    // sameText reads texts of up to 16 bytes as overlapping words: a difference at any byte of any
+    // length must still tell them apart, and texts of different lengths are never the same.
+    void sameTextSeesEveryByte()
+    {
+        const std::string base = "abcdefghijklmnopqrstuvwxyz0123456789";
+        for (std::size_t n = 0; n <= base.size(); ++n) {
+            const std::string text = base.substr(0, n);
+            std::string copy = text; // another buffer, the same bytes
+            QVERIFY(sameText(text, copy));
+            QVERIFY(n == base.size() || !sameText(text, base.substr(0, n + 1)));
+            for (std::size_t at = 0; at < n; ++at) {
+                std::string other = text;
+                other[at] = char(other[at] ^ 0x40);
+                QVERIFY2(!sameText(text, other), qPrintable(QStringLiteral("length %1, byte %2").arg(n).arg(at)));
+            }
         }
     }
 };

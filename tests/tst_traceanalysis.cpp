@@ -9,6 +9,8 @@
 
 #include "model/loading/loadedrun.h"
 #include "model/analysis/traceanalysis.h"
+#include "model/loading/traceloader.h"
+#include "model/tracedata/devicetrace.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -314,6 +316,51 @@ private slots:
         QCOMPARE(gapsByCause(*skipped.analysis), gapsByCause(*indexed.analysis));
         QCOMPARE(skipped.analysis->total().kernels, indexed.analysis->total().kernels);
         QCOMPARE(skipped.analysis->total().busyNs, indexed.analysis->total().busyNs);
+    }
+
+    // A trace of two GPUs: each device's figures, worked out beside the total in one pass, are the
+    // totals of that GPU's own trace (its GPU tracks and the process launching onto it, analysed
+    // apart); the total's are those of the whole trace, the devices' counts adding up to it. A run
+    // only summarised leaves out the devices and the gaps and keeps the total.
+    void devicesAsTheirOwnTraces()
+    {
+        const QString file = testdata::path("converted/two_gpus_one_trace/dlrm_ranks_0_1.pt.trace.json.gz");
+        REQUIRE_TEST_DATA(file);
+        const LoadResult loaded = TraceLoader::load(file);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+        const TraceAnalysis analysis(*loaded.trace);
+        const std::vector<int> devices = gpuDevices(*loaded.trace);
+        QCOMPARE(devices.size(), std::size_t(2));
+        QCOMPARE(analysis.devices().size(), devices.size());
+        int64_t kernels = 0, launches = 0;
+        for (std::size_t i = 0; i < devices.size(); ++i) {
+            const LaunchSummary &device = analysis.devices()[i];
+            QCOMPARE(device.device, devices[i]);
+            const TraceData own = traceOfDevice(*loaded.trace, devices[i]);
+            const TraceAnalysis apart(own);
+            const LaunchSummary &expected = apart.total();
+            QVERIFY(device.kernels > 0);
+            QCOMPARE(device.kernels, expected.kernels);
+            QCOMPARE(device.kernelLaunches, expected.kernelLaunches);
+            QCOMPARE(device.graphLaunches, expected.graphLaunches);
+            QCOMPARE(device.busyNs, expected.busyNs);
+            QCOMPARE(device.spanNs, expected.spanNs);
+            QCOMPARE(device.launchDelays, expected.launchDelays);
+            QCOMPARE(device.graphLaunchDelays, expected.graphLaunchDelays);
+            kernels += device.kernels;
+            launches += device.kernelLaunches;
+        }
+        QCOMPARE(analysis.total().kernels, kernels);
+        QCOMPARE(analysis.total().kernelLaunches, launches);
+
+        const TraceAnalysis summaryOnly(*loaded.trace, TraceAnalysis::Depth::SummaryOnly);
+        QVERIFY(summaryOnly.devices().empty() && summaryOnly.streams().empty());
+        QCOMPARE(summaryOnly.total().kernels, analysis.total().kernels);
+        QCOMPARE(summaryOnly.total().kernelLaunches, analysis.total().kernelLaunches);
+        QCOMPARE(summaryOnly.total().busyNs, analysis.total().busyNs);
+        QCOMPARE(summaryOnly.total().spanNs, analysis.total().spanNs);
+        QCOMPARE(summaryOnly.total().launchDelays, analysis.total().launchDelays);
+        QCOMPARE(summaryOnly.kernels(), analysis.kernels());
     }
 };
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A load that keeps only the args the figures read (TraceDetail::Figures: `info`, and every run
-// summarised and let go) gives the same launch analysis and, byte for byte, the same run summary as a
-// full load, on every trace in tests/data and the bundled samples.
+// summarised and let go, whose launch analysis also leaves out what a summary does not read) gives the
+// same launch analysis and, byte for byte, the same run summary as a full load, on every trace in
+// tests/data and the bundled samples.
 
 #include "model/analysis/runsummaryfile.h"
 #include "model/loading/loadedrun.h"

@@ -30,6 +30,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QThreadPool>
+#include <QtConcurrent>
 #include <QtTest>
 
 #include <algorithm>
@@ -438,6 +439,7 @@ private slots:
     void anyBlockSizeLoadsIdentically_data();
     void anyBlockSizeLoadsIdentically();
     void whicheverThreadParsesLoadsIdentically();
+    void filesLoadingTogetherLoadIdentically();
     void largeTraceWithTrickyStrings_data();
     void largeTraceWithTrickyStrings();
     void kinetoGpuTracks_data();
@@ -689,6 +691,30 @@ void TstTraceLoader::whicheverThreadParsesLoadsIdentically()
         QVERIFY2(r.ok(), qPrintable(r.error));
         const QString difference = compareTraces(*reference.trace, *r.trace);
         QVERIFY2(difference.isEmpty(), qPrintable(QStringLiteral("%1 queued: %2").arg(queued).arg(difference)));
+    }
+}
+
+// While as many files load as there are cores, each reading thread parses its own chunks; a file
+// left loading alone hands them to parser threads again. Loaded together with smaller files (which
+// end first), each trace is the same as loaded alone.
+void TstTraceLoader::filesLoadingTogetherLoadIdentically()
+{
+    const QStringList files = {publicTrace(kTraceLensMi300), publicTrace(kTraceLensH100),
+                               publicTrace("HolisticTraceAnalysis/tests__data__df_index_resolver__df_index_resolver.json.gz")};
+    std::vector<LoadResult> alone;
+    for (const QString &file : files) {
+        REQUIRE_TEST_DATA(file);
+        alone.push_back(TraceLoader::load(file));
+        QVERIFY2(alone.back().ok(), qPrintable(alone.back().error));
+    }
+    QThreadPool pool;
+    pool.setMaxThreadCount(int(files.size()));
+    const QList<LoadResult> together =
+        QtConcurrent::blockingMapped(&pool, files, [](const QString &file) { return TraceLoader::load(file); });
+    for (qsizetype i = 0; i < files.size(); ++i) {
+        QVERIFY2(together[i].ok(), qPrintable(together[i].error));
+        const QString difference = compareTraces(*alone[std::size_t(i)].trace, *together[i].trace);
+        QVERIFY2(difference.isEmpty(), qPrintable(files[i] + QStringLiteral(": ") + difference));
     }
 }
 

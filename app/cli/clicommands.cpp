@@ -136,16 +136,55 @@ std::vector<TraceRun> scanPath(const QString &path)
     return found;
 }
 
-// Scans and loads every run under the given paths; prints the error and returns false on failure.
 bool loadVariants(const QList<SideArgument> &sides, LoadedVariants &variants)
 {
-    if (sides.isEmpty() || !loadPaths({sides[0].path}, variants.baseline))
+    QStringList paths;
+    for (const SideArgument &side : sides)
+        paths << side.path;
+    std::vector<QList<LoadedRun>> each;
+    if (sides.isEmpty() || !loadEachPath(paths, each))
         return false;
-    for (qsizetype i = 1; i < sides.size(); ++i) {
-        variants.candidates.emplace_back();
-        if (!loadPaths({sides[i].path}, variants.candidates.back()))
-            return false;
+    variants.baseline = each.front();
+    variants.candidates.assign(each.begin() + 1, each.end());
+    for (qsizetype i = 1; i < sides.size(); ++i)
         variants.labels << sides[i].label;
+    return true;
+}
+
+bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each, LoadedRun::Scopes scopes,
+                  LoadedRun::Events events)
+{
+    std::vector<TraceRun> found;
+    std::vector<std::size_t> ends; // where each path's runs end in `found`
+    for (const QString &path : paths) {
+        const std::vector<TraceRun> runs = scanPath(path);
+        if (runs.empty())
+            return false;
+        found.insert(found.end(), runs.begin(), runs.end());
+        ends.push_back(found.size());
+    }
+    // All paths' runs in one pass over the loading threads: no path waits for the last run of the one
+    // before it to finish alone on one core.
+    const QList<QList<LoadedRun>> loaded =
+        LoadedRun::loadEach(found, std::vector<LoadedRun::Events>(found.size(), events), {}, nullptr, scopes);
+    QList<LoadedRun> all;
+    for (const QList<LoadedRun> &ranks : loaded)
+        all.append(ranks);
+    // The first failure stops the others: name the run that failed, not one it stopped.
+    if (const QString failure = LoadedRun::firstError(all); !failure.isEmpty()) {
+        err() << "scopeline-cli: " << failure << "\n";
+        err().flush();
+        return false;
+    }
+    each.assign(paths.size(), {});
+    std::size_t path = 0;
+    for (qsizetype i = 0; i < loaded.size(); ++i) {
+        while (std::size_t(i) >= ends[path])
+            ++path;
+        for (const LoadedRun &run : loaded[i]) {
+            each[path].append(run);
+            keepUntilExit(run);
+        }
     }
     return true;
 }
@@ -153,22 +192,11 @@ bool loadVariants(const QList<SideArgument> &sides, LoadedVariants &variants)
 bool loadPaths(const QStringList &paths, QList<LoadedRun> &runs, LoadedRun::Scopes scopes,
                LoadedRun::Events events)
 {
-    for (const QString &path : paths) {
-        const std::vector<TraceRun> found = scanPath(path);
-        if (found.empty())
-            return false;
-        const QList<LoadedRun> loaded = LoadedRun::loadAll(found, nullptr, scopes, events);
-        // The first failure stops the others: name the run that failed, not one it stopped.
-        if (const QString failure = LoadedRun::firstError(loaded); !failure.isEmpty()) {
-            err() << "scopeline-cli: " << failure << "\n";
-            err().flush();
-            return false;
-        }
-        for (const LoadedRun &run : loaded) {
-            runs.append(run);
-            keepUntilExit(run);
-        }
-    }
+    std::vector<QList<LoadedRun>> each;
+    if (!loadEachPath(paths, each, scopes, events))
+        return false;
+    for (const QList<LoadedRun> &loaded : each)
+        runs.append(loaded);
     return true;
 }
 
@@ -267,8 +295,11 @@ bool parseStepScope(const QCommandLineParser &parser, const QCommandLineOption &
 
 bool loadSides(const ComparisonOptions &options, QList<LoadedRun> &a, QList<LoadedRun> &b)
 {
-    if (!loadPaths({options.pathA}, a) || !loadPaths({options.pathB}, b))
+    std::vector<QList<LoadedRun>> each;
+    if (!loadEachPath({options.pathA, options.pathB}, each))
         return false;
+    a = each[0];
+    b = each[1];
     if (a.size() != b.size())
         err() << "scopeline-cli: warning: A has " << a.size() << " runs and B " << b.size()
               << "; pairing the first " << std::min(a.size(), b.size()) << " by sorted name\n";

@@ -46,6 +46,10 @@ std::vector<TraceRun> scanPath(const QString &path);
 bool loadPaths(const QStringList &paths, QList<LoadedRun> &runs,
                LoadedRun::Scopes scopes = LoadedRun::Scopes::Index,
                LoadedRun::Events events = LoadedRun::Events::Drop);
+// The same, with each path's runs apart: each[i] holds paths[i]'s. All are loaded in one pass.
+bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
+                  LoadedRun::Scopes scopes = LoadedRun::Scopes::Index,
+                  LoadedRun::Events events = LoadedRun::Events::Drop);
 // More than two sides: the baseline's runs, each candidate's, and the candidates' labels (SideArgument).
 struct LoadedVariants
 {

@@ -283,9 +283,10 @@ int diffCommand(const QStringList &arguments)
     if (sides.size() > 2)
         return variantDiff(sides, options, output, top, parser.isSet(wideOption),
                            parser.isSet(csvOption) ? parser.value(csvOption) : QString());
-    QList<LoadedRun> a, b;
-    if (!loadPaths({positional[0]}, a) || !loadPaths({positional[1]}, b))
+    std::vector<QList<LoadedRun>> sidesLoaded;
+    if (!loadEachPath({positional[0], positional[1]}, sidesLoaded))
         return Unreadable;
+    const QList<LoadedRun> &a = sidesLoaded[0], &b = sidesLoaded[1];
     const KernelDiff diff(a, b, options);
     const StepBreakdown steps(a, b, StepBreakdownOptions{QString(), options.alpha, options.threshold});
     // The gate: the step line's verdict and every kernel row's, each after its own Holm.

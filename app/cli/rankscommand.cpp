@@ -28,9 +28,10 @@ int ranksCommand(const QStringList &arguments)
     if (!parseStepScope(parser, o.step, options.stepScope, status))
         return status;
 
-    QList<LoadedRun> a, b;
-    if (!loadPaths({positional[0]}, a) || (positional.size() == 2 && !loadPaths({positional[1]}, b)))
+    std::vector<QList<LoadedRun>> sides;
+    if (!loadEachPath(positional.mid(0, 2), sides))
         return Unreadable;
+    const QList<LoadedRun> a = sides[0], b = sides.size() > 1 ? sides[1] : QList<LoadedRun>();
     const RankTable ranks(a, b, options);
     out() << "A: " << positional[0] << "\n";
     if (positional.size() == 2)

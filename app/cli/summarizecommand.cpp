@@ -93,10 +93,9 @@ int summarizeCommand(const QStringList &arguments)
         QStringList files;
     };
     const QList<Job> list(jobs.begin(), jobs.end());
-    const bool oneThread = list.size() > 1; // each job parses its own chunks
-    const QList<Written> results = QtConcurrent::blockingMapped(list, [oneThread](const Job &job) -> Written {
+    const QList<Written> results = QtConcurrent::blockingMapped(list, [](const Job &job) -> Written {
         const QList<LoadedRun> loaded = LoadedRun::loadRanks(job.run, {}, nullptr, LoadedRun::Scopes::Index,
-                                                             LoadedRun::Events::Drop, oneThread);
+                                                             LoadedRun::Events::Drop);
         Written written;
         for (const LoadedRun &run : loaded) {
             if (!run.ok())

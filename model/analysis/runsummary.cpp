@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <map>
 #include <string>
-#include <unordered_map>
 
 namespace scopeline {
 
@@ -30,11 +29,12 @@ int64_t dtypeBytes(std::string_view dtype)
 
 // Each kernel's op, by position in analysis.kernels(): JAX's hlo_op (with its graph node inside a
 // command buffer, whose kernels all carry the buffer's name), else the innermost CPU op around the
-// kernel's launch call; the kernel's name when neither is there.
-std::vector<std::string> kernelOps(const TraceAnalysis &analysis)
+// kernel's launch call; the kernel's name when neither is there. Each op's text is interned in `texts`
+// once (thousands of kernels share a few hundred ops).
+std::vector<uint32_t> kernelOps(const TraceAnalysis &analysis, StringTable &texts)
 {
     const TraceData &t = analysis.trace();
-    std::unordered_map<uint32_t, uint32_t> opOfLaunch; // launch event -> its innermost CPU op
+    std::vector<std::pair<uint32_t, uint32_t>> opOfLaunch; // (launch event, its innermost CPU op), sorted below
     for (uint32_t track = 0; track < t.tracks.size(); ++track) {
         if (t.tracks[track].gpu)
             continue;
@@ -44,12 +44,14 @@ std::vector<std::string> kernelOps(const TraceAnalysis &analysis)
                 open.pop_back();
             if ((t.kind[e] == EventKind::KernelLaunch || t.kind[e] == EventKind::GraphLaunch) &&
                 !open.empty())
-                opOfLaunch.emplace(e, open.back());
+                opOfLaunch.emplace_back(e, open.back());
             else if (t.kind[e] == EventKind::Other && t.duration[e] > 0)
                 open.push_back(e);
         }
     }
-    std::vector<std::string> ops;
+    std::sort(opOfLaunch.begin(), opOfLaunch.end());
+    std::vector<uint32_t> textOf(t.strings.size(), UINT32_MAX); // trace string id -> id in texts
+    std::vector<uint32_t> ops;
     ops.reserve(analysis.kernels().size());
     for (std::size_t p = 0; p < analysis.kernels().size(); ++p) {
         const uint32_t k = analysis.kernels()[p];
@@ -57,16 +59,20 @@ std::vector<std::string> kernelOps(const TraceAnalysis &analysis)
         if (!hlo.empty()) {
             const std::string_view node = t.arg(k, "cuda_graph_node_id");
             // the node id is the graph's id in the high 32 bits and the node's index in the low ones
-            ops.push_back(node.empty()
-                              ? std::string(hlo)
-                              : std::string(hlo) + " node " +
-                                    std::to_string(std::strtoull(std::string(node).c_str(), nullptr, 10) &
-                                                   0xffffffffu));
+            ops.push_back(texts.intern(
+                node.empty() ? std::string(hlo)
+                             : std::string(hlo) + " node " +
+                                   std::to_string(std::strtoull(std::string(node).c_str(), nullptr, 10) &
+                                                  0xffffffffu)));
             continue;
         }
         const int64_t launch = analysis.launchAt(p);
-        const auto op = launch < 0 ? opOfLaunch.end() : opOfLaunch.find(uint32_t(launch));
-        ops.emplace_back(op != opOfLaunch.end() ? t.nameOf(op->second) : t.nameOf(k));
+        const auto op = std::lower_bound(opOfLaunch.begin(), opOfLaunch.end(), std::pair(uint32_t(launch), 0u));
+        const bool inOp = launch >= 0 && op != opOfLaunch.end() && op->first == uint32_t(launch);
+        const uint32_t name = t.name[inOp ? op->second : k];
+        if (textOf[name] == UINT32_MAX)
+            textOf[name] = texts.intern(t.strings.view(name));
+        ops.push_back(textOf[name]);
     }
     return ops;
 }
@@ -110,8 +116,12 @@ RunSummary::RunSummary(const TraceAnalysis &analysis, std::shared_ptr<const Scop
         return id;
     };
 
-    const std::vector<std::string> ops = kernelOps(analysis);
+    StringTable opTexts;
+    const std::vector<uint32_t> ops = kernelOps(analysis, opTexts);
     std::vector<int8_t> namedCommunication(t.strings.size(), -1); // per trace string id
+    std::vector<int8_t> collectiveOp(opTexts.size(), -1);        // per op: an XLA collective's
+    std::vector<uint32_t> opId(opTexts.size(), UINT32_MAX);      // per op: its id in m_strings
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> collectiveOf; // (name, op) -> collectiveKind's id
     const std::vector<uint32_t> &kernels = analysis.kernels();
     hugepages::reserveExact(m_kernels, kernels.size()); // held as long as the run: no page part-used
     for (std::size_t p = 0; p < kernels.size(); ++p) {
@@ -120,15 +130,30 @@ RunSummary::RunSummary(const TraceAnalysis &analysis, std::shared_ptr<const Scop
         kernel.start = t.start[k];
         kernel.duration = t.duration[k];
         kernel.name = intern(t.name[k]);
-        kernel.op = ops[p] == t.nameOf(k) ? kernel.name : m_strings.intern(ops[p]);
-        // Communication is told apart from compute (by name once per name); By op groups it by collective.
+        const std::string_view op = opTexts.view(ops[p]);
+        if (opId[ops[p]] == UINT32_MAX)
+            opId[ops[p]] = m_strings.intern(op);
+        kernel.op = opId[ops[p]];
+        // Communication is told apart from compute (by name once per name, by op once per op); By op
+        // groups it by collective.
         const std::string_view collective = t.arg(k, "Collective name");
         int8_t &named = namedCommunication[t.name[k]];
         if (named < 0)
             named = isCommunicationKernel(t.nameOf(k));
-        if (named || isCommunicationKernel({}, ops[p], collective)) {
+        int8_t &collectiveByOp = collectiveOp[ops[p]];
+        if (collectiveByOp < 0)
+            collectiveByOp = isCommunicationKernel({}, op);
+        if (named || collectiveByOp || !collective.empty()) {
             kernel.flags |= kCommunication;
-            kernel.op = m_strings.intern(collectiveKind(t.nameOf(k), ops[p], collective));
+            if (!collective.empty()) {
+                kernel.op = m_strings.intern(collective);
+            } else {
+                // without the arg, the collective follows from the name and the op: worked out once
+                const auto [it, added] = collectiveOf.try_emplace({t.name[k], ops[p]}, 0);
+                if (added)
+                    it->second = m_strings.intern(collectiveKind(t.nameOf(k), op, {}));
+                kernel.op = it->second;
+            }
             if (const Message m = messageOf(t, k); m.bytes > 0) {
                 m_messages.push_back(m);
                 m_messages.back().kernel = uint32_t(m_kernels.size());

@@ -138,7 +138,7 @@ int64_t StreamSummary::idleNs() const
     return idle;
 }
 
-TraceAnalysis::TraceAnalysis(const TraceData &trace) : m_trace(trace)
+TraceAnalysis::TraceAnalysis(const TraceData &trace, Depth depth) : m_trace(trace)
 {
     for (uint32_t e = 0; e < trace.eventCount(); ++e)
         if (trace.kind[e] == EventKind::Kernel)
@@ -151,15 +151,9 @@ TraceAnalysis::TraceAnalysis(const TraceData &trace) : m_trace(trace)
     for (uint32_t k : m_kernels)
         m_launchAt.push_back(launchOf(k));
 
-    std::set<int> devices;
-    for (uint32_t k : m_kernels)
-        devices.insert(deviceOf(k));
-    summarise(m_total, -1);
-    for (int device : devices) {
-        m_devices.emplace_back();
-        summarise(m_devices.back(), device);
-    }
-    findGaps();
+    summarise(depth == Depth::Full);
+    if (depth == Depth::Full)
+        findGaps();
 }
 
 void TraceAnalysis::joinLaunches()
@@ -233,45 +227,70 @@ int64_t TraceAnalysis::firstKernelOf(uint32_t event) const
     return from != to ? int64_t(*from) : -1;
 }
 
-void TraceAnalysis::summarise(LaunchSummary &summary, int device) const
+void TraceAnalysis::summarise(bool perDevice)
 {
     const TraceData &t = m_trace;
-    const bool all = device == -1;
-    summary.device = device;
-
-    IntervalUnion busy;
-    int64_t firstStart = 0, lastEnd = std::numeric_limits<int64_t>::min();
+    if (perDevice) {
+        std::set<int> devices;
+        for (uint32_t k : m_kernels)
+            devices.insert(deviceOf(k));
+        for (int device : devices) {
+            m_devices.emplace_back();
+            m_devices.back().device = device;
+        }
+    }
+    // One pass for the total and every device: m_devices[i]'s figures at i + 1, the total's at 0.
+    auto deviceIndex = [this](int device) {
+        std::size_t i = 0;
+        while (m_devices[i].device != device)
+            ++i;
+        return i + 1;
+    };
+    auto summary = [this](std::size_t i) -> LaunchSummary & { return i == 0 ? m_total : m_devices[i - 1]; };
+    const std::size_t count = m_devices.size() + 1;
+    std::vector<IntervalUnion> busy(count);
+    std::vector<int64_t> firstStart(count, 0), lastEnd(count, std::numeric_limits<int64_t>::min());
     for (std::size_t position = 0; position < m_kernels.size(); ++position) {
         const uint32_t k = m_kernels[position];
-        if (!all && deviceOf(k) != device)
-            continue;
-        if (summary.kernels++ == 0)
-            firstStart = t.start[k];
-        busy.add(t.start[k], t.end(k));
-        lastEnd = std::max(lastEnd, t.end(k));
         const int64_t launch = m_launchAt[position];
-        if (launch >= 0 && t.kind[launch] == EventKind::KernelLaunch)
-            summary.launchDelays.push_back(t.start[k] - t.start[launch]);
+        auto addKernel = [&](std::size_t i) {
+            LaunchSummary &s = summary(i);
+            if (s.kernels++ == 0)
+                firstStart[i] = t.start[k];
+            busy[i].add(t.start[k], t.end(k));
+            lastEnd[i] = std::max(lastEnd[i], t.end(k));
+            if (launch >= 0 && t.kind[launch] == EventKind::KernelLaunch)
+                s.launchDelays.push_back(t.start[k] - t.start[launch]);
+        };
+        addKernel(0);
+        if (perDevice)
+            addKernel(deviceIndex(deviceOf(k)));
     }
-    summary.busyNs = busy.length();
-    if (summary.kernels)
-        summary.spanNs = lastEnd - firstStart;
+    for (std::size_t i = 0; i < count; ++i) {
+        summary(i).busyNs = busy[i].length();
+        if (summary(i).kernels)
+            summary(i).spanNs = lastEnd[i] - firstStart[i];
+    }
 
     for (uint32_t e = 0; e < t.eventCount(); ++e) {
         const EventKind kind = t.kind[e];
         if (kind != EventKind::KernelLaunch && kind != EventKind::GraphLaunch)
             continue;
-        const int64_t firstKernel = firstKernelOf(e);
+        const bool graph = kind == EventKind::GraphLaunch;
         // A launch belongs to the device its kernels ran on; unmatched ones count in the total only.
-        if (!all && (firstKernel < 0 || deviceOf(uint32_t(firstKernel)) != device))
-            continue;
-        if (kind == EventKind::KernelLaunch) {
-            ++summary.kernelLaunches;
-        } else {
-            ++summary.graphLaunches;
-            if (firstKernel >= 0)
-                summary.graphLaunchDelays.push_back(t.start[firstKernel] - t.start[e]);
-        }
+        const int64_t firstKernel = graph || perDevice ? firstKernelOf(e) : -1;
+        auto addLaunch = [&](LaunchSummary &s) {
+            if (!graph) {
+                ++s.kernelLaunches;
+            } else {
+                ++s.graphLaunches;
+                if (firstKernel >= 0)
+                    s.graphLaunchDelays.push_back(t.start[firstKernel] - t.start[e]);
+            }
+        };
+        addLaunch(m_total);
+        if (perDevice && firstKernel >= 0)
+            addLaunch(summary(deviceIndex(deviceOf(uint32_t(firstKernel)))));
     }
 }
 

@@ -59,7 +59,10 @@ struct StreamSummary
 class TraceAnalysis
 {
 public:
-    explicit TraceAnalysis(const TraceData &trace);
+    // What is worked out: everything, or what a run summary reads of it (the kernels, their launches
+    // and the total), without the per-device figures and the idle gaps.
+    enum class Depth { Full, SummaryOnly };
+    explicit TraceAnalysis(const TraceData &trace, Depth depth = Depth::Full);
 
     const TraceData &trace() const { return m_trace; }
     const LaunchSummary &total() const { return m_total; }
@@ -78,7 +81,7 @@ public:
 
 private:
     void joinLaunches();
-    void summarise(LaunchSummary &summary, int device) const;
+    void summarise(bool perDevice);
     int deviceOf(uint32_t event) const { return m_trace.tracks[m_trace.track[event]].device; }
     // The first kernel (by start) sharing the correlation id of an event, -1 when none.
     int64_t firstKernelOf(uint32_t event) const;

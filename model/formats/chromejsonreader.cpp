@@ -103,7 +103,7 @@ ReadResult ChromeJsonReader::read(const TraceProbe &probe, TraceBuilder &builder
 {
     InflatingStreamBuf &input = *probe.text;
     builder.reserveFor(input.expectedTextBytes());
-    EventArrayReader reader(input, builder, context.cancel, context.oneThread);
+    EventArrayReader reader(input, builder, context.cancel);
     reader.read();
     ReadResult result;
     result.cancelled = reader.cancelled() || (context.cancel && context.cancel->load());

@@ -11,6 +11,7 @@
 
 #include <QCoreApplication>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QThread>
 #include <QThreadPool>
 #include <QtConcurrent>
@@ -32,6 +33,10 @@ constexpr int kMaxChunksInFlight = 6; // bounds memory: chunks parsed ahead of t
 // which beats sleeping until a parser thread is free (two cores: 10% of a plain load).
 constexpr int kMaxChunksQueued = 2;
 std::atomic<int> g_maxChunksQueued{kMaxChunksQueued};
+// Readers in read(), of any file. While as many files load as there are cores, each reading thread
+// parses its own chunks (handing them to parser threads would only share the cores); a file still
+// loading when the others are done hands its chunks to the parser threads again.
+std::atomic<int> g_reading{0};
 constexpr std::size_t kMaxSkeletonBytes = 64 << 20;
 // Event text without a top-level comma beyond this is compacted (long blank runs dropped); one event
 // longer than kMaxEventBytes after that is an error, not an allocation.
@@ -174,8 +179,8 @@ struct EventChunk
 };
 
 EventArrayReader::EventArrayReader(InflatingStreamBuf &input, TraceBuilder &builder,
-                                   const std::atomic<bool> *cancel, bool oneThread)
-    : m_input(input), m_builder(builder), m_cancel(cancel), m_oneThread(oneThread)
+                                   const std::atomic<bool> *cancel)
+    : m_input(input), m_builder(builder), m_cancel(cancel)
 {}
 
 void EventArrayReader::setMaxChunksQueued(int chunks)
@@ -191,6 +196,8 @@ EventArrayReader::~EventArrayReader()
 
 bool EventArrayReader::read()
 {
+    g_reading.fetch_add(1, std::memory_order_relaxed);
+    const auto done = qScopeGuard([] { g_reading.fetch_sub(1, std::memory_order_relaxed); });
     for (std::string_view block = m_input.nextBlock(); !block.empty(); block = m_input.nextBlock()) {
         if (m_cancel && m_cancel->load(std::memory_order_relaxed))
             break;
@@ -397,9 +404,10 @@ void EventArrayReader::submitChunk(bool complete)
     m_compactFrom = 1;
     m_compactStrings = JsonStringTracker();
     chunk->sequence = m_submitted++;
-    if (m_oneThread ||
+    if (g_reading.load(std::memory_order_relaxed) > parserPool().maxThreadCount() ||
         m_queued.load(std::memory_order_relaxed) >= g_maxChunksQueued.load(std::memory_order_relaxed)) {
-        // The parser threads are behind: this thread parses the chunk rather than wait for them.
+        // Other files keep the other cores busy, or the parser threads are behind: this thread
+        // parses the chunk rather than wait for them.
         chunk->parse(m_cancel);
         addInOrder(chunk);
         m_inFlight.push_back(QtFuture::makeReadyFuture(std::move(chunk)));

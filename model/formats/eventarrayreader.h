@@ -32,9 +32,7 @@ struct EventChunk;
 class EventArrayReader
 {
 public:
-    // oneThread: every chunk is parsed on the reading thread (several files loading at once).
-    EventArrayReader(InflatingStreamBuf &input, TraceBuilder &builder, const std::atomic<bool> *cancel,
-                     bool oneThread = false);
+    EventArrayReader(InflatingStreamBuf &input, TraceBuilder &builder, const std::atomic<bool> *cancel);
     ~EventArrayReader();
 
     // Reads to the end; returns false with error() or cancelled() set on failure.
@@ -62,7 +60,6 @@ private:
     InflatingStreamBuf &m_input;
     TraceBuilder &m_builder;
     const std::atomic<bool> *m_cancel;
-    const bool m_oneThread;
     QString m_error;
     bool m_cancelled = false;
 

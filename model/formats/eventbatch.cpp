@@ -41,7 +41,7 @@ void EventBatch::reserveFor(std::size_t textBytes)
 uint32_t EventBatch::intern(std::string_view text)
 {
     return m_index.intern(
-        StringTable::hash(text), [&](uint32_t id) { return string(id) == text; },
+        StringTable::hash(text), [&](uint32_t id) { return sameText(string(id), text); },
         [&] {
             m_text.append(text);
             m_offsets.push_back(uint32_t(m_text.size()));

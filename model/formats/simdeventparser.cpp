@@ -329,7 +329,7 @@ private:
     uint32_t internRecent(Key k, std::string_view text)
     {
         uint32_t &recent = m_recent[std::size_t(k)];
-        if (m_batch.string(recent) != text)
+        if (!sameText(m_batch.string(recent), text))
             recent = m_batch.intern(text);
         return recent;
     }

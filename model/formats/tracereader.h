@@ -39,7 +39,6 @@ struct ReadContext
 {
     std::function<void(double)> progress; // fraction read, may be empty
     const std::atomic<bool> *cancel = nullptr;
-    bool oneThread = false; // parse on the calling thread alone (LoadOptions::oneThread)
 };
 
 struct ReadResult

@@ -34,7 +34,10 @@ LoadedRun analysed(const TraceRun &run, std::shared_ptr<const TraceData> trace, 
     LoadedRun loaded;
     loaded.run = run;
     loaded.trace = std::move(trace);
-    loaded.analysis = std::make_shared<const TraceAnalysis>(*loaded.trace);
+    // A run let go once summarised needs only what its summary reads of the analysis.
+    const bool summaryOnly = scopes == LoadedRun::Scopes::Index && events == LoadedRun::Events::Drop;
+    loaded.analysis = std::make_shared<const TraceAnalysis>(
+        *loaded.trace, summaryOnly ? TraceAnalysis::Depth::SummaryOnly : TraceAnalysis::Depth::Full);
     if (scopes == LoadedRun::Scopes::Index) {
         loaded.scopes = std::make_shared<const ScopeIndex>(*loaded.analysis);
         loaded.summary = std::make_shared<const RunSummary>(*loaded.analysis, loaded.scopes);
@@ -46,10 +49,10 @@ LoadedRun analysed(const TraceRun &run, std::shared_ptr<const TraceData> trace, 
 
 // What a load keeps of the args: a run summarised and let go, or only analysed (`info`), needs only
 // those the figures read; a timeline's details show them all.
-LoadOptions optionsFor(LoadedRun::Scopes scopes, LoadedRun::Events events, bool oneThread)
+LoadOptions optionsFor(LoadedRun::Scopes scopes, LoadedRun::Events events)
 {
     const bool figures = scopes == LoadedRun::Scopes::Skip || events == LoadedRun::Events::Drop;
-    return {figures ? TraceDetail::Figures : TraceDetail::Full, oneThread};
+    return {figures ? TraceDetail::Figures : TraceDetail::Full};
 }
 
 // The trace of a run: the file's, or one GPU of it.
@@ -70,7 +73,7 @@ LoadedRun failed(const TraceRun &run, const LoadResult &result)
 }
 
 LoadedRun loadOne(const TraceRun &run, const std::function<void(double)> &progress, const std::atomic<bool> *cancel,
-                  LoadedRun::Scopes scopes, LoadedRun::Events events, bool oneThread)
+                  LoadedRun::Scopes scopes, LoadedRun::Events events)
 {
     if (RunSummaryFile::isSummaryFile(run.file)) {
         LoadedRun loaded;
@@ -85,19 +88,18 @@ LoadedRun loadOne(const TraceRun &run, const std::function<void(double)> &progre
             progress(1.0);
         return loaded;
     }
-    const LoadResult result = TraceLoader::load(run.file, progress, cancel, optionsFor(scopes, events, oneThread));
+    const LoadResult result = TraceLoader::load(run.file, progress, cancel, optionsFor(scopes, events));
     if (!result.ok())
         return failed(run, result);
     return analysed(run, traceOf(run, result.trace), scopes, events);
 }
 
 QList<LoadedRun> loadRanksOf(const TraceRun &run, const std::function<void(double)> &progress,
-                             const std::atomic<bool> *cancel, LoadedRun::Scopes scopes, LoadedRun::Events events,
-                             bool oneThread)
+                             const std::atomic<bool> *cancel, LoadedRun::Scopes scopes, LoadedRun::Events events)
 {
     if (run.rank >= 0 || RunSummaryFile::isSummaryFile(run.file))
-        return {loadOne(run, progress, cancel, scopes, events, oneThread)};
-    const LoadResult result = TraceLoader::load(run.file, progress, cancel, optionsFor(scopes, events, oneThread));
+        return {loadOne(run, progress, cancel, scopes, events)};
+    const LoadResult result = TraceLoader::load(run.file, progress, cancel, optionsFor(scopes, events));
     if (!result.ok())
         return {failed(run, result)};
     const std::vector<int> devices = gpuDevices(*result.trace);
@@ -120,13 +122,13 @@ QList<LoadedRun> loadRanksOf(const TraceRun &run, const std::function<void(doubl
 LoadedRun LoadedRun::load(const TraceRun &run, const std::function<void(double)> &progress,
                           const std::atomic<bool> *cancel, Scopes scopes, Events events)
 {
-    return loadOne(run, progress, cancel, scopes, events, false);
+    return loadOne(run, progress, cancel, scopes, events);
 }
 
 QList<LoadedRun> LoadedRun::loadRanks(const TraceRun &run, const std::function<void(double)> &progress,
-                                      const std::atomic<bool> *cancel, Scopes scopes, Events events, bool oneThread)
+                                      const std::atomic<bool> *cancel, Scopes scopes, Events events)
 {
-    return loadRanksOf(run, progress, cancel, scopes, events, oneThread);
+    return loadRanksOf(run, progress, cancel, scopes, events);
 }
 
 QList<LoadedRun> LoadedRun::loadAll(const std::vector<TraceRun> &runs, const std::atomic<bool> *cancel,
@@ -152,8 +154,6 @@ QList<QList<LoadedRun>> LoadedRun::loadEach(const std::vector<TraceRun> &runs, c
     // One flag stops every run: the caller's cancel (looked at whenever a run reports progress) or
     // the first failure, so that a bad file does not wait for the other runs to load.
     std::atomic<bool> stop{cancel && cancel->load()};
-    // Several runs load at once, one a thread: each parses its own chunks.
-    const bool oneThread = runs.size() > 1 && loadingPool()->maxThreadCount() > 1;
     QList<int> indexes;
     for (int i = 0; i < int(runs.size()); ++i)
         indexes.append(i);
@@ -176,7 +176,7 @@ QList<QList<LoadedRun>> LoadedRun::loadEach(const std::vector<TraceRun> &runs, c
                 progress(i, fraction);
         };
         const Events keep = std::size_t(i) < events.size() ? events[std::size_t(i)] : Events::Keep;
-        const QList<LoadedRun> loaded = loadRanksOf(run, onProgress, &stop, scopes, keep, oneThread);
+        const QList<LoadedRun> loaded = loadRanksOf(run, onProgress, &stop, scopes, keep);
         const bool ok = std::all_of(loaded.begin(), loaded.end(), [](const LoadedRun &r) { return r.ok(); });
         if (!ok && !loaded.front().cancelled)
             stop = true;

@@ -45,11 +45,10 @@ struct LoadedRun
                           const std::atomic<bool> *cancel = nullptr, Scopes scopes = Scopes::Index,
                           Events events = Events::Keep);
     // The same, except that a trace with events on several GPUs (not a rank file already) comes back
-    // as one entry per GPU: the ranks of one run (traceOfDevice), rank = the GPU's index. oneThread:
-    // parse on the calling thread alone, for a caller loading several runs at once (LoadOptions).
+    // as one entry per GPU: the ranks of one run (traceOfDevice), rank = the GPU's index.
     static QList<LoadedRun> loadRanks(const TraceRun &run, const std::function<void(double)> &progress = {},
                                       const std::atomic<bool> *cancel = nullptr, Scopes scopes = Scopes::Index,
-                                      Events events = Events::Keep, bool oneThread = false);
+                                      Events events = Events::Keep);
     // Loads and analyses each run, several files in parallel (as many as the thread pool has threads);
     // a trace of several GPUs gives its ranks (loadRanks).
     static QList<LoadedRun> loadAll(const std::vector<TraceRun> &runs, const std::atomic<bool> *cancel = nullptr,

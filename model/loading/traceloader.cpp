@@ -141,7 +141,7 @@ LoadResult TraceLoader::load(const QString &path, const std::function<void(doubl
     data->sourceFile = path;
     data->detail = options.detail;
     TraceBuilder builder(*data);
-    const ReadResult read = reader->read(probe, builder, {progress, cancel, options.oneThread});
+    const ReadResult read = reader->read(probe, builder, {progress, cancel});
     if (read.cancelled) {
         result.cancelled = true;
         return fail(tr("loading cancelled"));

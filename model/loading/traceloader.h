@@ -30,7 +30,6 @@ struct LoadResult
 struct LoadOptions
 {
     TraceDetail detail = TraceDetail::Full;
-    bool oneThread = false;
 };
 
 class TraceLoader

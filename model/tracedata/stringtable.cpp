@@ -15,7 +15,7 @@ StringTable::StringTable() : m_index(64)
 uint32_t StringTable::intern(std::string_view text, uint64_t hash)
 {
     return m_index.intern(
-        hash, [&](uint32_t id) { return m_strings[id] == text; },
+        hash, [&](uint32_t id) { return sameText(m_strings[id], text); },
         [&] {
             if (m_strings.size() == m_strings.capacity()) // grown as a vector grows, faulted in at once
                 hugepages::reserve(m_strings, 2 * m_strings.size());
@@ -58,7 +58,7 @@ std::size_t StringTable::heldBytes() const
 
 int64_t StringTable::find(std::string_view text) const
 {
-    return m_index.find(hash(text), [&](uint32_t id) { return m_strings[id] == text; });
+    return m_index.find(hash(text), [&](uint32_t id) { return sameText(m_strings[id], text); });
 }
 
 void HashIndex::clear()

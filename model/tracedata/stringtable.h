@@ -92,6 +92,35 @@ private:
     HashIndex m_index;
 };
 
+// Whether two texts are equal; those of up to 16 bytes (most categories, ids, arg keys and op names)
+// compared inline by two overlapping loads each, not by a call to memcmp.
+inline bool sameText(std::string_view a, std::string_view b)
+{
+    const std::size_t n = a.size();
+    if (n != b.size())
+        return false;
+    const char *p = a.data(), *q = b.data();
+    if (n >= 8 && n <= 16) {
+        uint64_t p0, p1, q0, q1;
+        std::memcpy(&p0, p, 8);
+        std::memcpy(&p1, p + n - 8, 8);
+        std::memcpy(&q0, q, 8);
+        std::memcpy(&q1, q + n - 8, 8);
+        return ((p0 ^ q0) | (p1 ^ q1)) == 0;
+    }
+    if (n >= 4 && n < 8) {
+        uint32_t p0, p1, q0, q1;
+        std::memcpy(&p0, p, 4);
+        std::memcpy(&p1, p + n - 4, 4);
+        std::memcpy(&q0, q, 4);
+        std::memcpy(&q1, q + n - 4, 4);
+        return ((p0 ^ q0) | (p1 ^ q1)) == 0;
+    }
+    if (n < 4)
+        return n == 0 || (p[0] == q[0] && p[n / 2] == q[n / 2] && p[n - 1] == q[n - 1]);
+    return std::memcmp(p, q, n) == 0;
+}
+
 // Eight bytes at a time: names run to hundreds of bytes (C++ kernel signatures).
 inline uint64_t StringTable::hash(std::string_view text)
 {
