@@ -2,8 +2,8 @@
 #pragma once
 // Reads a Chrome trace JSON document with its event array cut into chunks at top-level commas; the
 // chunks are parsed in parallel by simdjson into EventBatches (nlohmann re-reads a chunk simdjson
-// refuses), by parser threads and, when they fall behind, the reading thread, and each thread adds
-// its chunk to the builder in file order.
+// refuses), by parser threads and, when they fall behind or other files being read keep the cores
+// busy, the reading thread, and each thread adds its chunk to the builder in file order.
 // Everything outside the event array (the "skeleton") is parsed too, so errors anywhere are found.
 
 #include "model/formats/jsonstructurescanner.h"

@@ -92,32 +92,33 @@ private:
     HashIndex m_index;
 };
 
+// Whether n bytes at p and q (n from sizeof(Word) to twice that) are equal: their first and last
+// words, which overlap where n is short of twice a word.
+template <typename Word>
+bool sameEnds(const char *p, const char *q, std::size_t n)
+{
+    Word p0, p1, q0, q1;
+    std::memcpy(&p0, p, sizeof(Word));
+    std::memcpy(&p1, p + n - sizeof(Word), sizeof(Word));
+    std::memcpy(&q0, q, sizeof(Word));
+    std::memcpy(&q1, q + n - sizeof(Word), sizeof(Word));
+    return ((p0 ^ q0) | (p1 ^ q1)) == 0;
+}
+
 // Whether two texts are equal; those of up to 16 bytes (most categories, ids, arg keys and op names)
-// compared inline by two overlapping loads each, not by a call to memcmp.
+// compared inline, not by a call to memcmp.
 inline bool sameText(std::string_view a, std::string_view b)
 {
     const std::size_t n = a.size();
     if (n != b.size())
         return false;
     const char *p = a.data(), *q = b.data();
-    if (n >= 8 && n <= 16) {
-        uint64_t p0, p1, q0, q1;
-        std::memcpy(&p0, p, 8);
-        std::memcpy(&p1, p + n - 8, 8);
-        std::memcpy(&q0, q, 8);
-        std::memcpy(&q1, q + n - 8, 8);
-        return ((p0 ^ q0) | (p1 ^ q1)) == 0;
-    }
-    if (n >= 4 && n < 8) {
-        uint32_t p0, p1, q0, q1;
-        std::memcpy(&p0, p, 4);
-        std::memcpy(&p1, p + n - 4, 4);
-        std::memcpy(&q0, q, 4);
-        std::memcpy(&q1, q + n - 4, 4);
-        return ((p0 ^ q0) | (p1 ^ q1)) == 0;
-    }
     if (n < 4)
         return n == 0 || (p[0] == q[0] && p[n / 2] == q[n / 2] && p[n - 1] == q[n - 1]);
+    if (n < 8)
+        return sameEnds<uint32_t>(p, q, n);
+    if (n <= 16)
+        return sameEnds<uint64_t>(p, q, n);
     return std::memcmp(p, q, n) == 0;
 }
 
