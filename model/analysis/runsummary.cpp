@@ -119,7 +119,7 @@ RunSummary::RunSummary(const TraceAnalysis &analysis, std::shared_ptr<const Scop
     StringTable opTexts;
     const std::vector<uint32_t> ops = kernelOps(analysis, opTexts);
     std::vector<int8_t> namedCommunication(t.strings.size(), -1); // per trace string id
-    std::vector<int8_t> collectiveOp(opTexts.size(), -1);        // per op: an XLA collective's
+    std::vector<int8_t> collectiveOp(opTexts.size(), -1);        // per op: whether XLA names a collective
     std::vector<uint32_t> opId(opTexts.size(), UINT32_MAX);      // per op: its id in m_strings
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> collectiveOf; // (name, op) -> collectiveKind's id
     const std::vector<uint32_t> &kernels = analysis.kernels();
