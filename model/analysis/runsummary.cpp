@@ -66,10 +66,13 @@ std::vector<uint32_t> kernelOps(const TraceAnalysis &analysis, StringTable &text
                                                   0xffffffffu)));
             continue;
         }
-        const int64_t launch = analysis.launchAt(p);
-        const auto op = std::lower_bound(opOfLaunch.begin(), opOfLaunch.end(), std::pair(uint32_t(launch), 0u));
-        const bool inOp = launch >= 0 && op != opOfLaunch.end() && op->first == uint32_t(launch);
-        const uint32_t name = t.name[inOp ? op->second : k];
+        uint32_t opEvent = k; // what the op is named after: the CPU op around the launch, if any
+        if (const int64_t launch = analysis.launchAt(p); launch >= 0) {
+            const auto op = std::lower_bound(opOfLaunch.begin(), opOfLaunch.end(), std::pair(uint32_t(launch), 0u));
+            if (op != opOfLaunch.end() && op->first == uint32_t(launch))
+                opEvent = op->second;
+        }
+        const uint32_t name = t.name[opEvent];
         if (textOf[name] == UINT32_MAX)
             textOf[name] = texts.intern(t.strings.view(name));
         ops.push_back(textOf[name]);

@@ -180,7 +180,7 @@ void TraceAnalysis::joinLaunches()
         if ((t.kind[e] == EventKind::KernelLaunch || t.kind[e] == EventKind::GraphLaunch) &&
             t.correlation[e] != TraceData::kNoCorrelation)
             launches.push_back(e);
-    sortByCorrelationStart(launches);
+    sortByCorrelationStart(launches); // keyed now holds the launches' keys, in their order
     std::vector<int64_t> ids; // of the first launch of each id, searched for each kernel's
     std::size_t kept = 0;
     for (std::size_t i = 0; i < launches.size(); ++i)
