@@ -116,6 +116,22 @@ void TstTimeParse::microsTextToNs_data()
     good("15 int digits", "999999999999999", 999999999999999000);
     good("15 int digits, 3 decimals", "999999999999999.999", 999999999999999999);
     good("16 int digits, 1 decimal", "1623142623460016.5", 1623142623460016500);
+    // The short path reads up to 18 integer digits (older Kineto writes 16: epoch µs), refusing what
+    // overflows int64 as ns.
+    good("16 int digits", "1669783687464200", 1669783687464200000);
+    good("largest whole µs", "9223372036854775", 9223372036854775000);
+    good("max ns", "9223372036854775.807", 9223372036854775807);
+    good("18 int digits, leading zeros", "000000000000000012", 12000);
+    bad("16 int digits over", "9223372036854776");
+    bad("18 int digits over", "100000000000000000");
+    // Eight digits at a time, then one at a time.
+    good("8 int digits", "12345678", 12345678000);
+    good("8 int digits, 3 decimals", "12345678.125", 12345678125);
+    good("9 int digits", "123456789", 123456789000);
+    bad("8 bytes, a colon last", "1234567:");
+    bad("8 bytes, a slash inside", "12345/78");
+    bad("8 digits, a letter after", "12345678a");
+    bad("16 digits, a colon after", "1234567812345678:");
     good("4 decimals round up", "1234567890123.4567", 1234567890123457);
     good("point, no decimals", "12.", 12000);
 

@@ -325,13 +325,17 @@ private:
         }
     }
 
-    // Cat, pid and tid mostly repeat from one event to the next: the last id of each is tried first.
+    // Cat, pid, tid and id take a few values, events of a few kinds interleaving (a CPU op, its launch
+    // call, a flow, a kernel): the last ids of each are tried first.
     uint32_t internRecent(Key k, std::string_view text)
     {
-        uint32_t &recent = m_recent[std::size_t(k)];
-        if (!sameText(m_batch.string(recent), text))
-            recent = m_batch.intern(text);
-        return recent;
+        Recent &recent = m_recent[std::size_t(k)];
+        for (const uint32_t id : recent.ids)
+            if (sameText(m_batch.string(id), text))
+                return id;
+        const uint32_t id = m_batch.intern(text);
+        recent.ids[recent.next++ % std::size(recent.ids)] = id;
+        return id;
     }
 
     Outcome args(ondemand::value &v, EventBatch::Event &e)
@@ -561,7 +565,12 @@ private:
     EventBatch &m_batch;
     const std::atomic<bool> *m_cancel;
     char m_number[32];
-    uint32_t m_recent[std::size_t(Key::Args) + 1] = {}; // by Key: the id internRecent gave last
+    struct Recent
+    {
+        uint32_t ids[4] = {}; // the ids internRecent gave last
+        uint32_t next = 0;    // the one to replace
+    };
+    Recent m_recent[std::size_t(Key::Args) + 1]; // by Key
 };
 
 FastParse parseWithSimdjson(std::string &text, EventBatch &batch, const std::atomic<bool> *cancel)

@@ -12,8 +12,8 @@ namespace scopeline {
 // timestamps, so the digits are read exactly. Returns false on malformed text or overflow.
 bool microsTextToNs(std::string_view text, int64_t &ns);
 
-// The usual forms only, "123456.789" (Kineto) and "123456": up to 15 integer and 3 fraction digits,
-// no sign, blank or exponent. False for anything else; microsTextToNs reads those.
+// The usual forms only, "123456.789" (Kineto) and "123456": up to 18 integer and 3 fraction digits,
+// no sign, blank or exponent, within int64 as ns. False for anything else; microsTextToNs reads those.
 bool plainMicrosToNs(std::string_view text, int64_t &ns);
 
 // Integer microseconds to nanoseconds; false on overflow.
