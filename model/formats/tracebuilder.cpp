@@ -361,7 +361,9 @@ void TraceBuilder::addBatch(const EventBatch &batch, int64_t textEnd)
         e.cat = name(b.cat);
         e.pid = id(b.pid);
         e.tid = id(b.tid);
-        e.id = id(b.id);
+        // Only a flow that is kept reads its id (addEvent): others keep the batch's, 0 for none as in
+        // m_ids, so that the ids of dropped flows (one per launch) are not interned.
+        e.id = (b.ph == 's' || b.ph == 'f') && !dropsFlows() ? id(b.id) : b.id;
         m_args.clear();
         for (uint32_t a = b.argsBegin; a < b.argsEnd; ++a)
             m_args.push_back(Arg{name(args[a].key), batch.argValue(args[a])});
@@ -475,7 +477,7 @@ void TraceBuilder::addEvent(Event &event, const std::vector<Arg> &args)
         }
         // Flows give a figure only the links of a trace without correlation ids (rocmProfileData):
         // once one is seen, the figures need no flow, and the timeline's arrows load at Full.
-        if (m_data.detail == TraceDetail::Figures && m_correlationSeen) {
+        if (dropsFlows()) {
             m_data.flows.clear();
             return;
         }
