@@ -44,7 +44,8 @@ bool plainMicrosToNs(std::string_view text, int64_t &ns)
     const std::size_t n = text.size();
     std::size_t i = 0;
     int64_t value = 0;
-    for (uint32_t eight = 0; i + 8 <= std::min<std::size_t>(n, 16) && eightDigits(text.data() + i, eight); i += 8)
+    const std::size_t swarEnd = std::min<std::size_t>(n, 16); // whole blocks of the first 16 digits
+    for (uint32_t eight = 0; i + 8 <= swarEnd && eightDigits(text.data() + i, eight); i += 8)
         value = value * 100000000 + eight;
     for (; i < n && i < 18 && isDigit(text[i]); ++i)
         value = value * 10 + (text[i] - '0');

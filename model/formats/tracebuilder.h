@@ -108,7 +108,7 @@ private:
     TraceData &m_data;
     bool m_kineto = false;
     bool m_correlationSeen = false; // an event with a correlation id was added
-    // Flows give a figure only the links of a trace without correlation ids (rocmProfileData).
+    // At Figures, once a correlation id is seen, flows are dropped (addEvent says why).
     bool dropsFlows() const { return m_data.detail == TraceDetail::Figures && m_correlationSeen; }
     int64_t m_expectedTextBytes = 0; // reserveFor's
     std::vector<ColumnTail> m_tails;
