@@ -124,7 +124,13 @@ void TstTimeParse::microsTextToNs_data()
     good("18 int digits, leading zeros", "000000000000000012", 12000);
     bad("16 int digits over", "9223372036854776");
     bad("18 int digits over", "100000000000000000");
-    // Eight digits at a time, then one at a time.
+    // Eight digits at a time, then four, then one at a time.
+    good("4 int digits", "1234", 1234000);
+    good("5 int digits, 1 decimal", "12345.5", 12345500);
+    good("12 int digits", "123456789012", 123456789012000);
+    good("13 int digits, 3 decimals (Kineto)", "4026150084627.133", 4026150084627133);
+    bad("4 bytes, a colon last", "123:");
+    bad("12 bytes, a slash last", "12345678901/");
     good("8 int digits", "12345678", 12345678000);
     good("8 int digits, 3 decimals", "12345678.125", 12345678125);
     good("9 int digits", "123456789", 123456789000);

@@ -35,6 +35,18 @@ bool eightDigits(const char *p, uint32_t &value)
     return true;
 }
 
+// The same for 4 bytes.
+bool fourDigits(const char *p, uint32_t &value)
+{
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    if (((v & 0xF0F0F0F0) | (((v + 0x06060606) & 0xF0F0F0F0) >> 4)) != 0x33333333)
+        return false;
+    v = (v & 0x0F0F0F0F) * 2561 >> 8;
+    value = (v & 0x00FF00FF) * 6553601 >> 16;
+    return true;
+}
+
 } // namespace
 
 // Exactly and without the general routine: up to 18 integer digits (an int64 holds them all) and 3
@@ -45,8 +57,13 @@ bool plainMicrosToNs(std::string_view text, int64_t &ns)
     std::size_t i = 0;
     int64_t value = 0;
     const std::size_t swarEnd = std::min<std::size_t>(n, 16); // whole blocks of the first 16 digits
-    for (uint32_t eight = 0; i + 8 <= swarEnd && eightDigits(text.data() + i, eight); i += 8)
-        value = value * 100000000 + eight;
+    uint32_t block = 0;
+    for (; i + 8 <= swarEnd && eightDigits(text.data() + i, block); i += 8)
+        value = value * 100000000 + block;
+    if (i + 4 <= swarEnd && fourDigits(text.data() + i, block)) {
+        value = value * 10000 + block;
+        i += 4;
+    }
     for (; i < n && i < 18 && isDigit(text[i]); ++i)
         value = value * 10 + (text[i] - '0');
     if (i == 0)
