@@ -124,7 +124,7 @@ void TstTimeParse::microsTextToNs_data()
     good("18 int digits, leading zeros", "000000000000000012", 12000);
     bad("16 int digits over", "9223372036854776");
     bad("18 int digits over", "100000000000000000");
-    // Eight digits at a time, then four, then one at a time.
+    // Four digits at a time, then one at a time.
     good("4 int digits", "1234", 1234000);
     good("5 int digits, 1 decimal", "12345.5", 12345500);
     good("12 int digits", "123456789012", 123456789012000);

@@ -20,22 +20,8 @@ bool isDigit(char c)
     return c >= '0' && c <= '9';
 }
 
-// Whether the 8 bytes at p are all digits, and their value: the usual SWAR steps (a digit is 0x30-0x39,
-// and adding 6 keeps its high nibble 3), then pairs, quads and the two halves combined by multiplies.
-bool eightDigits(const char *p, uint32_t &value)
-{
-    uint64_t v;
-    std::memcpy(&v, p, 8);
-    if (((v & 0xF0F0F0F0F0F0F0F0) | (((v + 0x0606060606060606) & 0xF0F0F0F0F0F0F0F0) >> 4)) !=
-        0x3333333333333333)
-        return false;
-    v = (v & 0x0F0F0F0F0F0F0F0F) * 2561 >> 8;
-    v = (v & 0x00FF00FF00FF00FF) * 6553601 >> 16;
-    value = uint32_t((v & 0x0000FFFF0000FFFF) * 42949672960001 >> 32);
-    return true;
-}
-
-// The same for 4 bytes.
+// Whether the 4 bytes at p are all digits, and their value: the usual SWAR steps (a digit is 0x30-0x39,
+// and adding 6 keeps its high nibble 3), then pairs and the two halves combined by multiplies.
 bool fourDigits(const char *p, uint32_t &value)
 {
     uint32_t v;
@@ -57,13 +43,8 @@ bool plainMicrosToNs(std::string_view text, int64_t &ns)
     std::size_t i = 0;
     int64_t value = 0;
     const std::size_t swarEnd = std::min<std::size_t>(n, 16); // whole blocks of the first 16 digits
-    uint32_t block = 0;
-    for (; i + 8 <= swarEnd && eightDigits(text.data() + i, block); i += 8)
-        value = value * 100000000 + block;
-    if (i + 4 <= swarEnd && fourDigits(text.data() + i, block)) {
+    for (uint32_t block = 0; i + 4 <= swarEnd && fourDigits(text.data() + i, block); i += 4)
         value = value * 10000 + block;
-        i += 4;
-    }
     for (; i < n && i < 18 && isDigit(text[i]); ++i)
         value = value * 10 + (text[i] - '0');
     if (i == 0)
