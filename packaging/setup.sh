@@ -10,7 +10,7 @@
 #         build-asan/ and run the test suite there; any finding fails its test;
 #   fuzz [SECONDS]  build the libFuzzer targets tests/fuzz/fuzz_loader and fuzz_eventparser (clang)
 #         in build-fuzz/, make the seed corpus from the real traces into build-fuzz/corpus and fuzz
-#         the trace loader, then the simdjson event parse against nlohmann's, SECONDS each (default
+#         the trace loader, then the fast event parse against nlohmann's, SECONDS each (default
 #         60); a crash fails the command and leaves its input in build-fuzz/crashes/.
 # Usage: sudo packaging/setup.sh run|test|deb|sanitize|fuzz [SECONDS]   (as root, no sudo needed)
 # Env:   SCOPELINE_BUILD_DIR  build folder (default: <repo>/build, <repo>/build-asan for sanitize,
@@ -23,7 +23,6 @@ readonly PACKAGES=(
   libisal-dev                   # ISA-L inflate for gzip traces (zlib is the fallback)
   isal                          # igzip: bench/bench_load.sh's pure ISA-L inflate, beside ours
   libsqlite3-dev                # rocpd (ROCm 7) and Nsight Systems SQLite exports
-  libsimdjson-dev               # simdjson On-Demand parses the event arrays
   python3-scipy python3-numpy   # the tests' independent oracle for the statistics
   hipcc libamdhip64-dev         # scopeline-hipbench-rocm, the AMD build of the HIP runner (ROCm 5.2)
   xvfb xauth libgl1-mesa-dev    # headless GUI runs

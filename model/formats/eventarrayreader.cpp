@@ -112,7 +112,6 @@ QString withDocumentOffset(QString error, const std::function<int64_t(int64_t)> 
 struct EventChunk
 {
     std::string text;   // '[' + events + ']'; the buffer goes back to the reader for the next chunk
-    bool controlInString = false; // the text has a string holding a byte below 0x20
     int64_t offset = 0; // document offset of the chunk's text (after the '[' put in front)
     int64_t sequence = 0; // its place in the file: chunks go into the builder in this order
     std::vector<std::pair<int64_t, int64_t>> removed; // blank runs taken out: (text position, bytes)
@@ -124,17 +123,14 @@ struct EventChunk
 
     void parse(const std::atomic<bool> *cancel)
     {
-        // simdjson first; where it refuses the text, nlohmann reads it again from the start and its
+        // The fast path first; where it refuses the text, nlohmann reads it again from the start and its
         // leniency (1e400 skips one event) and messages are what the user gets.
         batch.clear();
-        if (!controlInString) {
-            const FastParse fast = parseEventsFast(text, batch, cancel);
-            if (fast != FastParse::Refused) {
-                cancelled = fast == FastParse::Cancelled;
-                return;
-            }
-            batch.clear();
+        if (const FastParse fast = parseEventsFast(text, batch, cancel); fast != FastParse::Refused) {
+            cancelled = fast == FastParse::Cancelled;
+            return;
         }
+        batch.clear();
         ChromeTraceHandler handler(batch, cancel);
         nlohmann::json::sax_parse(text.data(), text.data() + text.size(), &handler);
         cancelled = handler.cancelled();
@@ -287,9 +283,6 @@ std::size_t EventArrayReader::scanEvents(std::string_view block, std::size_t fro
         const std::size_t len = std::min<std::size_t>(64, n - i);
         const bool commas = m_pending.size() + (i + len - from) >= kChunkBytes;
         const uint64_t structure = scanner.next(block.data() + i, len, commas);
-        const bool control = scanner.sawControlInString; // in these 64 bytes: flag both sides of a cut
-        scanner.sawControlInString = false;
-        m_pendingControl |= control;
         if (!commas) {
             // Only a close taking the depth below the events' can matter then: where even all the
             // closes could not, the depth moves on by the count alone (most blocks inside events).
@@ -321,7 +314,6 @@ std::size_t EventArrayReader::scanEvents(std::string_view block, std::size_t fro
                 if (m_depth == m_eventsDepth && m_pending.size() + (at - from) >= kChunkBytes) {
                     m_pending.append(block.substr(from, at - from));
                     submitChunk(true);
-                    m_pendingControl = control;
                     from = at + 1;
                 }
                 break;
@@ -393,8 +385,6 @@ void EventArrayReader::submitChunk(bool complete)
         chunk->batch.setDetail(m_builder.detail());
     }
     chunk->text.swap(m_pending); // m_pending takes the chunk's old buffer, its capacity kept
-    chunk->controlInString = m_pendingControl;
-    m_pendingControl = false;
     chunk->offset = m_pendingOffset;
     chunk->removed = std::move(m_removed);
     m_pendingOffset +=

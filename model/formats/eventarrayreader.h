@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Reads a Chrome trace JSON document with its event array cut into chunks at top-level commas; the
-// chunks are parsed in parallel by simdjson into EventBatches (nlohmann re-reads a chunk simdjson
-// refuses), by parser threads and, when they fall behind or other files being read keep the cores
+// chunks are parsed in parallel by the fast event reader into EventBatches (nlohmann re-reads a chunk
+// it refuses), by parser threads and, when they fall behind or other files being read keep the cores
 // busy, the reading thread, and each thread adds its chunk to the builder in file order.
 // Everything outside the event array (the "skeleton") is parsed too, so errors anywhere are found.
 
@@ -69,7 +69,6 @@ private:
     int64_t m_eventsStart = 0;  // document offset and length of the contents
     int64_t m_eventsLength = 0;
     std::string m_pending;       // '[' + event text not yet handed out as a chunk
-    bool m_pendingControl = false; // m_pending may hold a string with a byte below 0x20
     int64_t m_pendingOffset = 0; // document offset of the text after the '['
     int64_t m_blockOffset = 0;   // document offset of the current block
     int m_depth = 0;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The events of one chunk of an event array, compact: their strings interned in a small table of the
-// batch's own, arg values in one text. A parser thread fills it (simdjson directly, nlohmann through
+// batch's own, arg values in one text. A parser thread fills it (the fast path directly, nlohmann through
 // add()); TraceBuilder::addBatch takes it whole and interns each distinct string once, not per event.
 
 #include "model/formats/eventsink.h"

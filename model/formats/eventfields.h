@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How a trace event's fields are read from JSON scalars, shared by the two event parsers (nlohmann's
-// SAX handler and the simdjson reader) so that both give the same events.
+// SAX handler and the fast event reader) so that both give the same events.
 
 #include "model/formats/rawevent.h"
 #include "model/tracedata/tracedata.h"

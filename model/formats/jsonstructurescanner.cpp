@@ -60,10 +60,8 @@ uint64_t JsonStructureScanner::nextScalar(const char *p, std::size_t len, bool c
     opened = closed = 0;
     for (std::size_t k = 0; k < len; ++k) {
         const char c = p[k];
-        if (feed(c)) {
-            sawControlInString |= static_cast<unsigned char>(c) < 0x20;
+        if (feed(c))
             continue;
-        }
         if (c == '}' || c == ']')
             ++closed;
         else if (c == '{' || c == '[')
@@ -124,12 +122,6 @@ __attribute__((target("avx2,pclmul,popcnt"))) uint64_t JsonStructureScanner::nex
     if (backslash & ~strings) {
         return nextScalar(p, 64, commas);
     }
-    const __m256i limit = _mm256_set1_epi8(0x1F); // bytes <= 0x1F: max(byte, 0x1F) == 0x1F
-    const uint64_t control =
-        uint64_t(uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(lo, limit), limit)))) |
-        (uint64_t(uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(hi, limit), limit))))
-         << 32);
-    sawControlInString |= (control & strings) != 0;
     // '[' and '{' differ in bit 0x20 alone, as do ']' and '}', and no other byte turns into either
     // with it set: one compare finds both brackets of a kind.
     const __m256i lower = _mm256_set1_epi8(0x20);

@@ -22,14 +22,11 @@ struct JsonStringTracker
 class JsonStructureScanner : public JsonStringTracker
 {
 public:
-    bool sawControlInString = false; // sticky: the caller clears it
-    int opened = 0, closed = 0;      // how many of next()'s last bits are { [ and } ] (popcounts:
-                                     // the SIMD path has the instruction, a baseline build does not)
+    int opened = 0, closed = 0; // how many of next()'s last bits are { [ and } ] (popcounts: the
+                                // SIMD path has the instruction, a baseline build does not)
 
     // Bit k set: p[k] is one of { } [ ] (and , when commas) outside strings. len <= 64; the state
-    // moves on by len bytes, and sawControlInString is set when a string held a byte below 0x20.
-    // (JSON forbids those unescaped; nlohmann rejects them and simdjson does not, so such text is
-    // left to nlohmann.)
+    // moves on by len bytes.
     uint64_t next(const char *p, std::size_t len, bool commas);
     uint64_t nextScalar(const char *p, std::size_t len, bool commas);
 

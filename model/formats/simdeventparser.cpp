@@ -5,50 +5,29 @@
 #include "model/formats/eventfields.h"
 #include "model/formats/timeparse.h"
 
-// The standard headers before the target region, so that what other files share with this one
-// (inline and template code) is compiled for any x86-64.
 #include <algorithm>
 #include <atomic>
-#include <cassert>
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <iostream>
 #include <iterator>
-#include <limits>
-#include <memory>
 #include <string>
 #include <string_view>
-#include <vector>
 
-// simdjson's On-Demand API is compiled for one instruction set, chosen by the compiler flags; the
-// package is built for any x86-64, so this file asks g++ for AVX2 (simdjson's "haswell") and the
-// parse runs only where the CPU has it. Elsewhere (and with clang, for the fuzzer) nlohmann reads
-// everything, or simdjson's portable fallback does.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define SCOPELINE_SIMDJSON_HASWELL 1
-#pragma GCC push_options
-#pragma GCC target("avx2,bmi,bmi2,pclmul,lzcnt,popcnt")
-#define SIMDJSON_BUILTIN_IMPLEMENTATION haswell // the pragma does not set __AVX2__ for simdjson to see
-// Plain inline, not always_inline: the standard templates (std::pair under ondemand::field) stay
-// compiled for any x86-64 and may call simdjson's AVX2 code, which they may not inline.
-#define simdjson_inline inline
+#ifdef __SSE2__
+#include <emmintrin.h>
 #endif
-
-#include <simdjson.h>
 
 namespace scopeline {
 
 namespace {
 
-using namespace simdjson;
 using eventfields::Scalar;
-using Type = ondemand::json_type;
-
-enum class Outcome { Ok, Stopped, Rejected };
 
 constexpr int kMaxDepth = 128; // deeper text goes to nlohmann, whose SAX parse keeps no stack of calls
 constexpr int64_t kCancelCheckInterval = 1024;
+// A number longer than this, or with an exponent, may overflow a double, which nlohmann refuses.
+constexpr std::size_t kSurelyFiniteDigits = 300;
 
 enum class Key : uint8_t { Other, Ph, Name, Cat, Pid, Tid, Id, Ts, Dur, Args };
 
@@ -65,18 +44,6 @@ Key keyOf(std::string_view k)
     case 4: return k == "name" ? Key::Name : k == "args" ? Key::Args : Key::Other;
     default: return Key::Other;
     }
-}
-
-// The key whose text starts at `raw` in the document, read without finding its end: the hot keys are
-// 2-4 bytes, so a quote among the first five ends the text keyOf judges (an escaped quote leaves a
-// backslash in it, which no hot key has). Key::Other for the rest, whose text keyText reads (the
-// padded document can be read past any key).
-Key knownKey(const char *raw)
-{
-    for (std::size_t n = 0; n <= 4; ++n)
-        if (raw[n] == '"')
-            return keyOf(std::string_view(raw, n));
-    return Key::Other;
 }
 
 const char *keyName(Key key)
@@ -96,16 +63,11 @@ const char *keyName(Key key)
     return "";
 }
 
-bool isContainer(Type type)
-{
-    return type == Type::array || type == Type::object;
-}
-
-// 1 for a JSON integer without a sign, -1 with one, 0 for anything else (fractions, exponents,
-// leading zeros, stray characters: simdjson's number parser judges those).
 bool isBlank(char c)
 {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    constexpr uint64_t blanks = 1ull << ' ' | 1ull << '\t' | 1ull << '\n' | 1ull << '\r';
+    const auto u = static_cast<unsigned char>(c);
+    return u <= ' ' && (blanks >> u & 1);
 }
 
 bool isDigit(char c)
@@ -113,6 +75,7 @@ bool isDigit(char c)
     return c >= '0' && c <= '9';
 }
 
+// 1 for a JSON integer without a sign, -1 with one, 0 for anything else.
 int plainInteger(std::string_view token)
 {
     const bool negative = !token.empty() && token.front() == '-';
@@ -137,138 +100,291 @@ bool smallUnsigned(std::string_view token, uint64_t &value)
     return true;
 }
 
-// An object's fields without ondemand::field: object_iterator hands out each field as a
-// simdjson_result<field> assembled on the stack, and reading it back stalled store forwarding (a fifth
-// of the load's CPU time). These are object_iterator's steps on the object's own value_iterator (public
-// in simdjson; the object holds it as a protected member, reached here through a derived class).
-struct ObjectIterator : ondemand::object
+// A number token (JSON's grammar) as nlohmann reports it: an integer that fits int64 is Integer (its
+// text as to_chars writes it: "-0" reads "0"), anything else a double with its token text. False for a
+// number no double holds (nlohmann refuses it, and the caller re-reads the text with nlohmann).
+bool numberScalar(std::string_view token, Scalar &out)
 {
-    using ondemand::object::iter;
-};
+    const bool negative = token.front() == '-';
+    if (uint64_t magnitude = 0; smallUnsigned(token.substr(negative ? 1 : 0), magnitude)) {
+        const int64_t integer = negative ? -int64_t(magnitude) : int64_t(magnitude);
+        out = {Scalar::Integer, integer == 0 ? std::string_view("0") : token, integer, double(integer)};
+        return true;
+    }
+    const char *first = token.data(), *last = token.data() + token.size();
+    if (const int kind = plainInteger(token); kind < 0) {
+        int64_t integer = 0;
+        if (std::from_chars(first, last, integer).ec == std::errc()) {
+            const std::string_view text = integer == 0 ? std::string_view("0") : token;
+            out = {Scalar::Integer, text, integer, double(integer)};
+            return true;
+        }
+    } else if (kind > 0) {
+        uint64_t integer = 0;
+        if (std::from_chars(first, last, integer).ec == std::errc()) {
+            if (integer <= uint64_t(INT64_MAX))
+                out = {Scalar::Integer, token, int64_t(integer), double(integer)};
+            else
+                out = {Scalar::Float, token, 0, double(integer)};
+            return true;
+        }
+    }
+    double real = 0;
+    const auto [end, ec] = std::from_chars(first, last, real);
+    if (ec != std::errc() || end != last || !std::isfinite(real))
+        return false;
+    out = {Scalar::Float, token, 0, real};
+    return true;
+}
 
-struct ValueAt : ondemand::value
+// The first byte from p on that ends a string's plain run: '"', '\\', a control byte or one above
+// 0x7f. The text is read 16 bytes at a time and must be readable that far past its end (the parse's
+// padding); a NUL, which std::string puts after its text, stops it there.
+const char *stringStop(const char *p)
 {
-    explicit ValueAt(const ondemand::value_iterator &it) : ondemand::value(it) {}
-};
+#ifdef __SSE2__
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(' ');
+    for (;; p += 16) {
+        const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+        // A signed compare: below ' ' is a control byte or, negative, one above 0x7f.
+        const __m128i stops = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
+                                           _mm_cmplt_epi8(bytes, space));
+        if (const auto found = unsigned(_mm_movemask_epi8(stops)))
+            return p + __builtin_ctz(found);
+    }
+#else
+    while (*p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20 && static_cast<unsigned char>(*p) < 0x80)
+        ++p;
+    return p;
+#endif
+}
 
-// Reads each event of the array into the batch. Every value is visited, skipped ones too: On-Demand
-// only checks what it is asked for, and nlohmann checks everything.
+// The first byte from p on that is not a digit, 16 bytes at a time (timestamps have 16 digits).
+const char *pastDigits(const char *p)
+{
+#ifdef __SSE2__
+    for (;; p += 16) {
+        const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+        const __m128i digits =
+            _mm_and_si128(_mm_cmpgt_epi8(bytes, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(bytes, _mm_set1_epi8('9' + 1)));
+        if (const auto other = ~unsigned(_mm_movemask_epi8(digits)) & 0xffff)
+            return p + __builtin_ctz(other);
+    }
+#else
+    while (isDigit(*p))
+        ++p;
+    return p;
+#endif
+}
+
+// The length of the UTF-8 sequence at p, 0 when it is not one nlohmann accepts (RFC 3629: no
+// overlong forms, surrogates or code points past U+10FFFF).
+int utf8Length(const unsigned char *p)
+{
+    const auto continuation = [](unsigned char c) { return (c & 0xc0) == 0x80; };
+    const unsigned char c = p[0];
+    if (c >= 0xc2 && c <= 0xdf)
+        return continuation(p[1]) ? 2 : 0;
+    if (c >= 0xe0 && c <= 0xef) {
+        const unsigned char low = c == 0xe0 ? 0xa0 : 0x80, high = c == 0xed ? 0x9f : 0xbf;
+        return p[1] >= low && p[1] <= high && continuation(p[2]) ? 3 : 0;
+    }
+    if (c >= 0xf0 && c <= 0xf4) {
+        const unsigned char low = c == 0xf0 ? 0x90 : 0x80, high = c == 0xf4 ? 0x8f : 0xbf;
+        return p[1] >= low && p[1] <= high && continuation(p[2]) && continuation(p[3]) ? 4 : 0;
+    }
+    return 0;
+}
+
+// Four hex digits as a code unit, -1 if they are not.
+int hexUnit(const char *p)
+{
+    int unit = 0;
+    for (int i = 0; i < 4; ++i) {
+        const char c = p[i];
+        const int digit = isDigit(c) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+        if (digit < 0)
+            return -1;
+        unit = unit * 16 + digit;
+    }
+    return unit;
+}
+
+void appendUtf8(std::string &out, uint32_t code)
+{
+    if (code < 0x80) {
+        out.push_back(char(code));
+    } else if (code < 0x800) {
+        out.push_back(char(0xc0 | (code >> 6)));
+        out.push_back(char(0x80 | (code & 0x3f)));
+    } else if (code < 0x10000) {
+        out.push_back(char(0xe0 | (code >> 12)));
+        out.push_back(char(0x80 | ((code >> 6) & 0x3f)));
+        out.push_back(char(0x80 | (code & 0x3f)));
+    } else {
+        out.push_back(char(0xf0 | (code >> 18)));
+        out.push_back(char(0x80 | ((code >> 12) & 0x3f)));
+        out.push_back(char(0x80 | ((code >> 6) & 0x3f)));
+        out.push_back(char(0x80 | (code & 0x3f)));
+    }
+}
+
+// Reads each event of the array into the batch, by hand: the events are flat objects of a few known
+// keys, which a general parser's index of every structural byte does not pay for. Every value is
+// checked as nlohmann would (skipped ones too), and whatever this parse leaves to nlohmann (a number
+// no double holds, nesting deeper than 128, an element that is not an object) refuses the text.
 class EventReader
 {
 public:
-    EventReader(EventBatch &batch, const std::atomic<bool> *cancel) : m_batch(batch), m_cancel(cancel)
+    EventReader(const std::string &text, EventBatch &batch, const std::atomic<bool> *cancel)
+        : m_p(text.c_str()), m_end(text.c_str() + text.size()), m_batch(batch), m_cancel(cancel)
     {}
 
-    Outcome events(ondemand::array &items)
+    FastParse events()
     {
-        int64_t count = 0;
-        for (auto item : items) {
-            ondemand::object fields;
-            if (item.get_object().get(fields))
-                return Outcome::Rejected; // not an object: nlohmann's path counts the skip
-            if (const Outcome o = event(fields); o != Outcome::Ok)
-                return o;
-            if (++count % kCancelCheckInterval == 0 && m_cancel && m_cancel->load(std::memory_order_relaxed))
-                return Outcome::Stopped;
+        if (!take('['))
+            return FastParse::Refused;
+        blank();
+        if (*m_p == ']') {
+            ++m_p;
+        } else {
+            for (int64_t count = 1;; ++count) {
+                if (!take('{') || !event())
+                    return FastParse::Refused;
+                if (count % kCancelCheckInterval == 0 && m_cancel && m_cancel->load(std::memory_order_relaxed))
+                    return FastParse::Cancelled;
+                blank();
+                if (*m_p == ']') {
+                    ++m_p;
+                    break;
+                }
+                if (*m_p++ != ',')
+                    return FastParse::Refused;
+            }
         }
-        return Outcome::Ok;
+        blank();
+        return m_p == m_end ? FastParse::Done : FastParse::Refused;
     }
 
 private:
-    // Calls visit(raw, value) for each field, raw being its key as the document has it (keyText
-    // reads it).
-    template <typename Visit>
-    Outcome forEachField(ondemand::object &object, Visit &&visit)
+    // Past blanks: mostly none or one (after ':' and ','), else a line break and indentation, 16
+    // bytes at a time.
+    void blank()
     {
-        ondemand::value_iterator &it = object.*(&ObjectIterator::iter);
-        while (it.is_open()) {
-            ondemand::raw_json_string raw;
-            if (it.error() || it.field_key().get(raw) || it.field_value())
-                return Outcome::Rejected;
-            ValueAt value(it.child());
-            if (const Outcome o = visit(raw, static_cast<ondemand::value &>(value)); o != Outcome::Ok)
-                return o;
-            bool more = false;
-            if (it.skip_child() || it.has_next_field().get(more))
-                return Outcome::Rejected;
-        }
-        return Outcome::Ok;
+        if (isBlank(*m_p) && isBlank(*++m_p))
+            blankRun();
     }
 
-    // A key's text: without escapes, taken from the document as it is (stage 1 has checked its UTF-8);
-    // with them (rare), unescaped by a field, which also rejects a bad escape as nlohmann does.
-    static bool keyText(ondemand::raw_json_string raw, ondemand::value &value, std::string_view &key)
+    void blankRun()
     {
-        if (plainKey(raw.raw(), key))
+#ifdef __SSE2__
+        for (;; m_p += 16) {
+            const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(m_p));
+            const __m128i blanks = _mm_or_si128(
+                _mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\n'))),
+                _mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\r'))));
+            if (const auto other = ~unsigned(_mm_movemask_epi8(blanks)) & 0xffff) {
+                m_p += __builtin_ctz(other);
+                return;
+            }
+        }
+#else
+        while (isBlank(*m_p))
+            ++m_p;
+#endif
+    }
+
+    bool take(char c)
+    {
+        blank();
+        if (*m_p != c)
+            return false;
+        ++m_p;
+        return true;
+    }
+
+    // After an object's '{': calls field(key) with the cursor at each field's value. A key with
+    // escapes is unescaped into m_key, so it lasts until the next key is read.
+    template <typename Field>
+    bool fields(Field &&field)
+    {
+        blank();
+        if (*m_p == '}') {
+            ++m_p;
             return true;
-        ondemand::field escaped;
-        escaped.first = raw;
-        escaped.second = value;
-        return !escaped.unescaped_key().get(key);
-    }
-
-    // forEachField on an object value, for a visit(key text, value).
-    template <typename Visit>
-    Outcome fieldsOf(ondemand::value &v, Visit &&visit)
-    {
-        ondemand::object fields;
-        if (v.get_object().get(fields))
-            return Outcome::Rejected;
-        return forEachField(fields, [&](ondemand::raw_json_string raw, ondemand::value &value) {
-            std::string_view key;
-            return keyText(raw, value, key) ? visit(key, value) : Outcome::Rejected;
-        });
-    }
-
-    // Calls visit(element) for each element of an array value.
-    template <typename Visit>
-    Outcome elementsOf(ondemand::value &v, Visit &&visit)
-    {
-        ondemand::array items;
-        if (v.get_array().get(items))
-            return Outcome::Rejected;
-        for (auto item : items) {
-            ondemand::value element;
-            if (item.get(element))
-                return Outcome::Rejected;
-            if (const Outcome o = visit(element); o != Outcome::Ok)
-                return o;
         }
-        return Outcome::Ok;
+        for (;;) {
+            std::string_view key;
+            if (*m_p != '"' || !string(key, m_key) || !take(':'))
+                return false;
+            blank();
+            if (!field(key))
+                return false;
+            blank();
+            if (*m_p == '}') {
+                ++m_p;
+                return true;
+            }
+            if (*m_p++ != ',')
+                return false;
+            blank();
+        }
     }
 
-    Outcome event(ondemand::object &fields)
+    // After an array's '[': calls element() with the cursor at each element.
+    template <typename Element>
+    bool elements(Element &&element)
+    {
+        blank();
+        if (*m_p == ']') {
+            ++m_p;
+            return true;
+        }
+        for (;;) {
+            if (!element())
+                return false;
+            blank();
+            if (*m_p == ']') {
+                ++m_p;
+                return true;
+            }
+            if (*m_p++ != ',')
+                return false;
+            blank();
+        }
+    }
+
+    bool event()
     {
         EventBatch::Event &e = m_batch.beginEvent();
-        const Outcome o = forEachField(fields, [&](ondemand::raw_json_string raw, ondemand::value &v) {
+        const bool ok = fields([&](std::string_view key) {
             ++e.fields;
-            Key k = knownKey(raw.raw());
-            if (std::string_view key; k == Key::Other) { // perhaps one of them with escapes
-                if (!keyText(raw, v, key))
-                    return Outcome::Rejected;
-                k = keyOf(key);
-            }
-            return k == Key::Args ? args(v, e) : k == Key::Other ? skip(v, 1) : eventField(k, v, e);
+            const Key k = keyOf(key);
+            return k == Key::Args ? args(e) : k == Key::Other ? skip(1) : eventField(k, e);
         });
-        if (o == Outcome::Ok)
+        if (ok)
             m_batch.endEvent();
-        return o;
+        return ok;
     }
 
-    Outcome eventField(Key k, ondemand::value &v, EventBatch::Event &e)
+    bool eventField(Key k, EventBatch::Event &e)
     {
-        Type type;
-        if (v.type().get(type))
-            return Outcome::Rejected;
-        if (type == Type::number && plainNumberField(k, v, e))
-            return Outcome::Ok;
-        if (isContainer(type)) {
+        if (*m_p == '{' || *m_p == '[') {
             e.badField = keyName(k); // e.g. "pid": {...}
-            return skip(v, 1);
+            return skip(1);
         }
         Scalar value;
-        if (!scalar(v, type, value))
-            return Outcome::Rejected;
+        if (*m_p == '-' || isDigit(*m_p)) {
+            std::string_view token;
+            if (!numberToken(token))
+                return false;
+            if (plainNumberField(k, token, e))
+                return true;
+            if (!numberScalar(token, value))
+                return false;
+        } else if (!scalar(value)) {
+            return false;
+        }
         switch (k) {
         case Key::Ph: e.ph = eventfields::phase(value); break;
         case Key::Name: e.name = m_batch.intern(value.text); break;
@@ -288,7 +404,7 @@ private:
         case Key::Args:
         case Key::Other: break;
         }
-        return Outcome::Ok;
+        return true;
     }
 
     static uint32_t &idField(Key k, EventBatch::Event &e)
@@ -298,15 +414,14 @@ private:
 
     // The usual numbers of the hot fields straight from their token: ts and dur in the forms
     // plainMicrosToNs reads, ids as unsigned integers (their text as idText writes it). Other
-    // numbers, and fields where this is false, go through scalar().
-    bool plainNumberField(Key k, ondemand::value &v, EventBatch::Event &e)
+    // numbers, and fields where this is false, go through numberScalar().
+    bool plainNumberField(Key k, std::string_view token, EventBatch::Event &e)
     {
-        const std::string_view token = trimmedToken(v);
-        if (token.size() > 1 && token[0] == '0' && token[1] != '.')
-            return false; // a leading zero: not JSON, which simdjson's parse of it reports
         switch (k) {
         case Key::Ts:
         case Key::Dur: {
+            if (token.size() > 1 && token[0] == '0' && token[1] != '.')
+                return false; // "0e3"
             int64_t &ns = k == Key::Ts ? e.ts : e.dur;
             if (!plainMicrosToNs(token, ns))
                 return false;
@@ -339,47 +454,44 @@ private:
         return id;
     }
 
-    Outcome args(ondemand::value &v, EventBatch::Event &e)
+    bool args(EventBatch::Event &e)
     {
-        Type type;
-        if (v.type().get(type))
-            return Outcome::Rejected;
-        if (type != Type::object)
-            return skip(v, 1);
+        if (*m_p != '{')
+            return skip(1);
+        ++m_p;
         const TraceDetail detail = m_batch.detail();
-        return fieldsOf(v, [&](std::string_view key, ondemand::value &argValue) {
+        return fields([&](std::string_view key) {
             const bool kept = eventfields::keepsArg(detail, key);
             if (!kept && !eventfields::isCorrelationArg(key))
-                return skip(argValue, 2);
-            if (argValue.type().get(type))
-                return Outcome::Rejected;
-            if (isContainer(type)) {
+                return skip(2);
+            if (*m_p == '{' || *m_p == '[') {
                 std::string &out = m_batch.beginArg(m_batch.intern(key));
                 const std::size_t base = out.size();
-                out.push_back(type == Type::array ? '[' : '{');
-                if (nested(argValue, type, out, base, 3) != Outcome::Ok)
-                    return Outcome::Rejected;
+                out.push_back(*m_p);
+                if (!nested(out, base, 3))
+                    return false;
                 m_batch.endArg();
-                return Outcome::Ok;
+                return true;
             }
             Scalar value;
-            if (!scalar(argValue, type, value))
-                return Outcome::Rejected;
+            if (!scalar(value))
+                return false;
             eventfields::correlationArg(key, value, e);
             if (kept) {
                 m_batch.beginArg(m_batch.intern(key)).append(value.text);
                 m_batch.endArg();
             }
-            return Outcome::Ok;
+            return true;
         });
     }
 
     // A nested arg value as compact JSON, as ChromeTraceHandler writes it: out[base] holds its opening
-    // bracket; past kMaxNestedArgText bytes only separators are written.
-    Outcome nested(ondemand::value &v, Type type, std::string &out, std::size_t base, int depth)
+    // bracket, at the cursor; past kMaxNestedArgText bytes only separators are written.
+    bool nested(std::string &out, std::size_t base, int depth)
     {
         if (depth > kMaxDepth)
-            return Outcome::Rejected;
+            return false;
+        const bool array = *m_p++ == '[';
         const auto room = [&] { return out.size() - base <= eventfields::kMaxNestedArgText; };
         bool first = true;
         const auto separate = [&] {
@@ -387,184 +499,201 @@ private:
                 out.push_back(',');
             first = false;
         };
-        const auto element = [&](ondemand::value &value) {
+        const bool ok = array ? elements([&] {
             separate();
-            return nestedElement(value, out, base, depth);
-        };
-        const auto field = [&](std::string_view key, ondemand::value &value) {
-            separate();
-            if (room()) {
-                eventfields::appendJsonString(out, key);
-                out.push_back(':');
-            }
-            return nestedElement(value, out, base, depth);
-        };
-        if ((type == Type::array ? elementsOf(v, element) : fieldsOf(v, field)) != Outcome::Ok)
-            return Outcome::Rejected;
-        if (room())
-            out.push_back(type == Type::array ? ']' : '}');
-        return Outcome::Ok;
+            return nestedElement(out, base, depth);
+        })
+                              : fields([&](std::string_view key) {
+                                    separate();
+                                    if (room()) {
+                                        eventfields::appendJsonString(out, key);
+                                        out.push_back(':');
+                                    }
+                                    return nestedElement(out, base, depth);
+                                });
+        if (ok && room())
+            out.push_back(array ? ']' : '}');
+        return ok;
     }
 
-    Outcome nestedElement(ondemand::value &v, std::string &out, std::size_t base, int depth)
+    bool nestedElement(std::string &out, std::size_t base, int depth)
     {
         const bool room = out.size() - base <= eventfields::kMaxNestedArgText;
-        Type type;
-        if (v.type().get(type))
-            return Outcome::Rejected;
-        if (isContainer(type)) {
+        if (*m_p == '{' || *m_p == '[') {
             if (room)
-                out.push_back(type == Type::array ? '[' : '{');
-            return nested(v, type, out, base, depth + 1);
+                out.push_back(*m_p);
+            return nested(out, base, depth + 1);
         }
         Scalar value;
-        if (!scalar(v, type, value))
-            return Outcome::Rejected;
+        if (!scalar(value))
+            return false;
         if (room) {
             if (value.type == Scalar::String)
                 eventfields::appendJsonString(out, value.text);
             else
                 out.append(value.text);
         }
-        return Outcome::Ok;
-    }
-
-    // Checks a value whose content is not kept.
-    Outcome skip(ondemand::value &v, int depth)
-    {
-        Type type;
-        if (depth > kMaxDepth || v.type().get(type))
-            return Outcome::Rejected;
-        const auto element = [&](ondemand::value &value) { return skip(value, depth + 1); };
-        if (type == Type::array)
-            return elementsOf(v, element);
-        if (type == Type::object)
-            return fieldsOf(v, [&](std::string_view, ondemand::value &value) { return element(value); });
-        Scalar value;
-        return scalar(v, type, value) ? Outcome::Ok : Outcome::Rejected;
-    }
-
-    // The first '"' or '\\' from p on, in a string of the padded document (so reading past its end is
-    // safe): 32 bytes at a time where simdjson runs on AVX2.
-    static const char *quoteOrBackslash(const char *p)
-    {
-#ifdef SCOPELINE_SIMDJSON_HASWELL
-        const __m256i quote = _mm256_set1_epi8('"'), backslash = _mm256_set1_epi8('\\');
-        for (;; p += 32) {
-            const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
-            const auto found = uint32_t(_mm256_movemask_epi8(
-                _mm256_or_si256(_mm256_cmpeq_epi8(bytes, quote), _mm256_cmpeq_epi8(bytes, backslash))));
-            if (found)
-                return p + __builtin_ctz(found);
-        }
-#else
-        while (*p != '"' && *p != '\\')
-            ++p;
-        return p;
-#endif
-    }
-
-    // The text of a string token (trimmedToken: its quotes included), when it holds no backslash:
-    // then the first quote or backslash after the opening quote is the token's last byte.
-    static bool plainString(std::string_view token, std::string_view &text)
-    {
-        if (token.size() < 2 || token.back() != '"')
-            return false;
-        text = token.substr(1, token.size() - 2);
-        return quoteOrBackslash(token.data() + 1) == &token.back();
-    }
-
-    // A key from its first byte (past the opening quote) to its closing quote, when it holds no
-    // backslash.
-    static bool plainKey(const char *start, std::string_view &key)
-    {
-        const char *end = quoteOrBackslash(start);
-        key = std::string_view(start, std::size_t(end - start));
-        return *end == '"';
-    }
-
-    // A scalar as nlohmann's SAX parser reports it (see eventfields::Scalar). False where simdjson
-    // rejects it, or might read it differently from nlohmann (a non-finite number).
-    bool scalar(ondemand::value &v, Type type, Scalar &out)
-    {
-        switch (type) {
-        case Type::string: {
-            // The value is consumed either way: On-Demand skips an unread string followed by ':' as
-            // if it were a key, and would accept {"a":"x":1}.
-            out.type = Scalar::String;
-            ondemand::raw_json_string raw;
-            if (plainString(trimmedToken(v), out.text))
-                return !v.get_raw_json_string().get(raw);
-            return !v.get_string().get(out.text);
-        }
-        case Type::number: return number(v, out);
-        case Type::boolean: {
-            bool b = false;
-            if (v.get_bool().get(b))
-                return false;
-            out = {Scalar::Bool, b ? "true" : "false", b, double(b)};
-            return true;
-        }
-        case Type::null: {
-            bool isNull = false;
-            if (v.is_null().get(isNull) || !isNull)
-                return false;
-            out = {Scalar::Null, "null"};
-            return true;
-        }
-        case Type::array:
-        case Type::object: break;
-        }
-        return false;
-    }
-
-    // nlohmann's kinds of number: an integer token that fits int64 is Integer (its text as to_chars
-    // writes it: "-0" reads "0"), anything else a double with its token text.
-    bool number(ondemand::value &v, Scalar &out)
-    {
-        const std::string_view token = trimmedToken(v);
-        const bool negative = !token.empty() && token.front() == '-';
-        if (uint64_t magnitude = 0; smallUnsigned(token.substr(negative ? 1 : 0), magnitude)) {
-            // most numbers; longer integers are judged by from_chars below
-            const int64_t integer = negative ? -int64_t(magnitude) : int64_t(magnitude);
-            out = {Scalar::Integer, integer == 0 ? std::string_view("0") : token, integer, double(integer)};
-            return true;
-        }
-        const char *first = token.data(), *last = token.data() + token.size();
-        if (const int kind = plainInteger(token); kind < 0) {
-            int64_t integer = 0;
-            if (std::from_chars(first, last, integer).ec == std::errc()) {
-                const std::string_view text = integer == 0 ? std::string_view("0") : token;
-                out = {Scalar::Integer, text, integer, double(integer)};
-                return true;
-            }
-        } else if (kind > 0) {
-            uint64_t integer = 0;
-            if (std::from_chars(first, last, integer).ec == std::errc()) {
-                if (integer <= uint64_t(INT64_MAX))
-                    out = {Scalar::Integer, token, int64_t(integer), double(integer)};
-                else
-                    out = {Scalar::Float, token, 0, double(integer)};
-                return true;
-            }
-        }
-        double real = 0;
-        if (v.get_double().get(real) || !std::isfinite(real))
-            return false; // nlohmann's out-of-range handling decides
-        out = {Scalar::Float, token, 0, real};
         return true;
     }
 
-    static std::string_view trimmedToken(ondemand::value &v)
+    // Checks a value whose content is not kept.
+    bool skip(int depth)
     {
-        std::string_view token = v.raw_json_token();
-        while (!token.empty() && isBlank(token.back()))
-            token.remove_suffix(1);
-        return token;
+        if (depth > kMaxDepth)
+            return false;
+        switch (*m_p) {
+        case '{': ++m_p; return fields([&](std::string_view) { return skip(depth + 1); });
+        case '[': ++m_p; return elements([&] { return skip(depth + 1); });
+        case '"': {
+            std::string_view text;
+            return string(text, m_value);
+        }
+        case 't':
+        case 'f':
+        case 'n': {
+            Scalar value;
+            return literal(value);
+        }
+        default: {
+            std::string_view token;
+            bool exponent = false;
+            Scalar value;
+            return numberToken(token, &exponent) &&
+                   ((!exponent && token.size() < kSurelyFiniteDigits) || numberScalar(token, value));
+        }
+        }
     }
 
+    // A scalar as nlohmann's SAX parser reports it (see eventfields::Scalar); false for a container.
+    bool scalar(Scalar &out)
+    {
+        switch (*m_p) {
+        case '"': out.type = Scalar::String; return string(out.text, m_value);
+        case 't':
+        case 'f':
+        case 'n': return literal(out);
+        default: {
+            std::string_view token;
+            return numberToken(token) && numberScalar(token, out);
+        }
+        }
+    }
+
+    bool literal(Scalar &out)
+    {
+        if (std::memcmp(m_p, "true", 4) == 0) {
+            out = {Scalar::Bool, "true", 1, 1.0};
+            m_p += 4;
+        } else if (std::memcmp(m_p, "false", 5) == 0) {
+            out = {Scalar::Bool, "false", 0, 0.0};
+            m_p += 5;
+        } else if (std::memcmp(m_p, "null", 4) == 0) {
+            out = {Scalar::Null, "null"};
+            m_p += 4;
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    // A number's token, where JSON's grammar allows one (what follows it is the caller's to check).
+    bool numberToken(std::string_view &token, bool *exponent = nullptr)
+    {
+        const char *p = m_p;
+        const auto digits = [&p] {
+            if (!isDigit(*p))
+                return false;
+            p = pastDigits(p + 1);
+            return true;
+        };
+        if (*p == '-')
+            ++p;
+        if (*p == '0')
+            ++p;
+        else if (!digits())
+            return false;
+        if (*p == '.' && (++p, !digits()))
+            return false;
+        if (*p == 'e' || *p == 'E') {
+            if (exponent)
+                *exponent = true;
+            ++p;
+            if (*p == '+' || *p == '-')
+                ++p;
+            if (!digits())
+                return false;
+        }
+        token = std::string_view(m_p, std::size_t(p - m_p));
+        m_p = p;
+        return true;
+    }
+
+    // The string at the cursor ('"'): its text as the document has it when it holds no escape or
+    // byte past ASCII, else unescaped and checked into scratch.
+    bool string(std::string_view &text, std::string &scratch)
+    {
+        const char *start = ++m_p;
+        const char *stop = stringStop(start);
+        if (*stop == '"') {
+            text = std::string_view(start, std::size_t(stop - start));
+            m_p = stop + 1;
+            return true;
+        }
+        scratch.assign(start, stop);
+        for (const char *p = stop;;) {
+            const auto c = static_cast<unsigned char>(*p);
+            if (c == '"') {
+                text = scratch;
+                m_p = p + 1;
+                return true;
+            }
+            if (c == '\\') {
+                if (!escape(p, scratch))
+                    return false;
+            } else if (const int n = c >= 0x80 ? utf8Length(reinterpret_cast<const unsigned char *>(p)) : 0) {
+                scratch.append(p, std::size_t(n));
+                p += n;
+            } else {
+                return false; // a control byte, the text's end among them
+            }
+            stop = stringStop(p);
+            scratch.append(p, stop);
+            p = stop;
+        }
+    }
+
+    // The escape at p ('\\') appended to out as UTF-8, p past it.
+    static bool escape(const char *&p, std::string &out)
+    {
+        static constexpr char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+        if (const char *simple = std::strchr(from, p[1]); simple && p[1] != '\0') {
+            out.push_back(to[simple - from]);
+            p += 2;
+            return true;
+        }
+        if (p[1] != 'u')
+            return false;
+        const int unit = hexUnit(p + 2);
+        if (unit < 0 || (unit >= 0xdc00 && unit <= 0xdfff))
+            return false;
+        uint32_t code = uint32_t(unit);
+        p += 6;
+        if (unit >= 0xd800 && unit <= 0xdbff) { // a high surrogate: a low one must follow
+            const int low = p[0] == '\\' && p[1] == 'u' ? hexUnit(p + 2) : -1;
+            if (low < 0xdc00 || low > 0xdfff)
+                return false;
+            code = 0x10000 + ((code - 0xd800) << 10) + uint32_t(low - 0xdc00);
+            p += 6;
+        }
+        appendUtf8(out, code);
+        return true;
+    }
+
+    const char *m_p;
+    const char *const m_end;
     EventBatch &m_batch;
     const std::atomic<bool> *m_cancel;
+    std::string m_key, m_value; // unescaped texts: the last key, the last string value
     char m_number[32];
     struct Recent
     {
@@ -574,56 +703,13 @@ private:
     Recent m_recent[std::size_t(Key::Args) + 1]; // by Key
 };
 
-FastParse parseWithSimdjson(std::string &text, EventBatch &batch, const std::atomic<bool> *cancel)
-{
-    thread_local ondemand::parser parser; // one per parsing thread, its buffers reused
-    // Room to spare, so that chunks a little longer than the last do not reallocate its buffers.
-    if (text.size() > parser.capacity() && parser.allocate(text.size() + text.size() / 4))
-        return FastParse::Refused;
-    static_assert(kFastParsePadding == SIMDJSON_PADDING);
-    if (text.capacity() < text.size() + kFastParsePadding)
-        text.reserve(text.size() + kFastParsePadding);
-    ondemand::document document;
-    if (parser.iterate(padded_string_view(text.data(), text.size(), text.capacity())).get(document))
-        return FastParse::Refused;
-    ondemand::array events;
-    if (document.get_array().get(events))
-        return FastParse::Refused;
-    EventReader reader(batch, cancel);
-    const Outcome outcome = reader.events(events);
-    if (outcome == Outcome::Stopped)
-        return FastParse::Cancelled;
-    const char *trailing = nullptr; // text after the array: an error, where nlohmann names it
-    if (outcome == Outcome::Ok && document.current_location().get(trailing) != SUCCESS)
-        return FastParse::Done;
-    return FastParse::Refused;
-}
-
 } // namespace
-
-} // namespace scopeline
-
-#ifdef SCOPELINE_SIMDJSON_HASWELL
-#pragma GCC pop_options
-#endif
-
-namespace scopeline {
-
-bool fastEventParserAvailable()
-{
-#ifdef SCOPELINE_SIMDJSON_HASWELL
-    static const bool haswell = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-                                __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("pclmul") &&
-                                __builtin_cpu_supports("popcnt");
-    return haswell;
-#else
-    return true;
-#endif
-}
 
 FastParse parseEventsFast(std::string &text, EventBatch &batch, const std::atomic<bool> *cancel)
 {
-    return fastEventParserAvailable() ? parseWithSimdjson(text, batch, cancel) : FastParse::Refused;
+    if (text.capacity() < text.size() + kFastParsePadding)
+        text.reserve(text.size() + kFastParsePadding);
+    return EventReader(text, batch, cancel).events();
 }
 
 } // namespace scopeline

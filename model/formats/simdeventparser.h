@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The fast path of the event parse: simdjson On-Demand reads a chunk of the event array straight
-// into an EventBatch, reading every field as ChromeTraceHandler does (both use eventfields), so both
-// paths give the same events. nlohmann stays the reference for anything this path refuses.
+// The fast path of the event parse: a reader made for trace events (flat objects of a few known keys)
+// takes a chunk of the event array straight into an EventBatch, reading every field as
+// ChromeTraceHandler does (both use eventfields), so both paths give the same events. nlohmann stays
+// the reference for anything this path refuses.
 
 #include <atomic>
 #include <cstddef>
@@ -15,19 +16,17 @@ class EventBatch;
 enum class FastParse {
     Done,
     Cancelled, // cancel was set: the batch holds part of the chunk
-    Refused,   // simdjson rejects the text, or it holds what this path leaves to nlohmann (an element
-               // that is not an object, a non-finite number, nesting deeper than 128): the batch
+    Refused,   // the text is not JSON, or it holds what this path leaves to nlohmann (an element that
+               // is not an object, a number no double holds, nesting deeper than 128): the batch
                // holds part of it, and the caller clears it and re-reads the text with nlohmann
 };
 
-// Bytes past a text's end that simdjson reads: a buffer reserved with this much room is not grown.
+// Bytes past a text's end that the parse reads (16 at a time): a buffer reserved with this much room
+// is not grown.
 constexpr std::size_t kFastParsePadding = 64;
 
 // Parses text ('[' + events + ']') into batch. The text's capacity grows by kFastParsePadding when
 // it lacks it.
 FastParse parseEventsFast(std::string &text, EventBatch &batch, const std::atomic<bool> *cancel);
-
-// False where this CPU lacks what the fast path was compiled for (AVX2): nlohmann parses everything.
-bool fastEventParserAvailable();
 
 } // namespace scopeline
