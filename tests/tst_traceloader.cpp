@@ -440,6 +440,10 @@ private slots:
     void anyBlockSizeLoadsIdentically();
     void whicheverThreadParsesLoadsIdentically();
     void filesLoadingTogetherLoadIdentically();
+    void parsingInPlaceLoadsIdentically_data();
+    void parsingInPlaceLoadsIdentically();
+    void parsingInPlaceKeepsErrors_data();
+    void parsingInPlaceKeepsErrors();
     void largeTraceWithTrickyStrings_data();
     void largeTraceWithTrickyStrings();
     void kinetoGpuTracks_data();
@@ -715,6 +719,87 @@ void TstTraceLoader::filesLoadingTogetherLoadIdentically()
         QVERIFY2(together[i].ok(), qPrintable(together[i].error));
         const QString difference = compareTraces(*alone[std::size_t(i)].trace, *together[i].trace);
         QVERIFY2(difference.isEmpty(), qPrintable(files[i] + QStringLiteral(": ") + difference));
+    }
+}
+
+// A reading thread that parses its own chunks parses whole events straight from the text, without the
+// cut (parseDirect); every public trace loads to the same trace as through the cut, with blocks of
+// odd sizes too (events straddle them).
+void TstTraceLoader::parsingInPlaceLoadsIdentically_data()
+{
+    QTest::addColumn<QString>("path");
+    for (const QString &trace : testdata::publicTraces())
+        QTest::newRow(qPrintable(trace.section(QLatin1Char('/'), -1))) << publicTrace(qPrintable(trace));
+    QTest::newRow("jax vm.trace") << jaxProfileDir() + QStringLiteral("/vm.trace.json.gz");
+}
+
+void TstTraceLoader::parsingInPlaceLoadsIdentically()
+{
+    QFETCH(QString, path);
+    REQUIRE_TEST_DATA(path);
+    struct Restore
+    {
+        ~Restore()
+        {
+            EventArrayReader::setParsesOwnChunks(-1);
+            InflatingStreamBuf::setBlockBytes(0);
+        }
+    } restore;
+    EventArrayReader::setParsesOwnChunks(0);
+    const LoadResult reference = TraceLoader::load(path);
+    QVERIFY2(reference.ok(), qPrintable(reference.error));
+    EventArrayReader::setParsesOwnChunks(1);
+    for (const std::size_t bytes : {std::size_t(0), std::size_t(4093), std::size_t(65537)}) {
+        InflatingStreamBuf::setBlockBytes(bytes);
+        const LoadResult r = TraceLoader::load(path);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        const QString difference = compareTraces(*reference.trace, *r.trace);
+        QVERIFY2(difference.isEmpty(), qPrintable(QStringLiteral("blocks of %1: %2").arg(bytes).arg(difference)));
+    }
+}
+
+// What the fast path leaves to the cut and nlohmann, parsing in place: the same errors (at the same
+// document bytes) and skips as through the cut.
+void TstTraceLoader::parsingInPlaceKeepsErrors_data()
+{
+    QTest::addColumn<QByteArray>("tail"); // what follows 3 MB of events
+    QTest::newRow("bad value") << QByteArray(R"({"ph":"X","ts":@}, {"ph":"i","ts":1}])");
+    QTest::newRow("number out of range") << QByteArray(R"({"ph":"X","ts":1e400}, {"ph":"i","ts":1}])");
+    QTest::newRow("not an object") << QByteArray(R"(7, {"ph":"i","ts":1}])");
+    QTest::newRow("cut short") << QByteArray(R"({"ph":"X","ts":1,"name":"ab)");
+    QTest::newRow("trailing comma") << QByteArray(R"({"ph":"X","ts":1},])");
+    QTest::newRow("text after") << QByteArray(R"({"ph":"X","ts":1}], "b": @})");
+    QTest::newRow("control byte in a string") << QByteArray("{\"ph\":\"X\",\"name\":\"a\x01b\"}]");
+    QTest::newRow("an event of 1 MB") << (R"({"ph":"X","ts":1,"name":")" + QByteArray(1 << 20, 'n') + R"("}, {"ph":"i","ts":2}])");
+    QTest::newRow("a blank run of 1 MB") << (QByteArray(1 << 20, ' ') + R"({"ph":"X","ts":1}])");
+    QTest::newRow("comma before the end") << QByteArray("]");
+    QTest::newRow("no more events") << QByteArray(R"({"ph":"X","ts":1}])");
+}
+
+void TstTraceLoader::parsingInPlaceKeepsErrors()
+{
+    QFETCH(QByteArray, tail);
+    QByteArray doc = R"({"traceEvents": [)";
+    for (int i = 0; doc.size() < (3 << 20); ++i)
+        doc += QStringLiteral(R"({"ph":"X","pid":1,"tid":1,"ts":%1,"dur":1,"name":"k%1"},)").arg(i).toUtf8() + '\n';
+    doc += tail;
+    if (tail.endsWith(']'))
+        doc += '}';
+    const QString path = m_tmp.filePath(QStringLiteral("in-place.json"));
+    QVERIFY(writeFile(path, doc));
+    struct Restore
+    {
+        ~Restore() { EventArrayReader::setParsesOwnChunks(-1); }
+    } restore;
+    EventArrayReader::setParsesOwnChunks(0);
+    const LoadResult reference = TraceLoader::load(path);
+    EventArrayReader::setParsesOwnChunks(1);
+    const LoadResult r = TraceLoader::load(path);
+    QCOMPARE(r.error, reference.error);
+    QCOMPARE(r.ok(), reference.ok());
+    if (reference.ok()) {
+        const QString difference = compareTraces(*reference.trace, *r.trace);
+        QVERIFY2(difference.isEmpty(), qPrintable(difference));
     }
 }
 

@@ -37,6 +37,7 @@ std::atomic<int> g_maxChunksQueued{kMaxChunksQueued};
 // parses its own chunks (handing them to parser threads would only share the cores); a file still
 // loading when the others are done hands its chunks to the parser threads again.
 std::atomic<int> g_reading{0};
+std::atomic<int> g_parsesOwnChunks{-1}; // EventArrayReader::setParsesOwnChunks
 constexpr std::size_t kMaxSkeletonBytes = 64 << 20;
 // Event text without a top-level comma beyond this is compacted (long blank runs dropped); one event
 // longer than kMaxEventBytes after that is an error, not an allocation.
@@ -197,9 +198,7 @@ bool EventArrayReader::read()
     for (std::string_view block = m_input.nextBlock(); !block.empty(); block = m_input.nextBlock()) {
         if (m_cancel && m_cancel->load(std::memory_order_relaxed))
             break;
-        std::size_t i = 0;
-        while (i < block.size())
-            i = m_phase == Phase::Events ? scanEvents(block, i) : scanOutside(block, i);
+        consume(block);
         m_blockOffset += int64_t(block.size());
         if (m_skeleton.size() > kMaxSkeletonBytes) {
             m_error = m_phase == Phase::Before
@@ -214,6 +213,8 @@ bool EventArrayReader::read()
         if (!m_error.isEmpty())
             break;
     }
+    if (m_direct && !(m_cancel && m_cancel->load()))
+        leaveDirect(); // cut short, or an event left to nlohmann: the exact path says where
     if (m_phase == Phase::Events && m_error.isEmpty())
         submitChunk(false); // cut short: the parser says where
     while (!m_inFlight.empty())
@@ -227,6 +228,84 @@ bool EventArrayReader::read()
         return false;
     }
     return parseSkeleton();
+}
+
+void EventArrayReader::consume(std::string_view block)
+{
+    for (std::size_t i = 0; i < block.size();)
+        i = m_phase == Phase::Events ? scanEvents(block, i) : scanOutside(block, i);
+}
+
+bool EventArrayReader::parsesOwnChunks() const
+{
+    const int forced = g_parsesOwnChunks.load(std::memory_order_relaxed);
+    return forced >= 0 ? forced > 0 : g_reading.load(std::memory_order_relaxed) > parserPool().maxThreadCount();
+}
+
+void EventArrayReader::setParsesOwnChunks(int parses)
+{
+    g_parsesOwnChunks = parses;
+}
+
+std::size_t EventArrayReader::parseDirect(std::string_view block, std::size_t from)
+{
+    // m_pending holds '[' and the text from the first event not yet taken, at a top-level boundary.
+    // The block is added a chunk's worth at a time and its whole events parsed into a batch of their
+    // own: no cut, and one copy of the text.
+    m_direct = true;
+    while (from < block.size()) {
+        // m_pending stays within its reserve: past a chunk's worth of text not taken, it is left
+        const std::size_t take = std::min(block.size() - from, kChunkBytes + 1 - m_pending.size());
+        m_pending.append(block.substr(from, take));
+        from += take;
+        std::shared_ptr<EventChunk> chunk = takeChunk();
+        chunk->batch.clear();
+        const EventRun run = parseEventRun(m_pending, 1, chunk->batch, m_cancel);
+        const std::size_t taken = run.next - 1;
+        chunk->cancelled = run.stop == EventRun::Cancelled;
+        submitParsed(chunk, m_pendingOffset + int64_t(taken));
+        if (run.stop != EventRun::More) {
+            if (run.stop == EventRun::End) {
+                // The array's ']' and what follows go to the skeleton, as the exact path hands them.
+                m_eventsLength = m_pendingOffset + int64_t(taken) - m_eventsStart;
+                m_phase = Phase::After;
+                m_depth = m_eventsDepth - 1;
+                m_inString = m_escape = false;
+                const std::string rest = m_pending.substr(run.next) + std::string(block.substr(from));
+                m_direct = false;
+                startPending();
+                consume(rest);
+            }
+            return block.size();
+        }
+        m_pending.erase(1, taken);
+        m_pendingOffset += int64_t(taken);
+        // An event longer than a chunk, or one this path refuses (the text after it grows without it
+        // being taken), or other loads done: the exact path reads on.
+        if (m_pending.size() > kChunkBytes || !parsesOwnChunks()) {
+            m_pending.append(block.substr(from));
+            leaveDirect();
+            return block.size();
+        }
+    }
+    return block.size();
+}
+
+void EventArrayReader::leaveDirect()
+{
+    // The text not taken starts at a top-level boundary: the exact path reads it as a block of the
+    // document at its offset, without handing back to parseDirect.
+    m_direct = false;
+    const std::string rest = m_pending.substr(1);
+    startPending();
+    m_depth = m_eventsDepth;
+    m_inString = m_escape = false;
+    const int64_t blockOffset = m_blockOffset;
+    m_blockOffset = m_pendingOffset;
+    m_refeeding = true;
+    consume(rest);
+    m_refeeding = false;
+    m_blockOffset = blockOffset;
 }
 
 std::size_t EventArrayReader::scanOutside(std::string_view block, std::size_t from)
@@ -273,6 +352,8 @@ std::size_t EventArrayReader::scanOutside(std::string_view block, std::size_t fr
 
 std::size_t EventArrayReader::scanEvents(std::string_view block, std::size_t from)
 {
+    if (m_direct || (m_pending.size() == 1 && !m_refeeding && parsesOwnChunks()))
+        return parseDirect(block, from);
     // The hot loop: 64 bytes at a time, the scanner gives the brackets (and, once the chunk is
     // nearly full, the commas) outside strings; only those bytes are looked at here.
     const std::size_t n = block.size();
@@ -315,6 +396,10 @@ std::size_t EventArrayReader::scanEvents(std::string_view block, std::size_t fro
                     m_pending.append(block.substr(from, at - from));
                     submitChunk(true);
                     from = at + 1;
+                    if (!m_refeeding && parsesOwnChunks()) {
+                        m_inString = m_escape = false; // at a top-level comma
+                        return from;
+                    }
                 }
                 break;
             }
@@ -376,14 +461,7 @@ void EventArrayReader::submitChunk(bool complete)
 {
     if (complete)
         m_pending.push_back(']');
-    std::shared_ptr<EventChunk> chunk;
-    if (!m_spare.empty()) {
-        chunk = std::move(m_spare.back());
-        m_spare.pop_back();
-    } else {
-        chunk = std::make_shared<EventChunk>(chunkBytes());
-        chunk->batch.setDetail(m_builder.detail());
-    }
+    std::shared_ptr<EventChunk> chunk = takeChunk();
     chunk->text.swap(m_pending); // m_pending takes the chunk's old buffer, its capacity kept
     chunk->offset = m_pendingOffset;
     chunk->removed = std::move(m_removed);
@@ -393,24 +471,53 @@ void EventArrayReader::submitChunk(bool complete)
     m_removedTotal = 0;
     m_compactFrom = 1;
     m_compactStrings = JsonStringTracker();
-    chunk->sequence = m_submitted++;
-    if (g_reading.load(std::memory_order_relaxed) > parserPool().maxThreadCount() ||
+    if (parsesOwnChunks() ||
         m_queued.load(std::memory_order_relaxed) >= g_maxChunksQueued.load(std::memory_order_relaxed)) {
         // Other files keep the other cores busy, or the parser threads are behind: this thread
         // parses the chunk rather than wait for them.
         chunk->parse(m_cancel);
-        addInOrder(chunk);
-        m_inFlight.push_back(QtFuture::makeReadyFuture(std::move(chunk)));
-    } else {
-        m_queued.fetch_add(1, std::memory_order_relaxed);
-        m_inFlight.push_back(QtConcurrent::run(&parserPool(), [this, chunk] {
-            m_queued.fetch_sub(1, std::memory_order_relaxed);
-            chunk->parse(m_cancel);
-            addInOrder(chunk);
-            return chunk;
-        }));
+        startPending();
+        submitParsed(std::move(chunk), -1);
+        return;
     }
+    chunk->sequence = m_submitted++;
+    m_queued.fetch_add(1, std::memory_order_relaxed);
+    m_inFlight.push_back(QtConcurrent::run(&parserPool(), [this, chunk] {
+        m_queued.fetch_sub(1, std::memory_order_relaxed);
+        chunk->parse(m_cancel);
+        addInOrder(chunk);
+        return chunk;
+    }));
     startPending();
+    settle();
+}
+
+std::shared_ptr<EventChunk> EventArrayReader::takeChunk()
+{
+    if (m_spare.empty()) {
+        auto chunk = std::make_shared<EventChunk>(chunkBytes());
+        chunk->batch.setDetail(m_builder.detail());
+        return chunk;
+    }
+    std::shared_ptr<EventChunk> chunk = std::move(m_spare.back());
+    m_spare.pop_back();
+    return chunk;
+}
+
+void EventArrayReader::submitParsed(std::shared_ptr<EventChunk> chunk, int64_t textEnd)
+{
+    if (textEnd >= 0) { // parsed in place (parseDirect): its text was not kept
+        chunk->text.clear();
+        chunk->offset = textEnd;
+    }
+    chunk->sequence = m_submitted++;
+    addInOrder(chunk);
+    m_inFlight.push_back(QtFuture::makeReadyFuture(std::move(chunk)));
+    settle();
+}
+
+void EventArrayReader::settle()
+{
     while (!m_inFlight.empty() && (int(m_inFlight.size()) > kMaxChunksInFlight ||
                                    (m_inFlight.front().isFinished() && isBuilt(m_inFlight.front().result()))))
         consumeChunk();

@@ -40,18 +40,30 @@ public:
     // For tests: how many chunks may wait for a parser thread before the reading thread parses the
     // next one itself (0: it parses them all); a negative value restores the default.
     static void setMaxChunksQueued(int chunks);
+    // For tests: 1, every reading thread parses its own chunks (parseDirect); 0, none does; -1, as
+    // many as there are files being read beyond the parser threads (the default).
+    static void setParsesOwnChunks(int parses);
     QString error() const { return m_error; }
     bool cancelled() const { return m_cancelled; }
 
 private:
     enum class Phase { Before, Events, After };
 
+    void consume(std::string_view block);
+    bool parsesOwnChunks() const;
+    std::size_t parseDirect(std::string_view block, std::size_t from);
+    void leaveDirect();
     std::size_t scanOutside(std::string_view block, std::size_t from);
     std::size_t scanEvents(std::string_view block, std::size_t from);
     void compactPending();
     std::size_t chunkBytes() const;
     void startPending();
     void submitChunk(bool complete);
+    std::shared_ptr<EventChunk> takeChunk();
+    // A chunk this thread has parsed, into the builder in order; textEnd >= 0 when its text was
+    // parsed in place: the document offset where it ends.
+    void submitParsed(std::shared_ptr<EventChunk> chunk, int64_t textEnd);
+    void settle(); // recycles the chunks built
     void consumeChunk();
     bool isBuilt(const std::shared_ptr<EventChunk> &chunk) const;
     void addInOrder(const std::shared_ptr<EventChunk> &parsed);
@@ -74,6 +86,9 @@ private:
     int m_depth = 0;
     int m_eventsDepth = 0; // nesting depth of the array's elements
     bool m_inString = false, m_escape = false, m_topObject = false;
+    // Parsing whole events straight from the text rather than cutting it into chunks (parseDirect);
+    // m_refeeding while leaveDirect hands its text to the exact path.
+    bool m_direct = false, m_refeeding = false;
     std::string m_topString; // the last string at depth 1: the key before '['
     // Long whitespace runs taken out of m_pending (a gzip of gigabytes of blanks must not fill memory):
     // where in m_pending, and how many bytes; parse errors map back through them.

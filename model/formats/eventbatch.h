@@ -68,6 +68,19 @@ public:
     std::string &beginArg(uint32_t key);
     void endArg();
     void endEvent() { m_events.back().argsEnd = uint32_t(m_args.size()); }
+    // The events and args so far, to go back to when an event cannot be finished (its strings stay
+    // in the table, unused).
+    struct Mark
+    {
+        std::size_t events, args, argText;
+    };
+    Mark mark() const { return {m_events.size(), m_args.size(), m_argText.size()}; }
+    void rollback(const Mark &mark)
+    {
+        m_events.resize(mark.events);
+        m_args.resize(mark.args);
+        m_argText.resize(mark.argText);
+    }
 
     const std::vector<Event> &events() const { return m_events; }
     const std::vector<Arg> &args() const { return m_args; }

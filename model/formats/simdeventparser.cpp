@@ -240,6 +240,34 @@ public:
         : m_p(text.c_str()), m_end(text.c_str() + text.size()), m_batch(batch), m_cancel(cancel)
     {}
 
+    EventRun run(std::size_t from)
+    {
+        const char *const begin = m_p;
+        m_p += from;
+        for (int64_t count = 1;; ++count) {
+            blank();
+            const char *start = m_p;
+            const EventBatch::Mark mark = m_batch.mark();
+            if (*m_p == '{') {
+                ++m_p;
+                if (event()) {
+                    blank();
+                    if (*m_p == ']')
+                        return {EventRun::End, std::size_t(m_p - begin)};
+                    // Taken only when another event follows, so that what is left starts with one
+                    // (a ',' before ']' is an error the exact path must see).
+                    if (*m_p == ',' && (++m_p, blank(), *m_p == '{')) {
+                        if (count % kCancelCheckInterval == 0 && m_cancel && m_cancel->load(std::memory_order_relaxed))
+                            return {EventRun::Cancelled, std::size_t(m_p - begin)};
+                        continue;
+                    }
+                }
+            }
+            m_batch.rollback(mark);
+            return {EventRun::More, std::size_t(start - begin)};
+        }
+    }
+
     FastParse events()
     {
         if (!take('['))
@@ -705,11 +733,26 @@ private:
 
 } // namespace
 
-FastParse parseEventsFast(std::string &text, EventBatch &batch, const std::atomic<bool> *cancel)
+namespace {
+
+void pad(std::string &text)
 {
     if (text.capacity() < text.size() + kFastParsePadding)
         text.reserve(text.size() + kFastParsePadding);
+}
+
+} // namespace
+
+FastParse parseEventsFast(std::string &text, EventBatch &batch, const std::atomic<bool> *cancel)
+{
+    pad(text);
     return EventReader(text, batch, cancel).events();
+}
+
+EventRun parseEventRun(std::string &text, std::size_t from, EventBatch &batch, const std::atomic<bool> *cancel)
+{
+    pad(text);
+    return EventReader(text, batch, cancel).run(from);
 }
 
 } // namespace scopeline

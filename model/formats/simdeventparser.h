@@ -29,4 +29,18 @@ constexpr std::size_t kFastParsePadding = 64;
 // it lacks it.
 FastParse parseEventsFast(std::string &text, EventBatch &batch, const std::atomic<bool> *cancel);
 
+// Where parseEventRun stopped.
+struct EventRun
+{
+    enum Stop { More, End, Cancelled } stop;
+    std::size_t next; // More: the start of the event it did not take; End: the array's closing ']'
+};
+
+// Parses the events of an event array from text[from] (where one starts, blanks before it allowed)
+// into batch, each taken with the ']' or the ',' and blanks after it when another event's '{'
+// follows, up to the first it cannot take: one the text cuts short, or one this path leaves to
+// nlohmann (the batch is then as it was before that event).
+// The text's capacity grows by kFastParsePadding when it lacks it.
+EventRun parseEventRun(std::string &text, std::size_t from, EventBatch &batch, const std::atomic<bool> *cancel);
+
 } // namespace scopeline
