@@ -5,11 +5,14 @@
 // `packaging/setup.sh fuzz [SECONDS]` (clang, -DSCOPELINE_FUZZ=ON; see tests/fuzz/CMakeLists.txt).
 //
 // TraceLoader reads files only (InflatingStreamBuf opens a QFile), so each input is written to a
-// per-process temporary file first.
+// per-process temporary file first. It is loaded twice, through the cut into chunks and parsed
+// straight from the text (as a load beside others is): both must fail with the same message, or give
+// the same events and skips.
 
 #include "model/analysis/scopeindex.h"
 #include "model/analysis/scopematcher.h"
 #include "model/analysis/traceanalysis.h"
+#include "model/formats/eventarrayreader.h"
 #include "model/loading/traceloader.h"
 
 #include <QByteArray>
@@ -95,7 +98,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         std::perror("fuzz_loader: cannot write the temporary trace file");
         std::abort();
     }
+    using scopeline::EventArrayReader;
+    EventArrayReader::setParsesOwnChunks(0);
     const scopeline::LoadResult result = scopeline::TraceLoader::load(tracePath());
+    EventArrayReader::setParsesOwnChunks(1);
+    const scopeline::LoadResult own = scopeline::TraceLoader::load(tracePath());
+    if (result.error != own.error || result.ok() != own.ok() ||
+        (result.ok() && (result.trace->eventCount() != own.trace->eventCount() ||
+                         result.trace->skipped != own.trace->skipped ||
+                         result.trace->start != own.trace->start))) {
+        std::fprintf(stderr, "fuzz_loader: the cut and the reading thread's own parse differ: \"%s\" / \"%s\"\n",
+                     qPrintable(result.error), qPrintable(own.error));
+        std::abort();
+    }
     if (result.ok())
         exercise(*result.trace);
     else if (result.error.isEmpty())
