@@ -440,10 +440,10 @@ private slots:
     void anyBlockSizeLoadsIdentically();
     void whicheverThreadParsesLoadsIdentically();
     void filesLoadingTogetherLoadIdentically();
-    void parsingInPlaceLoadsIdentically_data();
-    void parsingInPlaceLoadsIdentically();
-    void parsingInPlaceKeepsErrors_data();
-    void parsingInPlaceKeepsErrors();
+    void parsingWithoutTheCutLoadsIdentically_data();
+    void parsingWithoutTheCutLoadsIdentically();
+    void parsingWithoutTheCutKeepsErrors_data();
+    void parsingWithoutTheCutKeepsErrors();
     void largeTraceWithTrickyStrings_data();
     void largeTraceWithTrickyStrings();
     void kinetoGpuTracks_data();
@@ -725,7 +725,7 @@ void TstTraceLoader::filesLoadingTogetherLoadIdentically()
 // A reading thread that parses its own chunks parses whole events straight from the text, without the
 // cut (parseDirect); every public trace loads to the same trace as through the cut, with blocks of
 // odd sizes too (events straddle them).
-void TstTraceLoader::parsingInPlaceLoadsIdentically_data()
+void TstTraceLoader::parsingWithoutTheCutLoadsIdentically_data()
 {
     QTest::addColumn<QString>("path");
     for (const QString &trace : testdata::publicTraces())
@@ -733,7 +733,7 @@ void TstTraceLoader::parsingInPlaceLoadsIdentically_data()
     QTest::newRow("jax vm.trace") << jaxProfileDir() + QStringLiteral("/vm.trace.json.gz");
 }
 
-void TstTraceLoader::parsingInPlaceLoadsIdentically()
+void TstTraceLoader::parsingWithoutTheCutLoadsIdentically()
 {
     QFETCH(QString, path);
     REQUIRE_TEST_DATA(path);
@@ -758,9 +758,9 @@ void TstTraceLoader::parsingInPlaceLoadsIdentically()
     }
 }
 
-// What the fast path leaves to the cut and nlohmann, parsing in place: the same errors (at the same
-// document bytes) and skips as through the cut.
-void TstTraceLoader::parsingInPlaceKeepsErrors_data()
+// What the fast path leaves to the cut and nlohmann, parsing without the cut: the same errors (at
+// the same document bytes) and skips as through the cut.
+void TstTraceLoader::parsingWithoutTheCutKeepsErrors_data()
 {
     QTest::addColumn<QByteArray>("tail"); // what follows 3 MB of events
     QTest::newRow("bad value") << QByteArray(R"({"ph":"X","ts":@}, {"ph":"i","ts":1}])");
@@ -776,7 +776,7 @@ void TstTraceLoader::parsingInPlaceKeepsErrors_data()
     QTest::newRow("no more events") << QByteArray(R"({"ph":"X","ts":1}])");
 }
 
-void TstTraceLoader::parsingInPlaceKeepsErrors()
+void TstTraceLoader::parsingWithoutTheCutKeepsErrors()
 {
     QFETCH(QByteArray, tail);
     QByteArray doc = R"({"traceEvents": [)";
@@ -785,7 +785,7 @@ void TstTraceLoader::parsingInPlaceKeepsErrors()
     doc += tail;
     if (tail.endsWith(']'))
         doc += '}';
-    const QString path = m_tmp.filePath(QStringLiteral("in-place.json"));
+    const QString path = m_tmp.filePath(QStringLiteral("without-cut.json"));
     QVERIFY(writeFile(path, doc));
     struct Restore
     {

@@ -254,7 +254,7 @@ std::size_t EventArrayReader::parseDirect(std::string_view block, std::size_t fr
     // own: no cut, and one copy of the text.
     m_direct = true;
     while (from < block.size()) {
-        // m_pending stays within its reserve: past a chunk's worth of text not taken, it is left
+        // m_pending stays within its reserve: past a chunk's worth of text not taken, it is left.
         const std::size_t take = std::min(block.size() - from, kChunkBytes + 1 - m_pending.size());
         m_pending.append(block.substr(from, take));
         from += take;
@@ -263,7 +263,10 @@ std::size_t EventArrayReader::parseDirect(std::string_view block, std::size_t fr
         const EventRun run = parseEventRun(m_pending, 1, chunk->batch, m_cancel);
         const std::size_t taken = run.next - 1;
         chunk->cancelled = run.stop == EventRun::Cancelled;
-        submitParsed(chunk, m_pendingOffset + int64_t(taken));
+        if (chunk->batch.events().empty() && !chunk->cancelled)
+            m_spare.push_back(std::move(chunk)); // an event longer than the text so far
+        else
+            submitParsed(std::move(chunk), m_pendingOffset + int64_t(taken));
         if (run.stop != EventRun::More) {
             if (run.stop == EventRun::End) {
                 // The array's ']' and what follows go to the skeleton, as the exact path hands them.
@@ -506,7 +509,7 @@ std::shared_ptr<EventChunk> EventArrayReader::takeChunk()
 
 void EventArrayReader::submitParsed(std::shared_ptr<EventChunk> chunk, int64_t textEnd)
 {
-    if (textEnd >= 0) { // parsed in place (parseDirect): its text was not kept
+    if (textEnd >= 0) { // parsed by parseDirect: the chunk holds no text
         chunk->text.clear();
         chunk->offset = textEnd;
     }

@@ -2,9 +2,11 @@
 #pragma once
 // Reads a Chrome trace JSON document with its event array cut into chunks at top-level commas; the
 // chunks are parsed in parallel by the fast event reader into EventBatches (nlohmann re-reads a chunk
-// it refuses), by parser threads and, when they fall behind or other files being read keep the cores
-// busy, the reading thread, and each thread adds its chunk to the builder in file order.
-// Everything outside the event array (the "skeleton") is parsed too, so errors anywhere are found.
+// it refuses), by parser threads and, when they fall behind, the reading thread, and each thread adds
+// its chunk to the builder in file order. While other files being read keep the cores busy, the
+// reading thread parses the events itself as it reads them, without the cut, and hands what the fast
+// reader refuses back to it. Everything outside the event array (the "skeleton") is parsed too, so
+// errors anywhere are found.
 
 #include "model/formats/jsonstructurescanner.h"
 
@@ -61,7 +63,7 @@ private:
     void submitChunk(bool complete);
     std::shared_ptr<EventChunk> takeChunk();
     // A chunk this thread has parsed, into the builder in order; textEnd >= 0 when its text was
-    // parsed in place: the document offset where it ends.
+    // parsed by parseDirect (the chunk holds no text): the document offset where it ends.
     void submitParsed(std::shared_ptr<EventChunk> chunk, int64_t textEnd);
     void settle(); // recycles the chunks built
     void consumeChunk();
