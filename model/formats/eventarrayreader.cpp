@@ -28,6 +28,7 @@ namespace {
 
 constexpr std::size_t kChunkBytes = 256 << 10; // small enough to stay in cache between cut and parse
 constexpr std::size_t kChunkSlack = 16 << 10;  // room for the event the chunk ends with
+constexpr std::size_t kDirectSliceBytes = 64 << 10; // text added at a time when parsing without the cut
 constexpr int kMaxChunksInFlight = 6; // bounds memory: chunks parsed ahead of the builder
 // Chunks waiting for a parser thread; past this the reading thread parses the next chunk itself,
 // which beats sleeping until a parser thread is free (two cores: 10% of a plain load).
@@ -249,43 +250,62 @@ void EventArrayReader::setParsesOwnChunks(int parses)
 
 std::size_t EventArrayReader::parseDirect(std::string_view block, std::size_t from)
 {
-    // m_pending holds '[' and the text from the first event not yet taken, at a top-level boundary.
-    // The block is added a chunk's worth at a time and its whole events parsed into a batch of their
-    // own: no cut, and one copy of the text.
-    m_direct = true;
+    // The chunks are the cut's, found by the parser as it takes their events: m_pending holds '[' and
+    // the chunk's text so far, of which the first m_taken bytes are parsed into m_directChunk's batch.
+    // The text is added a slice at a time, parsed while in cache.
+    if (!m_direct) {
+        m_direct = true;
+        m_taken = 1;
+    }
     while (from < block.size()) {
-        // m_pending stays within its reserve: past a chunk's worth of text not taken, it is left.
-        const std::size_t take = std::min(block.size() - from, kChunkBytes + 1 - m_pending.size());
+        const std::size_t take = std::min(block.size() - from, kDirectSliceBytes);
         m_pending.append(block.substr(from, take));
         from += take;
-        std::shared_ptr<EventChunk> chunk = takeChunk();
-        chunk->batch.clear();
-        const EventRun run = parseEventRun(m_pending, 1, chunk->batch, m_cancel);
-        const std::size_t taken = run.next - 1;
-        chunk->cancelled = run.stop == EventRun::Cancelled;
-        if (chunk->batch.events().empty() && !chunk->cancelled)
-            m_spare.push_back(std::move(chunk)); // an event longer than the text so far
-        else
-            submitParsed(std::move(chunk), m_pendingOffset + int64_t(taken));
-        if (run.stop != EventRun::More) {
+        for (;;) {
+            if (!m_directChunk) {
+                m_directChunk = takeChunk();
+                m_directChunk->batch.clear();
+            }
+            const EventRun run = parseEventRun(m_pending, m_taken, kChunkBytes, m_directChunk->batch, m_cancel);
+            if (run.stop == EventRun::More) {
+                m_taken = run.next;
+                break;
+            }
+            const int64_t textEnd = m_pendingOffset + int64_t(run.next) - 1;
+            if (run.stop == EventRun::Cancelled) {
+                m_directChunk->cancelled = true;
+                submitDirect(textEnd);
+                m_direct = false;
+                startPending();
+                return block.size();
+            }
             if (run.stop == EventRun::End) {
-                // The array's ']' and what follows go to the skeleton, as the exact path hands them.
-                m_eventsLength = m_pendingOffset + int64_t(taken) - m_eventsStart;
+                // The array's ']' and what follows go to the skeleton, as the cut hands them.
+                m_eventsLength = textEnd - m_eventsStart;
+                submitDirect(textEnd);
                 m_phase = Phase::After;
                 m_depth = m_eventsDepth - 1;
                 m_inString = m_escape = false;
-                const std::string rest = m_pending.substr(run.next) + std::string(block.substr(from));
                 m_direct = false;
+                const std::string rest = m_pending.substr(run.next) + std::string(block.substr(from));
                 startPending();
                 consume(rest);
+                return block.size();
             }
-            return block.size();
+            // Cut: the chunk is '[' and the text before the ','; the next one starts after it.
+            submitDirect(textEnd);
+            m_pendingOffset += int64_t(run.next);
+            m_pending.erase(1, run.next);
+            m_taken = 1;
+            if (!parsesOwnChunks()) { // the other loads are done: the parser threads take the chunks
+                m_pending.append(block.substr(from));
+                leaveDirect();
+                return block.size();
+            }
         }
-        m_pending.erase(1, taken);
-        m_pendingOffset += int64_t(taken);
-        // An event longer than a chunk, or one this path refuses (the text after it grows without it
-        // being taken), or other loads done: the exact path reads on.
-        if (m_pending.size() > kChunkBytes || !parsesOwnChunks()) {
+        // An event this path leaves to nlohmann (the text grows without it being taken), or one longer
+        // than the chunk's slack: the cut reads the chunk again from its start.
+        if (m_pending.size() > kChunkBytes + kChunkSlack) {
             m_pending.append(block.substr(from));
             leaveDirect();
             return block.size();
@@ -294,11 +314,19 @@ std::size_t EventArrayReader::parseDirect(std::string_view block, std::size_t fr
     return block.size();
 }
 
+void EventArrayReader::submitDirect(int64_t textEnd)
+{
+    submitParsed(std::move(m_directChunk), textEnd);
+    m_directChunk.reset();
+}
+
 void EventArrayReader::leaveDirect()
 {
-    // The text not taken starts at a top-level boundary: the exact path reads it as a block of the
-    // document at its offset, without handing back to parseDirect.
+    // The chunk so far starts at a top-level boundary: the cut reads it as a block of the document at
+    // its offset, without handing back to parseDirect, and its events are parsed again.
     m_direct = false;
+    if (m_directChunk)
+        m_spare.push_back(std::move(m_directChunk));
     const std::string rest = m_pending.substr(1);
     startPending();
     m_depth = m_eventsDepth;

@@ -55,6 +55,7 @@ private:
     bool parsesOwnChunks() const;
     std::size_t parseDirect(std::string_view block, std::size_t from);
     void leaveDirect();
+    void submitDirect(int64_t textEnd);
     std::size_t scanOutside(std::string_view block, std::size_t from);
     std::size_t scanEvents(std::string_view block, std::size_t from);
     void compactPending();
@@ -88,9 +89,12 @@ private:
     int m_depth = 0;
     int m_eventsDepth = 0; // nesting depth of the array's elements
     bool m_inString = false, m_escape = false, m_topObject = false;
-    // Parsing whole events straight from the text rather than cutting it into chunks (parseDirect);
-    // m_refeeding while leaveDirect hands its text to the exact path.
+    // Parsing whole events straight from the text rather than cutting it into chunks (parseDirect):
+    // the chunk's batch, and how much of m_pending it holds; m_refeeding while leaveDirect hands the
+    // text back to the cut.
     bool m_direct = false, m_refeeding = false;
+    std::shared_ptr<EventChunk> m_directChunk;
+    std::size_t m_taken = 1;
     std::string m_topString; // the last string at depth 1: the key before '['
     // Long whitespace runs taken out of m_pending (a gzip of gigabytes of blanks must not fill memory):
     // where in m_pending, and how many bytes; parse errors map back through them.

@@ -240,25 +240,26 @@ public:
         : m_p(text.c_str()), m_end(text.c_str() + text.size()), m_batch(batch), m_cancel(cancel)
     {}
 
-    EventRun run(std::size_t from)
+    EventRun run(std::size_t from, std::size_t cutAt)
     {
         const char *const begin = m_p;
         m_p += from;
         for (int64_t count = 1;; ++count) {
-            blank();
             const char *start = m_p;
             const EventBatch::Mark mark = m_batch.mark();
+            blank();
             if (*m_p == '{') {
                 ++m_p;
                 if (event()) {
                     blank();
+                    const auto at = std::size_t(m_p - begin);
                     if (*m_p == ']')
-                        return {EventRun::End, std::size_t(m_p - begin)};
-                    // Taken only when another event follows, so that what is left starts with one
-                    // (a ',' before ']' is an error the exact path must see).
-                    if (*m_p == ',' && (++m_p, blank(), *m_p == '{')) {
+                        return {EventRun::End, at};
+                    if (*m_p++ == ',') {
+                        if (at >= cutAt)
+                            return {EventRun::Cut, at};
                         if (count % kCancelCheckInterval == 0 && m_cancel && m_cancel->load(std::memory_order_relaxed))
-                            return {EventRun::Cancelled, std::size_t(m_p - begin)};
+                            return {EventRun::Cancelled, at + 1};
                         continue;
                     }
                 }
@@ -749,10 +750,11 @@ FastParse parseEventsFast(std::string &text, EventBatch &batch, const std::atomi
     return EventReader(text, batch, cancel).events();
 }
 
-EventRun parseEventRun(std::string &text, std::size_t from, EventBatch &batch, const std::atomic<bool> *cancel)
+EventRun parseEventRun(std::string &text, std::size_t from, std::size_t cutAt, EventBatch &batch,
+                       const std::atomic<bool> *cancel)
 {
     pad(text);
-    return EventReader(text, batch, cancel).run(from);
+    return EventReader(text, batch, cancel).run(from, cutAt);
 }
 
 } // namespace scopeline

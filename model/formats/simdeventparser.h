@@ -32,15 +32,18 @@ FastParse parseEventsFast(std::string &text, EventBatch &batch, const std::atomi
 // Where parseEventRun stopped.
 struct EventRun
 {
-    enum Stop { More, End, Cancelled } stop;
-    std::size_t next; // More: the start of the event it did not take; End: the array's closing ']'
+    enum Stop { More, Cut, End, Cancelled } stop;
+    // More: past the last event taken and the ',' after it (from, if none); Cut: the first ',' after
+    // an event at or past cutAt; End: the array's closing ']'.
+    std::size_t next;
 };
 
 // Parses the events of an event array from text[from] (where one starts, blanks before it allowed)
-// into batch, each taken with the ']' or the ',' and blanks after it when another event's '{'
-// follows, up to the first it cannot take: one the text cuts short, or one this path leaves to
-// nlohmann (the batch is then as it was before that event).
-// The text's capacity grows by kFastParsePadding when it lacks it.
-EventRun parseEventRun(std::string &text, std::size_t from, EventBatch &batch, const std::atomic<bool> *cancel);
+// into batch, each taken with the ',' or ']' after it, up to the first ',' at or past cutAt, or the
+// first event it cannot take: one the text cuts short, or one this path leaves to nlohmann (the
+// batch is then as it was before that event). The text's capacity grows by kFastParsePadding when it
+// lacks it.
+EventRun parseEventRun(std::string &text, std::size_t from, std::size_t cutAt, EventBatch &batch,
+                       const std::atomic<bool> *cancel);
 
 } // namespace scopeline
