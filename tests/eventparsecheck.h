@@ -56,8 +56,9 @@ inline QString compareParses(std::string text, Fast *fast = nullptr)
 
     RecordingSink quick;
     scopeline::EventBatch batch;
-    const Fast outcome =
-        scopeline::parseEventsFast(text, batch, nullptr) == scopeline::FastParse::Done ? Fast::Accepted : Fast::Refused;
+    const Fast outcome = scopeline::parseEventsFast(text, batch, nullptr) == scopeline::FastParse::Done
+                             ? Fast::Accepted
+                             : Fast::Refused;
     scopeline::RawEvent event;
     for (std::size_t i = 0; i < batch.events().size(); ++i) {
         batch.toRawEvent(i, event);
@@ -70,7 +71,8 @@ inline QString compareParses(std::string text, Fast *fast = nullptr)
     if (outcome != Fast::Accepted)
         return {};
     if (!referenceHandler.error().isEmpty())
-        return QStringLiteral("the fast path accepted what nlohmann rejects (%1)").arg(referenceHandler.error());
+        return QStringLiteral("the fast path accepted what nlohmann rejects (%1)")
+            .arg(referenceHandler.error());
     if (quick.events.size() != reference.events.size())
         return QStringLiteral("%1 events from the fast path, %2 from nlohmann")
             .arg(quick.events.size())

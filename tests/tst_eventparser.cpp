@@ -288,7 +288,8 @@ void TstEventParser::controlBytesAtEveryPosition()
             const std::string filler(std::size_t(at), 'x');
             const std::string inside = "[{\"name\":\"" + filler + control + "\",\"ts\":1}]";
             const std::string outside = "[{\"name\":\"" + filler + "\"," + control + "\"ts\":1}]";
-            for (const auto &[text, taken] : {std::pair{inside, false}, std::pair{outside, control != '\x01'}}) {
+            const bool blankOutside = control != '\x01';
+            for (const auto &[text, taken] : {std::pair{inside, false}, std::pair{outside, blankOutside}}) {
                 Fast fast = Fast::Refused;
                 const QString difference = compareParses(text, &fast);
                 QVERIFY2(difference.isEmpty(), qPrintable(difference));

@@ -754,7 +754,8 @@ void TstTraceLoader::parsingWithoutTheCutLoadsIdentically()
         const LoadResult r = TraceLoader::load(path);
         QVERIFY2(r.ok(), qPrintable(r.error));
         const QString difference = compareTraces(*reference.trace, *r.trace);
-        QVERIFY2(difference.isEmpty(), qPrintable(QStringLiteral("blocks of %1: %2").arg(bytes).arg(difference)));
+        QVERIFY2(difference.isEmpty(),
+                 qPrintable(QStringLiteral("blocks of %1: %2").arg(bytes).arg(difference)));
     }
 }
 
@@ -762,7 +763,7 @@ void TstTraceLoader::parsingWithoutTheCutLoadsIdentically()
 // the same document bytes) and skips as through the cut.
 void TstTraceLoader::parsingWithoutTheCutKeepsErrors_data()
 {
-    QTest::addColumn<QByteArray>("tail"); // what follows 3 MB of events, or the document when it starts with '['
+    QTest::addColumn<QByteArray>("tail"); // after 3 MB of events; the whole document if it starts with '['
     QTest::newRow("bad value") << QByteArray(R"({"ph":"X","ts":@}, {"ph":"i","ts":1}])");
     // nlohmann's message quotes what it read since the last string or number: the text before the
     // event too, so the chunk must start where the cut would start it.
@@ -774,7 +775,8 @@ void TstTraceLoader::parsingWithoutTheCutKeepsErrors_data()
     QTest::newRow("trailing comma") << QByteArray(R"({"ph":"X","ts":1},])");
     QTest::newRow("text after") << QByteArray(R"({"ph":"X","ts":1}], "b": @})");
     QTest::newRow("control byte in a string") << QByteArray("{\"ph\":\"X\",\"name\":\"a\x01b\"}]");
-    QTest::newRow("an event of 1 MB") << (R"({"ph":"X","ts":1,"name":")" + QByteArray(1 << 20, 'n') + R"("}, {"ph":"i","ts":2}])");
+    QTest::newRow("an event of 1 MB")
+        << (R"({"ph":"X","ts":1,"name":")" + QByteArray(1 << 20, 'n') + R"("}, {"ph":"i","ts":2}])");
     QTest::newRow("a blank run of 1 MB") << (QByteArray(1 << 20, ' ') + R"({"ph":"X","ts":1}])");
     QTest::newRow("comma before the end") << QByteArray("]");
     QTest::newRow("no more events") << QByteArray(R"({"ph":"X","ts":1}])");
@@ -787,7 +789,10 @@ void TstTraceLoader::parsingWithoutTheCutKeepsErrors()
     if (!tail.startsWith('[')) {
         doc = R"({"traceEvents": [)";
         for (int i = 0; doc.size() < (3 << 20); ++i)
-            doc += QStringLiteral(R"({"ph":"X","pid":1,"tid":1,"ts":%1,"dur":1,"name":"k%1"},)").arg(i).toUtf8() + '\n';
+            doc += QStringLiteral(R"({"ph":"X","pid":1,"tid":1,"ts":%1,"dur":1,"name":"k%1"},)")
+                       .arg(i)
+                       .toUtf8() +
+                   '\n';
         doc += tail;
         if (tail.endsWith(']'))
             doc += '}';

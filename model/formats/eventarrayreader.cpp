@@ -240,7 +240,9 @@ void EventArrayReader::consume(std::string_view block)
 bool EventArrayReader::parsesOwnChunks() const
 {
     const int forced = g_parsesOwnChunks.load(std::memory_order_relaxed);
-    return forced >= 0 ? forced > 0 : g_reading.load(std::memory_order_relaxed) > parserPool().maxThreadCount();
+    if (forced >= 0)
+        return forced > 0;
+    return g_reading.load(std::memory_order_relaxed) > parserPool().maxThreadCount();
 }
 
 void EventArrayReader::setParsesOwnChunks(int parses)
@@ -266,7 +268,8 @@ std::size_t EventArrayReader::parseDirect(std::string_view block, std::size_t fr
                 m_directChunk = takeChunk();
                 m_directChunk->batch.clear();
             }
-            const EventRun run = parseEventRun(m_pending, m_taken, kChunkBytes, m_directChunk->batch, m_cancel);
+            const EventRun run =
+                parseEventRun(m_pending, m_taken, kChunkBytes, m_directChunk->batch, m_cancel);
             if (run.stop == EventRun::More) {
                 m_taken = run.next;
                 break;

@@ -147,13 +147,15 @@ const char *stringStop(const char *p)
     for (;; p += 16) {
         const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
         // A signed compare: below ' ' is a control byte or, negative, one above 0x7f.
-        const __m128i stops = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
-                                           _mm_cmplt_epi8(bytes, space));
+        const __m128i stops =
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
+                         _mm_cmplt_epi8(bytes, space));
         if (const auto found = unsigned(_mm_movemask_epi8(stops)))
             return p + __builtin_ctz(found);
     }
 #else
-    while (*p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20 && static_cast<unsigned char>(*p) < 0x80)
+    while (*p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20 &&
+           static_cast<unsigned char>(*p) < 0x80)
         ++p;
     return p;
 #endif
@@ -165,8 +167,8 @@ const char *pastDigits(const char *p)
 #ifdef __SSE2__
     for (;; p += 16) {
         const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
-        const __m128i digits =
-            _mm_and_si128(_mm_cmpgt_epi8(bytes, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(bytes, _mm_set1_epi8('9' + 1)));
+        const __m128i digits = _mm_and_si128(_mm_cmpgt_epi8(bytes, _mm_set1_epi8('0' - 1)),
+                                             _mm_cmplt_epi8(bytes, _mm_set1_epi8('9' + 1)));
         if (const auto other = ~unsigned(_mm_movemask_epi8(digits)) & 0xffff)
             return p + __builtin_ctz(other);
     }
@@ -202,7 +204,10 @@ int hexUnit(const char *p)
     int unit = 0;
     for (int i = 0; i < 4; ++i) {
         const char c = p[i];
-        const int digit = isDigit(c) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+        const int digit = isDigit(c)               ? c - '0'
+                          : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+                          : (c >= 'A' && c <= 'F') ? c - 'A' + 10
+                                                   : -1;
         if (digit < 0)
             return -1;
         unit = unit * 16 + digit;
@@ -258,7 +263,8 @@ public:
                     if (*m_p++ == ',') {
                         if (at >= cutAt)
                             return {EventRun::Cut, at};
-                        if (count % kCancelCheckInterval == 0 && m_cancel && m_cancel->load(std::memory_order_relaxed))
+                        if (count % kCancelCheckInterval == 0 && m_cancel &&
+                            m_cancel->load(std::memory_order_relaxed))
                             return {EventRun::Cancelled, at + 1};
                         continue;
                     }
@@ -280,7 +286,8 @@ public:
             for (int64_t count = 1;; ++count) {
                 if (!take('{') || !event())
                     return FastParse::Refused;
-                if (count % kCancelCheckInterval == 0 && m_cancel && m_cancel->load(std::memory_order_relaxed))
+                if (count % kCancelCheckInterval == 0 && m_cancel &&
+                    m_cancel->load(std::memory_order_relaxed))
                     return FastParse::Cancelled;
                 blank();
                 if (*m_p == ']') {
@@ -309,9 +316,10 @@ private:
 #ifdef __SSE2__
         for (;; m_p += 16) {
             const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(m_p));
-            const __m128i blanks = _mm_or_si128(
-                _mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\n'))),
-                _mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\r'))));
+            const __m128i blanks = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8(' ')),
+                                                             _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\n'))),
+                                                _mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('\t')),
+                                                             _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\r'))));
             if (const auto other = ~unsigned(_mm_movemask_epi8(blanks)) & 0xffff) {
                 m_p += __builtin_ctz(other);
                 return;

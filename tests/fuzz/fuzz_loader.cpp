@@ -107,8 +107,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (result.ok() && (result.trace->eventCount() != own.trace->eventCount() ||
                          result.trace->skipped != own.trace->skipped ||
                          result.trace->start != own.trace->start))) {
-        std::fprintf(stderr, "fuzz_loader: the cut and the reading thread's own parse differ: \"%s\" / \"%s\"\n",
-                     qPrintable(result.error), qPrintable(own.error));
+        std::fprintf(stderr, "fuzz_loader: the cut and the reading thread's own parse differ: \"%s\" / "
+                     "\"%s\"\n", qPrintable(result.error), qPrintable(own.error));
         std::abort();
     }
     if (result.ok())
