@@ -440,6 +440,8 @@ private slots:
     void anyBlockSizeLoadsIdentically();
     void whicheverThreadParsesLoadsIdentically();
     void filesLoadingTogetherLoadIdentically();
+    void guessedCutsLoadIdentically_data();
+    void guessedCutsLoadIdentically();
     void parsingWithoutTheCutLoadsIdentically_data();
     void parsingWithoutTheCutLoadsIdentically();
     void parsingWithoutTheCutKeepsErrors_data();
@@ -719,6 +721,77 @@ void TstTraceLoader::filesLoadingTogetherLoadIdentically()
         QVERIFY2(together[i].ok(), qPrintable(together[i].error));
         const QString difference = compareTraces(*alone[std::size_t(i)].trace, *together[i].trace);
         QVERIFY2(difference.isEmpty(), qPrintable(files[i] + QStringLiteral(": ") + difference));
+    }
+}
+
+// A file read by parser threads is cut where the text looks like a boundary between events, and each
+// chunk's parse proves the cut; one it does not prove goes back to the scan, with every chunk after
+// it. Every public trace, and text that fools the guess (arrays of objects in args, "}, {" in
+// strings) or that the fast path refuses, loads as the scan cuts it.
+void TstTraceLoader::guessedCutsLoadIdentically_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QByteArray>("tail"); // when path is empty: after 3 MB of events, as below
+    for (const QString &trace : testdata::publicTraces())
+        QTest::newRow(qPrintable(trace.section(QLatin1Char('/'), -1)))
+            << publicTrace(qPrintable(trace)) << QByteArray();
+    QTest::newRow("jax vm.trace") << jaxProfileDir() + QStringLiteral("/vm.trace.json.gz") << QByteArray();
+    QTest::newRow("objects in args") << QString() << QByteArray("objects");
+    QTest::newRow("cuts in strings") << QString() << QByteArray("strings");
+    QTest::newRow("bad value") << QString() << QByteArray(R"({"ph":"X","ts":@}, {"ph":"i","ts":1}])");
+    QTest::newRow("number out of range")
+        << QString() << QByteArray(R"({"ph":"X","ts":1e400}, {"ph":"i","ts":1}])");
+    QTest::newRow("cut short") << QString() << QByteArray(R"({"ph":"X","ts":1,"name":"ab)");
+    QTest::newRow("text after") << QString() << QByteArray(R"({"ph":"X","ts":1}], "b": [{"c":1}, {"d":2}]})");
+    QTest::newRow("bad value mid-file") << QString() << QByteArray("middle");
+}
+
+void TstTraceLoader::guessedCutsLoadIdentically()
+{
+    QFETCH(QString, path);
+    QFETCH(QByteArray, tail);
+    if (path.isEmpty()) {
+        QByteArray doc = R"({"traceEvents": [)";
+        for (int i = 0; doc.size() < (3 << 20); ++i) {
+            QByteArray args = "{}";
+            if (tail == "objects") // every event's args end in an array of objects: "}, {" inside
+                args = R"({"k": [{"a": 1}, {"b": 2}, {"c": 3}]})";
+            else if (tail == "strings")
+                args = R"({"s": "x}, {y\"}, {\"z"})";
+            else if (tail == "middle" && i == 10000) // past the first chunks, before the last
+                args = R"({"n": 1e400})";
+            doc += QStringLiteral(R"({"ph":"X","pid":1,"tid":1,"ts":%1,"dur":1,"name":"k%1","args":%2},)")
+                       .arg(i)
+                       .arg(QString::fromLatin1(args))
+                       .toUtf8() +
+                   '\n';
+        }
+        const bool whole = tail == "objects" || tail == "strings" || tail == "middle";
+        doc += whole ? QByteArray(R"({"ph":"i","ts":1}]})") : tail;
+        if (tail.endsWith(']'))
+            doc += '}';
+        path = m_tmp.filePath(QStringLiteral("guessed.json"));
+        QVERIFY(writeFile(path, doc));
+    }
+    REQUIRE_TEST_DATA(path);
+    struct Restore
+    {
+        ~Restore()
+        {
+            EventArrayReader::setGuessesCuts(true);
+            EventArrayReader::setParsesOwnChunks(-1);
+        }
+    } restore;
+    EventArrayReader::setParsesOwnChunks(0);
+    EventArrayReader::setGuessesCuts(false);
+    const LoadResult reference = TraceLoader::load(path);
+    EventArrayReader::setGuessesCuts(true);
+    const LoadResult r = TraceLoader::load(path);
+    QCOMPARE(r.error, reference.error);
+    QCOMPARE(r.ok(), reference.ok());
+    if (reference.ok()) {
+        const QString difference = compareTraces(*reference.trace, *r.trace);
+        QVERIFY2(difference.isEmpty(), qPrintable(difference));
     }
 }
 

@@ -39,6 +39,7 @@ std::atomic<int> g_maxChunksQueued{kMaxChunksQueued};
 // loading when the others are done hands its chunks to the parser threads again.
 std::atomic<int> g_reading{0};
 std::atomic<int> g_parsesOwnChunks{-1}; // EventArrayReader::setParsesOwnChunks
+std::atomic<bool> g_guessesCuts{true};  // EventArrayReader::setGuessesCuts
 constexpr std::size_t kMaxSkeletonBytes = 64 << 20;
 // Event text without a top-level comma beyond this is compacted (long blank runs dropped); one event
 // longer than kMaxEventBytes after that is an error, not an allocation.
@@ -120,11 +121,22 @@ struct EventChunk
     EventBatch batch;
     QString error;
     bool cancelled = false;
+    bool guessed = false;  // cut where the text looked like a boundary (cutByGuess)
+    bool unproven = false; // guessed, and its parse did not end exactly where the cut would have
 
     explicit EventChunk(std::size_t textBytes) { batch.reserveFor(textBytes); }
 
     void parse(const std::atomic<bool> *cancel)
     {
+        if (guessed) {
+            // The cut is the cut's own when the events run, all taken by the fast path, to the ']' put
+            // after them with no ',' past a chunk's worth before it. Anything else goes back to the cut.
+            batch.clear();
+            const EventRun run = parseEventRun(text, 1, kChunkBytes, batch, cancel);
+            cancelled = run.stop == EventRun::Cancelled;
+            unproven = !cancelled && !(run.stop == EventRun::End && run.next + 1 == text.size());
+            return;
+        }
         // The fast path first; where it refuses the text, nlohmann reads it again from the start and its
         // leniency (1e400 skips one event) and messages are what the user gets.
         batch.clear();
@@ -214,12 +226,13 @@ bool EventArrayReader::read()
         if (!m_error.isEmpty())
             break;
     }
+    if (m_guessing && !(m_cancel && m_cancel->load()))
+        stopGuessing(); // the rest, the array's end among it, goes through the cut
     if (m_direct && !(m_cancel && m_cancel->load()))
         leaveDirect(); // cut short, or an event left to nlohmann: the exact path says where
     if (m_phase == Phase::Events && m_error.isEmpty())
         submitChunk(false); // cut short: the parser says where
-    while (!m_inFlight.empty())
-        consumeChunk();
+    while (!m_inFlight.empty() && consumeChunk()) {}
 
     m_cancelled = m_chunkCancelled || (m_cancel && m_cancel->load());
     if (m_cancelled || !m_error.isEmpty() || !m_input.error().isEmpty())
@@ -330,14 +343,125 @@ void EventArrayReader::leaveDirect()
     m_direct = false;
     if (m_directChunk)
         m_spare.push_back(std::move(m_directChunk));
-    const std::string rest = m_pending.substr(1);
+    refeed(m_pending.substr(1), m_pendingOffset);
+}
+
+void EventArrayReader::setGuessesCuts(bool guesses)
+{
+    g_guessesCuts = guesses;
+}
+
+namespace {
+
+// A ',' at q between two events, as far as the block shows: '}' before it and '{' after, blanks
+// aside. Inside a string or an arg, it can fool; the chunk's parse then finds out.
+bool looksLikeCut(std::string_view block, std::size_t q)
+{
+    const auto blank = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
+    std::size_t before = q, after = q + 1;
+    while (before > 0 && blank(block[before - 1]))
+        --before;
+    while (after < block.size() && blank(block[after]))
+        ++after;
+    return before > 0 && block[before - 1] == '}' && after < block.size() && block[after] == '{';
+}
+
+} // namespace
+
+std::size_t EventArrayReader::cutByGuess(std::string_view block, std::size_t from)
+{
+    // The reading thread does not scan the text: it cuts at the first ',' past a chunk's worth that
+    // looks like one between events, and the chunk's parse proves it (EventChunk::parse). A chunk it
+    // does not prove, and every chunk after it, goes back to the cut (rewind).
+    for (;;) {
+        if (m_unproven.load(std::memory_order_acquire)) {
+            m_pending.append(block.substr(from));
+            rewind();
+            return block.size();
+        }
+        const std::size_t need = kChunkBytes > m_pending.size() ? kChunkBytes - m_pending.size() : 0;
+        std::size_t q = from + need;
+        for (; q < block.size(); ++q) {
+            const void *comma = std::memchr(block.data() + q, ',', block.size() - q);
+            if (!comma) {
+                q = block.size();
+                break;
+            }
+            q = std::size_t(static_cast<const char *>(comma) - block.data());
+            if (looksLikeCut(block, q))
+                break;
+        }
+        if (q >= block.size()) {
+            m_pending.append(block.substr(from));
+            if (m_pending.size() > kChunkBytes + kChunkSlack)
+                stopGuessing(); // an event longer than the slack, or no ',' that looks like a cut
+            return block.size();
+        }
+        m_pending.append(block.substr(from, q - from));
+        submitChunk(true, true);
+        from = q + 1;
+    }
+}
+
+void EventArrayReader::stopGuessing()
+{
+    // Once every chunk handed out is proven, the text from the last cut goes through the cut.
+    for (auto &future : m_inFlight)
+        future.waitForFinished();
+    m_pending.erase(0, 1); // the text after the last cut, as the document has it
+    if (m_unproven.load(std::memory_order_acquire)) {
+        m_pending.insert(0, 1, '[');
+        rewind();
+        return;
+    }
+    m_guessing = false;
+    const std::string rest = std::move(m_pending);
+    refeed(rest, m_pendingOffset);
+}
+
+void EventArrayReader::rewind()
+{
+    // The text from the first chunk not built: its chunks, each after the ',' its cut took, then the
+    // text after the last cut. All of it goes through the cut, as does the rest of the document.
+    for (auto &future : m_inFlight)
+        future.waitForFinished();
+    std::string text;
+    int64_t offset = m_pendingOffset;
+    {
+        std::unique_lock<std::mutex> lock(m_buildMutex);
+        const int64_t built = m_nextToBuild.load(std::memory_order_acquire);
+        for (auto &future : m_inFlight) {
+            const std::shared_ptr<EventChunk> chunk = future.result();
+            if (chunk->sequence >= built) {
+                if (text.empty())
+                    offset = chunk->offset;
+                text.append(chunk->text, 1, chunk->text.size() - 2).push_back(',');
+            }
+            chunk->error.clear();
+            chunk->cancelled = chunk->unproven = false;
+            m_spare.push_back(chunk);
+        }
+        m_parsed.clear();
+        m_submitted = built;
+    }
+    m_inFlight.clear();
+    text.append(m_pending, 1, std::string::npos);
+    m_unproven = false;
+    m_guessing = false;
+    refeed(text, offset);
+}
+
+void EventArrayReader::refeed(const std::string &text, int64_t offset)
+{
+    // text starts at a top-level boundary at this document offset: the cut reads it as a block.
     startPending();
+    m_pendingOffset = offset;
     m_depth = m_eventsDepth;
     m_inString = m_escape = false;
     const int64_t blockOffset = m_blockOffset;
-    m_blockOffset = m_pendingOffset;
+    m_blockOffset = offset;
     m_refeeding = true;
-    consume(rest);
+    consume(text);
     m_refeeding = false;
     m_blockOffset = blockOffset;
 }
@@ -374,6 +498,7 @@ std::size_t EventArrayReader::scanOutside(std::string_view block, std::size_t fr
                 m_eventsDepth = m_depth;
                 m_pendingOffset = m_eventsStart = m_blockOffset + int64_t(i) + 1;
                 startPending();
+                m_guessing = g_guessesCuts.load(std::memory_order_relaxed) && !parsesOwnChunks();
                 return i + 1;
             }
         } else if (c == '}' || c == ']') {
@@ -386,6 +511,8 @@ std::size_t EventArrayReader::scanOutside(std::string_view block, std::size_t fr
 
 std::size_t EventArrayReader::scanEvents(std::string_view block, std::size_t from)
 {
+    if (m_guessing)
+        return cutByGuess(block, from);
     if (m_direct || (m_pending.size() == 1 && !m_refeeding && parsesOwnChunks()))
         return parseDirect(block, from);
     // The hot loop: 64 bytes at a time, the scanner gives the brackets (and, once the chunk is
@@ -491,11 +618,12 @@ std::size_t EventArrayReader::chunkBytes() const
     return std::size_t(std::min<int64_t>(kChunkBytes + kChunkSlack, m_input.expectedTextBytes() + 2));
 }
 
-void EventArrayReader::submitChunk(bool complete)
+void EventArrayReader::submitChunk(bool complete, bool guessed)
 {
     if (complete)
         m_pending.push_back(']');
     std::shared_ptr<EventChunk> chunk = takeChunk();
+    chunk->guessed = guessed;
     chunk->text.swap(m_pending); // m_pending takes the chunk's old buffer, its capacity kept
     chunk->offset = m_pendingOffset;
     chunk->removed = std::move(m_removed);
@@ -554,7 +682,8 @@ void EventArrayReader::settle()
 {
     while (!m_inFlight.empty() && (int(m_inFlight.size()) > kMaxChunksInFlight ||
                                    (m_inFlight.front().isFinished() && isBuilt(m_inFlight.front().result()))))
-        consumeChunk();
+        if (!consumeChunk())
+            return;
 }
 
 bool EventArrayReader::isBuilt(const std::shared_ptr<EventChunk> &chunk) const
@@ -562,17 +691,20 @@ bool EventArrayReader::isBuilt(const std::shared_ptr<EventChunk> &chunk) const
     return m_nextToBuild.load(std::memory_order_acquire) > chunk->sequence;
 }
 
-void EventArrayReader::consumeChunk()
+bool EventArrayReader::consumeChunk()
 {
     std::shared_ptr<EventChunk> chunk = m_inFlight.front().result();
-    m_inFlight.pop_front();
     {
         std::unique_lock<std::mutex> lock(m_buildMutex);
-        m_built.wait(lock, [&] { return isBuilt(chunk); });
+        m_built.wait(lock, [&] { return isBuilt(chunk) || m_unproven.load(std::memory_order_acquire); });
+        if (!isBuilt(chunk))
+            return false; // it, or one before it, goes back to the cut
     }
+    m_inFlight.pop_front();
     chunk->error.clear();
-    chunk->cancelled = false;
+    chunk->cancelled = chunk->unproven = false;
     m_spare.push_back(std::move(chunk));
+    return true;
 }
 
 void EventArrayReader::addInOrder(const std::shared_ptr<EventChunk> &parsed)
@@ -587,6 +719,12 @@ void EventArrayReader::addInOrder(const std::shared_ptr<EventChunk> &parsed)
     m_building = true;
     for (auto next = m_parsed.find(m_nextToBuild); next != m_parsed.end();
          next = m_parsed.find(m_nextToBuild)) {
+        if (next->second->unproven) {
+            // Not built: the reading thread takes it and what follows back to the cut (rewind).
+            m_unproven.store(true, std::memory_order_release);
+            m_built.notify_all();
+            break;
+        }
         const std::shared_ptr<EventChunk> chunk = std::move(next->second);
         m_parsed.erase(next);
         lock.unlock(); // the builder is this thread's alone while m_building

@@ -45,6 +45,8 @@ public:
     // For tests: 1, every reading thread parses its own chunks (parseDirect); 0, none does; -1, as
     // many as there are files being read beyond the parser threads (the default).
     static void setParsesOwnChunks(int parses);
+    // For tests: off, a file read by parser threads is cut by the scan rather than by guesses.
+    static void setGuessesCuts(bool guesses);
     QString error() const { return m_error; }
     bool cancelled() const { return m_cancelled; }
 
@@ -55,19 +57,24 @@ private:
     bool parsesOwnChunks() const;
     std::size_t parseDirect(std::string_view block, std::size_t from);
     void leaveDirect();
+    std::size_t cutByGuess(std::string_view block, std::size_t from);
+    void stopGuessing();
+    void rewind();
+    void refeed(const std::string &text, int64_t offset);
     void submitDirect(int64_t textEnd);
     std::size_t scanOutside(std::string_view block, std::size_t from);
     std::size_t scanEvents(std::string_view block, std::size_t from);
     void compactPending();
     std::size_t chunkBytes() const;
     void startPending();
-    void submitChunk(bool complete);
+    void submitChunk(bool complete, bool guessed = false);
     std::shared_ptr<EventChunk> takeChunk();
     // A chunk this thread has parsed, into the builder in order; textEnd >= 0 when its text was
     // parsed by parseDirect (the chunk holds no text): the document offset where it ends.
     void submitParsed(std::shared_ptr<EventChunk> chunk, int64_t textEnd);
     void settle(); // recycles the chunks built
-    void consumeChunk();
+    bool consumeChunk(); // false when the chunk goes back to the cut instead
+
     bool isBuilt(const std::shared_ptr<EventChunk> &chunk) const;
     void addInOrder(const std::shared_ptr<EventChunk> &parsed);
     bool parseSkeleton();
@@ -95,6 +102,9 @@ private:
     bool m_direct = false, m_refeeding = false;
     std::shared_ptr<EventChunk> m_directChunk;
     std::size_t m_taken = 1;
+    // Cutting by guesses (cutByGuess); set by addInOrder when a guessed chunk is not proven.
+    bool m_guessing = false;
+    std::atomic<bool> m_unproven{false};
     std::string m_topString; // the last string at depth 1: the key before '['
     // Long whitespace runs taken out of m_pending (a gzip of gigabytes of blanks must not fill memory):
     // where in m_pending, and how many bytes; parse errors map back through them.
