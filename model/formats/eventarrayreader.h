@@ -3,10 +3,12 @@
 // Reads a Chrome trace JSON document with its event array cut into chunks at top-level commas; the
 // chunks are parsed in parallel by the fast event reader into EventBatches (nlohmann re-reads a chunk
 // it refuses), by parser threads and, when they fall behind, the reading thread, and each thread adds
-// its chunk to the builder in file order. While other files being read keep the cores busy, the
-// reading thread parses the events itself as it reads them, without the cut, and hands what the fast
-// reader refuses back to it. Everything outside the event array (the "skeleton") is parsed too, so
-// errors anywhere are found.
+// its chunk to the builder in file order. The cuts are guessed where the text looks like a boundary
+// between events and proven by each chunk's parse; from a chunk not proven on, a scan of the text
+// outside strings cuts. While other files being read keep the cores busy, the reading thread parses
+// the events itself as it reads them, without a cut, and hands what the fast reader refuses back to
+// the scan. Everything outside the event array (the "skeleton") is parsed too, so errors anywhere
+// are found.
 
 #include "model/formats/jsonstructurescanner.h"
 
