@@ -60,6 +60,11 @@ QThreadPool &parserPool()
 
 constexpr int kNumberOutOfRange = 406; // nlohmann::json::out_of_range id for a number overflow
 
+bool isBlank(char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
 } // namespace
 
 namespace {
@@ -357,11 +362,10 @@ namespace {
 // aside. Inside a string or an arg, it can fool; the chunk's parse then finds out.
 bool looksLikeCut(std::string_view block, std::size_t q)
 {
-    const auto blank = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
     std::size_t before = q, after = q + 1;
-    while (before > 0 && blank(block[before - 1]))
+    while (before > 0 && isBlank(block[before - 1]))
         --before;
-    while (after < block.size() && blank(block[after]))
+    while (after < block.size() && isBlank(block[after]))
         ++after;
     return before > 0 && block[before - 1] == '}' && after < block.size() && block[after] == '{';
 }
@@ -408,15 +412,12 @@ void EventArrayReader::stopGuessing()
     // Once every chunk handed out is proven, the text from the last cut goes through the cut.
     for (auto &future : m_inFlight)
         future.waitForFinished();
-    m_pending.erase(0, 1); // the text after the last cut, as the document has it
     if (m_unproven.load(std::memory_order_acquire)) {
-        m_pending.insert(0, 1, '[');
         rewind();
         return;
     }
     m_guessing = false;
-    const std::string rest = std::move(m_pending);
-    refeed(rest, m_pendingOffset);
+    refeed(m_pending.substr(1), m_pendingOffset);
 }
 
 void EventArrayReader::rewind()
@@ -588,7 +589,7 @@ void EventArrayReader::compactPending()
     };
     for (std::size_t r = m_compactFrom; r < m_pending.size(); ++r) {
         const char c = m_pending[r];
-        const bool blank = !m_compactStrings.feed(c) && (c == ' ' || c == '\n' || c == '\r' || c == '\t');
+        const bool blank = !m_compactStrings.feed(c) && isBlank(c);
         if (!blank)
             endRun();
         else if (++run > kLongBlankRun)

@@ -99,8 +99,8 @@ private:
     int m_eventsDepth = 0; // nesting depth of the array's elements
     bool m_inString = false, m_escape = false, m_topObject = false;
     // Parsing whole events straight from the text rather than cutting it into chunks (parseDirect):
-    // the chunk's batch, and how much of m_pending it holds; m_refeeding while leaveDirect hands the
-    // text back to the cut.
+    // the chunk's batch, and how much of m_pending it holds; m_refeeding while refeed hands text
+    // back to the scan.
     bool m_direct = false, m_refeeding = false;
     std::shared_ptr<EventChunk> m_directChunk;
     std::size_t m_taken = 1;
