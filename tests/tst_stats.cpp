@@ -278,6 +278,7 @@ private slots:
     void fiellerEdges();
 
     void exactMannWhitneyOneVersusMany();
+    void largeSamplesSortAsStdSort();
     void emptyInputsGiveNaN();
     void aaComparisonIsNoFinding();
     void largeSamplesKnownShift();
@@ -595,6 +596,36 @@ void TestStats::exactMannWhitneyOneVersusMany()
         const double expected =
             std::min(1.0, 2.0 * (static_cast<double>(n) - u + 1.0) / (static_cast<double>(n) + 1.0));
         COMPARE_NUM(QStringLiteral("p for U1 = %1").arg(rank), mw.p, expected, 1e-12, 0.0);
+    }
+}
+
+void TestStats::largeSamplesSortAsStdSort()
+{
+    // Samples past a few thousand values are sorted by their bits: std::sort is the oracle, on
+    // integral delays (low digits alike), signed reals of every magnitude, infinities, ties and NaN.
+    std::mt19937_64 rng(11);
+    std::uniform_int_distribution<int64_t> delay(0, 20'000'000);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    std::uniform_int_distribution<int> exponent(-1074, 1023);
+    std::vector<std::vector<double>> samples(3);
+    for (int i = 0; i < 58000; ++i)
+        samples[0].push_back(double(delay(rng)));
+    for (int i = 0; i < 20000; ++i)
+        samples[1].push_back(std::ldexp(unit(rng), exponent(rng)));
+    samples[1].insert(samples[1].end(), {0.0, std::numeric_limits<double>::infinity(), -1.5, -1.5, kNaN,
+                                         -std::numeric_limits<double>::infinity(), 1e-310, -1e-310});
+    for (int i = 0; i < 5000; ++i)
+        samples[2].push_back(double(i % 7) - 3.0);
+    for (const std::vector<double> &sample : samples) {
+        std::vector<double> expected;
+        std::copy_if(sample.begin(), sample.end(), std::back_inserter(expected),
+                     [](double v) { return !std::isnan(v); });
+        std::sort(expected.begin(), expected.end());
+        const std::vector<double> sorted = sortedWithoutNaN(sample);
+        QVERIFY(sorted == expected); // exactly: QCOMPARE would compare doubles fuzzily
+        const Descriptive d = describe(sample);
+        QVERIFY(d.min == expected.front() && d.max == expected.back());
+        QVERIFY(d.q1 == quantileSorted(expected, 0.25) && d.q3 == quantileSorted(expected, 0.75));
     }
 }
 

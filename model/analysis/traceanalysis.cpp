@@ -2,6 +2,7 @@
 #include "model/analysis/traceanalysis.h"
 
 #include "model/tracedata/hugepages.h"
+#include "model/tracedata/sparecore.h"
 
 #include <QCoreApplication>
 
@@ -51,25 +52,45 @@ private:
     int64_t m_length = 0, m_start = 0, m_end = kNone;
 };
 
-// Sorts v, merging its sorted runs when there are few: Kineto lists launches and kernels nearly in
-// correlation order (a run per thread or part of the file), where a sort would compare each n log n times.
+// Sorts [begin, end), merging its sorted runs when there are few: Kineto lists launches and kernels
+// nearly in correlation order (a run per thread or part of the file), where a sort would compare each
+// n log n times.
+template <typename It>
+void sortFewRuns(It begin, It end)
+{
+    constexpr std::size_t kMostRuns = 8;
+    std::vector<It> runStarts;
+    for (It i = begin; i != end && std::next(i) != end; ++i)
+        if (*std::next(i) < *i) {
+            if (runStarts.size() == kMostRuns) {
+                std::sort(begin, end);
+                return;
+            }
+            runStarts.push_back(std::next(i));
+        }
+    runStarts.push_back(end);
+    for (std::size_t r = 0; r + 1 < runStarts.size(); ++r)
+        std::inplace_merge(begin, runStarts[r], runStarts[r + 1]);
+}
+
 template <typename T>
 void sortFewRuns(std::vector<T> &v)
 {
-    constexpr std::size_t kMostRuns = 8;
-    std::vector<std::size_t> runStarts;
-    for (std::size_t i = 1; i < v.size(); ++i)
-        if (v[i] < v[i - 1]) {
-            if (runStarts.size() == kMostRuns) {
-                std::sort(v.begin(), v.end());
-                return;
-            }
-            runStarts.push_back(i);
-        }
-    runStarts.push_back(v.size());
-    for (std::size_t r = 0; r + 1 < runStarts.size(); ++r)
-        std::inplace_merge(v.begin(), v.begin() + std::ptrdiff_t(runStarts[r]),
-                           v.begin() + std::ptrdiff_t(runStarts[r + 1]));
+    sortFewRuns(v.begin(), v.end());
+}
+
+// Items grouped by their track, in their order within one: a counting sort, as tracks are few.
+template <typename T, typename TrackOf>
+std::vector<T> groupedByTrack(const std::vector<T> &items, std::size_t tracks, TrackOf trackOf)
+{
+    std::vector<std::size_t> next(tracks + 1, 0);
+    for (const T &item : items)
+        ++next[trackOf(item) + 1];
+    std::partial_sum(next.begin(), next.end(), next.begin());
+    std::vector<T> grouped(items.size());
+    for (const T &item : items)
+        grouped[next[trackOf(item)]++] = item;
+    return grouped;
 }
 
 // The events of a list sorted by correlation id that have this one; none for kNoCorrelation.
@@ -92,6 +113,11 @@ struct SliceQuery
     uint32_t track;
     uint32_t stream, gap; // into TraceAnalysis::streams() and its gaps
     int64_t ts;
+
+    bool operator<(const SliceQuery &other) const
+    {
+        return std::tie(track, ts) < std::tie(other.track, other.ts);
+    }
 };
 
 // Answers the queries of one track, sorted by ts, in one sweep over its events. Events are sorted
@@ -164,69 +190,88 @@ TraceAnalysis::TraceAnalysis(const TraceData &trace, Depth depth) : m_trace(trac
     for (uint32_t e = 0; e < trace.eventCount(); ++e)
         if (trace.kind[e] == EventKind::Kernel)
             m_kernels.push_back(e);
-    joinLaunches(); // wants the kernels by event index
-    std::stable_sort(m_kernels.begin(), m_kernels.end(),
-                     [&trace](uint32_t a, uint32_t b) { return trace.start[a] < trace.start[b]; });
-    // Searched once here: the summaries, the gaps and the scope index each want every kernel's launch.
-    m_launchAt.reserve(m_kernels.size());
-    for (uint32_t k : m_kernels)
-        m_launchAt.push_back(launchOf(k));
+    // Joined by event index: the summaries, the gaps and the scope index each want every kernel's
+    // launch, and every launch's first kernel is wanted once, here.
+    std::vector<int64_t> launchByIndex;
+    const std::vector<std::pair<uint32_t, uint32_t>> firstKernels =
+        joinLaunches(launchByIndex, depth == Depth::Full);
+    std::vector<uint32_t> byStart(m_kernels.size());
+    std::iota(byStart.begin(), byStart.end(), 0u);
+    std::stable_sort(byStart.begin(), byStart.end(), [this, &trace](uint32_t a, uint32_t b) {
+        return trace.start[m_kernels[a]] < trace.start[m_kernels[b]];
+    });
+    std::vector<uint32_t> kernels(m_kernels.size());
+    m_launchAt.resize(m_kernels.size());
+    for (std::size_t i = 0; i < byStart.size(); ++i) {
+        kernels[i] = m_kernels[byStart[i]];
+        m_launchAt[i] = launchByIndex[byStart[i]];
+    }
+    m_kernels = std::move(kernels);
 
-    summarise(depth == Depth::Full);
-    if (depth == Depth::Full)
-        findGaps();
+    if (depth == Depth::Full) // two parts apart: the gaps on a free core, if there is one
+        runBeside([this] { findGaps(); }, [this, &firstKernels] { summarise(true, firstKernels); });
+    else
+        summarise(false, firstKernels);
 }
 
-void TraceAnalysis::joinLaunches()
+std::vector<std::pair<uint32_t, uint32_t>> TraceAnalysis::joinLaunches(std::vector<int64_t> &launchByIndex,
+                                                                       bool everyLaunch)
 {
     const TraceData &t = m_trace;
-    // events by correlation id, then start, then index: sorted with their keys beside them
-    std::vector<std::tuple<int64_t, int64_t, uint32_t>> keyed;
-    auto sortByCorrelationStart = [&t, &keyed](std::vector<uint32_t> &events) {
-        keyed.clear();
-        for (uint32_t e : events)
-            keyed.emplace_back(t.correlation[e], t.start[e], e);
-        sortFewRuns(keyed);
-        for (std::size_t i = 0; i < keyed.size(); ++i)
-            events[i] = std::get<2>(keyed[i]);
-    };
-    for (uint32_t k : m_kernels)
-        if (t.correlation[k] != TraceData::kNoCorrelation)
-            m_kernelsByCorrelation.push_back(k);
-    sortByCorrelationStart(m_kernelsByCorrelation);
-
-    // The earliest launch call of each correlation id (the first in the file on a tie).
-    std::vector<uint32_t> launches;
+    // Kernels (by position in m_kernels, which is by index) and launches by correlation id, then start,
+    // then index: sorted with their keys beside them.
+    std::vector<std::tuple<int64_t, int64_t, uint32_t>> kernels, launches;
+    for (uint32_t p = 0; p < m_kernels.size(); ++p)
+        if (const uint32_t k = m_kernels[p]; t.correlation[k] != TraceData::kNoCorrelation)
+            kernels.emplace_back(t.correlation[k], t.start[k], p);
+    sortFewRuns(kernels);
+    for (const auto &keyed : kernels)
+        m_kernelsByCorrelation.push_back(m_kernels[std::get<2>(keyed)]);
     for (uint32_t e = 0; e < t.eventCount(); ++e)
         if ((t.kind[e] == EventKind::KernelLaunch || t.kind[e] == EventKind::GraphLaunch) &&
             t.correlation[e] != TraceData::kNoCorrelation)
-            launches.push_back(e);
-    sortByCorrelationStart(launches); // keyed now holds the launches' keys, in their order
-    std::vector<int64_t> ids; // of the first launch of each id, searched for each kernel's
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < launches.size(); ++i)
-        if (i == 0 || std::get<0>(keyed[i]) != ids.back()) {
-            ids.push_back(std::get<0>(keyed[i]));
-            launches[kept++] = launches[i];
-        }
-    launches.resize(kept);
+            launches.emplace_back(t.correlation[e], t.start[e], e);
+    sortFewRuns(launches);
 
-    for (uint32_t k : m_kernels) { // by index, so m_launchOf comes sorted
-        const int64_t id = t.correlation[k];
-        const auto found = std::lower_bound(ids.begin(), ids.end(), id);
-        if (id != TraceData::kNoCorrelation && found != ids.end() && *found == id)
-            m_launchOf.emplace_back(k, launches[std::size_t(found - ids.begin())]);
+    // One walk of both by id: a kernel's launch is the earliest launch call of its id (the first in
+    // the file on a tie), and a launch's first kernel the earliest kernel of its id.
+    launchByIndex.assign(m_kernels.size(), -1);
+    std::vector<std::pair<uint32_t, uint32_t>> firstKernels; // (launch, kernel) by launch index
+    const auto runEnd = [](const auto &keyed, std::size_t from) {
+        std::size_t to = from + 1;
+        while (to < keyed.size() && std::get<0>(keyed[to]) == std::get<0>(keyed[from]))
+            ++to;
+        return to;
+    };
+    for (std::size_t k = 0, l = 0; k < kernels.size() && l < launches.size();) {
+        const int64_t kernelId = std::get<0>(kernels[k]), launchId = std::get<0>(launches[l]);
+        const std::size_t kernelsEnd = launchId < kernelId ? k : runEnd(kernels, k);
+        const std::size_t launchesEnd = kernelId < launchId ? l : runEnd(launches, l);
+        if (kernelsEnd > k && launchesEnd > l) {
+            for (std::size_t i = k; i < kernelsEnd; ++i)
+                launchByIndex[std::get<2>(kernels[i])] = std::get<2>(launches[l]);
+            const uint32_t first = m_kernels[std::get<2>(kernels[k])];
+            for (std::size_t i = l; i < launchesEnd; ++i)
+                if (const uint32_t launch = std::get<2>(launches[i]);
+                    everyLaunch || t.kind[launch] == EventKind::GraphLaunch)
+                    firstKernels.emplace_back(launch, first);
+        }
+        k = kernelsEnd;
+        l = launchesEnd;
     }
+    sortFewRuns(firstKernels);
+    for (uint32_t p = 0; p < m_kernels.size(); ++p) // by index, so m_launchOf comes sorted
+        if (launchByIndex[p] >= 0)
+            m_launchOf.emplace_back(m_kernels[p], uint32_t(launchByIndex[p]));
+    return firstKernels;
 }
 
 std::vector<uint32_t> TraceAnalysis::kernelPositionsByTrack() const
 {
     std::vector<uint32_t> positions(m_kernels.size());
     std::iota(positions.begin(), positions.end(), 0u);
-    std::stable_sort(positions.begin(), positions.end(), [this](uint32_t a, uint32_t b) {
-        return m_trace.track[m_kernels[a]] < m_trace.track[m_kernels[b]];
-    });
-    return positions;
+    return groupedByTrack(positions, m_trace.tracks.size(),
+                          [this](uint32_t p) { return m_trace.track[m_kernels[p]]; });
 }
 
 int64_t TraceAnalysis::launchOf(uint32_t kernel) const
@@ -242,13 +287,7 @@ std::vector<uint32_t> TraceAnalysis::kernelsOf(uint32_t launch) const
     return {from, to};
 }
 
-int64_t TraceAnalysis::firstKernelOf(uint32_t event) const
-{
-    const auto [from, to] = withCorrelation(m_trace, m_kernelsByCorrelation, m_trace.correlation[event]);
-    return from != to ? int64_t(*from) : -1;
-}
-
-void TraceAnalysis::summarise(bool perDevice)
+void TraceAnalysis::summarise(bool perDevice, const std::vector<std::pair<uint32_t, uint32_t>> &firstKernels)
 {
     const TraceData &t = m_trace;
     if (perDevice) {
@@ -293,25 +332,28 @@ void TraceAnalysis::summarise(bool perDevice)
             summary(i).spanNs = lastEnd[i] - firstStart[i];
     }
 
+    auto firstKernel = firstKernels.begin();
     for (uint32_t e = 0; e < t.eventCount(); ++e) {
         const EventKind kind = t.kind[e];
         if (kind != EventKind::KernelLaunch && kind != EventKind::GraphLaunch)
             continue;
         const bool graph = kind == EventKind::GraphLaunch;
         // A launch belongs to the device its kernels ran on; unmatched ones count in the total only.
-        const int64_t firstKernel = graph || perDevice ? firstKernelOf(e) : -1;
+        while (firstKernel != firstKernels.end() && firstKernel->first < e)
+            ++firstKernel;
+        const int64_t first = firstKernel != firstKernels.end() && firstKernel->first == e ? firstKernel->second : -1;
         auto addLaunch = [&](LaunchSummary &s) {
             if (!graph) {
                 ++s.kernelLaunches;
             } else {
                 ++s.graphLaunches;
-                if (firstKernel >= 0)
-                    s.graphLaunchDelays.push_back(t.start[firstKernel] - t.start[e]);
+                if (first >= 0)
+                    s.graphLaunchDelays.push_back(t.start[first] - t.start[e]);
             }
         };
         addLaunch(m_total);
-        if (perDevice && firstKernel >= 0)
-            addLaunch(summary(deviceIndex(deviceOf(uint32_t(firstKernel)))));
+        if (perDevice && first >= 0)
+            addLaunch(summary(deviceIndex(deviceOf(uint32_t(first)))));
     }
 }
 
@@ -359,12 +401,13 @@ void TraceAnalysis::findGaps()
         from = to;
     }
 
-    std::sort(queries.begin(), queries.end(), [](const SliceQuery &a, const SliceQuery &b) {
-        return std::tie(a.track, a.ts) < std::tie(b.track, b.ts);
-    });
-    for (auto from = queries.begin(); from != queries.end();) {
+    // By launching thread, then by ts: a thread's queries are a run by ts per stream it launched on.
+    std::vector<SliceQuery> byThread =
+        groupedByTrack(queries, t.tracks.size(), [](const SliceQuery &q) { return q.track; });
+    for (auto from = byThread.begin(); from != byThread.end();) {
         const auto to =
-            std::find_if(from, queries.end(), [from](const SliceQuery &q) { return q.track != from->track; });
+            std::find_if(from, byThread.end(), [from](const SliceQuery &q) { return q.track != from->track; });
+        sortFewRuns(from, to);
         findCpuSlices(t, &*from, &*from + (to - from), m_streams);
         from = to;
     }

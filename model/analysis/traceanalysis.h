@@ -80,11 +80,12 @@ public:
     std::vector<uint32_t> kernelsOf(uint32_t launch) const;
 
 private:
-    void joinLaunches();
-    void summarise(bool perDevice);
+    // Fills m_launchOf, m_kernelsByCorrelation and each kernel's launch (of m_kernels by index);
+    // returns (launch, the first kernel by start of its correlation id) by launch index, for every
+    // launch or for graph launches alone.
+    std::vector<std::pair<uint32_t, uint32_t>> joinLaunches(std::vector<int64_t> &launchByIndex, bool everyLaunch);
+    void summarise(bool perDevice, const std::vector<std::pair<uint32_t, uint32_t>> &firstKernels);
     int deviceOf(uint32_t event) const { return m_trace.tracks[m_trace.track[event]].device; }
-    // The first kernel (by start) sharing the correlation id of an event, -1 when none.
-    int64_t firstKernelOf(uint32_t event) const;
     void findGaps();
 
     const TraceData &m_trace;

@@ -6,13 +6,13 @@
 #include "model/formats/inflatingstreambuf.h"
 #include "model/formats/jsonstructurescanner.h"
 #include "model/tracedata/hugepages.h"
+#include "model/tracedata/sparecore.h"
 #include "model/formats/simdeventparser.h"
 #include "model/formats/tracebuilder.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>
 #include <QScopeGuard>
-#include <QThread>
 #include <QThreadPool>
 #include <QtConcurrent>
 
@@ -46,17 +46,6 @@ constexpr std::size_t kMaxSkeletonBytes = 64 << 20;
 constexpr std::size_t kCompactAbove = 8 * kChunkBytes;
 constexpr std::size_t kMaxEventBytes = 256 << 20;
 constexpr std::size_t kLongBlankRun = 64;
-
-// Parser threads of their own: loads themselves run on the global pool and wait for these.
-QThreadPool &parserPool()
-{
-    static QThreadPool pool;
-    static std::once_flag sized;
-    // The reading thread parses too (submitChunk): one thread fewer than the cores, so that no core
-    // is shared by two busy threads.
-    std::call_once(sized, [] { pool.setMaxThreadCount(std::max(1, QThread::idealThreadCount() - 1)); });
-    return pool;
-}
 
 constexpr int kNumberOutOfRange = 406; // nlohmann::json::out_of_range id for a number overflow
 
@@ -260,7 +249,7 @@ bool EventArrayReader::parsesOwnChunks() const
     const int forced = g_parsesOwnChunks.load(std::memory_order_relaxed);
     if (forced >= 0)
         return forced > 0;
-    return g_reading.load(std::memory_order_relaxed) > parserPool().maxThreadCount();
+    return g_reading.load(std::memory_order_relaxed) > helperThreads().maxThreadCount();
 }
 
 void EventArrayReader::setParsesOwnChunks(int parses)
@@ -645,7 +634,7 @@ void EventArrayReader::submitChunk(bool complete, bool guessed)
     }
     chunk->sequence = m_submitted++;
     m_queued.fetch_add(1, std::memory_order_relaxed);
-    m_inFlight.push_back(QtConcurrent::run(&parserPool(), [this, chunk] {
+    m_inFlight.push_back(QtConcurrent::run(&helperThreads(), [this, chunk] {
         m_queued.fetch_sub(1, std::memory_order_relaxed);
         chunk->parse(m_cancel);
         addInOrder(chunk);

@@ -3,6 +3,7 @@
 
 #include "model/formats/eventbatch.h"
 #include "model/tracedata/hugepages.h"
+#include "model/tracedata/sparecore.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>
@@ -550,10 +551,13 @@ void TraceBuilder::finish()
     m_open.clear();
     pruneEmptyTracks();
     classifyTracks();
-    sortTrackEvents();
-    if (!m_data.correlation.anyId())
+    if (m_data.correlation.anyId()) { // else the flows give the ids, which need the tracks' events
+        runBeside([this] { sortTrackEvents(); }, [this] { classifyEvents(); });
+    } else {
+        sortTrackEvents();
         deriveCorrelationFromFlows();
-    classifyEvents();
+        classifyEvents();
+    }
     detectFormat();
     if (m_data.format != TraceFormat::Jax) // only JAX writes op paths into args.name
         std::vector<uint32_t>().swap(m_data.opPath);
