@@ -567,13 +567,15 @@ void TraceBuilder::pruneEmptyTracks()
 {
     // Tracks that only held flows, metadata or skipped events would show up empty.
     TraceData &d = m_data;
-    std::vector<bool> used(d.tracks.size(), false);
+    std::vector<char> used(d.tracks.size(), false);
     for (uint32_t t : d.track)
         used[t] = true;
     for (std::size_t t = 0; t < d.instantsLeftOut.size(); ++t)
         used[t] = used[t] || d.instantsLeftOut[t] > 0;
     if (!d.instantsLeftOut.empty())
         d.instantsLeftOut.resize(d.tracks.size(), 0);
+    if (std::find(used.begin(), used.end(), false) == used.end())
+        return; // every track stays where it is
     std::vector<uint32_t> newIndex(d.tracks.size(), UINT32_MAX);
     uint32_t next = 0;
     for (std::size_t t = 0; t < d.tracks.size(); ++t) {
@@ -716,7 +718,7 @@ void TraceBuilder::classifyEvents()
 {
     TraceData &d = m_data;
     const int64_t descKey = d.strings.find("desc");
-    std::vector<int64_t> kernelCorrelations; // sorted below
+    std::vector<int64_t> kernelCorrelations; // sorted when first searched
     for (uint32_t e = 0; e < d.eventCount(); ++e) {
         if (d.kind[e] == EventKind::Instant || !d.onGpu(e))
             continue;
@@ -734,12 +736,12 @@ void TraceBuilder::classifyEvents()
         if (d.kind[e] == EventKind::Kernel && d.correlation[e] != TraceData::kNoCorrelation)
             kernelCorrelations.push_back(d.correlation[e]);
     }
-    std::sort(kernelCorrelations.begin(), kernelCorrelations.end());
     // A CPU event's kind follows from its name and category: decided once per name, and again where
     // the name comes with another category than last time. Names are few (a few thousand in a
     // 700k-event trace), so a table by name id beats a hash lookup per event.
     std::vector<uint32_t> lastCategory(d.strings.size(), kUnmapped);
     std::vector<EventKind> kindByName(d.strings.size());
+    bool correlationsSorted = false;
     for (uint32_t e = 0; e < d.eventCount(); ++e) {
         if (d.kind[e] == EventKind::Instant || d.onGpu(e))
             continue;
@@ -751,9 +753,14 @@ void TraceBuilder::classifyEvents()
         EventKind kind = kindByName[name];
         // JAX names the host launch event after the kernel; its correlation_id finds the kernel.
         if (kind != EventKind::GraphLaunch && kind != EventKind::KernelLaunch && m_correlationFromId[e] &&
-            d.correlation[e] != TraceData::kNoCorrelation &&
-            std::binary_search(kernelCorrelations.begin(), kernelCorrelations.end(), d.correlation[e]))
-            kind = EventKind::KernelLaunch;
+            d.correlation[e] != TraceData::kNoCorrelation) {
+            if (!correlationsSorted) {
+                std::sort(kernelCorrelations.begin(), kernelCorrelations.end());
+                correlationsSorted = true;
+            }
+            if (std::binary_search(kernelCorrelations.begin(), kernelCorrelations.end(), d.correlation[e]))
+                kind = EventKind::KernelLaunch;
+        }
         d.kind[e] = kind;
     }
 }
