@@ -142,6 +142,33 @@ private slots:
                                                        {QStringLiteral("gaps"), file}));
     }
 
+    void launchesWithoutKernels()
+    {
+        // A kernel launch and a graph launch whose ids no kernel has count in the total alone, and the
+        // graph launch gives no delay; each matched launch counts on its kernels' device too.
+        const QString file = m_dir.filePath(QStringLiteral("unmatched.json"));
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(R"({"traceEvents":[
+{"ph":"X","cat":"kernel","name":"k1","pid":1,"tid":7,"ts":100,"dur":10,"args":{"correlation":1,"device":1}},
+{"ph":"X","cat":"kernel","name":"k2","pid":1,"tid":7,"ts":130,"dur":10,"args":{"correlation":2,"device":1}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":2,"tid":3,"ts":95,"dur":2,"args":{"correlation":1}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":2,"tid":3,"ts":97,"dur":2,"args":{"correlation":5}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":2,"tid":3,"ts":120,"dur":2,"args":{"correlation":2}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":2,"tid":3,"ts":125,"dur":2,"args":{"correlation":6}}
+]})");
+        out.close();
+        const LoadedRun run = loadFile(file);
+        QVERIFY2(run.ok(), qPrintable(run.error));
+        const TraceAnalysis &a = *run.analysis;
+        QCOMPARE(a.total().kernelLaunches, int64_t(2));
+        QCOMPARE(a.total().graphLaunches, int64_t(2));
+        QCOMPARE(a.total().graphLaunchDelays, std::vector<int64_t>{10000}); // k2 at 130 µs, its launch at 120
+        QCOMPARE(a.devices().size(), std::size_t(1));
+        QCOMPARE(a.devices().front().kernelLaunches, int64_t(1));
+        QCOMPARE(a.devices().front().graphLaunches, int64_t(1));
+    }
+
     void gapCauses_data()
     {
         QTest::addColumn<QString>("file");

@@ -341,7 +341,8 @@ void TraceAnalysis::summarise(bool perDevice, const std::vector<std::pair<uint32
         // A launch belongs to the device its kernels ran on; unmatched ones count in the total only.
         while (firstKernel != firstKernels.end() && firstKernel->first < e)
             ++firstKernel;
-        const int64_t first = firstKernel != firstKernels.end() && firstKernel->first == e ? firstKernel->second : -1;
+        const int64_t first =
+            firstKernel != firstKernels.end() && firstKernel->first == e ? int64_t(firstKernel->second) : -1;
         auto addLaunch = [&](LaunchSummary &s) {
             if (!graph) {
                 ++s.kernelLaunches;
