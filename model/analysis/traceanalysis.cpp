@@ -195,16 +195,17 @@ TraceAnalysis::TraceAnalysis(const TraceData &trace, Depth depth) : m_trace(trac
     std::vector<int64_t> launchByIndex;
     const std::vector<std::pair<uint32_t, uint32_t>> firstKernels =
         joinLaunches(launchByIndex, depth == Depth::Full);
-    std::vector<uint32_t> byStart(m_kernels.size());
-    std::iota(byStart.begin(), byStart.end(), 0u);
-    std::stable_sort(byStart.begin(), byStart.end(), [this, &trace](uint32_t a, uint32_t b) {
-        return trace.start[m_kernels[a]] < trace.start[m_kernels[b]];
-    });
+    // By start, then index: a stream's kernels come in order, so the sort merges a run per stream.
+    std::vector<std::pair<int64_t, uint32_t>> byStart;
+    byStart.reserve(m_kernels.size());
+    for (uint32_t p = 0; p < m_kernels.size(); ++p)
+        byStart.emplace_back(trace.start[m_kernels[p]], p);
+    sortFewRuns(byStart);
     std::vector<uint32_t> kernels(m_kernels.size());
     m_launchAt.resize(m_kernels.size());
     for (std::size_t i = 0; i < byStart.size(); ++i) {
-        kernels[i] = m_kernels[byStart[i]];
-        m_launchAt[i] = launchByIndex[byStart[i]];
+        kernels[i] = m_kernels[byStart[i].second];
+        m_launchAt[i] = launchByIndex[byStart[i].second];
     }
     m_kernels = std::move(kernels);
 
@@ -221,6 +222,8 @@ std::vector<std::pair<uint32_t, uint32_t>> TraceAnalysis::joinLaunches(std::vect
     // Kernels (by position in m_kernels, which is by index) and launches by correlation id, then start,
     // then index: sorted with their keys beside them.
     std::vector<std::tuple<int64_t, int64_t, uint32_t>> kernels, launches;
+    kernels.reserve(m_kernels.size());
+    launches.reserve(m_kernels.size()); // about as many
     for (uint32_t p = 0; p < m_kernels.size(); ++p)
         if (const uint32_t k = m_kernels[p]; t.correlation[k] != TraceData::kNoCorrelation)
             kernels.emplace_back(t.correlation[k], t.start[k], p);
@@ -292,8 +295,9 @@ void TraceAnalysis::summarise(bool perDevice, const std::vector<std::pair<uint32
     const TraceData &t = m_trace;
     if (perDevice) {
         std::set<int> devices;
-        for (uint32_t k : m_kernels)
-            devices.insert(deviceOf(k));
+        for (std::size_t i = 0; i < m_kernels.size(); ++i) // a stream's kernels come in runs
+            if (const int device = deviceOf(m_kernels[i]); i == 0 || device != deviceOf(m_kernels[i - 1]))
+                devices.insert(device);
         for (int device : devices) {
             m_devices.emplace_back();
             m_devices.back().device = device;
@@ -310,6 +314,7 @@ void TraceAnalysis::summarise(bool perDevice, const std::vector<std::pair<uint32
     const std::size_t count = m_devices.size() + 1;
     std::vector<IntervalUnion> busy(count);
     std::vector<int64_t> firstStart(count, 0), lastEnd(count, std::numeric_limits<int64_t>::min());
+    m_total.launchDelays.reserve(m_kernels.size());
     for (std::size_t position = 0; position < m_kernels.size(); ++position) {
         const uint32_t k = m_kernels[position];
         const int64_t launch = m_launchAt[position];
