@@ -190,8 +190,8 @@ TraceAnalysis::TraceAnalysis(const TraceData &trace, Depth depth) : m_trace(trac
     for (uint32_t e = 0; e < trace.eventCount(); ++e)
         if (trace.kind[e] == EventKind::Kernel)
             m_kernels.push_back(e);
-    // Joined by event index: the summaries, the gaps and the scope index each want every kernel's
-    // launch, and every launch's first kernel is wanted once, here.
+    // Joined once, while the kernels are by index: the summaries, the gaps and the scope index each
+    // want every kernel's launch (m_launchAt, below), the summaries every launch's first kernel.
     std::vector<int64_t> launchByIndex;
     const std::vector<std::pair<uint32_t, uint32_t>> firstKernels =
         joinLaunches(launchByIndex, depth == Depth::Full);
