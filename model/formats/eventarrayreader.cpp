@@ -49,11 +49,6 @@ constexpr std::size_t kLongBlankRun = 64;
 
 constexpr int kNumberOutOfRange = 406; // nlohmann::json::out_of_range id for a number overflow
 
-bool isBlank(char c)
-{
-    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-}
-
 } // namespace
 
 namespace {
@@ -193,6 +188,11 @@ void EventArrayReader::setMaxChunksQueued(int chunks)
 }
 
 EventArrayReader::~EventArrayReader()
+{
+    waitForParses();
+}
+
+void EventArrayReader::waitForParses()
 {
     for (auto &future : m_inFlight)
         future.waitForFinished();
@@ -352,9 +352,9 @@ namespace {
 bool looksLikeCut(std::string_view block, std::size_t q)
 {
     std::size_t before = q, after = q + 1;
-    while (before > 0 && isBlank(block[before - 1]))
+    while (before > 0 && isJsonBlank(block[before - 1]))
         --before;
-    while (after < block.size() && isBlank(block[after]))
+    while (after < block.size() && isJsonBlank(block[after]))
         ++after;
     return before > 0 && block[before - 1] == '}' && after < block.size() && block[after] == '{';
 }
@@ -399,8 +399,7 @@ std::size_t EventArrayReader::cutByGuess(std::string_view block, std::size_t fro
 void EventArrayReader::stopGuessing()
 {
     // Once every chunk handed out is proven, the text from the last cut goes through the cut.
-    for (auto &future : m_inFlight)
-        future.waitForFinished();
+    waitForParses();
     if (m_unproven.load(std::memory_order_acquire)) {
         rewind();
         return;
@@ -413,8 +412,7 @@ void EventArrayReader::rewind()
 {
     // The text from the first chunk not built: its chunks, each after the ',' its cut took, then the
     // text after the last cut. All of it goes through the cut, as does the rest of the document.
-    for (auto &future : m_inFlight)
-        future.waitForFinished();
+    waitForParses();
     std::string text;
     int64_t offset = m_pendingOffset;
     {
@@ -427,9 +425,7 @@ void EventArrayReader::rewind()
                     offset = chunk->offset;
                 text.append(chunk->text, 1, chunk->text.size() - 2).push_back(',');
             }
-            chunk->error.clear();
-            chunk->cancelled = chunk->unproven = false;
-            m_spare.push_back(chunk);
+            recycle(chunk);
         }
         m_parsed.clear();
         m_submitted = built;
@@ -578,7 +574,7 @@ void EventArrayReader::compactPending()
     };
     for (std::size_t r = m_compactFrom; r < m_pending.size(); ++r) {
         const char c = m_pending[r];
-        const bool blank = !m_compactStrings.feed(c) && isBlank(c);
+        const bool blank = !m_compactStrings.feed(c) && isJsonBlank(c);
         if (!blank)
             endRun();
         else if (++run > kLongBlankRun)
@@ -691,10 +687,15 @@ bool EventArrayReader::consumeChunk()
             return false; // it, or one before it, goes back to the cut
     }
     m_inFlight.pop_front();
+    recycle(std::move(chunk));
+    return true;
+}
+
+void EventArrayReader::recycle(std::shared_ptr<EventChunk> chunk)
+{
     chunk->error.clear();
     chunk->cancelled = chunk->unproven = false;
     m_spare.push_back(std::move(chunk));
-    return true;
 }
 
 void EventArrayReader::addInOrder(const std::shared_ptr<EventChunk> &parsed)

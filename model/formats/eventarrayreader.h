@@ -76,6 +76,8 @@ private:
     void submitParsed(std::shared_ptr<EventChunk> chunk, int64_t textEnd);
     void settle(); // recycles the chunks built
     bool consumeChunk(); // false when the chunk goes back to the cut instead
+    void recycle(std::shared_ptr<EventChunk> chunk); // into m_spare, its parse's outcome cleared
+    void waitForParses(); // of every chunk in flight
 
     bool isBuilt(const std::shared_ptr<EventChunk> &chunk) const;
     void addInOrder(const std::shared_ptr<EventChunk> &parsed);

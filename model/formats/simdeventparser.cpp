@@ -63,13 +63,6 @@ const char *keyName(Key key)
     return "";
 }
 
-bool isBlank(char c)
-{
-    constexpr uint64_t blanks = 1ull << ' ' | 1ull << '\t' | 1ull << '\n' | 1ull << '\r';
-    const auto u = static_cast<unsigned char>(c);
-    return u <= ' ' && (blanks >> u & 1);
-}
-
 bool isDigit(char c)
 {
     return c >= '0' && c <= '9';
@@ -307,7 +300,7 @@ private:
     // bytes at a time.
     void blank()
     {
-        if (isBlank(*m_p) && isBlank(*++m_p))
+        if (isJsonBlank(*m_p) && isJsonBlank(*++m_p))
             blankRun();
     }
 
@@ -326,7 +319,7 @@ private:
             }
         }
 #else
-        while (isBlank(*m_p))
+        while (isJsonBlank(*m_p))
             ++m_p;
 #endif
     }

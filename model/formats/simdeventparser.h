@@ -7,11 +7,20 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace scopeline {
 
 class EventBatch;
+
+// JSON's blanks: space, tab, line feed, carriage return.
+inline bool isJsonBlank(char c)
+{
+    constexpr uint64_t blanks = 1ull << ' ' | 1ull << '\t' | 1ull << '\n' | 1ull << '\r';
+    const auto u = static_cast<unsigned char>(c);
+    return u <= ' ' && (blanks >> u & 1);
+}
 
 enum class FastParse {
     Done,
