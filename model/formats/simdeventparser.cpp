@@ -227,6 +227,13 @@ void appendUtf8(std::string &out, uint32_t code)
     }
 }
 
+// What EventReader::numberToken saw of a number besides its digits.
+struct NumberShape
+{
+    bool sign = false, fraction = false, exponent = false;
+    bool integer() const { return !sign && !fraction && !exponent; } // digits alone, no leading zero
+};
+
 // Reads each event of the array into the batch, by hand: the events are flat objects of a few known
 // keys, which a general parser's index of every structural byte does not pay for. Every value is
 // checked as nlohmann would (skipped ones too), and whatever this parse leaves to nlohmann (a number
@@ -421,9 +428,10 @@ private:
         Scalar value;
         if (*m_p == '-' || isDigit(*m_p)) {
             std::string_view token;
-            if (!numberToken(token))
+            NumberShape shape;
+            if (!numberToken(token, &shape))
                 return false;
-            if (plainNumberField(k, token, e))
+            if (plainNumberField(k, token, shape, e))
                 return true;
             if (!numberScalar(token, value))
                 return false;
@@ -458,9 +466,9 @@ private:
     }
 
     // The usual numbers of the hot fields straight from their token: ts and dur in the forms
-    // plainMicrosToNs reads, ids as unsigned integers (their text as idText writes it). Other
-    // numbers, and fields where this is false, go through numberScalar().
-    bool plainNumberField(Key k, std::string_view token, EventBatch::Event &e)
+    // plainMicrosToNs reads, ids as unsigned integers of up to 18 digits, which surely fit int64 (their
+    // text as idText writes it). Other numbers, and fields where this is false, go through numberScalar().
+    bool plainNumberField(Key k, std::string_view token, NumberShape shape, EventBatch::Event &e)
     {
         switch (k) {
         case Key::Ts:
@@ -475,13 +483,11 @@ private:
         }
         case Key::Pid:
         case Key::Tid:
-        case Key::Id: {
-            uint64_t value = 0;
-            if (!smallUnsigned(token, value))
+        case Key::Id:
+            if (!shape.integer() || token.size() > 18)
                 return false;
             idField(k, e) = internRecent(k, token);
             return true;
-        }
         default: return false;
         }
     }
@@ -601,10 +607,10 @@ private:
         }
         default: {
             std::string_view token;
-            bool exponent = false;
+            NumberShape shape;
             Scalar value;
-            return numberToken(token, &exponent) &&
-                   ((!exponent && token.size() < kSurelyFiniteDigits) || numberScalar(token, value));
+            return numberToken(token, &shape) &&
+                   ((!shape.exponent && token.size() < kSurelyFiniteDigits) || numberScalar(token, value));
         }
         }
     }
@@ -642,7 +648,7 @@ private:
     }
 
     // A number's token, where JSON's grammar allows one (what follows it is the caller's to check).
-    bool numberToken(std::string_view &token, bool *exponent = nullptr)
+    bool numberToken(std::string_view &token, NumberShape *shape = nullptr)
     {
         const char *p = m_p;
         const auto digits = [&p] {
@@ -651,17 +657,23 @@ private:
             p = pastDigits(p + 1);
             return true;
         };
-        if (*p == '-')
+        NumberShape seen;
+        if (*p == '-') {
+            seen.sign = true;
             ++p;
+        }
         if (*p == '0')
             ++p;
         else if (!digits())
             return false;
-        if (*p == '.' && (++p, !digits()))
-            return false;
+        if (*p == '.') {
+            seen.fraction = true;
+            ++p;
+            if (!digits())
+                return false;
+        }
         if (*p == 'e' || *p == 'E') {
-            if (exponent)
-                *exponent = true;
+            seen.exponent = true;
             ++p;
             if (*p == '+' || *p == '-')
                 ++p;
@@ -670,20 +682,32 @@ private:
         }
         token = std::string_view(m_p, std::size_t(p - m_p));
         m_p = p;
+        if (shape)
+            *shape = seen;
         return true;
     }
 
     // The string at the cursor ('"'): its text as the document has it when it holds no escape or
-    // byte past ASCII, else unescaped and checked into scratch.
-    bool string(std::string_view &text, std::string &scratch)
+    // byte past ASCII, else unescaped and checked into scratch (unescaped()). The plain case is inlined
+    // where it is read: as a call, saving and restoring the registers the rare case uses cost more
+    // than the scan itself.
+    __attribute__((always_inline)) bool string(std::string_view &text, std::string &scratch)
     {
-        const char *start = ++m_p;
+        const char *start = m_p + 1;
         const char *stop = stringStop(start);
-        if (*stop == '"') {
+        if (__builtin_expect(*stop == '"', 1)) {
             text = std::string_view(start, std::size_t(stop - start));
             m_p = stop + 1;
             return true;
         }
+        return unescaped(start, stop, text, scratch);
+    }
+
+    // The rest of string(): start is past its '"', stop at its first escape, control byte or byte
+    // past ASCII.
+    __attribute__((noinline)) bool unescaped(const char *start, const char *stop, std::string_view &text,
+                                             std::string &scratch)
+    {
         scratch.assign(start, stop);
         for (const char *p = stop;;) {
             const auto c = static_cast<unsigned char>(*p);
