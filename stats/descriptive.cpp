@@ -51,31 +51,42 @@ void sortNumbers(std::vector<double> &values)
     constexpr uint64_t kSign = uint64_t(1) << 63;
     constexpr int kBits = 11, kPasses = (64 + kBits - 1) / kBits;
     constexpr std::size_t kDigits = std::size_t(1) << kBits;
-    std::vector<uint64_t> keys(values.size()), spare(values.size());
-    std::vector<std::array<std::size_t, kDigits>> counts(kPasses, std::array<std::size_t, kDigits>{});
-    for (std::size_t i = 0; i < values.size(); ++i) {
+    // The keys are sorted in the values' own storage and one buffer more, read and written through
+    // memcpy (fresh memory costs more to touch than the sort itself).
+    const auto load = [](const double *at) {
         uint64_t bits = 0;
-        std::memcpy(&bits, &values[i], sizeof bits);
+        std::memcpy(&bits, at, sizeof bits);
+        return bits;
+    };
+    const auto store = [](double *at, uint64_t bits) { std::memcpy(at, &bits, sizeof bits); };
+    const std::size_t n = values.size();
+    std::vector<double> spareKeys(n);
+    double *keys = values.data(), *spare = spareKeys.data();
+    std::vector<std::array<std::size_t, kDigits>> counts(kPasses, std::array<std::size_t, kDigits>{});
+    for (std::size_t i = 0; i < n; ++i) {
+        const uint64_t bits = load(&keys[i]);
         const uint64_t key = bits & kSign ? ~bits : bits | kSign; // negatives reversed, below positives
-        keys[i] = key;
+        store(&keys[i], key);
         for (int pass = 0; pass < kPasses; ++pass)
             ++counts[std::size_t(pass)][(key >> (pass * kBits)) & (kDigits - 1)];
     }
     for (int pass = 0; pass < kPasses; ++pass) {
         auto &count = counts[std::size_t(pass)];
         const int shift = pass * kBits;
-        if (count[(keys[0] >> shift) & (kDigits - 1)] == keys.size())
+        if (count[(load(&keys[0]) >> shift) & (kDigits - 1)] == n)
             continue; // every key has this digit
         std::size_t next = 0;
         for (std::size_t &c : count)
             next += std::exchange(c, next);
-        for (const uint64_t key : keys)
-            spare[count[(key >> shift) & (kDigits - 1)]++] = key;
-        keys.swap(spare);
+        for (std::size_t i = 0; i < n; ++i) {
+            const uint64_t key = load(&keys[i]);
+            store(&spare[count[(key >> shift) & (kDigits - 1)]++], key);
+        }
+        std::swap(keys, spare);
     }
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        const uint64_t bits = keys[i] & kSign ? keys[i] & ~kSign : ~keys[i];
-        std::memcpy(&values[i], &bits, sizeof bits);
+    for (std::size_t i = 0; i < n; ++i) {
+        const uint64_t key = load(&keys[i]);
+        store(&values[i], key & kSign ? key & ~kSign : ~key);
     }
 }
 
