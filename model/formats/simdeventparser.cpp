@@ -425,7 +425,6 @@ private:
             e.badField = keyName(k); // e.g. "pid": {...}
             return skip(1);
         }
-        Scalar value;
         if (*m_p == '-' || isDigit(*m_p)) {
             std::string_view token;
             NumberShape shape;
@@ -433,11 +432,21 @@ private:
                 return false;
             if (plainNumberField(k, token, shape, e))
                 return true;
+            Scalar value; // made only here: the hot fields' numbers need none
             if (!numberScalar(token, value))
                 return false;
-        } else if (!scalar(value)) {
-            return false;
+            setField(k, value, e);
+            return true;
         }
+        Scalar value;
+        if (!scalar(value))
+            return false;
+        setField(k, value, e);
+        return true;
+    }
+
+    void setField(Key k, const Scalar &value, EventBatch::Event &e)
+    {
         switch (k) {
         case Key::Ph: e.ph = eventfields::phase(value); break;
         case Key::Name: e.name = m_batch.intern(value.text); break;
@@ -457,7 +466,6 @@ private:
         case Key::Args:
         case Key::Other: break;
         }
-        return true;
     }
 
     static uint32_t &idField(Key k, EventBatch::Event &e)
@@ -608,9 +616,12 @@ private:
         default: {
             std::string_view token;
             NumberShape shape;
+            if (!numberToken(token, &shape))
+                return false;
+            if (!shape.exponent && token.size() < kSurelyFiniteDigits)
+                return true;
             Scalar value;
-            return numberToken(token, &shape) &&
-                   ((!shape.exponent && token.size() < kSurelyFiniteDigits) || numberScalar(token, value));
+            return numberScalar(token, value);
         }
         }
     }
