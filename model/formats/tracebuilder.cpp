@@ -217,12 +217,11 @@ uint32_t TraceBuilder::trackFor(uint32_t pid, uint32_t tid)
     return m_lastTrack;
 }
 
-bool TraceBuilder::isGpuCategory(uint32_t cat)
+bool TraceBuilder::decideGpuCategory(uint32_t cat)
 {
     if (cat >= m_gpuCategory.size())
         m_gpuCategory.resize(std::max<std::size_t>(cat + 1, m_gpuCategory.size() * 2), -1);
-    if (m_gpuCategory[cat] < 0)
-        m_gpuCategory[cat] = gpuCategories().count(m_data.strings.view(cat)) ? 1 : 0;
+    m_gpuCategory[cat] = gpuCategories().count(m_data.strings.view(cat)) ? 1 : 0;
     return m_gpuCategory[cat] == 1;
 }
 
@@ -427,7 +426,7 @@ void TraceBuilder::addEvent(Event &event, const std::vector<Arg> &args)
         } else if (event.dur < 0) {
             skip(QCoreApplication::translate("TraceBuilder", "negative dur"));
         } else {
-            addSlice(event, args, event.durState == RawEvent::Field::Ok ? event.dur : 0);
+            addSlice(event, track, args, event.durState == RawEvent::Field::Ok ? event.dur : 0);
         }
         return;
     case 'B': {
@@ -457,7 +456,7 @@ void TraceBuilder::addEvent(Event &event, const std::vector<Arg> &args)
             beginArgs.push_back(Arg{key, std::string_view(begin.text).substr(from, end - from)});
             from = end;
         }
-        addSlice(begin.event, beginArgs, event.ts - begin.event.ts);
+        addSlice(begin.event, track, beginArgs, event.ts - begin.event.ts); // B's track: m_open[track]
         return;
     }
     case 'i':
@@ -468,7 +467,7 @@ void TraceBuilder::addEvent(Event &event, const std::vector<Arg> &args)
             ++m_data.instantsLeftOut[track];
             return;
         }
-        addSlice(event, args, 0);
+        addSlice(event, track, args, 0);
         m_data.kind.back() = EventKind::Instant;
         return;
     default: { // 's', 'f'
@@ -491,14 +490,15 @@ void TraceBuilder::addEvent(Event &event, const std::vector<Arg> &args)
     }
 }
 
-void TraceBuilder::addSlice(const Event &event, const std::vector<Arg> &args, int64_t duration)
+void TraceBuilder::addSlice(const Event &event, uint32_t track, const std::vector<Arg> &args,
+                            int64_t duration)
 {
     TraceData &d = m_data;
     d.start.push_back(event.ts);
     d.duration.push_back(duration);
     d.name.push_back(event.name);
     d.category.push_back(event.cat);
-    d.track.push_back(trackFor(event.pid, event.tid));
+    d.track.push_back(track);
     d.kind.push_back(EventKind::Other);
     const int64_t correlation = event.correlation >= 0 ? event.correlation : event.correlationId;
     d.correlation.push_back(correlation);

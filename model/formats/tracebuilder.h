@@ -95,8 +95,14 @@ private:
     void prepareTails(const EventBatch &batch, int64_t textEnd);
     void addEvent(Event &event, const std::vector<Arg> &args);
     uint32_t trackFor(uint32_t pid, uint32_t tid);
-    bool isGpuCategory(uint32_t cat);
-    void addSlice(const Event &event, const std::vector<Arg> &args, int64_t duration);
+    // Whether cat is one of gpuCategories(), decided once per category.
+    bool isGpuCategory(uint32_t cat)
+    {
+        return cat < m_gpuCategory.size() && m_gpuCategory[cat] >= 0 ? m_gpuCategory[cat] == 1
+                                                                       : decideGpuCategory(cat);
+    }
+    bool decideGpuCategory(uint32_t cat);
+    void addSlice(const Event &event, uint32_t track, const std::vector<Arg> &args, int64_t duration);
     void addMetadata(const Event &event, const std::vector<Arg> &args);
     void pruneEmptyTracks();
     void classifyTracks();
