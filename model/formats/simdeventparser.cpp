@@ -595,14 +595,13 @@ private:
         return true;
     }
 
-    // Checks a value whose content is not kept.
-    bool skip(int depth)
+    // Checks a value whose content is not kept: a scalar here, an object or array in skipNested(), a
+    // call of its own so that checking a scalar saves no registers for it.
+    __attribute__((noinline)) bool skip(int depth)
     {
-        if (depth > kMaxDepth)
-            return false;
         switch (*m_p) {
-        case '{': ++m_p; return fields([&](std::string_view) { return skip(depth + 1); });
-        case '[': ++m_p; return elements([&] { return skip(depth + 1); });
+        case '{':
+        case '[': return skipNested(depth);
         case '"': {
             std::string_view text;
             return string(text, m_value);
@@ -624,6 +623,15 @@ private:
             return numberScalar(token, value);
         }
         }
+    }
+
+    // Values deeper than kMaxDepth, scalars too, are left to nlohmann: skip() is never called past it.
+    __attribute__((noinline)) bool skipNested(int depth)
+    {
+        const auto element = [&] { return depth < kMaxDepth && skip(depth + 1); };
+        if (*m_p++ == '{')
+            return fields([&](std::string_view) { return element(); });
+        return elements(element);
     }
 
     // A scalar as nlohmann's SAX parser reports it (see eventfields::Scalar); false for a container.
