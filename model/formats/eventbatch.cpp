@@ -62,13 +62,6 @@ void EventBatch::Event::setFields(const RawEvent &raw)
     hasCorrelationIdKey = raw.hasCorrelationIdKey;
 }
 
-EventBatch::Event &EventBatch::beginEvent()
-{
-    Event &e = m_events.emplace_back();
-    e.argsBegin = e.argsEnd = uint32_t(m_args.size());
-    return e;
-}
-
 std::string &EventBatch::beginArg(uint32_t key)
 {
     m_args.push_back(Arg{key, uint32_t(m_argText.size()), 0});

@@ -63,7 +63,12 @@ public:
     uint64_t stringHash(uint32_t id) const { return m_index.hash(id); } // StringTable::hash(string(id))
 
     // Writing an event in place: begin, set its fields and args, end.
-    Event &beginEvent();
+    Event &beginEvent()
+    {
+        Event &e = m_events.emplace_back();
+        e.argsBegin = e.argsEnd = uint32_t(m_args.size());
+        return e;
+    }
     // Starts an arg whose value the caller appends to argText(); endArg() ends it.
     std::string &beginArg(uint32_t key);
     void endArg();
