@@ -167,6 +167,8 @@ private slots:
         QCOMPARE(a.devices().size(), std::size_t(1));
         QCOMPARE(a.devices().front().kernelLaunches, int64_t(1));
         QCOMPARE(a.devices().front().graphLaunches, int64_t(1));
+        // the one device's figures are not the total's (what `info` would otherwise print once)
+        QVERIFY(!a.devices().front().sameFigures(a.total()));
     }
 
     void gapCauses_data()
@@ -374,6 +376,8 @@ private slots:
             QCOMPARE(device.spanNs, expected.spanNs);
             QCOMPARE(device.launchDelays, expected.launchDelays);
             QCOMPARE(device.graphLaunchDelays, expected.graphLaunchDelays);
+            QVERIFY(device.sameFigures(expected));
+            QVERIFY(!device.sameFigures(analysis.total()));
             kernels += device.kernels;
             launches += device.kernelLaunches;
         }

@@ -21,11 +21,6 @@ namespace scopeline::cli {
 
 namespace {
 
-QJsonValue jsonNumber(double value)
-{
-    return std::isnan(value) ? QJsonValue(QJsonValue::Null) : QJsonValue(value);
-}
-
 // Quartiles and extremes of a delay distribution, null when there are none.
 QJsonValue distributionJson(const std::vector<int64_t> &delays)
 {
@@ -47,10 +42,16 @@ QJsonObject summaryJson(const LaunchSummary &s)
     o[QStringLiteral("gpu_busy_ns")] = double(s.busyNs);
     o[QStringLiteral("gpu_span_ns")] = double(s.spanNs);
     o[QStringLiteral("gpu_idle_ns")] = double(s.idleNs());
-    o[QStringLiteral("median_launch_delay_ns")] = jsonNumber(s.medianLaunchDelay());
-    o[QStringLiteral("median_graph_launch_delay_ns")] = jsonNumber(s.medianGraphLaunchDelay());
-    o[QStringLiteral("launch_delay_ns")] = distributionJson(s.launchDelays);
-    o[QStringLiteral("graph_launch_delay_ns")] = distributionJson(s.graphLaunchDelays);
+    // The medians are the distributions' (numpy.median's value either way), not sorted for again.
+    const QJsonValue launches = distributionJson(s.launchDelays);
+    const QJsonValue graphLaunches = distributionJson(s.graphLaunchDelays);
+    const auto median = [](const QJsonValue &distribution) {
+        return distribution.isNull() ? QJsonValue(QJsonValue::Null) : distribution[QStringLiteral("median")];
+    };
+    o[QStringLiteral("median_launch_delay_ns")] = median(launches);
+    o[QStringLiteral("median_graph_launch_delay_ns")] = median(graphLaunches);
+    o[QStringLiteral("launch_delay_ns")] = launches;
+    o[QStringLiteral("graph_launch_delay_ns")] = graphLaunches;
     return o;
 }
 
@@ -70,7 +71,8 @@ QJsonObject infoJson(const LoadedRun &run)
 {
     const TraceData &t = *run.trace;
     const TraceAnalysis &a = *run.analysis;
-    QJsonObject o = summaryJson(a.total());
+    const QJsonObject total = summaryJson(a.total());
+    QJsonObject o = total;
     o[QStringLiteral("run")] = run.run.name;
     if (run.run.rank >= 0) {
         o[QStringLiteral("rank")] = run.run.rank;
@@ -88,7 +90,8 @@ QJsonObject infoJson(const LoadedRun &run)
     o[QStringLiteral("notes")] = QJsonArray::fromStringList(t.notes);
     QJsonArray devices;
     for (const LaunchSummary &device : a.devices()) {
-        QJsonObject d = summaryJson(device);
+        // A trace of one GPU: that GPU's figures are the total's, worked out once.
+        QJsonObject d = device.sameFigures(a.total()) ? total : summaryJson(device);
         d[QStringLiteral("device")] = device.device;
         devices.append(d);
     }

@@ -177,6 +177,13 @@ double LaunchSummary::medianGraphLaunchDelay() const
     return medianOf(graphLaunchDelays);
 }
 
+bool LaunchSummary::sameFigures(const LaunchSummary &other) const
+{
+    return kernels == other.kernels && kernelLaunches == other.kernelLaunches &&
+           graphLaunches == other.graphLaunches && busyNs == other.busyNs && spanNs == other.spanNs &&
+           launchDelays == other.launchDelays && graphLaunchDelays == other.graphLaunchDelays;
+}
+
 int64_t StreamSummary::idleNs() const
 {
     int64_t idle = 0;

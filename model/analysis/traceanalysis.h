@@ -45,6 +45,8 @@ struct LaunchSummary
     std::vector<int64_t> graphLaunchDelays; // first kernel start - graph launch start
     double medianLaunchDelay() const;       // NaN when there are none
     double medianGraphLaunchDelay() const;
+    // Whether every figure but the device is other's.
+    bool sameFigures(const LaunchSummary &other) const;
 };
 
 struct StreamSummary
