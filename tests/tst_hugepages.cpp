@@ -8,6 +8,7 @@
 
 #include <QtTest>
 
+#include <array>
 #include <cstdint>
 #include <numeric>
 #include <string>
@@ -108,6 +109,51 @@ private slots:
         QCOMPARE(std::size_t(std::count(map + page, map + 5 * page, 0)), 4 * page - 1);
         hugepages::populate(map, 0);
         munmap(map, pages * page);
+    }
+
+    void roundedBlocksOfAnyElementAreMapped()
+    {
+        // Whole elements fall short of the rounded bytes unless their size divides them (24 and 40
+        // bytes do not); the block must still reach glibc's threshold for a mapping of its own, or it
+        // lands inside a heap, off the 2 MB boundaries.
+        const std::size_t threshold =
+            hugepages::kPageBytes - hugepages::kHeaderBytes - hugepages::kMostElementBytes;
+        const auto check = [threshold](auto element) {
+            constexpr std::size_t size = sizeof(element);
+            std::vector<decltype(element)> v;
+            const std::size_t n = (std::size_t(3) << 20) / size;
+            hugepages::reserve(v, n);
+            QVERIFY(v.capacity() >= n);
+            // short of whole pages by its header and less than an element, and mapped
+            const std::size_t page = hugepages::kPageBytes;
+            const std::size_t bytes = v.capacity() * size + hugepages::kHeaderBytes;
+            QVERIFY2((bytes + page - 1) / page * page - bytes < size, qPrintable(QString::number(size)));
+            QVERIFY2(bytes - hugepages::kHeaderBytes >= threshold, qPrintable(QString::number(size)));
+        };
+        check(std::array<char, 24>{});
+        check(std::array<char, 40>{});
+        check(std::array<char, 1000>{});
+        check(uint64_t{});
+    }
+
+    void adviceWithoutWholePageFaultsInTheBlock()
+    {
+        // A block inside a heap may hold no whole 2 MB page: its 4 KB pages are then faulted in at
+        // once rather than one at a time as they are first written.
+        const std::size_t page = std::size_t(sysconf(_SC_PAGESIZE)), span = 3 * hugepages::kPageBytes;
+        auto *map = static_cast<char *>(
+            mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+        QVERIFY(map != MAP_FAILED);
+        madvise(map, span, MADV_NOHUGEPAGE);
+        const auto aligned = (reinterpret_cast<std::uintptr_t>(map) + hugepages::kPageBytes - 1) &
+                             ~(hugepages::kPageBytes - 1);
+        char *block = reinterpret_cast<char *>(aligned) + page; // 1.5 MB from 4 KB past a 2 MB boundary
+        const std::size_t bytes = hugepages::kPageBytes * 3 / 4;
+        QCOMPARE(residentPages(block, bytes), std::size_t(0));
+        hugepages::advise(block, bytes);
+        QCOMPARE(residentPages(block, bytes), bytes / page);
+        QCOMPARE(std::size_t(std::count(block, block + bytes, 0)), bytes);
+        munmap(map, span);
     }
 
     void adviceOnAnyBlockIsHarmless()

@@ -87,7 +87,9 @@ std::vector<T> groupedByTrack(const std::vector<T> &items, std::size_t tracks, T
     for (const T &item : items)
         ++next[trackOf(item) + 1];
     std::partial_sum(next.begin(), next.end(), next.begin());
-    std::vector<T> grouped(items.size());
+    std::vector<T> grouped;
+    hugepages::reserveExact(grouped, items.size());
+    grouped.resize(items.size());
     for (const T &item : items)
         grouped[next[trackOf(item)]++] = item;
     return grouped;

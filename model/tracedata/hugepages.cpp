@@ -24,10 +24,12 @@ void keepFreedMemory()
 {
 #ifdef __GLIBC__
     // glibc unmaps every freed block over 128 KB by default, so each phase of a load would touch
-    // fresh pages again.
+    // fresh pages again. A rounded block short of its pages by less than an element is mapped too:
+    // below the threshold it would land inside a heap, off the 2 MB boundaries, on 4 KB pages faulted
+    // in one at a time.
     static std::once_flag once;
     std::call_once(once, [] {
-        mallopt(M_MMAP_THRESHOLD, int(kPageBytes - kHeaderBytes));
+        mallopt(M_MMAP_THRESHOLD, int(kPageBytes - kHeaderBytes - kMostElementBytes));
         mallopt(M_TRIM_THRESHOLD, 64 << 20);
     });
 #endif
@@ -58,9 +60,12 @@ void advise(const void *data, std::size_t bytes)
         return;
     const auto at = reinterpret_cast<std::uintptr_t>(data);
     const auto begin = (at - kHeaderBytes + kPageBytes - 1) & ~(kPageBytes - 1);
-    const auto end = (at + bytes + kHeaderBytes) & ~(kPageBytes - 1); // a mapped block's last page too
-    if (end <= begin)
+    // a mapped block's last page too (the block falls short of it by its header and part of an element)
+    const auto end = (at + bytes + kHeaderBytes + kMostElementBytes) & ~(kPageBytes - 1);
+    if (end <= begin) {
+        populate(data, bytes);
         return;
+    }
     madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
     // Collapse only the page holding the block's start (Linux 6.1; where refused, it stays as it is).
     if (begin <= at)

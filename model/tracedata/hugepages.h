@@ -15,6 +15,10 @@ namespace hugepages {
 
 constexpr std::size_t kPageBytes = std::size_t(2) << 20;
 constexpr std::size_t kHeaderBytes = 64; // what glibc puts in front of a mapped block, with room
+// A rounded block holds whole elements, so it falls short of its whole pages by up to an element's
+// size less one: at most this, for the elements reserved here. Such a block is still mapped on its
+// own, on whole 2 MB pages (the kernel aligns only mappings of whole pages).
+constexpr std::size_t kMostElementBytes = 1024;
 #ifdef MADV_COLLAPSE
 constexpr int kCollapse = MADV_COLLAPSE;
 #else
@@ -30,7 +34,8 @@ void keepFreedMemory();
 // page up; smaller blocks are left as they are (a part-filled page is cleared whole).
 std::size_t roundedBytes(std::size_t bytes);
 // Asks the kernel for 2 MB pages over the block (its whole pages), the first one made at once since
-// glibc's header write has already faulted it in as 4 KB pages.
+// glibc's header write has already faulted it in as 4 KB pages; a block with no whole page (inside a
+// heap) is faulted in at once instead.
 void advise(const void *data, std::size_t bytes);
 
 // The bytes of a vector's elements (reserveExact's pages past them are never touched).
@@ -56,6 +61,7 @@ bool reserveRounded(Container &c, std::size_t n)
     if (c.capacity() >= n)
         return false;
     constexpr std::size_t size = sizeof(*c.data());
+    static_assert(size <= kMostElementBytes);
     c.reserve(roundedBytes(n * size) / size);
     if (c.capacity() * size >= kSmallestBytes)
         return true;
