@@ -128,12 +128,14 @@ void printSummary(const LaunchSummary &s, const QString &indent)
     out() << indent << "GPU busy " << formatDuration(double(s.busyNs)) << " of span "
           << formatDuration(double(s.spanNs)) << " (" << (s.spanNs > 0 ? formatPercent(double(s.busyNs) / double(s.spanNs)) : QStringLiteral("–"))
           << "), idle " << formatDuration(double(s.idleNs())) << "\n";
-    out() << indent << "launch delay median " << formatDuration(s.medianLaunchDelay());
-    if (!s.launchDelays.empty()) {
+    if (s.launchDelays.empty()) {
+        out() << indent << "launch delay median " << formatDuration(s.medianLaunchDelay());
+    } else { // the median is the distribution's, as in the JSON, not sorted for again
         const stats::Descriptive d =
             stats::describe(std::vector<double>(s.launchDelays.begin(), s.launchDelays.end()));
-        out() << " (quartiles " << formatDuration(d.q1) << " – " << formatDuration(d.q3) << ", max "
-              << formatDuration(d.max) << ", " << d.n << " kernels)";
+        out() << indent << "launch delay median " << formatDuration(d.median) << " (quartiles "
+              << formatDuration(d.q1) << " – " << formatDuration(d.q3) << ", max " << formatDuration(d.max)
+              << ", " << d.n << " kernels)";
     }
     if (!s.graphLaunchDelays.empty())
         out() << "; graph launch delay median " << formatDuration(s.medianGraphLaunchDelay()) << " ("
