@@ -32,12 +32,23 @@ MeanVariance meanVariance(const std::vector<double> &values)
     return out;
 }
 
-double timerStep(const std::vector<double> &durations)
+double timerStep(const std::vector<double> &a, const std::vector<double> &b)
 {
     int64_t step = 0;
-    for (double d : durations)
-        if (std::isfinite(d))
-            step = std::gcd(step, std::llabs(std::llround(d)));
+    for (const std::vector<double> *durations : {&a, &b})
+        for (double d : *durations) {
+            if (!std::isfinite(d))
+                continue;
+            // Durations are whole ns mostly on one tick: a value on it costs a division, not a gcd.
+            int64_t ns = std::fabs(d) < 0x1p62 ? int64_t(d) : 0;
+            if (double(ns) != d) // not whole (or too large to be)
+                ns = std::llround(d);
+            ns = std::llabs(ns);
+            if (step == 0 || ns % step != 0)
+                step = std::gcd(step, ns);
+            if (step == 1)
+                return 1.0;
+        }
     return double(std::max<int64_t>(step, 1));
 }
 

@@ -20,9 +20,9 @@ struct MeanVariance
 // equal values give exactly zero variance.
 MeanVariance meanVariance(const std::vector<double> &values);
 
-// The smallest step of a set of durations (their greatest common divisor, in ns, at least 1): GPU timers
-// tick in steps (32 ns in JAX's H100 traces), which is how closely a value is known.
-double timerStep(const std::vector<double> &durations);
+// The smallest step of two sets of durations together (their greatest common divisor, in ns, at least
+// 1): GPU timers tick in steps (32 ns in JAX's H100 traces), which is how closely a value is known.
+double timerStep(const std::vector<double> &a, const std::vector<double> &b = {});
 
 // When every unit of each side gave the same value (timer ticks make this common) Welch has no spread to
 // go on. Then the exact permutation test of the two constant samples: p = 2 / C(nA + nB, nA) when they

@@ -213,9 +213,7 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
             row.shareOfDelta = row.deltaTotalNs / sum.deltaTotalNs;
         if (row.a.present() && row.b.present() && row.a.medianNs > 0) // zero-length kernels exist
             row.relChangeMedian = (row.b.medianNs - row.a.medianNs) / row.a.medianNs;
-        std::vector<double> all = row.a.durations;
-        all.insert(all.end(), row.b.durations.begin(), row.b.durations.end());
-        row.timerStep = stats::timerStep(all);
+        row.timerStep = stats::timerStep(row.a.durations, row.b.durations);
         row.runLevel = stats::meanChangeTest(row.a.unitTotalNs, row.b.unitTotalNs, 0.95, row.timerStep);
         row.perCall = stats::runLevelTest(row.a.unitMedianNs, row.b.unitMedianNs, 0.95, row.timerStep);
         if (row.runLevel.valid())

@@ -72,13 +72,11 @@ ComparisonRow makePooledRow(const QString &scope, const std::vector<std::vector<
             out.push_back(stats::median(samples)); // NaN without samples: that run does not count
         return out;
     };
-    std::vector<double> all = concatenated(a);
-    const std::vector<double> allB = concatenated(b);
+    const std::vector<double> all = concatenated(a), allB = concatenated(b);
     ComparisonRow row = makeRow(scope, QStringLiteral("all"), all, allB);
     row.runMediansA = medians(a);
     row.runMediansB = medians(b);
-    all.insert(all.end(), allB.begin(), allB.end());
-    row.timerStep = stats::timerStep(all);
+    row.timerStep = stats::timerStep(all, allB);
     row.runLevel = pooledRunLevel(row, replication, 0.95);
     if (replication && row.runLevel.valid())
         row.caveat = replication->caveat();
