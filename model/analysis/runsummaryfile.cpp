@@ -12,10 +12,36 @@
 #include <QFileInfo>
 
 #include <cstring>
+#include <memory>
+
+#ifdef SCOPELINE_HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#endif
 
 namespace scopeline {
 
 namespace {
+
+// qCompress'd data, inflated by ISA-L where it is built in (a third less time than zlib on a summary);
+// by qUncompress where ISA-L refuses it, so that what a damaged file gets is zlib's verdict.
+QByteArray uncompressed(const QByteArray &compressed, quint64 payloadBytes)
+{
+#ifdef SCOPELINE_HAVE_ISAL
+    QByteArray payload(qsizetype(payloadBytes), Qt::Uninitialized);
+    auto state = std::make_unique<inflate_state>();
+    isal_inflate_init(state.get());
+    state->crc_flag = ISAL_ZLIB; // the zlib header and its Adler-32 checked
+    // past qCompress's own size
+    state->next_in = reinterpret_cast<uint8_t *>(const_cast<char *>(compressed.constData())) + 4;
+    state->avail_in = uint32_t(compressed.size() - 4);
+    state->next_out = reinterpret_cast<uint8_t *>(payload.data());
+    state->avail_out = uint32_t(payload.size());
+    if (isal_inflate(state.get()) == ISAL_DECOMP_OK && state->block_state == ISAL_BLOCK_FINISH &&
+        state->avail_out == 0)
+        return payload;
+#endif
+    return qUncompress(compressed);
+}
 
 QString tr(const char *text)
 {
@@ -128,7 +154,7 @@ QString RunSummaryFile::read(const QString &path, RunSummary &summary)
                                                   : 0;
     if (stated != payloadBytes || payloadBytes > 1100 * compressedBytes + 64 || payloadBytes == 0)
         return tr("%1: damaged run summary (its sizes disagree)").arg(shown);
-    QByteArray payload = qUncompress(compressed);
+    QByteArray payload = uncompressed(compressed, payloadBytes);
     if (quint64(payload.size()) != payloadBytes || payload.isEmpty())
         return tr("%1: damaged run summary (its data does not decompress)").arg(shown);
 
