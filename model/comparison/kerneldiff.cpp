@@ -47,15 +47,16 @@ void finishSide(KernelDiffSide &side, std::vector<std::vector<double>> &runs,
     const int n = int(runs.size());
     std::set<int> withKernel; // runs, a multi-GPU run's ranks counted once
     for (int r = 0; r < n; ++r) {
-        const std::vector<double> &durations = runs[std::size_t(r)];
+        std::vector<double> &durations = runs[std::size_t(r)];
         side.runCalls.push_back(int64_t(durations.size()));
         side.runTotalNs.push_back(totals[std::size_t(r)]);
-        side.runMedianNs.push_back(stats::median(durations)); // NaN when the run lacks the kernel
         if (!durations.empty())
             withKernel.insert(replication.runOf(sideIndex, r));
         side.calls += int64_t(durations.size());
         side.totalNs += totals[std::size_t(r)];
         side.durations.insert(side.durations.end(), durations.begin(), durations.end());
+        // NaN when the run lacks the kernel; the run's own durations are not needed in order after this
+        side.runMedianNs.push_back(stats::median(std::move(durations)));
     }
     side.runsWithKernel = int(withKernel.size());
     side.callsPerRun = meanPerRun(side.calls, n);
