@@ -2,6 +2,7 @@
 #include "model/analysis/scopeindex.h"
 
 #include "model/tracedata/hugepages.h"
+#include "model/tracedata/sortbyruns.h"
 #include "model/analysis/runsummarystream.h"
 #include "model/analysis/traceanalysis.h"
 
@@ -42,11 +43,10 @@ public:
         m_records.push_back(Record{event, uint32_t(m_containers.size()), uint32_t(open.size())});
         m_containers.insert(m_containers.end(), open.begin(), open.end());
     }
-    // Call once after the last add(), before of().
+    // Call once after the last add(), before of(). Each track's records mostly come in event order.
     void sort()
     {
-        std::sort(m_records.begin(), m_records.end(),
-                  [](const Record &a, const Record &b) { return a.event < b.event; });
+        sortByRuns(m_records, [](const Record &a, const Record &b) { return a.event < b.event; });
     }
     struct Range
     {

@@ -3,6 +3,7 @@
 
 #include "model/formats/eventbatch.h"
 #include "model/tracedata/hugepages.h"
+#include "model/tracedata/sortbyruns.h"
 #include "model/tracedata/sparecore.h"
 
 #include <QCoreApplication>
@@ -25,34 +26,6 @@ namespace {
 // a column reserved short of the count grows once or twice, as it would have anyway.
 constexpr int64_t kEventBytesReserved = 96;
 constexpr int64_t kMostEventsReserved = int64_t(1) << 26;
-// Stable sort that is linear on the usual input, a few ascending runs (a trace's threads are mostly
-// written in order): merges neighbouring runs pairwise, and leaves many short runs to stable_sort.
-template <typename Before>
-void sortByRuns(std::vector<uint32_t> &v, Before before)
-{
-    std::vector<std::size_t> runs{0};
-    for (std::size_t i = 1; i < v.size(); ++i)
-        if (before(v[i], v[i - 1]))
-            runs.push_back(i);
-    if (runs.size() == 1)
-        return;
-    if (runs.size() > v.size() / 16) {
-        std::stable_sort(v.begin(), v.end(), before);
-        return;
-    }
-    runs.push_back(v.size());
-    while (runs.size() > 2) {
-        std::size_t kept = 1;
-        for (std::size_t r = 0; r + 2 < runs.size(); r += 2) {
-            std::inplace_merge(v.begin() + runs[r], v.begin() + runs[r + 1], v.begin() + runs[r + 2], before);
-            runs[kept++] = runs[r + 2];
-        }
-        if (runs.size() % 2 == 0) // an odd run count: the last run waits for the next round
-            runs[kept++] = runs.back();
-        runs.resize(kept);
-    }
-}
-
 const std::unordered_set<std::string_view> &gpuCategories()
 {
     static const std::unordered_set<std::string_view> cats = {
