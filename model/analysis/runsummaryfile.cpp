@@ -13,10 +13,10 @@
 
 #include <cstring>
 #include <memory>
+#include <vector>
 
 #ifdef SCOPELINE_HAVE_ISAL
 #include <isa-l/igzip_lib.h>
-#include <vector>
 #endif
 
 namespace scopeline {
