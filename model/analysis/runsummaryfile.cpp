@@ -72,6 +72,8 @@ QByteArray uncompressed(const QByteArray &compressed, quint64 payloadBytes)
     if (isal_inflate(state.get()) == ISAL_DECOMP_OK && state->block_state == ISAL_BLOCK_FINISH &&
         state->avail_out == 0)
         return payload;
+#else
+    (void)payloadBytes;
 #endif
     return qUncompress(compressed);
 }
