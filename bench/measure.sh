@@ -2,19 +2,19 @@
 # Shared by the bench scripts (sourced): one timed measurement through bench/timed_run.py.
 # Needs PY, REPO, RUNS, TMP and die() from the script that sources it.
 
-# measure NAME CMD...: run CMD (stdout to /dev/null) RUNS times; sets BEST_S (the best wall time) and
-# PEAK_KB (the largest peak RSS).
+# measure NAME CMD...: run CMD (stdout to /dev/null) RUNS times; sets BEST_S (the best wall time),
+# BEST_CPU_S (the CPU time of that run, every thread's) and PEAK_KB (the largest peak RSS).
 measure() {
-  local name=$1 i e m
+  local name=$1 i e m c
   shift
-  BEST_S="" PEAK_KB=0
+  BEST_S="" BEST_CPU_S="" PEAK_KB=0
   for ((i = 0; i < RUNS; i++)); do
     if ! "$PY" "$REPO/bench/timed_run.py" "$TMP/time" "$@" 2> "$TMP/err"; then
       cat "$TMP/err" >&2
       die "$name failed: $*"
     fi
-    read -r e m < <(tail -n1 "$TMP/time")
-    if [[ -z $BEST_S ]] || awk -v a="$e" -v b="$BEST_S" 'BEGIN { exit !(a < b) }'; then BEST_S=$e; fi
+    read -r e m c < <(tail -n1 "$TMP/time")
+    if [[ -z $BEST_S ]] || awk -v a="$e" -v b="$BEST_S" 'BEGIN { exit !(a < b) }'; then BEST_S=$e BEST_CPU_S=$c; fi
     if ((m > PEAK_KB)); then PEAK_KB=$m; fi
   done
 }
