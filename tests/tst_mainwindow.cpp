@@ -10,6 +10,8 @@
 
 #include "app/gui/mainwindow.h"
 #include "app/gui/runevents.h"
+#include "model/analysis/runsummaryfile.h"
+#include "model/loading/tracefolder.h"
 #include "app/gui/samplepairs.h"
 #include "widgets/charts/boxplotview.h"
 #include "widgets/panels/caveatbanner.h"
@@ -926,6 +928,49 @@ private slots:
         QVERIFY(!events.get(0, summaries[0]).hasEvents()); // let go; loads again
         QVERIFY(events.isLoading());
         events.clear();
+    }
+
+    // Runs read from summary files have no events to load: picking them starts no load, and a window
+    // showing them sits idle rather than asking for their events again and again.
+    void summaryFilesLoadNoEvents()
+    {
+        REQUIRE_TEST_DATA(kMatmul, kEinsum);
+        QTemporaryDir dir(testdata::scratchDir());
+        QVERIFY(dir.isValid());
+        for (const QString &side : {kMatmul, kEinsum}) {
+            const QString out = dir.filePath(QFileInfo(side).fileName());
+            QVERIFY(QDir().mkpath(out));
+            const std::vector<TraceRun> runs = TraceFolder::scan(side);
+            QVERIFY(!runs.empty());
+            for (const LoadedRun &run : LoadedRun::loadAll(runs, nullptr, LoadedRun::Scopes::Index,
+                                                           LoadedRun::Events::Drop)) {
+                QVERIFY2(run.summary, qPrintable(run.error));
+                QCOMPARE(RunSummaryFile::write(*run.summary, QDir(out).filePath(run.run.name + RunSummaryFile::suffix())),
+                         QString());
+            }
+        }
+        const QString a = dir.filePath(QFileInfo(kMatmul).fileName()), b = dir.filePath(QFileInfo(kEinsum).fileName());
+
+        RunEvents events;
+        QSignalSpy progress(&events, &RunEvents::progress);
+        const QList<LoadedRun> summaries =
+            LoadedRun::loadAll({{QStringLiteral("run"), QDir(a).entryInfoList(QDir::Files).front().filePath()}});
+        QCOMPARE(summaries.size(), 1);
+        QVERIFY(summaries.front().summary && !summaries.front().hasEvents());
+        QVERIFY(!events.get(0, summaries.front()).hasEvents());
+        QVERIFY(!events.isLoading());
+        QCOMPARE(progress.count(), 0);
+
+        MainWindow window;
+        QVERIFY(openAndWait(window, a, b));
+        QCOMPARE(window.bannerText(), QString());
+        QVERIFY(!window.runsA().isEmpty() && !window.runsA().front().hasEvents());
+        auto *windowEvents = window.findChild<RunEvents *>();
+        QVERIFY(windowEvents);
+        QSignalSpy asked(windowEvents, &RunEvents::progress);
+        QTest::qWait(300);
+        QCOMPARE(asked.count(), 0);
+        QVERIFY(!windowEvents->isLoading());
     }
 
     void sessionRoundTrip()

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/runevents.h"
 
+#include "model/analysis/runsummaryfile.h"
+
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFutureWatcher>
@@ -26,7 +28,9 @@ LoadedRun RunEvents::get(int side, const LoadedRun &run)
             kept.move(i, kept.size() - 1);
             return kept.back();
         }
-    if (!(m_loading[side] && m_loadingFile[side] == run.run.file))
+    // A summary file holds no events: loading it would give the run back as it is, and the window,
+    // told it is in, would ask again, for ever.
+    if (!(m_loading[side] && m_loadingFile[side] == run.run.file) && !RunSummaryFile::isSummaryFile(run.run.file))
         start(side, run);
     return run;
 }

@@ -23,7 +23,7 @@ public:
     ~RunEvents() override;
 
     // The run with its events when they are here (its own, or loaded before); else the run as it is,
-    // and its events start loading (loaded() says when they are in).
+    // and its events start loading (loaded() says when they are in) unless it is a summary file's.
     LoadedRun get(int side, const LoadedRun &run);
     // Forgets every loaded run and drops a load in flight (a new document).
     void clear();
