@@ -5,6 +5,7 @@
 #include "model/comparison/replication.h"
 #include "model/tables/tableformat.h"
 #include "model/comparison/verdict.h"
+#include "model/tracedata/sparecore.h"
 
 #include "stats/descriptive.h"
 #include "stats/multipletesting.h"
@@ -29,6 +30,7 @@ struct Accumulator
     std::vector<std::vector<double>> durations[2]; // [side][run]
     std::vector<int64_t> totals[2];                // [side][run], exact ns
     bool communication = false;                    // a kernel of the row is (RunSummary::Kernel)
+    std::size_t calls = 0;                         // on both sides
 };
 
 bool isDigit(char c)
@@ -66,6 +68,46 @@ void finishSide(KernelDiffSide &side, std::vector<std::vector<double>> &runs,
     side.unitMedianNs = replication.unitValues(sideIndex, side.runMedianNs);
     side.unitsWithKernel = int(std::count_if(side.unitMedianNs.begin(), side.unitMedianNs.end(),
                                              [](double m) { return !std::isnan(m); }));
+}
+
+// A row's figures and tests from its accumulated durations (which it takes), and its display name.
+std::pair<std::string, KernelDiffRow> finishRow(Accumulator &acc, const int runs[2], const Replication &replication,
+                                                const KernelDiffSummary &sum, const KernelDiffOptions &options)
+{
+    KernelDiffRow row;
+    for (int s = 0; s < 2; ++s) {
+        acc.durations[s].resize(std::size_t(runs[s]));
+        acc.totals[s].resize(std::size_t(runs[s]));
+    }
+    finishSide(row.a, acc.durations[0], acc.totals[0], replication, 0);
+    finishSide(row.b, acc.durations[1], acc.totals[1], replication, 1);
+    row.processesA = sum.processesA;
+    row.processesB = sum.processesB;
+    row.byProcess = sum.byProcess;
+    std::string display = acc.key;
+    if (options.foldNumbers && !options.byOp) {
+        // `base_*` (or `base.*`) when any name was numbered; the separator of the first such name.
+        for (const std::string &name : acc.names)
+            if (name.size() > acc.key.size()) {
+                display = acc.key + name[acc.key.size()] + '*';
+                break;
+            }
+    }
+    row.kernel = QString::fromStdString(display);
+    for (const std::string &name : acc.names)
+        row.names.append(QString::fromStdString(name));
+    row.communication = acc.communication;
+    row.deltaTotalNs = row.b.totalPerRunNs - row.a.totalPerRunNs;
+    if (sum.deltaTotalNs != 0)
+        row.shareOfDelta = row.deltaTotalNs / sum.deltaTotalNs;
+    if (row.a.present() && row.b.present() && row.a.medianNs > 0) // zero-length kernels exist
+        row.relChangeMedian = (row.b.medianNs - row.a.medianNs) / row.a.medianNs;
+    row.timerStep = stats::timerStep(row.a.durations, row.b.durations);
+    row.runLevel = stats::meanChangeTest(row.a.unitTotalNs, row.b.unitTotalNs, 0.95, row.timerStep);
+    row.perCall = stats::runLevelTest(row.a.unitMedianNs, row.b.unitMedianNs, 0.95, row.timerStep);
+    if (row.runLevel.valid())
+        row.caveat = sum.caveat;
+    return {std::move(display), std::move(row)};
 }
 
 } // namespace
@@ -160,6 +202,7 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
                 acc.durations[s].resize(std::size_t(r) + 1);
                 acc.totals[s].resize(std::size_t(r) + 1);
                 acc.durations[s][std::size_t(r)].push_back(double(k.duration));
+                ++acc.calls;
                 acc.totals[s][std::size_t(r)] += k.duration;
                 kernelTime[s] += k.duration;
             }
@@ -182,45 +225,19 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
     sum.kernelTimePerRunB = meanPerRun(kernelTime[1], runs[1]);
     sum.deltaTotalNs = sum.kernelTimePerRunB - sum.kernelTimePerRunA;
 
+    // Each row's figures and tests, the rows split between two cores where half the durations lie.
+    std::vector<std::pair<std::string, KernelDiffRow>> built(rows.size());
+    auto finishRows = [&](std::size_t from, std::size_t to) {
+        for (std::size_t i = from; i < to; ++i)
+            built[i] = finishRow(rows[i], runs, replication, sum, options);
+    };
+    std::size_t calls = 0, half = 0, middle = 0;
+    for (const Accumulator &acc : rows)
+        calls += acc.calls;
+    while (middle < rows.size() && half < calls / 2)
+        half += rows[middle++].calls;
+    runBeside([&] { finishRows(0, middle); }, [&] { finishRows(middle, rows.size()); });
     // Largest |change of total time per run| first, ties by name (byte order, as Python sorts).
-    std::vector<std::pair<std::string, KernelDiffRow>> built;
-    built.reserve(rows.size());
-    for (Accumulator &acc : rows) {
-        KernelDiffRow row;
-        for (int s = 0; s < 2; ++s) {
-            acc.durations[s].resize(std::size_t(runs[s]));
-            acc.totals[s].resize(std::size_t(runs[s]));
-        }
-        finishSide(row.a, acc.durations[0], acc.totals[0], replication, 0);
-        finishSide(row.b, acc.durations[1], acc.totals[1], replication, 1);
-        row.processesA = sum.processesA;
-        row.processesB = sum.processesB;
-        row.byProcess = sum.byProcess;
-        std::string display = acc.key;
-        if (options.foldNumbers && !options.byOp) {
-            // `base_*` (or `base.*`) when any name was numbered; the separator of the first such name.
-            for (const std::string &name : acc.names)
-                if (name.size() > acc.key.size()) {
-                    display = acc.key + name[acc.key.size()] + '*';
-                    break;
-                }
-        }
-        row.kernel = QString::fromStdString(display);
-        for (const std::string &name : acc.names)
-            row.names.append(QString::fromStdString(name));
-        row.communication = acc.communication;
-        row.deltaTotalNs = row.b.totalPerRunNs - row.a.totalPerRunNs;
-        if (sum.deltaTotalNs != 0)
-            row.shareOfDelta = row.deltaTotalNs / sum.deltaTotalNs;
-        if (row.a.present() && row.b.present() && row.a.medianNs > 0) // zero-length kernels exist
-            row.relChangeMedian = (row.b.medianNs - row.a.medianNs) / row.a.medianNs;
-        row.timerStep = stats::timerStep(row.a.durations, row.b.durations);
-        row.runLevel = stats::meanChangeTest(row.a.unitTotalNs, row.b.unitTotalNs, 0.95, row.timerStep);
-        row.perCall = stats::runLevelTest(row.a.unitMedianNs, row.b.unitMedianNs, 0.95, row.timerStep);
-        if (row.runLevel.valid())
-            row.caveat = sum.caveat;
-        built.emplace_back(std::move(display), std::move(row));
-    }
     std::sort(built.begin(), built.end(), [](const auto &x, const auto &y) {
         const double dx = std::fabs(x.second.deltaTotalNs), dy = std::fabs(y.second.deltaTotalNs);
         return dx != dy ? dx > dy : x.first < y.first;
