@@ -5,6 +5,7 @@
 #include "model/comparison/replication.h"
 #include "model/tables/tableformat.h"
 #include "model/comparison/verdict.h"
+#include "model/tracedata/sparecore.h"
 
 #include "stats/multipletesting.h"
 #include "stats/welch.h"
@@ -297,10 +298,12 @@ StepBreakdown::StepBreakdown(const QList<LoadedRun> &a, const QList<LoadedRun> &
                              const StepBreakdownOptions &options)
     : m_stepScope(stepScopeFor(options.stepScope, a, b)), m_options(options)
 {
-    for (auto [side, runs] : {std::pair{&a, &m_runsA}, std::pair{&b, &m_runsB}})
-        for (const LoadedRun &run : *side)
+    auto stepsOf = [this](const QList<LoadedRun> &side, std::vector<RunSteps> &out) {
+        for (const LoadedRun &run : side)
             if (run.summary)
-                runs->push_back(runStepsOf(run, m_stepScope));
+                out.push_back(runStepsOf(run, m_stepScope));
+    };
+    runBeside([&] { stepsOf(a, m_runsA); }, [&] { stepsOf(b, m_runsB); }); // a side on each core
     compare();
 }
 
