@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/runevents.h"
 
-#include "model/analysis/runsummaryfile.h"
-
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFutureWatcher>
@@ -30,7 +28,7 @@ LoadedRun RunEvents::get(int side, const LoadedRun &run)
         }
     // A summary file holds no events: loading it would give the run back as it is, and the window,
     // told it is in, would ask again, for ever.
-    if (!(m_loading[side] && m_loadingFile[side] == run.run.file) && !RunSummaryFile::isSummaryFile(run.run.file))
+    if (!(m_loading[side] && m_loadingFile[side] == run.run.file) && run.hasTrace())
         start(side, run);
     return run;
 }

@@ -200,10 +200,15 @@ QString LoadedRun::firstError(const QList<LoadedRun> &runs)
     return {};
 }
 
+bool LoadedRun::hasTrace() const
+{
+    return summary && !RunSummaryFile::isSummaryFile(run.file);
+}
+
 LoadedRun LoadedRun::withEvents(const std::function<void(double)> &progress,
                                 const std::atomic<bool> *cancel) const
 {
-    if ((hasEvents() && trace->detail == TraceDetail::Full) || !summary || RunSummaryFile::isSummaryFile(run.file))
+    if ((hasEvents() && trace->detail == TraceDetail::Full) || !hasTrace())
         return *this;
     const LoadResult result = TraceLoader::load(run.file, progress, cancel);
     LoadedRun loaded = *this;

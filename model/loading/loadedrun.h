@@ -71,6 +71,8 @@ struct LoadedRun
     // The error of the first run that failed (not one stopped by another's failure or a cancel); empty
     // when none failed.
     static QString firstError(const QList<LoadedRun> &runs);
+    // Whether its trace can be read again for its events: a summarised run, not a summary file's.
+    bool hasTrace() const;
     // The same run with its events and all their args again (a summary-only run reloaded from its
     // trace), or as it is when they are here or cannot be (a summary file); error tells a failure.
     LoadedRun withEvents(const std::function<void(double)> &progress = {},
