@@ -30,7 +30,15 @@ struct Accumulator
     std::vector<std::vector<double>> durations[2]; // [side][run]
     std::vector<int64_t> totals[2];                // [side][run], exact ns
     bool communication = false;                    // a kernel of the row is (RunSummary::Kernel)
-    std::size_t calls = 0;                         // on both sides
+
+    std::size_t calls() const // on both sides
+    {
+        std::size_t n = 0;
+        for (const auto &side : durations)
+            for (const std::vector<double> &run : side)
+                n += run.size();
+        return n;
+    }
 };
 
 bool isDigit(char c)
@@ -202,7 +210,6 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
                 acc.durations[s].resize(std::size_t(r) + 1);
                 acc.totals[s].resize(std::size_t(r) + 1);
                 acc.durations[s][std::size_t(r)].push_back(double(k.duration));
-                ++acc.calls;
                 acc.totals[s][std::size_t(r)] += k.duration;
                 kernelTime[s] += k.duration;
             }
@@ -233,9 +240,9 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
     };
     std::size_t calls = 0, half = 0, middle = 0;
     for (const Accumulator &acc : rows)
-        calls += acc.calls;
+        calls += acc.calls();
     while (middle < rows.size() && half < calls / 2)
-        half += rows[middle++].calls;
+        half += rows[middle++].calls();
     runBeside([&] { finishRows(0, middle); }, [&] { finishRows(middle, rows.size()); });
     // Largest |change of total time per run| first, ties by name (byte order, as Python sorts).
     std::sort(built.begin(), built.end(), [](const auto &x, const auto &y) {
