@@ -59,16 +59,13 @@ QByteArray compressedFast(const QByteArray &payload)
 // next summary, whose pages are then faulted in once rather than once a file.
 constexpr quint64 kKeptPayloadBytes = 64 << 20;
 
-// qCompress'd data, inflated by ISA-L where it is built in (a third less time than zlib on a summary);
-// by qUncompress where ISA-L refuses it, so that what a damaged file gets is zlib's verdict. What it
-// returns shares this thread's kept buffer: let it go before the thread's next call.
-QByteArray uncompressed(const QByteArray &compressed, quint64 payloadBytes)
+// qCompress'd data into payload (payloadBytes long), inflated by ISA-L where it is built in (a third less
+// time than zlib on a summary); by qUncompress where ISA-L refuses it, so that what a damaged file gets
+// is zlib's verdict.
+void uncompress(const QByteArray &compressed, quint64 payloadBytes, QByteArray &payload)
 {
 #ifdef SCOPELINE_HAVE_ISAL
-    thread_local QByteArray kept;
-    QByteArray fresh;
-    QByteArray &payload = payloadBytes <= kKeptPayloadBytes ? kept : fresh;
-    payload.resize(qsizetype(payloadBytes)); // in place once kept: its last reader let it go
+    payload.resize(qsizetype(payloadBytes));
     auto state = std::make_unique<inflate_state>();
     isal_inflate_init(state.get());
     state->crc_flag = ISAL_ZLIB; // the zlib header and its Adler-32 checked
@@ -79,11 +76,11 @@ QByteArray uncompressed(const QByteArray &compressed, quint64 payloadBytes)
     state->avail_out = uint32_t(payload.size());
     if (isal_inflate(state.get()) == ISAL_DECOMP_OK && state->block_state == ISAL_BLOCK_FINISH &&
         state->avail_out == 0)
-        return payload;
+        return;
 #else
     (void)payloadBytes;
 #endif
-    return qUncompress(compressed);
+    payload = qUncompress(compressed);
 }
 
 QString tr(const char *text)
@@ -195,7 +192,10 @@ QString RunSummaryFile::read(const QString &path, RunSummary &summary)
                                                   : 0;
     if (stated != payloadBytes || payloadBytes > 1100 * compressedBytes + 64 || payloadBytes == 0)
         return tr("%1: damaged run summary (its sizes disagree)").arg(shown);
-    QByteArray payload = uncompressed(compressed, payloadBytes);
+    thread_local QByteArray kept;
+    QByteArray fresh;
+    QByteArray &payload = payloadBytes <= kKeptPayloadBytes ? kept : fresh;
+    uncompress(compressed, payloadBytes, payload);
     if (quint64(payload.size()) != payloadBytes || payload.isEmpty())
         return tr("%1: damaged run summary (its data does not decompress)").arg(shown);
 
