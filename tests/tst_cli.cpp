@@ -339,6 +339,30 @@ private slots:
         QCOMPARE(help.exitCode, 0);
         QVERIFY2(help.out.contains("Usage:"), help.out.constData());
     }
+
+    // No program looks for its libraries in the folder it is started in: the loader reads an empty or
+    // relative RUNPATH entry against the working directory, so a trace folder holding a libz.so.1
+    // would be run. (CMake padded the build tree's RUNPATH with empty entries for Qt's install RPATH.)
+    void noProgramSearchesTheWorkingDirectory_data()
+    {
+        everyProgramAnswersVersionAndHelp_data();
+        QTest::newRow("scopeline-report") << QStringLiteral(SCOPELINE_REPORT) << QString();
+    }
+
+    void noProgramSearchesTheWorkingDirectory()
+    {
+        QFETCH(QString, program);
+        const ProcessResult elf = runProcess(QStringLiteral("readelf"), {QStringLiteral("-d"), program});
+        QVERIFY2(elf.exitCode == 0, elf.err.constData());
+        QVERIFY2(elf.out.contains("(NEEDED)"), elf.out.constData());
+        static const QRegularExpression searchPath(QStringLiteral(R"(\((?:RUNPATH|RPATH)\)[^\[]*\[([^\]]*)\])"));
+        for (auto match = searchPath.globalMatch(QString::fromUtf8(elf.out)); match.hasNext();) {
+            const QString paths = match.next().captured(1);
+            for (const QString &entry : paths.split(QLatin1Char(':')))
+                QVERIFY2(entry.startsWith(QLatin1Char('/')) || entry.startsWith(QLatin1String("$ORIGIN")),
+                         qPrintable(QStringLiteral("%1: search path [%2]").arg(program, paths)));
+        }
+    }
     // The CI gate (--fail-on, --format, --strict) on diff, steps and compare: 1 for bad usage before any
     // file is read, 2 for an unreadable side or an unwritable CSV, 3 when a real difference (the H100
     // launch chain: CUDA graphs make the whole run 59 % faster) has the verdict the gate names, 0 when
