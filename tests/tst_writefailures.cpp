@@ -3,7 +3,8 @@
 // run summaries, report folders, screenshots, sessions), written where the disk cannot take it all (a
 // file-size limit, RLIMIT_FSIZE, with SIGXFSZ ignored so that write() fails with EFBIG as on a full
 // disk), ends in a failing exit status and a message naming the path and the system's reason, and
-// leaves nothing behind: no short file, no temporary file, an earlier file as it was.
+// leaves nothing behind: no short file, no temporary file, an earlier file as it was. A CSV asked into
+// a FIFO is written into it, not put in its place.
 
 #include "testdata.h"
 #include "testprocess.h"
@@ -16,7 +17,10 @@
 #include <QtTest>
 
 #include <csignal>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace scopeline;
 
@@ -123,6 +127,38 @@ private slots:
         const ProcessResult unlimited = runProcess(program, arguments);
         QVERIFY2(unlimited.exitCode == 0, unlimited.err.constData());
         QVERIFY(earlier ? QFileInfo(path).size() > qint64(kLimit) : !entries(path).isEmpty());
+    }
+
+    // `--csv` into a FIFO (as `--csv >(…)` and /dev/stdout in a pipe are): the reader gets the CSV the
+    // same command writes into a file, and the FIFO is still one; replacing it, as a file is replaced
+    // whole, left a regular file at its path and the reader with nothing.
+    void csvIntoFifo()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString file = dir.filePath(QStringLiteral("rows.csv")), fifo = dir.filePath(QStringLiteral("fifo"));
+        QVERIFY(mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        const QString cli = QStringLiteral(SCOPELINE_CLI), diff = QStringLiteral("diff"), csv = QStringLiteral("--csv");
+        const ProcessResult toFile = runProcess(cli, {diff, kEager, kGraphs, csv, file});
+        QVERIFY2(toFile.exitCode == 0, toFile.err.constData());
+        QFile written(file);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QByteArray expected = written.readAll();
+        QVERIFY(expected.startsWith("kernel,"));
+
+        // Opened for reading first, without waiting for a writer; the CSV is less than a pipe holds.
+        const int in = open(QFile::encodeName(fifo).constData(), O_RDONLY | O_NONBLOCK);
+        QVERIFY(in >= 0);
+        const ProcessResult toFifo = runProcess(cli, {diff, kEager, kGraphs, csv, fifo});
+        QByteArray got;
+        char buffer[4096];
+        for (ssize_t n; (n = read(in, buffer, sizeof buffer)) > 0;)
+            got.append(buffer, n);
+        close(in);
+        QVERIFY2(toFifo.exitCode == 0, toFifo.err.constData());
+        QCOMPARE(got, expected);
+        struct stat st{};
+        QVERIFY(stat(QFile::encodeName(fifo).constData(), &st) == 0 && S_ISFIFO(st.st_mode));
     }
 
     // The session file, written by the window: in this process, the limit set and lifted around it.

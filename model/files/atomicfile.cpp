@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/files/atomicfile.h"
 
+#include <QFileInfo>
+
 namespace scopeline {
 
-bool writeAll(QSaveFile &file, const QByteArray &bytes)
+bool writeAll(QFileDevice &file, const QByteArray &bytes)
 {
     // Unbuffered: each write reaches the file descriptor at once and reports its own failure.
     if (!file.isOpen() && !file.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
@@ -20,6 +22,11 @@ bool writeAll(QSaveFile &file, const QByteArray &bytes)
 
 QString saveFile(const QString &path, const QByteArray &bytes)
 {
+    // Replacing it would put a regular file in the place of a pipe or device node.
+    if (const QFileInfo target(path); target.exists() && !target.isFile() && !target.isDir()) {
+        QFile stream(path);
+        return writeAll(stream, bytes) ? QString() : stream.errorString();
+    }
     QSaveFile file(path);
     if (!writeAll(file, bytes) || !file.commit())
         return file.errorString();

@@ -2,7 +2,8 @@
 #pragma once
 // A file is written whole or not at all: every byte is checked on its way to the disk before the file
 // takes its name. (A QSaveFile written through its buffer commits a short file when the disk fills or
-// a file-size limit is reached: the failed flush goes unseen.)
+// a file-size limit is reached: the failed flush goes unseen.) A FIFO, a device or a terminal is written
+// into instead, being no file that can be replaced.
 
 #include <QByteArray>
 #include <QSaveFile>
@@ -11,12 +12,13 @@
 namespace scopeline {
 
 // Writes bytes to file, opening it unbuffered first if it is not open; false when any byte did not
-// reach the file (file.errorString() has the system's reason). The caller then commits the file, or
+// reach the file (file.errorString() has the system's reason). A QSaveFile's caller then commits it, or
 // drops it to discard its temporary.
-bool writeAll(QSaveFile &file, const QByteArray &bytes);
+bool writeAll(QFileDevice &file, const QByteArray &bytes);
 
 // writeAll, then commit: empty when the file is in place, else the system's reason ("No space left on
-// device"), the file left as it was.
+// device"), the file left as it was. Where path is (or links to) a FIFO, a device or a terminal, such
+// as /dev/stdout, the bytes are written into it.
 QString saveFile(const QString &path, const QByteArray &bytes);
 
 } // namespace scopeline
