@@ -364,9 +364,10 @@ private slots:
         }
     }
     // The CI gate (--fail-on, --format, --strict) on diff, steps and compare: 1 for bad usage before any
-    // file is read, 2 for an unreadable side or an unwritable CSV, 3 when a real difference (the H100
-    // launch chain: CUDA graphs make the whole run 59 % faster) has the verdict the gate names, 0 when
-    // not; the same in every format.
+    // file is read, and for a step or scope on neither side (a gate with nothing to judge passed), 2 for
+    // an unreadable side or an unwritable CSV, 3 when a real difference (the H100 launch chain: CUDA
+    // graphs make the whole run 59 % faster) has the verdict the gate names, 0 when not; the same in
+    // every format.
     void gateExitStatuses_data()
     {
         QTest::addColumn<QStringList>("arguments");
@@ -398,6 +399,19 @@ private slots:
                                             QStringLiteral("/nonexistent/dir/out.csv")}
                 << 2 << QStringLiteral("/nonexistent/dir/out.csv");
             QTest::addRow("%s no gate", name.constData()) << eagerGraph << 0 << QString();
+            if (command.front() != QLatin1String("diff")) { // a mistyped step or scope: nothing to judge
+                QStringList mistyped = eagerGraph + QStringList{QStringLiteral("--fail-on"), QStringLiteral("change")};
+                if (command.front() == QLatin1String("steps"))
+                    mistyped << QStringLiteral("--step") << QStringLiteral("chian");
+                else
+                    mistyped.replace(mistyped.indexOf(QStringLiteral("chain")), QStringLiteral("chian"));
+                QTest::addRow("%s nothing to judge", name.constData())
+                    << mistyped << 1 << QStringLiteral("not judged: ");
+                QTest::addRow("%s nothing to judge, no gate", name.constData())
+                    << mistyped.mid(0, mistyped.indexOf(QStringLiteral("--fail-on"))) +
+                           mistyped.mid(mistyped.indexOf(QStringLiteral("--fail-on")) + 2)
+                    << 0 << QStringLiteral("warning: ");
+            }
             for (const char *format : {"text", "markdown", "json"}) {
                 const QStringList f{QStringLiteral("--format"), QString::fromLatin1(format)};
                 QTest::addRow("%s faster, --fail-on change, %s", name.constData(), format)

@@ -96,7 +96,9 @@ compare, diff and steps also take:
   --fail-on slower|change   a CI gate: exit 3 when, after Holm, the step or a kernel row
                             (diff), the step (steps) or a scope (compare) is B slower
                             (slower) or either way (change); which rows tripped it goes
-                            to stderr (and into the markdown and json)
+                            to stderr (and into the markdown and json); exit 1 when it
+                            cannot judge what it gates: no steps of --step on a side, a
+                            --scope on neither
   --strict                  with --fail-on: calls that carry the one-process caveat (one
                             process a side: process-to-process variation not measured) or
                             rest on one run a side fail the gate too; without it they do not
@@ -413,8 +415,10 @@ int gateStatus(const Gate &gate)
         err() << "  fails: " << row.text() << "\n";
     for (const GateRow &row : gate.waived())
         err() << "  not counted: " << row.text() << "\n";
+    for (const GateRow &row : gate.unjudged())
+        err() << "  not judged: " << row.text() << "\n";
     err().flush();
-    return gate.failed() ? GateFailed : Success;
+    return !gate.tripped().empty() ? GateFailed : gate.failed() ? BadUsage : Success;
 }
 
 QJsonObject gateJson(const Gate &gate)
@@ -435,7 +439,8 @@ QJsonObject gateJson(const Gate &gate)
             {QStringLiteral("strict"), gate.strict()},
             {QStringLiteral("failed"), gate.failed()},
             {QStringLiteral("tripped"), rows(gate.tripped())},
-            {QStringLiteral("waived"), rows(gate.waived())}};
+            {QStringLiteral("waived"), rows(gate.waived())},
+            {QStringLiteral("unjudged"), rows(gate.unjudged())}};
 }
 
 QString gateMarkdown(const Gate &gate)
@@ -447,6 +452,8 @@ QString gateMarkdown(const Gate &gate)
         text += QStringLiteral("- fails: %1\n").arg(markdownCell(row.text()));
     for (const GateRow &row : gate.waived())
         text += QStringLiteral("- not counted: %1\n").arg(markdownCell(row.text()));
+    for (const GateRow &row : gate.unjudged())
+        text += QStringLiteral("- not judged: %1\n").arg(markdownCell(row.text()));
     return text;
 }
 

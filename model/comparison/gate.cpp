@@ -86,6 +86,13 @@ void Gate::addStep(const StepBreakdown &steps, const QString &variant)
     row.table = QStringLiteral("step");
     row.name = ofVariant(variant, tr("step time (%1)").arg(steps.stepScope().isEmpty() ? tr("the whole run")
                                                                                         : steps.stepScope()));
+    if (s.stepsA == 0 || s.stepsB == 0) {
+        row.verdict = Verdict::NotFound;
+        row.caveat = s.reason;
+        if (m_mode != GateMode::Off)
+            m_unjudged.push_back(std::move(row));
+        return;
+    }
     row.verdict = s.verdict;
     row.change = s.meanA > 0 ? s.delta / s.meanA : std::nan("");
     row.p = s.p;
@@ -116,6 +123,12 @@ void Gate::addScopeComparison(const std::vector<ComparisonRow> &rows, double alp
         row.table = QStringLiteral("scope");
         row.name = r.isPooled() ? tr("%1 (all runs)").arg(r.scope) : tr("%1 (run %2)").arg(r.scope, r.run);
         row.verdict = r.verdict(alpha, threshold);
+        if (row.verdict == Verdict::NotFound) {
+            row.caveat = tr("on neither side");
+            if (m_mode != GateMode::Off)
+                m_unjudged.push_back(std::move(row));
+            continue;
+        }
         if (r.hasRunLevel()) {
             row.change = r.runLevel.change;
             row.p = r.runLevelHolm;
@@ -136,7 +149,12 @@ QString Gate::summary() const
         return {};
     const QString what = m_mode == GateMode::Slower ? verdictText(Verdict::Slower) : tr("B faster or slower");
     const auto rows = [](std::size_t n) { return n == 1 ? tr("1 row") : tr("%1 rows").arg(n); };
-    QString line = failed() ? tr("failed, %1 %2").arg(rows(m_tripped.size()), what) : tr("passed");
+    QStringList failures;
+    if (!m_tripped.empty())
+        failures << tr("%1 %2").arg(rows(m_tripped.size()), what);
+    if (!m_unjudged.empty())
+        failures << tr("%1 not judged").arg(rows(m_unjudged.size()));
+    QString line = failures.isEmpty() ? tr("passed") : tr("failed, %1").arg(failures.join(QStringLiteral(", ")));
     if (!m_waived.empty())
         line += tr("; %1 %2 with a caveat, not counted (--strict counts them)").arg(rows(m_waived.size()), what);
     return line;

@@ -52,16 +52,20 @@ public:
 
     GateMode mode() const { return m_mode; }
     bool strict() const { return m_strict; }
-    // Some row trips the gate: the CLI exits 3.
-    bool failed() const { return !m_tripped.empty(); }
+    // Some row trips the gate (the CLI exits 3), or one it was asked to judge could not be (exits 1).
+    bool failed() const { return !m_tripped.empty() || !m_unjudged.empty(); }
     // The rows that fail the gate, in the order added.
     const std::vector<GateRow> &tripped() const { return m_tripped; }
     // Rows with the verdict that do not fail it because they carry a caveat (none when strict).
     const std::vector<GateRow> &waived() const { return m_waived; }
+    // Rows it could not judge: the step or a scope on neither side or one (a mistyped --step or --scope,
+    // or a side without them), their reason as the caveat. A gate with nothing to judge would pass
+    // whatever B did.
+    const std::vector<GateRow> &unjudged() const { return m_unjudged; }
     // "--fail-on slower --strict"; empty when off.
     QString optionText() const;
-    // One line: "failed, 2 rows B slower", "passed", "passed; 1 row B slower with a caveat, not
-    // counted (--strict counts them)"; empty when off.
+    // One line: "failed, 2 rows B slower", "failed, 1 row not judged", "passed", "passed; 1 row B slower
+    // with a caveat, not counted (--strict counts them)"; empty when off.
     QString summary() const;
 
 private:
@@ -69,7 +73,7 @@ private:
 
     GateMode m_mode;
     bool m_strict;
-    std::vector<GateRow> m_tripped, m_waived;
+    std::vector<GateRow> m_tripped, m_waived, m_unjudged;
 };
 
 } // namespace scopeline
