@@ -355,7 +355,8 @@ private slots:
         const ProcessResult elf = runProcess(QStringLiteral("readelf"), {QStringLiteral("-d"), program});
         QVERIFY2(elf.exitCode == 0, elf.err.constData());
         QVERIFY2(elf.out.contains("(NEEDED)"), elf.out.constData());
-        static const QRegularExpression searchPath(QStringLiteral(R"(\((?:RUNPATH|RPATH)\)[^\[]*\[([^\]]*)\])"));
+        static const QRegularExpression searchPath(
+            QStringLiteral(R"(\((?:RUNPATH|RPATH)\)[^\[]*\[([^\]]*)\])"));
         for (auto match = searchPath.globalMatch(QString::fromUtf8(elf.out)); match.hasNext();) {
             const QString paths = match.next().captured(1);
             for (const QString &entry : paths.split(QLatin1Char(':')))
@@ -400,7 +401,8 @@ private slots:
                 << 2 << QStringLiteral("/nonexistent/dir/out.csv");
             QTest::addRow("%s no gate", name.constData()) << eagerGraph << 0 << QString();
             if (command.front() != QLatin1String("diff")) { // a mistyped step or scope: nothing to judge
-                QStringList mistyped = eagerGraph + QStringList{QStringLiteral("--fail-on"), QStringLiteral("change")};
+                QStringList mistyped =
+                    eagerGraph + QStringList{QStringLiteral("--fail-on"), QStringLiteral("change")};
                 if (command.front() == QLatin1String("steps"))
                     mistyped << QStringLiteral("--step") << QStringLiteral("chian");
                 else

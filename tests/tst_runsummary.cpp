@@ -318,6 +318,14 @@ private slots:
         QVERIFY2(wrongMagic.contains(QLatin1String("magic.slsum")) && wrongMagic.contains(QLatin1String("not a Scopeline run summary")),
                  qPrintable(wrongMagic));
         QVERIFY(!errorOf(QStringLiteral("empty.slsum"), QByteArray()).isEmpty());
+        QByteArray huge = bytes; // a compressed size past any file: not "truncated (… of 31 bytes)"
+        for (int i = 24; i < 32; ++i)
+            huge[i] = char(0xff);
+        const QString sizes = errorOf(QStringLiteral("sizes.slsum"), huge);
+        QVERIFY2(sizes.contains(QLatin1String("sizes.slsum")) && sizes.contains(QLatin1String("sizes disagree")),
+                 qPrintable(sizes));
+        // The file's own error is all that is said: no warning of Qt's (qUncompress) before it.
+        QTest::failOnWarning(QRegularExpression(QStringLiteral(".")));
         // Damaged data anywhere after the header, the last byte of the Adler-32 among it: an error
         // naming the file (its size, its zlib header, its deflate data or its checksum), never a crash
         // nor a summary read from what the checksum refuses.

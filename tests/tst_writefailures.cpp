@@ -136,9 +136,11 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const QString file = dir.filePath(QStringLiteral("rows.csv")), fifo = dir.filePath(QStringLiteral("fifo"));
+        const QString file = dir.filePath(QStringLiteral("rows.csv")),
+                      fifo = dir.filePath(QStringLiteral("fifo"));
         QVERIFY(mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
-        const QString cli = QStringLiteral(SCOPELINE_CLI), diff = QStringLiteral("diff"), csv = QStringLiteral("--csv");
+        const QString cli = QStringLiteral(SCOPELINE_CLI), diff = QStringLiteral("diff"),
+                      csv = QStringLiteral("--csv");
         const ProcessResult toFile = runProcess(cli, {diff, kEager, kGraphs, csv, file});
         QVERIFY2(toFile.exitCode == 0, toFile.err.constData());
         QFile written(file);
@@ -157,7 +159,9 @@ private slots:
         close(in);
         QVERIFY2(toFifo.exitCode == 0, toFifo.err.constData());
         QCOMPARE(got, expected);
-        struct stat st{};
+        struct stat st
+        {
+        };
         QVERIFY(stat(QFile::encodeName(fifo).constData(), &st) == 0 && S_ISFIFO(st.st_mode));
     }
 

@@ -435,7 +435,7 @@ QJsonObject gateJson(const Gate &gate)
         return array;
     };
     return {{QStringLiteral("fail_on"), gate.mode() == GateMode::Off ? QJsonValue(QJsonValue::Null)
-                                                                    : QJsonValue(gateModeName(gate.mode()))},
+                                                                     : QJsonValue(gateModeName(gate.mode()))},
             {QStringLiteral("strict"), gate.strict()},
             {QStringLiteral("failed"), gate.failed()},
             {QStringLiteral("tripped"), rows(gate.tripped())},

@@ -12,8 +12,11 @@
 #include <QFileInfo>
 
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <vector>
+
+#include <zlib.h>
 
 #ifdef SCOPELINE_HAVE_ISAL
 #include <isa-l/igzip_lib.h>
@@ -60,27 +63,30 @@ QByteArray compressedFast(const QByteArray &payload)
 constexpr quint64 kKeptPayloadBytes = 64 << 20;
 
 // qCompress'd data into payload (payloadBytes long), inflated by ISA-L where it is built in (a third less
-// time than zlib on a summary); by qUncompress where ISA-L refuses it, so that what a damaged file gets
-// is zlib's verdict.
-void uncompress(const QByteArray &compressed, quint64 payloadBytes, QByteArray &payload)
+// time than zlib on a summary); by zlib where ISA-L refuses it, so that what a damaged file gets is
+// zlib's verdict (called directly: qUncompress would also print Qt's warnings). Empty when damaged.
+void inflatePayload(const QByteArray &compressed, quint64 payloadBytes, QByteArray &payload)
 {
-#ifdef SCOPELINE_HAVE_ISAL
     payload.resize(qsizetype(payloadBytes));
+    // past qCompress's own size
+    const auto *in = reinterpret_cast<const uint8_t *>(compressed.constData()) + 4;
+    const auto inBytes = uint32_t(compressed.size() - 4);
+#ifdef SCOPELINE_HAVE_ISAL
     auto state = std::make_unique<inflate_state>();
     isal_inflate_init(state.get());
     state->crc_flag = ISAL_ZLIB; // the zlib header and its Adler-32 checked
-    // past qCompress's own size
-    state->next_in = reinterpret_cast<uint8_t *>(const_cast<char *>(compressed.constData())) + 4;
-    state->avail_in = uint32_t(compressed.size() - 4);
+    state->next_in = const_cast<uint8_t *>(in);
+    state->avail_in = inBytes;
     state->next_out = reinterpret_cast<uint8_t *>(payload.data());
     state->avail_out = uint32_t(payload.size());
     if (isal_inflate(state.get()) == ISAL_DECOMP_OK && state->block_state == ISAL_BLOCK_FINISH &&
         state->avail_out == 0)
         return;
-#else
-    (void)payloadBytes;
 #endif
-    payload = qUncompress(compressed);
+    uLongf size = uLongf(payloadBytes);
+    if (uncompress(reinterpret_cast<Bytef *>(payload.data()), &size, in, inBytes) != Z_OK ||
+        size != payloadBytes)
+        payload.clear();
 }
 
 QString tr(const char *text)
@@ -178,6 +184,8 @@ QString RunSummaryFile::read(const QString &path, RunSummary &summary)
             .arg(shown)
             .arg(version)
             .arg(kVersion);
+    if (compressedBytes > quint64(std::numeric_limits<qint64>::max()) - kHeaderBytes)
+        return tr("%1: damaged run summary (its sizes disagree)").arg(shown);
     const QByteArray compressed = file.read(qint64(std::min<quint64>(compressedBytes, quint64(INT32_MAX))));
     if (quint64(compressed.size()) != compressedBytes)
         return tr("%1: truncated run summary (%2 of %3 bytes)")
@@ -195,7 +203,7 @@ QString RunSummaryFile::read(const QString &path, RunSummary &summary)
     thread_local QByteArray kept;
     QByteArray fresh;
     QByteArray &payload = payloadBytes <= kKeptPayloadBytes ? kept : fresh;
-    uncompress(compressed, payloadBytes, payload);
+    inflatePayload(compressed, payloadBytes, payload);
     if (quint64(payload.size()) != payloadBytes || payload.isEmpty())
         return tr("%1: damaged run summary (its data does not decompress)").arg(shown);
 

@@ -154,7 +154,8 @@ QString Gate::summary() const
         failures << tr("%1 %2").arg(rows(m_tripped.size()), what);
     if (!m_unjudged.empty())
         failures << tr("%1 not judged").arg(rows(m_unjudged.size()));
-    QString line = failures.isEmpty() ? tr("passed") : tr("failed, %1").arg(failures.join(QStringLiteral(", ")));
+    QString line =
+        failures.isEmpty() ? tr("passed") : tr("failed, %1").arg(failures.join(QStringLiteral(", ")));
     if (!m_waived.empty())
         line += tr("; %1 %2 with a caveat, not counted (--strict counts them)").arg(rows(m_waived.size()), what);
     return line;
