@@ -165,6 +165,36 @@ private slots:
         QVERIFY(stat(QFile::encodeName(fifo).constData(), &st) == 0 && S_ISFIFO(st.st_mode));
     }
 
+    // An output folder that cannot be made (under a file): one line naming it and the system's reason,
+    // not a line per run without one.
+    void outputFolderUnderAFile_data()
+    {
+        QTest::addColumn<QStringList>("arguments"); // OUT stands for the folder
+        QTest::newRow("summarize") << QStringList{QStringLiteral("summarize"), kMatmul, QStringLiteral("-o"),
+                                                  QStringLiteral("OUT")};
+        QTest::newRow("report") << QStringList{QStringLiteral("report"), kEager, kGraphs,
+                                               QStringLiteral("--out"), QStringLiteral("OUT")};
+    }
+
+    void outputFolderUnderAFile()
+    {
+        QFETCH(QStringList, arguments);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString file = dir.filePath(QStringLiteral("file"));
+        QFile plain(file);
+        QVERIFY(plain.open(QIODevice::WriteOnly));
+        plain.close();
+        const QString folder = file + QStringLiteral("/folder");
+        arguments.replace(arguments.indexOf(QStringLiteral("OUT")), folder);
+        const ProcessResult result = runProcess(QStringLiteral(SCOPELINE_CLI), arguments);
+        QCOMPARE(result.exitCode, 2);
+        QCOMPARE(result.err.count('\n'), 1);
+        QVERIFY2(result.err.contains(QDir::toNativeSeparators(folder).toUtf8()) &&
+                     result.err.contains("Not a directory"),
+                 result.err.constData());
+    }
+
     // The session file, written by the window: in this process, the limit set and lifted around it.
     void failedSessionSaveLeavesNothing()
     {

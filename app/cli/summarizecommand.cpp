@@ -5,6 +5,7 @@
 #include "app/cli/clicommands.h"
 
 #include "model/analysis/runsummaryfile.h"
+#include "model/files/atomicfile.h"
 #include "model/loading/tracefolder.h"
 
 #include <QCommandLineParser>
@@ -57,6 +58,11 @@ int summarizeCommand(const QStringList &arguments)
     if (!parser.isSet(outOption) || parser.value(outOption).isEmpty())
         return usageError(QStringLiteral("summarize needs -o DIR"));
     const QDir outDir(parser.value(outOption));
+    if (const QString why = makeFolder(outDir.path()); !why.isEmpty()) { // once, not once a run
+        err() << "scopeline-cli: cannot create the folder " << QDir::toNativeSeparators(outDir.path()) << ": "
+              << why << "\n";
+        return Unreadable;
+    }
 
     // Each run is written as DIR/<its run name>.slsum, so that scanning DIR names it as its trace
     // folder did (side/<process>/<run>/ keeps its process folder).
@@ -104,8 +110,11 @@ int summarizeCommand(const QStringList &arguments)
             const QString file = run.run.rank >= 0 && job.run.rank < 0
                                      ? stem + rankSuffix(run.run) + RunSummaryFile::suffix()
                                      : job.file;
-            if (!QDir().mkpath(QFileInfo(file).absolutePath()))
-                return {QStringLiteral("%1: cannot create the folder").arg(QFileInfo(file).absolutePath()), {}};
+            const QString folder = QFileInfo(file).absolutePath();
+            if (const QString why = makeFolder(folder); !why.isEmpty())
+                return {QStringLiteral("cannot create the folder %1: %2")
+                            .arg(QDir::toNativeSeparators(folder), why),
+                        {}};
             written.error = RunSummaryFile::write(*run.summary, file);
             if (!written.error.isEmpty())
                 return written;

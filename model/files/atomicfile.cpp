@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/files/atomicfile.h"
 
+#include <QFile>
 #include <QFileInfo>
+
+#include <filesystem>
+#include <system_error>
 
 namespace scopeline {
 
@@ -31,6 +35,16 @@ QString saveFile(const QString &path, const QByteArray &bytes)
     if (!writeAll(file, bytes) || !file.commit())
         return file.errorString();
     return {};
+}
+
+QString makeFolder(const QString &folder)
+{
+    std::error_code error;
+    const std::filesystem::path path(QFile::encodeName(folder).toStdString());
+    if (std::filesystem::create_directories(path, error) || std::filesystem::is_directory(path))
+        return {};
+    return QString::fromLocal8Bit(error ? error.message()
+                                        : std::make_error_code(std::errc::not_a_directory).message());
 }
 
 } // namespace scopeline

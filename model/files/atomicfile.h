@@ -21,4 +21,8 @@ bool writeAll(QFileDevice &file, const QByteArray &bytes);
 // as /dev/stdout, the bytes are written into it.
 QString saveFile(const QString &path, const QByteArray &bytes);
 
+// Makes the folder, and its parents where missing: empty when it is there, else the system's reason
+// ("Not a directory" where a parent is a file), which QDir::mkpath does not give.
+QString makeFolder(const QString &folder);
+
 } // namespace scopeline

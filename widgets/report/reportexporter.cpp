@@ -455,8 +455,8 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
             return fail(pathOf(*name), tr("cannot encode the picture as PNG"));
         outputs.push_back({*name, png});
     }
-    if (!QDir().mkpath(dir.absolutePath()))
-        return fail(QDir::toNativeSeparators(folder), tr("cannot create the folder"));
+    if (const QString why = makeFolder(dir.absolutePath()); !why.isEmpty())
+        return fail(QDir::toNativeSeparators(folder), tr("cannot create the folder (%1)").arg(why));
     if (scopes)
         outputs.push_back({kStats, ScopeComparison::toCsv(input.rows, 0.05, input.threshold).toUtf8()});
     if (input.diff)
