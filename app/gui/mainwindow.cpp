@@ -2,6 +2,7 @@
 #include "app/gui/mainwindow.h"
 
 #include "model/comparison/replication.h"
+#include "model/files/atomicfile.h"
 #include "model/loading/pairloader.h"
 #include "model/loading/sideargument.h"
 
@@ -413,9 +414,9 @@ QString MainWindow::chooseReportFolder()
         void accept() override
         {
             const QStringList files = selectedFiles();
-            if (!files.isEmpty() && !QFileInfo::exists(files.first()) && !QDir().mkpath(files.first())) {
+            if (const QString why = files.isEmpty() ? QString() : makeFolder(files.first()); !why.isEmpty()) {
                 QMessageBox::warning(this, windowTitle(),
-                                     tr("Cannot create the folder %1").arg(files.first()));
+                                     tr("Cannot create the folder %1: %2").arg(files.first(), why));
                 return;
             }
             QFileDialog::accept();
