@@ -87,6 +87,7 @@ private slots:
     void symlinkedRunFolders();
     void symlinkToRunFolderInTemporaryTree();
     void eachTraceCountsOnce();
+    void summaryBesideItsTrace();
     void wildcard();
     void singleFile();
     void tracelensFolder();
@@ -224,6 +225,31 @@ void TstTraceFolder::eachTraceCountsOnce()
                  matched[1].name.startsWith(QLatin1String("run_1")),
              qPrintable(describe(matched)));
     QCOMPARE(notes.size(), 2); // run_latest, and run_0's second name for its trace
+}
+
+void TstTraceFolder::summaryBesideItsTrace()
+{
+    // `summarize side -o side` writes run_0.slsum beside run_0/: scanning side would find run_0
+    // twice and double its weight in every test. Refused, naming both.
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString side = tmp.filePath(QStringLiteral("side"));
+    QVERIFY(touch(side + QStringLiteral("/run_0/x.pt.trace.json")));
+    QVERIFY(touch(side + QStringLiteral("/run_1/x.pt.trace.json")));
+    QVERIFY(touch(side + QStringLiteral("/run_1.slsum"), "SCOPESUM"));
+    QString error;
+    QVERIFY(TraceFolder::scan(side, &error).empty());
+    QVERIFY2(error.contains(side + QStringLiteral("/run_1.slsum")) &&
+                 error.contains(side + QStringLiteral("/run_1/x.pt.trace.json")) &&
+                 error.contains(QLatin1String("count twice")),
+             qPrintable(error));
+    // A summary of another run beside the traces is a run of its own.
+    QVERIFY(QFile::rename(side + QStringLiteral("/run_1.slsum"), side + QStringLiteral("/run_2.slsum")));
+    error.clear();
+    const std::vector<TraceRun> runs = TraceFolder::scan(side, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(names(runs),
+             (QStringList{QStringLiteral("run_0"), QStringLiteral("run_1"), QStringLiteral("run_2")}));
 }
 
 void TstTraceFolder::wildcard()

@@ -343,6 +343,20 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
     std::stable_sort(runs.begin(), runs.end(), [](const TraceRun &a, const TraceRun &b) {
         return a.name == b.name ? a.rank < b.rank : naturalLess(a.name, b.name);
     });
+    // A run summarised beside its trace (`summarize DIR -o DIR`) would count twice, its figures twice.
+    const auto isSummary = [](const TraceRun &run) {
+        return run.file.endsWith(RunSummaryFile::suffix(), Qt::CaseInsensitive);
+    };
+    for (std::size_t i = 1; i < runs.size(); ++i) {
+        const TraceRun &a = runs[i - 1], &b = runs[i];
+        if (a.name != b.name || a.rank != b.rank || isSummary(a) == isSummary(b))
+            continue;
+        const TraceRun &summary = isSummary(a) ? a : b, &trace = isSummary(a) ? b : a;
+        return fail(tr("%1 and %2 are both run %3, a summary beside its trace: it would count twice. Keep "
+                       "one of them in a side's folders (summarize into a folder of its own)")
+                        .arg(QDir::toNativeSeparators(trace.file), QDir::toNativeSeparators(summary.file),
+                             trace.label()));
+    }
     if (notes)
         *notes = seen.notes;
     return runs;
