@@ -275,6 +275,18 @@ void TstTraceFolder::wildcard()
     const std::vector<TraceRun> one =
         TraceFolder::scan(cublasDir() + QStringLiteral("/trace_file_einsu?_1"), &error);
     QCOMPARE(names(one), QStringList{QStringLiteral("trace_file_einsum_1")});
+
+    // Run folders of one trace each (PyTorch's run_<i>/): the runs the folder gives, named alike. As
+    // process folders of a run named after its file, they made five processes of one run each.
+    const QString eager = testdata::path("h100_runs/torch_compile/eager");
+    REQUIRE_TEST_DATA(eager);
+    const std::vector<TraceRun> folder = TraceFolder::scan(eager, &error);
+    const std::vector<TraceRun> matched = TraceFolder::scan(eager + QStringLiteral("/run_*"), &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(folder.size(), std::size_t(5));
+    QCOMPARE(names(matched), names(folder));
+    for (std::size_t i = 0; i < folder.size(); ++i)
+        QCOMPARE(matched[i].file, folder[i].file);
 }
 
 void TstTraceFolder::singleFile()

@@ -48,7 +48,9 @@ std::vector<TableColumn<KernelDiffRow>> shownColumns(const KernelDiff &diff, boo
 QString sideText(const KernelDiffSummary &s, int runs, int processes)
 {
     return QStringLiteral("%1 %2").arg(runs).arg(runs == 1 ? QStringLiteral("run") : QStringLiteral("runs")) +
-           (s.byProcess ? QStringLiteral(" in %1 processes").arg(processes) : QString());
+           (!s.byProcess     ? QString()
+            : processes == 1 ? QStringLiteral(" in 1 process")
+                             : QStringLiteral(" in %1 processes").arg(processes));
 }
 
 void printDiff(const KernelDiff &diff, const StepBreakdown &steps, const QString &pathA, const QString &pathB,

@@ -318,7 +318,9 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
         const QDir root = wildcard ? QDir(info.absolutePath()) : dir;
         const std::size_t before = runs.size();
         int visited = 0;
-        if (!scanFolder(root, dir, 0, visited, seen, runs))
+        // A matched folder is a subfolder of root, as when root itself is scanned: one holding one trace
+        // is a run folder named after itself (run_*), not a process folder of a run named after its file.
+        if (!scanFolder(root, dir, wildcard ? 1 : 0, visited, seen, runs))
             return fail(!seen.error.isEmpty()
                             ? seen.error
                             : tr("%1: more than %2 folders below it; choose the folder that holds the runs")
