@@ -116,11 +116,6 @@ double SummaryStrip::Figures::value(Figure figure) const
     return nan;
 }
 
-int SummaryStrip::betterDirection(Figure figure)
-{
-    return figure == IdleTime ? -1 : 0;
-}
-
 QString SummaryStrip::figureName(Figure figure)
 {
     switch (figure) {
@@ -182,8 +177,8 @@ SummaryStrip::SummaryStrip(QWidget *parent) : QFrame(parent)
 
     const QString rowTips[3] = {
         tr("Side A, the baseline"), tr("Side B, the candidate"),
-        tr("B compared with A, relative to A: ▲ more, ▼ less. Only idle time, where less is plainly "
-           "better, is coloured (green better, red worse); changes under 5 % stay grey")};
+        tr("B compared with A, relative to A: ▲ more, ▼ less; changes under 5 % grey. A difference of "
+           "the means, not a test: whether it is real, and its interval, is in What changed's tables")};
     for (int side = 0; side < 3; ++side) {
         auto *label = new QLabel(side == 2 ? tr("B vs A") : QString(), this);
         label->setToolTip(rowTips[side]);
@@ -278,22 +273,13 @@ void SummaryStrip::refresh()
                 text = arrow + QStringLiteral(" new");
             else
                 text = QStringLiteral("%1 %2 %").arg(arrow, signedNumber(100 * change));
-            const bool matters = std::fabs(change) >= 0.05;
-            const int dir = betterDirection(figure);
-            if (matters && dir != 0) {
-                const bool better = (b > a) == (dir > 0);
-                color = better ? QColor(0x1a, 0x8a, 0x3a) : QColor(0xc6, 0x28, 0x28);
-                tip =
-                    tr("%1: B is %2 than A.\n\n%3")
-                        .arg(figureName(figure), better ? tr("better") : tr("worse"), figureToolTip(figure));
-            } else if (matters) {
+            // Never red or green: a colour reads as a verdict, and the strip has no test (a +26 % idle
+            // of 16 µs in a 196 ms run is noise the step breakdown does not call a change).
+            if (std::fabs(change) >= 0.05)
                 color = palette().color(QPalette::WindowText);
-                tip = tr("%1 differs (neither better nor worse by itself).\n\n%2")
-                          .arg(figureName(figure), figureToolTip(figure));
-            } else {
+            else
                 tip = tr("%1: B and A are within 5 % of each other.\n\n%2")
                           .arg(figureName(figure), figureToolTip(figure));
-            }
         }
         m_changeColors[f] = color;
         cell->setText(text);

@@ -51,10 +51,8 @@ public:
     const Figures &figuresA() const { return m_a; }
     // The texts shown, for tests and reports: side 0 = A, 1 = B, 2 = the B/A change.
     QString text(Figure figure, int side) const;
-    // The colour of the change (side 2): green better, red worse, else the palette's text or grey.
+    // The colour of the change (side 2): the palette's text, or grey under 5 %; never a verdict's.
     QColor changeColor(Figure figure) const;
-    // +1 where more is plainly better, -1 where less is, 0 where it depends (left uncoloured).
-    static int betterDirection(Figure figure);
 
     static QString figureName(Figure figure);
     static QString formatFigure(Figure figure, double value);
