@@ -97,6 +97,17 @@ QString withoutBreaks(QString html)
 }
 
 // Sizes and shows the view with the run, as a window, and waits until it is on screen.
+// Events the top edge of the plot cuts through: drawn partly above it.
+int cutAtTheTop(const TimelineView &view, const LoadedRun &run)
+{
+    const int top = view.plotRect().top();
+    int cut = 0;
+    for (uint32_t e = 0; e < run.trace->eventCount(); ++e)
+        if (const QRect r = view.eventRect(e); r.isValid() && r.top() < top && r.bottom() >= top)
+            ++cut;
+    return cut;
+}
+
 bool showRun(TimelineView &view, const LoadedRun &run, QSize size = QSize(1200, 700))
 {
     view.resize(size);
@@ -552,7 +563,22 @@ private slots:
         QCOMPARE(view.eventRect(kernel).top(), paged);
         // a new run opens at its GPU rows again
         view.setRun(m_jax);
-        QCOMPARE(view.eventRect(kernel).top(), top + 10);
+        QVERIFY(view.plotRect().contains(view.eventRect(kernel).center()));
+        QCOMPARE(cutAtTheTop(view, m_jax), 0);
+    }
+
+    // Scrolled down to the GPU streams, a short view starts at a lane's top: no lane is cut through
+    // by the top of the view (its slices half drawn), whatever the height.
+    void opensAtALaneTop()
+    {
+        const uint32_t kernel = middleKernel(m_jax);
+        for (int height : {150, 173, 250, 291}) {
+            TimelineView view;
+            QVERIFY(showRun(view, m_jax, QSize(1200, height)));
+            QVERIFY2(view.plotRect().contains(view.eventRect(kernel).center()),
+                     qPrintable(QString::number(height)));
+            QVERIFY2(cutAtTheTop(view, m_jax) == 0, qPrintable(QString::number(height)));
+        }
     }
 
     void deepAndImproperNesting()

@@ -87,6 +87,23 @@ int TimelineRows::firstGpuHeaderY() const
     return -1;
 }
 
+int TimelineRows::laneTopAtOrBelow(int contentY) const
+{
+    const int r = rowAt(contentY);
+    if (r < 0)
+        return contentY;
+    const TimelineRow &row = m_rows[std::size_t(r)];
+    if (contentY == row.y)
+        return contentY;
+    if (!row.header) {
+        const TimelineTrackRow &track = m_layout->rows()[std::size_t(row.index)];
+        for (int lane = 1; lane < int(track.lanes.size()); ++lane)
+            if (const int top = row.y + laneOffset(track, lane); top >= contentY)
+                return top;
+    }
+    return row.y + row.height;
+}
+
 int TimelineRows::laneHeight(const TimelineTrackRow &row)
 {
     return row.gpu ? kGpuLaneHeight : kLaneHeight;

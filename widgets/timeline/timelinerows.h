@@ -49,6 +49,9 @@ public:
     int rowAt(int contentY) const;
     // Content y of the first GPU header, -1 when there is none.
     int firstGpuHeaderY() const;
+    // The first row or lane top at or below a content y (a row's end within its last lane): where a view
+    // can start without cutting a lane through.
+    int laneTopAtOrBelow(int contentY) const;
 
     static int laneHeight(const TimelineTrackRow &row);
     // y of a lane's top inside its row.

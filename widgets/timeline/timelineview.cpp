@@ -114,11 +114,12 @@ void TimelineView::Private::updateScrollBar()
     vbar->setVisible(needed);
     const int w = vbar->sizeHint().width();
     vbar->setGeometry(q->width() - w, kAxisHeight, w, std::max(0, viewport));
-    vbar->setRange(0, std::max(0, rows.contentHeight() - viewport));
+    const int gpuTarget = keepGpuInView ? gpuScrollTarget(viewport) : 0;
+    vbar->setRange(0, std::max({0, rows.contentHeight() - viewport, gpuTarget}));
     vbar->setPageStep(std::max(1, viewport));
     vbar->setSingleStep(kLaneHeight);
     if (keepGpuInView)
-        vbar->setValue(gpuScrollTarget(viewport));
+        vbar->setValue(gpuTarget);
     const int width = std::max(1, plotRect().width());
     if (state.scale().width != width) {
         state.setWidth(width);
@@ -132,7 +133,10 @@ int TimelineView::Private::gpuScrollTarget(int viewport) const
     if (gpuTop < 0)
         return 0;
     const int gpuHeight = rows.contentHeight() - gpuTop;
-    return std::clamp(gpuTop - std::max(0, viewport - gpuHeight), 0, vbar->maximum());
+    const int bottomAligned = std::clamp(gpuTop - std::max(0, viewport - gpuHeight), 0,
+                                         std::max(0, rows.contentHeight() - viewport));
+    // From the top of a lane rather than through its middle, a little blank below the last stream.
+    return rows.laneTopAtOrBelow(bottomAligned);
 }
 
 QRect TimelineView::Private::plotRect() const
