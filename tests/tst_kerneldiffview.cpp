@@ -438,6 +438,19 @@ private slots:
             unchanged += expected == dataColour(DataColour::Unchanged);
         }
         QVERIFY2(unchanged > 0, "the largest Δ of the process pair is no finding: a grey bar");
+        // The table's Δ time/run is coloured where the chart's bar is: by its sign on a finding, else
+        // not at all (it was green or red by its sign on every row).
+        int plain = 0;
+        for (int r = 0; r < view.model()->rowCount(); ++r) {
+            const KernelDiffRow &row = view.diff()->rows()[std::size_t(r)];
+            const QVariant colour =
+                view.model()->index(r, KernelDiffModel::column("delta_total_ns")).data(Qt::ForegroundRole);
+            const bool finding = row.verdict == Verdict::Faster || row.verdict == Verdict::Slower ||
+                                 row.verdict == Verdict::OnlyInA || row.verdict == Verdict::OnlyInB;
+            QCOMPARE(colour.isValid(), finding);
+            plain += !colour.isValid();
+        }
+        QVERIFY(plain > 0);
     }
 
     void tableIsTheDiff()

@@ -7,6 +7,12 @@
 
 namespace scopeline {
 
+bool isFinding(Verdict verdict)
+{
+    return verdict == Verdict::Faster || verdict == Verdict::Slower || verdict == Verdict::OnlyInA ||
+           verdict == Verdict::OnlyInB;
+}
+
 QString verdictText(Verdict verdict)
 {
     switch (verdict) {

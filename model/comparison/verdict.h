@@ -13,6 +13,9 @@ namespace scopeline {
 // What a row says, in the words a performance engineer would use.
 enum class Verdict { OnlyInA, OnlyInB, NotFound, NoSignificantChange, NoMeaningfulChange, Faster, Slower };
 QString verdictText(Verdict verdict);
+// B faster or slower, or on one side only: a difference the data shows, which charts and tables may
+// colour by its sign; the others are within the noise (or not there).
+bool isFinding(Verdict verdict);
 
 // From a run-level test (stats/runlevel.h): "B faster"/"B slower" only when the Holm-adjusted
 // run-level p is below alpha and the run-level change (ratio of geometric means − 1) is at least

@@ -188,9 +188,13 @@ QVariant KernelDiffModel::data(const QModelIndex &index, int role) const
             return QBrush(ComparisonTableModel::verdictColor(r.perCallVerdict));
         if (key == QLatin1String("kernel") && r.communication) // as the timeline draws them
             return QBrush(QColor(0xc2, 0x18, 0x8b));
-        if (key == QLatin1String("delta_total_ns") && r.deltaTotalNs != 0)
-            return QBrush(
-                ComparisonTableModel::verdictColor(r.deltaTotalNs < 0 ? Verdict::Faster : Verdict::Slower));
+        // The change coloured where the row's verdict is a finding, as the waterfall colours its bar;
+        // else not: a green or red figure reads as one, and an insignificant change's sign is noise.
+        if (key == QLatin1String("delta_total_ns") && isFinding(r.verdict)) {
+            const bool less =
+                r.verdict == Verdict::Faster || (r.verdict != Verdict::Slower && r.deltaTotalNs < 0);
+            return QBrush(ComparisonTableModel::verdictColor(less ? Verdict::Faster : Verdict::Slower));
+        }
         return {};
     case Qt::FontRole: {
         // a process-dependent row in italics: its kernel is an autotuner's choice, not the code's
