@@ -971,6 +971,18 @@ private slots:
         QTest::qWait(300);
         QCOMPARE(asked.count(), 0);
         QVERIFY(!windowEvents->isLoading());
+
+        // No events, no timelines: the figures take the window, and the status bar says why. A pair
+        // with a trace on one side shows them.
+        auto *timeline = window.findChild<PairTimeline *>();
+        QVERIFY(timeline);
+        QVERIFY(!timeline->isVisibleTo(&window));
+        QVERIFY2(window.statusText().contains(QLatin1String("without timelines")),
+                 qPrintable(window.statusText()));
+        QVERIFY(openAndWait(window, a, kEinsum));
+        QVERIFY(timeline->isVisibleTo(&window));
+        QVERIFY2(!window.statusText().contains(QLatin1String("without timelines")),
+                 qPrintable(window.statusText()));
     }
 
     void sessionRoundTrip()

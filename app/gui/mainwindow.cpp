@@ -318,10 +318,12 @@ void MainWindow::createActions()
     timelines->setToolTip(tr("The timelines take the whole window; again to show the figures"));
     for (QAction *action : {figures, timelines})
         action->setCheckable(true);
+    m_maximiseFigures = figures;
+    m_maximiseTimelines = timelines;
     connect(figures, &QAction::toggled, this, [this, timelines](bool on) {
         if (on)
             timelines->setChecked(false);
-        m_timeline->setVisible(!on);
+        showTimelines();
     });
     connect(timelines, &QAction::toggled, this, [this, figures](bool on) {
         if (on)
@@ -657,7 +659,10 @@ void MainWindow::showDocument()
         sideRunsText(QStringLiteral("A"), replication.runs(0), runsA().size()) + QStringLiteral(", ") +
         sideRunsText(QStringLiteral("B"), replication.runs(1), runsB().size()) +
         (skipped.total ? tr("; %1 events skipped (counters, unsupported or broken events)").arg(skipped.total)
-                       : QString()));
+                       : QString()) +
+        (shownRunsHaveTrace() ? QString()
+                              : tr(" · run summaries: the figures, without timelines (open the "
+                                   "traces to see them)")));
     addRecentPair(state.pathA, state.pathB);
     updateTitle();
 }
@@ -680,6 +685,25 @@ void MainWindow::showRuns()
     m_timeline->viewA()->setHighlightedKernels(m_highlightedKernels);
     m_timeline->viewB()->setHighlightedKernels(m_highlightedKernels);
     showStepGaps();
+    showTimelines();
+}
+
+void MainWindow::showTimelines()
+{
+    // Runs read from summary files hold no events: two empty timelines took two fifths of the window,
+    // which the figures get instead; a run with a trace brings them back.
+    const bool anyTrace =
+        runsA().value(m_runA->currentIndex()).hasTrace() || runsB().value(m_runB->currentIndex()).hasTrace();
+    if (!anyTrace)
+        m_maximiseTimelines->setChecked(false);
+    m_maximiseTimelines->setEnabled(anyTrace);
+    m_timeline->setVisible(anyTrace && !m_maximiseFigures->isChecked());
+}
+
+bool MainWindow::shownRunsHaveTrace() const
+{
+    return runsA().value(m_runA->currentIndex()).hasTrace() ||
+           runsB().value(m_runB->currentIndex()).hasTrace();
 }
 
 void MainWindow::showBanner(const QString &text, bool offerReload)

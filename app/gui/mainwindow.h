@@ -93,6 +93,9 @@ private:
     void showDocument();
     void watchRuns();
     void showRuns();
+    // The timelines are shown unless the figures are maximised or neither run shown has a trace.
+    void showTimelines();
+    bool shownRunsHaveTrace() const;
     void showStepGaps();
     void showBanner(const QString &text, bool offerReload = false);
     void reload();
@@ -119,6 +122,7 @@ private:
 
     ProportionalSplitter *m_splitter = nullptr; // timelines over the comparison panel
     PairTimeline *m_timeline = nullptr;
+    QAction *m_maximiseFigures = nullptr, *m_maximiseTimelines = nullptr;
     ComparisonPanel *m_panel = nullptr;
     KernelDiffView *m_diffView = nullptr;
     RanksView *m_ranks = nullptr;     // runs of several GPUs; its tab shown only for them
