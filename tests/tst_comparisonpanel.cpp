@@ -154,6 +154,7 @@ private slots:
             busy += run.analysis->total().busyNs;
             idle += run.analysis->total().idleNs();
         }
+        QCOMPARE(strip->unitText(), QStringLiteral("per run")); // runs of one GPU
         const double runs = double(m_a.size());
         QCOMPARE(strip->figuresA().value(SummaryStrip::Kernels), double(kernels) / runs);
         QCOMPARE(strip->figuresA().value(SummaryStrip::BusyTime), double(busy) / runs);

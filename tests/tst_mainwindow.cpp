@@ -310,6 +310,8 @@ private slots:
         window.show();
         QVERIFY(openAndWait(window, dir.filePath(QStringLiteral("A")), dir.filePath(QStringLiteral("B"))));
         QVERIFY(window.tabs()->isTabVisible(2));
+        // the strip's figures are a run's mean over its GPUs: it says "per GPU", not "per run"
+        QCOMPARE(window.findChild<SummaryStrip *>()->unitText(), QStringLiteral("per GPU"));
         RanksView *ranks = window.ranksView();
         QCOMPARE(ranks->rankTableView()->model()->rowCount(), 32);
         QCOMPARE(ranks->bars()->labels().size(), 8); // the ranks of the run picked: A run_0

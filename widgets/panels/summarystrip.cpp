@@ -212,11 +212,10 @@ SummaryStrip::SummaryStrip(QWidget *parent) : QFrame(parent)
     }
     for (int f = 0; f < NUM_FIGURES; ++f)
         grid->setColumnStretch(f + 1, 1);
-    auto *perRun = new QLabel(tr("per run"), this);
-    perRun->setForegroundRole(QPalette::PlaceholderText);
-    perRun->setToolTip(tr("Times and counts are per run (the mean over a side's runs), as in What changed; "
-                          "launch delays are medians over all launches of a side"));
-    grid->addWidget(perRun, 0, 0);
+    m_perRun = new QLabel(this);
+    m_perRun->setForegroundRole(QPalette::PlaceholderText);
+    grid->addWidget(m_perRun, 0, 0);
+    setPerGpu(false);
     refresh();
 }
 
@@ -225,6 +224,12 @@ void SummaryStrip::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b
 {
     m_a = Figures::of(a);
     m_b = Figures::of(b);
+    // A run of several GPUs counts as the mean of its GPUs (DESIGN.md): say so, as the scope list
+    // beside the strip adds its GPUs up.
+    const auto ranked = [](const QList<LoadedRun> &runs) {
+        return std::any_of(runs.begin(), runs.end(), [](const LoadedRun &r) { return r.run.rank >= 0; });
+    };
+    setPerGpu(ranked(a) || ranked(b));
     const QString labels[2] = {labelA, labelB};
     const Figures *sides[2] = {&m_a, &m_b};
     for (int side = 0; side < 2; ++side) {
@@ -237,6 +242,21 @@ void SummaryStrip::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b
                               .arg(prefix, labels[side].isEmpty() ? tr("nothing loaded") : labels[side]));
     }
     refresh();
+}
+
+void SummaryStrip::setPerGpu(bool perGpu)
+{
+    m_perRun->setText(perGpu ? tr("per GPU") : tr("per run"));
+    m_perRun->setToolTip(
+        (perGpu ? tr("Times and counts are per GPU: a run of several GPUs counts as the mean of its GPUs, a "
+                     "side as the mean of its runs (What changed's per-run figures are the same means)")
+                : tr("Times and counts are per run (the mean over a side's runs), as in What changed")) +
+        tr("; launch delays are medians over all launches of a side"));
+}
+
+QString SummaryStrip::unitText() const
+{
+    return m_perRun->text();
 }
 
 QString SummaryStrip::text(Figure figure, int side) const

@@ -51,6 +51,8 @@ public:
     const Figures &figuresA() const { return m_a; }
     // The texts shown, for tests and reports: side 0 = A, 1 = B, 2 = the B/A change.
     QString text(Figure figure, int side) const;
+    // What the figures are per: "per run", or "per GPU" where runs have ranks.
+    QString unitText() const;
     // The colour of the change (side 2): the palette's text, or grey under 5 %; never a verdict's.
     QColor changeColor(Figure figure) const;
 
@@ -59,9 +61,11 @@ public:
 
 private:
     void refresh();
+    void setPerGpu(bool perGpu);
 
     Figures m_a, m_b;
     QLabel *m_sideLabel[2] = {};
+    QLabel *m_perRun = nullptr; // "per run", or "per GPU" where runs have ranks
     std::array<std::array<QLabel *, 3>, NUM_FIGURES> m_cells{};
     std::array<QColor, NUM_FIGURES> m_changeColors{};
 };
