@@ -453,6 +453,34 @@ private slots:
         QVERIFY(plain > 0);
     }
 
+    // Each verdict has the interval it was decided from beside it, whole: the time/run change right
+    // after the verdict, wide enough for a finding's change and interval (it was elided, far right).
+    void verdictsIntervalBesideIt()
+    {
+        KernelDiffView view;
+        view.resize(1366, 700);
+        view.show();
+        view.setSides(m_procA, m_procB, QString(), QString());
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QHeaderView *header = view.tableView()->horizontalHeader();
+        const int verdict = KernelDiffModel::column("verdict"),
+                  change = KernelDiffModel::column("run_level_change");
+        QCOMPARE(header->visualIndex(change), header->visualIndex(verdict) + 1);
+        const QFontMetrics metrics(view.tableView()->font());
+        int findings = 0;
+        for (int r = 0; r < view.model()->rowCount(); ++r) {
+            const KernelDiffRow &row = view.diff()->rows()[std::size_t(r)];
+            if (row.verdict != Verdict::Faster && row.verdict != Verdict::Slower)
+                continue;
+            ++findings;
+            const QString text = view.model()->index(r, change).data().toString();
+            QVERIFY2(text.contains(QLatin1Char('[')), qPrintable(text));
+            QVERIFY2(metrics.horizontalAdvance(text) < view.tableView()->columnWidth(change),
+                     qPrintable(text));
+        }
+        QVERIFY(findings > 0);
+    }
+
     void tableIsTheDiff()
     {
         KernelDiffView view;
@@ -514,9 +542,10 @@ private slots:
         QCOMPARE(
             view.model()->headerData(KernelDiffModel::column("per_call_change"), Qt::Horizontal).toString(),
             QStringLiteral("Per call"));
-        // the columns sit together: kernel, verdict, per call
+        // the columns sit together: kernel, verdict, what it was decided from, per call
         QCOMPARE(KernelDiffModel::column("verdict"), KernelDiffModel::column("kernel") + 1);
-        QCOMPARE(KernelDiffModel::column("per_call_change"), KernelDiffModel::column("verdict") + 1);
+        QCOMPARE(KernelDiffModel::column("run_level_change"), KernelDiffModel::column("verdict") + 1);
+        QCOMPARE(KernelDiffModel::column("per_call_change"), KernelDiffModel::column("run_level_change") + 1);
         QVERIFY(view.headerText().startsWith(QLatin1String("3 v 3 runs")));
         QVERIFY(view.headerText().contains(QLatin1String("step time (PjitFunction(<lambda>)")));
         QVERIFY(!view.headerText().contains(QLatin1String("One run on a side")));

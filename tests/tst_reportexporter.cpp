@@ -186,14 +186,21 @@ private:
         QVERIFY(html.contains(QLatin1String("What changed")));
         QVERIFY(html.contains(diff.rows().front().kernel.toHtmlEscaped()));
         // its table: the window's columns (KernelDiff::tableColumns), the verdict on the GPU time per
-        // run, then the per-call change and verdict
-        QVERIFY(html.contains(htmlHeader(KernelDiff::tableColumns())));
+        // run beside the change and interval it was decided from, then the per-call change and verdict
+        const std::vector<TableColumn<KernelDiffRow>> columns = KernelDiff::tableColumns();
+        QVERIFY(html.contains(htmlHeader(columns)));
+        const auto changeColumn = std::find_if(columns.begin(), columns.end(), [](const auto &c) {
+            return c.csvKey == QLatin1String("run_level_change");
+        });
+        QVERIFY(changeColumn != columns.end());
         for (std::size_t i = 0; i < std::min<std::size_t>(25, diff.rows().size()); ++i) {
             const KernelDiffRow &row = diff.rows()[i];
-            QVERIFY2(
-                html.contains(
-                    QStringLiteral(">%1</td><td class='percall ").arg(row.verdictText().toHtmlEscaped())),
-                qPrintable(row.kernel));
+            QVERIFY2(html.contains(QStringLiteral(">%1</td><td class='num'>%2</td><td class='percall ")
+                                       .arg(row.verdictText().toHtmlEscaped(),
+                                            changeColumn->display(row).isEmpty()
+                                                ? QStringLiteral("–")
+                                                : changeColumn->display(row).toHtmlEscaped())),
+                     qPrintable(row.kernel));
             QVERIFY2(
                 html.contains(QStringLiteral("'>%1</td><td class='num'>").arg(expectedPerCall(row).toHtmlEscaped())),
                 qPrintable(row.kernel));

@@ -205,13 +205,20 @@ private slots:
     {
         // The table shows the columns its keys name, in their order; the model finds them by key.
         const std::vector<TableColumn<KernelDiffRow>> table = KernelDiff::tableColumns();
-        const QStringList keys = {QStringLiteral("kernel"),           QStringLiteral("verdict"),
-                                  QStringLiteral("per_call_change"),  QStringLiteral("delta_total_ns"),
-                                  QStringLiteral("share_of_delta"),   QStringLiteral("total_a_ns"),
-                                  QStringLiteral("total_b_ns"),       QStringLiteral("calls_a"),
-                                  QStringLiteral("calls_b"),          QStringLiteral("median_a_ns"),
-                                  QStringLiteral("median_b_ns"),      QStringLiteral("rel_change_median"),
-                                  QStringLiteral("run_level_change"), QStringLiteral("run_level_p")};
+        const QStringList keys = {QStringLiteral("kernel"),
+                                  QStringLiteral("verdict"),
+                                  QStringLiteral("run_level_change"),
+                                  QStringLiteral("per_call_change"),
+                                  QStringLiteral("delta_total_ns"),
+                                  QStringLiteral("share_of_delta"),
+                                  QStringLiteral("total_a_ns"),
+                                  QStringLiteral("total_b_ns"),
+                                  QStringLiteral("calls_a"),
+                                  QStringLiteral("calls_b"),
+                                  QStringLiteral("median_a_ns"),
+                                  QStringLiteral("median_b_ns"),
+                                  QStringLiteral("rel_change_median"),
+                                  QStringLiteral("run_level_p")};
         QCOMPARE(keysOf(table), keys);
         QCOMPARE(KernelDiffModel::column("calls_b"), keys.indexOf(QStringLiteral("calls_b")));
         QCOMPARE(KernelDiffModel::column("run_level_p"), keys.indexOf(QStringLiteral("run_level_p")));

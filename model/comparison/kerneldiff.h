@@ -125,8 +125,9 @@ public:
     // unadjusted one; the run_level_* columns test GPU time per run, the per_call_* ones the duration
     // per call. By op, the first column is "Op"; folded_names is filled when folding or by op.
     static std::vector<TableColumn<KernelDiffRow>> columns(const KernelDiffOptions &options = {});
-    // The CSV keys of what the window's table and the HTML report show, in their order: a column
-    // of the list is shown by adding its key here. KernelDiffModel finds its columns by these keys.
+    // The CSV keys of what the window's table and the HTML report show, in their order (a verdict
+    // beside the change and interval it was decided from): a column of the list is shown by adding its
+    // key here. KernelDiffModel finds its columns by these keys.
     static QStringList tableKeys();
     static std::vector<TableColumn<KernelDiffRow>> tableColumns(const KernelDiffOptions &options = {});
     // What `scopeline-cli diff` prints.

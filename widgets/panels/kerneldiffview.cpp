@@ -100,10 +100,6 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     m_table->setItemDelegateForColumn(column("per_call_change"), elideRight);
     m_table->setItemDelegateForColumn(column("run_level_change"), elideRight); // the change first
     freezeLeadingColumns(m_table, {column("kernel")});                         // the name stays in view
-    // What the verdict judges right after the per-run times, before the calls and medians.
-    QHeaderView *header = m_table->horizontalHeader();
-    header->moveSection(header->visualIndex(column("run_level_change")),
-                        header->visualIndex(column("total_b_ns")) + 1);
     m_table->setToolTip(tr("Every kernel of either side, sorted by how much it changed the GPU time per run. "
                            "Select one to highlight it in both timelines; Ctrl+C copies the table as CSV."));
     auto *copyCsv = new QAction(tr("Copy as CSV"), m_table);
@@ -263,13 +259,15 @@ void KernelDiffView::recompute()
                 m_processes[s].push_back({names[s][std::size_t(unit.front())], unit});
     }
     m_table->resizeColumnsToContents();
-    // The key columns (kernel, verdict, per call, Δ time/run, share, time/run A and B, time/run
-    // change) side by side without scrolling at 1366 px; long texts elide, whole in their tooltips.
-    // No column is narrower than its title.
+    // The key columns (kernel, verdict, time/run change, per call, Δ time/run, share, time/run A and
+    // B) side by side without scrolling at 1366 px; long texts elide, whole in their tooltips, but the
+    // time/run change and its interval, what the verdict was decided from, are read whole. No column
+    // is narrower than its title.
     const QFontMetrics metrics = m_table->horizontalHeader()->fontMetrics();
+    const int interval = metrics.horizontalAdvance(QStringLiteral("+10.00 % [+10.00, +10.00]…"));
     for (const auto &[key, widest] :
          {std::pair{"kernel", 200}, std::pair{"verdict", 110}, std::pair{"per_call_change", 110},
-          std::pair{"share_of_delta", 70}, std::pair{"run_level_change", 150}}) {
+          std::pair{"share_of_delta", 70}, std::pair{"run_level_change", interval}}) {
         const int column = KernelDiffModel::column(key);
         const int title = metrics.horizontalAdvance(m_model->headerData(column, Qt::Horizontal).toString()) +
                           2 * metrics.height();
