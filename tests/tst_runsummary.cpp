@@ -277,6 +277,13 @@ private slots:
                              side + QStringLiteral("/proc_1/run_0"), QStringLiteral("-o"), dir.filePath(QStringLiteral("clash"))});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("proc_0/run_0/") && r.err.contains("proc_1/run_0/"), r.err.constData());
+        // the same run given twice is summarised once, not refused as a clash with itself
+        const QString twice = dir.filePath(QStringLiteral("twice"));
+        r = runProcess(cli, {QStringLiteral("summarize"), side + QStringLiteral("/proc_0/run_0"),
+                             side + QStringLiteral("/proc_0/run_0"), QStringLiteral("-o"), twice});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(files(twice), QStringList{QStringLiteral("run_0.slsum")});
+        QCOMPARE(r.out.count('\n'), 1);
     }
 
     void badFiles()

@@ -81,6 +81,8 @@ int summarizeCommand(const QStringList &arguments)
             const QString file = QDir::cleanPath(outDir.filePath(summaryName(path, found, run) +
                                                                  RunSummaryFile::suffix()));
             if (const auto twin = targets.constFind(file); twin != targets.cend()) {
+                if (twin.value() == run.file) // the same run named twice: summarised once
+                    continue;
                 err() << "scopeline-cli: " << QDir::toNativeSeparators(twin.value()) << " and "
                       << QDir::toNativeSeparators(run.file) << " would both be summarised as "
                       << QDir::toNativeSeparators(file) << "; summarize them into separate folders\n";
