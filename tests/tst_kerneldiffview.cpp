@@ -438,6 +438,21 @@ private slots:
             unchanged += expected == dataColour(DataColour::Unchanged);
         }
         QVERIFY2(unchanged > 0, "the largest Δ of the process pair is no finding: a grey bar");
+        // the rest, lumped: lighter green or red only where a finding is among it
+        const std::vector<KernelDiffRow> &rows = view.diff()->rows();
+        QCOMPARE(bars.size(), shown.size() + (rows.size() > shown.size() ? 3 : 2));
+        if (rows.size() > shown.size()) {
+            double rest = 0;
+            bool finding = false;
+            for (std::size_t i = shown.size(); i < rows.size(); ++i) {
+                rest += rows[i].deltaTotalNs;
+                finding = finding || isFinding(rows[i].verdict);
+            }
+            const QColor expected = !finding || rest == 0 ? dataColour(DataColour::Unchanged)
+                                    : rest < 0            ? dataColour(DataColour::Less).lighter(140)
+                                                          : dataColour(DataColour::More).lighter(140);
+            QCOMPARE(bars[bars.size() - 2].colour, expected);
+        }
         // The table's Δ time/run is coloured where the chart's bar is: by its sign on a finding, else
         // not at all (it was green or red by its sign on every row).
         int plain = 0;

@@ -130,7 +130,9 @@ void ContributionChart::rebuild()
     }
     const KernelDiffSummary &s = m_diff->summary();
     const std::vector<KernelDiffRow> &rows = m_diff->rows();
-    const int shown = std::min({m_top, barsThatFit(), int(rows.size())});
+    int shown = std::min({m_top, barsThatFit(), int(rows.size())});
+    if (shown + 1 == int(rows.size()))
+        ++shown; // one kernel left: its own bar, in the place of "1 other kernel"
     // A narrow chart keeps room for its bars: the names take at most ~40 % of its width.
     const QFontMetrics labelMetrics(m_plot->yAxis->tickLabelFont());
     const int labelPixels = std::max(110, width() * 2 / 5);
@@ -156,11 +158,18 @@ void ContributionChart::rebuild()
         running += r.deltaTotalNs;
         rest -= r.deltaTotalNs;
     }
-    if (int(rows.size()) > shown)
+    if (int(rows.size()) > shown) {
+        // The rest in a lighter green or red where a finding is among it, else grey: its sign alone is
+        // no finding (a 0 ns rest was red).
+        const bool finding = std::any_of(rows.begin() + shown, rows.end(),
+                                         [](const KernelDiffRow &r) { return isFinding(r.verdict); });
+        const QColor colour = !finding || rest == 0 ? dataColour(DataColour::Unchanged)
+                              : rest < 0            ? less.lighter(140)
+                                                    : more.lighter(140);
         bars.push_back({m_diff->options().byOp ? tr("%n other op(s)", nullptr, int(rows.size()) - shown)
                                                : tr("%n other kernel(s)", nullptr, int(rows.size()) - shown),
-                        formatSignedDuration(rest), running, running + rest,
-                        rest < 0 ? less.lighter(140) : more.lighter(140)});
+                        formatSignedDuration(rest), running, running + rest, colour});
+    }
     bars.push_back(
         {tr("B: kernel time/run"), formatDuration(s.kernelTimePerRunB), 0, s.kernelTimePerRunB, total, true});
     drawWaterfall(m_plot, m_theme, bars, tr("time/run (%1)"));
