@@ -692,8 +692,7 @@ void MainWindow::showTimelines()
 {
     // Runs read from summary files hold no events: two empty timelines took two fifths of the window,
     // which the figures get instead; a run with a trace brings them back.
-    const bool anyTrace =
-        runsA().value(m_runA->currentIndex()).hasTrace() || runsB().value(m_runB->currentIndex()).hasTrace();
+    const bool anyTrace = shownRunsHaveTrace();
     if (!anyTrace)
         m_maximiseTimelines->setChecked(false);
     m_maximiseTimelines->setEnabled(anyTrace);

@@ -58,8 +58,8 @@ public:
     const std::vector<GateRow> &tripped() const { return m_tripped; }
     // Rows with the verdict that do not fail it because they carry a caveat (none when strict).
     const std::vector<GateRow> &waived() const { return m_waived; }
-    // Rows it could not judge: the step or a scope on neither side or one (a mistyped --step or --scope,
-    // or a side without them), their reason as the caveat. A gate with nothing to judge would pass
+    // Rows it could not judge, their reason as the caveat: the step where a side has none of its steps,
+    // a scope on neither side (a mistyped --step or --scope). A gate with nothing to judge would pass
     // whatever B did.
     const std::vector<GateRow> &unjudged() const { return m_unjudged; }
     // "--fail-on slower --strict"; empty when off.
