@@ -1354,6 +1354,7 @@ private slots:
         result = runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--tab"), QStringLiteral("ranks"),
                                   QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("none.png"))});
         QCOMPARE(result.exitCode, 1);
+        QVERIFY2(result.err.contains("--tab ranks: this pair has no such tab"), result.err.constData());
         result = runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--tab"), QStringLiteral("bogus")});
         QCOMPARE(result.exitCode, 1);
         QVERIFY2(result.err.contains("--tab takes changed, scopes, ranks or variants"), result.err.constData());

@@ -230,11 +230,15 @@ int main(int argc, char *argv[])
                          qPrintable(tab));
             return 1;
         }
-        QObject::connect(&window, &scopeline::MainWindow::loadDone, &window, [&window, index] {
-            if (window.tabs()->isTabVisible(index))
+        QObject::connect(&window, &scopeline::MainWindow::loadDone, &window, [&window, index, tab] {
+            if (window.tabs()->isTabVisible(index)) {
                 window.tabs()->setCurrentIndex(index);
-            else // the Ranks tab of runs of one GPU: not what was asked for
-                qApp->setProperty("screenshotFails", true);
+                return;
+            }
+            // the Ranks tab of runs of one GPU, Variants of two: not what was asked for, and said
+            std::fprintf(stderr, "scopeline: --tab %s: this pair has no such tab (%s)\n", qPrintable(tab),
+                         index == 2 ? "its runs are of one GPU each" : "two variants, not several");
+            qApp->setProperty("screenshotFails", true);
         });
     }
     if (parser.isSet(rangeOption)) {
