@@ -273,8 +273,14 @@ private slots:
         QVERIFY(view.stepLine().contains(QLatin1String("the whole run")));
         QCOMPARE(view.waterfall()->bars().front().to, wholeRun.row(StepPart::Step).meanA);
         QCOMPARE(view.waterfall()->bars().back().to, wholeRun.row(StepPart::Step).meanB);
-        for (int g = 0; g < view.stepChart()->plot()->graphCount(); ++g)
-            QCOMPARE(view.stepChart()->plot()->graph(g)->data()->size(), 1); // each run is one step
+        // each run is one step, placed by run among its side's (not all at step 0)
+        QCustomPlot *plot = view.stepChart()->plot();
+        QVERIFY(plot->xAxis->label().startsWith(QLatin1String("run")));
+        for (int g = 0; g < plot->graphCount(); ++g) {
+            QCOMPARE(plot->graph(g)->data()->size(), 1);
+            QCOMPARE(plot->graph(g)->data()->at(0)->key,
+                     double(g < int(m_a.size()) ? g : g - int(m_a.size())));
+        }
 
         // a typed scope, confirmed with Return
         picker->lineEdit()->clear();

@@ -31,7 +31,6 @@ StepTimeChart::StepTimeChart(QWidget *parent) : QWidget(parent)
     ticker->setTickStep(1); // steps are whole
     ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
     m_plot->xAxis->setTicker(ticker);
-    m_plot->xAxis->setLabel(tr("step index (in run order)"));
     // the legend in a row of its own above the plot, so that it never covers a line
     QCPLegend *legend = m_plot->legend;
     m_plot->axisRect()->insetLayout()->take(legend);
@@ -75,14 +74,19 @@ void StepTimeChart::rebuild()
 {
     m_plot->clearGraphs();
     double largest = 0;
-    std::size_t steps = 1;
+    std::size_t steps = 1, runs = 1;
     if (m_breakdown)
-        for (const std::vector<RunSteps> *side : {&m_breakdown->runsA(), &m_breakdown->runsB()})
+        for (const std::vector<RunSteps> *side : {&m_breakdown->runsA(), &m_breakdown->runsB()}) {
+            runs = std::max(runs, side->size());
             for (const RunSteps &run : *side) {
                 steps = std::max(steps, run.steps.size());
                 for (const StepInstance &step : run.steps)
                     largest = std::max(largest, double(step.parts[std::size_t(StepPart::Step)]));
             }
+        }
+    // Runs of one step each (the whole run as the step): each run's point at its place among the
+    // side's runs, rather than every run's at step 0, one column of dots.
+    const bool byRun = steps == 1 && runs > 1;
     const DurationUnit unit = DurationUnit::fitting(largest);
     m_unitNs = unit.ns;
     if (m_breakdown)
@@ -90,6 +94,7 @@ void StepTimeChart::rebuild()
             QColor colour = dataColour(side == 0 ? DataColour::SideA : DataColour::SideB);
             colour.setAlpha(190); // overlapping runs show through
             bool named = false;
+            double runIndex = 0;
             for (const RunSteps &run : side == 0 ? m_breakdown->runsA() : m_breakdown->runsB()) {
                 QCPGraph *graph = m_plot->addGraph();
                 const QString sideName = side == 0 ? QStringLiteral("A") : QStringLiteral("B");
@@ -98,14 +103,16 @@ void StepTimeChart::rebuild()
                 graph->setPen(QPen(colour, 1.5));
                 graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4)); // a one-step run shows
                 for (std::size_t i = 0; i < run.steps.size(); ++i)
-                    graph->addData(double(i),
+                    graph->addData(byRun ? runIndex : double(i),
                                    double(run.steps[i].parts[std::size_t(StepPart::Step)]) / unit.ns);
+                ++runIndex;
                 if (named)
                     graph->removeFromLegend(); // one entry per side
                 named = true;
             }
         }
-    m_plot->xAxis->setRange(-0.5, double(steps) - 0.5);
+    m_plot->xAxis->setLabel(byRun ? tr("run (in order; one step each)") : tr("step index (in run order)"));
+    m_plot->xAxis->setRange(-0.5, double(byRun ? runs : steps) - 0.5);
     m_plot->yAxis->setRange(0, largest > 0 ? 1.1 * largest / unit.ns : 1);
     m_plot->yAxis->setLabel(tr("step time (%1)").arg(unit.name));
     applyPalette(m_plot, palette()); // the legend's new entries

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Step time against step index, one line per run, A's runs in A's colour and B's in B's: warm-up
-// steps and outlier runs stand out where the waterfall's means hide them.
+// steps and outlier runs stand out where the waterfall's means hide them. Runs of one step each are
+// placed by run.
 
 #include "widgets/charts/plottheme.h"
 
