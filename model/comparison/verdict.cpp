@@ -13,6 +13,15 @@ bool isFinding(Verdict verdict)
            verdict == Verdict::OnlyInB;
 }
 
+int findingSign(Verdict verdict, double change)
+{
+    if (!isFinding(verdict))
+        return 0;
+    if (verdict == Verdict::Faster || verdict == Verdict::Slower)
+        return verdict == Verdict::Faster ? -1 : 1;
+    return change < 0 ? -1 : 1;
+}
+
 QString verdictText(Verdict verdict)
 {
     switch (verdict) {

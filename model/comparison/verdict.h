@@ -16,6 +16,9 @@ QString verdictText(Verdict verdict);
 // B faster or slower, or on one side only: a difference the data shows, which charts and tables may
 // colour by its sign; the others are within the noise (or not there).
 bool isFinding(Verdict verdict);
+// The way a finding goes: −1 B less (faster, or only in A), +1 B more; 0 for no finding. change (B − A)
+// tells the way of a row on one side only.
+int findingSign(Verdict verdict, double change);
 
 // From a run-level test (stats/runlevel.h): "B faster"/"B slower" only when the Holm-adjusted
 // run-level p is below alpha and the run-level change (ratio of geometric means − 1) is at least

@@ -26,20 +26,8 @@ constexpr int kBarPixels = 17; // height a bar and its label need
 // for a finding or a kernel of one side, grey when the difference is within the noise.
 QColor barColour(const KernelDiffRow &r)
 {
-    switch (r.verdict) {
-    case Verdict::Faster:
-        return dataColour(DataColour::Less);
-    case Verdict::Slower:
-        return dataColour(DataColour::More);
-    case Verdict::OnlyInA:
-    case Verdict::OnlyInB:
-        return dataColour(r.deltaTotalNs < 0 ? DataColour::Less : DataColour::More);
-    case Verdict::NotFound:
-    case Verdict::NoSignificantChange:
-    case Verdict::NoMeaningfulChange:
-        break;
-    }
-    return dataColour(DataColour::Unchanged);
+    const int sign = findingSign(r.verdict, r.deltaTotalNs);
+    return dataColour(sign == 0 ? DataColour::Unchanged : sign < 0 ? DataColour::Less : DataColour::More);
 }
 
 } // namespace

@@ -21,16 +21,16 @@ bool isCause(StepPart part)
     return part == StepPart::LaunchLate || part == StepPart::GpuWaiting || part == StepPart::Unknown;
 }
 
+// A tested row's finding (a step row has no side of its own: only B faster or slower).
 bool isFinding(const StepRow &row)
 {
-    return row.reason.isEmpty() && (row.verdict == Verdict::Faster || row.verdict == Verdict::Slower);
+    return row.reason.isEmpty() && scopeline::isFinding(row.verdict);
 }
 
 QColor verdictColour(const StepRow &row)
 {
-    if (!isFinding(row))
-        return dataColour(DataColour::Unchanged);
-    return dataColour(row.verdict == Verdict::Faster ? DataColour::Less : DataColour::More);
+    const int sign = row.reason.isEmpty() ? findingSign(row.verdict, row.delta) : 0;
+    return dataColour(sign == 0 ? DataColour::Unchanged : sign < 0 ? DataColour::Less : DataColour::More);
 }
 
 } // namespace

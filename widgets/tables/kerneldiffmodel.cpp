@@ -190,11 +190,10 @@ QVariant KernelDiffModel::data(const QModelIndex &index, int role) const
             return QBrush(QColor(0xc2, 0x18, 0x8b));
         // The change coloured where the row's verdict is a finding, as the waterfall colours its bar;
         // else not: a green or red figure reads as one, and an insignificant change's sign is noise.
-        if (key == QLatin1String("delta_total_ns") && isFinding(r.verdict)) {
-            const bool less =
-                r.verdict == Verdict::Faster || (r.verdict != Verdict::Slower && r.deltaTotalNs < 0);
-            return QBrush(ComparisonTableModel::verdictColor(less ? Verdict::Faster : Verdict::Slower));
-        }
+        if (key == QLatin1String("delta_total_ns"))
+            if (const int sign = findingSign(r.verdict, r.deltaTotalNs))
+                return QBrush(
+                    ComparisonTableModel::verdictColor(sign < 0 ? Verdict::Faster : Verdict::Slower));
         return {};
     case Qt::FontRole: {
         // a process-dependent row in italics: its kernel is an autotuner's choice, not the code's
