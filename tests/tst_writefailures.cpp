@@ -165,6 +165,44 @@ private slots:
         QVERIFY(stat(QFile::encodeName(fifo).constData(), &st) == 0 && S_ISFIFO(st.st_mode));
     }
 
+    // "--csv -" (and "--csv=-") puts the CSV on standard output, alone, and makes no file named "-".
+    void csvToStandardOutput_data()
+    {
+        QTest::addColumn<QStringList>("command");
+        QTest::addColumn<QByteArray>("header");
+        QTest::newRow("diff") << QStringList{QStringLiteral("diff"), kEager, kGraphs}
+                              << QByteArray("kernel,");
+        QTest::newRow("steps gated") << QStringList{QStringLiteral("steps"), kEager, kGraphs,
+                                                    QStringLiteral("--fail-on"), QStringLiteral("slower")}
+                                     << QByteArray("component,");
+    }
+
+    void csvToStandardOutput()
+    {
+        QFETCH(QStringList, command);
+        QFETCH(QByteArray, header);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString cli = QStringLiteral(SCOPELINE_CLI), file = dir.filePath(QStringLiteral("rows.csv"));
+        const ProcessResult toFile = runProcess(cli, command + QStringList{QStringLiteral("--csv"), file});
+        QVERIFY2(toFile.exitCode == 0, toFile.err.constData());
+        QVERIFY(!toFile.out.isEmpty()); // the report, which "-" leaves out
+        QFile written(file);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QByteArray expected = written.readAll();
+        QVERIFY(expected.startsWith(header));
+
+        const QByteArray folder = QFile::encodeName(dir.path());
+        const auto inFolder = [&folder] { (void)chdir(folder.constData()); };
+        for (const QStringList &csv : {QStringList{QStringLiteral("--csv"), QStringLiteral("-")},
+                                       QStringList{QStringLiteral("--csv=-")}}) {
+            const ProcessResult toStdout = runProcess(cli, command + csv, inFolder);
+            QVERIFY2(toStdout.exitCode == 0, toStdout.err.constData());
+            QCOMPARE(toStdout.out, expected);
+        }
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("-"))));
+    }
+
     // An output folder that cannot be made (under a file): one line naming it and the system's reason,
     // not a line per run without one.
     void outputFolderUnderAFile_data()

@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QIODevice>
 #include <QJsonArray>
 #include <QTextStream>
 
@@ -28,6 +29,34 @@ QTextStream &out()
     static QTextStream stream(stdout);
     return stream;
 }
+
+namespace {
+
+// "--csv -": the CSV takes standard output, so the report written to out() goes nowhere.
+class Discard : public QIODevice
+{
+protected:
+    qint64 readData(char *, qint64) override { return -1; }
+    qint64 writeData(const char *, qint64 size) override { return size; }
+};
+
+bool csvToStandardOutput(const QStringList &arguments)
+{
+    for (qsizetype i = 0; i < arguments.size(); ++i)
+        if (arguments[i] == QLatin1String("--csv=-") ||
+            (arguments[i] == QLatin1String("--csv") && arguments.value(i + 1) == QLatin1String("-")))
+            return true;
+    return false;
+}
+
+void discardReport()
+{
+    static Discard discard;
+    discard.open(QIODevice::WriteOnly);
+    out().setDevice(&discard);
+}
+
+} // namespace
 
 QTextStream &err()
 {
@@ -109,6 +138,8 @@ families grown by the candidates, a variant column first in every CSV; compare a
 test across all variants per scope. Labels that are all numbers (K=5, K=10, ...; or --sweep NAME with
 steps) make a sweep: neighbours compared, and where the step jumps. steps PATH --sweep-scope 'bmm_K(\d+)'
 takes a run's scopes as the sweep.
+
+--csv - writes the CSV to standard output in place of the report (the gate still goes to stderr).
 
 A PATH is a trace file, a run folder, a folder of runs, or run summaries; wildcards (quoted) select several,
 e.g. 'traces/trace_file_matmul_*'. Exit status: 0 success, 1 bad usage, 2 unreadable input
@@ -223,6 +254,16 @@ bool parseLevels(const QCommandLineParser &parser, const QCommandLineOption &alp
 // Writes text to a file atomically; prints why not and returns false on failure.
 bool writeTextFile(const QString &path, const QString &text)
 {
+    if (path == QLatin1String("-")) {
+        const QByteArray bytes = text.toUtf8();
+        if (std::fwrite(bytes.constData(), 1, std::size_t(bytes.size()), stdout) ==
+                std::size_t(bytes.size()) &&
+            std::fflush(stdout) == 0)
+            return true;
+        err() << "scopeline-cli: cannot write the CSV to standard output: "
+              << QString::fromLocal8Bit(std::strerror(errno)) << "\n";
+        return false;
+    }
     const QString error = saveFile(path, text.toUtf8());
     if (!error.isEmpty())
         err() << "scopeline-cli: cannot write " << path << ": " << error << "\n";
@@ -349,6 +390,8 @@ int run(const QStringList &arguments)
         out() << kUsage;
         return Success;
     }
+    if (csvToStandardOutput(rest))
+        discardReport();
     if (command == QLatin1String("info"))
         return infoCommand(rest);
     if (command == QLatin1String("scopes"))

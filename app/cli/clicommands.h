@@ -77,7 +77,8 @@ struct StepCommandOptions
 // The options steps and diff share: alpha and the threshold; false after printing a usage error.
 bool parseLevels(const QCommandLineParser &parser, const QCommandLineOption &alphaOption,
                  const QCommandLineOption &thresholdOption, double &alpha, double &threshold, int &status);
-// Writes text to a file atomically; prints why not and returns false on failure.
+// Writes text to a file atomically, or to standard output for "-" (where run() sent nothing else);
+// prints why not and returns false on failure.
 bool writeTextFile(const QString &path, const QString &text);
 
 // What compare and report share: the two sides, the scopes and how they match, the threshold.
