@@ -452,6 +452,44 @@ private slots:
                      run.out.constData());
     }
 
+    // A folder scopeline-hipbench recorded into stands for its two sides, which its summary.json names
+    // relative to where the program ran: the same output as the two folders given.
+    void recordedPairStandsForItsSides_data()
+    {
+        QTest::addColumn<QStringList>("arguments"); // PAIR stands for the recorded folder
+        for (const char *command : {"steps", "diff", "ranks"})
+            QTest::newRow(command) << QStringList{QString::fromLatin1(command), QStringLiteral("PAIR")};
+        QTest::newRow("compare") << QStringList{QStringLiteral("compare"), QStringLiteral("PAIR"),
+                                                QStringLiteral("--scope"), QStringLiteral("bmm_K20")};
+    }
+
+    void recordedPairStandsForItsSides()
+    {
+        QFETCH(QStringList, arguments);
+        const QString recorded = testdata::path("h100_runs/hipbench/batched-matmul");
+        REQUIRE_TEST_DATA(recorded);
+        QStringList pair = arguments, sides = arguments;
+        pair.replace(1, recorded);
+        sides.replace(1, recorded + QStringLiteral("/f32"));
+        sides.insert(2, recorded + QStringLiteral("/f64"));
+        const ProcessResult one = cli(pair), two = cli(sides);
+        QVERIFY2(two.exitCode == 0, two.err.constData());
+        QCOMPARE(one.exitCode, two.exitCode);
+        QVERIFY(two.out.contains("/f64"));
+        QCOMPARE(one.out, two.out);
+
+        // A summary that names one variant: exit 2, naming the file.
+        QTemporaryDir dir;
+        QFile summary(dir.filePath(QStringLiteral("summary.json")));
+        QVERIFY(summary.open(QIODevice::WriteOnly));
+        summary.write(R"({"a":{"label":"f32","path":"out/f32"}})");
+        summary.close();
+        pair.replace(1, dir.path());
+        const ProcessResult bad = cli(pair);
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains(summary.fileName().toUtf8()), bad.err.constData());
+    }
+
     // --format json holds every row with every field of the CSV, equal to it: numbers as numbers (the
     // same double), an empty field as null, texts as texts.
     void jsonFieldsEqualCsv_data()

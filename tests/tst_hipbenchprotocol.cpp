@@ -221,6 +221,9 @@ private slots:
         QTest::newRow("no scopes") << QByteArray(
                                           R"({"a":{"path":"@/eager"},"b":{"path":"@/graph"},"scopes":[],
             "samples":"kernel"})") << QString();
+        // As `scopeline-hipbench -o out` writes it where it ran: the folders are read beside the file.
+        QTest::newRow("relative") << QByteArray(R"({"a":{"path":"out/eager"},"b":{"path":"out/graph"}})")
+                                  << QString();
         QTest::newRow("missing") << QByteArray() << QStringLiteral("cannot be read");
         QTest::newRow("truncated") << QByteArray(R"({"a":{"path":"@/eager"},"b":)")
                                    << QStringLiteral("is not a JSON object (");
@@ -251,6 +254,7 @@ private slots:
             QVERIFY(file.open(QIODevice::WriteOnly));
             QVERIFY(file.write(json.replace('@', dir.path().toUtf8())) > 0);
         }
+        QCOMPARE(hipbenchprotocol::isRecordedPair(dir.path()), !json.isEmpty());
         SessionState state;
         QString why;
         const bool read = hipbenchprotocol::readSummary(dir.path(), state, &why);

@@ -1017,6 +1017,31 @@ private slots:
         QCOMPARE(reopened.panel()->selectedScopes(), QStringList{QStringLiteral("attn_q_k")});
     }
 
+    // A folder scopeline-hipbench recorded into opens as its pair: the variants' folders beside its
+    // summary.json, which names them as the program was given them (relative to where it ran).
+    void recordedPairOpens()
+    {
+        const QString recorded = testdata::path("h100_runs/hipbench/attention");
+        MainWindow window;
+        QVERIFY(window.openRecording(recorded));
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QCOMPARE(window.document()->state().pathA, recorded + QStringLiteral("/naive"));
+        QCOMPARE(window.document()->state().pathB, recorded + QStringLiteral("/tiled"));
+        QCOMPARE(window.runsA().size(), 5);
+        QCOMPARE(window.runsB().size(), 5);
+        QVERIFY(window.bannerText().isEmpty());
+
+        // A summary that names no pair is reported, naming the file; the pair shown stays.
+        QTemporaryDir dir;
+        QFile summary(dir.filePath(QStringLiteral("summary.json")));
+        QVERIFY(summary.open(QIODevice::WriteOnly));
+        summary.write(R"({"a":{"label":"eager","path":"out/eager"}})");
+        summary.close();
+        QVERIFY(!window.openRecording(dir.path()));
+        QVERIFY(window.bannerText().contains(summary.fileName()));
+        QCOMPARE(window.runsA().size(), 5);
+    }
+
     void swapAndExport()
     {
         MainWindow window;

@@ -4,6 +4,7 @@
 
 #include "model/comparison/stepbreakdown.h"
 #include "model/files/atomicfile.h"
+#include "model/runner/hipbenchprotocol.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -142,7 +143,7 @@ takes a run's scopes as the sweep.
 --csv - writes the CSV to standard output in place of the report (the gate still goes to stderr).
 
 A PATH is a trace file, a run folder, a folder of runs, or run summaries; wildcards (quoted) select several,
-e.g. 'traces/trace_file_matmul_*'. Exit status: 0 success, 1 bad usage, 2 unreadable input
+e.g. 'traces/trace_file_matmul_*'. One PATH that scopeline-hipbench recorded into (--out) stands for its A and B. Exit status: 0 success, 1 bad usage, 2 unreadable input
 or unwritable output, 3 the gate (--fail-on) found what it names.
 )";
 
@@ -270,6 +271,24 @@ bool writeTextFile(const QString &path, const QString &text)
     return error.isEmpty();
 }
 
+bool expandRecordedPair(QStringList &paths, QStringList *scopes, int &status)
+{
+    if (paths.size() != 1 || !hipbenchprotocol::isRecordedPair(paths[0]))
+        return true;
+    SessionState pair;
+    QString error;
+    if (!hipbenchprotocol::readSummary(paths[0], pair, &error)) {
+        err() << "scopeline-cli: " << error << "\n";
+        err().flush();
+        status = Unreadable;
+        return false;
+    }
+    paths = {pair.pathA, pair.pathB};
+    if (scopes && scopes->isEmpty())
+        *scopes = pair.scopes;
+    return true;
+}
+
 bool parseComparisonOptions(const QString &command, const QStringList &arguments,
                             const QList<QCommandLineOption> &extra, QCommandLineParser &parser,
                             ComparisonOptions &options, int &status)
@@ -293,7 +312,10 @@ bool parseComparisonOptions(const QString &command, const QStringList &arguments
     };
     if (!parser.parse(arguments))
         return fail(parser.errorText());
-    const QStringList positional = parser.positionalArguments();
+    QStringList positional = parser.positionalArguments();
+    options.scopes = parser.values(scopeOption);
+    if (!expandRecordedPair(positional, &options.scopes, status))
+        return false;
     const bool variants = command == QLatin1String("compare") || command == QLatin1String("report");
     if (positional.size() < 2 || (positional.size() > 2 && !variants))
         return fail(QStringLiteral("%1 needs two paths, A and B%2")
@@ -301,7 +323,6 @@ bool parseComparisonOptions(const QString &command, const QStringList &arguments
     options.sides = positional;
     options.pathA = SideArgument::parse(positional[0]).path;
     options.pathB = SideArgument::parse(positional[1]).path;
-    options.scopes = parser.values(scopeOption);
     // A report without scopes still holds What changed and the step breakdown; the other
     // commands compare scopes and need one.
     if (options.scopes.isEmpty() && command != QLatin1String("report"))

@@ -77,6 +77,10 @@ struct StepCommandOptions
 // The options steps and diff share: alpha and the threshold; false after printing a usage error.
 bool parseLevels(const QCommandLineParser &parser, const QCommandLineOption &alphaOption,
                  const QCommandLineOption &thresholdOption, double &alpha, double &threshold, int &status);
+// One path that is a folder scopeline-hipbench recorded a pair into stands for the pair: paths
+// becomes its two sides and scopes, when given and empty, its scopes. False after printing why its
+// summary.json cannot be read (status Unreadable).
+bool expandRecordedPair(QStringList &paths, QStringList *scopes, int &status);
 // Writes text to a file atomically, or to standard output for "-" (where run() sent nothing else);
 // prints why not and returns false on failure.
 bool writeTextFile(const QString &path, const QString &text);

@@ -260,8 +260,12 @@ int diffCommand(const QStringList &arguments)
     parser.addOptions(gateOptionList());
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
+    int status = Success;
+    QStringList paths = parser.positionalArguments();
+    if (!expandRecordedPair(paths, nullptr, status))
+        return status;
     QList<SideArgument> sides;
-    for (const QString &argument : parser.positionalArguments())
+    for (const QString &argument : paths)
         sides.append(SideArgument::parse(argument));
     if (sides.size() < 2)
         return usageError(QStringLiteral("diff needs two paths, A and B, or a baseline and candidates"));
@@ -271,7 +275,6 @@ int diffCommand(const QStringList &arguments)
     if (parser.value(byOption) != QLatin1String("kernel") && parser.value(byOption) != QLatin1String("op"))
         return usageError(QStringLiteral("--by must be kernel or op"));
     options.byOp = parser.value(byOption) == QLatin1String("op");
-    int status = Success;
     if (!parseLevels(parser, alphaOption, thresholdOption, options.alpha, options.threshold, status))
         return status;
     bool ok = false;

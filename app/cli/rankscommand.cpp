@@ -18,11 +18,13 @@ int ranksCommand(const QStringList &arguments)
     parser.addOptions(o.all());
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
-    const QStringList positional = parser.positionalArguments();
+    int status = Success;
+    QStringList positional = parser.positionalArguments();
+    if (!expandRecordedPair(positional, nullptr, status))
+        return status;
     if (positional.isEmpty() || positional.size() > 2)
         return usageError(QStringLiteral("ranks needs one path, or two (A and B)"));
     RankTable::Options options;
-    int status = Success;
     if (!parseLevels(parser, o.alpha, o.threshold, options.alpha, options.threshold, status))
         return status;
     if (!parseStepScope(parser, o.step, options.stepScope, status))

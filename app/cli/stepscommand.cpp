@@ -223,8 +223,12 @@ int stepsCommand(const QStringList &arguments)
     parser.addOptions(gateOptionList());
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
+    int status = Success;
+    QStringList paths = parser.positionalArguments();
+    if (!parser.isSet(sweepScopeOption) && !expandRecordedPair(paths, nullptr, status))
+        return status;
     QList<SideArgument> sides;
-    for (const QString &argument : parser.positionalArguments())
+    for (const QString &argument : paths)
         sides.append(SideArgument::parse(argument));
     if (parser.isSet(sweepScopeOption)) {
         if (sides.size() != 1)
@@ -237,7 +241,6 @@ int stepsCommand(const QStringList &arguments)
         return usageError(QStringLiteral("steps needs two paths, A and B, or a baseline and candidates"));
     }
     StepBreakdownOptions options;
-    int status = Success;
     if (!parseLevels(parser, o.alpha, o.threshold, options.alpha, options.threshold, status))
         return status;
     if (!parseStepScope(parser, o.step, options.stepScope, status))

@@ -13,6 +13,7 @@
 #include "model/files/atomicfile.h"
 #include "model/loading/sessionfile.h"
 #include "model/loading/tracefolder.h"
+#include "model/runner/hipbenchprotocol.h"
 
 #include <QApplication>
 #include <QBuffer>
@@ -181,6 +182,8 @@ int main(int argc, char *argv[])
         window.openVariants(args);
     } else if (args.size() == 2) {
         window.openPair(args[0], args[1], state);
+    } else if (args.size() == 1 && scopeline::hipbenchprotocol::isRecordedPair(args[0])) {
+        window.openRecording(args[0], state.scopes); // what scopeline-hipbench recorded: its pair
     } else if (args.size() == 1) {
         // A session, else a trace or folder: shown against itself, loaded once (A/A: nothing changed).
         scopeline::SessionState session;

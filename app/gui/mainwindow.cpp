@@ -5,6 +5,7 @@
 #include "model/files/atomicfile.h"
 #include "model/loading/pairloader.h"
 #include "model/loading/sideargument.h"
+#include "model/runner/hipbenchprotocol.h"
 
 #include "app/gui/opendialog.h"
 #include "app/gui/runevents.h"
@@ -764,6 +765,20 @@ bool MainWindow::openSession(const QString &file)
     return true;
 }
 
+bool MainWindow::openRecording(const QString &folder, const QStringList &scopes)
+{
+    SessionState state;
+    QString error;
+    if (!hipbenchprotocol::readSummary(folder, state, &error)) {
+        showBanner(error);
+        return false;
+    }
+    if (!scopes.isEmpty())
+        state.scopes = scopes;
+    openPair(state.pathA, state.pathB, state);
+    return true;
+}
+
 bool MainWindow::saveSession(const QString &file)
 {
     QString error;
@@ -909,7 +924,8 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 
 void MainWindow::dropEvent(QDropEvent *event)
 {
-    // Three or more: variants. Two folders or files: A and B. One: the open dialog, with it on the side it was dropped on.
+    // Three or more: variants. Two folders or files: A and B. One: a session, a recorded pair, else the
+    // open dialog with it on the side it was dropped on.
     QStringList paths;
     for (const QUrl &url : event->mimeData()->urls())
         if (url.isLocalFile())
@@ -921,6 +937,8 @@ void MainWindow::dropEvent(QDropEvent *event)
         openNewPair(paths[0], paths[1]);
     else if (paths.size() == 1 && paths[0].endsWith(QLatin1String(".scopeline.json")))
         openSession(paths[0]);
+    else if (paths.size() == 1 && hipbenchprotocol::isRecordedPair(paths[0]))
+        openRecording(paths[0]);
     else if (paths.size() == 1)
         event->position().y() < height() / 2 ? showOpenDialog(paths[0], {}) : showOpenDialog({}, paths[0]);
 }

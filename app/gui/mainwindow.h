@@ -54,6 +54,10 @@ public:
     void openVariants(const QStringList &arguments, const SessionState &pair = {});
     QString statusText() const;
     bool openSession(const QString &file);
+    // A folder scopeline-hipbench recorded a pair into, as its summary.json names it (scopes and
+    // sample mode too; `scopes`, when given, in place of its own). False, said in the banner, when
+    // the summary cannot be read.
+    bool openRecording(const QString &folder, const QStringList &scopes = {});
     bool saveSession(const QString &file);
     bool exportReport(const QString &folder);
     bool isLoading() const { return m_document->isLoading() || m_variantsLoading; }

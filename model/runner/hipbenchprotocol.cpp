@@ -4,6 +4,7 @@
 #include "model/analysis/scopematcher.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -129,6 +130,11 @@ QString summaryPath(const QString &folder)
     return folder + QStringLiteral("/summary.json");
 }
 
+bool isRecordedPair(const QString &path)
+{
+    return QFileInfo(path).isDir() && QFileInfo(summaryPath(path)).isFile();
+}
+
 bool readSummary(const QString &folder, SessionState &state, QString *error)
 {
     const QString file = summaryPath(folder);
@@ -151,9 +157,15 @@ bool readSummary(const QString &folder, SessionState &state, QString *error)
         return fail(error,
                     message("%1 holds only %2 (%3): choose both variants in the options to record a pair")
                         .arg(file, a.value(QStringLiteral("label")).toString(), read.pathA));
-    for (const QString &path : {read.pathA, read.pathB})
-        if (!QFileInfo(path).isDir())
-            return fail(error, message("%1 names %2, which is not a folder").arg(file, path));
+    // The program writes DIR/<variant> as it was given DIR (often relative to where it ran): a side
+    // is the variant's folder beside the summary, so the folder opens from anywhere, moved or not.
+    for (QString *path : {&read.pathA, &read.pathB}) {
+        const QString beside = QDir(folder).filePath(QFileInfo(*path).fileName());
+        if (QFileInfo(beside).isDir())
+            *path = beside;
+        else if (!QFileInfo(*path).isDir())
+            return fail(error, message("%1 names %2, which is not a folder").arg(file, *path));
+    }
     const QJsonValue scopes = summary.value(QStringLiteral("scopes"));
     if (!scopes.isUndefined() && !scopes.isArray())
         return fail(error, message("%1: \"scopes\" is not a list").arg(file));

@@ -51,9 +51,12 @@ QString exitMeaning(int code);
 
 // The summary file of a run into `folder`.
 QString summaryPath(const QString &folder);
-// Reads FOLDER/summary.json of a finished run: the A and B folders, the scopes and the sample mode.
-// False, with a reason naming the file, when it is missing, malformed or names no pair of folders.
+// Reads FOLDER/summary.json of a finished run: the A and B folders (the variants' folders in FOLDER,
+// wherever it was recorded), the scopes and the sample mode. False, with a reason naming the file,
+// when it is missing, malformed or names no pair of folders.
 bool readSummary(const QString &folder, SessionState &state, QString *error);
+// Whether path is a folder a run left its summary.json in: one path that stands for its pair.
+bool isRecordedPair(const QString &path);
 
 } // namespace hipbenchprotocol
 } // namespace scopeline
