@@ -408,7 +408,7 @@ private slots:
                             QString::number(window.runsA().size())));
         QCOMPARE(pickerA->runBox()->currentText(), QStringLiteral("run_1"));
         QCOMPARE(pickerA->rankBox()->currentText(), QStringLiteral("7 of 8"));
-        QVERIFY(window.statusText().contains(QLatin1String("2 run(s) of 16 ranks")));
+        QVERIFY(window.statusText().contains(QLatin1String("2 run(s) of 8 ranks")));
         QTest::qWait(100);
         QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_ranks.png"))));
         QVERIFY(openAndWait(window, kMatmul, kEinsum));

@@ -79,6 +79,60 @@ int compareKinds(const RankTable &table, const QJsonObject &expected)
     return int(kinds.size());
 }
 
+// Every column of every rank against the oracle's (null: unset); how many rows there are.
+int compareRows(const RankTable &table, const QJsonArray &expected)
+{
+    if (qsizetype(table.rows().size()) != expected.size()) {
+        qWarning("%zu rows, the oracle %lld", table.rows().size(), qlonglong(expected.size()));
+        return -1;
+    }
+    for (std::size_t r = 0; r < table.rows().size(); ++r) {
+        const QJsonObject o = expected[qsizetype(r)].toObject();
+        for (const TableColumn<RankRow> &c : RankTable::columns()) {
+            const QVariant value = c.value(table.rows()[r]);
+            const QJsonValue want = o[c.csvKey];
+            const bool same = c.csvKey == QLatin1String("side") || c.csvKey == QLatin1String("run")
+                                  ? value.toString() == want.toString()
+                              : want.isNull() ? std::isnan(value.toDouble())
+                                              : std::fabs(value.toDouble() - want.toDouble()) <=
+                                                    1e-9 * std::fabs(want.toDouble());
+            if (!same) {
+                qWarning("rank %zu %s: %s, oracle %s", r, qPrintable(c.csvKey), qPrintable(value.toString()),
+                         QJsonDocument(QJsonArray{want}).toJson(QJsonDocument::Compact).constData());
+                return -1;
+            }
+        }
+    }
+    return int(expected.size());
+}
+
+// A copy of a real rank file with its communication kernels dropped ("nocomm") or every timestamp
+// a second later ("later": another host's clock).
+bool alteredRank(const QString &file, const QString &out, const QString &how)
+{
+    const char *script = R"(
+import gzip, json, sys
+src, dst, how = sys.argv[1:4]
+with gzip.open(src, "rt") as f:
+    d = json.load(f)
+if how == "nocomm":
+    d["traceEvents"] = [e for e in d["traceEvents"]
+                        if not (e.get("cat") == "kernel" and "nccl" in e.get("name", "").lower())]
+else:
+    for e in d["traceEvents"]:
+        if "ts" in e:
+            e["ts"] += 1000000
+with gzip.open(dst, "wt") as f:
+    json.dump(d, f)
+)";
+    const ProcessResult result =
+        runProcess(QStringLiteral(SCOPELINE_PYTHON),
+                   {QStringLiteral("-c"), QString::fromLatin1(script), file, out, how});
+    if (result.exitCode != 0)
+        qWarning("%s", result.err.constData());
+    return result.exitCode == 0;
+}
+
 // The job's files under other names in a folder of their own (hard links).
 bool linkRanks(const QString &folder, const QStringList &files, const QStringList &names = {})
 {
@@ -288,26 +342,7 @@ private slots:
     {
         const RankTable table(load(testdata::dlrmRun()), {}, {});
         QCOMPARE(table.stepScope(), QStringLiteral("ProfilerStep"));
-        const QJsonArray expected = oracleRows({testdata::dlrmRun()});
-        QCOMPARE(qsizetype(table.rows().size()), expected.size());
-        QCOMPARE(expected.size(), 8);
-        const auto &columns = RankTable::columns();
-        for (std::size_t r = 0; r < table.rows().size(); ++r) {
-            const QJsonObject o = expected[qsizetype(r)].toObject();
-            for (const TableColumn<RankRow> &c : columns) {
-                const QVariant value = c.value(table.rows()[r]);
-                const QJsonValue want = o[c.csvKey];
-                if (c.csvKey == QLatin1String("side") || c.csvKey == QLatin1String("run")) {
-                    QCOMPARE(value.toString(), want.toString());
-                    continue;
-                }
-                const double got = value.toDouble(), w = want.toDouble();
-                QVERIFY2(
-                    std::fabs(got - w) <= 1e-9 * std::fabs(w),
-                    qPrintable(
-                        QStringLiteral("rank %1 %2: %3, oracle %4").arg(r).arg(c.csvKey).arg(got).arg(w)));
-            }
-        }
+        QCOMPARE(compareRows(table, oracleRows({testdata::dlrmRun()})), 8);
         QCOMPARE(table.rows()[7].arrivedLastShare, 5.0 / 8);
         // each kind of collective: how many a step, how long, the rank it runs longest on
         QCOMPARE(compareKinds(table, oracle({testdata::dlrmRun()})), 2); // AllReduce and SendRecv
@@ -319,6 +354,54 @@ private slots:
         QVERIFY(c.note.isEmpty());
         QVERIFY(
             table.notes().join(QLatin1Char('\n')).contains(QLatin1String("arrived last most often: rank 7")));
+    }
+
+    // A job whose files lost something: a rank without communication kernels is left out of the
+    // matching (the others still match, and it is named); ranks of a clock a second apart have no
+    // waits (they would measure the clocks); a partial world names its missing ranks; and sides of
+    // different rank counts say so. Every column against the oracle, which has the same rules.
+    void damagedJobs()
+    {
+        QTemporaryDir dir(testdata::scratchDir());
+        const QDir job(testdata::dlrmRun());
+        const QString nocomm = dir.filePath(QStringLiteral("nocomm")),
+                      later = dir.filePath(QStringLiteral("later"));
+        QVERIFY(linkRanks(nocomm, m_files.mid(0, 3) + m_files.mid(4)) && linkRanks(later, m_files.mid(0, 4)));
+        QVERIFY(alteredRank(job.filePath(m_files[3]), QDir(nocomm).filePath(m_files[3]),
+                            QStringLiteral("nocomm")));
+        for (int r = 4; r < 8; ++r)
+            QVERIFY(alteredRank(job.filePath(m_files[r]), QDir(later).filePath(m_files[r]),
+                                QStringLiteral("later")));
+
+        const RankTable lost(load(nocomm), {}, {});
+        QCOMPARE(compareRows(lost, oracleRows({nocomm})), 8);
+        QVERIFY(std::isnan(lost.rows()[3].collectiveWaitNs));
+        QCOMPARE(lost.rows()[7].arrivedLastShare, 5.0 / 8); // rank 7 still arrives last
+        QCOMPARE(lost.collectives().front().matched, 8);
+        QCOMPARE(lost.collectives().front().ranksInOrder.size(), std::size_t(7));
+        QVERIFY2(
+            lost.collectives().front().note.contains(QLatin1String("rank 3 without communication kernels")),
+            qPrintable(lost.collectives().front().note));
+
+        const RankTable skewed(load(later), {}, {});
+        QCOMPARE(compareRows(skewed, oracleRows({later})), 8);
+        for (const RankRow &row : skewed.rows())
+            QVERIFY(std::isnan(row.collectiveWaitNs) && std::isnan(row.arrivedLastShare));
+        QVERIFY(skewed.collectives().front().waitsNs.empty());
+        QVERIFY2(skewed.collectives().front().note.contains(QLatin1String("waits not measured")),
+                 qPrintable(skewed.collectives().front().note));
+        QVERIFY(!skewed.notes().join(QLatin1Char('\n')).contains(QLatin1String("arrived last")));
+
+        const QString partial = dir.filePath(QStringLiteral("partial"));
+        QVERIFY(linkRanks(partial, {m_files[2], m_files[5]}));
+        const RankTable two(load(partial), load(testdata::dlrmRun()), {});
+        const QString notes = two.notes().join(QLatin1Char('\n'));
+        QVERIFY2(notes.contains(QLatin1String("rank 0, 1, 3, 4, 6, 7 missing")), qPrintable(notes));
+        QVERIFY2(notes.contains(QLatin1String("A's runs have 2 rank(s), B's 8")), qPrintable(notes));
+        QVERIFY(!RankTable(load(testdata::dlrmRun()), load(testdata::dlrmRun()), {})
+                     .notes()
+                     .join(QLatin1Char('\n'))
+                     .contains(QLatin1String("different sets")));
     }
 
     // Message sizes from the args give bandwidths: RCCL on MI300 (8 ranks' group, BFloat16) and NCCL

@@ -9,6 +9,8 @@
 
 #include <QCommandLineParser>
 
+#include <algorithm>
+
 namespace scopeline::cli {
 
 int ranksCommand(const QStringList &arguments)
@@ -57,6 +59,13 @@ int ranksCommand(const QStringList &arguments)
         out() << tableText(RankTable::comparisonColumns(), ranks.comparison());
     }
     out().flush();
+    for (int side = 0; side < (b.isEmpty() ? 1 : 2); ++side)
+        if (std::none_of(ranks.rows().begin(), ranks.rows().end(),
+                         [side](const RankRow &row) { return row.side == side && row.steps > 0; }))
+            err() << "scopeline-cli: warning: no step of "
+                  << (ranks.stepScope().isEmpty() ? QStringLiteral("the whole run") : ranks.stepScope())
+                  << " with kernels in " << (side == 0 ? "A" : "B")
+                  << "; --step SCOPE picks another (scopeline-cli scopes lists them)\n";
     if (parser.isSet(o.csv) && !writeTextFile(parser.value(o.csv), ranks.toCsv()))
         return Unreadable;
     return Success;

@@ -650,8 +650,10 @@ void MainWindow::showDocument()
     // runs, and the ranks of runs of several GPUs (rank files, or the GPUs of one trace)
     const Replication replication = Replication::of(runsA(), runsB());
     const auto sideRunsText = [this](const QString &side, int runs, qsizetype files) {
-        return files > runs ? tr("%1: %n run(s) of %2 ranks", nullptr, runs).arg(side).arg(files)
-                            : tr("%1: %n run(s)", nullptr, runs).arg(side);
+        if (files <= runs)
+            return tr("%1: %n run(s)", nullptr, runs).arg(side);
+        return files % runs == 0 ? tr("%1: %n run(s) of %2 ranks", nullptr, runs).arg(side).arg(files / runs)
+                                 : tr("%1: %n run(s), %2 ranks in all", nullptr, runs).arg(side).arg(files);
     };
     m_status->setText(
         (m_sampleTitle.isEmpty()

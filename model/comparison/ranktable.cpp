@@ -16,6 +16,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <set>
 #include <string>
 
 namespace scopeline {
@@ -51,8 +52,21 @@ double busFactor(const QString &kind, int n)
     return (allReduce ? 2.0 : 1.0) * (n - 1) / n;
 }
 
+// Ranks as a list ("0, 3, 7"), the first eight of them.
+QString rankList(const std::vector<int> &ranks)
+{
+    QStringList names;
+    for (std::size_t i = 0; i < std::min<std::size_t>(ranks.size(), 8); ++i)
+        names << QString::number(ranks[i]);
+    if (ranks.size() > 8)
+        names << tr("%1 more").arg(ranks.size() - 8);
+    return names.join(QStringLiteral(", "));
+}
+
 // The k-th communication kernel of a name on every rank of a run is one collective; the latest start
-// holds the others back. Sets each rank's waits in `rows` (the group's rows, in its order).
+// holds the others back. Sets each rank's waits in `rows` (the group's rows, in its order). A rank
+// without communication kernels (a profile that lost them) is left out of the matching rather than
+// leaving every collective unmatched.
 RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &group,
                                 const std::vector<std::map<std::string, std::vector<Collective>>> &byName,
                                 RankRow *rows)
@@ -61,25 +75,34 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
     summary.side = side;
     summary.run = group.front()->run.name;
     summary.ranks = int(group.size());
+    std::vector<std::size_t> members; // the ranks (indices in group) with communication kernels
+    std::vector<int> without;
+    for (std::size_t r = 0; r < group.size(); ++r)
+        if (byName[r].empty())
+            without.push_back(group[r]->run.rank);
+        else
+            members.push_back(r);
+    if (members.size() < 2)
+        members.clear(); // nothing to match
     std::vector<double> waits(group.size(), 0), last(group.size(), 0), counted(group.size(), 0), spreads;
-    std::map<std::string, std::vector<std::size_t>> counts;
-    std::vector<std::vector<double>> matchedWaits;          // per matched collective, per rank
-    std::vector<std::pair<int64_t, QString>> matchedStarts; // its start on the first rank, its name
-    for (std::size_t r = 0; r < byName.size(); ++r)
-        for (const auto &[name, list] : byName[r]) {
-            counts[name].resize(group.size(), 0);
-            counts[name][r] = list.size();
+    std::map<std::string, std::vector<std::size_t>> counts; // per name, per member
+    std::vector<std::vector<double>> matchedWaits;          // per matched collective, per member
+    std::vector<std::pair<int64_t, QString>> matchedStarts; // its start on the first member, its name
+    for (std::size_t m = 0; m < members.size(); ++m)
+        for (const auto &[name, list] : byName[members[m]]) {
+            counts[name].resize(members.size(), 0);
+            counts[name][m] = list.size();
         }
-    for (const auto &[name, perRank] : counts) {
-        const std::size_t matched = *std::min_element(perRank.begin(), perRank.end());
-        for (std::size_t n : perRank)
+    for (const auto &[name, perMember] : counts) {
+        const std::size_t matched = *std::min_element(perMember.begin(), perMember.end());
+        for (std::size_t n : perMember)
             summary.unmatched += int(n - matched);
         summary.matched += int(matched);
         for (std::size_t k = 0; k < matched; ++k) {
             int64_t latest = std::numeric_limits<int64_t>::min(),
                     firstEnd = std::numeric_limits<int64_t>::max(),
                     lastEnd = std::numeric_limits<int64_t>::min();
-            for (std::size_t r = 0; r < group.size(); ++r) {
+            for (std::size_t r : members) {
                 const Collective &c = byName[r].at(name)[k];
                 latest = std::max(latest, c.start);
                 firstEnd = std::min(firstEnd, c.end);
@@ -87,8 +110,9 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
             }
             spreads.push_back(double(lastEnd - firstEnd));
             std::vector<double> &waitsHere = matchedWaits.emplace_back();
-            matchedStarts.push_back({byName[0].at(name)[k].start, QString::fromStdString(name)});
-            for (std::size_t r = 0; r < group.size(); ++r) {
+            matchedStarts.push_back(
+                {byName[members.front()].at(name)[k].start, QString::fromStdString(name)});
+            for (std::size_t r : members) {
                 const Collective &c = byName[r].at(name)[k];
                 waitsHere.push_back(double(latest - c.start));
                 if (c.step < 0)
@@ -99,9 +123,18 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
             }
         }
     }
-    for (std::size_t r = 0; r < group.size(); ++r) {
+    summary.medianEndSpreadNs = spreads.empty() ? RankRow::kUnset : stats::median(spreads);
+    if (!spreads.empty())
+        summary.maxEndSpreadNs = *std::max_element(spreads.begin(), spreads.end());
+    // A wait is a difference of start times on two ranks: measured where collectives matched and
+    // end together, not where they end far apart at the median (the ranks' clocks disagree).
+    const bool clocksDisagree = summary.medianEndSpreadNs > kLargeEndSpreadNs; // false without any
+    const bool waitsMeasured = !spreads.empty() && !clocksDisagree;
+    for (std::size_t r : members) {
         RankRow &row = rows[r];
         row.collectives = int(counted[r]);
+        if (!waitsMeasured)
+            continue;
         if (row.steps > 0)
             row.collectiveWaitNs = waits[r] / double(row.steps);
         if (counted[r] > 0)
@@ -112,24 +145,37 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
     std::iota(order.begin(), order.end(), std::size_t(0));
     std::sort(order.begin(), order.end(),
               [&](std::size_t x, std::size_t y) { return matchedStarts[x].first < matchedStarts[y].first; });
-    for (std::size_t i : order) {
-        summary.collectiveNames.push_back(matchedStarts[i].second);
-        summary.waitsNs.push_back(matchedWaits[i]);
+    for (std::size_t i = 0; i < order.size() && waitsMeasured; ++i) {
+        summary.collectiveNames.push_back(matchedStarts[order[i]].second);
+        summary.waitsNs.push_back(matchedWaits[order[i]]);
     }
-    for (const LoadedRun *run : group)
-        summary.ranksInOrder.push_back(run->run.rank);
-    summary.medianEndSpreadNs = spreads.empty() ? RankRow::kUnset : stats::median(spreads);
-    if (!spreads.empty())
-        summary.maxEndSpreadNs = *std::max_element(spreads.begin(), spreads.end());
+    for (std::size_t r : members)
+        summary.ranksInOrder.push_back(group[r]->run.rank);
     QStringList notes;
     const int world = group.front()->run.worldSize;
-    if (world > int(group.size()))
-        notes << tr("%1 of %2 ranks (a partial world)").arg(group.size()).arg(world);
+    if (world > int(group.size())) {
+        std::vector<int> missing;
+        for (int rank = 0; rank < world; ++rank)
+            if (std::none_of(group.begin(), group.end(),
+                             [rank](const LoadedRun *run) { return run->run.rank == rank; }))
+                missing.push_back(rank);
+        notes << tr("%1 of %2 ranks (a partial world: rank %3 missing, which may be the one that holds the "
+                    "step back)")
+                     .arg(group.size())
+                     .arg(world)
+                     .arg(rankList(missing));
+    }
+    if (!without.empty() && !members.empty())
+        notes << tr("rank %1 without communication kernels, left out of the matching").arg(rankList(without));
     if (summary.unmatched > 0)
         notes << tr("%1 communication kernel(s) without a match on every rank (the ranks' counts of a "
                     "name differ)")
                      .arg(summary.unmatched);
-    if (summary.maxEndSpreadNs > kLargeEndSpreadNs)
+    if (clocksDisagree)
+        notes << tr("waits not measured: matched collectives end %1 apart at the median, so the ranks' "
+                    "clocks disagree (different hosts)")
+                     .arg(formatDuration(summary.medianEndSpreadNs));
+    else if (summary.maxEndSpreadNs > kLargeEndSpreadNs)
         notes << tr("matched collectives end up to %1 apart: clocks of different hosts, or kernels that "
                     "are not one collective (point-to-point sends to other ranks)")
                      .arg(formatDuration(summary.maxEndSpreadNs));
@@ -314,7 +360,9 @@ void RankTable::compare()
         row.meanA = ma.mean;
         row.meanB = mb.mean;
         row.delta = mb.mean - ma.mean;
-        if (row.unitsA == 0 || row.unitsB == 0)
+        if (row.unitsA == 0 && row.unitsB == 0)
+            row.reason = tr("on neither side");
+        else if (row.unitsA == 0 || row.unitsB == 0)
             row.reason = tr("not on both sides");
         else if (row.unitsA < 2 || row.unitsB < 2)
             row.reason = replication.byProcess()
@@ -638,6 +686,24 @@ QStringList RankTable::notes() const
     QStringList lines;
     for (const RunCollectives &c : m_collectives)
         lines << note(c);
+    // The mean over ranks and the slowest rank of 2 GPUs against those of 8 compare different jobs.
+    std::set<int> ranks[2];
+    for (const RankRow &row : m_rows) {
+        const auto run =
+            std::find_if(m_collectives.begin(), m_collectives.end(),
+                         [&row](const RunCollectives &c) { return c.side == row.side && c.run == row.run; });
+        ranks[row.side].insert(run == m_collectives.end() ? 1 : run->ranks);
+    }
+    if (!ranks[0].empty() && !ranks[1].empty() && ranks[0] != ranks[1]) {
+        const auto text = [](const std::set<int> &counts) {
+            QStringList n;
+            for (int c : counts)
+                n << QString::number(c);
+            return n.join(QStringLiteral(" or "));
+        };
+        lines << tr("A's runs have %1 rank(s), B's %2: A against B compares different sets of GPUs")
+                     .arg(text(ranks[0]), text(ranks[1]));
+    }
     return lines;
 }
 

@@ -47,7 +47,8 @@ struct RunCollectives
     double medianEndSpreadNs = RankRow::kUnset, maxEndSpreadNs = RankRow::kUnset; // latest − earliest end
     QString note; // what to beware of, empty when nothing
     // Each matched collective in the order it ran (on the first rank): its kernel's name, and per rank
-    // (in ranksInOrder) how long it waited there.
+    // (in ranksInOrder: those with communication kernels) how long it waited there; none where the
+    // waits are not measured (the ranks' clocks disagree).
     std::vector<QString> collectiveNames;
     std::vector<std::vector<double>> waitsNs; // [collective][rank]
     std::vector<int> ranksInOrder;

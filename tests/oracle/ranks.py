@@ -11,10 +11,13 @@ Definitions
   the step's communication kernels - exposed_comm; comm_kernels = communication kernels of the step.
   Collectives of a run of >= 2 ranks: each rank's communication kernels by name in start order (file
   order on ties); the k-th of a name is one collective when every rank has a k-th (k < the least
-  count of the name over the ranks). arrival = kernel start; a rank's wait = the latest arrival - its
+  count of the name over the ranks). Ranks without communication kernels are left out (matched among
+  the rest, their waits None). arrival = kernel start; a rank's wait = the latest arrival - its
   own. Counted for a rank only where its kernel belongs to one of its steps: collective_wait_ns =
   the sum of its waits / its steps; arrived_last_share = (collectives where its arrival is the
-  latest) / (its counted collectives). end spread = latest end - earliest end of a collective.
+  latest) / (its counted collectives). end spread = latest end - earliest end of a collective. None
+  for every rank when no collective matched, or when the median end spread is over 100 us (clocks of
+  different hosts: the waits would measure the clocks).
   Collective kinds (step_breakdown.collective_kind), per side over every rank of every run: per_step =
   mean over ranks of (its kernels of the kind in its steps / its steps); median_ns = median of all
   their durations; rank_median_min_ns / rank_median_max_ns = the least / greatest of the ranks'
@@ -112,25 +115,29 @@ def side_rows(side, path, scope):
                     comm.setdefault(k["name"], []).append(k)
             ranks.append((row, comm, in_step))
             rows.append(row)
-        if len(ranks) < 2:
-            for row, _, _ in ranks:
-                row.update(collective_wait_ns=None, arrived_last_share=None)
+        for row, _, _ in ranks:
+            row.update(collective_wait_ns=None, arrived_last_share=None)
+        members = [r for r, (_, comm, _) in enumerate(ranks) if comm]  # ranks with communication kernels
+        if len(members) < 2:
             continue
         waits, last, counted, spreads = [0] * len(ranks), [0] * len(ranks), [0] * len(ranks), []
-        names = set().union(*(comm.keys() for _, comm, _ in ranks))
+        names = set().union(*(ranks[r][1].keys() for r in members))
         for kname in names:
-            matched = min(len(comm.get(kname, [])) for _, comm, _ in ranks)
+            matched = min(len(ranks[r][1].get(kname, [])) for r in members)
             for k in range(matched):
-                ks = [comm[kname][k] for _, comm, _ in ranks]
-                latest = max(x["start"] for x in ks)
-                ends = [x["start"] + x["dur"] for x in ks]
+                ks = [(r, ranks[r][1][kname][k]) for r in members]
+                latest = max(x["start"] for _, x in ks)
+                ends = [x["start"] + x["dur"] for _, x in ks]
                 spreads.append(max(ends) - min(ends))
-                for r, x in enumerate(ks):
+                for r, x in ks:
                     if id(x) in ranks[r][2]:
                         waits[r] += latest - x["start"]
                         last[r] += x["start"] == latest
                         counted[r] += 1
-        for r, (row, _, _) in enumerate(ranks):
+        if not spreads or median(spreads) > 100e3:  # nothing matched, or clocks that disagree
+            continue
+        for r in members:
+            row = ranks[r][0]
             row["collective_wait_ns"] = waits[r] / row["steps"] if row["steps"] else None
             row["arrived_last_share"] = last[r] / counted[r] if counted[r] else None
         runs.append(dict(side=side, run=name, ranks=len(ranks), max_end_spread_ns=max(spreads) if spreads else None))
