@@ -106,10 +106,9 @@ RatioInterval fiellerInterval(const MeanVariance &a, const MeanVariance &b, doub
         }
         return result;
     }
-    const double theta2 = result.ratio * result.ratio;
-    const double spread = sb * sb / double(b.n - 1) + theta2 * theta2 * sa * sa / double(a.n - 1);
-    // B − θA without spread at θ = B/A (B all zeros): both samples' degrees of freedom
-    const double df = spread > 0 ? (sb + theta2 * sa) * (sb + theta2 * sa) / spread : double(a.n + b.n - 2);
+    // Welch's degrees of freedom of B − A, as its test has them: then 1 is outside the interval
+    // exactly where that test rejects at this confidence, and the ratio never contradicts the verdict.
+    const double df = (sa + sb) * (sa + sb) / (sb * sb / double(b.n - 1) + sa * sa / double(a.n - 1));
     const double t = boost::math::quantile(boost::math::complement(boost::math::students_t(df), (1 - confidence) / 2));
     // (b − θa)² = t²(sb + θ²sa): θ²(a² − t²sa) − 2abθ + (b² − t²sb) = 0, bounded when a² > t²sa
     const double lead = a.mean * a.mean - t * t * sa;

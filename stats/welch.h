@@ -46,8 +46,8 @@ WelchTest welchTest(const MeanVariance &a, const MeanVariance &b, double confide
                     double resolution = 1);
 
 // Fieller's interval of the ratio mean B / mean A of two independent samples: the θ whose
-// b − θ·a is not rejected by a t-test, with the Welch–Satterthwaite degrees of freedom of b − θ·a at
-// θ = B / A (nA + nB − 2 when it has no spread there: B all zeros). Bounded only when A's mean is
+// b − θ·a is not rejected by a t-test, with the degrees of freedom of Welch's test of b − a, so that
+// the interval holds 1 exactly where that test does not reject. Bounded only when A's mean is
 // itself known to differ from 0 at that confidence; else unbounded (low and high NaN). Each side
 // without spread: the values known to `resolution`.
 struct RatioInterval

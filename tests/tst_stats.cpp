@@ -276,6 +276,7 @@ private slots:
     void holmMatchesReference();
     void kruskalWallisMatchesScipy();
     void fiellerEdges();
+    void fiellerAgreesWithWelch();
 
     void exactMannWhitneyOneVersusMany();
     void largeSamplesSortAsStdSort();
@@ -545,6 +546,43 @@ void TestStats::fiellerEdges()
     QCOMPARE(tie.low, 198.0 / 102);
     QCOMPARE(tie.high, 202.0 / 98);
     QVERIFY(!fiellerInterval(meanVariance({1}), meanVariance({2, 3}), 0.95).bounded());
+}
+
+// The ratio's interval beside a verdict holds 1 exactly where Welch's test of B − A does not reject
+// at that level (the step tables show both): 4,000 pairs of small samples, means from equal to
+// twice apart, at 95 % and at a Holm level.
+void TestStats::fiellerAgreesWithWelch()
+{
+    std::mt19937 random(42);
+    std::uniform_int_distribution<int> size(2, 6);
+    std::normal_distribution<double> noise(0, 1);
+    int rejected = 0, kept = 0;
+    for (int i = 0; i < 4000; ++i) {
+        const double shift = 1 + 0.25 * (i % 5), spreadA = 0.02 + 0.1 * (i % 3),
+                     spreadB = 0.02 + 0.1 * (i % 4);
+        std::vector<double> a(std::size_t(size(random))), b(std::size_t(size(random)));
+        for (double &x : a)
+            x = 10 * (1 + spreadA * noise(random));
+        for (double &x : b)
+            x = 10 * shift * (1 + spreadB * noise(random));
+        for (const double confidence : {0.95, 0.99615}) {
+            const MeanVariance ma = meanVariance(a), mb = meanVariance(b);
+            const RatioInterval ratio = fiellerInterval(ma, mb, confidence);
+            const double p = welchTest(ma, mb).p;
+            if (!ratio.bounded() || std::fabs(p - (1 - confidence)) < 1e-9)
+                continue;
+            const bool holdsOne = ratio.low <= 1 && 1 <= ratio.high;
+            QVERIFY2(holdsOne == (p >= 1 - confidence),
+                     qPrintable(QStringLiteral("pair %1 at %2: p %3, ratio [%4, %5]")
+                                    .arg(i)
+                                    .arg(confidence)
+                                    .arg(p)
+                                    .arg(ratio.low)
+                                    .arg(ratio.high)));
+            (holdsOne ? kept : rejected) += 1;
+        }
+    }
+    QVERIFY(rejected > 1000 && kept > 1000); // both sides of the decision were tried
 }
 
 void TestStats::holmMatchesReference_data()

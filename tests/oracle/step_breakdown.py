@@ -365,8 +365,8 @@ def measure(runs_a, runs_b, by_process, communication):
 def fieller(a, b, level):
     """Fieller's interval of mean(b) / mean(a) at confidence 1 - level, written from the definition:
     the theta with |mean_b - theta mean_a| <= t * sqrt(vb/nb + theta^2 va/na), t of the Welch-
-    Satterthwaite df of that difference at theta = mean_b / mean_a (na + nb - 2 when it has no spread
-    there). None when unbounded."""
+    Satterthwaite df of mean_b - mean_a (Welch's test's own, so 1 is inside exactly where that test
+    does not reject). None when unbounded."""
     ma, mb = sum(a) / len(a), sum(b) / len(b)
     qa = sum((x - ma) ** 2 for x in a) / (len(a) - 1) / len(a)
     qb = sum((x - mb) ** 2 for x in b) / (len(b) - 1) / len(b)
@@ -375,9 +375,7 @@ def fieller(a, b, level):
     theta = mb / ma
     if qa == 0 and qb == 0:  # no spread on either side: no t interval
         return dict(ratio=theta, low=None, high=None)
-    spread = qb ** 2 / (len(b) - 1) + theta ** 4 * qa ** 2 / (len(a) - 1)
-    # b - theta a without spread at theta = b/a (b all zeros): both samples' degrees of freedom
-    df = (qb + theta ** 2 * qa) ** 2 / spread if spread > 0 else len(a) + len(b) - 2
+    df = (qa + qb) ** 2 / (qb ** 2 / (len(b) - 1) + qa ** 2 / (len(a) - 1))
     t = stats.t.ppf(1 - level / 2, df)
     # quadratic in theta: (ma^2 - t^2 qa) theta^2 - 2 ma mb theta + (mb^2 - t^2 qb) <= 0
     A, B, C = ma * ma - t * t * qa, -2 * ma * mb, mb * mb - t * t * qb
