@@ -701,6 +701,20 @@ private slots:
         const Sweep flags = Sweep::ofVariants(sides, labels, Sweep::parameters(labels));
         QCOMPARE(flags.adjacent().size(), std::size_t(2));
         QCOMPARE(flags.jump(), 0); // command buffers off: every launch the CPU's
+        // One process a side: each line says what the call cannot measure, beside its interval (the
+        // ratio's, at the row's level, holding 1 exactly where the row is not called).
+        const StepRow &first = flags.adjacent().front().row(StepPart::Step);
+        QVERIFY(!first.caveat.isEmpty());
+        const QString line = flags.pairLine(0, QStringLiteral("flags"));
+        QVERIFY2(line.contains(first.caveat) && line.contains(QStringLiteral(" [+")), qPrintable(line));
+        const VariantSteps variants(sides[0], {sides[1], sides[2]}, labels.mid(1));
+        for (int c = 0; c < 2; ++c) {
+            const StepRow &step = variants.comparisons()[std::size_t(c)].row(StepPart::Step);
+            QVERIFY2(!step.caveat.isEmpty() && variants.leadLine(c).contains(step.caveat),
+                     qPrintable(variants.leadLine(c)));
+            const stats::RatioInterval ratio = variants.stepRatio(c);
+            QCOMPARE(ratio.low <= 1 && 1 <= ratio.high, step.verdict == Verdict::NoSignificantChange);
+        }
         QStringList files[2];
         for (int i = 1; i < 3; ++i)
             for (const LoadedRun &run : sides[std::size_t(i)])

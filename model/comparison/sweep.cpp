@@ -2,6 +2,7 @@
 #include "model/comparison/sweep.h"
 
 #include "model/comparison/kerneldiff.h"
+#include "model/comparison/variantsteps.h"
 #include "model/tables/tableformat.h"
 
 #include <QCoreApplication>
@@ -149,9 +150,7 @@ QString Sweep::pairLine(int pair, const QString &name) const
     const SweepPoint &from = m_points[std::size_t(pair)], &to = m_points[std::size_t(pair) + 1];
     const StepRow &step = m_adjacent[std::size_t(pair)].row(StepPart::Step);
     QString line = QStringLiteral("%1 %2 → %3: ").arg(name).arg(from.parameter).arg(to.parameter);
-    line += step.meanA > 0 && !std::isnan(step.delta)
-                ? tr("step %1 (%2)").arg(formatChange(step.delta / step.meanA, 1), step.verdictText())
-                : step.verdictText();
+    line += stepChangeText(step);
     const QStringList gone = vanished(pair), come = appeared(pair);
     if (!gone.isEmpty() && !come.isEmpty())
         line += tr(", %1 replaced by %2").arg(gone.front(), come.front());

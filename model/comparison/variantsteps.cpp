@@ -31,11 +31,15 @@ QString VariantSteps::toCsv() const
 
 namespace {
 
-// A row's ratio B / A with Fieller's interval at the level the row is judged.
+// A row's ratio B / A with Fieller's interval at the level the row is judged; a ratio of durations
+// is not below 0, however wide the spread of a side makes the interval.
 stats::RatioInterval ratioOf(const StepRow &row)
 {
-    return stats::fiellerInterval(stats::meanVariance(row.unitMeansA), stats::meanVariance(row.unitMeansB),
-                                  row.ciLevel);
+    stats::RatioInterval ratio = stats::fiellerInterval(stats::meanVariance(row.unitMeansA),
+                                                        stats::meanVariance(row.unitMeansB), row.ciLevel);
+    if (ratio.bounded())
+        ratio.low = std::max(ratio.low, 0.0);
+    return ratio;
 }
 
 } // namespace
@@ -92,22 +96,31 @@ const std::vector<TableColumn<VariantStepRow>> &VariantSteps::columns()
     return columns;
 }
 
-QString VariantSteps::leadLine(int candidate) const
+QString stepChangeText(const StepRow &step)
 {
-    const StepBreakdown &steps = m_comparisons[std::size_t(candidate)];
-    const StepRow &step = steps.row(StepPart::Step);
-    QString line = m_labels.value(candidate) + QStringLiteral(": ");
+    // a call the data could not back (one process a side) says so here, as the pair's step line does
+    const QString verdict =
+        step.caveat.isEmpty() ? step.verdictText() : step.verdictText() + QStringLiteral("; ") + step.caveat;
     if (std::isnan(step.delta) || !(step.meanA > 0))
-        return line + step.verdictText();
-    line +=
+        return verdict;
+    QString text =
         QCoreApplication::translate("VariantSteps", "step %1").arg(formatChange(step.delta / step.meanA, 1));
     if (!std::isnan(step.ciLevel)) {
-        const stats::RatioInterval ratio = stepRatio(candidate);
-        line += ratio.bounded()
+        const stats::RatioInterval ratio = ratioOf(step);
+        text += ratio.bounded()
                     ? QString::asprintf(" [%+.1f, %+.1f]", 100 * (ratio.low - 1), 100 * (ratio.high - 1))
                     : QCoreApplication::translate("VariantSteps", " [unbounded]");
     }
-    line += QStringLiteral(" (%1)").arg(step.verdictText());
+    return text + QStringLiteral(" (%1)").arg(verdict);
+}
+
+QString VariantSteps::leadLine(int candidate) const
+{
+    const StepBreakdown &steps = m_comparisons[std::size_t(candidate)];
+    QString line =
+        m_labels.value(candidate) + QStringLiteral(": ") + stepChangeText(steps.row(StepPart::Step));
+    if (std::isnan(steps.row(StepPart::Step).delta) || !(steps.row(StepPart::Step).meanA > 0))
+        return line;
     // the leaf of the breakdown that moved most: compute and exposed communication when either side
     // communicates, else busy; the idle causes
     const std::vector<StepPart> leaves =

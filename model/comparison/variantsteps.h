@@ -21,6 +21,10 @@ struct VariantStepRow
     stats::RatioInterval ratio; // B / A with Fieller's interval at the row's level
 };
 
+// "step +48.8 % [+20.1, +77.5] (B slower)": a step row's change of the mean, Fieller's interval of
+// the ratio at the level the row is judged, its verdict and caveat (the variants' and sweeps' lines).
+QString stepChangeText(const StepRow &step);
+
 class VariantSteps
 {
 public:

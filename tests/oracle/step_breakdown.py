@@ -382,7 +382,8 @@ def fieller(a, b, level):
     if A <= 0:
         return dict(ratio=theta, low=None, high=None)
     disc = math.sqrt(B * B - 4 * A * C)
-    return dict(ratio=theta, low=(-B - disc) / (2 * A), high=(-B + disc) / (2 * A))
+    # a ratio of durations is not below 0, however wide the interval
+    return dict(ratio=theta, low=max(0.0, (-B - disc) / (2 * A)), high=(-B + disc) / (2 * A))
 
 
 def bootstrap_ratio(a, b, level, resamples=20000):
