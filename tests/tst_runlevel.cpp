@@ -152,6 +152,7 @@ private slots:
     void scopeComparisonEqualsScipy();
     void variantsEqualScipy();
     void oneRunOnASideSaysSo();
+    void kruskalWallisSaysWhatItCannotMeasure();
 
     void calibrationOnRepeatedRuns();
     void matmulVersusEinsumSpan();
@@ -424,6 +425,38 @@ void TestRunLevel::variantsEqualScipy()
         QVERIFY2(close(got.pHolm, jsonNumber(want.value(QStringLiteral("p"))), 1e-9), qPrintable(got.scope));
     }
     QVERIFY(threeGroups > 0);
+}
+
+// Across variants: with one run each, H is k − 1 whatever the data, so no test; four processes of
+// one program as variants carry the one-process caveat beside their H.
+void TestRunLevel::kruskalWallisSaysWhatItCannotMeasure()
+{
+    const auto load = [](const QString &path) {
+        return LoadedRun::loadAll(TraceFolder::scan(testdata::path(path)));
+    };
+    const QString attention = QStringLiteral("h100_runs/hipbench/attention/");
+    const VariantScopes single(
+        load(attention + QStringLiteral("naive/run_0")),
+        {load(attention + QStringLiteral("tiled/run_0")), load(attention + QStringLiteral("tiled/run_1"))},
+        {QStringLiteral("tiled"), QStringLiteral("t1")}, {QStringLiteral("attn_q_k")}, MatchMode::Component,
+        SampleMode::Kernel);
+    const ScopeAcrossVariants &one = single.acrossVariants().front();
+    QCOMPARE(one.test.groups, 3);
+    QCOMPARE(one.test.h, 2.0); // k − 1
+    QVERIFY(std::isnan(one.test.p) && std::isnan(one.pHolm));
+    QVERIFY2(one.text(0.05).contains(QLatin1String("not tested")), qPrintable(one.text(0.05)));
+
+    const QString torch = QStringLiteral("h100_runs/torch_processes/proc_%1");
+    const VariantScopes processes(load(torch.arg(0)),
+                                  {load(torch.arg(1)), load(torch.arg(2)), load(torch.arg(3))},
+                                  {QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3")},
+                                  {QStringLiteral("attention")}, MatchMode::Component, SampleMode::Kernel);
+    const ScopeAcrossVariants &four = processes.acrossVariants().front();
+    QVERIFY(four.test.p < 0.05);
+    QVERIFY(!four.caveat.isEmpty());
+    QVERIFY2(four.text(0.05).contains(QLatin1String("the variants differ; ")) &&
+                 four.text(0.05).endsWith(four.caveat),
+             qPrintable(four.text(0.05)));
 }
 
 void TestRunLevel::oneRunOnASideSaysSo()

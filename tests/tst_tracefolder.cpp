@@ -82,6 +82,7 @@ class TstTraceFolder : public QObject
     Q_OBJECT
 
 private slots:
+    void pathsThatNameNothing();
     void jaxParentFolder();
     void jaxRunFolder();
     void symlinkedRunFolders();
@@ -549,6 +550,25 @@ void TstTraceFolder::isTraceFileName()
     QFETCH(QString, name);
     QFETCH(bool, trace);
     QCOMPARE(TraceFolder::isTraceFileName(name), trace);
+}
+
+// A path that names nothing says which way: missing, a pattern matching nothing, or empty (`LABEL=`).
+void TstTraceFolder::pathsThatNameNothing()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const struct
+    {
+        QString path, says;
+    } cases[] = {
+        {dir.filePath(QStringLiteral("absent")), QStringLiteral("absent: no such file or folder")},
+        {dir.filePath(QStringLiteral("run_*")), QStringLiteral("run_*: nothing matches this pattern")},
+        {QString(), QStringLiteral("an empty path")}};
+    for (const auto &c : cases) {
+        QString error;
+        QVERIFY(TraceFolder::scan(c.path, &error).empty());
+        QVERIFY2(error.contains(c.says), qPrintable(error));
+    }
 }
 
 QTEST_GUILESS_MAIN(TstTraceFolder)

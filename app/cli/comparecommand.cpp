@@ -90,7 +90,9 @@ int variantCompare(const ComparisonOptions &options, double alpha, const GateOpt
                                       {QStringLiteral("variants"), s.test.groups},
                                       {QStringLiteral("kruskal_h"), jsonValue(s.test.h)},
                                       {QStringLiteral("kruskal_p_raw"), jsonValue(s.test.p)},
-                                      {QStringLiteral("kruskal_p"), jsonValue(s.pHolm)}});
+                                      {QStringLiteral("kruskal_p"), jsonValue(s.pHolm)},
+                                      {QStringLiteral("reason"), s.reason},
+                                      {QStringLiteral("caveat"), s.caveat}});
         for (std::size_t c = 0; c < variants.rows().size(); ++c)
             candidates.append(QJsonObject{
                 {QStringLiteral("variant"), loaded.labels[qsizetype(c)]},
@@ -114,9 +116,8 @@ int variantCompare(const ComparisonOptions &options, double alpha, const GateOpt
               << " variants, per scope: Kruskal–Wallis on each variant's run (process) medians, Holm over the "
                  "scopes\n";
         for (const ScopeAcrossVariants &s : variants.acrossVariants())
-            out() << "  " << s.scope << ": H " << QString::number(s.test.h, 'g', 4) << ", p "
-                  << formatPValue(s.pHolm) << " (" << s.test.groups << " variants with samples)"
-                  << (s.pHolm < alpha ? QStringLiteral(": the variants differ") : QString()) << "\n";
+            out() << "  " << s.scope << " (" << s.test.groups << " variants with samples): " << s.text(alpha)
+                  << "\n";
         for (std::size_t c = 0; c < variants.rows().size(); ++c) {
             out() << "\n" << loaded.labels[qsizetype(c)] << " (" << sides[qsizetype(c) + 1].path << ", "
                   << loaded.candidates[c].size() << " runs) against " << sides[0].label

@@ -1,8 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/comparison/variantscopes.h"
 
+#include "model/tables/tableformat.h"
+
 #include "stats/descriptive.h"
 #include "stats/multipletesting.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace scopeline {
 
@@ -57,12 +65,36 @@ VariantScopes::VariantScopes(const QList<LoadedRun> &baseline,
         for (const QList<LoadedRun> &candidate : candidates)
             across.unitMedians.push_back(unitMedians(candidate, matcher, samples));
         across.test = stats::kruskalWallis(across.unitMedians);
+        if (std::all_of(across.unitMedians.begin(), across.unitMedians.end(),
+                        [](const std::vector<double> &units) { return units.size() <= 1; })) {
+            across.test.p = std::numeric_limits<double>::quiet_NaN();
+            across.reason = QCoreApplication::translate("VariantScopes", "one unit a variant: not tested");
+        } else if (std::isnan(across.test.p)) {
+            across.reason =
+                across.test.groups < 2
+                    ? QCoreApplication::translate("VariantScopes", "fewer than 2 variants with samples")
+                    : QCoreApplication::translate("VariantScopes", "every run median the same: not tested");
+        } else {
+            for (const Replication &replication : m_replications)
+                if (across.caveat.isEmpty())
+                    across.caveat = replication.caveat();
+        }
         p.push_back(across.test.p);
         m_across.push_back(std::move(across));
     }
     const std::vector<double> holm = stats::holmAdjust(p);
     for (std::size_t i = 0; i < m_across.size(); ++i)
         m_across[i].pHolm = holm[i];
+}
+
+QString ScopeAcrossVariants::text(double alpha) const
+{
+    if (!reason.isEmpty())
+        return reason;
+    QString line = QStringLiteral("H %1, p %2").arg(QString::number(test.h, 'g', 4), formatPValue(pHolm));
+    if (pHolm < alpha)
+        line += QCoreApplication::translate("VariantScopes", ": the variants differ");
+    return caveat.isEmpty() ? line : line + QStringLiteral("; ") + caveat;
 }
 
 QString VariantScopes::toCsv(double alpha, double threshold) const

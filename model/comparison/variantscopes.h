@@ -22,6 +22,10 @@ struct ScopeAcrossVariants
     std::vector<std::vector<double>> unitMedians; // per variant, the baseline's first
     stats::KruskalWallis test{};
     double pHolm = 0; // over the scopes
+    // Why there is no test (every variant one unit: H is then k − 1 whatever the data), else what
+    // the test could not measure (one process a variant); empty when nothing.
+    QString reason, caveat;
+    QString text(double alpha) const; // "H 8.83, p 0.0317: the variants differ; one process a side: …"
 };
 
 class VariantScopes

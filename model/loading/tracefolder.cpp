@@ -294,6 +294,8 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
             *error = message;
         return std::vector<TraceRun>();
     };
+    if (path.isEmpty()) // e.g. LABEL= with nothing after it
+        return fail(tr("an empty path: give a trace file or folder"));
     const bool wildcard = hasWildcard(path);
     const QStringList targets = wildcard ? expandWildcards(path) : QStringList{path};
     if (targets.isEmpty())

@@ -169,14 +169,9 @@ void VariantsView::showScope(const QString &scope)
                                                QStringList{scope}, MatchMode::Component, SampleMode::Kernel);
     QStringList note;
     const ScopeAcrossVariants &across = m_scopes->acrossVariants().front();
-    note << (std::isnan(across.test.p)
-                 ? tr("Kruskal–Wallis across the variants: no test (%n variant(s) with samples)", nullptr,
-                      across.test.groups)
-                 : tr("Kruskal–Wallis across the %1 variants with samples (run medians): H %2, p %3%4")
-                       .arg(across.test.groups)
-                       .arg(across.test.h, 0, 'g', 4)
-                       .arg(formatPValue(across.test.p),
-                            across.test.p < 0.05 ? tr(": the variants differ") : QString()));
+    note << tr("Kruskal–Wallis across the %n variant(s) with samples (run medians): %1", nullptr,
+               across.test.groups)
+                .arg(across.text(0.05));
     for (std::size_t c = 0; c < m_scopes->rows().size(); ++c)
         for (const ComparisonRow &row : m_scopes->rows()[c])
             if (row.verdictRow) {
