@@ -9,14 +9,15 @@
 #include "testprocess.h"
 
 #include "model/comparison/kerneldiff.h"
-#include "model/loading/loadedrun.h"
 #include "model/comparison/scopecomparison.h"
 #include "model/comparison/stepbreakdown.h"
+#include "model/comparison/variantsteps.h"
+#include "model/loading/loadedrun.h"
 #include "model/loading/tracefolder.h"
+#include "widgets/report/reportexporter.h"
 #include "widgets/tables/columntablemodel.h"
 #include "widgets/tables/comparisontablemodel.h"
 #include "widgets/tables/kerneldiffmodel.h"
-#include "widgets/report/reportexporter.h"
 
 #include <QtTest>
 
@@ -199,6 +200,17 @@ private slots:
         QFile index(m_report.filePath(QStringLiteral("index.html")));
         QVERIFY(index.open(QIODevice::ReadOnly));
         m_html = QString::fromUtf8(index.readAll());
+    }
+
+    // The Variants tab shows every column the CLI prints, the verdict and ratio beside the component
+    // (at the right edge, a laptop's window cut them off).
+    void variantStepsTableHasEveryColumn()
+    {
+        const QStringList table = keysOf(VariantSteps::tableColumns()), all = keysOf(VariantSteps::columns());
+        QCOMPARE(QSet<QString>(table.begin(), table.end()), QSet<QString>(all.begin(), all.end()));
+        QCOMPARE(table.size(), all.size());
+        QCOMPARE(table.mid(0, 4), (QStringList{QStringLiteral("variant"), QStringLiteral("component"),
+                                               QStringLiteral("verdict"), QStringLiteral("ratio")}));
     }
 
     void kernelDiffAgrees()

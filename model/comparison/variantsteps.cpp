@@ -96,6 +96,15 @@ const std::vector<TableColumn<VariantStepRow>> &VariantSteps::columns()
     return columns;
 }
 
+const std::vector<TableColumn<VariantStepRow>> &VariantSteps::tableColumns()
+{
+    static const std::vector<TableColumn<VariantStepRow>> table = selectColumns(
+        columns(), QStringLiteral("variant component verdict ratio delta_ns mean_a_ns mean_b_ns "
+                                  "share_of_delta ci_low_ns ci_high_ns ci_level p steps_a steps_b")
+                       .split(QLatin1Char(' ')));
+    return table; // the window's model holds a reference
+}
+
 QString stepChangeText(const StepRow &step)
 {
     // a call the data could not back (one process a side) says so here, as the pair's step line does

@@ -43,6 +43,8 @@ public:
     // columns: the variant, what `steps` prints of a pair, and the ratio with its interval.
     std::vector<VariantStepRow> rows(int candidate = -1) const;
     static const std::vector<TableColumn<VariantStepRow>> &columns();
+    // The window's: the verdict and the ratio beside the component, where a narrow table shows them.
+    static const std::vector<TableColumn<VariantStepRow>> &tableColumns();
 
     // The pair's CSV with a `variant` column first: each candidate's rows in the order given.
     QString toCsv() const;

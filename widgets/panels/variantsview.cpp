@@ -36,7 +36,7 @@ VariantsView::VariantsView(QWidget *parent) : QWidget(parent)
            "one Holm family), and the part of the step that changed most"));
     m_bars = new VariantBars(this);
     m_matrix = new KernelMatrix(this);
-    m_stepModel = new ColumnTableModel<VariantStepRow>(VariantSteps::columns(), this);
+    m_stepModel = new ColumnTableModel<VariantStepRow>(VariantSteps::tableColumns(), this);
     m_stepView = plainTableView(m_stepModel, this);
     m_stepView->setToolTip(
         tr("Each candidate's step and its parts against the baseline: the step rows of all "
@@ -132,6 +132,15 @@ void VariantsView::setVariants(const std::vector<QList<LoadedRun>> &sides, const
     m_lead->setText(lead.join(QLatin1Char('\n')));
     m_stepModel->setRows(m_steps->rows());
     m_stepView->resizeColumnsToContents();
+    // A verdict's reason can be a sentence: elided (whole in its tooltip), so that the ratio beside
+    // it, and Δ, stay in view.
+    const auto &columns = VariantSteps::tableColumns();
+    const int verdict = int(std::find_if(columns.begin(), columns.end(),
+                                         [](const auto &c) { return c.csvKey == QLatin1String("verdict"); }) -
+                            columns.begin());
+    m_stepView->setColumnWidth(
+        verdict, std::min(m_stepView->columnWidth(verdict), m_stepView->fontMetrics().horizontalAdvance(
+                                                                QStringLiteral("no significant change…"))));
     m_bars->setVariants(m_steps.get(), labels, parameters);
     m_bars->setKernels(m_diff.get());
     m_matrix->setDiff(m_diff.get());

@@ -47,8 +47,9 @@ public:
         switch (role) {
         case Qt::DisplayRole:
             return column.display(row);
-        case Qt::ToolTipRole:
-            return column.tooltip;
+        case Qt::ToolTipRole: // a text the view may elide reads whole here, above what its column is
+            return column.cliWidth < 0 ? column.display(row) + QLatin1Char('\n') + column.tooltip
+                                       : column.tooltip;
         case Qt::TextAlignmentRole:
             return int((column.cliWidth < 0 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
         case RawValueRole:
