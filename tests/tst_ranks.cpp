@@ -182,6 +182,16 @@ private slots:
         for (const KernelDiffRow &row : diff.rows()) // each kernel in both runs, whatever its ranks
             QCOMPARE(row.a.runsWithKernel, 2);
         QVERIFY(!diff.summary().byProcess); // a rank's OS pid is not a process of its own
+        // the CLI counts runs, not rank files
+        const ProcessResult scopes =
+            runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("scopes"), side.path()});
+        QVERIFY2(scopes.out.contains(" scopes in 2 runs of 8 ranks\n"), scopes.out.constData());
+        const ProcessResult compare = runProcess(
+            QStringLiteral(SCOPELINE_CLI), {QStringLiteral("compare"), side.path(), side.path(),
+                                            QStringLiteral("--scope"), QStringLiteral("## forward ##")});
+        QVERIFY2(compare.out.contains("(2 runs of 8 ranks)\n") && compare.out.contains("  run 2: ") &&
+                     !compare.out.contains("  run 3: "),
+                 compare.out.constData());
         const StepBreakdown steps(two, two);
         QCOMPARE(steps.row(StepPart::Step).unitsA, 2);
         QCOMPARE(steps.row(StepPart::Step).runsA, 2);

@@ -2,6 +2,7 @@
 // What the scopeline-cli commands share (output, loading, option parsing) and run(), their dispatch.
 #include "app/cli/clicommands.h"
 
+#include "model/comparison/replication.h"
 #include "model/comparison/stepbreakdown.h"
 #include "model/files/atomicfile.h"
 #include "model/runner/hipbenchprotocol.h"
@@ -269,6 +270,16 @@ bool writeTextFile(const QString &path, const QString &text)
     if (!error.isEmpty())
         err() << "scopeline-cli: cannot write " << path << ": " << error << "\n";
     return error.isEmpty();
+}
+
+QString runsText(const QList<LoadedRun> &runs)
+{
+    const int count = Replication::of(runs, {}).runs(0);
+    const QString text = QStringLiteral("%1 run%2").arg(count).arg(count == 1 ? "" : "s");
+    if (runs.size() <= count)
+        return text;
+    return runs.size() % count == 0 ? text + QStringLiteral(" of %1 ranks").arg(runs.size() / count)
+                                    : text + QStringLiteral(", %1 ranks in all").arg(runs.size());
 }
 
 bool expandRecordedPair(QStringList &paths, QStringList *scopes, int &status)

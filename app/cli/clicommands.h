@@ -81,6 +81,8 @@ bool parseLevels(const QCommandLineParser &parser, const QCommandLineOption &alp
 // becomes its two sides and scopes, when given and empty, its scopes. False after printing why its
 // summary.json cannot be read (status Unreadable).
 bool expandRecordedPair(QStringList &paths, QStringList *scopes, int &status);
+// "4 runs", or for multi-GPU runs "4 runs of 8 ranks": a run's rank files count once.
+QString runsText(const QList<LoadedRun> &runs);
 // Writes text to a file atomically, or to standard output for "-" (where run() sent nothing else);
 // prints why not and returns false on failure.
 bool writeTextFile(const QString &path, const QString &text);

@@ -39,11 +39,12 @@ void printComparison(const std::vector<ComparisonRow> &rows, double alpha, doubl
 
 // The pull-request comment: the sides, the rows as a table, the caveat, the gate.
 void printComparisonMarkdown(const std::vector<ComparisonRow> &rows, double alpha, double threshold,
-                             const Gate &gate, const ComparisonOptions &options, qsizetype runsA, qsizetype runsB)
+                             const Gate &gate, const ComparisonOptions &options, const QString &runsA,
+                             const QString &runsB)
 {
     out() << "### Scopeline compare\n\n"
-          << "**A** `" << options.pathA << "` (" << runsA << " runs) · **B** `" << options.pathB << "` ("
-          << runsB << " runs)\n\n"
+          << "**A** `" << options.pathA << "` (" << runsA << ") · **B** `" << options.pathB << "` (" << runsB
+          << ")\n\n"
           << tableMarkdown(ScopeComparison::cliColumns(alpha, threshold), rows);
     if (const QString caveat = caveatText(rows); !caveat.isEmpty())
         out() << "\n> caveat: " << markdownCell(caveat) << "\n";
@@ -191,14 +192,25 @@ int compareCommand(const QStringList &arguments)
     Gate gate(output.failOn, output.strict);
     gate.addScopeComparison(rows, alpha, options.threshold);
     if (output.format == OutputFormat::Markdown)
-        printComparisonMarkdown(rows, alpha, options.threshold, gate, options, a.size(), b.size());
+        printComparisonMarkdown(rows, alpha, options.threshold, gate, options, runsText(a), runsText(b));
     else if (output.format == OutputFormat::Json)
-        printComparisonJson(rows, alpha, options.threshold, gate, options, a.size(), b.size());
+        printComparisonJson(rows, alpha, options.threshold, gate, options, Replication::of(a, {}).runs(0),
+                            Replication::of(b, {}).runs(0));
     else {
-        out() << "A: " << options.pathA << " (" << a.size() << " runs)\nB: " << options.pathB << " ("
-              << b.size() << " runs)\n";
-        for (int i = 0; i < std::min(a.size(), b.size()); ++i)
-            out() << "  run " << i + 1 << ": " << a[i].run.label() << " vs " << b[i].run.label() << "\n";
+        out() << "A: " << options.pathA << " (" << runsText(a) << ")\nB: " << options.pathB << " ("
+              << runsText(b) << ")\n";
+        // the runs paired in order, a multi-GPU run's ranks pooled (its rank files are one run)
+        QStringList namesA, namesB;
+        for (const LoadedRun &run : a)
+            if (const QString name = Replication::rankedRunOf(run).isEmpty() ? run.run.label() : run.run.name;
+                !namesA.contains(name))
+                namesA << name;
+        for (const LoadedRun &run : b)
+            if (const QString name = Replication::rankedRunOf(run).isEmpty() ? run.run.label() : run.run.name;
+                !namesB.contains(name))
+                namesB << name;
+        for (int i = 0; i < std::min(namesA.size(), namesB.size()); ++i)
+            out() << "  run " << i + 1 << ": " << namesA[i] << " vs " << namesB[i] << "\n";
         printComparison(rows, alpha, options.threshold);
     }
     out().flush();

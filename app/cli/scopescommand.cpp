@@ -40,7 +40,7 @@ int scopesCommand(const QStringList &arguments)
                              .arg(it.value().first, 8)
                              .arg(it.value().second, 9)
                              .arg(it.key());
-    out() << totals.size() << " scopes in " << runs.size() << (runs.size() == 1 ? " run\n" : " runs\n");
+    out() << totals.size() << " scopes in " << runsText(runs) << "\n";
     if (!steps.isEmpty()) {
         QStringList names = steps.values();
         names.sort();
