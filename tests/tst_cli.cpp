@@ -452,6 +452,21 @@ private slots:
                      run.out.constData());
     }
 
+    // Variants whose labels are alike are refused (every line and CSV row names them); a path given
+    // twice is said on stderr.
+    void variantLabelsAreDistinct()
+    {
+        const QString x = QStringLiteral("X="), steps = QStringLiteral("steps");
+        const ProcessResult alike =
+            cli({steps, x + kTorchEager, x + kTorchCompiled, QStringLiteral("Y=") + kTorchEager});
+        QCOMPARE(alike.exitCode, 2);
+        QVERIFY2(alike.err.contains("two variants are labelled 'X'"), alike.err.constData());
+        const ProcessResult twice = cli({steps, QStringLiteral("A=") + kTorchEager, x + kTorchCompiled,
+                                         QStringLiteral("Y=") + kTorchEager});
+        QVERIFY2(twice.exitCode == 0, twice.err.constData());
+        QVERIFY2(twice.err.contains("warning: A and Y are the same runs"), twice.err.constData());
+    }
+
     // A folder scopeline-hipbench recorded into stands for its two sides, which its summary.json names
     // relative to where the program ran: the same output as the two folders given.
     void recordedPairStandsForItsSides_data()

@@ -176,6 +176,23 @@ bool loadVariants(const QList<SideArgument> &sides, LoadedVariants &variants)
     QStringList paths;
     for (const SideArgument &side : sides)
         paths << side.path;
+    // Labels name the variants in every line and CSV row: two alike make them ambiguous. A path given
+    // twice is a candidate against itself, or one that enlarges the Holm family for nothing.
+    for (qsizetype i = 0; i < sides.size(); ++i)
+        for (qsizetype j = i + 1; j < sides.size(); ++j) {
+            if (sides[i].label == sides[j].label) {
+                err() << "scopeline-cli: two variants are labelled '" << sides[i].label << "' ("
+                      << sides[i].path << ", " << sides[j].path << "): give each its own, LABEL=PATH\n";
+                err().flush();
+                return false;
+            }
+            const QString a = QFileInfo(sides[i].path).canonicalFilePath(),
+                          b = QFileInfo(sides[j].path).canonicalFilePath();
+            if (sides[i].path == sides[j].path || (!a.isEmpty() && a == b))
+                err() << "scopeline-cli: warning: " << sides[i].label << " and " << sides[j].label
+                      << " are the same runs (" << sides[j].path << ")"
+                      << (i == 0 ? ": a candidate against the baseline itself\n" : "\n");
+        }
     std::vector<QList<LoadedRun>> each;
     if (sides.isEmpty() || !loadEachPath(paths, each))
         return false;
