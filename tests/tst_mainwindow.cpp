@@ -1042,6 +1042,19 @@ private slots:
         QCOMPARE(window.runsA().size(), 5);
     }
 
+    // Variants one of which has no runs: the banner names it and the status bar stops saying it loads.
+    void variantsThatCannotLoadSaySo()
+    {
+        QTemporaryDir empty;
+        MainWindow window;
+        window.openVariants({kMatmul, kEinsum, QStringLiteral("C=") + empty.path()});
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QVERIFY2(window.bannerText().contains(empty.path()), qPrintable(window.bannerText()));
+        QVERIFY2(window.statusText().contains(QLatin1String("could not be opened")),
+                 qPrintable(window.statusText()));
+        QVERIFY(!window.tabs()->isTabVisible(3));
+    }
+
     void swapAndExport()
     {
         MainWindow window;

@@ -238,9 +238,14 @@ int main(int argc, char *argv[])
                 window.tabs()->setCurrentIndex(index);
                 return;
             }
-            // the Ranks tab of runs of one GPU, Variants of two: not what was asked for, and said
-            std::fprintf(stderr, "scopeline: --tab %s: this pair has no such tab (%s)\n", qPrintable(tab),
-                         index == 2 ? "its runs are of one GPU each" : "two variants, not several");
+            // the Ranks tab of runs of one GPU, Variants of two: not what was asked for, and said; a load
+            // that failed has its message in the banner
+            if (!window.bannerText().isEmpty())
+                std::fprintf(stderr, "scopeline: --tab %s: not shown: %s\n", qPrintable(tab),
+                             qPrintable(window.bannerText()));
+            else
+                std::fprintf(stderr, "scopeline: --tab %s: this pair has no such tab (%s)\n", qPrintable(tab),
+                             index == 2 ? "its runs are of one GPU each" : "two variants, not several");
             qApp->setProperty("screenshotFails", true);
         });
     }

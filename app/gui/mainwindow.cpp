@@ -503,10 +503,13 @@ void MainWindow::openVariants(const QStringList &arguments, const SessionState &
                 if (!result.ok()) {
                     m_progress->hide();
                     m_cancel->hide();
-                    if (result.cancelled)
+                    if (result.cancelled) {
                         m_status->setText(tr("Loading cancelled; the document shown is unchanged."));
-                    else
+                    } else {
                         showBanner(result.error);
+                        m_status->setText(
+                            tr("The variants could not be opened; the document shown is unchanged."));
+                    }
                     emit loadDone();
                     return;
                 }
