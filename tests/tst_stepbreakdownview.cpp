@@ -219,6 +219,29 @@ private slots:
         }
     }
 
+    // With nothing to draw the chart says so across its width (an empty legend held the plot to a
+    // corner); with a pair its legend is back above the plot.
+    void emptyStepChartSaysSo()
+    {
+        StepTimeChart chart;
+        chart.resize(600, 200);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.plot()->replot();
+        QVERIFY2(chart.plot()->axisRect()->rect().width() > 500,
+                 qPrintable(QString::number(chart.plot()->axisRect()->rect().width())));
+        QCOMPARE(chart.plot()->itemCount(), 1);
+        QCOMPARE(static_cast<QCPItemText *>(chart.plot()->item(0))->text(),
+                 QStringLiteral("Open a pair of traces to see each step's time"));
+        const StepBreakdown breakdown(m_a, m_b);
+        chart.setBreakdown(&breakdown);
+        chart.plot()->replot();
+        QCOMPARE(chart.plot()->itemCount(), 0);
+        QVERIFY(chart.plot()->legend->visible() &&
+                chart.plot()->legend->layout() == chart.plot()->plotLayout());
+        QVERIFY(chart.plot()->axisRect()->rect().width() > 450);
+    }
+
     void stepChartHasEveryRun()
     {
         StepBreakdownView view;

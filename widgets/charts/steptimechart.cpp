@@ -111,6 +111,30 @@ void StepTimeChart::rebuild()
                 named = true;
             }
         }
+    // Nothing to draw: a line that says so, in place of empty axes and an empty legend. An empty
+    // legend caps the width of its layout column, the plot's, at its own: out of the layout then.
+    const bool empty = largest <= 0;
+    m_plot->clearItems();
+    QCPLayoutGrid *layout = m_plot->plotLayout();
+    if (empty && m_plot->legend->layout() == layout) {
+        layout->take(m_plot->legend);
+        layout->simplify();
+    } else if (!empty && m_plot->legend->layout() != layout) {
+        layout->insertRow(0);
+        layout->addElement(0, 0, m_plot->legend);
+        layout->setRowStretchFactor(0, 0.001);
+    }
+    m_plot->legend->setVisible(!empty); // out of the layout, it would still paint
+    m_plot->xAxis->setVisible(!empty);
+    m_plot->yAxis->setVisible(!empty);
+    if (empty) {
+        auto *text = new QCPItemText(m_plot);
+        text->position->setType(QCPItemPosition::ptAxisRectRatio);
+        text->position->setCoords(0.5, 0.5);
+        text->setText(m_breakdown ? tr("No step with kernels on either side")
+                                  : tr("Open a pair of traces to see each step's time"));
+        text->setColor(m_theme.dimText);
+    }
     m_plot->xAxis->setLabel(byRun ? tr("run (in order; one step each)") : tr("step index (in run order)"));
     m_plot->xAxis->setRange(-0.5, double(byRun ? runs : steps) - 0.5);
     m_plot->yAxis->setRange(0, largest > 0 ? 1.1 * largest / unit.ns : 1);
