@@ -10,26 +10,28 @@
 
 #include "app/gui/mainwindow.h"
 #include "app/gui/runevents.h"
-#include "model/analysis/runsummaryfile.h"
-#include "model/loading/tracefolder.h"
 #include "app/gui/samplepairs.h"
+#include "model/analysis/runsummaryfile.h"
+#include "model/comparison/ranktable.h"
+#include "model/loading/tracefolder.h"
 #include "widgets/charts/boxplotview.h"
+#include "widgets/charts/kernelmatrix.h"
+#include "widgets/charts/rankbars.h"
+#include "widgets/charts/rankoverview.h"
+#include "widgets/charts/variantbars.h"
+#include "widgets/charts/waitheatmap.h"
 #include "widgets/panels/caveatbanner.h"
 #include "widgets/panels/comparisonpanel.h"
-#include "widgets/tables/comparisontablemodel.h"
-#include "widgets/tables/kerneldiffmodel.h"
 #include "widgets/panels/kerneldiffview.h"
 #include "widgets/panels/ranksview.h"
 #include "widgets/panels/runpicker.h"
-#include "widgets/panels/variantsview.h"
-#include "widgets/charts/kernelmatrix.h"
-#include "widgets/charts/variantbars.h"
-#include "widgets/charts/rankbars.h"
-#include "widgets/charts/rankoverview.h"
-#include "widgets/charts/waitheatmap.h"
-#include "widgets/timeline/pairtimeline.h"
 #include "widgets/panels/scopepicker.h"
+#include "widgets/panels/stepbreakdownview.h"
 #include "widgets/panels/summarystrip.h"
+#include "widgets/panels/variantsview.h"
+#include "widgets/tables/comparisontablemodel.h"
+#include "widgets/tables/kerneldiffmodel.h"
+#include "widgets/timeline/pairtimeline.h"
 #include "widgets/timeline/timelineview.h"
 #include "widgets/timeline/timelineviewstate.h"
 
@@ -1040,6 +1042,19 @@ private slots:
         QVERIFY(!window.openRecording(dir.path()));
         QVERIFY(window.bannerText().contains(summary.fileName()));
         QCOMPARE(window.runsA().size(), 5);
+    }
+
+    // The Ranks tab's figures are per step of What changed's step scope, and follow it.
+    void ranksFollowTheStepScope()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, testdata::dlrmRun(), testdata::dlrmRun()));
+        QVERIFY(window.ranksView()->table());
+        QCOMPARE(window.ranksView()->table()->stepScope(), QStringLiteral("ProfilerStep"));
+        window.diffView()->stepView()->setStepScope(QStringLiteral("## backward ##"));
+        QCOMPARE(window.ranksView()->table()->stepScope(), QStringLiteral("## backward ##"));
+        const double backward = window.ranksView()->table()->rows().front().stepNs;
+        QVERIFY(backward > 0 && backward < 6e6); // 5.113 ms on rank 0, against 12.54 ms a ProfilerStep
     }
 
     // Variants one of which has no runs: the banner names it and the status bar stops saying it loads.

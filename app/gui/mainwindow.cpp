@@ -122,6 +122,8 @@ void MainWindow::createViews()
     m_tabs->addTab(m_panel, tr("Scopes"));
     m_ranks = new RanksView;
     m_tabs->addTab(m_ranks, tr("Ranks"));
+    // the ranks' figures per step of What changed's step scope
+    connect(m_diffView->stepView(), &StepBreakdownView::stepScopeChanged, m_ranks, &RanksView::setStepScope);
     m_tabs->setTabToolTip(2,
                           tr("Runs of several GPUs: each rank's step as compute, exposed communication and "
                              "idle, waits at collectives, the rank that holds the step back (Ctrl+3)"));
@@ -627,6 +629,7 @@ void MainWindow::showDocument()
     }
     m_panel->setSides(runsA(), runsB(), state.pathA, state.pathB);
     m_ranks->setSides(runsA(), runsB());
+    m_ranks->setStepScope(m_diffView->stepView()->stepScope());
     m_tabs->setTabVisible(2, m_ranks->hasRanks());
     m_diffView->setSides(runsA(), runsB(), QFileInfo(state.pathA).fileName(),
                          QFileInfo(state.pathB).fileName());

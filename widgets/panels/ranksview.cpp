@@ -98,7 +98,23 @@ void RanksView::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
     for (const QList<LoadedRun> *side : {&a, &b})
         for (const LoadedRun &run : *side)
             m_hasRanks = m_hasRanks || run.run.rank >= 0;
-    m_table = m_hasRanks ? std::make_unique<RankTable>(a, b, RankTable::Options{}) : nullptr;
+    rebuild();
+}
+
+void RanksView::setStepScope(const QString &scope)
+{
+    if (scope == m_stepScope)
+        return;
+    m_stepScope = scope;
+    if (m_hasRanks)
+        rebuild();
+}
+
+void RanksView::rebuild()
+{
+    RankTable::Options options;
+    options.stepScope = m_stepScope;
+    m_table = m_hasRanks ? std::make_unique<RankTable>(m_runs[0], m_runs[1], options) : nullptr;
     m_rankModel->setRows(m_table ? m_table->rows() : std::vector<RankRow>{});
     m_comparisonModel->setRows(m_table ? m_table->comparison() : std::vector<RankComparisonRow>{});
     m_comparisonView->setVisible(m_table && !m_table->comparison().empty());
@@ -106,6 +122,7 @@ void RanksView::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
     m_collectivesView->resizeColumnsToContents();
     // the runs of several GPUs, for the overview
     const QSignalBlocker blocker(m_overviewRun);
+    const QVariant picked = m_overviewRun->currentData(); // kept across a new step scope
     m_overviewRun->clear();
     for (int side = 0; side < 2; ++side)
         for (const LoadedRun &run : m_runs[side])
@@ -115,7 +132,9 @@ void RanksView::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
                     QStringLiteral("%1 %2").arg(side == 0 ? QStringLiteral("A") : QStringLiteral("B"),
                                                 run.run.name),
                     QStringList{QString::number(side), run.run.name});
-    showOverview(m_overviewRun->count() > 0 ? 0 : -1);
+    const int keep = m_overviewRun->findData(picked);
+    m_overviewRun->setCurrentIndex(std::max(keep, 0));
+    showOverview(m_overviewRun->count() > 0 ? std::max(keep, 0) : -1);
     m_rankView->resizeColumnsToContents();
     m_comparisonView->resizeColumnsToContents();
 }
@@ -147,8 +166,10 @@ void RanksView::showOverview(int index)
     }
     m_waits->setCollectives(collectives);
     m_bars->setRows(rows);
-    // what the picked run's ranks did
-    m_notes->setText(collectives ? m_table->note(*collectives)
+    // what the picked run's ranks did, per step of which scope
+    const QString scope =
+        m_table && !m_table->stepScope().isEmpty() ? m_table->stepScope() : tr("the whole run");
+    m_notes->setText(collectives ? tr("Per step of %1. ").arg(scope) + m_table->note(*collectives)
                      : m_table
                          ? QString()
                          : tr("No run of several GPUs: open a folder of one job's rank files (one trace "

@@ -32,6 +32,8 @@ public:
     ~RanksView() override;
 
     void setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b);
+    // The step scope the figures are per (What changed's; empty: the detected one).
+    void setStepScope(const QString &scope);
     // Whether any run of either side spans several GPUs.
     bool hasRanks() const { return m_hasRanks; }
     const RankTable *table() const { return m_table.get(); }
@@ -50,8 +52,10 @@ signals:
 
 private:
     void showOverview(int index);
+    void rebuild();
 
     QList<LoadedRun> m_runs[2];
+    QString m_stepScope;
     std::unique_ptr<RankTable> m_table;
     bool m_hasRanks = false;
     QLabel *m_notes = nullptr;

@@ -194,6 +194,7 @@ void StepBreakdownView::recompute()
                                 : tr("Open a pair of traces to see whether the step got faster."));
     m_line->setToolTip(lineToolTip());
     emit selectedGapsChanged(); // a new breakdown selects no cause
+    emit stepScopeChanged(m_options.stepScope);
 }
 
 std::optional<std::vector<std::pair<int64_t, int64_t>>>

@@ -60,6 +60,8 @@ public:
 signals:
     // An idle cause was selected or cleared (a new breakdown clears it).
     void selectedGapsChanged();
+    // A new breakdown, per step of this scope (stepScope()).
+    void stepScopeChanged(const QString &scope);
 
 private:
     void recompute();
