@@ -671,6 +671,20 @@ private slots:
         const QStringList lines = QString::fromUtf8(csv.readAll()).trimmed().split(QLatin1Char('\n'));
         QCOMPARE(lines.size(), 1 + 9 * kStepParts);
         QVERIFY(lines[1 + 4 * kStepParts].startsWith(QStringLiteral("25→30,step,")));
+        // --format json holds the sweep too: each neighbour's line and rows, and the jump
+        const ProcessResult json =
+            runProcess(QStringLiteral(SCOPELINE_CLI),
+                       {QStringLiteral("steps"), f32, QStringLiteral("--sweep-scope"),
+                        QStringLiteral("bmm_K(\\d+)"), QStringLiteral("--sweep"), QStringLiteral("K"),
+                        QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(json.exitCode == 0, json.err.constData());
+        const QJsonObject swept =
+            QJsonDocument::fromJson(json.out).object()[QStringLiteral("sweep")].toObject();
+        QCOMPARE(swept[QStringLiteral("jump")].toString(), scopes.pairLine(4, QStringLiteral("K")));
+        const QJsonArray neighbours = swept[QStringLiteral("neighbours")].toArray();
+        QCOMPARE(neighbours.size(), 9);
+        QCOMPARE(neighbours[4].toObject()[QStringLiteral("rows")].toArray().size(), kStepParts);
+        QCOMPARE(swept[QStringLiteral("points")].toArray().size(), 10);
 
         const QString jax = testdata::path("jax_h100");
         const QStringList folders = {QStringLiteral("jax_command_buffers"), QStringLiteral("jax_named_scopes"),

@@ -13,6 +13,8 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 
+#include <optional>
+
 namespace scopeline::cli {
 
 namespace {
@@ -99,7 +101,41 @@ void printVariantSteps(const VariantSteps &variants, const QList<SideArgument> &
     }
 }
 
-void printVariantStepsJson(const VariantSteps &variants, const Gate &gate, const QList<SideArgument> &sides)
+// A sweep's points, its neighbours compared (each one's line and rows) and the jump, for --format json.
+QJsonObject sweepJson(const Sweep &sweep, const QString &name)
+{
+    QJsonArray points, neighbours;
+    for (std::size_t i = 0; i < sweep.points().size(); ++i) {
+        const StepRow &step = i == 0 ? sweep.adjacent().front().row(StepPart::Step)
+                                     : sweep.adjacent()[i - 1].row(StepPart::Step);
+        points.append(QJsonObject{{QStringLiteral("parameter"), sweep.points()[i].parameter},
+                                  {QStringLiteral("label"), sweep.points()[i].label},
+                                  {QStringLiteral("step_ns"), jsonValue(i == 0 ? step.meanA : step.meanB)}});
+    }
+    for (int i = 0; i < int(sweep.adjacent().size()); ++i)
+        neighbours.append(
+            QJsonObject{{QStringLiteral("from"), sweep.points()[std::size_t(i)].parameter},
+                        {QStringLiteral("to"), sweep.points()[std::size_t(i) + 1].parameter},
+                        {QStringLiteral("line"), sweep.pairLine(i, name)},
+                        {QStringLiteral("rows"),
+                         tableJson(StepBreakdown::columns(), sweep.adjacent()[std::size_t(i)].rows())}});
+    return {{QStringLiteral("parameter"), name},
+            {QStringLiteral("points"), points},
+            {QStringLiteral("neighbours"), neighbours},
+            {QStringLiteral("jump"),
+             sweep.jump() >= 0 ? QJsonValue(sweep.pairLine(sweep.jump(), name)) : QJsonValue()}};
+}
+
+void printSweepMarkdown(const Sweep &sweep, const QString &name)
+{
+    out() << "\n#### Sweep over " << markdownCell(name) << ": neighbours compared\n\n";
+    for (int i = 0; i < int(sweep.adjacent().size()); ++i)
+        out() << "- " << (i == sweep.jump() ? QStringLiteral("**jump:** ") : QString())
+              << markdownCell(sweep.pairLine(i, name)) << "\n";
+}
+
+void printVariantStepsJson(const VariantSteps &variants, const Gate &gate, const QList<SideArgument> &sides,
+                           const QJsonObject &sweep)
 {
     QJsonArray candidates;
     for (int i = 0; i < int(variants.comparisons().size()); ++i) {
@@ -120,6 +156,7 @@ void printVariantStepsJson(const VariantSteps &variants, const Gate &gate, const
         {QStringLiteral("alpha"), first.options().alpha},
         {QStringLiteral("threshold"), first.options().threshold},
         {QStringLiteral("candidates"), candidates},
+        {QStringLiteral("sweep"), sweep.isEmpty() ? QJsonValue() : QJsonValue(sweep)},
         {QStringLiteral("gate"), gateJson(gate)}};
     out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
 }
@@ -136,13 +173,8 @@ void printVariantStepsMarkdown(const VariantSteps &variants, const Gate &gate,
     out() << gateMarkdown(gate);
 }
 
-// A sweep: each point's step, the neighbours compared (k − 1 tests, Holm), and where it jumps.
-int printSweep(const Sweep &sweep, const QString &name, const QString &csv)
+void printSweepText(const Sweep &sweep, const QString &name)
 {
-    if (sweep.points().size() < 2) {
-        err() << "scopeline-cli: a sweep needs two points or more; " << sweep.points().size() << " found\n";
-        return Unreadable;
-    }
     out() << "sweep over " << name << ": " << sweep.points().size() << " points; neighbours compared ("
           << sweep.adjacent().size() << " tests, their step rows one Holm family, their parts another)\n";
     for (std::size_t i = 0; i < sweep.points().size(); ++i) {
@@ -156,6 +188,24 @@ int printSweep(const Sweep &sweep, const QString &name, const QString &csv)
     out() << (sweep.jump() >= 0 ? QStringLiteral("jump: ") + sweep.pairLine(sweep.jump(), name)
                                 : QStringLiteral("no jump: no neighbours differ at alpha"))
           << "\n";
+}
+
+// A sweep: each point's step, the neighbours compared (k − 1 tests, Holm), and where it jumps.
+int printSweep(const Sweep &sweep, const QString &name, const QString &csv, OutputFormat format)
+{
+    if (sweep.points().size() < 2) {
+        err() << "scopeline-cli: a sweep needs two points or more; " << sweep.points().size() << " found\n";
+        return Unreadable;
+    }
+    if (format == OutputFormat::Json)
+        out() << QString::fromUtf8(
+            QJsonDocument(QJsonObject{{QStringLiteral("command"), QStringLiteral("steps")},
+                                      {QStringLiteral("sweep"), sweepJson(sweep, name)}})
+                .toJson(QJsonDocument::Indented));
+    else if (format == OutputFormat::Markdown)
+        printSweepMarkdown(sweep, name);
+    else
+        printSweepText(sweep, name);
     if (!csv.isEmpty()) {
         QStringList labels;
         std::vector<const std::vector<StepRow> *> tables;
@@ -182,19 +232,26 @@ int variantSteps(const QList<SideArgument> &sides, const StepBreakdownOptions &o
     Gate gate(output.failOn, output.strict);
     for (int i = 0; i < int(variants.comparisons().size()); ++i)
         gate.addStep(variants.comparisons()[std::size_t(i)], loaded.labels[i]);
-    if (output.format == OutputFormat::Markdown)
-        printVariantStepsMarkdown(variants, gate, sides);
-    else if (output.format == OutputFormat::Json)
-        printVariantStepsJson(variants, gate, sides);
-    else
-        printVariantSteps(variants, sides);
-    if (!sweep.isEmpty() && output.format == OutputFormat::Text) {
+    std::optional<Sweep> swept;
+    if (!sweep.isEmpty()) {
         std::vector<QList<LoadedRun>> all{loaded.baseline};
         all.insert(all.end(), loaded.candidates.begin(), loaded.candidates.end());
         QStringList labels{sides[0].label};
         labels << loaded.labels;
-        out() << "\n";
-        printSweep(Sweep::ofVariants(all, labels, Sweep::parameters(labels), options), sweep, {});
+        swept.emplace(Sweep::ofVariants(all, labels, Sweep::parameters(labels), options));
+    }
+    if (output.format == OutputFormat::Markdown) {
+        printVariantStepsMarkdown(variants, gate, sides);
+        if (swept)
+            printSweepMarkdown(*swept, sweep);
+    } else if (output.format == OutputFormat::Json) {
+        printVariantStepsJson(variants, gate, sides, swept ? sweepJson(*swept, sweep) : QJsonObject());
+    } else {
+        printVariantSteps(variants, sides);
+        if (swept) {
+            out() << "\n";
+            printSweepText(*swept, sweep);
+        }
     }
     out().flush();
     if (!csv.isEmpty() && !writeTextFile(csv, variants.toCsv()))
@@ -256,7 +313,7 @@ int stepsCommand(const QStringList &arguments)
             return Unreadable;
         return printSweep(Sweep::ofScopes(runs, parser.value(sweepScopeOption), options),
                           parser.isSet(sweepOption) ? parser.value(sweepOption) : QStringLiteral("scope"),
-                          csv);
+                          csv, output.format);
     }
     if (sides.size() > 2 || parser.isSet(sweepOption)) {
         QStringList labels;
