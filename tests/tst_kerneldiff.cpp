@@ -534,7 +534,9 @@ private slots:
         const QString a = kCublas + QStringLiteral("/trace_file_matmul_0");
         const QString b = kCublas + QStringLiteral("/trace_file_einsum_0");
         QTest::newRow("one path") << QStringList{QStringLiteral("diff"), a} << 1;
-        QTest::newRow("three paths: a baseline and two candidates") << QStringList{QStringLiteral("diff"), a, b, b} << 0;
+        QTest::newRow("three paths: a baseline and two candidates")
+            << QStringList{QStringLiteral("diff"), a, b, QStringLiteral("again=") + b} << 0;
+        QTest::newRow("two variants of one label") << QStringList{QStringLiteral("diff"), a, b, b} << 2;
         QTest::newRow("a candidate that is not there")
             << QStringList{QStringLiteral("diff"), a, b, QStringLiteral("x=/no/such/folder")} << 2;
         QTest::newRow("alpha out of range")

@@ -490,6 +490,20 @@ private slots:
         const RankTable table(load(dir.filePath(QStringLiteral("A"))),
                               load(dir.filePath(QStringLiteral("B"))), {});
         QCOMPARE(lines.join(QLatin1Char('\n')) + QLatin1Char('\n'), table.toCsv());
+        // --format json: every table, the notes
+        const ProcessResult json = runProcess(QStringLiteral(SCOPELINE_CLI),
+                                              {QStringLiteral("ranks"), dir.filePath(QStringLiteral("A")),
+                                               dir.filePath(QStringLiteral("B")), QStringLiteral("--format"),
+                                               QStringLiteral("json")});
+        QVERIFY2(json.exitCode == 0, json.err.constData());
+        const QJsonObject root = QJsonDocument::fromJson(json.out).object();
+        QCOMPARE(root[QStringLiteral("rows")].toArray().size(), 32);
+        QCOMPARE(root[QStringLiteral("rows")].toArray()[5].toObject()[QStringLiteral("step_ns")].toDouble(),
+                 table.rows()[5].stepNs);
+        QCOMPARE(root[QStringLiteral("comparison")].toArray().size(), qsizetype(table.comparison().size()));
+        QCOMPARE(root[QStringLiteral("collectives")].toArray().size(),
+                 qsizetype(table.collectiveKinds().size()));
+        QCOMPARE(root[QStringLiteral("notes")].toArray().size(), table.notes().size());
         // the oracle's rows for both sides, in the CLI's order
         const QJsonArray expected =
             oracleRows({dir.filePath(QStringLiteral("A")), dir.filePath(QStringLiteral("B"))});

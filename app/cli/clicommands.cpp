@@ -103,7 +103,7 @@ Commands:
                             runs sit in side/<process>/<run>/), Holm over the rows; --step
                             names the step scope (default: ProfilerStep or JAX's outermost
                             PjitFunction(...), else the whole run; "whole-run" asks for it)
-  ranks A [B] [--step SCOPE] [--csv FILE] [--alpha P] [--threshold PERCENT]
+  ranks A [B] [--step SCOPE] [--csv FILE] [--alpha P] [--threshold PERCENT] [--format text|json]
                             several GPUs of one job (a folder of rank files is one run): per
                             rank, the step split into compute, exposed communication and idle,
                             the wait at collectives (the k-th communication kernel of a name on

@@ -8,35 +8,18 @@
 #include "model/comparison/stepbreakdown.h"
 
 #include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 #include <algorithm>
 
 namespace scopeline::cli {
 
-int ranksCommand(const QStringList &arguments)
-{
-    QCommandLineParser parser;
-    const StepCommandOptions o;
-    parser.addOptions(o.all());
-    if (!parser.parse(arguments))
-        return usageError(parser.errorText());
-    int status = Success;
-    QStringList positional = parser.positionalArguments();
-    if (!expandRecordedPair(positional, nullptr, status))
-        return status;
-    if (positional.isEmpty() || positional.size() > 2)
-        return usageError(QStringLiteral("ranks needs one path, or two (A and B)"));
-    RankTable::Options options;
-    if (!parseLevels(parser, o.alpha, o.threshold, options.alpha, options.threshold, status))
-        return status;
-    if (!parseStepScope(parser, o.step, options.stepScope, status))
-        return status;
+namespace {
 
-    std::vector<QList<LoadedRun>> sides;
-    if (!loadEachPath(positional.mid(0, 2), sides))
-        return Unreadable;
-    const QList<LoadedRun> a = sides[0], b = sides.size() > 1 ? sides[1] : QList<LoadedRun>();
-    const RankTable ranks(a, b, options);
+void printRanks(const RankTable &ranks, const QStringList &positional)
+{
     out() << "A: " << positional[0] << "\n";
     if (positional.size() == 2)
         out() << "B: " << positional[1] << "\n";
@@ -58,6 +41,61 @@ int ranksCommand(const QStringList &arguments)
                  "rank Holm among themselves, each interval at its row's level):\n";
         out() << tableText(RankTable::comparisonColumns(), ranks.comparison());
     }
+}
+
+void printRanksJson(const RankTable &ranks, const QStringList &positional, const RankTable::Options &options)
+{
+    QJsonObject root{
+        {QStringLiteral("command"), QStringLiteral("ranks")},
+        {QStringLiteral("a"), positional[0]},
+        {QStringLiteral("step_scope"), ranks.stepScope()},
+        {QStringLiteral("alpha"), options.alpha},
+        {QStringLiteral("threshold"), options.threshold},
+        {QStringLiteral("rows"), tableJson(RankTable::columns(), ranks.rows())},
+        {QStringLiteral("collectives"), tableJson(RankTable::collectiveColumns(), ranks.collectiveKinds())},
+        {QStringLiteral("comparison"), tableJson(RankTable::comparisonColumns(), ranks.comparison())},
+        {QStringLiteral("notes"), QJsonArray::fromStringList(ranks.notes())}};
+    if (positional.size() == 2)
+        root.insert(QStringLiteral("b"), positional[1]);
+    out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
+}
+
+} // namespace
+
+int ranksCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    const StepCommandOptions o;
+    parser.addOptions(o.all());
+    const QCommandLineOption formatOption(QStringLiteral("format"), QStringLiteral("text or json."),
+                                          QStringLiteral("FORMAT"), QStringLiteral("text"));
+    parser.addOption(formatOption);
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText());
+    const bool json = parser.value(formatOption) == QLatin1String("json");
+    if (!json && parser.value(formatOption) != QLatin1String("text"))
+        return usageError(QStringLiteral("ranks: --format must be text or json"));
+    int status = Success;
+    QStringList positional = parser.positionalArguments();
+    if (!expandRecordedPair(positional, nullptr, status))
+        return status;
+    if (positional.isEmpty() || positional.size() > 2)
+        return usageError(QStringLiteral("ranks needs one path, or two (A and B)"));
+    RankTable::Options options;
+    if (!parseLevels(parser, o.alpha, o.threshold, options.alpha, options.threshold, status))
+        return status;
+    if (!parseStepScope(parser, o.step, options.stepScope, status))
+        return status;
+
+    std::vector<QList<LoadedRun>> sides;
+    if (!loadEachPath(positional.mid(0, 2), sides))
+        return Unreadable;
+    const QList<LoadedRun> a = sides[0], b = sides.size() > 1 ? sides[1] : QList<LoadedRun>();
+    const RankTable ranks(a, b, options);
+    if (json)
+        printRanksJson(ranks, positional, options);
+    else
+        printRanks(ranks, positional);
     out().flush();
     for (int side = 0; side < (b.isEmpty() ? 1 : 2); ++side)
         if (std::none_of(ranks.rows().begin(), ranks.rows().end(),

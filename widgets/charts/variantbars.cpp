@@ -164,7 +164,8 @@ void VariantBars::rebuild()
             below = bars;
             const std::vector<double> v = values(part);
             for (std::size_t i = 0; i < v.size(); ++i)
-                bars->addData(x(i), std::isnan(v[i]) ? 0 : v[i] / unit.ns);
+                if (v[i] > 0) // a part of none draws no bar: its outline would cap the stack in its colour
+                    bars->addData(x(i), v[i] / unit.ns);
         }
         // the whiskers' anchor: the step (the stack's top), a graph drawn as nothing
         auto *anchor = m_plot->addGraph();
