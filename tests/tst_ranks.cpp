@@ -398,7 +398,8 @@ private slots:
         for (const RankRow &row : skewed.rows())
             QVERIFY(std::isnan(row.collectiveWaitNs) && std::isnan(row.arrivedLastShare));
         QVERIFY(skewed.collectives().front().waitsNs.empty());
-        QVERIFY2(skewed.collectives().front().note.contains(QLatin1String("waits not measured")),
+        QVERIFY2(skewed.collectives().front().note.contains(QLatin1String("waits not measured")) &&
+                     skewed.collectives().front().note.contains(QLatin1String("do not overlap in time")),
                  qPrintable(skewed.collectives().front().note));
         QVERIFY(!skewed.notes().join(QLatin1Char('\n')).contains(QLatin1String("arrived last")));
 

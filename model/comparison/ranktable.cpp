@@ -152,6 +152,27 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
     for (std::size_t r : members)
         summary.ranksInOrder.push_back(group[r]->run.rank);
     QStringList notes;
+    // One job's ranks run at one time: kernels on ranks that never overlap are another job's, or
+    // another host's clock.
+    int64_t latestFirst = std::numeric_limits<int64_t>::min(),
+            earliestLast = std::numeric_limits<int64_t>::max();
+    for (const LoadedRun *run : group) {
+        const auto &kernels = run->summary->kernels();
+        if (kernels.empty())
+            continue;
+        int64_t first = std::numeric_limits<int64_t>::max(), last = std::numeric_limits<int64_t>::min();
+        for (const RunSummary::Kernel &kernel : kernels) {
+            first = std::min(first, kernel.start);
+            last = std::max(last, kernel.end());
+        }
+        latestFirst = std::max(latestFirst, first);
+        earliestLast = std::min(earliestLast, last);
+    }
+    if (latestFirst > earliestLast)
+        notes
+            << tr("the ranks' kernels do not overlap in time (%1 apart): ranks of different jobs, or clocks "
+                  "of different hosts")
+                   .arg(formatDuration(double(latestFirst - earliestLast)));
     const int world = group.front()->run.worldSize;
     if (world > int(group.size())) {
         std::vector<int> missing;
