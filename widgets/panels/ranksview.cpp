@@ -54,7 +54,8 @@ RanksView::RanksView(QWidget *parent) : QWidget(parent)
     tables->addWidget(rankTables);
     tables->addWidget(m_comparisonView);
     tables->setChildrenCollapsible(false);
-    auto *split = new ProportionalSplitter(Qt::Horizontal, {2, 3}, this);
+    // the tables the wider: their verdicts and waits in view at 1366 px; the bars read at any width
+    auto *split = new ProportionalSplitter(Qt::Horizontal, {1, 2}, this);
     split->addWidget(m_bars);
     split->addWidget(tables);
     split->setChildrenCollapsible(false);
