@@ -28,7 +28,9 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
+
 #include <QtTest>
+#include <set>
 
 #include <qcustomplot.h>
 
@@ -240,6 +242,27 @@ private slots:
         QVERIFY(chart.plot()->legend->visible() &&
                 chart.plot()->legend->layout() == chart.plot()->plotLayout());
         QVERIFY(chart.plot()->axisRect()->rect().width() > 450);
+    }
+
+    // Runs of several GPUs, one step each, are placed by run: a run's ranks in its column (two runs of
+    // eight ranks: columns 0 and 1, not 16 runs).
+    void rankedRunsArePlacedByRun()
+    {
+        QTemporaryDir dir(testdata::scratchDir());
+        QVERIFY(testdata::rankRuns(dir.path(), 2));
+        const QList<LoadedRun> runs = LoadedRun::loadAll(TraceFolder::scan(dir.path()));
+        QCOMPARE(runs.size(), 16);
+        StepTimeChart chart;
+        const StepBreakdown breakdown(runs, runs);
+        chart.setBreakdown(&breakdown);
+        QCOMPARE(chart.plot()->graphCount(), 32);
+        QVERIFY(chart.plot()->xAxis->label().startsWith(QLatin1String("run")));
+        QCOMPARE(chart.plot()->xAxis->range().upper, 1.5);
+        std::set<double> columns;
+        for (int g = 0; g < chart.plot()->graphCount(); ++g)
+            for (const QCPGraphData &point : *chart.plot()->graph(g)->data())
+                columns.insert(point.key);
+        QCOMPARE(columns, (std::set<double>{0, 1}));
     }
 
     void stepChartHasEveryRun()

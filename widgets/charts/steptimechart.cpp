@@ -75,9 +75,24 @@ void StepTimeChart::rebuild()
     m_plot->clearGraphs();
     double largest = 0;
     std::size_t steps = 1, runs = 1;
+    // Each entry's run, in order: a multi-GPU run's ranks share theirs (they are one run, not several).
+    std::vector<double> runOf[2];
+    if (m_breakdown)
+        for (int side = 0; side < 2; ++side) {
+            QStringList ranked;
+            double next = 0;
+            for (const RunSteps &run : side == 0 ? m_breakdown->runsA() : m_breakdown->runsB()) {
+                const qsizetype seen = run.rankedRun.isEmpty() ? -1 : ranked.indexOf(run.rankedRun);
+                runOf[side].push_back(seen >= 0 ? double(seen) : next);
+                if (seen < 0) {
+                    ranked << run.rankedRun; // an empty name for a run alone keeps the count
+                    ++next;
+                }
+            }
+            runs = std::max(runs, std::size_t(next));
+        }
     if (m_breakdown)
         for (const std::vector<RunSteps> *side : {&m_breakdown->runsA(), &m_breakdown->runsB()}) {
-            runs = std::max(runs, side->size());
             for (const RunSteps &run : *side) {
                 steps = std::max(steps, run.steps.size());
                 for (const StepInstance &step : run.steps)
@@ -94,8 +109,9 @@ void StepTimeChart::rebuild()
             QColor colour = dataColour(side == 0 ? DataColour::SideA : DataColour::SideB);
             colour.setAlpha(190); // overlapping runs show through
             bool named = false;
-            double runIndex = 0;
+            std::size_t entry = 0;
             for (const RunSteps &run : side == 0 ? m_breakdown->runsA() : m_breakdown->runsB()) {
+                const double runIndex = runOf[side][entry++];
                 QCPGraph *graph = m_plot->addGraph();
                 const QString sideName = side == 0 ? QStringLiteral("A") : QStringLiteral("B");
                 graph->setName(m_labels[side].isEmpty() ? sideName
@@ -105,7 +121,6 @@ void StepTimeChart::rebuild()
                 for (std::size_t i = 0; i < run.steps.size(); ++i)
                     graph->addData(byRun ? runIndex : double(i),
                                    double(run.steps[i].parts[std::size_t(StepPart::Step)]) / unit.ns);
-                ++runIndex;
                 if (named)
                     graph->removeFromLegend(); // one entry per side
                 named = true;
