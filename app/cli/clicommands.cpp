@@ -144,8 +144,9 @@ takes a run's scopes as the sweep.
 --csv - writes the CSV to standard output in place of the report (the gate still goes to stderr).
 
 A PATH is a trace file, a run folder, a folder of runs, or run summaries; wildcards (quoted) select several,
-e.g. 'traces/trace_file_matmul_*'. One PATH that scopeline-hipbench recorded into (--out) stands for its A and B. Exit status: 0 success, 1 bad usage, 2 unreadable input
-or unwritable output, 3 the gate (--fail-on) found what it names.
+e.g. 'traces/trace_file_matmul_*'. One PATH that scopeline-hipbench recorded into (--out) stands for its
+A and B. Exit status: 0 success, 1 bad usage, 2 unreadable input or unwritable output, 3 the gate
+(--fail-on) found what it names.
 )";
 
 // Loaded runs stay until the process ends (main's _Exit): the OS takes their memory back at once,
