@@ -111,17 +111,19 @@ int variantCompare(const ComparisonOptions &options, double alpha, const GateOpt
                                       {QStringLiteral("gate"), gateJson(gate)}})
                 .toJson(QJsonDocument::Indented));
     } else {
-        out() << "baseline: " << sides[0].label << " (" << sides[0].path << ", " << loaded.baseline.size()
-              << " runs)\n"
-              << "across the " << sides.size()
-              << " variants, per scope: Kruskal–Wallis on each variant's run (process) medians, Holm over the "
-                 "scopes\n";
+        out()
+            << "baseline: " << sides[0].label << " (" << sides[0].path << ", " << runsText(loaded.baseline)
+            << ")\n"
+            << "across the " << sides.size()
+            << " variants, per scope: Kruskal–Wallis on each variant's run (process) medians, Holm over the "
+               "scopes\n";
         for (const ScopeAcrossVariants &s : variants.acrossVariants())
             out() << "  " << s.scope << " (" << s.test.groups << " variants with samples): " << s.text(alpha)
                   << "\n";
         for (std::size_t c = 0; c < variants.rows().size(); ++c) {
-            out() << "\n" << loaded.labels[qsizetype(c)] << " (" << sides[qsizetype(c) + 1].path << ", "
-                  << loaded.candidates[c].size() << " runs) against " << sides[0].label
+            out() << "\n"
+                  << loaded.labels[qsizetype(c)] << " (" << sides[qsizetype(c) + 1].path << ", "
+                  << runsText(loaded.candidates[c]) << ") against " << sides[0].label
                   << "; Holm over scopes × candidates\n";
             printComparison(variants.rows()[c], alpha, options.threshold);
         }
