@@ -12,9 +12,10 @@
 
 #include "model/comparison/stepbreakdown.h"
 #include "model/comparison/sweep.h"
-#include "model/loading/sideargument.h"
 #include "model/comparison/variantsteps.h"
+#include "model/loading/sideargument.h"
 #include "model/loading/tracefolder.h"
+#include "model/tables/csvfield.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -606,6 +607,14 @@ private slots:
         QCOMPARE(written, variants.toCsv());
         QVERIFY(written.startsWith(QStringLiteral("variant,") + StepBreakdown(baseline, baseline).toCsv().section(QLatin1Char('\n'), 0, 0)));
         QCOMPARE(written.count(QLatin1Char('\n')), 1 + 2 * kStepParts);
+        // the ratio and its interval, as the text and the window show them, last
+        QVERIFY(written.section(QLatin1Char('\n'), 0, 0)
+                    .endsWith(QStringLiteral(",ratio,ratio_ci_low,ratio_ci_high")));
+        const QStringList stepLine = written.section(QLatin1Char('\n'), 1, 1).split(QLatin1Char(','));
+        QCOMPARE(stepLine.mid(stepLine.size() - 3).join(QLatin1Char(',')),
+                 QStringLiteral("%1,%2,%3")
+                     .arg(csvNumber(variants.stepRatio(0).ratio), csvNumber(variants.stepRatio(0).low),
+                          csvNumber(variants.stepRatio(0).high)));
         QVERIFY(cli.out.contains("no_triton: step +"));
         // the gate names the candidate that trips it
         const ProcessResult gate = runProcess(QStringLiteral(SCOPELINE_CLI),

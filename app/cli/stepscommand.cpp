@@ -145,6 +145,10 @@ void printVariantStepsJson(const VariantSteps &variants, const Gate &gate, const
             {QStringLiteral("path"), sides[i + 1].path},
             {QStringLiteral("unit"), steps.byProcess() ? QStringLiteral("process") : QStringLiteral("run")},
             {QStringLiteral("lead_line"), variants.leadLine(i)},
+            {QStringLiteral("step_ratio"),
+             QJsonObject{{QStringLiteral("ratio"), jsonValue(variants.stepRatio(i).ratio)},
+                         {QStringLiteral("ci_low"), jsonValue(variants.stepRatio(i).low)},
+                         {QStringLiteral("ci_high"), jsonValue(variants.stepRatio(i).high)}}},
             {QStringLiteral("rows"), tableJson(StepBreakdown::columns(), steps.rows())}});
     }
     const StepBreakdown &first = variants.comparisons().front();

@@ -23,10 +23,25 @@ VariantSteps::VariantSteps(const QList<LoadedRun> &baseline, const std::vector<Q
 
 QString VariantSteps::toCsv() const
 {
-    std::vector<const std::vector<StepRow> *> tables;
-    for (const StepBreakdown &comparison : m_comparisons)
-        tables.push_back(&comparison.rows());
-    return variantTableCsv(StepBreakdown::columns(), m_labels, tables);
+    // the variant, every column of the pair's CSV, then the ratio B / A and its interval
+    using C = TableColumn<VariantStepRow>;
+    static const std::vector<C> csv = [] {
+        std::vector<C> list = {columns().front()};
+        for (C &c : liftColumns(StepBreakdown::columns(), &VariantStepRow::row))
+            list.push_back(std::move(c));
+        list.push_back(columns().back());
+        const auto bound = [](double stats::RatioInterval::*end) {
+            return [end](const VariantStepRow &r) { return QVariant(r.ratio.*end); };
+        };
+        list.push_back(C{QStringLiteral("ratio_ci_low"), QStringLiteral("ratio_ci_low"),
+                         QStringLiteral("Fieller's interval of the ratio at the row's level: low"),
+                         bound(&stats::RatioInterval::low), cell::text});
+        list.push_back(C{QStringLiteral("ratio_ci_high"), QStringLiteral("ratio_ci_high"),
+                         QStringLiteral("Fieller's interval of the ratio at the row's level: high"),
+                         bound(&stats::RatioInterval::high), cell::text});
+        return list;
+    }();
+    return tableCsv(csv, rows());
 }
 
 namespace {

@@ -46,7 +46,8 @@ public:
     // The window's: the verdict and the ratio beside the component, where a narrow table shows them.
     static const std::vector<TableColumn<VariantStepRow>> &tableColumns();
 
-    // The pair's CSV with a `variant` column first: each candidate's rows in the order given.
+    // The pair's CSV with a `variant` column first and the ratio with its interval last (ratio,
+    // ratio_ci_low, ratio_ci_high): each candidate's rows in the order given.
     QString toCsv() const;
     // "reduce-overhead: step −78.0 % [−99.0, −58.0] (B faster), of which Idle: CPU launched late
     // −6.40 ms": the change of the mean step as a ratio with Fieller's interval at the step row's level,
