@@ -105,13 +105,10 @@ void printVariantSteps(const VariantSteps &variants, const QList<SideArgument> &
 QJsonObject sweepJson(const Sweep &sweep, const QString &name)
 {
     QJsonArray points, neighbours;
-    for (std::size_t i = 0; i < sweep.points().size(); ++i) {
-        const StepRow &step = i == 0 ? sweep.adjacent().front().row(StepPart::Step)
-                                     : sweep.adjacent()[i - 1].row(StepPart::Step);
+    for (std::size_t i = 0; i < sweep.points().size(); ++i)
         points.append(QJsonObject{{QStringLiteral("parameter"), sweep.points()[i].parameter},
                                   {QStringLiteral("label"), sweep.points()[i].label},
-                                  {QStringLiteral("step_ns"), jsonValue(i == 0 ? step.meanA : step.meanB)}});
-    }
+                                  {QStringLiteral("step_ns"), jsonValue(sweep.stepNs(i))}});
     for (int i = 0; i < int(sweep.adjacent().size()); ++i)
         neighbours.append(
             QJsonObject{{QStringLiteral("from"), sweep.points()[std::size_t(i)].parameter},
@@ -140,15 +137,15 @@ void printVariantStepsJson(const VariantSteps &variants, const Gate &gate, const
     QJsonArray candidates;
     for (int i = 0; i < int(variants.comparisons().size()); ++i) {
         const StepBreakdown &steps = variants.comparisons()[std::size_t(i)];
+        const stats::RatioInterval ratio = variants.stepRatio(i);
         candidates.append(QJsonObject{
             {QStringLiteral("variant"), variants.labels()[i]},
             {QStringLiteral("path"), sides[i + 1].path},
             {QStringLiteral("unit"), steps.byProcess() ? QStringLiteral("process") : QStringLiteral("run")},
             {QStringLiteral("lead_line"), variants.leadLine(i)},
-            {QStringLiteral("step_ratio"),
-             QJsonObject{{QStringLiteral("ratio"), jsonValue(variants.stepRatio(i).ratio)},
-                         {QStringLiteral("ci_low"), jsonValue(variants.stepRatio(i).low)},
-                         {QStringLiteral("ci_high"), jsonValue(variants.stepRatio(i).high)}}},
+            {QStringLiteral("step_ratio"), QJsonObject{{QStringLiteral("ratio"), jsonValue(ratio.ratio)},
+                                                       {QStringLiteral("ci_low"), jsonValue(ratio.low)},
+                                                       {QStringLiteral("ci_high"), jsonValue(ratio.high)}}},
             {QStringLiteral("rows"), tableJson(StepBreakdown::columns(), steps.rows())}});
     }
     const StepBreakdown &first = variants.comparisons().front();
@@ -181,12 +178,9 @@ void printSweepText(const Sweep &sweep, const QString &name)
 {
     out() << "sweep over " << name << ": " << sweep.points().size() << " points; neighbours compared ("
           << sweep.adjacent().size() << " tests, their step rows one Holm family, their parts another)\n";
-    for (std::size_t i = 0; i < sweep.points().size(); ++i) {
-        const StepRow &step = i == 0 ? sweep.adjacent().front().row(StepPart::Step)
-                                     : sweep.adjacent()[i - 1].row(StepPart::Step);
+    for (std::size_t i = 0; i < sweep.points().size(); ++i)
         out() << "  " << name << " " << sweep.points()[i].parameter << ": step "
-              << formatDuration(i == 0 ? step.meanA : step.meanB) << " (" << sweep.points()[i].label << ")\n";
-    }
+              << formatDuration(sweep.stepNs(i)) << " (" << sweep.points()[i].label << ")\n";
     for (int i = 0; i < int(sweep.adjacent().size()); ++i)
         out() << sweep.pairLine(i, name) << "\n";
     out() << (sweep.jump() >= 0 ? QStringLiteral("jump: ") + sweep.pairLine(sweep.jump(), name)

@@ -628,11 +628,12 @@ void MainWindow::showDocument()
         picker->setRuns(runs);
     }
     m_panel->setSides(runsA(), runsB(), state.pathA, state.pathB);
-    m_ranks->setSides(runsA(), runsB());
-    m_ranks->setStepScope(m_diffView->stepView()->stepScope());
-    m_tabs->setTabVisible(2, m_ranks->hasRanks());
+    // What changed first: its step scope for these runs reaches the ranks (stepScopeChanged) before
+    // their table is built, once
     m_diffView->setSides(runsA(), runsB(), QFileInfo(state.pathA).fileName(),
                          QFileInfo(state.pathB).fileName());
+    m_ranks->setSides(runsA(), runsB());
+    m_tabs->setTabVisible(2, m_ranks->hasRanks());
     // Another pair than the one shown: its filters start empty (a reload or a swap keeps them).
     if (QStringList{state.pathA, state.pathB} != m_shownPair &&
         QStringList{state.pathB, state.pathA} != m_shownPair) {

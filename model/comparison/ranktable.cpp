@@ -157,16 +157,12 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
     int64_t latestFirst = std::numeric_limits<int64_t>::min(),
             earliestLast = std::numeric_limits<int64_t>::max();
     for (const LoadedRun *run : group) {
-        const auto &kernels = run->summary->kernels();
-        if (kernels.empty())
+        const RunSummary &summary = *run->summary;
+        if (summary.kernels().empty())
             continue;
-        int64_t first = std::numeric_limits<int64_t>::max(), last = std::numeric_limits<int64_t>::min();
-        for (const RunSummary::Kernel &kernel : kernels) {
-            first = std::min(first, kernel.start);
-            last = std::max(last, kernel.end());
-        }
+        const int64_t first = summary.kernels().front().start; // kernels by start; the span to the last end
         latestFirst = std::max(latestFirst, first);
-        earliestLast = std::min(earliestLast, last);
+        earliestLast = std::min(earliestLast, first + summary.spanNs());
     }
     if (latestFirst > earliestLast)
         notes

@@ -135,6 +135,12 @@ void Sweep::compare()
     }
 }
 
+double Sweep::stepNs(std::size_t point) const
+{
+    return point == 0 ? m_adjacent.front().row(StepPart::Step).meanA
+                      : m_adjacent[point - 1].row(StepPart::Step).meanB;
+}
+
 QStringList Sweep::vanished(int pair) const
 {
     return m_vanished.at(std::size_t(pair));

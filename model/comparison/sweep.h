@@ -42,6 +42,8 @@ public:
     const std::vector<SweepPoint> &points() const { return m_points; }
     // Point i + 1 against point i, judged together.
     const std::vector<StepBreakdown> &adjacent() const { return m_adjacent; }
+    // A point's mean step, as its comparisons with its neighbours have it.
+    double stepNs(std::size_t point) const;
     // Of the adjacent pairs called faster or slower, the one whose step changed most for its change of
     // parameter (the local scaling exponent; the relative change when a parameter is ≤ 0); -1 for none.
     int jump() const { return m_jump; }

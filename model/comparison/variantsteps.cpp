@@ -111,12 +111,17 @@ const std::vector<TableColumn<VariantStepRow>> &VariantSteps::columns()
     return columns;
 }
 
+QStringList VariantSteps::tableKeys()
+{
+    return QStringLiteral(
+               "variant component verdict ratio delta_ns mean_a_ns mean_b_ns share_of_delta ci_low_ns "
+               "ci_high_ns ci_level p steps_a steps_b")
+        .split(QLatin1Char(' '));
+}
+
 const std::vector<TableColumn<VariantStepRow>> &VariantSteps::tableColumns()
 {
-    static const std::vector<TableColumn<VariantStepRow>> table = selectColumns(
-        columns(), QStringLiteral("variant component verdict ratio delta_ns mean_a_ns mean_b_ns "
-                                  "share_of_delta ci_low_ns ci_high_ns ci_level p steps_a steps_b")
-                       .split(QLatin1Char(' ')));
+    static const std::vector<TableColumn<VariantStepRow>> table = selectColumns(columns(), tableKeys());
     return table; // the window's model holds a reference
 }
 

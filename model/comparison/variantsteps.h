@@ -43,7 +43,9 @@ public:
     // columns: the variant, what `steps` prints of a pair, and the ratio with its interval.
     std::vector<VariantStepRow> rows(int candidate = -1) const;
     static const std::vector<TableColumn<VariantStepRow>> &columns();
-    // The window's: the verdict and the ratio beside the component, where a narrow table shows them.
+    // The window's: the verdict and the ratio beside the component, where a narrow table shows them;
+    // its columns by key, in order.
+    static QStringList tableKeys();
     static const std::vector<TableColumn<VariantStepRow>> &tableColumns();
 
     // The pair's CSV with a `variant` column first and the ratio with its interval last (ratio,

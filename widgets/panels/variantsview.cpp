@@ -134,10 +134,7 @@ void VariantsView::setVariants(const std::vector<QList<LoadedRun>> &sides, const
     m_stepView->resizeColumnsToContents();
     // A verdict's reason can be a sentence: elided (whole in its tooltip), so that the ratio beside
     // it, and Δ, stay in view.
-    const auto &columns = VariantSteps::tableColumns();
-    const int verdict = int(std::find_if(columns.begin(), columns.end(),
-                                         [](const auto &c) { return c.csvKey == QLatin1String("verdict"); }) -
-                            columns.begin());
+    const int verdict = int(VariantSteps::tableKeys().indexOf(QLatin1String("verdict")));
     m_stepView->setColumnWidth(
         verdict, std::min(m_stepView->columnWidth(verdict), m_stepView->fontMetrics().horizontalAdvance(
                                                                 QStringLiteral("no significant change…"))));
