@@ -6,9 +6,11 @@
 #include "testdata.h"
 #include "testprocess.h"
 
+#include "model/analysis/runsummaryfile.h"
 #include "model/comparison/kerneldiff.h"
 #include "model/comparison/ranktable.h"
-#include "model/analysis/runsummaryfile.h"
+#include "model/comparison/replication.h"
+#include "model/comparison/scopecomparison.h"
 #include "model/comparison/stepbreakdown.h"
 #include "model/loading/tracefolder.h"
 #include "model/tracedata/devicetrace.h"
@@ -192,6 +194,26 @@ private slots:
         QVERIFY2(compare.out.contains("(2 runs of 8 ranks)\n") && compare.out.contains("  run 2: ") &&
                      !compare.out.contains("  run 3: "),
                  compare.out.constData());
+        // and its run pairs pool a run's rank files: run 1 of A against run 1 of B, not rank 1 against rank 1
+        std::size_t rankSamples[2] = {0, 0};
+        const ScopeMatcher forward(QStringLiteral("## forward ##"), MatchMode::Component);
+        for (const LoadedRun &rank : two)
+            rankSamples[rank.run.name == two.front().run.name ? 0 : 1] +=
+                rank.scopes->samples(forward, SampleMode::Kernel).size();
+        const std::vector<const ScopeIndex *> indexes = scopeIndexes(two);
+        const Replication replication = Replication::of(two, two);
+        ScopeComparison comparison(indexes, indexes);
+        comparison.setReplication(&replication);
+        const std::vector<ComparisonRow> rows =
+            comparison.compare({QStringLiteral("## forward ##")}, MatchMode::Component, SampleMode::Kernel);
+        QCOMPARE(rows.size(), std::size_t(3));
+        QCOMPARE(rows[0].run, QStringLiteral("1"));
+        QCOMPARE(rows[0].a.n, rankSamples[0]);
+        QCOMPARE(rows[1].b.n, rankSamples[1]);
+        QVERIFY(rankSamples[0] > 0 && rankSamples[1] > 0);
+        QVERIFY(rows[2].isPooled());
+        QCOMPARE(rows[2].runsA, std::size_t(2));
+        QCOMPARE(rows[2].a.n, rankSamples[0] + rankSamples[1]);
         const StepBreakdown steps(two, two);
         QCOMPARE(steps.row(StepPart::Step).unitsA, 2);
         QCOMPARE(steps.row(StepPart::Step).runsA, 2);

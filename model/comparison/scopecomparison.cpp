@@ -80,11 +80,26 @@ ComparisonRow makePooledRow(const QString &scope, const std::vector<std::vector<
     row.runLevel = pooledRunLevel(row, replication, 0.95);
     if (replication && row.runLevel.valid())
         row.caveat = replication->caveat();
-    row.runsA = std::size_t(std::count_if(row.runMediansA.begin(), row.runMediansA.end(),
-                                          [](double m) { return !std::isnan(m); }));
-    row.runsB = std::size_t(std::count_if(row.runMediansB.begin(), row.runMediansB.end(),
-                                          [](double m) { return !std::isnan(m); }));
     return row;
+}
+
+// The samples of each run of a side, a multi-GPU run's rank files pooled: its ranks are one run.
+std::vector<std::vector<double>> runSamples(const std::vector<std::vector<double>> &entries,
+                                            const Replication *replication, int side)
+{
+    if (!replication)
+        return entries;
+    std::vector<std::vector<double>> runs(std::size_t(replication->runs(side)));
+    for (std::size_t e = 0; e < entries.size(); ++e) {
+        std::vector<double> &run = runs[std::size_t(replication->runOf(side, int(e)))];
+        run.insert(run.end(), entries[e].begin(), entries[e].end());
+    }
+    return runs;
+}
+
+std::size_t runsWithSamples(const std::vector<std::vector<double>> &runs)
+{
+    return std::size_t(std::count_if(runs.begin(), runs.end(), [](const auto &run) { return !run.empty(); }));
 }
 
 } // namespace
@@ -156,8 +171,6 @@ std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, M
                                                     SampleMode samples) const
 {
     std::vector<ComparisonRow> rows;
-    const std::size_t pairs = std::min(m_a.size(), m_b.size());
-    const bool pool = m_a.size() > 1 || m_b.size() > 1;
     for (const QString &scope : scopes) {
         const ScopeMatcher matcher(scope, match);
         auto perRun = [&](const std::vector<const ScopeIndex *> &side) {
@@ -166,13 +179,19 @@ std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, M
                 out.push_back(run->samples(matcher, samples));
             return out;
         };
+        // Per rank file, as the run-level test averages a run's ranks; the run pairs pool them.
         const std::vector<std::vector<double>> a = perRun(m_a), b = perRun(m_b);
-        for (std::size_t i = 0; i < pairs; ++i) {
-            rows.push_back(makeRow(scope, QString::number(i + 1), a[i], b[i]));
+        const std::vector<std::vector<double>> runsA = runSamples(a, m_replication, 0),
+                                               runsB = runSamples(b, m_replication, 1);
+        const bool pool = runsA.size() > 1 || runsB.size() > 1;
+        for (std::size_t i = 0; i < std::min(runsA.size(), runsB.size()); ++i) {
+            rows.push_back(makeRow(scope, QString::number(i + 1), runsA[i], runsB[i]));
             rows.back().verdictRow = !pool;
         }
         if (pool) {
             rows.push_back(makePooledRow(scope, a, b, m_replication));
+            rows.back().runsA = runsWithSamples(runsA);
+            rows.back().runsB = runsWithSamples(runsB);
             rows.back().verdictRow = true;
         }
     }
