@@ -108,8 +108,8 @@ int compareRows(const RankTable &table, const QJsonArray &expected)
     return int(expected.size());
 }
 
-// A copy of a real rank file with its communication kernels dropped ("nocomm") or every timestamp
-// a second later ("later": another host's clock).
+// A copy of a real rank file with its communication kernels dropped ("nocomm"), every timestamp
+// a second later ("later": another host's clock) or another rank's number ("rank0": a twin).
 bool alteredRank(const QString &file, const QString &out, const QString &how)
 {
     const char *script = R"(
@@ -120,6 +120,8 @@ with gzip.open(src, "rt") as f:
 if how == "nocomm":
     d["traceEvents"] = [e for e in d["traceEvents"]
                         if not (e.get("cat") == "kernel" and "nccl" in e.get("name", "").lower())]
+elif how == "rank0":
+    d["distributedInfo"]["rank"] = 0
 else:
     for e in d["traceEvents"]:
         if "ts" in e:
@@ -424,6 +426,16 @@ private slots:
                      skewed.collectives().front().note.contains(QLatin1String("do not overlap in time")),
                  qPrintable(skewed.collectives().front().note));
         QVERIFY(!skewed.notes().join(QLatin1Char('\n')).contains(QLatin1String("arrived last")));
+
+        // rank 7 and its twin start every collective together: each arrived last at half of them
+        const QString twins = dir.filePath(QStringLiteral("twins"));
+        QVERIFY(linkRanks(twins, {m_files[7]}));
+        QVERIFY(
+            alteredRank(job.filePath(m_files[7]), QDir(twins).filePath(m_files[0]), QStringLiteral("rank0")));
+        const RankTable tied(load(twins), {}, {});
+        QCOMPARE(compareRows(tied, oracleRows({twins})), 2);
+        QCOMPARE(tied.rows()[0].arrivedLastShare, 0.5);
+        QCOMPARE(tied.rows()[1].arrivedLastShare, 0.5);
 
         const QString partial = dir.filePath(QStringLiteral("partial"));
         QVERIFY(linkRanks(partial, {m_files[2], m_files[5]}));

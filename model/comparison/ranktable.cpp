@@ -112,13 +112,17 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
             std::vector<double> &waitsHere = matchedWaits.emplace_back();
             matchedStarts.push_back(
                 {byName[members.front()].at(name)[k].start, QString::fromStdString(name)});
+            // Ranks that started together at the latest share its "arrived last", so the shares add up.
+            const auto tied = std::count_if(members.begin(), members.end(), [&](std::size_t r) {
+                return byName[r].at(name)[k].start == latest;
+            });
             for (std::size_t r : members) {
                 const Collective &c = byName[r].at(name)[k];
                 waitsHere.push_back(double(latest - c.start));
                 if (c.step < 0)
                     continue;
                 waits[r] += double(latest - c.start);
-                last[r] += c.start == latest;
+                last[r] += c.start == latest ? 1.0 / double(tied) : 0.0;
                 ++counted[r];
             }
         }
@@ -505,7 +509,8 @@ const std::vector<TableColumn<RankRow>> &RankTable::columns()
           10},
         C{QStringLiteral("arrived_last_share"),
           tr("Arrived last"),
-          tr("Of its matched collectives, the share where it started last: where it held the others back"),
+          tr("Of its matched collectives, the share where it started last: where it held the others back "
+             "(ranks that started together at the latest share it)"),
           number(&RankRow::arrivedLastShare),
           cell::percent,
           {},

@@ -15,9 +15,9 @@ Definitions
   the rest, their waits None). arrival = kernel start; a rank's wait = the latest arrival - its
   own. Counted for a rank only where its kernel belongs to one of its steps: collective_wait_ns =
   the sum of its waits / its steps; arrived_last_share = (collectives where its arrival is the
-  latest) / (its counted collectives). end spread = latest end - earliest end of a collective. None
-  for every rank when no collective matched, or when the median end spread is over 100 us (clocks of
-  different hosts: the waits would measure the clocks).
+  latest, 1/t where t ranks tie for it) / (its counted collectives). end spread = latest end -
+  earliest end of a collective. None for every rank when no collective matched, or when the median
+  end spread is over 100 us (clocks of different hosts: the waits would measure the clocks).
   Collective kinds (step_breakdown.collective_kind), per side over every rank of every run: per_step =
   mean over ranks of (its kernels of the kind in its steps / its steps); median_ns = median of all
   their durations; rank_median_min_ns / rank_median_max_ns = the least / greatest of the ranks'
@@ -127,12 +127,13 @@ def side_rows(side, path, scope):
             for k in range(matched):
                 ks = [(r, ranks[r][1][kname][k]) for r in members]
                 latest = max(x["start"] for _, x in ks)
+                tied = sum(x["start"] == latest for _, x in ks)
                 ends = [x["start"] + x["dur"] for _, x in ks]
                 spreads.append(max(ends) - min(ends))
                 for r, x in ks:
                     if id(x) in ranks[r][2]:
                         waits[r] += latest - x["start"]
-                        last[r] += x["start"] == latest
+                        last[r] += (x["start"] == latest) / tied
                         counted[r] += 1
         if not spreads or median(spreads) > 100e3:  # nothing matched, or clocks that disagree
             continue
