@@ -28,6 +28,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <cstring>
 
 namespace {
 
@@ -67,16 +68,27 @@ QPalette darkPalette()
     return p;
 }
 
+void nameApplication()
+{
+    QCoreApplication::setApplicationName(QStringLiteral("Scopeline"));
+    QCoreApplication::setOrganizationName(QStringLiteral("Scopeline"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SCOPELINE_VERSION));
+}
+
+// --help and --version, which print and exit.
+bool asksForHelpOrVersion(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i)
+        for (const char *flag : {"-h", "--help", "--help-all", "-v", "--version", "-?"})
+            if (std::strcmp(argv[i], flag) == 0)
+                return true;
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("Scopeline"));
-    QApplication::setOrganizationName(QStringLiteral("Scopeline"));
-    QApplication::setApplicationVersion(QStringLiteral(SCOPELINE_VERSION));
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/scopeline.png")));
-
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Compare GPU traces of two program variants."));
     parser.addHelpOption();
@@ -127,6 +139,15 @@ int main(int argc, char *argv[])
     parser.addOption(paletteOption);
     parser.addOption(rangeOption);
     parser.addOption(tabOption);
+    if (asksForHelpOrVersion(argc, argv)) {
+        // printed without a window system: over SSH or in CI, where QApplication would abort
+        QCoreApplication app(argc, argv);
+        nameApplication();
+        parser.process(app);
+    }
+    QApplication app(argc, argv);
+    nameApplication();
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/scopeline.png")));
     parser.process(app);
     const QStringList args = parser.positionalArguments();
 
