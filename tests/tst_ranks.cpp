@@ -196,6 +196,12 @@ private slots:
         QVERIFY2(compare.out.contains("(2 runs of 8 ranks)\n") && compare.out.contains("  run 2: ") &&
                      !compare.out.contains("  run 3: "),
                  compare.out.constData());
+        const ProcessResult uneven = runProcess(QStringLiteral(SCOPELINE_CLI),
+                                                {QStringLiteral("compare"), side.path(), testdata::dlrmRun(),
+                                                 QStringLiteral("--scope"), QStringLiteral("## forward ##")});
+        QVERIFY2(uneven.err.contains(
+                     "A has 2 runs of 8 ranks and B 1 run of 8 ranks; per-run rows pair the first 1"),
+                 uneven.err.constData());
         // and its run pairs pool a run's rank files: run 1 of A against run 1 of B, not rank 1 against rank 1
         std::size_t rankSamples[2] = {0, 0};
         const ScopeMatcher forward(QStringLiteral("## forward ##"), MatchMode::Component);

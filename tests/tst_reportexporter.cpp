@@ -49,13 +49,19 @@ QString expectedPerCall(const scopeline::KernelDiffRow &row)
            row.perCallVerdictText();
 }
 
+// Text as the report writes it into HTML (single quotes too: its attributes are single-quoted).
+QString htmlText(const QString &text)
+{
+    return text.toHtmlEscaped().replace(QLatin1Char('\''), QLatin1String("&#39;"));
+}
+
 // A table's header row in the report, from its columns.
 template <typename Row> QString htmlHeader(const std::vector<scopeline::TableColumn<Row>> &columns)
 {
     QString header = QStringLiteral("<tr>");
     for (const scopeline::TableColumn<Row> &column : columns)
-        header += QStringLiteral("<th title='%1'>%2</th>")
-                      .arg(column.tooltip.toHtmlEscaped(), column.title.toHtmlEscaped());
+        header +=
+            QStringLiteral("<th title='%1'>%2</th>").arg(htmlText(column.tooltip), htmlText(column.title));
     return header + QStringLiteral("</tr>");
 }
 
@@ -184,7 +190,7 @@ private:
         QVERIFY2(distinctColours(chart) > 4, "diff.png looks blank");
         QVERIFY(html.contains(QLatin1String("src='diff.png'")));
         QVERIFY(html.contains(QLatin1String("What changed")));
-        QVERIFY(html.contains(diff.rows().front().kernel.toHtmlEscaped()));
+        QVERIFY(html.contains(htmlText(diff.rows().front().kernel)));
         // its table: the window's columns (KernelDiff::tableColumns), the verdict on the GPU time per
         // run beside the change and interval it was decided from, then the per-call change and verdict
         const std::vector<TableColumn<KernelDiffRow>> columns = KernelDiff::tableColumns();
@@ -195,15 +201,15 @@ private:
         QVERIFY(changeColumn != columns.end());
         for (std::size_t i = 0; i < std::min<std::size_t>(25, diff.rows().size()); ++i) {
             const KernelDiffRow &row = diff.rows()[i];
-            QVERIFY2(html.contains(QStringLiteral(">%1</td><td class='num'>%2</td><td class='percall ")
-                                       .arg(row.verdictText().toHtmlEscaped(),
-                                            changeColumn->display(row).isEmpty()
-                                                ? QStringLiteral("–")
-                                                : changeColumn->display(row).toHtmlEscaped())),
+            QVERIFY2(html.contains(
+                         QStringLiteral(">%1</td><td class='num'>%2</td><td class='percall ")
+                             .arg(htmlText(row.verdictText()), changeColumn->display(row).isEmpty()
+                                                                   ? QStringLiteral("–")
+                                                                   : htmlText(changeColumn->display(row)))),
                      qPrintable(row.kernel));
-            QVERIFY2(
-                html.contains(QStringLiteral("'>%1</td><td class='num'>").arg(expectedPerCall(row).toHtmlEscaped())),
-                qPrintable(row.kernel));
+            QVERIFY2(html.contains(
+                         QStringLiteral("'>%1</td><td class='num'>").arg(htmlText(expectedPerCall(row)))),
+                     qPrintable(row.kernel));
             if (row.runLevel.valid())
                 QVERIFY(html.contains(QStringLiteral("<td class='num'>%1</td>")
                                           .arg(formatPValue(row.runLevelHolm))));
@@ -213,9 +219,9 @@ private:
         QVERIFY(!caveat.isEmpty());
         QCOMPARE(caveat, Replication::of(m_a, m_b).caveat());
         QVERIFY(html.contains(QStringLiteral("<p class='caveat'>Caveat on every verdict below: %1.</p>")
-                                  .arg(caveat.toHtmlEscaped())));
+                                  .arg(htmlText(caveat))));
         QVERIFY(html.contains(
-            QStringLiteral("<p class='caveat'>%1</p>").arg(CaveatBanner::message(caveat).toHtmlEscaped())));
+            QStringLiteral("<p class='caveat'>%1</p>").arg(htmlText(CaveatBanner::message(caveat)))));
         QVERIFY(html.contains(QLatin1String("scopeline-hipbench run --processes N")));
         QVERIFY(html.contains(QLatin1String("<td>unknown</td>"))); // the runs' process
         // The step: the breakdown of the same runs (its step scope detected, as the window and the CLI
@@ -229,14 +235,14 @@ private:
         QVERIFY2(distinctColours(stepsChart.copy(0, 0, 1400, 300)) > 4, "the waterfall looks blank");
         QVERIFY2(distinctColours(stepsChart.copy(0, 400, 1400, 400)) > 4, "the step times look blank");
         QVERIFY(html.contains(QLatin1String("src='steps.png'")));
-        QVERIFY(html.contains(steps.stepLine().toHtmlEscaped()));
+        QVERIFY(html.contains(htmlText(steps.stepLine())));
         QVERIFY2(steps.stepLine().contains(caveat), qPrintable(steps.stepLine())); // the step says it too
         for (const TableColumn<StepRow> &column : StepBreakdown::columns()) {
             const QString header = QStringLiteral("<th title='%1'>%2</th>")
-                                       .arg(column.tooltip.toHtmlEscaped(), column.title.toHtmlEscaped());
+                                       .arg(htmlText(column.tooltip), htmlText(column.title));
             QVERIFY2(html.contains(header), qPrintable(column.csvKey));
             for (const StepRow &row : steps.rows())
-                QVERIFY2(html.contains(QStringLiteral(">%1</td>").arg(cellText(column, row).toHtmlEscaped())),
+                QVERIFY2(html.contains(QStringLiteral(">%1</td>").arg(htmlText(cellText(column, row)))),
                          qPrintable(column.csvKey + QLatin1Char(' ') + stepPartKey(row.part)));
         }
         QVERIFY(html.indexOf(QLatin1String("src='steps.png'")) <
@@ -293,7 +299,7 @@ private slots:
                 html.contains(QLatin1String("'verdict slower'>B slower</td>")));
         // Run details of both sides.
         for (const LoadedRun &run : m_a + m_b) {
-            QVERIFY(html.contains(run.run.file.toHtmlEscaped()));
+            QVERIFY(html.contains(htmlText(run.run.file)));
             QVERIFY(html.contains(QStringLiteral("<td class='num'>%1</td>").arg(run.trace->eventCount())));
         }
         QVERIFY(html.contains(QLatin1String(">jax<")));
@@ -305,8 +311,9 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const std::unique_ptr<Report> report = makeReport(
-            kScopes, QStringLiteral("A <script>alert(1)</script> & co"), QStringLiteral("B \"quoted\" <i>"));
+        const std::unique_ptr<Report> report =
+            makeReport(kScopes, QStringLiteral("A <script>alert(1)</script> & co"),
+                       QStringLiteral("B \"quoted\" <i> 'x' onload='y'"));
         QVERIFY(report);
         QString error;
         QVERIFY2(ReportExporter::exportTo(dir.path(), report->input, &error), qPrintable(error));
@@ -314,7 +321,9 @@ private slots:
         QVERIFY(!html.contains(QLatin1String("<script>")));
         QVERIFY(!html.contains(QLatin1String("<i>")));
         QVERIFY(html.contains(QLatin1String("A &lt;script&gt;alert(1)&lt;/script&gt; &amp; co")));
-        QVERIFY(html.contains(QLatin1String("B &quot;quoted&quot; &lt;i&gt;")));
+        QVERIFY(
+            html.contains(QLatin1String("B &quot;quoted&quot; &lt;i&gt; &#39;x&#39; onload=&#39;y&#39;")));
+        QVERIFY(!html.contains(QLatin1String("onload='"))); // no attribute of its own in a single-quoted one
     }
 
     void secondExportReplaces()
@@ -497,9 +506,9 @@ private slots:
             QVERIFY(html.contains(byOp ? QLatin1String("<h2>What changed: ops</h2>")
                                        : QLatin1String("<h2>What changed: kernels</h2>")));
             QVERIFY(html.contains(QStringLiteral("<tr><th title='%1'>%2</th>")
-                                      .arg(KernelDiff::columns(options).front().tooltip.toHtmlEscaped(),
+                                      .arg(htmlText(KernelDiff::columns(options).front().tooltip),
                                            byOp ? QStringLiteral("Op") : QStringLiteral("Kernel"))));
-            QVERIFY(html.contains(QLatin1String("Welch's t on the per-process totals")));
+            QVERIFY(html.contains(htmlText(QStringLiteral("Welch's t on the per-process totals"))));
             int dependent = 0;
             for (std::size_t i = 0; i < std::min<std::size_t>(25, diff.rows().size()); ++i)
                 dependent += diff.rows()[i].processDependent();
@@ -540,6 +549,37 @@ private slots:
         QVERIFY2(compared.exitCode == 0, compared.err.constData());
         QCOMPARE(QString::fromUtf8(readAll(folder + QStringLiteral("/stats.csv"))),
                  QString::fromUtf8(readAll(compareCsv)));
+    }
+
+    // More than two variants: the pair's sections (A and the first candidate) are judged with every
+    // candidate, as the variants' CSV judges them, and every candidate is named with its runs.
+    void cliReportOfVariants()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString folder = dir.filePath(QStringLiteral("variants"));
+        const QString root = testdata::path("jax_h100");
+        const ProcessResult result =
+            runProcess(QStringLiteral(SCOPELINE_CLI),
+                       {QStringLiteral("report"),
+                        QStringLiteral("buffers=%1/jax_command_buffers/trace_file_matmul_*").arg(root),
+                        QStringLiteral("scopes=%1/jax_named_scopes/trace_file_matmul_*").arg(root),
+                        QStringLiteral("cublas=%1/jax_named_scopes_cublas/trace_file_matmul_*").arg(root),
+                        QStringLiteral("--out"), folder});
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        const QStringList pair =
+            QString::fromUtf8(readAll(folder + QStringLiteral("/diff.csv"))).split(u'\n');
+        const QString variants = QString::fromUtf8(readAll(folder + QStringLiteral("/variants_diff.csv")));
+        QVERIFY(pair.size() > 10);
+        for (qsizetype line = 1; line < pair.size(); ++line)
+            if (!pair[line].isEmpty())
+                QVERIFY2(variants.contains(QStringLiteral("\nscopes,") + pair[line] + u'\n'),
+                         qPrintable(pair[line]));
+        const QString html = QString::fromUtf8(readAll(folder + QStringLiteral("/index.html")));
+        QVERIFY2(html.contains(QLatin1String("<title>Scopeline report: buffers vs scopes, cublas</title>")),
+                 qPrintable(html.left(400)));
+        QVERIFY(html.contains(QLatin1String("jax_named_scopes_cublas/trace_file_matmul_2/")));
+        QVERIFY(html.contains(QLatin1String("judged with all 2 candidates")));
     }
 
     void cliReportWithoutScopes()

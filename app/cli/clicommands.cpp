@@ -393,9 +393,11 @@ bool loadSides(const ComparisonOptions &options, QList<LoadedRun> &a, QList<Load
         return false;
     a = each[0];
     b = each[1];
-    if (a.size() != b.size())
-        err() << "scopeline-cli: warning: A has " << a.size() << " runs and B " << b.size()
-              << "; pairing the first " << std::min(a.size(), b.size()) << " by sorted name\n";
+    // runs, a multi-GPU run's rank files counted once
+    const int runsA = Replication::of(a, {}).runs(0), runsB = Replication::of(b, {}).runs(0);
+    if (runsA != runsB)
+        err() << "scopeline-cli: warning: A has " << runsText(a) << " and B " << runsText(b)
+              << "; per-run rows pair the first " << std::min(runsA, runsB) << " by sorted name\n";
     return true;
 }
 

@@ -9,6 +9,7 @@
 #include "model/comparison/scopecomparison.h"
 #include "model/comparison/stepbreakdown.h"
 #include "model/comparison/variantdiff.h"
+#include "model/comparison/variantscopes.h"
 #include "model/comparison/variantsteps.h"
 #include "widgets/report/reportcharts.h"
 #include "widgets/report/reportexporter.h"
@@ -19,6 +20,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <tuple>
 
 namespace scopeline::cli {
@@ -51,8 +53,8 @@ int reportCommand(const QStringList &arguments)
     // More than two variants: the pair is the baseline and the first candidate, the variants a section.
     QList<LoadedRun> a, b;
     LoadedVariants variants;
+    QList<SideArgument> sides;
     if (options.sides.size() > 2) {
-        QList<SideArgument> sides;
         for (const QString &argument : options.sides)
             sides.append(SideArgument::parse(argument));
         if (!loadVariants(sides, variants))
@@ -66,12 +68,17 @@ int reportCommand(const QStringList &arguments)
     const std::unique_ptr<VariantSteps> variantSteps =
         variants.candidates.empty() ? nullptr
                                     : std::make_unique<VariantSteps>(a, variants.candidates, variants.labels, stepOptions);
-    KernelDiffOptions variantDiffOptions;
-    variantDiffOptions.threshold = options.threshold;
+    KernelDiffOptions diffOptions;
+    diffOptions.threshold = options.threshold;
     const std::unique_ptr<VariantDiff> variantDiff =
         variants.candidates.empty()
             ? nullptr
-            : std::make_unique<VariantDiff>(a, variants.candidates, variants.labels, variantDiffOptions);
+            : std::make_unique<VariantDiff>(a, variants.candidates, variants.labels, diffOptions);
+    const std::unique_ptr<VariantScopes> variantScopes =
+        variants.candidates.empty() || options.scopes.isEmpty()
+            ? nullptr
+            : std::make_unique<VariantScopes>(a, variants.candidates, variants.labels, options.scopes,
+                                              options.match, options.samples);
 
     // The report's data as the window would hold it, its pictures drawn off screen by the same charts.
     ReportExporter::Input input;
@@ -79,23 +86,39 @@ int reportCommand(const QStringList &arguments)
     input.labelB = options.pathB;
     input.runsA = a;
     input.runsB = b;
+    // With variants, the pair (the baseline and the first candidate) is judged with every candidate,
+    // as the variants' section and the other commands judge it: Holm over candidates × rows.
+    if (!sides.isEmpty()) {
+        input.labelA = sides[0].label;
+        input.labelB = sides[1].label;
+        for (qsizetype c = 2; c < sides.size(); ++c)
+            input.moreCandidates.push_back({sides[c].label, variants.candidates[std::size_t(c - 1)]});
+    }
     const Replication replication = Replication::of(a, b);
-    ScopeComparison comparison(scopeIndexes(a), scopeIndexes(b));
-    comparison.setReplication(&replication);
-    input.rows = comparison.compare(options.scopes, options.match, options.samples);
+    if (variantScopes) {
+        input.rows = variantScopes->rows().front();
+    } else {
+        ScopeComparison comparison(scopeIndexes(a), scopeIndexes(b));
+        comparison.setReplication(&replication);
+        input.rows = comparison.compare(options.scopes, options.match, options.samples);
+    }
     input.scopes = options.scopes;
     input.match = options.match;
     input.samples = options.samples;
     input.threshold = options.threshold;
-    KernelDiffOptions diffOptions;
-    diffOptions.threshold = options.threshold;
-    const KernelDiff diff(a, b, diffOptions);
+    std::optional<KernelDiff> pairDiff;
+    if (!variantDiff)
+        pairDiff.emplace(a, b, diffOptions);
+    const KernelDiff &diff = variantDiff ? variantDiff->diffs().front() : *pairDiff;
     input.diff = &diff;
     if (!input.rows.empty()) // without scopes: What changed and the steps, no empty boxplot
         input.boxplot = ReportCharts::boxplotImage(input.rows, input.scopes, input.samples, input.pooled,
                                                    options.pathA, options.pathB);
     input.diffChart = ReportCharts::diffChartImage(diff);
-    const StepBreakdown steps(a, b, stepOptions);
+    std::optional<StepBreakdown> pairSteps;
+    if (!variantSteps)
+        pairSteps.emplace(a, b, stepOptions);
+    const StepBreakdown &steps = variantSteps ? variantSteps->comparisons().front() : *pairSteps;
     input.steps = &steps;
     // runs of several GPUs: their ranks
     const bool ranked = std::any_of(a.begin(), a.end(), [](const LoadedRun &r) { return r.run.rank >= 0; }) ||

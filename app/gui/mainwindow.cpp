@@ -627,11 +627,17 @@ void MainWindow::showDocument()
             runs.push_back(run.run);
         picker->setRuns(runs);
     }
-    m_panel->setSides(runsA(), runsB(), state.pathA, state.pathB);
+    // Two of the variants shown are named by their labels: their folders' names may be the same.
+    const auto sideName = [this](const QString &path, const QString &otherwise) {
+        const qsizetype variant = m_variants->paths().indexOf(path);
+        return variant >= 0 ? m_variants->labels().value(variant) : otherwise;
+    };
+    m_panel->setSides(runsA(), runsB(), sideName(state.pathA, state.pathA),
+                      sideName(state.pathB, state.pathB));
     // What changed first: its step scope for these runs reaches the ranks (stepScopeChanged) before
     // their table is built, once
-    m_diffView->setSides(runsA(), runsB(), QFileInfo(state.pathA).fileName(),
-                         QFileInfo(state.pathB).fileName());
+    m_diffView->setSides(runsA(), runsB(), sideName(state.pathA, QFileInfo(state.pathA).fileName()),
+                         sideName(state.pathB, QFileInfo(state.pathB).fileName()));
     m_ranks->setSides(runsA(), runsB());
     m_tabs->setTabVisible(2, m_ranks->hasRanks());
     // Another pair than the one shown: its filters start empty (a reload or a swap keeps them).

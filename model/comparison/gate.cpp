@@ -62,7 +62,7 @@ QString GateRow::text() const
     if (!std::isnan(change))
         line += QStringLiteral(", ") + formatChange(change);
     if (!std::isnan(p))
-        line += tr(" (Holm p %1)").arg(formatPValue(p));
+        line += (holm ? tr(" (Holm p %1)") : tr(" (p %1)")).arg(formatPValue(p));
     if (!caveat.isEmpty())
         line += QStringLiteral("; ") + caveat;
     return line;
@@ -96,6 +96,7 @@ void Gate::addStep(const StepBreakdown &steps, const QString &variant)
     row.verdict = s.verdict;
     row.change = s.meanA > 0 ? s.delta / s.meanA : std::nan("");
     row.p = s.p;
+    row.holm = !variant.isEmpty(); // the candidates' steps are one Holm family
     row.caveat = s.caveat;
     add(std::move(row));
 }

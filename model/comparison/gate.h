@@ -29,7 +29,8 @@ struct GateRow
     QString name;    // "step time (ProfilerStep)", the kernel's name, "attention (all runs)"
     Verdict verdict = Verdict::NoSignificantChange;
     double change = std::numeric_limits<double>::quiet_NaN(); // the tested relative change
-    double p = std::numeric_limits<double>::quiet_NaN();      // its Holm-adjusted p
+    double p = std::numeric_limits<double>::quiet_NaN();      // its p as judged
+    bool holm = true; // p is Holm-adjusted (a pair's step is tested alone)
     // What the call could not measure (one process a side; one run a side); empty when it did.
     QString caveat;
     // "step time (ProfilerStep): B slower, +5.20 % (Holm p 0.0031)".

@@ -42,9 +42,10 @@ const QString kVariantStepsCsv = QStringLiteral("variants_steps.csv");
 const QString kVariantDiffCsv = QStringLiteral("variants_diff.csv");
 constexpr int kDiffRowsShown = 25;
 
+// Text for HTML, attribute values in single quotes too.
 QString esc(const QString &text)
 {
-    return text.toHtmlEscaped();
+    return text.toHtmlEscaped().replace(QLatin1Char('\''), QLatin1String("&#39;"));
 }
 
 // PNG bytes of an image; empty when it is null or cannot be encoded.
@@ -345,7 +346,11 @@ QString scopesSection(const ReportExporter::Input &input, const QString &caveat)
 
 QString indexHtml(const ReportExporter::Input &input)
 {
-    const QString title = ReportExporter::tr("Scopeline report: %1 vs %2").arg(input.labelA, input.labelB);
+    QStringList candidates{input.labelB};
+    for (const auto &candidate : input.moreCandidates)
+        candidates << candidate.first;
+    const QString title = ReportExporter::tr("Scopeline report: %1 vs %2")
+                              .arg(input.labelA, candidates.join(QStringLiteral(", ")));
     QString html;
     html += QStringLiteral(
                 "<!DOCTYPE html>\n<html lang='en'>\n<head>\n<meta charset='utf-8'>\n<title>%1</title>\n")
@@ -381,6 +386,20 @@ QString indexHtml(const ReportExporter::Input &input)
     html += QStringLiteral("<p><b>B</b> (%1): %2</p>\n")
                 .arg(esc(ReportExporter::tr("candidate")), esc(input.labelB));
     html += runsTable(input.runsB);
+    for (std::size_t c = 0; c < input.moreCandidates.size(); ++c) {
+        html += QStringLiteral("<p><b>%1</b> (%2): %3</p>\n")
+                    .arg(c < 24 ? QString(QChar(char16_t(u'C' + c))) : QString::number(c + 3),
+                         esc(ReportExporter::tr("candidate")), esc(input.moreCandidates[c].first));
+        html += runsTable(input.moreCandidates[c].second);
+    }
+    if (!input.moreCandidates.empty())
+        html +=
+            QStringLiteral("<p class='note'>%1</p>\n")
+                .arg(esc(
+                    ReportExporter::tr(
+                        "The sections below compare A with B, the first candidate; every verdict is judged "
+                        "with all %1 candidates, Holm over candidates × rows, as in the Variants section.")
+                        .arg(input.moreCandidates.size() + 1)));
     const QString caveat = caveatOf(input.runsA, input.runsB);
     if (!caveat.isEmpty())
         html += QStringLiteral("<p class='caveat'>%1</p>\n").arg(esc(CaveatBanner::message(caveat)));

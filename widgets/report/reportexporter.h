@@ -38,8 +38,10 @@ public:
 
     struct Input
     {
-        QString labelA, labelB; // the paths of the two sides
+        QString labelA, labelB; // the paths of the two sides (with variants, their labels)
         QList<LoadedRun> runsA, runsB;
+        // More than two variants: the candidates past B, labelled, with their runs.
+        std::vector<std::pair<QString, QList<LoadedRun>>> moreCandidates;
         // The scope comparison: its rows and the options they were computed with.
         std::vector<ComparisonRow> rows;
         QStringList scopes;

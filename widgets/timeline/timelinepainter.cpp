@@ -48,7 +48,7 @@ QString TimelinePainter::placeholder() const
     if (!f.run.error.isEmpty())
         return f.run.error;
     if (f.run.run.file.endsWith(RunSummaryFile::suffix()))
-        return tr("%1 is a run summary: it holds the figures below, not the events; open its trace to see "
+        return tr("%1 is a run summary: it holds the figures, not the events; open its trace to see "
                   "the timeline")
             .arg(QFileInfo(f.run.run.file).fileName());
     if (f.run.summary)
