@@ -6,6 +6,7 @@
 // or computed without any view.
 
 #include "imagecheck.h"
+#include "reporthtml.h"
 #include "testdata.h"
 #include "testprocess.h"
 
@@ -47,22 +48,6 @@ QString expectedPerCall(const scopeline::KernelDiffRow &row)
     return QString::asprintf("%+.2f %% [%+.2f, %+.2f], ", 100 * row.perCall.change, 100 * row.perCall.ciLow,
                              100 * row.perCall.ciHigh) +
            row.perCallVerdictText();
-}
-
-// Text as the report writes it into HTML (single quotes too: its attributes are single-quoted).
-QString htmlText(const QString &text)
-{
-    return text.toHtmlEscaped().replace(QLatin1Char('\''), QLatin1String("&#39;"));
-}
-
-// A table's header row in the report, from its columns.
-template <typename Row> QString htmlHeader(const std::vector<scopeline::TableColumn<Row>> &columns)
-{
-    QString header = QStringLiteral("<tr>");
-    for (const scopeline::TableColumn<Row> &column : columns)
-        header +=
-            QStringLiteral("<th title='%1'>%2</th>").arg(htmlText(column.tooltip), htmlText(column.title));
-    return header + QStringLiteral("</tr>");
 }
 
 // A cell of the report: the column's text, "–" when empty.

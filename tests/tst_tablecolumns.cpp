@@ -5,6 +5,7 @@
 // on the Python oracle's value of that column's CSV key, so a column that shows another field fails.
 
 #include "namecheck.h"
+#include "reporthtml.h"
 #include "testdata.h"
 #include "testprocess.h"
 
@@ -79,15 +80,6 @@ template <typename Row> QStringList titlesOf(const std::vector<TableColumn<Row>>
     for (const TableColumn<Row> &column : columns)
         titles << column.title;
     return titles;
-}
-
-template <typename Row> QString htmlHeader(const std::vector<TableColumn<Row>> &columns)
-{
-    QString header = QStringLiteral("<tr>");
-    for (const TableColumn<Row> &column : columns)
-        header += QStringLiteral("<th title='%1'>%2</th>")
-                      .arg(column.tooltip.toHtmlEscaped(), column.title.toHtmlEscaped());
-    return header + QStringLiteral("</tr>");
 }
 
 // The CLI table's header line, its columns' titles one space apart (the CLI pads with spaces).

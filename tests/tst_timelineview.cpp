@@ -809,12 +809,15 @@ private slots:
         QCOMPARE(a->visibleStart(), la);
         QCOMPARE(a->visibleEnd(), ha);
         QCOMPARE(b->visibleEnd() - b->visibleStart(), ha - la);
-        // the Fit button: both show all of their run in the same length of time (the longer run's)
+        // the Fit button: both show all of their run in the same length of time, their first kernels
+        // at the same point (the alignment the checkbox names)
         auto *fitButton = pair.findChild<QPushButton *>();
         QVERIFY(fitButton);
         fitButton->click();
         QCOMPARE(b->visibleEnd() - b->visibleStart(), a->visibleEnd() - a->visibleStart());
-        QCOMPARE(a->visibleEnd() - a->visibleStart(), std::max(ha - la, hb - lb));
+        QCOMPARE(a->visibleEnd() - a->visibleStart(),
+                 std::max(firstA - la, firstB - lb) + std::max(ha - firstA, hb - firstB));
+        QCOMPARE(firstA - a->visibleStart(), firstB - b->visibleStart());
         QVERIFY(a->visibleStart() <= la && a->visibleEnd() >= ha);
         QVERIFY(b->visibleStart() <= lb && b->visibleEnd() >= hb);
         QVERIFY(nonUniform(pair.grab().toImage()));
@@ -850,6 +853,11 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&pair));
         TimelineView *a = pair.viewA(), *b = pair.viewB();
         pair.setZoomLocked(true);
+        // fitted, both whole with their step 0 at the same point, as the checkbox says
+        pair.fitBoth();
+        QCOMPARE(pair.alignment(), QStringLiteral("step 0"));
+        QCOMPARE(stepsA.steps[0].start - a->visibleStart(), stepsB.steps[0].start - b->visibleStart());
+        QCOMPARE(b->visibleEnd() - b->visibleStart(), a->visibleEnd() - a->visibleStart());
         // a range around step 3 of A, from its start: 7x longer than B's step 3, so B's window runs
         // past the end of its run and still starts at its step 3
         const StepInstance &a3 = stepsA.steps[3], &b3 = stepsB.steps[3];

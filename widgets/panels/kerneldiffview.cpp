@@ -20,6 +20,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -94,6 +95,7 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     m_table->setModel(m_proxy);
     setUpStatisticsTable(m_table);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->viewport()->installEventFilter(this);                 // its width: the capped columns' room
     m_table->setTextElideMode(Qt::ElideMiddle);                    // kernel names differ at their ends
     auto *elideRight = new ElideDelegate(Qt::ElideRight, m_table); // verdicts say the most first
     m_table->setItemDelegateForColumn(column("verdict"), elideRight);
@@ -146,9 +148,10 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     right->addWidget(m_chart);
     right->addWidget(kernelPane);
     right->setChildrenCollapsible(false);
-    auto *split = new ProportionalSplitter(Qt::Horizontal, {5, 2}, this);
-    split->setStretchFactor(0, 5);
-    split->setStretchFactor(1, 2);
+    // three quarters to the table: at 1366 px its key columns, the intervals whole, side by side
+    auto *split = new ProportionalSplitter(Qt::Horizontal, {3, 1}, this);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
     split->addWidget(tablePane);
     split->addWidget(right);
     split->setChildrenCollapsible(false);
@@ -263,16 +266,21 @@ void KernelDiffView::recompute()
     // B) side by side without scrolling at 1366 px; long texts elide, whole in their tooltips, but the
     // time/run change and its interval, what the verdict was decided from, are read whole. No column
     // is narrower than its title.
+    // What the table has spare past them goes back to the verdict, the per-call change, the kernel.
     const QFontMetrics metrics = m_table->horizontalHeader()->fontMetrics();
     const int interval = metrics.horizontalAdvance(QStringLiteral("+10.00 % [+10.00, +10.00]…"));
+    const int verdict = metrics.horizontalAdvance(QStringLiteral("no significant change")) + metrics.height();
+    m_capped.clear();
     for (const auto &[key, widest] :
-         {std::pair{"kernel", 200}, std::pair{"verdict", 110}, std::pair{"per_call_change", 110},
-          std::pair{"share_of_delta", 70}, std::pair{"run_level_change", interval}}) {
+         {std::pair{"verdict", verdict}, std::pair{"per_call_change", interval}, std::pair{"kernel", 160},
+          std::pair{"run_level_change", interval}, std::pair{"share_of_delta", 70}}) {
         const int column = KernelDiffModel::column(key);
         const int title = metrics.horizontalAdvance(m_model->headerData(column, Qt::Horizontal).toString()) +
                           2 * metrics.height();
-        m_table->setColumnWidth(column, std::min(m_table->columnWidth(column), std::max(widest, title)));
+        const int content = m_table->columnWidth(column);
+        m_capped.push_back({column, std::min(content, std::max(widest, title)), content});
     }
+    fitCappedColumns();
     m_header->setText(
         m_diff ? m_diff->headerText().toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))
                : tr("Open a pair of traces to see which kernels account for the difference."));
@@ -295,6 +303,31 @@ void KernelDiffView::recompute()
 QString KernelDiffView::headerText() const
 {
     return m_diff ? m_diff->headerText() + QLatin1Char('\n') + m_steps->stepLine() : QString();
+}
+
+void KernelDiffView::fitCappedColumns()
+{
+    for (const CappedColumn &c : m_capped)
+        m_table->setColumnWidth(c.column, c.cap);
+    int used = 0;
+    for (int column = 0; column < m_model->columnCount(); ++column)
+        if (!m_table->isColumnHidden(column))
+            used += m_table->columnWidth(column);
+    int spare = m_table->viewport()->width() - used;
+    for (const CappedColumn &c : m_capped) {
+        const int grow = std::min(spare, c.content - c.cap);
+        if (grow > 0) {
+            m_table->setColumnWidth(c.column, c.cap + grow);
+            spare -= grow;
+        }
+    }
+}
+
+bool KernelDiffView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+        fitCappedColumns();
+    return QWidget::eventFilter(watched, event);
 }
 
 void KernelDiffView::selectRow(int row)

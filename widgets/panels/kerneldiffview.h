@@ -73,9 +73,14 @@ signals:
     void kernelSelected(const QStringList &names);
     void settingsChanged();
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void recompute();
     void showKernel(int row);
+    // The capped columns at their caps, then widened toward their contents by what the table has spare.
+    void fitCappedColumns();
 
     // A process of a side: its name and its runs (indices among the runs the diff counts).
     struct Process
@@ -98,6 +103,11 @@ private:
     KernelDiffModel *m_model = nullptr;
     RawValueSortProxy *m_proxy = nullptr;
     QTableView *m_table = nullptr;
+    struct CappedColumn
+    {
+        int column, cap, content;
+    };
+    std::vector<CappedColumn> m_capped; // in the order they get the spare width back
     ContributionChart *m_chart = nullptr;
     BoxPlotView *m_boxPlot = nullptr;
     QLabel *m_kernelStats = nullptr;

@@ -231,9 +231,12 @@ void PairTimeline::setZoomLocked(bool locked)
 void PairTimeline::updateMaximumSpans()
 {
     int64_t widest = 0;
-    if (zoomLocked())
+    if (zoomLocked()) {
+        int64_t starts[2];
+        widest = alignedFit(starts); // room for both whole, aligned
         for (TimelineView *view : m_views)
             widest = std::max(widest, view->timeScale().boundsSpan());
+    }
     m_syncing = true;
     for (TimelineView *view : m_views)
         view->setMaximumSpan(widest);
@@ -247,14 +250,28 @@ void PairTimeline::fitBoth()
             view->fit();
         return;
     }
-    int64_t span = 0;
-    for (TimelineView *view : m_views)
-        span = std::max(span, view->timeScale().boundsSpan());
+    int64_t starts[2];
+    const int64_t span = alignedFit(starts);
     m_syncing = true;
-    for (TimelineView *view : m_views)
-        view->viewState().showSpanFrom(view->timeScale().lowerBound, span);
+    for (int side = 0; side < 2; ++side)
+        m_views[side]->viewState().showSpanFrom(starts[side], span);
     m_syncing = false;
     updateLockText();
+}
+
+int64_t PairTimeline::alignedFit(int64_t starts[2]) const
+{
+    ensureSteps();
+    int64_t points[2], before = 0, after = 0;
+    for (int side = 0; side < 2; ++side) {
+        const TimeScale &scale = m_views[side]->timeScale();
+        points[side] = m_steps[side].empty() ? alignmentStart(m_views[side]) : m_steps[side].front().first;
+        before = std::max(before, points[side] - scale.lowerBound);
+        after = std::max(after, scale.upperBound - points[side]);
+    }
+    for (int side = 0; side < 2; ++side)
+        starts[side] = points[side] - before;
+    return before + after;
 }
 
 void PairTimeline::syncSpan(int side)
