@@ -182,6 +182,40 @@ private slots:
         }
     }
 
+    // A kernel of one side only (torch.compile's graph renames and adds kernels) is said, never
+    // counted, --strict or not: under --fail-on slower those of B, under change those of either side,
+    // where their time per run changed significantly.
+    void kernelsOfOneSideAreSaid()
+    {
+        REQUIRE_TEST_DATA(kTorchCompile);
+        const QList<LoadedRun> a = load(kTorchCompile + QStringLiteral("/eager")),
+                               b = load(kTorchCompile + QStringLiteral("/reduce_overhead"));
+        const KernelDiff diff(a, b);
+        const StepBreakdown steps(a, b);
+        QStringList onlyInB, onlyInEither;
+        for (const KernelDiffRow &row : diff.rows())
+            if ((row.verdict == Verdict::OnlyInA || row.verdict == Verdict::OnlyInB) &&
+                row.runLevelHolm < kAlpha) {
+                onlyInEither << QStringLiteral("kernel:") + row.kernel;
+                if (row.verdict == Verdict::OnlyInB)
+                    onlyInB << QStringLiteral("kernel:") + row.kernel;
+            }
+        QCOMPARE(onlyInB.size(), 9);
+        QCOMPARE(onlyInEither.size(), 13);
+        for (const auto &[mode, expected] :
+             {std::pair{GateMode::Slower, onlyInB}, {GateMode::Change, onlyInEither}})
+            for (const bool strict : {false, true}) {
+                const Gate gate = diffGate(diff, steps, mode, strict);
+                QCOMPARE(rowNames(gate.oneSideOnly()), expected);
+                for (const QString &name : expected)
+                    QVERIFY(!rowNames(gate.tripped()).contains(name) &&
+                            !rowNames(gate.waived()).contains(name));
+                QVERIFY2(gate.summary().contains(
+                             QStringLiteral("%1 kernels of one side only, not counted").arg(expected.size())),
+                         qPrintable(gate.summary()));
+            }
+    }
+
     // Real differences trip the gate, and --fail-on slower only when B is the slower side: the launch
     // chain eager vs CUDA graph (the whole run is the step), PyTorch eager vs torch.compile
     // reduce-overhead (ProfilerStep), for diff (step + kernels), steps and compare (the step scope's

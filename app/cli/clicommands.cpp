@@ -512,6 +512,8 @@ int gateStatus(const Gate &gate)
         err() << "  not counted: " << row.text() << "\n";
     for (const GateRow &row : gate.unjudged())
         err() << "  not judged: " << row.text() << "\n";
+    for (const GateRow &row : gate.oneSideOnly())
+        err() << "  one side only: " << row.text() << "\n";
     err().flush();
     return !gate.tripped().empty() ? GateFailed : gate.failed() ? BadUsage : Success;
 }
@@ -535,7 +537,8 @@ QJsonObject gateJson(const Gate &gate)
             {QStringLiteral("failed"), gate.failed()},
             {QStringLiteral("tripped"), rows(gate.tripped())},
             {QStringLiteral("waived"), rows(gate.waived())},
-            {QStringLiteral("unjudged"), rows(gate.unjudged())}};
+            {QStringLiteral("unjudged"), rows(gate.unjudged())},
+            {QStringLiteral("one_side_only"), rows(gate.oneSideOnly())}};
 }
 
 QString gateMarkdown(const Gate &gate)
@@ -549,6 +552,8 @@ QString gateMarkdown(const Gate &gate)
         text += QStringLiteral("- not counted: %1\n").arg(markdownCell(row.text()));
     for (const GateRow &row : gate.unjudged())
         text += QStringLiteral("- not judged: %1\n").arg(markdownCell(row.text()));
+    for (const GateRow &row : gate.oneSideOnly())
+        text += QStringLiteral("- one side only: %1\n").arg(markdownCell(row.text()));
     return text;
 }
 

@@ -111,6 +111,14 @@ void Gate::addKernelDiff(const KernelDiff &diff, const QString &variant)
         row.change = r.runLevel.change;
         row.p = r.runLevelHolm;
         row.caveat = r.caveat;
+        if (r.verdict == Verdict::OnlyInA || r.verdict == Verdict::OnlyInB) {
+            // a kernel of B alone adds time, one of A alone takes it away
+            const bool named =
+                m_mode == GateMode::Change || (m_mode == GateMode::Slower && r.verdict == Verdict::OnlyInB);
+            if (named && r.runLevelHolm < diff.options().alpha)
+                m_oneSideOnly.push_back(std::move(row));
+            continue;
+        }
         add(std::move(row));
     }
 }
@@ -159,6 +167,10 @@ QString Gate::summary() const
         failures.isEmpty() ? tr("passed") : tr("failed, %1").arg(failures.join(QStringLiteral(", ")));
     if (!m_waived.empty())
         line += tr("; %1 %2 with a caveat, not counted (--strict counts them)").arg(rows(m_waived.size()), what);
+    if (!m_oneSideOnly.empty())
+        line +=
+            tr("; %1 of one side only, not counted (new, gone or renamed: their time is in the step)")
+                .arg(m_oneSideOnly.size() == 1 ? tr("1 kernel") : tr("%1 kernels").arg(m_oneSideOnly.size()));
     return line;
 }
 

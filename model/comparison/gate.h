@@ -63,6 +63,11 @@ public:
     // a scope on neither side (a mistyped --step or --scope). A gate with nothing to judge would pass
     // whatever B did.
     const std::vector<GateRow> &unjudged() const { return m_unjudged; }
+    // Kernels of one side only (new, gone or renamed) whose time per run changed significantly in
+    // the direction the mode names: said, never counted, even with --strict. Which kernels a process
+    // runs varies (XLA's autotuner picks GEMMs per process), so A/A splits across processes call them
+    // past alpha; their time is in the step row.
+    const std::vector<GateRow> &oneSideOnly() const { return m_oneSideOnly; }
     // "--fail-on slower --strict"; empty when off.
     QString optionText() const;
     // One line: "failed, 2 rows B slower", "failed, 1 row not judged", "passed", "passed; 1 row B slower
@@ -74,7 +79,7 @@ private:
 
     GateMode m_mode;
     bool m_strict;
-    std::vector<GateRow> m_tripped, m_waived, m_unjudged;
+    std::vector<GateRow> m_tripped, m_waived, m_unjudged, m_oneSideOnly;
 };
 
 } // namespace scopeline
