@@ -565,6 +565,19 @@ private slots:
                  qPrintable(html.left(400)));
         QVERIFY(html.contains(QLatin1String("jax_named_scopes_cublas/trace_file_matmul_2/")));
         QVERIFY(html.contains(QLatin1String("judged with all 2 candidates")));
+        QVERIFY(html.contains(QLatin1String("<a href='variants_diff.csv'>variants_diff.csv</a>")));
+        // a pair's report into the same folder: the variants' files go with the report they were of
+        const ProcessResult pairReport =
+            runProcess(QStringLiteral(SCOPELINE_CLI),
+                       {QStringLiteral("report"), kPairA, kPairB, QStringLiteral("--out"), folder});
+        QVERIFY2(pairReport.exitCode == 0, pairReport.err.constData());
+        const QStringList files = filesIn(folder);
+        QVERIFY2(!files.contains(QStringLiteral("variants_diff.csv")) &&
+                     !files.contains(QStringLiteral("variants_steps.csv")) &&
+                     files.contains(QStringLiteral("diff.csv")),
+                 qPrintable(files.join(u' ')));
+        QVERIFY(!QString::fromUtf8(readAll(folder + QStringLiteral("/index.html")))
+                     .contains(QLatin1String("variants_")));
     }
 
     void cliReportWithoutScopes()

@@ -386,6 +386,27 @@ bool parseStepScope(const QCommandLineParser &parser, const QCommandLineOption &
     return true;
 }
 
+void warnScopesMatchingNothing(const ComparisonOptions &options, const std::vector<const ScopeIndex *> &a,
+                               const std::vector<const ScopeIndex *> &b)
+{
+    // A scope found on one side only still has its rows; say so plainly.
+    for (const QString &scope : options.scopes) {
+        std::size_t nA = 0, nB = 0;
+        const ScopeMatcher matcher(scope, options.match);
+        for (const ScopeIndex *index : a)
+            nA += index->samples(matcher, options.samples).size();
+        for (const ScopeIndex *index : b)
+            nB += index->samples(matcher, options.samples).size();
+        if (nA == 0 || nB == 0)
+            err() << "scopeline-cli: warning: scope '" << scope << "' matches nothing in "
+                  << (nA == 0 && nB == 0
+                          ? QStringLiteral("A (%1) or B (%2)").arg(options.pathA, options.pathB)
+                      : nA == 0 ? QStringLiteral("A (%1)").arg(options.pathA)
+                                : QStringLiteral("B (%1)").arg(options.pathB))
+                  << "\n";
+    }
+}
+
 bool loadSides(const ComparisonOptions &options, QList<LoadedRun> &a, QList<LoadedRun> &b)
 {
     std::vector<QList<LoadedRun>> each;

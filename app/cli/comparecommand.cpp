@@ -173,22 +173,7 @@ int compareCommand(const QStringList &arguments)
     if (const QString note = comparison.unnamedSideNote(); !note.isEmpty())
         err() << "scopeline-cli: note: " << note << "\n";
 
-    // A scope found on one side only still has its rows; say so plainly.
-    for (const QString &scope : options.scopes) {
-        std::size_t nA = 0, nB = 0;
-        const ScopeMatcher matcher(scope, options.match);
-        for (const ScopeIndex *index : indexA)
-            nA += index->samples(matcher, options.samples).size();
-        for (const ScopeIndex *index : indexB)
-            nB += index->samples(matcher, options.samples).size();
-        if (nA == 0 || nB == 0)
-            err() << "scopeline-cli: warning: scope '" << scope << "' matches nothing in "
-                  << (nA == 0 && nB == 0
-                          ? QStringLiteral("A (%1) or B (%2)").arg(options.pathA, options.pathB)
-                      : nA == 0 ? QStringLiteral("A (%1)").arg(options.pathA)
-                                : QStringLiteral("B (%1)").arg(options.pathB))
-                  << "\n";
-    }
+    warnScopesMatchingNothing(options, indexA, indexB);
     err().flush();
 
     Gate gate(output.failOn, output.strict);

@@ -94,6 +94,8 @@ int reportCommand(const QStringList &arguments)
         for (qsizetype c = 2; c < sides.size(); ++c)
             input.moreCandidates.push_back({sides[c].label, variants.candidates[std::size_t(c - 1)]});
     }
+    warnScopesMatchingNothing(options, scopeIndexes(a), scopeIndexes(b));
+    err().flush();
     const Replication replication = Replication::of(a, b);
     if (variantScopes) {
         input.rows = variantScopes->rows().front();
@@ -138,25 +140,14 @@ int reportCommand(const QStringList &arguments)
                                            options.pathB);
     const QString folder = parser.value(outOption);
     QString error;
-    if (!ReportExporter::exportTo(folder, input, &error)) {
+    QStringList written;
+    if (!ReportExporter::exportTo(folder, input, &error, &written)) {
         err() << "scopeline-cli: " << error << "\n";
         err().flush();
         return Unreadable;
     }
-    const QDir dir(folder);
-    for (const char *name : {"index.html", "boxplot.png", "timeline_a.png", "timeline_b.png", "stats.csv",
-                             "steps.png", "steps.csv", "diff.png", "diff.csv", "ranks.csv", "variants_steps.csv",
-                             "variants_diff.csv"}) {
-        const QString file = QLatin1String(name);
-        if (!ranked && file == QLatin1String("ranks.csv"))
-            continue;
-        if (!variantSteps && file.startsWith(QLatin1String("variants_")))
-            continue;
-        if (input.rows.empty() &&
-            (file == QLatin1String("boxplot.png") || file == QLatin1String("stats.csv")))
-            continue; // not written without scopes
-        out() << QDir::toNativeSeparators(dir.filePath(file)) << "\n";
-    }
+    for (const QString &file : written)
+        out() << file << "\n";
     out().flush();
     return Success;
 }

@@ -42,6 +42,32 @@ const QString kVariantStepsCsv = QStringLiteral("variants_steps.csv");
 const QString kVariantDiffCsv = QStringLiteral("variants_diff.csv");
 constexpr int kDiffRowsShown = 25;
 
+// Whether the scopes compared have samples: without, no boxplot, no statistics (a mistyped --scope).
+bool hasScopeSamples(const ReportExporter::Input &input)
+{
+    return std::any_of(input.rows.begin(), input.rows.end(),
+                       [](const ComparisonRow &r) { return r.a.n + r.b.n > 0; });
+}
+
+// The tables a report writes as CSV, each with the data it is written from.
+std::vector<std::pair<QString, QByteArray>> csvFiles(const ReportExporter::Input &input)
+{
+    std::vector<std::pair<QString, QByteArray>> files;
+    if (hasScopeSamples(input))
+        files.emplace_back(kStats, ScopeComparison::toCsv(input.rows, 0.05, input.threshold).toUtf8());
+    if (input.diff)
+        files.emplace_back(kDiffCsv, input.diff->toCsv().toUtf8());
+    if (input.steps)
+        files.emplace_back(kStepsCsv, input.steps->toCsv().toUtf8());
+    if (input.ranks)
+        files.emplace_back(kRanksCsv, input.ranks->toCsv().toUtf8());
+    if (input.variantSteps)
+        files.emplace_back(kVariantStepsCsv, input.variantSteps->toCsv().toUtf8());
+    if (input.variantDiff)
+        files.emplace_back(kVariantDiffCsv, input.variantDiff->toCsv().toUtf8());
+    return files;
+}
+
 // Text for HTML, attribute values in single quotes too.
 QString esc(const QString &text)
 {
@@ -412,7 +438,7 @@ QString indexHtml(const ReportExporter::Input &input)
         html += variantsSection(*input.variantSteps, input.variantDiff, input.variantBaseline);
     if (input.diff)
         html += diffSection(*input.diff);
-    if (input.rows.empty()) {
+    if (!hasScopeSamples(input)) {
         html += QStringLiteral("<h2>%1</h2>\n<p class='note'>%2</p>\n")
                     .arg(esc(ReportExporter::tr("Scopes")),
                          esc(input.scopes.isEmpty()
@@ -426,6 +452,13 @@ QString indexHtml(const ReportExporter::Input &input)
     } else {
         html += scopesSection(input, caveat);
     }
+    QStringList links;
+    for (const auto &file : csvFiles(input))
+        links << QStringLiteral("<a href='%1'>%1</a>").arg(file.first);
+    html +=
+        QStringLiteral("<h2>%1</h2>\n<p>%2 %3</p>\n")
+            .arg(esc(ReportExporter::tr("Data")), esc(ReportExporter::tr("Every row of the tables, as CSV:")),
+                 links.join(QStringLiteral(" · ")));
     html += QStringLiteral("<h2>%1</h2>\n").arg(esc(ReportExporter::tr("Timelines")));
     html += QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
                 .arg(kTimelineA, esc(timelineCaption(input.timelineA, QStringLiteral("A"))));
@@ -437,7 +470,7 @@ QString indexHtml(const ReportExporter::Input &input)
 
 } // namespace
 
-bool ReportExporter::exportTo(const QString &folder, const Input &input, QString *error)
+bool ReportExporter::exportTo(const QString &folder, const Input &input, QString *error, QStringList *written)
 {
     const QDir dir(folder);
     const auto pathOf = [&dir](const QString &name) { return QDir::toNativeSeparators(dir.filePath(name)); };
@@ -457,7 +490,7 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
     std::vector<Output> outputs;
     // Without compared scopes there is no boxplot and no statistics table: no empty picture, no
     // header-only CSV (an older report's are removed once the new one is in place).
-    const bool scopes = !input.rows.empty();
+    const bool scopes = hasScopeSamples(input);
     const std::pair<const QString *, const QImage *> pictures[] = {
         {&kBoxplot, scopes ? &input.boxplot : nullptr},
         {&kTimelineA, &input.timelineA.image},
@@ -476,18 +509,8 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
     }
     if (const QString why = makeFolder(dir.absolutePath()); !why.isEmpty())
         return fail(QDir::toNativeSeparators(folder), tr("cannot create the folder (%1)").arg(why));
-    if (scopes)
-        outputs.push_back({kStats, ScopeComparison::toCsv(input.rows, 0.05, input.threshold).toUtf8()});
-    if (input.diff)
-        outputs.push_back({kDiffCsv, input.diff->toCsv().toUtf8()});
-    if (input.steps)
-        outputs.push_back({kStepsCsv, input.steps->toCsv().toUtf8()});
-    if (input.ranks)
-        outputs.push_back({kRanksCsv, input.ranks->toCsv().toUtf8()});
-    if (input.variantSteps)
-        outputs.push_back({kVariantStepsCsv, input.variantSteps->toCsv().toUtf8()});
-    if (input.variantDiff)
-        outputs.push_back({kVariantDiffCsv, input.variantDiff->toCsv().toUtf8()});
+    for (auto &[name, bytes] : csvFiles(input))
+        outputs.push_back({name, std::move(bytes)});
     outputs.push_back({kIndex, indexHtml(input).toUtf8()}); // last: it refers to the others
 
     // Write every file to its temporary name first; only when all are written, put them in place.
@@ -501,10 +524,15 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
     for (std::size_t i = 0; i < files.size(); ++i)
         if (!files[i]->commit())
             return fail(pathOf(outputs[i].name), tr("cannot save: %1").arg(files[i]->errorString()));
-    if (!scopes)
-        for (const QString &stale : {kBoxplot, kStats})
-            QFile::remove(
-                dir.filePath(stale)); // of an earlier report with scopes; index.html no longer shows it
+    // An earlier report's files that this one has not (its scopes, ranks or variants) go: they would
+    // be read as this report's.
+    for (const QString &name : {kBoxplot, kStats, kDiffChart, kDiffCsv, kStepsChart, kStepsCsv, kRanksCsv,
+                                kVariantStepsCsv, kVariantDiffCsv})
+        if (std::none_of(outputs.begin(), outputs.end(), [&name](const Output &o) { return o.name == name; }))
+            QFile::remove(dir.filePath(name));
+    if (written)
+        for (const Output &output : outputs)
+            *written << pathOf(output.name);
     return true;
 }
 

@@ -65,7 +65,9 @@ public:
     // diff.png (its contribution chart) and diff.csv (every kernel row); with steps, steps.png (the
     // waterfall and the step times) and steps.csv (StepBreakdown::toCsv()); with ranks, ranks.csv
     // (RankTable::toCsv()); with variants, variants_steps.csv and variants_diff.csv (their toCsv()).
-    static bool exportTo(const QString &folder, const Input &input, QString *error);
+    // `written`, when given, gets the paths of the files written.
+    static bool exportTo(const QString &folder, const Input &input, QString *error,
+                         QStringList *written = nullptr);
 };
 
 } // namespace scopeline
