@@ -203,6 +203,18 @@ private slots:
                  "no python3 with numpy and scipy at " SCOPELINE_PYTHON);
     }
 
+    // A trace against itself: nothing changed, so the rows come by time per run, the largest first.
+    void aTraceAgainstItselfComesByTime()
+    {
+        const QList<LoadedRun> runs = loadFiles({kKineto});
+        const KernelDiff diff(runs, runs);
+        QVERIFY(diff.rows().size() > 10);
+        for (std::size_t r = 1; r < diff.rows().size(); ++r) {
+            QCOMPARE(diff.rows()[r].deltaTotalNs, 0.0);
+            QVERIFY(diff.rows()[r - 1].a.totalPerRunNs >= diff.rows()[r].a.totalPerRunNs);
+        }
+    }
+
     void foldBase_data()
     {
         QTest::addColumn<QString>("name");

@@ -47,8 +47,9 @@
 #include <QTableView>
 
 #include <QMenu>
-#include <QPushButton>
 #include <QMessageBox>
+#include <QProcess>
+#include <QPushButton>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -1411,6 +1412,25 @@ private slots:
         result = runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--tab"), QStringLiteral("bogus")});
         QCOMPARE(result.exitCode, 1);
         QVERIFY2(result.err.contains("--tab takes changed, scopes, ranks or variants"), result.err.constData());
+        // a folder without traces opened alone: the load's message (not a session's), and exit 1
+        QTemporaryDir empty;
+        result = runProcess(
+            gui, {empty.path(), QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("e.png"))});
+        QCOMPARE(result.exitCode, 1);
+        QVERIFY2(result.err.contains("no trace files found"), result.err.constData());
+        // --help and --version need no window system
+        QProcessEnvironment headless = QProcessEnvironment::systemEnvironment();
+        headless.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        headless.remove(QStringLiteral("DISPLAY"));
+        headless.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        for (const QString &flag : {QStringLiteral("--help"), QStringLiteral("--version")}) {
+            QProcess process;
+            process.setProcessEnvironment(headless);
+            process.start(gui, {flag});
+            QVERIFY(process.waitForFinished(30000));
+            QCOMPARE(process.exitCode(), 0);
+            QVERIFY(process.readAllStandardOutput().contains("Scopeline") || flag == QLatin1String("--help"));
+        }
     }
 
     // Help > About names the license (GPL-3.0-or-later, because QCustomPlot is GPL-3.0).

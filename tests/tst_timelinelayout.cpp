@@ -232,6 +232,26 @@ private slots:
         }
     }
 
+    // A GPU row is named once by its stream: Nsight's tid "stream 7" is not prefixed "Stream " again,
+    // a bare tid is.
+    void streamRowsAreNamedOnce()
+    {
+        const QString nsys = testdata::path("converted/nsys_bert_h100.sqlite");
+        REQUIRE_TEST_DATA(nsys);
+        const LoadedRun run = loadFirst(nsys);
+        const TimelineLayout layout(run);
+        int gpuRows = 0;
+        for (const TimelineTrackRow &row : layout.rows())
+            if (row.gpu) {
+                ++gpuRows;
+                QVERIFY2(!row.label.contains(QLatin1String("Stream stream"), Qt::CaseInsensitive),
+                         qPrintable(row.label));
+                QVERIFY2(row.label.startsWith(QLatin1String("stream"), Qt::CaseInsensitive),
+                         qPrintable(row.label));
+            }
+        QVERIFY(gpuRows > 0);
+    }
+
     void emptyRun()
     {
         const TimelineLayout layout{LoadedRun()};

@@ -206,12 +206,14 @@ int main(int argc, char *argv[])
     } else if (args.size() == 1 && scopeline::hipbenchprotocol::isRecordedPair(args[0])) {
         window.openRecording(args[0], state.scopes); // what scopeline-hipbench recorded: its pair
     } else if (args.size() == 1) {
-        // A session, else a trace or folder: shown against itself, loaded once (A/A: nothing changed).
+        // A session, else a trace or folder: shown against itself, loaded once (A/A: nothing changed),
+        // whose load says what is wrong with a path that is neither (no traces in a folder, no file).
         scopeline::SessionState session;
-        if (!scopeline::SessionFile::load(args[0], session, nullptr) && !scopeline::TraceFolder::scan(args[0]).empty())
-            window.openPair(args[0], args[0], state);
-        else
+        if (args[0].endsWith(QLatin1String(".scopeline.json")) ||
+            scopeline::SessionFile::load(args[0], session, nullptr))
             window.openSession(args[0]);
+        else
+            window.openPair(args[0], args[0], state);
     } else if (const QString samples = samplesFolder(); !samples.isEmpty()) {
         const scopeline::SamplePair quickStart = scopeline::samplePairs(samples).front();
         if (state.scopes.isEmpty())
@@ -287,6 +289,11 @@ int main(int argc, char *argv[])
         const QString file = parser.value(screenshotOption);
         auto shoot = [&window, file] {
             QTimer::singleShot(300, &window, [&window, file] {
+                // a load that failed: its message, and not the picture asked for
+                if (const QString banner = window.bannerText(); !banner.isEmpty()) {
+                    std::fprintf(stderr, "scopeline: %s\n", qPrintable(banner));
+                    qApp->setProperty("screenshotFails", true);
+                }
                 // Encoded in memory, then written whole or not at all.
                 QByteArray png;
                 QBuffer buffer(&png);

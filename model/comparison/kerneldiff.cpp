@@ -244,10 +244,13 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
     while (middle < rows.size() && half < calls / 2)
         half += rows[middle++].calls();
     runBeside([&] { finishRows(0, middle); }, [&] { finishRows(middle, rows.size()); });
-    // Largest |change of total time per run| first, ties by name (byte order, as Python sorts).
+    // Largest |change of total time per run| first; ties (a trace against itself: none changed) by the
+    // larger time per run, then by name (byte order, as Python sorts).
     std::sort(built.begin(), built.end(), [](const auto &x, const auto &y) {
         const double dx = std::fabs(x.second.deltaTotalNs), dy = std::fabs(y.second.deltaTotalNs);
-        return dx != dy ? dx > dy : x.first < y.first;
+        const double tx = std::max(x.second.a.totalPerRunNs, x.second.b.totalPerRunNs),
+                     ty = std::max(y.second.a.totalPerRunNs, y.second.b.totalPerRunNs);
+        return dx != dy ? dx > dy : tx != ty ? tx > ty : x.first < y.first;
     });
     m_rows.reserve(built.size());
     for (auto &entry : built)

@@ -111,7 +111,8 @@ QString Replication::unitName() const
 
 QString Replication::caveat() const
 {
-    if (m_byProcess || m_shared)
+    // one run on a side: no run-level test to carry it, and "one run" says more
+    if (m_byProcess || m_shared || std::min(m_runs[0], m_runs[1]) < 2)
         return {};
     return QCoreApplication::translate("Replication", "one process a side: differences between processes "
                                                       "(compilation, autotuning, placement) not measured");

@@ -48,7 +48,8 @@ public:
     // "process" or "run".
     QString unitName() const;
     // What every run-level call must say: one process a side, so differences between processes were
-    // not measured; empty when they were (byProcess) or cancel (sharedProcess).
+    // not measured; empty when they were (byProcess) or cancel (sharedProcess), and with one run on a
+    // side (no run-level call: its "one run" says more).
     QString caveat() const;
 
 private:

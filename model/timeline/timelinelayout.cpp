@@ -434,9 +434,11 @@ TimelineTrackRow TimelineLayout::buildRow(uint32_t trackIndex)
     TimelineTrackRow row;
     row.track = trackIndex;
     row.gpu = track.gpu;
+    // a tid that names its stream already (Nsight's, older Kineto's "stream 7") is not prefixed again
     row.label = !track.threadName.isEmpty() ? track.threadName
-                : track.gpu                 ? tr("Stream %1").arg(track.tid)
-                                            : tr("Thread %1").arg(track.tid);
+                : track.gpu && track.tid.startsWith(QLatin1String("stream"), Qt::CaseInsensitive) ? track.tid
+                : track.gpu ? tr("Stream %1").arg(track.tid)
+                            : tr("Thread %1").arg(track.tid);
     // Depth of each slice by a stack sweep of ends (parents come first).
     const auto &events = t.trackEvents[trackIndex];
     std::vector<int64_t> stack;

@@ -269,7 +269,8 @@ def measure(sides, by_op, fold_numbers):
     by_process = any(len(k) >= 2 for k in known)
     everyone = procs[0] + procs[1]
     shared = not by_process and len(set(everyone)) == 1 and everyone[0].startswith("pid ")
-    caveat = "" if by_process or shared else \
+    # one run on a side: no run-level test to carry the caveat ("one run" says more)
+    caveat = "" if by_process or shared or min(n) < 2 else \
         "one process a side: differences between processes (compilation, autotuning, placement) not measured"
     processes = [max(1, len(k)) for k in known]
     units = []
@@ -336,7 +337,8 @@ def measure(sides, by_op, fold_numbers):
         row["_units"] = (unit_tot, unit_med, step)
         rows.append(row)
 
-    rows.sort(key=lambda r: (-abs(r["delta_total_ns"]), r["kernel"].encode("utf-8")))
+    rows.sort(key=lambda r: (-abs(r["delta_total_ns"]), -max(r["total_a_ns"], r["total_b_ns"]),
+                             r["kernel"].encode("utf-8")))
     summary = dict(runs_a=n[0], runs_b=n[1], busy_per_run_a=busy[0], busy_per_run_b=busy[1],
                    kernel_time_per_run_a=per_run[0], kernel_time_per_run_b=per_run[1], delta_total_ns=total_delta,
                    by_process=by_process, caveat=caveat)
