@@ -160,14 +160,11 @@ QString ScopeComparison::unnamedSideNote() const
                   named = side == 0 ? QStringLiteral("B") : QStringLiteral("A");
     return QCoreApplication::translate(
                "ScopeComparison",
-               "%1's kernels carry no scope names, so a scope of %2 cannot be found in %1. Scope names come "
-               "from "
-               "annotations around the launches (PyTorch record_function, NVTX or roctx ranges) and from "
-               "JAX's "
-               "op names. JAX command buffers run kernels inside CUDA graphs without them (record %1 with "
-               "XLA_FLAGS=--xla_gpu_enable_command_buffer=), and compiled code can drop record_function. "
-               "What "
-               "changed compares the step, or the whole run, without them.")
+               "%1's kernels carry no scope names but their steps', so a scope of %2 cannot be found in %1. "
+               "Scope names come from annotations around the launches (PyTorch record_function, NVTX or "
+               "roctx ranges) and from JAX's op names. JAX command buffers run kernels inside CUDA graphs "
+               "without them (record %1 with XLA_FLAGS=--xla_gpu_enable_command_buffer=), and compiled code "
+               "can drop record_function. What changed compares the step, or the whole run, without them.")
         .arg(unnamed, named);
 }
 

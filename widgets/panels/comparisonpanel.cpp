@@ -152,8 +152,9 @@ ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
         tr("With ≥ 2 runs a side, an “all” row's verdict is the run-level test's: Welch's t on the log run "
            "medians, Holm p < 0.05 and a change of at least the threshold. Run-pair rows, and sides with one "
            "run, use the per-sample Mann–Whitney test."));
-    // a narrow window elides the caption instead of growing
+    // a narrow window wraps the caption instead of growing (a QLabel cuts it off mid-word)
     m_tableCaption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_tableCaption->setWordWrap(true);
     m_tableCaption->setForegroundRole(QPalette::PlaceholderText);
     auto *copyButton = new QToolButton(this);
     copyButton->setDefaultAction(m_copyCsv);
