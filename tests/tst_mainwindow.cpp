@@ -442,6 +442,17 @@ private slots:
         QCOMPARE(variants->labels(), (QStringList{QStringLiteral("buffers"), QStringLiteral("no_buffers"),
                                                   QStringLiteral("no_triton")}));
         QCOMPARE(window.document()->state().pathB, jax + QStringLiteral("/jax_named_scopes/trace_file_matmul_*"));
+        // the pair shown is named by the variants' labels (their folders share a name), its timelines
+        // locked as a pair's are, and the status bar says why its intervals differ from the tab's
+        QStringList labels;
+        for (const QLabel *label : window.findChildren<QLabel *>())
+            labels << label->text();
+        QVERIFY2(labels.contains(QLatin1String("A: buffers")) &&
+                     labels.contains(QLatin1String("B: no_buffers")),
+                 qPrintable(labels.join(u'|')));
+        QVERIFY(window.timeline()->zoomLocked());
+        QVERIFY2(window.statusText().contains(QLatin1String("two of the variants, judged as a pair")),
+                 qPrintable(window.statusText()));
         // the bars: each variant's mean step per part, the baseline's from A, the candidates' from B
         const VariantSteps *steps = variants->steps();
         QVERIFY(steps);

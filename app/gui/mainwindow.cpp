@@ -546,7 +546,8 @@ void MainWindow::startNewPair(const QString &pathA, const QString &pathB)
     state.threshold = m_panel->threshold();
     state.pooled = m_panel->pooled();
     state.logScale = m_panel->logScale();
-    state.zoomLocked = m_timeline->zoomLocked();
+    if (!m_document->state().pathA.isEmpty()) // else the default: nothing shown has set it
+        state.zoomLocked = m_timeline->zoomLocked();
     openPair(pathA, pathB, state);
 }
 
@@ -678,7 +679,12 @@ void MainWindow::showDocument()
                        : QString()) +
         (shownRunsHaveTrace() ? QString()
                               : tr(" · run summaries: the figures, without timelines (open the "
-                                   "traces to see them)")));
+                                   "traces to see them)")) +
+        // why the pair's intervals are narrower than the Variants tab's for the same candidate
+        (m_variants->paths().contains(state.pathA) && m_variants->paths().contains(state.pathB)
+             ? tr(" · two of the variants, judged as a pair; the Variants tab judges every candidate "
+                  "together (Holm), so its intervals are wider")
+             : QString()));
     addRecentPair(state.pathA, state.pathB);
     updateTitle();
 }
