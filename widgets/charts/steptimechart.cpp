@@ -75,6 +75,7 @@ void StepTimeChart::rebuild()
     m_plot->clearGraphs();
     double largest = 0;
     std::size_t steps = 1, runs = 1;
+    bool ranks = false; // a side's runs span GPUs: each rank's steps are a line of their own
     // Each entry's run, in order: a multi-GPU run's ranks share theirs (they are one run, not several).
     std::vector<double> runOf[2];
     if (m_breakdown)
@@ -82,6 +83,7 @@ void StepTimeChart::rebuild()
             QStringList ranked;
             double next = 0;
             for (const RunSteps &run : side == 0 ? m_breakdown->runsA() : m_breakdown->runsB()) {
+                ranks = ranks || !run.rankedRun.isEmpty();
                 const qsizetype seen = run.rankedRun.isEmpty() ? -1 : ranked.indexOf(run.rankedRun);
                 runOf[side].push_back(seen >= 0 ? double(seen) : next);
                 if (seen < 0) {
@@ -150,7 +152,10 @@ void StepTimeChart::rebuild()
                                   : tr("Open a pair of traces to see each step's time"));
         text->setColor(m_theme.dimText);
     }
-    m_plot->xAxis->setLabel(byRun ? tr("run (in order; one step each)") : tr("step index (in run order)"));
+    m_plot->xAxis->setLabel(byRun   ? (ranks ? tr("run (in order; one step each, each rank a point)")
+                                             : tr("run (in order; one step each)"))
+                            : ranks ? tr("step index (in run order; each rank a line)")
+                                    : tr("step index (in run order)"));
     m_plot->xAxis->setRange(-0.5, double(byRun ? runs : steps) - 0.5);
     m_plot->yAxis->setRange(0, largest > 0 ? 1.1 * largest / unit.ns : 1);
     m_plot->yAxis->setLabel(tr("step time (%1)").arg(unit.name));
