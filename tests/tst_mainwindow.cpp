@@ -313,8 +313,8 @@ private slots:
         window.show();
         QVERIFY(openAndWait(window, dir.filePath(QStringLiteral("A")), dir.filePath(QStringLiteral("B"))));
         QVERIFY(window.tabs()->isTabVisible(2));
-        // the strip's figures are a run's mean over its GPUs: it says "per GPU", not "per run"
-        QCOMPARE(window.findChild<SummaryStrip *>()->unitText(), QStringLiteral("per GPU"));
+        // the strip's figures are a run's mean over its GPUs: it says so beside "per run"
+        QCOMPARE(window.findChild<SummaryStrip *>()->unitText(), QStringLiteral("per run, per GPU"));
         RanksView *ranks = window.ranksView();
         QCOMPARE(ranks->rankTableView()->model()->rowCount(), 32);
         QCOMPARE(ranks->bars()->labels().size(), 8); // the ranks of the run picked: A run_0

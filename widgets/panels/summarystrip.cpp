@@ -246,7 +246,7 @@ void SummaryStrip::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b
 
 void SummaryStrip::setPerGpu(bool perGpu)
 {
-    m_perRun->setText(perGpu ? tr("per GPU") : tr("per run"));
+    m_perRun->setText(perGpu ? tr("per run, per GPU") : tr("per run"));
     m_perRun->setToolTip(
         (perGpu ? tr("Times and counts are per GPU: a run of several GPUs counts as the mean of its GPUs, a "
                      "side as the mean of its runs (What changed's per-run figures are the same means)")
