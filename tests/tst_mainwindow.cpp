@@ -315,6 +315,9 @@ private slots:
         QVERIFY(window.tabs()->isTabVisible(2));
         // the strip's figures are a run's mean over its GPUs: it says so beside "per run"
         QCOMPARE(window.findChild<SummaryStrip *>()->unitText(), QStringLiteral("per run, per GPU"));
+        // the boxes' dots are each rank file's median, and say so
+        for (BoxPlotView *box : {window.diffView()->boxPlot(), window.panel()->boxPlot()})
+            QCOMPARE(box->plot()->graph(0)->name(), QStringLiteral("rank medians"));
         RanksView *ranks = window.ranksView();
         QCOMPARE(ranks->rankTableView()->model()->rowCount(), 32);
         QCOMPARE(ranks->bars()->labels().size(), 8); // the ranks of the run picked: A run_0

@@ -123,8 +123,7 @@ int reportCommand(const QStringList &arguments)
     const StepBreakdown &steps = variantSteps ? variantSteps->comparisons().front() : *pairSteps;
     input.steps = &steps;
     // runs of several GPUs: their ranks
-    const bool ranked = std::any_of(a.begin(), a.end(), [](const LoadedRun &r) { return r.run.rank >= 0; }) ||
-                        std::any_of(b.begin(), b.end(), [](const LoadedRun &r) { return r.run.rank >= 0; });
+    const bool ranked = hasRanks(a) || hasRanks(b);
     const RankTable ranks(ranked ? a : QList<LoadedRun>{}, ranked ? b : QList<LoadedRun>{},
                           {stepOptions.stepScope, 0.05, options.threshold});
     if (ranked)

@@ -232,6 +232,11 @@ LoadedRun LoadedRun::withoutEvents() const
     return run;
 }
 
+bool hasRanks(const QList<LoadedRun> &runs)
+{
+    return std::any_of(runs.begin(), runs.end(), [](const LoadedRun &r) { return r.run.rank >= 0; });
+}
+
 std::vector<const ScopeIndex *> scopeIndexes(const QList<LoadedRun> &runs)
 {
     std::vector<const ScopeIndex *> result;

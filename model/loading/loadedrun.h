@@ -83,5 +83,7 @@ struct LoadedRun
 
 // The scope indexes of the loaded runs, in order (what ScopeComparison takes for a side).
 std::vector<const ScopeIndex *> scopeIndexes(const QList<LoadedRun> &runs);
+// Whether some run is a rank of a run of several GPUs.
+bool hasRanks(const QList<LoadedRun> &runs);
 
 } // namespace scopeline

@@ -298,6 +298,12 @@ void BoxPlotView::setLabels(const QString &labelA, const QString &labelB)
     rebuild();
 }
 
+void BoxPlotView::setRunMediansName(const QString &name)
+{
+    m_runMedians->setName(name);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void BoxPlotView::setGroups(std::vector<Group> groups)
 {
     m_groups = std::move(groups);

@@ -47,6 +47,8 @@ public:
 
     // The legend reads "A: <labelA>", "B: <labelB>".
     void setLabels(const QString &labelA, const QString &labelB);
+    // The dots' legend entry ("run medians"; "rank medians" where a run's ranks each give one).
+    void setRunMediansName(const QString &name);
     void setGroups(std::vector<Group> groups);
     const std::vector<Group> &groups() const { return m_groups; }
     // A line above the plot, left of the legend (what the samples are, pooled or per run).

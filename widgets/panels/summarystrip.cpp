@@ -226,10 +226,7 @@ void SummaryStrip::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b
     m_b = Figures::of(b);
     // A run of several GPUs counts as the mean of its GPUs (DESIGN.md): say so, as the scope list
     // beside the strip adds its GPUs up.
-    const auto ranked = [](const QList<LoadedRun> &runs) {
-        return std::any_of(runs.begin(), runs.end(), [](const LoadedRun &r) { return r.run.rank >= 0; });
-    };
-    setPerGpu(ranked(a) || ranked(b));
+    setPerGpu(hasRanks(a) || hasRanks(b));
     const QString labels[2] = {labelA, labelB};
     const Figures *sides[2] = {&m_a, &m_b};
     for (int side = 0; side < 2; ++side) {
