@@ -284,7 +284,8 @@ void MainWindow::createActions()
         if (!folder.isEmpty())
             exportReport(folder);
     });
-    file->addAction(tr("&Reload"), QKeySequence::Refresh, this, &MainWindow::reload);
+    // F5 spelled out: GNOME's key theme gives QKeySequence::Refresh Ctrl+R first, which records a pair
+    file->addAction(tr("&Reload"), QKeySequence(Qt::Key_F5), this, &MainWindow::reload);
     file->addSeparator();
     // spelled out: QKeySequence::Quit has no key on some platforms (offscreen)
     file->addAction(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), this, &QWidget::close);
@@ -915,9 +916,10 @@ QString MainWindow::shortcutHelp() const
             actions.append(action);
     // The timeline's own keys and the mouse are no actions; they are said in words.
     return shortcutHelpHtml(actions) +
-           tr("<p>In a timeline: the wheel or + / − zooms, drag pans, Shift+drag selects a range, "
-              "F or Home fits, Z zooms to the selected range, Esc clears the range, then the "
-              "selection. In the Scopes tab: Ctrl+P pooled / per run, Ctrl+L log scale; in a table: "
+           tr("<p>In a timeline: the wheel or + / − zooms, drag or ← / → pans, Shift+drag selects a range, "
+              "Ctrl+wheel, ↑ / ↓ or PgUp / PgDn scroll its rows, F or Home fits, Z zooms to the selected "
+              "range, Esc clears the range, then the selection. In the Scopes tab: Ctrl+P pooled / per run, "
+              "Ctrl+L log scale; in a table: "
               "Ctrl+C copies it as CSV.</p>");
 }
 
