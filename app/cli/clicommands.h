@@ -107,10 +107,10 @@ bool parseComparisonOptions(const QString &command, const QStringList &arguments
 // option is not given; an empty scope is a usage error (false, with the exit status in `status`).
 bool parseStepScope(const QCommandLineParser &parser, const QCommandLineOption &option, QString &scope,
                     int &status);
-// Loads both sides; warns when their run counts differ (runs pair by sorted name).
 // A warning on stderr for each scope that matches nothing on a side.
 void warnScopesMatchingNothing(const ComparisonOptions &options, const std::vector<const ScopeIndex *> &a,
                                const std::vector<const ScopeIndex *> &b);
+// Loads both sides; warns when their run counts differ (runs pair by sorted name).
 bool loadSides(const ComparisonOptions &options, QList<LoadedRun> &a, QList<LoadedRun> &b);
 
 // --format text|markdown|json, --fail-on slower|change and --strict: what diff, steps and compare

@@ -115,7 +115,7 @@ int reportCommand(const QStringList &arguments)
     input.diff = &diff;
     if (!input.rows.empty()) // without scopes: What changed and the steps, no empty boxplot
         input.boxplot = ReportCharts::boxplotImage(input.rows, input.scopes, input.samples, input.pooled,
-                                                   options.pathA, options.pathB);
+                                                   input.labelA, input.labelB);
     input.diffChart = ReportCharts::diffChartImage(diff);
     std::optional<StepBreakdown> pairSteps;
     if (!variantSteps)
@@ -132,11 +132,10 @@ int reportCommand(const QStringList &arguments)
     input.variantDiff = variantDiff.get();
     input.variantBaseline = options.sides.isEmpty() ? QString() : SideArgument::parse(options.sides.front()).label;
     input.stepsChart =
-        ReportCharts::stepsChartImage(steps, QFileInfo(QDir::cleanPath(options.pathA)).fileName(),
-                                      QFileInfo(QDir::cleanPath(options.pathB)).fileName());
-    std::tie(input.timelineA, input.timelineB) =
-        ReportCharts::gpuActivityTimelines(a.value(0).withEvents(), b.value(0).withEvents(), options.pathA,
-                                           options.pathB);
+        ReportCharts::stepsChartImage(steps, QFileInfo(QDir::cleanPath(input.labelA)).fileName(),
+                                      QFileInfo(QDir::cleanPath(input.labelB)).fileName());
+    std::tie(input.timelineA, input.timelineB) = ReportCharts::gpuActivityTimelines(
+        a.value(0).withEvents(), b.value(0).withEvents(), input.labelA, input.labelB);
     const QString folder = parser.value(outOption);
     QString error;
     QStringList written;
