@@ -116,8 +116,11 @@ void StepTimeChart::rebuild()
                 const double runIndex = runOf[side][entry++];
                 QCPGraph *graph = m_plot->addGraph();
                 const QString sideName = side == 0 ? QStringLiteral("A") : QStringLiteral("B");
-                graph->setName(m_labels[side].isEmpty() ? sideName
-                                                        : sideName + QStringLiteral(": ") + m_labels[side]);
+                // QCustomPlot's legend cuts a long name at the pane's edge: elided in the middle instead
+                const QString &label = m_labels[side];
+                const QString shown =
+                    label.size() > 36 ? label.left(17) + QStringLiteral("…") + label.right(18) : label;
+                graph->setName(label.isEmpty() ? sideName : sideName + QStringLiteral(": ") + shown);
                 graph->setPen(QPen(colour, 1.5));
                 graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4)); // a one-step run shows
                 for (std::size_t i = 0; i < run.steps.size(); ++i)
