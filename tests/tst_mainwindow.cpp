@@ -303,6 +303,22 @@ private slots:
 
     // Runs of several GPUs: the Ranks tab appears with a bar and a row per rank, the run picker names
     // ranks, a double-click on a rank shows it in its timeline; a pair of one GPU hides the tab.
+    // Four of the job's eight ranks: the status bar says of how many.
+    void partialWorldIsCounted()
+    {
+        QTemporaryDir dir(testdata::scratchDir());
+        const QDir job(testdata::dlrmRun());
+        const QStringList files = job.entryList({QStringLiteral("*.json.gz")}, QDir::Files, QDir::Name);
+        QCOMPARE(files.size(), 8);
+        for (int r = 0; r < 4; ++r)
+            QVERIFY(testdata::anotherRun(job.filePath(files[r]), dir.filePath(files[r])));
+        MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, dir.path(), dir.path()));
+        QVERIFY2(window.statusText().contains(QLatin1String("A: 1 run(s) of 4 of 8 ranks")),
+                 qPrintable(window.statusText()));
+    }
+
     void ranksTab()
     {
         QTemporaryDir dir(testdata::scratchDir());

@@ -664,18 +664,24 @@ void MainWindow::showDocument()
                    skipped.brokenRuns.join(QLatin1Char('\n')));
     // runs, and the ranks of runs of several GPUs (rank files, or the GPUs of one trace)
     const Replication replication = Replication::of(runsA(), runsB());
-    const auto sideRunsText = [this](const QString &side, int runs, qsizetype files) {
-        if (files <= runs)
+    const auto sideRunsText = [this](const QString &side, int runs, const QList<LoadedRun> &files) {
+        if (files.size() <= runs)
             return tr("%1: %n run(s)", nullptr, runs).arg(side);
-        return files % runs == 0 ? tr("%1: %n run(s) of %2 ranks", nullptr, runs).arg(side).arg(files / runs)
-                                 : tr("%1: %n run(s), %2 ranks in all", nullptr, runs).arg(side).arg(files);
+        if (files.size() % runs != 0)
+            return tr("%1: %n run(s), %2 ranks in all", nullptr, runs).arg(side).arg(files.size());
+        // a partial world says of how many: "4 of 8 ranks"
+        const qsizetype ranks = files.size() / runs;
+        const int world = files.front().run.worldSize;
+        return world > ranks
+                   ? tr("%1: %n run(s) of %2 of %3 ranks", nullptr, runs).arg(side).arg(ranks).arg(world)
+                   : tr("%1: %n run(s) of %2 ranks", nullptr, runs).arg(side).arg(ranks);
     };
     m_status->setText(
         (m_sampleTitle.isEmpty()
              ? QString()
              : tr("Sample: %1 — File › Open Pair (Ctrl+O) to open yours · ").arg(m_sampleTitle)) +
-        sideRunsText(QStringLiteral("A"), replication.runs(0), runsA().size()) + QStringLiteral(", ") +
-        sideRunsText(QStringLiteral("B"), replication.runs(1), runsB().size()) +
+        sideRunsText(QStringLiteral("A"), replication.runs(0), runsA()) + QStringLiteral(", ") +
+        sideRunsText(QStringLiteral("B"), replication.runs(1), runsB()) +
         (skipped.total ? tr("; %1 events skipped (counters, unsupported or broken events)").arg(skipped.total)
                        : QString()) +
         (shownRunsHaveTrace() ? QString()
