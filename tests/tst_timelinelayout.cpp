@@ -250,6 +250,11 @@ private slots:
                          qPrintable(row.label));
             }
         QVERIFY(gpuRows > 0);
+        // its GPU's process is named once, in the title: not "pid GPU 0" beside "GPU 0"
+        const TimelineLayout fuser(loadFirst(testdata::path("public/Fuser/h100/df8f397_report1.sqlite")));
+        QVERIFY(!fuser.groups().empty());
+        for (const auto &group : fuser.groups())
+            QVERIFY2(!group.detail.contains(QLatin1String("pid GPU")), qPrintable(group.detail));
     }
 
     void emptyRun()

@@ -414,8 +414,13 @@ void TimelineLayout::addProcess(bool gpu, const QString &pid, const std::vector<
         !first.processName.contains(QLatin1String("GPU"), Qt::CaseInsensitive))
         g.title += tr(" · GPU %1").arg(first.device);
     g.detail = gpu ? tr("%n stream(s)", int(list.size())) : tr("%n thread(s)", int(list.size()));
-    if (!pid.isEmpty())
+    // a number is an OS pid; Nsight's GPU rows have a name ("GPU 0"), said once, in the title
+    bool numeric = false;
+    pid.toLongLong(&numeric);
+    if (numeric)
         g.detail = tr("pid %1 · %2").arg(pid, g.detail);
+    else if (!pid.isEmpty() && pid != g.title)
+        g.detail = tr("%1 · %2").arg(pid, g.detail);
     const int groupIndex = int(m_groups.size());
     for (uint32_t track : list) {
         TimelineTrackRow row = buildRow(track);
