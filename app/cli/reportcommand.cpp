@@ -97,6 +97,7 @@ int reportCommand(const QStringList &arguments)
     warnScopesMatchingNothing(options, scopeIndexes(a), scopeIndexes(b));
     err().flush();
     const Replication replication = Replication::of(a, b);
+    const bool ranked = hasRanks(a) || hasRanks(b);
     if (variantScopes) {
         input.rows = variantScopes->rows().front();
     } else {
@@ -115,7 +116,7 @@ int reportCommand(const QStringList &arguments)
     input.diff = &diff;
     if (!input.rows.empty()) // without scopes: What changed and the steps, no empty boxplot
         input.boxplot = ReportCharts::boxplotImage(input.rows, input.scopes, input.samples, input.pooled,
-                                                   input.labelA, input.labelB);
+                                                   input.labelA, input.labelB, ranked);
     input.diffChart = ReportCharts::diffChartImage(diff);
     std::optional<StepBreakdown> pairSteps;
     if (!variantSteps)
@@ -123,7 +124,6 @@ int reportCommand(const QStringList &arguments)
     const StepBreakdown &steps = variantSteps ? variantSteps->comparisons().front() : *pairSteps;
     input.steps = &steps;
     // runs of several GPUs: their ranks
-    const bool ranked = hasRanks(a) || hasRanks(b);
     const RankTable ranks(ranked ? a : QList<LoadedRun>{}, ranked ? b : QList<LoadedRun>{},
                           {stepOptions.stepScope, 0.05, options.threshold});
     if (ranked)

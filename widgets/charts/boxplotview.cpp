@@ -298,9 +298,9 @@ void BoxPlotView::setLabels(const QString &labelA, const QString &labelB)
     rebuild();
 }
 
-void BoxPlotView::setRunMediansName(const QString &name)
+void BoxPlotView::setRanked(bool ranked)
 {
-    m_runMedians->setName(name);
+    m_runMedians->setName(ranked ? tr("rank medians") : tr("run medians"));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -47,8 +47,9 @@ public:
 
     // The legend reads "A: <labelA>", "B: <labelB>".
     void setLabels(const QString &labelA, const QString &labelB);
-    // The dots' legend entry ("run medians"; "rank medians" where a run's ranks each give one).
-    void setRunMediansName(const QString &name);
+    // Whether the groups' dots are of rank files (runs of several GPUs: each rank gives one): their
+    // legend entry reads "rank medians", else "run medians".
+    void setRanked(bool ranked);
     void setGroups(std::vector<Group> groups);
     const std::vector<Group> &groups() const { return m_groups; }
     // A line above the plot, left of the legend (what the samples are, pooled or per run).

@@ -265,8 +265,7 @@ void ComparisonPanel::setSides(const QList<LoadedRun> &a, const QList<LoadedRun>
     m_scopeNote->setVisible(!note.isEmpty());
     m_boxPlot->setLabels(ScopeBoxPlot::legendLabel(labelA, tr("A")),
                          ScopeBoxPlot::legendLabel(labelB, tr("B")));
-    // the pooled boxes' dots are per rank file: a run of several GPUs gives one a rank
-    m_boxPlot->setRunMediansName(hasRanks(a) || hasRanks(b) ? tr("rank medians") : tr("run medians"));
+    m_boxPlot->setRanked(hasRanks(a) || hasRanks(b));
     recompute();
 }
 

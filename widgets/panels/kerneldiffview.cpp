@@ -204,8 +204,7 @@ void KernelDiffView::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> 
     m_runsA = a;
     m_runsB = b;
     m_boxPlot->setLabels(labelA.isEmpty() ? tr("A") : labelA, labelB.isEmpty() ? tr("B") : labelB);
-    // the pooled box's dots are per rank file: a run of several GPUs gives one a rank
-    m_boxPlot->setRunMediansName(hasRanks(a) || hasRanks(b) ? tr("rank medians") : tr("run medians"));
+    m_boxPlot->setRanked(hasRanks(a) || hasRanks(b));
     m_steps->setSides(a, b, labelA, labelB);
     recompute();
 }

@@ -121,9 +121,10 @@ ReportExporter::Input fromViews(const ComparisonPanel &panel, const KernelDiffVi
 }
 
 QImage boxplotImage(const std::vector<ComparisonRow> &rows, const QStringList &scopes, SampleMode samples,
-                    bool pooled, const QString &labelA, const QString &labelB)
+                    bool pooled, const QString &labelA, const QString &labelB, bool ranked)
 {
     BoxPlotView view;
+    view.setRanked(ranked);
     view.setLabels(ScopeBoxPlot::legendLabel(labelA, QStringLiteral("A")),
                    ScopeBoxPlot::legendLabel(labelB, QStringLiteral("B")));
     view.setTitle(ScopeBoxPlot::title(samples, pooled));

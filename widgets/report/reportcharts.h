@@ -33,8 +33,9 @@ ReportExporter::Input fromViews(const ComparisonPanel &panel, const KernelDiffVi
                                 TimelineView &timelineA, TimelineView &timelineB);
 
 // Drawn off screen (needs a QApplication).
+// ranked: the runs span GPUs (BoxPlotView::setRanked).
 QImage boxplotImage(const std::vector<ComparisonRow> &rows, const QStringList &scopes, SampleMode samples,
-                    bool pooled, const QString &labelA, const QString &labelB);
+                    bool pooled, const QString &labelA, const QString &labelB, bool ranked = false);
 QImage diffChartImage(const KernelDiff &diff);
 // The step waterfall over the step times, chartSize() in all; from the views or drawn off screen.
 QImage stepsImage(QCustomPlot *waterfall, QCustomPlot *stepTimes);

@@ -49,22 +49,24 @@ bool hasScopeSamples(const ReportExporter::Input &input)
                        [](const ComparisonRow &r) { return r.a.n + r.b.n > 0; });
 }
 
-// The tables a report writes as CSV, each with the data it is written from.
-std::vector<std::pair<QString, QByteArray>> csvFiles(const ReportExporter::Input &input)
+// The tables a report writes as CSV, each with how it is written (only when it is: the HTML links
+// them by name).
+std::vector<std::pair<QString, std::function<QString()>>> csvFiles(const ReportExporter::Input &input)
 {
-    std::vector<std::pair<QString, QByteArray>> files;
+    std::vector<std::pair<QString, std::function<QString()>>> files;
     if (hasScopeSamples(input))
-        files.emplace_back(kStats, ScopeComparison::toCsv(input.rows, 0.05, input.threshold).toUtf8());
+        files.emplace_back(kStats,
+                           [&input] { return ScopeComparison::toCsv(input.rows, 0.05, input.threshold); });
     if (input.diff)
-        files.emplace_back(kDiffCsv, input.diff->toCsv().toUtf8());
+        files.emplace_back(kDiffCsv, [&input] { return input.diff->toCsv(); });
     if (input.steps)
-        files.emplace_back(kStepsCsv, input.steps->toCsv().toUtf8());
+        files.emplace_back(kStepsCsv, [&input] { return input.steps->toCsv(); });
     if (input.ranks)
-        files.emplace_back(kRanksCsv, input.ranks->toCsv().toUtf8());
+        files.emplace_back(kRanksCsv, [&input] { return input.ranks->toCsv(); });
     if (input.variantSteps)
-        files.emplace_back(kVariantStepsCsv, input.variantSteps->toCsv().toUtf8());
+        files.emplace_back(kVariantStepsCsv, [&input] { return input.variantSteps->toCsv(); });
     if (input.variantDiff)
-        files.emplace_back(kVariantDiffCsv, input.variantDiff->toCsv().toUtf8());
+        files.emplace_back(kVariantDiffCsv, [&input] { return input.variantDiff->toCsv(); });
     return files;
 }
 
@@ -509,8 +511,8 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
     }
     if (const QString why = makeFolder(dir.absolutePath()); !why.isEmpty())
         return fail(QDir::toNativeSeparators(folder), tr("cannot create the folder (%1)").arg(why));
-    for (auto &[name, bytes] : csvFiles(input))
-        outputs.push_back({name, std::move(bytes)});
+    for (const auto &[name, write] : csvFiles(input))
+        outputs.push_back({name, write().toUtf8()});
     outputs.push_back({kIndex, indexHtml(input).toUtf8()}); // last: it refers to the others
 
     // Write every file to its temporary name first; only when all are written, put them in place.
