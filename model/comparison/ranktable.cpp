@@ -113,8 +113,10 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
             matchedStarts.push_back(
                 {byName[members.front()].at(name)[k].start, QString::fromStdString(name)});
             // Ranks that started together at the latest share its "arrived last", so the shares add up.
+            // (A structured binding cannot be captured in C++17, so the name is looked up outside.)
+            const std::string &key = name;
             const auto tied = std::count_if(members.begin(), members.end(), [&](std::size_t r) {
-                return byName[r].at(name)[k].start == latest;
+                return byName[r].at(key)[k].start == latest;
             });
             for (std::size_t r : members) {
                 const Collective &c = byName[r].at(name)[k];
