@@ -57,6 +57,8 @@
 #include <QTimer>
 #include <QtTest>
 
+#include <array>
+
 #include <qcustomplot.h>
 
 using namespace scopeline;
@@ -970,9 +972,12 @@ private slots:
     void summaryFilesLoadNoEvents()
     {
         REQUIRE_TEST_DATA(kMatmul, kEinsum);
+        const QString eager = testdata::path("h100_runs/torch_compile/eager"),
+                      reduceOverhead = testdata::path("h100_runs/torch_compile/reduce_overhead");
+        REQUIRE_TEST_DATA(eager, reduceOverhead);
         QTemporaryDir dir(testdata::scratchDir());
         QVERIFY(dir.isValid());
-        for (const QString &side : {kMatmul, kEinsum}) {
+        for (const QString &side : {kMatmul, kEinsum, reduceOverhead}) {
             const QString out = dir.filePath(QFileInfo(side).fileName());
             QVERIFY(QDir().mkpath(out));
             const std::vector<TraceRun> runs = TraceFolder::scan(side);
@@ -1018,6 +1023,29 @@ private slots:
         QVERIFY(timeline->isVisibleTo(&window));
         QVERIFY2(!window.statusText().contains(QLatin1String("without timelines")),
                  qPrintable(window.statusText()));
+        // Lock zoom has nothing to align the trace with: it shows its own run whole (the step of a
+        // side without events, against that side's empty extent, once stretched it over days), by the
+        // Fit button and Ctrl+0 alike.
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(openAndWait(window, eager, dir.filePath(QFileInfo(reduceOverhead).fileName())));
+        QVERIFY(timeline->zoomLocked());
+        const TimelineView *traced = timeline->viewA();
+        const auto shownWhole = [traced] {
+            return traced->timeScale().boundsSpan() > 0 &&
+                   traced->visibleEnd() - traced->visibleStart() == traced->timeScale().boundsSpan();
+        };
+        QVERIFY2(shownWhole(), qPrintable(QString::number(traced->visibleEnd() - traced->visibleStart())));
+        timeline->viewA()->zoomBy(2);
+        QVERIFY2(traced->visibleEnd() - traced->visibleStart() < traced->timeScale().boundsSpan(),
+                 qPrintable(QString::number(traced->visibleEnd() - traced->visibleStart())));
+        QCOMPARE(timeline->alignment(), QString());
+        timeline->viewA()->setVisibleRange(traced->visibleStart(), traced->visibleStart() + 1000);
+        QVERIFY(!shownWhole());
+        for (QAction *action : window.findChildren<QAction *>())
+            if (action->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_0))
+                action->trigger();
+        QVERIFY(shownWhole());
     }
 
     void sessionRoundTrip()
@@ -1275,6 +1303,22 @@ private slots:
         QCOMPARE(view->selectedEvent(), int64_t(-1));
         QVERIFY2(window.details()->toPlainText().isEmpty(), qPrintable(window.details()->toPlainText()));
 
+        // Ctrl+0 is the Fit button: under Lock zoom, both runs whole and aligned (it fitted each alone,
+        // and then B's span dragged A along)
+        QVERIFY(window.timeline()->zoomLocked());
+        const auto visible = [&window] {
+            const TimelineView *a = window.timeline()->viewA(), *b = window.timeline()->viewB();
+            return std::array<int64_t, 4>{a->visibleStart(), a->visibleEnd(), b->visibleStart(),
+                                          b->visibleEnd()};
+        };
+        window.timeline()->fitBoth();
+        const std::array<int64_t, 4> fitted = visible();
+        view->setVisibleRange(t0, t1);
+        QVERIFY(visible() != fitted);
+        focusTimeline();
+        QTest::keyClick(view, Qt::Key_0, Qt::ControlModifier);
+        QCOMPARE(visible(), fitted);
+
         // Ctrl+F from the timeline: the filter of the tab shown
         window.tabs()->setCurrentWidget(window.diffView());
         focusTimeline();
@@ -1442,6 +1486,12 @@ private slots:
         result = runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--tab"), QStringLiteral("bogus")});
         QCOMPARE(result.exitCode, 1);
         QVERIFY2(result.err.contains("--tab takes changed, scopes, ranks or variants"), result.err.constData());
+        // --range past the end of the trace: said, not a picture of the whole run
+        result = runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--range"),
+                                  QStringLiteral("500000000000:600000000000"), QStringLiteral("--screenshot"),
+                                  dir.filePath(QStringLiteral("r.png"))});
+        QCOMPARE(result.exitCode, 1);
+        QVERIFY2(result.err.contains("--range starts after the end of A's timeline"), result.err.constData());
         // a folder without traces opened alone: the load's message (not a session's), and exit 1
         QTemporaryDir empty;
         result = runProcess(

@@ -6,6 +6,9 @@
 
 #include "app/gui/opendialog.h"
 #include "app/gui/variantsdialog.h"
+#include "model/analysis/runsummaryfile.h"
+#include "model/loading/loadedrun.h"
+#include "model/loading/tracefolder.h"
 #include "model/loading/traceloader.h"
 
 #include <QDialogButtonBox>
@@ -162,10 +165,34 @@ private slots:
         dialog.setPaths(passwd, graph);
         QVERIFY(waitForScans(dialog));
         QCOMPARE(dialog.runsListed(0), QStringList{QStringLiteral("passwd")});
-        QVERIFY2(dialog.statusText(0).contains(QLatin1String("not a trace")),
+        QVERIFY2(dialog.statusText(0).contains(QLatin1String("passwd: not a trace")),
                  qPrintable(dialog.statusText(0)));
         QVERIFY(!openButton(dialog)->isEnabled());
         QCOMPARE(dialog.pairingNote(), QString());
+    }
+
+    // Summary files (scopeline-cli summarize) open wherever traces do, so the dialog lists them as runs.
+    void summaryFilesAreRuns()
+    {
+        const QString graph = QStringLiteral(SCOPELINE_TEST_DATA "/h100_runs/hipbench/launch-chain/graph");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::vector<TraceRun> runs = TraceFolder::scan(graph);
+        QVERIFY(runs.size() >= 2);
+        for (const LoadedRun &run :
+             LoadedRun::loadAll(runs, nullptr, LoadedRun::Scopes::Index, LoadedRun::Events::Drop)) {
+            QVERIFY2(run.summary, qPrintable(run.error));
+            const QString file = dir.filePath(run.run.name + RunSummaryFile::suffix());
+            QCOMPARE(RunSummaryFile::write(*run.summary, file), QString());
+            QVERIFY2(TraceLoader::notATrace(file).isEmpty(), qPrintable(TraceLoader::notATrace(file)));
+        }
+        OpenDialog dialog({});
+        dialog.setPaths(dir.path(), graph);
+        QVERIFY(waitForScans(dialog));
+        QCOMPARE(dialog.runsListed(0).size(), qsizetype(runs.size()));
+        QVERIFY2(dialog.statusText(0).contains(QStringLiteral("%1 run(s) found").arg(runs.size())),
+                 qPrintable(dialog.statusText(0)));
+        QVERIFY(openButton(dialog)->isEnabled());
     }
 
     // 6 runs with 5: the dialog says that one run of A has no partner.

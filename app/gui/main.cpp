@@ -226,24 +226,30 @@ int main(int argc, char *argv[])
     }
     if (parser.isSet(kernelOption)) {
         const QString text = parser.value(kernelOption);
-        QObject::connect(&window, &scopeline::MainWindow::loadDone, &window, [&window, text] {
-            window.tabs()->setCurrentWidget(window.diffView());
-            if (const scopeline::KernelDiff *diff = window.diffView()->diff())
-                for (std::size_t r = 0; r < diff->rows().size(); ++r)
-                    if (diff->rows()[r].kernel.contains(text)) {
-                        window.diffView()->selectRow(int(r));
-                        return;
-                    }
-            std::fprintf(stderr, "scopeline: no kernel name contains %s\n", qPrintable(text));
-            qApp->setProperty("screenshotFails", true); // --screenshot exits 1: not what was asked for
-        });
+        QObject::connect(
+            &window, &scopeline::MainWindow::loadDone, &window,
+            [&window, text] {
+                window.tabs()->setCurrentWidget(window.diffView());
+                if (const scopeline::KernelDiff *diff = window.diffView()->diff())
+                    for (std::size_t r = 0; r < diff->rows().size(); ++r)
+                        if (diff->rows()[r].kernel.contains(text)) {
+                            window.diffView()->selectRow(int(r));
+                            return;
+                        }
+                std::fprintf(stderr, "scopeline: no kernel name contains %s\n", qPrintable(text));
+                qApp->setProperty("screenshotFails", true); // --screenshot exits 1: not what was asked for
+            },
+            Qt::SingleShotConnection);
     }
     if (parser.isSet(stepOption)) {
         const QString step = parser.value(stepOption);
-        QObject::connect(&window, &scopeline::MainWindow::loadDone, &window, [&window, step] {
-            window.diffView()->stepView()->setStepScope(
-                scopeline::StepBreakdownOptions::scopeOfArgument(step));
-        });
+        QObject::connect(
+            &window, &scopeline::MainWindow::loadDone, &window,
+            [&window, step] {
+                window.diffView()->stepView()->setStepScope(
+                    scopeline::StepBreakdownOptions::scopeOfArgument(step));
+            },
+            Qt::SingleShotConnection);
     }
     if (parser.isSet(tabOption)) {
         const QString tab = parser.value(tabOption);
@@ -256,33 +262,48 @@ int main(int argc, char *argv[])
                          qPrintable(tab));
             return 1;
         }
-        QObject::connect(&window, &scopeline::MainWindow::loadDone, &window, [&window, index, tab] {
-            if (window.tabs()->isTabVisible(index)) {
-                window.tabs()->setCurrentIndex(index);
-                return;
-            }
-            // the Ranks tab of runs of one GPU, Variants of two: not what was asked for, and said; a load
-            // that failed has its message in the banner
-            if (!window.bannerText().isEmpty())
-                std::fprintf(stderr, "scopeline: --tab %s: not shown: %s\n", qPrintable(tab),
-                             qPrintable(window.bannerText()));
-            else
-                std::fprintf(stderr, "scopeline: --tab %s: this pair has no such tab (%s)\n", qPrintable(tab),
-                             index == 2 ? "its runs are of one GPU each" : "two variants, not several");
-            qApp->setProperty("screenshotFails", true);
-        });
+        QObject::connect(
+            &window, &scopeline::MainWindow::loadDone, &window,
+            [&window, index, tab] {
+                if (window.tabs()->isTabVisible(index)) {
+                    window.tabs()->setCurrentIndex(index);
+                    return;
+                }
+                // the Ranks tab of runs of one GPU, Variants of two: not what was asked for, and said; a load
+                // that failed has its message in the banner
+                if (!window.bannerText().isEmpty())
+                    std::fprintf(stderr, "scopeline: --tab %s: not shown: %s\n", qPrintable(tab),
+                                 qPrintable(window.bannerText()));
+                else
+                    std::fprintf(stderr, "scopeline: --tab %s: this pair has no such tab (%s)\n",
+                                 qPrintable(tab),
+                                 index == 2 ? "its runs are of one GPU each" : "two variants, not several");
+                qApp->setProperty("screenshotFails", true);
+            },
+            Qt::SingleShotConnection);
     }
     if (parser.isSet(rangeOption)) {
-        QObject::connect(&window, &scopeline::MainWindow::loadDone, &window, [&window, rangeStart, rangeEnd] {
-            scopeline::PairTimeline *timelines = window.timeline();
-            // A first: with Lock zoom, B follows it by the aligned step or first kernel
-            for (scopeline::TimelineView *view : {timelines->viewA(), timelines->viewB()}) {
-                if (view == timelines->viewB() && timelines->zoomLocked())
-                    break;
-                const int64_t origin = view->timeScale().lowerBound;
-                view->setVisibleRange(origin + rangeStart, origin + rangeEnd);
-            }
-        });
+        QObject::connect(
+            &window, &scopeline::MainWindow::loadDone, &window,
+            [&window, rangeStart, rangeEnd] {
+                scopeline::PairTimeline *timelines = window.timeline();
+                // A first: with Lock zoom, B follows it by the aligned step or first kernel
+                for (scopeline::TimelineView *view : {timelines->viewA(), timelines->viewB()}) {
+                    if (view == timelines->viewB() && timelines->zoomLocked())
+                        break;
+                    const scopeline::TimeScale &scale = view->timeScale();
+                    if (rangeStart >= scale.boundsSpan()) {
+                        std::fprintf(stderr,
+                                     "scopeline: --range starts after the end of %s's timeline (%lld ns)\n",
+                                     view == timelines->viewA() ? "A" : "B",
+                                     static_cast<long long>(scale.boundsSpan()));
+                        qApp->setProperty("screenshotFails", true);
+                        continue;
+                    }
+                    view->setVisibleRange(scale.lowerBound + rangeStart, scale.lowerBound + rangeEnd);
+                }
+            },
+            Qt::SingleShotConnection);
     }
     if (parser.isSet(screenshotOption)) {
         // Saved a moment after the load ends (or at once when none started), so that the views have painted.
@@ -311,7 +332,8 @@ int main(int argc, char *argv[])
             });
         };
         if (window.isLoading())
-            QObject::connect(&window, &scopeline::MainWindow::loadDone, &window, shoot);
+            QObject::connect(&window, &scopeline::MainWindow::loadDone, &window, shoot,
+                             Qt::SingleShotConnection);
         else
             shoot();
     }

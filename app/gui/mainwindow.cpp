@@ -308,10 +308,8 @@ void MainWindow::createActions()
     lock->setChecked(m_timeline->zoomLocked());
     connect(lock, &QAction::toggled, m_timeline, &PairTimeline::setZoomLocked);
     connect(m_timeline, &PairTimeline::zoomLockedChanged, lock, &QAction::setChecked);
-    view->addAction(tr("&Fit Timelines"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] {
-        m_timeline->viewA()->fit();
-        m_timeline->viewB()->fit();
-    });
+    view->addAction(tr("&Fit Timelines"), QKeySequence(Qt::CTRL | Qt::Key_0), m_timeline,
+                    &PairTimeline::fitBoth);
     // One pane at a time, for a small screen: the figures or the timelines take the window; again to
     // restore both.
     QAction *figures = view->addAction(tr("Maximise &Figures"));

@@ -193,15 +193,14 @@ void OpenDialog::showRuns(Side &side, const QString &path, const std::vector<Tra
         path.isEmpty() ? tr("Choose a folder or file.")
         : runs.empty() ? red.arg(error.toHtmlEscaped())
         : side.traces == 0 && bad == 1
-            ? red.arg(tr("%1 is %2.")
-                          .arg(QFileInfo(runs.front().file).fileName(), problems.front())
-                          .toHtmlEscaped())
+            ? red.arg(
+                  tr("%1: %2").arg(QFileInfo(runs.front().file).fileName(), problems.front()).toHtmlEscaped())
         : side.traces == 0 ? red.arg(tr("None of the %n file(s) is a trace.", nullptr, bad))
         : bad > 0          ? tr("%n run(s) found", nullptr, side.runs) +
                         red.arg(tr("; %n file(s) are not traces (marked) and are left out.", nullptr, bad))
-                  : side.runs == side.traces
-                      ? tr("%n run(s) found.", nullptr, side.runs)
-                      : tr("%n run(s) of %1 rank files found.", nullptr, side.runs).arg(runs.size()));
+        : side.runs == side.traces
+            ? tr("%n run(s) found.", nullptr, side.runs)
+            : tr("%n run(s) of %1 rank files found.", nullptr, side.runs).arg(runs.size()));
     if (!runs.empty() && !notes.isEmpty()) { // say why a link's run is not listed twice, and partial worlds
         const QStringList links = notes.filter(QStringLiteral("counted once"));
         QString text = side.status->text();

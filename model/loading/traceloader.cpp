@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/loading/traceloader.h"
 
+#include "model/analysis/runsummaryfile.h"
 #include "model/formats/inflatingstreambuf.h"
 #include "model/formats/tracebuilder.h"
 #include "model/formats/tracereader.h"
@@ -49,6 +50,8 @@ QString TraceLoader::notATrace(const QString &file)
         return tr("cannot be read: %1").arg(in.errorString());
     if (in.size() == 0)
         return tr("the file is empty");
+    if (RunSummaryFile::isSummaryFile(file)) // a run's summary (scopeline-cli summarize) opens as its run
+        return {};
     probe.opened = true;
     probe.magic = in.read(16);
     in.close();

@@ -171,10 +171,11 @@ void PairTimeline::setRuns(const LoadedRun &a, const LoadedRun &b, const QString
         m_views[side]->setRun(*runs[side], std::move(layouts[side]));
     }
     m_syncing = false;
-    if (zoomLocked()) {
+    if (aligning()) {
         updateMaximumSpans();
         fitBoth();
     }
+    updateLockText();
     emit rangeSummaryChanged(QString());
 }
 
@@ -212,6 +213,13 @@ bool PairTimeline::zoomLocked() const
     return m_locked;
 }
 
+// Locked, and both sides have a timeline: a run read from a summary file has no events, so no extent
+// to align on (its empty one would stretch the other side over days).
+bool PairTimeline::aligning() const
+{
+    return m_locked && m_views[0]->timeScale().boundsSpan() > 0 && m_views[1]->timeScale().boundsSpan() > 0;
+}
+
 void PairTimeline::setZoomLocked(bool locked)
 {
     if (m_lock->isChecked() != locked) {
@@ -222,7 +230,7 @@ void PairTimeline::setZoomLocked(bool locked)
         return;
     m_locked = locked;
     updateMaximumSpans();
-    if (locked)
+    if (aligning())
         align(0); // A stays where it is; B shows the same step (or time after its first kernel)
     updateLockText();
     emit zoomLockedChanged(locked);
@@ -231,7 +239,7 @@ void PairTimeline::setZoomLocked(bool locked)
 void PairTimeline::updateMaximumSpans()
 {
     int64_t widest = 0;
-    if (zoomLocked()) {
+    if (aligning()) {
         int64_t starts[2];
         widest = alignedFit(starts); // room for both whole, aligned
         for (TimelineView *view : m_views)
@@ -245,7 +253,7 @@ void PairTimeline::updateMaximumSpans()
 
 void PairTimeline::fitBoth()
 {
-    if (!zoomLocked()) {
+    if (!aligning()) {
         for (TimelineView *view : m_views)
             view->fit();
         return;
@@ -276,7 +284,7 @@ int64_t PairTimeline::alignedFit(int64_t starts[2]) const
 
 void PairTimeline::syncSpan(int side)
 {
-    if (m_syncing || !zoomLocked())
+    if (m_syncing || !aligning())
         return;
     align(side);
 }
@@ -359,7 +367,7 @@ int64_t PairTimeline::alignedStart(int side, int64_t start) const
 
 QString PairTimeline::alignment() const
 {
-    if (!zoomLocked())
+    if (!aligning())
         return {};
     return m_alignedStep >= 0 ? tr("step %1").arg(m_alignedStep) : tr("first kernel");
 }
@@ -367,10 +375,13 @@ QString PairTimeline::alignment() const
 void PairTimeline::updateLockText()
 {
     double fraction = 0;
-    m_alignedStep = zoomLocked() ? stepAt(0, m_views[0]->visibleStart(), &fraction) : -1;
-    if (!zoomLocked()) {
+    m_alignedStep = aligning() ? stepAt(0, m_views[0]->visibleStart(), &fraction) : -1;
+    if (!aligning()) {
         m_lock->setText(tr("Lock zoom"));
-        m_lock->setToolTip(tr("Show the same length of time in both timelines, aligned on the same step "
+        m_lock->setToolTip(
+            zoomLocked() ? tr("Nothing to align: one side has no timeline (a run read from a "
+                              "summary file has no events)")
+                         : tr("Show the same length of time in both timelines, aligned on the same step "
                               "(when both runs have steps) or else on the first kernel"));
         return;
     }

@@ -68,6 +68,7 @@ private:
     // Both runs whole with their step 0 (else their first kernel) at the same point: the span, and
     // each side's start.
     int64_t alignedFit(int64_t starts[2]) const;
+    bool aligning() const;
     // The step under a time of a side: its index and the fraction of it before the time; -1 when the
     // pair has no steps to align on.
     int stepAt(int side, int64_t time, double *fraction) const;
