@@ -931,6 +931,69 @@ private slots:
         }
     }
 
+    // A run picked on one side leaves the other side's view and selection as they were; F5 and Swap
+    // keep the run each side shows, with its view (they went back to run 0, with run 3's range on it).
+    void pickedRunsAndViewsAreKept()
+    {
+        const QString eager = testdata::path("h100_runs/torch_compile/eager"),
+                      reduceOverhead = testdata::path("h100_runs/torch_compile/reduce_overhead");
+        REQUIRE_TEST_DATA(eager, reduceOverhead);
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(openAndWait(window, eager, reduceOverhead));
+        auto *events = window.findChild<RunEvents *>();
+        QVERIFY(events);
+        RunPicker *pickers[2] = {};
+        for (RunPicker *picker : window.findChildren<RunPicker *>())
+            pickers[picker->runBox()->toolTip().startsWith(QLatin1String("Run of side A")) ? 0 : 1] = picker;
+        QVERIFY(pickers[0] && pickers[1]);
+        const auto pick = [&](int side, int index) {
+            pickers[side]->setCurrentIndex(index);
+            emit pickers[side]->activated(index);
+            const QString want = (side == 0 ? window.runsA() : window.runsB())[index].run.file;
+            TimelineView *view = side == 0 ? window.timeline()->viewA() : window.timeline()->viewB();
+            return QTest::qWaitFor([&] { return !events->isLoading() && view->run().run.file == want; },
+                                   30000);
+        };
+        TimelineView *a = window.timeline()->viewA(), *b = window.timeline()->viewB();
+
+        window.timeline()->setZoomLocked(false);
+        QVERIFY(pick(0, 3));
+        const int64_t start = a->timeScale().lowerBound + a->timeScale().boundsSpan() / 3;
+        a->setVisibleRange(start, start + 4500);
+        const int64_t kernel = int64_t(a->run().analysis->kernels()[5]);
+        a->selectEvent(kernel);
+        const std::pair<int64_t, int64_t> viewA{a->visibleStart(), a->visibleEnd()};
+        QVERIFY(pick(1, 2));
+        QCOMPARE((std::pair<int64_t, int64_t>{a->visibleStart(), a->visibleEnd()}), viewA);
+        QCOMPARE(a->selectedEvent(), kernel);
+        // under Lock, the run picked follows the side kept
+        window.timeline()->setZoomLocked(true);
+        QVERIFY(pick(1, 1));
+        QCOMPARE((std::pair<int64_t, int64_t>{a->visibleStart(), a->visibleEnd()}), viewA);
+        QCOMPARE(b->visibleEnd() - b->visibleStart(), viewA.second - viewA.first);
+
+        const QString fileA = a->run().run.file, fileB = b->run().run.file;
+        const auto trigger = [&window](const QKeySequence &keys) {
+            for (QAction *action : window.findChildren<QAction *>())
+                if (action->shortcut() == keys)
+                    action->trigger();
+        };
+        trigger(QKeySequence(Qt::Key_F5));
+        QVERIFY(QTest::qWaitFor([&] { return !window.isLoading() && !events->isLoading(); }, 60000));
+        QCOMPARE(pickers[0]->currentIndex(), 3);
+        QCOMPARE(a->run().run.file, fileA);
+        QCOMPARE(b->run().run.file, fileB);
+        QCOMPARE((std::pair<int64_t, int64_t>{a->visibleStart(), a->visibleEnd()}), viewA);
+        // Swap: A's run and view are B's now
+        trigger(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_X));
+        QVERIFY(QTest::qWaitFor([&] { return !window.isLoading() && !events->isLoading(); }, 60000));
+        QCOMPARE(b->run().run.file, fileA);
+        QCOMPARE(a->run().run.file, fileB);
+        QCOMPARE((std::pair<int64_t, int64_t>{b->visibleStart(), b->visibleEnd()}), viewA);
+    }
+
     // At most two picked runs a side keep their events: the least recently picked is let go.
     void runEventsKeepsTwoPerSide()
     {

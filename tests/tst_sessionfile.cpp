@@ -55,6 +55,8 @@ SessionState fullState(const QString &pathA, const QString &pathB)
     // JAX and Kineto timestamps are since the epoch: beyond what a double holds exactly.
     s.viewStartB = 1732281698123456789LL;
     s.viewEndB = 1732281698123456999LL;
+    s.runA = pathA + QStringLiteral("/run_3/trace.json.gz");
+    s.runB = pathB + QStringLiteral("/run_1.pt.trace.json");
     return s;
 }
 
@@ -141,6 +143,8 @@ private slots:
             [](SessionState &s) { ++s.viewEndA; },
             [](SessionState &s) { ++s.viewStartB; },
             [](SessionState &s) { ++s.viewEndB; },
+            [](SessionState &s) { s.runA.clear(); },
+            [](SessionState &s) { s.runB += QLatin1Char('x'); },
             [](SessionState &s) { s.variantLabels << QStringLiteral("x"); },
             [](SessionState &s) { s.variantPaths << QStringLiteral("/x"); },
         };
@@ -188,6 +192,14 @@ private slots:
         QCOMPARE(loaded.viewEndA, saved.viewEndA);
         QCOMPARE(loaded.viewStartB, saved.viewStartB);
         QCOMPARE(loaded.viewEndB, saved.viewEndB);
+        QCOMPARE(loaded.runA, saved.runA);
+        QCOMPARE(loaded.runB, saved.runB);
+        // the run in the session's folder is stored relative to it
+        QCOMPARE(json[QStringLiteral("view")]
+                     .toObject()[QStringLiteral("b")]
+                     .toObject()[QStringLiteral("run")]
+                     .toString(),
+                 QStringLiteral("runs/einsum/run_1.pt.trace.json"));
         QVERIFY(loaded == saved);
 
         // More than two variants: their labels and paths (a label may hold `=`), relative where inside.
@@ -337,6 +349,12 @@ private slots:
                          QJsonObject{{QStringLiteral("a"), QJsonObject{{QStringLiteral("start"), 0.5},
                                                                        {QStringLiteral("end"), 5}}}})
             << QStringLiteral("view.a");
+        QTest::newRow("view run number")
+            << validWith(QStringLiteral("view"),
+                         QJsonObject{{QStringLiteral("a"), QJsonObject{{QStringLiteral("start"), 0},
+                                                                       {QStringLiteral("end"), 5},
+                                                                       {QStringLiteral("run"), 3}}}})
+            << QStringLiteral("view.a.run");
         QTest::newRow("view list") << validWith(QStringLiteral("view"), QJsonArray{0, 1})
                                    << QStringLiteral("view");
         // absurd lengths are refused at load, naming the field, before any view lays them out

@@ -649,10 +649,24 @@ void MainWindow::showDocument()
     }
     m_shownPair = {state.pathA, state.pathB};
     applyState(state);
+    // the runs shown before a reload, a swap or in a session, and their views; a view range is of its run
+    const auto pickRun = [](RunPicker *picker, const QList<LoadedRun> &runs, const QString &file) {
+        if (file.isEmpty())
+            return true;
+        const QString wanted = QDir::cleanPath(QFileInfo(file).absoluteFilePath());
+        for (int i = 0; i < runs.size(); ++i)
+            if (QDir::cleanPath(QFileInfo(runs[i].run.file).absoluteFilePath()) == wanted) {
+                picker->setCurrentIndex(i);
+                return true;
+            }
+        return false;
+    };
+    const bool runShownA = pickRun(m_runA, runsA(), state.runA),
+               runShownB = pickRun(m_runB, runsB(), state.runB);
     showRuns();
-    if (state.viewEndA > state.viewStartA)
+    if (runShownA && state.viewEndA > state.viewStartA)
         m_timeline->viewA()->setVisibleRange(state.viewStartA, state.viewEndA);
-    if (state.viewEndB > state.viewStartB)
+    if (runShownB && state.viewEndB > state.viewStartB)
         m_timeline->viewB()->setVisibleRange(state.viewStartB, state.viewEndB);
     watchRuns();
 
@@ -753,6 +767,8 @@ SessionState MainWindow::currentState() const
     state.viewEndA = m_timeline->viewA()->visibleEnd();
     state.viewStartB = m_timeline->viewB()->visibleStart();
     state.viewEndB = m_timeline->viewB()->visibleEnd();
+    state.runA = runsA().value(m_runA->currentIndex()).run.file;
+    state.runB = runsB().value(m_runB->currentIndex()).run.file;
     state.variantLabels = m_variants->labels();
     state.variantPaths = m_variants->paths();
     return state;
@@ -847,6 +863,7 @@ void MainWindow::swapSides()
     SessionState state = currentState();
     std::swap(state.viewStartA, state.viewStartB);
     std::swap(state.viewEndA, state.viewEndB);
+    std::swap(state.runA, state.runB);
     openPair(shown.pathB, shown.pathA, state);
 }
 

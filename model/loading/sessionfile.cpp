@@ -220,8 +220,9 @@ QString parseSession(const QJsonObject &root, const QDir &base, SessionState &st
             const char *key;
             int64_t SessionState::*start;
             int64_t SessionState::*end;
-        } sides[] = {{"a", &SessionState::viewStartA, &SessionState::viewEndA},
-                     {"b", &SessionState::viewStartB, &SessionState::viewEndB}};
+            QString SessionState::*run;
+        } sides[] = {{"a", &SessionState::viewStartA, &SessionState::viewEndA, &SessionState::runA},
+                     {"b", &SessionState::viewStartB, &SessionState::viewEndB, &SessionState::runB}};
         for (const auto &side : sides) {
             const QString key = QLatin1String(side.key);
             const QJsonValue range = view.toObject().value(key);
@@ -235,6 +236,12 @@ QString parseSession(const QJsonObject &root, const QDir &base, SessionState &st
                 return tr("\"view.%1\" ends before it starts").arg(key);
             state.*side.start = *start;
             state.*side.end = *end;
+            const QJsonValue run = range.toObject().value(QStringLiteral("run"));
+            if (run.isUndefined())
+                continue;
+            if (!run.isString() || run.toString().size() > kMaxPathLength)
+                return tr("\"view.%1.run\" is not a path").arg(key);
+            state.*side.run = resolvedPath(run.toString(), base);
         }
     }
     return QString();
@@ -248,7 +255,8 @@ bool SessionState::operator==(const SessionState &other) const
            samples == other.samples && threshold == other.threshold && stepScope == other.stepScope &&
            pooled == other.pooled && logScale == other.logScale && zoomLocked == other.zoomLocked &&
            viewStartA == other.viewStartA && viewEndA == other.viewEndA && viewStartB == other.viewStartB &&
-           viewEndB == other.viewEndB && variantLabels == other.variantLabels && variantPaths == other.variantPaths;
+           viewEndB == other.viewEndB && runA == other.runA && runB == other.runB &&
+           variantLabels == other.variantLabels && variantPaths == other.variantPaths;
 }
 
 bool SessionFile::save(const SessionState &state, const QString &file, QString *error)
@@ -285,11 +293,16 @@ bool SessionFile::save(const SessionState &state, const QString &file, QString *
     root[QStringLiteral("pooled")] = state.pooled;
     root[QStringLiteral("logScale")] = state.logScale;
     root[QStringLiteral("zoomLocked")] = state.zoomLocked;
+    const auto view = [&base](int64_t start, int64_t end, const QString &run) {
+        QJsonObject range{{QStringLiteral("start"), int64Json(start)},
+                          {QStringLiteral("end"), int64Json(end)}};
+        if (!run.isEmpty())
+            range[QStringLiteral("run")] = storedPath(run, base);
+        return range;
+    };
     root[QStringLiteral("view")] =
-        QJsonObject{{QStringLiteral("a"), QJsonObject{{QStringLiteral("start"), int64Json(state.viewStartA)},
-                                                      {QStringLiteral("end"), int64Json(state.viewEndA)}}},
-                    {QStringLiteral("b"), QJsonObject{{QStringLiteral("start"), int64Json(state.viewStartB)},
-                                                      {QStringLiteral("end"), int64Json(state.viewEndB)}}}};
+        QJsonObject{{QStringLiteral("a"), view(state.viewStartA, state.viewEndA, state.runA)},
+                    {QStringLiteral("b"), view(state.viewStartB, state.viewEndB, state.runB)}};
     const QByteArray bytes = QJsonDocument(root).toJson(QJsonDocument::Indented);
 
     const QString why = saveFile(file, bytes);

@@ -24,6 +24,7 @@ struct SessionState
     bool logScale = false;
     bool zoomLocked = true;
     int64_t viewStartA = 0, viewEndA = 0, viewStartB = 0, viewEndB = 0; // ns, 0/0: fit
+    QString runA, runB; // the file each timeline shows (its view range is of that run); empty: the first
     // More than two variants (the baseline first), with their labels; empty for a pair alone. The
     // pair (pathA, pathB) is then the two of them the pair views show.
     QStringList variantLabels, variantPaths;

@@ -141,20 +141,31 @@ void PairTimeline::setRuns(const LoadedRun &a, const LoadedRun &b, const QString
                            const QString &labelB)
 {
     const LoadedRun *runs[2] = {&a, &b};
-    // The two layouts at once: each is a pass over every event of its run (0.15 s for 700k events);
-    // one trace on both sides (opened against itself) has one, shared.
+    // A side whose run is the one shown keeps its view (zoom, selection) when the other side's run is
+    // picked or its events arrive.
+    bool kept[2];
+    for (int side = 0; side < 2; ++side) {
+        const LoadedRun &shown = m_views[side]->run();
+        kept[side] =
+            runs[side]->trace && runs[side]->trace == shown.trace && runs[side]->run.file == shown.run.file;
+    }
+    // The layouts to build at once: each is a pass over every event of its run (0.15 s for 700k
+    // events); one trace on both sides (opened against itself) has one, shared.
     using Layout = std::shared_ptr<const TimelineLayout>;
     Layout layouts[2];
-    if (a.trace && a.trace == b.trace) {
+    if (!kept[0] && !kept[1] && a.trace && a.trace == b.trace) {
         layouts[0] = layouts[1] = std::make_shared<const TimelineLayout>(a);
-    } else {
+    } else if (!kept[0] && !kept[1]) {
         QFuture<Layout> layoutA = QtConcurrent::run([&a] { return std::make_shared<const TimelineLayout>(a); });
         layouts[1] = std::make_shared<const TimelineLayout>(b);
         layouts[0] = layoutA.takeResult();
+    } else {
+        for (int side = 0; side < 2; ++side)
+            if (!kept[side])
+                layouts[side] = std::make_shared<const TimelineLayout>(*runs[side]);
     }
     m_labels[0] = labelA;
     m_labels[1] = labelB;
-    m_stepsKnown = false;
     m_syncing = true;
     for (int side = 0; side < 2; ++side) {
         // the run's name is in the window's run picker beside the title; alone, it names the side
@@ -167,13 +178,21 @@ void PairTimeline::setRuns(const LoadedRun &a, const LoadedRun &b, const QString
         m_titles[side]->setToolTip(runs[side]->run.file + QLatin1Char('\n') +
                                    tr("Double-click: the timelines take the window, again to restore"));
         elideTitle(side);
+        if (kept[side])
+            continue;
         m_views[side]->setMaximumSpan(0);
         m_views[side]->setRun(*runs[side], std::move(layouts[side]));
     }
     m_syncing = false;
+    if (kept[0] && kept[1])
+        return;
+    m_stepsKnown = false;
     if (aligning()) {
         updateMaximumSpans();
-        fitBoth();
+        if (kept[0] || kept[1])
+            align(kept[0] ? 0 : 1); // the new run follows the view kept
+        else
+            fitBoth();
     }
     updateLockText();
     emit rangeSummaryChanged(QString());
