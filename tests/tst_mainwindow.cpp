@@ -552,6 +552,12 @@ private slots:
         QCOMPARE(QString::fromUtf8(csv.readAll()), variants->steps()->toCsv());
         const QString session = dir.filePath(QStringLiteral("variants.scopeline.json"));
         QVERIFY(window.saveSession(session));
+        // a pair of its own replaces the variants once it has loaded; one that fails takes nothing
+        window.openNewPair(QStringLiteral("/nonexistent/traces"), kEinsum);
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QVERIFY(!window.bannerText().isEmpty());
+        QVERIFY(window.tabs()->isTabVisible(3));
+        QCOMPARE(variants->labels().size(), 3);
         window.openNewPair(kMatmul, kEinsum);
         QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
         QVERIFY(!window.tabs()->isTabVisible(3));
@@ -795,11 +801,40 @@ private slots:
     {
         MainWindow window;
         QVERIFY(openAndWait(window, kMatmul, kEinsum));
-        const QString missing = QStringLiteral("/nonexistent/traces");
+        const QString shownStatus = window.statusText();
+        QVERIFY(shownStatus.contains(QLatin1String("A: 3 run(s)")));
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString missing = dir.filePath(QStringLiteral("being_written"));
         QVERIFY(openAndWait(window, missing, kEinsum));
         QVERIFY2(window.bannerText().contains(missing), qPrintable(window.bannerText()));
         QCOMPARE(window.runsA().size(), 3);
         QCOMPARE(window.runsA().front().run.name, QStringLiteral("trace_file_matmul_0"));
+        // the status bar still speaks of the pair shown, and the banner offers the failed open again:
+        // once the trace is there, Retry opens it
+        QCOMPARE(window.statusText(), shownStatus);
+        QPushButton *retry = nullptr;
+        for (QPushButton *button : window.findChildren<QPushButton *>())
+            if (button->text() == QLatin1String("Retry"))
+                retry = button;
+        QVERIFY(retry && retry->isVisibleTo(&window));
+        const QString trace = window.runsA().front().run.file;
+        QVERIFY(QDir().mkpath(missing));
+        QVERIFY(QFile::copy(trace, QDir(missing).filePath(QFileInfo(trace).fileName())));
+        retry->click();
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QCOMPARE(window.bannerText(), QString());
+        QCOMPARE(window.runsA().size(), 1);
+        QVERIFY(!retry->isVisibleTo(&window));
+        // a trace rewritten on disk: the banner names it
+        const QString copied = window.runsA().front().run.file;
+        QFile rewritten(copied);
+        QVERIFY(rewritten.open(QIODevice::Append));
+        rewritten.write("\n");
+        rewritten.close();
+        QVERIFY2(QTest::qWaitFor(
+                     [&] { return window.bannerText().contains(QDir::toNativeSeparators(copied)); }, 10000),
+                 qPrintable(window.bannerText()));
     }
 
     void cancelKeepsTheDocument()

@@ -69,8 +69,16 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_document(new Co
     createStatusBar();
 
     m_watcher = new QFileSystemWatcher(this);
-    connect(m_watcher, &QFileSystemWatcher::fileChanged, this,
-            [this] { showBanner(tr("Trace files changed on disk."), true); });
+    connect(m_watcher, &QFileSystemWatcher::fileChanged, this, [this](const QString &file) {
+        if (!m_changedFiles.contains(file))
+            m_changedFiles << file;
+        const QString first = QDir::toNativeSeparators(m_changedFiles.front());
+        showBanner(m_changedFiles.size() == 1 ? tr("%1 changed on disk.").arg(first)
+                                              : tr("%1 and %n other trace file(s) changed on disk.", nullptr,
+                                                   int(m_changedFiles.size() - 1))
+                                                    .arg(first),
+                   true);
+    });
     connect(m_document, &ComparisonDocument::progress, this, [this](double fraction, const QString &what) {
         m_progress->setValue(int(fraction * 1000));
         m_status->setText(what);
@@ -112,6 +120,12 @@ void MainWindow::createViews()
     m_banner = new ErrorBanner;
     m_bannerReload = m_banner->addButton(tr("Reload"));
     connect(m_bannerReload, &QPushButton::clicked, this, &MainWindow::reload);
+    m_bannerRetry = m_banner->addButton(tr("Retry"));
+    m_bannerRetry->setToolTip(tr("Open the pair that failed again (a trace still being written, say)"));
+    connect(m_bannerRetry, &QPushButton::clicked, this, [this] {
+        const SessionState failed = m_failedOpen;
+        openPair(failed.pathA, failed.pathB, failed);
+    });
 
     m_timeline = new PairTimeline;
     m_panel = new ComparisonPanel;
@@ -454,15 +468,20 @@ void MainWindow::showOpenDialog(const QString &presetA, const QString &presetB)
 {
     const SessionState &shown = m_document->state();
     OpenDialog dialog(recentPairs(), this);
-    dialog.setPaths(presetA.isEmpty() ? shown.pathA : presetA, presetB.isEmpty() ? shown.pathB : presetB);
+    // after a failed open, its paths: to correct them, rather than retype them
+    const SessionState &preset = m_failedOpen.pathA.isEmpty() ? shown : m_failedOpen;
+    dialog.setPaths(presetA.isEmpty() ? preset.pathA : presetA, presetB.isEmpty() ? preset.pathB : presetB);
     if (dialog.exec() == QDialog::Accepted)
         openNewPair(dialog.pathA(), dialog.pathB());
 }
 
 void MainWindow::openNewPair(const QString &pathA, const QString &pathB)
 {
-    clearVariants();
+    // the variants shown stay until the new pair has loaded: a pair that fails to open takes nothing
+    if (m_variantsLoading)
+        clearVariants();
     startNewPair(pathA, pathB);
+    m_clearVariantsOnLoad = isLoading();
 }
 
 void MainWindow::clearVariants()
@@ -489,6 +508,7 @@ void MainWindow::openVariants(const QStringList &arguments, const SessionState &
     }
     m_variantArguments = arguments;
     m_variantsLoading = true;
+    m_clearVariantsOnLoad = false; // these variants are what a pair opened before them would replace
     m_progress->setValue(0);
     m_progress->show();
     m_cancel->show();
@@ -603,16 +623,22 @@ void MainWindow::loadEnded(ComparisonDocument::LoadOutcome outcome, const QStrin
         m_status->setText(tr("Loading cancelled; the document shown is unchanged."));
         break;
     case ComparisonDocument::LoadOutcome::Failed:
-        m_status->clear();
-        showBanner(error); // the previous document stays as it was
+        // the previous document stays as it was, and so does what the status bar said of it
+        m_status->setText(m_shownStatus);
+        m_failedOpen = m_document->pending();
+        showBanner(error);
+        m_bannerRetry->setVisible(true);
         break;
     case ComparisonDocument::LoadOutcome::Loaded:
+        m_failedOpen = {};
+        if (m_clearVariantsOnLoad)
+            clearVariants();
         showDocument();
         if (m_showVariantsTab)
             m_tabs->setCurrentWidget(m_variants);
         break;
     }
-    m_showVariantsTab = false;
+    m_showVariantsTab = m_clearVariantsOnLoad = false;
     emit loadDone();
 }
 
@@ -704,12 +730,14 @@ void MainWindow::showDocument()
              ? tr(" · two of the variants, judged as a pair; the Variants tab judges every candidate "
                   "together (Holm), so its intervals are wider")
              : QString()));
+    m_shownStatus = m_status->text();
     addRecentPair(state.pathA, state.pathB);
     updateTitle();
 }
 
 void MainWindow::watchRuns()
 {
+    m_changedFiles.clear();
     if (!m_watcher->files().isEmpty())
         m_watcher->removePaths(m_watcher->files());
     for (const QList<LoadedRun> *side : {&runsA(), &runsB()})
@@ -750,6 +778,7 @@ void MainWindow::showBanner(const QString &text, bool offerReload)
 {
     m_banner->showError(text);
     m_bannerReload->setVisible(offerReload);
+    m_bannerRetry->setVisible(false);
 }
 
 SessionState MainWindow::currentState() const

@@ -141,6 +141,11 @@ private:
     QDockWidget *m_detailsDock = nullptr;
     ErrorBanner *m_banner = nullptr;
     QPushButton *m_bannerReload = nullptr;
+    QPushButton *m_bannerRetry = nullptr; // after a failed open: that open again
+    SessionState m_failedOpen;            // the pair that failed to open, until one opens
+    QString m_shownStatus;                // what the status bar says of the document shown
+    QStringList m_changedFiles;           // files of the runs shown changed on disk since they loaded
+    bool m_clearVariantsOnLoad = false;   // a pair opened on its own replaces the variants once it loads
     RunPicker *m_runA = nullptr;
     RunPicker *m_runB = nullptr;
     QProgressBar *m_progress = nullptr;
