@@ -381,6 +381,28 @@ private slots:
         QCOMPARE(fields[3].toLongLong(), int64_t(1207));
     }
 
+    // A kernel record that ends before it starts (a clock glitch) is written lasting 0 ns: its duration
+    // had wrapped around to 2^64 ns, which readers skip as unreadable.
+    void backwardRecordLastsZero()
+    {
+        TraceRecords records = chainRecords(false, 1, 3);
+        TraceRecords::Kernel &bent = records.kernels[1];
+        bent.end = bent.start - 5;
+        QTemporaryDir dir;
+        const std::string file = dir.filePath(QStringLiteral("run.pt.trace.json.gz")).toStdString();
+        std::string error;
+        QVERIFY2(writeTrace(file, records, error), error.c_str());
+        const ProcessResult py = runProcess(
+            QStringLiteral(SCOPELINE_PYTHON),
+            {QStringLiteral("-c"),
+             QStringLiteral(
+                 "import gzip,json,sys; d=json.load(gzip.open(sys.argv[1])); "
+                 "print(' '.join(str(e['dur']) for e in d['traceEvents'] if e.get('cat')=='kernel'))"),
+             QString::fromStdString(file)});
+        QCOMPARE(py.exitCode, 0);
+        QCOMPARE(py.out.trimmed(), QByteArray("1.207 0.0 1.207"));
+    }
+
     void unwritablePathSaysWhy()
     {
         std::string error;
@@ -710,6 +732,27 @@ private slots:
         QVERIFY2(run.err.contains("scopeline-hipbench: no AMD GPU found"), run.err.constData());
         QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("summary.json"))));
         QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("eager/run_0"))));
+        QVERIFY(QFileInfo(dir.path()).isDir()); // the user's folder stays
+        // a folder it made for nothing is removed; one that holds anything is refused before a GPU is
+        // looked for, its files untouched
+        const QString fresh = dir.filePath(QStringLiteral("fresh"));
+        qputenv("HIP_VISIBLE_DEVICES", "-1");
+        const ProcessResult none = runProcess(
+            program, {QStringLiteral("run"), QStringLiteral("launch-chain"), QStringLiteral("--out"), fresh});
+        qunsetenv("HIP_VISIBLE_DEVICES");
+        QCOMPARE(none.exitCode, 3);
+        QVERIFY(!QFileInfo::exists(fresh));
+        QFile earlier(dir.filePath(QStringLiteral("earlier.txt")));
+        QVERIFY(earlier.open(QIODevice::WriteOnly));
+        earlier.write("an earlier recording\n");
+        earlier.close();
+        const ProcessResult refused =
+            runProcess(program, {QStringLiteral("run"), QStringLiteral("launch-chain"),
+                                 QStringLiteral("--out"), dir.path()});
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains("not an empty folder"), refused.err.constData());
+        QCOMPARE(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
+                 QStringList{QStringLiteral("earlier.txt")});
     }
 
     // On an AMD GPU: a launch-chain pair timed by hipEvents, which Scopeline reads as the program

@@ -340,6 +340,29 @@ private slots:
         QVERIFY(button(panel, "run")->isEnabled());
     }
 
+    // A folder that holds anything is refused before the program starts (its runs would be read with
+    // the new ones); ~ and a relative folder are read as a shell reads them.
+    void folderIsNewOrEmpty()
+    {
+        ProgramGuard guard(kFake);
+        QTemporaryDir dir;
+        RunnerPanel panel;
+        panel.show();
+        QVERIFY(waitForListing(panel));
+        chooseSmallChain(panel, dir.path());
+        QFile earlier(dir.filePath(QStringLiteral("earlier.txt")));
+        QVERIFY(earlier.open(QIODevice::WriteOnly));
+        earlier.close();
+        panel.startRun();
+        QVERIFY(!panel.isRunning());
+        QVERIFY2(panel.errorText().contains(QLatin1String("is not empty")), qPrintable(panel.errorText()));
+        QVERIFY(button(panel, "run")->isEnabled());
+        panel.setOutputFolder(QStringLiteral("~/scopeline-runs/chain"));
+        QCOMPARE(panel.outputFolder(), QDir::homePath() + QStringLiteral("/scopeline-runs/chain"));
+        panel.setOutputFolder(QStringLiteral("runs/chain"));
+        QCOMPARE(panel.outputFolder(), QDir::current().absoluteFilePath(QStringLiteral("runs/chain")));
+    }
+
     void failureShowsTheBannerWithDetails()
     {
         ProgramGuard guard(kFake);

@@ -6,6 +6,7 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -216,9 +217,13 @@ bool RunnerPanel::setOptionValue(const QString &name, const QString &value)
     return false;
 }
 
+// As a shell would read it: ~ is the home folder, and a relative path is from the working folder.
 QString RunnerPanel::outputFolder() const
 {
-    return m_folder->text().trimmed();
+    QString folder = m_folder->text().trimmed();
+    if (folder == QLatin1String("~") || folder.startsWith(QLatin1String("~/")))
+        folder = QDir::homePath() + folder.mid(1);
+    return folder.isEmpty() ? folder : QDir::cleanPath(QDir::current().absoluteFilePath(folder));
 }
 
 void RunnerPanel::setOutputFolder(const QString &folder)
@@ -333,6 +338,15 @@ void RunnerPanel::startRun()
         return;
     m_log->clear();
     m_banner->clear();
+    // said before a GPU is asked for: the program refuses it too
+    if (const QDir folder(outputFolder());
+        folder.exists() && !folder.isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden)) {
+        showError(tr("%1 is not empty: record into a new or empty folder (Scopeline reads every run "
+                     "folder in it, an earlier recording's too)")
+                      .arg(QDir::toNativeSeparators(folder.path())),
+                  QString());
+        return;
+    }
     m_progress->setRange(0, 0); // busy until the first progress line gives the total
     m_progress->setFormat(QString());
     m_progress->show();

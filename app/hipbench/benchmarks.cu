@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <stdexcept>
+#include <unistd.h>
 
 namespace hipbench {
 
@@ -346,10 +347,17 @@ bool initGpu(std::string &deviceName, std::string &error)
 #if defined(__HIP__)
         const char *what = "no AMD GPU found (scopeline-hipbench-rocm runs on ROCm; the NVIDIA build is "
                            "scopeline-hipbench): ";
+        const std::string why = status != hipSuccess ? hipGetErrorString(status) : "0 devices";
 #else
-        const char *what = "no GPU found: ";
+        const char *what = "no NVIDIA GPU found (scopeline-hipbench runs on CUDA; the AMD build is "
+                           "scopeline-hipbench-rocm): ";
+        // CUDA says "driver version is insufficient" when there is no driver at all
+        const std::string why = access("/dev/nvidiactl", F_OK) != 0
+                                    ? "no NVIDIA driver is loaded (no /dev/nvidiactl)"
+                                : status != hipSuccess ? hipGetErrorString(status)
+                                                       : "0 devices";
 #endif
-        error = what + std::string(status != hipSuccess ? hipGetErrorString(status) : "0 devices");
+        error = what + why;
         return false;
     }
     hipDeviceProp_t prop;

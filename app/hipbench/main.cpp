@@ -95,13 +95,22 @@ int recordHere(const RunConfig &config, const fs::path &out, long process, const
     return Success;
 }
 
-// The checked command line and its absolute --out folder, created; false with the exit status.
-bool prepare(const std::vector<std::string> &args, RunConfig &config, fs::path &out, int &status)
+// The checked command line and its absolute --out folder, created; false with the exit status. With
+// `created` (the run, not a child of it), a folder that holds anything is refused, since Scopeline reads
+// every run folder under it: an earlier recording's runs would join this one's.
+bool prepare(const std::vector<std::string> &args, RunConfig &config, fs::path &out, int &status,
+             bool *created = nullptr)
 {
     std::string error;
     if (!parseRun(args, config, error))
         return status = fail(BadUsage, error), false;
     std::error_code ec;
+    if (created && fs::exists(config.out, ec) &&
+        !(fs::is_directory(config.out, ec) && fs::is_empty(config.out, ec)))
+        return status = fail(BadUsage, config.out + ": not an empty folder: record into a new or empty one"),
+               false;
+    if (created)
+        *created = !fs::exists(config.out, ec);
     fs::create_directories(config.out, ec);
     if (ec || !fs::is_directory(config.out))
         return status = fail(CannotWrite,
@@ -116,14 +125,19 @@ int runCommand(const std::vector<std::string> &args, const std::string &self)
     RunConfig config;
     fs::path out;
     int status = Success;
-    if (!prepare(args, config, out, status))
+    bool created = false;
+    if (!prepare(args, config, out, status, &created))
         return status;
     RunReport report(config, out.string(), std::cout, std::cerr);
     if (config.integer("processes") > 1)
         status = recordInProcesses(self, config, out.string(), report);
     else
         status = recordHere(config, out, 0, [&](const nlohmann::json &message) { report.take(message); });
-    return report.finish(status);
+    status = report.finish(status);
+    std::error_code ec;
+    if (created && fs::is_empty(out, ec)) // nothing recorded (no GPU, say): no folder left behind
+        fs::remove(out, ec);
+    return status;
 }
 
 // A child process of `run --processes N` (childprocess.h): its messages go to the parent on stdout.

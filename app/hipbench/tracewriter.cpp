@@ -36,7 +36,8 @@ std::string complete(const std::string &cat, const std::string &name, uint32_t p
 {
     return "{\"ph\":\"X\",\"cat\":" + quoted(cat) + ",\"name\":" + quoted(name) +
            ",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) +
-           ",\"ts\":" + micros(start, base) + ",\"dur\":" + micros(end, start) + ",\"args\":{" + args + "}}";
+           ",\"ts\":" + micros(start, base) + ",\"dur\":" + micros(std::max(end, start), start) +
+           ",\"args\":{" + args + "}}"; // a record that ends before it starts lasts 0, not 2^64 ns
 }
 
 std::string metadataEvent(const char *what, uint32_t pid, uint32_t tid, const std::string &name)

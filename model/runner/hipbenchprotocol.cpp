@@ -153,10 +153,8 @@ bool readSummary(const QString &folder, SessionState &state, QString *error)
     read.pathB = b.value(QStringLiteral("path")).toString();
     if (read.pathA.isEmpty())
         return fail(error, message("%1 names no folder for side A").arg(file));
-    if (read.pathB.isEmpty()) // e.g. --mode eager: one variant is a recording, not a pair
-        return fail(error,
-                    message("%1 holds only %2 (%3): choose both variants in the options to record a pair")
-                        .arg(file, a.value(QStringLiteral("label")).toString(), read.pathA));
+    if (read.pathB.isEmpty()) // e.g. --mode eager: the one variant against itself, as a trace alone opens
+        read.pathB = read.pathA;
     // The program writes DIR/<variant> as it was given DIR (often relative to where it ran): a side
     // is the variant's folder beside the summary, so the folder opens from anywhere, moved or not.
     for (QString *path : {&read.pathA, &read.pathB}) {

@@ -8,6 +8,7 @@
 set -euo pipefail
 BUILD=${1:-build}
 OUT=resources/samples/hipbench_launch_chain
+rm -rf "$OUT.tmp" # the runner records into a new folder only
 "$BUILD/app/hipbench/scopeline-hipbench" run launch-chain --kernels 200 --iterations 20 --repeat 5 \
   --out "$OUT.tmp"
 rm -rf "$OUT"
