@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Stands in for scopeline-hipbench in tst_hipbenchrunner and tst_runnerpanel, where no GPU runs it:
 # the same command line, `--list --json` shape, progress lines on stderr, output folders, summary.json
-# and exit statuses (0 ok, 1 bad usage, 2 cannot write, 3 no GPU) as app/hipbench/main.cpp.
+# and exit statuses (0 ok, 1 bad usage, 2 cannot write, 3 no GPU, 4 cancelled) as app/hipbench/main.cpp.
 # Its list is the real launch-chain entry (tst_hipbenchrunner checks that).
 # FAKE_HIPBENCH chooses what it does:
 #   ok (default)    lists one workload; `run` records eager and graph and writes summary.json
@@ -15,6 +15,8 @@
 #   list-fail       `--list --json` fails with exit status 1
 #   process-fails   `child-process 1` records its first run, then fails with a GPU error (exit 3)
 #   process-crash   `child-process 1` records its first run, then dies of SIGSEGV
+#   process-cancel  `child-process 1`, in its second run, sends SIGTERM to its parent (a user's cancel),
+#                   and on the SIGTERM passed on finishes that run and exits 4 as the real child does
 # `child-process P WORKLOAD --out DIR ...` is the real program's internal command for one process of
 # `run --processes N` (app/hipbench/childprocess.h): its messages are JSON lines on stdout.
 set -u
@@ -86,6 +88,11 @@ if [ "$command" = child-process ]; then
       case $behaviour in
         process-fails) echo '{"error":"cudaDeviceSynchronize: an illegal memory access was encountered"}'; exit 3 ;;
         process-crash) kill -SEGV $$ ;;
+        process-cancel)
+          stopped=0
+          trap 'stopped=1' TERM
+          kill -TERM "$PPID"
+          while [ "$stopped" = 0 ]; do sleep 0.05; done ;;
       esac
     fi
     dir=$(folder "$mode" "$process" "$r")
@@ -93,6 +100,7 @@ if [ "$command" = child-process ]; then
     if [ "$mode" = graph ]; then launches=0 graphs=20 delay=null graphdelay=140000.0
     else launches=4000 graphs=0 delay=6000.0 graphdelay=null; fi
     echo "{\"run\":{\"variant\":\"$mode\",\"process\":$process,\"run\":$r,\"file\":\"$dir/hipbench.pt.trace.json.gz\",\"kernels\":4000,\"kernelLaunches\":$launches,\"graphLaunches\":$graphs,\"busyNs\":4500000,\"spanNs\":7500000,\"idleNs\":3000000,\"idleGaps\":3999,\"medianLaunchDelayNs\":$delay,\"medianGraphLaunchDelayNs\":$graphdelay,\"minLaunchToKernelNs\":4700}}"
+    [ "${stopped:-0}" = 1 ] && exit 4
   done
   echo '{"scopes":["chain"],"samples":"span"}'
   exit 0

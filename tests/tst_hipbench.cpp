@@ -23,6 +23,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <csignal>
+
 #include <nlohmann/json.hpp>
 #include <zlib.h>
 
@@ -578,6 +580,27 @@ private slots:
     // --processes 2 through child processes (the fake stands in for the GPU part): runs grouped by
     // process, one table line and one summary.json entry each, with its process; progress lines that
     // Scopeline reads.
+    // A cancel (SIGTERM) is passed on to the child process running, which finishes its run: the runs
+    // recorded until then are in summary.json, read back as they were said, and no other child starts.
+    void cancelKeepsTheRunsRecorded()
+    {
+        QTemporaryDir dir;
+        stopOnSignals();
+        ProcessesRun run(dir.path(), "process-cancel");
+        const bool stopped = stopRequested();
+        stopOnSignals(); // clears the request for the tests after this one
+        std::signal(SIGTERM, SIG_DFL);
+        std::signal(SIGINT, SIG_DFL);
+        QVERIFY(stopped);
+        QCOMPARE(run.status, int(Cancelled));
+        QVERIFY2(run.summary.is_object(), run.progress.str().c_str());
+        QCOMPARE(run.summary["runs"].size(), std::size_t(6)); // process 0: 2 + 2; process 1 eager: 2
+        QVERIFY(!run.summary.contains("failed"));
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("graph/proc_1"))));
+        QVERIFY2(run.progress.str().find("cancelled; the 6 runs recorded are in") != std::string::npos,
+                 run.progress.str().c_str());
+    }
+
     void recordsInChildProcesses()
     {
         QTemporaryDir dir;

@@ -206,6 +206,7 @@ private slots:
         QCOMPARE(hipbenchprotocol::exitMeaning(1), QStringLiteral("bad usage"));
         QCOMPARE(hipbenchprotocol::exitMeaning(2), QStringLiteral("cannot write the output folder"));
         QCOMPARE(hipbenchprotocol::exitMeaning(3), QStringLiteral("no GPU or a GPU error"));
+        QCOMPARE(hipbenchprotocol::exitMeaning(4), QStringLiteral("cancelled"));
         QCOMPARE(hipbenchprotocol::exitMeaning(77), QStringLiteral("unexpected failure"));
     }
 

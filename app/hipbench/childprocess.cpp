@@ -15,6 +15,37 @@ namespace hipbench {
 
 const char *const kChildCommand = "child-process";
 
+namespace {
+
+volatile std::sig_atomic_t g_stops = 0;
+volatile pid_t g_child = 0; // the child process running, if any
+
+void onStopSignal(int signal)
+{
+    if (g_stops++ > 0)
+        _exit(128 + signal);
+    if (g_child > 0)
+        kill(g_child, SIGTERM);
+}
+
+} // namespace
+
+void stopOnSignals()
+{
+    g_stops = 0;
+    struct sigaction action = {};
+    action.sa_handler = onStopSignal;
+    action.sa_flags = SA_RESTART; // the reads of a child's messages go on
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGTERM, &action, nullptr);
+    sigaction(SIGINT, &action, nullptr);
+}
+
+bool stopRequested()
+{
+    return g_stops > 0;
+}
+
 std::vector<std::string> childArguments(const RunConfig &config, const std::string &out,
                                         const std::string &variant, long process)
 {
@@ -47,7 +78,7 @@ ChildExit runChild(const std::string &program, const std::vector<std::string> &a
         return {-1, std::string("cannot start a process: ") + std::strerror(error)};
     }
     if (pid == 0) { // the child: only async-signal-safe calls until exec
-        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) // the parent died before prctl
             _exit(127);
         dup2(pipeFds[1], STDOUT_FILENO); // the copy is not close-on-exec
@@ -57,6 +88,9 @@ ChildExit runChild(const std::string &program, const std::vector<std::string> &a
         _exit(127);
     }
     close(pipeFds[1]);
+    g_child = pid;
+    if (stopRequested()) // asked before the child was known
+        kill(pid, SIGTERM);
     if (std::FILE *in = fdopen(pipeFds[0], "r")) {
         char *line = nullptr;
         std::size_t capacity = 0;
@@ -74,8 +108,11 @@ ChildExit runChild(const std::string &program, const std::vector<std::string> &a
     }
     int status = 0;
     while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
+        if (errno != EINTR) {
+            g_child = 0;
             return {-1, std::string("cannot wait for the process: ") + std::strerror(errno)};
+        }
+    g_child = 0;
     if (WIFSIGNALED(status))
         return {-1, "killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
                         strsignal(WTERMSIG(status)) + ")"};
@@ -91,6 +128,8 @@ int recordInProcesses(const std::string &program, const RunConfig &config, const
     int status = Success;
     for (long p = 0; p < config.integer("processes"); ++p)
         for (const std::string &variant : config.variants()) {
+            if (stopRequested())
+                return Cancelled;
             const ChildExit exit =
                 runChild(program, childArguments(config, out, variant, p), [&](const std::string &line) {
                     bool taken = false;
@@ -103,6 +142,8 @@ int recordInProcesses(const std::string &program, const RunConfig &config, const
                 });
             if (exit.status == Success)
                 continue;
+            if (stopRequested()) // the child stopped (or was stopped) because the run was cancelled
+                return Cancelled;
             report.processFailed(variant, p, exit.how);
             if (status == Success)
                 status = exit.status == BadUsage || exit.status == CannotWrite ? exit.status : GpuError;

@@ -30,8 +30,13 @@ struct ChildExit
     std::string how; // "exit status 3 (no GPU or a GPU error)", "killed by signal 11 (Segmentation fault)"
 };
 
+// SIGTERM and SIGINT ask the run to stop after the run in progress (passed on to a child process
+// running); a second one ends the program at once. Clears an earlier request.
+void stopOnSignals();
+bool stopRequested();
+
 // Runs program with args and waits for it: its stderr is this process's, each line of its stdout goes
-// to onLine. The child gets SIGTERM if this process dies (Linux), so that cancelling a run stops it.
+// to onLine. The child is killed if this process dies (Linux), so that it never outlives a killed run.
 ChildExit runChild(const std::string &program, const std::vector<std::string> &args,
                    const std::function<void(const std::string &line)> &onLine);
 

@@ -30,7 +30,9 @@ const char *kUsage =
     "(DIR/<variant>/run_<i>/hipbench.pt.trace.json.gz; with --processes N > 1, each process a fresh one,\n"
     "DIR/<variant>/proc_<p>/run_<i>/...), DIR/summary.json naming the A/B pair, and a summary on stdout;\n"
     "progress on stderr. --list shows the workloads and their options.\n"
-    "Exit status: 0 success, 1 bad usage, 2 cannot write DIR, 3 no GPU or a GPU error.\n";
+    "SIGTERM or Ctrl+C stops it after the run in progress, with summary.json of the runs recorded;\n"
+    "a second one at once.\n"
+    "Exit status: 0 success, 1 bad usage, 2 cannot write DIR, 3 no GPU or a GPU error, 4 cancelled.\n";
 
 int fail(int status, const std::string &message)
 {
@@ -83,10 +85,13 @@ int recordHere(const RunConfig &config, const fs::path &out, long process, const
             emit({{"preparing", variant}, {"process", process}});
             const std::unique_ptr<Benchmark> bench = makeBenchmark(config, variant);
             bench->run(int(config.integer("warmup")), nullptr);
-            for (long r = 0; r < config.integer("repeat"); ++r)
+            for (long r = 0; r < config.integer("repeat"); ++r) {
+                if (stopRequested())
+                    return Cancelled;
                 if (const int status =
                         recordRun(*tracer, *bench, config, variant, process, r, out, device, emit))
                     return status;
+            }
             emit({{"scopes", bench->scopes()}, {"samples", bench->sampleMode()}});
         }
     } catch (const std::runtime_error &e) {
@@ -183,6 +188,7 @@ int main(int argc, char **argv)
         std::cout << (json ? listJson() : listText());
         return Success;
     }
+    stopOnSignals();
     if (args[0] == "run")
         return runCommand({args.begin() + 1, args.end()}, self(argv[0]));
     if (args[0] == kChildCommand) // internal: not in the usage text

@@ -40,6 +40,8 @@ const char *exitMeaning(int status)
         return "cannot write DIR";
     case GpuError:
         return "no GPU or a GPU error";
+    case Cancelled:
+        return "cancelled";
     default:
         return "unexpected failure";
     }
@@ -182,8 +184,12 @@ int RunReport::finish(int status)
                  std::to_string(m_processes * long(m_config.variants().size())) +
                  " processes failed (first: " + first + "); ";
     }
+    if (status == Cancelled)
+        failed = "cancelled; " + failed;
     if (m_runs.empty()) {
-        if (!first.empty())
+        if (status == Cancelled)
+            m_progress << "scopeline-hipbench: cancelled before a run was recorded" << std::endl;
+        else if (!first.empty())
             m_progress << "scopeline-hipbench: nothing was recorded (" << first << ")" << std::endl;
         return status;
     }

@@ -17,8 +17,8 @@
 namespace hipbench {
 
 // The program's exit statuses.
-enum Exit { Success = 0, BadUsage = 1, CannotWrite = 2, GpuError = 3 };
-// "bad usage", "cannot write DIR", "no GPU or a GPU error", else "unexpected failure".
+enum Exit { Success = 0, BadUsage = 1, CannotWrite = 2, GpuError = 3, Cancelled = 4 };
+// "bad usage", "cannot write DIR", "no GPU or a GPU error", "cancelled", else "unexpected failure".
 const char *exitMeaning(int status);
 
 // The folder of one traced run: DIR/<variant>/run_<r> with one process per variant, and

@@ -120,6 +120,8 @@ QString exitMeaning(int code)
         return message("cannot write the output folder");
     case 3:
         return message("no GPU or a GPU error");
+    case 4:
+        return message("cancelled");
     default:
         return message("unexpected failure");
     }
