@@ -11,6 +11,7 @@
 #   ignore-term     like hang, but ignores SIGTERM: only a kill ends it
 #   crash           `run` dies of SIGSEGV after a line on stderr
 #   no-summary      `run` exits 0 without writing summary.json
+#   fails-late      `run` records its runs and summary.json, then fails with a GPU error (exit 3)
 #   list-garbage    `--list --json` prints something that is not JSON
 #   list-fail       `--list --json` fails with exit status 1
 #   process-fails   `child-process 1` records its first run, then fails with a GPU error (exit 3)
@@ -145,5 +146,10 @@ cat > "$out/summary.json" <<JSON
   "runs": []
 }
 JSON
+if [ "$behaviour" = fails-late ]; then # the real program's two lines: the error, then where the runs are
+  say "cudaDeviceSynchronize: an illegal memory access was encountered"
+  say "cudaDeviceSynchronize: an illegal memory access was encountered; the $total runs recorded are in $out/summary.json"
+  exit 3
+fi
 printf 'wrote %s' "$out/summary.json" # no newline: the reader must flush the last line
 exit 0

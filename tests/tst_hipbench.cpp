@@ -577,6 +577,29 @@ private slots:
                     .endsWith(QStringLiteral("\u2013  \u2013  \u2013")));
     }
 
+    // A one-process run that fails after recording runs says its cause on the line that says where the
+    // runs are: the last line, which the window shows.
+    void lateFailureSaysWhy()
+    {
+        QTemporaryDir dir;
+        RunConfig config;
+        std::string error;
+        QVERIFY(
+            parseRun({"launch-chain", "--repeat", "2", "--out", dir.path().toStdString()}, config, error));
+        std::ostringstream table, progress;
+        RunReport report(config, dir.path().toStdString(), table, progress);
+        QVERIFY(report.take({{"run", runEntry("eager", 0, 0, "f", summarize(chainRecords(false, 1, 3)))}}));
+        QVERIFY(report.take({{"error", "cudaDeviceSynchronize: an illegal memory access was encountered"}}));
+        QCOMPARE(report.finish(GpuError), int(GpuError));
+        const QList<QByteArray> said = lines(progress.str());
+        QVERIFY(!said.isEmpty());
+        QVERIFY2(
+            said.back().startsWith("scopeline-hipbench: cudaDeviceSynchronize: an illegal memory access was "
+                                   "encountered; the 1 run recorded is in "),
+            said.back().constData());
+        QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("summary.json"))));
+    }
+
     // --processes 2 through child processes (the fake stands in for the GPU part): runs grouped by
     // process, one table line and one summary.json entry each, with its process; progress lines that
     // Scopeline reads.

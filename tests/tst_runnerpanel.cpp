@@ -363,6 +363,32 @@ private slots:
         QCOMPARE(panel.outputFolder(), QDir::current().absoluteFilePath(QStringLiteral("runs/chain")));
     }
 
+    // A run that fails after recording runs says why, and offers them as the pair they make.
+    void recordedRunsOfAFailedRunOpen()
+    {
+        ProgramGuard guard(kFake);
+        qputenv("FAKE_HIPBENCH", "fails-late");
+        QTemporaryDir dir;
+        RunnerPanel panel;
+        panel.show();
+        QVERIFY(waitForListing(panel));
+        QPushButton *open = panel.findChild<QPushButton *>(QStringLiteral("openRecorded"));
+        QVERIFY(open && !open->isVisible());
+        chooseSmallChain(panel, dir.filePath(QStringLiteral("chain")));
+        qint64 stall = 0;
+        const bool succeeded = runAndWait(panel, stall);
+        qunsetenv("FAKE_HIPBENCH");
+        QVERIFY(!succeeded);
+        QVERIFY2(panel.errorText().contains(QLatin1String("illegal memory access")),
+                 qPrintable(panel.errorText()));
+        QVERIFY(open->isVisible());
+        QSignalSpy pairs(&panel, &RunnerPanel::pairReady);
+        QTest::mouseClick(open, Qt::LeftButton);
+        QCOMPARE(pairs.count(), 1);
+        QCOMPARE(pairs.first().at(0).toString(), dir.filePath(QStringLiteral("chain/eager")));
+        QCOMPARE(pairs.first().at(1).toString(), dir.filePath(QStringLiteral("chain/graph")));
+    }
+
     void failureShowsTheBannerWithDetails()
     {
         ProgramGuard guard(kFake);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/runnerpanel.h"
 
+#include "model/runner/hipbenchprotocol.h"
+
 #include "widgets/panels/errorbanner.h"
 
 #include <QCloseEvent>
@@ -141,6 +143,13 @@ void RunnerPanel::buildForm()
     m_cancelButton->setObjectName(QStringLiteral("cancel"));
     m_cancelButton->setToolTip(tr("Stop the running benchmark (Esc)"));
     m_closeButton = new QPushButton(tr("C&lose"));
+    // a run that failed or was cancelled after recording runs: those open as the pair they make
+    m_openRecorded = new QPushButton(tr("&Open What Was Recorded"));
+    m_openRecorded->setObjectName(QStringLiteral("openRecorded"));
+    m_openRecorded->setToolTip(tr("Open the runs recorded before the run ended (its summary.json) in the "
+                                  "main window"));
+    m_openRecorded->hide();
+    buttons->addWidget(m_openRecorded);
     buttons->addStretch(1);
     buttons->addWidget(m_runButton);
     buttons->addWidget(m_cancelButton);
@@ -156,6 +165,14 @@ void RunnerPanel::buildForm()
             setOutputFolder(dir);
     });
     connect(m_runButton, &QPushButton::clicked, this, &RunnerPanel::startRun);
+    connect(m_openRecorded, &QPushButton::clicked, this, [this] {
+        SessionState state;
+        QString why;
+        if (hipbenchprotocol::readSummary(m_runner->runFolder(), state, &why))
+            emit pairReady(state.pathA, state.pathB, state);
+        else
+            showError(why, QString());
+    });
     connect(m_cancelButton, &QPushButton::clicked, this, &RunnerPanel::cancelRun);
     connect(m_closeButton, &QPushButton::clicked, this, &QWidget::close);
 }
@@ -338,6 +355,7 @@ void RunnerPanel::startRun()
         return;
     m_log->clear();
     m_banner->clear();
+    m_openRecorded->hide();
     // said before a GPU is asked for: the program refuses it too
     if (const QDir folder(outputFolder());
         folder.exists() && !folder.isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden)) {
@@ -387,8 +405,11 @@ void RunnerPanel::runFinished(HipbenchRunner::Outcome outcome, const QString &me
         showError(message, m_runner->errorDetails());
     else
         showStatus(succeeded ? message + tr("; opened in the main window.") : message);
-    if (succeeded && !m_folderEdited)
-        m_folder->setText(defaultFolder()); // the next run must not overwrite this one
+    SessionState recorded;
+    m_openRecorded->setVisible(!succeeded &&
+                               hipbenchprotocol::readSummary(m_runner->runFolder(), recorded, nullptr));
+    if (!m_folderEdited && QDir(outputFolder()).exists())
+        m_folder->setText(defaultFolder()); // the next run must not record over this one
     updateButtons();
     emit runDone(succeeded);
 }

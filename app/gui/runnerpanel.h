@@ -91,6 +91,7 @@ private:
     QPushButton *m_runButton = nullptr;
     QPushButton *m_cancelButton = nullptr;
     QPushButton *m_closeButton = nullptr;
+    QPushButton *m_openRecorded = nullptr;
 };
 
 } // namespace scopeline

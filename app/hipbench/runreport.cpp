@@ -184,6 +184,8 @@ int RunReport::finish(int status)
                  std::to_string(m_processes * long(m_config.variants().size())) +
                  " processes failed (first: " + first + "); ";
     }
+    if (m_processes == 1 && !m_error.empty()) // the cause, on the line a caller shows
+        failed = m_error + "; ";
     if (status == Cancelled)
         failed = "cancelled; " + failed;
     if (m_runs.empty()) {
@@ -203,7 +205,9 @@ int RunReport::finish(int status)
         m_table << "wrote " << path << "\n" << std::flush;
         return Success;
     }
-    m_progress << "scopeline-hipbench: " << failed << "the " << m_runs.size() << " runs recorded are in "
+    m_progress << "scopeline-hipbench: " << failed
+               << (m_runs.size() == 1 ? "the 1 run recorded is in "
+                                      : "the " + std::to_string(m_runs.size()) + " runs recorded are in ")
                << path << std::endl;
     return status;
 }
