@@ -150,6 +150,12 @@ private slots:
         QVERIFY(!panel.isRunning());
         QTest::keyClick(&panel, Qt::Key_Escape);
         QVERIFY(!panel.isVisible());
+        // installed meanwhile: shown again, the panel finds it (it stayed empty until a restart)
+        ProgramGuard installed(kFake);
+        panel.show();
+        QVERIFY(waitForListing(panel));
+        QVERIFY2(!panel.workloads().isEmpty(), qPrintable(panel.statusText()));
+        QCOMPARE(panel.errorText(), QString());
     }
 
     // Either build: the NVIDIA one first, the AMD one first where AMD's GPU driver is (/dev/kfd).

@@ -75,11 +75,27 @@ RunnerPanel::RunnerPanel(QWidget *parent) : QDialog(parent), m_runner(new Hipben
     connect(m_runner, &HipbenchRunner::runFinished, this, &RunnerPanel::runFinished);
 
     resize(720, 640);
+    listWorkloads();
+}
+
+void RunnerPanel::listWorkloads()
+{
+    m_banner->clear();
     showStatus(tr("Looking for %1…").arg(HipbenchRunner::programNames().join(tr(" or "))));
     m_runner->startListing();
     if (isListing())
         showStatus(tr("Listing the workloads of %1…").arg(program()));
     updateButtons();
+}
+
+// Shown again after the program could not be found or listed: looked for again, so that installing it
+// (or setting SCOPELINE_HIPBENCH) needs no restart.
+void RunnerPanel::showEvent(QShowEvent *event)
+{
+    QDialog::showEvent(event);
+    if (m_shownBefore && m_runner->workloads().isEmpty() && !isListing() && !isRunning())
+        listWorkloads();
+    m_shownBefore = true;
 }
 
 RunnerPanel::~RunnerPanel() = default; // the runner, a child, stops what is still running

@@ -63,8 +63,10 @@ signals:
 protected:
     void reject() override;
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
+    void listWorkloads();
     void buildForm();
     void listingFinished(bool succeeded);
     void showWorkload(int index);
@@ -92,6 +94,7 @@ private:
     QPushButton *m_cancelButton = nullptr;
     QPushButton *m_closeButton = nullptr;
     QPushButton *m_openRecorded = nullptr;
+    bool m_shownBefore = false;
 };
 
 } // namespace scopeline
