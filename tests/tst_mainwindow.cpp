@@ -46,6 +46,7 @@
 #include <QTabWidget>
 #include <QTableView>
 
+#include <QClipboard>
 #include <QMenu>
 #include <QMessageBox>
 #include <QProcess>
@@ -1027,6 +1028,32 @@ private slots:
         QCOMPARE(b->run().run.file, fileA);
         QCOMPARE(a->run().run.file, fileB);
         QCOMPARE((std::pair<int64_t, int64_t>{b->visibleStart(), b->visibleEnd()}), viewA);
+    }
+
+    // A long kernel name wraps in the details at zero-width break hints, which a copy leaves out: the
+    // name pasted into the filter or grep matches the trace.
+    void copiedDetailsMatchTheTrace()
+    {
+        const QString eager = testdata::path("h100_runs/torch_compile/eager");
+        REQUIRE_TEST_DATA(eager);
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(openAndWait(window, eager, eager));
+        TimelineView *a = window.timeline()->viewA();
+        const QChar hint(0x200B);
+        for (uint32_t kernel : a->run().analysis->kernels()) {
+            a->selectEvent(int64_t(kernel));
+            if (window.details()->toPlainText().contains(hint))
+                break;
+        }
+        QVERIFY2(window.details()->toPlainText().contains(hint), "no kernel name long enough to wrap");
+        window.details()->selectAll();
+        window.details()->copy();
+        const QString copied = QApplication::clipboard()->text();
+        QVERIFY(copied.size() > 80);
+        QVERIFY(!copied.contains(hint));
+        QCOMPARE(copied, window.details()->toPlainText().remove(hint));
     }
 
     // At most two picked runs a side keep their events: the least recently picked is let go.

@@ -25,6 +25,7 @@
 #include "widgets/panels/variantsview.h"
 #include "widgets/report/reportcharts.h"
 #include "widgets/report/reportexporter.h"
+#include "widgets/timeline/detailsbrowser.h"
 #include "widgets/timeline/pairtimeline.h"
 #include "widgets/timeline/timelineview.h"
 #include "widgets/timeline/timelineviewstate.h"
@@ -176,7 +177,7 @@ void MainWindow::createViews()
     layout->addWidget(m_splitter, 1);
     setCentralWidget(central);
 
-    m_details = new QTextBrowser;
+    m_details = new DetailsBrowser;
     m_details->setPlaceholderText(tr("Click an event or Shift-drag a time range to see its details here."));
     auto *dock = new QDockWidget(tr("Details"));
     dock->setObjectName(QStringLiteral("details"));
