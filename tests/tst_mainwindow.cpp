@@ -1028,6 +1028,15 @@ private slots:
         QCOMPARE(b->run().run.file, fileA);
         QCOMPARE(a->run().run.file, fileB);
         QCOMPARE((std::pair<int64_t, int64_t>{b->visibleStart(), b->visibleEnd()}), viewA);
+
+        // Lock zoom aligns on the step scope What changed shows: the whole run has no steps
+        QVERIFY(window.timeline()->zoomLocked());
+        window.timeline()->fitBoth();
+        QCOMPARE(window.timeline()->alignment(), QStringLiteral("step 0"));
+        window.diffView()->stepView()->setStepScope(StepBreakdownOptions::wholeRun());
+        QCOMPARE(window.timeline()->alignment(), QStringLiteral("first kernel"));
+        window.diffView()->stepView()->setStepScope(QString());
+        QCOMPARE(window.timeline()->alignment(), QStringLiteral("step 0"));
     }
 
     // A long kernel name wraps in the details at zero-width break hints, which a copy leaves out: the

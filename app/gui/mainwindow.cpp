@@ -139,6 +139,8 @@ void MainWindow::createViews()
     m_tabs->addTab(m_ranks, tr("Ranks"));
     // the ranks' figures per step of What changed's step scope
     connect(m_diffView->stepView(), &StepBreakdownView::stepScopeChanged, m_ranks, &RanksView::setStepScope);
+    connect(m_diffView->stepView(), &StepBreakdownView::stepScopeChanged, m_timeline,
+            &PairTimeline::setStepScope);
     m_tabs->setTabToolTip(2,
                           tr("Runs of several GPUs: each rank's step as compute, exposed communication and "
                              "idle, waits at collectives, the rank that holds the step back (Ctrl+3)"));

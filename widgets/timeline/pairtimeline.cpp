@@ -198,6 +198,17 @@ void PairTimeline::setRuns(const LoadedRun &a, const LoadedRun &b, const QString
     emit rangeSummaryChanged(QString());
 }
 
+void PairTimeline::setStepScope(const QString &scope)
+{
+    if (scope == m_stepScope)
+        return;
+    m_stepScope = scope;
+    m_stepsKnown = false;
+    if (aligning())
+        align(0); // B shows A's step of the new scope
+    updateLockText();
+}
+
 void PairTimeline::elideTitle(int side)
 {
     QLabel *title = m_titles[side];
@@ -335,8 +346,11 @@ void PairTimeline::ensureSteps() const
     const LoadedRun &a = m_views[0]->run(), &b = m_views[1]->run();
     if (!a.summary || !b.summary || !a.scopes || !b.scopes)
         return;
-    const QString scope = a.scopes->stepScope();
-    if (scope.isEmpty() || b.scopes->stepScope() != scope)
+    // the step scope asked for (What changed's), else the one detected in both runs
+    const QString scope = !m_stepScope.isEmpty()                           ? m_stepScope
+                          : b.scopes->stepScope() == a.scopes->stepScope() ? a.scopes->stepScope()
+                                                                           : QString();
+    if (scope.isEmpty() || scope == StepBreakdownOptions::wholeRun())
         return;
     const LoadedRun *runs[2] = {&a, &b};
     for (int side = 0; side < 2; ++side)

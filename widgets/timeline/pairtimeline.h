@@ -38,6 +38,9 @@ public:
 
     // Shows the whole of both runs (with zoom locked, the same length of time in both).
     void fitBoth();
+    // Lock zoom aligns on steps of this scope: a name, StepBreakdownOptions::wholeRun() for none (the
+    // first kernel), or empty for the scope detected in both runs.
+    void setStepScope(const QString &scope);
     // How a locked pair is aligned now: "step N" (0-based, in run order) or "first kernel"; empty
     // when unlocked. The Lock zoom checkbox says it too.
     QString alignment() const;
@@ -88,6 +91,7 @@ private:
     // found when first needed.
     mutable std::vector<std::pair<int64_t, int64_t>> m_steps[2];
     mutable bool m_stepsKnown = false;
+    QString m_stepScope;
     int m_alignedStep = -1; // the step now aligned on, -1: the first kernel
 };
 
