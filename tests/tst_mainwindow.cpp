@@ -1039,6 +1039,48 @@ private slots:
         QCOMPARE(window.timeline()->alignment(), QStringLiteral("step 0"));
     }
 
+    // A kernel picked in What changed with no call in view: its first call is brought into view, in
+    // each timeline (unlocked).
+    void selectedKernelIsBroughtIntoView()
+    {
+        const QString eager = testdata::path("h100_runs/torch_compile/eager"),
+                      reduceOverhead = testdata::path("h100_runs/torch_compile/reduce_overhead");
+        REQUIRE_TEST_DATA(eager, reduceOverhead);
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(openAndWait(window, eager, reduceOverhead));
+        window.timeline()->setZoomLocked(false);
+        const KernelDiff *diff = window.diffView()->diff();
+        QVERIFY(diff && !diff->rows().empty());
+        const QString kernel = diff->rows().front().kernel;
+        const auto calls = [&kernel](const TimelineView *view, bool inView) {
+            const TraceData &t = *view->run().trace;
+            int count = 0;
+            for (uint32_t k : view->run().analysis->kernels())
+                if (QString::fromUtf8(t.nameOf(k).data(), qsizetype(t.nameOf(k).size())) == kernel &&
+                    (!inView ||
+                     (t.start[k] < view->visibleEnd() && t.start[k] + t.duration[k] > view->visibleStart())))
+                    ++count;
+            return count;
+        };
+        const auto callsInView = [&calls](const TimelineView *view) { return calls(view, true); };
+        for (TimelineView *view : {window.timeline()->viewA(), window.timeline()->viewB()}) {
+            const int64_t origin = view->timeScale().lowerBound;
+            view->setVisibleRange(origin, origin + 1000); // before the first kernel
+            QCOMPARE(callsInView(view), 0);
+        }
+        window.diffView()->selectRow(0);
+        int sides = 0;
+        for (const TimelineView *view : {window.timeline()->viewA(), window.timeline()->viewB()}) {
+            if (calls(view, false) == 0)
+                continue; // a kernel of the other side only
+            ++sides;
+            QVERIFY2(callsInView(view) > 0, qPrintable(kernel));
+        }
+        QVERIFY(sides > 0);
+    }
+
     // A long kernel name wraps in the details at zero-width break hints, which a copy leaves out: the
     // name pasted into the filter or grep matches the trace.
     void copiedDetailsMatchTheTrace()

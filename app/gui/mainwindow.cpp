@@ -211,6 +211,9 @@ void MainWindow::createViews()
         m_highlightedKernels = names;
         m_timeline->viewA()->setHighlightedKernels(names);
         m_timeline->viewB()->setHighlightedKernels(names);
+        // a call of it in view: A's, which B follows under Lock zoom; B's own when unlocked or A has none
+        if (!m_timeline->viewA()->revealHighlighted() || !m_timeline->zoomLocked())
+            m_timeline->viewB()->revealHighlighted();
     });
     connect(m_diffView->stepView(), &StepBreakdownView::selectedGapsChanged, this, &MainWindow::showStepGaps);
 }

@@ -253,6 +253,29 @@ bool TimelineView::hasHighlight() const
     return !d->highlightedName.empty();
 }
 
+bool TimelineView::revealHighlighted()
+{
+    if (d->highlightedName.empty() || !d->run.trace || !d->run.analysis)
+        return false;
+    const TraceData &t = *d->run.trace;
+    const int64_t start = visibleStart(), end = visibleEnd();
+    int64_t first = -1;
+    for (uint32_t k : d->run.analysis->kernels()) {
+        if (!d->highlightedName[t.name[k]])
+            continue;
+        if (t.start[k] < end && t.start[k] + t.duration[k] > start)
+            return true; // one is in view already
+        if (first < 0)
+            first = k;
+    }
+    if (first < 0)
+        return false;
+    const std::size_t k = std::size_t(first);
+    const int64_t span = std::max(end - start, 2 * t.duration[k]), middle = t.start[k] + t.duration[k] / 2;
+    setVisibleRange(middle - span / 2, middle - span / 2 + span);
+    return true;
+}
+
 int TimelineView::highlightCount() const
 {
     return int(d->geometry.highlights.size());

@@ -40,6 +40,9 @@ public:
     // Highlights the kernels with these exact names (the rest is faded); an empty list clears it.
     void setHighlightedKernels(const QStringList &names);
     bool hasHighlight() const;
+    // Whether the run has a call of the highlighted kernels; when none is in view, the first is
+    // brought to the middle (the span kept, unless the call is longer).
+    bool revealHighlighted();
     // Highlight rectangles in the last painted frame (merged per pixel column), for tests.
     int highlightCount() const;
     // Highlights these time ranges ([start, end) in trace ns) across the GPU streams, e.g. the idle
