@@ -18,6 +18,7 @@
 #include "widgets/charts/kernelmatrix.h"
 #include "widgets/charts/rankbars.h"
 #include "widgets/charts/rankoverview.h"
+#include "widgets/charts/steptimechart.h"
 #include "widgets/charts/variantbars.h"
 #include "widgets/charts/waitheatmap.h"
 #include "widgets/panels/caveatbanner.h"
@@ -1079,6 +1080,49 @@ private slots:
             QVERIFY2(callsInView(view) > 0, qPrintable(kernel));
         }
         QVERIFY(sides > 0);
+    }
+
+    // A point clicked in the Per step chart: that run in its side's timeline, zoomed to that step, the
+    // other side following under Lock zoom.
+    void clickedStepIsShown()
+    {
+        const QString eager = testdata::path("h100_runs/torch_compile/eager"),
+                      reduceOverhead = testdata::path("h100_runs/torch_compile/reduce_overhead");
+        REQUIRE_TEST_DATA(eager, reduceOverhead);
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(openAndWait(window, eager, reduceOverhead));
+        const StepBreakdown *breakdown = window.diffView()->stepView()->breakdown();
+        QVERIFY(breakdown && breakdown->runsB().size() >= 3 && breakdown->runsB()[2].steps.size() >= 2);
+        const StepInstance &pointed = breakdown->runsB()[2].steps[1];
+        StepTimeChart *chart = window.diffView()->stepView()->stepChart();
+        QCustomPlot *plot = chart->plot();
+        plot->replot();
+        QCPGraph *graph = plot->graph(int(breakdown->runsA().size()) + 2);
+        const QPoint point(int(graph->keyAxis()->coordToPixel(1)),
+                           int(graph->valueAxis()->coordToPixel(double(pointed.parts[0]) / chart->unitNs())));
+        QSignalSpy clicked(chart, &StepTimeChart::stepClicked);
+        QTest::mouseClick(plot, Qt::LeftButton, {}, point);
+        QCOMPARE(clicked.count(), 1);
+        // the point under the mouse: run_2's, or another B run's drawn on it
+        QCOMPARE(clicked.first().at(0).toInt(), 1);
+        const QString run = clicked.first().at(1).toString();
+        const int64_t start = clicked.first().at(2).toLongLong(), end = clicked.first().at(3).toLongLong();
+        QVERIFY(end > start);
+        auto *events = window.findChild<RunEvents *>();
+        TimelineView *b = window.timeline()->viewB();
+        QVERIFY(QTest::qWaitFor([&] { return !events->isLoading() && b->run().run.label() == run; }, 30000));
+        QVERIFY2(b->visibleStart() <= start && b->visibleEnd() >= end &&
+                     b->visibleEnd() - b->visibleStart() < 2 * (end - start),
+                 qPrintable(QStringLiteral("%1..%2 for %3..%4")
+                                .arg(b->visibleStart())
+                                .arg(b->visibleEnd())
+                                .arg(start)
+                                .arg(end)));
+        const TimelineView *a = window.timeline()->viewA();
+        QVERIFY(window.timeline()->zoomLocked());
+        QCOMPARE(a->visibleEnd() - a->visibleStart(), b->visibleEnd() - b->visibleStart());
     }
 
     // A long kernel name wraps in the details at zero-width break hints, which a copy leaves out: the

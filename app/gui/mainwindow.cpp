@@ -14,6 +14,7 @@
 #include "app/gui/shortcuthelp.h"
 #include "app/gui/variantsdialog.h"
 
+#include "widgets/charts/steptimechart.h"
 #include "widgets/panels/comparisonpanel.h"
 #include "widgets/panels/errorbanner.h"
 #include "widgets/panels/kerneldiffview.h"
@@ -103,8 +104,10 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_document(new Co
         m_status->clear();
         const QList<LoadedRun> &runs = side == 0 ? runsA() : runsB();
         const int index = (side == 0 ? m_runA : m_runB)->currentIndex();
-        if (index >= 0 && index < runs.size() && runs[index].run.file == file)
+        if (index >= 0 && index < runs.size() && runs[index].run.file == file) {
             showRuns();
+            zoomToShownStep();
+        }
     });
 
     createActions();
@@ -216,6 +219,35 @@ void MainWindow::createViews()
             m_timeline->viewB()->revealHighlighted();
     });
     connect(m_diffView->stepView(), &StepBreakdownView::selectedGapsChanged, this, &MainWindow::showStepGaps);
+    connect(m_diffView->stepView()->stepChart(), &StepTimeChart::stepClicked, this, &MainWindow::showStep);
+}
+
+void MainWindow::showStep(int side, const QString &run, int64_t start, int64_t end)
+{
+    const QList<LoadedRun> &runs = side == 0 ? runsA() : runsB();
+    for (int i = 0; i < runs.size(); ++i)
+        if (runs[i].run.label() == run) {
+            m_stepShown = {side, runs[i].run.file, start, end};
+            (side == 0 ? m_runA : m_runB)->setCurrentIndex(i);
+            if (m_maximiseFigures->isChecked())
+                m_maximiseFigures->setChecked(false); // the timelines, to show it in
+            showRuns();
+            zoomToShownStep();
+            return;
+        }
+}
+
+void MainWindow::zoomToShownStep()
+{
+    if (m_stepShown.side < 0)
+        return;
+    TimelineView *view = m_stepShown.side == 0 ? m_timeline->viewA() : m_timeline->viewB();
+    if (view->run().run.file != m_stepShown.file || !view->run().hasEvents())
+        return; // its events are still loading
+    const int64_t margin = (m_stepShown.end - m_stepShown.start) / 20;
+    view->setVisibleRange(m_stepShown.start - margin,
+                          m_stepShown.end + margin); // Lock zoom: the other follows
+    m_stepShown.side = -1;
 }
 
 void MainWindow::showStepGaps()

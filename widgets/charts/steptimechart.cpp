@@ -9,6 +9,7 @@
 #include <qcustomplot.h>
 
 #include <QHelpEvent>
+#include <QMouseEvent>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -173,39 +174,58 @@ bool StepTimeChart::eventFilter(QObject *watched, QEvent *event)
         m_plot->yAxis->ticker()->setTickCount(valueTicksThatFit(m_plot->height() - 70));
         m_plot->replot(QCustomPlot::rpQueuedReplot);
     }
-    if (watched != m_plot || event->type() != QEvent::ToolTip || !m_breakdown)
+    if (watched != m_plot || !m_breakdown)
+        return QWidget::eventFilter(watched, event);
+    int side = 0, index = 0;
+    const RunSteps *run = nullptr;
+    if (event->type() == QEvent::MouseButtonPress) {
+        const auto *mouse = static_cast<QMouseEvent *>(event);
+        if (mouse->button() == Qt::LeftButton && pointAt(mouse->pos(), side, run, index)) {
+            const StepInstance &step = run->steps[std::size_t(index)];
+            emit stepClicked(side, run->run, step.start, step.end);
+            return true;
+        }
+        return QWidget::eventFilter(watched, event);
+    }
+    if (event->type() != QEvent::ToolTip)
         return QWidget::eventFilter(watched, event);
     const auto *help = static_cast<QHelpEvent *>(event);
-    // The nearest point of any run.
-    int nearestGraph = -1, nearestPoint = -1;
-    double nearest = kToolTipPixels;
-    for (int g = 0; g < m_plot->graphCount(); ++g) {
-        QVariant details;
-        const double distance = m_plot->graph(g)->selectTest(help->pos(), false, &details);
-        const QCPDataSelection selection = details.value<QCPDataSelection>();
-        if (distance >= 0 && distance < nearest && !selection.isEmpty()) {
-            nearest = distance;
-            nearestGraph = g;
-            nearestPoint = selection.dataRange().begin();
-        }
-    }
-    const std::size_t runsA = m_breakdown->runsA().size();
-    if (nearestGraph < 0) {
+    if (!pointAt(help->pos(), side, run, index)) {
         QToolTip::hideText();
         return true;
     }
-    const bool a = std::size_t(nearestGraph) < runsA;
-    const RunSteps &run = a ? m_breakdown->runsA()[std::size_t(nearestGraph)]
-                            : m_breakdown->runsB()[std::size_t(nearestGraph) - runsA];
-    const StepInstance &step = run.steps[std::size_t(nearestPoint)];
+    const StepInstance &step = run->steps[std::size_t(index)];
     QToolTip::showText(help->globalPos(),
-                       tr("%1 — %2, step %3: %4\n%5 kernels, GPU busy %6")
-                           .arg(a ? QStringLiteral("A") : QStringLiteral("B"), run.run)
-                           .arg(nearestPoint)
+                       tr("%1 — %2, step %3: %4\n%5 kernels, GPU busy %6\nClick: this step in the timeline")
+                           .arg(side == 0 ? QStringLiteral("A") : QStringLiteral("B"), run->run)
+                           .arg(index)
                            .arg(formatDuration(double(step.parts[std::size_t(StepPart::Step)])))
                            .arg(step.kernels)
                            .arg(formatDuration(double(step.parts[std::size_t(StepPart::Busy)]))),
                        m_plot);
+    return true;
+}
+
+bool StepTimeChart::pointAt(const QPoint &pos, int &side, const RunSteps *&run, int &step) const
+{
+    int nearestGraph = -1;
+    double nearest = kToolTipPixels;
+    for (int g = 0; g < m_plot->graphCount(); ++g) {
+        QVariant details;
+        const double distance = m_plot->graph(g)->selectTest(pos, false, &details);
+        const QCPDataSelection selection = details.value<QCPDataSelection>();
+        if (distance >= 0 && distance < nearest && !selection.isEmpty()) {
+            nearest = distance;
+            nearestGraph = g;
+            step = selection.dataRange().begin();
+        }
+    }
+    if (nearestGraph < 0)
+        return false;
+    const std::size_t runsA = m_breakdown->runsA().size();
+    side = std::size_t(nearestGraph) < runsA ? 0 : 1;
+    run = side == 0 ? &m_breakdown->runsA()[std::size_t(nearestGraph)]
+                    : &m_breakdown->runsB()[std::size_t(nearestGraph) - runsA];
     return true;
 }
 

@@ -14,6 +14,7 @@ class QCustomPlot;
 namespace scopeline {
 
 class StepBreakdown;
+struct RunSteps;
 
 class StepTimeChart : public QWidget
 {
@@ -30,12 +31,18 @@ public:
 
     QCustomPlot *plot() const { return m_plot; }
 
+signals:
+    // A point was clicked: that step of that run (RunSteps::run) of side 0 (A) or 1 (B), its range.
+    void stepClicked(int side, const QString &run, int64_t start, int64_t end);
+
 protected:
     void changeEvent(QEvent *event) override;
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void rebuild();
+    // The point nearest pos, within a few pixels: its side, run and step; false when none.
+    bool pointAt(const QPoint &pos, int &side, const RunSteps *&run, int &step) const;
 
     QCustomPlot *m_plot = nullptr;
     PlotTheme m_theme;
