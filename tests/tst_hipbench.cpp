@@ -220,6 +220,10 @@ private slots:
         QCOMPARE(config.integer("processes"), 1L);
         QVERIFY(parse({"attention", "--processes", "4", "--out", "d"}, config, error));
         QCOMPARE(config.integer("processes"), 4L);
+        // --NAME=VALUE, as most programs take it
+        QVERIFY2(parse({"launch-chain", "--kernels=17", "--out=d=x"}, config, error), error.c_str());
+        QCOMPARE(config.integer("kernels"), 17L);
+        QCOMPARE(config.out, std::string("d=x"));
     }
 
     void runFolders()
@@ -257,6 +261,8 @@ private slots:
                                      << "workload";
         QTest::newRow("unknown workload") << QStringList{QStringLiteral("gemm")} << "gemm";
         QTest::newRow("no out") << QStringList{QStringLiteral("attention")} << "--out";
+        QTest::newRow("help") << QStringList{QStringLiteral("attention"), QStringLiteral("--help")}
+                              << "--list";
         QTest::newRow("zero kernels")
             << QStringList{QStringLiteral("launch-chain"), QStringLiteral("--kernels"), QStringLiteral("0"),
                            QStringLiteral("--out"), QStringLiteral("d")}
@@ -755,6 +761,10 @@ private slots:
         const ProcessResult json = runProcess(program, {QStringLiteral("--list"), QStringLiteral("--json")});
         QCOMPARE(json.exitCode, 0);
         QCOMPARE(json.out.toStdString(), listJson());
+        const ProcessResult stray =
+            runProcess(program, {QStringLiteral("--list"), QStringLiteral("attention")});
+        QCOMPARE(stray.exitCode, 1);
+        QVERIFY2(stray.err.contains("--list takes --json or nothing"), stray.err.constData());
         const ProcessResult help = runProcess(program, {QStringLiteral("--help")});
         QCOMPARE(help.exitCode, 0);
         QVERIFY2(help.out.contains("GPU timestamps: hipEvents") && help.out.contains("1 us resolution"),

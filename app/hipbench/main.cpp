@@ -184,7 +184,9 @@ int main(int argc, char **argv)
     if (args[0] == "--version")
         return std::cout << "scopeline-hipbench " << SCOPELINE_VERSION << "\n", Success;
     if (args[0] == "--list") {
-        const bool json = args.size() > 1 && args[1] == "--json";
+        const bool json = args.size() == 2 && args[1] == "--json";
+        if (args.size() > 2 || (args.size() == 2 && !json))
+            return fail(BadUsage, "--list takes --json or nothing");
         std::cout << (json ? listJson() : listText());
         return Success;
     }

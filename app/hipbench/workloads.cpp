@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <sstream>
@@ -204,8 +205,23 @@ std::vector<std::string> RunConfig::variants() const
     return {value};
 }
 
-bool parseRun(const std::vector<std::string> &args, RunConfig &config, std::string &error)
+bool parseRun(const std::vector<std::string> &given, RunConfig &config, std::string &error)
 {
+    // --NAME=VALUE is --NAME VALUE
+    std::vector<std::string> args;
+    for (const std::string &arg : given) {
+        const std::size_t equals = arg.find('=');
+        if (arg.rfind("--", 0) == 0 && equals != std::string::npos) {
+            args.push_back(arg.substr(0, equals));
+            args.push_back(arg.substr(equals + 1));
+        } else {
+            args.push_back(arg);
+        }
+    }
+    if (std::find(args.begin(), args.end(), "--help") != args.end()) {
+        error = "the workloads' options are listed by --list, the command line by --help";
+        return false;
+    }
     if (args.empty() || args[0].rfind("--", 0) == 0) {
         error = "run needs a workload: launch-chain, batched-matmul or attention (see --list)";
         return false;
