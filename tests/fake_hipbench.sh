@@ -35,14 +35,14 @@ if [ "${1:-}" = "--list" ]; then
     "description": "N small dependent kernels launched one by one (eager) vs captured once into a graph and replayed (graph); each kernel runs for about a microsecond, so launch overhead dominates",
     "name": "launch-chain",
     "options": [
-      {"default": "200", "help": "kernels in the chain", "name": "kernels"},
-      {"default": "256", "help": "floats each kernel updates", "name": "elements"},
+      {"default": "200", "help": "kernels in the chain", "maximum": 100000, "minimum": 1, "name": "kernels"},
+      {"default": "256", "help": "floats each kernel updates", "maximum": 67108864, "minimum": 1, "name": "elements"},
       {"choices": ["eager", "graph", "both"], "default": "both",
        "help": "launch one by one, as a graph, or both (A eager, B graph)", "name": "mode"},
-      {"default": "20", "help": "timed repetitions of the workload in each run", "name": "iterations"},
-      {"default": "3", "help": "runs per variant, each a run folder with its own trace", "name": "repeat"},
-      {"default": "1", "help": "processes per variant, each running --repeat runs (more than 1: run folders proc_<p>/run_<r>)", "name": "processes"},
-      {"default": "2", "help": "untraced repetitions before the traced ones", "name": "warmup"}
+      {"default": "20", "help": "timed repetitions of the workload in each run", "maximum": 100000, "minimum": 1, "name": "iterations"},
+      {"default": "3", "help": "runs per variant, each a run folder with its own trace", "maximum": 100, "minimum": 1, "name": "repeat"},
+      {"default": "1", "help": "processes per variant, each running --repeat runs (more than 1: run folders proc_<p>/run_<r>)", "maximum": 100, "minimum": 1, "name": "processes"},
+      {"default": "2", "help": "untraced repetitions before the traced ones", "maximum": 1000, "minimum": 0, "name": "warmup"}
     ],
     "variants": ["eager", "graph"]
   }

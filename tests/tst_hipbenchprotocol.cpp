@@ -200,6 +200,31 @@ private slots:
                                                   QStringLiteral("graph process 1 run 0")}));
     }
 
+    // The ranges --list --json gives, checked as the program checks them (workloads.cpp's check()).
+    void optionRanges()
+    {
+        HipbenchOption kernels;
+        kernels.name = QStringLiteral("kernels");
+        kernels.minimum = 1;
+        kernels.maximum = 100000;
+        for (const char *good : {"1", "100000", "200"})
+            QCOMPARE(hipbenchprotocol::optionProblem(kernels, QString::fromLatin1(good)), QString());
+        for (const char *bad : {"0", "100001", "", "1,000", "+5", "x", "5,10"})
+            QCOMPARE(hipbenchprotocol::optionProblem(kernels, QString::fromLatin1(bad)),
+                     QStringLiteral("kernels: a whole number from 1 to 100000"));
+        HipbenchOption k = kernels;
+        k.name = QStringLiteral("k");
+        k.list = true;
+        k.maximum = 600;
+        QCOMPARE(hipbenchprotocol::optionProblem(k, QStringLiteral("5,10")), QString());
+        for (const char *bad : {"5,10,", ",5", "5,601", ""})
+            QCOMPARE(hipbenchprotocol::optionProblem(k, QString::fromLatin1(bad)),
+                     QStringLiteral("k: whole numbers from 1 to 600, separated by commas"));
+        HipbenchOption unranged = kernels; // a program that gives no range: its own check decides
+        unranged.maximum = 0;
+        QCOMPARE(hipbenchprotocol::optionProblem(unranged, QStringLiteral("0")), QString());
+    }
+
     void exitMeanings()
     {
         // The exit statuses of the program's usage text.

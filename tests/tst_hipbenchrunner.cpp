@@ -96,6 +96,9 @@ private slots:
             QCOMPARE(w.options[i].name, options[i][QStringLiteral("name")].toString());
             QCOMPARE(w.options[i].defaultValue, options[i][QStringLiteral("default")].toString());
             QCOMPARE(w.options[i].help, options[i][QStringLiteral("help")].toString());
+            QCOMPARE(w.options[i].minimum, options[i][QStringLiteral("minimum")].toInteger());
+            QCOMPARE(w.options[i].maximum, options[i][QStringLiteral("maximum")].toInteger());
+            QCOMPARE(w.options[i].list, options[i][QStringLiteral("list")].toBool());
         }
         QVERIFY(runner.workload(QStringLiteral("launch-chain")));
         QVERIFY(!runner.workload(QStringLiteral("attention")));

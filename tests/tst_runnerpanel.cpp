@@ -17,6 +17,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -363,6 +364,14 @@ private slots:
         QVERIFY(!panel.isRunning());
         QVERIFY2(panel.errorText().contains(QLatin1String("is not empty")), qPrintable(panel.errorText()));
         QVERIFY(button(panel, "run")->isEnabled());
+        // an option out of its range disables Run, saying which and why
+        QVERIFY(panel.setOptionValue(QStringLiteral("kernels"), QStringLiteral("0")));
+        QVERIFY(!button(panel, "run")->isEnabled());
+        auto *problem = panel.findChild<QLabel *>(QStringLiteral("optionsProblem"));
+        QVERIFY(problem && problem->isVisible());
+        QCOMPARE(problem->text(), QStringLiteral("kernels: a whole number from 1 to 100000"));
+        QVERIFY(panel.setOptionValue(QStringLiteral("kernels"), QStringLiteral("16")));
+        QVERIFY(!problem->isVisible());
         panel.setOutputFolder(QStringLiteral("~/scopeline-runs/chain"));
         QCOMPARE(panel.outputFolder(), QDir::homePath() + QStringLiteral("/scopeline-runs/chain"));
         panel.setOutputFolder(QStringLiteral("runs/chain"));

@@ -35,8 +35,9 @@ namespace {
 
 constexpr int kMaxLogLines = 5000;
 
-// The field of one option: a combo box for a choice, else a line edit that keeps what is typed a
-// number, or a list of them, when the default is one. The program checks the ranges.
+// The field of one option: a combo box for a choice, else a line edit that takes only digits (and
+// commas for a list) where the option is numeric; its range is checked as it is typed
+// (hipbenchprotocol::optionProblem).
 QWidget *makeOptionField(const HipbenchOption &option)
 {
     if (!option.choices.isEmpty()) {
@@ -47,14 +48,9 @@ QWidget *makeOptionField(const HipbenchOption &option)
     }
     auto *edit = new QLineEdit(option.defaultValue);
     edit->setPlaceholderText(option.defaultValue);
-    static const QRegularExpression intList(QStringLiteral("^\\d+(,\\d+)+$"));
-    bool isInt = false;
-    const qlonglong number = option.defaultValue.toLongLong(&isInt);
-    if (isInt)
-        edit->setValidator(new QIntValidator(number < 0 ? INT_MIN : 0, INT_MAX, edit));
-    else if (intList.match(option.defaultValue).hasMatch())
-        edit->setValidator(
-            new QRegularExpressionValidator(QRegularExpression(QStringLiteral("\\d+(,\\d+)*")), edit));
+    if (option.maximum > 0)
+        edit->setValidator(new QRegularExpressionValidator(
+            QRegularExpression(option.list ? QStringLiteral("[0-9,]*") : QStringLiteral("[0-9]*")), edit));
     return edit;
 }
 
@@ -120,6 +116,11 @@ void RunnerPanel::buildForm()
     auto *options = new QGroupBox(tr("Options"));
     m_form = new QFormLayout(options);
     layout->addWidget(options);
+    m_optionsProblem = new QLabel; // why Run is disabled, while an option is out of its range
+    m_optionsProblem->setObjectName(QStringLiteral("optionsProblem"));
+    m_optionsProblem->setStyleSheet(QStringLiteral("color: #b00020;"));
+    m_optionsProblem->hide();
+    layout->addWidget(m_optionsProblem);
 
     auto *folderRow = new QHBoxLayout;
     m_folder = new QLineEdit;
@@ -277,13 +278,22 @@ bool RunnerPanel::isRunning() const
 
 bool RunnerPanel::canRun() const
 {
-    if (program().isEmpty() || isListing() || isRunning() || m_runner->workloads().isEmpty() ||
-        outputFolder().isEmpty())
-        return false;
-    for (QWidget *field : m_fields)
-        if (auto *edit = qobject_cast<QLineEdit *>(field); edit && !edit->hasAcceptableInput())
-            return false;
-    return true;
+    return !program().isEmpty() && !isListing() && !isRunning() && !m_runner->workloads().isEmpty() &&
+           !outputFolder().isEmpty() && optionsProblem().isEmpty();
+}
+
+QString RunnerPanel::optionsProblem() const
+{
+    const int index = m_workload->currentIndex();
+    if (index < 0 || index >= m_runner->workloads().size())
+        return {};
+    for (const HipbenchOption &option : m_runner->workloads()[index].options)
+        for (QWidget *field : m_fields)
+            if (auto *edit = qobject_cast<QLineEdit *>(field); edit && field->objectName() == option.name)
+                if (const QString problem = hipbenchprotocol::optionProblem(option, edit->text());
+                    !problem.isEmpty())
+                    return problem;
+    return {};
 }
 
 QString RunnerPanel::statusText() const
@@ -336,8 +346,10 @@ void RunnerPanel::showWorkload(int index)
     const HipbenchWorkload &w = workloads[index];
     m_description->setText(w.description);
     for (const HipbenchOption &option : w.options) {
-        const QString tip =
+        QString tip =
             option.help + QLatin1Char('\n') + tr("--%1, default %2").arg(option.name, option.defaultValue);
+        if (option.maximum > 0)
+            tip += tr(", from %1 to %2").arg(option.minimum).arg(option.maximum);
         QWidget *field = makeOptionField(option);
         if (auto *edit = qobject_cast<QLineEdit *>(field))
             connect(edit, &QLineEdit::textChanged, this, &RunnerPanel::updateButtons);
@@ -447,6 +459,9 @@ void RunnerPanel::updateButtons()
 {
     const bool running = isRunning();
     m_runButton->setEnabled(canRun());
+    const QString problem = optionsProblem();
+    m_optionsProblem->setText(problem);
+    m_optionsProblem->setVisible(!problem.isEmpty());
     m_cancelButton->setEnabled(running && !m_runner->isCancelling());
     m_workload->setEnabled(!running && !m_runner->workloads().isEmpty());
     for (QWidget *field : m_fields)

@@ -41,6 +41,8 @@ public:
     bool isListing() const;
     bool isRunning() const;
     bool canRun() const;
+    // The first option out of its range, said ("kernels: a whole number from 1 to 100000"); empty if none.
+    QString optionsProblem() const;
     // What is going on, or, while the error banner shows, what went wrong and why.
     QString statusText() const;
     // The error banner's message and details; empty when it is not shown.
@@ -95,6 +97,7 @@ private:
     QPushButton *m_closeButton = nullptr;
     QPushButton *m_openRecorded = nullptr;
     bool m_shownBefore = false;
+    QLabel *m_optionsProblem = nullptr;
 };
 
 } // namespace scopeline

@@ -295,8 +295,14 @@ std::string listJson()
         nlohmann::json options = nlohmann::json::array();
         for (const OptionSpec &o : w.options) {
             nlohmann::json option = {{"name", o.name}, {"default", o.defaultValue}, {"help", o.help}};
-            if (!o.choices.empty())
+            if (!o.choices.empty()) {
                 option["choices"] = o.choices;
+            } else { // a whole number, or a list of them, in this range
+                option["minimum"] = o.minimum;
+                option["maximum"] = o.maximum;
+                if (o.type == Type::IntList)
+                    option["list"] = true;
+            }
             options.push_back(option);
         }
         list.push_back({{"name", w.name},

@@ -87,6 +87,9 @@ bool parseWorkloads(const QByteArray &json, QList<HipbenchWorkload> &workloads, 
             option.defaultValue = o.value(QStringLiteral("default")).toVariant().toString();
             option.help = o.value(QStringLiteral("help")).toString();
             option.choices = strings(o.value(QStringLiteral("choices")));
+            option.minimum = qint64(o.value(QStringLiteral("minimum")).toDouble());
+            option.maximum = qint64(o.value(QStringLiteral("maximum")).toDouble());
+            option.list = o.value(QStringLiteral("list")).toBool();
             w.options << option;
         }
         read << w;
@@ -107,6 +110,27 @@ bool parseProgress(const QString &line, HipbenchProgress &progress)
     progress.total = match.captured(2).toInt();
     progress.message = match.captured(3);
     return true;
+}
+
+QString optionProblem(const HipbenchOption &option, const QString &value)
+{
+    if (!option.choices.isEmpty() || option.maximum <= 0)
+        return {};
+    const bool list = option.list;
+    const QStringList items = value.trimmed().split(QLatin1Char(','));
+    bool ok = list || items.size() == 1;
+    for (const QString &item : items) {
+        bool number = false;
+        const qint64 n = item.toLongLong(&number);
+        ok = ok && number && !item.startsWith(QLatin1Char('+')) && n >= option.minimum && n <= option.maximum;
+    }
+    if (ok)
+        return {};
+    return (list ? message("%1: whole numbers from %2 to %3, separated by commas")
+                 : message("%1: a whole number from %2 to %3"))
+        .arg(option.name)
+        .arg(option.minimum)
+        .arg(option.maximum);
 }
 
 QString exitMeaning(int code)

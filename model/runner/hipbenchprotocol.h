@@ -17,6 +17,9 @@ struct HipbenchOption
 {
     QString name, defaultValue, help;
     QStringList choices; // empty: a free value
+    // A whole number, or a list of them, in [minimum, maximum] when the program says so (maximum > 0).
+    qint64 minimum = 0, maximum = 0;
+    bool list = false; // numbers separated by commas
 };
 
 struct HipbenchWorkload
@@ -42,6 +45,10 @@ QStringList runArguments(const QString &workload, const QString &folder,
 // Parses the output of `--list --json`. False, with the problem (e.g. "its output is not JSON (…)"),
 // when it is not a non-empty array of named workloads with named options.
 bool parseWorkloads(const QByteArray &json, QList<HipbenchWorkload> &workloads, QString *error);
+
+// Why value is not one the program takes for option, naming it ("kernels: a whole number from 1 to
+// 100000"); empty when it is (or when the program gave no range).
+QString optionProblem(const HipbenchOption &option, const QString &value);
 
 // Parses one line of a run's stderr; false when it is not a progress line.
 bool parseProgress(const QString &line, HipbenchProgress &progress);
