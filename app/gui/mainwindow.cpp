@@ -1005,6 +1005,7 @@ QString MainWindow::shortcutHelp() const
     // The timeline's own keys and the mouse are no actions; they are said in words.
     return shortcutHelpHtml(actions) +
            tr("<p>In a timeline: the wheel or + / − zooms, drag or ← / → pans, Shift+drag selects a range, "
+              "a click shows an event's details and a double-click zooms to it, "
               "Ctrl+wheel, ↑ / ↓ or PgUp / PgDn scroll its rows, F or Home fits, Z zooms to the selected "
               "range, Esc clears the range, then the selection. In the Scopes tab: Ctrl+P pooled / per run, "
               "Ctrl+L log scale; in a table: "

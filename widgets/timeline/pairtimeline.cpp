@@ -49,7 +49,7 @@ PairTimeline::PairTimeline(QWidget *parent) : QWidget(parent)
     auto *fitButton = new QPushButton(tr("Fit"), this);
     fitButton->setToolTip(tr("Show the whole of both runs (F in a timeline fits that one)"));
     auto *hint = new QLabel(tr("wheel: zoom · drag: pan · Shift+drag: select a range · click: details · "
-                               "Ctrl+wheel: scroll · F: fit · Z: zoom to selection"),
+                               "double-click: zoom to it · Ctrl+wheel: scroll · F: fit · Z: zoom to selection"),
                             this);
     m_hint = hint;
     // the hint gives way (clipped) so that the lock's text, which names the alignment, shows whole
