@@ -78,6 +78,18 @@ bool openAndWait(MainWindow &window, const QString &a, const QString &b, const S
     return QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000);
 }
 
+// torch.compile's eager mode against reduce-overhead on an H100, 5 runs each with ProfilerSteps.
+const QString kEager = testdata::path("h100_runs/torch_compile/eager");
+const QString kReduceOverhead = testdata::path("h100_runs/torch_compile/reduce_overhead");
+
+// That pair in a window of a laptop's size.
+bool openTorchPair(MainWindow &window)
+{
+    window.resize(1366, 768);
+    window.show();
+    return openAndWait(window, kEager, kReduceOverhead);
+}
+
 bool nonUniform(const QImage &image)
 {
     const QRgb first = image.pixel(0, 0);
@@ -972,13 +984,9 @@ private slots:
     // keep the run each side shows, with its view (they went back to run 0, with run 3's range on it).
     void pickedRunsAndViewsAreKept()
     {
-        const QString eager = testdata::path("h100_runs/torch_compile/eager"),
-                      reduceOverhead = testdata::path("h100_runs/torch_compile/reduce_overhead");
-        REQUIRE_TEST_DATA(eager, reduceOverhead);
+        REQUIRE_TEST_DATA(kEager, kReduceOverhead);
         MainWindow window;
-        window.resize(1366, 768);
-        window.show();
-        QVERIFY(openAndWait(window, eager, reduceOverhead));
+        QVERIFY(openTorchPair(window));
         auto *events = window.findChild<RunEvents *>();
         QVERIFY(events);
         RunPicker *pickers[2] = {};
@@ -1044,13 +1052,9 @@ private slots:
     // each timeline (unlocked).
     void selectedKernelIsBroughtIntoView()
     {
-        const QString eager = testdata::path("h100_runs/torch_compile/eager"),
-                      reduceOverhead = testdata::path("h100_runs/torch_compile/reduce_overhead");
-        REQUIRE_TEST_DATA(eager, reduceOverhead);
+        REQUIRE_TEST_DATA(kEager, kReduceOverhead);
         MainWindow window;
-        window.resize(1366, 768);
-        window.show();
-        QVERIFY(openAndWait(window, eager, reduceOverhead));
+        QVERIFY(openTorchPair(window));
         window.timeline()->setZoomLocked(false);
         const KernelDiff *diff = window.diffView()->diff();
         QVERIFY(diff && !diff->rows().empty());
@@ -1086,13 +1090,9 @@ private slots:
     // other side following under Lock zoom.
     void clickedStepIsShown()
     {
-        const QString eager = testdata::path("h100_runs/torch_compile/eager"),
-                      reduceOverhead = testdata::path("h100_runs/torch_compile/reduce_overhead");
-        REQUIRE_TEST_DATA(eager, reduceOverhead);
+        REQUIRE_TEST_DATA(kEager, kReduceOverhead);
         MainWindow window;
-        window.resize(1366, 768);
-        window.show();
-        QVERIFY(openAndWait(window, eager, reduceOverhead));
+        QVERIFY(openTorchPair(window));
         const StepBreakdown *breakdown = window.diffView()->stepView()->breakdown();
         QVERIFY(breakdown && breakdown->runsB().size() >= 3 && breakdown->runsB()[2].steps.size() >= 2);
         const StepInstance &pointed = breakdown->runsB()[2].steps[1];
@@ -1129,12 +1129,11 @@ private slots:
     // name pasted into the filter or grep matches the trace.
     void copiedDetailsMatchTheTrace()
     {
-        const QString eager = testdata::path("h100_runs/torch_compile/eager");
-        REQUIRE_TEST_DATA(eager);
+        REQUIRE_TEST_DATA(kEager);
         MainWindow window;
         window.resize(1366, 768);
         window.show();
-        QVERIFY(openAndWait(window, eager, eager));
+        QVERIFY(openAndWait(window, kEager, kEager));
         TimelineView *a = window.timeline()->viewA();
         const QChar hint(0x200B);
         for (uint32_t kernel : a->run().analysis->kernels()) {
@@ -1191,13 +1190,10 @@ private slots:
     // showing them sits idle rather than asking for their events again and again.
     void summaryFilesLoadNoEvents()
     {
-        REQUIRE_TEST_DATA(kMatmul, kEinsum);
-        const QString eager = testdata::path("h100_runs/torch_compile/eager"),
-                      reduceOverhead = testdata::path("h100_runs/torch_compile/reduce_overhead");
-        REQUIRE_TEST_DATA(eager, reduceOverhead);
+        REQUIRE_TEST_DATA(kMatmul, kEinsum, kEager, kReduceOverhead);
         QTemporaryDir dir(testdata::scratchDir());
         QVERIFY(dir.isValid());
-        for (const QString &side : {kMatmul, kEinsum, reduceOverhead}) {
+        for (const QString &side : {kMatmul, kEinsum, kReduceOverhead}) {
             const QString out = dir.filePath(QFileInfo(side).fileName());
             QVERIFY(QDir().mkpath(out));
             const std::vector<TraceRun> runs = TraceFolder::scan(side);
@@ -1248,7 +1244,7 @@ private slots:
         // Fit button and Ctrl+0 alike.
         window.resize(1366, 768);
         window.show();
-        QVERIFY(openAndWait(window, eager, dir.filePath(QFileInfo(reduceOverhead).fileName())));
+        QVERIFY(openAndWait(window, kEager, dir.filePath(QFileInfo(kReduceOverhead).fileName())));
         QVERIFY(timeline->zoomLocked());
         const TimelineView *traced = timeline->viewA();
         const auto shownWhole = [traced] {
@@ -1382,8 +1378,7 @@ private slots:
     void fitsTheScreen()
     {
         QFETCH(QSize, size);
-        const QString a = testdata::path("h100_runs/torch_compile/eager");
-        const QString b = testdata::path("h100_runs/torch_compile/reduce_overhead");
+        const QString &a = kEager, &b = kReduceOverhead;
         REQUIRE_TEST_DATA(a, b);
         QSettings().clear(); // the default layout, not one saved by an earlier test
         MainWindow window;
