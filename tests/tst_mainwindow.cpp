@@ -1048,6 +1048,57 @@ private slots:
         QCOMPARE(window.timeline()->alignment(), QStringLiteral("step 0"));
     }
 
+    // A run whose events were let go after summarising (beyond a side's first few MB of traces) keeps
+    // its view over F5 too: the view waits for the events, which load again in the background.
+    void reloadKeepsTheViewOfARunLoadedLater()
+    {
+        const QString xdit =
+            testdata::path("public/TraceLens/"
+                           "tests__traces__inference__xdit_flux.1_aiter_sage__profile_trace_rank_0.json.gz");
+        REQUIRE_TEST_DATA(xdit);
+        QTemporaryDir dir(testdata::scratchDir());
+        QVERIFY(dir.isValid());
+        for (const char *side : {"a", "b"}) {
+            QVERIFY(QDir(dir.path()).mkpath(QLatin1String(side)));
+            for (int i = 0; i < 3; ++i) // 3 × 3.9 MB: the third is past the 8 MB kept
+                QVERIFY(testdata::anotherRun(
+                    xdit, dir.filePath(
+                              QStringLiteral("%1/run_%2.pt.trace.json.gz").arg(QLatin1String(side)).arg(i))));
+        }
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(openAndWait(window, dir.filePath(QStringLiteral("a")), dir.filePath(QStringLiteral("b"))));
+        QVERIFY(!window.runsA()[2].hasEvents());
+        auto *events = window.findChild<RunEvents *>();
+        RunPicker *pickerA = nullptr;
+        for (RunPicker *picker : window.findChildren<RunPicker *>())
+            if (picker->runBox()->toolTip().startsWith(QLatin1String("Run of side A")))
+                pickerA = picker;
+        QVERIFY(events && pickerA);
+        TimelineView *a = window.timeline()->viewA();
+        const QString third = window.runsA()[2].run.file;
+        const auto shown = [&] {
+            return !window.isLoading() && !events->isLoading() && a->run().run.file == third &&
+                   a->run().hasEvents();
+        };
+        window.timeline()->setZoomLocked(false); // A's own view, not one aligned to B's
+        pickerA->setCurrentIndex(2);
+        emit pickerA->activated(2);
+        QVERIFY(QTest::qWaitFor(shown, 60000));
+        const int64_t start = a->timeScale().lowerBound + 1000000;
+        a->setVisibleRange(start, start + 2000000);
+        const std::pair<int64_t, int64_t> before{a->visibleStart(), a->visibleEnd()};
+        for (QAction *action : window.findChildren<QAction *>())
+            if (action->shortcut() == QKeySequence(Qt::Key_F5))
+                action->trigger();
+        QVERIFY(window.isLoading());
+        QVERIFY(QTest::qWaitFor([&] { return !window.isLoading(); }, 60000));
+        QCOMPARE(pickerA->currentIndex(), 2);
+        QVERIFY(QTest::qWaitFor(shown, 60000));
+        QCOMPARE((std::pair<int64_t, int64_t>{a->visibleStart(), a->visibleEnd()}), before);
+    }
+
     // A kernel picked in What changed with no call in view: its first call is brought into view, in
     // each timeline (unlocked).
     void selectedKernelIsBroughtIntoView()

@@ -287,11 +287,14 @@ int main(int argc, char *argv[])
             &window, &scopeline::MainWindow::loadDone, &window,
             [&window, rangeStart, rangeEnd] {
                 scopeline::PairTimeline *timelines = window.timeline();
-                // A first: with Lock zoom, B follows it by the aligned step or first kernel
+                // A first: with Lock zoom, B follows it by the aligned step or first kernel; a side
+                // without events (a summary file, or a run whose events are still loading) is passed over
                 for (scopeline::TimelineView *view : {timelines->viewA(), timelines->viewB()}) {
-                    if (view == timelines->viewB() && timelines->zoomLocked())
+                    if (view == timelines->viewB() && timelines->aligning())
                         break;
                     const scopeline::TimeScale &scale = view->timeScale();
+                    if (!view->run().hasEvents())
+                        continue;
                     if (rangeStart >= scale.boundsSpan()) {
                         std::fprintf(stderr,
                                      "scopeline: --range starts after the end of %s's timeline (%lld ns)\n",

@@ -98,6 +98,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_document(new Co
     });
     connect(m_runEvents, &RunEvents::loaded, this, [this](int side, const QString &file, const QString &error) {
         if (!error.isEmpty()) {
+            m_pendingViews[side] = {};
             showBanner(error);
             return;
         }
@@ -106,7 +107,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_document(new Co
         const int index = (side == 0 ? m_runA : m_runB)->currentIndex();
         if (index >= 0 && index < runs.size() && runs[index].run.file == file) {
             showRuns();
-            zoomToShownStep();
+            showPendingViews();
         }
     });
 
@@ -128,7 +129,9 @@ void MainWindow::createViews()
     m_bannerRetry->setToolTip(tr("Open the pair that failed again (a trace still being written, say)"));
     connect(m_bannerRetry, &QPushButton::clicked, this, [this] {
         const SessionState failed = m_failedOpen;
+        const bool replacesVariants = m_failedReplacedVariants;
         openPair(failed.pathA, failed.pathB, failed);
+        m_clearVariantsOnLoad = replacesVariants && isLoading();
     });
 
     m_timeline = new PairTimeline;
@@ -159,6 +162,7 @@ void MainWindow::createViews()
         const QList<LoadedRun> &runs = side == 0 ? runsA() : runsB();
         for (int i = 0; i < runs.size(); ++i)
             if (runs[i].run.name == run && runs[i].run.rank == rank) {
+                m_pendingViews[side] = {};
                 (side == 0 ? m_runA : m_runB)->setCurrentIndex(i);
                 showRuns();
             }
@@ -226,28 +230,28 @@ void MainWindow::showStep(int side, const QString &run, int64_t start, int64_t e
 {
     const QList<LoadedRun> &runs = side == 0 ? runsA() : runsB();
     for (int i = 0; i < runs.size(); ++i)
-        if (runs[i].run.label() == run) {
-            m_stepShown = {side, runs[i].run.file, start, end};
+        if (runs[i].run.label() == run && runs[i].hasTrace()) { // a summary file's run has no timeline
+            const int64_t margin = (end - start) / 20;
+            m_pendingViews[side] = {runs[i].run.file, start - margin, end + margin};
             (side == 0 ? m_runA : m_runB)->setCurrentIndex(i);
             if (m_maximiseFigures->isChecked())
                 m_maximiseFigures->setChecked(false); // the timelines, to show it in
             showRuns();
-            zoomToShownStep();
+            showPendingViews();
             return;
         }
 }
 
-void MainWindow::zoomToShownStep()
+void MainWindow::showPendingViews()
 {
-    if (m_stepShown.side < 0)
-        return;
-    TimelineView *view = m_stepShown.side == 0 ? m_timeline->viewA() : m_timeline->viewB();
-    if (view->run().run.file != m_stepShown.file || !view->run().hasEvents())
-        return; // its events are still loading
-    const int64_t margin = (m_stepShown.end - m_stepShown.start) / 20;
-    view->setVisibleRange(m_stepShown.start - margin,
-                          m_stepShown.end + margin); // Lock zoom: the other follows
-    m_stepShown.side = -1;
+    for (int side = 0; side < 2; ++side) {
+        PendingView &pending = m_pendingViews[side];
+        TimelineView *view = side == 0 ? m_timeline->viewA() : m_timeline->viewB();
+        if (pending.file.isEmpty() || view->run().run.file != pending.file || !view->run().hasEvents())
+            continue;                                      // none, or its events are still loading
+        view->setVisibleRange(pending.start, pending.end); // Lock zoom: the other side follows
+        pending = {};
+    }
 }
 
 void MainWindow::showStepGaps()
@@ -498,7 +502,10 @@ void MainWindow::createRunPickers()
         RunPicker *picker = side == 0 ? m_runA : m_runB;
         m_timeline->addTitleWidget(side, new QLabel(tr("Run:")));
         m_timeline->addTitleWidget(side, picker);
-        connect(picker, &RunPicker::activated, this, &MainWindow::showRuns);
+        connect(picker, &RunPicker::activated, this, [this, side] {
+            m_pendingViews[side] = {}; // the user's pick, not a view waiting for another run
+            showRuns();
+        });
     }
 }
 
@@ -623,6 +630,7 @@ void MainWindow::openPair(const QString &pathA, const QString &pathB, const Sess
 {
     if (!m_document->open(pathA, pathB, state))
         return;
+    m_clearVariantsOnLoad = false; // set again by openNewPair, after this
     m_sampleTitle.clear();
     m_progress->setValue(0);
     m_progress->show();
@@ -664,6 +672,7 @@ void MainWindow::loadEnded(ComparisonDocument::LoadOutcome outcome, const QStrin
         // the previous document stays as it was, and so does what the status bar said of it
         m_status->setText(m_shownStatus);
         m_failedOpen = m_document->pending();
+        m_failedReplacedVariants = m_clearVariantsOnLoad;
         showBanner(error);
         m_bannerRetry->setVisible(true);
         break;
@@ -727,11 +736,16 @@ void MainWindow::showDocument()
     };
     const bool runShownA = pickRun(m_runA, runsA(), state.runA),
                runShownB = pickRun(m_runB, runsB(), state.runB);
+    m_pendingViews[0] =
+        runShownA && state.viewEndA > state.viewStartA
+            ? PendingView{runsA().value(m_runA->currentIndex()).run.file, state.viewStartA, state.viewEndA}
+            : PendingView{};
+    m_pendingViews[1] =
+        runShownB && state.viewEndB > state.viewStartB
+            ? PendingView{runsB().value(m_runB->currentIndex()).run.file, state.viewStartB, state.viewEndB}
+            : PendingView{};
     showRuns();
-    if (runShownA && state.viewEndA > state.viewStartA)
-        m_timeline->viewA()->setVisibleRange(state.viewStartA, state.viewEndA);
-    if (runShownB && state.viewEndB > state.viewStartB)
-        m_timeline->viewB()->setVisibleRange(state.viewStartB, state.viewEndB);
+    showPendingViews(); // now, or once a run's events have loaded
     watchRuns();
 
     const SkippedEvents &skipped = m_document->skipped();

@@ -103,7 +103,7 @@ private:
     void showStepGaps();
     // A step clicked in the Per step chart: its run in that side's timeline, zoomed to the step.
     void showStep(int side, const QString &run, int64_t start, int64_t end);
-    void zoomToShownStep(); // once the run's events are there
+    void showPendingViews(); // those whose run's events are there
     void showBanner(const QString &text, bool offerReload = false);
     void reload();
     SessionState currentState() const;
@@ -148,14 +148,15 @@ private:
     SessionState m_failedOpen;            // the pair that failed to open, until one opens
     QString m_shownStatus;                // what the status bar says of the document shown
     QStringList m_changedFiles;           // files of the runs shown changed on disk since they loaded
-    bool m_clearVariantsOnLoad = false;
-    struct
+    bool m_clearVariantsOnLoad = false;   // a pair opened on its own replaces the variants once it loads
+    bool m_failedReplacedVariants = false; // and so does its Retry
+    // Per side, a view to show once the events of its run (file) are there: a reloaded, swapped or
+    // restored run's, a step clicked; cleared when another run is picked or a document shown.
+    struct PendingView
     {
-        int side = -1; // none
         QString file;
         int64_t start = 0, end = 0;
-    } m_stepShown; // the step to zoom to once its run's events have loaded   // a pair opened on its own
-                   // replaces the variants once it loads
+    } m_pendingViews[2];
     RunPicker *m_runA = nullptr;
     RunPicker *m_runB = nullptr;
     QProgressBar *m_progress = nullptr;

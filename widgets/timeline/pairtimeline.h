@@ -33,6 +33,8 @@ public:
     TimelineView *viewB() const;
     bool zoomLocked() const;
     void setZoomLocked(bool locked);
+    // Locked with a timeline on both sides: B follows A (a side read from a summary file has none).
+    bool aligning() const;
     // Both views' rows with nothing to show (TimelineView::setShowEmptyRows).
     void setShowEmptyRows(bool show);
 
@@ -71,7 +73,6 @@ private:
     // Both runs whole with their step 0 (else their first kernel) at the same point: the span, and
     // each side's start.
     int64_t alignedFit(int64_t starts[2]) const;
-    bool aligning() const;
     // The step under a time of a side: its index and the fraction of it before the time; -1 when the
     // pair has no steps to align on.
     int stepAt(int side, int64_t time, double *fraction) const;
