@@ -9,6 +9,8 @@
 #   no-gpu          `run` fails as the real program does without a GPU (exit 3)
 #   hang            `run` says progress 0/2 and sleeps until terminated
 #   ignore-term     like hang, but ignores SIGTERM: only a kill ends it
+#   stop-on-term    records eager's first run and says so, then on SIGTERM writes summary.json and
+#                   exits 4, as the real program stops after the run in progress
 #   crash           `run` dies of SIGSEGV after a line on stderr
 #   no-summary      `run` exits 0 without writing summary.json
 #   fails-late      `run` records its runs and summary.json, then fails with a GPU error (exit 3)
@@ -73,6 +75,9 @@ while [ $# -gt 0 ]; do
 done
 [ "$workload" = "launch-chain" ] || { say "unknown workload '$workload' (see --list)"; exit 1; }
 [ -n "$out" ] || { say "run needs --out DIR"; exit 1; }
+if [ "$command" = run ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
+  say "$out: not an empty folder: record into a new or empty one"; exit 1
+fi
 mkdir -p "$out" 2>/dev/null || { say "$out: cannot create the folder"; exit 2; }
 out=$(cd "$out" && pwd)
 
@@ -115,6 +120,12 @@ case $behaviour in
     echo "progress: 0/2 preparing eager" >&2
     exec sleep 600 ;;
   crash) echo "progress: 0/2 preparing eager" >&2; say "about to crash"; kill -SEGV $$ ;;
+  stop-on-term)
+    mkdir -p "$(folder eager 0 0)" || exit 2
+    trap 'printf "{\"a\": {\"label\": \"eager\", \"path\": \"%s\"}, \"runs\": []}\n" "$out/eager" > "$out/summary.json"; exit 4' TERM
+    echo "progress: 1/2 eager run 0" >&2
+    sleep 600 &
+    wait $! ;; # the trap runs as the signal comes, not after the sleep
 esac
 
 echo "launch-chain on Fake GPU, 20 iterations per run"

@@ -603,12 +603,18 @@ private slots:
             said.back().startsWith("scopeline-hipbench: cudaDeviceSynchronize: an illegal memory access was "
                                    "encountered; the 1 run recorded is in "),
             said.back().constData());
-        QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("summary.json"))));
+        // B has no run: the summary names A alone, which opens against itself
+        QFile summary(dir.filePath(QStringLiteral("summary.json")));
+        QVERIFY(summary.open(QIODevice::ReadOnly));
+        const nlohmann::json written = nlohmann::json::parse(summary.readAll().toStdString(), nullptr, false);
+        QVERIFY(written.contains("a") && !written.contains("b"));
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("eager")));
+        SessionState state;
+        QString why;
+        QVERIFY2(hipbenchprotocol::readSummary(dir.path(), state, &why), qPrintable(why));
+        QCOMPARE(state.pathB, state.pathA);
     }
 
-    // --processes 2 through child processes (the fake stands in for the GPU part): runs grouped by
-    // process, one table line and one summary.json entry each, with its process; progress lines that
-    // Scopeline reads.
     // A cancel (SIGTERM) is passed on to the child process running, which finishes its run: the runs
     // recorded until then are in summary.json, read back as they were said, and no other child starts.
     void cancelKeepsTheRunsRecorded()
@@ -630,6 +636,9 @@ private slots:
                  run.progress.str().c_str());
     }
 
+    // --processes 2 through child processes (the fake stands in for the GPU part): runs grouped by
+    // process, one table line and one summary.json entry each, with its process; progress lines that
+    // Scopeline reads.
     void recordsInChildProcesses()
     {
         QTemporaryDir dir;

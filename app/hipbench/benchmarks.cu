@@ -351,9 +351,9 @@ bool initGpu(std::string &deviceName, std::string &error)
 #else
         const char *what = "no NVIDIA GPU found (scopeline-hipbench runs on CUDA; the AMD build is "
                            "scopeline-hipbench-rocm): ";
-        // CUDA says "driver version is insufficient" when there is no driver at all
-        const std::string why = access("/dev/nvidiactl", F_OK) != 0
-                                    ? "no NVIDIA driver is loaded (no /dev/nvidiactl)"
+        // CUDA says "driver version is insufficient" when there is no driver at all (WSL2's is /dev/dxg)
+        const bool driver = access("/dev/nvidiactl", F_OK) == 0 || access("/dev/dxg", F_OK) == 0;
+        const std::string why = !driver                ? "no NVIDIA driver is loaded (no /dev/nvidiactl)"
                                 : status != hipSuccess ? hipGetErrorString(status)
                                                        : "0 devices";
 #endif

@@ -18,7 +18,17 @@ const char *const kChildCommand = "child-process";
 namespace {
 
 volatile std::sig_atomic_t g_stops = 0;
-volatile pid_t g_child = 0; // the child process running, if any
+volatile std::sig_atomic_t g_child = 0; // the child process running, if any (a pid fits)
+
+// SIGTERM and SIGINT, held while the child's pid is set or cleared: never sent to a pid not ours.
+sigset_t stopSignals()
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    return set;
+}
 
 void onStopSignal(int signal)
 {
@@ -35,10 +45,14 @@ void stopOnSignals()
     g_stops = 0;
     struct sigaction action = {};
     action.sa_handler = onStopSignal;
-    action.sa_flags = SA_RESTART; // the reads of a child's messages go on
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGTERM, &action, nullptr);
-    sigaction(SIGINT, &action, nullptr);
+    action.sa_flags = SA_RESTART;   // the reads of a child's messages go on
+    action.sa_mask = stopSignals(); // one handler at a time: the count is exact
+    for (int signal : {SIGTERM, SIGINT}) {
+        struct sigaction was = {};
+        sigaction(signal, nullptr, &was);
+        if (was.sa_handler != SIG_IGN) // ignored from the start (a child's SIGINT, nohup): left so
+            sigaction(signal, &action, nullptr);
+    }
 }
 
 bool stopRequested()
@@ -70,14 +84,22 @@ ChildExit runChild(const std::string &program, const std::vector<std::string> &a
         return {-1, std::string("cannot create a pipe: ") + std::strerror(errno)};
     std::fflush(nullptr); // what this process has buffered must not be written twice
     const pid_t parent = getpid();
+    const sigset_t stops = stopSignals();
+    sigset_t previous;
+    sigprocmask(SIG_BLOCK, &stops, &previous);
     const pid_t pid = fork();
     if (pid < 0) {
         const int error = errno;
+        sigprocmask(SIG_SETMASK, &previous, nullptr);
         close(pipeFds[0]);
         close(pipeFds[1]);
         return {-1, std::string("cannot start a process: ") + std::strerror(error)};
     }
     if (pid == 0) { // the child: only async-signal-safe calls until exec
+        // A terminal's Ctrl+C reaches the whole process group: the child stops on the parent's word
+        // alone (a SIGTERM passed on), which one signal, not two, must mean.
+        signal(SIGINT, SIG_IGN);
+        sigprocmask(SIG_SETMASK, &previous, nullptr);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) // the parent died before prctl
             _exit(127);
@@ -91,6 +113,7 @@ ChildExit runChild(const std::string &program, const std::vector<std::string> &a
     g_child = pid;
     if (stopRequested()) // asked before the child was known
         kill(pid, SIGTERM);
+    sigprocmask(SIG_SETMASK, &previous, nullptr);
     if (std::FILE *in = fdopen(pipeFds[0], "r")) {
         char *line = nullptr;
         std::size_t capacity = 0;
@@ -106,13 +129,21 @@ ChildExit runChild(const std::string &program, const std::vector<std::string> &a
     } else {
         close(pipeFds[0]);
     }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) {
-            g_child = 0;
-            return {-1, std::string("cannot wait for the process: ") + std::strerror(errno)};
-        }
+    // Waited for without reaping it, so that its pid is not reused while a signal may still be passed
+    // on to it; then let go of it with the signals held.
+    siginfo_t info;
+    while (waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
+    }
+    sigprocmask(SIG_BLOCK, &stops, nullptr);
     g_child = 0;
+    int status = 0;
+    pid_t reaped;
+    while ((reaped = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
+    }
+    const int waitError = errno;
+    sigprocmask(SIG_SETMASK, &previous, nullptr);
+    if (reaped < 0)
+        return {-1, std::string("cannot wait for the process: ") + std::strerror(waitError)};
     if (WIFSIGNALED(status))
         return {-1, "killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
                         strsignal(WTERMSIG(status)) + ")"};

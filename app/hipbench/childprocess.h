@@ -31,7 +31,8 @@ struct ChildExit
 };
 
 // SIGTERM and SIGINT ask the run to stop after the run in progress (passed on to a child process
-// running); a second one ends the program at once. Clears an earlier request.
+// running); a second one ends the program at once. A signal ignored when the program started stays
+// ignored. Clears an earlier request.
 void stopOnSignals();
 bool stopRequested();
 

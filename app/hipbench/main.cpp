@@ -83,7 +83,11 @@ int recordHere(const RunConfig &config, const fs::path &out, long process, const
     try {
         for (const std::string &variant : config.variants()) {
             emit({{"preparing", variant}, {"process", process}});
+            if (stopRequested())
+                return Cancelled;
             const std::unique_ptr<Benchmark> bench = makeBenchmark(config, variant);
+            // said first, so that a run stopped before its end keeps them in summary.json
+            emit({{"scopes", bench->scopes()}, {"samples", bench->sampleMode()}});
             bench->run(int(config.integer("warmup")), nullptr);
             for (long r = 0; r < config.integer("repeat"); ++r) {
                 if (stopRequested())
@@ -92,7 +96,6 @@ int recordHere(const RunConfig &config, const fs::path &out, long process, const
                         recordRun(*tracer, *bench, config, variant, process, r, out, device, emit))
                     return status;
             }
-            emit({{"scopes", bench->scopes()}, {"samples", bench->sampleMode()}});
         }
     } catch (const std::runtime_error &e) {
         return emit({{"error", e.what()}}), GpuError;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runreport.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace hipbench {
@@ -162,10 +163,18 @@ nlohmann::json RunReport::summary() const
                               {"options", m_config.values},
                               {"scopes", m_scopes},
                               {"samples", m_samples.empty() ? std::string("kernel") : m_samples}};
-    const std::vector<std::string> variants = m_config.variants();
-    summary["a"] = {{"label", variants.front()}, {"path", m_out + "/" + variants.front()}};
-    if (variants.size() > 1)
-        summary["b"] = {{"label", variants.back()}, {"path", m_out + "/" + variants.back()}};
+    // The variants with a run recorded (a run cancelled or failed before B's first has A alone, which
+    // opens against itself); A when none has.
+    std::vector<std::string> sides;
+    for (const std::string &variant : m_config.variants())
+        if (std::any_of(m_runs.begin(), m_runs.end(),
+                        [&](const nlohmann::json &run) { return run["variant"] == variant; }))
+            sides.push_back(variant);
+    if (sides.empty())
+        sides.push_back(m_config.variants().front());
+    summary["a"] = {{"label", sides.front()}, {"path", m_out + "/" + sides.front()}};
+    if (sides.size() > 1)
+        summary["b"] = {{"label", sides.back()}, {"path", m_out + "/" + sides.back()}};
     summary["runs"] = m_runs;
     if (!m_failures.empty())
         summary["failed"] = m_failures;

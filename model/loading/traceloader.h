@@ -44,7 +44,8 @@ public:
     // File names of every format read (QDir wildcards), for the open dialog's filter.
     static QStringList fileNamePatterns();
     // Why a file is no trace Scopeline reads (a text file, an image, a broken archive), from its first
-    // bytes, before Open; empty when a reader takes it. Reads at most the first inflated block.
+    // bytes, before Open; empty when a reader takes it, or it is a run summary file. Reads at most the
+    // first inflated block.
     static QString notATrace(const QString &file);
     // Every format read with its file names ("Nsight Systems SQLite export (*.sqlite)"), for tooltips.
     static QStringList formats();

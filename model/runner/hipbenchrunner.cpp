@@ -256,9 +256,15 @@ void HipbenchRunner::runEnded(int exitCode, QProcess::ExitStatus status)
     readRun(QProcess::StandardOutput, true);
     readRun(QProcess::StandardError, true);
     m_errorDetails = (QStringList{m_runCommand} + m_stderrTail).join(QLatin1Char('\n'));
-    if (m_cancelling)
+    if (m_cancelling) {
+        // the program stops after the run in progress, with summary.json, unless the grace ran out
+        SessionState recorded;
         return endRun(Outcome::Cancelled,
-                      message("Cancelled. What was recorded so far is in %1").arg(m_runFolder));
+                      hipbenchprotocol::readSummary(m_runFolder, recorded, nullptr)
+                          ? message("Cancelled. The runs recorded before are in %1").arg(m_runFolder)
+                          : message("Cancelled. No run was kept: none had ended, or the program was stopped "
+                                    "before it could write what it had recorded"));
+    }
     const QString said = saidSuffix(m_stderrTail);
     if (status == QProcess::CrashExit)
         return endRun(Outcome::Failed, message("%1 crashed%2").arg(m_program, said));
