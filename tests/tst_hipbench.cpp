@@ -263,6 +263,11 @@ private slots:
         QTest::newRow("no out") << QStringList{QStringLiteral("attention")} << "--out";
         QTest::newRow("help") << QStringList{QStringLiteral("attention"), QStringLiteral("--help")}
                               << "--list";
+        QTest::newRow("grid too tall")
+            << QStringList{QStringLiteral("attention"), QStringLiteral("--batch"), QStringLiteral("256"),
+                           QStringLiteral("--heads"),   QStringLiteral("256"),     QStringLiteral("--out"),
+                           QStringLiteral("d")}
+            << "65535";
         QTest::newRow("zero kernels")
             << QStringList{QStringLiteral("launch-chain"), QStringLiteral("--kernels"), QStringLiteral("0"),
                            QStringLiteral("--out"), QStringLiteral("d")}

@@ -267,6 +267,11 @@ bool parseRun(const std::vector<std::string> &given, RunConfig &config, std::str
         error = "run needs --out DIR, the folder the run folders are written into";
         return false;
     }
+    // attention launches a grid with batch x heads blocks along z, which GPUs cap at 65535
+    if (config.workload->name == "attention" && config.integer("batch") * config.integer("heads") > 65535) {
+        error = "attention: --batch x --heads is at most 65535 (a GPU grid's z dimension)";
+        return false;
+    }
     return true;
 }
 
