@@ -5,6 +5,7 @@
 #include "model/comparison/replication.h"
 #include "model/comparison/stepbreakdown.h"
 #include "model/files/atomicfile.h"
+#include "model/loading/skippedevents.h"
 #include "model/runner/hipbenchprotocol.h"
 
 #include <QCommandLineParser>
@@ -229,6 +230,12 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
         err().flush();
         return false;
     }
+    // The statistics go on without events that could not be read; say which, as the window's banner does.
+    for (const LoadedRun &run : all)
+        if (const QString broken = SkippedEvents::brokenIn(run); !broken.isEmpty())
+            err() << "scopeline-cli: warning: " << run.run.file
+                  << ": events that could not be read are left out (" << broken << ")\n";
+    err().flush();
     each.assign(paths.size(), {});
     std::size_t path = 0;
     for (qsizetype i = 0; i < loaded.size(); ++i) {

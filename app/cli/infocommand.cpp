@@ -227,13 +227,6 @@ int infoCommand(const QStringList &arguments)
         for (const LoadedRun &run : runs)
             printInfo(run);
     }
-    for (const LoadedRun &run : runs) {
-        int64_t skipped = 0;
-        for (const auto &entry : run.trace->skipped)
-            skipped += entry.second;
-        if (skipped)
-            err() << "scopeline-cli: " << run.run.file << ": skipped " << skipped << " events (see info)\n";
-    }
     return Success;
 }
 

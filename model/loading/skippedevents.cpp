@@ -5,6 +5,26 @@
 
 namespace scopeline {
 
+namespace {
+
+// The summary keeps what loading skipped: the trace may be gone.
+const std::map<QString, int64_t> *skippedOf(const LoadedRun &run)
+{
+    return run.summary ? &run.summary->skipped : run.trace ? &run.trace->skipped : nullptr;
+}
+
+} // namespace
+
+QString SkippedEvents::brokenIn(const LoadedRun &run)
+{
+    QStringList reasons;
+    if (const std::map<QString, int64_t> *skipped = skippedOf(run))
+        for (const auto &[reason, n] : *skipped)
+            if (!TraceData::isBenignSkip(reason))
+                reasons << QCoreApplication::translate("SkippedEvents", "%1 × %2").arg(n).arg(reason);
+    return reasons.join(QStringLiteral(", "));
+}
+
 SkippedEvents SkippedEvents::of(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
 {
     SkippedEvents skipped;
@@ -12,20 +32,11 @@ SkippedEvents SkippedEvents::of(const QList<LoadedRun> &a, const QList<LoadedRun
                                                                   {QStringLiteral("B"), &b}};
     for (const auto &[side, runs] : sides)
         for (const LoadedRun &run : *runs) {
-            // The summary keeps what loading skipped: the trace may be gone.
-            const std::map<QString, int64_t> *skippedOf =
-                run.summary ? &run.summary->skipped : run.trace ? &run.trace->skipped : nullptr;
-            if (!skippedOf)
-                continue;
-            QStringList reasons;
-            for (const auto &[reason, n] : *skippedOf) {
-                skipped.total += n;
-                if (!TraceData::isBenignSkip(reason))
-                    reasons << QCoreApplication::translate("SkippedEvents", "%1 × %2").arg(n).arg(reason);
-            }
-            if (!reasons.isEmpty())
-                skipped.brokenRuns << QStringLiteral("%1 %2: %3")
-                                          .arg(side, run.run.file, reasons.join(QStringLiteral(", ")));
+            if (const std::map<QString, int64_t> *counts = skippedOf(run))
+                for (const auto &entry : *counts)
+                    skipped.total += entry.second;
+            if (const QString broken = brokenIn(run); !broken.isEmpty())
+                skipped.brokenRuns << QStringLiteral("%1 %2: %3").arg(side, run.run.file, broken);
         }
     return skipped;
 }

@@ -19,6 +19,8 @@ struct SkippedEvents
 
     bool anyBroken() const { return !brokenRuns.isEmpty(); }
     static SkippedEvents of(const QList<LoadedRun> &a, const QList<LoadedRun> &b);
+    // One run's broken events, "2 × <reason>, 1 × <reason>"; empty when it has none.
+    static QString brokenIn(const LoadedRun &run);
 };
 
 } // namespace scopeline
