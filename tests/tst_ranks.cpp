@@ -177,6 +177,15 @@ private slots:
             QCOMPARE(runs[std::size_t(r)].worldSize, 8);
             QCOMPARE(runs[std::size_t(r)].label(), QStringLiteral("dlrm_kineto · rank %1").arg(r));
         }
+        // the rank files named by a wildcard are that run too, not 8 runs of one rank each
+        const std::vector<TraceRun> matched =
+            TraceFolder::scan(testdata::dlrmRun() + QStringLiteral("/worker*"), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(matched.size(), runs.size());
+        for (std::size_t r = 0; r < runs.size(); ++r) {
+            QCOMPARE(matched[r].label(), runs[r].label());
+            QCOMPARE(matched[r].file, runs[r].file);
+        }
         QTemporaryDir side(testdata::scratchDir());
         QVERIFY(testdata::rankRuns(side.path(), 2));
         const QList<LoadedRun> two = load(side.path());

@@ -116,6 +116,30 @@ QString rankProblem(const QDir &dir, const QFileInfoList &traces, const std::vec
     return {};
 }
 
+// Rank files of one job among a folder's traces are one run, named `name`: added to runs and taken out
+// of traces. False with seen.error when they cannot be one run (rankProblem).
+bool addRankFiles(const QDir &dir, const QString &name, QFileInfoList &traces, Seen &seen,
+                  std::vector<TraceRun> &runs)
+{
+    const std::vector<RankInfo> ranks = ranksOf(traces);
+    if (ranks.empty())
+        return true;
+    seen.error = rankProblem(dir, traces, ranks);
+    if (!seen.error.isEmpty())
+        return false;
+    for (int i = 0; i < traces.size(); ++i)
+        runs.push_back({name, traces[i].absoluteFilePath(), ranks[std::size_t(i)].rank,
+                        ranks[std::size_t(i)].worldSize});
+    const int world = ranks.front().worldSize;
+    if (world > int(ranks.size()))
+        seen.notes << tr("%1: %2 of %3 ranks of the job (a partial world)")
+                          .arg(QDir::toNativeSeparators(dir.absolutePath()))
+                          .arg(ranks.size())
+                          .arg(world);
+    traces.clear();
+    return true;
+}
+
 // False when more than kMaxFolders were visited (`visited` counts them).
 bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, Seen &seen,
                 std::vector<TraceRun> &runs)
@@ -154,22 +178,8 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, Seen
             traces.append(info);
     if (oneRunFolder)
         runs.push_back({runName({}), dir.absolutePath()});
-    // Rank files of one job: the folder is one run.
-    if (const std::vector<RankInfo> ranks = ranksOf(traces); !ranks.empty()) {
-        seen.error = rankProblem(dir, traces, ranks);
-        if (!seen.error.isEmpty())
-            return false;
-        for (int i = 0; i < traces.size(); ++i)
-            runs.push_back({runName({}), traces[i].absoluteFilePath(), ranks[std::size_t(i)].rank,
-                            ranks[std::size_t(i)].worldSize});
-        const int world = ranks.front().worldSize;
-        if (world > int(ranks.size()))
-            seen.notes << tr("%1: %2 of %3 ranks of the job (a partial world)")
-                              .arg(QDir::toNativeSeparators(dir.absolutePath()))
-                              .arg(ranks.size())
-                              .arg(world);
-        traces.clear();
-    }
+    if (!addRankFiles(dir, runName({}), traces, seen, runs))
+        return false;
     // A subfolder with one trace is a run folder (scopeline-hipbench's run_<i>/): named after it.
     const bool runFolder = traces.size() == 1 && depth > 0 && !oneRunFolder;
     for (const QFileInfo &info : traces) {
@@ -303,6 +313,8 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
 
     std::vector<TraceRun> runs;
     Seen seen;
+    // Files matched in one folder, as a folder's traces: the rank files of one job among them are a run.
+    std::vector<std::pair<QString, QFileInfoList>> filesByFolder;
     for (const QString &target : targets) {
         const QFileInfo info(target);
         if (!info.exists())
@@ -312,7 +324,10 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
         if (!seen.first(info))
             continue;
         if (info.isFile()) {
-            runs.push_back({summaryRunName(info.fileName()), info.absoluteFilePath()});
+            const QString folder = info.absolutePath();
+            if (filesByFolder.empty() || filesByFolder.back().first != folder)
+                filesByFolder.emplace_back(folder, QFileInfoList());
+            filesByFolder.back().second.append(info);
             continue;
         }
         // With a wildcard, each match is a run named after itself.
@@ -340,6 +355,13 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
             return fail(tr("%1: no trace files found (looked for %2)")
                             .arg(QDir::toNativeSeparators(target), lookedFor.join(QStringLiteral(", "))));
         }
+    }
+    for (auto &[folder, files] : filesByFolder) {
+        const QDir dir(folder);
+        if (!addRankFiles(dir, dir.dirName(), files, seen, runs))
+            return fail(seen.error);
+        for (const QFileInfo &info : files)
+            runs.push_back({summaryRunName(info.fileName()), info.absoluteFilePath()});
     }
     if (runs.empty())
         return fail(tr("%1: no trace files found").arg(path));

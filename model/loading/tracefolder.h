@@ -34,7 +34,8 @@ public:
     // notes, when given, gets a line for each ("latest: the same folder as run_1, counted once").
     // A folder whose trace files are distinct ranks of one job is one run: each file a TraceRun of
     // the folder's name with its rank (a partial world is noted); duplicate ranks, different world
-    // sizes or files without a rank among them are an error naming the files.
+    // sizes or files without a rank among them are an error naming the files. Files a wildcard
+    // matches in one folder are that folder's traces: rank files of one job among them are one run.
     static std::vector<TraceRun> scan(const QString &path, QString *error = nullptr,
                                       QStringList *notes = nullptr);
 
