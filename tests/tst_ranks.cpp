@@ -454,14 +454,21 @@ private slots:
 
         const QString partial = dir.filePath(QStringLiteral("partial"));
         QVERIFY(linkRanks(partial, {m_files[2], m_files[5]}));
-        const RankTable two(load(partial), load(testdata::dlrmRun()), {});
+        const QList<LoadedRun> partialRuns = load(partial), wholeRuns = load(testdata::dlrmRun());
+        const RankTable two(partialRuns, wholeRuns, {});
         const QString notes = two.notes().join(QLatin1Char('\n'));
         QVERIFY2(notes.contains(QLatin1String("rank 0, 1, 3, 4, 6, 7 missing")), qPrintable(notes));
-        QVERIFY2(notes.contains(QLatin1String("A's runs have 2 rank(s), B's 8")), qPrintable(notes));
-        QVERIFY(!RankTable(load(testdata::dlrmRun()), load(testdata::dlrmRun()), {})
+        const QString differentSets = QStringLiteral("A's runs have 2 rank(s), B's 8");
+        QVERIFY2(notes.contains(differentSets), qPrintable(notes));
+        QVERIFY(!RankTable(wholeRuns, wholeRuns, {})
                      .notes()
                      .join(QLatin1Char('\n'))
                      .contains(QLatin1String("different sets")));
+        // and the step time, its parts and the kernels say it beside their verdicts, as the ranks do
+        QVERIFY(StepBreakdown(partialRuns, wholeRuns).row(StepPart::Step).caveat.contains(differentSets));
+        QVERIFY(KernelDiff(partialRuns, wholeRuns).summary().caveat.contains(differentSets));
+        QVERIFY(StepBreakdown(wholeRuns, wholeRuns).row(StepPart::Step).caveat.isEmpty());
+        QVERIFY(KernelDiff(wholeRuns, wholeRuns).summary().caveat.isEmpty());
     }
 
     // Message sizes from the args give bandwidths: RCCL on MI300 (8 ranks' group, BFloat16) and NCCL

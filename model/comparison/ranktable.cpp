@@ -336,6 +336,7 @@ void RankTable::compare()
         rankedRuns[row.side].push_back(row.rank >= 0 ? row.run : QString());
     }
     const Replication replication(processes[0], processes[1], rankedRuns[0], rankedRuns[1]);
+    m_rankCaveat = replication.rankCaveat();
     // Per side, what is compared -> a value per entry (NaN: none there): its step time, its run's
     // slowest rank's, and for each rank its own; then one value per unit.
     std::vector<QString> order = {tr("mean over ranks"), tr("slowest rank")};
@@ -711,23 +712,8 @@ QStringList RankTable::notes() const
     for (const RunCollectives &c : m_collectives)
         lines << note(c);
     // The mean over ranks and the slowest rank of 2 GPUs against those of 8 compare different jobs.
-    std::set<int> ranks[2];
-    for (const RankRow &row : m_rows) {
-        const auto run =
-            std::find_if(m_collectives.begin(), m_collectives.end(),
-                         [&row](const RunCollectives &c) { return c.side == row.side && c.run == row.run; });
-        ranks[row.side].insert(run == m_collectives.end() ? 1 : run->ranks);
-    }
-    if (!ranks[0].empty() && !ranks[1].empty() && ranks[0] != ranks[1]) {
-        const auto text = [](const std::set<int> &counts) {
-            QStringList n;
-            for (int c : counts)
-                n << QString::number(c);
-            return n.join(QStringLiteral(" or "));
-        };
-        lines << tr("A's runs have %1 rank(s), B's %2: A against B compares different sets of GPUs")
-                     .arg(text(ranks[0]), text(ranks[1]));
-    }
+    if (!m_rankCaveat.isEmpty())
+        lines << m_rankCaveat;
     return lines;
 }
 

@@ -111,6 +111,8 @@ public:
     // The slowest rank of each run and how the collectives matched, a line each (note() of each run).
     QStringList notes() const;
     QString note(const RunCollectives &run) const;
+    // Runs of different numbers of ranks on the two sides (Replication::rankCaveat); else empty.
+    const QString &rankCaveat() const { return m_rankCaveat; }
 
 private:
     void addSide(int side, const QList<LoadedRun> &runs);
@@ -122,6 +124,7 @@ private:
     std::vector<RunCollectives> m_collectives;
     std::vector<RankComparisonRow> m_comparison;
     std::vector<CollectiveRow> m_kinds;
+    QString m_rankCaveat; // Replication::rankCaveat
 };
 
 } // namespace scopeline

@@ -4,6 +4,7 @@
 #include "stats/welch.h"
 
 #include <QCoreApplication>
+#include <QStringList>
 
 #include <algorithm>
 #include <set>
@@ -52,6 +53,10 @@ Replication::Replication(const std::vector<QString> &processesA, const std::vect
             m_units[s][std::size_t(it - order.begin())].push_back(r);
         }
         m_runs[s] = int(runKeys.size());
+        std::vector<int> ranks(runKeys.size(), 0);
+        for (int run : m_runOf[s])
+            ++ranks[std::size_t(run)];
+        m_ranksPerRun[s].insert(ranks.begin(), ranks.end());
     }
 }
 
@@ -111,11 +116,32 @@ QString Replication::unitName() const
 
 QString Replication::caveat() const
 {
+    QStringList caveats;
+    if (const QString ranks = rankCaveat(); !ranks.isEmpty())
+        caveats << ranks;
     // one run on a side: no run-level test to carry it, and "one run" says more
-    if (m_byProcess || m_shared || std::min(m_runs[0], m_runs[1]) < 2)
+    if (!m_byProcess && !m_shared && std::min(m_runs[0], m_runs[1]) >= 2)
+        caveats << QCoreApplication::translate("Replication",
+                                               "one process a side: differences between processes "
+                                               "(compilation, autotuning, placement) not measured");
+    return caveats.join(QStringLiteral("; "));
+}
+
+QString Replication::rankCaveat() const
+{
+    if (m_ranksPerRun[0].empty() || m_ranksPerRun[1].empty() ||
+        (m_ranksPerRun[0] == m_ranksPerRun[1] && m_ranksPerRun[0].size() == 1))
         return {};
-    return QCoreApplication::translate("Replication", "one process a side: differences between processes "
-                                                      "(compilation, autotuning, placement) not measured");
+    const auto counts = [](const std::set<int> &ranks) {
+        QStringList n;
+        for (int c : ranks)
+            n << QString::number(c);
+        return n.join(QCoreApplication::translate("Replication", " or "));
+    };
+    return QCoreApplication::translate("Replication",
+                                       "A's runs have %1 rank(s), B's %2: A against B compares different "
+                                       "sets of GPUs")
+        .arg(counts(m_ranksPerRun[0]), counts(m_ranksPerRun[1]));
 }
 
 } // namespace scopeline

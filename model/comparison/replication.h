@@ -11,6 +11,7 @@
 #include <QList>
 #include <QString>
 
+#include <set>
 #include <vector>
 
 namespace scopeline {
@@ -48,14 +49,18 @@ public:
     // "process" or "run".
     QString unitName() const;
     // What every run-level call must say: one process a side, so differences between processes were
-    // not measured; empty when they were (byProcess) or cancel (sharedProcess), and with one run on a
-    // side (no run-level call: its "one run" says more).
+    // not measured (empty when they were, byProcess, or cancel, sharedProcess, and with one run on a
+    // side: no run-level call, its "one run" says more); and rankCaveat.
     QString caveat() const;
+    // Runs of different numbers of ranks (8 GPUs against 4): A against B compares different sets of
+    // GPUs, whatever the runs; empty when every run has as many.
+    QString rankCaveat() const;
 
 private:
     bool m_byProcess = false, m_shared = false;
     int m_processes[2] = {0, 0};
     int m_runs[2] = {0, 0};
+    std::set<int> m_ranksPerRun[2];
     std::vector<int> m_runOf[2];
     std::vector<std::vector<int>> m_units[2];
 };

@@ -378,10 +378,11 @@ void StepBreakdown::compare()
         row.tied = welch.tied;
         if (row.unitsA == 0 || row.unitsB == 0)
             row.reason = tr("no steps with kernels on a side");
-        else if (row.unitsA < 2 || row.unitsB < 2)
+        else if (row.unitsA < 2 || row.unitsB < 2) {
             row.reason = m_byProcess ? tr("one process on a side: process-to-process variation not measured")
                                      : tr("one run on a side: run-to-run variation not measured");
-        else
+            row.caveat = replication.rankCaveat();
+        } else
             row.caveat = replication.caveat();
         // Without communication, compute is all of busy: nothing of its own to test (and no row
         // added to the parts' Holm family, so one-GPU tables judge as they did).

@@ -170,11 +170,15 @@ void RanksView::showOverview(int index)
     // what the picked run's ranks did, per step of which scope
     const QString scope =
         m_table && !m_table->stepScope().isEmpty() ? m_table->stepScope() : tr("the whole run");
-    m_notes->setText(collectives ? tr("Per step of %1. ").arg(scope) + m_table->note(*collectives)
-                     : m_table
-                         ? QString()
-                         : tr("No run of several GPUs: open a folder of one job's rank files (one trace "
-                              "per GPU, with Kineto's distributedInfo or rank_N in the file names)."));
+    QString notes = collectives ? tr("Per step of %1. ").arg(scope) + m_table->note(*collectives)
+                    : m_table   ? QString()
+                              : tr("No run of several GPUs: open a folder of one job's rank files (one trace "
+                                   "per GPU, with Kineto's distributedInfo or rank_N in the file names).");
+    // beside the picked run, what holds for every A-against-B row below
+    if (m_table && !m_table->rankCaveat().isEmpty())
+        notes +=
+            (notes.isEmpty() ? QString() : QStringLiteral("\n")) + m_table->rankCaveat() + QLatin1Char('.');
+    m_notes->setText(notes);
 }
 
 } // namespace scopeline
