@@ -545,8 +545,22 @@ private slots:
         QTest::qWait(100);
         QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_variants_scopes.png"))));
 
-        // any two variants in the pair views: the two candidates
+        // What changed's step scope and the threshold are the tab's too, and the scope and pair
+        // picked stay
         variants->pairA()->setCurrentIndex(1);
+        window.diffView()->stepView()->setStepScope(StepBreakdownOptions::wholeRun());
+        window.panel()->setThreshold(0.5);
+        for (const StepBreakdown &candidate : variants->steps()->comparisons()) {
+            QCOMPARE(candidate.options().stepScope, StepBreakdownOptions::wholeRun());
+            QCOMPARE(candidate.options().threshold, 0.5);
+        }
+        for (const KernelDiff &candidate : variants->diff()->diffs())
+            QCOMPARE(candidate.options().threshold, 0.5);
+        QCOMPARE(variants->scopeBox()->currentText(), QStringLiteral("mlp"));
+        QCOMPARE(variants->pairA()->currentIndex(), 1);
+        window.panel()->setThreshold(0.01);
+
+        // any two variants in the pair views: the two candidates
         variants->pairB()->setCurrentIndex(2);
         QPushButton *open = nullptr;
         for (QPushButton *button : variants->findChildren<QPushButton *>())

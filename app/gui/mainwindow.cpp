@@ -157,6 +157,9 @@ void MainWindow::createViews()
                                 "× variants, with Holm over the candidates (Ctrl+4)"));
     m_tabs->setTabVisible(3, false);
     connect(m_variants, &VariantsView::pairRequested, this, &MainWindow::startNewPair);
+    // the variants judged as the pair views judge: one step scope, threshold, matching and samples
+    connect(m_diffView->stepView(), &StepBreakdownView::stepScopeChanged, this,
+            &MainWindow::syncVariantSettings);
     // a rank double-clicked: that rank's file in its side's timeline
     connect(m_ranks, &RanksView::rankActivated, this, [this](int side, const QString &run, int rank) {
         const QList<LoadedRun> &runs = side == 0 ? runsA() : runsB();
@@ -212,6 +215,7 @@ void MainWindow::createViews()
     });
     connect(m_panel, &ComparisonPanel::settingsChanged, this, [this] {
         m_diffView->setThreshold(m_panel->threshold()); // one threshold for every verdict
+        syncVariantSettings();
         updateTitle();
     });
     connect(m_diffView, &KernelDiffView::kernelSelected, this, [this](const QStringList &names) {
@@ -584,6 +588,7 @@ void MainWindow::openVariants(const QStringList &arguments, const SessionState &
                 for (QList<LoadedRun> &side : summaries)
                     for (LoadedRun &run : side)
                         run = run.withoutEvents();
+                syncVariantSettings();
                 m_variants->setVariants(summaries, labels, paths);
                 m_tabs->setTabVisible(3, true);
                 m_showVariantsTab = true;
@@ -600,6 +605,12 @@ void MainWindow::showOpenVariantsDialog()
     dialog.setArguments(m_variantArguments);
     if (dialog.exec() == QDialog::Accepted)
         openVariants(dialog.arguments()); // two: a pair
+}
+
+void MainWindow::syncVariantSettings()
+{
+    m_variants->setSettings(m_diffView->stepView()->stepScope(), m_panel->threshold(), m_panel->matchMode(),
+                            m_panel->sampleMode());
 }
 
 void MainWindow::startNewPair(const QString &pathA, const QString &pathB)

@@ -118,6 +118,7 @@ private:
     void escape();      // cancels loading, else clears a timeline's range, else its selection
     void focusFilter(); // the filter of the tab shown
     QString chooseReportFolder();
+    void syncVariantSettings();
     void startNewPair(const QString &pathA, const QString &pathB);
     void showOpenVariantsDialog();
     void clearVariants();

@@ -110,10 +110,37 @@ void VariantsView::setVariants(const std::vector<QList<LoadedRun>> &sides, const
     m_sides = sides;
     m_labels = labels;
     m_paths = paths;
+    m_pairA->clear(); // other variants: the baseline and the first candidate
+    m_pairB->clear();
+    rebuild();
+}
+
+void VariantsView::setSettings(const QString &stepScope, double threshold, MatchMode match,
+                               SampleMode samples)
+{
+    if (stepScope == m_stepOptions.stepScope && threshold == m_stepOptions.threshold && match == m_match &&
+        samples == m_samples)
+        return;
+    m_stepOptions.stepScope = stepScope;
+    m_stepOptions.threshold = m_diffOptions.threshold = threshold;
+    m_match = match;
+    m_samples = samples;
+    if (hasVariants())
+        rebuild();
+}
+
+void VariantsView::rebuild()
+{
+    const std::vector<QList<LoadedRun>> &sides = m_sides;
+    const QStringList &labels = m_labels;
     const std::vector<QList<LoadedRun>> candidates(sides.begin() + 1, sides.end());
-    m_steps = std::make_unique<VariantSteps>(sides.front(), candidates, labels.mid(1));
-    m_diff = std::make_unique<VariantDiff>(sides.front(), candidates, labels.mid(1));
-    QStringList lead{tr("Baseline: %1").arg(labels.value(0))};
+    m_steps = std::make_unique<VariantSteps>(sides.front(), candidates, labels.mid(1), m_stepOptions);
+    m_diff = std::make_unique<VariantDiff>(sides.front(), candidates, labels.mid(1), m_diffOptions);
+    const QString stepScope =
+        m_steps->comparisons().empty() ? QString() : m_steps->comparisons().front().stepScope();
+    QStringList lead{stepScope.isEmpty() || stepScope == StepBreakdownOptions::wholeRun()
+                         ? tr("Baseline: %1; each run one step").arg(labels.value(0))
+                         : tr("Baseline: %1; per step of %2").arg(labels.value(0), stepScope)};
     for (int i = 0; i < int(candidates.size()); ++i)
         lead << m_steps->leadLine(i);
     // a sweep (every label a number, three or more): neighbours compared, where it jumps, and lines
@@ -122,7 +149,7 @@ void VariantsView::setVariants(const std::vector<QList<LoadedRun>> &sides, const
         labels.size() >= 3 ? Sweep::parameters(labels) : std::vector<double>{};
     m_sweep.reset();
     if (!parameters.empty()) {
-        m_sweep = std::make_unique<Sweep>(Sweep::ofVariants(sides, labels, parameters));
+        m_sweep = std::make_unique<Sweep>(Sweep::ofVariants(sides, labels, parameters, m_stepOptions));
         const QString name = Sweep::parameterName(labels);
         lead << (m_sweep->jump() >= 0
                      ? tr("Sweep, neighbours compared (Holm over them): the jump is %1")
@@ -141,11 +168,15 @@ void VariantsView::setVariants(const std::vector<QList<LoadedRun>> &sides, const
     m_bars->setVariants(m_steps.get(), labels, parameters);
     m_bars->setKernels(m_diff.get());
     m_matrix->setDiff(m_diff.get());
+    // the pair picked stays picked when the settings change
+    const int pairA = m_pairA->count() == labels.size() ? m_pairA->currentIndex() : 0;
+    const int pairB = m_pairB->count() == labels.size() ? m_pairB->currentIndex() : 1;
     for (QComboBox *box : {m_pairA, m_pairB}) {
         box->clear();
         box->addItems(labels);
     }
-    m_pairB->setCurrentIndex(1);
+    m_pairA->setCurrentIndex(pairA);
+    m_pairB->setCurrentIndex(pairB);
     // the named scopes of any variant (not the steps)
     std::set<QString> names;
     for (const QList<LoadedRun> &side : sides)
@@ -154,9 +185,12 @@ void VariantsView::setVariants(const std::vector<QList<LoadedRun>> &sides, const
                 if (!scope.step)
                     names.insert(scope.name);
     const QSignalBlocker block(m_scopeBox);
+    const QString shown = m_scopeBox->currentText();
     m_scopeBox->clear();
     for (const QString &name : names)
         m_scopeBox->addItem(name);
+    if (names.count(shown))
+        m_scopeBox->setCurrentText(shown);
     showScope(m_scopeBox->currentText());
 }
 
@@ -172,7 +206,7 @@ void VariantsView::showScope(const QString &scope)
     }
     const std::vector<QList<LoadedRun>> candidates(m_sides.begin() + 1, m_sides.end());
     m_scopes = std::make_unique<VariantScopes>(m_sides.front(), candidates, m_labels.mid(1),
-                                               QStringList{scope}, MatchMode::Component, SampleMode::Kernel);
+                                               QStringList{scope}, m_match, m_samples);
     QStringList note;
     const ScopeAcrossVariants &across = m_scopes->acrossVariants().front();
     note << tr("Kruskal–Wallis across the %n variant(s) with samples (run medians): %1", nullptr,

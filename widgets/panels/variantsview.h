@@ -39,6 +39,9 @@ public:
     void setVariants(const std::vector<QList<LoadedRun>> &sides, const QStringList &labels,
                      const QStringList &paths);
     void clear();
+    // What the pair views judge with, so that a candidate's figures here are theirs: What changed's
+    // step scope (empty: the detected one) and threshold, and the Scopes tab's matching and samples.
+    void setSettings(const QString &stepScope, double threshold, MatchMode match, SampleMode samples);
     bool hasVariants() const { return m_steps != nullptr; }
     const QStringList &labels() const { return m_labels; }
     const QStringList &paths() const { return m_paths; }
@@ -62,7 +65,13 @@ signals:
     void pairRequested(const QString &pathA, const QString &pathB);
 
 private:
+    void rebuild(); // the figures of m_sides with the settings
     void showScope(const QString &scope);
+
+    StepBreakdownOptions m_stepOptions;
+    KernelDiffOptions m_diffOptions;
+    MatchMode m_match = MatchMode::Component;
+    SampleMode m_samples = SampleMode::Kernel;
 
     std::vector<QList<LoadedRun>> m_sides;
     QStringList m_labels, m_paths;
