@@ -598,15 +598,24 @@ private slots:
     }
 
     // Variants whose labels are numbers are a sweep: the step and its parts drawn as lines over the
-    // parameter, each point the model's mean, the candidates' whiskers at their intervals.
+    // parameter, each point the model's mean, the candidates' whiskers at their intervals, in whatever
+    // order the variants were given.
+    void variantSweepDrawsLines_data()
+    {
+        QTest::addColumn<QList<int>>("parameters");
+        QTest::newRow("ascending") << QList<int>{5, 10, 15};
+        QTest::newRow("baseline last, then out of order") << QList<int>{15, 5, 10};
+    }
+
     void variantSweepDrawsLines()
     {
+        QFETCH(QList<int>, parameters);
         const QString jax = testdata::path("jax_h100");
         const QStringList folders = {QStringLiteral("jax_command_buffers"), QStringLiteral("jax_named_scopes"),
                                      QStringLiteral("jax_named_scopes_cublas")};
         QStringList arguments;
         for (int i = 0; i < 3; ++i)
-            arguments << QStringLiteral("K=%1=").arg(5 * (i + 1)) + jax + QLatin1Char('/') + folders[i] +
+            arguments << QStringLiteral("K=%1=").arg(parameters[i]) + jax + QLatin1Char('/') + folders[i] +
                              QStringLiteral("/trace_file_matmul_*");
         MainWindow window;
         window.resize(1366, 768);
@@ -630,17 +639,38 @@ private slots:
         }
         QCOMPARE(step->dataCount(), 3);
         const std::vector<double> means = bars->values(StepPart::Step);
-        for (int i = 0; i < 3; ++i) {
-            QCOMPARE(step->data()->at(i)->key, 5.0 * (i + 1));
-            QVERIFY(std::fabs(step->data()->at(i)->value - means[std::size_t(i)] / 1e3) < 1e-6); // in µs
+        QCPErrorBars *whiskers = nullptr;
+        for (int p = 0; p < plot->plottableCount(); ++p)
+            if (auto *errors = qobject_cast<QCPErrorBars *>(plot->plottable(p));
+                errors && errors->dataPlottable() == step)
+                whiskers = errors;
+        QVERIFY(whiskers);
+        QCOMPARE(whiskers->dataCount(), 3);
+        const std::vector<StepBreakdown> &candidates = window.variantsView()->steps()->comparisons();
+        for (int point = 0; point < 3; ++point) {                   // the plot's points by K: 5, 10, 15
+            const int i = int(parameters.indexOf(5 * (point + 1))); // the variant drawn there
+            QCOMPARE(step->data()->at(point)->key, 5.0 * (point + 1));
+            QVERIFY(std::fabs(step->data()->at(point)->value - means[std::size_t(i)] / 1e3) < 1e-6); // in µs
+            // the baseline has no whisker; a candidate's spans its interval
+            const double plus = whiskers->data()->at(point).errorPlus;
+            if (i == 0) {
+                QVERIFY(std::isnan(plus));
+            } else {
+                const StepRow &row = candidates[std::size_t(i - 1)].row(StepPart::Step);
+                QVERIFY2(std::fabs(plus - (row.meanA + row.ciHigh - means[std::size_t(i)]) / 1e3) < 1e-6,
+                         qPrintable(QString::number(plus)));
+            }
         }
+        QVERIFY(plot->xAxis->range().lower < 5 && plot->xAxis->range().upper > 15);
         QCOMPARE(plot->xAxis->label(), QStringLiteral("K"));
         // neighbours compared: the jump said above the figures
         const Sweep *sweep = window.variantsView()->sweep();
         QVERIFY(sweep);
-        QCOMPARE(sweep->jump(), 0);
-        QVERIFY(window.variantsView()->findChild<QLabel *>()->text().contains(
-            QStringLiteral("the jump is K 5 → 10: step +")));
+        if (parameters.front() == 5) {
+            QCOMPARE(sweep->jump(), 0);
+            QVERIFY(window.variantsView()->findChild<QLabel *>()->text().contains(
+                QStringLiteral("the jump is K 5 → 10: step +")));
+        }
         QTest::qWait(100);
         QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_variants_sweep.png"))));
     }

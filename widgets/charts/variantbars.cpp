@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace scopeline {
 
@@ -132,6 +133,11 @@ void VariantBars::rebuild()
     const DurationUnit unit = DurationUnit::fitting(largest);
     const bool sweep = m_sweep.size() == steps.size() && !steps.empty();
     const auto x = [&](std::size_t i) { return sweep ? m_sweep[i] : double(i); };
+    // Error bars follow their graph's points, which the plot keeps sorted by x: a sweep given as
+    // 16, 1, 4, 2 is drawn, and its whiskers set, in the parameter's order.
+    std::vector<std::size_t> order(steps.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) { return x(i) < x(j); });
 
     QCPAbstractPlottable *top = nullptr;
     if (sweep) { // lines over the parameter: the step, and each part
@@ -181,7 +187,7 @@ void VariantBars::rebuild()
         errors->setDataPlottable(top);
         errors->setPen(QPen(theme.text, 1.2));
         QVector<double> minus, plus;
-        for (std::size_t i = 0; i < steps.size(); ++i) {
+        for (const std::size_t i : order) {
             const bool known = std::isfinite(low[i]) && std::isfinite(high[i]);
             minus << (known ? (steps[i] - low[i]) / unit.ns : std::nan(""));
             plus << (known ? (high[i] - steps[i]) / unit.ns : std::nan(""));
@@ -211,7 +217,7 @@ void VariantBars::rebuild()
             graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 4));
             const std::vector<double> v = kernelValues(k);
             QVector<double> minus, plus;
-            for (std::size_t i = 0; i < v.size(); ++i) {
+            for (const std::size_t i : order) {
                 graph->addData(x(i), v[i] / kernelUnit.ns);
                 const KernelDiffRow *cell = i == 0 ? nullptr : row.cells[i - 1];
                 const bool known =
@@ -242,10 +248,10 @@ void VariantBars::rebuild()
     else
         m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
     m_plot->xAxis->setLabel(sweep ? Sweep::parameterName(m_labels) : QString());
-    if (sweep)
-        m_plot->xAxis->setRange(m_sweep.front() - 0.05 * (m_sweep.back() - m_sweep.front() + 1),
-                                m_sweep.back() + 0.05 * (m_sweep.back() - m_sweep.front() + 1));
-    else
+    if (sweep) {
+        const double first = x(order.front()), last = x(order.back());
+        m_plot->xAxis->setRange(first - 0.05 * (last - first + 1), last + 0.05 * (last - first + 1));
+    } else
         m_plot->xAxis->setRange(-0.6, std::max<double>(1, double(steps.size())) - 0.4);
     m_plot->yAxis->setRange(0, largest > 0 ? 1.08 * largest / unit.ns : 1);
     m_plot->yAxis->setLabel(tr("mean per step (%1)").arg(unit.name));
