@@ -426,6 +426,11 @@ private slots:
                     << graphEager + f +
                            QStringList{QStringLiteral("--fail-on"), QStringLiteral("slower"), QStringLiteral("--strict")}
                     << 3 << QStringLiteral("B slower");
+                // a baseline and two candidates: the same gate, the same formats
+                QTest::addRow("%s variants, --fail-on change, %s", name.constData(), format)
+                    << eagerGraph + QStringList{QStringLiteral("again=") + kLaunchEager} + f +
+                           QStringList{QStringLiteral("--fail-on"), QStringLiteral("change")}
+                    << 3 << QStringLiteral("fails: graph: ");
             }
         }
     }
@@ -450,6 +455,14 @@ private slots:
             QVERIFY2(run.out.contains("**Gate `--fail-on") && run.out.contains(": failed, ") &&
                          run.out.contains("- fails: "),
                      run.out.constData());
+        // a pull-request comment is Markdown throughout, its tables too; text has none of it
+        if (exitCode != 1 && exitCode != 2) {
+            if (format >= 0 && arguments[format + 1] == QLatin1String("markdown"))
+                QVERIFY2(run.out.startsWith("### Scopeline ") && run.out.contains("\n| :--- |"),
+                         run.out.constData());
+            else if (format < 0 || arguments[format + 1] == QLatin1String("text"))
+                QVERIFY2(!run.out.contains("**") && !run.out.contains("| :--- |"), run.out.constData());
+        }
     }
 
     // Variants whose labels are alike are refused (every line and CSV row names them); a path given

@@ -111,23 +111,47 @@ int variantCompare(const ComparisonOptions &options, double alpha, const GateOpt
                                       {QStringLiteral("gate"), gateJson(gate)}})
                 .toJson(QJsonDocument::Indented));
     } else {
+        // as text, or as the pull-request comment (then with the gate)
+        const bool markdown = output.format == OutputFormat::Markdown;
+        const auto code = [markdown](const QString &path) { return markdown ? '`' + path + '`' : path; };
+        if (markdown)
+            out() << "### Scopeline compare\n\n**baseline** " << markdownCell(sides[0].label) << " "
+                  << code(sides[0].path) << " (" << runsText(loaded.baseline) << ")\n\n";
+        else
+            out() << "baseline: " << sides[0].label << " (" << sides[0].path << ", "
+                  << runsText(loaded.baseline) << ")\n";
         out()
-            << "baseline: " << sides[0].label << " (" << sides[0].path << ", " << runsText(loaded.baseline)
-            << ")\n"
             << "across the " << sides.size()
             << " variants, per scope: Kruskal–Wallis on each variant's run (process) medians, Holm over the "
-               "scopes\n";
-        for (const ScopeAcrossVariants &s : variants.acrossVariants())
-            out() << "  " << s.scope << " (" << s.test.groups << " variants with samples): " << s.text(alpha)
-                  << "\n";
-        for (std::size_t c = 0; c < variants.rows().size(); ++c) {
-            out() << "\n"
-                  << loaded.labels[qsizetype(c)] << " (" << sides[qsizetype(c) + 1].path << ", "
-                  << runsText(loaded.candidates[c]) << ") against " << sides[0].label
-                  << "; Holm over scopes × candidates\n";
-            printComparison(variants.rows()[c], alpha, options.threshold);
+               "scopes\n"
+            << (markdown ? "\n" : "");
+        for (const ScopeAcrossVariants &s : variants.acrossVariants()) {
+            const QString line = QStringLiteral("%1 (%2 variants with samples): %3")
+                                     .arg(s.scope)
+                                     .arg(s.test.groups)
+                                     .arg(s.text(alpha));
+            out() << (markdown ? "- " + markdownCell(line) : "  " + line) << "\n";
         }
-        if (output.format == OutputFormat::Markdown || gate.mode() != GateMode::Off)
+        for (std::size_t c = 0; c < variants.rows().size(); ++c) {
+            const QString label = loaded.labels[qsizetype(c)];
+            const QString against = QStringLiteral(" (%1) against %2; Holm over scopes × candidates")
+                                        .arg(runsText(loaded.candidates[c]), sides[0].label);
+            if (markdown) {
+                out() << "\n#### " << markdownCell(label) << " " << code(sides[qsizetype(c) + 1].path)
+                      << markdownCell(against) << "\n\n"
+                      << tableMarkdown(ScopeComparison::cliColumns(alpha, options.threshold),
+                                       variants.rows()[c]);
+                if (const QString caveat = caveatText(variants.rows()[c]); !caveat.isEmpty())
+                    out() << "\n> caveat: " << markdownCell(caveat) << "\n";
+            } else {
+                out() << "\n"
+                      << label << " (" << sides[qsizetype(c) + 1].path << ", "
+                      << runsText(loaded.candidates[c]) << ") against " << sides[0].label
+                      << "; Holm over scopes × candidates\n";
+                printComparison(variants.rows()[c], alpha, options.threshold);
+            }
+        }
+        if (markdown)
             out() << gateMarkdown(gate);
     }
     out().flush();

@@ -153,25 +153,34 @@ void printDiffJson(const KernelDiff &diff, const StepBreakdown &steps, const Gat
 }
 
 // More than two sides: the step's lead line and the kernel figures of each candidate, then the kernel ×
-// variant matrix.
-void printVariantDiff(const VariantDiff &diff, const VariantSteps &steps, const QList<SideArgument> &sides, int top,
-                      bool wide)
+// variant matrix; as text, or as the pull-request comment (then with the gate).
+void printVariantDiff(const VariantDiff &diff, const VariantSteps &steps, const QList<SideArgument> &sides,
+                      int top, bool wide, const Gate *markdownGate)
 {
+    const bool markdown = markdownGate != nullptr;
     const KernelDiffSummary &base = diff.diffs().front().summary();
-    out() << "baseline: " << sides[0].label << " (" << sides[0].path << ", "
-          << sideText(base, base.runsA, base.processesA) << ")\n";
+    const auto code = [markdown](const QString &path) { return markdown ? '`' + path + '`' : path; };
+    if (markdown)
+        out() << "### Scopeline diff\n\n**baseline** " << markdownCell(sides[0].label) << " "
+              << code(sides[0].path) << " (" << sideText(base, base.runsA, base.processesA) << ")\n\n";
+    else
+        out() << "baseline: " << sides[0].label << " (" << sides[0].path << ", "
+              << sideText(base, base.runsA, base.processesA) << ")\n";
     for (std::size_t c = 0; c < diff.diffs().size(); ++c) {
         const KernelDiffSummary &s = diff.diffs()[c].summary();
-        out() << steps.leadLine(int(c)) << "\n  " << sides[qsizetype(c) + 1].path << " ("
-              << sideText(s, s.runsB, s.processesB) << "); kernel time per run "
-              << formatDuration(s.kernelTimePerRunB) << " ("
+        const QString lead = steps.leadLine(int(c));
+        out() << (markdown ? "- **" + markdownCell(lead) + "**\n  " : lead + "\n  ")
+              << code(sides[qsizetype(c) + 1].path) << " (" << sideText(s, s.runsB, s.processesB)
+              << "); kernel time per run " << formatDuration(s.kernelTimePerRunB) << " ("
               << relativeText(s.kernelTimePerRunA, s.kernelTimePerRunB) << "); " << s.onlyInA
               << " only in the baseline, " << s.onlyInB << " only here\n";
     }
-    out() << "each cell: GPU time per run, its change against the baseline and the verdict; Holm over "
+    out() << (markdown ? "\n" : "")
+          << "each cell: GPU time per run, its change against the baseline and the verdict; Holm over "
              "kernels × candidates (alpha "
-          << diff.diffs().front().options().alpha << ", threshold " << 100 * diff.diffs().front().options().threshold
-          << "%)\n";
+          << diff.diffs().front().options().alpha << ", threshold "
+          << 100 * diff.diffs().front().options().threshold << "%)\n"
+          << (markdown ? "\n" : "");
     const std::vector<VariantKernelRow> &rows = diff.rows();
     std::vector<TableColumn<VariantKernelRow>> columns = diff.matrixColumns(sides[0].label);
     if (!wide) {
@@ -184,10 +193,17 @@ void printVariantDiff(const VariantDiff &diff, const VariantSteps &steps, const 
         };
     }
     const std::size_t shown = top > 0 ? std::min<std::size_t>(std::size_t(top), rows.size()) : rows.size();
-    out() << tableText(columns, rows, shown);
-    if (shown < rows.size())
-        out() << "(top " << shown << " of " << rows.size()
-              << " rows by the largest |Δ total| in any candidate; --top N for more, --csv FILE for all)\n";
+    out() << (markdown ? tableMarkdown(columns, rows, shown) : tableText(columns, rows, shown));
+    if (shown < rows.size()) {
+        const QString more =
+            QStringLiteral("(top %1 of %2 rows by the largest |Δ total| in any candidate; --top N "
+                           "for more, --csv FILE for all)")
+                .arg(shown)
+                .arg(rows.size());
+        out() << (markdown ? "\n" + markdownCell(more) : more) << "\n";
+    }
+    if (markdown)
+        out() << gateMarkdown(*markdownGate);
 }
 
 int variantDiff(const QList<SideArgument> &sides, const KernelDiffOptions &options, const GateOptions &output,
@@ -224,9 +240,8 @@ int variantDiff(const QList<SideArgument> &sides, const KernelDiffOptions &optio
                                       {QStringLiteral("gate"), gateJson(gate)}})
                 .toJson(QJsonDocument::Indented));
     } else {
-        printVariantDiff(diff, steps, sides, top, wide);
-        if (output.format == OutputFormat::Markdown || gate.mode() != GateMode::Off)
-            out() << gateMarkdown(gate);
+        printVariantDiff(diff, steps, sides, top, wide,
+                         output.format == OutputFormat::Markdown ? &gate : nullptr);
     }
     out().flush();
     if (!csv.isEmpty() && !writeTextFile(csv, diff.toCsv()))
