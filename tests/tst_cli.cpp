@@ -465,15 +465,19 @@ private slots:
         }
     }
 
-    // Variants whose labels are alike are refused (every line and CSV row names them); a path given
-    // twice is said on stderr.
+    // Variants whose labels are alike, or a label without a path, are refused as bad usage (every line
+    // and CSV row names a variant by its label); a path given twice is said on stderr.
     void variantLabelsAreDistinct()
     {
         const QString x = QStringLiteral("X="), steps = QStringLiteral("steps");
         const ProcessResult alike =
             cli({steps, x + kTorchEager, x + kTorchCompiled, QStringLiteral("Y=") + kTorchEager});
-        QCOMPARE(alike.exitCode, 2);
+        QCOMPARE(alike.exitCode, 1); // bad usage, found before any file is read
         QVERIFY2(alike.err.contains("two variants are labelled 'X'"), alike.err.constData());
+        const ProcessResult unnamed = cli({QStringLiteral("diff"), QStringLiteral("A=") + kTorchEager,
+                                           QStringLiteral("B=") + kTorchCompiled, QStringLiteral("C=")});
+        QCOMPARE(unnamed.exitCode, 1);
+        QVERIFY2(unnamed.err.contains("C=: no path after the label"), unnamed.err.constData());
         const ProcessResult twice = cli({steps, QStringLiteral("A=") + kTorchEager, x + kTorchCompiled,
                                          QStringLiteral("Y=") + kTorchEager});
         QVERIFY2(twice.exitCode == 0, twice.err.constData());

@@ -1438,6 +1438,12 @@ private slots:
         QVERIFY2(window.statusText().contains(QLatin1String("could not be opened")),
                  qPrintable(window.statusText()));
         QVERIFY(!window.tabs()->isTabVisible(3));
+        // two variants of one label would be told apart nowhere: refused before anything loads
+        window.openVariants({QStringLiteral("X=") + kMatmul, QStringLiteral("X=") + kEinsum, kMatmul});
+        QVERIFY(!window.isLoading());
+        QVERIFY2(window.bannerText().contains(QLatin1String("two variants are labelled 'X'")),
+                 qPrintable(window.bannerText()));
+        QVERIFY(!window.tabs()->isTabVisible(3));
     }
 
     void swapAndExport()

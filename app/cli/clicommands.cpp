@@ -173,21 +173,16 @@ std::vector<TraceRun> scanPath(const QString &path)
     return found;
 }
 
-bool loadVariants(const QList<SideArgument> &sides, LoadedVariants &variants)
+int loadVariants(const QList<SideArgument> &sides, LoadedVariants &variants)
 {
     QStringList paths;
     for (const SideArgument &side : sides)
         paths << side.path;
-    // Labels name the variants in every line and CSV row: two alike make them ambiguous. A path given
-    // twice is a candidate against itself, or one that enlarges the Holm family for nothing.
+    if (const QString problem = SideArgument::problem(sides); !problem.isEmpty())
+        return usageError(problem);
+    // A path given twice is a candidate against itself, or one that enlarges the Holm family for nothing.
     for (qsizetype i = 0; i < sides.size(); ++i)
         for (qsizetype j = i + 1; j < sides.size(); ++j) {
-            if (sides[i].label == sides[j].label) {
-                err() << "scopeline-cli: two variants are labelled '" << sides[i].label << "' ("
-                      << sides[i].path << ", " << sides[j].path << "): give each its own, LABEL=PATH\n";
-                err().flush();
-                return false;
-            }
             const QString a = QFileInfo(sides[i].path).canonicalFilePath(),
                           b = QFileInfo(sides[j].path).canonicalFilePath();
             if (sides[i].path == sides[j].path || (!a.isEmpty() && a == b))
@@ -197,12 +192,12 @@ bool loadVariants(const QList<SideArgument> &sides, LoadedVariants &variants)
         }
     std::vector<QList<LoadedRun>> each;
     if (sides.isEmpty() || !loadEachPath(paths, each))
-        return false;
+        return Unreadable;
     variants.baseline = each.front();
     variants.candidates.assign(each.begin() + 1, each.end());
     for (qsizetype i = 1; i < sides.size(); ++i)
         variants.labels << sides[i].label;
-    return true;
+    return Success;
 }
 
 bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each, LoadedRun::Scopes scopes,

@@ -57,8 +57,9 @@ struct LoadedVariants
     std::vector<QList<LoadedRun>> candidates;
     QStringList labels; // the candidates'
 };
-// Loads the sides of `steps`/`diff A B C …`; prints the error and returns false on failure.
-bool loadVariants(const QList<SideArgument> &sides, LoadedVariants &variants);
+// Loads the sides of `steps`/`diff A B C …`; prints the error and returns the exit status on failure
+// (BadUsage for labels alike or a label without a path), else Success.
+int loadVariants(const QList<SideArgument> &sides, LoadedVariants &variants);
 // The options steps and ranks share: --step, --csv, --alpha and --threshold.
 struct StepCommandOptions
 {

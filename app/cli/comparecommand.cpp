@@ -73,8 +73,8 @@ int variantCompare(const ComparisonOptions &options, double alpha, const GateOpt
     for (const QString &argument : options.sides)
         sides.append(SideArgument::parse(argument));
     LoadedVariants loaded;
-    if (!loadVariants(sides, loaded))
-        return Unreadable;
+    if (const int status = loadVariants(sides, loaded); status != Success)
+        return status;
     const VariantScopes variants(loaded.baseline, loaded.candidates, loaded.labels, options.scopes, options.match,
                                  options.samples, alpha);
     Gate gate(output.failOn, output.strict);

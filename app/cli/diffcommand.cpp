@@ -210,8 +210,8 @@ int variantDiff(const QList<SideArgument> &sides, const KernelDiffOptions &optio
                 int top, bool wide, const QString &csv)
 {
     LoadedVariants loaded;
-    if (!loadVariants(sides, loaded))
-        return Unreadable;
+    if (const int status = loadVariants(sides, loaded); status != Success)
+        return status;
     const VariantDiff diff(loaded.baseline, loaded.candidates, loaded.labels, options);
     const VariantSteps steps(loaded.baseline, loaded.candidates, loaded.labels,
                              StepBreakdownOptions{QString(), options.alpha, options.threshold});

@@ -57,8 +57,8 @@ int reportCommand(const QStringList &arguments)
     if (options.sides.size() > 2) {
         for (const QString &argument : options.sides)
             sides.append(SideArgument::parse(argument));
-        if (!loadVariants(sides, variants))
-            return Unreadable;
+        if (const int status = loadVariants(sides, variants); status != Success)
+            return status;
         a = variants.baseline;
         b = variants.candidates.front();
     } else if (!loadSides(options, a, b)) {

@@ -224,8 +224,8 @@ int variantSteps(const QList<SideArgument> &sides, const StepBreakdownOptions &o
                  const GateOptions &output, const QString &csv, const QString &sweep = {})
 {
     LoadedVariants loaded;
-    if (!loadVariants(sides, loaded))
-        return Unreadable;
+    if (const int status = loadVariants(sides, loaded); status != Success)
+        return status;
     const VariantSteps variants(loaded.baseline, loaded.candidates, loaded.labels, options);
     Gate gate(output.failOn, output.strict);
     for (int i = 0; i < int(variants.comparisons().size()); ++i)

@@ -549,11 +549,17 @@ void MainWindow::openVariants(const QStringList &arguments, const SessionState &
             openNewPair(SideArgument::parse(arguments[0]).path, SideArgument::parse(arguments[1]).path);
         return;
     }
+    QList<SideArgument> sides;
     QStringList labels, paths;
     for (const QString &argument : arguments) {
-        const SideArgument side = SideArgument::parse(argument.trimmed());
-        labels << side.label;
-        paths << side.path;
+        sides << SideArgument::parse(argument.trimmed());
+        labels << sides.back().label;
+        paths << sides.back().path;
+    }
+    if (const QString problem = SideArgument::problem(sides); !problem.isEmpty()) {
+        showBanner(problem); // the document shown stays
+        m_status->setText(tr("The variants could not be opened; the document shown is unchanged."));
+        return;
     }
     m_variantArguments = arguments;
     m_variantsLoading = true;

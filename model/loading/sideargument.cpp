@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/loading/sideargument.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -64,6 +65,22 @@ SideArgument SideArgument::parse(const QString &argument)
     if (first > 0)
         return {argument.left(first), argument.mid(first + 1)};
     return {labelOf(argument), argument};
+}
+
+QString SideArgument::problem(const QList<SideArgument> &sides)
+{
+    for (qsizetype i = 0; i < sides.size(); ++i) {
+        if (sides[i].path.isEmpty())
+            return QCoreApplication::translate("SideArgument", "%1=: no path after the label")
+                .arg(sides[i].label);
+        for (qsizetype j = i + 1; j < sides.size(); ++j)
+            if (sides[i].label == sides[j].label)
+                return QCoreApplication::translate(
+                           "SideArgument", "two variants are labelled '%1' (%2, %3): give each its own, "
+                                           "LABEL=PATH")
+                    .arg(sides[i].label, sides[i].path, sides[j].path);
+    }
+    return {};
 }
 
 } // namespace scopeline

@@ -4,6 +4,7 @@
 // name. A path that is there is a path even with a `=` in it (`K=5/`); a label may hold `=` too
 // (`K=5=runs/k5`: the first split whose path is there).
 
+#include <QList>
 #include <QString>
 
 namespace scopeline {
@@ -13,6 +14,9 @@ struct SideArgument
     QString label;
     QString path;
     static SideArgument parse(const QString &argument);
+    // Why variants cannot be compared as named: two alike labels (every line and CSV row names a
+    // variant by its label), or a label with no path; empty when they can.
+    static QString problem(const QList<SideArgument> &sides);
 };
 
 } // namespace scopeline
