@@ -720,7 +720,20 @@ private slots:
         QCOMPARE(relative.label, QStringLiteral("flags"));
         QCOMPARE(relative.path, QStringLiteral("trace_file_matmul_*"));
         QCOMPARE(nothing.label, QStringLiteral("flags")); // the path then says it matches nothing
-        QVERIFY(Sweep::parameters({QStringLiteral("K=5"), QStringLiteral("fast")}).empty());
+        // a sweep is one parameter at different numbers, written as numbers are
+        QString why;
+        QVERIFY(Sweep::parameters({QStringLiteral("K=5"), QStringLiteral("fast")}, &why).empty());
+        QVERIFY2(why.contains(QLatin1String("'fast' is not a number")), qPrintable(why));
+        QVERIFY(
+            Sweep::parameters({QStringLiteral("K=1"), QStringLiteral("bs=2"), QStringLiteral("K=4")}, &why)
+                .empty());
+        QVERIFY2(why.contains(QLatin1String("name different parameters")), qPrintable(why));
+        QVERIFY(Sweep::parameters({QStringLiteral("5"), QStringLiteral("5.0"), QStringLiteral("10")}, &why)
+                    .empty());
+        QCOMPARE(why, QStringLiteral("two variants at one value (5 and 5.0)"));
+        QCOMPARE(Sweep::parameters(
+                     {QStringLiteral("lr=1e-4"), QStringLiteral("lr=1E-3"), QStringLiteral("lr=.01")}),
+                 (std::vector<double>{1e-4, 1e-3, 0.01}));
         const Sweep flags = Sweep::ofVariants(sides, labels, Sweep::parameters(labels));
         QCOMPARE(flags.adjacent().size(), std::size_t(2));
         QCOMPARE(flags.jump(), 0); // command buffers off: every launch the CPU's

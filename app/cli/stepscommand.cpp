@@ -317,9 +317,13 @@ int stepsCommand(const QStringList &arguments)
         QStringList labels;
         for (const SideArgument &side : sides)
             labels << side.label;
-        const std::vector<double> parameters = Sweep::parameters(labels);
+        QString notASweep;
+        const std::vector<double> parameters = Sweep::parameters(labels, &notASweep);
         if (parser.isSet(sweepOption) && parameters.empty())
-            return usageError(QStringLiteral("--sweep needs a number in every label (K=5 or 5)"));
+            return usageError(
+                QStringLiteral("--sweep needs a different number of one parameter in every label "
+                               "(K=5 or 5): %1")
+                    .arg(notASweep));
         const QString sweep = parameters.empty()          ? QString()
                               : parser.isSet(sweepOption) ? parser.value(sweepOption)
                                                           : Sweep::parameterName(labels);

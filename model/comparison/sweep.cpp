@@ -33,16 +33,31 @@ std::vector<RunSteps> stepsOf(const QList<LoadedRun> &runs, const QString &scope
 
 } // namespace
 
-std::vector<double> Sweep::parameters(const QStringList &labels)
+std::vector<double> Sweep::parameters(const QStringList &labels, QString *why)
 {
-    static const QRegularExpression rule(QStringLiteral("^(?:[A-Za-z_][\\w.]*=)?(-?\\d+(?:\\.\\d+)?)$"));
+    // NAME=VALUE or VALUE; a value in any form a number is written in (5, 0.5, .5, 1e-4)
+    static const QRegularExpression rule(
+        QStringLiteral("^(?:([A-Za-z_][\\w.]*)=)?(-?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][-+]?\\d+)?)$"));
+    const auto fail = [why](const QString &reason) {
+        if (why)
+            *why = reason;
+        return std::vector<double>();
+    };
     std::vector<double> values;
+    QString name;
     for (const QString &label : labels) {
         const QRegularExpressionMatch match = rule.match(label);
         bool ok = false;
-        const double value = match.hasMatch() ? match.captured(1).toDouble(&ok) : 0;
-        if (!ok)
-            return {};
+        const double value = match.hasMatch() ? match.captured(2).toDouble(&ok) : 0;
+        if (!ok || !std::isfinite(value))
+            return fail(tr("'%1' is not a number, nor NAME=number").arg(label));
+        if (values.empty())
+            name = match.captured(1);
+        else if (match.captured(1) != name)
+            return fail(tr("'%1' and '%2' name different parameters").arg(labels.front(), label));
+        if (const auto same = std::find(values.begin(), values.end(), value); same != values.end())
+            return fail(
+                tr("two variants at one value (%1 and %2)").arg(labels[same - values.begin()], label));
         values.push_back(value);
     }
     return values;

@@ -24,9 +24,9 @@ struct SweepPoint
 class Sweep
 {
 public:
-    // The number each label names ("K=25", "25": an optional NAME= and a number), or nothing unless
-    // every label names one.
-    static std::vector<double> parameters(const QStringList &labels);
+    // The number each label names ("K=25", "25", "lr=1e-4": an optional NAME= and a number), or
+    // nothing unless every label names one, of one name, each a different number (why says which not).
+    static std::vector<double> parameters(const QStringList &labels, QString *why = nullptr);
     // What the number is called: "K" for labels "K=5", …; "parameter" for bare numbers.
     static QString parameterName(const QStringList &labels);
     // Points in any order; they are sorted by parameter.
