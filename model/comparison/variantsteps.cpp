@@ -158,14 +158,25 @@ QString VariantSteps::leadLine(int candidate) const
                                     StepPart::GpuWaiting, StepPart::Unknown}
             : std::vector<StepPart>{StepPart::Busy, StepPart::LaunchLate, StepPart::GpuWaiting,
                                     StepPart::Unknown};
-    const StepRow *most = nullptr;
-    for (const StepPart part : leaves)
-        if (!std::isnan(steps.row(part).delta) &&
-            (!most || std::fabs(steps.row(part).delta) > std::fabs(most->delta)))
-            most = &steps.row(part);
-    if (most && most->delta != 0)
-        line += QCoreApplication::translate("VariantSteps", ", of which %1 %2")
-                    .arg(stepPartTitle(most->part), formatSignedDuration(most->delta));
+    // of those judged a change, else of all (then said not to be one, where the parts were tested)
+    const auto largest = [&](bool judgedOnly) {
+        const StepRow *most = nullptr;
+        for (const StepPart part : leaves) {
+            const StepRow &row = steps.row(part);
+            const bool judged = row.verdict == Verdict::Faster || row.verdict == Verdict::Slower;
+            if (!std::isnan(row.delta) && row.delta != 0 && (judged || !judgedOnly) &&
+                (!most || std::fabs(row.delta) > std::fabs(most->delta)))
+                most = &row;
+        }
+        return most;
+    };
+    const StepRow *judged = largest(true), *most = judged ? judged : largest(false);
+    if (most)
+        line += QCoreApplication::translate("VariantSteps", ", of which %1 %2%3")
+                    .arg(stepPartTitle(most->part), formatSignedDuration(most->delta),
+                         judged || !most->reason.isEmpty()
+                             ? QString()
+                             : QCoreApplication::translate("VariantSteps", " (no significant change)"));
     return line;
 }
 
