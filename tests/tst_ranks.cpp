@@ -383,6 +383,17 @@ private slots:
         const std::vector<TraceRun> repeated = TraceFolder::scan(copies, &error);
         QCOMPARE(repeated.size(), std::size_t(2));
         QVERIFY(repeated[0].rank < 0 && repeated[0].name != repeated[1].name);
+        // one rank of 8 alone (its distributedInfo says so): a run, said to be one GPU of a job
+        const QString alone = dir.filePath(QStringLiteral("alone"));
+        QVERIFY(linkRanks(alone, {m_files[3]}));
+        notes.clear();
+        QCOMPARE(TraceFolder::scan(alone, &error, &notes).size(), std::size_t(1));
+        QVERIFY2(
+            notes.join(QLatin1Char('\n')).contains(QLatin1String("rank 3 of a job of 8 GPUs, alone here")),
+            qPrintable(notes.join(QLatin1Char('\n'))));
+        notes.clear();
+        TraceFolder::scan(testdata::path("h100_runs/hipbench/launch-chain/eager"), &error, &notes);
+        QVERIFY2(notes.isEmpty(), qPrintable(notes.join(QLatin1Char('\n')))); // one GPU's runs say nothing
     }
 
     // Every column of every rank equals the oracle's, from the raw events; the waits and who

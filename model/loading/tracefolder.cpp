@@ -121,6 +121,17 @@ QString rankProblem(const QDir &dir, const QFileInfoList &traces, const std::vec
 bool addRankFiles(const QDir &dir, const QString &name, QFileInfoList &traces, Seen &seen,
                   std::vector<TraceRun> &runs)
 {
+    if (traces.size() == 1) {
+        // One GPU of a job, alone: its exposed communication is mostly waiting for ranks not here.
+        const RankInfo rank = RankInfo::of(traces.front().absoluteFilePath());
+        if (rank.worldSize > 1)
+            seen.notes
+                << tr("%1: rank %2 of a job of %3 GPUs, alone here: its exposed communication includes "
+                      "waiting for the other ranks")
+                       .arg(QDir::toNativeSeparators(traces.front().absoluteFilePath()))
+                       .arg(rank.rank)
+                       .arg(rank.worldSize);
+    }
     const std::vector<RankInfo> ranks = ranksOf(traces);
     if (ranks.empty())
         return true;
