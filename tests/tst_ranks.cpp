@@ -122,6 +122,10 @@ if how == "nocomm":
                         if not (e.get("cat") == "kernel" and "nccl" in e.get("name", "").lower())]
 elif how == "rank0":
     d["distributedInfo"]["rank"] = 0
+elif how == "lose_one":  # the profile lost the rank's first AllReduce kernel
+    first = next(i for i, e in enumerate(d["traceEvents"])
+                 if e.get("cat") == "kernel" and "AllReduce" in e.get("name", ""))
+    del d["traceEvents"][first]
 else:
     for e in d["traceEvents"]:
         if "ts" in e:
@@ -452,6 +456,20 @@ private slots:
                      skewed.collectives().front().note.contains(QLatin1String("do not overlap in time")),
                  qPrintable(skewed.collectives().front().note));
         QVERIFY(!skewed.notes().join(QLatin1Char('\n')).contains(QLatin1String("arrived last")));
+
+        // rank 2 lost its first AllReduce: the step's AllReduces are not matched (each later one would
+        // pair with another's earlier one), the SendRecvs still are
+        const QString lost1 = dir.filePath(QStringLiteral("lost1"));
+        QVERIFY(linkRanks(lost1, m_files.mid(0, 2) + m_files.mid(3)));
+        QVERIFY(alteredRank(job.filePath(m_files[2]), QDir(lost1).filePath(m_files[2]),
+                            QStringLiteral("lose_one")));
+        const RankTable lostOne(load(lost1), {}, {});
+        QCOMPARE(compareRows(lostOne, oracleRows({lost1})), 8);
+        const RankTable whole(load(testdata::dlrmRun()), {}, {});
+        QCOMPARE(lostOne.collectives().front().matched, whole.collectives().front().matched - 3);
+        QCOMPARE(lostOne.collectives().front().unmatched, 8 * 3 - 1);
+        QVERIFY(
+            lostOne.collectives().front().note.contains(QLatin1String("counts of a name in a step differ")));
 
         // rank 7 and its twin start every collective together: each arrived last at half of them
         const QString twins = dir.filePath(QStringLiteral("twins"));

@@ -63,10 +63,10 @@ QString rankList(const std::vector<int> &ranks)
     return names.join(QStringLiteral(", "));
 }
 
-// The k-th communication kernel of a name on every rank of a run is one collective; the latest start
-// holds the others back. Sets each rank's waits in `rows` (the group's rows, in its order). A rank
-// without communication kernels (a profile that lost them) is left out of the matching rather than
-// leaving every collective unmatched.
+// The k-th communication kernel of a name in a step (the rank's i-th, or outside any) on every rank of
+// a run is one collective; the latest start holds the others back. Sets each rank's waits in `rows` (the
+// group's rows, in its order). A rank without communication kernels (a profile that lost them) is left out of
+// the matching rather than leaving every collective unmatched.
 RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &group,
                                 const std::vector<std::map<std::string, std::vector<Collective>>> &byName,
                                 RankRow *rows)
@@ -85,41 +85,46 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
     if (members.size() < 2)
         members.clear(); // nothing to match
     std::vector<double> waits(group.size(), 0), last(group.size(), 0), counted(group.size(), 0), spreads;
-    std::map<std::string, std::vector<std::size_t>> counts; // per name, per member
+    // The k-th of a name in step i on every member is one collective, where every member ran as many
+    // of it in that step: one kernel lost from a profile must not pair each later one with the next.
+    std::map<std::pair<std::string, int32_t>, std::vector<std::vector<const Collective *>>> byStep;
+    for (std::size_t m = 0; m < members.size(); ++m)
+        for (const auto &[name, list] : byName[members[m]])
+            for (const Collective &c : list) {
+                auto &perMember = byStep[{name, c.step}];
+                perMember.resize(members.size());
+                perMember[m].push_back(&c);
+            }
     std::vector<std::vector<double>> matchedWaits;          // per matched collective, per member
     std::vector<std::pair<int64_t, QString>> matchedStarts; // its start on the first member, its name
-    for (std::size_t m = 0; m < members.size(); ++m)
-        for (const auto &[name, list] : byName[members[m]]) {
-            counts[name].resize(members.size(), 0);
-            counts[name][m] = list.size();
+    for (const auto &[key, perMember] : byStep) {
+        const std::size_t count = perMember.front().size();
+        if (std::any_of(perMember.begin(), perMember.end(),
+                        [count](const std::vector<const Collective *> &c) { return c.size() != count; })) {
+            for (const std::vector<const Collective *> &c : perMember)
+                summary.unmatched += int(c.size());
+            continue;
         }
-    for (const auto &[name, perMember] : counts) {
-        const std::size_t matched = *std::min_element(perMember.begin(), perMember.end());
-        for (std::size_t n : perMember)
-            summary.unmatched += int(n - matched);
-        summary.matched += int(matched);
-        for (std::size_t k = 0; k < matched; ++k) {
+        summary.matched += int(count);
+        for (std::size_t k = 0; k < count; ++k) {
             int64_t latest = std::numeric_limits<int64_t>::min(),
                     firstEnd = std::numeric_limits<int64_t>::max(),
                     lastEnd = std::numeric_limits<int64_t>::min();
-            for (std::size_t r : members) {
-                const Collective &c = byName[r].at(name)[k];
-                latest = std::max(latest, c.start);
-                firstEnd = std::min(firstEnd, c.end);
-                lastEnd = std::max(lastEnd, c.end);
+            for (const std::vector<const Collective *> &c : perMember) {
+                latest = std::max(latest, c[k]->start);
+                firstEnd = std::min(firstEnd, c[k]->end);
+                lastEnd = std::max(lastEnd, c[k]->end);
             }
             spreads.push_back(double(lastEnd - firstEnd));
             std::vector<double> &waitsHere = matchedWaits.emplace_back();
-            matchedStarts.push_back(
-                {byName[members.front()].at(name)[k].start, QString::fromStdString(name)});
+            matchedStarts.push_back({perMember.front()[k]->start, QString::fromStdString(key.first)});
             // Ranks that started together at the latest share its "arrived last", so the shares add up.
-            // (A structured binding cannot be captured in C++17, so the name is looked up outside.)
-            const std::string &key = name;
-            const auto tied = std::count_if(members.begin(), members.end(), [&](std::size_t r) {
-                return byName[r].at(key)[k].start == latest;
-            });
-            for (std::size_t r : members) {
-                const Collective &c = byName[r].at(name)[k];
+            const auto tied = std::count_if(
+                perMember.begin(), perMember.end(),
+                [&](const std::vector<const Collective *> &c) { return c[k]->start == latest; });
+            for (std::size_t m = 0; m < members.size(); ++m) {
+                const Collective &c = *perMember[m][k];
+                const std::size_t r = members[m];
                 waitsHere.push_back(double(latest - c.start));
                 if (c.step < 0)
                     continue;
@@ -192,7 +197,7 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
         notes << tr("rank %1 without communication kernels, left out of the matching").arg(rankList(without));
     if (summary.unmatched > 0)
         notes << tr("%1 communication kernel(s) without a match on every rank (the ranks' counts of a "
-                    "name differ)")
+                    "name in a step differ)")
                      .arg(summary.unmatched);
     if (clocksDisagree)
         notes << tr("waits not measured: matched collectives end %1 apart at the median, so the ranks' "

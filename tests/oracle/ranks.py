@@ -9,9 +9,10 @@ Definitions
   Runs, ranks, steps, step figures and communication kernels: as step_breakdown.py defines them.
   Per rank, means over its steps: step, busy, compute, exposed_comm, idle; overlapped_comm = union of
   the step's communication kernels - exposed_comm; comm_kernels = communication kernels of the step.
-  Collectives of a run of >= 2 ranks: each rank's communication kernels by name in start order (file
-  order on ties); the k-th of a name is one collective when every rank has a k-th (k < the least
-  count of the name over the ranks). Ranks without communication kernels are left out (matched among
+  Collectives of a run of >= 2 ranks: each rank's communication kernels by name and step (the index
+  of the rank's step holding it, or none) in start order (file order on ties); within a name and
+  step, the k-th is one collective when every rank has as many of them there (none matched where the
+  counts differ). Ranks without communication kernels are left out (matched among
   the rest, their waits None). arrival = kernel start; a rank's wait = the latest arrival - its
   own. Counted for a rank only where its kernel belongs to one of its steps: collective_wait_ns =
   the sum of its waits / its steps; arrived_last_share = (collectives where its arrival is the
@@ -94,7 +95,7 @@ def side_rows(side, path, scope):
                 sb.union_length([k for k in s["members"] if sb.is_communication(k)]) - s["exposed_comm"]
                 for s in steps])
             row["comm_kernels"] = mean([s["comm_kernels"] for s in steps])
-            in_step = {id(k) for s in steps for k in s["members"]}
+            in_step = {id(k): i for i, s in enumerate(steps) for k in s["members"]}
             counts = {}
             for k in kernels:
                 if sb.is_communication(k):
@@ -112,7 +113,7 @@ def side_rows(side, path, scope):
             comm = {}
             for k in sorted(kernels, key=lambda k: k["start"]):
                 if sb.is_communication(k):
-                    comm.setdefault(k["name"], []).append(k)
+                    comm.setdefault((k["name"], in_step.get(id(k))), []).append(k)
             ranks.append((row, comm, in_step))
             rows.append(row)
         for row, _, _ in ranks:
@@ -123,7 +124,8 @@ def side_rows(side, path, scope):
         waits, last, counted, spreads = [0] * len(ranks), [0] * len(ranks), [0] * len(ranks), []
         names = set().union(*(ranks[r][1].keys() for r in members))
         for kname in names:
-            matched = min(len(ranks[r][1].get(kname, [])) for r in members)
+            counts = {len(ranks[r][1].get(kname, [])) for r in members}
+            matched = counts.pop() if len(counts) == 1 else 0
             for k in range(matched):
                 ks = [(r, ranks[r][1][kname][k]) for r in members]
                 latest = max(x["start"] for _, x in ks)
