@@ -602,11 +602,40 @@ private slots:
         QVERIFY(html.contains(QLatin1String("src='diff.png'")));
         QVERIFY(html.contains(QLatin1String("src='steps.png'")));
         QVERIFY(!html.contains(QLatin1String("src='boxplot.png'")));
+        QVERIFY(!files.contains(QStringLiteral("ranks.png"))); // one GPU a run
         QVERIFY(html.contains(QLatin1String("No scopes were selected")));
         // compare still needs a scope
         QCOMPARE(
             runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("compare"), kPairA, kPairB}).exitCode,
             1);
+    }
+
+    // Runs of several GPUs: the ranks' bars, each side's first run on one scale (DLRM's 8 ranks
+    // against 2 of them), and the page shows them; a one-GPU report has none (cliReportWithoutScopes).
+    void cliReportOfRanks()
+    {
+        REQUIRE_TEST_DATA(testdata::dlrmRun());
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QDir job(testdata::dlrmRun());
+        const QStringList ranks = job.entryList({QStringLiteral("*.json.gz")}, QDir::Files, QDir::Name);
+        const QString two = dir.filePath(QStringLiteral("two"));
+        QVERIFY(QDir().mkpath(two));
+        for (const QString &file : ranks.mid(0, 2))
+            QVERIFY(testdata::anotherRun(job.filePath(file), QDir(two).filePath(file)));
+        const QString folder = dir.filePath(QStringLiteral("report"));
+        const ProcessResult result =
+            runProcess(QStringLiteral(SCOPELINE_CLI),
+                       {QStringLiteral("report"), testdata::dlrmRun(), two, QStringLiteral("--out"), folder});
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        const QImage chart(folder + QStringLiteral("/ranks.png"));
+        QCOMPARE(chart.size(), ReportCharts::chartSize());
+        // A's half and B's half each draw bars: compute, exposed communication, idle
+        const int half = chart.width() / 2;
+        QVERIFY(imagecheck::distinctColours(chart.copy(0, 0, half, chart.height())) > 4);
+        QVERIFY(imagecheck::distinctColours(chart.copy(half, 0, half, chart.height())) > 4);
+        const QString html = QString::fromUtf8(readAll(folder + QStringLiteral("/index.html")));
+        QVERIFY(html.contains(QLatin1String("src='ranks.png'")));
     }
 
     void cliReportErrors()

@@ -126,8 +126,10 @@ int reportCommand(const QStringList &arguments)
     // runs of several GPUs: their ranks
     const RankTable ranks(ranked ? a : QList<LoadedRun>{}, ranked ? b : QList<LoadedRun>{},
                           {stepOptions.stepScope, 0.05, options.threshold});
-    if (ranked)
+    if (ranked) {
         input.ranks = &ranks;
+        input.ranksChart = ReportCharts::ranksChartImage(ranks);
+    }
     input.variantSteps = variantSteps.get();
     input.variantDiff = variantDiff.get();
     input.variantBaseline = options.sides.isEmpty() ? QString() : SideArgument::parse(options.sides.front()).label;

@@ -941,6 +941,8 @@ bool MainWindow::exportReport(const QString &folder)
     input.runsA = runsA();
     input.runsB = runsB();
     input.ranks = m_ranks->table(); // runs of several GPUs only
+    if (input.ranks)
+        input.ranksChart = ReportCharts::ranksChartImage(*input.ranks);
     input.variantSteps = m_variants->steps(); // more than two variants only
     input.variantDiff = m_variants->diff();
     input.variantBaseline = m_variants->labels().value(0);

@@ -2,14 +2,15 @@
 #include "widgets/report/reportcharts.h"
 
 #include "widgets/charts/boxplotview.h"
-#include "widgets/panels/comparisonpanel.h"
 #include "widgets/charts/contributionchart.h"
-#include "widgets/panels/kerneldiffview.h"
-#include "widgets/timeline/pairtimeline.h"
+#include "widgets/charts/rankbars.h"
 #include "widgets/charts/scopeboxplot.h"
-#include "widgets/panels/stepbreakdownview.h"
 #include "widgets/charts/steptimechart.h"
 #include "widgets/charts/stepwaterfall.h"
+#include "widgets/panels/comparisonpanel.h"
+#include "widgets/panels/kerneldiffview.h"
+#include "widgets/panels/stepbreakdownview.h"
+#include "widgets/timeline/pairtimeline.h"
 #include "widgets/timeline/timelinerows.h"
 #include "widgets/timeline/timelineview.h"
 
@@ -19,6 +20,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <memory>
 
 namespace scopeline::ReportCharts {
 
@@ -167,6 +169,42 @@ QImage stepsChartImage(const StepBreakdown &steps, const QString &labelA, const 
     stepTimes.setBreakdown(&steps);
     QCoreApplication::processEvents();
     return stepsImage(waterfall.plot(), stepTimes.plot());
+}
+
+QImage ranksChartImage(const RankTable &ranks)
+{
+    std::vector<std::pair<QString, std::vector<RankRow>>> runs; // a side's first run with ranks, titled
+    for (int side = 0; side < 2; ++side) {
+        std::vector<RankRow> rows;
+        for (const RankRow &row : ranks.rows())
+            if (row.side == side && row.rank >= 0 && (rows.empty() || row.run == rows.front().run))
+                rows.push_back(row);
+        if (!rows.empty())
+            runs.emplace_back(QStringLiteral("%1 %2").arg(
+                                  side == 0 ? QStringLiteral("A") : QStringLiteral("B"), rows.front().run),
+                              std::move(rows));
+    }
+    if (runs.empty())
+        return {};
+    constexpr int kTitleHeight = 28;
+    QImage image(chartSize(), QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    const int width = chartSize().width() / int(runs.size()), height = chartSize().height() - kTitleHeight;
+    std::vector<std::unique_ptr<RankBars>> bars;
+    double longest = 0; // one scale for both sides
+    for (const auto &run : runs) {
+        bars.push_back(std::make_unique<RankBars>());
+        layOut(*bars.back(), QSize(width, height));
+        bars.back()->setRows(run.second);
+        longest = std::max(longest, bars.back()->plot()->xAxis->range().upper);
+    }
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        bars[i]->plot()->xAxis->setRange(0, longest);
+        painter.drawText(QRect(int(i) * width, 0, width, kTitleHeight), Qt::AlignCenter, runs[i].first);
+        painter.drawPixmap(int(i) * width, kTitleHeight, bars[i]->plot()->toPixmap(width, height));
+    }
+    return image;
 }
 
 std::pair<ReportExporter::Timeline, ReportExporter::Timeline>

@@ -40,6 +40,8 @@ QImage diffChartImage(const KernelDiff &diff);
 // The step waterfall over the step times, chartSize() in all; from the views or drawn off screen.
 QImage stepsImage(QCustomPlot *waterfall, QCustomPlot *stepTimes);
 QImage stepsChartImage(const StepBreakdown &steps, const QString &labelA, const QString &labelB);
+// Runs of several GPUs: the first run of each side, its ranks' bars (RankBars), A's beside B's.
+QImage ranksChartImage(const RankTable &ranks);
 // A's and B's timelines, stacked in `size` as the window shows them, each from its first kernel over
 // the same length of time (the longer GPU activity of the two, with a small margin).
 std::pair<ReportExporter::Timeline, ReportExporter::Timeline>

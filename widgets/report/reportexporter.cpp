@@ -38,6 +38,7 @@ const QString kDiffCsv = QStringLiteral("diff.csv");
 const QString kStepsChart = QStringLiteral("steps.png");
 const QString kStepsCsv = QStringLiteral("steps.csv");
 const QString kRanksCsv = QStringLiteral("ranks.csv");
+const QString kRanksChart = QStringLiteral("ranks.png");
 const QString kVariantStepsCsv = QStringLiteral("variants_steps.csv");
 const QString kVariantDiffCsv = QStringLiteral("variants_diff.csv");
 constexpr int kDiffRowsShown = 25;
@@ -276,6 +277,10 @@ QString ranksSection(const RankTable &ranks)
     QString html = QStringLiteral("<h2>%1</h2>\n").arg(esc(ReportExporter::tr("Ranks: several GPUs of one job")));
     for (const QString &note : ranks.notes())
         html += QStringLiteral("<p>%1</p>\n").arg(esc(note));
+    html +=
+        QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
+            .arg(kRanksChart, esc(ReportExporter::tr("Each rank's step, mean per step, as compute, exposed "
+                                                     "communication and idle: the first run of each side")));
     html += resultTable(RankTable::columns(), ranks.rows(), ranks.rows().size(), {}, {});
     html += resultTable(RankTable::collectiveColumns(), ranks.collectiveKinds(), ranks.collectiveKinds().size(), {},
                         {});
@@ -498,7 +503,8 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
         {&kTimelineA, &input.timelineA.image},
         {&kTimelineB, &input.timelineB.image},
         {&kDiffChart, input.diff ? &input.diffChart : nullptr},
-        {&kStepsChart, input.steps ? &input.stepsChart : nullptr}};
+        {&kStepsChart, input.steps ? &input.stepsChart : nullptr},
+        {&kRanksChart, input.ranks ? &input.ranksChart : nullptr}};
     for (const auto &[name, image] : pictures) {
         if (!image)
             continue;
@@ -528,8 +534,8 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
             return fail(pathOf(outputs[i].name), tr("cannot save: %1").arg(files[i]->errorString()));
     // An earlier report's files that this one has not (its scopes, ranks or variants) go: they would
     // be read as this report's.
-    for (const QString &name : {kBoxplot, kStats, kDiffChart, kDiffCsv, kStepsChart, kStepsCsv, kRanksCsv,
-                                kVariantStepsCsv, kVariantDiffCsv})
+    for (const QString &name : {kBoxplot, kStats, kDiffChart, kDiffCsv, kStepsChart, kStepsCsv, kRanksChart,
+                                kRanksCsv, kVariantStepsCsv, kVariantDiffCsv})
         if (std::none_of(outputs.begin(), outputs.end(), [&name](const Output &o) { return o.name == name; }))
             QFile::remove(dir.filePath(name));
     if (written)

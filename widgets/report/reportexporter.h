@@ -59,13 +59,15 @@ public:
         QImage boxplot;
         QImage diffChart;  // needed with a diff
         QImage stepsChart; // needed with steps: the step waterfall over the step times
+        QImage
+            ranksChart; // needed with ranks: each rank's step of a run a side (ReportCharts::ranksChartImage)
         Timeline timelineA, timelineB;
     };
     // Files written: boxplot.png, timeline_a.png, timeline_b.png, stats.csv, index.html; with a diff,
     // diff.png (its contribution chart) and diff.csv (every kernel row); with steps, steps.png (the
-    // waterfall and the step times) and steps.csv (StepBreakdown::toCsv()); with ranks, ranks.csv
-    // (RankTable::toCsv()); with variants, variants_steps.csv and variants_diff.csv (their toCsv()).
-    // `written`, when given, gets the paths of the files written.
+    // waterfall and the step times) and steps.csv (StepBreakdown::toCsv()); with ranks, ranks.png and
+    // ranks.csv (RankTable::toCsv()); with variants, variants_steps.csv and variants_diff.csv (their
+    // toCsv()). `written`, when given, gets the paths of the files written.
     static bool exportTo(const QString &folder, const Input &input, QString *error,
                          QStringList *written = nullptr);
 };
