@@ -1444,6 +1444,15 @@ private slots:
         QVERIFY2(window.bannerText().contains(QLatin1String("two variants are labelled 'X'")),
                  qPrintable(window.bannerText()));
         QVERIFY(!window.tabs()->isTabVisible(3));
+        // a path given twice is compared (as the CLI does) and said beside the lines it changes
+        window.openVariants(
+            {QStringLiteral("X=") + kMatmul, QStringLiteral("Y=") + kEinsum, QStringLiteral("Z=") + kMatmul});
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QVERIFY(window.tabs()->isTabVisible(3));
+        const QString lead = window.variantsView()->findChild<QLabel *>()->text();
+        QVERIFY2(lead.contains(QLatin1String("Note: X and Z are the same runs")) &&
+                     lead.contains(QLatin1String("a candidate against the baseline itself")),
+                 qPrintable(lead));
     }
 
     void swapAndExport()

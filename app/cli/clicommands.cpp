@@ -180,16 +180,8 @@ int loadVariants(const QList<SideArgument> &sides, LoadedVariants &variants)
         paths << side.path;
     if (const QString problem = SideArgument::problem(sides); !problem.isEmpty())
         return usageError(problem);
-    // A path given twice is a candidate against itself, or one that enlarges the Holm family for nothing.
-    for (qsizetype i = 0; i < sides.size(); ++i)
-        for (qsizetype j = i + 1; j < sides.size(); ++j) {
-            const QString a = QFileInfo(sides[i].path).canonicalFilePath(),
-                          b = QFileInfo(sides[j].path).canonicalFilePath();
-            if (sides[i].path == sides[j].path || (!a.isEmpty() && a == b))
-                err() << "scopeline-cli: warning: " << sides[i].label << " and " << sides[j].label
-                      << " are the same runs (" << sides[j].path << ")"
-                      << (i == 0 ? ": a candidate against the baseline itself\n" : "\n");
-        }
+    for (const QString &warning : SideArgument::sameRuns(sides))
+        err() << "scopeline-cli: warning: " << warning << "\n";
     std::vector<QList<LoadedRun>> each;
     if (sides.isEmpty() || !loadEachPath(paths, each))
         return Unreadable;

@@ -31,11 +31,11 @@ void printSteps(const StepBreakdown &steps)
 QString unitsText(const StepBreakdown &steps, int candidates)
 {
     const StepRow &step = steps.row(StepPart::Step);
-    const QString families = candidates > 1
-                                 ? QStringLiteral("the step rows of the %1 candidates one Holm family, "
-                                                  "their parts another")
-                                       .arg(candidates)
-                                 : QStringLiteral("the step time alone, its parts Holm among themselves");
+    const QString families =
+        candidates > 1 ? QStringLiteral("the step rows of the %1 candidates tested one Holm family, "
+                                        "their parts another")
+                             .arg(candidates)
+                       : QStringLiteral("the step time alone, its parts Holm among themselves");
     return QStringLiteral("units: %1 (A %2, B %3); Welch test on the per-%4 means, %7, each interval at its "
                           "row's level (alpha %5, threshold %6% of A's step)")
         .arg(steps.byProcess() ? QStringLiteral("processes") : QStringLiteral("runs"))
@@ -92,11 +92,15 @@ void printVariantSteps(const VariantSteps &variants, const QList<SideArgument> &
              "of the ratio of the means) at the level the step row is judged\n";
     for (int i = 0; i < int(variants.comparisons().size()); ++i)
         out() << variants.leadLine(i) << "\n";
+    // the family is the candidates whose step is tested (one run on a side is not)
+    const auto tested =
+        std::count_if(variants.comparisons().begin(), variants.comparisons().end(),
+                      [](const StepBreakdown &c) { return c.row(StepPart::Step).reason.isEmpty(); });
     for (int i = 0; i < int(variants.comparisons().size()); ++i) {
         const StepBreakdown &steps = variants.comparisons()[std::size_t(i)];
         out() << "\n"
               << variants.labels()[i] << " (" << sides[i + 1].path << ") against " << sides[0].label << "\n"
-              << unitsText(steps, int(variants.comparisons().size())) << "\n"
+              << unitsText(steps, int(tested)) << "\n"
               << tableText(candidateColumns(), variants.rows(i));
     }
 }

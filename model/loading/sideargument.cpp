@@ -83,4 +83,21 @@ QString SideArgument::problem(const QList<SideArgument> &sides)
     return {};
 }
 
+QStringList SideArgument::sameRuns(const QList<SideArgument> &sides)
+{
+    QStringList lines;
+    for (qsizetype i = 0; i < sides.size(); ++i)
+        for (qsizetype j = i + 1; j < sides.size(); ++j) {
+            const QString a = QFileInfo(sides[i].path).canonicalFilePath(),
+                          b = QFileInfo(sides[j].path).canonicalFilePath();
+            if (sides[i].path == sides[j].path || (!a.isEmpty() && a == b))
+                lines << QCoreApplication::translate("SideArgument", "%1 and %2 are the same runs (%3)%4")
+                             .arg(sides[i].label, sides[j].label, sides[j].path,
+                                  i == 0 ? QCoreApplication::translate(
+                                               "SideArgument", ": a candidate against the baseline itself")
+                                         : QString());
+        }
+    return lines;
+}
+
 } // namespace scopeline

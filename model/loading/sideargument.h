@@ -6,6 +6,7 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 namespace scopeline {
 
@@ -17,6 +18,9 @@ struct SideArgument
     // Why variants cannot be compared as named: two alike labels (every line and CSV row names a
     // variant by its label), or a label with no path; empty when they can.
     static QString problem(const QList<SideArgument> &sides);
+    // A line for each path given twice: a candidate against the baseline itself, or one that enlarges
+    // the Holm family for nothing ("A and Y are the same runs (path)").
+    static QStringList sameRuns(const QList<SideArgument> &sides);
 };
 
 } // namespace scopeline

@@ -2,6 +2,7 @@
 #include "widgets/panels/variantsview.h"
 
 #include "model/comparison/sweep.h"
+#include "model/loading/sideargument.h"
 #include "model/tables/tableformat.h"
 #include "widgets/charts/boxplotview.h"
 #include "widgets/charts/kernelmatrix.h"
@@ -156,6 +157,12 @@ void VariantsView::rebuild()
                            .arg(m_sweep->pairLine(m_sweep->jump(), name))
                      : tr("Sweep, neighbours compared (Holm over them): no neighbours differ"));
     }
+    // a path given twice is compared all the same, as the CLI does, and said
+    QList<SideArgument> sideArguments;
+    for (qsizetype i = 0; i < labels.size(); ++i)
+        sideArguments.append({labels[i], m_paths.value(i)});
+    for (const QString &same : SideArgument::sameRuns(sideArguments))
+        lead << tr("Note: %1").arg(same);
     m_lead->setText(lead.join(QLatin1Char('\n')));
     m_stepModel->setRows(m_steps->rows());
     m_stepView->resizeColumnsToContents();
