@@ -1181,6 +1181,52 @@ private slots:
         QVERIFY(sides > 0);
     }
 
+    // The first click opens the Details dock, whose width comes off the timelines: the clicked kernel
+    // stays where it was, at the scale it was shown (it moved from under the mouse), the other side
+    // following under Lock zoom; one near the right edge stays in view.
+    void firstClickKeepsTheScale_data()
+    {
+        QTest::addColumn<double>("where"); // of the plot's width
+        QTest::newRow("left half") << 0.3;
+        QTest::newRow("right edge") << 0.97;
+    }
+
+    void firstClickKeepsTheScale()
+    {
+        QFETCH(double, where);
+        REQUIRE_TEST_DATA(kEager, kReduceOverhead);
+        MainWindow window;
+        QVERIFY(openTorchPair(window));
+        QVERIFY(window.timeline()->zoomLocked());
+        QDockWidget *dock = window.findChild<QDockWidget *>(QStringLiteral("details"));
+        QVERIFY(dock && !dock->isVisible());
+        TimelineView *view = window.timeline()->viewA();
+        // a kernel of the middle of the run, brought to `where` across the plot
+        const std::vector<uint32_t> &kernels = view->run().analysis->kernels();
+        const uint32_t kernel = kernels[kernels.size() / 2];
+        const TraceData &t = *view->run().trace;
+        const int64_t span = (view->visibleEnd() - view->visibleStart()) / 4;
+        const int64_t start = t.start[kernel] + t.duration[kernel] / 2 - int64_t(where * double(span));
+        view->setVisibleRange(start, start + span);
+        const QRect before = view->eventRect(kernel);
+        const double scale = double(view->visibleEnd() - view->visibleStart()) / view->plotRect().width();
+        QTest::mouseClick(view, Qt::LeftButton, {}, before.center());
+        QCOMPARE(view->selectedEvent(), int64_t(kernel));
+        QVERIFY(dock->isVisible());
+        const QRect after = view->eventRect(kernel);
+        QVERIFY2(view->plotRect().width() < window.width() - dock->width(), "the dock took its width");
+        const double scaleAfter =
+            double(view->visibleEnd() - view->visibleStart()) / view->plotRect().width();
+        QVERIFY2(std::fabs(scaleAfter / scale - 1) < 0.01,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(scale).arg(scaleAfter)));
+        QVERIFY(after.left() >= view->plotRect().left() && after.right() <= view->plotRect().right());
+        if (before.center().x() < view->plotRect().right() - 32)
+            QVERIFY2(std::abs(after.center().x() - before.center().x()) <= 2,
+                     qPrintable(QStringLiteral("%1 -> %2").arg(before.center().x()).arg(after.center().x())));
+        const TimelineView *other = window.timeline()->viewB();
+        QCOMPARE(other->visibleEnd() - other->visibleStart(), view->visibleEnd() - view->visibleStart());
+    }
+
     // A point clicked in the Per step chart: that run in its side's timeline, zoomed to that step, the
     // other side following under Lock zoom.
     void clickedStepIsShown()

@@ -203,7 +203,7 @@ void MainWindow::createViews()
         const int index = side == 0 ? m_runA->currentIndex() : m_runB->currentIndex();
         if (event >= 0 && index >= 0 && index < runs.size()) {
             m_details->setHtml(TimelineView::describeEvent(m_runEvents->get(side, runs[index]), uint32_t(event)));
-            m_detailsDock->show(); // hidden until there is something to say: the tables need the width
+            showDetailsDock(side == 0 ? m_timeline->viewA() : m_timeline->viewB(), event);
         } else if (event < 0) {
             m_details->clear(); // Esc or a click on nothing: the event's details go with its outline
         }
@@ -841,6 +841,23 @@ bool MainWindow::shownRunsHaveTrace() const
 {
     return runsA().value(m_runA->currentIndex()).hasTrace() ||
            runsB().value(m_runB->currentIndex()).hasTrace();
+}
+
+void MainWindow::showDetailsDock(TimelineView *view, int64_t event)
+{
+    // Hidden until there is something to say: the tables need the width. Its width comes off the
+    // timelines; the clicked one keeps its scale, the event where it was (Lock zoom brings the other).
+    if (m_detailsDock->isVisible())
+        return;
+    const QRect plot = view->plotRect(), clicked = view->eventRect(uint32_t(event));
+    const double nsPerPx = double(view->visibleEnd() - view->visibleStart()) / std::max(1, plot.width());
+    const int x = std::clamp(clicked.isEmpty() ? 0 : clicked.center().x() - plot.left(), 0, plot.width());
+    const double at = double(view->visibleStart()) + x * nsPerPx;
+    m_detailsDock->show();
+    layout()->activate(); // the dock's width taken now, not at the next event
+    const int width = view->plotRect().width();
+    const double start = at - std::min(x, std::max(0, width - 32)) * nsPerPx; // kept in view
+    view->setVisibleRange(int64_t(std::llround(start)), int64_t(std::llround(start + width * nsPerPx)));
 }
 
 void MainWindow::showBanner(const QString &text, bool offerReload)

@@ -28,6 +28,7 @@ class PairTimeline;
 class ProportionalSplitter;
 class RunEvents;
 class RunPicker;
+class TimelineView;
 class VariantsView;
 class PairLoader;
 class RunnerPanel;
@@ -119,6 +120,7 @@ private:
     void focusFilter(); // the filter of the tab shown
     QString chooseReportFolder();
     void syncVariantSettings();
+    void showDetailsDock(TimelineView *view, int64_t event); // for an event clicked in view
     void startNewPair(const QString &pathA, const QString &pathB);
     void showOpenVariantsDialog();
     void clearVariants();
