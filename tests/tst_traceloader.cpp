@@ -468,6 +468,7 @@ private slots:
     void utf8Bom_data();
     void utf8Bom();
     void skippedEventsByReason();
+    void opPathOfTheFirstEvent();
     void outOfOrderEventsSortedPerTrack();
     void tracksInRunsSortedStably_data();
     void tracksInRunsSortedStably();
@@ -1276,6 +1277,27 @@ void TstTraceLoader::utf8Bom()
     QCOMPARE(qint64(r.trace->start[0]), qint64(1500));
     QCOMPARE(qint64(r.trace->duration[0]), qint64(2000));
     QCOMPARE(r.trace->qname(0), QStringLiteral("k"));
+}
+
+// JAX's scope path (args.name; its GPU a /device: process) on the file's first event is kept as on any other:
+// the column began at the first event that had one, and for event 0 that left it empty (every scope lost a
+// kernel).
+void TstTraceLoader::opPathOfTheFirstEvent()
+{
+    const QString path = m_tmp.filePath(QStringLiteral("first_has_path.json"));
+    QVERIFY(writeFile(path, R"({"traceEvents":[
+        {"ph":"X","pid":1,"tid":14,"ts":1,"dur":2,"name":"k0","args":{"name":"jit(f)/block/dot"}},
+        {"ph":"M","pid":1,"name":"process_name","args":{"name":"/device:GPU:0"}},
+        {"ph":"X","pid":1,"tid":14,"ts":5,"dur":2,"name":"k1"},
+        {"ph":"X","pid":1,"tid":14,"ts":9,"dur":2,"name":"k2","args":{"name":"jit(f)/mlp"}}]})"));
+    const LoadResult r = TraceLoader::load(path);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const TraceData &t = *r.trace;
+    QCOMPARE(checkInvariants(t), QString());
+    QCOMPARE(t.eventCount(), std::size_t(3));
+    QCOMPARE(t.strings.qstring(t.opPathOf(uint32_t(findEvent(t, "k0")))), QStringLiteral("jit(f)/block/dot"));
+    QCOMPARE(t.opPathOf(uint32_t(findEvent(t, "k1"))), uint32_t(0));
+    QCOMPARE(t.strings.qstring(t.opPathOf(uint32_t(findEvent(t, "k2")))), QStringLiteral("jit(f)/mlp"));
 }
 
 void TstTraceLoader::skippedEventsByReason()

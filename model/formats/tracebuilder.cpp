@@ -489,10 +489,10 @@ void TraceBuilder::addSlice(const Event &event, uint32_t track, const std::vecto
         d.args.push_back(ArgEntry{arg.key, uint32_t(d.argText.size())});
         d.argText.append(arg.value);
     }
-    if (opPath != 0 && d.opPath.empty())
-        d.opPath.assign(d.start.size() - 1, 0);
-    if (!d.opPath.empty())
+    if (opPath != 0 || !d.opPath.empty()) {
+        d.opPath.resize(d.start.size() - 1, 0); // the events before the first that has one: none
         d.opPath.push_back(opPath);
+    }
     if (!d.argsBegin.empty())
         d.argsBegin.push_back(uint32_t(d.args.size()));
 }
