@@ -192,6 +192,19 @@ private slots:
         }
         QTemporaryDir side(testdata::scratchDir());
         QVERIFY(testdata::rankRuns(side.path(), 2));
+        // and a wildcard over the rank files of jobs in folders of one name (a/traces, b/traces): a
+        // run each, named by its path from the wildcard's root
+        QTemporaryDir jobs(testdata::scratchDir());
+        for (const char *job : {"a", "b"})
+            QVERIFY(
+                linkRanks(jobs.filePath(QLatin1String(job) + QStringLiteral("/traces")), m_files.mid(0, 2)));
+        const std::vector<TraceRun> eachJob =
+            TraceFolder::scan(jobs.path() + QStringLiteral("/*/traces/*.json.gz"), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(eachJob.size(), std::size_t(4));
+        QCOMPARE(TraceFolder::runCount(eachJob), 2);
+        QCOMPARE(eachJob.front().name, QStringLiteral("a/traces"));
+        QCOMPARE(eachJob.back().name, QStringLiteral("b/traces"));
         const QList<LoadedRun> two = load(side.path());
         QCOMPARE(two.size(), 16);
         const KernelDiff diff(two, two);
@@ -468,8 +481,8 @@ private slots:
         const RankTable whole(load(testdata::dlrmRun()), {}, {});
         QCOMPARE(lostOne.collectives().front().matched, whole.collectives().front().matched - 3);
         QCOMPARE(lostOne.collectives().front().unmatched, 8 * 3 - 1);
-        QVERIFY(
-            lostOne.collectives().front().note.contains(QLatin1String("counts of a name in a step differ")));
+        QVERIFY(lostOne.collectives().front().note.contains(
+            QLatin1String("counts of a name in a step, or outside the steps, differ")));
 
         // rank 7 and its twin start every collective together: each arrived last at half of them
         const QString twins = dir.filePath(QStringLiteral("twins"));
@@ -497,6 +510,9 @@ private slots:
         QVERIFY(StepBreakdown(partialRuns, wholeRuns).row(StepPart::Step).caveat.contains(differentSets));
         QVERIFY(KernelDiff(partialRuns, wholeRuns).summary().caveat.contains(differentSets));
         QVERIFY(StepBreakdown(wholeRuns, wholeRuns).row(StepPart::Step).caveat.isEmpty());
+        // more processes do not lift it: no such advice follows it
+        QVERIFY(Replication::howToLift(differentSets).isEmpty());
+        QVERIFY(!Replication::howToLift(Replication::processCaveat()).isEmpty());
         QVERIFY(KernelDiff(wholeRuns, wholeRuns).summary().caveat.isEmpty());
     }
 

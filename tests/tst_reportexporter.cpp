@@ -10,22 +10,24 @@
 #include "testdata.h"
 #include "testprocess.h"
 
-#include "model/loading/loadedrun.h"
 #include "model/comparison/replication.h"
 #include "model/comparison/scopecomparison.h"
 #include "model/comparison/stepbreakdown.h"
-#include "model/tables/tableformat.h"
+#include "model/loading/loadedrun.h"
 #include "model/loading/tracefolder.h"
+#include "model/tables/tableformat.h"
+#include "widgets/charts/rankbars.h"
 #include "widgets/panels/caveatbanner.h"
 #include "widgets/panels/comparisonpanel.h"
-#include "widgets/tables/comparisontablemodel.h"
 #include "widgets/panels/kerneldiffview.h"
-#include "widgets/timeline/pairtimeline.h"
 #include "widgets/report/reportcharts.h"
 #include "widgets/report/reportexporter.h"
+#include "widgets/tables/comparisontablemodel.h"
+#include "widgets/timeline/pairtimeline.h"
 
 #include <QtTest>
 #include <QtWidgets>
+#include <qcustomplot.h>
 
 #include <memory>
 #include <set>
@@ -636,6 +638,16 @@ private slots:
         QVERIFY(imagecheck::distinctColours(chart.copy(half, 0, half, chart.height())) > 4);
         const QString html = QString::fromUtf8(readAll(folder + QStringLiteral("/index.html")));
         QVERIFY(html.contains(QLatin1String("src='ranks.png'")));
+        // side by side on one scale and unit: a 0.9 ms step beside an 18 ms one is drawn in ms to 18
+        RankRow small, large;
+        small.stepNs = small.computeNs = 0.9e6;
+        large.stepNs = large.computeNs = 18e6;
+        RankBars wide, narrow;
+        wide.setRows({large});
+        narrow.setScale(large.stepNs);
+        narrow.setRows({small});
+        QCOMPARE(narrow.plot()->xAxis->range().upper, wide.plot()->xAxis->range().upper);
+        QCOMPARE(narrow.plot()->xAxis->label(), wide.plot()->xAxis->label());
     }
 
     void cliReportErrors()

@@ -107,15 +107,17 @@ Commands:
   ranks A [B] [--step SCOPE] [--csv FILE] [--alpha P] [--threshold PERCENT] [--format text|json]
                             several GPUs of one job (a folder of rank files is one run): per
                             rank, the step split into compute, exposed communication and idle,
-                            the wait at collectives (the k-th communication kernel of a name on
-                            every rank is one collective) and how often it arrived last; with
+                            the wait at collectives (the k-th communication kernel of a name in
+                            a step on every rank is one collective) and how often it arrived
+                            last; with
                             B, the mean over ranks, the slowest rank and each rank, A against B
   report A B [--scope S ...] [--match MODE] [--samples MODE] [--threshold PERCENT]
          [--step SCOPE] --out DIR
                             write a report into DIR (created if missing): timeline_a.png,
                             timeline_b.png (the first run of each side), the step breakdown
                             (steps.png, steps.csv), the kernel diff (diff.png, diff.csv),
-                            index.html and, with scopes, boxplot.png and stats.csv
+                            index.html, with scopes boxplot.png and stats.csv, with runs
+                            of several GPUs ranks.png and ranks.csv
   summarize PATH... -o DIR  write one run summary per run (DIR/<run>.slsum): what diff,
                             compare, steps and report read, without the events; pass the
                             summaries (or their folder) in place of the traces for the same
@@ -131,9 +133,10 @@ compare, diff and steps also take:
                             to stderr (and into the markdown and json); exit 1 when it
                             cannot judge what it gates: no steps of --step on a side, a
                             --scope on neither
-  --strict                  with --fail-on: calls that carry the one-process caveat (one
-                            process a side: process-to-process variation not measured) or
-                            rest on one run a side fail the gate too; without it they do not
+  --strict                  with --fail-on: calls that carry a caveat (one process a side:
+                            process-to-process variation not measured; sides of different
+                            numbers of ranks) or rest on one run a side fail the gate too;
+                            without it they do not
 
 More than two variants: compare, diff, steps and report take A B C ..., A the baseline, each
 [LABEL=]PATH (the label defaults to the folder's name): each candidate against the baseline, the Holm

@@ -84,6 +84,11 @@ bool parseLevels(const QCommandLineParser &parser, const QCommandLineOption &alp
 bool expandRecordedPair(QStringList &paths, QStringList *scopes, int &status);
 // "4 runs", or for multi-GPU runs "4 runs of 8 ranks": a run's rank files count once.
 QString runsText(const QList<LoadedRun> &runs);
+// A path as printed: in Markdown, a code span.
+inline QString pathText(const QString &path, bool markdown)
+{
+    return markdown ? QLatin1Char('`') + path + QLatin1Char('`') : path;
+}
 // Writes text to a file atomically, or to standard output for "-" (where run() sent nothing else);
 // prints why not and returns false on failure.
 bool writeTextFile(const QString &path, const QString &text);

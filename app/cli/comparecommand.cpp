@@ -25,16 +25,21 @@ QString caveatText(const std::vector<ComparisonRow> &rows)
 {
     for (const ComparisonRow &r : rows)
         if (!r.caveat.isEmpty())
-            return r.caveat +
-                   QStringLiteral(" (record each side in several processes, side/<process>/<run>/, to measure them)");
+            return r.caveat + Replication::howToLift(r.caveat);
     return {};
+}
+
+// The rows' caveat, as text or as a Markdown quote; nothing when none.
+void printCaveat(const std::vector<ComparisonRow> &rows, bool markdown)
+{
+    if (const QString caveat = caveatText(rows); !caveat.isEmpty())
+        out() << (markdown ? "\n> caveat: " + markdownCell(caveat) : "caveat: " + caveat) << "\n";
 }
 
 void printComparison(const std::vector<ComparisonRow> &rows, double alpha, double threshold)
 {
     out() << tableText(ScopeComparison::cliColumns(alpha, threshold), rows);
-    if (const QString caveat = caveatText(rows); !caveat.isEmpty())
-        out() << "caveat: " << caveat << "\n";
+    printCaveat(rows, false);
 }
 
 // The pull-request comment: the sides, the rows as a table, the caveat, the gate.
@@ -46,8 +51,7 @@ void printComparisonMarkdown(const std::vector<ComparisonRow> &rows, double alph
           << "**A** `" << options.pathA << "` (" << runsA << ") · **B** `" << options.pathB << "` (" << runsB
           << ")\n\n"
           << tableMarkdown(ScopeComparison::cliColumns(alpha, threshold), rows);
-    if (const QString caveat = caveatText(rows); !caveat.isEmpty())
-        out() << "\n> caveat: " << markdownCell(caveat) << "\n";
+    printCaveat(rows, true);
     out() << gateMarkdown(gate);
 }
 
@@ -113,10 +117,9 @@ int variantCompare(const ComparisonOptions &options, double alpha, const GateOpt
     } else {
         // as text, or as the pull-request comment (then with the gate)
         const bool markdown = output.format == OutputFormat::Markdown;
-        const auto code = [markdown](const QString &path) { return markdown ? '`' + path + '`' : path; };
         if (markdown)
             out() << "### Scopeline compare\n\n**baseline** " << markdownCell(sides[0].label) << " "
-                  << code(sides[0].path) << " (" << runsText(loaded.baseline) << ")\n\n";
+                  << pathText(sides[0].path, markdown) << " (" << runsText(loaded.baseline) << ")\n\n";
         else
             out() << "baseline: " << sides[0].label << " (" << sides[0].path << ", "
                   << runsText(loaded.baseline) << ")\n";
@@ -137,12 +140,11 @@ int variantCompare(const ComparisonOptions &options, double alpha, const GateOpt
             const QString against = QStringLiteral(" (%1) against %2; Holm over scopes × candidates")
                                         .arg(runsText(loaded.candidates[c]), sides[0].label);
             if (markdown) {
-                out() << "\n#### " << markdownCell(label) << " " << code(sides[qsizetype(c) + 1].path)
-                      << markdownCell(against) << "\n\n"
+                out() << "\n#### " << markdownCell(label) << " "
+                      << pathText(sides[qsizetype(c) + 1].path, markdown) << markdownCell(against) << "\n\n"
                       << tableMarkdown(ScopeComparison::cliColumns(alpha, options.threshold),
                                        variants.rows()[c]);
-                if (const QString caveat = caveatText(variants.rows()[c]); !caveat.isEmpty())
-                    out() << "\n> caveat: " << markdownCell(caveat) << "\n";
+                printCaveat(variants.rows()[c], true);
             } else {
                 out() << "\n"
                       << label << " (" << sides[qsizetype(c) + 1].path << ", "

@@ -4,6 +4,7 @@
 
 #include "model/comparison/gate.h"
 #include "model/comparison/kerneldiff.h"
+#include "model/comparison/replication.h"
 #include "model/comparison/stepbreakdown.h"
 #include "model/comparison/variantdiff.h"
 #include "model/comparison/variantsteps.h"
@@ -78,8 +79,7 @@ void printDiff(const KernelDiff &diff, const StepBreakdown &steps, const QString
               << " figures, Holm over the rows (alpha " << diff.options().alpha << ", threshold "
               << 100 * diff.options().threshold << "%)\n";
     if (!s.caveat.isEmpty())
-        out() << "caveat: " << s.caveat
-              << " (record each side in several processes, side/<process>/<run>/, to measure them)\n";
+        out() << "caveat: " << s.caveat << Replication::howToLift(s.caveat) << "\n";
 
     const std::vector<KernelDiffRow> &rows = diff.rows();
     const std::size_t shown = top > 0 ? std::min<std::size_t>(std::size_t(top), rows.size()) : rows.size();
@@ -109,10 +109,7 @@ void printDiffMarkdown(const KernelDiff &diff, const StepBreakdown &steps, const
         out() << "\n_Top " << shown << " of " << rows.size()
               << " rows by \\|Δ time/run\\|; `--format json` or `--csv` gives every row._\n";
     if (!s.caveat.isEmpty())
-        out() << "\n> caveat: "
-              << markdownCell(s.caveat + QStringLiteral(" (record each side in several processes, "
-                                                          "side/<process>/<run>/, to measure them)"))
-              << "\n";
+        out() << "\n> caveat: " << markdownCell(s.caveat + Replication::howToLift(s.caveat)) << "\n";
     out() << gateMarkdown(gate);
 }
 
@@ -159,10 +156,10 @@ void printVariantDiff(const VariantDiff &diff, const VariantSteps &steps, const 
 {
     const bool markdown = markdownGate != nullptr;
     const KernelDiffSummary &base = diff.diffs().front().summary();
-    const auto code = [markdown](const QString &path) { return markdown ? '`' + path + '`' : path; };
     if (markdown)
         out() << "### Scopeline diff\n\n**baseline** " << markdownCell(sides[0].label) << " "
-              << code(sides[0].path) << " (" << sideText(base, base.runsA, base.processesA) << ")\n\n";
+              << pathText(sides[0].path, markdown) << " (" << sideText(base, base.runsA, base.processesA)
+              << ")\n\n";
     else
         out() << "baseline: " << sides[0].label << " (" << sides[0].path << ", "
               << sideText(base, base.runsA, base.processesA) << ")\n";
@@ -170,8 +167,9 @@ void printVariantDiff(const VariantDiff &diff, const VariantSteps &steps, const 
         const KernelDiffSummary &s = diff.diffs()[c].summary();
         const QString lead = steps.leadLine(int(c));
         out() << (markdown ? "- **" + markdownCell(lead) + "**\n  " : lead + "\n  ")
-              << code(sides[qsizetype(c) + 1].path) << " (" << sideText(s, s.runsB, s.processesB)
-              << "); kernel time per run " << formatDuration(s.kernelTimePerRunB) << " ("
+              << pathText(sides[qsizetype(c) + 1].path, markdown) << " ("
+              << sideText(s, s.runsB, s.processesB) << "); kernel time per run "
+              << formatDuration(s.kernelTimePerRunB) << " ("
               << relativeText(s.kernelTimePerRunA, s.kernelTimePerRunB) << "); " << s.onlyInA
               << " only in the baseline, " << s.onlyInB << " only here\n";
     }

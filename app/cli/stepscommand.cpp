@@ -92,10 +92,10 @@ void printVariantSteps(const VariantSteps &variants, const QList<SideArgument> &
              "of the ratio of the means) at the level the step row is judged\n";
     for (int i = 0; i < int(variants.comparisons().size()); ++i)
         out() << variants.leadLine(i) << "\n";
-    // the family is the candidates whose step is tested (one run on a side is not)
+    // the family is the candidates whose step has a p (one run on a side has none)
     const auto tested =
         std::count_if(variants.comparisons().begin(), variants.comparisons().end(),
-                      [](const StepBreakdown &c) { return c.row(StepPart::Step).reason.isEmpty(); });
+                      [](const StepBreakdown &c) { return !std::isnan(c.row(StepPart::Step).pRaw); });
     for (int i = 0; i < int(variants.comparisons().size()); ++i) {
         const StepBreakdown &steps = variants.comparisons()[std::size_t(i)];
         out() << "\n"

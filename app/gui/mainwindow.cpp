@@ -594,6 +594,7 @@ void MainWindow::openVariants(const QStringList &arguments, const SessionState &
                 for (QList<LoadedRun> &side : summaries)
                     for (LoadedRun &run : side)
                         run = run.withoutEvents();
+                m_variants->clear(); // the old variants are not judged again with the settings
                 syncVariantSettings();
                 m_variants->setVariants(summaries, labels, paths);
                 m_tabs->setTabVisible(3, true);

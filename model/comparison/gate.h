@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The CI gate of `scopeline-cli diff|steps|compare --fail-on slower|change`: whether a comparison's
-// Holm-adjusted verdicts hold what the gate names, and which rows trip it. Calls that carry the
-// one-process caveat (DESIGN.md, Statistics) fail it only when strict: a gate that flakes is switched off.
+// Holm-adjusted verdicts hold what the gate names, and which rows trip it. Calls that carry a caveat
+// (one process a side, DESIGN.md Statistics; different sets of GPUs) fail it only when strict: a gate
+// that flakes is switched off.
 
 #include "model/comparison/kerneldiff.h"
 #include "model/comparison/scopecomparison.h"

@@ -197,7 +197,7 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
         notes << tr("rank %1 without communication kernels, left out of the matching").arg(rankList(without));
     if (summary.unmatched > 0)
         notes << tr("%1 communication kernel(s) without a match on every rank (the ranks' counts of a "
-                    "name in a step differ)")
+                    "name in a step, or outside the steps, differ)")
                      .arg(summary.unmatched);
     if (clocksDisagree)
         notes << tr("waits not measured: matched collectives end %1 apart at the median, so the ranks' "
@@ -510,7 +510,7 @@ const std::vector<TableColumn<RankRow>> &RankTable::columns()
         C{QStringLiteral("collective_wait_ns"),
           tr("Wait"),
           tr("Per step, the sum of its waits at collectives: the latest rank's start − its own start, the "
-             "k-th communication kernel of a name on every rank being one collective"),
+             "k-th communication kernel of a name in a step on every rank being one collective"),
           number(&RankRow::collectiveWaitNs),
           cell::duration,
           {},

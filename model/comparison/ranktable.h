@@ -42,8 +42,8 @@ struct RunCollectives
     int side = 0;
     QString run;
     int ranks = 0;
-    int matched = 0;   // collectives: the k-th communication kernel of a name on every rank
-    int unmatched = 0; // kernels of a name some rank has fewer of
+    int matched = 0;   // collectives: the k-th communication kernel of a name in a step on every rank
+    int unmatched = 0; // kernels of a name in a step (or outside the steps) whose counts differ by rank
     double medianEndSpreadNs = RankRow::kUnset, maxEndSpreadNs = RankRow::kUnset; // latest − earliest end
     QString note; // what to beware of, empty when nothing
     // Each matched collective in the order it ran (on the first rank): its kernel's name, and per rank

@@ -121,10 +121,23 @@ QString Replication::caveat() const
         caveats << ranks;
     // one run on a side: no run-level test to carry it, and "one run" says more
     if (!m_byProcess && !m_shared && std::min(m_runs[0], m_runs[1]) >= 2)
-        caveats << QCoreApplication::translate("Replication",
-                                               "one process a side: differences between processes "
-                                               "(compilation, autotuning, placement) not measured");
+        caveats << processCaveat();
     return caveats.join(QStringLiteral("; "));
+}
+
+QString Replication::processCaveat()
+{
+    return QCoreApplication::translate("Replication", "one process a side: differences between processes "
+                                                      "(compilation, autotuning, placement) not measured");
+}
+
+QString Replication::howToLift(const QString &caveat)
+{
+    return caveat.contains(processCaveat())
+               ? QCoreApplication::translate(
+                     "Replication", " (record each side in several processes, side/<process>/<run>/, "
+                                    "to measure them)")
+               : QString();
 }
 
 QString Replication::rankCaveat() const

@@ -55,6 +55,11 @@ public:
     // Runs of different numbers of ranks (8 GPUs against 4): A against B compares different sets of
     // GPUs, whatever the runs; empty when every run has as many.
     QString rankCaveat() const;
+    // The one-process caveat, as caveat() words it.
+    static QString processCaveat();
+    // What to print after a caveat that holds the one-process caveat: how to measure processes;
+    // else empty (different sets of GPUs are not lifted by more processes).
+    static QString howToLift(const QString &caveat);
 
 private:
     bool m_byProcess = false, m_shared = false;

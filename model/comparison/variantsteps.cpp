@@ -158,7 +158,7 @@ QString VariantSteps::leadLine(int candidate) const
                                     StepPart::GpuWaiting, StepPart::Unknown}
             : std::vector<StepPart>{StepPart::Busy, StepPart::LaunchLate, StepPart::GpuWaiting,
                                     StepPart::Unknown};
-    // of those judged a change, else of all (then said not to be one, where the parts were tested)
+    // of those judged a change, else of all (then with its verdict, where the parts were tested)
     const auto largest = [&](bool judgedOnly) {
         const StepRow *most = nullptr;
         for (const StepPart part : leaves) {
@@ -176,7 +176,7 @@ QString VariantSteps::leadLine(int candidate) const
                     .arg(stepPartTitle(most->part), formatSignedDuration(most->delta),
                          judged || !most->reason.isEmpty()
                              ? QString()
-                             : QCoreApplication::translate("VariantSteps", " (no significant change)"));
+                             : QStringLiteral(" (%1)").arg(verdictText(most->verdict)));
     return line;
 }
 

@@ -242,6 +242,23 @@ QStringList expandWildcards(const QString &path)
     return current;
 }
 
+// The folder a wildcard's matches are named relative to: the path up to its first part with a
+// wildcard ("s8p/*/*/*.gz": s8p), so that matches in folders of one name stay apart (proc_0/run_0).
+QDir wildcardRoot(const QString &path)
+{
+    const QString clean = QDir::cleanPath(path);
+    QStringList fixed;
+    for (const QString &part : clean.split(QLatin1Char('/'))) {
+        if (hasWildcard(part))
+            break;
+        fixed << part;
+    }
+    const QString root = fixed.join(QLatin1Char('/'));
+    return QDir(root.isEmpty()
+                    ? (clean.startsWith(QLatin1Char('/')) ? QStringLiteral("/") : QStringLiteral("."))
+                    : root);
+}
+
 // "run2" before "run10": digit runs compare by value. QCollator's numeric mode does not work in
 // the C locale that headless machines and CI run in.
 bool naturalLess(const QString &a, const QString &b)
@@ -341,9 +358,9 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
             filesByFolder.back().second.append(info);
             continue;
         }
-        // With a wildcard, each match is a run named after itself.
+        // With a wildcard, each match is a run named after its path from the wildcard's root.
         const QDir dir(info.absoluteFilePath());
-        const QDir root = wildcard ? QDir(info.absolutePath()) : dir;
+        const QDir root = wildcard ? QDir(wildcardRoot(path).absolutePath()) : dir;
         const std::size_t before = runs.size();
         int visited = 0;
         // A matched folder is a subfolder of root, as when root itself is scanned: one holding one trace
@@ -369,7 +386,10 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
     }
     for (auto &[folder, files] : filesByFolder) {
         const QDir dir(folder);
-        if (!addRankFiles(dir, dir.dirName(), files, seen, runs))
+        const QString name =
+            wildcard ? QDir(wildcardRoot(path).absolutePath()).relativeFilePath(folder) : QString();
+        if (!addRankFiles(dir, name.isEmpty() || name == QLatin1String(".") ? dir.dirName() : name, files,
+                          seen, runs))
             return fail(seen.error);
         for (const QFileInfo &info : files)
             runs.push_back({summaryRunName(info.fileName()), info.absoluteFilePath()});

@@ -45,12 +45,18 @@ void RankBars::setRows(const std::vector<RankRow> &rows)
     rebuild();
 }
 
+void RankBars::setScale(double ns)
+{
+    m_scaleNs = ns;
+    rebuild();
+}
+
 void RankBars::rebuild()
 {
     m_plot->clearPlottables();
     m_labels.clear();
     const PlotTheme theme = applyPalette(m_plot, palette());
-    double largest = 0;
+    double largest = m_scaleNs;
     for (const RankRow &r : m_rows)
         if (!std::isnan(r.stepNs))
             largest = std::max(largest, r.stepNs);

@@ -22,6 +22,9 @@ public:
 
     // One bar per row (the ranks of one run), top to bottom in the rows' order.
     void setRows(const std::vector<RankRow> &rows);
+    // The axis reaches at least this far (ns), in the unit that fits it: charts side by side share a
+    // scale. 0: the longest step's.
+    void setScale(double ns);
     // The bars' labels, top to bottom ("rank 3").
     const QStringList &labels() const { return m_labels; }
     QCustomPlot *plot() const { return m_plot; }
@@ -35,6 +38,7 @@ private:
     QCustomPlot *m_plot = nullptr;
     std::vector<RankRow> m_rows;
     QStringList m_labels;
+    double m_scaleNs = 0;
 };
 
 } // namespace scopeline

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/panels/caveatbanner.h"
 
+#include "model/comparison/replication.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QStyle>
@@ -55,8 +57,10 @@ QString CaveatBanner::message(const QString &caveat)
 {
     if (caveat.isEmpty())
         return {};
-    const QString sentence = caveat.left(1).toUpper() + caveat.mid(1);
-    return tr("%1. To measure them, record each variant in several processes: one folder per process, "
+    const QString sentence = caveat.left(1).toUpper() + caveat.mid(1) + QLatin1Char('.');
+    if (!caveat.contains(Replication::processCaveat()))
+        return sentence; // different sets of GPUs: more processes do not lift it
+    return tr("%1 To measure them, record each variant in several processes: one folder per process, "
               "side/<process>/<run>/ (e.g. matmul/proc_0/run_0/), or scopeline-hipbench run --processes N.")
         .arg(sentence);
 }

@@ -20,7 +20,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
-#include <memory>
+#include <cmath>
 
 namespace scopeline::ReportCharts {
 
@@ -191,18 +191,18 @@ QImage ranksChartImage(const RankTable &ranks)
     image.fill(Qt::white);
     QPainter painter(&image);
     const int width = chartSize().width() / int(runs.size()), height = chartSize().height() - kTitleHeight;
-    std::vector<std::unique_ptr<RankBars>> bars;
-    double longest = 0; // one scale for both sides
-    for (const auto &run : runs) {
-        bars.push_back(std::make_unique<RankBars>());
-        layOut(*bars.back(), QSize(width, height));
-        bars.back()->setRows(run.second);
-        longest = std::max(longest, bars.back()->plot()->xAxis->range().upper);
-    }
+    double longest = 0; // one scale, one unit, for both sides
+    for (const auto &run : runs)
+        for (const RankRow &row : run.second)
+            if (!std::isnan(row.stepNs))
+                longest = std::max(longest, row.stepNs);
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        bars[i]->plot()->xAxis->setRange(0, longest);
+        RankBars bars;
+        layOut(bars, QSize(width, height));
+        bars.setScale(longest);
+        bars.setRows(runs[i].second);
         painter.drawText(QRect(int(i) * width, 0, width, kTitleHeight), Qt::AlignCenter, runs[i].first);
-        painter.drawPixmap(int(i) * width, kTitleHeight, bars[i]->plot()->toPixmap(width, height));
+        painter.drawPixmap(int(i) * width, kTitleHeight, bars.plot()->toPixmap(width, height));
     }
     return image;
 }

@@ -59,8 +59,7 @@ public:
         QImage boxplot;
         QImage diffChart;  // needed with a diff
         QImage stepsChart; // needed with steps: the step waterfall over the step times
-        QImage
-            ranksChart; // needed with ranks: each rank's step of a run a side (ReportCharts::ranksChartImage)
+        QImage ranksChart; // needed with ranks: ReportCharts::ranksChartImage
         Timeline timelineA, timelineB;
     };
     // Files written: boxplot.png, timeline_a.png, timeline_b.png, stats.csv, index.html; with a diff,
