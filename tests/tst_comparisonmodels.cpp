@@ -355,10 +355,15 @@ private slots:
         QVERIFY(pooled->runLevel.tied);
         QVERIFY(pooled->runLevel.p > 0);
         const int row = int(pooled - rows.begin());
+        const double confidence = pooled->runLevel.confidence;
         model.setRows(std::move(rows));
         const QModelIndex verdict = model.index(row, ComparisonTableModel::column("verdict"));
         QString tip = verdict.data(Qt::ToolTipRole).toString();
         QVERIFY2(tip.contains(QLatin1String("Every run gave the same value on each side")), qPrintable(tip));
+        // the test's units and its interval's level, as the table's row has them
+        QVERIFY2(tip.contains(QStringLiteral("on the 3 v 3 run medians")) &&
+                     tip.contains(QStringLiteral("at %1 confidence").arg(formatPercent(confidence))),
+                 qPrintable(tip));
         QVERIFY2(tip.contains(QStringLiteral("exact permutation test, the interval ± one timer step")),
                  qPrintable(tip));
         QVERIFY(!tip.contains(QLatin1String("Caveat")));

@@ -424,7 +424,7 @@ QStringList ScopeComparison::tableKeys()
     return QStringLiteral(
                "scope run n_a n_b mean_a_ns mean_b_ns std_a_ns std_b_ns median_a_ns median_b_ns iqr_a_ns "
                "iqr_b_ns ranksum_z ranksum_p mwu_u mwu_p mwu_p_holm hl_shift_ns hl_ci_low_ns "
-               "rel_change_median cliffs_delta run_level_change run_level_p verdict")
+               "rel_change_median cliffs_delta run_level_change run_level_ci_level run_level_p verdict")
         .split(QLatin1Char(' '));
 }
 
@@ -440,8 +440,8 @@ std::vector<TableColumn<ComparisonRow>> ScopeComparison::cliColumns(double alpha
                           QStringLiteral("n_b"), QStringLiteral("median_a_ns"), QStringLiteral("median_b_ns"),
                           QStringLiteral("rel_change_median"), QStringLiteral("hl_shift_ns"),
                           QStringLiteral("mwu_p_holm"), QStringLiteral("cliffs_delta"),
-                          QStringLiteral("run_level_change"), QStringLiteral("run_level_p"),
-                          QStringLiteral("verdict")});
+                          QStringLiteral("run_level_change"), QStringLiteral("run_level_ci_level"),
+                          QStringLiteral("run_level_p"), QStringLiteral("verdict")});
 }
 
 QString ScopeComparison::toCsv(const std::vector<ComparisonRow> &rows, double alpha, double threshold)

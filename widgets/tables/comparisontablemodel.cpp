@@ -119,17 +119,20 @@ QString ComparisonTableModel::verdictToolTip(const ComparisonRow &r) const
     const QString threshold = QStringLiteral("%1 %").arg(100 * m_threshold, 0, 'g', 3);
     if (r.hasRunLevel() && r.comparable()) {
         // Pooled rows with ≥ 2 runs a side: the verdict is the run-level test's (the run is the unit).
+        // the test's units: the runs, or the processes whose runs it averaged
+        const QString units = r.runLevel.runsA == r.runsA && r.runLevel.runsB == r.runsB
+                                  ? tr("run medians")
+                                  : tr("processes (each the mean of its runs' medians)");
         QString tip =
-            tr("%1: run-level test on the %2 v %3 run medians (Welch on logs): change %4 "
-               "[%5, %6], Holm-adjusted p = %7 (α = %8, threshold %9).")
+            tr("%1: run-level test on the %2 v %3 %4 (Welch on logs): change %5 [%6, %7] at %8 confidence, "
+               "Holm-adjusted p = %9")
                 .arg(verdictText(v))
-                .arg(r.runsA)
-                .arg(r.runsB)
-                .arg(formatChange(r.runLevel.change),
-                     formatChange(r.runLevel.ciLow),
-                     formatChange(r.runLevel.ciHigh), formatPValue(r.runLevelHolm))
-                .arg(m_alpha)
-                .arg(threshold);
+                .arg(r.runLevel.runsA)
+                .arg(r.runLevel.runsB)
+                .arg(units, formatChange(r.runLevel.change), formatChange(r.runLevel.ciLow),
+                     formatChange(r.runLevel.ciHigh), formatPercent(r.runLevel.confidence),
+                     formatPValue(r.runLevelHolm)) +
+            tr(" (α = %1, threshold %2).").arg(m_alpha).arg(threshold);
         if (r.runLevel.tied)
             tip += QLatin1Char(' ') + tiedExplanation(tr("run"), 0);
         if (!m_caveat.isEmpty())
