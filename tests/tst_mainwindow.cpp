@@ -1225,6 +1225,7 @@ private slots:
                      qPrintable(QStringLiteral("%1 -> %2").arg(before.center().x()).arg(after.center().x())));
         const TimelineView *other = window.timeline()->viewB();
         QCOMPARE(other->visibleEnd() - other->visibleStart(), view->visibleEnd() - view->visibleStart());
+        QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_first_click.png"))));
     }
 
     // A point clicked in the Per step chart: that run in its side's timeline, zoomed to that step, the

@@ -113,6 +113,12 @@ void VariantsView::setVariants(const std::vector<QList<LoadedRun>> &sides, const
     m_paths = paths;
     m_pairA->clear(); // other variants: the baseline and the first candidate
     m_pairB->clear();
+    // a path given twice is compared all the same, as the CLI does, and said (looked up once: the
+    // paths do not change with the settings)
+    QList<SideArgument> sideArguments;
+    for (qsizetype i = 0; i < labels.size(); ++i)
+        sideArguments.append({labels[i], paths.value(i)});
+    m_sameRuns = SideArgument::sameRuns(sideArguments);
     rebuild();
 }
 
@@ -157,11 +163,7 @@ void VariantsView::rebuild()
                            .arg(m_sweep->pairLine(m_sweep->jump(), name))
                      : tr("Sweep, neighbours compared (Holm over them): no neighbours differ"));
     }
-    // a path given twice is compared all the same, as the CLI does, and said
-    QList<SideArgument> sideArguments;
-    for (qsizetype i = 0; i < labels.size(); ++i)
-        sideArguments.append({labels[i], m_paths.value(i)});
-    for (const QString &same : SideArgument::sameRuns(sideArguments))
+    for (const QString &same : m_sameRuns)
         lead << tr("Note: %1").arg(same);
     m_lead->setText(lead.join(QLatin1Char('\n')));
     m_stepModel->setRows(m_steps->rows());
@@ -254,6 +256,7 @@ void VariantsView::clear()
     m_diff.reset();
     m_labels.clear();
     m_paths.clear();
+    m_sameRuns.clear();
     m_lead->clear();
     m_pairA->clear();
     m_pairB->clear();

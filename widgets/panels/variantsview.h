@@ -75,6 +75,7 @@ private:
 
     std::vector<QList<LoadedRun>> m_sides;
     QStringList m_labels, m_paths;
+    QStringList m_sameRuns; // SideArgument::sameRuns of the variants
     std::unique_ptr<VariantScopes> m_scopes;
     std::unique_ptr<Sweep> m_sweep;
     QComboBox *m_scopeBox = nullptr;
