@@ -32,7 +32,7 @@ MeanVariance meanVariance(const std::vector<double> &values)
     return out;
 }
 
-double timerStep(const std::vector<double> &a, const std::vector<double> &b)
+int64_t durationTick(const std::vector<double> &a, const std::vector<double> &b)
 {
     int64_t step = 0;
     for (const std::vector<double> *durations : {&a, &b})
@@ -47,9 +47,14 @@ double timerStep(const std::vector<double> &a, const std::vector<double> &b)
             if (step == 0 || ns % step != 0)
                 step = std::gcd(step, ns);
             if (step == 1)
-                return 1.0;
+                return 1;
         }
-    return double(std::max<int64_t>(step, 1));
+    return step;
+}
+
+double timerStep(const std::vector<double> &a, const std::vector<double> &b)
+{
+    return double(std::max<int64_t>(durationTick(a, b), 1));
 }
 
 double separatedSamplesP(std::size_t nA, std::size_t nB, bool equal)

@@ -26,6 +26,8 @@ const QString kNamedScopes = testdata::path("jax_h100/jax_named_scopes");
 const QString kRepeated = testdata::path("jax_h100/repeated_runs");
 const QString kBert =
     testdata::path("public/TraceLens/tests__traces__h100__gaunernst_bert-small-uncased__1016001.json.gz");
+const QString kIntegerMicroseconds = testdata::path(
+    "public/HolisticTraceAnalysis/tests__data__negative_queue_length_values_check__rank0.json.gz");
 const QString kMi300 = testdata::path("public/TraceLens/tests__traces__mi300__resnet_act_checkpoint.json.gz");
 const QString kKineto = testdata::path(
     "public/kineto/tb_plugin__samples__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz");
@@ -192,11 +194,17 @@ void compareWithOracle(const Csv &csv, const QJsonArray &expected)
 class TstKernelDiff : public QObject
 {
     Q_OBJECT
+    QTemporaryDir m_ties; // one integer-µs trace, twice on each side
 
 private slots:
     void initTestCase()
     {
-        REQUIRE_TEST_DATA(kCublas, kNamedScopes, kRepeated, kBert, kMi300, kKineto);
+        REQUIRE_TEST_DATA(kCublas, kNamedScopes, kRepeated, kBert, kMi300, kKineto, kIntegerMicroseconds);
+        for (const QString &file : {QStringLiteral("A/run1"), QStringLiteral("A/run2"),
+                                    QStringLiteral("B/run1"), QStringLiteral("B/run2")}) {
+            QVERIFY(QDir().mkpath(QFileInfo(m_ties.filePath(file)).path()));
+            QVERIFY(QFile::copy(kIntegerMicroseconds, m_ties.filePath(file + QStringLiteral(".json.gz"))));
+        }
         QVERIFY2(runProcess(QStringLiteral(SCOPELINE_PYTHON),
                             {QStringLiteral("-c"), QStringLiteral("import scipy, numpy")})
                          .exitCode == 0,
@@ -299,6 +307,15 @@ private slots:
         const QString torch = testdata::path("h100_runs/torch_compile");
         const QStringList torchRoots = {torch + QStringLiteral("/eager"),
                                         torch + QStringLiteral("/reduce_overhead")};
+        // Integer µs: kernels whose every call took 3, 4 or 7 µs, each side the same two runs. Their ties are
+        // known to the trace's 1 µs, not to their own duration (an interval of -100 % to +inf).
+        const QStringList tieA = {m_ties.filePath(QStringLiteral("A/run1.json.gz")),
+                                  m_ties.filePath(QStringLiteral("A/run2.json.gz"))},
+                          tieB = {m_ties.filePath(QStringLiteral("B/run1.json.gz")),
+                                  m_ties.filePath(QStringLiteral("B/run2.json.gz"))};
+        QTest::newRow("pytorch integer-µs trace, two copies a side: ties")
+            << m_ties.filePath(QStringLiteral("A")) << m_ties.filePath(QStringLiteral("B")) << tieA << tieB
+            << QStringList() << QStringList();
         QTest::newRow("torch eager vs reduce-overhead, one process for both, by op")
             << torchRoots[0] << torchRoots[1] << allTraceFiles(torchRoots[0]) << allTraceFiles(torchRoots[1])
             << QStringList{QStringLiteral("--by"), QStringLiteral("op")} << torchRoots;

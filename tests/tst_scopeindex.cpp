@@ -4,10 +4,13 @@
 
 #include "model/analysis/scopeindex.h"
 #include "model/analysis/traceanalysis.h"
+#include "model/comparison/scopecomparison.h"
 #include "model/loading/traceloader.h"
 
 #include "testdata.h"
 #include "testprocess.h"
+
+#include "stats/welch.h"
 
 #include <QtTest>
 
@@ -30,6 +33,36 @@ class TstScopeIndex : public QObject
     Q_OBJECT
 
 private slots:
+    // Integer-µs Kineto: the kernels tick at 1 µs. A scope whose kernels all took one time (or two
+    // multiples of 2 µs) is judged with that tick, not with its own divisor: the same runs on both sides
+    // are a tie known to ±1 µs, never "−100 % to +inf".
+    void tiesAreKnownToTheTracesTick()
+    {
+        const QString file = testdata::path(
+            "public/HolisticTraceAnalysis/tests__data__negative_queue_length_values_check__rank0.json.gz");
+        REQUIRE_TEST_DATA(file);
+        const LoadResult loaded = TraceLoader::load(file);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+        const ScopeIndex index{TraceAnalysis(*loaded.trace)};
+        QCOMPARE(index.durationTick(), int64_t(1000));
+        const ScopeComparison comparison({&index, &index}, {&index, &index});
+        int coarse = 0;
+        for (const ScopeIndex::Scope &scope : index.scopes()) {
+            const std::vector<double> samples =
+                index.samples(ScopeMatcher(scope.name, MatchMode::Component), SampleMode::Kernel);
+            coarse += stats::durationTick(samples) > 1000;
+            const std::vector<ComparisonRow> rows =
+                comparison.compare({scope.name}, MatchMode::Component, SampleMode::Kernel);
+            const ComparisonRow &pooled = rows.back();
+            QVERIFY(pooled.isPooled() && pooled.runLevel.tied);
+            QCOMPARE(pooled.timerStep, 1000.0);
+            const double median = pooled.a.median; // every run's median: the runs are one trace
+            QCOMPARE(pooled.runLevel.ciLow, (median - 1000) / (median + 1000) - 1);
+            QCOMPARE(pooled.runLevel.ciHigh, (median + 1000) / (median - 1000) - 1);
+        }
+        QVERIFY2(coarse > 0, "no scope whose own divisor is coarser than the trace's tick: nothing tested");
+    }
+
     void annotationsMatchOracle_data()
     {
         QTest::addColumn<QString>("file");

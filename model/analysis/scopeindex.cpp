@@ -7,8 +7,10 @@
 #include "model/analysis/traceanalysis.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <unordered_map>
 
 namespace scopeline {
@@ -407,6 +409,18 @@ std::vector<double> ScopeIndex::samples(const ScopeMatcher &matcher, SampleMode 
             result.push_back(mode == SampleMode::Instance ? instance.sum
                                                           : double(instance.last - instance.first));
     return result;
+}
+
+int64_t ScopeIndex::durationTick() const
+{
+    int64_t tick = 0;
+    for (int64_t duration : m_duration)
+        if (tick == 0 || duration % tick != 0) {
+            tick = std::gcd(tick, std::llabs(duration));
+            if (tick == 1)
+                break;
+        }
+    return tick;
 }
 
 void ScopeIndex::write(QDataStream &out) const

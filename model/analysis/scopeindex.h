@@ -67,6 +67,9 @@ public:
     std::size_t heldBytes() const;
     // Durations in ns: one per matching kernel, or per instance (sum of its kernels, or its wall span).
     std::vector<double> samples(const ScopeMatcher &matcher, SampleMode mode) const;
+    // The greatest common divisor of its kernels' durations in ns (0 when none is longer than zero): the
+    // timer's tick, which samples of one scope that all took the same time cannot tell.
+    int64_t durationTick() const;
 
 private:
     struct Ref

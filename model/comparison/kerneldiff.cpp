@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <set>
 #include <unordered_map>
 
@@ -110,12 +111,18 @@ std::pair<std::string, KernelDiffRow> finishRow(Accumulator &acc, const int runs
         row.shareOfDelta = row.deltaTotalNs / sum.deltaTotalNs;
     if (row.a.present() && row.b.present() && row.a.medianNs > 0) // zero-length kernels exist
         row.relChangeMedian = (row.b.medianNs - row.a.medianNs) / row.a.medianNs;
-    row.timerStep = stats::timerStep(row.a.durations, row.b.durations);
+    return {std::move(display), std::move(row)};
+}
+
+// A row's run-level tests; timerStep is the tick of every duration of the diff, as a row whose calls all
+// took one time cannot tell its own (its divisor would be that time: an interval of −100 % to +inf).
+void testRow(KernelDiffRow &row, double timerStep, const KernelDiffSummary &sum)
+{
+    row.timerStep = timerStep;
     row.runLevel = stats::meanChangeTest(row.a.unitTotalNs, row.b.unitTotalNs, 0.95, row.timerStep);
     row.perCall = stats::runLevelTest(row.a.unitMedianNs, row.b.unitMedianNs, 0.95, row.timerStep);
     if (row.runLevel.valid())
         row.caveat = sum.caveat;
-    return {std::move(display), std::move(row)};
 }
 
 } // namespace
@@ -234,9 +241,12 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
 
     // Each row's figures and tests, the rows split between two cores where half the durations lie.
     std::vector<std::pair<std::string, KernelDiffRow>> built(rows.size());
+    std::vector<int64_t> ticks(rows.size());
     auto finishRows = [&](std::size_t from, std::size_t to) {
-        for (std::size_t i = from; i < to; ++i)
+        for (std::size_t i = from; i < to; ++i) {
             built[i] = finishRow(rows[i], runs, replication, sum, options);
+            ticks[i] = stats::durationTick(built[i].second.a.durations, built[i].second.b.durations);
+        }
     };
     std::size_t calls = 0, half = 0, middle = 0;
     for (const Accumulator &acc : rows)
@@ -244,6 +254,11 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
     while (middle < rows.size() && half < calls / 2)
         half += rows[middle++].calls();
     runBeside([&] { finishRows(0, middle); }, [&] { finishRows(middle, rows.size()); });
+    int64_t tick = 0;
+    for (int64_t rowTick : ticks)
+        tick = std::gcd(tick, rowTick);
+    for (auto &entry : built)
+        testRow(entry.second, double(std::max<int64_t>(tick, 1)), sum);
     // Largest |change of total time per run| first; ties (a trace against itself: none changed) by the
     // larger time per run, then by name (byte order, as Python sorts).
     std::sort(built.begin(), built.end(), [](const auto &x, const auto &y) {

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 
 namespace scopeline {
 
@@ -56,9 +57,11 @@ stats::RunLevelTest pooledRunLevel(const ComparisonRow &row, const Replication *
                                confidence, row.timerStep);
 }
 
-// The pooled row: every sample of every run, plus the run-level test on the run medians.
+// The pooled row: every sample of every run, plus the run-level test on the run medians. `tick` is that
+// of the runs' kernel durations: samples that all took one time would give that time as their own.
 ComparisonRow makePooledRow(const QString &scope, const std::vector<std::vector<double>> &a,
-                            const std::vector<std::vector<double>> &b, const Replication *replication)
+                            const std::vector<std::vector<double>> &b, const Replication *replication,
+                            int64_t tick)
 {
     auto concatenated = [](const std::vector<std::vector<double>> &runs) {
         std::vector<double> all;
@@ -76,7 +79,7 @@ ComparisonRow makePooledRow(const QString &scope, const std::vector<std::vector<
     ComparisonRow row = makeRow(scope, QStringLiteral("all"), all, allB);
     row.runMediansA = medians(a);
     row.runMediansB = medians(b);
-    row.timerStep = stats::timerStep(all, allB);
+    row.timerStep = double(std::max<int64_t>(std::gcd(tick, stats::durationTick(all, allB)), 1));
     row.runLevel = pooledRunLevel(row, replication, 0.95);
     if (replication && row.runLevel.valid())
         row.caveat = replication->caveat();
@@ -172,6 +175,10 @@ std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, M
                                                     SampleMode samples) const
 {
     std::vector<ComparisonRow> rows;
+    int64_t tick = 0;
+    for (const std::vector<const ScopeIndex *> *side : {&m_a, &m_b})
+        for (const ScopeIndex *run : *side)
+            tick = std::gcd(tick, run->durationTick());
     for (const QString &scope : scopes) {
         const ScopeMatcher matcher(scope, match);
         auto perRun = [&](const std::vector<const ScopeIndex *> &side) {
@@ -190,7 +197,7 @@ std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, M
             rows.back().verdictRow = !pool;
         }
         if (pool) {
-            rows.push_back(makePooledRow(scope, a, b, m_replication));
+            rows.push_back(makePooledRow(scope, a, b, m_replication, tick));
             rows.back().runsA = runsWithSamples(runsA);
             rows.back().runsB = runsWithSamples(runsB);
             rows.back().verdictRow = true;

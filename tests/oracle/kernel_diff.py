@@ -14,7 +14,8 @@ Each interval is at *_ci_level = 1 - the row's Holm step-down level at --alpha (
 judged at); the time/run one bounded as a time is (low end >= -100 %, none for a kernel gone from B).
 When each side's units all have one value (timer ticks) Welch has no spread: the exact permutation
 test (scipy.stats.permutation_test over every split) and the interval read with each value off by one
-timer step (the GCD of the row's durations), shown only where it excludes 0 exactly when the row
+timer step (the GCD of every duration of the diff: a row whose calls all took one time would give that
+time), shown only where it excludes 0 exactly when the row
 is significant. A run's process: its folder under --root-a/--root-b
 (`side/<process>/<run>/`), else the OS pid of a Kineto trace's first launch call, else unknown.
 
@@ -296,6 +297,8 @@ def measure(sides, by_op, fold_numbers):
     total_delta = per_run[1] - per_run[0]
     busy = [sum(b for _, b, _ in runs) / len(runs) for runs in sides]
 
+    all_durations = [int(d) for g in groups.values() for side in g["runs"] for run in side for d in run]
+    step = max(1, math.gcd(*all_durations)) if all_durations else 1
     rows = []
     for key, g in groups.items():
         display = key
@@ -318,8 +321,6 @@ def measure(sides, by_op, fold_numbers):
                 if meds:
                     unit_med[s].append(float(np.mean(meds)))
             with_kernel[s] = len(unit_med[s])
-        all_durations = [int(d) for s in (0, 1) for run in g["runs"][s] for d in run]
-        step = max(1, math.gcd(*all_durations)) if all_durations else 1
         row["delta_total_ns"] = row["total_b_ns"] - row["total_a_ns"]
         row["share_of_delta"] = row["delta_total_ns"] / total_delta if total_delta != 0 else None
         ma, mb = row["median_a_ns"], row["median_b_ns"]
