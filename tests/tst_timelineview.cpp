@@ -492,6 +492,33 @@ private slots:
         QCOMPARE(jax.hiddenRowCount(), 0); // every row has its events somewhere in the run
     }
 
+    // A hovered idle gap, then a zoom out brings back the host threads above its stream: the hover
+    // named the gap by its row's position, which became a CPU thread's (a crash when painted).
+    void hoveredGapOutlivesRowsComingBack()
+    {
+        TimelineView view;
+        view.resize(1200, 600);
+        QVERIFY(showRun(view, m_jax));
+        const StreamSummary &stream = m_jax.analysis->streams().front();
+        QVERIFY(!stream.gaps.empty());
+        const IdleGap gap =
+            *std::max_element(stream.gaps.begin(), stream.gaps.end(),
+                              [](const IdleGap &a, const IdleGap &b) { return a.length() < b.length(); });
+        view.setVisibleRange(gap.start + gap.length() / 4, gap.end - gap.length() / 4);
+        const int hidden = view.hiddenRowCount();
+        QVERIFY2(hidden >= 1, "no host thread is empty inside the gap: the rows would not move");
+        const QPoint pos(view.plotRect().left() + view.plotRect().width() / 2,
+                         view.eventRect(gap.after).center().y());
+        sendMouse(&view, QEvent::MouseMove, pos, Qt::NoButton, Qt::NoButton);
+        const QImage hovered = view.grab().toImage();
+        wheel(&view, pos, -2400);
+        QVERIFY(view.hiddenRowCount() < hidden);
+        QVERIFY(nonUniform(view.grab().toImage()));
+        view.fit();
+        QVERIFY(nonUniform(view.grab().toImage()));
+        QVERIFY(!hovered.isNull());
+    }
+
     void tooltips()
     {
         TimelineView view;

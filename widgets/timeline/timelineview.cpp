@@ -88,6 +88,7 @@ void TimelineView::Private::build(std::shared_ptr<const TimelineLayout> built)
 
 void TimelineView::Private::relayout()
 {
+    state.clearHover(); // a hovered gap is known by its row's position, which the new rows may give another
     ++rowsVersion;
     geometry.valid = false;
     updateScrollBar();
@@ -527,7 +528,6 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *event)
     const TimelineHit hit = d->hitTest(pos);
     if (hit.type == TimelineHit::Header) {
         d->rows.toggle(d->rows.rows()[std::size_t(hit.row)].index); // a selection inside stays selected
-        d->state.clearHover();
         d->relayout();
         update();
         return;
