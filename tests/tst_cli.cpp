@@ -414,6 +414,15 @@ private slots:
                            mistyped.mid(mistyped.indexOf(QStringLiteral("--fail-on")) + 2)
                     << 0 << QStringLiteral("warning: ");
             }
+            if (command.front() != QLatin1String("compare")) // one run a side: the step is not tested
+                for (const char *strict : {"", "--strict"})
+                    QTest::addRow("%s one run a side, --fail-on change %s", name.constData(), strict)
+                        << command +
+                               QStringList{kLaunchEager + QStringLiteral("/run_0"),
+                                           kLaunchGraph + QStringLiteral("/run_0"),
+                                           QStringLiteral("--fail-on"), QStringLiteral("change")} +
+                               (*strict ? QStringList{QString::fromLatin1(strict)} : QStringList())
+                        << 1 << QStringLiteral("not judged: step time (the whole run): not tested, ");
             for (const char *format : {"text", "markdown", "json"}) {
                 const QStringList f{QStringLiteral("--format"), QString::fromLatin1(format)};
                 QTest::addRow("%s faster, --fail-on change, %s", name.constData(), format)

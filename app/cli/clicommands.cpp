@@ -132,7 +132,8 @@ compare, diff and steps also take:
                             (slower) or either way (change); which rows tripped it goes
                             to stderr (and into the markdown and json); exit 1 when it
                             cannot judge what it gates: no steps of --step on a side, a
-                            --scope on neither
+                            step untested (one run, or one process, on a side), a --scope
+                            on neither
   --strict                  with --fail-on: calls that carry a caveat (one process a side:
                             process-to-process variation not measured; sides of different
                             numbers of ranks) or rest on one run a side fail the gate too;
@@ -543,7 +544,7 @@ QJsonObject gateJson(const Gate &gate)
         for (const GateRow &r : list)
             array.append(QJsonObject{{QStringLiteral("table"), r.table},
                                      {QStringLiteral("name"), r.name},
-                                     {QStringLiteral("verdict"), verdictText(r.verdict)},
+                                     {QStringLiteral("verdict"), r.verdictWords()},
                                      {QStringLiteral("change"), jsonValue(r.change)},
                                      {QStringLiteral("p"), jsonValue(r.p)},
                                      {QStringLiteral("caveat"), r.caveat}});

@@ -56,9 +56,14 @@ QString gateModeName(GateMode mode)
     return {};
 }
 
+QString GateRow::verdictWords() const
+{
+    return verdict == Verdict::NoSignificantChange && std::isnan(p) ? tr("not tested") : verdictText(verdict);
+}
+
 QString GateRow::text() const
 {
-    QString line = QStringLiteral("%1: %2").arg(name, verdictText(verdict));
+    QString line = QStringLiteral("%1: %2").arg(name, verdictWords());
     if (!std::isnan(change))
         line += QStringLiteral(", ") + formatChange(change);
     if (!std::isnan(p))
@@ -86,16 +91,15 @@ void Gate::addStep(const StepBreakdown &steps, const QString &variant)
     row.table = QStringLiteral("step");
     row.name = ofVariant(variant, tr("step time (%1)").arg(steps.stepScope().isEmpty() ? tr("the whole run")
                                                                                         : steps.stepScope()));
-    if (s.stepsA == 0 || s.stepsB == 0) {
-        row.verdict = Verdict::NotFound;
+    row.verdict = s.stepsA == 0 || s.stepsB == 0 ? Verdict::NotFound : s.verdict;
+    row.change = s.meanA > 0 ? s.delta / s.meanA : std::nan("");
+    row.p = s.p;
+    if (row.verdict == Verdict::NotFound || std::isnan(s.p)) { // no steps on a side, or too few runs
         row.caveat = s.reason;
         if (m_mode != GateMode::Off)
             m_unjudged.push_back(std::move(row));
         return;
     }
-    row.verdict = s.verdict;
-    row.change = s.meanA > 0 ? s.delta / s.meanA : std::nan("");
-    row.p = s.p;
     row.holm = !variant.isEmpty(); // the candidates' steps are one Holm family
     row.caveat = s.caveat;
     add(std::move(row));

@@ -34,6 +34,8 @@ struct GateRow
     bool holm = true; // p is Holm-adjusted (a pair's step is tested alone)
     // What the call could not measure (one process a side; one run a side); empty when it did.
     QString caveat;
+    // Its verdict's words; "not tested" for a row without a test (one run or process a side).
+    QString verdictWords() const;
     // "step time (ProfilerStep): B slower, +5.20 % (Holm p 0.0031)".
     QString text() const;
 };
@@ -60,9 +62,9 @@ public:
     const std::vector<GateRow> &tripped() const { return m_tripped; }
     // Rows with the verdict that do not fail it because they carry a caveat (none when strict).
     const std::vector<GateRow> &waived() const { return m_waived; }
-    // Rows it could not judge, their reason as the caveat: the step where a side has none of its steps,
-    // a scope on neither side (a mistyped --step or --scope). A gate with nothing to judge would pass
-    // whatever B did.
+    // Rows it could not judge, their reason as the caveat: the step where a side has none of its steps
+    // or too few runs (or processes) to test, a scope on neither side (a mistyped --step or --scope). A
+    // gate with nothing to judge would pass whatever B did.
     const std::vector<GateRow> &unjudged() const { return m_unjudged; }
     // Kernels of one side only (new, gone or renamed) whose time per run changed significantly in
     // the direction the mode names: said, never counted, even with --strict. Which kernels a process
