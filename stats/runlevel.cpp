@@ -79,7 +79,9 @@ RunLevelTest meanChangeTest(const std::vector<double> &valuesA, const std::vecto
     result.p = welch.p;
     result.tied = welch.tied;
     result.rankP = mannWhitneyU(a, b).p;
-    if (ma.mean > 0) {
+    if (ma.mean == 0 && welch.delta > 0) {
+        result.change = std::numeric_limits<double>::infinity(); // time where A's units had none: new in B
+    } else if (ma.mean > 0) {
         result.change = welch.delta / ma.mean;
         result.confidence = confidence;
         if (std::any_of(b.begin(), b.end(), [](double v) { return v != 0; })) {

@@ -37,8 +37,9 @@ RunLevelTest runLevelTest(const std::vector<double> &summariesA, const std::vect
 
 // The same figures for values that may be zero (a kernel's GPU time per run, 0 in a run without it):
 // Welch on the values themselves, change = (mean B − mean A) / mean A and its interval likewise
-// (NaN when mean A is 0), bounded as the time is: never below −100 %, and none at all when every
-// value of B is 0 (the change is then exactly −100 %); ties as above.
+// (+inf, without an interval, when every value of A is 0 and B's mean is not), bounded as the time is: never
+// below −100 %, and none at all when every value of B is 0 (the change is then exactly −100 %); ties as
+// above.
 RunLevelTest meanChangeTest(const std::vector<double> &valuesA, const std::vector<double> &valuesB,
                             double confidence = 0.95, double resolution = 1);
 

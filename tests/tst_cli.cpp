@@ -600,8 +600,8 @@ private slots:
                 const QString &cell = csv[r + 1][k];
                 const QJsonValue value = row[keys[k]];
                 const QByteArray where = QStringLiteral("row %1, %2: csv '%3'").arg(r).arg(keys[k], cell).toUtf8();
-                if (value.isNull()) {
-                    QVERIFY2(cell.isEmpty(), where.constData());
+                if (value.isNull()) { // JSON has no infinity: a change from nothing ("new in B") is null too
+                    QVERIFY2(cell.isEmpty() || cell == QLatin1String("inf"), where.constData());
                     ++nulls;
                 } else if (value.isDouble()) {
                     bool ok = false;

@@ -841,7 +841,11 @@ void TestStats::runLevelWithoutOracle()
     QVERIFY(total.valid() && !total.tied);
     COMPARE_NUM("mean change", total.change, (300.0 - 100.0) / 100.0, 1e-12, 0.0);
     QVERIFY(total.ciLow < total.change && total.change < total.ciHigh);
-    QVERIFY(std::isnan(meanChangeTest({0, 0}, {5, 6}).change)); // nothing on A: no relative change
+    // Nothing on A: new in B, an infinite change without an interval (a kernel of some processes of B)
+    const RunLevelTest added = meanChangeTest({0, 0}, {5, 6});
+    QVERIFY(added.valid() && std::isinf(added.change) && added.change > 0);
+    QVERIFY(std::isnan(added.ciLow) && std::isnan(added.ciHigh));
+    QVERIFY(std::isnan(meanChangeTest({0, 0}, {0, 0}).change)); // nothing on either side
     // Bounded as a time is: a kernel gone from B is exactly −100 %, with no interval; a wide spread
     // on A never takes the low end below −100 % (Welch alone gives (2 − 1000) / 400 − … < −2.5).
     const RunLevelTest gone = meanChangeTest({100, 120, 110}, {0, 0, 0});

@@ -329,14 +329,10 @@ QString tr(const char *text)
     return QCoreApplication::translate("KernelDiff", text);
 }
 
-// A test's change with its interval; "new in B" for an infinite change, empty without a finite one.
+// A test's change with its interval ("new in B" for an infinite change); empty without a test.
 QString intervalText(const stats::RunLevelTest &test)
 {
-    if (!test.valid())
-        return {};
-    if (std::isinf(test.change))
-        return tr("new in B");
-    return formatChangeInterval(test.change, test.ciLow, test.ciHigh);
+    return test.valid() ? formatChangeInterval(test.change, test.ciLow, test.ciHigh) : QString();
 }
 
 } // namespace

@@ -3,6 +3,8 @@
 
 #include "model/tables/durationformat.h"
 
+#include <QCoreApplication>
+
 #include <cmath>
 
 namespace scopeline {
@@ -14,6 +16,8 @@ QString formatPercent(double fraction, int decimals)
 
 QString formatChange(double fraction, int decimals)
 {
+    if (std::isinf(fraction) && fraction > 0) // from nothing: a kernel of B's processes alone
+        return QCoreApplication::translate("TableFormat", "new in B");
     return std::isnan(fraction) ? QString() : QString::asprintf("%+.*f %%", decimals, 100 * fraction);
 }
 

@@ -10,7 +10,7 @@ namespace scopeline {
 
 // A fraction as a percentage: "12.3 %"; empty for NaN.
 QString formatPercent(double fraction, int decimals = 1);
-// A relative change, signed: "+4.30 %", "-0.50 %"; empty for NaN.
+// A relative change, signed: "+4.30 %", "-0.50 %"; "new in B" for +inf (from none); empty for NaN.
 QString formatChange(double fraction, int decimals = 2);
 // A relative change with its interval: "+4.30 % [+1.00, +7.00]"; the change alone without an interval;
 // empty without a change.

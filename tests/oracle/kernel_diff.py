@@ -223,6 +223,8 @@ def time_level(tot_a, tot_b, step, level=0.05):
             p = float(stats.ttest_ind(b, a, equal_var=False).pvalue)
         df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
         half = t_quantile(level / 2, df) * math.sqrt(va + vb)
+    if a.mean() == 0 and delta > 0:  # time where A's units had none (a process-dependent kernel): new in B
+        return p, math.inf, None, None, mwu
     if not a.mean() > 0:
         return p, None, None, None, mwu
     if not b.any():
@@ -408,6 +410,11 @@ def main():
     pairs = [measure([baseline, [read_run(f, by_op, root) for f in files]], by_op, args.fold_numbers)
              for files, root in zip(args.b, roots_b)]
     judge(pairs, args.alpha, args.threshold / 100)
+    for pair in pairs:  # JSON has no infinity: written as the CSV writes it
+        for row in pair["rows"]:
+            for key, value in row.items():
+                if isinstance(value, float) and math.isinf(value):
+                    row[key] = "inf" if value > 0 else "-inf"
     if len(pairs) == 1:
         print(json.dumps(dict(summary=pairs[0]["summary"], rows=pairs[0]["rows"])))
     else:

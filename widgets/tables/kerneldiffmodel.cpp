@@ -56,14 +56,14 @@ QString KernelDiffModel::verdictToolTip(const KernelDiffRow &r)
                      .arg(unitsName(r));
     } else {
         parts << tr("Tests the GPU time per run (what Δ time/run explains): Welch on the per-%1 totals "
-                    "(%2 v %3 %4), Holm over the rows. Change %5 [%6, %7] of A's mean, Holm-adjusted p = %8 "
-                    "(unadjusted %9), rank-test p on the totals %10.")
+                    "(%2 v %3 %4), Holm over the rows. Change %5 of A's mean, Holm-adjusted p = %6 "
+                    "(unadjusted %7), rank-test p on the totals %8.")
                      .arg(unitName(r))
                      .arg(r.runLevel.runsA)
                      .arg(r.runLevel.runsB)
-                     .arg(unitsName(r), percent(r.runLevel.change), percent(r.runLevel.ciLow),
-                          percent(r.runLevel.ciHigh), p(r.runLevelHolm), p(r.runLevel.p),
-                          p(r.runLevel.rankP));
+                     .arg(unitsName(r),
+                          formatChangeInterval(r.runLevel.change, r.runLevel.ciLow, r.runLevel.ciHigh),
+                          p(r.runLevelHolm), p(r.runLevel.p), p(r.runLevel.rankP));
         if (r.runLevel.tied)
             parts << ComparisonTableModel::tiedExplanation(unitName(r), r.timerStep);
     }
