@@ -203,6 +203,37 @@ private slots:
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("-"))));
     }
 
+    // A report sent to standard output that cannot take it (`> comment.md` on a full disk): exit 2 and
+    // the reason, never 0 with a short report.
+    void reportToAFullStandardOutput_data()
+    {
+        QTest::addColumn<QStringList>("command");
+        QTest::newRow("diff markdown") << QStringList{QStringLiteral("diff"), kEager, kGraphs,
+                                                      QStringLiteral("--format"), QStringLiteral("markdown")};
+        QTest::newRow("steps json, gated") << QStringList{QStringLiteral("steps"),
+                                                          kEager,
+                                                          kGraphs,
+                                                          QStringLiteral("--format"),
+                                                          QStringLiteral("json"),
+                                                          QStringLiteral("--fail-on"),
+                                                          QStringLiteral("slower")};
+        QTest::newRow("info json") << QStringList{QStringLiteral("info"), QStringLiteral("--json"), kEager};
+    }
+
+    void reportToAFullStandardOutput()
+    {
+        QFETCH(QStringList, command);
+        const auto toFullDevice = [] {
+            const int full = open("/dev/full", O_WRONLY);
+            if (full >= 0)
+                dup2(full, STDOUT_FILENO);
+        };
+        const ProcessResult run = runProcess(QStringLiteral(SCOPELINE_CLI), command, toFullDevice);
+        QVERIFY2(run.exitCode == 2, run.err.constData());
+        QVERIFY2(run.err.contains("cannot write to standard output: No space left on device"),
+                 run.err.constData());
+    }
+
     // An output folder that cannot be made (under a file): one line naming it and the system's reason,
     // not a line per run without one.
     void outputFolderUnderAFile_data()
