@@ -6,13 +6,14 @@
 #include "testdata.h"
 #include "testruns.h"
 
-#include "model/tables/durationformat.h"
+#include "model/analysis/scopeindex.h"
+#include "model/analysis/traceanalysis.h"
+#include "model/comparison/stepbreakdown.h"
 #include "model/loading/loadedrun.h"
 #include "model/loading/pairloader.h"
-#include "model/analysis/scopeindex.h"
-#include "model/comparison/stepbreakdown.h"
-#include "model/analysis/traceanalysis.h"
 #include "model/loading/tracefolder.h"
+#include "model/tables/durationformat.h"
+#include "model/timeline/rangesummary.h"
 #include "widgets/timeline/pairtimeline.h"
 #include "widgets/timeline/timelinetext.h"
 #include "widgets/timeline/timelineview.h"
@@ -995,6 +996,20 @@ private slots:
         QTest::keyClick(view, Qt::Key_Escape);
         QCOMPARE(summaries.count(), 3);
         QVERIFY(summaries.last().at(0).toString().isEmpty());
+
+        // a range past both ends of the recording (Lock zoom's aligned fit shows time beyond a run):
+        // what lies outside is not idle time of the run
+        const TimeScale &scale = view->timeScale();
+        emit view->rangeSelected(scale.lowerBound - scale.boundsSpan() / 5,
+                                 scale.upperBound + scale.boundsSpan() / 5);
+        const QString wide = summaries.last().at(0).toString();
+        const RangeSummary whole = summariseRange(*run.analysis, scale.lowerBound, scale.upperBound);
+        QVERIFY2(wide.contains(QStringLiteral("%1 selected (+0 ns … +%2)")
+                                   .arg(formatDuration(double(scale.boundsSpan())),
+                                        formatDuration(double(scale.boundsSpan())))),
+                 qPrintable(wide));
+        QVERIFY2(wide.contains(QStringLiteral("idle %1").arg(formatDuration(double(whole.idleNs())))),
+                 qPrintable(wide));
 
         // selections are forwarded with their side
         const uint32_t kernel = middleKernel(run);

@@ -431,13 +431,16 @@ void PairTimeline::updateLockText()
 void PairTimeline::summarise(int side, int64_t start, int64_t end)
 {
     const LoadedRun &run = m_views[side]->run();
+    // Lock zoom's aligned view shows time beyond a run's recording: none of it is the run's idle time.
+    const TimeScale &scale = m_views[side]->timeScale();
+    start = std::max(start, scale.lowerBound);
+    end = std::min(end, scale.upperBound);
     if (end <= start || !run.trace || !run.analysis) {
         emit rangeSummaryChanged(QString());
         return;
     }
     emit rangeSummaryChanged(rangeSummaryHtml(m_titles[side]->text(),
-                                              summariseRange(*run.analysis, start, end),
-                                              m_views[side]->timeScale().lowerBound));
+                                              summariseRange(*run.analysis, start, end), scale.lowerBound));
 }
 
 } // namespace scopeline
