@@ -806,6 +806,34 @@ private slots:
         QVERIFY(variants.stepRatio(0).high < 1);
     }
 
+    // Each variant one JAX run three times: every row a tie, judged by the exact permutation test
+    // (p 2/C(6,3) = 0.1 before Holm), which cannot reject. The ratio's interval, read ± a timer step as
+    // Δ's, is hidden where Δ's is: "×0.789 [0.789, 0.789]" beside "no significant change" was.
+    void tiedVariantsHideTheRatioInterval()
+    {
+        const QString named = testdata::path("jax_h100/jax_named_scopes/trace_file_einsum_");
+        const LoadedRun e0 = load(named + QLatin1Char('0')).front(),
+                        e1 = load(named + QLatin1Char('1')).front(),
+                        e2 = load(named + QLatin1Char('2')).front();
+        const VariantSteps variants({e0, e0, e0}, {{e1, e1, e1}, {e2, e2, e2}},
+                                    {QStringLiteral("B"), QStringLiteral("C")});
+        int hidden = 0;
+        for (const VariantStepRow &r : variants.rows()) {
+            QVERIFY(r.row.part != StepPart::Step || r.row.tied);
+            if (!r.row.tied || std::isnan(r.row.ciLevel) || !(r.row.meanA > 1)) // no ratio of nothing
+                continue;
+            QVERIFY(r.row.verdict == Verdict::NoSignificantChange);
+            QCOMPARE(r.ratio.bounded(), !std::isnan(r.row.ciLow)); // shown exactly where Δ's is
+            if (r.ratio.bounded())
+                QVERIFY(r.ratio.low <= 1 && 1 <= r.ratio.high);
+            hidden += !r.ratio.bounded();
+        }
+        QVERIFY2(hidden >= 2, "no tie with its interval hidden: nothing tested");
+        for (int candidate = 0; candidate < 2; ++candidate)
+            QVERIFY2(!variants.leadLine(candidate).contains(QLatin1Char('[')),
+                     qPrintable(variants.leadLine(candidate)));
+    }
+
     // A/A with four variants: the 10 runs of one variant in groups of 3, 3, 2 and 2 (the first the
     // baseline), 300 seeded shuffles a variant: any candidate's step called in at most alpha of them; the
     // 4 processes of one JAX program as 4 variants call nothing. Fieller agrees with a bootstrap.

@@ -54,7 +54,17 @@ stats::RatioInterval ratioOf(const StepRow &row)
                                                         stats::meanVariance(row.unitMeansB), row.ciLevel);
     if (ratio.bounded())
         ratio.low = std::max(ratio.low, 0.0);
+    if (row.tied &&
+        std::isnan(row.ciLow)) // a tie's ± one timer step, hidden as Δ's is where the test disagrees
+        ratio.low = ratio.high = stats::RatioInterval::kUnset;
     return ratio;
+}
+
+// Whether a row's ratio has an interval to show, bounded or not: none without a level, or for a tie
+// whose interval would contradict its exact test.
+bool ratioIntervalShown(const StepRow &row, const stats::RatioInterval &ratio)
+{
+    return !std::isnan(row.ciLevel) && !(row.tied && !ratio.bounded());
 }
 
 } // namespace
@@ -99,7 +109,7 @@ const std::vector<TableColumn<VariantStepRow>> &VariantSteps::columns()
                   if (std::isnan(r.ratio.ratio))
                       return QString();
                   const QString ratio = QString::asprintf("×%.3g", r.ratio.ratio);
-                  if (std::isnan(r.row.ciLevel))
+                  if (!ratioIntervalShown(r.row, r.ratio))
                       return ratio;
                   return r.ratio.bounded()
                              ? ratio + QString::asprintf(" [%.3g, %.3g]", r.ratio.low, r.ratio.high)
@@ -134,8 +144,7 @@ QString stepChangeText(const StepRow &step)
         return verdict;
     QString text =
         QCoreApplication::translate("VariantSteps", "step %1").arg(formatChange(step.delta / step.meanA, 1));
-    if (!std::isnan(step.ciLevel)) {
-        const stats::RatioInterval ratio = ratioOf(step);
+    if (const stats::RatioInterval ratio = ratioOf(step); ratioIntervalShown(step, ratio)) {
         text += ratio.bounded()
                     ? QString::asprintf(" [%+.1f, %+.1f]", 100 * (ratio.low - 1), 100 * (ratio.high - 1))
                     : QCoreApplication::translate("VariantSteps", " [unbounded]");
