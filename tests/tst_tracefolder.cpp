@@ -12,12 +12,15 @@
 #include "model/loading/traceloader.h"
 
 #include "testdata.h"
+#include "testprocess.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <unistd.h>
 
 using scopeline::TraceFolder;
 using scopeline::TraceRun;
@@ -89,6 +92,7 @@ private slots:
     void symlinkToRunFolderInTemporaryTree();
     void eachTraceCountsOnce();
     void summaryBesideItsTrace();
+    void unreadableSubfolderIsAnError();
     void wildcard();
     void singleFile();
     void tracelensFolder();
@@ -251,6 +255,47 @@ void TstTraceFolder::summaryBesideItsTrace()
     QVERIFY2(error.isEmpty(), qPrintable(error));
     QCOMPARE(names(runs),
              (QStringList{QStringLiteral("run_0"), QStringLiteral("run_1"), QStringLiteral("run_2")}));
+    // `summarize side/run_0 -o side/run_0` (one job per run folder, into it): inside the run folder.
+    QVERIFY(touch(side + QStringLiteral("/run_0/run_0.slsum"), "SCOPESUM"));
+    error.clear();
+    QVERIFY(TraceFolder::scan(side, &error).empty());
+    QVERIFY2(error.contains(side + QStringLiteral("/run_0/run_0.slsum")) &&
+                 error.contains(side + QStringLiteral("/run_0/x.pt.trace.json")) &&
+                 error.contains(QLatin1String("count twice")),
+             qPrintable(error));
+}
+
+void TstTraceFolder::unreadableSubfolderIsAnError()
+{
+    // A run folder that cannot be listed looked empty: its side was one run short, unsaid. Root lists
+    // it anyway, so then the CLI runs as nobody (setpriv, util-linux), for whom permissions hold.
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString side = tmp.filePath(QStringLiteral("side"));
+    const QString eager = testdata::path("h100_runs/torch_compile/eager");
+    for (const QString &run : {QStringLiteral("run_0"), QStringLiteral("run_1")}) {
+        const QString to = side + QLatin1Char('/') + run + QStringLiteral("/trace.pt.trace.json.gz");
+        QVERIFY(QDir().mkpath(QFileInfo(to).path()));
+        QVERIFY(QFile::copy(eager + QLatin1Char('/') + run + QStringLiteral("/trace.pt.trace.json.gz"), to));
+    }
+    const QFile::Permissions open =
+        QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther | QFile::ExeOther;
+    for (const QString &folder : {tmp.path(), side, side + QStringLiteral("/run_0")})
+        QVERIFY(QFile::setPermissions(folder, open));
+    QVERIFY(QFile::setPermissions(side + QStringLiteral("/run_0/trace.pt.trace.json.gz"),
+                                  QFile::ReadOwner | QFile::ReadOther));
+    QVERIFY(QFile::setPermissions(side + QStringLiteral("/run_1"), QFile::Permissions()));
+    QStringList command = {QStringLiteral(SCOPELINE_CLI), QStringLiteral("info"), side};
+    if (geteuid() == 0)
+        command = QStringList{QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
+                              QStringLiteral("--clear-groups")} +
+                  command;
+    const ProcessResult run =
+        runProcess(geteuid() == 0 ? QStringLiteral("setpriv") : command.takeFirst(), command);
+    QFile::setPermissions(side + QStringLiteral("/run_1"), open);
+    QVERIFY2(run.exitCode == 2, run.err.constData());
+    QVERIFY2(run.err.contains(QStringLiteral("%1/run_1: permission denied").arg(side).toUtf8()),
+             run.err.constData());
 }
 
 void TstTraceFolder::wildcard()

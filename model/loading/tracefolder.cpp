@@ -157,6 +157,12 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, Seen
 {
     if (++visited > kMaxFolders)
         return false;
+    // A folder that cannot be listed looks empty: its runs would be left out of the side unsaid.
+    if (const QFileInfo folder(dir.absolutePath()); !folder.isReadable() || !folder.isExecutable()) {
+        seen.error = tr("%1: permission denied (a folder of the side that cannot be read)")
+                         .arg(QDir::toNativeSeparators(dir.absolutePath()));
+        return false;
+    }
     const QString relative = root.relativeFilePath(dir.absolutePath());
     auto runName = [&](const QString &suffix) {
         const QString base = relative == QLatin1String(".") ? QString() : relative;
@@ -192,12 +198,21 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, Seen
     if (!addRankFiles(dir, runName({}), traces, seen, runs))
         return false;
     // A subfolder with one trace is a run folder (scopeline-hipbench's run_<i>/): named after it.
-    const bool runFolder = traces.size() == 1 && depth > 0 && !oneRunFolder;
+    const auto isSummary = [](const QFileInfo &info) {
+        return info.fileName().endsWith(RunSummaryFile::suffix(), Qt::CaseInsensitive);
+    };
+    const bool runFolder =
+        std::count_if(traces.begin(), traces.end(), [&](const QFileInfo &i) { return !isSummary(i); }) == 1 &&
+        depth > 0 && !oneRunFolder;
     for (const QFileInfo &info : traces) {
-        // A summary is named after its run (what `summarize` wrote it as): never after its folder.
-        if (info.fileName().endsWith(RunSummaryFile::suffix(), Qt::CaseInsensitive))
-            runs.push_back({runName(summaryRunName(info.fileName())), info.absoluteFilePath()});
-        else
+        // A summary is named after its run (what `summarize` wrote it as): never after its folder, unless
+        // it is the run folder's own (`summarize side/run_0 -o side/run_0`): then it is that run, and the
+        // check for a summary beside its trace (below) finds the two.
+        if (isSummary(info)) {
+            const QString name = summaryRunName(info.fileName());
+            runs.push_back(
+                {runFolder && name == dir.dirName() ? runName({}) : runName(name), info.absoluteFilePath()});
+        } else
             runs.push_back({runFolder ? runName({}) : runName(info.fileName()), info.absoluteFilePath()});
     }
 
