@@ -12,6 +12,7 @@
 
 #include "testdata.h"
 
+#include "model/comparison/gate.h"
 #include "model/comparison/kerneldiff.h"
 #include "model/comparison/replication.h"
 #include "model/comparison/scopecomparison.h"
@@ -338,6 +339,35 @@ private slots:
         std::vector<double> unitsA = replication.unitValues(0, processes.runMediansA),
                             unitsB = replication.unitValues(1, processes.runMediansB);
         QCOMPARE(processes.runLevel.change, stats::runLevelTest(unitsA, unitsB).change);
+    }
+
+    // Four processes against one, 16 runs against 4 of it: the unit is the process, one on B's side, so
+    // nothing is tested. The pooled row has no verdict (its per-call test pools the runs' calls, which
+    // differ here past alpha) and says why, and a gate cannot judge it.
+    void scopeComparisonAgainstOneProcess()
+    {
+        const QString matmul = kDatasets[0].path;
+        REQUIRE_TEST_DATA(matmul);
+        const QList<LoadedRun> a = LoadedRun::loadAll(TraceFolder::scan(matmul));
+        const QList<LoadedRun> b = LoadedRun::loadAll(TraceFolder::scan(matmul + QStringLiteral("/proc_1")));
+        QCOMPARE(b.size(), 4);
+        const Replication replication = Replication::of(a, b);
+        QVERIFY(replication.byProcess());
+        ScopeComparison comparison(scopeIndexes(a), scopeIndexes(b));
+        comparison.setReplication(&replication);
+        const QStringList step{QStringLiteral("PjitFunction(<lambda>)")};
+        const std::vector<ComparisonRow> rows =
+            comparison.compare(step, MatchMode::Component, SampleMode::Span);
+        const ComparisonRow &pooled = rows.back();
+        QVERIFY(pooled.isPooled() && pooled.verdictRow && !pooled.hasRunLevel());
+        QVERIFY2(pooled.mannWhitneyHolm < 0.05, "the pooled calls do not differ: the test shows nothing");
+        QCOMPARE(pooled.verdict(), Verdict::NoSignificantChange);
+        QCOMPARE(pooled.verdictText(),
+                 QStringLiteral("one process on a side: process-to-process variation not measured"));
+        Gate gate(GateMode::Change, true);
+        gate.addScopeComparison(rows, 0.05, 0.01);
+        QVERIFY(gate.tripped().empty());
+        QCOMPARE(gate.unjudged().size(), std::size_t(1));
     }
 
     // Every split of 4 processes into 2 v 2 (the unit is the process) and every 1 v 1 pair (the unit is

@@ -142,6 +142,12 @@ void Gate::addScopeComparison(const std::vector<ComparisonRow> &rows, double alp
                 m_unjudged.push_back(std::move(row));
             continue;
         }
+        if (!r.untested.isEmpty()) { // runs on a side, too few units on the other: nothing tested
+            row.caveat = r.untested;
+            if (m_mode != GateMode::Off)
+                m_unjudged.push_back(std::move(row));
+            continue;
+        }
         if (r.hasRunLevel()) {
             row.change = r.runLevel.change;
             row.p = r.runLevelHolm;

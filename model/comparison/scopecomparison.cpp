@@ -83,6 +83,11 @@ ComparisonRow makePooledRow(const QString &scope, const std::vector<std::vector<
     row.runLevel = pooledRunLevel(row, replication, 0.95);
     if (replication && row.runLevel.valid())
         row.caveat = replication->caveat();
+    else if (!row.runLevel.valid() && row.comparable())
+        row.untested = QCoreApplication::translate(
+            "ScopeComparison", replication && replication->byProcess()
+                                   ? "one process on a side: process-to-process variation not measured"
+                                   : "one run on a side: run-to-run variation not measured");
     return row;
 }
 
@@ -115,6 +120,8 @@ Verdict ComparisonRow::verdict(double alpha, double threshold) const
     // rule is the one the kernel diff uses. Otherwise the per-sample test of the seed's analysis.
     if (hasRunLevel())
         return runLevelVerdict(runLevelHolm, runLevel.change, alpha, threshold);
+    if (isPooled())
+        return Verdict::NoSignificantChange;
     if (!(mannWhitneyHolm < alpha))
         return Verdict::NoSignificantChange;
     if (std::fabs(relativeChange) < threshold)
@@ -128,6 +135,8 @@ QString ComparisonRow::verdictText(double alpha, double threshold) const
     if ((v == Verdict::OnlyInA || v == Verdict::OnlyInB) && unnamedSide >= 0)
         return QCoreApplication::translate("ScopeComparison", "no scope names in %1")
             .arg(unnamedSide == 0 ? QStringLiteral("A") : QStringLiteral("B"));
+    if (!untested.isEmpty())
+        return untested;
     const QString text = scopeline::verdictText(v);
     const bool found = v == Verdict::Faster || v == Verdict::Slower || v == Verdict::NoMeaningfulChange;
     if (!found || hasRunLevel() || !verdictRow)

@@ -46,6 +46,9 @@ struct ComparisonRow
     double runLevelHolm = std::numeric_limits<double>::quiet_NaN();
     // Pooled rows with a run-level test: what it could not measure (Replication::caveat).
     QString caveat;
+    // Pooled rows on both sides without one: why ("one process on a side: process-to-process variation
+    // not measured"). No verdict then: the calls of several runs pooled would test the runs' luck.
+    QString untested;
     // The side whose kernels carry no scope names at all (ScopeComparison::unnamedSide): a scope
     // "only in" the other side then says nothing of this one, and the verdict text says so.
     int unnamedSide = -1;
@@ -58,9 +61,10 @@ struct ComparisonRow
     // Then the verdict comes from the run-level test; otherwise from the per-sample test.
     bool hasRunLevel() const { return runLevel.valid(); }
     // With the run-level test: Holm-adjusted run-level p < alpha and a run-level change (ratio of
-    // geometric means of the run medians − 1) of at least `threshold`. Without it (one run on a side,
-    // run-pair rows): Holm-adjusted Mann-Whitney p < alpha and a relative change of medians of at least
-    // `threshold`. A significant but smaller change is "no meaningful change", not a win.
+    // geometric means of the run medians − 1) of at least `threshold`. Without it, a run pair's row:
+    // Holm-adjusted Mann-Whitney p < alpha and a relative change of medians of at least `threshold`;
+    // a pooled row: no significant change (`untested` says why). A significant but smaller change is
+    // "no meaningful change", not a win.
     Verdict verdict(double alpha = 0.05, double threshold = 0.01) const;
     // verdictText(verdict()), and on a verdict row, when a per-sample test found a change (faster,
     // slower, no meaningful change): "B faster (1 run: run-to-run variation not measured)". Run-pair
