@@ -8,8 +8,9 @@
 namespace scopeline::stats {
 
 // Hodges–Lehmann shift: median of all pairwise differences b_j − a_i, with the distribution-free (Moses)
-// confidence interval [D_(k+1), D_(n1·n2−k)], k = floor(n1·n2/2 − z_{1−α/2}·√(n1·n2·(n1+n2+1)/12)).
-// Fields are NaN for an empty sample; the interval is NaN for a confidence outside (0, 1).
+// confidence interval [D_(k+1), D_(n1·n2−k)], k = floor(n1·n2/2 − z_{1−α/2}·√(n1·n2·(n1+n2+1)/12)); with
+// a sample of ≤ 8, k from the exact Mann-Whitney distribution, as its test. Fields are NaN for an empty
+// sample; the interval is NaN for a confidence outside (0, 1) or one no interval of such samples has.
 struct ShiftEstimate
 {
     double shift;

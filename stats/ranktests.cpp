@@ -18,10 +18,6 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kSqrt2 = 1.41421356237309504880;
 
-// The exact distribution needs one double per possible U value up to the observed tail; past this many
-// (only when one sample has <= 8 values and the other millions) fall back to the normal approximation.
-constexpr std::size_t kMaxExactStates = std::size_t{1} << 24;
-
 // Rank figures of a within the pooled sample, from a merge of the two sorted samples.
 struct Pooled
 {
@@ -60,31 +56,33 @@ Pooled poolRanks(const std::vector<double> &a, const std::vector<double> &b)
     return out;
 }
 
-// P(U <= k) under the null for sample sizes m and n without ties. The generating function of U is the
-// Gaussian binomial [m+n choose m]_q = Π_{i=1..s} (1 − q^{l+i}) / (1 − q^i) with s = min(m, n),
-// l = max(m, n), so the counts up to k take O(s·k) steps instead of scipy's O(m·n·k) recursion.
-double exactCdf(std::size_t m, std::size_t n, std::size_t k)
+} // namespace
+
+std::vector<double> mannWhitneyExactCdf(std::size_t m, std::size_t n, std::size_t maxK)
 {
+    // The generating function of U is the Gaussian binomial [m+n choose m]_q = Π_{i=1..s} (1 − q^{l+i}) /
+    // (1 − q^i) with s = min(m, n), l = max(m, n), so the counts up to k take O(s·k) steps instead of
+    // scipy's O(m·n·k) recursion.
     const std::size_t s = std::min(m, n);
     const std::size_t l = std::max(m, n);
-    std::vector<double> c(k + 1, 0.0);
+    std::vector<double> c(maxK + 1, 0.0);
     c[0] = 1.0;
     for (std::size_t i = 1; i <= s; ++i) {
-        for (std::size_t x = i; x <= k; ++x) // divide by (1 − q^i)
+        for (std::size_t x = i; x <= maxK; ++x) // divide by (1 − q^i)
             c[x] += c[x - i];
-        for (std::size_t x = k; x >= l + i; --x) // multiply by (1 − q^{l+i})
+        for (std::size_t x = maxK; x >= l + i; --x) // multiply by (1 − q^{l+i})
             c[x] -= c[x - l - i];
     }
     double total = 1.0; // binom(m + n, s)
     for (std::size_t i = 1; i <= s; ++i)
         total = total * static_cast<double>(l + i) / static_cast<double>(i);
     double cumulative = 0.0;
-    for (double count : c)
+    for (double &count : c) {
         cumulative += count;
-    return cumulative / total;
+        count = cumulative / total;
+    }
+    return c;
 }
-
-} // namespace
 
 RankSum rankSum(const std::vector<double> &a, const std::vector<double> &b)
 {
@@ -122,7 +120,7 @@ MannWhitney mannWhitneyU(const std::vector<double> &a, const std::vector<double>
         // Without ties U is an integer; P(U >= u) = P(U <= m·n − u) by symmetry.
         const auto tail = static_cast<std::size_t>(n1 * n2 - u);
         if (tail < kMaxExactStates) {
-            const double p = 2.0 * exactCdf(m, n, tail);
+            const double p = 2.0 * mannWhitneyExactCdf(m, n, tail).back();
             return {u1, std::min(p, 1.0), true};
         }
     }

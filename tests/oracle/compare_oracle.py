@@ -20,8 +20,12 @@ import math
 import sys
 from decimal import Decimal, ROUND_HALF_UP
 
+import os
 import numpy as np
 from scipy import stats
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stats_oracle  # noqa: E402  (the Hodges-Lehmann interval's k, scipy's exact distribution for small samples)
 
 
 def ns(value):
@@ -65,9 +69,9 @@ def hodges_lehmann(a, b, confidence=0.95):
     d = np.sort(np.subtract.outer(np.asarray(b), np.asarray(a)).ravel())
     n1, n2, N = len(a), len(b), d.size
     shift = float(np.median(d))
-    z = stats.norm.ppf(1 - (1 - confidence) / 2)
-    k = int(math.floor(n1 * n2 / 2 - z * math.sqrt(n1 * n2 * (n1 + n2 + 1) / 12)))
-    k = min(max(k, 0), (N - 1) // 2)
+    k = stats_oracle.hodges_lehmann_k(n1, n2, confidence)
+    if k is None:  # no interval of such small samples has the confidence
+        return shift, None, None
     return shift, float(d[k]), float(d[N - 1 - k])
 
 

@@ -93,13 +93,29 @@ def hodges_lehmann(a, b, confidences):
     shift = np.median(d)
     out = []
     for conf in confidences:
-        alpha = 1.0 - conf
-        z = stats.norm.ppf(1.0 - alpha / 2.0)
-        k = math.floor(N / 2 - z * math.sqrt(N * (n1 + n2 + 1) / 12))
-        k = min(max(k, 0), (N - 1) // 2)
+        k = hodges_lehmann_k(n1, n2, conf)
+        if k is None:  # no interval of such small samples has the confidence
+            out.append({"confidence": conf, "shift": shift, "ci_low": None, "ci_high": None, "k": None})
+            continue
         # 1-based D_(k+1) and D_(N-k)
         out.append({"confidence": conf, "shift": shift, "ci_low": d[k], "ci_high": d[N - k - 1], "k": k})
     return out
+
+
+def hodges_lehmann_k(n1, n2, conf):
+    """The k of the interval [D_(k+1), D_(N-k)]: with a sample of <= 8, the largest k whose coverage
+    1 - 2 P(U <= k) under scipy's own exact Mann-Whitney distribution is at least conf (None when even
+    k = 0 falls short); else Moses' normal approximation."""
+    N, alpha = n1 * n2, 1.0 - conf
+    if min(n1, n2) <= 8:
+        from scipy.stats._mannwhitneyu import _mwu_state  # the distribution scipy's exact test uses
+        k = -1
+        while k + 1 <= (N - 1) // 2 and 2 * _mwu_state.cdf(k + 1, n1, n2) <= alpha:
+            k += 1
+        return k if k >= 0 and 2 * _mwu_state.cdf(k, n1, n2) <= alpha else None
+    z = stats.norm.ppf(1.0 - alpha / 2.0)
+    k = math.floor(N / 2 - z * math.sqrt(N * (n1 + n2 + 1) / 12))
+    return min(max(k, 0), (N - 1) // 2)
 
 
 def cliffs_delta(a, b):
