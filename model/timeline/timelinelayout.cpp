@@ -469,11 +469,15 @@ TimelineTrackRow TimelineLayout::buildRow(uint32_t trackIndex)
         row.lanes[lane].reserve(lane == std::size_t(kMaxLanes - 1) ? 2 * laneSize[lane] : laneSize[lane]);
         row.launches[lane].reserve(launchSize[lane]);
     }
-    // Kineto writes its own span (category "Trace") on a track of its own.
+    // Kineto writes its own span (category "Trace") and marks ("Iteration Start: PyTorch Profiler" on
+    // process "Traces", "Record Window End" on a process without a name) on tracks of their own.
     const int64_t profilerCategory = t.strings.find("Trace");
-    row.bookkeeping = !track.gpu && profilerCategory >= 0 && !events.empty() &&
-                      std::all_of(events.begin(), events.end(),
-                                  [&](uint32_t e) { return int64_t(t.category[e]) == profilerCategory; });
+    const auto profilers = [&](uint32_t e) {
+        const std::string_view name = t.nameOf(e);
+        return int64_t(t.category[e]) == profilerCategory || name == "Record Window End" ||
+               name.substr(0, 17) == "Iteration Start: ";
+    };
+    row.bookkeeping = !track.gpu && !events.empty() && std::all_of(events.begin(), events.end(), profilers);
     auto styleOf = [this](uint32_t e) { return this->styleOf(e); };
     for (uint32_t e : events) {
         const EventKind kind = t.kind[e];

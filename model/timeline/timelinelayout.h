@@ -121,7 +121,8 @@ struct TimelineTrackRow
     TimelineLane gaps;                  // idle gaps of a GPU stream
     const StreamSummary *stream = nullptr;
     std::vector<uint32_t> graphLaunches; // by start
-    // Only the profiler's own span (Kineto's "PyTorch Profiler (0)"), nothing the program did.
+    // Only the profiler's own span and marks (Kineto's "PyTorch Profiler (0)", "Record Window End"),
+    // nothing the program did.
     bool bookkeeping = false;
 
     // Whether any of its slices reaches into [from, to].
