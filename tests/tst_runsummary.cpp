@@ -235,6 +235,20 @@ private slots:
             textS.replace(sa, QStringLiteral("A")).replace(sb, QStringLiteral("B"));
             QCOMPARE(textS, textT);
         }
+        // A side summarised again into a folder that holds a summary of an earlier call (a run since
+        // removed): it would still be read with the side. One run a call (a batch array) is not warned of.
+        QVERIFY(QFile::copy(sa + QStringLiteral("/proc_0/run_0.slsum"), sb + QStringLiteral("/run_9.slsum")));
+        for (const QString &side : {b, b + QStringLiteral("/run_1")}) {
+            const ProcessResult again =
+                runProcess(cli, {QStringLiteral("summarize"), side, QStringLiteral("-o"), sb});
+            QVERIFY2(again.exitCode == 0, again.err.constData());
+            QCOMPARE(again.err.contains(
+                         QStringLiteral(
+                             "warning: %1 also holds 1 summary this call did not write (%1/run_9.slsum)")
+                             .arg(sb)
+                             .toUtf8()),
+                     side == b);
+        }
         // info describes events, which a summary does not hold: said, not a crash.
         const ProcessResult info = runProcess(cli, {QStringLiteral("info"), sa + QStringLiteral("/proc_0/run_0.slsum")});
         QCOMPARE(info.exitCode, 2);

@@ -10,8 +10,10 @@
 
 #include <QCommandLineParser>
 #include <QDir>
+#include <QDirIterator>
 #include <QFileInfo>
 #include <QHash>
+#include <QSet>
 #include <QtConcurrent>
 
 #include <vector>
@@ -73,10 +75,12 @@ int summarizeCommand(const QStringList &arguments)
     };
     std::vector<Job> jobs;
     QHash<QString, QString> targets; // summary file -> the trace it comes from
+    bool wholeSide = false;          // a PATH of several runs
     for (const QString &path : parser.positionalArguments()) {
         const std::vector<TraceRun> found = scanPath(path);
         if (found.empty())
             return Unreadable;
+        wholeSide = wholeSide || TraceFolder::runCount(found) > 1;
         for (const TraceRun &run : found) {
             const QString file = QDir::cleanPath(outDir.filePath(summaryName(path, found, run) +
                                                                  RunSummaryFile::suffix()));
@@ -125,13 +129,33 @@ int summarizeCommand(const QStringList &arguments)
         return written;
     });
     int status = Success;
+    QSet<QString> writtenFiles;
     for (const Written &written : results) {
         if (!written.error.isEmpty()) {
             err() << "scopeline-cli: " << written.error << "\n";
             status = Unreadable;
         }
-        for (const QString &file : written.files)
+        for (const QString &file : written.files) {
             out() << QDir::toNativeSeparators(file) << "\n";
+            writtenFiles.insert(QFileInfo(file).absoluteFilePath());
+        }
+    }
+    // A side summarised into DIR again: summaries of an earlier call (runs since deleted or renamed)
+    // would be read with these as one side. (One run a call, as a batch array writes, is not a side.)
+    if (!wholeSide)
+        return status;
+    QStringList earlier;
+    QDirIterator it(outDir.path(), {RunSummaryFile::fileNamePattern()}, QDir::Files,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext())
+        if (const QString file = QFileInfo(it.next()).absoluteFilePath(); !writtenFiles.contains(file))
+            earlier << QDir::toNativeSeparators(file);
+    if (!earlier.isEmpty()) {
+        earlier.sort();
+        err() << "scopeline-cli: warning: " << QDir::toNativeSeparators(outDir.path()) << " also holds "
+              << earlier.size() << (earlier.size() == 1 ? " summary" : " summaries")
+              << " this call did not write (" << earlier.front() << (earlier.size() > 1 ? ", …" : "")
+              << "); a side read from it counts them as runs\n";
     }
     return status;
 }
