@@ -194,7 +194,7 @@ void compareWithOracle(const Csv &csv, const QJsonArray &expected)
 class TstKernelDiff : public QObject
 {
     Q_OBJECT
-    QTemporaryDir m_ties; // one integer-µs trace twice on each side; JAX processes mixed (mixed/A, B)
+    QTemporaryDir m_ties; // one integer-µs trace twice on each side; JAX processes (mixed/, uneq/)
 
 private slots:
     void initTestCase()
@@ -206,22 +206,28 @@ private slots:
             QVERIFY(QFile::copy(kIntegerMicroseconds, m_ties.filePath(file + QStringLiteral(".json.gz"))));
         }
         const QString procs = testdata::path("h100_runs/jax_processes");
-        const std::pair<QString, QString> mixed[] = {
-            {QStringLiteral("matmul/proc_0"), QStringLiteral("A/proc_0")},
-            {QStringLiteral("matmul/proc_1"), QStringLiteral("A/proc_1")},
-            {QStringLiteral("matmul/proc_2"), QStringLiteral("A/proc_2")},
-            {QStringLiteral("einsum/proc_0"), QStringLiteral("B/proc_0")},
-            {QStringLiteral("einsum/proc_1"), QStringLiteral("B/proc_1")},
-            {QStringLiteral("einsum/proc_2"), QStringLiteral("B/proc_2")},
-            {QStringLiteral("einsum/proc_3"), QStringLiteral("B/proc_3")},
-            {QStringLiteral("matmul/proc_3"), QStringLiteral("B/proc_4")}};
-        for (const auto &[from, to] : mixed)
+        // mixed/: matmul's processes 0-2 against einsum's four and matmul's process 3. uneq/: processes
+        // of 1, 2, 1, 1 runs against 4, 1, 4, 1 (each process counts once, however many runs it has).
+        QStringList copies = {
+            QStringLiteral("matmul/proc_0 mixed/A/proc_0"), QStringLiteral("matmul/proc_1 mixed/A/proc_1"),
+            QStringLiteral("matmul/proc_2 mixed/A/proc_2"), QStringLiteral("einsum/proc_0 mixed/B/proc_0"),
+            QStringLiteral("einsum/proc_1 mixed/B/proc_1"), QStringLiteral("einsum/proc_2 mixed/B/proc_2"),
+            QStringLiteral("einsum/proc_3 mixed/B/proc_3"), QStringLiteral("matmul/proc_3 mixed/B/proc_4")};
+        for (const char *run :
+             {"proc_0/run_0", "proc_1/run_0", "proc_1/run_1", "proc_2/run_0", "proc_3/run_0"})
+            copies << QStringLiteral("matmul/%1 uneq/A/%1").arg(QLatin1String(run));
+        for (const char *run :
+             {"proc_0/run_0", "proc_0/run_1", "proc_0/run_2", "proc_0/run_3", "proc_1/run_0", "proc_2/run_0",
+              "proc_2/run_1", "proc_2/run_2", "proc_2/run_3", "proc_3/run_0"})
+            copies << QStringLiteral("einsum/%1 uneq/B/%1").arg(QLatin1String(run));
+        for (const QString &copy : copies) {
+            const QString from = copy.section(QLatin1Char(' '), 0, 0), to = copy.section(QLatin1Char(' '), 1);
             for (const QString &file : allTraceFiles(procs + QLatin1Char('/') + from)) {
-                const QString copy =
-                    m_ties.filePath(QStringLiteral("mixed/") + to) + file.mid(procs.size() + 1 + from.size());
-                QVERIFY(QDir().mkpath(QFileInfo(copy).path()));
-                QVERIFY(QFile::copy(file, copy));
+                const QString target = m_ties.filePath(to) + file.mid(procs.size() + 1 + from.size());
+                QVERIFY(QDir().mkpath(QFileInfo(target).path()));
+                QVERIFY(QFile::copy(file, target));
             }
+        }
         QVERIFY2(runProcess(QStringLiteral(SCOPELINE_PYTHON),
                             {QStringLiteral("-c"), QStringLiteral("import scipy, numpy")})
                          .exitCode == 0,
@@ -340,6 +346,11 @@ private slots:
         QTest::newRow("jax processes, kernels of some processes of B alone, alpha 0.5")
             << mixed[0] << mixed[1] << allTraceFiles(mixed[0]) << allTraceFiles(mixed[1])
             << QStringList{QStringLiteral("--alpha"), QStringLiteral("0.5")} << mixed;
+        const QStringList uneq = {m_ties.filePath(QStringLiteral("uneq/A")),
+                                  m_ties.filePath(QStringLiteral("uneq/B"))};
+        QTest::newRow("jax processes of unequal runs (1, 2, 1, 1 v 4, 1, 4, 1)")
+            << uneq[0] << uneq[1] << allTraceFiles(uneq[0]) << allTraceFiles(uneq[1]) << QStringList()
+            << uneq;
         QTest::newRow("torch eager vs reduce-overhead, one process for both, by op")
             << torchRoots[0] << torchRoots[1] << allTraceFiles(torchRoots[0]) << allTraceFiles(torchRoots[1])
             << QStringList{QStringLiteral("--by"), QStringLiteral("op")} << torchRoots;

@@ -71,9 +71,10 @@ void finishSide(KernelDiffSide &side, std::vector<std::vector<double>> &runs,
     }
     side.runsWithKernel = int(withKernel.size());
     side.callsPerRun = meanPerRun(side.calls, n);
-    side.totalPerRunNs = meanPerRun(side.totalNs, n);
+    const std::vector<double> runTotals(totals.begin(), totals.end());
+    side.totalPerRunNs = replication.perRunMean(sideIndex, runTotals); // as the test weighs the runs
     side.medianNs = stats::median(side.durations);
-    side.unitTotalNs = replication.unitValues(sideIndex, std::vector<double>(totals.begin(), totals.end()));
+    side.unitTotalNs = replication.unitValues(sideIndex, runTotals);
     side.unitMedianNs = replication.unitValues(sideIndex, side.runMedianNs);
     side.unitsWithKernel = int(std::count_if(side.unitMedianNs.begin(), side.unitMedianNs.end(),
                                              [](double m) { return !std::isnan(m); }));
@@ -176,8 +177,7 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
 {
     const QList<LoadedRun> *sides[2] = {&a, &b};
     int runs[2] = {0, 0};
-    int64_t kernelTime[2] = {0, 0};
-    int64_t busy[2] = {0, 0};
+    std::vector<double> kernelTime[2], busy[2]; // per run
     std::vector<Accumulator> rows;
     std::unordered_map<std::string, std::size_t> rowOfKey_;
     std::vector<QString> processes[2], rankedRuns[2];
@@ -190,7 +190,8 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
             const int r = runs[s]++;
             processes[s].push_back(Replication::processOf(run));
             rankedRuns[s].push_back(Replication::rankedRunOf(run));
-            busy[s] += summary.busyNs();
+            busy[s].push_back(double(summary.busyNs()));
+            kernelTime[s].push_back(0);
             // Per interned name (or op) of this run, its row: hashing each distinct key once per run.
             std::vector<int64_t> rowOfName(summary.strings().size(), -1);
             std::vector<int64_t> rowOfKey(summary.strings().size(), -1);
@@ -218,7 +219,7 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
                 acc.totals[s].resize(std::size_t(r) + 1);
                 acc.durations[s][std::size_t(r)].push_back(double(k.duration));
                 acc.totals[s][std::size_t(r)] += k.duration;
-                kernelTime[s] += k.duration;
+                kernelTime[s].back() += double(k.duration);
             }
         }
     }
@@ -231,12 +232,13 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
     sum.processesB = replication.processes(1);
     sum.byProcess = replication.byProcess();
     sum.caveat = replication.caveat();
+    // Per run as the tests weigh the runs (by process, each process once), as each row's time per run.
     if (runs[0] > 0)
-        sum.busyPerRunA = double(busy[0]) / runs[0];
+        sum.busyPerRunA = replication.perRunMean(0, busy[0]);
     if (runs[1] > 0)
-        sum.busyPerRunB = double(busy[1]) / runs[1];
-    sum.kernelTimePerRunA = meanPerRun(kernelTime[0], runs[0]);
-    sum.kernelTimePerRunB = meanPerRun(kernelTime[1], runs[1]);
+        sum.busyPerRunB = replication.perRunMean(1, busy[1]);
+    sum.kernelTimePerRunA = replication.perRunMean(0, kernelTime[0]);
+    sum.kernelTimePerRunB = replication.perRunMean(1, kernelTime[1]);
     sum.deltaTotalNs = sum.kernelTimePerRunB - sum.kernelTimePerRunA;
 
     // Each row's figures and tests, the rows split between two cores where half the durations lie.

@@ -46,7 +46,7 @@ struct KernelDiffSide
     int64_t calls = 0;        // over all the side's runs
     int64_t totalNs = 0;      // summed durations over all the side's runs
     double callsPerRun = 0;   // calls / runs of the side (a run without the kernel counts 0)
-    double totalPerRunNs = 0; // totalNs / runs of the side
+    double totalPerRunNs = 0; // per run: totalNs / runs, or by process the processes' means averaged
     double medianNs = kUnset; // median of the pooled durations; NaN when absent
     // Per run of the side, in the order given: calls, total and median duration (NaN when absent).
     std::vector<int64_t> runCalls, runTotalNs;
@@ -97,8 +97,9 @@ struct KernelDiffSummary
 {
     static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
     int runsA = 0, runsB = 0;
-    double busyPerRunA = kUnset, busyPerRunB = kUnset;   // GPU busy (union of kernels), mean per run
-    double kernelTimePerRunA = 0, kernelTimePerRunB = 0; // summed kernel durations, mean per run
+    // Means per run as the rows' (Replication::perRunMean): GPU busy (union of kernels), summed durations.
+    double busyPerRunA = kUnset, busyPerRunB = kUnset;
+    double kernelTimePerRunA = 0, kernelTimePerRunB = 0;
     double deltaTotalNs = 0; // kernelTimePerRunB − kernelTimePerRunA, the sum of the rows' deltas
     int kernels = 0, onlyInA = 0, onlyInB = 0; // rows
     int processesA = 0, processesB = 0, processDependent = 0;

@@ -108,6 +108,26 @@ std::vector<double> Replication::unitValues(int side, const std::vector<double> 
     return out;
 }
 
+double Replication::perRunMean(int side, const std::vector<double> &perRun) const
+{
+    const auto mean = [&](const std::vector<int> &runs) {
+        double sum = 0;
+        for (int r : runs)
+            sum += perRun[std::size_t(r)];
+        return runs.empty() ? 0.0 : sum / double(runs.size());
+    };
+    if (!m_byProcess) {
+        double sum = 0;
+        for (double v : perRun)
+            sum += v;
+        return perRun.empty() ? 0.0 : sum / double(perRun.size());
+    }
+    double sum = 0;
+    for (const std::vector<int> &unit : m_units[side])
+        sum += mean(unit);
+    return m_units[side].empty() ? 0.0 : sum / double(m_units[side].size());
+}
+
 QString Replication::unitName() const
 {
     return m_byProcess ? QCoreApplication::translate("Replication", "process")

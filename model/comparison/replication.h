@@ -46,6 +46,9 @@ public:
     const std::vector<std::vector<int>> &units(int side) const { return m_units[side]; }
     // One value per unit: the mean of its runs' values (NaN ones left out; NaN when all are).
     std::vector<double> unitValues(int side, const std::vector<double> &perRun) const;
+    // A side's mean per run as its tests weigh the runs: by process, the mean of the processes' means
+    // (each process counts once, however many runs it has); else the mean over the runs. NaN-free values.
+    double perRunMean(int side, const std::vector<double> &perRun) const;
     // "process" or "run".
     QString unitName() const;
     // What every run-level call must say: one process a side, so differences between processes were

@@ -294,10 +294,17 @@ def measure(sides, by_op, fold_numbers):
                 g["comm"] = g["comm"] or is_comm
                 g["runs"][s][r].append(dur)
 
-    kernel_time = [sum(d for ks, _, _ in runs for _, d, _, _ in ks) for runs in sides]
-    per_run = [kernel_time[s] / n[s] for s in (0, 1)]
-    total_delta = per_run[1] - per_run[0]
-    busy = [sum(b for _, b, _ in runs) / len(runs) for runs in sides]
+    def per_run(values, s):
+        """A side's mean per run; by process, the mean of its processes' means (what the test takes)."""
+        if by_process:
+            means = [sum(float(values[r]) for r in u) / len(u) for u in units[s]]
+            return sum(means) / len(means)
+        return sum(values) / n[s]
+
+    kernel_times = [[sum(d for _, d, _, _ in ks) for ks, _, _ in runs] for runs in sides]
+    per_run_time = [per_run(kernel_times[s], s) for s in (0, 1)]
+    total_delta = per_run_time[1] - per_run_time[0]
+    busy = [per_run([b for _, b, _ in runs], s) for s, runs in enumerate(sides)]
 
     all_durations = [int(d) for g in groups.values() for side in g["runs"] for run in side for d in run]
     step = max(1, math.gcd(*all_durations)) if all_durations else 1
@@ -315,7 +322,7 @@ def measure(sides, by_op, fold_numbers):
             pooled = [d for run in runs for d in run]
             row[f"runs_{tag}"] = sum(1 for run in runs if run)
             row[f"calls_{tag}"] = len(pooled) / n[s]
-            row[f"total_{tag}_ns"] = sum(pooled) / n[s]
+            row[f"total_{tag}_ns"] = per_run([float(sum(run)) for run in runs], s)
             row[f"median_{tag}_ns"] = float(np.median(pooled)) if pooled else None
             for u in units[s]:
                 unit_tot[s].append(float(np.mean([float(sum(runs[r])) for r in u])))
@@ -343,7 +350,8 @@ def measure(sides, by_op, fold_numbers):
     rows.sort(key=lambda r: (-abs(r["delta_total_ns"]), -max(r["total_a_ns"], r["total_b_ns"]),
                              r["kernel"].encode("utf-8")))
     summary = dict(runs_a=n[0], runs_b=n[1], busy_per_run_a=busy[0], busy_per_run_b=busy[1],
-                   kernel_time_per_run_a=per_run[0], kernel_time_per_run_b=per_run[1], delta_total_ns=total_delta,
+                   kernel_time_per_run_a=per_run_time[0], kernel_time_per_run_b=per_run_time[1],
+                   delta_total_ns=total_delta,
                    by_process=by_process, caveat=caveat)
     return dict(rows=rows, summary=summary, processes=processes, by_process=by_process)
 
