@@ -110,18 +110,22 @@ ShiftEstimate hodgesLehmann(const std::vector<double> &a, const std::vector<doub
     if (!(confidence > 0.0 && confidence < 1.0))
         return out;
     const std::size_t m = std::size_t(n1), n = std::size_t(n2);
-    if ((m <= 8 || n <= 8) && total / 2 < kMaxExactStates) {
+    if (m <= 8 || n <= 8) {
         // Small samples, as the exact Mann-Whitney test: [D(k+1), D(mn−k)] covers the shift with
         // probability 1 − 2·P(U ≤ k), so k is the largest with 2·P(U ≤ k) ≤ 1 − confidence. Where even
-        // the whole range falls short (3 v 3: 90 %), no interval has the confidence.
-        const std::vector<double> cdf = mannWhitneyExactCdf(m, n, std::size_t(total / 2));
+        // the whole range falls short (3 v 3: 90 %), no interval has the confidence. Beside a large
+        // sample k is large too and the normal approximation below holds: the distribution stops at 2^20.
+        const std::uint64_t maxK = std::min<std::uint64_t>((total - 1) / 2, std::uint64_t{1} << 20);
+        const std::vector<double> cdf = mannWhitneyExactCdf(m, n, std::size_t(maxK));
         const auto past = std::upper_bound(cdf.begin(), cdf.end(), (1.0 - confidence) / 2.0);
         if (past == cdf.begin())
             return out;
-        const std::uint64_t k = std::uint64_t(past - cdf.begin()) - 1;
-        out.ciLow = diffs.select(k + 1);
-        out.ciHigh = diffs.select(total - k);
-        return out;
+        if (past != cdf.end() || maxK == (total - 1) / 2) {
+            const std::uint64_t k = std::uint64_t(past - cdf.begin()) - 1;
+            out.ciLow = diffs.select(k + 1);
+            out.ciHigh = diffs.select(total - k);
+            return out;
+        }
     }
     // z_{1−α/2} = √2 · erfc⁻¹(α), without the cancellation of 1 − α/2 for confidences near 1.
     const double z = std::sqrt(2.0) * boost::math::erfc_inv(1.0 - confidence);

@@ -18,6 +18,10 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kSqrt2 = 1.41421356237309504880;
 
+// The exact distribution needs one double per possible U value up to the observed tail; past this many
+// (only when one sample has <= 8 values and the other millions) fall back to the normal approximation.
+constexpr std::size_t kMaxExactStates = std::size_t{1} << 24;
+
 // Rank figures of a within the pooled sample, from a merge of the two sorted samples.
 struct Pooled
 {

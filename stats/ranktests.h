@@ -30,8 +30,6 @@ MannWhitney mannWhitneyU(const std::vector<double> &a, const std::vector<double>
 // P(U ≤ k) for k = 0 … maxK under the null, for sample sizes m and n without ties: the exact
 // distribution mannWhitneyU uses.
 std::vector<double> mannWhitneyExactCdf(std::size_t m, std::size_t n, std::size_t maxK);
-// Beyond this many U values the exact distribution is not computed (a sample of ≤ 8 beside millions).
-constexpr std::size_t kMaxExactStates = std::size_t{1} << 24;
 
 // Kruskal–Wallis H across several groups (scipy.stats.kruskal): average ranks over the pooled values,
 // H corrected for ties, p from the chi-squared distribution with groups − 1 degrees of freedom. NaN

@@ -110,22 +110,18 @@ std::vector<double> Replication::unitValues(int side, const std::vector<double> 
 
 double Replication::perRunMean(int side, const std::vector<double> &perRun) const
 {
-    const auto mean = [&](const std::vector<int> &runs) {
+    // Plain sums, in order: whole-ns values give the exact figures a Python sum() does.
+    const auto mean = [&](const auto &values, const auto &valueOf) {
         double sum = 0;
-        for (int r : runs)
-            sum += perRun[std::size_t(r)];
-        return runs.empty() ? 0.0 : sum / double(runs.size());
+        for (const auto &v : values)
+            sum += valueOf(v);
+        return values.empty() ? 0.0 : sum / double(values.size());
     };
-    if (!m_byProcess) {
-        double sum = 0;
-        for (double v : perRun)
-            sum += v;
-        return perRun.empty() ? 0.0 : sum / double(perRun.size());
-    }
-    double sum = 0;
-    for (const std::vector<int> &unit : m_units[side])
-        sum += mean(unit);
-    return m_units[side].empty() ? 0.0 : sum / double(m_units[side].size());
+    if (!m_byProcess)
+        return mean(perRun, [](double v) { return v; });
+    return mean(m_units[side], [&](const std::vector<int> &unit) {
+        return mean(unit, [&](int r) { return perRun[std::size_t(r)]; });
+    });
 }
 
 QString Replication::unitName() const

@@ -54,8 +54,8 @@ stats::RatioInterval ratioOf(const StepRow &row)
                                                         stats::meanVariance(row.unitMeansB), row.ciLevel);
     if (ratio.bounded())
         ratio.low = std::max(ratio.low, 0.0);
-    if (row.tied &&
-        std::isnan(row.ciLow)) // a tie's ± one timer step, hidden as Δ's is where the test disagrees
+    // A tie's interval (± one timer step) is hidden as Δ's is, where it would contradict the exact test.
+    if (row.tied && std::isnan(row.ciLow))
         ratio.low = ratio.high = stats::RatioInterval::kUnset;
     return ratio;
 }
