@@ -52,11 +52,6 @@ int64_t durationTick(const std::vector<double> &a, const std::vector<double> &b)
     return step;
 }
 
-double timerStep(const std::vector<double> &a, const std::vector<double> &b)
-{
-    return double(std::max<int64_t>(durationTick(a, b), 1));
-}
-
 double separatedSamplesP(std::size_t nA, std::size_t nB, bool equal)
 {
     if (equal)

@@ -21,11 +21,10 @@ struct MeanVariance
 // equal values give exactly zero variance.
 MeanVariance meanVariance(const std::vector<double> &values);
 
-// The smallest step of two sets of durations together (their greatest common divisor, in ns, at least
-// 1): GPU timers tick in steps (32 ns in JAX's H100 traces), which is how closely a value is known.
-double timerStep(const std::vector<double> &a, const std::vector<double> &b = {});
-// The same divisor, 0 when every value is zero. One set of equal values gives the value itself, not the
-// timer's tick, so callers take the divisor of all the durations a comparison has (std::gcd of these).
+// The smallest step of two sets of durations together (their greatest common divisor, in ns; 0 when every
+// value is zero): GPU timers tick in steps (32 ns in JAX's H100 traces), which is how closely a value is
+// known. One set of equal values gives the value itself, not the timer's tick, so callers take the
+// divisor of all the durations a comparison has (std::gcd of these).
 int64_t durationTick(const std::vector<double> &a, const std::vector<double> &b = {});
 
 // When every unit of each side gave the same value (timer ticks make this common) Welch has no spread to

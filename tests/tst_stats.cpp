@@ -829,12 +829,12 @@ void TestStats::runLevelWithoutOracle()
     QVERIFY(ticks.tied);
     COMPARE_NUM("tie p", ticks.p, 2.0 / 184756, 1e-12, 0.0);
     QVERIFY(ticks.ciLow < ticks.change && ticks.change < ticks.ciHigh);
-    QCOMPARE(timerStep({3200, 3008, 3232, 64}), 32.0);
-    QCOMPARE(timerStep({0, 0}), 1.0);
-    QCOMPARE(timerStep({3200, 3008}, {3232, 64}), 32.0); // both sides' tick
-    QCOMPARE(timerStep({3000.4, 6000}, {}), 3000.0);      // to the nearest ns
-    QCOMPARE(timerStep({}, {4096, 2048, 0}), 2048.0);
-    QCOMPARE(timerStep({6, 9}, {7}), 1.0); // no common tick
+    QCOMPARE(durationTick({3200, 3008, 3232, 64}), int64_t(32));
+    QCOMPARE(durationTick({0, 0}), int64_t(0));                    // no tick to read
+    QCOMPARE(durationTick({3200, 3008}, {3232, 64}), int64_t(32)); // both sides' tick
+    QCOMPARE(durationTick({3000.4, 6000}, {}), int64_t(3000));     // to the nearest ns
+    QCOMPARE(durationTick({}, {4096, 2048, 0}), int64_t(2048));
+    QCOMPARE(durationTick({6, 9}, {7}), int64_t(1)); // no common tick
 
     // Time per run: zeros allowed (a run without the kernel), change relative to A's mean.
     const RunLevelTest total = meanChangeTest({100, 0, 200}, {300, 310, 290});
