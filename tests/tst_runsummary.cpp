@@ -333,6 +333,16 @@ private slots:
         const QString wrongVersion = errorOf(QStringLiteral("version.slsum"), version);
         QVERIFY2(wrongVersion.contains(QLatin1String("version.slsum")) && wrongVersion.contains(QLatin1String("version 99")),
                  qPrintable(wrongVersion));
+        // A newer file asks for a newer build, an older one for the trace summarised again.
+        QVERIFY2(wrongVersion.contains(QLatin1String("update Scopeline"))
+                     && !wrongVersion.contains(QLatin1String("summarise the trace again")),
+                 qPrintable(wrongVersion));
+        QByteArray older = bytes;
+        older[8] = char(1);
+        const QString olderVersion = errorOf(QStringLiteral("older.slsum"), older);
+        QVERIFY2(olderVersion.contains(QLatin1String("version 1;"))
+                     && olderVersion.contains(QLatin1String("summarise the trace again")),
+                 qPrintable(olderVersion));
         QByteArray magic = bytes;
         magic[0] = 'X';
         const QString wrongMagic = errorOf(QStringLiteral("magic.slsum"), magic);

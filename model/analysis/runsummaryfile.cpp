@@ -178,6 +178,13 @@ QString RunSummaryFile::read(const QString &path, RunSummary &summary)
     quint32 version = 0, flags = 0;
     quint64 payloadBytes = 0, compressedBytes = 0;
     head >> version >> flags >> payloadBytes >> compressedBytes;
+    // A newer file needs a newer Scopeline; an older one, the trace summarised again.
+    if (version > kVersion)
+        return tr("%1: run summary version %2, written by a newer Scopeline; this build reads version %3 "
+                  "(update Scopeline to read it)")
+            .arg(shown)
+            .arg(version)
+            .arg(kVersion);
     if (version != kVersion)
         return tr("%1: run summary version %2; this build reads version %3 (summarise the trace again "
                   "with this scopeline-cli)")
