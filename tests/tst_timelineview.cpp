@@ -15,6 +15,7 @@
 #include "model/tables/durationformat.h"
 #include "model/timeline/rangesummary.h"
 #include "widgets/timeline/pairtimeline.h"
+#include "widgets/timeline/timelinepainter.h"
 #include "widgets/timeline/timelinetext.h"
 #include "widgets/timeline/timelineview.h"
 
@@ -772,6 +773,35 @@ private slots:
     }
 
     // `scopeline TRACE`: one trace against itself is loaded once and laid out once.
+    void traceWithoutEventsSaysSo()
+    {
+        // A trace of metadata only loads (no error) and has nothing to draw: the timeline says so rather
+        // than draw an empty plot that reads as a failure to load.
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString file = tmp.filePath(QStringLiteral("meta.json"));
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(R"({"traceEvents":[{"ph":"M","name":"process_name","pid":1,"args":{"name":"x"}},)"
+                  R"({"ph":"M","name":"thread_name","pid":1,"tid":2,"args":{"name":"t"}}]})");
+        out.close();
+        const LoadedRun run = LoadedRun::load(TraceRun{QStringLiteral("meta"), file});
+        QVERIFY2(run.ok(), qPrintable(run.error));
+        QCOMPARE(run.trace->eventCount(), 0u);
+        const QString text = timelinePlaceholder(run);
+        QVERIFY2(text.contains(QLatin1String("meta.json")) && text.contains(QLatin1String("no events")),
+                 qPrintable(text));
+        QVERIFY(timelinePlaceholder(m_jax).isEmpty());
+        TimelineView view;
+        QVERIFY(showRun(view, run, QSize(800, 200)));
+        // The message is drawn across the middle of the widget.
+        const QImage image = view.grab().toImage();
+        QSet<QRgb> middle;
+        for (int x = 0; x < image.width(); ++x)
+            middle.insert(image.pixel(x, image.height() / 2));
+        QVERIFY(middle.size() > 2);
+    }
+
     void oneTraceAgainstItself()
     {
         const QString file = testdata::path(

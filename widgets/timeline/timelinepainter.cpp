@@ -42,16 +42,21 @@ TimelinePainter::TimelinePainter(QPainter &painter, const TimelineFrame &frame)
     : p(painter), f(frame), plot(frame.geometry.viewport.plot), small(timelineSmallFont(frame.font))
 {}
 
-// What stands in a timeline without events: why, so that a summary is not mistaken for a failure.
-QString TimelinePainter::placeholder() const
+// What stands in a timeline without events: why, so that a summary or an empty trace is not mistaken
+// for a failure. Empty when there are events to draw.
+QString timelinePlaceholder(const LoadedRun &run)
 {
-    if (!f.run.error.isEmpty())
-        return f.run.error;
-    if (f.run.run.file.endsWith(RunSummaryFile::suffix()))
-        return tr("%1 is a run summary: it holds the figures, not the events; open its trace to see "
-                  "the timeline")
-            .arg(QFileInfo(f.run.run.file).fileName());
-    if (f.run.summary)
+    if (!run.error.isEmpty())
+        return run.error;
+    if (run.trace)
+        return run.trace->eventCount() > 0
+                   ? QString()
+                   : tr("%1 holds no events to draw").arg(QFileInfo(run.run.file).fileName());
+    if (run.run.file.endsWith(RunSummaryFile::suffix()))
+        return tr("%1 is a run summary: it holds the figures, not the events; open its trace "
+                  "to see the timeline")
+            .arg(QFileInfo(run.run.file).fileName());
+    if (run.summary)
         return tr("Loading this run's events…");
     return tr("No trace");
 }
@@ -60,9 +65,9 @@ void TimelinePainter::paint()
 {
     p.setRenderHint(QPainter::Antialiasing, false);
     p.fillRect(f.widget, f.theme.background);
-    if (!f.run.trace) {
+    if (const QString text = timelinePlaceholder(f.run); !text.isEmpty()) {
         p.setPen(f.theme.placeholderText);
-        p.drawText(f.widget, Qt::AlignCenter | Qt::TextWordWrap, placeholder());
+        p.drawText(f.widget, Qt::AlignCenter | Qt::TextWordWrap, text);
         return;
     }
     p.save();

@@ -35,7 +35,6 @@ public:
     void paint();
 
 private:
-    QString placeholder() const;
     void paintRows();
     void paintGaps();
     void paintEvents();
@@ -55,6 +54,10 @@ private:
     const QRect plot;
     const QFont small;
 };
+
+// What a timeline shows in place of events (an error, a summary, loading, an empty trace); empty when
+// there are events to draw.
+QString timelinePlaceholder(const LoadedRun &run);
 
 // The timeline's smaller font, for names in events and the axis.
 QFont timelineSmallFont(QFont font);
