@@ -13,6 +13,7 @@
 #include "model/comparison/scopecomparison.h"
 #include "model/comparison/stepbreakdown.h"
 #include "model/loading/tracefolder.h"
+#include "model/tables/durationformat.h"
 #include "model/tracedata/devicetrace.h"
 
 #include <QJsonArray>
@@ -122,6 +123,12 @@ if how == "nocomm":
                         if not (e.get("cat") == "kernel" and "nccl" in e.get("name", "").lower())]
 elif how == "rank0":
     d["distributedInfo"]["rank"] = 0
+elif how == "nokernels":  # the profile lost the GPU's activity
+    d["traceEvents"] = [e for e in d["traceEvents"] if e.get("cat") != "kernel"]
+elif how == "next_step":  # the profile's step is the next one (ProfilerStep#12 -> #13)
+    for e in d["traceEvents"]:
+        if e.get("name", "").startswith("ProfilerStep#"):
+            e["name"] = "ProfilerStep#" + str(int(e["name"][len("ProfilerStep#"):]) + 1)
 elif how == "lose_one":  # the profile lost the rank's first AllReduce kernel
     first = next(i for i, e in enumerate(d["traceEvents"])
                  if e.get("cat") == "kernel" and "AllReduce" in e.get("name", ""))
@@ -429,8 +436,13 @@ private slots:
         QCOMPARE(c.unmatched, 0);
         QVERIFY(c.maxEndSpreadNs <= 7000); // one host: the collectives end together
         QVERIFY(c.note.isEmpty());
-        QVERIFY(
-            table.notes().join(QLatin1Char('\n')).contains(QLatin1String("arrived last most often: rank 7")));
+        // rank 7 holds the others back; rank 1's step is the longest because it waits the most
+        const QString notes = table.notes().join(QLatin1Char('\n'));
+        QVERIFY2(notes.contains(QLatin1String("arrived last most often (the others wait for it): rank 7")) &&
+                     notes.contains(QStringLiteral("longest step: rank 1 (%1, of it %2 waiting")
+                                        .arg(formatDuration(table.rows()[1].stepNs),
+                                             formatDuration(table.rows()[1].collectiveWaitNs))),
+                 qPrintable(notes));
     }
 
     // A job whose files lost something: a rank without communication kernels is left out of the
@@ -484,6 +496,32 @@ private slots:
         QVERIFY(lostOne.collectives().front().note.contains(
             QLatin1String("counts of a name in a step, or outside the steps, differ")));
 
+        // rank 0's profile holds the next step: its collectives are not the others' (paired by position,
+        // they were: 8 matched with waits across two steps)
+        const QString nextStep = dir.filePath(QStringLiteral("next_step"));
+        QVERIFY(linkRanks(nextStep, m_files.mid(1)));
+        QVERIFY(alteredRank(job.filePath(m_files[0]), QDir(nextStep).filePath(m_files[0]),
+                            QStringLiteral("next_step")));
+        const RankTable otherStep(load(nextStep), {}, {});
+        QCOMPARE(compareRows(otherStep, oracleRows({nextStep})), 8);
+        QCOMPARE(otherStep.collectives().front().matched, 0);
+        QCOMPARE(otherStep.collectives().front().unmatched, 8 * 8);
+        for (const RankRow &row : otherStep.rows())
+            QVERIFY(std::isnan(row.collectiveWaitNs));
+
+        // rank 5 lost its kernels: named, not silently left out of the mean over ranks
+        const QString nokernels = dir.filePath(QStringLiteral("nokernels"));
+        QVERIFY(linkRanks(nokernels, m_files.mid(0, 5) + m_files.mid(6)));
+        QVERIFY(alteredRank(job.filePath(m_files[5]), QDir(nokernels).filePath(m_files[5]),
+                            QStringLiteral("nokernels")));
+        const RankTable withoutKernels(load(nokernels), {}, {});
+        QCOMPARE(compareRows(withoutKernels, oracleRows({nokernels})), 8);
+        QCOMPARE(withoutKernels.rows()[5].steps, int64_t(0));
+        const QString lostNote = withoutKernels.collectives().front().note;
+        QVERIFY2(lostNote.contains(QLatin1String("rank 5 without communication kernels")) &&
+                     lostNote.contains(QLatin1String("rank 5 without a step with kernels")),
+                 qPrintable(lostNote));
+
         // rank 7 and its twin start every collective together: each arrived last at half of them
         const QString twins = dir.filePath(QStringLiteral("twins"));
         QVERIFY(linkRanks(twins, {m_files[7]}));
@@ -522,25 +560,49 @@ private slots:
     {
         QTest::addColumn<QString>("trace");
         QTest::addColumn<int>("kinds");
-        QTest::newRow("MI300 RCCL") << testdata::path("public/TraceLens/tests__traces__mi300__resnet_act_checkpoint.json.gz")
-                                    << 3;
+        QTest::addColumn<QString>("allReduceName"); // PyTorch's coalesced variant in place of allreduce
+        const QString mi300 =
+            testdata::path("public/TraceLens/tests__traces__mi300__resnet_act_checkpoint.json.gz");
+        QTest::newRow("MI300 RCCL") << mi300 << 3 << QStringLiteral("allreduce");
+        QTest::newRow("MI300 RCCL, allreduce_coalesced")
+            << mi300 << 3 << QStringLiteral("allreduce_coalesced");
         QTest::newRow("HTA NCCL, rank 0 of 2")
-            << testdata::path("public/HolisticTraceAnalysis/tests__data__nccl_parser_config__nccl_data.json.gz") << 2;
+            << testdata::path(
+                   "public/HolisticTraceAnalysis/tests__data__nccl_parser_config__nccl_data.json.gz")
+            << 2 << QStringLiteral("allreduce");
     }
 
     void collectiveBandwidths()
     {
         QFETCH(QString, trace);
         QFETCH(int, kinds);
+        QFETCH(QString, allReduceName);
         REQUIRE_TEST_DATA(trace);
+        QTemporaryDir renamed;
+        if (allReduceName != QLatin1String("allreduce")) {
+            const QString copy = renamed.filePath(QStringLiteral("renamed.json"));
+            const ProcessResult result = runProcess(
+                QStringLiteral(SCOPELINE_PYTHON),
+                {QStringLiteral("-c"),
+                 QStringLiteral(
+                     "import gzip, sys; t = gzip.open(sys.argv[1], 'rt').read(); "
+                     "open(sys.argv[2], 'w').write(t.replace('\"Collective name\": \"allreduce\"', "
+                     "'\"Collective name\": \"' + sys.argv[3] + '\"'))"),
+                 trace, copy, allReduceName});
+            QVERIFY2(result.exitCode == 0, result.err.constData());
+            trace = copy;
+        }
         RankTable::Options options;
         options.stepScope = StepBreakdownOptions::wholeRun();
         const RankTable table(load(trace), {}, options);
         QCOMPARE(compareKinds(table, oracle({trace}, {QStringLiteral("--whole-run")})), kinds);
-        const auto allReduce = std::find_if(table.collectiveKinds().begin(), table.collectiveKinds().end(),
-                                            [](const CollectiveRow &r) { return r.collective == QLatin1String("allreduce"); });
+        const auto allReduce =
+            std::find_if(table.collectiveKinds().begin(), table.collectiveKinds().end(),
+                         [&](const CollectiveRow &r) { return r.collective == allReduceName; });
         QVERIFY(allReduce != table.collectiveKinds().end());
         QVERIFY(allReduce->algbwGBps > 0 && allReduce->busbwGBps >= allReduce->algbwGBps);
+        if (trace.contains(QLatin1String("renamed"))) // 8 ranks: nccl-tests' 2(n-1)/n
+            QCOMPARE(allReduce->busbwGBps / allReduce->algbwGBps, 1.75);
         // the summary file keeps the messages: the same figures from it
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("run") + RunSummaryFile::suffix());
@@ -656,7 +718,7 @@ private slots:
         QCOMPARE(QString::fromUtf8(reportCsv.readAll()), table.toCsv());
         QFile page(QDir(report).filePath(QStringLiteral("index.html")));
         QVERIFY(page.open(QIODevice::ReadOnly));
-        QVERIFY(page.readAll().contains("arrived last most often: rank 7"));
+        QVERIFY(page.readAll().contains("arrived last most often (the others wait for it): rank 7"));
         // one side alone: no comparison
         QCOMPARE(runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("ranks"), testdata::dlrmRun()})
                      .exitCode,

@@ -34,16 +34,32 @@ constexpr double kLargeEndSpreadNs = 100e3;
 struct Collective
 {
     int64_t start, end;
-    int32_t step; // the rank's step it belongs to, -1: none
+    int64_t step; // the key of its step on this rank (stepKeys), -1: none
 };
+
+// Each step's key, by which the ranks' steps pair: its number (ProfilerStep#12) when every step has
+// one, so that a rank whose profile starts a step later or lost a step still pairs its steps with the
+// others'; else its position.
+std::vector<int64_t> stepKeys(const RunSteps &steps)
+{
+    const bool numbered = std::all_of(steps.steps.begin(), steps.steps.end(),
+                                      [](const StepInstance &s) { return s.number >= 0; });
+    std::vector<int64_t> keys(steps.steps.size());
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        keys[i] = numbered ? steps.steps[i].number : int64_t(i);
+    return keys;
+}
 
 // nccl-tests' bus bandwidth factor of a collective over n ranks; NaN when n is needed and unknown.
 double busFactor(const QString &kind, int n)
 {
+    // PyTorch's names too: _allgather_base, allgather_into_tensor_coalesced, _reduce_scatter_base,
+    // reduce_scatter_tensor_coalesced, allreduce_coalesced.
     QString key = kind.toLower();
     key.remove(QLatin1Char('_')).remove(QLatin1Char('-'));
-    const bool allReduce = key == QLatin1String("allreduce");
-    const bool spread = key == QLatin1String("allgather") || key == QLatin1String("reducescatter") ||
+    const bool allReduce = key.startsWith(QLatin1String("allreduce"));
+    const bool spread = key.contains(QLatin1String("allgather")) ||
+                        key.contains(QLatin1String("reducescatter")) ||
                         key.startsWith(QLatin1String("alltoall"));
     if (!allReduce && !spread)
         return 1;
@@ -63,13 +79,14 @@ QString rankList(const std::vector<int> &ranks)
     return names.join(QStringLiteral(", "));
 }
 
-// The k-th communication kernel of a name in a step (the rank's i-th, or outside any) on every rank of
-// a run is one collective; the latest start holds the others back. Sets each rank's waits in `rows` (the
-// group's rows, in its order). A rank without communication kernels (a profile that lost them) is left out of
-// the matching rather than leaving every collective unmatched.
+// The k-th communication kernel of a name in a step (by its key, or outside any) on every rank of a run
+// is one collective; the latest start holds the others back. Sets each rank's waits in `rows` (the
+// group's rows, in its order), per step that every rank ran (`keys`: each rank's step keys). A rank
+// without communication kernels (a profile that lost them) is left out of the matching rather than
+// leaving every collective unmatched.
 RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &group,
                                 const std::vector<std::map<std::string, std::vector<Collective>>> &byName,
-                                RankRow *rows)
+                                const std::vector<std::vector<int64_t>> &keys, RankRow *rows)
 {
     RunCollectives summary;
     summary.side = side;
@@ -87,7 +104,7 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
     std::vector<double> waits(group.size(), 0), last(group.size(), 0), counted(group.size(), 0), spreads;
     // The k-th of a name in step i on every member is one collective, where every member ran as many
     // of it in that step: one kernel lost from a profile must not pair each later one with the next.
-    std::map<std::pair<std::string, int32_t>, std::vector<std::vector<const Collective *>>> byStep;
+    std::map<std::pair<std::string, int64_t>, std::vector<std::vector<const Collective *>>> byStep;
     for (std::size_t m = 0; m < members.size(); ++m)
         for (const auto &[name, list] : byName[members[m]])
             for (const Collective &c : list) {
@@ -141,13 +158,22 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
     // end together, not where they end far apart at the median (the ranks' clocks disagree).
     const bool clocksDisagree = summary.medianEndSpreadNs > kLargeEndSpreadNs; // false without any
     const bool waitsMeasured = !spreads.empty() && !clocksDisagree;
+    // Waits are measured in the steps every member ran: a rank with steps the others lack waits there
+    // at nothing matched, which must not dilute its wait per step.
+    std::map<int64_t, std::size_t> ranBy;
+    for (std::size_t r : members)
+        for (int64_t key : std::set<int64_t>(keys[r].begin(), keys[r].end()))
+            ++ranBy[key];
+    int64_t sharedSteps = 0;
+    for (const auto &[key, n] : ranBy)
+        sharedSteps += n == members.size();
     for (std::size_t r : members) {
         RankRow &row = rows[r];
         row.collectives = int(counted[r]);
         if (!waitsMeasured)
             continue;
-        if (row.steps > 0)
-            row.collectiveWaitNs = waits[r] / double(row.steps);
+        if (sharedSteps > 0)
+            row.collectiveWaitNs = waits[r] / double(sharedSteps);
         if (counted[r] > 0)
             row.arrivedLastShare = last[r] / counted[r];
     }
@@ -193,8 +219,28 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
                      .arg(world)
                      .arg(rankList(missing));
     }
-    if (!without.empty() && !members.empty())
+    if (!without.empty())
         notes << tr("rank %1 without communication kernels, left out of the matching").arg(rankList(without));
+    std::vector<int> stepless; // a profile that lost the rank's kernels, or its steps
+    for (std::size_t r = 0; r < group.size(); ++r)
+        if (rows[r].steps == 0)
+            stepless.push_back(group[r]->run.rank);
+    if (!stepless.empty())
+        notes
+            << tr("rank %1 without a step with kernels: left out of the mean over ranks and the slowest rank")
+                   .arg(rankList(stepless));
+    // Collectives of sub-groups (tensor parallel within data parallel) are matched across every rank by
+    // name: their waits then cross groups.
+    int subgroup = 0;
+    for (const LoadedRun *run : group)
+        for (const RunSummary::Message &m : run->summary->messages())
+            if (m.groupSize >= 2 && int(m.groupSize) < int(group.size()))
+                subgroup = std::max(subgroup, int(m.groupSize));
+    if (subgroup > 0)
+        notes << tr("collectives of groups of %1 of the %2 ranks: matched by name across all ranks, so their "
+                    "waits and who arrived last may cross groups")
+                     .arg(subgroup)
+                     .arg(group.size());
     if (summary.unmatched > 0)
         notes << tr("%1 communication kernel(s) without a match on every rank (the ranks' counts of a "
                     "name in a step, or outside the steps, differ)")
@@ -249,10 +295,12 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
         const std::size_t first = m_rows.size();
         // each rank's communication kernels by name, in start order
         std::vector<std::map<std::string, std::vector<Collective>>> byName;
+        std::vector<std::vector<int64_t>> rankStepKeys;
         for (const LoadedRun *run : group) {
             const RunSummary &summary = *run->summary;
             std::vector<int32_t> stepOf;
             const RunSteps steps = findRunSteps(summary, m_stepScope, &stepOf);
+            const std::vector<int64_t> &keys = rankStepKeys.emplace_back(stepKeys(steps));
             RankRow row;
             row.side = side;
             row.run = run->run.name;
@@ -282,7 +330,8 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
                 const RunSummary::Kernel &kernel = summary.kernels()[k];
                 if (!kernel.communication())
                     continue;
-                names[std::string(summary.nameOf(kernel))].push_back({kernel.start, kernel.end(), stepOf[k]});
+                names[std::string(summary.nameOf(kernel))].push_back(
+                    {kernel.start, kernel.end(), stepOf[k] < 0 ? -1 : keys[std::size_t(stepOf[k])]});
                 const QString kind = QString::fromUtf8(summary.strings().view(kernel.op).data(),
                                                        qsizetype(summary.strings().view(kernel.op).size()));
                 kinds[kind].durations[{std::size_t(&group - groups.data()), row.rank}].push_back(
@@ -302,7 +351,7 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
                     kinds[kind].perStep.push_back(double(n) / double(row.steps));
         }
         if (group.size() >= 2)
-            m_collectives.push_back(matchCollectives(side, group, byName, &m_rows[first]));
+            m_collectives.push_back(matchCollectives(side, group, byName, rankStepKeys, &m_rows[first]));
     }
     for (const auto &[kind, k] : kinds) {
         CollectiveRow row;
@@ -700,12 +749,17 @@ QString RankTable::note(const RunCollectives &c) const
                        .arg(c.matched);
     if (!std::isnan(c.medianEndSpreadNs))
         line += tr(" (their ends %1 apart at the median)").arg(formatDuration(c.medianEndSpreadNs));
-    if (slowest)
-        line += tr("; slowest step: rank %1 (%2)").arg(slowest->rank).arg(formatDuration(slowest->stepNs));
+    // The longest step is often the rank that waits most; the one the others wait for arrives last.
     if (latest)
-        line += tr("; arrived last most often: rank %1 (%2 of its collectives)")
+        line += tr("; arrived last most often (the others wait for it): rank %1 (%2 of its collectives)")
                     .arg(latest->rank)
                     .arg(formatPercent(latest->arrivedLastShare));
+    if (slowest) {
+        line += tr("; longest step: rank %1 (%2").arg(slowest->rank).arg(formatDuration(slowest->stepNs));
+        if (!std::isnan(slowest->collectiveWaitNs))
+            line += tr(", of it %1 waiting at collectives").arg(formatDuration(slowest->collectiveWaitNs));
+        line += QLatin1Char(')');
+    }
     if (!c.note.isEmpty())
         line += QStringLiteral("; ") + c.note;
     return line;

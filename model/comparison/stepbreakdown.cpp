@@ -29,8 +29,11 @@ QString tr(const char *text)
 }
 
 // Whether an annotation is an instance of the step scope: `scope` itself or `scope#<digits>`.
-bool isStepName(std::string_view name, const std::string &scope)
+// Whether `name` is the step scope or an instance of it numbered `scope#N`; sets *number to N (-1 when
+// unnumbered or past 18 digits).
+bool isStepName(std::string_view name, const std::string &scope, int64_t *number)
 {
+    *number = -1;
     if (name.size() < scope.size() || name.substr(0, scope.size()) != scope)
         return false;
     const std::string_view rest = name.substr(scope.size());
@@ -38,14 +41,22 @@ bool isStepName(std::string_view name, const std::string &scope)
         return true;
     if (rest.size() < 2 || rest[0] != '#')
         return false;
-    return std::all_of(rest.begin() + 1, rest.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!std::all_of(rest.begin() + 1, rest.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return false;
+    if (rest.size() <= 19) {
+        *number = 0;
+        for (char c : rest.substr(1))
+            *number = *number * 10 + (c - '0');
+    }
+    return true;
 }
 
-// A step's CPU range and the process it belongs to.
+// A step's CPU range, the process it belongs to and its number.
 struct StepRange
 {
     int64_t start, end;
     uint32_t process; // index of the track's pid
+    int64_t number;   // N of `scope#N`, -1 when none
 };
 
 // Length of the union of the kernels at these positions (by start) that `keep` accepts.
@@ -119,11 +130,12 @@ std::vector<StepRange> findStepRanges(const RunSummary &summary, const QString &
         const RunSummary::Range &r = all[i];
         if (i > 0 && all[i - 1].track != r.track)
             outerEnd = std::numeric_limits<int64_t>::min();
-        if (!isStepName(summary.strings().view(r.name), scope))
+        int64_t number = -1;
+        if (!isStepName(summary.strings().view(r.name), scope, &number))
             continue;
         if (r.start < outerEnd && r.end <= outerEnd)
             continue; // nested in the previous instance
-        ranges.push_back(StepRange{r.start, r.end, r.process});
+        ranges.push_back(StepRange{r.start, r.end, r.process, number});
         outerEnd = r.end;
     }
     std::sort(ranges.begin(), ranges.end(),
@@ -250,7 +262,7 @@ RunSteps findRunSteps(const RunSummary &summary, const QString &stepScope, std::
         int64_t end = start;
         for (const RunSummary::Kernel &k : summary.kernels())
             end = std::max(end, k.end());
-        ranges.push_back(StepRange{start, end, 0});
+        ranges.push_back(StepRange{start, end, 0, -1});
     } else {
         ranges = findStepRanges(summary, stepScope);
         kernels = assignKernels(summary, ranges);
@@ -262,6 +274,7 @@ RunSteps findRunSteps(const RunSummary &summary, const QString &stepScope, std::
         StepInstance step;
         step.start = ranges[i].start;
         step.end = ranges[i].end;
+        step.number = ranges[i].number;
         measureStep(summary, kernels[i], step, gaps);
         if (stepOfKernel)
             for (uint32_t k : kernels[i])

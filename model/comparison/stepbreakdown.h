@@ -36,6 +36,7 @@ StepPart stepPartOf(GapCause cause);
 struct StepInstance
 {
     int64_t start = 0, end = 0; // the step scope's range on the CPU (the whole run: the GPU span)
+    int64_t number = -1;        // N of a step named `scope#N` (ProfilerStep#12), -1 when unnumbered
     int64_t kernels = 0;
     int64_t commKernels = 0;    // of them communication
     StepParts parts{};          // ns

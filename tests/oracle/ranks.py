@@ -9,13 +9,14 @@ Definitions
   Runs, ranks, steps, step figures and communication kernels: as step_breakdown.py defines them.
   Per rank, means over its steps: step, busy, compute, exposed_comm, idle; overlapped_comm = union of
   the step's communication kernels - exposed_comm; comm_kernels = communication kernels of the step.
-  Collectives of a run of >= 2 ranks: each rank's communication kernels by name and step (the index
-  of the rank's step holding it, or none) in start order (file order on ties); within a name and
-  step, the k-th is one collective when every rank has as many of them there (none matched where the
-  counts differ). Ranks without communication kernels are left out (matched among
-  the rest, their waits None). arrival = kernel start; a rank's wait = the latest arrival - its
-  own. Counted for a rank only where its kernel belongs to one of its steps: collective_wait_ns =
-  the sum of its waits / its steps; arrived_last_share = (collectives where its arrival is the
+  Collectives of a run of >= 2 ranks: each rank's communication kernels by name and step (the
+  step's key: its number N of scope#N when every step of the rank has one, else the index of the
+  rank's step holding it; or none) in start order (file order on ties); within a name and step, the
+  k-th is one collective when every rank has as many of them there (none matched where the counts
+  differ). Ranks without communication kernels are left out (matched among the rest, their waits
+  None). arrival = kernel start; a rank's wait = the latest arrival - its own. Counted for a rank
+  only where its kernel belongs to one of its steps: collective_wait_ns = the sum of its waits /
+  the number of step keys every member rank has; arrived_last_share = (collectives where its arrival is the
   latest, 1/t where t ranks tie for it) / (its counted collectives). end spread = latest end -
   earliest end of a collective. None for every rank when no collective matched, or when the median
   end spread is over 100 us (clocks of different hosts: the waits would measure the clocks).
@@ -24,8 +25,8 @@ Definitions
   their durations; rank_median_min_ns / rank_median_max_ns = the least / greatest of the ranks'
   medians, slowest_rank the rank of the greatest (the first on ties). Where a kernel's args give
   "In msg nelems"/"Out msg nelems" and a known "dtype": bytes = the larger count x the dtype's size,
-  algbw = bytes / duration (bytes per ns = GB/s), busbw = algbw x 2(n-1)/n (allreduce), (n-1)/n
-  (allgather, reducescatter, alltoall*), 1 otherwise, n = "Group size"; algbw_gbps / busbw_gbps
+  algbw = bytes / duration (bytes per ns = GB/s), busbw = algbw x 2(n-1)/n (allreduce*), (n-1)/n
+  (*allgather*, *reducescatter*, alltoall*: PyTorch's _allgather_base and *_coalesced too), 1 otherwise, n = "Group size"; algbw_gbps / busbw_gbps
   the medians over the kind's kernels.
 
 Usage: ranks.py (--step SCOPE | --whole-run) SIDE [SIDE]. Prints one JSON document.
@@ -59,9 +60,10 @@ def bandwidths(kernel, kind):
     alg = count * size / kernel["dur"]
     key = kind.lower().replace("_", "").replace("-", "")
     n = int(a.get("Group size", 0) or 0)
-    if key == "allreduce":
+    # PyTorch's variants too: allreduce_coalesced, _allgather_base, reduce_scatter_tensor_coalesced
+    if key.startswith("allreduce"):
         factor = 2 * (n - 1) / n if n > 0 else None
-    elif key in ("allgather", "reducescatter") or key.startswith("alltoall"):
+    elif "allgather" in key or "reducescatter" in key or key.startswith("alltoall"):
         factor = (n - 1) / n if n > 0 else None
     else:
         factor = 1
@@ -95,7 +97,9 @@ def side_rows(side, path, scope):
                 sb.union_length([k for k in s["members"] if sb.is_communication(k)]) - s["exposed_comm"]
                 for s in steps])
             row["comm_kernels"] = mean([s["comm_kernels"] for s in steps])
-            in_step = {id(k): i for i, s in enumerate(steps) for k in s["members"]}
+            numbered = all(s["number"] is not None for s in steps)
+            keys = [s["number"] if numbered else i for i, s in enumerate(steps)]
+            in_step = {id(k): keys[i] for i, s in enumerate(steps) for k in s["members"]}
             counts = {}
             for k in kernels:
                 if sb.is_communication(k):
@@ -139,9 +143,10 @@ def side_rows(side, path, scope):
                         counted[r] += 1
         if not spreads or median(spreads) > 100e3:  # nothing matched, or clocks that disagree
             continue
+        shared = set.intersection(*(set(ranks[r][2].values()) for r in members))
         for r in members:
             row = ranks[r][0]
-            row["collective_wait_ns"] = waits[r] / row["steps"] if row["steps"] else None
+            row["collective_wait_ns"] = waits[r] / len(shared) if shared else None
             row["arrived_last_share"] = last[r] / counted[r] if counted[r] else None
         runs.append(dict(side=side, run=name, ranks=len(ranks), max_end_spread_ns=max(spreads) if spreads else None))
     kind_rows = []

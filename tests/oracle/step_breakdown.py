@@ -189,7 +189,8 @@ def side_runs(arg):
 
 
 def step_instances(doc, scope):
-    """Outermost CPU ph-X events named scope or scope#<digits>: [(start, end, pid, tid)], file order."""
+    """Outermost CPU ph-X events named scope or scope#<digits>: [(start, end, pid, tid, number)], file
+    order; number the <digits> (None without)."""
     events = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
     events = [e for e in events if isinstance(e, dict)]
     track = ts.track_of
@@ -202,14 +203,16 @@ def step_instances(doc, scope):
         start = ts.to_ns(e.get("ts"))
         if start is None or is_gpu(track(e)):
             continue
-        inst.append((start, start + (ts.to_ns(e.get("dur")) or 0)) + track(e))
+        digits = pat.fullmatch(e["name"]).group(1)
+        number = int(digits[1:]) if digits and len(digits) <= 19 else None
+        inst.append((start, start + (ts.to_ns(e.get("dur")) or 0)) + track(e) + (number,))
 
     # Sorted by (track, start, longest first, file order), an instance lies in another iff an earlier
     # one on its track reaches at least its end (of identical ranges the first in file is kept).
     keep, reach, prev = set(), None, None
-    for i in sorted(range(len(inst)), key=lambda i: (str(inst[i][2:]), inst[i][0], -inst[i][1], i)):
-        if inst[i][2:] != prev:
-            prev, reach = inst[i][2:], None
+    for i in sorted(range(len(inst)), key=lambda i: (str(inst[i][2:4]), inst[i][0], -inst[i][1], i)):
+        if inst[i][2:4] != prev:
+            prev, reach = inst[i][2:4], None
         if reach is None or inst[i][1] > reach:
             keep.add(i)
         reach = inst[i][1] if reach is None else max(reach, inst[i][1])
@@ -250,7 +253,7 @@ def analyse_run(path, scope, keep_kernels=False):
     if scope is None:
         if not kernels:
             return []
-        ranges = [(min(k["start"] for k in kernels), max(k["start"] + k["dur"] for k in kernels))]
+        ranges = [(min(k["start"] for k in kernels), max(k["start"] + k["dur"] for k in kernels), None)]
         members = [kernels]
     else:
         inst = step_instances(doc, scope)
@@ -278,11 +281,11 @@ def analyse_run(path, scope, keep_kernels=False):
                     members[idx[j]].append(k)
                     break
                 j -= 1
-        ranges = [s[:2] for s in inst]
+        ranges = [s[:2] + (s[4],) for s in inst]
     steps = []
-    for (start, end), ks in zip(ranges, members):
+    for (start, end, number), ks in zip(ranges, members):
         if ks:
-            steps.append(dict(start=start, end=end, kernels=len(ks), **step_figures(ks, launch_of)))
+            steps.append(dict(start=start, end=end, number=number, kernels=len(ks), **step_figures(ks, launch_of)))
             if keep_kernels:
                 steps[-1]["members"] = ks
     steps.sort(key=lambda s: s["start"])

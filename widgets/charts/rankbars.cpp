@@ -27,8 +27,9 @@ RankBars::RankBars(QWidget *parent) : QWidget(parent)
     m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     m_plot->setToolTip(tr("Each rank's mean step: compute (the union of its non-communication kernels), "
-                          "exposed communication (only communication runs) and idle. The longest bar is the "
-                          "rank the step waits for."));
+                          "exposed communication (only communication runs) and idle. A rank's step includes "
+                          "its waits at collectives, so the longest bar is often the rank that waits most; "
+                          "the rank the others wait for is the one that arrives last (Per rank table)."));
     rebuild();
 }
 
