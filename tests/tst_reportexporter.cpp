@@ -409,6 +409,35 @@ private slots:
         QCOMPARE(filesIn(dir.path()), kFiles);
     }
 
+    // A folder of someone else's files (no Scopeline report in it): the export would replace its
+    // stats.csv and remove its boxplot.png, so it is refused and every file is left as it was.
+    void folderOfOtherFilesIsRefused()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QMap<QString, QByteArray> mine{{QStringLiteral("stats.csv"), "mine\n"},
+                                             {QStringLiteral("boxplot.png"), "x"},
+                                             {QStringLiteral("ranks.csv"), "keep\n"}};
+        for (auto it = mine.begin(); it != mine.end(); ++it) {
+            QFile f(dir.filePath(it.key()));
+            QVERIFY(f.open(QIODevice::WriteOnly) && f.write(it.value()) == it.value().size());
+        }
+        const std::unique_ptr<Report> report = makeReport({QStringLiteral("mlp")});
+        QVERIFY(report);
+        QString error;
+        QVERIFY(!ReportExporter::exportTo(dir.path(), report->input, &error));
+        QVERIFY2(error.startsWith(QDir::toNativeSeparators(dir.path())) &&
+                     error.contains(QLatin1String("other files")),
+                 qPrintable(error));
+        QCOMPARE(filesIn(dir.path()), QStringList(mine.keys()));
+        for (auto it = mine.begin(); it != mine.end(); ++it)
+            QCOMPARE(readAll(dir.filePath(it.key())), it.value());
+        // an empty folder, and then the report's own, take it
+        QTemporaryDir empty;
+        QVERIFY2(ReportExporter::exportTo(empty.path(), report->input, &error), qPrintable(error));
+        QVERIFY2(ReportExporter::exportTo(empty.path(), report->input, &error), qPrintable(error));
+    }
+
     void missingInputFails()
     {
         QTemporaryDir dir;

@@ -113,7 +113,8 @@ Commands:
                             B, the mean over ranks, the slowest rank and each rank, A against B
   report A B [--scope S ...] [--match MODE] [--samples MODE] [--threshold PERCENT]
          [--step SCOPE] --out DIR
-                            write a report into DIR (created if missing): timeline_a.png,
+                            write a report into DIR (created if missing; a folder of other
+                            files, not an earlier report's, is refused): timeline_a.png,
                             timeline_b.png (the first run of each side), the step breakdown
                             (steps.png, steps.csv), the kernel diff (diff.png, diff.csv),
                             index.html, with scopes boxplot.png and stats.csv, with runs

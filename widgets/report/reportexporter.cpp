@@ -377,6 +377,23 @@ QString scopesSection(const ReportExporter::Input &input, const QString &caveat)
     return html;
 }
 
+// What marks an index.html as a Scopeline report's, so that a later report may replace its files.
+constexpr char kGeneratorMeta[] = "<meta name='generator' content='Scopeline'>";
+
+// Whether the folder holds files other than a Scopeline report's: someone else's, which an export must
+// neither replace nor remove. A report is known by its index.html (reports before the generator mark
+// by their title).
+bool holdsOtherFiles(const QDir &dir)
+{
+    if (dir.isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System))
+        return false;
+    QFile index(dir.filePath(kIndex));
+    if (!index.open(QIODevice::ReadOnly))
+        return true;
+    const QByteArray head = index.read(4096);
+    return !head.contains(kGeneratorMeta) && !head.contains("<title>Scopeline report");
+}
+
 QString indexHtml(const ReportExporter::Input &input)
 {
     QStringList candidates{input.labelB};
@@ -386,7 +403,8 @@ QString indexHtml(const ReportExporter::Input &input)
                               .arg(input.labelA, candidates.join(QStringLiteral(", ")));
     QString html;
     html += QStringLiteral(
-                "<!DOCTYPE html>\n<html lang='en'>\n<head>\n<meta charset='utf-8'>\n<title>%1</title>\n")
+                "<!DOCTYPE html>\n<html lang='en'>\n<head>\n<meta charset='utf-8'>\n%1\n<title>%2</title>\n")
+                .arg(QLatin1String(kGeneratorMeta))
                 .arg(esc(title));
     html += QStringLiteral(
         "<style>\n"
@@ -515,6 +533,10 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
             return fail(pathOf(*name), tr("cannot encode the picture as PNG"));
         outputs.push_back({*name, png});
     }
+    if (dir.exists() && holdsOtherFiles(dir))
+        return fail(QDir::toNativeSeparators(folder),
+                    tr("holds other files and no Scopeline report, which the report would replace or remove: "
+                       "choose a new or empty folder, or an earlier report's"));
     if (const QString why = makeFolder(dir.absolutePath()); !why.isEmpty())
         return fail(QDir::toNativeSeparators(folder), tr("cannot create the folder (%1)").arg(why));
     for (const auto &[name, write] : csvFiles(input))
