@@ -471,6 +471,21 @@ private slots:
             {QStringLiteral("steps"), a, b, QStringLiteral("--step"), QStringLiteral("no_such_scope")});
         QCOMPARE(none.exitCode, 0);
         QVERIFY(none.err.contains("no step of no_such_scope"));
+        // so do a report and variants, naming the side without steps
+        QTemporaryDir reportDir;
+        const ProcessResult report =
+            runProcess(QStringLiteral(SCOPELINE_CLI),
+                       {QStringLiteral("report"), a, b, QStringLiteral("--step"),
+                        QStringLiteral("no_such_scope"), QStringLiteral("--out"), reportDir.path()});
+        QCOMPARE(report.exitCode, 0);
+        QVERIFY2(report.err.contains("no step of no_such_scope with kernels in A"), report.err.constData());
+        const QString jax = testdata::path("jax_h100/jax_named_scopes/trace_file_matmul_0");
+        const ProcessResult variants =
+            runProcess(QStringLiteral(SCOPELINE_CLI),
+                       {QStringLiteral("steps"), a, QStringLiteral("b=") + b, QStringLiteral("jax=") + jax});
+        QCOMPARE(variants.exitCode, 0);
+        QVERIFY2(variants.err.contains("with kernels in B (jax)") && !variants.err.contains("B (b)"),
+                 variants.err.constData());
     }
 
     // True A/A: every 5-vs-5 split of one variant's 10 runs (126 a variant): no row is called faster or
@@ -804,6 +819,27 @@ private slots:
         QVERIFY(variants.leadLine(0).contains(QLatin1String("(B faster)")));
         // the ratio's interval agrees with the verdict's: the step is faster, all of it below 1
         QVERIFY(variants.stepRatio(0).high < 1);
+    }
+
+    // A baseline without steps (rocprof's matmul) against a PyTorch and a JAX candidate: one step scope
+    // for every pair and the sweep, decided from all variants. Each pair picked its own (ProfilerStep,
+    // PjitFunction) and the sweep the baseline's (the whole run), so its figures were not the table's.
+    void variantsShareOneStepScope()
+    {
+        const QString rocm = testdata::path(
+            "public/rocmProfileData/examples__rocm-profile-data__results__matmul_result.json.gz");
+        const QString jax = testdata::path("jax_h100/jax_named_scopes/trace_file_matmul_0");
+        REQUIRE_TEST_DATA(rocm, jax);
+        const QList<LoadedRun> baseline = load(rocm), torch = load(kTorch + QStringLiteral("/eager")),
+                               pjit = load(jax);
+        const VariantSteps variants(baseline, {torch, pjit}, {QStringLiteral("2"), QStringLiteral("3")});
+        QCOMPARE(variants.comparisons()[0].stepScope(), QStringLiteral("ProfilerStep"));
+        QCOMPARE(variants.comparisons()[1].stepScope(), QStringLiteral("ProfilerStep"));
+        QCOMPARE(variants.comparisons()[1].row(StepPart::Step).stepsB, 0); // JAX has no ProfilerStep
+        const Sweep sweep = Sweep::ofVariants({baseline, torch, pjit},
+                                              {QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3")},
+                                              {1, 2, 3}, StepBreakdownOptions());
+        QCOMPARE(sweep.stepNs(1), variants.comparisons()[0].row(StepPart::Step).meanB);
     }
 
     // Each variant one JAX run three times: every row a tie, judged by the exact permutation test

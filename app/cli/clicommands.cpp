@@ -406,6 +406,22 @@ void warnScopesMatchingNothing(const ComparisonOptions &options, const std::vect
     }
 }
 
+void warnStepsMissing(const StepBreakdown &steps, const QString &labelA, const QString &labelB)
+{
+    const StepRow &row = steps.row(StepPart::Step);
+    if (row.stepsA > 0 && row.stepsB > 0)
+        return;
+    const QString where = row.stepsA == 0 && row.stepsB == 0
+                              ? QStringLiteral("A (%1) or B (%2)").arg(labelA, labelB)
+                          : row.stepsA == 0 ? QStringLiteral("A (%1)").arg(labelA)
+                                            : QStringLiteral("B (%1)").arg(labelB);
+    if (steps.stepScope().isEmpty())
+        err() << "scopeline-cli: warning: no kernels in " << where << "\n";
+    else
+        err() << "scopeline-cli: warning: no step of " << steps.stepScope() << " with kernels in " << where
+              << "; --step SCOPE picks another (scopeline-cli scopes lists them)\n";
+}
+
 bool loadSides(const ComparisonOptions &options, QList<LoadedRun> &a, QList<LoadedRun> &b)
 {
     std::vector<QList<LoadedRun>> each;

@@ -15,6 +15,10 @@
 #include <QStringList>
 #include <QTextStream>
 
+namespace scopeline {
+class StepBreakdown;
+}
+
 namespace scopeline::cli {
 
 enum ExitCode { Success = 0, BadUsage = 1, Unreadable = 2, GateFailed = 3 };
@@ -116,6 +120,8 @@ bool parseStepScope(const QCommandLineParser &parser, const QCommandLineOption &
 // A warning on stderr for each scope that matches nothing on a side.
 void warnScopesMatchingNothing(const ComparisonOptions &options, const std::vector<const ScopeIndex *> &a,
                                const std::vector<const ScopeIndex *> &b);
+// A warning on stderr when a side has no step of the step scope with kernels (a mistyped --step).
+void warnStepsMissing(const StepBreakdown &steps, const QString &labelA, const QString &labelB);
 // Loads both sides; warns when their run counts differ (runs pair by sorted name).
 bool loadSides(const ComparisonOptions &options, QList<LoadedRun> &a, QList<LoadedRun> &b);
 

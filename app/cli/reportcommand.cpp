@@ -123,6 +123,11 @@ int reportCommand(const QStringList &arguments)
         pairSteps.emplace(a, b, stepOptions);
     const StepBreakdown &steps = variantSteps ? variantSteps->comparisons().front() : *pairSteps;
     input.steps = &steps;
+    if (variantSteps)
+        for (std::size_t i = 0; i < variantSteps->comparisons().size(); ++i)
+            warnStepsMissing(variantSteps->comparisons()[i], input.labelA, variants.labels[qsizetype(i)]);
+    else
+        warnStepsMissing(steps, input.labelA, input.labelB);
     // runs of several GPUs: their ranks
     const RankTable ranks(ranked ? a : QList<LoadedRun>{}, ranked ? b : QList<LoadedRun>{},
                           {stepOptions.stepScope, 0.05, options.threshold});

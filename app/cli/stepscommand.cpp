@@ -256,6 +256,8 @@ int variantSteps(const QList<SideArgument> &sides, const StepBreakdownOptions &o
         }
     }
     out().flush();
+    for (std::size_t i = 0; i < variants.comparisons().size(); ++i)
+        warnStepsMissing(variants.comparisons()[i], sides[0].label, loaded.labels[qsizetype(i)]);
     if (!csv.isEmpty() && !writeTextFile(csv, variants.toCsv()))
         return Unreadable;
     return gateStatus(gate);
@@ -349,9 +351,7 @@ int stepsCommand(const QStringList &arguments)
         printSteps(steps);
     }
     out().flush();
-    if (steps.row(StepPart::Step).stepsA == 0 || steps.row(StepPart::Step).stepsB == 0)
-        err() << "scopeline-cli: warning: no step of " << steps.stepScope()
-              << " with kernels on a side; --step SCOPE picks another (scopeline-cli scopes lists them)\n";
+    warnStepsMissing(steps, positional[0], positional[1]);
     if (parser.isSet(o.csv) && !writeTextFile(parser.value(o.csv), steps.toCsv()))
         return Unreadable;
     return gateStatus(gate);

@@ -225,17 +225,22 @@ StepPart stepPartOf(GapCause cause)
     return StepPart::Unknown;
 }
 
-QString stepScopeFor(const QString &asked, const QList<LoadedRun> &a, const QList<LoadedRun> &b)
+QString stepScopeFor(const QString &asked, const std::vector<QList<LoadedRun>> &sides)
 {
     if (asked == StepBreakdownOptions::wholeRun())
         return {};
     if (!asked.isEmpty())
         return asked;
-    for (const QList<LoadedRun> *side : {&a, &b})
-        for (const LoadedRun &run : *side)
+    for (const QList<LoadedRun> &side : sides)
+        for (const LoadedRun &run : side)
             if (run.scopes && !run.scopes->stepScope().isEmpty())
                 return run.scopes->stepScope();
     return {};
+}
+
+QString stepScopeFor(const QString &asked, const QList<LoadedRun> &a, const QList<LoadedRun> &b)
+{
+    return stepScopeFor(asked, std::vector<QList<LoadedRun>>{a, b});
 }
 
 RunSteps findRunSteps(const TraceAnalysis &analysis, const QString &stepScope, std::vector<StepGap> *gaps)

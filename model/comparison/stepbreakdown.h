@@ -76,6 +76,8 @@ RunSteps runStepsOf(const LoadedRun &run, const QString &stepScope);
 // The step scope in use for `asked` (StepBreakdownOptions::stepScope): the scope asked for, empty
 // for the whole run, or when none was asked the first run's detected step scope (else the whole run).
 QString stepScopeFor(const QString &asked, const QList<LoadedRun> &a, const QList<LoadedRun> &b);
+// The same over any number of sides (variants: the baseline and every candidate), decided once for all.
+QString stepScopeFor(const QString &asked, const std::vector<QList<LoadedRun>> &sides);
 // The same of an analysed trace (summarised first: one definition of a step).
 RunSteps findRunSteps(const TraceAnalysis &analysis, const QString &stepScope, std::vector<StepGap> *gaps = nullptr);
 

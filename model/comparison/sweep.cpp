@@ -80,8 +80,7 @@ Sweep::Sweep(std::vector<SweepPoint> points, const QString &stepScope, const Ste
 Sweep Sweep::ofVariants(const std::vector<QList<LoadedRun>> &sides, const QStringList &labels,
                         const std::vector<double> &parameters, const StepBreakdownOptions &options)
 {
-    QList<LoadedRun> first = sides.empty() ? QList<LoadedRun>() : sides.front();
-    const QString scope = stepScopeFor(options.stepScope, first, first);
+    const QString scope = stepScopeFor(options.stepScope, sides);
     std::vector<SweepPoint> points;
     for (std::size_t i = 0; i < sides.size() && i < parameters.size(); ++i)
         points.push_back({parameters[i], labels.value(qsizetype(i)), stepsOf(sides[i], scope), sides[i]});

@@ -15,9 +15,17 @@ VariantSteps::VariantSteps(const QList<LoadedRun> &baseline, const std::vector<Q
                            const QStringList &labels, const StepBreakdownOptions &options)
     : m_labels(labels)
 {
+    // One step scope for every candidate, as the sweep over them has: else a baseline without steps
+    // left each pair to pick its own.
+    std::vector<QList<LoadedRun>> sides{baseline};
+    sides.insert(sides.end(), candidates.begin(), candidates.end());
+    StepBreakdownOptions decided = options;
+    decided.stepScope = stepScopeFor(options.stepScope, sides);
+    if (decided.stepScope.isEmpty())
+        decided.stepScope = StepBreakdownOptions::wholeRun();
     m_comparisons.reserve(candidates.size());
     for (const QList<LoadedRun> &candidate : candidates)
-        m_comparisons.emplace_back(baseline, candidate, options);
+        m_comparisons.emplace_back(baseline, candidate, decided);
     StepBreakdown::judgeTogether(m_comparisons);
 }
 
