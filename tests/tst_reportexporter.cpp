@@ -554,6 +554,10 @@ private slots:
         for (const QString &scope : kScopes)
             QVERIFY2(html.contains(QStringLiteral("<td>%1</td>").arg(scope)), qPrintable(scope));
         QVERIFY(html.contains(QLatin1String(">B faster<")) || html.contains(QLatin1String(">B slower<")));
+        // what the verdicts were judged with, as the options gave it
+        QVERIFY2(html.contains(QLatin1String("alpha 0.05; threshold 1.0 %")) &&
+                     html.contains(QLatin1String("scopes matched by component, samples per kernel")),
+                 qPrintable(html.section(QLatin1String("Judged with"), 1).left(300)));
 
         // The CSV is the one `compare --csv` writes for the same pair and options.
         const QString compareCsv = dir.filePath(QStringLiteral("compare.csv"));

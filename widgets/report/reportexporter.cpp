@@ -6,6 +6,8 @@
 #include "model/tables/durationformat.h"
 #include "model/comparison/replication.h"
 #include "model/tables/tableformat.h"
+#include "model/comparison/stepbreakdown.h"
+#include "model/analysis/scopematcher.h"
 
 #include "model/files/atomicfile.h"
 #include <QBuffer>
@@ -377,6 +379,24 @@ QString scopesSection(const ReportExporter::Input &input, const QString &caveat)
     return html;
 }
 
+// What the verdicts were judged with, since the same data reads otherwise at another threshold.
+QString settingsLine(const ReportExporter::Input &input)
+{
+    QStringList parts;
+    if (input.steps) {
+        parts << ReportExporter::tr("step scope %1")
+                     .arg(input.steps->stepScope().isEmpty() ? ReportExporter::tr("(the whole run)")
+                                                             : input.steps->stepScope());
+        parts << ReportExporter::tr("alpha %1").arg(input.steps->options().alpha);
+    }
+    parts << ReportExporter::tr("threshold %1 (a smaller change is no meaningful change)")
+                 .arg(formatPercent(input.threshold));
+    if (!input.scopes.isEmpty())
+        parts << ReportExporter::tr("scopes matched by %1, samples per %2")
+                     .arg(matchModeName(input.match), sampleModeName(input.samples));
+    return ReportExporter::tr("Judged with: %1").arg(parts.join(QStringLiteral("; ")));
+}
+
 // What marks an index.html as a Scopeline report's, so that a later report may replace its files.
 constexpr char kGeneratorMeta[] = "<meta name='generator' content='Scopeline'>";
 
@@ -429,6 +449,7 @@ QString indexHtml(const ReportExporter::Input &input)
                 .arg(esc(version.isEmpty()
                              ? ReportExporter::tr("Written %1 by Scopeline").arg(written)
                              : ReportExporter::tr("Written %1 by Scopeline %2").arg(written, version)));
+    html += QStringLiteral("<p class='meta'>%1</p>\n").arg(esc(settingsLine(input)));
 
     html +=
         QStringLiteral("<h2>%1</h2>\n<p><b>A</b> (%2): %3</p>\n")
