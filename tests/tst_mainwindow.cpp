@@ -600,6 +600,35 @@ private slots:
     // Variants whose labels are numbers are a sweep: the step and its parts drawn as lines over the
     // parameter, each point the model's mean, the candidates' whiskers at their intervals, in whatever
     // order the variants were given.
+    // The Scopes figure's verdicts take the threshold as the other views do: mlp of einsum against
+    // matmul changes by about +0.8 %, no meaningful change at 1 % and B slower at 0.5 %.
+    void variantScopesTakeTheThreshold()
+    {
+        const QString jax = testdata::path("jax_h100/jax_named_scopes");
+        const QString cublas = testdata::path("jax_h100/jax_named_scopes_cublas");
+        REQUIRE_TEST_DATA(jax, cublas);
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        window.openVariants({QStringLiteral("mm=") + jax + QStringLiteral("/trace_file_matmul_*"),
+                             QStringLiteral("es=") + jax + QStringLiteral("/trace_file_einsum_*"),
+                             QStringLiteral("cub=") + cublas + QStringLiteral("/trace_file_matmul_*")});
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        VariantsView *variants = window.variantsView();
+        variants->scopeBox()->setCurrentIndex(variants->scopeBox()->findText(QStringLiteral("mlp")));
+        QVERIFY(variants->scopes());
+        window.panel()->setThreshold(0.005);
+        int differs = 0;
+        for (const std::vector<ComparisonRow> &rows : variants->scopes()->rows())
+            for (const ComparisonRow &row : rows)
+                if (row.verdictRow) {
+                    differs += row.verdictText(0.05, 0.005) != row.verdictText(0.05, 0.01);
+                    QVERIFY2(variants->scopeNote().contains(row.verdictText(0.05, 0.005)),
+                             qPrintable(variants->scopeNote()));
+                }
+        QVERIFY(differs > 0); // the threshold decides a verdict here
+    }
+
     void variantSweepDrawsLines_data()
     {
         QTest::addColumn<QList<int>>("parameters");

@@ -231,13 +231,19 @@ void VariantsView::showScope(const QString &scope)
                 group.b = row.b;
                 group.runMediansA = row.runMediansA;
                 group.runMediansB = row.runMediansB;
-                note << QStringLiteral("%1: %2").arg(group.label, row.verdictText());
+                note << QStringLiteral("%1: %2").arg(
+                    group.label, row.verdictText(m_stepOptions.alpha, m_stepOptions.threshold));
                 groups.push_back(std::move(group));
             }
     m_scopeNote->setText(note.join(QLatin1Char('\n')));
     m_boxes->setLabels(m_labels.value(0), tr("the candidate"));
     m_boxes->setTitle(tr("%1: kernel durations, each candidate (B) beside the baseline (A)").arg(scope));
     m_boxes->setGroups(std::move(groups));
+}
+
+QString VariantsView::scopeNote() const
+{
+    return m_scopeNote->text();
 }
 
 void VariantsView::clear()

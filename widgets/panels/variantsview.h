@@ -55,6 +55,7 @@ public:
     QComboBox *scopeBox() const { return m_scopeBox; }
     BoxPlotView *boxes() const { return m_boxes; }
     const VariantScopes *scopes() const { return m_scopes.get(); }
+    QString scopeNote() const; // the scope's Kruskal–Wallis line and each candidate's verdict
     // Variants whose labels are all numbers (three or more): the sweep over them; else null.
     const Sweep *sweep() const { return m_sweep.get(); }
     QComboBox *pairA() const { return m_pairA; }
