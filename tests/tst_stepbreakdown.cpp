@@ -683,6 +683,15 @@ private slots:
         }
         QCOMPARE(scopes.jump(), 4);
         QVERIFY(scopes.pairLine(4, QStringLiteral("K")).startsWith(QStringLiteral("K 25 → 30: step +")));
+        // a pattern that gives two scopes one value (its group the first digit: K10 and K15) is no sweep
+        QString sameValue;
+        QVERIFY(Sweep::ofScopes(load(f32), QStringLiteral("bmm_K(\\d)\\d"), {}, &sameValue).points().empty());
+        QVERIFY2(sameValue.contains(QLatin1String("bmm_K10 and bmm_K15")), qPrintable(sameValue));
+        QCOMPARE(runProcess(QStringLiteral(SCOPELINE_CLI),
+                            {QStringLiteral("steps"), f32, QStringLiteral("--sweep-scope"),
+                             QStringLiteral("bmm_K(\\d)\\d")})
+                     .exitCode,
+                 1);
         QTemporaryDir dir;
         const ProcessResult cli = runProcess(
             QStringLiteral(SCOPELINE_CLI),

@@ -315,7 +315,11 @@ int stepsCommand(const QStringList &arguments)
         QList<LoadedRun> runs;
         if (!loadPaths({sides[0].path}, runs))
             return Unreadable;
-        return printSweep(Sweep::ofScopes(runs, parser.value(sweepScopeOption), options),
+        QString notASweep;
+        const Sweep swept = Sweep::ofScopes(runs, parser.value(sweepScopeOption), options, &notASweep);
+        if (!notASweep.isEmpty())
+            return usageError(QStringLiteral("--sweep-scope needs one scope a value: %1").arg(notASweep));
+        return printSweep(swept,
                           parser.isSet(sweepOption) ? parser.value(sweepOption) : QStringLiteral("scope"),
                           csv, output.format);
     }

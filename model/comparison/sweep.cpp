@@ -88,7 +88,7 @@ Sweep Sweep::ofVariants(const std::vector<QList<LoadedRun>> &sides, const QStrin
 }
 
 Sweep Sweep::ofScopes(const QList<LoadedRun> &runs, const QString &pattern,
-                      const StepBreakdownOptions &options)
+                      const StepBreakdownOptions &options, QString *why)
 {
     std::set<QString> names;
     for (const LoadedRun &run : runs)
@@ -101,8 +101,16 @@ Sweep Sweep::ofScopes(const QList<LoadedRun> &runs, const QString &pattern,
         const QRegularExpressionMatch match = rule.match(name);
         bool ok = false;
         const double value = match.hasMatch() ? match.captured(1).toDouble(&ok) : 0;
-        if (ok)
-            points.push_back({value, name, stepsOf(runs, name), {}});
+        if (!ok)
+            continue;
+        if (const auto same = std::find_if(points.begin(), points.end(),
+                                           [value](const SweepPoint &p) { return p.parameter == value; });
+            same != points.end()) {
+            if (why)
+                *why = tr("two scopes at one value (%1 and %2)").arg(same->label, name);
+            return Sweep({}, QString(), options);
+        }
+        points.push_back({value, name, stepsOf(runs, name), {}});
     }
     return Sweep(std::move(points), QString(), options);
 }

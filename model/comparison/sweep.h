@@ -35,9 +35,10 @@ public:
     static Sweep ofVariants(const std::vector<QList<LoadedRun>> &sides, const QStringList &labels,
                             const std::vector<double> &parameters, const StepBreakdownOptions &options = {});
     // The scopes of the same runs whose names match `pattern` (its first group the parameter), each a
-    // variant whose steps are that scope's instances.
+    // variant whose steps are that scope's instances. Two scopes at one value make no sweep: none, and
+    // `why` (when given) names them.
     static Sweep ofScopes(const QList<LoadedRun> &runs, const QString &pattern,
-                          const StepBreakdownOptions &options = {});
+                          const StepBreakdownOptions &options = {}, QString *why = nullptr);
 
     const std::vector<SweepPoint> &points() const { return m_points; }
     // Point i + 1 against point i, judged together.
