@@ -629,6 +629,33 @@ private slots:
         QVERIFY(differs > 0); // the threshold decides a verdict here
     }
 
+    // A sweep over decades is drawn on a log axis, and a point without steps (rocprof's matmul has no
+    // ProfilerStep) leaves a gap in every line: its parts were drawn at 0.
+    void variantSweepOverDecades()
+    {
+        const QString rocm = testdata::path(
+            "public/rocmProfileData/examples__rocm-profile-data__results__matmul_result.json.gz");
+        const QString torch = testdata::path("h100_runs/torch_processes");
+        REQUIRE_TEST_DATA(rocm, torch);
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        window.openVariants({QStringLiteral("K=1=") + rocm,
+                             QStringLiteral("K=10=") + torch + QStringLiteral("/proc_0"),
+                             QStringLiteral("K=100=") + torch + QStringLiteral("/proc_1")});
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        const VariantBars *bars = window.variantsView()->bars();
+        QCustomPlot *plot = bars->plot();
+        QCOMPARE(plot->xAxis->scaleType(), QCPAxis::stLogarithmic);
+        QVERIFY(plot->xAxis->range().lower > 0);
+        for (int part = 0; part <= int(bars->parts().size()); ++part) { // the parts, then the step
+            QCPGraph *line = plot->graph(part);
+            QCOMPARE(line->data()->at(0)->key, 1.0);
+            QVERIFY2(std::isnan(line->data()->at(0)->value), qPrintable(line->name()));
+            QVERIFY(line->data()->at(1)->value > 0 || part < int(bars->parts().size()));
+        }
+    }
+
     void variantSweepDrawsLines_data()
     {
         QTest::addColumn<QList<int>>("parameters");

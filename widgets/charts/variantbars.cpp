@@ -148,7 +148,7 @@ void VariantBars::rebuild()
             graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
             const std::vector<double> v = values(part);
             for (std::size_t i = 0; i < v.size(); ++i)
-                graph->addData(x(i), std::isnan(v[i]) ? 0 : v[i] / unit.ns);
+                graph->addData(x(i), v[i] / unit.ns); // none (NaN) is a gap, as the step's line has
         }
         auto *graph = m_plot->addGraph();
         graph->setName(stepPartTitle(StepPart::Step));
@@ -248,9 +248,16 @@ void VariantBars::rebuild()
     else
         m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
     m_plot->xAxis->setLabel(sweep ? Sweep::parameterName(m_labels) : QString());
-    if (sweep) {
-        const double first = x(order.front()), last = x(order.back());
-        m_plot->xAxis->setRange(first - 0.05 * (last - first + 1), last + 0.05 * (last - first + 1));
+    // A sweep over decades (1e-4 … 1e-1, 1 … 1024) is drawn on a log axis, where its points spread.
+    const double first = steps.empty() ? 0 : x(order.front()), last = steps.empty() ? 0 : x(order.back());
+    const bool logarithmic = sweep && first > 0 && last / first >= 100;
+    m_plot->xAxis->setScaleType(logarithmic ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (logarithmic) {
+        m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        m_plot->xAxis->setRange(first / 1.5, last * 1.5);
+    } else if (sweep) {
+        const double pad = last > first ? 0.05 * (last - first) : 0.5;
+        m_plot->xAxis->setRange(first - pad, last + pad);
     } else
         m_plot->xAxis->setRange(-0.6, std::max<double>(1, double(steps.size())) - 0.4);
     m_plot->yAxis->setRange(0, largest > 0 ? 1.08 * largest / unit.ns : 1);
