@@ -112,12 +112,14 @@ RatioInterval fiellerInterval(const MeanVariance &a, const MeanVariance &b, doub
     const double t = boost::math::quantile(boost::math::complement(boost::math::students_t(df), (1 - confidence) / 2));
     // (b − θa)² = t²(sb + θ²sa): θ²(a² − t²sa) − 2abθ + (b² − t²sb) = 0, bounded when a² > t²sa
     const double lead = a.mean * a.mean - t * t * sa;
-    if (!(lead > 0))
-        return result;
-    const double root = std::sqrt(a.mean * a.mean * sb + b.mean * b.mean * sa - t * t * sa * sb);
+    const double square = a.mean * a.mean * sb + b.mean * b.mean * sa - t * t * sa * sb;
+    if (!(lead != 0) || !(square >= 0))
+        return result; // every θ: the whole line
+    const double root = std::sqrt(square);
     const double x = (a.mean * b.mean - t * root) / lead, y = (a.mean * b.mean + t * root) / lead;
-    result.low = std::min(x, y);
-    result.high = std::max(x, y);
+    // lead > 0: the θ between the roots; lead < 0: those outside them, the roots' gap rejected
+    (lead > 0 ? result.low : result.gapLow) = std::min(x, y);
+    (lead > 0 ? result.high : result.gapHigh) = std::max(x, y);
     return result;
 }
 

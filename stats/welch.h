@@ -51,13 +51,15 @@ WelchTest welchTest(const MeanVariance &a, const MeanVariance &b, double confide
 // Fieller's interval of the ratio mean B / mean A of two independent samples: the θ whose
 // b − θ·a is not rejected by a t-test, with the degrees of freedom of Welch's test of b − a, so that
 // the interval holds 1 exactly where that test does not reject. Bounded only when A's mean is
-// itself known to differ from 0 at that confidence; else unbounded (low and high NaN). Each side
-// without spread: the values known to `resolution`.
+// itself known to differ from 0 at that confidence; else unbounded (low and high NaN): the whole line,
+// or the line less one gap (gapLow, gapHigh), the θ rejected. Each side without spread: the values
+// known to `resolution`.
 struct RatioInterval
 {
     static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
     double ratio = kUnset; // mean B / mean A
     double low = kUnset, high = kUnset;
+    double gapLow = kUnset, gapHigh = kUnset; // unbounded: (-inf, gapLow] ∪ [gapHigh, inf), when set
     bool bounded() const { return low == low && high == high; }
 };
 RatioInterval fiellerInterval(const MeanVariance &a, const MeanVariance &b, double confidence = 0.95,

@@ -538,6 +538,7 @@ void TestStats::fiellerEdges()
 {
     const RatioInterval wide = fiellerInterval(meanVariance({-1, 1, 2}), meanVariance({5, 6, 7}), 0.95);
     QVERIFY(!wide.bounded());
+    QVERIFY(wide.gapLow < 0 && wide.gapHigh > 1); // a ratio of 1 is rejected: B's mean is 6, A's 2/3
     QVERIFY(std::fabs(wide.ratio - 9.0) < 1e-12); // 6 / (2/3)
     const RatioInterval zero = fiellerInterval(meanVariance({10, 12, 11, 13}), meanVariance({0, 0, 0}), 0.95);
     QCOMPARE(zero.ratio, 0.0);
@@ -583,6 +584,32 @@ void TestStats::fiellerAgreesWithWelch()
         }
     }
     QVERIFY(rejected > 1000 && kept > 1000); // both sides of the decision were tried
+
+    // A's mean about 0 (not known to differ from it): unbounded, the whole line or the line less a gap;
+    // 1 is in the gap exactly where the test rejects.
+    int gapRejects = 0, gapKeeps = 0, whole = 0;
+    for (int i = 0; i < 4000; ++i) {
+        std::vector<double> a(std::size_t(size(random))), b(std::size_t(size(random)));
+        for (double &x : a)
+            x = 0.5 + 2 * noise(random);
+        for (double &x : b)
+            x = 1 + (i % 7) + 0.5 * noise(random);
+        const MeanVariance ma = meanVariance(a), mb = meanVariance(b);
+        const RatioInterval ratio = fiellerInterval(ma, mb, 0.95);
+        const double p = welchTest(ma, mb).p;
+        if (ratio.bounded() || std::fabs(p - 0.05) < 1e-9)
+            continue;
+        const bool gap = !std::isnan(ratio.gapLow);
+        QCOMPARE(gap, !std::isnan(ratio.gapHigh));
+        const bool holdsOne = !gap || !(ratio.gapLow < 1 && 1 < ratio.gapHigh);
+        QVERIFY2(holdsOne == (p >= 0.05), qPrintable(QStringLiteral("pair %1: p %2, gap (%3, %4)")
+                                                         .arg(i)
+                                                         .arg(p)
+                                                         .arg(ratio.gapLow)
+                                                         .arg(ratio.gapHigh)));
+        (!gap ? whole : holdsOne ? gapKeeps : gapRejects) += 1;
+    }
+    QVERIFY(gapRejects > 100 && gapKeeps > 100 && whole > 100);
 }
 
 void TestStats::holmMatchesReference_data()

@@ -16,6 +16,7 @@
 #include "model/loading/sideargument.h"
 #include "model/loading/tracefolder.h"
 #include "model/tables/csvfield.h"
+#include "model/tables/tablecolumn.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -828,6 +829,32 @@ private slots:
         QVERIFY(variants.leadLine(0).contains(QLatin1String("(B faster)")));
         // the ratio's interval agrees with the verdict's: the step is faster, all of it below 1
         QVERIFY(variants.stepRatio(0).high < 1);
+    }
+
+    // Each verdict's ratio interval excludes 1 as the verdict says. Eager's GPU waiting is about 0 (A's
+    // mean not known to differ from 0), reduce-overhead's 150 µs: the ratios at least ×83 were shown
+    // as "[unbounded]" beside "B slower".
+    void variantRatiosAgreeWithTheirVerdicts()
+    {
+        const QList<LoadedRun> eager = load(kTorch + QStringLiteral("/eager")),
+                               reduce = load(kTorch + QStringLiteral("/reduce_overhead")),
+                               proc = load(testdata::path("h100_runs/torch_processes/proc_0"));
+        const VariantSteps variants(eager, {reduce, proc},
+                                    {QStringLiteral("reduce"), QStringLiteral("proc")});
+        int rays = 0, judged = 0;
+        for (int c = 0; c < 2; ++c)
+            for (const VariantStepRow &r : variants.rows(c)) {
+                if (r.row.verdict != Verdict::Faster && r.row.verdict != Verdict::Slower)
+                    continue;
+                ++judged;
+                QVERIFY2(r.ratio.bounded(), qPrintable(stepPartTitle(r.row.part)));
+                QVERIFY(r.row.verdict == Verdict::Slower ? r.ratio.low > 1 : r.ratio.high < 1);
+                rays += std::isinf(r.ratio.high);
+            }
+        QVERIFY(judged > 2);
+        QCOMPARE(rays, 1); // reduce's GPU waiting
+        const QString table = tableText(VariantSteps::columns(), variants.rows(0));
+        QVERIFY2(table.contains(QStringLiteral("[≥ ")), qPrintable(table));
     }
 
     // A baseline without steps (rocprof's matmul) against a PyTorch and a JAX candidate: one step scope

@@ -8,6 +8,7 @@
 #include <QCoreApplication>
 
 #include <cmath>
+#include <limits>
 
 namespace scopeline {
 
@@ -62,6 +63,12 @@ stats::RatioInterval ratioOf(const StepRow &row)
                                                         stats::meanVariance(row.unitMeansB), row.ciLevel);
     if (ratio.bounded())
         ratio.low = std::max(ratio.low, 0.0);
+    // A about 0 with a gap below 0 and above it: of ratios ≥ 0 the set is one ray, [gapHigh, inf)
+    // ("≥ ×74"), which says as much as the verdict beside it; "unbounded" read as holding 1.
+    else if (ratio.gapLow < 0 && ratio.gapHigh > 0) {
+        ratio.low = ratio.gapHigh;
+        ratio.high = std::numeric_limits<double>::infinity();
+    }
     // A tie's interval (± one timer step) is hidden as Δ's is, where it would contradict the exact test.
     if (row.tied && std::isnan(row.ciLow))
         ratio.low = ratio.high = stats::RatioInterval::kUnset;
@@ -111,7 +118,8 @@ const std::vector<TableColumn<VariantStepRow>> &VariantSteps::columns()
               QCoreApplication::translate(
                   "VariantSteps",
                   "B / A per step, with Fieller's interval at the level the row is judged (Welch degrees "
-                  "of freedom); unbounded when A's mean is not known to differ from 0"),
+                  "of freedom); unbounded when A's mean is not known to differ from 0, or only its lower "
+                  "end (≥) where no larger ratio is excluded"),
               [](const VariantStepRow &r) { return QVariant(r.ratio.ratio); }, cell::text,
               [](const VariantStepRow &r) {
                   if (std::isnan(r.ratio.ratio))
@@ -119,9 +127,11 @@ const std::vector<TableColumn<VariantStepRow>> &VariantSteps::columns()
                   const QString ratio = QString::asprintf("×%.3g", r.ratio.ratio);
                   if (!ratioIntervalShown(r.row, r.ratio))
                       return ratio;
-                  return r.ratio.bounded()
-                             ? ratio + QString::asprintf(" [%.3g, %.3g]", r.ratio.low, r.ratio.high)
-                             : ratio + QCoreApplication::translate("VariantSteps", " [unbounded]");
+                  return !r.ratio.bounded()
+                             ? ratio + QCoreApplication::translate("VariantSteps", " [unbounded]")
+                         : std::isinf(r.ratio.high)
+                             ? ratio + QString::asprintf(" [≥ %.3g]", r.ratio.low)
+                             : ratio + QString::asprintf(" [%.3g, %.3g]", r.ratio.low, r.ratio.high);
               },
               18});
         return list;
@@ -153,9 +163,10 @@ QString stepChangeText(const StepRow &step)
     QString text =
         QCoreApplication::translate("VariantSteps", "step %1").arg(formatChange(step.delta / step.meanA, 1));
     if (const stats::RatioInterval ratio = ratioOf(step); ratioIntervalShown(step, ratio)) {
-        text += ratio.bounded()
-                    ? QString::asprintf(" [%+.1f, %+.1f]", 100 * (ratio.low - 1), 100 * (ratio.high - 1))
-                    : QCoreApplication::translate("VariantSteps", " [unbounded]");
+        text += !ratio.bounded() ? QCoreApplication::translate("VariantSteps", " [unbounded]")
+                : std::isinf(ratio.high)
+                    ? QString::asprintf(" [≥ %+.1f]", 100 * (ratio.low - 1))
+                    : QString::asprintf(" [%+.1f, %+.1f]", 100 * (ratio.low - 1), 100 * (ratio.high - 1));
     }
     return text + QStringLiteral(" (%1)").arg(verdict);
 }
