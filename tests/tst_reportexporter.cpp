@@ -645,6 +645,32 @@ private slots:
             1);
     }
 
+    // What the CLI warned of while loading and comparing reaches the page: 3 runs against 2 (which
+    // pair), and a rank alone of its job, said once though the file is both sides.
+    void cliReportCarriesItsWarnings()
+    {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("unequal"));
+        const ProcessResult unequal =
+            runProcess(QStringLiteral(SCOPELINE_CLI),
+                       {QStringLiteral("report"), kPairA, kCublas + QStringLiteral("/trace_file_einsum_[12]"),
+                        QStringLiteral("--out"), folder});
+        QVERIFY2(unequal.exitCode == 0, unequal.err.constData());
+        QVERIFY(unequal.err.contains("per-run rows pair the first 2"));
+        QVERIFY(readAll(folder + QStringLiteral("/index.html"))
+                    .contains("per-run rows pair the first 2 by sorted name"));
+
+        const QString rank =
+            testdata::path("public/TraceLens/tests__traces__mi300__resnet_act_checkpoint.json.gz");
+        const QString alone = dir.filePath(QStringLiteral("alone"));
+        const ProcessResult result =
+            runProcess(QStringLiteral(SCOPELINE_CLI),
+                       {QStringLiteral("report"), rank, rank, QStringLiteral("--out"), alone});
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QCOMPARE(result.err.count("alone here"), 1);
+        QCOMPARE(readAll(alone + QStringLiteral("/index.html")).count("alone here"), 1);
+    }
+
     // Runs of several GPUs: the ranks' bars, each side's first run on one scale (DLRM's 8 ranks
     // against 2 of them), and the page shows them; a one-GPU report has none (cliReportWithoutScopes).
     void cliReportOfRanks()

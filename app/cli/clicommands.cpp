@@ -67,6 +67,39 @@ QTextStream &err()
     return stream;
 }
 
+namespace {
+QStringList &saidList()
+{
+    static QStringList list;
+    return list;
+}
+
+// Each once: a path given for both sides would say its notes twice.
+void say(const char *kind, const QString &text)
+{
+    const QString line = QStringLiteral("%1: %2").arg(QLatin1String(kind), text);
+    if (saidList().contains(line))
+        return;
+    err() << "scopeline-cli: " << line << "\n";
+    saidList() << line;
+}
+} // namespace
+
+void note(const QString &text)
+{
+    say("note", text);
+}
+
+void warning(const QString &text)
+{
+    say("warning", text);
+}
+
+const QStringList &said()
+{
+    return saidList();
+}
+
 int usageError(const QString &message)
 {
     err() << "scopeline-cli: " << message << "\n"
@@ -172,8 +205,8 @@ std::vector<TraceRun> scanPath(const QString &path)
     const std::vector<TraceRun> found = TraceFolder::scan(path, &error, &notes);
     if (found.empty())
         err() << "scopeline-cli: " << error << "\n";
-    for (const QString &note : notes) // links passed over: each trace counts once
-        err() << "scopeline-cli: note: " << note << "\n";
+    for (const QString &text : notes) // links passed over: each trace counts once
+        note(text);
     err().flush();
     return found;
 }
@@ -185,8 +218,8 @@ int loadVariants(const QList<SideArgument> &sides, LoadedVariants &variants)
         paths << side.path;
     if (const QString problem = SideArgument::problem(sides); !problem.isEmpty())
         return usageError(problem);
-    for (const QString &warning : SideArgument::sameRuns(sides))
-        err() << "scopeline-cli: warning: " << warning << "\n";
+    for (const QString &text : SideArgument::sameRuns(sides))
+        warning(text);
     std::vector<QList<LoadedRun>> each;
     if (sides.isEmpty() || !loadEachPath(paths, each))
         return Unreadable;
@@ -225,8 +258,8 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
     // The statistics go on without events that could not be read; say which, as the window's banner does.
     for (const LoadedRun &run : all)
         if (const QString broken = SkippedEvents::brokenIn(run); !broken.isEmpty())
-            err() << "scopeline-cli: warning: " << run.run.file
-                  << ": events that could not be read are left out (" << broken << ")\n";
+            warning(QStringLiteral("%1: events that could not be read are left out (%2)")
+                        .arg(run.run.file, broken));
     err().flush();
     each.assign(paths.size(), {});
     std::size_t path = 0;
@@ -397,12 +430,11 @@ void warnScopesMatchingNothing(const ComparisonOptions &options, const std::vect
         for (const ScopeIndex *index : b)
             nB += index->samples(matcher, options.samples).size();
         if (nA == 0 || nB == 0)
-            err() << "scopeline-cli: warning: scope '" << scope << "' matches nothing in "
-                  << (nA == 0 && nB == 0
-                          ? QStringLiteral("A (%1) or B (%2)").arg(options.pathA, options.pathB)
-                      : nA == 0 ? QStringLiteral("A (%1)").arg(options.pathA)
-                                : QStringLiteral("B (%1)").arg(options.pathB))
-                  << "\n";
+            warning(QStringLiteral("scope '%1' matches nothing in %2")
+                        .arg(scope, nA == 0 && nB == 0
+                                        ? QStringLiteral("A (%1) or B (%2)").arg(options.pathA, options.pathB)
+                                    : nA == 0 ? QStringLiteral("A (%1)").arg(options.pathA)
+                                              : QStringLiteral("B (%1)").arg(options.pathB)));
     }
 }
 
@@ -416,10 +448,11 @@ void warnStepsMissing(const StepBreakdown &steps, const QString &labelA, const Q
                           : row.stepsA == 0 ? QStringLiteral("A (%1)").arg(labelA)
                                             : QStringLiteral("B (%1)").arg(labelB);
     if (steps.stepScope().isEmpty())
-        err() << "scopeline-cli: warning: no kernels in " << where << "\n";
+        warning(QStringLiteral("no kernels in %1").arg(where));
     else
-        err() << "scopeline-cli: warning: no step of " << steps.stepScope() << " with kernels in " << where
-              << "; --step SCOPE picks another (scopeline-cli scopes lists them)\n";
+        warning(QStringLiteral("no step of %1 with kernels in %2; --step SCOPE picks another (scopeline-cli "
+                               "scopes lists them)")
+                    .arg(steps.stepScope(), where));
 }
 
 bool loadSides(const ComparisonOptions &options, QList<LoadedRun> &a, QList<LoadedRun> &b)
@@ -432,8 +465,9 @@ bool loadSides(const ComparisonOptions &options, QList<LoadedRun> &a, QList<Load
     // runs, a multi-GPU run's rank files counted once
     const int runsA = Replication::of(a, {}).runs(0), runsB = Replication::of(b, {}).runs(0);
     if (runsA != runsB)
-        err() << "scopeline-cli: warning: A has " << runsText(a) << " and B " << runsText(b)
-              << "; per-run rows pair the first " << std::min(runsA, runsB) << " by sorted name\n";
+        warning(QStringLiteral("A has %1 and B %2; per-run rows pair the first %3 by sorted name")
+                    .arg(runsText(a), runsText(b))
+                    .arg(std::min(runsA, runsB)));
     return true;
 }
 

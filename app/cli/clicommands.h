@@ -39,6 +39,11 @@ int summarizeCommand(const QStringList &arguments);
 
 QTextStream &out();
 QTextStream &err();
+// A note or warning on stderr ("scopeline-cli: warning: …"), kept for a report to show too.
+void note(const QString &text);
+void warning(const QString &text);
+// What note() and warning() said so far, each with its kind ("warning: …").
+const QStringList &said();
 // Prints the message and a pointer to --help; returns BadUsage.
 int usageError(const QString &message);
 

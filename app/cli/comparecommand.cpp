@@ -196,8 +196,8 @@ int compareCommand(const QStringList &arguments)
     comparison.setAlpha(alpha);
     const std::vector<ComparisonRow> rows =
         comparison.compare(options.scopes, options.match, options.samples);
-    if (const QString note = comparison.unnamedSideNote(); !note.isEmpty())
-        err() << "scopeline-cli: note: " << note << "\n";
+    if (const QString text = comparison.unnamedSideNote(); !text.isEmpty())
+        note(text);
 
     warnScopesMatchingNothing(options, indexA, indexB);
     err().flush();

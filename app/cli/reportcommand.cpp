@@ -146,6 +146,7 @@ int reportCommand(const QStringList &arguments)
     const QString folder = parser.value(outOption);
     QString error;
     QStringList written;
+    input.notes = said();
     if (!ReportExporter::exportTo(folder, input, &error, &written)) {
         err() << "scopeline-cli: " << error << "\n";
         err().flush();

@@ -475,6 +475,13 @@ QString indexHtml(const ReportExporter::Input &input)
     const QString caveat = caveatOf(input.runsA, input.runsB);
     if (!caveat.isEmpty())
         html += QStringLiteral("<p class='caveat'>%1</p>\n").arg(esc(CaveatBanner::message(caveat)));
+    if (!input.notes.isEmpty()) {
+        html += QStringLiteral("<p class='caveat'>%1</p>\n<ul class='caveat'>\n")
+                    .arg(esc(ReportExporter::tr("What the loading and the comparison said:")));
+        for (const QString &note : input.notes)
+            html += QStringLiteral("<li>%1</li>\n").arg(esc(note));
+        html += QStringLiteral("</ul>\n");
+    }
 
     if (input.steps)
         html += stepsSection(*input.steps);

@@ -61,6 +61,7 @@ public:
         QImage stepsChart; // needed with steps: the step waterfall over the step times
         QImage ranksChart; // needed with ranks: ReportCharts::ranksChartImage
         Timeline timelineA, timelineB;
+        QStringList notes; // what loading and comparing the sides warned of (ranks alone, runs paired)
     };
     // Files written: boxplot.png, timeline_a.png, timeline_b.png, stats.csv, index.html; with a diff,
     // diff.png (its contribution chart) and diff.csv (every kernel row); with steps, steps.png (the
