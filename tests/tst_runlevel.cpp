@@ -457,6 +457,27 @@ void TestRunLevel::kruskalWallisSaysWhatItCannotMeasure()
     QVERIFY2(four.text(0.05).contains(QLatin1String("the variants differ; ")) &&
                  four.text(0.05).endsWith(four.caveat),
              qPrintable(four.text(0.05)));
+
+    // Variants of 4, 2 and 1 processes: every variant's units are processes, the one-process variant
+    // one unit (its 4 runs were taken as 4 independent units) and named
+    QTemporaryDir dir;
+    const QString twoDir = dir.filePath(QStringLiteral("two")), oneDir = dir.filePath(QStringLiteral("one"));
+    QVERIFY(QDir().mkpath(twoDir) && QDir().mkpath(oneDir));
+    const QString procs = testdata::path("h100_runs/torch_processes/proc_%1");
+    QVERIFY(QFile::link(procs.arg(0), twoDir + QStringLiteral("/proc_0")) &&
+            QFile::link(procs.arg(1), twoDir + QStringLiteral("/proc_1")) &&
+            QFile::link(procs.arg(2), oneDir + QStringLiteral("/proc_2")));
+    const QList<LoadedRun> oneProcess = LoadedRun::loadAll(TraceFolder::scan(oneDir));
+    QCOMPARE(oneProcess.size(), 4);
+    const VariantScopes mixed(load(QStringLiteral("h100_runs/torch_processes")),
+                              {LoadedRun::loadAll(TraceFolder::scan(twoDir)), oneProcess},
+                              {QStringLiteral("p2"), QStringLiteral("p1")}, {QStringLiteral("attention")},
+                              MatchMode::Component, SampleMode::Kernel);
+    const ScopeAcrossVariants &units = mixed.acrossVariants().front();
+    QCOMPARE(units.unitMedians[0].size(), std::size_t(4));
+    QCOMPARE(units.unitMedians[1].size(), std::size_t(2));
+    QCOMPARE(units.unitMedians[2].size(), std::size_t(1));
+    QVERIFY2(units.caveat.contains(QLatin1String("p1 of one process")), qPrintable(units.caveat));
 }
 
 void TestRunLevel::oneRunOnASideSaysSo()

@@ -17,8 +17,10 @@ namespace scopeline {
 namespace {
 
 // A variant's units' medians of a scope: each run's median of its samples (runs without any left
-// out), averaged over each process when its runs come from several.
-std::vector<double> unitMedians(const QList<LoadedRun> &runs, const ScopeMatcher &matcher, SampleMode samples)
+// out), averaged over each process when the units are processes: when any variant (`widest`, the one
+// of most processes) has several, every variant's units are processes, one unit for a variant of one.
+std::vector<double> unitMedians(const QList<LoadedRun> &runs, const QList<LoadedRun> &widest,
+                                const ScopeMatcher &matcher, SampleMode samples)
 {
     std::vector<double> perRun;
     for (const ScopeIndex *index : scopeIndexes(runs)) {
@@ -26,7 +28,7 @@ std::vector<double> unitMedians(const QList<LoadedRun> &runs, const ScopeMatcher
         perRun.push_back(values.empty() ? std::nan("") : stats::median(values));
     }
     std::vector<double> units;
-    for (double v : Replication::of(runs, runs).unitValues(0, perRun))
+    for (double v : Replication::of(runs, widest).unitValues(0, perRun))
         if (!std::isnan(v))
             units.push_back(v);
     return units;
@@ -56,14 +58,26 @@ VariantScopes::VariantScopes(const QList<LoadedRun> &baseline,
     }
     ScopeComparison::judgeTogether(sets, replications, alpha);
 
+    // One unit for every variant: processes when any variant has several (Replication's rule).
+    std::vector<QList<LoadedRun>> variants{baseline};
+    variants.insert(variants.end(), candidates.begin(), candidates.end());
+    std::vector<int> processes;
+    for (const QList<LoadedRun> &runs : variants)
+        processes.push_back(Replication::of(runs, {}).processes(0));
+    const QList<LoadedRun> &widest =
+        variants[std::size_t(std::max_element(processes.begin(), processes.end()) - processes.begin())];
+    QStringList oneProcess; // variants of one process among variants of several: one unit each
+    for (std::size_t v = 0; v < variants.size(); ++v)
+        if (processes[v] == 1 && Replication::of(variants[v], widest).byProcess())
+            oneProcess << (v == 0 ? QCoreApplication::translate("VariantScopes", "the baseline")
+                                  : labels.value(qsizetype(v) - 1));
     std::vector<double> p;
     for (const QString &scope : scopes) {
         const ScopeMatcher matcher(scope, match);
         ScopeAcrossVariants across;
         across.scope = scope;
-        across.unitMedians.push_back(unitMedians(baseline, matcher, samples));
-        for (const QList<LoadedRun> &candidate : candidates)
-            across.unitMedians.push_back(unitMedians(candidate, matcher, samples));
+        for (const QList<LoadedRun> &runs : variants)
+            across.unitMedians.push_back(unitMedians(runs, widest, matcher, samples));
         across.test = stats::kruskalWallis(across.unitMedians);
         if (std::all_of(across.unitMedians.begin(), across.unitMedians.end(),
                         [](const std::vector<double> &units) { return units.size() <= 1; })) {
@@ -78,6 +92,10 @@ VariantScopes::VariantScopes(const QList<LoadedRun> &baseline,
             for (const Replication &replication : m_replications)
                 if (across.caveat.isEmpty())
                     across.caveat = replication.caveat();
+            if (across.caveat.isEmpty() && !oneProcess.isEmpty())
+                across.caveat = QCoreApplication::translate("VariantScopes",
+                                                            "units: processes; %1 of one process, one unit")
+                                    .arg(oneProcess.join(QStringLiteral(", ")));
         }
         p.push_back(across.test.p);
         m_across.push_back(std::move(across));
