@@ -93,6 +93,7 @@ private slots:
     void eachTraceCountsOnce();
     void summaryBesideItsTrace();
     void unreadableSubfolderIsAnError();
+    void recordingSummaryIsNoTrace();
     void wildcard();
     void singleFile();
     void tracelensFolder();
@@ -230,6 +231,23 @@ void TstTraceFolder::eachTraceCountsOnce()
                  matched[1].name.startsWith(QLatin1String("run_1")),
              qPrintable(describe(matched)));
     QCOMPARE(notes.size(), 2); // run_latest, and run_0's second name for its trace
+}
+
+void TstTraceFolder::recordingSummaryIsNoTrace()
+{
+    // A scopeline-hipbench recording: summary.json beside its variants' run folders is not a trace
+    // (every path holding a recording failed on it: "no trace events"); a trace named so still is one.
+    const QString recording = testdata::path("h100_runs/hipbench/attention");
+    REQUIRE_TEST_DATA(recording);
+    QString error;
+    const std::vector<TraceRun> runs = TraceFolder::scan(recording, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(runs.size(), std::size_t(10));
+    for (const TraceRun &run : runs)
+        QVERIFY2(run.file.endsWith(QLatin1String(".pt.trace.json.gz")), qPrintable(run.file));
+    QTemporaryDir tmp;
+    QVERIFY(touch(tmp.filePath(QStringLiteral("summary.json")), R"({"traceEvents": []})"));
+    QCOMPARE(TraceFolder::scan(tmp.path(), &error).size(), std::size_t(1));
 }
 
 void TstTraceFolder::summaryBesideItsTrace()

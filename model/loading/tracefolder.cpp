@@ -151,6 +151,19 @@ bool addRankFiles(const QDir &dir, const QString &name, QFileInfoList &traces, S
     return true;
 }
 
+// The summary.json scopeline-hipbench leaves beside a recording's variants (its pair, device, options
+// and runs): JSON, but no trace; read as one, it failed every path holding a recording.
+bool isRecordingSummary(const QFileInfo &info)
+{
+    if (info.fileName().compare(QLatin1String("summary.json"), Qt::CaseInsensitive) != 0)
+        return false;
+    QFile file(info.absoluteFilePath());
+    if (!file.open(QIODevice::ReadOnly))
+        return false; // a trace that cannot be read says so when it is loaded
+    const QByteArray head = file.read(64 * 1024);
+    return !head.contains("\"traceEvents\"") && head.contains("\"runs\"");
+}
+
 // False when more than kMaxFolders were visited (`visited` counts them).
 bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, Seen &seen,
                 std::vector<TraceRun> &runs)
@@ -191,7 +204,7 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, Seen
     QFileInfoList traces;
     for (const QFileInfo &info : realFirst(dir.entryInfoList(QDir::Files, QDir::Name)))
         if (TraceFolder::isTraceFileName(info.fileName()) && !oneRun.count(info.absoluteFilePath()) &&
-            seen.first(info))
+            !isRecordingSummary(info) && seen.first(info))
             traces.append(info);
     if (oneRunFolder)
         runs.push_back({runName({}), dir.absolutePath()});
