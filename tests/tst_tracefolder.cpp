@@ -8,6 +8,7 @@
 // perfetto_trace.json.gz beside it: read one, never both; run folders that are byte-identical to a
 // bundled sample are symbolic links into resources/samples/) and from the listing of the folders themselves.
 
+#include "model/loading/sessionfile.h"
 #include "model/loading/tracefolder.h"
 #include "model/loading/traceloader.h"
 
@@ -22,6 +23,8 @@
 
 #include <unistd.h>
 
+using scopeline::SessionFile;
+using scopeline::SessionState;
 using scopeline::TraceFolder;
 using scopeline::TraceRun;
 
@@ -248,6 +251,15 @@ void TstTraceFolder::recordingSummaryIsNoTrace()
     QTemporaryDir tmp;
     QVERIFY(touch(tmp.filePath(QStringLiteral("summary.json")), R"({"traceEvents": []})"));
     QCOMPARE(TraceFolder::scan(tmp.path(), &error).size(), std::size_t(1));
+    // nor is a session saved into a side's folder, under either name the save dialog offers
+    SessionState state;
+    state.pathA = recording + QStringLiteral("/naive");
+    state.pathB = recording + QStringLiteral("/tiled");
+    for (const QString &name : {QStringLiteral("comparison.scopeline.json"), QStringLiteral("mine.json")})
+        QVERIFY2(SessionFile::save(state, tmp.filePath(name), &error), qPrintable(error));
+    const std::vector<TraceRun> withSessions = TraceFolder::scan(tmp.path(), &error);
+    QCOMPARE(withSessions.size(), std::size_t(1));
+    QVERIFY(withSessions.front().file.endsWith(QLatin1String("summary.json")));
 }
 
 void TstTraceFolder::summaryBesideItsTrace()

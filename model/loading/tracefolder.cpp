@@ -151,20 +151,23 @@ bool addRankFiles(const QDir &dir, const QString &name, QFileInfoList &traces, S
     return true;
 }
 
-// The summary.json scopeline-hipbench leaves beside a recording's variants (its pair, device, options
-// and runs): JSON, but no trace; read as one, it failed every path holding a recording.
-bool isRecordingSummary(const QFileInfo &info)
+// JSON files of Scopeline's own beside traces, which are no traces: the summary.json scopeline-hipbench
+// leaves beside a recording's variants, and a session saved into a side's folder. Read as traces,
+// they failed every path holding them ("no trace events").
+bool isScopelineFile(const QFileInfo &info)
 {
-    if (info.fileName().compare(QLatin1String("summary.json"), Qt::CaseInsensitive) != 0)
+    const bool summary = info.fileName().compare(QLatin1String("summary.json"), Qt::CaseInsensitive) == 0;
+    if (!summary && !info.fileName().endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
         return false;
     QFile file(info.absoluteFilePath());
     if (!file.open(QIODevice::ReadOnly))
         return false; // a trace that cannot be read says so when it is loaded
-    const QByteArray head = file.read(64 * 1024);
-    return !head.contains("\"traceEvents\"") && head.contains("\"runs\"");
+    const QByteArray head = file.read(summary ? 64 * 1024 : 512);
+    if (head.contains("\"traceEvents\""))
+        return false;
+    return summary ? head.contains("\"runs\"") : head.contains("\"scopeline-session\"");
 }
 
-// False when more than kMaxFolders were visited (`visited` counts them).
 bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, Seen &seen,
                 std::vector<TraceRun> &runs)
 {
@@ -204,7 +207,7 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, Seen
     QFileInfoList traces;
     for (const QFileInfo &info : realFirst(dir.entryInfoList(QDir::Files, QDir::Name)))
         if (TraceFolder::isTraceFileName(info.fileName()) && !oneRun.count(info.absoluteFilePath()) &&
-            !isRecordingSummary(info) && seen.first(info))
+            !isScopelineFile(info) && seen.first(info))
             traces.append(info);
     if (oneRunFolder)
         runs.push_back({runName({}), dir.absolutePath()});
