@@ -1492,6 +1492,47 @@ private slots:
         QCOMPARE(reopened.panel()->selectedScopes(), QStringList{QStringLiteral("attn_q_k")});
     }
 
+    // A session becomes Save Session's target only once its pair has loaded: one whose folders are
+    // gone was adopted, and Ctrl+S then wrote the pair shown over it. Another pair opened is of no
+    // session, and starts with its own detected step, not the step picked for the last pair.
+    void sessionAdoptedOnceLoaded()
+    {
+        QTemporaryDir dir;
+        const QString saved = dir.filePath(QStringLiteral("pair.scopeline.json")),
+                      gone = dir.filePath(QStringLiteral("gone.scopeline.json"));
+        MainWindow window;
+        QVERIFY(openAndWait(window, kEager, kReduceOverhead));
+        window.diffView()->stepView()->setStepScope(QStringLiteral("attention"));
+        QVERIFY(window.saveSession(saved));
+        QCOMPARE(window.sessionFile(), saved);
+        SessionState missing;
+        missing.pathA = dir.filePath(QStringLiteral("no_such_a"));
+        missing.pathB = dir.filePath(QStringLiteral("no_such_b"));
+        QString error;
+        QVERIFY2(SessionFile::save(missing, gone, &error), qPrintable(error));
+        QVERIFY(window.openSession(gone));
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QVERIFY(window.bannerText().contains(QLatin1String("no_such_a")));
+        QCOMPARE(window.sessionFile(), saved); // the pair shown is still that session's
+
+        // opened by relative paths, kept in Recent Pairs as absolute ones
+        QVERIFY(openAndWait(window, QDir::current().relativeFilePath(kMatmul),
+                            QDir::current().relativeFilePath(kEinsum)));
+        QCOMPARE(QSettings().value(QStringLiteral("recentPairs")).toStringList().value(0),
+                 QFileInfo(kMatmul).absoluteFilePath() + QLatin1Char('\n') +
+                     QFileInfo(kEinsum).absoluteFilePath());
+        QVERIFY(window.sessionFile().isEmpty());
+        QVERIFY(window.diffView()->stepView()->stepScope().isEmpty()); // detected: PjitFunction
+
+        // and a session that names no pair is refused
+        QFile empty(dir.filePath(QStringLiteral("empty.scopeline.json")));
+        QVERIFY(empty.open(QIODevice::WriteOnly));
+        empty.write(R"({"format": "scopeline-session", "version": 1, "paths": {"a": "", "b": ""}})");
+        empty.close();
+        QVERIFY(!SessionFile::load(empty.fileName(), missing, &error));
+        QVERIFY2(error.contains(QLatin1String("names no pair")), qPrintable(error));
+    }
+
     // A folder scopeline-hipbench recorded into opens as its pair: the variants' folders beside its
     // summary.json, which names them as the program was given them (relative to where it ran).
     void recordedPairOpens()

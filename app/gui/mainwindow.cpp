@@ -694,7 +694,13 @@ void MainWindow::loadEnded(ComparisonDocument::LoadOutcome outcome, const QStrin
         showBanner(error);
         m_bannerRetry->setVisible(true);
         break;
-    case ComparisonDocument::LoadOutcome::Loaded:
+    case ComparisonDocument::LoadOutcome::Loaded: {
+        // the document shown is the session's; another pair is a new document, of no session
+        const QStringList loaded{m_document->state().pathA, m_document->state().pathB};
+        if (!m_sessionOfLoad.isEmpty() && loaded == m_sessionPair)
+            m_sessionFile = m_sessionOfLoad;
+        else if (loaded != m_shownPair && QStringList{loaded[1], loaded[0]} != m_shownPair) // reload, swap
+            m_sessionFile.clear();
         m_failedOpen = {};
         if (m_clearVariantsOnLoad)
             clearVariants();
@@ -703,6 +709,9 @@ void MainWindow::loadEnded(ComparisonDocument::LoadOutcome outcome, const QStrin
             m_tabs->setCurrentWidget(m_variants);
         break;
     }
+    }
+    m_sessionOfLoad.clear();
+    updateTitle();
     m_showVariantsTab = m_clearVariantsOnLoad = false;
     emit loadDone();
 }
@@ -895,8 +904,7 @@ void MainWindow::applyState(const SessionState &state)
     m_panel->setMatchMode(state.match);
     m_panel->setSampleMode(state.samples);
     m_panel->setThreshold(state.threshold);
-    if (!state.stepScope.isEmpty())
-        m_diffView->stepView()->setStepScope(state.stepScope);
+    m_diffView->stepView()->setStepScope(state.stepScope); // empty: the pair's detected step scope
     m_panel->setPooled(state.pooled);
     m_panel->setLogScale(state.logScale);
     m_panel->setSelectedScopes(state.scopes);
@@ -911,7 +919,9 @@ bool MainWindow::openSession(const QString &file)
         showBanner(error); // a corrupt session is reported, nothing of it applied
         return false;
     }
-    m_sessionFile = file;
+    // adopted when its pair has loaded: a session that fails to open must not become Ctrl+S's target
+    m_sessionOfLoad = file;
+    m_sessionPair = {state.pathA, state.pathB};
     if (state.variantPaths.size() > 2) {
         QStringList arguments;
         for (qsizetype i = 0; i < state.variantPaths.size(); ++i)
@@ -992,8 +1002,10 @@ QStringList MainWindow::recentPairs() const
 
 void MainWindow::addRecentPair(const QString &a, const QString &b)
 {
+    // absolute: the menu reopens them from wherever the app was started next time
     QStringList pairs = recentPairs();
-    const QString pair = a + QLatin1Char('\n') + b;
+    const QString pair =
+        QFileInfo(a).absoluteFilePath() + QLatin1Char('\n') + QFileInfo(b).absoluteFilePath();
     pairs.removeAll(pair);
     pairs.prepend(pair);
     while (pairs.size() > kMaxRecentPairs)

@@ -64,6 +64,7 @@ public:
     bool isLoading() const { return m_document->isLoading() || m_variantsLoading; }
     // Error or notice shown inline above the views (never a modal dialog mid-load); empty when hidden.
     QString bannerText() const;
+    const QString &sessionFile() const { return m_sessionFile; } // what Save Session writes; empty: asks
     // The keyboard shortcut help: every action with a shortcut, menus first.
     QString shortcutHelp() const;
     const ComparisonDocument *document() const { return m_document; }
@@ -126,7 +127,10 @@ private:
     void clearVariants();
 
     ComparisonDocument *m_document = nullptr;
-    QString m_sessionFile;
+    QString m_sessionFile; // the session the document shown came from (Ctrl+S writes it); else empty
+    // The session a load under way comes from, and its pair: adopted once that pair has loaded.
+    QString m_sessionOfLoad;
+    QStringList m_sessionPair;
     QString m_sampleTitle; // the sample being loaded or shown; empty for the user's own pair
     QStringList m_shownPair; // the paths of the pair shown, A then B
 

@@ -123,6 +123,8 @@ QString parseSession(const QJsonObject &root, const QDir &base, SessionState &st
         const QJsonValue path = pathsObject.value(QLatin1String(key));
         if (!path.isString())
             return tr("\"paths.%1\" is missing or not a string").arg(QLatin1String(key));
+        if (path.toString().isEmpty())
+            return tr("\"paths.%1\" is empty: the session names no pair").arg(QLatin1String(key));
         if (path.toString().size() > kMaxPathLength)
             return tr("\"paths.%1\" is %2 characters long, longer than any path (at most %3)")
                 .arg(QLatin1String(key))
