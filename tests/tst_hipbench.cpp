@@ -600,6 +600,13 @@ private slots:
         std::ostringstream table, progress;
         RunReport report(config, dir.path().toStdString(), table, progress);
         QVERIFY(report.take({{"run", runEntry("eager", 0, 0, "f", summarize(chainRecords(false, 1, 3)))}}));
+        {
+            // written at once: a process killed now (a cancel past its grace) keeps the run
+            QFile interim(dir.filePath(QStringLiteral("summary.json")));
+            QVERIFY(interim.open(QIODevice::ReadOnly));
+            const nlohmann::json so = nlohmann::json::parse(interim.readAll().toStdString(), nullptr, false);
+            QVERIFY(so.is_object() && so["runs"].size() == 1 && so.contains("a") && !so.contains("b"));
+        }
         QVERIFY(report.take({{"error", "cudaDeviceSynchronize: an illegal memory access was encountered"}}));
         QCOMPARE(report.finish(GpuError), int(GpuError));
         const QList<QByteArray> said = lines(progress.str());

@@ -127,6 +127,12 @@ bool RunReport::take(const nlohmann::json &message)
     }
     if (const auto run = message.find("run"); run != message.end() && run->is_object()) {
         m_runs.push_back(*run);
+        // summary.json after every run: a run killed later (a cancel past its grace, a crash, a closed
+        // window) keeps the runs recorded before, readable as their pair. finish() writes it once more.
+        std::string ignored; // a summary that cannot be written is said by finish()
+        writeFileAtomically(m_out + "/summary.json",
+                            summary().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+                            ignored);
         m_table << tableRow(*run) << std::flush;
         m_progress << "progress: " << m_runs.size() << "/" << m_total << " " << run->value("variant", "");
         if (m_processes > 1)

@@ -43,7 +43,8 @@ public:
     // Takes one message of a recording process; false when it is none of these:
     //   {"device": NAME}                        the GPU (the first prints the table's title and header)
     //   {"preparing": VARIANT, "process": P}    allocating and warming up
-    //   {"run": ENTRY}                          a traced run, a runEntry: its table line and progress
+    //   {"run": ENTRY}                          a traced run, a runEntry: its table line and progress,
+    //                                           and summary.json of the runs so far
     //   {"scopes": [...], "samples": MODE}      what compares the variants
     //   {"error": TEXT}                         why the process stops (said with processFailed() when
     //                                           there are several processes, at once with one)
