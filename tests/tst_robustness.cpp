@@ -226,7 +226,7 @@ void TstRobustness::cliReportsSkippedEventsAndSucceeds()
     const ProcessResult diff =
         runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("diff"), path, path});
     QCOMPARE(diff.exitCode, 0);
-    QCOMPARE(diff.err.count(warning), 2);
+    QCOMPARE(diff.err.count(warning), 1); // one file as both sides: said once
 }
 
 // 200,000 levels of nesting in an event's args and after the event array: parsed without recursion.

@@ -191,6 +191,22 @@ private slots:
                 index.samples(ScopeMatcher(QStringLiteral("attn"), MatchMode::Substring), SampleMode::Kernel)
                     .size()),
             expected[QStringLiteral("attn")].toInteger());
+        // Regex mode: a listed name matches itself though its parentheses make a group as a regex
+        // (picked from the list in regex mode, they were "not found"); a regex that is not one says so.
+        for (const QString &listed :
+             {QStringLiteral("PjitFunction(<lambda>)"), QStringLiteral("jit(<lambda>)")}) {
+            const std::size_t exact =
+                index.samples(ScopeMatcher(listed, MatchMode::Component), SampleMode::Kernel).size();
+            QVERIFY(exact > 0);
+            QCOMPARE(index.samples(ScopeMatcher(listed, MatchMode::Regex), SampleMode::Kernel).size(), exact);
+        }
+        const std::vector<ComparisonRow> invalid =
+            ScopeComparison({&index}, {&index})
+                .compare({QStringLiteral("attn_(")}, MatchMode::Regex, SampleMode::Kernel);
+        QVERIFY(!invalid.empty());
+        for (const ComparisonRow &row : invalid)
+            QVERIFY2(row.verdictText().startsWith(QLatin1String("invalid regular expression: ")),
+                     qPrintable(row.verdictText()));
     }
 };
 

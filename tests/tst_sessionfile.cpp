@@ -212,11 +212,22 @@ private slots:
         QVERIFY2(SessionFile::load(file, loaded, &error), qPrintable(error));
         QVERIFY(loaded == variants);
 
-        // Defaults and empty paths survive too; saving again overwrites.
-        const SessionState defaults;
+        // Defaults survive too; saving again overwrites.
+        SessionState defaults;
+        defaults.pathA = saved.pathA;
+        defaults.pathB = saved.pathB;
         QVERIFY2(SessionFile::save(defaults, file, &error), qPrintable(error));
         QVERIFY2(SessionFile::load(file, loaded, &error), qPrintable(error));
         QVERIFY(loaded == defaults);
+        // A session of no pair is neither written (nothing open) nor read (it opened an empty window).
+        QVERIFY(!SessionFile::save(SessionState(), file, &error));
+        QVERIFY2(error.contains(QLatin1String("no pair is open")), qPrintable(error));
+        QFile empty(file);
+        QVERIFY(empty.open(QIODevice::WriteOnly));
+        empty.write(R"({"format": "scopeline-session", "version": 1, "paths": {"a": "", "b": ""}})");
+        empty.close();
+        QVERIFY(!SessionFile::load(file, loaded, &error));
+        QVERIFY2(error.contains(QLatin1String("names no pair")), qPrintable(error));
     }
 
     void relativePaths()

@@ -64,8 +64,10 @@ bool ScopeMatcher::matchesName(std::string_view name) const
     case MatchMode::Substring:
         return name.find(m_utf8) != std::string_view::npos;
     case MatchMode::Regex:
-        return m_regex.isValid() &&
-               m_regex.match(QString::fromUtf8(name.data(), qsizetype(name.size()))).hasMatch();
+        // a name picked from the list matches itself, whatever its parentheses say as a regex
+        return name == m_utf8 ||
+               (m_regex.isValid() &&
+                m_regex.match(QString::fromUtf8(name.data(), qsizetype(name.size()))).hasMatch());
     }
     return false;
 }

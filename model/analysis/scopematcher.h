@@ -26,7 +26,8 @@ public:
     QString errorString() const { return m_regex.errorString(); }
     QString pattern() const { return m_pattern; }
     MatchMode mode() const { return m_mode; }
-    // Whether a scope name (one path component or an annotation name) matches.
+    // Whether a scope name (one path component or an annotation name) matches; in regex mode the
+    // pattern also matches the name it spells (a listed name such as jit(<lambda>) picked as it is).
     bool matchesName(std::string_view name) const;
     // Whether a whole op path matches (substring and regex modes may span components).
     bool matchesPath(std::string_view path) const;

@@ -219,7 +219,8 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
                      .arg(world)
                      .arg(rankList(missing));
     }
-    if (!without.empty())
+    if (!without.empty() &&
+        without.size() < group.size()) // a job of no communication at all is said by its rows
         notes << tr("rank %1 without communication kernels, left out of the matching").arg(rankList(without));
     std::vector<int> stepless; // a profile that lost the rank's kernels, or its steps
     for (std::size_t r = 0; r < group.size(); ++r)

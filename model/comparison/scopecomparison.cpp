@@ -211,6 +211,13 @@ std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, M
             rows.back().runsB = runsWithSamples(runsB);
             rows.back().verdictRow = true;
         }
+        // a regex that is not one matches its own text only: say why it found nothing
+        if (!matcher.isValid())
+            for (ComparisonRow &row : rows)
+                if (row.scope == scope && row.a.n == 0 && row.b.n == 0)
+                    row.untested =
+                        QCoreApplication::translate("ScopeComparison", "invalid regular expression: %1")
+                            .arg(matcher.errorString());
     }
 
     const int unnamed = unnamedSide();

@@ -272,6 +272,8 @@ bool SessionFile::save(const SessionState &state, const QString &file, QString *
         return fail(tr("no file name given"));
     if (!std::isfinite(state.threshold) || state.threshold < 0)
         return fail(tr("the threshold is negative or not a number"));
+    if (state.pathA.isEmpty() || state.pathB.isEmpty())
+        return fail(tr("no pair is open: a session names the pair it opens"));
     const QDir base = QFileInfo(file).absoluteDir();
 
     QJsonObject root;

@@ -424,8 +424,7 @@ QString indexHtml(const ReportExporter::Input &input)
     QString html;
     html += QStringLiteral(
                 "<!DOCTYPE html>\n<html lang='en'>\n<head>\n<meta charset='utf-8'>\n%1\n<title>%2</title>\n")
-                .arg(QLatin1String(kGeneratorMeta))
-                .arg(esc(title));
+                .arg(QLatin1String(kGeneratorMeta), esc(title));
     html += QStringLiteral(
         "<style>\n"
         "body { font-family: sans-serif; margin: 2em; color: #1d232b; max-width: 1500px; }\n"
