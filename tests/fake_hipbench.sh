@@ -16,6 +16,7 @@
 #   fails-late      `run` records its runs and summary.json, then fails with a GPU error (exit 3)
 #   list-garbage    `--list --json` prints something that is not JSON
 #   list-fail       `--list --json` fails with exit status 1
+#   list-no-library `--list --json` fails as the loader does without libcudart.so.13 (exit 127)
 #   process-fails   `child-process 1` records its first run, then fails with a GPU error (exit 3)
 #   process-crash   `child-process 1` records its first run, then dies of SIGSEGV
 #   process-cancel  `child-process 1`, in its second run, sends SIGTERM to its parent (a user's cancel),
@@ -30,6 +31,9 @@ if [ "${1:-}" = "--list" ]; then
   case $behaviour in
     list-garbage) echo "launch-chain  N small dependent kernels"; exit 0 ;;
     list-fail) say "cannot list: out of memory"; exit 1 ;;
+    list-no-library)
+      echo "scopeline-hipbench: error while loading shared libraries: libcudart.so.13: cannot open shared object file" >&2
+      exit 127 ;;
   esac
   cat <<'JSON'
 [

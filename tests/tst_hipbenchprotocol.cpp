@@ -233,6 +233,8 @@ private slots:
         QCOMPARE(hipbenchprotocol::exitMeaning(3), QStringLiteral("no GPU or a GPU error"));
         QCOMPARE(hipbenchprotocol::exitMeaning(4), QStringLiteral("cancelled"));
         QCOMPARE(hipbenchprotocol::exitMeaning(77), QStringLiteral("unexpected failure"));
+        // the loader's own status when a library is missing (libcudart.so.13): never ran, even --list
+        QVERIFY(hipbenchprotocol::exitMeaning(127).contains(QLatin1String("library it needs is missing")));
     }
 
     void summaryFile_data()

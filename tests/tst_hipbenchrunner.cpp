@@ -113,8 +113,12 @@ private slots:
         QTest::newRow("not JSON") << QByteArray("list-garbage") << QStringLiteral("its output is not JSON")
                                   << QStringLiteral("launch-chain  N small");
         QTest::newRow("exit 1") << QByteArray("list-fail")
-                                << QStringLiteral("exit status 1: scopeline-hipbench: cannot list")
+                                << QStringLiteral(
+                                       "exit status 1 (bad usage): scopeline-hipbench: cannot list")
                                 << QStringLiteral("out of memory");
+        QTest::newRow("no CUDA runtime") << QByteArray("list-no-library")
+                                         << QStringLiteral("exit status 127 (a library it needs is missing")
+                                         << QStringLiteral("libcudart.so.13");
     }
 
     void listingFailures()

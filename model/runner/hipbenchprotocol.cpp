@@ -146,6 +146,9 @@ QString exitMeaning(int code)
         return message("no GPU or a GPU error");
     case 4:
         return message("cancelled");
+    case 127: // the dynamic loader's: the program never ran
+        return message("a library it needs is missing: the CUDA 13 runtime and CUPTI for an NVIDIA build, "
+                       "ROCm for AMD; install them or set LD_LIBRARY_PATH");
     default:
         return message("unexpected failure");
     }

@@ -185,8 +185,11 @@ void HipbenchRunner::listingEnded(int exitCode, QProcess::ExitStatus status)
     if (status == QProcess::CrashExit)
         return failListing(message("%1 failed: it crashed%2").arg(command, saidSuffix(said)), details);
     if (exitCode != 0)
-        return failListing(
-            message("%1 failed: exit status %2%3").arg(command).arg(exitCode).arg(saidSuffix(said)), details);
+        return failListing(message("%1 failed: exit status %2 (%3)%4")
+                               .arg(command)
+                               .arg(exitCode)
+                               .arg(hipbenchprotocol::exitMeaning(exitCode), saidSuffix(said)),
+                           details);
     QString why;
     if (!hipbenchprotocol::parseWorkloads(output, m_workloads, &why))
         return failListing(message("%1 failed: %2").arg(command, why),
