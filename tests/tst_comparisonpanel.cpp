@@ -507,6 +507,36 @@ private slots:
         QCOMPARE(view.groups().size(), std::size_t(0));
     }
 
+    // Long scope names that differ in the middle (one layer each) keep apart as tick labels, and the
+    // first rotated label starts inside the widget: they all read module.layers…ttention_flash, the
+    // first cut off at the left edge.
+    void boxPlotLabelsToldApart()
+    {
+        BoxPlotView view;
+        view.resize(1000, 500);
+        std::vector<BoxPlotView::Group> groups;
+        for (int layer = 0; layer < 12; ++layer)
+            groups.push_back(BoxPlotView::Group::fromSamples(
+                QStringLiteral("module.layers.%1.self_attention.core_attention_flash").arg(layer), {1, 2, 3},
+                {2, 3, 4}));
+        view.setGroups(groups);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.plot()->replot();
+        const auto ticker = view.plot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        const QStringList labels = ticker->ticks().values();
+        QCOMPARE(labels.size(), 12);
+        QCOMPARE(QSet<QString>(labels.begin(), labels.end()).size(), 12);
+        QVERIFY(view.plot()->xAxis->tickLabelRotation() != 0);
+        const int widest =
+            QFontMetrics(view.plot()->xAxis->tickLabelFont()).horizontalAdvance(labels.front());
+        const double firstTick = view.plot()->xAxis->coordToPixel(ticker->ticks().firstKey());
+        QVERIFY2(
+            firstTick - widest * std::cos(3.14159265358979 / 6) >= 0,
+            qPrintable(QStringLiteral("first tick at %1 px, its label %2 px").arg(firstTick).arg(widest)));
+    }
+
     void screenshot()
     {
         ComparisonPanel panel;

@@ -63,12 +63,19 @@ QString shortKernelName(QString name)
 
 QStringList distinctKernelNames(const QStringList &names, int width)
 {
-    width = std::max(width, 24);
-    QStringList shortNames, shown;
-    std::map<QString, QList<qsizetype>> byShown; // shown text -> the names that read as it
-    for (const QString &name : names) {
+    QStringList shortNames;
+    for (const QString &name : names)
         shortNames << shortKernelName(name);
-        shown << elideMiddle(shortNames.back(), width);
+    return distinctNames(shortNames, width);
+}
+
+QStringList distinctNames(const QStringList &shortNames, int width)
+{
+    width = std::max(width, 24);
+    QStringList shown;
+    std::map<QString, QList<qsizetype>> byShown; // shown text -> the names that read as it
+    for (const QString &name : shortNames) {
+        shown << elideMiddle(name, width);
         byShown[shown.back()].append(shown.size() - 1);
     }
     for (const auto &[text, group] : byShown) {

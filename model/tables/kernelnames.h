@@ -16,5 +16,7 @@ QString shortKernelName(QString name);
 // elided in the middle; where two would still read alike, each keeps its head and, after "…", the
 // part where it differs from the others; names the same to the end get " #2", " #3".
 QStringList distinctKernelNames(const QStringList &names, int width);
+// The same of names taken as they are (scope names: their parentheses kept).
+QStringList distinctNames(const QStringList &names, int width);
 
 } // namespace scopeline

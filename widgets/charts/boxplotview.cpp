@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/charts/boxplotview.h"
 
+#include "model/tables/kernelnames.h"
+
 #include "model/tables/durationformat.h"
 
 #include <qcustomplot.h>
@@ -50,21 +52,32 @@ constexpr double kClusterGap = 0.6;  // extra space between clusters (scopes in 
 constexpr int kMaxLegendEntry = 260; // pixels of a legend entry's text before it is elided
 constexpr int kCompactHeight = 150;  // below it, no title and legend rows
 constexpr int kMaxTickLabel = 28;    // characters of a tick label line before it is elided
+constexpr double kPi = 3.14159265358979323846;
 
-QString elideLine(const QString &line)
+// The groups' labels elided line by line, told apart: module.layers.3.self_attention.core_attention
+// and ….4.… elided alike read as one.
+QStringList tickLabels(const std::vector<BoxPlotView::Group> &groups)
 {
-    if (line.size() <= kMaxTickLabel)
-        return line;
-    const int half = (kMaxTickLabel - 1) / 2;
-    return line.left(half) + QStringLiteral("…") + line.right(kMaxTickLabel - 1 - half);
-}
-
-QString elideLabel(const QString &label)
-{
-    QStringList lines = label.split(QLatin1Char('\n'));
-    for (QString &line : lines)
-        line = elideLine(line);
-    return lines.join(QLatin1Char('\n'));
+    std::vector<QStringList> lines;
+    std::size_t most = 0;
+    for (const BoxPlotView::Group &group : groups) {
+        lines.push_back(group.label.split(QLatin1Char('\n')));
+        most = std::max(most, std::size_t(lines.back().size()));
+    }
+    for (std::size_t l = 0; l < most; ++l) {
+        QStringList texts; // each text once: groups of one scope (its runs) keep one label
+        for (const QStringList &label : lines)
+            if (qsizetype(l) < label.size() && !texts.contains(label[qsizetype(l)]))
+                texts << label[qsizetype(l)];
+        const QStringList shown = distinctNames(texts, kMaxTickLabel);
+        for (QStringList &label : lines)
+            if (qsizetype(l) < label.size())
+                label[qsizetype(l)] = shown[texts.indexOf(label[qsizetype(l)])];
+    }
+    QStringList labels;
+    for (const QStringList &label : lines)
+        labels << label.join(QLatin1Char('\n'));
+    return labels;
 }
 
 void styleBox(QCPStatisticalBox *box, const QColor &color, const PlotTheme &theme)
@@ -395,6 +408,7 @@ void BoxPlotView::rebuild()
     m_centers.clear();
     m_clusters.clear();
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const QStringList labels = tickLabels(m_groups);
     int clusterIndex = 0;
     for (std::size_t i = 0; i < m_groups.size(); ++i) {
         const bool newCluster = i == 0 || m_groups[i].cluster != m_groups[i - 1].cluster;
@@ -418,7 +432,7 @@ void BoxPlotView::rebuild()
             m_clusters.push_back({m_groups[i].clusterLabel, center, center});
         m_clusters.back().last = center;
         m_centers.push_back(center);
-        ticker->addTick(center, elideLabel(m_groups[i].label));
+        ticker->addTick(center, labels[qsizetype(i)]);
     }
     m_plot->xAxis->setTicker(ticker);
     const bool clusterLabels = std::any_of(m_clusters.begin(), m_clusters.end(),
@@ -533,7 +547,15 @@ void BoxPlotView::updateTickLabels()
     double spacing = 1; // between neighbouring ticks, in keys
     for (std::size_t i = 1; i < m_centers.size(); ++i)
         spacing = i == 1 ? m_centers[1] - m_centers[0] : std::min(spacing, m_centers[i] - m_centers[i - 1]);
-    x->setTickLabelRotation(widest > spacing * pixelsPerUnit - 8 ? -30 : 0);
+    const bool rotated = widest > spacing * pixelsPerUnit - 8;
+    x->setTickLabelRotation(rotated ? -30 : 0);
+    // A rotated label reaches left of its tick by its width × cos 30°: the first one needs that room
+    // beside the y axis, or its start is cut off.
+    int left = 0;
+    if (rotated && !m_centers.empty())
+        left = int(
+            std::ceil(widest * std::cos(kPi / 6) - (m_centers.front() - x->range().lower) * pixelsPerUnit));
+    m_plot->axisRect()->setMinimumMargins(QMargins(std::max(0, left + 8), 0, 0, 0));
 
     // Cluster labels on the top axis, elided to the width of their cluster.
     if (m_plot->xAxis2->visible()) {
