@@ -127,7 +127,7 @@ case $behaviour in
   stop-on-term)
     mkdir -p "$(folder eager 0 0)" || exit 2
     trap 'printf "{\"a\": {\"label\": \"eager\", \"path\": \"%s\"}, \"runs\": []}\n" "$out/eager" > "$out/summary.json"; exit 4' TERM
-    echo "progress: 1/2 eager run 0" >&2
+    echo "progress: 1/2 eager run 0 recorded" >&2
     sleep 600 &
     wait $! ;; # the trap runs as the signal comes, not after the sleep
 esac
@@ -145,7 +145,7 @@ for p in $(seq 0 $((processes - 1))); do
       done_runs=$((done_runs + 1))
       if [ "$variant" = graph ]; then echo "graph  $p  $r  200  0  10  250.000  300.000  50.000  199  –  7.000  7.000"
       else echo "eager  $p  $r  200  200  0  250.000  300.000  50.000  199  1.000  –  2.000"; fi
-      echo "progress: $done_runs/$total $variant$which run $r" >&2
+      echo "progress: $done_runs/$total $variant$which run $r recorded" >&2
     done
   done
 done

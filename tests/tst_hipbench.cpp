@@ -695,7 +695,7 @@ private slots:
             done = progress.done;
         }
         QCOMPARE(done, 8);
-        QVERIFY(run.progress.str().find("progress: 5/8 eager process 1 run 0") != std::string::npos);
+        QVERIFY(run.progress.str().find("progress: 5/8 eager process 1 run 0 recorded") != std::string::npos);
         QVERIFY(run.progress.str().find("preparing graph in process 1") != std::string::npos);
     }
 

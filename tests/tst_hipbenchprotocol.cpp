@@ -195,9 +195,9 @@ private slots:
         }
         QCOMPARE(done, (QList<int>{0, 1, 1, 2, 2, 3, 3, 4}));
         QCOMPARE(messages.mid(4, 4), (QStringList{QStringLiteral("preparing eager in process 1"),
-                                                  QStringLiteral("eager process 1 run 0"),
+                                                  QStringLiteral("eager process 1 run 0 recorded"),
                                                   QStringLiteral("preparing graph in process 1"),
-                                                  QStringLiteral("graph process 1 run 0")}));
+                                                  QStringLiteral("graph process 1 run 0 recorded")}));
     }
 
     // The ranges --list --json gives, checked as the program checks them (workloads.cpp's check()).

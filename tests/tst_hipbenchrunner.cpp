@@ -175,7 +175,7 @@ private slots:
         QCOMPARE(started.first().first().toString(),
                  kFake + QStringLiteral(" run launch-chain --out '%1' --kernels 16").arg(folder));
         QCOMPARE(progress.size(), 4);
-        QCOMPARE(progress.last(), (QList<QVariant>{2, 2, QStringLiteral("graph run 0")}));
+        QCOMPARE(progress.last(), (QList<QVariant>{2, 2, QStringLiteral("graph run 0 recorded")}));
         QStringList said;
         for (const QList<QVariant> &line : lines)
             said << line.first().toString();
@@ -213,7 +213,7 @@ private slots:
         QCOMPARE(outcome(finished), HipbenchRunner::Outcome::Succeeded);
         QCOMPARE(progress.size(), 8);
         QCOMPARE(progress.at(4), (QList<QVariant>{2, 4, QStringLiteral("preparing eager in process 1")}));
-        QCOMPARE(progress.last(), (QList<QVariant>{4, 4, QStringLiteral("graph process 1 run 0")}));
+        QCOMPARE(progress.last(), (QList<QVariant>{4, 4, QStringLiteral("graph process 1 run 0 recorded")}));
         for (const char *run :
              {"eager/proc_0/run_0", "eager/proc_1/run_0", "graph/proc_0/run_0", "graph/proc_1/run_0"})
             QVERIFY2(QFileInfo(dir.filePath(QLatin1String(run))).isDir(), run);

@@ -137,7 +137,7 @@ bool RunReport::take(const nlohmann::json &message)
         m_progress << "progress: " << m_runs.size() << "/" << m_total << " " << run->value("variant", "");
         if (m_processes > 1)
             m_progress << " process " << run->value("process", 0L);
-        m_progress << " run " << run->value("run", 0L) << std::endl;
+        m_progress << " run " << run->value("run", 0L) << " recorded" << std::endl; // not the one running now
         return true;
     }
     if (const auto scopes = message.find("scopes"); scopes != message.end() && scopes->is_array()) {
