@@ -168,6 +168,7 @@ bool isScopelineFile(const QFileInfo &info)
     return summary ? head.contains("\"runs\"") : head.contains("\"scopeline-session\"");
 }
 
+// False when more than kMaxFolders were visited (`visited` counts them).
 bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, Seen &seen,
                 std::vector<TraceRun> &runs)
 {
