@@ -130,9 +130,7 @@ bool RunReport::take(const nlohmann::json &message)
         // summary.json after every run: a run killed later (a cancel past its grace, a crash, a closed
         // window) keeps the runs recorded before, readable as their pair. finish() writes it once more.
         std::string ignored; // a summary that cannot be written is said by finish()
-        writeFileAtomically(m_out + "/summary.json",
-                            summary().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
-                            ignored);
+        writeSummary(ignored);
         m_table << tableRow(*run) << std::flush;
         m_progress << "progress: " << m_runs.size() << "/" << m_total << " " << run->value("variant", "");
         if (m_processes > 1)
@@ -187,6 +185,13 @@ nlohmann::json RunReport::summary() const
     return summary;
 }
 
+bool RunReport::writeSummary(std::string &error) const
+{
+    return writeFileAtomically(m_out + "/summary.json",
+                               summary().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+                               error);
+}
+
 int RunReport::finish(int status)
 {
     const std::string path = m_out + "/summary.json";
@@ -211,8 +216,7 @@ int RunReport::finish(int status)
         return status;
     }
     std::string error;
-    const std::string text = summary().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    if (!writeFileAtomically(path, text, error)) {
+    if (!writeSummary(error)) {
         m_progress << "scopeline-hipbench: " << error << std::endl;
         return status != Success ? status : CannotWrite;
     }

@@ -63,6 +63,8 @@ public:
     int finish(int status);
 
 private:
+    bool writeSummary(std::string &error) const; // DIR/summary.json of the runs so far, atomically
+
     const RunConfig &m_config;
     std::string m_out;
     std::ostream &m_table, &m_progress;
