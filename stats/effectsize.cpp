@@ -92,8 +92,8 @@ ShiftEstimate hodgesLehmann(const std::vector<double> &a, const std::vector<doub
     std::vector<double> sb = sortedWithoutNaN(b);
     if (sa.empty() || sb.empty())
         return {kNaN, kNaN, kNaN};
-    const auto n1 = static_cast<double>(sa.size());
-    const auto n2 = static_cast<double>(sb.size());
+    const std::size_t m = sa.size(), n = sb.size();
+    const double ties = tieTerm(sa) + tieTerm(sb);
     const PairwiseDifferences diffs(std::move(sa), std::move(sb));
     const std::uint64_t total = diffs.count();
 
@@ -109,34 +109,39 @@ ShiftEstimate hodgesLehmann(const std::vector<double> &a, const std::vector<doub
 
     if (!(confidence > 0.0 && confidence < 1.0))
         return out;
-    const std::size_t m = std::size_t(n1), n = std::size_t(n2);
-    if (m <= 8 || n <= 8) {
-        // Small samples, as the exact Mann-Whitney test: [D(k+1), D(mn−k)] covers the shift with
-        // probability 1 − 2·P(U ≤ k), so k is the largest with 2·P(U ≤ k) ≤ 1 − confidence. Where even
-        // the whole range falls short (3 v 3: 90 %), no interval has the confidence. Beside a large
-        // sample k is large too and the normal approximation below holds: the distribution stops at 2^20.
-        const std::uint64_t maxK = std::min<std::uint64_t>((total - 1) / 2, std::uint64_t{1} << 20);
-        const std::vector<double> cdf = mannWhitneyExactCdf(m, n, std::size_t(maxK));
-        const auto past = std::upper_bound(cdf.begin(), cdf.end(), (1.0 - confidence) / 2.0);
-        if (past == cdf.begin())
-            return out;
-        if (past != cdf.end() || maxK == (total - 1) / 2) {
-            const std::uint64_t k = std::uint64_t(past - cdf.begin()) - 1;
-            out.ciLow = diffs.select(k + 1);
-            out.ciHigh = diffs.select(total - k);
-            return out;
-        }
+    // The interval is the set of shifts d that mannWhitneyU(a, b − d) does not reject at 1 − confidence.
+    // Between two neighbouring differences no a_i equals a b_j − d: U1 is the count k of differences
+    // below d, and the only ties are those within each sample, which a shift keeps. So the shifts of a
+    // gap are kept when the test's p of U1 = k is at least 1 − confidence, and since that p grows
+    // towards k = mn/2, the kept gaps run from kmin to mn − kmin: the interval is [D(kmin), D(mn−kmin+1)]
+    // (1-based order statistics). When even k = 0 is kept, no interval bounds the shift: NaN.
+    const double level = 1.0 - confidence;
+    const std::uint64_t half = total / 2;
+    std::vector<double> cdf; // P(U ≤ k) for k = 0 … cdf.size() − 1 where the test is exact
+    if ((m <= 8 || n <= 8) && ties == 0.0) {
+        // As the test: scipy's exact distribution for small samples without ties. It stops at 2^20:
+        // beside a large sample kmin is large too, and the normal approximation holds there.
+        cdf = mannWhitneyExactCdf(m, n, std::size_t(std::min<std::uint64_t>(half, std::uint64_t{1} << 20)));
+        if (2.0 * cdf.back() < level && cdf.size() - 1 < half)
+            cdf.clear();
     }
-    // z_{1−α/2} = √2 · erfc⁻¹(α), without the cancellation of 1 − α/2 for confidences near 1.
-    const double z = std::sqrt(2.0) * boost::math::erfc_inv(1.0 - confidence);
-    const double kReal = std::floor(n1 * n2 / 2.0 - z * std::sqrt(n1 * n2 * (n1 + n2 + 1.0) / 12.0));
-    // Keep 1 <= k+1 <= n1·n2−k: a very high confidence on tiny samples gives the full range of differences.
-    const std::uint64_t maxK = (total - 1) / 2;
-    std::uint64_t k = 0;
-    if (kReal > 0.0)
-        k = std::min(static_cast<std::uint64_t>(kReal), maxK);
-    out.ciLow = diffs.select(k + 1);
-    out.ciHigh = diffs.select(total - k);
+    const auto kept = [&](std::uint64_t k) {
+        if (cdf.empty())
+            return mannWhitneyNormalP(double(k), m, n, ties) >= level;
+        return k >= cdf.size() || std::min(2.0 * cdf[std::size_t(k)], 1.0) >= level;
+    };
+    std::uint64_t lo = 0, hi = half; // kept(half): U1 at the middle has p 1
+    while (lo < hi) {
+        const std::uint64_t mid = lo + (hi - lo) / 2;
+        if (kept(mid))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    if (lo == 0)
+        return out;
+    out.ciLow = diffs.select(lo);
+    out.ciHigh = diffs.select(total - lo + 1);
     return out;
 }
 

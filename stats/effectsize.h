@@ -7,10 +7,13 @@
 
 namespace scopeline::stats {
 
-// Hodges–Lehmann shift: median of all pairwise differences b_j − a_i, with the distribution-free (Moses)
-// confidence interval [D_(k+1), D_(n1·n2−k)], k = floor(n1·n2/2 − z_{1−α/2}·√(n1·n2·(n1+n2+1)/12)); with
-// a sample of ≤ 8, k from the exact Mann-Whitney distribution, as its test. Fields are NaN for an empty
-// sample; the interval is NaN for a confidence outside (0, 1) or one no interval of such samples has.
+// Hodges–Lehmann shift: median of all pairwise differences b_j − a_i, with the confidence interval of
+// the test it goes with: the shifts d for which mannWhitneyU(a, b − d) keeps the null at 1 − confidence
+// (its exact test or its tie-corrected normal approximation, as the test chooses), [D_(k), D_(n1·n2−k+1)]
+// for the smallest k the test keeps. At d = 0 the test may also meet ties across the samples, which no
+// other shift has (durations on one timer tick): a row that shows both checks they agree. Fields are NaN
+// for an empty sample; the interval is NaN for a confidence outside (0, 1) or where the test keeps
+// every shift (no interval of such samples has the confidence).
 struct ShiftEstimate
 {
     double shift;

@@ -129,14 +129,34 @@ MannWhitney mannWhitneyU(const std::vector<double> &a, const std::vector<double>
         }
     }
 
+    return {u1, mannWhitneyNormalP(u1, m, n, pooled.tieTerm), false};
+}
+
+double mannWhitneyNormalP(double u1, std::size_t m, std::size_t n, double tieTerm)
+{
+    const auto n1 = static_cast<double>(m);
+    const auto n2 = static_cast<double>(n);
+    const double u = std::max(u1, n1 * n2 - u1); // two-sided: survival function of the larger U, doubled
     const double total = n1 + n2;
-    const double sigma =
-        std::sqrt(n1 * n2 / 12.0 * ((total + 1.0) - pooled.tieTerm / (total * (total - 1.0))));
+    const double sigma = std::sqrt(n1 * n2 / 12.0 * ((total + 1.0) - tieTerm / (total * (total - 1.0))));
     // Continuity correction towards the mean. z is signed on purpose: when u is within 0.5 of the mean
     // z < 0 and erfc gives > 1, clipped to 1 like scipy.
     const double z = (u - n1 * n2 / 2.0 - 0.5) / sigma;
-    const double p = std::erfc(z / kSqrt2);
-    return {u1, std::min(p, 1.0), false};
+    return std::min(std::erfc(z / kSqrt2), 1.0);
+}
+
+double tieTerm(const std::vector<double> &sorted)
+{
+    double term = 0.0;
+    for (std::size_t first = 0; first < sorted.size();) {
+        std::size_t last = first + 1;
+        while (last < sorted.size() && sorted[last] == sorted[first])
+            ++last;
+        const auto t = static_cast<double>(last - first);
+        term += t * t * t - t;
+        first = last;
+    }
+    return term;
 }
 
 std::vector<double> averageRanks(const std::vector<double> &values)

@@ -3,6 +3,7 @@
 // checked. Both are O(n log n) and meant for samples of 10^5 values each.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 namespace scopeline::stats {
@@ -27,6 +28,11 @@ struct MannWhitney
     bool exact;
 };
 MannWhitney mannWhitneyU(const std::vector<double> &a, const std::vector<double> &b);
+// The normal approximation's two-sided p of mannWhitneyU for U1 = u1 of samples of m and n values whose
+// tied groups give tieTerm = Σ (t³ − t): what mannWhitneyU returns when it does not use the exact test.
+double mannWhitneyNormalP(double u1, std::size_t m, std::size_t n, double tieTerm);
+// Σ (t³ − t) over the groups of t equal values of one sorted sample.
+double tieTerm(const std::vector<double> &sorted);
 // P(U ≤ k) for k = 0 … maxK under the null, for sample sizes m and n without ties: the exact
 // distribution mannWhitneyU uses.
 std::vector<double> mannWhitneyExactCdf(std::size_t m, std::size_t n, std::size_t maxK);

@@ -296,7 +296,7 @@ private slots:
             for (const char *key :
                  {"n_a", "n_b", "mean_a_ns", "mean_b_ns", "std_a_ns", "std_b_ns", "median_a_ns",
                   "median_b_ns", "ranksum_z", "ranksum_p", "mwu_u", "mwu_p", "mwu_p_holm", "hl_shift_ns",
-                  "hl_ci_low_ns", "rel_change_median", "cliffs_delta"}) {
+                  "hl_ci_low_ns", "hl_ci_level", "rel_change_median", "cliffs_delta"}) {
                 const int column = M::column(key);
                 const double actual = raw(model, row, column);
                 const double want = expected.value(QLatin1String(key)).toDouble(std::nan(""));

@@ -80,8 +80,10 @@ private slots:
     {
         QTest::addColumn<QString>("a");
         QTest::addColumn<QString>("b");
-        const auto add = [](const char *name, const char *a, const char *b) {
-            QTest::newRow(name) << testdata::path(QLatin1String(a)) << testdata::path(QLatin1String(b));
+        QTest::addColumn<QStringList>("scopes"); // compared together; empty: every scope of A
+        const auto add = [](const char *name, const char *a, const char *b, const QStringList &scopes = {}) {
+            QTest::newRow(name) << testdata::path(QLatin1String(a)) << testdata::path(QLatin1String(b))
+                                << scopes;
         };
         add("jax named scopes 3 v 3", "jax_h100/jax_named_scopes/trace_file_matmul_*",
             "jax_h100/jax_named_scopes/trace_file_einsum_*");
@@ -99,8 +101,12 @@ private slots:
         add("hipbench f32 vs f64 batched matmul", "h100_runs/hipbench/batched-matmul/f32",
             "h100_runs/hipbench/batched-matmul/f64");
         add("eager vs graph 1 v 1", "eager_vs_graph/eager", "eager_vs_graph/graph");
-        QTest::newRow("DLRM 8 ranks, 2 v 2 runs") << m_dlrm.filePath(QStringLiteral("A"))
-                                                 << m_dlrm.filePath(QStringLiteral("B"));
+        // One variant split 2 v 3: durations on 32 ns ticks, so run pairs whose test rejects a shift of 0
+        // only for the durations tied across the sides there, at an end of the shift's interval.
+        add("torch eager split 2 v 3", "h100_runs/torch_compile/eager/run_[01]",
+            "h100_runs/torch_compile/eager/run_[234]", {QStringLiteral("attention"), QStringLiteral("mlp")});
+        QTest::newRow("DLRM 8 ranks, 2 v 2 runs")
+            << m_dlrm.filePath(QStringLiteral("A")) << m_dlrm.filePath(QStringLiteral("B")) << QStringList();
     }
 
     void everyTableAgrees()
@@ -138,20 +144,47 @@ private slots:
         }
 
         // The scope comparison's pooled rows: the run-level verdict beside the run-level interval.
-        QStringList scopes;
-        for (const ScopeIndex::Scope &scope : runsA.front().scopes->scopes())
-            scopes << scope.name;
+        QFETCH(QStringList, scopes);
+        if (scopes.isEmpty())
+            for (const ScopeIndex::Scope &scope : runsA.front().scopes->scopes())
+                scopes << scope.name;
         const Replication replication = Replication::of(runsA, runsB);
         ScopeComparison comparison(scopeIndexes(runsA), scopeIndexes(runsB));
         comparison.setReplication(&replication);
+        int openAtZero = 0;
         for (const ComparisonRow &row :
              comparison.compare(scopes, MatchMode::Component, SampleMode::Kernel)) {
-            if (!row.hasRunLevel())
+            if (row.isPooled() && !row.hasRunLevel())
+                continue; // untested: one run (process) a side
+            if (row.hasRunLevel()) {
+                checkAgrees(row.verdict(), row.runLevel.ciLow, row.runLevel.ciHigh,
+                            QStringLiteral("scope %1").arg(row.scope), checked);
+                significantRows += significant(row.verdict());
                 continue;
-            checkAgrees(row.verdict(), row.runLevel.ciLow, row.runLevel.ciHigh,
-                        QStringLiteral("scope %1").arg(row.scope), checked);
+            }
+            // A run pair: the per-sample verdict beside the shift's interval, an open end at 0 just
+            // inside it.
+            QVERIFY2(!row.shiftOpenAtZero || row.shift.ciLow == 0 || row.shift.ciHigh == 0,
+                     qPrintable(row.scope));
+            const double low =
+                row.shiftOpenAtZero && row.shift.ciLow == 0 ? std::nextafter(0.0, 1.0) : row.shift.ciLow;
+            const double high =
+                row.shiftOpenAtZero && row.shift.ciHigh == 0 ? std::nextafter(0.0, -1.0) : row.shift.ciHigh;
+            checkAgrees(row.verdict(), low, high,
+                        QStringLiteral("scope %1, run pair %2").arg(row.scope, row.run), checked);
             significantRows += significant(row.verdict());
+            openAtZero += row.shiftOpenAtZero;
+            if (row.shiftOpenAtZero) { // and it reads as open: "[−128 ns, 0)"
+                const QString shown =
+                    selectColumns(ScopeComparison::columns(), {QStringLiteral("hl_ci_low_ns")})
+                        .front()
+                        .display(row);
+                QVERIFY2(shown.endsWith(QLatin1Char(')')) || shown.startsWith(QLatin1Char('(')),
+                         qPrintable(shown));
+            }
         }
+        if (QByteArray(QTest::currentDataTag()).startsWith("torch eager split"))
+            QVERIFY2(openAtZero > 0, "no run pair with ties at 0: the case is not exercised");
         // The ranks' A against B: the mean over ranks alone, the slowest rank and each rank one family.
         const RankTable ranks(runsA, runsB, {});
         for (const RankComparisonRow &row : ranks.comparison()) {

@@ -41,7 +41,9 @@ ComparisonRow makeRow(const QString &scope, const QString &run, const std::vecto
     }
     row.rankSum = stats::rankSum(a, b);
     row.mannWhitney = stats::mannWhitneyU(a, b);
-    row.shift = stats::hodgesLehmann(a, b);
+    row.shift = stats::hodgesLehmann(a, b, 0); // its interval once the row's level is known
+    row.samplesA = std::make_shared<const std::vector<double>>(a);
+    row.samplesB = std::make_shared<const std::vector<double>>(b);
     row.relativeChange = stats::relativeMedianChange(a, b);
     row.cliffsDelta = stats::cliffsDelta(a, b);
     return row;
@@ -242,10 +244,24 @@ void ScopeComparison::judgeTogether(const std::vector<std::vector<ComparisonRow>
             mannWhitneyP.push_back(row->mannWhitney.p);
         }
         const std::vector<double> rankSumAdjusted = stats::holmAdjust(rankSumP);
-        const std::vector<double> mannWhitneyAdjusted = stats::holmAdjust(mannWhitneyP);
+        const std::vector<double> mannWhitneyAdjusted = stats::holmAdjust(mannWhitneyP),
+                                  levels = stats::holmLevels(mannWhitneyP, alpha);
         for (std::size_t i = 0; i < family.second.size(); ++i) {
-            family.second[i]->rankSumHolm = rankSumAdjusted[i];
-            family.second[i]->mannWhitneyHolm = mannWhitneyAdjusted[i];
+            ComparisonRow &row = *family.second[i];
+            row.rankSumHolm = rankSumAdjusted[i];
+            row.mannWhitneyHolm = mannWhitneyAdjusted[i];
+            if (std::isnan(levels[i]) || !row.samplesA || !row.samplesB)
+                continue;
+            // The shift's interval at the level the row's Mann–Whitney p is judged.
+            const stats::ShiftEstimate atLevel =
+                stats::hodgesLehmann(*row.samplesA, *row.samplesB, 1 - levels[i]);
+            row.shiftOpenAtZero =
+                row.mannWhitney.p < levels[i] && (atLevel.ciLow == 0 || atLevel.ciHigh == 0);
+            const bool agrees = row.shiftOpenAtZero ||
+                                intervalAgrees(row.mannWhitney.p, levels[i], atLevel.ciLow, atLevel.ciHigh);
+            row.shift.ciLow = agrees ? atLevel.ciLow : std::nan("");
+            row.shift.ciHigh = agrees ? atLevel.ciHigh : std::nan("");
+            row.shiftConfidence = 1 - levels[i];
         }
     }
     // The run-level tests of the pooled rows are one family too (NaN, not counted, where invalid).
@@ -360,17 +376,29 @@ std::vector<TableColumn<ComparisonRow>> ScopeComparison::columns(double alpha, d
           {},
           11},
         C{QStringLiteral("hl_ci_low_ns"), tr("HL CI"),
-          tr("95 % confidence interval of the Hodges–Lehmann shift"),
+          tr("Interval of the Hodges–Lehmann shift: the shifts the Mann–Whitney test keeps at the level its "
+             "p is judged (Holm's step-down level over the scopes of the run pair: HL CI level), so it "
+             "excludes 0 exactly when the Holm-adjusted p is below α. Durations tied across the sides "
+             "count as half at a shift of 0 only: where the test rejects 0 at an end of the interval, that "
+             "end is open, “[−97 ns, 0)” (the CSV has the end, 0); empty where they disagree otherwise"),
           number([](const Row &r) { return r.shift.ciLow; }), cell::signedDuration,
           [](const Row &r) {
               if (std::isnan(r.shift.ciLow) || std::isnan(r.shift.ciHigh))
                   return QString();
-              return QStringLiteral("[%1, %2]").arg(formatSignedDuration(r.shift.ciLow),
-                                                    formatSignedDuration(r.shift.ciHigh));
+              const bool openLow = r.shiftOpenAtZero && r.shift.ciLow == 0,
+                         openHigh = r.shiftOpenAtZero && r.shift.ciHigh == 0;
+              return QStringLiteral("%1%2, %3%4")
+                  .arg(openLow ? QLatin1Char('(') : QLatin1Char('['))
+                  .arg(formatSignedDuration(r.shift.ciLow), formatSignedDuration(r.shift.ciHigh))
+                  .arg(openHigh ? QLatin1Char(')') : QLatin1Char(']'));
           }},
         C{QStringLiteral("hl_ci_high_ns"), tr("HL CI high"),
-          tr("High end of the 95 % confidence interval of the Hodges–Lehmann shift"),
+          tr("High end of the interval of the Hodges–Lehmann shift"),
           number([](const Row &r) { return r.shift.ciHigh; }), cell::signedDuration},
+        C{QStringLiteral("hl_ci_level"), tr("HL CI level"),
+          tr("The shift interval's confidence: 1 − Holm's step-down level of the row's Mann–Whitney p among "
+             "the scopes of its run pair (α / (m − k + 1) for the k-th smallest p of m)"),
+          number([](const Row &r) { return r.shiftConfidence; }), cell::percent},
         C{QStringLiteral("rel_change_median"), tr("Relative change"),
           tr("(median B − median A) / median A: negative when B is faster"),
           number([](const Row &r) { return r.relativeChange; }), cell::change},
@@ -446,7 +474,7 @@ QStringList ScopeComparison::tableKeys()
 {
     return QStringLiteral(
                "scope run n_a n_b mean_a_ns mean_b_ns std_a_ns std_b_ns median_a_ns median_b_ns iqr_a_ns "
-               "iqr_b_ns ranksum_z ranksum_p mwu_u mwu_p mwu_p_holm hl_shift_ns hl_ci_low_ns "
+               "iqr_b_ns ranksum_z ranksum_p mwu_u mwu_p mwu_p_holm hl_shift_ns hl_ci_low_ns hl_ci_level "
                "rel_change_median cliffs_delta run_level_change run_level_ci_level run_level_p verdict")
         .split(QLatin1Char(' '));
 }

@@ -18,6 +18,7 @@
 #include <QStringList>
 
 #include <limits>
+#include <memory>
 #include <vector>
 
 namespace scopeline {
@@ -29,7 +30,16 @@ struct ComparisonRow
     stats::Descriptive a, b;
     stats::RankSum rankSum{};
     stats::MannWhitney mannWhitney{};
-    stats::ShiftEstimate shift{}; // Hodges-Lehmann estimate of B - A
+    // Hodges–Lehmann estimate of B − A. Its interval is the Mann–Whitney test's at the level the row's
+    // p is judged (Holm's step-down level in its run pair's family; judgeTogether), at confidence
+    // shiftConfidence. Durations tied across the sides count as half at a shift of 0 only, so the test
+    // may reject 0 at an end of the interval: that end is then open (shiftOpenAtZero). NaN where the
+    // test and the interval disagree otherwise.
+    stats::ShiftEstimate shift{};
+    double shiftConfidence = std::numeric_limits<double>::quiet_NaN();
+    bool shiftOpenAtZero = false;
+    // The samples tested, shared by the row's copies: the interval waits for the row's family.
+    std::shared_ptr<const std::vector<double>> samplesA, samplesB;
     double relativeChange = 0;    // (median B - median A) / median A
     double cliffsDelta = 0;
     double rankSumHolm = 0, mannWhitneyHolm = 0;

@@ -25,7 +25,7 @@ import numpy as np
 from scipy import stats
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import stats_oracle  # noqa: E402  (the Hodges-Lehmann interval's k, scipy's exact distribution for small samples)
+import stats_oracle  # noqa: E402  (the Hodges-Lehmann interval by inverting scipy's test, Holm levels)
 
 
 def ns(value):
@@ -65,14 +65,9 @@ def samples(path, scope, mode):
     return result
 
 
-def hodges_lehmann(a, b, confidence=0.95):
-    d = np.sort(np.subtract.outer(np.asarray(b), np.asarray(a)).ravel())
-    n1, n2, N = len(a), len(b), d.size
-    shift = float(np.median(d))
-    k = stats_oracle.hodges_lehmann_k(n1, n2, confidence)
-    if k is None:  # no interval of such small samples has the confidence
-        return shift, None, None
-    return shift, float(d[k]), float(d[N - 1 - k])
+def hodges_lehmann(a, b, confidence):
+    [hl] = stats_oracle.hodges_lehmann(a, b, [confidence])
+    return hl["ci_low"], hl["ci_high"]
 
 
 def holm(ps):
@@ -99,10 +94,9 @@ def row(scope, run, a, b):
         return r
     rs = stats.ranksums(a, b)
     mw = stats.mannwhitneyu(a, b, alternative="two-sided")
-    shift, lo, hi = hodges_lehmann(a, b)
     diff = np.subtract.outer(np.asarray(b), np.asarray(a))
     r.update(ranksum_z=float(rs.statistic), ranksum_p=float(rs.pvalue), mwu_u=float(mw.statistic),
-             mwu_p=float(mw.pvalue), hl_shift_ns=shift, hl_ci_low_ns=lo, hl_ci_high_ns=hi,
+             mwu_p=float(mw.pvalue), hl_shift_ns=float(np.median(diff)), samples=(a, b),
              rel_change_median=(float(np.median(b)) - float(np.median(a))) / float(np.median(a)),
              cliffs_delta=float((diff > 0).mean() - (diff < 0).mean()))
     return r
@@ -122,6 +116,22 @@ def compare(args):
         for key in ("ranksum_p", "mwu_p"):
             for r, p in zip(family, holm([r[key] for r in family])):
                 r[key + "_holm"] = p
+        # The shift's interval at the level the row's Mann-Whitney p is judged (Holm's step-down level),
+        # kept where it says what the test does: 0 outside exactly when p < level, or 0 an open end.
+        levels = stats_oracle.holm_levels([math.nan if r["mwu_p"] is None else r["mwu_p"] for r in family],
+                                          0.05)
+        for r, level in zip(family, levels):
+            a, b = r.pop("samples", ([], []))
+            if not a or not b or math.isnan(level):
+                continue
+            lo, hi = hodges_lehmann(a, b, 1 - level)
+            r["hl_ci_level"] = 1 - level
+            if lo is None:
+                continue
+            rejected = r["mwu_p"] < level
+            if rejected == (lo <= 0 <= hi) and not (rejected and 0 in (lo, hi)):
+                lo = hi = None
+            r["hl_ci_low_ns"], r["hl_ci_high_ns"] = lo, hi
     return rows
 
 

@@ -84,38 +84,53 @@ def mwu_method_chosen(a, b):
 
 
 def hodges_lehmann(a, b, confidences):
-    n1, n2 = len(a), len(b)
-    N = n1 * n2
-    if N == 0 or N > MAX_PAIRS:
+    """The median of every difference b_j - a_i, and per confidence the interval of shifts d that
+    scipy's own Mann-Whitney test (method='auto') of a against b - d does not reject at 1 - confidence:
+    the test is run at a shift inside each gap between distinct differences (every gap when there are
+    up to 2000, else a bisection on each side of the median). Both ends None when a kept gap is
+    unbounded (no interval has the confidence); both the shift when no gap is kept (the differences
+    around the median are all one value)."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if a.size * b.size == 0 or a.size * b.size > MAX_PAIRS:
         return None
-    d = np.subtract.outer(b, a).ravel()  # every b_j - a_i
-    d.sort()
+    d = np.sort(np.subtract.outer(b, a).ravel())
     shift = np.median(d)
+    u = np.unique(d)
+
+    def p_gap(g):  # gap g lies between u[g-1] and u[g]; the outer gaps are unbounded
+        lo = u[g - 1] if g > 0 else u[0] - 1.0
+        hi = u[g] if g < u.size else u[-1] + 1.0
+        return stats.mannwhitneyu(a, b - (lo + hi) / 2, alternative="two-sided", method="auto").pvalue
+
+    everyP = [p_gap(g) for g in range(u.size + 1)] if u.size <= 2000 else None
     out = []
     for conf in confidences:
-        k = hodges_lehmann_k(n1, n2, conf)
-        if k is None:  # no interval of such small samples has the confidence
-            out.append({"confidence": conf, "shift": shift, "ci_low": None, "ci_high": None, "k": None})
-            continue
-        # 1-based D_(k+1) and D_(N-k)
-        out.append({"confidence": conf, "shift": shift, "ci_low": d[k], "ci_high": d[N - k - 1], "k": k})
+        level = 1.0 - conf
+        if everyP is not None:
+            kept = [g for g, p in enumerate(everyP) if p >= level]
+            if not kept:  # every difference near the middle is one value: the shift's, the interval's ends
+                out.append({"confidence": conf, "shift": shift, "ci_low": shift, "ci_high": shift})
+                continue
+            assert kept == list(range(kept[0], kept[-1] + 1)), "kept gaps not contiguous"
+            first, last = kept[0], kept[-1]
+        else:
+            middle = int(np.searchsorted(u, shift, side="right"))
+            assert p_gap(middle) >= level
+            lo, hi = 0, middle  # first kept gap
+            while lo < hi:
+                mid = (lo + hi) // 2
+                lo, hi = (lo, mid) if p_gap(mid) >= level else (mid + 1, hi)
+            first = lo
+            lo, hi = middle, u.size  # last kept gap
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                lo, hi = (mid, hi) if p_gap(mid) >= level else (lo, mid - 1)
+            last = lo
+        if first == 0 or last == u.size:
+            out.append({"confidence": conf, "shift": shift, "ci_low": None, "ci_high": None})
+        else:
+            out.append({"confidence": conf, "shift": shift, "ci_low": u[first - 1], "ci_high": u[last]})
     return out
-
-
-def hodges_lehmann_k(n1, n2, conf):
-    """The k of the interval [D_(k+1), D_(N-k)]: with a sample of <= 8, the largest k whose coverage
-    1 - 2 P(U <= k) under scipy's own exact Mann-Whitney distribution is at least conf (None when even
-    k = 0 falls short); else Moses' normal approximation."""
-    N, alpha = n1 * n2, 1.0 - conf
-    if min(n1, n2) <= 8:
-        from scipy.stats._mannwhitneyu import _mwu_state  # the distribution scipy's exact test uses
-        k = -1
-        while k + 1 <= (N - 1) // 2 and 2 * _mwu_state.cdf(k + 1, n1, n2) <= alpha:
-            k += 1
-        return k if k >= 0 and 2 * _mwu_state.cdf(k, n1, n2) <= alpha else None
-    z = stats.norm.ppf(1.0 - alpha / 2.0)
-    k = math.floor(N / 2 - z * math.sqrt(N * (n1 + n2 + 1) / 12))
-    return min(max(k, 0), (N - 1) // 2)
 
 
 def cliffs_delta(a, b):

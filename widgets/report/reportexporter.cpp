@@ -364,7 +364,8 @@ QString scopesSection(const ReportExporter::Input &input, const QString &caveat)
                     "and "
                     "sides with a single run, use the per-sample Mann–Whitney U test and say that run-to-run "
                     "variation was not measured. With thousands of samples a p-value alone says little, so "
-                    "the Hodges–Lehmann shift (the typical difference B − A with its 95 % CI) and Cliff's δ "
+                    "the Hodges–Lehmann shift (the typical difference B − A, with the Mann–Whitney test's "
+                    "interval at the level its p is judged) and Cliff's δ "
                     "(from −1 to 1; negative: B mostly faster) tell how large a difference is.")
                     .arg(QString::number(100.0 * input.threshold, 'g', 4))));
 

@@ -230,9 +230,21 @@ QString ComparisonTableModel::toolTip(const ComparisonRow &r, int column) const
     if ((sideA && r.a.n == 0) || (isSide(key, QLatin1String("b")) && r.b.n == 0))
         return tr("“%1” has no samples on side %2")
             .arg(r.scope, sideA ? QStringLiteral("A") : QStringLiteral("B"));
-    if (key == QLatin1String("hl_ci_low_ns") && !std::isnan(r.shift.ciLow))
-        return tr("95 % confidence interval of the Hodges–Lehmann shift of B vs A: %1 to %2")
-            .arg(formatSignedDuration(r.shift.ciLow), formatSignedDuration(r.shift.ciHigh));
+    if (key == QLatin1String("hl_ci_low_ns") && !std::isnan(r.shift.ciLow)) {
+        const QString interval =
+            tr("%1 confidence interval of the Hodges–Lehmann shift of B vs A: %2 to %3 (the level the "
+               "Mann–Whitney p is judged at, after Holm)")
+                .arg(formatPercent(r.shiftConfidence), formatSignedDuration(r.shift.ciLow),
+                     formatSignedDuration(r.shift.ciHigh));
+        if (!r.shiftOpenAtZero)
+            return interval;
+        return interval + tr(". 0 itself is outside it: durations tied across A and B (timer ticks) count as "
+                             "half at a shift of exactly 0, and there the test rejects it");
+    }
+    if (key == QLatin1String("hl_ci_low_ns") && r.comparable() && !std::isnan(r.shiftConfidence))
+        return tr("No interval at %1: at a shift of 0 durations tied across A and B (timer ticks) count as "
+                  "half, which no other shift has, and no interval of the shift agrees with the test there")
+            .arg(formatPercent(r.shiftConfidence));
     // the tests, from the rank sum to the run-level p: nothing to test with one side
     if (!r.comparable() && column >= this->column("ranksum_z") && column < m_verdictColumn)
         return tr("Not computed: the scope has samples on one side only");
