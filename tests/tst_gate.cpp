@@ -362,6 +362,36 @@ private slots:
               pairs.splits);
     }
 
+    // A scope found on one side only is not compared, so it cannot pass the gate: torch.compile's
+    // reduce-overhead run keeps no record_function names, and `attention` was judged by nothing.
+    void scopeOnOneSideIsNotJudged()
+    {
+        const QString eager = testdata::path("h100_runs/torch_compile/eager"),
+                      compiled = testdata::path("h100_runs/torch_compile/reduce_overhead");
+        REQUIRE_TEST_DATA(eager);
+        REQUIRE_TEST_DATA(compiled);
+        const QList<LoadedRun> a = load(eager), b = load(compiled);
+        const Replication replication = Replication::of(a, b);
+        ScopeComparison comparison(scopeIndexes(a), scopeIndexes(b));
+        comparison.setReplication(&replication);
+        const std::vector<ComparisonRow> rows =
+            comparison.compare({QStringLiteral("attention")}, MatchMode::Component, SampleMode::Kernel);
+        for (const bool strict : {false, true}) {
+            Gate gate(GateMode::Change, strict);
+            gate.addScopeComparison(rows, kAlpha, 0.01);
+            QVERIFY(gate.failed());
+            QCOMPARE(gate.unjudged().size(), std::size_t(1));
+            QVERIFY2(gate.unjudged().front().caveat.contains(QLatin1String("no scope names in B")),
+                     qPrintable(gate.unjudged().front().caveat));
+        }
+        const ProcessResult cli =
+            runProcess(QStringLiteral(SCOPELINE_CLI),
+                       {QStringLiteral("compare"), eager, compiled, QStringLiteral("--scope"),
+                        QStringLiteral("attention"), QStringLiteral("--fail-on"), QStringLiteral("change")});
+        QVERIFY2(cli.exitCode == 1, cli.err.constData());
+        QVERIFY2(cli.err.contains("not judged"), cli.err.constData());
+    }
+
     // scopeline-cli maps the gate to exit status 3 and names the rows the model names: a pair of
     // processes (one a side) whose calls carry the caveat passes by default, fails with --strict.
     void cliCaveatedCallsNeedStrict()

@@ -136,8 +136,10 @@ void Gate::addScopeComparison(const std::vector<ComparisonRow> &rows, double alp
         row.table = QStringLiteral("scope");
         row.name = r.isPooled() ? tr("%1 (all runs)").arg(r.scope) : tr("%1 (run %2)").arg(r.scope, r.run);
         row.verdict = r.verdict(alpha, threshold);
-        if (row.verdict == Verdict::NotFound) {
-            row.caveat = tr("on neither side");
+        if (row.verdict == Verdict::NotFound || row.verdict == Verdict::OnlyInA ||
+            row.verdict == Verdict::OnlyInB) { // a scope on one side is not compared: it gates nothing
+            row.caveat =
+                row.verdict == Verdict::NotFound ? tr("on neither side") : r.verdictText(alpha, threshold);
             if (m_mode != GateMode::Off)
                 m_unjudged.push_back(std::move(row));
             continue;

@@ -63,8 +63,8 @@ public:
     // Rows with the verdict that do not fail it because they carry a caveat (none when strict).
     const std::vector<GateRow> &waived() const { return m_waived; }
     // Rows it could not judge, their reason as the caveat: the step where a side has none of its steps
-    // or too few runs (or processes) to test, a scope on neither side (a mistyped --step or --scope). A
-    // gate with nothing to judge would pass whatever B did.
+    // or too few runs (or processes) to test, a scope on neither side (a mistyped --step or --scope) or
+    // on one side only (B without scope names). A gate with nothing to judge would pass whatever B did.
     const std::vector<GateRow> &unjudged() const { return m_unjudged; }
     // Kernels of one side only (new, gone or renamed) whose time per run changed significantly in
     // the direction the mode names: said, never counted, even with --strict. Which kernels a process
