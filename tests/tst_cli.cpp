@@ -493,6 +493,34 @@ private slots:
         QVERIFY2(twice.err.contains("warning: A and Y are the same runs"), twice.err.constData());
     }
 
+    // A pair says what would make its figures say nothing: one path for both sides, and a side whose
+    // trace holds no GPU kernels (GPU activity not recorded), named, not "no scope names in B".
+    void pairWarnings()
+    {
+        const ProcessResult same = cli({QStringLiteral("diff"), kTorchEager, kTorchEager});
+        QVERIFY2(same.exitCode == 0, same.err.constData());
+        QVERIFY2(same.err.contains("warning: A and B are the same runs"), same.err.constData());
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString cpuOnly = tmp.filePath(QStringLiteral("cpu_only.json"));
+        QFile out(cpuOnly);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(
+            R"({"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":2,"ts":10,"dur":5}]})");
+        out.close();
+        for (const QString &command : {QStringLiteral("diff"), QStringLiteral("steps"),
+                                       QStringLiteral("compare"), QStringLiteral("ranks")}) {
+            QStringList args{command, kTorchEager, cpuOnly};
+            if (command == QLatin1String("compare"))
+                args << QStringLiteral("--scope") << QStringLiteral("attention");
+            const ProcessResult result = cli(args);
+            QVERIFY2(result.err.contains("warning: B: " + cpuOnly.toUtf8() + " holds no GPU kernels"),
+                     qPrintable(command + QLatin1String(": ") + QString::fromUtf8(result.err)));
+            QVERIFY2(!result.err.contains("carry no scope names"), result.err.constData());
+            QVERIFY2(!result.err.contains("same runs"), result.err.constData());
+        }
+    }
+
     // A folder scopeline-hipbench recorded into stands for its two sides, which its summary.json names
     // relative to where the program ran: the same output as the two folders given.
     void recordedPairStandsForItsSides_data()

@@ -176,9 +176,10 @@ compare, diff and steps also take:
 More than two variants: compare, diff, steps and report take A B C ..., A the baseline, each
 [LABEL=]PATH (the label defaults to the folder's name): each candidate against the baseline, the Holm
 families grown by the candidates, a variant column first in every CSV; compare adds a Kruskal-Wallis
-test across all variants per scope. Labels that are all numbers (K=5, K=10, ...; or --sweep NAME with
-steps) make a sweep: neighbours compared, and where the step jumps. steps PATH --sweep-scope 'bmm_K(\d+)'
-takes a run's scopes as the sweep.
+test across all variants per scope. With steps, labels that are all numbers (K=5, K=10, ...; --sweep
+NAME names the parameter) make a sweep: neighbours compared, and where the step jumps (diff and
+compare compare each against the baseline alone). steps PATH --sweep-scope 'bmm_K(\d+)' takes a
+run's scopes as the sweep.
 
 --csv - writes the CSV to standard output in place of the report (the gate still goes to stderr).
 
@@ -225,6 +226,8 @@ int loadVariants(const QList<SideArgument> &sides, LoadedVariants &variants)
         return Unreadable;
     variants.baseline = each.front();
     variants.candidates.assign(each.begin() + 1, each.end());
+    for (std::size_t i = 0; i < each.size(); ++i)
+        warnRunsWithoutKernels(each[i], sides[qsizetype(i)].label);
     for (qsizetype i = 1; i < sides.size(); ++i)
         variants.labels << sides[i].label;
     return Success;
@@ -455,13 +458,34 @@ void warnStepsMissing(const StepBreakdown &steps, const QString &labelA, const Q
                     .arg(steps.stepScope(), where));
 }
 
-bool loadSides(const ComparisonOptions &options, QList<LoadedRun> &a, QList<LoadedRun> &b)
+void warnRunsWithoutKernels(const QList<LoadedRun> &runs, const QString &side)
 {
+    for (const LoadedRun &run : runs)
+        if (run.summary && run.summary->kernels().empty())
+            warning(QStringLiteral("%1: %2 holds no GPU kernels: nothing of it can be compared (was GPU "
+                                   "activity recorded?)")
+                        .arg(side, run.run.file));
+}
+
+bool loadPair(const QString &pathA, const QString &pathB, QList<LoadedRun> &a, QList<LoadedRun> &b)
+{
+    for (const QString &text :
+         SideArgument::sameRuns({{QStringLiteral("A"), pathA}, {QStringLiteral("B"), pathB}}))
+        warning(text);
     std::vector<QList<LoadedRun>> each;
-    if (!loadEachPath({options.pathA, options.pathB}, each))
+    if (!loadEachPath({pathA, pathB}, each))
         return false;
     a = each[0];
     b = each[1];
+    warnRunsWithoutKernels(a, QStringLiteral("A"));
+    warnRunsWithoutKernels(b, QStringLiteral("B"));
+    return true;
+}
+
+bool loadSides(const ComparisonOptions &options, QList<LoadedRun> &a, QList<LoadedRun> &b)
+{
+    if (!loadPair(options.pathA, options.pathB, a, b))
+        return false;
     // runs, a multi-GPU run's rank files counted once
     const int runsA = Replication::of(a, {}).runs(0), runsB = Replication::of(b, {}).runs(0);
     if (runsA != runsB)

@@ -129,6 +129,11 @@ void warnScopesMatchingNothing(const ComparisonOptions &options, const std::vect
 void warnStepsMissing(const StepBreakdown &steps, const QString &labelA, const QString &labelB);
 // Loads both sides; warns when their run counts differ (runs pair by sorted name).
 bool loadSides(const ComparisonOptions &options, QList<LoadedRun> &a, QList<LoadedRun> &b);
+// Loads the two sides of a pair in one pass; warns of one path given for both and of runs without
+// kernels. False after printing why a side could not be loaded.
+bool loadPair(const QString &pathA, const QString &pathB, QList<LoadedRun> &a, QList<LoadedRun> &b);
+// Warns of each run of a side that holds no GPU kernels.
+void warnRunsWithoutKernels(const QList<LoadedRun> &runs, const QString &side);
 
 // --format text|markdown|json, --fail-on slower|change and --strict: what diff, steps and compare
 // share to serve as a CI gate (markdown: a pull-request comment; json: every CSV field).

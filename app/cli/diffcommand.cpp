@@ -301,10 +301,9 @@ int diffCommand(const QStringList &arguments)
     if (sides.size() > 2)
         return variantDiff(sides, options, output, top, parser.isSet(wideOption),
                            parser.isSet(csvOption) ? parser.value(csvOption) : QString());
-    std::vector<QList<LoadedRun>> sidesLoaded;
-    if (!loadEachPath({positional[0], positional[1]}, sidesLoaded))
+    QList<LoadedRun> a, b;
+    if (!loadPair(positional[0], positional[1], a, b))
         return Unreadable;
-    const QList<LoadedRun> &a = sidesLoaded[0], &b = sidesLoaded[1];
     const KernelDiff diff(a, b, options);
     const StepBreakdown steps(a, b, StepBreakdownOptions{QString(), options.alpha, options.threshold});
     // The gate: the step line's verdict and every kernel row's, each after its own Holm.

@@ -87,10 +87,9 @@ int ranksCommand(const QStringList &arguments)
     if (!parseStepScope(parser, o.step, options.stepScope, status))
         return status;
 
-    std::vector<QList<LoadedRun>> sides;
-    if (!loadEachPath(positional.mid(0, 2), sides))
+    QList<LoadedRun> a, b;
+    if (positional.size() == 2 ? !loadPair(positional[0], positional[1], a, b) : !loadPaths(positional, a))
         return Unreadable;
-    const QList<LoadedRun> a = sides[0], b = sides.size() > 1 ? sides[1] : QList<LoadedRun>();
     const RankTable ranks(a, b, options);
     if (json)
         printRanksJson(ranks, positional, options);

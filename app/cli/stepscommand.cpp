@@ -341,7 +341,7 @@ int stepsCommand(const QStringList &arguments)
     }
     const QStringList positional = {sides[0].path, sides[1].path};
     QList<LoadedRun> a, b;
-    if (!loadPaths({positional[0]}, a) || !loadPaths({positional[1]}, b))
+    if (!loadPair(positional[0], positional[1], a, b))
         return Unreadable;
     const StepBreakdown steps(a, b, options);
     Gate gate(output.failOn, output.strict);

@@ -50,6 +50,7 @@ public:
     // Whether any kernel carries a scope name that is not a step's: what scopes() lists beside the
     // steps, without counting them (it stops at the first).
     bool hasNamedScope() const;
+    std::size_t kernelCount() const { return m_start.size(); }
     // The run's step scope: `ProfilerStep` when present, else the step scope with the most kernels
     // (`PjitFunction(...)` before other `<name>#N`); empty when there is none.
     QString stepScope() const;

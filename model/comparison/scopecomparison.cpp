@@ -161,6 +161,12 @@ int ScopeComparison::unnamedSide() const
         return std::any_of(side.begin(), side.end(),
                            [](const ScopeIndex *index) { return index && index->hasNamedScope(); });
     };
+    const auto hasKernels = [](const std::vector<const ScopeIndex *> &side) {
+        return std::any_of(side.begin(), side.end(),
+                           [](const ScopeIndex *index) { return index && index->kernelCount() > 0; });
+    };
+    if (!hasKernels(m_a) || !hasKernels(m_b))
+        return -1; // a side without kernels has no names to miss
     const bool a = named(m_a), b = named(m_b);
     return a == b ? -1 : a ? 1 : 0;
 }
