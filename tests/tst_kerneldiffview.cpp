@@ -496,6 +496,34 @@ private slots:
         QVERIFY(findings > 0);
     }
 
+    // The kernel column's names are told apart within the width the view gives it, so the view does not
+    // elide them again: torch.compile's three cutlass GEMMs had all read "cutlass::Ke…_tn_align4>".
+    void kernelNamesFitTheirColumn()
+    {
+        KernelDiffView view;
+        view.resize(1366, 700);
+        view.show();
+        view.setSides(m_eager, m_reduceOverhead, QString(), QString());
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const int kernel = KernelDiffModel::column("kernel");
+        const int width = view.tableView()->columnWidth(kernel);
+        const QFontMetrics metrics(view.tableView()->font());
+        QSet<QString> shown;
+        for (int r = 0; r < view.model()->rowCount(); ++r) {
+            const QString text = view.model()->index(r, kernel).data().toString();
+            QVERIFY2(metrics.horizontalAdvance(text) < width, qPrintable(text));
+            QVERIFY2(!shown.contains(text), qPrintable(text));
+            shown.insert(text);
+        }
+        QVERIFY(shown.size() > 10);
+        // Given room, the names grow back (the spare width goes to the verdict and the per-call change
+        // first).
+        view.resize(3200, 700);
+        QTRY_VERIFY(view.tableView()->columnWidth(kernel) > width);
+        QTRY_VERIFY(metrics.horizontalAdvance(view.model()->index(0, kernel).data().toString()) >
+                    metrics.horizontalAdvance(QStringLiteral("cutlass::Kernel…_tn_align4>")));
+    }
+
     void tableIsTheDiff()
     {
         KernelDiffView view;

@@ -33,9 +33,11 @@ QString differingPart(const QStringList &members, qsizetype k, int width)
     for (qsizetype other = 0; other < members.size(); ++other)
         if (other != k)
             differs = std::max(differs, commonPrefix(name, members[other]));
-    constexpr int kHead = 12, kAfter = 12;
+    // Narrow, the head gives way to the window, which keeps what differs inside it.
+    const int kHead = std::min(12, width / 3), kWindow = width - kHead - 1,
+              kAfter = std::min(12, kWindow / 2);
     const qsizetype end = std::min(name.size(), differs + kAfter);
-    const qsizetype start = std::max<qsizetype>(kHead, end - (width - kHead - 1));
+    const qsizetype start = std::max<qsizetype>(kHead, end - kWindow);
     if (start <= kHead) // the difference is near enough to the start: the name's beginning shows it
         return name.left(width);
     return name.left(kHead) + QStringLiteral("…") + name.mid(start, end - start);
@@ -71,7 +73,7 @@ QStringList distinctKernelNames(const QStringList &names, int width)
 
 QStringList distinctNames(const QStringList &shortNames, int width)
 {
-    width = std::max(width, 24);
+    width = std::max(width, 16);
     QStringList shown;
     std::map<QString, QList<qsizetype>> byShown; // shown text -> the names that read as it
     for (const QString &name : shortNames) {

@@ -12,7 +12,7 @@ namespace scopeline {
 // A demangled C++ name without its leading "void " and its parameter list.
 QString shortKernelName(QString name);
 
-// The names, shortened to at most `width` characters (at least 24) and told apart: each short name
+// The names, shortened to at most `width` characters (at least 16) and told apart: each short name
 // elided in the middle; where two would still read alike, each keeps its head and, after "…", the
 // part where it differs from the others; names the same to the end get " #2", " #3".
 QStringList distinctKernelNames(const QStringList &names, int width);

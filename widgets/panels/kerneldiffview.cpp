@@ -27,11 +27,14 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalBlocker>
+#include <QStyle>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 namespace scopeline {
@@ -262,6 +265,7 @@ void KernelDiffView::recompute()
             for (const std::vector<int> &unit : replication.units(s))
                 m_processes[s].push_back({names[s][std::size_t(unit.front())], unit});
     }
+    m_model->setNameWidth(std::numeric_limits<int>::max()); // measured at their widest
     m_table->resizeColumnsToContents();
     // The key columns (kernel, verdict, time/run change, per call, Δ time/run, share, time/run A and
     // B) side by side without scrolling at 1366 px; long texts elide, whole in their tooltips, but the
@@ -322,6 +326,25 @@ void KernelDiffView::fitCappedColumns()
             spare -= grow;
         }
     }
+    // Names told apart within the column's width: eliding them again in the middle would cut out the
+    // part that tells two GEMMs apart.
+    const QFontMetrics metrics(m_table->font());
+    const int margin = 2 * m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 2;
+    const int room = m_table->columnWidth(KernelDiffModel::column("kernel")) - margin;
+    const auto fits = [&](int chars) {
+        const QStringList names = m_model->namesAt(chars);
+        return std::all_of(names.begin(), names.end(),
+                           [&](const QString &name) { return metrics.horizontalAdvance(name) <= room; });
+    };
+    int lo = 16, hi = 60; // the widest that fits, by bisection
+    while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        if (fits(mid))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    m_model->setNameWidth(lo);
 }
 
 bool KernelDiffView::eventFilter(QObject *watched, QEvent *event)

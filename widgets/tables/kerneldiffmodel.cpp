@@ -9,6 +9,7 @@
 #include <QBrush>
 #include <QFont>
 
+#include <algorithm>
 #include <cmath>
 
 namespace scopeline {
@@ -104,19 +105,35 @@ QString KernelDiffModel::perCallToolTip(const KernelDiffRow &r)
 }
 
 KernelDiffModel::KernelDiffModel(QObject *parent)
-    : QAbstractTableModel(parent), m_columns(KernelDiff::tableColumns())
+    : QAbstractTableModel(parent), m_columns(KernelDiff::tableColumns()), m_nameWidth(kKernelNameChars)
 {}
+
+QStringList KernelDiffModel::namesAt(int chars) const
+{
+    return distinctKernelNames(m_kernels, std::clamp(chars, 16, kKernelNameChars));
+}
+
+void KernelDiffModel::setNameWidth(int chars)
+{
+    chars = std::clamp(chars, 16, kKernelNameChars);
+    if (chars == m_nameWidth)
+        return;
+    m_nameWidth = chars;
+    m_names = namesAt(chars);
+    if (rowCount() > 0)
+        emit dataChanged(index(0, column("kernel")), index(rowCount() - 1, column("kernel")));
+}
 
 void KernelDiffModel::setDiff(std::shared_ptr<const KernelDiff> diff)
 {
     beginResetModel();
     m_diff = std::move(diff);
     m_columns = KernelDiff::tableColumns(m_diff ? m_diff->options() : KernelDiffOptions{}); // "Op" by op
-    QStringList kernels;
+    m_kernels.clear();
     if (m_diff)
         for (const KernelDiffRow &row : m_diff->rows())
-            kernels << boundedText(row.kernel);
-    m_names = distinctKernelNames(kernels, kKernelNameChars);
+            m_kernels << boundedText(row.kernel);
+    m_names = namesAt(m_nameWidth);
     endResetModel();
 }
 

@@ -31,6 +31,11 @@ public:
     static int column(const char *key) { return KernelDiff::tableKeys().indexOf(QLatin1String(key)); }
 
     void setDiff(std::shared_ptr<const KernelDiff> diff);
+    // The kernel column's names are told apart within this many characters (16 … 60, default 60): the
+    // width the view gives the column, so that it need not elide them again and cut what differs.
+    void setNameWidth(int chars);
+    // The kernel column's names at that width, as setNameWidth would make them.
+    QStringList namesAt(int chars) const;
     const KernelDiff *diff() const { return m_diff.get(); }
     const KernelDiffRow &row(int row) const { return m_diff->rows()[std::size_t(row)]; }
 
@@ -50,7 +55,9 @@ private:
 
     std::shared_ptr<const KernelDiff> m_diff;
     std::vector<TableColumn<KernelDiffRow>> m_columns; // KernelDiff::tableColumns()
+    QStringList m_kernels;                             // the rows' kernel names, bounded
     QStringList m_names; // the kernel column's texts: short, no two alike (distinctKernelNames)
+    int m_nameWidth;
 };
 
 } // namespace scopeline
