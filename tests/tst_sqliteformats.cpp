@@ -183,6 +183,12 @@ private slots:
                 << testdata::path(QStringLiteral("public/Fuser/%1.sqlite").arg(QLatin1String(run)))
                 << QStringLiteral("nsys") << 19;
         QTest::newRow("nsys bert h100") << converted("nsys_bert_h100.sqlite") << QStringLiteral("nsys") << 60;
+        // torch.compile reduce-overhead: 12 kernel launches and 12 CUDA graphs, traced node by node and
+        // whole.
+        QTest::newRow("nsys graphs by node")
+            << converted("nsys_graphs/node.sqlite") << QStringLiteral("nsys") << 12;
+        QTest::newRow("nsys graphs whole")
+            << converted("nsys_graphs/graph.sqlite") << QStringLiteral("nsys") << 12;
         QTest::newRow("rocpd 908 dispatches")
             << converted("rocpd/908_results.db") << QStringLiteral("rocpd") << 0;
         // 52 kernel launches in the vLLM step (the other 361 kernels come from 25 graph launches).
@@ -325,6 +331,44 @@ private slots:
         QVERIFY2(r.ok(), qPrintable(r.error));
         QCOMPARE(countKind(*r.trace, EventKind::KernelLaunch), 19); // 17 cudaLaunchKernel_v7000, 2 driver
         QVERIFY(r.trace->skipped.empty());
+    }
+
+    // nsys's default --cuda-graph-trace=graph writes a graph launch as one GPU range, none of its kernels:
+    // read, it is GPU work, so the span and the steps are those of the same run traced node by node (the
+    // whole-graph busy time holds the gaps between its nodes). Unread, busy was 191.6 µs, not 4.171 ms.
+    void wholeGraphsAreGpuWork()
+    {
+        const QString node = converted("nsys_graphs/node.sqlite"),
+                      graph = converted("nsys_graphs/graph.sqlite");
+        REQUIRE_TEST_DATA(node, graph);
+        const QJsonObject byNode = infoJson(node), whole = infoJson(graph);
+        QCOMPARE(whole[QStringLiteral("gpu_span_ns")], byNode[QStringLiteral("gpu_span_ns")]);
+        QCOMPARE(whole[QStringLiteral("graph_launches")].toInt(), 12);
+        QCOMPARE(whole[QStringLiteral("median_graph_launch_delay_ns")],
+                 byNode[QStringLiteral("median_graph_launch_delay_ns")]);
+        QVERIFY(whole[QStringLiteral("gpu_busy_ns")].toDouble() >
+                byNode[QStringLiteral("gpu_busy_ns")].toDouble());
+        const QJsonArray notes = whole[QStringLiteral("notes")].toArray();
+        QVERIFY2(std::any_of(notes.begin(), notes.end(),
+                             [](const QJsonValue &n) {
+                                 return n.toString().contains(QLatin1String("--cuda-graph-trace=node"));
+                             }),
+                 qPrintable(QJsonDocument(notes).toJson()));
+        LoadResult r = TraceLoader::load(graph);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        int graphs = 0;
+        for (uint32_t e = 0; e < r.trace->eventCount(); ++e)
+            graphs +=
+                r.trace->kind[e] == EventKind::Kernel && r.trace->qname(e) == QLatin1String("CUDA graph 1");
+        QCOMPARE(graphs, 12); // one graph, launched 12 times
+        QCOMPARE(countKind(*r.trace, EventKind::Kernel), 24);
+        const ProcessResult steps =
+            cli({QStringLiteral("steps"), node, graph, QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(steps.exitCode == 0, steps.err.constData());
+        const QJsonObject step =
+            QJsonDocument::fromJson(steps.out).object()[QStringLiteral("rows")].toArray().first().toObject();
+        QCOMPARE(step[QStringLiteral("mean_a_ns")], step[QStringLiteral("mean_b_ns")]);
+        QCOMPARE(step[QStringLiteral("steps_b")].toInt(), 4);
     }
 
     // The H200 runs of the Fuser program against its H100 runs: 3 v 2, kernel time per run as the
@@ -561,11 +605,13 @@ private slots:
         QString error;
         const std::vector<TraceRun> runs = TraceFolder::scan(converted(""), &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        QCOMPARE(int(runs.size()), 3);
+        QCOMPARE(int(runs.size()), 5);
         QCOMPARE(runs[0].name, QStringLiteral("nsys_bert_h100.sqlite"));
-        QCOMPARE(runs[1].name, QStringLiteral("rocpd")); // the per-process databases of one run
-        QCOMPARE(runs[1].file, QFileInfo(converted("rocpd")).absoluteFilePath());
-        QCOMPARE(runs[2].name, QStringLiteral("two_gpus_one_trace"));
+        QCOMPARE(runs[1].name, QStringLiteral("nsys_graphs/graph.sqlite")); // two exports: two runs
+        QCOMPARE(runs[2].name, QStringLiteral("nsys_graphs/node.sqlite"));
+        QCOMPARE(runs[3].name, QStringLiteral("rocpd")); // the per-process databases of one run
+        QCOMPARE(runs[3].file, QFileInfo(converted("rocpd")).absoluteFilePath());
+        QCOMPARE(runs[4].name, QStringLiteral("two_gpus_one_trace"));
 
         QTemporaryDir dir;
         QVERIFY(dir.isValid());

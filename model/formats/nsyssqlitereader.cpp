@@ -95,7 +95,7 @@ std::set<int64_t> NsysDatabase::nsysBacktraceClasses(sqlite3 *db, const Names &o
 bool NsysSqliteReader::isNsysExport(const std::set<std::string> &objects)
 {
     return objects.count("StringIds") || objects.count("CUPTI_ACTIVITY_KIND_KERNEL") ||
-           objects.count("NVTX_EVENTS");
+           objects.count("CUPTI_ACTIVITY_KIND_GRAPH_TRACE") || objects.count("NVTX_EVENTS");
 }
 
 QString NsysSqliteReader::formatName() const
@@ -165,9 +165,9 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
     auto has = [&](const char *name) { return objects.count(name) > 0; };
     const char *kKernel = "CUPTI_ACTIVITY_KIND_KERNEL", *kRuntime = "CUPTI_ACTIVITY_KIND_RUNTIME",
                *kMemcpy = "CUPTI_ACTIVITY_KIND_MEMCPY", *kMemset = "CUPTI_ACTIVITY_KIND_MEMSET",
-               *kNvtx = "NVTX_EVENTS";
+               *kNvtx = "NVTX_EVENTS", *kGraph = "CUPTI_ACTIVITY_KIND_GRAPH_TRACE";
     const QString version = nsysVersion(db, objects);
-    if (!has(kKernel)) {
+    if (!has(kKernel) && !has(kGraph)) {
         // nsys leaves out the tables of what it did not record: no kernel table, no CUDA trace.
         m_error = has(kRuntime)
                       ? tr("no kernels recorded in %1: it holds CUDA API calls, but no kernel ran while "
@@ -179,7 +179,7 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
     }
     // Every table read must have its times; a missing one is a schema this reader does not know.
     std::unordered_map<std::string, Names> columns;
-    for (const char *table : {kKernel, kRuntime, kMemcpy, kMemset, kNvtx}) {
+    for (const char *table : {kKernel, kRuntime, kMemcpy, kMemset, kNvtx, kGraph}) {
         if (!has(table))
             continue;
         columns[table] = columnNames(db, table);
@@ -195,17 +195,23 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
     }
 
     // Rows per table, for progress and for saying which kinds of activity were not recorded.
-    int64_t kernels = 0, calls = 0, memcpys = 0, memsets = 0, nvtx = 0;
+    int64_t kernels = 0, calls = 0, memcpys = 0, memsets = 0, nvtx = 0, graphs = 0;
     if (!countRows(db, has,
                    {{kKernel, &kernels},
                     {kRuntime, &calls},
                     {kMemcpy, &memcpys},
                     {kMemset, &memsets},
-                    {kNvtx, &nvtx}}))
+                    {kNvtx, &nvtx},
+                    {kGraph, &graphs}}))
         return false;
-    m_totalRows = std::max<int64_t>(1, kernels + calls + memcpys + memsets + nvtx);
-    if (kernels == 0)
+    m_totalRows = std::max<int64_t>(1, kernels + calls + memcpys + memsets + nvtx + graphs);
+    if (kernels == 0 && graphs == 0)
         m_builder.note(tr("no kernels recorded in this export"));
+    // nsys's default, --cuda-graph-trace=graph, records a graph launch as one range and none of its nodes.
+    if (graphs > 0)
+        m_builder.note(tr("%1 CUDA graph launches recorded whole, each one GPU range named \"CUDA graph N\": "
+                          "their kernels are not seen (record with `nsys profile --cuda-graph-trace=node`)")
+                           .arg(graphs));
     if (calls == 0)
         m_builder.note(tr("no CUDA API calls in this export: kernels are not paired with the calls that "
                           "launched them (record with `nsys profile --trace=cuda`)"));
@@ -267,8 +273,9 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
 
     // CUDA correlation ids are unique within one process only: with the process known on both sides
     // (globalPid on GPU rows, globalTid on API rows), a call pairs with the kernels of its own process.
+    const char *gpuTable = has(kKernel) ? kKernel : kGraph; // what tells the processes of GPU work apart
     const bool perProcess =
-        columns[kKernel].count("globalPid") && (!has(kRuntime) || columns[kRuntime].count("globalTid"));
+        columns[gpuTable].count("globalPid") && (!has(kRuntime) || columns[kRuntime].count("globalTid"));
     auto pairKey = [&](sqlite3_stmt *s, int column, int64_t globalId, int64_t *shown) {
         int64_t c = -1;
         if (!intAt(s, column, c) || c < 0)
@@ -281,8 +288,8 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
     // Several processes on one GPU: their streams are told apart by process.
     bool severalProcesses = false;
     if (perProcess &&
-        !query(db, QLatin1String(kKernel),
-               QStringLiteral("SELECT count(DISTINCT globalPid) > 1 FROM %1").arg(QLatin1String(kKernel)),
+        !query(db, QLatin1String(gpuTable),
+               QStringLiteral("SELECT count(DISTINCT globalPid) > 1 FROM %1").arg(QLatin1String(gpuTable)),
                [&](sqlite3_stmt *s) { severalProcesses = sqlite3_column_int(s, 0) != 0; }))
         return false;
 
@@ -293,11 +300,14 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
             addName(m_builder, event, "process_name", pid, "0", pid);
         return pid;
     };
-    // GPU activity: kernels, copies and sets, one track per device and stream.
+    // GPU activity: kernels, graphs launched whole, copies and sets, one track per device and stream.
     auto readGpu = [&](const char *table, const char *cat) {
         const Names &cols = columns[table];
+        const bool graph = table == std::string(kGraph);
         QString name = QStringLiteral("NULL");
-        if (cat == std::string("kernel")) {
+        if (graph) {
+            name = column(cols, table, cols.count("graphId") ? "graphId" : "graphExecId");
+        } else if (cat == std::string("kernel")) {
             for (const char *c : {"demangledName", "shortName", "mangledName"})
                 if (cols.count(c)) {
                     name = QLatin1String(c);
@@ -322,7 +332,10 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
                 intAt(s, 3, stream);
                 intAt(s, 6, gpid);
                 std::string text;
-                if (cat == std::string("kernel")) {
+                if (graph) {
+                    int64_t id = 0;
+                    text = intAt(s, 5, id) ? "CUDA graph " + std::to_string(id) : "CUDA graph";
+                } else if (cat == std::string("kernel")) {
                     text = stringAt(s, 5);
                     if (text.empty())
                         text = "(unnamed kernel)";
@@ -340,7 +353,9 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
                          shown);
             });
     };
-    if (!readGpu(kKernel, "kernel"))
+    if (has(kKernel) && !readGpu(kKernel, "kernel"))
+        return false;
+    if (has(kGraph) && !readGpu(kGraph, "kernel"))
         return false;
     if (has(kMemcpy) && !readGpu(kMemcpy, "gpu_memcpy"))
         return false;

@@ -18,6 +18,9 @@ NVTX range, memcpy and memsets from a trace whose figures the JSON loader checks
   converted/nsys_bert_h100.sqlite       the H100 BERT Kineto trace (..._bert-small-uncased__1016001):
                                         kernels, runtime and driver calls, the memcpy, memsets, the user
                                         annotation as an NVTX push/pop range, thread names
+  converted/nsys_graphs/node.sqlite     torch.compile reduce-overhead on an H100 (our recording,
+  converted/nsys_graphs/graph.sqlite    h100_runs/torch_compile/reduce_overhead/run_0) with its CUDA
+                                        graphs traced node by node, and whole (nsys's default)
 
 rocpd ids are stored where rocprofiler-sdk's writer stores them. References are to ROCm/rocm-systems
 at commit 1b1610fc2b2ab32af71e6e04e4d4a6a4ae597992, projects/rocprofiler-sdk/ (the same files are
@@ -58,6 +61,9 @@ PUBLIC = os.path.join(HERE, "public", "TraceLens")
 ROCPROF_JSON = os.path.join(PUBLIC, "tests__rocprof__908_results.json.gz")
 VLLM_TRACE = os.path.join(PUBLIC, "tests__traces__inference__vllm_prefilldecode_piecewise__graph_execution.json.gz")
 BERT_TRACE = os.path.join(PUBLIC, "tests__traces__h100__gaunernst_bert-small-uncased__1016001.json.gz")
+# torch.compile mode="reduce-overhead" on an H100 (our recording, tests/data/h100_runs): CUDA graphs.
+TORCH_GRAPHS_TRACE = os.path.join(HERE, "h100_runs", "torch_compile", "reduce_overhead", "run_0",
+                                  "trace.pt.trace.json.gz")
 MAX_DISPATCHES = 1500
 ROCPD_RUN_START = 63857982592000  # ns: the first dispatch of tests__rocprof__908_results.json.gz
 
@@ -361,6 +367,11 @@ NSYS_TABLES = {
     "CUPTI_ACTIVITY_KIND_MEMSET": "start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, "
                                   "contextId INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER, "
                                   "globalPid INTEGER, value INTEGER NOT NULL, bytes INTEGER NOT NULL",
+    # As nsys's own `cuda_gpu_trace` report reads it: one row per graph launch traced whole.
+    "CUPTI_ACTIVITY_KIND_GRAPH_TRACE": "start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, "
+                                       "contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL, "
+                                       "correlationId INTEGER, globalPid INTEGER, graphId INTEGER NOT NULL, "
+                                       "graphExecId INTEGER NOT NULL",
     "NVTX_EVENTS": "start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, rangeId INTEGER, "
                    "category INTEGER, color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, "
                    "textId INTEGER, domainId INTEGER",
@@ -373,13 +384,17 @@ def global_id(pid, tid=0):
     return (pid << 24) | (tid & 0xFFFFFF)
 
 
-def make_nsys_from_kineto(path):
-    events = load(BERT_TRACE)["traceEvents"]
+def make_nsys_from_kineto(path, source=BERT_TRACE, whole_graphs=False):
+    """whole_graphs: as `nsys profile --cuda-graph-trace=graph` (nsys's default) records them, each
+    graph launch one CUPTI_ACTIVITY_KIND_GRAPH_TRACE row from its first node's start to its last one's
+    end, its nodes not written; else as --cuda-graph-trace=node, every node a row of its own."""
+    events = load(source)["traceEvents"]
     slices = [e for e in events if e.get("ph") == "X" and "ts" in e]
     t0 = min(ns(e["ts"]) for e in slices)  # nsys times are ns from the start of the session
     db = new_db(path)
     for table, columns in NSYS_TABLES.items():
-        db.execute(f"CREATE TABLE {table} ({columns})")
+        if whole_graphs or table != "CUPTI_ACTIVITY_KIND_GRAPH_TRACE":  # nsys leaves out empty tables
+            db.execute(f"CREATE TABLE {table} ({columns})")
     strings = {}
 
     def sid(text):
@@ -408,6 +423,10 @@ def make_nsys_from_kineto(path):
         corr = e.get("args", {}).get("correlation")
         db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?, ?, ?, ?, ?, ?, 0, NULL)",
                    (start, end, 1 if e["cat"] == "cuda_runtime" else 2, gtid, corr, sid(e["name"])))
+    graph_launches = {e["args"]["correlation"] for e in cpu if e["name"].startswith("cudaGraphLaunch")}
+    graph_rows = {}  # correlation -> the GRAPH_TRACE row of that launch
+    graph_ids = {}  # the sequence of node names -> its graphId
+    nodes = {}
     for e in slices:
         cat = e.get("cat")
         if cat not in ("kernel", "gpu_memcpy", "gpu_memset"):
@@ -417,6 +436,11 @@ def make_nsys_from_kineto(path):
         row = dict(start=start, end=start + ns(e["dur"]), deviceId=int(args.get("device", e["pid"])),
                    contextId=int(args.get("context", 1)), streamId=int(args.get("stream", e["tid"])),
                    correlationId=args.get("correlation"), globalPid=global_id(os_pid))
+        if whole_graphs and row["correlationId"] in graph_launches:
+            whole = graph_rows.setdefault(row["correlationId"], dict(row, greenContextId=None))
+            whole["start"], whole["end"] = min(whole["start"], row["start"]), max(whole["end"], row["end"])
+            nodes.setdefault(row["correlationId"], []).append(e["name"])
+            continue
         if cat == "kernel":
             grid, block = args.get("grid", [1, 1, 1]), args.get("block", [1, 1, 1])
             short = e["name"].split("<")[0].split("(")[0].split("::")[-1] or e["name"]
@@ -431,6 +455,11 @@ def make_nsys_from_kineto(path):
         keys = ", ".join(row)
         db.execute(f"INSERT INTO CUPTI_ACTIVITY_KIND_{table} ({keys}) VALUES ({', '.join('?' for _ in row)})",
                    list(row.values()))
+    for exec_id, (corr, row) in enumerate(sorted(graph_rows.items()), start=1):
+        row.update(graphId=graph_ids.setdefault(tuple(nodes[corr]), len(graph_ids) + 1), graphExecId=exec_id)
+        keys = ", ".join(row)
+        db.execute(f"INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE ({keys}) VALUES ({', '.join('?' for _ in row)})",
+                   list(row.values()))
     db.commit()
     db.execute("VACUUM")
     db.close()
@@ -442,6 +471,9 @@ def main(argv):
     make_rocpd_from_rocprofv3(os.path.join(out, "rocpd", "908_results.db"))
     make_rocpd_from_kineto(os.path.join(out, "rocpd", "19_results.db"))
     make_nsys_from_kineto(os.path.join(out, "nsys_bert_h100.sqlite"))
+    os.makedirs(os.path.join(out, "nsys_graphs"), exist_ok=True)
+    for whole, name in ((False, "node.sqlite"), (True, "graph.sqlite")):
+        make_nsys_from_kineto(os.path.join(out, "nsys_graphs", name), TORCH_GRAPHS_TRACE, whole)
     return 0
 
 

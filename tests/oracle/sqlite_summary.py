@@ -8,7 +8,9 @@ with Python's sqlite3 module and prints the same launch/kernel figures as trace_
 Written from the public schemas and the profilers' own sources, not from the C++ reader.
 
 Definitions: kernels are the rows of CUPTI_ACTIVITY_KIND_KERNEL / rocpd_kernel_dispatch (memory copies
-and sets are not kernels); launches are runtime/driver API calls whose name is a kernel-launch API;
+and sets are not kernels), and of CUPTI_ACTIVITY_KIND_GRAPH_TRACE: nsys's default
+--cuda-graph-trace=graph records each graph launch as one range from its first node's start to its last
+one's end (CUpti_ActivityGraphTrace2), its nodes not at all, so the range is the GPU work there is; launches are runtime/driver API calls whose name is a kernel-launch API;
 graph launches those starting with cudaGraphLaunch/cuGraphLaunch/hipGraphLaunch. launch delay = kernel
 start - earliest launch start of its key; graph launch delay = earliest kernel start of the graph
 launch's key - graph launch start. busy = union of kernel intervals, span = first kernel start to last
@@ -123,8 +125,9 @@ def nsys_pid(global_id):
 
 def read_nsys(db, key):
     names = dict(db.execute("SELECT id, value FROM StringIds"))
-    kernels = [(s, e, (key, nsys_pid(p), c)) for s, e, p, c in db.execute(
-        "SELECT start, end, globalPid, correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL")]
+    kernels = [(s, e, (key, nsys_pid(p), c)) for table in ("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE")
+               if table in tables(db)
+               for s, e, p, c in db.execute(f"SELECT start, end, globalPid, correlationId FROM {table}")]
     calls = []
     if "CUPTI_ACTIVITY_KIND_RUNTIME" in tables(db):
         backtraces = nsys_backtrace_classes(db)
@@ -144,7 +147,7 @@ def summarize(paths):
         if "rocpd_kernel_dispatch" in t:
             k, c = read_rocpd(db, i)
             fmt = "rocpd"
-        elif "CUPTI_ACTIVITY_KIND_KERNEL" in t and "StringIds" in t:
+        elif t & {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"} and "StringIds" in t:
             k, c = read_nsys(db, i)
             fmt = "nsys"
         else:
