@@ -636,6 +636,17 @@ private slots:
         QTest::newRow("another sqlite")
             << "other.sqlite"
             << "CREATE TABLE t (x)" << false << "neither an Nsight Systems export";
+        // rocmProfileData's rpd tracer (ROCm 5–6): its own rocpd_ tables (rocpd_python/rocpd/schema_data/
+        // tableSchema.cmd), not rocprofv3's; it had been told to record with rocprofv3 "(no rocpd_* tables)".
+        QTest::newRow("rocmProfileData rpd")
+            << "trace.rpd"
+            << "CREATE TABLE rocpd_string (id INTEGER PRIMARY KEY, string VARCHAR(4096));"
+               "CREATE TABLE rocpd_op (id INTEGER PRIMARY KEY, gpuId INTEGER, queueId INTEGER, sequenceId "
+               "INTEGER, completionSignal VARCHAR(18), start INTEGER, end INTEGER, description_id INTEGER, "
+               "opType_id INTEGER);"
+               "CREATE TABLE rocpd_api (id INTEGER PRIMARY KEY, pid INTEGER, tid INTEGER, start INTEGER, end "
+               "INTEGER, apiName_id INTEGER, args_id INTEGER)"
+            << false << "a rocmProfileData (rpd) database (rocpd_op and rocpd_api tables)";
         QTest::newRow("missing column")
             << "nocol.sqlite"
             << "CREATE TABLE StringIds (id INTEGER, value TEXT);"

@@ -27,7 +27,7 @@ protected:
     {
         if (NsysSqliteReader::isNsysExport(objects))
             return readNsys(db, fileName);
-        m_error = neitherFormat();
+        m_error = neitherFormat(objects);
         return false;
     }
 

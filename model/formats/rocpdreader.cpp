@@ -34,7 +34,7 @@ protected:
             return readRocpd(db, index, fileName);
         m_error = count > 1 && NsysSqliteReader::isNsysExport(objects)
                       ? tr("an Nsight Systems export among rocpd databases; open it on its own")
-                      : neitherFormat();
+                      : neitherFormat(objects);
         return false;
     }
 

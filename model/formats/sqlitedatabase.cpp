@@ -147,8 +147,13 @@ QString SqliteDatabase::notSqlite(const TraceProbe &probe)
               "starts with \"SQLite format 3\")");
 }
 
-QString SqliteDatabase::neitherFormat()
+QString SqliteDatabase::neitherFormat(const Names &objects)
 {
+    // rocmProfileData's rpd tracer (ROCm 5–6) writes rocpd_op and rocpd_api: rocpd_ names, another schema.
+    if (objects.count("rocpd_op") && objects.count("rocpd_api"))
+        return tr("a rocmProfileData (rpd) database (rocpd_op and rocpd_api tables), not a rocprofv3 rocpd "
+                  "database: convert it with rocmProfileData's `rpd2tracing.py` to a JSON trace, which "
+                  "Scopeline reads, or record with `rocprofv3 --output-format rocpd`");
     return tr(
         "a SQLite database, but neither an Nsight Systems export (no StringIds or CUPTI_ACTIVITY_KIND_* "
         "tables) nor a rocprofv3 rocpd database (no rocpd_* tables); record with "

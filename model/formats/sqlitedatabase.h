@@ -38,7 +38,7 @@ public:
     // For a .sqlite or .db file that is not SQLite: what both SQLite formats start with.
     static QString notSqlite(const TraceProbe &probe);
     // For a SQLite database that is neither format.
-    static QString neitherFormat();
+    static QString neitherFormat(const Names &objects);
 
     SqliteDatabase(TraceBuilder &builder, const ReadContext &context);
     virtual ~SqliteDatabase() = default;
