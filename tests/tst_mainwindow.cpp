@@ -1284,6 +1284,31 @@ private slots:
         QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_first_click.png"))));
     }
 
+    // A timeline at fit stays at fit when the first click opens the Details dock: it had not been
+    // zoomed, and keeping the scale cut the last 3.7 ms of the eager run off at the right edge.
+    void firstClickAtFitKeepsTheRun()
+    {
+        REQUIRE_TEST_DATA(kEager, kReduceOverhead);
+        MainWindow window;
+        QVERIFY(openTorchPair(window));
+        QDockWidget *dock = window.findChild<QDockWidget *>(QStringLiteral("details"));
+        QVERIFY(dock && !dock->isVisible());
+        TimelineView *view = window.timeline()->viewA();
+        const TimeScale &scale = view->timeScale();
+        QVERIFY(scale.start <= scale.lowerBound && scale.end >= scale.upperBound); // opened at fit
+        const std::vector<uint32_t> &kernels = view->run().analysis->kernels();
+        QTest::mouseClick(view, Qt::LeftButton, {}, view->eventRect(kernels[kernels.size() / 2]).center());
+        QVERIFY(dock->isVisible());
+        for (const TimelineView *side : {window.timeline()->viewA(), window.timeline()->viewB()})
+            QVERIFY2(side->timeScale().start <= side->timeScale().lowerBound &&
+                         side->timeScale().end >= side->timeScale().upperBound,
+                     qPrintable(QStringLiteral("%1..%2 of %3..%4")
+                                    .arg(side->timeScale().start)
+                                    .arg(side->timeScale().end)
+                                    .arg(side->timeScale().lowerBound)
+                                    .arg(side->timeScale().upperBound)));
+    }
+
     // A point clicked in the Per step chart: that run in its side's timeline, zoomed to that step, the
     // other side following under Lock zoom.
     void clickedStepIsShown()

@@ -857,8 +857,16 @@ void MainWindow::showDetailsDock(TimelineView *view, int64_t event)
 {
     // Hidden until there is something to say: the tables need the width. Its width comes off the
     // timelines; the clicked one keeps its scale, the event where it was (Lock zoom brings the other).
+    // A timeline showing its whole run stays so: it had not been zoomed, and would lose the run's end.
     if (m_detailsDock->isVisible())
         return;
+    const TimeScale &scale = view->timeScale();
+    if (scale.start <= scale.lowerBound && scale.end >= scale.upperBound) {
+        m_detailsDock->show();
+        layout()->activate();
+        m_timeline->fitBoth();
+        return;
+    }
     const QRect plot = view->plotRect(), clicked = view->eventRect(uint32_t(event));
     const double nsPerPx = double(view->visibleEnd() - view->visibleStart()) / std::max(1, plot.width());
     const int x = std::clamp(clicked.isEmpty() ? 0 : clicked.center().x() - plot.left(), 0, plot.width());
