@@ -521,6 +521,23 @@ private slots:
         }
     }
 
+    // A scope named twice is compared once: it had made two rows with different intervals, and doubled
+    // the Holm-adjusted p of every scope.
+    void scopeNamedTwiceIsComparedOnce()
+    {
+        const QStringList args{QStringLiteral("compare"),
+                               kTorchEager,
+                               kTorchCompiled,
+                               QStringLiteral("--scope"),
+                               QStringLiteral("ProfilerStep"),
+                               QStringLiteral("--format"),
+                               QStringLiteral("json")};
+        const ProcessResult once = cli(args), twice = cli(args + QStringList{QStringLiteral("--scope"),
+                                                                             QStringLiteral("ProfilerStep")});
+        QVERIFY2(once.exitCode == 0 && twice.exitCode == 0, twice.err.constData());
+        QCOMPARE(twice.out, once.out);
+    }
+
     // A folder scopeline-hipbench recorded into stands for its two sides, which its summary.json names
     // relative to where the program ran: the same output as the two folders given.
     void recordedPairStandsForItsSides_data()

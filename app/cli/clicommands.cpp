@@ -380,6 +380,8 @@ bool parseComparisonOptions(const QString &command, const QStringList &arguments
     options.scopes = parser.values(scopeOption);
     if (!expandRecordedPair(positional, &options.scopes, status))
         return false;
+    // A scope named twice would be tested twice: two rows, and a Holm family grown for nothing.
+    options.scopes.removeDuplicates();
     const bool variants = command == QLatin1String("compare") || command == QLatin1String("report");
     if (positional.size() < 2 || (positional.size() > 2 && !variants))
         return fail(QStringLiteral("%1 needs two paths, A and B%2")
