@@ -521,6 +521,37 @@ private slots:
         }
     }
 
+    // The kernel count says where each kernel ran, as the rows do: a GEMM XLA's autotuner picked in one
+    // process of A and none of B is only in A (it had read "22 on both sides" beside "Calls/run B 0").
+    void diffCountsWhereKernelsRan()
+    {
+        const QString matmul = testdata::path("h100_runs/jax_processes/matmul");
+        REQUIRE_TEST_DATA(matmul);
+        const QStringList args{QStringLiteral("diff"), matmul + QStringLiteral("/proc_[01]"),
+                               matmul + QStringLiteral("/proc_[23]")};
+        const ProcessResult text = cli(args),
+                            json =
+                                cli(args + QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(text.exitCode == 0 && json.exitCode == 0, json.err.constData());
+        int both = 0, onlyA = 0, onlyB = 0;
+        for (const QJsonValue &row :
+             QJsonDocument::fromJson(json.out).object()[QStringLiteral("rows")].toArray()) {
+            const bool a = row[QStringLiteral("calls_a")].toDouble() > 0,
+                       b = row[QStringLiteral("calls_b")].toDouble() > 0;
+            both += a && b;
+            onlyA += a && !b;
+            onlyB += b && !a;
+        }
+        QVERIFY(onlyA > 0);
+        const QByteArray line = QStringLiteral("%1 kernels: %2 on both sides, %3 only in A, %4 only in B")
+                                    .arg(both + onlyA + onlyB)
+                                    .arg(both)
+                                    .arg(onlyA)
+                                    .arg(onlyB)
+                                    .toUtf8();
+        QVERIFY2(text.out.contains(line), text.out.constData());
+    }
+
     // A scope named twice is compared once: it had made two rows with different intervals, and doubled
     // the Holm-adjusted p of every scope.
     void scopeNamedTwiceIsComparedOnce()

@@ -317,8 +317,9 @@ void KernelDiff::judgeTogether(const std::vector<KernelDiff *> &diffs)
             row.perCallVerdict =
                 runLevelVerdict(row.perCallHolm, row.perCall.change, options.alpha, options.threshold);
             ++sum.kernels;
-            sum.onlyInA += row.verdict == Verdict::OnlyInA;
-            sum.onlyInB += row.verdict == Verdict::OnlyInB;
+            // where it ran: a process-dependent kernel of one side is there alone too, though tested
+            sum.onlyInA += !row.b.present();
+            sum.onlyInB += !row.a.present();
             sum.processDependent += row.processDependent();
         }
     }

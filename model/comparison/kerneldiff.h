@@ -101,7 +101,7 @@ struct KernelDiffSummary
     double busyPerRunA = kUnset, busyPerRunB = kUnset;
     double kernelTimePerRunA = 0, kernelTimePerRunB = 0;
     double deltaTotalNs = 0; // kernelTimePerRunB − kernelTimePerRunA, the sum of the rows' deltas
-    int kernels = 0, onlyInA = 0, onlyInB = 0; // rows
+    int kernels = 0, onlyInA = 0, onlyInB = 0; // rows; of kernels that ran on one side only
     int processesA = 0, processesB = 0, processDependent = 0;
     bool byProcess = false; // the unit is the process
     QString caveat;         // Replication::caveat

@@ -394,8 +394,9 @@ def judge(pairs, alpha, threshold):
 
     for pair in pairs:
         rows = pair["rows"]
-        pair["summary"].update(kernels=len(rows), only_in_a=sum(r["verdict"] == "only in A" for r in rows),
-                               only_in_b=sum(r["verdict"] == "only in B" for r in rows),
+        # where the kernels ran: those of one side only, process-dependent or not
+        pair["summary"].update(kernels=len(rows), only_in_a=sum(r["runs_b"] == 0 for r in rows),
+                               only_in_b=sum(r["runs_a"] == 0 for r in rows),
                                process_dependent=sum(r["process_dependent"] for r in rows))
 
 
