@@ -198,26 +198,37 @@ private slots:
         QCOMPARE(model->index(0, 14).data().toString(), QStringLiteral("B faster"));
     }
 
-    // A short per-step chart (1366 x 768) keeps its value ticks apart: as many as its height holds.
+    // A short per-step chart (1366 x 768) keeps its value ticks apart: as many as its height holds, and
+    // two at least (it had shown a lone "0").
     void shortStepChartKeepsTicksApart()
     {
-        StepTimeChart chart;
-        const StepBreakdown breakdown(m_a, m_b);
-        chart.setBreakdown(&breakdown);
-        for (int height : {110, 160, 400}) {
-            chart.resize(600, height);
-            chart.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&chart));
-            chart.plot()->replot();
-            const QVector<double> ticks = chart.plot()->yAxis->tickVector();
-            const int labelPixels = QFontMetrics(chart.plot()->yAxis->tickLabelFont()).height();
-            for (qsizetype i = 1; i < ticks.size(); ++i)
-                QVERIFY2(std::fabs(chart.plot()->yAxis->coordToPixel(ticks[i]) -
-                                   chart.plot()->yAxis->coordToPixel(ticks[i - 1])) >= labelPixels,
-                         qPrintable(QStringLiteral("height %1: ticks %2 and %3")
-                                        .arg(height)
-                                        .arg(ticks[i - 1])
-                                        .arg(ticks[i])));
+        const QString chain = testdata::path("h100_runs/hipbench/launch-chain");
+        REQUIRE_TEST_DATA(chain);
+        const StepBreakdown torch(m_a, m_b),
+            launchChain(load(chain + QStringLiteral("/eager")), load(chain + QStringLiteral("/graph")));
+        for (const StepBreakdown *breakdown : {&torch, &launchChain}) {
+            StepTimeChart chart;
+            chart.setBreakdown(breakdown);
+            for (int height = 80; height <= 400; height += height < 200 ? 2 : 100) {
+                chart.resize(600, height);
+                chart.show();
+                QVERIFY(QTest::qWaitForWindowExposed(&chart));
+                chart.plot()->replot();
+                QVector<double> ticks;
+                for (double tick : chart.plot()->yAxis->tickVector())
+                    if (chart.plot()->yAxis->range().contains(tick))
+                        ticks << tick;
+                QVERIFY2(ticks.size() >= 2,
+                         qPrintable(QStringLiteral("height %1: a lone tick gives no scale").arg(height)));
+                const int labelPixels = QFontMetrics(chart.plot()->yAxis->tickLabelFont()).height();
+                for (qsizetype i = 1; i < ticks.size(); ++i)
+                    QVERIFY2(std::fabs(chart.plot()->yAxis->coordToPixel(ticks[i]) -
+                                       chart.plot()->yAxis->coordToPixel(ticks[i - 1])) >= labelPixels,
+                             qPrintable(QStringLiteral("height %1: ticks %2 and %3")
+                                            .arg(height)
+                                            .arg(ticks[i - 1])
+                                            .arg(ticks[i])));
+            }
         }
     }
 

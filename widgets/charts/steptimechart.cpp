@@ -170,8 +170,10 @@ void StepTimeChart::rebuild()
 bool StepTimeChart::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_plot && event->type() == QEvent::Resize) {
-        // As many value ticks as the height holds apart (a short chart got five, on top of each other).
-        m_plot->yAxis->ticker()->setTickCount(valueTicksThatFit(m_plot->height() - 70));
+        // As many value ticks as the height holds apart (a short chart got five, on top of each other),
+        // two at least, exactly: a lone "0" gave no scale at 1366 x 768.
+        m_plot->yAxis->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
+        m_plot->yAxis->ticker()->setTickCount(std::max(2, valueTicksThatFit(m_plot->height() - 70)));
         m_plot->replot(QCustomPlot::rpQueuedReplot);
     }
     if (watched != m_plot || !m_breakdown)
