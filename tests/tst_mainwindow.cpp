@@ -1986,6 +1986,12 @@ private slots:
                                   dir.filePath(QStringLiteral("r.png"))});
         QCOMPARE(result.exitCode, 1);
         QVERIFY2(result.err.contains("--range starts after the end of A's timeline"), result.err.constData());
+        // ending past it: cut at its end and said (it had slid back, or showed the whole run)
+        result =
+            runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--range"), QStringLiteral("1000:600000000000"),
+                             QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("r2.png"))});
+        QCOMPARE(result.exitCode, 0);
+        QVERIFY2(result.err.contains("--range ends after the end of A's timeline"), result.err.constData());
         // a folder without traces opened alone: the load's message (not a session's), and exit 1
         QTemporaryDir empty;
         result = runProcess(

@@ -303,7 +303,15 @@ int main(int argc, char *argv[])
                         qApp->setProperty("screenshotFails", true);
                         continue;
                     }
-                    view->setVisibleRange(scale.lowerBound + rangeStart, scale.lowerBound + rangeEnd);
+                    // A window past the end is cut there, not slid back over time that was not asked for.
+                    const int64_t end = std::min(rangeEnd, scale.boundsSpan());
+                    if (end < rangeEnd)
+                        std::fprintf(stderr,
+                                     "scopeline: --range ends after the end of %s's timeline (%lld ns): "
+                                     "shown to its end\n",
+                                     view == timelines->viewA() ? "A" : "B",
+                                     static_cast<long long>(scale.boundsSpan()));
+                    view->setVisibleRange(scale.lowerBound + rangeStart, scale.lowerBound + end);
                 }
             },
             Qt::SingleShotConnection);
