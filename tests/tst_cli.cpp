@@ -282,6 +282,28 @@ private slots:
                                                        QStringLiteral("--match"),
                                                        QStringLiteral("fuzzy")}
                                         << 1 << QStringLiteral("--match");
+        // --csv - and --format json or markdown would both write to standard output, one after the other
+        for (const char *command : {"diff", "steps", "ranks"})
+            QTest::newRow(qPrintable(QStringLiteral("%1 --csv - --format json").arg(QLatin1String(command))))
+                << QStringList{QLatin1String(command),
+                               trace,
+                               trace,
+                               QStringLiteral("--csv"),
+                               QStringLiteral("-"),
+                               QStringLiteral("--format"),
+                               QStringLiteral("json")}
+                << 1 << QStringLiteral("cannot go with --format json");
+        QTest::newRow("compare --csv - --format markdown")
+            << QStringList{QStringLiteral("compare"),
+                           trace,
+                           trace,
+                           QStringLiteral("--scope"),
+                           QStringLiteral("x"),
+                           QStringLiteral("--csv"),
+                           QStringLiteral("-"),
+                           QStringLiteral("--format"),
+                           QStringLiteral("markdown")}
+            << 1 << QStringLiteral("cannot go with --format markdown");
         QTest::newRow("missing path")
             << QStringList{QStringLiteral("info"), QStringLiteral("/nonexistent/trace.json")} << 2
             << QStringLiteral("/nonexistent/trace.json");

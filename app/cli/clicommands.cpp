@@ -583,6 +583,14 @@ bool parseGateOptions(const QCommandLineParser &parser, GateOptions &options, in
         status = usageError(QStringLiteral("--format must be text, markdown or json"));
         return false;
     }
+    // Both would go to standard output, one after the other: not a file either reader can read.
+    if (options.format != OutputFormat::Text && parser.isSet(QStringLiteral("csv")) &&
+        parser.value(QStringLiteral("csv")) == QLatin1String("-")) {
+        status = usageError(
+            QStringLiteral("--csv - writes the CSV to standard output: it cannot go with --format %1")
+                .arg(format));
+        return false;
+    }
     options.failOn = GateMode::Off;
     if (parser.isSet(QStringLiteral("fail-on")) &&
         !parseGateMode(parser.value(QStringLiteral("fail-on")), options.failOn)) {

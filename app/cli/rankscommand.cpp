@@ -75,6 +75,9 @@ int ranksCommand(const QStringList &arguments)
     const bool json = parser.value(formatOption) == QLatin1String("json");
     if (!json && parser.value(formatOption) != QLatin1String("text"))
         return usageError(QStringLiteral("ranks: --format must be text or json"));
+    if (json && parser.isSet(o.csv) && parser.value(o.csv) == QLatin1String("-"))
+        return usageError(
+            QStringLiteral("--csv - writes the CSV to standard output: it cannot go with --format json"));
     int status = Success;
     QStringList positional = parser.positionalArguments();
     if (!expandRecordedPair(positional, nullptr, status))
