@@ -726,6 +726,41 @@ private slots:
             QVERIFY2(info.err.contains(path.toUtf8()), info.err.constData());
     }
 
+    // A damaged page of one table names that table (it had read "… while reading counting rows").
+    void damagedTableIsNamed()
+    {
+        const QString nsys = converted("nsys_bert_h100.sqlite");
+        REQUIRE_TEST_DATA(nsys);
+        QTemporaryDir dir;
+        const QString path = writableCopy(nsys, dir, QStringLiteral("damaged.sqlite"));
+        QVERIFY(!path.isEmpty());
+        int64_t root = 0, pageSize = 0;
+        sqlite3 *db = nullptr;
+        QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+        sqlite3_stmt *s = nullptr;
+        sqlite3_prepare_v2(db, "SELECT rootpage FROM sqlite_master WHERE name = 'NVTX_EVENTS'", -1, &s,
+                           nullptr);
+        if (sqlite3_step(s) == SQLITE_ROW)
+            root = sqlite3_column_int64(s, 0);
+        sqlite3_finalize(s);
+        sqlite3_prepare_v2(db, "PRAGMA page_size", -1, &s, nullptr);
+        if (sqlite3_step(s) == SQLITE_ROW)
+            pageSize = sqlite3_column_int64(s, 0);
+        sqlite3_finalize(s);
+        sqlite3_close(db);
+        QVERIFY(root > 1 && pageSize > 0);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QVERIFY(file.seek((root - 1) * pageSize));
+        file.write(QByteArray(int(pageSize), '\xff'));
+        file.close();
+        const LoadResult r = TraceLoader::load(path);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error.contains(QLatin1String("damaged or truncated")) &&
+                     r.error.contains(QLatin1String("NVTX_EVENTS")),
+                 qPrintable(r.error));
+    }
+
     void wrongTypesAreSkippedAndCounted()
     {
         const QString nsys = converted("nsys_bert_h100.sqlite");

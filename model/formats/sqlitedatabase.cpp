@@ -249,15 +249,16 @@ bool SqliteDatabase::query(sqlite3 *db, const QString &what, const QString &sql,
 bool SqliteDatabase::countRows(sqlite3 *db, const std::function<bool(const char *)> &has,
                                const std::vector<std::pair<const char *, int64_t *>> &tables)
 {
-    QStringList counts;
-    for (const auto &[table, count] : tables)
-        counts << (has(table) ? QStringLiteral("(SELECT count(*) FROM %1)").arg(QLatin1String(table))
-                              : QStringLiteral("0"));
-    return query(db, tr("counting rows"), QStringLiteral("SELECT ") + counts.join(QStringLiteral(", ")),
-                 [&](sqlite3_stmt *s) {
-                     for (int c = 0; c < int(tables.size()); ++c)
-                         intAt(s, c, *tables[std::size_t(c)].second);
-                 });
+    // Table by table, so that a damaged one is named.
+    for (const auto &[table, count] : tables) {
+        *count = 0;
+        int64_t *rows = count;
+        if (has(table) && !query(db, QLatin1String(table),
+                                 QStringLiteral("SELECT count(*) FROM %1").arg(QLatin1String(table)),
+                                 [rows](sqlite3_stmt *s) { intAt(s, 0, *rows); }))
+            return false;
+    }
+    return true;
 }
 
 bool SqliteDatabase::querySlices(sqlite3 *db, const QString &what, const QString &sql, const QString &badRows,
