@@ -574,6 +574,47 @@ private slots:
         QVERIFY2(text.out.contains(line), text.out.constData());
     }
 
+    // Per kernel, a scope that runs another number of kernels a run on each side compares two mixes: said
+    // (cuBLAS matmul's mlp against einsum's read "B slower" per kernel while B spent 25 % less time).
+    void kernelMixesAreSaid()
+    {
+        const QString a = testdata::path("jax_h100/jax_named_scopes_cublas/trace_file_matmul_*"),
+                      b = testdata::path("jax_h100/jax_named_scopes/trace_file_einsum_*");
+        const QStringList args{QStringLiteral("compare"),
+                               a,
+                               b,
+                               QStringLiteral("--scope"),
+                               QStringLiteral("mlp"),
+                               QStringLiteral("--scope"),
+                               QStringLiteral("attn_q_k"),
+                               QStringLiteral("--format"),
+                               QStringLiteral("json")};
+        const ProcessResult result = cli(args);
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        int said = 0;
+        for (const QJsonValue &row :
+             QJsonDocument::fromJson(result.out).object()[QStringLiteral("rows")].toArray()) {
+            if (row[QStringLiteral("run")].toString() != QLatin1String("all"))
+                continue;
+            const double perRunA =
+                             row[QStringLiteral("n_a")].toDouble() / row[QStringLiteral("runs_a")].toDouble(),
+                         perRunB =
+                             row[QStringLiteral("n_b")].toDouble() / row[QStringLiteral("runs_b")].toDouble();
+            const QByteArray note = QStringLiteral("scope '%1' runs %2 kernels a run in A and %3 in B")
+                                        .arg(row[QStringLiteral("scope")].toString())
+                                        .arg(perRunA)
+                                        .arg(perRunB)
+                                        .toUtf8();
+            QCOMPARE(result.err.contains(note), perRunA != perRunB);
+            said += perRunA != perRunB;
+        }
+        QCOMPARE(said, 1); // mlp; attn_q_k runs as many kernels on both sides
+        // per instance, the scope's time: nothing to say
+        const ProcessResult instances =
+            cli(args + QStringList{QStringLiteral("--samples"), QStringLiteral("instance")});
+        QVERIFY2(!instances.err.contains("kernels a run in A"), instances.err.constData());
+    }
+
     // A scope named twice is compared once: it had made two rows with different intervals, and doubled
     // the Holm-adjusted p of every scope.
     void scopeNamedTwiceIsComparedOnce()

@@ -423,10 +423,9 @@ bool parseStepScope(const QCommandLineParser &parser, const QCommandLineOption &
     return true;
 }
 
-void warnScopesMatchingNothing(const ComparisonOptions &options, const std::vector<const ScopeIndex *> &a,
-                               const std::vector<const ScopeIndex *> &b)
+void warnScopeSamples(const ComparisonOptions &options, const std::vector<const ScopeIndex *> &a,
+                      const std::vector<const ScopeIndex *> &b)
 {
-    // A scope found on one side only still has its rows; say so plainly.
     for (const QString &scope : options.scopes) {
         std::size_t nA = 0, nB = 0;
         const ScopeMatcher matcher(scope, options.match);
@@ -434,12 +433,27 @@ void warnScopesMatchingNothing(const ComparisonOptions &options, const std::vect
             nA += index->samples(matcher, options.samples).size();
         for (const ScopeIndex *index : b)
             nB += index->samples(matcher, options.samples).size();
-        if (nA == 0 || nB == 0)
+        // A scope found on one side only still has its rows; say so plainly.
+        if (nA == 0 || nB == 0) {
             warning(QStringLiteral("scope '%1' matches nothing in %2")
                         .arg(scope, nA == 0 && nB == 0
                                         ? QStringLiteral("A (%1) or B (%2)").arg(options.pathA, options.pathB)
                                     : nA == 0 ? QStringLiteral("A (%1)").arg(options.pathA)
                                               : QStringLiteral("B (%1)").arg(options.pathB)));
+            continue;
+        }
+        // Per kernel, a scope that runs another number of kernels on each side compares two mixes: their
+        // medians can move against the scope's time (B slower per kernel, 25 % less time a run).
+        const double perRunA = double(nA) / double(a.size()), perRunB = double(nB) / double(b.size());
+        if (options.samples == SampleMode::Kernel &&
+            std::fabs(perRunA - perRunB) > 0.01 * std::max(perRunA, perRunB))
+            note(QStringLiteral(
+                     "scope '%1' runs %2 kernels a run in A and %3 in B: per kernel, its samples are "
+                     "two mixes of kernels, whose medians may move either way whatever its time does "
+                     "(--samples instance compares its time per instance)")
+                     .arg(scope)
+                     .arg(perRunA, 0, 'g', 4)
+                     .arg(perRunB, 0, 'g', 4));
     }
 }
 

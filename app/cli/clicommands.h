@@ -122,9 +122,10 @@ bool parseComparisonOptions(const QString &command, const QStringList &arguments
 // option is not given; an empty scope is a usage error (false, with the exit status in `status`).
 bool parseStepScope(const QCommandLineParser &parser, const QCommandLineOption &option, QString &scope,
                     int &status);
-// A warning on stderr for each scope that matches nothing on a side.
-void warnScopesMatchingNothing(const ComparisonOptions &options, const std::vector<const ScopeIndex *> &a,
-                               const std::vector<const ScopeIndex *> &b);
+// A warning on stderr for each scope that matches nothing on a side, and a note for a scope compared per
+// kernel that runs another number of kernels a run (rank file) on each side.
+void warnScopeSamples(const ComparisonOptions &options, const std::vector<const ScopeIndex *> &a,
+                      const std::vector<const ScopeIndex *> &b);
 // A warning on stderr when a side has no step of the step scope with kernels (a mistyped --step).
 void warnStepsMissing(const StepBreakdown &steps, const QString &labelA, const QString &labelB);
 // Loads both sides; warns when their run counts differ (runs pair by sorted name).

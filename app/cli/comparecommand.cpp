@@ -199,7 +199,7 @@ int compareCommand(const QStringList &arguments)
     if (const QString text = comparison.unnamedSideNote(); !text.isEmpty())
         note(text);
 
-    warnScopesMatchingNothing(options, indexA, indexB);
+    warnScopeSamples(options, indexA, indexB);
     err().flush();
 
     Gate gate(output.failOn, output.strict);

@@ -94,7 +94,7 @@ int reportCommand(const QStringList &arguments)
         for (qsizetype c = 2; c < sides.size(); ++c)
             input.moreCandidates.push_back({sides[c].label, variants.candidates[std::size_t(c - 1)]});
     }
-    warnScopesMatchingNothing(options, scopeIndexes(a), scopeIndexes(b));
+    warnScopeSamples(options, scopeIndexes(a), scopeIndexes(b));
     err().flush();
     const Replication replication = Replication::of(a, b);
     const bool ranked = hasRanks(a) || hasRanks(b);
