@@ -86,7 +86,7 @@ private:
 
 } // namespace
 
-ShiftEstimate hodgesLehmann(const std::vector<double> &a, const std::vector<double> &b, double confidence)
+ShiftEstimate hodgesLehmann(const std::vector<double> &a, const std::vector<double> &b, double level)
 {
     std::vector<double> sa = sortedWithoutNaN(a);
     std::vector<double> sb = sortedWithoutNaN(b);
@@ -107,28 +107,25 @@ ShiftEstimate hodgesLehmann(const std::vector<double> &a, const std::vector<doub
         out.shift = (lower + upper) / 2.0;
     }
 
-    if (!(confidence > 0.0 && confidence < 1.0))
+    if (!(level > 0.0 && level < 1.0))
         return out;
-    // The interval is the set of shifts d that mannWhitneyU(a, b − d) does not reject at 1 − confidence.
+    // The interval is the set of shifts d that mannWhitneyU(a, b − d) does not reject at `level`.
     // Between two neighbouring differences no a_i equals a b_j − d: U1 is the count k of differences
     // below d, and the only ties are those within each sample, which a shift keeps. So the shifts of a
-    // gap are kept when the test's p of U1 = k is at least 1 − confidence, and since that p grows
+    // gap are kept when the test's p of U1 = k is at least `level`, and since that p grows
     // towards k = mn/2, the kept gaps run from kmin to mn − kmin: the interval is [D(kmin), D(mn−kmin+1)]
     // (1-based order statistics). When even k = 0 is kept, no interval bounds the shift: NaN.
-    const double level = 1.0 - confidence;
     const std::uint64_t half = total / 2;
-    std::vector<double> cdf; // P(U ≤ k) for k = 0 … cdf.size() − 1 where the test is exact
-    if ((m <= 8 || n <= 8) && ties == 0.0) {
-        // As the test: scipy's exact distribution for small samples without ties. It stops at 2^20:
-        // beside a large sample kmin is large too, and the normal approximation holds there.
-        cdf = mannWhitneyExactCdf(m, n, std::size_t(std::min<std::uint64_t>(half, std::uint64_t{1} << 20)));
-        if (2.0 * cdf.back() < level && cdf.size() - 1 < half)
-            cdf.clear();
-    }
+    // As the test: scipy's exact distribution for small samples without ties, where U1 = k is below the
+    // states it computes, P(U ≤ k) for k = 0 … cdf.size() − 1; the normal approximation past them.
+    std::vector<double> cdf;
+    if ((m <= 8 || n <= 8) && ties == 0.0)
+        cdf = mannWhitneyExactCdf(m, n,
+                                  std::size_t(std::min<std::uint64_t>(half, kMannWhitneyExactStates - 1)));
     const auto kept = [&](std::uint64_t k) {
-        if (cdf.empty())
-            return mannWhitneyNormalP(double(k), m, n, ties) >= level;
-        return k >= cdf.size() || std::min(2.0 * cdf[std::size_t(k)], 1.0) >= level;
+        if (k < cdf.size())
+            return std::min(2.0 * cdf[std::size_t(k)], 1.0) >= level;
+        return mannWhitneyNormalP(double(k), m, n, ties) >= level;
     };
     std::uint64_t lo = 0, hi = half; // kept(half): U1 at the middle has p 1
     while (lo < hi) {

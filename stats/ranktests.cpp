@@ -18,10 +18,6 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kSqrt2 = 1.41421356237309504880;
 
-// The exact distribution needs one double per possible U value up to the observed tail; past this many
-// (only when one sample has <= 8 values and the other millions) fall back to the normal approximation.
-constexpr std::size_t kMaxExactStates = std::size_t{1} << 24;
-
 // Rank figures of a within the pooled sample, from a merge of the two sorted samples.
 struct Pooled
 {
@@ -123,7 +119,7 @@ MannWhitney mannWhitneyU(const std::vector<double> &a, const std::vector<double>
     if (wantExact) {
         // Without ties U is an integer; P(U >= u) = P(U <= m·n − u) by symmetry.
         const auto tail = static_cast<std::size_t>(n1 * n2 - u);
-        if (tail < kMaxExactStates) {
+        if (tail < kMannWhitneyExactStates) {
             const double p = 2.0 * mannWhitneyExactCdf(m, n, tail).back();
             return {u1, std::min(p, 1.0), true};
         }

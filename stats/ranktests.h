@@ -28,6 +28,9 @@ struct MannWhitney
     bool exact;
 };
 MannWhitney mannWhitneyU(const std::vector<double> &a, const std::vector<double> &b);
+// The exact distribution needs one double per possible U value up to the observed tail; from this many
+// (only when one sample has <= 8 values and the other millions) the normal approximation is used.
+constexpr std::size_t kMannWhitneyExactStates = std::size_t{1} << 24;
 // The normal approximation's two-sided p of mannWhitneyU for U1 = u1 of samples of m and n values whose
 // tied groups give tieTerm = Σ (t³ − t): what mannWhitneyU returns when it does not use the exact test.
 double mannWhitneyNormalP(double u1, std::size_t m, std::size_t n, double tieTerm);

@@ -268,6 +268,7 @@ private slots:
     void mannWhitneyCoversBothMethodsAndTinyP();
     void hodgesLehmannMatchesBruteForce_data() { caseRows(); }
     void hodgesLehmannMatchesBruteForce();
+    void hodgesLehmannInvertsItsTest();
     void relativeMedianChangeMatchesNumpy_data() { caseRows(); }
     void relativeMedianChangeMatchesNumpy();
     void cliffsDeltaMatchesBruteForce_data() { caseRows(); }
@@ -484,12 +485,52 @@ void TestStats::hodgesLehmannMatchesBruteForce()
     for (qsizetype i = 0; i < perConfidence.size(); ++i) {
         const QJsonObject o = perConfidence[i].toObject();
         const double confidence = o.value("confidence").toDouble();
-        const ShiftEstimate e = hodgesLehmann(c.a, c.b, confidence);
+        const ShiftEstimate e = hodgesLehmann(c.a, c.b, 1 - confidence); // the oracle's level too
         const QString what = QStringLiteral("%1 @%2").arg(c.name).arg(confidence);
         COMPARE_NUM(what + " shift", e.shift, jsonNumber(o.value("shift")), 1e-9, 1e-12);
         COMPARE_NUM(what + " ciLow", e.ciLow, jsonNumber(o.value("ci_low")), 1e-9, 1e-12);
         COMPARE_NUM(what + " ciHigh", e.ciHigh, jsonNumber(o.value("ci_high")), 1e-9, 1e-12);
     }
+}
+
+// The interval is the shifts mannWhitneyU keeps at the level itself: run the test inside every gap
+// between differences. Exact p-values can equal a Holm level (0.025, 0.05 / 3): given as 1 − a
+// confidence, 0.025 had become 0.02500000000000002 and the interval one step too narrow.
+void TestStats::hodgesLehmannInvertsItsTest()
+{
+    std::vector<double> b13, b7;
+    for (int k = 1; k <= 13; ++k)
+        b13.push_back(1.7 * k + 3);
+    for (int k = 1; k <= 7; ++k)
+        b7.push_back(2.3 * k - 1);
+    const std::vector<double> a{0, 10, 20};
+    int checked = 0;
+    for (const auto &[b, level] : {std::pair{b13, 0.025}, std::pair{b7, 0.05 / 3}, std::pair{b13, 0.05}}) {
+        std::vector<double> d;
+        for (double x : b)
+            for (double y : a)
+                d.push_back(x - y);
+        std::sort(d.begin(), d.end());
+        d.erase(std::unique(d.begin(), d.end()), d.end());
+        const ShiftEstimate e = hodgesLehmann(a, b, level);
+        for (std::size_t g = 0; g + 1 < d.size(); ++g) {
+            const double mid = (d[g] + d[g + 1]) / 2;
+            std::vector<double> shifted = b;
+            for (double &x : shifted)
+                x -= mid;
+            const bool kept = mannWhitneyU(a, shifted).p >= level;
+            const bool inside = std::isnan(e.ciLow) || (e.ciLow <= mid && mid <= e.ciHigh); // NaN: unbounded
+            QVERIFY2(kept == inside,
+                     qPrintable(QStringLiteral("level %1, shift %2: kept %3, interval [%4, %5]")
+                                    .arg(level)
+                                    .arg(mid)
+                                    .arg(kept)
+                                    .arg(e.ciLow)
+                                    .arg(e.ciHigh)));
+            checked += mannWhitneyU(a, shifted).p == level; // the case rounding got wrong
+        }
+    }
+    QVERIFY(checked > 0);
 }
 
 void TestStats::relativeMedianChangeMatchesNumpy()

@@ -231,12 +231,13 @@ std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, M
     const int unnamed = unnamedSide();
     for (ComparisonRow &row : rows)
         row.unnamedSide = unnamed;
-    judgeTogether({&rows}, {m_replication}, m_alpha);
+    judgeTogether({&rows}, {m_replication}, m_alpha, !m_judgedAgain);
     return rows;
 }
 
 void ScopeComparison::judgeTogether(const std::vector<std::vector<ComparisonRow> *> &sets,
-                                    const std::vector<const Replication *> &replications, double alpha)
+                                    const std::vector<const Replication *> &replications, double alpha,
+                                    bool last)
 {
     // Holm within each run pair: the scopes tested together (of every set: candidates) are one family.
     std::map<QString, std::vector<ComparisonRow *>> families;
@@ -258,15 +259,17 @@ void ScopeComparison::judgeTogether(const std::vector<std::vector<ComparisonRow>
             row.mannWhitneyHolm = mannWhitneyAdjusted[i];
             if (std::isnan(levels[i]) || !row.samplesA || !row.samplesB)
                 continue;
-            // The shift's interval at the level the row's Mann–Whitney p is judged.
+            // The shift's interval at the level the row's Mann–Whitney p is judged. [0, 0] with 0 rejected
+            // is no interval: the test keeps no shift at all.
             const stats::ShiftEstimate atLevel =
-                stats::hodgesLehmann(*row.samplesA, *row.samplesB, 1 - levels[i]);
-            row.shiftOpenAtZero =
-                row.mannWhitney.p < levels[i] && (atLevel.ciLow == 0 || atLevel.ciHigh == 0);
+                stats::hodgesLehmann(*row.samplesA, *row.samplesB, levels[i]);
+            const bool rejected = row.mannWhitney.p < levels[i];
+            row.shiftOpenAtZero = rejected && (atLevel.ciLow == 0) != (atLevel.ciHigh == 0);
             const bool agrees = row.shiftOpenAtZero ||
                                 intervalAgrees(row.mannWhitney.p, levels[i], atLevel.ciLow, atLevel.ciHigh);
             row.shift.ciLow = agrees ? atLevel.ciLow : std::nan("");
             row.shift.ciHigh = agrees ? atLevel.ciHigh : std::nan("");
+            row.shiftHidden = !agrees && !std::isnan(atLevel.ciLow);
             row.shiftConfidence = 1 - levels[i];
         }
     }
@@ -289,6 +292,10 @@ void ScopeComparison::judgeTogether(const std::vector<std::vector<ComparisonRow>
         // The interval at the level the verdict is judged.
         setIntervalAtLevel(row.runLevel, levels[i], pooledRunLevel(row, pooledRows[i].second, 1 - levels[i]));
     }
+    if (last) // what a window keeps of a scope of millions of kernels: not its samples twice over
+        for (std::vector<ComparisonRow> *rows : sets)
+            for (ComparisonRow &row : *rows)
+                row.samplesA.reset(), row.samplesB.reset();
 }
 
 namespace {

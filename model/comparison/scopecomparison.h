@@ -32,13 +32,13 @@ struct ComparisonRow
     stats::MannWhitney mannWhitney{};
     // Hodges–Lehmann estimate of B − A. Its interval is the Mann–Whitney test's at the level the row's
     // p is judged (Holm's step-down level in its run pair's family; judgeTogether), at confidence
-    // shiftConfidence. Durations tied across the sides count as half at a shift of 0 only, so the test
-    // may reject 0 at an end of the interval: that end is then open (shiftOpenAtZero). NaN where the
-    // test and the interval disagree otherwise.
+    // shiftConfidence; NaN where the samples are too few for one. Durations tied across the sides count
+    // as half at a shift of 0 only, so the test may reject 0 at an end of the interval: that end is then
+    // open (shiftOpenAtZero). Where they disagree otherwise, it is not shown (NaN, shiftHidden).
     stats::ShiftEstimate shift{};
     double shiftConfidence = std::numeric_limits<double>::quiet_NaN();
-    bool shiftOpenAtZero = false;
-    // The samples tested, shared by the row's copies: the interval waits for the row's family.
+    bool shiftOpenAtZero = false, shiftHidden = false;
+    // The samples tested, shared by the row's copies, until the row's last judgement (judgeTogether).
     std::shared_ptr<const std::vector<double>> samplesA, samplesB;
     double relativeChange = 0;    // (median B - median A) / median A
     double cliffsDelta = 0;
@@ -93,14 +93,18 @@ public:
     void setReplication(const Replication *replication) { m_replication = replication; }
     // The level the pooled rows' run-level verdicts are judged at, for their intervals (default 0.05).
     void setAlpha(double alpha) { m_alpha = alpha; }
+    // The rows compare() gives will be judged again with others (judgeTogether): they keep their samples.
+    void setJudgedAgain(bool again) { m_judgedAgain = again; }
 
     std::vector<ComparisonRow> compare(const QStringList &scopes, MatchMode match, SampleMode samples) const;
 
     // Judges the rows of several comparisons against one baseline together (candidates): each run
     // pair's scopes of all sets one Holm family, the pooled rows of all sets another, each pooled
-    // interval at its row's level (replications[i]: set i's units). One set is a pair's judgement.
+    // interval at its row's level (replications[i]: set i's units). One set is a pair's judgement. The
+    // last judgement lets the rows' samples go.
     static void judgeTogether(const std::vector<std::vector<ComparisonRow> *> &sets,
-                              const std::vector<const Replication *> &replications, double alpha);
+                              const std::vector<const Replication *> &replications, double alpha,
+                              bool last = true);
 
     // The side (0: A, 1: B) whose kernels carry no scope names, only steps, while the other's do:
     // JAX command buffers (CUDA graphs) and compiled code that drops record_function leave none.
@@ -125,6 +129,7 @@ private:
     std::vector<const ScopeIndex *> m_a, m_b;
     const Replication *m_replication = nullptr;
     double m_alpha = 0.05;
+    bool m_judgedAgain = false;
 };
 
 } // namespace scopeline

@@ -50,6 +50,7 @@ VariantScopes::VariantScopes(const QList<LoadedRun> &baseline,
         ScopeComparison comparison(scopeIndexes(baseline), scopeIndexes(candidate));
         comparison.setReplication(&m_replications.back());
         comparison.setAlpha(alpha);
+        comparison.setJudgedAgain(true); // with the other candidates, below
         m_rows.push_back(comparison.compare(scopes, match, samples));
     }
     for (std::size_t i = 0; i < m_rows.size(); ++i) {

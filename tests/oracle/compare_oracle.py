@@ -65,8 +65,8 @@ def samples(path, scope, mode):
     return result
 
 
-def hodges_lehmann(a, b, confidence):
-    [hl] = stats_oracle.hodges_lehmann(a, b, [confidence])
+def hodges_lehmann(a, b, level):
+    [hl] = stats_oracle.hodges_lehmann(a, b, [1 - level], [level])
     return hl["ci_low"], hl["ci_high"]
 
 
@@ -124,12 +124,12 @@ def compare(args):
             a, b = r.pop("samples", ([], []))
             if not a or not b or math.isnan(level):
                 continue
-            lo, hi = hodges_lehmann(a, b, 1 - level)
+            lo, hi = hodges_lehmann(a, b, level)
             r["hl_ci_level"] = 1 - level
             if lo is None:
                 continue
             rejected = r["mwu_p"] < level
-            if rejected == (lo <= 0 <= hi) and not (rejected and 0 in (lo, hi)):
+            if rejected == (lo <= 0 <= hi) and not (rejected and 0 in (lo, hi) and (lo, hi) != (0, 0)):
                 lo = hi = None
             r["hl_ci_low_ns"], r["hl_ci_high_ns"] = lo, hi
     return rows

@@ -83,13 +83,14 @@ def mwu_method_chosen(a, b):
     return _mwu_choose_method(len(a), len(b), xy, "auto") == "exact"
 
 
-def hodges_lehmann(a, b, confidences):
+def hodges_lehmann(a, b, confidences, levels=None):
     """The median of every difference b_j - a_i, and per confidence the interval of shifts d that
     scipy's own Mann-Whitney test (method='auto') of a against b - d does not reject at 1 - confidence:
     the test is run at a shift inside each gap between distinct differences (every gap when there are
     up to 2000, else a bisection on each side of the median). Both ends None when a kept gap is
     unbounded (no interval has the confidence); both the shift when no gap is kept (the differences
-    around the median are all one value)."""
+    around the median are all one value). levels: the tests' levels themselves, where 1 - confidence
+    would round (Holm's 0.05 / 3)."""
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     if a.size * b.size == 0 or a.size * b.size > MAX_PAIRS:
         return None
@@ -104,8 +105,7 @@ def hodges_lehmann(a, b, confidences):
 
     everyP = [p_gap(g) for g in range(u.size + 1)] if u.size <= 2000 else None
     out = []
-    for conf in confidences:
-        level = 1.0 - conf
+    for conf, level in zip(confidences, levels or [1.0 - conf for conf in confidences]):
         if everyP is not None:
             kept = [g for g, p in enumerate(everyP) if p >= level]
             if not kept:  # every difference near the middle is one value: the shift's, the interval's ends

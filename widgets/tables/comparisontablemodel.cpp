@@ -241,9 +241,12 @@ QString ComparisonTableModel::toolTip(const ComparisonRow &r, int column) const
         return interval + tr(". 0 itself is outside it: durations tied across A and B (timer ticks) count as "
                              "half at a shift of exactly 0, and there the test rejects it");
     }
-    if (key == QLatin1String("hl_ci_low_ns") && r.comparable() && !std::isnan(r.shiftConfidence))
+    if (key == QLatin1String("hl_ci_low_ns") && r.shiftHidden)
         return tr("No interval at %1: at a shift of 0 durations tied across A and B (timer ticks) count as "
                   "half, which no other shift has, and no interval of the shift agrees with the test there")
+            .arg(formatPercent(r.shiftConfidence));
+    if (key == QLatin1String("hl_ci_low_ns") && r.comparable() && !std::isnan(r.shiftConfidence))
+        return tr("No interval at %1: samples this few bound no shift at that confidence")
             .arg(formatPercent(r.shiftConfidence));
     // the tests, from the rank sum to the run-level p: nothing to test with one side
     if (!r.comparable() && column >= this->column("ranksum_z") && column < m_verdictColumn)
