@@ -371,6 +371,34 @@ private slots:
         QCOMPARE(step[QStringLiteral("steps_b")].toInt(), 4);
     }
 
+    // A graph launch CUPTI could not time (start = end = 0) is left out and counted, not GPU work at 0;
+    // graphs of another process than the kernels' are a stream track of their own.
+    void wholeGraphEdges()
+    {
+        const QString graph = converted("nsys_graphs/graph.sqlite");
+        REQUIRE_TEST_DATA(graph);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString untimed = writableCopy(graph, dir, QStringLiteral("untimed.sqlite"));
+        QString problem =
+            exec(untimed, "UPDATE CUPTI_ACTIVITY_KIND_GRAPH_TRACE SET start = 0, end = 0 "
+                          "WHERE rowid = (SELECT min(rowid) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE)");
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        const QJsonObject whole = infoJson(graph), cut = infoJson(untimed);
+        QCOMPARE(cut[QStringLiteral("kernels")].toInt(), whole[QStringLiteral("kernels")].toInt() - 1);
+        QVERIFY(cut[QStringLiteral("gpu_span_ns")].toDouble() <=
+                whole[QStringLiteral("gpu_span_ns")].toDouble());
+        QCOMPARE(cut[QStringLiteral("skipped")].toObject().size(), 1);
+        const QString other = writableCopy(graph, dir, QStringLiteral("other_process.sqlite"));
+        problem = exec(other, "UPDATE CUPTI_ACTIVITY_KIND_GRAPH_TRACE SET globalPid = globalPid + 16777216");
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        int streams = 0;
+        for (const QJsonValue &t : infoJson(other)[QStringLiteral("tracks")].toArray())
+            streams +=
+                t.toObject()[QStringLiteral("name")].toString().contains(QLatin1String("stream 7 (pid"));
+        QCOMPARE(streams, 2);
+    }
+
     // The H200 runs of the Fuser program against its H100 runs: 3 v 2, kernel time per run as the
     // oracle counts it (one stream, kernels one after another: time per run = GPU busy).
     void fuserH200AgainstH100()

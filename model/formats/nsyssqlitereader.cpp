@@ -273,9 +273,14 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
 
     // CUDA correlation ids are unique within one process only: with the process known on both sides
     // (globalPid on GPU rows, globalTid on API rows), a call pairs with the kernels of its own process.
-    const char *gpuTable = has(kKernel) ? kKernel : kGraph; // what tells the processes of GPU work apart
-    const bool perProcess =
-        columns[gpuTable].count("globalPid") && (!has(kRuntime) || columns[kRuntime].count("globalTid"));
+    QStringList gpuTables; // kernels and graphs, whose processes pair them with their calls
+    bool gpuProcesses = true;
+    for (const char *table : {kKernel, kGraph})
+        if (has(table)) {
+            gpuTables << QStringLiteral("SELECT globalPid FROM %1").arg(QLatin1String(table));
+            gpuProcesses = gpuProcesses && columns[table].count("globalPid");
+        }
+    const bool perProcess = gpuProcesses && (!has(kRuntime) || columns[kRuntime].count("globalTid"));
     auto pairKey = [&](sqlite3_stmt *s, int column, int64_t globalId, int64_t *shown) {
         int64_t c = -1;
         if (!intAt(s, column, c) || c < 0)
@@ -287,10 +292,10 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
     };
     // Several processes on one GPU: their streams are told apart by process.
     bool severalProcesses = false;
-    if (perProcess &&
-        !query(db, QLatin1String(gpuTable),
-               QStringLiteral("SELECT count(DISTINCT globalPid) > 1 FROM %1").arg(QLatin1String(gpuTable)),
-               [&](sqlite3_stmt *s) { severalProcesses = sqlite3_column_int(s, 0) != 0; }))
+    if (perProcess && !query(db, QLatin1String(has(kKernel) ? kKernel : kGraph),
+                             QStringLiteral("SELECT count(DISTINCT globalPid) > 1 FROM (%1)")
+                                 .arg(gpuTables.join(QStringLiteral(" UNION ALL "))),
+                             [&](sqlite3_stmt *s) { severalProcesses = sqlite3_column_int(s, 0) != 0; }))
         return false;
 
     std::set<int64_t> namedDevices;
@@ -323,10 +328,16 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
                                 .arg(column(cols, table, "deviceId"), column(cols, table, "streamId"),
                                      column(cols, table, "correlationId"), name,
                                      column(cols, table, "globalPid"), QLatin1String(table));
-        return querySlices(
+        int64_t untimed = 0;
+        const bool ok = querySlices(
             db, QLatin1String(table), sql,
             tr("%1: start or end not an integer, or end before start").arg(QLatin1String(table)),
             [&](sqlite3_stmt *s, int64_t start, int64_t end) {
+                if (graph && start == 0 &&
+                    end == 0) { // CUPTI: "timestamp information could not be collected"
+                    ++untimed;
+                    return;
+                }
                 int64_t device = 0, stream = 0, gpid = 0, shown = -1;
                 intAt(s, 2, device);
                 intAt(s, 3, stream);
@@ -352,6 +363,12 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
                 addSlice(m_builder, event, std::move(text), cat, gpuPid(device), track, start, end, key,
                          shown);
             });
+        if (untimed)
+            m_builder.skip(tr("%1: a graph launch without timestamps (start and end 0: CUPTI could not "
+                              "collect them)")
+                               .arg(QLatin1String(table)),
+                           untimed);
+        return ok;
     };
     if (has(kKernel) && !readGpu(kKernel, "kernel"))
         return false;
