@@ -390,6 +390,14 @@ private slots:
                         QStringLiteral("attention"), QStringLiteral("--fail-on"), QStringLiteral("change")});
         QVERIFY2(cli.exitCode == 1, cli.err.constData());
         QVERIFY2(cli.err.contains("not judged"), cli.err.constData());
+        // where B names its scopes, the verdict's words say it all: not "only in A; only in A"
+        const ProcessResult named = runProcess(
+            QStringLiteral(SCOPELINE_CLI),
+            {QStringLiteral("compare"), eager,
+             testdata::path("jax_h100/jax_named_scopes/trace_file_einsum_*"), QStringLiteral("--scope"),
+             QStringLiteral("attention"), QStringLiteral("--fail-on"), QStringLiteral("change")});
+        QVERIFY2(named.exitCode == 1, named.err.constData());
+        QVERIFY2(named.err.contains("not judged: attention (all runs): only in A\n"), named.err.constData());
     }
 
     // scopeline-cli maps the gate to exit status 3 and names the rows the model names: a pair of

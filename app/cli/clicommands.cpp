@@ -167,7 +167,7 @@ compare, diff and steps also take:
                             to stderr (and into the markdown and json); exit 1 when it
                             cannot judge what it gates: no steps of --step on a side, a
                             step untested (one run, or one process, on a side), a --scope
-                            on neither
+                            on neither side or on one side only
   --strict                  with --fail-on: calls that carry a caveat (one process a side:
                             process-to-process variation not measured; sides of different
                             numbers of ranks) or rest on one run a side fail the gate too;

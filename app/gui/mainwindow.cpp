@@ -864,7 +864,10 @@ void MainWindow::showDetailsDock(TimelineView *view, int64_t event)
     if (scale.start <= scale.lowerBound && scale.end >= scale.upperBound) {
         m_detailsDock->show();
         layout()->activate();
-        m_timeline->fitBoth();
+        if (m_timeline->zoomLocked())
+            m_timeline->fitBoth();
+        else
+            view->fit(); // the other side keeps its own zoom
         return;
     }
     const QRect plot = view->plotRect(), clicked = view->eventRect(uint32_t(event));

@@ -138,8 +138,11 @@ void Gate::addScopeComparison(const std::vector<ComparisonRow> &rows, double alp
         row.verdict = r.verdict(alpha, threshold);
         if (row.verdict == Verdict::NotFound || row.verdict == Verdict::OnlyInA ||
             row.verdict == Verdict::OnlyInB) { // a scope on one side is not compared: it gates nothing
-            row.caveat =
-                row.verdict == Verdict::NotFound ? tr("on neither side") : r.verdictText(alpha, threshold);
+            // why, where the verdict's words do not say it ("no scope names in B")
+            const QString why = r.verdictText(alpha, threshold);
+            row.caveat = row.verdict == Verdict::NotFound  ? tr("on neither side")
+                         : why == verdictText(row.verdict) ? QString()
+                                                           : why;
             if (m_mode != GateMode::Off)
                 m_unjudged.push_back(std::move(row));
             continue;
