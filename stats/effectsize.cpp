@@ -5,7 +5,6 @@
 #include "stats/ranktests.h"
 
 #include <algorithm>
-#include <boost/math/special_functions/erf.hpp>
 #include <cmath>
 #include <cstdint>
 #include <cstring>

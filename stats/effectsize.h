@@ -22,6 +22,7 @@ struct ShiftEstimate
 };
 ShiftEstimate hodgesLehmann(const std::vector<double> &a, const std::vector<double> &b, double level = 0.05);
 
+// (median(b) − median(a)) / median(a); NaN if a sample is empty or median(a) == 0.
 double relativeMedianChange(const std::vector<double> &a, const std::vector<double> &b);
 
 // Cliff's delta P(b > a) − P(b < a) over all pairs, in [−1, 1]; NaN if a sample is empty.
