@@ -258,6 +258,9 @@ private slots:
         QTest::newRow("no command") << QStringList{} << 1 << QString();
         QTest::newRow("unknown command")
             << QStringList{QStringLiteral("frobnicate")} << 1 << QStringLiteral("frobnicate");
+        QTest::newRow("unknown command asking for help")
+            << QStringList{QStringLiteral("frobnicate"), QStringLiteral("--help")} << 1
+            << QStringLiteral("frobnicate");
         QTest::newRow("unknown option")
             << QStringList{QStringLiteral("info"), QStringLiteral("--bogus"), trace} << 1
             << QStringLiteral("bogus");

@@ -548,6 +548,12 @@ int run(const QStringList &arguments)
         out() << "scopeline-cli " << QCoreApplication::applicationVersion() << "\n";
         return Success;
     }
+    const QStringList commands{QStringLiteral("info"),    QStringLiteral("scopes"),
+                               QStringLiteral("compare"), QStringLiteral("report"),
+                               QStringLiteral("diff"),    QStringLiteral("steps"),
+                               QStringLiteral("ranks"),   QStringLiteral("summarize")};
+    if (!commands.contains(command)) // before any --help: `scopeline-cli bogus --help` is a typo
+        return usageError(QStringLiteral("unknown command '%1'").arg(command));
     if (rest.contains(QLatin1String("--help")) || rest.contains(QLatin1String("-h"))) {
         out() << kUsage;
         return Success;
