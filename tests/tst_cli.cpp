@@ -525,6 +525,15 @@ private slots:
         const ProcessResult same = cli({QStringLiteral("diff"), kTorchEager, kTorchEager});
         QVERIFY2(same.exitCode == 0, same.err.constData());
         QVERIFY2(same.err.contains("warning: A and B are the same runs"), same.err.constData());
+        // the same files by two paths: a run folder and its trace
+        const QString run = kTorchEager + QStringLiteral("/run_0");
+        const ProcessResult folderAndFile =
+            cli({QStringLiteral("diff"), run, run + QStringLiteral("/trace.pt.trace.json.gz")});
+        QVERIFY2(folderAndFile.err.contains("warning: A and B are the same runs"),
+                 folderAndFile.err.constData());
+        const ProcessResult other =
+            cli({QStringLiteral("diff"), run, kTorchEager + QStringLiteral("/run_1")});
+        QVERIFY2(!other.err.contains("same runs"), other.err.constData());
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
         const QString cpuOnly = tmp.filePath(QStringLiteral("cpu_only.json"));

@@ -485,14 +485,25 @@ void warnRunsWithoutKernels(const QList<LoadedRun> &runs, const QString &side)
 
 bool loadPair(const QString &pathA, const QString &pathB, QList<LoadedRun> &a, QList<LoadedRun> &b)
 {
-    for (const QString &text :
-         SideArgument::sameRuns({{QStringLiteral("A"), pathA}, {QStringLiteral("B"), pathB}}))
+    const QStringList same =
+        SideArgument::sameRuns({{QStringLiteral("A"), pathA}, {QStringLiteral("B"), pathB}});
+    for (const QString &text : same)
         warning(text);
     std::vector<QList<LoadedRun>> each;
     if (!loadEachPath({pathA, pathB}, each))
         return false;
     a = each[0];
     b = each[1];
+    // Two paths to the same files: a run folder and its trace, a link.
+    const auto files = [](const QList<LoadedRun> &runs) {
+        QStringList out;
+        for (const LoadedRun &run : runs)
+            out << QFileInfo(run.run.file).canonicalFilePath();
+        return out;
+    };
+    if (same.isEmpty() && files(a) == files(b))
+        warning(
+            QStringLiteral("A and B are the same runs (%1 and %2 read the same files)").arg(pathA, pathB));
     warnRunsWithoutKernels(a, QStringLiteral("A"));
     warnRunsWithoutKernels(b, QStringLiteral("B"));
     return true;
