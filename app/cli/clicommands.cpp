@@ -21,6 +21,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <functional>
+#include <map>
 #include <vector>
 
 #include <unistd.h>
@@ -485,23 +487,19 @@ void warnRunsWithoutKernels(const QList<LoadedRun> &runs, const QString &side)
 
 bool loadPair(const QString &pathA, const QString &pathB, QList<LoadedRun> &a, QList<LoadedRun> &b)
 {
-    const QStringList same =
-        SideArgument::sameRuns({{QStringLiteral("A"), pathA}, {QStringLiteral("B"), pathB}});
-    for (const QString &text : same)
-        warning(text);
     std::vector<QList<LoadedRun>> each;
     if (!loadEachPath({pathA, pathB}, each))
         return false;
     a = each[0];
     b = each[1];
-    // Two paths to the same files: a run folder and its trace, a link.
+    // One path twice, or two paths to the same files: a run folder and its trace, a link.
     const auto files = [](const QList<LoadedRun> &runs) {
         QStringList out;
         for (const LoadedRun &run : runs)
             out << QFileInfo(run.run.file).canonicalFilePath();
         return out;
     };
-    if (same.isEmpty() && files(a) == files(b))
+    if (files(a) == files(b))
         warning(
             QStringLiteral("A and B are the same runs (%1 and %2 read the same files)").arg(pathA, pathB));
     warnRunsWithoutKernels(a, QStringLiteral("A"));
@@ -559,11 +557,17 @@ int run(const QStringList &arguments)
         out() << "scopeline-cli " << QCoreApplication::applicationVersion() << "\n";
         return Success;
     }
-    const QStringList commands{QStringLiteral("info"),    QStringLiteral("scopes"),
-                               QStringLiteral("compare"), QStringLiteral("report"),
-                               QStringLiteral("diff"),    QStringLiteral("steps"),
-                               QStringLiteral("ranks"),   QStringLiteral("summarize")};
-    if (!commands.contains(command)) // before any --help: `scopeline-cli bogus --help` is a typo
+    const std::map<QString, std::function<int()>> commands{
+        {QStringLiteral("info"), [&] { return infoCommand(rest); }},
+        {QStringLiteral("scopes"), [&] { return scopesCommand(rest); }},
+        {QStringLiteral("compare"), [&] { return compareCommand(rest); }},
+        {QStringLiteral("report"), [&] { return runReportHelper(arguments); }},
+        {QStringLiteral("diff"), [&] { return diffCommand(rest); }},
+        {QStringLiteral("steps"), [&] { return stepsCommand(rest); }},
+        {QStringLiteral("ranks"), [&] { return ranksCommand(rest); }},
+        {QStringLiteral("summarize"), [&] { return summarizeCommand(rest); }}};
+    const auto found = commands.find(command);
+    if (found == commands.end()) // before any --help: `scopeline-cli bogus --help` is a typo
         return usageError(QStringLiteral("unknown command '%1'").arg(command));
     if (rest.contains(QLatin1String("--help")) || rest.contains(QLatin1String("-h"))) {
         out() << kUsage;
@@ -571,23 +575,7 @@ int run(const QStringList &arguments)
     }
     if (csvToStandardOutput(rest))
         discardReport();
-    if (command == QLatin1String("info"))
-        return infoCommand(rest);
-    if (command == QLatin1String("scopes"))
-        return scopesCommand(rest);
-    if (command == QLatin1String("compare"))
-        return compareCommand(rest);
-    if (command == QLatin1String("report"))
-        return runReportHelper(arguments);
-    if (command == QLatin1String("diff"))
-        return diffCommand(rest);
-    if (command == QLatin1String("steps"))
-        return stepsCommand(rest);
-    if (command == QLatin1String("ranks"))
-        return ranksCommand(rest);
-    if (command == QLatin1String("summarize"))
-        return summarizeCommand(rest);
-    return usageError(QStringLiteral("unknown command '%1'").arg(command));
+    return found->second();
 }
 
 QList<QCommandLineOption> gateOptionList()
