@@ -1676,6 +1676,21 @@ private slots:
                                 .arg(window.minimumSizeHint().height())));
         QCOMPARE(window.size(), size);
 
+        // each timeline shows, at first sight, a CPU launch call above the GPU streams
+        for (TimelineView *view : {window.timeline()->viewA(), window.timeline()->viewB()}) {
+            const TraceData &trace = *view->run().trace;
+            const QRect plot = view->plotRect();
+            bool launchInView = false;
+            for (uint32_t e = 0; e < trace.eventCount() && !launchInView; ++e)
+                if (trace.kind[e] == EventKind::KernelLaunch) {
+                    const QRect r = view->eventRect(e);
+                    launchInView = !r.isEmpty() && r.top() >= plot.top() && r.bottom() <= plot.bottom() &&
+                                   r.intersects(plot);
+                }
+            QVERIFY2(launchInView,
+                     qPrintable(QStringLiteral("no launch call in view at %1 px high").arg(plot.height())));
+        }
+
         // What changed: the key columns in view, titles whole
         window.tabs()->setCurrentWidget(window.diffView());
         QTest::qWait(50);

@@ -118,6 +118,9 @@ QString describeSide(const stats::Descriptive &d)
     return text;
 }
 
+// two boxes and their axis, readable
+constexpr int kMinimumPlotHeight = 78;
+
 } // namespace
 
 BoxPlotView::Group BoxPlotView::Group::fromSamples(const QString &label, const std::vector<double> &a,
@@ -139,7 +142,6 @@ BoxPlotView::BoxPlotView(QWidget *parent) : QWidget(parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
     m_plot->installEventFilter(this);
-    m_plot->setMinimumHeight(78);
 
     m_boxA = new QCPStatisticalBox(m_plot->xAxis, m_plot->yAxis);
     m_boxB = new QCPStatisticalBox(m_plot->xAxis, m_plot->yAxis);
@@ -380,6 +382,8 @@ void BoxPlotView::rebuild()
 
     const bool empty = m_groups.empty();
     m_hint->setVisible(empty);
+    // Empty, it is one line of hint: the room goes to the views above it (the timelines at 1366x768).
+    m_plot->setMinimumHeight(empty ? QFontMetrics(m_hint->font()).height() + 8 : kMinimumPlotHeight);
     m_plot->legend->setVisible(!empty);
     m_title->setVisible(!empty);
     m_plot->xAxis->setVisible(!empty);
