@@ -423,6 +423,18 @@ private slots:
         QVERIFY(steps.row(StepPart::Step).delta < 0); // the figure is still there
     }
 
+    // 2 v 2 runs of a step that fell by 86 %: Welch's interval on the difference reaches past A's
+    // step time, but a step time is never below zero, so the line's interval stops at -100 %.
+    void stepIntervalStopsAtMinus100()
+    {
+        const StepBreakdown steps(load(kTorch + QStringLiteral("/eager/run_[01]")),
+                                  load(kTorch + QStringLiteral("/reduce_overhead/run_[01]")));
+        const StepRow &step = steps.row(StepPart::Step);
+        QVERIFY2(step.ciLow < -step.meanA, qPrintable(QString::number(step.ciLow / step.meanA)));
+        QCOMPARE(step.verdict, Verdict::Faster);
+        QVERIFY2(steps.stepLine().contains(QLatin1String("CI [-100.0 %, ")), qPrintable(steps.stepLine()));
+    }
+
     // The CLI prints the table from the same columns and writes the CSV the model writes.
     void cli()
     {
