@@ -951,6 +951,39 @@ private slots:
                  qPrintable(window.bannerText()));
     }
 
+    // A run that cannot be read is left out and named; the other runs are compared.
+    void unreadableRunIsLeftOut()
+    {
+        const QString eager = kSamples + QStringLiteral("/hipbench_launch_chain/eager"),
+                      graph = kSamples + QStringLiteral("/hipbench_launch_chain/graph");
+        REQUIRE_TEST_DATA(eager, graph);
+        QTemporaryDir dir(testdata::scratchDir());
+        const QString b = dir.filePath(QStringLiteral("graph"));
+        for (int r = 0; r < 5; ++r) {
+            const QString run = QStringLiteral("run_%1").arg(r);
+            QVERIFY(QDir().mkpath(QDir(b).filePath(run)));
+            const QDir source(QDir(graph).filePath(run));
+            const QString file = source.entryList(QDir::Files).value(0);
+            QFile copy(QDir(b).filePath(run + QLatin1Char('/') + file));
+            QFile original(source.filePath(file));
+            QVERIFY(original.open(QIODevice::ReadOnly) && copy.open(QIODevice::WriteOnly));
+            const QByteArray bytes = original.readAll();
+            copy.write(r == 3 ? bytes.left(bytes.size() / 2) : bytes); // run_3 cut short
+        }
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(openAndWait(window, eager, b));
+        QCOMPARE(window.runsA().size(), 5);
+        QCOMPARE(window.runsB().size(), 4);
+        QVERIFY2(window.bannerText().contains(QLatin1String("1 run(s) could not be read")) &&
+                     window.bannerText().contains(
+                         QDir::toNativeSeparators(QDir(b).filePath(QStringLiteral("run_3")))),
+                 qPrintable(window.bannerText()));
+        QVERIFY2(window.statusText().contains(QLatin1String("B: 4 run(s)")), qPrintable(window.statusText()));
+        QVERIFY(window.diffView()->diff() && window.diffView()->diff()->summary().runsB == 4);
+    }
+
     void cancelKeepsTheDocument()
     {
         const QString large =

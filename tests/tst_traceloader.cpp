@@ -479,6 +479,7 @@ private slots:
     void cancelBeforeLoad_data();
     void cancelBeforeLoad();
     void asyncStartDelivers();
+    void unreadableRunIsLeftOut();
     void secondStartDropsFirst_data();
     void secondStartDropsFirst();
 
@@ -1547,6 +1548,49 @@ void TstTraceLoader::asyncStartDelivers()
         if (i > 0)
             QVERIFY(progress[i].second >= progress[i - 1].second);
     }
+}
+
+// A run that cannot be read (a profiler killed while writing its last trace) is left out of its
+// side, named, with its ranks (they sit inside the run); a side of such runs only fails the load.
+void TstTraceLoader::unreadableRunIsLeftOut()
+{
+    REQUIRE_TEST_DATA(testdata::dlrmRun());
+    QTemporaryDir dir(testdata::scratchDir());
+    const QString a = dir.filePath(QStringLiteral("A")), b = dir.filePath(QStringLiteral("B"));
+    QVERIFY(testdata::rankRuns(a, 2) && testdata::rankRuns(b, 3));
+    // a hard link to the test data: unlinked before it is cut short
+    const auto cutShort = [](const QString &file) {
+        QByteArray text;
+        QFile source(file);
+        if (!source.open(QIODevice::ReadOnly))
+            return false;
+        text = source.read(source.size() / 2);
+        source.close();
+        QFile cut(file);
+        return QFile::remove(file) && cut.open(QIODevice::WriteOnly) && cut.write(text) == text.size();
+    };
+    const QDir run1(QDir(b).filePath(QStringLiteral("run_1")));
+    const QString bad = run1.filePath(run1.entryList({QStringLiteral("worker3_*")}).value(0));
+    QVERIFY(cutShort(bad));
+
+    const PairLoadResult result = PairLoader::load(a, b);
+    QVERIFY2(result.ok(), qPrintable(result.error));
+    QCOMPARE(result.a.size(), 16);
+    QCOMPARE(result.b.size(), 16); // run_0 and run_2, 8 ranks each: none of run_1's
+    for (const LoadedRun &run : result.b)
+        QVERIFY2(run.run.name != QLatin1String("run_1"), qPrintable(run.run.label()));
+    QCOMPARE(result.leftOut.size(), 1);
+    QVERIFY2(result.leftOut.front().contains(QFileInfo(bad).fileName()), qPrintable(result.leftOut.front()));
+
+    // every run of B unreadable: no comparison, the error names a file
+    for (const QString &run : {QStringLiteral("run_0"), QStringLiteral("run_2")}) {
+        const QDir folder(QDir(b).filePath(run));
+        QVERIFY(cutShort(folder.filePath(folder.entryList({QStringLiteral("worker0_*")}).value(0))));
+    }
+    const PairLoadResult none = PairLoader::load(a, b);
+    QVERIFY(!none.ok() && !none.cancelled);
+    QVERIFY2(none.error.contains(QLatin1String("worker")), qPrintable(none.error));
+    QVERIFY(none.leftOut.isEmpty());
 }
 
 void TstTraceLoader::secondStartDropsFirst_data()

@@ -589,6 +589,11 @@ void MainWindow::openVariants(const QStringList &arguments, const SessionState &
                     emit loadDone();
                     return;
                 }
+                if (!result.leftOut.isEmpty())
+                    showBanner(tr("%n run(s) of the variants could not be read and are left out; the other "
+                                  "runs are compared.",
+                                  nullptr, int(result.leftOut.size())) +
+                               QLatin1Char('\n') + result.leftOut.join(QLatin1Char('\n')));
                 // the figures need the summaries alone; the pair views load their own runs
                 std::vector<QList<LoadedRun>> summaries = result.sides;
                 for (QList<LoadedRun> &side : summaries)
@@ -775,10 +780,17 @@ void MainWindow::showDocument()
     showPendingViews(); // now, or once a run's events have loaded
     watchRuns();
 
+    QStringList problems;
+    if (const QStringList &leftOut = m_document->runsLeftOut(); !leftOut.isEmpty())
+        problems << tr("%n run(s) could not be read and are left out; the other runs are compared.", nullptr,
+                       int(leftOut.size()))
+                 << leftOut;
     const SkippedEvents &skipped = m_document->skipped();
     if (skipped.anyBroken())
-        showBanner(tr("Events that could not be read were skipped; the rest is shown.\n") +
-                   skipped.brokenRuns.join(QLatin1Char('\n')));
+        problems << tr("Events that could not be read were skipped; the rest is shown.")
+                 << skipped.brokenRuns;
+    if (!problems.isEmpty())
+        showBanner(problems.join(QLatin1Char('\n')));
     // runs, and the ranks of runs of several GPUs (rank files, or the GPUs of one trace)
     const Replication replication = Replication::of(runsA(), runsB());
     const auto sideRunsText = [this](const QString &side, int runs, const QList<LoadedRun> &files) {

@@ -51,6 +51,7 @@ void ComparisonDocument::finish(int job, const PairLoadResult &result)
     m_b = result.b;
     m_state = m_pending;
     m_skipped = SkippedEvents::of(m_a, m_b);
+    m_runsLeftOut = result.leftOut;
     emit loadEnded(LoadOutcome::Loaded, {});
 }
 

@@ -39,6 +39,8 @@ public:
     const SessionState &pending() const { return m_pending; }
     // What the loaded runs left out.
     const SkippedEvents &skipped() const { return m_skipped; }
+    // Runs that could not be read and were left out of their side: a message each, naming the file.
+    const QStringList &runsLeftOut() const { return m_runsLeftOut; }
 
 signals:
     void progress(double fraction, const QString &what);
@@ -56,6 +58,7 @@ private:
     SessionState m_state;
     QList<LoadedRun> m_a, m_b;
     SkippedEvents m_skipped;
+    QStringList m_runsLeftOut;
 };
 
 } // namespace scopeline

@@ -147,12 +147,14 @@ QList<LoadedRun> LoadedRun::loadAll(const std::vector<TraceRun> &runs, const std
     return all;
 }
 
-QList<QList<LoadedRun>> LoadedRun::loadEach(const std::vector<TraceRun> &runs, const std::vector<Events> &events,
+QList<QList<LoadedRun>> LoadedRun::loadEach(const std::vector<TraceRun> &runs,
+                                            const std::vector<Events> &events,
                                             const std::function<void(int, double)> &progress,
-                                            const std::atomic<bool> *cancel, Scopes scopes)
+                                            const std::atomic<bool> *cancel, Scopes scopes,
+                                            OnFailure onFailure)
 {
     // One flag stops every run: the caller's cancel (looked at whenever a run reports progress) or
-    // the first failure, so that a bad file does not wait for the other runs to load.
+    // the first failure (OnFailure::Stop), so that a bad file does not wait for the other runs to load.
     std::atomic<bool> stop{cancel && cancel->load()};
     QList<int> indexes;
     for (int i = 0; i < int(runs.size()); ++i)
@@ -178,7 +180,7 @@ QList<QList<LoadedRun>> LoadedRun::loadEach(const std::vector<TraceRun> &runs, c
         const Events keep = std::size_t(i) < events.size() ? events[std::size_t(i)] : Events::Keep;
         const QList<LoadedRun> loaded = loadRanksOf(run, onProgress, &stop, scopes, keep);
         const bool ok = std::all_of(loaded.begin(), loaded.end(), [](const LoadedRun &r) { return r.ok(); });
-        if (!ok && !loaded.front().cancelled)
+        if (!ok && !loaded.front().cancelled && onFailure == OnFailure::Stop)
             stop = true;
         else if (ok && progress)
             progress(i, 1.0);

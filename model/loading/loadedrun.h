@@ -60,11 +60,15 @@ struct LoadedRun
     static QList<LoadedRun> loadAll(const std::vector<TraceRun> &runs, const std::vector<Events> &events,
                                     const std::function<void(int run, double fraction)> &progress,
                                     const std::atomic<bool> *cancel = nullptr, Scopes scopes = Scopes::Index);
-    // The same, an entry per run given: the run, or its ranks.
-    static QList<QList<LoadedRun>> loadEach(const std::vector<TraceRun> &runs, const std::vector<Events> &events,
+    // The same, an entry per run given: the run, or its ranks. Continue: a failure stops no other run
+    // (the window compares the runs that load).
+    enum class OnFailure : bool { Stop, Continue };
+    static QList<QList<LoadedRun>> loadEach(const std::vector<TraceRun> &runs,
+                                            const std::vector<Events> &events,
                                             const std::function<void(int run, double fraction)> &progress,
                                             const std::atomic<bool> *cancel = nullptr,
-                                            Scopes scopes = Scopes::Index);
+                                            Scopes scopes = Scopes::Index,
+                                            OnFailure onFailure = OnFailure::Stop);
     // The threads that load runs (loadAll, PairLoader): apart from QThreadPool::globalInstance(),
     // which Qt's own painting uses as well, so that loading on every core leaves the GUI thread painting.
     static QThreadPool *loadingPool();

@@ -124,19 +124,34 @@ PairLoadResult PairLoader::load(const QStringList &paths, const std::function<vo
     };
     if (progress)
         progress(0.0, doneText());
-    const QList<QList<LoadedRun>> each = LoadedRun::loadEach(runs, events, onProgress, cancel);
+    const QList<QList<LoadedRun>> each = LoadedRun::loadEach(
+        runs, events, onProgress, cancel, LoadedRun::Scopes::Index, LoadedRun::OnFailure::Continue);
     std::vector<QList<LoadedRun>> bySide(static_cast<std::size_t>(sides));
-    QList<LoadedRun> loaded;
-    for (qsizetype i = 0; i < each.size(); ++i) {
+    for (qsizetype i = 0; i < each.size(); ++i)
         bySide[std::size_t(sideOf[std::size_t(i)])].append(each[i]); // a trace of several GPUs: its ranks
-        loaded.append(each[i]);
-    }
-
-    result.error = LoadedRun::firstError(loaded);
-    const bool allOk = std::all_of(loaded.begin(), loaded.end(), [](const LoadedRun &r) { return r.ok(); });
-    if (!allOk) {
-        result.cancelled = result.error.isEmpty();
-        return result;
+    const auto cancelled = [](const LoadedRun &run) { return run.cancelled; };
+    for (const QList<LoadedRun> &side : bySide)
+        if (std::any_of(side.begin(), side.end(), cancelled)) {
+            result.cancelled = true;
+            return result;
+        }
+    // A run that cannot be read is left out, and named, where its side keeps others: a profiler killed
+    // while writing leaves its last trace cut short, and the other runs are still worth comparing. Its
+    // ranks go with it (ranks sit inside a run). A side left with no run fails the load.
+    for (QList<LoadedRun> &side : bySide) {
+        QStringList failed, errors;
+        for (const LoadedRun &run : side)
+            if (!run.ok() && !failed.contains(run.run.name)) {
+                failed << run.run.name;
+                errors << run.error;
+            }
+        side.removeIf([&](const LoadedRun &run) { return failed.contains(run.run.name); });
+        if (side.isEmpty()) {
+            result.error = errors.front();
+            result.leftOut.clear();
+            return result;
+        }
+        result.leftOut << errors;
     }
     result.sides = std::move(bySide);
     result.a = result.sides.front();
