@@ -316,9 +316,12 @@ private slots:
             model.index(pooled, ComparisonTableModel::column("median_a_ns")).data().toString();
         QVERIFY2(median.endsWith(QStringLiteral(" µs")) || median.endsWith(QStringLiteral(" ns")),
                  qPrintable(median));
-        const QString p = model.index(pooled, ComparisonTableModel::column("mwu_p")).data().toString();
-        QCOMPARE(p, formatPValue(raw(model, pooled, ComparisonTableModel::column("mwu_p"))));
-        QVERIFY2(p.contains(QLatin1Char('e')), qPrintable(p)); // far below 1e-3
+        // its per-sample test is not shown beside the run-level verdict; a run pair's is
+        QVERIFY(raw(model, pooled, ComparisonTableModel::column("mwu_p")) < 1e-3);
+        QCOMPARE(model.index(pooled, ComparisonTableModel::column("mwu_p")).data().toString(), QString());
+        const int pair = findRow(model, QStringLiteral("attn_q_k"), QStringLiteral("1"));
+        const QString p = model.index(pair, ComparisonTableModel::column("mwu_p")).data().toString();
+        QCOMPARE(p, formatPValue(raw(model, pair, ComparisonTableModel::column("mwu_p"))));
         QCOMPARE(model.index(pooled, ComparisonTableModel::column("verdict")).data().toString(),
                  verdictText(Verdict::Faster));
     }
@@ -402,21 +405,51 @@ private slots:
         QVERIFY(model.row(row).mannWhitneyHolm < 0.05);
         QVERIFY(std::fabs(model.row(row).relativeChange) < 0.01);
         QCOMPARE(model.threshold(), 0.01);
-        QCOMPARE(verdict.data().toString(), verdictText(Verdict::NoMeaningfulChange));
+        // beside its pooled row, a run pair's change is of those two runs: said so, and not coloured
+        QCOMPARE(verdict.data().toString(),
+                 verdictText(Verdict::NoMeaningfulChange) + QStringLiteral(" in this run pair"));
         QCOMPARE(verdict.data(Qt::ForegroundRole).value<QBrush>().color(),
-                 ComparisonTableModel::verdictColor(Verdict::NoMeaningfulChange));
+                 ComparisonTableModel::verdictColor(Verdict::NoSignificantChange));
 
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         model.setThreshold(0.001);
         QCOMPARE(changed.size(), 1);
         const Verdict now = model.row(row).relativeChange < 0 ? Verdict::Faster : Verdict::Slower;
-        QCOMPARE(verdict.data().toString(), verdictText(now));
+        QCOMPARE(verdict.data().toString(), verdictText(now) + QStringLiteral(" in this run pair"));
         QCOMPARE(verdict.data(ComparisonTableModel::RawValueRole).toInt(), int(now));
         QCOMPARE(verdict.data(Qt::ForegroundRole).value<QBrush>().color(),
-                 ComparisonTableModel::verdictColor(now));
+                 ComparisonTableModel::verdictColor(Verdict::NoSignificantChange));
+        QVERIFY(!verdict.data(Qt::FontRole).value<QFont>().bold());
         QVERIFY(verdict.data(Qt::ToolTipRole).toString().contains(QLatin1String("0.1 %")));
         model.setThreshold(0.01);
-        QCOMPARE(verdict.data().toString(), verdictText(Verdict::NoMeaningfulChange));
+        QCOMPARE(verdict.data().toString(),
+                 verdictText(Verdict::NoMeaningfulChange) + QStringLiteral(" in this run pair"));
+    }
+
+    // A pooled row without a run-level test (1 run against 3) has no verdict, and its tooltip says so
+    // rather than quote the pooled calls' test; a run pair's row says it is of that pair only.
+    void verdictToolTipsSayWhatWasTested()
+    {
+        ComparisonTableModel model;
+        model.setRows(ScopeComparison(indexes(m_a.mid(0, 1)), indexes(m_b))
+                          .compare({QStringLiteral("attn_q_k")}, MatchMode::Component, SampleMode::Kernel));
+        const int pooled = findRow(model, QStringLiteral("attn_q_k"), QStringLiteral("all"));
+        QVERIFY(pooled >= 0 && !model.row(pooled).hasRunLevel());
+        QVERIFY(model.row(pooled).mannWhitneyHolm < 0.05); // the pooled calls' test would say "changed"
+        const QString tip =
+            model.index(pooled, ComparisonTableModel::column("verdict")).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QLatin1String("no verdict without a run-level test")) &&
+                     !tip.contains(QLatin1String("Mann–Whitney")),
+                 qPrintable(tip));
+        const int pair = findRow(model, QStringLiteral("attn_q_k"), QStringLiteral("1"));
+        QVERIFY(model.row(pair).withinRunPair());
+        QVERIFY2(
+            model.index(pair, ComparisonTableModel::column("verdict"))
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QLatin1String("This run pair only")),
+            qPrintable(
+                model.index(pair, ComparisonTableModel::column("verdict")).data(Qt::ToolTipRole).toString()));
     }
 
     void scopeOnlyInB()

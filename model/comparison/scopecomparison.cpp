@@ -141,6 +141,8 @@ QString ComparisonRow::verdictText(double alpha, double threshold) const
         return untested;
     const QString text = scopeline::verdictText(v);
     const bool found = v == Verdict::Faster || v == Verdict::Slower || v == Verdict::NoMeaningfulChange;
+    if (found && withinRunPair())
+        return QCoreApplication::translate("ScopeComparison", "%1 in this run pair").arg(text);
     if (!found || hasRunLevel() || !verdictRow)
         return text;
     // A per-sample finding: samples of one run share its conditions, so it may be that run's luck.
@@ -316,7 +318,7 @@ std::vector<TableColumn<ComparisonRow>> ScopeComparison::columns(double alpha, d
     const QString samples = tr("Number of samples (kernels or instances, after the sample mode)");
     const QString median = tr("Median duration (linear interpolation, as numpy)");
     const QString iqr = tr("Interquartile range q3 − q1: the height of the box");
-    return {
+    std::vector<C> columns{
         C{QStringLiteral("scope"),
           tr("Scope"),
           tr("The scope (or pattern) compared"),
@@ -481,6 +483,20 @@ std::vector<TableColumn<ComparisonRow>> ScopeComparison::columns(double alpha, d
         C{QStringLiteral("caveat"), tr("Caveat"), tr("What the run-level test could not measure"),
           [](const Row &r) { return QVariant(r.caveat); }, cell::text},
     };
+    // A pooled row is judged by its run-level test, or not at all: the per-sample tests of calls pooled
+    // across runs (which share each run's conditions: anti-conservative) are not shown beside its
+    // verdict. The CSV keeps them.
+    for (C &column : columns)
+        if (QStringList{QStringLiteral("ranksum_p"), QStringLiteral("mwu_p"), QStringLiteral("mwu_p_holm"),
+                        QStringLiteral("ranksum_p_holm"), QStringLiteral("hl_ci_low_ns"),
+                        QStringLiteral("hl_ci_level")}
+                .contains(column.csvKey)) {
+            column.text = [shown = column](const Row &r) {
+                return r.isPooled() ? QString() : shown.display(r);
+            };
+            column.tooltip += tr(" (run pairs only: an “all” row is judged by its run-level test)");
+        }
+    return columns;
 }
 
 QStringList ScopeComparison::tableKeys()

@@ -67,6 +67,9 @@ struct ComparisonRow
     bool isPooled() const { return run == QLatin1String("all"); }
     // The verdict row of its scope: the pooled row, or the run pair's row of a 1 v 1 comparison.
     bool verdictRow = false;
+    // A run pair's row beside its scope's pooled row: its per-sample test says how these two runs
+    // differ (their conditions included), not whether B is faster, so it is never shown as a finding.
+    bool withinRunPair() const { return !verdictRow && !isPooled(); }
     // Whether run-to-run variation was measured: ≥ 2 runs with samples on both sides of a pooled row.
     // Then the verdict comes from the run-level test; otherwise from the per-sample test.
     bool hasRunLevel() const { return runLevel.valid(); }
@@ -78,7 +81,7 @@ struct ComparisonRow
     Verdict verdict(double alpha = 0.05, double threshold = 0.01) const;
     // verdictText(verdict()), and on a verdict row, when a per-sample test found a change (faster,
     // slower, no meaningful change): "B faster (1 run: run-to-run variation not measured)". Run-pair
-    // rows beside a pooled row are within-run comparisons by definition and carry no such note.
+    // rows beside a pooled row say that their change is of this run pair: "B slower in this run pair".
     QString verdictText(double alpha = 0.05, double threshold = 0.01) const;
 };
 

@@ -197,7 +197,9 @@ QString statsTable(const std::vector<ComparisonRow> &rows, double threshold)
     const std::function<QString(const TableColumn<ComparisonRow> &, const ComparisonRow &)> cellClass =
         [threshold](const TableColumn<ComparisonRow> &column, const ComparisonRow &row) {
             return column.csvKey == QLatin1String("verdict")
-                       ? QStringLiteral("verdict ") + verdictClass(row.verdict(0.05, threshold))
+                       ? QStringLiteral("verdict ") + verdictClass(row.withinRunPair()
+                                                                       ? Verdict::NoSignificantChange
+                                                                       : row.verdict(0.05, threshold))
                        : QString();
         };
     return resultTable(ScopeComparison::tableColumns(0.05, threshold), rows, rows.size(), {}, cellClass);

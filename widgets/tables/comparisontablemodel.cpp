@@ -139,6 +139,21 @@ QString ComparisonTableModel::verdictToolTip(const ComparisonRow &r) const
             tip += QLatin1Char(' ') + tr("Caveat: %1.").arg(m_caveat);
         return tip;
     }
+    if (r.isPooled() && r.comparable()) // no run-level test: no verdict either
+        return tr("%1: the calls of several runs pooled would test the runs' own conditions as much as A "
+                  "against B, so this row has no verdict without a run-level test.")
+            .arg(r.verdictText(m_alpha, m_threshold));
+    const QString tip = perSampleToolTip(r, v, threshold);
+    return r.withinRunPair() && !tip.isEmpty()
+               ? tip + QLatin1Char(' ') +
+                     tr("This run pair only: these two runs' own conditions are part of it. The “all” row's "
+                        "run-level test is the verdict.")
+               : tip;
+}
+
+QString ComparisonTableModel::perSampleToolTip(const ComparisonRow &r, Verdict v,
+                                               const QString &threshold) const
+{
     switch (v) {
     case Verdict::OnlyInA:
         return tr("“%1” has %2 samples in A and none in B: nothing to compare.").arg(r.scope).arg(r.a.n);
@@ -195,14 +210,16 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
         if (m_columns[std::size_t(column)].csvKey == QLatin1String("scope") || isVerdict)
             return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    case Qt::ForegroundRole:
+    case Qt::ForegroundRole: // a run pair's change beside its pooled row is no finding: not coloured as one
         if (isVerdict)
-            return QBrush(verdictColor(r.verdict(m_alpha, m_threshold)));
+            return QBrush(verdictColor(r.withinRunPair() ? Verdict::NoSignificantChange
+                                                         : r.verdict(m_alpha, m_threshold)));
         return {};
     case Qt::FontRole: {
         const Verdict v = r.verdict(m_alpha, m_threshold);
         const bool pooled = r.run == QLatin1String("all");
-        const bool finding = isVerdict && (v == Verdict::Faster || v == Verdict::Slower);
+        const bool finding =
+            isVerdict && !r.withinRunPair() && (v == Verdict::Faster || v == Verdict::Slower);
         if (!pooled && !finding)
             return {};
         QFont font;

@@ -58,6 +58,8 @@ public:
 private:
     QString toolTip(const ComparisonRow &row, int column) const;
     QString verdictToolTip(const ComparisonRow &row) const;
+    // A run pair's verdict, from its per-sample test.
+    QString perSampleToolTip(const ComparisonRow &row, Verdict verdict, const QString &threshold) const;
     void verdictsChanged();
 
     std::vector<ComparisonRow> m_rows;
