@@ -831,6 +831,20 @@ private slots:
     }
 
     // One candidate is a pair: the same rows as the pair's, p, intervals and verdicts.
+    // A sweep of one run a point tests no neighbour: it says so rather than "no neighbours differ".
+    void untestedSweepSaysSo()
+    {
+        const std::vector<QList<LoadedRun>> sides{load(kTorch + QStringLiteral("/eager/run_0")),
+                                                  load(kTorch + QStringLiteral("/reduce_overhead/run_0")),
+                                                  load(kTorch + QStringLiteral("/eager/run_1"))};
+        const QStringList labels{QStringLiteral("K=1"), QStringLiteral("K=2"), QStringLiteral("K=3")};
+        const Sweep sweep = Sweep::ofVariants(sides, labels, Sweep::parameters(labels));
+        QCOMPARE(sweep.adjacent().size(), std::size_t(2));
+        QCOMPARE(sweep.jump(), -1);
+        QVERIFY2(sweep.noJumpText().startsWith(QLatin1String("no neighbours could be tested (one run")),
+                 qPrintable(sweep.noJumpText()));
+    }
+
     void variantsOfTwoAreThePair()
     {
         const QList<LoadedRun> a = load(kTorch + QStringLiteral("/eager")),

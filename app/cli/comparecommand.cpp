@@ -132,7 +132,7 @@ int variantCompare(const ComparisonOptions &options, double alpha, const GateOpt
             const QString line = QStringLiteral("%1 (%2 variants with samples): %3")
                                      .arg(s.scope)
                                      .arg(s.test.groups)
-                                     .arg(s.text(alpha));
+                                     .arg(s.text(alpha, options.threshold));
             out() << (markdown ? "- " + markdownCell(line) : "  " + line) << "\n";
         }
         for (std::size_t c = 0; c < variants.rows().size(); ++c) {

@@ -188,7 +188,7 @@ void printSweepText(const Sweep &sweep, const QString &name)
     for (int i = 0; i < int(sweep.adjacent().size()); ++i)
         out() << sweep.pairLine(i, name) << "\n";
     out() << (sweep.jump() >= 0 ? QStringLiteral("jump: ") + sweep.pairLine(sweep.jump(), name)
-                                : QStringLiteral("no jump: no neighbours differ at alpha"))
+                                : QStringLiteral("no jump: ") + sweep.noJumpText())
           << "\n";
 }
 

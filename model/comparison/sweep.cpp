@@ -157,6 +157,27 @@ void Sweep::compare()
     }
 }
 
+QString Sweep::noJumpText() const
+{
+    if (m_jump >= 0)
+        return {};
+    QString reason;
+    int untested = 0;
+    for (const StepBreakdown &pair : m_adjacent)
+        if (const StepRow &step = pair.row(StepPart::Step); std::isnan(step.p)) {
+            ++untested;
+            reason = step.verdictText();
+        }
+    if (untested == 0)
+        return tr("no neighbours differ");
+    if (untested == int(m_adjacent.size()))
+        return tr("no neighbours could be tested (%1)").arg(reason);
+    return tr("no neighbours differ of those tested; %1 of %2 could not be (%3)")
+        .arg(untested)
+        .arg(m_adjacent.size())
+        .arg(reason);
+}
+
 double Sweep::stepNs(std::size_t point) const
 {
     return point == 0 ? m_adjacent.front().row(StepPart::Step).meanA

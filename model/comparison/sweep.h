@@ -48,6 +48,9 @@ public:
     // Of the adjacent pairs called faster or slower, the one whose step changed most for its change of
     // parameter (the local scaling exponent; the relative change when a parameter is ≤ 0); -1 for none.
     int jump() const { return m_jump; }
+    // Why there is no jump: "no neighbours differ", or that some or all could not be tested (one run a
+    // point), in words; empty when there is one.
+    QString noJumpText() const;
     // Kernels that vanish at adjacent pair i (only in point i) and appear (only in i + 1), the larger first.
     QStringList vanished(int pair) const;
     QStringList appeared(int pair) const;

@@ -79,6 +79,7 @@ VariantScopes::VariantScopes(const QList<LoadedRun> &baseline,
         across.scope = scope;
         for (const QList<LoadedRun> &runs : variants)
             across.unitMedians.push_back(unitMedians(runs, widest, matcher, samples));
+        across.byProcess = processes[std::size_t(&widest - variants.data())] > 1;
         across.test = stats::kruskalWallis(across.unitMedians);
         if (std::all_of(across.unitMedians.begin(), across.unitMedians.end(),
                         [](const std::vector<double> &units) { return units.size() <= 1; })) {
@@ -106,13 +107,30 @@ VariantScopes::VariantScopes(const QList<LoadedRun> &baseline,
         m_across[i].pHolm = holm[i];
 }
 
-QString ScopeAcrossVariants::text(double alpha) const
+double ScopeAcrossVariants::spread() const
+{
+    double low = std::numeric_limits<double>::infinity(), high = 0;
+    for (const std::vector<double> &units : unitMedians)
+        if (!units.empty()) {
+            const double median = stats::median(units);
+            low = std::min(low, median);
+            high = std::max(high, median);
+        }
+    return low > 0 && std::isfinite(low) ? high / low - 1 : std::nan("");
+}
+
+QString ScopeAcrossVariants::text(double alpha, double threshold) const
 {
     if (!reason.isEmpty())
         return reason;
     QString line = QStringLiteral("H %1, p %2").arg(QString::number(test.h, 'g', 4), formatPValue(pHolm));
     if (pHolm < alpha)
-        line += QCoreApplication::translate("VariantScopes", ": the variants differ");
+        line += spread() >= threshold
+                    ? QCoreApplication::translate("VariantScopes", ": the variants differ")
+                    : QCoreApplication::translate(
+                          "VariantScopes", ": no meaningful difference (their medians within %1 of each "
+                                           "other, under the %2 threshold)")
+                          .arg(formatPercent(spread()), formatPercent(threshold));
     return caveat.isEmpty() ? line : line + QStringLiteral("; ") + caveat;
 }
 

@@ -20,12 +20,17 @@ struct ScopeAcrossVariants
 {
     QString scope;
     std::vector<std::vector<double>> unitMedians; // per variant, the baseline's first
+    bool byProcess = false; // the units are processes (each the mean of its runs' medians), else runs
     stats::KruskalWallis test{};
     double pHolm = 0; // over the scopes
     // Why there is no test (every variant one unit: H is then k − 1 whatever the data), else what
     // the test could not measure (one process a variant); empty when nothing.
     QString reason, caveat;
-    QString text(double alpha) const; // "H 8.83, p 0.0317: the variants differ; one process a side: …"
+    // The largest variant's median of its units over the smallest's, − 1: what a "differ" is worth.
+    double spread() const;
+    // "H 8.83, p 0.0317: the variants differ; one process a side: …". They differ when the Holm p is
+    // below alpha and the spread at least the threshold (a smaller one: "no meaningful difference").
+    QString text(double alpha, double threshold) const;
 };
 
 class VariantScopes

@@ -161,7 +161,7 @@ void VariantsView::rebuild()
         lead << (m_sweep->jump() >= 0
                      ? tr("Sweep, neighbours compared (Holm over them): the jump is %1")
                            .arg(m_sweep->pairLine(m_sweep->jump(), name))
-                     : tr("Sweep, neighbours compared (Holm over them): no neighbours differ"));
+                     : tr("Sweep, neighbours compared (Holm over them): %1").arg(m_sweep->noJumpText()));
     }
     for (const QString &same : m_sameRuns)
         lead << tr("Note: %1").arg(same);
@@ -218,9 +218,10 @@ void VariantsView::showScope(const QString &scope)
                                                QStringList{scope}, m_match, m_samples);
     QStringList note;
     const ScopeAcrossVariants &across = m_scopes->acrossVariants().front();
-    note << tr("Kruskal–Wallis across the %n variant(s) with samples (run medians): %1", nullptr,
+    note << tr("Kruskal–Wallis across the %n variant(s) with samples (%1 medians): %2", nullptr,
                across.test.groups)
-                .arg(across.text(0.05));
+                .arg(across.byProcess ? tr("process") : tr("run"),
+                     across.text(0.05, m_stepOptions.threshold));
     for (std::size_t c = 0; c < m_scopes->rows().size(); ++c)
         for (const ComparisonRow &row : m_scopes->rows()[c])
             if (row.verdictRow) {
