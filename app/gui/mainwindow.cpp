@@ -175,8 +175,9 @@ void MainWindow::createViews()
     m_tabs->setTabToolTip(
         1, tr("Named scopes compared: boxplots, statistics and verdicts (Ctrl+2; double-click: the figures take "
               "the window)"));
-    // the statistics a little taller than the timelines: what changed shows the step over the kernels
-    m_splitter = new ProportionalSplitter(Qt::Vertical, {40, 60});
+    // the statistics a little taller than the timelines: what changed shows the step over the kernels;
+    // at 1366x768 the timelines keep room for a CPU launch lane above the GPU streams
+    m_splitter = new ProportionalSplitter(Qt::Vertical, {45, 55});
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
     m_splitter->addWidget(m_timeline);
     m_splitter->addWidget(m_tabs);
