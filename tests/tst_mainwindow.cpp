@@ -707,14 +707,21 @@ private slots:
             const int i = int(parameters.indexOf(5 * (point + 1))); // the variant drawn there
             QCOMPARE(step->data()->at(point)->key, 5.0 * (point + 1));
             QVERIFY(std::fabs(step->data()->at(point)->value - means[std::size_t(i)] / 1e3) < 1e-6); // in µs
-            // the baseline has no whisker; a candidate's spans its interval
-            const double plus = whiskers->data()->at(point).errorPlus;
+            // the baseline has no whisker; a candidate's spans the interval printed beside its verdict,
+            // Fieller's of its ratio to the baseline, on the baseline's mean
+            const double plus = whiskers->data()->at(point).errorPlus,
+                         minus = whiskers->data()->at(point).errorMinus;
             if (i == 0) {
                 QVERIFY(std::isnan(plus));
             } else {
-                const StepRow &row = candidates[std::size_t(i - 1)].row(StepPart::Step);
-                QVERIFY2(std::fabs(plus - (row.meanA + row.ciHigh - means[std::size_t(i)]) / 1e3) < 1e-6,
+                const double baseline = candidates[std::size_t(i - 1)].row(StepPart::Step).meanA;
+                const stats::RatioInterval ratio = window.variantsView()->steps()->stepRatio(i - 1);
+                QVERIFY(ratio.bounded());
+                QVERIFY2(std::fabs(plus - (ratio.high * baseline - means[std::size_t(i)]) / 1e3) < 1e-6,
                          qPrintable(QString::number(plus)));
+                QVERIFY2(std::fabs(minus - (means[std::size_t(i)] - std::max(0.0, ratio.low) * baseline) /
+                                               1e3) < 1e-6,
+                         qPrintable(QString::number(minus)));
             }
         }
         QVERIFY(plot->xAxis->range().lower < 5 && plot->xAxis->range().upper > 15);

@@ -54,8 +54,9 @@ VariantBars::VariantBars(QWidget *parent) : QWidget(parent)
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     m_plot->setToolTip(
         tr("Each variant's mean step: GPU busy and idle by cause. The whisker on a candidate is "
-           "the interval of its step: the baseline's mean plus the interval of the change, at "
-           "the level its verdict is judged."));
+           "the interval of its step beside its verdict: Fieller's interval of its ratio to the "
+           "baseline, at the level the verdict is judged, times the baseline's mean step (none where "
+           "that interval is unbounded)."));
     rebuild();
 }
 
@@ -120,11 +121,13 @@ void VariantBars::rebuild()
                                           StepPart::Unknown};
     const std::vector<double> steps = values(StepPart::Step);
     std::vector<double> low(steps.size(), std::nan("")), high(steps.size(), std::nan(""));
-    for (std::size_t i = 1; i < steps.size(); ++i) {
-        const StepRow &row = m_variants->comparisons()[i - 1].row(StepPart::Step);
-        low[i] = row.meanA + row.ciLow;
-        high[i] = row.meanA + row.ciHigh;
-    }
+    // the interval printed beside the verdict: Fieller's of the ratio to the baseline, on its mean
+    for (std::size_t i = 1; i < steps.size(); ++i)
+        if (const stats::RatioInterval ratio = m_variants->stepRatio(int(i) - 1); ratio.bounded()) {
+            const double baseline = m_variants->comparisons()[i - 1].row(StepPart::Step).meanA;
+            low[i] = std::max(0.0, ratio.low) * baseline;
+            high[i] = ratio.high * baseline;
+        }
     double largest = 0;
     for (std::size_t i = 0; i < steps.size(); ++i)
         for (double v : {steps[i], high[i]})
