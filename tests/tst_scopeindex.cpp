@@ -153,6 +153,51 @@ private slots:
         }
     }
 
+    // A JAX path instance is a run of a scope's kernels on one stream within one step: kernels XLA
+    // names no op of (Triton softmax) between them do not split it; the step's edge does.
+    void jaxPathInstances_data()
+    {
+        QTest::addColumn<QString>("run");
+        QTest::newRow("matmul sample, Triton softmax among the attention kernels")
+            << QStringLiteral(SCOPELINE_SAMPLES "/jax_matmul_vs_einsum/matmul/trace_file_matmul_0");
+        QTest::newRow("einsum, cuBLAS")
+            << testdata::path("jax_h100/jax_named_scopes_cublas/trace_file_einsum_0");
+    }
+
+    void jaxPathInstances()
+    {
+        QFETCH(QString, run);
+        const QString file = firstFile(run, QStringLiteral("*.trace.json.gz"));
+        REQUIRE_TEST_DATA(run, file);
+        const QStringList names = {QStringLiteral("attn"), QStringLiteral("attn_q_k"), QStringLiteral("mlp"),
+                                   QStringLiteral("dot_general"), QStringLiteral("jit(<lambda>)")};
+        const QJsonObject expected =
+            runOracle(QStringList{QStringLiteral(SCOPELINE_ORACLE_DIR "/compare_oracle.py"),
+                                  QStringLiteral("instances"), file} +
+                      names);
+        QVERIFY2(!expected.isEmpty(), "the oracle failed");
+        const LoadResult loaded = TraceLoader::load(file);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+        const TraceAnalysis analysis(*loaded.trace);
+        const ScopeIndex index(analysis);
+        for (const QString &name : names) {
+            std::vector<double> sums =
+                index.samples(ScopeMatcher(name, MatchMode::Component), SampleMode::Instance);
+            std::vector<double> want;
+            for (const QJsonValue &v : expected[name].toArray())
+                want.push_back(v.toDouble());
+            std::sort(sums.begin(), sums.end());
+            std::sort(want.begin(), want.end());
+            QVERIFY2(sums == want, qPrintable(QStringLiteral("%1: %2 instances, the oracle %3")
+                                                  .arg(name)
+                                                  .arg(sums.size())
+                                                  .arg(want.size())));
+            for (const ScopeIndex::Scope &scope : index.scopes())
+                if (scope.name == name)
+                    QCOMPARE(scope.instances, int64_t(want.size()));
+        }
+    }
+
     void jaxPathComponents()
     {
         const QString run = testdata::path("jax_h100/jax_named_scopes_cublas/trace_file_einsum_0");

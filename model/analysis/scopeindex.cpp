@@ -256,6 +256,14 @@ void ScopeIndex::dropEmptyPaths()
         std::vector<uint32_t>().swap(m_path);
 }
 
+int64_t ScopeIndex::stepOf(std::size_t pos) const
+{
+    for (uint32_t r = m_refBegin[pos]; r < m_refBegin[pos + 1]; ++r)
+        if (m_refs[r].annotation >= 0 && m_stepName[m_refs[r].name])
+            return m_refs[r].annotation;
+    return -1;
+}
+
 void ScopeIndex::numberInstances()
 {
     std::vector<int64_t> events;
@@ -276,8 +284,13 @@ std::vector<ScopeIndex::Scope> ScopeIndex::scopes() const
     std::vector<int64_t> lastPathKernel(m_names.size(), -2); // position of the last path match
     std::vector<std::vector<int64_t>> annotations(m_names.size());
     std::vector<std::pair<uint32_t, int64_t>> kernelAnnotations; // name -> innermost annotation of one kernel
+    int64_t previousWithPath = -2;
     for (std::size_t pos = 0; pos < m_track.size(); ++pos) {
-        const bool sameStream = pos > 0 && m_track[pos] == m_track[pos - 1];
+        if (pos > 0 && hasPath(pos - 1))
+            previousWithPath = int64_t(pos) - 1;
+        const bool sameStream = previousWithPath >= 0 &&
+                                m_track[std::size_t(previousWithPath)] == m_track[pos] &&
+                                stepOf(std::size_t(previousWithPath)) == stepOf(pos);
         kernelAnnotations.clear();
         for (uint32_t r = m_refBegin[pos]; r < m_refBegin[pos + 1]; ++r) {
             const Ref &ref = m_refs[r];
@@ -294,7 +307,7 @@ std::vector<ScopeIndex::Scope> ScopeIndex::scopes() const
                 else
                     it->second = ref.annotation;
             } else {
-                if (!(sameStream && lastPathKernel[ref.name] == int64_t(pos) - 1))
+                if (!(sameStream && lastPathKernel[ref.name] == previousWithPath))
                     ++result[ref.name].instances;
                 lastPathKernel[ref.name] = int64_t(pos);
             }
@@ -366,7 +379,10 @@ std::vector<double> ScopeIndex::samples(const ScopeMatcher &matcher, SampleMode 
     std::vector<Instance> instances;
     std::map<int64_t, std::size_t> byAnnotation; // annotation event -> instance
     int64_t lastPathPos = -2;                    // position of the last kernel matched by its path
+    int64_t previousWithPath = -2;
     for (std::size_t pos = 0; pos < m_track.size(); ++pos) {
+        if (pos > 0 && hasPath(pos - 1))
+            previousWithPath = int64_t(pos) - 1;
         bool byPath = false;
         int64_t annotation = -1; // the innermost matching annotation
         for (uint32_t r = m_refBegin[pos]; r < m_refBegin[pos + 1]; ++r) {
@@ -391,9 +407,11 @@ std::vector<double> ScopeIndex::samples(const ScopeMatcher &matcher, SampleMode 
                 instances.emplace_back();
             index = it->second;
         } else {
-            // A path instance is a run of consecutive matching kernels on one stream.
-            const bool continues =
-                lastPathPos == int64_t(pos) - 1 && m_track[pos - 1] == m_track[pos];
+            // A path instance is a run of consecutive matching kernels on one stream within one step;
+            // kernels without an op path between them (a Triton kernel XLA names no op of) do not end it.
+            const bool continues = lastPathPos >= 0 && lastPathPos == previousWithPath &&
+                                   m_track[std::size_t(lastPathPos)] == m_track[pos] &&
+                                   stepOf(std::size_t(lastPathPos)) == stepOf(pos);
             if (!continues)
                 instances.emplace_back();
             index = instances.size() - 1;

@@ -96,6 +96,9 @@ private:
     std::vector<uint32_t> m_track;
     std::vector<int64_t> m_start, m_duration;
     std::vector<uint32_t> m_path; // in m_paths; empty when no kernel has one (outside JAX)
+    bool hasPath(std::size_t pos) const { return !m_path.empty() && m_path[pos] != 0; }
+    // The step instance (annotation) the kernel at pos ran in, -1 for none.
+    int64_t stepOf(std::size_t pos) const;
     std::vector<uint32_t> m_refBegin; // per kernel position into m_refs; size + 1
     std::vector<Ref> m_refs;
     std::vector<bool> m_stepName; // per name in m_names: a step scope

@@ -33,16 +33,32 @@ def ns(value):
 
 
 def kernels(path):
-    """[(stream, start_ns, dur_ns, components)] sorted by stream then start."""
+    """[(stream, start_ns, dur_ns, components, step)] sorted by stream then start; step: the index of
+    the PjitFunction range around the kernel's launch call (joined by correlation_id), None if none."""
     with gzip.open(path, "rt") as f:
         events = json.load(f, parse_float=Decimal)["traceEvents"]
     gpu = {e["pid"] for e in events if e.get("ph") == "M" and e.get("name") == "process_name"
            and str(e["args"]["name"]).startswith("/device:GPU")}
+    cpu = [e for e in events if e.get("ph") == "X" and e.get("pid") not in gpu]
+    steps = [(e["pid"], e["tid"], e["ts"], e["ts"] + e.get("dur", 0)) for e in cpu
+             if str(e.get("name", "")).startswith("PjitFunction")]
+    launch = {e["args"]["correlation_id"]: e for e in cpu if "correlation_id" in e.get("args", {})}
+
+    def step_of(kernel):
+        call = launch.get(kernel.get("args", {}).get("correlation_id"))
+        if call is None:
+            return None
+        for i, (pid, tid, begin, end) in enumerate(steps):
+            if (pid, tid) == (call["pid"], call["tid"]) and begin <= call["ts"] < end:
+                return i
+        return None
+
     out = []
     for e in events:
         if e.get("ph") == "X" and e.get("pid") in gpu:
             name = e.get("args", {}).get("name", "")
-            out.append((str(e["tid"]), ns(e["ts"]), ns(e.get("dur", 0)), [c for c in name.split("/") if c]))
+            out.append((str(e["tid"]), ns(e["ts"]), ns(e.get("dur", 0)), [c for c in name.split("/") if c],
+                        step_of(e)))
     out.sort(key=lambda k: (k[0], k[1]))
     return out
 
@@ -50,18 +66,21 @@ def kernels(path):
 def samples(path, scope, mode):
     ks = kernels(path)
     if mode == "kernel":
-        return [float(d) for _, _, d, comps in ks if scope in comps]
-    # instance: runs of consecutive matching kernels on one stream, summed
-    result, previous = [], None
-    for i, (stream, _, d, comps) in enumerate(ks):
-        if scope not in comps:
-            previous = None
+        return [float(d) for _, _, d, comps, _ in ks if scope in comps]
+    # instance: runs of consecutive matching kernels on one stream in one step, summed; a kernel
+    # without an op name (a Triton kernel XLA names no op of) neither joins nor ends one
+    result, previous, last_named = [], None, None
+    for i, (stream, _, d, comps, step) in enumerate(ks):
+        if not comps:
             continue
-        if previous is not None and ks[previous][0] == stream and previous == i - 1:
-            result[-1] += d
-        else:
-            result.append(float(d))
-        previous = i
+        if scope in comps:
+            if previous is not None and previous == last_named and ks[previous][0] == stream \
+                    and ks[previous][4] == step:
+                result[-1] += d
+            else:
+                result.append(float(d))
+            previous = i
+        last_named = i
     return result
 
 
@@ -146,9 +165,14 @@ def main():
     n = sub.add_parser("count")
     n.add_argument("file")
     n.add_argument("scope", nargs="+")
+    i = sub.add_parser("instances")
+    i.add_argument("file")
+    i.add_argument("scope", nargs="+")
     args = parser.parse_args()
     if args.command == "compare":
         print(json.dumps(compare(args)))
+    elif args.command == "instances":
+        print(json.dumps({s: samples(args.file, s, "instance") for s in args.scope}))
     else:
         ks = kernels(args.file)
         print(json.dumps({s: sum(1 for k in ks if s in k[3]) for s in args.scope}))
