@@ -294,11 +294,15 @@ void ScopePicker::applyFilter()
     m_syncing = true;
     const QString text = m_filter->text();
     bool valid = true;
+    // In substring and regex modes the filter is the pattern "Add pattern" adds: the list shows what it
+    // will match, case and all; in component mode it only finds names, in any case.
     if (matchMode() == MatchMode::Regex) {
-        const QRegularExpression regex(text, QRegularExpression::CaseInsensitiveOption);
+        const QRegularExpression regex(text);
         valid = regex.isValid();
         m_proxy->setFilterRegularExpression(valid ? regex : QRegularExpression());
     } else {
+        m_proxy->setFilterCaseSensitivity(matchMode() == MatchMode::Component ? Qt::CaseInsensitive
+                                                                              : Qt::CaseSensitive);
         m_proxy->setFilterFixedString(text);
     }
     m_filter->setStyleSheet(valid ? QString() : QStringLiteral("QLineEdit { background: #fde2e2; }"));
