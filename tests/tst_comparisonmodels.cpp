@@ -85,8 +85,7 @@ int findRow(const QAbstractItemModel &model, const QString &scope, const QString
     for (int row = 0; row < model.rowCount(); ++row)
         if (model.index(row, ComparisonTableModel::column("scope"))
                     .data(ComparisonTableModel::RawValueRole) == scope &&
-            model.index(row, ComparisonTableModel::column("run")).data(ComparisonTableModel::RawValueRole) ==
-                run)
+            model.index(row, ComparisonTableModel::column("run")).data().toString() == run)
             return row;
     return -1;
 }
@@ -424,6 +423,22 @@ private slots:
         model.setThreshold(0.01);
         QCOMPARE(verdict.data().toString(),
                  verdictText(Verdict::NoMeaningfulChange) + QStringLiteral(" in this run pair"));
+    }
+
+    // The Run column sorts run pairs by number (10 after 9), the pooled row last.
+    void runColumnSortsByNumber()
+    {
+        ComparisonTableModel model;
+        model.setRows(ScopeComparison(indexes(m_a), indexes(m_b))
+                          .compare({QStringLiteral("mlp")}, MatchMode::Component, SampleMode::Kernel));
+        const int column = ComparisonTableModel::column("run");
+        const auto key = [&](const QString &run) {
+            return model.index(findRow(model, QStringLiteral("mlp"), run), column)
+                .data(ComparisonTableModel::RawValueRole);
+        };
+        QCOMPARE(key(QStringLiteral("2")).typeId(), QMetaType::Int);
+        QVERIFY(key(QStringLiteral("2")).toInt() < key(QStringLiteral("3")).toInt());
+        QVERIFY(key(QStringLiteral("3")).toInt() < key(QStringLiteral("all")).toInt());
     }
 
     // A pooled row without a run-level test (1 run against 3) has no verdict, and its tooltip says so

@@ -47,20 +47,23 @@ std::vector<BoxPlotView::Group> ScopeBoxPlot::groups(const std::vector<Compariso
     return groups;
 }
 
-QString ScopeBoxPlot::title(SampleMode samples, bool pooled)
+QString ScopeBoxPlot::samplesTitle(SampleMode samples)
 {
-    QString what;
     switch (samples) {
     case SampleMode::Kernel:
-        what = tr("Kernel durations");
-        break;
+        return tr("kernel durations");
     case SampleMode::Instance:
-        what = tr("Scope instance durations (sum of kernels)");
-        break;
+        return tr("scope instance durations (sum of kernels)");
     case SampleMode::Span:
-        what = tr("Scope instance GPU spans (first kernel start to last kernel end)");
-        break;
+        return tr("scope instance GPU spans (first kernel start to last kernel end)");
     }
+    return {};
+}
+
+QString ScopeBoxPlot::title(SampleMode samples, bool pooled)
+{
+    QString what = samplesTitle(samples);
+    what[0] = what[0].toUpper();
     return pooled ? tr("%1 — all runs pooled").arg(what) : tr("%1 — per run pair").arg(what);
 }
 

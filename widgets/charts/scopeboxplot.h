@@ -21,6 +21,8 @@ class ScopeBoxPlot
 public:
     static std::vector<BoxPlotView::Group> groups(const std::vector<ComparisonRow> &rows,
                                                   const QStringList &scopes, bool pooled);
+    // What the samples are, in words: "kernel durations".
+    static QString samplesTitle(SampleMode samples);
     static QString title(SampleMode samples, bool pooled);
     // A side's name in the legend: the last component of its path, `fallback` without one.
     static QString legendLabel(const QString &path, const QString &fallback);

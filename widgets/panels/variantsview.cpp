@@ -6,6 +6,7 @@
 #include "model/tables/tableformat.h"
 #include "widgets/charts/boxplotview.h"
 #include "widgets/charts/kernelmatrix.h"
+#include "widgets/charts/scopeboxplot.h"
 #include "widgets/charts/variantbars.h"
 #include "widgets/panels/proportionalsplitter.h"
 #include "widgets/tables/columntablemodel.h"
@@ -238,7 +239,8 @@ void VariantsView::showScope(const QString &scope)
             }
     m_scopeNote->setText(note.join(QLatin1Char('\n')));
     m_boxes->setLabels(m_labels.value(0), tr("the candidate"));
-    m_boxes->setTitle(tr("%1: kernel durations, each candidate (B) beside the baseline (A)").arg(scope));
+    m_boxes->setTitle(tr("%1: %2, each candidate (B) beside the baseline (A)")
+                          .arg(scope, ScopeBoxPlot::samplesTitle(m_samples)));
     m_boxes->setGroups(std::move(groups));
 }
 

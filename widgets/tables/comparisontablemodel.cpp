@@ -195,9 +195,12 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         return m_columns[std::size_t(column)].display(r);
-    case RawValueRole: // the verdict sorts by what it says, not by its words
-        return isVerdict ? QVariant(int(r.verdict(m_alpha, m_threshold)))
-                         : m_columns[std::size_t(column)].value(r);
+    case RawValueRole: // the verdict sorts by what it says, not by its words; run pairs by number, "all" last
+        if (isVerdict)
+            return int(r.verdict(m_alpha, m_threshold));
+        if (column == m_runColumn)
+            return r.isPooled() ? std::numeric_limits<int>::max() : r.run.toInt();
+        return m_columns[std::size_t(column)].value(r);
     case VerdictRole:
         return int(r.verdict(m_alpha, m_threshold));
     case CiLowRole:

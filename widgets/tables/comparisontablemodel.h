@@ -68,6 +68,7 @@ private:
     QString m_caveat;
     std::vector<TableColumn<ComparisonRow>> m_columns; // tableColumns(), judged with alpha and threshold
     const int m_verdictColumn = column("verdict");
+    const int m_runColumn = column("run");
 };
 
 } // namespace scopeline
