@@ -612,12 +612,16 @@ private slots:
                              row[QStringLiteral("n_a")].toDouble() / row[QStringLiteral("runs_a")].toDouble(),
                          perRunB =
                              row[QStringLiteral("n_b")].toDouble() / row[QStringLiteral("runs_b")].toDouble();
-            const QByteArray note = QStringLiteral("scope '%1' runs %2 kernels a run in A and %3 in B")
+            const QByteArray note = QStringLiteral("scope '%1': %2 kernels a run in A, %3 in B")
                                         .arg(row[QStringLiteral("scope")].toString())
                                         .arg(perRunA)
                                         .arg(perRunB)
                                         .toUtf8();
             QCOMPARE(result.err.contains(note), perRunA != perRunB);
+            // and beside a verdict that found a change, in the table, the CSV and the JSON
+            const QString verdict = row[QStringLiteral("verdict")].toString();
+            if (!verdict.startsWith(QLatin1String("no significant change")))
+                QCOMPARE(verdict.contains(QLatin1String("kernels a run in A")), perRunA != perRunB);
             said += perRunA != perRunB;
         }
         QCOMPARE(said, 1); // mlp; attn_q_k runs as many kernels on both sides

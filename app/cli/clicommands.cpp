@@ -446,16 +446,11 @@ void warnScopeSamples(const ComparisonOptions &options, const std::vector<const 
         }
         // Per kernel, a scope that runs another number of kernels on each side compares two mixes: their
         // medians can move against the scope's time (B slower per kernel, 25 % less time a run).
-        const double perRunA = double(nA) / double(a.size()), perRunB = double(nB) / double(b.size());
-        if (options.samples == SampleMode::Kernel &&
-            std::fabs(perRunA - perRunB) > 0.01 * std::max(perRunA, perRunB))
-            note(QStringLiteral(
-                     "scope '%1' runs %2 kernels a run in A and %3 in B: per kernel, its samples are "
-                     "two mixes of kernels, whose medians may move either way whatever its time does "
-                     "(--samples instance compares its time per instance)")
-                     .arg(scope)
-                     .arg(perRunA, 0, 'g', 4)
-                     .arg(perRunB, 0, 'g', 4));
+        if (options.samples == SampleMode::Kernel)
+            if (const QString mix = ScopeComparison::kernelMixNote(double(nA) / double(a.size()),
+                                                                   double(nB) / double(b.size()));
+                !mix.isEmpty())
+                note(QStringLiteral("scope '%1': %2").arg(scope, mix));
     }
 }
 

@@ -143,6 +143,8 @@ QString ComparisonRow::verdictText(double alpha, double threshold) const
     const bool found = v == Verdict::Faster || v == Verdict::Slower || v == Verdict::NoMeaningfulChange;
     if (found && withinRunPair())
         return QCoreApplication::translate("ScopeComparison", "%1 in this run pair").arg(text);
+    if (found && !kernelMix.isEmpty())
+        return text + QStringLiteral("; ") + kernelMix;
     if (!found || hasRunLevel() || !verdictRow)
         return text;
     // A per-sample finding: samples of one run share its conditions, so it may be that run's luck.
@@ -190,6 +192,18 @@ QString ScopeComparison::unnamedSideNote() const
         .arg(unnamed, named);
 }
 
+QString ScopeComparison::kernelMixNote(double perRunA, double perRunB)
+{
+    if (!(std::fabs(perRunA - perRunB) > 0.01 * std::max(perRunA, perRunB)))
+        return {};
+    return QCoreApplication::translate(
+               "ScopeComparison", "%1 kernels a run in A, %2 in B: per kernel, two mixes of kernels, whose "
+                                  "medians may move either way whatever the scope's time does (per "
+                                  "instance compares its time)")
+        .arg(perRunA, 0, 'g', 4)
+        .arg(perRunB, 0, 'g', 4);
+}
+
 std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, MatchMode match,
                                                     SampleMode samples) const
 {
@@ -221,6 +235,9 @@ std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, M
             rows.back().runsB = runsWithSamples(runsB);
             rows.back().verdictRow = true;
         }
+        if (samples == SampleMode::Kernel && !rows.empty() && rows.back().comparable())
+            rows.back().kernelMix = kernelMixNote(double(rows.back().a.n) / double(runsA.size()),
+                                                  double(rows.back().b.n) / double(runsB.size()));
         // a regex that is not one matches its own text only: say why it found nothing
         if (!matcher.isValid())
             for (ComparisonRow &row : rows)

@@ -62,6 +62,9 @@ struct ComparisonRow
     // The side whose kernels carry no scope names at all (ScopeComparison::unnamedSide): a scope
     // "only in" the other side then says nothing of this one, and the verdict text says so.
     int unnamedSide = -1;
+    // Verdict rows per kernel: the scope runs another number of kernels a run on each side
+    // (ScopeComparison::kernelMixNote), said beside a verdict that found a change.
+    QString kernelMix;
 
     bool comparable() const { return a.n > 0 && b.n > 0; }
     bool isPooled() const { return run == QLatin1String("all"); }
@@ -115,6 +118,9 @@ public:
     int unnamedSide() const;
     // What that means and how to record scopes; empty when no side is unnamed.
     QString unnamedSideNote() const;
+    // Why kernels per run that differ by more than 1 % make a per-kernel comparison two mixes of
+    // kernels; empty when they do not.
+    static QString kernelMixNote(double perRunA, double perRunB);
 
     // The table's columns, in CSV order; the verdict column is judged with alpha and threshold.
     static std::vector<TableColumn<ComparisonRow>> columns(double alpha = 0.05, double threshold = 0.01);

@@ -137,13 +137,17 @@ QString ComparisonTableModel::verdictToolTip(const ComparisonRow &r) const
             tip += QLatin1Char(' ') + tiedExplanation(tr("run"), 0);
         if (!m_caveat.isEmpty())
             tip += QLatin1Char(' ') + tr("Caveat: %1.").arg(m_caveat);
+        if (!r.kernelMix.isEmpty())
+            tip += QLatin1Char(' ') + r.kernelMix + QLatin1Char('.');
         return tip;
     }
     if (r.isPooled() && r.comparable()) // no run-level test: no verdict either
         return tr("%1: the calls of several runs pooled would test the runs' own conditions as much as A "
                   "against B, so this row has no verdict without a run-level test.")
             .arg(r.verdictText(m_alpha, m_threshold));
-    const QString tip = perSampleToolTip(r, v, threshold);
+    QString tip = perSampleToolTip(r, v, threshold);
+    if (!r.kernelMix.isEmpty())
+        tip += QLatin1Char(' ') + r.kernelMix + QLatin1Char('.');
     return r.withinRunPair() && !tip.isEmpty()
                ? tip + QLatin1Char(' ') +
                      tr("This run pair only: these two runs' own conditions are part of it. The “all” row's "
