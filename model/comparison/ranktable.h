@@ -61,9 +61,9 @@ struct CollectiveRow
     QString collective;
     double perStep = RankRow::kUnset;          // kernels of this kind per step and rank
     double medianNs = RankRow::kUnset;         // median duration over every rank's kernels of it
-    double rankMedianMinNs = RankRow::kUnset;  // the fastest rank's median duration
-    double rankMedianMaxNs = RankRow::kUnset;  // the slowest rank's
-    int slowestRank = -1;                      // whose median is the longest (it waits longest)
+    double rankMedianMinNs = RankRow::kUnset;  // the shortest median duration of a rank
+    double rankMedianMaxNs = RankRow::kUnset;  // the longest
+    int slowestRank = -1; // whose median is the longest: it waits longest, not the straggler
     // Where the args give message sizes: the median algorithm and bus bandwidth (GB/s) of its kernels,
     // nccl-tests' convention (bus = algorithm × 2(n−1)/n for all-reduce, (n−1)/n for all-gather,
     // reduce-scatter and all-to-all, × 1 otherwise; n the group's size).
