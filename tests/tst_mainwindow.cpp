@@ -14,6 +14,7 @@
 #include "model/analysis/runsummaryfile.h"
 #include "model/comparison/ranktable.h"
 #include "model/loading/tracefolder.h"
+#include "model/tables/tableformat.h"
 #include "widgets/charts/boxplotview.h"
 #include "widgets/charts/kernelmatrix.h"
 #include "widgets/charts/rankbars.h"
@@ -624,6 +625,13 @@ private slots:
                 if (row.verdictRow) {
                     differs += row.verdictText(0.05, 0.005) != row.verdictText(0.05, 0.01);
                     QVERIFY2(variants->scopeNote().contains(row.verdictText(0.05, 0.005)),
+                             qPrintable(variants->scopeNote()));
+                    // beside it, the interval it was decided from and what it could not measure
+                    QVERIFY(row.hasRunLevel() && !row.caveat.isEmpty());
+                    QVERIFY2(variants->scopeNote().contains(formatChangeInterval(row.runLevel.change,
+                                                                                 row.runLevel.ciLow,
+                                                                                 row.runLevel.ciHigh) +
+                                                            QStringLiteral("; ") + row.caveat),
                              qPrintable(variants->scopeNote()));
                 }
         QVERIFY(differs > 0); // the threshold decides a verdict here

@@ -143,7 +143,7 @@ QStringList VariantSteps::tableKeys()
 {
     return QStringLiteral(
                "variant component verdict ratio delta_ns mean_a_ns mean_b_ns share_of_delta ci_low_ns "
-               "ci_high_ns ci_level p steps_a steps_b")
+               "ci_high_ns ci_level p steps_a steps_b caveat")
         .split(QLatin1Char(' '));
 }
 

@@ -233,8 +233,15 @@ void VariantsView::showScope(const QString &scope)
                 group.b = row.b;
                 group.runMediansA = row.runMediansA;
                 group.runMediansB = row.runMediansB;
-                note << QStringLiteral("%1: %2").arg(
+                // the verdict with the interval it was decided from, and what it could not measure
+                QString line = QStringLiteral("%1: %2").arg(
                     group.label, row.verdictText(m_stepOptions.alpha, m_stepOptions.threshold));
+                if (row.hasRunLevel())
+                    line += QStringLiteral(", %1").arg(
+                        formatChangeInterval(row.runLevel.change, row.runLevel.ciLow, row.runLevel.ciHigh));
+                if (!row.caveat.isEmpty())
+                    line += QStringLiteral("; ") + row.caveat;
+                note << line;
                 groups.push_back(std::move(group));
             }
     m_scopeNote->setText(note.join(QLatin1Char('\n')));
