@@ -425,6 +425,26 @@ private slots:
                  verdictText(Verdict::NoMeaningfulChange) + QStringLiteral(" in this run pair"));
     }
 
+    // A 1 v 1 verdict row says both what it could not measure and that it compares two mixes of kernels.
+    void kernelMixBesideAOneRunVerdict()
+    {
+        ComparisonRow row;
+        row.scope = QStringLiteral("mlp");
+        row.run = QStringLiteral("1");
+        row.a.n = 160;
+        row.b.n = 120;
+        row.runsA = row.runsB = 1;
+        row.verdictRow = true;
+        row.mannWhitneyHolm = 1e-3;
+        row.relativeChange = 0.1;
+        row.kernelMix = ScopeComparison::kernelMixNote(160, 120);
+        QCOMPARE(row.verdict(), Verdict::Slower);
+        QCOMPARE(row.verdictText(), verdictText(Verdict::Slower) +
+                                        QStringLiteral(" (1 run: run-to-run variation not measured); ") +
+                                        row.kernelMix);
+        QVERIFY(ScopeComparison::kernelMixNote(160, 159.9).isEmpty()); // within 1 %: one mix
+    }
+
     // The Run column sorts run pairs by number (10 after 9), the pooled row last.
     void runColumnSortsByNumber()
     {

@@ -141,17 +141,20 @@ QString ComparisonRow::verdictText(double alpha, double threshold) const
         return untested;
     const QString text = scopeline::verdictText(v);
     const bool found = v == Verdict::Faster || v == Verdict::Slower || v == Verdict::NoMeaningfulChange;
-    if (found && withinRunPair())
-        return QCoreApplication::translate("ScopeComparison", "%1 in this run pair").arg(text);
-    if (found && !kernelMix.isEmpty())
-        return text + QStringLiteral("; ") + kernelMix;
-    if (!found || hasRunLevel() || !verdictRow)
+    if (!found)
         return text;
+    if (withinRunPair())
+        return QCoreApplication::translate("ScopeComparison", "%1 in this run pair").arg(text);
+    QString said = text;
     // A per-sample finding: samples of one run share its conditions, so it may be that run's luck.
-    if (std::min(runsA, runsB) < 2)
-        return QCoreApplication::translate("ScopeComparison", "%1 (1 run: run-to-run variation not measured)")
-            .arg(text);
-    return QCoreApplication::translate("ScopeComparison", "%1 (run-to-run variation not measured)").arg(text);
+    if (!hasRunLevel() && verdictRow)
+        said = std::min(runsA, runsB) < 2
+                   ? QCoreApplication::translate("ScopeComparison",
+                                                 "%1 (1 run: run-to-run variation not measured)")
+                         .arg(text)
+                   : QCoreApplication::translate("ScopeComparison", "%1 (run-to-run variation not measured)")
+                         .arg(text);
+    return kernelMix.isEmpty() ? said : said + QStringLiteral("; ") + kernelMix;
 }
 
 ScopeComparison::ScopeComparison(std::vector<const ScopeIndex *> sideA, std::vector<const ScopeIndex *> sideB)
