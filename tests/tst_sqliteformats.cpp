@@ -397,6 +397,16 @@ private slots:
             streams +=
                 t.toObject()[QStringLiteral("name")].toString().contains(QLatin1String("stream 7 (pid"));
         QCOMPARE(streams, 2);
+
+        // a graph whose first node runs on the host (CUPTI: device INT_MAX) runs on its stream's GPU
+        const QString host = writableCopy(graph, dir, QStringLiteral("host_start.sqlite"));
+        problem = exec(host, "UPDATE CUPTI_ACTIVITY_KIND_GRAPH_TRACE SET deviceId = 2147483647 "
+                             "WHERE rowid = (SELECT min(rowid) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE)");
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        const QJsonObject hostStart = infoJson(host);
+        QCOMPARE(hostStart[QStringLiteral("kernels")], whole[QStringLiteral("kernels")]);
+        QCOMPARE(hostStart[QStringLiteral("gpu_busy_ns")], whole[QStringLiteral("gpu_busy_ns")]);
+        QCOMPARE(hostStart[QStringLiteral("tracks")], whole[QStringLiteral("tracks")]); // "GPU 0 / stream 7"
     }
 
     // The H200 runs of the Fuser program against its H100 runs: 3 v 2, kernel time per run as the

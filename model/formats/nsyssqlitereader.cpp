@@ -11,6 +11,9 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <limits>
+#include <map>
+#include <set>
 #include <unordered_map>
 
 namespace scopeline {
@@ -306,6 +309,11 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
         return pid;
     };
     // GPU activity: kernels, graphs launched whole, copies and sets, one track per device and stream.
+    // A graph whose first node runs on the host has device INT_MAX (CUPTI): it takes its stream's device,
+    // as the kernels (read before it) give it, or the only device there is; else it is left out, counted.
+    std::map<std::pair<int64_t, int64_t>, int64_t> streamDevice; // (process, stream) -> device, of kernels
+    std::set<int64_t> kernelDevices;
+    constexpr int64_t kHostStart = std::numeric_limits<int32_t>::max();
     auto readGpu = [&](const char *table, const char *cat) {
         const Names &cols = columns[table];
         const bool graph = table == std::string(kGraph);
@@ -328,7 +336,7 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
                                 .arg(column(cols, table, "deviceId"), column(cols, table, "streamId"),
                                      column(cols, table, "correlationId"), name,
                                      column(cols, table, "globalPid"), QLatin1String(table));
-        int64_t untimed = 0;
+        int64_t untimed = 0, deviceUnknown = 0;
         const bool ok = querySlices(
             db, QLatin1String(table), sql,
             tr("%1: start or end not an integer, or end before start").arg(QLatin1String(table)),
@@ -342,6 +350,20 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
                 intAt(s, 2, device);
                 intAt(s, 3, stream);
                 intAt(s, 6, gpid);
+                if (graph && device == kHostStart) {
+                    const auto known = streamDevice.find({pidOf(gpid), stream});
+                    if (known != streamDevice.end()) {
+                        device = known->second;
+                    } else if (kernelDevices.size() == 1) {
+                        device = *kernelDevices.begin();
+                    } else {
+                        ++deviceUnknown;
+                        return;
+                    }
+                } else if (table == std::string(kKernel)) {
+                    streamDevice.emplace(std::pair{pidOf(gpid), stream}, device);
+                    kernelDevices.insert(device);
+                }
                 std::string text;
                 if (graph) {
                     int64_t id = 0;
@@ -368,6 +390,11 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
                               "collect them)")
                                .arg(QLatin1String(table)),
                            untimed);
+        if (deviceUnknown)
+            m_builder.skip(
+                tr("%1: a graph that starts on the host, on a stream of no kernel, of several GPUs")
+                    .arg(QLatin1String(table)),
+                deviceUnknown);
         return ok;
     };
     if (has(kKernel) && !readGpu(kKernel, "kernel"))
