@@ -898,6 +898,8 @@ private slots:
         QCOMPARE(variants.comparisons()[0].stepScope(), QStringLiteral("ProfilerStep"));
         QCOMPARE(variants.comparisons()[1].stepScope(), QStringLiteral("ProfilerStep"));
         QCOMPARE(variants.comparisons()[1].row(StepPart::Step).stepsB, 0); // JAX has no ProfilerStep
+        QCOMPARE(variants.comparisons()[1].row(StepPart::Step).verdictText(),
+                 QStringLiteral("no step of ProfilerStep with kernels in A or B"));
         const Sweep sweep = Sweep::ofVariants({baseline, torch, pjit},
                                               {QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3")},
                                               {1, 2, 3}, StepBreakdownOptions());

@@ -395,7 +395,11 @@ void StepBreakdown::compare()
         row.ciHigh = welch.ciHigh;
         row.tied = welch.tied;
         if (row.unitsA == 0 || row.unitsB == 0)
-            row.reason = tr("no steps with kernels on a side");
+            row.reason = tr("no step of %1 with kernels in %2")
+                             .arg(m_stepScope.isEmpty() ? tr("the whole run") : m_stepScope,
+                                  row.unitsA == 0 && row.unitsB == 0 ? tr("A or B")
+                                  : row.unitsA == 0                  ? QStringLiteral("A")
+                                                                     : QStringLiteral("B"));
         else if (row.unitsA < 2 || row.unitsB < 2) {
             row.reason = m_byProcess ? tr("one process on a side: process-to-process variation not measured")
                                      : tr("one run on a side: run-to-run variation not measured");
