@@ -997,6 +997,15 @@ private slots:
                  qPrintable(window.bannerText()));
         QVERIFY2(window.statusText().contains(QLatin1String("B: 4 run(s)")), qPrintable(window.statusText()));
         QVERIFY(window.diffView()->diff() && window.diffView()->diff()->summary().runsB == 4);
+
+        // among variants, said with the pair shown, whichever variant the run is of
+        window.openVariants(
+            {QStringLiteral("e=") + eager, QStringLiteral("g=") + graph, QStringLiteral("cut=") + b});
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QCOMPARE(window.runsB().size(), 5); // the pair shown: eager against graph
+        QVERIFY2(
+            window.bannerText().contains(QDir::toNativeSeparators(QDir(b).filePath(QStringLiteral("run_3")))),
+            qPrintable(window.bannerText()));
     }
 
     void cancelKeepsTheDocument()

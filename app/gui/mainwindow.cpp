@@ -539,6 +539,7 @@ void MainWindow::clearVariants()
     if (m_variantsLoading)
         m_variantsLoader->cancel();
     m_variantsLoading = m_showVariantsTab = false;
+    m_variantRunsLeftOut.clear();
     m_variants->clear();
     m_tabs->setTabVisible(3, false);
 }
@@ -590,11 +591,6 @@ void MainWindow::openVariants(const QStringList &arguments, const SessionState &
                     emit loadDone();
                     return;
                 }
-                if (!result.leftOut.isEmpty())
-                    showBanner(tr("%n run(s) of the variants could not be read and are left out; the other "
-                                  "runs are compared.",
-                                  nullptr, int(result.leftOut.size())) +
-                               QLatin1Char('\n') + result.leftOut.join(QLatin1Char('\n')));
                 // the figures need the summaries alone; the pair views load their own runs
                 std::vector<QList<LoadedRun>> summaries = result.sides;
                 for (QList<LoadedRun> &side : summaries)
@@ -603,6 +599,7 @@ void MainWindow::openVariants(const QStringList &arguments, const SessionState &
                 m_variants->clear(); // the old variants are not judged again with the settings
                 syncVariantSettings();
                 m_variants->setVariants(summaries, labels, paths);
+                m_variantRunsLeftOut = result.leftOut; // said when the pair below is shown
                 m_tabs->setTabVisible(3, true);
                 m_showVariantsTab = true;
                 if (!pair.pathA.isEmpty() && !pair.pathB.isEmpty())
@@ -781,8 +778,11 @@ void MainWindow::showDocument()
     showPendingViews(); // now, or once a run's events have loaded
     watchRuns();
 
-    QStringList problems;
-    if (const QStringList &leftOut = m_document->runsLeftOut(); !leftOut.isEmpty())
+    QStringList problems, leftOut = m_document->runsLeftOut();
+    for (const QString &run : std::as_const(m_variantRunsLeftOut))
+        if (!leftOut.contains(run))
+            leftOut << run;
+    if (!leftOut.isEmpty())
         problems << tr("%n run(s) could not be read and are left out; the other runs are compared.", nullptr,
                        int(leftOut.size()))
                  << leftOut;
