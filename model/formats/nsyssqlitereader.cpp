@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -312,11 +313,16 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
     // A graph whose first node runs on the host has device INT_MAX (CUPTI): it takes its stream's device,
     // as the kernels (read before it) give it, or the only device there is; else it is left out, counted.
     std::map<std::pair<int64_t, int64_t>, int64_t> streamDevice; // (process, stream) -> device, of kernels
-    std::set<int64_t> kernelDevices;
     constexpr int64_t kHostStart = std::numeric_limits<int32_t>::max();
+    const auto onlyDevice = [&streamDevice]() -> std::optional<int64_t> {
+        for (const auto &entry : streamDevice)
+            if (entry.second != streamDevice.begin()->second)
+                return std::nullopt;
+        return streamDevice.empty() ? std::nullopt : std::optional<int64_t>(streamDevice.begin()->second);
+    };
     auto readGpu = [&](const char *table, const char *cat) {
         const Names &cols = columns[table];
-        const bool graph = table == std::string(kGraph);
+        const bool graph = table == std::string(kGraph), kernels = table == std::string(kKernel);
         QString name = QStringLiteral("NULL");
         if (graph) {
             name = column(cols, table, cols.count("graphId") ? "graphId" : "graphExecId");
@@ -352,17 +358,15 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
                 intAt(s, 6, gpid);
                 if (graph && device == kHostStart) {
                     const auto known = streamDevice.find({pidOf(gpid), stream});
-                    if (known != streamDevice.end()) {
-                        device = known->second;
-                    } else if (kernelDevices.size() == 1) {
-                        device = *kernelDevices.begin();
-                    } else {
+                    const std::optional<int64_t> only =
+                        known != streamDevice.end() ? std::optional<int64_t>(known->second) : onlyDevice();
+                    if (!only) {
                         ++deviceUnknown;
                         return;
                     }
-                } else if (table == std::string(kKernel)) {
+                    device = *only;
+                } else if (kernels) {
                     streamDevice.emplace(std::pair{pidOf(gpid), stream}, device);
-                    kernelDevices.insert(device);
                 }
                 std::string text;
                 if (graph) {
