@@ -104,6 +104,8 @@ private slots:
     void perfettoOnlyRunFolder();
     void xplaneOnlyRunFolder();
     void viewerPreferredOverPerfetto();
+    void jaxFoldersBelowTheRunFolder();
+    void jaxSessionOfSeveralHosts();
     void emptyFolder();
     void missingPath();
     void hugeFolderTreeStops();
@@ -515,6 +517,67 @@ void TstTraceFolder::viewerPreferredOverPerfetto()
     QCOMPARE(runs.size(), std::size_t(1));
     QVERIFY2(sameFile(runs[0].file, session + QStringLiteral("/hostname.trace.json.gz")),
              qPrintable(describe(runs)));
+}
+
+// The session folder, plugins/ or plugins/profile/ of a real JAX run that holds both of JAX's files
+// (a wildcard over them too): the run, once, named after its run folder. Each file read as a run had
+// been a process of two identical runs.
+void TstTraceFolder::jaxFoldersBelowTheRunFolder()
+{
+    const QString runDir = namedScopesDir() + QStringLiteral("/trace_file_matmul_0");
+    const QString session = profileSession(runDir);
+    QVERIFY2(QFileInfo::exists(session + QStringLiteral("/perfetto_trace.json.gz")), qPrintable(session));
+    const QString viewer = session + QStringLiteral("/vm.trace.json.gz");
+    for (const QString &path :
+         {session, runDir + QStringLiteral("/plugins"), runDir + QStringLiteral("/plugins/profile"),
+          runDir + QStringLiteral("/plugins/profile/*"), session + QStringLiteral("/*"),
+          session + QStringLiteral("/*.json.gz")}) {
+        QString error;
+        QStringList notes;
+        const std::vector<TraceRun> runs = TraceFolder::scan(path, &error, &notes);
+        QVERIFY2(error.isEmpty(), qPrintable(path + QStringLiteral(": ") + error));
+        QVERIFY2(runs.size() == 1 && sameFile(runs[0].file, viewer),
+                 qPrintable(path + QLatin1Char('\n') + describe(runs)));
+        if (!path.endsWith(QLatin1Char('*')) && !path.endsWith(QLatin1String(".gz")))
+            QCOMPARE(runs[0].name, QStringLiteral("trace_file_matmul_0"));
+        // Files matched one by one: the copy left out is said.
+        if (path.startsWith(session + QLatin1Char('/')))
+            QVERIFY2(
+                notes.join(QLatin1Char('\n')).contains(QLatin1String("perfetto_trace.json.gz: left out")),
+                qPrintable(notes.join(QLatin1Char('\n'))));
+    }
+    // Session folders of several runs by wildcard: one run each, named after its run folder.
+    QString error;
+    const std::vector<TraceRun> runs = TraceFolder::scan(
+        namedScopesDir() + QStringLiteral("/trace_file_matmul_[01]/plugins/profile/*"), &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(names(runs),
+             (QStringList{QStringLiteral("trace_file_matmul_0"), QStringLiteral("trace_file_matmul_1")}));
+}
+
+// A session with a trace-viewer file per host: one run (which host is read, said in a note), not a run
+// per host; a session without a trace file is said, not silently dropped.
+void TstTraceFolder::jaxSessionOfSeveralHosts()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString job = tmp.filePath(QStringLiteral("job/plugins/profile/2024_01_01"));
+    QVERIFY(touch(job + QStringLiteral("/hostA.trace.json.gz")));
+    QVERIFY(touch(job + QStringLiteral("/hostB.trace.json.gz")));
+    QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("job/plugins/profile/2024_01_02"))));
+    for (const QString &path : {tmp.filePath(QStringLiteral("job")), job}) {
+        QString error;
+        QStringList notes;
+        const std::vector<TraceRun> runs = TraceFolder::scan(path, &error, &notes);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY2(runs.size() == 1 && sameFile(runs[0].file, job + QStringLiteral("/hostA.trace.json.gz")),
+                 qPrintable(describe(runs)));
+        const QString said = notes.join(QLatin1Char('\n'));
+        QVERIFY2(said.contains(QLatin1String("profiles of 2 hosts")) && said.contains(QLatin1String("hostB")),
+                 qPrintable(said));
+        QCOMPARE(said.contains(QLatin1String("2024_01_02: a profile session without a trace file")),
+                 path != job);
+    }
 }
 
 void TstTraceFolder::emptyFolder()

@@ -18,16 +18,33 @@ const QStringList &jaxViewerFiles()
     return files;
 }
 
-// JAX writes each profile twice; the trace-viewer file is preferred, never both.
-QString jaxProfileFile(const QDir &profileDir)
+// The run folder that a JAX profile folder belongs to (the folder holding plugins/profile/), found
+// from the run folder itself, its plugins/ or plugins/profile/, or a session folder in it (`session`
+// set to its name); false for any other folder.
+bool jaxRunFolder(const QDir &dir, QString &profiles, QString &runFolder, QString &session)
 {
-    const QStringList viewer = profileDir.entryList(jaxViewerFiles(), QDir::Files, QDir::Name);
-    if (!viewer.isEmpty())
-        return profileDir.filePath(viewer.first());
-    for (const char *name : {"perfetto_trace.json.gz", "perfetto_trace.json"})
-        if (profileDir.exists(QLatin1String(name)))
-            return profileDir.filePath(QLatin1String(name));
-    return {};
+    const QString path = QDir::cleanPath(dir.absolutePath());
+    const QStringList up = path.split(QLatin1Char('/'));
+    const auto named = [&up](qsizetype fromEnd, const char *name) {
+        return up.size() > fromEnd && up[up.size() - 1 - fromEnd] == QLatin1String(name);
+    };
+    const auto ancestor = [&up](qsizetype levels) {
+        return up.mid(0, up.size() - levels).join(QLatin1Char('/'));
+    };
+    if (QFileInfo(path + QStringLiteral("/plugins/profile")).isDir()) {
+        runFolder = path;
+    } else if (named(0, "plugins") && QFileInfo(path + QStringLiteral("/profile")).isDir()) {
+        runFolder = ancestor(1);
+    } else if (named(1, "plugins") && named(0, "profile")) {
+        runFolder = ancestor(2);
+    } else if (named(2, "plugins") && named(1, "profile")) {
+        runFolder = ancestor(3);
+        session = up.back();
+    } else {
+        return false;
+    }
+    profiles = runFolder + QStringLiteral("/plugins/profile");
+    return true;
 }
 
 } // namespace
@@ -86,14 +103,45 @@ QString ChromeJsonReader::folderRefusal(const QDir &dir, const QString &shown) c
         .arg(shown, dir.relativeFilePath(xplanes.next()));
 }
 
-// A JAX run folder: plugins/profile/<timestamp>/ with one profile per session.
-bool ChromeJsonReader::sessionsIn(const QDir &dir, std::vector<std::pair<QString, QString>> &sessions) const
+// A JAX run folder: plugins/profile/<timestamp>/ with one profile per session, which jax.profiler
+// writes twice (the trace viewer's file, and perfetto_trace.json.gz on request): one is read, never
+// both. A session of several hosts holds a trace-viewer file per host.
+bool ChromeJsonReader::sessionsIn(const QDir &dir, QDir &runFolder, std::vector<Session> &sessions) const
 {
-    const QDir profiles(dir.filePath(QStringLiteral("plugins/profile")));
-    if (!profiles.exists())
+    QString profiles, folder, only;
+    if (!jaxRunFolder(dir, profiles, folder, only))
         return false;
-    for (const QString &session : profiles.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
-        sessions.emplace_back(session, jaxProfileFile(QDir(profiles.filePath(session))));
+    runFolder.setPath(folder);
+    const QStringList names = only.isEmpty()
+                                  ? QDir(profiles).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)
+                                  : QStringList{only};
+    for (const QString &name : names) {
+        const QDir session(QDir(profiles).filePath(name));
+        const QString shown = QDir::toNativeSeparators(session.absolutePath());
+        Session &s = sessions.emplace_back(Session{name, {}, {}});
+        const QStringList viewer = session.entryList(jaxViewerFiles(), QDir::Files, QDir::Name);
+        if (!viewer.isEmpty()) {
+            s.file = session.filePath(viewer.first());
+            if (viewer.size() > 1)
+                s.note = tr("%1: profiles of %2 hosts in one session (%3); Scopeline reads one host of a JAX "
+                            "session, %4, and leaves the others out")
+                             .arg(shown)
+                             .arg(viewer.size())
+                             .arg(viewer.join(QStringLiteral(", ")), viewer.first());
+            continue;
+        }
+        for (const char *file : {"perfetto_trace.json.gz", "perfetto_trace.json"})
+            if (session.exists(QLatin1String(file))) {
+                s.file = session.filePath(QLatin1String(file));
+                break;
+            }
+        if (s.file.isEmpty())
+            s.note = !session.entryList({QStringLiteral("*.xplane.pb")}, QDir::Files).isEmpty()
+                         ? tr("%1: holds only JAX XPlane profiles, which Scopeline does not read: left out")
+                               .arg(shown)
+                         : tr("%1: a profile session without a trace file (a profile that did not finish?): "
+                              "left out")
+                               .arg(shown);
     }
     return true;
 }

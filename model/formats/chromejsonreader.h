@@ -22,7 +22,7 @@ public:
     Match match(const TraceProbe &probe) const override;
     QString refusal(const TraceProbe &probe) const override;
     QString folderRefusal(const QDir &dir, const QString &shown) const override;
-    bool sessionsIn(const QDir &dir, std::vector<std::pair<QString, QString>> &sessions) const override;
+    bool sessionsIn(const QDir &dir, QDir &runFolder, std::vector<Session> &sessions) const override;
     ReadResult read(const TraceProbe &probe, TraceBuilder &builder,
                     const ReadContext &context) const override;
 };

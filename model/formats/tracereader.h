@@ -78,10 +78,16 @@ public:
     // The same for a folder scan that found no trace: its message when dir (shown as `shown`) holds
     // only such files, else empty.
     virtual QString folderRefusal(const QDir &, const QString &) const { return {}; }
-    // A folder that this format's profiler lays out as its runs (JAX: plugins/profile/<session>/):
-    // true with a (session, file) pair per session in sessions (file empty where a session has
-    // none), and the scan does not go below it.
-    virtual bool sessionsIn(const QDir &, std::vector<std::pair<QString, QString>> &) const { return false; }
+    // A folder that this format's profiler lays out as its runs (JAX: plugins/profile/<session>/), or
+    // a folder of that layout below the run folder: true with the run folder and each session's file
+    // (empty where a session has none) and what the scan should say of it, and the scan does not go
+    // below it. A session's other files (a second copy of the profile, other hosts') are not runs.
+    struct Session
+    {
+        QString name, file;
+        QString note; // files of the session left out, or why it has no file; empty when neither
+    };
+    virtual bool sessionsIn(const QDir &, QDir &, std::vector<Session> &) const { return false; }
     // Files of dir that together are one run, read by passing the folder (rocpd: one database per
     // process); empty when dir holds no such set.
     virtual QStringList filesOfOneRun(const QDir &) const { return {}; }

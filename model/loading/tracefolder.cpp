@@ -168,6 +168,32 @@ bool isScopelineFile(const QFileInfo &info)
     return summary ? head.contains("\"runs\"") : head.contains("\"scopeline-session\"");
 }
 
+// Files matched in a profile session's folder (JAX's plugins/profile/<ts>/*) are that session's one
+// run, as a scan of the folder reads it: not a run for each copy or host of its profile.
+void keepSessionFile(const QDir &dir, QFileInfoList &files, Seen &seen)
+{
+    for (const TraceReader *reader : TraceReader::all()) {
+        QDir runFolder;
+        std::vector<TraceReader::Session> sessions;
+        if (!reader->sessionsIn(dir, runFolder, sessions) || sessions.size() != 1 ||
+            QFileInfo(sessions.front().file).absolutePath() != dir.absolutePath())
+            continue;
+        const QString kept = QFileInfo(sessions.front().file).absoluteFilePath();
+        const auto other = [&kept](const QFileInfo &info) { return info.absoluteFilePath() != kept; };
+        if (std::all_of(files.begin(), files.end(), other))
+            return; // the files asked for are not the one a scan reads, but the user's choice
+        if (!sessions.front().note.isEmpty())
+            seen.notes << sessions.front().note;
+        for (const QFileInfo &info : files)
+            if (other(info))
+                seen.notes << tr("%1: left out, the profile session's run is %2")
+                                  .arg(QDir::toNativeSeparators(info.absoluteFilePath()),
+                                       QFileInfo(kept).fileName());
+        files.erase(std::remove_if(files.begin(), files.end(), other), files.end());
+        return;
+    }
+}
+
 // False when more than kMaxFolders were visited (`visited` counts them).
 bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, Seen &seen,
                 std::vector<TraceRun> &runs)
@@ -188,14 +214,25 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, Seen
         return suffix.isEmpty() ? base : base + QLatin1Char('/') + suffix;
     };
 
-    // A format's own layout of runs (JAX: plugins/profile/<session>/), one run per session.
+    // A format's own layout of runs (JAX: plugins/profile/<session>/), one run per session, named after
+    // the run folder when the scan starts below it (at plugins/, or a session folder).
     for (const TraceReader *reader : TraceReader::all()) {
-        std::vector<std::pair<QString, QString>> sessions;
-        if (!reader->sessionsIn(dir, sessions))
+        QDir runFolder;
+        std::vector<TraceReader::Session> sessions;
+        if (!reader->sessionsIn(dir, runFolder, sessions))
             continue;
-        for (const auto &[session, file] : sessions)
-            if (!file.isEmpty() && seen.first(QFileInfo(file)))
-                runs.push_back({sessions.size() == 1 ? runName({}) : runName(session), file});
+        const QString base = root.relativeFilePath(runFolder.absolutePath());
+        const bool atRoot = base == QLatin1String(".") || base.startsWith(QLatin1String(".."));
+        for (const TraceReader::Session &session : sessions) {
+            if (!session.note.isEmpty())
+                seen.notes << session.note;
+            if (session.file.isEmpty() || !seen.first(QFileInfo(session.file)))
+                continue;
+            const QString name = sessions.size() == 1
+                                     ? (atRoot ? runFolder.dirName() : base)
+                                     : (atRoot ? session.name : base + QLatin1Char('/') + session.name);
+            runs.push_back({name, session.file});
+        }
         return true;
     }
 
@@ -418,6 +455,7 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
     }
     for (auto &[folder, files] : filesByFolder) {
         const QDir dir(folder);
+        keepSessionFile(dir, files, seen);
         const QString name =
             wildcard ? QDir(wildcardRoot(path).absolutePath()).relativeFilePath(folder) : QString();
         if (!addRankFiles(dir, name.isEmpty() || name == QLatin1String(".") ? dir.dirName() : name, files,
