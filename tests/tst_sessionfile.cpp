@@ -264,6 +264,15 @@ private slots:
         SessionState loaded;
         QVERIFY2(SessionFile::load(inside, loaded, &error), qPrintable(error));
         QCOMPARE(loaded.pathB, far.pathB);
+        // A hand-edited absolute path loads as the window's own path of it (the session stays its save
+        // target): cleaned.
+        QJsonObject edited = readJson(inside);
+        QJsonObject editedPaths = edited[QStringLiteral("paths")].toObject();
+        editedPaths[QStringLiteral("b")] = far.pathB + QStringLiteral("/./");
+        edited[QStringLiteral("paths")] = editedPaths;
+        QVERIFY(writeBytes(inside, QJsonDocument(edited).toJson()));
+        QVERIFY2(SessionFile::load(inside, loaded, &error), qPrintable(error));
+        QCOMPARE(loaded.pathB, far.pathB);
 
         // A copy of the project folder somewhere else resolves against its new location.
         QTemporaryDir elsewhere;
@@ -343,6 +352,8 @@ private slots:
             << validWith(QStringLiteral("samples"), QStringLiteral("Kernel")) << QStringLiteral("Kernel");
         QTest::newRow("negative threshold")
             << validWith(QStringLiteral("threshold"), -0.01) << QStringLiteral("threshold");
+        QTest::newRow("threshold in percent") // 1.5 meant as 1.5 %
+            << validWith(QStringLiteral("threshold"), 1.5) << QStringLiteral("at most 1");
         QTest::newRow("threshold string")
             << validWith(QStringLiteral("threshold"), QStringLiteral("1%")) << QStringLiteral("threshold");
         QTest::newRow("step number") << validWith(QStringLiteral("step"), 3) << QStringLiteral("step");

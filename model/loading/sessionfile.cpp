@@ -73,8 +73,10 @@ QString storedPath(const QString &path, const QDir &base)
 
 QString resolvedPath(const QString &stored, const QDir &base)
 {
-    if (stored.isEmpty() || QDir::isAbsolutePath(stored))
+    if (stored.isEmpty())
         return stored;
+    if (QDir::isAbsolutePath(stored)) // cleaned as the window cleans what it opened ("matmul/" too)
+        return QDir::cleanPath(stored);
     return QDir::cleanPath(base.absoluteFilePath(stored));
 }
 
@@ -185,6 +187,10 @@ QString parseSession(const QJsonObject &root, const QDir &base, SessionState &st
             return tr("\"threshold\" is not a number");
         if (!(threshold.toDouble() >= 0) || !std::isfinite(threshold.toDouble()))
             return tr("\"threshold\" is negative (%1)").arg(threshold.toDouble());
+        // A fraction of the mean: 1.5 meant as 1.5 % would judge at 150 %.
+        if (threshold.toDouble() > 1)
+            return tr("\"threshold\" is %1: a fraction of A's mean (0.01 is 1 %), at most 1")
+                .arg(threshold.toDouble());
         state.threshold = threshold.toDouble();
     }
     if (root.contains(QStringLiteral("step"))) {

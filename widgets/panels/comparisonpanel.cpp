@@ -311,6 +311,9 @@ double ComparisonPanel::threshold() const
 
 void ComparisonPanel::setThreshold(double threshold)
 {
+    // What the spin box can show is what verdicts are judged at (a stored setting may be anything).
+    threshold = std::clamp(std::isfinite(threshold) ? threshold : m_threshold,
+                           m_thresholdSpin->minimum() / 100, m_thresholdSpin->maximum() / 100);
     if (threshold == m_threshold)
         return;
     m_threshold = threshold;
