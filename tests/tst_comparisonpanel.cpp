@@ -443,6 +443,10 @@ private slots:
         QCOMPARE(panel.rows().size(), std::size_t(4)); // not recomputed, only judged again
         panel.setThreshold(0.01);
         QCOMPARE(model->verdict(pair), Verdict::NoMeaningfulChange);
+        // a stored 1.5 (meant as 1.5 %) judges at what the spin box shows, 100 %, not 150 %
+        panel.setThreshold(1.5);
+        QCOMPARE(panel.threshold(), 1.0);
+        panel.setThreshold(0.01);
     }
 
     // JAX with command buffers (A) against without (B): A's kernels carry no scope names, so its

@@ -579,6 +579,13 @@ private slots:
         QFile csv(dir.filePath(QStringLiteral("report/variants_steps.csv")));
         QVERIFY(csv.open(QIODevice::ReadOnly));
         QCOMPARE(QString::fromUtf8(csv.readAll()), variants->steps()->toCsv());
+        // the pair is named by its labels, and said to be judged as a pair, as the status bar says
+        QFile index(dir.filePath(QStringLiteral("report/index.html")));
+        QVERIFY(index.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(index.readAll());
+        const QString pair = QStringLiteral("%1 vs %2").arg(variants->labels()[1], variants->labels()[2]);
+        QVERIFY2(html.contains(pair) && html.contains(QLatin1String("as a pair")),
+                 qPrintable(html.left(3000)));
         const QString session = dir.filePath(QStringLiteral("variants.scopeline.json"));
         QVERIFY(window.saveSession(session));
         // a pair of its own replaces the variants once it has loaded; one that fails takes nothing
@@ -997,6 +1004,15 @@ private slots:
                  qPrintable(window.bannerText()));
         QVERIFY2(window.statusText().contains(QLatin1String("B: 4 run(s)")), qPrintable(window.statusText()));
         QVERIFY(window.diffView()->diff() && window.diffView()->diff()->summary().runsB == 4);
+        // the report says it too: it is the only report of such a side (the CLI refuses it)
+        QTemporaryDir out;
+        QVERIFY(window.exportReport(out.filePath(QStringLiteral("report"))));
+        QFile index(out.filePath(QStringLiteral("report/index.html")));
+        QVERIFY(index.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(index.readAll());
+        QVERIFY2(html.contains(QLatin1String("1 run(s) could not be read")) &&
+                     html.contains(QDir::toNativeSeparators(QDir(b).filePath(QStringLiteral("run_3")))),
+                 qPrintable(html.left(4000)));
 
         // among variants, said with the pair shown, whichever variant the run is of
         window.openVariants(

@@ -778,20 +778,9 @@ void MainWindow::showDocument()
     showPendingViews(); // now, or once a run's events have loaded
     watchRuns();
 
-    QStringList problems, leftOut = m_document->runsLeftOut();
-    for (const QString &run : std::as_const(m_variantRunsLeftOut))
-        if (!leftOut.contains(run))
-            leftOut << run;
-    if (!leftOut.isEmpty())
-        problems << tr("%n run(s) could not be read and are left out; the other runs are compared.", nullptr,
-                       int(leftOut.size()))
-                 << leftOut;
-    const SkippedEvents &skipped = m_document->skipped();
-    if (skipped.anyBroken())
-        problems << tr("Events that could not be read were skipped; the rest is shown.")
-                 << skipped.brokenRuns;
-    if (!problems.isEmpty())
+    if (const QStringList problems = loadProblems(); !problems.isEmpty())
         showBanner(problems.join(QLatin1Char('\n')));
+    const SkippedEvents &skipped = m_document->skipped();
     // runs, and the ranks of runs of several GPUs (rank files, or the GPUs of one trace)
     const Replication replication = Replication::of(runsA(), runsB());
     const auto sideRunsText = [this](const QString &side, int runs, const QList<LoadedRun> &files) {
@@ -818,13 +807,35 @@ void MainWindow::showDocument()
                               : tr(" · run summaries: the figures, without timelines (open the "
                                    "traces to see them)")) +
         // why the pair's intervals are narrower than the Variants tab's for the same candidate
-        (m_variants->paths().contains(state.pathA) && m_variants->paths().contains(state.pathB)
-             ? tr(" · two of the variants, judged as a pair; the Variants tab judges every candidate "
-                  "together (Holm), so its intervals are wider")
-             : QString()));
+        (pairOfVariants() ? tr(" · two of the variants, judged as a pair; the Variants tab judges every "
+                               "candidate together (Holm), so its intervals are wider")
+                          : QString()));
     m_shownStatus = m_status->text();
     addRecentPair(state.pathA, state.pathB);
     updateTitle();
+}
+
+QStringList MainWindow::loadProblems() const
+{
+    QStringList problems, leftOut = m_document->runsLeftOut();
+    for (const QString &run : std::as_const(m_variantRunsLeftOut))
+        if (!leftOut.contains(run))
+            leftOut << run;
+    if (!leftOut.isEmpty())
+        problems << tr("%n run(s) could not be read and are left out; the other runs are compared.", nullptr,
+                       int(leftOut.size()))
+                 << leftOut;
+    const SkippedEvents &skipped = m_document->skipped();
+    if (skipped.anyBroken())
+        problems << tr("Events that could not be read were skipped; the rest is shown.")
+                 << skipped.brokenRuns;
+    return problems;
+}
+
+bool MainWindow::pairOfVariants() const
+{
+    const SessionState &shown = m_document->state();
+    return m_variants->paths().contains(shown.pathA) && m_variants->paths().contains(shown.pathB);
 }
 
 void MainWindow::watchRuns()
@@ -988,8 +999,19 @@ bool MainWindow::exportReport(const QString &folder)
 {
     ReportExporter::Input input =
         ReportCharts::fromViews(*m_panel, m_diffView, *m_timeline->viewA(), *m_timeline->viewB());
-    input.labelA = m_document->state().pathA;
-    input.labelB = m_document->state().pathB;
+    const SessionState &shown = m_document->state();
+    input.labelA = shown.pathA;
+    input.labelB = shown.pathB;
+    if (pairOfVariants()) { // named by their labels, as the Variants section names them
+        input.labelA = m_variants->labels().value(int(m_variants->paths().indexOf(shown.pathA)));
+        input.labelB = m_variants->labels().value(int(m_variants->paths().indexOf(shown.pathB)));
+        input.notes
+            << tr("The sections before Variants judge %1 against %2 as a pair, as the window does; the "
+                  "Variants section judges every candidate together (Holm), so its intervals are wider.")
+                   .arg(input.labelA, input.labelB);
+    }
+    // what the window's banner says of the loading: runs left out, events skipped
+    input.notes << loadProblems();
     input.runsA = runsA();
     input.runsB = runsB();
     input.ranks = m_ranks->table(); // runs of several GPUs only

@@ -102,6 +102,9 @@ private:
     // The timelines are shown unless the figures are maximised or neither run shown has a trace.
     void showTimelines();
     bool shownRunsHaveTrace() const;
+    // What the banner says of the loading (runs left out, events skipped), a line each; empty when nothing.
+    QStringList loadProblems() const;
+    bool pairOfVariants() const; // the pair shown is two of the variants
     void showStepGaps();
     // A step clicked in the Per step chart: its run in that side's timeline, zoomed to the step.
     void showStep(int side, const QString &run, int64_t start, int64_t end);
