@@ -716,6 +716,41 @@ private slots:
         QFile reportCsv(QDir(report).filePath(QStringLiteral("ranks.csv")));
         QVERIFY(reportCsv.open(QIODevice::ReadOnly));
         QCOMPARE(QString::fromUtf8(reportCsv.readAll()), table.toCsv());
+        // A against B and the collectives as CSV too, from the CLI and in the report, the JSON's rows
+        const QString comparisonCsv = dir.filePath(QStringLiteral("comparison.csv")),
+                      collectivesCsv = dir.filePath(QStringLiteral("collectives.csv"));
+        const ProcessResult tables =
+            runProcess(QStringLiteral(SCOPELINE_CLI),
+                       {QStringLiteral("ranks"), dir.filePath(QStringLiteral("A")),
+                        dir.filePath(QStringLiteral("B")), QStringLiteral("--comparison-csv"), comparisonCsv,
+                        QStringLiteral("--collectives-csv"), collectivesCsv});
+        QVERIFY2(tables.exitCode == 0, tables.err.constData());
+        const auto csvLines = [](const QString &path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly)
+                       ? QString::fromUtf8(f.readAll()).trimmed().split(QLatin1Char('\n'))
+                       : QStringList();
+        };
+        const QStringList comparison = csvLines(comparisonCsv), collectives = csvLines(collectivesCsv);
+        const QJsonArray comparisonJson = root[QStringLiteral("comparison")].toArray(),
+                         collectivesJson = root[QStringLiteral("collectives")].toArray();
+        QCOMPARE(comparison.size(), 1 + comparisonJson.size());
+        QCOMPARE(collectives.size(), 1 + collectivesJson.size());
+        QVERIFY(collectivesJson.size() > 0);
+        for (qsizetype r = 0; r < comparisonJson.size(); ++r) {
+            const QStringList cells = comparison[r + 1].split(QLatin1Char(','));
+            QCOMPARE(cells[0], comparisonJson[r].toObject()[QStringLiteral("what")].toString());
+            QCOMPARE(cells[1].toDouble(),
+                     comparisonJson[r].toObject()[QStringLiteral("mean_a_ns")].toDouble());
+        }
+        for (qsizetype r = 0; r < collectivesJson.size(); ++r) {
+            const QStringList cells = collectives[r + 1].split(QLatin1Char(','));
+            QCOMPARE(cells[1], collectivesJson[r].toObject()[QStringLiteral("collective")].toString());
+            QCOMPARE(cells[3].toDouble(),
+                     collectivesJson[r].toObject()[QStringLiteral("median_ns")].toDouble());
+        }
+        QCOMPARE(csvLines(QDir(report).filePath(QStringLiteral("ranks_comparison.csv"))), comparison);
+        QCOMPARE(csvLines(QDir(report).filePath(QStringLiteral("ranks_collectives.csv"))), collectives);
         QFile page(QDir(report).filePath(QStringLiteral("index.html")));
         QVERIFY(page.open(QIODevice::ReadOnly));
         QVERIFY(page.readAll().contains("arrived last most often (the others wait for it): rank 7"));

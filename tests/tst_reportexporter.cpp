@@ -585,8 +585,21 @@ private slots:
                         QStringLiteral("buffers=%1/jax_command_buffers/trace_file_matmul_*").arg(root),
                         QStringLiteral("scopes=%1/jax_named_scopes/trace_file_matmul_*").arg(root),
                         QStringLiteral("cublas=%1/jax_named_scopes_cublas/trace_file_matmul_*").arg(root),
-                        QStringLiteral("--out"), folder});
+                        QStringLiteral("--scope"), QStringLiteral("mlp"), QStringLiteral("--out"), folder});
         QVERIFY2(result.exitCode == 0, result.err.constData());
+        // every candidate's scope rows, as `compare` of the same variants writes them, not the first's alone
+        const QString compareCsv = dir.filePath(QStringLiteral("compare.csv"));
+        const ProcessResult compared = runProcess(
+            QStringLiteral(SCOPELINE_CLI),
+            {QStringLiteral("compare"),
+             QStringLiteral("buffers=%1/jax_command_buffers/trace_file_matmul_*").arg(root),
+             QStringLiteral("scopes=%1/jax_named_scopes/trace_file_matmul_*").arg(root),
+             QStringLiteral("cublas=%1/jax_named_scopes_cublas/trace_file_matmul_*").arg(root),
+             QStringLiteral("--scope"), QStringLiteral("mlp"), QStringLiteral("--csv"), compareCsv});
+        QVERIFY2(compared.exitCode == 0 || compared.exitCode == 3, compared.err.constData());
+        const QString scopesCsv = QString::fromUtf8(readAll(folder + QStringLiteral("/variants_scopes.csv")));
+        QCOMPARE(scopesCsv, QString::fromUtf8(readAll(compareCsv)));
+        QVERIFY2(scopesCsv.contains(QLatin1String("\ncublas,")), qPrintable(scopesCsv));
         const QStringList pair =
             QString::fromUtf8(readAll(folder + QStringLiteral("/diff.csv"))).split(u'\n');
         const QString variants = QString::fromUtf8(readAll(folder + QStringLiteral("/variants_diff.csv")));
@@ -601,6 +614,7 @@ private slots:
         QVERIFY(html.contains(QLatin1String("jax_named_scopes_cublas/trace_file_matmul_2/")));
         QVERIFY(html.contains(QLatin1String("judged with all 2 candidates")));
         QVERIFY(html.contains(QLatin1String("<a href='variants_diff.csv'>variants_diff.csv</a>")));
+        QVERIFY(html.contains(QLatin1String("<h3>Scopes: cublas</h3>")));
         // a pair's report into the same folder: the variants' files go with the report they were of
         const ProcessResult pairReport =
             runProcess(QStringLiteral(SCOPELINE_CLI),
@@ -608,6 +622,7 @@ private slots:
         QVERIFY2(pairReport.exitCode == 0, pairReport.err.constData());
         const QStringList files = filesIn(folder);
         QVERIFY2(!files.contains(QStringLiteral("variants_diff.csv")) &&
+                     !files.contains(QStringLiteral("variants_scopes.csv")) &&
                      !files.contains(QStringLiteral("variants_steps.csv")) &&
                      files.contains(QStringLiteral("diff.csv")),
                  qPrintable(files.join(u' ')));

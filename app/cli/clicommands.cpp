@@ -45,12 +45,19 @@ protected:
     qint64 writeData(const char *, qint64 size) override { return size; }
 };
 
+// --csv -, or another table's CSV option (ranks' --comparison-csv) given "-".
 bool csvToStandardOutput(const QStringList &arguments)
 {
-    for (qsizetype i = 0; i < arguments.size(); ++i)
-        if (arguments[i] == QLatin1String("--csv=-") ||
-            (arguments[i] == QLatin1String("--csv") && arguments.value(i + 1) == QLatin1String("-")))
+    for (qsizetype i = 0; i < arguments.size(); ++i) {
+        const QString &argument = arguments[i];
+        if (!argument.startsWith(QLatin1String("--")))
+            continue;
+        const qsizetype equals = argument.indexOf(QLatin1Char('='));
+        const QString name = argument.left(equals);
+        if ((name == QLatin1String("--csv") || name.endsWith(QLatin1String("-csv"))) &&
+            (equals >= 0 ? argument.mid(equals + 1) : arguments.value(i + 1)) == QLatin1String("-"))
             return true;
+    }
     return false;
 }
 

@@ -70,14 +70,32 @@ int ranksCommand(const QStringList &arguments)
     const QCommandLineOption formatOption(QStringLiteral("format"), QStringLiteral("text or json."),
                                           QStringLiteral("FORMAT"), QStringLiteral("text"));
     parser.addOption(formatOption);
+    const QCommandLineOption comparisonCsv(QStringLiteral("comparison-csv"),
+                                           QStringLiteral("Write A against B (mean over ranks, slowest rank, "
+                                                          "each rank) as CSV; - for standard output."),
+                                           QStringLiteral("FILE"));
+    const QCommandLineOption collectivesCsv(
+        QStringLiteral("collectives-csv"),
+        QStringLiteral("Write the kinds of collective as CSV; - for standard output."),
+        QStringLiteral("FILE"));
+    parser.addOptions({comparisonCsv, collectivesCsv});
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
     const bool json = parser.value(formatOption) == QLatin1String("json");
     if (!json && parser.value(formatOption) != QLatin1String("text"))
         return usageError(QStringLiteral("ranks: --format must be text or json"));
-    if (json && parser.isSet(o.csv) && parser.value(o.csv) == QLatin1String("-"))
-        return usageError(
-            QStringLiteral("--csv - writes the CSV to standard output: it cannot go with --format json"));
+    int toStandardOutput = 0;
+    for (const QCommandLineOption *csv : {&o.csv, &comparisonCsv, &collectivesCsv})
+        if (parser.isSet(*csv) && parser.value(*csv) == QLatin1String("-")) {
+            if (json)
+                return usageError(
+                    QStringLiteral("--%1 - writes the CSV to standard output: it cannot go with "
+                                   "--format json")
+                        .arg(csv->names().constFirst()));
+            if (++toStandardOutput > 1)
+                return usageError(
+                    QStringLiteral("one CSV at most to standard output (-); give the others files"));
+        }
     int status = Success;
     QStringList positional = parser.positionalArguments();
     if (!expandRecordedPair(positional, nullptr, status))
@@ -107,6 +125,10 @@ int ranksCommand(const QStringList &arguments)
                   << " with kernels in " << (side == 0 ? "A" : "B")
                   << "; --step SCOPE picks another (scopeline-cli scopes lists them)\n";
     if (parser.isSet(o.csv) && !writeTextFile(parser.value(o.csv), ranks.toCsv()))
+        return Unreadable;
+    if (parser.isSet(comparisonCsv) && !writeTextFile(parser.value(comparisonCsv), ranks.comparisonCsv()))
+        return Unreadable;
+    if (parser.isSet(collectivesCsv) && !writeTextFile(parser.value(collectivesCsv), ranks.collectivesCsv()))
         return Unreadable;
     return Success;
 }

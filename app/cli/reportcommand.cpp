@@ -137,6 +137,7 @@ int reportCommand(const QStringList &arguments)
     }
     input.variantSteps = variantSteps.get();
     input.variantDiff = variantDiff.get();
+    input.variantScopes = variantScopes.get();
     input.variantBaseline = options.sides.isEmpty() ? QString() : SideArgument::parse(options.sides.front()).label;
     input.stepsChart =
         ReportCharts::stepsChartImage(steps, QFileInfo(QDir::cleanPath(input.labelA)).fileName(),

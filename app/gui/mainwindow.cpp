@@ -1019,6 +1019,7 @@ bool MainWindow::exportReport(const QString &folder)
         input.ranksChart = ReportCharts::ranksChartImage(*input.ranks);
     input.variantSteps = m_variants->steps(); // more than two variants only
     input.variantDiff = m_variants->diff();
+    input.variantScopes = m_variants->scopes();
     input.variantBaseline = m_variants->labels().value(0);
     QString error;
     if (!ReportExporter::exportTo(folder, input, &error)) {

@@ -733,6 +733,16 @@ QString RankTable::toCsv() const
     return tableCsv(columns(), m_rows);
 }
 
+QString RankTable::comparisonCsv() const
+{
+    return tableCsv(comparisonColumns(), m_comparison);
+}
+
+QString RankTable::collectivesCsv() const
+{
+    return tableCsv(collectiveColumns(), m_kinds);
+}
+
 QString RankTable::note(const RunCollectives &c) const
 {
     // the slowest rank of the run, and the one that held the collectives back most often

@@ -107,7 +107,9 @@ public:
     static const std::vector<TableColumn<RankRow>> &columns();
     static const std::vector<TableColumn<RankComparisonRow>> &comparisonColumns();
     static const std::vector<TableColumn<CollectiveRow>> &collectiveColumns();
-    QString toCsv() const;
+    QString toCsv() const;          // the per-rank rows
+    QString comparisonCsv() const;  // A against B; a header alone without B
+    QString collectivesCsv() const; // the kinds of collective
     // The slowest rank of each run and how the collectives matched, a line each (note() of each run).
     QStringList notes() const;
     QString note(const RunCollectives &run) const;

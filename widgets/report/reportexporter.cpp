@@ -40,6 +40,9 @@ const QString kDiffCsv = QStringLiteral("diff.csv");
 const QString kStepsChart = QStringLiteral("steps.png");
 const QString kStepsCsv = QStringLiteral("steps.csv");
 const QString kRanksCsv = QStringLiteral("ranks.csv");
+const QString kRanksComparisonCsv = QStringLiteral("ranks_comparison.csv");
+const QString kRanksCollectivesCsv = QStringLiteral("ranks_collectives.csv");
+const QString kVariantScopesCsv = QStringLiteral("variants_scopes.csv");
 const QString kRanksChart = QStringLiteral("ranks.png");
 const QString kVariantStepsCsv = QStringLiteral("variants_steps.csv");
 const QString kVariantDiffCsv = QStringLiteral("variants_diff.csv");
@@ -64,12 +67,20 @@ std::vector<std::pair<QString, std::function<QString()>>> csvFiles(const ReportE
         files.emplace_back(kDiffCsv, [&input] { return input.diff->toCsv(); });
     if (input.steps)
         files.emplace_back(kStepsCsv, [&input] { return input.steps->toCsv(); });
-    if (input.ranks)
+    if (input.ranks) {
         files.emplace_back(kRanksCsv, [&input] { return input.ranks->toCsv(); });
+        if (!input.ranks->comparison().empty())
+            files.emplace_back(kRanksComparisonCsv, [&input] { return input.ranks->comparisonCsv(); });
+        if (!input.ranks->collectiveKinds().empty())
+            files.emplace_back(kRanksCollectivesCsv, [&input] { return input.ranks->collectivesCsv(); });
+    }
     if (input.variantSteps)
         files.emplace_back(kVariantStepsCsv, [&input] { return input.variantSteps->toCsv(); });
     if (input.variantDiff)
         files.emplace_back(kVariantDiffCsv, [&input] { return input.variantDiff->toCsv(); });
+    if (input.variantScopes)
+        files.emplace_back(kVariantScopesCsv,
+                           [&input] { return input.variantScopes->toCsv(0.05, input.threshold); });
     return files;
 }
 
@@ -315,6 +326,24 @@ QString variantsSection(const VariantSteps &steps, const VariantDiff *diff, cons
     return html;
 }
 
+// The scopes of every candidate against the baseline (the Statistics section has the first's alone), and
+// each scope across all variants.
+QString variantScopesSection(const VariantScopes &scopes, double threshold)
+{
+    QString html =
+        QStringLiteral("<h3>%1</h3>\n<ul>\n").arg(esc(ReportExporter::tr("Scopes across the variants")));
+    for (const ScopeAcrossVariants &across : scopes.acrossVariants())
+        html += QStringLiteral("<li><code>%1</code>: %2</li>\n")
+                    .arg(esc(across.scope), esc(across.text(0.05, threshold)));
+    html += QStringLiteral("</ul>\n");
+    for (std::size_t i = 0; i < scopes.rows().size(); ++i) {
+        html += QStringLiteral("<h3>%1</h3>\n")
+                    .arg(esc(ReportExporter::tr("Scopes: %1").arg(scopes.labels().value(qsizetype(i)))));
+        html += statsTable(scopes.rows()[i], threshold);
+    }
+    return html;
+}
+
 QString timelineCaption(const ReportExporter::Timeline &timeline, const QString &side)
 {
     QString caption = ReportExporter::tr("Timeline of %1").arg(side);
@@ -491,6 +520,8 @@ QString indexHtml(const ReportExporter::Input &input)
         html += ranksSection(*input.ranks);
     if (input.variantSteps)
         html += variantsSection(*input.variantSteps, input.variantDiff, input.variantBaseline);
+    if (input.variantScopes)
+        html += variantScopesSection(*input.variantScopes, input.threshold);
     if (input.diff)
         html += diffSection(*input.diff);
     if (!hasScopeSamples(input)) {
@@ -586,8 +617,9 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
             return fail(pathOf(outputs[i].name), tr("cannot save: %1").arg(files[i]->errorString()));
     // An earlier report's files that this one has not (its scopes, ranks or variants) go: they would
     // be read as this report's.
-    for (const QString &name : {kBoxplot, kStats, kDiffChart, kDiffCsv, kStepsChart, kStepsCsv, kRanksChart,
-                                kRanksCsv, kVariantStepsCsv, kVariantDiffCsv})
+    for (const QString &name :
+         {kBoxplot, kStats, kDiffChart, kDiffCsv, kStepsChart, kStepsCsv, kRanksChart, kRanksCsv,
+          kRanksComparisonCsv, kRanksCollectivesCsv, kVariantStepsCsv, kVariantDiffCsv, kVariantScopesCsv})
         if (std::none_of(outputs.begin(), outputs.end(), [&name](const Output &o) { return o.name == name; }))
             QFile::remove(dir.filePath(name));
     if (written)

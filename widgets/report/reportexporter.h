@@ -6,12 +6,13 @@
 // screen). Every file is written atomically (temporary file, then rename); a failure says which file and why.
 
 #include "model/comparison/kerneldiff.h"
-#include "model/loading/loadedrun.h"
 #include "model/comparison/ranktable.h"
 #include "model/comparison/scopecomparison.h"
 #include "model/comparison/stepbreakdown.h"
 #include "model/comparison/variantdiff.h"
+#include "model/comparison/variantscopes.h"
 #include "model/comparison/variantsteps.h"
+#include "model/loading/loadedrun.h"
 
 #include <QCoreApplication>
 #include <QImage>
@@ -55,6 +56,7 @@ public:
         // optional: more than two variants (the pair above is two of them); not owned
         const VariantSteps *variantSteps = nullptr;
         const VariantDiff *variantDiff = nullptr;
+        const VariantScopes *variantScopes = nullptr; // with scopes
         QString variantBaseline;
         QImage boxplot;
         QImage diffChart;  // needed with a diff
@@ -67,7 +69,8 @@ public:
     // diff.png (its contribution chart) and diff.csv (every kernel row); with steps, steps.png (the
     // waterfall and the step times) and steps.csv (StepBreakdown::toCsv()); with ranks, ranks.png and
     // ranks.csv (RankTable::toCsv()); with variants, variants_steps.csv and variants_diff.csv (their
-    // toCsv()). `written`, when given, gets the paths of the files written.
+    // toCsv()), and with scopes variants_scopes.csv; with ranks of two sides ranks_comparison.csv, with
+    // collectives ranks_collectives.csv. `written`, when given, gets the paths of the files written.
     static bool exportTo(const QString &folder, const Input &input, QString *error,
                          QStringList *written = nullptr);
 };
