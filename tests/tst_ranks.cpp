@@ -312,6 +312,21 @@ private slots:
             const LoadedRun reloaded = rank.withoutEvents().withEvents();
             QCOMPARE(reloaded.trace->eventCount(), rank.trace->eventCount());
         }
+        // One process launching onto both GPUs (as JAX does; the script moves rank 1's CPU events into
+        // rank 0's process): each GPU's launches are its own, not both GPUs' (491 each).
+        const QString oneProcess = dir.filePath(QStringLiteral("one_process.pt.trace.json.gz"));
+        const ProcessResult moved = runProcess(
+            QStringLiteral(SCOPELINE_PYTHON),
+            {testdata::path("make_two_gpu_trace.py"), QStringLiteral("--one-process"), trace, oneProcess});
+        QVERIFY2(moved.exitCode == 0, moved.err.constData());
+        const QList<LoadedRun> shared = load(oneProcess);
+        QCOMPARE(shared.size(), 2);
+        for (int r = 0; r < 2; ++r) {
+            const LaunchSummary &mine = shared[r].analysis->total(), &theirs = files[r].analysis->total();
+            QCOMPARE(mine.kernels, theirs.kernels);
+            QCOMPARE(mine.kernelLaunches, theirs.kernelLaunches);
+            QCOMPARE(mine.launchDelays, theirs.launchDelays);
+        }
         // the ranks table: every column but the run's name equal to the rank files'
         const auto csvBody = [](const QList<LoadedRun> &runs) {
             QStringList lines = RankTable(runs, {}, {}).toCsv().split(QLatin1Char('\n'));

@@ -47,6 +47,8 @@ TraceData traceOfDevice(const TraceData &trace, int device)
     }
 
     // The events of the tracks kept, in file order, with their args; names and the string table as they are.
+    // A thread that launches onto several GPUs keeps its other events, not its launches onto another GPU:
+    // they are that GPU's rank's (its launch counts, its launch lane).
     std::vector<int64_t> newEvent(trace.eventCount(), -1);
     const bool paths = !trace.opPath.empty(), args = !trace.argsBegin.empty();
     if (args)
@@ -54,6 +56,10 @@ TraceData traceOfDevice(const TraceData &trace, int device)
     for (uint32_t e = 0; e < trace.eventCount(); ++e) {
         if (newTrack[trace.track[e]] < 0)
             continue;
+        if (!trace.onGpu(e) && trace.correlation[e] != TraceData::kNoCorrelation)
+            if (const auto found = deviceOfCorrelation.find(trace.correlation[e]);
+                found != deviceOfCorrelation.end() && found->second != device)
+                continue;
         newEvent[e] = int64_t(out.start.size());
         out.start.push_back(trace.start[e]);
         out.duration.push_back(trace.duration[e]);
@@ -77,7 +83,8 @@ TraceData traceOfDevice(const TraceData &trace, int device)
     for (std::size_t t = 0; t < trace.tracks.size(); ++t)
         if (newTrack[t] >= 0)
             for (const uint32_t e : trace.trackEvents[t])
-                out.trackEvents[std::size_t(newTrack[t])].push_back(uint32_t(newEvent[e]));
+                if (newEvent[e] >= 0)
+                    out.trackEvents[std::size_t(newTrack[t])].push_back(uint32_t(newEvent[e]));
     for (const FlowPoint &flow : trace.flows)
         if (newTrack[flow.track] >= 0)
             out.flows.push_back({flow.key, uint32_t(newTrack[flow.track]), flow.ts, flow.start});

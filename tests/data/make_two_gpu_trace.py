@@ -14,6 +14,7 @@ import glob
 import gzip
 import json
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OFFSET = 1_000_000_000  # beyond any correlation or flow id of the files
@@ -25,7 +26,24 @@ def load(rank):
         return json.load(f)
 
 
+def one_process(source, target):
+    """The same trace as ONE process launching onto both GPUs (JAX, or one PyTorch process driving two
+    devices): rank 1's CPU events move into rank 0's process (pid 59812 -> 59811) on threads of their own."""
+    with gzip.open(source, "rt") as f:
+        trace = json.load(f)
+    for e in trace["traceEvents"]:
+        if e.get("pid") == 59812:
+            e["pid"] = 59811
+            if isinstance(e.get("tid"), int):
+                e["tid"] += OFFSET
+    with gzip.GzipFile(target, "wb", mtime=0) as f:
+        f.write(json.dumps(trace, separators=(",", ":")).encode())
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--one-process":  # used by tst_ranks, into a scratch folder
+        one_process(sys.argv[2], sys.argv[3])
+        return
     first, second = load(0), load(1)
     events = list(first["traceEvents"])
     meta = {(e.get("pid"), e.get("tid"), e.get("name")) for e in events if e.get("ph") == "M"}
