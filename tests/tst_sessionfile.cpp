@@ -4,6 +4,8 @@
 
 #include "model/loading/sessionfile.h"
 
+#include "testdata.h"
+
 #include <QElapsedTimer>
 #include <QStorageInfo>
 #include <QtTest>
@@ -445,6 +447,25 @@ private slots:
         QCOMPARE(state.threshold, 0.05);
         QCOMPARE(state.viewEndA, int64_t(10));
         QCOMPARE(state.pathA, QStringLiteral("/x/a"));
+    }
+
+    // A session saved as *.json, damaged or not, is a session by what it says, not by its name; a trace
+    // is not, whatever it is named.
+    void isSessionFile()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString saved = dir.filePath(QStringLiteral("session.json"));
+        QString error;
+        QVERIFY2(SessionFile::save(fullState(QStringLiteral("/a"), QStringLiteral("/b")), saved, &error),
+                 qPrintable(error));
+        QVERIFY(SessionFile::isSessionFile(saved));
+        const QString damaged = dir.filePath(QStringLiteral("damaged.json"));
+        QVERIFY(writeBytes(damaged, validWith(QStringLiteral("match"), QStringLiteral("glob"))));
+        QVERIFY(SessionFile::isSessionFile(damaged));
+        QVERIFY(!SessionFile::isSessionFile(testdata::path("fuzz/ubsan_process_sort_index_overflow.json")));
+        QVERIFY(SessionFile::isSessionFile(dir.filePath(QStringLiteral("not_yet_written.scopeline.json"))));
+        QVERIFY(!SessionFile::isSessionFile(dir.filePath(QStringLiteral("not_yet_written.json"))));
     }
 
     void missingFile()

@@ -209,7 +209,7 @@ int main(int argc, char *argv[])
         // A session, else a trace or folder: shown against itself, loaded once (A/A: nothing changed),
         // whose load says what is wrong with a path that is neither (no traces in a folder, no file).
         scopeline::SessionState session;
-        if (args[0].endsWith(QLatin1String(".scopeline.json")) ||
+        if (scopeline::SessionFile::isSessionFile(args[0]) ||
             scopeline::SessionFile::load(args[0], session, nullptr))
             window.openSession(args[0]);
         else

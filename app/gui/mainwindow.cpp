@@ -1157,7 +1157,7 @@ void MainWindow::dropEvent(QDropEvent *event)
         openVariants(paths); // in the order dropped: the first the baseline
     else if (paths.size() == 2)
         openNewPair(paths[0], paths[1]);
-    else if (paths.size() == 1 && paths[0].endsWith(QLatin1String(".scopeline.json")))
+    else if (paths.size() == 1 && SessionFile::isSessionFile(paths[0]))
         openSession(paths[0]);
     else if (paths.size() == 1 && hipbenchprotocol::isRecordedPair(paths[0]))
         openRecording(paths[0]);

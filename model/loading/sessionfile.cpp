@@ -319,6 +319,19 @@ bool SessionFile::save(const SessionState &state, const QString &file, QString *
     return why.isEmpty() || fail(tr("cannot write: %1").arg(why));
 }
 
+bool SessionFile::isSessionFile(const QString &file)
+{
+    if (file.endsWith(QLatin1String(".scopeline.json"), Qt::CaseInsensitive))
+        return true;
+    if (!file.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+        return false;
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray head = f.read(512);
+    return head.contains("\"scopeline-session\"") && !head.contains("\"traceEvents\"");
+}
+
 bool SessionFile::load(const QString &file, SessionState &state, QString *error)
 {
     const auto fail = [&](const QString &problem) {

@@ -38,6 +38,10 @@ public:
     // Relative trace paths are stored relative to the session file's folder.
     static bool save(const SessionState &state, const QString &file, QString *error);
     static bool load(const QString &file, SessionState &state, QString *error);
+    // A session by its name (*.scopeline.json), or a JSON file that says it is one near its start (a
+    // session saved as *.json): opened as a session, so that what is wrong with it is said in a
+    // session's terms, not a trace's.
+    static bool isSessionFile(const QString &file);
 };
 
 } // namespace scopeline

@@ -3,6 +3,7 @@
 
 #include "model/analysis/runsummaryfile.h"
 #include "model/loading/rankinfo.h"
+#include "model/loading/sessionfile.h"
 
 #include "model/formats/tracereader.h"
 
@@ -156,16 +157,13 @@ bool addRankFiles(const QDir &dir, const QString &name, QFileInfoList &traces, S
 // they failed every path holding them ("no trace events").
 bool isScopelineFile(const QFileInfo &info)
 {
-    const bool summary = info.fileName().compare(QLatin1String("summary.json"), Qt::CaseInsensitive) == 0;
-    if (!summary && !info.fileName().endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
-        return false;
+    if (info.fileName().compare(QLatin1String("summary.json"), Qt::CaseInsensitive) != 0)
+        return SessionFile::isSessionFile(info.absoluteFilePath());
     QFile file(info.absoluteFilePath());
     if (!file.open(QIODevice::ReadOnly))
         return false; // a trace that cannot be read says so when it is loaded
-    const QByteArray head = file.read(summary ? 64 * 1024 : 512);
-    if (head.contains("\"traceEvents\""))
-        return false;
-    return summary ? head.contains("\"runs\"") : head.contains("\"scopeline-session\"");
+    const QByteArray head = file.read(64 * 1024);
+    return !head.contains("\"traceEvents\"") && head.contains("\"runs\"");
 }
 
 // Files matched in a profile session's folder (JAX's plugins/profile/<ts>/*) are that session's one
