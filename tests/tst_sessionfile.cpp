@@ -343,6 +343,19 @@ private slots:
                          QJsonArray{QJsonObject{{QStringLiteral("label"), QStringLiteral("a")}},
                                     QJsonObject{{QStringLiteral("label"), QStringLiteral("b")}}})
             << QStringLiteral("variant");
+        const auto variant = [](const QString &label, const QString &path) {
+            return QJsonObject{{QStringLiteral("label"), label}, {QStringLiteral("path"), path}};
+        };
+        QTest::newRow("variant label empty")
+            << validWith(QStringLiteral("variants"),
+                         QJsonArray{variant(QStringLiteral("a"), QStringLiteral("/x")),
+                                    variant(QString(), QStringLiteral("/y"))})
+            << QStringLiteral("label is empty (/y)");
+        QTest::newRow("variant labels twice")
+            << validWith(QStringLiteral("variants"),
+                         QJsonArray{variant(QStringLiteral("a"), QStringLiteral("/x")),
+                                    variant(QStringLiteral("a"), QStringLiteral("/y"))})
+            << QStringLiteral("two variants are labelled \"a\"");
         QTest::newRow("scopes string")
             << validWith(QStringLiteral("scopes"), QStringLiteral("mlp")) << QStringLiteral("scopes");
         QTest::newRow("scopes numbers")

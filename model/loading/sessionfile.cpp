@@ -145,6 +145,11 @@ QString parseSession(const QJsonObject &root, const QDir &base, SessionState &st
                              path = variant.toObject().value(QStringLiteral("path"));
             if (!label.isString() || !path.isString() || path.toString().size() > kMaxPathLength)
                 return tr("a variant is not {\"label\": text, \"path\": a path}");
+            // the labels name the variants everywhere (tabs, tables, CSV): each its own
+            if (label.toString().trimmed().isEmpty())
+                return tr("a variant's label is empty (%1)").arg(path.toString());
+            if (state.variantLabels.contains(label.toString()))
+                return tr("two variants are labelled \"%1\"").arg(label.toString());
             state.variantLabels << label.toString();
             state.variantPaths << resolvedPath(path.toString(), base);
         }
