@@ -1564,12 +1564,21 @@ private slots:
     {
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("pair.scopeline.json"));
+        QString filter;
         {
             MainWindow window;
             SessionState state;
             state.scopes = {QStringLiteral("attn_q_k")};
             state.samples = SampleMode::Instance;
             QVERIFY(openAndWait(window, kMatmul, kEinsum, state));
+            // What changed by op, folded, filtered, a row selected, and the Scopes tab in front
+            window.diffView()->setByOp(true);
+            window.diffView()->setFoldNumbers(true);
+            QVERIFY(window.diffView()->diff() && window.diffView()->diff()->rows().size() > 1);
+            filter = window.diffView()->diff()->rows()[1].kernel.left(3); // row 1 stays shown
+            window.diffView()->filterEdit()->setText(filter);
+            window.diffView()->selectRow(1);
+            window.tabs()->setCurrentWidget(window.panel());
             QVERIFY(window.saveSession(file));
         }
         MainWindow reopened;
@@ -1578,6 +1587,11 @@ private slots:
         QCOMPARE(reopened.panel()->selectedScopes(), QStringList{QStringLiteral("attn_q_k")});
         QCOMPARE(reopened.panel()->sampleMode(), SampleMode::Instance);
         QCOMPARE(reopened.runsA().size(), 3);
+        QVERIFY(reopened.diffView()->byOp());
+        QVERIFY(reopened.diffView()->foldNumbers());
+        QCOMPARE(reopened.diffView()->filterEdit()->text(), filter);
+        QCOMPARE(reopened.diffView()->currentRow(), 1);
+        QCOMPARE(reopened.tabs()->currentWidget(), reopened.panel());
 
         // A corrupt session is reported and nothing of it applied.
         const QString corrupt = dir.filePath(QStringLiteral("corrupt.scopeline.json"));

@@ -59,6 +59,11 @@ SessionState fullState(const QString &pathA, const QString &pathB)
     s.viewEndB = 1732281698123456999LL;
     s.runA = pathA + QStringLiteral("/run_3/trace.json.gz");
     s.runB = pathB + QStringLiteral("/run_1.pt.trace.json");
+    s.byOp = true;
+    s.foldNumbers = true;
+    s.kernelFilter = QStringLiteral("gemm");
+    s.kernel = QStringLiteral("loop_transpose_fusion_*");
+    s.tab = QStringLiteral("ranks");
     return s;
 }
 
@@ -149,6 +154,11 @@ private slots:
             [](SessionState &s) { s.runB += QLatin1Char('x'); },
             [](SessionState &s) { s.variantLabels << QStringLiteral("x"); },
             [](SessionState &s) { s.variantPaths << QStringLiteral("/x"); },
+            [](SessionState &s) { s.byOp = !s.byOp; },
+            [](SessionState &s) { s.foldNumbers = !s.foldNumbers; },
+            [](SessionState &s) { s.kernelFilter.clear(); },
+            [](SessionState &s) { s.kernel += QLatin1Char('x'); },
+            [](SessionState &s) { s.tab = QStringLiteral("scopes"); },
         };
         for (std::size_t i = 0; i < changes.size(); ++i) {
             SessionState changed = base;
@@ -371,6 +381,11 @@ private slots:
             << validWith(QStringLiteral("threshold"), 1.5) << QStringLiteral("at most 1");
         QTest::newRow("threshold string")
             << validWith(QStringLiteral("threshold"), QStringLiteral("1%")) << QStringLiteral("threshold");
+        QTest::newRow("unknown tab") << validWith(QStringLiteral("tab"), QStringLiteral("timeline"))
+                                     << QStringLiteral("\"tab\" is not one of changed, scopes");
+        QTest::newRow("kernel number") << validWith(QStringLiteral("kernel"), 3) << QStringLiteral("kernel");
+        QTest::newRow("byOp string") << validWith(QStringLiteral("byOp"), QStringLiteral("yes"))
+                                     << QStringLiteral("byOp");
         QTest::newRow("step number") << validWith(QStringLiteral("step"), 3) << QStringLiteral("step");
         QTest::newRow("pooled string")
             << validWith(QStringLiteral("pooled"), QStringLiteral("yes")) << QStringLiteral("pooled");

@@ -253,10 +253,7 @@ int main(int argc, char *argv[])
     }
     if (parser.isSet(tabOption)) {
         const QString tab = parser.value(tabOption);
-        const int index =
-            QStringList{QStringLiteral("changed"), QStringLiteral("scopes"), QStringLiteral("ranks"),
-                        QStringLiteral("variants")}
-                .indexOf(tab);
+        const int index = int(scopeline::SessionFile::tabNames().indexOf(tab));
         if (index < 0) {
             std::fprintf(stderr, "scopeline: --tab takes changed, scopes, ranks or variants, not %s\n",
                          qPrintable(tab));

@@ -633,6 +633,8 @@ void MainWindow::startNewPair(const QString &pathA, const QString &pathB)
     state.logScale = m_panel->logScale();
     if (!m_document->state().pathA.isEmpty()) // else the default: nothing shown has set it
         state.zoomLocked = m_timeline->zoomLocked();
+    state.byOp = m_diffView->byOp();
+    state.foldNumbers = m_diffView->foldNumbers();
     openPair(pathA, pathB, state);
 }
 
@@ -708,7 +710,7 @@ void MainWindow::loadEnded(ComparisonDocument::LoadOutcome outcome, const QStrin
         if (m_clearVariantsOnLoad)
             clearVariants();
         showDocument();
-        if (m_showVariantsTab)
+        if (m_showVariantsTab && m_document->state().tab.isEmpty()) // a session's tab is its own
             m_tabs->setCurrentWidget(m_variants);
         break;
     }
@@ -931,6 +933,15 @@ SessionState MainWindow::currentState() const
     state.runB = runsB().value(m_runB->currentIndex()).run.file;
     state.variantLabels = m_variants->labels();
     state.variantPaths = m_variants->paths();
+    state.byOp = m_diffView->byOp();
+    state.foldNumbers = m_diffView->foldNumbers();
+    state.kernelFilter = m_diffView->filterEdit()->text();
+    const KernelDiff *diff = m_diffView->diff();
+    const int row = m_diffView->currentRow();
+    state.kernel = diff && row >= 0 && row < int(diff->rows().size()) ? diff->rows()[std::size_t(row)].kernel
+                                                                      : QString();
+    state.tab =
+        m_tabs->currentIndex() > 0 ? SessionFile::tabNames().value(m_tabs->currentIndex()) : QString();
     return state;
 }
 
@@ -944,6 +955,17 @@ void MainWindow::applyState(const SessionState &state)
     m_panel->setLogScale(state.logScale);
     m_panel->setSelectedScopes(state.scopes);
     m_timeline->setZoomLocked(state.zoomLocked);
+    m_diffView->setByOp(state.byOp);
+    m_diffView->setFoldNumbers(state.foldNumbers);
+    m_diffView->filterEdit()->setText(state.kernelFilter);
+    if (const KernelDiff *diff = m_diffView->diff(); diff && !state.kernel.isEmpty())
+        for (std::size_t r = 0; r < diff->rows().size(); ++r)
+            if (diff->rows()[r].kernel == state.kernel) {
+                m_diffView->selectRow(int(r));
+                break;
+            }
+    if (const int tab = int(SessionFile::tabNames().indexOf(state.tab)); tab > 0 && m_tabs->isTabVisible(tab))
+        m_tabs->setCurrentIndex(tab);
 }
 
 bool MainWindow::openSession(const QString &file)

@@ -211,10 +211,36 @@ QString parseSession(const QJsonObject &root, const QDir &base, SessionState &st
     const struct
     {
         const char *key;
+        QString SessionState::*field;
+    } texts[] = {{"kernelFilter", &SessionState::kernelFilter}, {"kernel", &SessionState::kernel}};
+    for (const auto &text : texts) {
+        const QString key = QLatin1String(text.key);
+        if (!root.contains(key))
+            continue;
+        if (!root.value(key).isString())
+            return tr("\"%1\" is not a string").arg(key);
+        if (root.value(key).toString().size() > kMaxNameLength)
+            return tr("\"%1\" is %2 characters long (at most %3)")
+                .arg(key)
+                .arg(root.value(key).toString().size())
+                .arg(kMaxNameLength);
+        state.*text.field = root.value(key).toString();
+    }
+    if (root.contains(QStringLiteral("tab"))) {
+        const QString tab = root.value(QStringLiteral("tab")).toString();
+        if (!SessionFile::tabNames().contains(tab))
+            return tr("\"tab\" is not one of %1").arg(SessionFile::tabNames().join(QStringLiteral(", ")));
+        state.tab = tab;
+    }
+    const struct
+    {
+        const char *key;
         bool SessionState::*field;
     } flags[] = {{"pooled", &SessionState::pooled},
                  {"logScale", &SessionState::logScale},
-                 {"zoomLocked", &SessionState::zoomLocked}};
+                 {"zoomLocked", &SessionState::zoomLocked},
+                 {"byOp", &SessionState::byOp},
+                 {"foldNumbers", &SessionState::foldNumbers}};
     for (const auto &flag : flags) {
         const QString key = QLatin1String(flag.key);
         if (!root.contains(key))
@@ -269,7 +295,16 @@ bool SessionState::operator==(const SessionState &other) const
            pooled == other.pooled && logScale == other.logScale && zoomLocked == other.zoomLocked &&
            viewStartA == other.viewStartA && viewEndA == other.viewEndA && viewStartB == other.viewStartB &&
            viewEndB == other.viewEndB && runA == other.runA && runB == other.runB &&
-           variantLabels == other.variantLabels && variantPaths == other.variantPaths;
+           variantLabels == other.variantLabels && variantPaths == other.variantPaths && byOp == other.byOp &&
+           foldNumbers == other.foldNumbers && kernelFilter == other.kernelFilter && kernel == other.kernel &&
+           tab == other.tab;
+}
+
+const QStringList &SessionFile::tabNames()
+{
+    static const QStringList names = {QStringLiteral("changed"), QStringLiteral("scopes"),
+                                      QStringLiteral("ranks"), QStringLiteral("variants")};
+    return names;
 }
 
 bool SessionFile::save(const SessionState &state, const QString &file, QString *error)
@@ -308,6 +343,14 @@ bool SessionFile::save(const SessionState &state, const QString &file, QString *
     root[QStringLiteral("pooled")] = state.pooled;
     root[QStringLiteral("logScale")] = state.logScale;
     root[QStringLiteral("zoomLocked")] = state.zoomLocked;
+    root[QStringLiteral("byOp")] = state.byOp;
+    root[QStringLiteral("foldNumbers")] = state.foldNumbers;
+    if (!state.kernelFilter.isEmpty())
+        root[QStringLiteral("kernelFilter")] = state.kernelFilter;
+    if (!state.kernel.isEmpty())
+        root[QStringLiteral("kernel")] = state.kernel;
+    if (!state.tab.isEmpty())
+        root[QStringLiteral("tab")] = state.tab;
     const auto view = [&base](int64_t start, int64_t end, const QString &run) {
         QJsonObject range{{QStringLiteral("start"), int64Json(start)},
                           {QStringLiteral("end"), int64Json(end)}};

@@ -28,6 +28,11 @@ struct SessionState
     // More than two variants (the baseline first), with their labels; empty for a pair alone. The
     // pair (pathA, pathB) is then the two of them the pair views show.
     QStringList variantLabels, variantPaths;
+    // What changed's table: by op, numbered names folded, its filter, and the kernel (or op) selected.
+    bool byOp = false;
+    bool foldNumbers = false;
+    QString kernelFilter, kernel;
+    QString tab; // the tab in front: one of SessionFile::tabNames(); empty: What changed
 
     bool operator==(const SessionState &other) const;
 };
@@ -42,6 +47,8 @@ public:
     // session saved as *.json): opened as a session, so that what is wrong with it is said in a
     // session's terms, not a trace's.
     static bool isSessionFile(const QString &file);
+    // The window's tabs by name, in their order (`scopeline --tab` takes them too).
+    static const QStringList &tabNames();
 };
 
 } // namespace scopeline
