@@ -15,6 +15,7 @@
 #include "model/comparison/stepbreakdown.h"
 #include "model/loading/loadedrun.h"
 #include "model/loading/tracefolder.h"
+#include "model/tables/durationformat.h"
 #include "model/tables/tableformat.h"
 #include "widgets/charts/rankbars.h"
 #include "widgets/panels/caveatbanner.h"
@@ -168,6 +169,12 @@ private:
         QVERIFY(html.contains(QLatin1String("Cliff")));
         QVERIFY(html.contains(QLatin1String("trace_file_matmul_0")));
         QVERIFY(html.contains(QLatin1String("trace_file_einsum_2")));
+        // a run's GPU busy as a time, as `info` and the window's strip give it, with its share of the span
+        const LaunchSummary first = m_a.front().summary->total();
+        QVERIFY2(html.contains(QStringLiteral("%1 (%2)").arg(
+                     formatDuration(double(first.busyNs)),
+                     formatPercent(double(first.busyNs) / double(first.spanNs)))),
+                 qPrintable(formatDuration(double(first.busyNs))));
         // What changed: the kernel diff of the same runs, as the model computes it (the model's figures
         // are checked against Python in tst_kerneldiff), its chart and its largest rows in the page.
         const KernelDiff diff(m_a, m_b);

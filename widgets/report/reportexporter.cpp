@@ -171,7 +171,7 @@ QString runsTable(const QList<LoadedRun> &runs)
           QT_TRANSLATE_NOOP("ReportExporter", "events"), QT_TRANSLATE_NOOP("ReportExporter", "kernels"),
           QT_TRANSLATE_NOOP("ReportExporter", "kernel launches"),
           QT_TRANSLATE_NOOP("ReportExporter", "graph launches"),
-          QT_TRANSLATE_NOOP("ReportExporter", "GPU busy"),
+          QT_TRANSLATE_NOOP("ReportExporter", "GPU busy (of the span)"),
           QT_TRANSLATE_NOOP("ReportExporter", "median launch delay")})
         html += QStringLiteral("<th>%1</th>").arg(esc(ReportExporter::tr(header)));
     html += QStringLiteral("</tr>\n");
@@ -192,10 +192,13 @@ QString runsTable(const QList<LoadedRun> &runs)
         html +=
             QStringLiteral("<td>%1</td><td class='num'>%2</td><td class='num'>%3</td><td class='num'>%4</td>"
                            "<td class='num'>%5</td><td class='num'>%6</td><td class='num'>%7</td></tr>\n")
-                .arg(esc(formatName(format)), QString::number(events),
-                     QString::number(s.kernels), QString::number(s.kernelLaunches),
-                     QString::number(s.graphLaunches), esc(s.spanNs > 0 ? formatPercent(double(s.busyNs) / double(s.spanNs))
-                                                        : QStringLiteral("–")),
+                .arg(esc(formatName(format)), QString::number(events), QString::number(s.kernels),
+                     QString::number(s.kernelLaunches), QString::number(s.graphLaunches),
+                     // a time, as the window's strip and `info` give it, with its share of the span
+                     esc(s.spanNs > 0 ? QStringLiteral("%1 (%2)").arg(
+                                            formatDuration(double(s.busyNs)),
+                                            formatPercent(double(s.busyNs) / double(s.spanNs)))
+                                      : QStringLiteral("–")),
                      esc(formatDuration(s.medianLaunchDelay())));
     }
     return html + QStringLiteral("</table>\n");
@@ -273,6 +276,8 @@ QString stepsSection(const StepBreakdown &steps)
 {
     QString html = QStringLiteral("<h2>%1</h2>\n<p>%2</p>\n")
                        .arg(esc(ReportExporter::tr("What changed: the step")), esc(steps.stepLine()));
+    if (!steps.note().isEmpty())
+        html += QStringLiteral("<p class='caveat'>%1</p>\n").arg(esc(steps.note()));
     html += QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
                 .arg(kStepsChart,
                      esc(ReportExporter::tr(
