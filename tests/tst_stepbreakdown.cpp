@@ -337,6 +337,42 @@ private slots:
             }
     }
 
+    // DLRM ranks 1 and 3 lost the launch calls of 64 kernels in their step (the raw events: kernels whose
+    // correlation no CPU event has, inside the step's range): counted in no step, and said.
+    void unlaunchedKernelsAreSaid()
+    {
+        const QList<LoadedRun> ranks = load(testdata::dlrmRun());
+        QCOMPARE(ranks.size(), 8);
+        int64_t all = 0;
+        for (const LoadedRun &rank : ranks) {
+            const TraceData &t = *rank.trace;
+            std::set<int64_t> called;
+            for (uint32_t e = 0; e < t.eventCount(); ++e)
+                if (!t.onGpu(e) && t.correlation[e] != TraceData::kNoCorrelation)
+                    called.insert(t.correlation[e]);
+            const RunSteps steps = findRunSteps(*rank.summary, QStringLiteral("ProfilerStep"));
+            QCOMPARE(steps.steps.size(), std::size_t(1));
+            const StepInstance &step = steps.steps.front();
+            int64_t count = 0, ns = 0;
+            for (uint32_t e = 0; e < t.eventCount(); ++e)
+                if (t.kind[e] == EventKind::Kernel && !called.count(t.correlation[e]) &&
+                    t.start[e] >= step.start && t.start[e] < step.end) {
+                    ++count;
+                    ns += t.duration[e];
+                }
+            QCOMPARE(steps.unlaunchedKernels, count);
+            QCOMPARE(steps.unlaunchedNs, ns);
+            QCOMPARE(count, rank.run.rank == 1 || rank.run.rank == 3 ? int64_t(64) : int64_t(0));
+            all += count;
+        }
+        const StepBreakdown breakdown(ranks, ranks, {QStringLiteral("ProfilerStep")});
+        QVERIFY2(
+            breakdown.note().startsWith(QStringLiteral("A: %1 kernel(s) without a launch call").arg(all)),
+            qPrintable(breakdown.note()));
+        const StepBreakdown whole(ranks, ranks, {StepBreakdownOptions::wholeRun()});
+        QVERIFY(whole.note().isEmpty()); // the whole run is one step with every kernel
+    }
+
     // A training step: the backward kernels are launched from autograd's thread, not the step's.
     void backwardFromAutogradThread()
     {

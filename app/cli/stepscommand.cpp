@@ -25,6 +25,8 @@ void printSteps(const StepBreakdown &steps)
 {
     out() << steps.stepLine() << "\n" << unitsText(steps) << "\n";
     out() << tableText(StepBreakdown::cliColumns(), steps.rows());
+    if (!steps.note().isEmpty())
+        out() << steps.note() << "\n";
 }
 
 // candidates: how many comparisons against one baseline are judged together.
@@ -55,6 +57,7 @@ void printStepsMarkdown(const StepBreakdown &steps, const Gate &gate, const QStr
           << "**A** `" << pathA << "` · **B** `" << pathB << "`\n\n"
           << "**" << markdownCell(steps.stepLine()) << "**\n\n"
           << markdownCell(unitsText(steps)) << "\n\n"
+          << (steps.note().isEmpty() ? QString() : markdownCell(steps.note()) + QStringLiteral("\n\n"))
           << tableMarkdown(StepBreakdown::cliColumns(), steps.rows()) << gateMarkdown(gate);
 }
 
@@ -69,6 +72,7 @@ void printStepsJson(const StepBreakdown &steps, const Gate &gate, const QString 
         {QStringLiteral("alpha"), steps.options().alpha},
         {QStringLiteral("threshold"), steps.options().threshold},
         {QStringLiteral("step_line"), steps.stepLine()},
+        {QStringLiteral("note"), steps.note()},
         {QStringLiteral("rows"), tableJson(StepBreakdown::columns(), steps.rows())},
         {QStringLiteral("gate"), gateJson(gate)}};
     out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));

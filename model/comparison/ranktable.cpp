@@ -230,6 +230,17 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
         notes
             << tr("rank %1 without a step with kernels: left out of the mean over ranks and the slowest rank")
                    .arg(rankList(stepless));
+    std::vector<int> unlaunched; // ranks whose profile lost launch calls of kernels in its steps
+    double unlaunchedNs = 0;
+    for (std::size_t r = 0; r < group.size(); ++r)
+        if (rows[r].unlaunchedNs > 0) {
+            unlaunched.push_back(group[r]->run.rank);
+            unlaunchedNs = std::max(unlaunchedNs, rows[r].unlaunchedNs);
+        }
+    if (!unlaunched.empty())
+        notes << tr("rank %1: kernels without a launch call in the trace ran during the steps and count in "
+                    "none (up to %2 of GPU time a step): the profiler lost their calls")
+                     .arg(rankList(unlaunched), formatDuration(unlaunchedNs));
     // Collectives of sub-groups (tensor parallel within data parallel) are matched across every rank by
     // name: their waits then cross groups.
     int subgroup = 0;
@@ -314,6 +325,8 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
             row.computeNs = mean(StepPart::Compute);
             row.exposedCommNs = mean(StepPart::ExposedComm);
             row.idleNs = mean(StepPart::Idle);
+            if (!steps.steps.empty())
+                row.unlaunchedNs = double(steps.unlaunchedNs) / double(steps.steps.size());
             if (!steps.steps.empty()) {
                 double overlapped = 0, comm = 0;
                 for (const StepInstance &s : steps.steps) {

@@ -34,6 +34,7 @@ struct RankRow
     double collectiveWaitNs = kUnset; // per step: the sum of its waits at matched collectives
     double arrivedLastShare = kUnset; // of its matched collectives, where it arrived last
     int collectives = 0;              // its matched collectives in steps
+    double unlaunchedNs = 0;          // per step: kernels without a launch call in no step (RunSteps)
 };
 
 // How the collectives of one run matched across its ranks.

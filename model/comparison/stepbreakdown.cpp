@@ -291,6 +291,31 @@ RunSteps findRunSteps(const RunSummary &summary, const QString &stepScope, std::
     if (!out.steps.empty())
         for (int part = 0; part < kStepParts; ++part)
             out.mean[std::size_t(part)] = sums[std::size_t(part)] / double(out.steps.size());
+    if (!stepScope.isEmpty() && !out.steps.empty()) {
+        // while a step ran: from its range's start to the later of its end and its last kernel's end
+        std::vector<std::pair<int64_t, int64_t>> during;
+        for (std::size_t i = 0; i < ranges.size(); ++i)
+            if (!kernels[i].empty()) {
+                int64_t end = ranges[i].end;
+                for (uint32_t k : kernels[i])
+                    end = std::max(end, summary.kernels()[k].end());
+                during.emplace_back(ranges[i].start, end);
+            }
+        std::sort(during.begin(), during.end());
+        std::vector<int64_t> reach(during.size()); // the latest end so far: ranges may overlap
+        for (std::size_t i = 0; i < during.size(); ++i)
+            reach[i] = std::max(during[i].second, i ? reach[i - 1] : during[i].second);
+        for (const RunSummary::Kernel &k : summary.kernels()) {
+            if (k.launch != RunSummary::Launch::None)
+                continue;
+            const auto after =
+                std::upper_bound(during.begin(), during.end(), std::make_pair(k.start, INT64_MAX));
+            if (after != during.begin() && reach[std::size_t(after - during.begin()) - 1] > k.start) {
+                ++out.unlaunchedKernels;
+                out.unlaunchedNs += k.duration;
+            }
+        }
+    }
     if (gaps)
         std::sort(gaps->begin(), gaps->end(), [](const StepGap &a, const StepGap &b) { return a.start < b.start; });
 
@@ -300,6 +325,26 @@ RunSteps findRunSteps(const RunSummary &summary, const QString &stepScope, std::
 bool RunSteps::hasCommunication() const
 {
     return std::any_of(steps.begin(), steps.end(), [](const StepInstance &s) { return s.commKernels > 0; });
+}
+
+QString StepBreakdown::note() const
+{
+    QStringList lines;
+    for (int side = 0; side < 2; ++side) {
+        int64_t kernels = 0, ns = 0;
+        for (const RunSteps &run : side == 0 ? m_runsA : m_runsB) {
+            kernels += run.unlaunchedKernels;
+            ns += run.unlaunchedNs;
+        }
+        if (kernels > 0)
+            lines << tr("%1: %2 kernel(s) without a launch call in the trace (%3 of GPU time) ran while "
+                        "steps did "
+                        "and count in no step: the profiler lost their calls")
+                         .arg(side == 0 ? QStringLiteral("A") : QStringLiteral("B"))
+                         .arg(kernels)
+                         .arg(formatDuration(double(ns)));
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 QString StepRow::verdictText() const

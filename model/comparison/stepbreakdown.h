@@ -59,6 +59,10 @@ struct RunSteps
     QString rankedRun;               // the multi-GPU run this rank is of (Replication::rankedRunOf)
     std::vector<StepInstance> steps; // steps with at least one kernel, by start
     std::array<double, kStepParts> mean{kUnset, kUnset, kUnset, kUnset, kUnset, kUnset, kUnset, kUnset}; // per step
+    // Kernels without a launch call in the trace (a profiler that lost the calls) that started while a
+    // step ran (its range, or later while its kernels ran): in no step, as a step's kernels are those
+    // it launched.
+    int64_t unlaunchedKernels = 0, unlaunchedNs = 0;
     bool hasCommunication() const; // a communication kernel in a step
 };
 
@@ -150,6 +154,9 @@ public:
     QString toCsv() const;
     // One line for a header: "step time 7.80 ms → 1.10 ms (−85.8%, 95% CI …), B faster".
     QString stepLine() const;
+    // What the steps leave out that the figures may miss (RunSteps::unlaunchedKernels), a line a side; empty
+    // when nothing.
+    QString note() const;
 
     // Judges comparisons of candidates against one baseline together: the step rows of all one Holm
     // family, their parts another, each interval at its row's level. One comparison is a pair's judgement.

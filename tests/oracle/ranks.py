@@ -97,6 +97,13 @@ def side_rows(side, path, scope):
                 sb.union_length([k for k in s["members"] if sb.is_communication(k)]) - s["exposed_comm"]
                 for s in steps])
             row["comm_kernels"] = mean([s["comm_kernels"] for s in steps])
+            # kernels no launch call in the file launched, started while a step ran (its range, or later
+            # while its kernels ran), per step: in no step
+            _, launches, graph, _ = sb.ts.chrome_events(sb.ts.read_trace(file))
+            launched = {c["corr"] for c in launches + graph if c["corr"] is not None}
+            during = [(s["start"], max([s["end"]] + [k["start"] + k["dur"] for k in s["members"]])) for s in steps]
+            row["unlaunched_ns"] = (sum(k["dur"] for k in kernels if k["corr"] not in launched
+                                        and any(a <= k["start"] < b for a, b in during)) / n) if n else 0
             numbered = all(s["number"] is not None for s in steps)
             keys = [s["number"] if numbered else i for i, s in enumerate(steps)]
             in_step = {id(k): keys[i] for i, s in enumerate(steps) for k in s["members"]}

@@ -190,8 +190,10 @@ void StepBreakdownView::recompute()
         const QSignalBlocker blocker(m_picker);
         m_picker->setEditText(shownScope());
     }
-    m_line->setText(m_breakdown ? m_breakdown->stepLine()
-                                : tr("Open a pair of traces to see whether the step got faster."));
+    const QString note = m_breakdown ? m_breakdown->note() : QString();
+    m_line->setText(m_breakdown
+                        ? m_breakdown->stepLine() + (note.isEmpty() ? QString() : QLatin1Char('\n') + note)
+                        : tr("Open a pair of traces to see whether the step got faster."));
     m_line->setToolTip(lineToolTip());
     emit selectedGapsChanged(); // a new breakdown selects no cause
     emit stepScopeChanged(m_options.stepScope);
