@@ -342,6 +342,16 @@ private slots:
         QCOMPARE(formatPValue(std::nan("")), QStringLiteral("–"));
     }
 
+    // An interval's nonzero end never reads as 0: whether it excludes 0 is what its verdict says.
+    void intervalEndsAreNotZero()
+    {
+        QCOMPARE(formatChangeInterval(-0.004, -0.0087, -0.00001), QStringLiteral("-0.40 % [-0.870, -0.001]"));
+        QCOMPARE(formatChangeInterval(0.006, -0.00004, 0.013), QStringLiteral("+0.60 % [-0.004, +1.300]"));
+        QCOMPARE(formatChangeInterval(0.05, 0.01, 0.09), QStringLiteral("+5.00 % [+1.00, +9.00]"));
+        QCOMPARE(intervalDecimals(-0.0087, -0.00001, 1), 3); // -0.001 %
+        QCOMPARE(intervalDecimals(0, 0.02, 1), 1);           // an end at 0 is 0
+    }
+
     // A pooled row whose run medians tie on each side (timer ticks): its verdict's tooltip says why the
     // p is what it is; a caveat given to the model is said by every run-level verdict.
     void tiedAndCaveatToolTips()

@@ -588,10 +588,12 @@ QString StepBreakdown::stepLine() const
     if (!std::isnan(s.delta) && s.meanA > 0)
         line += QStringLiteral(", %1 (%2)").arg(formatSignedDuration(s.delta), formatChange(s.delta / s.meanA, 1));
     // a step time is never below zero: as the kernel diff's, the change's interval stops at -100 %
-    if (!std::isnan(s.ciLow) && s.meanA > 0)
+    if (!std::isnan(s.ciLow) && s.meanA > 0) {
+        const double low = std::max(-1.0, s.ciLow / s.meanA), high = s.ciHigh / s.meanA;
+        const int decimals = intervalDecimals(low, high, 1);
         line += tr(", %1 CI [%2, %3]")
-                    .arg(formatPercent(s.ciLevel), formatChange(std::max(-1.0, s.ciLow / s.meanA), 1),
-                         formatChange(s.ciHigh / s.meanA, 1));
+                    .arg(formatPercent(s.ciLevel), formatChange(low, decimals), formatChange(high, decimals));
+    }
     line += QStringLiteral(": ") + s.verdictText();
     return s.caveat.isEmpty() ? line : line + QStringLiteral("; ") + s.caveat;
 }

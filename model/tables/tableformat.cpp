@@ -27,7 +27,20 @@ QString formatChangeInterval(double change, double ciLow, double ciHigh)
         return {};
     if (std::isnan(ciLow) || std::isnan(ciHigh)) // exact (a kernel gone), or a tie without one
         return formatChange(change);
-    return formatChange(change) + QString::asprintf(" [%+.2f, %+.2f]", 100 * ciLow, 100 * ciHigh);
+    const int decimals = intervalDecimals(ciLow, ciHigh, 2);
+    return formatChange(change) +
+           QString::asprintf(" [%+.*f, %+.*f]", decimals, 100 * ciLow, decimals, 100 * ciHigh);
+}
+
+int intervalDecimals(double low, double high, int decimals)
+{
+    const auto readsAsZero = [](double fraction, int d) {
+        return fraction != 0 && std::isfinite(fraction) &&
+               std::fabs(100 * fraction) < 0.5 * std::pow(10.0, -d);
+    };
+    while (decimals < 6 && (readsAsZero(low, decimals) || readsAsZero(high, decimals)))
+        ++decimals;
+    return decimals;
 }
 
 QString formatPValue(double p)

@@ -15,6 +15,9 @@ QString formatChange(double fraction, int decimals = 2);
 // A relative change with its interval: "+4.30 % [+1.00, +7.00]"; the change alone without an interval;
 // empty without a change.
 QString formatChangeInterval(double change, double ciLow, double ciHigh);
+// The decimals (at least `decimals`) that an interval of fractions needs in percent so that neither
+// nonzero end reads as 0: whether it excludes 0 is what its verdict says ("[-0.9 %, -0.02 %]").
+int intervalDecimals(double low, double high, int decimals);
 // Three significant digits, "1.27e-111", "1e-300"; "< 1e-323" for an underflowed 0; "–" for NaN (no test).
 QString formatPValue(double p);
 // A count or a mean count (calls per run, a U statistic): "40", "40.5".
