@@ -212,7 +212,11 @@ private slots:
             QStringLiteral("matmul/proc_0 mixed/A/proc_0"), QStringLiteral("matmul/proc_1 mixed/A/proc_1"),
             QStringLiteral("matmul/proc_2 mixed/A/proc_2"), QStringLiteral("einsum/proc_0 mixed/B/proc_0"),
             QStringLiteral("einsum/proc_1 mixed/B/proc_1"), QStringLiteral("einsum/proc_2 mixed/B/proc_2"),
-            QStringLiteral("einsum/proc_3 mixed/B/proc_3"), QStringLiteral("matmul/proc_3 mixed/B/proc_4")};
+            QStringLiteral("einsum/proc_3 mixed/B/proc_3"), QStringLiteral("matmul/proc_3 mixed/B/proc_4"),
+            // aa/: einsum's processes 0 and 2 against 1 and 3, one program: the autotuner picked one GEMM in
+            // processes 0 and 2 and another in 1 and 3, so each is on one side alone
+            QStringLiteral("einsum/proc_0 aa/A/proc_0"), QStringLiteral("einsum/proc_2 aa/A/proc_2"),
+            QStringLiteral("einsum/proc_1 aa/B/proc_1"), QStringLiteral("einsum/proc_3 aa/B/proc_3")};
         for (const char *run :
              {"proc_0/run_0", "proc_1/run_0", "proc_1/run_1", "proc_2/run_0", "proc_3/run_0"})
             copies << QStringLiteral("matmul/%1 uneq/A/%1").arg(QLatin1String(run));
@@ -346,6 +350,12 @@ private slots:
         QTest::newRow("jax processes, kernels of some processes of B alone, alpha 0.5")
             << mixed[0] << mixed[1] << allTraceFiles(mixed[0]) << allTraceFiles(mixed[1])
             << QStringList{QStringLiteral("--alpha"), QStringLiteral("0.5")} << mixed;
+        // A kernel on one side alone whose time per run does not test as a change is no finding: "no
+        // significant change; only in B" (its p 0.0677), not "only in B" in colour
+        const QStringList aa = {m_ties.filePath(QStringLiteral("aa/A")),
+                                m_ties.filePath(QStringLiteral("aa/B"))};
+        QTest::newRow("jax A/A of processes 0, 2 v 1, 3: the autotuner's GEMMs on one side each")
+            << aa[0] << aa[1] << allTraceFiles(aa[0]) << allTraceFiles(aa[1]) << QStringList() << aa;
         const QStringList uneq = {m_ties.filePath(QStringLiteral("uneq/A")),
                                   m_ties.filePath(QStringLiteral("uneq/B"))};
         QTest::newRow("jax processes of unequal runs (1, 2, 1, 1 v 4, 1, 4, 1)")

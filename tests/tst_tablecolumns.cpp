@@ -218,7 +218,9 @@ private slots:
         const QStringList keys = {QStringLiteral("kernel"),
                                   QStringLiteral("verdict"),
                                   QStringLiteral("run_level_change"),
+                                  QStringLiteral("run_level_ci_level"), // the level of the interval beside
                                   QStringLiteral("per_call_change"),
+                                  QStringLiteral("per_call_ci_level"),
                                   QStringLiteral("delta_total_ns"),
                                   QStringLiteral("share_of_delta"),
                                   QStringLiteral("total_a_ns"),

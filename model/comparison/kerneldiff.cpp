@@ -134,6 +134,11 @@ bool KernelDiffRow::processDependent() const
                          (b.unitsWithKernel > 0 && b.unitsWithKernel < processesB));
 }
 
+bool KernelDiffRow::oneSide() const
+{
+    return a.present() != b.present() && !processDependent();
+}
+
 QString KernelDiffRow::verdictText() const
 {
     if (verdict == Verdict::OnlyInA || verdict == Verdict::OnlyInB)
@@ -142,6 +147,9 @@ QString KernelDiffRow::verdictText() const
         runLevelMeasured() ? scopeline::verdictText(verdict)
         : byProcess ? QCoreApplication::translate("KernelDiff", "process-to-process variation not measured")
                     : QCoreApplication::translate("KernelDiff", "run-to-run variation not measured");
+    if (oneSide()) // where it ran, which the test did not find a change of time
+        text +=
+            QStringLiteral("; ") + scopeline::verdictText(a.present() ? Verdict::OnlyInA : Verdict::OnlyInB);
     if (processDependent())
         text += QCoreApplication::translate("KernelDiff",
                                             "; process-dependent: in %1 of %2 processes of A, %3 of %4 of B")
@@ -307,13 +315,11 @@ void KernelDiff::judgeTogether(const std::vector<KernelDiff *> &diffs)
                                    stats::runLevelTest(row.a.unitMedianNs, row.b.unitMedianNs,
                                                        1 - perCallLevels[i], row.timerStep));
             ++i;
-            if (!row.a.present() && !row.processDependent())
-                row.verdict = Verdict::OnlyInB;
-            else if (!row.b.present() && !row.processDependent())
-                row.verdict = Verdict::OnlyInA;
-            else
-                row.verdict =
-                    runLevelVerdict(row.runLevelHolm, row.runLevel.change, options.alpha, options.threshold);
+            row.verdict =
+                runLevelVerdict(row.runLevelHolm, row.runLevel.change, options.alpha, options.threshold);
+            // a kernel of one side alone is a finding as any other: where its time per run tests so
+            if (row.oneSide() && isFinding(row.verdict))
+                row.verdict = row.a.present() ? Verdict::OnlyInA : Verdict::OnlyInB;
             row.perCallVerdict =
                 runLevelVerdict(row.perCallHolm, row.perCall.change, options.alpha, options.threshold);
             ++sum.kernels;
@@ -468,8 +474,9 @@ std::vector<TableColumn<KernelDiffRow>> KernelDiff::columns(const KernelDiffOpti
 QStringList KernelDiff::tableKeys()
 {
     return QStringLiteral(
-               "kernel verdict run_level_change per_call_change delta_total_ns share_of_delta total_a_ns "
-               "total_b_ns calls_a calls_b median_a_ns median_b_ns rel_change_median run_level_p")
+               "kernel verdict run_level_change run_level_ci_level per_call_change per_call_ci_level "
+               "delta_total_ns share_of_delta total_a_ns total_b_ns calls_a calls_b median_a_ns median_b_ns "
+               "rel_change_median run_level_p")
         .split(QLatin1Char(' '));
 }
 
@@ -485,7 +492,8 @@ std::vector<TableColumn<KernelDiffRow>> KernelDiff::cliColumns(const KernelDiffO
                           QStringLiteral("total_a_ns"), QStringLiteral("total_b_ns"),
                           QStringLiteral("delta_total_ns"), QStringLiteral("share_of_delta"),
                           QStringLiteral("median_a_ns"), QStringLiteral("median_b_ns"),
-                          QStringLiteral("per_call_change"), QStringLiteral("run_level_change"),
+                          QStringLiteral("per_call_change"), QStringLiteral("per_call_ci_level"),
+                          QStringLiteral("run_level_change"), QStringLiteral("run_level_ci_level"),
                           QStringLiteral("run_level_p"), QStringLiteral("verdict")});
 }
 

@@ -71,7 +71,8 @@ struct KernelDiffRow
     // GPU time per run: Welch on the units' totals (stats::meanChangeTest), change relative to A's.
     stats::RunLevelTest runLevel;
     double runLevelHolm = kUnset;                   // runLevel.p, Holm-adjusted over the diff's rows
-    Verdict verdict = Verdict::NoSignificantChange; // OnlyInA/OnlyInB, else by runLevelVerdict()
+    Verdict verdict =
+        Verdict::NoSignificantChange; // runLevelVerdict(); OnlyInA/OnlyInB for a finding of oneSide()
     // Duration per call: Welch on the logs of the units' medians (stats::runLevelTest), its own Holm.
     stats::RunLevelTest perCall;
     double perCallHolm = kUnset;
@@ -84,6 +85,9 @@ struct KernelDiffRow
     bool runLevelMeasured() const { return runLevel.valid(); }
     // In some processes of a side but not in others (XLA's autotuner picks kernels per process).
     bool processDependent() const;
+    // It ran on one side alone (not process-dependent); its verdict is OnlyInA/OnlyInB only where its
+    // time per run tests as a change.
+    bool oneSide() const;
     // The verdict in words; "run-to-run (process-to-process) variation not measured" without the
     // units for a test; a process-dependent row says in how many processes of each side it ran.
     QString verdictText() const;

@@ -149,10 +149,8 @@ void Sweep::compare()
             continue;
         const KernelDiff diff(m_points[i].loaded, m_points[i + 1].loaded);
         for (const KernelDiffRow &row : diff.rows()) { // by |Δ time per run|, the larger first
-            if (row.verdict == Verdict::OnlyInA)
-                m_vanished[i] << row.kernel;
-            else if (row.verdict == Verdict::OnlyInB)
-                m_appeared[i] << row.kernel;
+            if (row.oneSide())                         // where it ran, tested or not
+                (row.a.present() ? m_vanished[i] : m_appeared[i]) << row.kernel;
         }
     }
 }

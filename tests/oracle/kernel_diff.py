@@ -377,15 +377,18 @@ def judge(pairs, alpha, threshold):
                           holm([r["per_call_p_raw"] for r in rows])):
         row["run_level_p"], row["per_call_p"] = p, pc
         row["per_call_verdict"] = "–" if pc is None else verdict_of(pc, row["per_call_change"], alpha, threshold)
-        if row["runs_a"] == 0 and not row["process_dependent"]:
-            verdict = "only in B"
-        elif row["runs_b"] == 0 and not row["process_dependent"]:
-            verdict = "only in A"
-        elif row["run_level_p_raw"] is None:
+        # a kernel of one side alone: "only in A/B" where its time per run tests as a change, else said
+        # beside the verdict the test gave
+        one_side = None if row["process_dependent"] else "B" if row["runs_a"] == 0 else "A" if row["runs_b"] == 0 else None
+        if row["run_level_p_raw"] is None:
             verdict = ("process-to-process variation not measured" if row["_pair"]["by_process"]
                        else "run-to-run variation not measured")
         else:
             verdict = verdict_of(p, row["run_level_change"], alpha, threshold)
+        if one_side and verdict in ("B faster", "B slower"):
+            verdict = "only in " + one_side
+        elif one_side:
+            verdict += "; only in " + one_side
         if row["process_dependent"] and not verdict.startswith("only"):
             verdict += "; process-dependent: in %d of %d processes of A, %d of %d of B" % (
                 row["_with"][0], row["_pair"]["processes"][0], row["_with"][1], row["_pair"]["processes"][1])

@@ -45,7 +45,7 @@ QString p(double value)
 QString KernelDiffModel::verdictToolTip(const KernelDiffRow &r)
 {
     QStringList parts;
-    const bool oneSide = r.verdict == Verdict::OnlyInA || r.verdict == Verdict::OnlyInB;
+    const bool oneSide = r.oneSide();
     if (oneSide)
         parts << tr("The kernel runs on one side only: %1 calls per run in A, %2 in B.")
                      .arg(formatCount(r.a.callsPerRun), formatCount(r.b.callsPerRun));
