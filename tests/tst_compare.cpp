@@ -70,20 +70,26 @@ private slots:
     void equalsScipy_data()
     {
         QTest::addColumn<QString>("samples");
-        QTest::newRow("per kernel") << QStringLiteral("kernel");
-        QTest::newRow("per instance") << QStringLiteral("instance");
+        QTest::addColumn<QString>("root");
+        QTest::addColumn<QStringList>("scopes");
+        QTest::addColumn<bool>("openEnd"); // a shift interval with an open end at 0 among the rows
+        const QStringList scopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"),
+                                    QStringLiteral("mlp")};
+        QTest::newRow("per kernel") << QStringLiteral("kernel") << kCublas << scopes << false;
+        QTest::newRow("per instance: an open end") << QStringLiteral("instance") << kCublas << scopes << true;
     }
 
     void equalsScipy()
     {
         QFETCH(QString, samples);
-        const QStringList scopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"),
-                                    QStringLiteral("mlp")};
+        QFETCH(QString, root);
+        QFETCH(QStringList, scopes);
+        QFETCH(bool, openEnd);
         QTemporaryDir dir;
         const QString csv = dir.filePath(QStringLiteral("compare.csv"));
         QStringList cliArgs = {QStringLiteral("compare"),
-                               kCublas + QStringLiteral("/trace_file_matmul_*"),
-                               kCublas + QStringLiteral("/trace_file_einsum_*"),
+                               root + QStringLiteral("/trace_file_matmul_*"),
+                               root + QStringLiteral("/trace_file_einsum_*"),
                                QStringLiteral("--samples"),
                                samples,
                                QStringLiteral("--csv"),
@@ -94,8 +100,8 @@ private slots:
         QCOMPARE(cli.exitCode, 0);
         QVERIFY2(cli.err.isEmpty(), cli.err.constData());
 
-        const QStringList a = traceFiles(kCublas, QStringLiteral("trace_file_matmul_"));
-        const QStringList b = traceFiles(kCublas, QStringLiteral("trace_file_einsum_"));
+        const QStringList a = traceFiles(root, QStringLiteral("trace_file_matmul_"));
+        const QStringList b = traceFiles(root, QStringLiteral("trace_file_einsum_"));
         QCOMPARE(a.size(), 3);
         QCOMPARE(b.size(), 3);
         const ProcessResult oracle = runProcess(
@@ -107,7 +113,12 @@ private slots:
         const QJsonArray expected = QJsonDocument::fromJson(oracle.out).array();
         const QList<QVariantMap> rows = readCsv(csv);
         QCOMPARE(rows.size(), expected.size());
-        QCOMPARE(rows.size(), 3 * 4); // 3 scopes x (3 run pairs + pooled)
+        QCOMPARE(rows.size(), scopes.size() * 4); // scopes x (3 run pairs + pooled)
+        QCOMPARE(std::any_of(rows.begin(), rows.end(),
+                             [](const QVariantMap &row) {
+                                 return !row[QStringLiteral("hl_ci_open")].toString().isEmpty();
+                             }),
+                 openEnd);
 
         for (int r = 0; r < rows.size(); ++r) {
             const QJsonObject want = expected[r].toObject();
@@ -119,6 +130,10 @@ private slots:
                 if (it.key() == QLatin1String("scope") || it.key() == QLatin1String("run"))
                     continue;
                 QVERIFY2(got.contains(it.key()), qPrintable(it.key()));
+                if (it.value().isString()) { // hl_ci_open: which end of the interval is open
+                    QCOMPARE(got[it.key()].toString(), it.value().toString());
+                    continue;
+                }
                 const double value = got[it.key()].toString().toDouble();
                 const double reference = it.value().toDouble();
                 // p-values to 1e-6 relative (they reach 1e-41 here), everything else to 1e-9.

@@ -218,9 +218,7 @@ private slots:
         const QStringList keys = {QStringLiteral("kernel"),
                                   QStringLiteral("verdict"),
                                   QStringLiteral("run_level_change"),
-                                  QStringLiteral("run_level_ci_level"), // the level of the interval beside
                                   QStringLiteral("per_call_change"),
-                                  QStringLiteral("per_call_ci_level"),
                                   QStringLiteral("delta_total_ns"),
                                   QStringLiteral("share_of_delta"),
                                   QStringLiteral("total_a_ns"),
@@ -230,7 +228,9 @@ private slots:
                                   QStringLiteral("median_a_ns"),
                                   QStringLiteral("median_b_ns"),
                                   QStringLiteral("rel_change_median"),
-                                  QStringLiteral("run_level_p")};
+                                  QStringLiteral("run_level_p"),
+                                  QStringLiteral("run_level_ci_level"), // the levels of the intervals
+                                  QStringLiteral("per_call_ci_level")};
         QCOMPARE(keysOf(table), keys);
         QCOMPARE(KernelDiffModel::column("calls_b"), keys.indexOf(QStringLiteral("calls_b")));
         QCOMPARE(KernelDiffModel::column("run_level_p"), keys.indexOf(QStringLiteral("run_level_p")));

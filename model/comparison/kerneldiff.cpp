@@ -474,9 +474,9 @@ std::vector<TableColumn<KernelDiffRow>> KernelDiff::columns(const KernelDiffOpti
 QStringList KernelDiff::tableKeys()
 {
     return QStringLiteral(
-               "kernel verdict run_level_change run_level_ci_level per_call_change per_call_ci_level "
-               "delta_total_ns share_of_delta total_a_ns total_b_ns calls_a calls_b median_a_ns median_b_ns "
-               "rel_change_median run_level_p")
+               "kernel verdict run_level_change per_call_change delta_total_ns share_of_delta total_a_ns "
+               "total_b_ns calls_a calls_b median_a_ns median_b_ns rel_change_median run_level_p "
+               "run_level_ci_level per_call_ci_level")
         .split(QLatin1Char(' '));
 }
 

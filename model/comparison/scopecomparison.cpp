@@ -434,6 +434,15 @@ std::vector<TableColumn<ComparisonRow>> ScopeComparison::columns(double alpha, d
           tr("The shift interval's confidence: 1 − Holm's step-down level of the row's Mann–Whitney p among "
              "the scopes of its run pair (α / (m − k + 1) for the k-th smallest p of m)"),
           number([](const Row &r) { return r.shiftConfidence; }), cell::percent},
+        C{QStringLiteral("hl_ci_open"), tr("HL CI open end"),
+          tr("The end of the shift's interval that is open, “low” or “high” (at 0, which the test rejects: "
+             "“[−97 ns, 0)” is high); empty when both are closed"),
+          [](const Row &r) {
+              if (!r.shiftOpenAtZero || std::isnan(r.shift.ciLow))
+                  return QVariant(QString());
+              return QVariant(r.shift.ciLow == 0 ? QStringLiteral("low") : QStringLiteral("high"));
+          },
+          cell::text},
         C{QStringLiteral("rel_change_median"), tr("Relative change"),
           tr("(median B − median A) / median A: negative when B is faster"),
           number([](const Row &r) { return r.relativeChange; }), cell::change},

@@ -145,12 +145,16 @@ def compare(args):
                 continue
             lo, hi = hodges_lehmann(a, b, level)
             r["hl_ci_level"] = 1 - level
+            r["hl_ci_open"] = ""
             if lo is None:
                 continue
             rejected = r["mwu_p"] < level
             if rejected == (lo <= 0 <= hi) and not (rejected and 0 in (lo, hi) and (lo, hi) != (0, 0)):
                 lo = hi = None
             r["hl_ci_low_ns"], r["hl_ci_high_ns"] = lo, hi
+            # an end at 0 that the test rejects is open
+            if lo is not None and rejected and (lo == 0) != (hi == 0):
+                r["hl_ci_open"] = "low" if lo == 0 else "high"
     return rows
 
 
