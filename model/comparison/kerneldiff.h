@@ -71,8 +71,8 @@ struct KernelDiffRow
     // GPU time per run: Welch on the units' totals (stats::meanChangeTest), change relative to A's.
     stats::RunLevelTest runLevel;
     double runLevelHolm = kUnset;                   // runLevel.p, Holm-adjusted over the diff's rows
-    Verdict verdict =
-        Verdict::NoSignificantChange; // runLevelVerdict(); OnlyInA/OnlyInB for a finding of oneSide()
+    // runLevelVerdict(); OnlyInA/OnlyInB where a kernel of oneSide() tests as a finding
+    Verdict verdict = Verdict::NoSignificantChange;
     // Duration per call: Welch on the logs of the units' medians (stats::runLevelTest), its own Holm.
     stats::RunLevelTest perCall;
     double perCallHolm = kUnset;

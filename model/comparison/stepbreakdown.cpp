@@ -337,12 +337,12 @@ QString StepBreakdown::note() const
             ns += run.unlaunchedNs;
         }
         if (kernels > 0)
-            lines << tr("%1: %2 kernel(s) without a launch call in the trace (%3 of GPU time) ran while "
-                        "steps did "
-                        "and count in no step: the profiler lost their calls")
-                         .arg(side == 0 ? QStringLiteral("A") : QStringLiteral("B"))
-                         .arg(kernels)
-                         .arg(formatDuration(double(ns)));
+            lines
+                << tr("%1: %2 kernel(s) without a launch call in the trace (%3 of GPU time) ran while steps "
+                      "did and count in no step: the profiler lost their calls")
+                       .arg(side == 0 ? QStringLiteral("A") : QStringLiteral("B"))
+                       .arg(kernels)
+                       .arg(formatDuration(double(ns)));
     }
     return lines.join(QLatin1Char('\n'));
 }
