@@ -686,6 +686,33 @@ private slots:
         QVERIFY2(bad.err.contains(summary.fileName().toUtf8()), bad.err.constData());
     }
 
+    // A recording stands for how it was read too: compare of the launch chain's recording reads its scopes
+    // as spans, as its summary.json says and the window opens it; --samples still overrides.
+    void recordedPairReadsItsSamples()
+    {
+        const QString recorded = testdata::path("h100_runs/hipbench/launch-chain");
+        REQUIRE_TEST_DATA(recorded);
+        QFile summary(recorded + QStringLiteral("/summary.json"));
+        QVERIFY(summary.open(QIODevice::ReadOnly));
+        const QJsonObject root = QJsonDocument::fromJson(summary.readAll()).object();
+        QCOMPARE(root[QStringLiteral("samples")].toString(), QStringLiteral("span"));
+        QStringList scopes;
+        for (const QJsonValue &scope : root[QStringLiteral("scopes")].toArray())
+            scopes << QStringLiteral("--scope") << scope.toString();
+        QVERIFY(!scopes.isEmpty());
+        const QStringList sides = {recorded + QStringLiteral("/eager"), recorded + QStringLiteral("/graph")};
+        const ProcessResult one = cli({QStringLiteral("compare"), recorded}),
+                            two = cli(QStringList{QStringLiteral("compare")} + sides + scopes +
+                                      QStringList{QStringLiteral("--samples"), QStringLiteral("span")});
+        QVERIFY2(two.exitCode == 0 || two.exitCode == 3, two.err.constData());
+        QCOMPARE(one.exitCode, two.exitCode);
+        QCOMPARE(one.out, two.out);
+        const ProcessResult kernels =
+            cli({QStringLiteral("compare"), recorded, QStringLiteral("--samples"), QStringLiteral("kernel")});
+        QCOMPARE(kernels.out, cli(QStringList{QStringLiteral("compare")} + sides + scopes).out);
+        QVERIFY(kernels.out != one.out);
+    }
+
     // --format json holds every row with every field of the CSV, equal to it: numbers as numbers (the
     // same double), an empty field as null, texts as texts.
     void jsonFieldsEqualCsv_data()

@@ -1651,8 +1651,16 @@ private slots:
     {
         const QString recorded = testdata::path("h100_runs/hipbench/attention");
         MainWindow window;
-        QVERIFY(window.openRecording(recorded));
+        // it replaces the variants shown, as any pair of its own does
+        window.openVariants({QStringLiteral("n=") + recorded + QStringLiteral("/naive"),
+                             QStringLiteral("t=") + recorded + QStringLiteral("/tiled"),
+                             QStringLiteral("n2=") + recorded + QStringLiteral("/naive")});
         QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QVERIFY(window.tabs()->isTabVisible(3));
+        QVERIFY(window.openRecording(recorded, {}, std::nullopt, SampleMode::Span)); // --samples span
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QVERIFY(!window.tabs()->isTabVisible(3));
+        QCOMPARE(window.panel()->sampleMode(), SampleMode::Span);
         QCOMPARE(window.document()->state().pathA, recorded + QStringLiteral("/naive"));
         QCOMPARE(window.document()->state().pathB, recorded + QStringLiteral("/tiled"));
         QCOMPARE(window.runsA().size(), 5);

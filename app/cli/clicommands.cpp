@@ -344,7 +344,7 @@ QString runsText(const QList<LoadedRun> &runs)
                                     : text + QStringLiteral(", %1 ranks in all").arg(runs.size());
 }
 
-bool expandRecordedPair(QStringList &paths, QStringList *scopes, int &status)
+bool expandRecordedPair(QStringList &paths, SessionState *recorded, int &status)
 {
     if (paths.size() != 1 || !hipbenchprotocol::isRecordedPair(paths[0]))
         return true;
@@ -357,8 +357,8 @@ bool expandRecordedPair(QStringList &paths, QStringList *scopes, int &status)
         return false;
     }
     paths = {pair.pathA, pair.pathB};
-    if (scopes && scopes->isEmpty())
-        *scopes = pair.scopes;
+    if (recorded)
+        *recorded = pair;
     return true;
 }
 
@@ -387,8 +387,13 @@ bool parseComparisonOptions(const QString &command, const QStringList &arguments
         return fail(parser.errorText());
     QStringList positional = parser.positionalArguments();
     options.scopes = parser.values(scopeOption);
-    if (!expandRecordedPair(positional, &options.scopes, status))
+    // a recording stands for its pair, its scopes and how it reads them, as the window opens it
+    const bool isRecording = positional.size() == 1 && hipbenchprotocol::isRecordedPair(positional[0]);
+    SessionState recorded;
+    if (!expandRecordedPair(positional, &recorded, status))
         return false;
+    if (isRecording && options.scopes.isEmpty())
+        options.scopes = recorded.scopes;
     // A scope named twice would be tested twice: two rows, and a Holm family grown for nothing.
     options.scopes.removeDuplicates();
     const bool variants = command == QLatin1String("compare") || command == QLatin1String("report");
@@ -406,6 +411,10 @@ bool parseComparisonOptions(const QString &command, const QStringList &arguments
         return fail(QStringLiteral("--match must be component, substring or regex"));
     if (!parseSampleMode(parser.value(samplesOption), options.samples))
         return fail(QStringLiteral("--samples must be kernel, instance or span"));
+    if (isRecording && !parser.isSet(matchOption))
+        options.match = recorded.match;
+    if (isRecording && !parser.isSet(samplesOption))
+        options.samples = recorded.samples;
     bool thresholdOk = false;
     options.threshold = parser.value(thresholdOption).toDouble(&thresholdOk) / 100.0;
     if (!thresholdOk || !(options.threshold >= 0))

@@ -4,10 +4,11 @@
 // model library, what they share, and what the report helper (scopeline-report, which also links the
 // widgets) shares with them.
 
+#include "model/analysis/scopematcher.h"
 #include "model/comparison/gate.h"
 #include "model/loading/loadedrun.h"
+#include "model/loading/sessionfile.h"
 #include "model/loading/sideargument.h"
-#include "model/analysis/scopematcher.h"
 
 #include <QCommandLineParser>
 #include <QJsonObject>
@@ -88,9 +89,9 @@ struct StepCommandOptions
 bool parseLevels(const QCommandLineParser &parser, const QCommandLineOption &alphaOption,
                  const QCommandLineOption &thresholdOption, double &alpha, double &threshold, int &status);
 // One path that is a folder scopeline-hipbench recorded a pair into stands for the pair: paths
-// becomes its two sides and scopes, when given and empty, its scopes. False after printing why its
-// summary.json cannot be read (status Unreadable).
-bool expandRecordedPair(QStringList &paths, QStringList *scopes, int &status);
+// becomes its two sides, and `recorded`, when given, what it recorded (its scopes and how to read them).
+// False after printing why its summary.json cannot be read (status Unreadable).
+bool expandRecordedPair(QStringList &paths, SessionState *recorded, int &status);
 // "4 runs", or for multi-GPU runs "4 runs of 8 ranks": a run's rank files count once.
 QString runsText(const QList<LoadedRun> &runs);
 // A path as printed: in Markdown, a code span.

@@ -204,7 +204,11 @@ int main(int argc, char *argv[])
     } else if (args.size() == 2) {
         window.openPair(args[0], args[1], state);
     } else if (args.size() == 1 && scopeline::hipbenchprotocol::isRecordedPair(args[0])) {
-        window.openRecording(args[0], state.scopes); // what scopeline-hipbench recorded: its pair
+        // what scopeline-hipbench recorded: its pair, read as it says unless told otherwise
+        window.openRecording(
+            args[0], state.scopes,
+            parser.isSet(matchOption) ? std::optional<scopeline::MatchMode>(state.match) : std::nullopt,
+            parser.isSet(samplesOption) ? std::optional<scopeline::SampleMode>(state.samples) : std::nullopt);
     } else if (args.size() == 1) {
         // A session, else a trace or folder: shown against itself, loaded once (A/A: nothing changed),
         // whose load says what is wrong with a path that is neither (no traces in a folder, no file).

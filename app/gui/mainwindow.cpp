@@ -527,10 +527,15 @@ void MainWindow::showOpenDialog(const QString &presetA, const QString &presetB)
 
 void MainWindow::openNewPair(const QString &pathA, const QString &pathB)
 {
+    replaceVariantsWith([&] { startNewPair(pathA, pathB); });
+}
+
+void MainWindow::replaceVariantsWith(const std::function<void()> &openIt)
+{
     // the variants shown stay until the new pair has loaded: a pair that fails to open takes nothing
     if (m_variantsLoading)
         clearVariants();
-    startNewPair(pathA, pathB);
+    openIt();
     m_clearVariantsOnLoad = isLoading();
 }
 
@@ -642,7 +647,10 @@ void MainWindow::showRunner()
 {
     if (!m_runner) {
         m_runner = new RunnerPanel(this);
-        connect(m_runner, &RunnerPanel::pairReady, this, &MainWindow::openPair);
+        connect(m_runner, &RunnerPanel::pairReady, this,
+                [this](const QString &pathA, const QString &pathB, const SessionState &state) {
+                    replaceVariantsWith([&] { openPair(pathA, pathB, state); }); // what was recorded: a pair
+                });
     }
     m_runner->show();
     m_runner->raise();
@@ -990,7 +998,8 @@ bool MainWindow::openSession(const QString &file)
     return true;
 }
 
-bool MainWindow::openRecording(const QString &folder, const QStringList &scopes)
+bool MainWindow::openRecording(const QString &folder, const QStringList &scopes,
+                               std::optional<MatchMode> match, std::optional<SampleMode> samples)
 {
     SessionState state;
     QString error;
@@ -1000,7 +1009,9 @@ bool MainWindow::openRecording(const QString &folder, const QStringList &scopes)
     }
     if (!scopes.isEmpty())
         state.scopes = scopes;
-    openPair(state.pathA, state.pathB, state);
+    state.match = match.value_or(state.match);
+    state.samples = samples.value_or(state.samples);
+    replaceVariantsWith([&] { openPair(state.pathA, state.pathB, state); });
     return true;
 }
 

@@ -9,6 +9,9 @@
 
 #include <QMainWindow>
 
+#include <functional>
+#include <optional>
+
 class QDockWidget;
 class QFileSystemWatcher;
 class QLabel;
@@ -56,9 +59,10 @@ public:
     QString statusText() const;
     bool openSession(const QString &file);
     // A folder scopeline-hipbench recorded a pair into, as its summary.json names it (scopes and
-    // sample mode too; `scopes`, when given, in place of its own). False, said in the banner, when
-    // the summary cannot be read.
-    bool openRecording(const QString &folder, const QStringList &scopes = {});
+    // sample mode too; `scopes`, `match` and `samples`, when given, in place of its own). It replaces
+    // the variants shown. False, said in the banner, when the summary cannot be read.
+    bool openRecording(const QString &folder, const QStringList &scopes = {},
+                       std::optional<MatchMode> match = {}, std::optional<SampleMode> samples = {});
     bool saveSession(const QString &file);
     bool exportReport(const QString &folder);
     bool isLoading() const { return m_document->isLoading() || m_variantsLoading; }
@@ -105,6 +109,8 @@ private:
     // What the banner says of the loading (runs left out, events skipped), a line each; empty when nothing.
     QStringList loadProblems() const;
     bool pairOfVariants() const; // the pair shown is two of the variants
+    // Opens a pair of its own (openIt), which replaces the variants shown once it has loaded.
+    void replaceVariantsWith(const std::function<void()> &openIt);
     void showStepGaps();
     // A step clicked in the Per step chart: its run in that side's timeline, zoomed to the step.
     void showStep(int side, const QString &run, int64_t start, int64_t end);

@@ -161,7 +161,16 @@ QString summaryPath(const QString &folder)
 
 bool isRecordedPair(const QString &path)
 {
-    return QFileInfo(path).isDir() && QFileInfo(summaryPath(path)).isFile();
+    if (!QFileInfo(path).isDir())
+        return false;
+    // scopeline-hipbench's summary names its sides (or its workload); another program's summary.json (a
+    // training job's metrics) does not make its folder a recording. A damaged one still says what is wrong.
+    QFile summary(summaryPath(path));
+    if (!summary.open(QIODevice::ReadOnly))
+        return QFileInfo(summaryPath(path)).isFile(); // unreadable: said when it is read
+    static const QRegularExpression ours(QStringLiteral("\"(a|b|workload)\"\\s*:"));
+    const QString head = QString::fromUtf8(summary.read(64 * 1024));
+    return head.trimmed().isEmpty() || ours.match(head).hasMatch(); // empty: a recording cut short
 }
 
 bool readSummary(const QString &folder, SessionState &state, QString *error)
