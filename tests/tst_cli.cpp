@@ -674,6 +674,15 @@ private slots:
         QVERIFY(two.out.contains("/f64"));
         QCOMPARE(one.out, two.out);
 
+        // As one side of two, its variants would be pooled as processes: refused, naming its variants.
+        QStringList asSide = arguments;
+        asSide.replace(1, recorded);
+        asSide.insert(2, recorded + QStringLiteral("/f64"));
+        const ProcessResult side = cli(asSide);
+        QCOMPARE(side.exitCode, 2);
+        QVERIFY2(side.err.contains("is a pair scopeline-hipbench recorded") && side.err.contains("/f32"),
+                 side.err.constData());
+
         // A summary that names one variant: exit 2, naming the file.
         QTemporaryDir dir;
         QFile summary(dir.filePath(QStringLiteral("summary.json")));

@@ -1666,6 +1666,12 @@ private slots:
         QCOMPARE(window.runsA().size(), 5);
         QCOMPARE(window.runsB().size(), 5);
         QVERIFY(window.bannerText().isEmpty());
+        // as one side of a pair its variants would be pooled as processes: refused, the pair shown stays
+        window.openNewPair(recorded, recorded + QStringLiteral("/tiled"));
+        QVERIFY(!window.isLoading());
+        QVERIFY2(window.bannerText().contains(QLatin1String("is a pair scopeline-hipbench recorded")),
+                 qPrintable(window.bannerText()));
+        QCOMPARE(window.document()->state().pathA, recorded + QStringLiteral("/naive"));
 
         // A summary that names no pair is reported, naming the file; the pair shown stays.
         QTemporaryDir dir;

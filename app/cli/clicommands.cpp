@@ -247,6 +247,13 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
 {
     std::vector<TraceRun> found;
     std::vector<std::size_t> ends; // where each path's runs end in `found`
+    for (const QString &path : paths)
+        if (const QString problem = hipbenchprotocol::recordingAsSide(path);
+            paths.size() > 1 && !problem.isEmpty()) {
+            err() << "scopeline-cli: " << problem << "\n";
+            err().flush();
+            return false;
+        }
     for (const QString &path : paths) {
         const std::vector<TraceRun> runs = scanPath(path);
         if (runs.empty())

@@ -563,7 +563,11 @@ void MainWindow::openVariants(const QStringList &arguments, const SessionState &
         labels << sides.back().label;
         paths << sides.back().path;
     }
-    if (const QString problem = SideArgument::problem(sides); !problem.isEmpty()) {
+    QString problem = SideArgument::problem(sides);
+    for (const QString &path : paths)
+        if (problem.isEmpty())
+            problem = hipbenchprotocol::recordingAsSide(path);
+    if (!problem.isEmpty()) {
         showBanner(problem); // the document shown stays
         m_status->setText(tr("The variants could not be opened; the document shown is unchanged."));
         return;
@@ -659,6 +663,12 @@ void MainWindow::showRunner()
 
 void MainWindow::openPair(const QString &pathA, const QString &pathB, const SessionState &state)
 {
+    if (pathA != pathB) // one path twice: a trace against itself, or a recording's pair (openRecording)
+        for (const QString &path : {pathA, pathB})
+            if (const QString problem = hipbenchprotocol::recordingAsSide(path); !problem.isEmpty()) {
+                showBanner(problem); // the document shown stays
+                return;
+            }
     if (!m_document->open(pathA, pathB, state))
         return;
     m_clearVariantsOnLoad = false; // set again by openNewPair, after this

@@ -173,6 +173,20 @@ bool isRecordedPair(const QString &path)
     return head.trimmed().isEmpty() || ours.match(head).hasMatch(); // empty: a recording cut short
 }
 
+QString recordingAsSide(const QString &path)
+{
+    if (!isRecordedPair(path))
+        return {};
+    SessionState pair;
+    const QString variants = readSummary(path, pair, nullptr) ? message(" (%1 and %2)")
+                                                                    .arg(QDir::toNativeSeparators(pair.pathA),
+                                                                         QDir::toNativeSeparators(pair.pathB))
+                                                              : QString();
+    return message("%1 is a pair scopeline-hipbench recorded: as one side its variants would be pooled as "
+                   "processes. Give one of its variants' folders%2, or the folder alone for its pair")
+        .arg(QDir::toNativeSeparators(path), variants);
+}
+
 bool readSummary(const QString &folder, SessionState &state, QString *error)
 {
     const QString file = summaryPath(folder);
