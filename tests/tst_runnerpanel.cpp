@@ -480,6 +480,30 @@ private slots:
         QVERIFY(!panel.isVisible());
     }
 
+    // Closing the panel while a run goes on hides it, and the run goes on: what it records opens in the
+    // main window; a failure brings the panel back to say why.
+    void closingKeepsTheRunGoing()
+    {
+        ProgramGuard guard(kFake);
+        qputenv("FAKE_HIPBENCH", "fails-late");
+        QTemporaryDir dir;
+        RunnerPanel panel;
+        panel.show();
+        QVERIFY(waitForListing(panel));
+        chooseSmallChain(panel, dir.filePath(QStringLiteral("closed")));
+        QSignalSpy done(&panel, &RunnerPanel::runDone);
+        panel.startRun();
+        QVERIFY(panel.isRunning());
+        panel.close();
+        QVERIFY(!panel.isVisible());
+        QVERIFY(panel.isRunning());
+        QVERIFY(done.wait(10000));
+        qunsetenv("FAKE_HIPBENCH");
+        QCOMPARE(done.first().first().toBool(), false);
+        QVERIFY(panel.isVisible());
+        QVERIFY(!panel.errorText().isEmpty());
+    }
+
     void mainWindowOpensTheRunnerAndItsPair()
     {
         // Ctrl+R opens the runner; the pair it records is opened with its scopes and sample mode.

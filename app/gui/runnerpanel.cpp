@@ -429,9 +429,11 @@ void RunnerPanel::runFinished(HipbenchRunner::Outcome outcome, const QString &me
         m_progress->setVisible(succeeded); // an empty bar under a failure says nothing
     }
     m_log->appendPlainText(message);
-    if (outcome == HipbenchRunner::Outcome::Failed)
+    if (outcome == HipbenchRunner::Outcome::Failed) {
         showError(message, m_runner->errorDetails());
-    else
+        if (!isVisible()) // closed while it ran
+            show();
+    } else
         showStatus(succeeded ? message + tr("; opened in the main window.") : message);
     SessionState recorded;
     m_openRecorded->setVisible(!succeeded &&
@@ -481,7 +483,8 @@ void RunnerPanel::reject()
 
 void RunnerPanel::closeEvent(QCloseEvent *event)
 {
-    cancelRun();
+    // A run goes on behind the main window: what it records opens there, and a failure brings the panel
+    // back to say why (Esc or Cancel stops it). It had been cancelled without a word.
     QDialog::done(QDialog::Rejected);
     event->accept();
 }
