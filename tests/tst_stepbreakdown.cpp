@@ -748,6 +748,14 @@ private slots:
              QStringLiteral("--sweep"), QStringLiteral("K"), QStringLiteral("--csv"), dir.filePath(QStringLiteral("sweep.csv"))});
         QVERIFY2(cli.exitCode == 0, cli.err.constData());
         QVERIFY2(QString::fromUtf8(cli.out).contains(QStringLiteral("jump: K 25 → 30: step +")), cli.out.constData());
+        // the recording itself would pool its f32 and f64 runs at each K: refused, naming its variants
+        const QString recording = QFileInfo(f32).path();
+        const ProcessResult pooled = runProcess(
+            QStringLiteral(SCOPELINE_CLI), {QStringLiteral("steps"), recording,
+                                            QStringLiteral("--sweep-scope"), QStringLiteral("bmm_K(\\d+)")});
+        QCOMPARE(pooled.exitCode, 2);
+        QVERIFY2(pooled.err.contains("is a pair scopeline-hipbench recorded") && pooled.err.contains("/f64"),
+                 pooled.err.constData());
         QFile csv(dir.filePath(QStringLiteral("sweep.csv")));
         QVERIFY(csv.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(csv.readAll()).trimmed().split(QLatin1Char('\n'));

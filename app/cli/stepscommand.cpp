@@ -5,6 +5,7 @@
 #include "model/comparison/stepbreakdown.h"
 #include "model/comparison/sweep.h"
 #include "model/comparison/variantsteps.h"
+#include "model/runner/hipbenchprotocol.h"
 #include "model/tables/durationformat.h"
 
 #include <QCommandLineParser>
@@ -298,6 +299,10 @@ int stepsCommand(const QStringList &arguments)
     if (parser.isSet(sweepScopeOption)) {
         if (sides.size() != 1)
             return usageError(QStringLiteral("--sweep-scope takes one path"));
+        if (const QString problem = hipbenchprotocol::recordingAsSide(sides[0].path); !problem.isEmpty()) {
+            err() << "scopeline-cli: " << problem << "\n"; // the sweep would pool its variants' runs
+            return Unreadable;
+        }
         if (!QRegularExpression(parser.value(sweepScopeOption)).isValid() ||
             QRegularExpression(parser.value(sweepScopeOption)).captureCount() < 1)
             return usageError(

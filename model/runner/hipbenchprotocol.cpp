@@ -182,8 +182,8 @@ QString recordingAsSide(const QString &path)
                                                                     .arg(QDir::toNativeSeparators(pair.pathA),
                                                                          QDir::toNativeSeparators(pair.pathB))
                                                               : QString();
-    return message("%1 is a pair scopeline-hipbench recorded: as one side its variants would be pooled as "
-                   "processes. Give one of its variants' folders%2, or the folder alone for its pair")
+    return message("%1 is a pair scopeline-hipbench recorded: read as one set of runs, its variants would be "
+                   "pooled. Give one of its variants' folders%2, or the folder alone for its pair")
         .arg(QDir::toNativeSeparators(path), variants);
 }
 

@@ -64,8 +64,9 @@ QString summaryPath(const QString &folder);
 bool readSummary(const QString &folder, SessionState &state, QString *error);
 // Whether path is a folder a run left its summary.json in: one path that stands for its pair.
 bool isRecordedPair(const QString &path);
-// A recorded pair given as one side of a comparison: its variants would be read as one side's
-// processes. The message saying which folder to give instead; empty for any other path.
+// A recorded pair given as one set of runs (a side of a comparison, a sweep): its variants would be
+// pooled, as one side's processes. The message saying which folder to give instead; empty for any
+// other path.
 QString recordingAsSide(const QString &path);
 
 } // namespace hipbenchprotocol
