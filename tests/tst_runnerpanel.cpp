@@ -376,6 +376,15 @@ private slots:
         QCOMPARE(panel.outputFolder(), QDir::homePath() + QStringLiteral("/scopeline-runs/chain"));
         panel.setOutputFolder(QStringLiteral("runs/chain"));
         QCOMPARE(panel.outputFolder(), QDir::current().absoluteFilePath(QStringLiteral("runs/chain")));
+        // Browse… on a folder with files in it: a new folder in it, which Run takes; an empty one: itself
+        panel.chooseOutputFolder(dir.path());
+        QCOMPARE(QFileInfo(panel.outputFolder()).dir().absolutePath(),
+                 QFileInfo(dir.path()).absoluteFilePath());
+        QVERIFY2(!QFileInfo::exists(panel.outputFolder()), qPrintable(panel.outputFolder()));
+        QVERIFY(button(panel, "run")->isEnabled());
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("empty")));
+        panel.chooseOutputFolder(dir.filePath(QStringLiteral("empty")));
+        QCOMPARE(panel.outputFolder(), QFileInfo(dir.filePath(QStringLiteral("empty"))).absoluteFilePath());
     }
 
     // A run that fails after recording runs says why, and offers them as the pair they make.

@@ -179,7 +179,7 @@ void RunnerPanel::buildForm()
     connect(m_browse, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Output folder"), m_folder->text());
         if (!dir.isEmpty())
-            setOutputFolder(dir);
+            chooseOutputFolder(dir);
     });
     connect(m_runButton, &QPushButton::clicked, this, &RunnerPanel::startRun);
     connect(m_openRecorded, &QPushButton::clicked, this, [this] {
@@ -264,6 +264,14 @@ void RunnerPanel::setOutputFolder(const QString &folder)
 {
     m_folderEdited = true;
     m_folder->setText(folder);
+}
+
+void RunnerPanel::chooseOutputFolder(const QString &folder)
+{
+    const QDir dir(folder);
+    setOutputFolder(dir.isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden)
+                        ? folder
+                        : dir.filePath(QFileInfo(defaultFolder()).fileName()));
 }
 
 bool RunnerPanel::isListing() const

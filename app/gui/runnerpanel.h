@@ -38,6 +38,9 @@ public:
     bool setOptionValue(const QString &name, const QString &value);
     QString outputFolder() const;
     void setOutputFolder(const QString &folder);
+    // A folder picked with Browse…: the run's own when it is empty, else a new one in it named as the
+    // default is (a run records into a new or empty folder only).
+    void chooseOutputFolder(const QString &folder);
     bool isListing() const;
     bool isRunning() const;
     bool canRun() const;
