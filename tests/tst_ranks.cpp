@@ -335,6 +335,9 @@ private slots:
             return lines;
         };
         QCOMPARE(csvBody(split), csvBody(files));
+        // one process driving both GPUs: each GPU's steps are its own threads' (rank 1 had had two steps of
+        // 8.95 ms for its one of 17.98 ms, its kernels split over both GPUs' step ranges)
+        QCOMPARE(csvBody(shared), csvBody(files));
         const StepBreakdown steps(split, files);
         QCOMPARE(steps.row(StepPart::Step).unitsA, 1);
         QCOMPARE(steps.row(StepPart::Step).meanA, steps.row(StepPart::Step).meanB);

@@ -23,21 +23,30 @@ TraceData traceOfDevice(const TraceData &trace, int device)
     for (uint32_t e = 0; e < trace.eventCount(); ++e)
         if (trace.onGpu(e) && trace.correlation[e] != TraceData::kNoCorrelation)
             deviceOfCorrelation.emplace(trace.correlation[e], trace.tracks[trace.track[e]].device);
+    // Which GPUs each process, and each thread, launches onto.
     std::map<QString, std::set<int>> launchesOnto;
+    std::vector<std::set<int>> threadLaunchesOnto(trace.tracks.size());
     for (uint32_t e = 0; e < trace.eventCount(); ++e) {
         if (trace.onGpu(e) || trace.correlation[e] == TraceData::kNoCorrelation)
             continue;
         if (const auto found = deviceOfCorrelation.find(trace.correlation[e]);
-            found != deviceOfCorrelation.end())
+            found != deviceOfCorrelation.end()) {
             launchesOnto[trace.tracks[trace.track[e]].pid].insert(found->second);
+            threadLaunchesOnto[trace.track[e]].insert(found->second);
+        }
     }
     std::vector<int64_t> newTrack(trace.tracks.size(), -1);
     TraceData out;
     for (std::size_t t = 0; t < trace.tracks.size(); ++t) {
         const Track &track = trace.tracks[t];
         const auto launches = launchesOnto.find(track.pid);
-        const bool keep = track.gpu ? track.device == device
-                                    : launches == launchesOnto.end() || launches->second.count(device) > 0;
+        // A thread of a process driving several GPUs that launches onto others only (JAX's thread per
+        // device) is theirs, with its step ranges: the GPU's steps are its own threads'.
+        const std::set<int> &ofThread = threadLaunchesOnto[t];
+        const bool keep =
+            track.gpu ? track.device == device
+                      : launches == launchesOnto.end() || (launches->second.count(device) > 0 &&
+                                                           (ofThread.empty() || ofThread.count(device) > 0));
         if (!keep)
             continue;
         newTrack[t] = int64_t(out.tracks.size());
