@@ -84,6 +84,17 @@ void chooseSmallChain(RunnerPanel &panel, const QString &folder)
     panel.setOutputFolder(folder);
 }
 
+// Shows the panel and starts the small chain into folder; whether it runs.
+bool startSmallChain(RunnerPanel &panel, const QString &folder)
+{
+    panel.show();
+    if (!waitForListing(panel))
+        return false;
+    chooseSmallChain(panel, folder);
+    panel.startRun();
+    return panel.isRunning();
+}
+
 // Clicks Run and waits for the end, measuring the longest stretch the event loop was kept from a 10 ms
 // timer (the GUI's responsiveness). Returns the runDone argument.
 bool runAndWait(RunnerPanel &panel, qint64 &longestStall)
@@ -467,12 +478,8 @@ private slots:
         qputenv("FAKE_HIPBENCH", "hang");
         QTemporaryDir dir;
         RunnerPanel panel;
-        panel.show();
-        QVERIFY(waitForListing(panel));
-        chooseSmallChain(panel, dir.filePath(QStringLiteral("long")));
         QSignalSpy done(&panel, &RunnerPanel::runDone);
-        panel.startRun();
-        QVERIFY(panel.isRunning());
+        QVERIFY(startSmallChain(panel, dir.filePath(QStringLiteral("long"))));
         auto *progress = panel.findChild<QProgressBar *>();
         QVERIFY(QTest::qWaitFor([progress] { return progress->maximum() == 2; }, 5000)); // "progress: 0/2"
         QVERIFY(progress->text().contains(QLatin1String("preparing eager")));
@@ -497,12 +504,8 @@ private slots:
         qputenv("FAKE_HIPBENCH", "fails-late");
         QTemporaryDir dir;
         RunnerPanel panel;
-        panel.show();
-        QVERIFY(waitForListing(panel));
-        chooseSmallChain(panel, dir.filePath(QStringLiteral("closed")));
         QSignalSpy done(&panel, &RunnerPanel::runDone);
-        panel.startRun();
-        QVERIFY(panel.isRunning());
+        QVERIFY(startSmallChain(panel, dir.filePath(QStringLiteral("closed"))));
         panel.close();
         QVERIFY(!panel.isVisible());
         QVERIFY(panel.isRunning());
