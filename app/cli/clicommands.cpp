@@ -247,14 +247,14 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
 {
     std::vector<TraceRun> found;
     std::vector<std::size_t> ends; // where each path's runs end in `found`
-    for (const QString &path : paths)
-        if (const QString problem = hipbenchprotocol::recordingAsSide(path);
-            paths.size() > 1 && !problem.isEmpty()) {
+    for (const QString &path : paths) {
+        // a recording as one of several sides would pool its variants
+        if (const QString problem = paths.size() > 1 ? hipbenchprotocol::recordingAsSide(path) : QString();
+            !problem.isEmpty()) {
             err() << "scopeline-cli: " << problem << "\n";
             err().flush();
             return false;
         }
-    for (const QString &path : paths) {
         const std::vector<TraceRun> runs = scanPath(path);
         if (runs.empty())
             return false;

@@ -26,8 +26,8 @@ void printSteps(const StepBreakdown &steps)
 {
     out() << steps.stepLine() << "\n" << unitsText(steps) << "\n";
     out() << tableText(StepBreakdown::cliColumns(), steps.rows());
-    if (!steps.note().isEmpty())
-        out() << steps.note() << "\n";
+    if (const QString note = steps.note(); !note.isEmpty())
+        out() << note << "\n";
 }
 
 // candidates: how many comparisons against one baseline are judged together.
@@ -54,11 +54,12 @@ QString unitsText(const StepBreakdown &steps, int candidates)
 void printStepsMarkdown(const StepBreakdown &steps, const Gate &gate, const QString &pathA,
                         const QString &pathB)
 {
+    const QString note = steps.note();
     out() << "### Scopeline steps\n\n"
           << "**A** `" << pathA << "` · **B** `" << pathB << "`\n\n"
           << "**" << markdownCell(steps.stepLine()) << "**\n\n"
           << markdownCell(unitsText(steps)) << "\n\n"
-          << (steps.note().isEmpty() ? QString() : markdownCell(steps.note()) + QStringLiteral("\n\n"))
+          << (note.isEmpty() ? QString() : markdownCell(note) + QStringLiteral("\n\n"))
           << tableMarkdown(StepBreakdown::cliColumns(), steps.rows()) << gateMarkdown(gate);
 }
 

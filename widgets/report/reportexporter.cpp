@@ -276,8 +276,8 @@ QString stepsSection(const StepBreakdown &steps)
 {
     QString html = QStringLiteral("<h2>%1</h2>\n<p>%2</p>\n")
                        .arg(esc(ReportExporter::tr("What changed: the step")), esc(steps.stepLine()));
-    if (!steps.note().isEmpty())
-        html += QStringLiteral("<p class='caveat'>%1</p>\n").arg(esc(steps.note()));
+    if (const QString note = steps.note(); !note.isEmpty())
+        html += QStringLiteral("<p class='caveat'>%1</p>\n").arg(esc(note));
     html += QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
                 .arg(kStepsChart,
                      esc(ReportExporter::tr(
