@@ -6,32 +6,18 @@
 
 #include "model/formats/jsonstructurescanner.h"
 
+#include "gunzip.h"
 #include "testdata.h"
 
 #include <QFile>
 #include <QRandomGenerator>
 #include <QtTest>
 
-#include <zlib.h>
-
 #include <string>
 
 using namespace scopeline;
 
 namespace {
-
-QByteArray gunzip(const QString &path)
-{
-    QByteArray text;
-    gzFile in = gzopen(QFile::encodeName(path).constData(), "rb");
-    if (!in)
-        return text;
-    char buffer[1 << 16];
-    for (int n; (n = gzread(in, buffer, sizeof buffer)) > 0;)
-        text.append(buffer, n);
-    gzclose(in);
-    return text;
-}
 
 // Scans text in 64-byte steps (the tail shorter) with the SIMD path and with the scalar one, from
 // the given start state; returns where they first differ, empty when they agree throughout.
@@ -97,7 +83,7 @@ void TstEventCutter::realTraces()
 {
     QFETCH(QString, path);
     REQUIRE_TEST_DATA(path);
-    const QByteArray text = gunzip(path);
+    const QByteArray text = testdata::gunzip(path);
     QVERIFY2(!text.isEmpty(), qPrintable(path));
     const std::string s(text.constData(), std::size_t(text.size()));
     for (const bool commas : {true, false}) {

@@ -5,6 +5,7 @@
 // and on thousands of random edits of real events it must either refuse the text or agree.
 
 #include "eventparsecheck.h"
+#include "gunzip.h"
 #include "model/formats/jsonstructurescanner.h"
 #include "testdata.h"
 
@@ -14,24 +15,9 @@
 #include <QRandomGenerator>
 #include <QtTest>
 
-#include <zlib.h>
-
 using namespace eventparsecheck;
 
 namespace {
-
-std::string gunzip(const QString &path)
-{
-    std::string text;
-    gzFile in = gzopen(QFile::encodeName(path).constData(), "rb");
-    if (!in)
-        return text;
-    char buffer[1 << 16];
-    for (int n; (n = gzread(in, buffer, sizeof buffer)) > 0;)
-        text.append(buffer, std::size_t(n));
-    gzclose(in);
-    return text;
-}
 
 // The event array of a Chrome trace: the whole document when it is a bare array, else the array
 // under the top-level "traceEvents" key. Empty when there is none.
@@ -100,7 +86,7 @@ void TstEventParser::realTraces()
 {
     QFETCH(QString, path);
     REQUIRE_TEST_DATA(path);
-    const std::string events = eventArray(gunzip(path));
+    const std::string events = eventArray(testdata::gunzip(path).toStdString());
     QVERIFY2(events.size() > 1000, qPrintable(QStringLiteral("no event array found in ") + path));
     Fast fast = Fast::Refused;
     const QString difference = compareParses(events, &fast);
@@ -249,7 +235,7 @@ void TstEventParser::randomEdits()
     // alphabet that JSON cares about. Most results are not JSON; the fast path must refuse those or agree.
     const QString path = testdata::path(QStringLiteral("public/") + testdata::publicTraces()[4]);
     REQUIRE_TEST_DATA(path);
-    const std::string events = eventArray(gunzip(path));
+    const std::string events = eventArray(testdata::gunzip(path).toStdString());
     QVERIFY(events.size() > 20000);
     std::size_t cut = events.find("},", 8000);
     QVERIFY(cut != std::string::npos);

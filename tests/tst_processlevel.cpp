@@ -10,8 +10,10 @@
 // 0 and no zero-width interval. README.md ("Processes: why they matter and how many to record")
 // quotes the figures printed here.
 
+#include "gunzip.h"
 #include "testdata.h"
 
+#include "model/analysis/runsummaryfile.h"
 #include "model/comparison/gate.h"
 #include "model/comparison/kerneldiff.h"
 #include "model/comparison/replication.h"
@@ -252,7 +254,7 @@ struct Levels
 struct SimSide
 {
     std::vector<double> medians, totals;
-    std::vector<QString> processes;
+    std::vector<RunOrigin> processes;
 };
 
 SimSide simulate(std::mt19937 &random, const Levels &levels, int processes, double factor, char side)
@@ -273,7 +275,7 @@ SimSide simulate(std::mt19937 &random, const Levels &levels, int processes, doub
             }
             out.medians.push_back(stats::median(calls));
             out.totals.push_back(total);
-            out.processes.push_back(QStringLiteral("%1%2").arg(QLatin1Char(side)).arg(p));
+            out.processes.push_back(RunOrigin{QStringLiteral("%1%2").arg(QLatin1Char(side)).arg(p), {}});
         }
     }
     return out;
@@ -368,6 +370,78 @@ private slots:
         gate.addScopeComparison(rows, 0.05, 0.01);
         QVERIFY(gate.tripped().empty());
         QCOMPARE(gate.unjudged().size(), std::size_t(1));
+    }
+
+    // A and B under one pid ran interleaved in one process only when their launch calls are one
+    // sequence of correlation ids. Real: runs 0, 2 of one PyTorch process against its runs 1, 3 are;
+    // eager against reduce-overhead recorded interleaved are. Process 1's runs given process 0's pid
+    // (as a container reuses one) are not: each process numbers its calls from the same id, so the
+    // one-process caveat stays. The same from the runs' summary files.
+    void oneProcessNeedsOneSequenceOfLaunches()
+    {
+        const QString processes = kDatasets[2].path, compiled = testdata::path("h100_runs/torch_compile");
+        REQUIRE_TEST_DATA(processes, compiled);
+        const auto load = [](const QStringList &folders) {
+            QList<LoadedRun> runs;
+            for (const QString &folder : folders)
+                runs += LoadedRun::loadAll(TraceFolder::scan(folder));
+            return runs;
+        };
+        const auto runsOf = [&](int process, std::initializer_list<int> runs) {
+            QStringList folders;
+            for (int r : runs)
+                folders << QStringLiteral("%1/proc_%2/run_%3").arg(processes).arg(process).arg(r);
+            return load(folders);
+        };
+        // process 1's runs with process 0's pid (and its main thread's id)
+        QTemporaryDir scratch(testdata::scratchDir());
+        QVERIFY(scratch.isValid());
+        for (int r = 0; r < 4; ++r) {
+            QByteArray text = testdata::gunzip(
+                QStringLiteral("%1/proc_1/run_%2/trace.pt.trace.json.gz").arg(processes).arg(r));
+            QVERIFY(text.contains("\"pid\": 2937,"));
+            text.replace("\"pid\": 2937,", "\"pid\": 2907,").replace("\"tid\": 2937,", "\"tid\": 2907,");
+            const QString run = scratch.filePath(QStringLiteral("run_%1").arg(r));
+            QFile file(run + QStringLiteral("/trace.pt.trace.json"));
+            QVERIFY(QDir().mkpath(run) && file.open(QIODevice::WriteOnly) && file.write(text) == text.size());
+        }
+        struct Case
+        {
+            const char *name;
+            QList<LoadedRun> a, b;
+            bool shared;
+        };
+        const Case cases[] = {
+            {"one process, runs 0 2 v 1 3", runsOf(0, {0, 2}), runsOf(0, {1, 3}), true},
+            {"eager v reduce-overhead", load({compiled + QStringLiteral("/eager")}),
+             load({compiled + QStringLiteral("/reduce_overhead")}), true},
+            {"process 0 v process 1 under its pid", runsOf(0, {0, 1, 2, 3}), load({scratch.path()}), false},
+        };
+        for (const Case &c : cases) {
+            QVERIFY2(c.a.size() >= 2 && c.b.size() >= 2, c.name);
+            QCOMPARE(Replication::processOf(c.a.front()), Replication::processOf(c.b.back()));
+            // the same from summary files, as a batch engine writes them
+            QList<LoadedRun> fromFiles[2];
+            for (int s = 0; s < 2; ++s)
+                for (const LoadedRun &run : s == 0 ? c.a : c.b) {
+                    const QString path = scratch.filePath(QStringLiteral("summary.slsum"));
+                    auto summary = std::make_shared<RunSummary>();
+                    QVERIFY(run.summary && RunSummaryFile::write(*run.summary, path).isEmpty());
+                    QVERIFY(RunSummaryFile::read(path, *summary).isEmpty());
+                    LoadedRun read;
+                    read.run = run.run;
+                    read.summary = summary;
+                    fromFiles[s] << read;
+                }
+            for (const Replication &replication :
+                 {Replication::of(c.a, c.b), Replication::of(fromFiles[0], fromFiles[1])}) {
+                QVERIFY2(!replication.byProcess(), c.name);
+                QVERIFY2(replication.sharedProcess() == c.shared, c.name);
+                QCOMPARE(replication.caveat(), c.shared ? QString() : Replication::processCaveat());
+            }
+            const KernelDiff diff(c.a, c.b);
+            QCOMPARE(diff.summary().caveat, c.shared ? QString() : Replication::processCaveat());
+        }
     }
 
     // Every split of 4 processes into 2 v 2 (the unit is the process) and every 1 v 1 pair (the unit is

@@ -133,7 +133,7 @@ void compareRuns(const std::vector<RunSteps> &runs, const QJsonArray &oracleRuns
     for (std::size_t r = 0; r < runs.size(); ++r) {
         const QJsonObject run = expected[qsizetype(r)].toObject();
         QCOMPARE(runs[r].run, run[QStringLiteral("run")].toString());
-        QCOMPARE(runs[r].process, run[QStringLiteral("process")].toString());
+        QCOMPARE(runs[r].origin.process, run[QStringLiteral("process")].toString());
         const QJsonArray steps = run[QStringLiteral("steps")].toArray();
         QCOMPARE(qsizetype(runs[r].steps.size()), steps.size());
         for (std::size_t s = 0; s < runs[r].steps.size(); ++s) {
@@ -434,7 +434,7 @@ private slots:
         const QString a = dir.filePath(QStringLiteral("a")), b = dir.filePath(QStringLiteral("b"));
         const StepBreakdown steps(load(a), load(b));
         QVERIFY(steps.byProcess());
-        QCOMPARE(steps.runsA().front().process, QStringLiteral("proc_0"));
+        QCOMPARE(steps.runsA().front().origin.process, QStringLiteral("proc_0"));
         const StepRow &step = steps.row(StepPart::Step);
         QCOMPARE(step.runsA, 6);
         QCOMPARE(step.unitsA, 2);

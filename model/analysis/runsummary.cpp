@@ -206,12 +206,24 @@ RunSummary::RunSummary(const TraceAnalysis &analysis, std::shared_ptr<const Scop
     m_graphLaunches = total.graphLaunches;
     m_graphLaunchDelays = total.graphLaunchDelays;
 
-    if (t.format == TraceFormat::Kineto)
-        for (uint32_t e = 0; e < t.eventCount(); ++e)
-            if (t.kind[e] == EventKind::KernelLaunch || t.kind[e] == EventKind::GraphLaunch) {
-                launchPid = QStringLiteral("pid ") + t.tracks[t.track[e]].pid;
-                break;
+    launchOrigin = LaunchOrigin::of(t);
+}
+
+LaunchOrigin LaunchOrigin::of(const TraceData &t)
+{
+    LaunchOrigin origin;
+    if (t.format != TraceFormat::Kineto)
+        return origin;
+    for (uint32_t e = 0; e < t.eventCount(); ++e)
+        if (t.kind[e] == EventKind::KernelLaunch || t.kind[e] == EventKind::GraphLaunch) {
+            if (origin.pid.isEmpty())
+                origin.pid = QStringLiteral("pid ") + t.tracks[t.track[e]].pid;
+            if (const int64_t id = t.correlation[e]; id != TraceData::kNoCorrelation) {
+                origin.firstId = origin.firstId < 0 ? id : std::min(origin.firstId, id);
+                origin.lastId = std::max(origin.lastId, id);
             }
+        }
+    return origin;
 }
 
 std::size_t RunSummary::heldBytes() const

@@ -20,6 +20,15 @@
 
 namespace scopeline {
 
+// Which process launched a PyTorch (Kineto) trace's kernels: "pid <n>" of its first launch call, and
+// the smallest and largest correlation id of its launch calls; else empty and -1 (Replication).
+struct LaunchOrigin
+{
+    QString pid;
+    int64_t firstId = -1, lastId = -1;
+    static LaunchOrigin of(const TraceData &t);
+};
+
 class RunSummary
 {
 public:
@@ -85,8 +94,7 @@ public:
     TraceFormat format = TraceFormat::Unknown;
     int64_t events = 0;
     std::map<QString, int64_t> skipped;
-    // PyTorch (Kineto) traces: "pid <n>" of the first launch call (Replication::processOf), else empty.
-    QString launchPid;
+    LaunchOrigin launchOrigin;
 
 private:
     friend class RunSummaryFile;

@@ -108,7 +108,8 @@ void writePayload(QDataStream &out, const RunSummary &s, const std::vector<RunSu
         writeString(out, reason);
         out << qint64(count);
     }
-    writeString(out, s.launchPid);
+    writeString(out, s.launchOrigin.pid);
+    out << qint64(s.launchOrigin.firstId) << qint64(s.launchOrigin.lastId);
     writeStrings(out, strings);
     writeArray(out, kernels);
     writeArray(out, ranges);
@@ -236,8 +237,13 @@ QString RunSummaryFile::read(const QString &path, RunSummary &summary)
         in >> count;
         s.skipped[reason] = count;
     }
-    ok = ok && readString(in, s.launchPid) && readStrings(in, s.m_strings) && readArray(in, s.m_kernels) &&
-         readArray(in, s.m_ranges) && readArray(in, s.m_messages);
+    ok = ok && readString(in, s.launchOrigin.pid);
+    qint64 firstLaunchId = -1, lastLaunchId = -1;
+    in >> firstLaunchId >> lastLaunchId;
+    s.launchOrigin.firstId = firstLaunchId;
+    s.launchOrigin.lastId = lastLaunchId;
+    ok = ok && readStrings(in, s.m_strings) && readArray(in, s.m_kernels) && readArray(in, s.m_ranges) &&
+         readArray(in, s.m_messages);
     qint64 busy = 0, span = 0, launches = 0, graphLaunches = 0;
     in >> busy >> span >> launches >> graphLaunches;
     s.m_busyNs = busy;

@@ -13,7 +13,8 @@ class RunSummaryFile
 {
 public:
     static constexpr char kMagic[9] = "SCOPESUM"; // the file's first 8 bytes
-    static constexpr uint32_t kVersion = 2; // 2: kernels carry the communication flag
+    // 2: kernels carry the communication flag; 3: the launch calls' correlation ids (LaunchOrigin)
+    static constexpr uint32_t kVersion = 3;
     static QString suffix() { return QStringLiteral(".slsum"); }
     // The pattern a folder scan collects summaries by.
     static QString fileNamePattern() { return QStringLiteral("*.slsum"); }

@@ -188,7 +188,7 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
     std::vector<double> kernelTime[2], busy[2]; // per run
     std::vector<Accumulator> rows;
     std::unordered_map<std::string, std::size_t> rowOfKey_;
-    std::vector<QString> processes[2], rankedRuns[2];
+    std::vector<RunOrigin> origins[2];
 
     for (int s = 0; s < 2; ++s) {
         for (const LoadedRun &run : *sides[s]) {
@@ -196,8 +196,7 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
                 continue;
             const RunSummary &summary = *run.summary;
             const int r = runs[s]++;
-            processes[s].push_back(Replication::processOf(run));
-            rankedRuns[s].push_back(Replication::rankedRunOf(run));
+            origins[s].push_back(Replication::originOf(run));
             busy[s].push_back(double(summary.busyNs()));
             kernelTime[s].push_back(0);
             // Per interned name (or op) of this run, its row: hashing each distinct key once per run.
@@ -232,7 +231,7 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
         }
     }
 
-    const Replication replication(processes[0], processes[1], rankedRuns[0], rankedRuns[1]);
+    const Replication replication(origins[0], origins[1]);
     KernelDiffSummary &sum = m_summary;
     sum.runsA = replication.runs(0);
     sum.runsB = replication.runs(1);

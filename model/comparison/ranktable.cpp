@@ -316,7 +316,7 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
             RankRow row;
             row.side = side;
             row.run = run->run.name;
-            row.process = Replication::processOf(*run);
+            row.origin = Replication::originOf(*run);
             row.rank = run->run.rank;
             row.steps = int64_t(steps.steps.size());
             const auto mean = [&steps](StepPart part) { return steps.mean[std::size_t(part)]; };
@@ -396,14 +396,13 @@ void RankTable::compare()
 {
     // The entries of each side (a rank of a run) as Replication sees them: a run's ranks one run, and
     // processes the unit when a side has ≥ 2, as steps and diff test.
-    std::vector<QString> processes[2], rankedRuns[2];
+    std::vector<RunOrigin> origins[2];
     std::vector<const RankRow *> entries[2];
     for (const RankRow &row : m_rows) {
         entries[row.side].push_back(&row);
-        processes[row.side].push_back(row.process);
-        rankedRuns[row.side].push_back(row.rank >= 0 ? row.run : QString());
+        origins[row.side].push_back(row.origin);
     }
-    const Replication replication(processes[0], processes[1], rankedRuns[0], rankedRuns[1]);
+    const Replication replication(origins[0], origins[1]);
     m_rankCaveat = replication.rankCaveat();
     // Per side, what is compared -> a value per entry (NaN: none there): its step time, its run's
     // slowest rank's, and for each rank its own; then one value per unit.

@@ -6,6 +6,7 @@
 // when a side has ≥ 2) as the unit.
 // DESIGN.md section 8.
 
+#include "model/comparison/replication.h"
 #include "model/comparison/verdict.h"
 #include "model/loading/loadedrun.h"
 #include "model/tables/tablecolumn.h"
@@ -25,7 +26,7 @@ struct RankRow
     static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
     int side = 0; // 0 A, 1 B
     QString run;
-    QString process; // Replication::processOf: the unit of A against B when a side has ≥ 2
+    RunOrigin origin; // its process (the unit of A against B when a side has ≥ 2) and run (Replication)
     int rank = -1;
     int64_t steps = 0;
     double stepNs = kUnset, busyNs = kUnset, computeNs = kUnset, exposedCommNs = kUnset,

@@ -11,39 +11,35 @@
 
 namespace scopeline {
 
-Replication::Replication(const std::vector<QString> &processesA, const std::vector<QString> &processesB,
-                         const std::vector<QString> &rankedRunsA, const std::vector<QString> &rankedRunsB)
+Replication::Replication(const std::vector<RunOrigin> &a, const std::vector<RunOrigin> &b)
 {
-    const std::vector<QString> *sides[2] = {&processesA, &processesB};
-    const std::vector<QString> *rankedRuns[2] = {&rankedRunsA, &rankedRunsB};
+    const std::vector<RunOrigin> *sides[2] = {&a, &b};
     std::set<QString> known[2];
     for (int s = 0; s < 2; ++s) {
-        for (const QString &p : *sides[s])
-            if (!p.isEmpty())
-                known[s].insert(p);
+        for (const RunOrigin &run : *sides[s])
+            if (!run.process.isEmpty())
+                known[s].insert(run.process);
         m_processes[s] = std::max<int>(1, int(known[s].size()));
         m_byProcess = m_byProcess || known[s].size() >= 2;
     }
     // One OS process on both sides, every run of it known: A and B were interleaved in it.
-    m_shared =
-        !m_byProcess && known[0].size() == 1 && known[0] == known[1] &&
-        known[0].begin()->startsWith(QLatin1String("pid ")) &&
-        std::none_of(processesA.begin(), processesA.end(), [](const QString &p) { return p.isEmpty(); }) &&
-        std::none_of(processesB.begin(), processesB.end(), [](const QString &p) { return p.isEmpty(); });
+    m_shared = !m_byProcess && known[0].size() == 1 && known[0] == known[1] &&
+               known[0].begin()->startsWith(QLatin1String("pid ")) && oneSequenceOfLaunches(a, b);
     for (int s = 0; s < 2; ++s) {
+        const std::vector<RunOrigin> &runs = *sides[s];
         // A run's key: its ranks' shared name, else its own position.
         auto runKey = [&](int r) {
-            const QString ranked = std::size_t(r) < rankedRuns[s]->size() ? (*rankedRuns[s])[std::size_t(r)] : QString();
+            const QString &ranked = runs[std::size_t(r)].rankedRun;
             return ranked.isEmpty() ? QString::number(r) : QStringLiteral("ranks of ") + ranked;
         };
         std::vector<QString> runKeys;
         std::vector<QString> order;
-        for (int r = 0; r < int(sides[s]->size()); ++r) {
+        for (int r = 0; r < int(runs.size()); ++r) {
             const auto run = std::find(runKeys.begin(), runKeys.end(), runKey(r));
             m_runOf[s].push_back(int(run - runKeys.begin()));
             if (run == runKeys.end())
                 runKeys.push_back(runKey(r));
-            const QString key = m_byProcess ? (*sides[s])[std::size_t(r)] : runKey(r);
+            const QString key = m_byProcess ? runs[std::size_t(r)].process : runKey(r);
             auto it = std::find(order.begin(), order.end(), key);
             if (it == order.end()) {
                 order.push_back(key);
@@ -60,16 +56,38 @@ Replication::Replication(const std::vector<QString> &processesA, const std::vect
     }
 }
 
+bool Replication::oneSequenceOfLaunches(const std::vector<RunOrigin> &a, const std::vector<RunOrigin> &b)
+{
+    std::vector<std::pair<int64_t, int64_t>> ids;
+    for (const std::vector<RunOrigin> *side : {&a, &b})
+        for (const RunOrigin &run : *side) {
+            if (run.process.isEmpty() || run.firstLaunchId < 0)
+                return false;
+            ids.emplace_back(run.firstLaunchId, run.lastLaunchId);
+        }
+    std::sort(ids.begin(), ids.end());
+    for (std::size_t i = 1; i < ids.size(); ++i)
+        if (ids[i].first <= ids[i - 1].second)
+            return false;
+    return true;
+}
+
 Replication Replication::of(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
 {
-    std::vector<QString> processes[2], rankedRuns[2];
+    std::vector<RunOrigin> origins[2];
     for (int s = 0; s < 2; ++s)
         for (const LoadedRun &run : s == 0 ? a : b)
-            if (run.ok()) {
-                processes[s].push_back(processOf(run));
-                rankedRuns[s].push_back(rankedRunOf(run));
-            }
-    return Replication(processes[0], processes[1], rankedRuns[0], rankedRuns[1]);
+            if (run.ok())
+                origins[s].push_back(originOf(run));
+    return Replication(origins[0], origins[1]);
+}
+
+RunOrigin Replication::originOf(const LoadedRun &run)
+{
+    const LaunchOrigin launches = run.summary ? run.summary->launchOrigin
+                                  : run.trace ? LaunchOrigin::of(*run.trace)
+                                              : LaunchOrigin();
+    return RunOrigin{processOf(run), rankedRunOf(run), launches.firstId, launches.lastId};
 }
 
 QString Replication::rankedRunOf(const LoadedRun &run)
@@ -86,14 +104,8 @@ QString Replication::processOf(const LoadedRun &run)
     if (!folder.isEmpty() || run.run.rank >= 0)
         return folder;
     if (run.summary) // what the trace said, worked out when it was summarised
-        return run.summary->launchPid;
-    if (!run.trace || run.trace->format != TraceFormat::Kineto)
-        return folder;
-    const TraceData &t = *run.trace;
-    for (uint32_t e = 0; e < t.eventCount(); ++e)
-        if (t.kind[e] == EventKind::KernelLaunch || t.kind[e] == EventKind::GraphLaunch)
-            return QStringLiteral("pid ") + t.tracks[t.track[e]].pid;
-    return {};
+        return run.summary->launchOrigin.pid;
+    return run.trace ? LaunchOrigin::of(*run.trace).pid : QString();
 }
 
 std::vector<double> Replication::unitValues(int side, const std::vector<double> &perRun) const

@@ -16,15 +16,26 @@
 
 namespace scopeline {
 
+// Where a run came from, as far as its trace tells: what Replication groups runs by.
+struct RunOrigin
+{
+    QString process;   // Replication::processOf; "" when unknown
+    QString rankedRun; // Replication::rankedRunOf; "" for a run alone
+    // The smallest and largest correlation id of its launch calls (-1: none). CUPTI and roctracer
+    // number a process's calls in one sequence, so runs of one process never overlap here, while a new
+    // process under a reused pid (a container's) starts again from the same ids.
+    int64_t firstLaunchId = -1, lastLaunchId = -1;
+};
+
 class Replication
 {
 public:
-    // Each run's process per side, in run order: "" when unknown (see processOf); and, for the rank
-    // files of multi-GPU runs, the run each belongs to (rankedRunOf; none given: every entry a run).
-    Replication(const std::vector<QString> &processesA, const std::vector<QString> &processesB,
-                const std::vector<QString> &rankedRunsA = {}, const std::vector<QString> &rankedRunsB = {});
+    // Each side's runs in run order: their processes and, for the rank files of multi-GPU runs, the run
+    // each belongs to.
+    Replication(const std::vector<RunOrigin> &a, const std::vector<RunOrigin> &b);
     // Of the loaded runs (those that failed to load are left out, as the tables leave them out).
     static Replication of(const QList<LoadedRun> &a, const QList<LoadedRun> &b);
+    static RunOrigin originOf(const LoadedRun &run);
 
     // A run's process: its folder in `side/<process>/<run>/` ("proc_0"), else the OS process id a
     // PyTorch (Kineto) trace records ("pid 2907"); "" when the trace does not tell (JAX's pids are not
@@ -34,7 +45,9 @@ public:
     static QString rankedRunOf(const LoadedRun &run);
 
     bool byProcess() const { return m_byProcess; }
-    // A and B ran in one process (interleaved): the process effect cancels, runs are the unit.
+    // A and B ran in one process (interleaved): the process effect cancels, runs are the unit. One pid
+    // on both sides is not enough: their runs' launch ids must not overlap (a pid reused by another
+    // process would).
     bool sharedProcess() const { return m_shared; }
     // Processes per side (a side of unknown processes counts as one).
     int processes(int side) const { return m_processes[side]; }
@@ -65,6 +78,9 @@ public:
     static QString howToLift(const QString &caveat);
 
 private:
+    // Whether every run of both sides has launch ids and no two runs' ids overlap.
+    static bool oneSequenceOfLaunches(const std::vector<RunOrigin> &a, const std::vector<RunOrigin> &b);
+
     bool m_byProcess = false, m_shared = false;
     int m_processes[2] = {0, 0};
     int m_runs[2] = {0, 0};

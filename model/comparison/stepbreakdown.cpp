@@ -374,8 +374,7 @@ RunSteps runStepsOf(const LoadedRun &run, const QString &stepScope)
 {
     RunSteps steps = findRunSteps(*run.summary, stepScope);
     steps.run = run.run.label();
-    steps.process = Replication::processOf(run);
-    steps.rankedRun = Replication::rankedRunOf(run);
+    steps.origin = Replication::originOf(run);
     return steps;
 }
 
@@ -388,13 +387,11 @@ StepBreakdown::StepBreakdown(std::vector<RunSteps> a, std::vector<RunSteps> b, c
 
 void StepBreakdown::compare()
 {
-    std::vector<QString> processes[2], rankedRuns[2];
+    std::vector<RunOrigin> origins[2];
     for (int side = 0; side < 2; ++side)
-        for (const RunSteps &run : side == 0 ? m_runsA : m_runsB) {
-            processes[side].push_back(run.process);
-            rankedRuns[side].push_back(run.rankedRun);
-        }
-    const Replication replication(processes[0], processes[1], rankedRuns[0], rankedRuns[1]);
+        for (const RunSteps &run : side == 0 ? m_runsA : m_runsB)
+            origins[side].push_back(run.origin);
+    const Replication replication(origins[0], origins[1]);
     m_byProcess = replication.byProcess();
 
     const auto communicates = [](const RunSteps &run) { return run.hasCommunication(); };
@@ -413,7 +410,8 @@ void StepBreakdown::compare()
             const std::vector<RunSteps> &runs = side == 0 ? m_runsA : m_runsB;
             for (std::size_t r = 0; r < runs.size(); ++r) {
                 perRun.push_back(runs[r].mean[part]);
-                int64_t &n = stepsOfRun[runs[r].rankedRun.isEmpty() ? QString::number(r) : runs[r].rankedRun];
+                int64_t &n = stepsOfRun[runs[r].origin.rankedRun.isEmpty() ? QString::number(r)
+                                                                           : runs[r].origin.rankedRun];
                 n = std::max(n, int64_t(runs[r].steps.size()));
             }
             for (const auto &[run, n] : stepsOfRun) {

@@ -5,11 +5,12 @@
 // Welch test on the per-run means (per-process means when a side's runs sit in process folders).
 // DESIGN.md section 7 has the definitions.
 
-#include "model/loading/loadedrun.h"
 #include "model/analysis/runsummary.h"
-#include "model/comparison/scopecomparison.h"
-#include "model/tables/tablecolumn.h"
 #include "model/analysis/traceanalysis.h"
+#include "model/comparison/replication.h"
+#include "model/comparison/scopecomparison.h"
+#include "model/loading/loadedrun.h"
+#include "model/tables/tablecolumn.h"
 
 #include <QList>
 #include <QString>
@@ -55,8 +56,7 @@ struct RunSteps
 {
     static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
     QString run;                     // the run's name in its side folder, with its rank (TraceRun::label)
-    QString process;                 // its process (Replication::processOf), empty when unknown
-    QString rankedRun;               // the multi-GPU run this rank is of (Replication::rankedRunOf)
+    RunOrigin origin;                // its process, and the multi-GPU run a rank is of (Replication)
     std::vector<StepInstance> steps; // steps with at least one kernel, by start
     std::array<double, kStepParts> mean{kUnset, kUnset, kUnset, kUnset, kUnset, kUnset, kUnset, kUnset}; // per step
     // Kernels without a launch call in the trace (a profiler that lost the calls) that started while a

@@ -17,7 +17,8 @@ test (scipy.stats.permutation_test over every split) and the interval read with 
 timer step (the GCD of every duration of the diff: a row whose calls all took one time would give that
 time), shown only where it excludes 0 exactly when the row
 is significant. A run's process: its folder under --root-a/--root-b
-(`side/<process>/<run>/`), else the OS pid of a Kineto trace's first launch call, else unknown.
+(`side/<process>/<run>/`), else the OS pid of a Kineto trace's first launch call, else unknown. A and B
+under one pid ran interleaved in that process only when their runs' launch ids never overlap.
 
 More than two variants: --b given once per candidate (with --label each), the baseline --a against
 each as a pair, and Holm over the rows of every pair (kernels x candidates), for each test.
@@ -135,7 +136,7 @@ def kernel_ops(doc):
     return out
 
 
-def process_of(path, doc, root):
+def process_of(path, pid, root):
     """The run's folder under root when it sits in root/<process>/<run>/, else a Kineto trace's OS pid."""
     if root:
         parts = os.path.relpath(os.path.dirname(path), root).replace(os.sep, "/").split("/")
@@ -143,12 +144,7 @@ def process_of(path, doc, root):
             parts = parts[:-3]
         if len(parts) >= 2 and parts[0] != "..":
             return "/".join(parts[:-1])
-    if isinstance(doc, dict) and ("schemaVersion" in doc or "deviceProperties" in doc):
-        _, launches, graph, _ = ts.chrome_events(doc)
-        calls = launches or graph
-        if calls:
-            return "pid " + str(calls[0]["track"][0])
-    return ""
+    return pid
 
 
 def read_run(path, by_op, root):
@@ -158,7 +154,8 @@ def read_run(path, by_op, root):
     # The two readings of one file must agree, or this oracle is not checking what `info` counts.
     if info["kernels"] != len(ks):
         raise SystemExit(f"kernel_diff.py: {path}: {len(ks)} kernels here, {info['kernels']} in trace_summary")
-    ordered, _, _, _ = ts.chrome_events(doc)
+    ordered, launches, graph, _ = ts.chrome_events(doc)
+    pid, launch_ids = ts.launch_origin(doc, launches, graph)
     # communication kernels (step_breakdown.is_communication); by op, their collective is their op
     comm = {k["name"] for k in ordered if sb.is_communication(k)}
     if by_op:
@@ -167,7 +164,7 @@ def read_run(path, by_op, root):
               for k, op in zip(ordered, ops)]
     else:
         ks = [(name, dur, None, name in comm) for name, dur in ks]
-    return ks, info["gpu_busy_ns"], process_of(path, doc, root)
+    return ks, info["gpu_busy_ns"], process_of(path, pid, root), launch_ids
 
 
 def fold(name):
@@ -267,11 +264,12 @@ def measure(sides, by_op, fold_numbers):
     n = [len(sides[0]), len(sides[1])]
     # Units: processes when a side's runs come from >= 2 known ones, else runs; A and B interleaved in
     # one OS process share it (no caveat).
-    procs = [[proc for _, _, proc in runs] for runs in sides]
+    procs = [[proc for _, _, proc, _ in runs] for runs in sides]
     known = [{p for p in ps if p} for ps in procs]
     by_process = any(len(k) >= 2 for k in known)
     everyone = procs[0] + procs[1]
-    shared = not by_process and len(set(everyone)) == 1 and everyone[0].startswith("pid ")
+    shared = not by_process and len(set(everyone)) == 1 and everyone[0].startswith("pid ") and \
+        ts.one_sequence_of_launches([ids for runs in sides for _, _, _, ids in runs])
     # one run on a side: no run-level test to carry the caveat ("one run" says more)
     caveat = "" if by_process or shared or min(n) < 2 else \
         "one process a side: differences between processes (compilation, autotuning, placement) not measured"
@@ -284,7 +282,7 @@ def measure(sides, by_op, fold_numbers):
 
     groups = {}  # key -> {"names": set, "runs": [[durations per run] per side]}
     for s, runs in enumerate(sides):
-        for r, (ks, _, _) in enumerate(runs):
+        for r, (ks, _, _, _) in enumerate(runs):
             for name, dur, op, is_comm in ks:
                 key = op if by_op else name
                 key = fold(key)[0] if fold_numbers else key
@@ -301,10 +299,10 @@ def measure(sides, by_op, fold_numbers):
             return sum(means) / len(means)
         return sum(values) / n[s]
 
-    kernel_times = [[sum(d for _, d, _, _ in ks) for ks, _, _ in runs] for runs in sides]
+    kernel_times = [[sum(d for _, d, _, _ in ks) for ks, _, _, _ in runs] for runs in sides]
     per_run_time = [per_run(kernel_times[s], s) for s in (0, 1)]
     total_delta = per_run_time[1] - per_run_time[0]
-    busy = [per_run([b for _, b, _ in runs], s) for s, runs in enumerate(sides)]
+    busy = [per_run([b for _, b, _, _ in runs], s) for s, runs in enumerate(sides)]
 
     all_durations = [int(d) for g in groups.values() for side in g["runs"] for run in side for d in run]
     step = max(1, math.gcd(*all_durations)) if all_durations else 1

@@ -289,11 +289,9 @@ def analyse_run(path, scope, keep_kernels=False):
             if keep_kernels:
                 steps[-1]["members"] = ks
     steps.sort(key=lambda s: s["start"])
-    # A PyTorch (Kineto) trace records the OS process id: the pid of its first launch call.
-    kineto = isinstance(doc, dict) and ("schemaVersion" in doc or "deviceProperties" in doc)
-    calls = launches or graph
-    pid = "pid " + str(calls[0]["track"][0]) if kineto and calls else ""
-    return (steps, pid, kernels) if keep_kernels else (steps, pid)
+    # A PyTorch (Kineto) trace records the OS process id, and its launch calls' ids
+    origin = ts.launch_origin(doc, launches, graph)
+    return (steps, origin, kernels) if keep_kernels else (steps, origin)
 
 
 def mean(xs):
@@ -451,7 +449,7 @@ def finish(rows, judged, levels, alpha, threshold):
 def read_side(arg, scope):
     runs = []
     for name, proc, path, rank in side_runs(arg):
-        steps, pid = analyse_run(path, scope)
+        steps, (pid, launch_ids) = analyse_run(path, scope)
         # the process folder, else the OS process of a Kineto trace (not of a rank: one GPU's)
         proc = proc or ("" if rank is not None else pid)
         m = {f: mean([s[f] for s in steps]) for f in FIELDS} if steps else None
@@ -460,7 +458,7 @@ def read_side(arg, scope):
             runs[-1]["ranks"].append(rank_row)  # another GPU of the same run
         else:
             runs.append(dict(run=name, process=proc, ranks=[rank_row] if rank is not None else [],
-                             file=path, steps=steps, _mean=m))
+                             file=path, steps=steps, _mean=m, _launch_ids=launch_ids))
     for r in runs:
         if r["ranks"]:  # a run of several GPUs: the mean over its ranks, its steps those of each
             means = [x["_mean"] for x in r["ranks"] if x["_mean"] is not None]
@@ -477,7 +475,8 @@ def pair_setting(runs_a, runs_b):
     sides = (runs_a, runs_b)
     by_process = any(len({r["process"] for r in runs if r["process"] != ""}) >= 2 for runs in sides)
     everyone = [r["process"] for runs in sides for r in runs]
-    shared = not by_process and len(set(everyone)) == 1 and everyone[0].startswith("pid ")
+    shared = not by_process and len(set(everyone)) == 1 and everyone[0].startswith("pid ") and \
+        ts.one_sequence_of_launches([r["_launch_ids"] for runs in sides for r in runs])
     communication = any(r["communication"] for runs in sides for r in runs)
     return by_process, shared, communication
 
@@ -513,6 +512,7 @@ def main(argv):
     for side in runs:
         for r in side:
             r.pop("_mean", None)
+            r.pop("_launch_ids", None)
             for x in r["ranks"]:
                 x.pop("_mean", None)
     if len(runs) == 2:

@@ -213,6 +213,27 @@ def summarize_chrome(doc):
                 gap_causes=gap_causes)
 
 
+def launch_origin(doc, launches, graph):
+    """Which process launched a PyTorch (Kineto) trace's kernels: ("pid <n>" of its first launch call,
+    (smallest, largest) correlation id of its launch calls, or None); ("", None) for other traces."""
+    kineto = isinstance(doc, dict) and ("schemaVersion" in doc or "deviceProperties" in doc)
+    calls = launches or graph
+    if not kineto or not calls:
+        return "", None
+    ids = [c["corr"] for c in launches + graph if c["corr"] is not None]
+    return "pid " + str(calls[0]["track"][0]), (min(ids), max(ids)) if ids else None
+
+
+def one_sequence_of_launches(ids):
+    """Runs under one pid are one process (A and B interleaved in it) only when each run's launch ids
+    are known and no two runs' ranges overlap: a process numbers its calls in one sequence, and a new
+    process under a reused pid starts again from the same ids."""
+    if any(r is None for r in ids):
+        return False
+    ordered = sorted(ids)
+    return all(b[0] > a[1] for a, b in zip(ordered, ordered[1:]))
+
+
 def count_gap_causes(kernels, launch_calls):
     """Idle gaps over all GPU streams, by cause. On a stream (kernels by start), a gap is where a kernel
     starts after the latest end so far. Its cause comes from the earliest launch call (regular or graph)

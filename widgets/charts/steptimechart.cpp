@@ -84,11 +84,12 @@ void StepTimeChart::rebuild()
             QStringList ranked;
             double next = 0;
             for (const RunSteps &run : side == 0 ? m_breakdown->runsA() : m_breakdown->runsB()) {
-                ranks = ranks || !run.rankedRun.isEmpty();
-                const qsizetype seen = run.rankedRun.isEmpty() ? -1 : ranked.indexOf(run.rankedRun);
+                ranks = ranks || !run.origin.rankedRun.isEmpty();
+                const qsizetype seen =
+                    run.origin.rankedRun.isEmpty() ? -1 : ranked.indexOf(run.origin.rankedRun);
                 runOf[side].push_back(seen >= 0 ? double(seen) : next);
                 if (seen < 0) {
-                    ranked << run.rankedRun; // an empty name for a run alone keeps the count
+                    ranked << run.origin.rankedRun; // an empty name for a run alone keeps the count
                     ++next;
                 }
             }

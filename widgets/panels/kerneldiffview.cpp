@@ -255,15 +255,15 @@ void KernelDiffView::recompute()
     for (std::vector<Process> &side : m_processes)
         side.clear();
     if (m_diff && m_diff->summary().byProcess) {
-        std::vector<QString> names[2];
+        std::vector<RunOrigin> origins[2];
         for (int s = 0; s < 2; ++s)
             for (const LoadedRun &run : s == 0 ? m_runsA : m_runsB)
                 if (run.summary) // the runs KernelDiff counts
-                    names[s].push_back(Replication::processOf(run));
-        const Replication replication(names[0], names[1]);
+                    origins[s].push_back(Replication::originOf(run));
+        const Replication replication(origins[0], origins[1]);
         for (int s = 0; s < 2; ++s)
             for (const std::vector<int> &unit : replication.units(s))
-                m_processes[s].push_back({names[s][std::size_t(unit.front())], unit});
+                m_processes[s].push_back({origins[s][std::size_t(unit.front())].process, unit});
     }
     m_model->setNameWidth(std::numeric_limits<int>::max()); // measured at their widest
     m_table->resizeColumnsToContents();
