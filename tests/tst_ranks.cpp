@@ -3,6 +3,7 @@
 // refuses what cannot be one), every column of `ranks` against tests/oracle/ranks.py (raw events),
 // the collective waits, the CLI's CSV, and A against B with runs as the unit.
 
+#include "gunzip.h"
 #include "testdata.h"
 #include "testprocess.h"
 
@@ -335,6 +336,16 @@ private slots:
             return lines;
         };
         QCOMPARE(csvBody(split), csvBody(files));
+        // Both ranks' AllReduce medians are 601 µs: no one rank is named as the one it runs longest on,
+        // and the oracle agrees on every kind's column.
+        const RankTable two(files, {}, {});
+        QCOMPARE(compareKinds(two, oracle({dir.filePath(QStringLiteral("dlrm"))})), 2);
+        const auto allReduce = std::find_if(
+            two.collectiveKinds().begin(), two.collectiveKinds().end(),
+            [](const CollectiveRow &k) { return k.collective.contains(QLatin1String("AllReduce")); });
+        QVERIFY(allReduce != two.collectiveKinds().end());
+        QCOMPARE(allReduce->rankMedianMinNs, allReduce->rankMedianMaxNs);
+        QCOMPARE(allReduce->slowestRank, -1);
         // one process driving both GPUs: each GPU's steps are its own threads' (rank 1 had had two steps of
         // 8.95 ms for its one of 17.98 ms, its kernels split over both GPUs' step ranges)
         QCOMPARE(csvBody(shared), csvBody(files));
@@ -354,6 +365,40 @@ private slots:
 
     // A GPU named without events (XProf names every GPU it can see) is not a rank: a real one-GPU JAX
     // trace with an empty `/device:GPU:1` process is one run, as it was.
+    // Ranks tied for arriving last, or for the longest step, are named together: the DLRM job twice
+    // over as 16 ranks (rank r + 8 a copy of rank r) ties rank 7 with 15, and rank 1 with 9.
+    void tiesNameEveryRank()
+    {
+        REQUIRE_TEST_DATA(testdata::dlrmRun());
+        QTemporaryDir dir(testdata::scratchDir());
+        QVERIFY(dir.isValid());
+        const QString job = dir.filePath(QStringLiteral("job16"));
+        QVERIFY(QDir().mkpath(job));
+        for (const QString &file : m_files) {
+            const QByteArray text = testdata::gunzip(QDir(testdata::dlrmRun()).filePath(file));
+            const QRegularExpressionMatch rank =
+                QRegularExpression(QStringLiteral("\"rank\": (\\d+), \"world_size\": 8"))
+                    .match(QString::fromUtf8(text.left(1 << 16)));
+            QVERIFY2(rank.hasMatch(), qPrintable(file));
+            const int r = rank.captured(1).toInt();
+            for (int copy : {r, r + 8}) {
+                QByteArray out = text;
+                out.replace(rank.captured(0).toUtf8(),
+                            QStringLiteral("\"rank\": %1, \"world_size\": 16").arg(copy).toUtf8());
+                QFile f(QStringLiteral("%1/worker%2.pt.trace.json").arg(job).arg(copy));
+                QVERIFY(f.open(QIODevice::WriteOnly) && f.write(out) == out.size());
+            }
+        }
+        const QList<LoadedRun> runs = load(job);
+        QCOMPARE(runs.size(), 16);
+        const RankTable table(runs, {}, {});
+        const QString notes = table.notes().join(QLatin1Char('\n'));
+        QVERIFY2(notes.contains(
+                     QLatin1String("arrived last most often (the others wait for it): ranks 7, 15, tied")) &&
+                     notes.contains(QLatin1String("longest step: ranks 1, 9, tied (")),
+                 qPrintable(notes));
+    }
+
     void emptyDeviceIsNotARank()
     {
         const QString sample = QStringLiteral(SCOPELINE_SAMPLES "/jax_matmul_vs_einsum/matmul");

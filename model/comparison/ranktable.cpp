@@ -221,7 +221,9 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
     }
     if (!without.empty() &&
         without.size() < group.size()) // a job of no communication at all is said by its rows
-        notes << tr("rank %1 without communication kernels, left out of the matching").arg(rankList(without));
+        notes << tr("rank %1 without communication kernels, left out of the matching (its profile may have "
+                    "lost them, and it may be the one that holds the step back)")
+                     .arg(rankList(without));
     std::vector<int> stepless; // a profile that lost the rank's kernels, or its steps
     for (std::size_t r = 0; r < group.size(); ++r)
         if (rows[r].steps == 0)
@@ -373,6 +375,7 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
         row.collective = kind;
         row.perStep = k.perStep.empty() ? RankRow::kUnset : stats::meanVariance(k.perStep).mean;
         std::vector<double> all;
+        bool tied = false; // another rank's median as long as the longest: no one rank named
         for (const auto &[rank, durations] : k.durations) {
             all.insert(all.end(), durations.begin(), durations.end());
             const double m = stats::median(durations);
@@ -381,8 +384,13 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
             if (std::isnan(row.rankMedianMaxNs) || m > row.rankMedianMaxNs) {
                 row.rankMedianMaxNs = m;
                 row.slowestRank = rank.second;
+                tied = false;
+            } else if (m == row.rankMedianMaxNs && rank.second != row.slowestRank) {
+                tied = true;
             }
         }
+        if (tied)
+            row.slowestRank = -1;
         row.medianNs = stats::median(all);
         if (!k.algbw.empty())
             row.algbwGBps = stats::median(k.algbw);
@@ -712,9 +720,10 @@ const std::vector<TableColumn<CollectiveRow>> &RankTable::collectiveColumns()
           {},
           12},
         C{QStringLiteral("slowest_rank"),
-          tr("Waits most"),
-          tr("The rank with the longest median duration: it arrives first and waits for the others. The rank "
-             "that holds them back arrives last (the ranks' Arrived last)"),
+          tr("Longest on"),
+          tr("The rank whose median duration is the longest; empty when ranks tie for it. A collective's "
+             "kernels run until the last rank arrives, so the longest mostly waited: the ranks' Wait "
+             "measures it, and their Arrived last names who they waited for"),
           [](const CollectiveRow &r) { return r.slowestRank >= 0 ? QVariant(r.slowestRank) : QVariant(); },
           cell::text,
           {},
@@ -757,16 +766,29 @@ QString RankTable::collectivesCsv() const
 
 QString RankTable::note(const RunCollectives &c) const
 {
-    // the slowest rank of the run, and the one that held the collectives back most often
-    const RankRow *slowest = nullptr, *latest = nullptr;
+    // the slowest rank of the run, and the one that held the collectives back most often: every rank
+    // tied for either
+    std::vector<const RankRow *> slowest, latest;
+    const auto keepGreatest = [](std::vector<const RankRow *> &best, const RankRow &row, double value,
+                                 double RankRow::*field) {
+        if (std::isnan(value) || (!best.empty() && value < best.front()->*field))
+            return;
+        if (!best.empty() && value > best.front()->*field)
+            best.clear();
+        best.push_back(&row);
+    };
     for (const RankRow &row : m_rows)
         if (row.side == c.side && row.run == c.run) {
-            if (!std::isnan(row.stepNs) && (!slowest || row.stepNs > slowest->stepNs))
-                slowest = &row;
-            if (!std::isnan(row.arrivedLastShare) &&
-                (!latest || row.arrivedLastShare > latest->arrivedLastShare))
-                latest = &row;
+            keepGreatest(slowest, row, row.stepNs, &RankRow::stepNs);
+            keepGreatest(latest, row, row.arrivedLastShare, &RankRow::arrivedLastShare);
         }
+    const auto ranksOf = [](const std::vector<const RankRow *> &rows) {
+        std::vector<int> ranks;
+        for (const RankRow *row : rows)
+            ranks.push_back(row->rank);
+        return rows.size() == 1 ? tr("rank %1").arg(ranks.front())
+                                : tr("ranks %1, tied").arg(rankList(ranks));
+    };
     QString line = tr("%1 %2: %3 ranks, %4 collectives matched")
                        .arg(c.side == 0 ? QStringLiteral("A") : QStringLiteral("B"), c.run)
                        .arg(c.ranks)
@@ -774,14 +796,14 @@ QString RankTable::note(const RunCollectives &c) const
     if (!std::isnan(c.medianEndSpreadNs))
         line += tr(" (their ends %1 apart at the median)").arg(formatDuration(c.medianEndSpreadNs));
     // The longest step is often the rank that waits most; the one the others wait for arrives last.
-    if (latest)
-        line += tr("; arrived last most often (the others wait for it): rank %1 (%2 of its collectives)")
-                    .arg(latest->rank)
-                    .arg(formatPercent(latest->arrivedLastShare));
-    if (slowest) {
-        line += tr("; longest step: rank %1 (%2").arg(slowest->rank).arg(formatDuration(slowest->stepNs));
-        if (!std::isnan(slowest->collectiveWaitNs))
-            line += tr(", of it %1 waiting at collectives").arg(formatDuration(slowest->collectiveWaitNs));
+    if (!latest.empty())
+        line += tr("; arrived last most often (the others wait for it): %1 (%2 of its collectives)")
+                    .arg(ranksOf(latest), formatPercent(latest.front()->arrivedLastShare));
+    if (!slowest.empty()) {
+        line += tr("; longest step: %1 (%2").arg(ranksOf(slowest), formatDuration(slowest.front()->stepNs));
+        if (slowest.size() == 1 && !std::isnan(slowest.front()->collectiveWaitNs))
+            line += tr(", of it %1 waiting at collectives")
+                        .arg(formatDuration(slowest.front()->collectiveWaitNs));
         line += QLatin1Char(')');
     }
     if (!c.note.isEmpty())
