@@ -24,7 +24,9 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cmath>
+#include <set>
 
 using namespace scopeline;
 
@@ -249,6 +251,64 @@ private slots:
         for (const char *key : {"kernels", "kernel_launches", "graph_launches", "gpu_busy_ns", "gpu_span_ns",
                                 "median_launch_delay_ns", "median_graph_launch_delay_ns"})
             QVERIFY2(a[QLatin1String(key)] == b[QLatin1String(key)], key);
+    }
+
+    // HIP's other launch calls (the writer's HIP_RUNTIME_API_EXT operations) launch too: the vLLM
+    // database with its hipLaunchKernel calls renamed pairs as many kernels.
+    void otherHipLaunchCalls()
+    {
+        const QString rocpd = converted("rocpd/19_results.db");
+        REQUIRE_TEST_DATA(rocpd);
+        const QJsonObject original = infoJson(rocpd);
+        QVERIFY(original[QStringLiteral("kernel_launches")].toInt() > 0);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (const char *name :
+             {"hipDrvLaunchKernelEx", "hipLaunchByPtr", "hipLaunchCooperativeKernelMultiDevice",
+              "hipModuleLaunchCooperativeKernelMultiDevice", "hipExtLaunchMultiKernelMultiDevice"}) {
+            const QString path = dir.filePath(QStringLiteral("%1_results.db").arg(QLatin1String(name)));
+            QVERIFY(QFile::copy(rocpd, path));
+            QFile::setPermissions(path, QFile::permissions(path) | QFile::WriteOwner);
+            const QString problem =
+                exec(path, QStringLiteral("UPDATE rocpd_string_00000000_0000_0000_0000_000000000000 SET "
+                                          "string = '%1' WHERE string = "
+                                          "'hipLaunchKernel'")
+                               .arg(QLatin1String(name))
+                               .toUtf8()
+                               .constData());
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+            const QJsonObject info = infoJson(path);
+            QCOMPARE(info[QStringLiteral("kernel_launches")], original[QStringLiteral("kernel_launches")]);
+            QCOMPARE(info[QStringLiteral("launch_delay_ns")], original[QStringLiteral("launch_delay_ns")]);
+            QVERIFY2(differences(oracle(path), info).isEmpty(), qPrintable(differences(oracle(path), info)));
+        }
+    }
+
+    // rocprofv3's JSON names a kernel as its own rocpd and Perfetto outputs do (formatted_kernel_name,
+    // generateRocpd.cpp 912): the 908 dispatches in JSON and in the database converted from them have
+    // the same names, and template instantiations stay apart (the truncated name merged 18 of them).
+    void rocprofJsonNamesKernelsAsRocpd()
+    {
+        const QString json = testdata::path("public/TraceLens/tests__rocprof__908_results.json.gz"),
+                      rocpd = converted("rocpd/908_results.db");
+        REQUIRE_TEST_DATA(json, rocpd);
+        const LoadResult a = TraceLoader::load(json), b = TraceLoader::load(rocpd);
+        QVERIFY2(a.ok() && b.ok(), qPrintable(a.error + b.error));
+        const auto names = [](const TraceData &t) {
+            std::multiset<std::pair<int64_t, QString>> out;
+            for (uint32_t e = 0; e < t.eventCount(); ++e)
+                if (t.kind[e] == EventKind::Kernel)
+                    out.emplace(t.start[e], t.qname(e));
+            return out;
+        };
+        const auto inJson = names(*a.trace), inDatabase = names(*b.trace);
+        QCOMPARE(inDatabase.size(), std::size_t(1500));
+        QVERIFY(std::includes(inJson.begin(), inJson.end(), inDatabase.begin(), inDatabase.end()));
+        std::set<QString> elementwise;
+        for (const auto &[start, name] : inJson)
+            if (name.contains(QLatin1String("at::native::vectorized_elementwise_kernel<")))
+                elementwise.insert(name);
+        QVERIFY2(elementwise.size() >= 2, "template instantiations merged into one name");
     }
 
     void eventsAndTracks()

@@ -7,6 +7,7 @@
 #include "model/formats/jsonerror.h"
 
 #include <QCoreApplication>
+#include <QStringList>
 
 #include <cstring>
 
@@ -14,7 +15,8 @@ namespace scopeline {
 
 namespace {
 const std::string kTool = "rocprofiler-sdk-tool";
-const std::string kDispatches = kTool + ".buffer_records.kernel_dispatch";
+const std::string kBufferRecords = kTool + ".buffer_records.";
+const std::string kDispatches = kBufferRecords + "kernel_dispatch";
 const std::string kSymbols = kTool + ".kernel_symbols";
 const std::string kAgents = kTool + ".agents";
 } // namespace
@@ -32,10 +34,13 @@ bool RocprofV3Handler::startContainer(bool array)
     m_frames.push_back(Frame{array, before});
     // A record is an object directly inside one of the arrays we read.
     if (!array && m_record == Record::None && m_frames.size() >= 2 && m_frames[m_frames.size() - 2].array) {
-        m_record = m_path == kDispatches ? Record::Dispatch
-                   : m_path == kSymbols  ? Record::Symbol
-                   : m_path == kAgents   ? Record::Agent
-                                         : Record::None;
+        m_record = m_path == kDispatches                  ? Record::Dispatch
+                   : m_path == kSymbols                   ? Record::Symbol
+                   : m_path == kAgents                    ? Record::Agent
+                   : m_path.rfind(kBufferRecords, 0) == 0 ? Record::Unread
+                                                          : Record::None;
+        if (m_record == Record::Unread) // counted, to be said
+            ++m_unread[m_path.substr(kBufferRecords.size())];
         if (m_record != Record::None) {
             m_recordDepth = m_frames.size();
             m_recordPathLength = m_path.size();
@@ -68,6 +73,7 @@ bool RocprofV3Handler::endContainer()
         case Record::Agent:
             m_agents[m_agentHandle] = m_agent;
             break;
+        case Record::Unread:
         case Record::None:
             break;
         }
@@ -156,8 +162,8 @@ void RocprofV3Handler::value(uint64_t number, const std::string *text)
     case Record::Symbol:
         if (field == "kernel_id" && !text)
             m_symbolId = number;
-        else if (field == "truncated_kernel_name" && text)
-            m_symbolName = *text;
+        else if (field == "formatted_kernel_name" && text)
+            m_symbolName = *text; // what rocprofv3's own rocpd and Perfetto outputs name it by
         else if (field == "kernel_name" && text)
             m_symbolFallback = *text;
         return;
@@ -171,6 +177,7 @@ void RocprofV3Handler::value(uint64_t number, const std::string *text)
         else if (field == "product_name" && text)
             m_agent.name = *text;
         return;
+    case Record::Unread:
     case Record::None:
         return;
     }
@@ -180,6 +187,17 @@ void RocprofV3Handler::addKernelsTo(TraceBuilder &builder) const
 {
     if (m_droppedOutOfRange)
         builder.skip(QCoreApplication::translate("TraceBuilder", "number out of range"), m_droppedOutOfRange);
+    // This reader takes kernel dispatches alone: what else the file holds is said, not dropped silently.
+    const auto tr = [](const char *text) { return QCoreApplication::translate("RocprofV3Handler", text); };
+    if (m_dispatches.empty() && !m_droppedOutOfRange)
+        builder.note(tr("no kernel dispatch records in this JSON (record with `rocprofv3 --kernel-trace`)"));
+    QStringList unread;
+    for (const auto &[kind, count] : m_unread)
+        unread << QStringLiteral("%1 %2").arg(count).arg(QString::fromStdString(kind));
+    if (!unread.isEmpty())
+        builder.note(tr("%1 record(s) not read: this reader takes kernel dispatches from rocprofv3's JSON; "
+                        "for launch calls, roctx scopes and copies record with `--output-format rocpd`")
+                         .arg(unread.join(QStringLiteral(", "))));
     RawEvent event;
     std::map<uint64_t, bool> named;
     for (const Dispatch &d : m_dispatches) {

@@ -50,7 +50,7 @@ public:
                      const nlohmann::detail::exception &ex);
 
 private:
-    enum class Record : uint8_t { None, Dispatch, Symbol, Agent };
+    enum class Record : uint8_t { None, Dispatch, Symbol, Agent, Unread };
     struct Dispatch
     {
         bool outOfRange = false; // held a number out of range: skipped and counted
@@ -87,6 +87,7 @@ private:
     int64_t m_droppedOutOfRange = 0;
     std::pair<int64_t, int64_t> m_outOfRange{-1, 0};
 
+    std::map<std::string, int64_t> m_unread; // records of the kinds not read, by kind ("hip_api")
     std::vector<Dispatch> m_dispatches;
     std::map<uint64_t, std::string> m_symbols;
     std::map<uint64_t, Agent> m_agents;

@@ -50,7 +50,12 @@ const std::unordered_set<std::string> &launchApis()
                                "hipModuleLaunchKernel",
                                "hipHccModuleLaunchKernel",
                                "hipLaunchCooperativeKernel",
-                               "hipModuleLaunchCooperativeKernel"};
+                               "hipModuleLaunchCooperativeKernel",
+                               "hipDrvLaunchKernelEx",
+                               "hipLaunchByPtr",
+                               "hipLaunchCooperativeKernelMultiDevice",
+                               "hipModuleLaunchCooperativeKernelMultiDevice",
+                               "hipExtLaunchMultiKernelMultiDevice"};
         std::unordered_set<std::string> set;
         for (const char *base : bases)
             for (const char *suffix : {"", "_ptsz", "_spt"})

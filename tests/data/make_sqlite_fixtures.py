@@ -266,7 +266,7 @@ def make_rocpd_from_rocprofv3(path):
         if kid in used_kernels:  # 907: a symbol's id is its kernel id
             used_kernels.discard(kid)
             out.insert("rocpd_info_kernel_symbol", id=kid, nid=out.node, pid=out.pid, code_object_id=0,
-                       kernel_name=s["kernel_name"], display_name=s["truncated_kernel_name"])
+                       kernel_name=s["kernel_name"], display_name=s["formatted_kernel_name"])
     for r in dispatches:
         info = r["dispatch_info"]
         corr = r["correlation_id"]

@@ -45,7 +45,9 @@ _LAUNCH_BASE = ["cudaLaunchKernel", "cudaLaunchKernelExC", "cudaLaunchCooperativ
                 "cudaLaunchCooperativeKernelMultiDevice", "cuLaunchKernel", "cuLaunchKernelEx",
                 "cuLaunchCooperativeKernel", "hipLaunchKernel", "hipLaunchKernelExC", "hipExtLaunchKernel",
                 "hipExtModuleLaunchKernel", "hipModuleLaunchKernel", "hipHccModuleLaunchKernel",
-                "hipLaunchCooperativeKernel", "hipModuleLaunchCooperativeKernel"]
+                "hipLaunchCooperativeKernel", "hipModuleLaunchCooperativeKernel",
+                "hipDrvLaunchKernelEx", "hipLaunchByPtr", "hipLaunchCooperativeKernelMultiDevice",
+                "hipModuleLaunchCooperativeKernelMultiDevice", "hipExtLaunchMultiKernelMultiDevice"]
 LAUNCH_APIS = {b + s for b in _LAUNCH_BASE for s in ("", "_ptsz", "_spt")}
 GRAPH_PREFIXES = ("cudaGraphLaunch", "cuGraphLaunch", "hipGraphLaunch")
 VERSION_SUFFIX = re.compile(r"_v[0-9]+$")
