@@ -25,7 +25,8 @@ readonly PACKAGES=(
   libsqlite3-dev                # rocpd (ROCm 7) and Nsight Systems SQLite exports
   python3-scipy python3-numpy   # the tests' independent oracle for the statistics
   hipcc libamdhip64-dev         # scopeline-hipbench-rocm, the AMD build of the HIP runner (ROCm 5.2)
-  xvfb xauth libgl1-mesa-dev    # headless GUI runs
+  libgl1-mesa-dev               # OpenGL headers Qt's Gui package asks for
+  file                          # CPack's dependency step (`setup.sh deb`)
 )
 # Only for `fuzz`: clang with libFuzzer and the sanitizer runtimes, llvm-symbolizer for the stacks.
 readonly FUZZ_PACKAGES=(clang libclang-rt-dev llvm)
@@ -104,10 +105,22 @@ if [[ $(id -u) -eq 0 && -n ${SUDO_USER:-} && $SUDO_USER != root && -z ${SCOPELIN
 fi
 
 # --- 2. configure and build ----------------------------------------------------------------------
+# A build folder keeps its cached settings: one made for another checkout, generator or mode (fuzz's
+# clang without tests, sanitize's flags) is refused rather than reused.
 if [[ -f $BUILD/CMakeCache.txt ]]; then
-  generator=$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$BUILD/CMakeCache.txt")
-  [[ $generator == Ninja ]] ||
-    die "$BUILD was configured with '$generator', not Ninja: remove it or set SCOPELINE_BUILD_DIR"
+  cached() { sed -n "s/^$1:[A-Z]*=//p" "$BUILD/CMakeCache.txt"; }
+  other="remove it or set SCOPELINE_BUILD_DIR"
+  [[ $(cached CMAKE_HOME_DIRECTORY) -ef $REPO ]] ||
+    die "$BUILD was configured for the checkout at '$(cached CMAKE_HOME_DIRECTORY)': $other"
+  [[ $(cached CMAKE_GENERATOR) == Ninja ]] ||
+    die "$BUILD was configured with '$(cached CMAKE_GENERATOR)', not Ninja: $other"
+  case "$(cached SCOPELINE_FUZZ),$(cached CMAKE_CXX_FLAGS)" in
+    ON,*) made=fuzz ;;
+    *fsanitize*) made=sanitize ;;
+    *) made=build ;;
+  esac
+  case $MODE in fuzz | sanitize) wanted=$MODE ;; *) wanted=build ;; esac
+  [[ $made == "$wanted" ]] || die "$BUILD was configured for '$made', not '$wanted': $other"
 fi
 say "configuring $BUILD"
 case $MODE in
@@ -127,7 +140,7 @@ case $MODE in
       -DCMAKE_CXX_COMPILER=clang++ -DSCOPELINE_FUZZ=ON -DBUILD_TESTING=OFF \
       -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
     ;;
-  *) cmake -S "$REPO" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release ;;
+  *) cmake -S "$REPO" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON ;;
 esac
 say "building"
 if [[ $MODE == fuzz ]]; then
@@ -143,7 +156,7 @@ CLI=$BUILD/app/cli/scopeline-cli
 
 if [[ $MODE == test ]]; then
   say "running the tests"
-  QT_QPA_PLATFORM=offscreen ctest --test-dir "$BUILD" --output-on-failure
+  QT_QPA_PLATFORM=offscreen ctest --test-dir "$BUILD" --output-on-failure --no-tests=error
   exit 0
 fi
 
@@ -160,7 +173,7 @@ if [[ $MODE == sanitize ]]; then
   QT_QPA_PLATFORM=offscreen \
     ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1} \
     UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-    ctest --test-dir "$BUILD" --output-on-failure
+    ctest --test-dir "$BUILD" --output-on-failure --no-tests=error
   exit 0
 fi
 
@@ -185,8 +198,11 @@ if [[ -x $GUI ]]; then
   # With no arguments the GUI opens the bundled launch-chain pair (eager vs graph) with its scope selected.
   say "launching $GUI on the bundled launch-chain sample pair (eager launches vs CUDA graphs)"
   if [[ -z ${DISPLAY:-} && -z ${WAYLAND_DISPLAY:-} && -z ${QT_QPA_PLATFORM:-} ]]; then
-    say "no display: running under xvfb-run (nothing will be visible)"
-    exec xvfb-run -a "$GUI"
+    # A window nobody can see would run until killed: draw it once into a picture instead.
+    shot=$BUILD/scopeline-samples.png
+    say "no display: drawing the window into $shot (run this from a desktop session to use the app)"
+    QT_QPA_PLATFORM=offscreen "$GUI" --screenshot "$shot" || die "scopeline could not draw the samples"
+    exit 0
   fi
   exec "$GUI"
 fi
