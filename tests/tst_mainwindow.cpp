@@ -428,15 +428,19 @@ private slots:
         pickerA->setCurrentIndex(0);
         emit pickerA->activated(0);
         QVERIFY(QTest::qWaitFor([&] { return shownA() == QStringLiteral("run_0 · rank 0"); }, 20000));
-        // Enter (or a double-click) on A's run_1 rank 7 (row 15): A's timeline shows it
+        // Selecting A's run_1 rank 7 (row 15; a click, the arrow keys) shows it in A's timeline, and so
+        // do Enter and a double-click
         QTableView *table = ranks->rankTableView();
         table->scrollTo(table->model()->index(15, 0));
         QSignalSpy activated(ranks, &RanksView::rankActivated);
-        table->setFocus();
+        table->setFocus(); // may make the first row current, and show it
+        activated.clear();
         table->setCurrentIndex(table->model()->index(15, 0));
-        QTest::keyClick(table, Qt::Key_Return);
         QCOMPARE(activated.size(), 1);
+        QTest::keyClick(table, Qt::Key_Return);
+        QCOMPARE(activated.size(), 2);
         QCOMPARE(activated.front().at(2).toInt(), 7);
+        QCOMPARE(activated.back().at(2).toInt(), 7);
         QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
         QVERIFY2(QTest::qWaitFor(
                      [&window] {
@@ -454,6 +458,36 @@ private slots:
         QVERIFY(!window.tabs()->isTabVisible(2));
         QVERIFY(!pickerA->rankBox()->isVisible()); // runs of one GPU: no rank to pick
         QCOMPARE(pickerA->runBox()->count(), window.runsA().size());
+    }
+
+    // One run of 8 ranks a side at 1366×768: nothing to test A against B with, so no table of verdicts
+    // that all say so, but a line of the notes; the rank table has the room, and the bars label only as
+    // many ranks as have a line of text each.
+    void ranksTabOneRunASide()
+    {
+        REQUIRE_TEST_DATA(testdata::dlrmRun());
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(openAndWait(window, testdata::dlrmRun(), testdata::dlrmRun()));
+        RanksView *ranks = window.ranksView();
+        window.tabs()->setCurrentWidget(ranks);
+        QTest::qWait(50);
+        QVERIFY(ranks->comparisonView()->isHidden());
+        QVERIFY2(ranks->notes().contains(QLatin1String("A against B not tested: one run on a side")),
+                 qPrintable(ranks->notes()));
+        QTableView *table = ranks->rankTableView();
+        QVERIFY2(table->viewport()->height() >= 4 * table->verticalHeader()->defaultSectionSize(),
+                 qPrintable(QString::number(table->viewport()->height())));
+        QCustomPlot *plot = ranks->bars()->plot();
+        plot->replot();
+        const auto ticker = plot->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker && !ticker->ticks().isEmpty());
+        QVERIFY2(double(ticker->ticks().size()) * QFontMetricsF(plot->yAxis->tickLabelFont()).height() <=
+                     plot->axisRect()->height() + 1,
+                 qPrintable(QStringLiteral("%1 labels in %2 px")
+                                .arg(ticker->ticks().size())
+                                .arg(plot->axisRect()->height())));
     }
 
     // More than two variants: XLA's three flag sets of one JAX GPT. The Variants tab opens on them with

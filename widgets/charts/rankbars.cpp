@@ -26,6 +26,8 @@ RankBars::RankBars(QWidget *parent) : QWidget(parent)
     m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
     m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    // the bars' height is known once laid out: label as many ranks as fit then
+    connect(m_plot, &QCustomPlot::afterLayout, this, &RankBars::labelRanks);
     m_plot->setToolTip(tr("Each rank's mean step: compute (the union of its non-communication kernels), "
                           "exposed communication (only communication runs) and idle. A rank's step includes "
                           "its waits at collectives, so the longest bar is often the rank that waits most; "
@@ -38,6 +40,27 @@ void RankBars::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange)
         rebuild();
+}
+
+void RankBars::labelRanks()
+{
+    // the bars' room: the plot less the legend's row and the axis, as laid out last
+    const double perRank =
+        double(m_plot->axisRect()->height()) / std::max<double>(1, double(m_labels.size()));
+    const double line = m_plot->yAxis->tickLabelFont().pointSizeF() > 0
+                            ? QFontMetricsF(m_plot->yAxis->tickLabelFont()).height()
+                            : QFontMetricsF(font()).height();
+    int every = 1;
+    while (every < m_labels.size() && perRank * every < line)
+        every *= 2;
+    if (every == m_labelEvery)
+        return;
+    m_labelEvery = every;
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (int i = 0; i < m_labels.size(); i += every)
+        ticker->addTick(double(i), m_labels[i]);
+    m_plot->yAxis->setTicker(ticker);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void RankBars::setRows(const std::vector<RankRow> &rows)
@@ -62,7 +85,6 @@ void RankBars::rebuild()
         if (!std::isnan(r.stepNs))
             largest = std::max(largest, r.stepNs);
     const DurationUnit unit = DurationUnit::fitting(largest);
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     struct Part
     {
         QString name;
@@ -87,13 +109,10 @@ void RankBars::rebuild()
             bars->addData(double(i), std::isnan(v) ? 0 : v / unit.ns);
         }
     }
-    for (std::size_t i = 0; i < m_rows.size(); ++i) {
-        const RankRow &r = m_rows[i];
-        const QString label = tr("rank %1").arg(r.rank);
-        m_labels << label;
-        ticker->addTick(double(i), label);
-    }
-    m_plot->yAxis->setTicker(ticker);
+    for (const RankRow &r : m_rows)
+        m_labels << tr("rank %1").arg(r.rank);
+    m_labelEvery = 0;
+    labelRanks();
     m_plot->yAxis->setRange(-0.6, std::max<double>(1, double(m_rows.size())) - 0.4);
     m_plot->xAxis->setRange(0, largest > 0 ? 1.05 * largest / unit.ns : 1);
     m_plot->xAxis->setLabel(tr("mean per step (%1)").arg(unit.name));

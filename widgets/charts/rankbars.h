@@ -34,11 +34,14 @@ protected:
 
 private:
     void rebuild();
+    // A label for every rank where a line of text fits, else for every second, fourth, … rank.
+    void labelRanks();
 
     QCustomPlot *m_plot = nullptr;
     std::vector<RankRow> m_rows;
     QStringList m_labels;
     double m_scaleNs = 0;
+    int m_labelEvery = 0; // the labels' step the ticker has (0: none set)
 };
 
 } // namespace scopeline

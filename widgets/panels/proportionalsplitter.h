@@ -22,10 +22,19 @@ public:
         return m_applied;
     }
 
+    // Shares the present size in the proportions again (a widget hidden at the first layout, now shown,
+    // would take its size hint from the others instead).
+    void applyWeights()
+    {
+        m_applied = false;
+        resizeEvent(nullptr);
+    }
+
 protected:
     void resizeEvent(QResizeEvent *event) override
     {
-        QSplitter::resizeEvent(event);
+        if (event)
+            QSplitter::resizeEvent(event);
         const int total = orientation() == Qt::Vertical ? height() : width();
         if (m_applied || total <= 0)
             return;

@@ -16,6 +16,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cmath>
+
 namespace scopeline {
 
 RanksView::RanksView(QWidget *parent) : QWidget(parent)
@@ -35,11 +38,16 @@ RanksView::RanksView(QWidget *parent) : QWidget(parent)
     m_comparisonView->setToolTip(tr("A against B with runs (processes when a side has several) as the unit: "
                                     "the mean over ranks tested alone, the "
                                     "slowest rank and each rank one Holm family"));
-    connect(m_rankView, &QTableView::activated, this,
-            [this](const QModelIndex &index) { // Enter, double-click
-                const RankRow &row = m_rankModel->rows()[std::size_t(index.row())];
-                emit rankActivated(row.side, row.run, row.rank);
-            });
+    const auto showRank = [this](const QModelIndex &index) {
+        if (!index.isValid())
+            return;
+        const RankRow &row = m_rankModel->rows()[std::size_t(index.row())];
+        emit rankActivated(row.side, row.run, row.rank);
+    };
+    connect(m_rankView, &QTableView::activated, this, showRank); // Enter, double-click
+    connect(m_rankView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            showRank);                             // a click, the arrow keys: the timeline follows
+    m_rankView->setTextElideMode(Qt::ElideMiddle); // a run's long file name
 
     m_collectivesModel = new ColumnTableModel<CollectiveRow>(RankTable::collectiveColumns(), this);
     m_collectivesView = plainTableView(m_collectivesModel, this);
@@ -50,14 +58,14 @@ RanksView::RanksView(QWidget *parent) : QWidget(parent)
     rankTables->setDocumentMode(true);
     rankTables->addTab(m_rankView, tr("Per rank"));
     rankTables->addTab(m_collectivesView, tr("Per collective"));
-    auto *tables = new ProportionalSplitter(Qt::Vertical, {3, 1}, this);
-    tables->addWidget(rankTables);
-    tables->addWidget(m_comparisonView);
-    tables->setChildrenCollapsible(false);
+    m_tables = new ProportionalSplitter(Qt::Vertical, {3, 1}, this);
+    m_tables->addWidget(rankTables);
+    m_tables->addWidget(m_comparisonView);
+    m_tables->setChildrenCollapsible(false);
     // the tables the wider: their verdicts and waits in view at 1366 px; the bars read at any width
     auto *split = new ProportionalSplitter(Qt::Horizontal, {1, 2}, this);
     split->addWidget(m_bars);
-    split->addWidget(tables);
+    split->addWidget(m_tables);
     split->setChildrenCollapsible(false);
     m_overview = new RankOverview(this);
     m_overviewRun = new QComboBox(this);
@@ -118,7 +126,16 @@ void RanksView::rebuild()
     m_table = m_hasRanks ? std::make_unique<RankTable>(m_runs[0], m_runs[1], options) : nullptr;
     m_rankModel->setRows(m_table ? m_table->rows() : std::vector<RankRow>{});
     m_comparisonModel->setRows(m_table ? m_table->comparison() : std::vector<RankComparisonRow>{});
-    m_comparisonView->setVisible(m_table && !m_table->comparison().empty());
+    // A against B where something was tested; else a line of the notes says why not (one run a side),
+    // and the rank table has the room
+    const bool compared =
+        m_table && std::any_of(m_table->comparison().begin(), m_table->comparison().end(),
+                               [](const RankComparisonRow &r) { return !std::isnan(r.pRaw); });
+    if (compared && m_comparisonView->isHidden()) {
+        m_comparisonView->show();
+        m_tables->applyWeights();
+    }
+    m_comparisonView->setVisible(compared);
     m_collectivesModel->setRows(m_table ? m_table->collectiveKinds() : std::vector<CollectiveRow>{});
     m_collectivesView->resizeColumnsToContents();
     // the runs of several GPUs, for the overview
@@ -137,7 +154,20 @@ void RanksView::rebuild()
     m_overviewRun->setCurrentIndex(std::max(keep, 0));
     showOverview(m_overviewRun->count() > 0 ? std::max(keep, 0) : -1);
     m_rankView->resizeColumnsToContents();
+    // a run's name (a file's, often long) no wider than the figures need, elided, whole in its tooltip
+    const auto &columns = RankTable::columns();
+    const int runColumn = int(std::find_if(columns.begin(), columns.end(),
+                                           [](const auto &c) { return c.csvKey == QLatin1String("run"); }) -
+                              columns.begin());
+    const int runWidth = m_rankView->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 18;
+    if (runColumn < int(columns.size()) && m_rankView->columnWidth(runColumn) > runWidth)
+        m_rankView->setColumnWidth(runColumn, runWidth);
     m_comparisonView->resizeColumnsToContents();
+}
+
+QString RanksView::notes() const
+{
+    return m_notes->text();
 }
 
 void RanksView::showOverview(int index)
@@ -178,6 +208,9 @@ void RanksView::showOverview(int index)
     if (m_table && !m_table->rankCaveat().isEmpty())
         notes +=
             (notes.isEmpty() ? QString() : QStringLiteral("\n")) + m_table->rankCaveat() + QLatin1Char('.');
+    if (m_table && !m_table->comparison().empty() && m_comparisonView->isHidden())
+        notes += (notes.isEmpty() ? QString() : QStringLiteral("\n")) +
+                 tr("A against B not tested: %1.").arg(m_table->comparison().front().verdictText());
     m_notes->setText(notes);
 }
 

@@ -23,6 +23,7 @@ template <typename Row> class ColumnTableModel;
 class RankBars;
 class RankOverview;
 class WaitHeatmap;
+class ProportionalSplitter;
 
 class RanksView : public QWidget
 {
@@ -45,6 +46,8 @@ public:
     WaitHeatmap *waits() const { return m_waits; }
     // Which run the overview shows: "A run_0", …
     QComboBox *overviewPicker() const { return m_overviewRun; }
+    // What the picked run's ranks did, the caveats, and why A against B was not tested.
+    QString notes() const;
 
 signals:
     // side 0 = A, 1 = B; the run's name and the rank (TraceRun::label() is "run · rank N").
@@ -67,6 +70,7 @@ private:
     ColumnTableModel<RankComparisonRow> *m_comparisonModel = nullptr;
     ColumnTableModel<CollectiveRow> *m_collectivesModel = nullptr;
     QTableView *m_rankView = nullptr, *m_comparisonView = nullptr, *m_collectivesView = nullptr;
+    ProportionalSplitter *m_tables = nullptr; // the rank tables over A against B
 };
 
 } // namespace scopeline
