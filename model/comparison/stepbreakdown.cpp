@@ -329,20 +329,29 @@ bool RunSteps::hasCommunication() const
 
 QString StepBreakdown::note() const
 {
+    // Per step, as every figure beside it is: the runs (or ranks) it touched, and the most GPU time a step
+    // of one of them lost.
     QStringList lines;
     for (int side = 0; side < 2; ++side) {
-        int64_t kernels = 0, ns = 0;
-        for (const RunSteps &run : side == 0 ? m_runsA : m_runsB) {
-            kernels += run.unlaunchedKernels;
-            ns += run.unlaunchedNs;
+        const std::vector<RunSteps> &runs = side == 0 ? m_runsA : m_runsB;
+        int touched = 0;
+        double perStep = 0;
+        bool ranks = false;
+        for (const RunSteps &run : runs) {
+            ranks = ranks || !run.origin.rankedRun.isEmpty();
+            if (run.unlaunchedKernels > 0 && !run.steps.empty()) {
+                ++touched;
+                perStep = std::max(perStep, double(run.unlaunchedNs) / double(run.steps.size()));
+            }
         }
-        if (kernels > 0)
-            lines
-                << tr("%1: %2 kernel(s) without a launch call in the trace (%3 of GPU time) ran while steps "
-                      "did and count in no step: the profiler lost their calls")
-                       .arg(side == 0 ? QStringLiteral("A") : QStringLiteral("B"))
-                       .arg(kernels)
-                       .arg(formatDuration(double(ns)));
+        if (touched > 0)
+            lines << tr("%1: kernels without a launch call in the trace ran while steps did and count in no "
+                        "step, in %2 of %3 %4 (up to %5 of GPU time a step): the profiler lost their calls")
+                         .arg(side == 0 ? QStringLiteral("A") : QStringLiteral("B"))
+                         .arg(touched)
+                         .arg(runs.size())
+                         .arg(ranks ? tr("rank files") : tr("runs"))
+                         .arg(formatDuration(perStep));
     }
     return lines.join(QLatin1Char('\n'));
 }
