@@ -109,6 +109,20 @@ private slots:
         QFAIL("no JAX kernel with an op path");
     }
 
+    // A rank's tracks are named as every other rank's ("python3 / stream 7"): its details say which rank.
+    void rankOfARankFile()
+    {
+        REQUIRE_TEST_DATA(testdata::dlrmRun());
+        const QList<LoadedRun> ranks = LoadedRun::loadAll(TraceFolder::scan(testdata::dlrmRun()));
+        QCOMPARE(ranks.size(), 8);
+        for (const LoadedRun &rank : ranks) {
+            const uint32_t kernel = rank.analysis->kernels().front();
+            QCOMPARE(eventDetails(rank, kernel).value(QStringLiteral("Rank")),
+                     QStringLiteral("%1 of 8 (dlrm_kineto)").arg(rank.run.rank));
+        }
+        QVERIFY(eventDetails(loadFirst(kJaxRun), 0).value(QStringLiteral("Rank")).isEmpty()); // no rank file
+    }
+
     void nothingForAMissingEvent()
     {
         const LoadedRun run = loadFirst(kJaxRun);

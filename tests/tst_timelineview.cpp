@@ -969,6 +969,24 @@ private slots:
         QCOMPARE(boundedPrefix("short", 10), QStringLiteral("short"));
     }
 
+    // A rank's range summary says whose figures they are: the side's title names its folder alone.
+    void rankRangeSummary()
+    {
+        REQUIRE_TEST_DATA(testdata::dlrmRun());
+        const QList<LoadedRun> ranks = LoadedRun::loadAll(TraceFolder::scan(testdata::dlrmRun()));
+        QCOMPARE(ranks.size(), 8);
+        PairTimeline pair;
+        pair.resize(1200, 900);
+        pair.setRuns(ranks[3], ranks[5], QStringLiteral("dlrm"), QStringLiteral("dlrm"));
+        QSignalSpy summaries(&pair, &PairTimeline::rangeSummaryChanged);
+        const LoadedRun &run = ranks[3];
+        const int64_t first = run.trace->start[run.analysis->kernels().front()];
+        emit pair.viewA()->rangeSelected(first, first + run.analysis->total().spanNs);
+        QCOMPARE(summaries.count(), 1);
+        const QString html = summaries.last().at(0).toString();
+        QVERIFY2(html.contains(QStringLiteral("A — dlrm · dlrm_kineto · rank 3")), qPrintable(html));
+    }
+
     void pairRangeSummary_data()
     {
         QTest::addColumn<int>("side");

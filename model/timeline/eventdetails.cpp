@@ -125,6 +125,11 @@ EventDetails eventDetails(const LoadedRun &run, uint32_t e)
     d.fields.push_back(field(tr("End"), at(t.end(e)), ns(t.end(e))));
     if (t.category[e] != 0)
         d.fields.push_back(field(tr("Category"), t.strings.qstring(t.category[e])));
+    if (run.run.rank >= 0) // a rank's tracks read as every other rank's ("python3 / stream 7")
+        d.fields.push_back(field(
+            tr("Rank"), run.run.worldSize > 0
+                            ? tr("%1 of %2 (%3)").arg(run.run.rank).arg(run.run.worldSize).arg(run.run.name)
+                            : tr("%1 (%2)").arg(run.run.rank).arg(run.run.name)));
     if (run.analysis)
         addLaunchFields(d, t, *run.analysis, e, at);
     if (t.opPathOf(e) != 0)

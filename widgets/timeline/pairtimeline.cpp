@@ -439,8 +439,11 @@ void PairTimeline::summarise(int side, int64_t start, int64_t end)
         emit rangeSummaryChanged(QString());
         return;
     }
-    emit rangeSummaryChanged(rangeSummaryHtml(m_titles[side]->text(),
-                                              summariseRange(*run.analysis, start, end), scale.lowerBound));
+    // a rank's figures say whose: the side's title names its folder alone
+    const QString title = run.run.rank >= 0 ? m_titleTexts[side] + QStringLiteral(" · ") + run.run.label()
+                                            : m_titles[side]->text();
+    emit rangeSummaryChanged(
+        rangeSummaryHtml(title, summariseRange(*run.analysis, start, end), scale.lowerBound));
 }
 
 } // namespace scopeline
