@@ -14,6 +14,7 @@
 #include "model/analysis/runsummaryfile.h"
 #include "model/comparison/ranktable.h"
 #include "model/loading/tracefolder.h"
+#include "model/tables/durationformat.h"
 #include "model/tables/tableformat.h"
 #include "widgets/charts/boxplotview.h"
 #include "widgets/charts/kernelmatrix.h"
@@ -488,6 +489,22 @@ private slots:
                  qPrintable(QStringLiteral("%1 labels in %2 px")
                                 .arg(ticker->ticks().size())
                                 .arg(plot->axisRect()->height())));
+        // the waits: each collective named on the axis by its number and kind, each cell's wait on hover
+        WaitHeatmap *waits = ranks->waits();
+        for (QWidget *w = waits; w; w = w->parentWidget())
+            if (auto *tabs = qobject_cast<QTabWidget *>(w); tabs && tabs->indexOf(waits) >= 0)
+                tabs->setCurrentWidget(waits);
+        QTest::qWait(50);
+        const RunCollectives &run = ranks->table()->collectives().front();
+        QCOMPARE(run.waitsNs.size(), std::size_t(8));
+        const auto names = waits->plot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(names && names->ticks().size() >= 4);
+        QVERIFY2(names->ticks().first().startsWith(QLatin1String("1 ")), qPrintable(names->ticks().first()));
+        QCOMPARE(waits->cellText(7, 3), QStringLiteral("rank %1 at collective 8 of 8, %2:\nwaited %3")
+                                            .arg(run.ranksInOrder[3])
+                                            .arg(run.collectiveNames[7], formatDuration(run.waitsNs[7][3])));
+        QVERIFY(waits->cellText(8, 0).isEmpty());
+        QVERIFY(ranks->grab().save(QDir::temp().filePath(QStringLiteral("scopeline_waits.png"))));
     }
 
     // More than two variants: XLA's three flag sets of one JAX GPT. The Variants tab opens on them with

@@ -94,6 +94,15 @@ int valueTicksThatFit(int axisPixels)
     return std::clamp(axisPixels / kTickPixels, 1, 5);
 }
 
+int labelStep(int labels, double axisPixels, double lineHeight)
+{
+    const double perRow = axisPixels / std::max(1, labels);
+    int every = 1;
+    while (every < labels && perRow * every < lineHeight)
+        every *= 2;
+    return every;
+}
+
 QColor dataColour(DataColour colour)
 {
     switch (colour) {

@@ -4,8 +4,12 @@
 #include "widgets/charts/durationunit.h"
 #include "widgets/charts/plottheme.h"
 
+#include "model/analysis/communication.h"
+#include "model/tables/durationformat.h"
+
 #include <qcustomplot.h>
 
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -31,7 +35,42 @@ WaitHeatmap::WaitHeatmap(QWidget *parent) : QWidget(parent)
     m_plot->xAxis->setLabel(tr("collective, in the order it ran"));
     m_plot->setToolTip(tr("How long each rank waited at each collective: the latest rank's start minus its own. "
                           "The rank that never waits while the others do holds the step back."));
+    m_plot->setMouseTracking(true);
+    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
+        int collective = -1, row = -1;
+        m_map->data()->coordToCell(m_plot->xAxis->pixelToCoord(event->position().x()),
+                                   m_plot->yAxis->pixelToCoord(event->position().y()), &collective, &row);
+        const QString text = m_plot->axisRect()->rect().contains(event->position().toPoint())
+                                 ? cellText(collective, row)
+                                 : QString();
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+    });
     rebuild();
+}
+
+QString WaitHeatmap::collectiveLabel(int collective) const
+{
+    if (!m_run || collective < 0 || collective >= int(m_run->collectiveNames.size()))
+        return {};
+    const QString &name = m_run->collectiveNames[std::size_t(collective)];
+    const QString kind = QString::fromStdString(collectiveKind(name.toStdString()));
+    return QStringLiteral("%1 %2").arg(collective + 1).arg(kind.isEmpty() ? name : kind);
+}
+
+QString WaitHeatmap::cellText(int collective, int rankRow) const
+{
+    if (!m_run || collective < 0 || collective >= int(m_run->waitsNs.size()) || rankRow < 0 ||
+        rankRow >= int(m_run->ranksInOrder.size()))
+        return {};
+    return tr("rank %1 at collective %2 of %3, %4:\nwaited %5")
+        .arg(m_run->ranksInOrder[std::size_t(rankRow)])
+        .arg(collective + 1)
+        .arg(m_run->waitsNs.size())
+        .arg(m_run->collectiveNames[std::size_t(collective)])
+        .arg(formatDuration(m_run->waitsNs[std::size_t(collective)][std::size_t(rankRow)]));
 }
 
 void WaitHeatmap::changeEvent(QEvent *event)
@@ -39,6 +78,12 @@ void WaitHeatmap::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange)
         rebuild();
+}
+
+void WaitHeatmap::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    rebuild(); // as many collectives named as fit
 }
 
 void WaitHeatmap::setCollectives(const RunCollectives *run)
@@ -67,9 +112,19 @@ void WaitHeatmap::rebuild()
     m_map->setDataRange(QCPRange(0, largest > 0 ? largest / unit.ns : 1));
     m_map->colorScale()->axis()->setLabel(tr("wait (%1)").arg(unit.name));
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (int r = 0; r < ranks; ++r)
+    // the map's height: the plot's less the axis and its title, about four lines
+    const double line = QFontMetricsF(m_plot->yAxis->tickLabelFont()).height();
+    for (int r = 0, every = labelStep(ranks, height() - 4 * line, line); r < ranks; r += every)
         ticker->addTick(r, tr("rank %1").arg(m_run->ranksInOrder[std::size_t(r)]));
     m_plot->yAxis->setTicker(ticker);
+    // the collectives by number and kind, as many as fit a label each (about 10 characters)
+    auto names = QSharedPointer<QCPAxisTickerText>::create();
+    // (the map's width: the plot's less the rank labels and the colour scale)
+    const int room = std::max(1, (width() - 160) / (10 * fontMetrics().averageCharWidth()));
+    const int every = std::max(1, (collectives + room - 1) / room);
+    for (int c = 0; c < collectives; c += every)
+        names->addTick(c, collectiveLabel(c));
+    m_plot->xAxis->setTicker(names);
     m_plot->xAxis->setRange(-0.5, std::max(1, collectives) - 0.5);
     m_plot->yAxis->setRange(-0.5, std::max(1, ranks) - 0.5);
     m_plot->replot(QCustomPlot::rpQueuedReplot);

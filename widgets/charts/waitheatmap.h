@@ -22,9 +22,15 @@ public:
     void setCollectives(const RunCollectives *run);
     QCustomPlot *plot() const { return m_plot; }
     QCPColorMap *map() const { return m_map; }
+    // What a cell says when hovered: the rank, the collective (its number in run order and kind) and
+    // the wait; empty outside the map.
+    QString cellText(int collective, int rankRow) const;
+    // A collective's short name on the axis: its number and kind ("3 AllReduce").
+    QString collectiveLabel(int collective) const;
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void rebuild();
