@@ -464,9 +464,9 @@ void TstRobustness::sortIndexExtremes()
 
 // rocprofv3 is one JSON document; a dispatch record with a number no double holds is dropped and
 // counted, not the file; beyond 64 of them the file is refused (each costs a re-read).
-// rocprofv3's JSON reader takes kernel dispatches: the records of other kinds a file holds (generateJSON.cpp
-// writes hip_api, marker_api, memory_copy beside kernel_dispatch) are counted and said, and a file without
-// dispatches says so, rather than reading as a GPU that ran nothing.
+// rocprofv3's JSON reader takes kernel dispatches, HIP calls, roctx ranges and copies: the records of other
+// kinds a file holds (generateJSON.cpp writes hsa_api, rccl_api, … beside them) are counted and said, and a
+// file without dispatches says so, rather than reading as a GPU that ran nothing.
 void TstRobustness::rocprofRecordsNotReadAreSaid()
 {
     const QByteArray record =
@@ -477,15 +477,15 @@ void TstRobustness::rocprofRecordsNotReadAreSaid()
         R"("dispatch_info":{"agent_id":{"handle":7},"queue_id":{"handle":1},"kernel_id":1,"dispatch_id":1}})";
     const auto document = [&](const QByteArray &dispatches) {
         return R"({"rocprofiler-sdk-tool":[{"buffer_records":{"kernel_dispatch":[)" + dispatches +
-               R"(],"hip_api":[)" + record + ',' + record + ',' + record + R"(],"marker_api":[)" + record +
-               R"(],"memory_copy":[]}}]})";
+               R"(],"hsa_api":[)" + record + ',' + record + ',' + record + R"(],"rccl_api":[)" + record +
+               R"(],"hip_api":[)" + record + R"(],"memory_copy":[]}}]})";
     };
     LoadResult r = TraceLoader::load(write(QStringLiteral("calls_results.json"), document(dispatch)));
     QVERIFY2(r.ok(), qPrintable(r.error));
-    QCOMPARE(qint64(r.trace->eventCount()), qint64(1));
+    QCOMPARE(qint64(r.trace->eventCount()), qint64(2)); // the dispatch and the HIP call
     QString notes = r.trace->notes.join(QLatin1Char('\n'));
-    QVERIFY2(notes.contains(QLatin1String("3 hip_api, 1 marker_api record(s) not read")) &&
-                 !notes.contains(QLatin1String("memory_copy")) &&
+    QVERIFY2(notes.contains(QLatin1String("3 hsa_api, 1 rccl_api record(s) not read")) &&
+                 !notes.contains(QLatin1String("hip_api")) &&
                  !notes.contains(QLatin1String("no kernel dispatch")),
              qPrintable(notes));
     r = TraceLoader::load(write(QStringLiteral("no_dispatches_results.json"), document({})));

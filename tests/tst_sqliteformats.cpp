@@ -235,6 +235,13 @@ private slots:
             << testdata::path(
                    "public/TraceLens/"
                    "tests__traces__inference__vllm_prefilldecode_piecewise__graph_execution.json.gz");
+        // the same rows as rocprofv3's JSON writes them (tests/data/make_rocprofv3_json.py): HIP calls
+        // paired with dispatches on the internal correlation id, the roctx range, the copies
+        QTest::newRow("rocprofv3 JSON")
+            << converted("rocprofv3/19_results.json.gz")
+            << testdata::path(
+                   "public/TraceLens/"
+                   "tests__traces__inference__vllm_prefilldecode_piecewise__graph_execution.json.gz");
     }
 
     void convertedEqualsItsSourceTrace()
@@ -703,13 +710,14 @@ private slots:
         QString error;
         const std::vector<TraceRun> runs = TraceFolder::scan(converted(""), &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        QCOMPARE(int(runs.size()), 5);
+        QCOMPARE(int(runs.size()), 6);
         QCOMPARE(runs[0].name, QStringLiteral("nsys_bert_h100.sqlite"));
         QCOMPARE(runs[1].name, QStringLiteral("nsys_graphs/graph.sqlite")); // two exports: two runs
         QCOMPARE(runs[2].name, QStringLiteral("nsys_graphs/node.sqlite"));
         QCOMPARE(runs[3].name, QStringLiteral("rocpd")); // the per-process databases of one run
         QCOMPARE(runs[3].file, QFileInfo(converted("rocpd")).absoluteFilePath());
-        QCOMPARE(runs[4].name, QStringLiteral("two_gpus_one_trace"));
+        QCOMPARE(runs[4].name, QStringLiteral("rocprofv3")); // a folder of one trace is that run
+        QCOMPARE(runs[5].name, QStringLiteral("two_gpus_one_trace"));
 
         QTemporaryDir dir;
         QVERIFY(dir.isValid());

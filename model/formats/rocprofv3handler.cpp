@@ -9,6 +9,7 @@
 #include <QCoreApplication>
 #include <QStringList>
 
+#include <algorithm>
 #include <cstring>
 
 namespace scopeline {
@@ -17,8 +18,14 @@ namespace {
 const std::string kTool = "rocprofiler-sdk-tool";
 const std::string kBufferRecords = kTool + ".buffer_records.";
 const std::string kDispatches = kBufferRecords + "kernel_dispatch";
+const std::string kCalls = kBufferRecords + "hip_api";
+const std::string kMarkers = kBufferRecords + "marker_api";
+const std::string kCopies = kBufferRecords + "memory_copy";
 const std::string kSymbols = kTool + ".kernel_symbols";
 const std::string kAgents = kTool + ".agents";
+const std::string kNames = kTool + ".strings.buffer_records";
+const std::string kMessages = kTool + ".strings.marker_api";
+const std::string kMetadata = kTool + ".metadata";
 } // namespace
 
 RocprofV3Handler::RocprofV3Handler(const std::atomic<bool> *cancel) : m_cancel(cancel) {}
@@ -35,8 +42,13 @@ bool RocprofV3Handler::startContainer(bool array)
     // A record is an object directly inside one of the arrays we read.
     if (!array && m_record == Record::None && m_frames.size() >= 2 && m_frames[m_frames.size() - 2].array) {
         m_record = m_path == kDispatches                  ? Record::Dispatch
+                   : m_path == kCalls                     ? Record::Call
+                   : m_path == kMarkers                   ? Record::Marker
+                   : m_path == kCopies                    ? Record::Copy
                    : m_path == kSymbols                   ? Record::Symbol
                    : m_path == kAgents                    ? Record::Agent
+                   : m_path == kNames                     ? Record::Names
+                   : m_path == kMessages                  ? Record::Message
                    : m_path.rfind(kBufferRecords, 0) == 0 ? Record::Unread
                                                           : Record::None;
         if (m_record == Record::Unread) // counted, to be said
@@ -50,6 +62,10 @@ bool RocprofV3Handler::startContainer(bool array)
             m_symbolFallback.clear();
             m_agentHandle = 0;
             m_agent = Agent();
+            m_activity = Activity{m_record};
+            m_names = {};
+            m_messageKey = -1;
+            m_messageText.clear();
         }
     }
     return true;
@@ -72,6 +88,21 @@ bool RocprofV3Handler::endContainer()
             break;
         case Record::Agent:
             m_agents[m_agentHandle] = m_agent;
+            break;
+        case Record::Call:
+        case Record::Marker:
+        case Record::Copy:
+            if (m_activity.outOfRange)
+                ++m_droppedOutOfRange;
+            else
+                m_activities.push_back(m_activity);
+            break;
+        case Record::Names:
+            m_kindNames.push_back(std::move(m_names));
+            break;
+        case Record::Message:
+            if (m_messageKey >= 0)
+                m_messages[m_messageKey] = m_messageText;
             break;
         case Record::Unread:
         case Record::None:
@@ -131,8 +162,11 @@ bool RocprofV3Handler::string(json::string_t &text)
 
 void RocprofV3Handler::value(uint64_t number, const std::string *text)
 {
-    if (m_record == Record::None)
+    if (m_record == Record::None) {
+        if (!text && m_key == "pid" && m_path == kMetadata)
+            m_pid = int64_t(number);
         return;
+    }
     // Field path relative to the record, e.g. "dispatch_info.agent_id.handle".
     std::string field = m_path.substr(std::min(m_path.size(), m_recordPathLength + 1));
     if (!field.empty())
@@ -177,69 +211,159 @@ void RocprofV3Handler::value(uint64_t number, const std::string *text)
         else if (field == "product_name" && text)
             m_agent.name = *text;
         return;
+    case Record::Call:
+    case Record::Marker:
+    case Record::Copy: {
+        Activity &a = m_activity;
+        if (text && *text == std::string_view(kOutOfRangeMark).substr(1, 3))
+            a.outOfRange = true;
+        if (text)
+            return;
+        if (field == "start_timestamp")
+            a.start = int64_t(number);
+        else if (field == "end_timestamp")
+            a.end = int64_t(number);
+        else if (field == "correlation_id.internal")
+            a.correlation = int64_t(number);
+        else if (field == "kind")
+            a.kind = number;
+        else if (field == "operation")
+            a.operation = number;
+        else if (field == "thread_id")
+            a.thread = number;
+        else if (field == "dst_agent_id.handle")
+            a.dst = number;
+        else if (field == "src_agent_id.handle")
+            a.src = number;
+        else if (field == "stream_id.handle") {
+            a.stream = number;
+            a.hasStream = true;
+        }
+        return;
+    }
+    case Record::Names: // {"kind": "HIP_RUNTIME_API_EXT", "operations": ["hipApiName", …]}
+        if (text && field == "kind")
+            m_names.first = *text;
+        else if (text && field.rfind("operations", 0) == 0)
+            m_names.second.push_back(*text);
+        return;
+    case Record::Message: // {"key": correlation id, "value": the roctx text}
+        if (!text && field == "key")
+            m_messageKey = int64_t(number);
+        else if (text && field == "value")
+            m_messageText = *text;
+        return;
     case Record::Unread:
     case Record::None:
         return;
     }
 }
 
-void RocprofV3Handler::addKernelsTo(TraceBuilder &builder) const
+std::string RocprofV3Handler::operationName(const Activity &a) const
+{
+    if (a.kind < m_kindNames.size() && a.operation < m_kindNames[a.kind].second.size())
+        return m_kindNames[a.kind].second[a.operation];
+    return "operation " + std::to_string(a.operation) + " of kind " + std::to_string(a.kind);
+}
+
+void RocprofV3Handler::addEventsTo(TraceBuilder &builder) const
 {
     if (m_droppedOutOfRange)
         builder.skip(QCoreApplication::translate("TraceBuilder", "number out of range"), m_droppedOutOfRange);
-    // This reader takes kernel dispatches alone: what else the file holds is said, not dropped silently.
     const auto tr = [](const char *text) { return QCoreApplication::translate("RocprofV3Handler", text); };
     if (m_dispatches.empty() && !m_droppedOutOfRange)
         builder.note(tr("no kernel dispatch records in this JSON (record with `rocprofv3 --kernel-trace`)"));
+    // What else the file holds (HSA or RCCL calls, counters, page migrations) is said, not dropped silently.
     QStringList unread;
     for (const auto &[kind, count] : m_unread)
         unread << QStringLiteral("%1 %2").arg(count).arg(QString::fromStdString(kind));
     if (!unread.isEmpty())
-        builder.note(tr("%1 record(s) not read: this reader takes kernel dispatches from rocprofv3's JSON; "
-                        "for launch calls, roctx scopes and copies record with `--output-format rocpd`")
+        builder.note(tr("%1 record(s) not read (this reader takes kernel dispatches, HIP API calls, roctx "
+                        "ranges and memory copies)")
                          .arg(unread.join(QStringLiteral(", "))));
+    if (!m_dispatches.empty() && std::none_of(m_activities.begin(), m_activities.end(),
+                                              [](const Activity &a) { return a.record == Record::Call; }))
+        builder.note(tr("no HIP API calls in this JSON: kernels are not paired with the calls that launched "
+                        "them (record with `rocprofv3 --hip-trace`)"));
     RawEvent event;
-    std::map<uint64_t, bool> named;
-    for (const Dispatch &d : m_dispatches) {
-        const auto agent = m_agents.find(d.agent);
-        const int device =
-            agent != m_agents.end() && agent->second.index >= 0 ? agent->second.index : int(d.agent);
-        const std::string pid = std::to_string(device);
-        const std::string tid = "queue " + std::to_string(d.queue);
-        if (!named[d.agent]) {
-            // Metadata as Chrome traces carry it, so that tracks get GPU names and device numbers.
-            named[d.agent] = true;
+    // A GPU's process, named as Chrome traces name it, so that tracks get GPU names and device numbers.
+    std::map<uint64_t, std::string> gpuPids;
+    const auto gpuPid = [&](uint64_t handle) -> const std::string & {
+        auto [it, added] = gpuPids.try_emplace(handle);
+        if (added) {
+            const auto agent = m_agents.find(handle);
+            it->second = std::to_string(
+                agent != m_agents.end() && agent->second.index >= 0 ? agent->second.index : int(handle));
             event.clear();
             event.ph = 'M';
             event.fields = 1;
             event.name = "process_name";
-            event.pid = pid;
-            event.addArg("name") = "GPU " + pid;
+            event.pid = it->second;
+            event.addArg("name") = "GPU " + it->second;
             builder.add(event);
         }
+        return it->second;
+    };
+    const auto slice = [&](std::string name, const char *cat, const std::string &pid, std::string tid,
+                           int64_t start, int64_t end, int64_t correlation) {
+        event.clear();
+        event.ph = end == start ? 'i' : 'X'; // a call of no length is an instant, as rocpd stores it
+        event.fields = 1;
+        event.cat = cat;
+        event.name = std::move(name);
+        event.pid = pid;
+        event.tid = std::move(tid);
+        event.ts = start;
+        event.dur = end - start;
+        event.tsState = event.durState = RawEvent::Field::Ok;
+        event.correlation = correlation;
+        if (correlation >= 0)
+            event.addArg("correlation_id") = std::to_string(correlation);
+    };
+    for (const Dispatch &d : m_dispatches) {
+        const std::string &pid = gpuPid(d.agent);
         if (d.end < d.start) {
-            builder.skip(QCoreApplication::translate("RocprofV3Handler", "dispatch ends before it starts"));
+            builder.skip(tr("dispatch ends before it starts"));
             continue;
         }
-        event.clear();
-        event.ph = 'X';
-        event.fields = 1;
-        event.cat = "kernel";
         const auto symbol = m_symbols.find(d.kernelId);
-        event.name = symbol != m_symbols.end() && !symbol->second.empty()
-                         ? symbol->second
-                         : "kernel " + std::to_string(d.kernelId);
-        event.pid = pid;
-        event.tid = tid;
-        event.ts = d.start;
-        event.dur = d.end - d.start;
-        event.tsState = event.durState = RawEvent::Field::Ok;
-        event.correlation = d.correlation;
+        slice(symbol != m_symbols.end() && !symbol->second.empty() ? symbol->second
+                                                                   : "kernel " + std::to_string(d.kernelId),
+              "kernel", pid, "queue " + std::to_string(d.queue), d.start, d.end, d.correlation);
+        event.ph = 'X';
         event.addArg("kernel_id") = std::to_string(d.kernelId);
         event.addArg("dispatch_id") = std::to_string(d.dispatchId);
-        event.addArg("correlation_id") = std::to_string(d.correlation);
-        if (agent != m_agents.end())
+        if (const auto agent = m_agents.find(d.agent); agent != m_agents.end())
             event.addArg("agent") = agent->second.name;
+        builder.add(event);
+    }
+    const std::string process = m_pid >= 0 ? std::to_string(m_pid) : std::string("rocprofv3");
+    for (const Activity &a : m_activities) {
+        if (a.end < a.start) {
+            builder.skip(tr("record ends before it starts"));
+            continue;
+        }
+        switch (a.record) {
+        case Record::Call:
+            slice(operationName(a), "hip_runtime", process, std::to_string(a.thread), a.start, a.end,
+                  a.correlation);
+            break;
+        case Record::Marker: { // a roctx range, named by its text as ROCm's own exporters name it
+            const auto text = m_messages.find(a.correlation);
+            slice(text != m_messages.end() ? text->second : operationName(a), "user_annotation", process,
+                  std::to_string(a.thread), a.start, a.end, -1);
+            break;
+        }
+        default: { // a copy, on the GPU it went to (from, when it went to the host)
+            const auto dst = m_agents.find(a.dst);
+            const bool toGpu = dst != m_agents.end() && dst->second.type == 2;
+            slice(operationName(a), "gpu_memcpy", gpuPid(toGpu ? a.dst : a.src),
+                  a.hasStream ? "copies, stream " + std::to_string(a.stream) : std::string("copies"), a.start,
+                  a.end, a.correlation);
+            event.ph = 'X';
+            break;
+        }
+        }
         builder.add(event);
     }
 }

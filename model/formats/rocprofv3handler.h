@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// nlohmann::json SAX handler for rocprofv3's own JSON (`rocprofiler-sdk-tool`): kernel dispatch
-// records become GPU kernels (one track per agent and queue), named from the kernel symbol table.
+// nlohmann::json SAX handler for rocprofv3's own JSON (`rocprofiler-sdk-tool`): kernel dispatches become
+// GPU kernels (one track per agent and queue) named from the kernel symbol table, memory copies GPU
+// copies, HIP API calls CPU calls paired with them by internal correlation id, and roctx ranges
+// (marker_api) scopes named by their text; other record kinds are counted and said.
 
 #include <nlohmann/json.hpp>
 
@@ -24,8 +26,8 @@ public:
 
     explicit RocprofV3Handler(const std::atomic<bool> *cancel);
 
-    // Hands the collected kernels to the builder; call after a successful parse.
-    void addKernelsTo(TraceBuilder &builder) const;
+    // Hands the collected events to the builder; call after a successful parse.
+    void addEventsTo(TraceBuilder &builder) const;
     QString error() const { return m_error; }
     bool cancelled() const { return m_cancelled; }
     // A number a double cannot hold (1e400) stops nlohmann; its document range, to be read as
@@ -50,13 +52,24 @@ public:
                      const nlohmann::detail::exception &ex);
 
 private:
-    enum class Record : uint8_t { None, Dispatch, Symbol, Agent, Unread };
+    enum class Record : uint8_t { None, Dispatch, Symbol, Agent, Call, Marker, Copy, Names, Message, Unread };
     struct Dispatch
     {
         bool outOfRange = false; // held a number out of range: skipped and counted
         int64_t start = 0, end = 0, correlation = -1;
         uint64_t agent = 0, queue = 0, kernelId = 0, dispatchId = 0;
     };
+    // An API call, a roctx range or a memory copy: the fields of rocprofiler-sdk's buffer records.
+    struct Activity
+    {
+        Record record = Record::Call;
+        bool outOfRange = false;
+        int64_t start = 0, end = 0, correlation = -1;
+        uint64_t kind = 0, operation = 0, thread = 0, dst = 0, src = 0, stream = 0;
+        bool hasStream = false;
+    };
+    // The name of a record's kind and operation (strings.buffer_records, indexed by kind).
+    std::string operationName(const Activity &a) const;
     struct Agent
     {
         int type = 0, index = -1;
@@ -87,8 +100,17 @@ private:
     int64_t m_droppedOutOfRange = 0;
     std::pair<int64_t, int64_t> m_outOfRange{-1, 0};
 
-    std::map<std::string, int64_t> m_unread; // records of the kinds not read, by kind ("hip_api")
+    Activity m_activity;
+    std::pair<std::string, std::vector<std::string>> m_names; // the name table entry being read
+    int64_t m_messageKey = -1;
+    std::string m_messageText;
+    int64_t m_pid = -1; // metadata.pid: the process of the calls
+
+    std::map<std::string, int64_t> m_unread; // records of the kinds not read, by kind ("hsa_api")
     std::vector<Dispatch> m_dispatches;
+    std::vector<Activity> m_activities;
+    std::vector<std::pair<std::string, std::vector<std::string>>> m_kindNames; // by kind
+    std::map<int64_t, std::string> m_messages; // roctx texts by correlation id
     std::map<uint64_t, std::string> m_symbols;
     std::map<uint64_t, Agent> m_agents;
     bool m_cancelled = false;

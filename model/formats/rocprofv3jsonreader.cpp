@@ -103,7 +103,7 @@ ReadResult RocprofV3JsonReader::read(const TraceProbe &probe, TraceBuilder &buil
                            std::find(patches.begin(), patches.end(), number) == patches.end();
         if (!again) {
             if (result.error.isEmpty() && !result.cancelled)
-                handler.addKernelsTo(builder);
+                handler.addEventsTo(builder);
             break;
         }
         patches.push_back(number);

@@ -92,14 +92,38 @@ def busy_span(intervals):
 
 
 def summarize_rocprofv3(doc):
-    # rocprofv3's own JSON: kernels are buffer_records.kernel_dispatch (integer ns already).
-    # No launch figures are defined for it: launches 0, medians null.
-    iv = [(int(r["start_timestamp"]), int(r["end_timestamp"]))
-          for tool in doc["rocprofiler-sdk-tool"] for r in tool["buffer_records"]["kernel_dispatch"]]
+    # rocprofv3's own JSON: kernels are buffer_records.kernel_dispatch (integer ns already); HIP API
+    # calls (hip_api) are named by strings.buffer_records[kind].operations[operation] and pair with
+    # dispatches on correlation_id.internal.
+    iv, launches, graph, first_kernel = [], [], [], {}
+    for tool in doc["rocprofiler-sdk-tool"]:
+        names = tool.get("strings", {}).get("buffer_records", [])
+        for r in tool["buffer_records"]["kernel_dispatch"]:
+            iv.append((int(r["start_timestamp"]), int(r["end_timestamp"])))
+            corr = int(r["correlation_id"]["internal"])
+            first_kernel[corr] = min(iv[-1][0], first_kernel.get(corr, iv[-1][0]))
+        for r in tool["buffer_records"].get("hip_api", []):
+            kind, op = int(r["kind"]), int(r["operation"])
+            name = names[kind]["operations"][op] if kind < len(names) and op < len(names[kind]["operations"]) else ""
+            call = (int(r["start_timestamp"]), int(r["correlation_id"]["internal"]))
+            if name in LAUNCH_APIS:
+                launches.append(call)
+            elif name.startswith(GRAPH_PREFIXES):
+                graph.append(call)
     busy, span = busy_span(iv)
-    return dict(format="rocprofv3", kernels=len(iv), kernel_launches=0, graph_launches=0, gpu_busy_ns=busy,
-                gpu_span_ns=span, gpu_idle_ns=span - busy, median_launch_delay_ns=None,
-                median_graph_launch_delay_ns=None)
+    first_launch = {}
+    for start, corr in launches:
+        first_launch[corr] = min(start, first_launch.get(corr, start))
+    delays = []
+    for tool in doc["rocprofiler-sdk-tool"]:
+        for r in tool["buffer_records"]["kernel_dispatch"]:
+            corr = int(r["correlation_id"]["internal"])
+            if corr in first_launch:
+                delays.append(int(r["start_timestamp"]) - first_launch[corr])
+    graph_delays = [first_kernel[c] - s for s, c in graph if c in first_kernel]
+    return dict(format="rocprofv3", kernels=len(iv), kernel_launches=len(launches), graph_launches=len(graph),
+                gpu_busy_ns=busy, gpu_span_ns=span, gpu_idle_ns=span - busy,
+                median_launch_delay_ns=median(delays), median_graph_launch_delay_ns=median(graph_delays))
 
 
 def track_of(e):
