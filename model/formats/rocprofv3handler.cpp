@@ -28,6 +28,28 @@ const std::string kMessages = kTool + ".strings.marker_api";
 const std::string kMetadata = kTool + ".metadata";
 } // namespace
 
+namespace {
+
+// What a number out of range was read as (RocprofV3Handler::kOutOfRangeMark, unquoted).
+bool isOutOfRangeMark(const std::string *text)
+{
+    return text && *text == std::string_view(RocprofV3Handler::kOutOfRangeMark).substr(1, 3);
+}
+
+// The fields every timed record has (its start, end and internal correlation id); false for another.
+bool readTimes(const std::string &field, uint64_t number, int64_t &start, int64_t &end, int64_t &correlation)
+{
+    int64_t *into = field == "start_timestamp"           ? &start
+                    : field == "end_timestamp"           ? &end
+                    : field == "correlation_id.internal" ? &correlation
+                                                         : nullptr;
+    if (into)
+        *into = int64_t(number);
+    return into != nullptr;
+}
+
+} // namespace
+
 RocprofV3Handler::RocprofV3Handler(const std::atomic<bool> *cancel) : m_cancel(cancel) {}
 
 bool RocprofV3Handler::startContainer(bool array)
@@ -174,17 +196,10 @@ void RocprofV3Handler::value(uint64_t number, const std::string *text)
     field.append(m_key);
     switch (m_record) {
     case Record::Dispatch:
-        if (text && *text == std::string_view(kOutOfRangeMark).substr(1, 3))
-            m_dispatch.outOfRange = true;
-        if (text)
+        m_dispatch.outOfRange = m_dispatch.outOfRange || isOutOfRangeMark(text);
+        if (text || readTimes(field, number, m_dispatch.start, m_dispatch.end, m_dispatch.correlation))
             return;
-        if (field == "start_timestamp")
-            m_dispatch.start = int64_t(number);
-        else if (field == "end_timestamp")
-            m_dispatch.end = int64_t(number);
-        else if (field == "correlation_id.internal")
-            m_dispatch.correlation = int64_t(number);
-        else if (field == "dispatch_info.agent_id.handle")
+        if (field == "dispatch_info.agent_id.handle")
             m_dispatch.agent = number;
         else if (field == "dispatch_info.queue_id.handle")
             m_dispatch.queue = number;
@@ -215,17 +230,10 @@ void RocprofV3Handler::value(uint64_t number, const std::string *text)
     case Record::Marker:
     case Record::Copy: {
         Activity &a = m_activity;
-        if (text && *text == std::string_view(kOutOfRangeMark).substr(1, 3))
-            a.outOfRange = true;
-        if (text)
+        a.outOfRange = a.outOfRange || isOutOfRangeMark(text);
+        if (text || readTimes(field, number, a.start, a.end, a.correlation))
             return;
-        if (field == "start_timestamp")
-            a.start = int64_t(number);
-        else if (field == "end_timestamp")
-            a.end = int64_t(number);
-        else if (field == "correlation_id.internal")
-            a.correlation = int64_t(number);
-        else if (field == "kind")
+        if (field == "kind")
             a.kind = number;
         else if (field == "operation")
             a.operation = number;
