@@ -253,7 +253,8 @@ def main():
     public = os.path.join(args.traces, "public")
     jax = os.path.join(args.traces, "jax_h100")
     sources = []
-    for root, _, files in os.walk(public, followlinks=True):
+    # and the converted rocprofv3 JSON, the one with HIP calls, roctx ranges and copies
+    for root, _, files in [*os.walk(public, followlinks=True), *os.walk(os.path.join(args.traces, "converted"))]:
         sources += [os.path.join(root, f) for f in files if f.endswith((".json", ".json.gz"))]
     for variant in sorted(os.listdir(jax)) if os.path.isdir(jax) else []:
         # One einsum and one matmul run per variant, and every perfetto_trace.json.gz (one run keeps it).
