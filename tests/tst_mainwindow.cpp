@@ -457,6 +457,13 @@ private slots:
         QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_ranks.png"))));
         QVERIFY(openAndWait(window, kMatmul, kEinsum));
         QVERIFY(!window.tabs()->isTabVisible(2));
+        // Ctrl+3 with no run of several GPUs: the tab stays hidden, and the status bar says why
+        QTest::keyClick(&window, Qt::Key_3, Qt::ControlModifier);
+        QVERIFY2(window.statusText().startsWith(QLatin1String("No run of several GPUs is open")),
+                 qPrintable(window.statusText()));
+        QTest::keyClick(&window, Qt::Key_4, Qt::ControlModifier);
+        QVERIFY2(window.statusText().startsWith(QLatin1String("No variants are open")),
+                 qPrintable(window.statusText()));
         QVERIFY(!pickerA->rankBox()->isVisible()); // runs of one GPU: no rank to pick
         QCOMPARE(pickerA->runBox()->count(), window.runsA().size());
     }

@@ -416,12 +416,19 @@ void MainWindow::createActions()
                     [this] {
                         if (m_tabs->isTabVisible(2))
                             m_tabs->setCurrentWidget(m_ranks);
+                        else // the tab is hidden: say why rather than do nothing
+                            m_status->setText(
+                                tr("No run of several GPUs is open: the Ranks tab shows one job's "
+                                   "ranks (a folder of its rank files, one trace per GPU)."));
                     })
         ->setToolTip(m_tabs->tabToolTip(2));
     view->addAction(tr("&Variants"), QKeySequence(Qt::CTRL | Qt::Key_4), this,
                     [this] {
                         if (m_tabs->isTabVisible(3))
                             m_tabs->setCurrentWidget(m_variants);
+                        else
+                            m_status->setText(tr("No variants are open: the Variants tab compares a baseline "
+                                                 "with several candidates (File › Open Variants…)."));
                     })
         ->setToolTip(m_tabs->tabToolTip(3));
 
