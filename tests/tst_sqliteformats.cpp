@@ -719,6 +719,25 @@ private slots:
         QCOMPARE(runs[4].name, QStringLiteral("rocprofv3")); // a folder of one trace is that run
         QCOMPARE(runs[5].name, QStringLiteral("two_gpus_one_trace"));
 
+        // rocprofv3 asked for JSON and rocpd writes a process twice: the database is the run, the JSON
+        // beside it is left out and said, in the folder scanned or below it
+        QTemporaryDir twice;
+        QVERIFY(twice.isValid() && QDir().mkpath(twice.filePath(QStringLiteral("side"))));
+        QVERIFY(QFile::copy(converted("rocpd/19_results.db"),
+                            twice.filePath(QStringLiteral("side/19_results.db"))));
+        QVERIFY(QFile::copy(converted("rocprofv3/19_results.json.gz"),
+                            twice.filePath(QStringLiteral("side/19_results.json.gz"))));
+        for (const QString &scanned : {twice.filePath(QStringLiteral("side")), twice.path()}) {
+            QStringList notes;
+            const std::vector<TraceRun> once = TraceFolder::scan(scanned, &error, &notes);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            QCOMPARE(int(once.size()), 1);
+            QCOMPARE(once.front().name, QStringLiteral("side"));
+            QCOMPARE(QFileInfo(once.front().file).fileName(), QStringLiteral("side"));
+            QVERIFY2(notes.join(QLatin1Char('\n')).contains(QLatin1String("19_results.json.gz: left out")),
+                     qPrintable(notes.join(QLatin1Char('\n'))));
+        }
+
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         QFile(dir.filePath(QStringLiteral("profile.nsys-rep"))).open(QIODevice::WriteOnly);

@@ -128,6 +128,25 @@ QStringList RocpdReader::filesOfOneRun(const QDir &dir) const
     return files.size() > 1 ? files : QStringList();
 }
 
+bool RocpdReader::sessionsIn(const QDir &dir, QDir &runFolder, std::vector<Session> &sessions) const
+{
+    QStringList twins; // <pid>_results.json[.gz] beside <pid>_results.db
+    for (const QString &database : rocpdFilesIn(dir.absolutePath())) {
+        const QString stem = database.chopped(3); // less ".db"
+        for (const QString &json : {stem + QStringLiteral(".json"), stem + QStringLiteral(".json.gz")})
+            if (QFileInfo::exists(json))
+                twins << QDir::toNativeSeparators(json);
+    }
+    if (twins.isEmpty())
+        return false;
+    runFolder = dir;
+    sessions = {Session{dir.dirName(), dir.absolutePath(),
+                        tr("%1: left out, as the same process's rocpd database beside it is read (the same "
+                           "records, written twice by `rocprofv3 --output-format json rocpd`)")
+                            .arg(twins.join(QStringLiteral(", ")))}};
+    return true;
+}
+
 ReadResult RocpdReader::read(const TraceProbe &probe, TraceBuilder &builder, const ReadContext &context) const
 {
     RocpdDatabase database(builder, context);

@@ -30,6 +30,9 @@ public:
     Match match(const TraceProbe &probe) const override;
     QString refusal(const TraceProbe &probe) const override;
     QStringList filesOfOneRun(const QDir &dir) const override;
+    // A folder where rocprofv3 wrote a process as JSON beside its database (`--output-format json
+    // rocpd`): its databases are the run, the JSON files the same records again, left out and said.
+    bool sessionsIn(const QDir &dir, QDir &runFolder, std::vector<Session> &sessions) const override;
     ReadResult read(const TraceProbe &probe, TraceBuilder &builder,
                     const ReadContext &context) const override;
 };

@@ -224,7 +224,9 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, Seen
         for (const TraceReader::Session &session : sessions) {
             if (!session.note.isEmpty())
                 seen.notes << session.note;
-            if (session.file.isEmpty() || !seen.first(QFileInfo(session.file)))
+            // a session read as its folder (rocpd's databases) was met as that folder already
+            if (session.file.isEmpty() ||
+                (!QFileInfo(session.file).isDir() && !seen.first(QFileInfo(session.file))))
                 continue;
             const QString name = sessions.size() == 1
                                      ? (atRoot ? runFolder.dirName() : base)
