@@ -45,14 +45,8 @@ void RankBars::changeEvent(QEvent *event)
 void RankBars::labelRanks()
 {
     // the bars' room: the plot less the legend's row and the axis, as laid out last
-    const double perRank =
-        double(m_plot->axisRect()->height()) / std::max<double>(1, double(m_labels.size()));
-    const double line = m_plot->yAxis->tickLabelFont().pointSizeF() > 0
-                            ? QFontMetricsF(m_plot->yAxis->tickLabelFont()).height()
-                            : QFontMetricsF(font()).height();
-    int every = 1;
-    while (every < m_labels.size() && perRank * every < line)
-        every *= 2;
+    const int every = labelStep(int(m_labels.size()), m_plot->axisRect()->height(),
+                                QFontMetricsF(m_plot->yAxis->tickLabelFont()).height());
     if (every == m_labelEvery)
         return;
     m_labelEvery = every;
