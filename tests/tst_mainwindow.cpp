@@ -496,6 +496,13 @@ private slots:
                  qPrintable(QStringLiteral("%1 labels in %2 px")
                                 .arg(ticker->ticks().size())
                                 .arg(plot->axisRect()->height())));
+        // the lanes over time: as many ranks labelled as have a line of text each
+        const RankOverview *overview = ranks->overview();
+        QVERIFY(overview->labelledEvery() >= 1);
+        QVERIFY2(overview->labelledEvery() * overview->laneHeight() >= overview->fontMetrics().height(),
+                 qPrintable(QStringLiteral("every %1 lane(s) of %2 px")
+                                .arg(overview->labelledEvery())
+                                .arg(overview->laneHeight())));
         // the waits: each collective named on the axis by its number and kind, each cell's wait on hover
         WaitHeatmap *waits = ranks->waits();
         for (QWidget *w = waits; w; w = w->parentWidget())

@@ -101,6 +101,16 @@ QSize RankOverview::minimumSizeHint() const
     return {kLabelWidth + 120, kAxisHeight + kLaneHeight * std::min(std::max(1, laneCount()), 4) + 4};
 }
 
+int RankOverview::laneHeight() const
+{
+    return std::max(6, std::min(kLaneHeight, (height() - kAxisHeight) / std::max(1, laneCount())));
+}
+
+int RankOverview::labelledEvery() const
+{
+    return labelStep(laneCount(), double(laneHeight()) * laneCount(), fontMetrics().height());
+}
+
 void RankOverview::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
@@ -112,13 +122,16 @@ void RankOverview::paintEvent(QPaintEvent *)
         p.drawText(rect(), Qt::AlignCenter, tr("No run of several GPUs"));
         return;
     }
-    const int lane = std::max(6, std::min(kLaneHeight, plot.height() / laneCount()));
+    const int lane = laneHeight();
+    const int every = labelledEvery(), line = fontMetrics().height();
     const double nsPerPixel = double(m_end - m_start) / plot.width();
     const QColor compute = dataColour(DataColour::SideA);
     for (int r = 0; r < laneCount(); ++r) {
         const int top = plot.top() + r * lane;
         p.setPen(pal.color(QPalette::Text));
-        p.drawText(QRect(4, top, kLabelWidth - 8, lane), Qt::AlignVCenter | Qt::AlignRight, m_labels.value(r));
+        if (r % every == 0) // a line of text each, centred on its lane
+            p.drawText(QRect(4, std::max(0, top + (lane - line) / 2), kLabelWidth - 8, line),
+                       Qt::AlignVCenter | Qt::AlignRight, m_labels.value(r));
         p.fillRect(QRect(plot.left(), top + 1, plot.width(), lane - 2), pal.color(QPalette::AlternateBase));
         // each pixel column as tall as its shares: compute from the bottom, exposed communication above
         for (int x = 0; x < plot.width(); ++x) {

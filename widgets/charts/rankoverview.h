@@ -23,6 +23,9 @@ public:
     // The ranks of one run, each with its label ("rank 3"); the summaries must outlive the view.
     void setRanks(std::vector<const RunSummary *> ranks, const QStringList &labels);
     int laneCount() const { return int(m_ranks.size()); }
+    // A lane's height at the present size, and every how many lanes a rank is labelled (labelStep).
+    int laneHeight() const;
+    int labelledEvery() const;
 
     // What a lane's time splits into over [from, to) (ns on the ranks' shared clock): compute (any
     // non-communication kernel running), exposed communication (only communication kernels), ns each.
