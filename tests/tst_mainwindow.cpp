@@ -487,6 +487,13 @@ private slots:
         QTableView *table = ranks->rankTableView();
         QVERIFY2(table->viewport()->height() >= 4 * table->verticalHeader()->defaultSectionSize(),
                  qPrintable(QString::number(table->viewport()->height())));
+        // every column in view, Wait and Arrived last (who holds the step back) the last of them
+        const int last = table->model()->columnCount() - 1;
+        QVERIFY2(table->columnViewportPosition(last) + table->columnWidth(last) <= table->viewport()->width(),
+                 qPrintable(QStringLiteral("%1 + %2 > %3")
+                                .arg(table->columnViewportPosition(last))
+                                .arg(table->columnWidth(last))
+                                .arg(table->viewport()->width())));
         QCustomPlot *plot = ranks->bars()->plot();
         plot->replot();
         const auto ticker = plot->yAxis->ticker().dynamicCast<QCPAxisTickerText>();

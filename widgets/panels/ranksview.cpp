@@ -63,7 +63,7 @@ RanksView::RanksView(QWidget *parent) : QWidget(parent)
     m_tables->addWidget(m_comparisonView);
     m_tables->setChildrenCollapsible(false);
     // the tables the wider: their verdicts and waits in view at 1366 px; the bars read at any width
-    auto *split = new ProportionalSplitter(Qt::Horizontal, {1, 2}, this);
+    auto *split = new ProportionalSplitter(Qt::Horizontal, {2, 5}, this);
     split->addWidget(m_bars);
     split->addWidget(m_tables);
     split->setChildrenCollapsible(false);
