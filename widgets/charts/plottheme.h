@@ -50,8 +50,8 @@ QColor dataColour(DataColour colour);
 // How many value ticks an axis of this many pixels holds with their labels apart (1 to 5).
 int valueTicksThatFit(int axisPixels);
 
-// Of `labels` rows over `axisPixels`, label every 1st, 2nd, 4th, … so that each label has a line of
-// text (lineHeight pixels).
+// Of `labels` rows over `axisPixels`, label every 1st, 2nd, 4th, … so that each label has three
+// quarters of a line of text (lineHeight pixels, leading included): labels set solid still read.
 int labelStep(int labels, double axisPixels, double lineHeight);
 
 } // namespace scopeline
