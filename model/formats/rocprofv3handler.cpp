@@ -312,10 +312,11 @@ void RocprofV3Handler::addEventsTo(TraceBuilder &builder) const
         }
         return it->second;
     };
-    const auto slice = [&](std::string name, const char *cat, const std::string &pid, std::string tid,
-                           int64_t start, int64_t end, int64_t correlation) {
+    // onCpu: a call or range, which of no length is an instant, as rocpd stores it
+    const auto slice = [&](bool onCpu, std::string name, const char *cat, const std::string &pid,
+                           std::string tid, int64_t start, int64_t end, int64_t correlation) {
         event.clear();
-        event.ph = end == start ? 'i' : 'X'; // a call of no length is an instant, as rocpd stores it
+        event.ph = onCpu && end == start ? 'i' : 'X';
         event.fields = 1;
         event.cat = cat;
         event.name = std::move(name);
@@ -335,10 +336,10 @@ void RocprofV3Handler::addEventsTo(TraceBuilder &builder) const
             continue;
         }
         const auto symbol = m_symbols.find(d.kernelId);
-        slice(symbol != m_symbols.end() && !symbol->second.empty() ? symbol->second
+        slice(false,
+              symbol != m_symbols.end() && !symbol->second.empty() ? symbol->second
                                                                    : "kernel " + std::to_string(d.kernelId),
               "kernel", pid, "queue " + std::to_string(d.queue), d.start, d.end, d.correlation);
-        event.ph = 'X';
         event.addArg("kernel_id") = std::to_string(d.kernelId);
         event.addArg("dispatch_id") = std::to_string(d.dispatchId);
         if (const auto agent = m_agents.find(d.agent); agent != m_agents.end())
@@ -353,22 +354,21 @@ void RocprofV3Handler::addEventsTo(TraceBuilder &builder) const
         }
         switch (a.record) {
         case Record::Call:
-            slice(operationName(a), "hip_runtime", process, std::to_string(a.thread), a.start, a.end,
+            slice(true, operationName(a), "hip_runtime", process, std::to_string(a.thread), a.start, a.end,
                   a.correlation);
             break;
         case Record::Marker: { // a roctx range, named by its text as ROCm's own exporters name it
             const auto text = m_messages.find(a.correlation);
-            slice(text != m_messages.end() ? text->second : operationName(a), "user_annotation", process,
-                  std::to_string(a.thread), a.start, a.end, -1);
+            slice(true, text != m_messages.end() ? text->second : operationName(a), "user_annotation",
+                  process, std::to_string(a.thread), a.start, a.end, -1);
             break;
         }
         default: { // a copy, on the GPU it went to (from, when it went to the host)
             const auto dst = m_agents.find(a.dst);
             const bool toGpu = dst != m_agents.end() && dst->second.type == 2;
-            slice(operationName(a), "gpu_memcpy", gpuPid(toGpu ? a.dst : a.src),
+            slice(false, operationName(a), "gpu_memcpy", gpuPid(toGpu ? a.dst : a.src),
                   a.hasStream ? "copies, stream " + std::to_string(a.stream) : std::string("copies"), a.start,
                   a.end, a.correlation);
-            event.ph = 'X';
             break;
         }
         }

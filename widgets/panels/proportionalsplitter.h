@@ -27,14 +27,20 @@ public:
     void applyWeights()
     {
         m_applied = false;
-        resizeEvent(nullptr);
+        shareByWeights();
     }
 
 protected:
     void resizeEvent(QResizeEvent *event) override
     {
-        if (event)
-            QSplitter::resizeEvent(event);
+        QSplitter::resizeEvent(event);
+        shareByWeights();
+    }
+
+private:
+    // Once, at the first real size (or again after applyWeights).
+    void shareByWeights()
+    {
         const int total = orientation() == Qt::Vertical ? height() : width();
         if (m_applied || total <= 0)
             return;
@@ -48,7 +54,6 @@ protected:
         setSizes(sizes);
     }
 
-private:
     QList<int> m_weights;
     bool m_applied = false;
 };
