@@ -359,17 +359,31 @@ private slots:
         QTest::failOnWarning(QRegularExpression(QStringLiteral(".")));
         // Damaged data anywhere after the header, the last byte of the Adler-32 among it: an error
         // naming the file (its size, its zlib header, its deflate data or its checksum), never a crash
-        // nor a summary read from what the checksum refuses.
+        // nor a summary read from what the checksum refuses. A few deflate bits do not change what is
+        // inflated (a Huffman table's unused entries, the last byte's padding) and so are outside the
+        // checksum: a file damaged there reads as the good one, the same summary.
         std::vector<qsizetype> places;
         for (qsizetype at = 32; at < bytes.size(); at += std::max<qsizetype>(1, bytes.size() / 200))
             places.push_back(at);
         places.push_back(bytes.size() - 1);
+        int refused = 0;
         for (qsizetype at : places) {
             QByteArray damaged = bytes;
             damaged[at] = char(damaged[at] ^ 0x5a);
             const QString error = errorOf(QStringLiteral("damaged.slsum"), damaged);
-            QVERIFY2(error.contains(QLatin1String("damaged.slsum")), qPrintable(QString::number(at) + error));
+            if (!error.isEmpty()) {
+                QVERIFY2(error.contains(QLatin1String("damaged.slsum")),
+                         qPrintable(QString::number(at) + error));
+                ++refused;
+                continue;
+            }
+            RunSummary summary;
+            QCOMPARE(RunSummaryFile::read(dir.filePath(QStringLiteral("damaged.slsum")), summary), QString());
+            const QString again = dir.filePath(QStringLiteral("again.slsum"));
+            QCOMPARE(RunSummaryFile::write(summary, again), QString());
+            QVERIFY2(readAll(again) == bytes, qPrintable(QString::number(at)));
         }
+        QVERIFY2(refused > int(places.size()) * 9 / 10, qPrintable(QString::number(refused)));
         // Damage inside the compressed data (sizes, ids, counts), recompressed so that it reaches the
         // checks after inflating: caught there, never read out of bounds.
         const QByteArray payload = qUncompress(bytes.mid(32));
