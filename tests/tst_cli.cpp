@@ -433,7 +433,7 @@ private slots:
                 else
                     mistyped.replace(mistyped.indexOf(QStringLiteral("chain")), QStringLiteral("chian"));
                 QTest::addRow("%s nothing to judge", name.constData())
-                    << mistyped << 1 << QStringLiteral("not judged: ");
+                    << mistyped << 4 << QStringLiteral("not judged: ");
                 QTest::addRow("%s nothing to judge, no gate", name.constData())
                     << mistyped.mid(0, mistyped.indexOf(QStringLiteral("--fail-on"))) +
                            mistyped.mid(mistyped.indexOf(QStringLiteral("--fail-on")) + 2)
@@ -447,7 +447,7 @@ private slots:
                                            kLaunchGraph + QStringLiteral("/run_0"),
                                            QStringLiteral("--fail-on"), QStringLiteral("change")} +
                                (*strict ? QStringList{QString::fromLatin1(strict)} : QStringList())
-                        << 1 << QStringLiteral("not judged: step time (the whole run): not tested, ");
+                        << 4 << QStringLiteral("not judged: step time (the whole run): not tested, ");
             for (const char *format : {"text", "markdown", "json"}) {
                 const QStringList f{QStringLiteral("--format"), QString::fromLatin1(format)};
                 QTest::addRow("%s faster, --fail-on change, %s", name.constData(), format)

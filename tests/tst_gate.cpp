@@ -388,7 +388,7 @@ private slots:
             runProcess(QStringLiteral(SCOPELINE_CLI),
                        {QStringLiteral("compare"), eager, compiled, QStringLiteral("--scope"),
                         QStringLiteral("attention"), QStringLiteral("--fail-on"), QStringLiteral("change")});
-        QVERIFY2(cli.exitCode == 1, cli.err.constData());
+        QVERIFY2(cli.exitCode == 4, cli.err.constData());
         QVERIFY2(cli.err.contains("not judged"), cli.err.constData());
         // where B names its scopes, the verdict's words say it all: not "only in A; only in A"
         const ProcessResult named = runProcess(
@@ -396,7 +396,7 @@ private slots:
             {QStringLiteral("compare"), eager,
              testdata::path("jax_h100/jax_named_scopes/trace_file_einsum_*"), QStringLiteral("--scope"),
              QStringLiteral("attention"), QStringLiteral("--fail-on"), QStringLiteral("change")});
-        QVERIFY2(named.exitCode == 1, named.err.constData());
+        QVERIFY2(named.exitCode == 4, named.err.constData());
         QVERIFY2(named.err.contains("not judged: attention (all runs): only in A\n"), named.err.constData());
     }
 

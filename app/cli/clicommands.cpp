@@ -173,7 +173,7 @@ compare, diff and steps also take:
   --fail-on slower|change   a CI gate: exit 3 when, after Holm, the step or a kernel row
                             (diff), the step (steps) or a scope (compare) is B slower
                             (slower) or either way (change); which rows tripped it goes
-                            to stderr (and into the markdown and json); exit 1 when it
+                            to stderr (and into the markdown and json); exit 4 when it
                             cannot judge what it gates: no steps of --step on a side, a
                             step untested (one run, or one process, on a side), a --scope
                             on neither side or on one side only
@@ -195,7 +195,7 @@ run's scopes as the sweep.
 A PATH is a trace file, a run folder, a folder of runs, or run summaries; wildcards (quoted) select several,
 e.g. 'traces/trace_file_matmul_*'. One PATH that scopeline-hipbench recorded into (--out) stands for its
 A and B. Exit status: 0 success, 1 bad usage, 2 unreadable input or unwritable output, 3 the gate
-(--fail-on) found what it names.
+(--fail-on) found what it names, 4 the gate had nothing to judge.
 )";
 
 // Loaded runs stay until the process ends (main's _Exit): the OS takes their memory back at once,
@@ -656,7 +656,7 @@ int gateStatus(const Gate &gate)
     for (const GateRow &row : gate.oneSideOnly())
         err() << "  one side only: " << row.text() << "\n";
     err().flush();
-    return !gate.tripped().empty() ? GateFailed : gate.failed() ? BadUsage : Success;
+    return !gate.tripped().empty() ? GateFailed : gate.failed() ? NotJudged : Success;
 }
 
 QJsonObject gateJson(const Gate &gate)

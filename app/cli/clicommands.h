@@ -22,7 +22,9 @@ class StepBreakdown;
 
 namespace scopeline::cli {
 
-enum ExitCode { Success = 0, BadUsage = 1, Unreadable = 2, GateFailed = 3 };
+// NotJudged: the gate had nothing to judge (a step or scope on one side, one run a side); not bad usage,
+// so that CI can tell a typo from data that cannot pass or fail.
+enum ExitCode { Success = 0, BadUsage = 1, Unreadable = 2, GateFailed = 3, NotJudged = 4 };
 
 // Runs the command line (arguments()[0] is the program) and returns the exit status; `report` replaces
 // this process with scopeline-report.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // scopeline-cli: load traces, print their launch analysis and scopes, compare scopes between two sides,
 // write a report. Exit status: 0 success, 1 bad usage, 2 unreadable input or unwritable output, 3 the
-// CI gate (--fail-on) tripped.
+// CI gate (--fail-on) tripped, 4 the gate had nothing to judge.
 
 #include "app/cli/clicommands.h"
 
