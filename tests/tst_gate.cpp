@@ -18,6 +18,9 @@
 #include "model/tables/tablecolumn.h"
 #include "model/loading/tracefolder.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 #include <vector>
@@ -440,6 +443,37 @@ private slots:
                 ++checked;
             }
         QVERIFY2(checked == 1, "no pair of JAX matmul processes has a caveated call");
+    }
+
+    // A pull-request comment lists the first 20 rows of a list, its names as short as a table's, and
+    // says how many more there are: PyTorch against JAX, every kernel on one side only.
+    void markdownListsTheFirstRows()
+    {
+        const QStringList sides{testdata::path("h100_runs/torch_processes"),
+                                testdata::path("h100_runs/jax_processes/einsum")};
+        const QStringList args =
+            QStringList{QStringLiteral("diff")} + sides +
+            QStringList{QStringLiteral("--fail-on"), QStringLiteral("change"), QStringLiteral("--format")};
+        const ProcessResult json =
+            runProcess(QStringLiteral(SCOPELINE_CLI), args + QStringList{QStringLiteral("json")});
+        const QJsonArray rows = QJsonDocument::fromJson(json.out)
+                                    .object()[QStringLiteral("gate")]
+                                    .toObject()[QStringLiteral("one_side_only")]
+                                    .toArray();
+        QVERIFY2(rows.size() > 20, qPrintable(QString::number(rows.size())));
+        const ProcessResult markdown =
+            runProcess(QStringLiteral(SCOPELINE_CLI), args + QStringList{QStringLiteral("markdown")});
+        QCOMPARE(markdown.exitCode, json.exitCode);
+        QStringList listed;
+        for (const QByteArray &line : markdown.out.split('\n'))
+            if (line.startsWith("- one side only: "))
+                listed << QString::fromUtf8(line);
+        QCOMPARE(listed.size(), 21);
+        QCOMPARE(listed.back(),
+                 QStringLiteral("- one side only: %1 more (the JSON and stderr list every row)")
+                     .arg(rows.size() - 20));
+        for (const QString &line : listed)
+            QVERIFY2(line.size() < 220, qPrintable(line));
     }
 
     // Markdown cells read back as the text they hold (a demangled name's <…>, a folded name's *, a |).
