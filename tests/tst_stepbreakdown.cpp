@@ -168,9 +168,10 @@ void compareRows(const StepBreakdown &steps, const QJsonArray &expected, bool ca
         QCOMPARE(row.stepsA, o[QStringLiteral("steps_a")].toInteger());
         QCOMPARE(row.stepsB, o[QStringLiteral("steps_b")].toInteger());
         // Means to the ns (they are means of integers: far closer than that).
-        for (auto [value, key] : {std::pair{row.meanA, "mean_a_ns"}, std::pair{row.meanB, "mean_b_ns"},
-                                  std::pair{row.delta, "delta_ns"}, std::pair{row.ciLow, "ci_low_ns"},
-                                  std::pair{row.ciHigh, "ci_high_ns"}}) {
+        for (auto [value, key] :
+             {std::pair{row.meanA, "mean_a_ns"}, std::pair{row.meanB, "mean_b_ns"},
+              std::pair{row.delta, "delta_ns"}, std::pair{row.ciLow, "ci_low_ns"},
+              std::pair{row.ciHigh, "ci_high_ns"}, std::pair{row.shareOfDelta, "share_of_delta"}}) {
             const double want = number(o[QLatin1String(key)]);
             QVERIFY2(std::isnan(value) == std::isnan(want) &&
                          (std::isnan(want) || std::fabs(value - want) < 1e-3),
@@ -246,6 +247,10 @@ private slots:
         QTest::newRow("JAX matmul vs einsum, PjitFunction")
             << kRepeated + QStringLiteral("/trace_file_matmul_*")
             << kRepeated + QStringLiteral("/trace_file_einsum_*") << QString() << kPjit << 10;
+        // an A/A split: a step change below the threshold, whose parts have no share of it
+        QTest::newRow("JAX einsum runs 0-4 vs 5-9, PjitFunction")
+            << kRepeated + QStringLiteral("/trace_file_einsum_[0-4]")
+            << kRepeated + QStringLiteral("/trace_file_einsum_[5-9]") << QString() << kPjit << 5;
         QTest::newRow("resnet50 training, ProfilerStep (2021 schema)")
             << kResnet << kResnet << QString() << QStringLiteral("ProfilerStep") << 1;
         // 2 runs of 8 GPUs a side: each run the mean over its ranks, busy split by communication

@@ -108,7 +108,9 @@ std::pair<std::string, KernelDiffRow> finishRow(Accumulator &acc, const int runs
         row.names.append(QString::fromStdString(name));
     row.communication = acc.communication;
     row.deltaTotalNs = row.b.totalPerRunNs - row.a.totalPerRunNs;
-    if (sum.deltaTotalNs != 0)
+    // A share of a change too small to count (a trace against a copy of itself, 1 ns in 10 ms) is the
+    // noise of one row over that of all: millions of per cent.
+    if (sum.deltaTotalNs != 0 && std::fabs(sum.deltaTotalNs) >= options.threshold * sum.kernelTimePerRunA)
         row.shareOfDelta = row.deltaTotalNs / sum.deltaTotalNs;
     if (row.a.present() && row.b.present() && row.a.medianNs > 0) // zero-length kernels exist
         row.relChangeMedian = (row.b.medianNs - row.a.medianNs) / row.a.medianNs;

@@ -66,7 +66,8 @@ struct KernelDiffRow
     bool communication = false; // a communication kernel (isCommunicationKernel)
     KernelDiffSide a, b;
     double deltaTotalNs = 0;         // b.totalPerRunNs − a.totalPerRunNs
-    double shareOfDelta = kUnset;    // deltaTotalNs / the summary's deltaTotalNs; NaN when that is 0
+    // deltaTotalNs / the summary's deltaTotalNs; NaN where that is below the threshold of A's kernel time
+    double shareOfDelta = kUnset;
     double relChangeMedian = kUnset; // (b.medianNs − a.medianNs) / a.medianNs; NaN unless a.medianNs > 0
     // GPU time per run: Welch on the units' totals (stats::meanChangeTest), change relative to A's.
     stats::RunLevelTest runLevel;

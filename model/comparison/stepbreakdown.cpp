@@ -500,7 +500,10 @@ void StepBreakdown::judgeTogether(const std::vector<StepBreakdown *> &comparison
                 row.ciHigh = agrees ? welch.ciHigh : StepRow::kUnset;
                 row.ciLevel = 1 - level;
             }
-            row.shareOfDelta = stepDelta != 0 ? row.delta / stepDelta : StepRow::kUnset;
+            // a step change too small to count: the parts' shares of it are noise over noise
+            const bool counts =
+                stepDelta != 0 && std::fabs(stepDelta) >= comparison->m_options.threshold * stepA;
+            row.shareOfDelta = counts ? row.delta / stepDelta : StepRow::kUnset;
             row.verdict = runLevelVerdict(row.p, stepA > 0 ? row.delta / stepA : StepRow::kUnset,
                                           comparison->m_options.alpha, comparison->m_options.threshold);
         }

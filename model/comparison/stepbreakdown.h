@@ -111,7 +111,7 @@ struct StepRow
     int64_t stepsA = 0, stepsB = 0;         // steps over all runs
     double meanA = kUnset, meanB = kUnset;  // mean over the units of the per-unit mean per step (ns)
     double delta = kUnset;                  // meanB − meanA
-    double shareOfDelta = kUnset;           // delta / the step row's delta
+    double shareOfDelta = kUnset;           // delta / the step row's delta, where that reaches the threshold
     // Welch–Satterthwaite interval of delta at the level the verdict is judged (ciLevel, e.g. 0.95):
     // 1 − alpha for the step time, tested alone; Holm's step-down level for its parts, one family.
     double ciLow = kUnset, ciHigh = kUnset, ciLevel = kUnset;

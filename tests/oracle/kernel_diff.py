@@ -358,8 +358,13 @@ def judge(pairs, alpha, threshold):
     """Holm over the rows of every pair (kernels x candidates), for each of the two tests."""
     rows = [row for pair in pairs for row in pair["rows"]]
     for pair in pairs:
+        s = pair["summary"]
+        # shares only of a change of kernel time that reaches the threshold of A's
+        counts = abs(s["delta_total_ns"]) >= threshold * s["kernel_time_per_run_a"]
         for row in pair["rows"]:
             row["_pair"] = pair
+            if not counts:
+                row["share_of_delta"] = None
     # Each interval at the level its verdict is judged: Holm's step-down level in its family; a tie's
     # interval (not from the test) only where it excludes 0 exactly when p < level.
     for prefix, test, index in (("run_level", time_level, 0), ("per_call", run_level, 1)):

@@ -35,7 +35,7 @@ Definitions
   rank's (the most); a rank's OS pid is not a process.
   Units: by_process when either side has >= 2 distinct non-empty processes; then a unit = a process
   (value = mean of its runs' means), else a unit = a run. mean = mean of the unit values (exact
-  rationals); delta = mean_b - mean_a; share_of_delta = delta / step delta (null if that is 0).
+  rationals); delta = mean_b - mean_a; share_of_delta = delta / step delta (null if |step delta| < threshold * step mean_a or 0).
   With >= 2 units a side: Welch p_raw = ttest_ind(b, a, equal_var=False); se == 0 (each side one
   value) -> p_raw = the exact permutation test of the difference of means. The step row is judged
   alone: p = p_raw at level alpha; the other rows are one Holm family: p = Holm-adjusted, level =
@@ -428,7 +428,8 @@ def finish(rows, judged, levels, alpha, threshold):
         row["ci_level"] = 1 - level
     for row, p in zip(rows, judged):
         d, sd = row["delta_ns"], step_row["delta_ns"]
-        row["share_of_delta"] = float(d / sd) + 0.0 if d is not None and sd else None
+        counts = sd and abs(sd) >= threshold * step_row["mean_a_ns"]
+        row["share_of_delta"] = float(d / sd) + 0.0 if d is not None and counts else None
         row["p"] = p
         if row["units_a"] < 2 or row["units_b"] < 2 or p is None:
             row["verdict"] = "not_tested"
