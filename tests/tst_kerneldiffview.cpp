@@ -246,6 +246,27 @@ private slots:
         QVERIFY(tested > 0);
     }
 
+    // A trace's own caveat (CUDA graphs recorded whole by nsys) shows in the banner, under its side and
+    // file, with no replication caveat to go with it; gone with the next pair.
+    void traceCaveatsInTheBanner()
+    {
+        const QString node = testdata::path("converted/nsys_graphs/node.sqlite"),
+                      graph = testdata::path("converted/nsys_graphs/graph.sqlite");
+        REQUIRE_TEST_DATA(node, graph);
+        const QList<LoadedRun> a{LoadedRun::load(TraceRun{QStringLiteral("node"), node})},
+            b{LoadedRun::load(TraceRun{QStringLiteral("graph"), graph})};
+        QVERIFY(a.front().ok() && b.front().ok());
+        KernelDiffView view;
+        view.setSides(a, b, QString(), QString());
+        QVERIFY(view.caveatBanner()->isShown());
+        QCOMPARE(view.caveatBanner()->text(), pairCaveats(a, b).join(QLatin1Char('\n')));
+        QVERIFY2(view.caveatBanner()->text().startsWith(
+                     QStringLiteral("B: %1: 12 CUDA graph launches").arg(graph)),
+                 qPrintable(view.caveatBanner()->text()));
+        view.setSides(a, a, QString(), QString());
+        QVERIFY(!view.caveatBanner()->isShown());
+    }
+
     // 4 processes a side: kernels that XLA's autotuner picks in some processes only are process-dependent
     // by kernel and set apart; by op they fall into their op's row.
     void processDependentRowsAndByOp()

@@ -7,10 +7,13 @@
 // puts them). Bad databases (truncated, missing tables or columns, wrong column types, locked, an
 // oversized BLOB, not SQLite at all, no kernel table) end with a message naming the file.
 
+#include "model/analysis/runsummary.h"
+#include "model/analysis/runsummaryfile.h"
 #include "model/analysis/traceanalysis.h"
-#include "model/tracedata/tracedata.h"
+#include "model/loading/loadedrun.h"
 #include "model/loading/tracefolder.h"
 #include "model/loading/traceloader.h"
+#include "model/tracedata/tracedata.h"
 
 #include "testdata.h"
 #include "testprocess.h"
@@ -436,6 +439,55 @@ private slots:
             QJsonDocument::fromJson(steps.out).object()[QStringLiteral("rows")].toArray().first().toObject();
         QCOMPARE(step[QStringLiteral("mean_a_ns")], step[QStringLiteral("mean_b_ns")]);
         QCOMPARE(step[QStringLiteral("steps_b")].toInt(), 4);
+    }
+
+    // What changes the figures' meaning (graphs recorded whole, kernels without their launch calls) is
+    // said beside every comparison, not by `info` alone: it is kept in the run's summary (and its
+    // file), warned by diff and steps, and headed by its side and file.
+    void caveatsReachComparisons()
+    {
+        const QString node = converted("nsys_graphs/node.sqlite"),
+                      graph = converted("nsys_graphs/graph.sqlite"),
+                      rocpd = converted("rocpd/908_results.db");
+        REQUIRE_TEST_DATA(node, graph, rocpd);
+        auto caveatsOf = [](const QString &path) {
+            const LoadedRun run = LoadedRun::load(TraceRun{QFileInfo(path).fileName(), path});
+            return run.ok() ? run.summary->caveats : QStringList{QStringLiteral("failed: ") + run.error};
+        };
+        QCOMPARE(caveatsOf(node), QStringList());
+        const QStringList graphCaveats = caveatsOf(graph);
+        QCOMPARE(graphCaveats.size(), 1);
+        QVERIFY2(graphCaveats.front().startsWith(QLatin1String("12 CUDA graph launches recorded whole")),
+                 qPrintable(graphCaveats.front()));
+        const QStringList rocpdCaveats = caveatsOf(rocpd);
+        QCOMPARE(rocpdCaveats.size(), 1);
+        QVERIFY2(rocpdCaveats.front().startsWith(QLatin1String("no HIP API calls in this database")),
+                 qPrintable(rocpdCaveats.front()));
+        // every caveat is a note too (what `info` says), the notes that change nothing are not caveats
+        const QJsonArray notes = infoJson(graph)[QStringLiteral("notes")].toArray();
+        QVERIFY(notes.contains(graphCaveats.front()) && notes.size() > 1);
+
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const LoadedRun run = LoadedRun::load(TraceRun{QStringLiteral("graph"), graph});
+        const QString file = dir.filePath(QStringLiteral("graph.slsum"));
+        QCOMPARE(RunSummaryFile::write(*run.summary, file), QString());
+        RunSummary read;
+        QCOMPARE(RunSummaryFile::read(file, read), QString());
+        QCOMPARE(read.caveats, graphCaveats);
+
+        for (const QStringList &sides : {QStringList{node, graph}, QStringList{node, file}}) {
+            const ProcessResult diff = cli(QStringList{QStringLiteral("diff")} + sides);
+            QVERIFY2(diff.exitCode == 0, diff.err.constData());
+            const QString warned =
+                QStringLiteral("scopeline-cli: warning: B: %1: %2\n").arg(sides[1], graphCaveats.front());
+            QVERIFY2(QString::fromUtf8(diff.err).contains(warned), diff.err.constData());
+            QVERIFY2(!diff.err.contains("warning: A: "), diff.err.constData());
+        }
+        const QList<LoadedRun> a{LoadedRun::load(TraceRun{QStringLiteral("node"), node})},
+            b{run, run.withoutEvents()};
+        QCOMPARE(pairCaveats(a, b),
+                 QStringList{QStringLiteral("B: %1: %2").arg(graph, graphCaveats.front())});
     }
 
     // A graph launch CUPTI could not time (start = end = 0) is left out and counted, not GPU work at 0;

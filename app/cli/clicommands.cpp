@@ -237,7 +237,7 @@ int loadVariants(const QList<SideArgument> &sides, LoadedVariants &variants)
     variants.baseline = each.front();
     variants.candidates.assign(each.begin() + 1, each.end());
     for (std::size_t i = 0; i < each.size(); ++i)
-        warnRunsWithoutKernels(each[i], sides[qsizetype(i)].label);
+        warnAboutRuns(each[i], sides[qsizetype(i)].label);
     for (qsizetype i = 1; i < sides.size(); ++i)
         variants.labels << sides[i].label;
     return Success;
@@ -495,13 +495,15 @@ void warnStepsMissing(const StepBreakdown &steps, const QString &labelA, const Q
                     .arg(steps.stepScope(), where));
 }
 
-void warnRunsWithoutKernels(const QList<LoadedRun> &runs, const QString &side)
+void warnAboutRuns(const QList<LoadedRun> &runs, const QString &side)
 {
     for (const LoadedRun &run : runs)
         if (run.summary && run.summary->kernels().empty())
             warning(QStringLiteral("%1: %2 holds no GPU kernels: nothing of it can be compared (was GPU "
                                    "activity recorded?)")
                         .arg(side, run.run.file));
+    for (const QString &caveat : runCaveats(runs))
+        warning(QStringLiteral("%1: %2").arg(side, caveat));
 }
 
 bool loadPair(const QString &pathA, const QString &pathB, QList<LoadedRun> &a, QList<LoadedRun> &b)
@@ -521,8 +523,8 @@ bool loadPair(const QString &pathA, const QString &pathB, QList<LoadedRun> &a, Q
     if (files(a) == files(b))
         warning(
             QStringLiteral("A and B are the same runs (%1 and %2 read the same files)").arg(pathA, pathB));
-    warnRunsWithoutKernels(a, QStringLiteral("A"));
-    warnRunsWithoutKernels(b, QStringLiteral("B"));
+    warnAboutRuns(a, QStringLiteral("A"));
+    warnAboutRuns(b, QStringLiteral("B"));
     return true;
 }
 

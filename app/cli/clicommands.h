@@ -136,8 +136,8 @@ bool loadSides(const ComparisonOptions &options, QList<LoadedRun> &a, QList<Load
 // Loads the two sides of a pair in one pass; warns of one path given for both and of runs without
 // kernels. False after printing why a side could not be loaded.
 bool loadPair(const QString &pathA, const QString &pathB, QList<LoadedRun> &a, QList<LoadedRun> &b);
-// Warns of each run of a side that holds no GPU kernels.
-void warnRunsWithoutKernels(const QList<LoadedRun> &runs, const QString &side);
+// Warns of each run of a side that holds no GPU kernels, and of its traces' caveats (runCaveats).
+void warnAboutRuns(const QList<LoadedRun> &runs, const QString &side);
 
 // --format text|markdown|json, --fail-on slower|change and --strict: what diff, steps and compare
 // share to serve as a CI gate (markdown: a pull-request comment; json: every CSV field).

@@ -103,6 +103,7 @@ RunSummary::RunSummary(const TraceAnalysis &analysis, std::shared_ptr<const Scop
     format = t.format;
     events = t.eventsRead();
     skipped = t.skipped;
+    caveats = t.caveats;
 
     // Processes by pid, numbered in track order over the CPU tracks (as the step breakdown did).
     std::map<QString, uint16_t> processIds;

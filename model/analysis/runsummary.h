@@ -94,6 +94,7 @@ public:
     TraceFormat format = TraceFormat::Unknown;
     int64_t events = 0;
     std::map<QString, int64_t> skipped;
+    QStringList caveats; // TraceData::caveats: said beside every comparison of the run
     LaunchOrigin launchOrigin;
 
 private:

@@ -108,6 +108,9 @@ void writePayload(QDataStream &out, const RunSummary &s, const std::vector<RunSu
         writeString(out, reason);
         out << qint64(count);
     }
+    out << quint64(s.caveats.size());
+    for (const QString &caveat : s.caveats)
+        writeString(out, caveat);
     writeString(out, s.launchOrigin.pid);
     out << qint64(s.launchOrigin.firstId) << qint64(s.launchOrigin.lastId);
     writeStrings(out, strings);
@@ -237,6 +240,10 @@ QString RunSummaryFile::read(const QString &path, RunSummary &summary)
         in >> count;
         s.skipped[reason] = count;
     }
+    uint64_t caveats = 0;
+    ok = ok && readCount(in, caveats, 4);
+    for (uint64_t i = 0; ok && i < caveats; ++i)
+        ok = readString(in, s.caveats.emplace_back());
     ok = ok && readString(in, s.launchOrigin.pid);
     qint64 firstLaunchId = -1, lastLaunchId = -1;
     in >> firstLaunchId >> lastLaunchId;

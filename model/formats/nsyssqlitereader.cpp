@@ -213,12 +213,13 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
         m_builder.note(tr("no kernels recorded in this export"));
     // nsys's default, --cuda-graph-trace=graph, records a graph launch as one range and none of its nodes.
     if (graphs > 0)
-        m_builder.note(tr("%1 CUDA graph launches recorded whole, each one GPU range named \"CUDA graph N\": "
-                          "their kernels are not seen (record with `nsys profile --cuda-graph-trace=node`)")
-                           .arg(graphs));
+        m_builder.caveat(
+            tr("%1 CUDA graph launches recorded whole, each one GPU range named \"CUDA graph N\": "
+               "their kernels are not seen (record with `nsys profile --cuda-graph-trace=node`)")
+                .arg(graphs));
     if (calls == 0)
-        m_builder.note(tr("no CUDA API calls in this export: kernels are not paired with the calls that "
-                          "launched them (record with `nsys profile --trace=cuda`)"));
+        m_builder.caveat(tr("no CUDA API calls in this export: kernels are not paired with the calls that "
+                            "launched them (record with `nsys profile --trace=cuda`)"));
     if (memcpys == 0)
         m_builder.note(tr("no memory copies in this export"));
     if (memsets == 0)

@@ -166,6 +166,9 @@ bool RocpdDatabase::readRocpd(sqlite3 *db, int index, const QString &fileName)
     auto note = [&](const QString &text) {
         m_builder.note(m_multiFile ? fileName + QStringLiteral(": ") + text : text);
     };
+    auto caveat = [&](const QString &text) {
+        m_builder.caveat(m_multiFile ? fileName + QStringLiteral(": ") + text : text);
+    };
     int rc = SQLITE_OK;
     const Names objects = objectNames(db, &rc);
     auto has = [&](const char *name) { return objects.count(name) > 0; };
@@ -194,7 +197,7 @@ bool RocpdDatabase::readRocpd(sqlite3 *db, int index, const QString &fileName)
             }
     }
     if (!has("rocpd_event"))
-        note(tr("no rocpd_event table: kernels are not paired with the calls that launched them"));
+        caveat(tr("no rocpd_event table: kernels are not paired with the calls that launched them"));
     if (!strings)
         note(tr("no rocpd_string table: calls and copies are unnamed"));
     if (!has("rocpd_info_agent"))
@@ -214,8 +217,8 @@ bool RocpdDatabase::readRocpd(sqlite3 *db, int index, const QString &fileName)
     if (dispatches == 0)
         note(tr("no kernel dispatches in this database (record with `rocprofv3 --kernel-trace`)"));
     if (regions + sampleRows == 0)
-        note(tr("no HIP API calls in this database: kernels are not paired with the calls that "
-                "launched them (record with `rocprofv3 --hip-trace`)"));
+        caveat(tr("no HIP API calls in this database: kernels are not paired with the calls that "
+                  "launched them (record with `rocprofv3 --hip-trace`)"));
     if (copies == 0)
         note(tr("no memory copies in this database"));
 

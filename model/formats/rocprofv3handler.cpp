@@ -291,8 +291,9 @@ void RocprofV3Handler::addEventsTo(TraceBuilder &builder) const
                          .arg(unread.join(QStringLiteral(", "))));
     if (!m_dispatches.empty() && std::none_of(m_activities.begin(), m_activities.end(),
                                               [](const Activity &a) { return a.record == Record::Call; }))
-        builder.note(tr("no HIP API calls in this JSON: kernels are not paired with the calls that launched "
-                        "them (record with `rocprofv3 --hip-trace`)"));
+        builder.caveat(
+            tr("no HIP API calls in this JSON: kernels are not paired with the calls that launched "
+               "them (record with `rocprofv3 --hip-trace`)"));
     RawEvent event;
     // A GPU's process, named as Chrome traces name it, so that tracks get GPU names and device numbers.
     std::map<uint64_t, std::string> gpuPids;

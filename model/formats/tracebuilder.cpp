@@ -173,6 +173,13 @@ void TraceBuilder::note(const QString &text)
         m_data.notes << text;
 }
 
+void TraceBuilder::caveat(const QString &text)
+{
+    note(text);
+    if (!m_data.caveats.contains(text))
+        m_data.caveats << text;
+}
+
 uint32_t TraceBuilder::trackFor(uint32_t pid, uint32_t tid)
 {
     // Consecutive events mostly share a track.

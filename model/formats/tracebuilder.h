@@ -57,6 +57,8 @@ public:
     void skip(const QString &reason, int64_t count = 1) override;
     // Something the file does not hold, said once however often it is noted (TraceData::notes).
     void note(const QString &text);
+    // A note that changes what the figures mean (TraceData::caveats).
+    void caveat(const QString &text);
     void setKinetoMarker() override { m_kineto = true; }
     TraceDetail detail() const override { return m_data.detail; }
     // Classifies everything; call once after the last event.

@@ -5,6 +5,7 @@
 #include "model/loading/traceloader.h"
 #include "model/tracedata/devicetrace.h"
 
+#include <QCoreApplication>
 #include <QThreadPool>
 #include <QtConcurrent>
 
@@ -237,6 +238,37 @@ LoadedRun LoadedRun::withoutEvents() const
 bool hasRanks(const QList<LoadedRun> &runs)
 {
     return std::any_of(runs.begin(), runs.end(), [](const LoadedRun &r) { return r.run.rank >= 0; });
+}
+
+QStringList runCaveats(const QList<LoadedRun> &runs)
+{
+    std::vector<std::pair<QString, QStringList>> files; // each caveat, in order, and the files it is of
+    for (const LoadedRun &run : runs)
+        for (const QString &caveat : run.summary ? run.summary->caveats : QStringList()) {
+            auto it =
+                std::find_if(files.begin(), files.end(), [&](const auto &f) { return f.first == caveat; });
+            if (it == files.end())
+                it = files.insert(files.end(), {caveat, {}});
+            if (!it->second.contains(run.run.file)) // the GPUs of one trace: one file
+                it->second << run.run.file;
+        }
+    QStringList lines;
+    for (const auto &[caveat, of] : files)
+        lines << (of.size() == 1 ? QStringLiteral("%1: %2").arg(of.front(), caveat)
+                                 : QCoreApplication::translate("LoadedRun", "%1 and %n other file(s): %2",
+                                                               nullptr, int(of.size() - 1))
+                                       .arg(of.front(), caveat));
+    return lines;
+}
+
+QStringList pairCaveats(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
+{
+    QStringList lines;
+    for (const QString &caveat : runCaveats(a))
+        lines << QStringLiteral("A: ") + caveat;
+    for (const QString &caveat : runCaveats(b))
+        lines << QStringLiteral("B: ") + caveat;
+    return lines;
 }
 
 std::vector<const ScopeIndex *> scopeIndexes(const QList<LoadedRun> &runs)

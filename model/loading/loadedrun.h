@@ -89,5 +89,10 @@ struct LoadedRun
 std::vector<const ScopeIndex *> scopeIndexes(const QList<LoadedRun> &runs);
 // Whether some run is a rank of a run of several GPUs.
 bool hasRanks(const QList<LoadedRun> &runs);
+// The caveats of the runs' traces (RunSummary::caveats), each once: "<file>: <caveat>", or "<file> and
+// 4 other files: <caveat>" where several files share it.
+QStringList runCaveats(const QList<LoadedRun> &runs);
+// Those of two sides, each line headed by its side: "A: …", "B: …".
+QStringList pairCaveats(const QList<LoadedRun> &a, const QList<LoadedRun> &b);
 
 } // namespace scopeline

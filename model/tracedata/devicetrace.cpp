@@ -105,6 +105,7 @@ TraceData traceOfDevice(const TraceData &trace, int device)
     out.bytesRead = trace.bytesRead;
     out.skipped = trace.skipped;
     out.notes = trace.notes;
+    out.caveats = trace.caveats;
     return out;
 }
 

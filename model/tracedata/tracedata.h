@@ -160,6 +160,9 @@ public:
     // What the file does not hold, said once each in words ("no NVTX ranges in this export"): an
     // absent optional table is not a skipped event.
     QStringList notes;
+    // The notes that change what the figures mean (kernels not paired with their launch calls, CUDA
+    // graphs recorded whole): said beside every comparison of the run, not by `info` alone.
+    QStringList caveats;
     // Skipped by design (counters, event kinds not shown) rather than because the event was broken.
     static bool isBenignSkip(const QString &reason);
 

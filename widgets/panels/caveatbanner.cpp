@@ -41,16 +41,19 @@ CaveatBanner::CaveatBanner(QWidget *parent) : QWidget(parent)
     setCaveat({});
 }
 
-void CaveatBanner::setCaveat(const QString &caveat)
+void CaveatBanner::setCaveat(const QString &caveat, const QStringList &traceCaveats)
 {
     m_caveat = caveat;
-    m_text->setText(caveat.isEmpty() ? QString() : message(caveat));
-    setVisible(!caveat.isEmpty());
+    QStringList lines = traceCaveats;
+    if (!caveat.isEmpty())
+        lines.prepend(message(caveat));
+    m_text->setText(lines.join(QLatin1Char('\n')));
+    setVisible(!lines.isEmpty());
 }
 
 QString CaveatBanner::text() const
 {
-    return m_caveat.isEmpty() ? QString() : m_text->text();
+    return isHidden() ? QString() : m_text->text();
 }
 
 QString CaveatBanner::message(const QString &caveat)

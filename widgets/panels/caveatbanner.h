@@ -16,11 +16,12 @@ class CaveatBanner : public QWidget
 public:
     explicit CaveatBanner(QWidget *parent = nullptr);
 
-    // Shows the banner for `caveat`, hides it when empty.
-    void setCaveat(const QString &caveat);
+    // Shows the banner for `caveat` and the traces' own caveats below it (runCaveats, a line each),
+    // hides it when there are none.
+    void setCaveat(const QString &caveat, const QStringList &traceCaveats = {});
     QString caveat() const { return m_caveat; }
     bool isShown() const { return !isHidden(); }
-    // The text shown: message(caveat()); empty while hidden.
+    // The text shown: message(caveat()) and the traces' caveats; empty while hidden.
     QString text() const;
 
     // The caveat as a sentence, then how to record several processes (the report says the same).

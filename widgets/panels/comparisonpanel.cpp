@@ -257,7 +257,7 @@ void ComparisonPanel::setSides(const QList<LoadedRun> &a, const QList<LoadedRun>
     };
     m_replication = std::make_unique<Replication>(Replication::of(a, b));
     const QString caveat = loaded(a) && loaded(b) ? m_replication->caveat() : QString();
-    m_caveat->setCaveat(caveat);
+    m_caveat->setCaveat(caveat, pairCaveats(a, b));
     m_tableModel->setCaveat(caveat);
     m_picker->setSides(a, b);
     const QString note = ScopeComparison(m_indexA, m_indexB).unnamedSideNote();

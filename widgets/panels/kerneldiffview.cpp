@@ -291,7 +291,8 @@ void KernelDiffView::recompute()
                : tr("Open a pair of traces to see which kernels account for the difference."));
     m_caveat->setCaveat(m_diff && m_diff->summary().runsA > 0 && m_diff->summary().runsB > 0
                             ? m_diff->summary().caveat
-                            : QString());
+                            : QString(),
+                        pairCaveats(m_runsA, m_runsB));
     // Keep the same kernel selected across a refold or a new threshold.
     int keep = -1;
     if (m_diff)
