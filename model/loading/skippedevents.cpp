@@ -3,6 +3,8 @@
 
 #include <QCoreApplication>
 
+#include <set>
+
 namespace scopeline {
 
 namespace {
@@ -30,14 +32,20 @@ SkippedEvents SkippedEvents::of(const QList<LoadedRun> &a, const QList<LoadedRun
     SkippedEvents skipped;
     const std::pair<QString, const QList<LoadedRun> *> sides[] = {{QStringLiteral("A"), &a},
                                                                   {QStringLiteral("B"), &b}};
-    for (const auto &[side, runs] : sides)
+    // A file counts once: the GPUs of one trace each carry its skipped events, and one trace may be
+    // opened on both sides.
+    std::set<QString> counted;
+    for (const auto &[side, runs] : sides) {
+        std::set<QString> listed;
         for (const LoadedRun &run : *runs) {
-            if (const std::map<QString, int64_t> *counts = skippedOf(run))
+            const std::map<QString, int64_t> *counts = skippedOf(run);
+            if (counts && counted.insert(run.run.file).second)
                 for (const auto &entry : *counts)
                     skipped.total += entry.second;
-            if (const QString broken = brokenIn(run); !broken.isEmpty())
+            if (const QString broken = brokenIn(run); !broken.isEmpty() && listed.insert(run.run.file).second)
                 skipped.brokenRuns << QStringLiteral("%1 %2: %3").arg(side, run.run.file, broken);
         }
+    }
     return skipped;
 }
 

@@ -14,8 +14,9 @@ namespace scopeline {
 
 struct SkippedEvents
 {
-    int64_t total = 0;      // every event not loaded, the benign ones included
-    QStringList brokenRuns; // "A <file>: 2 × <reason>, 1 × <reason>", one per run with broken events
+    int64_t total = 0; // every event not loaded, the benign ones included; each file once
+    QStringList
+        brokenRuns; // "A <file>: 2 × <reason>, 1 × <reason>", one per file of a side with broken events
 
     bool anyBroken() const { return !brokenRuns.isEmpty(); }
     static SkippedEvents of(const QList<LoadedRun> &a, const QList<LoadedRun> &b);
