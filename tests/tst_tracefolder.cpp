@@ -107,6 +107,7 @@ private slots:
     void jaxFoldersBelowTheRunFolder();
     void jaxSessionOfSeveralHosts();
     void emptyFolder();
+    void emptyRunFolderIsNoted();
     void missingPath();
     void hugeFolderTreeStops();
     void oneTracePerFolderNamesTheRunAfterIt();
@@ -596,6 +597,36 @@ void TstTraceFolder::emptyFolder()
     error.clear();
     QVERIFY(TraceFolder::scan(bare.path(), &error).empty());
     QVERIFY2(error.contains(QDir::toNativeSeparators(bare.path())), qPrintable(error));
+}
+
+// A run folder left without its trace (a recording that failed, a copy not finished) is a run fewer: said
+// once, by its path, however deep its own empty folders go; a folder with a run below it is no empty run.
+void TstTraceFolder::emptyRunFolderIsNoted()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString side = tmp.filePath(QStringLiteral("side"));
+    QVERIFY(touch(side + QStringLiteral("/run_0/x.pt.trace.json")));
+    QVERIFY(touch(side + QStringLiteral("/run_1/log.txt"), "not a trace"));
+    QVERIFY(QDir().mkpath(side + QStringLiteral("/run_1/empty/emptier")));
+    QVERIFY(touch(side + QStringLiteral("/run_2/x.pt.trace.json")));
+    QVERIFY(touch(side + QStringLiteral("/nested/run_3/x.pt.trace.json")));
+    // a second name for run_0's trace is noted as such, not as an empty run
+    QVERIFY(QDir().mkpath(side + QStringLiteral("/run_4")));
+    QVERIFY(QFile::link(side + QStringLiteral("/run_0/x.pt.trace.json"),
+                        side + QStringLiteral("/run_4/x.pt.trace.json")));
+    const QString run1 = QDir::toNativeSeparators(side + QStringLiteral("/run_1"));
+    for (const QString &path : {side, side + QStringLiteral("/run_*")}) {
+        QString error;
+        QStringList notes;
+        const std::vector<TraceRun> runs = TraceFolder::scan(path, &error, &notes);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(runs.size(), std::size_t(path == side ? 3 : 2));
+        QCOMPARE(notes.size(), 2);
+        QCOMPARE(notes[0], run1 + QStringLiteral(": no trace files in it, left out of the side"));
+        QVERIFY2(notes[1].contains(QLatin1String("run_4/x.pt.trace.json: the same file as ")),
+                 qPrintable(notes[1]));
+    }
 }
 
 void TstTraceFolder::missingPath()

@@ -192,6 +192,15 @@ void keepSessionFile(const QDir &dir, QFileInfoList &files, Seen &seen)
     }
 }
 
+// A run folder of the side (a folder right below it, or one a wildcard matched) without a trace, and
+// nothing said of it yet (a second name for traces met before): the side has a run fewer than the user
+// may think, so it is said rather than passed over.
+void noteEmptyRunFolder(const QFileInfo &folder, Seen &seen)
+{
+    seen.notes << tr("%1: no trace files in it, left out of the side")
+                      .arg(QDir::toNativeSeparators(folder.absoluteFilePath()));
+}
+
 // False when more than kMaxFolders were visited (`visited` counts them).
 bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, Seen &seen,
                 std::vector<TraceRun> &runs)
@@ -272,10 +281,17 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, Seen
 
     if (depth >= kMaxDepth)
         return true;
-    for (const QFileInfo &info : realFirst(dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)))
-        if (seen.first(info) &&
-            !scanFolder(root, QDir(info.absoluteFilePath()), depth + 1, visited, seen, runs))
+    for (const QFileInfo &info :
+         realFirst(dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))) {
+        if (!seen.first(info))
+            continue;
+        const std::size_t before = runs.size();
+        const qsizetype said = seen.notes.size();
+        if (!scanFolder(root, QDir(info.absoluteFilePath()), depth + 1, visited, seen, runs))
             return false;
+        if (depth == 0 && runs.size() == before && seen.notes.size() == said)
+            noteEmptyRunFolder(info, seen);
+    }
     return true;
 }
 
@@ -431,6 +447,7 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
         const QDir dir(info.absoluteFilePath());
         const QDir root = wildcard ? QDir(wildcardRoot(path).absolutePath()) : dir;
         const std::size_t before = runs.size();
+        const qsizetype said = seen.notes.size();
         int visited = 0;
         // A matched folder is a subfolder of root, as when root itself is scanned: one holding one trace
         // is a run folder named after itself (run_*), not a process folder of a run named after its file.
@@ -440,6 +457,8 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
                             : tr("%1: more than %2 folders below it; choose the folder that holds the runs")
                                   .arg(QDir::toNativeSeparators(target))
                                   .arg(kMaxFolders));
+        if (runs.size() == before && wildcard && seen.notes.size() == said)
+            noteEmptyRunFolder(info, seen);
         if (runs.size() == before && !wildcard) {
             // A folder of files that a format names but cannot read (Nsight Systems reports, JAX XPlane).
             QStringList lookedFor;

@@ -31,7 +31,8 @@ public:
     // nothing and sets error to a message naming the path.
     // Each trace counts once: files and folders are known by their real paths, so a link to a run
     // already found ("latest -> run_1"), or to a folder the scan is already in, is passed over;
-    // notes, when given, gets a line for each ("latest: the same folder as run_1, counted once").
+    // notes, when given, gets a line for each ("latest: the same folder as run_1, counted once"), and
+    // for each run folder (right below path, or matched) without a trace file.
     // A folder whose trace files are distinct ranks of one job is one run: each file a TraceRun of
     // the folder's name with its rank (a partial world is noted); duplicate ranks, different world
     // sizes or files without a rank among them are an error naming the files. Files a wildcard
