@@ -749,6 +749,14 @@ private slots:
         QCOMPARE(root[QStringLiteral("collectives")].toArray().size(),
                  qsizetype(table.collectiveKinds().size()));
         QCOMPARE(root[QStringLiteral("notes")].toArray().size(), table.notes().size());
+        // 2 runs a side, all of one process: what A against B does not measure, as steps says it
+        const StepBreakdown steps(load(dir.filePath(QStringLiteral("A"))),
+                                  load(dir.filePath(QStringLiteral("B"))));
+        QVERIFY(!steps.byProcess() && steps.row(StepPart::Step).unitsA == 2);
+        QVERIFY2(steps.stepLine().contains(Replication::processCaveat()), qPrintable(steps.stepLine()));
+        QCOMPARE(table.caveat(), Replication::processCaveat());
+        QCOMPARE(root[QStringLiteral("caveat")].toString(), table.caveat());
+        QVERIFY2(result.out.contains("\ncaveat: " + table.caveat().toUtf8() + "\n"), result.out.constData());
         // the oracle's rows for both sides, in the CLI's order
         const QJsonArray expected =
             oracleRows({dir.filePath(QStringLiteral("A")), dir.filePath(QStringLiteral("B"))});

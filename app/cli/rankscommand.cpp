@@ -28,7 +28,8 @@ void printRanks(const RankTable &ranks, const QStringList &positional)
           << "; figures per step, a run's ranks each a row\n";
     out() << tableText(RankTable::columns(), ranks.rows());
     for (const QString &note : ranks.notes())
-        out() << note << "\n";
+        if (note != ranks.caveat()) // said under A against B, which it is about
+            out() << note << "\n";
     if (!ranks.collectiveKinds().empty()) {
         out()
             << "\nCollectives, per kind over the ranks of every run (bandwidths where the args give message "
@@ -40,6 +41,8 @@ void printRanks(const RankTable &ranks, const QStringList &positional)
                  "ranks alone, the slowest rank and each "
                  "rank Holm among themselves, each interval at its row's level):\n";
         out() << tableText(RankTable::comparisonColumns(), ranks.comparison());
+        if (!ranks.caveat().isEmpty())
+            out() << "caveat: " << ranks.caveat() << "\n";
     }
 }
 
@@ -54,7 +57,8 @@ void printRanksJson(const RankTable &ranks, const QStringList &positional, const
         {QStringLiteral("rows"), tableJson(RankTable::columns(), ranks.rows())},
         {QStringLiteral("collectives"), tableJson(RankTable::collectiveColumns(), ranks.collectiveKinds())},
         {QStringLiteral("comparison"), tableJson(RankTable::comparisonColumns(), ranks.comparison())},
-        {QStringLiteral("notes"), QJsonArray::fromStringList(ranks.notes())}};
+        {QStringLiteral("notes"), QJsonArray::fromStringList(ranks.notes())},
+        {QStringLiteral("caveat"), ranks.caveat()}};
     if (positional.size() == 2)
         root.insert(QStringLiteral("b"), positional[1]);
     out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));

@@ -411,7 +411,7 @@ void RankTable::compare()
         origins[row.side].push_back(row.origin);
     }
     const Replication replication(origins[0], origins[1]);
-    m_rankCaveat = replication.rankCaveat();
+    m_caveat = replication.caveat();
     // Per side, what is compared -> a value per entry (NaN: none there): its step time, its run's
     // slowest rank's, and for each rank its own; then one value per unit.
     std::vector<QString> order = {tr("mean over ranks"), tr("slowest rank")};
@@ -816,9 +816,9 @@ QStringList RankTable::notes() const
     QStringList lines;
     for (const RunCollectives &c : m_collectives)
         lines << note(c);
-    // The mean over ranks and the slowest rank of 2 GPUs against those of 8 compare different jobs.
-    if (!m_rankCaveat.isEmpty())
-        lines << m_rankCaveat;
+    // What A against B does not measure: 2 GPUs against 8 are different jobs; one process a side.
+    if (!m_caveat.isEmpty())
+        lines << m_caveat;
     return lines;
 }
 

@@ -115,8 +115,9 @@ public:
     // The slowest rank of each run and how the collectives matched, a line each (note() of each run).
     QStringList notes() const;
     QString note(const RunCollectives &run) const;
-    // Runs of different numbers of ranks on the two sides (Replication::rankCaveat); else empty.
-    const QString &rankCaveat() const { return m_rankCaveat; }
+    // What A against B does not measure (Replication::caveat: runs of different numbers of ranks, one
+    // process a side), as steps says it; else empty.
+    const QString &caveat() const { return m_caveat; }
 
 private:
     void addSide(int side, const QList<LoadedRun> &runs);
@@ -128,7 +129,7 @@ private:
     std::vector<RunCollectives> m_collectives;
     std::vector<RankComparisonRow> m_comparison;
     std::vector<CollectiveRow> m_kinds;
-    QString m_rankCaveat; // Replication::rankCaveat
+    QString m_caveat; // Replication::caveat
 };
 
 } // namespace scopeline

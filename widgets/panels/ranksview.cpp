@@ -205,9 +205,8 @@ void RanksView::showOverview(int index)
                               : tr("No run of several GPUs: open a folder of one job's rank files (one trace "
                                    "per GPU, with Kineto's distributedInfo or rank_N in the file names).");
     // beside the picked run, what holds for every A-against-B row below
-    if (m_table && !m_table->rankCaveat().isEmpty())
-        notes +=
-            (notes.isEmpty() ? QString() : QStringLiteral("\n")) + m_table->rankCaveat() + QLatin1Char('.');
+    if (m_table && !m_table->caveat().isEmpty())
+        notes += (notes.isEmpty() ? QString() : QStringLiteral("\n")) + m_table->caveat() + QLatin1Char('.');
     if (m_table && !m_table->comparison().empty() && m_comparisonView->isHidden())
         notes += (notes.isEmpty() ? QString() : QStringLiteral("\n")) +
                  tr("A against B not tested: %1.").arg(m_table->comparison().front().verdictText());
