@@ -449,6 +449,30 @@ private slots:
         panel.setThreshold(0.01);
     }
 
+    // rocprofv3 without --hip-trace (A: 908_results.db) against a Kineto trace of an AMD GPU (B): A's
+    // kernels have no launch calls, so no scope names; the note says that cause, the banner the trace's
+    // own caveat under its side and file.
+    void unnamedSideWithoutLaunchCalls()
+    {
+        const QString rocpd = testdata::path("converted/rocpd/908_results.db"),
+                      kineto = testdata::path(
+                          "public/HolisticTraceAnalysis/"
+                          "tests__data__amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz");
+        const QList<LoadedRun> a = loadSide(rocpd), b = loadSide(kineto);
+        QVERIFY(a.size() == 1 && b.size() == 1);
+        ComparisonPanel panel;
+        panel.setSides(a, b, QStringLiteral("rocpd"), QStringLiteral("kineto"));
+        QVERIFY2(panel.scopeNote().startsWith(QLatin1String("A's kernels carry no scope names")),
+                 qPrintable(panel.scopeNote()));
+        QVERIFY2(panel.scopeNote().contains(
+                     QLatin1String("without their launch calls (rocprofv3 without --hip-trace")),
+                 qPrintable(panel.scopeNote()));
+        QVERIFY(panel.caveatBanner()->isShown());
+        QVERIFY2(panel.caveatBanner()->text().contains(
+                     QStringLiteral("A: %1: no HIP API calls in this database").arg(a.front().run.file)),
+                 qPrintable(panel.caveatBanner()->text()));
+    }
+
     // JAX with command buffers (A) against without (B): A's kernels carry no scope names, so its
     // scopes are not "only in B"; the panel and the verdicts say what is missing and how to record it.
     void unnamedSideIsSaid()

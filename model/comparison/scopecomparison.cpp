@@ -189,9 +189,11 @@ QString ScopeComparison::unnamedSideNote() const
                "ScopeComparison",
                "%1's kernels carry no scope names but their steps', so a scope of %2 cannot be found in %1. "
                "Scope names come from annotations around the launches (PyTorch record_function, NVTX or "
-               "roctx ranges) and from JAX's op names. JAX command buffers run kernels inside CUDA graphs "
-               "without them (record %1 with XLA_FLAGS=--xla_gpu_enable_command_buffer=), and compiled code "
-               "can drop record_function. What changed compares the step, or the whole run, without them.")
+               "roctx ranges) and from JAX's op names: kernels recorded without their launch calls "
+               "(rocprofv3 without --hip-trace, nsys without --trace=cuda) have none; JAX command buffers "
+               "run kernels inside CUDA graphs without them (record %1 with "
+               "XLA_FLAGS=--xla_gpu_enable_command_buffer=); compiled code can drop record_function. What "
+               "changed compares the step, or the whole run, without them.")
         .arg(unnamed, named);
 }
 
