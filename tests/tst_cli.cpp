@@ -586,6 +586,32 @@ private slots:
         QVERIFY2(text.out.contains(line), text.out.constData());
     }
 
+    // diff's step line, which its gate judges, takes --step as steps does: the same line and rows for
+    // the whole run, and a step found in neither side is warned of, not judged as no change.
+    void diffTakesTheStepScope()
+    {
+        const QString samples = QStringLiteral(SCOPELINE_SAMPLES) + QStringLiteral("/jax_matmul_vs_einsum/");
+        const QStringList pair{samples + QStringLiteral("matmul"), samples + QStringLiteral("einsum")},
+            json{QStringLiteral("--format"), QStringLiteral("json")};
+        for (const QString &scope : {QStringLiteral("whole-run"), QStringLiteral("PjitFunction(<lambda>)")}) {
+            const QStringList step{QStringLiteral("--step"), scope};
+            const ProcessResult diff = cli(QStringList{QStringLiteral("diff")} + pair + step + json),
+                                steps = cli(QStringList{QStringLiteral("steps")} + pair + step + json);
+            QVERIFY2(diff.exitCode == 0 && steps.exitCode == 0, diff.err.constData());
+            const QJsonObject d = QJsonDocument::fromJson(diff.out).object(),
+                              s = QJsonDocument::fromJson(steps.out).object();
+            QCOMPARE(d[QStringLiteral("step_line")].toString(), s[QStringLiteral("step_line")].toString());
+            QCOMPARE(d[QStringLiteral("steps")].toArray(), s[QStringLiteral("rows")].toArray());
+        }
+        const ProcessResult whole = cli(QStringList{QStringLiteral("diff")} + pair +
+                                        QStringList{QStringLiteral("--step"), QStringLiteral("whole-run")});
+        QVERIFY2(whole.out.contains("step time (the whole run, "), whole.out.constData());
+        const ProcessResult missing = cli(QStringList{QStringLiteral("diff")} + pair +
+                                          QStringList{QStringLiteral("--step"), QStringLiteral("nosuch")});
+        QVERIFY2(missing.err.contains("warning: no step of nosuch with kernels in A"),
+                 missing.err.constData());
+    }
+
     // Per kernel, a scope that runs another number of kernels a run on each side compares two mixes: said
     // (cuBLAS matmul's mlp against einsum's read "B slower" per kernel while B spent 25 % less time).
     void kernelMixesAreSaid()

@@ -130,7 +130,7 @@ Commands:
           [--samples kernel|instance|span] [--csv FILE] [--threshold PERCENT] [--alpha P]
                             compare scope durations of side A (baseline) and B (candidate)
   diff A B [--csv FILE] [--top N] [--alpha P] [--threshold PERCENT] [--fold-numbers]
-         [--by kernel|op] [--wide]
+         [--by kernel|op] [--wide] [--step SCOPE]
                             which kernels account for the difference: one row per kernel name
                             (--by op: per op that launched it) of either side, calls and GPU
                             time per run, medians; the verdict tests GPU time per run, "per
@@ -138,7 +138,8 @@ Commands:
                             the process when runs sit in side/<process>/<run>/), largest change
                             of total time first (top 20 shown, the CSV has all);
                             --fold-numbers makes one row of names that differ only by a
-                            trailing number (fusion_13/_14); --wide prints full names
+                            trailing number (fusion_13/_14); --wide prints full names;
+                            --step names the step scope of the step line (as steps)
   steps A B [--step SCOPE] [--csv FILE] [--alpha P] [--threshold PERCENT]
                             did the step get faster, and where did the time go: the mean
                             step time (GPU span of a step's kernels) split into GPU busy and

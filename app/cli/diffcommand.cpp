@@ -204,15 +204,17 @@ void printVariantDiff(const VariantDiff &diff, const VariantSteps &steps, const 
         out() << gateMarkdown(*markdownGate);
 }
 
-int variantDiff(const QList<SideArgument> &sides, const KernelDiffOptions &options, const GateOptions &output,
-                int top, bool wide, const QString &csv)
+int variantDiff(const QList<SideArgument> &sides, const KernelDiffOptions &options,
+                const StepBreakdownOptions &stepOptions, const GateOptions &output, int top, bool wide,
+                const QString &csv)
 {
     LoadedVariants loaded;
     if (const int status = loadVariants(sides, loaded); status != Success)
         return status;
     const VariantDiff diff(loaded.baseline, loaded.candidates, loaded.labels, options);
-    const VariantSteps steps(loaded.baseline, loaded.candidates, loaded.labels,
-                             StepBreakdownOptions{QString(), options.alpha, options.threshold});
+    const VariantSteps steps(loaded.baseline, loaded.candidates, loaded.labels, stepOptions);
+    for (std::size_t c = 0; c < steps.comparisons().size(); ++c)
+        warnStepsMissing(steps.comparisons()[c], sides[0].label, loaded.labels[qsizetype(c)]);
     Gate gate(output.failOn, output.strict);
     for (std::size_t c = 0; c < diff.diffs().size(); ++c) {
         gate.addStep(steps.comparisons()[c], loaded.labels[qsizetype(c)]);
@@ -269,7 +271,10 @@ int diffCommand(const QStringList &arguments)
                                                      "launched it: JAX's hlo_op, PyTorch's CPU op)."),
                                       QStringLiteral("kernel|op"), QStringLiteral("kernel"));
     const QCommandLineOption wideOption(QStringLiteral("wide"), QStringLiteral("Full kernel names."));
-    parser.addOptions({csvOption, topOption, alphaOption, thresholdOption, foldOption, byOption, wideOption});
+    // the step line, which the gate judges too
+    const QCommandLineOption stepOption = StepCommandOptions().step;
+    parser.addOptions(
+        {csvOption, topOption, alphaOption, thresholdOption, foldOption, byOption, wideOption, stepOption});
     parser.addOptions(gateOptionList());
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
@@ -297,15 +302,19 @@ int diffCommand(const QStringList &arguments)
     GateOptions output;
     if (!parseGateOptions(parser, output, status))
         return status;
+    StepBreakdownOptions stepOptions{QString(), options.alpha, options.threshold};
+    if (!parseStepScope(parser, stepOption, stepOptions.stepScope, status))
+        return status;
 
     if (sides.size() > 2)
-        return variantDiff(sides, options, output, top, parser.isSet(wideOption),
+        return variantDiff(sides, options, stepOptions, output, top, parser.isSet(wideOption),
                            parser.isSet(csvOption) ? parser.value(csvOption) : QString());
     QList<LoadedRun> a, b;
     if (!loadPair(positional[0], positional[1], a, b))
         return Unreadable;
     const KernelDiff diff(a, b, options);
-    const StepBreakdown steps(a, b, StepBreakdownOptions{QString(), options.alpha, options.threshold});
+    const StepBreakdown steps(a, b, stepOptions);
+    warnStepsMissing(steps, positional[0], positional[1]);
     // The gate: the step line's verdict and every kernel row's, each after its own Holm.
     Gate gate(output.failOn, output.strict);
     gate.addStep(steps);
