@@ -484,6 +484,16 @@ private slots:
             QVERIFY2(QString::fromUtf8(diff.err).contains(warned), diff.err.constData());
             QVERIFY2(!diff.err.contains("warning: A: "), diff.err.constData());
         }
+        // a pull-request comment says it too: CI shows the comment, not stderr
+        const ProcessResult markdown = cli(
+            {QStringLiteral("diff"), node, graph, QStringLiteral("--format"), QStringLiteral("markdown")});
+        QVERIFY2(markdown.exitCode == 0, markdown.err.constData());
+        const QStringList items = QString::fromUtf8(markdown.out)
+                                      .split(QLatin1Char('\n'))
+                                      .filter(QRegularExpression(QStringLiteral("^- warning: B: ")));
+        QCOMPARE(items.size(), 1);
+        QVERIFY2(items.front().contains(QLatin1String(": 12 CUDA graph launches recorded whole")),
+                 qPrintable(items.front()));
         const QList<LoadedRun> a{LoadedRun::load(TraceRun{QStringLiteral("node"), node})},
             b{run, run.withoutEvents()};
         QCOMPARE(pairCaveats(a, b),

@@ -686,11 +686,16 @@ QJsonObject gateJson(const Gate &gate)
             {QStringLiteral("one_side_only"), rows(gate.oneSideOnly())}};
 }
 
-QString gateMarkdown(const Gate &gate)
+QString closingMarkdown(const Gate &gate)
 {
+    // CI shows the comment, not stderr: what changes the figures' meaning must be in it.
+    QString text;
+    for (const QString &line : said())
+        text += (text.isEmpty() ? QStringLiteral("\n- ") : QStringLiteral("- ")) + markdownCell(line) +
+                QLatin1Char('\n');
     if (gate.mode() == GateMode::Off)
-        return {};
-    QString text = QStringLiteral("\n**Gate `%1`**: %2\n\n").arg(gate.optionText(), markdownCell(gate.summary()));
+        return text;
+    text += QStringLiteral("\n**Gate `%1`**: %2\n\n").arg(gate.optionText(), markdownCell(gate.summary()));
     // A pull-request comment has a size limit (GitHub's 65,536 characters) that a hundred full C++
     // names pass: the first rows of each list, their names shortened as the tables show them.
     constexpr std::size_t kListed = 20;

@@ -156,7 +156,8 @@ bool parseGateOptions(const QCommandLineParser &parser, GateOptions &options, in
 int gateStatus(const Gate &gate);
 // The gate as JSON: {"fail_on", "strict", "failed", "tripped": [...], "waived": [...]}.
 QJsonObject gateJson(const Gate &gate);
-// The gate as Markdown lines for the pull-request comment; empty without --fail-on.
-QString gateMarkdown(const Gate &gate);
+// The end of a pull-request comment: the warnings and notes said on stderr (a trace's caveats among
+// them), a list item each, then the gate (none without --fail-on).
+QString closingMarkdown(const Gate &gate);
 
 } // namespace scopeline::cli

@@ -52,7 +52,7 @@ void printComparisonMarkdown(const std::vector<ComparisonRow> &rows, double alph
           << ")\n\n"
           << tableMarkdown(ScopeComparison::cliColumns(alpha, threshold), rows);
     printCaveat(rows, true);
-    out() << gateMarkdown(gate);
+    out() << closingMarkdown(gate);
 }
 
 void printComparisonJson(const std::vector<ComparisonRow> &rows, double alpha, double threshold,
@@ -154,7 +154,7 @@ int variantCompare(const ComparisonOptions &options, double alpha, const GateOpt
             }
         }
         if (markdown)
-            out() << gateMarkdown(gate);
+            out() << closingMarkdown(gate);
     }
     out().flush();
     if (!csv.isEmpty() && !writeTextFile(csv, variants.toCsv(alpha, options.threshold)))

@@ -110,7 +110,7 @@ void printDiffMarkdown(const KernelDiff &diff, const StepBreakdown &steps, const
               << " rows by \\|Δ time/run\\|; `--format json` or `--csv` gives every row._\n";
     if (!s.caveat.isEmpty())
         out() << "\n> caveat: " << markdownCell(s.caveat + Replication::howToLift(s.caveat)) << "\n";
-    out() << gateMarkdown(gate);
+    out() << closingMarkdown(gate);
 }
 
 void printDiffJson(const KernelDiff &diff, const StepBreakdown &steps, const Gate &gate, const QString &pathA,
@@ -201,7 +201,7 @@ void printVariantDiff(const VariantDiff &diff, const VariantSteps &steps, const 
         out() << (markdown ? "\n" + markdownCell(more) : more) << "\n";
     }
     if (markdown)
-        out() << gateMarkdown(*markdownGate);
+        out() << closingMarkdown(*markdownGate);
 }
 
 int variantDiff(const QList<SideArgument> &sides, const KernelDiffOptions &options,

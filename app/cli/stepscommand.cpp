@@ -60,7 +60,7 @@ void printStepsMarkdown(const StepBreakdown &steps, const Gate &gate, const QStr
           << "**" << markdownCell(steps.stepLine()) << "**\n\n"
           << markdownCell(unitsText(steps)) << "\n\n"
           << (note.isEmpty() ? QString() : markdownCell(note) + QStringLiteral("\n\n"))
-          << tableMarkdown(StepBreakdown::cliColumns(), steps.rows()) << gateMarkdown(gate);
+          << tableMarkdown(StepBreakdown::cliColumns(), steps.rows()) << closingMarkdown(gate);
 }
 
 void printStepsJson(const StepBreakdown &steps, const Gate &gate, const QString &pathA, const QString &pathB)
@@ -181,7 +181,7 @@ void printVariantStepsMarkdown(const VariantSteps &variants, const Gate &gate,
     for (int i = 0; i < int(variants.comparisons().size()); ++i)
         out() << "\n#### " << markdownCell(variants.labels()[i]) << " `" << sides[i + 1].path << "`\n\n"
               << tableMarkdown(candidateColumns(), variants.rows(i));
-    out() << gateMarkdown(gate);
+    out() << closingMarkdown(gate);
 }
 
 void printSweepText(const Sweep &sweep, const QString &name)
