@@ -379,7 +379,7 @@ def judge(pairs, alpha, threshold):
     for row, p, pc in zip(rows, holm([r["run_level_p_raw"] for r in rows]),
                           holm([r["per_call_p_raw"] for r in rows])):
         row["run_level_p"], row["per_call_p"] = p, pc
-        row["per_call_verdict"] = "–" if pc is None else verdict_of(pc, row["per_call_change"], alpha, threshold)
+        row["per_call_verdict"] = "" if pc is None else verdict_of(pc, row["per_call_change"], alpha, threshold)
         # a kernel of one side alone: "only in A/B" where its time per run tests as a change, else said
         # beside the verdict the test gave
         one_side = None if row["process_dependent"] else "B" if row["runs_a"] == 0 else "A" if row["runs_b"] == 0 else None
