@@ -802,6 +802,12 @@ private slots:
             runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("report"), dir.filePath(QStringLiteral("A")),
                                                        dir.filePath(QStringLiteral("B")), QStringLiteral("--out"), report});
         QVERIFY2(written.exitCode == 0, written.err.constData());
+        QFile page(QDir(report).filePath(QStringLiteral("index.html")));
+        QVERIFY(page.open(QIODevice::ReadOnly));
+        const QByteArray html = page.readAll();
+        // a rank's process is its run's, never "unknown"
+        QCOMPARE(html.count("<td>a rank of its run</td>"), 32);
+        QVERIFY(!html.contains("<td>unknown</td>"));
         QFile reportCsv(QDir(report).filePath(QStringLiteral("ranks.csv")));
         QVERIFY(reportCsv.open(QIODevice::ReadOnly));
         QCOMPARE(QString::fromUtf8(reportCsv.readAll()), table.toCsv());
@@ -840,9 +846,7 @@ private slots:
         }
         QCOMPARE(csvLines(QDir(report).filePath(QStringLiteral("ranks_comparison.csv"))), comparison);
         QCOMPARE(csvLines(QDir(report).filePath(QStringLiteral("ranks_collectives.csv"))), collectives);
-        QFile page(QDir(report).filePath(QStringLiteral("index.html")));
-        QVERIFY(page.open(QIODevice::ReadOnly));
-        QVERIFY(page.readAll().contains("arrived last most often (the others wait for it): rank 7"));
+        QVERIFY(html.contains("arrived last most often (the others wait for it): rank 7"));
         // one side alone: no comparison
         QCOMPARE(runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("ranks"), testdata::dlrmRun()})
                      .exitCode,
