@@ -576,6 +576,31 @@ private slots:
         QVERIFY2(compared.exitCode == 0, compared.err.constData());
         QCOMPARE(QString::fromUtf8(readAll(folder + QStringLiteral("/stats.csv"))),
                  QString::fromUtf8(readAll(compareCsv)));
+
+        // --alpha judges every section at that level, as compare, diff and steps judge with it
+        const QStringList alpha{QStringLiteral("--alpha"), QStringLiteral("0.3")};
+        const QString loose = dir.filePath(QStringLiteral("alpha-report"));
+        QStringList again = arguments;
+        again.replace(again.indexOf(folder), loose);
+        const ProcessResult looser = runProcess(QStringLiteral(SCOPELINE_CLI), again + alpha);
+        QVERIFY2(looser.exitCode == 0, looser.err.constData());
+        QVERIFY(QString::fromUtf8(readAll(loose + QStringLiteral("/index.html")))
+                    .contains(QLatin1String("alpha 0.3;")));
+        const std::pair<QString, QStringList> commands[] = {
+            {QStringLiteral("stats.csv"), compare.mid(0, compare.size() - 2)},
+            {QStringLiteral("diff.csv"), {QStringLiteral("diff"), kPairA, kPairB}},
+            {QStringLiteral("steps.csv"), {QStringLiteral("steps"), kPairA, kPairB}}};
+        int changed = 0;
+        for (const auto &[file, command] : commands) {
+            const QString csv = dir.filePath(QStringLiteral("alpha-") + file);
+            const ProcessResult written = runProcess(
+                QStringLiteral(SCOPELINE_CLI), command + alpha + QStringList{QStringLiteral("--csv"), csv});
+            QVERIFY2(written.exitCode == 0, written.err.constData());
+            const QByteArray got = readAll(loose + QLatin1Char('/') + file);
+            QVERIFY2(got == readAll(csv), qPrintable(file));
+            changed += got != readAll(folder + QLatin1Char('/') + file);
+        }
+        QCOMPARE(changed, 3); // the level shows in every table: its intervals
     }
 
     // More than two variants: the pair's sections (A and the first candidate) are judged with every

@@ -156,7 +156,7 @@ Commands:
                             last; with
                             B, the mean over ranks, the slowest rank and each rank, A against B
   report A B [--scope S ...] [--match MODE] [--samples MODE] [--threshold PERCENT]
-         [--step SCOPE] --out DIR
+         [--alpha P] [--step SCOPE] --out DIR
                             write a report into DIR (created if missing; a folder of other
                             files, not an earlier report's, is refused): timeline_a.png,
                             timeline_b.png (the first run of each side), the step breakdown
@@ -386,7 +386,9 @@ bool parseComparisonOptions(const QString &command, const QStringList &arguments
     const QCommandLineOption thresholdOption(QStringLiteral("threshold"),
                                              QStringLiteral("Smallest relative change that counts, in %."),
                                              QStringLiteral("PERCENT"), QStringLiteral("1"));
-    parser.addOptions({scopeOption, matchOption, samplesOption, thresholdOption});
+    const QCommandLineOption alphaOption(QStringLiteral("alpha"), QStringLiteral("Significance level."),
+                                         QStringLiteral("P"), QStringLiteral("0.05"));
+    parser.addOptions({scopeOption, matchOption, samplesOption, thresholdOption, alphaOption});
     parser.addOptions(extra);
     auto fail = [&status](const QString &message) {
         status = usageError(message);
@@ -424,10 +426,8 @@ bool parseComparisonOptions(const QString &command, const QStringList &arguments
         options.match = recorded.match;
     if (isRecording && !parser.isSet(samplesOption))
         options.samples = recorded.samples;
-    bool thresholdOk = false;
-    options.threshold = parser.value(thresholdOption).toDouble(&thresholdOk) / 100.0;
-    if (!thresholdOk || !(options.threshold >= 0))
-        return fail(QStringLiteral("--threshold needs a percentage >= 0"));
+    if (!parseLevels(parser, alphaOption, thresholdOption, options.alpha, options.threshold, status))
+        return false;
     for (const QString &scope : options.scopes) {
         const ScopeMatcher matcher(scope, options.match);
         if (!matcher.isValid())

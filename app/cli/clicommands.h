@@ -114,9 +114,11 @@ struct ComparisonOptions
     MatchMode match = MatchMode::Component;
     SampleMode samples = SampleMode::Kernel;
     double threshold = 0.01;
+    double alpha = 0.05;
 };
 
-// Parses `command A B --scope S ... [--match] [--samples] [--threshold]` plus the command's own options
+// Parses `command A B --scope S ... [--match] [--samples] [--threshold] [--alpha]` plus the command's own
+// options
 // (`extra`, read back from `parser`). On a usage error returns false with the exit status in `status`.
 bool parseComparisonOptions(const QString &command, const QStringList &arguments,
                             const QList<QCommandLineOption> &extra, QCommandLineParser &parser,

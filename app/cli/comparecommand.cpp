@@ -169,21 +169,16 @@ int compareCommand(const QStringList &arguments)
     QCommandLineParser parser;
     const QCommandLineOption csvOption(QStringLiteral("csv"), QStringLiteral("Write the table as CSV."),
                                        QStringLiteral("FILE"));
-    const QCommandLineOption alphaOption(QStringLiteral("alpha"), QStringLiteral("Significance level."),
-                                         QStringLiteral("P"), QStringLiteral("0.05"));
     ComparisonOptions options;
     int status = Success;
     if (!parseComparisonOptions(QStringLiteral("compare"), arguments,
-                                QList<QCommandLineOption>{csvOption, alphaOption} + gateOptionList(), parser,
-                                options, status))
+                                QList<QCommandLineOption>{csvOption} + gateOptionList(), parser, options,
+                                status))
         return status;
     GateOptions output;
     if (!parseGateOptions(parser, output, status))
         return status;
-    bool alphaOk = false;
-    const double alpha = parser.value(alphaOption).toDouble(&alphaOk);
-    if (!alphaOk || !(alpha > 0 && alpha < 1))
-        return usageError(QStringLiteral("--alpha needs a level in (0, 1)"));
+    const double alpha = options.alpha;
     if (options.sides.size() > 2)
         return variantCompare(options, alpha, output, parser.isSet(csvOption) ? parser.value(csvOption) : QString());
     QList<LoadedRun> a, b;

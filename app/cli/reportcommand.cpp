@@ -42,6 +42,7 @@ int reportCommand(const QStringList &arguments)
         return usageError(QStringLiteral("report needs --out DIR"));
     StepBreakdownOptions stepOptions;
     stepOptions.threshold = options.threshold;
+    stepOptions.alpha = options.alpha;
     if (!parseStepScope(parser, stepOption, stepOptions.stepScope, status))
         return status;
     if (!qobject_cast<QApplication *>(QCoreApplication::instance())) {
@@ -70,6 +71,7 @@ int reportCommand(const QStringList &arguments)
                                     : std::make_unique<VariantSteps>(a, variants.candidates, variants.labels, stepOptions);
     KernelDiffOptions diffOptions;
     diffOptions.threshold = options.threshold;
+    diffOptions.alpha = options.alpha;
     const std::unique_ptr<VariantDiff> variantDiff =
         variants.candidates.empty()
             ? nullptr
@@ -78,7 +80,7 @@ int reportCommand(const QStringList &arguments)
         variants.candidates.empty() || options.scopes.isEmpty()
             ? nullptr
             : std::make_unique<VariantScopes>(a, variants.candidates, variants.labels, options.scopes,
-                                              options.match, options.samples);
+                                              options.match, options.samples, options.alpha);
 
     // The report's data as the window would hold it, its pictures drawn off screen by the same charts.
     ReportExporter::Input input;
@@ -103,12 +105,14 @@ int reportCommand(const QStringList &arguments)
     } else {
         ScopeComparison comparison(scopeIndexes(a), scopeIndexes(b));
         comparison.setReplication(&replication);
+        comparison.setAlpha(options.alpha);
         input.rows = comparison.compare(options.scopes, options.match, options.samples);
     }
     input.scopes = options.scopes;
     input.match = options.match;
     input.samples = options.samples;
     input.threshold = options.threshold;
+    input.alpha = options.alpha;
     std::optional<KernelDiff> pairDiff;
     if (!variantDiff)
         pairDiff.emplace(a, b, diffOptions);
@@ -130,7 +134,7 @@ int reportCommand(const QStringList &arguments)
         warnStepsMissing(steps, input.labelA, input.labelB);
     // runs of several GPUs: their ranks
     const RankTable ranks(ranked ? a : QList<LoadedRun>{}, ranked ? b : QList<LoadedRun>{},
-                          {stepOptions.stepScope, 0.05, options.threshold});
+                          {stepOptions.stepScope, options.alpha, options.threshold});
     if (ranked) {
         input.ranks = &ranks;
         input.ranksChart = ReportCharts::ranksChartImage(ranks);

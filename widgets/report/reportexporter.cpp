@@ -61,8 +61,8 @@ std::vector<std::pair<QString, std::function<QString()>>> csvFiles(const ReportE
 {
     std::vector<std::pair<QString, std::function<QString()>>> files;
     if (hasScopeSamples(input))
-        files.emplace_back(kStats,
-                           [&input] { return ScopeComparison::toCsv(input.rows, 0.05, input.threshold); });
+        files.emplace_back(
+            kStats, [&input] { return ScopeComparison::toCsv(input.rows, input.alpha, input.threshold); });
     if (input.diff)
         files.emplace_back(kDiffCsv, [&input] { return input.diff->toCsv(); });
     if (input.steps)
@@ -80,7 +80,7 @@ std::vector<std::pair<QString, std::function<QString()>>> csvFiles(const ReportE
         files.emplace_back(kVariantDiffCsv, [&input] { return input.variantDiff->toCsv(); });
     if (input.variantScopes)
         files.emplace_back(kVariantScopesCsv,
-                           [&input] { return input.variantScopes->toCsv(0.05, input.threshold); });
+                           [&input] { return input.variantScopes->toCsv(input.alpha, input.threshold); });
     return files;
 }
 
@@ -207,19 +207,19 @@ QString runsTable(const QList<LoadedRun> &runs)
     return html + QStringLiteral("</table>\n");
 }
 
-QString statsTable(const std::vector<ComparisonRow> &rows, double threshold)
+QString statsTable(const std::vector<ComparisonRow> &rows, double alpha, double threshold)
 {
     if (rows.empty())
         return QStringLiteral("<p class='note'>%1</p>\n").arg(esc(ReportExporter::tr("No scopes compared.")));
     const std::function<QString(const TableColumn<ComparisonRow> &, const ComparisonRow &)> cellClass =
-        [threshold](const TableColumn<ComparisonRow> &column, const ComparisonRow &row) {
+        [alpha, threshold](const TableColumn<ComparisonRow> &column, const ComparisonRow &row) {
             return column.csvKey == QLatin1String("verdict")
                        ? QStringLiteral("verdict ") + verdictClass(row.withinRunPair()
                                                                        ? Verdict::NoSignificantChange
-                                                                       : row.verdict(0.05, threshold))
+                                                                       : row.verdict(alpha, threshold))
                        : QString();
         };
-    return resultTable(ScopeComparison::tableColumns(0.05, threshold), rows, rows.size(), {}, cellClass);
+    return resultTable(ScopeComparison::tableColumns(alpha, threshold), rows, rows.size(), {}, cellClass);
 }
 
 QString diffSection(const KernelDiff &diff)
@@ -264,13 +264,13 @@ QString diffSection(const KernelDiff &diff)
                 ReportExporter::tr(
                     "How to read this: a row's verdict judges its GPU time per run, what its Δ explains: "
                     "Welch's t on the per-%1 totals (a %1 without the kernel counts 0), Holm-adjusted over "
-                    "the rows, \"B faster\" or \"B slower\" only below α = 0.05 and with a change of at "
+                    "the rows, \"B faster\" or \"B slower\" only below α = %2 and with a change of at "
                     "least the threshold. \"Per call\" tests the duration of one call on its own (Welch on "
                     "the logarithms of the per-%1 medians, its own Holm): a kernel can get faster per call "
                     "and still cost more per run. Rows in italics are process-dependent: the kernel ran in "
                     "only some processes of a side.")
-                    .arg(diff.summary().byProcess ? ReportExporter::tr("process")
-                                                  : ReportExporter::tr("run"))));
+                    .arg(diff.summary().byProcess ? ReportExporter::tr("process") : ReportExporter::tr("run"))
+                    .arg(diff.options().alpha)));
     return html;
 }
 
@@ -336,18 +336,18 @@ QString variantsSection(const VariantSteps &steps, const VariantDiff *diff, cons
 
 // The scopes of every candidate against the baseline (the Statistics section has the first's alone), and
 // each scope across all variants.
-QString variantScopesSection(const VariantScopes &scopes, double threshold)
+QString variantScopesSection(const VariantScopes &scopes, double alpha, double threshold)
 {
     QString html =
         QStringLiteral("<h3>%1</h3>\n<ul>\n").arg(esc(ReportExporter::tr("Scopes across the variants")));
     for (const ScopeAcrossVariants &across : scopes.acrossVariants())
         html += QStringLiteral("<li><code>%1</code>: %2</li>\n")
-                    .arg(esc(across.scope), esc(across.text(0.05, threshold)));
+                    .arg(esc(across.scope), esc(across.text(alpha, threshold)));
     html += QStringLiteral("</ul>\n");
     for (std::size_t i = 0; i < scopes.rows().size(); ++i) {
         html += QStringLiteral("<h3>%1</h3>\n")
                     .arg(esc(ReportExporter::tr("Scopes: %1").arg(scopes.labels().value(qsizetype(i)))));
-        html += statsTable(scopes.rows()[i], threshold);
+        html += statsTable(scopes.rows()[i], alpha, threshold);
     }
     return html;
 }
@@ -383,7 +383,7 @@ QString scopesSection(const ReportExporter::Input &input, const QString &caveat)
                                            : ReportExporter::tr("per run pair"))));
 
     html += QStringLiteral("<h2>%1</h2>\n").arg(esc(ReportExporter::tr("Statistics")));
-    html += statsTable(input.rows, input.threshold);
+    html += statsTable(input.rows, input.alpha, input.threshold);
     html +=
         QStringLiteral("<p class='note'>%1</p>\n")
             .arg(esc(
@@ -397,7 +397,7 @@ QString scopesSection(const ReportExporter::Input &input, const QString &caveat)
                     "together; its interval is at the row's Holm level, so it excludes 0 exactly when the "
                     "change is significant. A row says \"B faster\" or \"B "
                     "slower\" "
-                    "only when that adjusted p is below 0.05 and the change is at least the threshold (%1 "
+                    "only when that adjusted p is below %2 and the change is at least the threshold (%1 "
                     "%); a "
                     "significant but smaller change reads \"no meaningful change\". Rows of one run pair, "
                     "and "
@@ -406,7 +406,8 @@ QString scopesSection(const ReportExporter::Input &input, const QString &caveat)
                     "the Hodges–Lehmann shift (the typical difference B − A, with the Mann–Whitney test's "
                     "interval at the level its p is judged) and Cliff's δ "
                     "(from −1 to 1; negative: B mostly faster) tell how large a difference is.")
-                    .arg(QString::number(100.0 * input.threshold, 'g', 4))));
+                    .arg(QString::number(100.0 * input.threshold, 'g', 4))
+                    .arg(input.alpha)));
 
     if (!caveat.isEmpty() && std::any_of(input.rows.begin(), input.rows.end(),
                                          [](const ComparisonRow &r) { return r.hasRunLevel(); }))
@@ -529,7 +530,7 @@ QString indexHtml(const ReportExporter::Input &input)
     if (input.variantSteps)
         html += variantsSection(*input.variantSteps, input.variantDiff, input.variantBaseline);
     if (input.variantScopes)
-        html += variantScopesSection(*input.variantScopes, input.threshold);
+        html += variantScopesSection(*input.variantScopes, input.alpha, input.threshold);
     if (input.diff)
         html += diffSection(*input.diff);
     if (!hasScopeSamples(input)) {

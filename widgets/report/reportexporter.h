@@ -49,6 +49,7 @@ public:
         MatchMode match = MatchMode::Component;
         SampleMode samples = SampleMode::Kernel;
         double threshold = 0.01;              // fraction
+        double alpha = 0.05;                  // the scopes' level (the diff, steps and ranks keep theirs)
         bool pooled = true;                   // boxplots of all runs pooled, else per run pair
         const KernelDiff *diff = nullptr;     // optional: the "what changed" section; not owned
         const StepBreakdown *steps = nullptr; // optional: the step section; not owned
