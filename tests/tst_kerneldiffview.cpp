@@ -394,6 +394,41 @@ private slots:
         QVERIFY(!plot.xAxis->label().contains(QLatin1String(" from ")));
     }
 
+    // A narrow chart whose axis does not start at zero (80.50 ms against 80.50 ms, as the contribution
+    // chart beside the table draws it at 1366 px): the tick labels stand apart, not run together.
+    void waterfallTickLabelsStandApart()
+    {
+        QCustomPlot plot;
+        const PlotTheme theme = PlotTheme::fromPalette(plot.palette());
+        std::vector<WaterfallBar> bars(3);
+        bars[0] = {
+            QStringLiteral("A: kernel time/run"), QStringLiteral("80.50 ms"), 0, 80.50e6, Qt::gray, true};
+        bars[1] = {QStringLiteral("k"), QStringLiteral("0 ns"), 80.50e6, 80.50e6, Qt::green, false};
+        bars[2] = {
+            QStringLiteral("B: kernel time/run"), QStringLiteral("80.50 ms"), 0, 80.50e6, Qt::gray, true};
+        plot.show(); // resized as shown: its axis rect follows
+        for (int width : {330, 600}) {
+            plot.resize(width, 160);
+            QCoreApplication::processEvents();
+            drawWaterfall(&plot, theme, bars, QStringLiteral("time/run (%1)"));
+            plot.replot();
+            const QVector<double> ticks = plot.xAxis->tickVector();
+            const QVector<QString> labels = plot.xAxis->tickVectorLabels();
+            QVERIFY(!ticks.isEmpty());
+            const QFontMetrics metrics(plot.xAxis->tickLabelFont());
+            for (qsizetype i = 1; i < ticks.size(); ++i) {
+                const double apart =
+                    plot.xAxis->coordToPixel(ticks[i]) - plot.xAxis->coordToPixel(ticks[i - 1]);
+                const int needed =
+                    (metrics.horizontalAdvance(labels[i - 1]) + metrics.horizontalAdvance(labels[i])) / 2 + 4;
+                QVERIFY2(apart >= needed, qPrintable(QStringLiteral("%1 px: %2 and %3 %4 px apart")
+                                                         .arg(width)
+                                                         .arg(labels[i - 1], labels[i])
+                                                         .arg(apart)));
+            }
+        }
+    }
+
     void tiedRowsSayWhy()
     {
         int tied = 0;

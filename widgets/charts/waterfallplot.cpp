@@ -110,6 +110,11 @@ void drawWaterfall(QCustomPlot *plot, const PlotTheme &theme, const std::vector<
     plot->xAxis->setTickLabelPadding(2);
     plot->xAxis->setLabelPadding(1);
     plot->xAxis->setRange(left / unit.ns, right / unit.ns);
+    // Value ticks apart on a narrow chart: each label as wide as the axis's longest number and an em.
+    const QFontMetrics tickMetrics(plot->xAxis->tickLabelFont());
+    const int tickPixels =
+        tickMetrics.horizontalAdvance(QString::number(-right / unit.ns, 'g', 5)) + tickMetrics.height();
+    plot->xAxis->ticker()->setTickCount(std::clamp(int(axisPixels) / std::max(1, tickPixels), 2, 5));
     plot->xAxis->setLabel(left > 0 ? WaterfallPlotText::tr("%1 from %2 //")
                                          .arg(axisLabel.arg(unit.name), formatDuration(left))
                                    : axisLabel.arg(unit.name));
