@@ -252,6 +252,19 @@ private slots:
                          qPrintable(row.label));
             }
         QVERIFY(gpuRows > 0);
+        // nor rocprofv3's queues of a process ("queue 16 (pid 908)"): named by their tid, told apart
+        QStringList queues;
+        for (const LoadedRun &rank :
+             LoadedRun::loadAll(TraceFolder::scan(testdata::path("converted/rocpd")))) {
+            const TimelineLayout ranked(rank);
+            for (const TimelineTrackRow &row : ranked.rows())
+                if (row.gpu && !queues.contains(row.label))
+                    queues << row.label;
+        }
+        QVERIFY2(queues.size() >= 3, qPrintable(queues.join(QLatin1String(", "))));
+        for (const QString &label : queues)
+            QVERIFY2(label.startsWith(QLatin1String("queue ")) || label.startsWith(QLatin1String("copies")),
+                     qPrintable(label));
         // its GPU's process is named once, in the title: not "pid GPU 0" beside "GPU 0"
         const TimelineLayout fuser(loadFirst(testdata::path("public/Fuser/h100/df8f397_report1.sqlite")));
         QVERIFY(!fuser.groups().empty());

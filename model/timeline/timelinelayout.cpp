@@ -439,9 +439,15 @@ TimelineTrackRow TimelineLayout::buildRow(uint32_t trackIndex)
     TimelineTrackRow row;
     row.track = trackIndex;
     row.gpu = track.gpu;
-    // a tid that names its stream already (Nsight's, older Kineto's "stream 7") is not prefixed again
+    // a tid that names its stream already (Nsight's, older Kineto's "stream 7", rocprofv3's "queue 16
+    // (pid 908)", "copies, stream 0") is not prefixed again: the label column would elide the number
+    // that tells them apart
+    const auto namesStream = [&track](const char *word) {
+        return track.tid.startsWith(QLatin1String(word), Qt::CaseInsensitive);
+    };
     row.label = !track.threadName.isEmpty() ? track.threadName
-                : track.gpu && track.tid.startsWith(QLatin1String("stream"), Qt::CaseInsensitive) ? track.tid
+                : track.gpu && (namesStream("stream") || namesStream("queue") || namesStream("copies"))
+                    ? track.tid
                 : track.gpu ? tr("Stream %1").arg(track.tid)
                             : tr("Thread %1").arg(track.tid);
     // Depth of each slice by a stack sweep of ends (parents come first).
