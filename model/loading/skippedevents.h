@@ -15,8 +15,8 @@ namespace scopeline {
 struct SkippedEvents
 {
     int64_t total = 0; // every event not loaded, the benign ones included; each file once
-    QStringList
-        brokenRuns; // "A <file>: 2 × <reason>, 1 × <reason>", one per file of a side with broken events
+    // "A <file>: 2 × <reason>, 1 × <reason>", one per file of a side with broken events
+    QStringList brokenRuns;
 
     bool anyBroken() const { return !brokenRuns.isEmpty(); }
     static SkippedEvents of(const QList<LoadedRun> &a, const QList<LoadedRun> &b);
