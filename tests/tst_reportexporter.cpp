@@ -443,6 +443,19 @@ private slots:
         QTemporaryDir empty;
         QVERIFY2(ReportExporter::exportTo(empty.path(), report->input, &error), qPrintable(error));
         QVERIFY2(ReportExporter::exportTo(empty.path(), report->input, &error), qPrintable(error));
+        // a file is no folder: said so, and by the CLI before it loads anything (what a missing trace
+        // would fail on after it)
+        const QString file = dir.filePath(QStringLiteral("stats.csv"));
+        QVERIFY(!ReportExporter::exportTo(file, report->input, &error));
+        QCOMPARE(error, ReportExporter::folderRefusal(file));
+        QVERIFY2(error.contains(QLatin1String("a file, not a folder")), qPrintable(error));
+        const ProcessResult cli =
+            runProcess(QStringLiteral(SCOPELINE_CLI),
+                       {QStringLiteral("report"), kPairA, dir.filePath(QStringLiteral("nothing")),
+                        QStringLiteral("--out"), file});
+        QCOMPARE(cli.exitCode, 2);
+        QCOMPARE(QString::fromUtf8(cli.err), QStringLiteral("scopeline-cli: %1\n").arg(error));
+        QCOMPARE(readAll(file), mine.value(QStringLiteral("stats.csv")));
     }
 
     void missingInputFails()

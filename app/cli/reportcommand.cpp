@@ -40,6 +40,12 @@ int reportCommand(const QStringList &arguments)
         return status;
     if (parser.value(outOption).isEmpty())
         return usageError(QStringLiteral("report needs --out DIR"));
+    // refused before the work of loading, not after it
+    if (const QString refusal = ReportExporter::folderRefusal(parser.value(outOption)); !refusal.isEmpty()) {
+        err() << "scopeline-cli: " << refusal << "\n";
+        err().flush();
+        return Unreadable;
+    }
     StepBreakdownOptions stepOptions;
     stepOptions.threshold = options.threshold;
     stepOptions.alpha = options.alpha;

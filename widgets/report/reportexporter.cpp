@@ -565,6 +565,18 @@ QString indexHtml(const ReportExporter::Input &input)
 
 } // namespace
 
+QString ReportExporter::folderRefusal(const QString &folder)
+{
+    const QString shown = QDir::toNativeSeparators(folder);
+    if (const QFileInfo info(folder); info.exists() && !info.isDir())
+        return tr("%1: a file, not a folder: give a new folder, or an earlier report's").arg(shown);
+    if (const QDir dir(folder); dir.exists() && holdsOtherFiles(dir))
+        return tr("%1: holds other files and no Scopeline report, which the report would replace or remove: "
+                  "choose a new or empty folder, or an earlier report's")
+            .arg(shown);
+    return {};
+}
+
 bool ReportExporter::exportTo(const QString &folder, const Input &input, QString *error, QStringList *written)
 {
     const QDir dir(folder);
@@ -603,10 +615,11 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
             return fail(pathOf(*name), tr("cannot encode the picture as PNG"));
         outputs.push_back({*name, png});
     }
-    if (dir.exists() && holdsOtherFiles(dir))
-        return fail(QDir::toNativeSeparators(folder),
-                    tr("holds other files and no Scopeline report, which the report would replace or remove: "
-                       "choose a new or empty folder, or an earlier report's"));
+    if (const QString refusal = folderRefusal(folder); !refusal.isEmpty()) {
+        if (error)
+            *error = refusal;
+        return false;
+    }
     if (const QString why = makeFolder(dir.absolutePath()); !why.isEmpty())
         return fail(QDir::toNativeSeparators(folder), tr("cannot create the folder (%1)").arg(why));
     for (const auto &[name, write] : csvFiles(input))

@@ -74,6 +74,9 @@ public:
     // collectives ranks_collectives.csv. `written`, when given, gets the paths of the files written.
     static bool exportTo(const QString &folder, const Input &input, QString *error,
                          QStringList *written = nullptr);
+    // Why a report cannot go into this folder (a file, or a folder of other files); empty when it can.
+    // exportTo refuses the same; a command checks it before the work of loading.
+    static QString folderRefusal(const QString &folder);
 };
 
 } // namespace scopeline
