@@ -28,8 +28,7 @@ void printRanks(const RankTable &ranks, const QStringList &positional)
           << "; figures per step, a run's ranks each a row\n";
     out() << tableText(RankTable::columns(), ranks.rows());
     for (const QString &note : ranks.notes())
-        if (note != ranks.caveat()) // said under A against B, which it is about
-            out() << note << "\n";
+        out() << note << "\n";
     if (!ranks.collectiveKinds().empty()) {
         out()
             << "\nCollectives, per kind over the ranks of every run (bandwidths where the args give message "

@@ -816,9 +816,6 @@ QStringList RankTable::notes() const
     QStringList lines;
     for (const RunCollectives &c : m_collectives)
         lines << note(c);
-    // What A against B does not measure: 2 GPUs against 8 are different jobs; one process a side.
-    if (!m_caveat.isEmpty())
-        lines << m_caveat;
     return lines;
 }
 

@@ -116,7 +116,7 @@ public:
     QStringList notes() const;
     QString note(const RunCollectives &run) const;
     // What A against B does not measure (Replication::caveat: runs of different numbers of ranks, one
-    // process a side), as steps says it; else empty.
+    // process a side), as steps says it; else empty. Not among notes(): it is said with A against B.
     const QString &caveat() const { return m_caveat; }
 
 private:

@@ -307,9 +307,13 @@ QString ranksSection(const RankTable &ranks)
     html += resultTable(RankTable::columns(), ranks.rows(), ranks.rows().size(), {}, {});
     html += resultTable(RankTable::collectiveColumns(), ranks.collectiveKinds(), ranks.collectiveKinds().size(), {},
                         {});
-    if (!ranks.comparison().empty())
-        html += resultTable(RankTable::comparisonColumns(), ranks.comparison(), ranks.comparison().size(), {}, {});
-    return html;
+    if (ranks.comparison().empty())
+        return html;
+    if (!ranks.caveat().isEmpty())
+        html += QStringLiteral("<p class='caveat'>%1</p>\n")
+                    .arg(esc(ReportExporter::tr("Caveat on A against B below: %1.").arg(ranks.caveat())));
+    return html +
+           resultTable(RankTable::comparisonColumns(), ranks.comparison(), ranks.comparison().size(), {}, {});
 }
 
 // More than two variants: a line per candidate, each candidate's step table, the kernel × variant matrix.
