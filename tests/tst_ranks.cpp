@@ -633,6 +633,21 @@ private slots:
         QVERIFY(Replication::howToLift(differentSets).isEmpty());
         QVERIFY(!Replication::howToLift(Replication::processCaveat()).isEmpty());
         QVERIFY(KernelDiff(wholeRuns, wholeRuns).summary().caveat.isEmpty());
+        // a run's figures are means over its GPUs (13.8 calls per run is no count): said beside them,
+        // and not for runs of one GPU
+        const KernelDiff perGpu(partialRuns, wholeRuns);
+        QCOMPARE(perGpu.summary().mostRanks, 8);
+        QVERIFY2(perGpu.headerText().contains(QLatin1String("a run's mean over its GPUs")),
+                 qPrintable(perGpu.headerText()));
+        const ProcessResult cli =
+            runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("diff"), partial, testdata::dlrmRun()});
+        QVERIFY2(cli.exitCode == 0, cli.err.constData());
+        QVERIFY2(cli.out.contains("\nkernel time per run (a run's mean over its GPUs): A "),
+                 cli.out.constData());
+        const QList<LoadedRun> oneGpu = load(QDir(partial).filePath(m_files[2]));
+        const KernelDiff perRun(oneGpu, oneGpu);
+        QCOMPARE(perRun.summary().mostRanks, 1);
+        QVERIFY(!perRun.headerText().contains(QLatin1String("GPUs")));
     }
 
     // Message sizes from the args give bandwidths: RCCL on MI300 (8 ranks' group, BFloat16) and NCCL

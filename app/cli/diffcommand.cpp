@@ -62,9 +62,9 @@ void printDiff(const KernelDiff &diff, const StepBreakdown &steps, const QString
     out() << "A: " << pathA << " (" << side(s.runsA, s.processesA) << ")\nB: " << pathB << " ("
           << side(s.runsB, s.processesB) << ")\n";
     out() << steps.stepLine() << "\n";
-    out() << "GPU busy per run: A " << formatDuration(s.busyPerRunA) << ", B "
+    out() << "GPU busy" << s.perRunText() << ": A " << formatDuration(s.busyPerRunA) << ", B "
           << formatDuration(s.busyPerRunB) << " (" << relativeText(s.busyPerRunA, s.busyPerRunB) << ")\n";
-    out() << "kernel time per run: A " << formatDuration(s.kernelTimePerRunA) << ", B "
+    out() << "kernel time" << s.perRunText() << ": A " << formatDuration(s.kernelTimePerRunA) << ", B "
           << formatDuration(s.kernelTimePerRunB) << ", difference " << formatDuration(s.deltaTotalNs) << " ("
           << relativeText(s.kernelTimePerRunA, s.kernelTimePerRunB) << ")\n";
     out() << s.kernels << (diff.options().byOp ? " ops: " : " kernels: ") << s.kernels - s.onlyInA - s.onlyInB
@@ -98,9 +98,10 @@ void printDiffMarkdown(const KernelDiff &diff, const StepBreakdown &steps, const
           << "**A** `" << pathA << "` (" << sideText(s, s.runsA, s.processesA) << ") · **B** `" << pathB
           << "` (" << sideText(s, s.runsB, s.processesB) << ")\n\n"
           << "**" << markdownCell(steps.stepLine()) << "**\n\n"
-          << "GPU busy per run: A " << formatDuration(s.busyPerRunA) << ", B " << formatDuration(s.busyPerRunB)
-          << " (" << relativeText(s.busyPerRunA, s.busyPerRunB) << "); kernel time per run: A "
-          << formatDuration(s.kernelTimePerRunA) << ", B " << formatDuration(s.kernelTimePerRunB) << " ("
+          << "GPU busy" << s.perRunText() << ": A " << formatDuration(s.busyPerRunA) << ", B "
+          << formatDuration(s.busyPerRunB) << " (" << relativeText(s.busyPerRunA, s.busyPerRunB)
+          << "); kernel time" << s.perRunText() << ": A " << formatDuration(s.kernelTimePerRunA) << ", B "
+          << formatDuration(s.kernelTimePerRunB) << " ("
           << relativeText(s.kernelTimePerRunA, s.kernelTimePerRunB) << ")\n\n";
     const std::vector<KernelDiffRow> &rows = diff.rows();
     const std::size_t shown = top > 0 ? std::min<std::size_t>(std::size_t(top), rows.size()) : rows.size();
@@ -168,7 +169,7 @@ void printVariantDiff(const VariantDiff &diff, const VariantSteps &steps, const 
         const QString lead = steps.leadLine(int(c));
         out() << (markdown ? "- **" + markdownCell(lead) + "**\n  " : lead + "\n  ")
               << pathText(sides[qsizetype(c) + 1].path, markdown) << " ("
-              << sideText(s, s.runsB, s.processesB) << "); kernel time per run "
+              << sideText(s, s.runsB, s.processesB) << "); kernel time" << s.perRunText() << " "
               << formatDuration(s.kernelTimePerRunB) << " ("
               << relativeText(s.kernelTimePerRunA, s.kernelTimePerRunB) << "); " << s.onlyInA
               << " only in the baseline, " << s.onlyInB << " only here\n";

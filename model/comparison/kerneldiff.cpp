@@ -240,6 +240,7 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
     sum.processesA = replication.processes(0);
     sum.processesB = replication.processes(1);
     sum.byProcess = replication.byProcess();
+    sum.mostRanks = replication.mostRanks();
     sum.caveat = replication.caveat();
     // Per run as the tests weigh the runs (by process, each process once), as each row's time per run.
     if (runs[0] > 0)
@@ -512,6 +513,11 @@ QString KernelDiff::toCsv() const
     return tableCsv(columns(m_options), m_rows);
 }
 
+QString KernelDiffSummary::perRunText() const
+{
+    return mostRanks > 1 ? tr(" per run (a run's mean over its GPUs)") : tr(" per run");
+}
+
 QString KernelDiff::headerText() const
 {
     const KernelDiffSummary &s = m_summary;
@@ -527,6 +533,8 @@ QString KernelDiff::headerText() const
                                 .arg(s.processesA)
                                 .arg(s.processesB)
                           : tr("%1 v %2 runs").arg(s.runsA).arg(s.runsB));
+    if (s.mostRanks > 1) // 13.8 calls per run: a mean over GPUs, not a count
+        parts << tr("figures per run: a run's mean over its GPUs");
     parts << tr("GPU busy/run A %1 → B %2%3")
                  .arg(formatDuration(s.busyPerRunA), formatDuration(s.busyPerRunB),
                       change(s.busyPerRunA, s.busyPerRunB));

@@ -109,7 +109,10 @@ struct KernelDiffSummary
     int kernels = 0, onlyInA = 0, onlyInB = 0; // rows; of kernels that ran on one side only
     int processesA = 0, processesB = 0, processDependent = 0;
     bool byProcess = false; // the unit is the process
+    int mostRanks = 1;      // Replication::mostRanks: above 1, figures per run are means over its GPUs
     QString caveat;         // Replication::caveat
+    // " per run", or where a run has several GPUs " per run (a run's mean over its GPUs)".
+    QString perRunText() const;
 };
 
 class KernelDiff

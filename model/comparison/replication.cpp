@@ -168,6 +168,15 @@ QString Replication::howToLift(const QString &caveat)
                : QString();
 }
 
+int Replication::mostRanks() const
+{
+    int most = 1;
+    for (const std::set<int> &ranks : m_ranksPerRun)
+        if (!ranks.empty())
+            most = std::max(most, *ranks.rbegin());
+    return most;
+}
+
 QString Replication::rankCaveat() const
 {
     if (m_ranksPerRun[0].empty() || m_ranksPerRun[1].empty() ||

@@ -53,6 +53,8 @@ public:
     int processes(int side) const { return m_processes[side]; }
     // Runs per side, a multi-GPU run's ranks counted once.
     int runs(int side) const { return m_runs[side]; }
+    // The most ranks a run of either side has: above 1, a per-run figure is a mean over a run's ranks.
+    int mostRanks() const;
     // The run (0 … runs − 1) an entry of a side belongs to: its own, or its ranks' shared one.
     int runOf(int side, int entry) const { return m_runOf[side][std::size_t(entry)]; }
     // The units of a side: the indices of their runs.
