@@ -153,8 +153,8 @@ Commands:
                             rank, the step split into compute, exposed communication and idle,
                             the wait at collectives (the k-th communication kernel of a name in
                             a step on every rank is one collective) and how often it arrived
-                            last; with
-                            B, the mean over ranks, the slowest rank and each rank, A against B
+                            last; with B, the mean over ranks, the slowest rank and each rank,
+                            A against B
   report A B [--scope S ...] [--match MODE] [--samples MODE] [--threshold PERCENT]
          [--alpha P] [--step SCOPE] --out DIR
                             write a report into DIR (created if missing; a folder of other
