@@ -255,7 +255,7 @@ private slots:
         // Usage errors: the file is not read (and need not exist).
         const QString trace = testdata::path(
             "public/rocmProfileData/examples__rocm-profile-data__results__matmul_result.json.gz");
-        QTest::newRow("no command") << QStringList{} << 1 << QString();
+        QTest::newRow("no command") << QStringList{} << 1 << QStringLiteral("Usage: scopeline-cli");
         QTest::newRow("unknown command")
             << QStringList{QStringLiteral("frobnicate")} << 1 << QStringLiteral("frobnicate");
         QTest::newRow("unknown command asking for help")
@@ -868,6 +868,14 @@ private slots:
             QCOMPARE(table[r + 1].back(), rows[r][QStringLiteral("verdict")].toString());
         }
         QVERIFY2(text.contains(QLatin1String("cutlass::Kernel2\\<")), "a demangled name's < is escaped");
+        // the kernel time per run as the text gives it, the difference too
+        const ProcessResult plain = cli(pair);
+        const QStringList kernelTime = QString::fromUtf8(plain.out)
+                                           .split(QLatin1Char('\n'))
+                                           .filter(QStringLiteral("kernel time per run: A "));
+        QCOMPARE(kernelTime.size(), 1);
+        QVERIFY2(kernelTime.front().contains(QLatin1String(", difference ")), qPrintable(kernelTime.front()));
+        QVERIFY2(text.contains(kernelTime.front()), qPrintable(kernelTime.front()));
 
         // --top 5: five rows, and a line that says how many there are.
         const ProcessResult top = cli(pair + QStringList{QStringLiteral("--format"), QStringLiteral("markdown"),

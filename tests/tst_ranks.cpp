@@ -763,6 +763,18 @@ private slots:
         QCOMPARE(root[QStringLiteral("comparison")].toArray().size(), qsizetype(table.comparison().size()));
         QCOMPARE(root[QStringLiteral("collectives")].toArray().size(),
                  qsizetype(table.collectiveKinds().size()));
+        // a field the CSV leaves empty is null, not "": a tie for the longest rank
+        bool tie = false;
+        for (std::size_t k = 0; k < table.collectiveKinds().size(); ++k) {
+            const QJsonValue slowest = root[QStringLiteral("collectives")]
+                                           .toArray()[qsizetype(k)]
+                                           .toObject()[QStringLiteral("slowest_rank")];
+            tie = tie || table.collectiveKinds()[k].slowestRank < 0;
+            QVERIFY(table.collectiveKinds()[k].slowestRank < 0
+                        ? slowest.isNull()
+                        : slowest.toInt() == table.collectiveKinds()[k].slowestRank);
+        }
+        QVERIFY(tie);
         QCOMPARE(root[QStringLiteral("notes")].toArray().size(), table.notes().size());
         // 2 runs a side, all of one process: what A against B does not measure, as steps says it
         const StepBreakdown steps(load(dir.filePath(QStringLiteral("A"))),

@@ -163,7 +163,8 @@ Commands:
                             (steps.png, steps.csv), the kernel diff (diff.png, diff.csv),
                             index.html, with scopes boxplot.png and stats.csv, with runs
                             of several GPUs ranks.png and ranks.csv
-  summarize PATH... -o DIR  write one run summary per run (DIR/<run>.slsum): what diff,
+  summarize PATH... -o DIR  write one run summary per run (DIR/<run>.slsum; a run of several
+                            GPUs one per rank, DIR/<run>/rank_<k>_of_<n>.slsum): what diff,
                             compare, steps and report read, without the events; pass the
                             summaries (or their folder) in place of the traces for the same
                             figures (docs/summary-format.md)
@@ -177,8 +178,9 @@ compare, diff and steps also take:
                             (slower) or either way (change); which rows tripped it goes
                             to stderr (and into the markdown and json); exit 4 when it
                             cannot judge what it gates: no steps of --step on a side, a
-                            step untested (one run, or one process, on a side), a --scope
-                            on neither side or on one side only
+                            step untested (one run on a side; with processes as the unit,
+                            one process on a side), a --scope on neither side or on one
+                            side only
   --strict                  with --fail-on: calls that carry a caveat (one process a side:
                             process-to-process variation not measured; sides of different
                             numbers of ranks) or rest on one run a side fail the gate too;
@@ -572,8 +574,12 @@ int run(const QStringList &arguments)
     const QStringList rest = arguments.mid(1); // the command stands in for the program name
     if (command.isEmpty() || command == QLatin1String("--help") || command == QLatin1String("-h") ||
         command == QLatin1String("help")) {
+        if (command.isEmpty()) { // a usage error: the usage goes where errors go
+            err() << kUsage;
+            return BadUsage;
+        }
         out() << kUsage;
-        return command.isEmpty() ? BadUsage : Success;
+        return Success;
     }
     if (command == QLatin1String("--version")) {
         out() << "scopeline-cli " << QCoreApplication::applicationVersion() << "\n";

@@ -101,7 +101,7 @@ void printDiffMarkdown(const KernelDiff &diff, const StepBreakdown &steps, const
           << "GPU busy" << s.perRunText() << ": A " << formatDuration(s.busyPerRunA) << ", B "
           << formatDuration(s.busyPerRunB) << " (" << relativeText(s.busyPerRunA, s.busyPerRunB)
           << "); kernel time" << s.perRunText() << ": A " << formatDuration(s.kernelTimePerRunA) << ", B "
-          << formatDuration(s.kernelTimePerRunB) << " ("
+          << formatDuration(s.kernelTimePerRunB) << ", difference " << formatDuration(s.deltaTotalNs) << " ("
           << relativeText(s.kernelTimePerRunA, s.kernelTimePerRunB) << ")\n\n";
     const std::vector<KernelDiffRow> &rows = diff.rows();
     const std::size_t shown = top > 0 ? std::min<std::size_t>(std::size_t(top), rows.size()) : rows.size();

@@ -160,6 +160,8 @@ inline QJsonValue jsonValue(const QVariant &value)
     case QMetaType::UInt:
     case QMetaType::ULongLong:
         return QJsonValue(value.toLongLong());
+    case QMetaType::UnknownType: // an empty field of the CSV: no value
+        return QJsonValue(QJsonValue::Null);
     default:
         return QJsonValue(value.toString());
     }
