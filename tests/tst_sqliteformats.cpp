@@ -321,6 +321,71 @@ private slots:
         QVERIFY2(elementwise.size() >= 2, "template instantiations merged into one name");
     }
 
+    // A kernel's details show its launch as the profiler wrote it: grid and block (nsys), grid and
+    // workgroup, LDS and scratch, registers (rocprofv3's JSON and rocpd), against a Python read of the
+    // files; a load for the figures alone keeps none of them.
+    void kernelDetailsShowTheLaunch_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QStringList>("keys");
+        const QStringList nsys{QStringLiteral("grid"),
+                               QStringLiteral("block"),
+                               QStringLiteral("registers per thread"),
+                               QStringLiteral("static shared memory"),
+                               QStringLiteral("dynamic shared memory"),
+                               QStringLiteral("local memory per thread")};
+        const QStringList rocprof{
+            QStringLiteral("grid_size"),          QStringLiteral("workgroup_size"),
+            QStringLiteral("group_segment_size"), QStringLiteral("private_segment_size"),
+            QStringLiteral("arch_vgpr_count"),    QStringLiteral("accum_vgpr_count"),
+            QStringLiteral("sgpr_count")};
+        QTest::newRow("nsys saxpy") << publicExport(kSaxpy) << nsys;
+        QTest::newRow("nsys Fuser H200") << publicExport(kFuserH200) << nsys;
+        QTest::newRow("rocprofv3 JSON")
+            << testdata::path("public/TraceLens/tests__rocprof__908_results.json.gz") << rocprof;
+        QTest::newRow("rocpd") << converted("rocpd/908_results.db") << rocprof;
+    }
+
+    void kernelDetailsShowTheLaunch()
+    {
+        QFETCH(QString, path);
+        QFETCH(QStringList, keys);
+        REQUIRE_TEST_DATA(path);
+        const ProcessResult oracle = runProcess(
+            QStringLiteral(SCOPELINE_PYTHON), {QStringLiteral(SCOPELINE_ORACLE_DIR "/launch_args.py"), path});
+        QVERIFY2(oracle.exitCode == 0, oracle.err.constData());
+        QStringList expected;
+        for (const QJsonValue &line : QJsonDocument::fromJson(oracle.out).array())
+            expected << line.toString();
+        QVERIFY(!expected.isEmpty());
+        QVERIFY2(expected.front().contains(QLatin1Char('[')),
+                 qPrintable(expected.front())); // a grid at least
+        const LoadResult r = TraceLoader::load(path);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QStringList got;
+        for (uint32_t e = 0; e < r.trace->eventCount(); ++e) {
+            if (r.trace->kind[e] != EventKind::Kernel)
+                continue;
+            QStringList pairs;
+            for (const QString &key : keys)
+                if (const std::string_view value = r.trace->arg(e, key.toStdString()); !value.empty())
+                    pairs << key + QLatin1Char('=') +
+                                 QString::fromUtf8(value.data(), qsizetype(value.size()));
+            got << pairs.join(QLatin1Char(';'));
+        }
+        got.sort();
+        QCOMPARE(got.size(), expected.size());
+        for (qsizetype i = 0; i < got.size(); ++i)
+            QCOMPARE(got[i], expected[i]);
+        LoadOptions figures;
+        figures.detail = TraceDetail::Figures;
+        const LoadResult lean = TraceLoader::load(path, {}, nullptr, figures);
+        QVERIFY2(lean.ok(), qPrintable(lean.error));
+        for (uint32_t e = 0; e < lean.trace->eventCount(); ++e)
+            QVERIFY(lean.trace->kind[e] != EventKind::Kernel ||
+                    lean.trace->arg(e, keys.front().toStdString()).empty());
+    }
+
     void eventsAndTracks()
     {
         const QString nsys = converted("nsys_bert_h100.sqlite"), rocpd = converted("rocpd/19_results.db");

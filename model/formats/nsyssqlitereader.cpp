@@ -339,10 +339,21 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
         } else if (cat == std::string("gpu_memcpy")) {
             name = column(cols, table, "copyKind");
         }
-        const QString sql = QStringLiteral("SELECT start, end, %1, %2, %3, %4, %5 FROM %6")
+        // CUPTI's launch configuration, named as Kineto names it where it has it; for the details only
+        const LaunchArgs launch =
+            kernels && m_builder.detail() == TraceDetail::Full
+                ? LaunchArgs::of(cols, table,
+                                 {{"grid", {"gridX", "gridY", "gridZ"}},
+                                  {"block", {"blockX", "blockY", "blockZ"}},
+                                  {"registers per thread", {"registersPerThread"}},
+                                  {"static shared memory", {"staticSharedMemory"}},
+                                  {"dynamic shared memory", {"dynamicSharedMemory"}},
+                                  {"local memory per thread", {"localMemoryPerThread"}}})
+                : LaunchArgs();
+        const QString sql = QStringLiteral("SELECT start, end, %1, %2, %3, %4, %5%6 FROM %7")
                                 .arg(column(cols, table, "deviceId"), column(cols, table, "streamId"),
                                      column(cols, table, "correlationId"), name,
-                                     column(cols, table, "globalPid"), QLatin1String(table));
+                                     column(cols, table, "globalPid"), launch.select, QLatin1String(table));
         int64_t untimed = 0, deviceUnknown = 0;
         const bool ok = querySlices(
             db, QLatin1String(table), sql,
@@ -388,7 +399,7 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
                     track += " (pid " + std::to_string(pidOf(gpid)) + ")";
                 const int64_t key = pairKey(s, 4, gpid, &shown);
                 addSlice(m_builder, event, std::move(text), cat, gpuPid(device), track, start, end, key,
-                         shown);
+                         shown, 'X', &launch, s, 7);
             });
         if (untimed)
             m_builder.skip(tr("%1: a graph launch without timestamps (start and end 0: CUPTI could not "

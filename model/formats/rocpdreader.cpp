@@ -319,11 +319,30 @@ bool RocpdDatabase::readRocpd(sqlite3 *db, int index, const QString &fileName)
                                                  .arg(column(symbolCols, "S", "display_name"),
                                                       column(symbolCols, "S", "kernel_name"))
                                            : QStringLiteral("NULL");
+        // the dispatch's geometry and memory, and its kernel's registers, as rocprofv3 names them; for
+        // the details only
+        const bool details = m_builder.detail() == TraceDetail::Full;
+        LaunchArgs launch =
+            !details ? LaunchArgs()
+                     : LaunchArgs::of(
+                           kernelCols, "K",
+                           {{"grid_size", {"grid_size_x", "grid_size_y", "grid_size_z"}},
+                            {"workgroup_size", {"workgroup_size_x", "workgroup_size_y", "workgroup_size_z"}},
+                            {"group_segment_size", {"group_segment_size"}},
+                            {"private_segment_size", {"private_segment_size"}}});
+        if (symbols && kernelCols.count("kernel_id") && details) {
+            const LaunchArgs registers = LaunchArgs::of(symbolCols, "S",
+                                                        {{"arch_vgpr_count", {"arch_vgpr_count"}},
+                                                         {"accum_vgpr_count", {"accum_vgpr_count"}},
+                                                         {"sgpr_count", {"sgpr_count"}}});
+            launch.args.insert(launch.args.end(), registers.args.begin(), registers.args.end());
+            launch.select += registers.select;
+        }
         const QString sql =
-            QStringLiteral("SELECT K.start, K.end, %1, %2, %3, %4, %5 FROM rocpd_kernel_dispatch K%6%7%8")
+            QStringLiteral("SELECT K.start, K.end, %1, %2, %3, %4, %5%6 FROM rocpd_kernel_dispatch K%7%8%9")
                 .arg(column(kernelCols, "K", "queue_id"),
                      agentIndex("A", column(kernelCols, "K", "agent_id")), kernelName,
-                     column(kernelCols, "K", "kernel_id"), pairId(events),
+                     column(kernelCols, "K", "kernel_id"), pairId(events), launch.select,
                      agents && kernelCols.count("agent_id")
                          ? QStringLiteral(" LEFT JOIN rocpd_info_agent A ON A.id = K.agent_id")
                          : QString(),
@@ -350,7 +369,8 @@ bool RocpdDatabase::readRocpd(sqlite3 *db, int index, const QString &fileName)
                     name = "kernel " + std::to_string(kernel);
                 const int64_t key = correlation(s, 6, &shown);
                 addSlice(m_builder, event, std::move(name), "kernel", gpuPid(device),
-                         "queue " + std::to_string(queue) + processTag, start, end, key, shown);
+                         "queue " + std::to_string(queue) + processTag, start, end, key, shown, 'X', &launch,
+                         s, 7);
             }))
             return false;
         if (bad)

@@ -37,6 +37,21 @@ bool isOutOfRangeMark(const std::string *text)
 }
 
 // The fields every timed record has (its start, end and internal correlation id); false for another.
+// Dispatch::launch's fields, in its order, and a kernel symbol's registers, in m_registers' order.
+const char *const kLaunchFields[] = {
+    "dispatch_info.grid_size.x",        "dispatch_info.grid_size.y",         "dispatch_info.grid_size.z",
+    "dispatch_info.workgroup_size.x",   "dispatch_info.workgroup_size.y",    "dispatch_info.workgroup_size.z",
+    "dispatch_info.group_segment_size", "dispatch_info.private_segment_size"};
+const char *const kRegisterFields[] = {"arch_vgpr_count", "accum_vgpr_count", "sgpr_count"};
+
+// "[x, y, z]" of three values, empty when one is missing.
+std::string triple(const int64_t *v)
+{
+    if (v[0] < 0 || v[1] < 0 || v[2] < 0)
+        return {};
+    return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) + "]";
+}
+
 bool readTimes(const std::string &field, uint64_t number, int64_t &start, int64_t &end, int64_t &correlation)
 {
     int64_t *into = field == "start_timestamp"           ? &start
@@ -51,6 +66,23 @@ bool readTimes(const std::string &field, uint64_t number, int64_t &start, int64_
 } // namespace
 
 RocprofV3Handler::RocprofV3Handler(const std::atomic<bool> *cancel) : m_cancel(cancel) {}
+
+// The args rocprofv3's rocpd output gives a dispatch (RocpdReader reads the same names there).
+void RocprofV3Handler::addLaunchArgs(const Dispatch &d, RawEvent &event) const
+{
+    for (const auto &[name, text] :
+         {std::pair{"grid_size", triple(&d.launch[0])}, std::pair{"workgroup_size", triple(&d.launch[3])}})
+        if (!text.empty())
+            event.addArg(name) = text;
+    if (d.launch[6] >= 0)
+        event.addArg("group_segment_size") = std::to_string(d.launch[6]);
+    if (d.launch[7] >= 0)
+        event.addArg("private_segment_size") = std::to_string(d.launch[7]);
+    if (const auto registers = m_registers.find(d.kernelId); registers != m_registers.end())
+        for (std::size_t i = 0; i < registers->second.size(); ++i)
+            if (registers->second[i] >= 0)
+                event.addArg(kRegisterFields[i]) = std::to_string(registers->second[i]);
+}
 
 bool RocprofV3Handler::startContainer(bool array)
 {
@@ -82,6 +114,7 @@ bool RocprofV3Handler::startContainer(bool array)
             m_symbolId = 0;
             m_symbolName.clear();
             m_symbolFallback.clear();
+            m_symbolRegisters = {-1, -1, -1};
             m_agentHandle = 0;
             m_agent = Agent();
             m_activity = Activity{m_record};
@@ -107,6 +140,7 @@ bool RocprofV3Handler::endContainer()
             break;
         case Record::Symbol:
             m_symbols[m_symbolId] = m_symbolName.empty() ? m_symbolFallback : m_symbolName;
+            m_registers[m_symbolId] = m_symbolRegisters;
             break;
         case Record::Agent:
             m_agents[m_agentHandle] = m_agent;
@@ -207,6 +241,9 @@ void RocprofV3Handler::value(uint64_t number, const std::string *text)
             m_dispatch.kernelId = number;
         else if (field == "dispatch_info.dispatch_id")
             m_dispatch.dispatchId = number;
+        else if (const auto at = std::find(std::begin(kLaunchFields), std::end(kLaunchFields), field);
+                 at != std::end(kLaunchFields))
+            m_dispatch.launch[std::size_t(at - std::begin(kLaunchFields))] = int64_t(number);
         return;
     case Record::Symbol:
         if (field == "kernel_id" && !text)
@@ -215,6 +252,9 @@ void RocprofV3Handler::value(uint64_t number, const std::string *text)
             m_symbolName = *text; // what rocprofv3's own rocpd and Perfetto outputs name it by
         else if (field == "kernel_name" && text)
             m_symbolFallback = *text;
+        else if (const auto at = std::find(std::begin(kRegisterFields), std::end(kRegisterFields), field);
+                 at != std::end(kRegisterFields) && !text)
+            m_symbolRegisters[std::size_t(at - std::begin(kRegisterFields))] = int64_t(number);
         return;
     case Record::Agent:
         if (field == "id.handle" && !text)
@@ -343,6 +383,8 @@ void RocprofV3Handler::addEventsTo(TraceBuilder &builder) const
               "kernel", pid, "queue " + std::to_string(d.queue), d.start, d.end, d.correlation);
         event.addArg("kernel_id") = std::to_string(d.kernelId);
         event.addArg("dispatch_id") = std::to_string(d.dispatchId);
+        if (builder.detail() == TraceDetail::Full) // for the details only
+            addLaunchArgs(d, event);
         if (const auto agent = m_agents.find(d.agent); agent != m_agents.end())
             event.addArg("agent") = agent->second.name;
         builder.add(event);

@@ -9,6 +9,7 @@
 
 #include <QString>
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -18,6 +19,7 @@
 namespace scopeline {
 
 class TraceBuilder;
+struct RawEvent;
 
 class RocprofV3Handler
 {
@@ -53,11 +55,16 @@ public:
 
 private:
     enum class Record : uint8_t { None, Dispatch, Symbol, Agent, Call, Marker, Copy, Names, Message, Unread };
+    struct Dispatch;
+    void addLaunchArgs(const Dispatch &d, RawEvent &event) const;
     struct Dispatch
     {
         bool outOfRange = false; // held a number out of range: skipped and counted
         int64_t start = 0, end = 0, correlation = -1;
         uint64_t agent = 0, queue = 0, kernelId = 0, dispatchId = 0;
+        // dispatch_info's geometry and memory, for the details: grid and workgroup x, y, z (work-items),
+        // LDS (group segment) and scratch (private segment) bytes; -1 where the record lacks one
+        std::array<int64_t, 8> launch{-1, -1, -1, -1, -1, -1, -1, -1};
     };
     // An API call, a roctx range or a memory copy: the fields of rocprofiler-sdk's buffer records.
     struct Activity
@@ -112,6 +119,8 @@ private:
     std::vector<std::pair<std::string, std::vector<std::string>>> m_kindNames; // by kind
     std::map<int64_t, std::string> m_messages; // roctx texts by correlation id
     std::map<uint64_t, std::string> m_symbols;
+    std::map<uint64_t, std::array<int64_t, 3>> m_registers; // a symbol's arch VGPRs, accum VGPRs, SGPRs
+    std::array<int64_t, 3> m_symbolRegisters{-1, -1, -1};
     std::map<uint64_t, Agent> m_agents;
     bool m_cancelled = false;
     QString m_error;

@@ -10,6 +10,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <memory>
 
 namespace scopeline {
@@ -100,7 +101,8 @@ void SqliteDatabase::addName(TraceBuilder &builder, RawEvent &event, const char 
 
 void SqliteDatabase::addSlice(TraceBuilder &builder, RawEvent &event, std::string name, const char *cat,
                               const std::string &pid, const std::string &tid, int64_t start, int64_t end,
-                              int64_t key, int64_t shownId, char ph)
+                              int64_t key, int64_t shownId, char ph, const LaunchArgs *launch,
+                              sqlite3_stmt *stmt, int firstLaunchColumn)
 {
     event.clear();
     event.ph = ph;
@@ -115,7 +117,41 @@ void SqliteDatabase::addSlice(TraceBuilder &builder, RawEvent &event, std::strin
     event.correlation = key;
     if (shownId >= 0)
         event.addArg("correlation") = std::to_string(shownId);
+    if (launch)
+        launch->addTo(event, stmt, firstLaunchColumn);
     builder.add(event);
+}
+
+SqliteDatabase::LaunchArgs
+SqliteDatabase::LaunchArgs::of(const Names &columns, const char *alias,
+                               const std::vector<std::pair<const char *, std::vector<const char *>>> &wanted)
+{
+    LaunchArgs launch;
+    for (const auto &[name, needed] : wanted) {
+        if (!std::all_of(needed.begin(), needed.end(), [&](const char *c) { return columns.count(c) > 0; }))
+            continue;
+        launch.args.push_back({name, int(needed.size())});
+        for (const char *c : needed)
+            launch.select += QStringLiteral(", ") + column(columns, alias, c);
+    }
+    return launch;
+}
+
+void SqliteDatabase::LaunchArgs::addTo(RawEvent &event, sqlite3_stmt *stmt, int first) const
+{
+    int at = first;
+    for (const Arg &arg : args) {
+        std::string text = arg.columns > 1 ? "[" : "";
+        bool complete = true;
+        for (int c = 0; c < arg.columns; ++c) {
+            int64_t value = 0;
+            complete = complete && intAt(stmt, at + c, value);
+            text += (c ? ", " : "") + std::to_string(value);
+        }
+        at += arg.columns;
+        if (complete)
+            event.addArg(arg.name) = arg.columns > 1 ? text + "]" : text;
+    }
 }
 
 bool SqliteDatabase::hasSqliteMagic(const QByteArray &head)

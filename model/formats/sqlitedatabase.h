@@ -77,11 +77,31 @@ protected:
     // A process or thread name ('M' event).
     static void addName(TraceBuilder &builder, RawEvent &event, const char *what, const std::string &pid,
                         const std::string &tid, const std::string &name);
+    // A kernel's launch (grid, block, registers, memory) as the args its details show, from the
+    // columns a table has: each arg one column, or three (x, y, z) shown as "[x, y, z]".
+    struct LaunchArgs
+    {
+        struct Arg
+        {
+            std::string name;
+            int columns = 1;
+        };
+        std::vector<Arg> args;
+        QString select; // ", A.gridX, A.gridY, …": what the query adds for them
+
+        // Those of wanted whose columns alias's table has (its columns).
+        static LaunchArgs of(const Names &columns, const char *alias,
+                             const std::vector<std::pair<const char *, std::vector<const char *>>> &wanted);
+        // Adds the args of a row whose first launch column is `first`; NULL values are left out.
+        void addTo(RawEvent &event, sqlite3_stmt *stmt, int first) const;
+    };
     // One slice ('X') or instant ('i'). key pairs a call with its GPU work (made unique across
-    // processes where ids are not); shownId is the id as the profiler wrote it, for the details view.
+    // processes where ids are not); shownId is the id as the profiler wrote it, for the details view;
+    // launch, where given, the launch args of stmt's row from its column firstLaunchColumn on.
     static void addSlice(TraceBuilder &builder, RawEvent &event, std::string name, const char *cat,
                          const std::string &pid, const std::string &tid, int64_t start, int64_t end,
-                         int64_t key, int64_t shownId, char ph = 'X');
+                         int64_t key, int64_t shownId, char ph = 'X', const LaunchArgs *launch = nullptr,
+                         sqlite3_stmt *stmt = nullptr, int firstLaunchColumn = 0);
 
     TraceBuilder &m_builder;
     QString m_error;
