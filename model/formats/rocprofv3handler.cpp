@@ -36,7 +36,6 @@ bool isOutOfRangeMark(const std::string *text)
     return text && *text == std::string_view(RocprofV3Handler::kOutOfRangeMark).substr(1, 3);
 }
 
-// The fields every timed record has (its start, end and internal correlation id); false for another.
 // Dispatch::launch's fields, in its order, and a kernel symbol's registers, in m_registers' order.
 const char *const kLaunchFields[] = {
     "dispatch_info.grid_size.x",        "dispatch_info.grid_size.y",         "dispatch_info.grid_size.z",
@@ -52,6 +51,7 @@ std::string triple(const int64_t *v)
     return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) + "]";
 }
 
+// The fields every timed record has (its start, end and internal correlation id); false for another.
 bool readTimes(const std::string &field, uint64_t number, int64_t &start, int64_t &end, int64_t &correlation)
 {
     int64_t *into = field == "start_timestamp"           ? &start
