@@ -1190,7 +1190,15 @@ private slots:
         QCOMPARE(window.bannerText(), QString());
         QCOMPARE(window.runsA().size(), kRuns);
         QCOMPARE(window.runsB().size(), kRuns);
-        QVERIFY2(largestGap < 250, qPrintable(QStringLiteral("the event loop stood still for %1 ms").arg(largestGap)));
+        // A load on the GUI thread would stand it still for seconds; the GUI work meanwhile (up to about
+        // 100 ms at a time here) takes 2-4 times as long in the sanitizer build (218-373 ms seen).
+#ifdef __SANITIZE_ADDRESS__
+        constexpr qint64 kStill = 750;
+#else
+        constexpr qint64 kStill = 250;
+#endif
+        QVERIFY2(largestGap < kStill,
+                 qPrintable(QStringLiteral("the event loop stood still for %1 ms").arg(largestGap)));
 
         QVERIFY(!fractions.empty());
         for (std::size_t i = 1; i < fractions.size(); ++i)
