@@ -90,6 +90,12 @@ QString esc(const QString &text)
     return text.toHtmlEscaped().replace(QLatin1Char('\''), QLatin1String("&#39;"));
 }
 
+// A caveat or note, set apart as the stylesheet's .caveat.
+QString caveatParagraph(const QString &text)
+{
+    return QStringLiteral("<p class='caveat'>%1</p>\n").arg(esc(text));
+}
+
 // PNG bytes of an image; empty when it is null or cannot be encoded.
 QByteArray pngBytes(const QImage &image)
 {
@@ -231,9 +237,8 @@ QString diffSection(const KernelDiff &diff)
     for (const QString &line : diff.headerText().split(QLatin1Char('\n')))
         html += QStringLiteral("<p>%1</p>\n").arg(esc(line));
     if (!diff.summary().caveat.isEmpty())
-        html += QStringLiteral("<p class='caveat'>%1</p>\n")
-                    .arg(esc(
-                        ReportExporter::tr("Caveat on every verdict below: %1.").arg(diff.summary().caveat)));
+        html += caveatParagraph(
+            ReportExporter::tr("Caveat on every verdict below: %1.").arg(diff.summary().caveat));
     html += QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
                 .arg(kDiffChart,
                      esc(ReportExporter::tr("Kernel time per run from A to B: the largest contributions")));
@@ -280,7 +285,7 @@ QString stepsSection(const StepBreakdown &steps)
     QString html = QStringLiteral("<h2>%1</h2>\n<p>%2</p>\n")
                        .arg(esc(ReportExporter::tr("What changed: the step")), esc(steps.stepLine()));
     if (const QString note = steps.note(); !note.isEmpty())
-        html += QStringLiteral("<p class='caveat'>%1</p>\n").arg(esc(note));
+        html += caveatParagraph(note);
     html += QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
                 .arg(kStepsChart,
                      esc(ReportExporter::tr(
@@ -310,8 +315,7 @@ QString ranksSection(const RankTable &ranks)
     if (ranks.comparison().empty())
         return html;
     if (!ranks.caveat().isEmpty())
-        html += QStringLiteral("<p class='caveat'>%1</p>\n")
-                    .arg(esc(ReportExporter::tr("Caveat on A against B below: %1.").arg(ranks.caveat())));
+        html += caveatParagraph(ReportExporter::tr("Caveat on A against B below: %1.").arg(ranks.caveat()));
     return html +
            resultTable(RankTable::comparisonColumns(), ranks.comparison(), ranks.comparison().size(), {}, {});
 }
@@ -415,8 +419,7 @@ QString scopesSection(const ReportExporter::Input &input, const QString &caveat)
 
     if (!caveat.isEmpty() && std::any_of(input.rows.begin(), input.rows.end(),
                                          [](const ComparisonRow &r) { return r.hasRunLevel(); }))
-        html += QStringLiteral("<p class='caveat'>%1</p>\n")
-                    .arg(esc(ReportExporter::tr("Caveat on the run-level verdicts: %1.").arg(caveat)));
+        html += caveatParagraph(ReportExporter::tr("Caveat on the run-level verdicts: %1.").arg(caveat));
     html +=
         QStringLiteral("<h2>%1</h2>\n<figure><img src='%2' alt='%3'><figcaption>%3</figcaption></figure>\n")
             .arg(esc(ReportExporter::tr("Boxplots")), kBoxplot,
@@ -518,10 +521,10 @@ QString indexHtml(const ReportExporter::Input &input)
                         .arg(input.moreCandidates.size() + 1)));
     const QString caveat = caveatOf(input.runsA, input.runsB);
     if (!caveat.isEmpty())
-        html += QStringLiteral("<p class='caveat'>%1</p>\n").arg(esc(CaveatBanner::message(caveat)));
+        html += caveatParagraph(CaveatBanner::message(caveat));
     if (!input.notes.isEmpty()) {
-        html += QStringLiteral("<p class='caveat'>%1</p>\n<ul class='caveat'>\n")
-                    .arg(esc(ReportExporter::tr("What the loading and the comparison said:")));
+        html += caveatParagraph(ReportExporter::tr("What the loading and the comparison said:")) +
+                QStringLiteral("<ul class='caveat'>\n");
         for (const QString &note : input.notes)
             html += QStringLiteral("<li>%1</li>\n").arg(esc(note));
         html += QStringLiteral("</ul>\n");
