@@ -685,9 +685,14 @@ private slots:
             QCOMPARE(groups[run + 1].a.median, row.a.runMedianNs[run]);
             QCOMPARE(int(row.a.runCalls[run]), kernelsNamed(m_a[int(run)], row.names.first()));
         }
+        // one line beside the filter: the name and verdict, elided to its width, and every figure in its
+        // tooltip; its p's as text, not swallowed as markup
         QVERIFY(view.kernelStats()->text().contains(row.verdictText().toHtmlEscaped()));
-        // the caption under the boxplot shows its p's as text, not swallowed as markup
-        const QString caption = plainText(view.kernelStats()->text());
+        QVERIFY(plainText(view.kernelStats()->text()).startsWith(row.kernel.left(8)));
+        QVERIFY(view.kernelStats()->fontMetrics().horizontalAdvance(plainText(view.kernelStats()->text())) <=
+                view.kernelStats()->width());
+        QVERIFY(view.kernelStats()->toolTip().startsWith(row.kernel));
+        const QString caption = view.kernelStats()->toolTip();
         QVERIFY(row.runLevel.valid());
         QVERIFY2(caption.contains(
                      QStringLiteral("p = %1 Holm").arg(formatPValue(row.runLevelHolm))),

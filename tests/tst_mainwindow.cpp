@@ -1888,8 +1888,22 @@ private slots:
         }
         QVERIFY2(visibleRows(diff) >= 5, qPrintable(QString::number(visibleRows(diff))));
         // the step waterfall, the per-step chart, the kernel waterfall and a kernel's boxplot: labels apart
+        const int timelinesBefore = window.timeline()->height();
         window.diffView()->selectRow(0);
         QTest::qWait(50);
+        // a selected kernel still fits: nothing clipped, its boxplot readable, its caption whole, and
+        // the timelines give up at most a few rows' height for it
+        QVERIFY2(window.minimumSizeHint().height() <= size.height(),
+                 qPrintable(QString::number(window.minimumSizeHint().height())));
+        QVERIFY2(window.diffView()->boxPlot()->height() >= 78,
+                 qPrintable(QString::number(window.diffView()->boxPlot()->height())));
+        const QLabel *caption = window.diffView()->kernelStats();
+        QVERIFY2(
+            caption->height() >= caption->sizeHint().height(),
+            qPrintable(QStringLiteral("%1 < %2").arg(caption->height()).arg(caption->sizeHint().height())));
+        QVERIFY2(
+            window.timeline()->height() >= timelinesBefore - 40,
+            qPrintable(QStringLiteral("%1 -> %2").arg(timelinesBefore).arg(window.timeline()->height())));
         const QList<QCustomPlot *> diffPlots = window.diffView()->findChildren<QCustomPlot *>();
         QVERIFY(diffPlots.size() >= 4);
         for (QCustomPlot *plot : diffPlots) {

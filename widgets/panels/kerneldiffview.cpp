@@ -120,18 +120,22 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     m_chart = new ContributionChart(this);
     m_boxPlot = new BoxPlotView(this);
     m_boxPlot->setHint(tr("Select a kernel to compare its durations"));
+    // One line beside the filter, there whether a kernel is selected or not, so that selecting one moves
+    // nothing (on a laptop screen a caption of three lines took the timelines' rows); whole in its tooltip.
     m_kernelStats = new QLabel(this);
-    m_kernelStats->setWordWrap(true);
+    m_kernelStats->setTextFormat(Qt::RichText);
     m_kernelStats->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // long template names must not widen the window: the label wraps to whatever width it gets
-    m_kernelStats->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_kernelStats->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed); // long names never widen it
+    m_kernelStats->installEventFilter(this);                                // elided to its width
     m_header->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_header->setToolTip(tr("A row's verdict judges its GPU time per run (Welch on the per-process totals "
                             "when a side has ≥ 2 processes, else on the per-run totals; Holm over the rows); "
                             "“Per call” tests the duration of one call on its own"));
 
     auto *controls = new QHBoxLayout;
-    controls->addWidget(m_filter, 1);
+    m_filter->setFixedWidth(m_filter->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 28);
+    controls->addWidget(m_filter);
+    controls->addWidget(m_kernelStats, 1);
     controls->addWidget(m_fold);
     controls->addWidget(m_byOp);
     controls->addWidget(copyButton);
@@ -145,7 +149,6 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     auto *kernelLayout = new QVBoxLayout(kernelPane);
     kernelLayout->setContentsMargins(0, 0, 0, 0);
     kernelLayout->addWidget(m_boxPlot, 1);
-    kernelLayout->addWidget(m_kernelStats);
     // halves: below ~150 px the waterfall's labels collide (at 1600x1000 a third was ~80 px)
     auto *right = new ProportionalSplitter(Qt::Vertical, {1, 1}, this);
     right->addWidget(m_chart);
@@ -352,6 +355,8 @@ bool KernelDiffView::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_table->viewport() && event->type() == QEvent::Resize)
         fitCappedColumns();
+    if (watched == m_kernelStats && event->type() == QEvent::Resize)
+        showCaption();
     return QWidget::eventFilter(watched, event);
 }
 
@@ -377,7 +382,7 @@ void KernelDiffView::showKernel(int row)
     m_chart->setCurrentRow(row);
     if (row < 0 || !m_diff) {
         m_boxPlot->setGroups({});
-        m_kernelStats->clear();
+        showCaption();
         emit kernelSelected({});
         return;
     }
@@ -409,46 +414,61 @@ void KernelDiffView::showKernel(int row)
             groups.push_back(std::move(group));
         }
     }
-    m_boxPlot->setTitle(tr("Durations of one call")); // the name is below: a long one would widen the plot
+    m_boxPlot->setTitle(
+        tr("Durations of one call")); // the name is under the table: a long one would widen the plot
     m_boxPlot->setGroups(std::move(groups));
 
-    // Rich text: every piece is escaped, a p of "< 1e-323" included (unescaped it swallowed the line).
-    QStringList lines;
-    // one line for the name (a short pane): elided to the pane's width from a bounded prefix, whole
-    // (up to 2000 characters) in the tooltip
-    const QString bounded =
-        r.kernel.size() > 100 ? r.kernel.left(60) + QStringLiteral("…") + r.kernel.right(39) : r.kernel;
-    QFont bold = m_kernelStats->font();
-    bold.setBold(true);
-    const QString verdict = QStringLiteral(": ") + r.verdictText();
-    const QString name = QFontMetrics(bold).elidedText(
-        bounded, Qt::ElideMiddle,
-        std::max(120, m_kernelStats->width() - m_kernelStats->fontMetrics().horizontalAdvance(verdict) - 8));
-    m_kernelStats->setToolTip(r.kernel.left(2000));
-    lines << tr("<b>%1</b>: %2").arg(name.toHtmlEscaped(), r.verdictText().toHtmlEscaped());
-    // Short lines, for the pane is short: the sides' figures are in the table, both p's in its tooltips.
+    showCaption();
+    emit kernelSelected(r.names);
+}
+
+void KernelDiffView::showCaption()
+{
+    if (m_current < 0 || !m_diff) {
+        m_kernelStats->setText(tr("<span style=\"color:%1\">Select a kernel: its verdict and p's here, its "
+                                  "durations beside the table</span>")
+                                   .arg(palette().color(QPalette::PlaceholderText).name()));
+        m_kernelStats->setToolTip(QString());
+        return;
+    }
+    const KernelDiffRow &r = m_diff->rows()[std::size_t(m_current)];
     const auto interval = [this](const stats::RunLevelTest &test) {
         if (!std::isfinite(test.change))
             return std::isinf(test.change) ? tr("new in B") : tr("no change to give"); // never "+nan %"
         return formatChangeInterval(test.change, test.ciLow, test.ciHigh); // an exact change: no interval
     };
+    QStringList parts; // after the name and its verdict
     if (r.runLevel.valid())
-        lines << tr("time/run: %1, p = %2 Holm (%3 v %4 %5)")
+        parts << tr("time/run: %1, p = %2 Holm (%3 v %4 %5)")
                      .arg(interval(r.runLevel), formatPValue(r.runLevelHolm))
                      .arg(r.runLevel.runsA)
                      .arg(r.runLevel.runsB)
-                     .arg(r.byProcess ? tr("processes") : tr("runs"))
-                     .toHtmlEscaped();
+                     .arg(r.byProcess ? tr("processes") : tr("runs"));
     if (r.perCall.valid())
-        lines << tr("per call: %1, p = %2 Holm, %3")
-                     .arg(interval(r.perCall), formatPValue(r.perCallHolm),
-                          r.perCallVerdictText())
-                     .toHtmlEscaped();
+        parts << tr("per call: %1, p = %2 Holm, %3")
+                     .arg(interval(r.perCall), formatPValue(r.perCallHolm), r.perCallVerdictText());
     if (r.names.size() > 1)
-        lines << (m_options.byOp ? tr("%n kernel(s) in this op", nullptr, int(r.names.size()))
+        parts << (m_options.byOp ? tr("%n kernel(s) in this op", nullptr, int(r.names.size()))
                                  : tr("%n name(s) folded into this row", nullptr, int(r.names.size())));
-    m_kernelStats->setText(lines.join(QStringLiteral("<br>")));
-    emit kernelSelected(r.names);
+    const QString verdict = QStringLiteral(": ") + r.verdictText();
+    const QString rest =
+        parts.isEmpty() ? QString() : QStringLiteral(" · ") + parts.join(QStringLiteral(" · "));
+    m_kernelStats->setToolTip(r.kernel.left(2000) + verdict + QLatin1Char('\n') +
+                              parts.join(QLatin1Char('\n')));
+
+    // The name gets up to 40 % of the line (elided in its middle, where template names differ least),
+    // the figures the rest (elided at their end, the verdict first). Every piece is escaped: a p of
+    // "< 1e-323" unescaped swallowed the line.
+    QFont bold = m_kernelStats->font();
+    bold.setBold(true);
+    const QFontMetrics plain = m_kernelStats->fontMetrics();
+    const int width = m_kernelStats->contentsRect().width();
+    const QString bounded =
+        r.kernel.size() > 100 ? r.kernel.left(60) + QStringLiteral("…") + r.kernel.right(39) : r.kernel;
+    const QString name = QFontMetrics(bold).elidedText(bounded, Qt::ElideMiddle, std::max(80, width * 2 / 5));
+    const QString figures = plain.elidedText(
+        verdict + rest, Qt::ElideRight, std::max(40, width - QFontMetrics(bold).horizontalAdvance(name) - 4));
+    m_kernelStats->setText(QStringLiteral("<b>%1</b>%2").arg(name.toHtmlEscaped(), figures.toHtmlEscaped()));
 }
 
 } // namespace scopeline

@@ -79,6 +79,7 @@ protected:
 private:
     void recompute();
     void showKernel(int row);
+    void showCaption(); // the selected kernel's verdict and p's, on one line
     // The capped columns at their caps, then widened toward their contents by what the table has spare.
     void fitCappedColumns();
 
