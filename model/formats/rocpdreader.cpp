@@ -330,14 +330,11 @@ bool RocpdDatabase::readRocpd(sqlite3 *db, int index, const QString &fileName)
                             {"workgroup_size", {"workgroup_size_x", "workgroup_size_y", "workgroup_size_z"}},
                             {"group_segment_size", {"group_segment_size"}},
                             {"private_segment_size", {"private_segment_size"}}});
-        if (symbols && kernelCols.count("kernel_id") && details) {
-            const LaunchArgs registers = LaunchArgs::of(symbolCols, "S",
-                                                        {{"arch_vgpr_count", {"arch_vgpr_count"}},
-                                                         {"accum_vgpr_count", {"accum_vgpr_count"}},
-                                                         {"sgpr_count", {"sgpr_count"}}});
-            launch.args.insert(launch.args.end(), registers.args.begin(), registers.args.end());
-            launch.select += registers.select;
-        }
+        if (symbols && kernelCols.count("kernel_id") && details)
+            launch.append(LaunchArgs::of(symbolCols, "S",
+                                         {{"arch_vgpr_count", {"arch_vgpr_count"}},
+                                          {"accum_vgpr_count", {"accum_vgpr_count"}},
+                                          {"sgpr_count", {"sgpr_count"}}}));
         const QString sql =
             QStringLiteral("SELECT K.start, K.end, %1, %2, %3, %4, %5%6 FROM rocpd_kernel_dispatch K%7%8%9")
                 .arg(column(kernelCols, "K", "queue_id"),

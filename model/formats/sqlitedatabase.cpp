@@ -137,6 +137,12 @@ SqliteDatabase::LaunchArgs::of(const Names &columns, const char *alias,
     return launch;
 }
 
+void SqliteDatabase::LaunchArgs::append(const LaunchArgs &other)
+{
+    args.insert(args.end(), other.args.begin(), other.args.end());
+    select += other.select;
+}
+
 void SqliteDatabase::LaunchArgs::addTo(RawEvent &event, sqlite3_stmt *stmt, int first) const
 {
     int at = first;

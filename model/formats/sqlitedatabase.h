@@ -92,6 +92,8 @@ protected:
         // Those of wanted whose columns alias's table has (its columns).
         static LaunchArgs of(const Names &columns, const char *alias,
                              const std::vector<std::pair<const char *, std::vector<const char *>>> &wanted);
+        // other's args after these (the query selects their columns in this order).
+        void append(const LaunchArgs &other);
         // Adds the args of a row whose first launch column is `first`; NULL values are left out.
         void addTo(RawEvent &event, sqlite3_stmt *stmt, int first) const;
     };
