@@ -263,6 +263,19 @@ void TstTraceFolder::recordingSummaryIsNoTrace()
     const std::vector<TraceRun> withSessions = TraceFolder::scan(tmp.path(), &error);
     QCOMPARE(withSessions.size(), std::size_t(1));
     QVERIFY(withSessions.front().file.endsWith(QLatin1String("summary.json")));
+    // Given as a file, either says what it is and what to give instead, not "no trace events".
+    const QString summary = recording + QStringLiteral("/summary.json");
+    QVERIFY(TraceFolder::scan(summary, &error).empty());
+    QVERIFY2(
+        error.contains(QDir::toNativeSeparators(summary)) &&
+            error.contains(QLatin1String("scopeline-hipbench")) &&
+            error.contains(QStringLiteral("give its folder, %1").arg(QDir::toNativeSeparators(recording))),
+        qPrintable(error));
+    const QString session = tmp.filePath(QStringLiteral("mine.json"));
+    QVERIFY(TraceFolder::scan(session, &error).empty());
+    QVERIFY2(error.contains(QDir::toNativeSeparators(session)) &&
+                 error.contains(QLatin1String("a saved Scopeline session")),
+             qPrintable(error));
 }
 
 void TstTraceFolder::summaryBesideItsTrace()

@@ -436,6 +436,16 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
             return fail(tr("%1: permission denied").arg(QDir::toNativeSeparators(target)));
         if (!seen.first(info))
             continue;
+        if (info.isFile() && !wildcard && isScopelineFile(info)) {
+            const QString file = QDir::toNativeSeparators(target);
+            return fail(SessionFile::isSessionFile(info.absoluteFilePath())
+                            ? tr("%1: a saved Scopeline session, not a trace: open it in the window "
+                                 "(scopeline %1)")
+                                  .arg(file)
+                            : tr("%1: the summary scopeline-hipbench wrote of a recording, not a trace: "
+                                 "for the pair it recorded, give its folder, %2")
+                                  .arg(file, QDir::toNativeSeparators(info.absolutePath())));
+        }
         if (info.isFile()) {
             const QString folder = info.absolutePath();
             if (filesByFolder.empty() || filesByFolder.back().first != folder)
