@@ -355,8 +355,9 @@ bool KernelDiffView::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_table->viewport() && event->type() == QEvent::Resize)
         fitCappedColumns();
-    if (watched == m_kernelStats && event->type() == QEvent::Resize)
-        showCaption();
+    if (watched == m_kernelStats &&
+        (event->type() == QEvent::Resize || event->type() == QEvent::PaletteChange))
+        showCaption(); // elided to the new width; the hint in the new palette's colour
     return QWidget::eventFilter(watched, event);
 }
 
@@ -414,8 +415,8 @@ void KernelDiffView::showKernel(int row)
             groups.push_back(std::move(group));
         }
     }
-    m_boxPlot->setTitle(
-        tr("Durations of one call")); // the name is under the table: a long one would widen the plot
+    // the name is beside the filter: a long one would widen the plot
+    m_boxPlot->setTitle(tr("Durations of one call"));
     m_boxPlot->setGroups(std::move(groups));
 
     showCaption();
