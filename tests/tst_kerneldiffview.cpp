@@ -707,6 +707,16 @@ private slots:
         QCOMPARE(view.currentRow(), -1);
         QCOMPARE(selected.last().at(0).toStringList(), QStringList());
         QVERIFY(view.boxPlot()->groups().empty());
+        // the line says what it is for, elided to its width as the window narrows
+        QVERIFY(plainText(view.kernelStats()->text()).startsWith(QLatin1String("Select a kernel")));
+        for (int width : {1400, 1000}) {
+            view.resize(width, 600);
+            QTest::qWait(20);
+            const QString shown = plainText(view.kernelStats()->text());
+            QVERIFY2(view.kernelStats()->fontMetrics().horizontalAdvance(shown) <=
+                         view.kernelStats()->width(),
+                     qPrintable(QStringLiteral("%1 at %2 px").arg(shown).arg(view.kernelStats()->width())));
+        }
     }
 
     void chartSelectsOnClick()

@@ -425,10 +425,13 @@ void KernelDiffView::showKernel(int row)
 
 void KernelDiffView::showCaption()
 {
+    const int width = m_kernelStats->contentsRect().width();
     if (m_current < 0 || !m_diff) {
-        m_kernelStats->setText(tr("<span style=\"color:%1\">Select a kernel: its verdict and p's here, its "
-                                  "durations beside the table</span>")
-                                   .arg(palette().color(QPalette::PlaceholderText).name()));
+        const QString hint = tr("Select a kernel for its verdict, intervals and p's");
+        m_kernelStats->setText(
+            QStringLiteral("<span style=\"color:%1\">%2</span>")
+                .arg(palette().color(QPalette::PlaceholderText).name(),
+                     m_kernelStats->fontMetrics().elidedText(hint, Qt::ElideRight, width).toHtmlEscaped()));
         m_kernelStats->setToolTip(QString());
         return;
     }
@@ -463,7 +466,6 @@ void KernelDiffView::showCaption()
     QFont bold = m_kernelStats->font();
     bold.setBold(true);
     const QFontMetrics plain = m_kernelStats->fontMetrics();
-    const int width = m_kernelStats->contentsRect().width();
     const QString bounded =
         r.kernel.size() > 100 ? r.kernel.left(60) + QStringLiteral("…") + r.kernel.right(39) : r.kernel;
     const QString name = QFontMetrics(bold).elidedText(bounded, Qt::ElideMiddle, std::max(80, width * 2 / 5));
