@@ -439,8 +439,8 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
         if (info.isFile() && !wildcard && isScopelineFile(info)) {
             const QString file = QDir::toNativeSeparators(target);
             return fail(SessionFile::isSessionFile(info.absoluteFilePath())
-                            ? tr("%1: a saved Scopeline session, not a trace: open it in the window "
-                                 "(scopeline %1)")
+                            ? tr("%1: a saved Scopeline session, not a trace: open it as one (File › Open "
+                                 "Session, or scopeline %1)")
                                   .arg(file)
                             : tr("%1: the summary scopeline-hipbench wrote of a recording, not a trace: "
                                  "for the pair it recorded, give its folder, %2")
