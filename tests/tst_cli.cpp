@@ -525,6 +525,13 @@ private slots:
         const ProcessResult same = cli({QStringLiteral("diff"), kTorchEager, kTorchEager});
         QVERIFY2(same.exitCode == 0, same.err.constData());
         QVERIFY2(same.err.contains("warning: A and B are the same runs"), same.err.constData());
+        // a caveat of a trace against itself: once, for both sides
+        const QString rocpd = testdata::path("converted/rocpd/908_results.db");
+        const ProcessResult caveat = cli({QStringLiteral("diff"), rocpd, rocpd});
+        QVERIFY2(caveat.exitCode == 0, caveat.err.constData());
+        QVERIFY2(caveat.err.count("no HIP API calls") == 1 &&
+                     caveat.err.contains("warning: A and B: " + rocpd.toUtf8() + ": no HIP API calls"),
+                 caveat.err.constData());
         // the same files by two paths: a run folder and its trace
         const QString run = kTorchEager + QStringLiteral("/run_0");
         const ProcessResult folderAndFile =

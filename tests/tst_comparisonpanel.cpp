@@ -471,6 +471,13 @@ private slots:
         QVERIFY2(panel.caveatBanner()->text().contains(
                      QStringLiteral("A: %1: no HIP API calls in this database").arg(a.front().run.file)),
                  qPrintable(panel.caveatBanner()->text()));
+        // the trace against itself: its caveat once, for both sides
+        QStringList once;
+        for (const QString &caveat : runCaveats(a))
+            once << QStringLiteral("A and B: ") + caveat;
+        QVERIFY(!once.isEmpty());
+        QCOMPARE(pairCaveats(a, a), once);
+        QCOMPARE(pairCaveats(a, b).filter(QStringLiteral("A and B: ")), QStringList());
     }
 
     // JAX with command buffers (A) against without (B): A's kernels carry no scope names, so its

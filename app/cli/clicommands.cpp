@@ -498,13 +498,22 @@ void warnStepsMissing(const StepBreakdown &steps, const QString &labelA, const Q
                     .arg(steps.stepScope(), where));
 }
 
-void warnAboutRuns(const QList<LoadedRun> &runs, const QString &side)
+namespace {
+
+void warnAboutEmptyRuns(const QList<LoadedRun> &runs, const QString &side)
 {
     for (const LoadedRun &run : runs)
         if (run.summary && run.summary->kernels().empty())
             warning(QStringLiteral("%1: %2 holds no GPU kernels: nothing of it can be compared (was GPU "
                                    "activity recorded?)")
                         .arg(side, run.run.file));
+}
+
+} // namespace
+
+void warnAboutRuns(const QList<LoadedRun> &runs, const QString &side)
+{
+    warnAboutEmptyRuns(runs, side);
     for (const QString &caveat : runCaveats(runs))
         warning(QStringLiteral("%1: %2").arg(side, caveat));
 }
@@ -526,8 +535,10 @@ bool loadPair(const QString &pathA, const QString &pathB, QList<LoadedRun> &a, Q
     if (files(a) == files(b))
         warning(
             QStringLiteral("A and B are the same runs (%1 and %2 read the same files)").arg(pathA, pathB));
-    warnAboutRuns(a, QStringLiteral("A"));
-    warnAboutRuns(b, QStringLiteral("B"));
+    warnAboutEmptyRuns(a, QStringLiteral("A"));
+    warnAboutEmptyRuns(b, QStringLiteral("B"));
+    for (const QString &caveat : pairCaveats(a, b)) // one both sides have, said once
+        warning(caveat);
     return true;
 }
 

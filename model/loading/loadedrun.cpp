@@ -263,11 +263,13 @@ QStringList runCaveats(const QList<LoadedRun> &runs)
 
 QStringList pairCaveats(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
 {
+    const QStringList ofA = runCaveats(a), ofB = runCaveats(b);
     QStringList lines;
-    for (const QString &caveat : runCaveats(a))
-        lines << QStringLiteral("A: ") + caveat;
-    for (const QString &caveat : runCaveats(b))
-        lines << QStringLiteral("B: ") + caveat;
+    for (const QString &caveat : ofA)
+        lines << (ofB.contains(caveat) ? QStringLiteral("A and B: ") : QStringLiteral("A: ")) + caveat;
+    for (const QString &caveat : ofB)
+        if (!ofA.contains(caveat))
+            lines << QStringLiteral("B: ") + caveat;
     return lines;
 }
 

@@ -92,7 +92,8 @@ bool hasRanks(const QList<LoadedRun> &runs);
 // The caveats of the runs' traces (RunSummary::caveats), each once: "<file>: <caveat>", or "<file> and
 // 4 other files: <caveat>" where several files share it.
 QStringList runCaveats(const QList<LoadedRun> &runs);
-// Those of two sides, each line headed by its side: "A: …", "B: …".
+// Those of two sides, each line headed by its side: "A: …", "B: …", and "A and B: …" once for one
+// both have (a trace against itself, the same files on both sides).
 QStringList pairCaveats(const QList<LoadedRun> &a, const QList<LoadedRun> &b);
 
 } // namespace scopeline
