@@ -455,22 +455,20 @@ void KernelDiffView::showCaption()
         parts << (m_options.byOp ? tr("%n kernel(s) in this op", nullptr, int(r.names.size()))
                                  : tr("%n name(s) folded into this row", nullptr, int(r.names.size())));
     const QString verdict = QStringLiteral(": ") + r.verdictText();
-    const QString rest =
-        parts.isEmpty() ? QString() : QStringLiteral(" · ") + parts.join(QStringLiteral(" · "));
-    m_kernelStats->setToolTip(r.kernel.left(2000) + verdict + QLatin1Char('\n') +
-                              parts.join(QLatin1Char('\n')));
+    m_kernelStats->setToolTip((QStringList{r.kernel.left(2000) + verdict} + parts).join(QLatin1Char('\n')));
 
     // The name gets up to 40 % of the line (elided in its middle, where template names differ least),
     // the figures the rest (elided at their end, the verdict first). Every piece is escaped: a p of
     // "< 1e-323" unescaped swallowed the line.
     QFont bold = m_kernelStats->font();
     bold.setBold(true);
-    const QFontMetrics plain = m_kernelStats->fontMetrics();
+    const QFontMetrics boldMetrics(bold);
     const QString bounded =
         r.kernel.size() > 100 ? r.kernel.left(60) + QStringLiteral("…") + r.kernel.right(39) : r.kernel;
-    const QString name = QFontMetrics(bold).elidedText(bounded, Qt::ElideMiddle, std::max(80, width * 2 / 5));
-    const QString figures = plain.elidedText(
-        verdict + rest, Qt::ElideRight, std::max(40, width - QFontMetrics(bold).horizontalAdvance(name) - 4));
+    const QString name = boldMetrics.elidedText(bounded, Qt::ElideMiddle, std::max(80, width * 2 / 5));
+    const QString figures = m_kernelStats->fontMetrics().elidedText(
+        (QStringList{verdict} + parts).join(QStringLiteral(" · ")), Qt::ElideRight,
+        std::max(40, width - boldMetrics.horizontalAdvance(name) - 4));
     m_kernelStats->setText(QStringLiteral("<b>%1</b>%2").arg(name.toHtmlEscaped(), figures.toHtmlEscaped()));
 }
 
