@@ -155,9 +155,14 @@ bool addRankFiles(const QDir &dir, const QString &name, QFileInfoList &traces, S
 // JSON files of Scopeline's own beside traces, which are no traces: the summary.json scopeline-hipbench
 // leaves beside a recording's variants, and a session saved into a side's folder. Read as traces,
 // they failed every path holding them ("no trace events").
+bool hasSummaryName(const QFileInfo &info)
+{
+    return info.fileName().compare(QLatin1String("summary.json"), Qt::CaseInsensitive) == 0;
+}
+
 bool isScopelineFile(const QFileInfo &info)
 {
-    if (info.fileName().compare(QLatin1String("summary.json"), Qt::CaseInsensitive) != 0)
+    if (!hasSummaryName(info))
         return SessionFile::isSessionFile(info.absoluteFilePath());
     QFile file(info.absoluteFilePath());
     if (!file.open(QIODevice::ReadOnly))
@@ -438,7 +443,7 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
             continue;
         if (info.isFile() && !wildcard && isScopelineFile(info)) {
             const QString file = QDir::toNativeSeparators(target);
-            return fail(SessionFile::isSessionFile(info.absoluteFilePath())
+            return fail(!hasSummaryName(info) // a session, as isScopelineFile found it
                             ? tr("%1: a saved Scopeline session, not a trace: open it as one (File › Open "
                                  "Session, or scopeline %1)")
                                   .arg(file)
