@@ -707,6 +707,44 @@ private slots:
 
     // What the CLI warned of while loading and comparing reaches the page: 3 runs against 2 (which
     // pair), and a rank alone of its job, said once though the file is both sides.
+    // --by and --fold-numbers group the report's kernel rows as they group diff's: its diff.csv is the
+    // one `diff --csv` writes with the same option, and not the ungrouped one.
+    void cliReportGroupsKernelRowsAsDiff()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString cli = QStringLiteral(SCOPELINE_CLI);
+        const auto diffCsv = [&](const QString &folder) {
+            return QString::fromUtf8(readAll(folder + QStringLiteral("/diff.csv")));
+        };
+        const QString plain = dir.filePath(QStringLiteral("plain"));
+        ProcessResult result =
+            runProcess(cli, {QStringLiteral("report"), kPairA, kPairB, QStringLiteral("--out"), plain});
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        const QStringList groupings[] = {{QStringLiteral("--fold-numbers")},
+                                         {QStringLiteral("--by"), QStringLiteral("op")}};
+        for (const QStringList &grouping : groupings) {
+            const QString folder = dir.filePath(grouping.join(QString()));
+            result = runProcess(cli, QStringList{QStringLiteral("report"), kPairA, kPairB} + grouping +
+                                         QStringList{QStringLiteral("--out"), folder});
+            QVERIFY2(result.exitCode == 0, result.err.constData());
+            const QString csv = dir.filePath(grouping.join(QString()) + QStringLiteral(".csv"));
+            result = runProcess(cli, QStringList{QStringLiteral("diff"), kPairA, kPairB} + grouping +
+                                         QStringList{QStringLiteral("--csv"), csv});
+            QVERIFY2(result.exitCode == 0, result.err.constData());
+            QCOMPARE(diffCsv(folder), QString::fromUtf8(readAll(csv)));
+            QVERIFY2(diffCsv(folder) != diffCsv(plain), qPrintable(grouping.join(u' ')));
+        }
+        QVERIFY(QString::fromUtf8(readAll(dir.filePath(QStringLiteral("--byop/index.html"))))
+                    .contains(QLatin1String("<h2>What changed: ops</h2>")));
+        const QString bad = dir.filePath(QStringLiteral("bad"));
+        result = runProcess(cli, {QStringLiteral("report"), kPairA, kPairB, QStringLiteral("--by"),
+                                  QStringLiteral("name"), QStringLiteral("--out"), bad});
+        QCOMPARE(result.exitCode, 1);
+        QVERIFY2(result.err.contains("--by must be kernel or op"), result.err.constData());
+        QVERIFY(!QFileInfo::exists(bad));
+    }
+
     void cliReportCarriesItsWarnings()
     {
         QTemporaryDir dir;

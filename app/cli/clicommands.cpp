@@ -156,11 +156,12 @@ Commands:
                             last; with B, the mean over ranks, the slowest rank and each rank,
                             A against B
   report A B [--scope S ...] [--match MODE] [--samples MODE] [--threshold PERCENT]
-         [--alpha P] [--step SCOPE] --out DIR
+         [--alpha P] [--step SCOPE] [--by kernel|op] [--fold-numbers] --out DIR
                             write a report into DIR (created if missing; a folder of other
                             files, not an earlier report's, is refused): timeline_a.png,
                             timeline_b.png (the first run of each side), the step breakdown
-                            (steps.png, steps.csv), the kernel diff (diff.png, diff.csv),
+                            (steps.png, steps.csv), the kernel diff (diff.png, diff.csv;
+                            --by and --fold-numbers group its rows as diff's do),
                             index.html, with scopes boxplot.png and stats.csv, with runs
                             of several GPUs ranks.png and ranks.csv
   summarize PATH... -o DIR  write one run summary per run (DIR/<run>.slsum; a run of several
@@ -309,6 +310,18 @@ bool loadPaths(const QStringList &paths, QList<LoadedRun> &runs, LoadedRun::Scop
 }
 
 // The options steps and diff share: alpha and the threshold; false after printing a usage error.
+bool KernelRowOptions::read(const QCommandLineParser &parser, KernelDiffOptions &options, int &status) const
+{
+    const QString rows = parser.value(by);
+    if (rows != QLatin1String("kernel") && rows != QLatin1String("op")) {
+        status = usageError(QStringLiteral("--by must be kernel or op"));
+        return false;
+    }
+    options.byOp = rows == QLatin1String("op");
+    options.foldNumbers = parser.isSet(fold);
+    return true;
+}
+
 bool parseLevels(const QCommandLineParser &parser, const QCommandLineOption &alphaOption,
                  const QCommandLineOption &thresholdOption, double &alpha, double &threshold, int &status)
 {

@@ -6,6 +6,7 @@
 
 #include "model/analysis/scopematcher.h"
 #include "model/comparison/gate.h"
+#include "model/comparison/kerneldiff.h"
 #include "model/loading/loadedrun.h"
 #include "model/loading/sessionfile.h"
 #include "model/loading/sideargument.h"
@@ -86,6 +87,19 @@ struct StepCommandOptions
                                  QStringLiteral("Smallest change that counts, in % of A's step time."),
                                  QStringLiteral("PERCENT"), QStringLiteral("1")};
     QList<QCommandLineOption> all() const { return {step, csv, alpha, threshold}; }
+};
+// The options diff and report share for the kernel table's rows: --fold-numbers and --by.
+struct KernelRowOptions
+{
+    QCommandLineOption fold{QStringLiteral("fold-numbers"),
+                            QStringLiteral("One row for names that differ by a trailing number.")};
+    QCommandLineOption by{QStringLiteral("by"),
+                          QStringLiteral("kernel (a row per kernel name) or op (per op that launched it: "
+                                         "JAX's hlo_op, PyTorch's CPU op)."),
+                          QStringLiteral("kernel|op"), QStringLiteral("kernel")};
+    QList<QCommandLineOption> all() const { return {fold, by}; }
+    // Sets foldNumbers and byOp; false after printing a usage error (the exit status in `status`).
+    bool read(const QCommandLineParser &parser, KernelDiffOptions &options, int &status) const;
 };
 // The options steps and diff share: alpha and the threshold; false after printing a usage error.
 bool parseLevels(const QCommandLineParser &parser, const QCommandLineOption &alphaOption,

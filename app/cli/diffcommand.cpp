@@ -264,18 +264,12 @@ int diffCommand(const QStringList &arguments)
     const QCommandLineOption thresholdOption(QStringLiteral("threshold"),
                                              QStringLiteral("Smallest relative change that counts, in %."),
                                              QStringLiteral("PERCENT"), QStringLiteral("1"));
-    const QCommandLineOption foldOption(
-        QStringLiteral("fold-numbers"),
-        QStringLiteral("One row for names that differ by a trailing number."));
-    const QCommandLineOption byOption(QStringLiteral("by"),
-                                      QStringLiteral("kernel (a row per kernel name) or op (per op that "
-                                                     "launched it: JAX's hlo_op, PyTorch's CPU op)."),
-                                      QStringLiteral("kernel|op"), QStringLiteral("kernel"));
+    const KernelRowOptions rowOptions;
     const QCommandLineOption wideOption(QStringLiteral("wide"), QStringLiteral("Full kernel names."));
     // the step line, which the gate judges too
     const QCommandLineOption stepOption = StepCommandOptions().step;
-    parser.addOptions(
-        {csvOption, topOption, alphaOption, thresholdOption, foldOption, byOption, wideOption, stepOption});
+    parser.addOptions({csvOption, topOption, alphaOption, thresholdOption, wideOption, stepOption});
+    parser.addOptions(rowOptions.all());
     parser.addOptions(gateOptionList());
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
@@ -290,10 +284,8 @@ int diffCommand(const QStringList &arguments)
         return usageError(QStringLiteral("diff needs two paths, A and B, or a baseline and candidates"));
     const QStringList positional = {sides[0].path, sides[1].path};
     KernelDiffOptions options;
-    options.foldNumbers = parser.isSet(foldOption);
-    if (parser.value(byOption) != QLatin1String("kernel") && parser.value(byOption) != QLatin1String("op"))
-        return usageError(QStringLiteral("--by must be kernel or op"));
-    options.byOp = parser.value(byOption) == QLatin1String("op");
+    if (!rowOptions.read(parser, options, status))
+        return status;
     if (!parseLevels(parser, alphaOption, thresholdOption, options.alpha, options.threshold, status))
         return status;
     bool ok = false;

@@ -30,13 +30,16 @@ int reportCommand(const QStringList &arguments)
     QCommandLineParser parser;
     const QCommandLineOption outOption(
         QStringLiteral("out"), QStringLiteral("Folder to write the report into."), QStringLiteral("DIR"));
-    const QCommandLineOption stepOption(
-        QStringLiteral("step"), QStringLiteral("The step scope (\"whole-run\": the run is one step)."),
-        QStringLiteral("SCOPE"));
+    const QCommandLineOption stepOption = StepCommandOptions().step;
+    const KernelRowOptions rowOptions;
     ComparisonOptions options;
     int status = Success;
-    if (!parseComparisonOptions(QStringLiteral("report"), arguments, {outOption, stepOption}, parser, options,
-                                status))
+    if (!parseComparisonOptions(QStringLiteral("report"), arguments,
+                                QList<QCommandLineOption>{outOption, stepOption} + rowOptions.all(), parser,
+                                options, status))
+        return status;
+    KernelDiffOptions diffOptions;
+    if (!rowOptions.read(parser, diffOptions, status))
         return status;
     if (parser.value(outOption).isEmpty())
         return usageError(QStringLiteral("report needs --out DIR"));
@@ -73,9 +76,9 @@ int reportCommand(const QStringList &arguments)
     }
     err().flush();
     const std::unique_ptr<VariantSteps> variantSteps =
-        variants.candidates.empty() ? nullptr
-                                    : std::make_unique<VariantSteps>(a, variants.candidates, variants.labels, stepOptions);
-    KernelDiffOptions diffOptions;
+        variants.candidates.empty()
+            ? nullptr
+            : std::make_unique<VariantSteps>(a, variants.candidates, variants.labels, stepOptions);
     diffOptions.threshold = options.threshold;
     diffOptions.alpha = options.alpha;
     const std::unique_ptr<VariantDiff> variantDiff =
