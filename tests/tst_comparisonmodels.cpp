@@ -350,6 +350,11 @@ private slots:
         QCOMPARE(formatChangeInterval(0.05, 0.01, 0.09), QStringLiteral("+5.00 % [+1.00, +9.00]"));
         QCOMPARE(intervalDecimals(-0.0087, -0.00001, 1), 3); // -0.001 %
         QCOMPARE(intervalDecimals(0, 0.02, 1), 1);           // an end at 0 is 0
+        // rounding about 0 (identical runs a side) gets no digits that would show only zeros
+        QCOMPARE(intervalDecimals(-3e-17, 3e-17, 1), 1);
+        QCOMPARE(formatChangeInterval(0, -3e-17, 3e-17), QStringLiteral("+0.00 % [-0.00, +0.00]"));
+        QCOMPARE(intervalDecimals(-3e-9, 0.02, 1), 1);
+        QCOMPARE(intervalDecimals(-3e-8, 0.02, 1), 6); // -0.000003 %
     }
 
     // A pooled row whose run medians tie on each side (timer ticks): its verdict's tooltip says why the

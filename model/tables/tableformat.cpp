@@ -38,9 +38,15 @@ int intervalDecimals(double low, double high, int decimals)
         return fraction != 0 && std::isfinite(fraction) &&
                std::fabs(100 * fraction) < 0.5 * std::pow(10.0, -d);
     };
-    while (decimals < 6 && (readsAsZero(low, decimals) || readsAsZero(high, decimals)))
-        ++decimals;
-    return decimals;
+    constexpr int kMostDecimals = 6;
+    int needed = decimals;
+    while (needed < kMostDecimals && (readsAsZero(low, needed) || readsAsZero(high, needed)))
+        ++needed;
+    // an end that reads as 0 even then is rounding, not a change (identical runs): the digits would show
+    // nothing but "-0.000000"
+    if (readsAsZero(low, needed) || readsAsZero(high, needed))
+        return decimals;
+    return needed;
 }
 
 QString formatPValue(double p)
