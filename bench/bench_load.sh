@@ -81,6 +81,12 @@ bench_file() {
   row "scopeline load+analysis, plain" "$BEST_S" "$PEAK_KB"
   measure scopes "$CLI" scopes "$plain"
   row "scopeline load+analysis+scopes, plain" "$BEST_S" "$PEAK_KB"
+  # the event parse alone, one thread: about half of a load's CPU time, the rest its inflate, copy,
+  # columns and analysis (bench_loadonly --parse)
+  local parse events
+  read -r parse events < <("$LOADONLY" --parse "$plain") || die "bench_loadonly --parse failed on $plain"
+  row "event parse alone, one thread (CPU)" "$parse" 0
+  awk -v s="$parse" -v n="$events" 'BEGIN { printf "  %-38s %6.0f ns an event (%d events)\n", "", s * 1e9 / n, n }'
   targets "$INFO_S" "$INFO_KB"
   rm -f "$plain"
 }

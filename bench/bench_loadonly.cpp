@@ -3,23 +3,31 @@
 // bench/bench_load.sh's "load alone" figure next to `scopeline-cli info --json` (load + analysis).
 // usage: bench_loadonly [--stats] [--figures] FILE...   prints events and bytes read per file; exit 1
 // on a failed load. --figures keeps only the args the figures read (TraceDetail::Figures, as
-// `info` and the summary-only load do). --stats also prints what the loaded trace holds (columns, args, strings: bytes in use) and the
-// process's peak RSS (VmHWM) before, after the load and after the launch analysis.
-// usage: bench_loadonly --summaries N FILE   loads FILE N times as the statistics do (summarised and
-// let go, LoadedRun::Events::Drop) and keeps the summaries: what one holds (kernels, ranges, its scope
+// `info` and the summary-only load do). --stats also prints what the loaded trace holds (columns, args,
+// strings: bytes in use) and the process's peak RSS (VmHWM) before, after the load and after the launch
+// analysis. usage: bench_loadonly --summaries N FILE   loads FILE N times as the statistics do (summarised
+// and let go, LoadedRun::Events::Drop) and keeps the summaries: what one holds (kernels, ranges, its scope
 // index) and what the process's resident memory grew by per run.
 // usage: bench_loadonly --layout FILE   loads FILE as the window does and lays its timeline out: the
 // resident memory before and after the layout.
+// usage: bench_loadonly --parse FILE   the event parse alone on one thread, FILE plain JSON: its event
+// array cut into chunks as the reader cuts them, each copied into a buffer (in cache, as the reader's
+// chunk is) and parsed at TraceDetail::Figures; prints the best of 5 passes' parse time in seconds and
+// the events. What a load costs beyond it is the inflate, the copy, the columns and the analysis.
 
 #include "model/analysis/traceanalysis.h"
+#include "model/formats/eventbatch.h"
+#include "model/formats/simdeventparser.h"
 #include "model/loading/loadedrun.h"
 #include "model/loading/traceloader.h"
 #include "model/timeline/timelinelayout.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <string>
 
 namespace {
@@ -115,6 +123,54 @@ void printStats(const scopeline::TraceData &d)
                 double(trackRefs * 4) / 1e6, d.tracks.size(), d.strings.size(), double(stringBytes) / 1e6);
 }
 
+int parseAlone(const char *file)
+{
+    using namespace scopeline;
+    constexpr std::size_t kChunkBytes = 256 << 10; // EventArrayReader's
+    std::ifstream in(file, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t array = text.find('[', text.find("\"traceEvents\""));
+    if (array == std::string::npos) {
+        std::fprintf(stderr, "%s: no \"traceEvents\" array\n", file);
+        return 1;
+    }
+    text.erase(0, array); // '[' + events + ...
+    std::vector<std::string> chunks;
+    EventBatch batch;
+    batch.setDetail(TraceDetail::Figures);
+    for (std::size_t from = 1;;) {
+        batch.clear();
+        const EventRun run = parseEventRun(text, from, from + kChunkBytes, batch, nullptr);
+        if (run.stop != EventRun::Cut && run.stop != EventRun::End) {
+            std::fprintf(stderr, "%s: an event the fast parse leaves to nlohmann\n", file);
+            return 1;
+        }
+        chunks.push_back('[' + text.substr(from, run.next - from) + ']');
+        if (run.stop == EventRun::End)
+            break;
+        from = run.next + 1;
+    }
+    std::string buffer;
+    buffer.reserve(2 * kChunkBytes);
+    double best = 0;
+    std::size_t events = 0;
+    for (int pass = 0; pass < 5; ++pass) {
+        double seconds = 0;
+        events = 0;
+        for (const std::string &chunk : chunks) {
+            buffer.assign(chunk);
+            batch.clear();
+            const auto start = std::chrono::steady_clock::now();
+            parseEventRun(buffer, 1, buffer.size(), batch, nullptr);
+            seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            events += batch.events().size();
+        }
+        best = pass == 0 ? seconds : std::min(best, seconds);
+    }
+    std::printf("%.4f %zu\n", best, events);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -126,6 +182,8 @@ int main(int argc, char **argv)
         return summaries(std::atoi(argv[2]), argv[3]);
     if (argc == 3 && std::strcmp(argv[1], "--layout") == 0)
         return layout(argv[2]);
+    if (argc == 3 && std::strcmp(argv[1], "--parse") == 0)
+        return parseAlone(argv[2]);
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--figures") == 0) {
             detail = scopeline::TraceDetail::Figures;
