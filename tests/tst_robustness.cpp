@@ -190,6 +190,15 @@ void TstRobustness::fileLevelFailuresNameTheFileAndByte_data()
                                    << "unexpected end" << 38;
     QTest::newRow("empty") << QByteArray() << "empty" << -1;
     QTest::newRow("not a trace") << QByteArray(R"({"events":[]})") << "traceEvents" << -1;
+    // not JSON from its first byte: said there, not at a '[' further on
+    QTest::newRow("text, a bracket further on")
+        << QByteArray("hello, not JSON [ nor this") << "invalid JSON" << 0;
+    QTest::newRow("binary, a bracket further on")
+        << QByteArray("\x7f"
+                      "ELF\x02\x01\x01",
+                      7) +
+               QByteArray(1000, '\0') + QByteArray("[\x90\x91\0\0", 5)
+        << "invalid JSON" << 0;
 }
 
 void TstRobustness::fileLevelFailuresNameTheFileAndByte()

@@ -207,6 +207,8 @@ bool EventArrayReader::read()
             break;
         consume(block);
         m_blockOffset += int64_t(block.size());
+        if (m_notJson)
+            break;
         if (m_skeleton.size() > kMaxSkeletonBytes) {
             m_error = m_phase == Phase::Before
                           ? QCoreApplication::translate("TraceLoader",
@@ -346,6 +348,18 @@ void EventArrayReader::setGuessesCuts(bool guesses)
 }
 
 namespace {
+
+// Whether c can start a JSON value other than an object or array.
+bool startsJsonValue(char c)
+{
+    return c == '"' || c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n';
+}
+
+// Whether c is the byte of a UTF-8 byte order mark at this document offset (nlohmann skips one).
+bool isUtf8Bom(int64_t offset, char c)
+{
+    return offset < 3 && c == "\xEF\xBB\xBF"[offset];
+}
 
 // A ',' at q between two events, as far as the block shows: '}' before it and '{' after, blanks
 // aside. Inside a string or an arg, it can fool; the chunk's parse then finds out.
@@ -489,6 +503,13 @@ std::size_t EventArrayReader::scanOutside(std::string_view block, std::size_t fr
             }
         } else if (c == '}' || c == ']') {
             --m_depth;
+        } else if (m_phase == Phase::Before && m_depth == 0 && !startsJsonValue(c) && !isJsonBlank(c) &&
+                   !isUtf8Bom(m_blockOffset + int64_t(i), c)) {
+            // Not JSON (a binary file, a CSV): said at its first byte, not at a '[' further on, nor after
+            // 64 MB of skeleton.
+            m_skeleton.append(block.substr(from, i + 1 - from));
+            m_notJson = true;
+            return block.size();
         }
     }
     m_skeleton.append(block.substr(from));

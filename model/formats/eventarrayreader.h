@@ -100,6 +100,7 @@ private:
     int m_depth = 0;
     int m_eventsDepth = 0; // nesting depth of the array's elements
     bool m_inString = false, m_escape = false, m_topObject = false;
+    bool m_notJson = false; // a byte no JSON document starts with: the skeleton's parse says so
     // Parsing whole events straight from the text rather than cutting it into chunks (parseDirect):
     // the chunk's batch, and how much of m_pending it holds; m_refeeding while refeed hands text
     // back to the scan.
