@@ -310,6 +310,11 @@ private slots:
         QTest::newRow("missing path")
             << QStringList{QStringLiteral("info"), QStringLiteral("/nonexistent/trace.json")} << 2
             << QStringLiteral("/nonexistent/trace.json");
+        // every side without a run is said, the second too (the first is said either way)
+        QTest::newRow("two missing sides")
+            << QStringList{QStringLiteral("diff"), QStringLiteral("/nonexistent/a"),
+                           QStringLiteral("/nonexistent/b")}
+            << 2 << QStringLiteral("/nonexistent/b: no such file or folder");
         QTest::newRow("version") << QStringList{QStringLiteral("--version")} << 0 << QString();
         QTest::newRow("help") << QStringList{QStringLiteral("--help")} << 0 << QString();
     }

@@ -480,6 +480,7 @@ private slots:
     void cancelBeforeLoad();
     void asyncStartDelivers();
     void unreadableRunIsLeftOut();
+    void everyUnreadableSideIsNamed();
     void secondStartDropsFirst_data();
     void secondStartDropsFirst();
 
@@ -1591,6 +1592,30 @@ void TstTraceLoader::unreadableRunIsLeftOut()
     QVERIFY(!none.ok() && !none.cancelled);
     QVERIFY2(none.error.contains(QLatin1String("worker")), qPrintable(none.error));
     QVERIFY(none.leftOut.isEmpty());
+}
+
+// Both sides unreadable: the error names both, a line each, not the first side's alone (fixing it
+// would only show the other's next). Missing paths are said before anything is loaded.
+void TstTraceLoader::everyUnreadableSideIsNamed()
+{
+    QFile source(publicTrace(kHtaMi250));
+    QVERIFY(source.open(QIODevice::ReadOnly));
+    const QByteArray half = source.read(source.size() / 2);
+    const QString a = m_tmp.filePath(QStringLiteral("cut_a.json.gz")),
+                  b = m_tmp.filePath(QStringLiteral("cut_b.json.gz"));
+    QVERIFY(writeFile(a, half) && writeFile(b, half));
+    const PairLoadResult cut = PairLoader::load(a, b);
+    QVERIFY(!cut.ok() && !cut.cancelled);
+    const QStringList lines = cut.error.split(u'\n');
+    QCOMPARE(lines.size(), 2);
+    QVERIFY2(lines[0].startsWith(a) && lines[1].startsWith(b), qPrintable(cut.error));
+    QVERIFY2(lines[0].contains(QLatin1String("truncated")), qPrintable(cut.error));
+
+    const QString missingA = m_tmp.filePath(QStringLiteral("no_a")),
+                  missingB = m_tmp.filePath(QStringLiteral("no_b"));
+    const PairLoadResult missing = PairLoader::load(missingA, missingB);
+    QVERIFY(!missing.ok());
+    QVERIFY2(missing.error.contains(missingA) && missing.error.contains(missingB), qPrintable(missing.error));
 }
 
 void TstTraceLoader::secondStartDropsFirst_data()

@@ -252,6 +252,7 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
 {
     std::vector<TraceRun> found;
     std::vector<std::size_t> ends; // where each path's runs end in `found`
+    bool missing = false;          // a path without a run: every such path is said before returning
     for (const QString &path : paths) {
         // a recording as one of several sides would pool its variants
         if (const QString problem = paths.size() > 1 ? hipbenchprotocol::recordingAsSide(path) : QString();
@@ -261,11 +262,12 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
             return false;
         }
         const std::vector<TraceRun> runs = scanPath(path);
-        if (runs.empty())
-            return false;
+        missing = missing || runs.empty();
         found.insert(found.end(), runs.begin(), runs.end());
         ends.push_back(found.size());
     }
+    if (missing)
+        return false;
     // All paths' runs in one pass over the loading threads: no path waits for the last run of the one
     // before it to finish alone on one core.
     const QList<QList<LoadedRun>> loaded =

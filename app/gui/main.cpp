@@ -324,7 +324,8 @@ int main(int argc, char *argv[])
             QTimer::singleShot(300, &window, [&window, file] {
                 // a load that failed: its message, and not the picture asked for
                 if (const QString banner = window.bannerText(); !banner.isEmpty()) {
-                    std::fprintf(stderr, "scopeline: %s\n", qPrintable(banner));
+                    for (const QString &line : banner.split(u'\n'))
+                        std::fprintf(stderr, "scopeline: %s\n", qPrintable(line));
                     qApp->setProperty("screenshotFails", true);
                 }
                 // Encoded in memory, then written whole or not at all.

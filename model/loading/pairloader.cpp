@@ -59,16 +59,19 @@ PairLoadResult PairLoader::load(const QStringList &paths, const std::function<vo
     std::vector<TraceRun> runs;
     std::vector<int> sideOf; // per run
     std::vector<int> counts; // runs per side
+    QStringList unreadable;  // a line for each side without a run: all of them, not the first alone
     for (const QString &path : paths) {
         QString error;
         const std::vector<TraceRun> found = TraceFolder::scan(path, &error);
-        if (found.empty()) {
-            result.error = error;
-            return result;
-        }
+        if (found.empty())
+            unreadable << error;
         runs.insert(runs.end(), found.begin(), found.end());
         sideOf.insert(sideOf.end(), found.size(), int(counts.size()));
         counts.push_back(int(found.size()));
+    }
+    if (!unreadable.isEmpty()) {
+        result.error = unreadable.join(u'\n');
+        return result;
     }
     const int sides = int(counts.size());
 
@@ -146,12 +149,14 @@ PairLoadResult PairLoader::load(const QStringList &paths, const std::function<vo
                 errors << run.error;
             }
         side.removeIf([&](const LoadedRun &run) { return failed.contains(run.run.name); });
-        if (side.isEmpty()) {
-            result.error = errors.front();
-            result.leftOut.clear();
-            return result;
-        }
+        if (side.isEmpty())
+            unreadable << errors.front();
         result.leftOut << errors;
+    }
+    if (!unreadable.isEmpty()) {
+        result.error = unreadable.join(u'\n');
+        result.leftOut.clear();
+        return result;
     }
     result.sides = std::move(bySide);
     result.a = result.sides.front();
