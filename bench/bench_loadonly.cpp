@@ -5,8 +5,9 @@
 // on a failed load. --figures keeps only the args the figures read (TraceDetail::Figures, as
 // `info` and the summary-only load do). --stats also prints what the loaded trace holds (columns, args,
 // strings: bytes in use) and the process's peak RSS (VmHWM) before, after the load and after the launch
-// analysis. usage: bench_loadonly --summaries N FILE   loads FILE N times as the statistics do (summarised
-// and let go, LoadedRun::Events::Drop) and keeps the summaries: what one holds (kernels, ranges, its scope
+// analysis.
+// usage: bench_loadonly --summaries N FILE   loads FILE N times as the statistics do (summarised and
+// let go, LoadedRun::Events::Drop) and keeps the summaries: what one holds (kernels, ranges, its scope
 // index) and what the process's resident memory grew by per run.
 // usage: bench_loadonly --layout FILE   loads FILE as the window does and lays its timeline out: the
 // resident memory before and after the layout.

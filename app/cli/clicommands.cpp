@@ -311,7 +311,6 @@ bool loadPaths(const QStringList &paths, QList<LoadedRun> &runs, LoadedRun::Scop
     return true;
 }
 
-// The options steps and diff share: alpha and the threshold; false after printing a usage error.
 bool KernelRowOptions::read(const QCommandLineParser &parser, KernelDiffOptions &options, int &status) const
 {
     const QString rows = parser.value(by);
@@ -324,6 +323,7 @@ bool KernelRowOptions::read(const QCommandLineParser &parser, KernelDiffOptions 
     return true;
 }
 
+// The options steps and diff share: alpha and the threshold; false after printing a usage error.
 bool parseLevels(const QCommandLineParser &parser, const QCommandLineOption &alphaOption,
                  const QCommandLineOption &thresholdOption, double &alpha, double &threshold, int &status)
 {
