@@ -54,6 +54,15 @@ struct RawEvent
         argValues[argCount].clear();
         return argValues[argCount++];
     }
+    // A launch's dimension as every reader writes it: "8" for one value, "[8, 1, 1]" for several.
+    void addIntegerArg(const std::string &key, const int64_t *values, int count)
+    {
+        std::string &text = addArg(key);
+        for (int i = 0; i < count; ++i)
+            text += (i ? ", " : "") + std::to_string(values[i]);
+        if (count > 1)
+            text = "[" + text + "]";
+    }
 };
 
 } // namespace scopeline

@@ -43,14 +43,6 @@ const char *const kLaunchFields[] = {
     "dispatch_info.group_segment_size", "dispatch_info.private_segment_size"};
 const char *const kRegisterFields[] = {"arch_vgpr_count", "accum_vgpr_count", "sgpr_count"};
 
-// "[x, y, z]" of three values, empty when one is missing.
-std::string triple(const int64_t *v)
-{
-    if (v[0] < 0 || v[1] < 0 || v[2] < 0)
-        return {};
-    return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) + "]";
-}
-
 // The fields every timed record has (its start, end and internal correlation id); false for another.
 bool readTimes(const std::string &field, uint64_t number, int64_t &start, int64_t &end, int64_t &correlation)
 {
@@ -70,14 +62,15 @@ RocprofV3Handler::RocprofV3Handler(const std::atomic<bool> *cancel) : m_cancel(c
 // The args rocprofv3's rocpd output gives a dispatch (RocpdReader reads the same names there).
 void RocprofV3Handler::addLaunchArgs(const Dispatch &d, RawEvent &event) const
 {
-    for (const auto &[name, text] :
-         {std::pair{"grid_size", triple(&d.launch[0])}, std::pair{"workgroup_size", triple(&d.launch[3])}})
-        if (!text.empty())
-            event.addArg(name) = text;
-    if (d.launch[6] >= 0)
-        event.addArg("group_segment_size") = std::to_string(d.launch[6]);
-    if (d.launch[7] >= 0)
-        event.addArg("private_segment_size") = std::to_string(d.launch[7]);
+    // each arg where all its values were given
+    const auto add = [&](const char *name, int first, int count) {
+        if (std::all_of(&d.launch[first], &d.launch[first + count], [](int64_t v) { return v >= 0; }))
+            event.addIntegerArg(name, &d.launch[first], count);
+    };
+    add("grid_size", 0, 3);
+    add("workgroup_size", 3, 3);
+    add("group_segment_size", 6, 1);
+    add("private_segment_size", 7, 1);
     if (const auto registers = m_registers.find(d.kernelId); registers != m_registers.end())
         for (std::size_t i = 0; i < registers->second.size(); ++i)
             if (registers->second[i] >= 0)

@@ -147,16 +147,13 @@ void SqliteDatabase::LaunchArgs::addTo(RawEvent &event, sqlite3_stmt *stmt, int 
 {
     int at = first;
     for (const Arg &arg : args) {
-        std::string text = arg.columns > 1 ? "[" : "";
+        int64_t values[3] = {};
         bool complete = true;
-        for (int c = 0; c < arg.columns; ++c) {
-            int64_t value = 0;
-            complete = complete && intAt(stmt, at + c, value);
-            text += (c ? ", " : "") + std::to_string(value);
-        }
+        for (int c = 0; c < arg.columns; ++c)
+            complete = complete && intAt(stmt, at + c, values[c]);
         at += arg.columns;
         if (complete)
-            event.addArg(arg.name) = arg.columns > 1 ? text + "]" : text;
+            event.addIntegerArg(arg.name, values, arg.columns);
     }
 }
 
