@@ -286,6 +286,45 @@ private slots:
             }
     }
 
+    // A new pair's Scopes tab opens on the scope both sides have with the most kernels on its smaller
+    // side: the step scope, or without one the largest range (nsys NVTX ranges of nvFuser); none when
+    // no scope is shared.
+    void defaultScopeIsTheLargestShared()
+    {
+        const QString samples = QStringLiteral(SCOPELINE_SAMPLES);
+        const QString eager = samples + QStringLiteral("/torch_compile/eager"),
+                      compiled = samples + QStringLiteral("/torch_compile/reduce_overhead"),
+                      chain = samples + QStringLiteral("/hipbench_launch_chain/graph"),
+                      fuserH100 = testdata::path("public/Fuser/h100/df8f397_report1.sqlite"),
+                      fuserH200 = testdata::path("public/Fuser/h200/f6ab0c3_report1.sqlite");
+        REQUIRE_TEST_DATA(fuserH100, fuserH200);
+        const auto defaultOf = [](const QList<LoadedRun> &a, const QList<LoadedRun> &b, SampleMode *mode) {
+            ScopePicker picker;
+            picker.setSides(a, b);
+            picker.selectDefaultScope();
+            *mode = picker.sampleMode();
+            return picker.selectedScopes();
+        };
+        SampleMode mode = SampleMode::Kernel;
+        // attention and mlp are eager's alone (compiled code drops record_function); the step is shared
+        const QList<LoadedRun> eagerRuns = loadSide(eager), compiledRuns = loadSide(compiled);
+        QCOMPARE(defaultOf(eagerRuns, compiledRuns, &mode), QStringList{QStringLiteral("ProfilerStep")});
+        QCOMPARE(mode, SampleMode::Kernel); // set by code: the Variants tab reads the mode too
+        QCOMPARE(defaultOf(compiledRuns, eagerRuns, &mode), QStringList{QStringLiteral("ProfilerStep")});
+        // No step scope: runFusion holds both of each run's kernels, its nested ranges one
+        const QList<LoadedRun> h100 = loadSide(fuserH100), h200 = loadSide(fuserH200);
+        QCOMPARE(defaultOf(h100, h200, &mode), QStringList{QStringLiteral("KernelExecutor::runFusion")});
+        QCOMPARE(mode, SampleMode::Kernel);
+        ScopeListModel model;
+        model.setSides(h100, h200);
+        const ScopeListModel::Entry &fusion =
+            model.entry(model.rowOf(QStringLiteral("KernelExecutor::runFusion")));
+        QCOMPARE(fusion.kernelsA, 2);
+        QCOMPARE(fusion.kernelsB, 2);
+        // sides sharing no scope get none
+        QCOMPARE(defaultOf(h100, loadSide(chain), &mode), QStringList());
+    }
+
     // Picking the step scope in the list switches per-kernel samples to spans; code and user choices stay.
     void pickingStepPrefersSpan()
     {

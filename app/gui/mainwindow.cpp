@@ -771,14 +771,17 @@ void MainWindow::showDocument()
     m_ranks->setSides(runsA(), runsB());
     m_tabs->setTabVisible(2, m_ranks->hasRanks());
     // Another pair than the one shown: its filters start empty (a reload or a swap keeps them).
-    if (QStringList{state.pathA, state.pathB} != m_shownPair &&
-        QStringList{state.pathB, state.pathA} != m_shownPair) {
+    const bool newPair = QStringList{state.pathA, state.pathB} != m_shownPair &&
+                         QStringList{state.pathB, state.pathA} != m_shownPair;
+    if (newPair) {
         m_diffView->filterEdit()->clear();
         m_panel->picker()->filterEdit()->clear();
         m_tabs->setCurrentWidget(m_diffView); // every pair opens on what changed
     }
     m_shownPair = {state.pathA, state.pathB};
     applyState(state);
+    if (newPair && state.scopes.isEmpty()) // Scopes opens on a comparison, not on an empty plot
+        m_panel->selectDefaultScope();
     // the runs shown before a reload, a swap or in a session, and their views; a view range is of its run
     const auto pickRun = [](RunPicker *picker, const QList<LoadedRun> &runs, const QString &file) {
         if (file.isEmpty())

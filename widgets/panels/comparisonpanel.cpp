@@ -284,6 +284,11 @@ void ComparisonPanel::setSelectedScopes(const QStringList &scopes)
     m_picker->setSelectedScopes(scopes);
 }
 
+void ComparisonPanel::selectDefaultScope()
+{
+    m_picker->selectDefaultScope();
+}
+
 MatchMode ComparisonPanel::matchMode() const
 {
     return m_picker->matchMode();

@@ -42,6 +42,7 @@ public:
 
     QStringList selectedScopes() const;
     void setSelectedScopes(const QStringList &scopes);
+    void selectDefaultScope(); // see ScopePicker::selectDefaultScope
     MatchMode matchMode() const;
     void setMatchMode(MatchMode mode);
     SampleMode sampleMode() const;

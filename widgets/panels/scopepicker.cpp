@@ -236,6 +236,14 @@ void ScopePicker::setSelectedScopes(const QStringList &scopes)
     setSelection(scopes);
 }
 
+void ScopePicker::selectDefaultScope()
+{
+    const QString name = m_model->defaultScope();
+    if (name.isEmpty())
+        return;
+    setSelection({name});
+}
+
 void ScopePicker::setSelection(QStringList names)
 {
     names.removeAll(QString());

@@ -44,6 +44,9 @@ public:
     QStringList selectedScopes() const { return m_selected; }
     // Selects these scopes (in this order) and nothing else; names not listed are added as patterns.
     void setSelectedScopes(const QStringList &scopes);
+    // Selects the list's default scope (ScopeListModel::defaultScope), or none when the sides share no
+    // scope. Like setSelectedScopes it keeps the samples' mode, which the Variants tab reads too.
+    void selectDefaultScope();
     MatchMode matchMode() const;
     void setMatchMode(MatchMode mode);
     SampleMode sampleMode() const;

@@ -53,6 +53,18 @@ void ScopeListModel::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> 
     endResetModel();
 }
 
+QString ScopeListModel::defaultScope() const
+{
+    const Entry *best = nullptr;
+    for (const Entry &e : m_entries) {
+        if (e.pattern || e.kernelsA == 0 || e.kernelsB == 0)
+            continue;
+        if (!best || std::min(e.kernelsA, e.kernelsB) > std::min(best->kernelsA, best->kernelsB))
+            best = &e;
+    }
+    return best ? best->name : QString();
+}
+
 void ScopeListModel::setMatchMode(MatchMode mode)
 {
     if (mode == m_mode)

@@ -55,6 +55,9 @@ public:
     void removePatterns();
 
     int rowOf(const QString &name) const; // -1 when not listed
+    // What a new pair's comparison opens on: the scope both sides have with the most kernels on its
+    // smaller side (the step, in every trace seen; a step first on a tie); empty when none is shared.
+    QString defaultScope() const;
     const Entry &entry(int row) const { return m_entries[std::size_t(row)]; }
     const std::vector<Entry> &entries() const { return m_entries; }
 
