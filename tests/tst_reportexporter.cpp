@@ -675,6 +675,45 @@ private slots:
                      .contains(QLatin1String("variants_")));
     }
 
+    // A report from run summaries has no timelines to draw: the page says why, no placeholder picture
+    // is written, and the trace report's pictures in the same folder go. Its figures are the traces'.
+    void cliReportFromSummariesHasNoTimelinePictures()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString folder = dir.filePath(QStringLiteral("report"));
+        const ProcessResult fromTraces =
+            runProcess(QStringLiteral(SCOPELINE_CLI),
+                       {QStringLiteral("report"), kPairA, kPairB, QStringLiteral("--out"), folder});
+        QVERIFY2(fromTraces.exitCode == 0, fromTraces.err.constData());
+        QVERIFY(filesIn(folder).contains(QStringLiteral("timeline_a.png")));
+        const QByteArray diffFromTraces = readAll(folder + QStringLiteral("/diff.csv"));
+        QStringList summaries;
+        for (const QString &side : {kPairA, kPairB}) {
+            summaries << dir.filePath(side == kPairA ? QStringLiteral("A") : QStringLiteral("B"));
+            const ProcessResult summarized =
+                runProcess(QStringLiteral(SCOPELINE_CLI),
+                           {QStringLiteral("summarize"), side, QStringLiteral("-o"), summaries.back()});
+            QVERIFY2(summarized.exitCode == 0, summarized.err.constData());
+        }
+        const ProcessResult fromSummaries =
+            runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("report"), summaries[0], summaries[1],
+                                                       QStringLiteral("--out"), folder});
+        QVERIFY2(fromSummaries.exitCode == 0, fromSummaries.err.constData());
+        const QStringList files = filesIn(folder);
+        QVERIFY2(!files.contains(QStringLiteral("timeline_a.png")) &&
+                     !files.contains(QStringLiteral("timeline_b.png")) &&
+                     files.contains(QStringLiteral("diff.png")),
+                 qPrintable(files.join(u' ')));
+        QVERIFY(!fromSummaries.out.contains("timeline_"));
+        const QString html = QString::fromUtf8(readAll(folder + QStringLiteral("/index.html")));
+        QVERIFY(!html.contains(QLatin1String("src='timeline_")));
+        QCOMPARE(
+            int(html.count(QLatin1String(".slsum is a run summary: it holds the figures, not the events"))),
+            2);
+        QCOMPARE(readAll(folder + QStringLiteral("/diff.csv")), diffFromTraces);
+    }
+
     void cliReportWithoutScopes()
     {
         // No --scope: What changed and the step breakdown, no empty boxplot, no header-only CSV;

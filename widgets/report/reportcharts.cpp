@@ -11,6 +11,7 @@
 #include "widgets/panels/kerneldiffview.h"
 #include "widgets/panels/stepbreakdownview.h"
 #include "widgets/timeline/pairtimeline.h"
+#include "widgets/timeline/timelinepainter.h"
 #include "widgets/timeline/timelinerows.h"
 #include "widgets/timeline/timelineview.h"
 
@@ -72,6 +73,10 @@ QImage plotImage(QCustomPlot *plot)
 ReportExporter::Timeline timelineImage(TimelineView &view)
 {
     ReportExporter::Timeline timeline;
+    timeline.run = view.run().run.label();
+    timeline.missing = timelinePlaceholder(view.run());
+    if (!timeline.missing.isEmpty())
+        return timeline;
     if (view.width() > 0 && view.height() > 0) {
         // Every row, none behind a scroll bar: the view is grabbed at the height its rows need (up to
         // a tall page), then given back its size.
@@ -91,7 +96,6 @@ ReportExporter::Timeline timelineImage(TimelineView &view)
                 view.setVerticalScroll(scroll);
         }
     }
-    timeline.run = view.run().run.label();
     if (view.run().trace)
         timeline.shownNs = std::max<int64_t>(0, view.visibleEnd() - view.visibleStart());
     return timeline;

@@ -24,6 +24,7 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <tuple>
 #include <vector>
 
 namespace scopeline {
@@ -562,10 +563,14 @@ QString indexHtml(const ReportExporter::Input &input)
             .arg(esc(ReportExporter::tr("Data")), esc(ReportExporter::tr("Every row of the tables, as CSV:")),
                  links.join(QStringLiteral(" · ")));
     html += QStringLiteral("<h2>%1</h2>\n").arg(esc(ReportExporter::tr("Timelines")));
-    html += QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
-                .arg(kTimelineA, esc(timelineCaption(input.timelineA, QStringLiteral("A"))));
-    html += QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
-                .arg(kTimelineB, esc(timelineCaption(input.timelineB, QStringLiteral("B"))));
+    for (const auto &[file, timeline, side] :
+         {std::tuple(&kTimelineA, &input.timelineA, QStringLiteral("A")),
+          std::tuple(&kTimelineB, &input.timelineB, QStringLiteral("B"))})
+        html += timeline->missing.isEmpty()
+                    ? QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
+                          .arg(*file, esc(timelineCaption(*timeline, side)))
+                    : QStringLiteral("<p>%1: %2.</p>\n")
+                          .arg(esc(timelineCaption(*timeline, side)), esc(timeline->missing));
     html += QStringLiteral("</body>\n</html>\n");
     return html;
 }
@@ -607,8 +612,8 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
     const bool scopes = hasScopeSamples(input);
     const std::pair<const QString *, const QImage *> pictures[] = {
         {&kBoxplot, scopes ? &input.boxplot : nullptr},
-        {&kTimelineA, &input.timelineA.image},
-        {&kTimelineB, &input.timelineB.image},
+        {&kTimelineA, input.timelineA.missing.isEmpty() ? &input.timelineA.image : nullptr},
+        {&kTimelineB, input.timelineB.missing.isEmpty() ? &input.timelineB.image : nullptr},
         {&kDiffChart, input.diff ? &input.diffChart : nullptr},
         {&kStepsChart, input.steps ? &input.stepsChart : nullptr},
         {&kRanksChart, input.ranks ? &input.ranksChart : nullptr}};
@@ -646,9 +651,9 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
             return fail(pathOf(outputs[i].name), tr("cannot save: %1").arg(files[i]->errorString()));
     // An earlier report's files that this one has not (its scopes, ranks or variants) go: they would
     // be read as this report's.
-    for (const QString &name :
-         {kBoxplot, kStats, kDiffChart, kDiffCsv, kStepsChart, kStepsCsv, kRanksChart, kRanksCsv,
-          kRanksComparisonCsv, kRanksCollectivesCsv, kVariantStepsCsv, kVariantDiffCsv, kVariantScopesCsv})
+    for (const QString &name : {kBoxplot, kStats, kTimelineA, kTimelineB, kDiffChart, kDiffCsv, kStepsChart,
+                                kStepsCsv, kRanksChart, kRanksCsv, kRanksComparisonCsv, kRanksCollectivesCsv,
+                                kVariantStepsCsv, kVariantDiffCsv, kVariantScopesCsv})
         if (std::none_of(outputs.begin(), outputs.end(), [&name](const Output &o) { return o.name == name; }))
             QFile::remove(dir.filePath(name));
     if (written)

@@ -35,6 +35,9 @@ public:
         QImage image;
         QString run;
         int64_t shownNs = 0; // 0: nothing shown
+        // Why the run has no timeline (a run summary, a trace without events): said in the page,
+        // with no picture.
+        QString missing;
     };
 
     struct Input
