@@ -159,7 +159,8 @@ Commands:
          [--alpha P] [--step SCOPE] [--by kernel|op] [--fold-numbers] --out DIR
                             write a report into DIR (created if missing; a folder of other
                             files, not an earlier report's, is refused): timeline_a.png,
-                            timeline_b.png (the first run of each side), the step breakdown
+                            timeline_b.png (the first run of each side; none from a run
+                            summary, which holds no events), the step breakdown
                             (steps.png, steps.csv), the kernel diff (diff.png, diff.csv;
                             --by and --fold-numbers group its rows as diff's do),
                             index.html, with scopes boxplot.png and stats.csv, with runs
