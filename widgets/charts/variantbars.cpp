@@ -67,19 +67,13 @@ void VariantBars::changeEvent(QEvent *event)
         rebuild();
 }
 
-void VariantBars::setVariants(const VariantSteps *variants, const QStringList &labels,
-                              const std::vector<double> &sweep)
+void VariantBars::setVariants(const VariantSteps *variants, const VariantDiff *kernels,
+                              const QStringList &labels, const std::vector<double> &sweep)
 {
     m_variants = variants;
+    m_diff = kernels;
     m_labels = labels;
     m_sweep = sweep;
-    rebuild();
-}
-
-void VariantBars::setKernels(const VariantDiff *diff, int top)
-{
-    m_diff = diff;
-    m_top = top;
     rebuild();
 }
 
@@ -201,7 +195,7 @@ void VariantBars::rebuild()
     m_kernels.clear();
     m_plot->yAxis2->setVisible(false);
     if (sweep && m_diff) {
-        const int kernels = std::min(m_top, int(m_diff->rows().size()));
+        const int kernels = std::min(kTopKernels, int(m_diff->rows().size()));
         double most = 0;
         for (int k = 0; k < kernels; ++k)
             for (const double v : kernelValues(k))

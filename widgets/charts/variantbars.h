@@ -23,12 +23,11 @@ public:
     explicit VariantBars(QWidget *parent = nullptr);
 
     // labels: every variant's, the baseline's first; sweep: the parameter of each, in the same order
-    // (empty: bars).
-    void setVariants(const VariantSteps *variants, const QStringList &labels,
+    // (empty: bars). A sweep also draws its top kernels (kernels' first rows: the largest change in
+    // any candidate) as dashed lines of their time per run on the right axis, the candidates' with
+    // their intervals. Both are set at once: neither may outlive the other here.
+    void setVariants(const VariantSteps *variants, const VariantDiff *kernels, const QStringList &labels,
                      const std::vector<double> &sweep = {});
-    // A sweep's top kernels (the diff's first rows: the largest change in any candidate), drawn as
-    // dashed lines of their time per run on the right axis, the candidates' with their intervals.
-    void setKernels(const VariantDiff *diff, int top = 3);
     // The kernels drawn, and one's time per run in each variant (ns; 0 where it does not run).
     const QStringList &kernels() const { return m_kernels; }
     std::vector<double> kernelValues(int kernel) const;
@@ -46,7 +45,7 @@ private:
     QCustomPlot *m_plot = nullptr;
     const VariantSteps *m_variants = nullptr;
     const VariantDiff *m_diff = nullptr;
-    int m_top = 3;
+    static constexpr int kTopKernels = 3;
     QStringList m_kernels;
     QStringList m_labels;
     std::vector<double> m_sweep;

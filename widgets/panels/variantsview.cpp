@@ -175,8 +175,7 @@ void VariantsView::rebuild()
     m_stepView->setColumnWidth(
         verdict, std::min(m_stepView->columnWidth(verdict), m_stepView->fontMetrics().horizontalAdvance(
                                                                 QStringLiteral("no significant change…"))));
-    m_bars->setVariants(m_steps.get(), labels, parameters);
-    m_bars->setKernels(m_diff.get());
+    m_bars->setVariants(m_steps.get(), m_diff.get(), labels, parameters);
     m_matrix->setDiff(m_diff.get());
     // the pair picked stays picked when the settings change
     const int pairA = m_pairA->count() == labels.size() ? m_pairA->currentIndex() : 0;
@@ -259,13 +258,12 @@ QString VariantsView::scopeNote() const
 void VariantsView::clear()
 {
     m_sweep.reset();
-    m_bars->setKernels(nullptr);
+    m_bars->setVariants(nullptr, nullptr, {});
     m_sides.clear();
     m_scopes.reset();
     m_scopeBox->clear();
     m_boxes->setGroups({});
     m_scopeNote->clear();
-    m_bars->setVariants(nullptr, {});
     m_matrix->setDiff(nullptr);
     m_stepModel->setRows({});
     m_steps.reset();
