@@ -698,6 +698,7 @@ private slots:
                              QStringLiteral("cub=") + cublas + QStringLiteral("/trace_file_matmul_*")});
         QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
         VariantsView *variants = window.variantsView();
+        window.panel()->setSampleMode(SampleMode::Kernel); // not the spans the step scope opened on
         variants->scopeBox()->setCurrentIndex(variants->scopeBox()->findText(QStringLiteral("mlp")));
         QVERIFY(variants->scopes());
         window.panel()->setThreshold(0.005);
@@ -824,6 +825,13 @@ private slots:
             QVERIFY(window.variantsView()->findChild<QLabel *>()->text().contains(
                 QStringLiteral("the jump is K 5 → 10: step +")));
         }
+        // A setting changed builds new comparisons: the lines are drawn from the new kernel diff, never
+        // from the one it replaced (read after it was freed, before both were set at once)
+        window.panel()->setThreshold(window.panel()->threshold() * 2);
+        QVERIFY(window.variantsView()->diff() != diff);
+        for (int k = 0; k < 3; ++k)
+            QCOMPARE(bars->kernelValues(k).front(),
+                     window.variantsView()->diff()->rows()[std::size_t(k)].baselinePerRunNs);
         QTest::qWait(100);
         QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_variants_sweep.png"))));
     }

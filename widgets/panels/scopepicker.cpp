@@ -241,6 +241,7 @@ void ScopePicker::selectDefaultScope()
     const QString name = m_model->defaultScope();
     if (name.isEmpty())
         return;
+    preferSpanForStep({name});
     setSelection({name});
 }
 

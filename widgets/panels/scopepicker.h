@@ -45,7 +45,7 @@ public:
     // Selects these scopes (in this order) and nothing else; names not listed are added as patterns.
     void setSelectedScopes(const QStringList &scopes);
     // Selects the list's default scope (ScopeListModel::defaultScope), or none when the sides share no
-    // scope. Like setSelectedScopes it keeps the samples' mode, which the Variants tab reads too.
+    // scope, as a pick of it would: a step scope's samples become spans unless the user chose the mode.
     void selectDefaultScope();
     MatchMode matchMode() const;
     void setMatchMode(MatchMode mode);
