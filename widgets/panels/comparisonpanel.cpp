@@ -387,6 +387,10 @@ void ComparisonPanel::recompute()
         ScopeComparison comparison(m_indexA, m_indexB);
         comparison.setReplication(m_replication.get()); // processes as the unit when a side has ≥ 2
         rows = comparison.compare(scopes, matchMode(), sampleMode());
+        // Each scope's verdict row first: below the run pairs of one scope of 16 runs it lay out of
+        // sight at the window's usual height, the run pairs' own changes in its place.
+        std::stable_partition(rows.begin(), rows.end(),
+                              [](const ComparisonRow &row) { return row.verdictRow; });
     }
     m_tableModel->setRows(std::move(rows));
     m_table->resizeColumnsToContents();
