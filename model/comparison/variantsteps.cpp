@@ -82,6 +82,21 @@ bool ratioIntervalShown(const StepRow &row, const stats::RatioInterval &ratio)
     return !std::isnan(row.ciLevel) && !(row.tied && !ratio.bounded());
 }
 
+// Significant digits (3 or more) that keep apart what the verdict beside a ratio tells apart: the
+// interval's ends, and each end from 1 ("×1.01 [1, 1.01]" beside "B slower" reads as holding 1).
+int ratioDigits(const stats::RatioInterval &ratio)
+{
+    const auto apart = [](double x, double y, int digits) {
+        return x == y || !std::isfinite(x) || !std::isfinite(y) ||
+               QString::asprintf("%.*g", digits, x) != QString::asprintf("%.*g", digits, y);
+    };
+    int digits = 3;
+    while (digits < 9 && !(apart(ratio.low, ratio.high, digits) && apart(ratio.low, 1, digits) &&
+                           apart(ratio.high, 1, digits)))
+        ++digits;
+    return digits;
+}
+
 } // namespace
 
 stats::RatioInterval VariantSteps::stepRatio(int candidate) const
@@ -124,14 +139,16 @@ const std::vector<TableColumn<VariantStepRow>> &VariantSteps::columns()
               [](const VariantStepRow &r) {
                   if (std::isnan(r.ratio.ratio))
                       return QString();
-                  const QString ratio = QString::asprintf("×%.3g", r.ratio.ratio);
                   if (!ratioIntervalShown(r.row, r.ratio))
-                      return ratio;
+                      return QString::asprintf("×%.3g", r.ratio.ratio);
+                  const int digits = r.ratio.bounded() ? ratioDigits(r.ratio) : 3;
+                  const QString ratio = QString::asprintf("×%.*g", digits, r.ratio.ratio);
                   return !r.ratio.bounded()
                              ? ratio + QCoreApplication::translate("VariantSteps", " [unbounded]")
                          : std::isinf(r.ratio.high)
-                             ? ratio + QString::asprintf(" [≥ %.3g]", r.ratio.low)
-                             : ratio + QString::asprintf(" [%.3g, %.3g]", r.ratio.low, r.ratio.high);
+                             ? ratio + QString::asprintf(" [≥ %.*g]", digits, r.ratio.low)
+                             : ratio + QString::asprintf(" [%.*g, %.*g]", digits, r.ratio.low, digits,
+                                                         r.ratio.high);
               },
               18});
         return list;
