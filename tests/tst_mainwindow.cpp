@@ -680,6 +680,45 @@ private slots:
         QCOMPARE(window.document()->state().pathB, variants->paths()[2]);
     }
 
+    // Long variant names under the bars at 1366×768: each fitted to its bar's width (they ran into
+    // one another), shortened in the middle so that both ends still tell them apart.
+    void variantNamesFitUnderTheirBars()
+    {
+        const QString jax = testdata::path("jax_h100");
+        const QStringList labels = {QStringLiteral("baseline_xla_default_flags_on_h100"),
+                                    QStringLiteral("candidate_with_xla_gpu_enable_triton_gemm"),
+                                    QStringLiteral("candidate_with_latency_hiding_scheduler")};
+        const QStringList folders = {QStringLiteral("/jax_command_buffers/trace_file_matmul_*"),
+                                     QStringLiteral("/jax_named_scopes/trace_file_matmul_*"),
+                                     QStringLiteral("/jax_named_scopes_cublas/trace_file_matmul_*")};
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        window.openVariants({labels[0] + u'=' + jax + folders[0], labels[1] + u'=' + jax + folders[1],
+                             labels[2] + u'=' + jax + folders[2]});
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QTest::qWait(100); // laid out
+        QCustomPlot *plot = window.variantsView()->bars()->plot();
+        const auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        QCOMPARE(ticker->ticks().size(), 3);
+        const QFontMetrics metrics(plot->xAxis->tickLabelFont());
+        const int slot = plot->axisRect()->width() / 3;
+        for (int i = 0; i < 3; ++i) {
+            const QString shown = ticker->ticks().value(double(i));
+            QVERIFY2(metrics.horizontalAdvance(shown) < slot, qPrintable(shown));
+            QVERIFY2(shown != labels[i] && shown.contains(QChar(0x2026)), qPrintable(shown)); // shortened
+            QVERIFY2(labels[i].startsWith(shown.section(QChar(0x2026), 0, 0)) &&
+                         labels[i].endsWith(shown.section(QChar(0x2026), 1)),
+                     qPrintable(shown));
+        }
+        // wide enough, a name is shown whole
+        window.resize(3200, 1000);
+        QTest::qWait(200);
+        QCOMPARE(ticker.data() == plot->xAxis->ticker().data(), false);
+        QCOMPARE(plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>()->ticks().value(0.0), labels[0]);
+    }
+
     // Variants whose labels are numbers are a sweep: the step and its parts drawn as lines over the
     // parameter, each point the model's mean, the candidates' whiskers at their intervals, in whatever
     // order the variants were given.

@@ -52,6 +52,8 @@ VariantBars::VariantBars(QWidget *parent) : QWidget(parent)
     m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
     m_plot->legend->setWrap(3); // rows of three: the entries' names stay whole beside a table
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    // the bars' width is known once laid out: the variants' names are fitted under them then
+    connect(m_plot, &QCustomPlot::afterLayout, this, &VariantBars::labelVariants);
     m_plot->setToolTip(
         tr("Each variant's mean step: GPU busy and idle by cause. The whisker on a candidate is "
            "the interval of its step beside its verdict: Fieller's interval of its ratio to the "
@@ -75,6 +77,24 @@ void VariantBars::setVariants(const VariantSteps *variants, const VariantDiff *k
     m_labels = labels;
     m_sweep = sweep;
     rebuild();
+}
+
+void VariantBars::labelVariants()
+{
+    if (!m_sweep.empty() && m_sweep.size() == std::size_t(m_labels.size()))
+        return; // a sweep's axis is the parameter's
+    // Each name in its bar's share of the axis, less a gap: long names ran into their neighbours'.
+    const int count = std::max<int>(1, int(m_labels.size()));
+    const int width = std::max(0, m_plot->axisRect()->width() / count - 8);
+    if (width == m_labelWidth)
+        return;
+    m_labelWidth = width;
+    const QFontMetrics metrics(m_plot->xAxis->tickLabelFont());
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (int i = 0; i < m_labels.size(); ++i)
+        ticker->addTick(double(i), metrics.elidedText(m_labels[i], Qt::ElideMiddle, width));
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 std::vector<double> VariantBars::kernelValues(int kernel) const
@@ -236,14 +256,11 @@ void VariantBars::rebuild()
         }
     }
 
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    if (!sweep)
-        for (std::size_t i = 0; i < steps.size(); ++i)
-            ticker->addTick(double(i), m_labels.value(qsizetype(i)));
-    if (!sweep)
-        m_plot->xAxis->setTicker(ticker);
-    else
+    m_labelWidth = -1;
+    if (sweep)
         m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    else
+        labelVariants();
     m_plot->xAxis->setLabel(sweep ? Sweep::parameterName(m_labels) : QString());
     // A sweep over decades (1e-4 … 1e-1, 1 … 1024) is drawn on a log axis, where its points spread.
     const double first = steps.empty() ? 0 : x(order.front()), last = steps.empty() ? 0 : x(order.back());

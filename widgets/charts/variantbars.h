@@ -41,6 +41,7 @@ protected:
 
 private:
     void rebuild();
+    void labelVariants();
 
     QCustomPlot *m_plot = nullptr;
     const VariantSteps *m_variants = nullptr;
@@ -48,6 +49,7 @@ private:
     static constexpr int kTopKernels = 3;
     QStringList m_kernels;
     QStringList m_labels;
+    int m_labelWidth = -1; // what the names under the bars were fitted to (px)
     std::vector<double> m_sweep;
     std::vector<StepPart> m_parts;
 };
