@@ -712,6 +712,23 @@ private slots:
                          labels[i].endsWith(shown.section(QChar(0x2026), 1)),
                      qPrintable(shown));
         }
+        // the kernel matrix beside them: as many kernels as have room for their names, and the
+        // candidates' names fitted to their columns
+        KernelMatrix *matrix = window.variantsView()->matrix();
+        qobject_cast<QTabWidget *>(matrix->parentWidget()->parentWidget())->setCurrentWidget(matrix);
+        QTest::qWait(200);
+        const int rows = matrix->map()->data()->valueSize();
+        const int lineHeight = QFontMetrics(matrix->plot()->yAxis->tickLabelFont()).height();
+        QVERIFY2(rows >= 8 && rows * lineHeight <= matrix->plot()->axisRect()->height(),
+                 qPrintable(QString::number(rows)));
+        QCOMPARE(matrix->plot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>()->ticks().size(), rows);
+        const auto columns = matrix->plot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QCOMPARE(columns->ticks().size(), 2);
+        for (int c = 0; c < 2; ++c)
+            QVERIFY(QFontMetrics(matrix->plot()->xAxis->tickLabelFont())
+                        .horizontalAdvance(columns->ticks().value(c)) <
+                    matrix->plot()->axisRect()->width() / 2);
+
         // wide enough, a name is shown whole
         window.resize(3200, 1000);
         QTest::qWait(200);

@@ -36,6 +36,8 @@ KernelMatrix::KernelMatrix(QWidget *parent) : QWidget(parent)
     m_map->setDataRange(QCPRange(-100 * kLimit, 100 * kLimit));
     scale->axis()->setLabel(tr("Δ time per run (%)"));
     m_plot->yAxis->setRangeReversed(true);
+    // the cells' room is known once laid out: as many kernels as have room for their names then
+    connect(m_plot, &QCustomPlot::afterLayout, this, &KernelMatrix::fitToPlot);
     m_plot->setToolTip(tr("Each kernel's GPU time per run in each candidate against the baseline: green less, "
                           "red more (new kernels red, gone ones green), grey where there is no verdict. Holm "
                           "over kernels × candidates."));
@@ -47,6 +49,12 @@ void KernelMatrix::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange)
         rebuild();
+}
+
+void KernelMatrix::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    m_plot->replot(QCustomPlot::rpQueuedReplot); // laid out again, now at its size: fitToPlot()
 }
 
 void KernelMatrix::setDiff(const VariantDiff *diff, int rows)
@@ -73,11 +81,27 @@ double KernelMatrix::cellValue(const KernelDiffRow *cell)
     }
 }
 
+void KernelMatrix::fitToPlot()
+{
+    // 24 kernels' names overprinted one another at 1366×768, long candidates' names each other
+    if (!m_plot->isVisible())
+        return; // not laid out at its size
+    const int candidates = m_diff ? std::max<int>(1, int(m_diff->diffs().size())) : 1;
+    const int fitting =
+        std::max(1, m_plot->axisRect()->height() / QFontMetrics(m_plot->yAxis->tickLabelFont()).height());
+    const int columnWidth = std::max(0, m_plot->axisRect()->width() / candidates - 8);
+    if (fitting == m_fittingRows && columnWidth == m_columnWidth)
+        return;
+    m_fittingRows = fitting;
+    m_columnWidth = columnWidth;
+    rebuild();
+}
+
 void KernelMatrix::rebuild()
 {
     applyPalette(m_plot, palette());
     const int candidates = m_diff ? int(m_diff->diffs().size()) : 0;
-    const int rows = m_diff ? std::min(m_rows, int(m_diff->rows().size())) : 0;
+    const int rows = m_diff ? std::min({m_rows, m_fittingRows, int(m_diff->rows().size())}) : 0;
     QStringList names;
     for (int r = 0; r < rows; ++r)
         names << m_diff->rows()[std::size_t(r)].kernel;
@@ -91,8 +115,9 @@ void KernelMatrix::rebuild()
             m_map->data()->setCell(c, r,
                                    100 * cellValue(m_diff->rows()[std::size_t(r)].cells[std::size_t(c)]));
     auto columns = QSharedPointer<QCPAxisTickerText>::create();
+    const QFontMetrics metrics(m_plot->xAxis->tickLabelFont());
     for (int c = 0; c < candidates; ++c)
-        columns->addTick(c, m_diff->labels().value(c));
+        columns->addTick(c, metrics.elidedText(m_diff->labels().value(c), Qt::ElideMiddle, m_columnWidth));
     m_plot->xAxis->setTicker(columns);
     auto kernels = QSharedPointer<QCPAxisTickerText>::create();
     for (int r = 0; r < rows; ++r)

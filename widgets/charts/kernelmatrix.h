@@ -20,7 +20,7 @@ class KernelMatrix : public QWidget
 public:
     explicit KernelMatrix(QWidget *parent = nullptr);
 
-    // At most `rows` kernels, in the diff's order.
+    // At most `rows` kernels, in the diff's order, and no more than have room for their names.
     void setDiff(const VariantDiff *diff, int rows = 24);
     // The value a cell shows: the change (a fraction, clamped to ±kLimit; "new" and "gone" at the
     // limits), NaN for grey.
@@ -32,14 +32,18 @@ public:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     void rebuild();
+    void fitToPlot();
 
     QCustomPlot *m_plot = nullptr;
     QCPColorMap *m_map = nullptr;
     const VariantDiff *m_diff = nullptr;
     int m_rows = 24;
+    int m_fittingRows = 24;   // kernels whose names have room beside the cells, as laid out last
+    int m_columnWidth = 1000; // what the candidates' names are fitted to (px)
     QStringList m_kernels;
 };
 
