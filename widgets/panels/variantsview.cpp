@@ -209,7 +209,10 @@ void VariantsView::showScope(const QString &scope)
     std::vector<BoxPlotView::Group> groups;
     if (scope.isEmpty() || m_sides.size() < 2) {
         m_boxes->setGroups({});
-        m_boxes->setHint(m_sides.size() < 2 ? QString() : tr("No named scopes in these variants"));
+        m_boxes->setHint(
+            m_sides.size() < 2
+                ? QString()
+                : tr("No named scopes in these variants besides their steps, which Steps compares"));
         m_scopeNote->clear();
         return;
     }
