@@ -49,7 +49,8 @@ protected:
 constexpr double kSideOffset = 0.2; // A and B boxes left and right of a group's centre
 constexpr double kBoxWidth = 0.34;
 constexpr double kClusterGap = 0.6;  // extra space between clusters (scopes in per-run view)
-constexpr int kMaxLegendEntry = 260; // pixels of a legend entry's text before it is elided
+constexpr int kMaxLegendEntry = 150; // pixels of a legend entry's text before it is elided: two of 260 and
+                                     // the run medians held the plot wider than its share of a 1366 px window
 constexpr int kCompactHeight = 150;  // below it, no title and legend rows
 constexpr int kMaxTickLabel = 28;    // characters of a tick label line before it is elided
 constexpr double kPi = 3.14159265358979323846;
@@ -251,6 +252,36 @@ void BoxPlotView::fitValueTicks()
         m_plot->yAxis->ticker()->setTickCount(valueTicksThatFit(m_plot->height() - (height() < kCompactHeight ? 50 : 80)));
 }
 
+// A legend wider than the plot takes more rows: A and B on one, the run medians below, else an entry
+// a row (two long file names and the run medians were wider than the plot beside a table).
+void BoxPlotView::wrapLegend()
+{
+    QCPLegend *legend = m_plot->legend;
+    std::vector<int> widths;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (const QCPAbstractLegendItem *item = legend->item(i)) // a wrapped grid's empty cells: none
+            widths.push_back(item->minimumOuterSizeHint().width());
+    const int spacing = legend->columnSpacing(),
+              margins = legend->margins().left() + legend->margins().right();
+    const auto rowsWidth = [&](int columns) {
+        int widest = 0;
+        for (std::size_t first = 0; first < widths.size(); first += std::size_t(columns)) {
+            int row = -spacing;
+            for (std::size_t i = first; i < std::min(widths.size(), first + std::size_t(columns)); ++i)
+                row += widths[i] + spacing;
+            widest = std::max(widest, row);
+        }
+        return widest + margins;
+    };
+    int columns = std::max(1, int(widths.size()));
+    while (columns > 1 && rowsWidth(columns) + 24 > width())
+        --columns;
+    if (columns == legend->wrap() || (legend->wrap() == 0 && columns == int(widths.size())))
+        return;
+    legend->setWrap(columns);
+    legend->setFillOrder(QCPLegend::foColumnsFirst, true); // laid out again at that wrap
+}
+
 void BoxPlotView::placeLegend()
 {
     // A short plot (a laptop screen with a kernel selected) gives its boxes the height: no title
@@ -270,6 +301,7 @@ void BoxPlotView::placeLegend()
         m_plot->replot(QCustomPlot::rpQueuedReplot);
     }
     QCPLegend *legend = m_plot->legend;
+    wrapLegend();
     legend->setMaximumSize(legend->minimumOuterSizeHint().width(),
                            QWIDGETSIZE_MAX); // never under its minimum
     const int title = QFontMetrics(m_title->font()).horizontalAdvance(m_title->text()) + 18; // its margins
@@ -370,7 +402,8 @@ void BoxPlotView::rebuild()
     // Room below the text, else descenders such as '_' are clipped; the legend takes the width of its
     // items, the title the rest of the row.
     for (int i = 0; i < m_plot->legend->itemCount(); ++i)
-        m_plot->legend->item(i)->setMargins(QMargins(0, 1, 0, 4));
+        if (QCPAbstractLegendItem *item = m_plot->legend->item(i))
+            item->setMargins(QMargins(0, 1, 0, 4));
     m_plot->legend->setMaximumSize(m_plot->legend->minimumOuterSizeHint().width(), QWIDGETSIZE_MAX);
     placeLegend();
     m_boxA->data()->clear();

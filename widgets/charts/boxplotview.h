@@ -95,6 +95,7 @@ private:
     QCPLayoutGrid *m_topRow = nullptr;    // the title, and the legend beside it when it fits
     QCPLayoutGrid *m_legendRow = nullptr; // else the legend, on a row of its own below
     void placeLegend();
+    void wrapLegend();
     void fitValueTicks();
     std::vector<QCPAbstractItem *> m_separators;
     std::vector<Group> m_groups;
