@@ -32,6 +32,7 @@
 #include "widgets/panels/stepbreakdownview.h"
 #include "widgets/panels/summarystrip.h"
 #include "widgets/panels/variantsview.h"
+#include "widgets/report/reportcharts.h"
 #include "widgets/tables/comparisontablemodel.h"
 #include "widgets/tables/kerneldiffmodel.h"
 #include "widgets/timeline/pairtimeline.h"
@@ -654,6 +655,8 @@ private slots:
         QFile csv(dir.filePath(QStringLiteral("report/variants_steps.csv")));
         QVERIFY(csv.open(QIODevice::ReadOnly));
         QCOMPARE(QString::fromUtf8(csv.readAll()), variants->steps()->toCsv());
+        QCOMPARE(QImage(dir.filePath(QStringLiteral("report/variants.png"))).size(),
+                 ReportCharts::chartSize());
         // the pair is named by its labels, and said to be judged as a pair, as the status bar says
         QFile index(dir.filePath(QStringLiteral("report/index.html")));
         QVERIFY(index.open(QIODevice::ReadOnly));

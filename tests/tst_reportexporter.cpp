@@ -17,6 +17,7 @@
 #include "model/loading/tracefolder.h"
 #include "model/tables/durationformat.h"
 #include "model/tables/tableformat.h"
+#include "widgets/charts/plottheme.h"
 #include "widgets/charts/rankbars.h"
 #include "widgets/panels/caveatbanner.h"
 #include "widgets/panels/comparisonpanel.h"
@@ -660,6 +661,18 @@ private slots:
         QVERIFY(html.contains(QLatin1String("judged with all 2 candidates")));
         QVERIFY(html.contains(QLatin1String("<a href='variants_diff.csv'>variants_diff.csv</a>")));
         QVERIFY(html.contains(QLatin1String("<h3>Scopes: cublas</h3>")));
+        // the variants' bars: a GPU busy bar in each third of the picture, one per variant
+        QVERIFY(html.contains(QLatin1String("<img src='variants.png'")));
+        const QImage chart(folder + QStringLiteral("/variants.png"));
+        QCOMPARE(chart.size(), ReportCharts::chartSize());
+        const QRgb busy = dataColour(DataColour::SideA).rgb();
+        for (int third = 0; third < 3; ++third) {
+            int busyPixels = 0;
+            for (int y = 0; y < chart.height(); y += 2)
+                for (int x = third * chart.width() / 3; x < (third + 1) * chart.width() / 3; x += 2)
+                    busyPixels += chart.pixel(x, y) == busy;
+            QVERIFY2(busyPixels > 100, qPrintable(QString::number(third)));
+        }
         // a pair's report into the same folder: the variants' files go with the report they were of
         const ProcessResult pairReport =
             runProcess(QStringLiteral(SCOPELINE_CLI),
@@ -667,6 +680,7 @@ private slots:
         QVERIFY2(pairReport.exitCode == 0, pairReport.err.constData());
         const QStringList files = filesIn(folder);
         QVERIFY2(!files.contains(QStringLiteral("variants_diff.csv")) &&
+                     !files.contains(QStringLiteral("variants.png")) &&
                      !files.contains(QStringLiteral("variants_scopes.csv")) &&
                      !files.contains(QStringLiteral("variants_steps.csv")) &&
                      files.contains(QStringLiteral("diff.csv")),

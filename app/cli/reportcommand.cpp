@@ -150,6 +150,9 @@ int reportCommand(const QStringList &arguments)
     }
     input.variantSteps = variantSteps.get();
     input.variantDiff = variantDiff.get();
+    if (variantSteps)
+        input.variantsChart = ReportCharts::variantsChartImage(
+            *variantSteps, variantDiff.get(), QStringList{sides.front().label} + variants.labels);
     input.variantScopes = variantScopes.get();
     input.variantBaseline = options.sides.isEmpty() ? QString() : SideArgument::parse(options.sides.front()).label;
     input.stepsChart =

@@ -1072,6 +1072,9 @@ bool MainWindow::exportReport(const QString &folder)
         input.ranksChart = ReportCharts::ranksChartImage(*input.ranks);
     input.variantSteps = m_variants->steps(); // more than two variants only
     input.variantDiff = m_variants->diff();
+    if (input.variantSteps)
+        input.variantsChart =
+            ReportCharts::variantsChartImage(*input.variantSteps, input.variantDiff, m_variants->labels());
     input.variantScopes = m_variants->scopes();
     input.variantBaseline = m_variants->labels().value(0);
     QString error;

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/report/reportcharts.h"
 
+#include "model/comparison/sweep.h"
 #include "widgets/charts/boxplotview.h"
 #include "widgets/charts/contributionchart.h"
 #include "widgets/charts/rankbars.h"
 #include "widgets/charts/scopeboxplot.h"
 #include "widgets/charts/steptimechart.h"
 #include "widgets/charts/stepwaterfall.h"
+#include "widgets/charts/variantbars.h"
 #include "widgets/panels/comparisonpanel.h"
 #include "widgets/panels/kerneldiffview.h"
 #include "widgets/panels/stepbreakdownview.h"
@@ -209,6 +211,17 @@ QImage ranksChartImage(const RankTable &ranks)
         painter.drawPixmap(int(i) * width, kTitleHeight, bars.plot()->toPixmap(width, height));
     }
     return image;
+}
+
+QImage variantsChartImage(const VariantSteps &steps, const VariantDiff *diff, const QStringList &labels)
+{
+    VariantBars bars;
+    layOut(bars, chartSize());
+    // a sweep as the Variants tab draws one: every label a number, three or more
+    bars.setVariants(&steps, diff, labels,
+                     labels.size() >= 3 ? Sweep::parameters(labels) : std::vector<double>{});
+    QCoreApplication::processEvents(); // the names under the bars fitted to them
+    return plotImage(bars.plot());
 }
 
 std::pair<ReportExporter::Timeline, ReportExporter::Timeline>

@@ -42,6 +42,9 @@ QImage stepsImage(QCustomPlot *waterfall, QCustomPlot *stepTimes);
 QImage stepsChartImage(const StepBreakdown &steps, const QString &labelA, const QString &labelB);
 // Runs of several GPUs: the first run of each side, its ranks' bars (RankBars), A's beside B's.
 QImage ranksChartImage(const RankTable &ranks);
+// More than two variants: each one's mean step (VariantBars; a sweep's lines when every label is a
+// number), labels the baseline's first.
+QImage variantsChartImage(const VariantSteps &steps, const VariantDiff *diff, const QStringList &labels);
 // A's and B's timelines, stacked in `size` as the window shows them, each from its first kernel over
 // the same length of time (the longer GPU activity of the two, with a small margin).
 std::pair<ReportExporter::Timeline, ReportExporter::Timeline>

@@ -45,6 +45,7 @@ const QString kRanksComparisonCsv = QStringLiteral("ranks_comparison.csv");
 const QString kRanksCollectivesCsv = QStringLiteral("ranks_collectives.csv");
 const QString kVariantScopesCsv = QStringLiteral("variants_scopes.csv");
 const QString kRanksChart = QStringLiteral("ranks.png");
+const QString kVariantsChart = QStringLiteral("variants.png");
 const QString kVariantStepsCsv = QStringLiteral("variants_steps.csv");
 const QString kVariantDiffCsv = QStringLiteral("variants_diff.csv");
 constexpr int kDiffRowsShown = 25;
@@ -332,6 +333,10 @@ QString variantsSection(const VariantSteps &steps, const VariantDiff *diff, cons
     for (int i = 0; i < int(steps.comparisons().size()); ++i)
         html += QStringLiteral("<li>%1</li>\n").arg(esc(steps.leadLine(i)));
     html += QStringLiteral("</ul>\n");
+    html += QStringLiteral("<figure><img src='%1' alt='%2'><figcaption>%2</figcaption></figure>\n")
+                .arg(kVariantsChart,
+                     esc(ReportExporter::tr("Each variant's mean step, GPU busy and idle by cause; on each "
+                                            "candidate the interval of its step beside its verdict")));
     for (int i = 0; i < int(steps.comparisons().size()); ++i) {
         html += QStringLiteral("<h3>%1</h3>\n").arg(esc(steps.labels().value(i)));
         html += resultTable(StepBreakdown::columns(), steps.comparisons()[std::size_t(i)].rows(),
@@ -616,7 +621,8 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
         {&kTimelineB, input.timelineB.missing.isEmpty() ? &input.timelineB.image : nullptr},
         {&kDiffChart, input.diff ? &input.diffChart : nullptr},
         {&kStepsChart, input.steps ? &input.stepsChart : nullptr},
-        {&kRanksChart, input.ranks ? &input.ranksChart : nullptr}};
+        {&kRanksChart, input.ranks ? &input.ranksChart : nullptr},
+        {&kVariantsChart, input.variantSteps ? &input.variantsChart : nullptr}};
     for (const auto &[name, image] : pictures) {
         if (!image)
             continue;
@@ -653,7 +659,7 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
     // be read as this report's.
     for (const QString &name : {kBoxplot, kStats, kTimelineA, kTimelineB, kDiffChart, kDiffCsv, kStepsChart,
                                 kStepsCsv, kRanksChart, kRanksCsv, kRanksComparisonCsv, kRanksCollectivesCsv,
-                                kVariantStepsCsv, kVariantDiffCsv, kVariantScopesCsv})
+                                kVariantsChart, kVariantStepsCsv, kVariantDiffCsv, kVariantScopesCsv})
         if (std::none_of(outputs.begin(), outputs.end(), [&name](const Output &o) { return o.name == name; }))
             QFile::remove(dir.filePath(name));
     if (written)

@@ -66,15 +66,16 @@ public:
         QImage diffChart;  // needed with a diff
         QImage stepsChart; // needed with steps: the step waterfall over the step times
         QImage ranksChart; // needed with ranks: ReportCharts::ranksChartImage
+        QImage variantsChart; // needed with variants: ReportCharts::variantsChartImage
         Timeline timelineA, timelineB;
         QStringList notes; // what loading and comparing the sides warned of (ranks alone, runs paired)
     };
     // Files written: boxplot.png, timeline_a.png, timeline_b.png, stats.csv, index.html; with a diff,
     // diff.png (its contribution chart) and diff.csv (every kernel row); with steps, steps.png (the
     // waterfall and the step times) and steps.csv (StepBreakdown::toCsv()); with ranks, ranks.png and
-    // ranks.csv (RankTable::toCsv()); with variants, variants_steps.csv and variants_diff.csv (their
-    // toCsv()), and with scopes variants_scopes.csv; with ranks of two sides ranks_comparison.csv, with
-    // collectives ranks_collectives.csv. `written`, when given, gets the paths of the files written.
+    // ranks.csv (RankTable::toCsv()); with variants, variants.png, variants_steps.csv and variants_diff.csv
+    // (their toCsv()), and with scopes variants_scopes.csv; with ranks of two sides ranks_comparison.csv,
+    // with collectives ranks_collectives.csv. `written`, when given, gets the paths of the files written.
     static bool exportTo(const QString &folder, const Input &input, QString *error,
                          QStringList *written = nullptr);
     // Why a report cannot go into this folder (a file, or a folder of other files); empty when it can.
