@@ -2052,6 +2052,41 @@ private slots:
                                                              .arg(longNames ? "_long" : ""))));
     }
 
+    // A JAX pair at 1366×768: its python3 row nests five lanes, the launch calls in the deepest, right
+    // above the GPU; on a view too short for the row and the streams, that lane stays in view rather
+    // than snapped out of it (nothing of the launches was shown, a blank below the stream instead).
+    void launchLaneAboveTheGpuAtFirstSight()
+    {
+        const QString runs = testdata::path("jax_h100/repeated_runs");
+        QSettings().clear(); // the default layout
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(openAndWait(window, runs + QStringLiteral("/trace_file_matmul_[0-3]"),
+                            runs + QStringLiteral("/trace_file_einsum_[0-3]")));
+        QTest::qWait(100);
+        for (TimelineView *view : {window.timeline()->viewA(), window.timeline()->viewB()}) {
+            const TraceData &trace = *view->run().trace;
+            const QRect plot = view->plotRect();
+            int launches = 0, shown = 0; // in the visible time window; shown: at least half in view
+            for (uint32_t e = 0; e < trace.eventCount(); ++e)
+                if (trace.kind[e] == EventKind::GraphLaunch || trace.kind[e] == EventKind::KernelLaunch) {
+                    const QRect r = view->eventRect(e);
+                    if (r.isEmpty() || r.right() < plot.left() || r.left() > plot.right())
+                        continue;
+                    ++launches;
+                    shown += 2 * r.intersected(plot).height() >= r.height();
+                }
+            QVERIFY(launches > 0);
+            QVERIFY2(shown == launches,
+                     qPrintable(QStringLiteral("%1 of %2 launches in view, plot %3 px high")
+                                    .arg(shown)
+                                    .arg(launches)
+                                    .arg(plot.height())));
+        }
+    }
+
     // Each documented shortcut does what F1 says, pressed where a user would (a timeline has the
     // focus after start; the panel's keys in the panel; Ctrl+C in a table).
     void keysAsDocumented()

@@ -104,6 +104,21 @@ int TimelineRows::laneTopAtOrBelow(int contentY) const
     return row.y + row.height;
 }
 
+int TimelineRows::laneTopAtOrAbove(int contentY) const
+{
+    const int r = rowAt(contentY);
+    if (r < 0)
+        return contentY;
+    const TimelineRow &row = m_rows[std::size_t(r)];
+    if (!row.header) {
+        const TimelineTrackRow &track = m_layout->rows()[std::size_t(row.index)];
+        for (int lane = int(track.lanes.size()) - 1; lane >= 1; --lane)
+            if (const int top = row.y + laneOffset(track, lane); top <= contentY)
+                return top;
+    }
+    return row.y;
+}
+
 int TimelineRows::laneHeight(const TimelineTrackRow &row)
 {
     return row.gpu ? kGpuLaneHeight : kLaneHeight;

@@ -52,6 +52,7 @@ public:
     // The first row or lane top at or below a content y (a row's end within its last lane): where a view
     // can start without cutting a lane through.
     int laneTopAtOrBelow(int contentY) const;
+    int laneTopAtOrAbove(int contentY) const; // the row's top for its first lane, a header's top
 
     static int laneHeight(const TimelineTrackRow &row);
     // y of a lane's top inside its row.

@@ -136,8 +136,13 @@ int TimelineView::Private::gpuScrollTarget(int viewport) const
     const int gpuHeight = rows.contentHeight() - gpuTop;
     const int bottomAligned = std::clamp(gpuTop - std::max(0, viewport - gpuHeight), 0,
                                          std::max(0, rows.contentHeight() - viewport));
-    // From the top of a lane rather than through its middle, a little blank below the last stream.
-    return rows.laneTopAtOrBelow(bottomAligned);
+    // From the top of a lane rather than through its middle: the next lane down, a little blank below
+    // the last stream; but where that would leave no CPU lane in view, though the one right above the
+    // GPU (the launch calls' lane, JAX's at 1366×768) is half in it, that lane, the last stream giving
+    // up less than half a lane at the bottom.
+    const int below = rows.laneTopAtOrBelow(bottomAligned);
+    return below == gpuTop && gpuTop - bottomAligned >= kLaneHeight / 2 ? rows.laneTopAtOrAbove(bottomAligned)
+                                                                        : below;
 }
 
 QRect TimelineView::Private::plotRect() const
