@@ -684,6 +684,32 @@ private slots:
         QVERIFY(cli.out.contains(": one run on a side: run-to-run variation not measured\n"));
     }
 
+    // The launch chain runs one kernel: "1 kernel", in the CLI's line and the window's header, by kernel
+    // and by op ("1 kernels" before).
+    void oneKernelIsSingular()
+    {
+        const QString chain = testdata::path("h100_runs/hipbench/launch-chain");
+        for (const bool byOp : {false, true}) {
+            QStringList arguments = {QStringLiteral("diff"), chain + QStringLiteral("/eager"),
+                                     chain + QStringLiteral("/graph")};
+            if (byOp)
+                arguments << QStringLiteral("--by") << QStringLiteral("op");
+            const ProcessResult cli = runProcess(QStringLiteral(SCOPELINE_CLI), arguments);
+            QVERIFY2(cli.exitCode == 0, cli.err.constData());
+            QVERIFY2(cli.out.contains(byOp ? "\n1 op: 1 on both sides, 0 only in A"
+                                           : "\n1 kernel: 1 on both sides"),
+                     cli.out.constData());
+            KernelDiffOptions options;
+            options.byOp = byOp;
+            const KernelDiff diff(loadFolder(chain + QStringLiteral("/eager")),
+                                  loadFolder(chain + QStringLiteral("/graph")), options);
+            QVERIFY2(
+                diff.headerText().contains(byOp ? QStringLiteral(" · 1 op, 0 only in A, 0 only in B")
+                                                : QStringLiteral(" · 1 kernel, 0 only in A, 0 only in B")),
+                qPrintable(diff.headerText()));
+        }
+    }
+
     // True A/A: every 5-vs-5 split of one variant's 10 runs (126 per variant, each split once). Pooled
     // per-sample tests call most of these "significant"; the run-level test must not.
     void calibrationOnAASplits()

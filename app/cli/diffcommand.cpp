@@ -67,8 +67,9 @@ void printDiff(const KernelDiff &diff, const StepBreakdown &steps, const QString
     out() << "kernel time" << s.perRunText() << ": A " << formatDuration(s.kernelTimePerRunA) << ", B "
           << formatDuration(s.kernelTimePerRunB) << ", difference " << formatDuration(s.deltaTotalNs) << " ("
           << relativeText(s.kernelTimePerRunA, s.kernelTimePerRunB) << ")\n";
-    out() << s.kernels << (diff.options().byOp ? " ops: " : " kernels: ") << s.kernels - s.onlyInA - s.onlyInB
-          << " on both sides, " << s.onlyInA << " only in A, " << s.onlyInB << " only in B";
+    out() << s.kernels << (diff.options().byOp ? " op" : " kernel") << (s.kernels == 1 ? ": " : "s: ")
+          << s.kernels - s.onlyInA - s.onlyInB << " on both sides, " << s.onlyInA << " only in A, "
+          << s.onlyInB << " only in B";
     if (s.processDependent)
         out() << ", " << s.processDependent << " process-dependent";
     const QString unit = s.byProcess ? QStringLiteral("process") : QStringLiteral("run");

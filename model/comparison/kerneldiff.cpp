@@ -541,11 +541,14 @@ QString KernelDiff::headerText() const
     parts << tr("kernel time/run A %1 → B %2%3")
                  .arg(formatDuration(s.kernelTimePerRunA), formatDuration(s.kernelTimePerRunB),
                       change(s.kernelTimePerRunA, s.kernelTimePerRunB));
-    QString rows = (m_options.byOp ? tr("%1 ops, %2 only in A, %3 only in B")
-                                   : tr("%1 kernels, %2 only in A, %3 only in B"))
-                       .arg(s.kernels)
-                       .arg(s.onlyInA)
-                       .arg(s.onlyInB);
+    const bool one = s.kernels == 1;
+    QString rows =
+        (m_options.byOp
+             ? tr(one ? "%1 op, %2 only in A, %3 only in B" : "%1 ops, %2 only in A, %3 only in B")
+             : tr(one ? "%1 kernel, %2 only in A, %3 only in B" : "%1 kernels, %2 only in A, %3 only in B"))
+            .arg(s.kernels)
+            .arg(s.onlyInA)
+            .arg(s.onlyInB);
     if (s.processDependent > 0)
         rows += tr(", %1 process-dependent").arg(s.processDependent);
     parts << rows;
