@@ -86,14 +86,13 @@ void KernelMatrix::fitToPlot()
     // 24 kernels' names overprinted one another at 1366×768, long candidates' names each other
     if (!m_plot->isVisible())
         return; // not laid out at its size
-    const int candidates = m_diff ? std::max<int>(1, int(m_diff->diffs().size())) : 1;
     const int fitting =
         std::max(1, m_plot->axisRect()->height() / QFontMetrics(m_plot->yAxis->tickLabelFont()).height());
-    const int columnWidth = std::max(0, m_plot->axisRect()->width() / candidates - 8);
-    if (fitting == m_fittingRows && columnWidth == m_columnWidth)
+    const int axisWidth = m_plot->axisRect()->width();
+    if (fitting == m_fittingRows && axisWidth == m_axisWidth)
         return;
     m_fittingRows = fitting;
-    m_columnWidth = columnWidth;
+    m_axisWidth = axisWidth;
     rebuild();
 }
 
@@ -114,11 +113,10 @@ void KernelMatrix::rebuild()
         for (int r = 0; r < rows; ++r)
             m_map->data()->setCell(c, r,
                                    100 * cellValue(m_diff->rows()[std::size_t(r)].cells[std::size_t(c)]));
-    auto columns = QSharedPointer<QCPAxisTickerText>::create();
-    const QFontMetrics metrics(m_plot->xAxis->tickLabelFont());
+    QStringList columns;
     for (int c = 0; c < candidates; ++c)
-        columns->addTick(c, metrics.elidedText(m_diff->labels().value(c), Qt::ElideMiddle, m_columnWidth));
-    m_plot->xAxis->setTicker(columns);
+        columns << m_diff->labels().value(c);
+    m_plot->xAxis->setTicker(categoryTicker(columns, m_plot->xAxis->tickLabelFont(), m_axisWidth));
     auto kernels = QSharedPointer<QCPAxisTickerText>::create();
     for (int r = 0; r < rows; ++r)
         kernels->addTick(r, shown[r]);

@@ -43,7 +43,7 @@ private:
     const VariantDiff *m_diff = nullptr;
     int m_rows = 24;
     int m_fittingRows = 24;   // kernels whose names have room beside the cells, as laid out last
-    int m_columnWidth = 1000; // what the candidates' names are fitted to (px)
+    int m_axisWidth = 100000; // the axis width the candidates' names are fitted to (px); at first, whole
     QStringList m_kernels;
 };
 

@@ -103,6 +103,16 @@ int labelStep(int labels, double axisPixels, double lineHeight)
     return every;
 }
 
+QSharedPointer<QCPAxisTickerText> categoryTicker(const QStringList &labels, const QFont &font, int axisPixels)
+{
+    const int width = std::max(0, axisPixels / std::max<int>(1, int(labels.size())) - 8);
+    const QFontMetrics metrics(font);
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (int i = 0; i < labels.size(); ++i)
+        ticker->addTick(double(i), metrics.elidedText(labels[i], Qt::ElideMiddle, width));
+    return ticker;
+}
+
 QColor dataColour(DataColour colour)
 {
     switch (colour) {

@@ -5,8 +5,12 @@
 
 #include <QColor>
 #include <QPalette>
+#include <QSharedPointer>
+#include <QStringList>
 
+class QCPAxisTickerText;
 class QCustomPlot;
+class QFont;
 
 namespace scopeline {
 
@@ -53,5 +57,10 @@ int valueTicksThatFit(int axisPixels);
 // Of `labels` rows over `axisPixels`, label every 1st, 2nd, 4th, … so that each label has three
 // quarters of a line of text (lineHeight pixels, leading included): labels set solid still read.
 int labelStep(int labels, double axisPixels, double lineHeight);
+
+// Categories 0, 1, … along an axis of `axisPixels`, named by `labels` in `font`, each shortened in the
+// middle to its share of the axis less a gap: long names ran into their neighbours'.
+QSharedPointer<QCPAxisTickerText> categoryTicker(const QStringList &labels, const QFont &font,
+                                                 int axisPixels);
 
 } // namespace scopeline

@@ -83,17 +83,11 @@ void VariantBars::labelVariants()
 {
     if (!m_sweep.empty() && m_sweep.size() == std::size_t(m_labels.size()))
         return; // a sweep's axis is the parameter's
-    // Each name in its bar's share of the axis, less a gap: long names ran into their neighbours'.
-    const int count = std::max<int>(1, int(m_labels.size()));
-    const int width = std::max(0, m_plot->axisRect()->width() / count - 8);
+    const int width = m_plot->axisRect()->width();
     if (width == m_labelWidth)
         return;
     m_labelWidth = width;
-    const QFontMetrics metrics(m_plot->xAxis->tickLabelFont());
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (int i = 0; i < m_labels.size(); ++i)
-        ticker->addTick(double(i), metrics.elidedText(m_labels[i], Qt::ElideMiddle, width));
-    m_plot->xAxis->setTicker(ticker);
+    m_plot->xAxis->setTicker(categoryTicker(m_labels, m_plot->xAxis->tickLabelFont(), width));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -49,7 +49,7 @@ private:
     static constexpr int kTopKernels = 3;
     QStringList m_kernels;
     QStringList m_labels;
-    int m_labelWidth = -1; // what the names under the bars were fitted to (px)
+    int m_labelWidth = -1; // the axis width the names under the bars were fitted to (px)
     std::vector<double> m_sweep;
     std::vector<StepPart> m_parts;
 };
