@@ -385,7 +385,7 @@ private slots:
         };
         for (int lane = 0; lane < 8; ++lane) {
             const RunSummary &summary = *window.runsA()[lane].summary;
-            const RankOverview::Shares shares = overview->shares(lane, overview->start(), overview->end());
+            const BusyShares shares = overview->shares(lane, overview->start(), overview->end());
             QCOMPARE(shares.compute, unionOf(summary, false));
             QCOMPARE(shares.compute + shares.exposedComm, unionOf(summary, true));
             QVERIFY(shares.exposedComm > 0);

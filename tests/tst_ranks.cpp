@@ -7,6 +7,7 @@
 #include "testdata.h"
 #include "testprocess.h"
 
+#include "model/analysis/busysegments.h"
 #include "model/analysis/runsummaryfile.h"
 #include "model/comparison/kerneldiff.h"
 #include "model/comparison/ranktable.h"
@@ -524,6 +525,38 @@ private slots:
                                         .arg(formatDuration(table.rows()[1].stepNs),
                                              formatDuration(table.rows()[1].collectiveWaitNs))),
                  qPrintable(notes));
+    }
+
+    // The overview's segments of each rank over the whole run: their compute and exposed communication
+    // are the oracle's for the run as one step; any window's shares add up to the whole's.
+    void busySegmentsAgainstOracle()
+    {
+        const QList<LoadedRun> ranks = load(testdata::dlrmRun());
+        const QJsonArray expected =
+            oracle({testdata::dlrmRun()}, {QStringLiteral("--whole-run")})[QStringLiteral("rows")].toArray();
+        QCOMPARE(ranks.size(), 8);
+        QCOMPARE(expected.size(), 8);
+        for (qsizetype r = 0; r < 8; ++r) {
+            const std::vector<BusySegment> segments = busySegments(*ranks[r].summary);
+            QVERIFY(!segments.empty());
+            for (std::size_t i = 1; i < segments.size(); ++i) {
+                QVERIFY(segments[i - 1].end <= segments[i].start); // disjoint, by start
+                QVERIFY(segments[i - 1].end < segments[i].start ||
+                        segments[i - 1].compute != segments[i].compute);
+            }
+            const int64_t from = segments.front().start, to = segments.back().end,
+                          middle = from + (to - from) / 3;
+            const BusyShares whole = busyShares(segments, from, to);
+            const QJsonObject o = expected[r].toObject();
+            QCOMPARE(double(whole.compute), o[QStringLiteral("compute_ns")].toDouble());
+            QCOMPARE(double(whole.exposedComm), o[QStringLiteral("exposed_comm_ns")].toDouble());
+            QVERIFY(whole.exposedComm > 0);
+            const BusyShares left = busyShares(segments, from, middle),
+                             right = busyShares(segments, middle, to);
+            QCOMPARE(left.compute + right.compute, whole.compute);
+            QCOMPARE(left.exposedComm + right.exposedComm, whole.exposedComm);
+            QVERIFY(left.compute + left.exposedComm <= middle - from);
+        }
     }
 
     // A job whose files lost something: a rank without communication kernels is left out of the

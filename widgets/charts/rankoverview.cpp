@@ -26,38 +26,6 @@ RankOverview::RankOverview(QWidget *parent) : QWidget(parent)
                   "runs (it waits for the others), empty where its GPU is idle"));
 }
 
-std::vector<RankOverview::Segment> RankOverview::segmentsOf(const RunSummary &summary)
-{
-    // Sweep the kernels' starts and ends: compute wherever a non-communication kernel runs, exposed
-    // communication wherever only communication does.
-    struct Edge
-    {
-        int64_t at;
-        int delta;
-        bool comm;
-    };
-    std::vector<Edge> edges;
-    for (const RunSummary::Kernel &k : summary.kernels())
-        if (k.duration > 0) {
-            edges.push_back({k.start, +1, k.communication()});
-            edges.push_back({k.end(), -1, k.communication()});
-        }
-    std::sort(edges.begin(), edges.end(), [](const Edge &a, const Edge &b) { return a.at < b.at; });
-    std::vector<Segment> out;
-    int compute = 0, comm = 0;
-    for (std::size_t i = 0; i < edges.size(); ++i) {
-        (edges[i].comm ? comm : compute) += edges[i].delta;
-        const int64_t next = i + 1 < edges.size() ? edges[i + 1].at : edges[i].at;
-        if (next > edges[i].at && (compute > 0 || comm > 0)) {
-            if (!out.empty() && out.back().end == edges[i].at && out.back().compute == (compute > 0))
-                out.back().end = next;
-            else
-                out.push_back({edges[i].at, next, compute > 0});
-        }
-    }
-    return out;
-}
-
 void RankOverview::setRanks(std::vector<const RunSummary *> ranks, const QStringList &labels)
 {
     m_ranks = std::move(ranks);
@@ -66,7 +34,7 @@ void RankOverview::setRanks(std::vector<const RunSummary *> ranks, const QString
     m_start = std::numeric_limits<int64_t>::max();
     m_end = std::numeric_limits<int64_t>::min();
     for (const RunSummary *rank : m_ranks) {
-        m_segments.push_back(segmentsOf(*rank));
+        m_segments.push_back(busySegments(*rank));
         if (!m_segments.back().empty()) {
             m_start = std::min(m_start, m_segments.back().front().start);
             m_end = std::max(m_end, m_segments.back().back().end);
@@ -78,17 +46,9 @@ void RankOverview::setRanks(std::vector<const RunSummary *> ranks, const QString
     update();
 }
 
-RankOverview::Shares RankOverview::shares(int lane, int64_t from, int64_t to) const
+BusyShares RankOverview::shares(int lane, int64_t from, int64_t to) const
 {
-    Shares s;
-    const std::vector<Segment> &segments = m_segments[std::size_t(lane)];
-    auto it = std::lower_bound(segments.begin(), segments.end(), from,
-                               [](const Segment &seg, int64_t t) { return seg.end <= t; });
-    for (; it != segments.end() && it->start < to; ++it) {
-        const int64_t overlap = std::min(it->end, to) - std::max(it->start, from);
-        (it->compute ? s.compute : s.exposedComm) += std::max<int64_t>(0, overlap);
-    }
-    return s;
+    return busyShares(m_segments[std::size_t(lane)], from, to);
 }
 
 QSize RankOverview::sizeHint() const
@@ -136,7 +96,7 @@ void RankOverview::paintEvent(QPaintEvent *)
         // each pixel column as tall as its shares: compute from the bottom, exposed communication above
         for (int x = 0; x < plot.width(); ++x) {
             const int64_t from = m_start + int64_t(x * nsPerPixel), to = m_start + int64_t((x + 1) * nsPerPixel);
-            const Shares s = shares(r, from, std::max(to, from + 1));
+            const BusyShares s = shares(r, from, std::max(to, from + 1));
             const double span = double(std::max<int64_t>(1, to - from));
             const int h = lane - 2;
             const int hc = int(h * std::min(1.0, s.compute / span) + 0.5);

@@ -5,6 +5,7 @@
 // communication running) and idle, so that the rank the others wait for shows as the one computing
 // while they communicate.
 
+#include "model/analysis/busysegments.h"
 #include "model/analysis/runsummary.h"
 
 #include <QStringList>
@@ -29,11 +30,7 @@ public:
 
     // What a lane's time splits into over [from, to) (ns on the ranks' shared clock): compute (any
     // non-communication kernel running), exposed communication (only communication kernels), ns each.
-    struct Shares
-    {
-        int64_t compute = 0, exposedComm = 0;
-    };
-    Shares shares(int lane, int64_t from, int64_t to) const;
+    BusyShares shares(int lane, int64_t from, int64_t to) const;
     // The time the lanes span: the first kernel start to the last kernel end over all ranks.
     int64_t start() const { return m_start; }
     int64_t end() const { return m_end; }
@@ -45,16 +42,8 @@ protected:
     void paintEvent(QPaintEvent *event) override;
 
 private:
-    // A lane's time as segments of one kind, by start.
-    struct Segment
-    {
-        int64_t start, end;
-        bool compute; // else exposed communication
-    };
-    static std::vector<Segment> segmentsOf(const RunSummary &summary);
-
     std::vector<const RunSummary *> m_ranks;
-    std::vector<std::vector<Segment>> m_segments;
+    std::vector<std::vector<BusySegment>> m_segments; // a lane's, by start
     QStringList m_labels;
     int64_t m_start = 0, m_end = 0;
 };
