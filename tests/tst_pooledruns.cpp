@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// PooledRuns: the launch figures of a side's runs summed, and the median of all their launch delays
-// pooled, against tests/oracle/launch_analysis.py counting the raw events of the same files.
+// PooledRuns: the launch figures of a side's runs summed, and the medians of all their launch delays
+// (kernel and graph launches apart) pooled, against tests/oracle/launch_analysis.py counting the raw events
+// of the same files.
 
 #include "testdata.h"
 #include "testprocess.h"
@@ -56,11 +57,17 @@ private slots:
         QCOMPARE(qint64(pooled.graphLaunches), expected.value(QStringLiteral("graph_launches")).toInteger());
         QCOMPARE(qint64(pooled.busyNs), expected.value(QStringLiteral("gpu_busy_ns")).toInteger());
         QCOMPARE(qint64(pooled.spanNs), expected.value(QStringLiteral("gpu_span_ns")).toInteger());
-        const QJsonValue median = expected.value(QStringLiteral("median_launch_delay_ns"));
-        if (median.isNull())
-            QVERIFY(std::isnan(pooled.medianLaunchDelayNs));
-        else
-            QCOMPARE(pooled.medianLaunchDelayNs, median.toDouble());
+        for (const auto &[key, value] :
+             {std::pair{"median_launch_delay_ns", pooled.medianLaunchDelayNs},
+              std::pair{"median_graph_launch_delay_ns", pooled.medianGraphLaunchDelayNs}}) {
+            const QJsonValue median = expected.value(QLatin1String(key));
+            QVERIFY2(median.isNull() || median.isDouble(), key);
+            if (median.isNull())
+                QVERIFY2(std::isnan(value), key);
+            else
+                QCOMPARE(value, median.toDouble());
+        }
+        QCOMPARE(std::isnan(pooled.medianGraphLaunchDelayNs), pooled.graphLaunches == 0);
     }
 
     void nothingLoaded()
@@ -70,6 +77,7 @@ private slots:
         QCOMPARE(pooled.runs, 0);
         QCOMPARE(qint64(pooled.kernels), qint64(0));
         QVERIFY(std::isnan(pooled.medianLaunchDelayNs));
+        QVERIFY(std::isnan(pooled.medianGraphLaunchDelayNs));
     }
 };
 

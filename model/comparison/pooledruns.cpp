@@ -10,7 +10,7 @@ namespace scopeline {
 PooledRuns PooledRuns::of(const QList<LoadedRun> &runs)
 {
     PooledRuns pooled;
-    std::vector<double> delays;
+    std::vector<double> delays, graphDelays;
     for (const LoadedRun &run : runs) {
         if (!run.summary && !run.analysis)
             continue;
@@ -23,8 +23,10 @@ PooledRuns PooledRuns::of(const QList<LoadedRun> &runs)
         pooled.graphLaunches += total.graphLaunches;
         // the median of all delays, not a median of run medians: every launch weighs the same
         delays.insert(delays.end(), total.launchDelays.begin(), total.launchDelays.end());
+        graphDelays.insert(graphDelays.end(), total.graphLaunchDelays.begin(), total.graphLaunchDelays.end());
     }
     pooled.medianLaunchDelayNs = stats::median(std::move(delays));
+    pooled.medianGraphLaunchDelayNs = stats::median(std::move(graphDelays));
     return pooled;
 }
 

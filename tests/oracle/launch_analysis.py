@@ -4,7 +4,8 @@
 (read by trace_summary.py's parser, which tst_cli checks against `scopeline-cli info`).
 
   gaps FILE        idle gaps between consecutive kernels of each GPU stream, counted by cause
-  pool FILE...     the figures of several runs pooled: sums, and the median of all launch delays
+  pool FILE...     the figures of several runs pooled: sums, and the medians of all launch delays and
+                   of all graph launch delays
   gapslices FILE   every gap (stream, start, end, cause) with the CPU slice it is blamed on ("CPU in ...")
   delays FILE      the launch-delay distributions of `scopeline-cli info --json` (launch_delay_ns,
                    graph_launch_delay_ns): n, mean, min, q1, median, q3, max by numpy (quartiles by
@@ -63,7 +64,7 @@ def gaps(doc):
 
 def pool(docs):
     out = dict(runs=0, kernels=0, kernel_launches=0, graph_launches=0, gpu_busy_ns=0, gpu_span_ns=0)
-    delays = []
+    delays, graph_delays = [], []
     for doc in docs:
         kernels, launches, graph, _ = ts.chrome_events(doc)
         first_launch = {}
@@ -71,6 +72,11 @@ def pool(docs):
             if s["corr"] is not None:
                 first_launch[s["corr"]] = min(s["start"], first_launch.get(s["corr"], s["start"]))
         delays += [k["start"] - first_launch[k["corr"]] for k in kernels if k["corr"] in first_launch]
+        first_kernel = {}
+        for k in kernels:
+            if k["corr"] is not None:
+                first_kernel[k["corr"]] = min(k["start"], first_kernel.get(k["corr"], k["start"]))
+        graph_delays += [first_kernel[g["corr"]] - g["start"] for g in graph if g["corr"] in first_kernel]
         busy, span = ts.busy_span([(k["start"], k["start"] + k["dur"]) for k in kernels])
         out["runs"] += 1
         out["kernels"] += len(kernels)
@@ -79,6 +85,7 @@ def pool(docs):
         out["gpu_busy_ns"] += busy
         out["gpu_span_ns"] += span
     out["median_launch_delay_ns"] = ts.median(delays)
+    out["median_graph_launch_delay_ns"] = ts.median(graph_delays)
     return out
 
 

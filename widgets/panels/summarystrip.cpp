@@ -72,20 +72,6 @@ QString shortLabel(const QString &label)
 
 } // namespace
 
-SummaryStrip::Figures SummaryStrip::Figures::of(const QList<LoadedRun> &runs)
-{
-    Figures figures{PooledRuns::of(runs)};
-    std::vector<double> delays;
-    for (const LoadedRun &run : runs)
-        if (run.summary || run.analysis) {
-            const std::vector<int64_t> &graph =
-                run.summary ? run.summary->graphLaunchDelays() : run.analysis->total().graphLaunchDelays;
-            delays.insert(delays.end(), graph.begin(), graph.end());
-        }
-    figures.medianGraphLaunchDelayNs = stats::median(std::move(delays));
-    return figures;
-}
-
 double SummaryStrip::Figures::value(Figure figure) const
 {
     const double nan = std::nan("");
@@ -222,8 +208,8 @@ SummaryStrip::SummaryStrip(QWidget *parent) : QFrame(parent)
 void SummaryStrip::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const QString &labelA,
                             const QString &labelB)
 {
-    m_a = Figures::of(a);
-    m_b = Figures::of(b);
+    m_a = {PooledRuns::of(a)};
+    m_b = {PooledRuns::of(b)};
     // A run of several GPUs counts as the mean of its GPUs (DESIGN.md): say so, as the scope list
     // beside the strip adds its GPUs up.
     setPerGpu(hasRanks(a) || hasRanks(b));

@@ -33,13 +33,11 @@ public:
         NUM_FIGURES
     };
 
-    // The figures of one side: PooledRuns (sums over its runs, the median kernel launch delay over the
-    // pooled delays) and the median graph launch delay likewise. value() gives counts and times per
-    // run; NaN where a figure is undefined (no runs, no launches of the kind).
+    // The figures of one side: PooledRuns (sums over its runs, the median launch delays over the pooled
+    // delays). value() gives counts and times per run; NaN where a figure is undefined (no runs, no
+    // launches of the kind).
     struct Figures : PooledRuns
     {
-        double medianGraphLaunchDelayNs = 0;
-        static Figures of(const QList<LoadedRun> &runs);
         double value(Figure figure) const;
     };
 
