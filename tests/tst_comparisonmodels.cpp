@@ -357,6 +357,17 @@ private slots:
         QCOMPARE(intervalDecimals(-3e-8, 0.02, 1), 6); // -0.000003 %
     }
 
+    // A percentage that rounds to nothing reads as 0, never "-0.0 %" (a share of a tiny negative Δ).
+    void percentsAreNeverNegativeZero()
+    {
+        QCOMPARE(formatPercent(-0.0004), QStringLiteral("0.0 %"));
+        QCOMPARE(formatPercent(-0.0), QStringLiteral("0.0 %"));
+        QCOMPARE(formatPercent(-0.00004, 2), QStringLiteral("0.00 %"));
+        QCOMPARE(formatPercent(-0.0006), QStringLiteral("-0.1 %"));
+        QCOMPARE(formatPercent(0.125, 1), QStringLiteral("12.5 %"));
+        QCOMPARE(formatPercent(std::nan("")), QString());
+    }
+
     // A pooled row whose run medians tie on each side (timer ticks): its verdict's tooltip says why the
     // p is what it is; a caveat given to the model is said by every run-level verdict.
     void tiedAndCaveatToolTips()

@@ -174,6 +174,11 @@ private slots:
         }
         QVERIFY(SummaryStrip::figureName(SummaryStrip::KernelLaunchDelay) !=
                 SummaryStrip::figureName(SummaryStrip::GraphLaunchDelay));
+        // the 5 % rule applies to the change as printed
+        QVERIFY(SummaryStrip::isShownAsChange(0.0496));   // "+5.0 %"
+        QVERIFY(SummaryStrip::isShownAsChange(-0.0496));  // "-5.0 %"
+        QVERIFY(!SummaryStrip::isShownAsChange(0.04949)); // "+4.9 %"
+        QVERIFY(SummaryStrip::isShownAsChange(HUGE_VAL)); // new in B
         if (strip->figuresA().graphLaunches == 0) // no graph launches: no graph delay to show
             QCOMPARE(strip->text(SummaryStrip::GraphLaunchDelay, 0), QStringLiteral("–"));
     }

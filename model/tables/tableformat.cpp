@@ -11,7 +11,11 @@ namespace scopeline {
 
 QString formatPercent(double fraction, int decimals)
 {
-    return std::isnan(fraction) ? QString() : QStringLiteral("%1 %").arg(100 * fraction, 0, 'f', decimals);
+    if (std::isnan(fraction))
+        return {};
+    // a share that rounds to nothing is 0, not "-0.0 %"
+    const double percent = std::fabs(100 * fraction) < 0.5 * std::pow(10.0, -decimals) ? 0.0 : 100 * fraction;
+    return QStringLiteral("%1 %").arg(percent, 0, 'f', decimals);
 }
 
 QString formatChange(double fraction, int decimals)

@@ -247,6 +247,12 @@ QString SummaryStrip::text(Figure figure, int side) const
     return m_cells[figure][side]->text();
 }
 
+bool SummaryStrip::isShownAsChange(double change)
+{
+    // judged as printed (one decimal): "+5.0 %" is not greyed as under 5 %
+    return std::round(1000 * std::fabs(change)) >= 50;
+}
+
 QColor SummaryStrip::changeColor(Figure figure) const
 {
     return m_changeColors[figure];
@@ -278,7 +284,7 @@ void SummaryStrip::refresh()
                 text = QStringLiteral("%1 %2 %").arg(arrow, signedNumber(100 * change));
             // Never red or green: a colour reads as a verdict, and the strip has no test (a +26 % idle
             // of 16 µs in a 196 ms run is noise the step breakdown does not call a change).
-            if (std::fabs(change) >= 0.05)
+            if (isShownAsChange(change))
                 color = palette().color(QPalette::WindowText);
             else
                 tip = tr("%1: B and A are within 5 % of each other.\n\n%2")

@@ -53,6 +53,8 @@ public:
     QString unitText() const;
     // The colour of the change (side 2): the palette's text, or grey under 5 %; never a verdict's.
     QColor changeColor(Figure figure) const;
+    // Whether a relative change B vs A is shown in full colour: 5 % or more as printed; else grey.
+    static bool isShownAsChange(double change);
 
     static QString figureName(Figure figure);
     static QString formatFigure(Figure figure, double value);
