@@ -465,9 +465,22 @@ private slots:
         row.relativeChange = 0.1;
         row.kernelMix = ScopeComparison::kernelMixNote(160, 120);
         QCOMPARE(row.verdict(), Verdict::Slower);
-        QCOMPARE(row.verdictText(), verdictText(Verdict::Slower) +
+        // said first, as the cell may show only the text's start, and not shown as a finding
+        QCOMPARE(row.verdictText(), QStringLiteral("kernel mixes differ: ") + verdictText(Verdict::Slower) +
                                         QStringLiteral(" (1 run: run-to-run variation not measured); ") +
                                         row.kernelMix);
+        QCOMPARE(row.shownVerdict(), Verdict::NoSignificantChange);
+        ComparisonTableModel model;
+        model.setRows({row});
+        const QModelIndex verdict = model.index(0, ComparisonTableModel::column("verdict"));
+        QCOMPARE(verdict.data(Qt::ForegroundRole).value<QBrush>().color(),
+                 ComparisonTableModel::verdictColor(Verdict::NoSignificantChange));
+        QVERIFY(!verdict.data(Qt::FontRole).isValid());
+        row.kernelMix.clear(); // one mix: the change is the scope's
+        QCOMPARE(row.shownVerdict(), Verdict::Slower);
+        model.setRows({row});
+        QCOMPARE(verdict.data(Qt::ForegroundRole).value<QBrush>().color(),
+                 ComparisonTableModel::verdictColor(Verdict::Slower));
         QVERIFY(ScopeComparison::kernelMixNote(160, 159.9).isEmpty()); // within 1 %: one mix
     }
 

@@ -154,7 +154,19 @@ QString ComparisonRow::verdictText(double alpha, double threshold) const
                          .arg(text)
                    : QCoreApplication::translate("ScopeComparison", "%1 (run-to-run variation not measured)")
                          .arg(text);
-    return kernelMix.isEmpty() ? said : said + QStringLiteral("; ") + kernelMix;
+    if (kernelMix.isEmpty())
+        return said;
+    // said first where it turns a change around: the cell may show only the text's start
+    if (v != Verdict::NoMeaningfulChange)
+        said = QCoreApplication::translate("ScopeComparison", "kernel mixes differ: %1").arg(said);
+    return said + QStringLiteral("; ") + kernelMix;
+}
+
+Verdict ComparisonRow::shownVerdict(double alpha, double threshold) const
+{
+    const Verdict v = verdict(alpha, threshold);
+    const bool change = v == Verdict::Faster || v == Verdict::Slower;
+    return withinRunPair() || (change && !kernelMix.isEmpty()) ? Verdict::NoSignificantChange : v;
 }
 
 ScopeComparison::ScopeComparison(std::vector<const ScopeIndex *> sideA, std::vector<const ScopeIndex *> sideB)

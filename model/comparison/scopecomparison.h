@@ -86,6 +86,10 @@ struct ComparisonRow
     // slower, no meaningful change): "B faster (1 run: run-to-run variation not measured)". Run-pair
     // rows beside a pooled row say that their change is of this run pair: "B slower in this run pair".
     QString verdictText(double alpha = 0.05, double threshold = 0.01) const;
+    // The verdict as the tables colour and stress it: a run pair's row beside its pooled row, and a
+    // change per kernel of two mixes of kernels (kernelMix: the medians of different kernels moved,
+    // which the scope's time may not have), are no finding (NoSignificantChange).
+    Verdict shownVerdict(double alpha = 0.05, double threshold = 0.01) const;
 };
 
 class Replication;

@@ -222,9 +222,7 @@ QString statsTable(const std::vector<ComparisonRow> &rows, double alpha, double 
     const std::function<QString(const TableColumn<ComparisonRow> &, const ComparisonRow &)> cellClass =
         [alpha, threshold](const TableColumn<ComparisonRow> &column, const ComparisonRow &row) {
             return column.csvKey == QLatin1String("verdict")
-                       ? QStringLiteral("verdict ") + verdictClass(row.withinRunPair()
-                                                                       ? Verdict::NoSignificantChange
-                                                                       : row.verdict(alpha, threshold))
+                       ? QStringLiteral("verdict ") + verdictClass(row.shownVerdict(alpha, threshold))
                        : QString();
         };
     return resultTable(ScopeComparison::tableColumns(alpha, threshold), rows, rows.size(), {}, cellClass);

@@ -217,16 +217,14 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
         if (m_columns[std::size_t(column)].csvKey == QLatin1String("scope") || isVerdict)
             return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    case Qt::ForegroundRole: // a run pair's change beside its pooled row is no finding: not coloured as one
+    case Qt::ForegroundRole:
         if (isVerdict)
-            return QBrush(verdictColor(r.withinRunPair() ? Verdict::NoSignificantChange
-                                                         : r.verdict(m_alpha, m_threshold)));
+            return QBrush(verdictColor(r.shownVerdict(m_alpha, m_threshold)));
         return {};
     case Qt::FontRole: {
-        const Verdict v = r.verdict(m_alpha, m_threshold);
+        const Verdict v = r.shownVerdict(m_alpha, m_threshold);
         const bool pooled = r.run == QLatin1String("all");
-        const bool finding =
-            isVerdict && !r.withinRunPair() && (v == Verdict::Faster || v == Verdict::Slower);
+        const bool finding = isVerdict && (v == Verdict::Faster || v == Verdict::Slower);
         if (!pooled && !finding)
             return {};
         QFont font;
