@@ -661,6 +661,28 @@ private slots:
                                            .toDouble());
     }
 
+    // A run pair's boxes are named by their runs where both sides name them alike (run_0 … run_4 of
+    // torch.compile's modes, not "run 1" … "run 5"), else numbered from 1; the tooltip names both runs.
+    void runPairsAreNamedByTheirRuns()
+    {
+        for (const auto &[a, b] : {std::pair{&m_eager, &m_reduceOverhead}, std::pair{&m_a, &m_b}}) {
+            KernelDiffView view;
+            view.setSides(*a, *b, QStringLiteral("A"), QStringLiteral("B"));
+            view.selectRow(0);
+            const std::vector<BoxPlotView::Group> &groups = view.boxPlot()->groups();
+            QCOMPARE(groups.size(), std::size_t(a->size()) + 1);
+            for (qsizetype i = 0; i < a->size(); ++i) {
+                const QString nameA = (*a)[i].run.label(), nameB = (*b)[i].run.label();
+                const BoxPlotView::Group &group = groups[std::size_t(i) + 1];
+                QCOMPARE(group.label, nameA == nameB ? nameA : QStringLiteral("run %1").arg(i + 1));
+                QVERIFY2(group.toolTip.endsWith(QStringLiteral("A's %1 against B's %2").arg(nameA, nameB)),
+                         qPrintable(group.toolTip));
+            }
+            if (a == &m_eager)
+                QCOMPARE(groups[1].label, QStringLiteral("run_0"));
+        }
+    }
+
     void selectingAKernelShowsItsDurations()
     {
         KernelDiffView view;

@@ -407,11 +407,19 @@ void KernelDiffView::showKernel(int row)
             groups.push_back(std::move(group));
         }
     } else if (std::max(r.a.runCalls.size(), r.b.runCalls.size()) > 1) {
+        // the runs the diff counts (those with a summary), in its order: a pair by its runs' name where
+        // they share one (run_0 of either side), else by its number
+        QStringList names[2];
+        for (int s = 0; s < 2; ++s)
+            for (const LoadedRun &run : s == 0 ? m_runsA : m_runsB)
+                if (run.summary)
+                    names[s] << run.run.label();
         const std::size_t pairs = std::min(r.a.runCalls.size(), r.b.runCalls.size());
         for (std::size_t i = 0; i < pairs; ++i) {
+            const QString a = names[0].value(qsizetype(i)), b = names[1].value(qsizetype(i));
             BoxPlotView::Group group = BoxPlotView::Group::fromSamples(
-                tr("run %1").arg(i + 1), runDurations(r.a, i), runDurations(r.b, i), 1);
-            group.toolTip = tr("%1 — run pair %2").arg(r.kernel).arg(i + 1);
+                a == b ? a : tr("run %1").arg(i + 1), runDurations(r.a, i), runDurations(r.b, i), 1);
+            group.toolTip = tr("%1 — A's %2 against B's %3").arg(r.kernel, a, b);
             groups.push_back(std::move(group));
         }
     }
