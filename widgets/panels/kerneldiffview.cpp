@@ -274,14 +274,16 @@ void KernelDiffView::recompute()
     // B) side by side without scrolling at 1366 px; long texts elide, whole in their tooltips, but the
     // time/run change and its interval, what the verdict was decided from, are read whole. No column
     // is narrower than its title.
-    // What the table has spare past them goes back to the verdict, the per-call change, the kernel.
+    // What the window has room for past them goes back, in this order, to the time/run change (what
+    // the verdict was decided from), the kernel's name, the verdict and the per-call change; the
+    // columns after the key ones scroll into view.
     const QFontMetrics metrics = m_table->horizontalHeader()->fontMetrics();
     const int interval = metrics.horizontalAdvance(QStringLiteral("+10.00 % [+10.00, +10.00]…"));
     const int verdict = metrics.horizontalAdvance(QStringLiteral("no significant change")) + metrics.height();
     m_capped.clear();
     for (const auto &[key, widest] :
-         {std::pair{"verdict", verdict}, std::pair{"per_call_change", interval}, std::pair{"kernel", 160},
-          std::pair{"run_level_change", interval}, std::pair{"share_of_delta", 70}}) {
+         {std::pair{"run_level_change", interval}, std::pair{"kernel", 160}, std::pair{"verdict", verdict},
+          std::pair{"per_call_change", interval}, std::pair{"share_of_delta", 70}}) {
         const int column = KernelDiffModel::column(key);
         const int title = metrics.horizontalAdvance(m_model->headerData(column, Qt::Horizontal).toString()) +
                           2 * metrics.height();
@@ -318,9 +320,12 @@ void KernelDiffView::fitCappedColumns()
 {
     for (const CappedColumn &c : m_capped)
         m_table->setColumnWidth(c.column, c.cap);
+    // the key columns: those up to time/run B
+    const QHeaderView *header = m_table->horizontalHeader();
+    const int lastKey = header->visualIndex(KernelDiffModel::column("total_b_ns"));
     int used = 0;
     for (int column = 0; column < m_model->columnCount(); ++column)
-        if (!m_table->isColumnHidden(column))
+        if (!m_table->isColumnHidden(column) && header->visualIndex(column) <= lastKey)
             used += m_table->columnWidth(column);
     int spare = m_table->viewport()->width() - used;
     for (const CappedColumn &c : m_capped) {
