@@ -661,6 +661,11 @@ private slots:
         QVERIFY(html.contains(QLatin1String("judged with all 2 candidates")));
         QVERIFY(html.contains(QLatin1String("<a href='variants_diff.csv'>variants_diff.csv</a>")));
         QVERIFY(html.contains(QLatin1String("<h3>Scopes: cublas</h3>")));
+        // the kernel × variant matrix under a heading of its own, not under the last candidate's steps
+        const qsizetype matrix = html.indexOf(QLatin1String("<h3>Kernels across the variants</h3>"));
+        QVERIFY(html.indexOf(QLatin1String("<h3>cublas</h3>")) > 0);
+        QVERIFY(matrix > html.indexOf(QLatin1String("<h3>cublas</h3>")));
+        QVERIFY(html.indexOf(QLatin1String("<th title='The kernel (or op), on any side'>"), matrix) > matrix);
         // the variants' bars: a GPU busy bar in each third of the picture, one per variant
         QVERIFY(html.contains(QLatin1String("<img src='variants.png'")));
         const QImage chart(folder + QStringLiteral("/variants.png"));

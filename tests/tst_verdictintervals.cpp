@@ -258,6 +258,34 @@ private slots:
                 checkAgrees(row.perCallVerdict, row.perCall.ciLow, row.perCall.ciHigh,
                             where + QLatin1String(" per call"), checked);
             }
+        // the kernel × variant matrix as shown: a cell's verdict word stands beside the interval it was
+        // decided from ("+2.6 % [+1.8, +3.4] slower")
+        const std::vector<TableColumn<VariantKernelRow>> matrix = diff.matrixColumns(QStringLiteral("0"));
+        QCOMPARE(matrix.size(), diff.diffs().size() + 2);
+        const QRegularExpression cellPattern(
+            QStringLiteral("([+-][0-9.]+) % \\[([+-][0-9.]+), ([+-][0-9.]+)\\] (faster|slower|~)$"));
+        int cells = 0;
+        for (const VariantKernelRow &row : diff.rows())
+            for (std::size_t c = 0; c < diff.diffs().size(); ++c) {
+                const KernelDiffRow *cell = row.cells[c];
+                const QString text = matrix[c + 2].display(row);
+                const QString where = labels[qsizetype(c)] + QStringLiteral(" cell ") + row.kernel.left(60) +
+                                      QStringLiteral(": ") + text;
+                if (!cell || !significant(cell->verdict)) {
+                    QVERIFY2(!text.contains(QLatin1Char('[')), qPrintable(where));
+                    continue;
+                }
+                const QRegularExpressionMatch m = cellPattern.match(text);
+                QVERIFY2(m.hasMatch(), qPrintable(where));
+                checkAgrees(cell->verdict, m.captured(2).toDouble(), m.captured(3).toDouble(), where,
+                            checked);
+                ++cells;
+            }
+        QVERIFY(cells > 0 ||
+                std::none_of(diff.rows().begin(), diff.rows().end(), [](const VariantKernelRow &r) {
+                    return std::any_of(r.cells.begin(), r.cells.end(),
+                                       [](const KernelDiffRow *k) { return k && significant(k->verdict); });
+                }));
         QStringList scopes;
         for (const ScopeIndex::Scope &scope : baseline.front().scopes->scopes())
             scopes << scope.name;

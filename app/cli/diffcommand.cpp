@@ -176,8 +176,9 @@ void printVariantDiff(const VariantDiff &diff, const VariantSteps &steps, const 
               << " only in the baseline, " << s.onlyInB << " only here\n";
     }
     out() << (markdown ? "\n" : "")
-          << "each cell: GPU time per run, its change against the baseline and the verdict (~: a change "
-             "under the threshold; none: no significant change); Holm over kernels × candidates (alpha "
+          << "each cell: GPU time per run, its change against the baseline and the verdict with the interval "
+             "it was decided from (~: a change under the threshold; none: no significant change); Holm over "
+             "kernels × candidates (alpha "
           << diff.diffs().front().options().alpha << ", threshold "
           << 100 * diff.diffs().front().options().threshold << "%)\n"
           << (markdown ? "\n" : "");

@@ -84,26 +84,37 @@ std::vector<TableColumn<VariantKernelRow>> VariantDiff::matrixColumns(const QStr
                                 {},
                                 10}};
     for (std::size_t c = 0; c < m_diffs.size(); ++c)
-        columns.push_back(C{m_labels.value(qsizetype(c)), m_labels.value(qsizetype(c)),
-                            tr("GPU time per run in this candidate, its change against the baseline and the "
-                               "verdict (Holm over kernels × candidates)"),
-                            [c](const VariantKernelRow &r) {
-                                return r.cells[c] ? QVariant(r.cells[c]->b.totalPerRunNs) : QVariant(0.0);
-                            },
-                            cell::duration,
-                            [c](const VariantKernelRow &r) {
-                                const KernelDiffRow *cell = r.cells[c];
-                                if (!cell)
-                                    return QString();
-                                if (cell->verdict == Verdict::OnlyInA)
-                                    return shortVerdict(*cell);
-                                QStringList parts{formatDuration(cell->b.totalPerRunNs)};
-                                if (cell->a.present() && std::isfinite(cell->runLevel.change)) // as tested
-                                    parts << formatChange(cell->runLevel.change, 1);
-                                parts << shortVerdict(*cell);
-                                return parts.join(QLatin1Char(' ')).trimmed();
-                            },
-                            28});
+        columns.push_back(
+            C{m_labels.value(qsizetype(c)), m_labels.value(qsizetype(c)),
+              tr("GPU time per run in this candidate, its change against the baseline and the "
+                 "verdict (Holm over kernels × candidates) with the interval it was decided from"),
+              [c](const VariantKernelRow &r) {
+                  return r.cells[c] ? QVariant(r.cells[c]->b.totalPerRunNs) : QVariant(0.0);
+              },
+              cell::duration,
+              [c](const VariantKernelRow &r) {
+                  const KernelDiffRow *cell = r.cells[c];
+                  if (!cell)
+                      return QString();
+                  if (cell->verdict == Verdict::OnlyInA)
+                      return shortVerdict(*cell);
+                  QStringList parts{formatDuration(cell->b.totalPerRunNs)};
+                  const stats::RunLevelTest &test = cell->runLevel;
+                  if (cell->a.present() && std::isfinite(test.change)) { // as tested
+                      QString change = formatChange(test.change, 1);
+                      // a verdict beside the interval it was decided from
+                      const bool found = !shortVerdict(*cell).isEmpty();
+                      if (found && std::isfinite(test.ciLow) && std::isfinite(test.ciHigh)) {
+                          const int d = intervalDecimals(test.ciLow, test.ciHigh, 1);
+                          change +=
+                              QString::asprintf(" [%+.*f, %+.*f]", d, 100 * test.ciLow, d, 100 * test.ciHigh);
+                      }
+                      parts << change;
+                  }
+                  parts << shortVerdict(*cell);
+                  return parts.join(QLatin1Char(' ')).trimmed();
+              },
+              28});
     return columns;
 }
 

@@ -340,9 +340,24 @@ QString variantsSection(const VariantSteps &steps, const VariantDiff *diff, cons
         html += resultTable(StepBreakdown::columns(), steps.comparisons()[std::size_t(i)].rows(),
                             steps.comparisons()[std::size_t(i)].rows().size(), {}, {});
     }
-    if (diff)
-        html += resultTable(diff->matrixColumns(baseline), diff->rows(), std::min<std::size_t>(40, diff->rows().size()),
-                            {}, {});
+    if (diff) {
+        const std::size_t shown = std::min<std::size_t>(40, diff->rows().size());
+        html +=
+            QStringLiteral("<h3>%1</h3>\n<p>%2</p>\n")
+                .arg(esc(ReportExporter::tr("Kernels across the variants")),
+                     esc(ReportExporter::tr("Each cell: the candidate's GPU time per run, its change against "
+                                            "%1 and the verdict with the interval it was decided from (~: a "
+                                            "change under the threshold; none: no significant change; Holm "
+                                            "over kernels × candidates).")
+                             .arg(baseline) +
+                         (shown < diff->rows().size()
+                              ? ReportExporter::tr(" The %1 largest changes of %2; %3 has every row.")
+                                    .arg(shown)
+                                    .arg(diff->rows().size())
+                                    .arg(kVariantDiffCsv)
+                              : QString())));
+        html += resultTable(diff->matrixColumns(baseline), diff->rows(), shown, {}, {});
+    }
     return html;
 }
 
