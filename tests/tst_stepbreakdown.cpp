@@ -11,13 +11,14 @@
 #include "testprocess.h"
 
 #include "model/comparison/stepbreakdown.h"
-#include "model/tables/durationformat.h"
 #include "model/comparison/sweep.h"
 #include "model/comparison/variantsteps.h"
 #include "model/loading/sideargument.h"
 #include "model/loading/tracefolder.h"
 #include "model/tables/csvfield.h"
+#include "model/tables/durationformat.h"
 #include "model/tables/tablecolumn.h"
+#include "model/tables/tableformat.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -469,16 +470,28 @@ private slots:
         QVERIFY(steps.row(StepPart::Step).delta < 0); // the figure is still there
     }
 
-    // 2 v 2 runs of a step that fell by 86 %: Welch's interval on the difference reaches past A's
-    // step time, but a step time is never below zero, so the line's interval stops at -100 %.
-    void stepIntervalStopsAtMinus100()
+    // The step line's interval is Fieller's of B / A, as the variants give it, at the step's level: 2 v 2
+    // runs of a step that fell by 86 %, where Welch's interval of the difference over A's mean reached
+    // past -100 % (A's spread, which B / A scales down) and had been cut there. Both ends as the oracle
+    // has them, to the digits shown.
+    void stepIntervalIsFiellers()
     {
-        const StepBreakdown steps(load(kTorch + QStringLiteral("/eager/run_[01]")),
-                                  load(kTorch + QStringLiteral("/reduce_overhead/run_[01]")));
+        const QString a = kTorch + QStringLiteral("/eager/run_[01]"),
+                      b = kTorch + QStringLiteral("/reduce_overhead/run_[01]");
+        const StepBreakdown steps(load(a), load(b));
         const StepRow &step = steps.row(StepPart::Step);
         QVERIFY2(step.ciLow < -step.meanA, qPrintable(QString::number(step.ciLow / step.meanA)));
         QCOMPARE(step.verdict, Verdict::Faster);
-        QVERIFY2(steps.stepLine().contains(QLatin1String("CI [-100.0 %, ")), qPrintable(steps.stepLine()));
+        const QJsonObject ratio =
+            oracle({a, b}, QStringLiteral("ProfilerStep"))[QStringLiteral("step_ratio")].toObject();
+        const double low = ratio[QStringLiteral("low")].toDouble() - 1,
+                     high = ratio[QStringLiteral("high")].toDouble() - 1;
+        QVERIFY2(low > -1 && high < 0, qPrintable(QStringLiteral("%1 %2").arg(low).arg(high)));
+        const QString shown = QStringLiteral("95.0 % CI [%1, %2]")
+                                  .arg(formatChange(low, intervalDecimals(low, high, 1)),
+                                       formatChange(high, intervalDecimals(low, high, 1)));
+        QVERIFY2(steps.stepLine().contains(shown),
+                 qPrintable(steps.stepLine() + QStringLiteral(" / ") + shown));
     }
 
     // The CLI prints the table from the same columns and writes the CSV the model writes.

@@ -144,6 +144,17 @@ private slots:
             QCOMPARE(step.p, step.pRaw);
             QCOMPARE(step.ciLevel, 1 - steps.options().alpha);
         }
+        // the step line as shown: its verdict beside its interval of B / A, read off the text
+        const QRegularExpressionMatch line =
+            QRegularExpression(QStringLiteral("CI \\[([+-][0-9.]+) %, ([+-][0-9.]+) %\\]"))
+                .match(steps.stepLine());
+        if (line.hasMatch())
+            checkAgrees(step.verdict, line.captured(1).toDouble(), line.captured(2).toDouble(),
+                        QStringLiteral("step line ") + steps.stepLine(), checked);
+        else
+            QVERIFY2(std::isnan(step.ciLevel) || step.tied || !step.ratio().bounded() ||
+                         std::isinf(step.ratio().high),
+                     qPrintable(steps.stepLine()));
 
         // The scope comparison's pooled rows: the run-level verdict beside the run-level interval.
         QFETCH(QStringList, scopes);

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <set>
@@ -366,6 +367,43 @@ QString StepRow::verdictText() const
     return scopeline::verdictText(verdict);
 }
 
+stats::RatioInterval StepRow::ratio() const
+{
+    stats::RatioInterval r =
+        stats::fiellerInterval(stats::meanVariance(unitMeansA), stats::meanVariance(unitMeansB), ciLevel);
+    if (r.bounded())
+        r.low = std::max(r.low, 0.0);
+    // A about 0 with a gap below 0 and above it: of ratios ≥ 0 the set is one ray, [gapHigh, inf)
+    // ("≥ ×74"), which says as much as the verdict beside it; "unbounded" read as holding 1.
+    else if (r.gapLow < 0 && r.gapHigh > 0) {
+        r.low = r.gapHigh;
+        r.high = std::numeric_limits<double>::infinity();
+    }
+    // A tie's interval (± one timer step) is hidden as Δ's is, where it would contradict the exact test.
+    if (tied && std::isnan(ciLow))
+        r.low = r.high = stats::RatioInterval::kUnset;
+    return r;
+}
+
+bool StepRow::ratioIntervalShown() const
+{
+    return !std::isnan(ciLevel) && !(tied && !ratio().bounded());
+}
+
+QString StepRow::changeIntervalText() const
+{
+    if (!ratioIntervalShown())
+        return {};
+    const stats::RatioInterval r = ratio();
+    if (!r.bounded())
+        return tr("[unbounded]");
+    const double low = r.low - 1, high = r.high - 1;
+    if (std::isinf(high))
+        return QStringLiteral("[≥ %1]").arg(formatChange(low, intervalDecimals(low, low, 1)));
+    const int decimals = intervalDecimals(low, high, 1);
+    return QStringLiteral("[%1, %2]").arg(formatChange(low, decimals), formatChange(high, decimals));
+}
+
 StepBreakdown::StepBreakdown(const QList<LoadedRun> &a, const QList<LoadedRun> &b,
                              const StepBreakdownOptions &options)
     : m_stepScope(stepScopeFor(options.stepScope, a, b)), m_options(options)
@@ -597,13 +635,9 @@ QString StepBreakdown::stepLine() const
                        .arg(scope, formatDuration(s.meanA), formatDuration(s.meanB));
     if (!std::isnan(s.delta) && s.meanA > 0)
         line += QStringLiteral(", %1 (%2)").arg(formatSignedDuration(s.delta), formatChange(s.delta / s.meanA, 1));
-    // a step time is never below zero: as the kernel diff's, the change's interval stops at -100 %
-    if (!std::isnan(s.ciLow) && s.meanA > 0) {
-        const double low = std::max(-1.0, s.ciLow / s.meanA), high = s.ciHigh / s.meanA;
-        const int decimals = intervalDecimals(low, high, 1);
-        line += tr(", %1 CI [%2, %3]")
-                    .arg(formatPercent(s.ciLevel), formatChange(low, decimals), formatChange(high, decimals));
-    }
+    // B / A's interval (Fieller's), as the variants give it: never below -100 %, A's spread counted
+    if (const QString interval = s.changeIntervalText(); !interval.isEmpty() && s.meanA > 0)
+        line += tr(", %1 CI %2").arg(formatPercent(s.ciLevel), interval);
     line += QStringLiteral(": ") + s.verdictText();
     return s.caveat.isEmpty() ? line : line + QStringLiteral("; ") + s.caveat;
 }

@@ -11,6 +11,7 @@
 #include "model/comparison/scopecomparison.h"
 #include "model/loading/loadedrun.h"
 #include "model/tables/tablecolumn.h"
+#include "stats/welch.h"
 
 #include <QList>
 #include <QString>
@@ -122,6 +123,15 @@ struct StepRow
     bool tied = false; // each side's units all gave one value: exact permutation test, interval ± 1 ns
     std::vector<double> unitMeansA, unitMeansB; // the tested values, one per unit
     QString verdictText() const;
+    // B / A per step with Fieller's interval at ciLevel: a ratio of durations is not below 0, and where
+    // A is about 0 the interval is the ray [gapHigh, inf); unset ends for a tie whose interval would
+    // contradict its exact test.
+    stats::RatioInterval ratio() const;
+    // Whether ratio() has an interval to show, bounded or not.
+    bool ratioIntervalShown() const;
+    // ratio()'s interval as a change, what the step's verdict is shown beside: "[+21.5 %, +76.7 %]",
+    // "[≥ +74.0 %]" or "[unbounded]"; empty when there is none.
+    QString changeIntervalText() const;
 };
 
 class StepBreakdown

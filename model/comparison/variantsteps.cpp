@@ -55,33 +55,6 @@ QString VariantSteps::toCsv() const
 
 namespace {
 
-// A row's ratio B / A with Fieller's interval at the level the row is judged; a ratio of durations
-// is not below 0, however wide the spread of a side makes the interval.
-stats::RatioInterval ratioOf(const StepRow &row)
-{
-    stats::RatioInterval ratio = stats::fiellerInterval(stats::meanVariance(row.unitMeansA),
-                                                        stats::meanVariance(row.unitMeansB), row.ciLevel);
-    if (ratio.bounded())
-        ratio.low = std::max(ratio.low, 0.0);
-    // A about 0 with a gap below 0 and above it: of ratios ≥ 0 the set is one ray, [gapHigh, inf)
-    // ("≥ ×74"), which says as much as the verdict beside it; "unbounded" read as holding 1.
-    else if (ratio.gapLow < 0 && ratio.gapHigh > 0) {
-        ratio.low = ratio.gapHigh;
-        ratio.high = std::numeric_limits<double>::infinity();
-    }
-    // A tie's interval (± one timer step) is hidden as Δ's is, where it would contradict the exact test.
-    if (row.tied && std::isnan(row.ciLow))
-        ratio.low = ratio.high = stats::RatioInterval::kUnset;
-    return ratio;
-}
-
-// Whether a row's ratio has an interval to show, bounded or not: none without a level, or for a tie
-// whose interval would contradict its exact test.
-bool ratioIntervalShown(const StepRow &row, const stats::RatioInterval &ratio)
-{
-    return !std::isnan(row.ciLevel) && !(row.tied && !ratio.bounded());
-}
-
 // Significant digits (3 or more) that keep apart what the verdict beside a ratio tells apart: the
 // interval's ends, and each end from 1 ("×1.01 [1, 1.01]" beside "B slower" reads as holding 1).
 int ratioDigits(const stats::RatioInterval &ratio)
@@ -101,7 +74,7 @@ int ratioDigits(const stats::RatioInterval &ratio)
 
 stats::RatioInterval VariantSteps::stepRatio(int candidate) const
 {
-    return ratioOf(m_comparisons[std::size_t(candidate)].row(StepPart::Step));
+    return m_comparisons[std::size_t(candidate)].row(StepPart::Step).ratio();
 }
 
 std::vector<VariantStepRow> VariantSteps::rows(int candidate) const
@@ -110,7 +83,7 @@ std::vector<VariantStepRow> VariantSteps::rows(int candidate) const
     for (std::size_t i = 0; i < m_comparisons.size(); ++i)
         if (candidate < 0 || std::size_t(candidate) == i)
             for (const StepRow &row : m_comparisons[i].rows())
-                rows.push_back({m_labels.value(qsizetype(i)), row, ratioOf(row)});
+                rows.push_back({m_labels.value(qsizetype(i)), row, row.ratio()});
     return rows;
 }
 
@@ -139,7 +112,7 @@ const std::vector<TableColumn<VariantStepRow>> &VariantSteps::columns()
               [](const VariantStepRow &r) {
                   if (std::isnan(r.ratio.ratio))
                       return QString();
-                  if (!ratioIntervalShown(r.row, r.ratio))
+                  if (!r.row.ratioIntervalShown())
                       return QString::asprintf("×%.3g", r.ratio.ratio);
                   const int digits = r.ratio.bounded() ? ratioDigits(r.ratio) : 3;
                   const QString ratio = QString::asprintf("×%.*g", digits, r.ratio.ratio);
@@ -179,12 +152,8 @@ QString stepChangeText(const StepRow &step)
         return verdict;
     QString text =
         QCoreApplication::translate("VariantSteps", "step %1").arg(formatChange(step.delta / step.meanA, 1));
-    if (const stats::RatioInterval ratio = ratioOf(step); ratioIntervalShown(step, ratio)) {
-        text += !ratio.bounded() ? QCoreApplication::translate("VariantSteps", " [unbounded]")
-                : std::isinf(ratio.high)
-                    ? QString::asprintf(" [≥ %+.1f]", 100 * (ratio.low - 1))
-                    : QString::asprintf(" [%+.1f, %+.1f]", 100 * (ratio.low - 1), 100 * (ratio.high - 1));
-    }
+    if (const QString interval = step.changeIntervalText(); !interval.isEmpty())
+        text += QLatin1Char(' ') + interval;
     return text + QStringLiteral(" (%1)").arg(verdict);
 }
 
