@@ -15,6 +15,7 @@
 #include "model/comparison/ranktable.h"
 #include "model/loading/tracefolder.h"
 #include "model/tables/durationformat.h"
+#include "model/tables/kernelnames.h"
 #include "model/tables/tableformat.h"
 #include "widgets/charts/boxplotview.h"
 #include "widgets/charts/kernelmatrix.h"
@@ -842,6 +843,15 @@ private slots:
             QCPGraph *line = plot->graph(int(bars->parts().size()) + 1 + k);
             QCOMPARE(line->valueAxis(), plot->yAxis2);
             QCOMPARE(line->dataCount(), 3);
+            // its name in the legend whole in its column (two a row), no shorter than it needs to be
+            auto *item = qobject_cast<QCPPlottableLegendItem *>(plot->legend->itemWithPlottable(line));
+            QVERIFY(item);
+            QVERIFY2(QFontMetrics(plot->legend->font()).horizontalAdvance(line->name()) + 24 +
+                             plot->legend->iconSize().width() <=
+                         plot->width() / 2,
+                     qPrintable(line->name()));
+            QVERIFY2(line->name().size() > 24 || line->name() == shortKernelName(bars->kernels()[k]),
+                     qPrintable(line->name()));
         }
         QCOMPARE(step->dataCount(), 3);
         const std::vector<double> means = bars->values(StepPart::Step);

@@ -81,14 +81,40 @@ void VariantBars::setVariants(const VariantSteps *variants, const VariantDiff *k
 
 void VariantBars::labelVariants()
 {
-    if (!m_sweep.empty() && m_sweep.size() == std::size_t(m_labels.size()))
-        return; // a sweep's axis is the parameter's
     const int width = m_plot->axisRect()->width();
     if (width == m_labelWidth)
         return;
     m_labelWidth = width;
-    m_plot->xAxis->setTicker(categoryTicker(m_labels, m_plot->xAxis->tickLabelFont(), width));
+    if (!m_sweep.empty() && m_sweep.size() == std::size_t(m_labels.size()))
+        nameKernels(m_plot->width()); // a sweep's axis is the parameter's; its legend names kernels
+    else
+        m_plot->xAxis->setTicker(categoryTicker(m_labels, m_plot->xAxis->tickLabelFont(), width));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void VariantBars::nameKernels(int width)
+{
+    if (m_kernelGraphs.isEmpty())
+        return;
+    // a legend column: half the plot (two a row), less the line's icon and the margins around it
+    const QFontMetrics metrics(m_plot->legend->font());
+    const int room = width / 2 - m_plot->legend->iconSize().width() - m_plot->legend->iconTextPadding() - 24;
+    const auto fits = [&](int chars) {
+        const QStringList names = distinctKernelNames(m_kernels, chars);
+        return std::all_of(names.begin(), names.end(),
+                           [&](const QString &name) { return metrics.horizontalAdvance(name) <= room; });
+    };
+    int lo = 16, hi = 60; // the longest names that fit, by bisection (16 at the least: short, and told apart)
+    while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        if (fits(mid))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    const QStringList shown = distinctKernelNames(m_kernels, lo);
+    for (int k = 0; k < m_kernelGraphs.size(); ++k)
+        m_kernelGraphs[k]->setName(shown[k]);
 }
 
 std::vector<double> VariantBars::kernelValues(int kernel) const
@@ -117,6 +143,7 @@ std::vector<double> VariantBars::values(StepPart part) const
 void VariantBars::rebuild()
 {
     m_plot->clearPlottables();
+    m_kernelGraphs.clear(); // gone with them
     const PlotTheme theme = applyPalette(m_plot, palette());
     bool communication = false;
     if (m_variants)
@@ -219,11 +246,10 @@ void VariantBars::rebuild()
                                   QColor(0x8c, 0x56, 0x4b)};
         for (int k = 0; k < kernels; ++k)
             m_kernels << m_diff->rows()[std::size_t(k)].kernel;
-        const QStringList shown = distinctKernelNames(m_kernels, 24); // short, and told apart
         for (int k = 0; k < kernels; ++k) {
             const VariantKernelRow &row = m_diff->rows()[std::size_t(k)];
             auto *graph = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
-            graph->setName(shown[k]);
+            m_kernelGraphs << graph; // named to the legend's width (nameKernels)
             graph->setPen(QPen(colours[k % 3], 1.2, Qt::DashLine));
             graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 4));
             const std::vector<double> v = kernelValues(k);
@@ -253,8 +279,8 @@ void VariantBars::rebuild()
     m_labelWidth = -1;
     if (sweep)
         m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-    else
-        labelVariants();
+    nameKernels(m_plot->width());
+    labelVariants();
     m_plot->xAxis->setLabel(sweep ? Sweep::parameterName(m_labels) : QString());
     // A sweep over decades (1e-4 … 1e-1, 1 … 1024) is drawn on a log axis, where its points spread.
     const double first = steps.empty() ? 0 : x(order.front()), last = steps.empty() ? 0 : x(order.back());

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The mean step of each variant as a stacked bar: GPU busy (compute and exposed communication when a
-// variant communicates) and idle by cause; each candidate with the interval of its step (the
-// baseline's mean plus the interval of Δ at the level its verdict is judged). A sweep (every label a
+// variant communicates) and idle by cause; each candidate with the interval of its step (Fieller's
+// interval of its ratio to the baseline, at the level its verdict is judged, times the baseline's
+// mean). A sweep (every label a
 // number) is drawn as lines over the parameter instead, with its top kernels' time per run.
 
 #include "model/comparison/variantdiff.h"
@@ -13,6 +14,7 @@
 #include <vector>
 
 class QCustomPlot;
+class QCPGraph;
 
 namespace scopeline {
 
@@ -42,12 +44,14 @@ protected:
 private:
     void rebuild();
     void labelVariants();
+    void nameKernels(int width); // the kernels' legend names, fitted to a legend column of the plot's width
 
     QCustomPlot *m_plot = nullptr;
     const VariantSteps *m_variants = nullptr;
     const VariantDiff *m_diff = nullptr;
     static constexpr int kTopKernels = 3;
     QStringList m_kernels;
+    QVector<QCPGraph *> m_kernelGraphs; // the sweep's kernel lines, m_kernels' order
     QStringList m_labels;
     int m_labelWidth = -1; // the axis width the names under the bars were fitted to (px)
     std::vector<double> m_sweep;
