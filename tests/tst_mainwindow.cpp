@@ -814,6 +814,33 @@ private slots:
         QTest::newRow("baseline last, then out of order") << QList<int>{15, 5, 10};
     }
 
+    // A sweep by a constant factor (1, 2, 4: batch or block sizes) on a log axis ticked at its points,
+    // where they spread evenly (on a linear axis 1 and 2 sat together at the left).
+    void sweepByAFactorIsLogarithmic()
+    {
+        const QString jax = testdata::path("jax_h100");
+        const QStringList folders = {QStringLiteral("jax_command_buffers"),
+                                     QStringLiteral("jax_named_scopes"),
+                                     QStringLiteral("jax_named_scopes_cublas")};
+        QStringList arguments;
+        for (int i = 0; i < 3; ++i)
+            arguments << QStringLiteral("%1=").arg(1 << i) + jax + QLatin1Char('/') + folders[i] +
+                             QStringLiteral("/trace_file_matmul_*");
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        window.openVariants(arguments);
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QCustomPlot *plot = window.variantsView()->bars()->plot();
+        QCOMPARE(plot->xAxis->scaleType(), QCPAxis::stLogarithmic);
+        auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        QCOMPARE(ticker->ticks().keys(), QList<double>({1, 2, 4}));
+        QCOMPARE(ticker->ticks().values(),
+                 QStringList({QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("4")}));
+        QVERIFY(plot->xAxis->range().contains(1) && plot->xAxis->range().contains(4));
+    }
+
     void variantSweepDrawsLines()
     {
         QFETCH(QList<int>, parameters);
@@ -854,6 +881,7 @@ private slots:
                      qPrintable(line->name()));
         }
         QCOMPARE(step->dataCount(), 3);
+        QCOMPARE(plot->xAxis->scaleType(), QCPAxis::stLinear); // 5, 10, 15: evenly apart as they are
         const std::vector<double> means = bars->values(StepPart::Step);
         QCPErrorBars *whiskers = nullptr;
         for (int p = 0; p < plot->plottableCount(); ++p)

@@ -282,13 +282,27 @@ void VariantBars::rebuild()
     nameKernels(m_plot->width());
     labelVariants();
     m_plot->xAxis->setLabel(sweep ? Sweep::parameterName(m_labels) : QString());
-    // A sweep over decades (1e-4 … 1e-1, 1 … 1024) is drawn on a log axis, where its points spread.
+    // A sweep over decades (1e-4 … 1e-1, 1 … 1024), or by a constant factor (1, 2, 4, 8: batch or block
+    // sizes), is drawn on a log axis, where its points spread evenly; by a factor, ticked at each point.
     const double first = steps.empty() ? 0 : x(order.front()), last = steps.empty() ? 0 : x(order.back());
-    const bool logarithmic = sweep && first > 0 && last / first >= 100;
+    bool geometric = sweep && order.size() >= 3 && first > 0;
+    for (std::size_t i = 1; geometric && i < order.size(); ++i) {
+        const double factor = x(order[i]) / x(order[i - 1]), firstFactor = x(order[1]) / first;
+        geometric = firstFactor >= 1.5 && std::fabs(factor / firstFactor - 1) < 0.1;
+    }
+    const bool logarithmic = geometric || (sweep && first > 0 && last / first >= 100);
     m_plot->xAxis->setScaleType(logarithmic ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (logarithmic) {
-        m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-        m_plot->xAxis->setRange(first / 1.5, last * 1.5);
+        if (geometric) {
+            auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+            for (const std::size_t i : order)
+                ticker->addTick(x(i), QString::number(x(i), 'g', 6));
+            m_plot->xAxis->setTicker(ticker);
+        } else {
+            m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        }
+        const double pad = geometric ? std::sqrt(x(order[1]) / first) : 1.5;
+        m_plot->xAxis->setRange(first / pad, last * pad);
     } else if (sweep) {
         const double pad = last > first ? 0.05 * (last - first) : 0.5;
         m_plot->xAxis->setRange(first - pad, last + pad);
