@@ -81,7 +81,7 @@ private slots:
         for (int s = StyleKernelFirst; s < kTimelineStyles; ++s)
             kernelRects.insert(kernelRects.end(), geometry.rects[std::size_t(s)].begin(),
                                geometry.rects[std::size_t(s)].end());
-        int streams = 0;
+        int streams = 0, causesSeen = 0;
         for (const TimelineRow &row : rows.rows()) {
             if (row.header)
                 continue;
@@ -103,8 +103,10 @@ private slots:
             const int laneHeight = TimelineRows::laneHeight(track) - 2;
             const double drawnBusy =
                 drawnShare(kernelRects, laneTop, laneTop + laneHeight, width, laneHeight);
-            const double drawnIdle =
-                drawnShare(geometry.gaps, y + 1, y + row.height - 1, width, row.height - 2);
+            std::vector<QRect> gapRects; // of every cause
+            for (const std::vector<QRect> &gaps : geometry.gaps)
+                gapRects.insert(gapRects.end(), gaps.begin(), gaps.end());
+            const double drawnIdle = drawnShare(gapRects, y + 1, y + row.height - 1, width, row.height - 2);
 
             int64_t busy = 0;
             for (const RangeSummary::Stream &s : summary.streams)
@@ -129,8 +131,26 @@ private slots:
                                     .arg(track.label)
                                     .arg(100 * drawnIdle, 0, 'f', 1)
                                     .arg(100 * analysisIdle, 0, 'f', 1)));
+            // and each cause's hatching, in its colour, as much as its gaps (launched late, GPU waiting)
+            for (int cause = 0; cause < kGapCauses; ++cause) {
+                int64_t causeIdle = 0;
+                for (const IdleGap &gap : track.stream->gaps)
+                    if (int(gap.cause) == cause)
+                        causeIdle += std::max<int64_t>(0, std::min(gap.end, scale.end) -
+                                                              std::max(gap.start, scale.start));
+                const double drawn = drawnShare(geometry.gaps[std::size_t(cause)], y + 1, y + row.height - 1,
+                                                width, row.height - 2),
+                             expected = double(causeIdle) / span;
+                QVERIFY2(std::abs(drawn - expected) <= 0.05,
+                         qPrintable(QStringLiteral("%1, %2: drawn %3 %, analysis %4 %")
+                                        .arg(track.label, gapCauseName(GapCause(cause)))
+                                        .arg(100 * drawn, 0, 'f', 1)
+                                        .arg(100 * expected, 0, 'f', 1)));
+                causesSeen += expected > 0.01;
+            }
         }
         QVERIFY(streams > 0);
+        QVERIFY(causesSeen > 0);
         // the range summary's total is the union over the streams (one stream: the same)
         if (streams == 1)
             QCOMPARE(summary.streams.size(), std::size_t(1));

@@ -18,6 +18,7 @@ enum class GapCause : uint8_t {
     LaunchLate, // the CPU had not launched the next kernel yet
     GpuWaiting, // the launch was issued before the gap: the GPU waited on something else
 };
+constexpr int kGapCauses = 3;
 QString gapCauseName(GapCause cause);
 
 // Length of the union of [start, end) intervals sorted by start: GPU busy time.

@@ -506,7 +506,8 @@ TimelineTrackRow TimelineLayout::buildRow(uint32_t trackIndex)
             if (stream.track == trackIndex) {
                 row.stream = &stream;
                 for (std::size_t i = 0; i < stream.gaps.size(); ++i)
-                    row.gaps.add(stream.gaps[i].start, stream.gaps[i].end, uint32_t(i), 0);
+                    row.gaps.add(stream.gaps[i].start, stream.gaps[i].end, uint32_t(i),
+                                 uint8_t(stream.gaps[i].cause));
                 row.gaps.finish();
                 break;
             }

@@ -118,7 +118,7 @@ struct TimelineTrackRow
     QString label;
     std::vector<TimelineLane> lanes;
     std::vector<TimelineLane> launches; // per lane: its kernel and graph launches, drawn over the rest
-    TimelineLane gaps;                  // idle gaps of a GPU stream
+    TimelineLane gaps;                  // idle gaps of a GPU stream, each styled by its GapCause
     const StreamSummary *stream = nullptr;
     std::vector<uint32_t> graphLaunches; // by start
     // Only the profiler's own span and marks (Kineto's "PyTorch Profiler (0)", "Record Window End"),

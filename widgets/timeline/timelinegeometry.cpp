@@ -67,7 +67,8 @@ void TimelineGeometry::build(const TimelineLayout &layout, const TimelineRows &r
 {
     for (auto &v : rects)
         v.clear();
-    gaps.clear();
+    for (std::vector<QRect> &v : gaps)
+        v.clear();
     graphMarkers.clear();
     highlights.clear();
     bands.clear();
@@ -201,7 +202,8 @@ void TimelineGeometry::addTrackRow(const TimelineLayout &layout, const TimelineT
     // idle gaps behind the kernels, the whole row high where a column is all idle, less where not
     if (track.stream)
         sweep(track.gaps, scale, width, 0.0, [&](std::size_t i, int left, int right) {
-            addDensity(gaps, track.gaps, i, left, right, scale, y + 1, height - 2, false, false);
+            addDensity(gaps[track.gaps.style(i) % kGapCauses], track.gaps, i, left, right, scale, y + 1,
+                       height - 2, false, false);
         });
     for (std::size_t l = 0; l < track.lanes.size(); ++l) {
         const TimelineLane &lane = track.lanes[l];

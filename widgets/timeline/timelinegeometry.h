@@ -45,7 +45,7 @@ struct TimelineGeometry
     int version = 0; // of the rows it was built for
 
     std::array<std::vector<QRect>, kTimelineStyles> rects;
-    std::vector<QRect> gaps;
+    std::array<std::vector<QRect>, kGapCauses> gaps; // by GapCause
     std::vector<QRect> graphMarkers;
     std::vector<QRect> highlights; // kernels of the highlighted names, one per pixel column at most
     std::vector<QRect> bands;      // highlighted intervals, per GPU stream row, one per pixel column at most

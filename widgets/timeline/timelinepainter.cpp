@@ -128,17 +128,20 @@ void TimelinePainter::paintRows()
     }
 }
 
-// Idle gaps: a translucent fill with a hatch, each column as tall as its idle share.
+// Idle gaps: a translucent fill with a hatch in the colour of their cause, each column as tall as its
+// idle share.
 void TimelinePainter::paintGaps()
 {
-    const std::vector<QRect> &gaps = f.geometry.gaps;
-    if (gaps.empty())
-        return;
     p.setPen(Qt::NoPen);
-    p.setBrush(f.theme.gapFill);
-    p.drawRects(gaps.data(), int(gaps.size()));
-    p.setBrush(QBrush(f.theme.gapHatch, Qt::BDiagPattern));
-    p.drawRects(gaps.data(), int(gaps.size()));
+    for (int cause = 0; cause < kGapCauses; ++cause) {
+        const std::vector<QRect> &gaps = f.geometry.gaps[std::size_t(cause)];
+        if (gaps.empty())
+            continue;
+        p.setBrush(f.theme.gapFill[std::size_t(cause)]);
+        p.drawRects(gaps.data(), int(gaps.size()));
+        p.setBrush(QBrush(f.theme.gapHatch[std::size_t(cause)], Qt::BDiagPattern));
+        p.drawRects(gaps.data(), int(gaps.size()));
+    }
     p.setBrush(Qt::NoBrush);
 }
 

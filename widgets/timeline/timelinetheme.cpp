@@ -91,8 +91,14 @@ TimelineTheme TimelineTheme::fromPalette(const QPalette &palette)
     th.majorTick = ink(0.55);
     th.axisText = ink(0.8);
 
-    th.gapFill = QColor(0xe7, 0x4c, 0x3c, 38);
-    th.gapHatch = QColor(0xd0, 0x3a, 0x2a, th.dark ? 150 : 110);
+    const auto cause = [](GapCause c) { return std::size_t(c); };
+    th.gapFill[cause(GapCause::LaunchLate)] = QColor(0xe7, 0x4c, 0x3c, 38);
+    th.gapHatch[cause(GapCause::LaunchLate)] = QColor(0xd0, 0x3a, 0x2a, th.dark ? 150 : 110);
+    th.gapFill[cause(GapCause::GpuWaiting)] = QColor(0x3c, 0x78, 0xd8, 38);
+    th.gapHatch[cause(GapCause::GpuWaiting)] =
+        th.dark ? QColor(0x6a, 0x9c, 0xf0, 160) : QColor(0x2a, 0x5c, 0xb8, 120);
+    th.gapFill[cause(GapCause::Unknown)] = QColor(0x80, 0x80, 0x80, 34);
+    th.gapHatch[cause(GapCause::Unknown)] = withAlpha(ink(0.55), 130);
     th.gapOutline = th.dark ? QColor(0xff, 0x6b, 0x5b) : QColor(0xc0, 0x1f, 0x1f);
 
     th.graphMarker = th.dark ? QColor(0xff, 0x40, 0x40) : QColor(0x8b, 0x00, 0x00);

@@ -32,8 +32,10 @@ struct TimelineTheme
     QColor cpuHeader, gpuHeader, headerLine, headerTitle, headerDetail, disclosure;
     // label column and axis
     QColor labelColumn, labelText, columnLine, axisBackground, minorTick, majorTick, axisText;
-    // idle gaps: translucent fill and hatch
-    QColor gapFill, gapHatch, gapOutline;
+    // idle gaps, by GapCause: translucent fill and hatch (CPU launched late red, GPU waiting blue,
+    // unknown grey); the hovered gap's outline
+    std::array<QColor, kGapCauses> gapFill, gapHatch;
+    QColor gapOutline;
     // overlays
     QColor graphMarker, graphBracket, fade, highlightFill, highlightOutline;
     QColor bandFill; // highlighted intervals (the gaps of an idle cause): the highlight, translucent
