@@ -13,6 +13,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -132,6 +133,51 @@ private slots:
     // `--csv` into a FIFO (as `--csv >(…)` and /dev/stdout in a pipe are): the reader gets the CSV the
     // same command writes into a file, and the FIFO is still one; replacing it, as a file is replaced
     // whole, left a regular file at its path and the reader with nothing.
+    // A CSV named after a trace or a run summary, an input among them, leaves it as it was and says so:
+    // `diff side ... --csv side/run_0/trace.json.gz` had replaced the trace (exit 0). Another CSV is
+    // written over.
+    void csvNeverReplacesATrace()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString side = dir.filePath(QStringLiteral("side"));
+        QVERIFY(QDir().mkpath(side + QStringLiteral("/run_0")));
+        const QStringList runs = QDir(kEager).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+        QVERIFY(!runs.isEmpty());
+        const QString source =
+            QDir(kEager + QLatin1Char('/') + runs.front())
+                .filePath(QDir(kEager + QLatin1Char('/') + runs.front()).entryList(QDir::Files).value(0));
+        const QString trace = side + QStringLiteral("/run_0/") + QFileInfo(source).fileName();
+        QVERIFY(QFile::copy(source, trace));
+        const QString cli = QStringLiteral(SCOPELINE_CLI), summary = dir.filePath(QStringLiteral("sum"));
+        QVERIFY(
+            runProcess(cli, {QStringLiteral("summarize"), side, QStringLiteral("-o"), summary}).exitCode ==
+            0);
+        const QString summaryFile = summary + QStringLiteral("/run_0.slsum");
+        QVERIFY(QFileInfo::exists(summaryFile));
+        const auto bytesOf = [](const QString &path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+        for (const QString &target : {trace, summaryFile}) {
+            const QByteArray before = bytesOf(target);
+            QVERIFY(!before.isEmpty());
+            for (const QString &command : {QStringLiteral("diff"), QStringLiteral("steps")}) {
+                const ProcessResult result =
+                    runProcess(cli, {command, side, kGraphs, QStringLiteral("--csv"), target});
+                QVERIFY2(result.exitCode != 0, qPrintable(command + QLatin1Char(' ') + target));
+                QVERIFY2(result.err.contains(QFile::encodeName(target) + ": it is a trace or a run summary"),
+                         result.err.constData());
+                QCOMPARE(bytesOf(target), before);
+            }
+        }
+        const QString csv = dir.filePath(QStringLiteral("rows.csv"));
+        for (int time = 0; time < 2; ++time) // a CSV already there is replaced
+            QVERIFY(runProcess(cli, {QStringLiteral("diff"), side, kGraphs, QStringLiteral("--csv"), csv})
+                        .exitCode == 0);
+        QVERIFY(bytesOf(csv).startsWith("kernel,"));
+    }
+
     void csvIntoFifo()
     {
         QTemporaryDir dir;

@@ -6,6 +6,7 @@
 #include "model/comparison/stepbreakdown.h"
 #include "model/files/atomicfile.h"
 #include "model/loading/skippedevents.h"
+#include "model/loading/traceloader.h"
 #include "model/runner/hipbenchprotocol.h"
 #include "model/tables/kernelnames.h"
 
@@ -353,6 +354,12 @@ bool writeTextFile(const QString &path, const QString &text)
             return true;
         err() << "scopeline-cli: cannot write the CSV to standard output: "
               << QString::fromLocal8Bit(std::strerror(errno)) << "\n";
+        return false;
+    }
+    // A trace or a run summary named as the CSV (an input, as often as not) is never replaced by it.
+    if (QFileInfo(path).isFile() && TraceLoader::notATrace(path).isEmpty()) {
+        err() << "scopeline-cli: not writing the CSV to " << path
+              << ": it is a trace or a run summary, which it would replace; name another file\n";
         return false;
     }
     const QString error = saveFile(path, text.toUtf8());
