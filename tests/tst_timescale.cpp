@@ -263,6 +263,29 @@ private slots:
         QCOMPARE(span.width(), right - left);
     }
 
+    // A view reaching the end of int64 (a damaged nsys row's kernel ending at INT64_MAX) gets its ticks
+    // and ends: the walk past the last tick had wrapped around and never stopped.
+    void axisTicksAtTheEndsOfInt64()
+    {
+        for (const auto &[start, end] : {std::pair<int64_t, int64_t>{0, INT64_MAX},
+                                         std::pair<int64_t, int64_t>{INT64_MAX - 1000, INT64_MAX},
+                                         std::pair<int64_t, int64_t>{INT64_MIN, INT64_MIN + 1000}}) {
+            TimeScale scale;
+            scale.width = 1000;
+            scale.setBounds(start, end);
+            scale.fit();
+            const AxisTicks ticks = scopeline::axisTicks(scale, start);
+            QVERIFY2(!ticks.major.empty() && ticks.major.size() <= 20,
+                     qPrintable(QStringLiteral("%1 to %2 (shown %3 to %4): %5")
+                                    .arg(start)
+                                    .arg(end)
+                                    .arg(scale.start)
+                                    .arg(scale.end)
+                                    .arg(ticks.major.size())));
+            QVERIFY(ticks.minor.size() <= 100);
+        }
+    }
+
     void axisTicks_data()
     {
         QTest::addColumn<qint64>("origin");

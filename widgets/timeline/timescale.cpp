@@ -116,19 +116,27 @@ AxisTicks axisTicks(const TimeScale &scale, int64_t origin, double minSpacingPx)
     // a 2-step is cut in 4, a 1- or 5-step in 5
     const int minorCount = (step / int64_t(std::pow(10, std::floor(std::log10(double(step)))))) == 2 ? 4 : 5;
     const double width = scale.width;
-    for (int64_t m = first - step; origin + m <= scale.end; m += step) {
-        for (int k = 1; k < minorCount; ++k) {
-            const double x = scale.toPixel(origin + m + step * k / minorCount);
+    // times at the ends of int64 (a damaged export's kernel ending at INT64_MAX) end the walk, not wrap it
+    bool more = true;
+    int64_t at = 0, m = first - step; // the minor ticks before the first major one, where int64 has them
+    if (__builtin_add_overflow(origin, m, &at))
+        m = first;
+    while (more && !__builtin_add_overflow(origin, m, &at) && at <= scale.end) {
+        const int64_t tick = m;
+        more = !__builtin_add_overflow(m, step, &m);
+        for (int k = 1; k < minorCount && at <= INT64_MAX - step; ++k) {
+            const double x = scale.toPixel(at + step * k / minorCount);
             if (x >= 0 && x < width)
                 ticks.minor.push_back(int(x));
         }
-        if (m < first)
+        if (tick < first)
             continue;
-        const double x = scale.toPixel(origin + m);
+        const double x = scale.toPixel(at);
         if (x < 0 || x >= width)
             continue;
-        const QString text = m == 0 ? QStringLiteral("0")
-                                    : QStringLiteral("%1 %2").arg(double(m) / unit, 0, 'f', decimals).arg(unitName);
+        const QString text =
+            tick == 0 ? QStringLiteral("0")
+                      : QStringLiteral("%1 %2").arg(double(tick) / unit, 0, 'f', decimals).arg(unitName);
         ticks.major.push_back({int(x), text});
     }
     return ticks;
