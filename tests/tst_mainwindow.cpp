@@ -71,6 +71,20 @@ using namespace scopeline;
 
 namespace {
 
+// The three XLA flag sets of one JAX program (command buffers on, off, off without Triton GEMM), its
+// matmul runs, each after its prefix ("LABEL=", "K=5=") as variants are given.
+QStringList xlaFlagSets(const QStringList &prefixes)
+{
+    const QString jax = testdata::path("jax_h100");
+    const QStringList folders = {QStringLiteral("jax_command_buffers"), QStringLiteral("jax_named_scopes"),
+                                 QStringLiteral("jax_named_scopes_cublas")};
+    QStringList arguments;
+    for (int i = 0; i < 3; ++i)
+        arguments << prefixes.value(i) + jax + QLatin1Char('/') + folders[i] +
+                         QStringLiteral("/trace_file_matmul_*");
+    return arguments;
+}
+
 const QString kSamples = QStringLiteral(SCOPELINE_SAMPLES);
 const QString kMatmul = kSamples + QStringLiteral("/jax_matmul_vs_einsum/matmul");
 const QString kEinsum = kSamples + QStringLiteral("/jax_matmul_vs_einsum/einsum");
@@ -818,14 +832,8 @@ private slots:
     // where they spread evenly (on a linear axis 1 and 2 sat together at the left).
     void sweepByAFactorIsLogarithmic()
     {
-        const QString jax = testdata::path("jax_h100");
-        const QStringList folders = {QStringLiteral("jax_command_buffers"),
-                                     QStringLiteral("jax_named_scopes"),
-                                     QStringLiteral("jax_named_scopes_cublas")};
-        QStringList arguments;
-        for (int i = 0; i < 3; ++i)
-            arguments << QStringLiteral("%1=").arg(1 << i) + jax + QLatin1Char('/') + folders[i] +
-                             QStringLiteral("/trace_file_matmul_*");
+        const QStringList arguments =
+            xlaFlagSets({QStringLiteral("1="), QStringLiteral("2="), QStringLiteral("4=")});
         MainWindow window;
         window.resize(1366, 768);
         window.show();
@@ -844,13 +852,10 @@ private slots:
     void variantSweepDrawsLines()
     {
         QFETCH(QList<int>, parameters);
-        const QString jax = testdata::path("jax_h100");
-        const QStringList folders = {QStringLiteral("jax_command_buffers"), QStringLiteral("jax_named_scopes"),
-                                     QStringLiteral("jax_named_scopes_cublas")};
-        QStringList arguments;
+        QStringList labels;
         for (int i = 0; i < 3; ++i)
-            arguments << QStringLiteral("K=%1=").arg(parameters[i]) + jax + QLatin1Char('/') + folders[i] +
-                             QStringLiteral("/trace_file_matmul_*");
+            labels << QStringLiteral("K=%1=").arg(parameters[i]);
+        const QStringList arguments = xlaFlagSets(labels);
         MainWindow window;
         window.resize(1366, 768);
         window.show();

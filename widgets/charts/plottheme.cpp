@@ -132,4 +132,22 @@ QColor dataColour(DataColour colour)
     return {196, 200, 207};
 }
 
+int charsThatFit(const std::function<QStringList(int)> &namesAt, const QFontMetrics &metrics, int room)
+{
+    const auto fits = [&](int chars) {
+        const QStringList names = namesAt(chars);
+        return std::all_of(names.begin(), names.end(),
+                           [&](const QString &name) { return metrics.horizontalAdvance(name) <= room; });
+    };
+    int lo = 16, hi = 60; // by bisection: 16 at the least (short, and told apart)
+    while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        if (fits(mid))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
 } // namespace scopeline

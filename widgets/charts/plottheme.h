@@ -4,9 +4,12 @@
 // widget palette; applyPalette() themes a plot's background, axes, grids, legend and title.
 
 #include <QColor>
+#include <QFontMetrics>
 #include <QPalette>
 #include <QSharedPointer>
 #include <QStringList>
+
+#include <functional>
 
 class QCPAxisTickerText;
 class QCustomPlot;
@@ -57,6 +60,10 @@ int valueTicksThatFit(int axisPixels);
 // Of `labels` rows over `axisPixels`, label every 1st, 2nd, 4th, … so that each label has three
 // quarters of a line of text (lineHeight pixels, leading included): labels set solid still read.
 int labelStep(int labels, double axisPixels, double lineHeight);
+
+// The most characters (16 to 60) that names may keep, as namesAt(chars) shortens them, for every one to
+// fit in room px of this font: kernel names as long as a column or a legend entry has room for.
+int charsThatFit(const std::function<QStringList(int)> &namesAt, const QFontMetrics &metrics, int room);
 
 // Categories 0, 1, … along an axis of `axisPixels`, named by `labels` in `font`, each shortened in the
 // middle to its share of the axis less a gap: long names ran into their neighbours'.

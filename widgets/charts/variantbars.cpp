@@ -99,20 +99,9 @@ void VariantBars::nameKernels(int width)
     // a legend column: half the plot (two a row), less the line's icon and the margins around it
     const QFontMetrics metrics(m_plot->legend->font());
     const int room = width / 2 - m_plot->legend->iconSize().width() - m_plot->legend->iconTextPadding() - 24;
-    const auto fits = [&](int chars) {
-        const QStringList names = distinctKernelNames(m_kernels, chars);
-        return std::all_of(names.begin(), names.end(),
-                           [&](const QString &name) { return metrics.horizontalAdvance(name) <= room; });
-    };
-    int lo = 16, hi = 60; // the longest names that fit, by bisection (16 at the least: short, and told apart)
-    while (lo < hi) {
-        const int mid = (lo + hi + 1) / 2;
-        if (fits(mid))
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    const QStringList shown = distinctKernelNames(m_kernels, lo);
+    const QStringList shown = distinctKernelNames(
+        m_kernels,
+        charsThatFit([this](int chars) { return distinctKernelNames(m_kernels, chars); }, metrics, room));
     for (int k = 0; k < m_kernelGraphs.size(); ++k)
         m_kernelGraphs[k]->setName(shown[k]);
 }

@@ -2,15 +2,16 @@
 #include "widgets/panels/kerneldiffview.h"
 
 #include "widgets/charts/boxplotview.h"
-#include "widgets/panels/caveatbanner.h"
-#include "widgets/tables/comparisontablemodel.h"
 #include "widgets/charts/contributionchart.h"
+#include "widgets/charts/plottheme.h"
+#include "widgets/panels/caveatbanner.h"
+#include "widgets/panels/proportionalsplitter.h"
+#include "widgets/panels/stepbreakdownview.h"
+#include "widgets/tables/comparisontablemodel.h"
 #include "widgets/tables/elidedelegate.h"
 #include "widgets/tables/kerneldiffmodel.h"
-#include "widgets/panels/proportionalsplitter.h"
 #include "widgets/tables/rawvaluesortproxy.h"
 #include "widgets/tables/statisticstable.h"
-#include "widgets/panels/stepbreakdownview.h"
 
 #include "model/tables/durationformat.h"
 #include "model/tables/tableformat.h"
@@ -340,20 +341,7 @@ void KernelDiffView::fitCappedColumns()
     const QFontMetrics metrics(m_table->font());
     const int margin = 2 * m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 2;
     const int room = m_table->columnWidth(KernelDiffModel::column("kernel")) - margin;
-    const auto fits = [&](int chars) {
-        const QStringList names = m_model->namesAt(chars);
-        return std::all_of(names.begin(), names.end(),
-                           [&](const QString &name) { return metrics.horizontalAdvance(name) <= room; });
-    };
-    int lo = 16, hi = 60; // the widest that fits, by bisection
-    while (lo < hi) {
-        const int mid = (lo + hi + 1) / 2;
-        if (fits(mid))
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    m_model->setNameWidth(lo);
+    m_model->setNameWidth(charsThatFit([this](int chars) { return m_model->namesAt(chars); }, metrics, room));
 }
 
 bool KernelDiffView::eventFilter(QObject *watched, QEvent *event)
