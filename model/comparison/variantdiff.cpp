@@ -101,15 +101,10 @@ std::vector<TableColumn<VariantKernelRow>> VariantDiff::matrixColumns(const QStr
                   QStringList parts{formatDuration(cell->b.totalPerRunNs)};
                   const stats::RunLevelTest &test = cell->runLevel;
                   if (cell->a.present() && std::isfinite(test.change)) { // as tested
-                      QString change = formatChange(test.change, 1);
                       // a verdict beside the interval it was decided from
                       const bool found = !shortVerdict(*cell).isEmpty();
-                      if (found && std::isfinite(test.ciLow) && std::isfinite(test.ciHigh)) {
-                          const int d = intervalDecimals(test.ciLow, test.ciHigh, 1);
-                          change +=
-                              QString::asprintf(" [%+.*f, %+.*f]", d, 100 * test.ciLow, d, 100 * test.ciHigh);
-                      }
-                      parts << change;
+                      parts << (found ? formatChangeInterval(test.change, test.ciLow, test.ciHigh, 1)
+                                      : formatChange(test.change, 1));
                   }
                   parts << shortVerdict(*cell);
                   return parts.join(QLatin1Char(' ')).trimmed();

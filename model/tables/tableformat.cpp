@@ -25,15 +25,15 @@ QString formatChange(double fraction, int decimals)
     return std::isnan(fraction) ? QString() : QString::asprintf("%+.*f %%", decimals, 100 * fraction);
 }
 
-QString formatChangeInterval(double change, double ciLow, double ciHigh)
+QString formatChangeInterval(double change, double ciLow, double ciHigh, int decimals)
 {
     if (std::isnan(change))
         return {};
     if (std::isnan(ciLow) || std::isnan(ciHigh)) // exact (a kernel gone), or a tie without one
-        return formatChange(change);
-    const int decimals = intervalDecimals(ciLow, ciHigh, 2);
-    return formatChange(change) +
-           QString::asprintf(" [%+.*f, %+.*f]", decimals, 100 * ciLow, decimals, 100 * ciHigh);
+        return formatChange(change, decimals);
+    const int ends = intervalDecimals(ciLow, ciHigh, decimals);
+    return formatChange(change, decimals) +
+           QString::asprintf(" [%+.*f, %+.*f]", ends, 100 * ciLow, ends, 100 * ciHigh);
 }
 
 int intervalDecimals(double low, double high, int decimals)
