@@ -567,6 +567,40 @@ private slots:
         }
     }
 
+    // A run without GPU kernels beside runs with them is left out, said, as the window leaves it out:
+    // B (A's five runs and a CPU-only one) has A's per-run figures, where the sixth had pulled them down
+    // by a sixth.
+    void runWithoutKernelsLeftOut()
+    {
+        QTemporaryDir tmp(testdata::scratchDir());
+        QVERIFY(tmp.isValid());
+        for (int i = 0; i < 5; ++i) {
+            const QString trace = QStringLiteral("/run_%1/trace.pt.trace.json.gz").arg(i);
+            QVERIFY(QDir().mkpath(QFileInfo(tmp.path() + trace).path()));
+            QVERIFY(testdata::anotherRun(kTorchEager + trace, tmp.path() + trace));
+        }
+        QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("run_5"))));
+        const QString cpuOnly = tmp.filePath(QStringLiteral("run_5/trace.json"));
+        QFile out(cpuOnly);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(
+            R"({"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":2,"ts":10,"dur":5}]})");
+        out.close();
+        const ProcessResult diff = cli({QStringLiteral("diff"), kTorchEager, tmp.path(),
+                                        QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(diff.exitCode == 0, diff.err.constData());
+        QVERIFY2(diff.err.contains("warning: " + cpuOnly.toUtf8() +
+                                   " holds no GPU kernels, where the other runs of "
+                                   "its side do: left out"),
+                 diff.err.constData());
+        const QJsonObject json = QJsonDocument::fromJson(diff.out).object();
+        QCOMPARE(json[QLatin1String("b")][QLatin1String("runs")].toInt(), 5);
+        const QJsonObject summary = json[QLatin1String("summary")].toObject();
+        QVERIFY(summary[QLatin1String("kernel_time_per_run_a_ns")].toDouble() > 0);
+        QCOMPARE(summary[QLatin1String("kernel_time_per_run_b_ns")].toDouble(),
+                 summary[QLatin1String("kernel_time_per_run_a_ns")].toDouble());
+    }
+
     // The kernel count says where each kernel ran, as the rows do: a GEMM XLA's autotuner picked in one
     // process of A and none of B is only in A (it had read "22 on both sides" beside "Calls/run B 0").
     void diffCountsWhereKernelsRan()

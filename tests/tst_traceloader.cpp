@@ -480,6 +480,7 @@ private slots:
     void cancelBeforeLoad();
     void asyncStartDelivers();
     void unreadableRunIsLeftOut();
+    void runWithoutKernelsIsLeftOut();
     void everyUnreadableSideIsNamed();
     void secondStartDropsFirst_data();
     void secondStartDropsFirst();
@@ -1592,6 +1593,50 @@ void TstTraceLoader::unreadableRunIsLeftOut()
     QVERIFY(!none.ok() && !none.cancelled);
     QVERIFY2(none.error.contains(QLatin1String("worker")), qPrintable(none.error));
     QVERIFY(none.leftOut.isEmpty());
+}
+
+// A run that holds no GPU kernels where the other runs of its side do (GPU activity not recorded, or
+// every kernel unreadable) is left out, named: as a run of no GPU time it would pull the side's per-run
+// figures down. A side of such runs alone keeps them (nothing to compare against within it).
+void TstTraceLoader::runWithoutKernelsIsLeftOut()
+{
+    const QString eager = QStringLiteral(SCOPELINE_SAMPLES "/torch_compile/eager");
+    REQUIRE_TEST_DATA(eager);
+    QTemporaryDir dir(testdata::scratchDir());
+    const QString a = dir.filePath(QStringLiteral("A")), b = dir.filePath(QStringLiteral("B"));
+    for (const QString &side : {a, b})
+        for (const QString &run : {QStringLiteral("run_0"), QStringLiteral("run_1")}) {
+            QVERIFY(QDir().mkpath(QDir(side).filePath(run)));
+            const QString trace = QStringLiteral("/%1/trace.pt.trace.json.gz").arg(run);
+            QVERIFY(testdata::anotherRun(eager + trace, side + trace));
+        }
+    const auto write = [&](const QString &run, const QByteArray &events) {
+        QDir().mkpath(QDir(b).filePath(run));
+        QFile file(QDir(b).filePath(run + QStringLiteral("/trace.json")));
+        return file.open(QIODevice::WriteOnly) && file.write("{\"traceEvents\":[" + events + "]}") > 0;
+    };
+    const QByteArray cpuOp = R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":2,"ts":10,"dur":5})";
+    QVERIFY(write(QStringLiteral("run_2"), cpuOp));
+    QVERIFY(write(QStringLiteral("run_3"),
+                  cpuOp + R"(,{"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":12,"dur":-3})"));
+
+    const PairLoadResult result = PairLoader::load(a, b);
+    QVERIFY2(result.ok(), qPrintable(result.error));
+    QStringList kept;
+    for (const LoadedRun &run : result.b)
+        kept << run.run.name;
+    QCOMPARE(kept, (QStringList{QStringLiteral("run_0"), QStringLiteral("run_1")}));
+    QCOMPARE(result.leftOut.size(), 2);
+    QVERIFY2(result.leftOut[0].contains(QLatin1String("run_2/trace.json")) &&
+                 result.leftOut[1].contains(QLatin1String("run_3/trace.json")) &&
+                 result.leftOut[1].contains(QLatin1String("holds no GPU kernels")),
+             qPrintable(result.leftOut.join(u'\n')));
+
+    // a side whose runs all hold none keeps them: its emptiness is said where it is compared
+    const PairLoadResult cpuOnly = PairLoader::load(a, QDir(b).filePath(QStringLiteral("run_[23]")));
+    QVERIFY2(cpuOnly.ok(), qPrintable(cpuOnly.error));
+    QCOMPARE(cpuOnly.b.size(), 2);
+    QVERIFY(cpuOnly.leftOut.isEmpty());
 }
 
 // Both sides unreadable: the error names both, a line each, not the first side's alone (fixing it

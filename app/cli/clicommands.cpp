@@ -299,6 +299,9 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
             keepUntilExit(run);
         }
     }
+    for (QList<LoadedRun> &side : each)
+        for (const QString &line : leaveOutRunsWithoutKernels(side))
+            warning(line);
     return true;
 }
 

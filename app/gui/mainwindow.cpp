@@ -852,8 +852,7 @@ QStringList MainWindow::loadProblems() const
         if (!leftOut.contains(run))
             leftOut << run;
     if (!leftOut.isEmpty())
-        problems << tr("%n run(s) could not be read and are left out; the other runs are compared.", nullptr,
-                       int(leftOut.size()))
+        problems << tr("%n run(s) left out; the other runs are compared.", nullptr, int(leftOut.size()))
                  << leftOut;
     const SkippedEvents &skipped = m_document->skipped();
     if (skipped.anyBroken())

@@ -240,6 +240,28 @@ bool hasRanks(const QList<LoadedRun> &runs)
     return std::any_of(runs.begin(), runs.end(), [](const LoadedRun &r) { return r.run.rank >= 0; });
 }
 
+QStringList leaveOutRunsWithoutKernels(QList<LoadedRun> &side)
+{
+    QSet<QString> withKernels, without;
+    for (const LoadedRun &run : side)
+        if (run.summary) // a run loaded without its summary cannot tell
+            (run.summary->kernels().empty() ? without : withKernels) << run.run.name;
+    without.subtract(withKernels); // a run of several GPUs with kernels on some
+    QStringList lines;
+    if (withKernels.isEmpty() || without.isEmpty())
+        return lines;
+    for (const LoadedRun &run : side)
+        if (without.contains(run.run.name) && !lines.contains(run.run.file))
+            lines << run.run.file;
+    side.removeIf([&](const LoadedRun &run) { return without.contains(run.run.name); });
+    for (QString &line : lines)
+        line =
+            QCoreApplication::translate("LoadedRun", "%1 holds no GPU kernels, where the other runs of its "
+                                                     "side do: left out (was GPU activity recorded?)")
+                .arg(line);
+    return lines;
+}
+
 QStringList runCaveats(const QList<LoadedRun> &runs)
 {
     std::vector<std::pair<QString, QStringList>> files; // each caveat, in order, and the files it is of

@@ -89,6 +89,10 @@ struct LoadedRun
 std::vector<const ScopeIndex *> scopeIndexes(const QList<LoadedRun> &runs);
 // Whether some run is a rank of a run of several GPUs.
 bool hasRanks(const QList<LoadedRun> &runs);
+// Leaves out of a side, where some of its runs hold GPU kernels, the runs that hold none (GPU activity
+// not recorded, or every kernel unreadable): as runs of no GPU time they would pull the side's per-run
+// figures down. A run's ranks go together. Returns a line naming each file left out.
+QStringList leaveOutRunsWithoutKernels(QList<LoadedRun> &side);
 // The caveats of the runs' traces (RunSummary::caveats), each once: "<file>: <caveat>", or "<file> and
 // 4 other files: <caveat>" where several files share it.
 QStringList runCaveats(const QList<LoadedRun> &runs);

@@ -151,7 +151,7 @@ PairLoadResult PairLoader::load(const QStringList &paths, const std::function<vo
         side.removeIf([&](const LoadedRun &run) { return failed.contains(run.run.name); });
         if (side.isEmpty())
             unreadable << errors.front();
-        result.leftOut << errors;
+        result.leftOut << errors << leaveOutRunsWithoutKernels(side);
     }
     if (!unreadable.isEmpty()) {
         result.error = unreadable.join(u'\n');

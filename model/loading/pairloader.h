@@ -23,7 +23,8 @@ struct PairLoadResult
     QList<LoadedRun> a, b;
     std::vector<QList<LoadedRun>> sides; // every side in the order given: a and b, then any more
     QString error; // names the folder or file and the problem; the sides are empty then
-    // Runs that could not be read, left out of sides that kept others: one message each, naming the file.
+    // Runs left out of sides that kept others (unreadable, or without the GPU kernels the others hold):
+    // one message each, naming the file.
     QStringList leftOut;
     bool cancelled = false;
     bool ok() const { return error.isEmpty() && !cancelled; }
