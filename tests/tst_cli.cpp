@@ -420,6 +420,15 @@ private slots:
             QTest::addRow("%s --format xml", name.constData())
                 << command + QStringList{missing, missing, QStringLiteral("--format"), QStringLiteral("xml")} << 1
                 << QStringLiteral("--format");
+            // a level that would judge nothing: every verdict "no change", a gate that never trips
+            for (const char *level : {"inf", "-1", "nan"})
+                QTest::addRow("%s --threshold %s", name.constData(), level)
+                    << command + QStringList{missing, missing, QStringLiteral("--threshold"),
+                                             QString::fromLatin1(level)}
+                    << 1 << QStringLiteral("--threshold");
+            QTest::addRow("%s --alpha inf", name.constData())
+                << command + QStringList{missing, missing, QStringLiteral("--alpha"), QStringLiteral("inf")}
+                << 1 << QStringLiteral("--alpha");
             QTest::addRow("%s --strict alone", name.constData())
                 << command + QStringList{missing, missing, QStringLiteral("--strict")} << 1 << QStringLiteral("--strict");
             QTest::addRow("%s unreadable side", name.constData())

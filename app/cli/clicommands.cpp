@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -339,8 +340,8 @@ bool parseLevels(const QCommandLineParser &parser, const QCommandLineOption &alp
         return false;
     }
     threshold = parser.value(thresholdOption).toDouble(&ok) / 100.0;
-    if (!ok || !(threshold >= 0)) {
-        status = usageError(QStringLiteral("--threshold needs a percentage >= 0"));
+    if (!ok || !(threshold >= 0) || !std::isfinite(threshold)) { // inf: no change would ever count
+        status = usageError(QStringLiteral("--threshold needs a finite percentage >= 0"));
         return false;
     }
     return true;
