@@ -7,12 +7,13 @@
 #include "testdata.h"
 #include "testprocess.h"
 
+#include "model/analysis/runsummaryfile.h"
 #include "model/comparison/kerneldiff.h"
 #include "model/comparison/pooledruns.h"
 #include "model/comparison/replication.h"
-#include "model/analysis/runsummaryfile.h"
 #include "model/comparison/scopecomparison.h"
 #include "model/comparison/stepbreakdown.h"
+#include "model/loading/pairloader.h"
 #include "model/loading/tracefolder.h"
 
 #include <QDir>
@@ -298,6 +299,41 @@ private slots:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(files(twice), QStringList{QStringLiteral("run_0.slsum")});
         QCOMPARE(r.out.count('\n'), 1);
+    }
+
+    // `summarize side -o side/sums` puts each run's summary inside the side it summarises: scanned again,
+    // each run would count twice (6 runs in 2 "processes" of a side of 3). Refused by the CLI and the
+    // window alike, naming a summary and its trace; summaries kept apart compare as the traces do.
+    void summaryInsideItsSide()
+    {
+        const QString cli = QStringLiteral(SCOPELINE_CLI);
+        QTemporaryDir dir(testdata::scratchDir());
+        QVERIFY(dir.isValid());
+        const QString side = dir.filePath(QStringLiteral("side"));
+        const QString eager = testdata::path("h100_runs/torch_compile/eager");
+        for (const QString &run : {QStringLiteral("run_0"), QStringLiteral("run_1")}) {
+            QVERIFY(QDir().mkpath(side + u'/' + run));
+            const QString trace = u'/' + run + QStringLiteral("/trace.pt.trace.json.gz");
+            QVERIFY(testdata::anotherRun(eager + trace, side + trace));
+        }
+        ProcessResult r = runProcess(
+            cli, {QStringLiteral("summarize"), side, QStringLiteral("-o"), side + QStringLiteral("/sums")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = runProcess(cli, {QStringLiteral("diff"), eager, side});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("side/sums/run_0.slsum is a summary of ") &&
+                     r.err.contains("side/run_0/trace.pt.trace.json.gz, in the same side"),
+                 r.err.constData());
+        const PairLoadResult loaded = PairLoader::load(eager, side);
+        QVERIFY(!loaded.ok());
+        QVERIFY2(loaded.error.contains(QLatin1String("sums/run_0.slsum is a summary of")),
+                 qPrintable(loaded.error));
+        // moved out of the side, the summaries are the side's runs
+        QVERIFY(QDir().rename(side + QStringLiteral("/sums"), dir.filePath(QStringLiteral("sums"))));
+        r = runProcess(cli, {QStringLiteral("diff"), side, dir.filePath(QStringLiteral("sums")),
+                             QStringLiteral("--csv"), QStringLiteral("-")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(PairLoader::load(eager, side).ok());
     }
 
     void badFiles()

@@ -300,9 +300,15 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
             keepUntilExit(run);
         }
     }
-    for (QList<LoadedRun> &side : each)
+    for (QList<LoadedRun> &side : each) {
+        if (const QString twice = summaryBesideItsTrace(side); !twice.isEmpty()) {
+            err() << "scopeline-cli: " << twice << "\n";
+            err().flush();
+            return false;
+        }
         for (const QString &line : leaveOutRunsWithoutKernels(side))
             warning(line);
+    }
     return true;
 }
 

@@ -6,11 +6,15 @@
 #include "model/tracedata/devicetrace.h"
 
 #include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
 #include <QThreadPool>
 #include <QtConcurrent>
 
 #ifdef __GLIBC__
 #include <malloc.h>
+#include <map>
+#include <vector>
 #endif
 
 namespace scopeline {
@@ -260,6 +264,34 @@ QStringList leaveOutRunsWithoutKernels(QList<LoadedRun> &side)
                                                      "side do: left out (was GPU activity recorded?)")
                 .arg(line);
     return lines;
+}
+
+QString summaryBesideItsTrace(const QList<LoadedRun> &side)
+{
+    const auto folderAndName = [](const QString &file) {
+        const QFileInfo info(file);
+        return info.dir().dirName() + u'/' + info.fileName();
+    };
+    std::map<std::pair<QString, int64_t>, QString> traces; // folder/name and events -> the trace
+    std::vector<const LoadedRun *> summaries;
+    for (const LoadedRun &run : side) {
+        if (!run.summary)
+            continue;
+        if (run.hasTrace())
+            traces.emplace(std::pair(folderAndName(run.run.file), run.summary->events), run.run.file);
+        else
+            summaries.push_back(&run);
+    }
+    for (const LoadedRun *summary : summaries)
+        if (const auto trace =
+                traces.find({folderAndName(summary->summary->sourceFile), summary->summary->events});
+            trace != traces.end())
+            return QCoreApplication::translate(
+                       "LoadedRun",
+                       "%1 is a summary of %2, in the same side: the run would count twice. Keep "
+                       "one of them in a side's folders (summarize into a folder outside the side)")
+                .arg(QDir::toNativeSeparators(summary->run.file), QDir::toNativeSeparators(trace->second));
+    return {};
 }
 
 QStringList runCaveats(const QList<LoadedRun> &runs)

@@ -93,6 +93,11 @@ bool hasRanks(const QList<LoadedRun> &runs);
 // not recorded, or every kernel unreadable): as runs of no GPU time they would pull the side's per-run
 // figures down. A run's ranks go together. Returns a line naming each file left out.
 QStringList leaveOutRunsWithoutKernels(QList<LoadedRun> &side);
+// Where a side holds a run twice, as its trace and as a summary of it (`summarize DIR -o DIR/sums`),
+// an error naming both files, else empty: its figures would count twice. A summary is of a trace when
+// it was made from a file of the same folder and file name with as many events (the trace may have
+// been summarised on another machine).
+QString summaryBesideItsTrace(const QList<LoadedRun> &side);
 // The caveats of the runs' traces (RunSummary::caveats), each once: "<file>: <caveat>", or "<file> and
 // 4 other files: <caveat>" where several files share it.
 QStringList runCaveats(const QList<LoadedRun> &runs);

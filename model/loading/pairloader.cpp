@@ -151,6 +151,8 @@ PairLoadResult PairLoader::load(const QStringList &paths, const std::function<vo
         side.removeIf([&](const LoadedRun &run) { return failed.contains(run.run.name); });
         if (side.isEmpty())
             unreadable << errors.front();
+        else if (const QString twice = summaryBesideItsTrace(side); !twice.isEmpty())
+            unreadable << twice;
         result.leftOut << errors << leaveOutRunsWithoutKernels(side);
     }
     if (!unreadable.isEmpty()) {
