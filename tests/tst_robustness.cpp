@@ -138,6 +138,8 @@ void TstRobustness::badEventsAreSkippedAndCounted_data()
         << QByteArray(R"({"ph":"X","name":["k"],"pid":1,"tid":7,"ts":1,"dur":2})") << "unreadable name";
     QTest::newRow("negative dur") << QByteArray(R"({"ph":"X","name":"k","pid":1,"tid":7,"ts":1,"dur":-2})")
                                   << "negative dur";
+    QTest::newRow("kernel without dur") // not a call of 0 ns
+        << QByteArray(R"({"ph":"X","name":"k","cat":"kernel","pid":1,"tid":7,"ts":1})") << "no dur";
     QTest::newRow("NaN dur as a string")
         << QByteArray(R"({"ph":"X","name":"k","pid":1,"tid":7,"ts":1,"dur":"NaN"})") << "unreadable dur";
     QTest::newRow("huge dur") << QByteArray(R"({"ph":"X","name":"k","pid":1,"tid":7,"ts":1,"dur":1e300})")

@@ -406,12 +406,16 @@ void TraceBuilder::addEvent(Event &event, const std::vector<Arg> &args)
 
     switch (event.ph) {
     case 'X':
-        if (event.durState == RawEvent::Field::Bad) {
-            skip(QCoreApplication::translate("TraceBuilder", "unreadable dur"));
+        // A complete event without its dur is skipped, counted, as one without its ts: taken as 0 ns, a
+        // kernel would add a call of no time, lowering its time per run and median unsaid.
+        if (event.durState != RawEvent::Field::Ok) {
+            skip(event.durState == RawEvent::Field::Missing
+                     ? QCoreApplication::translate("TraceBuilder", "no dur")
+                     : QCoreApplication::translate("TraceBuilder", "unreadable dur"));
         } else if (event.dur < 0) {
             skip(QCoreApplication::translate("TraceBuilder", "negative dur"));
         } else {
-            addSlice(event, track, args, event.durState == RawEvent::Field::Ok ? event.dur : 0);
+            addSlice(event, track, args, event.dur);
         }
         return;
     case 'B': {
