@@ -821,6 +821,57 @@ private slots:
         }
     }
 
+    // Each candidate's step interval is one whisker from its low end to its high end, over the bars: its
+    // anchor draws no symbol, and QCustomPlot's gap around a symbol (10 px) had cut it in two where it
+    // crossed the top of the stack (no_triton's [250, 650] µs read as 250–430 and 470–650).
+    void variantWhiskersAreWhole()
+    {
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        window.openVariants(xlaFlagSets(
+            {QStringLiteral("buffers="), QStringLiteral("no_buffers="), QStringLiteral("no_triton=")}));
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        window.tabs()->setCurrentWidget(window.variantsView());
+        QCustomPlot *plot = window.variantsView()->bars()->plot();
+        plot->replot();
+        QCPErrorBars *errors = nullptr;
+        for (int i = 0; i < plot->plottableCount(); ++i)
+            if (auto *e = qobject_cast<QCPErrorBars *>(plot->plottable(i)))
+                errors = e;
+        QVERIFY(errors);
+        const QImage image = plot->grab().toImage();
+        auto *anchor = qobject_cast<QCPGraph *>(errors->dataPlottable());
+        QVERIFY(anchor);
+        int drawn = 0;
+        for (int i = 0; i < anchor->dataCount(); ++i) {
+            const QCPErrorBarsData bar = errors->data()->at(i);
+            if (std::isnan(bar.errorMinus))
+                continue; // the baseline
+            const double key = anchor->data()->at(i)->key, value = anchor->data()->at(i)->value;
+            const int x = qRound(plot->xAxis->coordToPixel(key));
+            const int top = qRound(plot->yAxis->coordToPixel(value + bar.errorPlus));
+            const int bottom = qRound(plot->yAxis->coordToPixel(value - bar.errorMinus));
+            QVERIFY2(bottom - top > 30, qPrintable(QString::number(bottom - top)));
+            // A whisker row: darker than the same row 6 px aside (background or the same bar); a bar's
+            // edge may hide it for a row or two.
+            int missing = 0;
+            for (int y = top + 3; y <= bottom - 3; ++y) {
+                int darkest = 255;
+                for (int dx = -1; dx <= 1; ++dx)
+                    darkest = std::min(darkest, qGray(image.pixel(x + dx, y)));
+                missing += darkest > qGray(image.pixel(x - 6, y)) - 30;
+            }
+            QVERIFY2(missing <= 2,
+                     qPrintable(QStringLiteral("variant %1: %2 of the whisker's %3 px not drawn")
+                                    .arg(i)
+                                    .arg(missing)
+                                    .arg(bottom - top)));
+            ++drawn;
+        }
+        QCOMPARE(drawn, 2);
+    }
+
     void variantSweepDrawsLines_data()
     {
         QTest::addColumn<QList<int>>("parameters");

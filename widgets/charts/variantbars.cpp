@@ -213,6 +213,8 @@ void VariantBars::rebuild()
         errors->removeFromLegend();
         errors->setDataPlottable(top);
         errors->setPen(QPen(theme.text, 1.2));
+        if (!sweep)
+            errors->setSymbolGap(0); // the anchor draws no symbol: QCustomPlot's gap of 10 px cut the whisker
         QVector<double> minus, plus;
         for (const std::size_t i : order) {
             const bool known = std::isfinite(low[i]) && std::isfinite(high[i]);
