@@ -87,13 +87,18 @@ void drawWaterfall(QCustomPlot *plot, const PlotTheme &theme, const std::vector<
             }
         }
         if (!std::isnan(b.ciLow) && !std::isnan(b.ciHigh)) {
+            // An interval reaching below the axis's start (0, or a cut axis's start) is cut there, its
+            // end an arrow that says it goes on, not a cap read as its end.
+            const double from = b.from + b.ciLow, to = b.from + b.ciHigh;
             auto *ci = new QCPItemLine(plot);
-            ci->start->setCoords((b.from + b.ciLow) / unit.ns, y);
-            ci->end->setCoords((b.from + b.ciHigh) / unit.ns, y);
+            ci->start->setCoords(std::max(from, left) / unit.ns, y);
+            ci->end->setCoords(to / unit.ns, y);
             ci->setPen(QPen(theme.strongText, 1.3));
             ci->setHead(QCPLineEnding(QCPLineEnding::esBar, 10));
-            ci->setTail(QCPLineEnding(QCPLineEnding::esBar, 10));
+            ci->setTail(from < left ? QCPLineEnding(QCPLineEnding::esFlatArrow, 8, 8)
+                                    : QCPLineEnding(QCPLineEnding::esBar, 10));
             ci->setSelectable(false);
+            ci->setObjectName(from < left ? QStringLiteral("intervalCut") : QString());
         }
         auto *text = new QCPItemText(plot);
         text->position->setCoords(labelAt(b) / unit.ns, y);
