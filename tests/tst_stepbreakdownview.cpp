@@ -252,6 +252,29 @@ private slots:
         }
     }
 
+    // At 1366 x 768 the chart is about 140 px tall: its lines keep the larger part of it, the value axis
+    // titled by its unit alone and the step axis by its ticks (the titles and a margin for a hidden top
+    // axis had left the lines 40 px); a tall chart titles both in full.
+    void shortStepChartKeepsItsHeightForTheLines()
+    {
+        const StepBreakdown breakdown(m_a, m_b);
+        StepTimeChart chart;
+        chart.setBreakdown(&breakdown);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.resize(680, 140);
+        QVERIFY(QTest::qWaitFor([&] { return chart.plot()->height() == 140; }));
+        chart.plot()->replot();
+        QVERIFY2(chart.plot()->axisRect()->height() >= 0.55 * 140,
+                 qPrintable(QString::number(chart.plot()->axisRect()->height())));
+        QCOMPARE(chart.plot()->yAxis->label(), QStringLiteral("ms"));
+        QCOMPARE(chart.plot()->xAxis->label(), QString());
+        chart.resize(680, 300);
+        QVERIFY(QTest::qWaitFor([&] { return chart.plot()->height() == 300; }));
+        QCOMPARE(chart.plot()->yAxis->label(), QStringLiteral("step time (ms)"));
+        QCOMPARE(chart.plot()->xAxis->label(), QStringLiteral("step index (in run order)"));
+    }
+
     // With nothing to draw the chart says so across its width (an empty legend held the plot to a
     // corner); with a pair its legend is back above the plot.
     void emptyStepChartSaysSo()

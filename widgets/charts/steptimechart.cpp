@@ -19,6 +19,7 @@ namespace scopeline {
 
 namespace {
 constexpr double kToolTipPixels = 8; // how near a point the mouse must be for its tooltip
+constexpr int kTitledHeight = 180;   // shorter, the axes' titles would take the plot's height
 } // namespace
 
 StepTimeChart::StepTimeChart(QWidget *parent) : QWidget(parent)
@@ -44,6 +45,9 @@ StepTimeChart::StepTimeChart(QWidget *parent) : QWidget(parent)
     legend->setColumnSpacing(20);
     legend->setMargins(QMargins(6, 2, 6, 0));
     legend->setVisible(true);
+    // the plot right under the legend: the top axis is hidden, its automatic margin only room lost
+    m_plot->axisRect()->setAutoMargins(QCP::msLeft | QCP::msRight | QCP::msBottom);
+    m_plot->axisRect()->setMargins(QMargins(0, 8, 0, 0));
     m_plot->installEventFilter(this); // a tooltip per point, and ticks that fit its height
     m_theme = applyPalette(m_plot, palette());
     rebuild();
@@ -157,13 +161,14 @@ void StepTimeChart::rebuild()
                                   : tr("Open a pair of traces to see each step's time"));
         text->setColor(m_theme.dimText);
     }
-    m_plot->xAxis->setLabel(byRun   ? (ranks ? tr("run (in order; one step each, each rank a point)")
-                                             : tr("run (in order; one step each)"))
-                            : ranks ? tr("step index (in run order; each rank a line)")
-                                    : tr("step index (in run order)"));
+    m_stepTitle = byRun   ? (ranks ? tr("run (in order; one step each, each rank a point)")
+                                   : tr("run (in order; one step each)"))
+                  : ranks ? tr("step index (in run order; each rank a line)")
+                          : tr("step index (in run order)");
+    m_unitName = unit.name;
+    titleAxes();
     m_plot->xAxis->setRange(-0.5, double(byRun ? runs : steps) - 0.5);
     m_plot->yAxis->setRange(0, largest > 0 ? 1.1 * largest / unit.ns : 1);
-    m_plot->yAxis->setLabel(tr("step time (%1)").arg(unit.name));
     applyPalette(m_plot, palette()); // the legend's new entries
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -174,6 +179,7 @@ bool StepTimeChart::eventFilter(QObject *watched, QEvent *event)
         // As many value ticks as the height holds apart (a short chart got five, on top of each other),
         // two at least, exactly: a lone "0" gave no scale at 1366 x 768.
         m_plot->yAxis->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
+        titleAxes();
         m_plot->yAxis->ticker()->setTickCount(std::max(2, valueTicksThatFit(m_plot->height() - 70)));
         m_plot->replot(QCustomPlot::rpQueuedReplot);
     }
@@ -207,6 +213,13 @@ bool StepTimeChart::eventFilter(QObject *watched, QEvent *event)
                            .arg(formatDuration(double(step.parts[std::size_t(StepPart::Busy)]))),
                        m_plot);
     return true;
+}
+
+void StepTimeChart::titleAxes()
+{
+    const bool tall = !m_plot->isVisible() || m_plot->height() >= kTitledHeight; // unshown: not sized yet
+    m_plot->xAxis->setLabel(tall ? m_stepTitle : QString());
+    m_plot->yAxis->setLabel(tall ? tr("step time (%1)").arg(m_unitName) : m_unitName);
 }
 
 bool StepTimeChart::pointAt(const QPoint &pos, int &side, const RunSteps *&run, int &step) const

@@ -43,12 +43,16 @@ private:
     void rebuild();
     // The point nearest pos, within a few pixels: its side, run and step; false when none.
     bool pointAt(const QPoint &pos, int &side, const RunSteps *&run, int &step) const;
+    // The axes' titles as the height allows: a short chart (1366 x 768) keeps its plot for the lines,
+    // the value axis titled by its unit alone and the step axis by its ticks.
+    void titleAxes();
 
     QCustomPlot *m_plot = nullptr;
     PlotTheme m_theme;
     const StepBreakdown *m_breakdown = nullptr;
     double m_unitNs = 1;
     QString m_labels[2];
+    QString m_stepTitle, m_unitName;
 };
 
 } // namespace scopeline
