@@ -9,6 +9,7 @@
 // bundled sample are symbolic links into resources/samples/) and from the listing of the folders themselves.
 
 #include "model/loading/sessionfile.h"
+#include "model/loading/sideargument.h"
 #include "model/loading/tracefolder.h"
 #include "model/loading/traceloader.h"
 
@@ -95,6 +96,7 @@ private slots:
     void symlinkToRunFolderInTemporaryTree();
     void eachTraceCountsOnce();
     void summaryBesideItsTrace();
+    void bracketsInNames();
     void unreadableSubfolderIsAnError();
     void recordingSummaryIsNoTrace();
     void wildcard();
@@ -309,6 +311,38 @@ void TstTraceFolder::summaryBesideItsTrace()
                  error.contains(side + QStringLiteral("/run_0/x.pt.trace.json")) &&
                  error.contains(QLatin1String("count twice")),
              qPrintable(error));
+}
+
+// A folder or file named with brackets (a sweep's "lr[0.1]", "exp[1]") is itself, not a pattern that
+// matched "exp1" or nothing; an unbalanced bracket of a name not there matches nothing, without Qt's
+// warnings on an invalid expression; brackets as a pattern still select.
+void TstTraceFolder::bracketsInNames()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    QVERIFY(touch(tmp.filePath(QStringLiteral("exp[1]/x.pt.trace.json"))));
+    QVERIFY(touch(tmp.filePath(QStringLiteral("exp1/x.pt.trace.json"))));
+    QVERIFY(touch(tmp.filePath(QStringLiteral("run_[/x.pt.trace.json"))));
+    QVERIFY(touch(tmp.filePath(QStringLiteral("a[1].pt.trace.json"))));
+    QTest::failOnWarning(QRegularExpression(QStringLiteral(".")));
+    QString error;
+    const std::vector<TraceRun> folder = TraceFolder::scan(tmp.filePath(QStringLiteral("exp[1]")), &error);
+    QVERIFY2(folder.size() == 1, qPrintable(error));
+    QCOMPARE(folder.front().file, tmp.filePath(QStringLiteral("exp[1]/x.pt.trace.json")));
+    QCOMPARE(scopeline::SideArgument::parse(tmp.filePath(QStringLiteral("exp[1]"))).label,
+             QStringLiteral("exp[1]"));
+    const std::vector<TraceRun> file =
+        TraceFolder::scan(tmp.filePath(QStringLiteral("a[1].pt.trace.json")), &error);
+    QVERIFY2(file.size() == 1, qPrintable(error));
+    // a wildcard below a bracketed folder
+    QCOMPARE(TraceFolder::scan(tmp.filePath(QStringLiteral("exp[1]/*.json")), &error).size(), std::size_t(1));
+    QCOMPARE(TraceFolder::scan(tmp.filePath(QStringLiteral("run_[")), &error).size(), std::size_t(1));
+    QVERIFY(TraceFolder::scan(tmp.filePath(QStringLiteral("nope_[")), &error).empty());
+    QVERIFY2(error.contains(QLatin1String("nothing matches")), qPrintable(error));
+    // as a pattern: exp1 and exp[1]'s folder (which [1-2] does not name) apart
+    const std::vector<TraceRun> pattern = TraceFolder::scan(tmp.filePath(QStringLiteral("exp[1-2]")), &error);
+    QVERIFY2(pattern.size() == 1, qPrintable(error));
+    QCOMPARE(pattern.front().file, tmp.filePath(QStringLiteral("exp1/x.pt.trace.json")));
 }
 
 void TstTraceFolder::unreadableSubfolderIsAnError()

@@ -24,8 +24,9 @@ QString labelOf(const QString &path)
 {
     const QStringList parts =
         QDir::cleanPath(QDir::fromNativeSeparators(path)).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    const bool asWritten = QFileInfo::exists(path); // "exp[1]" there: its name, brackets and all
     for (qsizetype i = parts.size() - 1; i >= 0; --i)
-        if (!hasWildcard(parts[i]) && parts[i] != QLatin1String(".."))
+        if ((asWritten || !hasWildcard(parts[i])) && parts[i] != QLatin1String(".."))
             return parts[i] == QLatin1String(".") ? QFileInfo(QDir::currentPath()).fileName() : parts[i];
     return path;
 }

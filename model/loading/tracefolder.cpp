@@ -320,11 +320,14 @@ QStringList expandWildcards(const QString &path)
         QStringList next;
         for (const QString &base : current) {
             const QDir dir(base);
-            if (hasWildcard(part)) {
+            // A name that is there as written is that name ("exp[1]"), and an unbalanced bracket a
+            // pattern that matches nothing (Qt warns on every match with it).
+            if (QFileInfo::exists(dir.filePath(part))) {
+                next.append(dir.filePath(part));
+            } else if (hasWildcard(part) &&
+                       QRegularExpression(QRegularExpression::wildcardToRegularExpression(part)).isValid()) {
                 for (const QString &match : dir.entryList({part}, QDir::AllEntries | QDir::NoDotAndDotDot))
                     next.append(dir.filePath(match));
-            } else if (QFileInfo::exists(dir.filePath(part))) {
-                next.append(dir.filePath(part));
             }
         }
         current = next;
@@ -424,7 +427,7 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
     };
     if (path.isEmpty()) // e.g. LABEL= with nothing after it
         return fail(tr("an empty path: give a trace file or folder"));
-    const bool wildcard = hasWildcard(path);
+    const bool wildcard = hasWildcard(path) && !QFileInfo::exists(path); // "exp[1]" there: itself
     const QStringList targets = wildcard ? expandWildcards(path) : QStringList{path};
     if (targets.isEmpty())
         return fail(tr("%1: nothing matches this pattern").arg(path));
