@@ -247,7 +247,8 @@ private slots:
     }
 
     // A trace's own caveat (CUDA graphs recorded whole by nsys) shows in the banner, under its side and
-    // file, with no replication caveat to go with it; gone with the next pair.
+    // file, with no replication caveat to go with it; gone with the next pair, a trace against itself,
+    // which the banner says compares nothing.
     void traceCaveatsInTheBanner()
     {
         const QString node = testdata::path("converted/nsys_graphs/node.sqlite"),
@@ -263,8 +264,14 @@ private slots:
         QVERIFY2(view.caveatBanner()->text().startsWith(
                      QStringLiteral("B: %1: 12 CUDA graph launches").arg(graph)),
                  qPrintable(view.caveatBanner()->text()));
+        // the next pair, a trace against itself: B's caveat gone, the sides said to be the same runs
         view.setSides(a, a, QString(), QString());
-        QVERIFY(!view.caveatBanner()->isShown());
+        QVERIFY(view.caveatBanner()->isShown());
+        QVERIFY2(
+            view.caveatBanner()->text() ==
+                QStringLiteral("A and B are the same runs (they read the same files): nothing is compared; "
+                               "give a second trace or folder as B"),
+            qPrintable(view.caveatBanner()->text()));
     }
 
     // 4 processes a side: kernels that XLA's autotuner picks in some processes only are process-dependent

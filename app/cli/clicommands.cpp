@@ -558,16 +558,6 @@ bool loadPair(const QString &pathA, const QString &pathB, QList<LoadedRun> &a, Q
         return false;
     a = each[0];
     b = each[1];
-    // One path twice, or two paths to the same files: a run folder and its trace, a link.
-    const auto files = [](const QList<LoadedRun> &runs) {
-        QStringList out;
-        for (const LoadedRun &run : runs)
-            out << QFileInfo(run.run.file).canonicalFilePath();
-        return out;
-    };
-    if (files(a) == files(b))
-        warning(
-            QStringLiteral("A and B are the same runs (%1 and %2 read the same files)").arg(pathA, pathB));
     warnAboutEmptyRuns(a, QStringLiteral("A"));
     warnAboutEmptyRuns(b, QStringLiteral("B"));
     for (const QString &caveat : pairCaveats(a, b)) // one both sides have, said once

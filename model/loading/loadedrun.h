@@ -102,7 +102,8 @@ QString summaryBesideItsTrace(const QList<LoadedRun> &side);
 // 4 other files: <caveat>" where several files share it.
 QStringList runCaveats(const QList<LoadedRun> &runs);
 // Those of two sides, each line headed by its side: "A: …", "B: …", and "A and B: …" once for one
-// both have (a trace against itself, the same files on both sides).
+// both have (a trace against itself, the same files on both sides); first, where both sides read the
+// same files, a line that says so.
 QStringList pairCaveats(const QList<LoadedRun> &a, const QList<LoadedRun> &b);
 
 } // namespace scopeline
