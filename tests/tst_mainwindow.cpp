@@ -872,6 +872,41 @@ private slots:
         QCOMPARE(drawn, 2);
     }
 
+    // With busy split into compute and exposed communication (runs of 8 GPUs) the bars' legend has five
+    // entries: at 1366 x 768 as many a row as show whole ("Busy: exposed communicatic" was cut, three a row).
+    void variantLegendNamesAreWhole()
+    {
+        QTemporaryDir dir(testdata::scratchDir());
+        QStringList variants;
+        for (const QString &name : {QStringLiteral("base"), QStringLiteral("slow"), QStringLiteral("same")}) {
+            QVERIFY(testdata::rankRuns(dir.filePath(name), 1));
+            variants << name + u'=' + dir.filePath(name);
+        }
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        window.openVariants(variants);
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        window.tabs()->setCurrentWidget(window.variantsView());
+        QCustomPlot *plot = window.variantsView()->bars()->plot();
+        plot->replot();
+        plot->replot(); // the legend's columns are fitted to the width the first laid out
+        QCPLegend *legend = plot->legend;
+        QStringList names;
+        for (int i = 0; i < legend->itemCount(); ++i) {
+            auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
+            if (!item)
+                continue; // a row's empty cell
+            names << item->plottable()->name();
+            const int needed = static_cast<QCPLayoutElement *>(item)->minimumOuterSizeHint().width();
+            QVERIFY2(item->outerRect().width() >= needed, qPrintable(QStringLiteral("%1: %2 of %3 px")
+                                                                         .arg(item->plottable()->name())
+                                                                         .arg(item->outerRect().width())
+                                                                         .arg(needed)));
+        }
+        QVERIFY2(names.contains(QStringLiteral("Busy: exposed communication")), qPrintable(names.join(u',')));
+    }
+
     void variantSweepDrawsLines_data()
     {
         QTest::addColumn<QList<int>>("parameters");

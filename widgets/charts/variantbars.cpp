@@ -89,7 +89,30 @@ void VariantBars::labelVariants()
         nameKernels(m_plot->width()); // a sweep's axis is the parameter's; its legend names kernels
     else
         m_plot->xAxis->setTicker(categoryTicker(m_labels, m_plot->xAxis->tickLabelFont(), width));
+    fitLegendColumns();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void VariantBars::fitLegendColumns()
+{
+    // two a row for the kernels' names (nameKernels fits them to it); the parts' names whole, as many a
+    // row as the plot's width holds, three at most
+    int wrap = 2;
+    if (m_kernels.isEmpty()) {
+        QCPLegend *legend = m_plot->legend;
+        const QFontMetrics metrics(legend->font());
+        int widest = 0;
+        for (int i = 0; i < legend->itemCount(); ++i)
+            if (auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i)))
+                widest = std::max(widest, metrics.horizontalAdvance(item->plottable()->name()));
+        const int column = legend->iconSize().width() + legend->iconTextPadding() + widest +
+                           legend->columnSpacing() + 16; // the item's margins
+        wrap = std::clamp(m_plot->width() / std::max(1, column), 1, 3);
+    }
+    if (m_plot->legend->wrap() != wrap) {
+        m_plot->legend->setWrap(wrap);
+        m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst, true); // laid out again at that wrap
+    }
 }
 
 void VariantBars::nameKernels(int width)
@@ -301,8 +324,7 @@ void VariantBars::rebuild()
         m_plot->xAxis->setRange(-0.6, std::max<double>(1, double(steps.size())) - 0.4);
     m_plot->yAxis->setRange(0, largest > 0 ? 1.08 * largest / unit.ns : 1);
     m_plot->yAxis->setLabel(tr("mean per step (%1)").arg(unit.name));
-    m_plot->legend->setWrap(m_kernels.isEmpty() ? 3 : 2);          // the kernels' names need the width
-    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst, true); // laid out again at that wrap
+    fitLegendColumns();
     m_plot->legend->setVisible(!steps.empty());
     applyPalette(m_plot, palette()); // the legend's new entries
     m_plot->replot(QCustomPlot::rpQueuedReplot);

@@ -44,6 +44,7 @@ protected:
 private:
     void rebuild();
     void labelVariants();
+    void fitLegendColumns();     // the legend's entries a row: as many as the width shows whole
     void nameKernels(int width); // the kernels' legend names, fitted to a legend column of the plot's width
 
     QCustomPlot *m_plot = nullptr;
