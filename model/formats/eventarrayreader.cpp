@@ -194,8 +194,12 @@ EventArrayReader::~EventArrayReader()
 
 void EventArrayReader::waitForParses()
 {
+    // Only waited for: a parse's exception (out of memory) is the load's already, or goes with it.
     for (auto &future : m_inFlight)
-        future.waitForFinished();
+        try {
+            future.waitForFinished();
+        } catch (...) {
+        }
 }
 
 bool EventArrayReader::read()

@@ -122,18 +122,48 @@ QList<LoadedRun> loadRanksOf(const TraceRun &run, const std::function<void(doubl
     return ranks;
 }
 
+// A load that runs out of memory fails with a message naming the file, as a bad file does, rather than
+// ending the program (and the window's other work with it). A helper thread's failure comes wrapped.
+template <typename Load> auto orOutOfMemory(const TraceRun &run, Load load) -> decltype(load())
+{
+    const auto outOfMemory = [&] {
+        LoadedRun loaded;
+        loaded.run = run;
+        loaded.error =
+            QCoreApplication::translate("LoadedRun", "%1: out of memory while loading it (a file of %2 MB); "
+                                                     "close other programs or load fewer runs at once")
+                .arg(QDir::toNativeSeparators(run.file))
+                .arg(QFileInfo(run.file).size() / 1e6, 0, 'f', 1);
+        if constexpr (std::is_same_v<decltype(load()), LoadedRun>)
+            return loaded;
+        else
+            return decltype(load()){loaded};
+    };
+    try {
+        return load();
+    } catch (const std::bad_alloc &) {
+        return outOfMemory();
+    } catch (const QUnhandledException &wrapped) {
+        try {
+            std::rethrow_exception(wrapped.exception());
+        } catch (const std::bad_alloc &) {
+            return outOfMemory();
+        }
+    }
+}
+
 } // namespace
 
 LoadedRun LoadedRun::load(const TraceRun &run, const std::function<void(double)> &progress,
                           const std::atomic<bool> *cancel, Scopes scopes, Events events)
 {
-    return loadOne(run, progress, cancel, scopes, events);
+    return orOutOfMemory(run, [&] { return loadOne(run, progress, cancel, scopes, events); });
 }
 
 QList<LoadedRun> LoadedRun::loadRanks(const TraceRun &run, const std::function<void(double)> &progress,
                                       const std::atomic<bool> *cancel, Scopes scopes, Events events)
 {
-    return loadRanksOf(run, progress, cancel, scopes, events);
+    return orOutOfMemory(run, [&] { return loadRanksOf(run, progress, cancel, scopes, events); });
 }
 
 QList<LoadedRun> LoadedRun::loadAll(const std::vector<TraceRun> &runs, const std::atomic<bool> *cancel,
@@ -183,7 +213,8 @@ QList<QList<LoadedRun>> LoadedRun::loadEach(const std::vector<TraceRun> &runs,
                 progress(i, fraction);
         };
         const Events keep = std::size_t(i) < events.size() ? events[std::size_t(i)] : Events::Keep;
-        const QList<LoadedRun> loaded = loadRanksOf(run, onProgress, &stop, scopes, keep);
+        const QList<LoadedRun> loaded =
+            orOutOfMemory(run, [&] { return loadRanksOf(run, onProgress, &stop, scopes, keep); });
         const bool ok = std::all_of(loaded.begin(), loaded.end(), [](const LoadedRun &r) { return r.ok(); });
         if (!ok && !loaded.front().cancelled && onFailure == OnFailure::Stop)
             stop = true;

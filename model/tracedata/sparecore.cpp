@@ -21,14 +21,31 @@ QThreadPool &helperThreads()
 
 void runBeside(const std::function<void()> &side, const std::function<void()> &main)
 {
+    // An exception (out of memory) on the helper thread comes back to the caller's, as one of main()'s
+    // does, once both are done: a pool's thread that throws ends the program, and the side works on
+    // what the caller's frame holds.
     std::promise<void> sideDone;
     const bool started = helperThreads().tryStart([&side, &sideDone] {
-        side();
-        sideDone.set_value();
+        try {
+            side();
+            sideDone.set_value();
+        } catch (...) {
+            sideDone.set_exception(std::current_exception());
+        }
     });
-    main();
+    std::exception_ptr mainFailed;
+    try {
+        main();
+    } catch (...) {
+        mainFailed = std::current_exception();
+    }
+    std::future<void> sideFuture = started ? sideDone.get_future() : std::future<void>();
     if (started)
-        sideDone.get_future().wait();
+        sideFuture.wait();
+    if (mainFailed)
+        std::rethrow_exception(mainFailed);
+    if (started)
+        sideFuture.get();
     else
         side();
 }
