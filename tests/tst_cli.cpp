@@ -87,6 +87,16 @@ const QString kLaunchGraph = QStringLiteral(SCOPELINE_SAMPLES "/hipbench_launch_
 const QString kTorchEager = QStringLiteral(SCOPELINE_SAMPLES "/torch_compile/eager");
 const QString kTorchCompiled = QStringLiteral(SCOPELINE_SAMPLES "/torch_compile/reduce_overhead");
 
+// A trace of one CPU op and no GPU kernels (GPU activity not recorded).
+bool writeCpuOnlyTrace(const QString &path)
+{
+    QFile out(path);
+    return out.open(QIODevice::WriteOnly) &&
+           out.write(
+               R"({"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":2,"ts":10,"dur":5}]})") >
+               0;
+}
+
 } // namespace
 
 class TstCli : public QObject
@@ -558,11 +568,7 @@ private slots:
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
         const QString cpuOnly = tmp.filePath(QStringLiteral("cpu_only.json"));
-        QFile out(cpuOnly);
-        QVERIFY(out.open(QIODevice::WriteOnly));
-        out.write(
-            R"({"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":2,"ts":10,"dur":5}]})");
-        out.close();
+        QVERIFY(writeCpuOnlyTrace(cpuOnly));
         for (const QString &command : {QStringLiteral("diff"), QStringLiteral("steps"),
                                        QStringLiteral("compare"), QStringLiteral("ranks")}) {
             QStringList args{command, kTorchEager, cpuOnly};
@@ -590,11 +596,7 @@ private slots:
         }
         QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("run_5"))));
         const QString cpuOnly = tmp.filePath(QStringLiteral("run_5/trace.json"));
-        QFile out(cpuOnly);
-        QVERIFY(out.open(QIODevice::WriteOnly));
-        out.write(
-            R"({"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":2,"ts":10,"dur":5}]})");
-        out.close();
+        QVERIFY(writeCpuOnlyTrace(cpuOnly));
         const ProcessResult diff = cli({QStringLiteral("diff"), kTorchEager, tmp.path(),
                                         QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(diff.exitCode == 0, diff.err.constData());
