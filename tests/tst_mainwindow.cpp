@@ -907,6 +907,24 @@ private slots:
         QVERIFY2(names.contains(QStringLiteral("Busy: exposed communication")), qPrintable(names.join(u',')));
     }
 
+    // The pair of variants the timelines show is named by the variants' labels, as the Variants tab and
+    // the pair pickers name them (the titles had read the paths: "A — …/jax_command_buffers/trace_…_*").
+    void variantPairTimelinesNamedByLabels()
+    {
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        window.openVariants(xlaFlagSets(
+            {QStringLiteral("buffers="), QStringLiteral("no_buffers="), QStringLiteral("no_triton=")}));
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QStringList titles;
+        for (const QLabel *label : window.timeline()->findChildren<QLabel *>())
+            if (label->text().startsWith(u"A — ") || label->text().startsWith(u"B — "))
+                titles << label->text();
+        titles.sort();
+        QCOMPARE(titles, (QStringList{QStringLiteral("A — buffers"), QStringLiteral("B — no_buffers")}));
+    }
+
     void variantSweepDrawsLines_data()
     {
         QTest::addColumn<QList<int>>("parameters");

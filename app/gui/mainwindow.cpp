@@ -757,11 +757,6 @@ void MainWindow::showDocument()
             runs.push_back(run.run);
         picker->setRuns(runs);
     }
-    // Two of the variants shown are named by their labels: their folders' names may be the same.
-    const auto sideName = [this](const QString &path, const QString &otherwise) {
-        const qsizetype variant = m_variants->paths().indexOf(path);
-        return variant >= 0 ? m_variants->labels().value(variant) : otherwise;
-    };
     m_panel->setSides(runsA(), runsB(), sideName(state.pathA, state.pathA),
                       sideName(state.pathB, state.pathB));
     // What changed first: its step scope for these runs reaches the ranks (stepScopeChanged) before
@@ -861,6 +856,12 @@ QStringList MainWindow::loadProblems() const
     return problems;
 }
 
+QString MainWindow::sideName(const QString &path, const QString &otherwise) const
+{
+    const qsizetype variant = m_variants->paths().indexOf(path);
+    return variant >= 0 ? m_variants->labels().value(variant) : otherwise;
+}
+
 bool MainWindow::pairOfVariants() const
 {
     const SessionState &shown = m_document->state();
@@ -880,9 +881,9 @@ void MainWindow::watchRuns()
 void MainWindow::showRuns()
 {
     const int a = m_runA->currentIndex(), b = m_runB->currentIndex();
+    const SessionState &shown = m_document->state();
     m_timeline->setRuns(m_runEvents->get(0, runsA().value(a)), m_runEvents->get(1, runsB().value(b)),
-                        m_document->state().pathA,
-                        m_document->state().pathB);
+                        sideName(shown.pathA, shown.pathA), sideName(shown.pathB, shown.pathB));
     m_timeline->viewA()->setHighlightedKernels(m_highlightedKernels);
     m_timeline->viewB()->setHighlightedKernels(m_highlightedKernels);
     showStepGaps();

@@ -109,6 +109,8 @@ private:
     // What the banner says of the loading (runs left out, events skipped), a line each; empty when nothing.
     QStringList loadProblems() const;
     bool pairOfVariants() const; // the pair shown is two of the variants
+    // A side's name: a variant's label (two variants' folders may share a name), else otherwise.
+    QString sideName(const QString &path, const QString &otherwise) const;
     // Opens a pair of its own (openIt), which replaces the variants shown once it has loaded.
     void replaceVariantsWith(const std::function<void()> &openIt);
     void showStepGaps();
