@@ -687,6 +687,9 @@ void TstTraceFolder::missingPath()
     QVERIFY2(error.contains(QDir::toNativeSeparators(missing)), qPrintable(error));
     // Without an error pointer it still fails quietly.
     QVERIFY(TraceFolder::scan(missing).empty());
+    // Neither a file nor a folder: said as such, not "permission denied (a folder …)".
+    QVERIFY(TraceFolder::scan(QStringLiteral("/dev/null"), &error).empty());
+    QCOMPARE(error, QStringLiteral("/dev/null: not a trace file or folder (a device, pipe or socket)"));
 }
 
 // A folder such as / or a home folder is a wrong pick: the scan stops with a message, not after minutes.

@@ -440,6 +440,9 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
         const QFileInfo info(target);
         if (!info.exists())
             return fail(tr("%1: no such file or folder").arg(QDir::toNativeSeparators(target)));
+        if (!info.isFile() && !info.isDir()) // /dev/null, a pipe, a socket: had read as an unreadable folder
+            return fail(tr("%1: not a trace file or folder (a device, pipe or socket)")
+                            .arg(QDir::toNativeSeparators(target)));
         if (!info.isReadable())
             return fail(tr("%1: permission denied").arg(QDir::toNativeSeparators(target)));
         if (!seen.first(info))
