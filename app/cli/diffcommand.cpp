@@ -177,7 +177,9 @@ void printVariantDiff(const VariantDiff &diff, const VariantSteps &steps, const 
     }
     out() << (markdown ? "\n" : "")
           << "each cell: GPU time per run, its change against the baseline and the verdict with the interval "
-             "it was decided from (~: a change under the threshold; none: no significant change); Holm over "
+             "it was decided from (~: a change under the threshold; a change without a verdict: no "
+             "significant change); "
+             "Holm over "
              "kernels × candidates (alpha "
           << diff.diffs().front().options().alpha << ", threshold "
           << 100 * diff.diffs().front().options().threshold << "%)\n"

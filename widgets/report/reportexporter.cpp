@@ -347,7 +347,8 @@ QString variantsSection(const VariantSteps &steps, const VariantDiff *diff, cons
                 .arg(esc(ReportExporter::tr("Kernels across the variants")),
                      esc(ReportExporter::tr("Each cell: the candidate's GPU time per run, its change against "
                                             "%1 and the verdict with the interval it was decided from (~: a "
-                                            "change under the threshold; none: no significant change; Holm "
+                                            "change under the threshold; a change without a verdict: no "
+                                            "significant change; Holm "
                                             "over kernels × candidates).")
                              .arg(baseline) +
                          (shown < diff->rows().size()
