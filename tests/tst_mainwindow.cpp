@@ -85,6 +85,16 @@ QStringList xlaFlagSets(const QStringList &prefixes)
     return arguments;
 }
 
+// The three XLA flag sets as variants named buffers, no_buffers and no_triton, loaded at 1366 x 768.
+bool openNamedFlagSets(MainWindow &window)
+{
+    window.resize(1366, 768);
+    window.show();
+    window.openVariants(xlaFlagSets(
+        {QStringLiteral("buffers="), QStringLiteral("no_buffers="), QStringLiteral("no_triton=")}));
+    return QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000);
+}
+
 const QString kSamples = QStringLiteral(SCOPELINE_SAMPLES);
 const QString kMatmul = kSamples + QStringLiteral("/jax_matmul_vs_einsum/matmul");
 const QString kEinsum = kSamples + QStringLiteral("/jax_matmul_vs_einsum/einsum");
@@ -827,11 +837,7 @@ private slots:
     void variantWhiskersAreWhole()
     {
         MainWindow window;
-        window.resize(1366, 768);
-        window.show();
-        window.openVariants(xlaFlagSets(
-            {QStringLiteral("buffers="), QStringLiteral("no_buffers="), QStringLiteral("no_triton=")}));
-        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QVERIFY(openNamedFlagSets(window));
         window.tabs()->setCurrentWidget(window.variantsView());
         QCustomPlot *plot = window.variantsView()->bars()->plot();
         plot->replot();
@@ -912,11 +918,7 @@ private slots:
     void variantPairTimelinesNamedByLabels()
     {
         MainWindow window;
-        window.resize(1366, 768);
-        window.show();
-        window.openVariants(xlaFlagSets(
-            {QStringLiteral("buffers="), QStringLiteral("no_buffers="), QStringLiteral("no_triton=")}));
-        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QVERIFY(openNamedFlagSets(window));
         QStringList titles;
         for (const QLabel *label : window.timeline()->findChildren<QLabel *>())
             if (label->text().startsWith(u"A — ") || label->text().startsWith(u"B — "))
