@@ -100,6 +100,45 @@ private slots:
         verifyThemed(chart.plot(), true);
     }
 
+    // 25 groups (24 runs of 8 ranks and "all runs") on a narrow plot: rotated labels a group apart had
+    // printed over each other; every 2nd, 4th, … is named so that named ones lie a line apart, the first
+    // always, and on a wide plot every one.
+    void rotatedBoxLabelsDoNotOverprint()
+    {
+        std::vector<BoxPlotView::Group> groups;
+        for (int i = 0; i < 25; ++i) {
+            groups.push_back(group());
+            groups.back().label = i == 0
+                                      ? QStringLiteral("all runs")
+                                      : QStringLiteral("run_%1 · rank %2").arg((i - 1) / 8).arg((i - 1) % 8);
+        }
+        BoxPlotView view;
+        view.setGroups(groups);
+        const auto named = [&] {
+            view.plot()->replot();
+            QList<double> keys;
+            const auto ticker = view.plot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+            for (auto it = ticker->ticks().cbegin(); it != ticker->ticks().cend(); ++it)
+                if (!it.value().isEmpty())
+                    keys << it.key();
+            return keys;
+        };
+        view.resize(520, 300);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QList<double> narrow = named();
+        QVERIFY2(narrow.size() > 1 && narrow.size() < 25, qPrintable(QString::number(narrow.size())));
+        QCOMPARE(view.plot()->xAxis->tickLabelRotation(), -30.0);
+        const double line = QFontMetrics(view.plot()->xAxis->tickLabelFont()).lineSpacing();
+        for (qsizetype i = 1; i < narrow.size(); ++i) {
+            const double apart =
+                view.plot()->xAxis->coordToPixel(narrow[i]) - view.plot()->xAxis->coordToPixel(narrow[i - 1]);
+            QVERIFY2(apart / 2 >= 0.75 * line, qPrintable(QStringLiteral("%1 px apart").arg(apart)));
+        }
+        view.resize(5000, 300);
+        QVERIFY(QTest::qWaitFor([&] { return named().size() == 25; }));
+    }
+
     // A chart made inside a dark window is dark from the start.
     void childOfDarkWindow()
     {

@@ -446,6 +446,7 @@ void BoxPlotView::rebuild()
     m_clusters.clear();
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     const QStringList labels = tickLabels(m_groups);
+    m_tickLabels = labels;
     int clusterIndex = 0;
     for (std::size_t i = 0; i < m_groups.size(); ++i) {
         const bool newCluster = i == 0 || m_groups[i].cluster != m_groups[i - 1].cluster;
@@ -472,6 +473,7 @@ void BoxPlotView::rebuild()
         ticker->addTick(center, labels[qsizetype(i)]);
     }
     m_plot->xAxis->setTicker(ticker);
+    m_labelEvery = 1; // every label, until updateTickLabels() thins them for the width
     const bool clusterLabels = std::any_of(m_clusters.begin(), m_clusters.end(),
                                            [](const Cluster &c) { return !c.label.isEmpty(); });
     m_plot->xAxis2->setVisible(!empty && clusterLabels);
@@ -577,15 +579,26 @@ void BoxPlotView::updateTickLabels()
     // Bottom labels that do not fit side by side are rotated, ending at their tick.
     const QFontMetrics metrics(x->tickLabelFont());
     int widest = 0;
-    if (const auto ticker = x->ticker().dynamicCast<QCPAxisTickerText>())
-        for (const QString &label : ticker->ticks())
-            for (const QString &line : label.split(QLatin1Char('\n')))
-                widest = std::max(widest, metrics.horizontalAdvance(line));
+    for (const QString &label : std::as_const(m_tickLabels))
+        for (const QString &line : label.split(QLatin1Char('\n')))
+            widest = std::max(widest, metrics.horizontalAdvance(line));
     double spacing = 1; // between neighbouring ticks, in keys
     for (std::size_t i = 1; i < m_centers.size(); ++i)
         spacing = i == 1 ? m_centers[1] - m_centers[0] : std::min(spacing, m_centers[i] - m_centers[i - 1]);
     const bool rotated = widest > spacing * pixelsPerUnit - 8;
     x->setTickLabelRotation(rotated ? -30 : 0);
+    // Rotated labels a tick apart lie half that apart across their lines (sin 30°): where that is less
+    // than a line (24 runs of 8 ranks side by side), every 2nd, 4th, … is named, the first always.
+    const int labels = int(m_centers.size());
+    const int every =
+        rotated ? labelStep(labels, labels * spacing * pixelsPerUnit / 2, metrics.lineSpacing()) : 1;
+    if (every != m_labelEvery && m_tickLabels.size() == labels) {
+        m_labelEvery = every;
+        auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+        for (int i = 0; i < labels; ++i)
+            ticker->addTick(m_centers[std::size_t(i)], i % every == 0 ? m_tickLabels[i] : QString());
+        x->setTicker(ticker);
+    }
     // A rotated label reaches left of its tick by its width × cos 30°: the first one needs that room
     // beside the y axis, or its start is cut off.
     int left = 0;

@@ -105,6 +105,8 @@ private:
         double first = 0, last = 0; // centres of its first and last group
     };
     std::vector<double> m_centers; // x of each group's centre
+    QStringList m_tickLabels;      // every group's, some left unshown where rotated ones would overlap
+    int m_labelEvery = 1;
     std::vector<Cluster> m_clusters;
     QString m_labelA = QStringLiteral("A"), m_labelB = QStringLiteral("B");
     QString m_unit = QStringLiteral("µs");
