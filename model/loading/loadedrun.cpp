@@ -11,10 +11,11 @@
 #include <QThreadPool>
 #include <QtConcurrent>
 
-#ifdef __GLIBC__
-#include <malloc.h>
 #include <map>
 #include <vector>
+
+#ifdef __GLIBC__
+#include <malloc.h>
 #endif
 
 namespace scopeline {
