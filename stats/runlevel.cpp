@@ -41,21 +41,20 @@ RunLevelTest runLevelTest(const std::vector<double> &summariesA, const std::vect
     if (!usableA || !usableB || a.size() < 2 || b.size() < 2)
         return result;
 
-    const WelchTest welch = welchTest(meanVariance(logA), meanVariance(logB), confidence);
+    // A summary v known to the timer's step r has its log known to r / v: each side's log variance
+    // at least that step's (atResolution), at the side's own level.
+    const MeanVariance measuredA = meanVariance(logA), measuredB = meanVariance(logB);
+    const auto atLogResolution = [resolution](const MeanVariance &m) {
+        return atResolution(m, resolution / std::exp(m.mean));
+    };
+    const WelchTest welch = welchTest(atLogResolution(measuredA), atLogResolution(measuredB), confidence, 0);
     result.change = std::expm1(welch.delta);
     result.confidence = confidence;
     result.rankP = mannWhitneyU(a, b).p;
     result.p = welch.p;
-    result.tied = welch.tied;
-    if (welch.tied) { // each side one value, known to a timer step: the ratio's widest reading
-        const double va = a.front(), vb = b.front();
-        result.ciLow = (vb - resolution) / (va + resolution) - 1;
-        result.ciHigh = va > resolution ? (vb + resolution) / (va - resolution) - 1
-                                        : std::numeric_limits<double>::infinity();
-    } else {
-        result.ciLow = std::expm1(welch.ciLow);
-        result.ciHigh = std::expm1(welch.ciHigh);
-    }
+    result.tied = measuredA.variance == 0 && measuredB.variance == 0;
+    result.ciLow = std::expm1(welch.ciLow);
+    result.ciHigh = std::expm1(welch.ciHigh);
     return result;
 }
 

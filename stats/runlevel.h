@@ -24,14 +24,14 @@ struct RunLevelTest
     double ciLow = kUnset, ciHigh = kUnset; // confidence interval of change
     double confidence = kUnset;             // its level, as asked
     double rankP = kUnset;                  // Mann–Whitney two-sided p on the summaries
-    // Every run gave the same value on each side (timer ticks): p is the exact permutation test of
-    // the two constant samples and the interval spans one timer step either way (stats/welch.h).
+    // Every run gave the same value on each side (timer ticks): the spread tested is the timer
+    // step's (stats/welch.h, atResolution), not a measured one.
     bool tied = false;
     bool valid() const { return runsA >= 2 && runsB >= 2 && p == p; }
 };
 
 // summariesA/B: one value per run (NaN entries, runs without samples, are left out). resolution: how
-// closely a summary is known (the timer step, ns), for the interval of a tie.
+// closely a summary is known (the timer step, ns): no side's spread is taken as less than its.
 RunLevelTest runLevelTest(const std::vector<double> &summariesA, const std::vector<double> &summariesB,
                           double confidence = 0.95, double resolution = 1);
 

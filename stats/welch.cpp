@@ -52,20 +52,17 @@ int64_t durationTick(const std::vector<double> &a, const std::vector<double> &b)
     return step;
 }
 
-double separatedSamplesP(std::size_t nA, std::size_t nB, bool equal)
+MeanVariance atResolution(MeanVariance sample, double resolution)
 {
-    if (equal)
-        return 1.0;
-    // 2 / C(nA + nB, nA), as a product so that large counts do not overflow
-    double p = 2;
-    for (std::size_t i = 1; i <= nA; ++i)
-        p *= double(i) / double(nB + i);
-    return std::min(p, 1.0);
+    sample.variance = std::max(sample.variance, resolution * resolution / 12);
+    return sample;
 }
 
-WelchTest welchTest(const MeanVariance &a, const MeanVariance &b, double confidence, double resolution)
+WelchTest welchTest(const MeanVariance &measuredA, const MeanVariance &measuredB, double confidence,
+                    double resolution)
 {
     WelchTest result;
+    const MeanVariance a = atResolution(measuredA, resolution), b = atResolution(measuredB, resolution);
     if (a.n == 0 || b.n == 0)
         return result;
     result.delta = b.mean - a.mean;
@@ -73,13 +70,9 @@ WelchTest welchTest(const MeanVariance &a, const MeanVariance &b, double confide
         return result;
     const double va = a.variance / double(a.n), vb = b.variance / double(b.n);
     const double se2 = va + vb;
-    if (!(se2 > 0)) { // no spread on either side: scipy answers NaN; the values are known to a timer step
-        result.tied = true;
-        result.p = separatedSamplesP(a.n, b.n, result.delta == 0);
-        result.ciLow = result.delta - resolution;
-        result.ciHigh = result.delta + resolution;
+    result.tied = measuredA.variance == 0 && measuredB.variance == 0;
+    if (!(se2 > 0)) // no spread and no resolution to stand for it: nothing to test
         return result;
-    }
     result.df = se2 * se2 / (va * va / double(a.n - 1) + vb * vb / double(b.n - 1));
     const boost::math::students_t dist(result.df);
     const double se = std::sqrt(se2);
@@ -92,20 +85,17 @@ WelchTest welchTest(const MeanVariance &a, const MeanVariance &b, double confide
     return result;
 }
 
-RatioInterval fiellerInterval(const MeanVariance &a, const MeanVariance &b, double confidence, double resolution)
+RatioInterval fiellerInterval(const MeanVariance &measuredA, const MeanVariance &measuredB, double confidence,
+                              double resolution)
 {
     RatioInterval result;
+    const MeanVariance a = atResolution(measuredA, resolution), b = atResolution(measuredB, resolution);
     if (a.n < 2 || b.n < 2 || !(a.mean != 0) || !(confidence > 0 && confidence < 1))
         return result;
     result.ratio = b.mean / a.mean;
     const double sa = a.variance / double(a.n), sb = b.variance / double(b.n); // variances of the means
-    if (!(sa + sb > 0)) { // no spread: each mean known to the resolution
-        if (a.mean - resolution > 0) {
-            result.low = (b.mean - resolution) / (a.mean + resolution);
-            result.high = (b.mean + resolution) / (a.mean - resolution);
-        }
+    if (!(sa + sb > 0))
         return result;
-    }
     // Welch's degrees of freedom of B − A, as its test has them: then 1 is outside the interval
     // exactly where that test rejects at this confidence, and the ratio never contradicts the verdict.
     const double df = (sa + sb) * (sa + sb) / (sb * sb / double(b.n - 1) + sa * sa / double(a.n - 1));

@@ -27,10 +27,11 @@ MeanVariance meanVariance(const std::vector<double> &values);
 // divisor of all the durations a comparison has (std::gcd of these).
 int64_t durationTick(const std::vector<double> &a, const std::vector<double> &b = {});
 
-// When every unit of each side gave the same value (timer ticks make this common) Welch has no spread to
-// go on. Then the exact permutation test of the two constant samples: p = 2 / C(nA + nB, nA) when they
-// differ (the observed split is the most extreme of all), 1 when they are equal.
-double separatedSamplesP(std::size_t nA, std::size_t nB, bool equal);
+// A value is known only to the timer's step (resolution, ns): a side's variance is never taken below
+// that of rounding to it, resolution² / 12. Units that all repeat one value (timer ticks make this
+// common) are then judged as units with that least spread, as a tiny measured spread would be: a tie
+// never reads as less certain than a near-tie.
+MeanVariance atResolution(MeanVariance sample, double resolution);
 
 struct WelchTest
 {
@@ -39,12 +40,12 @@ struct WelchTest
     double p = kUnset;                      // two-sided; NaN below 2 values a side
     double ciLow = kUnset, ciHigh = kUnset; // interval of delta at the asked confidence
     double df = kUnset;                     // Welch–Satterthwaite degrees of freedom
-    // Each side's values were all equal: p is separatedSamplesP and the interval delta ± resolution.
+    // Each side's values were all equal: the spread tested is the resolution's (atResolution).
     bool tied = false;
     bool valid() const { return p == p; }
 };
 
-// resolution: how closely a value is known (a timer step, ≥ 1); only a tie uses it.
+// resolution: how closely a value is known (a timer step), applied to each side by atResolution.
 WelchTest welchTest(const MeanVariance &a, const MeanVariance &b, double confidence = 0.95,
                     double resolution = 1);
 
@@ -52,8 +53,7 @@ WelchTest welchTest(const MeanVariance &a, const MeanVariance &b, double confide
 // b − θ·a is not rejected by a t-test, with the degrees of freedom of Welch's test of b − a, so that
 // the interval holds 1 exactly where that test does not reject. Bounded only when A's mean is
 // itself known to differ from 0 at that confidence; else unbounded (low and high NaN): the whole line,
-// or the line less one gap (gapLow, gapHigh), the θ rejected. Each side without spread: the values
-// known to `resolution`.
+// or the line less one gap (gapLow, gapHigh), the θ rejected. Variances at `resolution` as Welch's.
 struct RatioInterval
 {
     static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();

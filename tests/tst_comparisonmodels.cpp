@@ -392,8 +392,7 @@ private slots:
         QVERIFY2(tip.contains(QStringLiteral("on the 3 v 3 run medians")) &&
                      tip.contains(QStringLiteral("at %1 confidence").arg(formatPercent(confidence))),
                  qPrintable(tip));
-        QVERIFY2(tip.contains(QStringLiteral("exact permutation test, the interval ± one timer step")),
-                 qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("tested as values known to one timer step")), qPrintable(tip));
         QVERIFY(!tip.contains(QLatin1String("Caveat")));
         QVERIFY(!model.index(row == 0 ? 1 : 0, ComparisonTableModel::column("verdict"))
                      .data(Qt::ToolTipRole)

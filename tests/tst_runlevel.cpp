@@ -600,7 +600,9 @@ void TestRunLevel::matmulVersusEinsumSpan()
         b.append(m);
     const QJsonObject scope{
         {QStringLiteral("scope"), kPjit}, {QStringLiteral("a"), a}, {QStringLiteral("b"), b}};
-    input.write(QJsonDocument(QJsonObject{{QStringLiteral("scopes"), QJsonArray{scope}}}).toJson());
+    input.write(QJsonDocument(QJsonObject{{QStringLiteral("scopes"), QJsonArray{scope}},
+                                          {QStringLiteral("resolution"), pooled.timerStep}})
+                    .toJson());
     input.close();
     const QJsonArray expected = oracle({QStringLiteral("medians"), input.fileName()});
     QCOMPARE(expected.size(), 1);

@@ -14,6 +14,7 @@
 
 #include <QtTest>
 
+#include <cmath>
 #include <numeric>
 
 using namespace scopeline;
@@ -35,7 +36,7 @@ class TstScopeIndex : public QObject
 private slots:
     // Integer-µs Kineto: the kernels tick at 1 µs. A scope whose kernels all took one time (or two
     // multiples of 2 µs) is judged with that tick, not with its own divisor: the same runs on both sides
-    // are a tie known to ±1 µs, never "−100 % to +inf".
+    // are a tie known to 1 µs (its spread 1 µs/√12), never "−100 % to +inf".
     void tiesAreKnownToTheTracesTick()
     {
         const QString file = testdata::path(
@@ -57,8 +58,11 @@ private slots:
             QVERIFY(pooled.isPooled() && pooled.runLevel.tied);
             QCOMPARE(pooled.timerStep, 1000.0);
             const double median = pooled.a.median; // every run's median: the runs are one trace
-            QCOMPARE(pooled.runLevel.ciLow, (median - 1000) / (median + 1000) - 1);
-            QCOMPARE(pooled.runLevel.ciHigh, (median + 1000) / (median - 1000) - 1);
+            // 2 v 2 runs of log variance (1000 / median)² / 12: Welch's 2 degrees of freedom,
+            // t = scipy.stats.t.ppf(0.975, 2)
+            const double half = 4.302652729911275 * 1000 / median / std::sqrt(12.0);
+            QVERIFY(qAbs(pooled.runLevel.ciLow - std::expm1(-half)) < 1e-9);
+            QVERIFY(qAbs(pooled.runLevel.ciHigh - std::expm1(half)) < 1e-9);
         }
         QVERIFY2(coarse > 0, "no scope whose own divisor is coarser than the trace's tick: nothing tested");
     }

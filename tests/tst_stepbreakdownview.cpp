@@ -186,7 +186,7 @@ private slots:
         QCOMPARE(view.lineLabel()->text(), view.breakdown()->stepLine());
         QVERIFY(view.lineLabel()->text().contains(step.caveat));
         QVERIFY(view.lineLabel()->toolTip().contains(QStringLiteral("Caveat: %1.").arg(step.caveat)));
-        QCOMPARE(view.lineLabel()->toolTip().contains(QLatin1String("exact permutation test")), step.tied);
+        QCOMPARE(view.lineLabel()->toolTip().contains(QLatin1String("known to one timer step")), step.tied);
     }
 
     // The table tab reads StepBreakdown::columns(): the CSV's keys' titles, the CLI's texts, the raw values.

@@ -361,8 +361,8 @@ QString StepRow::verdictText() const
 {
     if (!reason.isEmpty())
         return reason;
-    if (tied) // timer ticks: say why p is what it is
-        return tr("%1 (each side the same in every unit: exact permutation test)")
+    if (tied) // timer ticks: say what spread was tested
+        return tr("%1 (each side the same in every unit: values known to 1 ns)")
             .arg(scopeline::verdictText(verdict));
     return scopeline::verdictText(verdict);
 }
@@ -379,15 +379,12 @@ stats::RatioInterval StepRow::ratio() const
         r.low = r.gapHigh;
         r.high = std::numeric_limits<double>::infinity();
     }
-    // A tie's interval (± one timer step) is hidden as Δ's is, where it would contradict the exact test.
-    if (tied && std::isnan(ciLow))
-        r.low = r.high = stats::RatioInterval::kUnset;
     return r;
 }
 
 bool StepRow::ratioIntervalShown() const
 {
-    return !std::isnan(ciLevel) && !(tied && !ratio().bounded());
+    return !std::isnan(ciLevel);
 }
 
 QString StepRow::changeIntervalText() const

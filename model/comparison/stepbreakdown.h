@@ -120,12 +120,11 @@ struct StepRow
     Verdict verdict = Verdict::NoSignificantChange;
     QString reason;    // why there is no test, when there is none
     QString caveat;    // what the test could not measure (Replication::caveat), on tested rows
-    bool tied = false; // each side's units all gave one value: exact permutation test, interval ± 1 ns
+    bool tied = false; // each side's units all gave one value: tested as known to 1 ns (stats::atResolution)
     std::vector<double> unitMeansA, unitMeansB; // the tested values, one per unit
     QString verdictText() const;
     // B / A per step with Fieller's interval at ciLevel: a ratio of durations is not below 0, and where
-    // A is about 0 the interval is the ray [gapHigh, inf); unset ends for a tie whose interval would
-    // contradict its exact test.
+    // A is about 0 the interval is the ray [gapHigh, inf).
     stats::RatioInterval ratio() const;
     // Whether ratio() has an interval to show, bounded or not.
     bool ratioIntervalShown() const;

@@ -12,12 +12,10 @@ come from >= 2 processes, else a run), two tests with Holm over the rows each:
   per_call_*: Welch on the logs of the units' mean medians, the interval of the ratio.
 Each interval is at *_ci_level = 1 - the row's Holm step-down level at --alpha (what its verdict is
 judged at); the time/run one bounded as a time is (low end >= -100 %, none for a kernel gone from B).
-When each side's units all have one value (timer ticks) Welch has no spread: the exact permutation
-test (scipy.stats.permutation_test over every split) and the interval read with each value off by one
-timer step (the GCD of every duration of the diff: a row whose calls all took one time would give that
-time), shown only where it excludes 0 exactly when the row
-is significant. A run's process: its folder under --root-a/--root-b
-(`side/<process>/<run>/`), else the OS pid of a Kineto trace's first launch call, else unknown. A and B
+Each side's variance is taken as at least step^2 / 12 (step: the GCD of every duration of the diff, a
+row whose calls all took one time would give that time), the variance of rounding to the timer's
+step, so that sides whose units all repeat one value are judged with that least spread. A run's
+process: its folder under --root-a/--root-b (`side/<process>/<run>/`), else the OS pid of a Kineto trace's first launch call, else unknown. A and B
 under one pid ran interleaved in that process only when their runs' launch ids never overlap.
 
 More than two variants: --b given once per candidate (with --label each), the baseline --a against
@@ -181,14 +179,6 @@ def holm(ps):
     return adjusted
 
 
-def exact_p(a, b):
-    """Each side one value: the exact permutation test of the difference of means, over every split."""
-    return float(stats.permutation_test((np.asarray(b, float), np.asarray(a, float)),
-                                        lambda x, y: np.mean(x) - np.mean(y), vectorized=False,
-                                        permutation_type="independent", n_resamples=np.inf,
-                                        alternative="two-sided").pvalue)
-
-
 def holm_levels(ps, alpha):
     """stats_oracle.holm_levels (Holm's step-down level of each p) with None for a row without a p."""
     levels = stats_oracle.holm_levels([math.nan if p is None else p for p in ps], alpha)
@@ -209,21 +199,11 @@ def time_level(tot_a, tot_b, step, level=0.05):
     if len(tot_a) < 2 or len(tot_b) < 2:
         return None, None, None, None, None
     a, b = np.asarray(tot_a, float), np.asarray(tot_b, float)
-    delta = b.mean() - a.mean()
-    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
+    delta, p, df, se = stats_oracle.welch_at_resolution(a, b, step)
     mwu = float(stats.mannwhitneyu(a, b, alternative="two-sided").pvalue)
-    if va + vb == 0:
-        p, half = exact_p(a, b), step
-    else:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            p = float(stats.ttest_ind(b, a, equal_var=False).pvalue)
-        df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
-        half = t_quantile(level / 2, df) * math.sqrt(va + vb)
-    if a.mean() == 0 and delta > 0:  # time where A's units had none (a process-dependent kernel): new in B
-        return p, math.inf, None, None, mwu
-    if not a.mean() > 0:
-        return p, None, None, None, mwu
+    half = t_quantile(level / 2, df) * se
+    if not a.mean() > 0:  # time where A's units had none: new in B, an infinite change
+        return p, math.inf if delta > 0 else None, None, None, mwu
     if not b.any():
         return p, delta / a.mean(), None, None, mwu
     return p, delta / a.mean(), max(-1.0, (delta - half) / a.mean()), (delta + half) / a.mean(), mwu
@@ -235,20 +215,11 @@ def run_level(meds_a, meds_b, step, level=0.05):
     if len(meds_a) < 2 or len(meds_b) < 2 or min(meds_a + meds_b) <= 0:
         return None, None, None, None, None
     la, lb = np.log(meds_a), np.log(meds_b)
-    diff = lb.mean() - la.mean()
-    va, vb = la.var(ddof=1) / len(la), lb.var(ddof=1) / len(lb)
+    # a median v known to the timer's step has its log known to step / v, each side's at its level
+    diff, p, df, se = stats_oracle.welch_at_resolution(la, lb, step / math.exp(la.mean()), step / math.exp(lb.mean()))
     mwu = float(stats.mannwhitneyu(meds_a, meds_b, alternative="two-sided").pvalue)
-    change = math.expm1(diff)
-    if np.ptp(meds_a) == 0 and np.ptp(meds_b) == 0:  # each side one value: known to a timer step
-        a, b = meds_a[0], meds_b[0]
-        high = (b + step) / (a - step) - 1 if a > step else math.inf
-        return exact_p(meds_a, meds_b), change, (b - step) / (a + step) - 1, high, mwu
-    with warnings.catch_warnings():  # nearly equal logs: scipy warns, the p it gives is what we check
-        warnings.simplefilter("ignore", RuntimeWarning)
-        p = float(stats.ttest_ind(lb, la, equal_var=False).pvalue)
-    df = (va + vb) ** 2 / (va ** 2 / (len(la) - 1) + vb ** 2 / (len(lb) - 1))
-    half = t_quantile(level / 2, df) * math.sqrt(va + vb)
-    return p, change, math.expm1(diff - half), math.expm1(diff + half), mwu
+    half = t_quantile(level / 2, df) * se
+    return p, math.expm1(diff), math.expm1(diff - half), math.expm1(diff + half), mwu
 
 
 def verdict_of(p, change, alpha, threshold):

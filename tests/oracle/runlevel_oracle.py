@@ -12,11 +12,12 @@ Usage:
       run medians computed from the trace files; several --b: {"rows": [...], "across": [per scope:
       Kruskal-Wallis h, p_raw, p (Holm over the scopes)]}
   runlevel_oracle.py medians FILE
-      FILE: {"scopes": [{"scope": str, "a": [run medians], "b": [...]}, ...]} (NaN: a run without samples)
+      FILE: {"scopes": [{"scope": str, "a": [run medians], "b": [...]}, ...], "resolution": ns} (NaN: a
+      run without samples; resolution: the timer's step the medians are known to, 1 ns if absent)
 Prints a JSON list, one object per scope: scope, medians_a, medians_b, runs_a, runs_b, run_level_p (Holm),
 run_level_p_raw, run_level_change, run_level_ci_low, run_level_ci_high at run_level_ci_level (1 - the
-row's Holm step-down level at alpha 0.05; a tie's interval only where it excludes 0 exactly when the row
-is significant), run_level_rank_p.
+row's Holm step-down level at alpha 0.05), run_level_rank_p. Each side's log variance is at least that of
+rounding to the timer's step (the GCD of every GPU event's duration in the traces), as scopeline's.
 """
 import argparse
 import json
@@ -28,14 +29,14 @@ import numpy as np
 from scipy import stats
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_oracle import samples  # noqa: E402  (the raw-trace reader)
+from compare_oracle import kernels, samples  # noqa: E402  (the raw-trace reader)
 from stats_oracle import clean, holm, holm_levels, interval_agrees, run_level  # noqa: E402  (scipy formulas)
 
 
-def rows(per_scope, alpha=0.05):
+def rows(per_scope, resolution, alpha=0.05):
     out = []
     for scope, a, b in per_scope:
-        r = run_level(a, b, [])
+        r = run_level(a, b, [], resolution)
         out.append({"scope": scope, "medians_a": a, "medians_b": b,
                     "runs_a": r["runs_a"], "runs_b": r["runs_b"], "run_level_p_raw": r["p"], "run_level_change": r["change"],
                     "run_level_ci_low": math.nan, "run_level_ci_high": math.nan, "run_level_ci_level": math.nan,
@@ -45,8 +46,8 @@ def rows(per_scope, alpha=0.05):
         r["run_level_p"] = p
         if math.isnan(level):
             continue
-        # The interval at the level the verdict is judged; a tie's only where it agrees with it.
-        ci = run_level(r["medians_a"], r["medians_b"], [1 - level])["ci"][0]
+        # The interval at the level the verdict is judged.
+        ci = run_level(r["medians_a"], r["medians_b"], [1 - level], resolution)["ci"][0]
         if interval_agrees(r["run_level_p_raw"], level, ci["low"], ci["high"]):
             r["run_level_ci_low"], r["run_level_ci_high"] = ci["low"], ci["high"]
         r["run_level_ci_level"] = 1 - level
@@ -73,7 +74,16 @@ def variants(args):
             across.append({"scope": scope, "groups": len(groups), "h": math.nan, "p_raw": math.nan})
     for row, p in zip(across, holm([r["p_raw"] for r in across])):
         row["p"] = p
-    return {"rows": rows(per_scope), "across": across}
+    return {"rows": rows(per_scope, timer_step(args.a + [f for files in args.b for f in files])), "across": across}
+
+
+def timer_step(files):
+    """The GCD of every GPU event's duration (ns) in the files: the step a run's median is known to."""
+    step = 0
+    for path in files:
+        for _, _, duration, _, _ in kernels(path):
+            step = math.gcd(step, duration)
+    return max(step, 1)
 
 
 def median_or_nan(values):
@@ -99,11 +109,13 @@ def main():
     if args.command == "traces":
         per_scope = [(s, [median_or_nan(samples(f, s, args.samples)) for f in args.a],
                       [median_or_nan(samples(f, s, args.samples)) for f in args.b[0]]) for s in args.scope]
+        resolution = timer_step(args.a + args.b[0])
     else:
         with open(args.file, encoding="utf-8") as f:
             spec = json.load(f)
         per_scope = [(item["scope"], item["a"], item["b"]) for item in spec["scopes"]]
-    json.dump(clean(rows(per_scope)), sys.stdout)
+        resolution = spec.get("resolution", 1.0)
+    json.dump(clean(rows(per_scope, resolution)), sys.stdout)
     return 0
 
 

@@ -171,14 +171,32 @@ def holm_levels(p, alpha):
 
 
 def interval_agrees(p, level, low, high):
-    """The rule every table keeps: an interval beside a verdict excludes 0 exactly when p < level (a tie's
-    interval, one timer step either way, is shown only where it does)."""
+    """The rule every table keeps: an interval beside a verdict excludes 0 exactly when p < level."""
     return (p < level) == (low > 0 or high < 0)
 
 
-def run_level(a, b, confidences):
+def welch_at_resolution(a, b, resolution_a=1.0, resolution_b=None):
+    """Welch's test of mean(b) - mean(a) (scipy.stats.ttest_ind_from_stats) with each side's sample
+    variance taken as at least resolution^2 / 12, the variance of rounding to the timer's step: so that
+    sides whose values all repeat one (timer ticks) are judged with that least spread.
+    Returns (delta, p, df, se)."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    rb = resolution_a if resolution_b is None else resolution_b
+    va = max(float(a.var(ddof=1)), resolution_a ** 2 / 12)
+    vb = max(float(b.var(ddof=1)), rb ** 2 / 12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        p = float(stats.ttest_ind_from_stats(b.mean(), math.sqrt(vb), b.size, a.mean(), math.sqrt(va), a.size,
+                                             equal_var=False).pvalue)
+    qa, qb = va / a.size, vb / b.size
+    df = (qa + qb) ** 2 / (qa ** 2 / (a.size - 1) + qb ** 2 / (b.size - 1))
+    return float(b.mean() - a.mean()), p, df, math.sqrt(qa + qb)
+
+
+def run_level(a, b, confidences, resolution=1.0):
     """Run-level test on per-run summaries: NaN entries are runs without samples and are dropped;
-    a side with fewer than 2 runs, or a summary that is not positive and finite, gives no figures."""
+    a side with fewer than 2 runs, or a summary that is not positive and finite, gives no figures.
+    resolution: the timer's step (ns) the summaries are known to."""
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     a, b = a[~np.isnan(a)], b[~np.isnan(b)]
@@ -189,25 +207,12 @@ def run_level(a, b, confidences):
     if a.size < 2 or b.size < 2 or not usable:
         return out
     la, lb = np.log(a), np.log(b)
-    out["p"] = stats.ttest_ind(lb, la, equal_var=False).pvalue
-    diff = lb.mean() - la.mean()
+    # a summary v known to the timer's step r has its log known to r / v: each side's at its geometric mean
+    diff, out["p"], df, se = welch_at_resolution(la, lb, resolution / math.exp(la.mean()),
+                                                 resolution / math.exp(lb.mean()))
     out["change"] = math.expm1(diff)
     out["rank_p"] = stats.mannwhitneyu(a, b, alternative="two-sided", method="auto").pvalue
-    if np.ptp(a) == 0 and np.ptp(b) == 0:
-        # Each side one value (timer ticks): no spread for Welch. The exact permutation test of the
-        # difference of means over every split, and the ratio read with each value off by one step
-        # (1 ns, the test's resolution) either way.
-        out["p"] = stats.permutation_test((b, a), lambda x, y: np.mean(x) - np.mean(y), vectorized=False,
-                                          permutation_type="independent", n_resamples=np.inf,
-                                          alternative="two-sided").pvalue
-        for item in out["ci"]:
-            item["low"] = (b[0] - 1) / (a[0] + 1) - 1
-            item["high"] = (b[0] + 1) / (a[0] - 1) - 1
-        return out
-    va, vb = la.var(ddof=1) / a.size, lb.var(ddof=1) / b.size
-    se = math.sqrt(va + vb)
     if se > 0:
-        df = (va + vb) ** 2 / (va ** 2 / (a.size - 1) + vb ** 2 / (b.size - 1))
         for item in out["ci"]:
             tail = (1 - item["confidence"]) / 2
             q = stats.t.ppf(1 - tail, df)

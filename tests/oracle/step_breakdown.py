@@ -36,12 +36,13 @@ Definitions
   Units: by_process when either side has >= 2 distinct non-empty processes; then a unit = a process
   (value = mean of its runs' means), else a unit = a run. mean = mean of the unit values (exact
   rationals); delta = mean_b - mean_a; share_of_delta = delta / step delta (null if |step delta| < threshold * step mean_a or 0).
-  With >= 2 units a side: Welch p_raw = ttest_ind(b, a, equal_var=False); se == 0 (each side one
-  value) -> p_raw = the exact permutation test of the difference of means. The step row is judged
+  With >= 2 units a side: Welch p_raw = ttest_ind_from_stats(b, a, equal_var=False), each side's
+  variance (ddof 1) at least 1/12 ns^2, that of rounding to 1 ns (so that a side whose units all give
+  one value is judged with that least spread). The step row is judged
   alone: p = p_raw at level alpha; the other rows are one Holm family: p = Holm-adjusted, level =
   Holm's step-down level. CI of delta at ci_level = 1 - level: delta +- t.ppf(1 - level/2, df_WS) * se
-  (se = sqrt(va/na + vb/nb), ddof 1), for a tie delta +- 1 ns, shown only if it excludes 0 exactly
-  when p_raw < level. Verdict: < 2 units a side or p null -> not_tested;
+  (se = sqrt(va/na + vb/nb), the variances as above), shown only if it excludes 0 exactly when
+  p_raw < level. Verdict: < 2 units a side or p null -> not_tested;
   p >= alpha -> no_significant_change; |delta| < threshold * step mean_a -> no_meaningful_change;
   delta < 0 -> faster; else slower.
 
@@ -340,19 +341,14 @@ def measure(runs_a, runs_b, by_process, communication):
         if len(a) >= 2 and len(b) >= 2:
             va = sum(((x - row["mean_a_ns"]) ** 2 for x in a), Fraction(0)) / (len(a) - 1)
             vb = sum(((x - row["mean_b_ns"]) ** 2 for x in b), Fraction(0)) / (len(b) - 1)
+            va, vb = max(va, Fraction(1, 12)), max(vb, Fraction(1, 12))  # values known to 1 ns
             se2 = va / len(a) + vb / len(b)
-            if se2 != 0:
-                se = math.sqrt(float(se2))
-                df = float(se2 ** 2 / ((va / len(a)) ** 2 / (len(a) - 1) + (vb / len(b)) ** 2 / (len(b) - 1)))
-                row["_half"] = lambda level, df=df, se=se: stats.t.ppf(1 - level / 2, df) * se
-                row["p_raw"] = float(stats.ttest_ind([float(x) for x in b], [float(x) for x in a],
-                                                     equal_var=False).pvalue)
-            else:  # each side one value: the exact permutation test, the values known to 1 ns
-                row["p_raw"] = float(stats.permutation_test(
-                    ([float(x) for x in b], [float(x) for x in a]), lambda x, y: np.mean(x) - np.mean(y),
-                    vectorized=False, permutation_type="independent", n_resamples=np.inf,
-                    alternative="two-sided").pvalue)
-                row["_half"] = lambda level: 1  # the values known to 1 ns, whatever the level
+            se = math.sqrt(float(se2))
+            df = float(se2 ** 2 / ((va / len(a)) ** 2 / (len(a) - 1) + (vb / len(b)) ** 2 / (len(b) - 1)))
+            row["_half"] = lambda level, df=df, se=se: stats.t.ppf(1 - level / 2, df) * se
+            row["p_raw"] = float(stats.ttest_ind_from_stats(
+                float(row["mean_b_ns"]), math.sqrt(float(vb)), len(b), float(row["mean_a_ns"]), math.sqrt(float(va)),
+                len(a), equal_var=False).pvalue)
         if len(a) >= 2 and len(b) >= 2:  # the ratio B / A, the step's checked against a bootstrap too
             row["_ratio"] = lambda level, a=[float(x) for x in a], b=[float(x) for x in b], step=comp == "step": dict(
                 fieller(a, b, level),
@@ -367,15 +363,13 @@ def fieller(a, b, level):
     """Fieller's interval of mean(b) / mean(a) at confidence 1 - level, written from the definition:
     the theta with |mean_b - theta mean_a| <= t * sqrt(vb/nb + theta^2 va/na), t of the Welch-
     Satterthwaite df of mean_b - mean_a (Welch's test's own, so 1 is inside exactly where that test
-    does not reject). None when unbounded."""
+    does not reject), each variance at least 1/12 ns^2 as Welch's. None when unbounded."""
     ma, mb = sum(a) / len(a), sum(b) / len(b)
-    qa = sum((x - ma) ** 2 for x in a) / (len(a) - 1) / len(a)
-    qb = sum((x - mb) ** 2 for x in b) / (len(b) - 1) / len(b)
+    qa = max(sum((x - ma) ** 2 for x in a) / (len(a) - 1), 1 / 12) / len(a)
+    qb = max(sum((x - mb) ** 2 for x in b) / (len(b) - 1), 1 / 12) / len(b)
     if ma == 0:
         return dict(ratio=None, low=None, high=None)
     theta = mb / ma
-    if qa == 0 and qb == 0:  # no spread on either side: no t interval
-        return dict(ratio=theta, low=None, high=None)
     df = (qa + qb) ** 2 / (qb ** 2 / (len(b) - 1) + qa ** 2 / (len(a) - 1))
     t = stats.t.ppf(1 - level / 2, df)
     # quadratic in theta: (ma^2 - t^2 qa) theta^2 - 2 ma mb theta + (mb^2 - t^2 qb) <= 0

@@ -72,11 +72,11 @@ void ComparisonTableModel::setCaveat(const QString &caveat)
 
 QString ComparisonTableModel::tiedExplanation(const QString &unit, double timerStepNs)
 {
-    // Welch has no spread to go on when every unit repeats one value: say why p is what it is.
+    // Welch has no spread to go on when every unit repeats one value: say which spread it was given.
     const QString resolution =
         timerStepNs > 0 ? tr(" — timer resolution %1").arg(formatDuration(timerStepNs)) : QString();
-    return tr("Every %1 gave the same value on each side%2: the p is the exact permutation test, "
-              "the interval ± one timer step.")
+    return tr("Every %1 gave the same value on each side%2: tested as values known to one timer step "
+              "(a spread of step/√12), not a measured spread.")
         .arg(unit, resolution);
 }
 
