@@ -172,7 +172,9 @@ QString VariantSteps::leadLine(int candidate) const
                                     StepPart::GpuWaiting, StepPart::Unknown}
             : std::vector<StepPart>{StepPart::Busy, StepPart::LaunchLate, StepPart::GpuWaiting,
                                     StepPart::Unknown};
-    // of those judged a change, else of all (then with its verdict, where the parts were tested)
+    // The part that moved most, with its verdict where it is not judged a change; and then the largest
+    // part judged one, if another: naming only the judged part read as where the time went when a
+    // part ten times larger had moved without a verdict.
     const auto largest = [&](bool judgedOnly) {
         const StepRow *most = nullptr;
         for (const StepPart part : leaves) {
@@ -184,13 +186,16 @@ QString VariantSteps::leadLine(int candidate) const
         }
         return most;
     };
-    const StepRow *judged = largest(true), *most = judged ? judged : largest(false);
+    const auto named = [](const StepRow &row) {
+        const QString verdict =
+            row.reason.isEmpty() ? QStringLiteral(" (%1)").arg(verdictText(row.verdict)) : QString();
+        return stepPartTitle(row.part) + QLatin1Char(' ') + formatSignedDuration(row.delta) + verdict;
+    };
+    const StepRow *most = largest(false), *judged = largest(true);
     if (most)
-        line += QCoreApplication::translate("VariantSteps", ", of which %1 %2%3")
-                    .arg(stepPartTitle(most->part), formatSignedDuration(most->delta),
-                         judged || !most->reason.isEmpty()
-                             ? QString()
-                             : QStringLiteral(" (%1)").arg(verdictText(most->verdict)));
+        line += QCoreApplication::translate("VariantSteps", ", of which %1").arg(named(*most));
+    if (judged && judged != most)
+        line += QStringLiteral(", ") + named(*judged);
     return line;
 }
 
