@@ -70,8 +70,8 @@ void printDiff(const KernelDiff &diff, const StepBreakdown &steps, const QString
     out() << s.kernels << (diff.options().byOp ? " op" : " kernel") << (s.kernels == 1 ? ": " : "s: ")
           << s.kernels - s.onlyInA - s.onlyInB << " on both sides, " << s.onlyInA << " only in A, "
           << s.onlyInB << " only in B";
-    if (s.processDependent)
-        out() << ", " << s.processDependent << " process-dependent";
+    if (s.processDependent) // across the others: such a kernel is also on both sides or on one
+        out() << "; " << s.processDependent << " of the " << s.kernels << " process-dependent";
     const QString unit = s.byProcess ? QStringLiteral("process") : QStringLiteral("run");
     if ((s.byProcess ? std::min(s.processesA, s.processesB) : std::min(s.runsA, s.runsB)) < 2)
         out() << "; one " << unit << " on a side: " << unit << "-to-" << unit << " variation not measured\n";

@@ -549,8 +549,9 @@ QString KernelDiff::headerText() const
             .arg(s.kernels)
             .arg(s.onlyInA)
             .arg(s.onlyInB);
+    // across the others: a process-dependent kernel is also on both sides or on one
     if (s.processDependent > 0)
-        rows += tr(", %1 process-dependent").arg(s.processDependent);
+        rows += tr("; %1 of the %2 process-dependent").arg(s.processDependent).arg(s.kernels);
     parts << rows;
     QString text = parts.join(QStringLiteral(" · "));
     if (s.runsA < 2 || s.runsB < 2)
