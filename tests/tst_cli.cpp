@@ -669,6 +669,28 @@ private slots:
                  missing.err.constData());
     }
 
+    // compare says how its rows were judged, as steps and diff do: the units, the families, alpha and the
+    // threshold (at --alpha 0.01 the table had shown only its intervals' levels change).
+    void compareSaysHowItJudges()
+    {
+        const QStringList sides{testdata::path("h100_runs/jax_processes/matmul"),
+                                testdata::path("h100_runs/jax_processes/einsum")};
+        for (const QString &format : {QStringLiteral("text"), QStringLiteral("markdown")}) {
+            const ProcessResult result =
+                cli(QStringList{QStringLiteral("compare")}
+                    << sides
+                    << QStringList{QStringLiteral("--scope"), QStringLiteral("PjitFunction(<lambda>)"),
+                                   QStringLiteral("--alpha"), QStringLiteral("0.01"),
+                                   QStringLiteral("--threshold"), QStringLiteral("5"),
+                                   QStringLiteral("--format"), format});
+            QVERIFY2(result.exitCode == 0, result.err.constData());
+            const QString out = QString::fromUtf8(result.out);
+            QVERIFY2(out.contains(QStringLiteral("(A 4, B 4 processes)")) &&
+                         out.contains(QStringLiteral("(alpha 0.01, threshold 5%)")),
+                     result.out.constData());
+        }
+    }
+
     // Per kernel, a scope that runs another number of kernels a run on each side compares two mixes: said
     // (cuBLAS matmul's mlp against einsum's read "B slower" per kernel while B spent 25 % less time).
     void kernelMixesAreSaid()

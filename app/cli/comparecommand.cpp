@@ -36,8 +36,35 @@ void printCaveat(const std::vector<ComparisonRow> &rows, bool markdown)
         out() << (markdown ? "\n> caveat: " + markdownCell(caveat) : "caveat: " + caveat) << "\n";
 }
 
-void printComparison(const std::vector<ComparisonRow> &rows, double alpha, double threshold)
+// How the rows were judged, as `steps` and `diff` say it: the units, the tests, the families, alpha and
+// the threshold (a table at --alpha 0.01 had shown only its intervals' levels change).
+QString verdictLegend(const Replication &replication, double alpha, double threshold)
 {
+    const QString pairs =
+        QStringLiteral("a run pair: Mann–Whitney on its samples, Holm over the scopes of each pair");
+    const QString medians = replication.byProcess() ? QStringLiteral("each process's mean run median")
+                                                    : QStringLiteral("the run medians");
+    const QString pooled =
+        replication.runs(0) > 1 || replication.runs(1) > 1
+            ? QStringLiteral("all runs: Welch on the logs of %1 (A %2, B %3 %4), Holm over "
+                             "the scopes; ")
+                  .arg(medians)
+                  .arg(replication.units(0).size())
+                  .arg(replication.units(1).size())
+                  .arg(replication.byProcess() ? QStringLiteral("processes") : QStringLiteral("runs"))
+            : QString();
+    return QStringLiteral("verdicts: %1%2 (alpha %3, threshold %4%)")
+        .arg(pooled, pairs)
+        .arg(alpha)
+        .arg(100 * threshold);
+}
+
+// replication: a pair's, whose legend goes first (a candidate's rows follow their own heading)
+void printComparison(const std::vector<ComparisonRow> &rows, double alpha, double threshold,
+                     const Replication *replication = nullptr)
+{
+    if (replication)
+        out() << verdictLegend(*replication, alpha, threshold) << "\n";
     out() << tableText(ScopeComparison::cliColumns(alpha, threshold), rows);
     printCaveat(rows, false);
 }
@@ -45,11 +72,12 @@ void printComparison(const std::vector<ComparisonRow> &rows, double alpha, doubl
 // The pull-request comment: the sides, the rows as a table, the caveat, the gate.
 void printComparisonMarkdown(const std::vector<ComparisonRow> &rows, double alpha, double threshold,
                              const Gate &gate, const ComparisonOptions &options, const QString &runsA,
-                             const QString &runsB)
+                             const QString &runsB, const Replication &replication)
 {
     out() << "### Scopeline compare\n\n"
           << "**A** `" << options.pathA << "` (" << runsA << ") · **B** `" << options.pathB << "` (" << runsB
           << ")\n\n"
+          << verdictLegend(replication, alpha, threshold) << "\n\n"
           << tableMarkdown(ScopeComparison::cliColumns(alpha, threshold), rows);
     printCaveat(rows, true);
     out() << closingMarkdown(gate);
@@ -200,7 +228,8 @@ int compareCommand(const QStringList &arguments)
     Gate gate(output.failOn, output.strict);
     gate.addScopeComparison(rows, alpha, options.threshold);
     if (output.format == OutputFormat::Markdown)
-        printComparisonMarkdown(rows, alpha, options.threshold, gate, options, runsText(a), runsText(b));
+        printComparisonMarkdown(rows, alpha, options.threshold, gate, options, runsText(a), runsText(b),
+                                replication);
     else if (output.format == OutputFormat::Json)
         printComparisonJson(rows, alpha, options.threshold, gate, options, Replication::of(a, {}).runs(0),
                             Replication::of(b, {}).runs(0));
@@ -220,7 +249,7 @@ int compareCommand(const QStringList &arguments)
         const QStringList namesA = runNames(a), namesB = runNames(b);
         for (int i = 0; i < std::min(namesA.size(), namesB.size()); ++i)
             out() << "  run " << i + 1 << ": " << namesA[i] << " vs " << namesB[i] << "\n";
-        printComparison(rows, alpha, options.threshold);
+        printComparison(rows, alpha, options.threshold, &replication);
     }
     out().flush();
 
