@@ -5,6 +5,7 @@
 #include "widgets/charts/boxplotview.h"
 #include "widgets/charts/contributionchart.h"
 #include "widgets/charts/plottheme.h"
+#include "widgets/charts/rankbars.h"
 
 #include <QApplication>
 #include <QImage>
@@ -137,6 +138,36 @@ private slots:
         }
         view.resize(5000, 300);
         QVERIFY(QTest::qWaitFor([&] { return named().size() == 25; }));
+    }
+
+    // A rank's bar starts at the axis: the category axis draws no tick into it (each rank's tick had
+    // been a dark dash across its compute segment). Read from the painted pixels.
+    void rankBarsHaveNoTicksOverTheBars()
+    {
+        RankRow row;
+        row.rank = 0;
+        row.stepNs = 10e6;
+        row.computeNs = 4e6;
+        row.idleNs = 6e6;
+        RankBars bars;
+        bars.setRows({row, row});
+        bars.resize(400, 240);
+        bars.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&bars));
+        QCustomPlot *plot = bars.plot();
+        plot->replot();
+        const QImage image = plot->toPixmap(plot->width(), plot->height(), 1.0).toImage();
+        const QColor compute = dataColour(DataColour::SideA);
+        for (int bar = 0; bar < 2; ++bar) {
+            const int y = int(std::lround(plot->yAxis->coordToPixel(bar)));
+            const int axis = int(std::lround(plot->xAxis->coordToPixel(0)));
+            for (int x = axis + 2; x < axis + 6; ++x)
+                QVERIFY2(image.pixelColor(x, y) == compute,
+                         qPrintable(QStringLiteral("bar %1, x %2: %3")
+                                        .arg(bar)
+                                        .arg(x)
+                                        .arg(image.pixelColor(x, y).name())));
+        }
     }
 
     // A chart made inside a dark window is dark from the start.

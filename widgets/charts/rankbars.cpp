@@ -21,6 +21,7 @@ RankBars::RankBars(QWidget *parent) : QWidget(parent)
     m_plot->yAxis->setRangeReversed(true);
     m_plot->yAxis->grid()->setVisible(false);
     m_plot->yAxis->setSubTicks(false);
+    m_plot->yAxis->setTickLength(0, 0); // a rank's tick would be drawn over its compute segment
     // the legend in a row of its own above the bars, never over them
     m_plot->plotLayout()->insertRow(0);
     m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
