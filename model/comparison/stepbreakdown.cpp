@@ -323,6 +323,13 @@ RunSteps findRunSteps(const RunSummary &summary, const QString &stepScope, std::
     return out;
 }
 
+double RunSteps::period() const
+{
+    if (steps.size() < 2)
+        return kUnset;
+    return double(steps.back().start - steps.front().start) / double(steps.size() - 1);
+}
+
 bool RunSteps::hasCommunication() const
 {
     return std::any_of(steps.begin(), steps.end(), [](const StepInstance &s) { return s.commKernels > 0; });
@@ -503,6 +510,23 @@ void StepBreakdown::compare()
             row.tied = false;
         }
     }
+    m_period = StepRow{};
+    for (int side = 0; side < 2; ++side) {
+        std::vector<double> perRun;
+        for (const RunSteps &run : side == 0 ? m_runsA : m_runsB)
+            perRun.push_back(run.period());
+        std::vector<double> &units = side == 0 ? m_period.unitMeansA : m_period.unitMeansB;
+        for (double v : replication.unitValues(side, perRun))
+            if (!std::isnan(v))
+                units.push_back(v);
+    }
+    m_period.unitsA = int(m_period.unitMeansA.size());
+    m_period.unitsB = int(m_period.unitMeansB.size());
+    m_period.meanA = stats::meanVariance(m_period.unitMeansA).mean;
+    m_period.meanB = stats::meanVariance(m_period.unitMeansB).mean;
+    m_period.delta = m_period.meanB - m_period.meanA;
+    if (m_period.unitsA >= 2 && m_period.unitsB >= 2)
+        m_period.ciLevel = 1 - m_options.alpha;
     judgeTogether({this});
 }
 
@@ -624,6 +648,22 @@ QString StepBreakdown::toCsv() const
     return tableCsv(columns(), m_rows);
 }
 
+QString StepBreakdown::periodText() const
+{
+    const StepRow &p = m_period;
+    if (std::isnan(p.meanA) || std::isnan(p.meanB))
+        return {};
+    QString text =
+        tr("a step starts every %1 in A, %2 in B").arg(formatDuration(p.meanA), formatDuration(p.meanB));
+    if (p.meanA > 0) {
+        text += QStringLiteral(" (%1").arg(formatChange(p.delta / p.meanA, 1));
+        if (const QString interval = p.changeIntervalText(); !interval.isEmpty())
+            text += tr(", %1 CI %2").arg(formatPercent(p.ciLevel), interval);
+        text += QLatin1Char(')');
+    }
+    return text;
+}
+
 QString StepBreakdown::stepLine() const
 {
     const StepRow &s = row(StepPart::Step);
@@ -636,6 +676,8 @@ QString StepBreakdown::stepLine() const
     if (const QString interval = s.changeIntervalText(); !interval.isEmpty() && s.meanA > 0)
         line += tr(", %1 CI %2").arg(formatPercent(s.ciLevel), interval);
     line += QStringLiteral(": ") + s.verdictText();
+    if (const QString period = periodText(); !period.isEmpty())
+        line += QStringLiteral("; ") + period;
     return s.caveat.isEmpty() ? line : line + QStringLiteral("; ") + s.caveat;
 }
 
