@@ -561,6 +561,29 @@ private slots:
         QCOMPARE(view.groups().size(), std::size_t(0));
     }
 
+    // At 1366 x 768 with a kernel selected the box plot is short: its value axis keeps its unit ("µs",
+    // not a title cut to "duration") and two ticks at least (one lone "8" had been its only scale).
+    void shortBoxPlotKeepsUnitAndScale()
+    {
+        BoxPlotView view;
+        view.setGroups({BoxPlotView::Group::fromSamples(QStringLiteral("gemm"), {7.9e3, 8.1e3, 8.4e3, 8.2e3},
+                                                        {7.5e3, 7.7e3, 7.6e3, 7.8e3})});
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.resize(360, 100); // the window's at 1366 x 768, as its layout sizes it once shown
+        view.plot()->replot();
+        QCOMPARE(view.plot()->yAxis->label(), QStringLiteral("µs"));
+        const QCPRange range = view.plot()->yAxis->range();
+        const QVector<double> ticks = view.plot()->yAxis->tickVector();
+        QVERIFY2(
+            std::count_if(ticks.begin(), ticks.end(),
+                          [&](double t) { return t >= range.lower && t <= range.upper; }) >= 2,
+            qPrintable(
+                QStringLiteral("%1 ticks in [%2, %3]").arg(ticks.size()).arg(range.lower).arg(range.upper)));
+        view.resize(360, 320);
+        QCOMPARE(view.plot()->yAxis->label(), QStringLiteral("duration (µs)"));
+    }
+
     // Long scope names that differ in the middle (one layer each) keep apart as tick labels, and the
     // first rotated label starts inside the widget: they all read module.layers…ttention_flash, the
     // first cut off at the left edge.

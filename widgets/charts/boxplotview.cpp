@@ -241,15 +241,30 @@ void BoxPlotView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
     placeLegend();
+    titleValueAxis();
     fitValueTicks();
+}
+
+void BoxPlotView::titleValueAxis()
+{
+    // Short (a laptop screen with a kernel selected), the rotated title would be cut to "duration" with
+    // its unit out of sight: the unit alone.
+    const bool compact = isVisible() && height() < kCompactHeight; // unshown: not sized yet
+    const QString title = compact ? m_unit : tr("duration (%1)").arg(m_unit);
+    m_plot->yAxis->setLabel(m_groups.empty() ? QString() : title);
 }
 
 // As many value ticks as the height holds apart; the rotated group labels (and, unless compact, the
 // legend row) take ~50 (~80) px of it. The log ticker keeps its own decades.
 void BoxPlotView::fitValueTicks()
 {
-    if (!m_logScale)
-        m_plot->yAxis->ticker()->setTickCount(valueTicksThatFit(m_plot->height() - (height() < kCompactHeight ? 50 : 80)));
+    if (m_logScale)
+        return;
+    // two at least, exactly where the height holds few: a lone "2" gave no scale at 1366 x 768
+    const int ticks = valueTicksThatFit(m_plot->height() - (height() < kCompactHeight ? 50 : 80));
+    m_plot->yAxis->ticker()->setTickStepStrategy(ticks <= 2 ? QCPAxisTicker::tssMeetTickCount
+                                                            : QCPAxisTicker::tssReadability);
+    m_plot->yAxis->ticker()->setTickCount(std::max(2, ticks));
 }
 
 // A legend wider than the plot takes more rows: A and B on one, the run medians below, else an entry
@@ -439,7 +454,7 @@ void BoxPlotView::rebuild()
         m_unit = QStringLiteral("ms");
         m_unitScale = 1e6;
     }
-    m_plot->yAxis->setLabel(empty ? QString() : tr("duration (%1)").arg(m_unit));
+    titleValueAxis();
 
     // Keys: groups one apart, clusters further apart.
     m_centers.clear();

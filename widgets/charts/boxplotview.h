@@ -97,6 +97,7 @@ private:
     void placeLegend();
     void wrapLegend();
     void fitValueTicks();
+    void titleValueAxis();
     std::vector<QCPAbstractItem *> m_separators;
     std::vector<Group> m_groups;
     struct Cluster
