@@ -653,12 +653,12 @@ QString StepBreakdown::periodText() const
     const StepRow &p = m_period;
     if (std::isnan(p.meanA) || std::isnan(p.meanB))
         return {};
-    QString text =
-        tr("a step starts every %1 in A, %2 in B").arg(formatDuration(p.meanA), formatDuration(p.meanB));
+    QString text = tr("a step every %1 → %2").arg(formatDuration(p.meanA), formatDuration(p.meanB));
     if (p.meanA > 0) {
+        // at the step's own level (1 − alpha), said just before: short enough for one line at 1366
         text += QStringLiteral(" (%1").arg(formatChange(p.delta / p.meanA, 1));
         if (const QString interval = p.changeIntervalText(); !interval.isEmpty())
-            text += tr(", %1 CI %2").arg(formatPercent(p.ciLevel), interval);
+            text += QLatin1Char(' ') + interval;
         text += QLatin1Char(')');
     }
     return text;
