@@ -289,8 +289,13 @@ private slots:
             QCOMPARE(row.isPooled(), i < kScopes.size());
             QCOMPARE(row.scope, kScopes[i < kScopes.size() ? i : (i - kScopes.size()) / 3]);
             QCOMPARE(row.a.n, std::size_t(row.isPooled() ? 120 : 40));
+            // a run pair by its runs' names, as the run pickers name them (the table had said "1", "2", …
+            // while the pickers said trace_file_matmul_0, …; "run 3" was run_2)
+            const int n = row.run.toInt();
             QCOMPARE(panel.tableProxy()->index(i, ComparisonTableModel::column("run")).data().toString(),
-                     row.run);
+                     row.isPooled()
+                         ? QStringLiteral("all")
+                         : QStringLiteral("trace_file_matmul_%1 · trace_file_einsum_%1").arg(n - 1));
         }
 
         // A name that is not listed becomes a pattern row, selected.
@@ -440,8 +445,9 @@ private slots:
         ComparisonTableModel *model = panel.tableModel();
         // Run pair 2 (per-sample test, one run a side): significant, +0.99 % on the medians.
         const int pair = 2;
+        QCOMPARE(model->row(pair).run, QStringLiteral("2"));
         QCOMPARE(model->index(pair, ComparisonTableModel::column("run")).data().toString(),
-                 QStringLiteral("2"));
+                 QStringLiteral("trace_file_matmul_1 · trace_file_einsum_1"));
         const int pooled = 0;
         QCOMPARE(model->index(pooled, ComparisonTableModel::column("run")).data().toString(),
                  QStringLiteral("all"));

@@ -237,16 +237,7 @@ int compareCommand(const QStringList &arguments)
         out() << "A: " << options.pathA << " (" << runsText(a) << ")\nB: " << options.pathB << " ("
               << runsText(b) << ")\n";
         // the runs paired in order, a multi-GPU run's ranks pooled (its rank files are one run)
-        const auto runNames = [](const QList<LoadedRun> &runs) {
-            QStringList names;
-            for (const LoadedRun &run : runs)
-                if (const QString name =
-                        Replication::rankedRunOf(run).isEmpty() ? run.run.label() : run.run.name;
-                    !names.contains(name))
-                    names << name;
-            return names;
-        };
-        const QStringList namesA = runNames(a), namesB = runNames(b);
+        const QStringList namesA = Replication::runNames(a), namesB = Replication::runNames(b);
         for (int i = 0; i < std::min(namesA.size(), namesB.size()); ++i)
             out() << "  run " << i + 1 << ": " << namesA[i] << " vs " << namesB[i] << "\n";
         printComparison(rows, alpha, options.threshold, &replication);

@@ -95,6 +95,16 @@ QString Replication::rankedRunOf(const LoadedRun &run)
     return run.run.rank >= 0 ? run.run.name : QString();
 }
 
+QStringList Replication::runNames(const QList<LoadedRun> &runs)
+{
+    QStringList names;
+    for (const LoadedRun &run : runs)
+        if (const QString name = rankedRunOf(run).isEmpty() ? run.run.label() : run.run.name;
+            run.ok() && !names.contains(name))
+            names << name;
+    return names;
+}
+
 QString Replication::processOf(const LoadedRun &run)
 {
     // "proc_0/run_1" -> "proc_0"

@@ -43,6 +43,9 @@ public:
     static QString processOf(const LoadedRun &run);
     // The run a rank file belongs to (its name, which its ranks share); "" when it is a run alone.
     static QString rankedRunOf(const LoadedRun &run);
+    // The names of a side's loaded runs in run order (a multi-GPU run's once, by its name; a run alone
+    // by its label): the n-th is what a table's run pair n is of.
+    static QStringList runNames(const QList<LoadedRun> &runs);
 
     bool byProcess() const { return m_byProcess; }
     // A and B ran in one process (interleaved): the process effect cancels, runs are the unit. One pid

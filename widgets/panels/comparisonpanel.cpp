@@ -259,6 +259,7 @@ void ComparisonPanel::setSides(const QList<LoadedRun> &a, const QList<LoadedRun>
     const QString caveat = loaded(a) && loaded(b) ? m_replication->caveat() : QString();
     m_caveat->setCaveat(caveat, pairCaveats(a, b));
     m_tableModel->setCaveat(caveat);
+    m_tableModel->setRunNames(Replication::runNames(a), Replication::runNames(b));
     m_picker->setSides(a, b);
     const QString note = ScopeComparison(m_indexA, m_indexB).unnamedSideNote();
     m_scopeNote->setText(note);

@@ -198,6 +198,8 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
     const bool isVerdict = column == m_verdictColumn;
     switch (role) {
     case Qt::DisplayRole:
+        if (column == m_runColumn)
+            return runText(r);
         return m_columns[std::size_t(column)].display(r);
     case RawValueRole: // the verdict sorts by what it says, not by its words; run pairs by number, "all" last
         if (isVerdict)
@@ -239,15 +241,37 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
     return {};
 }
 
+void ComparisonTableModel::setRunNames(const QStringList &a, const QStringList &b)
+{
+    m_runNames[0] = a;
+    m_runNames[1] = b;
+    if (!m_rows.empty())
+        emit dataChanged(index(0, m_runColumn), index(rowCount() - 1, m_runColumn));
+}
+
+QString ComparisonTableModel::runText(const ComparisonRow &r) const
+{
+    const int i = r.run.toInt() - 1; // "all": -1
+    if (r.isPooled() || i < 0 || i >= m_runNames[0].size() || i >= m_runNames[1].size())
+        return r.run;
+    return m_runNames[0][i] == m_runNames[1][i] ? m_runNames[0][i]
+                                                : m_runNames[0][i] + QStringLiteral(" · ") + m_runNames[1][i];
+}
+
 QString ComparisonTableModel::toolTip(const ComparisonRow &r, int column) const
 {
     const QString &key = m_columns[std::size_t(column)].csvKey;
     if (column == m_verdictColumn)
         return verdictToolTip(r);
-    if (key == QLatin1String("run"))
-        return r.run == QLatin1String("all")
-                   ? tr("All runs of each side pooled")
-                   : tr("Run pair %1: the %1. run of A against the %1. run of B").arg(r.run);
+    if (key == QLatin1String("run")) {
+        if (r.isPooled())
+            return tr("All runs of each side pooled");
+        const int i = r.run.toInt() - 1;
+        if (i >= 0 && i < m_runNames[0].size() && i < m_runNames[1].size())
+            return tr("Run pair %1: %2 of A against %3 of B (the runs paired in order)")
+                .arg(r.run, m_runNames[0][i], m_runNames[1][i]);
+        return tr("Run pair %1: the %1. run of A against the %1. run of B").arg(r.run);
+    }
     const bool sideA = isSide(key, QLatin1String("a"));
     if ((sideA && r.a.n == 0) || (isSide(key, QLatin1String("b")) && r.b.n == 0))
         return tr("“%1” has no samples on side %2")

@@ -45,6 +45,12 @@ public:
     QString caveat() const { return m_caveat; }
     void setCaveat(const QString &caveat);
 
+    // The runs' names of each side in run order (Replication::runNames): a run pair shows its runs'
+    // name ("run_2", or "a_0 · b_0" where they differ), as the run pickers do, not its number ("3").
+    void setRunNames(const QStringList &a, const QStringList &b);
+    // What the run column shows of a row: its runs' names, else its number; "all" for the pooled row.
+    QString runText(const ComparisonRow &row) const;
+
     // Why a tied test's p and interval are what they are; `unit`: "run" or "process"; the timer
     // step is named when known (> 0).
     static QString tiedExplanation(const QString &unit, double timerStepNs);
@@ -66,6 +72,7 @@ private:
     double m_threshold = 0.01;
     double m_alpha = 0.05;
     QString m_caveat;
+    QStringList m_runNames[2];
     std::vector<TableColumn<ComparisonRow>> m_columns; // tableColumns(), judged with alpha and threshold
     const int m_verdictColumn = column("verdict");
     const int m_runColumn = column("run");
