@@ -448,6 +448,14 @@ void StepBreakdown::compare()
     const auto communicates = [](const RunSteps &run) { return run.hasCommunication(); };
     const bool communication = m_communication = std::any_of(m_runsA.begin(), m_runsA.end(), communicates) ||
                                                  std::any_of(m_runsB.begin(), m_runsB.end(), communicates);
+    // a side's values per unit (its runs', or its processes' means of them), units without one left out
+    const auto unitMeans = [&replication](int side, const std::vector<double> &perRun) {
+        std::vector<double> units;
+        for (double v : replication.unitValues(side, perRun))
+            if (!std::isnan(v))
+                units.push_back(v);
+        return units;
+    };
     m_rows.assign(kStepParts, StepRow{});
     for (std::size_t part = 0; part < std::size_t(kStepParts); ++part) {
         StepRow &row = m_rows[part];
@@ -469,10 +477,7 @@ void StepBreakdown::compare()
                 withSteps += n > 0;
                 steps += n;
             }
-            std::vector<double> &units = side == 0 ? row.unitMeansA : row.unitMeansB;
-            for (double v : replication.unitValues(side, perRun))
-                if (!std::isnan(v))
-                    units.push_back(v);
+            (side == 0 ? row.unitMeansA : row.unitMeansB) = unitMeans(side, perRun);
         }
         row.unitsA = int(row.unitMeansA.size());
         row.unitsB = int(row.unitMeansB.size());
@@ -515,10 +520,7 @@ void StepBreakdown::compare()
         std::vector<double> perRun;
         for (const RunSteps &run : side == 0 ? m_runsA : m_runsB)
             perRun.push_back(run.period());
-        std::vector<double> &units = side == 0 ? m_period.unitMeansA : m_period.unitMeansB;
-        for (double v : replication.unitValues(side, perRun))
-            if (!std::isnan(v))
-                units.push_back(v);
+        (side == 0 ? m_period.unitMeansA : m_period.unitMeansB) = unitMeans(side, perRun);
     }
     m_period.unitsA = int(m_period.unitMeansA.size());
     m_period.unitsB = int(m_period.unitMeansB.size());
