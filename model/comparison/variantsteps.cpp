@@ -196,6 +196,9 @@ QString VariantSteps::leadLine(int candidate) const
         line += QCoreApplication::translate("VariantSteps", ", of which %1").arg(named(*most));
     if (judged && judged != most)
         line += QStringLiteral(", ") + named(*judged);
+    // how often steps start, as a pair's step line says it: the span alone had read as throughput
+    if (const QString period = steps.periodText(); !period.isEmpty())
+        line += QStringLiteral("; ") + period;
     return line;
 }
 
