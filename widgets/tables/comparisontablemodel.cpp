@@ -249,13 +249,20 @@ void ComparisonTableModel::setRunNames(const QStringList &a, const QStringList &
         emit dataChanged(index(0, m_runColumn), index(rowCount() - 1, m_runColumn));
 }
 
-QString ComparisonTableModel::runText(const ComparisonRow &r) const
+QStringList ComparisonTableModel::pairNames(const ComparisonRow &r) const
 {
     const int i = r.run.toInt() - 1; // "all": -1
     if (r.isPooled() || i < 0 || i >= m_runNames[0].size() || i >= m_runNames[1].size())
+        return {};
+    return {m_runNames[0][i], m_runNames[1][i]};
+}
+
+QString ComparisonTableModel::runText(const ComparisonRow &r) const
+{
+    const QStringList names = pairNames(r);
+    if (names.isEmpty())
         return r.run;
-    return m_runNames[0][i] == m_runNames[1][i] ? m_runNames[0][i]
-                                                : m_runNames[0][i] + QStringLiteral(" · ") + m_runNames[1][i];
+    return names[0] == names[1] ? names[0] : names.join(QStringLiteral(" · "));
 }
 
 QString ComparisonTableModel::toolTip(const ComparisonRow &r, int column) const
@@ -266,10 +273,9 @@ QString ComparisonTableModel::toolTip(const ComparisonRow &r, int column) const
     if (key == QLatin1String("run")) {
         if (r.isPooled())
             return tr("All runs of each side pooled");
-        const int i = r.run.toInt() - 1;
-        if (i >= 0 && i < m_runNames[0].size() && i < m_runNames[1].size())
+        if (const QStringList names = pairNames(r); !names.isEmpty())
             return tr("Run pair %1: %2 of A against %3 of B (the runs paired in order)")
-                .arg(r.run, m_runNames[0][i], m_runNames[1][i]);
+                .arg(r.run, names[0], names[1]);
         return tr("Run pair %1: the %1. run of A against the %1. run of B").arg(r.run);
     }
     const bool sideA = isSide(key, QLatin1String("a"));

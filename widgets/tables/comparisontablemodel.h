@@ -63,6 +63,8 @@ public:
 
 private:
     QString toolTip(const ComparisonRow &row, int column) const;
+    // A run pair's runs' names, A's then B's; empty for the pooled row or runs not named.
+    QStringList pairNames(const ComparisonRow &row) const;
     QString verdictToolTip(const ComparisonRow &row) const;
     // A run pair's verdict, from its per-sample test.
     QString perSampleToolTip(const ComparisonRow &row, Verdict verdict, const QString &threshold) const;
