@@ -7,16 +7,17 @@ the kernels exactly as trace_summary.py (the `info` oracle) counts them, and com
 the diff CSV with numpy/scipy: per kernel name (or op) and run the calls, total and median duration;
 means per run over all the side's runs; pooled medians; and, per unit (a process when a side's runs
 come from >= 2 processes, else a run), two tests with Holm over the rows each:
-  run_level_*: GPU time per run. Welch (scipy.stats.ttest_ind, equal_var=False) on the units' mean
-    totals (a run without the kernel counts 0); change = delta / mean A, its interval likewise.
+  run_level_*: GPU time per run. Welch (scipy.stats.ttest_ind_from_stats, equal_var=False) on the
+    units' mean totals (a run without the kernel counts 0); change = delta / mean A, its interval likewise.
   per_call_*: Welch on the logs of the units' mean medians, the interval of the ratio.
 Each interval is at *_ci_level = 1 - the row's Holm step-down level at --alpha (what its verdict is
 judged at); the time/run one bounded as a time is (low end >= -100 %, none for a kernel gone from B).
 Each side's variance is taken as at least step^2 / 12 (step: the GCD of every duration of the diff, a
 row whose calls all took one time would give that time), the variance of rounding to the timer's
 step, so that sides whose units all repeat one value are judged with that least spread. A run's
-process: its folder under --root-a/--root-b (`side/<process>/<run>/`), else the OS pid of a Kineto trace's first launch call, else unknown. A and B
-under one pid ran interleaved in that process only when their runs' launch ids never overlap.
+process: its folder under --root-a/--root-b (`side/<process>/<run>/`), else the OS pid of a Kineto
+trace's first launch call, else unknown. A and B under one pid ran interleaved in that process only
+when their runs' launch ids never overlap.
 
 More than two variants: --b given once per candidate (with --label each), the baseline --a against
 each as a pair, and Holm over the rows of every pair (kernels x candidates), for each test.
@@ -36,7 +37,6 @@ import re
 import sys
 from decimal import Decimal
 
-import warnings
 
 import numpy as np
 from scipy import stats

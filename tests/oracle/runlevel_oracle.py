@@ -4,7 +4,7 @@
 
 For each scope: each run's median of its samples (read from the raw JAX trace with the standard
 library, as compare_oracle.py does), then Welch's t on the log run medians with scipy
-(stats_oracle.run_level: ttest_ind(equal_var=False), the CI of the ratio from scipy.stats.t.ppf with
+(stats_oracle.run_level: ttest_ind_from_stats(equal_var=False), the CI of the ratio from scipy.stats.t.ppf with
 Welch-Satterthwaite df, mannwhitneyu on the medians) and Holm over the scopes compared together.
 
 Usage:
