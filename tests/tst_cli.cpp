@@ -523,6 +523,63 @@ private slots:
         }
     }
 
+    // A CSV that cannot be written is said before the runs load (nothing reported, the input left as it
+    // was): a mistyped path must not cost a long load of many runs.
+    void csvDestinationCheckedFirst_data()
+    {
+        QTest::addColumn<QStringList>("command");
+        QTest::addColumn<QString>("option");
+        QTest::addColumn<QString>("destination");
+        QTest::addColumn<QString>("reason");
+        const QString steps = QStringLiteral("steps"), csv = QStringLiteral("--csv");
+        const QString missing = QStringLiteral("/nonexistent/dir/out.csv");
+        QTest::newRow("steps, no such folder")
+            << QStringList{steps} << csv << missing << QStringLiteral("no folder /nonexistent/dir");
+        QTest::newRow("diff, a folder")
+            << QStringList{QStringLiteral("diff")} << csv << QString() // the temp dir
+            << QStringLiteral("it is a folder");
+        QTest::newRow("compare, a trace")
+            << QStringList{QStringLiteral("compare"), QStringLiteral("--scope"), QStringLiteral("chain")}
+            << csv << QStringLiteral("trace.json.gz") << QStringLiteral("it is a trace or a run summary");
+        QTest::newRow("ranks --comparison-csv=")
+            << QStringList{QStringLiteral("ranks")} << QStringLiteral("--comparison-csv=") << missing
+            << QStringLiteral("no folder /nonexistent/dir");
+    }
+
+    void csvDestinationCheckedFirst()
+    {
+        QFETCH(QStringList, command);
+        QFETCH(QString, option);
+        QFETCH(QString, destination);
+        QFETCH(QString, reason);
+        REQUIRE_TEST_DATA(kLaunchEager, kLaunchGraph);
+        QTemporaryDir dir(testdata::scratchDir());
+        QVERIFY(dir.isValid());
+        QString path = destination.isEmpty() ? dir.path() : destination;
+        QByteArray trace;
+        if (destination == QLatin1String("trace.json.gz")) {
+            QFile source(kLaunchEager + QStringLiteral("/run_0/hipbench.pt.trace.json.gz"));
+            QVERIFY2(source.open(QIODevice::ReadOnly), qPrintable(source.fileName()));
+            trace = source.readAll();
+            path = dir.filePath(destination);
+            QFile copy(path);
+            QVERIFY(copy.open(QIODevice::WriteOnly) && copy.write(trace) == trace.size());
+        }
+        const QStringList csv =
+            option.endsWith(QLatin1Char('=')) ? QStringList{option + path} : QStringList{option, path};
+        const ProcessResult run = cli(command + QStringList{kLaunchEager, kLaunchGraph} + csv);
+        QVERIFY2(run.exitCode == 2, run.err.constData());
+        QVERIFY2(
+            run.err.contains(QStringLiteral("cannot write the CSV to %1: %2").arg(path, reason).toUtf8()),
+            run.err.constData());
+        QVERIFY2(run.out.isEmpty(), run.out.constData()); // refused before any run was loaded and reported
+        if (!trace.isEmpty()) {
+            QFile copy(path);
+            QVERIFY(copy.open(QIODevice::ReadOnly));
+            QCOMPARE(copy.readAll(), trace);
+        }
+    }
+
     // Variants whose labels are alike, or a label without a path, are refused as bad usage (every line
     // and CSV row names a variant by its label); a path given twice is said on stderr.
     void variantLabelsAreDistinct()

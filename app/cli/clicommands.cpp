@@ -48,20 +48,28 @@ protected:
     qint64 writeData(const char *, qint64 size) override { return size; }
 };
 
-// --csv -, or another table's CSV option (ranks' --comparison-csv) given "-".
-bool csvToStandardOutput(const QStringList &arguments)
+// Where --csv and the other tables' CSV options (ranks' --comparison-csv) write: "-" is standard output.
+QStringList csvDestinations(const QStringList &arguments)
 {
+    QStringList destinations;
     for (qsizetype i = 0; i < arguments.size(); ++i) {
         const QString &argument = arguments[i];
         if (!argument.startsWith(QLatin1String("--")))
             continue;
         const qsizetype equals = argument.indexOf(QLatin1Char('='));
         const QString name = argument.left(equals);
-        if ((name == QLatin1String("--csv") || name.endsWith(QLatin1String("-csv"))) &&
-            (equals >= 0 ? argument.mid(equals + 1) : arguments.value(i + 1)) == QLatin1String("-"))
-            return true;
+        if (name == QLatin1String("--csv") || name.endsWith(QLatin1String("-csv")))
+            destinations << (equals >= 0 ? argument.mid(equals + 1) : arguments.value(i + 1));
     }
-    return false;
+    return destinations;
+}
+
+// Why a CSV could not be written to path, told before the runs load; empty when it may be.
+QString csvProblem(const QString &path)
+{
+    if (QFileInfo(path).isFile() && TraceLoader::notATrace(path).isEmpty())
+        return QStringLiteral("it is a trace or a run summary, which it would replace; name another file");
+    return saveProblem(path);
 }
 
 void discardReport()
@@ -367,9 +375,8 @@ bool writeTextFile(const QString &path, const QString &text)
         return false;
     }
     // A trace or a run summary named as the CSV (an input, as often as not) is never replaced by it.
-    if (QFileInfo(path).isFile() && TraceLoader::notATrace(path).isEmpty()) {
-        err() << "scopeline-cli: not writing the CSV to " << path
-              << ": it is a trace or a run summary, which it would replace; name another file\n";
+    if (const QString problem = csvProblem(path); !problem.isEmpty()) {
+        err() << "scopeline-cli: not writing the CSV to " << path << ": " << problem << "\n";
         return false;
     }
     const QString error = saveFile(path, text.toUtf8());
@@ -635,7 +642,15 @@ int run(const QStringList &arguments)
         out() << kUsage;
         return Success;
     }
-    if (csvToStandardOutput(rest))
+    const QStringList csvs = csvDestinations(rest);
+    for (const QString &csv : csvs)
+        if (const QString problem = csv == QLatin1String("-") ? QString() : csvProblem(csv);
+            !problem.isEmpty()) {
+            // before the runs load: a mistyped path should not cost a long load
+            err() << "scopeline-cli: cannot write the CSV to " << csv << ": " << problem << "\n";
+            return Unreadable;
+        }
+    if (csvs.contains(QStringLiteral("-")))
         discardReport();
     return found->second();
 }

@@ -37,6 +37,21 @@ QString saveFile(const QString &path, const QByteArray &bytes)
     return {};
 }
 
+QString saveProblem(const QString &path)
+{
+    const QFileInfo target(path);
+    if (target.isDir())
+        return QStringLiteral("it is a folder");
+    if (target.exists())
+        return target.isWritable() || !target.isFile() ? QString() : QStringLiteral("the file is read-only");
+    const QFileInfo folder(target.absolutePath());
+    if (!folder.isDir())
+        return QStringLiteral("no folder %1").arg(folder.filePath());
+    if (!folder.isWritable())
+        return QStringLiteral("the folder %1 is not writable").arg(folder.filePath());
+    return {};
+}
+
 QString makeFolder(const QString &folder)
 {
     std::error_code error;

@@ -21,6 +21,11 @@ bool writeAll(QFileDevice &file, const QByteArray &bytes);
 // as /dev/stdout, the bytes are written into it.
 QString saveFile(const QString &path, const QByteArray &bytes);
 
+// Why saving to path would fail, as far as can be told before writing (a folder there, no such folder
+// to hold it, a folder or file that cannot be written): empty when it may succeed. Long work checks its
+// output first, so that a mistyped path does not cost the work.
+QString saveProblem(const QString &path);
+
 // Makes the folder, and its parents where missing: empty when it is there, else the system's reason
 // ("Not a directory" where a parent is a file), which QDir::mkpath does not give.
 QString makeFolder(const QString &folder);
