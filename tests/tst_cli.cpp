@@ -380,6 +380,20 @@ private slots:
         QVERIFY2(help.out.contains("Usage:"), help.out.constData());
     }
 
+    // scopeline-report run by hand, without the command scopeline-cli hands it: bad usage, pointing to
+    // scopeline-cli, rather than Qt's raw note about an empty argument list and exit 0.
+    void reportHelperRunByHand()
+    {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        for (const QStringList &arguments : {QStringList(), QStringList{kLaunchEager, kLaunchGraph}}) {
+            const ProcessResult run = runProcess(QStringLiteral(SCOPELINE_REPORT), arguments);
+            QCOMPARE(run.exitCode, 1);
+            QVERIFY2(run.err.contains("scopeline-cli report A B --out DIR") &&
+                         !run.err.contains("QCommandLineParser"),
+                     run.err.constData());
+        }
+    }
+
     // No program looks for its libraries in the folder it is started in: the loader reads an empty or
     // relative RUNPATH entry against the working directory, so a trace folder holding a libz.so.1
     // would be run. (CMake padded the build tree's RUNPATH with empty entries for Qt's install RPATH.)

@@ -7,6 +7,8 @@
 
 #include <QApplication>
 
+#include <cstdio>
+
 namespace {
 
 QtMessageHandler g_defaultHandler = nullptr;
@@ -30,5 +32,12 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("scopeline-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SCOPELINE_VERSION));
-    return scopeline::cli::reportCommand(QCoreApplication::arguments().mid(1));
+    const QStringList arguments = QCoreApplication::arguments().mid(1);
+    if (arguments.value(0) != QLatin1String("report")) { // run by hand, not as scopeline-cli hands over
+        std::fputs("scopeline-report writes the report of `scopeline-cli report A B --out DIR`: run that "
+                   "(scopeline-cli --help says how)\n",
+                   stderr);
+        return scopeline::cli::BadUsage;
+    }
+    return scopeline::cli::reportCommand(arguments);
 }
