@@ -7,18 +7,19 @@
 #include "boxplotcheck.h"
 #include "testdata.h"
 
-#include "model/tables/durationformat.h"
-#include "model/loading/loadedrun.h"
 #include "model/comparison/replication.h"
+#include "model/loading/loadedrun.h"
 #include "model/loading/tracefolder.h"
+#include "model/tables/durationformat.h"
+#include "model/tables/tableformat.h"
 #include "widgets/charts/boxplotview.h"
 #include "widgets/panels/caveatbanner.h"
 #include "widgets/panels/comparisonpanel.h"
+#include "widgets/panels/scopepicker.h"
+#include "widgets/panels/summarystrip.h"
 #include "widgets/tables/comparisontablemodel.h"
 #include "widgets/tables/scopelistmodel.h"
-#include "widgets/panels/scopepicker.h"
 #include "widgets/tables/statisticstable.h"
-#include "widgets/panels/summarystrip.h"
 
 #include <qcustomplot.h>
 
@@ -117,9 +118,9 @@ private slots:
         qint64 kernels = 0;
         for (const LoadedRun &run : m_a)
             kernels += run.analysis->total().kernels;
-        QCOMPARE(panel.summaryStrip()->figuresA().kernels, kernels);
-        QCOMPARE(panel.summaryStrip()->figuresA().runs, 3);
-        QVERIFY(!panel.summaryStrip()->text(SummaryStrip::BusyTime, 2).isEmpty());
+        QCOMPARE(panel.summaryStrip()->comparison().a.kernels, kernels);
+        QCOMPARE(panel.summaryStrip()->comparison().a.runs, 3);
+        QVERIFY(!panel.summaryStrip()->text(PooledRuns::BusyTime, 2).isEmpty());
     }
 
     // A narrow screen hides columns from the header's menu (the first, the scope, always stays).
@@ -142,7 +143,8 @@ private slots:
     }
 
     // The strip speaks What changed's language: times and counts per run, busy in time (not %), the
-    // two kinds of launch delay apart; and no verdict's colour, as it tests nothing.
+    // two kinds of launch delay apart; a change in the text's colour only where its test finds one, with
+    // the interval it was judged from beside it, and grey otherwise (never a verdict's red or green).
     void summaryStripPerRun()
     {
         ComparisonPanel panel;
@@ -156,10 +158,11 @@ private slots:
         }
         QCOMPARE(strip->unitText(), QStringLiteral("per run")); // runs of one GPU
         const double runs = double(m_a.size());
-        QCOMPARE(strip->figuresA().value(SummaryStrip::Kernels), double(kernels) / runs);
-        QCOMPARE(strip->figuresA().value(SummaryStrip::BusyTime), double(busy) / runs);
-        QCOMPARE(strip->figuresA().value(SummaryStrip::IdleTime), double(idle) / runs);
-        QCOMPARE(strip->text(SummaryStrip::BusyTime, 0), formatDuration(double(busy) / runs));
+        QCOMPARE(strip->comparison().a.value(PooledRuns::Kernels), double(kernels) / runs);
+        QCOMPARE(strip->comparison().a.value(PooledRuns::BusyTime), double(busy) / runs);
+        QCOMPARE(strip->comparison().a.value(PooledRuns::IdleTime), double(idle) / runs);
+        QCOMPARE(strip->text(PooledRuns::BusyTime, 0), formatDuration(double(busy) / runs));
+        int findings = 0;
         for (int f = 0; f < SummaryStrip::NUM_FIGURES; ++f) {
             const auto figure = SummaryStrip::Figure(f);
             const QString name = SummaryStrip::figureName(figure);
@@ -168,19 +171,28 @@ private slots:
                      qPrintable(name));
             QVERIFY2(!strip->text(figure, 0).contains(QLatin1Char('%')), qPrintable(name));
             const QColor colour = strip->changeColor(figure);
-            QVERIFY2(colour == strip->palette().color(QPalette::WindowText) ||
-                         colour == strip->palette().color(QPalette::Disabled, QPalette::WindowText),
-                     qPrintable(name + QLatin1Char(' ') + colour.name()));
+            const PooledComparison::Figure &row = strip->comparison().figures[std::size_t(f)];
+            const bool finding = row.test.valid() && isFinding(row.verdict);
+            findings += finding;
+            QCOMPARE(colour, finding ? strip->palette().color(QPalette::WindowText)
+                                     : strip->palette().color(QPalette::Disabled, QPalette::WindowText));
+            if (row.test.valid() && !std::isnan(row.test.ciLow)) // "▲ +5.0 % [+4.1, +5.8]"
+                QVERIFY2(strip->text(figure, 2).endsWith(
+                             formatChangeInterval(row.test.change, row.test.ciLow, row.test.ciHigh, 1)
+                                 .replace(QLatin1Char('-'), QStringLiteral("−"))
+                                 .section(QLatin1Char(' '), 2)),
+                         qPrintable(strip->text(figure, 2)));
         }
-        QVERIFY(SummaryStrip::figureName(SummaryStrip::KernelLaunchDelay) !=
-                SummaryStrip::figureName(SummaryStrip::GraphLaunchDelay));
-        // the 5 % rule applies to the change as printed
-        QVERIFY(SummaryStrip::isShownAsChange(0.0496));   // "+5.0 %"
-        QVERIFY(SummaryStrip::isShownAsChange(-0.0496));  // "-5.0 %"
-        QVERIFY(!SummaryStrip::isShownAsChange(0.04949)); // "+4.9 %"
-        QVERIFY(SummaryStrip::isShownAsChange(HUGE_VAL)); // new in B
-        if (strip->figuresA().graphLaunches == 0) // no graph launches: no graph delay to show
-            QCOMPARE(strip->text(SummaryStrip::GraphLaunchDelay, 0), QStringLiteral("–"));
+        QVERIFY(findings > 0); // einsum (B) launches fewer kernels than matmul (A), in every run
+        // the threshold re-judges: at 100 % no change is a finding
+        panel.setThreshold(1.0);
+        for (int f = 0; f < SummaryStrip::NUM_FIGURES; ++f)
+            QCOMPARE(strip->changeColor(SummaryStrip::Figure(f)),
+                     strip->palette().color(QPalette::Disabled, QPalette::WindowText));
+        QVERIFY(SummaryStrip::figureName(PooledRuns::KernelLaunchDelay) !=
+                SummaryStrip::figureName(PooledRuns::GraphLaunchDelay));
+        if (strip->comparison().a.graphLaunches == 0) // no graph launches: no graph delay to show
+            QCOMPARE(strip->text(PooledRuns::GraphLaunchDelay, 0), QStringLiteral("–"));
     }
 
     // The scope comparison's runs come from one process a side (JAX: no OS pid): its run-level verdicts

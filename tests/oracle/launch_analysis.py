@@ -25,10 +25,17 @@ Launch delay (DESIGN.md): kernel start - the earliest start of a kernel launch c
 correlation id, one per kernel that has one; graph launch delay: the earliest start of a kernel with the
 graph launch's correlation id - the graph launch's start, one per graph launch that has one. rocprofv3's
 own JSON has no launch calls: both null.
-Prints JSON. Standard library only, except `delays`, which uses numpy.
+  compare ALPHA THRESHOLD A_FILE... -- B_FILE...
+                   the summary strip's tests (one file a run, runs the unit): for each per-run total
+                   (gpu_busy_ns, gpu_idle_ns = span - busy, kernel_launches, graph_launches, kernels),
+                   Welch on the runs' values with kernel_diff.py's time_level (the change of the means
+                   relative to A's, a 1 ns or one-count resolution), Holm over the five, each interval
+                   at its Holm level, the verdict by kernel_diff.py's rule
+Prints JSON. Standard library only, except `delays` (numpy) and `compare` (kernel_diff.py's scipy).
 """
 import bisect
 import json
+import math
 import sys
 
 import trace_summary as ts
@@ -196,11 +203,54 @@ def delays(doc):
     return dict(launch_delay_ns=distribution(kernel_delays), graph_launch_delay_ns=distribution(graph_delays))
 
 
+TOTALS = ("gpu_busy_ns", "gpu_idle_ns", "kernel_launches", "graph_launches", "kernels")
+
+
+def compare(alpha, threshold, docs_a, docs_b):
+    import kernel_diff as kd  # scipy, for this mode only
+    import stats_oracle
+
+    def totals(docs):
+        runs = [pool([doc]) for doc in docs]
+        for run in runs:
+            run["gpu_idle_ns"] = run["gpu_span_ns"] - run["gpu_busy_ns"]
+        return {key: [run[key] for run in runs] for key in TOTALS}
+
+    a, b = totals(docs_a), totals(docs_b)
+    rows = {key: dict(zip(("p_raw", "change"), kd.time_level(a[key], b[key], 1)[:2]),
+                      mean_a=sum(a[key]) / len(a[key]), mean_b=sum(b[key]) / len(b[key])) for key in TOTALS}
+    ps = [rows[key]["p_raw"] for key in TOTALS]
+    for key, p, level in zip(TOTALS, kd.holm(ps), kd.holm_levels(ps, alpha)):
+        row = rows[key]
+        row["holm_p"], row["ci_level"] = p, None if level is None else 1 - level
+        low = high = None
+        if level is not None:
+            _, _, low, high, _ = kd.time_level(a[key], b[key], 1, level)
+            if low is None or not stats_oracle.interval_agrees(row["p_raw"], level, low, high):
+                low = high = None
+        row["ci_low"], row["ci_high"] = low, high
+        row["verdict"] = kd.verdict_of(p, row["change"], alpha, threshold)
+        if row["change"] == math.inf:  # JSON has no infinity: new in B
+            row["change"] = "inf"
+    return rows
+
+
 def main(argv):
-    modes = ("gaps", "pool", "delays", "gapslices")
-    if len(argv) < 3 or argv[1] not in modes or (argv[1] != "pool" and len(argv) != 3):
-        print("usage: launch_analysis.py gaps FILE | gapslices FILE | pool FILE... | delays FILE", file=sys.stderr)
+    modes = ("gaps", "pool", "delays", "gapslices", "compare")
+    if len(argv) < 3 or argv[1] not in modes or (argv[1] not in ("pool", "compare") and len(argv) != 3) or (
+            argv[1] == "compare" and "--" not in argv[4:]):
+        print("usage: launch_analysis.py gaps FILE | gapslices FILE | pool FILE... | delays FILE | "
+              "compare ALPHA THRESHOLD A_FILE... -- B_FILE...", file=sys.stderr)
         return 2
+    if argv[1] == "compare":
+        split = argv.index("--", 4)
+        try:
+            sides = [[ts.read_trace(path) for path in paths] for paths in (argv[4:split], argv[split + 1:])]
+        except (OSError, EOFError, ValueError) as exc:
+            print(f"launch_analysis.py: cannot read: {exc}", file=sys.stderr)
+            return 2
+        print(json.dumps(compare(float(argv[2]), float(argv[3]), *sides), sort_keys=True))
+        return 0
     try:
         docs = [ts.read_trace(path) for path in argv[2:]]
     except (OSError, EOFError, ValueError) as exc:

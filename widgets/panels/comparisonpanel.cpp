@@ -39,6 +39,7 @@ namespace scopeline {
 ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
 {
     m_summary = new SummaryStrip(this);
+    m_summary->setThreshold(m_threshold);
     m_caveat = new CaveatBanner(this);
     m_picker = new ScopePicker(this);
     m_boxPlot = new BoxPlotView(this);
@@ -223,6 +224,7 @@ ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
     connect(m_thresholdSpin, &QDoubleSpinBox::valueChanged, this, [this](double percent) {
         m_threshold = percent / 100;
         m_tableModel->setThreshold(m_threshold);
+        m_summary->setThreshold(m_threshold);
         emit settingsChanged();
     });
 
@@ -328,6 +330,7 @@ void ComparisonPanel::setThreshold(double threshold)
         m_thresholdSpin->setValue(100 * threshold);
     }
     m_tableModel->setThreshold(threshold);
+    m_summary->setThreshold(threshold);
     emit settingsChanged();
 }
 

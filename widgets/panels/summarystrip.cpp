@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/panels/summarystrip.h"
 
-#include "model/tables/durationformat.h"
 #include "model/analysis/traceanalysis.h"
+#include "model/tables/durationformat.h"
+#include "model/tables/tableformat.h"
 #include "stats/descriptive.h"
 
 #include <QFileInfo>
@@ -19,40 +20,40 @@ namespace {
 QString figureToolTip(SummaryStrip::Figure figure)
 {
     switch (figure) {
-    case SummaryStrip::BusyTime:
+    case PooledRuns::BusyTime:
         return SummaryStrip::tr(
             "GPU busy time per run: the union of kernel intervals, the mean over the runs of a side "
             "(What changed's \"GPU busy/run\"). Less can mean faster kernels or less work: neither "
             "better nor worse by itself.");
-    case SummaryStrip::IdleTime:
+    case PooledRuns::IdleTime:
         return SummaryStrip::tr(
             "GPU idle time per run inside the span from the first kernel's start to the last "
             "kernel's end (span − busy), the mean over the runs of a side. Less is better.");
-    case SummaryStrip::KernelLaunches:
+    case PooledRuns::KernelLaunches:
         return SummaryStrip::tr(
             "CPU kernel-launch calls per run (cudaLaunchKernel, cuLaunchKernel, hipLaunchKernel, …), "
             "the mean over the runs of a side.");
-    case SummaryStrip::GraphLaunches:
+    case PooledRuns::GraphLaunches:
         return SummaryStrip::tr(
             "Graph launches per run (cudaGraphLaunch, cuGraphLaunch, hipGraphLaunch), the mean over "
             "the runs of a side. One graph launch starts many kernels.");
-    case SummaryStrip::KernelLaunchDelay:
+    case PooledRuns::KernelLaunchDelay:
         return SummaryStrip::tr(
             "Median of kernel start − launch call start over the regular kernel launches of all runs "
             "of a side pooled. It includes the time a kernel queues behind earlier ones, so a busier "
             "GPU shows longer delays: neither better nor worse by itself.");
-    case SummaryStrip::GraphLaunchDelay:
+    case PooledRuns::GraphLaunchDelay:
         return SummaryStrip::tr(
             "Median of first kernel start − graph launch call start over the graph launches of all "
             "runs of a side pooled (kept apart from kernel launches: a graph launch queues a whole "
             "graph).");
-    case SummaryStrip::KernelsPerLaunch:
+    case PooledRuns::KernelsPerLaunch:
         return SummaryStrip::tr(
             "Kernels / (kernel launches + graph launches): how many kernels one CPU launch "
             "call starts on average.");
-    case SummaryStrip::Kernels:
+    case PooledRuns::Kernels:
         return SummaryStrip::tr("GPU kernels executed per run, the mean over the runs of a side.");
-    case SummaryStrip::NUM_FIGURES:
+    case PooledRuns::NUM_FIGURES:
         break;
     }
     return {};
@@ -72,56 +73,26 @@ QString shortLabel(const QString &label)
 
 } // namespace
 
-double SummaryStrip::Figures::value(Figure figure) const
-{
-    const double nan = std::nan("");
-    if (runs == 0)
-        return nan;
-    const double perRun = 1.0 / double(runs);
-    switch (figure) {
-    case BusyTime:
-        return double(busyNs) * perRun;
-    case IdleTime:
-        return double(spanNs - busyNs) * perRun;
-    case KernelLaunches:
-        return double(kernelLaunches) * perRun;
-    case GraphLaunches:
-        return double(graphLaunches) * perRun;
-    case KernelLaunchDelay:
-        return kernelLaunches > 0 ? medianLaunchDelayNs : nan;
-    case GraphLaunchDelay:
-        return graphLaunches > 0 ? medianGraphLaunchDelayNs : nan;
-    case KernelsPerLaunch:
-        return kernelLaunches + graphLaunches > 0 ? double(kernels) / double(kernelLaunches + graphLaunches)
-                                                  : nan;
-    case Kernels:
-        return double(kernels) * perRun;
-    case NUM_FIGURES:
-        break;
-    }
-    return nan;
-}
-
 QString SummaryStrip::figureName(Figure figure)
 {
     switch (figure) {
-    case BusyTime:
+    case PooledRuns::BusyTime:
         return tr("GPU busy/run");
-    case IdleTime:
+    case PooledRuns::IdleTime:
         return tr("GPU idle/run");
-    case KernelLaunches:
+    case PooledRuns::KernelLaunches:
         return tr("Kernel launches/run");
-    case GraphLaunches:
+    case PooledRuns::GraphLaunches:
         return tr("Graph launches/run");
-    case KernelLaunchDelay:
+    case PooledRuns::KernelLaunchDelay:
         return tr("Kernel launch delay");
-    case GraphLaunchDelay:
+    case PooledRuns::GraphLaunchDelay:
         return tr("Graph launch delay");
-    case KernelsPerLaunch:
+    case PooledRuns::KernelsPerLaunch:
         return tr("Kernels/launch");
-    case Kernels:
+    case PooledRuns::Kernels:
         return tr("Kernels/run");
-    case NUM_FIGURES:
+    case PooledRuns::NUM_FIGURES:
         break;
     }
     return {};
@@ -132,21 +103,21 @@ QString SummaryStrip::formatFigure(Figure figure, double value)
     if (std::isnan(value))
         return QStringLiteral("–");
     switch (figure) {
-    case BusyTime:
-    case IdleTime:
-    case KernelLaunchDelay:
-    case GraphLaunchDelay:
+    case PooledRuns::BusyTime:
+    case PooledRuns::IdleTime:
+    case PooledRuns::KernelLaunchDelay:
+    case PooledRuns::GraphLaunchDelay:
         return formatDuration(value);
-    case KernelsPerLaunch:
+    case PooledRuns::KernelsPerLaunch:
         return QString::number(value, 'f', 2);
-    case KernelLaunches:
-    case GraphLaunches:
-    case Kernels:
+    case PooledRuns::KernelLaunches:
+    case PooledRuns::GraphLaunches:
+    case PooledRuns::Kernels:
         // whole numbers stay whole; a mean over runs that is not keeps one decimal
         if (value != std::round(value))
             return QLocale().toString(value, 'f', 1);
         break;
-    case NUM_FIGURES:
+    case PooledRuns::NUM_FIGURES:
         break;
     }
     return QLocale().toString(qint64(std::llround(value)));
@@ -163,8 +134,9 @@ SummaryStrip::SummaryStrip(QWidget *parent) : QFrame(parent)
 
     const QString rowTips[3] = {
         tr("Side A, the baseline"), tr("Side B, the candidate"),
-        tr("B compared with A, relative to A: ▲ more, ▼ less; changes under 5 % grey. A difference of "
-           "the means, not a test: whether it is real, and its interval, is in What changed's tables")};
+        tr("B compared with A, relative to A: ▲ more, ▼ less. Per-run totals are tested (Welch on the "
+           "runs' or processes' values, Holm over them) and show the interval they were judged from; a "
+           "change in grey is not a finding (within the noise, under the threshold, or not tested)")};
     for (int side = 0; side < 3; ++side) {
         auto *label = new QLabel(side == 2 ? tr("B vs A") : QString(), this);
         label->setToolTip(rowTips[side]);
@@ -208,13 +180,12 @@ SummaryStrip::SummaryStrip(QWidget *parent) : QFrame(parent)
 void SummaryStrip::setSides(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const QString &labelA,
                             const QString &labelB)
 {
-    m_a = {PooledRuns::of(a)};
-    m_b = {PooledRuns::of(b)};
+    m_comparison = PooledComparison::of(a, b, m_comparison.alpha, m_comparison.threshold);
     // A run of several GPUs counts as the mean of its GPUs (DESIGN.md): say so, as the scope list
     // beside the strip adds its GPUs up.
     setPerGpu(hasRanks(a) || hasRanks(b));
     const QString labels[2] = {labelA, labelB};
-    const Figures *sides[2] = {&m_a, &m_b};
+    const PooledRuns *sides[2] = {&m_comparison.a, &m_comparison.b};
     for (int side = 0; side < 2; ++side) {
         const QString prefix = side == 0 ? QStringLiteral("A") : QStringLiteral("B");
         const QString text =
@@ -247,10 +218,10 @@ QString SummaryStrip::text(Figure figure, int side) const
     return m_cells[figure][side]->text();
 }
 
-bool SummaryStrip::isShownAsChange(double change)
+void SummaryStrip::setThreshold(double threshold)
 {
-    // judged as printed (one decimal): "+5.0 %" is not greyed as under 5 %
-    return std::round(1000 * std::fabs(change)) >= 50;
+    m_comparison.setThreshold(threshold);
+    refresh();
 }
 
 QColor SummaryStrip::changeColor(Figure figure) const
@@ -261,9 +232,13 @@ QColor SummaryStrip::changeColor(Figure figure) const
 void SummaryStrip::refresh()
 {
     const QColor grey = palette().color(QPalette::Disabled, QPalette::WindowText);
+    int tested = 0;
+    for (const PooledComparison::Figure &row : m_comparison.figures)
+        tested += row.test.valid();
     for (int f = 0; f < NUM_FIGURES; ++f) {
         const auto figure = Figure(f);
-        const double a = m_a.value(figure), b = m_b.value(figure);
+        const PooledComparison::Figure &row = m_comparison.figures[std::size_t(f)];
+        const double a = m_comparison.value(figure, 0), b = m_comparison.value(figure, 1);
         m_cells[f][0]->setText(formatFigure(figure, a));
         m_cells[f][1]->setText(formatFigure(figure, b));
 
@@ -272,7 +247,9 @@ void SummaryStrip::refresh()
         QColor color = grey;
         if (!std::isnan(a) && !std::isnan(b)) {
             // relative to A, as What changed gives its changes
-            const double change = a != 0 ? (b - a) / std::fabs(a) : (b == 0 ? 0 : HUGE_VAL);
+            const double change = row.test.valid() ? row.test.change
+                                  : a != 0         ? (b - a) / std::fabs(a)
+                                                   : (b == 0 ? 0 : HUGE_VAL);
             const QString arrow = b > a   ? QStringLiteral("▲")
                                   : b < a ? QStringLiteral("▼")
                                           : QStringLiteral("=");
@@ -280,21 +257,62 @@ void SummaryStrip::refresh()
                 text = QStringLiteral("=");
             else if (std::isinf(change))
                 text = arrow + QStringLiteral(" new");
+            else if (row.test.valid()) // the interval the verdict was decided from, beside it
+                text = arrow + QLatin1Char(' ') +
+                       formatChangeInterval(change, row.test.ciLow, row.test.ciHigh, 1)
+                           .replace(QLatin1Char('-'), QStringLiteral("−"));
             else
                 text = QStringLiteral("%1 %2 %").arg(arrow, signedNumber(100 * change));
-            // Never red or green: a colour reads as a verdict, and the strip has no test (a +26 % idle
-            // of 16 µs in a 196 ms run is noise the step breakdown does not call a change).
-            if (isShownAsChange(change))
+            // Never red or green: less busy time or more launches is neither better nor worse by itself.
+            if (row.test.valid() && isFinding(row.verdict))
                 color = palette().color(QPalette::WindowText);
-            else
-                tip = tr("%1: B and A are within 5 % of each other.\n\n%2")
-                          .arg(figureName(figure), figureToolTip(figure));
+            tip = QStringLiteral("%1: %2\n\n%3").arg(figureName(figure), changeToolTip(figure, tested), tip);
         }
         m_changeColors[f] = color;
         cell->setText(text);
         cell->setStyleSheet(QStringLiteral("color: %1;").arg(color.name()));
         cell->setToolTip(tip);
     }
+}
+
+QString SummaryStrip::changeToolTip(Figure figure, int tested) const
+{
+    const PooledComparison::Figure &row = m_comparison.figures[std::size_t(figure)];
+    if (!PooledRuns::isPerRunTotal(figure))
+        return tr("not tested (%1, not a total each run has); grey as every change that is not a finding")
+            .arg(figure == PooledRuns::KernelsPerLaunch ? tr("a ratio of the sides' sums")
+                                                        : tr("a median of the pooled launches"));
+    const QString unit = m_comparison.unit;
+    if (!row.test.valid())
+        return tr("not tested: a side has fewer than 2 %1s (A %2, B %3); grey as every change that is not "
+                  "a finding")
+            .arg(unit)
+            .arg(row.test.runsA)
+            .arg(row.test.runsB);
+    QString verdict;
+    switch (row.verdict) {
+    case Verdict::Faster:
+        verdict = tr("B less");
+        break;
+    case Verdict::Slower:
+        verdict = tr("B more");
+        break;
+    case Verdict::NoMeaningfulChange:
+        verdict = tr("no meaningful change (under the threshold)");
+        break;
+    default:
+        verdict = tr("no significant change");
+        break;
+    }
+    return tr("%1, %2 at %3 % (Holm p %4). Welch on the %5s' values (A %6, B %7), Holm over the %8 figures "
+              "tested here, alpha %9, threshold %10 %")
+        .arg(verdict, formatChangeInterval(row.test.change, row.test.ciLow, row.test.ciHigh, 1),
+             QString::number(100 * row.test.confidence, 'g', 4), formatPValue(row.holmP), unit)
+        .arg(row.test.runsA)
+        .arg(row.test.runsB)
+        .arg(tested)
+        .arg(m_comparison.alpha)
+        .arg(100 * m_comparison.threshold);
 }
 
 } // namespace scopeline
