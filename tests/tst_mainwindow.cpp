@@ -2446,6 +2446,12 @@ private slots:
         ProcessResult result = runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--screenshot"), good});
         QCOMPARE(result.exitCode, 0);
         QVERIFY(QFileInfo(good).size() > 0);
+        // sides named LABEL=PATH, as the CLI takes them: the paths open (the pattern had been read whole)
+        const QString labelled = dir.filePath(QStringLiteral("labelled.png"));
+        result = runProcess(gui, {QStringLiteral("m=") + kMatmul, QStringLiteral("e=") + kEinsum,
+                                  QStringLiteral("--screenshot"), labelled});
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QVERIFY(QFileInfo(labelled).size() > 0);
         const QString unwritable = dir.filePath(QStringLiteral("no/such/folder/shot.png"));
         result = runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--screenshot"), unwritable});
         QCOMPARE(result.exitCode, 1);

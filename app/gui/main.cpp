@@ -12,6 +12,7 @@
 
 #include "model/files/atomicfile.h"
 #include "model/loading/sessionfile.h"
+#include "model/loading/sideargument.h"
 #include "model/loading/tracefolder.h"
 #include "model/runner/hipbenchprotocol.h"
 
@@ -201,8 +202,9 @@ int main(int argc, char *argv[])
     window.show();
     if (args.size() > 2) {
         window.openVariants(args);
-    } else if (args.size() == 2) {
-        window.openPair(args[0], args[1], state);
+    } else if (args.size() == 2) { // LABEL=PATH as the CLI takes it (a pair's sides are named by their paths)
+        window.openPair(scopeline::SideArgument::parse(args[0]).path,
+                        scopeline::SideArgument::parse(args[1]).path, state);
     } else if (args.size() == 1 && scopeline::hipbenchprotocol::isRecordedPair(args[0])) {
         // what scopeline-hipbench recorded: its pair, read as it says unless told otherwise
         window.openRecording(
