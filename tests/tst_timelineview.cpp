@@ -17,6 +17,7 @@
 #include "widgets/timeline/pairtimeline.h"
 #include "widgets/timeline/timelinepainter.h"
 #include "widgets/timeline/timelinetext.h"
+#include "widgets/timeline/timelinetheme.h"
 #include "widgets/timeline/timelineview.h"
 
 #include <QtTest>
@@ -25,10 +26,14 @@
 #include <QCheckBox>
 #include <QHelpEvent>
 #include <QImage>
+#include <QLabel>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPushButton>
+#include <QToolButton>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <QWidgetAction>
 
 #include <limits>
 
@@ -821,6 +826,40 @@ private slots:
         // Two traces each have their own.
         pair.setRuns(m_jax, m_graph, {}, {});
         QVERIFY(&pair.viewB()->layout() != &pair.viewA()->layout());
+    }
+
+    // The colour key, a click (or a hover) away: every kind of event's fill and every idle cause's hatch,
+    // each in the colour drawn, light and dark.
+    void pairHasColourKey()
+    {
+        PairTimeline pair;
+        pair.setRuns(m_jax, m_graph, {}, {});
+        const QToolButton *key = pair.colourKey();
+        QVERIFY(key && key->menu());
+        const auto *action = qobject_cast<QWidgetAction *>(key->menu()->actions().value(0));
+        QVERIFY(action);
+        const auto *text = qobject_cast<QLabel *>(action->defaultWidget());
+        QVERIFY(text);
+        for (const bool dark : {false, true}) {
+            QPalette palette = pair.palette();
+            palette.setColor(QPalette::Base, dark ? QColor(0x20, 0x20, 0x20) : QColor(Qt::white));
+            palette.setColor(QPalette::Text, dark ? QColor(Qt::white) : QColor(Qt::black));
+            pair.setPalette(palette);
+            const TimelineTheme theme = TimelineTheme::fromPalette(pair.palette());
+            QCOMPARE(theme.dark, dark);
+            const QString html = text->text();
+            QCOMPARE(key->toolTip(), html);
+            for (const char *cause : {"launched the next kernel late", "the GPU waiting", "no launch call"})
+                QVERIFY2(html.contains(QLatin1String(cause)), cause);
+            for (const QColor &hatch : theme.gapHatch)
+                QVERIFY2(html.contains(hatch.name()), qPrintable(hatch.name()));
+            for (const TimelineStyle style :
+                 {StyleLaunch, StyleGraphLaunch, StyleRuntime, StyleCpuOther, StyleCpuAnnotation,
+                  StyleGpuAnnotation, StyleMemcpy, StyleMemset, StyleCommunication, StyleKernelFirst})
+                QVERIFY2(html.contains(theme.swatches[std::size_t(style)].fill.name()),
+                         qPrintable(QString::number(style)));
+            QVERIFY(html.contains(theme.graphMarker.name()));
+        }
     }
 
     void pairLocksZoom()

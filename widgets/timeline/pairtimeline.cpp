@@ -12,9 +12,12 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QPushButton>
 #include <QSplitter>
+#include <QToolButton>
 #include <QVBoxLayout>
+#include <QWidgetAction>
 #include <QtConcurrent>
 
 #include <algorithm>
@@ -48,6 +51,17 @@ PairTimeline::PairTimeline(QWidget *parent) : QWidget(parent)
     updateLockText();
     auto *fitButton = new QPushButton(tr("Fit"), this);
     fitButton->setToolTip(tr("Show the whole of both runs (F in a timeline fits that one)"));
+    // what the colours mean, a click away (and on hover): the hatches of the idle causes above all
+    m_key = new QToolButton(this);
+    m_key->setText(tr("Colours"));
+    m_key->setPopupMode(QToolButton::InstantPopup);
+    m_keyText = new QLabel(this);
+    m_keyText->setContentsMargins(8, 6, 8, 6);
+    auto *keyMenu = new QMenu(m_key);
+    auto *keyAction = new QWidgetAction(keyMenu);
+    keyAction->setDefaultWidget(m_keyText);
+    keyMenu->addAction(keyAction);
+    m_key->setMenu(keyMenu);
     auto *hint = new QLabel(tr("wheel: zoom · drag: pan · Shift+drag: select a range · click: details · "
                                "double-click: zoom to it · Ctrl+wheel: scroll · F: fit · Z: zoom to selection"),
                             this);
@@ -57,6 +71,7 @@ PairTimeline::PairTimeline(QWidget *parent) : QWidget(parent)
     hint->setMinimumWidth(0);
     bar->addWidget(m_lock);
     bar->addWidget(fitButton);
+    bar->addWidget(m_key);
     bar->addSpacing(12);
     bar->addWidget(hint, 1);
     layout->addLayout(bar);
@@ -128,6 +143,8 @@ void PairTimeline::applyTheme()
                                              .arg(theme.sideBackground[std::size_t(side)].name(),
                                                   theme.sideText[std::size_t(side)].name()));
     m_hint->setStyleSheet(QStringLiteral("color: %1;").arg(theme.hintText.name()));
+    m_keyText->setText(theme.keyHtml());
+    m_key->setToolTip(theme.keyHtml());
 }
 
 void PairTimeline::changeEvent(QEvent *event)

@@ -17,6 +17,7 @@
 class QCheckBox;
 class QHBoxLayout;
 class QLabel;
+class QToolButton;
 
 namespace scopeline {
 
@@ -29,6 +30,8 @@ public:
     void setRuns(const LoadedRun &a, const LoadedRun &b, const QString &labelA, const QString &labelB);
     // Puts a widget at the right end of side A's (0) or B's (1) title bar.
     void addTitleWidget(int side, QWidget *widget);
+    // The button whose popup (and tooltip) is the colour key.
+    QToolButton *colourKey() const { return m_key; }
     TimelineView *viewA() const;
     TimelineView *viewB() const;
     bool zoomLocked() const;
@@ -82,6 +85,8 @@ private:
     QLabel *m_titles[2] = {nullptr, nullptr};
     QWidget *m_titleBars[2] = {nullptr, nullptr};
     QLabel *m_hint = nullptr;
+    QToolButton *m_key = nullptr; // the colour key, in a popup
+    QLabel *m_keyText = nullptr;
     QHBoxLayout *m_titleLayouts[2] = {nullptr, nullptr};
     QString m_labels[2];
     QString m_titleTexts[2]; // before eliding

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/timeline/timelinetheme.h"
 
+#include <QCoreApplication>
+
 namespace scopeline {
 
 namespace {
@@ -122,6 +124,44 @@ TimelineTheme TimelineTheme::fromPalette(const QPalette &palette)
     }
     th.hintText = mix(window, windowText, 0.55);
     return th;
+}
+
+QString TimelineTheme::keyHtml() const
+{
+    const auto swatch = [](const QColor &colour, const QString &glyph = QStringLiteral("■")) {
+        return QStringLiteral("<span style=\"color:%1\">%2</span>").arg(colour.name(), glyph);
+    };
+    const auto fill = [&](int style) { return swatch(swatches[std::size_t(style)].fill); };
+    QString kernels;
+    for (int k = 0; k < 4; ++k)
+        kernels += fill(StyleKernelFirst + k);
+    const std::pair<QString, QString> rows[] = {
+        {kernels, QCoreApplication::translate("TimelineTheme", "GPU kernels: a colour per kernel name")},
+        {fill(StyleCommunication),
+         QCoreApplication::translate("TimelineTheme", "communication kernels (NCCL, RCCL)")},
+        {fill(StyleMemcpy) + fill(StyleMemset),
+         QCoreApplication::translate("TimelineTheme", "memcpy, memset")},
+        {fill(StyleGpuAnnotation) + fill(StyleCpuAnnotation),
+         QCoreApplication::translate("TimelineTheme", "annotations (scopes) on the GPU, on the CPU")},
+        {fill(StyleLaunch),
+         QCoreApplication::translate("TimelineTheme", "kernel launch calls (cudaLaunchKernel, …)")},
+        {fill(StyleGraphLaunch) + swatch(graphMarker, QStringLiteral("▎")),
+         QCoreApplication::translate("TimelineTheme",
+                                     "graph launch calls, and their marker when zoomed out")},
+        {fill(StyleRuntime), QCoreApplication::translate("TimelineTheme", "other runtime calls")},
+        {fill(StyleCpuOther), QCoreApplication::translate("TimelineTheme", "other CPU slices (ops, Python)")},
+        {swatch(gapHatch[std::size_t(GapCause::LaunchLate)], QStringLiteral("▨")),
+         QCoreApplication::translate("TimelineTheme", "GPU idle: the CPU launched the next kernel late")},
+        {swatch(gapHatch[std::size_t(GapCause::GpuWaiting)], QStringLiteral("▨")),
+         QCoreApplication::translate("TimelineTheme", "GPU idle: launched in time, the GPU waiting")},
+        {swatch(gapHatch[std::size_t(GapCause::Unknown)], QStringLiteral("▨")),
+         QCoreApplication::translate("TimelineTheme", "GPU idle: no launch call in the trace to tell")},
+    };
+    QString html = QStringLiteral("<table cellspacing=\"2\">");
+    for (const auto &[glyphs, text] : rows)
+        html += QStringLiteral("<tr><td style=\"font-size:large\">%1</td><td>%2</td></tr>")
+                    .arg(glyphs, text.toHtmlEscaped());
+    return html + QStringLiteral("</table>");
 }
 
 } // namespace scopeline

@@ -7,6 +7,7 @@
 
 #include <QColor>
 #include <QPalette>
+#include <QString>
 
 #include <array>
 
@@ -21,6 +22,9 @@ struct TimelineTheme
     };
 
     static TimelineTheme fromPalette(const QPalette &palette);
+    // The colour key of the timeline as rich text: each kind of event's fill, the graph launch's
+    // marker and each idle cause's hatch, in these colours.
+    QString keyHtml() const;
     // a mixed t of the way from a to b (alpha too)
     static QColor mix(const QColor &a, const QColor &b, double t);
 
