@@ -52,6 +52,57 @@ int64_t durationTick(const std::vector<double> &a, const std::vector<double> &b)
     return step;
 }
 
+void RoundedTick::add(int64_t ns)
+{
+    ns = std::llabs(ns);
+    if (m_none || ns <= 1) // 0 and 1 ns lie within 1 ns of a multiple of any step
+        return;
+    if (!m_seeded) {
+        if (ns < kMinRoundedTick - 1) { // 2 to 14 ns: within 1 ns of no multiple of a step of 16 or more
+            m_none = true;
+            return;
+        }
+        // A step that every duration fits divides ns - 1, ns or ns + 1: the candidates.
+        for (int64_t v = ns - 1; v <= ns + 1; ++v)
+            for (int64_t k = 1; k * k <= v; ++k)
+                if (v % k == 0)
+                    for (const int64_t step : {k, v / k})
+                        if (step >= kMinRoundedTick)
+                            m_steps.push_back(step);
+        std::sort(m_steps.begin(), m_steps.end());
+        m_steps.erase(std::unique(m_steps.begin(), m_steps.end()), m_steps.end());
+        m_seeded = true;
+    }
+    m_telling += ns >= kMinRoundedTick;
+    m_steps.erase(std::remove_if(m_steps.begin(), m_steps.end(),
+                                 [ns](int64_t step) {
+                                     const int64_t r = ns % step;
+                                     return r > 1 && r < step - 1;
+                                 }),
+                  m_steps.end());
+    m_none = m_steps.empty();
+}
+
+int64_t RoundedTick::tick() const
+{
+    return !m_none && m_seeded && m_telling >= std::size_t(kMinRoundedTick) ? m_steps.back() : 0;
+}
+
+int64_t timerTick(const std::vector<const std::vector<double> *> &sets)
+{
+    int64_t gcd = 0;
+    for (const std::vector<double> *set : sets)
+        gcd = std::gcd(gcd, durationTick(*set));
+    if (gcd >= RoundedTick::kMinRoundedTick)
+        return gcd;
+    RoundedTick rounded;
+    for (const std::vector<double> *set : sets)
+        for (double d : *set)
+            if (std::isfinite(d))
+                rounded.add(std::llround(d));
+    return std::max(gcd, rounded.tick());
+}
+
 MeanVariance atResolution(MeanVariance sample, double resolution)
 {
     sample.variance = std::max(sample.variance, resolution * resolution / 12);

@@ -27,6 +27,25 @@ MeanVariance meanVariance(const std::vector<double> &values);
 // divisor of all the durations a comparison has (std::gcd of these).
 int64_t durationTick(const std::vector<double> &a, const std::vector<double> &b = {});
 
+// Where durations were rounded to whole ns after the timer ticked (JAX's H100 traces: a 32 ns tick, 1 ns
+// either way, so their GCD is 1), the tick: the largest step of kMinRoundedTick ns or more that every
+// duration added lies within 1 ns of a multiple of, read from kMinRoundedTick durations or more of at
+// least that length (fewer could fit a step by chance); 0 when there is none.
+class RoundedTick
+{
+public:
+    static constexpr int64_t kMinRoundedTick = 16;
+    void add(int64_t ns); // a duration in whole ns
+    int64_t tick() const;
+
+private:
+    std::vector<int64_t> m_steps; // the steps every duration so far fits, once seeded
+    bool m_seeded = false, m_none = false;
+    std::size_t m_telling = 0; // durations of kMinRoundedTick ns or more
+};
+// The timer's step of the sets: their GCD (durationTick), or their RoundedTick where that is larger.
+int64_t timerTick(const std::vector<const std::vector<double> *> &sets);
+
 // A value is known only to the timer's step (resolution, ns): a side's variance is never taken below
 // that of rounding to it, resolution² / 12. Units that all repeat one value (timer ticks make this
 // common) are then judged as units with that least spread, as a tiny measured spread would be: a tie

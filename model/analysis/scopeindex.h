@@ -71,6 +71,8 @@ public:
     // The greatest common divisor of its kernels' durations in ns (0 when none is longer than zero): the
     // timer's tick, which samples of one scope that all took the same time cannot tell.
     int64_t durationTick() const;
+    // Its kernels' durations in ns.
+    const std::vector<int64_t> &durations() const { return m_duration; }
 
 private:
     struct Ref

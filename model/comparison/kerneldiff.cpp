@@ -269,6 +269,15 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
     int64_t tick = 0;
     for (int64_t rowTick : ticks)
         tick = std::gcd(tick, rowTick);
+    if (tick < stats::RoundedTick::kMinRoundedTick) { // durations rounded to ns after the timer's tick?
+        stats::RoundedTick rounded;
+        for (const auto &entry : built)
+            for (const std::vector<double> *durations :
+                 {&entry.second.a.durations, &entry.second.b.durations})
+                for (double d : *durations)
+                    rounded.add(std::llround(d));
+        tick = std::max(tick, rounded.tick());
+    }
     for (auto &entry : built)
         testRow(entry.second, double(std::max<int64_t>(tick, 1)), sum);
     // Largest |change of total time per run| first; ties (a trace against itself: none changed) by the

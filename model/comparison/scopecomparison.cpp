@@ -59,8 +59,9 @@ stats::RunLevelTest pooledRunLevel(const ComparisonRow &row, const Replication *
                                confidence, row.timerStep);
 }
 
-// The pooled row: every sample of every run, plus the run-level test on the run medians. `tick` is that
-// of the runs' kernel durations: samples that all took one time would give that time as their own.
+// The pooled row: every sample of every run, plus the run-level test on the run medians. `tick` is the
+// timer's, from the runs' kernel durations: samples that all took one time would give that time as their
+// own, and a sum of rounded durations (an instance's) fits no tick.
 ComparisonRow makePooledRow(const QString &scope, const std::vector<std::vector<double>> &a,
                             const std::vector<std::vector<double>> &b, const Replication *replication,
                             int64_t tick)
@@ -81,7 +82,8 @@ ComparisonRow makePooledRow(const QString &scope, const std::vector<std::vector<
     ComparisonRow row = makeRow(scope, QStringLiteral("all"), all, allB);
     row.runMediansA = medians(a);
     row.runMediansB = medians(b);
-    row.timerStep = double(std::max<int64_t>(std::gcd(tick, stats::durationTick(all, allB)), 1));
+    // the runs' tick; without kernels, the samples' own
+    row.timerStep = double(std::max<int64_t>(tick > 0 ? tick : stats::durationTick(all, allB), 1));
     row.runLevel = pooledRunLevel(row, replication, 0.95);
     if (replication && row.runLevel.valid())
         row.caveat = replication->caveat();
@@ -225,10 +227,19 @@ std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, M
                                                     SampleMode samples) const
 {
     std::vector<ComparisonRow> rows;
+    // The timer's tick, from every kernel of every run: what any time measured is known to.
     int64_t tick = 0;
     for (const std::vector<const ScopeIndex *> *side : {&m_a, &m_b})
         for (const ScopeIndex *run : *side)
             tick = std::gcd(tick, run->durationTick());
+    if (tick < stats::RoundedTick::kMinRoundedTick) { // durations rounded to ns after the timer's tick?
+        stats::RoundedTick rounded;
+        for (const std::vector<const ScopeIndex *> *side : {&m_a, &m_b})
+            for (const ScopeIndex *run : *side)
+                for (int64_t d : run->durations())
+                    rounded.add(d);
+        tick = std::max(tick, rounded.tick());
+    }
     for (const QString &scope : scopes) {
         const ScopeMatcher matcher(scope, match);
         auto perRun = [&](const std::vector<const ScopeIndex *> &side) {

@@ -276,7 +276,7 @@ def measure(sides, by_op, fold_numbers):
     busy = [per_run([b for _, b, _, _ in runs], s) for s, runs in enumerate(sides)]
 
     all_durations = [int(d) for g in groups.values() for side in g["runs"] for run in side for d in run]
-    step = max(1, math.gcd(*all_durations)) if all_durations else 1
+    step = stats_oracle.timer_tick(all_durations)
     rows = []
     for key, g in groups.items():
         display = key

@@ -30,7 +30,8 @@ from scipy import stats
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_oracle import kernels, samples  # noqa: E402  (the raw-trace reader)
-from stats_oracle import clean, holm, holm_levels, interval_agrees, run_level  # noqa: E402  (scipy formulas)
+from stats_oracle import (  # noqa: E402  (scipy formulas)
+    clean, holm, holm_levels, interval_agrees, run_level, timer_tick)
 
 
 def rows(per_scope, resolution, alpha=0.05):
@@ -78,12 +79,9 @@ def variants(args):
 
 
 def timer_step(files):
-    """The GCD of every GPU event's duration (ns) in the files: the step a run's median is known to."""
-    step = 0
-    for path in files:
-        for _, _, duration, _, _ in kernels(path):
-            step = math.gcd(step, duration)
-    return max(step, 1)
+    """The timer's tick (stats_oracle.timer_tick) of every GPU event's duration (ns) in the files: the
+    step a run's median is known to."""
+    return timer_tick([duration for path in files for _, _, duration, _, _ in kernels(path)])
 
 
 def median_or_nan(values):

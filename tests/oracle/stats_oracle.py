@@ -175,6 +175,23 @@ def interval_agrees(p, level, low, high):
     return (p < level) == (low > 0 or high < 0)
 
 
+def timer_tick(durations):
+    """The step a timer measured these durations (whole ns) in: their GCD, or, where durations were
+    rounded to whole ns after the tick (JAX on H100: 32 ns, 1 ns either way, a GCD of 1), the largest step
+    of 16 ns or more that every duration lies within 1 ns of a multiple of, with 16 durations or more of
+    at least 16 ns to tell it from chance. Searched step by step up to 2**16 ns; at least 1."""
+    values = np.unique(np.abs(np.asarray(durations, dtype=np.int64)))
+    gcd = int(np.gcd.reduce(values)) if values.size else 0
+    telling = sum(1 for d in durations if abs(int(d)) >= 16)
+    if gcd >= 16 or telling < 16:
+        return max(gcd, 1)
+    for step in range(1 << 16, 15, -1):
+        rest = values % step
+        if np.all((rest <= 1) | (rest >= step - 1)):
+            return max(gcd, step)
+    return max(gcd, 1)
+
+
 def welch_at_resolution(a, b, resolution_a=1.0, resolution_b=None):
     """Welch's test of mean(b) - mean(a) (scipy.stats.ttest_ind_from_stats) with each side's sample
     variance taken as at least resolution^2 / 12, the variance of rounding to the timer's step: so that
