@@ -79,6 +79,19 @@ private:
 
     void open(ComparisonPanel &panel) { panel.setSides(m_a, m_b, m_labelA, m_labelB); }
 
+    // WCAG's contrast ratio of two colours' relative luminances.
+    static double contrast(const QColor &x, const QColor &y)
+    {
+        const auto luminance = [](const QColor &c) {
+            const auto linear = [](double v) {
+                return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+            };
+            return 0.2126 * linear(c.redF()) + 0.7152 * linear(c.greenF()) + 0.0722 * linear(c.blueF());
+        };
+        const double lx = luminance(x), ly = luminance(y);
+        return (std::max(lx, ly) + 0.05) / (std::min(lx, ly) + 0.05);
+    }
+
     void showActive(ComparisonPanel &panel)
     {
         panel.resize(1400, 900);
@@ -174,8 +187,10 @@ private slots:
             const PooledComparison::Figure &row = strip->comparison().figures[std::size_t(f)];
             const bool finding = row.test.valid() && isFinding(row.verdict);
             findings += finding;
-            QCOMPARE(colour, finding ? strip->palette().color(QPalette::WindowText)
-                                     : strip->palette().color(QPalette::Disabled, QPalette::WindowText));
+            QCOMPARE(colour == strip->palette().color(QPalette::WindowText), finding);
+            // dimmed, yet readable: WCAG's 3:1 for the interval beside it
+            QVERIFY2(contrast(colour, strip->palette().color(QPalette::Window)) >= 3,
+                     qPrintable(colour.name()));
             if (row.test.valid() && !std::isnan(row.test.ciLow)) // "▲ +5.0 % [+4.1, +5.8]"
                 QVERIFY2(strip->text(figure, 2).endsWith(
                              formatChangeInterval(row.test.change, row.test.ciLow, row.test.ciHigh, 1)
@@ -187,8 +202,8 @@ private slots:
         // the threshold re-judges: at 100 % no change is a finding
         panel.setThreshold(1.0);
         for (int f = 0; f < SummaryStrip::NUM_FIGURES; ++f)
-            QCOMPARE(strip->changeColor(SummaryStrip::Figure(f)),
-                     strip->palette().color(QPalette::Disabled, QPalette::WindowText));
+            QVERIFY(strip->changeColor(SummaryStrip::Figure(f)) !=
+                    strip->palette().color(QPalette::WindowText));
         QVERIFY(SummaryStrip::figureName(PooledRuns::KernelLaunchDelay) !=
                 SummaryStrip::figureName(PooledRuns::GraphLaunchDelay));
         if (strip->comparison().a.graphLaunches == 0) // no graph launches: no graph delay to show

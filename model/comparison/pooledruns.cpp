@@ -112,6 +112,17 @@ PooledComparison PooledComparison::of(const QList<LoadedRun> &a, const QList<Loa
     c.b = PooledRuns::of(b);
     const Replication replication = Replication::of(a, b);
     c.unit = replication.unitName();
+    // a side's units' values of a run's figure (the loaded runs, in Replication's order)
+    const auto unitsOf = [&](int side, const auto &valueOf) {
+        std::vector<double> perRun;
+        for (const LoadedRun &run : side == 0 ? a : b)
+            if (run.ok())
+                perRun.push_back(valueOf(totalOf(run)));
+        return replication.unitValues(side, perRun);
+    };
+    // Busy and idle time are parts of the GPU span, as the step's parts are of the step in What changed:
+    // a change of either is meaningful from the threshold of A's span on.
+    const double spanA = meanOf(unitsOf(0, [](const LaunchSummary &t) { return double(t.spanNs); }));
     std::vector<std::size_t> tested;
     std::vector<double> p;
     std::vector<double> units[PooledRuns::NUM_FIGURES][2];
@@ -119,16 +130,13 @@ PooledComparison PooledComparison::of(const QList<LoadedRun> &a, const QList<Loa
         const auto figure = PooledRuns::Figure(f);
         if (!PooledRuns::isPerRunTotal(figure))
             continue;
-        for (int side = 0; side < 2; ++side) {
-            std::vector<double> perRun; // the loaded runs, in Replication's order
-            for (const LoadedRun &run : side == 0 ? a : b)
-                if (run.ok())
-                    perRun.push_back(totalValue(totalOf(run), figure));
-            units[f][side] = replication.unitValues(side, perRun);
-        }
+        for (int side = 0; side < 2; ++side)
+            units[f][side] =
+                unitsOf(side, [figure](const LaunchSummary &t) { return totalValue(t, figure); });
         Figure &row = c.figures[std::size_t(f)];
         row.meanA = meanOf(units[f][0]);
         row.meanB = meanOf(units[f][1]);
+        row.referenceA = figure == PooledRuns::BusyTime || figure == PooledRuns::IdleTime ? spanA : row.meanA;
         // ns and counts alike are whole numbers: the resolution of one
         row.test = stats::meanChangeTest(units[f][0], units[f][1]);
         if (row.test.valid()) {
@@ -152,8 +160,9 @@ PooledComparison PooledComparison::of(const QList<LoadedRun> &a, const QList<Loa
 void PooledComparison::setThreshold(double newThreshold)
 {
     threshold = newThreshold;
-    for (Figure &row : figures)
-        row.verdict = runLevelVerdict(row.holmP, row.test.change, alpha, threshold);
+    for (Figure &row : figures) // the threshold is of the reference; the change, of A's own mean
+        row.verdict = runLevelVerdict(row.holmP, row.test.change, alpha,
+                                      row.meanA > 0 ? threshold * row.referenceA / row.meanA : threshold);
 }
 
 double PooledComparison::value(PooledRuns::Figure figure, int side) const

@@ -45,7 +45,8 @@ struct PooledRuns
 // B against A on each per-run total: Welch on the units' means (runs, or processes where runs sit in
 // side/<process>/<run>/; a run of several GPUs the mean of its GPUs), the change of the means, Holm over
 // the figures tested, each interval at its figure's Holm level; the verdict as every table's
-// (runLevelVerdict). Figures that are not per-run totals, and sides of fewer than 2 units, are untested.
+// (runLevelVerdict), busy and idle time meaningful from the threshold of A's GPU span on. Figures that are
+// not per-run totals, and sides of fewer than 2 units, are untested.
 struct PooledComparison
 {
     struct Figure
@@ -54,6 +55,9 @@ struct PooledComparison
         double holmP = stats::RunLevelTest::kUnset;
         Verdict verdict = Verdict::NoSignificantChange;
         double meanA = stats::RunLevelTest::kUnset, meanB = stats::RunLevelTest::kUnset; // the units' means
+        // What the threshold is a fraction of: A's GPU span for busy and idle time (their whole, as the
+        // step is its parts' in What changed), else A's mean itself.
+        double referenceA = stats::RunLevelTest::kUnset;
     };
 
     PooledRuns a, b;

@@ -30,7 +30,8 @@ own JSON has no launch calls: both null.
                    (gpu_busy_ns, gpu_idle_ns = span - busy, kernel_launches, graph_launches, kernels),
                    Welch on the runs' values with kernel_diff.py's time_level (the change of the means
                    relative to A's, a 1 ns or one-count resolution), Holm over the five, each interval
-                   at its Holm level, the verdict by kernel_diff.py's rule
+                   at its Holm level, the verdict by kernel_diff.py's rule with the threshold a fraction
+                   of A's mean GPU span for busy and idle time (their whole), of A's own mean otherwise
 Prints JSON. Standard library only, except `delays` (numpy) and `compare` (kernel_diff.py's scipy).
 """
 import bisect
@@ -214,7 +215,7 @@ def compare(alpha, threshold, docs_a, docs_b):
         runs = [pool([doc]) for doc in docs]
         for run in runs:
             run["gpu_idle_ns"] = run["gpu_span_ns"] - run["gpu_busy_ns"]
-        return {key: [run[key] for run in runs] for key in TOTALS}
+        return {key: [run[key] for run in runs] for key in TOTALS + ("gpu_span_ns",)}
 
     a, b = totals(docs_a), totals(docs_b)
     rows = {key: dict(zip(("p_raw", "change"), kd.time_level(a[key], b[key], 1)[:2]),
@@ -229,7 +230,9 @@ def compare(alpha, threshold, docs_a, docs_b):
             if low is None or not stats_oracle.interval_agrees(row["p_raw"], level, low, high):
                 low = high = None
         row["ci_low"], row["ci_high"] = low, high
-        row["verdict"] = kd.verdict_of(p, row["change"], alpha, threshold)
+        whole = sum(a["gpu_span_ns"]) if key in ("gpu_busy_ns", "gpu_idle_ns") else sum(a[key])
+        part = sum(a[key])
+        row["verdict"] = kd.verdict_of(p, row["change"], alpha, threshold * whole / part if part else threshold)
         if row["change"] == math.inf:  # JSON has no infinity: new in B
             row["change"] = "inf"
     return rows

@@ -231,7 +231,12 @@ QColor SummaryStrip::changeColor(Figure figure) const
 
 void SummaryStrip::refresh()
 {
-    const QColor grey = palette().color(QPalette::Disabled, QPalette::WindowText);
+    // a change that is no finding: dimmed, yet readable (its interval is read too); the disabled text's
+    // grey is 1.6:1 on Fusion's light window
+    const QColor window = palette().color(QPalette::Window), ink = palette().color(QPalette::WindowText);
+    const QColor grey = QColor::fromRgbF(0.55f * window.redF() + 0.45f * ink.redF(),
+                                         0.55f * window.greenF() + 0.45f * ink.greenF(),
+                                         0.55f * window.blueF() + 0.45f * ink.blueF());
     int tested = 0;
     for (const PooledComparison::Figure &row : m_comparison.figures)
         tested += row.test.valid();
@@ -255,8 +260,12 @@ void SummaryStrip::refresh()
                                           : QStringLiteral("=");
             if (b == a)
                 text = QStringLiteral("=");
-            else if (std::isinf(change))
-                text = arrow + QStringLiteral(" new");
+            else if (std::isinf(change)) // exact: nothing to estimate
+                text = arrow + tr(" new (none in A)");
+            else if (b == 0)
+                text = arrow + tr(" −100 % (none in B)");
+            else if (!row.test.valid() && b / a >= 10) // "▲ ×200", not "+19900.0 %"
+                text = QStringLiteral("%1 ×%2").arg(arrow, QString::number(b / a, 'g', 3));
             else if (row.test.valid()) // the interval the verdict was decided from, beside it
                 text = arrow + QLatin1Char(' ') +
                        formatChangeInterval(change, row.test.ciLow, row.test.ciHigh, 1)
