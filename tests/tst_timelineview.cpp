@@ -855,10 +855,12 @@ private slots:
                 QVERIFY2(html.contains(hatch.name()), qPrintable(hatch.name()));
             for (const TimelineStyle style :
                  {StyleLaunch, StyleGraphLaunch, StyleRuntime, StyleCpuOther, StyleCpuAnnotation,
-                  StyleGpuAnnotation, StyleMemcpy, StyleMemset, StyleCommunication, StyleKernelFirst})
+                  StyleGpuAnnotation, StyleMemcpy, StyleMemset, StyleGpuOther, StyleCommunication,
+                  StyleKernelFirst})
                 QVERIFY2(html.contains(theme.swatches[std::size_t(style)].fill.name()),
                          qPrintable(QString::number(style)));
-            QVERIFY(html.contains(theme.graphMarker.name()));
+            for (const QColor &overlay : {theme.graphMarker, theme.highlightOutline, theme.arrowStrong})
+                QVERIFY2(html.contains(overlay.name()), qPrintable(overlay.name()));
         }
     }
 

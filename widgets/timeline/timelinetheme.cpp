@@ -135,27 +135,30 @@ QString TimelineTheme::keyHtml() const
     QString kernels;
     for (int k = 0; k < 4; ++k)
         kernels += fill(StyleKernelFirst + k);
+    const auto tr = [](const char *text) { return QCoreApplication::translate("TimelineTheme", text); };
     const std::pair<QString, QString> rows[] = {
-        {kernels, QCoreApplication::translate("TimelineTheme", "GPU kernels: a colour per kernel name")},
-        {fill(StyleCommunication),
-         QCoreApplication::translate("TimelineTheme", "communication kernels (NCCL, RCCL)")},
-        {fill(StyleMemcpy) + fill(StyleMemset),
-         QCoreApplication::translate("TimelineTheme", "memcpy, memset")},
+        {kernels, tr("GPU kernels, coloured by name (12 hues: names may share one)")},
+        {swatch(highlightOutline, QStringLiteral("▣")),
+         tr("the selected kernel's calls, or the gaps of a selected idle cause")},
+        {swatch(swatches[StyleKernelFirst].fill, QStringLiteral("▂▅▇")),
+         tr("zoomed out, kernels narrower than a pixel: a column as tall as its busy share")},
+        {fill(StyleCommunication), tr("communication kernels (NCCL, RCCL)")},
+        {fill(StyleMemcpy) + fill(StyleMemset) + fill(StyleGpuOther),
+         tr("memcpy, memset, other GPU activity (copies a trace does not name)")},
         {fill(StyleGpuAnnotation) + fill(StyleCpuAnnotation),
-         QCoreApplication::translate("TimelineTheme", "annotations (scopes) on the GPU, on the CPU")},
-        {fill(StyleLaunch),
-         QCoreApplication::translate("TimelineTheme", "kernel launch calls (cudaLaunchKernel, …)")},
+         tr("annotations (scopes) on the GPU, on the CPU")},
+        {fill(StyleLaunch), tr("kernel launch calls (cudaLaunchKernel, …)")},
         {fill(StyleGraphLaunch) + swatch(graphMarker, QStringLiteral("▎")),
-         QCoreApplication::translate("TimelineTheme",
-                                     "graph launch calls, and their marker when zoomed out")},
-        {fill(StyleRuntime), QCoreApplication::translate("TimelineTheme", "other runtime calls")},
-        {fill(StyleCpuOther), QCoreApplication::translate("TimelineTheme", "other CPU slices (ops, Python)")},
+         tr("graph launch calls, and their marker when zoomed out")},
+        {fill(StyleRuntime), tr("other runtime calls")},
+        {fill(StyleCpuOther), tr("other CPU slices (ops, Python, API calls without a runtime category)")},
+        {swatch(arrowStrong, QStringLiteral("→")), tr("from a clicked launch call to its kernels")},
         {swatch(gapHatch[std::size_t(GapCause::LaunchLate)], QStringLiteral("▨")),
-         QCoreApplication::translate("TimelineTheme", "GPU idle: the CPU launched the next kernel late")},
+         tr("GPU idle: the CPU launched the next kernel late")},
         {swatch(gapHatch[std::size_t(GapCause::GpuWaiting)], QStringLiteral("▨")),
-         QCoreApplication::translate("TimelineTheme", "GPU idle: launched in time, the GPU waiting")},
+         tr("GPU idle: launched in time, the GPU waiting")},
         {swatch(gapHatch[std::size_t(GapCause::Unknown)], QStringLiteral("▨")),
-         QCoreApplication::translate("TimelineTheme", "GPU idle: no launch call in the trace to tell")},
+         tr("GPU idle: no launch call in the trace to tell")},
     };
     QString html = QStringLiteral("<table cellspacing=\"2\">");
     for (const auto &[glyphs, text] : rows)
