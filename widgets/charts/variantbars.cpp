@@ -18,18 +18,20 @@ namespace scopeline {
 
 namespace {
 
+// The timeline's hues for the idle causes (red: launched late, blue: the GPU waiting, grey: unknown) and
+// its magenta for communication; busy time in slate, apart from all of them.
 QColor partColour(StepPart part)
 {
     switch (part) {
     case StepPart::Busy:
     case StepPart::Compute:
-        return dataColour(DataColour::SideA);
+        return QColor(0x5b, 0x67, 0x7a);
     case StepPart::ExposedComm:
         return QColor(0xc2, 0x18, 0x8b);
     case StepPart::LaunchLate:
-        return QColor(0xe6, 0x86, 0x2e);
+        return QColor(0xd0, 0x3a, 0x2a);
     case StepPart::GpuWaiting:
-        return QColor(0x94, 0x67, 0xbd);
+        return QColor(0x3c, 0x78, 0xd8);
     default:
         return dataColour(DataColour::Unchanged);
     }
