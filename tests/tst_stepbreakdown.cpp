@@ -936,9 +936,13 @@ private slots:
             }
             QVERIFY(most);
             const QString named = variants.leadLine(c).section(QStringLiteral(", of which "), 1);
-            QVERIFY2(named.startsWith(stepPartTitle(most->part) + QStringLiteral(" ") +
-                                      formatSignedDuration(most->delta) +
-                                      QStringLiteral(" (%1)").arg(verdictText(most->verdict))),
+            // with the interval its verdict was decided from, beside it
+            QVERIFY(!std::isnan(most->ciLow) && !std::isnan(most->ciHigh));
+            QVERIFY2(named.startsWith(
+                         stepPartTitle(most->part) + QStringLiteral(" ") + formatSignedDuration(most->delta) +
+                         QStringLiteral(" [%1, %2]")
+                             .arg(formatSignedDuration(most->ciLow), formatSignedDuration(most->ciHigh)) +
+                         QStringLiteral(" (%1)").arg(verdictText(most->verdict))),
                      qPrintable(variants.leadLine(c)));
             if (judged && judged != most)
                 QVERIFY2(

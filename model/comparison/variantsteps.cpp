@@ -186,10 +186,13 @@ QString VariantSteps::leadLine(int candidate) const
         }
         return most;
     };
+    // a part's change with the interval its verdict was decided from
     const auto named = [](const StepRow &row) {
-        const QString verdict =
-            row.reason.isEmpty() ? QStringLiteral(" (%1)").arg(verdictText(row.verdict)) : QString();
-        return stepPartTitle(row.part) + QLatin1Char(' ') + formatSignedDuration(row.delta) + verdict;
+        QString text = stepPartTitle(row.part) + QLatin1Char(' ') + formatSignedDuration(row.delta);
+        if (!std::isnan(row.ciLow) && !std::isnan(row.ciHigh))
+            text += QStringLiteral(" [%1, %2]")
+                        .arg(formatSignedDuration(row.ciLow), formatSignedDuration(row.ciHigh));
+        return row.reason.isEmpty() ? text + QStringLiteral(" (%1)").arg(verdictText(row.verdict)) : text;
     };
     const StepRow *most = largest(false), *judged = largest(true);
     if (most)
