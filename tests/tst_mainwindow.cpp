@@ -2472,6 +2472,15 @@ private slots:
                                   QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("none.png"))});
         QCOMPARE(result.exitCode, 1);
         QVERIFY2(result.err.contains("--tab ranks: this pair has no such tab"), result.err.constData());
+        // a bad option value is bad usage, exit 1, as every other the window refuses (and as the CLI's)
+        for (const QStringList &bad : {QStringList{QStringLiteral("--size"), QStringLiteral("big")},
+                                       QStringList{QStringLiteral("--palette"), QStringLiteral("pink")},
+                                       QStringList{QStringLiteral("--range"), QStringLiteral("5:1")},
+                                       QStringList{QStringLiteral("--match"), QStringLiteral("fuzzy")}}) {
+            result = runProcess(gui, QStringList{kMatmul, kEinsum} + bad);
+            QVERIFY2(result.exitCode == 1 && result.err.contains(bad.front().toUtf8()),
+                     qPrintable(bad.join(' ')));
+        }
         result = runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--tab"), QStringLiteral("bogus")});
         QCOMPARE(result.exitCode, 1);
         QVERIFY2(result.err.contains("--tab takes changed, scopes, ranks or variants"), result.err.constData());

@@ -158,13 +158,13 @@ int main(int argc, char *argv[])
         !scopeline::parseSampleMode(parser.value(samplesOption), state.samples)) {
         std::fprintf(stderr, "scopeline: --match is component, substring or regex; --samples is kernel, "
                              "instance or span\n");
-        return 2;
+        return 1;
     }
     if (parser.isSet(paletteOption)) {
         const QString name = parser.value(paletteOption);
         if (name != QLatin1String("dark") && name != QLatin1String("light")) {
             std::fprintf(stderr, "scopeline: --palette is dark or light\n");
-            return 2;
+            return 1;
         }
         QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
         QApplication::setPalette(name == QLatin1String("dark") ? darkPalette()
@@ -176,7 +176,7 @@ int main(int argc, char *argv[])
         size = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize();
         if (size.isEmpty()) {
             std::fprintf(stderr, "scopeline: --size wants WIDTHxHEIGHT, e.g. 1600x1000\n");
-            return 2;
+            return 1;
         }
     }
 
@@ -191,7 +191,7 @@ int main(int argc, char *argv[])
         if (!okStart || !okEnd || rangeStart < 0 || rangeEnd <= rangeStart) {
             std::fprintf(stderr,
                          "scopeline: --range wants START_NS:END_NS with START < END, e.g. 0:3000000\n");
-            return 2;
+            return 1;
         }
     }
 
