@@ -984,6 +984,30 @@ private slots:
               numbers, nulls);
     }
 
+    // compare's table numbers run pairs: which runs they are is said in every format that has the table,
+    // the pull-request comment too (its Markdown escapes undone: the same line as the text's)
+    void compareNamesItsRunPairs()
+    {
+        const QString samples = QStringLiteral(SCOPELINE_SAMPLES "/jax_matmul_vs_einsum/");
+        REQUIRE_TEST_DATA(samples + QStringLiteral("matmul"), samples + QStringLiteral("einsum"));
+        const QStringList command{QStringLiteral("compare"), samples + QStringLiteral("matmul"),
+                                  samples + QStringLiteral("einsum"), QStringLiteral("--scope"),
+                                  QStringLiteral("mlp")};
+        const ProcessResult text = cli(command);
+        QVERIFY2(text.exitCode == 0, text.err.constData());
+        QStringList pairs;
+        for (int i = 0; i < 3; ++i) {
+            pairs << QStringLiteral("run %1: trace_file_matmul_%2 vs trace_file_einsum_%2").arg(i + 1).arg(i);
+            QVERIFY2(text.out.contains("  " + pairs.back().toUtf8() + '\n'), text.out.constData());
+        }
+        const ProcessResult md =
+            cli(command + QStringList{QStringLiteral("--format"), QStringLiteral("markdown")});
+        QVERIFY2(md.exitCode == 0, md.err.constData());
+        QVERIFY2(
+            QString::fromUtf8(md.out).remove(QLatin1Char('\\')).contains(pairs.join(QStringLiteral("; "))),
+            md.out.constData());
+    }
+
     // --format markdown: the step line and the top rows as a table whose cells read back as the CLI's
     // texts: with --wide the full kernel names (demangled C++ with <, *, |-free) and the verdicts, as in
     // the JSON; --top cuts the table and says so.
