@@ -125,12 +125,13 @@ ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
     m_table->setModel(m_tableProxy);
     setUpStatisticsTable(m_table);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    // The verdict and the relative change right after scope and run, visible without scrolling.
+    // The verdict right after scope and run, visible without scrolling, and beside it the interval an
+    // "all" row's verdict is decided from (the run-level change), then the pooled medians' change.
     QHeaderView *tableHeader = m_table->horizontalHeader();
     const auto column = [](const char *key) { return ComparisonTableModel::column(key); };
     tableHeader->moveSection(tableHeader->visualIndex(column("verdict")), 2);
-    tableHeader->moveSection(tableHeader->visualIndex(column("rel_change_median")), 3);
-    tableHeader->moveSection(tableHeader->visualIndex(column("run_level_change")), 4);
+    tableHeader->moveSection(tableHeader->visualIndex(column("run_level_change")), 3);
+    tableHeader->moveSection(tableHeader->visualIndex(column("rel_change_median")), 4);
     tableHeader->moveSection(tableHeader->visualIndex(column("run_level_p")), 5);
     // Scope and Run stay in view when the table is scrolled to the right.
     freezeLeadingColumns(m_table, {column("scope"), column("run")});
