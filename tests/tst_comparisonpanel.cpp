@@ -136,18 +136,18 @@ private slots:
         QVERIFY(!panel.summaryStrip()->text(PooledRuns::BusyTime, 2).isEmpty());
     }
 
-    // Without scrolling: scope, run, the verdict, and beside it the interval an "all" row's verdict is
-    // decided from; the pooled medians' change, which decides nothing there, after them.
+    // Without scrolling: scope, run, the verdict, and beside it the interval it is decided from (an "all"
+    // row's run-level change, a run pair's shift interval); the medians' change after them.
     void verdictBesideItsInterval()
     {
         ComparisonPanel panel;
         open(panel);
         const QHeaderView *header = panel.tableView()->horizontalHeader();
         QStringList order;
-        for (int visual = 0; visual < 5; ++visual)
+        for (int visual = 0; visual < 6; ++visual)
             order << ScopeComparison::tableKeys().at(header->logicalIndex(visual));
         QCOMPARE(order.join(QLatin1Char(' ')),
-                 QStringLiteral("scope run verdict run_level_change rel_change_median"));
+                 QStringLiteral("scope run verdict run_level_change hl_ci_low_ns rel_change_median"));
     }
 
     // A narrow screen hides columns from the header's menu (the first, the scope, always stays).

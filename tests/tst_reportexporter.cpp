@@ -19,6 +19,7 @@
 #include "model/tables/tableformat.h"
 #include "widgets/charts/plottheme.h"
 #include "widgets/charts/rankbars.h"
+#include "widgets/charts/variantbars.h"
 #include "widgets/panels/caveatbanner.h"
 #include "widgets/panels/comparisonpanel.h"
 #include "widgets/panels/kerneldiffview.h"
@@ -670,7 +671,7 @@ private slots:
         QVERIFY(html.contains(QLatin1String("<img src='variants.png'")));
         const QImage chart(folder + QStringLiteral("/variants.png"));
         QCOMPARE(chart.size(), ReportCharts::chartSize());
-        const QRgb busy = dataColour(DataColour::SideA).rgb();
+        const QRgb busy = VariantBars::partColour(StepPart::Busy).rgb();
         for (int third = 0; third < 3; ++third) {
             int busyPixels = 0;
             for (int y = 0; y < chart.height(); y += 2)

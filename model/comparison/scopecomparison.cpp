@@ -569,13 +569,13 @@ std::vector<TableColumn<ComparisonRow>> ScopeComparison::tableColumns(double alp
 
 std::vector<TableColumn<ComparisonRow>> ScopeComparison::cliColumns(double alpha, double threshold)
 {
-    return selectColumns(columns(alpha, threshold),
-                         {QStringLiteral("scope"), QStringLiteral("run"), QStringLiteral("n_a"),
-                          QStringLiteral("n_b"), QStringLiteral("median_a_ns"), QStringLiteral("median_b_ns"),
-                          QStringLiteral("rel_change_median"), QStringLiteral("hl_shift_ns"),
-                          QStringLiteral("mwu_p_holm"), QStringLiteral("cliffs_delta"),
-                          QStringLiteral("run_level_change"), QStringLiteral("run_level_ci_level"),
-                          QStringLiteral("run_level_p"), QStringLiteral("verdict")});
+    return selectColumns(
+        columns(alpha, threshold),
+        {QStringLiteral("scope"), QStringLiteral("run"), QStringLiteral("n_a"), QStringLiteral("n_b"),
+         QStringLiteral("median_a_ns"), QStringLiteral("median_b_ns"), QStringLiteral("rel_change_median"),
+         QStringLiteral("hl_shift_ns"), QStringLiteral("hl_ci_low_ns"), QStringLiteral("mwu_p_holm"),
+         QStringLiteral("cliffs_delta"), QStringLiteral("run_level_change"),
+         QStringLiteral("run_level_ci_level"), QStringLiteral("run_level_p"), QStringLiteral("verdict")});
 }
 
 QString ScopeComparison::toCsv(const std::vector<ComparisonRow> &rows, double alpha, double threshold)

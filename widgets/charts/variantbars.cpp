@@ -16,11 +16,7 @@
 
 namespace scopeline {
 
-namespace {
-
-// The timeline's hues for the idle causes (red: launched late, blue: the GPU waiting, grey: unknown) and
-// its magenta for communication; busy time in slate, apart from all of them.
-QColor partColour(StepPart part)
+QColor VariantBars::partColour(StepPart part)
 {
     switch (part) {
     case StepPart::Busy:
@@ -36,8 +32,6 @@ QColor partColour(StepPart part)
         return dataColour(DataColour::Unchanged);
     }
 }
-
-} // namespace
 
 VariantBars::VariantBars(QWidget *parent) : QWidget(parent)
 {

@@ -36,6 +36,8 @@ public:
     // The parts drawn, bottom to top, and each variant's value of one (ns per step).
     const std::vector<StepPart> &parts() const { return m_parts; }
     std::vector<double> values(StepPart part) const;
+    // A part's colour: the timeline's hues for the idle causes and communication, busy time in slate.
+    static QColor partColour(StepPart part);
     QCustomPlot *plot() const { return m_plot; }
 
 protected:

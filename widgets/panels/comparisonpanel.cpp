@@ -125,14 +125,14 @@ ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
     m_table->setModel(m_tableProxy);
     setUpStatisticsTable(m_table);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    // The verdict right after scope and run, visible without scrolling, and beside it the interval an
-    // "all" row's verdict is decided from (the run-level change), then the pooled medians' change.
+    // The verdict right after scope and run, visible without scrolling, and beside it the interval it is
+    // decided from: an "all" row's run-level change, a run pair's shift interval; then the medians' change.
     QHeaderView *tableHeader = m_table->horizontalHeader();
     const auto column = [](const char *key) { return ComparisonTableModel::column(key); };
-    tableHeader->moveSection(tableHeader->visualIndex(column("verdict")), 2);
-    tableHeader->moveSection(tableHeader->visualIndex(column("run_level_change")), 3);
-    tableHeader->moveSection(tableHeader->visualIndex(column("rel_change_median")), 4);
-    tableHeader->moveSection(tableHeader->visualIndex(column("run_level_p")), 5);
+    int visual = 2;
+    for (const char *key :
+         {"verdict", "run_level_change", "hl_ci_low_ns", "rel_change_median", "run_level_p"})
+        tableHeader->moveSection(tableHeader->visualIndex(column(key)), visual++);
     // Scope and Run stay in view when the table is scrolled to the right.
     freezeLeadingColumns(m_table, {column("scope"), column("run")});
     m_table->setToolTip(tr("Statistics of B against A per scope and run pair (“all”: runs pooled). Click a "
