@@ -171,6 +171,8 @@ private:
         QVERIFY(html.contains(QLatin1String("Cliff")));
         QVERIFY(html.contains(QLatin1String("trace_file_matmul_0")));
         QVERIFY(html.contains(QLatin1String("trace_file_einsum_2")));
+        // the statistics table's run pairs, by their runs' names
+        QVERIFY(html.contains(QLatin1String("<p>run 1: trace_file_matmul_0 vs trace_file_einsum_0; run 2: ")));
         // a run's GPU busy as a time, as `info` and the window's strip give it, with its share of the span
         const LaunchSummary first = m_a.front().summary->total();
         QVERIFY2(html.contains(QStringLiteral("%1 (%2)").arg(

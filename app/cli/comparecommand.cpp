@@ -69,17 +69,6 @@ void printComparison(const std::vector<ComparisonRow> &rows, double alpha, doubl
     printCaveat(rows, false);
 }
 
-// The run pairs the table numbers: "run 1: trace_file_matmul_0 vs trace_file_einsum_0", in order (a
-// multi-GPU run's ranks pooled: its rank files are one run).
-QStringList runPairs(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
-{
-    const QStringList namesA = Replication::runNames(a), namesB = Replication::runNames(b);
-    QStringList pairs;
-    for (int i = 0; i < std::min(namesA.size(), namesB.size()); ++i)
-        pairs << QStringLiteral("run %1: %2 vs %3").arg(i + 1).arg(namesA[i], namesB[i]);
-    return pairs;
-}
-
 // The pull-request comment: the sides, the run pairs, the rows as a table, the caveat, the gate.
 void printComparisonMarkdown(const std::vector<ComparisonRow> &rows, double alpha, double threshold,
                              const Gate &gate, const ComparisonOptions &options, const QString &runsA,
@@ -242,14 +231,14 @@ int compareCommand(const QStringList &arguments)
     gate.addScopeComparison(rows, alpha, options.threshold);
     if (output.format == OutputFormat::Markdown)
         printComparisonMarkdown(rows, alpha, options.threshold, gate, options, runsText(a), runsText(b),
-                                runPairs(a, b), replication);
+                                Replication::runPairs(a, b), replication);
     else if (output.format == OutputFormat::Json)
         printComparisonJson(rows, alpha, options.threshold, gate, options, Replication::of(a, {}).runs(0),
                             Replication::of(b, {}).runs(0));
     else {
         out() << "A: " << options.pathA << " (" << runsText(a) << ")\nB: " << options.pathB << " ("
               << runsText(b) << ")\n";
-        for (const QString &pair : runPairs(a, b))
+        for (const QString &pair : Replication::runPairs(a, b))
             out() << "  " << pair << "\n";
         printComparison(rows, alpha, options.threshold, &replication);
     }

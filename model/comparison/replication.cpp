@@ -105,6 +105,17 @@ QStringList Replication::runNames(const QList<LoadedRun> &runs)
     return names;
 }
 
+QStringList Replication::runPairs(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
+{
+    const QStringList namesA = runNames(a), namesB = runNames(b);
+    QStringList pairs;
+    for (qsizetype i = 0; i < std::min(namesA.size(), namesB.size()); ++i)
+        pairs << QCoreApplication::translate("Replication", "run %1: %2 vs %3")
+                     .arg(i + 1)
+                     .arg(namesA[i], namesB[i]);
+    return pairs;
+}
+
 QString Replication::processOf(const LoadedRun &run)
 {
     // "proc_0/run_1" -> "proc_0"

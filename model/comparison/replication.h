@@ -46,6 +46,8 @@ public:
     // The names of a side's loaded runs in run order (a multi-GPU run's once, by its name; a run alone
     // by its label): the n-th is what a table's run pair n is of.
     static QStringList runNames(const QList<LoadedRun> &runs);
+    // The run pairs a table numbers, in order: "run 1: trace_file_matmul_0 vs trace_file_einsum_0".
+    static QStringList runPairs(const QList<LoadedRun> &a, const QList<LoadedRun> &b);
 
     bool byProcess() const { return m_byProcess; }
     // A and B ran in one process (interleaved): the process effect cancels, runs are the unit. One pid

@@ -411,6 +411,9 @@ QString scopesSection(const ReportExporter::Input &input, const QString &caveat)
                                            : ReportExporter::tr("per run pair"))));
 
     html += QStringLiteral("<h2>%1</h2>\n").arg(esc(ReportExporter::tr("Statistics")));
+    // the run pairs the table numbers, by their runs' names
+    if (const QStringList pairs = Replication::runPairs(input.runsA, input.runsB); !pairs.isEmpty())
+        html += QStringLiteral("<p>%1</p>\n").arg(esc(pairs.join(QStringLiteral("; "))));
     html += statsTable(input.rows, input.alpha, input.threshold);
     html +=
         QStringLiteral("<p class='note'>%1</p>\n")
