@@ -88,21 +88,6 @@ int64_t RoundedTick::tick() const
     return !m_none && m_seeded && m_telling >= std::size_t(kMinRoundedTick) ? m_steps.back() : 0;
 }
 
-int64_t timerTick(const std::vector<const std::vector<double> *> &sets)
-{
-    int64_t gcd = 0;
-    for (const std::vector<double> *set : sets)
-        gcd = std::gcd(gcd, durationTick(*set));
-    if (gcd >= RoundedTick::kMinRoundedTick)
-        return gcd;
-    RoundedTick rounded;
-    for (const std::vector<double> *set : sets)
-        for (double d : *set)
-            if (std::isfinite(d))
-                rounded.add(std::llround(d));
-    return std::max(gcd, rounded.tick());
-}
-
 MeanVariance atResolution(MeanVariance sample, double resolution)
 {
     sample.variance = std::max(sample.variance, resolution * resolution / 12);

@@ -43,8 +43,6 @@ private:
     bool m_seeded = false, m_none = false;
     std::size_t m_telling = 0; // durations of kMinRoundedTick ns or more
 };
-// The timer's step of the sets: their GCD (durationTick), or their RoundedTick where that is larger.
-int64_t timerTick(const std::vector<const std::vector<double> *> &sets);
 
 // A value is known only to the timer's step (resolution, ns): a side's variance is never taken below
 // that of rounding to it, resolution² / 12. Units that all repeat one value (timer ticks make this
