@@ -112,7 +112,8 @@ int compareRows(const RankTable &table, const QJsonArray &expected)
 }
 
 // A copy of a real rank file with its communication kernels dropped ("nocomm"), every timestamp
-// a second later ("later": another host's clock) or another rank's number ("rank0": a twin).
+// a second later ("later": another host's clock), another rank's number ("rank0": a twin) or its
+// process under another pid and its times stretched ("job SHIFT FACTOR": the job launched again).
 bool alteredRank(const QString &file, const QString &out, const QString &how)
 {
     const char *script = R"(
@@ -131,6 +132,16 @@ elif how == "next_step":  # the profile's step is the next one (ProfilerStep#12 
     for e in d["traceEvents"]:
         if e.get("name", "").startswith("ProfilerStep#"):
             e["name"] = "ProfilerStep#" + str(int(e["name"][len("ProfilerStep#"):]) + 1)
+elif how.startswith("job "):  # the job launched again (its processes under other pids), slower
+    shift, factor = int(how.split()[1]), float(how.split()[2])
+    start = min(e["ts"] for e in d["traceEvents"] if "ts" in e)
+    for e in d["traceEvents"]:
+        if isinstance(e.get("pid"), int) and e["pid"] > 1000:  # the OS pid, not a device's
+            e["pid"] += shift
+        if "ts" in e:
+            e["ts"] = start + (e["ts"] - start) * factor
+        if "dur" in e:
+            e["dur"] *= factor
 elif how == "lose_one":  # the profile lost the rank's first AllReduce kernel
     first = next(i for i, e in enumerate(d["traceEvents"])
                  if e.get("cat") == "kernel" and "AllReduce" in e.get("name", ""))
@@ -220,7 +231,7 @@ private slots:
         QCOMPARE(diff.summary().runsA, 2);
         for (const KernelDiffRow &row : diff.rows()) // each kernel in both runs, whatever its ranks
             QCOMPARE(row.a.runsWithKernel, 2);
-        QVERIFY(!diff.summary().byProcess); // a rank's OS pid is not a process of its own
+        QVERIFY(!diff.summary().byProcess); // the same job twice (one set of pids): one process
         // the CLI counts runs, not rank files
         const ProcessResult scopes =
             runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("scopes"), side.path()});
@@ -761,6 +772,49 @@ private slots:
         QCOMPARE(mean.verdict, step.verdict);
     }
 
+    // Runs of a job launched again are processes of their own (its ranks under other pids; the
+    // runs' rank files hard links of one job, one set of pids, keep the one-process caveat, as
+    // cliAndComparison checks): 2 such runs a side are 2 processes, no caveat, and a B 5 % slower
+    // trips the gate, which a caveat would have waived.
+    void relaunchedJobsAreProcesses()
+    {
+        QTemporaryDir dir(testdata::scratchDir());
+        const QDir job(testdata::dlrmRun());
+        const double factors[2][2] = {{1.0, 1.002}, {1.05, 1.052}};
+        for (int s = 0; s < 2; ++s)
+            for (int r = 0; r < 2; ++r) {
+                const QString run =
+                    dir.filePath(QStringLiteral("%1/run_%2").arg(QLatin1Char("AB"[s])).arg(r));
+                QVERIFY(QDir().mkpath(run));
+                for (const QString &file : m_files)
+                    QVERIFY(alteredRank(
+                        job.filePath(file), QDir(run).filePath(file),
+                        QStringLiteral("job %1 %2").arg(10000 * (1 + 2 * s + r)).arg(factors[s][r])));
+            }
+        const QList<LoadedRun> a = load(dir.filePath(QStringLiteral("A"))),
+                               b = load(dir.filePath(QStringLiteral("B")));
+        QCOMPARE(a.size(), 16);
+        const Replication replication = Replication::of(a, b);
+        QVERIFY(replication.byProcess());
+        QCOMPARE(replication.processes(0), 2);
+        QCOMPARE(replication.runs(1), 2);
+        QCOMPARE(replication.units(0),
+                 (std::vector<std::vector<int>>{{0, 1, 2, 3, 4, 5, 6, 7}, {8, 9, 10, 11, 12, 13, 14, 15}}));
+        QCOMPARE(replication.caveat(), QString());
+        // each rank's own process, as the report's runs table shows it
+        QCOMPARE(Replication::processOf(a[1]), QStringLiteral("pid %1").arg(59812 + 10000));
+        const StepBreakdown steps(a, b);
+        const StepRow &step = steps.row(StepPart::Step);
+        QCOMPARE(step.unitsA, 2);
+        QCOMPARE(step.verdict, Verdict::Slower);
+        QVERIFY2(!steps.stepLine().contains(Replication::processCaveat()), qPrintable(steps.stepLine()));
+        const ProcessResult gate = runProcess(QStringLiteral(SCOPELINE_CLI),
+                                              {QStringLiteral("steps"), dir.filePath(QStringLiteral("A")),
+                                               dir.filePath(QStringLiteral("B")), QStringLiteral("--fail-on"),
+                                               QStringLiteral("slower")});
+        QVERIFY2(gate.exitCode == 3, gate.err.constData());
+    }
+
     // ranks A B: the CSV header as documented, the rows of both sides, A against B on runs.
     void cliAndComparison()
     {
@@ -868,8 +922,9 @@ private slots:
         QFile page(QDir(report).filePath(QStringLiteral("index.html")));
         QVERIFY(page.open(QIODevice::ReadOnly));
         const QByteArray html = page.readAll();
-        // a rank's process is its run's, never "unknown"
-        QCOMPARE(html.count("<td>a rank of its run</td>"), 32);
+        // a rank's process is its GPU's, never "unknown"
+        for (int rank = 0; rank < 8; ++rank)
+            QCOMPARE(html.count(QStringLiteral("<td>pid %1</td>").arg(59811 + rank).toUtf8()), 4);
         QVERIFY(!html.contains("<td>unknown</td>"));
         QFile reportCsv(QDir(report).filePath(QStringLiteral("ranks.csv")));
         QVERIFY(reportCsv.open(QIODevice::ReadOnly));

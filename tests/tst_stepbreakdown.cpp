@@ -142,7 +142,6 @@ QJsonArray rankEntries(const QJsonArray &runs)
             rank[QStringLiteral("run")] = QStringLiteral("%1 · rank %2")
                                               .arg(run[QStringLiteral("run")].toString())
                                               .arg(rank[QStringLiteral("rank")].toInt());
-            rank[QStringLiteral("process")] = run[QStringLiteral("process")];
             QJsonObject mean;
             const QJsonArray steps = rank[QStringLiteral("steps")].toArray();
             for (const char *part : kOracleParts) { // the rank's own mean over its steps

@@ -7,12 +7,38 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace scopeline {
 
-Replication::Replication(const std::vector<RunOrigin> &a, const std::vector<RunOrigin> &b)
+namespace {
+
+// A multi-GPU run is one job: its ranks' processes together are the run's process, so the ranks never
+// count as processes of their own, while a job launched again (its ranks under other pids) does.
+std::vector<RunOrigin> jobsOf(const std::vector<RunOrigin> &runs)
 {
+    std::map<QString, std::set<QString>> processes; // a ranked run's name -> its ranks' processes
+    for (const RunOrigin &run : runs)
+        if (!run.rankedRun.isEmpty())
+            processes[run.rankedRun].insert(run.process);
+    std::vector<RunOrigin> jobs = runs;
+    for (RunOrigin &run : jobs)
+        if (!run.rankedRun.isEmpty()) {
+            const std::set<QString> &job = processes[run.rankedRun];
+            // a rank whose process is unknown leaves the job's unknown
+            run.process = job.count(QString())
+                              ? QString()
+                              : QStringList(job.begin(), job.end()).join(QStringLiteral(" + "));
+        }
+    return jobs;
+}
+
+} // namespace
+
+Replication::Replication(const std::vector<RunOrigin> &ranksA, const std::vector<RunOrigin> &ranksB)
+{
+    const std::vector<RunOrigin> a = jobsOf(ranksA), b = jobsOf(ranksB);
     const std::vector<RunOrigin> *sides[2] = {&a, &b};
     std::set<QString> known[2];
     for (int s = 0; s < 2; ++s) {
@@ -121,8 +147,7 @@ QString Replication::processOf(const LoadedRun &run)
     // "proc_0/run_1" -> "proc_0"
     const qsizetype slash = run.run.name.lastIndexOf(QLatin1Char('/'));
     const QString folder = slash < 0 ? QString() : run.run.name.left(slash);
-    // a rank's OS process is one GPU's of the run, not a replicate of it
-    if (!folder.isEmpty() || run.run.rank >= 0)
+    if (!folder.isEmpty())
         return folder;
     if (run.summary) // what the trace said, worked out when it was summarised
         return run.summary->launchOrigin.pid;

@@ -32,14 +32,14 @@ class Replication
 public:
     // Each side's runs in run order: their processes and, for the rank files of multi-GPU runs, the run
     // each belongs to.
-    Replication(const std::vector<RunOrigin> &a, const std::vector<RunOrigin> &b);
+    Replication(const std::vector<RunOrigin> &ranksA, const std::vector<RunOrigin> &ranksB);
     // Of the loaded runs (those that failed to load are left out, as the tables leave them out).
     static Replication of(const QList<LoadedRun> &a, const QList<LoadedRun> &b);
     static RunOrigin originOf(const LoadedRun &run);
 
     // A run's process: its folder in `side/<process>/<run>/` ("proc_0"), else the OS process id a
     // PyTorch (Kineto) trace records ("pid 2907"); "" when the trace does not tell (JAX's pids are not
-    // the OS's).
+    // the OS's). A rank file's is its GPU's process; its run's are all its ranks' together.
     static QString processOf(const LoadedRun &run);
     // The run a rank file belongs to (its name, which its ranks share); "" when it is a run alone.
     static QString rankedRunOf(const LoadedRun &run);

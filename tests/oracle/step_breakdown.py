@@ -32,7 +32,8 @@ Definitions
   Ranks: a folder whose trace files carry >= 2 distinct ranks (Kineto distributedInfo.rank with
   world_size != 1 in the first 64 KiB of text, else rank_N/rank-N/rankN/workerN in the file name)
   is one run named after the folder; its figure is the mean over its ranks, its step count one
-  rank's (the most); a rank's OS pid is not a process.
+  rank's (the most); its process is its ranks' together (folder, else their OS pids sorted and
+  joined by " + "; unknown when one rank's is), so a job launched again is another process.
   Units: by_process when either side has >= 2 distinct non-empty processes; then a unit = a process
   (value = mean of its runs' means), else a unit = a run. mean = mean of the unit values (exact
   rationals); delta = mean_b - mean_a; share_of_delta = delta / step delta (null if |step delta| < threshold * step mean_a or 0).
@@ -445,10 +446,10 @@ def read_side(arg, scope):
     runs = []
     for name, proc, path, rank in side_runs(arg):
         steps, (pid, launch_ids) = analyse_run(path, scope)
-        # the process folder, else the OS process of a Kineto trace (not of a rank: one GPU's)
-        proc = proc or ("" if rank is not None else pid)
+        # the process folder, else the OS process of a Kineto trace (a rank's: its GPU's)
+        proc = proc or pid
         m = {f: mean([s[f] for s in steps]) for f in FIELDS} if steps else None
-        rank_row = dict(rank=rank, file=path, steps=steps, _mean=m)
+        rank_row = dict(rank=rank, file=path, process=proc, steps=steps, _mean=m)
         if rank is not None and runs and runs[-1]["run"] == name and runs[-1]["ranks"]:
             runs[-1]["ranks"].append(rank_row)  # another GPU of the same run
         else:
@@ -456,6 +457,9 @@ def read_side(arg, scope):
                              file=path, steps=steps, _mean=m, _launch_ids=launch_ids))
     for r in runs:
         if r["ranks"]:  # a run of several GPUs: the mean over its ranks, its steps those of each
+            # its process: its ranks' together (a job launched again is another), unknown if one's is
+            procs = {x["process"] for x in r["ranks"]}
+            r["process"] = "" if "" in procs else " + ".join(sorted(procs))
             means = [x["_mean"] for x in r["ranks"] if x["_mean"] is not None]
             r["_mean"] = {f: mean([m[f] for m in means]) for f in FIELDS} if means else None
             r["steps"] = max((x["steps"] for x in r["ranks"]), key=len)

@@ -195,11 +195,9 @@ QString runsTable(const QList<LoadedRun> &runs)
         const TraceFormat format = run.summary ? run.summary->format : run.trace->format;
         const int64_t events = run.summary ? run.summary->events : int64_t(run.trace->eventCount());
         const QString process = Replication::processOf(run);
-        // a rank is one GPU's process of its run, not a replicate: its process is the run's
+        // a rank's is its GPU's process (its run's are its ranks' together)
         html += QStringLiteral("<td>%1</td>")
-                    .arg(esc(!process.isEmpty()  ? process
-                             : run.run.rank >= 0 ? ReportExporter::tr("a rank of its run")
-                                                 : ReportExporter::tr("unknown")));
+                    .arg(esc(process.isEmpty() ? ReportExporter::tr("unknown") : process));
         html +=
             QStringLiteral("<td>%1</td><td class='num'>%2</td><td class='num'>%3</td><td class='num'>%4</td>"
                            "<td class='num'>%5</td><td class='num'>%6</td><td class='num'>%7</td></tr>\n")
