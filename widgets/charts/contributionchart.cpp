@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace scopeline {
 
@@ -47,8 +48,10 @@ ContributionChart::ContributionChart(QWidget *parent) : QWidget(parent)
     m_plot->xAxis->grid()->setPen(QPen(Qt::black, 1, Qt::DashLine)); // coloured by applyTheme()
     m_plot->setToolTip(
         tr("Kernel time per run: A's total, the kernels that changed it most (by their verdict on the "
-           "time per run: green, less time in B; red, more; grey, within the noise), the rest, and B's "
-           "total. Click a bar to select its kernel. An axis that starts above zero says so, the totals cut "
+           "time per run: green, less time in B; red, more; grey, within the noise; a whisker, the interval "
+           "the verdict was decided from), the rest (grey unless every finding among it goes its way; its "
+           "value counts them), and B's total. Click a bar to select its kernel. An axis that starts above "
+           "zero says so, the totals cut "
            "with //."));
     connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent *event) {
         const int bar = waterfallBarAt(m_plot, event->pos(), int(m_rows.size()) + 1);
@@ -140,23 +143,35 @@ void ContributionChart::rebuild()
     double running = s.kernelTimePerRunA, rest = s.deltaTotalNs;
     for (int i = 0; i < shown; ++i) {
         const KernelDiffRow &r = rows[std::size_t(i)];
+        // the interval its verdict was decided from: the change of the time per run, relative to A's
+        const double aNs = r.a.totalPerRunNs;
+        const bool interval = std::isfinite(r.runLevel.ciLow) && std::isfinite(r.runLevel.ciHigh) && aNs > 0;
         bars.push_back({label(i), formatSignedDuration(r.deltaTotalNs), running, running + r.deltaTotalNs,
-                        barColour(r), false, i == m_current});
+                        barColour(r), false, i == m_current,
+                        interval ? r.runLevel.ciLow * aNs : WaterfallBar::kNone,
+                        interval ? r.runLevel.ciHigh * aNs : WaterfallBar::kNone});
         m_rows.push_back(i);
         running += r.deltaTotalNs;
         rest -= r.deltaTotalNs;
     }
     if (int(rows.size()) > shown) {
-        // The rest in a lighter green or red where a finding is among it, else grey: its sign alone is
-        // no finding (a 0 ns rest was red).
-        const bool finding = std::any_of(rows.begin() + shown, rows.end(),
-                                         [](const KernelDiffRow &r) { return isFinding(r.verdict); });
-        const QColor colour = !finding || rest == 0 ? dataColour(DataColour::Unchanged)
-                              : rest < 0            ? less.lighter(140)
-                                                    : more.lighter(140);
+        // The rest's own sum is untested: grey, unless findings are among it and all go its way (a
+        // lighter green or red); its value says how many findings it hides.
+        int findings = 0, against = 0;
+        for (auto r = rows.begin() + shown; r != rows.end(); ++r)
+            if (const int sign = findingSign(r->verdict, r->deltaTotalNs); sign != 0) {
+                ++findings;
+                against += sign * rest <= 0;
+            }
+        const QColor colour = findings == 0 || against > 0 ? dataColour(DataColour::Unchanged)
+                              : rest < 0                   ? less.lighter(140)
+                                                           : more.lighter(140);
+        QString value = formatSignedDuration(rest);
+        if (findings > 0)
+            value += QStringLiteral(" · ") + tr("%n finding(s)", nullptr, findings);
         bars.push_back({m_diff->options().byOp ? tr("%n other op(s)", nullptr, int(rows.size()) - shown)
                                                : tr("%n other kernel(s)", nullptr, int(rows.size()) - shown),
-                        formatSignedDuration(rest), running, running + rest, colour});
+                        value, running, running + rest, colour});
     }
     bars.push_back(
         {tr("B: kernel time/run"), formatDuration(s.kernelTimePerRunB), 0, s.kernelTimePerRunB, total, true});
