@@ -927,6 +927,58 @@ private slots:
         QCOMPARE(titles, (QStringList{QStringLiteral("A — buffers"), QStringLiteral("B — no_buffers")}));
     }
 
+    // A pair given as LABEL=PATH is named by its labels wherever the window names its sides (timelines,
+    // legends, the report), swapped with them and kept in a session: they had been dropped for the
+    // paths.
+    void pairNamedByItsLabels()
+    {
+        const auto titles = [](const MainWindow &window) {
+            QStringList titles;
+            for (const QLabel *label : window.timeline()->findChildren<QLabel *>())
+                if (label->text().startsWith(u"A — ") || label->text().startsWith(u"B — "))
+                    titles << label->text();
+            titles.sort();
+            return titles;
+        };
+        const auto legendNames = [](const MainWindow &window) {
+            QStringList names;
+            for (const QCustomPlot *plot : window.findChildren<QCustomPlot *>())
+                for (int i = 0; plot->legend && i < plot->legend->itemCount(); ++i)
+                    if (auto *item = qobject_cast<QCPPlottableLegendItem *>(plot->legend->item(i)))
+                        names << item->plottable()->name();
+            return names;
+        };
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("named.scopeline.json"));
+        {
+            MainWindow window;
+            window.resize(1400, 900);
+            window.show();
+            window.openVariants({QStringLiteral("mm=") + kMatmul, QStringLiteral("es=") + kEinsum});
+            QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+            QCOMPARE(window.runsA().size(), 3);
+            QCOMPARE(titles(window), (QStringList{QStringLiteral("A — mm"), QStringLiteral("B — es")}));
+            window.tabs()->setCurrentWidget(window.panel());
+            QVERIFY2(legendNames(window).contains(QStringLiteral("B: es")),
+                     qPrintable(legendNames(window).join(u", ")));
+            QTest::keyClick(&window, Qt::Key_X, Qt::ControlModifier | Qt::ShiftModifier);
+            QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+            QCOMPARE(titles(window), (QStringList{QStringLiteral("A — es"), QStringLiteral("B — mm")}));
+            QVERIFY(window.exportReport(dir.filePath(QStringLiteral("report"))));
+            QFile index(dir.filePath(QStringLiteral("report/index.html")));
+            QVERIFY(index.open(QIODevice::ReadOnly));
+            QVERIFY(QString::fromUtf8(index.readAll()).contains(QLatin1String("(baseline): es</p>")));
+            QVERIFY(window.saveSession(session));
+        }
+        MainWindow reopened;
+        QVERIFY(reopened.openSession(session));
+        QVERIFY(QTest::qWaitFor([&reopened] { return !reopened.isLoading(); }, 60000));
+        QCOMPARE(titles(reopened), (QStringList{QStringLiteral("A — es"), QStringLiteral("B — mm")}));
+        // a pair opened by its paths is named by them again
+        QVERIFY(openAndWait(reopened, kMatmul, kEinsum));
+        QVERIFY(!titles(reopened).contains(QStringLiteral("A — es")));
+    }
+
     void variantSweepDrawsLines_data()
     {
         QTest::addColumn<QList<int>>("parameters");

@@ -43,6 +43,8 @@ SessionState fullState(const QString &pathA, const QString &pathB)
     SessionState s;
     s.pathA = pathA;
     s.pathB = pathB;
+    s.labelA = QStringLiteral("matmul");
+    s.labelB = QStringLiteral("K=5 einsum"); // a pair's names, as LABEL=PATH gave them
     s.scopes = {QStringLiteral("attn_q_k"), QStringLiteral("mlp"),
                 QStringLiteral("layer[0-9]+/ß δ \"quoted\"")};
     s.match = MatchMode::Regex;
@@ -152,6 +154,8 @@ private slots:
             [](SessionState &s) { ++s.viewEndB; },
             [](SessionState &s) { s.runA.clear(); },
             [](SessionState &s) { s.runB += QLatin1Char('x'); },
+            [](SessionState &s) { s.labelA.clear(); },
+            [](SessionState &s) { s.labelB += QLatin1Char('x'); },
             [](SessionState &s) { s.variantLabels << QStringLiteral("x"); },
             [](SessionState &s) { s.variantPaths << QStringLiteral("/x"); },
             [](SessionState &s) { s.byOp = !s.byOp; },
@@ -192,6 +196,8 @@ private slots:
         QVERIFY2(SessionFile::load(file, loaded, &error), qPrintable(error));
         QCOMPARE(loaded.pathA, saved.pathA);
         QCOMPARE(loaded.pathB, saved.pathB);
+        QCOMPARE(loaded.labelA, saved.labelA);
+        QCOMPARE(loaded.labelB, saved.labelB);
         QCOMPARE(loaded.scopes, saved.scopes);
         QCOMPARE(loaded.match, saved.match);
         QCOMPARE(loaded.samples, saved.samples);
@@ -343,6 +349,12 @@ private slots:
             << validWith(QStringLiteral("paths"),
                          QJsonObject{{QStringLiteral("a"), 3}, {QStringLiteral("b"), QStringLiteral("/b")}})
             << QStringLiteral("paths.a");
+        QTest::newRow("labels list") << validWith(QStringLiteral("labels"), QJsonArray{QStringLiteral("a")})
+                                     << QStringLiteral("labels");
+        QTest::newRow("label b number")
+            << validWith(QStringLiteral("labels"),
+                         QJsonObject{{QStringLiteral("a"), QStringLiteral("x")}, {QStringLiteral("b"), 3}})
+            << QStringLiteral("labels");
         QTest::newRow("one variant")
             << validWith(QStringLiteral("variants"),
                          QJsonArray{QJsonObject{{QStringLiteral("label"), QStringLiteral("a")},

@@ -202,9 +202,12 @@ int main(int argc, char *argv[])
     window.show();
     if (args.size() > 2) {
         window.openVariants(args);
-    } else if (args.size() == 2) { // LABEL=PATH as the CLI takes it (a pair's sides are named by their paths)
-        window.openPair(scopeline::SideArgument::parse(args[0]).path,
-                        scopeline::SideArgument::parse(args[1]).path, state);
+    } else if (args.size() == 2) { // LABEL=PATH as the CLI takes it, the label naming the side
+        const scopeline::SideArgument a = scopeline::SideArgument::parse(args[0]),
+                                      b = scopeline::SideArgument::parse(args[1]);
+        state.labelA = a.named ? a.label : QString();
+        state.labelB = b.named ? b.label : QString();
+        window.openPair(a.path, b.path, state);
     } else if (args.size() == 1 && scopeline::hipbenchprotocol::isRecordedPair(args[0])) {
         // what scopeline-hipbench recorded: its pair, read as it says unless told otherwise
         window.openRecording(

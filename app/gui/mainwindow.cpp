@@ -156,7 +156,8 @@ void MainWindow::createViews()
     m_tabs->setTabToolTip(3, tr("A baseline against several candidates: each one's step and its parts, the kernels "
                                 "× variants, with Holm over the candidates (Ctrl+4)"));
     m_tabs->setTabVisible(3, false);
-    connect(m_variants, &VariantsView::pairRequested, this, &MainWindow::startNewPair);
+    connect(m_variants, &VariantsView::pairRequested, this,
+            [this](const QString &pathA, const QString &pathB) { startNewPair(pathA, pathB); });
     // the variants judged as the pair views judge: one step scope, threshold, matching and samples
     connect(m_diffView->stepView(), &StepBreakdownView::stepScopeChanged, this,
             &MainWindow::syncVariantSettings);
@@ -532,9 +533,10 @@ void MainWindow::showOpenDialog(const QString &presetA, const QString &presetB)
         openNewPair(dialog.pathA(), dialog.pathB());
 }
 
-void MainWindow::openNewPair(const QString &pathA, const QString &pathB)
+void MainWindow::openNewPair(const QString &pathA, const QString &pathB, const QString &labelA,
+                             const QString &labelB)
 {
-    replaceVariantsWith([&] { startNewPair(pathA, pathB); });
+    replaceVariantsWith([&] { startNewPair(pathA, pathB, labelA, labelB); });
 }
 
 void MainWindow::replaceVariantsWith(const std::function<void()> &openIt)
@@ -559,8 +561,10 @@ void MainWindow::clearVariants()
 void MainWindow::openVariants(const QStringList &arguments, const SessionState &pair)
 {
     if (arguments.size() < 3) {
-        if (arguments.size() == 2)
-            openNewPair(SideArgument::parse(arguments[0]).path, SideArgument::parse(arguments[1]).path);
+        if (arguments.size() == 2) {
+            const SideArgument a = SideArgument::parse(arguments[0]), b = SideArgument::parse(arguments[1]);
+            openNewPair(a.path, b.path, a.named ? a.label : QString(), b.named ? b.label : QString());
+        }
         return;
     }
     QList<SideArgument> sides;
@@ -639,7 +643,8 @@ void MainWindow::syncVariantSettings()
                             m_panel->sampleMode());
 }
 
-void MainWindow::startNewPair(const QString &pathA, const QString &pathB)
+void MainWindow::startNewPair(const QString &pathA, const QString &pathB, const QString &labelA,
+                              const QString &labelB)
 {
     // What belongs to a pair (its scopes, step, modes of reading scopes, views) starts clean; the
     // user's preferences carry over.
@@ -651,6 +656,8 @@ void MainWindow::startNewPair(const QString &pathA, const QString &pathB)
         state.zoomLocked = m_timeline->zoomLocked();
     state.byOp = m_diffView->byOp();
     state.foldNumbers = m_diffView->foldNumbers();
+    state.labelA = labelA;
+    state.labelB = labelB;
     openPair(pathA, pathB, state);
 }
 
@@ -859,7 +866,13 @@ QStringList MainWindow::loadProblems() const
 QString MainWindow::sideName(const QString &path, const QString &otherwise) const
 {
     const qsizetype variant = m_variants->paths().indexOf(path);
-    return variant >= 0 ? m_variants->labels().value(variant) : otherwise;
+    if (variant >= 0)
+        return m_variants->labels().value(variant);
+    const SessionState &shown = m_document->state();
+    const QString &label = path == shown.pathA   ? shown.labelA
+                           : path == shown.pathB ? shown.labelB
+                                                 : otherwise;
+    return label.isEmpty() ? otherwise : label;
 }
 
 bool MainWindow::pairOfVariants() const
@@ -1053,11 +1066,10 @@ bool MainWindow::exportReport(const QString &folder)
     ReportExporter::Input input =
         ReportCharts::fromViews(*m_panel, m_diffView, *m_timeline->viewA(), *m_timeline->viewB());
     const SessionState &shown = m_document->state();
-    input.labelA = shown.pathA;
-    input.labelB = shown.pathB;
-    if (pairOfVariants()) { // named by their labels, as the Variants section names them
-        input.labelA = m_variants->labels().value(int(m_variants->paths().indexOf(shown.pathA)));
-        input.labelB = m_variants->labels().value(int(m_variants->paths().indexOf(shown.pathB)));
+    // named as the window names them: by their labels where given (as the Variants section names them)
+    input.labelA = sideName(shown.pathA, shown.pathA);
+    input.labelB = sideName(shown.pathB, shown.pathB);
+    if (pairOfVariants()) {
         input.notes
             << tr("The sections before Variants judge %1 against %2 as a pair, as the window does; the "
                   "Variants section judges every candidate together (Holm), so its intervals are wider.")
@@ -1095,6 +1107,7 @@ void MainWindow::swapSides()
     std::swap(state.viewStartA, state.viewStartB);
     std::swap(state.viewEndA, state.viewEndB);
     std::swap(state.runA, state.runB);
+    std::swap(state.labelA, state.labelB);
     openPair(shown.pathB, shown.pathA, state);
 }
 

@@ -50,7 +50,8 @@ public:
     void openSample(const QString &title, const SessionState &state);
     // Another pair, as the open dialog, a drop or a recent pair opens it: nothing of the pair shown
     // before carries over (scopes, step, filters, views), only the threshold and the view options.
-    void openNewPair(const QString &pathA, const QString &pathB);
+    void openNewPair(const QString &pathA, const QString &pathB, const QString &labelA = {},
+                     const QString &labelB = {});
     // More than two variants ([LABEL=]PATH each, the baseline first): the Variants tab, and the baseline
     // against the first candidate in the pair views. Two arguments open a pair.
     // `pair`: the two variants the pair views open with, and their state (a session's); by default the
@@ -133,7 +134,8 @@ private:
     QString chooseReportFolder();
     void syncVariantSettings();
     void showDetailsDock(TimelineView *view, int64_t event); // for an event clicked in view
-    void startNewPair(const QString &pathA, const QString &pathB);
+    void startNewPair(const QString &pathA, const QString &pathB, const QString &labelA = {},
+                      const QString &labelB = {});
     void showOpenVariantsDialog();
     void clearVariants();
 

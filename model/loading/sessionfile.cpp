@@ -135,6 +135,15 @@ QString parseSession(const QJsonObject &root, const QDir &base, SessionState &st
     }
     state.pathA = resolvedPath(pathsObject.value(QStringLiteral("a")).toString(), base);
     state.pathB = resolvedPath(pathsObject.value(QStringLiteral("b")).toString(), base);
+    if (root.contains(QStringLiteral("labels"))) {
+        const QJsonObject labels = root.value(QStringLiteral("labels")).toObject();
+        const QJsonValue a = labels.value(QStringLiteral("a")), b = labels.value(QStringLiteral("b"));
+        if (!root.value(QStringLiteral("labels")).isObject() || !a.isString() || !b.isString() ||
+            a.toString().size() > kMaxPathLength || b.toString().size() > kMaxPathLength)
+            return tr("\"labels\" is not {\"a\": text, \"b\": text}");
+        state.labelA = a.toString();
+        state.labelB = b.toString();
+    }
 
     if (root.contains(QStringLiteral("variants"))) {
         const QJsonValue variants = root.value(QStringLiteral("variants"));
@@ -290,14 +299,14 @@ QString parseSession(const QJsonObject &root, const QDir &base, SessionState &st
 
 bool SessionState::operator==(const SessionState &other) const
 {
-    return pathA == other.pathA && pathB == other.pathB && scopes == other.scopes && match == other.match &&
-           samples == other.samples && threshold == other.threshold && stepScope == other.stepScope &&
-           pooled == other.pooled && logScale == other.logScale && zoomLocked == other.zoomLocked &&
-           viewStartA == other.viewStartA && viewEndA == other.viewEndA && viewStartB == other.viewStartB &&
-           viewEndB == other.viewEndB && runA == other.runA && runB == other.runB &&
-           variantLabels == other.variantLabels && variantPaths == other.variantPaths && byOp == other.byOp &&
-           foldNumbers == other.foldNumbers && kernelFilter == other.kernelFilter && kernel == other.kernel &&
-           tab == other.tab;
+    return pathA == other.pathA && pathB == other.pathB && labelA == other.labelA && labelB == other.labelB &&
+           scopes == other.scopes && match == other.match && samples == other.samples &&
+           threshold == other.threshold && stepScope == other.stepScope && pooled == other.pooled &&
+           logScale == other.logScale && zoomLocked == other.zoomLocked && viewStartA == other.viewStartA &&
+           viewEndA == other.viewEndA && viewStartB == other.viewStartB && viewEndB == other.viewEndB &&
+           runA == other.runA && runB == other.runB && variantLabels == other.variantLabels &&
+           variantPaths == other.variantPaths && byOp == other.byOp && foldNumbers == other.foldNumbers &&
+           kernelFilter == other.kernelFilter && kernel == other.kernel && tab == other.tab;
 }
 
 const QStringList &SessionFile::tabNames()
@@ -327,6 +336,9 @@ bool SessionFile::save(const SessionState &state, const QString &file, QString *
     root[QStringLiteral("version")] = kVersion;
     root[QStringLiteral("paths")] = QJsonObject{{QStringLiteral("a"), storedPath(state.pathA, base)},
                                                 {QStringLiteral("b"), storedPath(state.pathB, base)}};
+    if (!state.labelA.isEmpty() || !state.labelB.isEmpty())
+        root[QStringLiteral("labels")] =
+            QJsonObject{{QStringLiteral("a"), state.labelA}, {QStringLiteral("b"), state.labelB}};
     if (!state.variantPaths.isEmpty()) {
         QJsonArray variants;
         for (qsizetype i = 0; i < state.variantPaths.size(); ++i)

@@ -15,6 +15,7 @@ namespace scopeline {
 struct SessionState
 {
     QString pathA, pathB; // trace folders, files or quoted wildcards, as the user gave them
+    QString labelA, labelB; // the names given to the sides (LABEL=PATH); empty: named by their paths
     QStringList scopes;
     MatchMode match = MatchMode::Component;
     SampleMode samples = SampleMode::Kernel;

@@ -61,10 +61,10 @@ SideArgument SideArgument::parse(const QString &argument)
         if (first < 0)
             first = equals;
         if (isThere(argument.mid(equals + 1)))
-            return {argument.left(equals), argument.mid(equals + 1)};
+            return {argument.left(equals), argument.mid(equals + 1), true};
     }
     if (first > 0)
-        return {argument.left(first), argument.mid(first + 1)};
+        return {argument.left(first), argument.mid(first + 1), true};
     return {labelOf(argument), argument};
 }
 

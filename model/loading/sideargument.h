@@ -12,8 +12,9 @@ namespace scopeline {
 
 struct SideArgument
 {
-    QString label;
+    QString label; // as given, else the path's own name
     QString path;
+    bool named = false; // the label was given (LABEL=PATH)
     static SideArgument parse(const QString &argument);
     // Why variants cannot be compared as named: two alike labels (every line and CSV row names a
     // variant by its label), or a label with no path; empty when they can.

@@ -42,7 +42,7 @@ public:
 
     struct Input
     {
-        QString labelA, labelB; // the paths of the two sides (with variants, their labels)
+        QString labelA, labelB; // the sides as the window names them: their labels where given, else paths
         QList<LoadedRun> runsA, runsB;
         // More than two variants: the candidates past B, labelled, with their runs.
         std::vector<std::pair<QString, QList<LoadedRun>>> moreCandidates;
