@@ -1212,6 +1212,29 @@ void TstTraceLoader::rocmProfileDataStringNumbers()
         QCOMPARE(t.threadName, QStringLiteral("Hip ") + t.tid);
     }
     QVERIFY(sawHost);
+
+    // Its HIP calls carry no category: told by their names, runtime calls and kernel launches, as a
+    // Python count of the raw events says (the calls had been drawn as other CPU slices).
+    QByteArray out;
+    QString problem;
+    QVERIFY2(runPython(R"PY(
+import gzip, json, re, sys
+ev = [e for e in json.load(gzip.open(sys.argv[1])) if e.get('ph') == 'X' and e.get('pid') == '1087077']
+calls = [e['name'] for e in ev if 'cat' not in e and re.match('hip[A-Z]', e['name'])]
+launches = sum('LaunchKernel' in n for n in calls)
+print(json.dumps({'runtime': len(calls) - launches, 'launches': launches}))
+)PY",
+                       {publicTrace(kRocmProfileData)}, out, problem),
+             qPrintable(problem));
+    const QJsonObject expected = QJsonDocument::fromJson(out).object();
+    int runtime = 0, launches = 0;
+    for (uint32_t e = 0; e < d.eventCount(); ++e) {
+        runtime += d.kind[e] == EventKind::Runtime;
+        launches += d.kind[e] == EventKind::KernelLaunch;
+    }
+    QVERIFY(expected.value(QStringLiteral("runtime")).toInt() > 50);
+    QCOMPARE(runtime, expected.value(QStringLiteral("runtime")).toInt());
+    QCOMPARE(launches, expected.value(QStringLiteral("launches")).toInt());
 }
 
 // ---------------------------------------------------------------------------------------------

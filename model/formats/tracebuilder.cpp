@@ -136,6 +136,14 @@ EventKind cpuKind(std::string_view cat, std::string_view name)
         return EventKind::CpuAnnotation;
     if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "hip_runtime")
         return EventKind::Runtime;
+    // Without a category (rocmProfileData's HIP calls, JAX's cuLaunchHostFunc) an API call is told by
+    // its name: hipMemcpyWithStream, cudaStreamSynchronize, cuLaunchHostFunc.
+    if (cat.empty()) {
+        for (std::string_view prefix : {"hip", "cuda", "cu"})
+            if (name.size() > prefix.size() && name.substr(0, prefix.size()) == prefix &&
+                std::isupper(static_cast<unsigned char>(name[prefix.size()])))
+                return EventKind::Runtime;
+    }
     return EventKind::Other;
 }
 
