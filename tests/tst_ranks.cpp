@@ -950,11 +950,20 @@ private slots:
         QCOMPARE(comparison.size(), 1 + comparisonJson.size());
         QCOMPARE(collectives.size(), 1 + collectivesJson.size());
         QVERIFY(collectivesJson.size() > 0);
+        // each row says how many units it was tested on (the runs of a side of one process)
+        const QStringList header = comparison[0].split(QLatin1Char(','));
+        const qsizetype meanA = header.indexOf(QStringLiteral("mean_a_ns")),
+                        nA = header.indexOf(QStringLiteral("n_a")),
+                        nB = header.indexOf(QStringLiteral("n_b"));
+        QVERIFY(meanA > 0 && nA > 0 && nB > 0);
         for (qsizetype r = 0; r < comparisonJson.size(); ++r) {
             const QStringList cells = comparison[r + 1].split(QLatin1Char(','));
-            QCOMPARE(cells[0], comparisonJson[r].toObject()[QStringLiteral("what")].toString());
-            QCOMPARE(cells[1].toDouble(),
-                     comparisonJson[r].toObject()[QStringLiteral("mean_a_ns")].toDouble());
+            const QJsonObject row = comparisonJson[r].toObject();
+            QCOMPARE(cells[0], row[QStringLiteral("what")].toString());
+            QCOMPARE(cells[meanA].toDouble(), row[QStringLiteral("mean_a_ns")].toDouble());
+            QCOMPARE(cells[nA].toInt(), table.comparison()[std::size_t(r)].unitsA);
+            QCOMPARE(cells[nB].toInt(), table.comparison()[std::size_t(r)].unitsB);
+            QCOMPARE(row[QStringLiteral("n_a")].toInt(), 2);
         }
         for (qsizetype r = 0; r < collectivesJson.size(); ++r) {
             const QStringList cells = collectives[r + 1].split(QLatin1Char(','));
