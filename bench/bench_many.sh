@@ -6,7 +6,8 @@
 # to one file), for N = BENCH_MANY_N (default 1 10 20 50 100): wall time against 2N single-run loads
 # (`info --json`, load + analysis, timed in the same run), peak RSS, and the CPU time a run against
 # info's. Also one run's figures beside zcat (the best of at least 3), what a summary holds per run
-# (bench_loadonly --summaries), `summarize` of 10 runs and `diff` on those summaries. Targets (issue
+# (bench_loadonly --summaries), each N v N again with its summaries kept by a first `diff` (the
+# summary cache, off for every other figure), `summarize` of 10 runs and `diff` on those summaries. Targets (issue
 # 42): 20 v 20 <= 0.8x the time of 40 single loads and <= 400 MB, 100 v 100 <= 1.5 GB; one load <= 0.25x
 # zcat and peak RSS <= 0.35x the JSON.
 # usage: bench/bench_many.sh [PATH/TO/scopeline-cli [PATH/TO/bench_loadonly]]
@@ -71,7 +72,13 @@ for n in $COUNTS; do
   awk -v n="$n" -v s="$BEST_S" -v kb="$PEAK_KB" -v one="$ONE_S" -v cpu="$BEST_CPU_S" -v onecpu="$ONE_CPU_S" 'BEGIN {
     printf "  diff %3d v %-3d runs                %7.3f s  %5.2fx %d single-run loads   peak RSS %7.1f MB   CPU a run %.3f s (%.2fx info)\n",
       n, n, s, s / (2 * n * one), 2 * n, kb * 1024 / 1e6, cpu / (2 * n), cpu / (2 * n * onecpu) }'
-  rm -rf "$TMP/n$n"
+  # the same runs again, their summaries kept by a first diff (a baseline compared once more)
+  SCOPELINE_SUMMARY_CACHE=$TMP/cache "$CLI" diff "$TMP/n$n/a" "$TMP/n$n/b" > /dev/null
+  SCOPELINE_SUMMARY_CACHE=$TMP/cache measure "diff $n v $n kept" "$CLI" diff "$TMP/n$n/a" "$TMP/n$n/b"
+  awk -v n="$n" -v s="$BEST_S" -v kb="$PEAK_KB" -v one="$ONE_S" 'BEGIN {
+    printf "  diff %3d v %-3d runs, summaries kept %7.3f s  %5.2fx %d single-run loads   peak RSS %7.1f MB\n",
+      n, n, s, s / (2 * n * one), 2 * n, kb * 1024 / 1e6 }'
+  rm -rf "$TMP/n$n" "$TMP/cache"
 done
 echo "  (targets: 20 v 20 <= 0.8x 40 single-run loads and <= 400 MB; 100 v 100 <= 1500 MB)"
 

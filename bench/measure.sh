@@ -2,6 +2,10 @@
 # Shared by the bench scripts (sourced): one timed measurement through bench/timed_run.py.
 # Needs PY, REPO, RUNS, TMP and die() from the script that sources it.
 
+# Every load reads its trace: a summary kept from an earlier run (README, SummaryCache) would time
+# the cache, not the load. bench_many.sh times the cache on its own.
+export SCOPELINE_SUMMARY_CACHE=off
+
 # measure NAME CMD...: run CMD (stdout to /dev/null) RUNS times; sets BEST_S (the best wall time),
 # BEST_CPU_S (the CPU time of that run, every thread's) and PEAK_KB (the largest peak RSS).
 measure() {

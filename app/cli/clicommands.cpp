@@ -208,6 +208,10 @@ run's scopes as the sweep.
 
 --csv - writes the CSV to standard output in place of the report (the gate still goes to stderr).
 
+A trace only summarised (compare, diff, steps, ranks, report, summarize) keeps its summary in
+~/.cache/scopeline/summaries, so that it is not read again while it stays as it is;
+SCOPELINE_SUMMARY_CACHE=DIR keeps them in DIR, SCOPELINE_SUMMARY_CACHE=off turns it off.
+
 A PATH is a trace file, a run folder, a folder of runs, or run summaries; wildcards (quoted) select several,
 e.g. 'traces/trace_file_matmul_*'. One PATH that scopeline-hipbench recorded into (--out) stands for its
 A and B. Exit status: 0 success, 1 bad usage, 2 unreadable input or unwritable output, 3 the gate

@@ -2,6 +2,7 @@
 #include "model/loading/loadedrun.h"
 
 #include "model/analysis/runsummaryfile.h"
+#include "model/loading/summarycache.h"
 #include "model/loading/traceloader.h"
 #include "model/tracedata/devicetrace.h"
 
@@ -78,26 +79,50 @@ LoadedRun failed(const TraceRun &run, const LoadResult &result)
     return loaded;
 }
 
+// A run of a summary alone: read from a summary file, or kept in the cache.
+LoadedRun ofSummary(const TraceRun &run, std::shared_ptr<const RunSummary> summary,
+                    const std::function<void(double)> &progress)
+{
+    LoadedRun loaded;
+    loaded.run = run;
+    loaded.scopes = summary->scopes();
+    loaded.summary = std::move(summary);
+    if (progress)
+        progress(1.0);
+    return loaded;
+}
+
+// Where a run only summarised keeps its summary (SummaryCache); empty for any other load.
+QString cacheEntry(const TraceRun &run, LoadedRun::Scopes scopes, LoadedRun::Events events)
+{
+    return scopes == LoadedRun::Scopes::Index && events == LoadedRun::Events::Drop
+               ? SummaryCache::entryOf(run.file, run.device)
+               : QString();
+}
+
 LoadedRun loadOne(const TraceRun &run, const std::function<void(double)> &progress, const std::atomic<bool> *cancel,
                   LoadedRun::Scopes scopes, LoadedRun::Events events)
 {
     if (RunSummaryFile::isSummaryFile(run.file)) {
-        LoadedRun loaded;
-        loaded.run = run;
         auto summary = std::make_shared<RunSummary>();
-        loaded.error = RunSummaryFile::read(run.file, *summary);
-        if (!loaded.error.isEmpty())
+        if (const QString error = RunSummaryFile::read(run.file, *summary); !error.isEmpty()) {
+            LoadedRun loaded;
+            loaded.run = run;
+            loaded.error = error;
             return loaded;
-        loaded.summary = summary;
-        loaded.scopes = summary->scopes();
-        if (progress)
-            progress(1.0);
-        return loaded;
+        }
+        return ofSummary(run, std::move(summary), progress);
     }
+    const QString entry = cacheEntry(run, scopes, events);
+    if (auto kept = SummaryCache::find(entry))
+        return ofSummary(run, std::move(kept), progress);
     const LoadResult result = TraceLoader::load(run.file, progress, cancel, optionsFor(scopes, events));
     if (!result.ok())
         return failed(run, result);
-    return analysed(run, traceOf(run, result.trace), scopes, events);
+    LoadedRun loaded = analysed(run, traceOf(run, result.trace), scopes, events);
+    if (!entry.isEmpty())
+        SummaryCache::store(entry, *loaded.summary);
+    return loaded;
 }
 
 QList<LoadedRun> loadRanksOf(const TraceRun &run, const std::function<void(double)> &progress,
@@ -105,12 +130,20 @@ QList<LoadedRun> loadRanksOf(const TraceRun &run, const std::function<void(doubl
 {
     if (run.rank >= 0 || RunSummaryFile::isSummaryFile(run.file))
         return {loadOne(run, progress, cancel, scopes, events)};
+    // a trace of one GPU is kept whole in the cache; one of several is read again
+    const QString entry = cacheEntry(run, scopes, events);
+    if (auto kept = SummaryCache::find(entry))
+        return {ofSummary(run, std::move(kept), progress)};
     const LoadResult result = TraceLoader::load(run.file, progress, cancel, optionsFor(scopes, events));
     if (!result.ok())
         return {failed(run, result)};
     const std::vector<int> devices = gpuDevices(*result.trace);
-    if (devices.size() < 2)
-        return {analysed(run, result.trace, scopes, events)};
+    if (devices.size() < 2) {
+        LoadedRun loaded = analysed(run, result.trace, scopes, events);
+        if (!entry.isEmpty())
+            SummaryCache::store(entry, *loaded.summary);
+        return {loaded};
+    }
     // The world is the GPUs with events; their ordinals are the ranks, and a world of 0 … N-1 says so.
     const bool contiguous = devices.front() == 0 && devices.back() == int(devices.size()) - 1;
     QList<LoadedRun> ranks;

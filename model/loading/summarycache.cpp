@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/loading/summarycache.h"
+
+#include "model/analysis/runsummaryfile.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+#include <algorithm>
+#include <mutex>
+#include <vector>
+
+#include <sys/stat.h>
+#include <sys/time.h>
+
+namespace scopeline {
+
+namespace {
+
+constexpr qint64 kEdgeBytes = 64 * 1024; // of a trace's start and end, read into its key
+
+// What a file is, as the key reads it: its size, modification time (ns) and inode.
+QByteArray fileIdentity(const QString &path)
+{
+    struct stat st;
+    if (::stat(QFile::encodeName(path).constData(), &st) != 0 || !S_ISREG(st.st_mode))
+        return {};
+    return QByteArray::number(qint64(st.st_size)) + ' ' + QByteArray::number(qint64(st.st_mtim.tv_sec)) + '.' +
+           QByteArray::number(qint64(st.st_mtim.tv_nsec)) + ' ' + QByteArray::number(quint64(st.st_ino)) + ' ' +
+           QByteArray::number(quint64(st.st_dev));
+}
+
+// The program that summarises: a rebuilt one (another loader, other figures) finds none of the old
+// summaries.
+const QByteArray &programIdentity()
+{
+    static const QByteArray identity = fileIdentity(QStringLiteral("/proc/self/exe")) + ' ' +
+                                       QByteArray::number(RunSummaryFile::kVersion);
+    return identity;
+}
+
+} // namespace
+
+QString SummaryCache::folder()
+{
+    const QByteArray set = qgetenv("SCOPELINE_SUMMARY_CACHE");
+    if (set == "off")
+        return {};
+    if (!set.isEmpty())
+        return QString::fromLocal8Bit(set);
+    const QString cache = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
+    return cache.isEmpty() ? QString() : cache + QStringLiteral("/scopeline/summaries");
+}
+
+QString SummaryCache::entryOf(const QString &trace, int device)
+{
+    const QString dir = folder();
+    const QString path = QFileInfo(trace).absoluteFilePath();
+    const QByteArray identity = fileIdentity(path);
+    if (dir.isEmpty() || identity.isEmpty() || programIdentity().isEmpty())
+        return {};
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(programIdentity());
+    hash.addData(path.toUtf8() + '\0' + identity + ' ' + QByteArray::number(device) + '\0');
+    hash.addData(file.read(kEdgeBytes));
+    if (file.size() > kEdgeBytes && file.seek(std::max(kEdgeBytes, file.size() - kEdgeBytes)))
+        hash.addData(file.read(kEdgeBytes));
+    return dir + QLatin1Char('/') + QString::fromLatin1(hash.result().toHex()) + RunSummaryFile::suffix();
+}
+
+std::shared_ptr<RunSummary> SummaryCache::find(const QString &entry)
+{
+    if (entry.isEmpty() || !QFileInfo::exists(entry))
+        return nullptr;
+    auto summary = std::make_shared<RunSummary>();
+    if (!RunSummaryFile::read(entry, *summary).isEmpty())
+        return nullptr; // damaged: written again by the load that follows
+    ::utimes(QFile::encodeName(entry).constData(), nullptr); // used now: trim keeps it longer
+    return summary;
+}
+
+void SummaryCache::store(const QString &entry, const RunSummary &summary)
+{
+    if (entry.isEmpty() || !QDir().mkpath(QFileInfo(entry).path()))
+        return;
+    // trimmed once a process: a folder of thousands is listed once, not once a run
+    static std::once_flag trimmed;
+    if (RunSummaryFile::write(summary, entry).isEmpty())
+        std::call_once(trimmed, [&entry] { trim(QFileInfo(entry).path(), kMaxBytes); });
+}
+
+void SummaryCache::trim(const QString &folder, int64_t maxBytes)
+{
+    // newest first: what is left beyond maxBytes goes
+    const QFileInfoList files = QDir(folder).entryInfoList({RunSummaryFile::fileNamePattern()}, QDir::Files,
+                                                           QDir::Time);
+    int64_t kept = 0;
+    for (const QFileInfo &file : files) {
+        kept += file.size();
+        if (kept > maxBytes)
+            QFile::remove(file.filePath());
+    }
+}
+
+} // namespace scopeline

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The summary cache: a run only summarised is summarised from its trace once and then read from the
+// cache, with the same figures byte for byte; a changed trace, a damaged entry or an unwritable folder
+// is read from the trace again, and the folder keeps to its size.
+#include "testdata.h"
+#include "testprocess.h"
+
+#include "model/analysis/runsummaryfile.h"
+#include "model/comparison/stepbreakdown.h"
+#include "model/loading/loadedrun.h"
+#include "model/loading/summarycache.h"
+
+#include <QDateTime>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sys/time.h>
+
+using namespace scopeline;
+
+namespace {
+
+// A PyTorch trace with shapes and memory records (47 MB of JSON): its load reports progress often.
+const QString kHeavy = testdata::path(
+    "public/HolisticTraceAnalysis/tests__data__df_index_resolver__df_index_resolver.json.gz");
+
+struct Summarised
+{
+    LoadedRun run;
+    int progressCalls = 0; // one (1.0) for a summary read from the cache, many for a trace read
+};
+
+Summarised summarise(const QString &trace)
+{
+    Summarised s;
+    TraceRun run;
+    run.file = trace;
+    run.name = QFileInfo(trace).fileName();
+    s.run = LoadedRun::load(
+        run, [&s](double) { ++s.progressCalls; }, nullptr, LoadedRun::Scopes::Index, LoadedRun::Events::Drop);
+    return s;
+}
+
+QByteArray summaryBytes(const RunSummary &summary, const QString &path)
+{
+    if (!RunSummaryFile::write(summary, path).isEmpty())
+        return {};
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QStringList entries(const QString &folder)
+{
+    return QDir(folder).entryList({QStringLiteral("*.slsum")}, QDir::Files);
+}
+
+void setModified(const QString &path, const QDateTime &time)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadWrite));
+    QVERIFY(file.setFileTime(time, QFileDevice::FileModificationTime));
+}
+
+} // namespace
+
+class TstSummaryCache : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_cache, m_trace;
+
+private slots:
+    void init()
+    {
+        REQUIRE_TEST_DATA(kHeavy);
+        QVERIFY(m_dir.isValid());
+        m_cache = m_dir.filePath(QStringLiteral("cache"));
+        QDir(m_cache).removeRecursively();
+        qputenv("SCOPELINE_SUMMARY_CACHE", QFile::encodeName(m_cache));
+        m_trace = m_dir.filePath(QStringLiteral("run_0.json.gz"));
+        QFile::remove(m_trace);
+        QVERIFY(QFile::copy(kHeavy, m_trace));
+    }
+
+    // Summarised once from the trace, then read from the cache: the same summary, byte for byte, and
+    // the same step figures; a run loaded with its events neither reads nor fills the cache.
+    void secondLoadIsTheSummaryKept()
+    {
+        QCOMPARE(SummaryCache::folder(), m_cache);
+        const Summarised first = summarise(m_trace);
+        QVERIFY2(first.run.ok(), qPrintable(first.run.error));
+        QVERIFY(first.progressCalls > 1);
+        QCOMPARE(entries(m_cache).size(), 1);
+        const Summarised second = summarise(m_trace);
+        QVERIFY2(second.run.ok(), qPrintable(second.run.error));
+        QCOMPARE(second.progressCalls, 1);
+        QVERIFY(!second.run.hasEvents());
+        QVERIFY(second.run.hasTrace()); // its events can be read again from the trace
+        QCOMPARE(second.run.run.file, m_trace);
+        const QByteArray cold = summaryBytes(*first.run.summary, m_dir.filePath(QStringLiteral("cold.slsum")));
+        QVERIFY(!cold.isEmpty());
+        QCOMPARE(summaryBytes(*second.run.summary, m_dir.filePath(QStringLiteral("warm.slsum"))), cold);
+        QCOMPARE(StepBreakdown({second.run}, {second.run}).toCsv(), StepBreakdown({first.run}, {first.run}).toCsv());
+
+        TraceRun run;
+        run.file = m_trace;
+        const LoadedRun full = LoadedRun::load(run);
+        QVERIFY(full.hasEvents());
+        QCOMPARE(summaryBytes(*full.summary, m_dir.filePath(QStringLiteral("full.slsum"))), cold);
+        QCOMPARE(entries(m_cache).size(), 1);
+    }
+
+    // Another trace at the path (its first bytes changed, size and time as before), a trace touched,
+    // or another path to the same file: each is summarised from the trace.
+    void changedTraceIsReadAgain()
+    {
+        // to the second: the time is the same to the nanosecond after it is set again
+        const QDateTime modified = QDateTime::fromSecsSinceEpoch(QDateTime::currentSecsSinceEpoch() - 3600);
+        setModified(m_trace, modified);
+        QVERIFY(summarise(m_trace).progressCalls > 1);
+        QCOMPARE(summarise(m_trace).progressCalls, 1);
+        {
+            QFile file(m_trace);
+            QVERIFY(file.open(QIODevice::ReadWrite));
+            QVERIFY(file.seek(4)); // the gzip header's time field: the trace still reads
+            QVERIFY(file.write("\x01\x02\x03\x04", 4) == 4);
+        }
+        setModified(m_trace, modified);
+        QCOMPARE(QFileInfo(m_trace).lastModified(), modified);
+        Summarised again = summarise(m_trace);
+        QVERIFY2(again.run.ok(), qPrintable(again.run.error));
+        QVERIFY(again.progressCalls > 1);
+        QCOMPARE(summarise(m_trace).progressCalls, 1);
+
+        setModified(m_trace, modified.addSecs(60));
+        QVERIFY(summarise(m_trace).progressCalls > 1);
+
+        const QString link = m_dir.filePath(QStringLiteral("run_1.json.gz"));
+        QFile::remove(link);
+        QVERIFY(testdata::anotherRun(m_trace, link)); // a run of its own, named by its path
+        QVERIFY(summarise(link).progressCalls > 1);
+        QCOMPARE(entries(m_cache).size(), 4);
+    }
+
+    // A damaged entry is read as none and written again; a folder that cannot be written, or the
+    // cache turned off, leaves the load as it is.
+    void damagedOrUnwritableCacheIsPassedOver()
+    {
+        QVERIFY(summarise(m_trace).progressCalls > 1);
+        const QString entry = m_cache + QLatin1Char('/') + entries(m_cache).value(0);
+        {
+            QFile file(entry);
+            QVERIFY(file.open(QIODevice::ReadWrite));
+            QVERIFY(file.seek(file.size() / 2));
+            QVERIFY(file.write("damaged", 7) == 7);
+        }
+        const Summarised damaged = summarise(m_trace);
+        QVERIFY2(damaged.run.ok(), qPrintable(damaged.run.error));
+        QVERIFY(damaged.progressCalls > 1);
+        RunSummary reread;
+        QCOMPARE(RunSummaryFile::read(entry, reread), QString());
+        QCOMPARE(summarise(m_trace).progressCalls, 1);
+
+        const QString blocked = m_dir.filePath(QStringLiteral("a file"));
+        QFile file(blocked);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        qputenv("SCOPELINE_SUMMARY_CACHE", QFile::encodeName(blocked + QStringLiteral("/cache")));
+        for (int i = 0; i < 2; ++i) {
+            const Summarised s = summarise(m_trace);
+            QVERIFY2(s.run.ok(), qPrintable(s.run.error));
+            QVERIFY(s.progressCalls > 1);
+        }
+        qputenv("SCOPELINE_SUMMARY_CACHE", "off");
+        QCOMPARE(SummaryCache::folder(), QString());
+        QCOMPARE(SummaryCache::entryOf(m_trace, -1), QString());
+        QVERIFY(summarise(m_trace).progressCalls > 1);
+        QVERIFY(summarise(m_trace).progressCalls > 1);
+    }
+
+    // The folder keeps to its size, the least recently used going first.
+    void trimKeepsTheRecent()
+    {
+        QVERIFY(QDir().mkpath(m_cache));
+        const QDateTime now = QDateTime::currentDateTime();
+        for (int i = 0; i < 5; ++i) {
+            const QString path = m_cache + QStringLiteral("/%1.slsum").arg(i);
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            QVERIFY(file.write(QByteArray(1000, 'x')) == 1000);
+            file.close();
+            setModified(path, now.addSecs(-100 + 10 * i)); // 4 the most recent
+        }
+        SummaryCache::trim(m_cache, 3000);
+        QCOMPARE(entries(m_cache), (QStringList{QStringLiteral("2.slsum"), QStringLiteral("3.slsum"),
+                                                 QStringLiteral("4.slsum")}));
+        // one found is used: kept the longest
+        QVERIFY(summarise(m_trace).run.ok());
+        const QString entry = SummaryCache::entryOf(m_trace, -1);
+        setModified(entry, now.addSecs(-1000));
+        QVERIFY(SummaryCache::find(entry) != nullptr);
+        SummaryCache::trim(m_cache, QFileInfo(entry).size());
+        QCOMPARE(entries(m_cache), QStringList{QFileInfo(entry).fileName()});
+    }
+
+    // The CLI's figures with the cache filled are those without it, byte for byte.
+    void cliFiguresAreTheSame()
+    {
+        const QString a = testdata::path("h100_runs/torch_compile/eager"),
+                      b = testdata::path("h100_runs/torch_compile/reduce_overhead");
+        REQUIRE_TEST_DATA(a, b);
+        qputenv("SCOPELINE_SUMMARY_CACHE", "off");
+        const QStringList diff{QStringLiteral("diff"), a, b, QStringLiteral("--format"), QStringLiteral("json")},
+            steps{QStringLiteral("steps"), a, b, QStringLiteral("--format"), QStringLiteral("json")};
+        const ProcessResult diffOff = runProcess(QStringLiteral(SCOPELINE_CLI), diff),
+                            stepsOff = runProcess(QStringLiteral(SCOPELINE_CLI), steps);
+        QCOMPARE(diffOff.exitCode, 0);
+        QCOMPARE(stepsOff.exitCode, 0);
+        qputenv("SCOPELINE_SUMMARY_CACHE", QFile::encodeName(m_cache));
+        for (int pass = 0; pass < 2; ++pass) { // filling it, then read from it
+            QCOMPARE(runProcess(QStringLiteral(SCOPELINE_CLI), diff).out, diffOff.out);
+            QCOMPARE(runProcess(QStringLiteral(SCOPELINE_CLI), steps).out, stepsOff.out);
+            QCOMPARE(entries(m_cache).size(), 10);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TstSummaryCache)
+#include "tst_summarycache.moc"
