@@ -2,6 +2,7 @@
 #pragma once
 // Real runs that the timeline tests share, and loading the first run of a folder or file.
 
+#include "model/analysis/runsummaryfile.h"
 #include "model/loading/loadedrun.h"
 #include "model/loading/tracefolder.h"
 #include "testdata.h"
@@ -19,6 +20,15 @@ inline scopeline::LoadedRun loadFirst(const QString &path)
 {
     const QList<scopeline::LoadedRun> runs = scopeline::LoadedRun::loadAll(scopeline::TraceFolder::scan(path));
     return runs.isEmpty() ? scopeline::LoadedRun() : runs.front();
+}
+
+// A summary as its file's bytes (written to file): two summaries are the same when these are.
+inline QByteArray summaryBytes(const scopeline::RunSummary &summary, const QString &file)
+{
+    if (!scopeline::RunSummaryFile::write(summary, file).isEmpty())
+        return {};
+    QFile in(file);
+    return in.open(QIODevice::ReadOnly) ? in.readAll() : QByteArray();
 }
 
 } // namespace testruns

@@ -979,6 +979,34 @@ private slots:
         QVERIFY(!titles(reopened).contains(QStringLiteral("A — es")));
     }
 
+    // Tools › Clear Kept Summaries empties the summary cache and says what it removed.
+    void clearKeptSummaries()
+    {
+        QTemporaryDir cache;
+        for (const char *name : {"a.slsum", "b.slsum"}) {
+            QFile file(cache.filePath(QLatin1String(name)));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            QVERIFY(file.write(QByteArray(500000, 'x')) == 500000);
+        }
+        qputenv("SCOPELINE_SUMMARY_CACHE", QFile::encodeName(cache.path()));
+        const auto restore = qScopeGuard([] { qputenv("SCOPELINE_SUMMARY_CACHE", "off"); });
+        MainWindow window;
+        QAction *clear = nullptr;
+        for (QAction *action : window.findChildren<QAction *>())
+            if (action->text() == QLatin1String("&Clear Kept Summaries"))
+                clear = action;
+        QVERIFY(clear);
+        QVERIFY(clear->toolTip().contains(cache.path()));
+        clear->trigger();
+        QVERIFY2(window.statusText().contains(QLatin1String(": 2 (1.0 MB)")),
+                 qPrintable(window.statusText()));
+        QVERIFY(QDir(cache.path()).entryList(QDir::Files).isEmpty());
+        qputenv("SCOPELINE_SUMMARY_CACHE", "off");
+        clear->trigger();
+        QVERIFY2(window.statusText().contains(QLatin1String("SCOPELINE_SUMMARY_CACHE=off")),
+                 qPrintable(window.statusText()));
+    }
+
     void variantSweepDrawsLines_data()
     {
         QTest::addColumn<QList<int>>("parameters");

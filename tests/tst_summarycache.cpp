@@ -4,6 +4,7 @@
 // is read from the trace again, and the folder keeps to its size.
 #include "testdata.h"
 #include "testprocess.h"
+#include "testruns.h"
 
 #include "model/analysis/runsummaryfile.h"
 #include "model/comparison/stepbreakdown.h"
@@ -39,14 +40,6 @@ Summarised summarise(const QString &trace)
     s.run = LoadedRun::load(
         run, [&s](double) { ++s.progressCalls; }, nullptr, LoadedRun::Scopes::Index, LoadedRun::Events::Drop);
     return s;
-}
-
-QByteArray summaryBytes(const RunSummary &summary, const QString &path)
-{
-    if (!RunSummaryFile::write(summary, path).isEmpty())
-        return {};
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 QStringList entries(const QString &folder)
@@ -98,16 +91,18 @@ private slots:
         QVERIFY(!second.run.hasEvents());
         QVERIFY(second.run.hasTrace()); // its events can be read again from the trace
         QCOMPARE(second.run.run.file, m_trace);
-        const QByteArray cold = summaryBytes(*first.run.summary, m_dir.filePath(QStringLiteral("cold.slsum")));
+        const QByteArray cold =
+            testruns::summaryBytes(*first.run.summary, m_dir.filePath(QStringLiteral("cold.slsum")));
         QVERIFY(!cold.isEmpty());
-        QCOMPARE(summaryBytes(*second.run.summary, m_dir.filePath(QStringLiteral("warm.slsum"))), cold);
+        QCOMPARE(testruns::summaryBytes(*second.run.summary, m_dir.filePath(QStringLiteral("warm.slsum"))),
+                 cold);
         QCOMPARE(StepBreakdown({second.run}, {second.run}).toCsv(), StepBreakdown({first.run}, {first.run}).toCsv());
 
         TraceRun run;
         run.file = m_trace;
         const LoadedRun full = LoadedRun::load(run);
         QVERIFY(full.hasEvents());
-        QCOMPARE(summaryBytes(*full.summary, m_dir.filePath(QStringLiteral("full.slsum"))), cold);
+        QCOMPARE(testruns::summaryBytes(*full.summary, m_dir.filePath(QStringLiteral("full.slsum"))), cold);
         QCOMPARE(entries(m_cache).size(), 1);
     }
 
@@ -202,6 +197,26 @@ private slots:
         QVERIFY(SummaryCache::find(entry) != nullptr);
         SummaryCache::trim(m_cache, QFileInfo(entry).size());
         QCOMPARE(entries(m_cache), QStringList{QFileInfo(entry).fileName()});
+    }
+
+    // Clearing removes every summary kept, and says how many.
+    void clearRemovesThemAll()
+    {
+        QVERIFY(summarise(m_trace).run.ok());
+        const QString link = m_dir.filePath(QStringLiteral("run_1.json.gz"));
+        QFile::remove(link);
+        QVERIFY(testdata::anotherRun(m_trace, link));
+        QVERIFY(summarise(link).run.ok());
+        int64_t bytes = 0;
+        for (const QString &entry : entries(m_cache))
+            bytes += QFileInfo(m_cache + QLatin1Char('/') + entry).size();
+        const SummaryCache::Cleared cleared = SummaryCache::clear();
+        QCOMPARE(cleared.files, 2);
+        QCOMPARE(cleared.bytes, bytes);
+        QVERIFY(entries(m_cache).isEmpty());
+        QVERIFY(summarise(m_trace).progressCalls > 1);
+        qputenv("SCOPELINE_SUMMARY_CACHE", "off");
+        QCOMPARE(SummaryCache::clear().files, 0);
     }
 
     // The CLI's figures with the cache filled are those without it, byte for byte.

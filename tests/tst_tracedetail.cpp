@@ -8,6 +8,7 @@
 #include "model/loading/loadedrun.h"
 #include "model/loading/traceloader.h"
 #include "testdata.h"
+#include "testruns.h"
 
 #include <QDirIterator>
 #include <QTemporaryDir>
@@ -28,14 +29,6 @@ QStringList everyTrace()
     }
     files.sort();
     return files;
-}
-
-QByteArray summaryBytes(const RunSummary &summary, const QString &file)
-{
-    if (!RunSummaryFile::write(summary, file).isEmpty())
-        return {};
-    QFile in(file);
-    return in.open(QIODevice::ReadOnly) ? in.readAll() : QByteArray();
 }
 
 // What `info` prints of a trace's launch analysis, as text to compare.
@@ -107,8 +100,10 @@ private slots:
                 continue;
             QVERIFY(full[r].trace && full[r].trace->detail == TraceDetail::Full);
             QVERIFY(lean[r].summary && !lean[r].trace);
-            const QByteArray a = summaryBytes(*full[r].summary, dir.filePath(QStringLiteral("full.slsum")));
-            const QByteArray b = summaryBytes(*lean[r].summary, dir.filePath(QStringLiteral("lean.slsum")));
+            const QByteArray a =
+                testruns::summaryBytes(*full[r].summary, dir.filePath(QStringLiteral("full.slsum")));
+            const QByteArray b =
+                testruns::summaryBytes(*lean[r].summary, dir.filePath(QStringLiteral("lean.slsum")));
             QVERIFY(!a.isEmpty());
             QVERIFY2(a == b, qPrintable(QStringLiteral("rank %1: the summaries differ").arg(r)));
         }

@@ -5,6 +5,7 @@
 #include "model/files/atomicfile.h"
 #include "model/loading/pairloader.h"
 #include "model/loading/sideargument.h"
+#include "model/loading/summarycache.h"
 #include "model/runner/hipbenchprotocol.h"
 
 #include "app/gui/opendialog.h"
@@ -437,6 +438,10 @@ void MainWindow::createActions()
     QAction *runner = tools->addAction(tr("&Run Microbenchmark…"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
                                        &MainWindow::showRunner);
     runner->setToolTip(tr("Record an A/B trace pair with scopeline-hipbench and open it"));
+    tools->addAction(tr("&Clear Kept Summaries"), this, &MainWindow::clearKeptSummaries)
+        ->setToolTip(tr("Remove the run summaries kept so that traces summarised once are not read again "
+                        "(%1); their traces are read again when next loaded")
+                         .arg(SummaryCache::folder().isEmpty() ? tr("off") : SummaryCache::folder()));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, this, &MainWindow::showShortcuts);
@@ -446,6 +451,21 @@ void MainWindow::createActions()
     for (const SamplePair &sample : samplePairs(sampleRoot))
         samples->addAction(sample.title, this, [this, sample] { openSample(sample.title, sample.state); });
     samples->setEnabled(!sampleRoot.isEmpty());
+}
+
+void MainWindow::clearKeptSummaries()
+{
+    const QString folder = SummaryCache::folder();
+    if (folder.isEmpty()) {
+        m_status->setText(tr("No summaries are kept: SCOPELINE_SUMMARY_CACHE=off"));
+        return;
+    }
+    const SummaryCache::Cleared cleared = SummaryCache::clear();
+    m_status->setText(
+        tr("Kept summaries removed from %1: %2 (%3 MB); their traces are read again when next loaded")
+            .arg(QDir::toNativeSeparators(folder))
+            .arg(cleared.files)
+            .arg(double(cleared.bytes) / 1e6, 0, 'f', 1));
 }
 
 void MainWindow::escape()

@@ -130,6 +130,7 @@ private:
     void showAbout();
     void showShortcuts();
     void escape();      // cancels loading, else clears a timeline's range, else its selection
+    void clearKeptSummaries(); // Tools › Clear Kept Summaries: says what went in the status bar
     void focusFilter(); // the filter of the tab shown
     QString chooseReportFolder();
     void syncVariantSettings();

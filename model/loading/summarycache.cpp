@@ -95,6 +95,22 @@ void SummaryCache::store(const QString &entry, const RunSummary &summary)
         std::call_once(trimmed, [&entry] { trim(QFileInfo(entry).path(), kMaxBytes); });
 }
 
+SummaryCache::Cleared SummaryCache::clear()
+{
+    Cleared cleared;
+    const QString dir = folder();
+    if (dir.isEmpty())
+        return cleared;
+    for (const QFileInfo &file : QDir(dir).entryInfoList({RunSummaryFile::fileNamePattern()}, QDir::Files)) {
+        const int64_t size = file.size(); // read before it goes
+        if (QFile::remove(file.filePath())) {
+            ++cleared.files;
+            cleared.bytes += size;
+        }
+    }
+    return cleared;
+}
+
 void SummaryCache::trim(const QString &folder, int64_t maxBytes)
 {
     // newest first: what is left beyond maxBytes goes

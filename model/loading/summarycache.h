@@ -29,6 +29,13 @@ public:
     // Keeps a summary there; a folder that cannot be written leaves the cache as it is (a load never
     // fails for it). The cache then keeps to kMaxBytes, the least recently used going first.
     static void store(const QString &entry, const RunSummary &summary);
+    // Removes every summary kept (Tools › Clear Kept Summaries); how many and their bytes.
+    struct Cleared
+    {
+        int files = 0;
+        int64_t bytes = 0;
+    };
+    static Cleared clear();
     // Removes the least recently used summaries of a folder until it holds at most maxBytes.
     static void trim(const QString &folder, int64_t maxBytes);
     static constexpr int64_t kMaxBytes = int64_t(2) << 30; // 2 GiB: ~2,000 runs of a 150 MB trace
