@@ -151,7 +151,7 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     kernelLayout->setContentsMargins(0, 0, 0, 0);
     kernelLayout->addWidget(m_boxPlot, 1);
     // halves: below ~150 px the waterfall's labels collide (at 1600x1000 a third was ~80 px)
-    auto *right = new ProportionalSplitter(Qt::Vertical, {1, 1}, this);
+    auto *right = new ProportionalSplitter(Qt::Vertical, {3, 2}, this);
     right->addWidget(m_chart);
     right->addWidget(kernelPane);
     right->setChildrenCollapsible(false);
