@@ -295,6 +295,42 @@ private slots:
                                                        QStringLiteral("--match"),
                                                        QStringLiteral("fuzzy")}
                                         << 1 << QStringLiteral("--match");
+        // an option given twice is refused (its last value had been taken), but --scope, which names several
+        for (const char *command : {"diff", "steps", "ranks", "compare", "report"})
+            QTest::newRow(qPrintable(QStringLiteral("%1 --alpha twice").arg(QLatin1String(command))))
+                << QStringList{QLatin1String(command),
+                               trace,
+                               trace,
+                               QStringLiteral("--alpha"),
+                               QStringLiteral("0.05"),
+                               QStringLiteral("--alpha"),
+                               QStringLiteral("0.01")}
+                << 1 << QStringLiteral("--alpha is given twice");
+        QTest::newRow("diff --csv twice") << QStringList{QStringLiteral("diff"),
+                                                         trace,
+                                                         trace,
+                                                         QStringLiteral("--csv"),
+                                                         QStringLiteral("a.csv"),
+                                                         QStringLiteral("--csv"),
+                                                         QStringLiteral("b.csv")}
+                                          << 1 << QStringLiteral("--csv is given twice");
+        QTest::newRow("summarize -o twice") << QStringList{QStringLiteral("summarize"), trace,
+                                                           QStringLiteral("-o"),        QStringLiteral("x"),
+                                                           QStringLiteral("-o"),        QStringLiteral("y")}
+                                            << 1 << QStringLiteral("-o is given twice");
+        QTest::newRow("info --json twice")
+            << QStringList{QStringLiteral("info"), trace, QStringLiteral("--json"), QStringLiteral("--json")}
+            << 0 << QString();
+        QTest::newRow("compare --scope twice, one scope missing") << QStringList{QStringLiteral("compare"),
+                                                                                 trace,
+                                                                                 trace,
+                                                                                 QStringLiteral("--scope"),
+                                                                                 QStringLiteral("nosuch"),
+                                                                                 QStringLiteral("--scope"),
+                                                                                 QStringLiteral("nosuch2"),
+                                                                                 QStringLiteral("--fail-on"),
+                                                                                 QStringLiteral("slower")}
+                                                                  << 4 << QStringLiteral("nosuch2");
         // --csv - and --format json or markdown would both write to standard output, one after the other
         for (const char *command : {"diff", "steps", "ranks"})
             QTest::newRow(qPrintable(QStringLiteral("%1 --csv - --format json").arg(QLatin1String(command))))

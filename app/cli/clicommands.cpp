@@ -120,6 +120,21 @@ const QStringList &said()
     return saidList();
 }
 
+QString parseOptions(QCommandLineParser &parser, const QStringList &arguments)
+{
+    if (!parser.parse(arguments))
+        return parser.errorText();
+    QStringList seen;
+    for (const QString &name : parser.optionNames()) {
+        // a flag given twice says the same twice
+        if (seen.contains(name) && name != QLatin1String("scope") && !parser.values(name).isEmpty())
+            return QStringLiteral("%1%2 is given twice: give it once")
+                .arg(name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--"), name);
+        seen << name;
+    }
+    return {};
+}
+
 int usageError(const QString &message)
 {
     err() << "scopeline-cli: " << message << "\n"
@@ -440,8 +455,8 @@ bool parseComparisonOptions(const QString &command, const QStringList &arguments
         status = usageError(message);
         return false;
     };
-    if (!parser.parse(arguments))
-        return fail(parser.errorText());
+    if (const QString error = parseOptions(parser, arguments); !error.isEmpty())
+        return fail(error);
     QStringList positional = parser.positionalArguments();
     options.scopes = parser.values(scopeOption);
     // a recording stands for its pair, its scopes and how it reads them, as the window opens it

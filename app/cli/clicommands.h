@@ -48,6 +48,10 @@ void note(const QString &text);
 void warning(const QString &text);
 // What note() and warning() said so far, each with its kind ("warning: …").
 const QStringList &said();
+// Parses a command's options as QCommandLineParser does, and refuses an option with a value given
+// twice (but --scope, which names several): its last value had been taken silently. The error, else
+// empty.
+QString parseOptions(QCommandLineParser &parser, const QStringList &arguments);
 // Prints the message and a pointer to --help; returns BadUsage.
 int usageError(const QString &message);
 

@@ -275,8 +275,8 @@ int diffCommand(const QStringList &arguments)
     parser.addOptions({csvOption, topOption, alphaOption, thresholdOption, wideOption, stepOption});
     parser.addOptions(rowOptions.all());
     parser.addOptions(gateOptionList());
-    if (!parser.parse(arguments))
-        return usageError(parser.errorText());
+    if (const QString error = parseOptions(parser, arguments); !error.isEmpty())
+        return usageError(error);
     int status = Success;
     QStringList paths = parser.positionalArguments();
     if (!expandRecordedPair(paths, nullptr, status))

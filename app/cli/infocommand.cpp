@@ -198,8 +198,8 @@ int infoCommand(const QStringList &arguments)
     QCommandLineParser parser;
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
     parser.addOption(json);
-    if (!parser.parse(arguments))
-        return usageError(parser.errorText());
+    if (const QString error = parseOptions(parser, arguments); !error.isEmpty())
+        return usageError(error);
     if (parser.positionalArguments().isEmpty())
         return usageError(QStringLiteral("info needs at least one PATH"));
     QList<LoadedRun> runs;

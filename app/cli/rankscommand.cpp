@@ -82,8 +82,8 @@ int ranksCommand(const QStringList &arguments)
         QStringLiteral("Write the kinds of collective as CSV; - for standard output."),
         QStringLiteral("FILE"));
     parser.addOptions({comparisonCsv, collectivesCsv});
-    if (!parser.parse(arguments))
-        return usageError(parser.errorText());
+    if (const QString error = parseOptions(parser, arguments); !error.isEmpty())
+        return usageError(error);
     const bool json = parser.value(formatOption) == QLatin1String("json");
     if (!json && parser.value(formatOption) != QLatin1String("text"))
         return usageError(QStringLiteral("ranks: --format must be text or json"));

@@ -13,8 +13,8 @@ namespace scopeline::cli {
 int scopesCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    if (!parser.parse(arguments))
-        return usageError(parser.errorText());
+    if (const QString error = parseOptions(parser, arguments); !error.isEmpty())
+        return usageError(error);
     if (parser.positionalArguments().isEmpty())
         return usageError(QStringLiteral("scopes needs at least one PATH"));
     QList<LoadedRun> runs;

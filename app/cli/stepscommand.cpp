@@ -288,8 +288,8 @@ int stepsCommand(const QStringList &arguments)
     parser.addOptions(o.all());
     parser.addOptions({sweepOption, sweepScopeOption});
     parser.addOptions(gateOptionList());
-    if (!parser.parse(arguments))
-        return usageError(parser.errorText());
+    if (const QString error = parseOptions(parser, arguments); !error.isEmpty())
+        return usageError(error);
     int status = Success;
     QStringList paths = parser.positionalArguments();
     if (!parser.isSet(sweepScopeOption) && !expandRecordedPair(paths, nullptr, status))

@@ -53,8 +53,8 @@ int summarizeCommand(const QStringList &arguments)
                                        QStringLiteral("Folder to write the summaries into."),
                                        QStringLiteral("DIR"));
     parser.addOption(outOption);
-    if (!parser.parse(arguments))
-        return usageError(parser.errorText());
+    if (const QString error = parseOptions(parser, arguments); !error.isEmpty())
+        return usageError(error);
     if (parser.positionalArguments().isEmpty())
         return usageError(QStringLiteral("summarize needs at least one PATH"));
     if (!parser.isSet(outOption) || parser.value(outOption).isEmpty())

@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <mutex>
-#include <vector>
 
 #include <sys/stat.h>
 #include <sys/time.h>
