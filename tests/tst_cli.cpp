@@ -160,6 +160,58 @@ private slots:
                                     .arg(it.key(), text(got[it.key()]), text(it.value()))));
     }
 
+    // A pair given as LABEL=PATH is named by its labels, the path beside each, in text and markdown;
+    // JSON keeps the paths. They had been dropped for the paths alone.
+    void pairLabelsNameTheSides()
+    {
+        const QString a = QStringLiteral("eager=") + kTorchEager,
+                      b = QStringLiteral("graphs=") + kTorchCompiled;
+        const QString named = QStringLiteral("A: eager (%1)").arg(kTorchEager),
+                      namedB = QStringLiteral("B: graphs (%1)").arg(kTorchCompiled);
+        for (const char *command : {"steps", "diff"}) {
+            const ProcessResult text =
+                runProcess(QStringLiteral(SCOPELINE_CLI), {QLatin1String(command), a, b});
+            QCOMPARE(text.exitCode, 0);
+            QVERIFY2(text.out.startsWith(named.toUtf8()) && text.out.contains(namedB.toUtf8()),
+                     text.out.constData());
+            const ProcessResult markdown = runProcess(
+                QStringLiteral(SCOPELINE_CLI),
+                {QLatin1String(command), a, b, QStringLiteral("--format"), QStringLiteral("markdown")});
+            QVERIFY2(markdown.out.contains(QStringLiteral("`eager (%1)`").arg(kTorchEager).toUtf8()),
+                     markdown.out.constData());
+            const ProcessResult json = runProcess(
+                QStringLiteral(SCOPELINE_CLI),
+                {QLatin1String(command), a, b, QStringLiteral("--format"), QStringLiteral("json")});
+            QVERIFY(!json.out.contains("eager ("));
+        }
+        const ProcessResult compare = runProcess(
+            QStringLiteral(SCOPELINE_CLI),
+            {QStringLiteral("compare"), a, b, QStringLiteral("--scope"), QStringLiteral("ProfilerStep")});
+        QVERIFY2(compare.out.startsWith(named.toUtf8()), compare.out.constData());
+        // the report's sides, and the step chart's legend by the label alone
+        QTemporaryDir dir;
+        const QString report = dir.filePath(QStringLiteral("report"));
+        QCOMPARE(runProcess(QStringLiteral(SCOPELINE_CLI),
+                            {QStringLiteral("report"), a, b, QStringLiteral("--out"), report})
+                     .exitCode,
+                 0);
+        QFile index(report + QStringLiteral("/index.html"));
+        QVERIFY(index.open(QIODevice::ReadOnly));
+        QVERIFY(
+            index.readAll().contains(QStringLiteral("(baseline): eager (%1)</p>").arg(kTorchEager).toUtf8()));
+        // ranks takes them too (it had read "eager=…" as a path)
+        const ProcessResult ranks =
+            runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("ranks"), a, b});
+        QCOMPARE(ranks.exitCode, 0);
+        QVERIFY2(ranks.out.startsWith(named.toUtf8()) && ranks.out.contains(namedB.toUtf8()),
+                 ranks.out.constData());
+        // unnamed, a side is its path
+        const ProcessResult plain =
+            runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("steps"), kTorchEager, kTorchCompiled});
+        QVERIFY2(plain.out.startsWith(QStringLiteral("A: %1\n").arg(kTorchEager).toUtf8()),
+                 plain.out.constData());
+    }
+
     void infoDelayDistributionsMatchOracle_data() { infoMatchesOracle_data(); }
 
     void infoDelayDistributionsMatchOracle()

@@ -227,6 +227,9 @@ A trace only summarised (compare, diff, steps, ranks, report, summarize) keeps i
 ~/.cache/scopeline/summaries, so that it is not read again while it stays as it is;
 SCOPELINE_SUMMARY_CACHE=DIR keeps them in DIR, SCOPELINE_SUMMARY_CACHE=off turns it off.
 
+A and B may be written LABEL=PATH too (ranks as well): the output names each side LABEL (PATH),
+JSON by its path.
+
 A PATH is a trace file, a run folder, a folder of runs, or run summaries; wildcards (quoted) select several,
 e.g. 'traces/trace_file_matmul_*'. One PATH that scopeline-hipbench recorded into (--out) stands for its
 A and B. Exit status: 0 success, 1 bad usage, 2 unreadable input or unwritable output, 3 the gate
@@ -473,8 +476,11 @@ bool parseComparisonOptions(const QString &command, const QStringList &arguments
         return fail(QStringLiteral("%1 needs two paths, A and B%2")
                         .arg(command, variants ? QStringLiteral(", or a baseline and candidates") : QString()));
     options.sides = positional;
-    options.pathA = SideArgument::parse(positional[0]).path;
-    options.pathB = SideArgument::parse(positional[1]).path;
+    const SideArgument a = SideArgument::parse(positional[0]), b = SideArgument::parse(positional[1]);
+    options.pathA = a.path;
+    options.pathB = b.path;
+    options.shownA = a.shown();
+    options.shownB = b.shown();
     // A report without scopes still holds What changed and the step breakdown; the other
     // commands compare scopes and need one.
     if (options.scopes.isEmpty() && command != QLatin1String("report"))

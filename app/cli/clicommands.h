@@ -127,6 +127,7 @@ bool writeTextFile(const QString &path, const QString &text);
 struct ComparisonOptions
 {
     QString pathA, pathB;
+    QString shownA, shownB; // as a pair's output names them (SideArgument::shown)
     QStringList sides; // every path as given ([LABEL=]PATH): `compare` takes more than two (variants)
     QStringList scopes;
     MatchMode match = MatchMode::Component;

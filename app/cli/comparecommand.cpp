@@ -236,7 +236,7 @@ int compareCommand(const QStringList &arguments)
         printComparisonJson(rows, alpha, options.threshold, gate, options, Replication::of(a, {}).runs(0),
                             Replication::of(b, {}).runs(0));
     else {
-        out() << "A: " << options.pathA << " (" << runsText(a) << ")\nB: " << options.pathB << " ("
+        out() << "A: " << options.shownA << " (" << runsText(a) << ")\nB: " << options.shownB << " ("
               << runsText(b) << ")\n";
         for (const QString &pair : Replication::runPairs(a, b))
             out() << "  " << pair << "\n";

@@ -317,11 +317,12 @@ int diffCommand(const QStringList &arguments)
     gate.addStep(steps);
     gate.addKernelDiff(diff);
     if (output.format == OutputFormat::Markdown)
-        printDiffMarkdown(diff, steps, gate, positional[0], positional[1], top, parser.isSet(wideOption));
+        printDiffMarkdown(diff, steps, gate, sides[0].shown(), sides[1].shown(), top,
+                          parser.isSet(wideOption));
     else if (output.format == OutputFormat::Json)
         printDiffJson(diff, steps, gate, positional[0], positional[1]);
     else
-        printDiff(diff, steps, positional[0], positional[1], top, parser.isSet(wideOption));
+        printDiff(diff, steps, sides[0].shown(), sides[1].shown(), top, parser.isSet(wideOption));
     out().flush();
     if (parser.isSet(csvOption) && !writeTextFile(parser.value(csvOption), diff.toCsv()))
         return Unreadable;

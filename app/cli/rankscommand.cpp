@@ -6,6 +6,7 @@
 
 #include "model/comparison/ranktable.h"
 #include "model/comparison/stepbreakdown.h"
+#include "model/loading/sideargument.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -105,6 +106,13 @@ int ranksCommand(const QStringList &arguments)
         return status;
     if (positional.isEmpty() || positional.size() > 2)
         return usageError(QStringLiteral("ranks needs one path, or two (A and B)"));
+    // [LABEL=]PATH as the other commands take them: loaded by the path, named by the label and path
+    QStringList shown;
+    for (QString &argument : positional) {
+        const SideArgument side = SideArgument::parse(argument);
+        argument = side.path;
+        shown << side.shown();
+    }
     RankTable::Options options;
     if (!parseLevels(parser, o.alpha, o.threshold, options.alpha, options.threshold, status))
         return status;
@@ -118,7 +126,7 @@ int ranksCommand(const QStringList &arguments)
     if (json)
         printRanksJson(ranks, positional, options);
     else
-        printRanks(ranks, positional);
+        printRanks(ranks, shown);
     out().flush();
     for (int side = 0; side < (b.isEmpty() ? 1 : 2); ++side)
         if (std::none_of(ranks.rows().begin(), ranks.rows().end(),

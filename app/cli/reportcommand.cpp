@@ -93,8 +93,8 @@ int reportCommand(const QStringList &arguments)
 
     // The report's data as the window would hold it, its pictures drawn off screen by the same charts.
     ReportExporter::Input input;
-    input.labelA = options.pathA;
-    input.labelB = options.pathB;
+    input.labelA = options.shownA;
+    input.labelB = options.shownB;
     input.runsA = a;
     input.runsB = b;
     // With variants, the pair (the baseline and the first candidate) is judged with every candidate,
@@ -155,9 +155,13 @@ int reportCommand(const QStringList &arguments)
             *variantSteps, variantDiff.get(), QStringList{sides.front().label} + variants.labels);
     input.variantScopes = variantScopes.get();
     input.variantBaseline = options.sides.isEmpty() ? QString() : SideArgument::parse(options.sides.front()).label;
+    // the chart's legend: a side's label where it was given, else its folder's or file's name
+    const auto chartName = [&options](int side, const QString &label) {
+        const SideArgument given = SideArgument::parse(options.sides.value(side));
+        return given.named ? given.label : QFileInfo(QDir::cleanPath(label)).fileName();
+    };
     input.stepsChart =
-        ReportCharts::stepsChartImage(steps, QFileInfo(QDir::cleanPath(input.labelA)).fileName(),
-                                      QFileInfo(QDir::cleanPath(input.labelB)).fileName());
+        ReportCharts::stepsChartImage(steps, chartName(0, input.labelA), chartName(1, input.labelB));
     std::tie(input.timelineA, input.timelineB) = ReportCharts::gpuActivityTimelines(
         a.value(0).withEvents(), b.value(0).withEvents(), input.labelA, input.labelB);
     const QString folder = parser.value(outOption);

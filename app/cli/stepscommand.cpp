@@ -357,11 +357,11 @@ int stepsCommand(const QStringList &arguments)
     Gate gate(output.failOn, output.strict);
     gate.addStep(steps);
     if (output.format == OutputFormat::Markdown)
-        printStepsMarkdown(steps, gate, positional[0], positional[1]);
+        printStepsMarkdown(steps, gate, sides[0].shown(), sides[1].shown());
     else if (output.format == OutputFormat::Json)
         printStepsJson(steps, gate, positional[0], positional[1]);
     else {
-        out() << "A: " << positional[0] << "\nB: " << positional[1] << "\n";
+        out() << "A: " << sides[0].shown() << "\nB: " << sides[1].shown() << "\n";
         printSteps(steps);
     }
     out().flush();

@@ -68,6 +68,11 @@ SideArgument SideArgument::parse(const QString &argument)
     return {labelOf(argument), argument};
 }
 
+QString SideArgument::shown() const
+{
+    return named ? QStringLiteral("%1 (%2)").arg(label, path) : path;
+}
+
 QString SideArgument::problem(const QList<SideArgument> &sides)
 {
     for (qsizetype i = 0; i < sides.size(); ++i) {

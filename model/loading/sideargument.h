@@ -15,6 +15,8 @@ struct SideArgument
     QString label; // as given, else the path's own name
     QString path;
     bool named = false; // the label was given (LABEL=PATH)
+    // How a side is named in a pair's output: "label (path)" when a label was given, else the path.
+    QString shown() const;
     static SideArgument parse(const QString &argument);
     // Why variants cannot be compared as named: two alike labels (every line and CSV row names a
     // variant by its label), or a label with no path; empty when they can.
