@@ -967,7 +967,8 @@ private slots:
             QVERIFY(window.exportReport(dir.filePath(QStringLiteral("report"))));
             QFile index(dir.filePath(QStringLiteral("report/index.html")));
             QVERIFY(index.open(QIODevice::ReadOnly));
-            QVERIFY(QString::fromUtf8(index.readAll()).contains(QLatin1String("(baseline): es</p>")));
+            QVERIFY(QString::fromUtf8(index.readAll())
+                        .contains(QStringLiteral("(baseline): es (%1)</p>").arg(kEinsum)));
             QVERIFY(window.saveSession(session));
         }
         MainWindow reopened;

@@ -1086,10 +1086,16 @@ bool MainWindow::exportReport(const QString &folder)
     ReportExporter::Input input =
         ReportCharts::fromViews(*m_panel, m_diffView, *m_timeline->viewA(), *m_timeline->viewB());
     const SessionState &shown = m_document->state();
-    // named as the window names them: by their labels where given (as the Variants section names them)
-    input.labelA = sideName(shown.pathA, shown.pathA);
-    input.labelB = sideName(shown.pathB, shown.pathB);
+    // a pair named by its labels with its paths beside them (as `scopeline-cli report` names it),
+    // variants by their labels alone (as the Variants section names them)
+    const auto named = [](const QString &label, const QString &path) {
+        return label.isEmpty() ? path : QStringLiteral("%1 (%2)").arg(label, path);
+    };
+    input.labelA = named(shown.labelA, shown.pathA);
+    input.labelB = named(shown.labelB, shown.pathB);
     if (pairOfVariants()) {
+        input.labelA = sideName(shown.pathA, shown.pathA);
+        input.labelB = sideName(shown.pathB, shown.pathB);
         input.notes
             << tr("The sections before Variants judge %1 against %2 as a pair, as the window does; the "
                   "Variants section judges every candidate together (Holm), so its intervals are wider.")
