@@ -523,6 +523,18 @@ private slots:
                 QVERIFY(bar.ciHigh < 0 || bar.ciLow > 0);
         }
         QVERIFY2(whiskers > 0, "the process pair's largest rows are tested");
+        // hovering a bar: the kernel's whole name (the axis elides it) and the interval its verdict was
+        // decided from, as the table's Time/run change shows it
+        for (std::size_t i = 0; i < shown.size(); ++i) {
+            const KernelDiffRow &row = view.diff()->rows()[std::size_t(shown[i])];
+            const QString tip = view.chart()->barToolTip(int(i) + 1);
+            QVERIFY2(tip.startsWith(row.kernel + QLatin1Char('\n')), qPrintable(tip));
+            QVERIFY2(tip.contains(row.verdictText()), qPrintable(tip));
+            const QString change =
+                view.model()->index(shown[i], KernelDiffModel::column("run_level_change")).data().toString();
+            QCOMPARE(tip.contains(change), row.runLevel.valid());
+        }
+        QVERIFY(view.chart()->barToolTip(0).startsWith(QLatin1String("A: kernel time per run")));
         // The rest, lumped, untested itself: lighter green or red only where findings are among it and
         // every one goes its way (a rest of +14 µs was light red over a kernel 169 µs faster); its value
         // counts them.
@@ -542,6 +554,11 @@ private slots:
                                                     : dataColour(DataColour::Unchanged);
             QCOMPARE(bars[bars.size() - 2].colour, expected);
             QCOMPARE(bars[bars.size() - 2].value.contains(QLatin1String("finding")), less + more > 0);
+            QVERIFY(view.chart()
+                        ->barToolTip(int(bars.size()) - 2)
+                        .contains(QStringLiteral("Findings among them: %1 with less time in B, %2 with more")
+                                      .arg(less)
+                                      .arg(more)));
         }
         // torch.compile at the height the window gives the chart: two kernels shown, both only on one
         // side; among the rest a GEMM 169 µs faster, the rest's sum +14 µs: grey, "1 finding".

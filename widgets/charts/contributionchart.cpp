@@ -7,10 +7,13 @@
 #include "model/comparison/kerneldiff.h"
 #include "model/tables/durationformat.h"
 #include "model/tables/kernelnames.h"
+#include "model/tables/tableformat.h"
 
 #include <qcustomplot.h>
 
+#include <QHelpEvent>
 #include <QResizeEvent>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -58,7 +61,57 @@ ContributionChart::ContributionChart(QWidget *parent) : QWidget(parent)
         if (bar >= 1)
             emit rowClicked(m_rows[std::size_t(bar - 1)]);
     });
+    m_plot->installEventFilter(this); // a tooltip per bar
     applyTheme();
+}
+
+QString ContributionChart::barToolTip(int bar) const
+{
+    if (!m_diff || bar < 0 || bar >= int(m_bars.size()))
+        return {};
+    const KernelDiffSummary &s = m_diff->summary();
+    if (bar == 0 || bar + 1 == int(m_bars.size())) {
+        const bool a = bar == 0;
+        return tr("%1: kernel time per run %2 (%3 runs)")
+            .arg(a ? QStringLiteral("A") : QStringLiteral("B"),
+                 formatDuration(a ? s.kernelTimePerRunA : s.kernelTimePerRunB))
+            .arg(a ? s.runsA : s.runsB);
+    }
+    const std::vector<KernelDiffRow> &rows = m_diff->rows();
+    if (bar - 1 < int(m_rows.size())) {
+        const KernelDiffRow &r = rows[std::size_t(m_rows[std::size_t(bar - 1)])];
+        QString text = tr("%1\nΔ time/run %2 (A %3 → B %4)")
+                           .arg(r.kernel, formatSignedDuration(r.deltaTotalNs),
+                                formatDuration(r.a.totalPerRunNs), formatDuration(r.b.totalPerRunNs));
+        if (r.runLevel.valid())
+            text += tr("\nTime/run change %1 (%2 CI), Holm p %3")
+                        .arg(formatChangeInterval(r.runLevel.change, r.runLevel.ciLow, r.runLevel.ciHigh),
+                             formatPercent(r.runLevel.confidence), formatPValue(r.runLevelHolm));
+        return text + QLatin1Char('\n') + r.verdictText() + tr("\nClick to select it");
+    }
+    // the rest: how many findings it holds, each way
+    int less = 0, more = 0;
+    for (std::size_t i = m_rows.size(); i < rows.size(); ++i)
+        if (const int sign = findingSign(rows[i].verdict, rows[i].deltaTotalNs); sign != 0)
+            (sign < 0 ? less : more)++;
+    return tr("%1: Δ time/run %2 together, a sum no test judges\nFindings among them: %3 with less time in "
+              "B, %4 with more (the table lists every kernel)")
+        .arg(m_bars[std::size_t(bar)].label,
+             m_bars[std::size_t(bar)].value.section(QStringLiteral(" · "), 0, 0))
+        .arg(less)
+        .arg(more);
+}
+
+bool ContributionChart::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_plot && event->type() == QEvent::ToolTip) {
+        const auto *help = static_cast<QHelpEvent *>(event);
+        const int bar = waterfallBarAt(m_plot, help->pos(), int(m_bars.size()));
+        // off the bars, what the chart is
+        QToolTip::showText(help->globalPos(), bar < 0 ? m_plot->toolTip() : barToolTip(bar), m_plot);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void ContributionChart::applyTheme()

@@ -33,6 +33,9 @@ public:
     const std::vector<int> &shownRows() const { return m_rows; }
     // The bars drawn, top to bottom: A's total, shownRows(), the rest when any, B's total.
     const std::vector<WaterfallBar> &bars() const { return m_bars; }
+    // What hovering bar i shows: a kernel's whole name, its change with the interval and the p its
+    // verdict was decided from; the findings the rest holds.
+    QString barToolTip(int bar) const;
 
     QCustomPlot *plot() const { return m_plot; }
 
@@ -42,6 +45,7 @@ signals:
 protected:
     void resizeEvent(QResizeEvent *event) override;
     void changeEvent(QEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void applyTheme();
