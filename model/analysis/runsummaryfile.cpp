@@ -136,8 +136,7 @@ bool RunSummaryFile::isSummaryFile(const QString &path)
 QString RunSummaryFile::write(const RunSummary &summary, const QString &path)
 {
     // Each thread keeps its buffers for its next summary, as it does those it reads into: their pages are
-    // faulted in once, not once a file (where a diff keeps every run's summary, 16 % of its time became 5-10
-    // %).
+    // faulted in once, not once a file (a diff that keeps every run's summary: +16 % CPU became +5-10).
     thread_local QByteArray payload, compressed;
     {
         payload.truncate(0); // a buffer opened to write keeps what it held
