@@ -238,6 +238,18 @@ private slots:
             QCOMPARE(runProcess(QStringLiteral(SCOPELINE_CLI), steps).out, stepsOff.out);
             QCOMPARE(entries(m_cache).size(), 10);
         }
+        // summarize writes the summaries itself: none kept in the cache besides
+        QDir(m_cache).removeRecursively();
+        QCOMPARE(
+            runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("summarize"), a, QStringLiteral("-o"),
+                                                       m_dir.filePath(QStringLiteral("sums"))})
+                .exitCode,
+            0);
+        QCOMPARE(QDir(m_dir.filePath(QStringLiteral("sums")))
+                     .entryList({QStringLiteral("*.slsum")}, QDir::Files)
+                     .size(),
+                 5);
+        QVERIFY(entries(m_cache).isEmpty());
     }
 };
 

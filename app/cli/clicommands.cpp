@@ -223,7 +223,7 @@ run's scopes as the sweep.
 
 --csv - writes the CSV to standard output in place of the report (the gate still goes to stderr).
 
-A trace only summarised (compare, diff, steps, ranks, report, summarize) keeps its summary in
+A trace only summarised (compare, diff, steps, ranks, report) keeps its summary in
 ~/.cache/scopeline/summaries, so that it is not read again while it stays as it is;
 SCOPELINE_SUMMARY_CACHE=DIR keeps them in DIR, SCOPELINE_SUMMARY_CACHE=off turns it off.
 

@@ -6,6 +6,7 @@
 
 #include "model/analysis/runsummaryfile.h"
 #include "model/files/atomicfile.h"
+#include "model/loading/summarycache.h"
 #include "model/loading/tracefolder.h"
 
 #include <QCommandLineParser>
@@ -105,6 +106,7 @@ int summarizeCommand(const QStringList &arguments)
         QStringList files;
     };
     const QList<Job> list(jobs.begin(), jobs.end());
+    SummaryCache::turnOff(); // what it writes are the summaries: no second copy of each in the cache
     const QList<Written> results = QtConcurrent::blockingMapped(list, [](const Job &job) -> Written {
         const QList<LoadedRun> loaded = LoadedRun::loadRanks(job.run, {}, nullptr, LoadedRun::Scopes::Index,
                                                              LoadedRun::Events::Drop);

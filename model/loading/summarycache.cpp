@@ -10,6 +10,7 @@
 #include <QStandardPaths>
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 
 #include <sys/stat.h>
@@ -41,12 +42,19 @@ const QByteArray &programIdentity()
     return identity;
 }
 
+std::atomic<bool> g_off{false};
+
 } // namespace
+
+void SummaryCache::turnOff()
+{
+    g_off = true;
+}
 
 QString SummaryCache::folder()
 {
     const QByteArray set = qgetenv("SCOPELINE_SUMMARY_CACHE");
-    if (set == "off")
+    if (g_off || set == "off")
         return {};
     if (!set.isEmpty())
         return QString::fromLocal8Bit(set);

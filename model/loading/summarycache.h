@@ -20,6 +20,9 @@ public:
     // The folder: $SCOPELINE_SUMMARY_CACHE where set ("off" turns the cache off), else
     // ~/.cache/scopeline/summaries; empty when off.
     static QString folder();
+    // Turns the cache off for the rest of the process: `summarize`, whose own files are the summaries,
+    // keeps no second copy of each (on a cluster, in a shared home folder).
+    static void turnOff();
     // Where a trace's summary is kept (device: a GPU of it, -1 for the whole trace); empty when the
     // cache is off or the trace cannot be read. Taken before the trace is loaded.
     static QString entryOf(const QString &trace, int device);
