@@ -383,6 +383,22 @@ private slots:
         QCOMPARE(ranks->rankTableView()->model()->rowCount(), 32);
         QCOMPARE(ranks->bars()->labels().size(), 8); // the ranks of the run picked: A run_0
         QCOMPARE(ranks->bars()->labels().front(), QStringLiteral("rank 0"));
+        // hovering a bar: its rank's step and parts as the Per rank table has them (rows 0-7: A run_0)
+        int compared = 0;
+        for (int row = 0; row < 8; ++row) {
+            const QString tip = ranks->bars()->rankToolTip(row);
+            QVERIFY2(tip.startsWith(QStringLiteral("rank %1 of run_0").arg(row)), qPrintable(tip));
+            const QAbstractItemModel *table = ranks->rankTableView()->model();
+            for (const char *column : {"Step", "Compute", "Exposed comm", "Idle", "Wait"})
+                for (int c = 0; c < table->columnCount(); ++c)
+                    if (table->headerData(c, Qt::Horizontal).toString() == QLatin1String(column) &&
+                        ++compared)
+                        QVERIFY2(tip.contains(table->index(row, c).data().toString()),
+                                 qPrintable(tip + QStringLiteral(" lacks ") +
+                                            table->index(row, c).data().toString()));
+        }
+        QCOMPARE(compared, 8 * 5);
+        QVERIFY(ranks->bars()->rankToolTip(8).isEmpty());
         QCOMPARE(ranks->comparisonView()->model()->rowCount(), 10);
         QCOMPARE(ranks->collectivesView()->model()->rowCount(), 4); // AllReduce and SendRecv a side
         QTest::keyClick(&window, Qt::Key_3, Qt::ControlModifier);

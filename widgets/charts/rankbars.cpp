@@ -3,8 +3,13 @@
 
 #include "widgets/charts/durationunit.h"
 
+#include "model/tables/durationformat.h"
+#include "model/tables/tableformat.h"
+
 #include <qcustomplot.h>
 
+#include <QHelpEvent>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -33,7 +38,44 @@ RankBars::RankBars(QWidget *parent) : QWidget(parent)
                           "exposed communication (only communication runs) and idle. A rank's step includes "
                           "its waits at collectives, so the longest bar is often the rank that waits most; "
                           "the rank the others wait for is the one that arrives last (Per rank table)."));
+    m_plot->installEventFilter(this); // a tooltip per rank
     rebuild();
+}
+
+QString RankBars::rankToolTip(int row) const
+{
+    if (row < 0 || row >= int(m_rows.size()))
+        return {};
+    const RankRow &r = m_rows[std::size_t(row)];
+    QString text =
+        tr("rank %1 of %2, mean per step over %3 step(s): %4\ncompute %5, exposed communication %6, "
+           "idle %7")
+            .arg(r.rank)
+            .arg(r.run)
+            .arg(r.steps)
+            .arg(formatDuration(r.stepNs), formatDuration(r.computeNs), formatDuration(r.exposedCommNs),
+                 formatDuration(r.idleNs));
+    if (r.collectives > 0)
+        text += tr("\nwaited %1 at its %2 collectives; arrived last at %3 of them")
+                    .arg(formatDuration(r.collectiveWaitNs))
+                    .arg(r.collectives)
+                    .arg(formatPercent(r.arrivedLastShare));
+    return text;
+}
+
+bool RankBars::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_plot && event->type() == QEvent::ToolTip) {
+        const auto *help = static_cast<QHelpEvent *>(event);
+        const QCPAxisRect *rect = m_plot->axisRect();
+        const int row = rect->rect().contains(help->pos())
+                            ? int(std::lround(m_plot->yAxis->pixelToCoord(help->pos().y())))
+                            : -1;
+        const QString tip = rankToolTip(row);
+        QToolTip::showText(help->globalPos(), tip.isEmpty() ? m_plot->toolTip() : tip, m_plot);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void RankBars::changeEvent(QEvent *event)

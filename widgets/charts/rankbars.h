@@ -27,10 +27,14 @@ public:
     void setScale(double ns);
     // The bars' labels, top to bottom ("rank 3").
     const QStringList &labels() const { return m_labels; }
+    // What hovering row i's bar shows: its rank's step in its three parts, its wait at collectives and
+    // how often it arrived last (the labels are thinned where the ranks are many).
+    QString rankToolTip(int row) const;
     QCustomPlot *plot() const { return m_plot; }
 
 protected:
     void changeEvent(QEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void rebuild();
