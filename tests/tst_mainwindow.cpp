@@ -1005,8 +1005,9 @@ private slots:
             QVERIFY(file.open(QIODevice::WriteOnly));
             QVERIFY(file.write(QByteArray(500000, 'x')) == 500000);
         }
+        const QByteArray before = qgetenv("SCOPELINE_SUMMARY_CACHE");
         qputenv("SCOPELINE_SUMMARY_CACHE", QFile::encodeName(cache.path()));
-        const auto restore = qScopeGuard([] { qputenv("SCOPELINE_SUMMARY_CACHE", "off"); });
+        const auto restore = qScopeGuard([before] { qputenv("SCOPELINE_SUMMARY_CACHE", before); });
         MainWindow window;
         QAction *clear = nullptr;
         for (QAction *action : window.findChildren<QAction *>())
