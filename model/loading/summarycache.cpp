@@ -37,8 +37,10 @@ QByteArray fileIdentity(const QString &path)
 // summaries.
 const QByteArray &programIdentity()
 {
-    static const QByteArray identity = fileIdentity(QStringLiteral("/proc/self/exe")) + ' ' +
-                                       QByteArray::number(RunSummaryFile::kVersion);
+    // none where the program cannot be told: then nothing is kept
+    static const QByteArray exe = fileIdentity(QStringLiteral("/proc/self/exe"));
+    static const QByteArray identity =
+        exe.isEmpty() ? QByteArray() : exe + ' ' + QByteArray::number(RunSummaryFile::kVersion);
     return identity;
 }
 

@@ -34,6 +34,20 @@ QColor barColour(const KernelDiffRow &r)
     return dataColour(sign == 0 ? DataColour::Unchanged : sign < 0 ? DataColour::Less : DataColour::More);
 }
 
+// The findings among rows[first..]: with less time in B, with more.
+struct Findings
+{
+    int less = 0, more = 0;
+};
+Findings findingsFrom(const std::vector<KernelDiffRow> &rows, std::size_t first)
+{
+    Findings found;
+    for (std::size_t i = first; i < rows.size(); ++i)
+        if (const int sign = findingSign(rows[i].verdict, rows[i].deltaTotalNs); sign != 0)
+            (sign < 0 ? found.less : found.more)++;
+    return found;
+}
+
 } // namespace
 
 ContributionChart::ContributionChart(QWidget *parent) : QWidget(parent)
@@ -90,16 +104,13 @@ QString ContributionChart::barToolTip(int bar) const
         return text + QLatin1Char('\n') + r.verdictText() + tr("\nClick to select it");
     }
     // the rest: how many findings it holds, each way
-    int less = 0, more = 0;
-    for (std::size_t i = m_rows.size(); i < rows.size(); ++i)
-        if (const int sign = findingSign(rows[i].verdict, rows[i].deltaTotalNs); sign != 0)
-            (sign < 0 ? less : more)++;
+    const WaterfallBar &rest = m_bars[std::size_t(bar)];
+    const Findings found = findingsFrom(rows, m_rows.size());
     return tr("%1: Δ time/run %2 together, a sum no test judges\nFindings among them: %3 with less time in "
               "B, %4 with more (the table lists every kernel)")
-        .arg(m_bars[std::size_t(bar)].label,
-             m_bars[std::size_t(bar)].value.section(QStringLiteral(" · "), 0, 0))
-        .arg(less)
-        .arg(more);
+        .arg(rest.label, formatSignedDuration(rest.to - rest.from))
+        .arg(found.less)
+        .arg(found.more);
 }
 
 bool ContributionChart::eventFilter(QObject *watched, QEvent *event)
@@ -210,18 +221,16 @@ void ContributionChart::rebuild()
     if (int(rows.size()) > shown) {
         // The rest's own sum is untested: grey, unless findings are among it and all go its way (a
         // lighter green or red); its value says how many findings it hides.
-        int findings = 0, against = 0;
-        for (auto r = rows.begin() + shown; r != rows.end(); ++r)
-            if (const int sign = findingSign(r->verdict, r->deltaTotalNs); sign != 0) {
-                ++findings;
-                against += sign * rest <= 0;
-            }
-        const QColor colour = findings == 0 || against > 0 ? dataColour(DataColour::Unchanged)
-                              : rest < 0                   ? less.lighter(140)
-                                                           : more.lighter(140);
+        const Findings found = findingsFrom(rows, std::size_t(shown));
+        const bool oneWay = rest < 0   ? found.less > 0 && found.more == 0
+                            : rest > 0 ? found.more > 0 && found.less == 0
+                                       : false;
+        const QColor colour = !oneWay    ? dataColour(DataColour::Unchanged)
+                              : rest < 0 ? less.lighter(140)
+                                         : more.lighter(140);
         QString value = formatSignedDuration(rest);
-        if (findings > 0)
-            value += QStringLiteral(" · ") + tr("%n finding(s)", nullptr, findings);
+        if (found.less + found.more > 0)
+            value += QStringLiteral(" · ") + tr("%n finding(s)", nullptr, found.less + found.more);
         bars.push_back({m_diff->options().byOp ? tr("%n other op(s)", nullptr, int(rows.size()) - shown)
                                                : tr("%n other kernel(s)", nullptr, int(rows.size()) - shown),
                         value, running, running + rest, colour});
