@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/charts/boxplotview.h"
+#include "widgets/charts/plottooltip.h"
 
 #include "model/tables/kernelnames.h"
 
@@ -7,8 +8,6 @@
 
 #include <qcustomplot.h>
 
-#include <QHelpEvent>
-#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -142,7 +141,17 @@ BoxPlotView::BoxPlotView(QWidget *parent) : QWidget(parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    m_plot->installEventFilter(this);
+    showToolTipsBy(
+        m_plot, [this](const QPoint &pos) { // a box's or a run's figures; elsewhere, how to read it
+            const QString text = toolTipAt(pos);
+            if (!text.isEmpty())
+                return text;
+            return m_groups.empty()
+                       ? m_hint->text()
+                       : tr("Boxes: quartiles and median; whiskers: the most extreme samples within "
+                            "1.5 × IQR of the box; dots: outliers; diamonds: each run's median.\nDrag or "
+                            "wheel on the plot to move or zoom the duration axis; double-click to fit.");
+        });
 
     m_boxA = new QCPStatisticalBox(m_plot->xAxis, m_plot->yAxis);
     m_boxB = new QCPStatisticalBox(m_plot->xAxis, m_plot->yAxis);
@@ -652,24 +661,6 @@ QString BoxPlotView::toolTipAt(const QPoint &pos) const
                      describeSide(d));
         }
     return {};
-}
-
-bool BoxPlotView::eventFilter(QObject *watched, QEvent *event)
-{
-    if (watched == m_plot && event->type() == QEvent::ToolTip) {
-        auto *help = static_cast<QHelpEvent *>(event);
-        QString text = toolTipAt(help->pos());
-        if (text.isEmpty())
-            text = m_groups.empty()
-                       ? m_hint->text()
-                       : tr("Boxes: quartiles and median; whiskers: the most extreme samples within "
-                            "1.5 × IQR of the box; dots: outliers; diamonds: each run's median.\nDrag or "
-                            "wheel on the plot to "
-                            "move or zoom the duration axis; double-click to fit.");
-        QToolTip::showText(help->globalPos(), text, m_plot);
-        return true;
-    }
-    return QWidget::eventFilter(watched, event);
 }
 
 } // namespace scopeline

@@ -83,7 +83,6 @@ private:
     void rebuild();
     void updateTickLabels();
     QString toolTipAt(const QPoint &pos) const;
-    bool eventFilter(QObject *watched, QEvent *event) override;
 
     QCustomPlot *m_plot = nullptr;
     PlotTheme m_theme;

@@ -2,6 +2,7 @@
 #include "widgets/charts/contributionchart.h"
 #include "widgets/timeline/timelinetext.h"
 
+#include "widgets/charts/plottooltip.h"
 #include "widgets/charts/waterfallplot.h"
 
 #include "model/comparison/kerneldiff.h"
@@ -11,9 +12,7 @@
 
 #include <qcustomplot.h>
 
-#include <QHelpEvent>
 #include <QResizeEvent>
-#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -75,7 +74,10 @@ ContributionChart::ContributionChart(QWidget *parent) : QWidget(parent)
         if (bar >= 1)
             emit rowClicked(m_rows[std::size_t(bar - 1)]);
     });
-    m_plot->installEventFilter(this); // a tooltip per bar
+    showToolTipsBy(m_plot, [this](const QPoint &pos) { // a tooltip per bar; off the bars, what the chart is
+        const int bar = waterfallBarAt(m_plot, pos, int(m_bars.size()));
+        return bar < 0 ? m_plot->toolTip() : barToolTip(bar);
+    });
     applyTheme();
 }
 
@@ -111,18 +113,6 @@ QString ContributionChart::barToolTip(int bar) const
         .arg(rest.label, formatSignedDuration(rest.to - rest.from))
         .arg(found.less)
         .arg(found.more);
-}
-
-bool ContributionChart::eventFilter(QObject *watched, QEvent *event)
-{
-    if (watched == m_plot && event->type() == QEvent::ToolTip) {
-        const auto *help = static_cast<QHelpEvent *>(event);
-        const int bar = waterfallBarAt(m_plot, help->pos(), int(m_bars.size()));
-        // off the bars, what the chart is
-        QToolTip::showText(help->globalPos(), bar < 0 ? m_plot->toolTip() : barToolTip(bar), m_plot);
-        return true;
-    }
-    return QWidget::eventFilter(watched, event);
 }
 
 void ContributionChart::applyTheme()

@@ -2,14 +2,13 @@
 #include "widgets/charts/rankbars.h"
 
 #include "widgets/charts/durationunit.h"
+#include "widgets/charts/plottooltip.h"
 
 #include "model/tables/durationformat.h"
 #include "model/tables/tableformat.h"
 
 #include <qcustomplot.h>
 
-#include <QHelpEvent>
-#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -38,7 +37,13 @@ RankBars::RankBars(QWidget *parent) : QWidget(parent)
                           "exposed communication (only communication runs) and idle. A rank's step includes "
                           "its waits at collectives, so the longest bar is often the rank that waits most; "
                           "the rank the others wait for is the one that arrives last (Per rank table)."));
-    m_plot->installEventFilter(this); // a tooltip per rank
+    showToolTipsBy(m_plot, [this](const QPoint &pos) { // a tooltip per rank; off the bars, what they are
+        const int row = m_plot->axisRect()->rect().contains(pos)
+                            ? int(std::lround(m_plot->yAxis->pixelToCoord(pos.y())))
+                            : -1;
+        const QString tip = rankToolTip(row);
+        return tip.isEmpty() ? m_plot->toolTip() : tip;
+    });
     rebuild();
 }
 
@@ -61,21 +66,6 @@ QString RankBars::rankToolTip(int row) const
                     .arg(r.collectives)
                     .arg(formatPercent(r.arrivedLastShare));
     return text;
-}
-
-bool RankBars::eventFilter(QObject *watched, QEvent *event)
-{
-    if (watched == m_plot && event->type() == QEvent::ToolTip) {
-        const auto *help = static_cast<QHelpEvent *>(event);
-        const QCPAxisRect *rect = m_plot->axisRect();
-        const int row = rect->rect().contains(help->pos())
-                            ? int(std::lround(m_plot->yAxis->pixelToCoord(help->pos().y())))
-                            : -1;
-        const QString tip = rankToolTip(row);
-        QToolTip::showText(help->globalPos(), tip.isEmpty() ? m_plot->toolTip() : tip, m_plot);
-        return true;
-    }
-    return QWidget::eventFilter(watched, event);
 }
 
 void RankBars::changeEvent(QEvent *event)

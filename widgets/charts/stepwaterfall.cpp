@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/charts/stepwaterfall.h"
+#include "widgets/charts/plottooltip.h"
 
 #include "widgets/tables/comparisontablemodel.h"
 
@@ -8,8 +9,6 @@
 
 #include <qcustomplot.h>
 
-#include <QHelpEvent>
-#include <QToolTip>
 #include <QVBoxLayout>
 
 namespace scopeline {
@@ -47,7 +46,10 @@ StepWaterfall::StepWaterfall(QWidget *parent) : QWidget(parent)
     m_plot->yAxis->setSubTicks(false);
     m_plot->yAxis->setTickLength(0, 0);
     m_plot->xAxis->grid()->setPen(QPen(Qt::black, 1, Qt::DashLine)); // coloured by applyPalette()
-    m_plot->installEventFilter(this);                                // a tooltip per bar
+    showToolTipsBy(m_plot, [this](const QPoint &pos) {               // a tooltip per bar
+        const int bar = waterfallBarAt(m_plot, pos, int(m_bars.size()));
+        return bar < 0 ? QString() : toolTip(bar);
+    });
     connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent *event) {
         const int bar = waterfallBarAt(m_plot, event->pos(), int(m_bars.size()));
         const StepPart part = bar >= 0 ? m_parts[std::size_t(bar)] : StepPart::Step;
@@ -153,20 +155,6 @@ QString StepWaterfall::toolTip(int bar) const
                                          ? tr("Click to clear the highlight")
                                          : tr("Click to highlight these gaps in both timelines"));
     return text;
-}
-
-bool StepWaterfall::eventFilter(QObject *watched, QEvent *event)
-{
-    if (watched == m_plot && event->type() == QEvent::ToolTip) {
-        const auto *help = static_cast<QHelpEvent *>(event);
-        const int bar = waterfallBarAt(m_plot, help->pos(), int(m_bars.size()));
-        if (bar < 0)
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), toolTip(bar), m_plot);
-        return true;
-    }
-    return QWidget::eventFilter(watched, event);
 }
 
 } // namespace scopeline
