@@ -44,7 +44,10 @@ std::vector<double> holmLevels(const std::vector<double> &p, double alpha)
     bool stopped = false;
     double level = alpha;
     for (std::size_t j = 0; j < m; ++j) {
-        if (!stopped) {
+        // Tied p-values share the level of the first of them, so that which of two equal tests is
+        // sorted first does not decide how wide each one's interval is.
+        const bool tied = j > 0 && p[order[j]] == p[order[j - 1]];
+        if (!stopped && !tied) {
             level = alpha / static_cast<double>(m - j);
             stopped = !(p[order[j]] < level);
         }

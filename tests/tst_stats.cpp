@@ -237,6 +237,8 @@ std::vector<HolmSet> makeHolmSets(const std::vector<Case> &cases)
     sets.push_back({"random", random});
     sets.push_back(
         {"with_ties_nan_and_tiny", {0.01, 0.04, kNaN, 0.01, 1e-150, 0.5, 0.04, kNaN, 1.0, 0.03, 0.2}});
+    // Three equal p-values, all rejected: each at the level of the first of them, whatever their order.
+    sets.push_back({"ties_rejected", {0.002, 0.0001, 0.002, 0.5, 0.002}});
     sets.push_back({"single", {0.3}});
     // Holm stops at the second: the third and fourth are below their own steps' levels, not below it.
     sets.push_back({"stops_early", {0.021, 0.001, 0.024, 0.02}});
@@ -687,6 +689,10 @@ void TestStats::holmMatchesReference()
         if (!std::isnan(p[k]))
             QCOMPARE(p[k] < levels[k], adjusted[k] < 0.05);
     }
+    for (std::size_t i = 0; i < p.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (p[i] == p[j])
+                QCOMPARE(levels[i], levels[j]);
 }
 
 void TestStats::exactMannWhitneyOneVersusMany()

@@ -156,13 +156,15 @@ def holm(p):
 
 def holm_levels(p, alpha):
     """The level Holm's step-down tests each p at: walk up the sorted p-values, testing the k-th of m
-    at alpha / (m - k + 1); at the first that is not below its level the procedure stops, and the
+    at alpha / (m - k + 1), k counting a tie as one rank, its lowest (1 + how many p are smaller), so
+    equal p get equal levels; at the first that is not below its level the procedure stops, and the
     rest are judged at that same level."""
     valid = sorted((v, i) for i, v in enumerate(p) if not math.isnan(v))
     m = len(valid)
     out = [float("nan")] * len(p)
     stop = None
-    for k, (v, i) in enumerate(valid, start=1):
+    for v, i in valid:
+        k = 1 + sum(1 for w, _ in valid if w < v)
         level = stop if stop is not None else alpha / (m - k + 1)
         if stop is None and not v < level:
             stop = level
