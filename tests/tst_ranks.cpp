@@ -775,7 +775,8 @@ private slots:
     // Runs of a job launched again are processes of their own (its ranks under other pids; the
     // runs' rank files hard links of one job, one set of pids, keep the one-process caveat, as
     // cliAndComparison checks): 2 such runs a side are 2 processes, no caveat, and a B 5 % slower
-    // trips the gate, which a caveat would have waived.
+    // trips the gate, which a caveat would have waived: steps', and ranks' on the mean over ranks
+    // (B slower one way, faster the other; untested with one run a side; refused without B).
     void relaunchedJobsAreProcesses()
     {
         QTemporaryDir dir(testdata::scratchDir());
@@ -813,6 +814,40 @@ private slots:
                                                dir.filePath(QStringLiteral("B")), QStringLiteral("--fail-on"),
                                                QStringLiteral("slower")});
         QVERIFY2(gate.exitCode == 3, gate.err.constData());
+
+        const QString sideA = dir.filePath(QStringLiteral("A")), sideB = dir.filePath(QStringLiteral("B"));
+        const auto ranksGate = [](const QStringList &arguments) {
+            return runProcess(QStringLiteral(SCOPELINE_CLI),
+                              QStringList{QStringLiteral("ranks")} + arguments);
+        };
+        const RankTable ranks(a, b, {});
+        QCOMPARE(ranks.comparison().front().verdict, Verdict::Slower);
+        const ProcessResult slower =
+            ranksGate({sideA, sideB, QStringLiteral("--fail-on"), QStringLiteral("slower"),
+                       QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(slower.exitCode == 3, slower.err.constData());
+        const QJsonArray tripped = QJsonDocument::fromJson(slower.out)
+                                       .object()[QStringLiteral("gate")]
+                                       .toObject()[QStringLiteral("tripped")]
+                                       .toArray();
+        QCOMPARE(tripped.size(), 1);
+        QCOMPARE(tripped[0][QStringLiteral("name")].toString(),
+                 QStringLiteral("step time, mean over ranks (ProfilerStep)"));
+        QCOMPARE(tripped[0][QStringLiteral("p")].toDouble(), ranks.comparison().front().p);
+        const ProcessResult faster =
+            ranksGate({sideB, sideA, QStringLiteral("--fail-on"), QStringLiteral("slower")});
+        QVERIFY2(faster.exitCode == 0 && faster.err.contains("gate --fail-on slower: passed"),
+                 faster.err.constData());
+        const ProcessResult change =
+            ranksGate({sideB, sideA, QStringLiteral("--fail-on"), QStringLiteral("change")});
+        QVERIFY2(change.exitCode == 3 && change.err.contains("fails: step time, mean over ranks"),
+                 change.err.constData());
+        const ProcessResult oneRun =
+            ranksGate({sideA + QStringLiteral("/run_0"), sideB + QStringLiteral("/run_0"),
+                       QStringLiteral("--fail-on"), QStringLiteral("slower")});
+        QVERIFY2(oneRun.exitCode == 4 && oneRun.err.contains("not judged: step time, mean over ranks"),
+                 oneRun.err.constData());
+        QCOMPARE(ranksGate({sideA, QStringLiteral("--fail-on"), QStringLiteral("slower")}).exitCode, 1);
     }
 
     // ranks A B: the CSV header as documented, the rows of both sides, A against B on runs.

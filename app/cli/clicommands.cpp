@@ -179,7 +179,8 @@ Commands:
                             the wait at collectives (the k-th communication kernel of a name in
                             a step on every rank is one collective) and how often it arrived
                             last; with B, the mean over ranks, the slowest rank and each rank,
-                            A against B
+                            A against B; --fail-on and --strict (below) gate on the mean
+                            over ranks
   report A B [--scope S ...] [--match MODE] [--samples MODE] [--threshold PERCENT]
          [--alpha P] [--step SCOPE] [--by kernel|op] [--fold-numbers] --out DIR
                             write a report into DIR (created if missing; a folder of other
@@ -201,7 +202,8 @@ compare, diff and steps also take:
                             markdown: the step line and the top rows as a table, for a
                             pull-request comment; json: every CSV field of every row
   --fail-on slower|change   a CI gate: exit 3 when, after Holm, the step or a kernel row
-                            (diff), the step (steps) or a scope (compare) is B slower
+                            (diff), the step (steps; ranks: its mean over ranks) or a
+                            scope (compare) is B slower
                             (slower) or either way (change); which rows tripped it goes
                             to stderr (and into the markdown and json); exit 4 when it
                             cannot judge what it gates: no steps of --step on a side, a
@@ -682,9 +684,15 @@ int run(const QStringList &arguments)
 
 QList<QCommandLineOption> gateOptionList()
 {
-    return {QCommandLineOption(QStringLiteral("format"), QStringLiteral("text, markdown or json."),
-                               QStringLiteral("FORMAT"), QStringLiteral("text")),
-            QCommandLineOption(QStringLiteral("fail-on"),
+    return QList<QCommandLineOption>{QCommandLineOption(QStringLiteral("format"),
+                                                        QStringLiteral("text, markdown or json."),
+                                                        QStringLiteral("FORMAT"), QStringLiteral("text"))} +
+           failOnOptionList();
+}
+
+QList<QCommandLineOption> failOnOptionList()
+{
+    return {QCommandLineOption(QStringLiteral("fail-on"),
                                QStringLiteral("Exit 3 when a row is B slower (slower), or either (change)."),
                                QStringLiteral("slower|change")),
             QCommandLineOption(QStringLiteral("strict"),
@@ -712,6 +720,11 @@ bool parseGateOptions(const QCommandLineParser &parser, GateOptions &options, in
                 .arg(format));
         return false;
     }
+    return parseFailOn(parser, options, status);
+}
+
+bool parseFailOn(const QCommandLineParser &parser, GateOptions &options, int &status)
+{
     options.failOn = GateMode::Off;
     if (parser.isSet(QStringLiteral("fail-on")) &&
         !parseGateMode(parser.value(QStringLiteral("fail-on")), options.failOn)) {

@@ -172,6 +172,9 @@ struct GateOptions
 QList<QCommandLineOption> gateOptionList();
 // Reads them back; false after printing a usage error (status set).
 bool parseGateOptions(const QCommandLineParser &parser, GateOptions &options, int &status);
+// --fail-on and --strict alone (ranks has a --format of its own), and reading them back.
+QList<QCommandLineOption> failOnOptionList();
+bool parseFailOn(const QCommandLineParser &parser, GateOptions &options, int &status);
 // Says on stderr which rows tripped the gate (or were waived for their caveat) and gives the exit
 // status: GateFailed when it failed, else Success.
 int gateStatus(const Gate &gate);

@@ -46,7 +46,8 @@ void printRanks(const RankTable &ranks, const QStringList &positional)
     }
 }
 
-void printRanksJson(const RankTable &ranks, const QStringList &positional, const RankTable::Options &options)
+void printRanksJson(const RankTable &ranks, const Gate &gate, const QStringList &positional,
+                    const RankTable::Options &options)
 {
     QJsonObject root{
         {QStringLiteral("command"), QStringLiteral("ranks")},
@@ -58,7 +59,8 @@ void printRanksJson(const RankTable &ranks, const QStringList &positional, const
         {QStringLiteral("collectives"), tableJson(RankTable::collectiveColumns(), ranks.collectiveKinds())},
         {QStringLiteral("comparison"), tableJson(RankTable::comparisonColumns(), ranks.comparison())},
         {QStringLiteral("notes"), QJsonArray::fromStringList(ranks.notes())},
-        {QStringLiteral("caveat"), ranks.caveat()}};
+        {QStringLiteral("caveat"), ranks.caveat()},
+        {QStringLiteral("gate"), gateJson(gate)}};
     if (positional.size() == 2)
         root.insert(QStringLiteral("b"), positional[1]);
     out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
@@ -83,6 +85,7 @@ int ranksCommand(const QStringList &arguments)
         QStringLiteral("Write the kinds of collective as CSV; - for standard output."),
         QStringLiteral("FILE"));
     parser.addOptions({comparisonCsv, collectivesCsv});
+    parser.addOptions(failOnOptionList());
     if (const QString error = parseOptions(parser, arguments); !error.isEmpty())
         return usageError(error);
     const bool json = parser.value(formatOption) == QLatin1String("json");
@@ -101,11 +104,16 @@ int ranksCommand(const QStringList &arguments)
                     QStringLiteral("one CSV at most to standard output (-); give the others files"));
         }
     int status = Success;
+    GateOptions gateOptions;
+    if (!parseFailOn(parser, gateOptions, status))
+        return status;
     QStringList positional = parser.positionalArguments();
     if (!expandRecordedPair(positional, nullptr, status))
         return status;
     if (positional.isEmpty() || positional.size() > 2)
         return usageError(QStringLiteral("ranks needs one path, or two (A and B)"));
+    if (gateOptions.failOn != GateMode::Off && positional.size() != 2)
+        return usageError(QStringLiteral("ranks --fail-on gates A against B: give two paths"));
     // [LABEL=]PATH as the other commands take them: loaded by the path, named by the label and path
     QStringList shown;
     for (QString &argument : positional) {
@@ -123,8 +131,10 @@ int ranksCommand(const QStringList &arguments)
     if (positional.size() == 2 ? !loadPair(positional[0], positional[1], a, b) : !loadPaths(positional, a))
         return Unreadable;
     const RankTable ranks(a, b, options);
+    Gate gate(gateOptions.failOn, gateOptions.strict);
+    gate.addRanks(ranks);
     if (json)
-        printRanksJson(ranks, positional, options);
+        printRanksJson(ranks, gate, positional, options);
     else
         printRanks(ranks, shown);
     out().flush();
@@ -141,7 +151,7 @@ int ranksCommand(const QStringList &arguments)
         return Unreadable;
     if (parser.isSet(collectivesCsv) && !writeTextFile(parser.value(collectivesCsv), ranks.collectivesCsv()))
         return Unreadable;
-    return Success;
+    return gateStatus(gate);
 }
 
 } // namespace scopeline::cli

@@ -105,6 +105,29 @@ void Gate::addStep(const StepBreakdown &steps, const QString &variant)
     add(std::move(row));
 }
 
+void Gate::addRanks(const RankTable &ranks)
+{
+    if (ranks.comparison().empty())
+        return;
+    const RankComparisonRow &mean = ranks.comparison().front();
+    GateRow row;
+    row.table = QStringLiteral("step");
+    row.name = tr("step time, mean over ranks (%1)")
+                   .arg(ranks.stepScope().isEmpty() ? tr("the whole run") : ranks.stepScope());
+    row.verdict = mean.verdict;
+    row.change = mean.meanA > 0 ? mean.delta / mean.meanA : std::nan("");
+    row.p = mean.p;
+    row.holm = false;
+    if (!mean.reason.isEmpty()) { // no steps on a side, or too few runs (processes) to test
+        row.caveat = mean.reason;
+        if (m_mode != GateMode::Off)
+            m_unjudged.push_back(std::move(row));
+        return;
+    }
+    row.caveat = ranks.caveat();
+    add(std::move(row));
+}
+
 void Gate::addKernelDiff(const KernelDiff &diff, const QString &variant)
 {
     for (const KernelDiffRow &r : diff.rows()) {

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The CI gate of `scopeline-cli diff|steps|compare --fail-on slower|change`: whether a comparison's
+// The CI gate of `scopeline-cli diff|steps|compare|ranks --fail-on slower|change`: whether a comparison's
 // Holm-adjusted verdicts hold what the gate names, and which rows trip it. Calls that carry a caveat
 // (one process a side, DESIGN.md Statistics; different sets of GPUs) fail it only when strict: a gate
 // that flakes is switched off.
 
 #include "model/comparison/kerneldiff.h"
+#include "model/comparison/ranktable.h"
 #include "model/comparison/scopecomparison.h"
 #include "model/comparison/stepbreakdown.h"
 #include "model/comparison/verdict.h"
@@ -48,6 +49,9 @@ public:
     // The step row of a step breakdown: the step time (the components explain it, they do not gate).
     // With several variants, `variant` names the candidate the row is of.
     void addStep(const StepBreakdown &steps, const QString &variant = {});
+    // Several GPUs: the mean over ranks of A against B, the question `ranks` asks (tested alone); the
+    // slowest rank and each rank explain it, they do not gate. Nothing without a second side.
+    void addRanks(const RankTable &ranks);
     // Every kernel (or op) row's verdict, GPU time per run; the per-call verdict does not gate.
     void addKernelDiff(const KernelDiff &diff, const QString &variant = {});
     // The scopes' verdict rows (pooled, or the run pair of a 1 v 1 comparison), judged as the table
