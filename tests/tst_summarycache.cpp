@@ -7,6 +7,7 @@
 #include "testruns.h"
 
 #include "model/analysis/runsummaryfile.h"
+#include "model/comparison/ranktable.h"
 #include "model/comparison/stepbreakdown.h"
 #include "model/loading/loadedrun.h"
 #include "model/loading/summarycache.h"
@@ -15,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/stat.h>
 #include <sys/time.h>
 
 using namespace scopeline;
@@ -45,6 +47,13 @@ Summarised summarise(const QString &trace)
 QStringList entries(const QString &folder)
 {
     return QDir(folder).entryList({QStringLiteral("*.slsum")}, QDir::Files);
+}
+
+// 0 when there is no such file.
+ino_t inodeOf(const QString &path)
+{
+    struct stat st;
+    return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? st.st_ino : 0;
 }
 
 void setModified(const QString &path, const QDateTime &time)
@@ -217,6 +226,72 @@ private slots:
         QVERIFY(summarise(m_trace).progressCalls > 1);
         qputenv("SCOPELINE_SUMMARY_CACHE", "off");
         QCOMPARE(SummaryCache::clear().files, 0);
+    }
+
+    // A trace of two GPUs keeps a summary per GPU and the list of its GPUs: read again, its ranks come
+    // from the cache with the figures of the trace; a rank's summary or the list gone or damaged, the
+    // trace is read again and kept again; clearing removes the list too.
+    void traceOfSeveralGpusKeepsEachRank()
+    {
+        const QString source = testdata::path("converted/two_gpus_one_trace/dlrm_ranks_0_1.pt.trace.json.gz");
+        REQUIRE_TEST_DATA(source);
+        const QString trace = m_dir.filePath(QStringLiteral("two_gpus.pt.trace.json.gz"));
+        QFile::remove(trace);
+        QVERIFY(QFile::copy(source, trace));
+        TraceRun run;
+        run.file = trace;
+        run.name = QStringLiteral("two_gpus");
+        // a small trace reports its progress once, as the cache does: what tells a read from a kept
+        // summary is that a read writes each rank's summary anew (another file, another inode)
+        bool read = false;
+        const auto load = [&] {
+            const ino_t before = inodeOf(SummaryCache::entryOf(trace, 0));
+            const QList<LoadedRun> ranks =
+                LoadedRun::loadRanks(run, {}, nullptr, LoadedRun::Scopes::Index, LoadedRun::Events::Drop);
+            read = before == 0 || inodeOf(SummaryCache::entryOf(trace, 0)) != before;
+            return ranks;
+        };
+        const QList<LoadedRun> first = load();
+        QVERIFY(read);
+        QCOMPARE(first.size(), 2);
+        QCOMPARE(entries(m_cache).size(), 2);
+        const QString devices = SummaryCache::entryOf(trace, -1).chopped(RunSummaryFile::suffix().size()) +
+                                QStringLiteral(".devices");
+        QVERIFY(QFileInfo::exists(devices));
+        QCOMPARE(SummaryCache::findDevices(SummaryCache::entryOf(trace, -1)), (std::vector<int>{0, 1}));
+        const auto sameRanks = [&](const QList<LoadedRun> &kept) {
+            QCOMPARE(kept.size(), first.size());
+            for (qsizetype r = 0; r < kept.size(); ++r) {
+                QVERIFY2(kept[r].ok(), qPrintable(kept[r].error));
+                QCOMPARE(kept[r].run.rank, first[r].run.rank);
+                QCOMPARE(kept[r].run.device, first[r].run.device);
+                QCOMPARE(kept[r].run.worldSize, first[r].run.worldSize);
+                QCOMPARE(kept[r].run.label(), first[r].run.label());
+                QCOMPARE(
+                    testruns::summaryBytes(*kept[r].summary, m_dir.filePath(QStringLiteral("kept.slsum"))),
+                    testruns::summaryBytes(*first[r].summary, m_dir.filePath(QStringLiteral("read.slsum"))));
+            }
+            QCOMPARE(RankTable(kept, {}, {}).toCsv(), RankTable(first, {}, {}).toCsv());
+        };
+        sameRanks(load());
+        QVERIFY(!read);
+
+        QVERIFY(QFile::remove(SummaryCache::entryOf(trace, 1)));
+        sameRanks(load());
+        QVERIFY(read);
+        QCOMPARE(entries(m_cache).size(), 2);
+        for (const QByteArray &damaged : {QByteArray("0 x"), QByteArray("1 0"), QByteArray("0")}) {
+            QFile file(devices);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            QVERIFY(file.write(damaged) == damaged.size());
+            file.close();
+            sameRanks(load());
+            QVERIFY(read);
+            sameRanks(load());
+            QVERIFY(!read);
+        }
+        QCOMPARE(SummaryCache::clear().files, 3);
+        QVERIFY(!QFileInfo::exists(devices));
     }
 
     // The CLI's figures with the cache filled are those without it, byte for byte.

@@ -125,15 +125,46 @@ LoadedRun loadOne(const TraceRun &run, const std::function<void(double)> &progre
     return loaded;
 }
 
+// One GPU of a trace of several (devices, in order) as a rank: the world is the GPUs with events; their
+// ordinals are the ranks, and a world of 0 … N-1 says so.
+TraceRun rankOf(const TraceRun &run, int device, const std::vector<int> &devices)
+{
+    TraceRun rank = run;
+    rank.device = rank.rank = device;
+    const bool contiguous = devices.front() == 0 && devices.back() == int(devices.size()) - 1;
+    rank.worldSize = contiguous ? int(devices.size()) : 0;
+    return rank;
+}
+
+// The ranks of a trace of several GPUs from the cache (entry: the whole trace's); empty unless every
+// GPU's summary is kept.
+QList<LoadedRun> keptRanks(const TraceRun &run, const QString &entry)
+{
+    const std::vector<int> devices = SummaryCache::findDevices(entry);
+    QList<LoadedRun> ranks;
+    for (const int device : devices) {
+        auto kept = SummaryCache::find(SummaryCache::entryOf(run.file, device));
+        if (!kept)
+            return {};
+        ranks.append(ofSummary(rankOf(run, device, devices), std::move(kept), nullptr));
+    }
+    return ranks;
+}
+
 QList<LoadedRun> loadRanksOf(const TraceRun &run, const std::function<void(double)> &progress,
                              const std::atomic<bool> *cancel, LoadedRun::Scopes scopes, LoadedRun::Events events)
 {
     if (run.rank >= 0 || RunSummaryFile::isSummaryFile(run.file))
         return {loadOne(run, progress, cancel, scopes, events)};
-    // a trace of one GPU is kept whole in the cache; one of several is read again
+    // a trace of one GPU is kept whole in the cache; one of several a summary per GPU
     const QString entry = cacheEntry(run, scopes, events);
     if (auto kept = SummaryCache::find(entry))
         return {ofSummary(run, std::move(kept), progress)};
+    if (QList<LoadedRun> ranks = keptRanks(run, entry); !ranks.isEmpty()) {
+        if (progress)
+            progress(1.0);
+        return ranks;
+    }
     const LoadResult result = TraceLoader::load(run.file, progress, cancel, optionsFor(scopes, events));
     if (!result.ok())
         return {failed(run, result)};
@@ -144,15 +175,15 @@ QList<LoadedRun> loadRanksOf(const TraceRun &run, const std::function<void(doubl
             SummaryCache::store(entry, *loaded.summary);
         return {loaded};
     }
-    // The world is the GPUs with events; their ordinals are the ranks, and a world of 0 … N-1 says so.
-    const bool contiguous = devices.front() == 0 && devices.back() == int(devices.size()) - 1;
     QList<LoadedRun> ranks;
     for (const int device : devices) {
-        TraceRun rank = run;
-        rank.device = rank.rank = device;
-        rank.worldSize = contiguous ? int(devices.size()) : 0;
+        const TraceRun rank = rankOf(run, device, devices);
         ranks.append(analysed(rank, traceOf(rank, result.trace), scopes, events));
+        if (!entry.isEmpty())
+            SummaryCache::store(SummaryCache::entryOf(run.file, device), *ranks.back().summary);
     }
+    if (!entry.isEmpty()) // last: a list of GPUs names only summaries kept
+        SummaryCache::storeDevices(entry, devices);
     return ranks;
 }
 

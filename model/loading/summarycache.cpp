@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSaveFile>
 #include <QStandardPaths>
 
 #include <algorithm>
@@ -45,6 +46,23 @@ const QByteArray &programIdentity()
 }
 
 std::atomic<bool> g_off{false};
+
+// The files the cache keeps: summaries, and the GPUs of traces of several.
+const QString kDevicesSuffix = QStringLiteral(".devices");
+QStringList keptFilePatterns()
+{
+    return {RunSummaryFile::fileNamePattern(), QLatin1Char('*') + kDevicesSuffix};
+}
+
+QString devicesFile(const QString &entry)
+{
+    return entry.chopped(RunSummaryFile::suffix().size()) + kDevicesSuffix;
+}
+
+void touch(const QString &file)
+{
+    ::utimes(QFile::encodeName(file).constData(), nullptr); // used now: trim keeps it longer
+}
 
 } // namespace
 
@@ -90,8 +108,41 @@ std::shared_ptr<RunSummary> SummaryCache::find(const QString &entry)
     auto summary = std::make_shared<RunSummary>();
     if (!RunSummaryFile::read(entry, *summary).isEmpty())
         return nullptr; // damaged: written again by the load that follows
-    ::utimes(QFile::encodeName(entry).constData(), nullptr); // used now: trim keeps it longer
+    touch(entry);
     return summary;
+}
+
+std::vector<int> SummaryCache::findDevices(const QString &entry)
+{
+    if (entry.isEmpty())
+        return {};
+    QFile file(devicesFile(entry));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    std::vector<int> devices;
+    for (const QByteArray &word : file.read(4096).split(' ')) {
+        bool ok = false;
+        const int device = word.trimmed().toInt(&ok);
+        if (!ok || device < 0 || (!devices.empty() && device <= devices.back()))
+            return {}; // damaged: the trace is read again, and the list written again
+        devices.push_back(device);
+    }
+    if (devices.size() < 2)
+        return {};
+    touch(file.fileName());
+    return devices;
+}
+
+void SummaryCache::storeDevices(const QString &entry, const std::vector<int> &devices)
+{
+    if (entry.isEmpty())
+        return;
+    QByteArrayList words;
+    for (const int device : devices)
+        words << QByteArray::number(device);
+    QSaveFile file(devicesFile(entry));
+    if (file.open(QIODevice::WriteOnly) && file.write(words.join(' ')) >= 0)
+        file.commit();
 }
 
 void SummaryCache::store(const QString &entry, const RunSummary &summary)
@@ -110,7 +161,7 @@ SummaryCache::Cleared SummaryCache::clear()
     const QString dir = folder();
     if (dir.isEmpty())
         return cleared;
-    for (const QFileInfo &file : QDir(dir).entryInfoList({RunSummaryFile::fileNamePattern()}, QDir::Files)) {
+    for (const QFileInfo &file : QDir(dir).entryInfoList(keptFilePatterns(), QDir::Files)) {
         const int64_t size = file.size(); // read before it goes
         if (QFile::remove(file.filePath())) {
             ++cleared.files;
@@ -123,8 +174,7 @@ SummaryCache::Cleared SummaryCache::clear()
 void SummaryCache::trim(const QString &folder, int64_t maxBytes)
 {
     // newest first: what is left beyond maxBytes goes
-    const QFileInfoList files = QDir(folder).entryInfoList({RunSummaryFile::fileNamePattern()}, QDir::Files,
-                                                           QDir::Time);
+    const QFileInfoList files = QDir(folder).entryInfoList(keptFilePatterns(), QDir::Files, QDir::Time);
     int64_t kept = 0;
     for (const QFileInfo &file : files) {
         kept += file.size();

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace scopeline {
 
@@ -32,6 +33,10 @@ public:
     // Keeps a summary there; a folder that cannot be written leaves the cache as it is (a load never
     // fails for it). The cache then keeps to kMaxBytes, the least recently used going first.
     static void store(const QString &entry, const RunSummary &summary);
+    // A trace of several GPUs keeps a summary per GPU (entryOf(trace, device)) and, at the whole trace's
+    // entry, which GPUs it has; empty when none are kept or the list cannot be read.
+    static std::vector<int> findDevices(const QString &entry);
+    static void storeDevices(const QString &entry, const std::vector<int> &devices);
     // Removes every summary kept (Tools › Clear Kept Summaries); how many and their bytes.
     struct Cleared
     {
