@@ -616,6 +616,30 @@ private slots:
             QCOMPARE(values[2], steps->comparisons()[1].row(part).meanB);
         }
         QCOMPARE(variants->bars()->parts().front(), StepPart::Busy); // no communication
+        // a tooltip per bar, found under the pointer: the variant's step and parts, a candidate's change
+        // with the interval and verdict of the step table's row
+        const VariantBars *bars = variants->bars();
+        for (int v = 0; v < 3; ++v) {
+            const QCPAxis *x = bars->plot()->xAxis, *y = bars->plot()->yAxis;
+            const QPoint onBar(int(x->coordToPixel(v)), int(y->coordToPixel(0.5 * y->range().upper)));
+            QCOMPARE(bars->variantAt(onBar), v);
+            const QString tip = bars->variantToolTip(v);
+            QVERIFY2(tip.startsWith(variants->labels()[v]), qPrintable(tip));
+            const std::vector<double> step = bars->values(StepPart::Step);
+            QVERIFY2(tip.contains(formatDuration(step[std::size_t(v)])), qPrintable(tip));
+            for (const StepPart part : bars->parts())
+                QVERIFY2(tip.contains(stepPartTitle(part) + QStringLiteral(": ") +
+                                      formatDuration(bars->values(part)[std::size_t(v)])),
+                         qPrintable(tip));
+            if (v > 0) {
+                const QString change =
+                    stepChangeText(steps->comparisons()[std::size_t(v - 1)].row(StepPart::Step));
+                QVERIFY2(tip.endsWith(QStringLiteral("against buffers: ") + change), qPrintable(tip));
+            }
+        }
+        QCOMPARE(bars->variantAt(QPoint(int(bars->plot()->xAxis->coordToPixel(0.5)), 100)),
+                 -1); // between bars
+        QVERIFY(bars->variantToolTip(3).isEmpty());
         QCOMPARE(variants->bars()->plot()->plottableCount(), 4 + 1 + 1); // parts, the whisker anchor, whiskers
         QCOMPARE(variants->stepTable()->model()->rowCount(), 2 * kStepParts);
         // the heatmap: a cell per kernel and candidate, grey (NaN) where there is no verdict

@@ -2,9 +2,11 @@
 #include "widgets/charts/variantbars.h"
 
 #include "model/comparison/sweep.h"
+#include "model/tables/durationformat.h"
 #include "model/tables/kernelnames.h"
 #include "widgets/charts/durationunit.h"
 #include "widgets/charts/plottheme.h"
+#include "widgets/charts/plottooltip.h"
 
 #include <qcustomplot.h>
 
@@ -55,7 +57,50 @@ VariantBars::VariantBars(QWidget *parent) : QWidget(parent)
            "the interval of its step beside its verdict: Fieller's interval of its ratio to the "
            "baseline, at the level the verdict is judged, times the baseline's mean step (none where "
            "that interval is unbounded)."));
+    showToolTipsBy(m_plot, [this](const QPoint &pos) { // a variant's figures; off them, what the bars are
+        const QString tip = variantToolTip(variantAt(pos));
+        return tip.isEmpty() ? m_plot->toolTip() : tip;
+    });
     rebuild();
+}
+
+int VariantBars::variantAt(const QPoint &pos) const
+{
+    const std::vector<double> steps = values(StepPart::Step);
+    if (steps.empty() || !m_plot->axisRect()->rect().contains(pos))
+        return -1;
+    if (m_sweep.size() != steps.size()) { // bars at 0, 1, 2, …, 0.6 wide
+        const double x = m_plot->xAxis->pixelToCoord(pos.x());
+        const long i = std::lround(x);
+        return i >= 0 && i < long(steps.size()) && std::fabs(x - double(i)) <= 0.3 ? int(i) : -1;
+    }
+    int nearest = -1; // a sweep's point within a few pixels
+    double best = 12;
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        if (const double d = std::fabs(m_plot->xAxis->coordToPixel(m_sweep[i]) - pos.x()); d < best) {
+            best = d;
+            nearest = int(i);
+        }
+    return nearest;
+}
+
+QString VariantBars::variantToolTip(int variant) const
+{
+    const std::vector<double> steps = values(StepPart::Step);
+    if (variant < 0 || variant >= int(steps.size()) || variant >= m_labels.size())
+        return {};
+    const StepBreakdown &pair = m_variants->comparisons()[std::size_t(std::max(0, variant - 1))];
+    const StepRow &step = pair.row(StepPart::Step);
+    QString text = variant == 0 ? tr("%1 (the baseline)").arg(m_labels[0]) : m_labels[variant];
+    text += tr("\nmean step %1 over %2 step(s)")
+                .arg(formatDuration(steps[std::size_t(variant)]))
+                .arg(variant == 0 ? step.stepsA : step.stepsB);
+    for (const StepPart part : m_parts)
+        text += QStringLiteral("\n  %1: %2")
+                    .arg(stepPartTitle(part), formatDuration(values(part)[std::size_t(variant)]));
+    if (variant > 0)
+        text += tr("\nagainst %1: %2").arg(m_labels[0], stepChangeText(step));
+    return text;
 }
 
 void VariantBars::changeEvent(QEvent *event)

@@ -36,6 +36,11 @@ public:
     // The parts drawn, bottom to top, and each variant's value of one (ns per step).
     const std::vector<StepPart> &parts() const { return m_parts; }
     std::vector<double> values(StepPart part) const;
+    // What the tooltip over a variant's bar (a sweep's point) says: its mean step and each part, and for
+    // a candidate its change against the baseline with the interval and verdict (stepChangeText).
+    QString variantToolTip(int variant) const;
+    // The variant drawn at a position of the plot (a bar, or a sweep's nearest point); -1 off them.
+    int variantAt(const QPoint &pos) const;
     // A part's colour: the timeline's hues for the idle causes and communication, busy time in slate.
     static QColor partColour(StepPart part);
     QCustomPlot *plot() const { return m_plot; }
