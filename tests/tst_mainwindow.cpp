@@ -1832,6 +1832,15 @@ private slots:
         const QString run = clicked.first().at(1).toString();
         const int64_t start = clicked.first().at(2).toLongLong(), end = clicked.first().at(3).toLongLong();
         QVERIFY(end > start);
+        // its tooltip names the side as the legend does, whole, and the figures of the step clicked
+        const QString tip = chart->stepToolTip(point);
+        const auto clickedRun = std::find_if(breakdown->runsB().begin(), breakdown->runsB().end(),
+                                             [&run](const RunSteps &r) { return r.run == run; });
+        QVERIFY(clickedRun != breakdown->runsB().end());
+        QVERIFY2(tip.startsWith(QStringLiteral("B: reduce_overhead — ") + run + QStringLiteral(", step 1: ") +
+                                formatDuration(double(clickedRun->steps[1].parts[0]))),
+                 qPrintable(tip));
+        QVERIFY(chart->stepToolTip(QPoint(2, 2)).isEmpty());
         auto *events = window.findChild<RunEvents *>();
         TimelineView *b = window.timeline()->viewB();
         QVERIFY(QTest::qWaitFor([&] { return !events->isLoading() && b->run().run.label() == run; }, 30000));

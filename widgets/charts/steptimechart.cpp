@@ -2,15 +2,14 @@
 #include "widgets/charts/steptimechart.h"
 
 #include "widgets/charts/durationunit.h"
+#include "widgets/charts/plottooltip.h"
 
 #include "model/tables/durationformat.h"
 #include "model/comparison/stepbreakdown.h"
 
 #include <qcustomplot.h>
 
-#include <QHelpEvent>
 #include <QMouseEvent>
-#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -48,7 +47,8 @@ StepTimeChart::StepTimeChart(QWidget *parent) : QWidget(parent)
     // the plot right under the legend: the top axis is hidden, its automatic margin only room lost
     m_plot->axisRect()->setAutoMargins(QCP::msLeft | QCP::msRight | QCP::msBottom);
     m_plot->axisRect()->setMargins(QMargins(0, 8, 0, 0));
-    m_plot->installEventFilter(this); // a tooltip per point, and ticks that fit its height
+    m_plot->installEventFilter(this); // a click on a point, and ticks that fit its height
+    showToolTipsBy(m_plot, [this](const QPoint &pos) { return stepToolTip(pos); });
     m_theme = applyPalette(m_plot, palette());
     rebuild();
 }
@@ -196,23 +196,23 @@ bool StepTimeChart::eventFilter(QObject *watched, QEvent *event)
         }
         return QWidget::eventFilter(watched, event);
     }
-    if (event->type() != QEvent::ToolTip)
-        return QWidget::eventFilter(watched, event);
-    const auto *help = static_cast<QHelpEvent *>(event);
-    if (!pointAt(help->pos(), side, run, index)) {
-        QToolTip::hideText();
-        return true;
-    }
+    return QWidget::eventFilter(watched, event);
+}
+
+QString StepTimeChart::stepToolTip(const QPoint &pos) const
+{
+    int side = 0, index = 0;
+    const RunSteps *run = nullptr;
+    if (!m_breakdown || !pointAt(pos, side, run, index))
+        return {};
     const StepInstance &step = run->steps[std::size_t(index)];
-    QToolTip::showText(help->globalPos(),
-                       tr("%1 — %2, step %3: %4\n%5 kernels, GPU busy %6\nClick: this step in the timeline")
-                           .arg(side == 0 ? QStringLiteral("A") : QStringLiteral("B"), run->run)
-                           .arg(index)
-                           .arg(formatDuration(double(step.parts[std::size_t(StepPart::Step)])))
-                           .arg(step.kernels)
-                           .arg(formatDuration(double(step.parts[std::size_t(StepPart::Busy)]))),
-                       m_plot);
-    return true;
+    const QString sideName = side == 0 ? QStringLiteral("A") : QStringLiteral("B");
+    return tr("%1 — %2, step %3: %4\n%5 kernels, GPU busy %6\nClick: this step in the timeline")
+        .arg(m_labels[side].isEmpty() ? sideName : sideName + QStringLiteral(": ") + m_labels[side], run->run)
+        .arg(index)
+        .arg(formatDuration(double(step.parts[std::size_t(StepPart::Step)])))
+        .arg(step.kernels)
+        .arg(formatDuration(double(step.parts[std::size_t(StepPart::Busy)])));
 }
 
 void StepTimeChart::titleAxes()

@@ -30,6 +30,9 @@ public:
     double unitNs() const { return m_unitNs; }
 
     QCustomPlot *plot() const { return m_plot; }
+    // What the tooltip at a position of the plot says: the step of the point there (its side's label,
+    // run, time, kernels, busy time); empty off the points.
+    QString stepToolTip(const QPoint &pos) const;
 
 signals:
     // A point was clicked: that step of that run (RunSteps::run) of side 0 (A) or 1 (B), its range.
