@@ -834,6 +834,17 @@ private slots:
         QCOMPARE(tripped[0][QStringLiteral("name")].toString(),
                  QStringLiteral("step time, mean over ranks (ProfilerStep)"));
         QCOMPARE(tripped[0][QStringLiteral("p")].toDouble(), ranks.comparison().front().p);
+        // the pull-request comment: A against B as a table, each rank folded away, the gate's outcome
+        const ProcessResult comment =
+            ranksGate({sideA, sideB, QStringLiteral("--fail-on"), QStringLiteral("slower"),
+                       QStringLiteral("--format"), QStringLiteral("markdown")});
+        QVERIFY2(comment.exitCode == 3, comment.err.constData());
+        QVERIFY2(comment.out.startsWith("### Scopeline ranks\n") &&
+                     comment.out.contains("\n| mean over ranks | 2 | 2 |") &&
+                     comment.out.contains("<details><summary>Per rank (32 rows)</summary>") &&
+                     comment.out.contains("**Gate `--fail-on slower`**: failed, 1 row B slower") &&
+                     comment.out.contains("fails: step time, mean over ranks (ProfilerStep): B slower"),
+                 comment.out.constData());
         const ProcessResult faster =
             ranksGate({sideB, sideA, QStringLiteral("--fail-on"), QStringLiteral("slower")});
         QVERIFY2(faster.exitCode == 0 && faster.err.contains("gate --fail-on slower: passed"),

@@ -173,14 +173,16 @@ Commands:
                             runs sit in side/<process>/<run>/), Holm over the rows; --step
                             names the step scope (default: ProfilerStep or JAX's outermost
                             PjitFunction(...), else the whole run; "whole-run" asks for it)
-  ranks A [B] [--step SCOPE] [--csv FILE] [--alpha P] [--threshold PERCENT] [--format text|json]
+  ranks A [B] [--step SCOPE] [--csv FILE] [--alpha P] [--threshold PERCENT]
+        [--format text|markdown|json]
                             several GPUs of one job (a folder of rank files is one run): per
                             rank, the step split into compute, exposed communication and idle,
                             the wait at collectives (the k-th communication kernel of a name in
                             a step on every rank is one collective) and how often it arrived
                             last; with B, the mean over ranks, the slowest rank and each rank,
                             A against B; --fail-on and --strict (below) gate on the mean
-                            over ranks
+                            over ranks; markdown: A against B and the notes, each rank
+                            folded away
   report A B [--scope S ...] [--match MODE] [--samples MODE] [--threshold PERCENT]
          [--alpha P] [--step SCOPE] [--by kernel|op] [--fold-numbers] --out DIR
                             write a report into DIR (created if missing; a folder of other

@@ -46,6 +46,32 @@ void printRanks(const RankTable &ranks, const QStringList &positional)
     }
 }
 
+// The pull-request comment: the sides, A against B (the question the gate asks), the notes, each
+// rank's figures folded away, the gate.
+void printRanksMarkdown(const RankTable &ranks, const Gate &gate, const QStringList &shown)
+{
+    out() << "### Scopeline ranks\n\n**A** `" << shown[0] << "`";
+    if (shown.size() == 2)
+        out() << " · **B** `" << shown[1] << "`";
+    out() << "\n\nstep scope: "
+          << markdownCell(ranks.stepScope().isEmpty() ? QStringLiteral("the whole run") : ranks.stepScope())
+          << "; figures per step\n\n";
+    if (!ranks.comparison().empty()) {
+        out() << "**A against B**, runs (processes when a side has several) as the unit: the mean over ranks "
+                 "tested alone, the slowest rank and each rank Holm among themselves\n\n"
+              << tableMarkdown(RankTable::comparisonColumns(), ranks.comparison());
+        if (!ranks.caveat().isEmpty())
+            out() << "\ncaveat: " << markdownCell(ranks.caveat()) << "\n";
+        out() << "\n";
+    }
+    for (const QString &note : ranks.notes())
+        out() << "- " << markdownCell(note) << "\n";
+    // a blank line after <summary> for the table to be read as Markdown
+    out() << "\n<details><summary>Per rank (" << ranks.rows().size() << " rows)</summary>\n\n"
+          << tableMarkdown(RankTable::columns(), ranks.rows()) << "\n</details>\n"
+          << closingMarkdown(gate);
+}
+
 void printRanksJson(const RankTable &ranks, const Gate &gate, const QStringList &positional,
                     const RankTable::Options &options)
 {
@@ -73,7 +99,7 @@ int ranksCommand(const QStringList &arguments)
     QCommandLineParser parser;
     const StepCommandOptions o;
     parser.addOptions(o.all());
-    const QCommandLineOption formatOption(QStringLiteral("format"), QStringLiteral("text or json."),
+    const QCommandLineOption formatOption(QStringLiteral("format"), QStringLiteral("text, markdown or json."),
                                           QStringLiteral("FORMAT"), QStringLiteral("text"));
     parser.addOption(formatOption);
     const QCommandLineOption comparisonCsv(QStringLiteral("comparison-csv"),
@@ -88,17 +114,18 @@ int ranksCommand(const QStringList &arguments)
     parser.addOptions(failOnOptionList());
     if (const QString error = parseOptions(parser, arguments); !error.isEmpty())
         return usageError(error);
-    const bool json = parser.value(formatOption) == QLatin1String("json");
-    if (!json && parser.value(formatOption) != QLatin1String("text"))
-        return usageError(QStringLiteral("ranks: --format must be text or json"));
+    const QString format = parser.value(formatOption);
+    const bool json = format == QLatin1String("json"), markdown = format == QLatin1String("markdown");
+    if (!json && !markdown && format != QLatin1String("text"))
+        return usageError(QStringLiteral("ranks: --format must be text, markdown or json"));
     int toStandardOutput = 0;
     for (const QCommandLineOption *csv : {&o.csv, &comparisonCsv, &collectivesCsv})
         if (parser.isSet(*csv) && parser.value(*csv) == QLatin1String("-")) {
-            if (json)
+            if (json || markdown)
                 return usageError(
                     QStringLiteral("--%1 - writes the CSV to standard output: it cannot go with "
-                                   "--format json")
-                        .arg(csv->names().constFirst()));
+                                   "--format %2")
+                        .arg(csv->names().constFirst(), format));
             if (++toStandardOutput > 1)
                 return usageError(
                     QStringLiteral("one CSV at most to standard output (-); give the others files"));
@@ -133,18 +160,23 @@ int ranksCommand(const QStringList &arguments)
     const RankTable ranks(a, b, options);
     Gate gate(gateOptions.failOn, gateOptions.strict);
     gate.addRanks(ranks);
-    if (json)
-        printRanksJson(ranks, gate, positional, options);
-    else
-        printRanks(ranks, shown);
-    out().flush();
+    // said before the figures, so that a pull-request comment carries it too
     for (int side = 0; side < (b.isEmpty() ? 1 : 2); ++side)
         if (std::none_of(ranks.rows().begin(), ranks.rows().end(),
                          [side](const RankRow &row) { return row.side == side && row.steps > 0; }))
-            err() << "scopeline-cli: warning: no step of "
-                  << (ranks.stepScope().isEmpty() ? QStringLiteral("the whole run") : ranks.stepScope())
-                  << " with kernels in " << (side == 0 ? "A" : "B")
-                  << "; --step SCOPE picks another (scopeline-cli scopes lists them)\n";
+            warning(
+                QStringLiteral("no step of %1 with kernels in %2; --step SCOPE picks another "
+                               "(scopeline-cli scopes lists them)")
+                    .arg(ranks.stepScope().isEmpty() ? QStringLiteral("the whole run") : ranks.stepScope(),
+                         side == 0 ? QStringLiteral("A") : QStringLiteral("B")));
+    err().flush();
+    if (json)
+        printRanksJson(ranks, gate, positional, options);
+    else if (markdown)
+        printRanksMarkdown(ranks, gate, shown);
+    else
+        printRanks(ranks, shown);
+    out().flush();
     if (parser.isSet(o.csv) && !writeTextFile(parser.value(o.csv), ranks.toCsv()))
         return Unreadable;
     if (parser.isSet(comparisonCsv) && !writeTextFile(parser.value(comparisonCsv), ranks.comparisonCsv()))
