@@ -495,6 +495,35 @@ private slots:
             QCOMPARE(back, QString(text).replace(QLatin1Char('\n'), QLatin1Char(' ')));
         }
     }
+
+    // A path or label as a code span reads back whole, as CommonMark reads one: a run of backticks
+    // inside is never one as long as the fence, and the one space padding each side is taken off.
+    void markdownCodeSpans()
+    {
+        for (const QString &text : {QStringLiteral("traces/base"), QStringLiteral("a`b"),
+                                    QStringLiteral("``x``"), QStringLiteral("`lead"),
+                                    QStringLiteral("trail`"), QStringLiteral("lab`el (runs/with ``two``)")}) {
+            const QString span = markdownCode(text);
+            qsizetype fence = 0;
+            while (fence < span.size() && span[fence] == QLatin1Char('`'))
+                ++fence;
+            QVERIFY2(span.endsWith(QString(fence, QLatin1Char('`'))), qPrintable(span));
+            QString inside = span.mid(fence, span.size() - 2 * fence);
+            for (qsizetype i = 0, run = 0; i <= inside.size(); ++i) { // no run of the fence's length inside
+                if (i < inside.size() && inside[i] == QLatin1Char('`'))
+                    ++run;
+                else {
+                    QVERIFY2(run != fence, qPrintable(span));
+                    run = 0;
+                }
+            }
+            if (inside.size() >= 2 && inside.startsWith(QLatin1Char(' ')) &&
+                inside.endsWith(QLatin1Char(' ')))
+                inside = inside.mid(1, inside.size() - 2);
+            QCOMPARE(inside, text);
+        }
+        QCOMPARE(markdownCode(QStringLiteral("traces/base")), QStringLiteral("`traces/base`"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TstGate)

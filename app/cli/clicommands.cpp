@@ -199,7 +199,7 @@ Commands:
                             summaries (or their folder) in place of the traces for the same
                             figures (docs/summary-format.md)
 
-compare, diff and steps also take:
+compare, diff, steps and ranks also take:
   --format text|markdown|json
                             markdown: the step line and the top rows as a table, for a
                             pull-request comment; json: every CSV field of every row
@@ -686,15 +686,9 @@ int run(const QStringList &arguments)
 
 QList<QCommandLineOption> gateOptionList()
 {
-    return QList<QCommandLineOption>{QCommandLineOption(QStringLiteral("format"),
-                                                        QStringLiteral("text, markdown or json."),
-                                                        QStringLiteral("FORMAT"), QStringLiteral("text"))} +
-           failOnOptionList();
-}
-
-QList<QCommandLineOption> failOnOptionList()
-{
-    return {QCommandLineOption(QStringLiteral("fail-on"),
+    return {QCommandLineOption(QStringLiteral("format"), QStringLiteral("text, markdown or json."),
+                               QStringLiteral("FORMAT"), QStringLiteral("text")),
+            QCommandLineOption(QStringLiteral("fail-on"),
                                QStringLiteral("Exit 3 when a row is B slower (slower), or either (change)."),
                                QStringLiteral("slower|change")),
             QCommandLineOption(QStringLiteral("strict"),
@@ -722,11 +716,6 @@ bool parseGateOptions(const QCommandLineParser &parser, GateOptions &options, in
                 .arg(format));
         return false;
     }
-    return parseFailOn(parser, options, status);
-}
-
-bool parseFailOn(const QCommandLineParser &parser, GateOptions &options, int &status)
-{
     options.failOn = GateMode::Off;
     if (parser.isSet(QStringLiteral("fail-on")) &&
         !parseGateMode(parser.value(QStringLiteral("fail-on")), options.failOn)) {

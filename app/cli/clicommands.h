@@ -160,7 +160,7 @@ bool loadPair(const QString &pathA, const QString &pathB, QList<LoadedRun> &a, Q
 // Warns of each run of a side that holds no GPU kernels, and of its traces' caveats (runCaveats).
 void warnAboutRuns(const QList<LoadedRun> &runs, const QString &side);
 
-// --format text|markdown|json, --fail-on slower|change and --strict: what diff, steps and compare
+// --format text|markdown|json, --fail-on slower|change and --strict: what diff, steps, compare and ranks
 // share to serve as a CI gate (markdown: a pull-request comment; json: every CSV field).
 enum class OutputFormat { Text, Markdown, Json };
 struct GateOptions
@@ -172,9 +172,6 @@ struct GateOptions
 QList<QCommandLineOption> gateOptionList();
 // Reads them back; false after printing a usage error (status set).
 bool parseGateOptions(const QCommandLineParser &parser, GateOptions &options, int &status);
-// --fail-on and --strict alone (ranks has a --format of its own), and reading them back.
-QList<QCommandLineOption> failOnOptionList();
-bool parseFailOn(const QCommandLineParser &parser, GateOptions &options, int &status);
 // Says on stderr which rows tripped the gate (or were waived for their caveat) and gives the exit
 // status: GateFailed when it failed, else Success.
 int gateStatus(const Gate &gate);

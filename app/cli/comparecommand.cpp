@@ -75,8 +75,8 @@ void printComparisonMarkdown(const std::vector<ComparisonRow> &rows, double alph
                              const QString &runsB, const QStringList &pairs, const Replication &replication)
 {
     out() << "### Scopeline compare\n\n"
-          << "**A** `" << options.pathA << "` (" << runsA << ") · **B** `" << options.pathB << "` (" << runsB
-          << ")\n\n";
+          << "**A** " << markdownCode(options.pathA) << " (" << runsA << ") · **B** "
+          << markdownCode(options.pathB) << " (" << runsB << ")\n\n";
     if (!pairs.isEmpty())
         out() << markdownCell(pairs.join(QStringLiteral("; "))) << "\n\n";
     out() << verdictLegend(replication, alpha, threshold) << "\n\n"

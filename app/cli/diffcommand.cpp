@@ -96,8 +96,8 @@ void printDiffMarkdown(const KernelDiff &diff, const StepBreakdown &steps, const
 {
     const KernelDiffSummary &s = diff.summary();
     out() << "### Scopeline diff\n\n"
-          << "**A** `" << pathA << "` (" << sideText(s, s.runsA, s.processesA) << ") · **B** `" << pathB
-          << "` (" << sideText(s, s.runsB, s.processesB) << ")\n\n"
+          << "**A** " << markdownCode(pathA) << " (" << sideText(s, s.runsA, s.processesA) << ") · **B** "
+          << markdownCode(pathB) << " (" << sideText(s, s.runsB, s.processesB) << ")\n\n"
           << "**" << markdownCell(steps.stepLine()) << "**\n\n"
           << "GPU busy" << s.perRunText() << ": A " << formatDuration(s.busyPerRunA) << ", B "
           << formatDuration(s.busyPerRunB) << " (" << relativeText(s.busyPerRunA, s.busyPerRunB)

@@ -24,9 +24,7 @@ void printRanks(const RankTable &ranks, const QStringList &positional)
     out() << "A: " << positional[0] << "\n";
     if (positional.size() == 2)
         out() << "B: " << positional[1] << "\n";
-    out() << "step scope: "
-          << (ranks.stepScope().isEmpty() ? QStringLiteral("the whole run") : ranks.stepScope())
-          << "; figures per step, a run's ranks each a row\n";
+    out() << "step scope: " << ranks.stepScopeText() << "; figures per step, a run's ranks each a row\n";
     out() << tableText(RankTable::columns(), ranks.rows());
     for (const QString &note : ranks.notes())
         out() << note << "\n";
@@ -50,12 +48,10 @@ void printRanks(const RankTable &ranks, const QStringList &positional)
 // rank's figures folded away, the gate.
 void printRanksMarkdown(const RankTable &ranks, const Gate &gate, const QStringList &shown)
 {
-    out() << "### Scopeline ranks\n\n**A** `" << shown[0] << "`";
+    out() << "### Scopeline ranks\n\n**A** " << markdownCode(shown[0]);
     if (shown.size() == 2)
-        out() << " · **B** `" << shown[1] << "`";
-    out() << "\n\nstep scope: "
-          << markdownCell(ranks.stepScope().isEmpty() ? QStringLiteral("the whole run") : ranks.stepScope())
-          << "; figures per step\n\n";
+        out() << " · **B** " << markdownCode(shown[1]);
+    out() << "\n\nstep scope: " << markdownCell(ranks.stepScopeText()) << "; figures per step\n\n";
     if (!ranks.comparison().empty()) {
         out() << "**A against B**, runs (processes when a side has several) as the unit: the mean over ranks "
                  "tested alone, the slowest rank and each rank Holm among themselves\n\n"
@@ -99,9 +95,6 @@ int ranksCommand(const QStringList &arguments)
     QCommandLineParser parser;
     const StepCommandOptions o;
     parser.addOptions(o.all());
-    const QCommandLineOption formatOption(QStringLiteral("format"), QStringLiteral("text, markdown or json."),
-                                          QStringLiteral("FORMAT"), QStringLiteral("text"));
-    parser.addOption(formatOption);
     const QCommandLineOption comparisonCsv(QStringLiteral("comparison-csv"),
                                            QStringLiteral("Write A against B (mean over ranks, slowest rank, "
                                                           "each rank) as CSV; - for standard output."),
@@ -111,13 +104,15 @@ int ranksCommand(const QStringList &arguments)
         QStringLiteral("Write the kinds of collective as CSV; - for standard output."),
         QStringLiteral("FILE"));
     parser.addOptions({comparisonCsv, collectivesCsv});
-    parser.addOptions(failOnOptionList());
+    parser.addOptions(gateOptionList());
     if (const QString error = parseOptions(parser, arguments); !error.isEmpty())
         return usageError(error);
-    const QString format = parser.value(formatOption);
-    const bool json = format == QLatin1String("json"), markdown = format == QLatin1String("markdown");
-    if (!json && !markdown && format != QLatin1String("text"))
-        return usageError(QStringLiteral("ranks: --format must be text, markdown or json"));
+    int status = Success;
+    GateOptions gateOptions;
+    if (!parseGateOptions(parser, gateOptions, status))
+        return status;
+    const bool json = gateOptions.format == OutputFormat::Json,
+               markdown = gateOptions.format == OutputFormat::Markdown;
     int toStandardOutput = 0;
     for (const QCommandLineOption *csv : {&o.csv, &comparisonCsv, &collectivesCsv})
         if (parser.isSet(*csv) && parser.value(*csv) == QLatin1String("-")) {
@@ -125,15 +120,11 @@ int ranksCommand(const QStringList &arguments)
                 return usageError(
                     QStringLiteral("--%1 - writes the CSV to standard output: it cannot go with "
                                    "--format %2")
-                        .arg(csv->names().constFirst(), format));
+                        .arg(csv->names().constFirst(), parser.value(QStringLiteral("format"))));
             if (++toStandardOutput > 1)
                 return usageError(
                     QStringLiteral("one CSV at most to standard output (-); give the others files"));
         }
-    int status = Success;
-    GateOptions gateOptions;
-    if (!parseFailOn(parser, gateOptions, status))
-        return status;
     QStringList positional = parser.positionalArguments();
     if (!expandRecordedPair(positional, nullptr, status))
         return status;
@@ -164,11 +155,9 @@ int ranksCommand(const QStringList &arguments)
     for (int side = 0; side < (b.isEmpty() ? 1 : 2); ++side)
         if (std::none_of(ranks.rows().begin(), ranks.rows().end(),
                          [side](const RankRow &row) { return row.side == side && row.steps > 0; }))
-            warning(
-                QStringLiteral("no step of %1 with kernels in %2; --step SCOPE picks another "
-                               "(scopeline-cli scopes lists them)")
-                    .arg(ranks.stepScope().isEmpty() ? QStringLiteral("the whole run") : ranks.stepScope(),
-                         side == 0 ? QStringLiteral("A") : QStringLiteral("B")));
+            warning(QStringLiteral("no step of %1 with kernels in %2; --step SCOPE picks another "
+                                   "(scopeline-cli scopes lists them)")
+                        .arg(ranks.stepScopeText(), side == 0 ? QStringLiteral("A") : QStringLiteral("B")));
     err().flush();
     if (json)
         printRanksJson(ranks, gate, positional, options);

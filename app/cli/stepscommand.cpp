@@ -56,7 +56,7 @@ void printStepsMarkdown(const StepBreakdown &steps, const Gate &gate, const QStr
 {
     const QString note = steps.note();
     out() << "### Scopeline steps\n\n"
-          << "**A** `" << pathA << "` · **B** `" << pathB << "`\n\n"
+          << "**A** " << markdownCode(pathA) << " · **B** " << markdownCode(pathB) << "\n\n"
           << "**" << markdownCell(steps.stepLine()) << "**\n\n"
           << markdownCell(unitsText(steps)) << "\n\n"
           << (note.isEmpty() ? QString() : markdownCell(note) + QStringLiteral("\n\n"))
@@ -175,11 +175,12 @@ void printVariantStepsJson(const VariantSteps &variants, const Gate &gate, const
 void printVariantStepsMarkdown(const VariantSteps &variants, const Gate &gate,
                                const QList<SideArgument> &sides)
 {
-    out() << "### Scopeline steps\n\n**baseline** `" << sides[0].path << "`\n\n";
+    out() << "### Scopeline steps\n\n**baseline** " << markdownCode(sides[0].path) << "\n\n";
     for (int i = 0; i < int(variants.comparisons().size()); ++i)
         out() << "- **" << markdownCell(variants.leadLine(i)) << "**\n";
     for (int i = 0; i < int(variants.comparisons().size()); ++i)
-        out() << "\n#### " << markdownCell(variants.labels()[i]) << " `" << sides[i + 1].path << "`\n\n"
+        out() << "\n#### " << markdownCell(variants.labels()[i]) << " " << markdownCode(sides[i + 1].path)
+              << "\n\n"
               << tableMarkdown(candidateColumns(), variants.rows(i));
     out() << closingMarkdown(gate);
 }

@@ -112,8 +112,7 @@ void Gate::addRanks(const RankTable &ranks)
     const RankComparisonRow &mean = ranks.comparison().front();
     GateRow row;
     row.table = QStringLiteral("step");
-    row.name = tr("step time, mean over ranks (%1)")
-                   .arg(ranks.stepScope().isEmpty() ? tr("the whole run") : ranks.stepScope());
+    row.name = tr("step time, mean over ranks (%1)").arg(ranks.stepScopeText());
     row.verdict = mean.verdict;
     row.change = mean.meanA > 0 ? mean.delta / mean.meanA : std::nan("");
     row.p = mean.p;

@@ -400,6 +400,11 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
     }
 }
 
+QString RankTable::stepScopeText() const
+{
+    return m_stepScope.isEmpty() ? tr("the whole run") : m_stepScope;
+}
+
 void RankTable::compare()
 {
     // The entries of each side (a rank of a run) as Replication sees them: a run's ranks one run, and

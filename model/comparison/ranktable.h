@@ -99,6 +99,8 @@ public:
     RankTable(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const Options &options);
 
     const QString &stepScope() const { return m_stepScope; }
+    // The step scope as said: its name, or "the whole run".
+    QString stepScopeText() const;
     const std::vector<RankRow> &rows() const { return m_rows; }
     const std::vector<RunCollectives> &collectives() const { return m_collectives; }
     // Empty without a second side.

@@ -175,14 +175,15 @@ QList<LoadedRun> loadRanksOf(const TraceRun &run, const std::function<void(doubl
             SummaryCache::store(entry, *loaded.summary);
         return {loaded};
     }
+    // the GPUs' keys are taken after the load: kept only if the trace is still the one the load began on
+    bool keep = !entry.isEmpty() && SummaryCache::entryOf(run.file, -1) == entry;
     QList<LoadedRun> ranks;
     for (const int device : devices) {
         const TraceRun rank = rankOf(run, device, devices);
         ranks.append(analysed(rank, traceOf(rank, result.trace), scopes, events));
-        if (!entry.isEmpty())
-            SummaryCache::store(SummaryCache::entryOf(run.file, device), *ranks.back().summary);
+        keep = keep && SummaryCache::store(SummaryCache::entryOf(run.file, device), *ranks.back().summary);
     }
-    if (!entry.isEmpty()) // last: a list of GPUs names only summaries kept
+    if (keep) // last: a list of GPUs names only summaries kept
         SummaryCache::storeDevices(entry, devices);
     return ranks;
 }

@@ -145,14 +145,15 @@ void SummaryCache::storeDevices(const QString &entry, const std::vector<int> &de
         file.commit();
 }
 
-void SummaryCache::store(const QString &entry, const RunSummary &summary)
+bool SummaryCache::store(const QString &entry, const RunSummary &summary)
 {
-    if (entry.isEmpty() || !QDir().mkpath(QFileInfo(entry).path()))
-        return;
+    if (entry.isEmpty() || !QDir().mkpath(QFileInfo(entry).path()) ||
+        !RunSummaryFile::write(summary, entry).isEmpty())
+        return false;
     // trimmed once a process: a folder of thousands is listed once, not once a run
     static std::once_flag trimmed;
-    if (RunSummaryFile::write(summary, entry).isEmpty())
-        std::call_once(trimmed, [&entry] { trim(QFileInfo(entry).path(), kMaxBytes); });
+    std::call_once(trimmed, [&entry] { trim(QFileInfo(entry).path(), kMaxBytes); });
+    return true;
 }
 
 SummaryCache::Cleared SummaryCache::clear()
@@ -164,7 +165,7 @@ SummaryCache::Cleared SummaryCache::clear()
     for (const QFileInfo &file : QDir(dir).entryInfoList(keptFilePatterns(), QDir::Files)) {
         const int64_t size = file.size(); // read before it goes
         if (QFile::remove(file.filePath())) {
-            ++cleared.files;
+            cleared.files += file.fileName().endsWith(RunSummaryFile::suffix());
             cleared.bytes += size;
         }
     }

@@ -31,13 +31,15 @@ public:
     // by the load that follows).
     static std::shared_ptr<RunSummary> find(const QString &entry);
     // Keeps a summary there; a folder that cannot be written leaves the cache as it is (a load never
-    // fails for it). The cache then keeps to kMaxBytes, the least recently used going first.
-    static void store(const QString &entry, const RunSummary &summary);
+    // fails for it). The cache then keeps to kMaxBytes, the least recently used going first. True when
+    // it was kept.
+    static bool store(const QString &entry, const RunSummary &summary);
     // A trace of several GPUs keeps a summary per GPU (entryOf(trace, device)) and, at the whole trace's
     // entry, which GPUs it has; empty when none are kept or the list cannot be read.
     static std::vector<int> findDevices(const QString &entry);
     static void storeDevices(const QString &entry, const std::vector<int> &devices);
-    // Removes every summary kept (Tools › Clear Kept Summaries); how many and their bytes.
+    // Removes every summary kept and the lists of GPUs (Tools › Clear Kept Summaries); how many
+    // summaries, and the bytes of all.
     struct Cleared
     {
         int files = 0;

@@ -201,6 +201,22 @@ inline QString markdownCell(const QString &text)
     return escaped;
 }
 
+// A text as a Markdown code span (a path, a side's label): fenced by one backtick more than its
+// longest run of them, so that one inside does not end it; spaced from a fence it begins or ends with.
+inline QString markdownCode(const QString &text)
+{
+    int longest = 0, run = 0;
+    for (const QChar c : text) {
+        run = c == QLatin1Char('`') ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    const QString fence(longest + 1, QLatin1Char('`'));
+    const QString pad = text.startsWith(QLatin1Char('`')) || text.endsWith(QLatin1Char('`'))
+                            ? QStringLiteral(" ")
+                            : QString();
+    return fence + pad + text + pad + fence;
+}
+
 // The pull-request comment's table: the given columns over the first `count` rows as a Markdown
 // table, titles first, each cell the display text the CLI prints ("–" in an empty cell), left-aligned
 // where the CLI aligns left.

@@ -207,12 +207,11 @@ QString StepTimeChart::stepToolTip(const QPoint &pos) const
         return {};
     const StepInstance &step = run->steps[std::size_t(index)];
     const QString sideName = side == 0 ? QStringLiteral("A") : QStringLiteral("B");
+    // one arg() for all: a label's or run's own "%1" is not a place to fill
     return tr("%1 — %2, step %3: %4\n%5 kernels, GPU busy %6\nClick: this step in the timeline")
-        .arg(m_labels[side].isEmpty() ? sideName : sideName + QStringLiteral(": ") + m_labels[side], run->run)
-        .arg(index)
-        .arg(formatDuration(double(step.parts[std::size_t(StepPart::Step)])))
-        .arg(step.kernels)
-        .arg(formatDuration(double(step.parts[std::size_t(StepPart::Busy)])));
+        .arg(m_labels[side].isEmpty() ? sideName : sideName + QStringLiteral(": ") + m_labels[side], run->run,
+             QString::number(index), formatDuration(double(step.parts[std::size_t(StepPart::Step)])),
+             QString::number(step.kernels), formatDuration(double(step.parts[std::size_t(StepPart::Busy)])));
 }
 
 void StepTimeChart::titleAxes()
