@@ -56,6 +56,18 @@ ino_t inodeOf(const QString &path)
     return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? st.st_ino : 0;
 }
 
+// The ranks of a run of several GPUs, summarised; read: whether its trace was read. A small trace reports
+// its progress once, as the cache does: what tells a read from a kept summary is that a read writes
+// each GPU's summary anew (another file, another inode), here that of `device`.
+QList<LoadedRun> summariseRanks(const TraceRun &run, int device, bool &read)
+{
+    const ino_t before = inodeOf(SummaryCache::entryOf(run.file, device));
+    const QList<LoadedRun> ranks =
+        LoadedRun::loadRanks(run, {}, nullptr, LoadedRun::Scopes::Index, LoadedRun::Events::Drop);
+    read = before == 0 || inodeOf(SummaryCache::entryOf(run.file, device)) != before;
+    return ranks;
+}
+
 void setModified(const QString &path, const QDateTime &time)
 {
     QFile file(path);
@@ -241,16 +253,8 @@ private slots:
         TraceRun run;
         run.file = trace;
         run.name = QStringLiteral("two_gpus");
-        // a small trace reports its progress once, as the cache does: what tells a read from a kept
-        // summary is that a read writes each rank's summary anew (another file, another inode)
         bool read = false;
-        const auto load = [&] {
-            const ino_t before = inodeOf(SummaryCache::entryOf(trace, 0));
-            const QList<LoadedRun> ranks =
-                LoadedRun::loadRanks(run, {}, nullptr, LoadedRun::Scopes::Index, LoadedRun::Events::Drop);
-            read = before == 0 || inodeOf(SummaryCache::entryOf(trace, 0)) != before;
-            return ranks;
-        };
+        const auto load = [&] { return summariseRanks(run, 0, read); };
         const QList<LoadedRun> first = load();
         QVERIFY(read);
         QCOMPARE(first.size(), 2);
@@ -293,6 +297,36 @@ private slots:
         QCOMPARE(SummaryCache::clear().files, 2); // the summaries; the list goes with them
         QVERIFY(QDir(m_cache).isEmpty());
         QVERIFY(!QFileInfo::exists(devices));
+    }
+
+    // A run that is a folder (rocpd's database per process, GPUs 0 and 2) is kept by every file in it:
+    // read once, then from the cache with the same figures; a database touched, it is read again.
+    void runFolderIsKept()
+    {
+        const QString source = testdata::path("converted/rocpd");
+        REQUIRE_TEST_DATA(source);
+        const QString folder = m_dir.filePath(QStringLiteral("rocpd"));
+        QDir(folder).removeRecursively();
+        QVERIFY(QDir().mkpath(folder));
+        for (const QString &name : QDir(source).entryList(QDir::Files))
+            QVERIFY(QFile::copy(QDir(source).filePath(name), QDir(folder).filePath(name)));
+        TraceRun run;
+        run.file = folder;
+        run.name = QStringLiteral("rocpd");
+        bool read = false;
+        const QList<LoadedRun> first = summariseRanks(run, 0, read);
+        QVERIFY(read);
+        QCOMPARE(first.size(), 2);
+        QCOMPARE(first[1].run.rank, 2);
+        QCOMPARE(SummaryCache::findDevices(SummaryCache::entryOf(folder, -1)), (std::vector<int>{0, 2}));
+        const QList<LoadedRun> kept = summariseRanks(run, 0, read);
+        QVERIFY(!read);
+        QCOMPARE(RankTable(kept, {}, {}).toCsv(), RankTable(first, {}, {}).toCsv());
+        QCOMPARE(StepBreakdown({kept}, {kept}).toCsv(), StepBreakdown({first}, {first}).toCsv());
+        const QString database = QDir(folder).filePath(QDir(folder).entryList(QDir::Files).constFirst());
+        setModified(database, QDateTime::currentDateTime().addSecs(-60));
+        QCOMPARE(RankTable(summariseRanks(run, 0, read), {}, {}).toCsv(), RankTable(first, {}, {}).toCsv());
+        QVERIFY(read);
     }
 
     // The CLI's figures with the cache filled are those without it, byte for byte.

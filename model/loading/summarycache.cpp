@@ -22,6 +22,7 @@ namespace scopeline {
 namespace {
 
 constexpr qint64 kEdgeBytes = 64 * 1024; // of a trace's start and end, read into its key
+constexpr int kMaxFolderFiles = 64; // a run folder of more is read each time: its key would read them all
 
 // What a file is, as the key reads it: its size, modification time (ns) and inode.
 QByteArray fileIdentity(const QString &path)
@@ -85,19 +86,33 @@ QString SummaryCache::folder()
 QString SummaryCache::entryOf(const QString &trace, int device)
 {
     const QString dir = folder();
-    const QString path = QFileInfo(trace).absoluteFilePath();
-    const QByteArray identity = fileIdentity(path);
-    if (dir.isEmpty() || identity.isEmpty() || programIdentity().isEmpty())
+    const QFileInfo info(trace);
+    const QString path = info.absoluteFilePath();
+    if (dir.isEmpty() || programIdentity().isEmpty())
         return {};
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
+    // A run that is a folder (rocprofv3's database per process) is known by every file in it.
+    QStringList files;
+    if (info.isDir()) {
+        for (const QString &name : QDir(path).entryList(QDir::Files, QDir::Name))
+            files << path + QLatin1Char('/') + name;
+        if (files.isEmpty() || files.size() > kMaxFolderFiles)
+            return {};
+    } else {
+        files << path;
+    }
     QCryptographicHash hash(QCryptographicHash::Sha256);
     hash.addData(programIdentity());
-    hash.addData(path.toUtf8() + '\0' + identity + ' ' + QByteArray::number(device) + '\0');
-    hash.addData(file.read(kEdgeBytes));
-    if (file.size() > kEdgeBytes && file.seek(std::max(kEdgeBytes, file.size() - kEdgeBytes)))
+    hash.addData(path.toUtf8() + '\0' + QByteArray::number(device) + '\0');
+    for (const QString &name : files) {
+        const QByteArray identity = fileIdentity(name);
+        QFile file(name);
+        if (identity.isEmpty() || !file.open(QIODevice::ReadOnly))
+            return {};
+        hash.addData(name.toUtf8() + '\0' + identity + '\0');
         hash.addData(file.read(kEdgeBytes));
+        if (file.size() > kEdgeBytes && file.seek(std::max(kEdgeBytes, file.size() - kEdgeBytes)))
+            hash.addData(file.read(kEdgeBytes));
+    }
     return dir + QLatin1Char('/') + QString::fromLatin1(hash.result().toHex()) + RunSummaryFile::suffix();
 }
 

@@ -25,7 +25,8 @@ public:
     // keeps no second copy of each (on a cluster, in a shared home folder).
     static void turnOff();
     // Where a trace's summary is kept (device: a GPU of it, -1 for the whole trace); empty when the
-    // cache is off or the trace cannot be read. Taken before the trace is loaded.
+    // cache is off or the trace cannot be read. Taken before the trace is loaded. A run that is a
+    // folder (databases of one run) is known by every file in it, up to 64 of them.
     static QString entryOf(const QString &trace, int device);
     // The summary kept there, null when none is or it cannot be read (a damaged one is written again
     // by the load that follows).
