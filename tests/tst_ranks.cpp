@@ -14,6 +14,8 @@
 #include "model/comparison/replication.h"
 #include "model/comparison/scopecomparison.h"
 #include "model/comparison/stepbreakdown.h"
+#include "model/comparison/variantranks.h"
+#include "model/comparison/variantsteps.h"
 #include "model/loading/tracefolder.h"
 #include "model/tables/durationformat.h"
 #include "model/tracedata/devicetrace.h"
@@ -859,6 +861,75 @@ private slots:
         QVERIFY2(oneRun.exitCode == 4 && oneRun.err.contains("not judged: step time, mean over ranks"),
                  oneRun.err.constData());
         QCOMPARE(ranksGate({sideA, QStringLiteral("--fail-on"), QStringLiteral("slower")}).exitCode, 1);
+    }
+
+    // ranks A B C: each candidate against the baseline, judged together. Three launches of the DLRM
+    // job, two runs (processes) each: B 5 % slower, C as A. The means over ranks are the steps' step
+    // rows as VariantSteps judges them (one Holm family over the candidates, each interval at its
+    // level); the gate trips on B alone; the CLI's tables carry a variant column.
+    void variantsJudgedTogether()
+    {
+        QTemporaryDir dir(testdata::scratchDir());
+        const QDir job(testdata::dlrmRun());
+        const double factors[3][2] = {{1.0, 1.002}, {1.05, 1.052}, {1.001, 1.003}};
+        for (int s = 0; s < 3; ++s)
+            for (int r = 0; r < 2; ++r) {
+                const QString run =
+                    dir.filePath(QStringLiteral("%1/run_%2").arg(QLatin1Char("ABC"[s])).arg(r));
+                QVERIFY(QDir().mkpath(run));
+                for (const QString &file : m_files)
+                    QVERIFY(alteredRank(
+                        job.filePath(file), QDir(run).filePath(file),
+                        QStringLiteral("job %1 %2").arg(10000 * (1 + 2 * s + r)).arg(factors[s][r])));
+            }
+        const QString paths[3] = {dir.filePath(QStringLiteral("A")), dir.filePath(QStringLiteral("B")),
+                                  dir.filePath(QStringLiteral("C"))};
+        const QList<LoadedRun> a = load(paths[0]), b = load(paths[1]), c = load(paths[2]);
+        const QStringList labels{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C")};
+        const VariantRanks ranks(a, {b, c}, labels);
+        const VariantSteps steps(a, {b, c}, labels.mid(1));
+        QCOMPARE(ranks.tables().size(), std::size_t(2));
+        for (std::size_t i = 0; i < 2; ++i) {
+            const RankComparisonRow &mean = ranks.tables()[i].comparison().front();
+            const StepRow &step = steps.comparisons()[i].row(StepPart::Step);
+            QCOMPARE(mean.unitsA, 2);
+            QVERIFY(std::fabs(mean.p - step.p) <= 1e-9 * step.p);
+            QCOMPARE(mean.verdict, step.verdict);
+            QVERIFY(std::fabs(mean.ciLevel - step.ciLevel) <= 1e-12);
+            QVERIFY(std::fabs(mean.ciLow - step.ciLow) <= 1e-6 * std::fabs(step.ciLow));
+        }
+        QCOMPARE(ranks.tables()[0].comparison().front().verdict, Verdict::Slower);
+        QCOMPARE(ranks.tables()[1].comparison().front().verdict, Verdict::NoSignificantChange);
+        // judged together: B's mean at a Holm level below alpha, where alone it is at alpha
+        QVERIFY(ranks.tables()[0].comparison().front().ciLevel > 0.95 + 1e-9);
+        QVERIFY(std::fabs(RankTable(a, b, {}).comparison().front().ciLevel - 0.95) < 1e-12);
+        // the per-rank rows: the baseline's ranks once, then each candidate's, named by variant
+        const std::vector<VariantRankRow> rows = ranks.rows();
+        QCOMPARE(rows.size(), std::size_t(3 * 16));
+        QCOMPARE(rows.front().variant, QStringLiteral("A"));
+        QCOMPARE(rows[16].variant, QStringLiteral("B"));
+        QCOMPARE(rows.back().variant, QStringLiteral("C"));
+        QVERIFY(ranks.notes().front().startsWith(QLatin1String("A run_0: 8 ranks")));
+
+        const QString csv = dir.filePath(QStringLiteral("comparison.csv"));
+        const ProcessResult cli =
+            runProcess(QStringLiteral(SCOPELINE_CLI),
+                       {QStringLiteral("ranks"), paths[0], paths[1], paths[2], QStringLiteral("--fail-on"),
+                        QStringLiteral("slower"), QStringLiteral("--comparison-csv"), csv,
+                        QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(cli.exitCode == 3, cli.err.constData());
+        const QJsonObject root = QJsonDocument::fromJson(cli.out).object();
+        const QJsonArray tripped = root[QStringLiteral("gate")][QStringLiteral("tripped")].toArray();
+        QCOMPARE(tripped.size(), 1);
+        QCOMPARE(tripped[0][QStringLiteral("name")].toString(),
+                 QStringLiteral("B: step time, mean over ranks (ProfilerStep)"));
+        QCOMPARE(root[QStringLiteral("comparison")].toArray().size(), 2 * 10);
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(file.readAll()).trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 1 + 2 * 10);
+        QVERIFY2(lines[0].startsWith(QLatin1String("variant,what,")), qPrintable(lines[0]));
+        QVERIFY2(lines[11].startsWith(QLatin1String("C,mean over ranks,2,2,")), qPrintable(lines[11]));
     }
 
     // ranks A B: the CSV header as documented, the rows of both sides, A against B on runs.

@@ -173,7 +173,7 @@ Commands:
                             runs sit in side/<process>/<run>/), Holm over the rows; --step
                             names the step scope (default: ProfilerStep or JAX's outermost
                             PjitFunction(...), else the whole run; "whole-run" asks for it)
-  ranks A [B] [--step SCOPE] [--csv FILE] [--alpha P] [--threshold PERCENT]
+  ranks A [B [C ...]] [--step SCOPE] [--csv FILE] [--alpha P] [--threshold PERCENT]
         [--format text|markdown|json]
                             several GPUs of one job (a folder of rank files is one run): per
                             rank, the step split into compute, exposed communication and idle,
@@ -217,7 +217,7 @@ compare, diff, steps and ranks also take:
                             numbers of ranks) or rest on one run a side fail the gate too;
                             without it they do not
 
-More than two variants: compare, diff, steps and report take A B C ..., A the baseline, each
+More than two variants: compare, diff, steps, ranks and report take A B C ..., A the baseline, each
 [LABEL=]PATH (the label defaults to the folder's name): each candidate against the baseline, the Holm
 families grown by the candidates, a variant column first in every CSV; compare adds a Kruskal-Wallis
 test across all variants per scope. With steps, labels that are all numbers (K=5, K=10, ...; --sweep

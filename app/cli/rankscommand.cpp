@@ -6,6 +6,7 @@
 
 #include "model/comparison/ranktable.h"
 #include "model/comparison/stepbreakdown.h"
+#include "model/comparison/variantranks.h"
 #include "model/loading/sideargument.h"
 
 #include <QCommandLineParser>
@@ -88,6 +89,97 @@ void printRanksJson(const RankTable &ranks, const Gate &gate, const QStringList 
     out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
 }
 
+// `ranks A B C …`: each candidate's ranks against the baseline's, judged together.
+int variantRanks(const QList<SideArgument> &sides, const RankTable::Options &options,
+                 const GateOptions &output, const QCommandLineParser &parser,
+                 const QCommandLineOption *csvs[3])
+{
+    LoadedVariants loaded;
+    if (const int status = loadVariants(sides, loaded); status != Success)
+        return status;
+    const QStringList labels = QStringList{sides[0].label} + loaded.labels;
+    const VariantRanks variants(loaded.baseline, loaded.candidates, labels, options);
+    const QString scope = variants.tables().front().stepScopeText();
+    Gate gate(output.failOn, output.strict);
+    for (std::size_t i = 0; i < variants.tables().size(); ++i)
+        gate.addRanks(variants.tables()[i], loaded.labels[qsizetype(i)]);
+    const std::vector<VariantRankRow> rows = variants.rows();
+    for (qsizetype v = 0; v < labels.size(); ++v) // said before the figures, as a pair's
+        if (std::none_of(rows.begin(), rows.end(),
+                         [&](const VariantRankRow &r) { return r.variant == labels[v] && r.row.steps > 0; }))
+            warning(QStringLiteral("no step of %1 with kernels in %2; --step SCOPE picks another "
+                                   "(scopeline-cli scopes lists them)")
+                        .arg(scope, labels[v]));
+    err().flush();
+    const QString family = QStringLiteral(
+        "runs (processes when a side has several) as the unit; the candidates' means over ranks one Holm "
+        "family, their slowest ranks and ranks another");
+    if (output.format == OutputFormat::Json) {
+        QJsonArray candidates;
+        for (qsizetype i = 0; i < loaded.labels.size(); ++i)
+            candidates.append(
+                QJsonObject{{QStringLiteral("label"), loaded.labels[i]},
+                            {QStringLiteral("path"), sides[i + 1].path},
+                            {QStringLiteral("caveat"), variants.tables()[std::size_t(i)].caveat()}});
+        const QJsonObject root{
+            {QStringLiteral("command"), QStringLiteral("ranks")},
+            {QStringLiteral("baseline"),
+             QJsonObject{{QStringLiteral("label"), labels[0]}, {QStringLiteral("path"), sides[0].path}}},
+            {QStringLiteral("candidates"), candidates},
+            {QStringLiteral("step_scope"), variants.tables().front().stepScope()},
+            {QStringLiteral("alpha"), options.alpha},
+            {QStringLiteral("threshold"), options.threshold},
+            {QStringLiteral("rows"), tableJson(VariantRanks::columns(), rows)},
+            {QStringLiteral("collectives"),
+             tableJson(VariantRanks::collectiveColumns(), variants.collectiveKinds())},
+            {QStringLiteral("comparison"),
+             tableJson(VariantRanks::comparisonColumns(), variants.comparison())},
+            {QStringLiteral("notes"), QJsonArray::fromStringList(variants.notes())},
+            {QStringLiteral("gate"), gateJson(gate)}};
+        out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
+    } else if (output.format == OutputFormat::Markdown) {
+        out() << "### Scopeline ranks\n\n**baseline** " << markdownCell(labels[0]) << " "
+              << markdownCode(sides[0].path) << "\n\nstep scope: " << markdownCell(scope)
+              << "; figures per step\n\n**Each candidate against the baseline**, " << family << "\n\n"
+              << tableMarkdown(VariantRanks::comparisonColumns(), variants.comparison()) << "\n";
+        for (std::size_t i = 0; i < variants.tables().size(); ++i)
+            if (!variants.tables()[i].caveat().isEmpty())
+                out() << "caveat (" << markdownCell(loaded.labels[qsizetype(i)])
+                      << "): " << markdownCell(variants.tables()[i].caveat()) << "\n\n";
+        for (const QString &note : variants.notes())
+            out() << "- " << markdownCell(note) << "\n";
+        out() << "\n<details><summary>Per rank (" << rows.size() << " rows)</summary>\n\n"
+              << tableMarkdown(VariantRanks::columns(), rows) << "\n</details>\n"
+              << closingMarkdown(gate);
+    } else {
+        out() << "baseline: " << sides[0].shown() << "\n";
+        for (qsizetype i = 1; i < sides.size(); ++i)
+            out() << labels[i] << ": " << sides[i].path << "\n";
+        out() << "step scope: " << scope << "; figures per step, a run's ranks each a row\n";
+        out() << tableText(VariantRanks::columns(), rows);
+        for (const QString &note : variants.notes())
+            out() << note << "\n";
+        if (!variants.collectiveKinds().empty())
+            out() << "\nCollectives, per kind over the ranks of every run:\n"
+                  << tableText(VariantRanks::collectiveColumns(), variants.collectiveKinds());
+        out() << "\nEach candidate against the baseline, " << family
+              << ", each interval at its row's level:\n"
+              << tableText(VariantRanks::comparisonColumns(), variants.comparison());
+        for (std::size_t i = 0; i < variants.tables().size(); ++i)
+            if (!variants.tables()[i].caveat().isEmpty())
+                out() << "caveat (" << loaded.labels[qsizetype(i)] << "): " << variants.tables()[i].caveat()
+                      << "\n";
+    }
+    out().flush();
+    const QString tables[3] = {tableCsv(VariantRanks::columns(), rows),
+                               tableCsv(VariantRanks::comparisonColumns(), variants.comparison()),
+                               tableCsv(VariantRanks::collectiveColumns(), variants.collectiveKinds())};
+    for (int i = 0; i < 3; ++i)
+        if (parser.isSet(*csvs[i]) && !writeTextFile(parser.value(*csvs[i]), tables[i]))
+            return Unreadable;
+    return gateStatus(gate);
+}
+
 } // namespace
 
 int ranksCommand(const QStringList &arguments)
@@ -128,22 +220,28 @@ int ranksCommand(const QStringList &arguments)
     QStringList positional = parser.positionalArguments();
     if (!expandRecordedPair(positional, nullptr, status))
         return status;
-    if (positional.isEmpty() || positional.size() > 2)
-        return usageError(QStringLiteral("ranks needs one path, or two (A and B)"));
-    if (gateOptions.failOn != GateMode::Off && positional.size() != 2)
-        return usageError(QStringLiteral("ranks --fail-on gates A against B: give two paths"));
+    if (positional.isEmpty())
+        return usageError(
+            QStringLiteral("ranks needs one path, two (A and B), or more (a baseline and candidates)"));
+    if (gateOptions.failOn != GateMode::Off && positional.size() < 2)
+        return usageError(QStringLiteral("ranks --fail-on gates A against B: give two paths or more"));
     // [LABEL=]PATH as the other commands take them: loaded by the path, named by the label and path
+    QList<SideArgument> sides;
     QStringList shown;
     for (QString &argument : positional) {
-        const SideArgument side = SideArgument::parse(argument);
-        argument = side.path;
-        shown << side.shown();
+        sides.append(SideArgument::parse(argument));
+        argument = sides.back().path;
+        shown << sides.back().shown();
     }
     RankTable::Options options;
     if (!parseLevels(parser, o.alpha, o.threshold, options.alpha, options.threshold, status))
         return status;
     if (!parseStepScope(parser, o.step, options.stepScope, status))
         return status;
+    if (sides.size() > 2) {
+        const QCommandLineOption *csvs[3] = {&o.csv, &comparisonCsv, &collectivesCsv};
+        return variantRanks(sides, options, gateOptions, parser, csvs);
+    }
 
     QList<LoadedRun> a, b;
     if (positional.size() == 2 ? !loadPair(positional[0], positional[1], a, b) : !loadPaths(positional, a))

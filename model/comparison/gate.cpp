@@ -105,18 +105,18 @@ void Gate::addStep(const StepBreakdown &steps, const QString &variant)
     add(std::move(row));
 }
 
-void Gate::addRanks(const RankTable &ranks)
+void Gate::addRanks(const RankTable &ranks, const QString &variant)
 {
     if (ranks.comparison().empty())
         return;
     const RankComparisonRow &mean = ranks.comparison().front();
     GateRow row;
     row.table = QStringLiteral("step");
-    row.name = tr("step time, mean over ranks (%1)").arg(ranks.stepScopeText());
+    row.name = ofVariant(variant, tr("step time, mean over ranks (%1)").arg(ranks.stepScopeText()));
     row.verdict = mean.verdict;
     row.change = mean.meanA > 0 ? mean.delta / mean.meanA : std::nan("");
     row.p = mean.p;
-    row.holm = false;
+    row.holm = !variant.isEmpty(); // the candidates' means are one Holm family
     if (!mean.reason.isEmpty()) { // no steps on a side, or too few runs (processes) to test
         row.caveat = mean.reason;
         if (m_mode != GateMode::Off)

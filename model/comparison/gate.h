@@ -50,8 +50,9 @@ public:
     // With several variants, `variant` names the candidate the row is of.
     void addStep(const StepBreakdown &steps, const QString &variant = {});
     // Several GPUs: the mean over ranks of A against B, the question `ranks` asks (tested alone); the
-    // slowest rank and each rank explain it, they do not gate. Nothing without a second side.
-    void addRanks(const RankTable &ranks);
+    // slowest rank and each rank explain it, they do not gate. Nothing without a second side. With
+    // several variants, `variant` names the candidate (their means one Holm family).
+    void addRanks(const RankTable &ranks, const QString &variant = {});
     // Every kernel (or op) row's verdict, GPU time per run; the per-call verdict does not gate.
     void addKernelDiff(const KernelDiff &diff, const QString &variant = {});
     // The scopes' verdict rows (pooled, or the run pair of a 1 v 1 comparison), judged as the table

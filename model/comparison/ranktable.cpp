@@ -453,14 +453,15 @@ void RankTable::compare()
                 if (!std::isnan(v))
                     values[side][what].push_back(v);
     }
-    std::vector<double> rawP;
     for (const QString &what : order) {
         RankComparisonRow row;
         row.what = what;
-        const std::vector<double> &a = values[0][what], &b = values[1][what];
-        row.unitsA = int(a.size());
-        row.unitsB = int(b.size());
-        const stats::MeanVariance ma = stats::meanVariance(a), mb = stats::meanVariance(b);
+        row.valuesA = values[0][what];
+        row.valuesB = values[1][what];
+        row.unitsA = int(row.valuesA.size());
+        row.unitsB = int(row.valuesB.size());
+        const stats::MeanVariance ma = stats::meanVariance(row.valuesA),
+                                  mb = stats::meanVariance(row.valuesB);
         row.meanA = ma.mean;
         row.meanB = mb.mean;
         row.delta = mb.mean - ma.mean;
@@ -474,31 +475,47 @@ void RankTable::compare()
                              : tr("one run on a side: run-to-run variation not measured");
         else
             row.pRaw = stats::welchTest(ma, mb).p;
-        rawP.push_back(row.pRaw);
         m_comparison.push_back(row);
     }
-    // The mean over ranks is the question asked, tested alone; the slowest rank and each rank are one
-    // Holm family; each interval at the level its row is judged.
-    const std::vector<double> family(rawP.begin() + 1, rawP.end());
-    const std::vector<double> holm = stats::holmAdjust(family),
-                              levels = stats::holmLevels(family, m_options.alpha);
-    const double stepA = m_comparison.front().meanA;
-    for (std::size_t i = 0; i < m_comparison.size(); ++i) {
-        RankComparisonRow &row = m_comparison[i];
-        row.p = i == 0 ? row.pRaw : holm[i - 1];
-        const double level = i == 0 ? (std::isnan(row.pRaw) ? row.pRaw : m_options.alpha) : levels[i - 1];
-        if (!std::isnan(level)) {
-            const stats::WelchTest welch =
-                stats::welchTest(stats::meanVariance(values[0][row.what]),
-                                 stats::meanVariance(values[1][row.what]), 1 - level);
-            if (intervalAgrees(row.pRaw, level, welch.ciLow, welch.ciHigh)) {
-                row.ciLow = welch.ciLow;
-                row.ciHigh = welch.ciHigh;
+    judgeTogether({this});
+}
+
+void RankTable::judgeTogether(const std::vector<RankTable *> &tables)
+{
+    // The mean over ranks is the question asked, tested alone (of several candidates, their means one
+    // Holm family); the slowest rank and each rank, of every candidate, another; each interval at the
+    // level its row is judged.
+    std::vector<double> meanP, restP;
+    for (const RankTable *table : tables)
+        for (std::size_t i = 0; i < table->m_comparison.size(); ++i)
+            (i == 0 ? meanP : restP).push_back(table->m_comparison[i].pRaw);
+    const double alpha = tables.empty() ? 0.05 : tables.front()->m_options.alpha;
+    const std::vector<double> meanHolm = stats::holmAdjust(meanP),
+                              meanLevels = stats::holmLevels(meanP, alpha),
+                              restHolm = stats::holmAdjust(restP),
+                              restLevels = stats::holmLevels(restP, alpha);
+    std::size_t nextMean = 0, nextRest = 0;
+    for (RankTable *table : tables) {
+        const double stepA =
+            table->m_comparison.empty() ? RankComparisonRow::kUnset : table->m_comparison.front().meanA;
+        for (std::size_t i = 0; i < table->m_comparison.size(); ++i) {
+            RankComparisonRow &row = table->m_comparison[i];
+            const std::size_t k = i == 0 ? nextMean++ : nextRest++;
+            row.p = (i == 0 ? meanHolm : restHolm)[k];
+            const double level = (i == 0 ? meanLevels : restLevels)[k];
+            row.ciLow = row.ciHigh = row.ciLevel = RankComparisonRow::kUnset;
+            if (!std::isnan(level)) {
+                const stats::WelchTest welch = stats::welchTest(stats::meanVariance(row.valuesA),
+                                                                stats::meanVariance(row.valuesB), 1 - level);
+                if (intervalAgrees(row.pRaw, level, welch.ciLow, welch.ciHigh)) {
+                    row.ciLow = welch.ciLow;
+                    row.ciHigh = welch.ciHigh;
+                }
+                row.ciLevel = 1 - level;
             }
-            row.ciLevel = 1 - level;
+            row.verdict = runLevelVerdict(row.p, stepA > 0 ? row.delta / stepA : RankComparisonRow::kUnset,
+                                          table->m_options.alpha, table->m_options.threshold);
         }
-        row.verdict = runLevelVerdict(row.p, stepA > 0 ? row.delta / stepA : RankComparisonRow::kUnset,
-                                      m_options.alpha, m_options.threshold);
     }
 }
 
@@ -783,7 +800,7 @@ QString RankTable::collectivesCsv() const
     return tableCsv(collectiveColumns(), m_kinds);
 }
 
-QString RankTable::note(const RunCollectives &c) const
+QString RankTable::note(const RunCollectives &c, const QString &sideName) const
 {
     // the slowest rank of the run, and the one that held the collectives back most often: every rank
     // tied for either
@@ -809,9 +826,10 @@ QString RankTable::note(const RunCollectives &c) const
                                 : tr("ranks %1, tied").arg(rankList(ranks));
     };
     QString line = tr("%1 %2: %3 ranks, %4 collectives matched")
-                       .arg(c.side == 0 ? QStringLiteral("A") : QStringLiteral("B"), c.run)
-                       .arg(c.ranks)
-                       .arg(c.matched);
+                       .arg(!sideName.isEmpty() ? sideName
+                            : c.side == 0       ? QStringLiteral("A")
+                                                : QStringLiteral("B"),
+                            c.run, QString::number(c.ranks), QString::number(c.matched));
     if (!std::isnan(c.medianEndSpreadNs))
         line += tr(" (their ends %1 apart at the median)").arg(formatDuration(c.medianEndSpreadNs));
     // The longest step is often the rank that waits most; the one the others wait for arrives last.

@@ -83,6 +83,7 @@ struct RankComparisonRow
     double pRaw = kUnset, p = kUnset;
     Verdict verdict = Verdict::NoSignificantChange;
     QString reason; // why there is no test
+    std::vector<double> valuesA, valuesB; // each unit's value, what the test and its interval read
     QString verdictText() const { return reason.isEmpty() ? scopeline::verdictText(verdict) : reason; }
 };
 
@@ -105,6 +106,9 @@ public:
     const std::vector<RunCollectives> &collectives() const { return m_collectives; }
     // Empty without a second side.
     const std::vector<RankComparisonRow> &comparison() const { return m_comparison; }
+    // Several candidates against one baseline (a table each), judged together: their means over ranks
+    // one Holm family, their slowest ranks and ranks another, as VariantSteps judges steps and parts.
+    static void judgeTogether(const std::vector<RankTable *> &tables);
     // Per side and kind of collective, over the ranks of every run.
     const std::vector<CollectiveRow> &collectiveKinds() const { return m_kinds; }
 
@@ -116,7 +120,8 @@ public:
     QString collectivesCsv() const; // the kinds of collective
     // The slowest rank of each run and how the collectives matched, a line each (note() of each run).
     QStringList notes() const;
-    QString note(const RunCollectives &run) const;
+    // sideName: how the run's side is named ("A", "B" when empty; a variant's label).
+    QString note(const RunCollectives &run, const QString &sideName = {}) const;
     // What A against B does not measure (Replication::caveat: runs of different numbers of ranks, one
     // process a side), as steps says it; else empty. Not among notes(): it is said with A against B.
     const QString &caveat() const { return m_caveat; }
