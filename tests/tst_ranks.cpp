@@ -26,6 +26,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <array>
 #include <cmath>
 #include <set>
 
@@ -181,6 +182,26 @@ class TstRanks : public QObject
 {
     Q_OBJECT
     QStringList m_files;
+
+    // Sides A, B, … in `dir`, two runs each: the DLRM job launched again per run (its processes under
+    // pids of their own), its times stretched by the run's factor.
+    bool relaunchedJobs(const QString &dir, const std::vector<std::array<double, 2>> &factors) const
+    {
+        const QDir job(testdata::dlrmRun());
+        for (std::size_t s = 0; s < factors.size(); ++s)
+            for (std::size_t r = 0; r < 2; ++r) {
+                const QString run =
+                    QDir(dir).filePath(QStringLiteral("%1/run_%2").arg(QChar(u'A' + int(s))).arg(r));
+                if (!QDir().mkpath(run))
+                    return false;
+                for (const QString &file : m_files)
+                    if (!alteredRank(
+                            job.filePath(file), QDir(run).filePath(file),
+                            QStringLiteral("job %1 %2").arg(10000 * (1 + 2 * s + r)).arg(factors[s][r])))
+                        return false;
+            }
+        return true;
+    }
 
 private slots:
     void initTestCase()
@@ -782,18 +803,7 @@ private slots:
     void relaunchedJobsAreProcesses()
     {
         QTemporaryDir dir(testdata::scratchDir());
-        const QDir job(testdata::dlrmRun());
-        const double factors[2][2] = {{1.0, 1.002}, {1.05, 1.052}};
-        for (int s = 0; s < 2; ++s)
-            for (int r = 0; r < 2; ++r) {
-                const QString run =
-                    dir.filePath(QStringLiteral("%1/run_%2").arg(QLatin1Char("AB"[s])).arg(r));
-                QVERIFY(QDir().mkpath(run));
-                for (const QString &file : m_files)
-                    QVERIFY(alteredRank(
-                        job.filePath(file), QDir(run).filePath(file),
-                        QStringLiteral("job %1 %2").arg(10000 * (1 + 2 * s + r)).arg(factors[s][r])));
-            }
+        QVERIFY(relaunchedJobs(dir.path(), {{1.0, 1.002}, {1.05, 1.052}}));
         const QList<LoadedRun> a = load(dir.filePath(QStringLiteral("A"))),
                                b = load(dir.filePath(QStringLiteral("B")));
         QCOMPARE(a.size(), 16);
@@ -870,18 +880,7 @@ private slots:
     void variantsJudgedTogether()
     {
         QTemporaryDir dir(testdata::scratchDir());
-        const QDir job(testdata::dlrmRun());
-        const double factors[3][2] = {{1.0, 1.002}, {1.05, 1.052}, {1.001, 1.003}};
-        for (int s = 0; s < 3; ++s)
-            for (int r = 0; r < 2; ++r) {
-                const QString run =
-                    dir.filePath(QStringLiteral("%1/run_%2").arg(QLatin1Char("ABC"[s])).arg(r));
-                QVERIFY(QDir().mkpath(run));
-                for (const QString &file : m_files)
-                    QVERIFY(alteredRank(
-                        job.filePath(file), QDir(run).filePath(file),
-                        QStringLiteral("job %1 %2").arg(10000 * (1 + 2 * s + r)).arg(factors[s][r])));
-            }
+        QVERIFY(relaunchedJobs(dir.path(), {{1.0, 1.002}, {1.05, 1.052}, {1.001, 1.003}}));
         const QString paths[3] = {dir.filePath(QStringLiteral("A")), dir.filePath(QStringLiteral("B")),
                                   dir.filePath(QStringLiteral("C"))};
         const QList<LoadedRun> a = load(paths[0]), b = load(paths[1]), c = load(paths[2]);

@@ -239,6 +239,15 @@ QString stepScopeFor(const QString &asked, const std::vector<QList<LoadedRun>> &
     return {};
 }
 
+QString variantsStepScope(const QString &asked, const QList<LoadedRun> &baseline,
+                          const std::vector<QList<LoadedRun>> &candidates)
+{
+    std::vector<QList<LoadedRun>> sides{baseline};
+    sides.insert(sides.end(), candidates.begin(), candidates.end());
+    const QString scope = stepScopeFor(asked, sides);
+    return scope.isEmpty() ? StepBreakdownOptions::wholeRun() : scope;
+}
+
 QString stepScopeFor(const QString &asked, const QList<LoadedRun> &a, const QList<LoadedRun> &b)
 {
     return stepScopeFor(asked, std::vector<QList<LoadedRun>>{a, b});

@@ -86,6 +86,10 @@ RunSteps runStepsOf(const LoadedRun &run, const QString &stepScope);
 QString stepScopeFor(const QString &asked, const QList<LoadedRun> &a, const QList<LoadedRun> &b);
 // The same over any number of sides (variants: the baseline and every candidate), decided once for all.
 QString stepScopeFor(const QString &asked, const std::vector<QList<LoadedRun>> &sides);
+// The step scope every variant is compared at, decided once over the baseline and the candidates:
+// what a StepBreakdown of each is given (StepBreakdownOptions::wholeRun() where none is found).
+QString variantsStepScope(const QString &asked, const QList<LoadedRun> &baseline,
+                          const std::vector<QList<LoadedRun>> &candidates);
 // The same of an analysed trace (summarised first: one definition of a step).
 RunSteps findRunSteps(const TraceAnalysis &analysis, const QString &stepScope, std::vector<StepGap> *gaps = nullptr);
 

@@ -35,12 +35,8 @@ VariantRanks::VariantRanks(const QList<LoadedRun> &baseline, const std::vector<Q
     : m_labels(labels)
 {
     // One step scope for every candidate, as VariantSteps has.
-    std::vector<QList<LoadedRun>> sides{baseline};
-    sides.insert(sides.end(), candidates.begin(), candidates.end());
     RankTable::Options decided = options;
-    decided.stepScope = stepScopeFor(options.stepScope, sides);
-    if (decided.stepScope.isEmpty())
-        decided.stepScope = StepBreakdownOptions::wholeRun();
+    decided.stepScope = variantsStepScope(options.stepScope, baseline, candidates);
     m_tables.reserve(candidates.size());
     for (const QList<LoadedRun> &candidate : candidates)
         m_tables.emplace_back(baseline, candidate, decided);

@@ -18,12 +18,8 @@ VariantSteps::VariantSteps(const QList<LoadedRun> &baseline, const std::vector<Q
 {
     // One step scope for every candidate, as the sweep over them has: else a baseline without steps
     // left each pair to pick its own.
-    std::vector<QList<LoadedRun>> sides{baseline};
-    sides.insert(sides.end(), candidates.begin(), candidates.end());
     StepBreakdownOptions decided = options;
-    decided.stepScope = stepScopeFor(options.stepScope, sides);
-    if (decided.stepScope.isEmpty())
-        decided.stepScope = StepBreakdownOptions::wholeRun();
+    decided.stepScope = variantsStepScope(options.stepScope, baseline, candidates);
     m_comparisons.reserve(candidates.size());
     for (const QList<LoadedRun> &candidate : candidates)
         m_comparisons.emplace_back(baseline, candidate, decided);
