@@ -929,6 +929,22 @@ private slots:
         QCOMPARE(lines.size(), 1 + 2 * 10);
         QVERIFY2(lines[0].startsWith(QLatin1String("variant,what,")), qPrintable(lines[0]));
         QVERIFY2(lines[11].startsWith(QLatin1String("C,mean over ranks,2,2,")), qPrintable(lines[11]));
+        // the report: the pair's ranks judged with every candidate, and the candidates' table as the CLI's
+        const QString report = dir.filePath(QStringLiteral("report"));
+        const ProcessResult written =
+            runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("report"), paths[0], paths[1], paths[2],
+                                                       QStringLiteral("--out"), report});
+        QVERIFY2(written.exitCode == 0, written.err.constData());
+        const auto read = [](const QString &path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+        };
+        QCOMPARE(read(QDir(report).filePath(QStringLiteral("variants_ranks_comparison.csv"))),
+                 lines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+        QCOMPARE(read(QDir(report).filePath(QStringLiteral("ranks_comparison.csv"))),
+                 ranks.tables().front().comparisonCsv());
+        QVERIFY(read(QDir(report).filePath(QStringLiteral("index.html")))
+                    .contains(QLatin1String("Ranks across the variants")));
     }
 
     // ranks A B: the CSV header as documented, the rows of both sides, A against B on runs.

@@ -192,7 +192,8 @@ Commands:
                             (steps.png, steps.csv), the kernel diff (diff.png, diff.csv;
                             --by and --fold-numbers group its rows as diff's do),
                             index.html, with scopes boxplot.png and stats.csv, with runs
-                            of several GPUs ranks.png and ranks.csv
+                            of several GPUs ranks.png and ranks.csv (with variants,
+                            variants_ranks_comparison.csv too)
   summarize PATH... -o DIR  write one run summary per run (DIR/<run>.slsum; a run of several
                             GPUs one per rank, DIR/<run>/rank_<k>_of_<n>.slsum): what diff,
                             compare, steps and report read, without the events; pass the

@@ -141,13 +141,19 @@ int reportCommand(const QStringList &arguments)
             warnStepsMissing(variantSteps->comparisons()[i], input.labelA, variants.labels[qsizetype(i)]);
     else
         warnStepsMissing(steps, input.labelA, input.labelB);
-    // runs of several GPUs: their ranks
-    const RankTable ranks(ranked ? a : QList<LoadedRun>{}, ranked ? b : QList<LoadedRun>{},
-                          {stepOptions.stepScope, options.alpha, options.threshold});
+    // runs of several GPUs: their ranks (with variants, the pair judged with every candidate)
+    const RankTable::Options rankOptions{stepOptions.stepScope, options.alpha, options.threshold};
+    const RankTable ranks(ranked ? a : QList<LoadedRun>{}, ranked ? b : QList<LoadedRun>{}, rankOptions);
+    const std::unique_ptr<VariantRanks> variantRanks =
+        ranked && !variants.candidates.empty()
+            ? std::make_unique<VariantRanks>(a, variants.candidates,
+                                             QStringList{sides.front().label} + variants.labels, rankOptions)
+            : nullptr;
     if (ranked) {
-        input.ranks = &ranks;
-        input.ranksChart = ReportCharts::ranksChartImage(ranks);
+        input.ranks = variantRanks ? &variantRanks->tables().front() : &ranks;
+        input.ranksChart = ReportCharts::ranksChartImage(*input.ranks);
     }
+    input.variantRanks = variantRanks.get();
     input.variantSteps = variantSteps.get();
     input.variantDiff = variantDiff.get();
     if (variantSteps)

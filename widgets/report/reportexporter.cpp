@@ -48,6 +48,7 @@ const QString kRanksChart = QStringLiteral("ranks.png");
 const QString kVariantsChart = QStringLiteral("variants.png");
 const QString kVariantStepsCsv = QStringLiteral("variants_steps.csv");
 const QString kVariantDiffCsv = QStringLiteral("variants_diff.csv");
+const QString kVariantRanksCsv = QStringLiteral("variants_ranks_comparison.csv");
 constexpr int kDiffRowsShown = 25;
 
 // Whether the scopes compared have samples: without, no boxplot, no statistics (a mistyped --scope).
@@ -83,6 +84,10 @@ std::vector<std::pair<QString, std::function<QString()>>> csvFiles(const ReportE
     if (input.variantScopes)
         files.emplace_back(kVariantScopesCsv,
                            [&input] { return input.variantScopes->toCsv(input.alpha, input.threshold); });
+    if (input.variantRanks)
+        files.emplace_back(kVariantRanksCsv, [&input] {
+            return tableCsv(VariantRanks::comparisonColumns(), input.variantRanks->comparison());
+        });
     return files;
 }
 
@@ -360,6 +365,26 @@ QString variantsSection(const VariantSteps &steps, const VariantDiff *diff, cons
     return html;
 }
 
+// Jobs of several GPUs in every candidate: each one's mean over ranks, slowest rank and ranks against the
+// baseline's, judged together.
+QString variantRanksSection(const VariantRanks &ranks)
+{
+    QString html =
+        QStringLiteral("<h3>%1</h3>\n<p>%2</p>\n")
+            .arg(esc(ReportExporter::tr("Ranks across the variants")),
+                 esc(ReportExporter::tr("Each candidate's step against the baseline's, runs (processes "
+                                        "when a side has several) as the unit: the candidates' means "
+                                        "over ranks one Holm family, their slowest ranks and ranks "
+                                        "another.")));
+    for (std::size_t i = 0; i < ranks.tables().size(); ++i)
+        if (!ranks.tables()[i].caveat().isEmpty())
+            html +=
+                caveatParagraph(ReportExporter::tr("Caveat on %1: %2.")
+                                    .arg(ranks.labels().value(qsizetype(i) + 1), ranks.tables()[i].caveat()));
+    const std::vector<VariantRankComparisonRow> rows = ranks.comparison();
+    return html + resultTable(VariantRanks::comparisonColumns(), rows, rows.size(), {}, {});
+}
+
 // The scopes of every candidate against the baseline (the Statistics section has the first's alone), and
 // each scope across all variants.
 QString variantScopesSection(const VariantScopes &scopes, double alpha, double threshold)
@@ -559,6 +584,8 @@ QString indexHtml(const ReportExporter::Input &input)
         html += variantsSection(*input.variantSteps, input.variantDiff, input.variantBaseline);
     if (input.variantScopes)
         html += variantScopesSection(*input.variantScopes, input.alpha, input.threshold);
+    if (input.variantRanks)
+        html += variantRanksSection(*input.variantRanks);
     if (input.diff)
         html += diffSection(*input.diff);
     if (!hasScopeSamples(input)) {
@@ -672,9 +699,10 @@ bool ReportExporter::exportTo(const QString &folder, const Input &input, QString
             return fail(pathOf(outputs[i].name), tr("cannot save: %1").arg(files[i]->errorString()));
     // An earlier report's files that this one has not (its scopes, ranks or variants) go: they would
     // be read as this report's.
-    for (const QString &name : {kBoxplot, kStats, kTimelineA, kTimelineB, kDiffChart, kDiffCsv, kStepsChart,
-                                kStepsCsv, kRanksChart, kRanksCsv, kRanksComparisonCsv, kRanksCollectivesCsv,
-                                kVariantsChart, kVariantStepsCsv, kVariantDiffCsv, kVariantScopesCsv})
+    for (const QString &name :
+         {kBoxplot, kStats, kTimelineA, kTimelineB, kDiffChart, kDiffCsv, kStepsChart, kStepsCsv, kRanksChart,
+          kRanksCsv, kRanksComparisonCsv, kRanksCollectivesCsv, kVariantsChart, kVariantStepsCsv,
+          kVariantDiffCsv, kVariantScopesCsv, kVariantRanksCsv})
         if (std::none_of(outputs.begin(), outputs.end(), [&name](const Output &o) { return o.name == name; }))
             QFile::remove(dir.filePath(name));
     if (written)

@@ -10,6 +10,7 @@
 #include "model/comparison/scopecomparison.h"
 #include "model/comparison/stepbreakdown.h"
 #include "model/comparison/variantdiff.h"
+#include "model/comparison/variantranks.h"
 #include "model/comparison/variantscopes.h"
 #include "model/comparison/variantsteps.h"
 #include "model/loading/loadedrun.h"
@@ -61,6 +62,7 @@ public:
         const VariantSteps *variantSteps = nullptr;
         const VariantDiff *variantDiff = nullptr;
         const VariantScopes *variantScopes = nullptr; // with scopes
+        const VariantRanks *variantRanks = nullptr;   // with runs of several GPUs
         QString variantBaseline;
         QImage boxplot;
         QImage diffChart;  // needed with a diff
@@ -74,7 +76,8 @@ public:
     // diff.png (its contribution chart) and diff.csv (every kernel row); with steps, steps.png (the
     // waterfall and the step times) and steps.csv (StepBreakdown::toCsv()); with ranks, ranks.png and
     // ranks.csv (RankTable::toCsv()); with variants, variants.png, variants_steps.csv and variants_diff.csv
-    // (their toCsv()), and with scopes variants_scopes.csv; with ranks of two sides ranks_comparison.csv,
+    // (their toCsv()), with scopes variants_scopes.csv and with ranks variants_ranks_comparison.csv; with
+    // ranks of two sides ranks_comparison.csv,
     // with collectives ranks_collectives.csv. `written`, when given, gets the paths of the files written.
     static bool exportTo(const QString &folder, const Input &input, QString *error,
                          QStringList *written = nullptr);
