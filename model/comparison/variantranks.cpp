@@ -49,12 +49,10 @@ VariantRanks::VariantRanks(const QList<LoadedRun> &baseline, const std::vector<Q
 std::vector<VariantRankRow> VariantRanks::rows() const
 {
     std::vector<VariantRankRow> out;
-    for (std::size_t t = 0; t < m_tables.size(); ++t)
-        for (const RankRow &row : m_tables[t].rows())
-            if (row.side == 1 || t == 0) // the baseline's once
-                out.push_back({m_labels.value(row.side == 0 ? 0 : qsizetype(t) + 1), row});
-    std::stable_sort(out.begin(), out.end(), [](const VariantRankRow &x, const VariantRankRow &y) {
-        return x.row.side < y.row.side; // the baseline's first
+    forEachVariant([&out](const QString &label, const RankTable &table, int side) {
+        for (const RankRow &row : table.rows())
+            if (row.side == side)
+                out.push_back({label, row});
     });
     return out;
 }
@@ -62,11 +60,11 @@ std::vector<VariantRankRow> VariantRanks::rows() const
 std::vector<VariantCollectiveRow> VariantRanks::collectiveKinds() const
 {
     std::vector<VariantCollectiveRow> out;
-    for (int side = 0; side < 2; ++side)
-        for (std::size_t t = 0; t < m_tables.size(); ++t)
-            for (const CollectiveRow &row : m_tables[t].collectiveKinds())
-                if (row.side == side && (side == 1 || t == 0))
-                    out.push_back({m_labels.value(side == 0 ? 0 : qsizetype(t) + 1), row});
+    forEachVariant([&out](const QString &label, const RankTable &table, int side) {
+        for (const CollectiveRow &row : table.collectiveKinds())
+            if (row.side == side)
+                out.push_back({label, row});
+    });
     return out;
 }
 
@@ -82,11 +80,11 @@ std::vector<VariantRankComparisonRow> VariantRanks::comparison() const
 QStringList VariantRanks::notes() const
 {
     QStringList lines;
-    for (int side = 0; side < 2; ++side)
-        for (std::size_t t = 0; t < m_tables.size(); ++t)
-            for (const RunCollectives &c : m_tables[t].collectives())
-                if (c.side == side && (side == 1 || t == 0))
-                    lines << m_tables[t].note(c, m_labels.value(side == 0 ? 0 : qsizetype(t) + 1));
+    forEachVariant([&lines](const QString &label, const RankTable &table, int side) {
+        for (const RunCollectives &c : table.collectives())
+            if (c.side == side)
+                lines << table.note(c, label);
+    });
     return lines;
 }
 

@@ -54,6 +54,17 @@ public:
     static const std::vector<TableColumn<VariantCollectiveRow>> &collectiveColumns();
 
 private:
+    // f(label, table, side) for the baseline (side 0 of the first table), then each candidate (side 1
+    // of its table): each variant's rows once.
+    template <typename F> void forEachVariant(F f) const
+    {
+        for (std::size_t t = 0; t < m_tables.size(); ++t) {
+            if (t == 0)
+                f(m_labels.value(0), m_tables[t], 0);
+            f(m_labels.value(qsizetype(t) + 1), m_tables[t], 1);
+        }
+    }
+
     QStringList m_labels;
     std::vector<RankTable> m_tables;
 };
