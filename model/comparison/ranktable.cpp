@@ -505,12 +505,9 @@ void RankTable::judgeTogether(const std::vector<RankTable *> &tables)
             const double level = (i == 0 ? meanLevels : restLevels)[k];
             row.ciLow = row.ciHigh = row.ciLevel = RankComparisonRow::kUnset;
             if (!std::isnan(level)) {
-                const stats::WelchTest welch = stats::welchTest(stats::meanVariance(row.valuesA),
-                                                                stats::meanVariance(row.valuesB), 1 - level);
-                if (intervalAgrees(row.pRaw, level, welch.ciLow, welch.ciHigh)) {
-                    row.ciLow = welch.ciLow;
-                    row.ciHigh = welch.ciHigh;
-                }
+                const Interval interval = welchIntervalAtLevel(row.valuesA, row.valuesB, row.pRaw, level);
+                row.ciLow = interval.low;
+                row.ciHigh = interval.high;
                 row.ciLevel = 1 - level;
             }
             row.verdict = runLevelVerdict(row.p, stepA > 0 ? row.delta / stepA : RankComparisonRow::kUnset,

@@ -563,11 +563,10 @@ void StepBreakdown::judgeTogether(const std::vector<StepBreakdown *> &comparison
             row.p = (step ? stepHolm : partsHolm)[i];
             const double level = (step ? stepLevels : partsLevels)[i];
             if (!std::isnan(level)) {
-                const stats::WelchTest welch = stats::welchTest(stats::meanVariance(row.unitMeansA),
-                                                                stats::meanVariance(row.unitMeansB), 1 - level);
-                const bool agrees = intervalAgrees(row.pRaw, level, welch.ciLow, welch.ciHigh);
-                row.ciLow = agrees ? welch.ciLow : StepRow::kUnset;
-                row.ciHigh = agrees ? welch.ciHigh : StepRow::kUnset;
+                const Interval interval =
+                    welchIntervalAtLevel(row.unitMeansA, row.unitMeansB, row.pRaw, level);
+                row.ciLow = interval.low;
+                row.ciHigh = interval.high;
                 row.ciLevel = 1 - level;
             }
             // a step change too small to count: the parts' shares of it are noise over noise

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/comparison/verdict.h"
 
+#include "stats/welch.h"
+
 #include <QCoreApplication>
 
 #include <cmath>
@@ -55,6 +57,16 @@ Verdict runLevelVerdict(double holmP, double change, double alpha, double thresh
 bool intervalAgrees(double p, double level, double ciLow, double ciHigh)
 {
     return (p < level) == (ciLow > 0 || ciHigh < 0);
+}
+
+Interval welchIntervalAtLevel(const std::vector<double> &a, const std::vector<double> &b, double p,
+                              double level)
+{
+    const stats::WelchTest welch =
+        stats::welchTest(stats::meanVariance(a), stats::meanVariance(b), 1 - level);
+    if (!intervalAgrees(p, level, welch.ciLow, welch.ciHigh))
+        return {std::nan(""), std::nan("")};
+    return {welch.ciLow, welch.ciHigh};
 }
 
 void setIntervalAtLevel(stats::RunLevelTest &test, double level, const stats::RunLevelTest &atLevel)

@@ -8,6 +8,8 @@
 
 #include <QString>
 
+#include <vector>
+
 namespace scopeline {
 
 // What a row says, in the words a performance engineer would use.
@@ -35,5 +37,14 @@ bool intervalAgrees(double p, double level, double ciLow, double ciHigh);
 // A row's run-level test takes the interval of the same test at its level (`atLevel`, computed at
 // confidence 1 − level), where it agrees; and that confidence.
 void setIntervalAtLevel(stats::RunLevelTest &test, double level, const stats::RunLevelTest &atLevel);
+
+// Welch's interval of the difference of two sets of unit values at confidence 1 − level, where it
+// agrees with p (intervalAgrees); NaN ends where it does not.
+struct Interval
+{
+    double low, high;
+};
+Interval welchIntervalAtLevel(const std::vector<double> &a, const std::vector<double> &b, double p,
+                              double level);
 
 } // namespace scopeline
