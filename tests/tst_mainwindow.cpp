@@ -195,6 +195,12 @@ void closeOthers(QWidget *keep)
             top->close();
 }
 
+// The Variants tab's sub-tabs (Steps, Kernels, Scopes, Ranks).
+QTabWidget *figureTabs(VariantsView *variants)
+{
+    return qobject_cast<QTabWidget *>(variants->rankTable()->parentWidget()->parentWidget());
+}
+
 } // namespace
 
 class TstMainWindow : public QObject
@@ -616,6 +622,8 @@ private slots:
             QCOMPARE(values[2], steps->comparisons()[1].row(part).meanB);
         }
         QCOMPARE(variants->bars()->parts().front(), StepPart::Busy); // no communication
+        QVERIFY(!variants->ranks());                                 // one GPU a run: no Ranks sub-tab
+        QVERIFY(!figureTabs(variants)->isTabVisible(figureTabs(variants)->indexOf(variants->rankTable())));
         // a tooltip per bar, found under the pointer: the variant's step and parts, a candidate's change
         // with the interval and verdict of the step table's row
         const VariantBars *bars = variants->bars();
@@ -751,6 +759,51 @@ private slots:
 
     // Long variant names under the bars at 1366×768: each fitted to its bar's width (they ran into
     // one another), shortened in the middle so that both ends still tell them apart.
+    // Jobs of several GPUs as variants: the Variants tab's Ranks sub-tab has each candidate's ranks
+    // against the baseline's, judged together, as `ranks A B C` has them (its CSV, from another
+    // process, is the window's report's byte for byte), and the Ranks tab's pair.
+    void variantRanksTab()
+    {
+        QTemporaryDir dir(testdata::scratchDir());
+        QStringList arguments, paths;
+        for (const char *side : {"A", "B", "C"}) {
+            paths << dir.filePath(QLatin1String(side));
+            QVERIFY(testdata::rankRuns(paths.back(), 2));
+            arguments << QLatin1String(side) + QLatin1Char('=') + paths.back();
+        }
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        window.openVariants(arguments);
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 120000));
+        VariantsView *variants = window.variantsView();
+        QVERIFY(variants->ranks());
+        QTabWidget *figures = figureTabs(variants);
+        QVERIFY(figures->isTabVisible(figures->indexOf(variants->rankTable())));
+        const QAbstractItemModel *model = variants->rankTable()->model();
+        QCOMPARE(model->rowCount(), 2 * 10); // B and C: the mean over ranks, the slowest rank, 8 ranks
+        QCOMPARE(model->index(0, 0).data().toString(), QStringLiteral("B"));
+        QCOMPARE(model->index(10, 0).data().toString(), QStringLiteral("C"));
+        QCOMPARE(model->index(10, 1).data().toString(), QStringLiteral("mean over ranks"));
+        figures->setCurrentWidget(variants->rankTable());
+        QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_variant_ranks.png"))));
+
+        const QString csv = dir.filePath(QStringLiteral("comparison.csv"));
+        const ProcessResult cli =
+            runProcess(QStringLiteral(SCOPELINE_CLI), {QStringLiteral("ranks"), paths[0], paths[1], paths[2],
+                                                       QStringLiteral("--comparison-csv"), csv});
+        QVERIFY2(cli.exitCode == 0, cli.err.constData());
+        const QString report = dir.filePath(QStringLiteral("report"));
+        QVERIFY(window.exportReport(report));
+        const auto read = [](const QString &path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+        const QByteArray expected = read(csv);
+        QVERIFY(expected.count('\n') == 1 + 2 * 10);
+        QCOMPARE(read(QDir(report).filePath(QStringLiteral("variants_ranks_comparison.csv"))), expected);
+    }
+
     void variantNamesFitUnderTheirBars()
     {
         const QString jax = testdata::path("jax_h100");

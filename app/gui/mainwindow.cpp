@@ -1114,6 +1114,7 @@ bool MainWindow::exportReport(const QString &folder)
         input.variantsChart =
             ReportCharts::variantsChartImage(*input.variantSteps, input.variantDiff, m_variants->labels());
     input.variantScopes = m_variants->scopes();
+    input.variantRanks = m_variants->ranks(); // and runs of several GPUs
     input.variantBaseline = m_variants->labels().value(0);
     QString error;
     if (!ReportExporter::exportTo(folder, input, &error)) {

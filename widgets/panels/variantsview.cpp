@@ -26,6 +26,22 @@
 
 namespace scopeline {
 
+namespace {
+
+// Columns fitted to their contents, the verdict's elided (whole in its tooltip): a reason can be a
+// sentence, and the figures beside it should stay in view.
+template <typename Row> void fitColumns(QTableView *view, const std::vector<TableColumn<Row>> &columns)
+{
+    view->resizeColumnsToContents();
+    for (std::size_t i = 0; i < columns.size(); ++i)
+        if (columns[i].csvKey == QLatin1String("verdict"))
+            view->setColumnWidth(
+                int(i), std::min(view->columnWidth(int(i)), view->fontMetrics().horizontalAdvance(
+                                                                QStringLiteral("no significant change…"))));
+}
+
+} // namespace
+
 VariantsView::VariantsView(QWidget *parent) : QWidget(parent)
 {
     m_lead = new QLabel(this);
@@ -43,6 +59,12 @@ VariantsView::VariantsView(QWidget *parent) : QWidget(parent)
     m_stepView->setToolTip(
         tr("Each candidate's step and its parts against the baseline: the step rows of all "
            "candidates one Holm family, their parts another"));
+    m_rankModel = new ColumnTableModel<VariantRankComparisonRow>(VariantRanks::comparisonColumns(), this);
+    m_rankView = plainTableView(m_rankModel, this);
+    m_rankView->setToolTip(
+        tr("Each candidate's ranks against the baseline's: the step's mean over ranks, the slowest "
+           "rank and each rank; the candidates' means one Holm family, their slowest ranks and ranks "
+           "another, each interval at the level its verdict is judged"));
     m_scopeBox = new QComboBox(this);
     m_scopeBox->setToolTip(tr("The scope whose samples the boxplots show, per variant"));
     m_scopeBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -64,14 +86,16 @@ VariantsView::VariantsView(QWidget *parent) : QWidget(parent)
     scopeLayout->addWidget(m_scopeNote);
     scopeLayout->addWidget(m_boxes, 1);
 
-    auto *figures = new QTabWidget(this);
-    figures->setDocumentMode(true);
-    figures->addTab(m_stepView, tr("Steps"));
-    figures->addTab(m_matrix, tr("Kernels"));
-    figures->addTab(scopePane, tr("Scopes"));
+    m_figures = new QTabWidget(this);
+    m_figures->setDocumentMode(true);
+    m_figures->addTab(m_stepView, tr("Steps"));
+    m_figures->addTab(m_matrix, tr("Kernels"));
+    m_figures->addTab(scopePane, tr("Scopes"));
+    m_figures->addTab(m_rankView, tr("Ranks"));
+    m_figures->setTabVisible(m_figures->indexOf(m_rankView), false);
     auto *split = new ProportionalSplitter(Qt::Horizontal, {2, 3}, this);
     split->addWidget(m_bars);
-    split->addWidget(figures);
+    split->addWidget(m_figures);
     split->setChildrenCollapsible(false);
 
     m_pairA = new QComboBox(this);
@@ -168,13 +192,16 @@ void VariantsView::rebuild()
         lead << tr("Note: %1").arg(same);
     m_lead->setText(lead.join(QLatin1Char('\n')));
     m_stepModel->setRows(m_steps->rows());
-    m_stepView->resizeColumnsToContents();
-    // A verdict's reason can be a sentence: elided (whole in its tooltip), so that the ratio beside
-    // it, and Δ, stay in view.
-    const int verdict = int(VariantSteps::tableKeys().indexOf(QLatin1String("verdict")));
-    m_stepView->setColumnWidth(
-        verdict, std::min(m_stepView->columnWidth(verdict), m_stepView->fontMetrics().horizontalAdvance(
-                                                                QStringLiteral("no significant change…"))));
+    fitColumns(m_stepView, VariantSteps::tableColumns());
+    // jobs of several GPUs: their ranks, judged with every candidate as `ranks A B C …` judges them
+    m_ranks.reset();
+    if (std::any_of(sides.begin(), sides.end(), [](const QList<LoadedRun> &side) { return hasRanks(side); }))
+        m_ranks = std::make_unique<VariantRanks>(
+            sides.front(), candidates, labels,
+            RankTable::Options{m_stepOptions.stepScope, m_stepOptions.alpha, m_stepOptions.threshold});
+    m_rankModel->setRows(m_ranks ? m_ranks->comparison() : std::vector<VariantRankComparisonRow>{});
+    fitColumns(m_rankView, VariantRanks::comparisonColumns());
+    m_figures->setTabVisible(m_figures->indexOf(m_rankView), m_ranks != nullptr);
     m_bars->setVariants(m_steps.get(), m_diff.get(), labels, parameters);
     m_matrix->setDiff(m_diff.get());
     // the pair picked stays picked when the settings change
@@ -270,6 +297,9 @@ void VariantsView::clear()
     m_matrix->setDiff(nullptr);
     m_stepModel->setRows({});
     m_steps.reset();
+    m_rankModel->setRows({});
+    m_ranks.reset();
+    m_figures->setTabVisible(m_figures->indexOf(m_rankView), false);
     m_diff.reset();
     m_labels.clear();
     m_paths.clear();

@@ -3,11 +3,13 @@
 // The Variants tab, for a baseline against several candidates: a line per candidate (its step
 // against the baseline), each variant's step as stacked bars with the candidates' intervals (lines
 // over the parameter for a sweep), the step table of every candidate, and the kernel × variant matrix
-// as a heatmap, and a scope's samples per variant with a Kruskal–Wallis test across them. Any two
-// variants can be opened in the pair views.
+// as a heatmap, a scope's samples per variant with a Kruskal–Wallis test across them, and for jobs of
+// several GPUs each candidate's ranks against the baseline's. Any two variants can be opened in the
+// pair views.
 
 #include "model/comparison/sweep.h"
 #include "model/comparison/variantdiff.h"
+#include "model/comparison/variantranks.h"
 #include "model/comparison/variantscopes.h"
 #include "model/comparison/variantsteps.h"
 
@@ -19,6 +21,7 @@
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QTabWidget;
 class QTableView;
 
 namespace scopeline {
@@ -55,6 +58,10 @@ public:
     QComboBox *scopeBox() const { return m_scopeBox; }
     BoxPlotView *boxes() const { return m_boxes; }
     const VariantScopes *scopes() const { return m_scopes.get(); }
+    // The Ranks sub-tab, shown for runs of several GPUs: each candidate's mean over ranks, slowest
+    // rank and ranks against the baseline's, judged together; else null.
+    const VariantRanks *ranks() const { return m_ranks.get(); }
+    QTableView *rankTable() const { return m_rankView; }
     QString scopeNote() const; // the scope's Kruskal–Wallis line and each candidate's verdict
     // Variants whose labels are all numbers (three or more): the sweep over them; else null.
     const Sweep *sweep() const { return m_sweep.get(); }
@@ -84,11 +91,15 @@ private:
     QLabel *m_scopeNote = nullptr;
     std::unique_ptr<VariantSteps> m_steps;
     std::unique_ptr<VariantDiff> m_diff;
+    std::unique_ptr<VariantRanks> m_ranks;
     QLabel *m_lead = nullptr;
     VariantBars *m_bars = nullptr;
     KernelMatrix *m_matrix = nullptr;
     ColumnTableModel<VariantStepRow> *m_stepModel = nullptr;
     QTableView *m_stepView = nullptr;
+    ColumnTableModel<VariantRankComparisonRow> *m_rankModel = nullptr;
+    QTableView *m_rankView = nullptr;
+    QTabWidget *m_figures = nullptr;
     QComboBox *m_pairA = nullptr, *m_pairB = nullptr;
     QPushButton *m_open = nullptr;
 };
