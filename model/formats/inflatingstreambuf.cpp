@@ -21,6 +21,12 @@ namespace {
 constexpr std::size_t kInputChunk = 1 << 18;
 constexpr std::size_t kOutputChunk = 1 << 20;
 std::atomic<std::size_t> g_blockBytes{0};
+
+// A buffer's size: the one asked for, else the tests' (setBlockBytes), else the default.
+std::size_t bufferBytes(std::size_t asked, std::size_t byDefault)
+{
+    return asked ? asked : g_blockBytes ? g_blockBytes.load() : byDefault;
+}
 } // namespace
 
 void InflatingStreamBuf::setBlockBytes(std::size_t bytes)
@@ -28,8 +34,8 @@ void InflatingStreamBuf::setBlockBytes(std::size_t bytes)
     g_blockBytes = bytes;
 }
 
-InflatingStreamBuf::InflatingStreamBuf()
-    : m_in(g_blockBytes ? g_blockBytes.load() : kInputChunk), m_out(g_blockBytes ? g_blockBytes.load() : kOutputChunk)
+InflatingStreamBuf::InflatingStreamBuf(std::size_t blockBytes)
+    : m_in(bufferBytes(blockBytes, kInputChunk)), m_out(bufferBytes(blockBytes, kOutputChunk))
 {
     setg(m_out.data(), m_out.data(), m_out.data());
 }

@@ -23,7 +23,9 @@ namespace scopeline {
 class InflatingStreamBuf : public std::streambuf
 {
 public:
-    InflatingStreamBuf();
+    // blockBytes: the size of the blocks read and handed out, 0 for the default (a reader of only a
+    // file's first bytes takes small ones: the first block is inflated whole).
+    explicit InflatingStreamBuf(std::size_t blockBytes = 0);
     ~InflatingStreamBuf() override;
     InflatingStreamBuf(const InflatingStreamBuf &) = delete;
     InflatingStreamBuf &operator=(const InflatingStreamBuf &) = delete;

@@ -290,8 +290,11 @@ QList<QList<LoadedRun>> LoadedRun::loadEach(const std::vector<TraceRun> &runs,
     });
 #ifdef __GLIBC__
     // What the loads let go of on the loading threads stays resident in those threads' malloc arenas
-    // (a quarter of a GB after a 12 GB trace) until trimmed.
-    malloc_trim(0);
+    // (a quarter of a GB after a 12 GB trace) until trimmed. A few MB are left: trimming them costs
+    // more than they weigh (3 ms of a 0.13 s load, in 14 calls to madvise).
+    constexpr std::size_t kTrimAboveBytes = std::size_t(64) << 20;
+    if (mallinfo2().fordblks > kTrimAboveBytes)
+        malloc_trim(0);
 #endif
     return loaded;
 }
