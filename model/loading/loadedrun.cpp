@@ -5,6 +5,7 @@
 #include "model/loading/summarycache.h"
 #include "model/loading/traceloader.h"
 #include "model/tracedata/devicetrace.h"
+#include "model/tracedata/hugepages.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -290,10 +291,9 @@ QList<QList<LoadedRun>> LoadedRun::loadEach(const std::vector<TraceRun> &runs,
     });
 #ifdef __GLIBC__
     // What the loads let go of on the loading threads stays resident in those threads' malloc arenas
-    // (a quarter of a GB after a 12 GB trace) until trimmed. A few MB are left: trimming them costs
-    // more than they weigh (3 ms of a 0.13 s load, in 14 calls to madvise).
-    constexpr std::size_t kTrimAboveBytes = std::size_t(64) << 20;
-    if (mallinfo2().fordblks > kTrimAboveBytes)
+    // (a quarter of a GB after a 12 GB trace) until trimmed. Up to what malloc keeps anyway is left:
+    // trimming a few MB costs more than they weigh (3 ms of a 0.13 s load, in 14 calls to madvise).
+    if (mallinfo2().fordblks > hugepages::kKeptFreeBytes)
         malloc_trim(0);
 #endif
     return loaded;

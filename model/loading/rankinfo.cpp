@@ -41,18 +41,11 @@ RankInfo RankInfo::ofName(const QString &fileName)
 RankInfo RankInfo::of(const QString &file)
 {
     if (QFileInfo(file).isFile()) {
-        // Kineto writes distributedInfo among its first keys, before traceEvents: the first 64 KB of
-        // text, read in blocks of that size (the load's 1 MB blocks would inflate 16 times as much).
-        constexpr std::size_t kHeadBytes = 1 << 16;
-        InflatingStreamBuf text(kHeadBytes);
+        // Kineto writes distributedInfo among its first keys, before traceEvents: the first block of
+        // text, of 64 KB (the load's 1 MB blocks would inflate 16 times as much).
+        InflatingStreamBuf text(std::size_t(1) << 16);
         if (text.open(file)) {
-            std::string head;
-            while (head.size() < kHeadBytes) {
-                const std::string_view block = text.nextBlock();
-                if (block.empty())
-                    break;
-                head.append(block.substr(0, kHeadBytes - head.size()));
-            }
+            const std::string_view head = text.peek();
             const QString start = QString::fromUtf8(head.data(), qsizetype(head.size()));
             static const QRegularExpression object(QStringLiteral("\"distributedInfo\"\\s*:\\s*\\{([^{}]*)"));
             const QRegularExpressionMatch match = object.match(start);

@@ -30,7 +30,7 @@ void keepFreedMemory()
     static std::once_flag once;
     std::call_once(once, [] {
         mallopt(M_MMAP_THRESHOLD, int(kPageBytes - kHeaderBytes - kMostElementBytes));
-        mallopt(M_TRIM_THRESHOLD, 64 << 20);
+        mallopt(M_TRIM_THRESHOLD, int(kKeptFreeBytes));
     });
 #endif
 }

@@ -27,8 +27,11 @@ constexpr int kCollapse = 25; // Linux's value; glibc 2.36's headers predate it
 // Below this a block stays on 4 KB pages: a 2 MB page is cleared whole however little of it is used.
 constexpr std::size_t kSmallestBytes = kPageBytes / 2;
 
-// glibc keeps freed blocks for the next allocations and maps blocks of a whole 2 MB page and more on
-// their own, which the kernel puts on 2 MB boundaries. Idempotent; reserve() calls it.
+// Freed memory malloc keeps for the next allocations before it gives any back to the kernel.
+constexpr std::size_t kKeptFreeBytes = std::size_t(64) << 20;
+// glibc keeps freed blocks for the next allocations (up to kKeptFreeBytes at a heap's top) and maps
+// blocks of a whole 2 MB page and more on their own, which the kernel puts on 2 MB boundaries.
+// Idempotent; reserve() calls it.
 void keepFreedMemory();
 // Bytes to ask for so that a block of `bytes` and glibc's header fill whole 2 MB pages, from half a
 // page up; smaller blocks are left as they are (a part-filled page is cleared whole).
