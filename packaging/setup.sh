@@ -156,7 +156,9 @@ CLI=$BUILD/app/cli/scopeline-cli
 
 if [[ $MODE == test ]]; then
   say "running the tests"
-  QT_QPA_PLATFORM=offscreen ctest --test-dir "$BUILD" --output-on-failure --no-tests=error
+  # One test a core: the tests are independent (their own temporary folders; the include checks that
+  # build share a lock), and CI must finish within its time.
+  QT_QPA_PLATFORM=offscreen ctest --test-dir "$BUILD" --output-on-failure --no-tests=error -j "$(nproc)"
   exit 0
 fi
 
@@ -173,7 +175,7 @@ if [[ $MODE == sanitize ]]; then
   QT_QPA_PLATFORM=offscreen \
     ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1} \
     UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-    ctest --test-dir "$BUILD" --output-on-failure --no-tests=error
+    ctest --test-dir "$BUILD" --output-on-failure --no-tests=error -j "$(nproc)"
   exit 0
 fi
 
