@@ -428,6 +428,15 @@ private slots:
             QVERIFY2(run.err.contains(stderrMentions.toUtf8()), run.err.constData());
     }
 
+    // One path without a run given as both sides (diff X X) is said once, not once a side.
+    void samePathWithoutRunsSaidOnce()
+    {
+        const QString missing = QStringLiteral("/nonexistent/same");
+        const ProcessResult run = cli({QStringLiteral("diff"), missing, missing});
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(run.err.count(missing.toUtf8()), 1);
+    }
+
     void unreadableFileNamesFileAndOffset()
     {
         QTemporaryDir dir;

@@ -291,7 +291,10 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
     std::vector<TraceRun> found;
     std::vector<std::size_t> ends; // where each path's runs end in `found`
     bool missing = false;          // a path without a run: every such path is said before returning
+    QStringList said;              // those paths: one named twice (diff X X) is said once
     for (const QString &path : paths) {
+        if (said.contains(path))
+            continue;
         // a recording as one of several sides would pool its variants
         if (const QString problem = paths.size() > 1 ? hipbenchprotocol::recordingAsSide(path) : QString();
             !problem.isEmpty()) {
@@ -300,6 +303,8 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
             return false;
         }
         const std::vector<TraceRun> runs = scanPath(path);
+        if (runs.empty())
+            said.append(path);
         missing = missing || runs.empty();
         found.insert(found.end(), runs.begin(), runs.end());
         ends.push_back(found.size());
