@@ -290,10 +290,10 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
 {
     std::vector<TraceRun> found;
     std::vector<std::size_t> ends; // where each path's runs end in `found`
-    bool missing = false;          // a path without a run: every such path is said before returning
-    QStringList said;              // those paths: one named twice (diff X X) is said once
+    // paths without a run: each is said before returning, once though named twice (diff X X)
+    QStringList withoutRuns;
     for (const QString &path : paths) {
-        if (said.contains(path))
+        if (withoutRuns.contains(path))
             continue;
         // a recording as one of several sides would pool its variants
         if (const QString problem = paths.size() > 1 ? hipbenchprotocol::recordingAsSide(path) : QString();
@@ -304,12 +304,11 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
         }
         const std::vector<TraceRun> runs = scanPath(path);
         if (runs.empty())
-            said.append(path);
-        missing = missing || runs.empty();
+            withoutRuns.append(path);
         found.insert(found.end(), runs.begin(), runs.end());
         ends.push_back(found.size());
     }
-    if (missing)
+    if (!withoutRuns.isEmpty())
         return false;
     // All paths' runs in one pass over the loading threads: no path waits for the last run of the one
     // before it to finish alone on one core.
