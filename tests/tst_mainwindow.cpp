@@ -433,6 +433,17 @@ private slots:
         QCOMPARE(ranks->collectivesView()->model()->rowCount(), 4); // AllReduce and SendRecv a side
         QTest::keyClick(&window, Qt::Key_3, Qt::ControlModifier);
         QCOMPARE(window.tabs()->currentWidget(), ranks);
+        // at 1366x768 the verdicts come first, A against B and the Per rank table each in five rows (two or
+        // three, stacked)
+        settle(window);
+        QTabWidget *tables = ranks->tableTabs();
+        QCOMPARE(tables->currentWidget(), ranks->comparisonView());
+        for (QTableView *view : {ranks->comparisonView(), ranks->rankTableView()}) {
+            tables->setCurrentWidget(view);
+            settle(window);
+            QVERIFY2(view->viewport()->height() >= 5 * view->verticalHeader()->defaultSectionSize(),
+                     qPrintable(QString::number(view->viewport()->height())));
+        }
         // the overview: a lane per rank of A's first run; over the whole run each lane's compute is the
         // union of its non-communication kernels, its exposed communication the rest of its busy time
         const RankOverview *overview = ranks->overview();
@@ -554,7 +565,8 @@ private slots:
         RanksView *ranks = window.ranksView();
         window.tabs()->setCurrentWidget(ranks);
         QTest::qWait(50);
-        QVERIFY(ranks->comparisonView()->isHidden());
+        QVERIFY(!ranks->tableTabs()->isTabVisible(ranks->tableTabs()->indexOf(ranks->comparisonView())));
+        QCOMPARE(ranks->tableTabs()->currentWidget(), ranks->rankTableView());
         QVERIFY2(ranks->notes().contains(QLatin1String("A against B not tested: one run on a side")),
                  qPrintable(ranks->notes()));
         QTableView *table = ranks->rankTableView();

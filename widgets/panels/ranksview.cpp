@@ -54,39 +54,35 @@ RanksView::RanksView(QWidget *parent) : QWidget(parent)
     m_collectivesView->setToolTip(
         tr("Each kind of collective over the ranks of every run: how many a step, how "
            "long, and the rank whose run the longest (it waits the longest)"));
-    auto *rankTables = new QTabWidget(this);
-    rankTables->setDocumentMode(true);
-    rankTables->addTab(m_rankView, tr("Per rank"));
-    rankTables->addTab(m_collectivesView, tr("Per collective"));
-    m_tables = new ProportionalSplitter(Qt::Vertical, {3, 1}, this);
-    m_tables->addWidget(rankTables);
-    m_tables->addWidget(m_comparisonView);
-    m_tables->setChildrenCollapsible(false);
+    // one table at a time, at the tab's full height: stacked, at 1366x768 each showed two or three rows
+    m_tableTabs = new QTabWidget(this);
+    m_tableTabs->setDocumentMode(true);
+    m_tableTabs->addTab(m_comparisonView, tr("A against B"));
+    m_tableTabs->addTab(m_rankView, tr("Per rank"));
+    m_tableTabs->addTab(m_collectivesView, tr("Per collective"));
     // the tables the wider: their verdicts and waits in view at 1366 px; the bars read at any width
     auto *split = new ProportionalSplitter(Qt::Horizontal, {2, 5}, this);
     split->addWidget(m_bars);
-    split->addWidget(m_tables);
+    split->addWidget(m_tableTabs);
     split->setChildrenCollapsible(false);
     m_overview = new RankOverview(this);
     m_overviewRun = new QComboBox(this);
     m_overviewRun->setToolTip(tr("The run whose ranks the lanes and the waits show"));
     connect(m_overviewRun, &QComboBox::currentIndexChanged, this, &RanksView::showOverview);
-    auto *overviewPane = new QWidget(this);
-    auto *overviewLayout = new QVBoxLayout(overviewPane);
-    overviewLayout->setContentsMargins(0, 0, 0, 0);
-    auto *pickerRow = new QHBoxLayout;
-    pickerRow->addWidget(new QLabel(tr("Ranks of:"), overviewPane));
-    pickerRow->addWidget(m_overviewRun);
-    pickerRow->addStretch(1);
-    overviewLayout->addLayout(pickerRow);
     m_waits = new WaitHeatmap(this);
-    auto *views = new QTabWidget(overviewPane);
+    auto *views = new QTabWidget(this);
     views->setDocumentMode(true);
     views->addTab(m_overview, tr("Over time"));
     views->addTab(m_waits, tr("Waits at collectives"));
-    overviewLayout->addWidget(views, 1);
+    // the run picker in the tab bar's row, not a row of its own: at 1366x768 that line is a table row
+    auto *picker = new QWidget(views);
+    auto *pickerRow = new QHBoxLayout(picker);
+    pickerRow->setContentsMargins(0, 0, 0, 0);
+    pickerRow->addWidget(new QLabel(tr("Ranks of:"), picker));
+    pickerRow->addWidget(m_overviewRun);
+    views->setCornerWidget(picker, Qt::TopRightCorner);
     auto *overviewOverRanks = new ProportionalSplitter(Qt::Vertical, {1, 2}, this);
-    overviewOverRanks->addWidget(overviewPane);
+    overviewOverRanks->addWidget(views);
     overviewOverRanks->addWidget(split);
     overviewOverRanks->setChildrenCollapsible(false);
 
@@ -131,11 +127,10 @@ void RanksView::rebuild()
     const bool compared =
         m_table && std::any_of(m_table->comparison().begin(), m_table->comparison().end(),
                                [](const RankComparisonRow &r) { return !std::isnan(r.pRaw); });
-    if (compared && m_comparisonView->isHidden()) {
-        m_comparisonView->show();
-        m_tables->applyWeights();
-    }
-    m_comparisonView->setVisible(compared);
+    if (compared && !m_compared)
+        m_tableTabs->setCurrentWidget(m_comparisonView); // the verdicts first, once there are some
+    m_compared = compared;
+    m_tableTabs->setTabVisible(m_tableTabs->indexOf(m_comparisonView), compared);
     m_collectivesModel->setRows(m_table ? m_table->collectiveKinds() : std::vector<CollectiveRow>{});
     m_collectivesView->resizeColumnsToContents();
     // the runs of several GPUs, for the overview
@@ -207,7 +202,7 @@ void RanksView::showOverview(int index)
     // beside the picked run, what holds for every A-against-B row below
     if (m_table && !m_table->caveat().isEmpty())
         notes += (notes.isEmpty() ? QString() : QStringLiteral("\n")) + m_table->caveat() + QLatin1Char('.');
-    if (m_table && !m_table->comparison().empty() && m_comparisonView->isHidden())
+    if (m_table && !m_table->comparison().empty() && !m_compared)
         notes += (notes.isEmpty() ? QString() : QStringLiteral("\n")) +
                  tr("A against B not tested: %1.").arg(m_table->comparison().front().verdictText());
     m_notes->setText(notes);

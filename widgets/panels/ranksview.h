@@ -15,6 +15,7 @@
 
 class QComboBox;
 class QLabel;
+class QTabWidget;
 class QTableView;
 
 namespace scopeline {
@@ -23,7 +24,6 @@ template <typename Row> class ColumnTableModel;
 class RankBars;
 class RankOverview;
 class WaitHeatmap;
-class ProportionalSplitter;
 
 class RanksView : public QWidget
 {
@@ -41,6 +41,8 @@ public:
     QTableView *rankTableView() const { return m_rankView; }
     QTableView *comparisonView() const { return m_comparisonView; }
     QTableView *collectivesView() const { return m_collectivesView; }
+    // The tables' tabs: A against B (shown only when something was tested), Per rank, Per collective.
+    QTabWidget *tableTabs() const { return m_tableTabs; }
     RankBars *bars() const { return m_bars; }
     RankOverview *overview() const { return m_overview; }
     WaitHeatmap *waits() const { return m_waits; }
@@ -70,7 +72,8 @@ private:
     ColumnTableModel<RankComparisonRow> *m_comparisonModel = nullptr;
     ColumnTableModel<CollectiveRow> *m_collectivesModel = nullptr;
     QTableView *m_rankView = nullptr, *m_comparisonView = nullptr, *m_collectivesView = nullptr;
-    ProportionalSplitter *m_tables = nullptr; // the rank tables over A against B
+    QTabWidget *m_tableTabs = nullptr;
+    bool m_compared = false; // A against B tested: its tab shown
 };
 
 } // namespace scopeline
