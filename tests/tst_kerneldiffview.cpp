@@ -441,6 +441,44 @@ private slots:
         }
     }
 
+    // The rest's value with its findings ("+465.8 µs · 14 findings") ran past the chart's right edge
+    // beside the table at 1366 px: where it would leave its bar under 40 px it is shown short, and every
+    // value ends inside the plot; a wide chart shows it whole.
+    void waterfallValuesStayInside()
+    {
+        QCustomPlot plot;
+        const PlotTheme theme = PlotTheme::fromPalette(plot.palette());
+        // eager against reduce_overhead (tests/data/h100_runs/torch_compile), as the chart draws them
+        std::vector<WaterfallBar> bars(4);
+        bars[0] = {
+            QStringLiteral("A: kernel time/run"), QStringLiteral("3.944 ms"), 0, 3.944e6, Qt::gray, true};
+        bars[1] = {QStringLiteral("sm90_xmm…x_cublas"), QStringLiteral("-592.8 µs"), 3.944e6, 3.351e6,
+                   Qt::green};
+        bars[2] = {QStringLiteral("15 other kernel(s)"), QStringLiteral("+465.8 µs · 14 finding(s)"), 3.351e6,
+                   3.817e6, Qt::lightGray};
+        bars[2].shortValue = QStringLiteral("+465.8 µs");
+        bars[3] = {
+            QStringLiteral("B: kernel time/run"), QStringLiteral("3.817 ms"), 0, 3.817e6, Qt::gray, true};
+        plot.show();
+        for (int width : {330, 700}) {
+            plot.resize(width, 160);
+            QCoreApplication::processEvents();
+            drawWaterfall(&plot, theme, bars, QStringLiteral("time/run (%1)"));
+            plot.replot();
+            for (int i = 0; i < plot.itemCount(); ++i)
+                if (auto *text = qobject_cast<QCPItemText *>(plot.item(i))) {
+                    const double end = text->position->pixelPosition().x() + text->padding().left() +
+                                       QFontMetrics(text->font()).horizontalAdvance(text->text());
+                    QVERIFY2(
+                        end <= plot.width(),
+                        qPrintable(
+                            QStringLiteral("%1 px: '%2' ends at %3").arg(width).arg(text->text()).arg(end)));
+                    if (width == 700 && text->text().startsWith(QLatin1Char('+')))
+                        QCOMPARE(text->text(), bars[2].value);
+                }
+        }
+    }
+
     void tiedRowsSayWhy()
     {
         int tied = 0;

@@ -218,12 +218,14 @@ void ContributionChart::rebuild()
         const QColor colour = !oneWay    ? dataColour(DataColour::Unchanged)
                               : rest < 0 ? less.lighter(140)
                                          : more.lighter(140);
-        QString value = formatSignedDuration(rest);
+        const QString sum = formatSignedDuration(rest);
+        QString value = sum;
         if (found.less + found.more > 0)
             value += QStringLiteral(" · ") + tr("%n finding(s)", nullptr, found.less + found.more);
         bars.push_back({m_diff->options().byOp ? tr("%n other op(s)", nullptr, int(rows.size()) - shown)
                                                : tr("%n other kernel(s)", nullptr, int(rows.size()) - shown),
-                        value, running, running + rest, colour});
+                        value, running, running + rest, colour, false, false, WaterfallBar::kNone,
+                        WaterfallBar::kNone, sum});
     }
     bars.push_back(
         {tr("B: kernel time/run"), formatDuration(s.kernelTimePerRunB), 0, s.kernelTimePerRunB, total, true});

@@ -55,11 +55,17 @@ void drawWaterfall(QCustomPlot *plot, const PlotTheme &theme, const std::vector<
     for (const WaterfallBar &b : bars)
         tickLabels = std::max(tickLabels, metrics.horizontalAdvance(b.label));
     const double axisPixels = std::max(160, plot->width() - tickLabels - 40);
+    // a bar keeps at least 40 px; a value that would leave it less is shown short where it has a short form
+    const auto valueOf = [&](const WaterfallBar &b) {
+        return !b.shortValue.isEmpty() && axisPixels - metrics.horizontalAdvance(b.value) - 12 < 40
+                   ? b.shortValue
+                   : b.value;
+    };
     double perPixel = (high + pad - left) / axisPixels;
     for (const WaterfallBar &b : bars)
         perPixel =
             std::max(perPixel, (labelAt(b) - left) /
-                                   std::max(40.0, axisPixels - metrics.horizontalAdvance(b.value) - 12));
+                                   std::max(40.0, axisPixels - metrics.horizontalAdvance(valueOf(b)) - 12));
     const double right = left + perPixel * axisPixels;
     const DurationUnit unit = DurationUnit::fitting(std::max(std::fabs(low), std::fabs(high)));
 
@@ -104,7 +110,7 @@ void drawWaterfall(QCustomPlot *plot, const PlotTheme &theme, const std::vector<
         text->position->setCoords(labelAt(b) / unit.ns, y);
         text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         text->setPadding(QMargins(4, 0, 0, 0));
-        text->setText(b.value);
+        text->setText(valueOf(b));
         text->setColor(theme.strongText);
         text->setSelectable(false);
         ticker->addTick(y, b.label);

@@ -27,6 +27,7 @@ struct WaterfallBar
     bool total = false;
     bool current = false;                 // outlined
     double ciLow = kNone, ciHigh = kNone; // of to − from, ns: drawn around `to`
+    QString shortValue = {}; // beside the bar instead where `value` leaves it too little room (empty: none)
 };
 
 // Replaces the plot's items with the bars. The value axis spans the running totals, so that small
