@@ -21,6 +21,7 @@
 #include "widgets/charts/kernelmatrix.h"
 #include "widgets/charts/rankbars.h"
 #include "widgets/charts/rankoverview.h"
+#include "widgets/charts/scopeboxplot.h"
 #include "widgets/charts/steptimechart.h"
 #include "widgets/charts/variantbars.h"
 #include "widgets/charts/waitheatmap.h"
@@ -2424,6 +2425,25 @@ private slots:
                                                              .arg(size.width())
                                                              .arg(size.height())
                                                              .arg(longNames ? "_long" : ""))));
+    }
+
+    // The bundled JAX pair at 1366×768 opens Scopes on its step scope's GPU spans: the boxplot's long
+    // title held the plot 550 px wide and the verdicts beside it out of view; elided, they are in view.
+    void scopesVerdictsInViewAtFirstSight()
+    {
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(openAndWait(window, kMatmul, kEinsum));
+        window.tabs()->setCurrentWidget(window.panel());
+        settle(window);
+        QCOMPARE(window.panel()->sampleMode(), SampleMode::Span);
+        const QTableView *stats = window.panel()->tableView();
+        for (const char *column : {"scope", "run", "verdict"}) {
+            const QString problem = columnProblem(stats, ComparisonTableModel::column(column));
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
+        QCOMPARE(window.panel()->boxPlot()->title(), ScopeBoxPlot::title(SampleMode::Span, true));
     }
 
     // A JAX pair at 1366×768: its python3 row nests five lanes, the launch calls in the deepest, right

@@ -146,6 +146,9 @@ BoxPlotView::BoxPlotView(QWidget *parent) : QWidget(parent)
             const QString text = toolTipAt(pos);
             if (!text.isEmpty())
                 return text;
+            if (m_title->realVisibility() && m_title->outerRect().contains(pos) &&
+                m_title->text() != m_titleText)
+                return m_titleText; // elided
             return m_groups.empty()
                        ? m_hint->text()
                        : tr("Boxes: quartiles and median; whiskers: the most extreme samples within "
@@ -175,6 +178,9 @@ BoxPlotView::BoxPlotView(QWidget *parent) : QWidget(parent)
     m_title = new QCPTextElement(m_plot, QString(), titleFont);
     m_title->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
     m_title->setMargins(QMargins(12, 6, 6, 4));
+    // no minimum width of its own: a long title (GPU spans, "first kernel start to last kernel end")
+    // held the plot 550 px wide and pushed the verdicts beside it out of sight; it is elided instead
+    m_title->setMinimumSize(1, 0);
     topRow->addElement(0, 0, m_title);
     topRow->addElement(0, 1, legend);
     topRow->setColumnStretchFactor(0, 1);
@@ -328,12 +334,14 @@ void BoxPlotView::placeLegend()
     wrapLegend();
     legend->setMaximumSize(legend->minimumOuterSizeHint().width(),
                            QWIDGETSIZE_MAX); // never under its minimum
-    const int title = QFontMetrics(m_title->font()).horizontalAdvance(m_title->text()) + 18; // its margins
+    const int title = QFontMetrics(m_title->font()).horizontalAdvance(m_titleText) + 18; // its margins
     const int needed = title + legend->minimumOuterSizeHint().width() + 24;
     const bool beside = width() >= needed;
     const bool isBeside = legend->layout() == m_topRow;
-    if (beside == isBeside)
+    if (beside == isBeside) {
+        fitTitle();
         return;
+    }
     if (beside) {
         m_legendRow->take(legend);
         m_legendRow->clear(); // the spacer
@@ -352,7 +360,15 @@ void BoxPlotView::placeLegend()
         m_legendRow->setColumnStretchFactor(1, 1);
         m_topRow->addElement(1, 0, m_legendRow);
     }
+    fitTitle();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void BoxPlotView::fitTitle()
+{
+    // the legend sits beside the title only where the whole title fits with it (placeLegend)
+    m_title->setText(
+        QFontMetrics(m_title->font()).elidedText(m_titleText, Qt::ElideRight, std::max(0, width() - 18)));
 }
 
 void BoxPlotView::changeEvent(QEvent *event)
@@ -383,14 +399,14 @@ void BoxPlotView::setGroups(std::vector<Group> groups)
 
 void BoxPlotView::setTitle(const QString &title)
 {
-    m_title->setText(title);
+    m_titleText = title;
     placeLegend();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QString BoxPlotView::title() const
 {
-    return m_title->text();
+    return m_titleText;
 }
 
 void BoxPlotView::setHint(const QString &hint)

@@ -90,10 +90,12 @@ private:
     QCPStatisticalBox *m_boxB = nullptr;
     QCPGraph *m_runMedians = nullptr;
     QCPItemText *m_hint = nullptr;
-    QCPTextElement *m_title = nullptr;
+    QCPTextElement *m_title = nullptr; // m_titleText elided to the width it has (fitTitle)
+    QString m_titleText;
     QCPLayoutGrid *m_topRow = nullptr;    // the title, and the legend beside it when it fits
     QCPLayoutGrid *m_legendRow = nullptr; // else the legend, on a row of its own below
     void placeLegend();
+    void fitTitle();
     void wrapLegend();
     void fitValueTicks();
     void titleValueAxis();
