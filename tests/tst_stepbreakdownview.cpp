@@ -275,6 +275,37 @@ private slots:
         QCOMPARE(chart.plot()->xAxis->label(), QStringLiteral("step index (in run order)"));
     }
 
+    // Runs of one step each (scopeline-hipbench's attention pair, the whole run a step) sit at x = 0, 1,
+    // ...: the grid's solid zero line at the first run looked like a line joining A's point to B's.
+    void noZeroLineAtTheFirstStep()
+    {
+        const QString pair = testdata::path("h100_runs/hipbench/attention");
+        REQUIRE_TEST_DATA(pair);
+        const StepBreakdown breakdown(load(pair + QStringLiteral("/naive")),
+                                      load(pair + QStringLiteral("/tiled")));
+        StepTimeChart chart;
+        chart.setBreakdown(&breakdown);
+        chart.resize(600, 300);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QCustomPlot *plot = chart.plot();
+        plot->replot();
+        const QImage image = plot->toPixmap().toImage();
+        const int x = int(std::lround(plot->xAxis->coordToPixel(0)));
+        const double a =
+            breakdown.runsA().front().steps.front().parts[std::size_t(StepPart::Step)] / chart.unitNs();
+        const double b =
+            breakdown.runsB().front().steps.front().parts[std::size_t(StepPart::Step)] / chart.unitNs();
+        const int top = int(plot->yAxis->coordToPixel(std::max(a, b))) + 8,
+                  bottom = int(plot->yAxis->coordToPixel(std::min(a, b))) - 8;
+        QVERIFY2(bottom - top > 40, qPrintable(QStringLiteral("%1..%2").arg(top).arg(bottom)));
+        const int zeroLine = qGray(PlotTheme::fromPalette(chart.palette()).zeroLine.rgb());
+        for (int y = top; y < bottom; ++y)
+            QVERIFY2(
+                qGray(image.pixel(x, y)) > zeroLine + 12,
+                qPrintable(QStringLiteral("(%1, %2): grey %3").arg(x).arg(y).arg(qGray(image.pixel(x, y)))));
+    }
+
     // With nothing to draw the chart says so across its width (an empty legend held the plot to a
     // corner); with a pair its legend is back above the plot.
     void emptyStepChartSaysSo()

@@ -32,6 +32,8 @@ StepTimeChart::StepTimeChart(QWidget *parent) : QWidget(parent)
     ticker->setTickStep(1); // steps are whole
     ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
     m_plot->xAxis->setTicker(ticker);
+    // steps and runs are counted from 0: a solid line at the first read as one joining its points
+    m_plot->xAxis->grid()->setZeroLinePen(Qt::NoPen);
     // the legend in a row of its own above the plot, so that it never covers a line
     QCPLegend *legend = m_plot->legend;
     m_plot->axisRect()->insetLayout()->take(legend);
