@@ -60,6 +60,8 @@ RanksView::RanksView(QWidget *parent) : QWidget(parent)
     m_tableTabs->addTab(m_comparisonView, tr("A against B"));
     m_tableTabs->addTab(m_rankView, tr("Per rank"));
     m_tableTabs->addTab(m_collectivesView, tr("Per collective"));
+    for (int i = 0; i < m_tableTabs->count(); ++i)
+        m_tableTabs->setTabToolTip(i, m_tableTabs->widget(i)->toolTip());
     // the tables the wider: their verdicts and waits in view at 1366 px; the bars read at any width
     auto *split = new ProportionalSplitter(Qt::Horizontal, {2, 5}, this);
     split->addWidget(m_bars);
