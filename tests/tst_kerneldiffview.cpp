@@ -441,6 +441,34 @@ private slots:
         }
     }
 
+    // Emptied (a load that failed) the waterfall shows its hint and nothing else: the value axis'
+    // line had stayed, a lone vertical stroke at the left.
+    void emptyWaterfallShowsOnlyItsHint()
+    {
+        QCustomPlot plot;
+        plot.resize(400, 200);
+        const PlotTheme theme = applyPalette(&plot, plot.palette());
+        std::vector<WaterfallBar> bars(1);
+        bars[0] = {QStringLiteral("A: step time"), QStringLiteral("8.009 ms"), 0, 8.009e6, Qt::gray, true};
+        drawWaterfall(&plot, theme, bars, QStringLiteral("time per step (%1)"));
+        drawWaterfallHint(&plot, theme, QStringLiteral("Open a pair of traces"));
+        plot.replot();
+        const QImage image = plot.toPixmap().toImage();
+        QCOMPARE(plot.itemCount(), 1);
+        auto *text = qobject_cast<QCPItemText *>(plot.item(0));
+        QVERIFY(text);
+        const QRect hint = QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition())
+                               .toAlignedRect()
+                               .adjusted(-2, -2, 2, 2);
+        int marks = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                marks += !hint.contains(x, y) && image.pixel(x, y) != theme.background.rgb();
+        QCOMPARE(marks, 0);
+        drawWaterfall(&plot, theme, bars, QStringLiteral("time per step (%1)")); // and back
+        QVERIFY(plot.xAxis->visible() && plot.yAxis->visible());
+    }
+
     // The rest's value with its findings ("+465.8 µs · 14 findings") ran past the chart's right edge
     // beside the table at 1366 px: where it would leave its bar under 40 px it is shown short, and every
     // value ends inside the plot; a wide chart shows it whole.

@@ -27,6 +27,7 @@ void drawWaterfall(QCustomPlot *plot, const PlotTheme &theme, const std::vector<
 {
     plot->clearItems();
     plot->xAxis->setVisible(true);
+    plot->yAxis->setVisible(true);
     // where each bar's value label starts: right of the bar and of its error bar
     auto labelAt = [](const WaterfallBar &b) {
         double at = std::max(b.from, b.to);
@@ -137,6 +138,7 @@ void drawWaterfallHint(QCustomPlot *plot, const PlotTheme &theme, const QString 
     plot->clearItems();
     plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     plot->xAxis->setVisible(false);
+    plot->yAxis->setVisible(false); // its line alone, a stroke at the left
     auto *text = new QCPItemText(plot);
     text->position->setType(QCPItemPosition::ptAxisRectRatio);
     text->position->setCoords(0.5, 0.5);
