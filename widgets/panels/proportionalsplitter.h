@@ -22,14 +22,6 @@ public:
         return m_applied;
     }
 
-    // Shares the present size in the proportions again (a widget hidden at the first layout, now shown,
-    // would take its size hint from the others instead).
-    void applyWeights()
-    {
-        m_applied = false;
-        shareByWeights();
-    }
-
 protected:
     void resizeEvent(QResizeEvent *event) override
     {
@@ -38,7 +30,7 @@ protected:
     }
 
 private:
-    // Once, at the first real size (or again after applyWeights).
+    // Once, at the first real size.
     void shareByWeights()
     {
         const int total = orientation() == Qt::Vertical ? height() : width();

@@ -201,7 +201,7 @@ void RanksView::showOverview(int index)
                     : m_table   ? QString()
                               : tr("No run of several GPUs: open a folder of one job's rank files (one trace "
                                    "per GPU, with Kineto's distributedInfo or rank_N in the file names).");
-    // beside the picked run, what holds for every A-against-B row below
+    // beside the picked run, what holds for every row of A against B
     if (m_table && !m_table->caveat().isEmpty())
         notes += (notes.isEmpty() ? QString() : QStringLiteral("\n")) + m_table->caveat() + QLatin1Char('.');
     if (m_table && !m_table->comparison().empty() && !m_compared)
