@@ -56,6 +56,53 @@ Pooled poolRanks(const std::vector<double> &a, const std::vector<double> &b)
     return out;
 }
 
+// The ways to deal n values to groups of these sizes (the multinomial coefficient), counted up to
+// `cap`: anything above it returns a value above it.
+double assignments(const std::vector<std::size_t> &sizes, double cap)
+{
+    double ways = 1;
+    std::size_t dealt = 0;
+    for (const std::size_t size : sizes)
+        for (std::size_t i = 1; i <= size; ++i) {
+            ways = ways * double(++dealt) / double(i); // C(dealt, i) grows; each step stays an integer
+            if (ways > cap)
+                return ways;
+        }
+    return ways;
+}
+
+// The exact Kruskal–Wallis p: the share of every assignment of `ranks` to groups of `sizes` whose
+// Σ R²/n (H up to its constants) is at least `observed`.
+double kruskalWallisExactP(const std::vector<double> &ranks, const std::vector<std::size_t> &sizes,
+                           double observed)
+{
+    std::vector<std::size_t> left = sizes;
+    std::vector<double> sums(sizes.size(), 0.0);
+    const double least = observed * (1 - 1e-12); // the observed assignment's own sum, rounded otherwise
+    double at = 0, all = 0;
+    // each value into each group with room left, depth first
+    const auto deal = [&](const auto &self, std::size_t i) -> void {
+        if (i == ranks.size()) {
+            double s = 0;
+            for (std::size_t g = 0; g < sizes.size(); ++g)
+                s += sums[g] * sums[g] / double(sizes[g]);
+            at += s >= least;
+            ++all;
+            return;
+        }
+        for (std::size_t g = 0; g < sizes.size(); ++g)
+            if (left[g] > 0) {
+                --left[g];
+                sums[g] += ranks[i];
+                self(self, i + 1);
+                sums[g] -= ranks[i];
+                ++left[g];
+            }
+    };
+    deal(deal, 0);
+    return at / all;
+}
+
 } // namespace
 
 std::vector<double> mannWhitneyExactCdf(std::size_t m, std::size_t n, std::size_t maxK)
@@ -207,6 +254,7 @@ KruskalWallis kruskalWallis(const std::vector<std::vector<double>> &groups)
         at += size;
         h += sum * sum / double(size);
     }
+    const double sumOfSquares = h;
     h = 12.0 / (n * (n + 1)) * h - 3 * (n + 1);
     // the tie correction: 1 − Σ(t³ − t) / (n³ − n) over groups of equal values
     std::vector<double> sorted = pooled;
@@ -224,8 +272,13 @@ KruskalWallis kruskalWallis(const std::vector<std::vector<double>> &groups)
     if (!(correction > 0))
         return result;
     result.h = h / correction;
-    result.p = boost::math::cdf(
-        boost::math::complement(boost::math::chi_squared(double(sizes.size() - 1)), std::max(0.0, result.h)));
+    // dealt value by value: at most as many steps as values per assignment
+    result.exact = pooled.size() <= kKruskalExactValues &&
+                   assignments(sizes, kKruskalExactAssignments) <= kKruskalExactAssignments;
+    result.p = result.exact
+                   ? kruskalWallisExactP(ranks, sizes, sumOfSquares)
+                   : boost::math::cdf(boost::math::complement(
+                         boost::math::chi_squared(double(sizes.size() - 1)), std::max(0.0, result.h)));
     return result;
 }
 

@@ -729,6 +729,11 @@ private slots:
                     QCOMPARE(variants->boxes()->groups()[c].b.median, row.b.median);
                     QCOMPARE(variants->boxes()->groups()[c].a.median, row.a.median);
                 }
+        // two variants of three runs with samples, wholly apart: the exact p is 0.1, no "differ" (the
+        // chi-squared p, 0.0495, had said they differ)
+        QVERIFY2(variants->scopeNote().contains(QLatin1String("exact p 0.1;")) &&
+                     !variants->scopeNote().contains(QLatin1String("the variants differ")),
+                 qPrintable(variants->scopeNote()));
         figures->setCurrentIndex(2);
         QTest::qWait(100);
         QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_variants_scopes.png"))));

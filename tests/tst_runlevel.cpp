@@ -368,7 +368,8 @@ void TestRunLevel::scopeComparisonEqualsScipy()
 
 // Three variants (JAX named scopes, einsum the baseline; matmul; cuBLAS GEMMs): each candidate's pooled
 // rows against the baseline equal scipy's with Holm over scopes × candidates, and each scope's
-// Kruskal–Wallis across the three (run medians, Holm over the scopes) equals scipy.stats.kruskal.
+// Kruskal–Wallis across the three (run medians, Holm over the scopes) equals the oracle's (scipy's H,
+// its p exact by brute force over the splits of the ranks).
 void TestRunLevel::variantsEqualScipy()
 {
     const QString named = testdata::path("jax_h100/jax_named_scopes");
@@ -414,7 +415,7 @@ void TestRunLevel::variantsEqualScipy()
     QVERIFY(called > 0);
     const QJsonArray across = expected[QStringLiteral("across")].toArray();
     QCOMPARE(std::size_t(across.size()), variants.acrossVariants().size());
-    int threeGroups = 0;
+    int threeGroups = 0, exact = 0;
     for (std::size_t i = 0; i < variants.acrossVariants().size(); ++i) {
         const ScopeAcrossVariants &got = variants.acrossVariants()[i];
         const QJsonObject want = across[qsizetype(i)].toObject();
@@ -422,9 +423,12 @@ void TestRunLevel::variantsEqualScipy()
         threeGroups += got.test.groups == 3;
         QVERIFY2(close(got.test.h, jsonNumber(want.value(QStringLiteral("h"))), 1e-9), qPrintable(got.scope));
         QVERIFY2(close(got.test.p, jsonNumber(want.value(QStringLiteral("p_raw"))), 1e-9), qPrintable(got.scope));
+        QCOMPARE(got.test.exact, want.value(QStringLiteral("exact")).toBool());
+        exact += got.test.exact;
         QVERIFY2(close(got.pHolm, jsonNumber(want.value(QStringLiteral("p"))), 1e-9), qPrintable(got.scope));
     }
     QVERIFY(threeGroups > 0);
+    QVERIFY(exact > 0); // three runs a variant: every split of nine ranks counted
 }
 
 // Across variants: with one run each, H is k − 1 whatever the data, so no test; four processes of

@@ -554,23 +554,47 @@ void TestStats::cliffsDeltaMatchesBruteForce()
     COMPARE_NUM("Cliff's delta", cliffsDelta(c.a, c.b), expected.toDouble(), 1e-12, 1e-15);
 }
 
-// Kruskal–Wallis on groups with ties, an empty group and NaN, against scipy.stats.kruskal run here.
+// Kruskal–Wallis on groups with ties, an empty group and NaN, against the oracle run here
+// (stats_oracle.kruskal: scipy.stats.kruskal's H; p by brute force over every split of the ranks where
+// there are at most a million, else scipy's chi-squared p). Two groups of three wholly apart: exact p
+// 0.1, as scipy's exact Mann–Whitney gives, where the chi-squared p, 0.0495, had called them different.
 void TestStats::kruskalWallisMatchesScipy()
 {
     REQUIRE_ORACLE();
-    const std::vector<std::vector<double>> groups = {
-        {3.1, 2.9, 3.1, 3.4, 3.0}, {3.8, 4.1, 3.9, 3.1}, {}, {2.2, 2.5, 2.9, 2.2, std::nan("")}};
-    const KruskalWallis got = kruskalWallis(groups);
+    const std::vector<std::vector<std::vector<double>>> cases = {
+        {{3.1, 2.9, 3.1, 3.4, 3.0}, {3.8, 4.1, 3.9, 3.1}, {}, {2.2, 2.5, 2.9, 2.2, std::nan("")}},
+        {{1, 2, 3}, {4, 5, 6}},
+        {{10.5, 11.0, 10.8}, {12.0, 11.9, 12.4}, {11.1, 10.9, 11.4}},
+        {{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}, {13, 14, 15, 16}}}; // 63 million splits: chi-squared
+    const QStringList oracle = {"[[3.1, 2.9, 3.1, 3.4, 3.0], [3.8, 4.1, 3.9, 3.1], [2.2, 2.5, 2.9, 2.2]]",
+                                "[[1, 2, 3], [4, 5, 6]]",
+                                "[[10.5, 11.0, 10.8], [12.0, 11.9, 12.4], [11.1, 10.9, 11.4]]",
+                                "[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12], [13, 14, 15, 16]]"};
     QProcess scipy;
-    scipy.start(QStringLiteral(SCOPELINE_PYTHON),
-                {QStringLiteral("-c"),
-                 QStringLiteral("from scipy import stats; r = stats.kruskal([3.1, 2.9, 3.1, 3.4, 3.0], "
-                                "[3.8, 4.1, 3.9, 3.1], [2.2, 2.5, 2.9, 2.2]); print(repr(r.statistic), repr(r.pvalue))")});
-    QVERIFY(scipy.waitForFinished(60000) && scipy.exitCode() == 0);
-    const QStringList expected = QString::fromUtf8(scipy.readAllStandardOutput()).split(QLatin1Char(' '));
-    QCOMPARE(got.groups, 3);
-    QVERIFY(std::fabs(got.h - expected[0].toDouble()) <= 1e-12 * expected[0].toDouble());
-    QVERIFY(std::fabs(got.p - expected[1].toDouble()) <= 1e-9 * expected[1].toDouble());
+    scipy.start(
+        QStringLiteral(SCOPELINE_PYTHON),
+        {QStringLiteral("-c"),
+         QStringLiteral("import sys; sys.path.insert(0, '" SCOPELINE_ORACLE_DIR "'); "
+                        "from stats_oracle import kruskal; from scipy import stats\n"
+                        "for g in [%1]: print(*map(repr, kruskal(g)))\n"
+                        "print(repr(stats.mannwhitneyu([1, 2, 3], [4, 5, 6], method='exact').pvalue))")
+             .arg(oracle.join(QStringLiteral(", ")))});
+    QVERIFY(scipy.waitForFinished(120000));
+    QVERIFY2(scipy.exitCode() == 0, scipy.readAllStandardError().constData());
+    const QStringList lines =
+        QString::fromUtf8(scipy.readAllStandardOutput()).trimmed().split(QLatin1Char('\n'));
+    QCOMPARE(lines.size(), qsizetype(cases.size()) + 1);
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const QStringList expected = lines[qsizetype(i)].split(QLatin1Char(' '));
+        const KruskalWallis got = kruskalWallis(cases[i]);
+        QCOMPARE(got.groups, int(cases[i].size()) - (i == 0 ? 1 : 0));
+        QVERIFY2(std::fabs(got.h - expected[0].toDouble()) <= 1e-12 * expected[0].toDouble(),
+                 qPrintable(lines[qsizetype(i)]));
+        QVERIFY2(std::fabs(got.p - expected[1].toDouble()) <= 1e-9 * expected[1].toDouble(),
+                 qPrintable(QStringLiteral("%1: %2").arg(got.p).arg(lines[qsizetype(i)])));
+        QCOMPARE(got.exact, expected[2] == QLatin1String("True"));
+    }
+    QCOMPARE(kruskalWallis(cases[1]).p, lines.back().toDouble()); // Mann–Whitney's exact p: 0.1
     QVERIFY(std::isnan(kruskalWallis({{1, 2, 3}, {}}).p));    // one group
     QVERIFY(std::isnan(kruskalWallis({{2, 2}, {2, 2, 2}}).p)); // every value the same
 }

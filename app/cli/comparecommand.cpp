@@ -125,6 +125,7 @@ int variantCompare(const ComparisonOptions &options, double alpha, const GateOpt
                                       {QStringLiteral("variants"), s.test.groups},
                                       {QStringLiteral("kruskal_h"), jsonValue(s.test.h)},
                                       {QStringLiteral("kruskal_p_raw"), jsonValue(s.test.p)},
+                                      {QStringLiteral("kruskal_exact"), s.test.exact},
                                       {QStringLiteral("kruskal_p"), jsonValue(s.pHolm)},
                                       {QStringLiteral("reason"), s.reason},
                                       {QStringLiteral("caveat"), s.caveat}});

@@ -123,7 +123,11 @@ QString ScopeAcrossVariants::text(double alpha, double threshold) const
 {
     if (!reason.isEmpty())
         return reason;
-    QString line = QStringLiteral("H %1, p %2").arg(QString::number(test.h, 'g', 4), formatPValue(pHolm));
+    // an exact p says so: with a few runs a variant the chi-squared one would be smaller than it can be
+    QString line =
+        QStringLiteral("H %1, %2 %3")
+            .arg(QString::number(test.h, 'g', 4),
+                 test.exact ? QStringLiteral("exact p") : QStringLiteral("p"), formatPValue(pHolm));
     if (pHolm < alpha)
         line += spread() >= threshold
                     ? QCoreApplication::translate("VariantScopes", ": the variants differ")

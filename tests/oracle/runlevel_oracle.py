@@ -31,7 +31,7 @@ from scipy import stats
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_oracle import kernels, samples  # noqa: E402  (the raw-trace reader)
 from stats_oracle import (  # noqa: E402  (scipy formulas)
-    clean, holm, holm_levels, interval_agrees, run_level, timer_tick)
+    clean, holm, holm_levels, interval_agrees, kruskal, run_level, timer_tick)
 
 
 def rows(per_scope, resolution, alpha=0.05):
@@ -57,7 +57,7 @@ def rows(per_scope, resolution, alpha=0.05):
 
 def variants(args):
     """A baseline against several candidates: the rows of every candidate (scope order within each,
-    candidates in order) with Holm over all of them, and per scope Kruskal-Wallis (scipy.stats.kruskal)
+    candidates in order) with Holm over all of them, and per scope Kruskal-Wallis (stats_oracle.kruskal)
     across the variants' run medians (runs without samples left out; a variant without any left out),
     Holm over the scopes."""
     medians = [[[median_or_nan(samples(f, s, args.samples)) for f in files] for s in args.scope]
@@ -69,8 +69,8 @@ def variants(args):
         groups = [[x for x in medians[v][i] if not math.isnan(x)] for v in range(len(medians))]
         groups = [g for g in groups if g]
         if len(groups) >= 2 and len({x for g in groups for x in g}) > 1:
-            k = stats.kruskal(*groups)
-            across.append({"scope": scope, "groups": len(groups), "h": float(k.statistic), "p_raw": float(k.pvalue)})
+            h, p, exact = kruskal(groups)
+            across.append({"scope": scope, "groups": len(groups), "h": h, "p_raw": p, "exact": exact})
         else:
             across.append({"scope": scope, "groups": len(groups), "h": math.nan, "p_raw": math.nan})
     for row, p in zip(across, holm([r["p_raw"] for r in across])):

@@ -18,6 +18,7 @@ of geometric means per confidence (scipy.stats.t.ppf with Welch-Satterthwaite df
 
 Usage: /usr/bin/python3 stats_oracle.py INPUT_JSON
 """
+import itertools
 import json
 import math
 import sys
@@ -139,6 +140,42 @@ def cliffs_delta(a, b):
         return None
     d = np.subtract.outer(b, a)
     return (np.count_nonzero(d > 0) - np.count_nonzero(d < 0)) / N
+
+
+KRUSKAL_EXACT_ASSIGNMENTS = 10**6  # the rule stats::kruskalWallis states for an exact p
+KRUSKAL_EXACT_VALUES = 64
+
+
+def kruskal(groups):
+    """Kruskal-Wallis (H, p, exact) across non-empty groups: H as scipy.stats.kruskal; p by brute force
+    over every split of the pooled values' ranks into groups of these sizes (the share whose H is at
+    least the observed, scipy's own statistic on each) where there are at most
+    KRUSKAL_EXACT_ASSIGNMENTS splits of at most KRUSKAL_EXACT_VALUES values, else scipy's chi-squared p."""
+    observed = stats.kruskal(*groups)
+    sizes = [len(g) for g in groups]
+    n = sum(sizes)
+    ways = math.factorial(n) // math.prod(math.factorial(k) for k in sizes)
+    if n > KRUSKAL_EXACT_VALUES or ways > KRUSKAL_EXACT_ASSIGNMENTS:
+        return float(observed.statistic), float(observed.pvalue), False
+    ranks = stats.rankdata([x for g in groups for x in g])
+    total, constant = n * (n + 1) / 12.0, 3.0 * (n + 1)
+    ties = 1 - sum(t ** 3 - t for t in np.unique(ranks, return_counts=True)[1]) / (n ** 3 - n)
+
+    def statistic(split):
+        return (sum(ranks[list(idx)].sum() ** 2 / len(idx) for idx in split) / total - constant) / ties
+
+    def splits(left, sizes):
+        if not sizes:
+            yield []
+            return
+        for first in itertools.combinations(left, sizes[0]):
+            rest = [i for i in left if i not in first]
+            for more in splits(rest, sizes[1:]):
+                yield [first] + more
+
+    least = observed.statistic * (1 - 1e-9)
+    at = sum(statistic(split) >= least for split in splits(list(range(n)), sizes))
+    return float(observed.statistic), at / ways, True
 
 
 def holm(p):
