@@ -469,7 +469,7 @@ private slots:
         QVERIFY(plot.xAxis->visible() && plot.yAxis->visible());
     }
 
-    // The rest's value with its findings ("+465.8 µs · 14 findings") ran past the chart's right edge
+    // The rest's value with its findings ("+465.8 µs · 14 finding(s)") ran past the chart's right edge
     // beside the table at 1366 px: where it would leave its bar under 40 px it is shown short, and every
     // value ends inside the plot; a wide chart shows it whole.
     void waterfallValuesStayInside()
