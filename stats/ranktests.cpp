@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <iterator>
 #include <limits>
+#include <random>
 
 namespace scopeline::stats {
 
@@ -58,7 +59,7 @@ Pooled poolRanks(const std::vector<double> &a, const std::vector<double> &b)
 
 // The ways to deal n values to groups of these sizes (the multinomial coefficient), counted up to
 // `cap`: anything above it returns a value above it.
-double assignments(const std::vector<std::size_t> &sizes, double cap)
+double splits(const std::vector<std::size_t> &sizes, double cap)
 {
     double ways = 1;
     std::size_t dealt = 0;
@@ -101,6 +102,31 @@ double kruskalWallisExactP(const std::vector<double> &ranks, const std::vector<s
     };
     deal(deal, 0);
     return at / all;
+}
+
+// The permutation p: the share of kKruskalPermutations random splits (and the observed one) whose
+// Σ R²/n is at least `observed`. Fisher–Yates on a fixed-seed generator, so that a figure never moves.
+double kruskalWallisPermutationP(std::vector<double> ranks, const std::vector<std::size_t> &sizes,
+                                 double observed)
+{
+    std::mt19937_64 random(0x5c09e11e);
+    const double least = observed * (1 - 1e-12);
+    std::size_t at = 1;
+    for (std::size_t draw = 0; draw < kKruskalPermutations; ++draw) {
+        for (std::size_t i = ranks.size() - 1; i > 0; --i)
+            std::swap(ranks[i], ranks[random() % (i + 1)]);
+        double s = 0;
+        std::size_t from = 0;
+        for (const std::size_t size : sizes) {
+            double sum = 0;
+            for (std::size_t i = from; i < from + size; ++i)
+                sum += ranks[i];
+            s += sum * sum / double(size);
+            from += size;
+        }
+        at += s >= least;
+    }
+    return double(at) / double(kKruskalPermutations + 1);
 }
 
 } // namespace
@@ -272,13 +298,26 @@ KruskalWallis kruskalWallis(const std::vector<std::vector<double>> &groups)
     if (!(correction > 0))
         return result;
     result.h = h / correction;
-    // dealt value by value: at most as many steps as values per assignment
-    result.exact = pooled.size() <= kKruskalExactValues &&
-                   assignments(sizes, kKruskalExactAssignments) <= kKruskalExactAssignments;
-    result.p = result.exact
-                   ? kruskalWallisExactP(ranks, sizes, sumOfSquares)
-                   : boost::math::cdf(boost::math::complement(
-                         boost::math::chi_squared(double(sizes.size() - 1)), std::max(0.0, result.h)));
+    // dealt value by value: at most as many steps as values per split
+    const bool few =
+        pooled.size() <= kKruskalExactValues && splits(sizes, kKruskalExactSplits) <= kKruskalExactSplits;
+    const bool small = *std::min_element(sizes.begin(), sizes.end()) < kKruskalLargeGroup &&
+                       pooled.size() <= kKruskalPermutedValues;
+    result.method = few     ? KruskalMethod::Exact
+                    : small ? KruskalMethod::Permutation
+                            : KruskalMethod::ChiSquared;
+    switch (result.method) {
+    case KruskalMethod::Exact:
+        result.p = kruskalWallisExactP(ranks, sizes, sumOfSquares);
+        break;
+    case KruskalMethod::Permutation:
+        result.p = kruskalWallisPermutationP(ranks, sizes, sumOfSquares);
+        break;
+    case KruskalMethod::ChiSquared:
+        result.p = boost::math::cdf(boost::math::complement(
+            boost::math::chi_squared(double(sizes.size() - 1)), std::max(0.0, result.h)));
+        break;
+    }
     return result;
 }
 

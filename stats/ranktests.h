@@ -41,23 +41,29 @@ double tieTerm(const std::vector<double> &sorted);
 std::vector<double> mannWhitneyExactCdf(std::size_t m, std::size_t n, std::size_t maxK);
 
 // Kruskal–Wallis H across several groups (scipy.stats.kruskal): average ranks over the pooled values,
-// H corrected for ties. p is exact where the ranks, at most kKruskalExactValues, can be dealt to groups
-// of these sizes in at most kKruskalExactAssignments ways (every way equally likely under the null; p
-// the share with an H at least the observed): scipy's chi-squared p, with groups − 1 degrees of
-// freedom, used beyond that,
-// overstates small samples (two groups of three wholly apart: 0.0495, where no assignment can give
-// less than 0.1). NaN values are left out; groups left empty do not count. NaN p with fewer than two
-// groups, or when every value is the same.
+// H corrected for ties. scipy's p, from the chi-squared distribution with groups − 1 degrees of
+// freedom, overstates small groups (two of three wholly apart: 0.0495, where no split of the ranks
+// gives less than 0.1), so p is exact (the share of every split of the ranks into groups of these
+// sizes, each equally likely under the null, with an H at least the observed) where there are at most
+// kKruskalExactSplits splits of at most kKruskalExactValues values; beyond that, while a group has
+// fewer than kKruskalLargeGroup values (and there are at most kKruskalPermutedValues), the same share
+// over kKruskalPermutations random splits and the observed one (a fixed seed: the same p every time);
+// else chi-squared. NaN values are left out; groups left empty do not
+// count. NaN p with fewer than two groups, or when every value is the same.
+enum class KruskalMethod { ChiSquared, Exact, Permutation };
 struct KruskalWallis
 {
     double h;
     double p;
-    int groups;         // that count
-    bool exact = false; // p from every assignment, not from the chi-squared distribution
+    int groups; // that count
+    KruskalMethod method = KruskalMethod::ChiSquared;
 };
 KruskalWallis kruskalWallis(const std::vector<std::vector<double>> &groups);
-constexpr double kKruskalExactAssignments = 1e6;
+constexpr double kKruskalExactSplits = 1e6;
 constexpr std::size_t kKruskalExactValues = 64;
+constexpr std::size_t kKruskalLargeGroup = 5;
+constexpr std::size_t kKruskalPermutations = 100000;
+constexpr std::size_t kKruskalPermutedValues = 256;
 
 // 1-based ranks of values in their original order, ties get the average of their ranks
 // (scipy.stats.rankdata's default). NaN values get NaN ranks and do not count.

@@ -556,7 +556,8 @@ void TestStats::cliffsDeltaMatchesBruteForce()
 
 // Kruskal–Wallis on groups with ties, an empty group and NaN, against the oracle run here
 // (stats_oracle.kruskal: scipy.stats.kruskal's H; p by brute force over every split of the ranks where
-// there are at most a million, else scipy's chi-squared p). Two groups of three wholly apart: exact p
+// there are at most a million, else over a million random splits while a group is small, else scipy's
+// chi-squared p). Two groups of three wholly apart: exact p
 // 0.1, as scipy's exact Mann–Whitney gives, where the chi-squared p, 0.0495, had called them different.
 void TestStats::kruskalWallisMatchesScipy()
 {
@@ -565,11 +566,17 @@ void TestStats::kruskalWallisMatchesScipy()
         {{3.1, 2.9, 3.1, 3.4, 3.0}, {3.8, 4.1, 3.9, 3.1}, {}, {2.2, 2.5, 2.9, 2.2, std::nan("")}},
         {{1, 2, 3}, {4, 5, 6}},
         {{10.5, 11.0, 10.8}, {12.0, 11.9, 12.4}, {11.1, 10.9, 11.4}},
-        {{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}, {13, 14, 15, 16}}}; // 63 million splits: chi-squared
-    const QStringList oracle = {"[[3.1, 2.9, 3.1, 3.4, 3.0], [3.8, 4.1, 3.9, 3.1], [2.2, 2.5, 2.9, 2.2]]",
-                                "[[1, 2, 3], [4, 5, 6]]",
-                                "[[10.5, 11.0, 10.8], [12.0, 11.9, 12.4], [11.1, 10.9, 11.4]]",
-                                "[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12], [13, 14, 15, 16]]"};
+        {{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}, {13, 14, 15, 16}}, // 63 million splits: permuted
+        {{10.1, 11.4, 10.6}, {10.9, 11.8, 11.2}, {10.4, 10.8, 11.9}, {11.5, 12.1, 11.7}, {10.2, 10.5, 11.0}},
+        {{0, 1, 2, 3, 4, 5}, {6, 7, 8, 9, 10, 11}, {12, 13, 14, 15, 16, 17}, {18, 19, 20, 21, 22, 23}}};
+    const QStringList oracle = {
+        "[[3.1, 2.9, 3.1, 3.4, 3.0], [3.8, 4.1, 3.9, 3.1], [2.2, 2.5, 2.9, 2.2]]",
+        "[[1, 2, 3], [4, 5, 6]]",
+        "[[10.5, 11.0, 10.8], [12.0, 11.9, 12.4], [11.1, 10.9, 11.4]]",
+        "[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12], [13, 14, 15, 16]]",
+        "[[10.1, 11.4, 10.6], [10.9, 11.8, 11.2], [10.4, 10.8, 11.9], [11.5, 12.1, 11.7], "
+        "[10.2, 10.5, 11.0]]",
+        "[list(range(i * 6, i * 6 + 6)) for i in range(4)]"};
     QProcess scipy;
     scipy.start(
         QStringLiteral(SCOPELINE_PYTHON),
@@ -590,9 +597,18 @@ void TestStats::kruskalWallisMatchesScipy()
         QCOMPARE(got.groups, int(cases[i].size()) - (i == 0 ? 1 : 0));
         QVERIFY2(std::fabs(got.h - expected[0].toDouble()) <= 1e-12 * expected[0].toDouble(),
                  qPrintable(lines[qsizetype(i)]));
-        QVERIFY2(std::fabs(got.p - expected[1].toDouble()) <= 1e-9 * expected[1].toDouble(),
+        const QString method = expected[2].mid(1, expected[2].size() - 2); // 'exact'
+        QCOMPARE(got.method, method == QLatin1String("exact")         ? KruskalMethod::Exact
+                             : method == QLatin1String("permutation") ? KruskalMethod::Permutation
+                                                                      : KruskalMethod::ChiSquared);
+        // a random share agrees within four standard errors of the program's draws (and one draw)
+        const double want = expected[1].toDouble();
+        const double tolerance = got.method == KruskalMethod::Permutation
+                                     ? 4 * std::sqrt(want * (1 - want) / double(kKruskalPermutations)) +
+                                           1.0 / double(kKruskalPermutations)
+                                     : 1e-9 * want;
+        QVERIFY2(std::fabs(got.p - want) <= tolerance,
                  qPrintable(QStringLiteral("%1: %2").arg(got.p).arg(lines[qsizetype(i)])));
-        QCOMPARE(got.exact, expected[2] == QLatin1String("True"));
     }
     QCOMPARE(kruskalWallis(cases[1]).p, lines.back().toDouble()); // Mann–Whitney's exact p: 0.1
     QVERIFY(std::isnan(kruskalWallis({{1, 2, 3}, {}}).p));    // one group

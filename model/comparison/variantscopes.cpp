@@ -123,11 +123,11 @@ QString ScopeAcrossVariants::text(double alpha, double threshold) const
 {
     if (!reason.isEmpty())
         return reason;
-    // an exact p says so: with a few runs a variant the chi-squared one would be smaller than it can be
-    QString line =
-        QStringLiteral("H %1, %2 %3")
-            .arg(QString::number(test.h, 'g', 4),
-                 test.exact ? QStringLiteral("exact p") : QStringLiteral("p"), formatPValue(pHolm));
+    // how p was found: with a few runs a variant the chi-squared one would be smaller than it can be
+    const QString p = test.method == stats::KruskalMethod::Exact         ? QStringLiteral("exact p")
+                      : test.method == stats::KruskalMethod::Permutation ? QStringLiteral("permutation p")
+                                                                         : QStringLiteral("p");
+    QString line = QStringLiteral("H %1, %2 %3").arg(QString::number(test.h, 'g', 4), p, formatPValue(pHolm));
     if (pHolm < alpha)
         line += spread() >= threshold
                     ? QCoreApplication::translate("VariantScopes", ": the variants differ")

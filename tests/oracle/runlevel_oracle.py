@@ -69,8 +69,8 @@ def variants(args):
         groups = [[x for x in medians[v][i] if not math.isnan(x)] for v in range(len(medians))]
         groups = [g for g in groups if g]
         if len(groups) >= 2 and len({x for g in groups for x in g}) > 1:
-            h, p, exact = kruskal(groups)
-            across.append({"scope": scope, "groups": len(groups), "h": h, "p_raw": p, "exact": exact})
+            h, p, method = kruskal(groups)
+            across.append({"scope": scope, "groups": len(groups), "h": h, "p_raw": p, "method": method})
         else:
             across.append({"scope": scope, "groups": len(groups), "h": math.nan, "p_raw": math.nan})
     for row, p in zip(across, holm([r["p_raw"] for r in across])):

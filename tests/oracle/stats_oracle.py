@@ -142,40 +142,52 @@ def cliffs_delta(a, b):
     return (np.count_nonzero(d > 0) - np.count_nonzero(d < 0)) / N
 
 
-KRUSKAL_EXACT_ASSIGNMENTS = 10**6  # the rule stats::kruskalWallis states for an exact p
+KRUSKAL_EXACT_SPLITS = 10**6  # the rules stats::kruskalWallis states for how it finds p
 KRUSKAL_EXACT_VALUES = 64
+KRUSKAL_LARGE_GROUP = 5
+KRUSKAL_PERMUTED_VALUES = 256
+KRUSKAL_ORACLE_DRAWS = 10**6
 
 
 def kruskal(groups):
-    """Kruskal-Wallis (H, p, exact) across non-empty groups: H as scipy.stats.kruskal; p by brute force
+    """Kruskal-Wallis (H, p, method) across non-empty groups: H as scipy.stats.kruskal; p by brute force
     over every split of the pooled values' ranks into groups of these sizes (the share whose H is at
-    least the observed, scipy's own statistic on each) where there are at most
-    KRUSKAL_EXACT_ASSIGNMENTS splits of at most KRUSKAL_EXACT_VALUES values, else scipy's chi-squared p."""
+    least the observed, each split's H from its rank sums) where there are at most KRUSKAL_EXACT_SPLITS
+    splits of at most KRUSKAL_EXACT_VALUES values ("exact"); else, with a group under
+    KRUSKAL_LARGE_GROUP values, the same share over a million random splits of numpy's own generator,
+    close to (not equal to) the program's seeded 100 000 ("permutation"); else scipy's p
+    ("chi-squared")."""
     observed = stats.kruskal(*groups)
     sizes = [len(g) for g in groups]
     n = sum(sizes)
-    ways = math.factorial(n) // math.prod(math.factorial(k) for k in sizes)
-    if n > KRUSKAL_EXACT_VALUES or ways > KRUSKAL_EXACT_ASSIGNMENTS:
-        return float(observed.statistic), float(observed.pvalue), False
     ranks = stats.rankdata([x for g in groups for x in g])
     total, constant = n * (n + 1) / 12.0, 3.0 * (n + 1)
     ties = 1 - sum(t ** 3 - t for t in np.unique(ranks, return_counts=True)[1]) / (n ** 3 - n)
-
-    def statistic(split):
-        return (sum(ranks[list(idx)].sum() ** 2 / len(idx) for idx in split) / total - constant) / ties
-
-    def splits(left, sizes):
-        if not sizes:
-            yield []
-            return
-        for first in itertools.combinations(left, sizes[0]):
-            rest = [i for i in left if i not in first]
-            for more in splits(rest, sizes[1:]):
-                yield [first] + more
-
     least = observed.statistic * (1 - 1e-9)
-    at = sum(statistic(split) >= least for split in splits(list(range(n)), sizes))
-    return float(observed.statistic), at / ways, True
+    ways = math.factorial(n) // math.prod(math.factorial(k) for k in sizes)
+    if n <= KRUSKAL_EXACT_VALUES and ways <= KRUSKAL_EXACT_SPLITS:
+        def statistic(split):
+            return (sum(ranks[list(idx)].sum() ** 2 / len(idx) for idx in split) / total - constant) / ties
+
+        def splits(left, sizes):
+            if not sizes:
+                yield []
+                return
+            for first in itertools.combinations(left, sizes[0]):
+                rest = [i for i in left if i not in first]
+                for more in splits(rest, sizes[1:]):
+                    yield [first] + more
+
+        at = sum(statistic(split) >= least for split in splits(list(range(n)), sizes))
+        return float(observed.statistic), at / ways, "exact"
+    if min(sizes) < KRUSKAL_LARGE_GROUP and n <= KRUSKAL_PERMUTED_VALUES:
+        rng = np.random.default_rng(0)
+        shuffled = rng.permuted(np.tile(ranks, (KRUSKAL_ORACLE_DRAWS, 1)), axis=1)
+        bounds = np.cumsum([0] + sizes)
+        sums = np.stack([shuffled[:, lo:hi].sum(axis=1) for lo, hi in zip(bounds[:-1], bounds[1:])], axis=1)
+        h = ((sums ** 2 / np.array(sizes)).sum(axis=1) / total - constant) / ties
+        return float(observed.statistic), float(np.mean(h >= least)), "permutation"
+    return float(observed.statistic), float(observed.pvalue), "chi-squared"
 
 
 def holm(p):
