@@ -48,8 +48,8 @@ std::vector<double> mannWhitneyExactCdf(std::size_t m, std::size_t n, std::size_
 // kKruskalExactSplits splits of at most kKruskalExactValues values; beyond that, while a group has
 // fewer than kKruskalLargeGroup values (and there are at most kKruskalPermutedValues), the same share
 // over kKruskalPermutations random splits and the observed one (a fixed seed: the same p every time);
-// else chi-squared. NaN values are left out; groups left empty do not
-// count. NaN p with fewer than two groups, or when every value is the same.
+// else chi-squared. NaN values are left out; groups left empty do not count. NaN p with fewer than
+// two groups, or when every value is the same.
 enum class KruskalMethod { ChiSquared, Exact, Permutation };
 struct KruskalWallis
 {
