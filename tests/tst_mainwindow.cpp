@@ -59,6 +59,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyleOptionComboBox>
 #include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QTimer>
@@ -2430,6 +2431,33 @@ private slots:
                                                              .arg(size.width())
                                                              .arg(size.height())
                                                              .arg(longNames ? "_long" : ""))));
+    }
+
+    // A run named by a long file (nsys exports: pipit__tests__data__…-cuda.sqlite) shows in its box
+    // elided in the middle, both its ends in view; the style had cut its end off at the box's edge.
+    void longRunNamesElideInTheMiddle()
+    {
+        const QString name =
+            QStringLiteral("pipit__tests__data__cloverleaf-nsys__perlmutter-cloverleaf-cuda.sqlite");
+        RunPicker picker(QStringLiteral("A"));
+        picker.setRuns({TraceRun{name, QStringLiteral("/traces/") + name}});
+        picker.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&picker));
+        auto *box = static_cast<ElidingComboBox *>(picker.runBox());
+        QCOMPARE(box->currentText(), name);
+        const QString shown = box->shownText();
+        QVERIFY2(shown.contains(QChar(0x2026)) && shown.startsWith(QLatin1String("pipit__")) &&
+                     shown.endsWith(QLatin1String(".sqlite")),
+                 qPrintable(shown));
+        QStyleOptionComboBox option;
+        option.initFrom(box);
+        option.editable = false;
+        const QRect field =
+            box->style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, box);
+        QVERIFY2(box->fontMetrics().horizontalAdvance(shown) <= field.width(),
+                 qPrintable(QStringLiteral("%1 px in %2")
+                                .arg(box->fontMetrics().horizontalAdvance(shown))
+                                .arg(field.width())));
     }
 
     // The bundled JAX pair at 1366×768 opens Scopes on its step scope's GPU spans: the boxplot's long

@@ -1,20 +1,41 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/panels/runpicker.h"
 
-#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QStyleOptionComboBox>
+#include <QStylePainter>
 
 #include <algorithm>
 
 namespace scopeline {
 
+QString ElidingComboBox::shownText() const
+{
+    QStyleOptionComboBox option;
+    initStyleOption(&option);
+    const QRect field =
+        style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, this);
+    return fontMetrics().elidedText(currentText(), Qt::ElideMiddle, field.width() - 2); // the label's margins
+}
+
+void ElidingComboBox::paintEvent(QPaintEvent *)
+{
+    QStylePainter painter(this);
+    QStyleOptionComboBox option;
+    initStyleOption(&option);
+    painter.drawComplexControl(QStyle::CC_ComboBox, option);
+    option.currentText = shownText();
+    painter.drawControl(QStyle::CE_ComboBoxLabel, option);
+}
+
 RunPicker::RunPicker(const QString &side, QWidget *parent) : QWidget(parent)
 {
-    m_runBox = new QComboBox;
+    m_runBox = new ElidingComboBox;
     m_runBox->setToolTip(tr("Run of side %1 shown in the timeline").arg(side));
     m_runBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_runBox->setMinimumContentsLength(22); // long run names elide instead of widening the window
+    m_runBox->setMinimumContentsLength(
+        22); // long run names elide (in the middle) instead of widening the window
     m_rankLabel = new QLabel(tr("Rank:"));
     m_rankBox = new QComboBox;
     m_rankBox->setToolTip(tr("GPU of the run of side %1 shown in the timeline: one rank's CPU and GPU "

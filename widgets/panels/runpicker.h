@@ -5,14 +5,27 @@
 
 #include "model/loading/tracefolder.h"
 
+#include <QComboBox>
 #include <QWidget>
 
 #include <vector>
 
-class QComboBox;
 class QLabel;
 
 namespace scopeline {
+
+// A combo box whose current text, when too long for the box, is shown elided in the middle (styles
+// cut it at the edge: an nsys file's name lost its end); the list shows every name whole.
+class ElidingComboBox : public QComboBox
+{
+public:
+    using QComboBox::QComboBox;
+    // The current text as painted.
+    QString shownText() const;
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+};
 
 class RunPicker : public QWidget
 {
