@@ -72,14 +72,28 @@ double splits(const std::vector<std::size_t> &sizes, double cap)
     return ways;
 }
 
+// Σ R²/n over groups of these sizes, their ranks laid out one group after another: H up to its constants.
+double rankSumSquares(const std::vector<double> &ranks, const std::vector<std::size_t> &sizes)
+{
+    double squares = 0;
+    std::size_t from = 0;
+    for (const std::size_t size : sizes) {
+        double sum = 0;
+        for (std::size_t i = from; i < from + size; ++i)
+            sum += ranks[i];
+        squares += sum * sum / double(size);
+        from += size;
+    }
+    return squares;
+}
+
 // The exact Kruskal–Wallis p: the share of every assignment of `ranks` to groups of `sizes` whose
-// Σ R²/n (H up to its constants) is at least `observed`.
+// rankSumSquares is at least `least`.
 double kruskalWallisExactP(const std::vector<double> &ranks, const std::vector<std::size_t> &sizes,
-                           double observed)
+                           double least)
 {
     std::vector<std::size_t> left = sizes;
     std::vector<double> sums(sizes.size(), 0.0);
-    const double least = observed * (1 - 1e-12); // the observed assignment's own sum, rounded otherwise
     double at = 0, all = 0;
     // each value into each group with room left, depth first
     const auto deal = [&](const auto &self, std::size_t i) -> void {
@@ -105,26 +119,16 @@ double kruskalWallisExactP(const std::vector<double> &ranks, const std::vector<s
 }
 
 // The permutation p: the share of kKruskalPermutations random splits (and the observed one) whose
-// Σ R²/n is at least `observed`. Fisher–Yates on a fixed-seed generator, so that a figure never moves.
+// rankSumSquares is at least `least`. Fisher–Yates on a fixed-seed generator, so that a figure never moves.
 double kruskalWallisPermutationP(std::vector<double> ranks, const std::vector<std::size_t> &sizes,
-                                 double observed)
+                                 double least)
 {
     std::mt19937_64 random(0x5c09e11e);
-    const double least = observed * (1 - 1e-12);
     std::size_t at = 1;
     for (std::size_t draw = 0; draw < kKruskalPermutations; ++draw) {
         for (std::size_t i = ranks.size() - 1; i > 0; --i)
             std::swap(ranks[i], ranks[random() % (i + 1)]);
-        double s = 0;
-        std::size_t from = 0;
-        for (const std::size_t size : sizes) {
-            double sum = 0;
-            for (std::size_t i = from; i < from + size; ++i)
-                sum += ranks[i];
-            s += sum * sum / double(size);
-            from += size;
-        }
-        at += s >= least;
+        at += rankSumSquares(ranks, sizes) >= least;
     }
     return double(at) / double(kKruskalPermutations + 1);
 }
@@ -271,33 +275,17 @@ KruskalWallis kruskalWallis(const std::vector<std::vector<double>> &groups)
         return result;
     const std::vector<double> ranks = averageRanks(pooled);
     const double n = double(pooled.size());
-    double h = 0;
-    std::size_t at = 0;
-    for (const std::size_t size : sizes) {
-        double sum = 0;
-        for (std::size_t i = 0; i < size; ++i)
-            sum += ranks[at + i];
-        at += size;
-        h += sum * sum / double(size);
-    }
-    const double sumOfSquares = h;
-    h = 12.0 / (n * (n + 1)) * h - 3 * (n + 1);
+    const double squares = rankSumSquares(ranks, sizes);
+    const double h = 12.0 / (n * (n + 1)) * squares - 3 * (n + 1);
     // the tie correction: 1 − Σ(t³ − t) / (n³ − n) over groups of equal values
     std::vector<double> sorted = pooled;
     std::sort(sorted.begin(), sorted.end());
-    double ties = 0;
-    for (std::size_t first = 0; first < sorted.size();) {
-        std::size_t last = first + 1;
-        while (last < sorted.size() && sorted[last] == sorted[first])
-            ++last;
-        const double t = double(last - first);
-        ties += t * t * t - t;
-        first = last;
-    }
+    const double ties = tieTerm(sorted);
     const double correction = 1 - ties / (n * n * n - n);
     if (!(correction > 0))
         return result;
     result.h = h / correction;
+    const double least = squares * (1 - 1e-12); // the observed split's own sum, rounded otherwise
     // dealt value by value: at most as many steps as values per split
     const bool few =
         pooled.size() <= kKruskalExactValues && splits(sizes, kKruskalExactSplits) <= kKruskalExactSplits;
@@ -308,10 +296,10 @@ KruskalWallis kruskalWallis(const std::vector<std::vector<double>> &groups)
                             : KruskalMethod::ChiSquared;
     switch (result.method) {
     case KruskalMethod::Exact:
-        result.p = kruskalWallisExactP(ranks, sizes, sumOfSquares);
+        result.p = kruskalWallisExactP(ranks, sizes, least);
         break;
     case KruskalMethod::Permutation:
-        result.p = kruskalWallisPermutationP(ranks, sizes, sumOfSquares);
+        result.p = kruskalWallisPermutationP(ranks, sizes, least);
         break;
     case KruskalMethod::ChiSquared:
         result.p = boost::math::cdf(boost::math::complement(

@@ -34,8 +34,7 @@ RunPicker::RunPicker(const QString &side, QWidget *parent) : QWidget(parent)
     m_runBox = new ElidingComboBox;
     m_runBox->setToolTip(tr("Run of side %1 shown in the timeline").arg(side));
     m_runBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_runBox->setMinimumContentsLength(
-        22); // long run names elide (in the middle) instead of widening the window
+    m_runBox->setMinimumContentsLength(22); // long run names elide instead of widening the window
     m_rankLabel = new QLabel(tr("Rank:"));
     m_rankBox = new QComboBox;
     m_rankBox->setToolTip(tr("GPU of the run of side %1 shown in the timeline: one rank's CPU and GPU "
