@@ -181,7 +181,7 @@ MannWhitney mannWhitneyU(const std::vector<double> &a, const std::vector<double>
     const std::vector<double> sa = sortedWithoutNaN(a);
     const std::vector<double> sb = sortedWithoutNaN(b);
     if (sa.empty() || sb.empty())
-        return {kNaN, kNaN, false};
+        return {kNaN, kNaN, false, kNaN};
     const std::size_t m = sa.size();
     const std::size_t n = sb.size();
     const auto n1 = static_cast<double>(m);
@@ -197,12 +197,13 @@ MannWhitney mannWhitneyU(const std::vector<double> &a, const std::vector<double>
         // Without ties U is an integer; P(U >= u) = P(U <= m·n − u) by symmetry.
         const auto tail = static_cast<std::size_t>(n1 * n2 - u);
         if (tail < kMannWhitneyExactStates) {
-            const double p = 2.0 * mannWhitneyExactCdf(m, n, tail).back();
-            return {u1, std::min(p, 1.0), true};
+            const std::vector<double> cdf = mannWhitneyExactCdf(m, n, tail);
+            return {u1, std::min(2.0 * cdf.back(), 1.0), true, std::min(2.0 * cdf.front(), 1.0)};
         }
     }
 
-    return {u1, mannWhitneyNormalP(u1, m, n, pooled.tieTerm), false};
+    return {u1, mannWhitneyNormalP(u1, m, n, pooled.tieTerm), false,
+            mannWhitneyNormalP(0, m, n, pooled.tieTerm)};
 }
 
 double mannWhitneyNormalP(double u1, std::size_t m, std::size_t n, double tieTerm)

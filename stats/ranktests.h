@@ -20,12 +20,14 @@ RankSum rankSum(const std::vector<double> &a, const std::vector<double> &b);
 // Mann–Whitney U (scipy.stats.mannwhitneyu, two-sided, method='auto'): u is U1 = R1 − n1(n1+1)/2 of a.
 // exact: scipy's exact null distribution was used, which scipy 1.10 does when min(n1, n2) <= 8 and the
 // pooled data has no ties; otherwise the normal approximation with tie-corrected variance and
-// continuity correction 0.5.
+// continuity correction 0.5. minP: the smallest p samples of these sizes and ties can give (the sides
+// wholly apart); where it is not below alpha, the test cannot find a difference however large.
 struct MannWhitney
 {
     double u;
     double p;
     bool exact;
+    double minP;
 };
 MannWhitney mannWhitneyU(const std::vector<double> &a, const std::vector<double> &b);
 // The exact distribution needs one double per possible U value up to the observed tail; from this many

@@ -217,6 +217,57 @@ private slots:
         QVERIFY(!cli.err.contains("no scope names"));
     }
 
+    // A run pair of 3 v 3 kernels cannot reach p < 0.05 (exact Mann-Whitney: ≥ 0.1), so beside a +400 %
+    // change it says so rather than "no significant change"; a run pair that could, and a pooled row
+    // judged on its runs, do not. scipy gives the smallest p each row's sizes allow.
+    void tooFewSamplesAreSaid_data()
+    {
+        QTest::addColumn<QString>("a");
+        QTest::addColumn<QString>("b");
+        QTest::addColumn<QString>("scope");
+        const QString bmm = testdata::path("h100_runs/hipbench/batched-matmul/");
+        QTest::newRow("hipbench f32 v f64, 3 calls a run")
+            << bmm + QStringLiteral("f32") << bmm + QStringLiteral("f64") << QStringLiteral("bmm_K05");
+        QTest::newRow("JAX matmul v einsum")
+            << kCublas + QStringLiteral("/trace_file_matmul_*")
+            << kCublas + QStringLiteral("/trace_file_einsum_*") << QStringLiteral("attn_q_k");
+    }
+
+    void tooFewSamplesAreSaid()
+    {
+        QFETCH(QString, a);
+        QFETCH(QString, b);
+        QFETCH(QString, scope);
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("c.csv"));
+        const ProcessResult cli = runProcess(QStringLiteral(SCOPELINE_CLI),
+                                             {QStringLiteral("compare"), a, b, QStringLiteral("--scope"),
+                                              scope, QStringLiteral("--csv"), csv});
+        QCOMPARE(cli.exitCode, 0);
+        const QList<QVariantMap> rows = readCsv(csv);
+        QCOMPARE(rows.size(), 4); // 3 run pairs and the pooled row
+        for (const QVariantMap &row : rows) {
+            const int m = row[QStringLiteral("n_a")].toInt(), n = row[QStringLiteral("n_b")].toInt();
+            QVERIFY(m > 0 && n > 0);
+            const ProcessResult oracle =
+                runProcess(QStringLiteral(SCOPELINE_PYTHON),
+                           {QStringLiteral("-c"),
+                            QStringLiteral("from scipy.stats import mannwhitneyu; "
+                                           "print(mannwhitneyu(range(%1), range(%1, %1 + %2)).pvalue)")
+                                .arg(m)
+                                .arg(n)});
+            QCOMPARE(oracle.exitCode, 0);
+            const bool pooled = row[QStringLiteral("run")].toString() == QLatin1String("all");
+            const bool tooFew = !pooled && oracle.out.trimmed().toDouble() >= 0.05;
+            const QString verdict = row[QStringLiteral("verdict")].toString();
+            QVERIFY2(verdict.startsWith(QStringLiteral("too few samples to test (%1 v %2)").arg(m).arg(n)) ==
+                         tooFew,
+                     qPrintable(verdict));
+            if (tooFew) // the change is there, and large
+                QVERIFY(std::fabs(row[QStringLiteral("rel_change_median")].toDouble()) > 1);
+        }
+    }
+
     // JAX command buffers on A, off on B: A has no scope names at all. Not "only in B": the CLI says
     // what is missing, on each row and once with how to record scopes.
     void unnamedSideIsSaid()

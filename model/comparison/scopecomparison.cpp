@@ -34,7 +34,7 @@ ComparisonRow makeRow(const QString &scope, const QString &run, const std::vecto
     const double nan = std::nan("");
     if (!row.comparable()) {
         row.rankSum = {nan, nan};
-        row.mannWhitney = {nan, nan, false};
+        row.mannWhitney = {nan, nan, false, nan};
         row.shift = {nan, nan, nan};
         row.relativeChange = row.cliffsDelta = row.rankSumHolm = row.mannWhitneyHolm = nan;
         return row;
@@ -141,6 +141,11 @@ QString ComparisonRow::verdictText(double alpha, double threshold) const
             .arg(unnamedSide == 0 ? QStringLiteral("A") : QStringLiteral("B"));
     if (!untested.isEmpty())
         return untested;
+    // "no significant change" beside a change of +400 % reads as a finding of none; the test had no power
+    if (v == Verdict::NoSignificantChange && !hasRunLevel() && !isPooled() && !(mannWhitney.minP < alpha))
+        return QCoreApplication::translate("ScopeComparison", "too few samples to test (%1 v %2)")
+            .arg(a.n)
+            .arg(b.n);
     const QString text = scopeline::verdictText(v);
     const bool found = v == Verdict::Faster || v == Verdict::Slower || v == Verdict::NoMeaningfulChange;
     if (!found)
@@ -521,7 +526,8 @@ std::vector<TableColumn<ComparisonRow>> ScopeComparison::columns(double alpha, d
           tr("B faster / B slower: Holm-adjusted p < %1 and a change of at least the threshold (%2 %); a "
              "smaller significant change reads as “no meaningful change”. On “all” rows with ≥ 2 runs a side "
              "the test is the run-level one (the change of the run medians), on the other rows the "
-             "per-sample Mann–Whitney test (the change of the medians).")
+             "per-sample Mann–Whitney test (the change of the medians), which “too few samples to test” "
+             "says cannot reach p < %1 with so few samples (3 v 3: p ≥ 0.1), however large the change.")
               .arg(alpha)
               .arg(100 * threshold, 0, 'g', 3),
           [alpha, threshold](const Row &r) { return QVariant(r.verdictText(alpha, threshold)); },

@@ -85,6 +85,7 @@ struct ComparisonRow
     // verdictText(verdict()), and on a verdict row, when a per-sample test found a change (faster,
     // slower, no meaningful change): "B faster (1 run: run-to-run variation not measured)". Run-pair
     // rows beside a pooled row say that their change is of this run pair: "B slower in this run pair".
+    // A run pair's samples too few for its test to reach alpha say so: "too few samples to test (3 v 3)".
     QString verdictText(double alpha = 0.05, double threshold = 0.01) const;
     // The verdict as the tables colour and stress it: a run pair's row beside its pooled row, and a
     // change per kernel of two mixes of kernels (kernelMix: the medians of different kernels moved,

@@ -84,6 +84,18 @@ def mwu_method_chosen(a, b):
     return _mwu_choose_method(len(a), len(b), xy, "auto") == "exact"
 
 
+def mwu_smallest_p(a, b):
+    """scipy's p with the same values moved so that every one of A lies below every one of B: the smallest
+    p the test can give these values, unless a group of ties would straddle the two (then it is a bound)."""
+    a, b = a[~np.isnan(a)], b[~np.isnan(b)]
+    if len(a) == 0 or len(b) == 0:
+        return {"min_p": float("nan"), "min_p_straddles": False}
+    pooled = np.sort(np.concatenate([a, b]))
+    m = len(a)
+    p = stats.mannwhitneyu(pooled[:m], pooled[m:], alternative="two-sided", method="auto").pvalue
+    return {"min_p": p, "min_p_straddles": bool(pooled[m - 1] == pooled[m])}
+
+
 def hodges_lehmann(a, b, confidences, levels=None):
     """The median of every difference b_j - a_i, and per confidence the interval of shifts d that
     scipy's own Mann-Whitney test (method='auto') of a against b - d does not reject at 1 - confidence:
@@ -309,7 +321,8 @@ def main():
             "describe_a": describe(a),
             "describe_b": describe(b),
             "ranksums": {"z": rs.statistic, "p": rs.pvalue},
-            "mannwhitneyu": {"u": mw.statistic, "p": mw.pvalue, "exact": mwu_method_chosen(a, b)},
+            "mannwhitneyu": {"u": mw.statistic, "p": mw.pvalue, "exact": mwu_method_chosen(a, b),
+                             **mwu_smallest_p(a, b)},
             "hodges_lehmann": hodges_lehmann(a, b, confidences),
             "relative_median_change": (mb - ma) / ma if ma != 0 else float("nan"),
             "cliffs_delta": cliffs_delta(a, b),
