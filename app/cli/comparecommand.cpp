@@ -165,7 +165,7 @@ int variantCompare(const ComparisonOptions &options, double alpha, const GateOpt
             out() << "### Scopeline compare\n\n**baseline** " << markdownCell(sides[0].label) << " "
                   << pathText(sides[0].path, markdown) << " (" << runsText(loaded.baseline) << ")\n\n";
         else
-            out() << "baseline: " << sides[0].label << " (" << sides[0].path << ", "
+            out() << "baseline (A): " << sides[0].label << " (" << sides[0].path << ", "
                   << runsText(loaded.baseline) << ")\n";
         out()
             << "across the " << sides.size()

@@ -163,7 +163,7 @@ void printVariantDiff(const VariantDiff &diff, const VariantSteps &steps, const 
               << pathText(sides[0].path, markdown) << " (" << sideText(base, base.runsA, base.processesA)
               << ")\n\n";
     else
-        out() << "baseline: " << sides[0].label << " (" << sides[0].path << ", "
+        out() << "baseline (A): " << sides[0].label << " (" << sides[0].path << ", "
               << sideText(base, base.runsA, base.processesA) << ")\n";
     for (std::size_t c = 0; c < diff.diffs().size(); ++c) {
         const KernelDiffSummary &s = diff.diffs()[c].summary();

@@ -152,7 +152,7 @@ int variantRanks(const QList<SideArgument> &sides, const RankTable::Options &opt
               << tableMarkdown(VariantRanks::columns(), rows) << "\n</details>\n"
               << closingMarkdown(gate);
     } else {
-        out() << "baseline: " << sides[0].shown() << "\n";
+        out() << "baseline (A): " << sides[0].shown() << "\n";
         for (qsizetype i = 1; i < sides.size(); ++i)
             out() << labels[i] << ": " << sides[i].path << "\n";
         out() << "step scope: " << scope << "; figures per step, a run's ranks each a row\n";

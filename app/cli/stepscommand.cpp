@@ -89,11 +89,11 @@ std::vector<TableColumn<VariantStepRow>> candidateColumns()
 
 void printVariantSteps(const VariantSteps &variants, const QList<SideArgument> &sides)
 {
-    out() << "baseline: " << sides[0].label << " (" << sides[0].path << ")\n";
+    out() << "baseline (A): " << sides[0].label << " (" << sides[0].path << ")\n";
     const StepBreakdown &first = variants.comparisons().front();
     out() << "step scope: "
           << (first.stepScope().isEmpty() ? QStringLiteral("the whole run") : first.stepScope())
-          << "; each candidate against the baseline: the change of the step, in brackets its interval "
+          << "; each candidate (B) against the baseline: the change of the step, in brackets its interval "
              "(Fieller's, "
              "of the ratio of the means) at the level the step row is judged\n";
     for (int i = 0; i < int(variants.comparisons().size()); ++i)

@@ -170,9 +170,11 @@ void VariantsView::rebuild()
     m_diff = std::make_unique<VariantDiff>(sides.front(), candidates, labels.mid(1), m_diffOptions);
     const QString stepScope =
         m_steps->comparisons().empty() ? QString() : m_steps->comparisons().front().stepScope();
-    QStringList lead{stepScope.isEmpty() || stepScope == StepBreakdownOptions::wholeRun()
-                         ? tr("Baseline: %1; each run one step").arg(labels.value(0))
-                         : tr("Baseline: %1; per step of %2").arg(labels.value(0), stepScope)};
+    QStringList lead{
+        stepScope.isEmpty() || stepScope == StepBreakdownOptions::wholeRun()
+            ? tr("Baseline (A): %1, each variant B against it; each run one step").arg(labels.value(0))
+            : tr("Baseline (A): %1, each variant B against it; per step of %2")
+                  .arg(labels.value(0), stepScope)};
     for (int i = 0; i < int(candidates.size()); ++i)
         lead << m_steps->leadLine(i);
     // a sweep (every label a number, three or more): neighbours compared, where it jumps, and lines
