@@ -166,6 +166,23 @@ private slots:
         QVERIFY(capped >= 3);
     }
 
+    // A run against itself: nothing moved, so no cut axis zooming into the bars' common end (it framed a
+    // 14 ms step as 13.97..13.99 ms); the steps drawn in full from 0.
+    void unchangedStepIsDrawnToScale()
+    {
+        StepBreakdownView view;
+        view.resize(1400, 300);
+        view.setSides(m_a.mid(0, 1), m_a.mid(0, 1), QStringLiteral("A"), QStringLiteral("A again"));
+        const std::vector<WaterfallBar> &bars = view.waterfall()->bars();
+        QCOMPARE(bars.size(), std::size_t(6));
+        QVERIFY(bars[0].to > 0);
+        QCOMPARE(bars[5].to, bars[0].to);
+        for (std::size_t i = 1; i <= 4; ++i)
+            QCOMPARE(bars[i].to, bars[i].from);
+        QCOMPARE(view.waterfall()->plot()->xAxis->range().lower, 0.0);
+        QVERIFY(view.waterfall()->plot()->xAxis->range().upper > 0);
+    }
+
     // The line says what it could not measure: nothing for eager vs reduce-overhead (one process, A and B
     // interleaved in it); the one-process caveat for the JAX sample (JAX does not tell its process).
     void lineCarriesTheCaveat()

@@ -405,7 +405,8 @@ std::vector<TableColumn<KernelDiffRow>> KernelDiff::columns(const KernelDiffOpti
           tr("Total GPU time per run, B − A: what this kernel adds to (or removes from) the change"),
           number([](const Row &r) { return r.deltaTotalNs; }), cell::signedDuration},
         C{QStringLiteral("share_of_delta"), tr("Share"),
-          tr("Δ time/run as a share of the total change in kernel time"),
+          tr("Δ time/run as a share of the total change in kernel time; empty when that change is under "
+             "the threshold (shares of noise), and beyond ±100 % when other kernels moved the other way"),
           number([](const Row &r) { return r.shareOfDelta; }), cell::percent},
         C{QStringLiteral("median_a_ns"), tr("Median A"),
           tr("Median duration of one call, all runs of A pooled"),

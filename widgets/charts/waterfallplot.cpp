@@ -47,8 +47,8 @@ void drawWaterfall(QCustomPlot *plot, const PlotTheme &theme, const std::vector<
         low = high = 0;
     const double pad = std::max(0.1 * (high - low), 1e-3 * std::max(1.0, high));
     double left = std::max(0.0, low - pad);
-    if (left < 0.5 * high)
-        left = 0; // zero is near: the totals in full, to scale
+    if (left < 0.5 * high || high == low)
+        left = 0; // zero is near, or nothing moved (a pad of 0.1 % framed 14 ms as 13.97–13.99): to scale
     // The right end leaves room for the widest value label, in pixels of the plot as it is now sized
     // (less the tick labels and margins).
     const QFontMetrics metrics(plot->font());
