@@ -684,8 +684,9 @@ private slots:
         QVERIFY(cli.out.contains(": one run on a side: run-to-run variation not measured; a step every "));
     }
 
-    // The launch chain runs one kernel: "1 kernel", in the CLI's line and the window's header, by kernel
-    // and by op ("1 kernels" before).
+    // The launch chain runs one kernel: "1 kernel", in the CLI's line and the window's header ("1
+    // kernels" before). It has no CPU op around its launches (only a user annotation, a scope), so by op
+    // its row is still the kernel, and both say so rather than call it an op.
     void oneKernelIsSingular()
     {
         const QString chain = testdata::path("h100_runs/hipbench/launch-chain");
@@ -696,18 +697,27 @@ private slots:
                 arguments << QStringLiteral("--by") << QStringLiteral("op");
             const ProcessResult cli = runProcess(QStringLiteral(SCOPELINE_CLI), arguments);
             QVERIFY2(cli.exitCode == 0, cli.err.constData());
-            QVERIFY2(cli.out.contains(byOp ? "\n1 op: 1 on both sides, 0 only in A"
-                                           : "\n1 kernel: 1 on both sides"),
-                     cli.out.constData());
+            QVERIFY2(cli.out.contains("\n1 kernel: 1 on both sides"), cli.out.constData());
+            QCOMPARE(cli.err.contains("--by op: no kernel of A or B has an op"), byOp);
             KernelDiffOptions options;
             options.byOp = byOp;
             const KernelDiff diff(loadFolder(chain + QStringLiteral("/eager")),
                                   loadFolder(chain + QStringLiteral("/graph")), options);
-            QVERIFY2(
-                diff.headerText().contains(byOp ? QStringLiteral(" · 1 op, 0 only in A, 0 only in B")
-                                                : QStringLiteral(" · 1 kernel, 0 only in A, 0 only in B")),
-                qPrintable(diff.headerText()));
+            QVERIFY(!diff.summary().opsFound);
+            QVERIFY2(diff.headerText().contains(
+                         byOp ? QStringLiteral(" · 1 kernel, 0 only in A, 0 only in B (no ops: ")
+                              : QStringLiteral(" · 1 kernel, 0 only in A, 0 only in B")),
+                     qPrintable(diff.headerText()));
         }
+        // PyTorch's aten ops around the launches: ops, called so
+        KernelDiffOptions options;
+        options.byOp = true;
+        const KernelDiff ops(loadFolder(testdata::path("h100_runs/torch_compile/eager")),
+                             loadFolder(testdata::path("h100_runs/torch_compile/reduce_overhead")), options);
+        QVERIFY(ops.summary().opsFound);
+        QVERIFY2(ops.headerText().contains(QStringLiteral(" ops, ")) &&
+                     !ops.headerText().contains(QStringLiteral("no ops")),
+                 qPrintable(ops.headerText()));
     }
 
     // True A/A: every 5-vs-5 split of one variant's 10 runs (126 per variant, each split once). Pooled

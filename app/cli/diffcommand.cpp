@@ -67,9 +67,9 @@ void printDiff(const KernelDiff &diff, const StepBreakdown &steps, const QString
     out() << "kernel time" << s.perRunText() << ": A " << formatDuration(s.kernelTimePerRunA) << ", B "
           << formatDuration(s.kernelTimePerRunB) << ", difference " << formatDuration(s.deltaTotalNs) << " ("
           << relativeText(s.kernelTimePerRunA, s.kernelTimePerRunB) << ")\n";
-    out() << s.kernels << (diff.options().byOp ? " op" : " kernel") << (s.kernels == 1 ? ": " : "s: ")
-          << s.kernels - s.onlyInA - s.onlyInB << " on both sides, " << s.onlyInA << " only in A, "
-          << s.onlyInB << " only in B";
+    out() << s.kernels << (diff.options().byOp && s.opsFound ? " op" : " kernel")
+          << (s.kernels == 1 ? ": " : "s: ") << s.kernels - s.onlyInA - s.onlyInB << " on both sides, "
+          << s.onlyInA << " only in A, " << s.onlyInB << " only in B";
     if (s.processDependent) // across the others: such a kernel is also on both sides or on one
         out() << "; " << s.processDependent << " of the " << s.kernels << " process-dependent";
     const QString unit = s.byProcess ? QStringLiteral("process") : QStringLiteral("run");
@@ -312,6 +312,10 @@ int diffCommand(const QStringList &arguments)
     const KernelDiff diff(a, b, options);
     const StepBreakdown steps(a, b, stepOptions);
     warnStepsMissing(steps, positional[0], positional[1]);
+    if (options.byOp && !diff.summary().opsFound)
+        note(QStringLiteral("--by op: no kernel of A or B has an op (a CPU op around its launch call, JAX's "
+                            "hlo_op, a collective), so each row is a kernel; the PyTorch profiler records "
+                            "ops with its CPU activity"));
     // The gate: the step line's verdict and every kernel row's, each after its own Holm.
     Gate gate(output.failOn, output.strict);
     gate.addStep(steps);

@@ -205,6 +205,7 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
             std::vector<int64_t> rowOfName(summary.strings().size(), -1);
             std::vector<int64_t> rowOfKey(summary.strings().size(), -1);
             for (const RunSummary::Kernel &k : summary.kernels()) {
+                m_summary.opsFound = m_summary.opsFound || k.op != k.name;
                 const uint32_t keyId = options.byOp ? k.op : k.name;
                 int64_t row = rowOfKey[keyId];
                 if (row < 0) {
@@ -553,7 +554,10 @@ QString KernelDiff::headerText() const
                       change(s.kernelTimePerRunA, s.kernelTimePerRunB));
     const bool one = s.kernels == 1;
     QString rows =
-        (m_options.byOp
+        (m_options.byOp && !s.opsFound
+             ? tr(one ? "%1 kernel, %2 only in A, %3 only in B (no ops: no CPU op around the launches)"
+                      : "%1 kernels, %2 only in A, %3 only in B (no ops: no CPU op around the launches)")
+         : m_options.byOp
              ? tr(one ? "%1 op, %2 only in A, %3 only in B" : "%1 ops, %2 only in A, %3 only in B")
              : tr(one ? "%1 kernel, %2 only in A, %3 only in B" : "%1 kernels, %2 only in A, %3 only in B"))
             .arg(s.kernels)

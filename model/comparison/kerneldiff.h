@@ -108,6 +108,9 @@ struct KernelDiffSummary
     double deltaTotalNs = 0; // kernelTimePerRunB − kernelTimePerRunA, the sum of the rows' deltas
     int kernels = 0, onlyInA = 0, onlyInB = 0; // rows; of kernels that ran on one side only
     int processesA = 0, processesB = 0, processDependent = 0;
+    // Some kernel has an op other than its own name (a CPU op around its launch, an hlo_op, a
+    // collective): without one, rows by op are the kernels under another heading.
+    bool opsFound = false;
     bool byProcess = false; // the unit is the process
     int mostRanks = 1;      // Replication::mostRanks: above 1, figures per run are means over its GPUs
     QString caveat;         // Replication::caveat
