@@ -462,6 +462,10 @@ private slots:
                                           "call twice, once with its backtrace (Nsight Systems 2022)")),
             qPrintable(QJsonDocument(notes).toJson()));
         QCOMPARE(infoJson(fuser)[QStringLiteral("notes")].toArray().size(), 0); // every table there
+        // a database is no JSON: no json_bytes (it had been the file's size), as the text says no MB of JSON
+        QVERIFY(infoJson(saxpy).contains(QStringLiteral("json_bytes")));
+        QVERIFY(infoJson(saxpy)[QStringLiteral("json_bytes")].isNull());
+        QVERIFY(!text.out.contains("of JSON"));
         LoadResult r = TraceLoader::load(fuser);
         QVERIFY2(r.ok(), qPrintable(r.error));
         QCOMPARE(countKind(*r.trace, EventKind::KernelLaunch), 19); // 17 cudaLaunchKernel_v7000, 2 driver

@@ -82,7 +82,9 @@ QJsonObject infoJson(const LoadedRun &run)
     o[QStringLiteral("file")] = run.run.file;
     o[QStringLiteral("format")] = formatName(t.format);
     o[QStringLiteral("events")] = double(t.eventsRead());
-    o[QStringLiteral("json_bytes")] = double(t.bytesRead);
+    // a database has no JSON: its file's size is no figure of the text, as the text output leaves it out
+    const bool sqlite = t.format == TraceFormat::Rocpd || t.format == TraceFormat::NsysSqlite;
+    o[QStringLiteral("json_bytes")] = sqlite ? QJsonValue() : QJsonValue(double(t.bytesRead));
     QJsonObject skipped;
     for (const auto &[reason, count] : t.skipped)
         skipped[reason] = double(count);
