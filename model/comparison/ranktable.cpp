@@ -375,7 +375,6 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
         row.collective = kind;
         row.perStep = k.perStep.empty() ? RankRow::kUnset : stats::meanVariance(k.perStep).mean;
         std::vector<double> all;
-        bool tied = false; // another rank's median as long as the longest: no one rank named
         for (const auto &[rank, durations] : k.durations) {
             all.insert(all.end(), durations.begin(), durations.end());
             const double m = stats::median(durations);
@@ -383,14 +382,13 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
                 row.rankMedianMinNs = m;
             if (std::isnan(row.rankMedianMaxNs) || m > row.rankMedianMaxNs) {
                 row.rankMedianMaxNs = m;
-                row.slowestRank = rank.second;
-                tied = false;
-            } else if (m == row.rankMedianMaxNs && rank.second != row.slowestRank) {
-                tied = true;
+                row.longestOn.clear();
             }
+            if (m == row.rankMedianMaxNs && rank.second >= 0) // the same rank of another run once
+                row.longestOn.push_back(rank.second);
         }
-        if (tied)
-            row.slowestRank = -1;
+        std::sort(row.longestOn.begin(), row.longestOn.end());
+        row.longestOn.erase(std::unique(row.longestOn.begin(), row.longestOn.end()), row.longestOn.end());
         row.medianNs = stats::median(all);
         if (!k.algbw.empty())
             row.algbwGBps = stats::median(k.algbw);
@@ -754,10 +752,15 @@ const std::vector<TableColumn<CollectiveRow>> &RankTable::collectiveColumns()
           12},
         C{QStringLiteral("slowest_rank"),
           tr("Longest on"),
-          tr("The rank whose median duration is the longest; empty when ranks tie for it. A collective's "
+          tr("The rank whose median duration is the longest, or the ranks that tie for it. A collective's "
              "kernels run until the last rank arrives, so the longest mostly waited: the ranks' Wait "
              "measures it, and their Arrived last names who they waited for"),
-          [](const CollectiveRow &r) { return r.slowestRank >= 0 ? QVariant(r.slowestRank) : QVariant(); },
+          [](const CollectiveRow &r) {
+              QStringList ranks;
+              for (const int rank : r.longestOn)
+                  ranks << QString::number(rank);
+              return ranks.isEmpty() ? QVariant() : QVariant(ranks.join(QStringLiteral(", ")));
+          },
           cell::text,
           {},
           8},

@@ -65,7 +65,7 @@ struct CollectiveRow
     double medianNs = RankRow::kUnset;         // median duration over every rank's kernels of it
     double rankMedianMinNs = RankRow::kUnset;  // the shortest median duration of a rank
     double rankMedianMaxNs = RankRow::kUnset;  // the longest
-    int slowestRank = -1; // whose median is the longest (it waited, not the straggler); -1 on ties
+    std::vector<int> longestOn; // the ranks whose median is the longest (they waited, not the straggler)
     // Where the args give message sizes: the median algorithm and bus bandwidth (GB/s) of its kernels,
     // nccl-tests' convention (bus = algorithm × 2(n−1)/n for all-reduce, (n−1)/n for all-gather,
     // reduce-scatter and all-to-all, × 1 otherwise; n the group's size).
