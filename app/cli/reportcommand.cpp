@@ -127,9 +127,15 @@ int reportCommand(const QStringList &arguments)
         pairDiff.emplace(a, b, diffOptions);
     const KernelDiff &diff = variantDiff ? variantDiff->diffs().front() : *pairDiff;
     input.diff = &diff;
+    // a chart's legend names a side by its label, else its folder (labelA may be "label (path)")
+    const auto chartName = [&options](int side, const QString &label) {
+        const SideArgument given = SideArgument::parse(options.sides.value(side));
+        return given.named ? given.label : QFileInfo(QDir::cleanPath(label)).fileName();
+    };
     if (!input.rows.empty()) // without scopes: What changed and the steps, no empty boxplot
-        input.boxplot = ReportCharts::boxplotImage(input.rows, input.scopes, input.samples, input.pooled,
-                                                   input.labelA, input.labelB, ranked);
+        input.boxplot =
+            ReportCharts::boxplotImage(input.rows, input.scopes, input.samples, input.pooled,
+                                       chartName(0, input.labelA), chartName(1, input.labelB), ranked);
     input.diffChart = ReportCharts::diffChartImage(diff);
     std::optional<StepBreakdown> pairSteps;
     if (!variantSteps)
@@ -162,10 +168,6 @@ int reportCommand(const QStringList &arguments)
     input.variantScopes = variantScopes.get();
     input.variantBaseline = options.sides.isEmpty() ? QString() : SideArgument::parse(options.sides.front()).label;
     // the chart's legend: a side's label where it was given, else its folder's or file's name
-    const auto chartName = [&options](int side, const QString &label) {
-        const SideArgument given = SideArgument::parse(options.sides.value(side));
-        return given.named ? given.label : QFileInfo(QDir::cleanPath(label)).fileName();
-    };
     input.stepsChart =
         ReportCharts::stepsChartImage(steps, chartName(0, input.labelA), chartName(1, input.labelB));
     std::tie(input.timelineA, input.timelineB) = ReportCharts::gpuActivityTimelines(
