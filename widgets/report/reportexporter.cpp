@@ -610,6 +610,11 @@ QString indexHtml(const ReportExporter::Input &input)
             .arg(esc(ReportExporter::tr("Data")), esc(ReportExporter::tr("Every row of the tables, as CSV:")),
                  links.join(QStringLiteral(" · ")));
     html += QStringLiteral("<h2>%1</h2>\n").arg(esc(ReportExporter::tr("Timelines")));
+    if (input.timelineA.missing.isEmpty() && input.timelineB.missing.isEmpty() &&
+        input.timelineA.shownNs > 0 && input.timelineA.shownNs == input.timelineB.shownNs)
+        html += QStringLiteral("<p class='note'>%1</p>\n")
+                    .arg(esc(ReportExporter::tr("Both show the same length of time, to compare at a glance: "
+                                                "a shorter run fills less of the width.")));
     for (const auto &[file, timeline, side] :
          {std::tuple(&kTimelineA, &input.timelineA, QStringLiteral("A")),
           std::tuple(&kTimelineB, &input.timelineB, QStringLiteral("B"))})
