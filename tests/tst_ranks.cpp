@@ -858,6 +858,10 @@ private slots:
                      comment.out.contains("**Gate `--fail-on slower`**: failed, 1 row B slower") &&
                      comment.out.contains("fails: step time, mean over ranks (ProfilerStep): B slower"),
                  comment.out.constData());
+        // the per-rank table's Side and Run, text, aligned left as the CLI's table aligns them
+        QVERIFY2(comment.out.contains("| Side | Run | Rank |") &&
+                     comment.out.contains("| :--- | :--- | ---: |"),
+                 comment.out.constData());
         const ProcessResult faster =
             ranksGate({sideB, sideA, QStringLiteral("--fail-on"), QStringLiteral("slower")});
         QVERIFY2(faster.exitCode == 0 && faster.err.contains("gate --fail-on slower: passed"),

@@ -521,9 +521,13 @@ const std::vector<TableColumn<RankRow>> &RankTable::columns()
         return [field](const RankRow &r) { return QVariant(r.*field); };
     };
     static const std::vector<C> columns = {
-        C{QStringLiteral("side"), tr("Side"), tr("A or B"),
+        C{QStringLiteral("side"),
+          tr("Side"),
+          tr("A or B"),
           [](const RankRow &r) { return QVariant(r.side == 0 ? QStringLiteral("A") : QStringLiteral("B")); },
-          cell::text},
+          cell::text,
+          {},
+          -4},
         C{QStringLiteral("run"),
           tr("Run"),
           tr("The run: its ranks share its name"),
@@ -710,11 +714,15 @@ const std::vector<TableColumn<CollectiveRow>> &RankTable::collectiveColumns()
         return [field](const CollectiveRow &r) { return QVariant(r.*field); };
     };
     static const std::vector<C> columns = {
-        C{QStringLiteral("side"), tr("Side"), tr("A or B"),
+        C{QStringLiteral("side"),
+          tr("Side"),
+          tr("A or B"),
           [](const CollectiveRow &r) {
               return QVariant(r.side == 0 ? QStringLiteral("A") : QStringLiteral("B"));
           },
-          cell::text},
+          cell::text,
+          {},
+          -4},
         C{QStringLiteral("collective"),
           tr("Collective"),
           tr("The kind: its Collective name arg, the NCCL kernel's (AllReduce, SendRecv) or the XLA op's"),
