@@ -88,13 +88,13 @@ double rankSumSquares(const std::vector<double> &ranks, const std::vector<std::s
 }
 
 // The exact Kruskal–Wallis p: the share of every assignment of `ranks` to groups of `sizes` whose
-// rankSumSquares is at least `least`.
+// rankSumSquares is at least `least`; *smallest, the share that reach the largest (the least p there is).
 double kruskalWallisExactP(const std::vector<double> &ranks, const std::vector<std::size_t> &sizes,
-                           double least)
+                           double least, double *smallest)
 {
     std::vector<std::size_t> left = sizes;
     std::vector<double> sums(sizes.size(), 0.0);
-    double at = 0, all = 0;
+    double at = 0, all = 0, most = 0, atMost = 0; // the largest sum, and the splits that reach it
     // each value into each group with room left, depth first
     const auto deal = [&](const auto &self, std::size_t i) -> void {
         if (i == ranks.size()) {
@@ -103,6 +103,11 @@ double kruskalWallisExactP(const std::vector<double> &ranks, const std::vector<s
                 s += sums[g] * sums[g] / double(sizes[g]);
             at += s >= least;
             ++all;
+            if (s > most * (1 + 1e-12)) {
+                most = s;
+                atMost = 0;
+            }
+            atMost += s >= most * (1 - 1e-12);
             return;
         }
         for (std::size_t g = 0; g < sizes.size(); ++g)
@@ -115,6 +120,7 @@ double kruskalWallisExactP(const std::vector<double> &ranks, const std::vector<s
             }
     };
     deal(deal, 0);
+    *smallest = atMost / all;
     return at / all;
 }
 
@@ -297,7 +303,7 @@ KruskalWallis kruskalWallis(const std::vector<std::vector<double>> &groups)
                             : KruskalMethod::ChiSquared;
     switch (result.method) {
     case KruskalMethod::Exact:
-        result.p = kruskalWallisExactP(ranks, sizes, least);
+        result.p = kruskalWallisExactP(ranks, sizes, least, &result.minP);
         break;
     case KruskalMethod::Permutation:
         result.p = kruskalWallisPermutationP(ranks, sizes, least);

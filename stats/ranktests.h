@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 namespace scopeline::stats {
@@ -59,6 +60,9 @@ struct KruskalWallis
     double p;
     int groups; // that count
     KruskalMethod method = KruskalMethod::ChiSquared;
+    // The exact test's smallest p for these group sizes and values (the splits farthest apart); where it
+    // is not below alpha, no difference could be found. NaN for the other methods.
+    double minP = std::numeric_limits<double>::quiet_NaN();
 };
 KruskalWallis kruskalWallis(const std::vector<std::vector<double>> &groups);
 constexpr double kKruskalExactSplits = 1e6;

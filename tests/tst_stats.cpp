@@ -588,7 +588,7 @@ void TestStats::kruskalWallisMatchesScipy()
         {QStringLiteral("-c"),
          QStringLiteral("import sys; sys.path.insert(0, '" SCOPELINE_ORACLE_DIR "'); "
                         "from stats_oracle import kruskal; from scipy import stats\n"
-                        "for g in [%1]: print(*map(repr, kruskal(g)))\n"
+                        "for g in [%1]: print(*map(repr, kruskal(g, with_smallest=True)))\n"
                         "print(repr(stats.mannwhitneyu([1, 2, 3], [4, 5, 6], method='exact').pvalue))")
              .arg(oracle.join(QStringLiteral(", ")))});
     QVERIFY(scipy.waitForFinished(120000));
@@ -614,7 +614,14 @@ void TestStats::kruskalWallisMatchesScipy()
                                      : 1e-9 * want;
         QVERIFY2(std::fabs(got.p - want) <= tolerance,
                  qPrintable(QStringLiteral("%1: %2").arg(got.p).arg(lines[qsizetype(i)])));
+        // the smallest p the exact test has: every split counted
+        if (got.method == KruskalMethod::Exact)
+            QVERIFY2(std::fabs(got.minP - expected[3].toDouble()) <= 1e-9 * got.minP,
+                     qPrintable(QStringLiteral("%1: %2").arg(got.minP).arg(lines[qsizetype(i)])));
+        else
+            QVERIFY(std::isnan(got.minP));
     }
+    QCOMPARE(kruskalWallis(cases[1]).minP, kruskalWallis(cases[1]).p); // wholly apart: the least there is
     QCOMPARE(kruskalWallis(cases[1]).p, lines.back().toDouble()); // Mann–Whitney's exact p: 0.1
     QVERIFY(std::isnan(kruskalWallis({{1, 2, 3}, {}}).p));    // one group
     QVERIFY(std::isnan(kruskalWallis({{2, 2}, {2, 2, 2}}).p)); // every value the same

@@ -127,7 +127,8 @@ int reportCommand(const QStringList &arguments)
         pairDiff.emplace(a, b, diffOptions);
     const KernelDiff &diff = variantDiff ? variantDiff->diffs().front() : *pairDiff;
     input.diff = &diff;
-    // a chart's legend names a side by its label, else its folder (labelA may be "label (path)")
+    // a chart's legend: a side's label where it was given, else its folder's or file's name (labelA may
+    // be "label (path)")
     const auto chartName = [&options](int side, const QString &label) {
         const SideArgument given = SideArgument::parse(options.sides.value(side));
         return given.named ? given.label : QFileInfo(QDir::cleanPath(label)).fileName();
@@ -166,8 +167,8 @@ int reportCommand(const QStringList &arguments)
         input.variantsChart = ReportCharts::variantsChartImage(
             *variantSteps, variantDiff.get(), QStringList{sides.front().label} + variants.labels);
     input.variantScopes = variantScopes.get();
-    input.variantBaseline = options.sides.isEmpty() ? QString() : SideArgument::parse(options.sides.front()).label;
-    // the chart's legend: a side's label where it was given, else its folder's or file's name
+    input.variantBaseline =
+        options.sides.isEmpty() ? QString() : SideArgument::parse(options.sides.front()).label;
     input.stepsChart =
         ReportCharts::stepsChartImage(steps, chartName(0, input.labelA), chartName(1, input.labelB));
     std::tie(input.timelineA, input.timelineB) = ReportCharts::gpuActivityTimelines(

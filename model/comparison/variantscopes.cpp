@@ -128,6 +128,8 @@ QString ScopeAcrossVariants::text(double alpha, double threshold) const
                       : test.method == stats::KruskalMethod::Permutation ? QStringLiteral("permutation p")
                                                                          : QStringLiteral("p");
     QString line = QStringLiteral("H %1, %2 %3").arg(QString::number(test.h, 'g', 4), p, formatPValue(pHolm));
+    if (!(test.minP < alpha)) // the medians wholly apart would not be a finding either
+        line += QCoreApplication::translate("VariantScopes", " (the least p so few runs can give)");
     if (pHolm < alpha)
         line += spread() >= threshold
                     ? QCoreApplication::translate("VariantScopes", ": the variants differ")

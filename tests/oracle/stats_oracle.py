@@ -161,14 +161,15 @@ KRUSKAL_PERMUTED_VALUES = 256
 KRUSKAL_ORACLE_DRAWS = 10**6
 
 
-def kruskal(groups):
+def kruskal(groups, with_smallest=False):
     """Kruskal-Wallis (H, p, method) across non-empty groups: H as scipy.stats.kruskal; p by brute force
     over every split of the pooled values' ranks into groups of these sizes (the share whose H is at
     least the observed, each split's H from its rank sums) where there are at most KRUSKAL_EXACT_SPLITS
     splits of at most KRUSKAL_EXACT_VALUES values ("exact"); else, with a group under
     KRUSKAL_LARGE_GROUP values, the same share over a million random splits of numpy's own generator,
     close to (not equal to) the program's seeded 100 000 ("permutation"); else scipy's p
-    ("chi-squared")."""
+    ("chi-squared"). with_smallest adds the smallest p there is, by brute force the share of the splits
+    whose H is the greatest ("exact" only; else None)."""
     observed = stats.kruskal(*groups)
     sizes = [len(g) for g in groups]
     n = sum(sizes)
@@ -190,16 +191,20 @@ def kruskal(groups):
                 for more in splits(rest, sizes[1:]):
                     yield [first] + more
 
-        at = sum(statistic(split) >= least for split in splits(list(range(n)), sizes))
-        return float(observed.statistic), at / ways, "exact"
+        h = [statistic(split) for split in splits(list(range(n)), sizes)]
+        at = sum(v >= least for v in h)
+        result = float(observed.statistic), at / ways, "exact"
+        return result + (sum(v >= max(h) * (1 - 1e-9) for v in h) / ways,) if with_smallest else result
     if min(sizes) < KRUSKAL_LARGE_GROUP and n <= KRUSKAL_PERMUTED_VALUES:
         rng = np.random.default_rng(0)
         shuffled = rng.permuted(np.tile(ranks, (KRUSKAL_ORACLE_DRAWS, 1)), axis=1)
         bounds = np.cumsum([0] + sizes)
         sums = np.stack([shuffled[:, lo:hi].sum(axis=1) for lo, hi in zip(bounds[:-1], bounds[1:])], axis=1)
         h = ((sums ** 2 / np.array(sizes)).sum(axis=1) / total - constant) / ties
-        return float(observed.statistic), float(np.mean(h >= least)), "permutation"
-    return float(observed.statistic), float(observed.pvalue), "chi-squared"
+        result = float(observed.statistic), float(np.mean(h >= least)), "permutation"
+    else:
+        result = float(observed.statistic), float(observed.pvalue), "chi-squared"
+    return result + (None,) if with_smallest else result
 
 
 def holm(p):
