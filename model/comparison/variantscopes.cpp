@@ -129,7 +129,8 @@ QString ScopeAcrossVariants::text(double alpha, double threshold) const
                                                                          : QStringLiteral("p");
     QString line = QStringLiteral("H %1, %2 %3").arg(QString::number(test.h, 'g', 4), p, formatPValue(pHolm));
     if (!(test.minP < alpha)) // the medians wholly apart would not be a finding either
-        line += QCoreApplication::translate("VariantScopes", " (the least p so few runs can give)");
+        line += QCoreApplication::translate("VariantScopes", " (so few runs give no p under %1)")
+                    .arg(formatPValue(test.minP));
     if (pHolm < alpha)
         line += spread() >= threshold
                     ? QCoreApplication::translate("VariantScopes", ": the variants differ")
