@@ -732,10 +732,10 @@ private slots:
                 }
         // two variants of three runs with samples, wholly apart: the exact p is 0.1, the least 3 v 3 runs
         // give, and no "differ" (the chi-squared p, 0.0495, had said they differ)
-        QVERIFY2(variants->scopeNote().contains(
-                     QLatin1String("exact p 0.1 (the least p so few runs can give);")) &&
-                     !variants->scopeNote().contains(QLatin1String("the variants differ")),
-                 qPrintable(variants->scopeNote()));
+        QVERIFY2(
+            variants->scopeNote().contains(QLatin1String("exact p 0.1 (so few runs give no p under 0.1);")) &&
+                !variants->scopeNote().contains(QLatin1String("the variants differ")),
+            qPrintable(variants->scopeNote()));
         figures->setCurrentIndex(2);
         QTest::qWait(100);
         QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_variants_scopes.png"))));
