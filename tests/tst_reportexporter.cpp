@@ -32,6 +32,8 @@
 #include <QtWidgets>
 #include <qcustomplot.h>
 
+#include <unistd.h>
+
 #include <memory>
 #include <set>
 #include <tuple>
@@ -584,6 +586,9 @@ private slots:
         for (const QString &scope : kScopes)
             QVERIFY2(html.contains(QStringLiteral("<td>%1</td>").arg(scope)), qPrintable(scope));
         QVERIFY(html.contains(QLatin1String(">B faster<")) || html.contains(QLatin1String(">B slower<")));
+        // the traces lie outside the folder the report was made in: their files in full
+        QVERIFY(html.contains(QStringLiteral("<td class='file'>%1/")
+                                  .arg(QDir(QStringLiteral(SCOPELINE_TEST_DATA)).absolutePath())));
         // what the verdicts were judged with, as the options gave it
         QVERIFY2(html.contains(QLatin1String("alpha 0.05; threshold 1.0 %")) &&
                      html.contains(QLatin1String("scopes matched by component, samples per kernel")),
@@ -624,6 +629,30 @@ private slots:
             changed += got != readAll(folder + QLatin1Char('/') + file);
         }
         QCOMPARE(changed, 3); // the level shows in every table: its intervals
+    }
+
+    // A run's file is named as from the folder the report was made in, not by this machine's full path
+    // (a report is shared); a file outside that folder in full.
+    void cliReportNamesFilesFromItsFolder()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString folder = dir.filePath(QStringLiteral("report"));
+        const QString data = QStringLiteral(SCOPELINE_TEST_DATA);
+        const QByteArray here = QFile::encodeName(data);
+        const ProcessResult result = runProcess(
+            QStringLiteral(SCOPELINE_CLI),
+            {QStringLiteral("report"), QStringLiteral("h100_runs/torch_compile/eager"),
+             QStringLiteral("h100_runs/torch_compile/reduce_overhead"), QStringLiteral("--out"), folder},
+            [&here] {
+                if (chdir(here.constData()) != 0)
+                    _exit(127);
+            });
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        const QString html = QString::fromUtf8(readAll(folder + QStringLiteral("/index.html")));
+        QVERIFY2(html.contains(QLatin1String("<td class='file'>h100_runs/torch_compile/eager/run_0/")),
+                 qPrintable(html));
+        QVERIFY2(!html.contains(QDir(data).absolutePath()), qPrintable(html));
     }
 
     // More than two variants: the pair's sections (A and the first candidate) are judged with every

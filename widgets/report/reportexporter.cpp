@@ -173,6 +173,14 @@ QString resultTable(
     return html + QStringLiteral("</table>\n");
 }
 
+// A run's file as the user would type it here: under the working folder, relative to it, so that a
+// report to share does not give this machine's folders (a home's user name); elsewhere in full.
+QString fileShown(const QString &file)
+{
+    const QString relative = QDir::current().relativeFilePath(file);
+    return relative.startsWith(QLatin1String("..")) || QDir::isAbsolutePath(relative) ? file : relative;
+}
+
 QString runsTable(const QList<LoadedRun> &runs)
 {
     if (runs.isEmpty())
@@ -190,7 +198,7 @@ QString runsTable(const QList<LoadedRun> &runs)
     html += QStringLiteral("</tr>\n");
     for (const LoadedRun &run : runs) {
         html += QStringLiteral("<tr><td>%1</td><td class='file'>%2</td>")
-                    .arg(esc(run.run.label()), esc(run.run.file));
+                    .arg(esc(run.run.label()), esc(QDir::toNativeSeparators(fileShown(run.run.file))));
         if (!run.ok() || (!run.summary && !run.analysis)) {
             html += QStringLiteral("<td colspan='8' class='missing'>%1</td></tr>\n")
                         .arg(esc(run.error.isEmpty() ? ReportExporter::tr("not loaded") : run.error));
