@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/tables/csvfield.h"
 
+#include <QLocale>
+
 #include <cmath>
 
 namespace scopeline {
@@ -15,7 +17,8 @@ QString csvText(QString text)
 
 QString csvNumber(double value)
 {
-    return std::isnan(value) ? QString() : QString::number(value, 'g', 17);
+    // the fewest digits that read back as the same double: 0.975, not 0.97499999999999998
+    return std::isnan(value) ? QString() : QString::number(value, 'g', QLocale::FloatingPointShortest);
 }
 
 QString csvValue(const QVariant &value)

@@ -9,7 +9,7 @@ namespace scopeline {
 
 // The text, quoted when it holds a comma, a quote or a line break.
 QString csvText(QString text);
-// All 17 significant digits, so a reader gets the same double back; empty for NaN.
+// The shortest text a reader gets the same double back from (0.975); empty for NaN.
 QString csvNumber(double value);
 // A table's raw value (tablecolumn.h): a double as csvNumber, an integer as is, anything else as text.
 QString csvValue(const QVariant &value);
