@@ -631,6 +631,51 @@ private slots:
         QCOMPARE(view.plot()->yAxis->label(), QStringLiteral("duration (µs)"));
     }
 
+    // Short (a kernel's runs under the waterfall at 1366 x 768), crowded labels lie flat, cut to the room
+    // between ticks: rotated, they took half of 75 px. A run keeps its number, "all runs" its start.
+    void shortBoxPlotLabelsLieFlat()
+    {
+        BoxPlotView view;
+        view.resize(300, 75);
+        std::vector<BoxPlotView::Group> groups{
+            BoxPlotView::Group::fromSamples(QStringLiteral("all runs"), {1, 2, 3}, {2, 3, 4})};
+        for (int run = 0; run < 8; ++run)
+            groups.push_back(
+                BoxPlotView::Group::fromSamples(QStringLiteral("run_%1").arg(run), {1, 2, 3}, {2, 3, 4}, 1));
+        view.setGroups(groups);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.plot()->replot();
+        QCOMPARE(view.plot()->xAxis->tickLabelRotation(), 0.0);
+        const auto ticker = view.plot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        const QList<double> keys = ticker->ticks().keys();
+        const QStringList labels = ticker->ticks().values();
+        const QFontMetrics metrics(view.plot()->xAxis->tickLabelFont());
+        // the labels shown do not overlap; those cut keep a run's number
+        std::vector<std::pair<double, int>> shown; // centre and width, in pixels
+        for (qsizetype i = 0; i < labels.size(); ++i)
+            if (!labels[i].isEmpty()) {
+                shown.emplace_back(view.plot()->xAxis->coordToPixel(keys[i]),
+                                   metrics.horizontalAdvance(labels[i]));
+                if (i > 0 && labels[i].contains(QStringLiteral("…")))
+                    QVERIFY2(labels[i].startsWith(QStringLiteral("…")) && labels[i].back().isDigit(),
+                             qPrintable(labels[i]));
+            }
+        QVERIFY(shown.size() >= 2);
+        for (std::size_t i = 1; i < shown.size(); ++i)
+            QVERIFY2(shown[i].first - shown[i - 1].first >= (shown[i].second + shown[i - 1].second) / 2.0,
+                     qPrintable(labels.join(QLatin1Char(' '))));
+        QVERIFY2(labels.front().startsWith(QStringLiteral("al")), qPrintable(labels.front()));
+        QVERIFY2(std::any_of(labels.begin(), labels.end(),
+                             [](const QString &l) { return l.contains(QStringLiteral("…")); }),
+                 qPrintable(labels.join(QLatin1Char(' '))));
+        // tall enough, the same labels rotate whole
+        view.resize(300, 400);
+        view.plot()->replot();
+        QCOMPARE(view.plot()->xAxis->tickLabelRotation(), -30.0);
+    }
+
     // Long scope names that differ in the middle (one layer each) keep apart as tick labels, and the
     // first rotated label starts inside the widget: they all read module.layers…ttention_flash, the
     // first cut off at the left edge.

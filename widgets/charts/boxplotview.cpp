@@ -269,14 +269,14 @@ void BoxPlotView::titleValueAxis()
     m_plot->yAxis->setLabel(m_groups.empty() ? QString() : title);
 }
 
-// As many value ticks as the height holds apart; the rotated group labels (and, unless compact, the
-// legend row) take ~50 (~80) px of it. The log ticker keeps its own decades.
+// As many value ticks as the height holds apart; the group labels (rotated unless compact) and,
+// unless compact, the legend row take ~30 (~80) px of it. The log ticker keeps its own decades.
 void BoxPlotView::fitValueTicks()
 {
     if (m_logScale)
         return;
     // two at least, exactly where the height holds few: a lone "2" gave no scale at 1366 x 768
-    const int ticks = valueTicksThatFit(m_plot->height() - (height() < kCompactHeight ? 50 : 80));
+    const int ticks = valueTicksThatFit(m_plot->height() - (height() < kCompactHeight ? 30 : 80));
     m_plot->yAxis->ticker()->setTickStepStrategy(ticks <= 2 ? QCPAxisTicker::tssMeetTickCount
                                                             : QCPAxisTicker::tssReadability);
     m_plot->yAxis->ticker()->setTickCount(std::max(2, ticks));
@@ -513,7 +513,8 @@ void BoxPlotView::rebuild()
         ticker->addTick(center, labels[qsizetype(i)]);
     }
     m_plot->xAxis->setTicker(ticker);
-    m_labelEvery = 1; // every label, until updateTickLabels() thins them for the width
+    m_labelEvery = 1; // every label whole, until updateTickLabels() thins or cuts them for the width
+    m_labelRoom = 0;
     const bool clusterLabels = std::any_of(m_clusters.begin(), m_clusters.end(),
                                            [](const Cluster &c) { return !c.label.isEmpty(); });
     m_plot->xAxis2->setVisible(!empty && clusterLabels);
@@ -625,18 +626,39 @@ void BoxPlotView::updateTickLabels()
     double spacing = 1; // between neighbouring ticks, in keys
     for (std::size_t i = 1; i < m_centers.size(); ++i)
         spacing = i == 1 ? m_centers[1] - m_centers[0] : std::min(spacing, m_centers[i] - m_centers[i - 1]);
-    const bool rotated = widest > spacing * pixelsPerUnit - 8;
+    const double apart = spacing * pixelsPerUnit; // pixels between neighbouring ticks
+    const bool crowded = widest > apart - 8;
+    // Short (a kernel's runs under the waterfall at 1366 x 768), rotated labels took half the height and
+    // left the boxes 30 px: flat ones there, cut to the room between ticks.
+    const bool flat = isVisible() && height() < kCompactHeight;
+    const bool rotated = crowded && !flat;
     x->setTickLabelRotation(rotated ? -30 : 0);
     // Rotated labels a tick apart lie half that apart across their lines (sin 30°): where that is less
-    // than a line (24 runs of 8 ranks side by side), every 2nd, 4th, … is named, the first always.
+    // than a line (24 runs of 8 ranks side by side), every 2nd, 4th, … is named, the first always. Flat
+    // ones cut shorter than "…_10" are named every so many ticks too.
     const int labels = int(m_centers.size());
-    const int every =
-        rotated ? labelStep(labels, labels * spacing * pixelsPerUnit / 2, metrics.lineSpacing()) : 1;
-    if (every != m_labelEvery && m_tickLabels.size() == labels) {
+    int every = 1, room = 0; // room: the width a flat label is cut to (0: whole)
+    if (rotated) {
+        every = labelStep(labels, labels * apart / 2, metrics.lineSpacing());
+    } else if (crowded) {
+        const int least = metrics.horizontalAdvance(QStringLiteral("…_10")) + 8;
+        every = std::max(1, int(std::ceil(least / std::max(1.0, apart))));
+        room = int(every * apart) - 8;
+    }
+    if ((every != m_labelEvery || room != m_labelRoom) && m_tickLabels.size() == labels) {
         m_labelEvery = every;
+        m_labelRoom = room;
         auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-        for (int i = 0; i < labels; ++i)
-            ticker->addTick(m_centers[std::size_t(i)], i % every == 0 ? m_tickLabels[i] : QString());
+        for (int i = 0; i < labels; ++i) {
+            QStringList lines = i % every == 0 ? m_tickLabels[i].split(QLatin1Char('\n')) : QStringList();
+            if (room > 0)
+                for (QString &line : lines)
+                    // run_3 is told by its end, "all runs" by its start
+                    line = metrics.elidedText(
+                        line, !line.isEmpty() && line.back().isDigit() ? Qt::ElideLeft : Qt::ElideRight,
+                        room);
+            ticker->addTick(m_centers[std::size_t(i)], lines.join(QLatin1Char('\n')));
+        }
         x->setTicker(ticker);
     }
     // A rotated label reaches left of its tick by its width × cos 30°: the first one needs that room

@@ -109,6 +109,7 @@ private:
     std::vector<double> m_centers; // x of each group's centre
     QStringList m_tickLabels;      // every group's, some left unshown where rotated ones would overlap
     int m_labelEvery = 1;
+    int m_labelRoom = 0; // the width flat labels are cut to where they are crowded (0: whole)
     std::vector<Cluster> m_clusters;
     QString m_labelA = QStringLiteral("A"), m_labelB = QStringLiteral("B");
     QString m_unit = QStringLiteral("µs");
