@@ -426,6 +426,9 @@ void TestRunLevel::variantsEqualScipy()
         QCOMPARE(got.test.method == stats::KruskalMethod::Exact,
                  want.value(QStringLiteral("method")).toString() == QLatin1String("exact"));
         exact += got.test.method == stats::KruskalMethod::Exact;
+        // the least p said where the exact test could not go under alpha, and only there
+        QCOMPARE(got.text(0.05, 0.01).contains(QLatin1String("so few runs give no p under")),
+                 got.test.method == stats::KruskalMethod::Exact && got.test.minP >= 0.05);
         QVERIFY2(close(got.pHolm, jsonNumber(want.value(QStringLiteral("p"))), 1e-9), qPrintable(got.scope));
     }
     QVERIFY(threeGroups > 0);
@@ -465,6 +468,10 @@ void TestRunLevel::kruskalWallisSaysWhatItCannotMeasure()
     QVERIFY2(four.spread() > 0 && four.spread() < 0.01, qPrintable(QString::number(four.spread())));
     QVERIFY2(four.text(0.05, 0.01).contains(QLatin1String(": no meaningful difference")) &&
                  four.text(0.05, 0.01).endsWith(four.caveat),
+             qPrintable(four.text(0.05, 0.01)));
+    // a permutation p (a variant of 4 runs, 16 in all) has no least p to give
+    QCOMPARE(four.test.method, stats::KruskalMethod::Permutation);
+    QVERIFY2(!four.text(0.05, 0.01).contains(QLatin1String("so few runs")),
              qPrintable(four.text(0.05, 0.01)));
     QVERIFY2(four.text(0.05, 0.001).contains(QLatin1String("the variants differ; ")),
              qPrintable(four.text(0.05, 0.001)));

@@ -142,7 +142,7 @@ QString ComparisonRow::verdictText(double alpha, double threshold) const
     if (!untested.isEmpty())
         return untested;
     // "no significant change" beside a change of +400 % reads as a finding of none; the test had no power
-    if (v == Verdict::NoSignificantChange && !hasRunLevel() && !isPooled() && !(mannWhitney.minP < alpha))
+    if (v == Verdict::NoSignificantChange && !hasRunLevel() && !isPooled() && mannWhitney.minP >= alpha)
         return QCoreApplication::translate("ScopeComparison", "too few samples to test (%1 v %2)")
             .arg(a.n)
             .arg(b.n);

@@ -128,7 +128,7 @@ QString ScopeAcrossVariants::text(double alpha, double threshold) const
                       : test.method == stats::KruskalMethod::Permutation ? QStringLiteral("permutation p")
                                                                          : QStringLiteral("p");
     QString line = QStringLiteral("H %1, %2 %3").arg(QString::number(test.h, 'g', 4), p, formatPValue(pHolm));
-    if (!(test.minP < alpha)) // the medians wholly apart would not be a finding either
+    if (test.minP >= alpha) // exact, and the medians wholly apart would not be a finding either
         line += QCoreApplication::translate("VariantScopes", " (so few runs give no p under %1)")
                     .arg(formatPValue(test.minP));
     if (pHolm < alpha)
