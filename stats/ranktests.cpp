@@ -263,6 +263,19 @@ std::vector<double> averageRanks(const std::vector<double> &values)
     return ranks;
 }
 
+const char *kruskalMethodName(KruskalMethod method)
+{
+    switch (method) {
+    case KruskalMethod::Exact:
+        return "exact";
+    case KruskalMethod::Permutation:
+        return "permutation";
+    case KruskalMethod::ChiSquared:
+        break;
+    }
+    return "chi-squared";
+}
+
 KruskalWallis kruskalWallis(const std::vector<std::vector<double>> &groups)
 {
     std::vector<double> pooled;

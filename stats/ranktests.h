@@ -54,6 +54,8 @@ std::vector<double> mannWhitneyExactCdf(std::size_t m, std::size_t n, std::size_
 // else chi-squared. NaN values are left out; groups left empty do not count. NaN p with fewer than
 // two groups, or when every value is the same.
 enum class KruskalMethod { ChiSquared, Exact, Permutation };
+// "exact", "permutation" or "chi-squared": compare's JSON, and the word before a note's p.
+const char *kruskalMethodName(KruskalMethod method);
 struct KruskalWallis
 {
     double h;

@@ -99,19 +99,6 @@ void printComparisonJson(const std::vector<ComparisonRow> &rows, double alpha, d
     out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
 }
 
-QString kruskalMethodName(stats::KruskalMethod method)
-{
-    switch (method) {
-    case stats::KruskalMethod::Exact:
-        return QStringLiteral("exact");
-    case stats::KruskalMethod::Permutation:
-        return QStringLiteral("permutation");
-    case stats::KruskalMethod::ChiSquared:
-        break;
-    }
-    return QStringLiteral("chi-squared");
-}
-
 // More than two sides: per scope the Kruskal–Wallis test across every variant, then each candidate's
 // rows against the baseline.
 int variantCompare(const ComparisonOptions &options, double alpha, const GateOptions &output, const QString &csv)
@@ -138,7 +125,8 @@ int variantCompare(const ComparisonOptions &options, double alpha, const GateOpt
                                       {QStringLiteral("variants"), s.test.groups},
                                       {QStringLiteral("kruskal_h"), jsonValue(s.test.h)},
                                       {QStringLiteral("kruskal_p_raw"), jsonValue(s.test.p)},
-                                      {QStringLiteral("kruskal_p_method"), kruskalMethodName(s.test.method)},
+                                      {QStringLiteral("kruskal_p_method"),
+                                       QString::fromLatin1(stats::kruskalMethodName(s.test.method))},
                                       {QStringLiteral("kruskal_p"), jsonValue(s.pHolm)},
                                       {QStringLiteral("reason"), s.reason},
                                       {QStringLiteral("caveat"), s.caveat}});

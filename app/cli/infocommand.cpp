@@ -21,6 +21,12 @@ namespace scopeline::cli {
 
 namespace {
 
+// A database (rocpd, nsys SQLite): it has no JSON text, whose size info gives (its file's is no such figure).
+bool isDatabase(const TraceData &t)
+{
+    return t.format == TraceFormat::Rocpd || t.format == TraceFormat::NsysSqlite;
+}
+
 // Quartiles and extremes of a delay distribution, null when there are none.
 QJsonValue distributionJson(const std::vector<int64_t> &delays)
 {
@@ -82,9 +88,7 @@ QJsonObject infoJson(const LoadedRun &run)
     o[QStringLiteral("file")] = run.run.file;
     o[QStringLiteral("format")] = formatName(t.format);
     o[QStringLiteral("events")] = double(t.eventsRead());
-    // a database has no JSON: its file's size is no figure of the text, as the text output leaves it out
-    const bool sqlite = t.format == TraceFormat::Rocpd || t.format == TraceFormat::NsysSqlite;
-    o[QStringLiteral("json_bytes")] = sqlite ? QJsonValue() : QJsonValue(double(t.bytesRead));
+    o[QStringLiteral("json_bytes")] = isDatabase(t) ? QJsonValue() : QJsonValue(double(t.bytesRead));
     QJsonObject skipped;
     for (const auto &[reason, count] : t.skipped)
         skipped[reason] = double(count);
@@ -153,10 +157,9 @@ void printInfo(const LoadedRun &run)
     for (const Track &track : t.tracks)
         gpuTracks += track.gpu;
     out() << run.run.label() << "  (" << run.run.file << ")\n";
-    const bool sqlite = t.format == TraceFormat::Rocpd || t.format == TraceFormat::NsysSqlite;
     out() << "  format " << formatName(t.format) << ", " << t.eventsRead() << " events, " << t.tracks.size()
           << " tracks (" << gpuTracks << " GPU)";
-    if (!sqlite) // a database has no text size to speak of
+    if (!isDatabase(t))
         out() << ", " << QString::number(double(t.bytesRead) / 1e6, 'f', 1) << " MB of JSON";
     out() << "\n";
     for (const auto &[reason, count] : t.skipped)

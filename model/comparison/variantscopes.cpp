@@ -124,9 +124,9 @@ QString ScopeAcrossVariants::text(double alpha, double threshold) const
     if (!reason.isEmpty())
         return reason;
     // how p was found: with a few runs a variant the chi-squared one would be smaller than it can be
-    const QString p = test.method == stats::KruskalMethod::Exact         ? QStringLiteral("exact p")
-                      : test.method == stats::KruskalMethod::Permutation ? QStringLiteral("permutation p")
-                                                                         : QStringLiteral("p");
+    const QString p = test.method == stats::KruskalMethod::ChiSquared
+                          ? QStringLiteral("p")
+                          : QString::fromLatin1(stats::kruskalMethodName(test.method)) + QStringLiteral(" p");
     QString line = QStringLiteral("H %1, %2 %3").arg(QString::number(test.h, 'g', 4), p, formatPValue(pHolm));
     if (test.minP >= alpha) // exact, and the medians wholly apart would not be a finding either
         line += QCoreApplication::translate("VariantScopes", " (so few runs give no p under %1)")

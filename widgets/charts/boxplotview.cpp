@@ -260,11 +260,16 @@ void BoxPlotView::resizeEvent(QResizeEvent *event)
     fitValueTicks();
 }
 
+bool BoxPlotView::shownShort() const
+{
+    return isVisible() && height() < kCompactHeight; // unshown: not sized yet
+}
+
 void BoxPlotView::titleValueAxis()
 {
     // Short (a laptop screen with a kernel selected), the rotated title would be cut to "duration" with
     // its unit out of sight: the unit alone.
-    const bool compact = isVisible() && height() < kCompactHeight; // unshown: not sized yet
+    const bool compact = shownShort();
     const QString title = compact ? m_unit : tr("duration (%1)").arg(m_unit);
     m_plot->yAxis->setLabel(m_groups.empty() ? QString() : title);
 }
@@ -630,7 +635,7 @@ void BoxPlotView::updateTickLabels()
     const bool crowded = widest > apart - 8;
     // Short (a kernel's runs under the waterfall at 1366 x 768), rotated labels took half the height and
     // left the boxes 30 px: flat ones there, cut to the room between ticks.
-    const bool flat = isVisible() && height() < kCompactHeight;
+    const bool flat = shownShort();
     const bool rotated = crowded && !flat;
     x->setTickLabelRotation(rotated ? -30 : 0);
     // Rotated labels a tick apart lie half that apart across their lines (sin 30°): where that is less

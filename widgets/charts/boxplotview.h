@@ -99,6 +99,8 @@ private:
     void wrapLegend();
     void fitValueTicks();
     void titleValueAxis();
+    // Shown, and under the height that holds a title and a legend row (a laptop screen's kernel plot).
+    bool shownShort() const;
     std::vector<QCPAbstractItem *> m_separators;
     std::vector<Group> m_groups;
     struct Cluster
