@@ -194,7 +194,8 @@ def kruskal(groups, with_smallest=False):
         h = [statistic(split) for split in splits(list(range(n)), sizes)]
         at = sum(v >= least for v in h)
         result = float(observed.statistic), at / ways, "exact"
-        return result + (sum(v >= max(h) * (1 - 1e-9) for v in h) / ways,) if with_smallest else result
+        greatest = max(h) * (1 - 1e-9)
+        return result + (sum(v >= greatest for v in h) / ways,) if with_smallest else result
     if min(sizes) < KRUSKAL_LARGE_GROUP and n <= KRUSKAL_PERMUTED_VALUES:
         rng = np.random.default_rng(0)
         shuffled = rng.permuted(np.tile(ranks, (KRUSKAL_ORACLE_DRAWS, 1)), axis=1)
