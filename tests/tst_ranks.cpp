@@ -16,6 +16,7 @@
 #include "model/comparison/stepbreakdown.h"
 #include "model/comparison/variantranks.h"
 #include "model/comparison/variantsteps.h"
+#include "model/loading/rankinfo.h"
 #include "model/loading/tracefolder.h"
 #include "model/tables/durationformat.h"
 #include "model/tracedata/devicetrace.h"
@@ -435,6 +436,29 @@ private slots:
                  qPrintable(notes));
     }
 
+    // distributedInfo's keys in any order: the real rank-0 file re-saved with sorted keys, pg_config's
+    // list of objects before rank and world_size, keeps its rank
+    void rankOfKeysInAnyOrder()
+    {
+        const QString file =
+            testdata::path("public/HolisticTraceAnalysis/tests__data__nccl_parser_config__nccl_data.json.gz");
+        const QJsonDocument trace = QJsonDocument::fromJson(testdata::gunzip(file));
+        QVERIFY(trace.isObject());
+        QTemporaryDir dir(testdata::scratchDir());
+        const QString sorted = dir.filePath(QStringLiteral("sorted.json")); // QJsonObject sorts its keys
+        const QByteArray text = trace.toJson(QJsonDocument::Compact);
+        QFile out(sorted);
+        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(text) == text.size());
+        out.close();
+        const qsizetype info = text.indexOf("\"distributedInfo\"");
+        QVERIFY(info >= 0 && text.indexOf("\"pg_config\"", info) < text.indexOf("\"rank\"", info));
+        for (const QString &path : {file, sorted}) {
+            const RankInfo rank = RankInfo::of(path);
+            QCOMPARE(rank.rank, 0);
+            QCOMPARE(rank.worldSize, 2);
+        }
+    }
+
     void emptyDeviceIsNotARank()
     {
         const QString sample = QStringLiteral(SCOPELINE_SAMPLES "/jax_matmul_vs_einsum/matmul");
@@ -487,6 +511,25 @@ private slots:
             QDir(worlds).filePath(QStringLiteral("nccl_data.pt.trace.json.gz"))));
         QVERIFY(TraceFolder::scan(worlds, &error).empty());
         QVERIFY2(error.contains(QLatin1String("world sizes differ")), qPrintable(error));
+        // the same where the file first by name states no world size (its rank from its name alone):
+        // the world sizes the others state still differ
+        const QString unstated = dir.filePath(QStringLiteral("unstated"));
+        QVERIFY(linkRanks(unstated, {m_files[1]}));
+        QVERIFY(testdata::anotherRun(
+            testdata::path("public/HolisticTraceAnalysis/tests__data__nccl_parser_config__nccl_data.json.gz"),
+            QDir(unstated).filePath(QStringLiteral("nccl_data.pt.trace.json.gz"))));
+        {
+            QByteArray text = testdata::gunzip(QDir(testdata::dlrmRun()).filePath(m_files[5]));
+            QVERIFY(text.left(1 << 16).contains("\"rank\": 5, \"world_size\": 8"));
+            text.replace("\"rank\": 5, \"world_size\": 8", "\"rank\": 5");
+            QFile f(QDir(unstated).filePath(QStringLiteral("a_rank5.pt.trace.json")));
+            QVERIFY(f.open(QIODevice::WriteOnly) && f.write(text) == text.size());
+        }
+        QVERIFY(TraceFolder::scan(unstated, &error).empty());
+        QVERIFY2(
+            error.contains(QStringLiteral("world sizes differ (2 in nccl_data.pt.trace.json.gz, 8 in %1)")
+                               .arg(m_files[1])),
+            qPrintable(error));
         // 2 of 8 ranks: one run, said to be a partial world
         const QString partial = dir.filePath(QStringLiteral("partial"));
         QVERIFY(linkRanks(partial, {m_files[2], m_files[5]}));
@@ -503,9 +546,12 @@ private slots:
         const QString copies = dir.filePath(QStringLiteral("copies"));
         QVERIFY(linkRanks(copies, {m_files[3], m_files[3]},
                           {QStringLiteral("a.pt.trace.json.gz"), QStringLiteral("b.pt.trace.json.gz")}));
-        const std::vector<TraceRun> repeated = TraceFolder::scan(copies, &error);
+        notes.clear();
+        const std::vector<TraceRun> repeated = TraceFolder::scan(copies, &error, &notes);
         QCOMPARE(repeated.size(), std::size_t(2));
         QVERIFY(repeated[0].rank < 0 && repeated[0].name != repeated[1].name);
+        // each said to be one GPU of a job, as one such file alone is
+        QCOMPARE(notes.filter(QLatin1String("rank 3 of a job of 8 GPUs, alone here")).size(), 2);
         // one rank of 8 alone (its distributedInfo says so): a run, said to be one GPU of a job
         const QString alone = dir.filePath(QStringLiteral("alone"));
         QVERIFY(linkRanks(alone, {m_files[3]}));

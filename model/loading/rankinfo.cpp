@@ -18,6 +18,37 @@ int intKey(const QString &object, const QString &key)
     return match.hasMatch() ? match.captured(1).toInt() : -1;
 }
 
+// The text of the JSON object that opens at `open` without its nested objects and lists, so a key of
+// distributedInfo is found wherever it stands (pg_config's list of objects may come first, as in a
+// trace re-saved with sorted keys); the rest of the text when the object is not closed there.
+QString topLevelText(const QString &text, qsizetype open)
+{
+    QString top;
+    int depth = 0;
+    bool inString = false;
+    for (qsizetype i = open; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (inString) {
+            if (c == QLatin1Char('\\'))
+                ++i;
+            else if (c == QLatin1Char('"'))
+                inString = false;
+        } else if (c == QLatin1Char('"')) {
+            inString = true;
+        } else if (c == QLatin1Char('{') || c == QLatin1Char('[')) {
+            ++depth;
+            continue;
+        } else if (c == QLatin1Char('}') || c == QLatin1Char(']')) {
+            if (--depth == 0)
+                break;
+            continue;
+        }
+        if (depth == 1)
+            top += c;
+    }
+    return top;
+}
+
 } // namespace
 
 RankInfo RankInfo::ofName(const QString &fileName)
@@ -47,13 +78,14 @@ RankInfo RankInfo::of(const QString &file)
         if (text.open(file)) {
             const std::string_view head = text.peek();
             const QString start = QString::fromUtf8(head.data(), qsizetype(head.size()));
-            static const QRegularExpression object(QStringLiteral("\"distributedInfo\"\\s*:\\s*\\{([^{}]*)"));
+            static const QRegularExpression object(QStringLiteral("\"distributedInfo\"\\s*:\\s*\\{"));
             const QRegularExpressionMatch match = object.match(start);
             if (match.hasMatch()) {
-                const int world = intKey(match.captured(1), QStringLiteral("world_size"));
+                const QString keys = topLevelText(start, match.capturedEnd() - 1);
+                const int world = intKey(keys, QStringLiteral("world_size"));
                 if (world == 1) // a single-GPU job: not one of several ranks
                     return {};
-                if (const int rank = intKey(match.captured(1), QStringLiteral("rank")); rank >= 0)
+                if (const int rank = intKey(keys, QStringLiteral("rank")); rank >= 0)
                     return {rank, std::max(0, world)};
             }
         }

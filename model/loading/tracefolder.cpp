@@ -66,23 +66,31 @@ QFileInfoList realFirst(QFileInfoList entries)
     return entries;
 }
 
-// The ranks of a folder's trace files when it holds rank files of a job (two or more distinct ranks;
-// copies of one rank file are repeated runs); empty otherwise. A summary's rank is in its name.
+// Each trace file's rank, where it has one. A summary's rank is in its name.
 std::vector<RankInfo> ranksOf(const QFileInfoList &traces)
 {
     std::vector<RankInfo> ranks;
-    if (traces.size() < 2)
-        return ranks;
-    std::set<int> distinct;
     for (const QFileInfo &info : traces) {
         const bool summary = info.fileName().endsWith(RunSummaryFile::suffix(), Qt::CaseInsensitive);
         ranks.push_back(summary ? RankInfo::ofName(info.fileName()) : RankInfo::of(info.absoluteFilePath()));
-        if (ranks.back().known())
-            distinct.insert(ranks.back().rank);
     }
-    if (distinct.size() < 2)
-        ranks.clear();
     return ranks;
+}
+
+// The rank files of one job hold two or more distinct ranks; copies of one rank's file are repeated runs.
+bool severalRanks(const std::vector<RankInfo> &ranks)
+{
+    std::set<int> distinct;
+    for (const RankInfo &r : ranks)
+        if (r.known())
+            distinct.insert(r.rank);
+    return distinct.size() >= 2;
+}
+
+// The first file that states the job's world size; end() when none does.
+std::vector<RankInfo>::const_iterator statedWorld(const std::vector<RankInfo> &ranks)
+{
+    return std::find_if(ranks.begin(), ranks.end(), [](const RankInfo &r) { return r.worldSize > 0; });
 }
 
 // Why the rank files of a folder cannot be one run; empty when they can.
@@ -91,6 +99,7 @@ QString rankProblem(const QDir &dir, const QFileInfoList &traces, const std::vec
     const QString folder = QDir::toNativeSeparators(dir.absolutePath());
     const auto ranked = std::find_if(ranks.begin(), ranks.end(), [](const RankInfo &r) { return r.known(); });
     const QString aRankFile = traces[int(ranked - ranks.begin())].fileName();
+    const auto stated = statedWorld(ranks);
     std::map<int, QString> byRank;
     for (int i = 0; i < traces.size(); ++i) {
         const RankInfo &r = ranks[std::size_t(i)];
@@ -104,11 +113,11 @@ QString rankProblem(const QDir &dir, const QFileInfoList &traces, const std::vec
                 .arg(folder)
                 .arg(r.rank)
                 .arg(it->second, name);
-        if (r.worldSize > 0 && ranks.front().worldSize > 0 && r.worldSize != ranks.front().worldSize)
+        if (r.worldSize > 0 && r.worldSize != stated->worldSize)
             return tr("%1: world sizes differ (%2 in %3, %4 in %5): not ranks of one job")
                 .arg(folder)
-                .arg(ranks.front().worldSize)
-                .arg(traces[0].fileName())
+                .arg(stated->worldSize)
+                .arg(traces[int(stated - ranks.begin())].fileName())
                 .arg(r.worldSize)
                 .arg(name);
         if (r.worldSize > 0 && r.rank >= r.worldSize)
@@ -122,27 +131,27 @@ QString rankProblem(const QDir &dir, const QFileInfoList &traces, const std::vec
 bool addRankFiles(const QDir &dir, const QString &name, QFileInfoList &traces, Seen &seen,
                   std::vector<TraceRun> &runs)
 {
-    if (traces.size() == 1) {
-        // One GPU of a job, alone: its exposed communication is mostly waiting for ranks not here.
-        const RankInfo rank = RankInfo::of(traces.front().absoluteFilePath());
-        if (rank.worldSize > 1)
-            seen.notes
-                << tr("%1: rank %2 of a job of %3 GPUs, alone here: its exposed communication includes "
-                      "waiting for the other ranks")
-                       .arg(QDir::toNativeSeparators(traces.front().absoluteFilePath()))
-                       .arg(rank.rank)
-                       .arg(rank.worldSize);
-    }
     const std::vector<RankInfo> ranks = ranksOf(traces);
-    if (ranks.empty())
+    if (!severalRanks(ranks)) {
+        // One GPU of a job alone in its run (or copies of its file, repeated runs): its exposed
+        // communication is mostly waiting for ranks not here.
+        for (int i = 0; i < traces.size(); ++i)
+            if (const RankInfo &rank = ranks[std::size_t(i)]; rank.known() && rank.worldSize > 1)
+                seen.notes << tr("%1: rank %2 of a job of %3 GPUs, alone here: its exposed communication "
+                                 "includes waiting for the other ranks")
+                                  .arg(QDir::toNativeSeparators(traces[i].absoluteFilePath()))
+                                  .arg(rank.rank)
+                                  .arg(rank.worldSize);
         return true;
+    }
     seen.error = rankProblem(dir, traces, ranks);
     if (!seen.error.isEmpty())
         return false;
     for (int i = 0; i < traces.size(); ++i)
         runs.push_back({name, traces[i].absoluteFilePath(), ranks[std::size_t(i)].rank,
                         ranks[std::size_t(i)].worldSize});
-    const int world = ranks.front().worldSize;
+    const auto stated = statedWorld(ranks);
+    const int world = stated == ranks.end() ? 0 : stated->worldSize;
     if (world > int(ranks.size()))
         seen.notes << tr("%1: %2 of %3 ranks of the job (a partial world)")
                           .arg(QDir::toNativeSeparators(dir.absolutePath()))
