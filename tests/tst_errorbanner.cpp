@@ -65,6 +65,37 @@ private slots:
         QVERIFY(!details->isVisible()); // a new error starts collapsed
     }
 
+    // A long message (25 runs that failed, a path longer than the screen) keeps the window's size: its
+    // first lines are shown, the whole of it is under Details.
+    void longMessagesStayInTheWindow()
+    {
+        QWidget window;
+        auto *layout = new QVBoxLayout(&window);
+        auto *banner = new ErrorBanner;
+        layout->addWidget(banner);
+        window.resize(800, 600);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QStringList lines{QStringLiteral("25 run(s) left out; the other runs are compared.")};
+        for (int i = 0; i < 25; ++i)
+            lines << QStringLiteral("/data/side/run_%1/trace.json.gz: truncated").arg(i);
+        banner->showError(lines.join(QLatin1Char('\n')), QStringLiteral("more"));
+        QCOMPARE(banner->text(), lines.mid(0, 3).join(QLatin1Char('\n')) +
+                                     QStringLiteral("\n… and 23 more line(s) under Details"));
+        QCOMPARE(banner->details(), lines.join(QLatin1Char('\n')) + QStringLiteral("\n\nmore"));
+        QVERIFY(banner->findChild<QToolButton *>(QStringLiteral("errorDetailsToggle"))->isVisible());
+        QVERIFY2(window.minimumSizeHint().height() < 300,
+                 qPrintable(QString::number(window.minimumSizeHint().height())));
+
+        const QString path =
+            QStringLiteral("/data/") + QString(400, QLatin1Char('x')) + QStringLiteral("/run");
+        banner->showError(path + QStringLiteral(": no such file or folder"));
+        QVERIFY2(window.minimumSizeHint().width() < 800,
+                 qPrintable(QString::number(window.minimumSizeHint().width())));
+        QCOMPARE(banner->details(), path + QStringLiteral(": no such file or folder"));
+        QCOMPARE(banner->text(), path + QStringLiteral(": no such file or folder"));
+    }
+
     void addedButton()
     {
         ErrorBanner banner;

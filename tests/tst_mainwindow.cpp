@@ -1419,6 +1419,38 @@ private slots:
         QCOMPARE(qint64(window.runsB().front().trace->eventCount()), qint64(1));
     }
 
+    // What the folder scan noticed reaches the window, as the CLI prints it: a run folder without a
+    // trace is named, not dropped unsaid. A run without GPU kernels is said beside the figures.
+    void scanNotesAndRunsWithoutKernelsAreSaid()
+    {
+        QTemporaryDir dir;
+        const QString side = dir.filePath(QStringLiteral("side"));
+        for (int i = 0; i < 2; ++i)
+            QVERIFY(QDir().mkpath(QStringLiteral("%1/run_%2").arg(side).arg(i)));
+        QVERIFY(testdata::anotherRun(kEager + QStringLiteral("/run_0/trace.pt.trace.json.gz"),
+                                     side + QStringLiteral("/run_0/trace.pt.trace.json.gz")));
+        MainWindow window;
+        QVERIFY(openAndWait(window, kEager, side));
+        QCOMPARE(window.runsB().size(), 1);
+        QVERIFY2(
+            window.bannerText().contains(QStringLiteral("Found while looking for runs:\n%1: no trace "
+                                                        "files in it, left out of the side")
+                                             .arg(QDir::toNativeSeparators(side + QStringLiteral("/run_1")))),
+            qPrintable(window.bannerText()));
+
+        const QString cpuOnly = dir.filePath(QStringLiteral("cpu_only.json"));
+        QFile out(cpuOnly);
+        QVERIFY(out.open(QIODevice::WriteOnly) &&
+                out.write(R"({"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":2,)"
+                          R"("ts":10,"dur":5}]})") > 0);
+        out.close();
+        QVERIFY(openAndWait(window, kEager, cpuOnly));
+        QCOMPARE(window.bannerText(), QString());
+        QVERIFY2(window.diffView()->caveatBanner()->text().contains(
+                     QStringLiteral("B: %1: no GPU kernels in it").arg(cpuOnly)),
+                 qPrintable(window.diffView()->caveatBanner()->text()));
+    }
+
     void settingsPersist()
     {
         QList<int> sizes;

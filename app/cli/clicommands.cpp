@@ -572,22 +572,8 @@ void warnStepsMissing(const StepBreakdown &steps, const QString &labelA, const Q
                     .arg(steps.stepScope(), where));
 }
 
-namespace {
-
-void warnAboutEmptyRuns(const QList<LoadedRun> &runs, const QString &side)
-{
-    for (const LoadedRun &run : runs)
-        if (run.summary && run.summary->kernels().empty())
-            warning(QStringLiteral("%1: %2 holds no GPU kernels: nothing of it can be compared (was GPU "
-                                   "activity recorded?)")
-                        .arg(side, run.run.file));
-}
-
-} // namespace
-
 void warnAboutRuns(const QList<LoadedRun> &runs, const QString &side)
 {
-    warnAboutEmptyRuns(runs, side);
     for (const QString &caveat : runCaveats(runs))
         warning(QStringLiteral("%1: %2").arg(side, caveat));
 }
@@ -599,8 +585,6 @@ bool loadPair(const QString &pathA, const QString &pathB, QList<LoadedRun> &a, Q
         return false;
     a = each[0];
     b = each[1];
-    warnAboutEmptyRuns(a, QStringLiteral("A"));
-    warnAboutEmptyRuns(b, QStringLiteral("B"));
     for (const QString &caveat : pairCaveats(a, b)) // one both sides have, said once
         warning(caveat);
     return true;

@@ -157,7 +157,7 @@ bool loadSides(const ComparisonOptions &options, QList<LoadedRun> &a, QList<Load
 // Loads the two sides of a pair in one pass; warns of one path given for both and of runs without
 // kernels. False after printing why a side could not be loaded.
 bool loadPair(const QString &pathA, const QString &pathB, QList<LoadedRun> &a, QList<LoadedRun> &b);
-// Warns of each run of a side that holds no GPU kernels, and of its traces' caveats (runCaveats).
+// Warns of its traces' caveats (runCaveats: a run without GPU kernels among them).
 void warnAboutRuns(const QList<LoadedRun> &runs, const QString &side);
 
 // --format text|markdown|json, --fail-on slower|change and --strict: what diff, steps, compare and ranks

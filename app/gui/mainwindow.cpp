@@ -574,6 +574,7 @@ void MainWindow::clearVariants()
         m_variantsLoader->cancel();
     m_variantsLoading = m_showVariantsTab = false;
     m_variantRunsLeftOut.clear();
+    m_variantScanNotes.clear();
     m_variants->clear();
     m_tabs->setTabVisible(3, false);
 }
@@ -640,6 +641,7 @@ void MainWindow::openVariants(const QStringList &arguments, const SessionState &
                 syncVariantSettings();
                 m_variants->setVariants(summaries, labels, paths);
                 m_variantRunsLeftOut = result.leftOut; // said when the pair below is shown
+                m_variantScanNotes = result.notes;
                 m_tabs->setTabVisible(3, true);
                 m_showVariantsTab = true;
                 if (!pair.pathA.isEmpty() && !pair.pathB.isEmpty())
@@ -876,6 +878,12 @@ QStringList MainWindow::loadProblems() const
     if (!leftOut.isEmpty())
         problems << tr("%n run(s) left out; the other runs are compared.", nullptr, int(leftOut.size()))
                  << leftOut;
+    QStringList notes = m_document->scanNotes();
+    for (const QString &note : std::as_const(m_variantScanNotes))
+        if (!notes.contains(note))
+            notes << note;
+    if (!notes.isEmpty())
+        problems << tr("Found while looking for runs:") << notes;
     const SkippedEvents &skipped = m_document->skipped();
     if (skipped.anyBroken())
         problems << tr("Events that could not be read were skipped; the rest is shown.")

@@ -52,6 +52,7 @@ void ComparisonDocument::finish(int job, const PairLoadResult &result)
     m_state = m_pending;
     m_skipped = SkippedEvents::of(m_a, m_b);
     m_runsLeftOut = result.leftOut;
+    m_scanNotes = result.notes;
     emit loadEnded(LoadOutcome::Loaded, {});
 }
 

@@ -41,6 +41,8 @@ public:
     const SkippedEvents &skipped() const { return m_skipped; }
     // Runs that could not be read and were left out of their side: a message each, naming the file.
     const QStringList &runsLeftOut() const { return m_runsLeftOut; }
+    // What the folder scans of the pair shown noticed (PairLoadResult::notes).
+    const QStringList &scanNotes() const { return m_scanNotes; }
 
 signals:
     void progress(double fraction, const QString &what);
@@ -59,6 +61,7 @@ private:
     QList<LoadedRun> m_a, m_b;
     SkippedEvents m_skipped;
     QStringList m_runsLeftOut;
+    QStringList m_scanNotes;
 };
 
 } // namespace scopeline

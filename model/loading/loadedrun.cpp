@@ -397,8 +397,15 @@ QString summaryBesideItsTrace(const QList<LoadedRun> &side)
 QStringList runCaveats(const QList<LoadedRun> &runs)
 {
     std::vector<std::pair<QString, QStringList>> files; // each caveat, in order, and the files it is of
-    for (const LoadedRun &run : runs)
-        for (const QString &caveat : run.summary ? run.summary->caveats : QStringList()) {
+    for (const LoadedRun &run : runs) {
+        if (!run.summary)
+            continue;
+        QStringList caveats = run.summary->caveats;
+        if (run.summary->kernels().empty())
+            caveats << QCoreApplication::translate(
+                "LoadedRun",
+                "no GPU kernels in it: nothing of it can be compared (was GPU activity recorded?)");
+        for (const QString &caveat : std::as_const(caveats)) {
             auto it =
                 std::find_if(files.begin(), files.end(), [&](const auto &f) { return f.first == caveat; });
             if (it == files.end())
@@ -406,6 +413,7 @@ QStringList runCaveats(const QList<LoadedRun> &runs)
             if (!it->second.contains(run.run.file)) // the GPUs of one trace: one file
                 it->second << run.run.file;
         }
+    }
     QStringList lines;
     for (const auto &[caveat, of] : files)
         lines << (of.size() == 1 ? QStringLiteral("%1: %2").arg(of.front(), caveat)

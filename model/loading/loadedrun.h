@@ -98,8 +98,8 @@ QStringList leaveOutRunsWithoutKernels(QList<LoadedRun> &side);
 // it was made from a file of the same folder and file name with as many events (the trace may have
 // been summarised on another machine).
 QString summaryBesideItsTrace(const QList<LoadedRun> &side);
-// The caveats of the runs' traces (RunSummary::caveats), each once: "<file>: <caveat>", or "<file> and
-// 4 other files: <caveat>" where several files share it.
+// The caveats of the runs' traces (RunSummary::caveats, and a run without GPU kernels), each once:
+// "<file>: <caveat>", or "<file> and 4 other files: <caveat>" where several files share it.
 QStringList runCaveats(const QList<LoadedRun> &runs);
 // Those of two sides, each line headed by its side: "A: …", "B: …", and "A and B: …" once for one
 // both have (a trace against itself, the same files on both sides); first, where both sides read the

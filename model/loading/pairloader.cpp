@@ -62,7 +62,7 @@ PairLoadResult PairLoader::load(const QStringList &paths, const std::function<vo
     QStringList unreadable;  // a line for each side without a run: all of them, not the first alone
     for (const QString &path : paths) {
         QString error;
-        const std::vector<TraceRun> found = TraceFolder::scan(path, &error);
+        const std::vector<TraceRun> found = TraceFolder::scan(path, &error, &result.notes);
         if (found.empty())
             unreadable << error;
         runs.insert(runs.end(), found.begin(), found.end());

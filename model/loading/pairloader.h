@@ -26,6 +26,9 @@ struct PairLoadResult
     // Runs left out of sides that kept others (unreadable, or without the GPU kernels the others hold):
     // one message each, naming the file.
     QStringList leftOut;
+    // What the folder scans noticed (a run folder without a trace, a file met twice, a partial world):
+    // one line each, naming the path.
+    QStringList notes;
     bool cancelled = false;
     bool ok() const { return error.isEmpty() && !cancelled; }
 };

@@ -17,6 +17,10 @@ namespace scopeline {
 
 namespace {
 constexpr int kDetailsLines = 8; // enough for a program's last words; more scrolls
+// Lines of the message shown in the banner; a longer one (25 runs that failed) is shown whole under
+// Details, so that the banner never pushes the window past a laptop's screen.
+constexpr int kTextLines = 4;
+constexpr int kLineChars = 160; // a line longer may be cut at the window's edge: whole under Details too
 } // namespace
 
 ErrorBanner::ErrorBanner(QWidget *parent) : QWidget(parent)
@@ -41,6 +45,9 @@ ErrorBanner::ErrorBanner(QWidget *parent) : QWidget(parent)
     m_text->setWordWrap(true);
     m_text->setTextFormat(Qt::PlainText); // messages quote paths and program output, never markup
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long path cannot wrap: it is cut at the window's edge (and whole under Details), rather than
+    // widening the window past the screen.
+    m_text->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_detailsToggle = new QToolButton;
     m_detailsToggle->setObjectName(QStringLiteral("errorDetailsToggle"));
     m_detailsToggle->setText(tr("Details"));
@@ -77,8 +84,16 @@ ErrorBanner::ErrorBanner(QWidget *parent) : QWidget(parent)
 
 void ErrorBanner::showError(const QString &text, const QString &details)
 {
-    m_text->setText(text);
-    m_details->setPlainText(details.trimmed());
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    const int shown = lines.size() > kTextLines ? kTextLines - 1 : int(lines.size());
+    m_text->setText(shown < lines.size()
+                        ? lines.mid(0, shown).join(QLatin1Char('\n')) + QLatin1Char('\n') +
+                              tr("… and %n more line(s) under Details", nullptr, int(lines.size() - shown))
+                        : text);
+    const bool cut = shown < lines.size() || std::any_of(lines.begin(), lines.end(), [](const QString &line) {
+                         return line.size() > kLineChars;
+                     });
+    m_details->setPlainText(((cut ? text + QStringLiteral("\n\n") : QString()) + details).trimmed());
     m_detailsToggle->setVisible(!m_details->toPlainText().isEmpty());
     fitDetailsHeight();
     m_detailsToggle->setChecked(false);
