@@ -420,6 +420,8 @@ private slots:
         for (int row = 0; row < 8; ++row) {
             const QString tip = ranks->bars()->rankToolTip(row);
             QVERIFY2(tip.startsWith(QStringLiteral("rank %1 of run_0").arg(row)), qPrintable(tip));
+            QVERIFY2(tip.contains(QLatin1String(" a step at collectives (8 matched over its steps)")),
+                     qPrintable(tip)); // the wait per step, as the bars
             const QAbstractItemModel *table = ranks->rankTableView()->model();
             for (const char *column : {"Step", "Compute", "Exposed comm", "Idle", "Wait"})
                 for (int c = 0; c < table->columnCount(); ++c)
@@ -563,8 +565,16 @@ private slots:
         MainWindow window;
         window.resize(1366, 768);
         window.show();
+        // the job opened alone, against itself: its ranks once, nothing compared
         QVERIFY(openAndWait(window, testdata::dlrmRun(), testdata::dlrmRun()));
         RanksView *ranks = window.ranksView();
+        QCOMPARE(ranks->rankTableView()->model()->rowCount(), 8);
+        QVERIFY2(!ranks->notes().contains(QLatin1String("A against B")), qPrintable(ranks->notes()));
+        QTemporaryDir dir(testdata::scratchDir());
+        QVERIFY(testdata::rankRuns(dir.filePath(QStringLiteral("A")), 1) &&
+                testdata::rankRuns(dir.filePath(QStringLiteral("B")), 1));
+        QVERIFY(openAndWait(window, dir.filePath(QStringLiteral("A")), dir.filePath(QStringLiteral("B"))));
+        QCOMPARE(ranks->rankTableView()->model()->rowCount(), 16);
         window.tabs()->setCurrentWidget(ranks);
         QTest::qWait(50);
         QVERIFY(!ranks->tableTabs()->isTabVisible(ranks->tableTabs()->indexOf(ranks->comparisonView())));

@@ -74,7 +74,7 @@ int compareKinds(const RankTable &table, const QJsonObject &expected)
             const QVariant value = c.value(table.collectiveKinds()[k]);
             const QJsonValue want = o[c.csvKey];
             const bool same = c.csvKey == QLatin1String("side") || c.csvKey == QLatin1String("collective") ||
-                                      c.csvKey == QLatin1String("slowest_rank")
+                                      c.csvKey == QLatin1String("longest_on")
                                   ? value.toString() == want.toString()
                               : want.isNull() ? !value.isValid() || std::isnan(value.toDouble())
                                               : std::fabs(value.toDouble() - want.toDouble()) <=
@@ -821,6 +821,40 @@ private slots:
         QCOMPARE(compareKinds(fromFile, oracle({trace}, {QStringLiteral("--whole-run")})), kinds);
     }
 
+    // NCCL >= 2.19 names every collective's kernel ncclDevKernel_Generic: the matched collectives (the
+    // heatmap's columns) are named by the kind the Per collective table gives them, from the Collective
+    // name arg. The MI300 rank file beside a copy of itself as rank 1.
+    void matchedCollectivesAreNamedByKind()
+    {
+        const QString mi300 =
+            testdata::path("public/TraceLens/tests__traces__mi300__resnet_act_checkpoint.json.gz");
+        REQUIRE_TEST_DATA(mi300);
+        QTemporaryDir dir(testdata::scratchDir());
+        const QByteArray text = testdata::gunzip(mi300), rank0 = "\"backend\": \"nccl\", \"rank\": 0,";
+        QVERIFY(text.contains(rank0));
+        for (int rank : {0, 1}) {
+            const QByteArray copy =
+                QByteArray(text).replace(rank0, QByteArray(rank0).replace('0', char('0' + rank)));
+            QFile f(dir.filePath(QStringLiteral("rank%1.pt.trace.json").arg(rank)));
+            QVERIFY(f.open(QIODevice::WriteOnly) && f.write(copy) == copy.size());
+        }
+        RankTable::Options options;
+        options.stepScope = StepBreakdownOptions::wholeRun();
+        const RankTable table(load(dir.path()), {}, options);
+        QCOMPARE(table.collectives().size(), std::size_t(1));
+        const RunCollectives &run = table.collectives().front();
+        QCOMPARE(run.collectiveKinds.size(), run.collectiveNames.size());
+        QVERIFY(run.collectiveNames.size() > 10);
+        std::set<QString> kinds(run.collectiveKinds.begin(), run.collectiveKinds.end()), inTable;
+        for (const CollectiveRow &row : table.collectiveKinds())
+            inTable.insert(row.collective);
+        QCOMPARE(kinds, inTable); // allreduce, broadcast and the five Generic kernels without the arg
+        QVERIFY(kinds.count(QStringLiteral("allreduce")) && kinds.count(QStringLiteral("broadcast")));
+        QVERIFY(std::all_of(run.collectiveNames.begin(), run.collectiveNames.end(), [](const QString &name) {
+            return name.startsWith(QLatin1String("ncclDevKernel_Generic"));
+        }));
+    }
+
     // The unit follows Replication as steps' does: with 4 processes a side (one GPU each) the mean over
     // ranks is the steps table's step row, tested on the 4 processes, not the 12 runs.
     void processesAreTheUnit()
@@ -898,12 +932,17 @@ private slots:
             ranksGate({sideA, sideB, QStringLiteral("--fail-on"), QStringLiteral("slower"),
                        QStringLiteral("--format"), QStringLiteral("markdown")});
         QVERIFY2(comment.exitCode == 3, comment.err.constData());
-        QVERIFY2(comment.out.startsWith("### Scopeline ranks\n") &&
-                     comment.out.contains("\n| mean over ranks | 2 | 2 |") &&
-                     comment.out.contains("<details><summary>Per rank (32 rows)</summary>") &&
-                     comment.out.contains("**Gate `--fail-on slower`**: failed, 1 row B slower") &&
-                     comment.out.contains("fails: step time, mean over ranks (ProfilerStep): B slower"),
-                 comment.out.constData());
+        QVERIFY2(
+            comment.out.startsWith("### Scopeline ranks\n") &&
+                comment.out.contains("\n| mean over ranks | 2 | 2 |") &&
+                comment.out.contains("<details><summary>Per rank (32 rows)</summary>") &&
+                comment.out.contains(QStringLiteral("<details><summary>Per collective (%1 rows)</summary>")
+                                         .arg(ranks.collectiveKinds().size())
+                                         .toUtf8()) &&
+                comment.out.contains("| Longest on |") && !ranks.collectiveKinds().empty() &&
+                comment.out.contains("**Gate `--fail-on slower`**: failed, 1 row B slower") &&
+                comment.out.contains("fails: step time, mean over ranks (ProfilerStep): B slower"),
+            comment.out.constData());
         // the per-rank table's Side and Run, text, aligned left as the CLI's table aligns them
         QVERIFY2(comment.out.contains("| Side | Run | Rank |") &&
                      comment.out.contains("| :--- | :--- | ---: |"),
@@ -1038,7 +1077,7 @@ private slots:
         for (std::size_t k = 0; k < table.collectiveKinds().size(); ++k) {
             const QJsonValue slowest = root[QStringLiteral("collectives")]
                                            .toArray()[qsizetype(k)]
-                                           .toObject()[QStringLiteral("slowest_rank")];
+                                           .toObject()[QStringLiteral("longest_on")];
             const std::vector<int> &longestOn = table.collectiveKinds()[k].longestOn;
             QVERIFY(!longestOn.empty());
             tie = tie || longestOn.size() > 1;

@@ -65,8 +65,12 @@ void printRanksMarkdown(const RankTable &ranks, const Gate &gate, const QStringL
         out() << "- " << markdownCell(note) << "\n";
     // a blank line after <summary> for the table to be read as Markdown
     out() << "\n<details><summary>Per rank (" << ranks.rows().size() << " rows)</summary>\n\n"
-          << tableMarkdown(RankTable::columns(), ranks.rows()) << "\n</details>\n"
-          << closingMarkdown(gate);
+          << tableMarkdown(RankTable::columns(), ranks.rows()) << "\n</details>\n";
+    if (!ranks.collectiveKinds().empty())
+        out() << "\n<details><summary>Per collective (" << ranks.collectiveKinds().size()
+              << " rows)</summary>\n\n"
+              << tableMarkdown(RankTable::collectiveColumns(), ranks.collectiveKinds()) << "\n</details>\n";
+    out() << closingMarkdown(gate);
 }
 
 void printRanksJson(const RankTable &ranks, const Gate &gate, const QStringList &positional,

@@ -792,7 +792,8 @@ void MainWindow::showDocument()
     // their table is built, once
     m_diffView->setSides(runsA(), runsB(), sideName(state.pathA, QFileInfo(state.pathA).fileName()),
                          sideName(state.pathB, QFileInfo(state.pathB).fileName()));
-    m_ranks->setSides(runsA(), runsB());
+    // a trace opened alone is shown against itself: its ranks once, not as A and again as B
+    m_ranks->setSides(runsA(), sameRuns(runsA(), runsB()) ? QList<LoadedRun>() : runsB());
     m_tabs->setTabVisible(2, m_ranks->hasRanks());
     // Another pair than the one shown: its filters start empty (a reload or a swap keeps them).
     const bool newPair = QStringList{state.pathA, state.pathB} != m_shownPair &&

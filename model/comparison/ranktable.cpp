@@ -35,6 +35,7 @@ struct Collective
 {
     int64_t start, end;
     int64_t step; // the key of its step on this rank (stepKeys), -1: none
+    QString kind; // the collective it performs (CollectiveRow::collective)
 };
 
 // Each step's key, by which the ranks' steps pair: its number (ProfilerStep#12) when every step has
@@ -113,7 +114,12 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
                 perMember[m].push_back(&c);
             }
     std::vector<std::vector<double>> matchedWaits;          // per matched collective, per member
-    std::vector<std::pair<int64_t, QString>> matchedStarts; // its start on the first member, its name
+    struct Matched
+    {
+        int64_t start; // on the first member
+        QString name, kind;
+    };
+    std::vector<Matched> matchedStarts;
     for (const auto &[key, perMember] : byStep) {
         const std::size_t count = perMember.front().size();
         if (std::any_of(perMember.begin(), perMember.end(),
@@ -134,7 +140,8 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
             }
             spreads.push_back(double(lastEnd - firstEnd));
             std::vector<double> &waitsHere = matchedWaits.emplace_back();
-            matchedStarts.push_back({perMember.front()[k]->start, QString::fromStdString(key.first)});
+            matchedStarts.push_back(
+                {perMember.front()[k]->start, QString::fromStdString(key.first), perMember.front()[k]->kind});
             // Ranks that started together at the latest share its "arrived last", so the shares add up.
             const auto tied = std::count_if(
                 perMember.begin(), perMember.end(),
@@ -181,9 +188,10 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
     std::vector<std::size_t> order(matchedWaits.size());
     std::iota(order.begin(), order.end(), std::size_t(0));
     std::sort(order.begin(), order.end(),
-              [&](std::size_t x, std::size_t y) { return matchedStarts[x].first < matchedStarts[y].first; });
+              [&](std::size_t x, std::size_t y) { return matchedStarts[x].start < matchedStarts[y].start; });
     for (std::size_t i = 0; i < order.size() && waitsMeasured; ++i) {
-        summary.collectiveNames.push_back(matchedStarts[order[i]].second);
+        summary.collectiveNames.push_back(matchedStarts[order[i]].name);
+        summary.collectiveKinds.push_back(matchedStarts[order[i]].kind);
         summary.waitsNs.push_back(matchedWaits[order[i]]);
     }
     for (std::size_t r : members)
@@ -346,10 +354,10 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
                 const RunSummary::Kernel &kernel = summary.kernels()[k];
                 if (!kernel.communication())
                     continue;
-                names[std::string(summary.nameOf(kernel))].push_back(
-                    {kernel.start, kernel.end(), stepOf[k] < 0 ? -1 : keys[std::size_t(stepOf[k])]});
                 const QString kind = QString::fromUtf8(summary.strings().view(kernel.op).data(),
                                                        qsizetype(summary.strings().view(kernel.op).size()));
+                names[std::string(summary.nameOf(kernel))].push_back(
+                    {kernel.start, kernel.end(), stepOf[k] < 0 ? -1 : keys[std::size_t(stepOf[k])], kind});
                 kinds[kind].durations[{std::size_t(&group - groups.data()), row.rank}].push_back(
                     double(kernel.duration));
                 while (message != summary.messages().end() && message->kernel < k)
@@ -758,7 +766,7 @@ const std::vector<TableColumn<CollectiveRow>> &RankTable::collectiveColumns()
           cell::duration,
           {},
           12},
-        C{QStringLiteral("slowest_rank"),
+        C{QStringLiteral("longest_on"),
           tr("Longest on"),
           tr("The rank whose median duration is the longest, or the ranks that tie for it. A collective's "
              "kernels run until the last rank arrives, so the longest mostly waited: the ranks' Wait "

@@ -48,10 +48,12 @@ struct RunCollectives
     int unmatched = 0; // kernels of a name in a step (or outside the steps) whose counts differ by rank
     double medianEndSpreadNs = RankRow::kUnset, maxEndSpreadNs = RankRow::kUnset; // latest − earliest end
     QString note; // what to beware of, empty when nothing
-    // Each matched collective in the order it ran (on the first rank): its kernel's name, and per rank
+    // Each matched collective in the order it ran (on the first rank): its kernel's name and its kind
+    // (CollectiveRow::collective: "allreduce" of a Collective name arg, where NCCL >= 2.19 names every
+    // kernel ncclDevKernel_Generic), and per rank
     // (in ranksInOrder: those with communication kernels) how long it waited there; none where the
     // waits are not measured (the ranks' clocks disagree).
-    std::vector<QString> collectiveNames;
+    std::vector<QString> collectiveNames, collectiveKinds;
     std::vector<std::vector<double>> waitsNs; // [collective][rank]
     std::vector<int> ranksInOrder;
 };

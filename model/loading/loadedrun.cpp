@@ -423,19 +423,22 @@ QStringList runCaveats(const QList<LoadedRun> &runs)
     return lines;
 }
 
-QStringList pairCaveats(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
+bool sameRuns(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
 {
-    const QStringList ofA = runCaveats(a), ofB = runCaveats(b);
-    QStringList lines;
-    // One path twice, or two paths to the same files (a run folder and its trace, a link): a trace
-    // opened alone is shown against itself.
     const auto files = [](const QList<LoadedRun> &runs) {
         QStringList out;
         for (const LoadedRun &run : runs)
             out << QFileInfo(run.run.file).canonicalFilePath();
         return out;
     };
-    if (!a.isEmpty() && files(a) == files(b))
+    return !a.isEmpty() && files(a) == files(b);
+}
+
+QStringList pairCaveats(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
+{
+    const QStringList ofA = runCaveats(a), ofB = runCaveats(b);
+    QStringList lines;
+    if (sameRuns(a, b))
         lines << QCoreApplication::translate("LoadedRun",
                                              "A and B are the same runs (they read the same files): "
                                              "nothing is compared; give a second trace or folder as B");

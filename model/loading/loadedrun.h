@@ -101,6 +101,9 @@ QString summaryBesideItsTrace(const QList<LoadedRun> &side);
 // The caveats of the runs' traces (RunSummary::caveats, and a run without GPU kernels), each once:
 // "<file>: <caveat>", or "<file> and 4 other files: <caveat>" where several files share it.
 QStringList runCaveats(const QList<LoadedRun> &runs);
+// Whether A and B read the same files: one path twice, or two paths to them (a run folder and its
+// trace, a link), as when a trace is opened alone and shown against itself.
+bool sameRuns(const QList<LoadedRun> &a, const QList<LoadedRun> &b);
 // Those of two sides, each line headed by its side: "A: …", "B: …", and "A and B: …" once for one
 // both have (a trace against itself, the same files on both sides); first, where both sides read the
 // same files, a line that says so.

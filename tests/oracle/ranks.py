@@ -23,7 +23,7 @@ Definitions
   Collective kinds (step_breakdown.collective_kind), per side over every rank of every run: per_step =
   mean over ranks of (its kernels of the kind in its steps / its steps); median_ns = median of all
   their durations; rank_median_min_ns / rank_median_max_ns = the least / greatest of the ranks'
-  medians, slowest_rank the rank of the greatest, or the ranks that tie for it ("3, 6"; None without
+  medians, longest_on the rank of the greatest, or the ranks that tie for it ("3, 6"; None without
   ranks). Where a kernel's args give "In msg nelems"/"Out msg nelems" and a known "dtype": bytes = the larger count x the dtype's size,
   algbw = bytes / duration (bytes per ns = GB/s), busbw = algbw x 2(n-1)/n (allreduce*), (n-1)/n
   (*allgather*, *reducescatter*, alltoall*: PyTorch's _allgather_base and *_coalesced too), 1 otherwise, n = "Group size"; algbw_gbps / busbw_gbps
@@ -166,7 +166,7 @@ def side_rows(side, path, scope):
                               per_step=sum(k["per_step"]) / len(k["per_step"]) if k["per_step"] else None,
                               median_ns=median([d for ds in k["durations"].values() for d in ds]),
                               rank_median_min_ns=min(m[0] for m in medians), rank_median_max_ns=longest,
-                              slowest_rank=", ".join(map(str, longest_on)) or None,
+                              longest_on=", ".join(map(str, longest_on)) or None,
                               algbw_gbps=median(k["alg"]) if k["alg"] else None,
                               busbw_gbps=median(k["bus"]) if k["bus"] else None))
     return rows, runs, kind_rows

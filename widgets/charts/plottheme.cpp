@@ -59,21 +59,26 @@ PlotTheme applyPalette(QCustomPlot *plot, const QPalette &palette)
 {
     const PlotTheme theme = PlotTheme::fromPalette(palette);
     plot->setBackground(theme.background);
+    const auto themeAxis = [&theme](QCPAxis *axis) {
+        axis->setBasePen(withColour(axis->basePen(), theme.text));
+        axis->setTickPen(withColour(axis->tickPen(), theme.text));
+        axis->setSubTickPen(withColour(axis->subTickPen(), theme.text));
+        axis->setTickLabelColor(theme.text);
+        axis->setLabelColor(theme.text);
+        QCPGrid *grid = axis->grid();
+        grid->setPen(withColour(grid->pen(), theme.grid));
+        grid->setSubGridPen(withColour(grid->subGridPen(), theme.grid));
+        grid->setZeroLinePen(withColour(grid->zeroLinePen(), theme.zeroLine));
+    };
     for (QCPAxisRect *rect : plot->axisRects())
-        for (QCPAxis *axis : rect->axes()) {
-            axis->setBasePen(withColour(axis->basePen(), theme.text));
-            axis->setTickPen(withColour(axis->tickPen(), theme.text));
-            axis->setSubTickPen(withColour(axis->subTickPen(), theme.text));
-            axis->setTickLabelColor(theme.text);
-            axis->setLabelColor(theme.text);
-            QCPGrid *grid = axis->grid();
-            grid->setPen(withColour(grid->pen(), theme.grid));
-            grid->setSubGridPen(withColour(grid->subGridPen(), theme.grid));
-            grid->setZeroLinePen(withColour(grid->zeroLinePen(), theme.zeroLine));
-        }
-    // Legends and titles wherever the layout holds them (a legend may have left its axis rect's inset).
+        for (QCPAxis *axis : rect->axes())
+            themeAxis(axis);
+    // Legends, titles and colour scales wherever the layout holds them (a legend may have left its axis
+    // rect's inset).
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
-        if (auto *legend = qobject_cast<QCPLegend *>(element)) {
+        if (auto *scale = qobject_cast<QCPColorScale *>(element))
+            themeAxis(scale->axis());
+        else if (auto *legend = qobject_cast<QCPLegend *>(element)) {
             legend->setTextColor(theme.text); // for entries added later
             legend->setBorderPen(withColour(legend->borderPen(), theme.text));
             QBrush brush = legend->brush();

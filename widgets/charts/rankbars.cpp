@@ -60,11 +60,16 @@ QString RankBars::rankToolTip(int row) const
             .arg(r.steps)
             .arg(formatDuration(r.stepNs), formatDuration(r.computeNs), formatDuration(r.exposedCommNs),
                  formatDuration(r.idleNs));
-    if (r.collectives > 0)
-        text += tr("\nwaited %1 at its %2 collectives; arrived last at %3 of them")
-                    .arg(formatDuration(r.collectiveWaitNs))
-                    .arg(r.collectives)
-                    .arg(formatPercent(r.arrivedLastShare));
+    // the wait is per step, as the bars are; the collectives are counted over the steps
+    if (r.collectives > 0 && std::isnan(r.collectiveWaitNs))
+        text += tr("\n%n matched collective(s) in its steps; waits not measured (the notes say why)", nullptr,
+                   r.collectives);
+    else if (r.collectives > 0)
+        text +=
+            tr("\nwaited %1 a step at collectives (%2 matched over its steps); arrived last at %3 of them")
+                .arg(formatDuration(r.collectiveWaitNs))
+                .arg(r.collectives)
+                .arg(formatPercent(r.arrivedLastShare));
     return text;
 }
 

@@ -4,7 +4,6 @@
 #include "widgets/charts/durationunit.h"
 #include "widgets/charts/plottheme.h"
 
-#include "model/analysis/communication.h"
 #include "model/tables/durationformat.h"
 
 #include <qcustomplot.h>
@@ -13,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace scopeline {
 
@@ -35,6 +35,10 @@ WaitHeatmap::WaitHeatmap(QWidget *parent) : QWidget(parent)
     m_plot->xAxis->setLabel(tr("collective, in the order it ran"));
     m_plot->setToolTip(tr("How long each rank waited at each collective: the latest rank's start minus its own. "
                           "The rank that never waits while the others do holds the step back."));
+    m_empty = new QCPItemText(m_plot);
+    m_empty->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_empty->position->setCoords(0.5, 0.5);
+    m_empty->setClipToAxisRect(false);
     m_plot->setMouseTracking(true);
     connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
         int collective = -1, row = -1;
@@ -56,8 +60,21 @@ QString WaitHeatmap::collectiveLabel(int collective) const
     if (!m_run || collective < 0 || collective >= int(m_run->collectiveNames.size()))
         return {};
     const QString &name = m_run->collectiveNames[std::size_t(collective)];
-    const QString kind = QString::fromStdString(collectiveKind(name.toStdString()));
+    const QString kind = m_run->collectiveKinds.size() > std::size_t(collective)
+                             ? m_run->collectiveKinds[std::size_t(collective)]
+                             : QString();
     return QStringLiteral("%1 %2").arg(collective + 1).arg(kind.isEmpty() ? name : kind);
+}
+
+QString WaitHeatmap::emptyText() const
+{
+    if (!m_run || !m_run->waitsNs.empty())
+        return {};
+    if (m_run->matched == 0)
+        return tr("No collective matched on every rank of %1: no waits to show").arg(m_run->run);
+    return tr("Waits not measured: %1's matched collectives end %2 apart at the median, so the ranks' "
+              "clocks disagree")
+        .arg(m_run->run, formatDuration(m_run->medianEndSpreadNs));
 }
 
 QString WaitHeatmap::cellText(int collective, int rankRow) const
@@ -110,6 +127,11 @@ void WaitHeatmap::rebuild()
         for (int r = 0; r < ranks; ++r)
             m_map->data()->setCell(c, r, m_run->waitsNs[std::size_t(c)][std::size_t(r)] / unit.ns);
     m_map->setDataRange(QCPRange(0, largest > 0 ? largest / unit.ns : 1));
+    const QString empty = emptyText();
+    m_empty->setText(empty);
+    m_empty->setColor(palette().color(QPalette::WindowText));
+    m_empty->setVisible(!empty.isEmpty());
+    m_map->colorScale()->setVisible(empty.isEmpty());
     m_map->colorScale()->axis()->setLabel(tr("wait (%1)").arg(unit.name));
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     // the map's height: the plot's less the axis and its title, about four lines
@@ -117,11 +139,15 @@ void WaitHeatmap::rebuild()
     for (int r = 0, every = labelStep(ranks, height() - 4 * line, line); r < ranks; r += every)
         ticker->addTick(r, tr("rank %1").arg(m_run->ranksInOrder[std::size_t(r)]));
     m_plot->yAxis->setTicker(ticker);
-    // the collectives by number and kind, as many as fit a label each (about 10 characters)
-    auto names = QSharedPointer<QCPAxisTickerText>::create();
+    // the collectives by number and kind, every n-th where the widest label needs n collectives' room
     // (the map's width: the plot's less the rank labels and the colour scale)
-    const int room = std::max(1, (width() - 160) / (10 * fontMetrics().averageCharWidth()));
-    const int every = std::max(1, (collectives + room - 1) / room);
+    auto names = QSharedPointer<QCPAxisTickerText>::create();
+    const QFontMetrics metrics(m_plot->xAxis->tickLabelFont());
+    int widest = 0;
+    for (int c = 0; c < collectives; ++c)
+        widest = std::max(widest, metrics.horizontalAdvance(collectiveLabel(c)));
+    const double perCollective = double(std::max(1, width() - 160)) / std::max(1, collectives);
+    const int every = std::max(1, int(std::ceil((widest + 2 * metrics.averageCharWidth()) / perCollective)));
     for (int c = 0; c < collectives; c += every)
         names->addTick(c, collectiveLabel(c));
     m_plot->xAxis->setTicker(names);

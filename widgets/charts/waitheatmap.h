@@ -9,6 +9,7 @@
 
 class QCustomPlot;
 class QCPColorMap;
+class QCPItemText;
 
 namespace scopeline {
 
@@ -27,6 +28,9 @@ public:
     QString cellText(int collective, int rankRow) const;
     // A collective's short name on the axis: its number and kind ("3 AllReduce").
     QString collectiveLabel(int collective) const;
+    // Why the map is empty (no collective matched on every rank, waits not measured), in its place;
+    // empty while it shows waits.
+    QString emptyText() const;
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -37,6 +41,7 @@ private:
 
     QCustomPlot *m_plot = nullptr;
     QCPColorMap *m_map = nullptr;
+    QCPItemText *m_empty = nullptr;
     const RunCollectives *m_run = nullptr;
 };
 
