@@ -608,6 +608,36 @@ private slots:
         QVERIFY(cli.out.contains(" new")); // cuBLAS's kernels replace Triton's GEMM fusions
     }
 
+    // A candidate that cannot be tested (one process against the baseline's four) still says where a
+    // kernel ran on one side only, as its pair's rows do: "gone, untested", not a bare "0 ns".
+    void untestedCellsSayNewOrGone()
+    {
+        const QString matmul = testdata::path("h100_runs/jax_processes/matmul"),
+                      einsum = testdata::path("h100_runs/jax_processes/einsum");
+        REQUIRE_TEST_DATA(matmul, einsum);
+        const VariantDiff diff(loadFolder(matmul),
+                               {loadFolder(einsum), loadFolder(einsum + QStringLiteral("/proc_0"))},
+                               {QStringLiteral("e"), QStringLiteral("e0")});
+        const std::vector<TableColumn<VariantKernelRow>> matrix = diff.matrixColumns(QStringLiteral("m"));
+        int gone = 0, appeared = 0;
+        for (const VariantKernelRow &row : diff.rows()) {
+            const KernelDiffRow *cell = row.cells[1];
+            if (!cell || !cell->oneSide())
+                continue;
+            QVERIFY2(cell->verdict != Verdict::OnlyInA && cell->verdict != Verdict::OnlyInB,
+                     qPrintable(row.kernel));
+            const QString text = matrix[3].display(row);
+            if (cell->a.present()) {
+                QCOMPARE(text, QStringLiteral("gone, untested"));
+                ++gone;
+            } else {
+                QVERIFY2(text.endsWith(QLatin1String(" new, untested")), qPrintable(text));
+                ++appeared;
+            }
+        }
+        QVERIFY(gone > 0 && appeared > 0);
+    }
+
     void exitStatuses_data()
     {
         QTest::addColumn<QStringList>("arguments");

@@ -941,12 +941,15 @@ private slots:
                     differs += row.verdictText(0.05, 0.005) != row.verdictText(0.05, 0.01);
                     QVERIFY2(variants->scopeNote().contains(row.verdictText(0.05, 0.005)),
                              qPrintable(variants->scopeNote()));
-                    // beside it, the interval it was decided from and what it could not measure
+                    // beside it, the interval it was decided from, at its Holm level, and what it could
+                    // not measure
                     QVERIFY(row.hasRunLevel() && !row.caveat.isEmpty());
-                    QVERIFY2(variants->scopeNote().contains(formatChangeInterval(row.runLevel.change,
-                                                                                 row.runLevel.ciLow,
-                                                                                 row.runLevel.ciHigh) +
-                                                            QStringLiteral("; ") + row.caveat),
+                    QVERIFY2(variants->scopeNote().contains(
+                                 formatChangeInterval(row.runLevel.change, row.runLevel.ciLow,
+                                                      row.runLevel.ciHigh) +
+                                 QStringLiteral(" (%1 % interval); ")
+                                     .arg(QString::number(100 * row.runLevel.confidence, 'g', 4)) +
+                                 row.caveat),
                              qPrintable(variants->scopeNote()));
                 }
         QVERIFY(differs > 0); // the threshold decides a verdict here

@@ -275,7 +275,8 @@ SimSide simulate(std::mt19937 &random, const Levels &levels, int processes, doub
             }
             out.medians.push_back(stats::median(calls));
             out.totals.push_back(total);
-            out.processes.push_back(RunOrigin{QStringLiteral("%1%2").arg(QLatin1Char(side)).arg(p), {}});
+            out.processes.push_back(
+                RunOrigin{QStringLiteral("%1%2").arg(QLatin1Char(side)).arg(p), {}, -1, -1, {}});
         }
     }
     return out;
@@ -413,6 +414,8 @@ private slots:
         };
         const Case cases[] = {
             {"one process, runs 0 2 v 1 3", runsOf(0, {0, 2}), runsOf(0, {1, 3}), true},
+            // two scopes of the same runs (a scope sweep): interleaved in each run
+            {"one process, runs 0 1 v themselves", runsOf(0, {0, 1}), runsOf(0, {0, 1}), true},
             {"eager v reduce-overhead", load({compiled + QStringLiteral("/eager")}),
              load({compiled + QStringLiteral("/reduce_overhead")}), true},
             {"process 0 v process 1 under its pid", runsOf(0, {0, 1, 2, 3}), load({scratch.path()}), false},

@@ -832,6 +832,8 @@ private slots:
              QStringLiteral("--sweep"), QStringLiteral("K"), QStringLiteral("--csv"), dir.filePath(QStringLiteral("sweep.csv"))});
         QVERIFY2(cli.exitCode == 0, cli.err.constData());
         QVERIFY2(QString::fromUtf8(cli.out).contains(QStringLiteral("jump: K 25 → 30: step +")), cli.out.constData());
+        // the scopes of one process's runs, interleaved in each: no process caveat
+        QVERIFY2(!cli.out.contains("one process a side"), cli.out.constData());
         // the recording itself would pool its f32 and f64 runs at each K: refused, naming its variants
         const QString recording = QFileInfo(f32).path();
         const ProcessResult pooled = runProcess(
@@ -899,8 +901,16 @@ private slots:
         QCOMPARE(Sweep::parameters(
                      {QStringLiteral("lr=1e-4"), QStringLiteral("lr=1E-3"), QStringLiteral("lr=.01")}),
                  (std::vector<double>{1e-4, 1e-3, 0.01}));
+        // each value written whole: neighbours a millionth apart stay apart
+        QCOMPARE(Sweep::valueText(1048577), QStringLiteral("1048577"));
+        QCOMPARE(Sweep::valueText(0.1), QStringLiteral("0.1"));
+        QCOMPARE(Sweep::valueText(1e-4), QStringLiteral("1e-04"));
         const Sweep flags = Sweep::ofVariants(sides, labels, Sweep::parameters(labels));
         QCOMPARE(flags.adjacent().size(), std::size_t(2));
+        const Sweep wide = Sweep::ofVariants(sides, labels, {1048576, 1048577, 1048578});
+        QVERIFY2(
+            wide.pairLine(0, QStringLiteral("n")).startsWith(QStringLiteral("n 1048576 → 1048577: step ")),
+            qPrintable(wide.pairLine(0, QStringLiteral("n"))));
         QCOMPARE(flags.jump(), 0); // command buffers off: every launch the CPU's
         // One process a side: each line says what the call cannot measure, beside its interval (the
         // ratio's, at the row's level, holding 1 exactly where the row is not called).

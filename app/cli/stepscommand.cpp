@@ -188,9 +188,10 @@ void printVariantStepsMarkdown(const VariantSteps &variants, const Gate &gate,
 void printSweepText(const Sweep &sweep, const QString &name)
 {
     out() << "sweep over " << name << ": " << sweep.points().size() << " points; neighbours compared ("
-          << sweep.adjacent().size() << " tests, their step rows one Holm family, their parts another)\n";
+          << sweep.adjacent().size() << (sweep.adjacent().size() == 1 ? " test" : " tests")
+          << ", their step rows one Holm family, their parts another)\n";
     for (std::size_t i = 0; i < sweep.points().size(); ++i)
-        out() << "  " << name << " " << sweep.points()[i].parameter << ": step "
+        out() << "  " << name << " " << Sweep::valueText(sweep.points()[i].parameter) << ": step "
               << formatDuration(sweep.stepNs(i)) << " (" << sweep.points()[i].label << ")\n";
     for (int i = 0; i < int(sweep.adjacent().size()); ++i)
         out() << sweep.pairLine(i, name) << "\n";
@@ -219,9 +220,8 @@ int printSweep(const Sweep &sweep, const QString &name, const QString &csv, Outp
         QStringList labels;
         std::vector<const std::vector<StepRow> *> tables;
         for (std::size_t i = 0; i < sweep.adjacent().size(); ++i) {
-            labels << QStringLiteral("%1→%2")
-                          .arg(sweep.points()[i].parameter)
-                          .arg(sweep.points()[i + 1].parameter);
+            labels << QStringLiteral("%1→%2").arg(Sweep::valueText(sweep.points()[i].parameter),
+                                                  Sweep::valueText(sweep.points()[i + 1].parameter));
             tables.push_back(&sweep.adjacent()[i].rows());
         }
         if (!writeTextFile(csv, variantTableCsv(StepBreakdown::columns(), labels, tables)))

@@ -84,13 +84,19 @@ Replication::Replication(const std::vector<RunOrigin> &ranksA, const std::vector
 
 bool Replication::oneSequenceOfLaunches(const std::vector<RunOrigin> &a, const std::vector<RunOrigin> &b)
 {
+    const bool sameRuns =
+        std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const RunOrigin &x, const RunOrigin &y) {
+            return !x.file.isEmpty() && x.file == y.file;
+        });
+    std::vector<RunOrigin> runs = a;
+    if (!sameRuns)
+        runs.insert(runs.end(), b.begin(), b.end());
     std::vector<std::pair<int64_t, int64_t>> ids;
-    for (const std::vector<RunOrigin> *side : {&a, &b})
-        for (const RunOrigin &run : *side) {
-            if (run.process.isEmpty() || run.firstLaunchId < 0)
-                return false;
-            ids.emplace_back(run.firstLaunchId, run.lastLaunchId);
-        }
+    for (const RunOrigin &run : runs) {
+        if (run.process.isEmpty() || run.firstLaunchId < 0)
+            return false;
+        ids.emplace_back(run.firstLaunchId, run.lastLaunchId);
+    }
     std::sort(ids.begin(), ids.end());
     for (std::size_t i = 1; i < ids.size(); ++i)
         if (ids[i].first <= ids[i - 1].second)
@@ -113,7 +119,7 @@ RunOrigin Replication::originOf(const LoadedRun &run)
     const LaunchOrigin launches = run.summary ? run.summary->launchOrigin
                                   : run.trace ? LaunchOrigin::of(*run.trace)
                                               : LaunchOrigin();
-    return RunOrigin{processOf(run), rankedRunOf(run), launches.firstId, launches.lastId};
+    return RunOrigin{processOf(run), rankedRunOf(run), launches.firstId, launches.lastId, run.run.file};
 }
 
 QString Replication::rankedRunOf(const LoadedRun &run)

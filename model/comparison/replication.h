@@ -25,6 +25,7 @@ struct RunOrigin
     // number a process's calls in one sequence, so runs of one process never overlap here, while a new
     // process under a reused pid (a container's) starts again from the same ids.
     int64_t firstLaunchId = -1, lastLaunchId = -1;
+    QString file; // the run's file: B may be A's very runs (two scopes of each, a scope sweep)
 };
 
 class Replication
@@ -85,7 +86,8 @@ public:
     static QString howToLift(const QString &caveat);
 
 private:
-    // Whether every run of both sides has launch ids and no two runs' ids overlap.
+    // Whether every run of both sides has launch ids and no two runs' ids overlap, B's runs being
+    // other runs than A's; or B's runs are A's very files (two scopes of each run, interleaved in it).
     static bool oneSequenceOfLaunches(const std::vector<RunOrigin> &a, const std::vector<RunOrigin> &b);
 
     bool m_byProcess = false, m_shared = false;

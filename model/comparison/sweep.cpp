@@ -6,6 +6,7 @@
 #include "model/tables/tableformat.h"
 
 #include <QCoreApplication>
+#include <QLocale>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -67,6 +68,11 @@ QString Sweep::parameterName(const QStringList &labels)
 {
     return labels.value(0).contains(QLatin1Char('=')) ? labels.front().section(QLatin1Char('='), 0, 0)
                                                       : tr("parameter");
+}
+
+QString Sweep::valueText(double parameter)
+{
+    return QString::number(parameter, 'g', QLocale::FloatingPointShortest);
 }
 
 Sweep::Sweep(std::vector<SweepPoint> points, const QString &stepScope, const StepBreakdownOptions &options)
@@ -196,7 +202,8 @@ QString Sweep::pairLine(int pair, const QString &name) const
 {
     const SweepPoint &from = m_points[std::size_t(pair)], &to = m_points[std::size_t(pair) + 1];
     const StepRow &step = m_adjacent[std::size_t(pair)].row(StepPart::Step);
-    QString line = QStringLiteral("%1 %2 → %3: ").arg(name).arg(from.parameter).arg(to.parameter);
+    QString line =
+        QStringLiteral("%1 %2 → %3: ").arg(name, valueText(from.parameter), valueText(to.parameter));
     line += stepChangeText(step);
     const QStringList gone = vanished(pair), come = appeared(pair);
     if (!gone.isEmpty() && !come.isEmpty())

@@ -29,6 +29,8 @@ public:
     static std::vector<double> parameters(const QStringList &labels, QString *why = nullptr);
     // What the number is called: "K" for labels "K=5", …; "parameter" for bare numbers.
     static QString parameterName(const QStringList &labels);
+    // A parameter as text, whole: 1048576 and 1048577 stay apart, 0.1 is 0.1.
+    static QString valueText(double parameter);
     // Points in any order; they are sorted by parameter.
     Sweep(std::vector<SweepPoint> points, const QString &stepScope, const StepBreakdownOptions &options = {});
     // Variants of one step scope, as loaded (each side's runs), labelled.

@@ -34,6 +34,9 @@ QString shortVerdict(const KernelDiffRow &row)
     case Verdict::NoMeaningfulChange:
         return tr("~");
     default:
+        // on one side only where that could not be tested (one process against several): said, not judged
+        if (row.oneSide())
+            return row.a.present() ? tr("gone, untested") : tr("new, untested");
         return {};
     }
 }
@@ -96,13 +99,15 @@ std::vector<TableColumn<VariantKernelRow>> VariantDiff::matrixColumns(const QStr
                   const KernelDiffRow *cell = r.cells[c];
                   if (!cell)
                       return QString();
-                  if (cell->verdict == Verdict::OnlyInA)
+                  if (!cell->b.present())
                       return shortVerdict(*cell);
                   QStringList parts{formatDuration(cell->b.totalPerRunNs)};
                   const stats::RunLevelTest &test = cell->runLevel;
                   if (cell->a.present() && std::isfinite(test.change)) { // as tested
                       // a verdict beside the interval it was decided from
-                      const bool found = !shortVerdict(*cell).isEmpty();
+                      const bool found = cell->verdict == Verdict::Faster ||
+                                         cell->verdict == Verdict::Slower ||
+                                         cell->verdict == Verdict::NoMeaningfulChange;
                       parts << (found ? formatChangeInterval(test.change, test.ciLow, test.ciHigh, 1)
                                       : formatChange(test.change, 1));
                   }

@@ -347,11 +347,14 @@ void VariantBars::rebuild()
     }
     const bool logarithmic = geometric || (sweep && first > 0 && last / first >= 100);
     m_plot->xAxis->setScaleType(logarithmic ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    // a linear sweep's ticks whole (1048576, not 1.04858·10⁶ for each of three points); else powers of ten
+    m_plot->xAxis->setNumberFormat(sweep && !logarithmic ? QStringLiteral("g") : QStringLiteral("gbd"));
+    m_plot->xAxis->setNumberPrecision(sweep && !logarithmic ? 12 : 6);
     if (logarithmic) {
         if (geometric) {
             auto ticker = QSharedPointer<QCPAxisTickerText>::create();
             for (const std::size_t i : order)
-                ticker->addTick(x(i), QString::number(x(i), 'g', 6));
+                ticker->addTick(x(i), Sweep::valueText(x(i)));
             m_plot->xAxis->setTicker(ticker);
         } else {
             m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());

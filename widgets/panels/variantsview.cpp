@@ -252,8 +252,10 @@ void VariantsView::showScope(const QString &scope)
     const ScopeAcrossVariants &across = m_scopes->acrossVariants().front();
     note << tr("Kruskal–Wallis across the %n variant(s) with samples (%1 medians): %2", nullptr,
                across.test.groups)
-                .arg(across.byProcess ? tr("process") : tr("run"),
-                     across.text(0.05, m_stepOptions.threshold));
+                .arg(across.byProcess ? tr("process") : tr("run"), across.text(0.05, m_stepOptions.threshold))
+         << tr("Each candidate against the baseline (%1), Holm over the candidates: each interval at the "
+               "level its verdict is judged at")
+                .arg(m_labels.value(0));
     for (std::size_t c = 0; c < m_scopes->rows().size(); ++c)
         for (const ComparisonRow &row : m_scopes->rows()[c])
             if (row.verdictRow) {
@@ -267,9 +269,11 @@ void VariantsView::showScope(const QString &scope)
                 // the verdict with the interval it was decided from, and what it could not measure
                 QString line = QStringLiteral("%1: %2").arg(
                     group.label, row.verdictText(m_stepOptions.alpha, m_stepOptions.threshold));
-                if (row.hasRunLevel())
-                    line += QStringLiteral(", %1").arg(
-                        formatChangeInterval(row.runLevel.change, row.runLevel.ciLow, row.runLevel.ciHigh));
+                if (row.hasRunLevel()) // at its Holm level among the candidates
+                    line += tr(", %1 (%2 % interval)")
+                                .arg(formatChangeInterval(row.runLevel.change, row.runLevel.ciLow,
+                                                          row.runLevel.ciHigh),
+                                     QString::number(100 * row.runLevel.confidence, 'g', 4));
                 if (!row.caveat.isEmpty())
                     line += QStringLiteral("; ") + row.caveat;
                 note << line;
