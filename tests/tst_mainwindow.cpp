@@ -54,6 +54,7 @@
 
 #include <QClipboard>
 #include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
@@ -1404,6 +1405,30 @@ private slots:
                             QStringLiteral(SCOPELINE_TEST_DATA "/eager_vs_graph/graph//")));
         QVERIFY2(window.windowTitle().startsWith(QLatin1String("eager vs graph")),
                  qPrintable(window.windowTitle()));
+    }
+
+    // Ctrl+2 opens Scopes with the focus in it, so that its own shortcuts work from the keyboard alone
+    // (Ctrl+L had done nothing until a click in the panel); the menus show their actions' tooltips.
+    void tabShortcutsTakeTheFocus()
+    {
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(openAndWait(window, kMatmul, kEinsum));
+        window.timeline()->viewA()->setFocus(); // outside the tabs, as after a click on a timeline
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget *>(window.timeline()->viewA()));
+        const bool log = window.panel()->logScale();
+        QTest::keyClick(&window, Qt::Key_2, Qt::ControlModifier);
+        QCOMPARE(window.tabs()->currentWidget(), static_cast<QWidget *>(window.panel()));
+        QWidget *focus = QApplication::focusWidget();
+        QVERIFY(focus && (focus == window.panel() || window.panel()->isAncestorOf(focus)));
+        QTest::keyClick(focus, Qt::Key_L, Qt::ControlModifier);
+        QCOMPARE(window.panel()->logScale(), !log);
+        const QList<QAction *> menus = window.menuBar()->actions();
+        QVERIFY(menus.size() >= 5);
+        for (const QAction *menu : menus)
+            QVERIFY2(menu->menu() && menu->menu()->toolTipsVisible(), qPrintable(menu->text()));
     }
 
     void skippedEventsAreSaidInTheBanner()

@@ -408,16 +408,21 @@ void MainWindow::createActions()
     details->setToolTip(tr("The clicked event or the selected range (opens by itself on a click)"));
     view->addAction(details);
     view->addSeparator();
+    // a tab opened from the keyboard takes the focus, so that its own shortcuts (Ctrl+P, Ctrl+L) work
+    const auto showTab = [this](QWidget *tab) {
+        m_tabs->setCurrentWidget(tab);
+        tab->setFocus();
+    };
     view->addAction(tr("&What Changed"), QKeySequence(Qt::CTRL | Qt::Key_1), this,
-                    [this] { m_tabs->setCurrentWidget(m_diffView); })
+                    [this, showTab] { showTab(m_diffView); })
         ->setToolTip(m_tabs->tabToolTip(0));
     view->addAction(tr("&Scopes"), QKeySequence(Qt::CTRL | Qt::Key_2), this,
-                    [this] { m_tabs->setCurrentWidget(m_panel); })
+                    [this, showTab] { showTab(m_panel); })
         ->setToolTip(m_tabs->tabToolTip(1));
     view->addAction(tr("&Ranks"), QKeySequence(Qt::CTRL | Qt::Key_3), this,
-                    [this] {
+                    [this, showTab] {
                         if (m_tabs->isTabVisible(2))
-                            m_tabs->setCurrentWidget(m_ranks);
+                            showTab(m_ranks);
                         else // the tab is hidden: say why rather than do nothing
                             m_status->setText(
                                 tr("No run of several GPUs is open: the Ranks tab shows one job's "
@@ -425,9 +430,9 @@ void MainWindow::createActions()
                     })
         ->setToolTip(m_tabs->tabToolTip(2));
     view->addAction(tr("&Variants"), QKeySequence(Qt::CTRL | Qt::Key_4), this,
-                    [this] {
+                    [this, showTab] {
                         if (m_tabs->isTabVisible(3))
-                            m_tabs->setCurrentWidget(m_variants);
+                            showTab(m_variants);
                         else
                             m_status->setText(tr("No variants are open: the Variants tab compares a baseline "
                                                  "with several candidates (File › Open Variants…)."));
@@ -451,6 +456,8 @@ void MainWindow::createActions()
     for (const SamplePair &sample : samplePairs(sampleRoot))
         samples->addAction(sample.title, this, [this, sample] { openSample(sample.title, sample.state); });
     samples->setEnabled(!sampleRoot.isEmpty());
+    for (QMenu *menu : menuBar()->findChildren<QMenu *>()) // a menu shows its actions' tooltips only if told
+        menu->setToolTipsVisible(true);
 }
 
 void MainWindow::clearKeptSummaries()
