@@ -2232,6 +2232,9 @@ private slots:
         QVERIFY(window.openSession(gone));
         QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
         QVERIFY(window.bannerText().contains(QLatin1String("no_such_a")));
+        QVERIFY2(window.bannerText().startsWith(
+                     QStringLiteral("Session %1 could not be opened").arg(QDir::toNativeSeparators(gone))),
+                 qPrintable(window.bannerText()));
         QCOMPARE(window.sessionFile(), saved); // the pair shown is still that session's
 
         // opened by relative paths, kept in Recent Pairs as absolute ones

@@ -632,7 +632,7 @@ void MainWindow::openVariants(const QStringList &arguments, const SessionState &
                     if (result.cancelled) {
                         m_status->setText(tr("Loading cancelled; the document shown is unchanged."));
                     } else {
-                        showBanner(result.error);
+                        showBanner(ofSession(result.error));
                         m_status->setText(
                             tr("The variants could not be opened; the document shown is unchanged."));
                     }
@@ -739,6 +739,15 @@ void MainWindow::reload()
     openPair(m_document->state().pathA, m_document->state().pathB, currentState());
 }
 
+QString MainWindow::ofSession(const QString &error) const
+{
+    if (m_sessionOfLoad.isEmpty())
+        return error;
+    return tr("Session %1 could not be opened (its runs moved or removed since it was saved? Open them with "
+              "File › Open Pair, then save the session again):\n%2")
+        .arg(QDir::toNativeSeparators(m_sessionOfLoad), error);
+}
+
 QString MainWindow::bannerText() const
 {
     return m_banner->text();
@@ -757,7 +766,7 @@ void MainWindow::loadEnded(ComparisonDocument::LoadOutcome outcome, const QStrin
         m_status->setText(m_shownStatus);
         m_failedOpen = m_document->pending();
         m_failedReplacedVariants = m_clearVariantsOnLoad;
-        showBanner(error);
+        showBanner(ofSession(error));
         m_bannerRetry->setVisible(true);
         break;
     case ComparisonDocument::LoadOutcome::Loaded: {

@@ -93,6 +93,8 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    // A load's error, headed by the session being opened, if one is.
+    QString ofSession(const QString &error) const;
     void createViews();
     void createStatusBar();
     void createActions();
