@@ -382,6 +382,16 @@ void TstRobustness::damagedCopiesOfARealTrace()
     const QByteArray gz = real.readAll();
     const QByteArray json = gunzip(kRealGz);
     QVERIFY(json.size() > 100000);
+    // padded with NUL bytes to a block size, as gzip and Python read it: the same trace; other bytes
+    // after the end are not ours to read
+    const LoadResult whole = TraceLoader::load(kRealGz);
+    const LoadResult padded =
+        TraceLoader::load(write(QStringLiteral("padded.json.gz"), gz + QByteArray(4096, '\0')));
+    QVERIFY2(whole.ok() && padded.ok(), qPrintable(padded.error));
+    QCOMPARE(padded.trace->eventCount(), whole.trace->eventCount());
+    const QString garbage = write(QStringLiteral("garbage.json.gz"), gz + QByteArray("GARBAGE"));
+    const LoadResult followed = TraceLoader::load(garbage);
+    QVERIFY2(!followed.ok() && followed.error.startsWith(garbage), qPrintable(followed.error));
     QRandomGenerator random(7);
     for (int i = 1; i <= 8; ++i) {
         // the compressed file cut short
@@ -439,6 +449,42 @@ void TstRobustness::pathsThatAreNotTraces()
         r = TraceLoader::load(path);
         QVERIFY2(!r.ok() && r.error.startsWith(path), qPrintable(r.error));
     }
+
+    // The real trace packed as Scopeline does not read it, by the packers themselves (Python's bz2, lzma,
+    // zipfile and tarfile; UTF-16 text): said what it is, in the loader and in the folder scan's check.
+    REQUIRE_TEST_DATA(kRealGz);
+    const QString packedDir = m_tmp.filePath(QStringLiteral("packed"));
+    QVERIFY(QDir().mkpath(packedDir));
+    const ProcessResult packer = runProcess(
+        QStringLiteral(SCOPELINE_PYTHON),
+        {QStringLiteral("-c"),
+         QStringLiteral(
+             "import bz2, gzip, lzma, os, sys, tarfile, zipfile\n"
+             "text = gzip.open(sys.argv[1]).read(); out = sys.argv[2]\n"
+             "open(os.path.join(out, 'trace.json.bz2'), 'wb').write(bz2.compress(text))\n"
+             "open(os.path.join(out, 'trace.json.xz'), 'wb').write(lzma.compress(text))\n"
+             "open(os.path.join(out, 'utf16.json'), 'wb').write(text[:4096].decode().encode('utf-16'))\n"
+             "with zipfile.ZipFile(os.path.join(out, 'trace.zip'), 'w') as z: z.writestr('t.json', text)\n"
+             "open(os.path.join(out, 't.json'), 'wb').write(text)\n"
+             "with tarfile.open(os.path.join(out, 'trace.tar.gz'), 'w:gz') as t: "
+             "t.add(os.path.join(out, 't.json'), 't.json')\n"),
+         kRealGz, packedDir});
+    QVERIFY2(packer.exitCode == 0, packer.err.constData());
+    const std::pair<const char *, const char *> packedCases[] = {{"trace.json.bz2", "is a bzip2 file"},
+                                                                 {"trace.json.xz", "is an xz file"},
+                                                                 {"utf16.json", "is UTF-16 text"},
+                                                                 {"trace.zip", "is a zip archive"},
+                                                                 {"trace.tar.gz", "is a tar archive"}};
+    for (const auto &[name, what] : packedCases) {
+        const QString path = QDir(packedDir).filePath(QLatin1String(name));
+        r = TraceLoader::load(path);
+        QVERIFY2(!r.ok() && r.error.startsWith(path + QStringLiteral(": ") + QLatin1String(what) +
+                                               QStringLiteral(", which Scopeline does not read: unpack it")),
+                 qPrintable(r.error));
+        QVERIFY2(TraceLoader::notATrace(path).startsWith(QLatin1String(what)),
+                 qPrintable(TraceLoader::notATrace(path)));
+    }
+    QVERIFY(TraceLoader::load(QDir(packedDir).filePath(QStringLiteral("t.json"))).ok());
 
     // A file without read permission: root reads it anyway, so this part needs a process that file
     // permissions apply to.

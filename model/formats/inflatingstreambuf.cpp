@@ -179,6 +179,18 @@ InflatingStreamBuf::int_type InflatingStreamBuf::underflow()
     return m_isal ? underflowIsal() : underflowZlib();
 }
 
+bool InflatingStreamBuf::atPaddedEnd()
+{
+    for (;;) {
+        const Bytef *in = m_zs.next_in;
+        if (std::any_of(in, in + m_zs.avail_in, [](Bytef b) { return b != 0; }))
+            return false;
+        m_zs.avail_in = 0;
+        if (!fillInput())
+            return m_error.isEmpty();
+    }
+}
+
 InflatingStreamBuf::int_type InflatingStreamBuf::underflowIsal()
 {
 #ifdef SCOPELINE_HAVE_ISAL
@@ -186,7 +198,7 @@ InflatingStreamBuf::int_type InflatingStreamBuf::underflowIsal()
     for (;;) {
         if (state.block_state == ISAL_BLOCK_FINISH) {
             // Concatenated gzip members are legal; what follows is checked as the next member's header.
-            if (m_zs.avail_in == 0 && !fillInput())
+            if (atPaddedEnd())
                 return traits_type::eof();
             isal_inflate_reset(&state);
             state.crc_flag = ISAL_GZIP;
@@ -228,7 +240,7 @@ InflatingStreamBuf::int_type InflatingStreamBuf::underflowZlib()
     while (produced == 0) {
         if (m_streamEnd) {
             // Concatenated gzip members are legal; anything else after the end is not ours to read.
-            if (m_zs.avail_in == 0 && !fillInput())
+            if (atPaddedEnd())
                 return traits_type::eof();
             if (inflateReset(&m_zs) != Z_OK)
                 return traits_type::eof();

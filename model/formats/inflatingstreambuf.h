@@ -55,6 +55,9 @@ protected:
 
 private:
     bool fillInput();
+    // After a gzip member: true when nothing follows but NUL bytes (a copy padded to a block size, which
+    // gzip and Python read); the padding is consumed.
+    bool atPaddedEnd();
     int_type underflowZlib();
     int_type underflowIsal();
     bool startZlib();

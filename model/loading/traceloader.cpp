@@ -38,6 +38,38 @@ const TraceReader *pick(TraceReader::Input input, const TraceProbe &probe)
     return fallback;
 }
 
+// What a file is when it is packed in a way Scopeline does not read (another compressor, an archive,
+// UTF-16 text), by its first bytes as stored or, for a tar inside gzip, as inflated; empty otherwise.
+QString packedAs(const QByteArray &magic, std::string_view text = {})
+{
+    static const std::pair<QByteArray, const char *> kinds[] = {
+        {QByteArray("BZh"), QT_TRANSLATE_NOOP("TraceLoader", "a bzip2 file")},
+        {QByteArray("\xFD"
+                    "7zXZ",
+                    5),
+         QT_TRANSLATE_NOOP("TraceLoader", "an xz file")},
+        {QByteArray("\x28\xB5\x2F\xFD", 4), QT_TRANSLATE_NOOP("TraceLoader", "a zstd file")},
+        {QByteArray("\x04\x22\x4D\x18", 4), QT_TRANSLATE_NOOP("TraceLoader", "an lz4 file")},
+        {QByteArray("PK\x03\x04", 4), QT_TRANSLATE_NOOP("TraceLoader", "a zip archive")},
+        {QByteArray("7z\xBC\xAF\x27\x1C", 6), QT_TRANSLATE_NOOP("TraceLoader", "a 7-Zip archive")},
+        {QByteArray("\xFF\xFE", 2), QT_TRANSLATE_NOOP("TraceLoader", "UTF-16 text")},
+        {QByteArray("\xFE\xFF", 2), QT_TRANSLATE_NOOP("TraceLoader", "UTF-16 text")}};
+    for (const auto &[start, kind] : kinds)
+        if (magic.startsWith(start))
+            return QCoreApplication::translate("TraceLoader", kind);
+    if (text.size() > 262 && text.substr(257, 5) == "ustar")
+        return QCoreApplication::translate("TraceLoader", "a tar archive");
+    return {};
+}
+
+QString packedProblem(const QString &kind)
+{
+    return QCoreApplication::translate("TraceLoader",
+                                       "is %1, which Scopeline does not read: unpack it, and open the trace "
+                                       "(.json, .json.gz or a database) it holds")
+        .arg(kind);
+}
+
 } // namespace
 
 QString TraceLoader::notATrace(const QString &file)
@@ -63,6 +95,8 @@ QString TraceLoader::notATrace(const QString &file)
     probe.head = buffer.peek();
     if (!buffer.error().isEmpty())
         return buffer.error();
+    if (const QString packed = packedAs(probe.magic, probe.head); !packed.isEmpty())
+        return packedProblem(packed);
     probe.text = &buffer;
     const TraceReader *reader = pick(TraceReader::Input::Text, probe);
     if (reader && reader->match(probe) == TraceReader::Match::Yes)
@@ -132,6 +166,8 @@ LoadResult TraceLoader::load(const QString &path, const std::function<void(doubl
         probe.head = buffer.peek();
         if (!buffer.error().isEmpty())
             return fail(buffer.error());
+        if (const QString packed = packedAs(probe.magic, probe.head); !packed.isEmpty())
+            return fail(packedProblem(packed));
         if (onlyWhitespace(probe.head))
             return fail(tr("the file is empty"));
         probe.text = &buffer;
