@@ -282,6 +282,27 @@ private slots:
         QVERIFY2(cli.out.contains("no scope names in A") && !cli.out.contains("only in B"),
                  cli.out.constData());
     }
+
+    // Each candidate of several says, as a pair does, the unit its verdicts are tested on and the test:
+    // 4 v 4 processes for einsum, 4 v 1 for one of its processes.
+    void candidatesSayTheirUnit()
+    {
+        const QString jax = testdata::path("h100_runs/jax_processes");
+        REQUIRE_TEST_DATA(jax);
+        const ProcessResult cli = runProcess(
+            QStringLiteral(SCOPELINE_CLI),
+            {QStringLiteral("compare"), QStringLiteral("m=") + jax + QStringLiteral("/matmul"),
+             QStringLiteral("e=") + jax + QStringLiteral("/einsum"),
+             QStringLiteral("e0=") + jax + QStringLiteral("/einsum/proc_0"), QStringLiteral("--scope"),
+             QStringLiteral("PjitFunction(<lambda>)"), QStringLiteral("--samples"), QStringLiteral("span")});
+        QVERIFY2(cli.exitCode == 0, cli.err.constData());
+        for (const char *units : {"(A 4, B 4 processes)", "(A 4, B 1 processes)"})
+            QVERIFY2(cli.out.contains(
+                         QByteArray("verdicts: all runs: Welch on the logs of each process's mean run "
+                                    "median ") +
+                         units + ", Holm over scopes × candidates;"),
+                     cli.out.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TstCompare)

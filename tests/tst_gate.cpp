@@ -275,6 +275,15 @@ private slots:
             }
             const Gate gate = diffGate(diff, steps, GateMode::Change, false);
             QCOMPARE(gate.tripped().front().table, QStringLiteral("step"));
+            // each call beside the interval it was decided from, which excludes no change on its side
+            const QRegularExpression ends(QStringLiteral("\\[([+-][0-9.]+) %, ([+-][0-9.]+) %\\]"));
+            for (const GateRow &row : gate.tripped()) {
+                const QRegularExpressionMatch m = ends.match(row.interval);
+                QVERIFY2(m.hasMatch() && row.text().contains(row.interval), qPrintable(row.text()));
+                QVERIFY2(row.verdict == Verdict::Slower ? m.captured(1).toDouble() > 0
+                                                        : m.captured(2).toDouble() < 0,
+                         qPrintable(row.text()));
+            }
             qInfo("the %s side as B: diff --fail-on change %s: %s", slowerB ? "slower" : "faster",
                   qPrintable(gate.summary()), qPrintable(rowNames(gate.tripped()).join(QStringLiteral(", "))));
         }

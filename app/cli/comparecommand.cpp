@@ -38,7 +38,9 @@ void printCaveat(const std::vector<ComparisonRow> &rows, bool markdown)
 
 // How the rows were judged, as `steps` and `diff` say it: the units, the tests, the families, alpha and
 // the threshold (a table at --alpha 0.01 had shown only its intervals' levels change).
-QString verdictLegend(const Replication &replication, double alpha, double threshold)
+// family: what the run-level tests' Holm is over (a candidate of several: scopes × candidates)
+QString verdictLegend(const Replication &replication, double alpha, double threshold,
+                      const QString &family = QStringLiteral("the scopes"))
 {
     const QString pairs =
         QStringLiteral("a run pair: Mann–Whitney on its samples, Holm over the scopes of each pair");
@@ -47,11 +49,12 @@ QString verdictLegend(const Replication &replication, double alpha, double thres
     const QString pooled =
         replication.runs(0) > 1 || replication.runs(1) > 1
             ? QStringLiteral("all runs: Welch on the logs of %1 (A %2, B %3 %4), Holm over "
-                             "the scopes; ")
+                             "%5; ")
                   .arg(medians)
                   .arg(replication.units(0).size())
                   .arg(replication.units(1).size())
                   .arg(replication.byProcess() ? QStringLiteral("processes") : QStringLiteral("runs"))
+                  .arg(family)
             : QString();
     return QStringLiteral("verdicts: %1%2 (alpha %3, threshold %4%)")
         .arg(pooled, pairs)
@@ -171,9 +174,14 @@ int variantCompare(const ComparisonOptions &options, double alpha, const GateOpt
             const QString label = loaded.labels[qsizetype(c)];
             const QString against = QStringLiteral(" (%1) against %2; Holm over scopes × candidates")
                                         .arg(runsText(loaded.candidates[c]), sides[0].label);
+            // the unit and the test its verdicts come from, as a pair's legend says them
+            const QString legend =
+                verdictLegend(Replication::of(loaded.baseline, loaded.candidates[c]), alpha,
+                              options.threshold, QStringLiteral("scopes × candidates"));
             if (markdown) {
                 out() << "\n#### " << markdownCell(label) << " "
                       << pathText(sides[qsizetype(c) + 1].path, markdown) << markdownCell(against) << "\n\n"
+                      << legend << "\n\n"
                       << tableMarkdown(ScopeComparison::cliColumns(alpha, options.threshold),
                                        variants.rows()[c]);
                 printCaveat(variants.rows()[c], true);
@@ -181,7 +189,8 @@ int variantCompare(const ComparisonOptions &options, double alpha, const GateOpt
                 out() << "\n"
                       << label << " (" << sides[qsizetype(c) + 1].path << ", "
                       << runsText(loaded.candidates[c]) << ") against " << sides[0].label
-                      << "; Holm over scopes × candidates\n";
+                      << "; Holm over scopes × candidates\n"
+                      << legend << "\n";
                 printComparison(variants.rows()[c], alpha, options.threshold);
             }
         }

@@ -56,6 +56,19 @@ QString gateModeName(GateMode mode)
     return {};
 }
 
+namespace {
+
+// A relative change's interval as the tables show it; empty unless both ends are finite.
+QString relativeInterval(double low, double high)
+{
+    if (!std::isfinite(low) || !std::isfinite(high))
+        return {};
+    const int decimals = intervalDecimals(low, high, 1);
+    return QStringLiteral("[%1, %2]").arg(formatChange(low, decimals), formatChange(high, decimals));
+}
+
+} // namespace
+
 QString GateRow::verdictWords() const
 {
     return verdict == Verdict::NoSignificantChange && std::isnan(p) ? tr("not tested") : verdictText(verdict);
@@ -66,6 +79,8 @@ QString GateRow::text() const
     QString line = QStringLiteral("%1: %2").arg(name, verdictWords());
     if (!std::isnan(change))
         line += QStringLiteral(", ") + formatChange(change);
+    if (!interval.isEmpty()) // the interval the verdict was decided from, beside it
+        line += QLatin1Char(' ') + interval;
     if (!std::isnan(p))
         line += (holm ? tr(" (Holm p %1)") : tr(" (p %1)")).arg(formatPValue(p));
     if (!caveat.isEmpty())
@@ -101,6 +116,7 @@ void Gate::addStep(const StepBreakdown &steps, const QString &variant)
         return;
     }
     row.holm = !variant.isEmpty(); // the candidates' steps are one Holm family
+    row.interval = s.changeIntervalText();
     row.caveat = s.caveat;
     add(std::move(row));
 }
@@ -123,6 +139,8 @@ void Gate::addRanks(const RankTable &ranks, const QString &variant)
             m_unjudged.push_back(std::move(row));
         return;
     }
+    if (mean.meanA > 0)
+        row.interval = relativeInterval(mean.ciLow / mean.meanA, mean.ciHigh / mean.meanA);
     row.caveat = ranks.caveat();
     add(std::move(row));
 }
@@ -136,6 +154,7 @@ void Gate::addKernelDiff(const KernelDiff &diff, const QString &variant)
         row.verdict = r.verdict;
         row.change = r.runLevel.change;
         row.p = r.runLevelHolm;
+        row.interval = relativeInterval(r.runLevel.ciLow, r.runLevel.ciHigh);
         row.caveat = r.caveat;
         if (r.verdict == Verdict::OnlyInA || r.verdict == Verdict::OnlyInB) {
             // a kernel of B alone adds time, one of A alone takes it away
@@ -178,6 +197,7 @@ void Gate::addScopeComparison(const std::vector<ComparisonRow> &rows, double alp
         if (r.hasRunLevel()) {
             row.change = r.runLevel.change;
             row.p = r.runLevelHolm;
+            row.interval = relativeInterval(r.runLevel.ciLow, r.runLevel.ciHigh);
             row.caveat = r.caveat;
         } else {
             // Samples of one run share its conditions: the per-sample test may have found that run's luck.

@@ -33,11 +33,12 @@ struct GateRow
     double change = std::numeric_limits<double>::quiet_NaN(); // the tested relative change
     double p = std::numeric_limits<double>::quiet_NaN();      // its p as judged
     bool holm = true; // p is Holm-adjusted (a pair's step is tested alone)
+    QString interval; // of the change, as judged: "[+21.5 %, +76.7 %]"; empty without one
     // What the call could not measure (one process a side; one run a side); empty when it did.
     QString caveat;
     // Its verdict's words; "not tested" for a row without a test (one run or process a side).
     QString verdictWords() const;
-    // "step time (ProfilerStep): B slower, +5.20 % (Holm p 0.0031)".
+    // "step time (ProfilerStep): B slower, +5.20 % [+2.1 %, +8.4 %] (Holm p 0.0031)".
     QString text() const;
 };
 
