@@ -111,6 +111,7 @@ private slots:
     void emptyFolder();
     void emptyRunFolderIsNoted();
     void missingPath();
+    void nameNotUtf8IsSaid();
     void hugeFolderTreeStops();
     void oneTracePerFolderNamesTheRunAfterIt();
     void wildcardMatchingNothing();
@@ -690,6 +691,41 @@ void TstTraceFolder::missingPath()
     // Neither a file nor a folder: said as such, not "permission denied (a folder …)".
     QVERIFY(TraceFolder::scan(QStringLiteral("/dev/null"), &error).empty());
     QCOMPARE(error, QStringLiteral("/dev/null: not a trace file or folder (a device, pipe or socket)"));
+    // A link to nothing says so, with where it leads.
+    const QString dangling = tmp.filePath(QStringLiteral("dangling.json.gz"));
+    QVERIFY(QFile::link(tmp.filePath(QStringLiteral("gone.json.gz")), dangling));
+    QVERIFY(TraceFolder::scan(dangling, &error).empty());
+    QVERIFY2(error.startsWith(dangling + QStringLiteral(": a link to ") +
+                              tmp.filePath(QStringLiteral("gone.json.gz")) +
+                              QStringLiteral(", which is not there")),
+             qPrintable(error));
+}
+
+// A trace whose name is not UTF-8 (Latin-1 bytes): Qt's listings leave it out, so the scan says so
+// rather than let its run go missing unsaid; given by that name, it is said the same way.
+void TstTraceFolder::nameNotUtf8IsSaid()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString side = tmp.filePath(QStringLiteral("side"));
+    QVERIFY(QDir().mkpath(side + QStringLiteral("/run_0")) && QDir().mkpath(side + QStringLiteral("/run_1")));
+    QVERIFY(touch(side + QStringLiteral("/run_0/x.pt.trace.json")));
+    const QByteArray latin1 = QFile::encodeName(side) + QByteArray("/run_1/b\xe9.pt.trace.json");
+    QVERIFY(::link(QFile::encodeName(side + QStringLiteral("/run_0/x.pt.trace.json")).constData(),
+                   latin1.constData()) == 0);
+    QString error;
+    QStringList notes;
+    const std::vector<TraceRun> runs = TraceFolder::scan(side, &error, &notes);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(runs.size(), std::size_t(1));
+    QCOMPARE(notes.size(), 1);
+    QVERIFY2(notes[0].startsWith(side + QStringLiteral("/run_1/b")) &&
+                 notes[0].endsWith(QStringLiteral(".pt.trace.json: a name that is not UTF-8 (shown with ") +
+                                   QChar(QChar::ReplacementCharacter) +
+                                   QStringLiteral("), which Scopeline cannot open: rename it")),
+             qPrintable(notes[0]));
+    QVERIFY(TraceFolder::scan(QString::fromLocal8Bit(latin1), &error).empty());
+    QVERIFY2(error.contains(QLatin1String("a name that is not UTF-8")), qPrintable(error));
 }
 
 // A folder such as / or a home folder is a wrong pick: the scan stops with a message, not after minutes.

@@ -11,10 +11,13 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QStringDecoder>
 
 #include <algorithm>
 #include <map>
 #include <set>
+
+#include <dirent.h>
 
 namespace scopeline {
 
@@ -57,6 +60,26 @@ struct Seen
         return inserted;
     }
 };
+
+// The names in a folder that are not UTF-8, as Qt shows them (U+FFFD for their bytes). Qt leaves them
+// out of its listings, as it could not open them by the name it would give: without this, a run whose
+// trace is so named went missing unsaid.
+QStringList namesNotUtf8(const QDir &dir)
+{
+    QStringList names;
+    DIR *listing = opendir(QFile::encodeName(dir.absolutePath()).constData());
+    if (!listing)
+        return names;
+    while (const dirent *entry = readdir(listing)) {
+        QStringDecoder utf8(QStringDecoder::Utf8);
+        const QString name = utf8(QByteArrayView(entry->d_name));
+        if (utf8.hasError())
+            names << name;
+    }
+    closedir(listing);
+    names.sort();
+    return names;
+}
 
 // Real files and folders before links to them, so that a run is named after itself, not a link to it.
 QFileInfoList realFirst(QFileInfoList entries)
@@ -265,6 +288,10 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, Seen
         for (const QString &file : reader->filesOfOneRun(dir))
             oneRun.insert(QFileInfo(file).absoluteFilePath());
     const bool oneRunFolder = !oneRun.empty();
+    for (const QString &name : namesNotUtf8(dir))
+        seen.notes
+            << tr("%1: a name that is not UTF-8 (shown with %2), which Scopeline cannot open: rename it")
+                   .arg(QDir::toNativeSeparators(dir.filePath(name)), QChar(QChar::ReplacementCharacter));
     QFileInfoList traces;
     for (const QFileInfo &info : realFirst(dir.entryInfoList(QDir::Files, QDir::Name)))
         if (TraceFolder::isTraceFileName(info.fileName()) && !oneRun.count(info.absoluteFilePath()) &&
@@ -447,6 +474,14 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
     std::vector<std::pair<QString, QFileInfoList>> filesByFolder;
     for (const QString &target : targets) {
         const QFileInfo info(target);
+        if (!info.exists() && info.isSymLink())
+            return fail(tr("%1: a link to %2, which is not there (its target moved, or links that lead in a "
+                           "loop)")
+                            .arg(QDir::toNativeSeparators(target), info.symLinkTarget()));
+        if (!info.exists() && target.contains(QChar::ReplacementCharacter))
+            return fail(
+                tr("%1: a name that is not UTF-8 (shown with %2), which Scopeline cannot open: rename it")
+                    .arg(QDir::toNativeSeparators(target), QChar(QChar::ReplacementCharacter)));
         if (!info.exists())
             return fail(tr("%1: no such file or folder").arg(QDir::toNativeSeparators(target)));
         if (!info.isFile() && !info.isDir()) // /dev/null, a pipe, a socket: had read as an unreadable folder
