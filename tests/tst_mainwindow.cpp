@@ -981,6 +981,14 @@ private slots:
             QVERIFY2(std::isnan(line->data()->at(0)->value), qPrintable(line->name()));
             QVERIFY(line->data()->at(1)->value > 0 || part < int(bars->parts().size()));
         }
+        // on a laptop's screen the legend gives the lines room: it had taken two thirds of the plot
+        window.tabs()->setCurrentWidget(window.variantsView());
+        settle(window);
+        plot->replot();
+        qInfo("sweep plot %d px, its lines %d px", plot->height(), plot->axisRect()->height());
+        QVERIFY2(
+            plot->axisRect()->height() >= plot->height() / 2,
+            qPrintable(QStringLiteral("%1 of %2 px").arg(plot->axisRect()->height()).arg(plot->height())));
     }
 
     // Each candidate's step interval is one whisker from its low end to its high end, over the bars: its

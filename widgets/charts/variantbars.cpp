@@ -123,9 +123,10 @@ void VariantBars::setVariants(const VariantSteps *variants, const VariantDiff *k
 void VariantBars::labelVariants()
 {
     const int width = m_plot->axisRect()->width();
-    if (width == m_labelWidth)
+    if (width == m_labelWidth && shortPlot() == m_labelledShort)
         return;
     m_labelWidth = width;
+    m_labelledShort = shortPlot();
     if (!m_sweep.empty() && m_sweep.size() == std::size_t(m_labels.size()))
         nameKernels(m_plot->width()); // a sweep's axis is the parameter's; its legend names kernels
     else
@@ -134,11 +135,22 @@ void VariantBars::labelVariants()
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+bool VariantBars::shortPlot() const
+{
+    return m_plot->height() < 280;
+}
+
+int VariantBars::kernelColumns() const
+{
+    return shortPlot() ? 3 : 2;
+}
+
 void VariantBars::fitLegendColumns()
 {
-    // two a row for the kernels' names (nameKernels fits them to it); the parts' names whole, as many a
+    // two a row for the kernels' names (nameKernels fits them to it), three where the plot is short (a
+    // laptop's screen: the legend's rows had left the lines 65 px); the parts' names whole, as many a
     // row as the plot's width holds, three at most
-    int wrap = 2;
+    int wrap = kernelColumns();
     if (m_kernels.isEmpty()) {
         QCPLegend *legend = m_plot->legend;
         const QFontMetrics metrics(legend->font());
@@ -160,9 +172,10 @@ void VariantBars::nameKernels(int width)
 {
     if (m_kernelGraphs.isEmpty())
         return;
-    // a legend column: half the plot (two a row), less the line's icon and the margins around it
+    // a legend column: a share of the plot (kernelColumns a row), less the line's icon and its margins
     const QFontMetrics metrics(m_plot->legend->font());
-    const int room = width / 2 - m_plot->legend->iconSize().width() - m_plot->legend->iconTextPadding() - 24;
+    const int room =
+        width / kernelColumns() - m_plot->legend->iconSize().width() - m_plot->legend->iconTextPadding() - 24;
     const QStringList shown = distinctKernelNames(
         m_kernels,
         charsThatFit([this](int chars) { return distinctKernelNames(m_kernels, chars); }, metrics, room));
@@ -327,7 +340,7 @@ void VariantBars::rebuild()
         if (kernels > 0) {
             m_plot->yAxis2->setVisible(true);
             m_plot->yAxis2->setRange(0, most > 0 ? 1.15 * most / kernelUnit.ns : 1);
-            m_plot->yAxis2->setLabel(tr("kernel time per run (%1)").arg(kernelUnit.name));
+            m_plot->yAxis2->setLabel(tr("kernel %1/run").arg(kernelUnit.name)); // short, as the plot may be
         }
     }
 

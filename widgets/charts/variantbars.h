@@ -51,6 +51,9 @@ protected:
 private:
     void rebuild();
     void labelVariants();
+    // The plot is short (a laptop's screen): its legend takes more columns, so fewer rows.
+    bool shortPlot() const;
+    int kernelColumns() const;   // the legend's columns when it names kernels
     void fitLegendColumns();     // the legend's entries a row: as many as the width shows whole
     void nameKernels(int width); // the kernels' legend names, fitted to a legend column of the plot's width
 
@@ -62,6 +65,7 @@ private:
     QVector<QCPGraph *> m_kernelGraphs; // the sweep's kernel lines, m_kernels' order
     QStringList m_labels;
     int m_labelWidth = -1; // the axis width the names under the bars were fitted to (px)
+    bool m_labelledShort = false; // and whether the plot was short then
     std::vector<double> m_sweep;
     std::vector<StepPart> m_parts;
 };
