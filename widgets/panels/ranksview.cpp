@@ -9,6 +9,7 @@
 #include "widgets/tables/plaintableview.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -48,6 +49,7 @@ RanksView::RanksView(QWidget *parent) : QWidget(parent)
     connect(m_rankView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             showRank);                             // a click, the arrow keys: the timeline follows
     m_rankView->setTextElideMode(Qt::ElideMiddle); // a run's long file name
+    m_rankView->viewport()->installEventFilter(this); // its run column fitted to the room (fitRunColumn)
 
     m_collectivesModel = new ColumnTableModel<CollectiveRow>(RankTable::collectiveColumns(), this);
     m_collectivesView = plainTableView(m_collectivesModel, this);
@@ -151,15 +153,41 @@ void RanksView::rebuild()
     m_overviewRun->setCurrentIndex(std::max(keep, 0));
     showOverview(m_overviewRun->count() > 0 ? std::max(keep, 0) : -1);
     m_rankView->resizeColumnsToContents();
-    // a run's name (a file's, often long) no wider than the figures need, elided, whole in its tooltip
-    const auto &columns = RankTable::columns();
-    const int runColumn = int(std::find_if(columns.begin(), columns.end(),
-                                           [](const auto &c) { return c.csvKey == QLatin1String("run"); }) -
-                              columns.begin());
-    const int runWidth = m_rankView->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 18;
-    if (runColumn < int(columns.size()) && m_rankView->columnWidth(runColumn) > runWidth)
-        m_rankView->setColumnWidth(runColumn, runWidth);
+    m_runNameWidth = m_rankView->columnWidth(runColumn());
+    fitRunColumn();
     m_comparisonView->resizeColumnsToContents();
+}
+
+int RanksView::runColumn()
+{
+    const auto &columns = RankTable::columns();
+    return int(std::find_if(columns.begin(), columns.end(),
+                            [](const auto &c) { return c.csvKey == QLatin1String("run"); }) -
+               columns.begin());
+}
+
+void RanksView::fitRunColumn()
+{
+    // a run's name (a file's, often long) no wider than 18 characters, and narrower (8 at least) where
+    // the figures would otherwise run out of view, Arrived last the first; elided, whole in its tooltip
+    const int column = runColumn();
+    if (column >= m_rankView->model()->columnCount())
+        return;
+    int others = 0;
+    for (int c = 0; c < m_rankView->model()->columnCount(); ++c)
+        if (c != column && !m_rankView->isColumnHidden(c))
+            others += m_rankView->columnWidth(c);
+    const int x = m_rankView->fontMetrics().horizontalAdvance(QLatin1Char('x'));
+    const int room = m_rankView->viewport()->width() - others;
+    m_rankView->setColumnWidth(column,
+                               std::clamp(room, 8 * x, std::max(8 * x, std::min(m_runNameWidth, 18 * x))));
+}
+
+bool RanksView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_rankView->viewport() && event->type() == QEvent::Resize)
+        fitRunColumn();
+    return QWidget::eventFilter(watched, event);
 }
 
 QString RanksView::notes() const

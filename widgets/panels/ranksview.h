@@ -55,9 +55,14 @@ signals:
     // side 0 = A, 1 = B; the run's name and the rank (TraceRun::label() is "run · rank N").
     void rankActivated(int side, const QString &run, int rank);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void showOverview(int index);
     void rebuild();
+    static int runColumn(); // of the Per rank table
+    void fitRunColumn();
 
     QList<LoadedRun> m_runs[2];
     QString m_stepScope;
@@ -74,6 +79,7 @@ private:
     QTableView *m_rankView = nullptr, *m_comparisonView = nullptr, *m_collectivesView = nullptr;
     QTabWidget *m_tableTabs = nullptr;
     bool m_compared = false; // A against B tested: its tab shown
+    int m_runNameWidth = 0;  // the Per rank table's run column, as wide as its names (px)
 };
 
 } // namespace scopeline
