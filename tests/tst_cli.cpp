@@ -753,6 +753,28 @@ private slots:
     // A run without GPU kernels beside runs with them is left out, said, as the window leaves it out:
     // B (A's five runs and a CPU-only one) has A's per-run figures, where the sixth had pulled them down
     // by a sixth.
+    // Runs of two profilers in one side (a Kineto trace and an Nsight Systems export) are pooled, and
+    // said to be: each records and names kernels its own way.
+    void sideOfTwoFormatsIsSaid()
+    {
+        const QString nsys = testdata::path("public/Fuser/h100/df8f397_report1.sqlite");
+        REQUIRE_TEST_DATA(nsys);
+        QTemporaryDir tmp(testdata::scratchDir());
+        QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("run_0"))) &&
+                QDir().mkpath(tmp.filePath(QStringLiteral("run_1"))));
+        QVERIFY(testdata::anotherRun(kTorchEager + QStringLiteral("/run_0/trace.pt.trace.json.gz"),
+                                     tmp.filePath(QStringLiteral("run_0/trace.pt.trace.json.gz"))));
+        QVERIFY(testdata::anotherRun(nsys, tmp.filePath(QStringLiteral("run_1/report.sqlite"))));
+        const ProcessResult diff = cli({QStringLiteral("diff"), tmp.path(), kTorchEager});
+        QVERIFY2(diff.exitCode == 0, diff.err.constData());
+        QVERIFY2(
+            diff.err.contains("warning: A: runs of 2 trace formats in one side, pooled: kineto (") &&
+                diff.err.contains("nsys (" + tmp.filePath(QStringLiteral("run_1/report.sqlite")).toUtf8()),
+            diff.err.constData());
+        const ProcessResult same = cli({QStringLiteral("diff"), kTorchEager, kTorchEager});
+        QVERIFY2(!same.err.contains("trace formats"), same.err.constData());
+    }
+
     void runWithoutKernelsLeftOut()
     {
         QTemporaryDir tmp(testdata::scratchDir());

@@ -420,6 +420,21 @@ QStringList runCaveats(const QList<LoadedRun> &runs)
                                  : QCoreApplication::translate("LoadedRun", "%1 and %n other file(s): %2",
                                                                nullptr, int(of.size() - 1))
                                        .arg(of.front(), caveat));
+    // Runs of several profilers pooled in one side: each records (and names) kernels its own way.
+    std::map<QString, QString> formats; // its name -> a file of it
+    for (const LoadedRun &run : runs)
+        if (run.summary && run.summary->format != TraceFormat::Unknown)
+            formats.emplace(formatName(run.summary->format), run.run.file);
+    if (formats.size() > 1) {
+        QStringList each;
+        for (const auto &[format, file] : formats)
+            each << QStringLiteral("%1 (%2)").arg(format, file);
+        lines << QCoreApplication::translate("LoadedRun",
+                                             "runs of %n trace formats in one side, pooled: %1; each "
+                                             "profiler records and names kernels its own way",
+                                             nullptr, int(formats.size()))
+                     .arg(each.join(QStringLiteral(", ")));
+    }
     return lines;
 }
 
