@@ -2833,7 +2833,7 @@ private slots:
         const QString ranks = dir.filePath(QStringLiteral("ranks.png"));
         result = runProcess(gui, {testdata::dlrmRun(), testdata::dlrmRun(), QStringLiteral("--tab"),
                                   QStringLiteral("ranks"), QStringLiteral("--screenshot"), ranks});
-        QCOMPARE(result.exitCode, 0);
+        QVERIFY2(result.exitCode == 0, result.err.constData()); // once 1 under ctest -j2, not again in 9 runs
         QVERIFY(QFileInfo(ranks).size() > 0);
         result = runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--tab"), QStringLiteral("ranks"),
                                   QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("none.png"))});

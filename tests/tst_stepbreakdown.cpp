@@ -905,6 +905,9 @@ private slots:
         QCOMPARE(Sweep::valueText(1048577), QStringLiteral("1048577"));
         QCOMPARE(Sweep::valueText(0.1), QStringLiteral("0.1"));
         QCOMPARE(Sweep::valueText(1e-4), QStringLiteral("1e-04"));
+        // a sweep's tables: the baseline first, then the candidates by parameter; other variants as given
+        QCOMPARE(Sweep::tableOrder(4, {128, 1024, 8, 16}), (std::vector<int>{0, 2, 3, 1}));
+        QCOMPARE(Sweep::tableOrder(3, {}), (std::vector<int>{0, 1, 2}));
         const Sweep flags = Sweep::ofVariants(sides, labels, Sweep::parameters(labels));
         QCOMPARE(flags.adjacent().size(), std::size_t(2));
         const Sweep wide = Sweep::ofVariants(sides, labels, {1048576, 1048577, 1048578});

@@ -348,7 +348,10 @@ int stepsCommand(const QStringList &arguments)
         const QString sweep = parameters.empty()          ? QString()
                               : parser.isSet(sweepOption) ? parser.value(sweepOption)
                                                           : Sweep::parameterName(labels);
-        return variantSteps(sides, options, output, csv, sweep);
+        QList<SideArgument> ordered; // a sweep's candidates by their parameter, as its points are
+        for (const int i : Sweep::tableOrder(int(sides.size()), parameters))
+            ordered << sides[i];
+        return variantSteps(ordered, options, output, csv, sweep);
     }
     const QStringList positional = {sides[0].path, sides[1].path};
     QList<LoadedRun> a, b;

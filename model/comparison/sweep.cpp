@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <set>
 
 namespace scopeline {
@@ -73,6 +74,17 @@ QString Sweep::parameterName(const QStringList &labels)
 QString Sweep::valueText(double parameter)
 {
     return QString::number(parameter, 'g', QLocale::FloatingPointShortest);
+}
+
+std::vector<int> Sweep::tableOrder(int variants, const std::vector<double> &parameters)
+{
+    std::vector<int> order(std::size_t(std::max(0, variants)));
+    std::iota(order.begin(), order.end(), 0);
+    if (order.size() > 2 && parameters.size() == order.size())
+        std::stable_sort(order.begin() + 1, order.end(), [&](int a, int b) {
+            return parameters[std::size_t(a)] < parameters[std::size_t(b)];
+        });
+    return order;
 }
 
 Sweep::Sweep(std::vector<SweepPoint> points, const QString &stepScope, const StepBreakdownOptions &options)

@@ -31,6 +31,9 @@ public:
     static QString parameterName(const QStringList &labels);
     // A parameter as text, whole: 1048576 and 1048577 stay apart, 0.1 is 0.1.
     static QString valueText(double parameter);
+    // The order of `variants` in the tables: where they are a sweep (their `parameters`), the baseline
+    // (the first) first, then the candidates by parameter; else as given.
+    static std::vector<int> tableOrder(int variants, const std::vector<double> &parameters);
     // Points in any order; they are sorted by parameter.
     Sweep(std::vector<SweepPoint> points, const QString &stepScope, const StepBreakdownOptions &options = {});
     // Variants of one step scope, as loaded (each side's runs), labelled.

@@ -133,9 +133,15 @@ void VariantsView::setVariants(const std::vector<QList<LoadedRun>> &sides, const
         clear();
         return;
     }
-    m_sides = sides;
-    m_labels = labels;
-    m_paths = paths;
+    // a sweep's candidates by their parameter, as its chart draws them; the baseline first
+    m_sides.clear();
+    m_labels.clear();
+    m_paths.clear();
+    for (const int i : Sweep::tableOrder(int(sides.size()), Sweep::parameters(labels))) {
+        m_sides.push_back(sides[std::size_t(i)]);
+        m_labels << labels.value(i);
+        m_paths << paths.value(i);
+    }
     m_pairA->clear(); // other variants: the baseline and the first candidate
     m_pairB->clear();
     // a path given twice is compared all the same, as the CLI does, and said (looked up once: the
