@@ -996,6 +996,23 @@ private slots:
             qPrintable(QStringLiteral("%1 of %2 px").arg(plot->axisRect()->height()).arg(plot->height())));
     }
 
+    // A sweep given out of order: its tables and the pair shown beside them follow the parameter, the
+    // baseline first (the pair had been the first candidate given while its picker named another).
+    void sweepInTheParametersOrder()
+    {
+        const QString torch = testdata::path("h100_runs/torch_processes");
+        REQUIRE_TEST_DATA(torch);
+        MainWindow window;
+        window.openVariants({QStringLiteral("bs=128=") + torch + QStringLiteral("/proc_0"),
+                             QStringLiteral("bs=1024=") + torch + QStringLiteral("/proc_3"),
+                             QStringLiteral("bs=8=") + torch + QStringLiteral("/proc_1")});
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QCOMPARE(window.variantsView()->labels(),
+                 (QStringList{QStringLiteral("bs=128"), QStringLiteral("bs=8"), QStringLiteral("bs=1024")}));
+        QVERIFY2(window.runsB().front().run.file.contains(QLatin1String("/proc_1/")),
+                 qPrintable(window.runsB().front().run.file));
+    }
+
     // Each candidate's step interval is one whisker from its low end to its high end, over the bars: its
     // anchor draws no symbol, and QCustomPlot's gap around a symbol (10 px) had cut it in two where it
     // crossed the top of the stack (no_triton's [250, 650] µs read as 250–430 and 470–650).

@@ -654,7 +654,8 @@ void MainWindow::openVariants(const QStringList &arguments, const SessionState &
                 if (!pair.pathA.isEmpty() && !pair.pathB.isEmpty())
                     openPair(pair.pathA, pair.pathB, pair); // a session's pair and its state
                 else
-                    startNewPair(paths[0], paths[1]); // the baseline and the first candidate
+                    // the baseline and the first candidate, in the tab's order (a sweep's by parameter)
+                    startNewPair(m_variants->paths().value(0), m_variants->paths().value(1));
             });
 }
 
