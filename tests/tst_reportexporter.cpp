@@ -699,6 +699,7 @@ private slots:
         QVERIFY(html.contains(QLatin1String("judged with all 2 candidates")));
         QVERIFY(html.contains(QLatin1String("<a href='variants_diff.csv'>variants_diff.csv</a>")));
         QVERIFY(html.contains(QLatin1String("<h3>Scopes: cublas</h3>")));
+        QVERIFY(!html.contains(QLatin1String("Sweep over"))); // named variants are no sweep
         // the kernel × variant matrix under a heading of its own, not under the last candidate's steps
         const qsizetype matrix = html.indexOf(QLatin1String("<h3>Kernels across the variants</h3>"));
         QVERIFY(html.indexOf(QLatin1String("<h3>cublas</h3>")) > 0);
@@ -730,6 +731,39 @@ private slots:
                  qPrintable(files.join(u' ')));
         QVERIFY(!QString::fromUtf8(readAll(folder + QStringLiteral("/index.html")))
                      .contains(QLatin1String("variants_")));
+    }
+
+    // A sweep's report carries its result beside its chart: the neighbours compared and the jump, as
+    // `steps` prints them (the report had drawn the sweep and left out what it found).
+    void cliReportOfASweep()
+    {
+        const QString torch = testdata::path("h100_runs/torch_processes");
+        REQUIRE_TEST_DATA(torch);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QStringList sides = {QStringLiteral("bs=128=") + torch + QStringLiteral("/proc_0"),
+                                   QStringLiteral("bs=8=") + torch + QStringLiteral("/proc_1"),
+                                   QStringLiteral("bs=16=") + torch + QStringLiteral("/proc_2")};
+        const QString folder = dir.filePath(QStringLiteral("sweep"));
+        const ProcessResult report =
+            runProcess(QStringLiteral(SCOPELINE_CLI), QStringList{QStringLiteral("report")} + sides +
+                                                          QStringList{QStringLiteral("--out"), folder});
+        QVERIFY2(report.exitCode == 0, report.err.constData());
+        const ProcessResult steps =
+            runProcess(QStringLiteral(SCOPELINE_CLI), QStringList{QStringLiteral("steps")} + sides);
+        QVERIFY2(steps.exitCode == 0, steps.err.constData());
+        const QString html = QString::fromUtf8(readAll(folder + QStringLiteral("/index.html")));
+        QVERIFY2(html.contains(QLatin1String("Sweep over bs: neighbours compared")),
+                 qPrintable(html.left(400)));
+        int lines = 0;
+        for (const QString &line : QString::fromUtf8(steps.out).split(u'\n'))
+            if (line.startsWith(QLatin1String("bs ")) || line.startsWith(QLatin1String("jump: "))) {
+                QVERIFY2(
+                    html.contains(QStringLiteral("<li>") + line.toHtmlEscaped() + QStringLiteral("</li>")),
+                    qPrintable(line));
+                ++lines;
+            }
+        QCOMPARE(lines, 3); // two neighbours and the jump
     }
 
     // A report from run summaries has no timelines to draw: the page says why, no placeholder picture

@@ -167,6 +167,17 @@ int reportCommand(const QStringList &arguments)
         input.variantsChart = ReportCharts::variantsChartImage(
             *variantSteps, variantDiff.get(), QStringList{sides.front().label} + variants.labels);
     input.variantScopes = variantScopes.get();
+    // a sweep (three variants or more, each label a number of one parameter): its neighbours, as `steps`
+    std::unique_ptr<Sweep> sweep;
+    if (variantSteps) {
+        const QStringList labels = QStringList{sides.front().label} + variants.labels;
+        if (const std::vector<double> parameters = Sweep::parameters(labels); !parameters.empty()) {
+            std::vector<QList<LoadedRun>> each{a};
+            each.insert(each.end(), variants.candidates.begin(), variants.candidates.end());
+            sweep = std::make_unique<Sweep>(Sweep::ofVariants(each, labels, parameters, stepOptions));
+        }
+    }
+    input.variantSweep = sweep.get();
     input.variantBaseline =
         options.sides.isEmpty() ? QString() : SideArgument::parse(options.sides.front()).label;
     input.stepsChart =

@@ -1142,6 +1142,7 @@ bool MainWindow::exportReport(const QString &folder)
     input.variantScopes = m_variants->scopes();
     input.variantRanks = m_variants->ranks(); // and runs of several GPUs
     input.variantBaseline = m_variants->labels().value(0);
+    input.variantSweep = m_variants->sweep();
     QString error;
     if (!ReportExporter::exportTo(folder, input, &error)) {
         showBanner(tr("Report not exported: %1").arg(error));

@@ -373,6 +373,26 @@ QString variantsSection(const VariantSteps &steps, const VariantDiff *diff, cons
     return html;
 }
 
+// A sweep's neighbours compared, each with the interval its verdict was decided from, and its jump, as
+// `steps` and the Variants tab say them.
+QString sweepSection(const Sweep &sweep, const QString &name)
+{
+    QString html =
+        QStringLiteral("<h3>%1</h3>\n<ul>\n")
+            .arg(esc(
+                ReportExporter::tr("Sweep over %1: neighbours compared (%n test(s), their step rows one Holm "
+                                   "family)",
+                                   nullptr, int(sweep.adjacent().size()))
+                    .arg(name)));
+    for (int i = 0; i < int(sweep.adjacent().size()); ++i)
+        html += QStringLiteral("<li>%1</li>\n").arg(esc(sweep.pairLine(i, name)));
+    html += QStringLiteral("<li>%1</li>\n</ul>\n")
+                .arg(esc(sweep.jump() >= 0
+                             ? ReportExporter::tr("jump: %1").arg(sweep.pairLine(sweep.jump(), name))
+                             : ReportExporter::tr("no jump: %1").arg(sweep.noJumpText())));
+    return html;
+}
+
 // Jobs of several GPUs in every candidate: each one's mean over ranks, slowest rank and ranks against the
 // baseline's, judged together.
 QString variantRanksSection(const VariantRanks &ranks)
@@ -590,6 +610,8 @@ QString indexHtml(const ReportExporter::Input &input)
         html += ranksSection(*input.ranks);
     if (input.variantSteps)
         html += variantsSection(*input.variantSteps, input.variantDiff, input.variantBaseline);
+    if (input.variantSweep)
+        html += sweepSection(*input.variantSweep, Sweep::parameterName({input.variantBaseline}));
     if (input.variantScopes)
         html += variantScopesSection(*input.variantScopes, input.alpha, input.threshold);
     if (input.variantRanks)

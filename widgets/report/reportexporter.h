@@ -9,6 +9,7 @@
 #include "model/comparison/ranktable.h"
 #include "model/comparison/scopecomparison.h"
 #include "model/comparison/stepbreakdown.h"
+#include "model/comparison/sweep.h"
 #include "model/comparison/variantdiff.h"
 #include "model/comparison/variantranks.h"
 #include "model/comparison/variantscopes.h"
@@ -63,6 +64,7 @@ public:
         const VariantDiff *variantDiff = nullptr;
         const VariantScopes *variantScopes = nullptr; // with scopes
         const VariantRanks *variantRanks = nullptr;   // with runs of several GPUs
+        const Sweep *variantSweep = nullptr;          // where the variants are a sweep: its neighbours
         QString variantBaseline;
         QImage boxplot;
         QImage diffChart;  // needed with a diff
