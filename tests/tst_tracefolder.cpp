@@ -112,6 +112,7 @@ private slots:
     void emptyRunFolderIsNoted();
     void missingPath();
     void nameNotUtf8IsSaid();
+    void tooDeepIsSaid();
     void hugeFolderTreeStops();
     void oneTracePerFolderNamesTheRunAfterIt();
     void wildcardMatchingNothing();
@@ -726,6 +727,30 @@ void TstTraceFolder::nameNotUtf8IsSaid()
              qPrintable(notes[0]));
     QVERIFY(TraceFolder::scan(QString::fromLocal8Bit(latin1), &error).empty());
     QVERIFY2(error.contains(QLatin1String("a name that is not UTF-8")), qPrintable(error));
+}
+
+// Folders below the scan's depth are not searched, and that is said: beside the runs found, and in the
+// error where a trace only deeper down made none found.
+void TstTraceFolder::tooDeepIsSaid()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString deep = tmp.filePath(QStringLiteral("side/a/b/c/d/e/f/g/h/i/j"));
+    QVERIFY(QDir().mkpath(deep));
+    QVERIFY(touch(deep + QStringLiteral("/x.pt.trace.json")));
+    const QString side = tmp.filePath(QStringLiteral("side"));
+    QString error;
+    QStringList notes;
+    QVERIFY(TraceFolder::scan(side, &error, &notes).empty());
+    const QString said = tmp.filePath(QStringLiteral("side/a/b/c/d/e/f/g/h")) +
+                         QStringLiteral(": its folders are not searched, 8 levels below ") + side;
+    QVERIFY2(error.startsWith(side + QStringLiteral(": no trace files found")) && error.contains(said),
+             qPrintable(error));
+    QVERIFY(touch(tmp.filePath(QStringLiteral("side/run_0/y.pt.trace.json"))));
+    error.clear();
+    notes.clear();
+    QCOMPARE(TraceFolder::scan(side, &error, &notes).size(), std::size_t(1));
+    QVERIFY2(error.isEmpty() && notes.filter(said).size() == 1, qPrintable(notes.join(u'\n')));
 }
 
 // A folder such as / or a home folder is a wrong pick: the scan stops with a message, not after minutes.

@@ -320,8 +320,15 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, Seen
             runs.push_back({runFolder ? runName({}) : runName(info.fileName()), info.absoluteFilePath()});
     }
 
-    if (depth >= kMaxDepth)
+    if (depth >= kMaxDepth) { // said, where folders go deeper: a trace there would go missing unsaid
+        if (!dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty())
+            seen.notes << tr("%1: its folders are not searched, %2 levels below %3 (open a folder nearer the "
+                             "traces)")
+                              .arg(QDir::toNativeSeparators(dir.absolutePath()))
+                              .arg(kMaxDepth)
+                              .arg(QDir::toNativeSeparators(root.absolutePath()));
         return true;
+    }
     for (const QFileInfo &info :
          realFirst(dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))) {
         if (!seen.first(info))
@@ -533,8 +540,12 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
                     return fail(refusal);
                 lookedFor << reader->lookedFor();
             }
-            return fail(tr("%1: no trace files found (looked for %2)")
-                            .arg(QDir::toNativeSeparators(target), lookedFor.join(QStringLiteral(", "))));
+            // with what the scan noticed on its way (folders too deep, names not UTF-8): why none was found
+            const QStringList why = QStringList{tr("%1: no trace files found (looked for %2)")
+                                                    .arg(QDir::toNativeSeparators(target),
+                                                         lookedFor.join(QStringLiteral(", ")))} +
+                                    seen.notes.mid(said);
+            return fail(why.join(u'\n'));
         }
     }
     for (auto &[folder, files] : filesByFolder) {
