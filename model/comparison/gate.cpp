@@ -56,19 +56,6 @@ QString gateModeName(GateMode mode)
     return {};
 }
 
-namespace {
-
-// A relative change's interval as the tables show it; empty unless both ends are finite.
-QString relativeInterval(double low, double high)
-{
-    if (!std::isfinite(low) || !std::isfinite(high))
-        return {};
-    const int decimals = intervalDecimals(low, high, 1);
-    return QStringLiteral("[%1, %2]").arg(formatChange(low, decimals), formatChange(high, decimals));
-}
-
-} // namespace
-
 QString GateRow::verdictWords() const
 {
     return verdict == Verdict::NoSignificantChange && std::isnan(p) ? tr("not tested") : verdictText(verdict);
@@ -140,7 +127,7 @@ void Gate::addRanks(const RankTable &ranks, const QString &variant)
         return;
     }
     if (mean.meanA > 0)
-        row.interval = relativeInterval(mean.ciLow / mean.meanA, mean.ciHigh / mean.meanA);
+        row.interval = formatChangeBounds(mean.ciLow / mean.meanA, mean.ciHigh / mean.meanA);
     row.caveat = ranks.caveat();
     add(std::move(row));
 }
@@ -154,7 +141,7 @@ void Gate::addKernelDiff(const KernelDiff &diff, const QString &variant)
         row.verdict = r.verdict;
         row.change = r.runLevel.change;
         row.p = r.runLevelHolm;
-        row.interval = relativeInterval(r.runLevel.ciLow, r.runLevel.ciHigh);
+        row.interval = formatChangeBounds(r.runLevel.ciLow, r.runLevel.ciHigh);
         row.caveat = r.caveat;
         if (r.verdict == Verdict::OnlyInA || r.verdict == Verdict::OnlyInB) {
             // a kernel of B alone adds time, one of A alone takes it away
@@ -197,7 +184,7 @@ void Gate::addScopeComparison(const std::vector<ComparisonRow> &rows, double alp
         if (r.hasRunLevel()) {
             row.change = r.runLevel.change;
             row.p = r.runLevelHolm;
-            row.interval = relativeInterval(r.runLevel.ciLow, r.runLevel.ciHigh);
+            row.interval = formatChangeBounds(r.runLevel.ciLow, r.runLevel.ciHigh);
             row.caveat = r.caveat;
         } else {
             // Samples of one run share its conditions: the per-sample test may have found that run's luck.

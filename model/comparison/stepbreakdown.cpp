@@ -413,8 +413,7 @@ QString StepRow::changeIntervalText() const
     const double low = r.low - 1, high = r.high - 1;
     if (std::isinf(high))
         return QStringLiteral("[≥ %1]").arg(formatChange(low, intervalDecimals(low, low, 1)));
-    const int decimals = intervalDecimals(low, high, 1);
-    return QStringLiteral("[%1, %2]").arg(formatChange(low, decimals), formatChange(high, decimals));
+    return formatChangeBounds(low, high);
 }
 
 StepBreakdown::StepBreakdown(const QList<LoadedRun> &a, const QList<LoadedRun> &b,

@@ -105,9 +105,7 @@ std::vector<TableColumn<VariantKernelRow>> VariantDiff::matrixColumns(const QStr
                   const stats::RunLevelTest &test = cell->runLevel;
                   if (cell->a.present() && std::isfinite(test.change)) { // as tested
                       // a verdict beside the interval it was decided from
-                      const bool found = cell->verdict == Verdict::Faster ||
-                                         cell->verdict == Verdict::Slower ||
-                                         cell->verdict == Verdict::NoMeaningfulChange;
+                      const bool found = !shortVerdict(*cell).isEmpty();
                       parts << (found ? formatChangeInterval(test.change, test.ciLow, test.ciHigh, 1)
                                       : formatChange(test.change, 1));
                   }

@@ -36,6 +36,14 @@ QString formatChangeInterval(double change, double ciLow, double ciHigh, int dec
            QString::asprintf(" [%+.*f, %+.*f]", ends, 100 * ciLow, ends, 100 * ciHigh);
 }
 
+QString formatChangeBounds(double low, double high)
+{
+    if (!std::isfinite(low) || !std::isfinite(high))
+        return {};
+    const int decimals = intervalDecimals(low, high, 1);
+    return QStringLiteral("[%1, %2]").arg(formatChange(low, decimals), formatChange(high, decimals));
+}
+
 int intervalDecimals(double low, double high, int decimals)
 {
     const auto readsAsZero = [](double fraction, int d) {

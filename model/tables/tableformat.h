@@ -15,6 +15,9 @@ QString formatChange(double fraction, int decimals = 2);
 // A relative change with its interval: "+4.30 % [+1.00, +7.00]"; the change alone without an interval;
 // empty without a change.
 QString formatChangeInterval(double change, double ciLow, double ciHigh, int decimals = 2);
+// An interval of relative changes alone: "[+21.5 %, +76.7 %]", at the decimals it needs
+// (intervalDecimals, one at least); empty unless both ends are finite.
+QString formatChangeBounds(double low, double high);
 // The decimals (at least `decimals`) that an interval of fractions needs in percent so that neither
 // nonzero end reads as 0: whether it excludes 0 is what its verdict says ("[-0.9 %, -0.02 %]").
 int intervalDecimals(double low, double high, int decimals);
