@@ -898,6 +898,17 @@ private slots:
         QVERIFY(Sweep::parameters({QStringLiteral("5"), QStringLiteral("5.0"), QStringLiteral("10")}, &why)
                     .empty());
         QCOMPARE(why, QStringLiteral("two variants at one value (5 and 5.0)"));
+        // versions are names: 2.10 is not 2.1, and sorts after 2.4
+        QVERIFY(Sweep::parameters(
+                    {QStringLiteral("torch=2.4"), QStringLiteral("torch=2.10"), QStringLiteral("torch=2.11")},
+                    &why)
+                    .empty());
+        QCOMPARE(why, QStringLiteral("'torch=2.10' beside 'torch=2.4' reads as a version, not a number"));
+        // fractions written to one width, and whole numbers beside them, are numbers
+        QCOMPARE(Sweep::parameters({QStringLiteral("0.05"), QStringLiteral("0.10"), QStringLiteral("0.20")}),
+                 (std::vector<double>{0.05, 0.1, 0.2}));
+        QCOMPARE(Sweep::parameters({QStringLiteral("s=1.0"), QStringLiteral("s=1.5"), QStringLiteral("s=2")}),
+                 (std::vector<double>{1, 1.5, 2}));
         QCOMPARE(Sweep::parameters(
                      {QStringLiteral("lr=1e-4"), QStringLiteral("lr=1E-3"), QStringLiteral("lr=.01")}),
                  (std::vector<double>{1e-4, 1e-3, 0.01}));

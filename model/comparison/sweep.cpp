@@ -62,6 +62,20 @@ std::vector<double> Sweep::parameters(const QStringList &labels, QString *why)
                 tr("two variants at one value (%1 and %2)").arg(labels[same - values.begin()], label));
         values.push_back(value);
     }
+    // 2.4, 2.10, 2.11 are versions, not numbers (2.10 would sort before 2.4): a fraction written with
+    // a trailing zero beside a shorter fraction is read as one
+    const auto fraction = [](const QString &label) {
+        const QString value = label.section(QLatin1Char('='), -1);
+        const qsizetype point = value.indexOf(QLatin1Char('.'));
+        return point < 0 || value.contains(QLatin1Char('e'), Qt::CaseInsensitive) ? QString()
+                                                                                  : value.mid(point + 1);
+    };
+    for (const QString &label : labels)
+        if (const QString digits = fraction(label); digits.endsWith(QLatin1Char('0')))
+            for (const QString &other : labels)
+                if (const QString shorter = fraction(other);
+                    !shorter.isEmpty() && shorter.size() < digits.size())
+                    return fail(tr("'%1' beside '%2' reads as a version, not a number").arg(label, other));
     return values;
 }
 
