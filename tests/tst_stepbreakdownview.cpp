@@ -286,10 +286,21 @@ private slots:
                  qPrintable(QString::number(chart.plot()->axisRect()->height())));
         QCOMPARE(chart.plot()->yAxis->label(), QStringLiteral("ms"));
         QCOMPARE(chart.plot()->xAxis->label(), QString());
+        // untitled, each tick says what it counts
+        const auto tickLabels = [&] {
+            QVector<double> ticks;
+            QVector<QString> labels;
+            chart.plot()->xAxis->ticker()->generate(chart.plot()->xAxis->range(), QLocale(), QLatin1Char('g'),
+                                                    3, ticks, nullptr, &labels);
+            return QStringList(labels.begin(), labels.end());
+        };
+        QVERIFY2(tickLabels().contains(QStringLiteral("step 1")),
+                 qPrintable(tickLabels().join(QLatin1Char(','))));
         chart.resize(680, 300);
         QVERIFY(QTest::qWaitFor([&] { return chart.plot()->height() == 300; }));
         QCOMPARE(chart.plot()->yAxis->label(), QStringLiteral("step time (ms)"));
         QCOMPARE(chart.plot()->xAxis->label(), QStringLiteral("step index (in run order)"));
+        QVERIFY2(tickLabels().contains(QStringLiteral("1")), qPrintable(tickLabels().join(QLatin1Char(','))));
     }
 
     // Runs of one step each (scopeline-hipbench's attention pair, the whole run a step) sit at x = 0, 1,

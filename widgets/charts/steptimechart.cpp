@@ -19,6 +19,19 @@ namespace scopeline {
 namespace {
 constexpr double kToolTipPixels = 8; // how near a point the mouse must be for its tooltip
 constexpr int kTitledHeight = 180;   // shorter, the axes' titles would take the plot's height
+
+// Whole steps or runs; short of room for the axis title, each tick says which ("step 3")
+class CountTicker : public QCPAxisTickerFixed
+{
+public:
+    QString prefix;
+
+protected:
+    QString getTickLabel(double tick, const QLocale &locale, QChar format, int precision) override
+    {
+        return prefix + QCPAxisTickerFixed::getTickLabel(tick, locale, format, precision);
+    }
+};
 } // namespace
 
 StepTimeChart::StepTimeChart(QWidget *parent) : QWidget(parent)
@@ -28,7 +41,7 @@ StepTimeChart::StepTimeChart(QWidget *parent) : QWidget(parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
     m_plot->setMinimumHeight(110);
-    auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+    auto ticker = QSharedPointer<CountTicker>::create();
     ticker->setTickStep(1); // steps are whole
     ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
     m_plot->xAxis->setTicker(ticker);
@@ -167,6 +180,7 @@ void StepTimeChart::rebuild()
                                    : tr("run (in order; one step each)"))
                   : ranks ? tr("step index (in run order; each rank a line)")
                           : tr("step index (in run order)");
+    m_tickPrefix = byRun ? tr("run ") : tr("step ");
     m_unitName = unit.name;
     titleAxes();
     m_plot->xAxis->setRange(-0.5, double(byRun ? runs : steps) - 0.5);
@@ -220,6 +234,7 @@ void StepTimeChart::titleAxes()
 {
     const bool tall = !m_plot->isVisible() || m_plot->height() >= kTitledHeight; // unshown: not sized yet
     m_plot->xAxis->setLabel(tall ? m_stepTitle : QString());
+    static_cast<CountTicker *>(m_plot->xAxis->ticker().data())->prefix = tall ? QString() : m_tickPrefix;
     m_plot->yAxis->setLabel(tall ? tr("step time (%1)").arg(m_unitName) : m_unitName);
 }
 

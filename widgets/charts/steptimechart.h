@@ -55,7 +55,7 @@ private:
     const StepBreakdown *m_breakdown = nullptr;
     double m_unitNs = 1;
     QString m_labels[2];
-    QString m_stepTitle, m_unitName;
+    QString m_stepTitle, m_tickPrefix, m_unitName;
 };
 
 } // namespace scopeline
