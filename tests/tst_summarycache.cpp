@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sqlite3.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 
@@ -327,6 +328,46 @@ private slots:
         setModified(database, QDateTime::currentDateTime().addSecs(-60));
         QCOMPARE(RankTable(summariseRanks(run, 0, read), {}, {}).toCsv(), RankTable(first, {}, {}).toCsv());
         QVERIFY(read);
+    }
+
+    // A database in WAL mode keeps its commits in the -wal file until a checkpoint, the database file
+    // untouched (size and time): a commit there is read, not the summary kept from before it.
+    void databaseCommitInItsLogIsReadAgain()
+    {
+        const QString source = testdata::path(
+            "public/pipit/pipit__tests__data__cloverleaf-nsys__perlmutter-cloverleaf-cuda.sqlite");
+        REQUIRE_TEST_DATA(source);
+        const QString db = m_dir.filePath(QStringLiteral("cloverleaf.sqlite"));
+        QFile::remove(db);
+        QVERIFY(QFile::copy(source, db));
+        QVERIFY(QFile::setPermissions(db, QFile::ReadOwner | QFile::WriteOwner));
+        sqlite3 *writer = nullptr;
+        QCOMPARE(sqlite3_open(QFile::encodeName(db).constData(), &writer), SQLITE_OK);
+        const auto exec = [writer](const char *sql) {
+            return sqlite3_exec(writer, sql, nullptr, nullptr, nullptr);
+        };
+        QCOMPARE(exec("PRAGMA journal_mode=wal; PRAGMA wal_autocheckpoint=0"), SQLITE_OK);
+        const Summarised before = summarise(db);
+        QVERIFY2(before.run.ok(), qPrintable(before.run.error));
+        const std::size_t kernels = before.run.summary->kernels().size();
+        QCOMPARE(kernels, std::size_t(1312));
+        const QFileInfo file(db);
+        QCOMPARE(exec("DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid % 3 = 0"), SQLITE_OK);
+        QVERIFY(QFileInfo::exists(db + QStringLiteral("-wal")));
+        QCOMPARE(QFileInfo(db).size(), file.size());
+        QCOMPARE(QFileInfo(db).lastModified(), file.lastModified());
+        const Summarised after = summarise(db);
+        QVERIFY2(after.run.ok(), qPrintable(after.run.error));
+        sqlite3_stmt *count = nullptr;
+        QCOMPARE(sqlite3_prepare_v2(writer, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL", -1, &count,
+                                    nullptr),
+                 SQLITE_OK);
+        QCOMPARE(sqlite3_step(count), SQLITE_ROW);
+        const auto left = std::size_t(sqlite3_column_int64(count, 0));
+        sqlite3_finalize(count);
+        QVERIFY(left < kernels);
+        QCOMPARE(after.run.summary->kernels().size(), left);
+        sqlite3_close(writer);
     }
 
     // The CLI's figures with the cache filled are those without it, byte for byte.

@@ -99,6 +99,11 @@ QString SummaryCache::entryOf(const QString &trace, int device)
             return {};
     } else {
         files << path;
+        // A database's last commits may sit in its write-ahead log (or a journal) until a checkpoint,
+        // the database file itself untouched: they are the run too.
+        for (const char *side : {"-wal", "-journal"})
+            if (QFileInfo::exists(path + QLatin1String(side)))
+                files << path + QLatin1String(side);
     }
     QCryptographicHash hash(QCryptographicHash::Sha256);
     hash.addData(programIdentity());
