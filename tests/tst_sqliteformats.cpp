@@ -1059,6 +1059,47 @@ private slots:
                  qPrintable(r.error));
         // Once the writer is gone, the same file reads.
         QVERIFY2(TraceLoader::load(path).ok(), qPrintable(TraceLoader::load(path).error));
+
+        // A writer between commits (no exclusive lock yet) is refused too, not read as the run so far
+        QCOMPARE(sqlite3_open(path.toUtf8().constData(), &writer), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(writer,
+                              "BEGIN IMMEDIATE; DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid % 2 = 0",
+                              nullptr, nullptr, nullptr),
+                 SQLITE_OK);
+        const LoadResult writing = TraceLoader::load(path);
+        QVERIFY2(!writing.ok() && writing.error.contains(QLatin1String("still writing")),
+                 qPrintable(writing.error));
+        QCOMPARE(sqlite3_exec(writer, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(writer);
+        const LoadResult committed = TraceLoader::load(path);
+        QVERIFY2(committed.ok(), qPrintable(committed.error));
+        QCOMPARE(countKind(*committed.trace, EventKind::Kernel), 30);
+
+        // A write stopped half-way (the files as a killed writer leaves them: pages of the database
+        // written, the hot journal beside them) is refused, not read half-changed
+        const QString big = testdata::path(
+            "public/pipit/pipit__tests__data__cloverleaf-nsys__perlmutter-cloverleaf-cuda.sqlite");
+        REQUIRE_TEST_DATA(big);
+        const QString live = dir.filePath(QStringLiteral("live.sqlite")),
+                      stopped = dir.filePath(QStringLiteral("stopped.sqlite"));
+        QVERIFY(QFile::copy(big, live));
+        QFile::setPermissions(live, QFile::permissions(live) | QFile::WriteOwner);
+        QCOMPARE(sqlite3_open(live.toUtf8().constData(), &writer), SQLITE_OK);
+        // a one-page cache spills the changed pages into the database, the journal synced first
+        QCOMPARE(sqlite3_exec(writer, "PRAGMA cache_size=1; BEGIN; DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL",
+                              nullptr, nullptr, nullptr),
+                 SQLITE_OK);
+        QVERIFY(QFile::copy(live, stopped));
+        QVERIFY(QFile::copy(live + QStringLiteral("-journal"), stopped + QStringLiteral("-journal")));
+        sqlite3_exec(writer, "ROLLBACK", nullptr, nullptr, nullptr);
+        sqlite3_close(writer);
+        const LoadResult half = TraceLoader::load(stopped);
+        QVERIFY2(!half.ok() && half.error.contains(QLatin1String("stopped.sqlite-journal is beside it")),
+                 qPrintable(half.error));
+        // a journal kept after its commit (PERSIST mode: its header zeroed) is no write under way
+        QVERIFY(exec(path, "PRAGMA journal_mode=persist; DELETE FROM StringIds WHERE 0").isEmpty());
+        const LoadResult persisted = TraceLoader::load(path);
+        QVERIFY2(persisted.ok(), qPrintable(persisted.error));
     }
 
     void readOnlyFileAndCancel()

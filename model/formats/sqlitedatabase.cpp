@@ -22,6 +22,25 @@ namespace {
 constexpr int kMaxValueBytes = 16 << 20;
 constexpr int kBusyTimeoutMs = 500;
 
+// A journal that holds a write under way (or stopped half-way): it starts with SQLite's journal magic,
+// which a finished write in PERSIST mode zeroes and TRUNCATE mode cuts away.
+bool liveJournalBeside(const QString &file)
+{
+    QFile journal(file + QLatin1String("-journal"));
+    return journal.open(QIODevice::ReadOnly) &&
+           journal.read(8) == QByteArrayLiteral("\xd9\xd5\x05\xf9\x20\xa1\x63\xd7");
+}
+
+// Whether another connection holds the RESERVED lock: it is writing, its commit still to come.
+bool writerHoldsReservedLock(sqlite3 *db)
+{
+    sqlite3_file *handle = nullptr;
+    int reserved = 0;
+    return sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &handle) == SQLITE_OK && handle &&
+           handle->pMethods && handle->pMethods->xCheckReservedLock(handle, &reserved) == SQLITE_OK &&
+           reserved;
+}
+
 } // namespace
 
 SqliteDatabase::Names SqliteDatabase::objectNames(sqlite3 *db, int *rc)
@@ -331,6 +350,18 @@ bool SqliteDatabase::readFile(const QString &file, int index, int count)
         return false;
     }
     sqlite3_busy_timeout(raw, kBusyTimeoutMs);
+    // Between a writer's commits the database reads as the run so far: refused as a locked one is.
+    if (liveJournalBeside(file)) {
+        m_error = tr("%1-journal is beside it: another program is writing the database, or stopped half-way "
+                     "through a write; try again when it has finished (a stopped write is rolled back the "
+                     "next time a program opens the database to write)")
+                      .arg(QFileInfo(file).fileName());
+        return false;
+    }
+    if (writerHoldsReservedLock(raw)) {
+        fail(SQLITE_BUSY, tr("opening"), raw);
+        return false;
+    }
     // Cancel also stops a long statement (a count over a huge table) between its steps.
     sqlite3_progress_handler(
         raw, 100000, [](void *self) { return int(static_cast<SqliteDatabase *>(self)->stopRequested()); },
