@@ -109,6 +109,11 @@ QJsonObject infoJson(const LoadedRun &run)
                                   {QStringLiteral("device"), track.device}});
     }
     o[QStringLiteral("tracks")] = tracks;
+    const MemorySummary &memory = a.memory();
+    o[QStringLiteral("memory")] = QJsonObject{{QStringLiteral("copies"), double(memory.copies)},
+                                              {QStringLiteral("copy_ns"), double(memory.copyNs)},
+                                              {QStringLiteral("sets"), double(memory.sets)},
+                                              {QStringLiteral("set_ns"), double(memory.setNs)}};
     QJsonArray streams;
     for (const StreamSummary &stream : a.streams()) {
         QJsonObject causes;
@@ -121,6 +126,7 @@ QJsonObject infoJson(const LoadedRun &run)
                                    {QStringLiteral("busy_ns"), double(stream.busyNs)},
                                    {QStringLiteral("idle_ns"), double(stream.idleNs())},
                                    {QStringLiteral("gaps"), double(stream.gaps.size())},
+                                   {QStringLiteral("gap_memory_ns"), double(stream.memoryNs)},
                                    {QStringLiteral("gap_causes"), causes}});
     }
     o[QStringLiteral("streams")] = streams;
@@ -167,6 +173,10 @@ void printInfo(const LoadedRun &run)
     for (const QString &note : t.notes)
         out() << "  " << note << "\n";
     printSummary(a.total(), QStringLiteral("  "));
+    if (const MemorySummary &memory = a.memory(); memory.copies + memory.sets > 0)
+        out() << "  memory copies " << memory.copies << " (" << formatDuration(double(memory.copyNs))
+              << "), memory sets " << memory.sets << " (" << formatDuration(double(memory.setNs))
+              << "): not kernels, so not GPU busy\n";
     if (a.devices().size() > 1)
         for (const LaunchSummary &device : a.devices()) {
             out() << "  GPU " << device.device << ":\n";
@@ -176,6 +186,8 @@ void printInfo(const LoadedRun &run)
         out() << "  stream " << t.tracks[stream.track].displayName() << ": " << stream.kernels
               << " kernels, busy " << formatDuration(double(stream.busyNs)) << ", " << stream.gaps.size()
               << " idle gaps totalling " << formatDuration(double(stream.idleNs()));
+        if (stream.memoryNs > 0)
+            out() << ", " << formatDuration(double(stream.memoryNs)) << " of them copying or setting memory";
         const auto causes = gapCauses(stream);
         for (auto it = causes.begin(); it != causes.end(); ++it)
             out() << (it == causes.begin() ? " (" : ", ") << it.key() << " " << it.value();

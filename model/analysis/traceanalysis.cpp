@@ -52,6 +52,23 @@ private:
     int64_t m_length = 0, m_start = 0, m_end = kNone;
 };
 
+// The time of the union of `intervals` that lies within the gaps (sorted, apart).
+int64_t timeWithin(std::vector<std::pair<int64_t, int64_t>> &intervals, const std::vector<IdleGap> &gaps)
+{
+    std::sort(intervals.begin(), intervals.end());
+    int64_t within = 0, covered = std::numeric_limits<int64_t>::min(); // the union's reach so far
+    auto gap = gaps.begin();
+    for (auto [start, end] : intervals) {
+        start = std::max(start, covered); // counted once where intervals overlap
+        covered = std::max(covered, end);
+        while (gap != gaps.end() && gap->end <= start)
+            ++gap;
+        for (auto g = gap; g != gaps.end() && g->start < end; ++g)
+            within += std::max<int64_t>(0, std::min(end, g->end) - std::max(start, g->start));
+    }
+    return within;
+}
+
 // Sorts [begin, end), merging its sorted runs when there are few: Kineto lists launches and kernels
 // nearly in correlation order (a run per thread or part of the file), where a sort would compare each
 // n log n times.
@@ -375,6 +392,16 @@ void TraceAnalysis::summarise(bool perDevice, const std::vector<std::pair<uint32
 void TraceAnalysis::findGaps()
 {
     const TraceData &t = m_trace;
+    // Memory copies and sets by track, where a stream's gaps may be them rather than idle
+    std::vector<std::vector<std::pair<int64_t, int64_t>>> memoryOn(t.tracks.size());
+    for (uint32_t e = 0; e < t.eventCount(); ++e) {
+        const EventKind kind = t.kind[e];
+        if (kind != EventKind::Memcpy && kind != EventKind::Memset)
+            continue;
+        (kind == EventKind::Memcpy ? m_memory.copies : m_memory.sets) += 1;
+        (kind == EventKind::Memcpy ? m_memory.copyNs : m_memory.setNs) += t.duration[e];
+        memoryOn[t.track[e]].emplace_back(t.start[e], t.end(e));
+    }
     const std::vector<uint32_t> byTrack = kernelPositionsByTrack(); // by start within a track
     std::vector<SliceQuery> queries; // answered below, a track at a time, rather than one search per gap
     hugepages::reserve(queries, m_kernels.size());
@@ -412,6 +439,7 @@ void TraceAnalysis::findGaps()
             }
         }
         stream.busyNs = busy.length();
+        stream.memoryNs = timeWithin(memoryOn[track], stream.gaps);
         m_streams.push_back(std::move(stream));
         from = to;
     }

@@ -56,7 +56,15 @@ struct StreamSummary
     int64_t kernels = 0;
     int64_t busyNs = 0;
     std::vector<IdleGap> gaps;
+    int64_t memoryNs = 0; // of the gaps, the time memory copies and sets on this stream ran
     int64_t idleNs() const;
+};
+
+// GPU memory copies and sets: not kernels, yet the stream's work between them.
+struct MemorySummary
+{
+    int64_t copies = 0, copyNs = 0;
+    int64_t sets = 0, setNs = 0;
 };
 
 class TraceAnalysis
@@ -71,6 +79,7 @@ public:
     const LaunchSummary &total() const { return m_total; }
     const std::vector<LaunchSummary> &devices() const { return m_devices; }
     const std::vector<StreamSummary> &streams() const { return m_streams; }
+    const MemorySummary &memory() const { return m_memory; } // Depth::Full only
     // Kernel event indices by start time.
     const std::vector<uint32_t> &kernels() const { return m_kernels; }
     // The launch (kernel or graph launch) event of a kernel, -1 when the trace has none.
@@ -100,6 +109,7 @@ private:
     LaunchSummary m_total;
     std::vector<LaunchSummary> m_devices;
     std::vector<StreamSummary> m_streams;
+    MemorySummary m_memory;
 };
 
 } // namespace scopeline

@@ -14,7 +14,8 @@ one's end (CUpti_ActivityGraphTrace2), its nodes not at all, so the range is the
 graph launches those starting with cudaGraphLaunch/cuGraphLaunch/hipGraphLaunch. launch delay = kernel
 start - earliest launch start of its key; graph launch delay = earliest kernel start of the graph
 launch's key - graph launch start. busy = union of kernel intervals, span = first kernel start to last
-kernel end, idle = span - busy.
+kernel end, idle = span - busy. Memory copies and sets: their count and time, and the time of each
+stream's idle gaps (between its kernels) that they fill.
 
 Nsight Systems (any version from 2022 on):
 - API names carry a version suffix, `cudaLaunchKernel_v7000`, `cudaGetDeviceProperties_v2_v12000`:
@@ -141,8 +142,51 @@ def read_nsys(db, key):
     return kernels, calls
 
 
+def memory_ops(db, fmt, key):
+    """(kernels by stream, copies and sets): kernels as (stream, start, end), the others as
+    (stream, start, end, "copy" | "set"). rocpd gives a copy a stream and no queue, a dispatch a queue:
+    they share no stream."""
+    t = tables(db)
+    if fmt == "nsys":
+        kernels = [((key, nsys_pid(p), d, st), s, e)
+                   for table in ("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE") if table in t
+                   for s, e, p, d, st in db.execute(
+                       f"SELECT start, end, globalPid, deviceId, streamId FROM {table}")]
+        ops = [((key, nsys_pid(p), d, st), s, e, what)
+               for table, what in (("CUPTI_ACTIVITY_KIND_MEMCPY", "copy"), ("CUPTI_ACTIVITY_KIND_MEMSET", "set"))
+               if table in t
+               for s, e, p, d, st in db.execute(f"SELECT start, end, globalPid, deviceId, streamId FROM {table}")]
+    else:
+        kernels = [((key, "queue", q), s, e)
+                   for s, e, q in db.execute("SELECT start, end, queue_id FROM rocpd_kernel_dispatch")]
+        ops = [((key, "stream", st), s, e, "copy") for s, e, st in db.execute(
+            "SELECT start, end, stream_id FROM rocpd_memory_copy")] if "rocpd_memory_copy" in t else []
+    return kernels, ops
+
+
+def gap_memory_ns(kernels, ops):
+    """The time of each stream's gaps between its kernels (start past the latest end so far) that
+    the union of its copies and sets covers, summed over streams."""
+    total = 0
+    for stream in {k[0] for k in kernels}:
+        gaps, reach = [], None
+        for s, e in sorted((s, e) for k, s, e in kernels if k == stream):
+            if reach is not None and s > reach:
+                gaps.append((reach, s))
+            reach = e if reach is None else max(reach, e)
+        union = []
+        for s, e in sorted((s, e) for k, s, e, _ in ops if k == stream):
+            if union and s <= union[-1][1]:
+                union[-1][1] = max(union[-1][1], e)
+            else:
+                union.append([s, e])
+        total += sum(max(0, min(e, ge) - max(s, gs)) for s, e in union for gs, ge in gaps)
+    return total
+
+
 def summarize(paths):
     kernels, calls, fmt = [], [], None
+    stream_kernels, ops = [], []
     for i, path in enumerate(paths):
         db = connect(path)
         t = tables(db)
@@ -154,6 +198,9 @@ def summarize(paths):
             fmt = "nsys"
         else:
             raise ValueError(f"{path}: neither rocpd nor an nsys export with kernels")
+        sk, o = memory_ops(db, fmt, i)
+        stream_kernels += sk
+        ops += o
         db.close()
         kernels += k
         calls += c
@@ -172,7 +219,12 @@ def summarize(paths):
     return dict(format=fmt, kernels=len(kernels), kernel_launches=len(launches), graph_launches=len(graph),
                 gpu_busy_ns=busy, gpu_span_ns=span, gpu_idle_ns=span - busy,
                 median_launch_delay_ns=median(delays), median_graph_launch_delay_ns=median(graph_delays),
-                launches_paired=len(delays))
+                launches_paired=len(delays),
+                memory=dict(copies=sum(o[3] == "copy" for o in ops),
+                            copy_ns=sum(o[2] - o[1] for o in ops if o[3] == "copy"),
+                            sets=sum(o[3] == "set" for o in ops),
+                            set_ns=sum(o[2] - o[1] for o in ops if o[3] == "set")),
+                gap_memory_ns=gap_memory_ns(stream_kernels, ops))
 
 
 def main(argv):
