@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 
@@ -544,16 +545,21 @@ std::vector<TableColumn<ComparisonRow>> ScopeComparison::columns(double alpha, d
           [](const Row &r) { return QVariant(r.caveat); }, cell::text},
     };
     // A pooled row is judged by its run-level test, or not at all: the per-sample tests of calls pooled
-    // across runs (which share each run's conditions: anti-conservative) are not shown beside its
-    // verdict. The CSV keeps them.
+    // across runs (which share each run's conditions: anti-conservative) are not beside its verdict,
+    // in the CSV and JSON neither (a significant interval there beside "no significant change").
     for (C &column : columns)
         if (QStringList{QStringLiteral("ranksum_p"), QStringLiteral("mwu_p"), QStringLiteral("mwu_p_holm"),
                         QStringLiteral("ranksum_p_holm"), QStringLiteral("hl_ci_low_ns"),
-                        QStringLiteral("hl_ci_level")}
+                        QStringLiteral("hl_ci_high_ns"), QStringLiteral("hl_ci_level"),
+                        QStringLiteral("hl_ci_open")}
                 .contains(column.csvKey)) {
-            column.text = [shown = column](const Row &r) {
-                return r.isPooled() ? QString() : shown.display(r);
+            column.value = [value = column.value](const Row &r) {
+                return r.isPooled() ? QVariant(std::numeric_limits<double>::quiet_NaN()) : value(r);
             };
+            if (column.text)
+                column.text = [text = column.text](const Row &r) {
+                    return r.isPooled() ? QString() : text(r);
+                };
             column.tooltip += tr(" (run pairs only: an “all” row is judged by its run-level test)");
         }
     return columns;
