@@ -10,6 +10,7 @@
 #include "model/analysis/runsummary.h"
 #include "model/analysis/runsummaryfile.h"
 #include "model/analysis/traceanalysis.h"
+#include "model/comparison/replication.h"
 #include "model/loading/loadedrun.h"
 #include "model/loading/tracefolder.h"
 #include "model/loading/traceloader.h"
@@ -627,7 +628,8 @@ private slots:
         const QString csv = dir.filePath(QStringLiteral("diff.csv"));
         const ProcessResult r = cli({QStringLiteral("diff"), h200, h100, QStringLiteral("--csv"), csv});
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        QVERIFY2(r.out.contains("(3 runs)") && r.out.contains("(2 runs)"), r.out.constData());
+        QVERIFY2(r.out.contains("(3 runs in 3 processes)") && r.out.contains("(2 runs in 2 processes)"),
+                 r.out.constData());
         auto meanBusy = [&](const QString &folder) {
             double sum = 0;
             const QStringList files = QDir(folder).entryList({QStringLiteral("*.sqlite")}, QDir::Files);
@@ -655,6 +657,36 @@ private slots:
             totals[1] += cells.value(totalB).toDouble();
             ++rows;
         }
+        // each export a process of its own (the pid in its launch calls' globalTid): no one-process caveat
+        const auto pidsOf = [](const QString &folder) {
+            QStringList pids;
+            for (const QString &f :
+                 QDir(folder).entryList({QStringLiteral("*.sqlite")}, QDir::Files, QDir::Name)) {
+                sqlite3 *db = nullptr;
+                sqlite3_stmt *s = nullptr;
+                sqlite3_open_v2(QDir(folder).filePath(f).toUtf8().constData(), &db, SQLITE_OPEN_READONLY,
+                                nullptr);
+                sqlite3_prepare_v2(
+                    db, "SELECT DISTINCT (globalTid >> 24) & 16777215 FROM CUPTI_ACTIVITY_KIND_RUNTIME", -1,
+                    &s, nullptr);
+                while (sqlite3_step(s) == SQLITE_ROW)
+                    pids << QStringLiteral("pid %1").arg(sqlite3_column_int64(s, 0));
+                sqlite3_finalize(s);
+                sqlite3_close(db);
+            }
+            return pids;
+        };
+        const QList<LoadedRun> runsA = LoadedRun::loadAll(TraceFolder::scan(h200)),
+                               runsB = LoadedRun::loadAll(TraceFolder::scan(h100));
+        const QStringList pidsA = pidsOf(h200);
+        QCOMPARE(pidsA.size(), 3);
+        QCOMPARE(QSet<QString>(pidsA.begin(), pidsA.end()).size(), 3);
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(Replication::processOf(runsA[i]), pidsA[i]);
+        const Replication replication = Replication::of(runsA, runsB);
+        QCOMPARE(replication.processes(0), 3);
+        QCOMPARE(replication.processes(1), pidsOf(h100).size());
+        QVERIFY2(!r.out.contains(Replication::processCaveat().toUtf8()), r.out.constData());
         QCOMPARE(rows, 17); // 13 kernels on both sides, 2 only on each (different GEMM and nvFuser kernels)
         QCOMPARE(calls[0], 19.0);
         QCOMPARE(calls[1], 19.0);

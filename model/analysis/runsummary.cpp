@@ -213,7 +213,9 @@ RunSummary::RunSummary(const TraceAnalysis &analysis, std::shared_ptr<const Scop
 LaunchOrigin LaunchOrigin::of(const TraceData &t)
 {
     LaunchOrigin origin;
-    if (t.format != TraceFormat::Kineto)
+    // The formats whose pid is the OS's (a JAX trace numbers its hosts and devices)
+    if (t.format != TraceFormat::Kineto && t.format != TraceFormat::NsysSqlite &&
+        t.format != TraceFormat::Rocpd && t.format != TraceFormat::RocprofV3)
         return origin;
     for (uint32_t e = 0; e < t.eventCount(); ++e)
         if (t.kind[e] == EventKind::KernelLaunch || t.kind[e] == EventKind::GraphLaunch) {
