@@ -40,9 +40,20 @@ void addLaunchFields(EventDetails &d, const TraceData &t, const TraceAnalysis &a
         if (launch >= 0) {
             const uint32_t l = uint32_t(launch);
             d.fields.push_back(field(tr("Launch"), tr("%1 at %2").arg(t.qname(l), at(t.start[l])), {}, true));
-            d.fields.push_back(
-                field(t.kind[l] == EventKind::GraphLaunch ? tr("Graph launch delay") : tr("Launch delay"),
-                      formatDuration(double(t.start[e] - t.start[l]))));
+            if (t.kind[l] != EventKind::GraphLaunch) {
+                d.fields.push_back(
+                    field(tr("Launch delay"), formatDuration(double(t.start[e] - t.start[l]))));
+            } else {
+                // the graph's delay is its first kernel's; a later kernel's offset is where it sits in the
+                // graph
+                const std::vector<uint32_t> graph = a.kernelsOf(l);
+                const uint32_t first = graph.empty() ? e : graph.front();
+                d.fields.push_back(
+                    field(tr("Graph launch delay"), formatDuration(double(t.start[first] - t.start[l]))));
+                if (first != e)
+                    d.fields.push_back(
+                        field(tr("Since graph launch"), formatDuration(double(t.start[e] - t.start[l]))));
+            }
         }
     }
     if (kind == EventKind::KernelLaunch || kind == EventKind::GraphLaunch) {
