@@ -171,14 +171,10 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
                *kMemcpy = "CUPTI_ACTIVITY_KIND_MEMCPY", *kMemset = "CUPTI_ACTIVITY_KIND_MEMSET",
                *kNvtx = "NVTX_EVENTS", *kGraph = "CUPTI_ACTIVITY_KIND_GRAPH_TRACE";
     const QString version = nsysVersion(db, objects);
-    if (!has(kKernel) && !has(kGraph)) {
-        // nsys leaves out the tables of what it did not record: no kernel table, no CUDA trace.
-        m_error = has(kRuntime)
-                      ? tr("no kernels recorded in %1: it holds CUDA API calls, but no kernel ran while "
-                           "Nsight Systems recorded")
-                            .arg(fileName)
-                      : tr("no kernels recorded in %1: was CUDA tracing on (`nsys profile --trace=cuda`)?")
-                            .arg(fileName);
+    if (!has(kKernel) && !has(kGraph) && !has(kRuntime)) {
+        // nsys leaves out the tables of what it did not record: no kernel or API table, no CUDA trace.
+        m_error =
+            tr("no kernels recorded in %1: was CUDA tracing on (`nsys profile --trace=cuda`)?").arg(fileName);
         return false;
     }
     // Every table read must have its times; a missing one is a schema this reader does not know.
@@ -209,8 +205,12 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
                     {kGraph, &graphs}}))
         return false;
     m_totalRows = std::max<int64_t>(1, kernels + calls + memcpys + memsets + nvtx + graphs);
+    // An export with API calls and no kernel table is a run whose kernels were not captured, as one
+    // with an empty table is: a side leaves it out and says so, rather than failing whole.
     if (kernels == 0 && graphs == 0)
-        m_builder.note(tr("no kernels recorded in this export"));
+        m_builder.note(
+            calls > 0 ? tr("no kernels recorded in this export, though it holds %1 CUDA API calls").arg(calls)
+                      : tr("no kernels recorded in this export"));
     // nsys's default, --cuda-graph-trace=graph, records a graph launch as one range and none of its nodes.
     if (graphs > 0)
         m_builder.caveat(
@@ -297,10 +297,11 @@ bool NsysDatabase::readNsys(sqlite3 *db, const QString &fileName)
     };
     // Several processes on one GPU: their streams are told apart by process.
     bool severalProcesses = false;
-    if (perProcess && !query(db, QLatin1String(has(kKernel) ? kKernel : kGraph),
-                             QStringLiteral("SELECT count(DISTINCT globalPid) > 1 FROM (%1)")
-                                 .arg(gpuTables.join(QStringLiteral(" UNION ALL "))),
-                             [&](sqlite3_stmt *s) { severalProcesses = sqlite3_column_int(s, 0) != 0; }))
+    if (perProcess && !gpuTables.isEmpty() &&
+        !query(db, QLatin1String(has(kKernel) ? kKernel : kGraph),
+               QStringLiteral("SELECT count(DISTINCT globalPid) > 1 FROM (%1)")
+                   .arg(gpuTables.join(QStringLiteral(" UNION ALL "))),
+               [&](sqlite3_stmt *s) { severalProcesses = sqlite3_column_int(s, 0) != 0; }))
         return false;
 
     std::set<int64_t> namedDevices;
