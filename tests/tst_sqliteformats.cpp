@@ -301,6 +301,33 @@ private slots:
         }
     }
 
+    // info counts GPUs, not the streams or queues on them: one MI350X whose kernels ran on 5 queues (a
+    // Python count of the dispatches' agents and queues) read "5 tracks (5 GPU)".
+    void infoCountsGpusApartFromQueues()
+    {
+        const QString json = testdata::path("public/TraceLens/tests__rocprof__908_results.json.gz");
+        REQUIRE_TEST_DATA(json);
+        const ProcessResult oracle =
+            runProcess(QStringLiteral(SCOPELINE_PYTHON),
+                       {QStringLiteral("-c"),
+                        QStringLiteral("import gzip, json, sys\n"
+                                       "k = "
+                                       "json.load(gzip.open(sys.argv[1]))['rocprofiler-sdk-tool'][0]['buffer_"
+                                       "records']['kernel_dispatch']\n"
+                                       "d = [(r['dispatch_info']['agent_id']['handle'], "
+                                       "r['dispatch_info']['queue_id']['handle']) for r in k]\n"
+                                       "print(len(set(d)), len({a for a, _ in d}))"),
+                        json});
+        QVERIFY2(oracle.exitCode == 0, oracle.err.constData());
+        const QList<QByteArray> counts = oracle.out.trimmed().split(' ');
+        QCOMPARE(counts.size(), 2);
+        QCOMPARE(counts[0], QByteArray("5"));
+        const ProcessResult info = cli({QStringLiteral("info"), json});
+        QVERIFY2(info.exitCode == 0, info.err.constData());
+        const QByteArray line = "(" + counts[0] + " GPU streams or queues on " + counts[1] + " GPU)";
+        QVERIFY2(info.out.contains(line), info.out.left(300).constData());
+    }
+
     // rocprofv3's JSON names a kernel as its own rocpd and Perfetto outputs do (formatted_kernel_name,
     // generateRocpd.cpp 912): the 908 dispatches in JSON and in the database converted from them have
     // the same names, and template instantiations stay apart (the truncated name merged 18 of them).

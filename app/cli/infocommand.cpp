@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <vector>
 
 namespace scopeline::cli {
@@ -160,11 +161,17 @@ void printInfo(const LoadedRun &run)
     const TraceData &t = *run.trace;
     const TraceAnalysis &a = *run.analysis;
     int gpuTracks = 0;
+    std::set<int> gpus;
     for (const Track &track : t.tracks)
-        gpuTracks += track.gpu;
+        if (track.gpu) {
+            ++gpuTracks;
+            gpus.insert(track.device);
+        }
     out() << run.run.label() << "  (" << run.run.file << ")\n";
+    // a GPU track is a stream or queue: one GPU may have several
     out() << "  format " << formatName(t.format) << ", " << t.eventsRead() << " events, " << t.tracks.size()
-          << " tracks (" << gpuTracks << " GPU)";
+          << " tracks (" << gpuTracks << " GPU streams or queues on " << gpus.size()
+          << (gpus.size() == 1 ? " GPU)" : " GPUs)");
     if (!isDatabase(t))
         out() << ", " << QString::number(double(t.bytesRead) / 1e6, 'f', 1) << " MB of JSON";
     out() << "\n";
