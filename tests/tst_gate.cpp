@@ -412,6 +412,34 @@ private slots:
         QVERIFY2(named.err.contains("not judged: attention (all runs): only in A\n"), named.err.constData());
     }
 
+    // A 1 v 1 scope call, judged per call, stands beside the interval it was decided from too: the
+    // Hodges–Lehmann shift's, which excludes 0 on the side of its verdict.
+    void runPairScopeCallsCarryTheirInterval()
+    {
+        const QString a = testdata::path("jax_h100/jax_named_scopes_cublas/trace_file_matmul_0"),
+                      b = testdata::path("jax_h100/jax_named_scopes_cublas/trace_file_einsum_0");
+        REQUIRE_TEST_DATA(a, b);
+        const QList<LoadedRun> runsA = load(a), runsB = load(b);
+        QCOMPARE(runsA.size(), 1);
+        ScopeComparison comparison(scopeIndexes(runsA), scopeIndexes(runsB));
+        const Replication replication = Replication::of(runsA, runsB);
+        comparison.setReplication(&replication);
+        const std::vector<ComparisonRow> rows = comparison.compare(
+            {QStringLiteral("attn_q_k"), QStringLiteral("mlp")}, MatchMode::Component, SampleMode::Instance);
+        Gate gate(GateMode::Change, true);
+        gate.addScopeComparison(rows, kAlpha, 0.01);
+        QVERIFY(!gate.tripped().empty());
+        for (const GateRow &row : gate.tripped()) {
+            const ComparisonRow &from = *std::find_if(rows.begin(), rows.end(), [&](const ComparisonRow &r) {
+                return r.verdictRow && row.name.startsWith(r.scope + QLatin1Char(' '));
+            });
+            QVERIFY2(!row.interval.isEmpty() && row.text().contains(from.shiftIntervalText()),
+                     qPrintable(row.text()));
+            QVERIFY2(row.verdict == Verdict::Slower ? from.shift.ciLow > 0 : from.shift.ciHigh < 0,
+                     qPrintable(row.text()));
+        }
+    }
+
     // scopeline-cli maps the gate to exit status 3 and names the rows the model names: a pair of
     // processes (one a side) whose calls carry the caveat passes by default, fails with --strict.
     void cliCaveatedCallsNeedStrict()

@@ -190,6 +190,8 @@ void Gate::addScopeComparison(const std::vector<ComparisonRow> &rows, double alp
             // Samples of one run share its conditions: the per-sample test may have found that run's luck.
             row.change = r.relativeChange;
             row.p = r.mannWhitneyHolm;
+            if (const QString shift = r.shiftIntervalText(); !shift.isEmpty())
+                row.interval = tr("shift %1").arg(shift);
             row.caveat = tr("one run a side: run-to-run variation not measured");
         }
         add(std::move(row));

@@ -448,16 +448,7 @@ std::vector<TableColumn<ComparisonRow>> ScopeComparison::columns(double alpha, d
              "count as half at a shift of 0 only: where the test rejects 0 at an end of the interval, that "
              "end is open, “[−97 ns, 0)” (the CSV has the end, 0); empty where they disagree otherwise"),
           number([](const Row &r) { return r.shift.ciLow; }), cell::signedDuration,
-          [](const Row &r) {
-              if (std::isnan(r.shift.ciLow) || std::isnan(r.shift.ciHigh))
-                  return QString();
-              const bool openLow = r.shiftOpenAtZero && r.shift.ciLow == 0,
-                         openHigh = r.shiftOpenAtZero && r.shift.ciHigh == 0;
-              return QStringLiteral("%1%2, %3%4")
-                  .arg(openLow ? QLatin1Char('(') : QLatin1Char('['))
-                  .arg(formatSignedDuration(r.shift.ciLow), formatSignedDuration(r.shift.ciHigh))
-                  .arg(openHigh ? QLatin1Char(')') : QLatin1Char(']'));
-          }},
+          [](const Row &r) { return r.shiftIntervalText(); }},
         C{QStringLiteral("hl_ci_high_ns"), tr("HL CI high"),
           tr("High end of the interval of the Hodges–Lehmann shift"),
           number([](const Row &r) { return r.shift.ciHigh; }), cell::signedDuration},
@@ -563,6 +554,17 @@ std::vector<TableColumn<ComparisonRow>> ScopeComparison::columns(double alpha, d
             column.tooltip += tr(" (run pairs only: an “all” row is judged by its run-level test)");
         }
     return columns;
+}
+
+QString ComparisonRow::shiftIntervalText() const
+{
+    if (std::isnan(shift.ciLow) || std::isnan(shift.ciHigh))
+        return {};
+    const bool openLow = shiftOpenAtZero && shift.ciLow == 0, openHigh = shiftOpenAtZero && shift.ciHigh == 0;
+    return QStringLiteral("%1%2, %3%4")
+        .arg(openLow ? QLatin1Char('(') : QLatin1Char('['))
+        .arg(formatSignedDuration(shift.ciLow), formatSignedDuration(shift.ciHigh))
+        .arg(openHigh ? QLatin1Char(')') : QLatin1Char(']'));
 }
 
 QStringList ScopeComparison::tableKeys()

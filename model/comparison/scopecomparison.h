@@ -91,6 +91,8 @@ struct ComparisonRow
     // change per kernel of two mixes of kernels (kernelMix: the medians of different kernels moved,
     // which the scope's time may not have), are no finding (NoSignificantChange).
     Verdict shownVerdict(double alpha = 0.05, double threshold = 0.01) const;
+    // The Hodges–Lehmann shift's interval as the tables show it, "[−97 ns, 0)"; empty when there is none.
+    QString shiftIntervalText() const;
 };
 
 class Replication;
