@@ -594,7 +594,11 @@ private slots:
         // On a log axis within one decade, labelled ticks under the data (not only at powers of ten).
         view.setGroups({BoxPlotView::Group::fromSamples(
             QStringLiteral("narrow"), {120e3, 150e3, 250e3, 350e3}, {130e3, 140e3, 160e3, 200e3})});
+        view.resize(400, 300); // log ticks as many as the axis' height holds apart
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.plot()->replot();
+        view.plot()->replot(); // the ticks follow the axis' height of the layout before
         const QVector<double> ticks = view.plot()->yAxis->tickVector();
         const QCPRange range = view.plot()->yAxis->range();
         QCOMPARE(view.unit(), QStringLiteral("µs"));
@@ -606,6 +610,49 @@ private slots:
                  qPrintable(QString::number(ticks.size())));
         view.setGroups({});
         QCOMPARE(view.groups().size(), std::size_t(0));
+    }
+
+    // A log axis over 3–15 µs at the heights the Scopes tab has at 1366 x 768 and 1920 x 1080: its labels
+    // stand apart (digits had put 8, 9 and 10 on top of each other) and one sits among the highest boxes
+    // (nothing had been labelled over 10 µs, under mlp's 14.5).
+    void logAxisLabelsApartAndOverTheData()
+    {
+        BoxPlotView view;
+        view.setLogScale(true);
+        view.setGroups(
+            {BoxPlotView::Group::fromSamples(QStringLiteral("attn"), {3.4e3, 3.5e3, 3.6e3, 3.7e3},
+                                             {3.0e3, 3.1e3, 3.2e3, 3.3e3}),
+             BoxPlotView::Group::fromSamples(QStringLiteral("mlp"), {14.4e3, 14.5e3, 14.6e3, 14.7e3},
+                                             {14.3e3, 14.4e3, 14.5e3, 14.6e3})});
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        for (const int height : {230, 330, 600}) {
+            view.resize(400, height);
+            view.plot()->replot();
+            view.plot()->replot(); // the ticks follow the axis' height of the layout before
+            const QCPAxis *axis = view.plot()->yAxis;
+            const QCPRange range = axis->range();
+            QVector<double> ticks;
+            for (double tick : axis->tickVector())
+                if (tick >= range.lower && tick <= range.upper)
+                    ticks.append(tick);
+            QStringList tickTexts;
+            for (double tick : ticks)
+                tickTexts << QString::number(tick);
+            const QString shown = QStringLiteral("height %1: ticks %2 over [%3, %4]")
+                                      .arg(height)
+                                      .arg(tickTexts.join(QLatin1Char(' ')))
+                                      .arg(range.lower)
+                                      .arg(range.upper);
+            QVERIFY2(ticks.size() >= 2, qPrintable(shown));
+            const double labelHeight = QFontMetricsF(axis->tickLabelFont()).height();
+            for (qsizetype i = 1; i < ticks.size(); ++i)
+                QVERIFY2(axis->coordToPixel(ticks[i - 1]) - axis->coordToPixel(ticks[i]) >= labelHeight,
+                         qPrintable(shown +
+                                    QStringLiteral(": %1 and %2 overlap").arg(ticks[i - 1]).arg(ticks[i])));
+            QVERIFY2(ticks.back() >= 0.8 * 14.5,
+                     qPrintable(shown + QStringLiteral(", top %1").arg(ticks.back())));
+        }
     }
 
     // At 1366 x 768 with a kernel selected the box plot is short: its value axis keeps its unit ("µs",

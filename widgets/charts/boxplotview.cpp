@@ -17,32 +17,66 @@ namespace scopeline {
 
 namespace {
 
-// Log-axis ticks at 1, 2 and 5 × 10^k, or at every digit × 10^k when that gives fewer than three:
-// powers of ten alone leave a range within one decade, where a boxplot's data usually sits, with no
-// labelled tick at all.
-class DigitLogTicker : public QCPAxisTickerLog
+// Log-axis ticks as many as the axis holds with their labels apart: within about a decade, where a
+// boxplot's data usually sits, at an even step (8, 10, 12, 14 µs: digits alone left 8, 9 and 10 on top of
+// each other and nothing over 10 µs, under data at 14.5); across decades at every digit × 10^k, else at
+// 1, 2 and 5 × 10^k, else at powers of ten.
+class LogValueTicker : public QCPAxisTickerLog
 {
+public:
+    explicit LogValueTicker(const QCPAxis *axis) : m_axis(axis) {}
+
 protected:
     QVector<double> createTickVector(double, const QCPRange &range) override
     {
-        QVector<double> ticks;
         if (!(range.lower > 0) || !(range.upper > range.lower))
-            return ticks;
-        const int first = int(std::floor(std::log10(range.lower))),
-                  last = int(std::ceil(std::log10(range.upper)));
-        for (const std::vector<int> &digits :
-             {std::vector<int>{1, 2, 5}, std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9}}) {
-            ticks.clear();
-            for (int exponent = first; exponent <= last; ++exponent)
-                for (int digit : digits)
-                    if (const double tick = digit * std::pow(10.0, exponent);
-                        tick >= range.lower && tick <= range.upper)
+            return {};
+        const double decades = std::log10(range.upper / range.lower),
+                     pixelsPerDecade = m_axis->axisRect()->height() / decades,
+                     gap = 1.4 * QFontMetricsF(m_axis->tickLabelFont()).height(); // a label and a gap
+        const auto apart = [&](const QVector<double> &ticks) {
+            for (qsizetype i = 1; i < ticks.size(); ++i)
+                if (std::log10(ticks[i] / ticks[i - 1]) * pixelsPerDecade < gap)
+                    return false;
+            return ticks.size() >= 2;
+        };
+        if (decades < 1) {
+            const double first = std::pow(10.0, std::floor(std::log10(range.upper - range.lower)) - 2);
+            for (double power = first; power <= 100 * first; power *= 10)
+                for (double digit : {1.0, 2.0, 2.5, 5.0}) {
+                    const double step = digit * power;
+                    QVector<double> ticks;
+                    for (double tick = std::ceil(range.lower / step) * step;
+                         tick <= range.upper && ticks.size() <= 50; tick += step)
                         ticks.append(tick);
-            if (ticks.size() >= 3)
+                    if (ticks.size() <= 50 && apart(ticks))
+                        return ticks;
+                }
+        }
+        QVector<double> ticks;
+        for (const std::vector<int> &digits :
+             {std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9}, std::vector<int>{1, 2, 5}, std::vector<int>{1}}) {
+            ticks = digitTicks(digits, range);
+            if (apart(ticks))
                 break;
         }
+        return ticks; // a power of ten at most where nothing is apart: a short axis over a wide range
+    }
+
+private:
+    static QVector<double> digitTicks(const std::vector<int> &digits, const QCPRange &range)
+    {
+        QVector<double> ticks;
+        for (int exponent = int(std::floor(std::log10(range.lower)));
+             exponent <= std::ceil(std::log10(range.upper)); ++exponent)
+            for (int digit : digits)
+                if (const double tick = digit * std::pow(10.0, exponent);
+                    tick >= range.lower && tick <= range.upper)
+                    ticks.append(tick);
         return ticks;
     }
+
+    const QCPAxis *m_axis;
 };
 
 constexpr double kSideOffset = 0.2; // A and B boxes left and right of a group's centre
@@ -275,7 +309,7 @@ void BoxPlotView::titleValueAxis()
 }
 
 // As many value ticks as the height holds apart; the group labels (rotated unless compact) and,
-// unless compact, the legend row take ~30 (~80) px of it. The log ticker keeps its own decades.
+// unless compact, the legend row take ~30 (~80) px of it. The log ticker spaces its own by the height.
 void BoxPlotView::fitValueTicks()
 {
     if (m_logScale)
@@ -571,7 +605,7 @@ void BoxPlotView::rebuild()
 
     if (m_logScale) {
         m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
-        m_plot->yAxis->setTicker(QSharedPointer<DigitLogTicker>::create());
+        m_plot->yAxis->setTicker(QSharedPointer<LogValueTicker>::create(m_plot->yAxis));
         m_plot->yAxis->setNumberFormat(QStringLiteral("g"));
     } else {
         m_plot->yAxis->setScaleType(QCPAxis::stLinear);
