@@ -355,6 +355,41 @@ private slots:
         QVERIFY(panel.boxPlot()->groups().empty());
     }
 
+    // Scopes without a sample on either side draw no empty slot: the plot says why in the verdicts'
+    // words, broken to its width, where it had drawn a bare 0–1 axis over the scope's name.
+    void noSamplesSaysWhy()
+    {
+        ComparisonPanel panel;
+        open(panel);
+        panel.resize(1366, 300);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.setMatchMode(MatchMode::Regex);
+        panel.setSelectedScopes({QStringLiteral("zzz"), QStringLiteral("(")});
+        QVERIFY(panel.boxPlot()->groups().empty());
+        const QString hint = panel.boxPlot()->hint();
+        QVERIFY2(hint.contains(QStringLiteral("zzz: not found")), qPrintable(hint));
+        QVERIFY2(hint.contains(QStringLiteral("(: invalid regular expression: missing closing parenthesis")),
+                 qPrintable(hint));
+        QCustomPlot *plot = panel.boxPlot()->plot();
+        const QCPItemText *shown = nullptr;
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (const auto *text = qobject_cast<QCPItemText *>(plot->item(i)); text && text->visible())
+                shown = text;
+        QVERIFY(shown);
+        const QFontMetrics metrics(shown->font());
+        for (const QString &line : shown->text().split(QLatin1Char('\n')))
+            QVERIFY2(metrics.horizontalAdvance(line) <= plot->width(),
+                     qPrintable(QStringLiteral("%1 px wide in %2")
+                                    .arg(metrics.horizontalAdvance(line))
+                                    .arg(plot->width())));
+
+        // beside a scope with samples, the one without adds no empty slot
+        panel.setSelectedScopes({QStringLiteral("zzz"), QStringLiteral("mlp")});
+        QCOMPARE(panel.boxPlot()->groups().size(), std::size_t(1));
+        QCOMPARE(panel.boxPlot()->groups().front().label, QStringLiteral("mlp"));
+    }
+
     void boxesDrawnMatchOracle()
     {
         // What the boxplot draws, read back from its plot, box by box against numpy on the traces'

@@ -184,7 +184,7 @@ BoxPlotView::BoxPlotView(QWidget *parent) : QWidget(parent)
                 m_title->text() != m_titleText)
                 return m_titleText; // elided
             return m_groups.empty()
-                       ? m_hint->text()
+                       ? m_hintText
                        : tr("Boxes: quartiles and median; whiskers: the most extreme samples within "
                             "1.5 × IQR of the box; dots: outliers; diamonds: each run's median.\nDrag or "
                             "wheel on the plot to move or zoom the duration axis; double-click to fit.");
@@ -289,6 +289,7 @@ void BoxPlotView::applyTheme()
 void BoxPlotView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
+    wrapHint();
     placeLegend();
     titleValueAxis();
     fitValueTicks();
@@ -450,13 +451,37 @@ QString BoxPlotView::title() const
 
 void BoxPlotView::setHint(const QString &hint)
 {
-    m_hint->setText(hint);
+    m_hintText = hint;
+    wrapHint();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QString BoxPlotView::hint() const
 {
-    return m_hint->text();
+    return m_hintText;
+}
+
+// The hint's lines broken between words to the plot's width: "(: invalid regular expression: missing
+// closing parenthesis" ran past both sides of the plot at 1366 x 768.
+void BoxPlotView::wrapHint()
+{
+    const QFontMetrics metrics(m_hint->font());
+    const int room = std::max(m_plot->width() - 16, metrics.averageCharWidth() * 16);
+    QStringList lines;
+    for (const QString &line : m_hintText.split(QLatin1Char('\n'))) {
+        QString wrapped;
+        for (const QString &word : line.split(QLatin1Char(' '))) {
+            const QString longer = wrapped.isEmpty() ? word : wrapped + QLatin1Char(' ') + word;
+            if (!wrapped.isEmpty() && metrics.horizontalAdvance(longer) > room) {
+                lines << wrapped;
+                wrapped = word;
+            } else {
+                wrapped = longer;
+            }
+        }
+        lines << wrapped;
+    }
+    m_hint->setText(lines.join(QLatin1Char('\n')));
 }
 
 void BoxPlotView::setLogScale(bool logScale)

@@ -90,6 +90,7 @@ private:
     QCPStatisticalBox *m_boxB = nullptr;
     QCPGraph *m_runMedians = nullptr;
     QCPItemText *m_hint = nullptr;
+    QString m_hintText;                // unwrapped
     QCPTextElement *m_title = nullptr; // m_titleText elided to the width it has (fitTitle)
     QString m_titleText;
     QCPLayoutGrid *m_topRow = nullptr;    // the title, and the legend beside it when it fits
@@ -99,6 +100,7 @@ private:
     void wrapLegend();
     void fitValueTicks();
     void titleValueAxis();
+    void wrapHint();
     // Shown, and under the height that holds a title and a legend row (a laptop screen's kernel plot).
     bool shownShort() const;
     std::vector<QCPAbstractItem *> m_separators;

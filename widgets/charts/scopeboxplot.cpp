@@ -15,7 +15,7 @@ std::vector<BoxPlotView::Group> ScopeBoxPlot::groups(const std::vector<Compariso
         const QString &scope = scopes[s];
         std::vector<const ComparisonRow *> own;
         for (const ComparisonRow &row : rows)
-            if (row.scope == scope)
+            if (row.scope == scope && (row.a.n > 0 || row.b.n > 0)) // an empty slot drew nothing
                 own.push_back(&row);
         if (own.empty())
             continue;
@@ -45,6 +45,20 @@ std::vector<BoxPlotView::Group> ScopeBoxPlot::groups(const std::vector<Compariso
         }
     }
     return groups;
+}
+
+QString ScopeBoxPlot::noSamplesHint(const std::vector<ComparisonRow> &rows, const QStringList &scopes)
+{
+    QStringList why;
+    for (const QString &scope : scopes) {
+        const auto row = std::find_if(rows.begin(), rows.end(), [&](const ComparisonRow &r) {
+            return r.scope == scope && r.verdictRow && !r.comparable();
+        });
+        if (row != rows.end())
+            why << tr("%1: %2").arg(scope, row->verdictText());
+    }
+    return why.isEmpty() ? tr("No samples for the selected scopes")
+                         : tr("No samples\n%1").arg(why.join(QLatin1Char('\n')));
 }
 
 QString ScopeBoxPlot::samplesTitle(SampleMode samples)

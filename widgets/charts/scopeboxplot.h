@@ -21,6 +21,8 @@ class ScopeBoxPlot
 public:
     static std::vector<BoxPlotView::Group> groups(const std::vector<ComparisonRow> &rows,
                                                   const QStringList &scopes, bool pooled);
+    // Why no box is drawn, in the verdicts' words: "No samples", then a line a scope: "zzz: not found".
+    static QString noSamplesHint(const std::vector<ComparisonRow> &rows, const QStringList &scopes);
     // What the samples are, in words: "kernel durations".
     static QString samplesTitle(SampleMode samples);
     static QString title(SampleMode samples, bool pooled);

@@ -414,7 +414,7 @@ void ComparisonPanel::updatePlot()
                 ? tr("Open a pair of traces, then select scopes on the left to compare A and B")
                 : tr("Select scopes on the left to compare A and B"));
     else
-        m_boxPlot->setHint(tr("No samples for the selected scopes"));
+        m_boxPlot->setHint(ScopeBoxPlot::noSamplesHint(rows(), scopes));
     m_boxPlot->setGroups(ScopeBoxPlot::groups(rows(), scopes, m_pooled));
 }
 

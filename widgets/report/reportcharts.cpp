@@ -136,7 +136,7 @@ QImage boxplotImage(const std::vector<ComparisonRow> &rows, const QStringList &s
     view.setLabels(ScopeBoxPlot::legendLabel(labelA, QStringLiteral("A")),
                    ScopeBoxPlot::legendLabel(labelB, QStringLiteral("B")));
     view.setTitle(ScopeBoxPlot::title(samples, pooled));
-    view.setHint(ScopeBoxPlot::tr("No samples for the selected scopes"));
+    view.setHint(ScopeBoxPlot::noSamplesHint(rows, scopes));
     view.setGroups(ScopeBoxPlot::groups(rows, scopes, pooled));
     layOut(view, chartSize());
     return plotImage(view.plot());
