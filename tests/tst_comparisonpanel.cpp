@@ -690,6 +690,40 @@ private slots:
         }
     }
 
+    // Two long scope names at the plot's size in the Scopes tab at 1366 x 768: rotated, they leave the
+    // boxes most of the height (they had taken all but 75 of 250 px), and the value labels stand apart.
+    void longLabelsLeaveTheBoxesRoom()
+    {
+        BoxPlotView view;
+        view.setGroups(
+            {BoxPlotView::Group::fromSamples(QStringLiteral("KernelExecutor::runFusion"),
+                                             {4e3, 64e3, 130e3, 135e3}, {4e3, 70e3, 135e3, 136e3}),
+             BoxPlotView::Group::fromSamples(QStringLiteral("ExecutorRunFusion::cuLaunchKernel"),
+                                             {125e3, 128e3, 132e3, 135e3}, {135e3, 136e3, 136e3})});
+        view.resize(400, 250);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.plot()->replot();
+        view.plot()->replot();
+        QCoreApplication::processEvents(); // the queued replot for the axis' new height
+        const QCPAxis *axis = view.plot()->yAxis;
+        QVERIFY(view.plot()->xAxis->tickLabelRotation() != 0);
+        QVERIFY2(axis->axisRect()->height() >= view.plot()->height() / 2,
+                 qPrintable(QStringLiteral("boxes %1 of %2 px")
+                                .arg(axis->axisRect()->height())
+                                .arg(view.plot()->height())));
+        const QCPRange range = axis->range();
+        QVector<double> ticks;
+        for (double tick : axis->tickVector())
+            if (tick >= range.lower && tick <= range.upper)
+                ticks.append(tick);
+        QVERIFY(ticks.size() >= 2);
+        const double labelHeight = QFontMetricsF(axis->tickLabelFont()).height();
+        for (qsizetype i = 1; i < ticks.size(); ++i)
+            QVERIFY2(axis->coordToPixel(ticks[i - 1]) - axis->coordToPixel(ticks[i]) >= labelHeight,
+                     qPrintable(QStringLiteral("%1 and %2 overlap").arg(ticks[i - 1]).arg(ticks[i])));
+    }
+
     // At 1366 x 768 with a kernel selected the box plot is short: its value axis keeps its unit ("µs",
     // not a title cut to "duration") and two ticks at least (one lone "8" had been its only scale).
     void shortBoxPlotKeepsUnitAndScale()

@@ -90,7 +90,7 @@ constexpr double kPi = 3.14159265358979323846;
 
 // The groups' labels elided line by line, told apart: module.layers.3.self_attention.core_attention
 // and ….4.… elided alike read as one.
-QStringList tickLabels(const std::vector<BoxPlotView::Group> &groups)
+QStringList tickLabels(const std::vector<BoxPlotView::Group> &groups, int chars = kMaxTickLabel)
 {
     std::vector<QStringList> lines;
     std::size_t most = 0;
@@ -103,7 +103,7 @@ QStringList tickLabels(const std::vector<BoxPlotView::Group> &groups)
         for (const QStringList &label : lines)
             if (qsizetype(l) < label.size() && !texts.contains(label[qsizetype(l)]))
                 texts << label[qsizetype(l)];
-        const QStringList shown = distinctNames(texts, kMaxTickLabel);
+        const QStringList shown = distinctNames(texts, chars);
         for (QStringList &label : lines)
             if (qsizetype(l) < label.size())
                 label[qsizetype(l)] = shown[texts.indexOf(label[qsizetype(l)])];
@@ -254,6 +254,14 @@ BoxPlotView::BoxPlotView(QWidget *parent) : QWidget(parent)
     m_plot->axisRect()->setRangeZoomFactor(0.85, 0.85);
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this] { fitToData(); });
     connect(m_plot, &QCustomPlot::beforeReplot, this, &BoxPlotView::updateTickLabels);
+    // The ticks are made before the layout that sizes the axis: once it is sized anew, again for it.
+    connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
+        if (const int height = m_plot->axisRect()->height(); height != m_ticksForHeight) {
+            m_ticksForHeight = height;
+            fitValueTicks();
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+        }
+    });
 
     applyTheme();
     rebuild();
@@ -309,14 +317,17 @@ void BoxPlotView::titleValueAxis()
     m_plot->yAxis->setLabel(m_groups.empty() ? QString() : title);
 }
 
-// As many value ticks as the height holds apart; the group labels (rotated unless compact) and,
-// unless compact, the legend row take ~30 (~80) px of it. The log ticker spaces its own by the height.
+// As many value ticks as the axis' height holds apart: the last layout's, where rotated group labels
+// took their share (before one, the plot's less ~30 px for the labels and ~50 more for the legend row
+// unless compact). The log ticker spaces its own by that height.
 void BoxPlotView::fitValueTicks()
 {
     if (m_logScale)
         return;
     // two at least, exactly where the height holds few: a lone "2" gave no scale at 1366 x 768
-    const int ticks = valueTicksThatFit(m_plot->height() - (height() < kCompactHeight ? 30 : 80));
+    const int laidOut = m_plot->axisRect()->height(); // the last layout's: rotated labels take their share
+    const int ticks =
+        valueTicksThatFit(laidOut > 0 ? laidOut : m_plot->height() - (height() < kCompactHeight ? 30 : 80));
     m_plot->yAxis->ticker()->setTickStepStrategy(ticks <= 2 ? QCPAxisTicker::tssMeetTickCount
                                                             : QCPAxisTicker::tssReadability);
     m_plot->yAxis->ticker()->setTickCount(std::max(2, ticks));
@@ -579,6 +590,7 @@ void BoxPlotView::rebuild()
     m_plot->xAxis->setTicker(ticker);
     m_labelEvery = 1; // every label whole, until updateTickLabels() thins or cuts them for the width
     m_labelRoom = 0;
+    m_labelChars = kMaxTickLabel;
     const bool clusterLabels = std::any_of(m_clusters.begin(), m_clusters.end(),
                                            [](const Cluster &c) { return !c.label.isEmpty(); });
     m_plot->xAxis2->setVisible(!empty && clusterLabels);
@@ -683,10 +695,14 @@ void BoxPlotView::updateTickLabels()
 
     // Bottom labels that do not fit side by side are rotated, ending at their tick.
     const QFontMetrics metrics(x->tickLabelFont());
-    int widest = 0;
-    for (const QString &label : std::as_const(m_tickLabels))
-        for (const QString &line : label.split(QLatin1Char('\n')))
-            widest = std::max(widest, metrics.horizontalAdvance(line));
+    const auto widestOf = [&](const QStringList &labels) {
+        int widest = 0;
+        for (const QString &label : labels)
+            for (const QString &line : label.split(QLatin1Char('\n')))
+                widest = std::max(widest, metrics.horizontalAdvance(line));
+        return widest;
+    };
+    int widest = widestOf(m_tickLabels);
     double spacing = 1; // between neighbouring ticks, in keys
     for (std::size_t i = 1; i < m_centers.size(); ++i)
         spacing = i == 1 ? m_centers[1] - m_centers[0] : std::min(spacing, m_centers[i] - m_centers[i - 1]);
@@ -702,19 +718,28 @@ void BoxPlotView::updateTickLabels()
     // ones cut shorter than "…_10" are named every so many ticks too.
     const int labels = int(m_centers.size());
     int every = 1, room = 0; // room: the width a flat label is cut to (0: whole)
+    int chars = kMaxTickLabel; // rotated labels' length, told apart
     if (rotated) {
         every = labelStep(labels, labels * apart / 2, metrics.lineSpacing());
+        // Rotated, a label rises half its width (sin 30°): a quarter of the plot's height at most, or two
+        // long scope names left the boxes 40 px at 1366 x 768.
+        const int rise = m_plot->height() / 2 - 2 * metrics.lineSpacing();
+        if (widest > rise)
+            chars = charsThatFit([&](int n) { return tickLabels(m_groups, n); }, metrics, rise);
     } else if (crowded) {
         const int least = metrics.horizontalAdvance(QStringLiteral("…_10")) + 8;
         every = std::max(1, int(std::ceil(least / std::max(1.0, apart))));
         room = int(every * apart) - 8;
     }
-    if ((every != m_labelEvery || room != m_labelRoom) && m_tickLabels.size() == labels) {
+    if ((every != m_labelEvery || room != m_labelRoom || chars != m_labelChars) &&
+        m_tickLabels.size() == labels) {
         m_labelEvery = every;
         m_labelRoom = room;
+        m_labelChars = chars;
+        const QStringList shown = chars == kMaxTickLabel ? m_tickLabels : tickLabels(m_groups, chars);
         auto ticker = QSharedPointer<QCPAxisTickerText>::create();
         for (int i = 0; i < labels; ++i) {
-            QStringList lines = i % every == 0 ? m_tickLabels[i].split(QLatin1Char('\n')) : QStringList();
+            QStringList lines = i % every == 0 ? shown[i].split(QLatin1Char('\n')) : QStringList();
             if (room > 0)
                 for (QString &line : lines)
                     // run_3 is told by its end, "all runs" by its start
@@ -725,6 +750,8 @@ void BoxPlotView::updateTickLabels()
         }
         x->setTicker(ticker);
     }
+    if (chars != kMaxTickLabel)
+        widest = widestOf(tickLabels(m_groups, chars));
     // A rotated label reaches left of its tick by its width × cos 30°: the first one needs that room
     // beside the y axis, or its start is cut off.
     int left = 0;

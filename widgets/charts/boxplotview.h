@@ -114,6 +114,8 @@ private:
     QStringList m_tickLabels;      // every group's, some left unshown where rotated ones would overlap
     int m_labelEvery = 1;
     int m_labelRoom = 0; // the width flat labels are cut to where they are crowded (0: whole)
+    int m_labelChars = 0;     // the characters rotated labels keep
+    int m_ticksForHeight = 0; // the value axis' height its ticks were last made for
     std::vector<Cluster> m_clusters;
     QString m_labelA = QStringLiteral("A"), m_labelB = QStringLiteral("B");
     QString m_unit = QStringLiteral("µs");
