@@ -52,6 +52,21 @@ void verifyThemed(QCustomPlot *plot, bool dark)
         QVERIFY(textReads(plot->legend->item(i)->textColor()));
 }
 
+// A and B's outlier dots stand out from the plot's background, their alpha blended over it: A's dark
+// blue at half alpha had all but vanished on the dark one.
+void verifyOutliersRead(QCustomPlot *plot)
+{
+    const QColor background = corner(plot);
+    for (int i = 0; i < plot->plottableCount(); ++i)
+        if (const auto *box = qobject_cast<QCPStatisticalBox *>(plot->plottable(i))) {
+            const QColor dot = box->outlierStyle().pen().color();
+            const double a = dot.alphaF(), shown = a * luma(dot) + (1 - a) * luma(background);
+            QVERIFY2(
+                std::fabs(shown - luma(background)) >= 60,
+                qPrintable(QStringLiteral("%1 on %2").arg(dot.name(QColor::HexArgb), background.name())));
+        }
+}
+
 BoxPlotView::Group group()
 {
     return BoxPlotView::Group::fromSamples(QStringLiteral("attn"), {1000, 1200, 1300, 1500, 9000},
@@ -83,10 +98,12 @@ private slots:
         BoxPlotView view;
         view.setGroups({group()});
         verifyThemed(view.plot(), false);
+        verifyOutliersRead(view.plot());
         QCOMPARE(view.plot()->legend->borderPen().style(), Qt::NoPen); // its style is kept
 
         view.setPalette(darkPalette()); // a PaletteChange
         verifyThemed(view.plot(), true);
+        verifyOutliersRead(view.plot());
         QCOMPARE(view.plot()->legend->borderPen().style(), Qt::NoPen);
 
         view.setPalette(QApplication::palette());

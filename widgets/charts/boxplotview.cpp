@@ -126,8 +126,8 @@ void styleBox(QCPStatisticalBox *box, const QColor &color, const PlotTheme &them
     box->setWhiskerBarPen(QPen(edge, 1.4));
     box->setWhiskerWidth(kBoxWidth * 0.5);
     box->setWidth(kBoxWidth);
-    QColor outlier = color;
-    outlier.setAlpha(140);
+    QColor outlier = edge; // the data colour itself all but vanished on a dark background
+    outlier.setAlpha(200);
     box->setOutlierStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, outlier, 3.5));
 }
 
