@@ -15,6 +15,7 @@
 #include "model/comparison/variantsteps.h"
 #include "model/loading/loadedrun.h"
 #include "model/loading/tracefolder.h"
+#include "model/tables/tableformat.h"
 #include "widgets/report/reportexporter.h"
 #include "widgets/tables/columntablemodel.h"
 #include "widgets/tables/comparisontablemodel.h"
@@ -198,6 +199,73 @@ private slots:
         QFile index(m_report.filePath(QStringLiteral("index.html")));
         QVERIFY(index.open(QIODevice::ReadOnly));
         m_html = QString::fromUtf8(index.readAll());
+    }
+
+    // The CLI table aligns by a terminal's columns, as Python's unicodedata counts them (wide CJK and
+    // emoji two, a combining accent none): a CJK and emoji scope name had shifted its row's later columns
+    // by 3. A 319-character name is shortened (it had widened every row to 470 columns), told apart from
+    // one differing only at its end, and shortened alike on each of its rows.
+    void cliTableAlignsByTerminalColumns()
+    {
+        struct Named
+        {
+            QString name;
+            double value;
+        };
+        const QString longName =
+            QStringLiteral("mlp_") + QStringLiteral("very_long_scope_name_").repeated(15);
+        const std::vector<Named> rows{
+            {QStringLiteral("attn"), 1},           {QStringLiteral("Atención·注意力🚀"), 22},
+            {QStringLiteral("Mu\u0308ller"), 333}, // u and a combining diaeresis
+            {longName + QStringLiteral("a"), 4},   {longName + QStringLiteral("b"), 5},
+            {longName + QStringLiteral("a"), 6}};
+        const std::vector<TableColumn<Named>> columns{
+            {QStringLiteral("name"),
+             QStringLiteral("Name"),
+             {},
+             [](const Named &r) { return QVariant(r.name); },
+             cell::text,
+             {},
+             -8},
+            {QStringLiteral("value"),
+             QStringLiteral("Value"),
+             {},
+             [](const Named &r) { return QVariant(r.value); },
+             cell::count,
+             {},
+             6},
+            {QStringLiteral("end"),
+             QStringLiteral("E"),
+             {},
+             [](const Named &) { return QVariant(QStringLiteral("e")); },
+             cell::text}};
+        const QString table = tableText(columns, rows);
+        const QStringList lines = table.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), int(rows.size()) + 1);
+        QProcess python;
+        python.start(
+            QStringLiteral(SCOPELINE_PYTHON),
+            {QStringLiteral("-c"),
+             QStringLiteral("import sys, unicodedata as u\n"
+                            "for line in sys.stdin.buffer.read().decode('utf-8').splitlines():\n"
+                            "    print(sum(0 if u.combining(c) else 2 if u.east_asian_width(c) in 'WF' "
+                            "else 1 for c in line))")});
+        QVERIFY(python.waitForStarted());
+        python.write(table.toUtf8());
+        python.closeWriteChannel();
+        QVERIFY(python.waitForFinished());
+        const QStringList columnsOfLines =
+            QString::fromUtf8(python.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(columnsOfLines.size(), lines.size());
+        for (const QString &width : columnsOfLines)
+            QVERIFY2(width == columnsOfLines.front(),
+                     qPrintable(table)); // each line ends in one-column "E"/"e"
+        QVERIFY2(columnsOfLines.front().toInt() <= 60 + 1 + 6 + 1 + 1, qPrintable(table));
+        const QString first = lines[4].left(lines[4].indexOf(QLatin1Char(' '))),
+                      second = lines[5].left(lines[5].indexOf(QLatin1Char(' ')));
+        QVERIFY2(first != second && first.endsWith(QLatin1Char('a')) && second.endsWith(QLatin1Char('b')),
+                 qPrintable(table));
+        QVERIFY(lines[6].startsWith(first + QLatin1Char(' ')));
     }
 
     // The Variants tab shows every column the CLI prints, the verdict and ratio beside the component

@@ -6,6 +6,8 @@
 // model and the HTML report a table subset, the CLI a subset of that, each picked by key.
 
 #include "model/tables/csvfield.h"
+#include "model/tables/kernelnames.h"
+#include "model/tables/tableformat.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -118,30 +120,47 @@ QString variantTableCsv(const std::vector<TableColumn<Row>> &columns, const QStr
 }
 
 // The CLI's fixed-width table of the given columns over the first `count` rows, titles first: each
-// column as wide as its cliWidth or its widest cell, "–" in an empty cell.
+// column as wide as its cliWidth or its widest cell in a terminal's columns (displayWidth), "–" in an
+// empty cell, a text over 60 columns shortened but in the last.
 template <typename Row>
 QString tableText(const std::vector<TableColumn<Row>> &columns, const std::vector<Row> &rows,
                   std::size_t count = std::numeric_limits<std::size_t>::max())
 {
+    constexpr int kWidest = 60;
     count = std::min(count, rows.size());
     std::vector<QStringList> cells(columns.size());
     std::vector<int> widths(columns.size());
     for (std::size_t c = 0; c < columns.size(); ++c) {
-        cells[c] << columns[c].title;
+        QStringList texts;
         for (std::size_t r = 0; r < count; ++r) {
             const QString text = columns[c].display(rows[r]);
-            cells[c] << (text.isEmpty() ? QStringLiteral("–") : text);
+            texts << (text.isEmpty() ? QStringLiteral("–") : text);
         }
+        // a 319-character scope name had widened every row to 470 columns: long names are shortened,
+        // told apart, each name once (a scope stands on its pooled row and its run pairs')
+        if (c + 1 < columns.size() && std::any_of(texts.begin(), texts.end(), [](const QString &t) {
+                return displayWidth(t) > kWidest;
+            })) {
+            QStringList names = texts;
+            names.removeDuplicates();
+            const QStringList shown = distinctNames(names, kWidest);
+            for (QString &text : texts)
+                text = shown[names.indexOf(text)];
+        }
+        cells[c] << columns[c].title << texts;
         int width = std::abs(columns[c].cliWidth);
         for (const QString &cell : cells[c])
-            width = std::max(width, int(cell.size()));
+            width = std::max(width, displayWidth(cell));
         widths[c] = columns[c].cliWidth < 0 ? -width : width;
     }
     QString text;
     for (qsizetype r = 0; r <= qsizetype(count); ++r) {
         QStringList line;
-        for (std::size_t c = 0; c < columns.size(); ++c)
-            line << QStringLiteral("%1").arg(cells[c][r], widths[c]);
+        for (std::size_t c = 0; c < columns.size(); ++c) {
+            const QString &cell = cells[c][r];
+            const QString pad(std::abs(widths[c]) - displayWidth(cell), QLatin1Char(' '));
+            line << (widths[c] < 0 ? cell + pad : pad + cell);
+        }
         text += line.join(QLatin1Char(' ')).trimmed() + QLatin1Char('\n');
     }
     return text;

@@ -5,7 +5,9 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace scopeline {
 
@@ -125,5 +127,27 @@ QString count(const QVariant &count)
 }
 
 } // namespace cell
+
+int displayWidth(const QString &text)
+{
+    // The main wide blocks of Unicode's East Asian Width (W and F: CJK, Hangul, kana, fullwidth forms) and
+    // the emoji blocks, as terminals draw them.
+    static constexpr char32_t kWide[][2] = {
+        {0x1100, 0x115F}, {0x2E80, 0x303E},   {0x3041, 0x33FF},   {0x3400, 0x4DBF},   {0x4E00, 0x9FFF},
+        {0xA000, 0xA4CF}, {0xAC00, 0xD7A3},   {0xF900, 0xFAFF},   {0xFE30, 0xFE4F},   {0xFF00, 0xFF60},
+        {0xFFE0, 0xFFE6}, {0x1F300, 0x1F64F}, {0x1F680, 0x1F6FF}, {0x1F900, 0x1F9FF}, {0x20000, 0x3FFFD}};
+    int width = 0;
+    for (const char32_t c : text.toUcs4()) {
+        const QChar::Category category = QChar::category(c);
+        if (category == QChar::Mark_NonSpacing || category == QChar::Mark_Enclosing || c == 0x200D ||
+            (c >= 0xFE00 && c <= 0xFE0F))
+            continue; // drawn on the character before: combining marks, joiners, variation selectors
+        width += std::any_of(std::begin(kWide), std::end(kWide),
+                             [c](const char32_t(&range)[2]) { return c >= range[0] && c <= range[1]; })
+                     ? 2
+                     : 1;
+    }
+    return width;
+}
 
 } // namespace scopeline

@@ -26,6 +26,10 @@ QString formatPValue(double p);
 // A count or a mean count (calls per run, a U statistic): "40", "40.5".
 QString formatCount(double count);
 
+// The columns a text takes in a terminal: two for a wide East Asian character or an emoji, none for a
+// combining mark, one for anything else; what the CLI's tables align by.
+int displayWidth(const QString &text);
+
 // The same as formatters of a table column's raw value (TableColumn::format).
 namespace cell {
 QString text(const QVariant &value);
