@@ -84,7 +84,7 @@ void printDiff(const KernelDiff &diff, const StepBreakdown &steps, const QString
 
     const std::vector<KernelDiffRow> &rows = diff.rows();
     const std::size_t shown = top > 0 ? std::min<std::size_t>(std::size_t(top), rows.size()) : rows.size();
-    out() << tableText(shownColumns(diff, wide), rows, shown);
+    out() << tableText(shownColumns(diff, wide), rows, shown, wide);
     if (shown < diff.rows().size())
         out() << "(top " << shown << " of " << diff.rows().size()
               << " rows by |Δ total|; --top N for more, --csv FILE for all)\n";
@@ -196,7 +196,7 @@ void printVariantDiff(const VariantDiff &diff, const VariantSteps &steps, const 
         };
     }
     const std::size_t shown = top > 0 ? std::min<std::size_t>(std::size_t(top), rows.size()) : rows.size();
-    out() << (markdown ? tableMarkdown(columns, rows, shown) : tableText(columns, rows, shown));
+    out() << (markdown ? tableMarkdown(columns, rows, shown) : tableText(columns, rows, shown, wide));
     if (shown < rows.size()) {
         const QString more =
             QStringLiteral("(top %1 of %2 rows by the largest |Δ total| in any candidate; --top N "

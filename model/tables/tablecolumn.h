@@ -121,10 +121,10 @@ QString variantTableCsv(const std::vector<TableColumn<Row>> &columns, const QStr
 
 // The CLI's fixed-width table of the given columns over the first `count` rows, titles first: each
 // column as wide as its cliWidth or its widest cell in a terminal's columns (displayWidth), "–" in an
-// empty cell, a text over 60 columns shortened but in the last.
+// empty cell, a text over 60 columns shortened but in the last or where `whole` is set (--wide).
 template <typename Row>
 QString tableText(const std::vector<TableColumn<Row>> &columns, const std::vector<Row> &rows,
-                  std::size_t count = std::numeric_limits<std::size_t>::max())
+                  std::size_t count = std::numeric_limits<std::size_t>::max(), bool whole = false)
 {
     constexpr int kWidest = 60;
     count = std::min(count, rows.size());
@@ -138,7 +138,7 @@ QString tableText(const std::vector<TableColumn<Row>> &columns, const std::vecto
         }
         // a 319-character scope name had widened every row to 470 columns: long names are shortened,
         // told apart, each name once (a scope stands on its pooled row and its run pairs')
-        if (c + 1 < columns.size() && std::any_of(texts.begin(), texts.end(), [](const QString &t) {
+        if (!whole && c + 1 < columns.size() && std::any_of(texts.begin(), texts.end(), [](const QString &t) {
                 return displayWidth(t) > kWidest;
             })) {
             QStringList names = texts;
