@@ -874,7 +874,7 @@ private slots:
     }
 
     // The two per-process databases of one rocprofv3 run sit on two GPUs (agents 0 and 2): one run of
-    // two ranks, each what its own database gives alone (which the oracle checks above).
+    // two ranks, each what its own database gives alone (which the oracle checks above), notes included.
     void rocpdProcessesOnTwoGpusAreRanks()
     {
         REQUIRE_TEST_DATA(converted("rocpd"));
@@ -897,6 +897,13 @@ private slots:
                                        QStringLiteral("gpu_busy_ns"), QStringLiteral("gpu_span_ns"),
                                        QStringLiteral("median_launch_delay_ns"), QStringLiteral("devices")})
                 QVERIFY2(rank[key] == own[key], qPrintable(databases[r] + QLatin1Char(' ') + key));
+            // and its notes are its own database's, named: 908_results.db's "no HIP API calls" had stood
+            // under rank 2 too, whose kernels are paired
+            QJsonArray ownNotes;
+            for (const QJsonValue &note : own[QStringLiteral("notes")].toArray())
+                ownNotes << databases[r] + QStringLiteral(": ") + note.toString();
+            QVERIFY2(rank[QStringLiteral("notes")] == ownNotes,
+                     QJsonDocument(rank[QStringLiteral("notes")].toArray()).toJson().constData());
         }
     }
 

@@ -162,12 +162,15 @@ ReadResult RocpdReader::read(const TraceProbe &probe, TraceBuilder &builder, con
 
 bool RocpdDatabase::readRocpd(sqlite3 *db, int index, const QString &fileName)
 {
-    // Of several databases of one run, say which one lacks something.
+    // Of several databases of one run, say which one lacks something, under its own GPUs alone.
+    QStringList said;
     auto note = [&](const QString &text) {
-        m_builder.note(m_multiFile ? fileName + QStringLiteral(": ") + text : text);
+        said << (m_multiFile ? fileName + QStringLiteral(": ") + text : text);
+        m_builder.note(said.back());
     };
     auto caveat = [&](const QString &text) {
-        m_builder.caveat(m_multiFile ? fileName + QStringLiteral(": ") + text : text);
+        said << (m_multiFile ? fileName + QStringLiteral(": ") + text : text);
+        m_builder.caveat(said.back());
     };
     int rc = SQLITE_OK;
     const Names objects = objectNames(db, &rc);
@@ -518,6 +521,9 @@ bool RocpdDatabase::readRocpd(sqlite3 *db, int index, const QString &fileName)
         if (bad)
             m_builder.skip(tr("rocpd_sample: timestamp not an integer"), bad);
     }
+    if (m_multiFile && !namedDevices.empty()) // a database without a GPU's events speaks for every GPU
+        for (const QString &text : std::as_const(said))
+            m_builder.noteAbout(text, {namedDevices.begin(), namedDevices.end()});
     return true;
 }
 } // namespace scopeline

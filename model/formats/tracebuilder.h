@@ -59,6 +59,11 @@ public:
     void note(const QString &text);
     // A note that changes what the figures mean (TraceData::caveats).
     void caveat(const QString &text);
+    // The note or caveat `text` is about these GPUs alone (TraceData::noteDevices).
+    void noteAbout(const QString &text, const std::vector<int> &devices)
+    {
+        m_data.noteDevices[text] = devices;
+    }
     void setKinetoMarker() override { m_kineto = true; }
     TraceDetail detail() const override { return m_data.detail; }
     // Classifies everything; call once after the last event.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/tracedata/devicetrace.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -104,8 +105,18 @@ TraceData traceOfDevice(const TraceData &trace, int device)
     out.sourceFile = trace.sourceFile;
     out.bytesRead = trace.bytesRead;
     out.skipped = trace.skipped;
-    out.notes = trace.notes;
-    out.caveats = trace.caveats;
+    // a note of one database of several stays with its own GPUs
+    const auto about = [&](const QStringList &texts) {
+        QStringList kept;
+        for (const QString &text : texts)
+            if (const auto found = trace.noteDevices.find(text);
+                found == trace.noteDevices.end() ||
+                std::find(found->second.begin(), found->second.end(), device) != found->second.end())
+                kept << text;
+        return kept;
+    };
+    out.notes = about(trace.notes);
+    out.caveats = about(trace.caveats);
     return out;
 }
 

@@ -163,6 +163,9 @@ public:
     // The notes that change what the figures mean (kernels not paired with their launch calls, CUDA
     // graphs recorded whole): said beside every comparison of the run, not by `info` alone.
     QStringList caveats;
+    // A note or caveat of one database of several (a folder of rocpd databases): the GPUs that database
+    // recorded, whose own traces alone keep it (traceOfDevice).
+    std::map<QString, std::vector<int>> noteDevices;
     // Skipped by design (counters, event kinds not shown) rather than because the event was broken.
     static bool isBenignSkip(const QString &reason);
 
