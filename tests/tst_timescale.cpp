@@ -198,6 +198,34 @@ private slots:
         QCOMPARE(scale.end, qint64(1000000));
     }
 
+    // A touchpad or a hi-res wheel zooms in steps of 1/120 notch: together they zoom as the notches
+    // would, from the deepest zoom too (each step's whole-ns rounding had left 100 and 300 ns as they
+    // were, and turned 3.3 notches out of 200 ns into 400 ns, not 200 × 1.2^3.33).
+    void smallZoomStepsAddUp_data()
+    {
+        QTest::addColumn<qint64>("span");
+        QTest::addColumn<int>("steps");
+        QTest::addColumn<int>("delta"); // per step, in 1/120 notch; negative: out
+        QTest::newRow("out of the deepest zoom") << qint64(100) << 120 << -1;
+        QTest::newRow("out of 300 ns") << qint64(300) << 120 << -1;
+        QTest::newRow("out of 200 ns, 3.3 notches") << qint64(200) << 200 << -2;
+        QTest::newRow("in from 1 us") << qint64(1000) << 240 << 1;
+    }
+
+    void smallZoomStepsAddUp()
+    {
+        QFETCH(qint64, span);
+        QFETCH(int, steps);
+        QFETCH(int, delta);
+        TimeScale scale = makeScale(0, 1000000, 500000, 500000 + span, 1000.0);
+        const double notch = 1.2; // the timeline's zoom per wheel notch
+        for (int i = 0; i < steps; ++i)
+            scale.zoom(std::pow(notch, delta / 120.0), 500.0);
+        const double expected = double(span) / std::pow(notch, steps * delta / 120.0);
+        QVERIFY2(std::fabs(double(scale.span()) - expected) <= 1,
+                 qPrintable(QStringLiteral("%1 ns, expected %2").arg(scale.span()).arg(expected)));
+    }
+
     void pan_data()
     {
         QTest::addColumn<double>("px");

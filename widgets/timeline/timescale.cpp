@@ -35,6 +35,7 @@ void TimeScale::setRange(int64_t from, int64_t to)
         std::swap(from, to);
     start = from;
     end = to;
+    zoomCarry = 1;
     clamp();
 }
 
@@ -43,9 +44,11 @@ void TimeScale::zoom(double factor, double anchorPx)
     if (!(factor > 0) || !std::isfinite(factor))
         return;
     const int64_t oldSpan = span();
-    const int64_t minSpan = std::min<int64_t>(kMinSpan, effectiveMaxSpan());
-    const int64_t newSpan = std::clamp<int64_t>(std::llround(double(oldSpan) / factor),
-                                                std::max<int64_t>(minSpan, 1), effectiveMaxSpan());
+    const int64_t minSpan = std::max<int64_t>(std::min<int64_t>(kMinSpan, effectiveMaxSpan()), 1);
+    const double wanted = double(oldSpan) / (factor * zoomCarry);
+    const int64_t rounded = std::llround(wanted),
+                  newSpan = std::clamp<int64_t>(rounded, minSpan, effectiveMaxSpan());
+    zoomCarry = newSpan == rounded ? double(newSpan) / wanted : 1; // none past the deepest or widest zoom
     // The anchor's time t = start + anchorPx/width * span stays at anchorPx.
     start += std::llround(anchorPx / width * double(oldSpan - newSpan));
     end = start + newSpan;

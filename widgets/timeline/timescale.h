@@ -41,6 +41,9 @@ struct TimeScale
     int64_t upperBound = 0;
     int64_t maxSpan =
         0; // the widest window; 0: the bounds' span. A wider window keeps the whole trace in view.
+    // The zoom a whole-ns span could not take yet, taken with the next: a touchpad's steps of 1/120
+    // notch each rounded away below ~330 ns (the deepest zoom could not be left) and doubled above.
+    double zoomCarry = 1;
 
     int64_t span() const { return end - start; }
     double nsPerPixel() const { return double(span()) / width; }
