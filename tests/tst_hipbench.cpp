@@ -810,12 +810,13 @@ private slots:
         QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("summary.json"))));
         QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("eager/run_0"))));
         QVERIFY(QFileInfo(dir.path()).isDir()); // the user's folder stays
-        // a folder it made for nothing is removed; one that holds anything is refused before a GPU is
+        // the folders it made for nothing are removed; one that holds anything is refused before a GPU is
         // looked for, its files untouched
         const QString fresh = dir.filePath(QStringLiteral("fresh"));
         qputenv("HIP_VISIBLE_DEVICES", "-1");
-        const ProcessResult none = runProcess(
-            program, {QStringLiteral("run"), QStringLiteral("launch-chain"), QStringLiteral("--out"), fresh});
+        const ProcessResult none = // fresh/a/b: the parents it made too (they had stayed)
+            runProcess(program, {QStringLiteral("run"), QStringLiteral("launch-chain"),
+                                 QStringLiteral("--out"), fresh + QStringLiteral("/a/b")});
         qunsetenv("HIP_VISIBLE_DEVICES");
         QCOMPARE(none.exitCode, 3);
         QVERIFY(!QFileInfo::exists(fresh));

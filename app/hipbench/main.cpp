@@ -105,9 +105,10 @@ int recordHere(const RunConfig &config, const fs::path &out, long process, const
 
 // The checked command line and its absolute --out folder, created; false with the exit status. With
 // `created` (the run, not a child of it), a folder that holds anything is refused, since Scopeline reads
-// every run folder under it: an earlier recording's runs would join this one's.
+// every run folder under it: an earlier recording's runs would join this one's; and `created` is then the
+// outermost folder made for it (empty where --out was there).
 bool prepare(const std::vector<std::string> &args, RunConfig &config, fs::path &out, int &status,
-             bool *created = nullptr)
+             fs::path *created = nullptr)
 {
     std::string error;
     if (!parseRun(args, config, error))
@@ -117,8 +118,13 @@ bool prepare(const std::vector<std::string> &args, RunConfig &config, fs::path &
         !(fs::is_directory(config.out, ec) && fs::is_empty(config.out, ec)))
         return status = fail(BadUsage, config.out + ": not an empty folder: record into a new or empty one"),
                false;
-    if (created)
-        *created = !fs::exists(config.out, ec);
+    if (created) { // the outermost folder of --out that is made here (a/b/c makes a when none is there)
+        created->clear();
+        for (fs::path folder = fs::absolute(config.out, ec).lexically_normal();
+             !folder.empty() && !fs::exists(folder, ec) && folder != folder.parent_path();
+             folder = folder.parent_path())
+            *created = folder;
+    }
     fs::create_directories(config.out, ec);
     if (ec || !fs::is_directory(config.out))
         return status = fail(CannotWrite,
@@ -133,7 +139,7 @@ int runCommand(const std::vector<std::string> &args, const std::string &self)
     RunConfig config;
     fs::path out;
     int status = Success;
-    bool created = false;
+    fs::path created;
     if (!prepare(args, config, out, status, &created))
         return status;
     RunReport report(config, out.string(), std::cout, std::cerr);
@@ -142,9 +148,13 @@ int runCommand(const std::vector<std::string> &args, const std::string &self)
     else
         status = recordHere(config, out, 0, [&](const nlohmann::json &message) { report.take(message); });
     status = report.finish(status);
+    // nothing recorded (no GPU, say): none of the folders made for it left behind
     std::error_code ec;
-    if (created && fs::is_empty(out, ec)) // nothing recorded (no GPU, say): no folder left behind
-        fs::remove(out, ec);
+    if (!created.empty())
+        for (fs::path folder = out.lexically_normal(); fs::is_empty(folder, ec) && fs::remove(folder, ec);
+             folder = folder.parent_path())
+            if (folder == created)
+                break;
     return status;
 }
 
