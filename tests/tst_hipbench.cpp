@@ -298,6 +298,15 @@ private slots:
             << "--processes";
         QTest::newRow("missing value")
             << QStringList{QStringLiteral("attention"), QStringLiteral("--out")} << "--out";
+        // the runner panel's validator refuses these too: the two took different command lines
+        QTest::newRow("a blank before the digits")
+            << QStringList{QStringLiteral("launch-chain"), QStringLiteral("--kernels"), QStringLiteral(" 5"),
+                           QStringLiteral("--out"), QStringLiteral("d")}
+            << "--kernels";
+        QTest::newRow("a plus sign") << QStringList{QStringLiteral("batched-matmul"), QStringLiteral("--k"),
+                                                    QStringLiteral("5,+6"), QStringLiteral("--out"),
+                                                    QStringLiteral("d")}
+                                     << "--k";
     }
 
     void badRunOptions()

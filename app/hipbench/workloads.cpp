@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <sstream>
@@ -106,7 +107,8 @@ std::vector<WorkloadSpec> makeWorkloads()
 
 bool parseLong(const std::string &text, long &value)
 {
-    if (text.empty())
+    // digits alone, as the runner panel takes them: strtol would pass " 5" and "+5"
+    if (text.empty() || !(std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '-'))
         return false;
     errno = 0;
     char *end = nullptr;
