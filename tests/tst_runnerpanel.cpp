@@ -274,6 +274,12 @@ private slots:
         RunnerPanel panel;
         panel.show();
         QVERIFY(waitForListing(panel));
+        // before a run, where no GPU driver is loaded, the status says a run will fail (it had said "Ready")
+        const bool driver = QFileInfo::exists(QStringLiteral("/dev/nvidiactl")) ||
+                            QFileInfo::exists(QStringLiteral("/dev/dxg")) ||
+                            QFileInfo::exists(QStringLiteral("/dev/kfd"));
+        QVERIFY2(panel.statusText().contains(QLatin1String("no GPU driver is loaded")) != driver,
+                 qPrintable(panel.statusText()));
         QSignalSpy pairs(&panel, &RunnerPanel::pairReady);
         chooseSmallChain(panel, dir.filePath(QStringLiteral("chain")));
         QElapsedTimer elapsed;

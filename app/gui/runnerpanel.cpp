@@ -337,7 +337,9 @@ void RunnerPanel::listingFinished(bool succeeded)
         }
         m_workload->setCurrentIndex(0);
         showWorkload(0);
-        showStatus(tr("Ready. Recording needs a GPU; the program is %1").arg(program()));
+        const QString noDriver = HipbenchRunner::missingGpuDriver();
+        showStatus(noDriver.isEmpty() ? tr("Ready. Recording needs a GPU; the program is %1").arg(program())
+                                      : tr("Ready, but %1. The program is %2").arg(noDriver, program()));
     }
     updateButtons();
     emit listingDone();

@@ -112,6 +112,15 @@ QStringList HipbenchRunner::programNames()
     return names;
 }
 
+QString HipbenchRunner::missingGpuDriver()
+{
+    for (const char *device : {"/dev/nvidiactl", "/dev/dxg", "/dev/kfd"})
+        if (QFileInfo::exists(QLatin1String(device)))
+            return {};
+    return tr("no GPU driver is loaded on this machine (no /dev/nvidiactl, /dev/dxg or /dev/kfd): a run "
+              "will fail");
+}
+
 QString HipbenchRunner::findProgram(QString *where)
 {
     const QString env = qEnvironmentVariable("SCOPELINE_HIPBENCH");

@@ -27,6 +27,9 @@ public:
     // The builds it looks for: scopeline-hipbench (NVIDIA) and scopeline-hipbench-rocm (AMD), the AMD
     // one first on a machine with AMD's GPU driver (/dev/kfd).
     static QStringList programNames();
+    // Empty where a GPU driver's device is there (NVIDIA's /dev/nvidiactl, WSL's /dev/dxg, AMD's
+    // /dev/kfd); else why a run will fail, said before one is started.
+    static QString missingGpuDriver();
     // The scopeline-hipbench to run: $SCOPELINE_HIPBENCH, else either build next to this program, else
     // in the build tree, else on PATH. Empty when none is found; `where` then lists the places looked in.
     static QString findProgram(QString *where = nullptr);
