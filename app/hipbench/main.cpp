@@ -103,6 +103,13 @@ int recordHere(const RunConfig &config, const fs::path &out, long process, const
     return Success;
 }
 
+// A folder's path without "." or ".." and without a trailing "/", which names it a second time.
+fs::path folderPath(const fs::path &path)
+{
+    const fs::path normal = path.lexically_normal();
+    return normal.has_filename() ? normal : normal.parent_path();
+}
+
 // The checked command line and its absolute --out folder, created; false with the exit status. With
 // `created` (the run, not a child of it), a folder that holds anything is refused, since Scopeline reads
 // every run folder under it: an earlier recording's runs would join this one's; and `created` is then the
@@ -118,19 +125,19 @@ bool prepare(const std::vector<std::string> &args, RunConfig &config, fs::path &
         !(fs::is_directory(config.out, ec) && fs::is_empty(config.out, ec)))
         return status = fail(BadUsage, config.out + ": not an empty folder: record into a new or empty one"),
                false;
+    out = folderPath(fs::absolute(config.out, ec)); // a/../b makes no a
     if (created) { // the outermost folder of --out that is made here (a/b/c makes a when none is there)
         created->clear();
-        for (fs::path folder = fs::absolute(config.out, ec).lexically_normal();
+        for (fs::path folder = out;
              !folder.empty() && !fs::exists(folder, ec) && folder != folder.parent_path();
              folder = folder.parent_path())
             *created = folder;
     }
-    fs::create_directories(config.out, ec);
-    if (ec || !fs::is_directory(config.out))
+    fs::create_directories(out, ec);
+    if (ec || !fs::is_directory(out))
         return status = fail(CannotWrite,
                              config.out + ": cannot create the folder" + (ec ? ": " + ec.message() : "")),
                false;
-    out = fs::absolute(config.out);
     return true;
 }
 
@@ -151,7 +158,7 @@ int runCommand(const std::vector<std::string> &args, const std::string &self)
     // nothing recorded (no GPU, say): none of the folders made for it left behind
     std::error_code ec;
     if (!created.empty())
-        for (fs::path folder = out.lexically_normal(); fs::is_empty(folder, ec) && fs::remove(folder, ec);
+        for (fs::path folder = out; fs::is_empty(folder, ec) && fs::remove(folder, ec);
              folder = folder.parent_path())
             if (folder == created)
                 break;
