@@ -134,6 +134,47 @@ private slots:
         QFAIL("no GPU stream");
     }
 
+    // A process whose every row is hidden (zoomed to one kernel, its threads have nothing in view) keeps
+    // its header, which says so; one of a profiler's bookkeeping rows alone (Kineto's "Spans") takes no room.
+    void hiddenProcessKeepsItsHeader()
+    {
+        const auto headers = [](const TimelineRows &rows) {
+            std::vector<int> groups;
+            for (const TimelineRow &row : rows.rows())
+                if (row.header)
+                    groups.push_back(row.index);
+            return groups;
+        };
+        TimelineRows rows;
+        rows.reset(m_layout);
+        QVERIFY(!m_layout.groups().front().gpu);
+        std::vector<bool> hidden(m_layout.rows().size(), false);
+        for (int r : m_layout.groups().front().rows)
+            hidden[std::size_t(r)] = true;
+        rows.setHidden(hidden);
+        QCOMPARE(headers(rows).front(), 0);
+        QCOMPARE(rows.hiddenCount(0), int(m_layout.groups().front().rows.size()));
+        for (int r : m_layout.groups().front().rows)
+            QCOMPARE(rows.rowOfTrackRow(r), -1);
+
+        const LoadedRun torch = testruns::loadFirst(testdata::path("h100_runs/torch_compile/eager/run_0"));
+        QVERIFY2(torch.ok(), qPrintable(torch.error));
+        const TimelineLayout layout(torch);
+        TimelineRows torchRows;
+        torchRows.reset(layout);
+        std::vector<bool> bookkeeping(layout.rows().size(), false);
+        for (std::size_t r = 0; r < bookkeeping.size(); ++r)
+            bookkeeping[r] = layout.rows()[r].bookkeeping;
+        int groupsOfBookkeeping = 0;
+        for (const TimelineGroup &group : layout.groups())
+            groupsOfBookkeeping += std::all_of(group.rows.begin(), group.rows.end(),
+                                               [&](int r) { return bookkeeping[std::size_t(r)]; });
+        QVERIFY2(groupsOfBookkeeping >= 1, "no group of bookkeeping rows alone: the test shows nothing");
+        const std::size_t before = headers(torchRows).size();
+        torchRows.setHidden(bookkeeping);
+        QCOMPARE(headers(torchRows).size(), before - std::size_t(groupsOfBookkeeping));
+    }
+
     void collapsingAndRowAt()
     {
         TimelineRows rows;

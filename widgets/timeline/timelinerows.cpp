@@ -50,7 +50,11 @@ void TimelineRows::layout()
     int y = 0;
     for (int g = 0; g < int(m_layout->groups().size()); ++g) {
         const std::vector<int> &trackRows = m_layout->groups()[std::size_t(g)].rows;
-        if (hiddenCount(g) == int(trackRows.size()))
+        // a process whose every row is hidden keeps its header, saying so (zoomed to one kernel, the
+        // launching process had vanished without a word), unless they are a profiler's bookkeeping alone
+        if (hiddenCount(g) == int(trackRows.size()) &&
+            std::all_of(trackRows.begin(), trackRows.end(),
+                        [this](int r) { return m_layout->rows()[std::size_t(r)].bookkeeping; }))
             continue;
         m_rows.push_back({true, g, y, kHeaderHeight});
         y += kHeaderHeight;
