@@ -799,6 +799,8 @@ private slots:
         QCOMPARE(help.exitCode, 0);
         QVERIFY2(help.out.contains("GPU timestamps: hipEvents") && help.out.contains("1 us resolution"),
                  help.out.constData());
+        // its usage names the program run, not the NVIDIA build
+        QVERIFY2(help.out.startsWith("Usage: scopeline-hipbench-rocm --list"), help.out.constData());
     }
 
     void rocmBuildRefusesWithoutAnAmdGpu()

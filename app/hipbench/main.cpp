@@ -22,9 +22,19 @@ using namespace hipbench;
 
 namespace {
 
-const char *kUsage =
-    "Usage: scopeline-hipbench --list [--json]\n"
-    "       scopeline-hipbench run WORKLOAD --out DIR [--NAME VALUE ...]\n"
+// This build's name, in its usage (its messages and --version keep the family's, "scopeline-hipbench").
+#ifdef __HIP_PLATFORM_AMD__
+const std::string kProgram = "scopeline-hipbench-rocm";
+#else
+const std::string kProgram = "scopeline-hipbench";
+#endif
+
+const std::string kUsage =
+    "Usage: " + kProgram +
+    " --list [--json]\n"
+    "       " +
+    kProgram +
+    " run WORKLOAD --out DIR [--NAME VALUE ...]\n"
     "\n"
     "Records trace pairs for Scopeline: one run folder per variant and repetition under DIR\n"
     "(DIR/<variant>/run_<i>/hipbench.pt.trace.json.gz; with --processes N > 1, each process a fresh one,\n"
