@@ -423,6 +423,22 @@ private slots:
              QString::fromStdString(file)});
         QCOMPARE(py.exitCode, 0);
         QCOMPARE(py.out.trimmed(), QByteArray("1.207 0.0 1.207"));
+
+        // the last kernel bent: the program's own summary spans what the written trace does (its span
+        // had ended at the record's end, before its start)
+        TraceRecords last = chainRecords(false, 1, 3);
+        last.kernels.back().end = last.kernels.back().start - 5;
+        QVERIFY2(writeTrace(file, last, error), error.c_str());
+        const ProcessResult span = runProcess(
+            QStringLiteral(SCOPELINE_PYTHON),
+            {QStringLiteral("-c"),
+             QStringLiteral("import gzip,json,sys; from decimal import Decimal as D; "
+                            "k=[e for e in json.load(gzip.open(sys.argv[1]), parse_float=D)['traceEvents'] "
+                            "if e.get('cat')=='kernel']; "
+                            "print(int((max(e['ts']+e['dur'] for e in k)-min(e['ts'] for e in k))*1000))"),
+             QString::fromStdString(file)});
+        QCOMPARE(span.exitCode, 0);
+        QCOMPARE(QByteArray::number(qulonglong(summarize(last).spanNs)), span.out.trimmed());
     }
 
     void unwritablePathSaysWhy()

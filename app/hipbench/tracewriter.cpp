@@ -94,13 +94,15 @@ RunSummary summarize(const TraceRecords &records)
         return s;
     std::sort(kernels.begin(), kernels.end(), [](auto *a, auto *b) { return a->start < b->start; });
 
+    // a record that ends before it starts is written lasting 0 ns at its start (complete): so it counts
+    const auto endOf = [](const TraceRecords::Kernel *k) { return std::max(k->start, k->end); };
     uint64_t busyEnd = 0, first = kernels.front()->start, last = 0;
     for (const TraceRecords::Kernel *k : kernels) {
         const uint64_t from = std::max(k->start, busyEnd);
-        if (k->end > from)
-            s.busyNs += k->end - from;
-        busyEnd = std::max(busyEnd, k->end);
-        last = std::max(last, k->end);
+        if (endOf(k) > from)
+            s.busyNs += endOf(k) - from;
+        busyEnd = std::max(busyEnd, endOf(k));
+        last = std::max(last, endOf(k));
     }
     s.spanNs = last - first;
     s.idleNs = s.spanNs - s.busyNs;
@@ -112,7 +114,7 @@ RunSummary summarize(const TraceRecords &records)
         if (it != streamEnd.end() && k->start > it->second)
             ++s.idleGaps;
         uint64_t &end = streamEnd[k->stream];
-        end = std::max(end, k->end);
+        end = std::max(end, endOf(k));
     }
 
     std::vector<double> delays;
