@@ -731,12 +731,12 @@ void BoxPlotView::updateTickLabels()
         every = std::max(1, int(std::ceil(least / std::max(1.0, apart))));
         room = int(every * apart) - 8;
     }
+    const QStringList shown = chars == kMaxTickLabel ? m_tickLabels : tickLabels(m_groups, chars);
     if ((every != m_labelEvery || room != m_labelRoom || chars != m_labelChars) &&
         m_tickLabels.size() == labels) {
         m_labelEvery = every;
         m_labelRoom = room;
         m_labelChars = chars;
-        const QStringList shown = chars == kMaxTickLabel ? m_tickLabels : tickLabels(m_groups, chars);
         auto ticker = QSharedPointer<QCPAxisTickerText>::create();
         for (int i = 0; i < labels; ++i) {
             QStringList lines = i % every == 0 ? shown[i].split(QLatin1Char('\n')) : QStringList();
@@ -751,7 +751,7 @@ void BoxPlotView::updateTickLabels()
         x->setTicker(ticker);
     }
     if (chars != kMaxTickLabel)
-        widest = widestOf(tickLabels(m_groups, chars));
+        widest = widestOf(shown);
     // A rotated label reaches left of its tick by its width × cos 30°: the first one needs that room
     // beside the y axis, or its start is cut off.
     int left = 0;
