@@ -1004,6 +1004,70 @@ private slots:
                                                                      onlyB.front()));
     }
 
+    // Variants whose labels are numbers: the CSV (of `steps` and of the report) holds the neighbours
+    // compared after the candidates, each row as --format json has it. It had held the candidates only.
+    void sweepCsvHoldsTheNeighbours()
+    {
+        const QString jax = testdata::path("jax_h100");
+        QStringList sides;
+        int k = 0;
+        for (const char *folder : {"jax_command_buffers", "jax_named_scopes", "jax_named_scopes_cublas"})
+            sides << QStringLiteral("%1=%2/%3/trace_file_matmul_*").arg(++k).arg(jax, QLatin1String(folder));
+        QTemporaryDir dir;
+        const QString csvPath = dir.filePath(QStringLiteral("steps.csv"));
+        const ProcessResult cli =
+            runProcess(QStringLiteral(SCOPELINE_CLI), QStringList{QStringLiteral("steps")} + sides +
+                                                          QStringList{QStringLiteral("--csv"), csvPath});
+        QVERIFY2(cli.exitCode == 0, cli.err.constData());
+        QFile file(csvPath);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString csv = QString::fromUtf8(file.readAll());
+        const QStringList lines = csv.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 1 + 4 * kStepParts); // two candidates, then two neighbour pairs
+        const QStringList header = lines[0].split(QLatin1Char(','));
+        const ProcessResult json =
+            runProcess(QStringLiteral(SCOPELINE_CLI),
+                       QStringList{QStringLiteral("steps")} + sides +
+                           QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(json.exitCode == 0, json.err.constData());
+        const QJsonArray neighbours = QJsonDocument::fromJson(json.out)
+                                          .object()[QStringLiteral("sweep")]
+                                          .toObject()[QStringLiteral("neighbours")]
+                                          .toArray();
+        QCOMPARE(neighbours.size(), 2);
+        int compared = 0;
+        for (int pair = 0; pair < 2; ++pair) {
+            const QJsonArray rows = neighbours[pair].toObject()[QStringLiteral("rows")].toArray();
+            QCOMPARE(rows.size(), kStepParts);
+            for (int r = 0; r < kStepParts; ++r) {
+                const QStringList cells = lines[1 + (2 + pair) * kStepParts + r].split(QLatin1Char(','));
+                QCOMPARE(cells[0], pair == 0 ? QStringLiteral("1→2") : QStringLiteral("2→3"));
+                const QJsonObject want = rows[r].toObject();
+                for (const char *key :
+                     {"component", "verdict", "p", "ci_low_ns", "ci_high_ns", "mean_b_ns"}) {
+                    const QString cell = cells.value(header.indexOf(QLatin1String(key)));
+                    const QJsonValue value = want[QLatin1String(key)];
+                    if (value.isDouble())
+                        QVERIFY2(std::fabs(cell.toDouble() - value.toDouble()) <=
+                                     1e-12 * std::fabs(value.toDouble()),
+                                 qPrintable(lines[1 + (2 + pair) * kStepParts + r]));
+                    else
+                        QCOMPARE(cell, value.toString());
+                    ++compared;
+                }
+            }
+        }
+        QCOMPARE(compared, 2 * kStepParts * 6);
+        const ProcessResult report =
+            runProcess(QStringLiteral(SCOPELINE_CLI),
+                       QStringList{QStringLiteral("report")} + sides +
+                           QStringList{QStringLiteral("--out"), dir.filePath(QStringLiteral("report"))});
+        QVERIFY2(report.exitCode == 0, report.err.constData());
+        QFile reportCsv(dir.filePath(QStringLiteral("report/variants_steps.csv")));
+        QVERIFY(reportCsv.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(reportCsv.readAll()), csv);
+    }
+
     // One candidate is a pair: the same rows as the pair's, p, intervals and verdicts.
     // A sweep of one run a point tests no neighbour: it says so rather than "no neighbours differ".
     void untestedSweepSaysSo()

@@ -216,17 +216,8 @@ int printSweep(const Sweep &sweep, const QString &name, const QString &csv, Outp
         printSweepMarkdown(sweep, name);
     else
         printSweepText(sweep, name);
-    if (!csv.isEmpty()) {
-        QStringList labels;
-        std::vector<const std::vector<StepRow> *> tables;
-        for (std::size_t i = 0; i < sweep.adjacent().size(); ++i) {
-            labels << QStringLiteral("%1→%2").arg(Sweep::valueText(sweep.points()[i].parameter),
-                                                  Sweep::valueText(sweep.points()[i + 1].parameter));
-            tables.push_back(&sweep.adjacent()[i].rows());
-        }
-        if (!writeTextFile(csv, variantTableCsv(StepBreakdown::columns(), labels, tables)))
-            return Unreadable;
-    }
+    if (!csv.isEmpty() && !writeTextFile(csv, VariantSteps::csv(sweep.adjacentRows())))
+        return Unreadable;
     return Success;
 }
 
@@ -265,7 +256,7 @@ int variantSteps(const QList<SideArgument> &sides, const StepBreakdownOptions &o
     out().flush();
     for (std::size_t i = 0; i < variants.comparisons().size(); ++i)
         warnStepsMissing(variants.comparisons()[i], sides[0].label, loaded.labels[qsizetype(i)]);
-    if (!csv.isEmpty() && !writeTextFile(csv, variants.toCsv()))
+    if (!csv.isEmpty() && !writeTextFile(csv, variantStepsCsv(variants, swept ? &*swept : nullptr)))
         return Unreadable;
     return gateStatus(gate);
 }

@@ -224,6 +224,18 @@ QStringList Sweep::appeared(int pair) const
     return m_appeared.at(std::size_t(pair));
 }
 
+std::vector<VariantStepRow> Sweep::adjacentRows() const
+{
+    std::vector<VariantStepRow> rows;
+    for (std::size_t i = 0; i < m_adjacent.size(); ++i) {
+        const QString label = QStringLiteral("%1→%2").arg(valueText(m_points[i].parameter),
+                                                          valueText(m_points[i + 1].parameter));
+        for (const StepRow &row : m_adjacent[i].rows())
+            rows.push_back({label, row, row.ratio()});
+    }
+    return rows;
+}
+
 QString Sweep::pairLine(int pair, const QString &name) const
 {
     const SweepPoint &from = m_points[std::size_t(pair)], &to = m_points[std::size_t(pair) + 1];
@@ -239,6 +251,15 @@ QString Sweep::pairLine(int pair, const QString &name) const
     else if (!gone.isEmpty())
         line += tr(", %1 vanishes").arg(gone.front());
     return line;
+}
+
+QString variantStepsCsv(const VariantSteps &variants, const Sweep *sweep)
+{
+    std::vector<VariantStepRow> rows = variants.rows();
+    if (sweep)
+        for (VariantStepRow &row : sweep->adjacentRows())
+            rows.push_back(std::move(row));
+    return VariantSteps::csv(rows);
 }
 
 } // namespace scopeline

@@ -6,6 +6,7 @@
 // appear or vanish are named.
 
 #include "model/comparison/stepbreakdown.h"
+#include "model/comparison/variantsteps.h"
 
 #include <QStringList>
 
@@ -48,6 +49,8 @@ public:
     const std::vector<SweepPoint> &points() const { return m_points; }
     // Point i + 1 against point i, judged together.
     const std::vector<StepBreakdown> &adjacent() const { return m_adjacent; }
+    // Every adjacent pair's rows as the variants' table has them, labelled "5→10": the CSV's rows.
+    std::vector<VariantStepRow> adjacentRows() const;
     // A point's mean step, as its comparisons with its neighbours have it.
     double stepNs(std::size_t point) const;
     // Of the adjacent pairs called faster or slower, the one whose step changed most for its change of
@@ -73,5 +76,9 @@ private:
     std::vector<QStringList> m_vanished, m_appeared;
     int m_jump = -1;
 };
+
+// The variants' step CSV: each candidate against the baseline, then, where they are a sweep, its
+// neighbours against each other.
+QString variantStepsCsv(const VariantSteps &variants, const Sweep *sweep);
 
 } // namespace scopeline

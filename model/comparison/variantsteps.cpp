@@ -28,9 +28,14 @@ VariantSteps::VariantSteps(const QList<LoadedRun> &baseline, const std::vector<Q
 
 QString VariantSteps::toCsv() const
 {
+    return csv(rows());
+}
+
+QString VariantSteps::csv(const std::vector<VariantStepRow> &rows)
+{
     // the variant, every column of the pair's CSV, then the ratio B / A and its interval
     using C = TableColumn<VariantStepRow>;
-    static const std::vector<C> csv = [] {
+    static const std::vector<C> all = [] {
         std::vector<C> list = {columns().front()};
         for (C &c : liftColumns(StepBreakdown::columns(), &VariantStepRow::row))
             list.push_back(std::move(c));
@@ -46,7 +51,7 @@ QString VariantSteps::toCsv() const
                          bound(&stats::RatioInterval::high), cell::text});
         return list;
     }();
-    return tableCsv(csv, rows());
+    return tableCsv(all, rows);
 }
 
 namespace {

@@ -51,6 +51,8 @@ public:
     // The pair's CSV with a `variant` column first and the ratio with its interval last (ratio,
     // ratio_ci_low, ratio_ci_high): each candidate's rows in the order given.
     QString toCsv() const;
+    // Those columns over any such rows (a sweep's neighbours too).
+    static QString csv(const std::vector<VariantStepRow> &rows);
     // "reduce-overhead: step −78.0 % [−99.0, −58.0] (B faster), of which Idle: CPU launched late
     // −6.40 ms": the change of the mean step as a ratio with Fieller's interval at the step row's level,
     // and the part of the step that changed most.

@@ -78,7 +78,8 @@ std::vector<std::pair<QString, std::function<QString()>>> csvFiles(const ReportE
             files.emplace_back(kRanksCollectivesCsv, [&input] { return input.ranks->collectivesCsv(); });
     }
     if (input.variantSteps)
-        files.emplace_back(kVariantStepsCsv, [&input] { return input.variantSteps->toCsv(); });
+        files.emplace_back(kVariantStepsCsv,
+                           [&input] { return variantStepsCsv(*input.variantSteps, input.variantSweep); });
     if (input.variantDiff)
         files.emplace_back(kVariantDiffCsv, [&input] { return input.variantDiff->toCsv(); });
     if (input.variantScopes)
