@@ -549,7 +549,7 @@ private slots:
         notes.clear();
         const std::vector<TraceRun> repeated = TraceFolder::scan(copies, &error, &notes);
         QCOMPARE(repeated.size(), std::size_t(2));
-        QVERIFY(repeated[0].rank < 0 && repeated[0].name != repeated[1].name);
+        QVERIFY(repeated[0].rank == 3 && repeated[1].rank == 3 && repeated[0].name != repeated[1].name);
         // each said to be one GPU of a job, as one such file alone is
         QCOMPARE(notes.filter(QLatin1String("rank 3 of a job of 8 GPUs, alone here")).size(), 2);
         // one rank of 8 alone (its distributedInfo says so): a run, said to be one GPU of a job
@@ -733,14 +733,18 @@ private slots:
         const RankTable two(partialRuns, wholeRuns, {});
         const QString notes = two.notes().join(QLatin1Char('\n'));
         QVERIFY2(notes.contains(QLatin1String("rank 0, 1, 3, 4, 6, 7 missing")), qPrintable(notes));
+        // the same job's ranks 2 and 5 against all 8: compared on the two, no caveat
         const QString differentSets = QStringLiteral("A's runs have 2 rank(s), B's 8");
-        QVERIFY2(two.caveat().contains(differentSets), qPrintable(two.caveat()));
+        QVERIFY2(two.caveat().isEmpty(), qPrintable(two.caveat()));
+        QVERIFY2(notes.contains(QLatin1String("compared on ranks 2, 5")), qPrintable(notes));
         QVERIFY(!RankTable(wholeRuns, wholeRuns, {})
                      .notes()
                      .join(QLatin1Char('\n'))
                      .contains(QLatin1String("different sets")));
-        // and the step time, its parts and the kernels say it beside their verdicts, as the ranks do
-        QVERIFY(StepBreakdown(partialRuns, wholeRuns).row(StepPart::Step).caveat.contains(differentSets));
+        // and the step time, as the ranks; the kernels, per run of all its GPUs, say it beside their verdicts
+        QVERIFY(StepBreakdown(partialRuns, wholeRuns).row(StepPart::Step).caveat.isEmpty());
+        QVERIFY(
+            StepBreakdown(partialRuns, wholeRuns).note().contains(QLatin1String("compared on ranks 2, 5")));
         QVERIFY(KernelDiff(partialRuns, wholeRuns).summary().caveat.contains(differentSets));
         QVERIFY(StepBreakdown(wholeRuns, wholeRuns).row(StepPart::Step).caveat.isEmpty());
         // more processes do not lift it: no such advice follows it
@@ -813,10 +817,14 @@ private slots:
         QVERIFY(allReduce->algbwGBps > 0 && allReduce->busbwGBps >= allReduce->algbwGBps);
         if (trace.contains(QLatin1String("renamed"))) // 8 ranks: nccl-tests' 2(n-1)/n
             QCOMPARE(allReduce->busbwGBps / allReduce->algbwGBps, 1.75);
-        // the summary file keeps the messages: the same figures from it
+        // the summary file keeps the messages: the same figures from it (named as `summarize` names a
+        // rank's, which keeps the rank of this file alone)
         QTemporaryDir dir;
-        const QString file = dir.filePath(QStringLiteral("run") + RunSummaryFile::suffix());
-        QCOMPARE(RunSummaryFile::write(*load(trace).front().summary, file), QString());
+        const LoadedRun loaded = load(trace).front();
+        const QString file =
+            dir.filePath(QStringLiteral("rank_%1_of_%2").arg(loaded.run.rank).arg(loaded.run.worldSize) +
+                         RunSummaryFile::suffix());
+        QCOMPARE(RunSummaryFile::write(*loaded.summary, file), QString());
         const RankTable fromFile(load(file), {}, options);
         QCOMPARE(compareKinds(fromFile, oracle({trace}, {QStringLiteral("--whole-run")})), kinds);
     }
@@ -961,6 +969,84 @@ private slots:
         QVERIFY2(oneRun.exitCode == 4 && oneRun.err.contains("not judged: step time, mean over ranks"),
                  oneRun.err.constData());
         QCOMPARE(ranksGate({sideA, QStringLiteral("--fail-on"), QStringLiteral("slower")}).exitCode, 1);
+    }
+
+    // Sides holding different ranks of jobs of 8 GPUs: A two launches of the whole job, B the same two
+    // launches' ranks 4–7 alone (a partial world). Each side's mean over its own ranks had compared
+    // other GPUs, and the rank-to-rank spread read as a change; the mean over ranks, the slowest rank and
+    // the step time are now of ranks 4–7 on both sides, the same files: no change, said in a note. A lone
+    // rank file keeps its rank, and is compared with that rank of the whole job.
+    void differentRanksCompareTheRanksBothHold()
+    {
+        QTemporaryDir dir(testdata::scratchDir());
+        QVERIFY(relaunchedJobs(dir.path(), {{1.0, 1.03}, {1.0, 1.03}}));
+        const QString sideA = dir.filePath(QStringLiteral("A")), sideB = dir.filePath(QStringLiteral("B"));
+        for (int run = 0; run < 2; ++run)
+            for (int rank = 0; rank < 4; ++rank)
+                QVERIFY(QFile::remove(QStringLiteral("%1/run_%2/%3").arg(sideB).arg(run).arg(m_files[rank])));
+        const QList<LoadedRun> a = load(sideA), b = load(sideB);
+        QCOMPARE(b.size(), 8);
+        const RankTable ranks(a, b, {});
+        // the mean over ranks 4–7 of each run of A, from its rank rows, then over the runs
+        double mean = 0, slowest = 0;
+        for (int run = 0; run < 2; ++run) {
+            double sum = 0, most = 0;
+            for (const RankRow &row : ranks.rows())
+                if (row.side == 0 && row.rank >= 4 && row.run == QStringLiteral("run_%1").arg(run)) {
+                    sum += row.stepNs;
+                    most = std::max(most, row.stepNs);
+                }
+            mean += sum / 4 / 2;
+            slowest += most / 2;
+        }
+        const RankComparisonRow &meanRow = ranks.comparison()[0], &slowestRow = ranks.comparison()[1];
+        QCOMPARE(meanRow.what, QStringLiteral("mean over ranks"));
+        for (const RankComparisonRow *row : {&meanRow, &slowestRow}) {
+            const double expected = row == &meanRow ? mean : slowest;
+            QVERIFY2(std::fabs(row->meanA - expected) <= 1e-9 * expected && row->meanB == row->meanA,
+                     qPrintable(QStringLiteral("%1: %2 against %3, oracle %4")
+                                    .arg(row->what)
+                                    .arg(row->meanA)
+                                    .arg(row->meanB)
+                                    .arg(expected)));
+            QCOMPARE(row->verdict, Verdict::NoSignificantChange);
+        }
+        const QString compared = QStringLiteral("A's runs hold ranks 0–7, B's ranks 4–7, of jobs of 8 GPUs: "
+                                                "compared on ranks 4–7");
+        QVERIFY2(ranks.notes().join(QLatin1Char('\n')).contains(compared),
+                 qPrintable(ranks.notes().join(u'\n')));
+        QVERIFY2(!ranks.caveat().contains(QLatin1String("different sets")), qPrintable(ranks.caveat()));
+        const StepBreakdown steps(a, b);
+        QCOMPARE(steps.row(StepPart::Step).delta, 0.0);
+        QVERIFY2(std::fabs(steps.row(StepPart::Step).meanA - mean) <= 1e-9 * mean,
+                 qPrintable(steps.stepLine()));
+        QVERIFY2(steps.note().contains(compared), qPrintable(steps.note()));
+        const ProcessResult gate =
+            runProcess(QStringLiteral(SCOPELINE_CLI),
+                       {QStringLiteral("ranks"), sideA, sideB, QStringLiteral("--fail-on"),
+                        QStringLiteral("change"), QStringLiteral("--strict")});
+        QVERIFY2(gate.exitCode == 0 && gate.out.contains(compared.toUtf8()), gate.out.constData());
+        // a lone rank file: its rank, compared with that rank of the whole job
+        const QString lone = QDir(testdata::dlrmRun()).filePath(m_files[3]);
+        const QList<LoadedRun> oneRank = load(lone), job = load(testdata::dlrmRun());
+        QCOMPARE(oneRank.size(), 1);
+        QCOMPARE(oneRank.front().run.rank, 3);
+        QCOMPARE(oneRank.front().run.worldSize, 8);
+        const RankTable lonely(oneRank, job, {});
+        const auto row = [&lonely](const QString &what) {
+            return *std::find_if(lonely.comparison().begin(), lonely.comparison().end(),
+                                 [&what](const RankComparisonRow &r) { return r.what == what; });
+        };
+        QCOMPARE(row(QStringLiteral("rank 3")).unitsA, 1);
+        QCOMPARE(row(QStringLiteral("rank 3")).meanA, row(QStringLiteral("rank 3")).meanB);
+        QCOMPARE(row(QStringLiteral("mean over ranks")).delta, 0.0);
+        QCOMPARE(StepBreakdown(oneRank, job).row(StepPart::Step).delta, 0.0);
+        const ProcessResult info = runProcess(QStringLiteral(SCOPELINE_CLI),
+                                              {QStringLiteral("info"), QStringLiteral("--json"), lone});
+        QVERIFY2(info.exitCode == 0, info.err.constData());
+        const QJsonObject run = QJsonDocument::fromJson(info.out).object(); // one trace: its object
+        QCOMPARE(run[QStringLiteral("rank")].toInt(-1), 3);
+        QCOMPARE(run[QStringLiteral("world_size")].toInt(-1), 8);
     }
 
     // ranks A B C: each candidate against the baseline, judged together. Three launches of the DLRM

@@ -422,7 +422,9 @@ void RankTable::compare()
         origins[row.side].push_back(row.origin);
     }
     const Replication replication(origins[0], origins[1]);
-    m_caveat = replication.caveat();
+    const ComparedRanks compared = ComparedRanks::of(origins[0], origins[1]);
+    m_caveat = replication.caveat(!compared.all);
+    m_comparedNote = compared.note();
     // Per side, what is compared -> a value per entry (NaN: none there): its step time, its run's
     // slowest rank's, and for each rank its own; then one value per unit.
     std::vector<QString> order = {tr("mean over ranks"), tr("slowest rank")};
@@ -431,7 +433,7 @@ void RankTable::compare()
         const std::vector<const RankRow *> &rows = entries[side];
         std::map<int, double> slowest; // by run
         for (std::size_t i = 0; i < rows.size(); ++i)
-            if (!std::isnan(rows[i]->stepNs)) {
+            if (!std::isnan(rows[i]->stepNs) && compared.counts(rows[i]->rank)) {
                 double &s =
                     slowest.try_emplace(replication.runOf(side, int(i)), rows[i]->stepNs).first->second;
                 s = std::max(s, rows[i]->stepNs);
@@ -445,7 +447,7 @@ void RankTable::compare()
         };
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const auto run = slowest.find(replication.runOf(side, int(i)));
-            entry(order[0])[i] = rows[i]->stepNs;
+            entry(order[0])[i] = compared.counts(rows[i]->rank) ? rows[i]->stepNs : RankComparisonRow::kUnset;
             entry(order[1])[i] = run == slowest.end() ? RankComparisonRow::kUnset : run->second;
             if (rows[i]->rank >= 0) {
                 const QString rank = tr("rank %1").arg(rows[i]->rank);
@@ -869,6 +871,8 @@ QStringList RankTable::notes() const
     QStringList lines;
     for (const RunCollectives &c : m_collectives)
         lines << note(c);
+    if (!m_comparedNote.isEmpty())
+        lines << m_comparedNote;
     return lines;
 }
 

@@ -120,7 +120,8 @@ public:
     QString toCsv() const;          // the per-rank rows
     QString comparisonCsv() const;  // A against B; a header alone without B
     QString collectivesCsv() const; // the kinds of collective
-    // The slowest rank of each run and how the collectives matched, a line each (note() of each run).
+    // The slowest rank of each run and how the collectives matched, a line each (note() of each run),
+    // then which ranks A against B compares where the sides hold different ones (ComparedRanks).
     QStringList notes() const;
     // sideName: how the run's side is named ("A", "B" when empty; a variant's label).
     QString note(const RunCollectives &run, const QString &sideName = {}) const;
@@ -138,7 +139,8 @@ private:
     std::vector<RunCollectives> m_collectives;
     std::vector<RankComparisonRow> m_comparison;
     std::vector<CollectiveRow> m_kinds;
-    QString m_caveat; // Replication::caveat
+    QString m_caveat;       // Replication::caveat
+    QString m_comparedNote; // ComparedRanks::note
 };
 
 } // namespace scopeline

@@ -7,7 +7,9 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace scopeline {
@@ -119,7 +121,8 @@ RunOrigin Replication::originOf(const LoadedRun &run)
     const LaunchOrigin launches = run.summary ? run.summary->launchOrigin
                                   : run.trace ? LaunchOrigin::of(*run.trace)
                                               : LaunchOrigin();
-    return RunOrigin{processOf(run), rankedRunOf(run), launches.firstId, launches.lastId, run.run.file};
+    return RunOrigin{processOf(run), rankedRunOf(run), launches.firstId, launches.lastId,
+                     run.run.file,   run.run.rank,     run.run.worldSize};
 }
 
 QString Replication::rankedRunOf(const LoadedRun &run)
@@ -194,10 +197,10 @@ QString Replication::unitName() const
                        : QCoreApplication::translate("Replication", "run");
 }
 
-QString Replication::caveat() const
+QString Replication::caveat(bool ranksMatched) const
 {
     QStringList caveats;
-    if (const QString ranks = rankCaveat(); !ranks.isEmpty())
+    if (const QString ranks = ranksMatched ? QString() : rankCaveat(); !ranks.isEmpty())
         caveats << ranks;
     // one run on a side: no run-level test to carry it, and "one run" says more
     if (!m_byProcess && !m_shared && std::min(m_runs[0], m_runs[1]) >= 2)
@@ -244,6 +247,76 @@ QString Replication::rankCaveat() const
                                        "A's runs have %1 rank(s), B's %2: A against B compares different "
                                        "sets of GPUs")
         .arg(counts(m_ranksPerRun[0]), counts(m_ranksPerRun[1]));
+}
+
+namespace {
+
+// "rank 3", "ranks 0–7", "ranks 0, 2, 5"
+QString rankSetText(const std::set<int> &ranks)
+{
+    if (ranks.empty())
+        return QCoreApplication::translate("Replication", "no rank");
+    if (ranks.size() == 1)
+        return QCoreApplication::translate("Replication", "rank %1").arg(*ranks.begin());
+    if (*ranks.rbegin() - *ranks.begin() + 1 == int(ranks.size()))
+        return QCoreApplication::translate("Replication", "ranks %1–%2")
+            .arg(*ranks.begin())
+            .arg(*ranks.rbegin());
+    QStringList list;
+    for (int r : ranks)
+        list << QString::number(r);
+    return QCoreApplication::translate("Replication", "ranks %1").arg(list.join(QStringLiteral(", ")));
+}
+
+} // namespace
+
+ComparedRanks ComparedRanks::of(const std::vector<RunOrigin> &a, const std::vector<RunOrigin> &b)
+{
+    ComparedRanks compared;
+    std::map<QString, std::set<int>> runs[2]; // a side's runs (by their ranks' run) -> their ranks
+    std::set<int> heldBy[2];
+    for (int side = 0; side < 2; ++side)
+        for (const RunOrigin &run : side == 0 ? a : b) {
+            if (run.rank < 0 || run.worldSize <= 0 ||
+                (compared.worldSize > 0 && run.worldSize != compared.worldSize))
+                return {}; // a GPU alone, or jobs of other sizes (8 GPUs against 4): each side whole
+            compared.worldSize = run.worldSize;
+            runs[side][run.rankedRun.isEmpty() ? run.file : run.rankedRun].insert(run.rank);
+            heldBy[side].insert(run.rank);
+        }
+    std::optional<std::set<int>> every;
+    bool differ = false;
+    for (const auto &side : runs)
+        for (const auto &[name, ranks] : side) {
+            differ = differ || (every && *every != ranks);
+            if (!every) {
+                every = ranks;
+                continue;
+            }
+            std::set<int> both;
+            std::set_intersection(every->begin(), every->end(), ranks.begin(), ranks.end(),
+                                  std::inserter(both, both.end()));
+            every = std::move(both);
+        }
+    if (!every || !differ)
+        return {};
+    compared.all = false;
+    compared.ranks = *every;
+    for (int side = 0; side < 2; ++side)
+        compared.held[side] = rankSetText(heldBy[side]);
+    return compared;
+}
+
+QString ComparedRanks::note() const
+{
+    if (all)
+        return {};
+    return QCoreApplication::translate("Replication",
+                                       "A's runs hold %1, B's %2, of jobs of %3 GPUs: compared on %4, which "
+                                       "every run holds (a side's other ranks would compare other GPUs)")
+        .arg(held[0], held[1])
+        .arg(worldSize)
+        .arg(rankSetText(ranks));
 }
 
 } // namespace scopeline

@@ -26,6 +26,25 @@ struct RunOrigin
     // process under a reused pid (a container's) starts again from the same ids.
     int64_t firstLaunchId = -1, lastLaunchId = -1;
     QString file; // the run's file: B may be A's very runs (two scopes of each, a scope sweep)
+    int rank = -1, worldSize = 0; // the GPU of a job it is (TraceRun), -1 and 0 when not one
+};
+
+// The GPUs A and B are compared on. Where every entry of both sides is a rank of jobs of one stated
+// size and the runs hold different ranks (a partial world, a lone rank file against its whole job),
+// a side's mean over its own ranks would compare other GPUs, and rank-to-rank differences would read
+// as a change: only the ranks every run holds are compared. Empty `ranks` with `all` set: all count.
+struct ComparedRanks
+{
+    bool all = true;
+    std::set<int> ranks; // with all unset: the ranks every run of both sides holds (maybe none)
+    QString held[2];     // "ranks 0–7", what a side's runs hold, for the note
+    int worldSize = 0;
+
+    static ComparedRanks of(const std::vector<RunOrigin> &a, const std::vector<RunOrigin> &b);
+    bool counts(int rank) const { return all || ranks.count(rank) > 0; }
+    // "A's runs hold ranks 0–7, B's rank 3 of jobs of 8 GPUs: compared on rank 3, which every run
+    // holds"; empty when all count.
+    QString note() const;
 };
 
 class Replication
@@ -74,8 +93,9 @@ public:
     QString unitName() const;
     // What every run-level call must say: one process a side, so differences between processes were
     // not measured (empty when they were, byProcess, or cancel, sharedProcess, and with one run on a
-    // side: no run-level call, its "one run" says more); and rankCaveat.
-    QString caveat() const;
+    // side: no run-level call, its "one run" says more); and rankCaveat, unless ranksMatched (the
+    // values compared are of the same GPUs, ComparedRanks).
+    QString caveat(bool ranksMatched = false) const;
     // Runs of different numbers of ranks (8 GPUs against 4): A against B compares different sets of
     // GPUs, whatever the runs; empty when every run has as many.
     QString rankCaveat() const;

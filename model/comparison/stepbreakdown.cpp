@@ -370,6 +370,8 @@ QString StepBreakdown::note() const
                          .arg(ranks ? tr("rank files") : tr("runs"))
                          .arg(formatDuration(perStep));
     }
+    if (const QString ranks = m_comparedRanks.note(); !ranks.isEmpty())
+        lines << ranks;
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -452,6 +454,12 @@ void StepBreakdown::compare()
             origins[side].push_back(run.origin);
     const Replication replication(origins[0], origins[1]);
     m_byProcess = replication.byProcess();
+    m_comparedRanks = ComparedRanks::of(origins[0], origins[1]);
+    // the value of an entry as compared: NaN for a rank outside the ranks compared, as for a run without
+    // steps
+    const auto compared = [this](const RunSteps &run, double value) {
+        return m_comparedRanks.counts(run.origin.rank) ? value : RunSteps::kUnset;
+    };
 
     const auto communicates = [](const RunSteps &run) { return run.hasCommunication(); };
     const bool communication = m_communication = std::any_of(m_runsA.begin(), m_runsA.end(), communicates) ||
@@ -476,7 +484,7 @@ void StepBreakdown::compare()
             std::map<QString, int64_t> stepsOfRun;
             const std::vector<RunSteps> &runs = side == 0 ? m_runsA : m_runsB;
             for (std::size_t r = 0; r < runs.size(); ++r) {
-                perRun.push_back(runs[r].mean[part]);
+                perRun.push_back(compared(runs[r], runs[r].mean[part]));
                 int64_t &n = stepsOfRun[runs[r].origin.rankedRun.isEmpty() ? QString::number(r)
                                                                            : runs[r].origin.rankedRun];
                 n = std::max(n, int64_t(runs[r].steps.size()));
@@ -510,9 +518,9 @@ void StepBreakdown::compare()
         else if (row.unitsA < 2 || row.unitsB < 2) {
             row.reason = m_byProcess ? tr("one process on a side: process-to-process variation not measured")
                                      : tr("one run on a side: run-to-run variation not measured");
-            row.caveat = replication.rankCaveat();
+            row.caveat = m_comparedRanks.all ? replication.rankCaveat() : QString();
         } else
-            row.caveat = replication.caveat();
+            row.caveat = replication.caveat(!m_comparedRanks.all);
         // Without communication, compute is all of busy: nothing of its own to test (and no row
         // added to the parts' Holm family, so one-GPU tables judge as they did).
         if ((row.part == StepPart::Compute || row.part == StepPart::ExposedComm) && !communication) {
@@ -527,7 +535,7 @@ void StepBreakdown::compare()
     for (int side = 0; side < 2; ++side) {
         std::vector<double> perRun;
         for (const RunSteps &run : side == 0 ? m_runsA : m_runsB)
-            perRun.push_back(run.period());
+            perRun.push_back(compared(run, run.period()));
         (side == 0 ? m_period.unitMeansA : m_period.unitMeansB) = unitMeans(side, perRun);
     }
     m_period.unitsA = int(m_period.unitMeansA.size());

@@ -177,8 +177,8 @@ public:
     const StepRow &period() const { return m_period; }
     // "a step every 435.5 µs → 364.5 µs (−16.3 % [−18.0 %, −14.2 %])", empty without period figures.
     QString periodText() const;
-    // What the steps leave out that the figures may miss (RunSteps::unlaunchedKernels), a line a side; empty
-    // when nothing.
+    // What the steps leave out that the figures may miss (RunSteps::unlaunchedKernels), a line a side, and
+    // which ranks are compared where the sides hold different ones (ComparedRanks); empty when nothing.
     QString note() const;
 
     // Judges comparisons of candidates against one baseline together: the step rows of all one Holm
@@ -193,6 +193,7 @@ private:
     StepBreakdownOptions m_options;
     bool m_byProcess = false, m_communication = false;
     std::vector<RunSteps> m_runsA, m_runsB;
+    ComparedRanks m_comparedRanks; // the GPUs compared, where the sides hold different ones
     std::vector<StepRow> m_rows;
     StepRow m_period;
 };

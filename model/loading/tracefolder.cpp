@@ -45,6 +45,9 @@ QString summaryRunName(const QString &fileName)
 struct Seen
 {
     std::map<QString, QString> paths; // real path -> the path it was first found under
+    // A trace of one GPU of a job, alone in its folder (absolute path -> its rank): a run of its own
+    // that keeps its rank, so that A against B compares it with the same GPU of the other side.
+    std::map<QString, RankInfo> loneRanks;
     QStringList notes;
     QString error; // why the scan stopped, when it did for a reason of the files
 
@@ -60,6 +63,18 @@ struct Seen
         return inserted;
     }
 };
+
+// The run of a trace file that is no rank of a run of several: with its rank where it is one GPU of
+// a job alone in its folder.
+TraceRun traceRun(const QString &name, const QFileInfo &info, const Seen &seen)
+{
+    TraceRun run{name, info.absoluteFilePath()};
+    if (const auto lone = seen.loneRanks.find(run.file); lone != seen.loneRanks.end()) {
+        run.rank = lone->second.rank;
+        run.worldSize = lone->second.worldSize;
+    }
+    return run;
+}
 
 // The names in a folder that are not UTF-8, as Qt shows them (U+FFFD for their bytes). Qt leaves them
 // out of its listings, as it could not open them by the name it would give: without this, a run whose
@@ -159,12 +174,14 @@ bool addRankFiles(const QDir &dir, const QString &name, QFileInfoList &traces, S
         // One GPU of a job alone in its run (or copies of its file, repeated runs): its exposed
         // communication is mostly waiting for ranks not here.
         for (int i = 0; i < traces.size(); ++i)
-            if (const RankInfo &rank = ranks[std::size_t(i)]; rank.known() && rank.worldSize > 1)
+            if (const RankInfo &rank = ranks[std::size_t(i)]; rank.known() && rank.worldSize > 1) {
                 seen.notes << tr("%1: rank %2 of a job of %3 GPUs, alone here: its exposed communication "
                                  "includes waiting for the other ranks")
                                   .arg(QDir::toNativeSeparators(traces[i].absoluteFilePath()))
                                   .arg(rank.rank)
                                   .arg(rank.worldSize);
+                seen.loneRanks[traces[i].absoluteFilePath()] = rank;
+            }
         return true;
     }
     seen.error = rankProblem(dir, traces, ranks);
@@ -313,11 +330,13 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, Seen
         // it is the run folder's own (`summarize side/run_0 -o side/run_0`): then it is that run, and the
         // check for a summary beside its trace (below) finds the two.
         if (isSummary(info)) {
+            // a lone rank's summary is <run>/rank_<N>_of_<world>, as `summarize` writes a rank's
             const QString name = summaryRunName(info.fileName());
-            runs.push_back(
-                {runFolder && name == dir.dirName() ? runName({}) : runName(name), info.absoluteFilePath()});
+            const bool ownRun =
+                (runFolder && name == dir.dirName()) || seen.loneRanks.count(info.absoluteFilePath());
+            runs.push_back(traceRun(ownRun ? runName({}) : runName(name), info, seen));
         } else
-            runs.push_back({runFolder ? runName({}) : runName(info.fileName()), info.absoluteFilePath()});
+            runs.push_back(traceRun(runFolder ? runName({}) : runName(info.fileName()), info, seen));
     }
 
     if (depth >= kMaxDepth) { // said, where folders go deeper: a trace there would go missing unsaid
@@ -557,7 +576,7 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
                           seen, runs))
             return fail(seen.error);
         for (const QFileInfo &info : files)
-            runs.push_back({summaryRunName(info.fileName()), info.absoluteFilePath()});
+            runs.push_back(traceRun(summaryRunName(info.fileName()), info, seen));
     }
     if (runs.empty())
         return fail(tr("%1: no trace files found").arg(path));

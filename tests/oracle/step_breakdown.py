@@ -134,6 +134,17 @@ def rank_of(path):
     return int(m.group(1)) if m else None
 
 
+def lone_rank(path):
+    """The rank of a file alone in its run: only what its distributedInfo states of a world > 1."""
+    opener = gzip.open if open(path, "rb").read(2) == b"\x1f\x8b" else open
+    with opener(path, "rb") as f:
+        head = f.read(1 << 16).decode("utf-8", "replace")
+    m = re.search(r'"distributedInfo"\s*:\s*\{([^{}]*)', head)
+    world = m and re.search(r'"world_size"\s*:\s*(\d+)', m.group(1))
+    rank = m and re.search(r'"rank"\s*:\s*(\d+)', m.group(1))
+    return int(rank.group(1)) if world and rank and int(world.group(1)) > 1 else None
+
+
 def natural_key(s):
     return [int(c) if i % 2 else c for i, c in enumerate(re.split(r"([0-9]+)", s))]
 
@@ -155,7 +166,7 @@ def run_folder(path):
 def side_runs(arg):
     """[(run name, process, file, rank or None)] of a side, sorted naturally (a run's ranks by rank)."""
     if os.path.isfile(arg):
-        return [(os.path.basename(arg), "", arg, None)]
+        return [(os.path.basename(arg), "", arg, lone_rank(arg))]
     if os.path.isdir(arg):
         base, roots = arg, [arg]
     elif glob.has_magic(arg):
@@ -186,7 +197,7 @@ def side_runs(arg):
             name = os.path.basename(os.path.abspath(base)) if rel == "." else rel
         else:
             name = os.path.basename(f) if rel == "." else rel
-        runs.append((name, name.rpartition("/")[0], f, ranked.get(f)))
+        runs.append((name, name.rpartition("/")[0], f, ranked[f] if f in ranked else lone_rank(f)))
     return sorted(runs, key=lambda r: (natural_key(r[0]), -1 if r[3] is None else r[3], r[2]))
 
 
