@@ -314,6 +314,12 @@ private slots:
                                     "median ") +
                          units + ", Holm over scopes × candidates;"),
                      cli.out.constData());
+        // a run pair's tests are one family over scopes × candidates too (it had said "the scopes")
+        QVERIFY2(
+            cli.out.count("a run pair: Mann–Whitney on its samples, Holm over scopes × candidates of each "
+                          "pair") == 2 &&
+                !cli.out.contains("Holm over the scopes of each pair"),
+            cli.out.constData());
     }
 };
 

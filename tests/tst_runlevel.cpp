@@ -415,7 +415,7 @@ void TestRunLevel::variantsEqualScipy()
     QVERIFY(called > 0);
     const QJsonArray across = expected[QStringLiteral("across")].toArray();
     QCOMPARE(std::size_t(across.size()), variants.acrossVariants().size());
-    int threeGroups = 0, exact = 0;
+    int threeGroups = 0, exact = 0, holmShown = 0;
     for (std::size_t i = 0; i < variants.acrossVariants().size(); ++i) {
         const ScopeAcrossVariants &got = variants.acrossVariants()[i];
         const QJsonObject want = across[qsizetype(i)].toObject();
@@ -430,7 +430,14 @@ void TestRunLevel::variantsEqualScipy()
         QCOMPARE(got.text(0.05, 0.01).contains(QLatin1String("so few runs give no p under")),
                  got.test.method == stats::KruskalMethod::Exact && got.test.minP >= 0.05);
         QVERIFY2(close(got.pHolm, jsonNumber(want.value(QStringLiteral("p"))), 1e-9), qPrintable(got.scope));
+        // the line names the test's own p, then the Holm p where it differs (it had shown the Holm p as
+        // "exact p")
+        const QString line = got.text(0.05, 0.01), holm = formatPValue(got.pHolm);
+        QVERIFY2(line.contains(QStringLiteral(" p %1").arg(formatPValue(got.test.p))), qPrintable(line));
+        QCOMPARE(line.contains(QStringLiteral(", Holm p ") + holm), holm != formatPValue(got.test.p));
+        holmShown += holm != formatPValue(got.test.p);
     }
+    QVERIFY(holmShown > 0);
     QVERIFY(threeGroups > 0);
     QVERIFY(exact > 0); // three runs a variant: every split of nine ranks counted
 }

@@ -43,7 +43,7 @@ QString verdictLegend(const Replication &replication, double alpha, double thres
                       const QString &family = QStringLiteral("the scopes"))
 {
     const QString pairs =
-        QStringLiteral("a run pair: Mann–Whitney on its samples, Holm over the scopes of each pair");
+        QStringLiteral("a run pair: Mann–Whitney on its samples, Holm over %1 of each pair").arg(family);
     const QString medians = replication.byProcess() ? QStringLiteral("each process's mean run median")
                                                     : QStringLiteral("the run medians");
     const QString pooled =

@@ -127,7 +127,11 @@ QString ScopeAcrossVariants::text(double alpha, double threshold) const
     const QString p = test.method == stats::KruskalMethod::ChiSquared
                           ? QStringLiteral("p")
                           : QString::fromLatin1(stats::kruskalMethodName(test.method)) + QStringLiteral(" p");
-    QString line = QStringLiteral("H %1, %2 %3").arg(QString::number(test.h, 'g', 4), p, formatPValue(pHolm));
+    // the test's own p, then what Holm over the scopes made of it where that differs
+    QString line =
+        QStringLiteral("H %1, %2 %3").arg(QString::number(test.h, 'g', 4), p, formatPValue(test.p));
+    if (formatPValue(pHolm) != formatPValue(test.p))
+        line += QCoreApplication::translate("VariantScopes", ", Holm p %1").arg(formatPValue(pHolm));
     if (test.minP >= alpha) // exact, and the medians wholly apart would not be a finding either
         line += QCoreApplication::translate("VariantScopes", " (so few runs give no p under %1)")
                     .arg(formatPValue(test.minP));

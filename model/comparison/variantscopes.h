@@ -28,9 +28,10 @@ struct ScopeAcrossVariants
     QString reason, caveat;
     // The largest variant's median of its units over the smallest's, − 1: what a "differ" is worth.
     double spread() const;
-    // "H 8.83, permutation p 0.0164: the variants differ; one process a side: …" ("exact p", "permutation p":
-    // how p was found). They differ when the Holm p is below alpha and the spread at least the threshold (a
-    // smaller one: "no meaningful difference").
+    // "H 8.83, permutation p 0.0055, Holm p 0.0164: the variants differ; one process a side: …" ("exact
+    // p", "permutation p": how p was found; the Holm p over the scopes where it differs). They differ when
+    // the Holm p is below alpha and the spread at least the threshold (a smaller one: "no meaningful
+    // difference").
     QString text(double alpha, double threshold) const;
 };
 

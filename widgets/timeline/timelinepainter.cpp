@@ -269,10 +269,10 @@ void TimelinePainter::paintAxis()
         if (tick.x + 3 + fm.horizontalAdvance(tick.text) < plot.right())
             p.drawText(QPoint(tick.x + 3, kAxisHeight - 11), tick.text);
     }
-    // the visible span in the corner above the labels
+    // the width of the view in the corner above the labels ("span" is a run's GPU span elsewhere)
     p.setPen(th.axisText);
     p.drawText(QRect(8, 0, kLabelWidth - 12, kAxisHeight - 2), Qt::AlignVCenter | Qt::AlignLeft,
-               tr("span %1").arg(formatDuration(double(f.state.scale().span()))));
+               tr("view %1").arg(formatDuration(double(f.state.scale().span()))));
 }
 
 void TimelinePainter::paintHeaderLabel(const TimelineRow &row, int y)
