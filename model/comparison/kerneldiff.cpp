@@ -191,10 +191,19 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
     std::vector<Accumulator> rows;
     std::unordered_map<std::string, std::size_t> rowOfKey_;
     std::vector<RunOrigin> origins[2];
+    // Sides holding different GPUs of jobs of one size: only the ranks every run holds, as steps has them.
+    for (int s = 0; s < 2; ++s)
+        for (const LoadedRun &run : *sides[s])
+            if (run.summary)
+                origins[s].push_back(Replication::originOf(run));
+    const ComparedRanks compared = ComparedRanks::of(origins[0], origins[1]);
+    m_summary.comparedRanks = compared.note();
+    origins[0].clear();
+    origins[1].clear();
 
     for (int s = 0; s < 2; ++s) {
         for (const LoadedRun &run : *sides[s]) {
-            if (!run.summary)
+            if (!run.summary || !compared.counts(run.run.rank))
                 continue;
             const RunSummary &summary = *run.summary;
             const int r = runs[s]++;
@@ -546,6 +555,8 @@ QString KernelDiff::headerText() const
                           : tr("%1 v %2 runs").arg(s.runsA).arg(s.runsB));
     if (s.mostRanks > 1) // 13.8 calls per run: a mean over GPUs, not a count
         parts << tr("figures per run: a run's mean over its GPUs");
+    if (!s.comparedRanks.isEmpty())
+        parts << s.comparedRanks;
     parts << tr("GPU busy/run A %1 → B %2%3")
                  .arg(formatDuration(s.busyPerRunA), formatDuration(s.busyPerRunB),
                       change(s.busyPerRunA, s.busyPerRunB));

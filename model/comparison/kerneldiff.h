@@ -114,6 +114,7 @@ struct KernelDiffSummary
     bool byProcess = false; // the unit is the process
     int mostRanks = 1;      // Replication::mostRanks: above 1, figures per run are means over its GPUs
     QString caveat;         // Replication::caveat
+    QString comparedRanks;  // ComparedRanks::note: the ranks compared where the sides hold different ones
     // " per run", or where a run has several GPUs " per run (a run's mean over its GPUs)".
     QString perRunText() const;
 };
