@@ -4,6 +4,7 @@
 
 #include "widgets/panels/errorbanner.h"
 
+#include <QApplication>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QToolButton>
@@ -94,6 +95,41 @@ private slots:
                  qPrintable(QString::number(window.minimumSizeHint().width())));
         QCOMPARE(banner->details(), path + QStringLiteral(": no such file or folder"));
         QCOMPARE(banner->text(), path + QStringLiteral(": no such file or folder"));
+    }
+
+    // Under a dark palette the banner stays light: its Details and dismiss buttons keep dark text on it
+    // (they had taken the palette's light grey, about 1.1:1 against the banner).
+    void buttonsReadableUnderDarkPalette()
+    {
+        const QPalette before = QApplication::palette();
+        QPalette dark = before;
+        dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+        dark.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+        for (const QPalette::ColorRole role : {QPalette::WindowText, QPalette::ButtonText, QPalette::Text})
+            dark.setColor(role, QColor(0xdd, 0xdd, 0xdd));
+        QApplication::setPalette(dark);
+        {
+            ErrorBanner banner;
+            banner.showError(QStringLiteral("trace.json: invalid JSON"), QStringLiteral("details"));
+            banner.resize(600, banner.sizeHint().height());
+            banner.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&banner));
+            const int background = qGray(QColor(0xfd, 0xec, 0xea).rgb());
+            for (const char *name : {"errorDismiss", "errorDetailsToggle"}) {
+                auto *button = banner.findChild<QToolButton *>(QLatin1String(name));
+                QVERIFY(button);
+                const QImage image = banner.grab(button->geometry()).toImage();
+                int darkest = 255;
+                for (int y = 0; y < image.height(); ++y)
+                    for (int x = 0; x < image.width(); ++x)
+                        darkest = std::min(darkest, qGray(image.pixel(x, y)));
+                QVERIFY2(background - darkest >= 100, qPrintable(QStringLiteral("%1: darkest %2 on %3")
+                                                                     .arg(QLatin1String(name))
+                                                                     .arg(darkest)
+                                                                     .arg(background)));
+            }
+        }
+        QApplication::setPalette(before);
     }
 
     void addedButton()

@@ -27,9 +27,10 @@ ErrorBanner::ErrorBanner(QWidget *parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("errorBanner"));
     setAttribute(Qt::WA_StyledBackground); // a plain QWidget subclass paints no style-sheet background
-    // Scoped to the banner and its message, so that the details box keeps the normal colours.
+    // Scoped to the banner, its message and its tool buttons (whose text a dark palette made light grey
+    // on the light banner), so that the details box keeps the normal colours.
     setStyleSheet(QStringLiteral("#errorBanner { background: #fdecea; border: 1px solid #f5c2c0; }"
-                                 "#errorBanner > QLabel { color: #8c1d18; }"));
+                                 "#errorBanner > QLabel, #errorBanner > QToolButton { color: #8c1d18; }"));
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
 
     auto *layout = new QVBoxLayout(this);
