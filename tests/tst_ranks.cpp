@@ -586,7 +586,7 @@ private slots:
                      .contains(
                          QStringLiteral(
                              "rank 1, 3: kernels without a launch call in the trace ran during the steps and "
-                             "count in none (up to %1")
+                             "count in none (a mean of up to %1")
                              .arg(formatDuration(most))),
                  qPrintable(table.notes().join(QLatin1Char('\n'))));
         // each kind of collective: how many a step, how long, the rank it runs longest on
@@ -770,6 +770,34 @@ private slots:
         const KernelDiff perRun(oneGpu, oneGpu);
         QCOMPARE(perRun.summary().mostRanks, 1);
         QVERIFY(!perRun.headerText().contains(QLatin1String("GPUs")));
+    }
+
+    // A kind's figures are of its kernels in the steps, as its count per step is: MI300's five warm-up
+    // all-reduces outside the steps (ncclDevKernel_Generic, without the arg) had made a kind of "0 a step,
+    // 6.584 ms", and negative_queue's 5 SendRecv outside its steps had moved the median. A lone rank says
+    // what its profile lost, as a job's ranks do (it had said nothing).
+    void kindsAreOfTheStepsKernels()
+    {
+        for (const char *file : {"public/TraceLens/tests__traces__mi300__resnet_act_checkpoint.json.gz",
+                                 "public/HolisticTraceAnalysis/"
+                                 "tests__data__negative_queue_length_values_check__rank0.json.gz"}) {
+            const QString trace = testdata::path(file);
+            const RankTable table(load(trace), {}, {});
+            QVERIFY(!table.collectiveKinds().empty());
+            QCOMPARE(compareKinds(table, oracle({trace})), int(table.collectiveKinds().size()));
+            for (const CollectiveRow &kind : table.collectiveKinds())
+                QVERIFY2(kind.perStep > 0, qPrintable(kind.collective));
+            const QJsonArray rows = oracleRows({trace});
+            QCOMPARE(rows.size(), 1);
+            const double lost = rows[0].toObject()[QStringLiteral("unlaunched_ns")].toDouble();
+            QVERIFY(lost > 0);
+            const QString notes = table.notes().join(QLatin1Char('\n'));
+            QVERIFY2(
+                notes.contains(QStringLiteral(": kernels without a launch call in the trace ran during the "
+                                              "steps and count in none (a mean of %1 of GPU time a step)")
+                                   .arg(formatDuration(lost))),
+                qPrintable(notes));
+        }
     }
 
     // Message sizes from the args give bandwidths: RCCL on MI300 (8 ranks' group, BFloat16) and NCCL

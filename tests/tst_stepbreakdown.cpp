@@ -438,7 +438,7 @@ private slots:
         QVERIFY2(
             breakdown.note().startsWith(
                 QStringLiteral("A: kernels without a launch call in the trace ran while steps did and count "
-                               "in no step, in 2 of 8 rank files (up to %1 of GPU time a step)")
+                               "in no step, in 2 of 8 rank files (a mean of up to %1 of GPU time a step)")
                     .arg(formatDuration(mostPerStep))),
             qPrintable(breakdown.note()));
         const StepBreakdown whole(ranks, ranks, {StepBreakdownOptions::wholeRun()});

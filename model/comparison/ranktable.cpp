@@ -249,7 +249,7 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
         }
     if (!unlaunched.empty())
         notes << tr("rank %1: kernels without a launch call in the trace ran during the steps and count in "
-                    "none (up to %2 of GPU time a step): the profiler lost their calls")
+                    "none (a mean of up to %2 of GPU time a step): the profiler lost their calls")
                      .arg(rankList(unlaunched), formatDuration(unlaunchedNs));
     // Collectives of sub-groups (tensor parallel within data parallel) are matched across every rank by
     // name: their waits then cross groups.
@@ -358,6 +358,9 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
                                                        qsizetype(summary.strings().view(kernel.op).size()));
                 names[std::string(summary.nameOf(kernel))].push_back(
                     {kernel.start, kernel.end(), stepOf[k] < 0 ? -1 : keys[std::size_t(stepOf[k])], kind});
+                inSteps[kind] += stepOf[k] >= 0;
+                if (stepOf[k] < 0) // a kind's figures are of its kernels in the steps, as its count per step
+                    continue;
                 kinds[kind].durations[{std::size_t(&group - groups.data()), row.rank}].push_back(
                     double(kernel.duration));
                 while (message != summary.messages().end() && message->kernel < k)
@@ -368,7 +371,6 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
                     if (const double factor = busFactor(kind, message->groupSize); !std::isnan(factor))
                         kinds[kind].busbw.push_back(algbw * factor);
                 }
-                inSteps[kind] += stepOf[k] >= 0;
             }
             if (row.steps > 0)
                 for (const auto &[kind, n] : inSteps)
@@ -376,8 +378,17 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
         }
         if (group.size() >= 2)
             m_collectives.push_back(matchCollectives(side, group, byName, rankStepKeys, &m_rows[first]));
+        else if (m_rows.back().unlaunchedNs >
+                 0) // a GPU alone: what its profile lost, as a job's ranks say it
+            m_loneNotes
+                << tr("%1 %2: kernels without a launch call in the trace ran during the steps and "
+                      "count in none (a mean of %3 of GPU time a step): the profiler lost their calls")
+                       .arg(side == 0 ? QStringLiteral("A") : QStringLiteral("B"), group.front()->run.label(),
+                            formatDuration(m_rows.back().unlaunchedNs));
     }
     for (const auto &[kind, k] : kinds) {
+        if (k.durations.empty()) // its kernels all outside the steps
+            continue;
         CollectiveRow row;
         row.side = side;
         row.collective = kind;
@@ -871,6 +882,7 @@ QStringList RankTable::notes() const
     QStringList lines;
     for (const RunCollectives &c : m_collectives)
         lines << note(c);
+    lines << m_loneNotes;
     if (!m_comparedNote.isEmpty())
         lines << m_comparedNote;
     return lines;

@@ -121,7 +121,8 @@ public:
     QString comparisonCsv() const;  // A against B; a header alone without B
     QString collectivesCsv() const; // the kinds of collective
     // The slowest rank of each run and how the collectives matched, a line each (note() of each run),
-    // then which ranks A against B compares where the sides hold different ones (ComparedRanks).
+    // what a run of one GPU lost (launch calls), then which ranks A against B compares where the sides
+    // hold different ones (ComparedRanks).
     QStringList notes() const;
     // sideName: how the run's side is named ("A", "B" when empty; a variant's label).
     QString note(const RunCollectives &run, const QString &sideName = {}) const;
@@ -141,6 +142,7 @@ private:
     std::vector<CollectiveRow> m_kinds;
     QString m_caveat;       // Replication::caveat
     QString m_comparedNote; // ComparedRanks::note
+    QStringList m_loneNotes; // what the profiles of runs of one GPU lost
 };
 
 } // namespace scopeline

@@ -363,7 +363,8 @@ QString StepBreakdown::note() const
         }
         if (touched > 0)
             lines << tr("%1: kernels without a launch call in the trace ran while steps did and count in no "
-                        "step, in %2 of %3 %4 (up to %5 of GPU time a step): the profiler lost their calls")
+                        "step, in %2 of %3 %4 (a mean of up to %5 of GPU time a step): the profiler lost "
+                        "their calls")
                          .arg(side == 0 ? QStringLiteral("A") : QStringLiteral("B"))
                          .arg(touched)
                          .arg(runs.size())

@@ -20,7 +20,8 @@ Definitions
   latest, 1/t where t ranks tie for it) / (its counted collectives). end spread = latest end -
   earliest end of a collective. None for every rank when no collective matched, or when the median
   end spread is over 100 us (clocks of different hosts: the waits would measure the clocks).
-  Collective kinds (step_breakdown.collective_kind), per side over every rank of every run: per_step =
+  Collective kinds (step_breakdown.collective_kind) of kernels in a step (a kind with none: no row), per
+  side over every rank of every run: per_step =
   mean over ranks of (its kernels of the kind in its steps / its steps); median_ns = median of all
   their durations; rank_median_min_ns / rank_median_max_ns = the least / greatest of the ranks'
   medians, longest_on the rank of the greatest, or the ranks that tie for it ("3, 6"; None without
@@ -111,13 +112,15 @@ def side_rows(side, path, scope):
             for k in kernels:
                 if sb.is_communication(k):
                     kind = kinds.setdefault(sb.collective_kind(k), dict(per_step=[], durations={}, alg=[], bus=[]))
+                    counts[sb.collective_kind(k)] = counts.get(sb.collective_kind(k), 0) + (id(k) in in_step)
+                    if id(k) not in in_step:  # a kind's figures are of its kernels in the steps
+                        continue
                     kind["durations"].setdefault((name, rank), []).append(k["dur"])
                     alg, bus = bandwidths(k, sb.collective_kind(k))
                     if alg is not None:
                         kind["alg"].append(alg)
                     if bus is not None:
                         kind["bus"].append(bus)
-                    counts[sb.collective_kind(k)] = counts.get(sb.collective_kind(k), 0) + (id(k) in in_step)
             if n:
                 for kind, c in counts.items():
                     kinds[kind]["per_step"].append(c / n)
@@ -159,6 +162,8 @@ def side_rows(side, path, scope):
     kind_rows = []
     for kind in sorted(kinds):
         k = kinds[kind]
+        if not k["durations"]:  # none in a step
+            continue
         medians = [(median(d), key[1]) for key, d in k["durations"].items()]
         longest = max(m[0] for m in medians)
         longest_on = sorted({m[1] for m in medians if m[0] == longest and m[1] is not None and m[1] >= 0})
