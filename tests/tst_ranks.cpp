@@ -800,6 +800,23 @@ private slots:
         }
     }
 
+    // One collective, one kind: DLRM's kernels name theirs (ncclKernel_AllReduce_…), the HTA trace's
+    // args ("Collective name": "allreduce"); A against B had listed "AllReduce" and "allreduce" apart.
+    void collectiveKindsSharedAcrossSchemas()
+    {
+        const QString args =
+            testdata::path("public/HolisticTraceAnalysis/tests__data__nccl_parser_config__nccl_data.json.gz");
+        const RankTable table(load(testdata::dlrmRun()), load(args), {});
+        std::set<QString> a, b;
+        for (const CollectiveRow &row : table.collectiveKinds())
+            (row.side == 0 ? a : b).insert(row.collective);
+        QVERIFY(a.count(QStringLiteral("AllReduce")));
+        QVERIFY2(b.count(QStringLiteral("AllReduce")) && !b.count(QStringLiteral("allreduce")),
+                 qPrintable(QStringList(b.begin(), b.end()).join(u',')));
+        QCOMPARE(compareKinds(table, oracle({testdata::dlrmRun(), args})),
+                 int(table.collectiveKinds().size()));
+    }
+
     // Message sizes from the args give bandwidths: RCCL on MI300 (8 ranks' group, BFloat16) and NCCL
     // on A100 (a group of 2): every column of every kind against the oracle, the whole run as the step.
     void collectiveBandwidths_data()
@@ -842,9 +859,13 @@ private slots:
         options.stepScope = StepBreakdownOptions::wholeRun();
         const RankTable table(load(trace), {}, options);
         QCOMPARE(compareKinds(table, oracle({trace}, {QStringLiteral("--whole-run")})), kinds);
-        const auto allReduce =
-            std::find_if(table.collectiveKinds().begin(), table.collectiveKinds().end(),
-                         [&](const CollectiveRow &r) { return r.collective == allReduceName; });
+        const auto allReduce = std::find_if(
+            table.collectiveKinds().begin(), table.collectiveKinds().end(), [&](const CollectiveRow &r) {
+                // the arg's allreduce as NCCL's kernels name it; PyTorch's coalesced one as it is
+                return r.collective == (allReduceName == QLatin1String("allreduce")
+                                            ? QStringLiteral("AllReduce")
+                                            : allReduceName);
+            });
         QVERIFY(allReduce != table.collectiveKinds().end());
         QVERIFY(allReduce->algbwGBps > 0 && allReduce->busbwGBps >= allReduce->algbwGBps);
         if (trace.contains(QLatin1String("renamed"))) // 8 ranks: nccl-tests' 2(n-1)/n
@@ -888,8 +909,8 @@ private slots:
         std::set<QString> kinds(run.collectiveKinds.begin(), run.collectiveKinds.end()), inTable;
         for (const CollectiveRow &row : table.collectiveKinds())
             inTable.insert(row.collective);
-        QCOMPARE(kinds, inTable); // allreduce, broadcast and the five Generic kernels without the arg
-        QVERIFY(kinds.count(QStringLiteral("allreduce")) && kinds.count(QStringLiteral("broadcast")));
+        QCOMPARE(kinds, inTable); // AllReduce, Broadcast and the five Generic kernels without the arg
+        QVERIFY(kinds.count(QStringLiteral("AllReduce")) && kinds.count(QStringLiteral("Broadcast")));
         QVERIFY(std::all_of(run.collectiveNames.begin(), run.collectiveNames.end(), [](const QString &name) {
             return name.startsWith(QLatin1String("ncclDevKernel_Generic"));
         }));

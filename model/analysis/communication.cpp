@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <utility>
 
 namespace scopeline {
 
@@ -56,6 +57,27 @@ std::string ncclCollective(std::string_view name)
     return {};
 }
 
+// One collective, one name: PyTorch's "Collective name" arg (allreduce, reduce_scatter) and a
+// lower-cased kernel name as NCCL's kernels spell it (AllReduce, ReduceScatter), so that traces with and
+// without the arg share a row; other names (allreduce_coalesced, _allgather_base, send) as they are.
+std::string canonicalCollective(std::string name)
+{
+    static constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kNccl = {
+        {{"allreduce", "AllReduce"},
+         {"allgather", "AllGather"},
+         {"reducescatter", "ReduceScatter"},
+         {"broadcast", "Broadcast"},
+         {"reduce", "Reduce"},
+         {"sendrecv", "SendRecv"},
+         {"alltoall", "AllToAll"}}};
+    std::string key = lower(name);
+    key.erase(std::remove(key.begin(), key.end(), '_'), key.end());
+    for (const auto &[spelled, nccl] : kNccl)
+        if (key == spelled)
+            return std::string(nccl);
+    return name;
+}
+
 bool namedAsCommunication(std::string_view name)
 {
     const std::string low = lower(name);
@@ -73,13 +95,13 @@ bool isCommunicationKernel(std::string_view name, std::string_view op, std::stri
 std::string collectiveKind(std::string_view name, std::string_view op, std::string_view collectiveArg)
 {
     if (!collectiveArg.empty())
-        return std::string(collectiveArg);
+        return canonicalCollective(std::string(collectiveArg));
     if (std::string xla = xlaCollective(op); !xla.empty())
         return xla;
     if (lower(name).find("cross_device_reduce") != std::string::npos)
         return "cross_device_reduce";
     if (std::string nccl = ncclCollective(name); !nccl.empty() && nccl != "Generic")
-        return nccl;
+        return canonicalCollective(std::move(nccl));
     return namedAsCommunication(name) ? std::string(name.substr(0, name.find('('))) : std::string();
 }
 

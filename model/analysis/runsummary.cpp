@@ -150,7 +150,7 @@ RunSummary::RunSummary(const TraceAnalysis &analysis, std::shared_ptr<const Scop
         if (named || collectiveByOp || !collective.empty()) {
             kernel.flags |= kCommunication;
             if (!collective.empty()) {
-                kernel.op = m_strings.intern(collective);
+                kernel.op = m_strings.intern(collectiveKind({}, {}, collective)); // spelled as NCCL's
             } else {
                 // without the arg, the collective follows from the name and the op: worked out once
                 const auto [it, added] = collectiveOf.try_emplace({t.name[k], ops[p]}, 0);

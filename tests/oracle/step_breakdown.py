@@ -87,13 +87,23 @@ def is_communication(kernel):
             or bool(XLA_COLLECTIVE.fullmatch(hlo)))
 
 
+NCCL_NAMES = {n.lower(): n for n in ("AllReduce", "AllGather", "ReduceScatter", "Broadcast", "Reduce",
+                                      "SendRecv", "AllToAll")}
+
+
+def nccl_name(word):
+    """allreduce, reduce_scatter (any case, without "_") as NCCL's kernels spell them; else as is."""
+    return NCCL_NAMES.get(word.lower().replace("_", ""), word)
+
+
 def collective_kind(kernel):
     """The collective a communication kernel performs: its Collective name arg, an XLA op without
     -start/-done and numbering, "cross_device_reduce", the word after ncclKernel_/ncclDevKernel_/
-    rccl_kernel_ (any case; not "Generic"), else its name up to "("."""
+    rccl_kernel_ (any case; not "Generic"), else its name up to "(". The arg and the word are
+    spelled as NCCL's kernels spell the collective where it is one of theirs (nccl_name)."""
     name, args = kernel["name"], kernel.get("args") or {}
     if args.get("Collective name"):
-        return str(args["Collective name"])
+        return nccl_name(str(args["Collective name"]))
     m = XLA_COLLECTIVE.fullmatch(str(args.get("hlo_op", "")).split(" ")[0].lower())
     if m:
         return m.group(1)
@@ -101,7 +111,7 @@ def collective_kind(kernel):
         return "cross_device_reduce"
     m = re.match(r"(?:nccldevkernel|ncclkernel|rccl_kernel|rcclkernel)_([^_(]*)", name, re.I)
     if m and m.group(1) != "Generic":
-        return m.group(1)
+        return nccl_name(m.group(1))
     return name.split("(")[0]
 
 
