@@ -545,6 +545,27 @@ private slots:
         panel.setThreshold(0.01);
     }
 
+    // rocprof's matmul (no annotations, no steps) against itself: no scope on either side, and the panel
+    // says why where it had asked to select scopes from an empty list; a side with scopes says nothing.
+    void noScopesSaysWhy()
+    {
+        const QList<LoadedRun> runs = loadSide(testdata::path(
+            "public/rocmProfileData/examples__rocm-profile-data__results__matmul_result.json.gz"));
+        QCOMPARE(runs.size(), 1);
+        QVERIFY(runs.front().scopes && runs.front().scopes->scopes().empty() &&
+                runs.front().scopes->kernelCount() > 0);
+        ComparisonPanel panel;
+        panel.setSides(runs, runs, QStringLiteral("a"), QStringLiteral("b"));
+        QVERIFY2(panel.scopeNote().startsWith(QLatin1String("No scopes in A or B")),
+                 qPrintable(panel.scopeNote()));
+        QCOMPARE(panel.boxPlot()->hint(),
+                 QStringLiteral("No scopes in A or B to compare (see the note above)"));
+        const QList<LoadedRun> torch = loadSide(testdata::path("h100_runs/torch_compile/eager/run_0"));
+        panel.setSides(runs, torch, QStringLiteral("a"), QStringLiteral("torch"));
+        QVERIFY2(!panel.scopeNote().startsWith(QLatin1String("No scopes")), qPrintable(panel.scopeNote()));
+        QCOMPARE(panel.boxPlot()->hint(), QStringLiteral("Select scopes on the left to compare A and B"));
+    }
+
     // rocprofv3 without --hip-trace (A: 908_results.db) against a Kineto trace of an AMD GPU (B): A's
     // kernels have no launch calls, so no scope names; the note says that cause, the banner the trace's
     // own caveat under its side and file.

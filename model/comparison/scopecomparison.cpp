@@ -217,6 +217,25 @@ QString ScopeComparison::unnamedSideNote() const
         .arg(unnamed, named);
 }
 
+QString ScopeComparison::noScopesNote() const
+{
+    const auto scoped = [](const std::vector<const ScopeIndex *> &side) {
+        return std::any_of(side.begin(), side.end(),
+                           [](const ScopeIndex *index) { return index && !index->scopes().empty(); });
+    };
+    const auto hasKernels = [](const std::vector<const ScopeIndex *> &side) {
+        return std::any_of(side.begin(), side.end(),
+                           [](const ScopeIndex *index) { return index && index->kernelCount() > 0; });
+    };
+    if ((!hasKernels(m_a) && !hasKernels(m_b)) || scoped(m_a) || scoped(m_b))
+        return {};
+    return QCoreApplication::translate(
+        "ScopeComparison",
+        "No scopes in A or B: their kernels carry no names of steps or scopes, which come from annotations "
+        "around the launches (PyTorch record_function, NVTX or roctx ranges) and from JAX's op names. What "
+        "changed compares the whole runs and their kernels.");
+}
+
 QString ScopeComparison::kernelMixNote(double perRunA, double perRunB)
 {
     if (!(std::fabs(perRunA - perRunB) > 0.01 * std::max(perRunA, perRunB)))

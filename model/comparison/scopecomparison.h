@@ -125,6 +125,8 @@ public:
     int unnamedSide() const;
     // What that means and how to record scopes; empty when no side is unnamed.
     QString unnamedSideNote() const;
+    // Where neither side has a scope, not even a step: why, and where to look instead; empty otherwise.
+    QString noScopesNote() const;
     // Why kernels per run that differ by more than 1 % make a per-kernel comparison two mixes of
     // kernels; empty when they do not.
     static QString kernelMixNote(double perRunA, double perRunB);

@@ -264,7 +264,9 @@ void ComparisonPanel::setSides(const QList<LoadedRun> &a, const QList<LoadedRun>
     m_tableModel->setCaveat(caveat);
     m_tableModel->setRunNames(Replication::runNames(a), Replication::runNames(b));
     m_picker->setSides(a, b);
-    const QString note = ScopeComparison(m_indexA, m_indexB).unnamedSideNote();
+    const ScopeComparison scopes(m_indexA, m_indexB);
+    m_noScopes = !scopes.noScopesNote().isEmpty();
+    const QString note = m_noScopes ? scopes.noScopesNote() : scopes.unnamedSideNote();
     m_scopeNote->setText(note);
     m_scopeNote->setVisible(!note.isEmpty());
     m_boxPlot->setLabels(ScopeBoxPlot::legendLabel(labelA, tr("A")),
@@ -412,7 +414,8 @@ void ComparisonPanel::updatePlot()
         m_boxPlot->setHint(
             m_indexA.empty() && m_indexB.empty()
                 ? tr("Open a pair of traces, then select scopes on the left to compare A and B")
-                : tr("Select scopes on the left to compare A and B"));
+            : m_noScopes ? tr("No scopes in A or B to compare (see the note above)")
+                         : tr("Select scopes on the left to compare A and B"));
     else
         m_boxPlot->setHint(ScopeBoxPlot::noSamplesHint(rows(), scopes));
     m_boxPlot->setGroups(ScopeBoxPlot::groups(rows(), scopes, m_pooled));

@@ -87,6 +87,7 @@ private:
     QList<LoadedRun> m_runsA, m_runsB;          // keep the scope indexes alive
     std::unique_ptr<Replication> m_replication; // the runs' processes, for the run-level tests
     std::vector<const ScopeIndex *> m_indexA, m_indexB;
+    bool m_noScopes = false; // neither side has a scope to select (ScopeComparison::noScopesNote)
     SummaryStrip *m_summary = nullptr;
     CaveatBanner *m_caveat = nullptr;
     QLabel *m_scopeNote = nullptr;
