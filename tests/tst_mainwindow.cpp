@@ -962,7 +962,8 @@ private slots:
     }
 
     // A sweep over decades is drawn on a log axis, and a point without steps (rocprof's matmul has no
-    // ProfilerStep) leaves a gap in every line: its parts were drawn at 0.
+    // ProfilerStep, asked for: by default it makes the whole run the step) leaves a gap in every line:
+    // its parts were drawn at 0.
     void variantSweepOverDecades()
     {
         const QString rocm = testdata::path(
@@ -976,6 +977,9 @@ private slots:
                              QStringLiteral("K=10=") + torch + QStringLiteral("/proc_0"),
                              QStringLiteral("K=100=") + torch + QStringLiteral("/proc_1")});
         QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QCOMPARE(window.variantsView()->steps()->comparisons().front().stepScope(), QString());
+        window.variantsView()->setSettings(QStringLiteral("ProfilerStep"), 0.01, MatchMode::Component,
+                                           SampleMode::Kernel);
         const VariantBars *bars = window.variantsView()->bars();
         QCustomPlot *plot = bars->plot();
         QCOMPARE(plot->xAxis->scaleType(), QCPAxis::stLogarithmic);

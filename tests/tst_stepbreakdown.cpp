@@ -615,7 +615,8 @@ private slots:
         const QString jax = testdata::path("jax_h100/jax_named_scopes/trace_file_matmul_0");
         const ProcessResult variants =
             runProcess(QStringLiteral(SCOPELINE_CLI),
-                       {QStringLiteral("steps"), a, QStringLiteral("b=") + b, QStringLiteral("jax=") + jax});
+                       {QStringLiteral("steps"), a, QStringLiteral("b=") + b, QStringLiteral("jax=") + jax,
+                        QStringLiteral("--step"), QStringLiteral("ProfilerStep")});
         QCOMPARE(variants.exitCode, 0);
         QVERIFY2(variants.err.contains("with kernels in B (jax)") && !variants.err.contains("B (b)"),
                  variants.err.constData());
@@ -1124,6 +1125,8 @@ private slots:
     // A baseline without steps (rocprof's matmul) against a PyTorch and a JAX candidate: one step scope
     // for every pair and the sweep, decided from all variants. Each pair picked its own (ProfilerStep,
     // PjitFunction) and the sweep the baseline's (the whole run), so its figures were not the table's.
+    // A step scope that is not on every side leaves none to compare: the whole run (it had been the
+    // first side's ProfilerStep, and every pair "no step of ProfilerStep with kernels in A or B").
     void variantsShareOneStepScope()
     {
         const QString rocm = testdata::path(
@@ -1133,11 +1136,24 @@ private slots:
         const QList<LoadedRun> baseline = load(rocm), torch = load(kTorch + QStringLiteral("/eager")),
                                pjit = load(jax);
         const VariantSteps variants(baseline, {torch, pjit}, {QStringLiteral("2"), QStringLiteral("3")});
-        QCOMPARE(variants.comparisons()[0].stepScope(), QStringLiteral("ProfilerStep"));
-        QCOMPARE(variants.comparisons()[1].stepScope(), QStringLiteral("ProfilerStep"));
-        QCOMPARE(variants.comparisons()[1].row(StepPart::Step).stepsB, 0); // JAX has no ProfilerStep
-        QCOMPARE(variants.comparisons()[1].row(StepPart::Step).verdictText(),
+        for (const StepBreakdown &pair : variants.comparisons()) {
+            QCOMPARE(pair.stepScope(), QString());
+            QCOMPARE(pair.row(StepPart::Step).stepsA, int64_t(1)); // the whole run, one step a run
+            QCOMPARE(pair.row(StepPart::Step).stepsB, int64_t(pair.runsB().size()));
+        }
+        // asked for, ProfilerStep stays: JAX has none
+        StepBreakdownOptions profilerStep;
+        profilerStep.stepScope = QStringLiteral("ProfilerStep");
+        const VariantSteps asked(baseline, {torch, pjit}, {QStringLiteral("2"), QStringLiteral("3")},
+                                 profilerStep);
+        QCOMPARE(asked.comparisons()[1].row(StepPart::Step).verdictText(),
                  QStringLiteral("no step of ProfilerStep with kernels in A or B"));
+        // a pair: the step both sides have, else the whole run
+        QCOMPARE(StepBreakdown(torch, load(kTorch + QStringLiteral("/reduce_overhead"))).stepScope(),
+                 QStringLiteral("ProfilerStep"));
+        const StepBreakdown withoutSteps(torch, baseline);
+        QCOMPARE(withoutSteps.stepScope(), QString());
+        QVERIFY(withoutSteps.row(StepPart::Step).unitsA > 0 && withoutSteps.row(StepPart::Step).unitsB > 0);
         const Sweep sweep = Sweep::ofVariants({baseline, torch, pjit},
                                               {QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3")},
                                               {1, 2, 3}, StepBreakdownOptions());

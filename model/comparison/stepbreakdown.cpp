@@ -232,11 +232,24 @@ QString stepScopeFor(const QString &asked, const std::vector<QList<LoadedRun>> &
         return {};
     if (!asked.isEmpty())
         return asked;
+    QString detected;
     for (const QList<LoadedRun> &side : sides)
         for (const LoadedRun &run : side)
-            if (run.scopes && !run.scopes->stepScope().isEmpty())
-                return run.scopes->stepScope();
-    return {};
+            if (detected.isEmpty() && run.scopes)
+                detected = run.scopes->stepScope();
+    // every side that tells (its runs' scopes loaded) has it in some run
+    const std::string name = detected.toStdString();
+    for (const QList<LoadedRun> &side : sides) {
+        bool told = false, has = false;
+        for (const LoadedRun &run : side)
+            if (run.scopes) {
+                told = true;
+                has = has || run.scopes->hasName(name);
+            }
+        if (told && !has)
+            return {};
+    }
+    return detected;
 }
 
 QString variantsStepScope(const QString &asked, const QList<LoadedRun> &baseline,

@@ -82,7 +82,8 @@ RunSteps findRunSteps(const RunSummary &summary, const QString &stepScope,
 // process and multi-GPU run (Replication).
 RunSteps runStepsOf(const LoadedRun &run, const QString &stepScope);
 // The step scope in use for `asked` (StepBreakdownOptions::stepScope): the scope asked for, empty
-// for the whole run, or when none was asked the first run's detected step scope (else the whole run).
+// for the whole run, or when none was asked the first run's detected step scope where every side has
+// it (else the whole run: a side without steps leaves no step to compare).
 QString stepScopeFor(const QString &asked, const QList<LoadedRun> &a, const QList<LoadedRun> &b);
 // The same over any number of sides (variants: the baseline and every candidate), decided once for all.
 QString stepScopeFor(const QString &asked, const std::vector<QList<LoadedRun>> &sides);
