@@ -1094,6 +1094,9 @@ private slots:
         QCOMPARE(row(QStringLiteral("rank 3")).meanA, row(QStringLiteral("rank 3")).meanB);
         QCOMPARE(row(QStringLiteral("mean over ranks")).delta, 0.0);
         QCOMPARE(StepBreakdown(oneRank, job).row(StepPart::Step).delta, 0.0);
+        // two lone ranks of one job, no GPU in common: each side whole, with the caveat
+        const QList<LoadedRun> otherRank = load(QDir(testdata::dlrmRun()).filePath(m_files[4]));
+        QVERIFY(ComparedRanks::of(oneRank, otherRank).all);
         const ProcessResult info = runProcess(QStringLiteral(SCOPELINE_CLI),
                                               {QStringLiteral("info"), QStringLiteral("--json"), lone});
         QVERIFY2(info.exitCode == 0, info.err.constData());

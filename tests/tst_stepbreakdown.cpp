@@ -37,11 +37,31 @@ using namespace scopeline;
 namespace {
 
 const QString kTorch = testdata::path("h100_runs/torch_compile");
+
 const QString kChain = testdata::path("h100_runs/hipbench/launch-chain");
 const QString kRepeated = testdata::path("jax_h100/repeated_runs");
 const QString kResnet = testdata::path(
     "public/kineto/tb_plugin__samples__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz");
 const QString kPjit = QStringLiteral("PjitFunction(<lambda>)");
+
+// The CSV `scopeline-cli steps SIDES --csv FILE` writes, and in `out` what it printed; empty when the
+// command failed (said).
+QString cliStepsCsv(const QStringList &sides, QByteArray *out = nullptr)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("steps.csv"));
+    const ProcessResult cli =
+        runProcess(QStringLiteral(SCOPELINE_CLI),
+                   QStringList{QStringLiteral("steps")} + sides + QStringList{QStringLiteral("--csv"), path});
+    if (out)
+        *out = cli.out;
+    QFile file(path);
+    if (cli.exitCode != 0 || !file.open(QIODevice::ReadOnly)) {
+        qWarning("steps --csv: exit %d: %s", cli.exitCode, cli.err.constData());
+        return {};
+    }
+    return QString::fromUtf8(file.readAll());
+}
 
 QList<LoadedRun> load(const QString &path)
 {
@@ -745,14 +765,8 @@ private slots:
                  p0 < p1 ? 2 * p0 : std::max(p0, std::min(1.0, 2 * p1)));
 
         QTemporaryDir dir;
-        const QString csv = dir.filePath(QStringLiteral("variants.csv"));
-        const ProcessResult cli =
-            runProcess(QStringLiteral(SCOPELINE_CLI), QStringList{QStringLiteral("steps")} + sides +
-                                                          QStringList{QStringLiteral("--csv"), csv});
-        QVERIFY2(cli.exitCode == 0, cli.err.constData());
-        QFile file(csv);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const QString written = QString::fromUtf8(file.readAll());
+        QByteArray printed;
+        const QString written = cliStepsCsv(sides, &printed);
         QCOMPARE(written, variants.toCsv());
         QVERIFY(written.startsWith(QStringLiteral("variant,") + StepBreakdown(baseline, baseline).toCsv().section(QLatin1Char('\n'), 0, 0)));
         QCOMPARE(written.count(QLatin1Char('\n')), 1 + 2 * kStepParts);
@@ -764,7 +778,7 @@ private slots:
                  QStringLiteral("%1,%2,%3")
                      .arg(csvNumber(variants.stepRatio(0).ratio), csvNumber(variants.stepRatio(0).low),
                           csvNumber(variants.stepRatio(0).high)));
-        QVERIFY(cli.out.contains("no_triton: step +"));
+        QVERIFY(printed.contains("no_triton: step +"));
         // the gate names the candidate that trips it
         const ProcessResult gate = runProcess(QStringLiteral(SCOPELINE_CLI),
                                               QStringList{QStringLiteral("steps")} + sides +
@@ -1015,14 +1029,7 @@ private slots:
         for (const char *folder : {"jax_command_buffers", "jax_named_scopes", "jax_named_scopes_cublas"})
             sides << QStringLiteral("%1=%2/%3/trace_file_matmul_*").arg(++k).arg(jax, QLatin1String(folder));
         QTemporaryDir dir;
-        const QString csvPath = dir.filePath(QStringLiteral("steps.csv"));
-        const ProcessResult cli =
-            runProcess(QStringLiteral(SCOPELINE_CLI), QStringList{QStringLiteral("steps")} + sides +
-                                                          QStringList{QStringLiteral("--csv"), csvPath});
-        QVERIFY2(cli.exitCode == 0, cli.err.constData());
-        QFile file(csvPath);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const QString csv = QString::fromUtf8(file.readAll());
+        const QString csv = cliStepsCsv(sides);
         const QStringList lines = csv.trimmed().split(QLatin1Char('\n'));
         QCOMPARE(lines.size(), 1 + 4 * kStepParts); // two candidates, then two neighbour pairs
         const QStringList header = lines[0].split(QLatin1Char(','));

@@ -192,14 +192,8 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
     std::unordered_map<std::string, std::size_t> rowOfKey_;
     std::vector<RunOrigin> origins[2];
     // Sides holding different GPUs of jobs of one size: only the ranks every run holds, as steps has them.
-    for (int s = 0; s < 2; ++s)
-        for (const LoadedRun &run : *sides[s])
-            if (run.summary)
-                origins[s].push_back(Replication::originOf(run));
-    const ComparedRanks compared = ComparedRanks::of(origins[0], origins[1]);
+    const ComparedRanks compared = ComparedRanks::of(a, b);
     m_summary.comparedRanks = compared.note();
-    origins[0].clear();
-    origins[1].clear();
 
     for (int s = 0; s < 2; ++s) {
         for (const LoadedRun &run : *sides[s]) {

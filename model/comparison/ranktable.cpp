@@ -378,8 +378,7 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
         }
         if (group.size() >= 2)
             m_collectives.push_back(matchCollectives(side, group, byName, rankStepKeys, &m_rows[first]));
-        else if (m_rows.back().unlaunchedNs >
-                 0) // a GPU alone: what its profile lost, as a job's ranks say it
+        else if (m_rows.back().unlaunchedNs > 0) // a GPU alone: what its profile lost, as a job's say it
             m_loneNotes
                 << tr("%1 %2: kernels without a launch call in the trace ran during the steps and "
                       "count in none (a mean of %3 of GPU time a step): the profiler lost their calls")

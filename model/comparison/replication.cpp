@@ -298,13 +298,23 @@ ComparedRanks ComparedRanks::of(const std::vector<RunOrigin> &a, const std::vect
                                   std::inserter(both, both.end()));
             every = std::move(both);
         }
-    if (!every || !differ)
+    if (!every || !differ || every->empty()) // no GPU in common: each side whole, with the caveat
         return {};
     compared.all = false;
     compared.ranks = *every;
     for (int side = 0; side < 2; ++side)
         compared.held[side] = rankSetText(heldBy[side]);
     return compared;
+}
+
+ComparedRanks ComparedRanks::of(const QList<LoadedRun> &a, const QList<LoadedRun> &b)
+{
+    std::vector<RunOrigin> origins[2];
+    for (int s = 0; s < 2; ++s)
+        for (const LoadedRun &run : s == 0 ? a : b)
+            if (run.summary)
+                origins[s].push_back(Replication::originOf(run));
+    return of(origins[0], origins[1]);
 }
 
 QString ComparedRanks::note() const

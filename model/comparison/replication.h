@@ -32,15 +32,16 @@ struct RunOrigin
 // The GPUs A and B are compared on. Where every entry of both sides is a rank of jobs of one stated
 // size and the runs hold different ranks (a partial world, a lone rank file against its whole job),
 // a side's mean over its own ranks would compare other GPUs, and rank-to-rank differences would read
-// as a change: only the ranks every run holds are compared. Empty `ranks` with `all` set: all count.
+// as a change: only the ranks every run holds are compared. With none held by every run, all count.
 struct ComparedRanks
 {
     bool all = true;
-    std::set<int> ranks; // with all unset: the ranks every run of both sides holds (maybe none)
+    std::set<int> ranks; // with all unset: the ranks every run of both sides holds
     QString held[2];     // "ranks 0–7", what a side's runs hold, for the note
     int worldSize = 0;
 
     static ComparedRanks of(const std::vector<RunOrigin> &a, const std::vector<RunOrigin> &b);
+    static ComparedRanks of(const QList<LoadedRun> &a, const QList<LoadedRun> &b); // the summarised runs
     bool counts(int rank) const { return all || ranks.count(rank) > 0; }
     // "A's runs hold ranks 0–7, B's rank 3 of jobs of 8 GPUs: compared on rank 3, which every run
     // holds"; empty when all count.
