@@ -961,6 +961,41 @@ private slots:
         QVERIFY(differs > 0); // the threshold decides a verdict here
     }
 
+    // Two ranks whose kernels never overlap on one clock (HTA's rank 0 of 2 and rank 1 of 2, recorded
+    // apart): each lane from its own first kernel, where both had been slivers of a 1.6e9 s axis; each
+    // lane's shares over the axis are its whole busy time, as on a shared clock.
+    void rankLanesOnTheirOwnClocks()
+    {
+        QTemporaryDir dir;
+        const QString job = dir.filePath(QStringLiteral("job"));
+        QVERIFY(QDir().mkpath(job));
+        for (const char *file : {"tests__data__nccl_parser_config__nccl_data.json.gz",
+                                 "tests__data__df_index_resolver__df_index_resolver.json.gz"})
+            QVERIFY(QFile::copy(
+                testdata::path(QStringLiteral("public/HolisticTraceAnalysis/") + QLatin1String(file)),
+                QDir(job).filePath(QLatin1String(file))));
+        const QList<LoadedRun> ranks = LoadedRun::loadAll(TraceFolder::scan(job));
+        QCOMPARE(ranks.size(), 2);
+        QCOMPARE(ranks[0].run.name, ranks[1].run.name); // one run of two ranks
+        RankOverview overview;
+        overview.setRanks({ranks[0].summary.get(), ranks[1].summary.get()},
+                          {QStringLiteral("rank 0"), QStringLiteral("rank 1")});
+        QVERIFY(overview.ownClocks());
+        int64_t longest = 0;
+        for (int lane = 0; lane < 2; ++lane) {
+            const RunSummary &summary = *ranks[lane].summary;
+            longest = std::max(longest, summary.spanNs());
+            const BusyShares shares = overview.shares(lane, overview.start(), overview.end());
+            QCOMPARE(shares.compute + shares.exposedComm, summary.busyNs());
+        }
+        QCOMPARE(overview.end() - overview.start(), longest);
+        // ranks of one host share a clock: not their own
+        const QList<LoadedRun> dlrm = LoadedRun::loadAll(TraceFolder::scan(testdata::dlrmRun()));
+        overview.setRanks({dlrm[0].summary.get(), dlrm[1].summary.get()},
+                          {QStringLiteral("0"), QStringLiteral("1")});
+        QVERIFY(!overview.ownClocks());
+    }
+
     // A sweep over decades is drawn on a log axis, and a point without steps (rocprof's matmul has no
     // ProfilerStep, asked for: by default it makes the whole run the step) leaves a gap in every line:
     // its parts were drawn at 0.

@@ -209,11 +209,14 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
         latestFirst = std::max(latestFirst, first);
         earliestLast = std::min(earliestLast, first + summary.spanNs());
     }
+    constexpr int64_t kDayNs = 86'400'000'000'000;
     if (latestFirst > earliestLast)
         notes
             << tr("the ranks' kernels do not overlap in time (%1 apart): ranks of different jobs, or clocks "
                   "of different hosts")
-                   .arg(formatDuration(double(latestFirst - earliestLast)));
+                   .arg(latestFirst - earliestLast > kDayNs
+                            ? tr("more than a day")
+                            : formatDuration(double(latestFirst - earliestLast)));
     const int world = group.front()->run.worldSize;
     if (world > int(group.size())) {
         std::vector<int> missing;

@@ -20,11 +20,7 @@ const QColor kComm(0xc2, 0x18, 0x8b); // the timeline's communication colour
 
 } // namespace
 
-RankOverview::RankOverview(QWidget *parent) : QWidget(parent)
-{
-    setToolTip(tr("Each rank of the run over time: blue where it computes, magenta where only communication "
-                  "runs (it waits for the others), empty where its GPU is idle"));
-}
+RankOverview::RankOverview(QWidget *parent) : QWidget(parent) {}
 
 void RankOverview::setRanks(std::vector<const RunSummary *> ranks, const QStringList &labels)
 {
@@ -33,22 +29,43 @@ void RankOverview::setRanks(std::vector<const RunSummary *> ranks, const QString
     m_segments.clear();
     m_start = std::numeric_limits<int64_t>::max();
     m_end = std::numeric_limits<int64_t>::min();
+    int64_t latestFirst = m_end, earliestLast = m_start, longest = 0;
     for (const RunSummary *rank : m_ranks) {
         m_segments.push_back(busySegments(*rank));
         if (!m_segments.back().empty()) {
-            m_start = std::min(m_start, m_segments.back().front().start);
-            m_end = std::max(m_end, m_segments.back().back().end);
+            const int64_t first = m_segments.back().front().start, last = m_segments.back().back().end;
+            m_start = std::min(m_start, first);
+            m_end = std::max(m_end, last);
+            latestFirst = std::max(latestFirst, first);
+            earliestLast = std::min(earliestLast, last);
+            longest = std::max(longest, last - first);
         }
+    }
+    // Lanes that never overlap on one clock would sit in slivers of a span of years: each from its own
+    // first kernel instead.
+    m_ownClocks = latestFirst > earliestLast;
+    m_offset.assign(m_segments.size(), 0);
+    if (m_ownClocks) {
+        for (std::size_t r = 0; r < m_segments.size(); ++r)
+            m_offset[r] = m_segments[r].empty() ? 0 : m_segments[r].front().start;
+        m_start = 0;
+        m_end = longest;
     }
     if (m_start > m_end)
         m_start = m_end = 0;
+    setToolTip(tr("Each rank of the run over time: blue where it computes, magenta where only communication "
+                  "runs (it waits for the others), empty where its GPU is idle") +
+               (m_ownClocks ? tr(". Each rank from its own first kernel: their kernels never overlap on one "
+                                 "clock (other hosts' clocks, or ranks of other jobs)")
+                            : QString()));
     updateGeometry();
     update();
 }
 
 BusyShares RankOverview::shares(int lane, int64_t from, int64_t to) const
 {
-    return busyShares(m_segments[std::size_t(lane)], from, to);
+    const int64_t offset = m_offset[std::size_t(lane)];
+    return busyShares(m_segments[std::size_t(lane)], from + offset, to + offset);
 }
 
 QSize RankOverview::sizeHint() const
@@ -108,9 +125,12 @@ void RankOverview::paintEvent(QPaintEvent *)
                            kComm);
         }
     }
-    // the time axis from the run's first kernel, with the timelines' 1-2-5 ticks
+    // the time axis from the run's first kernel (each rank's own), with the timelines' 1-2-5 ticks
     p.setPen(pal.color(QPalette::Text));
     const int axis = plot.top() + laneCount() * lane + 2;
+    if (m_ownClocks)
+        p.drawText(QRect(4, axis, kLabelWidth - 8, kAxisHeight), Qt::AlignVCenter | Qt::AlignRight,
+                   tr("own clocks"));
     TimeScale scale;
     scale.setBounds(m_start, m_end);
     scale.width = plot.width();

@@ -28,12 +28,15 @@ public:
     int laneHeight() const;
     int labelledEvery() const;
 
-    // What a lane's time splits into over [from, to) (ns on the ranks' shared clock): compute (any
+    // What a lane's time splits into over [from, to) (ns on the lanes' axis): compute (any
     // non-communication kernel running), exposed communication (only communication kernels), ns each.
     BusyShares shares(int lane, int64_t from, int64_t to) const;
-    // The time the lanes span: the first kernel start to the last kernel end over all ranks.
+    // The time the lanes span on their axis: on the ranks' shared clock, the first kernel start to the
+    // last kernel end over all ranks; where their kernels never overlap (clocks of different hosts, or
+    // other jobs) each lane from its own first kernel (ownClocks), which the axis then says.
     int64_t start() const { return m_start; }
     int64_t end() const { return m_end; }
+    bool ownClocks() const { return m_ownClocks; }
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -44,6 +47,8 @@ protected:
 private:
     std::vector<const RunSummary *> m_ranks;
     std::vector<std::vector<BusySegment>> m_segments; // a lane's, by start
+    std::vector<int64_t> m_offset;                    // a lane's clock at the axis's 0 (ownClocks)
+    bool m_ownClocks = false;
     QStringList m_labels;
     int64_t m_start = 0, m_end = 0;
 };
