@@ -590,6 +590,19 @@ private slots:
         QTableView *table = ranks->rankTableView();
         QVERIFY2(table->viewport()->height() >= 4 * table->verticalHeader()->defaultSectionSize(),
                  qPrintable(QString::number(table->viewport()->height())));
+        // the run's name whole where the figures leave it room (it had been cut to 18 characters)
+        int others = 0;
+        for (int c = 0; c < table->model()->columnCount(); ++c)
+            others += c == 1 ? 0 : table->columnWidth(c);
+        const int name = table->fontMetrics().horizontalAdvance(QFileInfo(runA).fileName());
+        QCOMPARE(table->model()->headerData(1, Qt::Horizontal).toString(), QStringLiteral("Run"));
+        QCOMPARE(table->columnWidth(1) > name, table->viewport()->width() - others > name);
+        window.resize(1920, 1080); // room for it
+        settle(window);
+        QVERIFY2(table->viewport()->width() - others > name && table->columnWidth(1) > name,
+                 qPrintable(QStringLiteral("%1 px for a name of %2").arg(table->columnWidth(1)).arg(name)));
+        window.resize(1366, 768);
+        settle(window);
         // every column in view, Wait and Arrived last (who holds the step back) the last of them
         const int last = table->model()->columnCount() - 1;
         QVERIFY2(table->columnViewportPosition(last) + table->columnWidth(last) <= table->viewport()->width(),

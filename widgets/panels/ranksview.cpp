@@ -168,8 +168,9 @@ int RanksView::runColumn()
 
 void RanksView::fitRunColumn()
 {
-    // a run's name (a file's, often long) no wider than 18 characters, and narrower (8 at least) where
-    // the figures would otherwise run out of view, Arrived last the first; elided, whole in its tooltip
+    // a run's name (a file's, often long) whole where the figures leave room, and narrower (8 characters
+    // at least) where they would otherwise run out of view, Arrived last the first; elided, whole in its
+    // tooltip (a cap of 18 characters had cut names beside empty room)
     const int column = runColumn();
     if (column >= m_rankView->model()->columnCount())
         return;
@@ -179,8 +180,7 @@ void RanksView::fitRunColumn()
             others += m_rankView->columnWidth(c);
     const int x = m_rankView->fontMetrics().horizontalAdvance(QLatin1Char('x'));
     const int room = m_rankView->viewport()->width() - others;
-    m_rankView->setColumnWidth(column,
-                               std::clamp(room, 8 * x, std::max(8 * x, std::min(m_runNameWidth, 18 * x))));
+    m_rankView->setColumnWidth(column, std::clamp(room, 8 * x, std::max(8 * x, m_runNameWidth)));
 }
 
 bool RanksView::eventFilter(QObject *watched, QEvent *event)
