@@ -47,6 +47,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -972,6 +973,30 @@ private slots:
                              qPrintable(variants->scopeNote()));
                 }
         QVERIFY(differs > 0); // the threshold decides a verdict here
+    }
+
+    // Five variants at 1366×768 (a line each, wrapped to two): their lines scroll past a quarter of the
+    // tab, where they had taken eight lines and left the chart 90 px.
+    void variantLinesLeaveTheChartRoom()
+    {
+        const QString runs = testdata::path("jax_h100/repeated_runs/trace_file_matmul_");
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        QStringList sides;
+        for (int i = 0; i < 5; ++i)
+            sides << QStringLiteral("%1=%2[%3%4]").arg(64 << i).arg(runs).arg(2 * i).arg(2 * i + 1);
+        window.openVariants(sides);
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        window.tabs()->setCurrentWidget(window.variantsView());
+        settle(window);
+        const VariantsView *view = window.variantsView();
+        const QScrollArea *lead = view->leadArea();
+        QVERIFY2(lead->height() <= view->height() / 4 && lead->verticalScrollBar()->maximum() > 0,
+                 qPrintable(QStringLiteral("%1 px of %2").arg(lead->height()).arg(view->height())));
+        const QCustomPlot *plot = view->bars()->plot();
+        QVERIFY2(plot->height() >= view->height() / 3,
+                 qPrintable(QStringLiteral("chart %1 px of %2").arg(plot->height()).arg(view->height())));
     }
 
     // Two ranks whose kernels never overlap on one clock (HTA's rank 0 of 2 and rank 1 of 2, recorded

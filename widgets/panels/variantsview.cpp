@@ -16,6 +16,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -117,14 +118,36 @@ VariantsView::VariantsView(QWidget *parent) : QWidget(parent)
     pairRow->addWidget(m_open);
     pairRow->addStretch(1);
 
+    // A line a candidate (ten candidates, twenty wrapped lines at 1366 px) had left the chart 90 px.
+    m_leadArea = new QScrollArea(this);
+    m_leadArea->setWidget(m_lead);
+    m_leadArea->setWidgetResizable(true);
+    m_leadArea->setFrameShape(QFrame::NoFrame);
+    m_leadArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_lead);
+    layout->addWidget(m_leadArea);
     layout->addWidget(split, 1);
     layout->addLayout(pairRow);
 }
 
 VariantsView::~VariantsView() = default;
+
+void VariantsView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitLead();
+}
+
+void VariantsView::fitLead()
+{
+    const int line = m_lead->fontMetrics().lineSpacing();
+    const int most = std::max(3, height() / 4 / line) * line; // whole lines
+    const int wanted = m_lead->heightForWidth(m_leadArea->width());
+    m_leadArea->setVerticalScrollBarPolicy(wanted > most ? Qt::ScrollBarAsNeeded : Qt::ScrollBarAlwaysOff);
+    m_leadArea->setFixedHeight(std::min(std::max(wanted, 0), most));
+}
 
 void VariantsView::setVariants(const std::vector<QList<LoadedRun>> &sides, const QStringList &labels,
                                const QStringList &paths)
@@ -199,6 +222,7 @@ void VariantsView::rebuild()
     for (const QString &same : m_sameRuns)
         lead << tr("Note: %1").arg(same);
     m_lead->setText(lead.join(QLatin1Char('\n')));
+    fitLead();
     m_stepModel->setRows(m_steps->rows());
     fitColumns(m_stepView, VariantSteps::tableColumns());
     // jobs of several GPUs: their ranks, judged with every candidate as `ranks A B C …` judges them
@@ -317,6 +341,7 @@ void VariantsView::clear()
     m_paths.clear();
     m_sameRuns.clear();
     m_lead->clear();
+    fitLead();
     m_pairA->clear();
     m_pairB->clear();
 }

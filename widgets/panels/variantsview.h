@@ -24,6 +24,8 @@ class QPushButton;
 class QTabWidget;
 class QTableView;
 
+class QScrollArea;
+
 namespace scopeline {
 
 class BoxPlotView;
@@ -68,12 +70,19 @@ public:
     QComboBox *pairA() const { return m_pairA; }
     QComboBox *pairB() const { return m_pairB; }
 
+    // The candidates' lines above the figures, scrolled past a quarter of the view.
+    QScrollArea *leadArea() const { return m_leadArea; }
+
 signals:
     // Open these two variants in the pair views (timelines, What changed, Scopes).
     void pairRequested(const QString &pathA, const QString &pathB);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void rebuild(); // the figures of m_sides with the settings
+    void fitLead(); // the lines' area as tall as they are, up to a quarter of the view
     void showScope(const QString &scope);
 
     StepBreakdownOptions m_stepOptions;
@@ -93,6 +102,7 @@ private:
     std::unique_ptr<VariantDiff> m_diff;
     std::unique_ptr<VariantRanks> m_ranks;
     QLabel *m_lead = nullptr;
+    QScrollArea *m_leadArea = nullptr;
     VariantBars *m_bars = nullptr;
     KernelMatrix *m_matrix = nullptr;
     ColumnTableModel<VariantStepRow> *m_stepModel = nullptr;
