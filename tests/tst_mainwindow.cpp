@@ -1373,8 +1373,8 @@ private slots:
         QVERIFY(sweep);
         if (parameters.front() == 5) {
             QCOMPARE(sweep->jump(), 0);
-            QVERIFY(window.variantsView()->findChild<QLabel *>()->text().contains(
-                QStringLiteral("the jump is K 5 → 10: step +")));
+            QVERIFY(
+                window.variantsView()->leadText().contains(QStringLiteral("the jump is K 5 → 10: step +")));
         }
         // A setting changed builds new comparisons: the lines are drawn from the new kernel diff, never
         // from the one it replaced (read after it was freed, before both were set at once)
@@ -2438,7 +2438,7 @@ private slots:
             {QStringLiteral("X=") + kMatmul, QStringLiteral("Y=") + kEinsum, QStringLiteral("Z=") + kMatmul});
         QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
         QVERIFY(window.tabs()->isTabVisible(3));
-        const QString lead = window.variantsView()->findChild<QLabel *>()->text();
+        const QString lead = window.variantsView()->leadText();
         QVERIFY2(lead.contains(QLatin1String("Note: X and Z are the same runs")) &&
                      lead.contains(QLatin1String("a candidate against the baseline itself")),
                  qPrintable(lead));

@@ -140,6 +140,11 @@ void VariantsView::resizeEvent(QResizeEvent *event)
     fitLead();
 }
 
+QString VariantsView::leadText() const
+{
+    return m_lead->text();
+}
+
 void VariantsView::fitLead()
 {
     const int line = m_lead->fontMetrics().lineSpacing();

@@ -72,6 +72,7 @@ public:
 
     // The candidates' lines above the figures, scrolled past a quarter of the view.
     QScrollArea *leadArea() const { return m_leadArea; }
+    QString leadText() const;
 
 signals:
     // Open these two variants in the pair views (timelines, What changed, Scopes).
