@@ -363,11 +363,9 @@ void PairTimeline::ensureSteps() const
     const LoadedRun &a = m_views[0]->run(), &b = m_views[1]->run();
     if (!a.summary || !b.summary || !a.scopes || !b.scopes)
         return;
-    // the step scope asked for (What changed's), else the one detected in both runs
-    const QString scope = !m_stepScope.isEmpty()                           ? m_stepScope
-                          : b.scopes->stepScope() == a.scopes->stepScope() ? a.scopes->stepScope()
-                                                                           : QString();
-    if (scope.isEmpty() || scope == StepBreakdownOptions::wholeRun())
+    // the step scope asked for (What changed's), else the one detected where both runs have it
+    const QString scope = stepScopeFor(m_stepScope, QList<LoadedRun>{a}, QList<LoadedRun>{b});
+    if (scope.isEmpty())
         return;
     const LoadedRun *runs[2] = {&a, &b};
     for (int side = 0; side < 2; ++side)
