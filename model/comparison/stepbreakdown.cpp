@@ -237,6 +237,8 @@ QString stepScopeFor(const QString &asked, const std::vector<QList<LoadedRun>> &
         for (const LoadedRun &run : side)
             if (detected.isEmpty() && run.scopes)
                 detected = run.scopes->stepScope();
+    if (detected.isEmpty())
+        return {};
     // every side that tells (its runs' scopes loaded) has it in some run
     const std::string name = detected.toStdString();
     for (const QList<LoadedRun> &side : sides) {
