@@ -21,6 +21,7 @@
 #include "widgets/charts/contributionchart.h"
 #include "widgets/panels/comparisonpanel.h"
 #include "widgets/panels/kerneldiffview.h"
+#include "widgets/tables/elidedelegate.h"
 #include "widgets/tables/kerneldiffmodel.h"
 #include "widgets/timeline/pairtimeline.h"
 
@@ -678,6 +679,51 @@ private slots:
                      qPrintable(text));
         }
         QVERIFY(findings > 0);
+    }
+
+    // The per-call cell's verdict is read whole at 1366 px: where the change, its interval and the verdict
+    // do not fit, the interval (whole in the tooltip) goes first. It had been cut to "+4.50 % [+3.27, +5.…",
+    // hiding a "B slower" opposite to the row's "B faster".
+    void perCallVerdictIsNeverCut()
+    {
+        KernelDiffView view;
+        view.resize(1366, 700);
+        view.show();
+        view.setSides(m_a, m_b, QString(), QString());
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const int perCall = KernelDiffModel::column("per_call_change");
+        const QFontMetrics metrics(view.tableView()->font());
+        const int room = view.tableView()->columnWidth(perCall) - 8;
+        const auto *delegate =
+            qobject_cast<ElideDelegate *>(view.tableView()->itemDelegateForColumn(perCall));
+        QVERIFY(delegate && delegate->dropsIntervals());
+        int verdicts = 0, shortened = 0;
+        for (int r = 0; r < view.model()->rowCount(); ++r) {
+            const KernelDiffRow &row = view.diff()->rows()[std::size_t(r)];
+            if (!row.perCall.valid())
+                continue;
+            const QString text = view.model()->index(r, perCall).data().toString();
+            const QString shown = ElideDelegate::withoutIntervalsToFit(text, metrics, room);
+            QVERIFY2(metrics.horizontalAdvance(shown) <= room || !isFinding(row.perCallVerdict),
+                     qPrintable(shown));
+            QVERIFY2(shown.endsWith(row.perCallVerdictText()) || !isFinding(row.perCallVerdict),
+                     qPrintable(shown));
+            QVERIFY(view.model()
+                        ->index(r, perCall)
+                        .data(Qt::ToolTipRole)
+                        .toString()
+                        .contains(formatChange(row.perCall.ciLow)));
+            verdicts += row.perCallVerdict == Verdict::Faster || row.perCallVerdict == Verdict::Slower;
+            shortened += shown != text;
+        }
+        QVERIFY(verdicts > 0);
+        QVERIFY(shortened > 0);
+        // Given room, the interval is drawn.
+        QCOMPARE(
+            ElideDelegate::withoutIntervalsToFit(QStringLiteral("+1 % [+0, +2], B slower"), metrics, 10000),
+            QStringLiteral("+1 % [+0, +2], B slower"));
+        QCOMPARE(ElideDelegate::withoutIntervalsToFit(QStringLiteral("+1 % [+0, +2], B slower"), metrics, 1),
+                 QStringLiteral("+1 %, B slower"));
     }
 
     // The kernel column's names are told apart within the width the view gives it, so the view does not

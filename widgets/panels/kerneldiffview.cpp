@@ -103,7 +103,9 @@ KernelDiffView::KernelDiffView(QWidget *parent) : QWidget(parent)
     m_table->setTextElideMode(Qt::ElideMiddle);                    // kernel names differ at their ends
     auto *elideRight = new ElideDelegate(Qt::ElideRight, m_table); // verdicts say the most first
     m_table->setItemDelegateForColumn(column("verdict"), elideRight);
-    m_table->setItemDelegateForColumn(column("per_call_change"), elideRight);
+    // the per-call change and its verdict, its interval left to the tooltip where the column is narrow
+    m_table->setItemDelegateForColumn(column("per_call_change"),
+                                      new ElideDelegate(Qt::ElideRight, m_table, true));
     m_table->setItemDelegateForColumn(column("run_level_change"), elideRight); // the change first
     freezeLeadingColumns(m_table, {column("kernel")});                         // the name stays in view
     m_table->setToolTip(tr("Every kernel of either side, sorted by how much it changed the GPU time per run. "
@@ -281,10 +283,12 @@ void KernelDiffView::recompute()
     const QFontMetrics metrics = m_table->horizontalHeader()->fontMetrics();
     const int interval = metrics.horizontalAdvance(QStringLiteral("+10.00 % [+10.00, +10.00]…"));
     const int verdict = metrics.horizontalAdvance(QStringLiteral("no significant change")) + metrics.height();
+    const int perCall = metrics.horizontalAdvance(QStringLiteral("+10.00 %, B slower")) + metrics.height();
     m_capped.clear();
     for (const auto &[key, widest] :
-         {std::pair{"run_level_change", interval}, std::pair{"kernel", 160}, std::pair{"verdict", verdict},
-          std::pair{"per_call_change", interval}, std::pair{"share_of_delta", 70}}) {
+         {std::pair{"run_level_change", interval}, std::pair{"kernel", 14 * metrics.height()},
+          std::pair{"verdict", verdict}, std::pair{"per_call_change", perCall},
+          std::pair{"share_of_delta", 70}}) {
         const int column = KernelDiffModel::column(key);
         const int title = metrics.horizontalAdvance(m_model->headerData(column, Qt::Horizontal).toString()) +
                           2 * metrics.height();

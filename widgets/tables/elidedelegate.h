@@ -11,13 +11,20 @@ class ElideDelegate : public QStyledItemDelegate
 {
     Q_OBJECT
 public:
-    explicit ElideDelegate(Qt::TextElideMode mode, QObject *parent = nullptr);
+    // dropIntervals: where the text does not fit, its bracketed intervals go first ("+4.5 % [+3.3, +5.7],
+    // B slower" reads "+4.5 %, B slower"), so that a verdict after them is never what is cut.
+    explicit ElideDelegate(Qt::TextElideMode mode, QObject *parent = nullptr, bool dropIntervals = false);
+
+    // text as it fits in width pixels of metrics, with the intervals dropped first
+    static QString withoutIntervalsToFit(const QString &text, const QFontMetrics &metrics, int width);
+    bool dropsIntervals() const { return m_dropIntervals; }
 
 protected:
     void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override;
 
 private:
     Qt::TextElideMode m_mode;
+    bool m_dropIntervals;
 };
 
 } // namespace scopeline
