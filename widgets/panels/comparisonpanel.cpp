@@ -149,11 +149,12 @@ ComparisonPanel::ComparisonPanel(QWidget *parent) : QWidget(parent)
     connect(m_copySelectedCsv, &QAction::triggered, this, [this] { copyCsv(true); });
 
     m_tableCaption = new QLabel(this);
-    m_tableCaption->setText(tr("Statistics — the verdict of an “all” row comes from the run-level test"));
+    m_tableCaption->setText(tr("Statistics — an “all” row is judged on its runs’ medians (the run-level test)"));
     m_tableCaption->setToolTip(
         tr("With ≥ 2 runs a side, an “all” row's verdict is the run-level test's: Welch's t on the log run "
            "medians, Holm p < 0.05 and a change of at least the threshold. Run-pair rows, and sides with one "
-           "run, use the per-sample Mann–Whitney test."));
+           "run, use the per-sample Mann–Whitney test. What changed judges the step time on its mean per step "
+           "instead, so a run with one slow step moves it more than it moves a median."));
     // a narrow window wraps the caption instead of growing (a QLabel cuts it off mid-word)
     m_tableCaption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_tableCaption->setWordWrap(true);
