@@ -530,6 +530,18 @@ private slots:
             error.contains(QStringLiteral("world sizes differ (2 in nccl_data.pt.trace.json.gz, 8 in %1)")
                                .arg(m_files[1])),
             qPrintable(error));
+        // HolisticTraceAnalysis' test traces, five files of different jobs in one folder: every reason
+        // is named at once (it had named only the first file without a rank, as if the rest were one job)
+        const QString hta = testdata::path("public/HolisticTraceAnalysis");
+        QVERIFY(TraceFolder::scan(hta, &error).empty());
+        for (const char *reason :
+             {"mi250_minitoy_train_ROCm6_2_kineto.json.gz and tests__data__ns_resolution_trace__rank-0",
+              "have no rank",
+              "rank 0 twice (tests__data__nccl_parser_config__nccl_data.json.gz and "
+              "tests__data__negative_queue_length_values_check__rank0.json.gz)",
+              "world sizes differ (2 in tests__data__df_index_resolver__df_index_resolver.json.gz, 16 in",
+              "these are not the ranks of one job"})
+            QVERIFY2(error.contains(QLatin1String(reason)), qPrintable(error));
         // 2 of 8 ranks: one run, said to be a partial world
         const QString partial = dir.filePath(QStringLiteral("partial"));
         QVERIFY(linkRanks(partial, {m_files[2], m_files[5]}));

@@ -131,37 +131,50 @@ std::vector<RankInfo>::const_iterator statedWorld(const std::vector<RankInfo> &r
     return std::find_if(ranks.begin(), ranks.end(), [](const RankInfo &r) { return r.worldSize > 0; });
 }
 
-// Why the rank files of a folder cannot be one run; empty when they can.
+// Why the rank files of a folder cannot be one run, every reason at once (a folder of unrelated traces
+// shows several: files without a rank, a rank twice, world sizes that differ); empty when they can.
 QString rankProblem(const QDir &dir, const QFileInfoList &traces, const std::vector<RankInfo> &ranks)
 {
-    const QString folder = QDir::toNativeSeparators(dir.absolutePath());
     const auto ranked = std::find_if(ranks.begin(), ranks.end(), [](const RankInfo &r) { return r.known(); });
     const QString aRankFile = traces[int(ranked - ranks.begin())].fileName();
     const auto stated = statedWorld(ranks);
-    std::map<int, QString> byRank;
+    std::map<int, QStringList> byRank;
+    QStringList unranked, problems;
     for (int i = 0; i < traces.size(); ++i) {
         const RankInfo &r = ranks[std::size_t(i)];
         const QString name = traces[i].fileName();
-        if (!r.known())
-            return tr("%1: %2 has no rank among rank files of one job (%3); put each run's rank files in a "
-                      "folder of their own")
-                .arg(folder, name, aRankFile);
-        if (const auto [it, fresh] = byRank.emplace(r.rank, name); !fresh)
-            return tr("%1: rank %2 twice (%3 and %4); each run's rank files go in a folder of their own")
-                .arg(folder)
-                .arg(r.rank)
-                .arg(it->second, name);
+        if (!r.known()) {
+            unranked << name;
+            continue;
+        }
+        byRank[r.rank] << name;
         if (r.worldSize > 0 && r.worldSize != stated->worldSize)
-            return tr("%1: world sizes differ (%2 in %3, %4 in %5): not ranks of one job")
-                .arg(folder)
-                .arg(stated->worldSize)
-                .arg(traces[int(stated - ranks.begin())].fileName())
-                .arg(r.worldSize)
-                .arg(name);
+            problems << tr("world sizes differ (%1 in %2, %3 in %4)")
+                            .arg(stated->worldSize)
+                            .arg(traces[int(stated - ranks.begin())].fileName())
+                            .arg(r.worldSize)
+                            .arg(name);
         if (r.worldSize > 0 && r.rank >= r.worldSize)
-            return tr("%1: %2 is rank %3 of a world of %4").arg(folder, name).arg(r.rank).arg(r.worldSize);
+            problems << tr("%1 is rank %2 of a world of %3").arg(name).arg(r.rank).arg(r.worldSize);
     }
-    return {};
+    for (const auto &[rank, names] : byRank)
+        if (names.size() > 1)
+            problems.prepend(tr("rank %1 %2 (%3)")
+                                 .arg(rank)
+                                 .arg(names.size() == 2 ? tr("twice") : tr("in %1 files").arg(names.size()))
+                                 .arg(names.join(tr(" and "))));
+    if (!unranked.isEmpty())
+        problems.prepend(
+            unranked.size() == 1
+                ? tr("%1 has no rank among rank files of one job (%2)").arg(unranked.front(), aRankFile)
+                : tr("%1 have no rank among rank files (%2)").arg(unranked.join(tr(" and ")), aRankFile));
+    if (problems.isEmpty())
+        return {};
+    return tr("%1: %2; %3")
+        .arg(QDir::toNativeSeparators(dir.absolutePath()), problems.join(QStringLiteral("; ")),
+             problems.size() > 1 ? tr("these are not the ranks of one job: put each run's rank files in a "
+                                      "folder of their own, or open each trace alone")
+                                 : tr("each run's rank files go in a folder of their own"));
 }
 
 // Rank files of one job among a folder's traces are one run, named `name`: added to runs and taken out
