@@ -554,6 +554,22 @@ private slots:
         QCOMPARE(runs[0].name, runs[1].name);
         QVERIFY2(notes.join(QLatin1Char('\n')).contains(QLatin1String("2 of 8 ranks")),
                  qPrintable(notes.join(QLatin1Char('\n'))));
+        // a name that says another rank than the trace's distributedInfo: the trace's word, and a note
+        const QString renamed = dir.filePath(QStringLiteral("renamed"));
+        QVERIFY(
+            linkRanks(renamed, {m_files[2], m_files[5]},
+                      {QStringLiteral("rank2.pt.trace.json.gz"), QStringLiteral("rank6.pt.trace.json.gz")}));
+        notes.clear();
+        const std::vector<TraceRun> renamedRuns = TraceFolder::scan(renamed, &error, &notes);
+        QCOMPARE(renamedRuns.size(), std::size_t(2));
+        QCOMPARE(renamedRuns[1].rank, 5);
+        QCOMPARE(
+            notes
+                .filter(QLatin1String("rank6.pt.trace.json.gz: its distributedInfo says rank 5, its name "
+                                      "rank 6: read as rank 5"))
+                .size(),
+            1);
+        QVERIFY(notes.filter(QLatin1String("rank2.pt.trace.json.gz: its")).isEmpty());
         // copies of one rank file are repeated runs, not ranks
         const QString copies = dir.filePath(QStringLiteral("copies"));
         QVERIFY(linkRanks(copies, {m_files[3], m_files[3]},

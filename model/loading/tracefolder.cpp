@@ -104,13 +104,24 @@ QFileInfoList realFirst(QFileInfoList entries)
     return entries;
 }
 
-// Each trace file's rank, where it has one. A summary's rank is in its name.
-std::vector<RankInfo> ranksOf(const QFileInfoList &traces)
+// Each trace file's rank, where it has one. A summary's rank is in its name. A trace whose distributedInfo
+// and name say different ranks (a file renamed, or copied from another rank) is noted: the trace's own
+// word is the one used.
+std::vector<RankInfo> ranksOf(const QFileInfoList &traces, QStringList &notes)
 {
     std::vector<RankInfo> ranks;
     for (const QFileInfo &info : traces) {
-        const bool summary = info.fileName().endsWith(RunSummaryFile::suffix(), Qt::CaseInsensitive);
-        ranks.push_back(summary ? RankInfo::ofName(info.fileName()) : RankInfo::of(info.absoluteFilePath()));
+        if (info.fileName().endsWith(RunSummaryFile::suffix(), Qt::CaseInsensitive)) {
+            ranks.push_back(RankInfo::ofName(info.fileName()));
+            continue;
+        }
+        ranks.push_back(RankInfo::of(info.absoluteFilePath()));
+        if (const RankInfo named = RankInfo::ofName(info.fileName());
+            named.known() && ranks.back().known() && named.rank != ranks.back().rank)
+            notes << tr("%1: its distributedInfo says rank %2, its name rank %3: read as rank %2")
+                         .arg(QDir::toNativeSeparators(info.absoluteFilePath()))
+                         .arg(ranks.back().rank)
+                         .arg(named.rank);
     }
     return ranks;
 }
@@ -182,7 +193,7 @@ QString rankProblem(const QDir &dir, const QFileInfoList &traces, const std::vec
 bool addRankFiles(const QDir &dir, const QString &name, QFileInfoList &traces, Seen &seen,
                   std::vector<TraceRun> &runs)
 {
-    const std::vector<RankInfo> ranks = ranksOf(traces);
+    const std::vector<RankInfo> ranks = ranksOf(traces, seen.notes);
     if (!severalRanks(ranks)) {
         // One GPU of a job alone in its run (or copies of its file, repeated runs): its exposed
         // communication is mostly waiting for ranks not here.
