@@ -78,7 +78,12 @@ QString ScopeBoxPlot::title(SampleMode samples, bool pooled)
 {
     QString what = samplesTitle(samples);
     what[0] = what[0].toUpper();
-    return pooled ? tr("%1 — all runs pooled").arg(what) : tr("%1 — per run pair").arg(what);
+    // what the samples are defined as goes last: where the plot is narrow, the title is elided there,
+    // not in "all runs pooled"
+    const qsizetype definition = what.indexOf(QLatin1String(" ("));
+    const QString defined = definition < 0 ? QString() : what.mid(definition);
+    what.truncate(definition < 0 ? what.size() : definition);
+    return (pooled ? tr("%1 — all runs pooled%2") : tr("%1 — per run pair%2")).arg(what, defined);
 }
 
 QString ScopeBoxPlot::legendLabel(const QString &path, const QString &fallback)
