@@ -1623,6 +1623,50 @@ private slots:
         QSettings().clear(); // the other tests start from the defaults
     }
 
+    // A first pair whose B cannot be read: A is shown against itself under B's error, rather than an
+    // empty window; Retry opens the pair. Where A is what failed, the window stays empty.
+    void firstOpenShowsAWhereBFails()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString trace = testdata::path("h100_runs/torch_compile/eager/run_0/trace.pt.trace.json.gz");
+        QFile whole(trace);
+        QVERIFY(whole.open(QIODevice::ReadOnly));
+        const QString cut = dir.filePath(QStringLiteral("cut.pt.trace.json.gz"));
+        QFile out(cut);
+        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(whole.read(20000)) == 20000);
+        out.close();
+        {
+            MainWindow window;
+            QVERIFY(openAndWait(window, kEager, cut));
+            QVERIFY2(
+                window.bannerText().contains(QStringLiteral("%1: the gzip data is truncated").arg(cut)) &&
+                    window.bannerText().contains(QLatin1String("A is shown against itself")),
+                qPrintable(window.bannerText()));
+            QCOMPARE(window.runsA().size(), 5);
+            QCOMPARE(window.runsB().size(), 5);
+            QCOMPARE(window.runsB().front().run.file, window.runsA().front().run.file);
+            QPushButton *retry = nullptr;
+            for (QPushButton *button : window.findChildren<QPushButton *>())
+                if (button->text() == QLatin1String("Retry"))
+                    retry = button;
+            QVERIFY(retry && retry->isVisibleTo(&window));
+            QVERIFY(QFile::remove(cut) && QFile::copy(trace, cut));
+            retry->click();
+            QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+            QCOMPARE(window.bannerText(), QString());
+            QCOMPARE(window.runsB().size(), 1);
+            QCOMPARE(window.runsB().front().run.file, QFileInfo(cut).absoluteFilePath());
+        }
+        MainWindow window;
+        const QString missing = dir.filePath(QStringLiteral("missing"));
+        QVERIFY(openAndWait(window, missing, kEager));
+        QVERIFY2(window.bannerText().contains(missing) &&
+                     !window.bannerText().contains(QLatin1String("itself")),
+                 qPrintable(window.bannerText()));
+        QVERIFY(window.runsA().isEmpty());
+    }
+
     void failedLoadKeepsTheDocument()
     {
         MainWindow window;

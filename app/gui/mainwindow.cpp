@@ -761,14 +761,32 @@ void MainWindow::loadEnded(ComparisonDocument::LoadOutcome outcome, const QStrin
     switch (outcome) {
     case ComparisonDocument::LoadOutcome::Cancelled:
         m_status->setText(tr("Loading cancelled; the document shown is unchanged."));
+        m_aloneAfter.clear();
         break;
     case ComparisonDocument::LoadOutcome::Failed:
+        if (m_aloneAfter.isEmpty() && m_shownPair.isEmpty() &&
+            m_document->pending().pathA != m_document->pending().pathB) {
+            // Nothing was shown before: A alone, against itself, rather than an empty window, while the
+            // error stands. The load ends when that one does.
+            m_aloneAfter = ofSession(error);
+            m_failedOpen = m_document->pending();
+            m_failedReplacedVariants = m_clearVariantsOnLoad;
+            m_sessionOfLoad.clear();
+            SessionState alone = m_failedOpen;
+            alone.pathB = alone.pathA;
+            openPair(alone.pathA, alone.pathA, alone);
+            if (isLoading())
+                return;
+        }
         // the previous document stays as it was, and so does what the status bar said of it
         m_status->setText(m_shownStatus);
-        m_failedOpen = m_document->pending();
-        m_failedReplacedVariants = m_clearVariantsOnLoad;
-        showBanner(ofSession(error));
+        if (m_aloneAfter.isEmpty()) {
+            m_failedOpen = m_document->pending();
+            m_failedReplacedVariants = m_clearVariantsOnLoad;
+        }
+        showBanner(m_aloneAfter.isEmpty() ? ofSession(error) : m_aloneAfter); // the pair's own error
         m_bannerRetry->setVisible(true);
+        m_aloneAfter.clear();
         break;
     case ComparisonDocument::LoadOutcome::Loaded: {
         // the document shown is the session's; another pair is a new document, of no session
@@ -777,10 +795,16 @@ void MainWindow::loadEnded(ComparisonDocument::LoadOutcome outcome, const QStrin
             m_sessionFile = m_sessionOfLoad;
         else if (loaded != m_shownPair && QStringList{loaded[1], loaded[0]} != m_shownPair) // reload, swap
             m_sessionFile.clear();
-        m_failedOpen = {};
+        if (m_aloneAfter.isEmpty())
+            m_failedOpen = {};
         if (m_clearVariantsOnLoad)
             clearVariants();
         showDocument();
+        if (!m_aloneAfter.isEmpty()) {
+            showBanner(tr("%1\nA is shown against itself until the pair opens (Retry).").arg(m_aloneAfter));
+            m_bannerRetry->setVisible(true);
+            m_aloneAfter.clear();
+        }
         if (m_showVariantsTab && m_document->state().tab.isEmpty()) // a session's tab is its own
             m_tabs->setCurrentWidget(m_variants);
         break;

@@ -171,6 +171,7 @@ private:
     QPushButton *m_bannerReload = nullptr;
     QPushButton *m_bannerRetry = nullptr; // after a failed open: that open again
     SessionState m_failedOpen;            // the pair that failed to open, until one opens
+    QString m_aloneAfter;                 // the error of a first pair that failed, while its A opens alone
     QString m_shownStatus;                // what the status bar says of the document shown
     QStringList m_changedFiles;           // files of the runs shown changed on disk since they loaded
     bool m_clearVariantsOnLoad = false;   // a pair opened on its own replaces the variants once it loads
