@@ -482,6 +482,51 @@ private slots:
         QVERIFY2(checked == 1, "no pair of JAX matmul processes has a caveated call");
     }
 
+    // A side against the very same files (the same path, or a link to it: a CI job whose two paths name
+    // one artifact) compares nothing: every command's gate says so and exits 4, not 0 whatever B did. A
+    // copy of the files is a real A/A pair and passes.
+    void sameFilesAreNotJudged()
+    {
+        const QString eager = testdata::path("h100_runs/torch_compile/eager");
+        REQUIRE_TEST_DATA(eager);
+        QTemporaryDir dir(testdata::scratchDir());
+        const QString link = dir.filePath(QStringLiteral("link"));
+        QVERIFY(QFile::link(eager, link));
+        const QString copy = dir.filePath(QStringLiteral("copy"));
+        for (const QString &run : QDir(eager).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            QVERIFY(QDir().mkpath(copy + QLatin1Char('/') + run));
+            QVERIFY(QFile::copy(eager + QLatin1Char('/') + run + QStringLiteral("/trace.pt.trace.json.gz"),
+                                copy + QLatin1Char('/') + run + QStringLiteral("/trace.pt.trace.json.gz")));
+        }
+        for (const QString &command :
+             {QStringLiteral("diff"), QStringLiteral("steps"), QStringLiteral("compare")}) {
+            QStringList gate{QStringLiteral("--fail-on"), QStringLiteral("change")};
+            if (command == QLatin1String("compare"))
+                gate << QStringLiteral("--scope") << QStringLiteral("ProfilerStep");
+            for (const QString &b : {eager, link}) {
+                const ProcessResult same =
+                    runProcess(QStringLiteral(SCOPELINE_CLI), QStringList{command, eager, b} + gate);
+                QVERIFY2(same.exitCode == 4, same.err.constData());
+                QVERIFY2(
+                    same.err.contains("not judged: A against B: not tested; the same runs on both sides"),
+                    same.err.constData());
+            }
+            // a candidate of several that is the baseline itself
+            const ProcessResult variant =
+                runProcess(QStringLiteral(SCOPELINE_CLI),
+                           QStringList{command, QStringLiteral("base=") + eager,
+                                       QStringLiteral("again=") + link, QStringLiteral("copy=") + copy} +
+                               gate);
+            QVERIFY2(variant.exitCode == 4, variant.err.constData());
+            QVERIFY2(variant.err.contains("not judged: again: against the baseline") &&
+                         !variant.err.contains("copy: against"),
+                     variant.err.constData());
+            const ProcessResult copied =
+                runProcess(QStringLiteral(SCOPELINE_CLI), QStringList{command, eager, copy} + gate);
+            QVERIFY2(copied.exitCode == 0, copied.err.constData());
+        }
+    }
+
     // A pull-request comment lists the first 20 rows of a list, its names as short as a table's, and
     // says how many more there are: PyTorch against JAX, every kernel on one side only.
     void markdownListsTheFirstRows()

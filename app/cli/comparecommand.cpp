@@ -116,6 +116,7 @@ int variantCompare(const ComparisonOptions &options, double alpha, const GateOpt
                                  options.samples, alpha);
     Gate gate(output.failOn, output.strict);
     for (std::size_t c = 0; c < variants.rows().size(); ++c) {
+        gate.addSameRuns(loaded.baseline, loaded.candidates[c], loaded.labels[qsizetype(c)]);
         std::vector<ComparisonRow> named = variants.rows()[c];
         for (ComparisonRow &row : named) // the gate names the candidate
             row.scope = loaded.labels[qsizetype(c)] + QStringLiteral(": ") + row.scope;
@@ -239,6 +240,7 @@ int compareCommand(const QStringList &arguments)
     err().flush();
 
     Gate gate(output.failOn, output.strict);
+    gate.addSameRuns(a, b);
     gate.addScopeComparison(rows, alpha, options.threshold);
     if (output.format == OutputFormat::Markdown)
         printComparisonMarkdown(rows, alpha, options.threshold, gate, options, runsText(a), runsText(b),

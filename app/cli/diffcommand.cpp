@@ -222,6 +222,7 @@ int variantDiff(const QList<SideArgument> &sides, const KernelDiffOptions &optio
         warnStepsMissing(steps.comparisons()[c], sides[0].label, loaded.labels[qsizetype(c)]);
     Gate gate(output.failOn, output.strict);
     for (std::size_t c = 0; c < diff.diffs().size(); ++c) {
+        gate.addSameRuns(loaded.baseline, loaded.candidates[c], loaded.labels[qsizetype(c)]);
         gate.addStep(steps.comparisons()[c], loaded.labels[qsizetype(c)]);
         gate.addKernelDiff(diff.diffs()[c], loaded.labels[qsizetype(c)]);
     }
@@ -318,6 +319,7 @@ int diffCommand(const QStringList &arguments)
                             "ops with its CPU activity"));
     // The gate: the step line's verdict and every kernel row's, each after its own Holm.
     Gate gate(output.failOn, output.strict);
+    gate.addSameRuns(a, b);
     gate.addStep(steps);
     gate.addKernelDiff(diff);
     if (output.format == OutputFormat::Markdown)

@@ -105,8 +105,10 @@ int variantRanks(const QList<SideArgument> &sides, const RankTable::Options &opt
     const VariantRanks variants(loaded.baseline, loaded.candidates, labels, options);
     const QString scope = variants.tables().front().stepScopeText();
     Gate gate(output.failOn, output.strict);
-    for (std::size_t i = 0; i < variants.tables().size(); ++i)
+    for (std::size_t i = 0; i < variants.tables().size(); ++i) {
+        gate.addSameRuns(loaded.baseline, loaded.candidates[i], loaded.labels[qsizetype(i)]);
         gate.addRanks(variants.tables()[i], loaded.labels[qsizetype(i)]);
+    }
     const std::vector<VariantRankRow> rows = variants.rows();
     for (qsizetype v = 0; v < labels.size(); ++v) // said before the figures, as a pair's
         if (std::none_of(rows.begin(), rows.end(),
@@ -252,6 +254,7 @@ int ranksCommand(const QStringList &arguments)
         return Unreadable;
     const RankTable ranks(a, b, options);
     Gate gate(gateOptions.failOn, gateOptions.strict);
+    gate.addSameRuns(a, b);
     gate.addRanks(ranks);
     // said before the figures, so that a pull-request comment carries it too
     for (int side = 0; side < (b.isEmpty() ? 1 : 2); ++side)

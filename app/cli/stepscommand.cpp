@@ -230,8 +230,10 @@ int variantSteps(const QList<SideArgument> &sides, const StepBreakdownOptions &o
         return status;
     const VariantSteps variants(loaded.baseline, loaded.candidates, loaded.labels, options);
     Gate gate(output.failOn, output.strict);
-    for (int i = 0; i < int(variants.comparisons().size()); ++i)
+    for (int i = 0; i < int(variants.comparisons().size()); ++i) {
+        gate.addSameRuns(loaded.baseline, loaded.candidates[std::size_t(i)], loaded.labels[i]);
         gate.addStep(variants.comparisons()[std::size_t(i)], loaded.labels[i]);
+    }
     std::optional<Sweep> swept;
     if (!sweep.isEmpty()) {
         std::vector<QList<LoadedRun>> all{loaded.baseline};
@@ -350,6 +352,7 @@ int stepsCommand(const QStringList &arguments)
         return Unreadable;
     const StepBreakdown steps(a, b, options);
     Gate gate(output.failOn, output.strict);
+    gate.addSameRuns(a, b);
     gate.addStep(steps);
     if (output.format == OutputFormat::Markdown)
         printStepsMarkdown(steps, gate, sides[0].shown(), sides[1].shown());

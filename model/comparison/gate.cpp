@@ -108,6 +108,17 @@ void Gate::addStep(const StepBreakdown &steps, const QString &variant)
     add(std::move(row));
 }
 
+void Gate::addSameRuns(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const QString &variant)
+{
+    if (m_mode == GateMode::Off || !sameRuns(a, b))
+        return;
+    GateRow row;
+    row.table = QStringLiteral("step");
+    row.name = variant.isEmpty() ? tr("A against B") : ofVariant(variant, tr("against the baseline"));
+    row.caveat = tr("the same runs on both sides (they read the same files): nothing is compared");
+    m_unjudged.push_back(std::move(row));
+}
+
 void Gate::addRanks(const RankTable &ranks, const QString &variant)
 {
     if (ranks.comparison().empty())

@@ -59,6 +59,9 @@ public:
     // The scopes' verdict rows (pooled, or the run pair of a 1 v 1 comparison), judged as the table
     // judges them; a verdict without a run-level test (one run a side) counts as caveated.
     void addScopeComparison(const std::vector<ComparisonRow> &rows, double alpha, double threshold);
+    // A and B (a candidate and the baseline) read the very same files: nothing is compared, so not
+    // judged, whatever their verdicts say (a CI job whose two paths name one artifact would pass always).
+    void addSameRuns(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const QString &variant = {});
 
     GateMode mode() const { return m_mode; }
     bool strict() const { return m_strict; }
