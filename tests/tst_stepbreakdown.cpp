@@ -725,6 +725,7 @@ private slots:
         const QJsonArray oracleVariants = expected[QStringLiteral("variants")].toArray();
         QCOMPARE(oracleVariants.size(), 2);
         int calls = 0, ratiosChecked = 0;
+        std::set<double> levels;
         for (int i = 0; i < 2; ++i) {
             const QJsonObject o = oracleVariants[i].toObject();
             QCOMPARE(o[QStringLiteral("variant")].toString(), labels[i + 1]);
@@ -755,7 +756,13 @@ private slots:
             }
             calls += steps.row(StepPart::Step).verdict == Verdict::Slower;
             QVERIFY(variants.leadLine(i).startsWith(labels[i + 1] + QStringLiteral(": step +")));
+            // the period beside the step, at the step's Holm level among the candidates (it had been at
+            // 1 − α: [−42.3 %, +2139.8 %] where the step's level leaves it unbounded below)
+            levels.insert(steps.row(StepPart::Step).ciLevel);
+            QCOMPARE(steps.period().ciLevel, steps.row(StepPart::Step).ciLevel);
+            QVERIFY(variants.leadLine(i).contains(steps.periodText()));
         }
+        QCOMPARE(levels, (std::set<double>{0.95, 0.975}));
         QCOMPARE(calls, 2); // without command buffers each launch is the CPU's: both are slower
         QVERIFY(ratiosChecked >= 8);
         // the family spans the candidates: the step's judged p is Holm's over both raw p

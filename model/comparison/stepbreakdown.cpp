@@ -599,6 +599,11 @@ void StepBreakdown::judgeTogether(const std::vector<StepBreakdown *> &comparison
             row.verdict = runLevelVerdict(row.p, stepA > 0 ? row.delta / stepA : StepRow::kUnset,
                                           comparison->m_options.alpha, comparison->m_options.threshold);
         }
+        // the period is said beside the step, at its level (its Holm level among candidates)
+        StepRow &period = comparison->m_period;
+        if (const double level = comparison->row(StepPart::Step).ciLevel;
+            !std::isnan(level) && !std::isnan(period.ciLevel))
+            period.ciLevel = level;
     }
 }
 
