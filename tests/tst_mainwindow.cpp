@@ -690,6 +690,19 @@ private slots:
             QCOMPARE(values[2], steps->comparisons()[1].row(part).meanB);
         }
         QCOMPARE(variants->bars()->parts().front(), StepPart::Busy); // no communication
+        // the lead: the answer over the candidates first, then a short line each, whole in the tooltip
+        const QStringList leadLines = variants->leadText().split(QLatin1Char('\n'));
+        QCOMPARE(leadLines.size(), 4);
+        QCOMPARE(leadLines[1], steps->summaryLine());
+        QVERIFY2(
+            leadLines[1].startsWith(QStringLiteral("Step time of 2 candidate(s), Holm over the 2 tested: 2 B "
+                                                   "slower (no_buffers, no_triton)")),
+            qPrintable(leadLines[1]));
+        for (int c = 0; c < 2; ++c) {
+            QCOMPARE(leadLines[2 + c], steps->briefLine(c));
+            QVERIFY(steps->leadLine(c).startsWith(steps->briefLine(c).section(QLatin1String(" ("), 0, 0)));
+            QVERIFY(variants->leadArea()->widget()->toolTip().contains(steps->leadLine(c)));
+        }
         QVERIFY(!variants->ranks());                                 // one GPU a run: no Ranks sub-tab
         QVERIFY(!figureTabs(variants)->isTabVisible(figureTabs(variants)->indexOf(variants->rankTable())));
         // a tooltip per bar, found under the pointer: the variant's step and parts, a candidate's change

@@ -188,6 +188,33 @@ private slots:
     }
 
     // A chart made inside a dark window is dark from the start.
+    // Ten variants' names on a narrow axis: where a name does not fit its share, every other one goes a
+    // line lower with twice the room, and no two read alike (cb_einsum and cublas_einsum had both read
+    // "c…m"); where all fit, one line.
+    void categoryNamesStaggerWhereNarrow()
+    {
+        const QStringList labels = {QStringLiteral("cb_matmul"),     QStringLiteral("cb_matmul_01"),
+                                    QStringLiteral("cb_matmul_12"),  QStringLiteral("ns_matmul"),
+                                    QStringLiteral("cublas_matmul"), QStringLiteral("cb_einsum"),
+                                    QStringLiteral("ns_einsum"),     QStringLiteral("cublas_einsum"),
+                                    QStringLiteral("big_matmul"),    QStringLiteral("big_einsum")};
+        const QFont font = QApplication::font();
+        const QFontMetrics metrics(font);
+        const int axis =
+            10 * metrics.horizontalAdvance(QStringLiteral("cb_ein")); // about 6 characters a name
+        const QStringList ticks = categoryTicker(labels, font, axis)->ticks().values();
+        QCOMPARE(ticks.size(), labels.size());
+        QCOMPARE(QSet<QString>(ticks.begin(), ticks.end()).size(), labels.size());
+        for (int i = 0; i < ticks.size(); ++i) {
+            QCOMPARE(ticks[i].startsWith(QLatin1Char('\n')), i % 2 == 1);
+            QVERIFY2(metrics.horizontalAdvance(ticks[i].trimmed()) <= 2 * axis / 10 - 8,
+                     qPrintable(ticks[i]));
+        }
+        QCOMPARE(ticks[5], QStringLiteral("\ncb_einsum")); // whole, with twice the room
+        const QStringList wide = categoryTicker(labels, font, 20 * axis)->ticks().values();
+        QCOMPARE(wide, labels);
+    }
+
     void childOfDarkWindow()
     {
         QWidget window;

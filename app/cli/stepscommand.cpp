@@ -98,6 +98,8 @@ void printVariantSteps(const VariantSteps &variants, const QList<SideArgument> &
              "of the ratio of the means) at the level the step row is judged\n";
     for (int i = 0; i < int(variants.comparisons().size()); ++i)
         out() << variants.leadLine(i) << "\n";
+    if (variants.comparisons().size() > 1) // the answer over them all (an A/A set: none differs)
+        out() << variants.summaryLine() << "\n";
     // the family is the candidates whose step has a p (one run on a side has none)
     const auto tested =
         std::count_if(variants.comparisons().begin(), variants.comparisons().end(),

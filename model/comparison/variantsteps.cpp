@@ -71,6 +71,16 @@ int ratioDigits(const stats::RatioInterval &ratio)
     return digits;
 }
 
+// Every candidate's step carries the same caveat (one process a side, on every side alike): said once.
+bool sharedCaveat(const std::vector<StepBreakdown> &comparisons)
+{
+    if (comparisons.size() < 2 || comparisons.front().row(StepPart::Step).caveat.isEmpty())
+        return false;
+    return std::all_of(comparisons.begin(), comparisons.end(), [&](const StepBreakdown &c) {
+        return c.row(StepPart::Step).caveat == comparisons.front().row(StepPart::Step).caveat;
+    });
+}
+
 } // namespace
 
 stats::RatioInterval VariantSteps::stepRatio(int candidate) const
@@ -144,11 +154,12 @@ const std::vector<TableColumn<VariantStepRow>> &VariantSteps::tableColumns()
     return table; // the window's model holds a reference
 }
 
-QString stepChangeText(const StepRow &step)
+QString stepChangeText(const StepRow &step, bool withCaveat)
 {
     // a call the data could not back (one process a side) says so here, as the pair's step line does
-    const QString verdict =
-        step.caveat.isEmpty() ? step.verdictText() : step.verdictText() + QStringLiteral("; ") + step.caveat;
+    const QString verdict = step.caveat.isEmpty() || !withCaveat
+                                ? step.verdictText()
+                                : step.verdictText() + QStringLiteral("; ") + step.caveat;
     if (std::isnan(step.delta) || !(step.meanA > 0))
         return verdict;
     QString text =
@@ -156,6 +167,48 @@ QString stepChangeText(const StepRow &step)
     if (const QString interval = step.changeIntervalText(); !interval.isEmpty())
         text += QLatin1Char(' ') + interval;
     return text + QStringLiteral(" (%1)").arg(verdict);
+}
+
+QString VariantSteps::briefLine(int candidate) const
+{
+    const StepRow &step = m_comparisons[std::size_t(candidate)].row(StepPart::Step);
+    return m_labels.value(candidate) + QStringLiteral(": ") +
+           stepChangeText(step, !sharedCaveat(m_comparisons));
+}
+
+QString VariantSteps::summaryLine() const
+{
+    QStringList slower, faster, untested;
+    int same = 0;
+    for (std::size_t c = 0; c < m_comparisons.size(); ++c) {
+        const StepRow &step = m_comparisons[c].row(StepPart::Step);
+        if (std::isnan(step.pRaw))
+            untested << m_labels.value(qsizetype(c));
+        else if (step.verdict == Verdict::Slower)
+            slower << m_labels.value(qsizetype(c));
+        else if (step.verdict == Verdict::Faster)
+            faster << m_labels.value(qsizetype(c));
+        else
+            ++same;
+    }
+    const auto tr = [](const char *text) { return QCoreApplication::translate("VariantSteps", text); };
+    const int tested = int(m_comparisons.size()) - int(untested.size());
+    QStringList parts;
+    if (!slower.isEmpty())
+        parts << tr("%1 B slower (%2)").arg(slower.size()).arg(slower.join(QStringLiteral(", ")));
+    if (!faster.isEmpty())
+        parts << tr("%1 B faster (%2)").arg(faster.size()).arg(faster.join(QStringLiteral(", ")));
+    if (same > 0)
+        parts << (same == tested ? tr("none differs from the baseline") : tr("%1 no change shown").arg(same));
+    if (!untested.isEmpty())
+        parts << tr("%1 not tested (%2)").arg(untested.size()).arg(untested.join(QStringLiteral(", ")));
+    QString line = tr("Step time of %1 candidate(s), Holm over the %2 tested: %3")
+                       .arg(m_comparisons.size())
+                       .arg(tested)
+                       .arg(parts.join(QStringLiteral("; ")));
+    if (sharedCaveat(m_comparisons))
+        line += QStringLiteral(" (%1)").arg(m_comparisons.front().row(StepPart::Step).caveat);
+    return line;
 }
 
 QString VariantSteps::leadLine(int candidate) const

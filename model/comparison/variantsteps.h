@@ -23,7 +23,7 @@ struct VariantStepRow
 
 // "step +48.8 % [+20.1, +77.5] (B slower)": a step row's change of the mean, Fieller's interval of
 // the ratio at the level the row is judged, its verdict and caveat (the variants' and sweeps' lines).
-QString stepChangeText(const StepRow &step);
+QString stepChangeText(const StepRow &step, bool withCaveat = true);
 
 class VariantSteps
 {
@@ -57,6 +57,12 @@ public:
     // −6.40 ms": the change of the mean step as a ratio with Fieller's interval at the step row's level,
     // and the part of the step that changed most.
     QString leadLine(int candidate) const;
+    // The same at a glance: "reduce-overhead: step −78.0 % [−99.0, −58.0] (B faster)", the caveat left to
+    // summaryLine where every candidate shares it.
+    QString briefLine(int candidate) const;
+    // The answer over every candidate: "of 9 candidates (Holm over them): 2 B slower (a, b), 7 no
+    // significant change", with the caveat they share; an A/A set reads "none differs from the baseline".
+    QString summaryLine() const;
 
 private:
     QStringList m_labels;

@@ -110,11 +110,17 @@ int labelStep(int labels, double axisPixels, double lineHeight)
 
 QSharedPointer<QCPAxisTickerText> categoryTicker(const QStringList &labels, const QFont &font, int axisPixels)
 {
-    const int width = std::max(0, axisPixels / std::max<int>(1, int(labels.size())) - 8);
+    const int share = axisPixels / std::max<int>(1, int(labels.size()));
     const QFontMetrics metrics(font);
+    const bool staggered =
+        labels.size() > 1 && std::any_of(labels.begin(), labels.end(), [&](const QString &label) {
+            return metrics.horizontalAdvance(label) > share - 8;
+        });
+    const int width = std::max(0, (staggered ? 2 * share : share) - 8);
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (int i = 0; i < labels.size(); ++i)
-        ticker->addTick(double(i), metrics.elidedText(labels[i], Qt::ElideMiddle, width));
+        ticker->addTick(double(i), (staggered && i % 2 ? QStringLiteral("\n") : QString()) +
+                                       metrics.elidedText(labels[i], Qt::ElideMiddle, width));
     return ticker;
 }
 

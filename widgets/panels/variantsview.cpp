@@ -209,8 +209,12 @@ void VariantsView::rebuild()
             ? tr("Baseline (A): %1, each variant B against it; each run one step").arg(labels.value(0))
             : tr("Baseline (A): %1, each variant B against it; per step of %2")
                   .arg(labels.value(0), stepScope)};
-    for (int i = 0; i < int(candidates.size()); ++i)
-        lead << m_steps->leadLine(i);
+    // The answer first (over every candidate, and a sweep's jump), then a short line per candidate; the
+    // parts of each step and its period, whole in the tooltip. With nine candidates the lines had
+    // filled the box before the third.
+    QStringList whole = lead;
+    if (candidates.size() > 1)
+        lead << m_steps->summaryLine();
     // a sweep (every label a number, three or more): neighbours compared, where it jumps, and lines
     // over the parameter
     const std::vector<double> parameters =
@@ -224,9 +228,14 @@ void VariantsView::rebuild()
                            .arg(m_sweep->pairLine(m_sweep->jump(), name))
                      : tr("Sweep, neighbours compared (Holm over them): %1").arg(m_sweep->noJumpText()));
     }
+    for (int i = 0; i < int(candidates.size()); ++i) {
+        lead << m_steps->briefLine(i);
+        whole << m_steps->leadLine(i);
+    }
     for (const QString &same : m_sameRuns)
         lead << tr("Note: %1").arg(same);
     m_lead->setText(lead.join(QLatin1Char('\n')));
+    m_lead->setToolTip(whole.join(QLatin1Char('\n')));
     fitLead();
     m_stepModel->setRows(m_steps->rows());
     fitColumns(m_stepView, VariantSteps::tableColumns());
