@@ -737,21 +737,38 @@ private slots:
         QCPColorMapData *cells = variants->matrix()->map()->data();
         QCOMPARE(cells->keySize(), 2);
         QCOMPARE(cells->valueSize(), std::min(24, int(diff->rows().size())));
-        int coloured = 0, grey = 0;
+        // The scale spans the largest significant change, new and gone kernels at its ends and lettered, as
+        // is a kernel on neither side: a +3 % call is not drawn as pale as no change beside new kernels.
+        int coloured = 0, grey = 0, lettered = 0;
+        double largest = 0;
+        for (int r = 0; r < cells->valueSize(); ++r)
+            for (int c = 0; c < 2; ++c) {
+                const KernelDiffRow *row = diff->rows()[std::size_t(r)].cells[std::size_t(c)];
+                if (row && (row->verdict == Verdict::Faster || row->verdict == Verdict::Slower))
+                    largest = std::max(largest, 100 * std::fabs(KernelMatrix::cellValue(row)));
+            }
+        QVERIFY(largest > 0);
+        QCOMPARE(variants->matrix()->map()->dataRange().upper, std::max(1.0, largest));
         for (int r = 0; r < cells->valueSize(); ++r)
             for (int c = 0; c < 2; ++c) {
                 const KernelDiffRow *row = diff->rows()[std::size_t(r)].cells[std::size_t(c)];
                 const double shown = cells->cell(c, r);
-                const bool verdict = row && (row->verdict == Verdict::Faster || row->verdict == Verdict::Slower ||
-                                             row->verdict == Verdict::OnlyInA || row->verdict == Verdict::OnlyInB);
+                const bool oneSide =
+                    row && (row->verdict == Verdict::OnlyInA || row->verdict == Verdict::OnlyInB);
+                const bool verdict =
+                    row && (row->verdict == Verdict::Faster || row->verdict == Verdict::Slower || oneSide);
                 QCOMPARE(std::isnan(shown), !verdict);
                 if (verdict) {
-                    QVERIFY(std::fabs(shown) <= 100 * KernelMatrix::kLimit);
+                    QVERIFY(std::fabs(shown) <= std::max(1.0, largest));
                     QCOMPARE(shown > 0, row->verdict == Verdict::Slower || row->verdict == Verdict::OnlyInB);
                 }
+                if (oneSide)
+                    QCOMPARE(std::fabs(shown), std::max(1.0, largest));
+                lettered += verdict || !row;
                 (verdict ? coloured : grey) += 1;
             }
         QVERIFY(coloured > 0 && grey > 0);
+        QCOMPARE(variants->matrix()->plot()->itemCount(), lettered);
         QTest::qWait(100);
         QVERIFY(window.grab().save(QDir::temp().filePath(QStringLiteral("scopeline_variants.png"))));
         auto *figures = qobject_cast<QTabWidget *>(variants->matrix()->parentWidget()->parentWidget());

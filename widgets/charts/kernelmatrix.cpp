@@ -2,6 +2,7 @@
 #include "widgets/charts/kernelmatrix.h"
 
 #include "model/tables/kernelnames.h"
+#include "model/tables/tableformat.h"
 #include "widgets/charts/plottheme.h"
 
 #include <qcustomplot.h>
@@ -38,9 +39,11 @@ KernelMatrix::KernelMatrix(QWidget *parent) : QWidget(parent)
     m_plot->yAxis->setRangeReversed(true);
     // the cells' room is known once laid out: as many kernels as have room for their names then
     connect(m_plot, &QCustomPlot::afterLayout, this, &KernelMatrix::fitToPlot);
-    m_plot->setToolTip(tr("Each kernel's GPU time per run in each candidate against the baseline: green less, "
-                          "red more (new kernels red, gone ones green), grey where there is no verdict. Holm "
-                          "over kernels × candidates."));
+    m_plot->setToolTip(
+        tr("Each kernel's GPU time per run in each candidate against the baseline: green less, "
+           "red more, the scale fitted to the significant changes; “new” and “gone” kernels at "
+           "its ends, grey where there is no verdict, “–” where the kernel is on neither side. "
+           "Holm over kernels × candidates."));
     rebuild();
 }
 
@@ -109,10 +112,42 @@ void KernelMatrix::rebuild()
     m_map->data()->setSize(std::max(1, candidates), std::max(1, rows));
     m_map->data()->setRange(QCPRange(0, std::max(1, candidates) - 1), QCPRange(0, std::max(1, rows) - 1));
     m_map->data()->fill(std::nan(""));
+    // The scale spans the largest significant change, not ±50 %: new and gone kernels, at its ends, had
+    // left a +3 % call as pale as no change. Every cell with a verdict is lettered (its change, or new or
+    // gone) where the columns have room, and so is a kernel on neither side, which grey (no verdict)
+    // does not tell apart.
+    m_plot->clearItems();
+    double largest = 0.01;
     for (int c = 0; c < candidates; ++c)
-        for (int r = 0; r < rows; ++r)
-            m_map->data()->setCell(c, r,
-                                   100 * cellValue(m_diff->rows()[std::size_t(r)].cells[std::size_t(c)]));
+        for (int r = 0; r < rows; ++r) {
+            const KernelDiffRow *cell = m_diff->rows()[std::size_t(r)].cells[std::size_t(c)];
+            if (cell && (cell->verdict == Verdict::Faster || cell->verdict == Verdict::Slower))
+                largest = std::max(largest, std::fabs(cellValue(cell)));
+        }
+    m_map->setDataRange(QCPRange(-100 * largest, 100 * largest));
+    const QFontMetrics metrics(m_plot->font());
+    const bool room =
+        m_axisWidth / std::max(1, candidates) > metrics.horizontalAdvance(QStringLiteral("−100.0 %")) + 4;
+    for (int c = 0; c < candidates; ++c)
+        for (int r = 0; r < rows; ++r) {
+            const KernelDiffRow *cell = m_diff->rows()[std::size_t(r)].cells[std::size_t(c)];
+            const double value = cellValue(cell);
+            const bool oneSide =
+                cell && (cell->verdict == Verdict::OnlyInA || cell->verdict == Verdict::OnlyInB);
+            m_map->data()->setCell(c, r, 100 * (oneSide ? std::copysign(largest, value) : value));
+            if (!room || (cell && std::isnan(value)))
+                continue;
+            auto *text = new QCPItemText(m_plot);
+            text->position->setCoords(c, r);
+            text->setText(!cell                               ? QStringLiteral("–")
+                          : cell->verdict == Verdict::OnlyInB ? tr("new")
+                          : cell->verdict == Verdict::OnlyInA ? tr("gone")
+                                                              : formatChange(cell->runLevel.change, 1));
+            // dark on the scale's light middle and on grey, light on its deep ends
+            text->setColor(cell && std::fabs(oneSide ? largest : value) > 0.6 * largest ? Qt::white
+                                                                                        : Qt::black);
+            text->setClipToAxisRect(true);
+        }
     QStringList columns;
     for (int c = 0; c < candidates; ++c)
         columns << m_diff->labels().value(c);

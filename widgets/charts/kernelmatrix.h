@@ -2,8 +2,9 @@
 #pragma once
 // The kernel × variant matrix as a heatmap: the kernels that changed most in any candidate, one row
 // each, a column per candidate; the colour is the change of the kernel's GPU time per run against
-// the baseline (green less, red more), grey where there is no verdict (no significant or meaningful
-// change, or no test).
+// the baseline (green less, red more, on a scale that spans the significant changes; new and gone
+// kernels at its ends, lettered), grey where there is no verdict (no significant or meaningful
+// change, or no test), "–" where the kernel is on neither side.
 
 #include "model/comparison/variantdiff.h"
 
