@@ -2490,16 +2490,34 @@ private slots:
         QVERIFY(backward > 0 && backward < 6e6); // 5.113 ms on rank 0, against 12.54 ms a ProfilerStep
     }
 
-    // Variants one of which has no runs: the banner names it and the status bar stops saying it loads.
+    // A candidate that cannot be read (no runs, a truncated trace) is left out and named, in the banner
+    // and under the tab's lines, while the others are compared; a baseline that cannot be read fails the
+    // open, said in the banner, and the status bar stops saying it loads.
     void variantsThatCannotLoadSaySo()
     {
         QTemporaryDir empty;
         MainWindow window;
-        window.openVariants({kMatmul, kEinsum, QStringLiteral("C=") + empty.path()});
+        const QString cut = QDir(empty.path()).filePath(QStringLiteral("cut.pt.trace.json.gz"));
+        {
+            QFile whole(testdata::path("h100_runs/torch_compile/eager/run_0/trace.pt.trace.json.gz")),
+                out(cut);
+            QVERIFY(whole.open(QIODevice::ReadOnly) && out.open(QIODevice::WriteOnly));
+            QVERIFY(out.write(whole.read(12000)) == 12000);
+        }
+        const QString nothing = QDir(empty.path()).filePath(QStringLiteral("nothing"));
+        QVERIFY(QDir().mkpath(nothing));
+        window.openVariants(
+            {QStringLiteral("A=") + nothing, QStringLiteral("B=") + kEinsum, QStringLiteral("C=") + cut});
         QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
-        QVERIFY2(window.bannerText().contains(empty.path()), qPrintable(window.bannerText()));
+        QVERIFY2(window.bannerText().contains(nothing), qPrintable(window.bannerText()));
         QVERIFY2(window.statusText().contains(QLatin1String("could not be opened")),
                  qPrintable(window.statusText()));
+        QVERIFY(!window.tabs()->isTabVisible(3));
+        window.openVariants(
+            {QStringLiteral("A=") + kMatmul, QStringLiteral("B=") + cut, QStringLiteral("C=") + nothing});
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QVERIFY2(window.bannerText().contains(cut) && window.bannerText().contains(nothing),
+                 qPrintable(window.bannerText()));
         QVERIFY(!window.tabs()->isTabVisible(3));
         // two variants of one label would be told apart nowhere: refused before anything loads
         window.openVariants({QStringLiteral("X=") + kMatmul, QStringLiteral("X=") + kEinsum, kMatmul});
@@ -2516,6 +2534,19 @@ private slots:
         QVERIFY2(lead.contains(QLatin1String("Note: X and Z are the same runs")) &&
                      lead.contains(QLatin1String("a candidate against the baseline itself")),
                  qPrintable(lead));
+        // a candidate of several that cannot be read is left out and named, the others compared
+        window.openVariants({QStringLiteral("M=") + kMatmul, QStringLiteral("E=") + kEinsum,
+                             QStringLiteral("C=") + cut, QStringLiteral("N=") + nothing});
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QCOMPARE(window.variantsView()->labels(), (QStringList{QStringLiteral("M"), QStringLiteral("E")}));
+        QVERIFY2(
+            window.bannerText().contains(QStringLiteral("2 variant(s) could not be read and are left out")) &&
+                window.bannerText().contains(
+                    QStringLiteral("C left out: %1: the gzip data is truncated").arg(cut)) &&
+                window.bannerText().contains(QStringLiteral("N left out: ") + nothing),
+            qPrintable(window.bannerText()));
+        QVERIFY2(window.variantsView()->leadText().contains(QStringLiteral("Note: C left out: ") + cut),
+                 qPrintable(window.variantsView()->leadText()));
     }
 
     void swapAndExport()

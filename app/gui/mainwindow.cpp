@@ -581,6 +581,7 @@ void MainWindow::clearVariants()
         m_variantsLoader->cancel();
     m_variantsLoading = m_showVariantsTab = false;
     m_variantRunsLeftOut.clear();
+    m_variantsLeftOut.clear();
     m_variantScanNotes.clear();
     m_variants->clear();
     m_tabs->setTabVisible(3, false);
@@ -618,14 +619,26 @@ void MainWindow::openVariants(const QStringList &arguments, const SessionState &
     m_progress->show();
     m_cancel->show();
     m_status->setText(tr("Loading %n variant(s)…", nullptr, int(paths.size())));
-    const int job = m_variantsLoader->start(paths);
+    const int job = m_variantsLoader->start(paths, SideFailure::CandidatesMayFail);
     // the result of this job only: a newer one, or a pair opened meanwhile, drops it
     disconnect(m_variantsLoader, &PairLoader::finished, this, nullptr);
     connect(m_variantsLoader, &PairLoader::finished, this,
-            [this, job, labels, paths, pair](int finished, const PairLoadResult &result) {
+            [this, job, labels, paths, pair](int finished, PairLoadResult result) {
                 if (finished != job || !m_variantsLoading)
                     return;
                 m_variantsLoading = false;
+                // candidates that could not be read are left out, named, where the rest still compare
+                QStringList kept = labels, keptPaths = paths, leftOut;
+                if (result.ok())
+                    for (qsizetype i = result.sideErrors.size() - 1; i > 0; --i)
+                        if (!result.sideErrors[i].isEmpty()) {
+                            leftOut.prepend(tr("%1 left out: %2").arg(labels[i], result.sideErrors[i]));
+                            result.sides.erase(result.sides.begin() + i);
+                            kept.removeAt(i);
+                            keptPaths.removeAt(i);
+                        }
+                if (result.ok() && result.sides.size() < 2)
+                    result.error = leftOut.join(u'\n');
                 if (!result.ok()) {
                     m_progress->hide();
                     m_cancel->hide();
@@ -646,8 +659,9 @@ void MainWindow::openVariants(const QStringList &arguments, const SessionState &
                         run = run.withoutEvents();
                 m_variants->clear(); // the old variants are not judged again with the settings
                 syncVariantSettings();
-                m_variants->setVariants(summaries, labels, paths);
+                m_variants->setVariants(summaries, kept, keptPaths, leftOut);
                 m_variantRunsLeftOut = result.leftOut; // said when the pair below is shown
+                m_variantsLeftOut = leftOut;
                 m_variantScanNotes = result.notes;
                 m_tabs->setTabVisible(3, true);
                 m_showVariantsTab = true;
@@ -914,6 +928,10 @@ void MainWindow::showDocument()
 QStringList MainWindow::loadProblems() const
 {
     QStringList problems, leftOut = m_document->runsLeftOut();
+    if (!m_variantsLeftOut.isEmpty())
+        problems << tr("%n variant(s) could not be read and are left out; the others are compared.", nullptr,
+                       int(m_variantsLeftOut.size()))
+                 << m_variantsLeftOut;
     for (const QString &run : std::as_const(m_variantRunsLeftOut))
         if (!leftOut.contains(run))
             leftOut << run;

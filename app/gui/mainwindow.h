@@ -161,6 +161,7 @@ private:
     bool m_variantsLoading = false;
     bool m_showVariantsTab = false; // once the pair of the variants has loaded
     QStringList m_variantArguments;  // as given ([LABEL=]PATH), for the dialog
+    QStringList m_variantsLeftOut;   // candidates that could not be read: "label left out: why"
     QStringList m_variantRunsLeftOut; // runs of the variants that could not be read, said with the pair's
     QStringList m_variantScanNotes;   // what the variants' folder scans noticed, said the same way
     QTabWidget *m_tabs = nullptr;     // the diff view and the scope comparison

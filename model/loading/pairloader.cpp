@@ -34,8 +34,9 @@ PairLoadResult PairLoader::load(const QString &pathA, const QString &pathB,
     return load(QStringList{pathA, pathB}, progress, cancel);
 }
 
-PairLoadResult PairLoader::load(const QStringList &paths, const std::function<void(double, const QString &)> &progress,
-                                const std::atomic<bool> *cancel)
+PairLoadResult PairLoader::load(const QStringList &paths,
+                                const std::function<void(double, const QString &)> &progress,
+                                const std::atomic<bool> *cancel, SideFailure failure)
 {
     PairLoadResult result;
     // A path given twice (one trace opened against itself) is loaded once, its runs shared.
@@ -44,12 +45,16 @@ PairLoadResult PairLoader::load(const QStringList &paths, const std::function<vo
         if (!distinct.contains(path))
             distinct << path;
     if (distinct.size() < paths.size()) {
-        result = load(distinct, progress, cancel);
+        result = load(distinct, progress, cancel, failure);
         if (result.ok()) {
             std::vector<QList<LoadedRun>> sides;
-            for (const QString &path : paths)
+            QStringList sideErrors;
+            for (const QString &path : paths) {
                 sides.push_back(result.sides[std::size_t(distinct.indexOf(path))]);
+                sideErrors << result.sideErrors.value(distinct.indexOf(path));
+            }
             result.sides = std::move(sides);
+            result.sideErrors = sideErrors;
             result.a = result.sides.front();
             result.b = result.sides.size() > 1 ? result.sides[1] : QList<LoadedRun>();
         }
@@ -60,11 +65,19 @@ PairLoadResult PairLoader::load(const QStringList &paths, const std::function<vo
     std::vector<int> sideOf; // per run
     std::vector<int> counts; // runs per side
     QStringList unreadable;  // a line for each side without a run: all of them, not the first alone
+    result.sideErrors = QStringList(paths.size(), QString());
+    // a candidate that may fail is left out with its reason; the baseline, or any side of a pair, fails all
+    const auto failed = [&](qsizetype side, const QString &error) {
+        if (failure == SideFailure::CandidatesMayFail && side > 0)
+            result.sideErrors[side] = error;
+        else
+            unreadable << error;
+    };
     for (const QString &path : paths) {
         QString error;
         const std::vector<TraceRun> found = TraceFolder::scan(path, &error, &result.notes);
         if (found.empty())
-            unreadable << error;
+            failed(qsizetype(counts.size()), error);
         runs.insert(runs.end(), found.begin(), found.end());
         sideOf.insert(sideOf.end(), found.size(), int(counts.size()));
         counts.push_back(int(found.size()));
@@ -140,18 +153,24 @@ PairLoadResult PairLoader::load(const QStringList &paths, const std::function<vo
         }
     // A run that cannot be read is left out, and named, where its side keeps others: a profiler killed
     // while writing leaves its last trace cut short, and the other runs are still worth comparing. Its
-    // ranks go with it (ranks sit inside a run). A side left with no run fails the load.
-    for (QList<LoadedRun> &side : bySide) {
-        QStringList failed, errors;
+    // ranks go with it (ranks sit inside a run). A side left with no run fails the load, or is left out
+    // (CandidatesMayFail).
+    for (qsizetype s = 0; s < qsizetype(bySide.size()); ++s) {
+        QList<LoadedRun> &side = bySide[std::size_t(s)];
+        if (!result.sideErrors[s].isEmpty())
+            continue; // its scan found no run
+        QStringList failedRuns, errors;
         for (const LoadedRun &run : side)
-            if (!run.ok() && !failed.contains(run.run.name)) {
-                failed << run.run.name;
+            if (!run.ok() && !failedRuns.contains(run.run.name)) {
+                failedRuns << run.run.name;
                 errors << run.error;
             }
-        side.removeIf([&](const LoadedRun &run) { return failed.contains(run.run.name); });
-        if (side.isEmpty())
-            unreadable << errors.front();
-        else if (const QString twice = summaryBesideItsTrace(side); !twice.isEmpty())
+        side.removeIf([&](const LoadedRun &run) { return failedRuns.contains(run.run.name); });
+        if (side.isEmpty()) {
+            failed(s, errors.front());
+            continue;
+        }
+        if (const QString twice = summaryBesideItsTrace(side); !twice.isEmpty())
             unreadable << twice;
         result.leftOut << errors << leaveOutRunsWithoutKernels(side);
     }
@@ -173,7 +192,7 @@ int PairLoader::start(const QString &pathA, const QString &pathB)
     return start(QStringList{pathA, pathB});
 }
 
-int PairLoader::start(const QStringList &paths)
+int PairLoader::start(const QStringList &paths, SideFailure failure)
 {
     cancel();
     const int job = ++m_job;
@@ -210,7 +229,7 @@ int PairLoader::start(const QStringList &paths)
     m_watcher = watcher;
     // The job waits on the global pool for its runs, which load on LoadedRun::loadingPool(): never on
     // the pool it waits in (blockingMapped queues its work there and waits: two jobs would deadlock).
-    watcher->setFuture(QtConcurrent::run([paths, cancelFlag, report] {
+    watcher->setFuture(QtConcurrent::run([paths, cancelFlag, report, failure] {
         QElapsedTimer throttle; // load() calls progress one at a time
         throttle.start();
         return load(
@@ -221,7 +240,7 @@ int PairLoader::start(const QStringList &paths)
                     report(fraction, what);
                 }
             },
-            cancelFlag.get());
+            cancelFlag.get(), failure);
     }));
     return job;
 }

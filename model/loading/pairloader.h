@@ -29,9 +29,17 @@ struct PairLoadResult
     // What the folder scans noticed (a run folder without a trace, a file met twice, a partial world):
     // one line each, naming the path.
     QStringList notes;
+    // With CandidatesMayFail: per side, why it was left out (its scan or every run failed), empty for
+    // the sides loaded; a side left out is empty in `sides`.
+    QStringList sideErrors;
     bool cancelled = false;
     bool ok() const { return error.isEmpty() && !cancelled; }
 };
+
+// Whether a side that cannot be read fails the whole load (a pair, the CLI), or, beyond the first (the
+// baseline) side, is left out and named while the others load (the window's variants: one broken
+// candidate of eight should not hide the seven).
+enum class SideFailure { FailsAll, CandidatesMayFail };
 
 class PairLoader : public QObject
 {
@@ -43,7 +51,7 @@ public:
     // Starts loading and returns the job id; a job still running is cancelled and its result dropped.
     int start(const QString &pathA, const QString &pathB);
     // The same for any number of sides (variants: a baseline and candidates).
-    int start(const QStringList &paths);
+    int start(const QStringList &paths, SideFailure failure = SideFailure::FailsAll);
     void cancel();
     bool isRunning() const;
 
@@ -53,7 +61,8 @@ public:
                                const std::atomic<bool> *cancel = nullptr);
     static PairLoadResult load(const QStringList &paths,
                                const std::function<void(double, const QString &)> &progress = {},
-                               const std::atomic<bool> *cancel = nullptr);
+                               const std::atomic<bool> *cancel = nullptr,
+                               SideFailure failure = SideFailure::FailsAll);
 
 signals:
     void progress(int job, double fraction, const QString &what);

@@ -155,7 +155,7 @@ void VariantsView::fitLead()
 }
 
 void VariantsView::setVariants(const std::vector<QList<LoadedRun>> &sides, const QStringList &labels,
-                               const QStringList &paths)
+                               const QStringList &paths, const QStringList &notes)
 {
     if (sides.size() < 2) {
         clear();
@@ -177,7 +177,7 @@ void VariantsView::setVariants(const std::vector<QList<LoadedRun>> &sides, const
     QList<SideArgument> sideArguments;
     for (qsizetype i = 0; i < labels.size(); ++i)
         sideArguments.append({labels[i], paths.value(i)});
-    m_sameRuns = SideArgument::sameRuns(sideArguments);
+    m_notes = SideArgument::sameRuns(sideArguments) + notes;
     rebuild();
 }
 
@@ -232,8 +232,8 @@ void VariantsView::rebuild()
         lead << m_steps->briefLine(i);
         whole << m_steps->leadLine(i);
     }
-    for (const QString &same : m_sameRuns)
-        lead << tr("Note: %1").arg(same);
+    for (const QString &note : m_notes)
+        lead << tr("Note: %1").arg(note);
     m_lead->setText(lead.join(QLatin1Char('\n')));
     m_lead->setToolTip(whole.join(QLatin1Char('\n')));
     fitLead();
@@ -353,7 +353,7 @@ void VariantsView::clear()
     m_diff.reset();
     m_labels.clear();
     m_paths.clear();
-    m_sameRuns.clear();
+    m_notes.clear();
     m_lead->clear();
     fitLead();
     m_pairA->clear();

@@ -40,9 +40,10 @@ public:
     explicit VariantsView(QWidget *parent = nullptr);
     ~VariantsView() override;
 
-    // sides[0] is the baseline; labels and paths per side, in the same order.
+    // sides[0] is the baseline; labels and paths per side, in the same order. notes: said under the
+    // lines (variants left out, say).
     void setVariants(const std::vector<QList<LoadedRun>> &sides, const QStringList &labels,
-                     const QStringList &paths);
+                     const QStringList &paths, const QStringList &notes = {});
     void clear();
     // What the pair views judge with, so that a candidate's figures here are theirs: What changed's
     // step scope (empty: the detected one) and threshold, and the Scopes tab's matching and samples.
@@ -93,7 +94,7 @@ private:
 
     std::vector<QList<LoadedRun>> m_sides;
     QStringList m_labels, m_paths;
-    QStringList m_sameRuns; // SideArgument::sameRuns of the variants
+    QStringList m_notes; // SideArgument::sameRuns of the variants, and what setVariants was told
     std::unique_ptr<VariantScopes> m_scopes;
     std::unique_ptr<Sweep> m_sweep;
     QComboBox *m_scopeBox = nullptr;
