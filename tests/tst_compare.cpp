@@ -293,6 +293,21 @@ private slots:
         QVERIFY2(cli.err.contains("note: A's kernels carry no scope names"), cli.err.constData());
         QVERIFY2(cli.out.contains("no scope names in A") && !cli.out.contains("only in B"),
                  cli.out.constData());
+        // the step scope, on both sides, is compared: no note of a miss that did not happen
+        const ProcessResult step =
+            runProcess(QStringLiteral(SCOPELINE_CLI),
+                       {QStringLiteral("compare"), testdata::path("h100_runs/torch_compile/eager"),
+                        testdata::path("h100_runs/torch_compile/reduce_overhead"), QStringLiteral("--scope"),
+                        QStringLiteral("ProfilerStep"), QStringLiteral("--samples"), QStringLiteral("span")});
+        QCOMPARE(step.exitCode, 0);
+        QVERIFY2(step.out.contains("B faster") && !step.err.contains("carry no scope names"),
+                 step.err.constData());
+        const ProcessResult attention =
+            runProcess(QStringLiteral(SCOPELINE_CLI),
+                       {QStringLiteral("compare"), testdata::path("h100_runs/torch_compile/eager"),
+                        testdata::path("h100_runs/torch_compile/reduce_overhead"), QStringLiteral("--scope"),
+                        QStringLiteral("attention")});
+        QVERIFY2(attention.err.contains("note: B's kernels carry no scope names"), attention.err.constData());
     }
 
     // Each candidate of several says, as a pair does, the unit its verdicts are tested on and the test:

@@ -233,7 +233,12 @@ int compareCommand(const QStringList &arguments)
     comparison.setAlpha(alpha);
     const std::vector<ComparisonRow> rows =
         comparison.compare(options.scopes, options.match, options.samples);
-    if (const QString text = comparison.unnamedSideNote(); !text.isEmpty())
+    // why a scope asked for is on one side only; where each is on both, it would explain a miss that
+    // did not happen
+    const bool oneSided = std::any_of(rows.begin(), rows.end(), [](const ComparisonRow &row) {
+        return !row.comparable() && (row.a.n > 0 || row.b.n > 0);
+    });
+    if (const QString text = comparison.unnamedSideNote(); oneSided && !text.isEmpty())
         note(text);
 
     warnScopeSamples(options, indexA, indexB);

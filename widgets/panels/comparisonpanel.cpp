@@ -377,9 +377,24 @@ const std::vector<ComparisonRow> &ComparisonPanel::rows() const
     return m_tableModel->rows();
 }
 
+std::vector<ComparisonRow> ComparisonPanel::rowsAsCompared() const
+{
+    // the table's verdict rows were moved first (recompute); back after their run pairs, scope by scope
+    std::vector<ComparisonRow> rows = this->rows();
+    QStringList scopes;
+    for (const ComparisonRow &row : rows)
+        if (!scopes.contains(row.scope))
+            scopes << row.scope;
+    std::stable_sort(rows.begin(), rows.end(), [&](const ComparisonRow &x, const ComparisonRow &y) {
+        return std::pair(scopes.indexOf(x.scope), x.verdictRow) <
+               std::pair(scopes.indexOf(y.scope), y.verdictRow);
+    });
+    return rows;
+}
+
 QString ComparisonPanel::csv() const
 {
-    return ScopeComparison::toCsv(rows(), 0.05, m_threshold);
+    return ScopeComparison::toCsv(rowsAsCompared(), 0.05, m_threshold);
 }
 
 QCustomPlot *ComparisonPanel::plot() const

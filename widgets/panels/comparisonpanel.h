@@ -54,8 +54,11 @@ public:
     bool logScale() const;
     void setLogScale(bool logScale);
 
-    // The current statistics rows and their CSV (same columns as scopeline-cli compare --csv).
+    // The current statistics rows, as the table shows them (each scope's verdict row first).
     const std::vector<ComparisonRow> &rows() const;
+    // The same in the order scopeline-cli compare writes them (a scope's run pairs, then its verdict
+    // row), for the CSV and the report, which must read as the CLI's; and that CSV.
+    std::vector<ComparisonRow> rowsAsCompared() const;
     QString csv() const;
     // The boxplot, for export (savePng).
     QCustomPlot *plot() const;

@@ -107,7 +107,7 @@ ReportExporter::Input fromViews(const ComparisonPanel &panel, const KernelDiffVi
                                 TimelineView &timelineA, TimelineView &timelineB)
 {
     ReportExporter::Input input;
-    input.rows = panel.rows();
+    input.rows = panel.rowsAsCompared(); // as the CLI's report writes them
     input.scopes = panel.selectedScopes();
     input.match = panel.matchMode();
     input.samples = panel.sampleMode();
