@@ -521,6 +521,16 @@ private slots:
             QVERIFY2(variant.err.contains("not judged: again: against the baseline") &&
                          !variant.err.contains("copy: against"),
                      variant.err.constData());
+            // the JSON carries what stderr said, for a bot that reads only the JSON
+            const ProcessResult json =
+                runProcess(QStringLiteral(SCOPELINE_CLI),
+                           QStringList{command, eager, link} + gate +
+                               QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+            const QJsonArray warnings =
+                QJsonDocument::fromJson(json.out).object()[QStringLiteral("warnings")].toArray();
+            QVERIFY2(warnings.size() >= 1 && warnings[0].toString().startsWith(
+                                                 QLatin1String("warning: A and B are the same runs")),
+                     json.out.constData());
             const ProcessResult copied =
                 runProcess(QStringLiteral(SCOPELINE_CLI), QStringList{command, eager, copy} + gate);
             QVERIFY2(copied.exitCode == 0, copied.err.constData());

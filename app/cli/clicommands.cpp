@@ -17,6 +17,7 @@
 #include <QFileInfo>
 #include <QIODevice>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QTextStream>
 
 #include <algorithm>
@@ -757,6 +758,12 @@ QJsonObject gateJson(const Gate &gate)
             {QStringLiteral("waived"), rows(gate.waived())},
             {QStringLiteral("unjudged"), rows(gate.unjudged())},
             {QStringLiteral("one_side_only"), rows(gate.oneSideOnly())}};
+}
+
+void printJson(QJsonObject root)
+{
+    root.insert(QStringLiteral("warnings"), QJsonArray::fromStringList(said()));
+    out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
 }
 
 QString closingMarkdown(const Gate &gate)

@@ -177,6 +177,9 @@ bool parseGateOptions(const QCommandLineParser &parser, GateOptions &options, in
 int gateStatus(const Gate &gate);
 // The gate as JSON: {"fail_on", "strict", "failed", "tripped": [...], "waived": [...]}.
 QJsonObject gateJson(const Gate &gate);
+// Prints a command's JSON with what it said on stderr (its warnings and notes) as "warnings": a bot that
+// reads only the JSON needs them as much as a pull-request comment does.
+void printJson(QJsonObject root);
 // The end of a pull-request comment: the warnings and notes said on stderr (a trace's caveats among
 // them), a list item each, then the gate (none without --fail-on).
 QString closingMarkdown(const Gate &gate);

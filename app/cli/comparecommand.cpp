@@ -99,7 +99,7 @@ void printComparisonJson(const std::vector<ComparisonRow> &rows, double alpha, d
         {QStringLiteral("threshold"), threshold},
         {QStringLiteral("rows"), tableJson(ScopeComparison::columns(alpha, threshold), rows)},
         {QStringLiteral("gate"), gateJson(gate)}};
-    out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
+    printJson(root);
 }
 
 // More than two sides: per scope the Kruskal–Wallis test across every variant, then each candidate's
@@ -140,16 +140,15 @@ int variantCompare(const ComparisonOptions &options, double alpha, const GateOpt
                 {QStringLiteral("path"), sides[qsizetype(c) + 1].path},
                 {QStringLiteral("rows"),
                  tableJson(ScopeComparison::columns(alpha, options.threshold), variants.rows()[c])}});
-        out() << QString::fromUtf8(
-            QJsonDocument(QJsonObject{{QStringLiteral("command"), QStringLiteral("compare")},
-                                      {QStringLiteral("baseline"), QJsonObject{{QStringLiteral("variant"), sides[0].label},
-                                                                               {QStringLiteral("path"), sides[0].path}}},
-                                      {QStringLiteral("alpha"), alpha},
-                                      {QStringLiteral("threshold"), options.threshold},
-                                      {QStringLiteral("across_variants"), across},
-                                      {QStringLiteral("candidates"), candidates},
-                                      {QStringLiteral("gate"), gateJson(gate)}})
-                .toJson(QJsonDocument::Indented));
+        printJson(
+            QJsonObject{{QStringLiteral("command"), QStringLiteral("compare")},
+                        {QStringLiteral("baseline"), QJsonObject{{QStringLiteral("variant"), sides[0].label},
+                                                                 {QStringLiteral("path"), sides[0].path}}},
+                        {QStringLiteral("alpha"), alpha},
+                        {QStringLiteral("threshold"), options.threshold},
+                        {QStringLiteral("across_variants"), across},
+                        {QStringLiteral("candidates"), candidates},
+                        {QStringLiteral("gate"), gateJson(gate)}});
     } else {
         // as text, or as the pull-request comment (then with the gate)
         const bool markdown = output.format == OutputFormat::Markdown;

@@ -148,7 +148,7 @@ void printDiffJson(const KernelDiff &diff, const StepBreakdown &steps, const Gat
         {QStringLiteral("steps"), tableJson(StepBreakdown::columns(), steps.rows())},
         {QStringLiteral("rows"), tableJson(KernelDiff::columns(diff.options()), diff.rows())},
         {QStringLiteral("gate"), gateJson(gate)}};
-    out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
+    printJson(root);
 }
 
 // More than two sides: the step's lead line and the kernel figures of each candidate, then the kernel ×
@@ -234,17 +234,15 @@ int variantDiff(const QList<SideArgument> &sides, const KernelDiffOptions &optio
                 {QStringLiteral("path"), sides[qsizetype(c) + 1].path},
                 {QStringLiteral("lead_line"), steps.leadLine(int(c))},
                 {QStringLiteral("rows"), tableJson(KernelDiff::columns(options), diff.diffs()[c].rows())}});
-        out() << QString::fromUtf8(
-            QJsonDocument(QJsonObject{{QStringLiteral("command"), QStringLiteral("diff")},
-                                      {QStringLiteral("baseline"),
-                                       QJsonObject{{QStringLiteral("variant"), sides[0].label},
-                                                   {QStringLiteral("path"), sides[0].path}}},
-                                      {QStringLiteral("by"), options.byOp ? QStringLiteral("op") : QStringLiteral("kernel")},
-                                      {QStringLiteral("alpha"), options.alpha},
-                                      {QStringLiteral("threshold"), options.threshold},
-                                      {QStringLiteral("candidates"), candidates},
-                                      {QStringLiteral("gate"), gateJson(gate)}})
-                .toJson(QJsonDocument::Indented));
+        printJson(QJsonObject{
+            {QStringLiteral("command"), QStringLiteral("diff")},
+            {QStringLiteral("baseline"), QJsonObject{{QStringLiteral("variant"), sides[0].label},
+                                                     {QStringLiteral("path"), sides[0].path}}},
+            {QStringLiteral("by"), options.byOp ? QStringLiteral("op") : QStringLiteral("kernel")},
+            {QStringLiteral("alpha"), options.alpha},
+            {QStringLiteral("threshold"), options.threshold},
+            {QStringLiteral("candidates"), candidates},
+            {QStringLiteral("gate"), gateJson(gate)}});
     } else {
         printVariantDiff(diff, steps, sides, top, wide,
                          output.format == OutputFormat::Markdown ? &gate : nullptr);

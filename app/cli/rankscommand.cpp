@@ -90,7 +90,7 @@ void printRanksJson(const RankTable &ranks, const Gate &gate, const QStringList 
         {QStringLiteral("gate"), gateJson(gate)}};
     if (positional.size() == 2)
         root.insert(QStringLiteral("b"), positional[1]);
-    out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
+    printJson(root);
 }
 
 // `ranks A B C …`: each candidate's ranks against the baseline's, judged together.
@@ -142,7 +142,7 @@ int variantRanks(const QList<SideArgument> &sides, const RankTable::Options &opt
              tableJson(VariantRanks::comparisonColumns(), variants.comparison())},
             {QStringLiteral("notes"), QJsonArray::fromStringList(variants.notes())},
             {QStringLiteral("gate"), gateJson(gate)}};
-        out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
+        printJson(root);
     } else if (output.format == OutputFormat::Markdown) {
         out() << "### Scopeline ranks\n\n**baseline** " << markdownCell(labels[0]) << " "
               << markdownCode(sides[0].path) << "\n\nstep scope: " << markdownCell(scope)

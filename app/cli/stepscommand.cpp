@@ -77,7 +77,7 @@ void printStepsJson(const StepBreakdown &steps, const Gate &gate, const QString 
         {QStringLiteral("note"), steps.note()},
         {QStringLiteral("rows"), tableJson(StepBreakdown::columns(), steps.rows())},
         {QStringLiteral("gate"), gateJson(gate)}};
-    out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
+    printJson(root);
 }
 
 // More than two sides: a lead line per candidate, then each candidate's table against the baseline.
@@ -171,7 +171,7 @@ void printVariantStepsJson(const VariantSteps &variants, const Gate &gate, const
         {QStringLiteral("candidates"), candidates},
         {QStringLiteral("sweep"), sweep.isEmpty() ? QJsonValue() : QJsonValue(sweep)},
         {QStringLiteral("gate"), gateJson(gate)}};
-    out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
+    printJson(root);
 }
 
 void printVariantStepsMarkdown(const VariantSteps &variants, const Gate &gate,
@@ -210,10 +210,8 @@ int printSweep(const Sweep &sweep, const QString &name, const QString &csv, Outp
         return Unreadable;
     }
     if (format == OutputFormat::Json)
-        out() << QString::fromUtf8(
-            QJsonDocument(QJsonObject{{QStringLiteral("command"), QStringLiteral("steps")},
-                                      {QStringLiteral("sweep"), sweepJson(sweep, name)}})
-                .toJson(QJsonDocument::Indented));
+        printJson(QJsonObject{{QStringLiteral("command"), QStringLiteral("steps")},
+                              {QStringLiteral("sweep"), sweepJson(sweep, name)}});
     else if (format == OutputFormat::Markdown)
         printSweepMarkdown(sweep, name);
     else
