@@ -308,7 +308,22 @@ QString stepsSection(const StepBreakdown &steps)
         [](const TableColumn<StepRow> &column, const StepRow &row) {
             return column.csvKey == QLatin1String("verdict") ? verdictClass(row.verdict) : QString();
         };
-    return html + resultTable(StepBreakdown::columns(), steps.rows(), steps.rows().size(), {}, cellClass);
+    // one caveat on every tested row (one process a side) is said once above the table, not in a cell
+    // of ten lines on each
+    std::vector<TableColumn<StepRow>> columns = StepBreakdown::columns();
+    QStringList caveats;
+    for (const StepRow &row : steps.rows())
+        if (!row.caveat.isEmpty() && !caveats.contains(row.caveat))
+            caveats << row.caveat;
+    if (caveats.size() == 1) {
+        html +=
+            caveatParagraph(ReportExporter::tr("Caveat on every tested row below: %1.").arg(caveats.front()));
+        columns.erase(
+            std::remove_if(columns.begin(), columns.end(),
+                           [](const TableColumn<StepRow> &c) { return c.csvKey == QLatin1String("caveat"); }),
+            columns.end());
+    }
+    return html + resultTable(columns, steps.rows(), steps.rows().size(), {}, cellClass);
 }
 
 // Runs of several GPUs: who waited, who arrived last, and each rank's step.
@@ -556,7 +571,7 @@ QString indexHtml(const ReportExporter::Input &input)
         "th, td { border: 1px solid #c9ced6; padding: 3px 7px; text-align: left; vertical-align: top; }\n"
         "th { background: #eef1f5; }\n"
         "td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }\n"
-        "td.file { font-family: monospace; font-size: 0.9em; word-break: break-all; }\n"
+        "td.file { font-family: monospace; font-size: 0.9em; word-break: break-all; min-width: 28ch; }\n"
         ".faster { color: #116329; font-weight: bold; } .slower { color: #a40e26; font-weight: bold; }\n"
         ".missing { color: #8a6100; } .note, .meta { color: #59606b; }\n"
         ".caveat { background: #fff6dc; border: 1px solid #ecd48a; color: #5c4300; padding: 4px 8px; }\n"
