@@ -1370,6 +1370,12 @@ private slots:
         }
         QCOMPARE(step->dataCount(), 3);
         QCOMPARE(plot->xAxis->scaleType(), QCPAxis::stLinear); // 5, 10, 15: evenly apart as they are
+        // ticked at the points themselves, not at 7.5 and 12.5 between them
+        const auto ticks = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticks);
+        QCOMPARE(ticks->ticks().keys(), (QList<double>{5, 10, 15}));
+        QCOMPARE(ticks->ticks().values(),
+                 (QStringList{QStringLiteral("5"), QStringLiteral("10"), QStringLiteral("15")}));
         const std::vector<double> means = bars->values(StepPart::Step);
         QCPErrorBars *whiskers = nullptr;
         for (int p = 0; p < plot->plottableCount(); ++p)

@@ -377,6 +377,12 @@ void VariantBars::rebuild()
     } else if (sweep) {
         const double pad = last > first ? 0.05 * (last - first) : 0.5;
         m_plot->xAxis->setRange(first - pad, last + pad);
+        if (order.size() <= 12) { // ticked at each point: K = 1 … 4 had read 1.5, 2.5, 3.5 between them
+            auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+            for (const std::size_t i : order)
+                ticker->addTick(x(i), Sweep::valueText(x(i)));
+            m_plot->xAxis->setTicker(ticker);
+        }
     } else
         m_plot->xAxis->setRange(-0.6, std::max<double>(1, double(steps.size())) - 0.4);
     m_plot->yAxis->setRange(0, largest > 0 ? 1.08 * largest / unit.ns : 1);
