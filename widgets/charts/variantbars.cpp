@@ -100,6 +100,9 @@ QString VariantBars::variantToolTip(int variant) const
                     .arg(stepPartTitle(part), formatDuration(values(part)[std::size_t(variant)]));
     if (variant > 0)
         text += tr("\nagainst %1: %2").arg(m_labels[0], stepChangeText(step));
+    if (variant > 0 && !std::isnan(step.ciLevel)) // the candidates' levels differ (Holm)
+        text += tr("\nthe whisker: that interval, at %1 % (the level its verdict is judged)")
+                    .arg(QString::number(100 * step.ciLevel, 'g', 4));
     return text;
 }
 
