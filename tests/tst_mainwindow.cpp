@@ -740,6 +740,12 @@ private slots:
         QVERIFY(bars->variantToolTip(3).isEmpty());
         QCOMPARE(variants->bars()->plot()->plottableCount(), 4 + 1 + 1); // parts, the whisker anchor, whiskers
         QCOMPARE(variants->stepTable()->model()->rowCount(), 2 * kStepParts);
+        // a verdict of three words is read whole, its cell's margins counted (it had read "no meaningful …")
+        const QTableView *stepTable = variants->stepTable();
+        const int verdictColumn = int(VariantSteps::tableKeys().indexOf(QStringLiteral("verdict")));
+        QVERIFY(stepTable->columnWidth(verdictColumn) >=
+                stepTable->fontMetrics().horizontalAdvance(QStringLiteral("no significant change")) +
+                    stepTable->fontMetrics().height());
         // the heatmap: a cell per kernel and candidate, grey (NaN) where there is no verdict
         const VariantDiff *diff = variants->diff();
         QCPColorMapData *cells = variants->matrix()->map()->data();

@@ -36,9 +36,10 @@ template <typename Row> void fitColumns(QTableView *view, const std::vector<Tabl
     view->resizeColumnsToContents();
     for (std::size_t i = 0; i < columns.size(); ++i)
         if (columns[i].csvKey == QLatin1String("verdict"))
-            view->setColumnWidth(
+            view->setColumnWidth( // the cell's margins too: "no significant change" itself had been cut
                 int(i), std::min(view->columnWidth(int(i)), view->fontMetrics().horizontalAdvance(
-                                                                QStringLiteral("no significant change…"))));
+                                                                QStringLiteral("no significant change…")) +
+                                                                view->fontMetrics().height()));
 }
 
 } // namespace
