@@ -448,7 +448,7 @@ void ComparisonPanel::copyCsv(bool selectedOnly)
         for (int row : sourceRows)
             rows.push_back(m_tableModel->row(row));
     } else {
-        rows = this->rows();
+        rows = rowsAsCompared(); // every row, as csv() and the CLI write them
     }
     QApplication::clipboard()->setText(ScopeComparison::toCsv(rows, 0.05, m_threshold));
 }
