@@ -3063,6 +3063,27 @@ private slots:
                                   QStringLiteral("ranks"), QStringLiteral("--screenshot"), ranks});
         QVERIFY2(result.exitCode == 0, result.err.constData()); // once 1 under ctest -j2, not again in 9 runs
         QVERIFY(QFileInfo(ranks).size() > 0);
+        // a partial world opens: its note said, the picture taken (a banner of notes had failed it); a B
+        // that cannot be read fails it, though A is shown against itself
+        const QString partial = dir.filePath(QStringLiteral("ranks_4_7"));
+        QVERIFY(QDir().mkpath(partial));
+        for (const QString &file : QDir(testdata::dlrmRun()).entryList({QStringLiteral("worker[4-7]_*")}))
+            QVERIFY(QFile::link(QDir(testdata::dlrmRun()).filePath(file), QDir(partial).filePath(file)));
+        result = runProcess(gui, {testdata::dlrmRun(), partial, QStringLiteral("--screenshot"),
+                                  dir.filePath(QStringLiteral("partial.png"))});
+        QVERIFY2(result.exitCode == 0 && result.err.contains("4 of 8 ranks of the job (a partial world)"),
+                 result.err.constData());
+        const QString cut = dir.filePath(QStringLiteral("cut.pt.trace.json.gz"));
+        {
+            QFile whole(testdata::path("h100_runs/torch_compile/eager/run_0/trace.pt.trace.json.gz")),
+                out(cut);
+            QVERIFY(whole.open(QIODevice::ReadOnly) && out.open(QIODevice::WriteOnly));
+            QVERIFY(out.write(whole.read(20000)) == 20000);
+        }
+        result = runProcess(
+            gui, {kMatmul, cut, QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("cut.png"))});
+        QVERIFY2(result.exitCode == 1 && result.err.contains("the gzip data is truncated"),
+                 result.err.constData());
         result = runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--tab"), QStringLiteral("ranks"),
                                   QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("none.png"))});
         QCOMPARE(result.exitCode, 1);

@@ -327,11 +327,13 @@ int main(int argc, char *argv[])
         const QString file = parser.value(screenshotOption);
         auto shoot = [&window, file] {
             QTimer::singleShot(300, &window, [&window, file] {
-                // a load that failed: its message, and not the picture asked for
+                // what the banner says; a load that failed fails the picture asked for, notes (a partial
+                // world, a run left out) do not
                 if (const QString banner = window.bannerText(); !banner.isEmpty()) {
                     for (const QString &line : banner.split(u'\n'))
                         std::fprintf(stderr, "scopeline: %s\n", qPrintable(line));
-                    qApp->setProperty("screenshotFails", true);
+                    if (window.lastOpenFailed())
+                        qApp->setProperty("screenshotFails", true);
                 }
                 // Encoded in memory, then written whole or not at all.
                 QByteArray png;

@@ -645,6 +645,7 @@ void MainWindow::openVariants(const QStringList &arguments, const SessionState &
                     if (result.cancelled) {
                         m_status->setText(tr("Loading cancelled; the document shown is unchanged."));
                     } else {
+                        m_lastOpenFailed = true;
                         showBanner(ofSession(result.error));
                         m_status->setText(
                             tr("The variants could not be opened; the document shown is unchanged."));
@@ -793,6 +794,7 @@ void MainWindow::loadEnded(ComparisonDocument::LoadOutcome outcome, const QStrin
                 return;
         }
         // the previous document stays as it was, and so does what the status bar said of it
+        m_lastOpenFailed = true;
         m_status->setText(m_shownStatus);
         if (m_aloneAfter.isEmpty()) {
             m_failedOpen = m_document->pending();
@@ -814,6 +816,7 @@ void MainWindow::loadEnded(ComparisonDocument::LoadOutcome outcome, const QStrin
         if (m_clearVariantsOnLoad)
             clearVariants();
         showDocument();
+        m_lastOpenFailed = !m_aloneAfter.isEmpty();
         if (!m_aloneAfter.isEmpty()) {
             showBanner(tr("%1\nA is shown against itself until the pair opens (Retry).").arg(m_aloneAfter));
             m_bannerRetry->setVisible(true);

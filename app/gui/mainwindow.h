@@ -69,6 +69,9 @@ public:
     bool isLoading() const { return m_document->isLoading() || m_variantsLoading; }
     // Error or notice shown inline above the views (never a modal dialog mid-load); empty when hidden.
     QString bannerText() const;
+    // The last open failed (the banner says why; a pair whose B failed shows A against itself): not
+    // what a banner of notes says (runs left out, a partial world), where the pair did open.
+    bool lastOpenFailed() const { return m_lastOpenFailed; }
     const QString &sessionFile() const { return m_sessionFile; } // what Save Session writes; empty: asks
     // The keyboard shortcut help: every action with a shortcut, menus first.
     QString shortcutHelp() const;
@@ -173,6 +176,7 @@ private:
     QPushButton *m_bannerRetry = nullptr; // after a failed open: that open again
     SessionState m_failedOpen;            // the pair that failed to open, until one opens
     QString m_aloneAfter;                 // the error of a first pair that failed, while its A opens alone
+    bool m_lastOpenFailed = false;
     QString m_shownStatus;                // what the status bar says of the document shown
     QStringList m_changedFiles;           // files of the runs shown changed on disk since they loaded
     bool m_clearVariantsOnLoad = false;   // a pair opened on its own replaces the variants once it loads
