@@ -214,6 +214,17 @@ private slots:
                          qPrintable(strip->text(figure, 2)));
         }
         QVERIFY(findings > 0); // einsum (B) launches fewer kernels than matmul (A), in every run
+        // busy and idle time are judged against 1 % of A's GPU span, and the tooltip says how much that is
+        // of them (a busy change of −4.7 % [−5.5, −3.9] had read as under a threshold of 1 %)
+        for (const auto figure : {PooledRuns::BusyTime, PooledRuns::IdleTime}) {
+            const PooledComparison::Figure &row = strip->comparison().figures[std::size_t(figure)];
+            QVERIFY(row.test.valid() && row.referenceA > row.meanA);
+            QVERIFY2(strip->toolTip(figure, 2).contains(
+                         QStringLiteral("threshold 1 % of A's GPU span: %1, %2 of A's ")
+                             .arg(formatDuration(0.01 * row.referenceA),
+                                  formatPercent(0.01 * row.referenceA / row.meanA))),
+                     qPrintable(strip->toolTip(figure, 2)));
+        }
         // the threshold re-judges: at 100 % no change is a finding
         panel.setThreshold(1.0);
         for (int f = 0; f < SummaryStrip::NUM_FIGURES; ++f)

@@ -284,6 +284,11 @@ void SummaryStrip::refresh()
     }
 }
 
+QString SummaryStrip::toolTip(Figure figure, int side) const
+{
+    return m_cells[std::size_t(figure)][std::size_t(side)]->toolTip();
+}
+
 QString SummaryStrip::changeToolTip(Figure figure, int tested) const
 {
     const PooledComparison::Figure &row = m_comparison.figures[std::size_t(figure)];
@@ -307,21 +312,31 @@ QString SummaryStrip::changeToolTip(Figure figure, int tested) const
         verdict = tr("B more");
         break;
     case Verdict::NoMeaningfulChange:
-        verdict = tr("no meaningful change (under the threshold)");
+        verdict = tr("no meaningful change (under the threshold below)");
         break;
     default:
         verdict = tr("no significant change");
         break;
     }
+    // Busy and idle time are parts of the GPU span, as the step's parts are of the step: their threshold
+    // is of A's span, which a change of several per cent of busy alone may not reach.
+    const bool ofSpan = row.referenceA != row.meanA && row.meanA > 0;
+    const QString threshold =
+        ofSpan ? tr("threshold %1 % of A's GPU span: %2, %3 of A's %4")
+                     .arg(100 * m_comparison.threshold)
+                     .arg(formatDuration(m_comparison.threshold * row.referenceA),
+                          formatPercent(m_comparison.threshold * row.referenceA / row.meanA),
+                          figure == PooledRuns::BusyTime ? tr("busy time") : tr("idle time"))
+               : tr("threshold %1 %").arg(100 * m_comparison.threshold);
     return tr("%1, %2 at %3 % (Holm p %4). Welch on the %5s' values (A %6, B %7), Holm over the %8 figures "
-              "tested here, alpha %9, threshold %10 %")
+              "tested here, alpha %9, %10")
         .arg(verdict, formatChangeInterval(row.test.change, row.test.ciLow, row.test.ciHigh, 1),
              QString::number(100 * row.test.confidence, 'g', 4), formatPValue(row.holmP), unit)
         .arg(row.test.runsA)
         .arg(row.test.runsB)
         .arg(tested)
         .arg(m_comparison.alpha)
-        .arg(100 * m_comparison.threshold);
+        .arg(threshold);
 }
 
 } // namespace scopeline

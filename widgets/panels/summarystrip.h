@@ -36,6 +36,8 @@ public:
     const PooledComparison &comparison() const { return m_comparison; }
     // The texts shown, for tests and reports: side 0 = A, 1 = B, 2 = the B/A change.
     QString text(Figure figure, int side) const;
+    // Its tooltip, which says how the change was judged.
+    QString toolTip(Figure figure, int side) const;
     // What the figures are per: "per run", or "per GPU" where runs have ranks.
     QString unitText() const;
     // The colour of the change (side 2): the palette's text for a tested finding, else grey.
