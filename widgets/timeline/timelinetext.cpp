@@ -116,7 +116,11 @@ QString boundedElidedText(const QFontMetrics &fm, const QString &text, Qt::TextE
 
 QString elidedEventName(const QFontMetrics &fm, const TraceData &t, uint32_t event, int width)
 {
-    return fm.elidedText(boundedPrefix(t.nameOf(event), charsFor(width)), Qt::ElideRight, width);
+    // a demangled kernel's return type first: every box of a HIP or CUDA kernel had read "void…"
+    std::string_view name = t.nameOf(event);
+    if (name.size() > 5 && name.substr(0, 5) == "void ")
+        name.remove_prefix(5);
+    return fm.elidedText(boundedPrefix(name, charsFor(width)), Qt::ElideRight, width);
 }
 
 QString eventDetailsHtml(const EventDetails &d, const QPalette &palette)
