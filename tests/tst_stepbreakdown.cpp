@@ -1174,6 +1174,37 @@ private slots:
         QCOMPARE(sweep.stepNs(1), variants.comparisons()[0].row(StepPart::Step).meanB);
     }
 
+    // The answer over the candidates in one line: an A/A split of one program's repeated runs (three
+    // groups of three) says none differs, each candidate's verdict read off its step row; the XLA flag
+    // sets name the slower ones. The caveat every candidate shares is said once there.
+    void summaryLineOverTheCandidates()
+    {
+        std::vector<QList<LoadedRun>> groups(3);
+        for (int i = 0; i < 9; ++i)
+            groups[std::size_t(i / 3)] += load(kRepeated + QStringLiteral("/trace_file_einsum_%1").arg(i));
+        const VariantSteps aa(groups[0], {groups[1], groups[2]},
+                              {QStringLiteral("g1"), QStringLiteral("g2")});
+        for (const StepBreakdown &c : aa.comparisons())
+            QVERIFY(!std::isnan(c.row(StepPart::Step).pRaw) && !isFinding(c.row(StepPart::Step).verdict));
+        QString expected = QStringLiteral(
+            "Step time of 2 candidate(s), Holm over the 2 tested: none differs from the baseline");
+        if (const QString caveat = aa.comparisons()[0].row(StepPart::Step).caveat; !caveat.isEmpty())
+            expected += QStringLiteral(" (%1)").arg(caveat);
+        QCOMPARE(aa.summaryLine(), expected);
+        for (int c = 0; c < 2; ++c)
+            QVERIFY2(!aa.briefLine(c).contains(QLatin1String("process")), qPrintable(aa.briefLine(c)));
+
+        const QString jax = testdata::path("jax_h100");
+        const VariantSteps flags(load(jax + QStringLiteral("/jax_command_buffers/trace_file_matmul_*")),
+                                 {load(jax + QStringLiteral("/jax_named_scopes/trace_file_matmul_*")),
+                                  load(jax + QStringLiteral("/jax_named_scopes_cublas/trace_file_matmul_*"))},
+                                 {QStringLiteral("no_buffers"), QStringLiteral("no_triton")});
+        QVERIFY2(
+            flags.summaryLine().startsWith(QStringLiteral(
+                "Step time of 2 candidate(s), Holm over the 2 tested: 2 B slower (no_buffers, no_triton)")),
+            qPrintable(flags.summaryLine()));
+    }
+
     // Each variant one JAX run three times: every row a tie, its units' spread the timer step's (1 ns).
     // A tie can be judged (the exact permutation test it had, 2/C(6,3) = 0.1 before Holm, never could),
     // and its Δ and ratio intervals agree with its verdict as any row's.

@@ -169,6 +169,7 @@ void printVariantStepsJson(const VariantSteps &variants, const Gate &gate, const
         {QStringLiteral("alpha"), first.options().alpha},
         {QStringLiteral("threshold"), first.options().threshold},
         {QStringLiteral("candidates"), candidates},
+        {QStringLiteral("summary"), variants.summaryLine()},
         {QStringLiteral("sweep"), sweep.isEmpty() ? QJsonValue() : QJsonValue(sweep)},
         {QStringLiteral("gate"), gateJson(gate)}};
     printJson(root);
@@ -180,6 +181,8 @@ void printVariantStepsMarkdown(const VariantSteps &variants, const Gate &gate,
     out() << "### Scopeline steps\n\n**baseline** " << markdownCode(sides[0].path) << "\n\n";
     for (int i = 0; i < int(variants.comparisons().size()); ++i)
         out() << "- **" << markdownCell(variants.leadLine(i)) << "**\n";
+    if (variants.comparisons().size() > 1)
+        out() << "\n" << markdownCell(variants.summaryLine()) << "\n";
     for (int i = 0; i < int(variants.comparisons().size()); ++i)
         out() << "\n#### " << markdownCell(variants.labels()[i]) << " " << markdownCode(sides[i + 1].path)
               << "\n\n"
