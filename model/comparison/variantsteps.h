@@ -60,8 +60,9 @@ public:
     // The same at a glance: "reduce-overhead: step −78.0 % [−99.0, −58.0] (B faster)", the caveat left to
     // summaryLine where every candidate shares it.
     QString briefLine(int candidate) const;
-    // The answer over every candidate: "of 9 candidates (Holm over them): 2 B slower (a, b), 7 no
-    // significant change", with the caveat they share; an A/A set reads "none differs from the baseline".
+    // The answer over every candidate: "Step time of 9 candidate(s), Holm over the 9 tested: 2 B slower
+    // (a, b); 7 no change shown", with the caveat they share; an A/A set reads "none differs from the
+    // baseline".
     QString summaryLine() const;
 
 private:
