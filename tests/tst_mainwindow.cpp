@@ -104,6 +104,18 @@ const QString kMatmul = kSamples + QStringLiteral("/jax_matmul_vs_einsum/matmul"
 const QString kEinsum = kSamples + QStringLiteral("/jax_matmul_vs_einsum/einsum");
 const QStringList kScopes = {QStringLiteral("attn_q_k"), QStringLiteral("attn_att_v"), QStringLiteral("mlp")};
 
+// A real trace cut short, as a profiler killed while writing leaves it: eager run_0's first 20,000 bytes
+// of gzip, in `folder`. Empty on failure.
+QString truncatedTrace(const QString &folder)
+{
+    QFile whole(testdata::path("h100_runs/torch_compile/eager/run_0/trace.pt.trace.json.gz"));
+    QFile out(QDir(folder).filePath(QStringLiteral("cut.pt.trace.json.gz")));
+    if (!whole.open(QIODevice::ReadOnly) || !out.open(QIODevice::WriteOnly) ||
+        out.write(whole.read(20000)) != 20000)
+        return {};
+    return out.fileName();
+}
+
 bool openAndWait(MainWindow &window, const QString &a, const QString &b, const SessionState &state = {})
 {
     window.openPair(a, b, state);
@@ -1684,12 +1696,8 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString trace = testdata::path("h100_runs/torch_compile/eager/run_0/trace.pt.trace.json.gz");
-        QFile whole(trace);
-        QVERIFY(whole.open(QIODevice::ReadOnly));
-        const QString cut = dir.filePath(QStringLiteral("cut.pt.trace.json.gz"));
-        QFile out(cut);
-        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(whole.read(20000)) == 20000);
-        out.close();
+        const QString cut = truncatedTrace(dir.path());
+        QVERIFY(!cut.isEmpty());
         {
             MainWindow window;
             QVERIFY(openAndWait(window, kEager, cut));
@@ -2521,13 +2529,8 @@ private slots:
     {
         QTemporaryDir empty;
         MainWindow window;
-        const QString cut = QDir(empty.path()).filePath(QStringLiteral("cut.pt.trace.json.gz"));
-        {
-            QFile whole(testdata::path("h100_runs/torch_compile/eager/run_0/trace.pt.trace.json.gz")),
-                out(cut);
-            QVERIFY(whole.open(QIODevice::ReadOnly) && out.open(QIODevice::WriteOnly));
-            QVERIFY(out.write(whole.read(12000)) == 12000);
-        }
+        const QString cut = truncatedTrace(empty.path());
+        QVERIFY(!cut.isEmpty());
         const QString nothing = QDir(empty.path()).filePath(QStringLiteral("nothing"));
         QVERIFY(QDir().mkpath(nothing));
         window.openVariants(
@@ -3073,13 +3076,8 @@ private slots:
                                   dir.filePath(QStringLiteral("partial.png"))});
         QVERIFY2(result.exitCode == 0 && result.err.contains("4 of 8 ranks of the job (a partial world)"),
                  result.err.constData());
-        const QString cut = dir.filePath(QStringLiteral("cut.pt.trace.json.gz"));
-        {
-            QFile whole(testdata::path("h100_runs/torch_compile/eager/run_0/trace.pt.trace.json.gz")),
-                out(cut);
-            QVERIFY(whole.open(QIODevice::ReadOnly) && out.open(QIODevice::WriteOnly));
-            QVERIFY(out.write(whole.read(20000)) == 20000);
-        }
+        const QString cut = truncatedTrace(dir.path());
+        QVERIFY(!cut.isEmpty());
         result = runProcess(
             gui, {kMatmul, cut, QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("cut.png"))});
         QVERIFY2(result.exitCode == 1 && result.err.contains("the gzip data is truncated"),
