@@ -734,10 +734,11 @@ private slots:
             const KernelDiff diff(loadFolder(chain + QStringLiteral("/eager")),
                                   loadFolder(chain + QStringLiteral("/graph")), options);
             QVERIFY(!diff.summary().opsFound);
-            QVERIFY2(diff.headerText().contains(
-                         byOp ? QStringLiteral(" · 1 kernel, 0 only in A, 0 only in B (no ops: ")
-                              : QStringLiteral(" · 1 kernel, 0 only in A, 0 only in B")),
-                     qPrintable(diff.headerText()));
+            QVERIFY2(
+                diff.headerText().contains(
+                    byOp ? QStringLiteral(" · 1 kernel: 1 on both sides, 0 only in A, 0 only in B (no ops: ")
+                         : QStringLiteral(" · 1 kernel: 1 on both sides, 0 only in A, 0 only in B")),
+                qPrintable(diff.headerText()));
         }
         // PyTorch's aten ops around the launches: ops, called so
         KernelDiffOptions options;
@@ -745,7 +746,7 @@ private slots:
         const KernelDiff ops(loadFolder(testdata::path("h100_runs/torch_compile/eager")),
                              loadFolder(testdata::path("h100_runs/torch_compile/reduce_overhead")), options);
         QVERIFY(ops.summary().opsFound);
-        QVERIFY2(ops.headerText().contains(QStringLiteral(" ops, ")) &&
+        QVERIFY2(ops.headerText().contains(QStringLiteral(" ops: ")) &&
                      !ops.headerText().contains(QStringLiteral("no ops")),
                  qPrintable(ops.headerText()));
     }

@@ -558,16 +558,21 @@ QString KernelDiff::headerText() const
                  .arg(formatDuration(s.kernelTimePerRunA), formatDuration(s.kernelTimePerRunB),
                       change(s.kernelTimePerRunA, s.kernelTimePerRunB));
     const bool one = s.kernels == 1;
-    QString rows =
-        (m_options.byOp && !s.opsFound
-             ? tr(one ? "%1 kernel, %2 only in A, %3 only in B (no ops: no CPU op around the launches)"
-                      : "%1 kernels, %2 only in A, %3 only in B (no ops: no CPU op around the launches)")
-         : m_options.byOp
-             ? tr(one ? "%1 op, %2 only in A, %3 only in B" : "%1 ops, %2 only in A, %3 only in B")
-             : tr(one ? "%1 kernel, %2 only in A, %3 only in B" : "%1 kernels, %2 only in A, %3 only in B"))
-            .arg(s.kernels)
-            .arg(s.onlyInA)
-            .arg(s.onlyInB);
+    // as the CLI counts them: those on both sides too
+    QString rows = (m_options.byOp && !s.opsFound ? tr(one ? "%1 kernel: %2 on both sides, %3 only in A, %4 "
+                                                             "only in B (no ops: no CPU op around the "
+                                                             "launches)"
+                                                           : "%1 kernels: %2 on both sides, %3 only in A, %4 "
+                                                             "only in B (no ops: no CPU op around the "
+                                                             "launches)")
+                    : m_options.byOp ? tr(one ? "%1 op: %2 on both sides, %3 only in A, %4 only in B"
+                                              : "%1 ops: %2 on both sides, %3 only in A, %4 only in B")
+                                     : tr(one ? "%1 kernel: %2 on both sides, %3 only in A, %4 only in B"
+                                              : "%1 kernels: %2 on both sides, %3 only in A, %4 only in B"))
+                       .arg(s.kernels)
+                       .arg(s.kernels - s.onlyInA - s.onlyInB)
+                       .arg(s.onlyInA)
+                       .arg(s.onlyInB);
     // across the others: a process-dependent kernel is also on both sides or on one
     if (s.processDependent > 0)
         rows += tr("; %1 of the %2 process-dependent").arg(s.processDependent).arg(s.kernels);
