@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/panels/kerneldiffview.h"
 
+#include "model/tables/kernelnames.h"
+
 #include "widgets/charts/boxplotview.h"
 #include "widgets/charts/contributionchart.h"
 #include "widgets/charts/plottheme.h"
@@ -468,8 +470,10 @@ void KernelDiffView::showCaption()
     QFont bold = m_kernelStats->font();
     bold.setBold(true);
     const QFontMetrics boldMetrics(bold);
+    // without a demangled return type and parameters, which took the room of the per-call verdict
+    const QString shortName = shortKernelName(r.kernel);
     const QString bounded =
-        r.kernel.size() > 100 ? r.kernel.left(60) + QStringLiteral("…") + r.kernel.right(39) : r.kernel;
+        shortName.size() > 100 ? shortName.left(60) + QStringLiteral("…") + shortName.right(39) : shortName;
     const QString name = boldMetrics.elidedText(bounded, Qt::ElideMiddle, std::max(80, width * 2 / 5));
     const QString figures = m_kernelStats->fontMetrics().elidedText(
         (QStringList{verdict} + parts).join(QStringLiteral(" · ")), Qt::ElideRight,
