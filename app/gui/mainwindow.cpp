@@ -73,6 +73,11 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_document(new Co
 
     m_watcher = new QFileSystemWatcher(this);
     connect(m_watcher, &QFileSystemWatcher::fileChanged, this, [this](const QString &file) {
+        // its size and time as loaded: a change of its attributes alone (another hard link to it made or
+        // removed, its mode) is no change of the trace
+        const QFileInfo info(file);
+        if (info.exists() && m_watchedAs.value(file) == std::pair(info.size(), info.lastModified()))
+            return;
         if (!m_changedFiles.contains(file))
             m_changedFiles << file;
         const QString first = QDir::toNativeSeparators(m_changedFiles.front());
@@ -977,9 +982,13 @@ void MainWindow::watchRuns()
     m_changedFiles.clear();
     if (!m_watcher->files().isEmpty())
         m_watcher->removePaths(m_watcher->files());
+    m_watchedAs.clear();
     for (const QList<LoadedRun> *side : {&runsA(), &runsB()})
-        for (const LoadedRun &run : *side)
+        for (const LoadedRun &run : *side) {
+            const QFileInfo info(run.run.file);
+            m_watchedAs[run.run.file] = {info.size(), info.lastModified()};
             m_watcher->addPath(run.run.file);
+        }
 }
 
 void MainWindow::showRuns()

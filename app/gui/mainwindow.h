@@ -7,6 +7,8 @@
 #include "model/loading/comparisondocument.h"
 #include "model/loading/sessionfile.h"
 
+#include <QDateTime>
+#include <QHash>
 #include <QMainWindow>
 
 #include <functional>
@@ -179,6 +181,7 @@ private:
     bool m_lastOpenFailed = false;
     QString m_shownStatus;                // what the status bar says of the document shown
     QStringList m_changedFiles;           // files of the runs shown changed on disk since they loaded
+    QHash<QString, std::pair<qint64, QDateTime>> m_watchedAs; // each watched file's size and time as loaded
     bool m_clearVariantsOnLoad = false;   // a pair opened on its own replaces the variants once it loads
     bool m_failedReplacedVariants = false; // and so does its Retry
     // Per side, a view to show once the events of its run (file) are there: a reloaded, swapped or
