@@ -10,6 +10,7 @@
 #include "testdata.h"
 #include "testprocess.h"
 
+#include "model/comparison/gate.h"
 #include "model/comparison/stepbreakdown.h"
 #include "model/comparison/sweep.h"
 #include "model/comparison/variantsteps.h"
@@ -1172,6 +1173,30 @@ private slots:
                                               {QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3")},
                                               {1, 2, 3}, StepBreakdownOptions());
         QCOMPARE(sweep.stepNs(1), variants.comparisons()[0].row(StepPart::Step).meanB);
+    }
+
+    // A side against its very files (a trace opened alone) tests nothing: every row says so, without an
+    // interval, and so does the period; the gate leaves it to "A against B" (not judged once).
+    void sameRunsAreNotTested()
+    {
+        const QList<LoadedRun> runs = load(testdata::path("h100_runs/torch_compile/eager"));
+        const StepBreakdown steps(runs, runs);
+        QVERIFY(steps.sameRuns());
+        for (const StepRow &row : steps.rows()) {
+            QVERIFY(std::isnan(row.pRaw) && std::isnan(row.ciLow) && std::isnan(row.ciLevel));
+            QVERIFY2(row.verdictText().startsWith(QLatin1String("the same runs on both sides")) ||
+                         row.verdictText().startsWith(QLatin1String("no communication kernels")),
+                     qPrintable(row.verdictText()));
+        }
+        QVERIFY(
+            steps.stepLine().contains(QLatin1String(": the same runs on both sides: nothing is compared")));
+        QVERIFY(!steps.periodText().contains(QLatin1Char('[')));
+        Gate gate(GateMode::Change);
+        gate.addSameRuns(runs, runs);
+        gate.addStep(steps);
+        QCOMPARE(gate.unjudged().size(), std::size_t(1));
+        QVERIFY(
+            !StepBreakdown(runs, load(testdata::path("h100_runs/torch_compile/reduce_overhead"))).sameRuns());
     }
 
     // The answer over the candidates in one line: an A/A split of one program's repeated runs (three

@@ -88,6 +88,8 @@ void Gate::add(GateRow row)
 
 void Gate::addStep(const StepBreakdown &steps, const QString &variant)
 {
+    if (steps.sameRuns())
+        return; // not judged once, as A against B (addSameRuns)
     const StepRow &s = steps.row(StepPart::Step);
     GateRow row;
     row.table = QStringLiteral("step");

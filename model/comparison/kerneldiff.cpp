@@ -94,6 +94,7 @@ std::pair<std::string, KernelDiffRow> finishRow(Accumulator &acc, const int runs
     row.processesA = sum.processesA;
     row.processesB = sum.processesB;
     row.byProcess = sum.byProcess;
+    row.sameRuns = sum.sameRuns;
     std::string display = acc.key;
     if (options.foldNumbers && !options.byOp) {
         // `base_*` (or `base.*`) when any name was numbered; the separator of the first such name.
@@ -145,6 +146,8 @@ QString KernelDiffRow::verdictText() const
 {
     if (verdict == Verdict::OnlyInA || verdict == Verdict::OnlyInB)
         return scopeline::verdictText(verdict);
+    if (sameRuns)
+        return QCoreApplication::translate("KernelDiff", "the same runs on both sides: nothing is compared");
     QString text =
         runLevelMeasured() ? scopeline::verdictText(verdict)
         : byProcess ? QCoreApplication::translate("KernelDiff", "process-to-process variation not measured")
@@ -244,6 +247,7 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
     sum.processesA = replication.processes(0);
     sum.processesB = replication.processes(1);
     sum.byProcess = replication.byProcess();
+    sum.sameRuns = sameRuns(a, b);
     sum.mostRanks = replication.mostRanks();
     sum.caveat = replication.caveat();
     // Per run as the tests weigh the runs (by process, each process once), as each row's time per run.
@@ -282,8 +286,9 @@ KernelDiff::KernelDiff(const QList<LoadedRun> &a, const QList<LoadedRun> &b, con
                     rounded.add(std::llround(d));
         tick = std::max(tick, rounded.tick());
     }
-    for (auto &entry : built)
-        testRow(entry.second, double(std::max<int64_t>(tick, 1)), sum);
+    for (auto &entry : built) // a side against its very files: an interval would read as a measured no change
+        if (!sum.sameRuns)
+            testRow(entry.second, double(std::max<int64_t>(tick, 1)), sum);
     // Largest |change of total time per run| first; ties (a trace against itself: none changed) by the
     // larger time per run, then by name (byte order, as Python sorts).
     std::sort(built.begin(), built.end(), [](const auto &x, const auto &y) {

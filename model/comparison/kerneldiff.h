@@ -81,6 +81,7 @@ struct KernelDiffRow
     double timerStep = 1;               // the durations' tick (ns): a tie's interval
     int processesA = 0, processesB = 0; // of the side (copied from the summary, for the texts)
     bool byProcess = false;
+    bool sameRuns = false; // A and B are the very same files: not tested (copied from the summary)
     QString caveat; // what the tests could not measure (Replication::caveat), on tested rows
     // Whether variation between units was measured: ≥ 2 units on each side.
     bool runLevelMeasured() const { return runLevel.valid(); }
@@ -112,6 +113,7 @@ struct KernelDiffSummary
     // collective): without one, rows by op are the kernels under another heading.
     bool opsFound = false;
     bool byProcess = false; // the unit is the process
+    bool sameRuns = false;  // A and B read the very same files (a trace opened alone): nothing is tested
     int mostRanks = 1;      // Replication::mostRanks: above 1, figures per run are means over its GPUs
     QString caveat;         // Replication::caveat
     QString comparedRanks;  // ComparedRanks::note: the ranks compared where the sides hold different ones

@@ -436,7 +436,8 @@ QString StepRow::changeIntervalText() const
 
 StepBreakdown::StepBreakdown(const QList<LoadedRun> &a, const QList<LoadedRun> &b,
                              const StepBreakdownOptions &options)
-    : m_stepScope(stepScopeFor(options.stepScope, a, b)), m_options(options)
+    : m_stepScope(stepScopeFor(options.stepScope, a, b)), m_options(options),
+      m_sameRuns(scopeline::sameRuns(a, b))
 {
     auto stepsOf = [this](const QList<LoadedRun> &side, std::vector<RunSteps> &out) {
         for (const LoadedRun &run : side)
@@ -538,10 +539,14 @@ void StepBreakdown::compare()
         } else
             row.caveat = replication.caveat(!m_comparedRanks.all);
         // Without communication, compute is all of busy: nothing of its own to test (and no row
-        // added to the parts' Holm family, so one-GPU tables judge as they did).
-        if ((row.part == StepPart::Compute || row.part == StepPart::ExposedComm) && !communication) {
+        // added to the parts' Holm family, so one-GPU tables judge as they did). A side against its very
+        // files has nothing to test either: an interval there would read as a measured lack of change.
+        const bool noCommunication =
+            (row.part == StepPart::Compute || row.part == StepPart::ExposedComm) && !communication;
+        if (noCommunication || m_sameRuns) {
             if (row.reason.isEmpty())
-                row.reason = tr("no communication kernels: compute is all of GPU busy");
+                row.reason = noCommunication ? tr("no communication kernels: compute is all of GPU busy")
+                                             : tr("the same runs on both sides: nothing is compared");
             row.caveat.clear();
             row.pRaw = row.ciLow = row.ciHigh = StepRow::kUnset;
             row.tied = false;
@@ -559,7 +564,7 @@ void StepBreakdown::compare()
     m_period.meanA = stats::meanVariance(m_period.unitMeansA).mean;
     m_period.meanB = stats::meanVariance(m_period.unitMeansB).mean;
     m_period.delta = m_period.meanB - m_period.meanA;
-    if (m_period.unitsA >= 2 && m_period.unitsB >= 2)
+    if (m_period.unitsA >= 2 && m_period.unitsB >= 2 && !m_sameRuns)
         m_period.ciLevel = 1 - m_options.alpha;
     judgeTogether({this});
 }

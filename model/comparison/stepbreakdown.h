@@ -156,6 +156,8 @@ public:
     const StepBreakdownOptions &options() const { return m_options; }
     // Whether a side's runs come from ≥ 2 processes: then processes are the unit (Replication).
     bool byProcess() const { return m_byProcess; }
+    // A and B are the very same files: every row untested (said as its reason).
+    bool sameRuns() const { return m_sameRuns; }
     // Whether a step of either side has a communication kernel (else compute is all of busy).
     bool hasCommunication() const { return m_communication; }
     // Rows in StepPart order.
@@ -193,6 +195,8 @@ private:
     QString m_stepScope;
     StepBreakdownOptions m_options;
     bool m_byProcess = false, m_communication = false;
+    // A and B read the very same files with one step scope (a trace opened alone): nothing to test
+    bool m_sameRuns = false;
     std::vector<RunSteps> m_runsA, m_runsB;
     ComparedRanks m_comparedRanks; // the GPUs compared, where the sides hold different ones
     std::vector<StepRow> m_rows;

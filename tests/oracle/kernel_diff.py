@@ -230,8 +230,9 @@ def verdict_of(p, change, alpha, threshold):
     return "B faster" if change < 0 else "B slower"
 
 
-def measure(sides, by_op, fold_numbers):
-    """One pair (baseline, candidate): the rows with their raw tests, before Holm."""
+def measure(sides, by_op, fold_numbers, same=False):
+    """One pair (baseline, candidate): the rows with their raw tests, before Holm. same: the candidate's
+    files are the baseline's very files, so nothing is tested."""
     n = [len(sides[0]), len(sides[1])]
     # Units: processes when a side's runs come from >= 2 known ones, else runs; A and B interleaved in
     # one OS process share it (no caveat).
@@ -303,10 +304,11 @@ def measure(sides, by_op, fold_numbers):
         row["share_of_delta"] = row["delta_total_ns"] / total_delta if total_delta != 0 else None
         ma, mb = row["median_a_ns"], row["median_b_ns"]
         row["rel_change_median"] = (mb - ma) / ma if ma and mb is not None else None  # None for ma = 0
+        untested = (None,) * 5
         (row["run_level_p_raw"], row["run_level_change"], row["run_level_ci_low"], row["run_level_ci_high"],
-         row["run_level_mwu_p"]) = time_level(unit_tot[0], unit_tot[1], step)
+         row["run_level_mwu_p"]) = untested if same else time_level(unit_tot[0], unit_tot[1], step)
         (row["per_call_p_raw"], row["per_call_change"], row["per_call_ci_low"], row["per_call_ci_high"],
-         _) = run_level(unit_med[0], unit_med[1], step)
+         _) = untested if same else run_level(unit_med[0], unit_med[1], step)
         row["folded_names"] = ";".join(sorted(g["names"])) if fold_numbers or by_op else ""
         row["process_dependent"] = by_process and any(0 < with_kernel[s] < processes[s] for s in (0, 1))
         row["_with"] = with_kernel
@@ -322,7 +324,7 @@ def measure(sides, by_op, fold_numbers):
                    kernel_time_per_run_a=per_run_time[0], kernel_time_per_run_b=per_run_time[1],
                    delta_total_ns=total_delta,
                    by_process=by_process, caveat=caveat)
-    return dict(rows=rows, summary=summary, processes=processes, by_process=by_process)
+    return dict(rows=rows, summary=summary, processes=processes, by_process=by_process, same=same)
 
 
 def judge(pairs, alpha, threshold):
@@ -354,7 +356,9 @@ def judge(pairs, alpha, threshold):
         # a kernel of one side alone: "only in A/B" where its time per run tests as a change, else said
         # beside the verdict the test gave
         one_side = None if row["process_dependent"] else "B" if row["runs_a"] == 0 else "A" if row["runs_b"] == 0 else None
-        if row["run_level_p_raw"] is None:
+        if row["_pair"]["same"]:
+            verdict = "the same runs on both sides: nothing is compared"
+        elif row["run_level_p_raw"] is None:
             verdict = ("process-to-process variation not measured" if row["_pair"]["by_process"]
                        else "run-to-run variation not measured")
         else:
@@ -393,7 +397,8 @@ def main():
     by_op = args.by == "op"
     roots_b = args.root_b or [None] * len(args.b)
     baseline = [read_run(f, by_op, args.root_a) for f in args.a]
-    pairs = [measure([baseline, [read_run(f, by_op, root) for f in files]], by_op, args.fold_numbers)
+    same = lambda files: sorted(map(os.path.realpath, files)) == sorted(map(os.path.realpath, args.a))
+    pairs = [measure([baseline, [read_run(f, by_op, root) for f in files]], by_op, args.fold_numbers, same(files))
              for files, root in zip(args.b, roots_b)]
     judge(pairs, args.alpha, args.threshold / 100)
     for pair in pairs:  # JSON has no infinity: written as the CSV writes it
