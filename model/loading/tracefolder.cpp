@@ -168,17 +168,19 @@ QString rankProblem(const QDir &dir, const QFileInfoList &traces, const std::vec
         if (r.worldSize > 0 && r.rank >= r.worldSize)
             problems << tr("%1 is rank %2 of a world of %3").arg(name).arg(r.rank).arg(r.worldSize);
     }
+    QStringList first; // files without a rank, then ranks met twice (by rank), then the world sizes
+    if (!unranked.isEmpty())
+        first
+            << (unranked.size() == 1
+                    ? tr("%1 has no rank among rank files of one job (%2)").arg(unranked.front(), aRankFile)
+                    : tr("%1 have no rank among rank files (%2)").arg(unranked.join(tr(" and ")), aRankFile));
     for (const auto &[rank, names] : byRank)
         if (names.size() > 1)
-            problems.prepend(tr("rank %1 %2 (%3)")
-                                 .arg(rank)
-                                 .arg(names.size() == 2 ? tr("twice") : tr("in %1 files").arg(names.size()))
-                                 .arg(names.join(tr(" and "))));
-    if (!unranked.isEmpty())
-        problems.prepend(
-            unranked.size() == 1
-                ? tr("%1 has no rank among rank files of one job (%2)").arg(unranked.front(), aRankFile)
-                : tr("%1 have no rank among rank files (%2)").arg(unranked.join(tr(" and ")), aRankFile));
+            first << tr("rank %1 %2 (%3)")
+                         .arg(rank)
+                         .arg(names.size() == 2 ? tr("twice") : tr("in %1 files").arg(names.size()))
+                         .arg(names.join(tr(" and ")));
+    problems = first + problems;
     if (problems.isEmpty())
         return {};
     return tr("%1: %2; %3")
