@@ -229,6 +229,47 @@ private slots:
         QVERIFY(!cli.err.contains("no scope names"));
     }
 
+    // A folder against itself, or a link to it, tests nothing: no p, no interval, every row says why; a
+    // byte copy of its runs is a real A/A pair and is tested.
+    void sameRunsAreNotTested()
+    {
+        QTemporaryDir dir;
+        const QString runs = dir.filePath(QStringLiteral("runs")),
+                      copy = dir.filePath(QStringLiteral("copy"));
+        QVERIFY(QDir().mkpath(runs) && QDir().mkpath(copy));
+        const QStringList files = traceFiles(kNamedScopes, QStringLiteral("trace_file_einsum"));
+        QCOMPARE(files.size(), 3);
+        for (const QString &file : files) {
+            const QString name = QStringLiteral("run%1.trace.json.gz").arg(files.indexOf(file));
+            QVERIFY(QFile::link(file, runs + QLatin1Char('/') + name));
+            QVERIFY(QFile::copy(file, copy + QLatin1Char('/') + name));
+        }
+        const QString link = dir.filePath(QStringLiteral("link"));
+        QVERIFY(QFile::link(runs, link));
+        for (const QString &b : {runs, link, copy}) {
+            const QString csv = dir.filePath(QStringLiteral("c.csv"));
+            const ProcessResult cli = runProcess(
+                QStringLiteral(SCOPELINE_CLI), {QStringLiteral("compare"), runs, b, QStringLiteral("--scope"),
+                                                QStringLiteral("attn_q_k"), QStringLiteral("--csv"), csv});
+            QVERIFY2(cli.exitCode == 0, cli.err.constData());
+            const QList<QVariantMap> rows = readCsv(csv);
+            QCOMPARE(rows.size(), 4); // three run pairs and the pooled row
+            const bool same = b != copy;
+            for (const QVariantMap &row : rows) {
+                QVERIFY(row[QStringLiteral("n_a")].toInt() > 0);
+                QCOMPARE(row[QStringLiteral("verdict")].toString() ==
+                             QLatin1String("the same runs on both sides: nothing is compared"),
+                         same);
+                const bool pooled = row[QStringLiteral("run")] == QLatin1String("all");
+                const QString p = row[QLatin1String(pooled ? "run_level_p" : "mwu_p")].toString(),
+                              low =
+                                  row[QLatin1String(pooled ? "run_level_ci_low" : "hl_ci_low_ns")].toString();
+                QCOMPARE(p.isEmpty(), same);
+                QCOMPARE(low.isEmpty(), same);
+            }
+        }
+    }
+
     // A run pair of 3 v 3 kernels cannot reach p < 0.05 (exact Mann-Whitney: ≥ 0.1), so beside a +400 %
     // change it says so rather than "no significant change"; a run pair that could, and a pooled row
     // judged on its runs, do not. scipy gives the smallest p each row's sizes allow.

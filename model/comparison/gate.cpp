@@ -171,7 +171,7 @@ void Gate::addKernelDiff(const KernelDiff &diff, const QString &variant)
 void Gate::addScopeComparison(const std::vector<ComparisonRow> &rows, double alpha, double threshold)
 {
     for (const ComparisonRow &r : rows) {
-        if (!r.verdictRow)
+        if (!r.verdictRow || r.sameRuns) // the same runs: not judged once, as A against B (addSameRuns)
             continue;
         GateRow row;
         row.table = QStringLiteral("scope");

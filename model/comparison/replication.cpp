@@ -4,6 +4,7 @@
 #include "stats/welch.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QStringList>
 
 #include <algorithm>
@@ -36,11 +37,24 @@ std::vector<RunOrigin> jobsOf(const std::vector<RunOrigin> &runs)
     return jobs;
 }
 
+// Every run of B is A's, in order, by the file it was read from (a link to it too).
+bool sameFiles(const std::vector<RunOrigin> &a, const std::vector<RunOrigin> &b)
+{
+    return !a.empty() &&
+           std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const RunOrigin &x, const RunOrigin &y) {
+               if (x.file.isEmpty() || x.file == y.file)
+                   return !x.file.isEmpty();
+               const QString canonical = QFileInfo(x.file).canonicalFilePath();
+               return !canonical.isEmpty() && canonical == QFileInfo(y.file).canonicalFilePath();
+           });
+}
+
 } // namespace
 
 Replication::Replication(const std::vector<RunOrigin> &ranksA, const std::vector<RunOrigin> &ranksB)
 {
     const std::vector<RunOrigin> a = jobsOf(ranksA), b = jobsOf(ranksB);
+    m_sameRuns = sameFiles(ranksA, ranksB);
     const std::vector<RunOrigin> *sides[2] = {&a, &b};
     std::set<QString> known[2];
     for (int s = 0; s < 2; ++s) {
@@ -86,12 +100,8 @@ Replication::Replication(const std::vector<RunOrigin> &ranksA, const std::vector
 
 bool Replication::oneSequenceOfLaunches(const std::vector<RunOrigin> &a, const std::vector<RunOrigin> &b)
 {
-    const bool sameRuns =
-        std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const RunOrigin &x, const RunOrigin &y) {
-            return !x.file.isEmpty() && x.file == y.file;
-        });
     std::vector<RunOrigin> runs = a;
-    if (!sameRuns)
+    if (!sameFiles(a, b))
         runs.insert(runs.end(), b.begin(), b.end());
     std::vector<std::pair<int64_t, int64_t>> ids;
     for (const RunOrigin &run : runs) {

@@ -71,6 +71,8 @@ public:
     static QStringList runPairs(const QList<LoadedRun> &a, const QList<LoadedRun> &b);
 
     bool byProcess() const { return m_byProcess; }
+    // B reads A's very files (a trace opened alone, or against a link to it): nothing to test.
+    bool sameRuns() const { return m_sameRuns; }
     // A and B ran in one process (interleaved): the process effect cancels, runs are the unit. One pid
     // on both sides is not enough: their runs' launch ids must not overlap (a pid reused by another
     // process would).
@@ -111,7 +113,7 @@ private:
     // other runs than A's; or B's runs are A's very files (two scopes of each run, interleaved in it).
     static bool oneSequenceOfLaunches(const std::vector<RunOrigin> &a, const std::vector<RunOrigin> &b);
 
-    bool m_byProcess = false, m_shared = false;
+    bool m_byProcess = false, m_shared = false, m_sameRuns = false;
     int m_processes[2] = {0, 0};
     int m_runs[2] = {0, 0};
     std::set<int> m_ranksPerRun[2];

@@ -96,6 +96,18 @@ ComparisonRow makePooledRow(const QString &scope, const std::vector<std::vector<
     return row;
 }
 
+// A side against its very files: the row keeps its figures but none of its tests.
+void forgetTests(ComparisonRow &row)
+{
+    const double nan = std::nan("");
+    row.sameRuns = true;
+    row.rankSum.p = row.mannWhitney.p = nan;
+    row.shift.ciLow = row.shift.ciHigh = nan;
+    row.runLevel = {};
+    row.caveat.clear();
+    row.untested.clear();
+}
+
 // The samples of each run of a side, a multi-GPU run's rank files pooled: its ranks are one run.
 std::vector<std::vector<double>> runSamples(const std::vector<std::vector<double>> &entries,
                                             const Replication *replication, int side)
@@ -140,6 +152,9 @@ QString ComparisonRow::verdictText(double alpha, double threshold) const
     if ((v == Verdict::OnlyInA || v == Verdict::OnlyInB) && unnamedSide >= 0)
         return QCoreApplication::translate("ScopeComparison", "no scope names in %1")
             .arg(unnamedSide == 0 ? QStringLiteral("A") : QStringLiteral("B"));
+    if (sameRuns && comparable())
+        return QCoreApplication::translate("ScopeComparison",
+                                           "the same runs on both sides: nothing is compared");
     if (!untested.isEmpty())
         return untested;
     // "no significant change" beside a change of +400 % reads as a finding of none; the test had no power
@@ -301,8 +316,12 @@ std::vector<ComparisonRow> ScopeComparison::compare(const QStringList &scopes, M
     }
 
     const int unnamed = unnamedSide();
-    for (ComparisonRow &row : rows)
+    const bool same = m_replication && m_replication->sameRuns();
+    for (ComparisonRow &row : rows) {
         row.unnamedSide = unnamed;
+        if (same && row.comparable()) // an interval here would read as a measured lack of change
+            forgetTests(row);
+    }
     judgeTogether({&rows}, {m_replication}, m_alpha, !m_judgedAgain);
     return rows;
 }

@@ -59,6 +59,8 @@ struct ComparisonRow
     // Pooled rows on both sides without one: why ("one process on a side: process-to-process variation
     // not measured"). No verdict then: the calls of several runs pooled would test the runs' luck.
     QString untested;
+    // A and B read the very same files (Replication::sameRuns): nothing tested, no interval.
+    bool sameRuns = false;
     // The side whose kernels carry no scope names at all (ScopeComparison::unnamedSide): a scope
     // "only in" the other side then says nothing of this one, and the verdict text says so.
     int unnamedSide = -1;
