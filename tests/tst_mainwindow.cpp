@@ -3061,7 +3061,23 @@ private slots:
         const QString unwritable = dir.filePath(QStringLiteral("no/such/folder/shot.png"));
         result = runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--screenshot"), unwritable});
         QCOMPARE(result.exitCode, 1);
-        QVERIFY2(result.err.contains("cannot write"), result.err.constData());
+        QVERIFY2(result.err.contains("not writing the screenshot") && result.err.contains("no folder"),
+                 result.err.constData());
+        // a trace there, the one shown too, is not replaced by the picture (a name without a suffix is
+        // written as PNG; an image's suffix alike)
+        const QString einsum =
+            kEinsum +
+            QStringLiteral("/trace_file_einsum_0/plugins/profile/2026_11_22_13_41_39/vm.trace.json.gz");
+        for (const QString &name : {QStringLiteral("trace"), QStringLiteral("trace.png")}) {
+            const QString trace = dir.filePath(name);
+            QVERIFY(QFile::copy(einsum, trace));
+            result = runProcess(gui, {kMatmul, trace, QStringLiteral("--screenshot"), trace});
+            QCOMPARE(result.exitCode, 1);
+            QVERIFY2(result.err.contains("it is a trace or a run summary, which it would replace"),
+                     result.err.constData());
+            QCOMPARE(QFileInfo(trace).size(), QFileInfo(einsum).size());
+            QVERIFY(!QFile::exists(trace + QStringLiteral(".png")));
+        }
         result = runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--kernel"),
                                   QStringLiteral("no_kernel_is_named_this"), QStringLiteral("--screenshot"),
                                   dir.filePath(QStringLiteral("k.png"))});

@@ -66,13 +66,6 @@ QStringList csvDestinations(const QStringList &arguments)
 }
 
 // Why a CSV could not be written to path, told before the runs load; empty when it may be.
-QString csvProblem(const QString &path)
-{
-    if (QFileInfo(path).isFile() && TraceLoader::notATrace(path).isEmpty())
-        return QStringLiteral("it is a trace or a run summary, which it would replace; name another file");
-    return saveProblem(path);
-}
-
 void discardReport()
 {
     static Discard discard;
@@ -407,7 +400,7 @@ bool writeTextFile(const QString &path, const QString &text)
         return false;
     }
     // A trace or a run summary named as the CSV (an input, as often as not) is never replaced by it.
-    if (const QString problem = csvProblem(path); !problem.isEmpty()) {
+    if (const QString problem = TraceLoader::outputProblem(path); !problem.isEmpty()) {
         err() << "scopeline-cli: not writing the CSV to " << path << ": " << problem << "\n";
         return false;
     }
@@ -663,7 +656,7 @@ int run(const QStringList &arguments)
     }
     const QStringList csvs = csvDestinations(rest);
     for (const QString &csv : csvs)
-        if (const QString problem = csv == QLatin1String("-") ? QString() : csvProblem(csv);
+        if (const QString problem = csv == QLatin1String("-") ? QString() : TraceLoader::outputProblem(csv);
             !problem.isEmpty()) {
             // before the runs load: a mistyped path should not cost a long load
             err() << "scopeline-cli: cannot write the CSV to " << csv << ": " << problem << "\n";

@@ -14,6 +14,7 @@
 #include "model/loading/sessionfile.h"
 #include "model/loading/sideargument.h"
 #include "model/loading/tracefolder.h"
+#include "model/loading/traceloader.h"
 #include "model/runner/hipbenchprotocol.h"
 
 #include <QApplication>
@@ -195,6 +196,14 @@ int main(int argc, char *argv[])
         }
     }
 
+    // checked before the load: the picture must not replace a trace, one being shown least of all
+    if (parser.isSet(screenshotOption))
+        if (const QString problem = scopeline::TraceLoader::outputProblem(parser.value(screenshotOption));
+            !problem.isEmpty()) {
+            std::fprintf(stderr, "scopeline: not writing the screenshot to %s: %s\n",
+                         qPrintable(parser.value(screenshotOption)), qPrintable(problem));
+            return 1;
+        }
     app.setProperty("samplesFolder", samplesFolder());
     scopeline::MainWindow window;
     if (size.isValid())

@@ -2,6 +2,7 @@
 #include "model/loading/traceloader.h"
 
 #include "model/analysis/runsummaryfile.h"
+#include "model/files/atomicfile.h"
 #include "model/formats/inflatingstreambuf.h"
 #include "model/formats/tracebuilder.h"
 #include "model/formats/tracereader.h"
@@ -71,6 +72,13 @@ QString packedProblem(const QString &kind)
 }
 
 } // namespace
+
+QString TraceLoader::outputProblem(const QString &path)
+{
+    if (QFileInfo(path).isFile() && notATrace(path).isEmpty())
+        return tr("it is a trace or a run summary, which it would replace; name another file");
+    return saveProblem(path);
+}
 
 QString TraceLoader::notATrace(const QString &file)
 {

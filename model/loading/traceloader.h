@@ -47,6 +47,9 @@ public:
     // bytes, before Open; empty when a reader takes it, or it is a run summary file. Reads at most the
     // first inflated block.
     static QString notATrace(const QString &file);
+    // Why an output (a CSV, a picture) is not to be written to path: a trace or a run summary is there,
+    // which it would replace, or saveProblem's reasons; empty when it may be written.
+    static QString outputProblem(const QString &path);
     // Every format read with its file names ("Nsight Systems SQLite export (*.sqlite)"), for tooltips.
     static QStringList formats();
 };
