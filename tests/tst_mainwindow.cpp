@@ -3107,6 +3107,21 @@ private slots:
                                   dir.filePath(QStringLiteral("partial.png"))});
         QVERIFY2(result.exitCode == 0 && result.err.contains("4 of 8 ranks of the job (a partial world)"),
                  result.err.constData());
+        // an empty path (an unset variable, or LABEL= alone) is said and fails; a name beginning or ending
+        // in a space is a name (not trimmed)
+        for (const QString &empty : {QString(), QStringLiteral("x=")}) {
+            result = runProcess(gui, {kMatmul, empty, QStringLiteral("--screenshot"),
+                                      dir.filePath(QStringLiteral("empty.png"))});
+            QVERIFY2(result.exitCode == 1 &&
+                         result.err.contains("B: an empty path: give a trace file or folder"),
+                     result.err.constData());
+        }
+        const QString spaced = dir.filePath(QStringLiteral(" spaced "));
+        QVERIFY(QDir().mkpath(spaced) && QFile::copy(einsum, spaced + QStringLiteral("/ b.trace.json.gz")));
+        result =
+            runProcess(gui, {spaced, spaced + QStringLiteral("/ b.trace.json.gz"),
+                             QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("spaced.png"))});
+        QVERIFY2(result.exitCode == 0, result.err.constData());
         const QString cut = truncatedTrace(dir.path());
         QVERIFY(!cut.isEmpty());
         result = runProcess(

@@ -604,7 +604,7 @@ void MainWindow::openVariants(const QStringList &arguments, const SessionState &
     QList<SideArgument> sides;
     QStringList labels, paths;
     for (const QString &argument : arguments) {
-        sides << SideArgument::parse(argument.trimmed());
+        sides << SideArgument::parse(argument);
         labels << sides.back().label;
         paths << sides.back().path;
     }
@@ -733,6 +733,12 @@ void MainWindow::openPair(const QString &pathA, const QString &pathB, const Sess
                 showBanner(problem); // the document shown stays
                 return;
             }
+    if (pathA.isEmpty() || pathB.isEmpty()) { // an unset variable in a script: said, as the CLI says it
+        m_lastOpenFailed = true;
+        showBanner(tr("%1: an empty path: give a trace file or folder")
+                       .arg(pathA.isEmpty() ? QStringLiteral("A") : QStringLiteral("B")));
+        return;
+    }
     if (!m_document->open(pathA, pathB, state))
         return;
     m_clearVariantsOnLoad = false; // set again by openNewPair, after this

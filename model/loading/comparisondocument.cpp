@@ -19,11 +19,12 @@ ComparisonDocument::~ComparisonDocument() = default;
 
 bool ComparisonDocument::open(const QString &pathA, const QString &pathB, const SessionState &state)
 {
-    if (pathA.trimmed().isEmpty() || pathB.trimmed().isEmpty())
+    if (pathA.isEmpty() || pathB.isEmpty())
         return false;
     m_pending = state;
-    m_pending.pathA = QDir::cleanPath(pathA.trimmed());
-    m_pending.pathB = QDir::cleanPath(pathB.trimmed());
+    // not trimmed: a name may begin or end with a space (the open dialog trims what was typed)
+    m_pending.pathA = QDir::cleanPath(pathA);
+    m_pending.pathB = QDir::cleanPath(pathB);
     m_job = m_loader.start(m_pending.pathA, m_pending.pathB);
     m_loading = true;
     return true;
