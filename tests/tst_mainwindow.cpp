@@ -1777,6 +1777,37 @@ private slots:
                  qPrintable(window.bannerText()));
     }
 
+    // A trace that changes on disk while it loads is said to have changed once the pair is shown (its
+    // stamp is taken as its load begins), as one that changes later is.
+    void traceChangedWhileLoadingIsSaid()
+    {
+        const QString heavy = testdata::path(
+            "public/HolisticTraceAnalysis/tests__data__df_index_resolver__df_index_resolver.json.gz");
+        REQUIRE_TEST_DATA(heavy);
+        QTemporaryDir dir(testdata::scratchDir());
+        QStringList files;
+        for (int r = 0; r < 4; ++r) {
+            files << dir.filePath(QStringLiteral("run_%1.json.gz").arg(r));
+            QVERIFY(QFile::copy(heavy, files.back()));
+        }
+        MainWindow window;
+        auto *progress = window.findChild<QProgressBar *>();
+        QVERIFY(progress);
+        window.openPair(dir.path(), kEinsum);
+        QVERIFY(QTest::qWaitFor([&] { return progress->value() > 0 || !window.isLoading(); }, 60000));
+        QVERIFY2(window.isLoading(), "the load ended before the trace could be changed during it");
+        QFile changed(files.front());
+        QVERIFY(changed.open(QIODevice::ReadWrite));
+        QVERIFY(changed.setFileTime(QDateTime::currentDateTime().addSecs(-3600),
+                                    QFileDevice::FileModificationTime));
+        changed.close();
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QCOMPARE(window.runsA().size(), 4);
+        QVERIFY2(window.bannerText().contains(QDir::toNativeSeparators(files.front()) +
+                                              QStringLiteral(" changed on disk")),
+                 qPrintable(window.bannerText()));
+    }
+
     // A run that cannot be read is left out and named; the other runs are compared.
     void unreadableRunIsLeftOut()
     {

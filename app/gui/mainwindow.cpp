@@ -72,21 +72,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_document(new Co
     createStatusBar();
 
     m_watcher = new QFileSystemWatcher(this);
-    connect(m_watcher, &QFileSystemWatcher::fileChanged, this, [this](const QString &file) {
-        // its size and time as loaded: a change of its attributes alone (another hard link to it made or
-        // removed, its mode) is no change of the trace
-        const QFileInfo info(file);
-        if (info.exists() && m_watchedAs.value(file) == std::pair(info.size(), info.lastModified()))
-            return;
-        if (!m_changedFiles.contains(file))
-            m_changedFiles << file;
-        const QString first = QDir::toNativeSeparators(m_changedFiles.front());
-        showBanner(m_changedFiles.size() == 1 ? tr("%1 changed on disk.").arg(first)
-                                              : tr("%1 and %n other trace file(s) changed on disk.", nullptr,
-                                                   int(m_changedFiles.size() - 1))
-                                                    .arg(first),
-                   true);
-    });
+    connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &MainWindow::traceChangedOnDisk);
     connect(m_document, &ComparisonDocument::progress, this, [this](double fraction, const QString &what) {
         m_progress->setValue(int(fraction * 1000));
         m_status->setText(what);
@@ -991,10 +977,27 @@ void MainWindow::watchRuns()
     m_watchedAs.clear();
     for (const QList<LoadedRun> *side : {&runsA(), &runsB()})
         for (const LoadedRun &run : *side) {
-            const QFileInfo info(run.run.file);
-            m_watchedAs[run.run.file] = {info.size(), info.lastModified()};
+            m_watchedAs[run.run.file] = run.stamp;
             m_watcher->addPath(run.run.file);
         }
+    for (auto it = m_watchedAs.cbegin(); it != m_watchedAs.cend(); ++it) // changed while it loaded
+        traceChangedOnDisk(it.key());
+}
+
+void MainWindow::traceChangedOnDisk(const QString &file)
+{
+    // its size and time as its load began: a change of its attributes alone (another hard link to it
+    // made or removed, its mode) is no change of the trace
+    if (FileStamp::of(file) == m_watchedAs.value(file) || !m_watchedAs.contains(file))
+        return;
+    if (!m_changedFiles.contains(file))
+        m_changedFiles << file;
+    const QString first = QDir::toNativeSeparators(m_changedFiles.front());
+    showBanner(m_changedFiles.size() == 1 ? tr("%1 changed on disk.").arg(first)
+                                          : tr("%1 and %n other trace file(s) changed on disk.", nullptr,
+                                               int(m_changedFiles.size() - 1))
+                                                .arg(first),
+               true);
 }
 
 void MainWindow::showRuns()

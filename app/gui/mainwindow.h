@@ -110,6 +110,7 @@ private:
     void loadEnded(ComparisonDocument::LoadOutcome outcome, const QString &error);
     void showDocument();
     void watchRuns();
+    void traceChangedOnDisk(const QString &file);
     void showRuns();
     // The timelines are shown unless the figures are maximised or neither run shown has a trace.
     void showTimelines();
@@ -181,7 +182,7 @@ private:
     bool m_lastOpenFailed = false;
     QString m_shownStatus;                // what the status bar says of the document shown
     QStringList m_changedFiles;           // files of the runs shown changed on disk since they loaded
-    QHash<QString, std::pair<qint64, QDateTime>> m_watchedAs; // each watched file's size and time as loaded
+    QHash<QString, FileStamp> m_watchedAs; // each watched file as its load began
     bool m_clearVariantsOnLoad = false;   // a pair opened on its own replaces the variants once it loads
     bool m_failedReplacedVariants = false; // and so does its Retry
     // Per side, a view to show once the events of its run (file) are there: a reloaded, swapped or

@@ -219,18 +219,37 @@ template <typename Load> auto orOutOfMemory(const TraceRun &run, Load load) -> d
     }
 }
 
+// orOutOfMemory, each run loaded carrying its file's stamp from before the load began.
+template <typename Load> auto stampedLoad(const TraceRun &run, Load load) -> decltype(load())
+{
+    const FileStamp before = FileStamp::of(run.file);
+    auto loaded = orOutOfMemory(run, load);
+    if constexpr (std::is_same_v<decltype(load()), LoadedRun>)
+        loaded.stamp = before;
+    else
+        for (LoadedRun &each : loaded)
+            each.stamp = before;
+    return loaded;
+}
+
 } // namespace
+
+FileStamp FileStamp::of(const QString &path)
+{
+    const QFileInfo info(path);
+    return info.exists() ? FileStamp{info.size(), info.lastModified()} : FileStamp{};
+}
 
 LoadedRun LoadedRun::load(const TraceRun &run, const std::function<void(double)> &progress,
                           const std::atomic<bool> *cancel, Scopes scopes, Events events)
 {
-    return orOutOfMemory(run, [&] { return loadOne(run, progress, cancel, scopes, events); });
+    return stampedLoad(run, [&] { return loadOne(run, progress, cancel, scopes, events); });
 }
 
 QList<LoadedRun> LoadedRun::loadRanks(const TraceRun &run, const std::function<void(double)> &progress,
                                       const std::atomic<bool> *cancel, Scopes scopes, Events events)
 {
-    return orOutOfMemory(run, [&] { return loadRanksOf(run, progress, cancel, scopes, events); });
+    return stampedLoad(run, [&] { return loadRanksOf(run, progress, cancel, scopes, events); });
 }
 
 QList<LoadedRun> LoadedRun::loadAll(const std::vector<TraceRun> &runs, const std::atomic<bool> *cancel,
@@ -281,7 +300,7 @@ QList<QList<LoadedRun>> LoadedRun::loadEach(const std::vector<TraceRun> &runs,
         };
         const Events keep = std::size_t(i) < events.size() ? events[std::size_t(i)] : Events::Keep;
         const QList<LoadedRun> loaded =
-            orOutOfMemory(run, [&] { return loadRanksOf(run, onProgress, &stop, scopes, keep); });
+            stampedLoad(run, [&] { return loadRanksOf(run, onProgress, &stop, scopes, keep); });
         const bool ok = std::all_of(loaded.begin(), loaded.end(), [](const LoadedRun &r) { return r.ok(); });
         if (!ok && !loaded.front().cancelled && onFailure == OnFailure::Stop)
             stop = true;

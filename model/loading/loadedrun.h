@@ -8,6 +8,7 @@
 #include "model/analysis/traceanalysis.h"
 #include "model/loading/tracefolder.h"
 
+#include <QDateTime>
 #include <QList>
 
 class QThreadPool;
@@ -18,9 +19,20 @@ class QThreadPool;
 
 namespace scopeline {
 
+// A file's size and time of its last change, as read at one moment; -1 and null where it was not there.
+struct FileStamp
+{
+    qint64 size = -1;
+    QDateTime modified;
+    static FileStamp of(const QString &path);
+    bool operator==(const FileStamp &other) const { return size == other.size && modified == other.modified; }
+    bool operator!=(const FileStamp &other) const { return !(*this == other); }
+};
+
 struct LoadedRun
 {
     TraceRun run;
+    FileStamp stamp; // run.file's before its load began: a change while it loaded is a change too
     std::shared_ptr<const TraceData> trace;       // null once dropped, and for a summary file
     std::shared_ptr<const TraceAnalysis> analysis; // with the trace
     std::shared_ptr<const ScopeIndex> scopes;     // the summary's; null when loaded with Scopes::Skip
