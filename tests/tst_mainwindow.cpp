@@ -2478,6 +2478,19 @@ private slots:
         window.diffView()->stepView()->setStepScope(QStringLiteral("attention"));
         QVERIFY(window.saveSession(saved));
         QCOMPARE(window.sessionFile(), saved);
+        QVERIFY(window.saveSession(saved)); // a session replaces a session
+        // never a trace, though a *.json one is listed beside the sessions
+        const QString trace = dir.filePath(QStringLiteral("trace.json"));
+        QVERIFY(QFile::copy(
+            kSamples + QStringLiteral("/hipbench_launch_chain/eager/run_0/hipbench.pt.trace.json.gz"),
+            trace));
+        const qint64 traceBytes = QFileInfo(trace).size();
+        QVERIFY(!window.saveSession(trace));
+        QVERIFY2(window.bannerText().contains(
+                     QLatin1String("it is a trace or a run summary, which it would replace")),
+                 qPrintable(window.bannerText()));
+        QCOMPARE(QFileInfo(trace).size(), traceBytes);
+        QCOMPARE(window.sessionFile(), saved);
         SessionState missing;
         missing.pathA = dir.filePath(QStringLiteral("no_such_a"));
         missing.pathB = dir.filePath(QStringLiteral("no_such_b"));
@@ -3158,6 +3171,23 @@ private slots:
         result = runProcess(
             gui, {kMatmul, cut, QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("cut.png"))});
         QVERIFY2(result.exitCode == 1 && result.err.contains("the gzip data is truncated"),
+                 result.err.constData());
+        // a --step that is not there, a session that cannot be read, variants refused: not what was asked for
+        result = runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--step"), QStringLiteral("NoSuchStep"),
+                                  QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("step.png"))});
+        QVERIFY2(result.exitCode == 1 && result.err.contains("--step NoSuchStep: no step of NoSuchStep"),
+                 result.err.constData());
+        const QString corrupt = dir.filePath(QStringLiteral("corrupt.scopeline.json"));
+        QFile corruptFile(corrupt);
+        QVERIFY(corruptFile.open(QIODevice::WriteOnly) && corruptFile.write("{\"scopeline-session\": ") > 0);
+        corruptFile.close();
+        result =
+            runProcess(gui, {corrupt, QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("s.png"))});
+        QVERIFY2(result.exitCode == 1 && result.err.contains("not a valid session file"),
+                 result.err.constData());
+        result = runProcess(gui, {kMatmul, kMatmul, kMatmul, QStringLiteral("--screenshot"),
+                                  dir.filePath(QStringLiteral("v.png"))});
+        QVERIFY2(result.exitCode == 1 && result.err.contains("two variants are labelled"),
                  result.err.constData());
         result = runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--tab"), QStringLiteral("ranks"),
                                   QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("none.png"))});

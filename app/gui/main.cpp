@@ -264,8 +264,17 @@ int main(int argc, char *argv[])
         QObject::connect(
             &window, &scopeline::MainWindow::loadDone, &window,
             [&window, step] {
-                window.diffView()->stepView()->setStepScope(
-                    scopeline::StepBreakdownOptions::scopeOfArgument(step));
+                scopeline::StepBreakdownView *view = window.diffView()->stepView();
+                view->setStepScope(scopeline::StepBreakdownOptions::scopeOfArgument(step));
+                // a step that is not there is not what was asked for (as --kernel's), said as the view does
+                if (const scopeline::StepBreakdown *steps = view->breakdown()) {
+                    const scopeline::StepRow &row = steps->row(scopeline::StepPart::Step);
+                    if (row.unitsA == 0 || row.unitsB == 0) {
+                        std::fprintf(stderr, "scopeline: --step %s: %s\n", qPrintable(step),
+                                     qPrintable(row.reason));
+                        qApp->setProperty("screenshotFails", true);
+                    }
+                }
             },
             Qt::SingleShotConnection);
     }

@@ -6,6 +6,7 @@
 #include "model/loading/pairloader.h"
 #include "model/loading/sideargument.h"
 #include "model/loading/summarycache.h"
+#include "model/loading/traceloader.h"
 #include "model/runner/hipbenchprotocol.h"
 
 #include "app/gui/opendialog.h"
@@ -63,6 +64,14 @@ namespace {
 constexpr int kMaxRecentPairs = 10;
 const QString kRecentKey = QStringLiteral("recentPairs");
 const QString kSessionFilter = QStringLiteral("Scopeline sessions (*.scopeline.json *.json)");
+
+// A name typed without a suffix gets the session's, by which Open Session and a drop know the file.
+QString withSessionSuffix(const QString &path)
+{
+    return path.isEmpty() || path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)
+               ? path
+               : path + QStringLiteral(".scopeline.json");
+}
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_document(new ComparisonDocument(this))
@@ -320,15 +329,15 @@ void MainWindow::createActions()
     file->addAction(tr("&Save Session"), QKeySequence::Save, this, [this] {
         QString path = m_sessionFile;
         if (path.isEmpty())
-            path = QFileDialog::getSaveFileName(this, tr("Save session"),
-                                                QStringLiteral("comparison.scopeline.json"), kSessionFilter);
+            path = withSessionSuffix(QFileDialog::getSaveFileName(
+                this, tr("Save session"), QStringLiteral("comparison.scopeline.json"), kSessionFilter));
         if (!path.isEmpty())
             saveSession(path);
     });
     // Ctrl+Shift+S spelled out: QKeySequence::SaveAs has no key on some platforms (X11, offscreen).
     file->addAction(tr("Save Session &As…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, [this] {
-        const QString path =
-            QFileDialog::getSaveFileName(this, tr("Save session"), m_sessionFile, kSessionFilter);
+        const QString path = withSessionSuffix(
+            QFileDialog::getSaveFileName(this, tr("Save session"), m_sessionFile, kSessionFilter));
         if (!path.isEmpty())
             saveSession(path);
     });
@@ -599,6 +608,7 @@ void MainWindow::openVariants(const QStringList &arguments, const SessionState &
         if (problem.isEmpty())
             problem = hipbenchprotocol::recordingAsSide(path);
     if (!problem.isEmpty()) {
+        m_lastOpenFailed = true;
         showBanner(problem); // the document shown stays
         m_status->setText(tr("The variants could not be opened; the document shown is unchanged."));
         return;
@@ -1123,6 +1133,7 @@ bool MainWindow::openSession(const QString &file)
     SessionState state;
     QString error;
     if (!SessionFile::load(file, state, &error)) {
+        m_lastOpenFailed = true;
         showBanner(error); // a corrupt session is reported, nothing of it applied
         return false;
     }
@@ -1159,6 +1170,13 @@ bool MainWindow::openRecording(const QString &folder, const QStringList &scopes,
 
 bool MainWindow::saveSession(const QString &file)
 {
+    // a session replaces a session, never a trace (a *.json one is offered beside sessions)
+    if (const QString problem =
+            SessionFile::isSessionFile(file) ? QString() : TraceLoader::outputProblem(file);
+        !problem.isEmpty()) {
+        showBanner(tr("Not saving the session to %1: %2").arg(QDir::toNativeSeparators(file), problem));
+        return false;
+    }
     QString error;
     if (!SessionFile::save(currentState(), file, &error)) {
         showBanner(error);
