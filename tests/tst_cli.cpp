@@ -160,6 +160,27 @@ private slots:
                                     .arg(it.key(), text(got[it.key()]), text(it.value()))));
     }
 
+    // The text's track count agrees in number with its streams ("1 GPU stream or queue", not "1 GPU
+    // streams").
+    void infoTextCountsStreams()
+    {
+        const QString one = testdata::path("h100_runs/hipbench/launch-chain/eager/run_0"),
+                      several = testdata::path("public/TraceLens/tests__rocprof__908_results.json.gz");
+        REQUIRE_TEST_DATA(one, several);
+        for (const QString &path : {one, several}) {
+            const ProcessResult json = cli({QStringLiteral("info"), QStringLiteral("--json"), path});
+            QVERIFY2(json.exitCode == 0, json.err.constData());
+            const qsizetype streams =
+                QJsonDocument::fromJson(json.out).object()[QStringLiteral("streams")].toArray().size();
+            QVERIFY(streams > 0);
+            const ProcessResult text = cli({QStringLiteral("info"), path});
+            const QByteArray said =
+                QByteArray::number(streams) +
+                (streams == 1 ? " GPU stream or queue on " : " GPU streams or queues on ");
+            QVERIFY2(text.out.contains(said), text.out.left(300).constData());
+        }
+    }
+
     // A pair given as LABEL=PATH is named by its labels, the path beside each, in text and markdown;
     // JSON keeps the paths. They had been dropped for the paths alone.
     void pairLabelsNameTheSides()

@@ -170,7 +170,8 @@ void printInfo(const LoadedRun &run)
     out() << run.run.label() << "  (" << run.run.file << ")\n";
     // a GPU track is a stream or queue: one GPU may have several
     out() << "  format " << formatName(t.format) << ", " << t.eventsRead() << " events, " << t.tracks.size()
-          << " tracks (" << gpuTracks << " GPU streams or queues on " << gpus.size()
+          << " tracks (" << gpuTracks
+          << (gpuTracks == 1 ? " GPU stream or queue on " : " GPU streams or queues on ") << gpus.size()
           << (gpus.size() == 1 ? " GPU)" : " GPUs)");
     if (!isDatabase(t))
         out() << ", " << QString::number(double(t.bytesRead) / 1e6, 'f', 1) << " MB of JSON";

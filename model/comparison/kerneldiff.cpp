@@ -584,9 +584,10 @@ QString KernelDiff::headerText() const
     parts << rows;
     QString text = parts.join(QStringLiteral(" · "));
     if (s.runsA < 2 || s.runsB < 2)
-        text += QLatin1Char('\n') +
-                tr("One run on a side: run-to-run variation is not measured, so no kernel is called faster or "
-                   "slower. Record at least 5 runs of each variant.");
+        text +=
+            QLatin1Char('\n') +
+            tr("One run on a side: run-to-run variation is not measured, so no kernel is called faster or "
+               "slower. Record at least 3 runs of each variant (5 resolve smaller changes).");
     return text;
 }
 
