@@ -490,6 +490,8 @@ private slots:
     void fileErrors();
     void jsonErrorByteOffset_data();
     void jsonErrorByteOffset();
+    void cutShortJsonIsSaid_data();
+    void cutShortJsonIsSaid();
 
 private:
     // The rocmProfileData trace as plain JSON (the repository keeps it gzipped): the real trace
@@ -1924,6 +1926,53 @@ void TstTraceLoader::jsonErrorByteOffset()
                             .arg(reported)
                             .arg(at)
                             .arg(r.error)));
+    QVERIFY2(!r.error.contains(QLatin1String("cut short")),
+             qPrintable(r.error)); // a bad byte, the text goes on
+}
+
+void TstTraceLoader::cutShortJsonIsSaid_data()
+{
+    QTest::addColumn<double>("keep"); // the share of a real trace's text kept
+    QTest::addColumn<bool>("gzip");   // the cut text gzip'ed whole (an intact gzip of a cut document)
+    QTest::newRow("in the first event") << 0.001 << false;
+    QTest::newRow("halfway") << 0.5 << false;
+    QTest::newRow("before the last brace") << 0.99999 << false;
+    QTest::newRow("halfway, gzip") << 0.5 << true;
+}
+
+// A document that stops inside itself (a profiler stopped while writing it) says so beside the parse
+// error that end causes.
+void TstTraceLoader::cutShortJsonIsSaid()
+{
+    QFETCH(double, keep);
+    QFETCH(bool, gzip);
+    const QString whole = testdata::path("h100_runs/torch_compile/eager/run_0/trace.pt.trace.json.gz");
+    REQUIRE_TEST_DATA(whole);
+    QString path = m_tmp.filePath(QStringLiteral("whole.json"));
+    QByteArray out;
+    QString problem;
+    QVERIFY2(runPython("import gzip, sys; open(sys.argv[2], 'wb').write(gzip.open(sys.argv[1]).read())",
+                       {whole, path}, out, problem),
+             qPrintable(problem));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll().trimmed();
+    file.close();
+    const QByteArray cut = text.left(qsizetype(double(text.size()) * keep));
+    QVERIFY(cut.size() > 0 && cut.size() < text.size());
+    path = m_tmp.filePath(QStringLiteral("cut.json"));
+    QVERIFY(writeFile(path, cut));
+    if (gzip) {
+        QVERIFY2(runPython(kGzip, {path, path + QStringLiteral(".gz")}, out, problem), qPrintable(problem));
+        path += QStringLiteral(".gz");
+    }
+    const LoadResult r = TraceLoader::load(path);
+    QVERIFY(!r.ok());
+    QVERIFY2(
+        r.error.contains(path) &&
+            r.error.contains(QStringLiteral("the text ends there, after %1 bytes: the file was cut short")
+                                 .arg(cut.size())),
+        qPrintable(r.error));
 }
 
 QTEST_GUILESS_MAIN(TstTraceLoader)

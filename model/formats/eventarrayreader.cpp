@@ -98,6 +98,20 @@ QString withDocumentOffset(QString error, const std::function<int64_t(int64_t)> 
                          QString::number(toDocument(error.mid(from, end - from).toLongLong())));
 }
 
+// A parse error at the text's very end: the file stops inside the document, which says more than what
+// the parser expected next.
+QString withCutShort(const QString &error, int64_t textBytes)
+{
+    int64_t at = -1;
+    withDocumentOffset(error, [&at](int64_t p) { return at = p; });
+    if (at <= textBytes) // the parser counts the end it met as a byte past the text
+        return error;
+    return error + QCoreApplication::translate(
+                       "TraceLoader", "; the text ends there, after %1 bytes: the file was cut short "
+                                      "(a profiler stopped while writing it?)")
+                       .arg(textBytes);
+}
+
 } // namespace
 
 // One chunk of the event array and, once parsed, its events; buffers are recycled between chunks.
@@ -235,13 +249,14 @@ bool EventArrayReader::read()
     while (!m_inFlight.empty() && consumeChunk()) {}
 
     m_cancelled = m_chunkCancelled || (m_cancel && m_cancel->load());
-    if (m_cancelled || !m_error.isEmpty() || !m_input.error().isEmpty())
+    if (m_cancelled || !m_input.error().isEmpty())
         return false;
-    if (!m_chunkError.isEmpty()) {
+    if (m_error.isEmpty())
         m_error = m_chunkError;
-        return false;
-    }
-    return parseSkeleton();
+    const bool ok = m_error.isEmpty() && parseSkeleton();
+    if (!ok)
+        m_error = withCutShort(m_error, m_blockOffset);
+    return ok;
 }
 
 void EventArrayReader::consume(std::string_view block)
