@@ -1808,6 +1808,22 @@ private slots:
                  qPrintable(window.bannerText()));
     }
 
+    // What the scan found and did (a partial world opened) is a note, not an error: nothing was lost.
+    void partialWorldIsANote()
+    {
+        QTemporaryDir dir(testdata::scratchDir());
+        const QString partial = dir.filePath(QStringLiteral("ranks_4_7"));
+        QVERIFY(QDir().mkpath(partial));
+        for (const QString &file : QDir(testdata::dlrmRun()).entryList({QStringLiteral("worker[4-7]_*")}))
+            QVERIFY(QFile::copy(QDir(testdata::dlrmRun()).filePath(file), QDir(partial).filePath(file)));
+        QCOMPARE(QDir(partial).entryList(QDir::Files).size(), 4);
+        MainWindow window;
+        QVERIFY(openAndWait(window, partial, partial));
+        QVERIFY2(window.bannerText().contains(QLatin1String("4 of 8 ranks of the job (a partial world)")),
+                 qPrintable(window.bannerText()));
+        QVERIFY(window.bannerIsNote());
+    }
+
     // A run that cannot be read is left out and named; the other runs are compared.
     void unreadableRunIsLeftOut()
     {
@@ -1837,6 +1853,7 @@ private slots:
                      window.bannerText().contains(
                          QDir::toNativeSeparators(QDir(b).filePath(QStringLiteral("run_3")))),
                  qPrintable(window.bannerText()));
+        QVERIFY(!window.bannerIsNote()); // a run lost is no note
         QVERIFY2(window.statusText().contains(QLatin1String("B: 4 run(s)")), qPrintable(window.statusText()));
         QVERIFY(window.diffView()->diff() && window.diffView()->diff()->summary().runsB == 4);
         // the report says it too: it is the only report of such a side (the CLI refuses it)

@@ -776,6 +776,11 @@ QString MainWindow::bannerText() const
     return m_banner->text();
 }
 
+bool MainWindow::bannerIsNote() const
+{
+    return m_banner->isShown() && m_banner->kind() == ErrorBanner::Kind::Note;
+}
+
 void MainWindow::loadEnded(ComparisonDocument::LoadOutcome outcome, const QString &error)
 {
     m_progress->hide();
@@ -898,8 +903,10 @@ void MainWindow::showDocument()
     showPendingViews(); // now, or once a run's events have loaded
     watchRuns();
 
-    if (const QStringList problems = loadProblems(); !problems.isEmpty())
-        showBanner(problems.join(QLatin1Char('\n')));
+    bool notesOnly = false;
+    if (const QStringList problems = loadProblems(&notesOnly); !problems.isEmpty())
+        showBanner(problems.join(QLatin1Char('\n')), false,
+                   notesOnly ? ErrorBanner::Kind::Note : ErrorBanner::Kind::Error);
     const SkippedEvents &skipped = m_document->skipped();
     // runs, and the ranks of runs of several GPUs (rank files, or the GPUs of one trace)
     const Replication replication = Replication::of(runsA(), runsB());
@@ -935,7 +942,7 @@ void MainWindow::showDocument()
     updateTitle();
 }
 
-QStringList MainWindow::loadProblems() const
+QStringList MainWindow::loadProblems(bool *notesOnly) const
 {
     QStringList problems, leftOut = m_document->runsLeftOut();
     if (!m_variantsLeftOut.isEmpty())
@@ -958,6 +965,8 @@ QStringList MainWindow::loadProblems() const
     if (skipped.anyBroken())
         problems << tr("Events that could not be read were skipped; the rest is shown.")
                  << skipped.brokenRuns;
+    if (notesOnly)
+        *notesOnly = m_variantsLeftOut.isEmpty() && leftOut.isEmpty() && !skipped.anyBroken();
     return problems;
 }
 
@@ -1067,9 +1076,9 @@ void MainWindow::showDetailsDock(TimelineView *view, int64_t event)
     view->setVisibleRange(int64_t(std::llround(start)), int64_t(std::llround(start + width * nsPerPx)));
 }
 
-void MainWindow::showBanner(const QString &text, bool offerReload)
+void MainWindow::showBanner(const QString &text, bool offerReload, ErrorBanner::Kind kind)
 {
-    m_banner->showError(text);
+    m_banner->showError(text, {}, kind);
     m_bannerReload->setVisible(offerReload);
     m_bannerRetry->setVisible(false);
 }

@@ -6,6 +6,7 @@
 
 #include "model/loading/comparisondocument.h"
 #include "model/loading/sessionfile.h"
+#include "widgets/panels/errorbanner.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -26,7 +27,6 @@ class QToolButton;
 namespace scopeline {
 
 class ComparisonPanel;
-class ErrorBanner;
 class KernelDiffView;
 class RanksView;
 class PairTimeline;
@@ -71,6 +71,8 @@ public:
     bool isLoading() const { return m_document->isLoading() || m_variantsLoading; }
     // Error or notice shown inline above the views (never a modal dialog mid-load); empty when hidden.
     QString bannerText() const;
+    // Whether the banner shown is a note (what was done about the runs found), not an error.
+    bool bannerIsNote() const;
     // The last open failed (the banner says why; a pair whose B failed shows A against itself): not
     // what a banner of notes says (runs left out, a partial world), where the pair did open.
     bool lastOpenFailed() const { return m_lastOpenFailed; }
@@ -116,7 +118,9 @@ private:
     void showTimelines();
     bool shownRunsHaveTrace() const;
     // What the banner says of the loading (runs left out, events skipped), a line each; empty when nothing.
-    QStringList loadProblems() const;
+    // What the banner says of the load; notesOnly, when given, whether all of it is notes (no run or
+    // variant left out, no event skipped).
+    QStringList loadProblems(bool *notesOnly = nullptr) const;
     bool pairOfVariants() const; // the pair shown is two of the variants
     // A side's name: a variant's label (two variants' folders may share a name), else otherwise.
     QString sideName(const QString &path, const QString &otherwise) const;
@@ -126,7 +130,8 @@ private:
     // A step clicked in the Per step chart: its run in that side's timeline, zoomed to the step.
     void showStep(int side, const QString &run, int64_t start, int64_t end);
     void showPendingViews(); // those whose run's events are there
-    void showBanner(const QString &text, bool offerReload = false);
+    void showBanner(const QString &text, bool offerReload = false,
+                    ErrorBanner::Kind kind = ErrorBanner::Kind::Error);
     void reload();
     SessionState currentState() const;
     void applyState(const SessionState &state);

@@ -27,20 +27,14 @@ ErrorBanner::ErrorBanner(QWidget *parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("errorBanner"));
     setAttribute(Qt::WA_StyledBackground); // a plain QWidget subclass paints no style-sheet background
-    // Scoped to the banner, its message and its tool buttons (whose text a dark palette made light grey
-    // on the light banner), so that the details box keeps the normal colours.
-    setStyleSheet(QStringLiteral("#errorBanner { background: #fdecea; border: 1px solid #f5c2c0; }"
-                                 "#errorBanner > QLabel, #errorBanner > QToolButton { color: #8c1d18; }"));
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 4, 4, 4);
     layout->setSpacing(4);
     m_row = new QHBoxLayout;
-    auto *icon = new QLabel;
-    const int size = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
-    icon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning, nullptr, this).pixmap(size, size));
-    icon->setAlignment(Qt::AlignTop);
+    m_icon = new QLabel;
+    m_icon->setAlignment(Qt::AlignTop);
     m_text = new QLabel;
     m_text->setObjectName(QStringLiteral("errorText"));
     m_text->setWordWrap(true);
@@ -61,7 +55,7 @@ ErrorBanner::ErrorBanner(QWidget *parent) : QWidget(parent)
     m_dismiss->setText(QStringLiteral("✕"));
     m_dismiss->setToolTip(tr("Dismiss"));
     m_dismiss->setAutoRaise(true);
-    m_row->addWidget(icon);
+    m_row->addWidget(m_icon);
     m_row->addWidget(m_text, 1);
     m_row->addWidget(m_detailsToggle);
     m_row->addWidget(m_dismiss);
@@ -75,6 +69,7 @@ ErrorBanner::ErrorBanner(QWidget *parent) : QWidget(parent)
     m_details->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     layout->addWidget(m_details);
 
+    setKind(Kind::Error);
     connect(m_detailsToggle, &QToolButton::toggled, this, &ErrorBanner::setDetailsExpanded);
     connect(m_dismiss, &QToolButton::clicked, this, [this] {
         clear();
@@ -83,8 +78,28 @@ ErrorBanner::ErrorBanner(QWidget *parent) : QWidget(parent)
     clear();
 }
 
-void ErrorBanner::showError(const QString &text, const QString &details)
+void ErrorBanner::setKind(Kind kind)
 {
+    m_kind = kind;
+    const bool note = kind == Kind::Note;
+    // Scoped to the banner, its message and its tool buttons (whose text a dark palette made light grey
+    // on the light banner), so that the details box keeps the normal colours. A note as the caveats are.
+    setStyleSheet(
+        note ? QStringLiteral("#errorBanner { background: #fff6dc; border: 1px solid #ecd48a; }"
+                              "#errorBanner > QLabel, #errorBanner > QToolButton { color: #5c4300; }")
+             : QStringLiteral("#errorBanner { background: #fdecea; border: 1px solid #f5c2c0; }"
+                              "#errorBanner > QLabel, #errorBanner > QToolButton { color: #8c1d18; }"));
+    const int size = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
+    m_icon->setPixmap(
+        style()
+            ->standardIcon(note ? QStyle::SP_MessageBoxInformation : QStyle::SP_MessageBoxWarning, nullptr,
+                           this)
+            .pixmap(size, size));
+}
+
+void ErrorBanner::showError(const QString &text, const QString &details, Kind kind)
+{
+    setKind(kind);
     const QStringList lines = text.split(QLatin1Char('\n'));
     const int shown = lines.size() > kTextLines ? kTextLines - 1 : int(lines.size());
     m_text->setText(shown < lines.size()

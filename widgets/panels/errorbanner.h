@@ -19,8 +19,11 @@ class ErrorBanner : public QWidget
 public:
     explicit ErrorBanner(QWidget *parent = nullptr);
 
+    // An error, red; or a note on what was done (a partial world opened, a link counted once), yellow.
+    enum class Kind { Error, Note };
     // Shows the banner with `text`; `details`, when given, are one click away (collapsed at first).
-    void showError(const QString &text, const QString &details = {});
+    void showError(const QString &text, const QString &details = {}, Kind kind = Kind::Error);
+    Kind kind() const { return m_kind; }
     // Hides the banner and forgets its message.
     void clear();
 
@@ -42,6 +45,10 @@ private:
     void setDetailsExpanded(bool expanded);
     void fitDetailsHeight();
 
+    void setKind(Kind kind);
+
+    Kind m_kind = Kind::Error;
+    QLabel *m_icon = nullptr;
     QLabel *m_text = nullptr;
     QToolButton *m_detailsToggle = nullptr;
     QPlainTextEdit *m_details = nullptr;
