@@ -316,9 +316,21 @@ private slots:
             const QString trace = u'/' + run + QStringLiteral("/trace.pt.trace.json.gz");
             QVERIFY(testdata::anotherRun(eager + trace, side + trace));
         }
-        ProcessResult r = runProcess(
-            cli, {QStringLiteral("summarize"), side, QStringLiteral("-o"), side + QStringLiteral("/sums")});
+        // summarize refuses to write them there, named as given, through a link to the side too
+        const QString link = dir.filePath(QStringLiteral("link"));
+        QVERIFY(QFile::link(side, link));
+        for (const QString &out : {side + QStringLiteral("/sums"), side, link + QStringLiteral("/sums")}) {
+            const ProcessResult refused =
+                runProcess(cli, {QStringLiteral("summarize"), side, QStringLiteral("-o"), out});
+            QVERIFY2(refused.exitCode == 1 && refused.err.contains("a side it summarises"),
+                     refused.err.constData());
+            QVERIFY(!QFileInfo::exists(side + QStringLiteral("/sums")));
+        }
+        // put there by hand
+        ProcessResult r = runProcess(cli, {QStringLiteral("summarize"), side, QStringLiteral("-o"),
+                                           dir.filePath(QStringLiteral("apart"))});
         QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(QDir().rename(dir.filePath(QStringLiteral("apart")), side + QStringLiteral("/sums")));
         r = runProcess(cli, {QStringLiteral("diff"), eager, side});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("side/sums/run_0.slsum is a summary of ") &&

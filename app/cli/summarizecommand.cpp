@@ -45,6 +45,17 @@ QString summaryName(const QString &path, const std::vector<TraceRun> &found, con
     return name + rankSuffix(run);
 }
 
+// A path with its links resolved as far as it exists, the rest as given (a folder not made yet).
+QString realPath(const QString &path)
+{
+    QString rest, at = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+    while (!QFileInfo::exists(at) && at != QDir::rootPath()) {
+        rest = QLatin1Char('/') + QFileInfo(at).fileName() + rest;
+        at = QFileInfo(at).path();
+    }
+    return QDir::cleanPath(QFileInfo(at).canonicalFilePath() + rest);
+}
+
 } // namespace
 
 int summarizeCommand(const QStringList &arguments)
@@ -61,6 +72,17 @@ int summarizeCommand(const QStringList &arguments)
     if (!parser.isSet(outOption) || parser.value(outOption).isEmpty())
         return usageError(QStringLiteral("summarize needs -o DIR"));
     const QDir outDir(parser.value(outOption));
+    // Summaries inside a side they summarise make its every run count twice when it is next read.
+    const QString target = realPath(outDir.path());
+    for (const QString &path : parser.positionalArguments())
+        for (const QString &side : {QFileInfo(path).absoluteFilePath(), QFileInfo(path).canonicalFilePath()})
+            if (QFileInfo(path).isDir() && !side.isEmpty() &&
+                (target == QDir::cleanPath(side) ||
+                 target.startsWith(QDir::cleanPath(side) + QLatin1Char('/'))))
+                return usageError(
+                    QStringLiteral("-o %1 is inside %2, a side it summarises: read again, each "
+                                   "run would count twice; summarize into a folder outside it")
+                        .arg(QDir::toNativeSeparators(outDir.path()), QDir::toNativeSeparators(path)));
     if (const QString why = makeFolder(outDir.path()); !why.isEmpty()) { // once, not once a run
         err() << "scopeline-cli: cannot create the folder " << QDir::toNativeSeparators(outDir.path()) << ": "
               << why << "\n";
