@@ -2643,6 +2643,24 @@ private slots:
             qPrintable(window.bannerText()));
         QVERIFY2(window.variantsView()->leadText().contains(QStringLiteral("Note: C left out: ") + cut),
                  qPrintable(window.variantsView()->leadText()));
+        // a variant that lost a run says so under the tab's lines too, not only in the banner
+        const QString mixed = QDir(empty.path()).filePath(QStringLiteral("mixed"));
+        QVERIFY(QDir().mkpath(mixed + QStringLiteral("/run_0")) &&
+                QDir().mkpath(mixed + QStringLiteral("/run_1")));
+        const QString lost = truncatedTrace(mixed + QStringLiteral("/run_0"));
+        QVERIFY(!lost.isEmpty());
+        QVERIFY(QFile::copy(kEager + QStringLiteral("/run_1/trace.pt.trace.json.gz"),
+                            mixed + QStringLiteral("/run_1/trace.pt.trace.json.gz")));
+        window.openVariants({QStringLiteral("E=") + kEager, QStringLiteral("R=") + kReduceOverhead,
+                             QStringLiteral("L=") + mixed});
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QCOMPARE(window.variantsView()->labels(),
+                 (QStringList{QStringLiteral("E"), QStringLiteral("R"), QStringLiteral("L")}));
+        QVERIFY2(window.variantsView()->leadText().contains(
+                     QStringLiteral("Note: a run left out, the others of its variant compared: %1: the gzip "
+                                    "data is truncated")
+                         .arg(lost)),
+                 qPrintable(window.variantsView()->leadText()));
     }
 
     void swapAndExport()

@@ -661,7 +661,10 @@ void MainWindow::openVariants(const QStringList &arguments, const SessionState &
                         run = run.withoutEvents();
                 m_variants->clear(); // the old variants are not judged again with the settings
                 syncVariantSettings();
-                m_variants->setVariants(summaries, kept, keptPaths, leftOut);
+                QStringList notes = leftOut; // said where the variants are shown too, not only in the banner
+                for (const QString &run : std::as_const(result.leftOut))
+                    notes << tr("a run left out, the others of its variant compared: %1").arg(run);
+                m_variants->setVariants(summaries, kept, keptPaths, notes);
                 m_variantRunsLeftOut = result.leftOut; // said when the pair below is shown
                 m_variantsLeftOut = leftOut;
                 m_variantScanNotes = result.notes;
