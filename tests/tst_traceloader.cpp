@@ -428,6 +428,22 @@ QString skippedText(const TraceData &d)
     return parts.join(QStringLiteral("; "));
 }
 
+// Moves the middle kernel of a real PyTorch trace to `shift` µs past the first CPU event (`before`) or
+// the last (`after`); prints the kernels the file holds (cat "kernel" X events).
+const char *const kMoveKernel = R"PY(
+import gzip, json, sys
+source, target, where, shift = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+doc = json.load(gzip.open(source))
+events = doc["traceEvents"]
+gpu = {"kernel", "gpu_memcpy", "gpu_memset", "gpu_user_annotation"}
+cpu = [e for e in events if e.get("ph") == "X" and e.get("cat") not in gpu]
+kernels = [e for e in events if e.get("ph") == "X" and e.get("cat") == "kernel"]
+anchor = min(float(e["ts"]) for e in cpu) if where == "before" else max(float(e["ts"]) for e in cpu)
+kernels[len(kernels) // 2]["ts"] = max(0.0, anchor + shift)
+json.dump(doc, open(target, "w"))
+print(len(kernels))
+)PY";
+
 } // namespace
 
 class TstTraceLoader : public QObject
@@ -468,6 +484,8 @@ private slots:
     void utf8Bom_data();
     void utf8Bom();
     void skippedEventsByReason();
+    void strayGpuEventsLeftOut_data();
+    void strayGpuEventsLeftOut();
     void opPathOfTheFirstEvent();
     void outOfOrderEventsSortedPerTrack();
     void tracksInRunsSortedStably_data();
@@ -1310,6 +1328,58 @@ void TstTraceLoader::utf8Bom()
 // JAX's scope path (args.name; its GPU a /device: process) on the file's first event is kept as on any other:
 // the column began at the first event that had one, and for event 0 that left it empty (every scope lost a
 // kernel).
+// A kernel stamped far from every CPU event (a clock glitch: 16 days before its launch, an hour after
+// the trace) is left out and counted, rather than stretching its step over that time; one stamped less
+// than a minute (and the trace's span) away is kept.
+void TstTraceLoader::strayGpuEventsLeftOut_data()
+{
+    QTest::addColumn<QString>("where");
+    QTest::addColumn<double>("shiftUs");
+    QTest::addColumn<bool>("leftOut");
+    QTest::newRow("at 0, days before") << QStringLiteral("before") << -1e18 << true;
+    QTest::newRow("an hour after") << QStringLiteral("after") << 3600e6 << true;
+    QTest::newRow("30 s before") << QStringLiteral("before") << -30e6 << false;
+    QTest::newRow("30 s after") << QStringLiteral("after") << 30e6 << false;
+}
+
+void TstTraceLoader::strayGpuEventsLeftOut()
+{
+    QFETCH(QString, where);
+    QFETCH(double, shiftUs);
+    QFETCH(bool, leftOut);
+    const QString source = testdata::path("h100_runs/torch_processes/proc_0/run_0/trace.pt.trace.json.gz");
+    REQUIRE_TEST_DATA(source);
+    const QString moved = m_tmp.filePath(QStringLiteral("moved.json"));
+    QByteArray out;
+    QString problem;
+    QVERIFY2(runPython(kMoveKernel, {source, moved, where, QString::number(shiftUs, 'f', 0)}, out, problem),
+             qPrintable(problem));
+    const int64_t kernelsInFile = out.trimmed().toLongLong();
+    QVERIFY(kernelsInFile > 100);
+    const LoadResult original = TraceLoader::load(source), r = TraceLoader::load(moved);
+    QVERIFY2(original.ok() && r.ok(), qPrintable(original.error + r.error));
+    const auto kernels = [](const TraceData &d) {
+        return std::count(d.kind.begin(), d.kind.end(), EventKind::Kernel);
+    };
+    QCOMPARE(int64_t(kernels(*original.trace)), kernelsInFile);
+    QCOMPARE(int64_t(kernels(*r.trace)), kernelsInFile - (leftOut ? 1 : 0));
+    QCOMPARE(skippedMatching(*r.trace, QStringLiteral("clock glitch")), int64_t(leftOut ? 1 : 0));
+    QCOMPARE(skippedMatching(*original.trace, QStringLiteral("clock glitch")), int64_t(0));
+    // what is left is whole: every track's events in order, none of them the stray one's time
+    const TraceData &d = *r.trace;
+    int64_t first = std::numeric_limits<int64_t>::max(), last = std::numeric_limits<int64_t>::min();
+    for (const std::vector<uint32_t> &events : d.trackEvents) {
+        QVERIFY(std::is_sorted(events.begin(), events.end(),
+                               [&d](uint32_t a, uint32_t b) { return d.start[a] < d.start[b]; }));
+        for (const uint32_t e : events) {
+            first = std::min(first, d.start[e]);
+            last = std::max(last, d.end(e));
+        }
+    }
+    const int64_t span = last - first;
+    QVERIFY2(leftOut ? span < 60'000'000'000 : span > 29'000'000'000, qPrintable(QString::number(span)));
+}
+
 void TstTraceLoader::opPathOfTheFirstEvent()
 {
     const QString path = m_tmp.filePath(QStringLiteral("first_has_path.json"));

@@ -13,7 +13,9 @@
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <limits>
 #include <new>
+#include <numeric>
 #include <unordered_set>
 
 #include <sys/mman.h>
@@ -558,6 +560,49 @@ void TraceBuilder::finish()
     detectFormat();
     if (m_data.format != TraceFormat::Jax) // only JAX writes op paths into args.name
         std::vector<uint32_t>().swap(m_data.opPath);
+    leaveOutStrayGpuEvents();
+}
+
+void TraceBuilder::leaveOutStrayGpuEvents()
+{
+    TraceData &d = m_data;
+    // each track's events by start: the CPU's time from its tracks' ends, the stray GPU events at theirs
+    int64_t first = std::numeric_limits<int64_t>::max(), last = std::numeric_limits<int64_t>::min();
+    for (std::size_t t = 0; t < d.tracks.size(); ++t)
+        if (!d.tracks[t].gpu && !d.trackEvents[t].empty()) {
+            first = std::min(first, d.start[d.trackEvents[t].front()]);
+            last = std::max(last, d.start[d.trackEvents[t].back()]);
+        }
+    if (first > last)
+        return; // no CPU event to tell the time by
+    constexpr int64_t kMinuteNs = 60'000'000'000;
+    const int64_t margin = std::max(last - first, kMinuteNs), from = first - margin, to = last + margin;
+    std::vector<bool> keep;
+    int64_t stray = 0;
+    const auto leaveOut = [&](uint32_t e) {
+        if (keep.empty())
+            keep.assign(d.eventCount(), true);
+        keep[e] = false;
+        ++stray;
+    };
+    for (std::size_t t = 0; t < d.tracks.size(); ++t) {
+        const std::vector<uint32_t> &events = d.trackEvents[t];
+        if (!d.tracks[t].gpu)
+            continue;
+        std::size_t begin = 0, end = events.size();
+        for (; begin < end && d.start[events[begin]] < from; ++begin)
+            leaveOut(events[begin]);
+        for (; end > begin && d.start[events[end - 1]] > to; --end)
+            leaveOut(events[end - 1]);
+    }
+    if (stray == 0)
+        return;
+    std::vector<int64_t> sameTrack(d.tracks.size());
+    std::iota(sameTrack.begin(), sameTrack.end(), 0);
+    d = d.subset(sameTrack, keep);
+    skip(QCoreApplication::translate(
+             "TraceBuilder", "GPU activity stamped far outside the trace's CPU time (a clock glitch)"),
+         stray);
 }
 
 void TraceBuilder::pruneEmptyTracks()

@@ -141,4 +141,61 @@ bool TraceData::isBenignSkip(const QString &reason)
            reason.startsWith(QCoreApplication::translate("TraceBuilder", "unsupported ph"));
 }
 
+TraceData TraceData::subset(const std::vector<int64_t> &newTrack, const std::vector<bool> &keepEvent) const
+{
+    TraceData out;
+    for (std::size_t t = 0; t < tracks.size(); ++t)
+        if (newTrack[t] >= 0) {
+            out.tracks.push_back(tracks[t]);
+            if (t < instantsLeftOut.size())
+                out.instantsLeftOut.push_back(instantsLeftOut[t]);
+        }
+    std::vector<int64_t> newEvent(eventCount(), -1);
+    const bool paths = !opPath.empty(), withArgs = !argsBegin.empty();
+    if (withArgs)
+        out.argsBegin.push_back(0);
+    for (uint32_t e = 0; e < eventCount(); ++e) {
+        if (newTrack[track[e]] < 0 || !keepEvent[e])
+            continue;
+        newEvent[e] = int64_t(out.start.size());
+        out.start.push_back(start[e]);
+        out.duration.push_back(duration[e]);
+        out.name.push_back(name[e]);
+        out.category.push_back(category[e]);
+        out.track.push_back(uint32_t(newTrack[track[e]]));
+        out.kind.push_back(kind[e]);
+        out.correlation.push_back(correlation[e]);
+        if (paths)
+            out.opPath.push_back(opPath[e]);
+        if (withArgs) {
+            const auto [first, last] = argRange(e);
+            for (uint32_t i = first; i < last; ++i) { // the values of the events kept, one after another
+                out.args.push_back({args[i].key, uint32_t(out.argText.size())});
+                out.argText.append(argValue(i));
+            }
+            out.argsBegin.push_back(uint32_t(out.args.size()));
+        }
+    }
+    out.trackEvents.resize(out.tracks.size());
+    for (std::size_t t = 0; t < tracks.size(); ++t)
+        if (newTrack[t] >= 0)
+            for (const uint32_t e : trackEvents[t])
+                if (newEvent[e] >= 0)
+                    out.trackEvents[std::size_t(newTrack[t])].push_back(uint32_t(newEvent[e]));
+    for (const FlowPoint &flow : flows)
+        if (newTrack[flow.track] >= 0)
+            out.flows.push_back({flow.key, uint32_t(newTrack[flow.track]), flow.ts, flow.start});
+    for (uint32_t id = 1; id < strings.size(); ++id) // the same ids: each text is there once
+        out.strings.intern(strings.view(id));
+    out.format = format;
+    out.detail = detail;
+    out.sourceFile = sourceFile;
+    out.bytesRead = bytesRead;
+    out.skipped = skipped;
+    out.notes = notes;
+    out.caveats = caveats;
+    out.noteDevices = noteDevices;
+    return out;
+}
+
 } // namespace scopeline
