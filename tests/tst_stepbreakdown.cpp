@@ -364,6 +364,42 @@ private slots:
         const QJsonObject expected = oracle({a, b}, steps.stepScope());
         const double periodA = oraclePeriod(expected[QStringLiteral("sides")][QStringLiteral("a")].toArray());
         QVERIFY(std::fabs(period.meanA - periodA) <= 1e-9 * periodA);
+        QVERIFY2(!line.contains(QLatin1String("not significant")), qPrintable(line)); // one run: no interval
+    }
+
+    // Command buffers against named scopes (3 v 3 JAX runs): the step's GPU span grew 4.4× (B slower)
+    // while steps started about as often (+16.5 %, an interval holding no change): the period says so
+    // beside the step's verdict, which alone had read as a fall in throughput.
+    void spanChangedWhileStepsCameAsOften()
+    {
+        const QString jax = testdata::path("jax_h100");
+        const QString a = jax + QStringLiteral("/jax_command_buffers/trace_file_matmul_*"),
+                      b = jax + QStringLiteral("/jax_named_scopes/trace_file_matmul_*");
+        const StepBreakdown steps(load(a), load(b));
+        QCOMPARE(steps.row(StepPart::Step).verdict, Verdict::Slower);
+        // the raw events' per-run periods, Welch-tested by scipy: no change shown
+        const QJsonObject expected = oracle({a, b}, steps.stepScope());
+        QStringList periods[2];
+        for (int side = 0; side < 2; ++side)
+            for (const QJsonValue &run :
+                 expected[QStringLiteral("sides")][QLatin1String(side == 0 ? "a" : "b")].toArray())
+                periods[side] << QString::number(oraclePeriod(QJsonArray{run}), 'g', 17);
+        QCOMPARE(periods[0].size(), 3);
+        const ProcessResult welch = runProcess(
+            QStringLiteral(SCOPELINE_PYTHON),
+            {QStringLiteral("-c"),
+             QStringLiteral("import sys; from scipy import stats; a, b = ([float(x) for x in s.split(',')] "
+                            "for s in sys.argv[1:]); print(stats.ttest_ind(a, b, equal_var=False).pvalue)"),
+             periods[0].join(QLatin1Char(',')), periods[1].join(QLatin1Char(','))});
+        QVERIFY2(welch.exitCode == 0, welch.err.constData());
+        QVERIFY2(welch.out.trimmed().toDouble() > 0.05, welch.out.constData());
+        const stats::RatioInterval r = steps.period().ratio();
+        QVERIFY(r.low <= 1 && r.high >= 1);
+        QVERIFY2(
+            steps.periodText().contains(QLatin1String(
+                " %]: not significant, unlike the step time: the kernels spread over more of each step)")),
+            qPrintable(steps.periodText()));
+        QVERIFY(steps.stepLine().contains(steps.periodText()));
     }
 
     // Busy + idle = step and the causes add up to idle, in every step and in the means; the gaps kept

@@ -931,8 +931,10 @@ void MainWindow::showDocument()
              : tr("Sample: %1 — File › Open Pair (Ctrl+O) to open yours · ").arg(m_sampleTitle)) +
         sideRunsText(QStringLiteral("A"), replication.runs(0), runsA()) + QStringLiteral(", ") +
         sideRunsText(QStringLiteral("B"), replication.runs(1), runsB()) +
-        (skipped.total ? tr("; %1 events skipped (counters, unsupported or broken events)").arg(skipped.total)
-                       : QString()) +
+        (skipped.total == 1 ? tr("; 1 event skipped (a counter, an unsupported or a broken event)")
+         : skipped.total
+             ? tr("; %1 events skipped (counters, unsupported or broken events)").arg(skipped.total)
+             : QString()) +
         (shownRunsHaveTrace() ? QString()
                               : tr(" · run summaries: the figures, without timelines (open the "
                                    "traces to see them)")) +

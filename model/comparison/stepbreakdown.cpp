@@ -702,6 +702,17 @@ QString StepBreakdown::periodText() const
         text += QStringLiteral(" (%1").arg(formatChange(p.delta / p.meanA, 1));
         if (const QString interval = p.changeIntervalText(); !interval.isEmpty())
             text += QLatin1Char(' ') + interval;
+        // a step span that changed while the steps came as often (the interval shown holds no change):
+        // the kernels spread over more or less of each step, which alone is no change of throughput
+        const Verdict step = row(StepPart::Step).verdict;
+        const stats::RatioInterval r = p.ratio();
+        if ((step == Verdict::Slower || step == Verdict::Faster) && p.ratioIntervalShown() &&
+            (!r.bounded() || (r.low <= 1 && r.high >= 1)))
+            text +=
+                step == Verdict::Slower
+                    ? tr(": not significant, unlike the step time: the kernels spread over more of each step")
+                    : tr(": not significant, unlike the step time: the kernels packed into less of each "
+                         "step");
         text += QLatin1Char(')');
     }
     return text;

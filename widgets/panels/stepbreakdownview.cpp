@@ -148,12 +148,14 @@ QString StepBreakdownView::lineToolTip() const
         return tip;
     const StepRow &step = m_breakdown->row(StepPart::Step);
     if (!m_breakdown->periodText().isEmpty())
-        tip += QStringLiteral(".\n") +
-               tr("The step time is the GPU span of one step's kernels; “a step every” is the time from one "
-                  "step's start to the next's, how often steps come (the %1 means, A → B, with Fieller's "
-                  "interval of the change at the step's level, no verdict of its own): host time between "
-                  "steps is in it, not in the step")
-                   .arg(unit);
+        tip +=
+            QStringLiteral(".\n") +
+            tr("The step time is the GPU span of one step's kernels; “a step every” is the time from one "
+               "step's start to the next's, how often steps come (the %1 means, A → B, with Fieller's "
+               "interval of the change at the step's level, no verdict of its own, “not significant” where "
+               "that interval holds no change while the step time changed): host time between steps is "
+               "in it, not in the step")
+                .arg(unit);
     if (step.tied)
         tip += QStringLiteral(".\n") + ComparisonTableModel::tiedExplanation(unit, 0);
     if (!step.caveat.isEmpty())
