@@ -391,6 +391,13 @@ private slots:
                                                            QStringLiteral("-o"),        QStringLiteral("x"),
                                                            QStringLiteral("-o"),        QStringLiteral("y")}
                                             << 1 << QStringLiteral("-o is given twice");
+        // an option no command has is named as typed, lower case like the other errors (Qt's text had
+        // been "Unknown option 'bogus'.")
+        QTest::newRow("steps --bogus")
+            << QStringList{QStringLiteral("steps"), trace, trace, QStringLiteral("--bogus")} << 1
+            << QStringLiteral("scopeline-cli: unknown option --bogus\n");
+        QTest::newRow("diff -q") << QStringList{QStringLiteral("diff"), trace, trace, QStringLiteral("-q")}
+                                 << 1 << QStringLiteral("scopeline-cli: unknown option -q\n");
         QTest::newRow("info --json twice")
             << QStringList{QStringLiteral("info"), trace, QStringLiteral("--json"), QStringLiteral("--json")}
             << 0 << QString();

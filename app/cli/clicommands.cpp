@@ -116,8 +116,14 @@ const QStringList &said()
 
 QString parseOptions(QCommandLineParser &parser, const QStringList &arguments)
 {
-    if (!parser.parse(arguments))
+    if (!parser.parse(arguments)) {
+        // Qt's "Unknown option 'bogus'." without the dashes typed
+        if (const QStringList unknown = parser.unknownOptionNames(); !unknown.isEmpty())
+            return QStringLiteral("unknown option %1%2")
+                .arg(unknown.front().size() == 1 ? QStringLiteral("-") : QStringLiteral("--"),
+                     unknown.front());
         return parser.errorText();
+    }
     QStringList seen;
     for (const QString &name : parser.optionNames()) {
         // a flag given twice says the same twice
@@ -155,11 +161,12 @@ Commands:
                             time per run, medians; the verdict tests GPU time per run, "per
                             call" the median duration (Holm over the rows each; the unit is
                             the process when runs sit in side/<process>/<run>/), largest change
-                            of total time first (top 20 shown, the CSV has all);
+                            of total time first (top 20 shown, --top 0 all; the CSV has all);
                             --fold-numbers makes one row of names that differ only by a
                             trailing number (fusion_13/_14); --wide prints full names;
                             --step names the step scope of the step line (as steps)
   steps A B [--step SCOPE] [--csv FILE] [--alpha P] [--threshold PERCENT]
+        [--sweep NAME] [--sweep-scope REGEX]
                             did the step get faster, and where did the time go: the mean
                             step time (GPU span of a step's kernels) split into GPU busy and
                             idle by cause (CPU launched late, GPU waiting, unknown), A against
@@ -167,8 +174,8 @@ Commands:
                             runs sit in side/<process>/<run>/), Holm over the rows; --step
                             names the step scope (default: ProfilerStep or JAX's outermost
                             PjitFunction(...), else the whole run; "whole-run" asks for it)
-  ranks A [B [C ...]] [--step SCOPE] [--csv FILE] [--alpha P] [--threshold PERCENT]
-        [--format text|markdown|json]
+  ranks A [B [C ...]] [--step SCOPE] [--csv FILE] [--comparison-csv FILE]
+        [--collectives-csv FILE] [--alpha P] [--threshold PERCENT] [--format text|markdown|json]
                             several GPUs of one job (a folder of rank files is one run): per
                             rank, the step split into compute, exposed communication and idle,
                             the wait at collectives (the k-th communication kernel of a name in
@@ -176,7 +183,9 @@ Commands:
                             last; with B, the mean over ranks, the slowest rank and each rank,
                             A against B; --fail-on and --strict (below) gate on the mean
                             over ranks; markdown: A against B and the notes, each rank
-                            folded away
+                            folded away; --comparison-csv writes A against B (mean over
+                            ranks, slowest rank, each rank), --collectives-csv the kinds of
+                            collective
   report A B [--scope S ...] [--match MODE] [--samples MODE] [--threshold PERCENT]
          [--alpha P] [--step SCOPE] [--by kernel|op] [--fold-numbers] --out DIR
                             write a report into DIR (created if missing; a folder of other
