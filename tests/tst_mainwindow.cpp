@@ -3234,6 +3234,7 @@ private slots:
         QVERIFY2(result.err.contains("--tab ranks: this pair has no such tab"), result.err.constData());
         // a bad option value is bad usage, exit 1, as every other the window refuses (and as the CLI's)
         for (const QStringList &bad : {QStringList{QStringLiteral("--size"), QStringLiteral("big")},
+                                       QStringList{QStringLiteral("--size"), QStringLiteral("20000x20000")},
                                        QStringList{QStringLiteral("--palette"), QStringLiteral("pink")},
                                        QStringList{QStringLiteral("--range"), QStringLiteral("5:1")},
                                        QStringList{QStringLiteral("--match"), QStringLiteral("fuzzy")}}) {

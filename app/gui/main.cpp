@@ -179,6 +179,13 @@ int main(int argc, char *argv[])
             std::fprintf(stderr, "scopeline: --size wants WIDTHxHEIGHT, e.g. 1600x1000\n");
             return 1;
         }
+        // a mistyped zero (20000x20000) would paint a 1.6 GB picture for minutes
+        constexpr int kLargest = 8192;
+        if (size.width() > kLargest || size.height() > kLargest) {
+            std::fprintf(stderr, "scopeline: --size %s: at most %dx%d\n",
+                         qPrintable(parser.value(sizeOption)), kLargest, kLargest);
+            return 1;
+        }
     }
 
     int64_t rangeStart = 0, rangeEnd = 0;
