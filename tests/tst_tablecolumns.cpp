@@ -215,10 +215,14 @@ private slots:
         const QString longName =
             QStringLiteral("mlp_") + QStringLiteral("very_long_scope_name_").repeated(15);
         const std::vector<Named> rows{
-            {QStringLiteral("attn"), 1},           {QStringLiteral("Atención·注意力🚀"), 22},
+            {QStringLiteral("attn"), 1},
+            {QStringLiteral("Atención·注意力🚀"), 22},
             {QStringLiteral("Mu\u0308ller"), 333}, // u and a combining diaeresis
-            {longName + QStringLiteral("a"), 4},   {longName + QStringLiteral("b"), 5},
-            {longName + QStringLiteral("a"), 6}};
+            {longName + QStringLiteral("a"), 4},
+            {longName + QStringLiteral("b"), 5},
+            {longName + QStringLiteral("a"), 6},
+            // what a terminal acts on: a line break, a tab, a right-to-left override, an escape
+            {QStringLiteral("evil\u202Ename\nnext\tcol\u001b[31m"), 7}};
         const std::vector<TableColumn<Named>> columns{
             {QStringLiteral("name"),
              QStringLiteral("Name"),
@@ -246,10 +250,13 @@ private slots:
         python.start(
             QStringLiteral(SCOPELINE_PYTHON),
             {QStringLiteral("-c"),
-             QStringLiteral("import sys, unicodedata as u\n"
-                            "for line in sys.stdin.buffer.read().decode('utf-8').splitlines():\n"
-                            "    print(sum(0 if u.combining(c) else 2 if u.east_asian_width(c) in 'WF' "
-                            "else 1 for c in line))")});
+             QStringLiteral(
+                 "import sys, unicodedata as u\n"
+                 "for line in sys.stdin.buffer.read().decode('utf-8').split('\\n')[:-1]:\n"
+                 "    acts = any(u.category(c) == 'Cc' or u.bidirectional(c) in "
+                 "('LRE','RLE','LRO','RLO','PDF','LRI','RLI','FSI','PDI','LRM','RLM') for c in line)\n"
+                 "    print(-1 if acts else sum(0 if u.combining(c) else 2 if u.east_asian_width(c) in 'WF' "
+                 "else 1 for c in line))")});
         QVERIFY(python.waitForStarted());
         python.write(table.toUtf8());
         python.closeWriteChannel();
@@ -266,6 +273,8 @@ private slots:
         QVERIFY2(first != second && first.endsWith(QLatin1Char('a')) && second.endsWith(QLatin1Char('b')),
                  qPrintable(table));
         QVERIFY(lines[6].startsWith(first + QLatin1Char(' ')));
+        QVERIFY2(lines[7].startsWith(QLatin1String("evil\\u202ename\\u000anext\\u0009col\\u001b[31m ")),
+                 qPrintable(lines[7]));
     }
 
     // The Variants tab shows every column the CLI prints, the verdict and ratio beside the component

@@ -121,7 +121,8 @@ QString variantTableCsv(const std::vector<TableColumn<Row>> &columns, const QStr
 
 // The CLI's fixed-width table of the given columns over the first `count` rows, titles first: each
 // column as wide as its cliWidth or its widest cell in a terminal's columns (displayWidth), "–" in an
-// empty cell, a text over 60 columns shortened but in the last or where `whole` is set (--wide).
+// empty cell, a text over 60 columns shortened but in the last or where `whole` is set (--wide), what
+// a terminal would act on escaped (printable).
 template <typename Row>
 QString tableText(const std::vector<TableColumn<Row>> &columns, const std::vector<Row> &rows,
                   std::size_t count = std::numeric_limits<std::size_t>::max(), bool whole = false)
@@ -134,7 +135,7 @@ QString tableText(const std::vector<TableColumn<Row>> &columns, const std::vecto
         QStringList texts;
         for (std::size_t r = 0; r < count; ++r) {
             const QString text = columns[c].display(rows[r]);
-            texts << (text.isEmpty() ? QStringLiteral("–") : text);
+            texts << (text.isEmpty() ? QStringLiteral("–") : printable(text));
         }
         // a 319-character scope name had widened every row to 470 columns: long names are shortened,
         // told apart, each name once (a scope stands on its pooled row and its run pairs')

@@ -128,6 +128,21 @@ QString count(const QVariant &count)
 
 } // namespace cell
 
+QString printable(const QString &text)
+{
+    const auto acts = [](char16_t c) {
+        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x200e || c == 0x200f ||
+               (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+    };
+    if (std::none_of(text.begin(), text.end(), [&](QChar c) { return acts(c.unicode()); }))
+        return text;
+    QString shown;
+    for (const QChar c : text)
+        shown += acts(c.unicode()) ? QStringLiteral("\\u%1").arg(int(c.unicode()), 4, 16, QLatin1Char('0'))
+                                   : QString(c);
+    return shown;
+}
+
 int displayWidth(const QString &text)
 {
     // The main wide blocks of Unicode's East Asian Width (W and F: CJK, Hangul, kana, fullwidth forms) and

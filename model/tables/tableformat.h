@@ -29,6 +29,10 @@ QString formatCount(double count);
 // The columns a text takes in a terminal: two for a wide East Asian character or an emoji, none for a
 // combining mark, one for anything else; what the CLI's tables align by.
 int displayWidth(const QString &text);
+// The text with what a terminal would act on rather than print (control characters, a newline among
+// them, and the bidirectional overrides that turn the rest of a line around) written as \u escapes;
+// what a name from a trace shows as in the CLI's tables.
+QString printable(const QString &text);
 
 // The same as formatters of a table column's raw value (TableColumn::format).
 namespace cell {
