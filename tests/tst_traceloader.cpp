@@ -429,7 +429,8 @@ QString skippedText(const TraceData &d)
 }
 
 // Moves the middle kernel of a real PyTorch trace to `shift` µs past the first CPU event (`before`) or
-// the last (`after`); prints the kernels the file holds (cat "kernel" X events).
+// the last (`after`, `during-sync`: a 2-minute synchronize starting there), or adds a CPU event at
+// int64's end in ns (`far-cpu`); prints the kernels the file holds (cat "kernel" X events).
 const char *const kMoveKernel = R"PY(
 import gzip, json, sys
 source, target, where, shift = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
@@ -439,7 +440,14 @@ gpu = {"kernel", "gpu_memcpy", "gpu_memset", "gpu_user_annotation"}
 cpu = [e for e in events if e.get("ph") == "X" and e.get("cat") not in gpu]
 kernels = [e for e in events if e.get("ph") == "X" and e.get("cat") == "kernel"]
 anchor = min(float(e["ts"]) for e in cpu) if where == "before" else max(float(e["ts"]) for e in cpu)
-kernels[len(kernels) // 2]["ts"] = max(0.0, anchor + shift)
+launch = next(e for e in cpu if e.get("cat") == "cuda_runtime")
+host = {"pid": launch["pid"], "tid": launch["tid"], "ph": "X", "cat": "cuda_runtime"}
+if where == "during-sync":  # a 2-minute synchronize after the last CPU event, the kernel inside it
+    events.append(dict(host, name="cudaDeviceSynchronize", ts=anchor, dur=120e6))
+elif where == "far-cpu":  # a damaged CPU row at int64's end in ns
+    events.append(dict(host, name="cudaGetLastError", ts=9223372036854775, dur=1))
+if where != "far-cpu":
+    kernels[len(kernels) // 2]["ts"] = max(0.0, anchor + shift)
 json.dump(doc, open(target, "w"))
 print(len(kernels))
 )PY";
@@ -1325,9 +1333,6 @@ void TstTraceLoader::utf8Bom()
     QCOMPARE(r.trace->qname(0), QStringLiteral("k"));
 }
 
-// JAX's scope path (args.name; its GPU a /device: process) on the file's first event is kept as on any other:
-// the column began at the first event that had one, and for event 0 that left it empty (every scope lost a
-// kernel).
 // A kernel stamped far from every CPU event (a clock glitch: 16 days before its launch, an hour after
 // the trace) is left out and counted, rather than stretching its step over that time; one stamped less
 // than a minute (and the trace's span) away is kept.
@@ -1340,6 +1345,10 @@ void TstTraceLoader::strayGpuEventsLeftOut_data()
     QTest::newRow("an hour after") << QStringLiteral("after") << 3600e6 << true;
     QTest::newRow("30 s before") << QStringLiteral("before") << -30e6 << false;
     QTest::newRow("30 s after") << QStringLiteral("after") << 30e6 << false;
+    // a CPU call still running when the kernel starts is CPU time, however long after its start
+    QTest::newRow("90 s into a 2-minute synchronize") << QStringLiteral("during-sync") << 90e6 << false;
+    // a damaged CPU row must not wrap the window around (every kernel had then been left out)
+    QTest::newRow("a CPU event at int64's end") << QStringLiteral("far-cpu") << 0.0 << false;
 }
 
 void TstTraceLoader::strayGpuEventsLeftOut()
@@ -1365,21 +1374,28 @@ void TstTraceLoader::strayGpuEventsLeftOut()
     QCOMPARE(int64_t(kernels(*r.trace)), kernelsInFile - (leftOut ? 1 : 0));
     QCOMPARE(skippedMatching(*r.trace, QStringLiteral("clock glitch")), int64_t(leftOut ? 1 : 0));
     QCOMPARE(skippedMatching(*original.trace, QStringLiteral("clock glitch")), int64_t(0));
-    // what is left is whole: every track's events in order, none of them the stray one's time
+    // what is left is whole: every track's events in order, the GPU's none at the stray one's time
     const TraceData &d = *r.trace;
     int64_t first = std::numeric_limits<int64_t>::max(), last = std::numeric_limits<int64_t>::min();
-    for (const std::vector<uint32_t> &events : d.trackEvents) {
+    for (std::size_t t = 0; t < d.tracks.size(); ++t) {
+        const std::vector<uint32_t> &events = d.trackEvents[t];
         QVERIFY(std::is_sorted(events.begin(), events.end(),
                                [&d](uint32_t a, uint32_t b) { return d.start[a] < d.start[b]; }));
-        for (const uint32_t e : events) {
-            first = std::min(first, d.start[e]);
-            last = std::max(last, d.end(e));
-        }
+        QVERIFY(!events.empty() || !d.tracks[t].gpu);
+        for (const uint32_t e : events)
+            if (d.tracks[t].gpu) {
+                first = std::min(first, d.start[e]);
+                last = std::max(last, d.end(e));
+            }
     }
-    const int64_t span = last - first;
-    QVERIFY2(leftOut ? span < 60'000'000'000 : span > 29'000'000'000, qPrintable(QString::number(span)));
+    const bool kernelMoved = !leftOut && where != QLatin1String("far-cpu");
+    QVERIFY2(kernelMoved ? last - first > 29'000'000'000 : last - first < 60'000'000'000,
+             qPrintable(QString::number(last - first)));
 }
 
+// JAX's scope path (args.name; its GPU a /device: process) on the file's first event is kept as on any other:
+// the column began at the first event that had one, and for event 0 that left it empty (every scope lost a
+// kernel).
 void TstTraceLoader::opPathOfTheFirstEvent()
 {
     const QString path = m_tmp.filePath(QStringLiteral("first_has_path.json"));

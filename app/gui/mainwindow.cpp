@@ -904,12 +904,12 @@ void MainWindow::showDocument()
             : PendingView{};
     showRuns();
     showPendingViews(); // now, or once a run's events have loaded
-    watchRuns();
 
     bool notesOnly = false;
     if (const QStringList problems = loadProblems(&notesOnly); !problems.isEmpty())
         showBanner(problems.join(QLatin1Char('\n')), false,
                    notesOnly ? ErrorBanner::Kind::Note : ErrorBanner::Kind::Error);
+    watchRuns(); // after: a trace changed while it loaded is said with Reload, over what the load found
     const SkippedEvents &skipped = m_document->skipped();
     // runs, and the ranks of runs of several GPUs (rank files, or the GPUs of one trace)
     const Replication replication = Replication::of(runsA(), runsB());

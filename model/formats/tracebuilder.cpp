@@ -566,40 +566,72 @@ void TraceBuilder::finish()
 void TraceBuilder::leaveOutStrayGpuEvents()
 {
     TraceData &d = m_data;
-    // each track's events by start: the CPU's time from its tracks' ends, the stray GPU events at theirs
-    int64_t first = std::numeric_limits<int64_t>::max(), last = std::numeric_limits<int64_t>::min();
-    for (std::size_t t = 0; t < d.tracks.size(); ++t)
-        if (!d.tracks[t].gpu && !d.trackEvents[t].empty()) {
-            first = std::min(first, d.start[d.trackEvents[t].front()]);
-            last = std::max(last, d.start[d.trackEvents[t].back()]);
-        }
+    constexpr int64_t kMost = std::numeric_limits<int64_t>::max(),
+                      kLeast = std::numeric_limits<int64_t>::min();
+    // saturating: a damaged row near int64's ends must not wrap the window around
+    const auto plus = [](int64_t a, int64_t b) {
+        int64_t sum = 0;
+        return __builtin_add_overflow(a, b, &sum) ? (b > 0 ? kMost : kLeast) : sum;
+    };
+    const auto minus = [](int64_t a, int64_t b) {
+        int64_t difference = 0;
+        return __builtin_sub_overflow(a, b, &difference) ? (a > b ? kMost : kLeast) : difference;
+    };
+    // The CPU's time, instants aside (a load at TraceDetail::Figures keeps none: both loads must agree):
+    // first its tracks' first and last starts (each track's events by start), and where that window
+    // leaves a GPU event out, the latest CPU end (a minute-long synchronize or graph launch).
+    int64_t first = kMost, last = kLeast;
+    const auto isInstant = [&d](uint32_t e) { return d.kind[e] == EventKind::Instant; };
+    for (std::size_t t = 0; t < d.tracks.size(); ++t) {
+        const std::vector<uint32_t> &events = d.trackEvents[t];
+        if (d.tracks[t].gpu)
+            continue;
+        if (const auto e = std::find_if_not(events.begin(), events.end(), isInstant); e != events.end())
+            first = std::min(first, d.start[*e]);
+        if (const auto e = std::find_if_not(events.rbegin(), events.rend(), isInstant); e != events.rend())
+            last = std::max(last, d.start[*e]);
+    }
     if (first > last)
         return; // no CPU event to tell the time by
     constexpr int64_t kMinuteNs = 60'000'000'000;
-    const int64_t margin = std::max(last - first, kMinuteNs), from = first - margin, to = last + margin;
     std::vector<bool> keep;
-    int64_t stray = 0;
-    const auto leaveOut = [&](uint32_t e) {
-        if (keep.empty())
-            keep.assign(d.eventCount(), true);
-        keep[e] = false;
-        ++stray;
+    std::vector<int64_t> newTrack(d.tracks.size());
+    const auto leaveOut = [&]() {
+        const int64_t margin = std::max(minus(last, first), kMinuteNs), from = minus(first, margin),
+                      to = plus(last, margin);
+        keep.clear(); // allocated at the first stray event: most traces have none
+        const auto leaveOutEvent = [&](uint32_t e) {
+            if (keep.empty())
+                keep.assign(d.eventCount(), true);
+            keep[e] = false;
+        };
+        int64_t stray = 0, tracksKept = 0;
+        for (std::size_t t = 0; t < d.tracks.size(); ++t) {
+            const std::vector<uint32_t> &events = d.trackEvents[t];
+            std::size_t begin = 0, end = events.size();
+            if (d.tracks[t].gpu) { // starts ascending: the stray ones lie at either end
+                for (; begin < end && d.start[events[begin]] < from; ++begin)
+                    leaveOutEvent(events[begin]);
+                for (; end > begin && d.start[events[end - 1]] > to; --end)
+                    leaveOutEvent(events[end - 1]);
+                stray += int64_t(events.size() - (end - begin));
+            }
+            // a stream left without events goes, as one that never had any
+            const bool emptied = begin == end && !events.empty() &&
+                                 (t >= d.instantsLeftOut.size() || d.instantsLeftOut[t] == 0);
+            newTrack[t] = emptied ? -1 : tracksKept++;
+        }
+        return stray;
     };
-    for (std::size_t t = 0; t < d.tracks.size(); ++t) {
-        const std::vector<uint32_t> &events = d.trackEvents[t];
-        if (!d.tracks[t].gpu)
-            continue;
-        std::size_t begin = 0, end = events.size();
-        for (; begin < end && d.start[events[begin]] < from; ++begin)
-            leaveOut(events[begin]);
-        for (; end > begin && d.start[events[end - 1]] > to; --end)
-            leaveOut(events[end - 1]);
-    }
+    if (leaveOut() == 0)
+        return;
+    for (uint32_t e = 0; e < d.eventCount(); ++e)
+        if (!d.onGpu(e) && !isInstant(e))
+            last = std::max(last, plus(d.start[e], d.duration[e]));
+    const int64_t stray = leaveOut();
     if (stray == 0)
         return;
-    std::vector<int64_t> sameTrack(d.tracks.size());
-    std::iota(sameTrack.begin(), sameTrack.end(), 0);
-    d = d.subset(sameTrack, keep);
+    d = d.subset(newTrack, keep);
     skip(QCoreApplication::translate(
              "TraceBuilder", "GPU activity stamped far outside the trace's CPU time (a clock glitch)"),
          stray);

@@ -131,7 +131,7 @@ QString count(const QVariant &count)
 QString printable(const QString &text)
 {
     const auto acts = [](char16_t c) {
-        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x200e || c == 0x200f ||
+        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x061c || c == 0x200e || c == 0x200f ||
                (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
     };
     if (std::none_of(text.begin(), text.end(), [&](QChar c) { return acts(c.unicode()); }))

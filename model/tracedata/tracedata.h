@@ -190,8 +190,9 @@ public:
     }
     // Value of an arg of event e, empty when absent.
     std::string_view arg(uint32_t e, std::string_view key) const;
-    // The events kept (keepEvent[e]) of the tracks kept (newTrack[t] >= 0: its index in the result), in
-    // file order with their args; the string table, the format and the load's notes as they are.
+    // The events kept (keepEvent[e]) of the tracks kept (newTrack[t] >= 0: its index in the result, the
+    // tracks kept numbered 0, 1, ... in their order), in file order with their args; the string table,
+    // the format and the load's notes as they are.
     TraceData subset(const std::vector<int64_t> &newTrack, const std::vector<bool> &keepEvent) const;
 };
 
