@@ -3097,6 +3097,46 @@ private slots:
         QVERIFY(timeline.height() > window.timeline()->viewA()->height());
     }
 
+    // Save Session As with a name typed without a suffix saves NAME.scopeline.json; where that file is
+    // there, it asks first (the dialog asked of NAME alone), and No keeps it.
+    void sessionNameWithoutSuffixAsksBeforeReplacing()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, kMatmul, kEinsum));
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("mine.scopeline.json"));
+        QString asked;
+        QTimer poll;
+        poll.setInterval(20);
+        connect(&poll, &QTimer::timeout, &window, [&] {
+            if (auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget())) {
+                dialog->setDirectory(dir.path());
+                dialog->selectFile(QStringLiteral("mine"));
+                static_cast<QDialog *>(dialog)->accept();
+            } else if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+                asked = box->text();
+                box->button(QMessageBox::No)->click();
+            }
+        });
+        poll.start();
+        const auto saveAs = [&window] {
+            for (QAction *action : window.findChildren<QAction *>())
+                if (action->text() == QStringLiteral("Save Session &As…"))
+                    action->trigger();
+        };
+        saveAs();
+        QCOMPARE(window.sessionFile(), session);
+        QVERIFY(asked.isEmpty());
+        QFile kept(session);
+        QVERIFY(kept.open(QIODevice::WriteOnly) && kept.write("mine") == 4);
+        kept.close();
+        saveAs();
+        QVERIFY2(asked.contains(QDir::toNativeSeparators(session) + QStringLiteral(" already exists")),
+                 qPrintable(asked));
+        QCOMPARE(QFileInfo(session).size(), qint64(4)); // No: not replaced
+    }
+
     // A session whose path is 10 MB of text ends at once, with a message naming the file.
     void absurdSessionFailsFast()
     {

@@ -65,13 +65,6 @@ constexpr int kMaxRecentPairs = 10;
 const QString kRecentKey = QStringLiteral("recentPairs");
 const QString kSessionFilter = QStringLiteral("Scopeline sessions (*.scopeline.json *.json)");
 
-// A name typed without a suffix gets the session's, by which Open Session and a drop know the file.
-QString withSessionSuffix(const QString &path)
-{
-    return path.isEmpty() || path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)
-               ? path
-               : path + QStringLiteral(".scopeline.json");
-}
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_document(new ComparisonDocument(this))
@@ -327,17 +320,15 @@ void MainWindow::createActions()
             openSession(path);
     });
     file->addAction(tr("&Save Session"), QKeySequence::Save, this, [this] {
-        QString path = m_sessionFile;
-        if (path.isEmpty())
-            path = withSessionSuffix(QFileDialog::getSaveFileName(
-                this, tr("Save session"), QStringLiteral("comparison.scopeline.json"), kSessionFilter));
+        const QString path = m_sessionFile.isEmpty()
+                                 ? chooseSessionFile(QStringLiteral("comparison.scopeline.json"))
+                                 : m_sessionFile;
         if (!path.isEmpty())
             saveSession(path);
     });
     // Ctrl+Shift+S spelled out: QKeySequence::SaveAs has no key on some platforms (X11, offscreen).
     file->addAction(tr("Save Session &As…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, [this] {
-        const QString path = withSessionSuffix(
-            QFileDialog::getSaveFileName(this, tr("Save session"), m_sessionFile, kSessionFilter));
+        const QString path = chooseSessionFile(m_sessionFile);
         if (!path.isEmpty())
             saveSession(path);
     });
@@ -501,6 +492,22 @@ void MainWindow::focusFilter()
         m_diffView->filterEdit()->setFocus(Qt::ShortcutFocusReason);
         m_diffView->filterEdit()->selectAll();
     }
+}
+
+QString MainWindow::chooseSessionFile(const QString &suggested)
+{
+    const QString chosen = QFileDialog::getSaveFileName(this, tr("Save session"), suggested, kSessionFilter);
+    if (chosen.isEmpty() || chosen.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+        return chosen; // the dialog asked before replacing it
+    // A name typed without a suffix gets the session's, by which Open Session and a drop know the file;
+    // the dialog did not ask about that name.
+    const QString path = chosen + QStringLiteral(".scopeline.json");
+    if (QFileInfo::exists(path) &&
+        QMessageBox::question(this, tr("Save session"),
+                              tr("%1 already exists. Replace it?").arg(QDir::toNativeSeparators(path))) !=
+            QMessageBox::Yes)
+        return {};
+    return path;
 }
 
 QString MainWindow::chooseReportFolder()

@@ -145,6 +145,9 @@ private:
     void escape();      // cancels loading, else clears a timeline's range, else its selection
     void clearKeptSummaries(); // Tools › Clear Kept Summaries: says what went in the status bar
     void focusFilter(); // the filter of the tab shown
+    // A session file from the save dialog, given the session's suffix where typed without one; empty
+    // when cancelled.
+    QString chooseSessionFile(const QString &suggested);
     QString chooseReportFolder();
     void syncVariantSettings();
     void showDetailsDock(TimelineView *view, int64_t event); // for an event clicked in view
