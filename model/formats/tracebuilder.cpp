@@ -15,7 +15,6 @@
 #include <charconv>
 #include <limits>
 #include <new>
-#include <numeric>
 #include <unordered_set>
 
 #include <sys/mman.h>
