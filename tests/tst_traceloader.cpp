@@ -446,7 +446,9 @@ if where == "during-sync":  # a 2-minute synchronize after the last CPU event, t
     events.append(dict(host, name="cudaDeviceSynchronize", ts=anchor, dur=120e6))
 elif where == "far-cpu":  # a damaged CPU row at int64's end in ns
     events.append(dict(host, name="cudaGetLastError", ts=9223372036854775, dur=1))
-if where != "far-cpu":
+if where == "long":  # a sane start, a glitched duration
+    kernels[len(kernels) // 2]["dur"] = shift
+elif where != "far-cpu":
     kernels[len(kernels) // 2]["ts"] = max(0.0, anchor + shift)
 json.dump(doc, open(target, "w"))
 print(len(kernels))
@@ -1349,6 +1351,9 @@ void TstTraceLoader::strayGpuEventsLeftOut_data()
     QTest::newRow("90 s into a 2-minute synchronize") << QStringLiteral("during-sync") << 90e6 << false;
     // a damaged CPU row must not wrap the window around (every kernel had then been left out)
     QTest::newRow("a CPU event at int64's end") << QStringLiteral("far-cpu") << 0.0 << false;
+    // a kernel starting in time and lasting decades stretched the GPU's span as a stray start did
+    QTest::newRow("lasting 31 years") << QStringLiteral("long") << 1e15 << true;
+    QTest::newRow("lasting 30 s") << QStringLiteral("long") << 30e6 << false;
 }
 
 void TstTraceLoader::strayGpuEventsLeftOut()

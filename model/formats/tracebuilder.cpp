@@ -607,16 +607,16 @@ void TraceBuilder::leaveOutStrayGpuEvents()
         int64_t stray = 0, tracksKept = 0;
         for (std::size_t t = 0; t < d.tracks.size(); ++t) {
             const std::vector<uint32_t> &events = d.trackEvents[t];
-            std::size_t begin = 0, end = events.size();
-            if (d.tracks[t].gpu) { // starts ascending: the stray ones lie at either end
-                for (; begin < end && d.start[events[begin]] < from; ++begin)
-                    leaveOutEvent(events[begin]);
-                for (; end > begin && d.start[events[end - 1]] > to; --end)
-                    leaveOutEvent(events[end - 1]);
-                stray += int64_t(events.size() - (end - begin));
-            }
+            std::size_t left = 0;
+            if (d.tracks[t].gpu) // a stray start, or a sane one with a glitched duration
+                for (const uint32_t e : events)
+                    if (d.start[e] < from || plus(d.start[e], d.duration[e]) > to) {
+                        leaveOutEvent(e);
+                        ++left;
+                    }
+            stray += int64_t(left);
             // a stream left without events goes, as one that never had any
-            const bool emptied = begin == end && !events.empty() &&
+            const bool emptied = left == events.size() && !events.empty() &&
                                  (t >= d.instantsLeftOut.size() || d.instantsLeftOut[t] == 0);
             newTrack[t] = emptied ? -1 : tracksKept++;
         }

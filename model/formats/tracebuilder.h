@@ -114,9 +114,9 @@ private:
     void pruneEmptyTracks();
     void classifyTracks();
     void classifyEvents();
-    // GPU activity starting farther from every CPU event than the trace's own span (a minute at least):
-    // a clock glitch (a kernel 16 days before its launch) that would stretch its step and the timeline
-    // over that time. Left out and counted as skipped.
+    // GPU activity starting or ending farther from every CPU event than the trace's own span (a minute
+    // at least): a clock glitch (a kernel 16 days before its launch, or lasting years) that would stretch
+    // its step and the timeline over that time. Left out and counted as skipped.
     void leaveOutStrayGpuEvents();
     void sortTrackEvents();
     void deriveCorrelationFromFlows();
