@@ -181,6 +181,41 @@ private slots:
         }
     }
 
+    // info's stream and gap lines print a trace's names as the tables do: what a terminal would act on
+    // (a right-to-left override, an escape sequence) as \uXXXX. They had reached the terminal raw.
+    void infoTextEscapesNames()
+    {
+        const QString source = kTorchEager + QStringLiteral("/run_0/trace.pt.trace.json.gz");
+        REQUIRE_TEST_DATA(source);
+        QTemporaryDir tmp(testdata::scratchDir());
+        QVERIFY(tmp.isValid());
+        const QString evil = tmp.filePath(QStringLiteral("evil.json"));
+        // every event's name and the GPU stream's thread name prefixed, by Python on the real trace
+        const ProcessResult written = runProcess(
+            QStringLiteral(SCOPELINE_PYTHON),
+            {QStringLiteral("-c"),
+             QStringLiteral(
+                 "import gzip, json, sys\n"
+                 "t = json.load(gzip.open(sys.argv[1]))\n"
+                 "for e in t['traceEvents']:\n"
+                 "    if 'name' in e and e.get('ph') != 'M': e['name'] = '\\u202e\\x1b[31m' + e['name']\n"
+                 "    if e.get('ph') == 'M' and e.get('name') == 'thread_name':\n"
+                 "        e['args']['name'] = '\\u202e' + str(e['args'].get('name'))\n"
+                 "json.dump(t, open(sys.argv[2], 'w'))\n"),
+             source, evil});
+        QVERIFY2(written.exitCode == 0, written.err.constData());
+        const ProcessResult info = cli({QStringLiteral("info"), evil});
+        QVERIFY2(info.exitCode == 0, info.err.constData());
+        const QString text = QString::fromUtf8(info.out);
+        const QStringList gaps = text.split(QLatin1Char('\n')).filter(QStringLiteral("    gap "));
+        QVERIFY2(!gaps.isEmpty(), info.out.constData());
+        QVERIFY2(gaps.front().contains(QLatin1String(" before \\u202e\\u001b[31m")),
+                 qPrintable(gaps.front()));
+        for (const QChar c : text)
+            QVERIFY2(c == QLatin1Char('\n') || (c.category() != QChar::Other_Control && c != QChar(0x202e)),
+                     qPrintable(QStringLiteral("U+%1 in\n%2").arg(int(c.unicode()), 4, 16).arg(text)));
+    }
+
     // A pair given as LABEL=PATH is named by its labels, the path beside each, in text and markdown;
     // JSON keeps the paths. They had been dropped for the paths alone.
     void pairLabelsNameTheSides()
@@ -398,6 +433,12 @@ private slots:
             << QStringLiteral("scopeline-cli: unknown option --bogus\n");
         QTest::newRow("diff -q") << QStringList{QStringLiteral("diff"), trace, trace, QStringLiteral("-q")}
                                  << 1 << QStringLiteral("scopeline-cli: unknown option -q\n");
+        // Qt reads -step as the short options -s -t -e -p; the message names what was typed
+        QTest::newRow("diff -step") << QStringList{QStringLiteral("diff"), trace, trace,
+                                                   QStringLiteral("-step")}
+                                    << 1
+                                    << QStringLiteral("scopeline-cli: unknown option -step (a long option "
+                                                      "takes two dashes: --step?)\n");
         QTest::newRow("info --json twice")
             << QStringList{QStringLiteral("info"), trace, QStringLiteral("--json"), QStringLiteral("--json")}
             << 0 << QString();

@@ -118,10 +118,20 @@ QString parseOptions(QCommandLineParser &parser, const QStringList &arguments)
 {
     if (!parser.parse(arguments)) {
         // Qt's "Unknown option 'bogus'." without the dashes typed
-        if (const QStringList unknown = parser.unknownOptionNames(); !unknown.isEmpty())
-            return QStringLiteral("unknown option %1%2")
-                .arg(unknown.front().size() == 1 ? QStringLiteral("-") : QStringLiteral("--"),
-                     unknown.front());
+        if (const QStringList unknown = parser.unknownOptionNames(); !unknown.isEmpty()) {
+            const QString &name = unknown.front();
+            if (name.size() > 1)
+                return QStringLiteral("unknown option --%1").arg(name);
+            // Qt reads -step as -s -t -e -p: name what was typed, not its first letter
+            for (const QString &typed : arguments.mid(1)) {
+                if (typed == QLatin1String("--"))
+                    break;
+                if (typed.size() > 2 && typed.startsWith(u'-') && typed[1] != u'-' && typed.contains(name))
+                    return QStringLiteral("unknown option %1 (a long option takes two dashes: -%1?)")
+                        .arg(typed);
+            }
+            return QStringLiteral("unknown option -%1").arg(name);
+        }
         return parser.errorText();
     }
     QStringList seen;

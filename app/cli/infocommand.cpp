@@ -191,7 +191,7 @@ void printInfo(const LoadedRun &run)
             printSummary(device, QStringLiteral("    "));
         }
     for (const StreamSummary &stream : a.streams()) {
-        out() << "  stream " << t.tracks[stream.track].displayName() << ": " << stream.kernels
+        out() << "  stream " << printable(t.tracks[stream.track].displayName()) << ": " << stream.kernels
               << " kernels, busy " << formatDuration(double(stream.busyNs)) << ", " << stream.gaps.size()
               << " idle gaps totalling " << formatDuration(double(stream.idleNs()));
         if (stream.memoryNs > 0)
@@ -208,9 +208,9 @@ void printInfo(const LoadedRun &run)
         for (std::size_t i = 0; i < shown; ++i) {
             const IdleGap &gap = longest[i];
             out() << "    gap " << formatDuration(double(gap.length())) << " before "
-                  << t.qname(gap.after).left(60) << ": " << gapCauseName(gap.cause);
+                  << printable(t.qname(gap.after).left(60)) << ": " << gapCauseName(gap.cause);
             if (gap.cpuEvent >= 0)
-                out() << ", CPU in " << t.qname(uint32_t(gap.cpuEvent)).left(60);
+                out() << ", CPU in " << printable(t.qname(uint32_t(gap.cpuEvent)).left(60));
             out() << "\n";
         }
     }

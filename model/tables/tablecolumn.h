@@ -204,16 +204,15 @@ QJsonArray tableJson(const std::vector<TableColumn<Row>> &columns, const std::ve
 
 // A text as it must stand in a Markdown (CommonMark/GitHub) table cell to read as itself: the
 // characters that would end the cell or start emphasis, code, links or HTML (a kernel name's
-// `<float>`, a folded name's `*`) escaped, line breaks as spaces.
+// `<float>`, a folded name's `*`) escaped, line breaks as spaces, other control and bidi characters as
+// \uXXXX (printable).
 inline QString markdownCell(const QString &text)
 {
     QString escaped;
     escaped.reserve(text.size());
-    for (const QChar c : text) {
-        if (c == QLatin1Char('\n') || c == QLatin1Char('\r')) {
-            escaped += QLatin1Char(' ');
-            continue;
-        }
+    QString oneLine = text;
+    oneLine.replace(QLatin1Char('\n'), QLatin1Char(' ')).replace(QLatin1Char('\r'), QLatin1Char(' '));
+    for (const QChar c : printable(oneLine)) { // bidi overrides would reorder the comment's text
         if (QStringLiteral("\\`*_[]<>|~").contains(c))
             escaped += QLatin1Char('\\');
         escaped += c;
