@@ -3,6 +3,7 @@
 // files reported (naming the file) without touching the state, and failed writes reported.
 
 #include "model/loading/sessionfile.h"
+#include "model/loading/traceloader.h"
 
 #include "testdata.h"
 
@@ -16,6 +17,7 @@ using scopeline::MatchMode;
 using scopeline::SampleMode;
 using scopeline::SessionFile;
 using scopeline::SessionState;
+using scopeline::TraceLoader;
 
 namespace {
 
@@ -506,6 +508,23 @@ private slots:
         QVERIFY(!SessionFile::isSessionFile(testdata::path("fuzz/ubsan_process_sort_index_overflow.json")));
         QVERIFY(SessionFile::isSessionFile(dir.filePath(QStringLiteral("not_yet_written.scopeline.json"))));
         QVERIFY(!SessionFile::isSessionFile(dir.filePath(QStringLiteral("not_yet_written.json"))));
+    }
+
+    // Nothing is written over a saved session: a CSV or report named as one is refused, saying it is a
+    // session (it had been called "a trace or a run summary").
+    void sessionIsNoOutput()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (const QString &name : {QStringLiteral("saved.scopeline.json"), QStringLiteral("saved.json")}) {
+            const QString saved = dir.filePath(name);
+            QString error;
+            QVERIFY2(SessionFile::save(fullState(QStringLiteral("/a"), QStringLiteral("/b")), saved, &error),
+                     qPrintable(error));
+            QCOMPARE(TraceLoader::outputProblem(saved),
+                     QStringLiteral("it is a saved session, which it would replace; name another file"));
+        }
+        QVERIFY(TraceLoader::outputProblem(dir.filePath(QStringLiteral("new.scopeline.json"))).isEmpty());
     }
 
     void missingFile()

@@ -6,6 +6,7 @@
 #include "model/formats/inflatingstreambuf.h"
 #include "model/formats/tracebuilder.h"
 #include "model/formats/tracereader.h"
+#include "model/loading/sessionfile.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -75,7 +76,11 @@ QString packedProblem(const QString &kind)
 
 QString TraceLoader::outputProblem(const QString &path)
 {
-    if (QFileInfo(path).isFile() && notATrace(path).isEmpty())
+    if (!QFileInfo(path).isFile())
+        return saveProblem(path);
+    if (SessionFile::isSessionFile(path)) // which a trace's probe would take for JSON events
+        return tr("it is a saved session, which it would replace; name another file");
+    if (notATrace(path).isEmpty())
         return tr("it is a trace or a run summary, which it would replace; name another file");
     return saveProblem(path);
 }
