@@ -698,8 +698,17 @@ void TstTraceFolder::missingPath()
     QVERIFY(TraceFolder::scan(dangling, &error).empty());
     QVERIFY2(error.startsWith(dangling + QStringLiteral(": a link to ") +
                               tmp.filePath(QStringLiteral("gone.json.gz")) +
-                              QStringLiteral(", which is not there")),
+                              QStringLiteral(", which is not there (its target moved or was deleted)")),
              qPrintable(error));
+    // Links that lead in a loop say so, rather than that their target moved: one to itself, two to
+    // each other.
+    const QString self = tmp.filePath(QStringLiteral("self")), there = tmp.filePath(QStringLiteral("there")),
+                  back = tmp.filePath(QStringLiteral("back"));
+    QVERIFY(QFile::link(self, self) && QFile::link(back, there) && QFile::link(there, back));
+    for (const QString &link : {self, there}) {
+        QVERIFY(TraceFolder::scan(link, &error).empty());
+        QCOMPARE(error, link + QStringLiteral(": a link that leads in a loop, back to a link it passed"));
+    }
 }
 
 // A trace whose name is not UTF-8 (Latin-1 bytes): Qt's listings leave it out, so the scan says so

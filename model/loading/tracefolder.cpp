@@ -388,6 +388,19 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, Seen
     return true;
 }
 
+// Whether following a link that leads nowhere comes back to a link it passed (a loop), rather than
+// ending at a name that is not there.
+bool leadsInALoop(QFileInfo link)
+{
+    QStringList passed;
+    for (; link.isSymLink(); link = QFileInfo(link.symLinkTarget())) {
+        if (passed.contains(link.absoluteFilePath()))
+            return true;
+        passed << link.absoluteFilePath();
+    }
+    return false;
+}
+
 // Whether a path (component) holds a wildcard character.
 bool hasWildcard(const QString &path)
 {
@@ -527,9 +540,11 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
     for (const QString &target : targets) {
         const QFileInfo info(target);
         if (!info.exists() && info.isSymLink())
-            return fail(tr("%1: a link to %2, which is not there (its target moved, or links that lead in a "
-                           "loop)")
-                            .arg(QDir::toNativeSeparators(target), info.symLinkTarget()));
+            return fail(leadsInALoop(info)
+                            ? tr("%1: a link that leads in a loop, back to a link it passed")
+                                  .arg(QDir::toNativeSeparators(target))
+                            : tr("%1: a link to %2, which is not there (its target moved or was deleted)")
+                                  .arg(QDir::toNativeSeparators(target), info.symLinkTarget()));
         if (!info.exists() && target.contains(QChar::ReplacementCharacter))
             return fail(
                 tr("%1: a name that is not UTF-8 (shown with %2), which Scopeline cannot open: rename it")
