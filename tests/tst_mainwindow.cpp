@@ -2486,6 +2486,47 @@ private slots:
         QCOMPARE(reopened.panel()->selectedScopes(), QStringList{QStringLiteral("attn_q_k")});
     }
 
+    // File > Recent Sessions lists the sessions saved or opened, newest first, each once, and reopens
+    // one; a session that could not be opened is not listed.
+    void recentSessionsReopen()
+    {
+        QSettings().clear();
+        QTemporaryDir dir;
+        const QString first = dir.filePath(QStringLiteral("first.scopeline.json")),
+                      second = dir.filePath(QStringLiteral("second.scopeline.json")),
+                      gone = dir.filePath(QStringLiteral("gone.scopeline.json"));
+        MainWindow window;
+        QMenu *recent = nullptr;
+        for (QMenu *menu : window.menuBar()->findChildren<QMenu *>())
+            if (menu->title().remove(QLatin1Char('&')) == QLatin1String("Recent Sessions"))
+                recent = menu;
+        QVERIFY(recent);
+        QVERIFY(!recent->isEnabled());
+        QVERIFY(openAndWait(window, kEager, kReduceOverhead));
+        QVERIFY(window.saveSession(first) && window.saveSession(second) && window.saveSession(first));
+        SessionState missing;
+        missing.pathA = dir.filePath(QStringLiteral("no_such_a"));
+        missing.pathB = dir.filePath(QStringLiteral("no_such_b"));
+        QString error;
+        QVERIFY2(SessionFile::save(missing, gone, &error), qPrintable(error));
+        QVERIFY(window.openSession(gone));
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QStringList listed;
+        for (const QAction *action : recent->actions())
+            listed << action->text();
+        QCOMPARE(listed, (QStringList{QDir::toNativeSeparators(first), QDir::toNativeSeparators(second)}));
+        QVERIFY(recent->isEnabled());
+
+        QVERIFY(openAndWait(window, kMatmul, kEinsum)); // a pair of no session
+        QVERIFY(window.sessionFile().isEmpty());
+        recent->actions().at(1)->trigger();
+        QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
+        QCOMPARE(window.sessionFile(), second);
+        QCOMPARE(window.runsA().front().run.file.startsWith(kEager), true);
+        QCOMPARE(recent->actions().at(0)->text(), QDir::toNativeSeparators(second));
+        QSettings().clear(); // the other tests start from the defaults
+    }
+
     // A session becomes Save Session's target only once its pair has loaded: one whose folders are
     // gone was adopted, and Ctrl+S then wrote the pair shown over it. Another pair opened is of no
     // session, and starts with its own detected step, not the step picked for the last pair.

@@ -61,8 +61,9 @@
 namespace scopeline {
 
 namespace {
-constexpr int kMaxRecentPairs = 10;
-const QString kRecentKey = QStringLiteral("recentPairs");
+constexpr int kMaxRecent = 10;
+const QString kRecentKey = QStringLiteral("recentPairs"),
+              kRecentSessionsKey = QStringLiteral("recentSessions");
 const QString kSessionFilter = QStringLiteral("Scopeline sessions (*.scopeline.json *.json)");
 
 } // namespace
@@ -319,6 +320,7 @@ void MainWindow::createActions()
         if (!path.isEmpty())
             openSession(path);
     });
+    m_recentSessionsMenu = file->addMenu(tr("Recent Sess&ions"));
     file->addAction(tr("&Save Session"), QKeySequence::Save, this, [this] {
         const QString path = m_sessionFile.isEmpty()
                                  ? chooseSessionFile(QStringLiteral("comparison.scopeline.json"))
@@ -829,9 +831,10 @@ void MainWindow::loadEnded(ComparisonDocument::LoadOutcome outcome, const QStrin
     case ComparisonDocument::LoadOutcome::Loaded: {
         // the document shown is the session's; another pair is a new document, of no session
         const QStringList loaded{m_document->state().pathA, m_document->state().pathB};
-        if (!m_sessionOfLoad.isEmpty() && loaded == m_sessionPair)
+        if (!m_sessionOfLoad.isEmpty() && loaded == m_sessionPair) {
             m_sessionFile = m_sessionOfLoad;
-        else if (loaded != m_shownPair && QStringList{loaded[1], loaded[0]} != m_shownPair) // reload, swap
+            addRecent(kRecentSessionsKey, QFileInfo(m_sessionFile).absoluteFilePath());
+        } else if (loaded != m_shownPair && QStringList{loaded[1], loaded[0]} != m_shownPair) // reload, swap
             m_sessionFile.clear();
         if (m_aloneAfter.isEmpty())
             m_failedOpen = {};
@@ -1204,6 +1207,7 @@ bool MainWindow::saveSession(const QString &file)
         return false;
     }
     m_sessionFile = file;
+    addRecent(kRecentSessionsKey, QFileInfo(file).absoluteFilePath());
     m_status->setText(tr("Session saved to %1").arg(file));
     updateTitle();
     return true;
@@ -1267,6 +1271,17 @@ void MainWindow::swapSides()
     openPair(shown.pathB, shown.pathA, state);
 }
 
+void MainWindow::addRecent(const QString &key, const QString &entry)
+{
+    QStringList entries = QSettings().value(key).toStringList();
+    entries.removeAll(entry);
+    entries.prepend(entry);
+    while (entries.size() > kMaxRecent)
+        entries.removeLast();
+    QSettings().setValue(key, entries);
+    updateRecentMenu();
+}
+
 QStringList MainWindow::recentPairs() const
 {
     return QSettings().value(kRecentKey).toStringList();
@@ -1275,15 +1290,8 @@ QStringList MainWindow::recentPairs() const
 void MainWindow::addRecentPair(const QString &a, const QString &b)
 {
     // absolute: the menu reopens them from wherever the app was started next time
-    QStringList pairs = recentPairs();
-    const QString pair =
-        QFileInfo(a).absoluteFilePath() + QLatin1Char('\n') + QFileInfo(b).absoluteFilePath();
-    pairs.removeAll(pair);
-    pairs.prepend(pair);
-    while (pairs.size() > kMaxRecentPairs)
-        pairs.removeLast();
-    QSettings().setValue(kRecentKey, pairs);
-    updateRecentMenu();
+    addRecent(kRecentKey,
+              QFileInfo(a).absoluteFilePath() + QLatin1Char('\n') + QFileInfo(b).absoluteFilePath());
 }
 
 void MainWindow::updateRecentMenu()
@@ -1297,6 +1305,11 @@ void MainWindow::updateRecentMenu()
                                 [this, paths] { openNewPair(paths[0], paths[1]); });
     }
     m_recentMenu->setEnabled(!m_recentMenu->isEmpty());
+    m_recentSessionsMenu->clear();
+    for (const QString &session : QSettings().value(kRecentSessionsKey).toStringList())
+        m_recentSessionsMenu->addAction(QDir::toNativeSeparators(session), this,
+                                        [this, session] { openSession(session); });
+    m_recentSessionsMenu->setEnabled(!m_recentSessionsMenu->isEmpty());
 }
 
 void MainWindow::updateTitle()

@@ -135,6 +135,7 @@ private:
     void reload();
     SessionState currentState() const;
     void applyState(const SessionState &state);
+    void addRecent(const QString &key, const QString &entry); // at the top of that settings list
     void addRecentPair(const QString &a, const QString &b);
     QStringList recentPairs() const;
     void updateRecentMenu();
@@ -205,7 +206,7 @@ private:
     QProgressBar *m_progress = nullptr;
     QToolButton *m_cancel = nullptr;
     QLabel *m_status = nullptr;
-    QMenu *m_recentMenu = nullptr;
+    QMenu *m_recentMenu = nullptr, *m_recentSessionsMenu = nullptr;
     QFileSystemWatcher *m_watcher = nullptr;
     RunnerPanel *m_runner = nullptr; // made on first use, kept for its folder, log and options
     RunEvents *m_runEvents = nullptr; // the events of the runs picked for the timelines, on demand
