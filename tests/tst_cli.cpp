@@ -519,6 +519,40 @@ private slots:
         QVERIFY2(run.err.contains(path.toUtf8()) && run.err.contains("byte"), run.err.constData());
     }
 
+    // Both sides unreadable: each is named, a line each, as the window names them (naming the first
+    // alone would only show the other's next); a run of a side's several is named too.
+    void everyUnreadableRunIsNamed()
+    {
+        const QString source = kLaunchEager + QStringLiteral("/run_0/hipbench.pt.trace.json.gz");
+        REQUIRE_TEST_DATA(source);
+        QFile trace(source);
+        QVERIFY(trace.open(QIODevice::ReadOnly));
+        const QByteArray half = trace.read(trace.size() / 2);
+        QTemporaryDir dir(testdata::scratchDir());
+        QVERIFY(dir.isValid());
+        const QString a = dir.filePath(QStringLiteral("a/cut.json.gz")),
+                      b = dir.filePath(QStringLiteral("b/cut.json.gz"));
+        for (const QString &path : {a, b}) {
+            QVERIFY(QDir().mkpath(QFileInfo(path).path()));
+            QFile cut(path);
+            QVERIFY(cut.open(QIODevice::WriteOnly) && cut.write(half) == half.size());
+        }
+        const ProcessResult pair = cli({QStringLiteral("diff"), a, b});
+        QCOMPARE(pair.exitCode, 2);
+        const QList<QByteArray> lines = pair.err.trimmed().split('\n');
+        QCOMPARE(lines.size(), 2);
+        QVERIFY2(lines[0].startsWith("scopeline-cli: " + a.toUtf8() + ": ") &&
+                     lines[1].startsWith("scopeline-cli: " + b.toUtf8() + ": "),
+                 pair.err.constData());
+        // a readable run beside the cut one in B: the cut one is named all the same
+        QVERIFY(testdata::anotherRun(source, dir.filePath(QStringLiteral("b/whole.json.gz"))));
+        const ProcessResult side =
+            cli({QStringLiteral("steps"), kLaunchEager, dir.filePath(QStringLiteral("b"))});
+        QCOMPARE(side.exitCode, 2);
+        QVERIFY2(side.err.startsWith("scopeline-cli: " + b.toUtf8() + ": ") && side.err.count('\n') == 1,
+                 side.err.constData());
+    }
+
     // Every program answers --version and --help (the packaging issue asks it of each).
     void everyProgramAnswersVersionAndHelp_data()
     {

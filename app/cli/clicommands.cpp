@@ -325,17 +325,23 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
         return false;
     // All paths' runs in one pass over the loading threads: no path waits for the last run of the one
     // before it to finish alone on one core.
+    // A failure stops no other run: every run that cannot be read is named at once, as the window names
+    // them (fixing the first would only show the next).
     const QList<QList<LoadedRun>> loaded =
-        LoadedRun::loadEach(found, std::vector<LoadedRun::Events>(found.size(), events), {}, nullptr, scopes);
+        LoadedRun::loadEach(found, std::vector<LoadedRun::Events>(found.size(), events), {}, nullptr, scopes,
+                            LoadedRun::OnFailure::Continue);
     QList<LoadedRun> all;
     for (const QList<LoadedRun> &ranks : loaded)
         all.append(ranks);
-    // The first failure stops the others: name the run that failed, not one it stopped.
-    if (const QString failure = LoadedRun::firstError(all); !failure.isEmpty()) {
+    QStringList failures;
+    for (const LoadedRun &run : all)
+        if (!run.ok() && !failures.contains(run.error))
+            failures << run.error;
+    for (const QString &failure : failures)
         err() << "scopeline-cli: " << failure << "\n";
-        err().flush();
+    err().flush();
+    if (!failures.isEmpty())
         return false;
-    }
     // The statistics go on without events that could not be read; say which, as the window's banner does.
     for (const LoadedRun &run : all)
         if (const QString broken = SkippedEvents::brokenIn(run); !broken.isEmpty())

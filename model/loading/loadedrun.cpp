@@ -318,14 +318,6 @@ QList<QList<LoadedRun>> LoadedRun::loadEach(const std::vector<TraceRun> &runs,
     return loaded;
 }
 
-QString LoadedRun::firstError(const QList<LoadedRun> &runs)
-{
-    for (const LoadedRun &run : runs)
-        if (!run.ok() && !run.cancelled)
-            return run.error;
-    return {};
-}
-
 bool LoadedRun::hasTrace() const
 {
     return summary && !RunSummaryFile::isSummaryFile(run.file);

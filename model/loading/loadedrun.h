@@ -84,9 +84,6 @@ struct LoadedRun
     // The threads that load runs (loadAll, PairLoader): apart from QThreadPool::globalInstance(),
     // which Qt's own painting uses as well, so that loading on every core leaves the GUI thread painting.
     static QThreadPool *loadingPool();
-    // The error of the first run that failed (not one stopped by another's failure or a cancel); empty
-    // when none failed.
-    static QString firstError(const QList<LoadedRun> &runs);
     // Whether its trace can be read again for its events: a summarised run, not a summary file's.
     bool hasTrace() const;
     // The same run with its events and all their args again (a summary-only run reloaded from its
