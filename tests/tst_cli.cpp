@@ -211,9 +211,25 @@ private slots:
         QVERIFY2(!gaps.isEmpty(), info.out.constData());
         QVERIFY2(gaps.front().contains(QLatin1String(" before \\u202e\\u001b[31m")),
                  qPrintable(gaps.front()));
-        for (const QChar c : text)
-            QVERIFY2(c == QLatin1Char('\n') || (c.category() != QChar::Other_Control && c != QChar(0x202e)),
-                     qPrintable(QStringLiteral("U+%1 in\n%2").arg(int(c.unicode()), 4, 16).arg(text)));
+        // scopes lists the scope names, steps and diff name the step scope (one of them, picked)
+        const QString scope = QStringLiteral("\u202e\u001b[31mattention");
+        const ProcessResult scopes = cli({QStringLiteral("scopes"), evil}),
+                            steps =
+                                cli({QStringLiteral("steps"), evil, evil, QStringLiteral("--step"), scope}),
+                            diff = cli({QStringLiteral("diff"), evil, evil, QStringLiteral("--step"), scope});
+        QVERIFY2(scopes.exitCode == 0 && steps.exitCode == 0 && diff.exitCode == 0,
+                 (scopes.err + steps.err + diff.err).constData());
+        QVERIFY2(scopes.out.contains("  \\u202e\\u001b[31mattention\n"), scopes.out.constData());
+        QVERIFY2(steps.out.contains("step time (\\u202e\\u001b[31mattention, "), steps.out.constData());
+        QVERIFY2(diff.out.contains("step time (\\u202e\\u001b[31mattention, "), diff.out.constData());
+        for (const QByteArray &printed :
+             {info.out, scopes.out, steps.out, diff.out, info.err, steps.err, diff.err}) {
+            const QString output = QString::fromUtf8(printed);
+            for (const QChar c : output)
+                QVERIFY2(c == QLatin1Char('\n') ||
+                             (c.category() != QChar::Other_Control && c != QChar(0x202e)),
+                         qPrintable(QStringLiteral("U+%1 in\n%2").arg(int(c.unicode()), 4, 16).arg(output)));
+        }
     }
 
     // A pair given as LABEL=PATH is named by its labels, the path beside each, in text and markdown;
@@ -439,6 +455,17 @@ private slots:
                                     << 1
                                     << QStringLiteral("scopeline-cli: unknown option -step (a long option "
                                                       "takes two dashes: --step?)\n");
+        // no hint where two dashes make no option either; an option's value that starts with '-' is not
+        // taken for the typo
+        QTest::newRow("diff -bogus") << QStringList{QStringLiteral("diff"), trace, trace,
+                                                    QStringLiteral("-bogus")}
+                                     << 1 << QStringLiteral("scopeline-cli: unknown option -bogus\n");
+        QTest::newRow("diff --step=-wrong -wide")
+            << QStringList{QStringLiteral("diff"), trace, trace, QStringLiteral("--step=-wrong"),
+                           QStringLiteral("-wide")}
+            << 1
+            << QStringLiteral(
+                   "scopeline-cli: unknown option -wide (a long option takes two dashes: --wide?)\n");
         QTest::newRow("info --json twice")
             << QStringList{QStringLiteral("info"), trace, QStringLiteral("--json"), QStringLiteral("--json")}
             << 0 << QString();

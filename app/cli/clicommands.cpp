@@ -9,6 +9,7 @@
 #include "model/loading/traceloader.h"
 #include "model/runner/hipbenchprotocol.h"
 #include "model/tables/kernelnames.h"
+#include "model/tables/tableformat.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -18,6 +19,7 @@
 #include <QIODevice>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QTextStream>
 
 #include <algorithm>
@@ -122,13 +124,22 @@ QString parseOptions(QCommandLineParser &parser, const QStringList &arguments)
             const QString &name = unknown.front();
             if (name.size() > 1)
                 return QStringLiteral("unknown option --%1").arg(name);
-            // Qt reads -step as -s -t -e -p: name what was typed, not its first letter
+            // Qt reads -step as -s -t -e -p, the first unknown letter first: name what was typed, not
+            // that letter, and where two dashes make an option, say so
             for (const QString &typed : arguments.mid(1)) {
                 if (typed == QLatin1String("--"))
                     break;
-                if (typed.size() > 2 && typed.startsWith(u'-') && typed[1] != u'-' && typed.contains(name))
-                    return QStringLiteral("unknown option %1 (a long option takes two dashes: -%1?)")
-                        .arg(typed);
+                if (typed.size() <= 2 || !typed.startsWith(u'-') || typed[1] != name.front())
+                    continue;
+                static const QRegularExpression word(QStringLiteral("^[a-z][a-z-]*$"));
+                const bool isLong = word.match(typed.mid(1)).hasMatch() &&
+                                    QRegularExpression(QStringLiteral("(^|[ ,])-%1( |=|$)").arg(typed),
+                                                       QRegularExpression::MultilineOption)
+                                        .match(parser.helpText())
+                                        .hasMatch();
+                return isLong ? QStringLiteral("unknown option %1 (a long option takes two dashes: -%1?)")
+                                    .arg(typed)
+                              : QStringLiteral("unknown option %1").arg(typed);
             }
             return QStringLiteral("unknown option -%1").arg(name);
         }
@@ -335,7 +346,7 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
         all.append(ranks);
     QStringList failures;
     for (const LoadedRun &run : all)
-        if (!run.ok() && !failures.contains(run.error))
+        if (!run.ok() && !run.cancelled && !failures.contains(run.error))
             failures << run.error;
     for (const QString &failure : failures)
         err() << "scopeline-cli: " << failure << "\n";
@@ -588,7 +599,7 @@ void warnStepsMissing(const StepBreakdown &steps, const QString &labelA, const Q
     else
         warning(QStringLiteral("no step of %1 with kernels in %2; --step SCOPE picks another (scopeline-cli "
                                "scopes lists them)")
-                    .arg(steps.stepScope(), where));
+                    .arg(printable(steps.stepScope()), where));
 }
 
 void warnAboutRuns(const QList<LoadedRun> &runs, const QString &side)

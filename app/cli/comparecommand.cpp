@@ -168,7 +168,7 @@ int variantCompare(const ComparisonOptions &options, double alpha, const GateOpt
                                      .arg(s.scope)
                                      .arg(s.test.groups)
                                      .arg(s.text(alpha, options.threshold));
-            out() << (markdown ? "- " + markdownCell(line) : "  " + line) << "\n";
+            out() << (markdown ? "- " + markdownCell(line) : "  " + printable(line)) << "\n";
         }
         for (std::size_t c = 0; c < variants.rows().size(); ++c) {
             const QString label = loaded.labels[qsizetype(c)];

@@ -61,7 +61,7 @@ void printDiff(const KernelDiff &diff, const StepBreakdown &steps, const QString
     auto side = [&s](int runs, int processes) { return sideText(s, runs, processes); };
     out() << "A: " << pathA << " (" << side(s.runsA, s.processesA) << ")\nB: " << pathB << " ("
           << side(s.runsB, s.processesB) << ")\n";
-    out() << steps.stepLine() << "\n";
+    out() << printable(steps.stepLine()) << "\n";
     out() << "GPU busy" << s.perRunText() << ": A " << formatDuration(s.busyPerRunA) << ", B "
           << formatDuration(s.busyPerRunB) << " (" << relativeText(s.busyPerRunA, s.busyPerRunB) << ")\n";
     out() << "kernel time" << s.perRunText() << ": A " << formatDuration(s.kernelTimePerRunA) << ", B "
@@ -168,7 +168,7 @@ void printVariantDiff(const VariantDiff &diff, const VariantSteps &steps, const 
     for (std::size_t c = 0; c < diff.diffs().size(); ++c) {
         const KernelDiffSummary &s = diff.diffs()[c].summary();
         const QString lead = steps.leadLine(int(c));
-        out() << (markdown ? "- **" + markdownCell(lead) + "**\n  " : lead + "\n  ")
+        out() << (markdown ? "- **" + markdownCell(lead) + "**\n  " : printable(lead) + "\n  ")
               << pathText(sides[qsizetype(c) + 1].path, markdown) << " ("
               << sideText(s, s.runsB, s.processesB) << "); kernel time" << s.perRunText() << " "
               << formatDuration(s.kernelTimePerRunB) << " ("

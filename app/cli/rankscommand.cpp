@@ -8,6 +8,7 @@
 #include "model/comparison/stepbreakdown.h"
 #include "model/comparison/variantranks.h"
 #include "model/loading/sideargument.h"
+#include "model/tables/tableformat.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -25,7 +26,8 @@ void printRanks(const RankTable &ranks, const QStringList &positional)
     out() << "A: " << positional[0] << "\n";
     if (positional.size() == 2)
         out() << "B: " << positional[1] << "\n";
-    out() << "step scope: " << ranks.stepScopeText() << "; figures per step, a run's ranks each a row\n";
+    out() << "step scope: " << printable(ranks.stepScopeText())
+          << "; figures per step, a run's ranks each a row\n";
     out() << tableText(RankTable::columns(), ranks.rows());
     for (const QString &note : ranks.notes())
         out() << note << "\n";
@@ -161,7 +163,7 @@ int variantRanks(const QList<SideArgument> &sides, const RankTable::Options &opt
         out() << "baseline (A): " << sides[0].shown() << "\n";
         for (qsizetype i = 1; i < sides.size(); ++i)
             out() << labels[i] << ": " << sides[i].path << "\n";
-        out() << "step scope: " << scope << "; figures per step, a run's ranks each a row\n";
+        out() << "step scope: " << printable(scope) << "; figures per step, a run's ranks each a row\n";
         out() << tableText(VariantRanks::columns(), rows);
         for (const QString &note : variants.notes())
             out() << note << "\n";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `scopeline-cli scopes`: every scope found, with kernel and instance counts.
 #include "app/cli/clicommands.h"
+#include "model/tables/tableformat.h"
 
 #include <QCommandLineParser>
 #include <QMap>
@@ -39,13 +40,13 @@ int scopesCommand(const QStringList &arguments)
                 out() << QStringLiteral("%1 %2  %3\n")
                              .arg(it.value().first, 8)
                              .arg(it.value().second, 9)
-                             .arg(it.key());
+                             .arg(printable(it.key()));
     out() << totals.size() << " scopes in " << runsText(runs) << "\n";
     if (!steps.isEmpty()) {
         QStringList names = steps.values();
         names.sort();
         out() << "step scopes (listed first, one instance per iteration): "
-              << names.join(QStringLiteral(", ")) << "\n";
+              << printable(names.join(QStringLiteral(", "))) << "\n";
     }
     return Success;
 }

@@ -7,6 +7,7 @@
 #include "model/comparison/variantsteps.h"
 #include "model/runner/hipbenchprotocol.h"
 #include "model/tables/durationformat.h"
+#include "model/tables/tableformat.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -24,7 +25,7 @@ QString unitsText(const StepBreakdown &steps, int candidates = 1);
 
 void printSteps(const StepBreakdown &steps)
 {
-    out() << steps.stepLine() << "\n" << unitsText(steps) << "\n";
+    out() << printable(steps.stepLine()) << "\n" << unitsText(steps) << "\n";
     out() << tableText(StepBreakdown::cliColumns(), steps.rows());
     if (const QString note = steps.note(); !note.isEmpty())
         out() << note << "\n";
@@ -92,12 +93,12 @@ void printVariantSteps(const VariantSteps &variants, const QList<SideArgument> &
     out() << "baseline (A): " << sides[0].label << " (" << sides[0].path << ")\n";
     const StepBreakdown &first = variants.comparisons().front();
     out() << "step scope: "
-          << (first.stepScope().isEmpty() ? QStringLiteral("the whole run") : first.stepScope())
+          << (first.stepScope().isEmpty() ? QStringLiteral("the whole run") : printable(first.stepScope()))
           << "; each candidate (B) against the baseline: the change of the step, in brackets its interval "
              "(Fieller's, "
              "of the ratio of the means) at the level the step row is judged\n";
     for (int i = 0; i < int(variants.comparisons().size()); ++i)
-        out() << variants.leadLine(i) << "\n";
+        out() << printable(variants.leadLine(i)) << "\n";
     if (variants.comparisons().size() > 1) // the answer over them all (an A/A set: none differs)
         out() << variants.summaryLine() << "\n";
     // the family is the candidates whose step has a p (one run on a side has none)

@@ -64,6 +64,12 @@ namespace {
 constexpr int kMaxRecent = 10;
 const QString kRecentKey = QStringLiteral("recentPairs"),
               kRecentSessionsKey = QStringLiteral("recentSessions");
+// A path as a menu item's text shows it.
+QString menuText(QString path)
+{
+    return path.replace(QLatin1Char('&'), QLatin1String("&&"));
+}
+
 const QString kSessionFilter = QStringLiteral("Scopeline sessions (*.scopeline.json *.json)");
 
 } // namespace
@@ -1301,13 +1307,14 @@ void MainWindow::updateRecentMenu()
         const QStringList paths = pair.split(QLatin1Char('\n'));
         if (paths.size() != 2)
             continue;
-        m_recentMenu->addAction(QStringLiteral("%1  ⟷  %2").arg(paths[0], paths[1]), this,
+        // a path's '&' doubled: a single one would make the next letter a shortcut and vanish
+        m_recentMenu->addAction(QStringLiteral("%1  ⟷  %2").arg(menuText(paths[0]), menuText(paths[1])), this,
                                 [this, paths] { openNewPair(paths[0], paths[1]); });
     }
     m_recentMenu->setEnabled(!m_recentMenu->isEmpty());
     m_recentSessionsMenu->clear();
     for (const QString &session : QSettings().value(kRecentSessionsKey).toStringList())
-        m_recentSessionsMenu->addAction(QDir::toNativeSeparators(session), this,
+        m_recentSessionsMenu->addAction(menuText(QDir::toNativeSeparators(session)), this,
                                         [this, session] { openSession(session); });
     m_recentSessionsMenu->setEnabled(!m_recentSessionsMenu->isEmpty());
 }

@@ -9,15 +9,18 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QStringDecoder>
 
 #include <algorithm>
+#include <cerrno>
 #include <map>
 #include <set>
 
 #include <dirent.h>
+#include <sys/stat.h>
 
 namespace scopeline {
 
@@ -388,17 +391,12 @@ bool scanFolder(const QDir &root, const QDir &dir, int depth, int &visited, Seen
     return true;
 }
 
-// Whether following a link that leads nowhere comes back to a link it passed (a loop), rather than
-// ending at a name that is not there.
-bool leadsInALoop(QFileInfo link)
+// Whether the system, following a link that leads nowhere, met a loop (ELOOP: links back to one it
+// passed, or more than it follows), rather than a name that is not there.
+bool leadsInALoop(const QString &link)
 {
-    QStringList passed;
-    for (; link.isSymLink(); link = QFileInfo(link.symLinkTarget())) {
-        if (passed.contains(link.absoluteFilePath()))
-            return true;
-        passed << link.absoluteFilePath();
-    }
-    return false;
+    struct stat status;
+    return ::stat(QFile::encodeName(link).constData(), &status) != 0 && errno == ELOOP;
 }
 
 // Whether a path (component) holds a wildcard character.
@@ -540,7 +538,7 @@ std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QSt
     for (const QString &target : targets) {
         const QFileInfo info(target);
         if (!info.exists() && info.isSymLink())
-            return fail(leadsInALoop(info)
+            return fail(leadsInALoop(target)
                             ? tr("%1: a link that leads in a loop, back to a link it passed")
                                   .arg(QDir::toNativeSeparators(target))
                             : tr("%1: a link to %2, which is not there (its target moved or was deleted)")
