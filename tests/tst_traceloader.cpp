@@ -442,12 +442,14 @@ kernels = [e for e in events if e.get("ph") == "X" and e.get("cat") == "kernel"]
 anchor = min(float(e["ts"]) for e in cpu) if where == "before" else max(float(e["ts"]) for e in cpu)
 launch = next(e for e in cpu if e.get("cat") == "cuda_runtime")
 host = {"pid": launch["pid"], "tid": launch["tid"], "ph": "X", "cat": "cuda_runtime"}
-if where == "during-sync":  # a 2-minute synchronize after the last CPU event, the kernel inside it
+if where in ("during-sync", "long-sync"):  # a 2-minute synchronize after the last CPU event, the kernel inside it
     events.append(dict(host, name="cudaDeviceSynchronize", ts=anchor, dur=120e6))
 elif where == "far-cpu":  # a damaged CPU row at int64's end in ns
     events.append(dict(host, name="cudaGetLastError", ts=9223372036854775, dur=1))
 if where == "long":  # a sane start, a glitched duration
     kernels[len(kernels) // 2]["dur"] = shift
+elif where == "long-sync":  # starting just after the last CPU start, running on inside the synchronize
+    kernels[len(kernels) // 2].update(ts=anchor + 1e6, dur=shift)
 elif where != "far-cpu":
     kernels[len(kernels) // 2]["ts"] = max(0.0, anchor + shift)
 json.dump(doc, open(target, "w"))
@@ -1354,6 +1356,9 @@ void TstTraceLoader::strayGpuEventsLeftOut_data()
     // a kernel starting in time and lasting decades stretched the GPU's span as a stray start did
     QTest::newRow("lasting 31 years") << QStringLiteral("long") << 1e15 << true;
     QTest::newRow("lasting 30 s") << QStringLiteral("long") << 30e6 << false;
+    // its end past the last CPU start's window, inside the CPU's latest end: kept on the second look
+    QTest::newRow("lasting 90 s inside a 2-minute synchronize")
+        << QStringLiteral("long-sync") << 90e6 << false;
 }
 
 void TstTraceLoader::strayGpuEventsLeftOut()
