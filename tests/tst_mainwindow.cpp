@@ -125,6 +125,27 @@ bool openAndWait(MainWindow &window, const QString &a, const QString &b, const S
     return QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000);
 }
 
+// The menu of the menu bar with this title (its '&' left out).
+QMenu *menuTitled(MainWindow &window, const QString &title)
+{
+    for (QMenu *menu : window.menuBar()->findChildren<QMenu *>())
+        if (menu->title().remove(QLatin1Char('&')) == title)
+            return menu;
+    return nullptr;
+}
+
+// A recent menu's entries: its actions before the separator of Clear Menu.
+QList<QAction *> recentEntries(QMenu *menu)
+{
+    QList<QAction *> entries;
+    for (QAction *action : menu->actions()) {
+        if (action->isSeparator())
+            break;
+        entries << action;
+    }
+    return entries;
+}
+
 // Saves a session of folders that are not there (beside it: no_such_a, no_such_b) as `file`, opens it
 // and waits for its load to fail.
 bool openSessionOfMissingPair(MainWindow &window, const QString &file)
@@ -2507,17 +2528,14 @@ private slots:
                       second = dir.filePath(QStringLiteral("second.scopeline.json")),
                       gone = dir.filePath(QStringLiteral("gone.scopeline.json"));
         MainWindow window;
-        QMenu *recent = nullptr;
-        for (QMenu *menu : window.menuBar()->findChildren<QMenu *>())
-            if (menu->title().remove(QLatin1Char('&')) == QLatin1String("Recent Sessions"))
-                recent = menu;
+        QMenu *recent = menuTitled(window, QStringLiteral("Recent Sessions"));
         QVERIFY(recent);
         QVERIFY(!recent->isEnabled());
         QVERIFY(openAndWait(window, kEager, kReduceOverhead));
         QVERIFY(window.saveSession(first) && window.saveSession(second) && window.saveSession(first));
         QVERIFY(openSessionOfMissingPair(window, gone));
         QStringList listed;
-        for (const QAction *action : recent->actions())
+        for (const QAction *action : recentEntries(recent))
             listed << action->text();
         // a '&' doubled, as a menu item's text shows one
         QCOMPARE(listed,
@@ -2527,12 +2545,60 @@ private slots:
 
         QVERIFY(openAndWait(window, kMatmul, kEinsum)); // a pair of no session
         QVERIFY(window.sessionFile().isEmpty());
-        recent->actions().at(1)->trigger();
+        recentEntries(recent).at(1)->trigger();
         QVERIFY(QTest::qWaitFor([&window] { return !window.isLoading(); }, 60000));
         QCOMPARE(window.sessionFile(), second);
         QCOMPARE(window.runsA().front().run.file.startsWith(kEager), true);
-        QCOMPARE(recent->actions().at(0)->text(), QDir::toNativeSeparators(second));
+        QCOMPARE(recentEntries(recent).at(0)->text(), QDir::toNativeSeparators(second));
         QSettings().clear(); // the other tests start from the defaults
+    }
+
+    // A recent pair or session whose files are gone is greyed as its menu opens, saying which file is
+    // gone, and back once it is there again; Clear Menu empties a menu.
+    void recentEntriesGoneAndCleared()
+    {
+        QSettings().clear();
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("kept.scopeline.json")),
+                      goneSession = dir.filePath(QStringLiteral("gone.scopeline.json")),
+                      goneFolder = dir.filePath(QStringLiteral("gone_b"));
+        // a copy of the einsum sample's runs, to be taken away
+        QDirIterator files(kEinsum, QDir::Files, QDirIterator::Subdirectories);
+        while (files.hasNext()) {
+            const QString file = files.next(),
+                          copy = goneFolder + QLatin1Char('/') + QDir(kEinsum).relativeFilePath(file);
+            QVERIFY(QDir().mkpath(QFileInfo(copy).path()) && QFile::copy(file, copy));
+        }
+        MainWindow window;
+        QVERIFY(openAndWait(window, kMatmul, goneFolder));
+        QVERIFY(openAndWait(window, kMatmul, kEinsum));
+        QVERIFY(window.saveSession(goneSession) && window.saveSession(session)); // newest first: kept, gone
+        QVERIFY(QDir(goneFolder).removeRecursively() && QFile::remove(goneSession));
+        QMenu *pairs = menuTitled(window, QStringLiteral("Recent Pairs")),
+              *sessions = menuTitled(window, QStringLiteral("Recent Sessions"));
+        QVERIFY(pairs && sessions);
+        for (QMenu *menu : {pairs, sessions}) {
+            emit menu->aboutToShow();
+            const QList<QAction *> entries = recentEntries(menu);
+            QCOMPARE(entries.size(), 2);
+            QVERIFY(entries.at(0)->isEnabled());
+            QVERIFY(!entries.at(1)->isEnabled());
+            const QString gone = QDir::toNativeSeparators(menu == pairs ? goneFolder : goneSession);
+            QCOMPARE(entries.at(1)->toolTip(), gone + QStringLiteral(" is no longer there"));
+            QVERIFY(menu->isEnabled());
+        }
+        QVERIFY(QDir().mkpath(goneFolder)); // back (a share mounted again)
+        emit pairs->aboutToShow();
+        QVERIFY(recentEntries(pairs).at(1)->isEnabled());
+
+        QAction *clear = pairs->actions().constLast();
+        QCOMPARE(clear->text(), QStringLiteral("&Clear Menu"));
+        clear->trigger();
+        QVERIFY(recentEntries(pairs).isEmpty());
+        QVERIFY(!pairs->isEnabled());
+        QVERIFY(!QSettings().contains(QStringLiteral("recentPairs")));
+        QCOMPARE(recentEntries(sessions).size(), 2); // the other menu keeps its entries
+        QSettings().clear();
     }
 
     // A session becomes Save Session's target only once its pair has loaded: one whose folders are

@@ -318,6 +318,7 @@ void MainWindow::createActions()
                     &MainWindow::showOpenVariantsDialog)
         ->setToolTip(tr("A baseline and several candidates (flag sets, modes, a sweep): each against the baseline"));
     m_recentMenu = file->addMenu(tr("Recent &Pairs"));
+    m_recentMenu->setToolTipsVisible(true); // a greyed entry says which of its files is gone
     QMenu *samples = file->addMenu(tr("&Samples"));
     file->addSeparator();
     file->addAction(tr("Open &Session…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, [this] {
@@ -327,6 +328,9 @@ void MainWindow::createActions()
             openSession(path);
     });
     m_recentSessionsMenu = file->addMenu(tr("Recent Sess&ions"));
+    m_recentSessionsMenu->setToolTipsVisible(true);
+    for (QMenu *recent : {m_recentMenu, m_recentSessionsMenu})
+        connect(recent, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
     file->addAction(tr("&Save Session"), QKeySequence::Save, this, [this] {
         const QString path = m_sessionFile.isEmpty()
                                  ? chooseSessionFile(QStringLiteral("comparison.scopeline.json"))
@@ -1302,21 +1306,40 @@ void MainWindow::addRecentPair(const QString &a, const QString &b)
 
 void MainWindow::updateRecentMenu()
 {
+    // An entry whose files are gone stays, greyed, saying which is gone: a disk or a share unmounted
+    // comes back. Each menu is rebuilt as it opens, so that what it greys is what is there now.
+    const auto addEntry = [](QMenu *menu, const QString &text, const QStringList &paths, auto open) {
+        QAction *action = menu->addAction(text, open);
+        for (const QString &path : paths)
+            if (!QFileInfo::exists(path)) {
+                action->setEnabled(false);
+                action->setToolTip(tr("%1 is no longer there").arg(QDir::toNativeSeparators(path)));
+                break;
+            }
+    };
+    const auto addClear = [this](QMenu *menu, const QString &key) {
+        menu->setEnabled(!menu->isEmpty());
+        menu->addSeparator();
+        menu->addAction(tr("&Clear Menu"), this, [this, key] {
+            QSettings().remove(key);
+            updateRecentMenu();
+        });
+    };
     m_recentMenu->clear();
     for (const QString &pair : recentPairs()) {
         const QStringList paths = pair.split(QLatin1Char('\n'));
         if (paths.size() != 2)
             continue;
         // a path's '&' doubled: a single one would make the next letter a shortcut and vanish
-        m_recentMenu->addAction(QStringLiteral("%1  ⟷  %2").arg(menuText(paths[0]), menuText(paths[1])), this,
-                                [this, paths] { openNewPair(paths[0], paths[1]); });
+        addEntry(m_recentMenu, QStringLiteral("%1  ⟷  %2").arg(menuText(paths[0]), menuText(paths[1])), paths,
+                 [this, paths] { openNewPair(paths[0], paths[1]); });
     }
-    m_recentMenu->setEnabled(!m_recentMenu->isEmpty());
+    addClear(m_recentMenu, kRecentKey);
     m_recentSessionsMenu->clear();
     for (const QString &session : QSettings().value(kRecentSessionsKey).toStringList())
-        m_recentSessionsMenu->addAction(menuText(QDir::toNativeSeparators(session)), this,
-                                        [this, session] { openSession(session); });
-    m_recentSessionsMenu->setEnabled(!m_recentSessionsMenu->isEmpty());
+        addEntry(m_recentSessionsMenu, menuText(QDir::toNativeSeparators(session)), {session},
+                 [this, session] { openSession(session); });
+    addClear(m_recentSessionsMenu, kRecentSessionsKey);
 }
 
 void MainWindow::updateTitle()
