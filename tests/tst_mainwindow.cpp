@@ -3275,6 +3275,43 @@ private slots:
         QVERIFY(!window.grab().isNull());
     }
 
+    // Without a display (over SSH, in CI: no DISPLAY, WAYLAND_DISPLAY or QT_QPA_PLATFORM), where Qt had
+    // aborted at the window system before reading an option: --screenshot draws offscreen, a mistyped
+    // option is named as typed, and a window that cannot open says why.
+    void startsWithoutDisplay()
+    {
+        const QString gui = QStringLiteral(SCOPELINE_GUI);
+        const auto noDisplay = [] {
+            for (const char *variable : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+                unsetenv(variable);
+        };
+        QTemporaryDir dir;
+        const QString shot = dir.filePath(QStringLiteral("headless.png"));
+        ProcessResult result =
+            runProcess(gui, {kMatmul, kEinsum, QStringLiteral("--screenshot"), shot}, noDisplay);
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QVERIFY(QImage(shot).width() > 0);
+        result = runProcess(gui, {kMatmul, kEinsum}, noDisplay);
+        QCOMPARE(result.exitCode, 1);
+        QVERIFY2(result.err.contains("scopeline: no display to open the window on"), result.err.constData());
+        const std::pair<QStringList, const char *> mistyped[] = {
+            {{QStringLiteral("-step"), QStringLiteral("x"), kMatmul, kEinsum},
+             "scopeline: unknown option -step (a long option takes two dashes: --step?)\n"},
+            {{QStringLiteral("--bogus"), kMatmul}, "scopeline: unknown option --bogus\n"},
+            {{QStringLiteral("-bogus"), kMatmul}, "scopeline: unknown option -bogus\n"}};
+        for (const auto &[arguments, said] : mistyped) {
+            result =
+                runProcess(gui, arguments + QStringList{QStringLiteral("--screenshot"), shot}, noDisplay);
+            QCOMPARE(result.exitCode, 1);
+            QVERIFY2(result.err.contains(said), result.err.constData());
+        }
+        // with a display chosen, a mistyped option is said the same
+        result = runProcess(gui, {QStringLiteral("-step"), QStringLiteral("x"), kMatmul},
+                            [] { setenv("QT_QPA_PLATFORM", "offscreen", 1); });
+        QCOMPARE(result.exitCode, 1);
+        QVERIFY2(result.err.contains(mistyped[0].second), result.err.constData());
+    }
+
     // --screenshot says and exits 1 when it cannot do what was asked: a path it cannot write, a
     // --kernel that matches nothing.
     void screenshotExitCodes()

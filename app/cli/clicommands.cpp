@@ -5,6 +5,7 @@
 #include "model/comparison/replication.h"
 #include "model/comparison/stepbreakdown.h"
 #include "model/files/atomicfile.h"
+#include "model/loading/commandline.h"
 #include "model/loading/skippedevents.h"
 #include "model/loading/traceloader.h"
 #include "model/runner/hipbenchprotocol.h"
@@ -19,7 +20,6 @@
 #include <QIODevice>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QRegularExpression>
 #include <QTextStream>
 
 #include <algorithm>
@@ -118,33 +118,8 @@ const QStringList &said()
 
 QString parseOptions(QCommandLineParser &parser, const QStringList &arguments)
 {
-    if (!parser.parse(arguments)) {
-        // Qt's "Unknown option 'bogus'." without the dashes typed
-        if (const QStringList unknown = parser.unknownOptionNames(); !unknown.isEmpty()) {
-            const QString &name = unknown.front();
-            if (name.size() > 1)
-                return QStringLiteral("unknown option --%1").arg(name);
-            // Qt reads -step as -s -t -e -p, the first unknown letter first: name what was typed, not
-            // that letter, and where two dashes make an option, say so
-            for (const QString &typed : arguments.mid(1)) {
-                if (typed == QLatin1String("--"))
-                    break;
-                if (typed.size() <= 2 || !typed.startsWith(u'-') || typed[1] != name.front())
-                    continue;
-                static const QRegularExpression word(QStringLiteral("^[a-z][a-z-]*$"));
-                const bool isLong = word.match(typed.mid(1)).hasMatch() &&
-                                    QRegularExpression(QStringLiteral("(^|[ ,])-%1( |=|$)").arg(typed),
-                                                       QRegularExpression::MultilineOption)
-                                        .match(parser.helpText())
-                                        .hasMatch();
-                return isLong ? QStringLiteral("unknown option %1 (a long option takes two dashes: -%1?)")
-                                    .arg(typed)
-                              : QStringLiteral("unknown option %1").arg(typed);
-            }
-            return QStringLiteral("unknown option -%1").arg(name);
-        }
-        return parser.errorText();
-    }
+    if (!parser.parse(arguments))
+        return commandLineError(parser, arguments);
     QStringList seen;
     for (const QString &name : parser.optionNames()) {
         // a flag given twice says the same twice

@@ -11,6 +11,7 @@
 #include "widgets/panels/stepbreakdownview.h"
 
 #include "model/files/atomicfile.h"
+#include "model/loading/commandline.h"
 #include "model/loading/sessionfile.h"
 #include "model/loading/sideargument.h"
 #include "model/loading/tracefolder.h"
@@ -87,6 +88,25 @@ bool asksForHelpOrVersion(int argc, char *argv[])
     return false;
 }
 
+// Whether Qt would find no window system to open on: no display (over SSH, in CI) and no platform
+// chosen (QT_QPA_PLATFORM, -platform). Qt aborts there before any option is read.
+bool noDisplay(int argc, char *argv[])
+{
+#ifdef Q_OS_LINUX
+    for (const char *variable : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+        if (!qEnvironmentVariableIsEmpty(variable))
+            return false;
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "-platform") == 0)
+            return false;
+    return true;
+#else
+    Q_UNUSED(argc);
+    Q_UNUSED(argv);
+    return false;
+#endif
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -147,10 +167,25 @@ int main(int argc, char *argv[])
         nameApplication();
         parser.process(app);
     }
+    // Without a display the window is drawn offscreen: --screenshot saves it, a mistyped option is
+    // said, and anything else is told why no window opens.
+    const bool headless = noDisplay(argc, argv);
+    if (headless)
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     nameApplication();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/scopeline.png")));
-    parser.process(app);
+    if (!parser.parse(app.arguments())) {
+        std::fprintf(stderr, "scopeline: %s\nTry 'scopeline --help'.\n",
+                     qPrintable(scopeline::commandLineError(parser, app.arguments())));
+        return 1;
+    }
+    if (headless && !parser.isSet(screenshotOption)) {
+        std::fprintf(stderr, "scopeline: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are "
+                             "unset): run it in a desktop session, or give --screenshot FILE to save the "
+                             "window as a PNG without one\n");
+        return 1;
+    }
     const QStringList args = parser.positionalArguments();
 
     scopeline::SessionState state;
