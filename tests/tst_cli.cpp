@@ -580,6 +580,60 @@ private slots:
                  side.err.constData());
     }
 
+    // --skip-unreadable leaves out a run that cannot be read, its ranks with it, naming it in a warning,
+    // where its path keeps another run; a path left without one fails as without it.
+    void skipUnreadableLeavesRunsOut()
+    {
+        const QString source = kLaunchEager + QStringLiteral("/run_0/hipbench.pt.trace.json.gz");
+        REQUIRE_TEST_DATA(source);
+        QTemporaryDir dir(testdata::scratchDir());
+        QVERIFY(dir.isValid());
+        // a side of a whole run and a cut one (half of the same file)
+        const QString side = dir.filePath(QStringLiteral("side")),
+                      cut = side + QStringLiteral("/cut/trace.json.gz");
+        QVERIFY(QDir().mkpath(side + QStringLiteral("/whole")) &&
+                testdata::anotherRun(source, side + QStringLiteral("/whole/trace.json.gz")));
+        const auto cutCopy = [](const QString &from, const QString &to) {
+            QFile in(from), out(to);
+            return QDir().mkpath(QFileInfo(to).path()) && in.open(QIODevice::ReadOnly) &&
+                   out.open(QIODevice::WriteOnly) && out.write(in.read(in.size() / 2)) > 0;
+        };
+        QVERIFY(cutCopy(source, cut));
+        const QByteArray leftOut = "scopeline-cli: warning: " + cut.toUtf8() + ": the gzip data is truncated";
+        ProcessResult result = cli({QStringLiteral("diff"), kLaunchEager, side});
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.startsWith("scopeline-cli: " + cut.toUtf8() + ": "), result.err.constData());
+        result = cli({QStringLiteral("diff"), QStringLiteral("--skip-unreadable"), kLaunchEager, side});
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QVERIFY2(result.err.startsWith(leftOut) && result.err.contains("left out (--skip-unreadable)\n"),
+                 result.err.constData());
+        QVERIFY2(result.out.contains("B: " + side.toUtf8() + " (1 run)"), result.out.constData());
+        // a path whose every run is cut keeps none: named as an error, as without the option
+        result = cli({QStringLiteral("info"), QStringLiteral("--skip-unreadable"), QFileInfo(cut).path()});
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.startsWith("scopeline-cli: " + cut.toUtf8() + ": "), result.err.constData());
+
+        // two runs of a job of 8 GPUs, one rank file of the second cut: that run goes, its 7 readable
+        // ranks with it
+        const QString job = dir.filePath(QStringLiteral("job"));
+        QVERIFY(testdata::rankRuns(job, 2));
+        const QString rank3 =
+            QDir(job + QStringLiteral("/run_1")).entryList({QStringLiteral("worker3_*")}).value(0);
+        QVERIFY(!rank3.isEmpty());
+        const QString cutRank = job + QStringLiteral("/run_1/") + rank3;
+        // a hard link to the test data: unlinked first, so that the cut copy does not cut the original
+        QVERIFY(QFile::remove(cutRank) && cutCopy(QDir(testdata::dlrmRun()).filePath(rank3), cutRank));
+        QCOMPARE(cli({QStringLiteral("ranks"), job}).exitCode, 2);
+        result = cli({QStringLiteral("ranks"), QStringLiteral("--skip-unreadable"), QStringLiteral("--csv"),
+                      QStringLiteral("-"), job});
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QVERIFY2(result.err.contains("/run_1/worker3_") &&
+                     result.err.contains("left out (--skip-unreadable)"),
+                 result.err.constData());
+        QVERIFY2(result.out.contains(",run_0,") && !result.out.contains(",run_1,"), result.out.constData());
+        QCOMPARE(result.out.count("\nA,run_0,"), 8); // a row a rank
+    }
+
     // Every program answers --version and --help (the packaging issue asks it of each).
     void everyProgramAnswersVersionAndHelp_data()
     {

@@ -116,10 +116,27 @@ const QStringList &said()
     return saidList();
 }
 
+namespace {
+
+// --skip-unreadable, as the command's options set it.
+bool &skipUnreadable()
+{
+    static bool skip = false;
+    return skip;
+}
+
+} // namespace
+
 QString parseOptions(QCommandLineParser &parser, const QStringList &arguments)
 {
+    // every command reads runs: each takes it
+    const QCommandLineOption skip(
+        QStringLiteral("skip-unreadable"),
+        QStringLiteral("Leave out a run that cannot be read, where its path keeps another."));
+    parser.addOption(skip);
     if (!parser.parse(arguments))
         return commandLineError(parser, arguments);
+    skipUnreadable() = parser.isSet(skip);
     QStringList seen;
     for (const QString &name : parser.optionNames()) {
         // a flag given twice says the same twice
@@ -227,6 +244,10 @@ run's scopes as the sweep.
 
 --csv - writes the CSV to standard output in place of the report (the gate still goes to stderr).
 
+--skip-unreadable (every command): a run that cannot be read is left out, its ranks with it, and named in
+a warning, where its PATH keeps another run (as the window does); without it, or where a PATH keeps none,
+every such run is named and the command exits 2.
+
 A trace only summarised (compare, diff, steps, ranks, report) keeps its summary in
 ~/.cache/scopeline/summaries, so that it is not read again while it stays as it is;
 SCOPELINE_SUMMARY_CACHE=DIR keeps them in DIR, SCOPELINE_SUMMARY_CACHE=off turns it off.
@@ -317,20 +338,42 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
         LoadedRun::loadEach(found, std::vector<LoadedRun::Events>(found.size(), events), {}, nullptr, scopes,
                             LoadedRun::OnFailure::Continue);
     QList<LoadedRun> all;
-    for (const QList<LoadedRun> &ranks : loaded)
-        all.append(ranks);
+    // By path, its runs and those that cannot be read, by name: a run's ranks share it.
+    std::vector<QStringList> runsOf(ends.size()), unreadableOf(ends.size());
     QStringList failures;
-    for (const LoadedRun &run : all)
-        if (!run.ok() && !run.cancelled && !failures.contains(run.error))
-            failures << run.error;
+    for (qsizetype i = 0, path = 0; i < loaded.size(); ++i) {
+        while (std::size_t(i) >= ends[std::size_t(path)])
+            ++path;
+        for (const LoadedRun &run : loaded[i]) {
+            runsOf[std::size_t(path)] << run.run.name;
+            if (!run.ok() && !run.cancelled) {
+                unreadableOf[std::size_t(path)] << run.run.name;
+                if (!failures.contains(run.error))
+                    failures << run.error;
+            }
+            all.append(run);
+        }
+    }
+    // --skip-unreadable: a run that cannot be read is left out, its ranks with it, where its path keeps
+    // another (as the window does); a path left without one fails as before.
+    bool everyPathKeepsARun = true;
+    for (std::size_t path = 0; path < ends.size(); ++path)
+        everyPathKeepsARun = everyPathKeepsARun &&
+                             std::any_of(runsOf[path].begin(), runsOf[path].end(), [&](const QString &name) {
+                                 return !unreadableOf[path].contains(name);
+                             });
+    const bool leaveOut = skipUnreadable() && everyPathKeepsARun;
     for (const QString &failure : failures)
-        err() << "scopeline-cli: " << failure << "\n";
+        if (leaveOut)
+            warning(failure + QStringLiteral(": left out (--skip-unreadable)"));
+        else
+            err() << "scopeline-cli: " << failure << "\n";
     err().flush();
-    if (!failures.isEmpty())
+    if (!failures.isEmpty() && !leaveOut)
         return false;
     // The statistics go on without events that could not be read; say which, as the window's banner does.
     for (const LoadedRun &run : all)
-        if (const QString broken = SkippedEvents::brokenIn(run); !broken.isEmpty())
+        if (const QString broken = run.ok() ? SkippedEvents::brokenIn(run) : QString(); !broken.isEmpty())
             warning(QStringLiteral("%1: events that could not be read are left out (%2)")
                         .arg(run.run.file, broken));
     err().flush();
@@ -340,6 +383,8 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
         while (std::size_t(i) >= ends[path])
             ++path;
         for (const LoadedRun &run : loaded[i]) {
+            if (unreadableOf[path].contains(run.run.name))
+                continue;
             each[path].append(run);
             keepUntilExit(run);
         }
