@@ -608,6 +608,13 @@ private slots:
         QVERIFY2(result.err.startsWith(leftOut) && result.err.contains("left out (--skip-unreadable)\n"),
                  result.err.constData());
         QVERIFY2(result.out.contains("B: " + side.toUtf8() + " (1 run)"), result.out.constData());
+        // summarize writes the others' summaries either way, and says the cut run as a warning with it
+        const QString summaries = dir.filePath(QStringLiteral("summaries"));
+        QCOMPARE(cli({QStringLiteral("summarize"), side, QStringLiteral("-o"), summaries}).exitCode, 2);
+        result = cli({QStringLiteral("summarize"), QStringLiteral("--skip-unreadable"), side,
+                      QStringLiteral("-o"), summaries});
+        QVERIFY2(result.exitCode == 0 && result.err.startsWith(leftOut), result.err.constData());
+        QCOMPARE(QDir(summaries).entryList(QDir::Files), QStringList{QStringLiteral("whole.slsum")});
         // a path whose every run is cut keeps none: named as an error, as without the option
         result = cli({QStringLiteral("info"), QStringLiteral("--skip-unreadable"), QFileInfo(cut).path()});
         QCOMPARE(result.exitCode, 2);

@@ -118,14 +118,14 @@ const QStringList &said()
 
 namespace {
 
-// --skip-unreadable, as the command's options set it.
-bool &skipUnreadable()
-{
-    static bool skip = false;
-    return skip;
-}
+bool g_skipUnreadable = false; // --skip-unreadable, as parseOptions() read it
 
 } // namespace
+
+bool skipsUnreadable()
+{
+    return g_skipUnreadable;
+}
 
 QString parseOptions(QCommandLineParser &parser, const QStringList &arguments)
 {
@@ -136,7 +136,7 @@ QString parseOptions(QCommandLineParser &parser, const QStringList &arguments)
     parser.addOption(skip);
     if (!parser.parse(arguments))
         return commandLineError(parser, arguments);
-    skipUnreadable() = parser.isSet(skip);
+    g_skipUnreadable = parser.isSet(skip);
     QStringList seen;
     for (const QString &name : parser.optionNames()) {
         // a flag given twice says the same twice
@@ -362,7 +362,7 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
                              std::any_of(runsOf[path].begin(), runsOf[path].end(), [&](const QString &name) {
                                  return !unreadableOf[path].contains(name);
                              });
-    const bool leaveOut = skipUnreadable() && everyPathKeepsARun;
+    const bool leaveOut = skipsUnreadable() && everyPathKeepsARun;
     for (const QString &failure : failures)
         if (leaveOut)
             warning(failure + QStringLiteral(": left out (--skip-unreadable)"));

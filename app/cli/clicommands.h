@@ -50,8 +50,10 @@ void warning(const QString &text);
 const QStringList &said();
 // Parses a command's options as QCommandLineParser does, and refuses an option with a value given
 // twice (but --scope, which names several): its last value had been taken silently. The error, else
-// empty.
+// empty. Every command takes --skip-unreadable here.
 QString parseOptions(QCommandLineParser &parser, const QStringList &arguments);
+// Whether --skip-unreadable was given: a run that cannot be read is left out, and said in a warning.
+bool skipsUnreadable();
 // Prints the message and a pointer to --help; returns BadUsage.
 int usageError(const QString &message);
 

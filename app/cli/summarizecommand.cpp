@@ -17,6 +17,7 @@
 #include <QSet>
 #include <QtConcurrent>
 
+#include <algorithm>
 #include <vector>
 
 namespace scopeline::cli {
@@ -126,6 +127,7 @@ int summarizeCommand(const QStringList &arguments)
     {
         QString error;
         QStringList files;
+        bool unreadable = false; // the error is the trace's, not the summary's
     };
     const QList<Job> list(jobs.begin(), jobs.end());
     SummaryCache::turnOff(); // what it writes are the summaries: no second copy of each in the cache
@@ -135,7 +137,7 @@ int summarizeCommand(const QStringList &arguments)
         Written written;
         for (const LoadedRun &run : loaded) {
             if (!run.ok())
-                return {run.error, {}};
+                return {run.error, {}, true};
             const QString stem = job.file.left(job.file.size() - RunSummaryFile::suffix().size());
             const QString file = run.run.rank >= 0 && job.run.rank < 0
                                      ? stem + rankSuffix(run.run) + RunSummaryFile::suffix()
@@ -154,8 +156,13 @@ int summarizeCommand(const QStringList &arguments)
     });
     int status = Success;
     QSet<QString> writtenFiles;
+    const bool leaveOut =
+        skipsUnreadable() &&
+        std::any_of(results.begin(), results.end(), [](const Written &w) { return !w.files.isEmpty(); });
     for (const Written &written : results) {
-        if (!written.error.isEmpty()) {
+        if (written.unreadable && leaveOut) {
+            warning(written.error + QStringLiteral(": left out (--skip-unreadable)"));
+        } else if (!written.error.isEmpty()) {
             err() << "scopeline-cli: " << written.error << "\n";
             status = Unreadable;
         }
