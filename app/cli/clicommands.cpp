@@ -337,7 +337,6 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
     const QList<QList<LoadedRun>> loaded =
         LoadedRun::loadEach(found, std::vector<LoadedRun::Events>(found.size(), events), {}, nullptr, scopes,
                             LoadedRun::OnFailure::Continue);
-    QList<LoadedRun> all;
     // By path, its runs and those that cannot be read, by name: a run's ranks share it.
     std::vector<QStringList> runsOf(ends.size()), unreadableOf(ends.size());
     QStringList failures;
@@ -351,7 +350,6 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
                 if (!failures.contains(run.error))
                     failures << run.error;
             }
-            all.append(run);
         }
     }
     // --skip-unreadable: a run that cannot be read is left out, its ranks with it, where its path keeps
@@ -371,12 +369,6 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
     err().flush();
     if (!failures.isEmpty() && !leaveOut)
         return false;
-    // The statistics go on without events that could not be read; say which, as the window's banner does.
-    for (const LoadedRun &run : all)
-        if (const QString broken = run.ok() ? SkippedEvents::brokenIn(run) : QString(); !broken.isEmpty())
-            warning(QStringLiteral("%1: events that could not be read are left out (%2)")
-                        .arg(run.run.file, broken));
-    err().flush();
     each.assign(paths.size(), {});
     std::size_t path = 0;
     for (qsizetype i = 0; i < loaded.size(); ++i) {
@@ -385,10 +377,16 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
         for (const LoadedRun &run : loaded[i]) {
             if (unreadableOf[path].contains(run.run.name))
                 continue;
+            // The statistics go on without events that could not be read; say which, as the window's
+            // banner does.
+            if (const QString broken = SkippedEvents::brokenIn(run); !broken.isEmpty())
+                warning(QStringLiteral("%1: events that could not be read are left out (%2)")
+                            .arg(run.run.file, broken));
             each[path].append(run);
             keepUntilExit(run);
         }
     }
+    err().flush();
     for (QList<LoadedRun> &side : each) {
         if (const QString twice = summaryBesideItsTrace(side); !twice.isEmpty()) {
             err() << "scopeline-cli: " << twice << "\n";
