@@ -15,13 +15,17 @@ struct ProcessResult
     QByteArray out, err;
 };
 
-// childSetup, when given, runs in the child between fork and exec (a resource limit, a signal).
+// childSetup, when given, runs in the child between fork and exec (a resource limit, a signal);
+// environment, when given, is the child's.
 inline ProcessResult runProcess(const QString &program, const QStringList &arguments,
-                                const std::function<void()> &childSetup = {})
+                                const std::function<void()> &childSetup = {},
+                                const QProcessEnvironment &environment = {})
 {
     QProcess process;
     if (childSetup)
         process.setChildProcessModifier(childSetup);
+    if (!environment.isEmpty())
+        process.setProcessEnvironment(environment);
     process.start(program, arguments);
     ProcessResult result;
     if (!process.waitForFinished(300000))

@@ -609,12 +609,27 @@ private slots:
                  result.err.constData());
         QVERIFY2(result.out.contains("B: " + side.toUtf8() + " (1 run)"), result.out.constData());
         // summarize writes the others' summaries either way, and says the cut run as a warning with it
-        const QString summaries = dir.filePath(QStringLiteral("summaries"));
+        const QString summaries = dir.filePath(QStringLiteral("summaries")),
+                      skipping = dir.filePath(QStringLiteral("skipping"));
         QCOMPARE(cli({QStringLiteral("summarize"), side, QStringLiteral("-o"), summaries}).exitCode, 2);
         result = cli({QStringLiteral("summarize"), QStringLiteral("--skip-unreadable"), side,
-                      QStringLiteral("-o"), summaries});
+                      QStringLiteral("-o"), skipping});
         QVERIFY2(result.exitCode == 0 && result.err.startsWith(leftOut), result.err.constData());
-        QCOMPARE(QDir(summaries).entryList(QDir::Files), QStringList{QStringLiteral("whole.slsum")});
+        QCOMPARE(QDir(skipping).entryList(QDir::Files), QStringList{QStringLiteral("whole.slsum")});
+        // beside a path whose every run is cut, which would keep none, nothing is left out: each is
+        // named, and why the option did not apply
+        for (const QString &command : {QStringLiteral("diff"), QStringLiteral("summarize")}) {
+            QStringList arguments{command, QStringLiteral("--skip-unreadable"), kLaunchEager,
+                                  QFileInfo(cut).path()};
+            if (command == QLatin1String("summarize"))
+                arguments << QStringLiteral("-o") << dir.filePath(QStringLiteral("refused"));
+            result = cli(arguments);
+            QCOMPARE(result.exitCode, 2);
+            QVERIFY2(result.err.contains("scopeline-cli: " + cut.toUtf8() + ": ") &&
+                         result.err.contains("scopeline-cli: --skip-unreadable leaves out no run here: " +
+                                             QFileInfo(cut).path().toUtf8() + " would keep none\n"),
+                     result.err.constData());
+        }
         // a path whose every run is cut keeps none: named as an error, as without the option
         result = cli({QStringLiteral("info"), QStringLiteral("--skip-unreadable"), QFileInfo(cut).path()});
         QCOMPARE(result.exitCode, 2);
@@ -639,6 +654,15 @@ private slots:
                  result.err.constData());
         QVERIFY2(result.out.contains(",run_0,") && !result.out.contains(",run_1,"), result.out.constData());
         QCOMPARE(result.out.count("\nA,run_0,"), 8); // a row a rank
+        // summarize too: none of run_1's ranks is written (its 7 readable ones would read as a partial world)
+        const QString jobSummaries = dir.filePath(QStringLiteral("job_summaries"));
+        result = cli({QStringLiteral("summarize"), QStringLiteral("--skip-unreadable"), job,
+                      QStringLiteral("-o"), jobSummaries});
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QCOMPARE(QDir(jobSummaries).entryList(QDir::AllEntries | QDir::NoDotAndDotDot),
+                 QStringList{QStringLiteral("run_0")});
+        QCOMPARE(QDir(jobSummaries + QStringLiteral("/run_0")).entryList(QDir::Files).size(), 8);
+        QVERIFY2(!result.out.contains("run_1"), result.out.constData());
     }
 
     // Every program answers --version and --help (the packaging issue asks it of each).

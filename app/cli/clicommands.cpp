@@ -127,6 +127,14 @@ bool skipsUnreadable()
     return g_skipUnreadable;
 }
 
+void sayNoRunLeftOut(const QStringList &paths)
+{
+    err() << "scopeline-cli: --skip-unreadable leaves out no run here: "
+          << paths.join(QStringLiteral(" and "))
+          << (paths.size() == 1 ? " would keep none" : " would each keep none") << "\n";
+    err().flush();
+}
+
 QString parseOptions(QCommandLineParser &parser, const QStringList &arguments)
 {
     // every command reads runs: each takes it
@@ -354,18 +362,20 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
     }
     // --skip-unreadable: a run that cannot be read is left out, its ranks with it, where its path keeps
     // another (as the window does); a path left without one fails as before.
-    bool everyPathKeepsARun = true;
+    QStringList withoutReadableRun;
     for (std::size_t path = 0; path < ends.size(); ++path)
-        everyPathKeepsARun = everyPathKeepsARun &&
-                             std::any_of(runsOf[path].begin(), runsOf[path].end(), [&](const QString &name) {
-                                 return !unreadableOf[path].contains(name);
-                             });
-    const bool leaveOut = skipsUnreadable() && everyPathKeepsARun;
+        if (std::all_of(runsOf[path].begin(), runsOf[path].end(),
+                        [&](const QString &name) { return unreadableOf[path].contains(name); }) &&
+            !withoutReadableRun.contains(paths[qsizetype(path)]))
+            withoutReadableRun << paths[qsizetype(path)];
+    const bool leaveOut = skipsUnreadable() && withoutReadableRun.isEmpty();
     for (const QString &failure : failures)
         if (leaveOut)
             warning(failure + QStringLiteral(": left out (--skip-unreadable)"));
         else
             err() << "scopeline-cli: " << failure << "\n";
+    if (skipsUnreadable() && !leaveOut)
+        sayNoRunLeftOut(withoutReadableRun);
     err().flush();
     if (!failures.isEmpty() && !leaveOut)
         return false;

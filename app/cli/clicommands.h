@@ -54,6 +54,8 @@ const QStringList &said();
 QString parseOptions(QCommandLineParser &parser, const QStringList &arguments);
 // Whether --skip-unreadable was given: a run that cannot be read is left out, and said in a warning.
 bool skipsUnreadable();
+// Why --skip-unreadable left nothing out: these paths would keep no run.
+void sayNoRunLeftOut(const QStringList &paths);
 // Prints the message and a pointer to --help; returns BadUsage.
 int usageError(const QString &message);
 

@@ -17,7 +17,8 @@
 #include <QSet>
 #include <QtConcurrent>
 
-#include <algorithm>
+#include <set>
+#include <utility>
 #include <vector>
 
 namespace scopeline::cli {
@@ -96,11 +97,14 @@ int summarizeCommand(const QStringList &arguments)
     {
         TraceRun run;
         QString file;
+        qsizetype path; // in the positional arguments
     };
     std::vector<Job> jobs;
     QHash<QString, QString> targets; // summary file -> the trace it comes from
     bool wholeSide = false;          // a PATH of several runs
-    for (const QString &path : parser.positionalArguments()) {
+    const QStringList paths = parser.positionalArguments();
+    for (qsizetype p = 0; p < paths.size(); ++p) {
+        const QString &path = paths[p];
         const std::vector<TraceRun> found = scanPath(path);
         if (found.empty())
             return Unreadable;
@@ -117,7 +121,7 @@ int summarizeCommand(const QStringList &arguments)
                 return BadUsage;
             }
             targets.insert(file, run.file);
-            jobs.push_back({run, file});
+            jobs.push_back({run, file, p});
         }
     }
 
@@ -156,13 +160,36 @@ int summarizeCommand(const QStringList &arguments)
     });
     int status = Success;
     QSet<QString> writtenFiles;
-    const bool leaveOut =
-        skipsUnreadable() &&
-        std::any_of(results.begin(), results.end(), [](const Written &w) { return !w.files.isEmpty(); });
-    for (const Written &written : results) {
-        if (written.unreadable && leaveOut) {
-            warning(written.error + QStringLiteral(": left out (--skip-unreadable)"));
-        } else if (!written.error.isEmpty()) {
+    // --skip-unreadable: a run with a trace that cannot be read is left out whole, the summaries of its
+    // other ranks taken back, where every PATH keeps a run; else each is named and the status is 2.
+    const auto runOf = [&](std::size_t i) { return std::pair(jobs[i].path, jobs[i].run.name); };
+    std::set<std::pair<qsizetype, QString>> unreadable;
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+        if (results[qsizetype(i)].unreadable)
+            unreadable.insert(runOf(i));
+    std::vector<bool> keepsARun(std::size_t(paths.size()), false);
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+        if (!unreadable.count(runOf(i)) && !results[qsizetype(i)].files.isEmpty())
+            keepsARun[std::size_t(jobs[i].path)] = true;
+    QStringList withoutRun;
+    for (qsizetype p = 0; p < paths.size(); ++p)
+        if (!keepsARun[std::size_t(p)] && !withoutRun.contains(paths[p]))
+            withoutRun << paths[p];
+    const bool leaveOut = skipsUnreadable() && withoutRun.isEmpty();
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        const Written &written = results[qsizetype(i)];
+        if (leaveOut && unreadable.count(runOf(i))) {
+            if (written.unreadable)
+                warning(written.error + QStringLiteral(": left out (--skip-unreadable)"));
+            for (const QString &file : written.files) { // a rank of a run left out, and its run's folder
+                QFile::remove(file);
+                if (const QString folder = QFileInfo(file).absolutePath();
+                    folder != QDir(outDir).absolutePath())
+                    QDir().rmdir(folder); // once empty
+            }
+            continue;
+        }
+        if (!written.error.isEmpty()) {
             err() << "scopeline-cli: " << written.error << "\n";
             status = Unreadable;
         }
@@ -171,6 +198,8 @@ int summarizeCommand(const QStringList &arguments)
             writtenFiles.insert(QFileInfo(file).absoluteFilePath());
         }
     }
+    if (skipsUnreadable() && !leaveOut && !unreadable.empty())
+        sayNoRunLeftOut(withoutRun);
     // A side summarised into DIR again: summaries of an earlier call (runs since deleted or renamed)
     // would be read with these as one side. (One run a call, as a batch array writes, is not a side.)
     if (!wholeSide)

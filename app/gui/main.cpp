@@ -31,6 +31,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace {
@@ -97,7 +98,7 @@ bool noDisplay(int argc, char *argv[])
         if (!qEnvironmentVariableIsEmpty(variable))
             return false;
     for (int i = 1; i < argc; ++i)
-        if (std::strcmp(argv[i], "-platform") == 0)
+        if (std::strcmp(argv[i], "-platform") == 0 || std::strcmp(argv[i], "--platform") == 0)
             return false;
     return true;
 #else
@@ -161,11 +162,21 @@ int main(int argc, char *argv[])
     parser.addOption(paletteOption);
     parser.addOption(rangeOption);
     parser.addOption(tabOption);
+    // A mistyped option said as typed (Qt says "Unknown options: s, t, e, p." for -step), then --help
+    // and --version printed; each exits.
+    const auto readOptions = [&parser](const QCoreApplication &app) {
+        if (!parser.parse(app.arguments())) {
+            std::fprintf(stderr, "scopeline: %s\nTry 'scopeline --help'.\n",
+                         qPrintable(scopeline::commandLineError(parser, app.arguments())));
+            std::exit(1);
+        }
+        parser.process(app);
+    };
     if (asksForHelpOrVersion(argc, argv)) {
         // printed without a window system: over SSH or in CI, where QApplication would abort
         QCoreApplication app(argc, argv);
         nameApplication();
-        parser.process(app);
+        readOptions(app);
     }
     // Without a display the window is drawn offscreen: --screenshot saves it, a mistyped option is
     // said, and anything else is told why no window opens.
@@ -175,15 +186,12 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     nameApplication();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/scopeline.png")));
-    if (!parser.parse(app.arguments())) {
-        std::fprintf(stderr, "scopeline: %s\nTry 'scopeline --help'.\n",
-                     qPrintable(scopeline::commandLineError(parser, app.arguments())));
-        return 1;
-    }
+    readOptions(app); // -vh and the like too, which asksForHelpOrVersion() does not tell
     if (headless && !parser.isSet(screenshotOption)) {
-        std::fprintf(stderr, "scopeline: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are "
-                             "unset): run it in a desktop session, or give --screenshot FILE to save the "
-                             "window as a PNG without one\n");
+        std::fprintf(stderr,
+                     "scopeline: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are "
+                     "unset or empty): run it in a desktop session, or give --screenshot FILE to save the "
+                     "window as a PNG without one\n");
         return 1;
     }
     const QStringList args = parser.positionalArguments();

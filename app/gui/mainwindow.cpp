@@ -6,6 +6,7 @@
 #include "model/loading/pairloader.h"
 #include "model/loading/sideargument.h"
 #include "model/loading/summarycache.h"
+#include "model/loading/tracefolder.h"
 #include "model/loading/traceloader.h"
 #include "model/runner/hipbenchprotocol.h"
 
@@ -54,6 +55,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <boost/version.hpp>
 #include <qcustomplot.h>
 #include <zlib.h>
@@ -330,7 +332,7 @@ void MainWindow::createActions()
     m_recentSessionsMenu = file->addMenu(tr("Recent Sess&ions"));
     m_recentSessionsMenu->setToolTipsVisible(true);
     for (QMenu *recent : {m_recentMenu, m_recentSessionsMenu})
-        connect(recent, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
+        connect(recent, &QMenu::aboutToShow, this, [this, recent] { greyGoneEntries(recent); });
     file->addAction(tr("&Save Session"), QKeySequence::Save, this, [this] {
         const QString path = m_sessionFile.isEmpty()
                                  ? chooseSessionFile(QStringLiteral("comparison.scopeline.json"))
@@ -1306,24 +1308,19 @@ void MainWindow::addRecentPair(const QString &a, const QString &b)
 
 void MainWindow::updateRecentMenu()
 {
-    // An entry whose files are gone stays, greyed, saying which is gone: a disk or a share unmounted
-    // comes back. Each menu is rebuilt as it opens, so that what it greys is what is there now.
-    const auto addEntry = [](QMenu *menu, const QString &text, const QStringList &paths, auto open) {
-        QAction *action = menu->addAction(text, open);
-        for (const QString &path : paths)
-            if (!QFileInfo::exists(path)) {
-                action->setEnabled(false);
-                action->setToolTip(tr("%1 is no longer there").arg(QDir::toNativeSeparators(path)));
-                break;
-            }
-    };
+    // Each entry keeps its paths, which greyGoneEntries() looks at as its menu opens.
     const auto addClear = [this](QMenu *menu, const QString &key) {
         menu->setEnabled(!menu->isEmpty());
         menu->addSeparator();
-        menu->addAction(tr("&Clear Menu"), this, [this, key] {
-            QSettings().remove(key);
-            updateRecentMenu();
-        });
+        // queued: the menu that is clicked deletes this action when it is rebuilt
+        QAction *clear = menu->addAction(tr("&Clear Menu"));
+        connect(
+            clear, &QAction::triggered, this,
+            [this, key] {
+                QSettings().remove(key);
+                updateRecentMenu();
+            },
+            Qt::QueuedConnection);
     };
     m_recentMenu->clear();
     for (const QString &pair : recentPairs()) {
@@ -1331,15 +1328,32 @@ void MainWindow::updateRecentMenu()
         if (paths.size() != 2)
             continue;
         // a path's '&' doubled: a single one would make the next letter a shortcut and vanish
-        addEntry(m_recentMenu, QStringLiteral("%1  ⟷  %2").arg(menuText(paths[0]), menuText(paths[1])), paths,
-                 [this, paths] { openNewPair(paths[0], paths[1]); });
+        m_recentMenu
+            ->addAction(QStringLiteral("%1  ⟷  %2").arg(menuText(paths[0]), menuText(paths[1])), this,
+                        [this, paths] { openNewPair(paths[0], paths[1]); })
+            ->setData(paths);
     }
     addClear(m_recentMenu, kRecentKey);
     m_recentSessionsMenu->clear();
     for (const QString &session : QSettings().value(kRecentSessionsKey).toStringList())
-        addEntry(m_recentSessionsMenu, menuText(QDir::toNativeSeparators(session)), {session},
-                 [this, session] { openSession(session); });
+        m_recentSessionsMenu
+            ->addAction(menuText(QDir::toNativeSeparators(session)), this,
+                        [this, session] { openSession(session); })
+            ->setData(QStringList{session});
     addClear(m_recentSessionsMenu, kRecentSessionsKey);
+}
+
+void MainWindow::greyGoneEntries(QMenu *menu)
+{
+    // Greyed, not removed: a disk or a share unmounted comes back. Looked at only as the menu opens.
+    for (QAction *action : menu->actions()) {
+        const QStringList paths = action->data().toStringList();
+        const auto gone = std::find_if_not(paths.begin(), paths.end(), &TraceFolder::isThere);
+        action->setEnabled(gone == paths.end());
+        action->setToolTip(gone == paths.end()
+                               ? QString()
+                               : tr("%1 is no longer there").arg(QDir::toNativeSeparators(*gone)));
+    }
 }
 
 void MainWindow::updateTitle()

@@ -139,6 +139,8 @@ private:
     void addRecentPair(const QString &a, const QString &b);
     QStringList recentPairs() const;
     void updateRecentMenu();
+    // Greys each entry of a Recent menu whose files are gone, its tooltip naming the one gone.
+    void greyGoneEntries(QMenu *menu);
     void updateTitle();
     void swapSides();
     void showAbout();

@@ -517,6 +517,12 @@ bool TraceFolder::isTraceFileName(const QString &fileName)
                        [&](const QRegularExpression &pattern) { return pattern.match(fileName).hasMatch(); });
 }
 
+bool TraceFolder::isThere(const QString &path)
+{
+    return !path.isEmpty() &&
+           (QFileInfo::exists(path) || (hasWildcard(path) && !expandWildcards(path).isEmpty()));
+}
+
 std::vector<TraceRun> TraceFolder::scan(const QString &path, QString *error, QStringList *notes)
 {
     auto fail = [&](const QString &message) {

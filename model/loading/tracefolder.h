@@ -45,6 +45,10 @@ public:
 
     // Whether a file name matches a reader's patterns (TraceLoader::fileNamePatterns()).
     static bool isTraceFileName(const QString &fileName);
+
+    // Whether a path names something there, as scan() reads it: a file or folder, or a wildcard that
+    // matches one.
+    static bool isThere(const QString &path);
 };
 
 } // namespace scopeline
