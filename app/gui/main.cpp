@@ -90,7 +90,7 @@ bool asksForHelpOrVersion(int argc, char *argv[])
 }
 
 // Whether Qt would find no window system to open on: no display (over SSH, in CI) and no platform
-// chosen (QT_QPA_PLATFORM, -platform). Qt aborts there before any option is read.
+// chosen (QT_QPA_PLATFORM, -platform or --platform). Qt aborts there before any option is read.
 bool noDisplay(int argc, char *argv[])
 {
 #ifdef Q_OS_LINUX
