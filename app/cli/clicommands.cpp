@@ -140,7 +140,7 @@ QString parseOptions(QCommandLineParser &parser, const QStringList &arguments)
     // every command reads runs: each takes it
     const QCommandLineOption skip(
         QStringLiteral("skip-unreadable"),
-        QStringLiteral("Leave out a run that cannot be read, where its path keeps another."));
+        QStringLiteral("Leave out a run that cannot be read, where every path keeps a run."));
     parser.addOption(skip);
     if (!parser.parse(arguments))
         return commandLineError(parser, arguments);
@@ -253,7 +253,7 @@ run's scopes as the sweep.
 --csv - writes the CSV to standard output in place of the report (the gate still goes to stderr).
 
 --skip-unreadable (every command): a run that cannot be read is left out, its ranks with it, and named in
-a warning, where its PATH keeps another run (as the window does); without it, or where a PATH keeps none,
+a warning, where every PATH keeps a run (as the window does); without it, or where a PATH would keep none,
 every such run is named and the command exits 2.
 
 A trace only summarised (compare, diff, steps, ranks, report) keeps its summary in
@@ -360,8 +360,8 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
             }
         }
     }
-    // --skip-unreadable: a run that cannot be read is left out, its ranks with it, where its path keeps
-    // another (as the window does); a path left without one fails as before.
+    // --skip-unreadable: a run that cannot be read is left out, its ranks with it, where every path keeps
+    // a run (as the window does); else each is named and the load fails as without it.
     QStringList withoutReadableRun;
     for (std::size_t path = 0; path < ends.size(); ++path)
         if (std::all_of(runsOf[path].begin(), runsOf[path].end(),
