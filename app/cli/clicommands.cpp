@@ -122,17 +122,58 @@ bool g_skipUnreadable = false; // --skip-unreadable, as parseOptions() read it
 
 } // namespace
 
-bool skipsUnreadable()
+UnreadableRuns::UnreadableRuns(const QStringList &paths)
+    : m_paths(paths), m_runs(std::size_t(paths.size())), m_unreadable(std::size_t(paths.size()))
+{}
+
+void UnreadableRuns::add(qsizetype path, const QString &run, bool readable)
 {
-    return g_skipUnreadable;
+    m_runs[std::size_t(path)] << run;
+    if (!readable)
+        m_unreadable[std::size_t(path)] << run;
 }
 
-void sayNoRunLeftOut(const QStringList &paths)
+bool UnreadableRuns::any() const
 {
+    return std::any_of(m_unreadable.begin(), m_unreadable.end(),
+                       [](const QStringList &runs) { return !runs.isEmpty(); });
+}
+
+QStringList UnreadableRuns::pathsWithoutRun() const
+{
+    QStringList without;
+    for (std::size_t path = 0; path < m_runs.size(); ++path)
+        if (std::all_of(m_runs[path].begin(), m_runs[path].end(),
+                        [&](const QString &run) { return m_unreadable[path].contains(run); }) &&
+            !without.contains(m_paths[qsizetype(path)]))
+            without << m_paths[qsizetype(path)];
+    return without;
+}
+
+bool UnreadableRuns::leaveOut() const
+{
+    return g_skipUnreadable && pathsWithoutRun().isEmpty();
+}
+
+void UnreadableRuns::sayWhyNotLeftOut() const
+{
+    if (!g_skipUnreadable || !any())
+        return;
+    const QStringList without = pathsWithoutRun();
+    if (without.isEmpty())
+        return;
     err() << "scopeline-cli: --skip-unreadable leaves out no run here: "
-          << paths.join(QStringLiteral(" and "))
-          << (paths.size() == 1 ? " would keep none" : " would each keep none") << "\n";
+          << without.join(QStringLiteral(" and "))
+          << (without.size() == 1 ? " would keep none" : " would each keep none") << "\n";
     err().flush();
+}
+
+void UnreadableRuns::say(const QString &error, bool leftOut)
+{
+    if (leftOut)
+        warning(error + QStringLiteral(": left out (--skip-unreadable)"));
+    else
+        err() << "scopeline-cli: " << error << "\n";
 }
 
 QString parseOptions(QCommandLineParser &parser, const QStringList &arguments)
@@ -345,37 +386,22 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
     const QList<QList<LoadedRun>> loaded =
         LoadedRun::loadEach(found, std::vector<LoadedRun::Events>(found.size(), events), {}, nullptr, scopes,
                             LoadedRun::OnFailure::Continue);
-    // By path, its runs and those that cannot be read, by name: a run's ranks share it.
-    std::vector<QStringList> runsOf(ends.size()), unreadableOf(ends.size());
+    UnreadableRuns unreadable(paths);
     QStringList failures;
     for (qsizetype i = 0, path = 0; i < loaded.size(); ++i) {
         while (std::size_t(i) >= ends[std::size_t(path)])
             ++path;
         for (const LoadedRun &run : loaded[i]) {
-            runsOf[std::size_t(path)] << run.run.name;
-            if (!run.ok() && !run.cancelled) {
-                unreadableOf[std::size_t(path)] << run.run.name;
-                if (!failures.contains(run.error))
-                    failures << run.error;
-            }
+            const bool readable = run.ok() || run.cancelled;
+            unreadable.add(path, run.run.name, readable);
+            if (!readable && !failures.contains(run.error))
+                failures << run.error;
         }
     }
-    // --skip-unreadable: a run that cannot be read is left out, its ranks with it, where every path keeps
-    // a run (as the window does); else each is named and the load fails as without it.
-    QStringList withoutReadableRun;
-    for (std::size_t path = 0; path < ends.size(); ++path)
-        if (std::all_of(runsOf[path].begin(), runsOf[path].end(),
-                        [&](const QString &name) { return unreadableOf[path].contains(name); }) &&
-            !withoutReadableRun.contains(paths[qsizetype(path)]))
-            withoutReadableRun << paths[qsizetype(path)];
-    const bool leaveOut = skipsUnreadable() && withoutReadableRun.isEmpty();
+    const bool leaveOut = unreadable.leaveOut();
     for (const QString &failure : failures)
-        if (leaveOut)
-            warning(failure + QStringLiteral(": left out (--skip-unreadable)"));
-        else
-            err() << "scopeline-cli: " << failure << "\n";
-    if (skipsUnreadable() && !leaveOut)
-        sayNoRunLeftOut(withoutReadableRun);
+        UnreadableRuns::say(failure, leaveOut);
+    unreadable.sayWhyNotLeftOut();
     err().flush();
     if (!failures.isEmpty() && !leaveOut)
         return false;
@@ -385,7 +411,7 @@ bool loadEachPath(const QStringList &paths, std::vector<QList<LoadedRun>> &each,
         while (std::size_t(i) >= ends[path])
             ++path;
         for (const LoadedRun &run : loaded[i]) {
-            if (unreadableOf[path].contains(run.run.name))
+            if (unreadable.contains(qsizetype(path), run.run.name))
                 continue;
             // The statistics go on without events that could not be read; say which, as the window's
             // banner does.

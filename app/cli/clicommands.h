@@ -52,10 +52,31 @@ const QStringList &said();
 // twice (but --scope, which names several): its last value had been taken silently. The error, else
 // empty. Every command takes --skip-unreadable here.
 QString parseOptions(QCommandLineParser &parser, const QStringList &arguments);
-// Whether --skip-unreadable was given: a run that cannot be read is left out, and said in a warning.
-bool skipsUnreadable();
-// Why --skip-unreadable left nothing out: these paths would keep no run.
-void sayNoRunLeftOut(const QStringList &paths);
+// --skip-unreadable's rule over the runs of a command's paths: a run with a trace that cannot be read
+// (a run's ranks share its name) is left out where the option was given and every path keeps a run;
+// else each is named as an error, and the command exits 2.
+class UnreadableRuns
+{
+public:
+    explicit UnreadableRuns(const QStringList &paths);
+    // A run of paths[path], or one of its ranks.
+    void add(qsizetype path, const QString &run, bool readable);
+    bool contains(qsizetype path, const QString &run) const
+    {
+        return m_unreadable[std::size_t(path)].contains(run);
+    }
+    bool any() const;
+    bool leaveOut() const;
+    // Where the option was given and runs cannot be read but are not left out: which paths would keep none.
+    void sayWhyNotLeftOut() const;
+    // The error of a run that cannot be read: a warning where it is left out, else an error line.
+    static void say(const QString &error, bool leftOut);
+
+private:
+    QStringList pathsWithoutRun() const;
+    QStringList m_paths;
+    std::vector<QStringList> m_runs, m_unreadable; // by path, run names
+};
 // Prints the message and a pointer to --help; returns BadUsage.
 int usageError(const QString &message);
 

@@ -17,8 +17,6 @@
 #include <QSet>
 #include <QtConcurrent>
 
-#include <set>
-#include <utility>
 #include <vector>
 
 namespace scopeline::cli {
@@ -161,26 +159,17 @@ int summarizeCommand(const QStringList &arguments)
     int status = Success;
     QSet<QString> writtenFiles;
     // --skip-unreadable: a run with a trace that cannot be read is left out whole, the summaries of its
-    // other ranks taken back, where every PATH keeps a run; else each is named and the status is 2.
-    const auto runOf = [&](std::size_t i) { return std::pair(jobs[i].path, jobs[i].run.name); };
-    std::set<std::pair<qsizetype, QString>> unreadable;
+    // other ranks taken back. A run whose summary could not be written keeps no path.
+    UnreadableRuns unreadable(paths);
     for (std::size_t i = 0; i < jobs.size(); ++i)
-        if (results[qsizetype(i)].unreadable)
-            unreadable.insert(runOf(i));
-    std::vector<bool> keepsARun(std::size_t(paths.size()), false);
-    for (std::size_t i = 0; i < jobs.size(); ++i)
-        if (!unreadable.count(runOf(i)) && !results[qsizetype(i)].files.isEmpty())
-            keepsARun[std::size_t(jobs[i].path)] = true;
-    QStringList withoutRun;
-    for (qsizetype p = 0; p < paths.size(); ++p)
-        if (!keepsARun[std::size_t(p)] && !withoutRun.contains(paths[p]))
-            withoutRun << paths[p];
-    const bool leaveOut = skipsUnreadable() && withoutRun.isEmpty();
+        if (const Written &written = results[qsizetype(i)]; written.unreadable || !written.files.isEmpty())
+            unreadable.add(jobs[i].path, jobs[i].run.name, !written.unreadable);
+    const bool leaveOut = unreadable.leaveOut();
     for (std::size_t i = 0; i < jobs.size(); ++i) {
         const Written &written = results[qsizetype(i)];
-        if (leaveOut && unreadable.count(runOf(i))) {
+        if (leaveOut && unreadable.contains(jobs[i].path, jobs[i].run.name)) {
             if (written.unreadable)
-                warning(written.error + QStringLiteral(": left out (--skip-unreadable)"));
+                UnreadableRuns::say(written.error, true);
             for (const QString &file : written.files) { // a rank of a run left out, and its run's folder
                 QFile::remove(file);
                 if (const QString folder = QFileInfo(file).absolutePath();
@@ -198,8 +187,7 @@ int summarizeCommand(const QStringList &arguments)
             writtenFiles.insert(QFileInfo(file).absoluteFilePath());
         }
     }
-    if (skipsUnreadable() && !leaveOut && !unreadable.empty())
-        sayNoRunLeftOut(withoutRun);
+    unreadable.sayWhyNotLeftOut();
     // A side summarised into DIR again: summaries of an earlier call (runs since deleted or renamed)
     // would be read with these as one side. (One run a call, as a batch array writes, is not a side.)
     if (!wholeSide)
