@@ -116,7 +116,8 @@ int compareRows(const RankTable &table, const QJsonArray &expected)
     return int(expected.size());
 }
 
-// A copy of a real rank file with its communication kernels dropped ("nocomm"), every timestamp
+// A copy of a real rank file with its communication kernels dropped ("nocomm"), their process groups
+// named in their args as PyTorch names them ("groups": AllReduce within ranks 0-3 and 4-7), every timestamp
 // a second later ("later": another host's clock), another rank's number ("rank0": a twin) or its
 // process under another pid and its times stretched ("job SHIFT FACTOR": the job launched again).
 bool alteredRank(const QString &file, const QString &out, const QString &how)
@@ -147,6 +148,14 @@ elif how.startswith("job "):  # the job launched again (its processes under othe
             e["ts"] = start + (e["ts"] - start) * factor
         if "dur" in e:
             e["dur"] *= factor
+elif how == "groups":  # an all-to-all over every rank, all-reduces within halves (4 + 4 data parallel)
+    rank = d["distributedInfo"]["rank"]
+    half = [r for r in range(8) if r // 4 == rank // 4]
+    for e in d["traceEvents"]:
+        if e.get("cat") == "kernel" and "nccl" in e.get("name", "").lower():
+            reduce = "AllReduce" in e["name"]
+            e["args"]["Process Group Name"] = str(1 + rank // 4) if reduce else "0"
+            e["args"]["Process Group Ranks"] = str(half if reduce else list(range(8)))
 elif how == "lose_one":  # the profile lost the rank's first AllReduce kernel
     first = next(i for i, e in enumerate(d["traceEvents"])
                  if e.get("cat") == "kernel" and "AllReduce" in e.get("name", ""))
@@ -913,6 +922,75 @@ private slots:
     // NCCL >= 2.19 names every collective's kernel ncclDevKernel_Generic: the matched collectives (the
     // heatmap's columns) are named by the kind the Per collective table gives them, from the Collective
     // name arg. The MI300 rank file beside a copy of itself as rank 1.
+    // Where the args name each collective's process group (AllReduce within ranks 0-3 and within 4-7,
+    // SendRecv over all 8), a collective is the k-th of its name on the ranks of its group: a rank
+    // waits for its own group's last, not for the other half's; each column against the oracle, the
+    // summaries keep the groups.
+    void collectivesMatchWithinProcessGroups()
+    {
+        QTemporaryDir dir(testdata::scratchDir());
+        const QDir job(testdata::dlrmRun());
+        const QString groups = dir.filePath(QStringLiteral("groups"));
+        QVERIFY(QDir().mkpath(groups));
+        for (const QString &file : m_files)
+            QVERIFY(alteredRank(job.filePath(file), QDir(groups).filePath(file), QStringLiteral("groups")));
+        const RankTable grouped(load(groups), {}, {}), whole(load(testdata::dlrmRun()), {}, {});
+        QCOMPARE(compareRows(grouped, oracleRows({groups})), 8);
+        const RunCollectives &c = grouped.collectives().front();
+        QCOMPARE(whole.collectives().front().matched, 8);
+        QCOMPARE(c.matched, 5 + 3 + 3); // the SendRecvs of all 8, the AllReduces of each half
+        QCOMPARE(c.unmatched, 0);
+        QCOMPARE(c.processGroups, 3);
+        QVERIFY2(grouped.notes()
+                     .join(QLatin1Char('\n'))
+                     .contains(QLatin1String("11 collectives matched in 3 process groups")),
+                 qPrintable(grouped.notes().join(QLatin1Char('\n'))));
+        QCOMPARE(c.waitsNs.size(), std::size_t(11));
+        for (std::size_t k = 0; k < c.waitsNs.size(); ++k) {
+            const auto outside = std::count_if(c.waitsNs[k].begin(), c.waitsNs[k].end(),
+                                               [](double w) { return std::isnan(w); });
+            QCOMPARE(outside, c.collectiveKinds[k] == QLatin1String("AllReduce") ? 4 : 0);
+            QCOMPARE(c.collectiveGroups[k], QLatin1String(outside == 0 ? "0 [0, 1, 2, 3, 4, 5, 6, 7]"
+                                                          : !std::isnan(c.waitsNs[k][0]) ? "1 [0, 1, 2, 3]"
+                                                                                         : "2 [4, 5, 6, 7]"));
+        }
+        // rank 7 arrived last at 5 of the 8 collectives of all 8 ranks; ranks 0-3 waited for it at the
+        // AllReduces, which are now their own half's
+        double waitedLess = 0;
+        for (int r = 0; r < 8; ++r) {
+            QVERIFY(grouped.rows()[r].collectiveWaitNs <= whole.rows()[r].collectiveWaitNs);
+            waitedLess += whole.rows()[r].collectiveWaitNs - grouped.rows()[r].collectiveWaitNs;
+        }
+        QVERIFY2(waitedLess > 1e3, qPrintable(QString::number(waitedLess)));
+        // ranks 0-3 never arrived last among all 8; one of them did at each of their half's 3 AllReduces
+        double lastOfHalf = 0, lastBefore = 0;
+        for (int r = 0; r < 4; ++r) {
+            QCOMPARE(grouped.rows()[r].collectives, 8);
+            lastOfHalf += grouped.rows()[r].arrivedLastShare * grouped.rows()[r].collectives;
+            lastBefore += whole.rows()[r].arrivedLastShare * whole.rows()[r].collectives;
+        }
+        QCOMPARE(lastBefore, 0.0);
+        QVERIFY2(std::abs(lastOfHalf - 3) < 1e-9, qPrintable(QString::number(lastOfHalf)));
+
+        // the same figures from the run summaries, which keep each kernel's group
+        const QString summaries = dir.filePath(QStringLiteral("summaries")),
+                      fromTraces = dir.filePath(QStringLiteral("traces.csv")),
+                      fromSummaries = dir.filePath(QStringLiteral("summaries.csv"));
+        for (const QStringList &args :
+             {QStringList{QStringLiteral("summarize"), groups, QStringLiteral("-o"), summaries},
+              QStringList{QStringLiteral("ranks"), groups, QStringLiteral("--csv"), fromTraces},
+              QStringList{QStringLiteral("ranks"), summaries, QStringLiteral("--csv"), fromSummaries}}) {
+            const ProcessResult result = runProcess(QStringLiteral(SCOPELINE_CLI), args);
+            QVERIFY2(result.exitCode == 0, result.err.constData());
+        }
+        QFile a(fromTraces), b(fromSummaries);
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        const QByteArray traceCsv = a.readAll();
+        QByteArray summaryCsv = b.readAll();
+        QCOMPARE(summaryCsv.replace("summaries", "groups"), traceCsv);
+        QCOMPARE(traceCsv, grouped.toCsv().toUtf8());
+    }
+
     void matchedCollectivesAreNamedByKind()
     {
         const QString mi300 =

@@ -17,8 +17,10 @@
 #include "model/loading/tracefolder.h"
 
 #include <QDir>
-#include <QFile>
 #include <QDirIterator>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -195,6 +197,57 @@ private slots:
         QCOMPARE(fileB.size(), traceB.size());
         const QString fromFiles = results(fileA, fileB);
         QVERIFY2(fromFiles == expected, firstDifference(expected, fromFiles).constData());
+    }
+
+    // A communication kernel's process group, as its args name it, on the real traces that carry them
+    // (PyTorch 2.x NCCL on A100, RCCL on MI300): per group, its kernels against a count of the raw
+    // events; read back the same from a summary file.
+    void processGroupsFromArgs_data()
+    {
+        QTest::addColumn<QString>("trace");
+        QTest::newRow("HTA NCCL") << testdata::path(
+            "public/HolisticTraceAnalysis/tests__data__nccl_parser_config__nccl_data.json.gz");
+        QTest::newRow("TraceLens RCCL")
+            << testdata::path("public/TraceLens/tests__traces__mi300__resnet_act_checkpoint.json.gz");
+    }
+
+    void processGroupsFromArgs()
+    {
+        QFETCH(QString, trace);
+        REQUIRE_TEST_DATA(trace);
+        const ProcessResult count = runProcess(
+            QStringLiteral(SCOPELINE_PYTHON),
+            {QStringLiteral("-c"),
+             QStringLiteral("import collections, gzip, json, sys\n"
+                            "c = collections.Counter()\n"
+                            "for e in json.load(gzip.open(sys.argv[1]))['traceEvents']:\n"
+                            "    a = e.get('args') or {}\n"
+                            "    if e.get('cat') == 'kernel' and 'Process Group Name' in a:\n"
+                            "        c[a['Process Group Name'] + ' ' + a['Process Group Ranks']] += 1\n"
+                            "print(json.dumps(c))"),
+             trace});
+        QVERIFY2(count.exitCode == 0, count.err.constData());
+        const QJsonObject expected = QJsonDocument::fromJson(count.out).object();
+        QVERIFY(!expected.isEmpty());
+
+        const QList<LoadedRun> runs = loadSide(trace, LoadedRun::Events::Drop);
+        QTemporaryDir dir;
+        writeSummaries(runs, dir.filePath(QStringLiteral("s")));
+        const QList<LoadedRun> fromFile =
+            loadSide(dir.filePath(QStringLiteral("s")), LoadedRun::Events::Drop);
+        for (const QList<LoadedRun> &side : {runs, fromFile}) {
+            QCOMPARE(side.size(), 1);
+            const RunSummary &summary = *side.front().summary;
+            QJsonObject groups;
+            for (const RunSummary::Message &m : summary.messages()) {
+                QVERIFY(summary.kernels()[m.kernel].communication());
+                if (m.group == 0)
+                    continue;
+                const QString group = QString::fromStdString(std::string(summary.strings().view(m.group)));
+                groups[group] = groups[group].toInt() + 1;
+            }
+            QCOMPARE(groups, expected);
+        }
     }
 
     // scopeline-cli: `summarize` per side, then diff, steps and compare on the summaries print and

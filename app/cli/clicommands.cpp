@@ -241,7 +241,8 @@ Commands:
                             several GPUs of one job (a folder of rank files is one run): per
                             rank, the step split into compute, exposed communication and idle,
                             the wait at collectives (the k-th communication kernel of a name in
-                            a step on every rank is one collective) and how often it arrived
+                            a step on every rank of its process group, where the args name
+                            it, is one collective) and how often it arrived
                             last; with B, the mean over ranks, the slowest rank and each rank,
                             A against B; --fail-on and --strict (below) gate on the mean
                             over ranks; markdown: A against B and the notes, each rank

@@ -93,6 +93,20 @@ RunSummary::Message messageOf(const TraceData &t, uint32_t k)
     return m;
 }
 
+// A collective's process group from its args (PyTorch's NCCL kernels): "<Process Group Name>
+// <Process Group Ranks>", the same on every rank of the group (the name comes from a counter every rank
+// steps, or a hash of the ranks); empty when they do not say.
+std::string processGroupOf(const TraceData &t, uint32_t k)
+{
+    const std::string_view name = t.arg(k, "Process Group Name");
+    std::string_view ranks = t.arg(k, "Process Group Ranks");
+    if (ranks == "[]")
+        ranks = {};
+    if (name.empty() && ranks.empty())
+        return {};
+    return std::string(name) + ' ' + std::string(ranks);
+}
+
 } // namespace
 
 RunSummary::RunSummary(const TraceAnalysis &analysis, std::shared_ptr<const ScopeIndex> scopes)
@@ -158,9 +172,11 @@ RunSummary::RunSummary(const TraceAnalysis &analysis, std::shared_ptr<const Scop
                     it->second = m_strings.intern(collectiveKind(t.nameOf(k), op, {}));
                 kernel.op = it->second;
             }
-            if (const Message m = messageOf(t, k); m.bytes > 0) {
+            Message m = messageOf(t, k);
+            if (const std::string group = processGroupOf(t, k); m.bytes > 0 || !group.empty()) {
+                m.group = m_strings.intern(group); // the empty string is id 0
+                m.kernel = uint32_t(m_kernels.size());
                 m_messages.push_back(m);
-                m_messages.back().kernel = uint32_t(m_kernels.size());
             }
         }
         kernel.stream = t.track[k];

@@ -62,13 +62,15 @@ public:
         uint16_t reserved[3] = {0, 0, 0};
     };
 
-    // A communication kernel whose args give its message: its size and the ranks taking part.
+    // A communication kernel whose args give its message or its process group: its size, the ranks
+    // taking part and the group they form.
     struct Message
     {
-        uint32_t kernel = 0;    // into kernels()
+        uint32_t kernel = 0; // into kernels()
+        uint32_t group = 0;  // in strings(): its process group ("<name> <ranks>" of its args), 0 unknown
+        int64_t bytes = 0;   // the larger of its input and output (`In`/`Out msg nelems` × `dtype`'s size)
         uint16_t groupSize = 0; // ranks in the collective (the `Group size` arg), 0 when unknown
-        uint16_t reserved = 0;
-        int64_t bytes = 0; // the larger of its input and output (`In`/`Out msg nelems` × `dtype`'s size)
+        uint16_t reserved[3] = {0, 0, 0};
     };
 
     // Summarises an analysed trace and its scope index (which it shares).

@@ -283,7 +283,7 @@ QString RunSummaryFile::read(const QString &path, RunSummary &summary)
     for (const RunSummary::Range &r : s.m_ranges)
         ok = ok && r.name < s.m_strings.size();
     for (const RunSummary::Message &m : s.m_messages)
-        ok = ok && m.kernel < s.m_kernels.size();
+        ok = ok && m.kernel < s.m_kernels.size() && m.group < s.m_strings.size();
     if (!ok || !summarystream::ok(in) || !buffer.atEnd())
         return tr("%1: damaged run summary (inconsistent data)").arg(shown);
     return {};

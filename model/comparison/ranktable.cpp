@@ -38,6 +38,9 @@ struct Collective
     QString kind; // the collective it performs (CollectiveRow::collective)
 };
 
+// Which collectives of the ranks can be one: the kernel's name and its process group ("" unknown).
+using CollectiveKey = std::pair<std::string, std::string>;
+
 // Each step's key, by which the ranks' steps pair: its number (ProfilerStep#12) when every step has
 // one, so that a rank whose profile starts a step later or lost a step still pairs its steps with the
 // others'; else its position.
@@ -80,13 +83,15 @@ QString rankList(const std::vector<int> &ranks)
     return names.join(QStringLiteral(", "));
 }
 
-// The k-th communication kernel of a name in a step (by its key, or outside any) on every rank of a run
-// is one collective; the latest start holds the others back. Sets each rank's waits in `rows` (the
-// group's rows, in its order), per step that every rank ran (`keys`: each rank's step keys). A rank
-// without communication kernels (a profile that lost them) is left out of the matching rather than
-// leaving every collective unmatched.
+// The k-th communication kernel of a name and process group in a step (by its key, or outside any) on
+// every rank of that group is one collective (of an unknown group: on every rank); the latest start
+// holds the others back. A group's ranks are those that ran any of its kernels: with tensor and data
+// parallel groups, rank 0's all-reduce waits for its own group's ranks, not for another group's at the
+// same place in their sequence. Sets each rank's waits in `rows` (the group's rows, in its order), per
+// step that every rank ran (`keys`: each rank's step keys). A rank without communication kernels (a
+// profile that lost them) is left out of the matching rather than leaving every collective unmatched.
 RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &group,
-                                const std::vector<std::map<std::string, std::vector<Collective>>> &byName,
+                                const std::vector<std::map<CollectiveKey, std::vector<Collective>>> &byName,
                                 const std::vector<std::vector<int64_t>> &keys, RankRow *rows)
 {
     RunCollectives summary;
@@ -103,53 +108,68 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
     if (members.size() < 2)
         members.clear(); // nothing to match
     std::vector<double> waits(group.size(), 0), last(group.size(), 0), counted(group.size(), 0), spreads;
-    // The k-th of a name in step i on every member is one collective, where every member ran as many
-    // of it in that step: one kernel lost from a profile must not pair each later one with the next.
-    std::map<std::pair<std::string, int64_t>, std::vector<std::vector<const Collective *>>> byStep;
+    // The k-th of a name and group in step i on every member of the group is one collective, where
+    // each ran as many of it in that step: one kernel lost from a profile must not pair each later one
+    // with the next.
+    std::map<std::pair<CollectiveKey, int64_t>, std::vector<std::vector<const Collective *>>> byStep;
+    std::map<std::string, std::vector<std::size_t>> inGroup; // process group -> the members that ran it
     for (std::size_t m = 0; m < members.size(); ++m)
-        for (const auto &[name, list] : byName[members[m]])
+        for (const auto &[key, list] : byName[members[m]]) {
+            std::vector<std::size_t> &ran = inGroup[key.second];
+            if (ran.empty() || ran.back() != m)
+                ran.push_back(m);
             for (const Collective &c : list) {
-                auto &perMember = byStep[{name, c.step}];
+                auto &perMember = byStep[{key, c.step}];
                 perMember.resize(members.size());
                 perMember[m].push_back(&c);
             }
+        }
+    std::vector<std::size_t> everyMember(members.size());
+    std::iota(everyMember.begin(), everyMember.end(), std::size_t(0));
     std::vector<std::vector<double>> matchedWaits;          // per matched collective, per member
     struct Matched
     {
         int64_t start; // on the first member
-        QString name, kind;
+        QString name, kind, group;
     };
     std::vector<Matched> matchedStarts;
+    std::set<std::string> matchedGroups;
     for (const auto &[key, perMember] : byStep) {
-        const std::size_t count = perMember.front().size();
-        if (std::any_of(perMember.begin(), perMember.end(),
-                        [count](const std::vector<const Collective *> &c) { return c.size() != count; })) {
-            for (const std::vector<const Collective *> &c : perMember)
-                summary.unmatched += int(c.size());
+        const std::string &processGroup = key.first.second;
+        const std::vector<std::size_t> &ran = processGroup.empty() ? everyMember : inGroup[processGroup];
+        const std::size_t count = perMember[ran.front()].size();
+        if (ran.size() < 2 || std::any_of(ran.begin(), ran.end(),
+                                          [&](std::size_t m) { return perMember[m].size() != count; })) {
+            for (std::size_t m : ran)
+                summary.unmatched += int(perMember[m].size());
             continue;
         }
         summary.matched += int(count);
+        if (!processGroup.empty())
+            matchedGroups.insert(processGroup);
         for (std::size_t k = 0; k < count; ++k) {
             int64_t latest = std::numeric_limits<int64_t>::min(),
                     firstEnd = std::numeric_limits<int64_t>::max(),
                     lastEnd = std::numeric_limits<int64_t>::min();
-            for (const std::vector<const Collective *> &c : perMember) {
-                latest = std::max(latest, c[k]->start);
-                firstEnd = std::min(firstEnd, c[k]->end);
-                lastEnd = std::max(lastEnd, c[k]->end);
+            for (std::size_t m : ran) {
+                latest = std::max(latest, perMember[m][k]->start);
+                firstEnd = std::min(firstEnd, perMember[m][k]->end);
+                lastEnd = std::max(lastEnd, perMember[m][k]->end);
             }
             spreads.push_back(double(lastEnd - firstEnd));
-            std::vector<double> &waitsHere = matchedWaits.emplace_back();
-            matchedStarts.push_back(
-                {perMember.front()[k]->start, QString::fromStdString(key.first), perMember.front()[k]->kind});
+            // members outside the collective's group have no wait there
+            std::vector<double> &waitsHere =
+                matchedWaits.emplace_back(members.size(), std::numeric_limits<double>::quiet_NaN());
+            const Collective &first = *perMember[ran.front()][k];
+            matchedStarts.push_back({first.start, QString::fromStdString(key.first.first), first.kind,
+                                     QString::fromStdString(processGroup)});
             // Ranks that started together at the latest share its "arrived last", so the shares add up.
-            const auto tied = std::count_if(
-                perMember.begin(), perMember.end(),
-                [&](const std::vector<const Collective *> &c) { return c[k]->start == latest; });
-            for (std::size_t m = 0; m < members.size(); ++m) {
+            const auto tied = std::count_if(ran.begin(), ran.end(),
+                                            [&](std::size_t m) { return perMember[m][k]->start == latest; });
+            for (std::size_t m : ran) {
                 const Collective &c = *perMember[m][k];
                 const std::size_t r = members[m];
-                waitsHere.push_back(double(latest - c.start));
+                waitsHere[m] = double(latest - c.start);
                 if (c.step < 0)
                     continue;
                 waits[r] += double(latest - c.start);
@@ -158,6 +178,7 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
             }
         }
     }
+    summary.processGroups = int(matchedGroups.size());
     summary.medianEndSpreadNs = spreads.empty() ? RankRow::kUnset : stats::median(spreads);
     if (!spreads.empty())
         summary.maxEndSpreadNs = *std::max_element(spreads.begin(), spreads.end());
@@ -192,6 +213,7 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
     for (std::size_t i = 0; i < order.size() && waitsMeasured; ++i) {
         summary.collectiveNames.push_back(matchedStarts[order[i]].name);
         summary.collectiveKinds.push_back(matchedStarts[order[i]].kind);
+        summary.collectiveGroups.push_back(matchedStarts[order[i]].group);
         summary.waitsNs.push_back(matchedWaits[order[i]]);
     }
     for (std::size_t r : members)
@@ -319,7 +341,7 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
     for (const std::vector<const LoadedRun *> &group : groups) {
         const std::size_t first = m_rows.size();
         // each rank's communication kernels by name, in start order
-        std::vector<std::map<std::string, std::vector<Collective>>> byName;
+        std::vector<std::map<CollectiveKey, std::vector<Collective>>> byName;
         std::vector<std::vector<int64_t>> rankStepKeys;
         for (const LoadedRun *run : group) {
             const RunSummary &summary = *run->summary;
@@ -359,19 +381,23 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
                     continue;
                 const QString kind = QString::fromUtf8(summary.strings().view(kernel.op).data(),
                                                        qsizetype(summary.strings().view(kernel.op).size()));
-                names[std::string(summary.nameOf(kernel))].push_back(
+                while (message != summary.messages().end() && message->kernel < k)
+                    ++message;
+                const RunSummary::Message *args =
+                    message != summary.messages().end() && message->kernel == k ? &*message : nullptr;
+                const std::string_view processGroup =
+                    args ? summary.strings().view(args->group) : std::string_view();
+                names[{std::string(summary.nameOf(kernel)), std::string(processGroup)}].push_back(
                     {kernel.start, kernel.end(), stepOf[k] < 0 ? -1 : keys[std::size_t(stepOf[k])], kind});
                 inSteps[kind] += stepOf[k] >= 0;
                 if (stepOf[k] < 0) // a kind's figures are of its kernels in the steps, as its count per step
                     continue;
                 kinds[kind].durations[{std::size_t(&group - groups.data()), row.rank}].push_back(
                     double(kernel.duration));
-                while (message != summary.messages().end() && message->kernel < k)
-                    ++message;
-                if (message != summary.messages().end() && message->kernel == k && kernel.duration > 0) {
-                    const double algbw = double(message->bytes) / double(kernel.duration); // bytes/ns = GB/s
+                if (args && args->bytes > 0 && kernel.duration > 0) {
+                    const double algbw = double(args->bytes) / double(kernel.duration); // bytes/ns = GB/s
                     kinds[kind].algbw.push_back(algbw);
-                    if (const double factor = busFactor(kind, message->groupSize); !std::isnan(factor))
+                    if (const double factor = busFactor(kind, args->groupSize); !std::isnan(factor))
                         kinds[kind].busbw.push_back(algbw * factor);
                 }
             }
@@ -861,6 +887,8 @@ QString RankTable::note(const RunCollectives &c, const QString &sideName) const
                             : c.side == 0       ? QStringLiteral("A")
                                                 : QStringLiteral("B"),
                             c.run, QString::number(c.ranks), QString::number(c.matched));
+    if (c.processGroups > 1) // each within its group's ranks
+        line += tr(" in %1 process groups").arg(c.processGroups);
     if (!std::isnan(c.medianEndSpreadNs))
         line += tr(" (their ends %1 apart at the median)").arg(formatDuration(c.medianEndSpreadNs));
     // The longest step is often the rank that waits most; the one the others wait for arrives last.

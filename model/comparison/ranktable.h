@@ -44,16 +44,18 @@ struct RunCollectives
     int side = 0;
     QString run;
     int ranks = 0;
-    int matched = 0;   // collectives: the k-th communication kernel of a name in a step on every rank
+    int matched = 0; // collectives: the k-th communication kernel of a name and group in a step on its ranks
     int unmatched = 0; // kernels of a name in a step (or outside the steps) whose counts differ by rank
     double medianEndSpreadNs = RankRow::kUnset, maxEndSpreadNs = RankRow::kUnset; // latest − earliest end
     QString note; // what to beware of, empty when nothing
     // Each matched collective in the order it ran (on the first rank): its kernel's name and its kind
     // (CollectiveRow::collective: "allreduce" of a Collective name arg, where NCCL >= 2.19 names every
     // kernel ncclDevKernel_Generic), and per rank
-    // (in ranksInOrder: those with communication kernels) how long it waited there; none where the
-    // waits are not measured (the ranks' clocks disagree).
+    // (in ranksInOrder: those with communication kernels) how long it waited there (NaN: a rank outside
+    // its process group); none where the waits are not measured (the ranks' clocks disagree).
     std::vector<QString> collectiveNames, collectiveKinds;
+    std::vector<QString> collectiveGroups; // its process group as the args name it ("1 [0, 1]"), "" unknown
+    int processGroups = 0;                 // the process groups the args name among the matched
     std::vector<std::vector<double>> waitsNs; // [collective][rank]
     std::vector<int> ranksInOrder;
 };

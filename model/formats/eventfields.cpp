@@ -91,10 +91,19 @@ bool keepsArg(TraceDetail detail, std::string_view key)
         return !isBookkeepingArg(key);
     // Every key TraceBuilder, TraceAnalysis and RunSummary read; tst_tracedetail checks that a load at
     // Figures gives the same summary as a Full one on every trace of the tests.
-    static constexpr std::string_view kept[] = {"name",          "long_name",      "sort_index",
-                                                "desc",          "hlo_op",         "cuda_graph_node_id",
-                                                "Collective name", "In msg nelems", "Out msg nelems",
-                                                "dtype",         "Group size"};
+    static constexpr std::string_view kept[] = {"name",
+                                                "long_name",
+                                                "sort_index",
+                                                "desc",
+                                                "hlo_op",
+                                                "cuda_graph_node_id",
+                                                "Collective name",
+                                                "In msg nelems",
+                                                "Out msg nelems",
+                                                "dtype",
+                                                "Group size",
+                                                "Process Group Name",
+                                                "Process Group Ranks"};
     for (std::string_view k : kept)
         if (k == key)
             return true;

@@ -13,7 +13,10 @@ Definitions
   step's key: its number N of scope#N when every step of the rank has one, else the index of the
   rank's step holding it; or none) in start order (file order on ties); within a name and step, the
   k-th is one collective when every rank has as many of them there (none matched where the counts
-  differ). Ranks without communication kernels are left out (matched among the rest, their waits
+  differ). Where a kernel's args give "Process Group Name" / "Process Group Ranks" ("[]": none), its
+  name and group together take the place of its name, and the ranks of a group are those (among the
+  matched ranks) with any kernel of that group: its k-th is one collective of those ranks alone, where
+  they are two or more. Ranks without communication kernels are left out (matched among the rest, their waits
   None). arrival = kernel start; a rank's wait = the latest arrival - its own. Counted for a rank
   only where its kernel belongs to one of its steps: collective_wait_ns = the sum of its waits /
   the number of step keys every member rank has; arrived_last_share = (collectives where its arrival is the
@@ -69,6 +72,15 @@ def bandwidths(kernel, kind):
     else:
         factor = 1
     return alg, None if factor is None else alg * factor
+
+
+def process_group(kernel):
+    """A communication kernel's process group from its args, None when they name none."""
+    a = kernel.get("args") or {}
+    name, ranks = a.get("Process Group Name", ""), a.get("Process Group Ranks", "")
+    if ranks == "[]":
+        ranks = ""
+    return (str(name), str(ranks)) if name or ranks else None
 
 
 def median(xs):
@@ -127,7 +139,7 @@ def side_rows(side, path, scope):
             comm = {}
             for k in sorted(kernels, key=lambda k: k["start"]):
                 if sb.is_communication(k):
-                    comm.setdefault((k["name"], in_step.get(id(k))), []).append(k)
+                    comm.setdefault((k["name"], process_group(k), in_step.get(id(k))), []).append(k)
             ranks.append((row, comm, in_step))
             rows.append(row)
         for row, _, _ in ranks:
@@ -138,10 +150,12 @@ def side_rows(side, path, scope):
         waits, last, counted, spreads = [0] * len(ranks), [0] * len(ranks), [0] * len(ranks), []
         names = set().union(*(ranks[r][1].keys() for r in members))
         for kname in names:
-            counts = {len(ranks[r][1].get(kname, [])) for r in members}
-            matched = counts.pop() if len(counts) == 1 else 0
+            group = kname[1]
+            takers = [r for r in members if group is None or any(key[1] == group for key in ranks[r][1])]
+            counts = {len(ranks[r][1].get(kname, [])) for r in takers}
+            matched = counts.pop() if len(counts) == 1 and len(takers) >= 2 else 0
             for k in range(matched):
-                ks = [(r, ranks[r][1][kname][k]) for r in members]
+                ks = [(r, ranks[r][1][kname][k]) for r in takers]
                 latest = max(x["start"] for _, x in ks)
                 tied = sum(x["start"] == latest for _, x in ks)
                 ends = [x["start"] + x["dur"] for _, x in ks]

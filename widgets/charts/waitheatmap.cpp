@@ -29,6 +29,7 @@ WaitHeatmap::WaitHeatmap(QWidget *parent) : QWidget(parent)
     m_map->setColorScale(scale);
     QCPColorGradient gradient(QCPColorGradient::gpHot);
     gradient.setLevelCount(64);
+    gradient.setNanHandling(QCPColorGradient::nhTransparent); // a rank outside the collective's group
     m_map->setGradient(gradient.inverted());
     m_map->setInterpolate(false);
     m_plot->yAxis->setRangeReversed(true);
@@ -82,12 +83,17 @@ QString WaitHeatmap::cellText(int collective, int rankRow) const
     if (!m_run || collective < 0 || collective >= int(m_run->waitsNs.size()) || rankRow < 0 ||
         rankRow >= int(m_run->ranksInOrder.size()))
         return {};
-    return tr("rank %1 at collective %2 of %3, %4:\nwaited %5")
+    const double wait = m_run->waitsNs[std::size_t(collective)][std::size_t(rankRow)];
+    return tr("rank %1 at collective %2 of %3, %4:\n%5")
         .arg(m_run->ranksInOrder[std::size_t(rankRow)])
         .arg(collective + 1)
         .arg(m_run->waitsNs.size())
-        .arg(m_run->collectiveNames[std::size_t(collective)])
-        .arg(formatDuration(m_run->waitsNs[std::size_t(collective)][std::size_t(rankRow)]));
+        .arg(m_run->collectiveGroups[std::size_t(collective)].isEmpty()
+                 ? m_run->collectiveNames[std::size_t(collective)]
+                 : tr("%1 in process group %2")
+                       .arg(m_run->collectiveNames[std::size_t(collective)],
+                            m_run->collectiveGroups[std::size_t(collective)]))
+        .arg(std::isnan(wait) ? tr("not of its process group") : tr("waited %1").arg(formatDuration(wait)));
 }
 
 void WaitHeatmap::changeEvent(QEvent *event)
