@@ -73,12 +73,13 @@ int compareKinds(const RankTable &table, const QJsonObject &expected)
         for (const TableColumn<CollectiveRow> &c : RankTable::collectiveColumns()) {
             const QVariant value = c.value(table.collectiveKinds()[k]);
             const QJsonValue want = o[c.csvKey];
-            const bool same = c.csvKey == QLatin1String("side") || c.csvKey == QLatin1String("collective") ||
-                                      c.csvKey == QLatin1String("longest_on")
-                                  ? value.toString() == want.toString()
-                              : want.isNull() ? !value.isValid() || std::isnan(value.toDouble())
-                                              : std::fabs(value.toDouble() - want.toDouble()) <=
-                                                    1e-9 * std::fabs(want.toDouble());
+            const bool same =
+                c.csvKey == QLatin1String("side") || c.csvKey == QLatin1String("collective") ||
+                        c.csvKey == QLatin1String("process_group") || c.csvKey == QLatin1String("longest_on")
+                    ? value.toString() == want.toString()
+                : want.isNull()
+                    ? !value.isValid() || std::isnan(value.toDouble())
+                    : std::fabs(value.toDouble() - want.toDouble()) <= 1e-9 * std::fabs(want.toDouble());
             if (!same) {
                 qWarning("kind %zu %s: %s, oracle %s", k, qPrintable(c.csvKey), qPrintable(value.toString()),
                          QJsonDocument(QJsonArray{want}).toJson(QJsonDocument::Compact).constData());
@@ -156,6 +157,7 @@ elif how == "groups":  # an all-to-all over every rank, all-reduces within halve
             reduce = "AllReduce" in e["name"]
             e["args"]["Process Group Name"] = str(1 + rank // 4) if reduce else "0"
             e["args"]["Process Group Ranks"] = str(half if reduce else list(range(8)))
+            e["args"]["Group size"] = 4 if reduce else 8
 elif how == "lose_one":  # the profile lost the rank's first AllReduce kernel
     first = next(i for i, e in enumerate(d["traceEvents"])
                  if e.get("cat") == "kernel" and "AllReduce" in e.get("name", ""))
@@ -940,7 +942,9 @@ private slots:
         QCOMPARE(whole.collectives().front().matched, 8);
         QCOMPARE(c.matched, 5 + 3 + 3); // the SendRecvs of all 8, the AllReduces of each half
         QCOMPARE(c.unmatched, 0);
+        QCOMPARE(c.alone, 0);
         QCOMPARE(c.processGroups, 3);
+        QVERIFY(!c.note.contains(QLatin1String("may cross groups"))); // the groups are named
         QVERIFY2(grouped.notes()
                      .join(QLatin1Char('\n'))
                      .contains(QLatin1String("11 collectives matched in 3 process groups")),
@@ -971,6 +975,26 @@ private slots:
         }
         QCOMPARE(lastBefore, 0.0);
         QVERIFY2(std::abs(lastOfHalf - 3) < 1e-9, qPrintable(QString::number(lastOfHalf)));
+
+        // AllReduce is a kind in each half's group, SendRecv one of all 8: every column against the oracle
+        QCOMPARE(compareKinds(grouped, oracle({groups})), 3);
+        QCOMPARE(grouped.collectiveKinds()[0].processGroup, QStringLiteral("1 [0, 1, 2, 3]"));
+        QCOMPARE(grouped.collectiveKinds()[0].longestOn.front() / 4, 0);
+        QCOMPARE(grouped.collectiveKinds()[1].processGroup, QStringLiteral("2 [4, 5, 6, 7]"));
+        QCOMPARE(grouped.collectiveKinds()[1].longestOn.front() / 4, 1);
+
+        // ranks 0 and 4 alone: their SendRecvs match, each one's AllReduces have no other rank of their group
+        const QString pair = dir.filePath(QStringLiteral("pair"));
+        QVERIFY(QDir().mkpath(pair));
+        for (const int r : {0, 4})
+            QVERIFY(QFile::copy(QDir(groups).filePath(m_files[r]), QDir(pair).filePath(m_files[r])));
+        const RankTable two(load(pair), {}, {});
+        QCOMPARE(compareRows(two, oracleRows({pair})), 2);
+        QCOMPARE(two.collectives().front().matched, 5);
+        QCOMPARE(two.collectives().front().alone, 2 * 3);
+        QVERIFY2(two.collectives().front().note.contains(QLatin1String(
+                     "6 communication kernel(s) of process groups of which one rank is loaded")),
+                 qPrintable(two.collectives().front().note));
 
         // the same figures from the run summaries, which keep each kernel's group
         const QString summaries = dir.filePath(QStringLiteral("summaries")),
@@ -1436,10 +1460,13 @@ private slots:
             QCOMPARE(cells[nB].toInt(), table.comparison()[std::size_t(r)].unitsB);
             QCOMPARE(row[QStringLiteral("n_a")].toInt(), 2);
         }
+        const qsizetype median =
+            collectives.front().split(QLatin1Char(',')).indexOf(QStringLiteral("median_ns"));
+        QVERIFY(median > 0);
         for (qsizetype r = 0; r < collectivesJson.size(); ++r) {
             const QStringList cells = collectives[r + 1].split(QLatin1Char(','));
             QCOMPARE(cells[1], collectivesJson[r].toObject()[QStringLiteral("collective")].toString());
-            QCOMPARE(cells[3].toDouble(),
+            QCOMPARE(cells[median].toDouble(),
                      collectivesJson[r].toObject()[QStringLiteral("median_ns")].toDouble());
         }
         QCOMPARE(csvLines(QDir(report).filePath(QStringLiteral("ranks_comparison.csv"))), comparison);

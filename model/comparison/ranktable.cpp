@@ -138,8 +138,12 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
         const std::string &processGroup = key.first.second;
         const std::vector<std::size_t> &ran = processGroup.empty() ? everyMember : inGroup[processGroup];
         const std::size_t count = perMember[ran.front()].size();
-        if (ran.size() < 2 || std::any_of(ran.begin(), ran.end(),
-                                          [&](std::size_t m) { return perMember[m].size() != count; })) {
+        if (ran.size() < 2) {
+            summary.alone += int(count);
+            continue;
+        }
+        if (std::any_of(ran.begin(), ran.end(),
+                        [&](std::size_t m) { return perMember[m].size() != count; })) {
             for (std::size_t m : ran)
                 summary.unmatched += int(perMember[m].size());
             continue;
@@ -276,12 +280,12 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
         notes << tr("rank %1: kernels without a launch call in the trace ran during the steps and count in "
                     "none (a mean of up to %2 of GPU time a step): the profiler lost their calls")
                      .arg(rankList(unlaunched), formatDuration(unlaunchedNs));
-    // Collectives of sub-groups (tensor parallel within data parallel) are matched across every rank by
-    // name: their waits then cross groups.
+    // Collectives of sub-groups (tensor parallel within data parallel) whose args do not name their process
+    // group are matched across every rank by name: their waits then cross groups.
     int subgroup = 0;
     for (const LoadedRun *run : group)
         for (const RunSummary::Message &m : run->summary->messages())
-            if (m.groupSize >= 2 && int(m.groupSize) < int(group.size()))
+            if (m.group == 0 && m.groupSize >= 2 && int(m.groupSize) < int(group.size()))
                 subgroup = std::max(subgroup, int(m.groupSize));
     if (subgroup > 0)
         notes << tr("collectives of groups of %1 of the %2 ranks: matched by name across all ranks, so their "
@@ -292,6 +296,10 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
         notes << tr("%1 communication kernel(s) without a match on every rank (the ranks' counts of a "
                     "name in a step, or outside the steps, differ)")
                      .arg(summary.unmatched);
+    if (summary.alone > 0)
+        notes << tr("%1 communication kernel(s) of process groups of which one rank is loaded: nothing to "
+                    "match them with")
+                     .arg(summary.alone);
     if (clocksDisagree)
         notes << tr("waits not measured: matched collectives end %1 apart at the median, so the ranks' "
                     "clocks disagree (different hosts)")
@@ -337,7 +345,7 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
         std::map<std::pair<std::size_t, int>, std::vector<double>> durations;
         std::vector<double> perStep, algbw, busbw;
     };
-    std::map<QString, Kind> kinds;
+    std::map<std::pair<QString, QString>, Kind> kinds; // by kind and process group
     for (const std::vector<const LoadedRun *> &group : groups) {
         const std::size_t first = m_rows.size();
         // each rank's communication kernels by name, in start order
@@ -373,7 +381,8 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
             }
             m_rows.push_back(row);
             auto &names = byName.emplace_back();
-            std::map<QString, int64_t> inSteps;        // kernels of each kind in this rank's steps
+            std::map<std::pair<QString, QString>, int64_t>
+                inSteps;                               // kernels of each kind (and group) in its steps
             auto message = summary.messages().begin(); // by kernel
             for (std::size_t k = 0; k < summary.kernels().size(); ++k) {
                 const RunSummary::Kernel &kernel = summary.kernels()[k];
@@ -389,16 +398,21 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
                     args ? summary.strings().view(args->group) : std::string_view();
                 names[{std::string(summary.nameOf(kernel)), std::string(processGroup)}].push_back(
                     {kernel.start, kernel.end(), stepOf[k] < 0 ? -1 : keys[std::size_t(stepOf[k])], kind});
-                inSteps[kind] += stepOf[k] >= 0;
+                // a kind in two groups (tensor and data parallel all-reduces) is two kinds: their sizes
+                // differ
+                const std::pair<QString, QString> kindInGroup{
+                    kind, QString::fromUtf8(processGroup.data(), qsizetype(processGroup.size()))};
+                inSteps[kindInGroup] += stepOf[k] >= 0;
                 if (stepOf[k] < 0) // a kind's figures are of its kernels in the steps, as its count per step
                     continue;
-                kinds[kind].durations[{std::size_t(&group - groups.data()), row.rank}].push_back(
+                Kind &figures = kinds[kindInGroup];
+                figures.durations[{std::size_t(&group - groups.data()), row.rank}].push_back(
                     double(kernel.duration));
                 if (args && args->bytes > 0 && kernel.duration > 0) {
                     const double algbw = double(args->bytes) / double(kernel.duration); // bytes/ns = GB/s
-                    kinds[kind].algbw.push_back(algbw);
+                    figures.algbw.push_back(algbw);
                     if (const double factor = busFactor(kind, args->groupSize); !std::isnan(factor))
-                        kinds[kind].busbw.push_back(algbw * factor);
+                        figures.busbw.push_back(algbw * factor);
                 }
             }
             if (row.steps > 0)
@@ -419,7 +433,8 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
             continue;
         CollectiveRow row;
         row.side = side;
-        row.collective = kind;
+        row.collective = kind.first;
+        row.processGroup = kind.second;
         row.perStep = k.perStep.empty() ? RankRow::kUnset : stats::meanVariance(k.perStep).mean;
         std::vector<double> all;
         for (const auto &[rank, durations] : k.durations) {
@@ -779,6 +794,16 @@ const std::vector<TableColumn<CollectiveRow>> &RankTable::collectiveColumns()
           cell::text,
           {},
           -24},
+        C{QStringLiteral("process_group"),
+          tr("Process group"),
+          tr("The process group its kernels' args name (Process Group Name and Ranks), empty where they name "
+             "none: a kind in two groups, such as tensor- and data-parallel all-reduces, is two rows"),
+          [](const CollectiveRow &r) {
+              return r.processGroup.isEmpty() ? QVariant() : QVariant(r.processGroup);
+          },
+          cell::text,
+          {},
+          -14},
         C{QStringLiteral("per_step"),
           tr("Per step"),
           tr("Kernels of this kind per step and rank"),

@@ -46,9 +46,10 @@ struct RunCollectives
     int ranks = 0;
     int matched = 0; // collectives: the k-th communication kernel of a name and group in a step on its ranks
     int unmatched = 0; // kernels of a name in a step (or outside the steps) whose counts differ by rank
+    int alone = 0;     // kernels of a process group of which only one rank is loaded
     double medianEndSpreadNs = RankRow::kUnset, maxEndSpreadNs = RankRow::kUnset; // latest − earliest end
     QString note; // what to beware of, empty when nothing
-    // Each matched collective in the order it ran (on the first rank): its kernel's name and its kind
+    // Each matched collective in the order it ran (on the first of its ranks): its kernel's name and its kind
     // (CollectiveRow::collective: "allreduce" of a Collective name arg, where NCCL >= 2.19 names every
     // kernel ncclDevKernel_Generic), and per rank
     // (in ranksInOrder: those with communication kernels) how long it waited there (NaN: a rank outside
@@ -65,6 +66,7 @@ struct CollectiveRow
 {
     int side = 0;
     QString collective;
+    QString processGroup;                      // as its kernels' args name it ("1 [0, 1]"), empty unknown
     double perStep = RankRow::kUnset;          // kernels of this kind per step and rank
     double medianNs = RankRow::kUnset;         // median duration over every rank's kernels of it
     double rankMedianMinNs = RankRow::kUnset;  // the shortest median duration of a rank

@@ -23,7 +23,9 @@ Definitions
   latest, 1/t where t ranks tie for it) / (its counted collectives). end spread = latest end -
   earliest end of a collective. None for every rank when no collective matched, or when the median
   end spread is over 100 us (clocks of different hosts: the waits would measure the clocks).
-  Collective kinds (step_breakdown.collective_kind) of kernels in a step (a kind with none: no row), per
+  Collective kinds (step_breakdown.collective_kind) of kernels in a step (a kind with none: no row), a
+  kind in each process group its row (process_group = "<Process Group Name> <Process Group Ranks>", None
+  where the args name none), per
   side over every rank of every run: per_step =
   mean over ranks of (its kernels of the kind in its steps / its steps); median_ns = median of all
   their durations; rank_median_min_ns / rank_median_max_ns = the least / greatest of the ranks'
@@ -123,8 +125,10 @@ def side_rows(side, path, scope):
             counts = {}
             for k in kernels:
                 if sb.is_communication(k):
-                    kind = kinds.setdefault(sb.collective_kind(k), dict(per_step=[], durations={}, alg=[], bus=[]))
-                    counts[sb.collective_kind(k)] = counts.get(sb.collective_kind(k), 0) + (id(k) in in_step)
+                    group = process_group(k)
+                    key = (sb.collective_kind(k), " ".join(group) if group else "")
+                    kind = kinds.setdefault(key, dict(per_step=[], durations={}, alg=[], bus=[]))
+                    counts[key] = counts.get(key, 0) + (id(k) in in_step)
                     if id(k) not in in_step:  # a kind's figures are of its kernels in the steps
                         continue
                     kind["durations"].setdefault((name, rank), []).append(k["dur"])
@@ -181,7 +185,7 @@ def side_rows(side, path, scope):
         medians = [(median(d), key[1]) for key, d in k["durations"].items()]
         longest = max(m[0] for m in medians)
         longest_on = sorted({m[1] for m in medians if m[0] == longest and m[1] is not None and m[1] >= 0})
-        kind_rows.append(dict(side=side, collective=kind,
+        kind_rows.append(dict(side=side, collective=kind[0], process_group=kind[1] or None,
                               per_step=sum(k["per_step"]) / len(k["per_step"]) if k["per_step"] else None,
                               median_ns=median([d for ds in k["durations"].values() for d in ds]),
                               rank_median_min_ns=min(m[0] for m in medians), rank_median_max_ns=longest,

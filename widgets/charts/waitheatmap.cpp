@@ -29,7 +29,6 @@ WaitHeatmap::WaitHeatmap(QWidget *parent) : QWidget(parent)
     m_map->setColorScale(scale);
     QCPColorGradient gradient(QCPColorGradient::gpHot);
     gradient.setLevelCount(64);
-    gradient.setNanHandling(QCPColorGradient::nhTransparent); // a rank outside the collective's group
     m_map->setGradient(gradient.inverted());
     m_map->setInterpolate(false);
     m_plot->yAxis->setRangeReversed(true);
@@ -72,7 +71,7 @@ QString WaitHeatmap::emptyText() const
     if (!m_run || !m_run->waitsNs.empty())
         return {};
     if (m_run->matched == 0)
-        return tr("No collective matched on every rank of %1: no waits to show").arg(m_run->run);
+        return tr("No collective matched across the ranks of %1: no waits to show").arg(m_run->run);
     return tr("Waits not measured: %1's matched collectives end %2 apart at the median, so the ranks' "
               "clocks disagree")
         .arg(m_run->run, formatDuration(m_run->medianEndSpreadNs));
@@ -118,13 +117,19 @@ void WaitHeatmap::setCollectives(const RunCollectives *run)
 void WaitHeatmap::rebuild()
 {
     applyPalette(m_plot, palette());
+    // a rank outside a collective's process group: a colour of its own, neither no wait nor a long one
+    QCPColorGradient gradient = m_map->gradient();
+    gradient.setNanHandling(QCPColorGradient::nhNanColor);
+    gradient.setNanColor(palette().color(QPalette::Mid));
+    m_map->setGradient(gradient);
     const int collectives = m_run ? int(m_run->waitsNs.size()) : 0;
     const int ranks = m_run ? int(m_run->ranksInOrder.size()) : 0;
     double largest = 0;
     if (m_run)
         for (const std::vector<double> &waits : m_run->waitsNs)
             for (double w : waits)
-                largest = std::max(largest, w);
+                if (!std::isnan(w)) // a rank outside the collective's group
+                    largest = std::max(largest, w);
     const DurationUnit unit = DurationUnit::fitting(largest);
     m_map->data()->setSize(std::max(1, collectives), std::max(1, ranks));
     m_map->data()->setRange(QCPRange(0, std::max(1, collectives) - 1), QCPRange(0, std::max(1, ranks) - 1));
