@@ -149,7 +149,7 @@ elif how.startswith("job "):  # the job launched again (its processes under othe
             e["ts"] = start + (e["ts"] - start) * factor
         if "dur" in e:
             e["dur"] *= factor
-elif how == "groups":  # an all-to-all over every rank, all-reduces within halves (4 + 4 data parallel)
+elif how.startswith("groups"):  # an all-to-all over every rank, all-reduces within halves (4 + 4 data parallel)
     rank = d["distributedInfo"]["rank"]
     half = [r for r in range(8) if r // 4 == rank // 4]
     for e in d["traceEvents"]:
@@ -158,6 +158,9 @@ elif how == "groups":  # an all-to-all over every rank, all-reduces within halve
             e["args"]["Process Group Name"] = str(1 + rank // 4) if reduce else "0"
             e["args"]["Process Group Ranks"] = str(half if reduce else list(range(8)))
             e["args"]["Group size"] = 4 if reduce else 8
+    if how == "groups_lost_allreduce":  # and the profile lost the rank's AllReduce kernels
+        d["traceEvents"] = [e for e in d["traceEvents"]
+                            if not (e.get("cat") == "kernel" and "AllReduce" in e.get("name", ""))]
 elif how == "lose_one":  # the profile lost the rank's first AllReduce kernel
     first = next(i for i, e in enumerate(d["traceEvents"])
                  if e.get("cat") == "kernel" and "AllReduce" in e.get("name", ""))
@@ -995,6 +998,19 @@ private slots:
         QVERIFY2(two.collectives().front().note.contains(QLatin1String(
                      "6 communication kernel(s) of process groups of which one rank is loaded")),
                  qPrintable(two.collectives().front().note));
+
+        // rank 2's profile lost its AllReduces: its half's are not matched among ranks 0, 1 and 3 (as if
+        // rank 2 were not of their group), since the args list it
+        const QString lost = dir.filePath(QStringLiteral("lost"));
+        QVERIFY(QDir().mkpath(lost));
+        for (int r = 0; r < 8; ++r)
+            QVERIFY(r == 2 ? alteredRank(job.filePath(m_files[r]), QDir(lost).filePath(m_files[r]),
+                                         QStringLiteral("groups_lost_allreduce"))
+                           : QFile::copy(QDir(groups).filePath(m_files[r]), QDir(lost).filePath(m_files[r])));
+        const RankTable lostGroup(load(lost), {}, {});
+        QCOMPARE(compareRows(lostGroup, oracleRows({lost})), 8);
+        QCOMPARE(lostGroup.collectives().front().matched, 5 + 3);
+        QCOMPARE(lostGroup.collectives().front().unmatched, 3 * 3);
 
         // the same figures from the run summaries, which keep each kernel's group
         const QString summaries = dir.filePath(QStringLiteral("summaries")),

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -83,13 +84,34 @@ QString rankList(const std::vector<int> &ranks)
     return names.join(QStringLiteral(", "));
 }
 
+// The ranks a process group ("<name> [0, 1, 2, 3]") lists; none when it lists none, or not in full
+// (PyTorch writes "[0, 1, ..., 63]" past 30 ranks).
+std::optional<std::set<int>> listedRanks(std::string_view processGroup)
+{
+    const std::size_t open = processGroup.find('['), close = processGroup.rfind(']');
+    if (open == std::string_view::npos || close == std::string_view::npos || close < open)
+        return std::nullopt;
+    std::set<int> ranks;
+    for (const QString &rank : QString::fromUtf8(processGroup.substr(open + 1, close - open - 1))
+                                   .split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool number = false;
+        ranks.insert(rank.trimmed().toInt(&number));
+        if (!number)
+            return std::nullopt;
+    }
+    if (ranks.empty())
+        return std::nullopt;
+    return ranks;
+}
+
 // The k-th communication kernel of a name and process group in a step (by its key, or outside any) on
 // every rank of that group is one collective (of an unknown group: on every rank); the latest start
-// holds the others back. A group's ranks are those that ran any of its kernels: with tensor and data
-// parallel groups, rank 0's all-reduce waits for its own group's ranks, not for another group's at the
-// same place in their sequence. Sets each rank's waits in `rows` (the group's rows, in its order), per
-// step that every rank ran (`keys`: each rank's step keys). A rank without communication kernels (a
-// profile that lost them) is left out of the matching rather than leaving every collective unmatched.
+// holds the others back. A group's ranks are those its args list, else those that ran any of its
+// kernels: with tensor and data parallel groups, rank 0's all-reduce waits for its own group's ranks,
+// not for another group's at the same place in their sequence. Sets each rank's waits in `rows` (the group's
+// rows, in its order), per step that every rank ran (`keys`: each rank's step keys). A rank without
+// communication kernels (a profile that lost them) is left out of the matching rather than leaving every
+// collective unmatched.
 RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &group,
                                 const std::vector<std::map<CollectiveKey, std::vector<Collective>>> &byName,
                                 const std::vector<std::vector<int64_t>> &keys, RankRow *rows)
@@ -123,6 +145,19 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
                 perMember.resize(members.size());
                 perMember[m].push_back(&c);
             }
+        }
+    // Where the args list the group's ranks in full (every member that ran its kernels among them), its
+    // ranks are the members listed: one whose profile lost the group's kernels leaves them unmatched
+    // rather than matched among the rest.
+    for (auto &[processGroup, ran] : inGroup)
+        if (const std::optional<std::set<int>> listed = listedRanks(processGroup);
+            listed && std::all_of(ran.begin(), ran.end(), [&](std::size_t m) {
+                return listed->count(group[members[m]]->run.rank) > 0;
+            })) {
+            ran.clear();
+            for (std::size_t m = 0; m < members.size(); ++m)
+                if (listed->count(group[members[m]]->run.rank))
+                    ran.push_back(m);
         }
     std::vector<std::size_t> everyMember(members.size());
     std::iota(everyMember.begin(), everyMember.end(), std::size_t(0));

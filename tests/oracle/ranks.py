@@ -14,9 +14,10 @@ Definitions
   rank's step holding it; or none) in start order (file order on ties); within a name and step, the
   k-th is one collective when every rank has as many of them there (none matched where the counts
   differ). Where a kernel's args give "Process Group Name" / "Process Group Ranks" ("[]": none), its
-  name and group together take the place of its name, and the ranks of a group are those (among the
-  matched ranks) with any kernel of that group: its k-th is one collective of those ranks alone, where
-  they are two or more. Ranks without communication kernels are left out (matched among the rest, their waits
+  name and group together take the place of its name, and the ranks of a group are the matched ranks
+  its "Process Group Ranks" lists, where it lists them in full and lists every matched rank with a
+  kernel of the group, else those with any kernel of that group: its k-th is one collective of those
+  ranks alone, where they are two or more. Ranks without communication kernels are left out (matched among the rest, their waits
   None). arrival = kernel start; a rank's wait = the latest arrival - its own. Counted for a rank
   only where its kernel belongs to one of its steps: collective_wait_ns = the sum of its waits /
   the number of step keys every member rank has; arrived_last_share = (collectives where its arrival is the
@@ -83,6 +84,17 @@ def process_group(kernel):
     if ranks == "[]":
         ranks = ""
     return (str(name), str(ranks)) if name or ranks else None
+
+
+def listed_ranks(group):
+    """The ranks a group's "Process Group Ranks" lists in full, else None ("[0, 1, ..., 63]", none)."""
+    if group is None or not group[1].startswith("["):
+        return None
+    try:
+        ranks = {int(r) for r in group[1].strip("[]").split(",") if r.strip()}
+    except ValueError:
+        return None
+    return ranks or None
 
 
 def median(xs):
@@ -156,6 +168,9 @@ def side_rows(side, path, scope):
         for kname in names:
             group = kname[1]
             takers = [r for r in members if group is None or any(key[1] == group for key in ranks[r][1])]
+            listed = listed_ranks(group)
+            if listed is not None and all(ranks[r][0]["rank"] in listed for r in takers):
+                takers = [r for r in members if ranks[r][0]["rank"] in listed]
             counts = {len(ranks[r][1].get(kname, [])) for r in takers}
             matched = counts.pop() if len(counts) == 1 and len(takers) >= 2 else 0
             for k in range(matched):
