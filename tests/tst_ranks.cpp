@@ -996,7 +996,7 @@ private slots:
         QCOMPARE(two.collectives().front().matched, 5);
         QCOMPARE(two.collectives().front().alone, 2 * 3);
         QVERIFY2(two.collectives().front().note.contains(QLatin1String(
-                     "6 communication kernel(s) of process groups of which one rank is loaded")),
+                     "6 communication kernel(s) of process groups with one rank to match them on")),
                  qPrintable(two.collectives().front().note));
 
         // rank 2's profile lost its AllReduces: its half's are not matched among ranks 0, 1 and 3 (as if

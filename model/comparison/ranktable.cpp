@@ -84,16 +84,19 @@ QString rankList(const std::vector<int> &ranks)
     return names.join(QStringLiteral(", "));
 }
 
-// The ranks a process group ("<name> [0, 1, 2, 3]") lists; none when it lists none, or not in full
-// (PyTorch writes "[0, 1, ..., 63]" past 30 ranks).
+// The ranks a process group ("<name> [0, 1, 2, 3]") lists, read from the list that ends it (a name
+// may hold brackets too); none when it lists none, or not in full (PyTorch cuts the list past 30 ranks:
+// "[0, 1, ..., 29, ...]").
 std::optional<std::set<int>> listedRanks(std::string_view processGroup)
 {
-    const std::size_t open = processGroup.find('['), close = processGroup.rfind(']');
-    if (open == std::string_view::npos || close == std::string_view::npos || close < open)
+    const std::size_t open = processGroup.rfind('[');
+    if (open == std::string_view::npos || (open > 0 && processGroup[open - 1] != ' ') ||
+        processGroup.back() != ']')
         return std::nullopt;
     std::set<int> ranks;
-    for (const QString &rank : QString::fromUtf8(processGroup.substr(open + 1, close - open - 1))
-                                   .split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+    for (const QString &rank :
+         QString::fromUtf8(processGroup.substr(open + 1, processGroup.size() - open - 2))
+             .split(QLatin1Char(','))) {
         bool number = false;
         ranks.insert(rank.trimmed().toInt(&number));
         if (!number)
@@ -332,8 +335,8 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
                     "name in a step, or outside the steps, differ)")
                      .arg(summary.unmatched);
     if (summary.alone > 0)
-        notes << tr("%1 communication kernel(s) of process groups of which one rank is loaded: nothing to "
-                    "match them with")
+        notes << tr("%1 communication kernel(s) of process groups with one rank to match them on (the "
+                    "others not loaded, or without communication kernels)")
                      .arg(summary.alone);
     if (clocksDisagree)
         notes << tr("waits not measured: matched collectives end %1 apart at the median, so the ranks' "

@@ -87,13 +87,23 @@ def process_group(kernel):
 
 
 def listed_ranks(group):
-    """The ranks a group's "Process Group Ranks" lists in full, else None ("[0, 1, ..., 63]", none)."""
-    if group is None or not group[1].startswith("["):
+    """The ranks a group's "Process Group Ranks" lists in full: "[0, 1, 2]" (blanks around a number
+    allowed), else None (none listed, "[0, 1, ..., 29, ...]" cut short, an empty item, a number no
+    32-bit int holds)."""
+    if group is None:
         return None
-    try:
-        ranks = {int(r) for r in group[1].strip("[]").split(",") if r.strip()}
-    except ValueError:
+    text = group[1].strip()
+    if not (text.startswith("[") and text.endswith("]")) or "[" in text[1:]:
         return None
+    ranks = set()
+    for item in text[1:-1].split(","):
+        try:
+            rank = int(item.strip())
+        except ValueError:
+            return None
+        if not -2**31 <= rank < 2**31:
+            return None
+        ranks.add(rank)
     return ranks or None
 
 
