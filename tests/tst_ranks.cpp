@@ -924,9 +924,6 @@ private slots:
         QCOMPARE(compareKinds(fromFile, oracle({trace}, {QStringLiteral("--whole-run")})), kinds);
     }
 
-    // NCCL >= 2.19 names every collective's kernel ncclDevKernel_Generic: the matched collectives (the
-    // heatmap's columns) are named by the kind the Per collective table gives them, from the Collective
-    // name arg. The MI300 rank file beside a copy of itself as rank 1.
     // Where the args name each collective's process group (AllReduce within ranks 0-3 and within 4-7,
     // SendRecv over all 8), a collective is the k-th of its name on the ranks of its group: a rank
     // waits for its own group's last, not for the other half's; each column against the oracle, the
@@ -1031,6 +1028,9 @@ private slots:
         QCOMPARE(traceCsv, grouped.toCsv().toUtf8());
     }
 
+    // NCCL >= 2.19 names every collective's kernel ncclDevKernel_Generic: the matched collectives (the
+    // heatmap's columns) are named by the kind the Per collective table gives them, from the Collective
+    // name arg. The MI300 rank file beside a copy of itself as rank 1.
     void matchedCollectivesAreNamedByKind()
     {
         const QString mi300 =
