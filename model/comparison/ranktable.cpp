@@ -419,8 +419,8 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
             }
             m_rows.push_back(row);
             auto &names = byName.emplace_back();
-            std::map<std::pair<QString, QString>, int64_t>
-                inSteps;                               // kernels of each kind (and group) in its steps
+            // kernels of each kind (and group) in its steps
+            std::map<std::pair<QString, QString>, int64_t> inSteps;
             auto message = summary.messages().begin(); // by kernel
             for (std::size_t k = 0; k < summary.kernels().size(); ++k) {
                 const RunSummary::Kernel &kernel = summary.kernels()[k];
