@@ -172,7 +172,9 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
     };
     std::vector<Matched> matchedStarts;
     std::set<std::string> matchedGroups;
-    for (const auto &[key, perMember] : byStep) {
+    for (const auto &step : byStep) {
+        const auto &key = step.first;
+        const auto &perMember = step.second; // a reference, not a binding: the lambdas below capture it
         const std::string &processGroup = key.first.second;
         const std::vector<std::size_t> &ran = processGroup.empty() ? everyMember : inGroup[processGroup];
         const std::size_t count = perMember[ran.front()].size();
