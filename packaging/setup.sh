@@ -23,6 +23,7 @@ readonly PACKAGES=(
   libisal-dev                   # ISA-L inflate for gzip traces (zlib is the fallback)
   isal                          # igzip: bench/bench_load.sh's pure ISA-L inflate, beside ours
   libsqlite3-dev                # rocpd (ROCm 7) and Nsight Systems SQLite exports
+  libiberty-dev                 # binutils' demangler, for kernel names a trace gives mangled
   python3-scipy python3-numpy   # the tests' independent oracle for the statistics
   hipcc libamdhip64-dev         # scopeline-hipbench-rocm, the AMD build of the HIP runner (ROCm 5.2)
   libgl1-mesa-dev               # OpenGL headers Qt's Gui package asks for

@@ -3,6 +3,7 @@
 // each reader takes its format's real files (tests/data) and the loader picks it for them.
 
 #include "model/formats/chromejsonreader.h"
+#include "model/formats/demangle.h"
 #include "model/formats/inflatingstreambuf.h"
 #include "model/formats/nsyssqlitereader.h"
 #include "model/formats/rocpdreader.h"
@@ -12,9 +13,12 @@
 #include "model/loading/traceloader.h"
 
 #include "testdata.h"
+#include "testprocess.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -160,6 +164,86 @@ private slots:
         const LoadResult loaded = TraceLoader::load(file);
         QVERIFY2(loaded.ok(), qPrintable(loaded.error));
         QCOMPARE(loaded.trace->format, format);
+    }
+
+    // Kernels a trace names by their mangled symbol are named by what it stands for, in every format:
+    // each such kernel's count under its readable name against a Python count of the raw events, read
+    // by binutils' c++filt. The symbol stays only where c++filt cannot read it either.
+    void mangledKernelNamesAreRead_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("unreadable");
+        // CK convolutions of 1,637 to 2,004 bytes: GCC's __cxa_demangle refuses all five
+        QTest::newRow("ROCm Kineto, CK kernels")
+            << testdata::path("public/TraceLens/tests__traces__mi300__resnet_act_checkpoint.json.gz") << 0;
+        QTest::newRow("CUDA Kineto, cuDNN's CUTLASS kernels")
+            << testdata::path(
+                   "public/HolisticTraceAnalysis/tests__data__nccl_parser_config__nccl_data.json.gz")
+            << 0;
+        // std::bfloat16_t (DF16b), and one symbol no demangler here reads (C++20's Tn)
+        QTest::newRow("ROCm Kineto, aiter and C++20")
+            << testdata::path(
+                   "public/TraceLens/tests__traces__inference__sglang_decode__sglang_Qwen3-8B_decode.json.gz")
+            << 1;
+        QTest::newRow("rocpd, ck_tile kernels ROCm left mangled")
+            << testdata::path("converted/rocpd/19_results.db") << 0;
+    }
+    void mangledKernelNamesAreRead()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, unreadable);
+        REQUIRE_TEST_DATA(file);
+        const ProcessResult oracle =
+            runProcess(QStringLiteral(SCOPELINE_PYTHON),
+                       {QStringLiteral(SCOPELINE_ORACLE_DIR "/mangled_kernels.py"), file});
+        QVERIFY2(oracle.exitCode == 0, oracle.err.constData());
+        const QJsonObject expected = QJsonDocument::fromJson(oracle.out).object();
+        QVERIFY(!expected.isEmpty());
+
+        const LoadResult loaded = TraceLoader::load(file);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+        const TraceData &trace = *loaded.trace;
+        QHash<QString, int> kernels;
+        QSet<QString> mangled;
+        for (uint32_t e = 0; e < trace.eventCount(); ++e)
+            if (trace.kind[e] == EventKind::Kernel) {
+                ++kernels[trace.qname(e)];
+                if (trace.nameOf(e).substr(0, 2) == "_Z")
+                    mangled.insert(trace.qname(e));
+            }
+        int stillMangled = 0;
+        for (auto it = expected.begin(); it != expected.end(); ++it) {
+            QCOMPARE(kernels.value(it.key()), it.value().toInt());
+            stillMangled += it.key().startsWith(QLatin1String("_Z"));
+        }
+        QCOMPARE(stillMangled, unreadable);
+        QCOMPARE(mangled.size(), unreadable);
+    }
+
+    // What the demangler is not given: text that is no symbol, and symbols past the length its stack
+    // allows. Nesting as deep as the length allows returns, read or not.
+    void demanglerBounds()
+    {
+        QCOMPARE(demangledName("ampere_sgemm_128x64_nn"), std::string());
+        QCOMPARE(demangledName("_Z"), std::string());
+        QCOMPARE(demangledName("_Z3addPfS_"), std::string("add(float*, float*)"));
+        // void f<f<…f<int>…> >()
+        auto nested = [](int depth) {
+            std::string symbol = "_Z";
+            for (int i = 0; i < depth; ++i)
+                symbol += "1fI";
+            symbol += 'i';
+            for (int i = 0; i < depth; ++i)
+                symbol += 'E';
+            return symbol + "vv";
+        };
+        const std::string read = demangledName(nested(500));
+        QCOMPARE(std::count(read.begin(), read.end(), '<'), std::ptrdiff_t(500));
+        const int deepest = int(kMaxMangledName - 5) / 4; // 4 bytes a level and 5 more
+        QVERIFY(nested(deepest).size() <= kMaxMangledName);
+        demangledName(nested(deepest)); // libiberty gives up past about 550 levels; it must not crash
+        QVERIFY(nested(deepest + 1).size() > kMaxMangledName);
+        QCOMPARE(demangledName(nested(deepest + 1)), std::string());
     }
 };
 

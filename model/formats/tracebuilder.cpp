@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/formats/tracebuilder.h"
 
+#include "model/formats/demangle.h"
 #include "model/formats/eventbatch.h"
 #include "model/tracedata/hugepages.h"
 #include "model/tracedata/sortbyruns.h"
@@ -556,6 +557,7 @@ void TraceBuilder::finish()
         deriveCorrelationFromFlows();
         classifyEvents();
     }
+    demangleGpuNames();
     detectFormat();
     if (m_data.format != TraceFormat::Jax) // only JAX writes op paths into args.name
         std::vector<uint32_t>().swap(m_data.opPath);
@@ -835,6 +837,22 @@ void TraceBuilder::classifyEvents()
                 kind = EventKind::KernelLaunch;
         }
         d.kind[e] = kind;
+    }
+}
+
+void TraceBuilder::demangleGpuNames()
+{
+    TraceData &d = m_data;
+    std::vector<uint32_t> renamed(d.strings.size(), kUnmapped); // by name id, decided once per name
+    for (uint32_t e = 0; e < d.eventCount(); ++e) {
+        if (!d.onGpu(e) || d.nameOf(e).substr(0, 2) != "_Z")
+            continue;
+        uint32_t &to = renamed[d.name[e]];
+        if (to == kUnmapped) {
+            const std::string readable = demangledName(d.nameOf(e));
+            to = readable.empty() ? d.name[e] : d.strings.intern(readable);
+        }
+        d.name[e] = to;
     }
 }
 

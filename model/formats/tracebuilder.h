@@ -114,6 +114,8 @@ private:
     void pruneEmptyTracks();
     void classifyTracks();
     void classifyEvents();
+    // GPU events named by a mangled symbol renamed by what it stands for (demangle.h).
+    void demangleGpuNames();
     // GPU activity starting or ending farther from every CPU event than the trace's own span (a minute
     // at least): a clock glitch (a kernel 16 days before its launch, or lasting years) that would stretch
     // its step and the timeline over that time. Left out and counted as skipped.

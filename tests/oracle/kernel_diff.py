@@ -90,6 +90,7 @@ def kernels(doc):
             return args["desc"] == "KernelExecution"
         return not (isinstance(name, str) and name.lower().startswith(("memcpy", "memset")))
 
+    ts.read_symbols([s for s in slices if is_gpu(s["track"])])
     return [(s["name"] if isinstance(s["name"], str) else "", s["dur"])
             for s in slices if is_gpu(s["track"]) and is_kernel(s)]
 

@@ -13,6 +13,7 @@ import decimal
 import gzip
 import json
 import re
+import subprocess
 import sys
 import zlib
 from decimal import Decimal, ROUND_HALF_UP
@@ -147,6 +148,25 @@ def gpu_tracks(events):
     return is_gpu, pnames
 
 
+MAX_SYMBOL = 4096  # longer symbols keep their mangled name
+
+
+def read_symbols(gpu_slices):
+    """Names the GPU slices that a trace names by a mangled C++ symbol ("_Z...", up to MAX_SYMBOL
+    bytes) as binutils' `c++filt --no-recurse-limit` reads the symbol (unchanged where it cannot)."""
+    symbols = sorted({s["name"] for s in gpu_slices if isinstance(s["name"], str)
+                      and s["name"].startswith("_Z") and len(s["name"]) <= MAX_SYMBOL})
+    if not symbols:
+        return
+    read = subprocess.run(["c++filt", "--no-recurse-limit"], input="\n".join(symbols) + "\n", text=True,
+                          capture_output=True, check=True).stdout.splitlines()
+    assert len(read) == len(symbols), "c++filt gave a line per name"
+    readable = dict(zip(symbols, read))
+    for s in gpu_slices:
+        if isinstance(s["name"], str):
+            s["name"] = readable.get(s["name"], s["name"])
+
+
 def chrome_events(doc):
     """(kernels, launches, graph launches, process names) of a Chrome/Kineto/JAX trace: slices as dicts
     with track/start/dur/name/cat/args/corr, in file order."""
@@ -195,6 +215,7 @@ def chrome_events(doc):
             return args["desc"] == "KernelExecution"
         return not (isinstance(name, str) and name.lower().startswith(("memcpy", "memset")))
 
+    read_symbols([s for s in slices if s["gpu"]])
     kernels = [s for s in slices if s["gpu"] and is_kernel(s)]
     kernel_corrs = {k["corr"] for k in kernels if k["corr"] is not None}
     cpu = [s for s in slices if not s["gpu"]]
