@@ -14,7 +14,7 @@ class RunSummaryFile
 public:
     static constexpr char kMagic[9] = "SCOPESUM"; // the file's first 8 bytes
     // 2: kernels carry the communication flag; 3: the launch calls' correlation ids (LaunchOrigin)
-    static constexpr uint32_t kVersion = 5;
+    static constexpr uint32_t kVersion = 6;
     static QString suffix() { return QStringLiteral(".slsum"); }
     // The pattern a folder scan collects summaries by.
     static QString fileNamePattern() { return QStringLiteral("*.slsum"); }
