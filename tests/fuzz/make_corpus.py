@@ -231,6 +231,11 @@ def edge_cases():
             b'"truncated_kernel_name":"k"}],"buffer_records":{"kernel_dispatch":[{"correlation_id":{"internal":1},'
             b'"start_timestamp":10,"end_timestamp":20,"dispatch_info":{"agent_id":{"handle":1},"kernel_id":1,'
             b'"queue_id":{"handle":3},"dispatch_id":1}}]}}]}'),
+        # kernels named by mangled C++ symbols, which the loader demangles (libiberty)
+        "mangled_kernels.json": (
+            b'[{"ph":"M","name":"process_name","pid":0,"args":{"name":"GPU 0"}},'
+            b'{"ph":"X","cat":"kernel","name":"_ZN7ck_tile6kentryILi1ENS_4PassIDF16bfEEEEvPKT_","pid":0,"tid":7,'
+            b'"ts":1,"dur":2},{"ph":"X","cat":"kernel","name":"_Z1fI1fI1fIiEEEvv","pid":0,"tid":7,"ts":4,"dur":2}]'),
         "deep_nesting.json": b'{"traceEvents":[{"args":' + b'[' * 200 + b']' * 200 + b'}]}',
         "numbers.json": b'[{"ph":"X","name":"n","pid":-1,"tid":1e300,"ts":-9223372036854775808,"dur":1.8e19}]',
     }
