@@ -551,13 +551,17 @@ void TraceBuilder::finish()
     pruneEmptyTracks();
     classifyTracks();
     if (m_data.correlation.anyId()) { // else the flows give the ids, which need the tracks' events
-        runBeside([this] { sortTrackEvents(); }, [this] { classifyEvents(); });
+        runBeside([this] { sortTrackEvents(); },
+                  [this] {
+                      classifyEvents();
+                      demangleGpuNames(); // beside the sort, which reads no name
+                  });
     } else {
         sortTrackEvents();
         deriveCorrelationFromFlows();
         classifyEvents();
+        demangleGpuNames();
     }
-    demangleGpuNames();
     detectFormat();
     if (m_data.format != TraceFormat::Jax) // only JAX writes op paths into args.name
         std::vector<uint32_t>().swap(m_data.opPath);
