@@ -556,6 +556,30 @@ private slots:
               "world sizes differ (2 in tests__data__df_index_resolver__df_index_resolver.json.gz, 16 in",
               "these are not the ranks of one job"})
             QVERIFY2(error.contains(QLatin1String(reason)), qPrintable(error));
+        // one GPU of each of two jobs (rank 0 of 8, rank 0 of 2): not repeated runs of one job
+        const QString lones = dir.filePath(QStringLiteral("lones"));
+        QVERIFY(linkRanks(lones, {m_files[0]}));
+        QVERIFY(testdata::anotherRun(
+            testdata::path("public/HolisticTraceAnalysis/tests__data__nccl_parser_config__nccl_data.json.gz"),
+            QDir(lones).filePath(QStringLiteral("nccl_data.pt.trace.json.gz"))));
+        QVERIFY(TraceFolder::scan(lones, &error).empty());
+        QVERIFY2(
+            error.contains(QStringLiteral("world sizes differ (2 in nccl_data.pt.trace.json.gz, 8 in %1)")
+                               .arg(m_files[0])) &&
+                error.contains(QLatin1String("these are not runs of one job")),
+            qPrintable(error));
+        // one GPU of a job beside a one-GPU trace without a rank
+        const QString beside = dir.filePath(QStringLiteral("beside"));
+        QVERIFY(linkRanks(beside, {m_files[0]}));
+        QVERIFY(
+            testdata::anotherRun(testdata::path("h100_runs/torch_compile/eager/run_0/trace.pt.trace.json.gz"),
+                                 QDir(beside).filePath(QStringLiteral("single.pt.trace.json.gz"))));
+        QVERIFY(TraceFolder::scan(beside, &error).empty());
+        QVERIFY2(
+            error.contains(QStringLiteral("single.pt.trace.json.gz has no rank, beside %1, rank 0 of a job "
+                                          "of 8 GPUs")
+                               .arg(m_files[0])),
+            qPrintable(error));
         // 2 of 8 ranks: one run, said to be a partial world
         const QString partial = dir.filePath(QStringLiteral("partial"));
         QVERIFY(linkRanks(partial, {m_files[2], m_files[5]}));

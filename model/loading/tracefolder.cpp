@@ -147,7 +147,10 @@ std::vector<RankInfo>::const_iterator statedWorld(const std::vector<RankInfo> &r
 
 // Why the rank files of a folder cannot be one run, every reason at once (a folder of unrelated traces
 // shows several: files without a rank, a rank twice, world sizes that differ); empty when they can.
-QString rankProblem(const QDir &dir, const QFileInfoList &traces, const std::vector<RankInfo> &ranks)
+// With lone set (no two ranks differ: copies of one GPU's file, repeated runs), why they cannot be runs
+// of one job: world sizes that differ, or a trace without a rank beside a GPU of a job.
+QString rankProblem(const QDir &dir, const QFileInfoList &traces, const std::vector<RankInfo> &ranks,
+                    bool lone = false)
 {
     const auto ranked = std::find_if(ranks.begin(), ranks.end(), [](const RankInfo &r) { return r.known(); });
     const QString aRankFile = traces[int(ranked - ranks.begin())].fileName();
@@ -172,13 +175,19 @@ QString rankProblem(const QDir &dir, const QFileInfoList &traces, const std::vec
             problems << tr("%1 is rank %2 of a world of %3").arg(name).arg(r.rank).arg(r.worldSize);
     }
     QStringList first; // files without a rank, then ranks met twice (by rank), then the world sizes
-    if (!unranked.isEmpty())
+    if (lone && !unranked.isEmpty() && stated != ranks.end() && stated->worldSize > 1)
+        first << tr("%1 %2 no rank, beside %3, rank %4 of a job of %5 GPUs")
+                     .arg(unranked.join(tr(" and ")), unranked.size() == 1 ? tr("has") : tr("have"),
+                          traces[int(stated - ranks.begin())].fileName())
+                     .arg(stated->rank)
+                     .arg(stated->worldSize);
+    else if (!lone && !unranked.isEmpty())
         first
             << (unranked.size() == 1
                     ? tr("%1 has no rank among rank files of one job (%2)").arg(unranked.front(), aRankFile)
                     : tr("%1 have no rank among rank files (%2)").arg(unranked.join(tr(" and ")), aRankFile));
     for (const auto &[rank, names] : byRank)
-        if (names.size() > 1)
+        if (!lone && names.size() > 1)
             first << tr("rank %1 %2 (%3)")
                          .arg(rank)
                          .arg(names.size() == 2 ? tr("twice") : tr("in %1 files").arg(names.size()))
@@ -186,11 +195,14 @@ QString rankProblem(const QDir &dir, const QFileInfoList &traces, const std::vec
     problems = first + problems;
     if (problems.isEmpty())
         return {};
+    const QString advice =
+        lone ? tr("these are not runs of one job: put each job's runs in a folder of their own")
+        : problems.size() > 1
+            ? tr("these are not the ranks of one job: put each run's rank files in a folder of "
+                 "their own, or open each trace alone")
+            : tr("each run's rank files go in a folder of their own");
     return tr("%1: %2; %3")
-        .arg(QDir::toNativeSeparators(dir.absolutePath()), problems.join(QStringLiteral("; ")),
-             problems.size() > 1 ? tr("these are not the ranks of one job: put each run's rank files in a "
-                                      "folder of their own, or open each trace alone")
-                                 : tr("each run's rank files go in a folder of their own"));
+        .arg(QDir::toNativeSeparators(dir.absolutePath()), problems.join(QStringLiteral("; ")), advice);
 }
 
 // Rank files of one job among a folder's traces are one run, named `name`: added to runs and taken out
@@ -200,6 +212,11 @@ bool addRankFiles(const QDir &dir, const QString &name, QFileInfoList &traces, S
 {
     const std::vector<RankInfo> ranks = ranksOf(traces, seen.notes);
     if (!severalRanks(ranks)) {
+        if (std::any_of(ranks.begin(), ranks.end(), [](const RankInfo &r) { return r.known(); })) {
+            seen.error = rankProblem(dir, traces, ranks, true);
+            if (!seen.error.isEmpty())
+                return false;
+        }
         // One GPU of a job alone in its run (or copies of its file, repeated runs): its exposed
         // communication is mostly waiting for ranks not here.
         for (int i = 0; i < traces.size(); ++i)
