@@ -1249,6 +1249,20 @@ private slots:
                        {QStringLiteral("ranks"), sideA, sideB, QStringLiteral("--fail-on"),
                         QStringLiteral("change"), QStringLiteral("--strict")});
         QVERIFY2(gate.exitCode == 0 && gate.out.contains(compared.toUtf8()), gate.out.constData());
+        // diff and steps say it before their figures, in every output
+        for (const char *command : {"diff", "steps"})
+            for (const char *format : {"text", "markdown", "json"}) {
+                const ProcessResult said = runProcess(QStringLiteral(SCOPELINE_CLI),
+                                                      {QLatin1String(command), sideA, sideB,
+                                                       QStringLiteral("--format"), QLatin1String(format)});
+                const QString text = QString::fromUtf8(said.out);
+                const qsizetype at = text.indexOf(compared);
+                QVERIFY2(said.exitCode == 0 && at >= 0, qPrintable(command + (u' ' + text)));
+                if (QLatin1String(format) != QLatin1String("json"))
+                    QVERIFY2(at < text.indexOf(QLatin1String("Step time")) ||
+                                 at < text.indexOf(QLatin1String("Kernel")),
+                             qPrintable(command + (u' ' + text)));
+            }
         // a lone rank file: its rank, compared with that rank of the whole job
         const QString lone = QDir(testdata::dlrmRun()).filePath(m_files[3]);
         const QList<LoadedRun> oneRank = load(lone), job = load(testdata::dlrmRun());

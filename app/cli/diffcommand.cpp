@@ -61,6 +61,8 @@ void printDiff(const KernelDiff &diff, const StepBreakdown &steps, const QString
     auto side = [&s](int runs, int processes) { return sideText(s, runs, processes); };
     out() << "A: " << pathA << " (" << side(s.runsA, s.processesA) << ")\nB: " << pathB << " ("
           << side(s.runsB, s.processesB) << ")\n";
+    if (!s.comparedRanks.isEmpty()) // every figure below is of those ranks
+        out() << s.comparedRanks << "\n";
     out() << printable(steps.stepLine()) << "\n";
     out() << "GPU busy" << s.perRunText() << ": A " << formatDuration(s.busyPerRunA) << ", B "
           << formatDuration(s.busyPerRunB) << " (" << relativeText(s.busyPerRunA, s.busyPerRunB) << ")\n";
@@ -98,6 +100,7 @@ void printDiffMarkdown(const KernelDiff &diff, const StepBreakdown &steps, const
     out() << "### Scopeline diff\n\n"
           << "**A** " << markdownCode(pathA) << " (" << sideText(s, s.runsA, s.processesA) << ") · **B** "
           << markdownCode(pathB) << " (" << sideText(s, s.runsB, s.processesB) << ")\n\n"
+          << (s.comparedRanks.isEmpty() ? QString() : markdownCell(s.comparedRanks) + QStringLiteral("\n\n"))
           << "**" << markdownCell(steps.stepLine()) << "**\n\n"
           << "GPU busy" << s.perRunText() << ": A " << formatDuration(s.busyPerRunA) << ", B "
           << formatDuration(s.busyPerRunB) << " (" << relativeText(s.busyPerRunA, s.busyPerRunB)
@@ -135,7 +138,8 @@ void printDiffJson(const KernelDiff &diff, const StepBreakdown &steps, const Gat
         {QStringLiteral("only_in_b"), s.onlyInB},
         {QStringLiteral("process_dependent"), s.processDependent},
         {QStringLiteral("unit"), s.byProcess ? QStringLiteral("process") : QStringLiteral("run")},
-        {QStringLiteral("caveat"), s.caveat}};
+        {QStringLiteral("caveat"), s.caveat},
+        {QStringLiteral("compared_ranks"), s.comparedRanks}};
     const QJsonObject root{
         {QStringLiteral("command"), QStringLiteral("diff")},
         {QStringLiteral("a"), side(pathA, s.runsA, s.processesA)},

@@ -26,9 +26,9 @@ QString unitsText(const StepBreakdown &steps, int candidates = 1);
 void printSteps(const StepBreakdown &steps)
 {
     out() << printable(steps.stepLine()) << "\n" << unitsText(steps) << "\n";
-    out() << tableText(StepBreakdown::cliColumns(), steps.rows());
-    if (const QString note = steps.note(); !note.isEmpty())
+    if (const QString note = steps.note(); !note.isEmpty()) // before the table, as markdown has it
         out() << note << "\n";
+    out() << tableText(StepBreakdown::cliColumns(), steps.rows());
 }
 
 // candidates: how many comparisons against one baseline are judged together.
