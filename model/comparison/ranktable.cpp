@@ -357,6 +357,8 @@ RunCollectives matchCollectives(int side, const std::vector<const LoadedRun *> &
 RankTable::RankTable(const QList<LoadedRun> &a, const QList<LoadedRun> &b, const Options &options)
     : m_options(options), m_stepScope(stepScopeFor(options.stepScope, a, b))
 {
+    if (!a.isEmpty() && !b.isEmpty())
+        m_compared = ComparedRanks::of(a, b);
     addSide(0, a);
     addSide(1, b);
     if (!a.isEmpty() && !b.isEmpty())
@@ -442,8 +444,12 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
                 // differ
                 const std::pair<QString, QString> kindInGroup{
                     kind, QString::fromUtf8(processGroup.data(), qsizetype(processGroup.size()))};
+                // a kind's figures are of its kernels in the steps, as its count per step, and of the
+                // ranks compared
+                if (!m_compared.counts(row.rank))
+                    continue;
                 inSteps[kindInGroup] += stepOf[k] >= 0;
-                if (stepOf[k] < 0) // a kind's figures are of its kernels in the steps, as its count per step
+                if (stepOf[k] < 0)
                     continue;
                 Kind &figures = kinds[kindInGroup];
                 figures.durations[{std::size_t(&group - groups.data()), row.rank}].push_back(
@@ -516,9 +522,8 @@ void RankTable::compare()
         origins[row.side].push_back(row.origin);
     }
     const Replication replication(origins[0], origins[1]);
-    const ComparedRanks compared = ComparedRanks::of(origins[0], origins[1]);
+    const ComparedRanks &compared = m_compared;
     m_caveat = replication.caveat(!compared.all);
-    m_comparedNote = compared.note();
     // Per side, what is compared -> a value per entry (NaN: none there): its step time, its run's
     // slowest rank's, and for each rank its own; then one value per unit.
     std::vector<QString> order = {tr("mean over ranks"), tr("slowest rank")};
@@ -978,8 +983,8 @@ QStringList RankTable::notes() const
     for (const RunCollectives &c : m_collectives)
         lines << note(c);
     lines << m_loneNotes;
-    if (!m_comparedNote.isEmpty())
-        lines << m_comparedNote;
+    if (!m_compared.note().isEmpty())
+        lines << m_compared.note();
     return lines;
 }
 

@@ -115,7 +115,8 @@ public:
     // Several candidates against one baseline (a table each), judged together: their means over ranks
     // one Holm family, their slowest ranks and ranks another, as VariantSteps judges steps and parts.
     static void judgeTogether(const std::vector<RankTable *> &tables);
-    // Per side and kind of collective, over the ranks of every run.
+    // Per side and kind of collective, over the ranks of every run; with B, over the ranks compared
+    // (ComparedRanks), as A against B is.
     const std::vector<CollectiveRow> &collectiveKinds() const { return m_kinds; }
 
     static const std::vector<TableColumn<RankRow>> &columns();
@@ -145,7 +146,7 @@ private:
     std::vector<RankComparisonRow> m_comparison;
     std::vector<CollectiveRow> m_kinds;
     QString m_caveat;       // Replication::caveat
-    QString m_comparedNote; // ComparedRanks::note
+    ComparedRanks m_compared; // the GPUs A and B are compared on (all without B)
     QStringList m_loneNotes; // what the profiles of runs of one GPU lost
 };
 
