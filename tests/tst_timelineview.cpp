@@ -601,6 +601,48 @@ private slots:
         QCOMPARE(cutAtTheTop(view, m_jax), 0);
     }
 
+    // A kernel picked in the table whose stream is scrolled out of view (DLRM's NCCL kernels run on a
+    // stream of their own) is brought into view by row as well as by time: its calls had stayed out of
+    // sight, and picking it had seemed to do nothing.
+    void highlightedKernelsRowIsScrolledTo()
+    {
+        REQUIRE_TEST_DATA(testdata::dlrmRun());
+        const QList<LoadedRun> ranks = LoadedRun::loadAll(TraceFolder::scan(testdata::dlrmRun()));
+        QCOMPARE(ranks.size(), 8);
+        const LoadedRun &run = ranks[0];
+        const TraceData &t = *run.trace;
+        TimelineView view;
+        QVERIFY(showRun(view, run, QSize(1200, 150)));
+        const auto shownCalls = [&](const QString &name) {
+            int shown = 0;
+            for (uint32_t k : run.analysis->kernels())
+                if (t.qname(k) == name)
+                    if (const QRect r = view.eventRect(k); r.isValid() && r.top() >= view.plotRect().top() &&
+                                                           r.bottom() <= view.plotRect().bottom() &&
+                                                           r.right() >= view.plotRect().left() &&
+                                                           r.left() <= view.plotRect().right())
+                        ++shown;
+            return shown;
+        };
+        const QString allReduce =
+            QStringLiteral("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)");
+        QCOMPARE(shownCalls(allReduce), 0); // its stream below the rows in view, at this height
+        const int64_t start = view.visibleStart(), end = view.visibleEnd();
+        view.setHighlightedKernels({allReduce});
+        QVERIFY(view.revealHighlighted());
+        QVERIFY2(shownCalls(allReduce) > 0, qPrintable(QString::number(view.verticalScroll())));
+        QCOMPARE(view.visibleStart(), start); // its calls were in the time shown: the time is kept
+        QCOMPARE(view.visibleEnd(), end);
+        // and stays in view as the view shrinks (the window laid out after a kernel was picked)
+        view.resize(1200, 100);
+        QVERIFY2(shownCalls(allReduce) > 0, qPrintable(QString::number(view.verticalScroll())));
+        // a kernel on the rows in view keeps them where they are
+        const int scroll = view.verticalScroll();
+        view.setHighlightedKernels({allReduce});
+        QVERIFY(view.revealHighlighted());
+        QCOMPARE(view.verticalScroll(), scroll);
+    }
+
     // Scrolled down to the GPU streams, a short view starts at a lane's top: no lane is cut through
     // by the top of the view (its slices half drawn), whatever the height.
     void opensAtALaneTop()

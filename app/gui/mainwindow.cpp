@@ -230,6 +230,8 @@ void MainWindow::createViews()
         // a call of it in view: A's, which B follows under Lock zoom; B's own when unlocked or A has none
         if (!m_timeline->viewA()->revealHighlighted() || !m_timeline->zoomLocked())
             m_timeline->viewB()->revealHighlighted();
+        else
+            m_timeline->viewB()->scrollToHighlightedRow(); // B's rows are its own under Lock zoom
     });
     connect(m_diffView->stepView(), &StepBreakdownView::selectedGapsChanged, this, &MainWindow::showStepGaps);
     connect(m_diffView->stepView()->stepChart(), &StepTimeChart::stepClicked, this, &MainWindow::showStep);

@@ -40,7 +40,7 @@ public:
     // A scroll of the user's: from now on the view stays where they put it.
     void scrollTo(int value)
     {
-        keepGpuInView = false;
+        keepGpuInView = followHighlight = false;
         vbar->setValue(value);
     }
     int gpuScrollTarget(int viewport) const;
@@ -70,6 +70,8 @@ public:
     // Until the user scrolls, rows taller than the view are scrolled so that the GPU streams (and the
     // CPU rows just above them, the launching threads) are in view: they are what the view is for.
     bool keepGpuInView = true;
+    // From a highlighted kernel's row scrolled to until the user scrolls: that row, whatever the height.
+    bool followHighlight = false;
     bool showEmptyRows = false;
     TimelineGeometry geometry;
 };
@@ -126,6 +128,8 @@ void TimelineView::Private::updateScrollBar()
         state.setWidth(width);
         geometry.valid = false;
     }
+    if ((keepGpuInView || followHighlight) && !highlightedName.empty())
+        q->scrollToHighlightedRow(); // a kernel picked before the rows had their room, or they shrank
 }
 
 int TimelineView::Private::gpuScrollTarget(int viewport) const
@@ -203,7 +207,8 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent), d(std::make_uniqu
     d->theme = TimelineTheme::fromPalette(palette());
     d->vbar = new QScrollBar(Qt::Vertical, this);
     d->vbar->hide();
-    connect(d->vbar, &QScrollBar::actionTriggered, this, [this] { d->keepGpuInView = false; });
+    connect(d->vbar, &QScrollBar::actionTriggered, this,
+            [this] { d->keepGpuInView = d->followHighlight = false; });
     connect(d->vbar, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
     connect(&d->state, &TimelineViewState::visibleRangeChanged, this, [this](int64_t start, int64_t end) {
         d->hideEmptyRows();
@@ -232,6 +237,7 @@ void TimelineView::setRun(const LoadedRun &run, std::shared_ptr<const TimelineLa
 {
     d->run = run;
     d->keepGpuInView = true;
+    d->followHighlight = false;
     d->build(std::move(layout));
     update();
 }
@@ -239,6 +245,7 @@ void TimelineView::setRun(const LoadedRun &run, std::shared_ptr<const TimelineLa
 void TimelineView::setHighlightedKernels(const QStringList &names)
 {
     d->highlightedName.clear();
+    d->followHighlight = false; // until revealHighlighted() finds the new kernels' row
     if (d->run.trace && !names.isEmpty()) {
         const TraceData &t = *d->run.trace;
         d->highlightedName.assign(t.strings.size(), false);
@@ -269,8 +276,10 @@ bool TimelineView::revealHighlighted()
     for (uint32_t k : d->run.analysis->kernels()) {
         if (!d->highlightedName[t.name[k]])
             continue;
-        if (t.start[k] < end && t.start[k] + t.duration[k] > start)
-            return true; // one is in view already
+        if (t.start[k] < end && t.start[k] + t.duration[k] > start) {
+            scrollToHighlightedRow(); // its time is in view; its row may not be
+            return true;
+        }
         if (first < 0)
             first = k;
     }
@@ -279,7 +288,35 @@ bool TimelineView::revealHighlighted()
     const std::size_t k = std::size_t(first);
     const int64_t span = std::max(end - start, 2 * t.duration[k]), middle = t.start[k] + t.duration[k] / 2;
     setVisibleRange(middle - span / 2, middle - span / 2 + span);
+    scrollToHighlightedRow();
     return true;
+}
+
+void TimelineView::scrollToHighlightedRow()
+{
+    if (d->highlightedName.empty() || !d->run.trace || !d->run.analysis || !d->vbar->isVisible())
+        return;
+    const TraceData &t = *d->run.trace;
+    const QRect plot = plotRect();
+    const int64_t start = visibleStart(), end = visibleEnd();
+    QRect first;
+    for (uint32_t k : d->run.analysis->kernels()) {
+        if (!d->highlightedName[t.name[k]] || t.start[k] >= end || t.start[k] + t.duration[k] <= start)
+            continue;
+        const QRect r = eventRect(k); // none where its row is not drawn (a folded process)
+        if (!r.isValid())
+            continue;
+        if (r.top() >= plot.top() && r.bottom() <= plot.bottom())
+            return; // one is in view already
+        if (first.isNull())
+            first = r;
+    }
+    if (first.isNull())
+        return;
+    // a stream of their own, below or above the rows shown (DLRM's NCCL stream)
+    d->keepGpuInView = false;
+    d->followHighlight = true;
+    d->vbar->setValue(d->scroll() + first.center().y() - plot.center().y());
 }
 
 int TimelineView::highlightCount() const

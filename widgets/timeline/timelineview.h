@@ -41,8 +41,11 @@ public:
     void setHighlightedKernels(const QStringList &names);
     bool hasHighlight() const;
     // Whether the run has a call of the highlighted kernels; when none is in view, the first is
-    // brought to the middle (the span kept, unless the call is longer).
+    // brought to the middle (the span kept, unless the call is longer), and its row scrolled to.
     bool revealHighlighted();
+    // Rows only: where no call of the highlighted kernels in the time shown is on a row in view, the
+    // first one's row is scrolled to the middle (a pair's B under Lock zoom, which follows A's time).
+    void scrollToHighlightedRow();
     // Highlight rectangles in the last painted frame (merged per pixel column), for tests.
     int highlightCount() const;
     // Highlights these time ranges ([start, end) in trace ns) across the GPU streams, e.g. the idle
