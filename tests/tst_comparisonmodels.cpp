@@ -243,10 +243,10 @@ private slots:
                              .toDouble(),
                          row.runLevelHolm);
             } else {
-                QCOMPARE(change.data().toString(), QString());
-                // not tested: blank, like the change beside it
+                QCOMPARE(change.data().toString(), QStringLiteral("–"));
+                // not tested: no value, like the change beside it
                 QCOMPARE(model.index(r, ComparisonTableModel::column("run_level_p")).data().toString(),
-                         QString());
+                         QStringLiteral("–"));
             }
         }
         proxy.sort(ComparisonTableModel::column("mwu_p"));
@@ -323,7 +323,8 @@ private slots:
                  qPrintable(median));
         // its per-sample test is not shown beside the run-level verdict; a run pair's is
         QVERIFY(std::isnan(raw(model, pooled, ComparisonTableModel::column("mwu_p"))));
-        QCOMPARE(model.index(pooled, ComparisonTableModel::column("mwu_p")).data().toString(), QString());
+        QCOMPARE(model.index(pooled, ComparisonTableModel::column("mwu_p")).data().toString(),
+                 QStringLiteral("–"));
         const int pair = findRow(model, QStringLiteral("attn_q_k"), QStringLiteral("1"));
         const QString p = model.index(pair, ComparisonTableModel::column("mwu_p")).data().toString();
         QCOMPARE(p, formatPValue(raw(model, pair, ComparisonTableModel::column("mwu_p"))));
@@ -563,8 +564,9 @@ private slots:
               ComparisonTableModel::column("hl_shift_ns"), ComparisonTableModel::column("hl_ci_low_ns"),
               ComparisonTableModel::column("rel_change_median"),
               ComparisonTableModel::column("cliffs_delta")})
-            QCOMPARE(model.index(row, column).data().toString(), QString());
-        QVERIFY(!model.index(row, ComparisonTableModel::column("median_b_ns")).data().toString().isEmpty());
+            QCOMPARE(model.index(row, column).data().toString(), QStringLiteral("–"));
+        QVERIFY(model.index(row, ComparisonTableModel::column("median_b_ns")).data().toString() !=
+                QStringLiteral("–"));
         // The other scope is on both sides and compared as usual.
         const int mlp = findRow(model, QStringLiteral("mlp"), QStringLiteral("1"));
         QVERIFY(!model.index(mlp, ComparisonTableModel::column("mwu_p")).data().toString().isEmpty());

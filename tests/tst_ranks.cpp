@@ -1298,6 +1298,21 @@ private slots:
         QCOMPARE(row(QStringLiteral("rank 3")).meanA, row(QStringLiteral("rank 3")).meanB);
         QCOMPARE(row(QStringLiteral("mean over ranks")).delta, 0.0);
         QCOMPARE(StepBreakdown(oneRank, job).row(StepPart::Step).delta, 0.0);
+        // the Ranks tab says what a lone rank is (it had been left blank): alone, and what its profile
+        // lost, rank 3's launch calls; a run of the whole job has none of it
+        const RankTable alone(oneRank, {}, {});
+        const RankRow &rank3 = alone.rows().front();
+        const QString said = alone.aloneNote(0, rank3.run);
+        QVERIFY2(said.startsWith(QLatin1String("Rank 3 of a job of 8 GPUs, alone here: no other rank to wait "
+                                               "for at its collectives")),
+                 qPrintable(said));
+        QVERIFY(rank3.unlaunchedNs > 0);
+        QVERIFY2(
+            said.contains(QStringLiteral("(a mean of %1 of GPU time a step): the profiler lost their calls")
+                              .arg(formatDuration(rank3.unlaunchedNs))),
+            qPrintable(said));
+        const RankTable whole(job, {}, {});
+        QVERIFY(whole.aloneNote(0, whole.rows().front().run).isEmpty());
         // two lone ranks of one job, no GPU in common: each side whole, with the caveat
         const QList<LoadedRun> otherRank = load(QDir(testdata::dlrmRun()).filePath(m_files[4]));
         QVERIFY(ComparedRanks::of(oneRank, otherRank).all);

@@ -226,7 +226,7 @@ private slots:
             QCOMPARE(csv[0].split(QLatin1Char(','))[c], columns[std::size_t(c)].csvKey);
             for (int r = 0; r < kStepParts; ++r) {
                 const StepRow &row = reference.rows()[std::size_t(r)];
-                QCOMPARE(model->index(r, c).data().toString(), columns[std::size_t(c)].display(row));
+                QCOMPARE(model->index(r, c).data().toString(), columns[std::size_t(c)].shown(row));
                 QCOMPARE(csvValue(model->index(r, c).data(ColumnTableModel<StepRow>::RawValueRole)),
                          csv[r + 1].split(QLatin1Char(','))[c]);
             }

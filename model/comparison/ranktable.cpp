@@ -468,11 +468,9 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
         if (group.size() >= 2)
             m_collectives.push_back(matchCollectives(side, group, byName, rankStepKeys, &m_rows[first]));
         else if (m_rows.back().unlaunchedNs > 0) // a GPU alone: what its profile lost, as a job's say it
-            m_loneNotes
-                << tr("%1 %2: kernels without a launch call in the trace ran during the steps and "
-                      "count in none (a mean of %3 of GPU time a step): the profiler lost their calls")
-                       .arg(side == 0 ? QStringLiteral("A") : QStringLiteral("B"), group.front()->run.label(),
-                            formatDuration(m_rows.back().unlaunchedNs));
+            m_loneNotes << QStringLiteral("%1 %2: %3")
+                               .arg(side == 0 ? QStringLiteral("A") : QStringLiteral("B"),
+                                    group.front()->run.label(), lostLaunchesText(m_rows.back().unlaunchedNs));
     }
     for (const auto &[kind, k] : kinds) {
         if (k.durations.empty()) // its kernels all outside the steps
@@ -975,6 +973,34 @@ QString RankTable::note(const RunCollectives &c, const QString &sideName) const
     if (!c.note.isEmpty())
         line += QStringLiteral("; ") + c.note;
     return line;
+}
+
+QString RankTable::lostLaunchesText(double nsPerStep)
+{
+    return tr("kernels without a launch call in the trace ran during the steps and count in none (a mean of "
+              "%1 of GPU time a step): the profiler lost their calls")
+        .arg(formatDuration(nsPerStep));
+}
+
+QString RankTable::aloneNote(int side, const QString &run) const
+{
+    const RankRow *alone = nullptr;
+    for (const RankRow &row : m_rows)
+        if (row.side == side && row.run == run) {
+            if (alone)
+                return {}; // a run of several GPUs
+            alone = &row;
+        }
+    if (!alone || alone->rank < 0 || alone->origin.worldSize < 2)
+        return {};
+    QString text =
+        tr("Rank %1 of a job of %2 GPUs, alone here: no other rank to wait for at its collectives, "
+           "so its exposed communication includes waiting for the ranks not here")
+            .arg(alone->rank)
+            .arg(alone->origin.worldSize);
+    if (alone->unlaunchedNs > 0)
+        text += QStringLiteral("; ") + lostLaunchesText(alone->unlaunchedNs);
+    return text;
 }
 
 QStringList RankTable::notes() const

@@ -131,11 +131,15 @@ public:
     QStringList notes() const;
     // sideName: how the run's side is named ("A", "B" when empty; a variant's label).
     QString note(const RunCollectives &run, const QString &sideName = {}) const;
+    // What holds for a run of one rank of a job (a lone rank file): no collective to match, its exposed
+    // communication waiting for ranks not here, what its profile lost; empty for other runs.
+    QString aloneNote(int side, const QString &run) const;
     // What A against B does not measure (Replication::caveat: runs of different numbers of ranks, one
     // process a side), as steps says it; else empty. Not among notes(): it is said with A against B.
     const QString &caveat() const { return m_caveat; }
 
 private:
+    static QString lostLaunchesText(double nsPerStep);
     void addSide(int side, const QList<LoadedRun> &runs);
     void compare();
 

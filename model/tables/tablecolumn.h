@@ -50,6 +50,12 @@ template <typename Row> struct TableColumn
             return {};
         return format ? format(raw) : raw.toString();
     }
+    // The cell as every table shows it (window, CLI, markdown, HTML): display(), "–" for no value.
+    QString shown(const Row &row) const
+    {
+        QString text = display(row);
+        return text.isEmpty() ? QStringLiteral("–") : text;
+    }
 };
 
 // The columns named by `keys`, in that order: a view's subset of the table. A key not in the list is
@@ -133,10 +139,8 @@ QString tableText(const std::vector<TableColumn<Row>> &columns, const std::vecto
     std::vector<int> widths(columns.size());
     for (std::size_t c = 0; c < columns.size(); ++c) {
         QStringList texts;
-        for (std::size_t r = 0; r < count; ++r) {
-            const QString text = columns[c].display(rows[r]);
-            texts << (text.isEmpty() ? QStringLiteral("–") : printable(text));
-        }
+        for (std::size_t r = 0; r < count; ++r)
+            texts << printable(columns[c].shown(rows[r]));
         // a 319-character scope name had widened every row to 470 columns: long names are shortened,
         // told apart, each name once (a scope stands on its pooled row and its run pairs')
         if (!whole && c + 1 < columns.size() && std::any_of(texts.begin(), texts.end(), [](const QString &t) {
@@ -253,10 +257,8 @@ QString tableMarkdown(const std::vector<TableColumn<Row>> &columns, const std::v
                    rules.join(QStringLiteral(" | ")) + QStringLiteral(" |\n");
     for (std::size_t r = 0; r < count; ++r) {
         QStringList cells;
-        for (const TableColumn<Row> &c : columns) {
-            const QString cell = c.display(rows[r]);
-            cells << (cell.isEmpty() ? QStringLiteral("–") : markdownCell(cell));
-        }
+        for (const TableColumn<Row> &c : columns)
+            cells << markdownCell(c.shown(rows[r]));
         text += QStringLiteral("| ") + cells.join(QStringLiteral(" | ")) + QStringLiteral(" |\n");
     }
     return text;

@@ -225,8 +225,10 @@ void RanksView::showOverview(int index)
     // what the picked run's ranks did, per step of which scope
     const QString scope =
         m_table && !m_table->stepScope().isEmpty() ? m_table->stepScope() : tr("the whole run");
-    QString notes = collectives ? tr("Per step of %1. ").arg(scope) + m_table->note(*collectives)
-                    : m_table   ? QString()
+    const QString alone = m_table && !collectives ? m_table->aloneNote(side, name) : QString();
+    QString notes = collectives        ? tr("Per step of %1. ").arg(scope) + m_table->note(*collectives)
+                    : !alone.isEmpty() ? tr("Per step of %1. ").arg(scope) + alone + QLatin1Char('.')
+                    : m_table          ? QString()
                               : tr("No run of several GPUs: open a folder of one job's rank files (one trace "
                                    "per GPU, with Kineto's distributedInfo or rank_N in the file names).");
     // beside the picked run, what holds for every row of A against B

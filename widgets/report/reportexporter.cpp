@@ -165,9 +165,9 @@ QString resultTable(
             QString cssClass = cellClass ? cellClass(column, row) : QString();
             if (cssClass.isEmpty() && column.value(row).typeId() != QMetaType::QString)
                 cssClass = QStringLiteral("num");
-            const QString text = column.display(row);
-            html += (cssClass.isEmpty() ? QStringLiteral("<td>") : QStringLiteral("<td class='%1'>").arg(cssClass)) +
-                    esc(text.isEmpty() ? QStringLiteral("–") : text) + QStringLiteral("</td>");
+            html += (cssClass.isEmpty() ? QStringLiteral("<td>")
+                                        : QStringLiteral("<td class='%1'>").arg(cssClass)) +
+                    esc(column.shown(row)) + QStringLiteral("</td>");
         }
         html += QStringLiteral("</tr>\n");
     }

@@ -46,7 +46,7 @@ public:
         const Row &row = m_rows[std::size_t(index.row())];
         switch (role) {
         case Qt::DisplayRole:
-            return column.display(row);
+            return column.shown(row);
         case Qt::ToolTipRole: // a text the view may elide reads whole here, above what its column is
             return column.cliWidth < 0 ? column.display(row) + QLatin1Char('\n') + column.tooltip
                                        : column.tooltip;

@@ -200,7 +200,7 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         if (column == m_runColumn)
             return runText(r);
-        return m_columns[std::size_t(column)].display(r);
+        return m_columns[std::size_t(column)].shown(r);
     case RawValueRole: // the verdict sorts by what it says, not by its words; run pairs by number, "all" last
         if (isVerdict)
             return int(r.verdict(m_alpha, m_threshold));

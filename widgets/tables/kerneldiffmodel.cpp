@@ -185,7 +185,7 @@ QVariant KernelDiffModel::data(const QModelIndex &index, int role) const
     const bool isVerdict = key == QLatin1String("verdict");
     switch (role) {
     case Qt::DisplayRole:
-        return key == QLatin1String("kernel") ? m_names[index.row()] : column.display(r);
+        return key == QLatin1String("kernel") ? m_names[index.row()] : column.shown(r);
     case RawValueRole: // the verdict sorts by what it says, not by its words
         return isVerdict ? QVariant(int(r.verdict)) : column.value(r);
     case VerdictRole:
