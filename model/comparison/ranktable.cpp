@@ -385,7 +385,9 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
     struct Kind
     {
         std::map<std::pair<std::size_t, int>, std::vector<double>> durations;
-        std::vector<double> perStep, algbw, busbw;
+        std::vector<double> perStep;
+        // bytes and time of its kernels with sizes, for the bandwidths (bus bytes: bytes × bus factor)
+        double bytes = 0, bytesNs = 0, busBytes = 0, busNs = 0;
     };
     std::map<std::pair<QString, QString>, Kind> kinds; // by kind and process group
     for (const std::vector<const LoadedRun *> &group : groups) {
@@ -455,10 +457,12 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
                 figures.durations[{std::size_t(&group - groups.data()), row.rank}].push_back(
                     double(kernel.duration));
                 if (args && args->bytes > 0 && kernel.duration > 0) {
-                    const double algbw = double(args->bytes) / double(kernel.duration); // bytes/ns = GB/s
-                    figures.algbw.push_back(algbw);
-                    if (const double factor = busFactor(kind, args->groupSize); !std::isnan(factor))
-                        figures.busbw.push_back(algbw * factor);
+                    figures.bytes += double(args->bytes);
+                    figures.bytesNs += double(kernel.duration);
+                    if (const double factor = busFactor(kind, args->groupSize); !std::isnan(factor)) {
+                        figures.busBytes += double(args->bytes) * factor;
+                        figures.busNs += double(kernel.duration);
+                    }
                 }
             }
             if (row.steps > 0)
@@ -496,10 +500,12 @@ void RankTable::addSide(int side, const QList<LoadedRun> &runs)
         std::sort(row.longestOn.begin(), row.longestOn.end());
         row.longestOn.erase(std::unique(row.longestOn.begin(), row.longestOn.end()), row.longestOn.end());
         row.medianNs = stats::median(all);
-        if (!k.algbw.empty())
-            row.algbwGBps = stats::median(k.algbw);
-        if (!k.busbw.empty())
-            row.busbwGBps = stats::median(k.busbw);
+        // time-weighted (bytes per ns = GB/s): messages of two sizes give the bandwidth they moved at
+        // together; a median of the kernels' had fallen between the two, matching no kernel
+        if (k.bytesNs > 0)
+            row.algbwGBps = k.bytes / k.bytesNs;
+        if (k.busNs > 0)
+            row.busbwGBps = k.busBytes / k.busNs;
         m_kinds.push_back(row);
     }
 }
@@ -891,16 +897,16 @@ const std::vector<TableColumn<CollectiveRow>> &RankTable::collectiveColumns()
           8},
         C{QStringLiteral("algbw_gbps"),
           tr("Alg GB/s"),
-          tr("Median algorithm bandwidth of its kernels: message bytes (the args' larger of In/Out msg "
-             "nelems × "
-             "dtype) over duration; empty when the trace gives no sizes"),
+          tr("Algorithm bandwidth of its kernels: their message bytes (the args' larger of In/Out msg "
+             "nelems × dtype) over their time, summed over the kernels with sizes; empty when the trace "
+             "gives none"),
           number(&CollectiveRow::algbwGBps),
           cell::count,
           {},
           9},
         C{QStringLiteral("busbw_gbps"),
           tr("Bus GB/s"),
-          tr("Median bus bandwidth: algorithm bandwidth × 2(n−1)/n for all-reduce, (n−1)/n for all-gather, "
+          tr("Bus bandwidth: the same of the bytes × 2(n−1)/n for all-reduce, (n−1)/n for all-gather, "
              "reduce-scatter and all-to-all, × 1 otherwise (nccl-tests), n the args' Group size"),
           number(&CollectiveRow::busbwGBps),
           cell::count,

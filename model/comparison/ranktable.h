@@ -72,9 +72,9 @@ struct CollectiveRow
     double rankMedianMinNs = RankRow::kUnset;  // the shortest median duration of a rank
     double rankMedianMaxNs = RankRow::kUnset;  // the longest
     std::vector<int> longestOn; // the ranks whose median is the longest (they waited, not the straggler)
-    // Where the args give message sizes: the median algorithm and bus bandwidth (GB/s) of its kernels,
-    // nccl-tests' convention (bus = algorithm × 2(n−1)/n for all-reduce, (n−1)/n for all-gather,
-    // reduce-scatter and all-to-all, × 1 otherwise; n the group's size).
+    // Where the args give message sizes: the algorithm and bus bandwidth (GB/s) of its kernels, bytes
+    // over time summed over them, nccl-tests' convention (bus = algorithm × 2(n−1)/n for all-reduce,
+    // (n−1)/n for all-gather, reduce-scatter and all-to-all, × 1 otherwise; n the group's size).
     double algbwGBps = RankRow::kUnset, busbwGBps = RankRow::kUnset;
 };
 

@@ -32,9 +32,10 @@ Definitions
   their durations; rank_median_min_ns / rank_median_max_ns = the least / greatest of the ranks'
   medians, longest_on the rank of the greatest, or the ranks that tie for it ("3, 6"; None without
   ranks). Where a kernel's args give "In msg nelems"/"Out msg nelems" and a known "dtype": bytes = the larger count x the dtype's size,
-  algbw = bytes / duration (bytes per ns = GB/s), busbw = algbw x 2(n-1)/n (allreduce*), (n-1)/n
-  (*allgather*, *reducescatter*, alltoall*: PyTorch's _allgather_base and *_coalesced too), 1 otherwise, n = "Group size"; algbw_gbps / busbw_gbps
-  the medians over the kind's kernels.
+  algbw_gbps = the sum of bytes / the sum of durations over the kind's kernels with sizes (bytes per ns =
+  GB/s: time-weighted, so that messages of two sizes give the bandwidth they moved at together, not a
+  median between them), busbw_gbps the same of bytes x 2(n-1)/n (allreduce*), (n-1)/n (*allgather*,
+  *reducescatter*, alltoall*: PyTorch's _allgather_base and *_coalesced too), 1 otherwise, n = "Group size".
 
 Usage: ranks.py (--step SCOPE | --whole-run) SIDE [SIDE]. Prints one JSON document.
 """
@@ -57,14 +58,14 @@ DTYPE_BYTES = {"Double": 8, "Long": 8, "ComplexFloat": 8, "Float": 4, "Int": 4, 
                "Float8_e4m3fnuz": 1, "Float8_e5m2fnuz": 1}
 
 
-def bandwidths(kernel, kind):
-    """(algbw, busbw) in GB/s of a communication kernel whose args give its message, else (None, None)."""
+def message(kernel, kind):
+    """(bytes, bus factor) of a communication kernel whose args give its message, else (None, None); the
+    factor None where its group's size is needed and not given."""
     a = kernel.get("args") or {}
     count = max(int(a.get("In msg nelems", 0) or 0), int(a.get("Out msg nelems", 0) or 0))
     size = DTYPE_BYTES.get(a.get("dtype"), 0)
     if count <= 0 or size <= 0 or kernel["dur"] <= 0:
         return None, None
-    alg = count * size / kernel["dur"]
     key = kind.lower().replace("_", "").replace("-", "")
     n = int(a.get("Group size", 0) or 0)
     # PyTorch's variants too: allreduce_coalesced, _allgather_base, reduce_scatter_tensor_coalesced
@@ -74,7 +75,7 @@ def bandwidths(kernel, kind):
         factor = (n - 1) / n if n > 0 else None
     else:
         factor = 1
-    return alg, None if factor is None else alg * factor
+    return count * size, factor
 
 
 def process_group(kernel):
@@ -149,16 +150,16 @@ def side_rows(side, path, scope):
                 if sb.is_communication(k):
                     group = process_group(k)
                     key = (sb.collective_kind(k), " ".join(group) if group else "")
-                    kind = kinds.setdefault(key, dict(per_step=[], durations={}, alg=[], bus=[]))
+                    kind = kinds.setdefault(key, dict(per_step=[], durations={}, alg=[0, 0], bus=[0, 0]))
                     counts[key] = counts.get(key, 0) + (id(k) in in_step)
                     if id(k) not in in_step:  # a kind's figures are of its kernels in the steps
                         continue
                     kind["durations"].setdefault((name, rank), []).append(k["dur"])
-                    alg, bus = bandwidths(k, sb.collective_kind(k))
-                    if alg is not None:
-                        kind["alg"].append(alg)
-                    if bus is not None:
-                        kind["bus"].append(bus)
+                    size, factor = message(k, sb.collective_kind(k))  # [bytes, ns] summed
+                    if size is not None:
+                        kind["alg"] = [kind["alg"][0] + size, kind["alg"][1] + k["dur"]]
+                    if factor is not None:
+                        kind["bus"] = [kind["bus"][0] + size * factor, kind["bus"][1] + k["dur"]]
             if n:
                 for kind, c in counts.items():
                     kinds[kind]["per_step"].append(c / n)
@@ -215,8 +216,8 @@ def side_rows(side, path, scope):
                               median_ns=median([d for ds in k["durations"].values() for d in ds]),
                               rank_median_min_ns=min(m[0] for m in medians), rank_median_max_ns=longest,
                               longest_on=", ".join(map(str, longest_on)) or None,
-                              algbw_gbps=median(k["alg"]) if k["alg"] else None,
-                              busbw_gbps=median(k["bus"]) if k["bus"] else None))
+                              algbw_gbps=k["alg"][0] / k["alg"][1] if k["alg"][1] else None,
+                              busbw_gbps=k["bus"][0] / k["bus"][1] if k["bus"][1] else None))
     return rows, runs, kind_rows
 
 
