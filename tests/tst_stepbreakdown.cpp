@@ -588,6 +588,45 @@ private slots:
         QVERIFY(steps.row(StepPart::Step).delta < 0); // the figure is still there
     }
 
+    // A step far longer than its side's others (reduce-overhead's run_2 ProfilerStep#3: 13 ms against
+    // 1.1 ms, a host stall) is said beside the mean per step that counts it in full; each side's steps
+    // from the oracle's reading of the raw events, the longest and the median among them.
+    void farLongerStepIsSaid()
+    {
+        const QString a = kTorch + QStringLiteral("/eager"), b = kTorch + QStringLiteral("/reduce_overhead");
+        const StepBreakdown steps(load(a), load(b));
+        const QJsonObject expected = oracle({a, b}, QStringLiteral("ProfilerStep"));
+        for (const char *side : {"a", "b"}) {
+            std::vector<double> all;
+            QString longestRun;
+            double longest = 0, number = -1;
+            for (const QJsonValue &run : expected[QStringLiteral("sides")][QLatin1String(side)].toArray())
+                for (const QJsonValue &step : run[QStringLiteral("steps")].toArray()) {
+                    all.push_back(step[QStringLiteral("step")].toDouble());
+                    if (all.back() > longest) {
+                        longest = all.back();
+                        longestRun = run[QStringLiteral("run")].toString();
+                        number = step[QStringLiteral("number")].toDouble();
+                    }
+                }
+            QVERIFY(all.size() >= 5);
+            std::sort(all.begin(), all.end());
+            const double median =
+                all.size() % 2 ? all[all.size() / 2] : (all[all.size() / 2 - 1] + all[all.size() / 2]) / 2;
+            const QString said =
+                QStringLiteral("%1: one step far longer than the others, %2's ProfilerStep#%3, %4, "
+                               "%5× the median step (%6)")
+                    .arg(QString::fromLatin1(side).toUpper(), longestRun)
+                    .arg(qint64(number))
+                    .arg(formatDuration(longest))
+                    .arg(longest / median, 0, 'f', 1)
+                    .arg(formatDuration(median));
+            QCOMPARE(steps.note().contains(said), longest > 5 * median);
+            if (QLatin1String(side) == QLatin1String("b"))
+                QVERIFY2(longest > 5 * median, qPrintable(steps.note())); // this pair's case
+        }
+    }
+
     // The step line's interval is Fieller's of B / A, as the variants give it, at the step's level: 2 v 2
     // runs of a step that fell by 86 %, where Welch's interval of the difference over A's mean reached
     // past -100 % (A's spread, which B / A scales down) and had been cut there. Both ends as the oracle

@@ -111,8 +111,10 @@ private slots:
         QVERIFY(view.breakdown());
         QCOMPARE(view.breakdown()->stepScope(), kProfilerStep);
         QCOMPARE(view.breakdown()->toCsv(), reference.toCsv());
-        // the header is the breakdown's line, verdict and CI included
-        QCOMPARE(view.lineLabel()->text(), reference.stepLine());
+        // the header is the breakdown's line, verdict and CI included, and its notes below (B's step of
+        // 13 ms among steps of 1.1 ms)
+        QVERIFY(reference.note().contains(QLatin1String("B: one step far longer than the others")));
+        QCOMPARE(view.lineLabel()->text(), reference.stepLine() + QLatin1Char('\n') + reference.note());
         QVERIFY(reference.stepLine().contains(QLatin1String("95.0 % CI"))); // the step time alone at 0.05
 
         // A's step, the changes of busy and of each idle cause from the running total, B's step
@@ -515,7 +517,7 @@ private slots:
         QCOMPARE(window.tabs()->currentWidget(), static_cast<QWidget *>(window.diffView()));
         StepBreakdownView *steps = window.diffView()->stepView();
         const StepBreakdown reference(m_a, m_b);
-        QCOMPARE(steps->lineLabel()->text(), reference.stepLine());
+        QCOMPARE(steps->lineLabel()->text(), reference.stepLine() + QLatin1Char('\n') + reference.note());
         QCOMPARE(steps->picker()->currentText(), kProfilerStep);
         QVERIFY(window.diffView()->headerText().endsWith(reference.stepLine()));
         // the scope the user picks goes into a saved session, and opening it brings it back

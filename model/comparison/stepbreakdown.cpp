@@ -7,6 +7,7 @@
 #include "model/comparison/verdict.h"
 #include "model/tracedata/sparecore.h"
 
+#include "stats/descriptive.h"
 #include "stats/multipletesting.h"
 #include "stats/welch.h"
 
@@ -359,6 +360,48 @@ bool RunSteps::hasCommunication() const
     return std::any_of(steps.begin(), steps.end(), [](const StepInstance &s) { return s.commKernels > 0; });
 }
 
+QString StepBreakdown::longStepsNote(int side) const
+{
+    constexpr double kFarLonger = 5; // times the median step of its side
+    std::vector<double> all;
+    const RunSteps *run = nullptr;
+    const StepInstance *longest = nullptr;
+    for (const RunSteps &r : side == 0 ? m_runsA : m_runsB)
+        for (const StepInstance &s : r.steps) {
+            const double ns = double(s.parts[std::size_t(StepPart::Step)]);
+            all.push_back(ns);
+            if (!longest || ns > double(longest->parts[std::size_t(StepPart::Step)])) {
+                run = &r;
+                longest = &s;
+            }
+        }
+    if (m_stepScope.isEmpty() || all.size() < 5) // a run's one step, or too few to tell the usual one
+        return {};
+    const double median = stats::median(all);
+    const double most = double(longest->parts[std::size_t(StepPart::Step)]);
+    if (!(median > 0) || most <= kFarLonger * median)
+        return {};
+    const auto over =
+        std::count_if(all.begin(), all.end(), [&](double ns) { return ns > kFarLonger * median; });
+    const QString step = longest->number >= 0 ? QStringLiteral("%1#%2").arg(m_stepScope).arg(longest->number)
+                                              : tr("a step of %1").arg(m_stepScope);
+    const QString which = tr("%1's %2, %3, %4× the median step (%5)")
+                              .arg(run->run, step, formatDuration(most))
+                              .arg(most / median, 0, 'f', 1)
+                              .arg(formatDuration(median));
+    const QString name = side == 0 ? QStringLiteral("A") : QStringLiteral("B");
+    return over == 1
+               ? tr("%1: one step far longer than the others, %2: a stall or a warm-up the mean per step "
+                    "counts in full")
+                     .arg(name, which)
+               : tr("%1: %2 steps over %3× the median step, the longest %4: stalls or warm-ups the mean "
+                    "per step counts in full")
+                     .arg(name)
+                     .arg(over)
+                     .arg(kFarLonger)
+                     .arg(which);
+}
+
 QString StepBreakdown::note() const
 {
     // Per step, as every figure beside it is: the runs (or ranks) it touched, and the most GPU time a step
@@ -386,6 +429,9 @@ QString StepBreakdown::note() const
                          .arg(ranks ? tr("rank files") : tr("runs"))
                          .arg(formatDuration(perStep));
     }
+    for (int side = 0; side < 2; ++side)
+        if (const QString longSteps = longStepsNote(side); !longSteps.isEmpty())
+            lines << longSteps;
     if (const QString ranks = m_comparedRanks.note(); !ranks.isEmpty())
         lines << ranks;
     return lines.join(QLatin1Char('\n'));

@@ -190,6 +190,9 @@ public:
     static void judgeTogether(std::vector<StepBreakdown> &all);
 
 private:
+    // A side's steps far longer than its median step (a host stall, a recompilation, a first step's
+    // warm-up), which its mean per step counts in full; empty when none.
+    QString longStepsNote(int side) const;
     void compare();
 
     QString m_stepScope;
