@@ -244,6 +244,22 @@ private slots:
         demangledName(nested(deepest)); // libiberty gives up past about 550 levels; it must not crash
         QVERIFY(nested(deepest + 1).size() > kMaxMangledName);
         QCOMPARE(demangledName(nested(deepest + 1)), std::string());
+        // a short symbol whose back-references double the name at each parameter, P<prev, prev>: 30 of
+        // them stand for gigabytes (a load had taken 18 s and 2.2 GB at 25); cut off, left as it is
+        const auto doubling = [](int times) {
+            std::string symbol = "_Z1f1PIiiE";
+            for (int i = 1; i <= times; ++i) { // the substitution before: S_, S0_ … S9_, SA_ … (base 36)
+                const int n = i - 2;
+                const std::string previous =
+                    n < 0 ? "S_" : "S" + std::string(1, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[n]) + "_";
+                symbol += "S_I" + previous + previous + "E";
+            }
+            return symbol;
+        };
+        QVERIFY(doubling(30).size() < 320); // 308 bytes
+        QCOMPARE(demangledName(doubling(30)), std::string());
+        const std::string ten = demangledName(doubling(10)); // 2^10 of them, 1,432 characters: read whole
+        QVERIFY2(ten.size() > 1000 && ten.size() < kMaxDemangledName, ten.c_str());
     }
 };
 

@@ -27,7 +27,8 @@ void printSteps(const StepBreakdown &steps)
 {
     out() << printable(steps.stepLine()) << "\n" << unitsText(steps) << "\n";
     if (const QString note = steps.note(); !note.isEmpty()) // before the table, as markdown has it
-        out() << note << "\n";
+        for (const QString &line : note.split(QLatin1Char('\n')))
+            out() << printable(line) << "\n"; // run names from the trace, its control bytes shown
     out() << tableText(StepBreakdown::cliColumns(), steps.rows());
 }
 

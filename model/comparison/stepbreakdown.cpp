@@ -368,6 +368,8 @@ QString StepBreakdown::longStepsNote(int side) const
     const StepInstance *longest = nullptr;
     for (const RunSteps &r : side == 0 ? m_runsA : m_runsB)
         for (const StepInstance &s : r.steps) {
+            if (!m_comparedRanks.counts(r.origin.rank))
+                break; // a rank A and B do not both hold, which no figure counts
             const double ns = double(s.parts[std::size_t(StepPart::Step)]);
             all.push_back(ns);
             if (!longest || ns > double(longest->parts[std::size_t(StepPart::Step)])) {
@@ -381,8 +383,14 @@ QString StepBreakdown::longStepsNote(int side) const
     const double most = double(longest->parts[std::size_t(StepPart::Step)]);
     if (!(median > 0) || most <= kFarLonger * median)
         return {};
-    const auto over =
-        std::count_if(all.begin(), all.end(), [&](double ns) { return ns > kFarLonger * median; });
+    // a step, not each rank's: the ranks of a run share its steps (by number, else by place)
+    std::set<std::pair<QString, int64_t>> over;
+    for (const RunSteps &r : side == 0 ? m_runsA : m_runsB)
+        for (std::size_t i = 0; i < r.steps.size(); ++i)
+            if (m_comparedRanks.counts(r.origin.rank) &&
+                double(r.steps[i].parts[std::size_t(StepPart::Step)]) > kFarLonger * median)
+                over.insert({r.origin.rankedRun.isEmpty() ? r.run : r.origin.rankedRun,
+                             r.steps[i].number >= 0 ? r.steps[i].number : int64_t(i)});
     const QString step = longest->number >= 0 ? QStringLiteral("%1#%2").arg(m_stepScope).arg(longest->number)
                                               : tr("a step of %1").arg(m_stepScope);
     const QString which = tr("%1's %2, %3, %4× the median step (%5)")
@@ -390,14 +398,14 @@ QString StepBreakdown::longStepsNote(int side) const
                               .arg(most / median, 0, 'f', 1)
                               .arg(formatDuration(median));
     const QString name = side == 0 ? QStringLiteral("A") : QStringLiteral("B");
-    return over == 1
+    return over.size() == 1
                ? tr("%1: one step far longer than the others, %2: a stall or a warm-up the mean per step "
                     "counts in full")
                      .arg(name, which)
                : tr("%1: %2 steps over %3× the median step, the longest %4: stalls or warm-ups the mean "
                     "per step counts in full")
                      .arg(name)
-                     .arg(over)
+                     .arg(qsizetype(over.size()))
                      .arg(kFarLonger)
                      .arg(which);
 }

@@ -171,7 +171,7 @@ QString rankProblem(const QDir &dir, const QFileInfoList &traces, const std::vec
                             .arg(traces[int(stated - ranks.begin())].fileName())
                             .arg(r.worldSize)
                             .arg(name);
-        if (r.worldSize > 0 && r.rank >= r.worldSize)
+        if (!lone && r.worldSize > 0 && r.rank >= r.worldSize)
             problems << tr("%1 is rank %2 of a world of %3").arg(name).arg(r.rank).arg(r.worldSize);
     }
     QStringList first; // files without a rank, then ranks met twice (by rank), then the world sizes

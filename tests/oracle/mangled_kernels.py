@@ -3,7 +3,7 @@
 """Independent test oracle for the kernel names a trace gives mangled.
 
 Counts the kernels of a trace whose raw name is a mangled C++ symbol ("_Z..."), by the name binutils'
-`c++filt --no-recurse-limit` reads from it (trace_summary.read_symbols; the symbol itself where c++filt
+`c++filt --no-verbose --no-recurse-limit` reads from it (trace_summary.read_symbols; the symbol itself where c++filt
 cannot read it), and prints
 them as a JSON object {name: count}. Reads Chrome/Kineto trace JSON (gzip or plain: events of category
 kernel) and rocpd databases (each dispatch's kernel symbol, its display name before its symbol name).

@@ -149,19 +149,21 @@ def gpu_tracks(events):
 
 
 MAX_SYMBOL = 4096  # longer symbols keep their mangled name
+MAX_NAME = 64 * 1024  # and so do symbols that stand for longer names
 
 
 def read_symbols(gpu_slices):
     """Names the GPU slices that a trace names by a mangled C++ symbol ("_Z...", up to MAX_SYMBOL
-    bytes) as binutils' `c++filt --no-recurse-limit` reads the symbol (unchanged where it cannot)."""
+    bytes) as binutils' `c++filt --no-verbose --no-recurse-limit` reads the symbol (unchanged where it
+    cannot, or where it reads more than MAX_NAME characters)."""
     symbols = sorted({s["name"] for s in gpu_slices if isinstance(s["name"], str)
                       and s["name"].startswith("_Z") and len(s["name"]) <= MAX_SYMBOL})
     if not symbols:
         return
-    read = subprocess.run(["c++filt", "--no-recurse-limit"], input="\n".join(symbols) + "\n", text=True,
+    read = subprocess.run(["c++filt", "--no-verbose", "--no-recurse-limit"], input="\n".join(symbols) + "\n", text=True,
                           capture_output=True, check=True).stdout.splitlines()
     assert len(read) == len(symbols), "c++filt gave a line per name"
-    readable = dict(zip(symbols, read))
+    readable = {symbol: name for symbol, name in zip(symbols, read) if len(name) <= MAX_NAME}
     for s in gpu_slices:
         if isinstance(s["name"], str):
             s["name"] = readable.get(s["name"], s["name"])
