@@ -235,7 +235,11 @@ def edge_cases():
         "mangled_kernels.json": (
             b'[{"ph":"M","name":"process_name","pid":0,"args":{"name":"GPU 0"}},'
             b'{"ph":"X","cat":"kernel","name":"_ZN7ck_tile6kentryILi1ENS_4PassIDF16bfEEEEvPKT_","pid":0,"tid":7,'
-            b'"ts":1,"dur":2},{"ph":"X","cat":"kernel","name":"_Z1fI1fI1fIiEEEvv","pid":0,"tid":7,"ts":4,"dur":2}]'),
+            b'"ts":1,"dur":2},{"ph":"X","cat":"kernel","name":"_Z1fI1fI1fIiEEEvv","pid":0,"tid":7,"ts":4,"dur":2},'
+            # back-references that double the name at each S_I…E: 30 of them stand for gigabytes
+            b'{"ph":"X","cat":"kernel","name":"_Z1f1PIiiE' + b''.join(
+                b'S_I' + (b'S_' if i < 2 else b'S' + b'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'[i - 2:i - 1] + b'_') * 2
+                + b'E' for i in range(1, 31)) + b'","pid":0,"tid":7,"ts":7,"dur":2}]'),
         "deep_nesting.json": b'{"traceEvents":[{"args":' + b'[' * 200 + b']' * 200 + b'}]}',
         "numbers.json": b'[{"ph":"X","name":"n","pid":-1,"tid":1e300,"ts":-9223372036854775808,"dur":1.8e19}]',
     }
