@@ -439,7 +439,8 @@ void TstTraceFolder::singleFile()
 
 void TstTraceFolder::tracelensFolder()
 {
-    // A folder of plain trace files: one run per file; LICENSE is not a trace.
+    // A folder of plain trace files: one run per file; LICENSE is not a trace. TraceLens' holds a rank
+    // of a job beside traces without one, which is refused; the others alone are runs.
     REQUIRE_TEST_DATA(testdata::path("public/TraceLens"));
     const QDir dir(testdata::path("public/TraceLens"));
     // Six .json.gz files (five PyTorch traces and rocprofv3's results) beside the LICENSE.
