@@ -213,6 +213,10 @@ private slots:
         QCOMPARE(ticks[5], QStringLiteral("\ncb_einsum")); // whole, with twice the room
         const QStringList wide = categoryTicker(labels, font, 20 * axis)->ticks().values();
         QCOMPARE(wide, labels);
+        // an axis not laid out yet (a few pixels): "…", never an empty label, which QCustomPlot draws
+        // into an empty pixmap ("QPainter::begin: Paint device returned engine == 0")
+        for (const QString &tick : categoryTicker(labels, font, 4)->ticks().values())
+            QCOMPARE(tick.trimmed(), QStringLiteral("…"));
     }
 
     void childOfDarkWindow()

@@ -118,9 +118,13 @@ QSharedPointer<QCPAxisTickerText> categoryTicker(const QStringList &labels, cons
         });
     const int width = std::max(0, (staggered ? 2 * share : share) - 8);
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (int i = 0; i < labels.size(); ++i)
+    for (int i = 0; i < labels.size(); ++i) {
+        // "…" where nothing fits (an axis not laid out yet): QCustomPlot draws an empty label into an
+        // empty pixmap, which Qt warns of
+        const QString elided = metrics.elidedText(labels[i], Qt::ElideMiddle, width);
         ticker->addTick(double(i), (staggered && i % 2 ? QStringLiteral("\n") : QString()) +
-                                       metrics.elidedText(labels[i], Qt::ElideMiddle, width));
+                                       (elided.isEmpty() ? QStringLiteral("…") : elided));
+    }
     return ticker;
 }
 
