@@ -363,39 +363,44 @@ bool RunSteps::hasCommunication() const
 QString StepBreakdown::longStepsNote(int side) const
 {
     constexpr double kFarLonger = 5; // times the median step of its side
-    std::vector<double> all;
-    const RunSteps *run = nullptr;
-    const StepInstance *longest = nullptr;
-    for (const RunSteps &r : side == 0 ? m_runsA : m_runsB)
-        for (const StepInstance &s : r.steps) {
-            if (!m_comparedRanks.counts(r.origin.rank))
-                break; // a rank A and B do not both hold, which no figure counts
-            const double ns = double(s.parts[std::size_t(StepPart::Step)]);
-            all.push_back(ns);
-            if (!longest || ns > double(longest->parts[std::size_t(StepPart::Step)])) {
-                run = &r;
-                longest = &s;
-            }
-        }
-    if (m_stepScope.isEmpty() || all.size() < 5) // a run's one step, or too few to tell the usual one
-        return {};
-    const double median = stats::median(all);
-    const double most = double(longest->parts[std::size_t(StepPart::Step)]);
-    if (!(median > 0) || most <= kFarLonger * median)
-        return {};
-    // a step, not each rank's: the ranks of a run share its steps (by number, else by place)
-    std::set<std::pair<QString, int64_t>> over;
-    for (const RunSteps &r : side == 0 ? m_runsA : m_runsB)
+    struct Step
+    {
+        double ns;
+        const RunSteps *run;
+        const StepInstance *instance;
+        std::pair<QString, int64_t> key; // one step of a run, whichever of its ranks: by number, else place
+    };
+    std::vector<Step> steps;
+    for (const RunSteps &r : side == 0 ? m_runsA : m_runsB) {
+        if (!m_comparedRanks.counts(r.origin.rank)) // a rank A and B do not both hold, which no figure counts
+            continue;
         for (std::size_t i = 0; i < r.steps.size(); ++i)
-            if (m_comparedRanks.counts(r.origin.rank) &&
-                double(r.steps[i].parts[std::size_t(StepPart::Step)]) > kFarLonger * median)
-                over.insert({r.origin.rankedRun.isEmpty() ? r.run : r.origin.rankedRun,
-                             r.steps[i].number >= 0 ? r.steps[i].number : int64_t(i)});
-    const QString step = longest->number >= 0 ? QStringLiteral("%1#%2").arg(m_stepScope).arg(longest->number)
-                                              : tr("a step of %1").arg(m_stepScope);
+            steps.push_back({double(r.steps[i].parts[std::size_t(StepPart::Step)]),
+                             &r,
+                             &r.steps[i],
+                             {r.origin.rankedRun.isEmpty() ? r.run : r.origin.rankedRun,
+                              r.steps[i].number >= 0 ? r.steps[i].number : int64_t(i)}});
+    }
+    if (m_stepScope.isEmpty() || steps.size() < 5) // a run's one step, or too few to tell the usual one
+        return {};
+    std::vector<double> all;
+    for (const Step &step : steps)
+        all.push_back(step.ns);
+    const double median = stats::median(all);
+    const Step &longest = *std::max_element(steps.begin(), steps.end(),
+                                            [](const Step &x, const Step &y) { return x.ns < y.ns; });
+    if (!(median > 0) || longest.ns <= kFarLonger * median)
+        return {};
+    std::set<std::pair<QString, int64_t>> over;
+    for (const Step &step : steps)
+        if (step.ns > kFarLonger * median)
+            over.insert(step.key);
+    const QString step = longest.instance->number >= 0
+                             ? QStringLiteral("%1#%2").arg(m_stepScope).arg(longest.instance->number)
+                             : tr("a step of %1").arg(m_stepScope);
     const QString which = tr("%1's %2, %3, %4× the median step (%5)")
-                              .arg(run->run, step, formatDuration(most))
-                              .arg(most / median, 0, 'f', 1)
+                              .arg(longest.run->run, step, formatDuration(longest.ns))
+                              .arg(longest.ns / median, 0, 'f', 1)
                               .arg(formatDuration(median));
     const QString name = side == 0 ? QStringLiteral("A") : QStringLiteral("B");
     return over.size() == 1
